@@ -236,3 +236,76 @@ export interface CriClient {
   readonly images: CriImageService;
   close(): void;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Additions for the rest of the CRI surface the Go kubelet uses (resources, log rotation, stats,
+// runtime config). Declared by interface merging and optional, so fakes written against the
+// interfaces above keep compiling; the gRPC adapter implements all of them.
+
+export interface LinuxContainerResources {
+  /** cgroup v2 keys, e.g. "memory.max". */
+  unified?: Record<string, string>;
+  memory_swap_limit_in_bytes?: Int64;
+}
+
+export interface Container {
+  /** The image's unique id on the node (cri-api >= 1.36 keeps it equal to Image.id). */
+  image_id?: string;
+}
+export interface ContainerStatus {
+  image_id?: string;
+}
+
+export interface UInt64Value { value: Int64 }
+export interface CpuUsage { timestamp: Int64; usage_core_nano_seconds: UInt64Value | null; usage_nano_cores: UInt64Value | null }
+export interface MemoryUsage {
+  timestamp: Int64;
+  working_set_bytes: UInt64Value | null;
+  available_bytes: UInt64Value | null;
+  usage_bytes: UInt64Value | null;
+  rss_bytes: UInt64Value | null;
+  page_faults: UInt64Value | null;
+  major_page_faults: UInt64Value | null;
+}
+export interface ContainerAttributes { id: string; metadata: ContainerMetadata | null; labels: Labels; annotations: Labels }
+export interface ContainerStats {
+  attributes: ContainerAttributes | null;
+  cpu: CpuUsage | null;
+  memory: MemoryUsage | null;
+  writable_layer: FilesystemUsage | null;
+}
+export interface ContainerStatsFilter { id?: string; pod_sandbox_id?: string; label_selector?: Labels }
+
+export interface NetworkInterfaceUsage {
+  name: string;
+  rx_bytes: UInt64Value | null;
+  rx_errors: UInt64Value | null;
+  tx_bytes: UInt64Value | null;
+  tx_errors: UInt64Value | null;
+}
+export interface PodSandboxStats {
+  attributes: { id: string; metadata: PodSandboxMetadata | null; labels: Labels; annotations: Labels } | null;
+  linux: {
+    cpu: CpuUsage | null;
+    memory: MemoryUsage | null;
+    network: { timestamp: Int64; default_interface: NetworkInterfaceUsage | null; interfaces: NetworkInterfaceUsage[] } | null;
+    process: { timestamp: Int64; process_count: UInt64Value | null } | null;
+    containers: ContainerStats[];
+  } | null;
+}
+export interface PodSandboxStatsFilter { id?: string; label_selector?: Labels }
+
+export type CgroupDriver = 'SYSTEMD' | 'CGROUPFS';
+
+export interface CriRuntimeService {
+  updateContainerResources?(containerId: string, linux: LinuxContainerResources, opts?: CallOptions): Promise<void>;
+  /** After log rotation. A runtime may refuse for a stopped container. */
+  reopenContainerLog?(containerId: string, opts?: CallOptions): Promise<void>;
+  containerStats?(containerId: string, opts?: CallOptions): Promise<ContainerStats | null>;
+  listContainerStats?(filter?: ContainerStatsFilter, opts?: CallOptions): Promise<ContainerStats[]>;
+  podSandboxStats?(podSandboxId: string, opts?: CallOptions): Promise<PodSandboxStats | null>;
+  listPodSandboxStats?(filter?: PodSandboxStatsFilter, opts?: CallOptions): Promise<PodSandboxStats[]>;
+  updateRuntimeConfig?(podCidr: string, opts?: CallOptions): Promise<void>;
+  /** The runtime's cgroup driver; rejects with KLT_ERR_CRI_UNIMPLEMENTED on runtimes older than CRI 1.28's RPC. */
+  runtimeConfig?(opts?: CallOptions): Promise<{ cgroup_driver: CgroupDriver } | null>;
+}

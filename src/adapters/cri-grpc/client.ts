@@ -1,0 +1,74 @@
+/**
+ * The CRI client: both CRI services over grpc-js on unix sockets, implementing `CriClient`.
+ *
+ * Connection handling follows the Go kubelet's remote runtime: one channel per endpoint, calls fail
+ * fast (no wait-for-ready) with KLT_ERR_CRI_UNAVAILABLE while the runtime is away, and the channel
+ * reconnects on its own with a short capped back-off (100 ms → 3 s, as the Go kubelet's dial
+ * options), so a runtime that comes back is used again without recreating the client.
+ */
+import * as grpc from '@grpc/grpc-js';
+import type { CriClient } from '../../ports/cri.js';
+import {
+  DEFAULT_IMAGE_PULL_TIMEOUT_MS, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS, type CriDeadlines,
+} from './deadlines.js';
+import { parseCriEndpoint } from './endpoint.js';
+import { createImageService } from './image-service.js';
+import { loadCriProto } from './proto.js';
+import { createRuntimeService, type GrpcCriRuntimeService } from './runtime-service.js';
+
+export interface CriClientOptions {
+  /** --container-runtime-endpoint, `unix:///path`. */
+  endpoint: string;
+  /** --image-service-endpoint; the runtime endpoint when absent or empty. */
+  imageEndpoint?: string;
+  /** --runtime-request-timeout in ms (Go default 2m). */
+  runtimeRequestTimeoutMs?: number;
+  /** Deadline of reads and status calls (kubelet-ts only; see deadlines.ts). */
+  readTimeoutMs?: number;
+  imagePullTimeoutMs?: number;
+}
+
+/** `CriClient` whose runtime service implements every optional method of the port. */
+export interface GrpcCriClient extends CriClient {
+  readonly runtime: GrpcCriRuntimeService;
+}
+
+/** The Go kubelet's maxMsgSize: ListContainers on a busy node exceeds grpc's 4 MiB default. */
+const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+
+const CHANNEL_OPTIONS: grpc.ChannelOptions = {
+  'grpc.max_receive_message_length': MAX_MESSAGE_BYTES,
+  'grpc.max_send_message_length': MAX_MESSAGE_BYTES,
+  'grpc.initial_reconnect_backoff_ms': 100,
+  'grpc.max_reconnect_backoff_ms': 3_000,
+};
+
+export function createCriClient(options: CriClientOptions): GrpcCriClient {
+  const runtimeEndpoint = parseCriEndpoint(options.endpoint);
+  const imageEndpoint = options.imageEndpoint ? parseCriEndpoint(options.imageEndpoint) : runtimeEndpoint;
+  const deadlines: CriDeadlines = {
+    runtimeRequestTimeoutMs: options.runtimeRequestTimeoutMs ?? DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS,
+    readTimeoutMs: options.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
+    imagePullTimeoutMs: options.imagePullTimeoutMs ?? DEFAULT_IMAGE_PULL_TIMEOUT_MS,
+  };
+
+  const proto = loadCriProto();
+  const credentials = grpc.credentials.createInsecure();
+  const runtimeClient = new proto.RuntimeServiceClient(runtimeEndpoint.target, credentials, CHANNEL_OPTIONS);
+  // Same socket: share the runtime client's channel, so there is one connection to watch and close.
+  const imageClient = imageEndpoint.socketPath === runtimeEndpoint.socketPath
+    ? new proto.ImageServiceClient(imageEndpoint.target, credentials, { channelOverride: runtimeClient.getChannel() })
+    : new proto.ImageServiceClient(imageEndpoint.target, credentials, CHANNEL_OPTIONS);
+
+  let closed = false;
+  return {
+    runtime: createRuntimeService(runtimeClient, deadlines),
+    images: createImageService(imageClient, deadlines),
+    close() {
+      if (closed) return;
+      closed = true;
+      imageClient.close();
+      runtimeClient.close();
+    },
+  };
+}
