@@ -1,0 +1,153 @@
+/**
+ * The journal on disk: JSON Lines appended in the background so actors never wait on I/O.
+ *
+ * - `append` serialises the record and queues the line; one write is in flight at a time and
+ *   carries everything queued meanwhile (batching), so throughput does not depend on fsync.
+ * - Records that arrive before `open` (the file's place is known only once the configuration is)
+ *   are kept and written right after the header.
+ * - Rotation by size: when the active file passes `maxSegmentBytes`, it is renamed `PATH.<n>` (n
+ *   counts up from 1) and a new PATH starts with a copy of the header (`segment` n+1). Only the newest
+ *   `maxSegments` files are kept.
+ * - A crash leaves at most the last line torn: lines are written whole, in order, and never rewritten.
+ */
+import { mkdirSync, openSync, closeSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { JournalHeader, JournalRecord } from '../../domain/journal/record.js';
+import { KubeletError } from '../../domain/errors.js';
+import type { JournalSink } from '../../ports/journal.js';
+
+export interface FileSinkOptions {
+  path: string;
+  maxSegmentBytes?: number;
+  maxSegments?: number;
+  /** Called once if writing fails; the sink then drops records instead of throwing into actors. */
+  onError?: (err: KubeletError) => void;
+}
+
+export class FileJournalSink implements JournalSink {
+  private header: JournalHeader | null = null;
+  private queue: string[] = [];
+  private queuedBytes = 0;
+  private handle: FileHandle | null = null;
+  private writing: Promise<void> | null = null;
+  private bytesInSegment = 0;
+  private segment = 1;
+  private failed = false;
+  private readonly maxSegmentBytes: number;
+  private readonly maxSegments: number;
+
+  constructor(private readonly opts: FileSinkOptions) {
+    this.maxSegmentBytes = opts.maxSegmentBytes ?? 64 * 1024 * 1024;
+    this.maxSegments = Math.max(1, opts.maxSegments ?? 8);
+  }
+
+  get path(): string {
+    return this.opts.path;
+  }
+
+  open(header: JournalHeader): void {
+    if (this.header) return;
+    this.header = header;
+    mkdirSync(dirname(this.opts.path), { recursive: true });
+    // A fresh run starts a fresh file; the header is written synchronously so even a crash in the
+    // very next instant leaves a readable (if empty) log.
+    const line = JSON.stringify(header) + '\n';
+    const fd = openSync(this.opts.path, 'w');
+    try {
+      writeSync(fd, line);
+    } finally {
+      closeSync(fd);
+    }
+    this.bytesInSegment = Buffer.byteLength(line);
+    this.schedule();
+  }
+
+  append(record: JournalRecord): void {
+    if (this.failed) return;
+    const line = JSON.stringify(record) + '\n';
+    this.queue.push(line);
+    this.queuedBytes += line.length;
+    if (this.header) this.schedule();
+  }
+
+  async flush(): Promise<void> {
+    while (this.header && (this.writing || this.queue.length > 0) && !this.failed) {
+      this.schedule();
+      await this.writing;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+    await this.handle?.close();
+    this.handle = null;
+  }
+
+  private schedule(): void {
+    if (this.writing || this.queue.length === 0 || this.failed) return;
+    this.writing = this.writeBatch().finally(() => {
+      this.writing = null;
+      if (this.queue.length > 0) this.schedule();
+    });
+  }
+
+  private async writeBatch(): Promise<void> {
+    const lines = this.queue;
+    this.queue = [];
+    this.queuedBytes = 0;
+    try {
+      let chunk: string[] = [];
+      let chunkBytes = 0;
+      for (const line of lines) {
+        const n = Buffer.byteLength(line);
+        if (this.bytesInSegment + chunkBytes + n > this.maxSegmentBytes && this.bytesInSegment + chunkBytes > 0) {
+          await this.write(chunk.join(''));
+          chunk = [];
+          chunkBytes = 0;
+          await this.rotate();
+        }
+        chunk.push(line);
+        chunkBytes += n;
+      }
+      if (chunk.length > 0) await this.write(chunk.join(''));
+    } catch (err) {
+      this.failed = true;
+      this.opts.onError?.(new KubeletError('KLT_ERR_JOURNAL_IO', `cannot write the event log ${this.opts.path}`, { cause: err }));
+    }
+  }
+
+  private async write(data: string): Promise<void> {
+    if (data.length === 0) return;
+    this.handle ??= await open(this.opts.path, 'a');
+    await this.handle.write(data);
+    this.bytesInSegment += Buffer.byteLength(data);
+  }
+
+  private async rotate(): Promise<void> {
+    await this.handle?.close();
+    this.handle = null;
+    renameSync(this.opts.path, `${this.opts.path}.${this.segment}`);
+    const oldest = this.segment + 1 - this.maxSegments;
+    if (oldest >= 1) rmSync(`${this.opts.path}.${oldest}`, { force: true });
+    this.segment += 1;
+    const header = JSON.stringify({ ...this.header, segment: this.segment }) + '\n';
+    this.handle = await open(this.opts.path, 'w');
+    await this.handle.write(header);
+    this.bytesInSegment = Buffer.byteLength(header);
+  }
+}
+
+/** Keeps records in memory: tests and replay. */
+export class MemoryJournalSink implements JournalSink {
+  header: JournalHeader | null = null;
+  readonly records: JournalRecord[] = [];
+  open(header: JournalHeader): void {
+    this.header = header;
+  }
+  append(record: JournalRecord): void {
+    this.records.push(record);
+  }
+  async flush(): Promise<void> {}
+  async close(): Promise<void> {}
+}

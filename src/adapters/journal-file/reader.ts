@@ -1,0 +1,94 @@
+/**
+ * Reads a journal back: the active file and its rotated segments (`PATH.<n>`, oldest first), the
+ * header, every record in order. A line that is not JSON (a torn last line after a crash, or damage)
+ * is reported and skipped; reading goes on. A file that is not a kubelet-ts journal, or of another
+ * format version, is an error (KLT_ERR_JOURNAL_FORMAT) naming the file.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { KubeletError } from '../../domain/errors.js';
+import {
+  isJournalHeader,
+  JOURNAL_VERSION,
+  type JournalHeader,
+  type JournalRecord,
+} from '../../domain/journal/record.js';
+
+export interface SkippedLine {
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface JournalContents {
+  header: JournalHeader;
+  records: JournalRecord[];
+  skipped: SkippedLine[];
+  files: string[];
+}
+
+export function journalSegments(path: string): string[] {
+  const dir = dirname(path);
+  const base = basename(path);
+  const rotated = existsSync(dir)
+    ? readdirSync(dir)
+        .map((name) => ({ name, n: rotatedIndex(name, base) }))
+        .filter((f): f is { name: string; n: number } => f.n !== null)
+        .sort((a, b) => a.n - b.n)
+        .map((f) => join(dir, f.name))
+    : [];
+  return [...rotated, path];
+}
+
+function rotatedIndex(name: string, base: string): number | null {
+  if (!name.startsWith(base + '.')) return null;
+  const rest = name.slice(base.length + 1);
+  return /^\d+$/.test(rest) ? Number(rest) : null;
+}
+
+export function readJournal(path: string): JournalContents {
+  if (!existsSync(path)) throw new KubeletError('KLT_ERR_JOURNAL_IO', `event log ${path} does not exist`);
+  const files = journalSegments(path);
+  const skipped: SkippedLine[] = [];
+  const records: JournalRecord[] = [];
+  let header: JournalHeader | null = null;
+  for (const file of files) {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    if (lines.at(-1) === '') lines.pop();
+    lines.forEach((text, i) => {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        const torn = i === lines.length - 1 && file === files.at(-1);
+        skipped.push({ file, line: i + 1, reason: torn ? 'torn last line' : 'not JSON' });
+        return;
+      }
+      if (i === 0) {
+        if (!isJournalHeader(value)) {
+          throw new KubeletError('KLT_ERR_JOURNAL_FORMAT', `${file} is not a kubelet-ts event log (no header on line 1)`);
+        }
+        if (value.version !== JOURNAL_VERSION) {
+          throw new KubeletError('KLT_ERR_JOURNAL_FORMAT',
+            `${file} is format version ${value.version}; this kubelet-ts reads version ${JOURNAL_VERSION}`);
+        }
+        header ??= value;
+        return;
+      }
+      if (!isRecord(value)) {
+        skipped.push({ file, line: i + 1, reason: 'not a journal record' });
+        return;
+      }
+      records.push(value);
+    });
+  }
+  if (!header) throw new KubeletError('KLT_ERR_JOURNAL_FORMAT', `${path} is empty: not a kubelet-ts event log`);
+  return { header, records, skipped, files };
+}
+
+function isRecord(v: unknown): v is JournalRecord {
+  if (typeof v !== 'object' || v === null) return false;
+  const r = v as Partial<JournalRecord>;
+  return typeof r.seq === 'number' && typeof r.actor === 'string' && typeof r.name === 'string' &&
+    (r.kind === 'input' || r.kind === 'derived') && typeof r.t === 'number';
+}

@@ -1,0 +1,57 @@
+/**
+ * The journal's schema (DESIGN.md §3): JSON Lines, a header then one record per event that crossed
+ * an actor boundary. Our own schema, not Stately's inspection stream: no random ids, and logical
+ * time from the injected clock so a replay can reproduce it.
+ */
+export const JOURNAL_FORMAT = 'kubelet-ts.journal';
+export const JOURNAL_VERSION = 1;
+
+export interface JournalHeader {
+  format: typeof JOURNAL_FORMAT;
+  version: number;
+  kubeletVersion: string;
+  /** Wall-clock start, ISO 8601. */
+  startTime: string;
+  nodeName: string;
+  /** sha256 of the effective KubeletConfiguration (canonical JSON), or null before it was known. */
+  configSha256: string | null;
+  /** sha256 of the machine definitions the run used; replay warns when its own differ. */
+  machinesSha256: string;
+  /** 1 for the first segment of a run; rotation starts a new segment with a copy of the header. */
+  segment: number;
+}
+
+/**
+ * input: came from outside the actor system (an adapter's result, a signal, a timer firing, a
+ * watch event, an HTTP request): replay feeds these. derived: an event between machine actors, a
+ * state change, an actor spawned: replay regenerates and compares these.
+ */
+export type RecordKind = 'input' | 'derived';
+
+export type RecordType = 'event' | 'state' | 'actor';
+
+export interface JournalRecord {
+  seq: number;
+  /** Logical milliseconds since the run started, on the injected clock. */
+  t: number;
+  /** Wall clock, ISO 8601 (informational; never compared by replay). */
+  wall: string;
+  /** Stable actor id: `supervisor`, `supervisor/run.preInitRuntime`, `pod:<uid>`, … */
+  actor: string;
+  kind: RecordKind;
+  type: RecordType;
+  /** For `event`: the event type; for `state`: the machine id; for `actor`: the logic's name. */
+  name: string;
+  /** Stable id of the sender, for events; null for events from outside. */
+  source: string | null;
+  payload: unknown;
+}
+
+export function isJournalHeader(value: unknown): value is JournalHeader {
+  return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === JOURNAL_FORMAT;
+}
+
+/** The fields replay compares for a derived record: never the clocks. */
+export function comparableRecord(r: JournalRecord): Omit<JournalRecord, 't' | 'wall'> {
+  return { seq: r.seq, actor: r.actor, kind: r.kind, type: r.type, name: r.name, source: r.source, payload: r.payload };
+}

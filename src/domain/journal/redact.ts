@@ -1,0 +1,72 @@
+/**
+ * Redaction before anything reaches the journal (DESIGN.md §3: the log never holds a secret in
+ * clear). Runs on plain JSON (after toJournalPayload) and returns a redacted copy. The rules:
+ * - values under keys that name a credential: tokens, passwords, private keys, authorization headers;
+ * - staticPodURLHeader: every header value (the Go kubelet masks them in /configz too);
+ * - a Kubernetes Secret's `data` and `stringData` values;
+ * - a pod container's env entry whose value came from a secretKeyRef;
+ * - CRI container env values (`envs: [{ key, value }]`): at that level nobody can tell which came
+ *   from a Secret, so all are redacted; their keys stay.
+ * Deterministic, so replay regenerates identical redacted records.
+ */
+export const REDACTED = '<redacted>';
+
+const CREDENTIAL_KEYS = new Set(
+  [
+    'token', 'bearertoken', 'bearer_token', 'id-token', 'idtoken', 'refresh-token', 'access-token', 'accesstoken',
+    'password', 'passwd', 'secret', 'clientkeydata', 'client-key-data', 'keydata', 'privatekey', 'private_key',
+    'client-key', 'clientkey', 'authorization', 'proxy-authorization', 'cookie', 'set-cookie', 'x-auth-token',
+  ],
+);
+
+export function redact(value: unknown): unknown {
+  return walk(value, null);
+}
+
+function walk(value: unknown, key: string | null): unknown {
+  if (key !== null && CREDENTIAL_KEYS.has(key.toLowerCase()) && value !== null && typeof value !== 'object') {
+    return REDACTED;
+  }
+  if (Array.isArray(value)) return value.map((v) => walk(v, null));
+  if (typeof value !== 'object' || value === null) {
+    return key !== null && CREDENTIAL_KEYS.has(key.toLowerCase()) ? REDACTED : value;
+  }
+  const obj = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) {
+    if (k === 'staticPodURLHeader' && isRecord(v)) out[k] = maskValues(v);
+    else if ((k === 'data' || k === 'stringData') && obj.kind === 'Secret' && isRecord(v)) out[k] = maskValues(v);
+    else if (k === 'env' && Array.isArray(v)) out[k] = v.map(redactPodEnv);
+    else if (k === 'envs' && Array.isArray(v)) out[k] = v.map(redactCriEnv);
+    else if (CREDENTIAL_KEYS.has(k.toLowerCase())) out[k] = isRecord(v) || Array.isArray(v) ? maskDeep(v) : REDACTED;
+    else out[k] = walk(v, k);
+  }
+  return out;
+}
+
+function redactPodEnv(entry: unknown): unknown {
+  if (!isRecord(entry)) return walk(entry, null);
+  const fromSecret = isRecord(entry.valueFrom) && entry.valueFrom.secretKeyRef !== undefined;
+  const copy = walk(entry, null) as Record<string, unknown>;
+  if (fromSecret && 'value' in copy) copy.value = REDACTED;
+  return copy;
+}
+
+function redactCriEnv(entry: unknown): unknown {
+  if (!isRecord(entry) || !('key' in entry)) return walk(entry, null);
+  return { ...(walk(entry, null) as Record<string, unknown>), value: REDACTED };
+}
+
+function maskValues(map: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(map).map((k) => [k, REDACTED]));
+}
+
+function maskDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(maskDeep);
+  if (isRecord(v)) return Object.fromEntries(Object.keys(v).map((k) => [k, maskDeep(v[k])]));
+  return REDACTED;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
