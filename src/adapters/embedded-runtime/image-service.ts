@@ -1,0 +1,55 @@
+/**
+ * runtime.v1.ImageService over names only. PullImage never downloads anything: it records the name,
+ * so the image becomes "present" (containerd offline would fail the pull instead; see lab NOTES §3).
+ * ImageFsInfo reports the file system holding the state directory.
+ */
+import { statfs } from 'node:fs/promises';
+import { KubeletError } from '../../domain/errors.js';
+import type { Image, ImageFsInfoResponse, ImageSpec, ImageStatusResponse } from '../../ports/cri.js';
+import type { ImageStore } from './image-store.js';
+
+export class EmbeddedImageService {
+  constructor(
+    private readonly store: ImageStore,
+    private readonly stateDir: string,
+    private readonly nowNs: () => bigint,
+  ) {}
+
+  listImages(filter: { image?: ImageSpec | null } | null | undefined): Image[] {
+    const wanted = filter?.image?.image;
+    if (!wanted) return this.store.list();
+    const found = this.store.find(wanted);
+    return found ? [found] : [];
+  }
+
+  /** An absent image is `image: null`, not an error (what the kubelet's IfNotPresent relies on). */
+  imageStatus(spec: ImageSpec | null | undefined, verbose: boolean): ImageStatusResponse {
+    const image = spec?.image ? this.store.find(spec.image) ?? null : null;
+    const info: Record<string, string> = verbose && image ? { info: JSON.stringify({ embedded: true, content: 'none' }) } : {};
+    return { image, info };
+  }
+
+  async pullImage(spec: ImageSpec | null | undefined): Promise<string> {
+    if (!spec?.image) throw new KubeletError('KLT_ERR_CRI_INVALID_ARGUMENT', 'PullImage needs an image name');
+    return (await this.store.record(spec.image)).id;
+  }
+
+  async removeImage(spec: ImageSpec | null | undefined): Promise<void> {
+    if (!spec?.image) throw new KubeletError('KLT_ERR_CRI_INVALID_ARGUMENT', 'RemoveImage needs an image name or id');
+    await this.store.remove(spec.image);
+  }
+
+  async imageFsInfo(): Promise<ImageFsInfoResponse> {
+    const fs = await statfs(this.stateDir, { bigint: true });
+    return {
+      image_filesystems: [{
+        timestamp: this.nowNs().toString(),
+        fs_id: { mountpoint: this.stateDir },
+        used_bytes: { value: ((fs.blocks - fs.bfree) * fs.bsize).toString() },
+        inodes_used: { value: (fs.files - fs.ffree).toString() },
+      }],
+      // containerd 1.6 does not split image and container file systems either.
+      container_filesystems: [],
+    };
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * The embedded CRI runtime: a real CRI v1 gRPC server (runtime.v1.RuntimeService and ImageService) on a
+ * unix socket, inside kubelet-ts, that runs containers as plain host processes. It lets kubelet-ts run
+ * pods on a machine without containerd, through the same CRI client code path.
+ *
+ * How it differs from containerd — say it plainly, it is not a container runtime in the isolation sense:
+ * - No isolation: no namespaces (pid, mount, network, ipc, uts, user), no chroot, no seccomp, no
+ *   capabilities dropped, no run-as-user. A container is a process of the user running kubelet-ts and
+ *   sees the host's whole file system. Mounts are recorded and reported but not applied.
+ * - No images: an image is a name. Seeded names (`images` option) and names recorded by PullImage are
+ *   "present"; nothing is downloaded; the id is sha256 of the normalized name; size 0. Every image's
+ *   default entrypoint is `sh` (so an empty command runs `sh` with the args).
+ * - Host network only: sandboxes have no process and no IP (`network.ip` is empty, like a host-network
+ *   pod); NetworkReady is always true. Port mappings and DNS config are ignored.
+ * - No cgroups, so no resource limits (UpdateContainerResources is accepted and does nothing), no stats
+ *   RPCs (UNIMPLEMENTED), and never reason `OOMKilled`: exit 0 is `Completed`, anything else `Error`.
+ * - The environment is PATH (the usual image default), HOSTNAME and the config's envs; nothing is
+ *   inherited from kubelet-ts. The working directory must exist on the host (StartContainer fails
+ *   with StartError otherwise; containerd would create it inside the image's root).
+ * - ExecSync kills what the command left running in its process group when the command exits.
+ *
+ * What it keeps from containerd: the CRI log format and 16 KiB line cap, process-group signalling for
+ * StopContainer (SIGTERM, SIGKILL after the timeout; exit 137 when killed), idempotent Stop/Remove,
+ * NOT_FOUND on unknown ids, and survival across restarts: each container runs under a detached shim
+ * (shim.ts) that owns its output and records its exit, so a new runtime on the same stateDir adopts
+ * running containers (pid + /proc start time) and knows the exit codes of those that finished meanwhile.
+ * close() stops serving but leaves containers running, as stopping containerd does.
+ */
+import { chmod, mkdir, unlink } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { pino } from 'pino';
+import { KubeletError } from '../../domain/errors.js';
+import type { Logger } from '../../log.js';
+import type { Clock } from '../../ports/clock.js';
+import { loadCriProto } from '../cri-grpc/proto.js';
+import { wallClockNs } from './cri-log-writer.js';
+import { imageServiceHandlers, runtimeServiceHandlers } from './grpc-handlers.js';
+import { EmbeddedImageService } from './image-service.js';
+import { DEFAULT_EMBEDDED_IMAGES, ImageStore } from './image-store.js';
+import { EmbeddedRuntimeService } from './runtime-service.js';
+import { resolveShimCommand } from './shim-launcher.js';
+import { lockStateDir } from './state-dir-lock.js';
+
+export { DEFAULT_EMBEDDED_IMAGES } from './image-store.js';
+export { EMBEDDED_RUNTIME_NAME } from './runtime-service.js';
+
+export interface EmbeddedRuntimeOptions {
+  /** Absolute path of the unix socket to serve on. A stale socket file there is replaced. */
+  socketPath: string;
+  /** Where sandboxes, containers, shims and pulled image names are kept across restarts. */
+  stateDir: string;
+  logger?: Logger;
+  /** Timestamps (created_at etc.); wall clock by default. Container log lines always use the wall clock. */
+  clock?: Clock;
+  /** Image names present from the start; default DEFAULT_EMBEDDED_IMAGES. */
+  images?: readonly string[];
+  /** containerd's max_container_log_line_size; default 16 KiB. */
+  maxLogLineBytes?: number;
+}
+
+export interface EmbeddedRuntime {
+  /** `unix:///…`, for --container-runtime-endpoint. */
+  readonly endpoint: string;
+  /** Stops serving and releases the socket and the state dir; running containers keep running. */
+  close(): Promise<void>;
+}
+
+const SHUTDOWN_GRACE_MS = 2_000;
+
+export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Promise<EmbeddedRuntime> {
+  if (!options.socketPath.startsWith('/')) {
+    throw new KubeletError('KLT_ERR_CRI_ENDPOINT_INVALID', `embedded runtime socket path must be absolute: ${JSON.stringify(options.socketPath)}`);
+  }
+  const logger = options.logger ?? pino({ level: 'silent' });
+  const nowNs = options.clock ? clockNs(options.clock) : wallClockNs;
+  await mkdir(options.stateDir, { recursive: true, mode: 0o700 });
+  const lock = await lockStateDir(options.stateDir);
+  let server: grpc.Server | undefined;
+  try {
+    const shim = await resolveShimCommand(options.stateDir);
+    const imageStore = await ImageStore.open(options.stateDir, options.images ?? DEFAULT_EMBEDDED_IMAGES);
+    const runtime = await EmbeddedRuntimeService.open({
+      stateDir: options.stateDir, images: imageStore, shim, logger, nowNs, maxLogLineBytes: options.maxLogLineBytes,
+    });
+    const images = new EmbeddedImageService(imageStore, options.stateDir, nowNs);
+    const proto = loadCriProto();
+    const grpcServer = new grpc.Server();
+    server = grpcServer;
+    grpcServer.addService(proto.runtimeService, runtimeServiceHandlers(runtime, logger));
+    grpcServer.addService(proto.imageService, imageServiceHandlers(images, logger));
+    await unlink(options.socketPath).catch(() => undefined);
+    await mkdir(dirname(options.socketPath), { recursive: true });
+    const endpoint = `unix://${options.socketPath}`;
+    await new Promise<void>((resolve, reject) => {
+      grpcServer.bindAsync(endpoint, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve()));
+    });
+    await chmod(options.socketPath, 0o600);
+    logger.info({ endpoint, stateDir: options.stateDir }, 'Embedded CRI runtime serving');
+
+    let closed: Promise<void> | undefined;
+    return {
+      endpoint,
+      close: () => (closed ??= (async () => {
+        await shutdown(grpcServer);
+        await unlink(options.socketPath).catch(() => undefined);
+        await lock.release();
+        logger.info({ endpoint }, 'Embedded CRI runtime stopped');
+      })()),
+    };
+  } catch (err) {
+    server?.forceShutdown();
+    await lock.release();
+    throw err;
+  }
+}
+
+function shutdown(server: grpc.Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      server.forceShutdown();
+      resolve();
+    }, SHUTDOWN_GRACE_MS);
+    server.tryShutdown(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+function clockNs(clock: Clock): () => bigint {
+  return () => {
+    const ms = clock.now();
+    const whole = Math.floor(ms);
+    return BigInt(whole) * 1_000_000n + BigInt(Math.round((ms - whole) * 1_000_000));
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * One JSON file per record in a directory, each written atomically (atomic-file.ts). Loading skips
+ * files that cannot be parsed ("torn": they are reported, not trusted) and sweeps temporary files a
+ * crash left behind.
+ */
+import { mkdir, readdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { readJsonFile, TEMP_MARKER, writeFileAtomic } from './atomic-file.js';
+
+export interface LoadResult<T> {
+  records: T[];
+  torn: { file: string; error: string }[];
+}
+
+const SUFFIX = '.json';
+
+export class JsonRecordStore<T extends { id: string }> {
+  constructor(readonly dir: string) {}
+
+  fileFor(id: string): string {
+    if (!/^[A-Za-z0-9_.-]+$/.test(id) || id.startsWith('.')) throw new RangeError(`unsafe record id ${JSON.stringify(id)}`);
+    return join(this.dir, `${id}${SUFFIX}`);
+  }
+
+  async loadAll(): Promise<LoadResult<T>> {
+    await mkdir(this.dir, { recursive: true });
+    const result: LoadResult<T> = { records: [], torn: [] };
+    for (const name of (await readdir(this.dir)).sort()) {
+      const file = join(this.dir, name);
+      if (name.includes(TEMP_MARKER)) {
+        await unlink(file).catch(() => undefined);
+        continue;
+      }
+      if (!name.endsWith(SUFFIX)) continue;
+      const read = await readJsonFile<T>(file);
+      if (read.kind === 'ok' && isRecordLike(read.value)) result.records.push(read.value);
+      else if (read.kind === 'ok') result.torn.push({ file, error: 'not a record (no string id)' });
+      else if (read.kind === 'torn') result.torn.push({ file, error: read.error });
+    }
+    return result;
+  }
+
+  async put(record: T): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    await writeFileAtomic(this.fileFor(record.id), JSON.stringify(record));
+  }
+
+  async delete(id: string): Promise<void> {
+    await unlink(this.fileFor(id)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+  }
+}
+
+function isRecordLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string';
+}

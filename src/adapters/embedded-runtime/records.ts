@@ -1,0 +1,52 @@
+/**
+ * What the embedded runtime persists per sandbox and per container (one JSON file each under
+ * stateDir), enough to answer every CRI query and to adopt still-running containers after a restart.
+ * Field names follow the CRI messages they feed.
+ */
+import type { ContainerMetadata, ImageSpec, Labels, Mount, PodSandboxMetadata, PodSandboxState } from '../../ports/cri.js';
+import type { ProcessIdentity } from './proc-stat.js';
+
+export interface SandboxRecord {
+  id: string;
+  metadata: PodSandboxMetadata;
+  state: PodSandboxState;
+  /** Epoch nanoseconds, decimal. */
+  created_at: string;
+  labels: Labels;
+  annotations: Labels;
+  log_directory: string;
+  hostname: string;
+  runtime_handler: string;
+}
+
+/** CREATED → RUNNING → EXITED, as in CRI; UNKNOWN is never stored (we always know, see refresh). */
+export type ContainerPhase = 'created' | 'running' | 'exited';
+
+export interface ContainerRecord {
+  id: string;
+  pod_sandbox_id: string;
+  metadata: ContainerMetadata;
+  image: ImageSpec;
+  image_ref: string;
+  labels: Labels;
+  annotations: Labels;
+  /** The argv to run: command ++ args, with the image's default entrypoint when command is empty. */
+  argv: string[];
+  /** Env values are bytes in CRI; kept as UTF-8 text (a process environment is text). */
+  env: Record<string, string>;
+  working_dir: string;
+  /** Absolute CRI log path, '' when the sandbox and container asked for none. */
+  log_path: string;
+  mounts: Mount[];
+  phase: ContainerPhase;
+  created_at: string;
+  started_at: string;
+  finished_at: string;
+  exit_code: number;
+  reason: string;
+  message: string;
+  /** The container's main process (its own process group leader) while it runs. */
+  process?: ProcessIdentity;
+  /** The detached shim that owns its output and records its exit. */
+  shim?: ProcessIdentity;
+}

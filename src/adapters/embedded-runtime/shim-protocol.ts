@@ -1,0 +1,40 @@
+/**
+ * What the runtime and its detached container shim (shim.ts) tell each other, all through files in the
+ * container's shim directory plus one line on the shim's stdout. Files, not pipes, because the shim
+ * outlives the runtime: a restarted runtime finds the answers on disk.
+ *
+ * This module imports nothing from the project: the detached shim uses it too.
+ */
+
+/** Written by the runtime before it spawns the shim. */
+export const LAUNCH_FILE = 'launch.json';
+/** Written (atomically) by the shim once the container has exited and its output is flushed. */
+export const EXIT_FILE = 'exit.json';
+/** The shim's own diagnostics (its stderr). Never the container's output. */
+export const SHIM_LOG_FILE = 'shim.log';
+
+/** The shim re-opens the container log on this signal (ReopenContainerLog). SIGUSR1 is Node's debugger. */
+export const REOPEN_LOG_SIGNAL = 'SIGUSR2';
+
+export interface LaunchSpec {
+  /** argv[0] is looked up on env.PATH. */
+  command: string[];
+  env: Record<string, string>;
+  cwd: string;
+  /** Absolute path of the CRI log file (log_directory + log_path). */
+  logPath: string;
+  maxLineBytes: number;
+}
+
+/** The shim's one stdout line, once the container process has started (or failed to). */
+export type ShimReport =
+  | { ok: true; pid: number; startTime: string | null; startedAt: string }
+  | { ok: false; error: string };
+
+export interface ExitRecord {
+  exit_code: number;
+  /** The signal that ended the container's main process, when one did. */
+  signal: string | null;
+  /** Epoch nanoseconds, decimal. */
+  finished_at: string;
+}

@@ -1,0 +1,127 @@
+/**
+ * The container shim, run as `node shim.js <shimDir>` by the embedded runtime, detached (its own session)
+ * and unref'd, so it survives a kubelet-ts restart — the role containerd-shim plays for containerd.
+ *
+ * Why a shim at all: if the container's stdout/stderr were piped into the kubelet process, a kubelet
+ * restart would close the pipes and the container would die of SIGPIPE or lose its output. The shim owns
+ * the pipes instead. It
+ * 1. reads launch.json and spawns the container process in a new session (so the container is its own
+ *    process group leader, and StopContainer can signal the whole tree with kill(-pid)),
+ * 2. writes one ShimReport line on stdout (pid + start time, or the spawn error) and never writes there
+ *    again (the runtime stops reading),
+ * 3. formats the container's stdout/stderr into the CRI log file, re-opening it on SIGUSR2
+ *    (ReopenContainerLog after the kubelet rotated it),
+ * 4. when the main process exits, SIGKILLs whatever is left in its process group (what the end of a PID
+ *    namespace does to a real container), flushes the log and writes exit.json atomically, then exits.
+ * exit.json is how the runtime — this one or a restarted one — learns the exit code.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { CriLogStreamFormatter, wallClockNs } from './cri-log-writer.js';
+import { readJsonFileSync, writeFileAtomicSync } from './atomic-file.js';
+import { exitCodeFor } from './exit-code.js';
+import { identifyProcess } from './proc-stat.js';
+import { EXIT_FILE, LAUNCH_FILE, REOPEN_LOG_SIGNAL, type ExitRecord, type LaunchSpec, type ShimReport } from './shim-protocol.js';
+
+/** How long to wait for the pipes to drain after the main process exited (an escaped grandchild may hold them). */
+const DRAIN_TIMEOUT_MS = 2000;
+
+function report(line: ShimReport): void {
+  writeSync(1, `${JSON.stringify(line)}\n`);
+}
+
+function openLog(path: string): number {
+  mkdirSync(dirname(path), { recursive: true });
+  return openSync(path, 'a', 0o640);
+}
+
+export function runShim(shimDir: string): void {
+  const launch = readJsonFileSync<LaunchSpec>(join(shimDir, LAUNCH_FILE));
+  if (launch.kind !== 'ok') {
+    report({ ok: false, error: `shim: cannot read ${LAUNCH_FILE} (${launch.kind})` });
+    process.exit(1);
+  }
+  const spec = launch.value;
+  const [file, ...args] = spec.command;
+  if (file === undefined) {
+    report({ ok: false, error: 'no command to run' });
+    process.exit(1);
+  }
+
+  let logFd: number;
+  try {
+    logFd = openLog(spec.logPath);
+  } catch (err) {
+    report({ ok: false, error: `failed to create container log ${spec.logPath}: ${(err as Error).message}` });
+    process.exit(1);
+  }
+  const sink = (record: Buffer): void => {
+    try {
+      writeSync(logFd, record);
+    } catch (err) {
+      process.stderr.write(`shim: log write failed: ${(err as Error).message}\n`);
+    }
+  };
+  process.on(REOPEN_LOG_SIGNAL, () => {
+    try {
+      const next = openLog(spec.logPath);
+      closeSync(logFd);
+      logFd = next;
+    } catch (err) {
+      process.stderr.write(`shim: log reopen failed: ${(err as Error).message}\n`);
+    }
+  });
+
+  const stdout = new CriLogStreamFormatter('stdout', { sink, maxLineBytes: spec.maxLineBytes });
+  const stderr = new CriLogStreamFormatter('stderr', { sink, maxLineBytes: spec.maxLineBytes });
+
+  const child = spawn(file, args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let started = false;
+  child.once('error', (err) => {
+    if (started) {
+      process.stderr.write(`shim: child error: ${err.message}\n`);
+      return;
+    }
+    report({ ok: false, error: `failed to start ${JSON.stringify(file)}: ${err.message}` });
+    process.exit(1);
+  });
+  child.once('spawn', () => {
+    started = true;
+    const pid = child.pid!;
+    report({ ok: true, pid, startTime: identifyProcess(pid)?.startTime ?? null, startedAt: wallClockNs().toString() });
+  });
+  child.stdout!.on('data', (chunk: Buffer) => stdout.write(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => stderr.write(chunk));
+
+  let finished = false;
+  child.once('exit', (code, signal) => {
+    const exit: ExitRecord = { exit_code: exitCodeFor(code, signal), signal, finished_at: wallClockNs().toString() };
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      // ESRCH: nothing left in the group.
+    }
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      stdout.end();
+      stderr.end();
+      try { closeSync(logFd); } catch { /* already closed */ }
+      writeFileAtomicSync(join(shimDir, EXIT_FILE), JSON.stringify(exit));
+      process.exit(0);
+    };
+    child.once('close', finish);
+    setTimeout(finish, DRAIN_TIMEOUT_MS).unref();
+  });
+}
+
+const shimDir = process.argv[2];
+if (shimDir !== undefined && process.argv[1] !== undefined && /shim\.[cm]?js$/.test(process.argv[1])) {
+  runShim(shimDir);
+}

@@ -1,0 +1,351 @@
+/**
+ * The embedded runtime end to end: a real gRPC server on a temp unix socket, driven by the project's
+ * CRI client, running real host processes. Every test stops what it started.
+ */
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import * as grpc from '@grpc/grpc-js';
+import { createCriClient, loadCriProto, type GrpcCriClient } from '../../../src/adapters/cri-grpc/index.js';
+import { startEmbeddedRuntime, type EmbeddedRuntime } from '../../../src/adapters/embedded-runtime/index.js';
+import { identifyProcess } from '../../../src/adapters/embedded-runtime/proc-stat.js';
+import type { ContainerConfig, PodSandboxConfig } from '../../../src/ports/cri.js';
+
+const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
+/** Exits 0 on SIGTERM, prints `ready` once the trap is installed (NOTES §8.7: stop only after that). */
+const TRAPPING = `trap "exit 0" TERM; echo ready; while :; do sleep 3600 & wait $!; done`;
+
+let dir: string;
+let stateDir: string;
+let logDir: string;
+let runtime: EmbeddedRuntime | undefined;
+let client: GrpcCriClient | undefined;
+const pids = new Set<number>();
+
+async function start(): Promise<GrpcCriClient> {
+  runtime = await startEmbeddedRuntime({ socketPath: join(dir, 'cri.sock'), stateDir });
+  client = createCriClient({ endpoint: runtime.endpoint });
+  return client;
+}
+
+/** Closes the runtime, stays down for `downMs`, and starts a new one on the same stateDir. */
+async function restart(downMs = 0): Promise<GrpcCriClient> {
+  client?.close();
+  await runtime?.close();
+  await new Promise((r) => setTimeout(r, downMs));
+  return start();
+}
+
+function sandboxConfig(name: string): PodSandboxConfig {
+  return {
+    metadata: { name, uid: `uid-${name}`, namespace: 'default', attempt: 0 },
+    log_directory: join(logDir, name),
+    labels: { app: name },
+  };
+}
+
+function containerConfig(name: string, script: string, extra: Partial<ContainerConfig> = {}): ContainerConfig {
+  return { metadata: { name, attempt: 0 }, image: { image: BUSYBOX }, command: ['sh', '-c', script], log_path: `${name}/0.log`, ...extra };
+}
+
+async function runContainer(cri: GrpcCriClient, pod: string, name: string, script: string, extra: Partial<ContainerConfig> = {}) {
+  const config = sandboxConfig(pod);
+  const sandboxId = await cri.runtime.runPodSandbox(config);
+  const containerId = await cri.runtime.createContainer(sandboxId, containerConfig(name, script, extra), config);
+  await cri.runtime.startContainer(containerId);
+  const pid = await pidOf(cri, containerId);
+  return { sandboxId, containerId, pid, logPath: join(logDir, pod, name, '0.log') };
+}
+
+async function processInfo(cri: GrpcCriClient, containerId: string): Promise<{ pid: number; shimPid: number }> {
+  const verbose = await cri.runtime.containerStatus(containerId, true);
+  const info = JSON.parse(verbose.info.info ?? '{}') as { pid: number; shimPid: number };
+  // Both lead their own process group: the afterEach check covers shims too.
+  pids.add(info.pid);
+  pids.add(info.shimPid);
+  return info;
+}
+
+async function pidOf(cri: GrpcCriClient, containerId: string): Promise<number> {
+  return (await processInfo(cri, containerId)).pid;
+}
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 5000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+async function logLines(path: string): Promise<string[]> {
+  try {
+    return (await readFile(path, 'utf8')).split('\n').filter((l) => l !== '');
+  } catch {
+    return [];
+  }
+}
+
+function waitForLog(path: string, content: string): Promise<string[]> {
+  return waitFor(`${JSON.stringify(content)} in ${path}`, async () => {
+    const lines = await logLines(path);
+    return lines.some((l) => l.endsWith(` ${content}`)) ? lines : undefined;
+  });
+}
+
+/** kill(pid, 0) says yes for a zombie too, so a zombie (state Z in /proc) counts as gone. */
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  return identifyProcess(pid) !== undefined;
+}
+
+async function waitForExitState(cri: GrpcCriClient, containerId: string) {
+  return waitFor('CONTAINER_EXITED', async () => {
+    const { status } = await cri.runtime.containerStatus(containerId);
+    return status?.state === 'CONTAINER_EXITED' ? status : undefined;
+  });
+}
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'klt-embedded-'));
+  stateDir = join(dir, 'state');
+  logDir = join(dir, 'logs');
+  pids.clear();
+});
+
+afterEach(async () => {
+  // Tear down through CRI first (what a kubelet would do), then make sure nothing we started survived.
+  if (client) {
+    for (const sandbox of await client.runtime.listPodSandbox().catch(() => [])) {
+      await client.runtime.removePodSandbox(sandbox.id).catch(() => undefined);
+    }
+    client.close();
+  }
+  await runtime?.close();
+  client = undefined;
+  runtime = undefined;
+  // A shim exits just after writing exit.json; give it a moment before calling it a leftover.
+  await waitFor('started processes to end', async () => ([...pids].some(isAlive) ? undefined : true), 3000).catch(() => undefined);
+  const leftovers = [...pids].filter(isAlive);
+  for (const pid of leftovers) {
+    try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
+  }
+  await rm(dir, { recursive: true, force: true });
+  expect(leftovers).toEqual([]);
+});
+
+describe('startEmbeddedRuntime', () => {
+  it('answers Version and Status like a ready host-network runtime', async () => {
+    const cri = await start();
+    expect(runtime!.endpoint).toBe(`unix://${join(dir, 'cri.sock')}`);
+    const version = await cri.runtime.version();
+    expect(version).toMatchObject({ runtime_name: 'kubelet-ts-embedded', runtime_api_version: 'v1' });
+    const { status } = await cri.runtime.status();
+    expect(status?.conditions.map((c) => [c.type, c.status])).toEqual([['RuntimeReady', true], ['NetworkReady', true]]);
+  });
+
+  it('runs a container whose output reaches the CRI log file and stops it through its TERM trap', async () => {
+    const cri = await start();
+    const { sandboxId, containerId, pid, logPath } = await runContainer(cri, 'web', 'main', `echo err-line >&2; ${TRAPPING}`);
+    const lines = await waitForLog(logPath, 'ready');
+    expect(lines).toContainEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z stderr F err-line$/));
+    expect(lines).toContainEqual(expect.stringMatching(/ stdout F ready$/));
+
+    const sandbox = await cri.runtime.podSandboxStatus(sandboxId);
+    expect(sandbox.status).toMatchObject({ state: 'SANDBOX_READY', network: { ip: '' } });
+    const running = await cri.runtime.containerStatus(containerId);
+    expect(running.status).toMatchObject({ state: 'CONTAINER_RUNNING', image: { image: BUSYBOX }, log_path: logPath });
+    expect(BigInt(running.status!.started_at)).toBeGreaterThan(0n);
+    expect(isAlive(pid)).toBe(true);
+
+    const began = Date.now();
+    await cri.runtime.stopContainer(containerId, 10);
+    expect(Date.now() - began).toBeLessThan(5000);
+    const { status } = await cri.runtime.containerStatus(containerId);
+    expect(status).toMatchObject({ state: 'CONTAINER_EXITED', exit_code: 0, reason: 'Completed' });
+    expect(BigInt(status!.finished_at)).toBeGreaterThanOrEqual(BigInt(status!.started_at));
+    expect(isAlive(pid)).toBe(false);
+
+    // Idempotent, as containerd: stopping and removing again (and unknown ids) succeed.
+    await cri.runtime.stopContainer(containerId, 0);
+    await cri.runtime.removeContainer(containerId);
+    await cri.runtime.removeContainer(containerId);
+    await cri.runtime.stopPodSandbox(sandboxId);
+    await cri.runtime.removePodSandbox(sandboxId);
+    await cri.runtime.removePodSandbox(sandboxId);
+    await expect(cri.runtime.containerStatus(containerId)).rejects.toMatchObject({ code: 'KLT_ERR_CRI_NOT_FOUND' });
+    await expect(cri.runtime.podSandboxStatus(sandboxId)).rejects.toMatchObject({ code: 'KLT_ERR_CRI_NOT_FOUND' });
+  });
+
+  it.each([
+    [0, 'Completed'],
+    [3, 'Error'],
+  ])('reports exit code %i with reason %s', async (code, reason) => {
+    const cri = await start();
+    const { containerId } = await runContainer(cri, `exit${code}`, 'main', `echo bye; exit ${code}`);
+    const status = await waitForExitState(cri, containerId);
+    expect(status).toMatchObject({ exit_code: code, reason });
+  });
+
+  it('SIGKILLs a container that ignores SIGTERM once the timeout has passed (exit 137)', async () => {
+    const cri = await start();
+    // `exec sleep`: the main process is sleep itself, which has no TERM handler here only because
+    // TERM is ignored for it (trap '' is inherited across exec), so only SIGKILL ends it.
+    const { containerId, logPath } = await runContainer(cri, 'stubborn', 'main', `trap '' TERM; echo ready; exec sleep 3600`);
+    await waitForLog(logPath, 'ready');
+    const began = Date.now();
+    await cri.runtime.stopContainer(containerId, 1);
+    const took = Date.now() - began;
+    expect(took).toBeGreaterThanOrEqual(950);
+    expect(took).toBeLessThan(5000);
+    const { status } = await cri.runtime.containerStatus(containerId);
+    expect(status).toMatchObject({ state: 'CONTAINER_EXITED', exit_code: 137, reason: 'Error' });
+  });
+
+  it('runs ExecSync in the container environment and maps its timeout to DEADLINE_EXCEEDED', async () => {
+    const cri = await start();
+    const { containerId, logPath } = await runContainer(cri, 'exec', 'main', TRAPPING, {
+      envs: [{ key: 'GREETING', value: Buffer.from('hello') }],
+      working_dir: dir,
+    });
+    await waitForLog(logPath, 'ready');
+    const result = await cri.runtime.execSync(containerId, ['sh', '-c', 'echo "$GREETING $(pwd)"; echo to-stderr >&2; exit 7'], 10);
+    expect(result.stdout.toString()).toBe(`hello ${dir}\n`);
+    expect(result.stderr.toString()).toBe('to-stderr\n');
+    expect(result.exit_code).toBe(7);
+    const began = Date.now();
+    await expect(cri.runtime.execSync(containerId, ['sleep', '30'], 1)).rejects.toMatchObject({ code: 'KLT_ERR_CRI_DEADLINE' });
+    expect(Date.now() - began).toBeLessThan(5000);
+  });
+
+  it('fails CreateContainer with NOT_FOUND for an image that is not present, and finds it after PullImage', async () => {
+    const cri = await start();
+    const config = sandboxConfig('img');
+    const sandboxId = await cri.runtime.runPodSandbox(config);
+    const absent = 'example.test/absent:1.0';
+    await expect(cri.runtime.createContainer(sandboxId, containerConfig('c', 'true', { image: { image: absent } }), config))
+      .rejects.toMatchObject({ code: 'KLT_ERR_CRI_NOT_FOUND' });
+    expect((await cri.images.imageStatus({ image: absent })).image).toBeNull();
+    const ref = await cri.images.pullImage({ image: absent });
+    expect(ref).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect((await cri.images.imageStatus({ image: absent })).image).toMatchObject({ id: ref, repo_tags: [absent] });
+    expect((await cri.images.listImages()).map((i) => i.repo_tags[0])).toEqual([absent, BUSYBOX, 'kubelet-ts.local/pause:1.0']);
+    await cri.images.removeImage({ image: absent });
+    await cri.images.removeImage({ image: absent });
+    expect((await cri.images.imageStatus({ image: absent })).image).toBeNull();
+    const fs = await cri.images.imageFsInfo();
+    expect(BigInt(fs.image_filesystems[0]!.used_bytes!.value)).toBeGreaterThan(0n);
+  });
+
+  it('fails StartContainer with StartError when the working directory does not exist', async () => {
+    const cri = await start();
+    const config = sandboxConfig('nowd');
+    const sandboxId = await cri.runtime.runPodSandbox(config);
+    const containerId = await cri.runtime.createContainer(sandboxId, containerConfig('c', 'true', { working_dir: join(dir, 'missing') }), config);
+    await expect(cri.runtime.startContainer(containerId)).rejects.toMatchObject({ code: 'KLT_ERR_CRI_FAILED' });
+    const { status } = await cri.runtime.containerStatus(containerId);
+    expect(status).toMatchObject({ state: 'CONTAINER_EXITED', exit_code: 128, reason: 'StartError' });
+    expect(status!.message).toContain('working directory');
+  });
+
+  it('filters ListPodSandbox and ListContainers by id prefix, state and labels', async () => {
+    const cri = await start();
+    const a = sandboxConfig('a');
+    const b = { ...sandboxConfig('b'), labels: { app: 'b', tier: 'db' } };
+    const aId = await cri.runtime.runPodSandbox(a);
+    const bId = await cri.runtime.runPodSandbox(b);
+    await cri.runtime.stopPodSandbox(bId);
+    expect((await cri.runtime.listPodSandbox({ label_selector: { tier: 'db' } })).map((s) => s.id)).toEqual([bId]);
+    expect((await cri.runtime.listPodSandbox({ state: { state: 'SANDBOX_READY' } })).map((s) => s.id)).toEqual([aId]);
+    expect((await cri.runtime.listPodSandbox({ id: aId.slice(0, 12) })).map((s) => s.id)).toEqual([aId]);
+    const c1 = await cri.runtime.createContainer(aId, containerConfig('one', 'true', { labels: { role: 'x' } }), a);
+    await cri.runtime.createContainer(aId, containerConfig('two', 'true'), a);
+    expect((await cri.runtime.listContainers({ label_selector: { role: 'x' } })).map((c) => c.id)).toEqual([c1]);
+    expect((await cri.runtime.listContainers({ pod_sandbox_id: aId, state: { state: 'CONTAINER_CREATED' } }))).toHaveLength(2);
+    expect((await cri.runtime.listContainers({ pod_sandbox_id: bId }))).toHaveLength(0);
+    // RemovePodSandbox takes its containers with it.
+    await cri.runtime.removePodSandbox(aId);
+    expect(await cri.runtime.listContainers()).toHaveLength(0);
+  });
+
+  it('reopens the container log after the kubelet rotated it', async () => {
+    const cri = await start();
+    const { containerId, logPath } = await runContainer(cri, 'rotate', 'main',
+      `trap "exit 0" TERM; echo ready; while :; do echo tick; sleep 0.1 & wait $!; done`);
+    await waitForLog(logPath, 'ready');
+    await rename(logPath, `${logPath}.1`);
+    await cri.runtime.reopenContainerLog!(containerId);
+    await waitForLog(logPath, 'tick');
+    expect((await logLines(`${logPath}.1`))[0]).toMatch(/ stdout F ready$/);
+    await cri.runtime.stopContainer(containerId, 5);
+  });
+
+  it('adopts a running container after a restart on the same stateDir, with the same id and pid', async () => {
+    let cri = await start();
+    const { sandboxId, containerId, pid, logPath } = await runContainer(cri, 'adopt', 'main',
+      `trap "exit 0" TERM; echo ready; while :; do sleep 3600 & wait $!; done`);
+    const { containerId: finishingId } = await runContainer(cri, 'adopt2', 'main', 'sleep 0.3; exit 4');
+    await waitForLog(logPath, 'ready');
+
+    cri = await restart(800);
+    expect(isAlive(pid)).toBe(true);
+    expect((await cri.runtime.listPodSandbox({ id: sandboxId })).map((s) => s.state)).toEqual(['SANDBOX_READY']);
+    const adopted = await cri.runtime.containerStatus(containerId, true);
+    expect(adopted.status).toMatchObject({ id: containerId, state: 'CONTAINER_RUNNING' });
+    expect(await pidOf(cri, containerId)).toBe(pid);
+    // The container that finished while we were down still has its exit code.
+    expect(await waitForExitState(cri, finishingId)).toMatchObject({ exit_code: 4, reason: 'Error' });
+
+    await cri.runtime.stopContainer(containerId, 10);
+    expect((await cri.runtime.containerStatus(containerId)).status).toMatchObject({ state: 'CONTAINER_EXITED', exit_code: 0 });
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('reports exit code 255 for a container whose process and shim were killed while the runtime was down', async () => {
+    let cri = await start();
+    const { containerId, logPath } = await runContainer(cri, 'lost', 'main', TRAPPING);
+    await waitForLog(logPath, 'ready');
+    const { pid, shimPid } = await processInfo(cri, containerId);
+    client!.close();
+    await runtime!.close();
+    process.kill(shimPid, 'SIGKILL');
+    process.kill(-pid, 'SIGKILL');
+    await waitFor('both processes gone', async () => (isAlive(pid) || isAlive(shimPid) ? undefined : true));
+    cri = await start();
+    expect((await cri.runtime.containerStatus(containerId)).status).toMatchObject({ state: 'CONTAINER_EXITED', exit_code: 255, reason: 'Error' });
+  });
+
+  it('skips a torn state file on start instead of failing', async () => {
+    let cri = await start();
+    const sandboxId = await cri.runtime.runPodSandbox(sandboxConfig('keep'));
+    client!.close();
+    await runtime!.close();
+    await writeFile(join(stateDir, 'sandboxes', 'torn.json'), '{"id":"torn","meta');
+    cri = await start();
+    expect((await cri.runtime.listPodSandbox()).map((s) => s.id)).toEqual([sandboxId]);
+  });
+
+  it('answers UNIMPLEMENTED for RPCs it does not serve', async () => {
+    await start();
+    const { RuntimeServiceClient } = loadCriProto();
+    const raw = new RuntimeServiceClient(runtime!.endpoint, grpc.credentials.createInsecure()) as unknown as {
+      RuntimeConfig(req: object, cb: (err: grpc.ServiceError | null) => void): void;
+      close(): void;
+    };
+    const err = await new Promise<grpc.ServiceError | null>((resolve) => raw.RuntimeConfig({}, resolve));
+    raw.close();
+    expect(err?.code).toBe(grpc.status.UNIMPLEMENTED);
+  });
+
+  it('refuses a second runtime on the same stateDir', async () => {
+    await start();
+    await expect(startEmbeddedRuntime({ socketPath: join(dir, 'other.sock'), stateDir })).rejects.toMatchObject({ code: 'KLT_ERR_CRI_FAILED' });
+  });
+});

@@ -1,0 +1,54 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { JsonRecordStore } from '../../../src/adapters/embedded-runtime/json-record-store.js';
+
+interface Rec { id: string; n: number }
+
+let dir: string;
+beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'klt-store-')); });
+afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+
+describe('JsonRecordStore', () => {
+  it('loads nothing from an absent directory, and creates it', async () => {
+    const store = new JsonRecordStore<Rec>(join(dir, 'absent'));
+    expect(await store.loadAll()).toEqual({ records: [], torn: [] });
+    expect(await readdir(join(dir, 'absent'))).toEqual([]);
+  });
+
+  it('round-trips records, replaces on put and forgets on delete (twice is fine)', async () => {
+    const store = new JsonRecordStore<Rec>(dir);
+    await store.put({ id: 'a', n: 1 });
+    await store.put({ id: 'b', n: 2 });
+    await store.put({ id: 'a', n: 3 });
+    expect((await store.loadAll()).records).toEqual([{ id: 'a', n: 3 }, { id: 'b', n: 2 }]);
+    await store.delete('a');
+    await store.delete('a');
+    expect((await new JsonRecordStore<Rec>(dir).loadAll()).records).toEqual([{ id: 'b', n: 2 }]);
+  });
+
+  it('leaves no temporary file behind after a write', async () => {
+    const store = new JsonRecordStore<Rec>(dir);
+    await store.put({ id: 'a', n: 1 });
+    expect(await readdir(dir)).toEqual(['a.json']);
+    expect(JSON.parse(await readFile(join(dir, 'a.json'), 'utf8'))).toEqual({ id: 'a', n: 1 });
+  });
+
+  it('reports torn and id-less files without loading them, and sweeps temporaries a crash left', async () => {
+    const store = new JsonRecordStore<Rec>(dir);
+    await store.put({ id: 'good', n: 1 });
+    await writeFile(join(dir, 'torn.json'), '{"id":"torn","n":');
+    await writeFile(join(dir, 'noid.json'), '{"n":1}');
+    await writeFile(join(dir, 'good.json.tmp-123-abcd'), '{"id":"good","n":99}');
+    await writeFile(join(dir, 'notes.txt'), 'ignored');
+    const loaded = await store.loadAll();
+    expect(loaded.records).toEqual([{ id: 'good', n: 1 }]);
+    expect(loaded.torn.map((t) => t.file).sort()).toEqual([join(dir, 'noid.json'), join(dir, 'torn.json')]);
+    expect((await readdir(dir)).sort()).toEqual(['good.json', 'noid.json', 'notes.txt', 'torn.json']);
+  });
+
+  it.each(['../escape', '', '.hidden', 'a/b'])('refuses the unsafe id %j', async (id) => {
+    await expect(new JsonRecordStore<Rec>(dir).put({ id, n: 0 })).rejects.toThrow(RangeError);
+  });
+});
