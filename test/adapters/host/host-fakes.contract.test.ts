@@ -1,0 +1,136 @@
+/**
+ * The host fakes behave like the real adapters where the supervisor depends on it: the same
+ * waiting/cancel semantics for the lock, the same late contention callback, the same outcomes.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { FlockLockFile } from '../../../src/adapters/host/lock-file.js';
+import { KubeletError } from '../../../src/domain/errors.js';
+import type { LockContention, LockFile, LockHandle } from '../../../src/ports/host.js';
+import { FakeHost, FakeLockFile, type FakeLockHandle } from '../../fakes/fake-host.js';
+
+interface LockRig {
+  lockFile: LockFile;
+  /** Make another process hold the lock; returns a function that lets go. */
+  holdElsewhere(path: string): Promise<() => void>;
+  /** Make another process contend for a lock we hold. */
+  contend(path: string, handle: LockHandle): Promise<void>;
+}
+
+const realRig = (): LockRig => ({
+  lockFile: new FlockLockFile({ pollIntervalMs: 50 }),
+  async holdElsewhere(path) {
+    const holder = spawn('flock', ['--no-fork', path, 'sleep', '30']);
+    while (spawnSync('flock', ['--nonblock', path, 'true']).status === 0) await new Promise((r) => setTimeout(r, 20));
+    return () => holder.kill('SIGKILL');
+  },
+  async contend(path) {
+    await unlink(path);
+  },
+});
+
+const fakeRig = (): LockRig => {
+  const lockFile = new FakeLockFile();
+  return {
+    lockFile,
+    async holdElsewhere(path) {
+      lockFile.heldElsewhere.add(path);
+      return () => lockFile.freeElsewhere(path);
+    },
+    async contend(_path, handle) {
+      (handle as FakeLockHandle).contend({ reason: 'lock-file-removed' });
+    },
+  };
+};
+
+describe.each([
+  ['FlockLockFile', realRig],
+  ['FakeLockFile', fakeRig],
+])('%s (LockFile contract)', (_name, makeRig) => {
+  let dir: string;
+  let path: string;
+  let rig: LockRig;
+  const cleanups: (() => unknown)[] = [];
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'klt-lock-contract-'));
+    path = join(dir, 'kubelet.lock');
+    rig = makeRig();
+  });
+  afterEach(async () => {
+    for (const c of cleanups.splice(0)) await c();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('waits while another process holds the lock, telling the caller once, then gets it', async () => {
+    const letGo = await rig.holdElsewhere(path);
+    let waits = 0;
+    const pending = rig.lockFile.acquire(path, { exitOnContention: false, onWaiting: () => waits++ });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(waits).toBe(1);
+    letGo();
+    const handle = await pending;
+    cleanups.push(() => handle.release());
+    expect(handle.path).toBe(path);
+  });
+
+  it('rejects with KLT_ERR_LOCK_CONTENDED when the wait is aborted', async () => {
+    cleanups.push(await rig.holdElsewhere(path));
+    const ac = new AbortController();
+    const pending = rig.lockFile.acquire(path, { exitOnContention: false, signal: ac.signal });
+    setTimeout(() => ac.abort(), 50);
+    await expect(pending).rejects.toBeInstanceOf(KubeletError);
+    await expect(pending).rejects.toMatchObject({ code: 'KLT_ERR_LOCK_CONTENDED' });
+  });
+
+  it('delivers contention to callbacks registered before and after it happened', async () => {
+    const handle = await rig.lockFile.acquire(path, { exitOnContention: true });
+    cleanups.push(() => handle.release());
+    const early = new Promise<LockContention>((res) => handle.onContention(res));
+    await rig.contend(path, handle);
+    expect((await early).reason).toBe('lock-file-removed');
+    const late = await new Promise<LockContention>((res) => handle.onContention(res));
+    expect(late.reason).toBe('lock-file-removed');
+  });
+});
+
+describe('FakeHost', () => {
+  it('records calls and fails once when told to', async () => {
+    const host = new FakeHost();
+    host.machineInfo.failNext = new KubeletError('KLT_ERR_HOST_IO', 'boom');
+    await expect(host.machineInfo.read('/var/lib/kubelet')).rejects.toMatchObject({ code: 'KLT_ERR_HOST_IO' });
+    expect((await host.machineInfo.read('/var/lib/kubelet')).rootFilesystem.requestedPath).toBe('/var/lib/kubelet');
+    expect(host.machineInfo.calls).toEqual(['/var/lib/kubelet', '/var/lib/kubelet']);
+  });
+
+  it('refuses to lower the OOM score without privilege, like the kernel without CAP_SYS_RESOURCE', async () => {
+    const host = new FakeHost();
+    expect(await host.oomScore.setOwn(-999)).toBe('permission-denied');
+    expect(host.oomScore.score).toBe(0);
+    host.oomScore.privileged = true;
+    expect(await host.oomScore.setOwn(-999)).toBe('set');
+    expect(host.oomScore.score).toBe(-999);
+    expect(host.oomScore.calls).toEqual([-999, -999]);
+  });
+
+  it('answers systemd, hostname and addresses from canned state', async () => {
+    const host = new FakeHost();
+    host.systemd.outcome = 'sent';
+    expect(await host.systemd.notifyReady()).toBe('sent');
+    expect(host.hostname.hostname()).toBe('Node-A');
+    expect(host.addresses.addresses()).toEqual([{ interfaceName: 'eth0', address: '192.0.2.10', family: 4 }]);
+    expect([host.systemd.calls.length, host.hostname.calls, host.addresses.calls]).toEqual([1, 1, 1]);
+  });
+
+  it('does not deliver contention without exitOnContention, as the real lock does not watch then', async () => {
+    const lockFile = new FakeLockFile();
+    const handle = (await lockFile.acquire('/run/kubelet.lock', { exitOnContention: false })) as FakeLockHandle;
+    let called = false;
+    handle.onContention(() => (called = true));
+    handle.contend();
+    await Promise.resolve();
+    expect(called).toBe(false);
+  });
+});

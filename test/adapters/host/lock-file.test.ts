@@ -1,0 +1,174 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FlockLockFile } from '../../../src/adapters/host/lock-file.js';
+import type { LockContention } from '../../../src/domain/node/host-types.js';
+import type { LockHandle } from '../../../src/ports/host.js';
+import { LineChild, transpileInto } from './child-process-harness.js';
+
+/** Can some other process take the lock right now? (flock(1) without waiting: 0 = it could.) */
+function otherProcessCanLock(path: string): boolean {
+  return spawnSync('flock', ['--nonblock', path, 'true']).status === 0;
+}
+
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const RUNNER = `
+import { FlockLockFile } from './src/adapters/host/lock-file.js';
+const [path, mode] = process.argv.slice(2);
+const handle = await new FlockLockFile({ pollIntervalMs: 50 }).acquire(path, {
+  exitOnContention: mode === 'exit-on-contention',
+  onWaiting: () => console.log('waiting'),
+});
+console.log('locked');
+handle.onContention((c) => { console.log('contention ' + JSON.stringify(c)); process.exit(0); });
+setInterval(() => {}, 1000);
+`;
+
+describe('FlockLockFile', () => {
+  let buildDir: string;
+  let dir: string;
+  let lockPath: string;
+  const children: LineChild[] = [];
+  const handles: LockHandle[] = [];
+
+  beforeAll(async () => {
+    buildDir = await mkdtemp(join(tmpdir(), 'klt-lock-build-'));
+    await transpileInto(buildDir, ['src/adapters/host/lock-file.ts', 'src/domain/errors.ts', 'src/domain/node/proc-locks.ts']);
+    await writeFile(join(buildDir, 'runner.js'), RUNNER);
+  });
+  afterAll(async () => {
+    await rm(buildDir, { recursive: true, force: true });
+  });
+  afterEach(async () => {
+    for (const c of children.splice(0)) c.kill();
+    for (const h of handles.splice(0)) await h.release();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const fresh = async () => {
+    dir = await mkdtemp(join(tmpdir(), 'klt-lock-'));
+    lockPath = join(dir, 'kubelet.lock');
+  };
+  const runner = (mode: 'wait' | 'exit-on-contention') => {
+    const child = LineChild.start(process.execPath, [join(buildDir, 'runner.js'), lockPath, mode], buildDir);
+    children.push(child);
+    return child;
+  };
+  const acquire = async (exitOnContention: boolean, extra: Partial<Parameters<FlockLockFile['acquire']>[1]> = {}) => {
+    const handle = await new FlockLockFile({ pollIntervalMs: 50 }).acquire(lockPath, { exitOnContention, ...extra });
+    handles.push(handle);
+    return handle;
+  };
+
+  it('holds an exclusive lock that another process cannot take until it is released', async () => {
+    await fresh();
+    const handle = await acquire(false);
+    expect(otherProcessCanLock(lockPath)).toBe(false);
+    await handle.release();
+    expect(otherProcessCanLock(lockPath)).toBe(true);
+  });
+
+  it('keeps a second kubelet-ts process waiting while the first holds the lock, and signals contention to the first', async () => {
+    await fresh();
+    const first = await acquire(true);
+    const contention = new Promise<LockContention>((res) => first.onContention(res));
+    const second = runner('wait');
+    await second.waitFor('waiting');
+    const seen = await contention;
+    expect(seen.reason).toBe('waiter');
+    // The second process must not have the lock while the first holds it.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(second.lines).not.toContain('locked');
+    await first.release();
+    await second.waitFor('locked');
+  });
+
+  it('exits the holding process on contention when it runs with exit-on-contention (Go-style contender: flock(1))', async () => {
+    await fresh();
+    const holder = runner('exit-on-contention');
+    await holder.waitFor('locked');
+    // A second kubelet (Go blocks in flock(2) exactly like this) asks for the lock.
+    const contender = spawn('flock', [lockPath, 'true']);
+    const line = await holder.waitFor('contention ');
+    expect(JSON.parse(line.slice('contention '.length))).toMatchObject({ reason: 'waiter' });
+    expect(await holder.exited).toBe(0);
+    // The holder's exit freed the lock, so the contender got it and finished.
+    const code = await new Promise<number | null>((res) => contender.on('exit', res));
+    expect(code).toBe(0);
+  });
+
+  it('leaves no stale lock when the holding process is killed', async () => {
+    await fresh();
+    const holder = runner('wait');
+    await holder.waitFor('locked');
+    let waited = false;
+    const mine = acquire(false, { onWaiting: () => (waited = true) });
+    await until(() => waited);
+    holder.kill();
+    const handle = await mine;
+    expect(otherProcessCanLock(lockPath)).toBe(false);
+    await handle.release();
+  });
+
+  it('rejects with KLT_ERR_LOCK_CONTENDED when waiting is cancelled, and keeps nothing locked', async () => {
+    await fresh();
+    const holder = spawn('flock', ['--no-fork', lockPath, 'sleep', '30']);
+    await until(() => !otherProcessCanLock(lockPath));
+    const ac = new AbortController();
+    const attempt = new FlockLockFile().acquire(lockPath, { exitOnContention: false, signal: ac.signal, onWaiting: () => ac.abort() });
+    await expect(attempt).rejects.toMatchObject({ code: 'KLT_ERR_LOCK_CONTENDED' });
+    holder.kill('SIGKILL');
+    await until(() => otherProcessCanLock(lockPath));
+  });
+
+  it('signals contention when the lock file is removed', async () => {
+    await fresh();
+    const handle = await acquire(true);
+    const contention = new Promise<LockContention>((res) => handle.onContention(res));
+    await unlink(lockPath);
+    expect(await contention).toEqual({ reason: 'lock-file-removed' });
+  });
+
+  it('calls a contention callback registered after contention was seen', async () => {
+    await fresh();
+    const handle = await acquire(true);
+    const first = new Promise<LockContention>((res) => handle.onContention(res));
+    await unlink(lockPath);
+    await first;
+    const late = await new Promise<LockContention>((res) => handle.onContention(res));
+    expect(late.reason).toBe('lock-file-removed');
+  });
+
+  it('fails with KLT_ERR_LOCK_IO naming the path when the directory does not exist', async () => {
+    await fresh();
+    const missing = join(dir, 'no-such-dir', 'kubelet.lock');
+    await expect(new FlockLockFile().acquire(missing, { exitOnContention: false })).rejects.toMatchObject({
+      code: 'KLT_ERR_LOCK_IO',
+      message: expect.stringContaining(missing),
+    });
+  });
+
+  it('fails with KLT_ERR_LOCK_IO when flock(1) is not installed', async () => {
+    await fresh();
+    const lf = new FlockLockFile({ flockCommand: join(dir, 'no-flock-here') });
+    await expect(lf.acquire(lockPath, { exitOnContention: false })).rejects.toMatchObject({ code: 'KLT_ERR_LOCK_IO' });
+    expect(otherProcessCanLock(lockPath)).toBe(true);
+  });
+
+  it('fails with KLT_ERR_LOCK_IO when contention cannot be watched (no /proc/locks)', async () => {
+    await fresh();
+    const lf = new FlockLockFile({ procLocksPath: join(dir, 'no-proc-locks') });
+    await expect(lf.acquire(lockPath, { exitOnContention: true })).rejects.toMatchObject({ code: 'KLT_ERR_LOCK_IO' });
+    // The lock taken before the watch failed was dropped again.
+    expect(otherProcessCanLock(lockPath)).toBe(true);
+  });
+});
