@@ -12,6 +12,13 @@ export const DEFAULT_EMBEDDED_IMAGES: readonly string[] = ['kubelet-ts.local/bus
 
 const IMAGES_FILE = 'images.json';
 
+/**
+ * There is no content, so no real size. A runtime's images are never empty (containerd reports the
+ * unpacked layers; the lab's busybox is ~1 MB), and the kubelet's node status and image GC account in
+ * sizes, so every image reports this nominal constant instead of 0.
+ */
+export const NOMINAL_IMAGE_SIZE_BYTES = 1024 * 1024;
+
 interface ImagesFile { pulled: string[] }
 
 export class ImageStore {
@@ -72,6 +79,6 @@ export class ImageStore {
 
 function toImage(name: string): Image {
   const id = imageIdFor(name);
-  // No content, so no size and no repo digest (containerd has none for imported images either).
-  return { id, repo_tags: [name], repo_digests: [], size: '0', uid: null, username: '', spec: { image: id, annotations: {} }, pinned: false };
+  // No repo digest: containerd has none for imported images either.
+  return { id, repo_tags: [name], repo_digests: [], size: String(NOMINAL_IMAGE_SIZE_BYTES), uid: null, username: '', spec: { image: id, annotations: {} }, pinned: false };
 }

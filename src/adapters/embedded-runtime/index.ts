@@ -8,8 +8,8 @@
  *   capabilities dropped, no run-as-user. A container is a process of the user running kubelet-ts and
  *   sees the host's whole file system. Mounts are recorded and reported but not applied.
  * - No images: an image is a name. Seeded names (`images` option) and names recorded by PullImage are
- *   "present"; nothing is downloaded; the id is sha256 of the normalized name; size 0. Every image's
- *   default entrypoint is `sh` (so an empty command runs `sh` with the args).
+ *   "present"; nothing is downloaded; the id is sha256 of the normalized name; the size is a nominal
+ *   constant (1 MiB). Every image's default entrypoint is `sh` (an empty command runs `sh` with the args).
  * - Host network only: sandboxes have no process and no IP (`network.ip` is empty, like a host-network
  *   pod); NetworkReady is always true. Port mappings and DNS config are ignored.
  * - No cgroups, so no resource limits (UpdateContainerResources is accepted and does nothing), no stats

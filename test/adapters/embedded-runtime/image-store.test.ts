@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { imageIdFor, normalizeImageRef } from '../../../src/adapters/embedded-runtime/image-ref.js';
-import { DEFAULT_EMBEDDED_IMAGES, ImageStore } from '../../../src/adapters/embedded-runtime/image-store.js';
+import { DEFAULT_EMBEDDED_IMAGES, ImageStore, NOMINAL_IMAGE_SIZE_BYTES } from '../../../src/adapters/embedded-runtime/image-store.js';
 
 describe('normalizeImageRef', () => {
   it.each([
@@ -30,7 +30,7 @@ describe('ImageStore', () => {
     const store = await ImageStore.open(dir, DEFAULT_EMBEDDED_IMAGES);
     const id = imageIdFor('kubelet-ts.local/pause:1.0');
     expect(store.list().map((i) => i.repo_tags[0])).toEqual(['kubelet-ts.local/busybox:1.0', 'kubelet-ts.local/pause:1.0']);
-    expect(store.find('kubelet-ts.local/pause:1.0')?.id).toBe(id);
+    expect(store.find('kubelet-ts.local/pause:1.0')).toMatchObject({ id, size: String(NOMINAL_IMAGE_SIZE_BYTES), repo_digests: [] });
     expect(store.find(id)?.repo_tags).toEqual(['kubelet-ts.local/pause:1.0']);
     expect(store.find(id.slice('sha256:'.length))?.id).toBe(id);
     expect(store.find('kubelet-ts.local/pause:2.0')).toBeUndefined();
