@@ -12,6 +12,7 @@ set -u
 
 LAB=${1:-${KUBELET_IT_CRI_LAB:-}}
 BRIDGE=kts0
+CNI_NETWORK=kubelet-ts-ci
 CGROUP_PARENT=kubelet-ts-ci
 SHIM_SOCKET_DIR=/run/containerd/s   # containerd 1.6's compiled-in place for shim sockets
 
@@ -44,15 +45,22 @@ if [ -d "$LAB/runc/k8s.io" ] && command -v runc >/dev/null; then
   done
 fi
 
+# Sandbox/task ids of this lab, for the files containerd and CNI keep outside $LAB (steps 3 and 5).
+ids=""
+if [ -d "$LAB/state/io.containerd.runtime.v2.task/k8s.io" ]; then
+  ids=$(ls "$LAB/state/io.containerd.runtime.v2.task/k8s.io")
+fi
+
 # 3. Shims whose command line names our socket, each by PID. A shim's own socket lives outside
 #    $LAB, at $SHIM_SOCKET_DIR/sha256(<containerd address>/<namespace>/<id>); remove ours too.
 for proc in /proc/[0-9]*; do
-  cmdline=$(tr '\0' ' ' < "$proc/cmdline" 2>/dev/null) || continue
+  cmdline=$(tr '\0' ' ' 2>/dev/null < "$proc/cmdline") || continue
   case "$cmdline" in
     *containerd-shim*"-address $SOCK "*)
       ns=$(echo "$cmdline" | sed -n 's/.*-namespace \([^ ]*\).*/\1/p')
       id=$(echo "$cmdline" | sed -n 's/.*-id \([^ ]*\).*/\1/p')
       kill -KILL "${proc#/proc/}" 2>/dev/null
+      ids="$ids $id"
       if [ -n "$ns" ] && [ -n "$id" ]; then
         rm -f "$SHIM_SOCKET_DIR/$(printf '%s' "$SOCK/$ns/$id" | sha256sum | cut -d' ' -f1)"
       fi
@@ -69,8 +77,15 @@ for _ in 1 2 3; do
   echo "$mounts" | while read -r m; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null; done
 done
 
-# 5. The CNI bridge outlives its pods (the veths go with their netns).
+# 5. The CNI bridge outlives its pods (the veths go with their netns). libcni caches each
+#    attachment's result under /var/lib/cni/results (not configurable in containerd 1.6); a pod
+#    removed through CRI drops its entries, a leaked one does not.
 if ip link show "$BRIDGE" >/dev/null 2>&1; then ip link del "$BRIDGE" 2>/dev/null; fi
+CNI_RESULTS=/var/lib/cni/results
+rm -f "$CNI_RESULTS"/"$CNI_NETWORK"-* 2>/dev/null
+for id in $ids; do rm -f "$CNI_RESULTS/cni-loopback-$id-lo" 2>/dev/null; done
+# Directories containerd/CNI created outside $LAB go too, but only when empty (never another user's).
+rmdir "$CNI_RESULTS" /var/lib/cni "$SHIM_SOCKET_DIR" /run/containerd 2>/dev/null
 
 # 6. Pod-level cgroups: runc removes only the container's leaf, never /kubelet-ts-ci/pod<uid>.
 for c in /sys/fs/cgroup/*/"$CGROUP_PARENT"; do
@@ -83,5 +98,9 @@ rm -rf "$LAB" 2>/dev/null
 left_mounts=$(awk -v p="$LAB/" 'index($2, p) == 1' /proc/mounts | wc -l)
 left_cgroups=$(ls -d /sys/fs/cgroup/*/"$CGROUP_PARENT" 2>/dev/null | wc -l)
 bridge=$(ip link show "$BRIDGE" >/dev/null 2>&1 && echo present || echo gone)
-log "done: mounts left $left_mounts, cgroup dirs left $left_cgroups, bridge $bridge, lab $([ -e "$LAB" ] && echo present || echo gone)"
-[ "$left_mounts" = 0 ] && [ "$left_cgroups" = 0 ] && [ "$bridge" = gone ] && [ ! -e "$LAB" ]
+left_shims=0
+for proc in /proc/[0-9]*; do
+  case "$(tr '\0' ' ' 2>/dev/null < "$proc/cmdline")" in *containerd-shim*"-address $SOCK "*) left_shims=$((left_shims + 1)) ;; esac
+done
+log "done: mounts left $left_mounts, shims left $left_shims, cgroup dirs left $left_cgroups, bridge $bridge, lab $([ -e "$LAB" ] && echo present || echo gone)"
+[ "$left_mounts" = 0 ] && [ "$left_shims" = 0 ] && [ "$left_cgroups" = 0 ] && [ "$bridge" = gone ] && [ ! -e "$LAB" ]
