@@ -3,11 +3,12 @@
  *
  * - containerd (or any CRI socket): KUBELET_IT_CRI=unix:///… with the images .ci/containerd/up.sh
  *   imports. In CI (CI=true) it is mandatory: a missing endpoint is a failure, never a silent skip.
- * - the embedded runtime: add its target to EXTRA_TARGETS below (one line) once
- *   src/adapters/embedded-runtime/index.ts exports startEmbeddedRuntime.
+ * - the embedded runtime (src/adapters/embedded-runtime, its target in
+ *   test/adapters/embedded-runtime/contract-target.ts): always, in a temp dir of its own.
  */
 import { createCriClient } from '../../../src/adapters/cri-grpc/index.js';
 import type { CriClient } from '../../../src/ports/cri.js';
+import { embeddedRuntimeTarget } from '../embedded-runtime/contract-target.js';
 
 export interface CriTargetHandle {
   readonly cri: CriClient;
@@ -49,8 +50,8 @@ function endpointTarget(endpoint: string, env: NodeJS.ProcessEnv): CriTarget {
   };
 }
 
-/** Targets that need no environment: the embedded runtime goes here. */
-const EXTRA_TARGETS: CriTarget[] = [];
+/** Targets that need no environment: they always run. */
+const EXTRA_TARGETS: CriTarget[] = [embeddedRuntimeTarget()];
 
 export function selectCriTargets(env: NodeJS.ProcessEnv = process.env, extra: CriTarget[] = EXTRA_TARGETS): TargetSelection {
   const targets: CriTarget[] = [];
