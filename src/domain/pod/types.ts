@@ -1,0 +1,290 @@
+/**
+ * The Kubernetes core/v1 Pod as plain JSON, as a manifest file or the API server gives it.
+ *
+ * Only what a kubelet reads is declared. Field names and casing are the API's own (camelCase), so a
+ * parsed manifest or a watch event is usable as is. Everything the API server may omit is optional;
+ * defaulting (restartPolicy Always, terminationGracePeriodSeconds 30, imagePullPolicy by tag…) is
+ * the pod sources' job, and the consumers here fall back to the same defaults when a field is absent.
+ * Quantities (`resources`) stay strings ("100m", "128Mi"); `quantity.ts` parses them.
+ */
+
+export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
+export type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
+export type DNSPolicy = 'ClusterFirst' | 'ClusterFirstWithHostNet' | 'Default' | 'None';
+export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown';
+export type PodQOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
+export type ContainerProtocol = 'TCP' | 'UDP' | 'SCTP';
+export type TerminationMessagePolicy = 'File' | 'FallbackToLogsOnError';
+export type ConditionStatus = 'True' | 'False' | 'Unknown';
+
+/** A resource name ("cpu", "memory", "ephemeral-storage", extended resources) to a quantity string. */
+export type ResourceList = Record<string, string>;
+
+export interface OwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean;
+  blockOwnerDeletion?: boolean;
+}
+
+export interface ObjectMeta {
+  name: string;
+  namespace?: string;
+  uid: string;
+  generateName?: string;
+  resourceVersion?: string;
+  generation?: number;
+  creationTimestamp?: string;
+  /** RFC 3339; set once the pod is being deleted. */
+  deletionTimestamp?: string;
+  deletionGracePeriodSeconds?: number;
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  ownerReferences?: OwnerReference[];
+}
+
+export interface ObjectFieldSelector { apiVersion?: string; fieldPath: string }
+export interface ResourceFieldSelector { containerName?: string; resource: string; divisor?: string }
+export interface KeySelector { name?: string; key: string; optional?: boolean }
+
+export interface EnvVarSource {
+  fieldRef?: ObjectFieldSelector;
+  resourceFieldRef?: ResourceFieldSelector;
+  configMapKeyRef?: KeySelector;
+  secretKeyRef?: KeySelector;
+}
+
+export interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: EnvVarSource;
+}
+
+export interface EnvFromSource {
+  prefix?: string;
+  configMapRef?: { name?: string; optional?: boolean };
+  secretRef?: { name?: string; optional?: boolean };
+}
+
+export interface ContainerPort {
+  name?: string;
+  containerPort: number;
+  hostPort?: number;
+  protocol?: ContainerProtocol;
+  hostIP?: string;
+}
+
+export interface ResourceRequirements {
+  requests?: ResourceList;
+  limits?: ResourceList;
+}
+
+export interface Capabilities { add?: string[]; drop?: string[] }
+
+export interface SELinuxOptions { user?: string; role?: string; type?: string; level?: string }
+export interface SeccompProfile { type: 'RuntimeDefault' | 'Unconfined' | 'Localhost'; localhostProfile?: string }
+
+export interface SecurityContext {
+  runAsUser?: number;
+  runAsGroup?: number;
+  runAsNonRoot?: boolean;
+  readOnlyRootFilesystem?: boolean;
+  privileged?: boolean;
+  allowPrivilegeEscalation?: boolean;
+  capabilities?: Capabilities;
+  seLinuxOptions?: SELinuxOptions;
+  seccompProfile?: SeccompProfile;
+  procMount?: 'Default' | 'Unmasked';
+}
+
+export interface Sysctl { name: string; value: string }
+
+export interface PodSecurityContext {
+  runAsUser?: number;
+  runAsGroup?: number;
+  runAsNonRoot?: boolean;
+  supplementalGroups?: number[];
+  fsGroup?: number;
+  sysctls?: Sysctl[];
+  seLinuxOptions?: SELinuxOptions;
+  seccompProfile?: SeccompProfile;
+}
+
+export interface ExecAction { command?: string[] }
+export interface HTTPHeader { name: string; value: string }
+export interface HTTPGetAction {
+  path?: string;
+  /** A number or the name of a container port. */
+  port: number | string;
+  host?: string;
+  scheme?: 'HTTP' | 'HTTPS';
+  httpHeaders?: HTTPHeader[];
+}
+export interface TCPSocketAction { port: number | string; host?: string }
+export interface GRPCAction { port: number; service?: string }
+export interface SleepAction { seconds: number }
+
+/** A lifecycle hook's handler: exactly one of these is set. */
+export interface LifecycleHandler {
+  exec?: ExecAction;
+  httpGet?: HTTPGetAction;
+  tcpSocket?: TCPSocketAction;
+  sleep?: SleepAction;
+}
+
+export interface Lifecycle { postStart?: LifecycleHandler; preStop?: LifecycleHandler }
+
+export interface Probe {
+  exec?: ExecAction;
+  httpGet?: HTTPGetAction;
+  tcpSocket?: TCPSocketAction;
+  grpc?: GRPCAction;
+  initialDelaySeconds?: number;
+  timeoutSeconds?: number;
+  periodSeconds?: number;
+  successThreshold?: number;
+  failureThreshold?: number;
+  terminationGracePeriodSeconds?: number;
+}
+
+export interface VolumeMount {
+  name: string;
+  mountPath: string;
+  readOnly?: boolean;
+  subPath?: string;
+}
+
+export interface Container {
+  name: string;
+  image: string;
+  imagePullPolicy?: PullPolicy;
+  command?: string[];
+  args?: string[];
+  workingDir?: string;
+  ports?: ContainerPort[];
+  env?: EnvVar[];
+  envFrom?: EnvFromSource[];
+  resources?: ResourceRequirements;
+  /** Only on init containers: "Always" makes a sidecar (not supported yet, see compute-pod-actions). */
+  restartPolicy?: 'Always';
+  volumeMounts?: VolumeMount[];
+  securityContext?: SecurityContext;
+  livenessProbe?: Probe;
+  readinessProbe?: Probe;
+  startupProbe?: Probe;
+  lifecycle?: Lifecycle;
+  terminationMessagePath?: string;
+  terminationMessagePolicy?: TerminationMessagePolicy;
+  stdin?: boolean;
+  stdinOnce?: boolean;
+  tty?: boolean;
+}
+
+/** Volumes are named only for now; their sources are the volume manager's business. */
+export interface Volume { name: string; [source: string]: unknown }
+
+export interface PodDNSConfigOption { name: string; value?: string }
+export interface PodDNSConfig { nameservers?: string[]; searches?: string[]; options?: PodDNSConfigOption[] }
+
+export interface Toleration {
+  key?: string;
+  operator?: 'Exists' | 'Equal';
+  value?: string;
+  effect?: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
+  tolerationSeconds?: number;
+}
+
+export interface HostAlias { ip: string; hostnames?: string[] }
+
+export interface PodSpec {
+  containers: Container[];
+  initContainers?: Container[];
+  restartPolicy?: RestartPolicy;
+  terminationGracePeriodSeconds?: number;
+  activeDeadlineSeconds?: number;
+  dnsPolicy?: DNSPolicy;
+  dnsConfig?: PodDNSConfig;
+  nodeName?: string;
+  serviceAccountName?: string;
+  hostNetwork?: boolean;
+  hostPID?: boolean;
+  hostIPC?: boolean;
+  shareProcessNamespace?: boolean;
+  hostname?: string;
+  subdomain?: string;
+  setHostnameAsFQDN?: boolean;
+  hostAliases?: HostAlias[];
+  securityContext?: PodSecurityContext;
+  volumes?: Volume[];
+  priority?: number;
+  priorityClassName?: string;
+  runtimeClassName?: string;
+  enableServiceLinks?: boolean;
+  tolerations?: Toleration[];
+  nodeSelector?: Record<string, string>;
+}
+
+export interface PodCondition {
+  type: string;
+  status: ConditionStatus;
+  lastProbeTime?: string | null;
+  lastTransitionTime?: string;
+  reason?: string;
+  message?: string;
+}
+
+export interface ContainerStateWaiting { reason?: string; message?: string }
+export interface ContainerStateRunning { startedAt?: string }
+export interface ContainerStateTerminated {
+  exitCode: number;
+  signal?: number;
+  reason?: string;
+  message?: string;
+  startedAt?: string;
+  finishedAt?: string;
+  containerID?: string;
+}
+export interface ContainerState {
+  waiting?: ContainerStateWaiting;
+  running?: ContainerStateRunning;
+  terminated?: ContainerStateTerminated;
+}
+
+export interface ContainerStatus {
+  name: string;
+  state?: ContainerState;
+  lastState?: ContainerState;
+  ready: boolean;
+  started?: boolean;
+  restartCount: number;
+  image: string;
+  imageID: string;
+  containerID?: string;
+}
+
+export interface PodIP { ip: string }
+
+export interface PodStatus {
+  phase?: PodPhase;
+  conditions?: PodCondition[];
+  message?: string;
+  reason?: string;
+  hostIP?: string;
+  hostIPs?: PodIP[];
+  podIP?: string;
+  podIPs?: PodIP[];
+  startTime?: string;
+  initContainerStatuses?: ContainerStatus[];
+  containerStatuses?: ContainerStatus[];
+  qosClass?: PodQOSClass;
+}
+
+export interface Pod {
+  apiVersion?: 'v1';
+  kind?: 'Pod';
+  metadata: ObjectMeta;
+  spec: PodSpec;
+  status?: PodStatus;
+}

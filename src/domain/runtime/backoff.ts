@@ -1,0 +1,58 @@
+/**
+ * Per-key exponential back-off, as client-go's flowcontrol.Backoff without jitter (the kubelet
+ * uses none): the first failure waits `initialMs`, each failure within the window doubles it up to
+ * `maxMs`, and a key untouched for 2 × maxMs starts over. Time is passed in, never read.
+ */
+
+export interface BackoffPolicy { initialMs: number; maxMs: number }
+
+/** Image pulls: 10 s doubling to 300 s (kubelet backOffPeriod / MaxContainerBackOff). */
+export const imagePullBackoffPolicy: BackoffPolicy = { initialMs: 10_000, maxMs: 300_000 };
+/** Container restarts (CrashLoopBackOff): the same 10 s → 300 s. */
+export const containerRestartBackoffPolicy: BackoffPolicy = { initialMs: 10_000, maxMs: 300_000 };
+
+interface Entry { backoffMs: number; lastUpdateMs: number }
+
+export class Backoff {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(readonly policy: BackoffPolicy) {}
+
+  private expired(entry: Entry, nowMs: number): boolean {
+    return nowMs - entry.lastUpdateMs > this.policy.maxMs * 2;
+  }
+
+  /** Record a failure at nowMs. */
+  next(key: string, nowMs: number): void {
+    const entry = this.entries.get(key);
+    const backoffMs = !entry || this.expired(entry, nowMs) ? this.policy.initialMs : Math.min(entry.backoffMs * 2, this.policy.maxMs);
+    this.entries.set(key, { backoffMs, lastUpdateMs: nowMs });
+  }
+
+  /** True while the last failure's back-off has not elapsed (IsInBackOffSinceUpdate). */
+  isInBackoff(key: string, nowMs: number): boolean {
+    const entry = this.entries.get(key);
+    if (!entry || this.expired(entry, nowMs)) return false;
+    return nowMs - entry.lastUpdateMs < entry.backoffMs;
+  }
+
+  /**
+   * True while less than the current back-off has passed since `eventMs` (IsInBackOffSince): the
+   * container restart back-off measures from when the container last finished.
+   */
+  isInBackoffSince(key: string, eventMs: number, nowMs: number): boolean {
+    const entry = this.entries.get(key);
+    if (!entry || this.expired(entry, nowMs)) return false;
+    return nowMs - eventMs < entry.backoffMs;
+  }
+
+  /** The current back-off for a key, if any (for messages and tests). */
+  current(key: string): number | undefined {
+    return this.entries.get(key)?.backoffMs;
+  }
+
+  /** Drop keys untouched for 2 × maxMs. */
+  gc(nowMs: number): void {
+    for (const [key, entry] of this.entries) if (this.expired(entry, nowMs)) this.entries.delete(key);
+  }
+}

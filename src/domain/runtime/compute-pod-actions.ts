@@ -1,0 +1,226 @@
+/**
+ * What to do to bring a pod's containers in line with its spec: the plan half of the Go kubelet's
+ * SyncPod (kuberuntime_manager.go computePodActions, PodSandboxChanged, findNextInitContainerToRun,
+ * ShouldContainerBeRestarted). Pure: the executor is the runtime manager.
+ *
+ * Rules, in Go's order:
+ * 1. No sandbox, several ready sandboxes, the newest not ready, or (off the host network) a ready
+ *    sandbox without an IP → kill everything and create a sandbox with attempt+1. Then start from
+ *    the first init container, or all regular containers (OnFailure skips those that succeeded).
+ *    A pod that must not restart (Never) and has already run containers is only killed; so is a
+ *    pod whose initialization is done and has nothing left to start.
+ * 2. Init containers run one at a time, in order, each to completion. A failed one (exit ≠ 0,
+ *    OOMKilled, unknown) is retried unless restartPolicy is Never, which kills the pod.
+ * 3. Regular containers not running are started when the restart policy allows (Always: always;
+ *    OnFailure: last exit ≠ 0; Never: never; created/unknown/never seen: always; a pod being
+ *    deleted: never). Unknown ones are killed first.
+ * 4. A running container whose spec hash changed is killed and restarted whatever the policy; one
+ *    that failed its liveness or startup probe is killed and restarted unless the policy is Never.
+ * 5. Nothing running to keep and nothing to start → kill the pod.
+ *
+ * Not handled (Go does): restartable init containers (sidecars, SidecarContainers feature) are
+ * treated as ordinary init containers; ephemeral containers; in-place resize; a sandbox whose
+ * network namespace mode changed (our CRI status view has no namespace options).
+ */
+import type { Container, Pod } from '../pod/types.js';
+import { hashContainer } from './container-hash.js';
+import { findContainerStatus, type RuntimeContainerStatus, type RuntimePodStatus } from './pod-status.js';
+
+/** Go's containerKillReason, plus SpecChanged where Go leaves the reason empty. */
+export type ContainerKillReason = 'Unknown' | 'LivenessProbe' | 'StartupProbe' | 'SpecChanged';
+
+export interface ContainerToKill {
+  id: string;
+  name: string;
+  reason: ContainerKillReason;
+  message: string;
+}
+
+export interface PodActions {
+  /** Stop every container and sandbox of the pod (SyncPod step 2). */
+  killPod: boolean;
+  createSandbox: boolean;
+  /** The sandbox to use or the one being replaced; absent when there is none. */
+  sandboxId?: string;
+  /** Attempt number for a new sandbox (previous attempt + 1), or the current sandbox's. */
+  attempt: number;
+  /** The init container to start next, by name. */
+  nextInitContainerToStart?: string;
+  /** The same as a list of indices into spec.initContainers (Go's sidecar-era shape). */
+  initContainersToStart: number[];
+  /** Regular containers to start, by name, in spec order. */
+  containersToStart: string[];
+  containersToKill: ContainerToKill[];
+}
+
+export interface ProbeFailures {
+  /** Names of running containers whose liveness probe failed. */
+  livenessFailed?: readonly string[];
+  /** Names of running containers whose startup probe failed. */
+  startupFailed?: readonly string[];
+}
+
+export function shouldRestartOnFailure(pod: Pod): boolean {
+  return (pod.spec.restartPolicy ?? 'Always') !== 'Never';
+}
+
+/** PodSandboxChanged: [create a sandbox?, its attempt, the current sandbox id]. */
+export function podSandboxChanged(pod: Pod, status: RuntimePodStatus): { changed: boolean; attempt: number; sandboxId?: string } {
+  const newest = status.sandboxes[0];
+  if (!newest) return { changed: true, attempt: 0 };
+  const readyCount = status.sandboxes.filter((s) => s.ready).length;
+  if (readyCount > 1 || !newest.ready) return { changed: true, attempt: newest.attempt + 1, sandboxId: newest.id };
+  if (!pod.spec.hostNetwork && newest.hasNetworkStatus && newest.ips.length === 0) {
+    return { changed: true, attempt: newest.attempt + 1, sandboxId: newest.id };
+  }
+  return { changed: false, attempt: newest.attempt, sandboxId: newest.id };
+}
+
+export function isInitContainerFailed(status: RuntimeContainerStatus): boolean {
+  return status.reason.includes('OOMKilled') || (status.state === 'exited' && status.exitCode !== 0) || status.state === 'unknown';
+}
+
+/** findNextInitContainerToRun: the last failed one, else the one after the newest exited, else the first. */
+export function findNextInitContainerToRun(pod: Pod, status: RuntimePodStatus): { lastStatus?: RuntimeContainerStatus; next?: Container; done: boolean } {
+  const inits = pod.spec.initContainers ?? [];
+  if (inits.length === 0) return { done: true };
+  // A running regular container means initialization completed earlier, even if the runtime has
+  // since removed the init containers: do not run them again.
+  if (pod.spec.containers.some((c) => findContainerStatus(status, c.name)?.state === 'running')) return { done: true };
+
+  for (let i = inits.length - 1; i >= 0; i--) {
+    const container = inits[i] as Container;
+    const s = findContainerStatus(status, container.name);
+    if (s && isInitContainerFailed(s)) return { lastStatus: s, next: container, done: false };
+  }
+  for (let i = inits.length - 1; i >= 0; i--) {
+    const s = findContainerStatus(status, (inits[i] as Container).name);
+    if (!s) continue;
+    if (s.state === 'running') return { done: false };
+    if (s.state === 'exited') {
+      if (i === inits.length - 1) return { done: true };
+      return { next: inits[i + 1] as Container, done: false };
+    }
+  }
+  return { next: inits[0] as Container, done: false };
+}
+
+/** ShouldContainerBeRestarted, for a container that is not running. */
+export function shouldContainerBeRestarted(container: Container, pod: Pod, status: RuntimePodStatus): boolean {
+  if (pod.metadata.deletionTimestamp) return false;
+  const s = findContainerStatus(status, container.name);
+  if (!s) return true;
+  if (s.state === 'running') return false;
+  if (s.state === 'unknown' || s.state === 'created') return true;
+  const policy = pod.spec.restartPolicy ?? 'Always';
+  if (policy === 'Never') return false;
+  if (policy === 'OnFailure' && s.exitCode === 0) return false;
+  return true;
+}
+
+function containerSucceeded(container: Container, status: RuntimePodStatus): boolean {
+  const s = findContainerStatus(status, container.name);
+  return s !== undefined && s.state === 'exited' && s.exitCode === 0;
+}
+
+export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: ProbeFailures = {}): PodActions {
+  const sandbox = podSandboxChanged(pod, status);
+  const actions: PodActions = {
+    killPod: sandbox.changed,
+    createSandbox: sandbox.changed,
+    attempt: sandbox.attempt,
+    initContainersToStart: [],
+    containersToStart: [],
+    containersToKill: [],
+  };
+  if (sandbox.sandboxId !== undefined) actions.sandboxId = sandbox.sandboxId;
+  const inits = pod.spec.initContainers ?? [];
+
+  if (sandbox.changed) {
+    // A Never pod whose containers already ran is done: do not bring up a sandbox just to tear it
+    // down. With no container status at all, sandbox creation never succeeded: retry it.
+    if (!shouldRestartOnFailure(pod) && sandbox.attempt !== 0 && status.containers.length !== 0) {
+      actions.createSandbox = false;
+      return actions;
+    }
+    const toStart = pod.spec.containers
+      .filter((c) => !(pod.spec.restartPolicy === 'OnFailure' && containerSucceeded(c, status)))
+      .map((c) => c.name);
+    if (toStart.length === 0 && findNextInitContainerToRun(pod, status).done) {
+      actions.createSandbox = false;
+      return actions;
+    }
+    const [first] = inits;
+    if (first) {
+      actions.nextInitContainerToStart = first.name;
+      actions.initContainersToStart = [0];
+      return actions;
+    }
+    actions.containersToStart = toStart;
+    return actions;
+  }
+
+  const init = findNextInitContainerToRun(pod, status);
+  if (!init.done) {
+    if (init.next) {
+      const failed = init.lastStatus !== undefined && isInitContainerFailed(init.lastStatus);
+      if (failed && !shouldRestartOnFailure(pod)) {
+        actions.killPod = true;
+      } else {
+        if (init.lastStatus?.state === 'unknown') {
+          actions.containersToKill.push({
+            id: init.lastStatus.id,
+            name: init.next.name,
+            reason: 'Unknown',
+            message: 'Init container is in "unknown" state, try killing it before restart',
+          });
+        }
+        actions.nextInitContainerToStart = init.next.name;
+        actions.initContainersToStart = [inits.indexOf(init.next)];
+      }
+    }
+    // Initialization failed or still in progress: regular containers wait.
+    return actions;
+  }
+
+  const livenessFailed = new Set(probes.livenessFailed ?? []);
+  const startupFailed = new Set(probes.startupFailed ?? []);
+  let keepCount = 0;
+  for (const container of pod.spec.containers) {
+    const s = findContainerStatus(status, container.name);
+    if (!s || s.state !== 'running') {
+      if (shouldContainerBeRestarted(container, pod, status)) {
+        actions.containersToStart.push(container.name);
+        if (s?.state === 'unknown') {
+          actions.containersToKill.push({ id: s.id, name: s.name, reason: 'Unknown', message: 'Container is in "unknown" state, try killing it before restart' });
+        }
+      }
+      continue;
+    }
+    let restart = shouldRestartOnFailure(pod);
+    let reason: ContainerKillReason;
+    let message: string;
+    if (hashContainer(container) !== s.hash) {
+      reason = 'SpecChanged';
+      message = `Container ${container.name} definition changed`;
+      restart = true; // a new spec is started whatever the restart policy
+    } else if (livenessFailed.has(container.name)) {
+      reason = 'LivenessProbe';
+      message = `Container ${container.name} failed liveness probe`;
+    } else if (startupFailed.has(container.name)) {
+      reason = 'StartupProbe';
+      message = `Container ${container.name} failed startup probe`;
+    } else {
+      keepCount++;
+      continue;
+    }
+    if (restart) {
+      message = `${message}, will be restarted`;
+      actions.containersToStart.push(container.name);
+    }
+    actions.containersToKill.push({ id: s.id, name: s.name, reason, message });
+  }
+
+  if (keepCount === 0 && actions.containersToStart.length === 0) actions.killPod = true;
+  return actions;
+}

@@ -1,0 +1,104 @@
+/**
+ * Pod + Container → the CRI PodSandboxConfig and ContainerConfig, as the Go kubelet builds them
+ * (kuberuntime_sandbox.go generatePodSandboxConfig, kuberuntime_container.go generateContainerConfig,
+ * kuberuntime_container_linux.go generateLinuxContainerConfig).
+ *
+ * Not built yet (Go does): mounts and devices (volume manager), /etc/hosts, seccomp/AppArmor/SELinux,
+ * pod overhead resources on the sandbox, hugepages, swap, CDI devices, the runtime handler.
+ */
+import type { Container, Pod } from '../pod/types.js';
+import type { CriContainerConfig, CriPodSandboxConfig } from './cri-config.js';
+import { podDnsConfig, podHostname, type DnsContext } from './dns.js';
+import { expandCommandAndArgs, makeEnvironmentVariables, type EnvSourceLookup } from './env.js';
+import { newContainerAnnotations, newContainerLabels, newPodAnnotations, newPodLabels } from './labels.js';
+import { podPortMappings } from './port-mappings.js';
+import { linuxContainerResources } from './resources.js';
+import { containerSecurityContext, sandboxSecurityContext } from './security-context.js';
+
+/** What the node contributes to a pod's runtime configuration. */
+export interface NodeRuntimeContext {
+  /** --pod-logs-dir, /var/log/pods by default. */
+  podLogsDir: string;
+  dns: DnsContext;
+  /** The node's IPs, primary first (status.hostIP / status.hostIPs). */
+  hostIPs: string[];
+  /** Machine memory, for the Burstable oom_score_adj. */
+  memoryCapacityBytes: number;
+  nodeAllocatable?: Record<string, string>;
+  cpuCfsQuota?: boolean;
+  cpuCfsQuotaPeriodMicros?: number;
+  serviceEnv?: ReadonlyMap<string, string>;
+  lookup?: EnvSourceLookup;
+}
+
+/** <podLogsDir>/<namespace>_<name>_<uid> (BuildPodLogsDirectory). */
+export function podLogsDirectory(podLogsDir: string, pod: Pod): string {
+  const dir = podLogsDir.replace(/\/+$/, '');
+  return `${dir}/${pod.metadata.namespace ?? 'default'}_${pod.metadata.name}_${pod.metadata.uid}`;
+}
+
+/** <containerName>/<restartCount>.log, relative to the sandbox's log directory (BuildContainerLogsPath). */
+export function containerLogPath(containerName: string, restartCount: number): string {
+  return `${containerName}/${restartCount}.log`;
+}
+
+export function generatePodSandboxConfig(pod: Pod, attempt: number, ctx: NodeRuntimeContext, cgroupParent?: string): CriPodSandboxConfig {
+  const config: CriPodSandboxConfig = {
+    metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace ?? 'default', uid: pod.metadata.uid, attempt },
+    labels: newPodLabels(pod),
+    annotations: newPodAnnotations(pod),
+    dns_config: podDnsConfig(pod, ctx.dns),
+    log_directory: podLogsDirectory(ctx.podLogsDir, pod),
+    port_mappings: podPortMappings(pod),
+    linux: { security_context: sandboxSecurityContext(pod) },
+  };
+  const hostname = podHostname(pod, ctx.dns.clusterDomain);
+  if (hostname !== undefined) config.hostname = hostname;
+  if (cgroupParent !== undefined && config.linux) config.linux.cgroup_parent = cgroupParent;
+  const sysctls = pod.spec.securityContext?.sysctls;
+  if (sysctls && sysctls.length > 0 && config.linux) {
+    // Sysctl names may use '/' as the separator; the runtime wants dots (ConvertPodSysctlsVariableToDotsSeparator).
+    config.linux.sysctls = Object.fromEntries(sysctls.map((s) => [s.name.includes('/') ? s.name.replaceAll('/', '.') : s.name, s.value]));
+  }
+  return config;
+}
+
+export interface ContainerStartContext {
+  restartCount: number;
+  /** The image reference ImageStatus/PullImage resolved (an id or digest). */
+  imageRef: string;
+  /** The sandbox's IPs, primary first. */
+  podIPs: string[];
+}
+
+export function generateContainerConfig(pod: Pod, container: Container, start: ContainerStartContext, ctx: NodeRuntimeContext): CriContainerConfig {
+  const env = makeEnvironmentVariables(pod, container, {
+    podIPs: start.podIPs,
+    hostIPs: ctx.hostIPs,
+    ...(ctx.nodeAllocatable ? { nodeAllocatable: ctx.nodeAllocatable } : {}),
+    ...(ctx.serviceEnv ? { serviceEnv: ctx.serviceEnv } : {}),
+    ...(ctx.lookup ? { lookup: ctx.lookup } : {}),
+  });
+  const config: CriContainerConfig = {
+    metadata: { name: container.name, attempt: start.restartCount },
+    image: { image: start.imageRef, user_specified_image: container.image },
+    ...expandCommandAndArgs(container, env),
+    envs: env.map((e) => ({ key: e.name, value: Buffer.from(e.value, 'utf8') })),
+    labels: newContainerLabels(container, pod),
+    annotations: newContainerAnnotations(container, pod, start.restartCount),
+    log_path: containerLogPath(container.name, start.restartCount),
+    stdin: container.stdin ?? false,
+    stdin_once: container.stdinOnce ?? false,
+    tty: container.tty ?? false,
+    linux: {
+      resources: linuxContainerResources(pod, container, {
+        memoryCapacityBytes: ctx.memoryCapacityBytes,
+        ...(ctx.cpuCfsQuota !== undefined ? { cpuCfsQuota: ctx.cpuCfsQuota } : {}),
+        ...(ctx.cpuCfsQuotaPeriodMicros !== undefined ? { cpuCfsQuotaPeriodMicros: ctx.cpuCfsQuotaPeriodMicros } : {}),
+      }),
+      security_context: containerSecurityContext(pod, container),
+    },
+  };
+  if (container.workingDir) config.working_dir = container.workingDir;
+  return config;
+}

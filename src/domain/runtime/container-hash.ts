@@ -1,0 +1,31 @@
+/**
+ * The container spec hash the kubelet stores on each container (annotation
+ * io.kubernetes.container.hash) to notice a changed spec and restart that container.
+ *
+ * Differs from Go on purpose: Go's HashContainer is fnv32a over Go's JSON encoding of the
+ * container (and since 1.31 only over a few picked fields), which we cannot reproduce byte for byte.
+ * Ours is the first 32 bits of sha256 over canonical JSON (keys sorted, undefined dropped) of the
+ * whole container spec. Consequence: containers created by a Go kubelet look "changed" to us and are
+ * restarted once, and any change to a container's spec restarts it (Go ≥ 1.31 restarts only on
+ * name/image changes, the only mutable fields the API server allows).
+ */
+import { createHash } from 'node:crypto';
+import type { Container } from '../pod/types.js';
+
+/** JSON with object keys sorted at every level, so equal specs hash equally whatever their key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** uint32 from the first 8 hex digits of sha256(canonical JSON of the container). */
+export function hashContainer(container: Container): number {
+  const digest = createHash('sha256').update(canonicalJson(container)).digest('hex');
+  return Number.parseInt(digest.slice(0, 8), 16);
+}

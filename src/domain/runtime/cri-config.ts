@@ -1,0 +1,75 @@
+/**
+ * The CRI v1 messages the domain builds (PodSandboxConfig, ContainerConfig), declared here because
+ * the layering rule keeps domain/ from importing ports/. They mirror src/ports/cri.ts field for
+ * field (snake_case, int64 as decimal strings, env values as Buffers); the runtime manager pins the
+ * two together at compile time (src/actors/runtime-manager/cri-shape-pin.ts), so a drift in either
+ * file fails `tsc`.
+ */
+
+export type CriNamespaceMode = 'POD' | 'CONTAINER' | 'NODE' | 'TARGET';
+export type CriProtocol = 'TCP' | 'UDP' | 'SCTP';
+
+export interface CriNamespaceOption { network: CriNamespaceMode; pid: CriNamespaceMode; ipc: CriNamespaceMode }
+export interface CriInt64Value { value: string }
+export interface CriKeyValue { key: string; value: Buffer }
+export interface CriPortMapping { protocol: CriProtocol; container_port: number; host_port: number; host_ip: string }
+export interface CriDNSConfig { servers: string[]; searches: string[]; options: string[] }
+
+export interface CriLinuxContainerResources {
+  cpu_period?: string;
+  cpu_quota?: string;
+  cpu_shares?: string;
+  memory_limit_in_bytes?: string;
+  oom_score_adj?: string;
+}
+
+export interface CriLinuxSandboxSecurityContext {
+  namespace_options?: CriNamespaceOption;
+  run_as_user?: CriInt64Value | null;
+  run_as_group?: CriInt64Value | null;
+  readonly_rootfs?: boolean;
+  supplemental_groups?: string[];
+  privileged?: boolean;
+}
+
+export interface CriPodSandboxConfig {
+  metadata: { name: string; uid: string; namespace: string; attempt: number };
+  hostname?: string;
+  log_directory?: string;
+  dns_config?: CriDNSConfig | null;
+  port_mappings?: CriPortMapping[];
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  linux?: {
+    cgroup_parent?: string;
+    security_context?: CriLinuxSandboxSecurityContext;
+    sysctls?: Record<string, string>;
+  };
+}
+
+export interface CriLinuxContainerSecurityContext {
+  capabilities?: { add_capabilities?: string[]; drop_capabilities?: string[] } | null;
+  privileged?: boolean;
+  namespace_options?: CriNamespaceOption;
+  run_as_user?: CriInt64Value | null;
+  run_as_group?: CriInt64Value | null;
+  readonly_rootfs?: boolean;
+  supplemental_groups?: string[];
+  no_new_privs?: boolean;
+}
+
+export interface CriContainerConfig {
+  metadata: { name: string; attempt: number };
+  image: { image: string; annotations?: Record<string, string>; user_specified_image?: string };
+  command?: string[];
+  args?: string[];
+  working_dir?: string;
+  envs?: CriKeyValue[];
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+  log_path?: string;
+  stdin?: boolean;
+  stdin_once?: boolean;
+  tty?: boolean;
+  linux?: { resources?: CriLinuxContainerResources; security_context?: CriLinuxContainerSecurityContext };
+}

@@ -1,0 +1,96 @@
+/**
+ * A container's environment as the Go kubelet builds it (makeEnvironmentVariables), and the
+ * `$(VAR)` expansion of command and args (ExpandContainerCommandAndArgs).
+ *
+ * Order of resolution: envFrom sources, then each `env` entry in order (a literal value is expanded
+ * against the variables defined so far, then the service variables), then the service variables not
+ * already defined. Go returns the result in map order; we keep definition order, which is stable.
+ */
+import { KubeletError } from '../errors.js';
+import type { Container, Pod } from '../pod/types.js';
+import { expand, mappingFor } from './expansion.js';
+import { containerResourceValue, podFieldValue, type DownwardApiContext } from './field-ref.js';
+
+/** Reads the API objects env vars may refer to; a missing object is `undefined`. */
+export interface EnvSourceLookup {
+  configMap(namespace: string, name: string): Record<string, string> | undefined;
+  secret(namespace: string, name: string): Record<string, string> | undefined;
+}
+
+export interface EnvContext extends DownwardApiContext {
+  /** Docker-link style service variables (FOO_SERVICE_HOST…) when enableServiceLinks; none by default. */
+  serviceEnv?: ReadonlyMap<string, string>;
+  lookup?: EnvSourceLookup;
+}
+
+export interface EnvVarValue { name: string; value: string }
+
+function configError(message: string): KubeletError {
+  return new KubeletError('KLT_ERR_CONTAINER_CONFIG', message);
+}
+
+// C_IDENTIFIER-ish rule the API server applies to env names (IsEnvVarName): printable ASCII, no '='.
+const envNamePattern = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+
+function readSource(kind: 'configMap' | 'secret', pod: Pod, name: string | undefined, ctx: EnvContext): Record<string, string> | undefined {
+  const namespace = pod.metadata.namespace ?? 'default';
+  if (!ctx.lookup || !name) return undefined;
+  return kind === 'configMap' ? ctx.lookup.configMap(namespace, name) : ctx.lookup.secret(namespace, name);
+}
+
+export function makeEnvironmentVariables(pod: Pod, container: Container, ctx: EnvContext): EnvVarValue[] {
+  const serviceEnv = ctx.serviceEnv ?? new Map<string, string>();
+  const env = new Map<string, string>();
+
+  for (const from of container.envFrom ?? []) {
+    const kind = from.configMapRef ? 'configMap' : from.secretRef ? 'secret' : undefined;
+    if (!kind) continue;
+    const ref = from.configMapRef ?? from.secretRef;
+    const data = readSource(kind, pod, ref?.name, ctx);
+    if (!data) {
+      if (ref?.optional) continue;
+      throw configError(`couldn't get ${kind} ${pod.metadata.namespace ?? 'default'}/${ref?.name ?? ''}`);
+    }
+    for (const [key, value] of Object.entries(data)) {
+      const name = (from.prefix ?? '') + key;
+      // Go skips invalid names with an event rather than failing the container.
+      if (envNamePattern.test(name)) env.set(name, value);
+    }
+  }
+
+  for (const entry of container.env ?? []) {
+    const mapping = mappingFor(env, serviceEnv);
+    let value = entry.value ?? '';
+    if (value !== '') {
+      value = expand(value, mapping);
+    } else if (entry.valueFrom?.fieldRef) {
+      value = podFieldValue(entry.valueFrom.fieldRef.fieldPath, pod, ctx);
+    } else if (entry.valueFrom?.resourceFieldRef) {
+      value = containerResourceValue(entry.valueFrom.resourceFieldRef, pod, container, ctx);
+    } else if (entry.valueFrom?.configMapKeyRef || entry.valueFrom?.secretKeyRef) {
+      const kind = entry.valueFrom.configMapKeyRef ? 'configMap' : 'secret';
+      const ref = entry.valueFrom.configMapKeyRef ?? entry.valueFrom.secretKeyRef;
+      const found = readSource(kind, pod, ref?.name, ctx)?.[ref?.key ?? ''];
+      if (found === undefined) {
+        if (ref?.optional) continue;
+        throw configError(`couldn't find key ${ref?.key ?? ''} in ${kind} ${pod.metadata.namespace ?? 'default'}/${ref?.name ?? ''}`);
+      }
+      value = found;
+    }
+    env.set(entry.name, value);
+  }
+
+  for (const [name, value] of serviceEnv) {
+    if (!env.has(name)) env.set(name, value);
+  }
+  return [...env].map(([name, value]) => ({ name, value }));
+}
+
+/** Command and args with `$(VAR)` expanded against the final environment. */
+export function expandCommandAndArgs(container: Container, env: EnvVarValue[]): { command?: string[]; args?: string[] } {
+  const mapping = mappingFor(new Map(env.map((e) => [e.name, e.value])));
+  const out: { command?: string[]; args?: string[] } = {};
+  if (container.command) out.command = container.command.map((c) => expand(c, mapping));
+  if (container.args) out.args = container.args.map((a) => expand(a, mapping));
+  return out;
+}

@@ -1,0 +1,23 @@
+/**
+ * How long a container is given to stop (kuberuntime_container.go setTerminationGracePeriod and
+ * killContainer): the pod's deletion grace period if it is being deleted, else a failed probe's own
+ * terminationGracePeriodSeconds, else the pod's terminationGracePeriodSeconds, else 2 s; never less
+ * than 2 s — unless the caller overrides it (pod termination, eviction), which is used as given.
+ */
+import type { Container, Pod } from '../pod/types.js';
+import type { ContainerKillReason } from './compute-pod-actions.js';
+
+export const minimumGracePeriodSeconds = 2;
+
+export function containerGracePeriodSeconds(pod: Pod, container: Container | undefined, reason?: ContainerKillReason, override?: number): number {
+  if (override !== undefined) return override;
+  let grace = minimumGracePeriodSeconds;
+  if (pod.metadata.deletionGracePeriodSeconds !== undefined) {
+    grace = pod.metadata.deletionGracePeriodSeconds;
+  } else if (pod.spec.terminationGracePeriodSeconds !== undefined) {
+    const probe = reason === 'LivenessProbe' ? container?.livenessProbe : reason === 'StartupProbe' ? container?.startupProbe : undefined;
+    grace = probe?.terminationGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds;
+  }
+  // The preStop hook would run here and use up part of the grace period (not implemented yet).
+  return Math.max(grace, minimumGracePeriodSeconds);
+}

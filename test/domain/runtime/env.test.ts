@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { expandCommandAndArgs, makeEnvironmentVariables, type EnvContext } from '../../../src/domain/runtime/env.js';
+import type { Container, Pod } from '../../../src/domain/pod/types.js';
+
+function podWith(container: Container): Pod {
+  return {
+    metadata: { name: 'web', namespace: 'shop', uid: 'uid-1', labels: { app: 'web', tier: 'front' }, annotations: { note: 'hi "there"' } },
+    spec: { nodeName: 'node-a', serviceAccountName: 'sa', containers: [container] },
+  };
+}
+
+const ctx: EnvContext = { podIPs: ['10.1.0.5', 'fd00::5'], hostIPs: ['192.168.1.10'] };
+
+describe('makeEnvironmentVariables', () => {
+  it('expands $(VAR) from earlier entries and service variables, keeping unknown references', () => {
+    const c: Container = {
+      name: 'app', image: 'x:1',
+      env: [
+        { name: 'A', value: 'a' },
+        { name: 'B', value: '$(A)-b' },
+        { name: 'C', value: '$(LATER)-$(SVC_HOST)' },
+        { name: 'LATER', value: 'late' },
+        { name: 'D', value: '$$(A)' },
+      ],
+    };
+    const env = makeEnvironmentVariables(podWith(c), c, { ...ctx, serviceEnv: new Map([['SVC_HOST', '10.0.0.9'], ['A', 'svc-a']]) });
+    expect(env).toEqual([
+      { name: 'A', value: 'a' },
+      { name: 'B', value: 'a-b' },
+      { name: 'C', value: '$(LATER)-10.0.0.9' },
+      { name: 'LATER', value: 'late' },
+      { name: 'D', value: '$(A)' },
+      { name: 'SVC_HOST', value: '10.0.0.9' },
+    ]);
+  });
+
+  it.each([
+    ['metadata.name', 'web'],
+    ['metadata.namespace', 'shop'],
+    ['metadata.uid', 'uid-1'],
+    ['spec.nodeName', 'node-a'],
+    ['spec.serviceAccountName', 'sa'],
+    ['status.podIP', '10.1.0.5'],
+    ['status.podIPs', '10.1.0.5,fd00::5'],
+    ['status.hostIP', '192.168.1.10'],
+    ["metadata.labels['tier']", 'front'],
+    ["metadata.labels['missing']", ''],
+    ["metadata.annotations['note']", 'hi "there"'],
+    ['metadata.labels', 'app="web"\ntier="front"'],
+  ])('resolves fieldRef %s', (fieldPath, expected) => {
+    const c: Container = { name: 'app', image: 'x:1', env: [{ name: 'V', valueFrom: { fieldRef: { fieldPath } } }] };
+    expect(makeEnvironmentVariables(podWith(c), c, ctx)).toEqual([{ name: 'V', value: expected }]);
+  });
+
+  it('rejects an unsupported fieldRef with KLT_ERR_CONTAINER_CONFIG', () => {
+    const c: Container = { name: 'app', image: 'x:1', env: [{ name: 'V', valueFrom: { fieldRef: { fieldPath: 'spec.bogus' } } }] };
+    expect(() => makeEnvironmentVariables(podWith(c), c, ctx)).toThrow(expect.objectContaining({ code: 'KLT_ERR_CONTAINER_CONFIG' }));
+  });
+
+  it.each([
+    ['limits.cpu', undefined, '2'],
+    ['limits.cpu', '1m', '1500'],
+    ['requests.cpu', '1m', '250'],
+    ['requests.cpu', undefined, '1'],
+    ['limits.memory', undefined, '536870912'],
+    ['limits.memory', '1Mi', '512'],
+    ['requests.memory', '1Mi', '128'],
+  ])('resolves resourceFieldRef %s with divisor %s', (resource, divisor, expected) => {
+    const c: Container = {
+      name: 'app', image: 'x:1',
+      resources: { requests: { cpu: '250m', memory: '128Mi' }, limits: { cpu: '1500m', memory: '512Mi' } },
+      env: [{ name: 'V', valueFrom: { resourceFieldRef: { resource, ...(divisor ? { divisor } : {}) } } }],
+    };
+    expect(makeEnvironmentVariables(podWith(c), c, ctx)[0]?.value).toBe(expected);
+  });
+
+  it('uses node allocatable for a limit the container does not set', () => {
+    const c: Container = { name: 'app', image: 'x:1', env: [{ name: 'V', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Gi' } } }] };
+    expect(makeEnvironmentVariables(podWith(c), c, { ...ctx, nodeAllocatable: { memory: '8Gi', cpu: '4' } })[0]?.value).toBe('8');
+  });
+
+  it('reads configMap and secret keys through the lookup, skipping optional missing ones', () => {
+    const c: Container = {
+      name: 'app', image: 'x:1',
+      envFrom: [{ configMapRef: { name: 'settings' }, prefix: 'CFG_' }],
+      env: [
+        { name: 'PASSWORD', valueFrom: { secretKeyRef: { name: 'creds', key: 'password' } } },
+        { name: 'OPTIONAL', valueFrom: { configMapKeyRef: { name: 'absent', key: 'k', optional: true } } },
+      ],
+    };
+    const lookup = {
+      configMap: (ns: string, name: string) => (ns === 'shop' && name === 'settings' ? { mode: 'fast', 'bad=name': 'x' } : undefined),
+      secret: (ns: string, name: string) => (ns === 'shop' && name === 'creds' ? { password: 's3cret' } : undefined),
+    };
+    expect(makeEnvironmentVariables(podWith(c), c, { ...ctx, lookup })).toEqual([
+      { name: 'CFG_mode', value: 'fast' },
+      { name: 'PASSWORD', value: 's3cret' },
+    ]);
+  });
+
+  it('fails a required secret reference without a lookup', () => {
+    const c: Container = { name: 'app', image: 'x:1', env: [{ name: 'P', valueFrom: { secretKeyRef: { name: 'creds', key: 'password' } } }] };
+    expect(() => makeEnvironmentVariables(podWith(c), c, ctx)).toThrow(expect.objectContaining({ code: 'KLT_ERR_CONTAINER_CONFIG' }));
+  });
+});
+
+describe('expandCommandAndArgs', () => {
+  it('expands command and args against the final environment', () => {
+    const c: Container = { name: 'app', image: 'x:1', command: ['/bin/$(BIN)'], args: ['--port=$(PORT)', '$$(PORT)', '$(NOPE)'] };
+    expect(expandCommandAndArgs(c, [{ name: 'BIN', value: 'server' }, { name: 'PORT', value: '8080' }])).toEqual({
+      command: ['/bin/server'],
+      args: ['--port=8080', '$(PORT)', '$(NOPE)'],
+    });
+  });
+
+  it('leaves absent command and args absent', () => {
+    expect(expandCommandAndArgs({ name: 'app', image: 'x:1' }, [])).toEqual({});
+  });
+});
