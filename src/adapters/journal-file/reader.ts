@@ -4,7 +4,7 @@
  * is reported and skipped; reading goes on. A file that is not a kubelet-ts journal, or of another
  * format version, is an error (KLT_ERR_JOURNAL_FORMAT) naming the file.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
 import {
@@ -48,7 +48,8 @@ function rotatedIndex(name: string, base: string): number | null {
 
 export function readJournal(path: string): JournalContents {
   if (!existsSync(path)) throw new KubeletError('KLT_ERR_JOURNAL_IO', `event log ${path} does not exist`);
-  const files = journalSegments(path);
+  // `latest.jsonl` is a link to the run's file; its rotated segments sit beside the real name.
+  const files = journalSegments(realpathSync(path));
   const skipped: SkippedLine[] = [];
   const records: JournalRecord[] = [];
   let header: JournalHeader | null = null;

@@ -1,0 +1,71 @@
+/**
+ * Every live actor of the system, as the debug server shows it (`/debug/actors`): its stable id,
+ * its logic (machine id or actor src), its current state value and status, since when (logical
+ * time on the injected clock) and what it waits on. Fed by the same inspection stream as the
+ * journal, so what a person sees is what the log says.
+ */
+import type { AnyActorRef, InspectionEvent } from 'xstate';
+import type { Clock } from '../../ports/clock.js';
+
+export interface ActorView {
+  id: string;
+  parent: string | null;
+  logic: string;
+  machine: boolean;
+  value: unknown;
+  status: string;
+  /** Logical ms (run-relative) of the last state change. */
+  sinceMs: number;
+  waitingOn: string | null;
+}
+
+interface Internals {
+  logic?: { root?: unknown; id?: unknown };
+  src?: unknown;
+  _parent?: AnyActorRef;
+}
+
+export class ActorDirectory {
+  private readonly actors = new Map<AnyActorRef, ActorView>();
+  private readonly t0: number;
+
+  constructor(private readonly clock: Clock, private readonly stableId: (ref: AnyActorRef) => string) {
+    this.t0 = clock.now();
+  }
+
+  readonly inspect = (ev: InspectionEvent): void => {
+    const ref = ev.actorRef as AnyActorRef;
+    if (ev.type === '@xstate.actor') {
+      const a = ref as unknown as Internals;
+      const machine = typeof a.logic === 'object' && a.logic !== null && 'root' in a.logic;
+      this.actors.set(ref, {
+        id: this.stableId(ref),
+        parent: a._parent ? this.stableId(a._parent) : null,
+        logic: typeof a.src === 'string' ? a.src : machine && typeof a.logic?.id === 'string' ? a.logic.id : 'anonymous',
+        machine,
+        value: null,
+        status: 'active',
+        sinceMs: this.clock.now() - this.t0,
+        waitingOn: null,
+      });
+      return;
+    }
+    if (ev.type !== '@xstate.snapshot') return;
+    const view = this.actors.get(ref);
+    if (!view) return;
+    const snap = ev.snapshot as { value?: unknown; status?: string; context?: { waiting?: { reason?: string } | null } };
+    const value = snap.value ?? null;
+    if (JSON.stringify(value) !== JSON.stringify(view.value) || snap.status !== view.status) {
+      view.sinceMs = this.clock.now() - this.t0;
+    }
+    view.value = value;
+    view.status = snap.status ?? 'active';
+    view.waitingOn = snap.context?.waiting?.reason ?? null;
+    if (view.status !== 'active' && !view.machine) this.actors.delete(ref);
+  };
+
+  /** Live actors, parents before children. */
+  list(): ActorView[] {
+    return [...this.actors.values()].map((v) => ({ ...v }));
+  }
+}

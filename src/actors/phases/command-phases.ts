@@ -1,0 +1,67 @@
+/**
+ * NewKubeletCommand's phases: parse the command line, start the debug server, feature gates,
+ * validate the flags, load and validate the configuration, build the dependencies (here: open the
+ * event log, whose place is known only now). Each answers with a small JSON summary.
+ */
+import { KubeletError } from '../../domain/errors.js';
+import type { PhaseId } from '../../domain/phases.js';
+import { resolveNodeName } from '../../domain/node/node-name.js';
+import type { PhaseDeps, FieldError } from './deps.js';
+import { phaseActor } from './phase-actor.js';
+import { settings } from './settings.js';
+
+/** All field errors as one error, each line naming its field (the Go kubelet's aggregate). */
+export function invalid(code: 'KLT_ERR_FLAG_INVALID' | 'KLT_ERR_CONFIG_INVALID', what: string, errors: FieldError[]): KubeletError {
+  const lines = errors.map((e) => `  ${e.field}: ${e.message}`);
+  return new KubeletError(code, `${what}:\n${lines.join('\n')}`);
+}
+
+export function commandPhases(deps: PhaseDeps) {
+  const { live } = deps;
+  return {
+    'command.parse': phaseActor(async () => {
+      live.parsed = deps.config.parse(deps.argv);
+      return { given: live.parsed.given };
+    }),
+    'command.debugServer': phaseActor(async () => {
+      const address = settings.debugAddress(live);
+      if (address === '') return { enabled: false };
+      const server = await deps.debugServer.start(address);
+      deps.lifetimes.add('debugServer', server.close);
+      deps.logger.info({ address: server.address }, 'Debug server listening');
+      return { enabled: true, address: server.address };
+    }),
+    'command.featureGates': phaseActor(async () => {
+      live.gates = deps.config.featureGates(live.parsed!);
+      return { gates: live.gates };
+    }),
+    'command.validateFlags': phaseActor(async () => {
+      const errors = deps.config.validateFlags(live.parsed!);
+      if (errors.length > 0) throw invalid('KLT_ERR_FLAG_INVALID', 'invalid flags', errors);
+      return { valid: true };
+    }),
+    'command.loadConfigFile': phaseActor(async () => {
+      const { config, gates } = await deps.config.load(live.parsed!);
+      live.config = config;
+      live.gates = gates;
+      return { config };
+    }),
+    'command.validateConfig': phaseActor(async () => {
+      const errors = deps.config.validateConfig(live.config!, live.gates ?? {});
+      if (errors.length > 0) throw invalid('KLT_ERR_CONFIG_INVALID', 'invalid configuration', errors);
+      return { valid: true };
+    }),
+    'command.dependencies': phaseActor(async () => {
+      const path = settings.eventLog(live);
+      if (path === '') {
+        deps.journal.disable();
+        return { eventLog: null };
+      }
+      // The journal header names the node; compute it as run.nodeName will (same function).
+      const { nodeName } = resolveNodeName({ hostnameOverride: settings.hostnameOverride(live), osHostname: deps.hostname.hostname() });
+      // Not a lifetime: the daemon closes the journal after the supervisor's very last record.
+      const journal = await deps.journal.open({ path, nodeName, config: live.config! });
+      return { eventLog: journal.path };
+    }),
+  } satisfies Partial<Record<PhaseId, unknown>>;
+}

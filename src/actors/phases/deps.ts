@@ -1,0 +1,80 @@
+/**
+ * What the phase actors need from the world: ports only (the composition root in src/bin builds
+ * the adapters), plus `live`, where phases leave the objects later phases use (the parsed command
+ * line, the effective configuration, the CRI client). Those never enter a machine: machines see
+ * only each phase's JSON output.
+ */
+import type { Logger } from '../../log.js';
+import type { Clock } from '../../ports/clock.js';
+import type { CriClient } from '../../ports/cri.js';
+import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
+import type { Lifetimes } from './lifetimes.js';
+
+export interface FieldError {
+  field: string;
+  message: string;
+  value?: unknown;
+}
+
+/** The command line as parsed: kubelet flags by their Go field names, and which flags were given. */
+export interface ParsedArgs {
+  flags: Record<string, unknown>;
+  given: string[];
+}
+
+/** The configuration loader's steps, in the Go kubelet's order (NewKubeletCommand). */
+export interface ConfigSteps {
+  parse(argv: string[]): ParsedArgs;
+  featureGates(parsed: ParsedArgs): Record<string, boolean>;
+  validateFlags(parsed: ParsedArgs): FieldError[];
+  load(parsed: ParsedArgs): Promise<{ config: Record<string, unknown>; gates: Record<string, boolean> }>;
+  validateConfig(config: Record<string, unknown>, gates: Record<string, boolean>): FieldError[];
+}
+
+export interface RuntimeConnector {
+  /** Start the embedded CRI runtime under rootDir; returns its endpoint. */
+  startEmbedded(rootDir: string): Promise<{ endpoint: string; close: () => Promise<void> }>;
+  connect(opts: { endpoint: string; imageEndpoint?: string; runtimeRequestTimeoutMs: number }): CriClient;
+}
+
+export interface DebugServerStarter {
+  start(address: string): Promise<{ address: string; close: () => Promise<void> }>;
+}
+
+export interface JournalOpener {
+  /** Open the event log once its place is known: header written, early records flushed. */
+  open(opts: { path: string; nodeName: string; config: Record<string, unknown> }): Promise<{ path: string; close: () => Promise<void> }>;
+  /** The journal is off (--event-log=): drop what was kept. */
+  disable(): void;
+}
+
+export interface LiveState {
+  parsed?: ParsedArgs;
+  config?: Record<string, unknown>;
+  gates?: Record<string, boolean>;
+  configz?: Record<string, unknown>;
+  cri?: CriClient;
+}
+
+export interface PhaseDeps {
+  argv: string[];
+  env: Record<string, string | undefined>;
+  logger: Logger;
+  clock: Clock;
+  config: ConfigSteps;
+  /** /configz's document: the effective config with secrets masked. */
+  maskForConfigz: (config: Record<string, unknown>) => Record<string, unknown>;
+  lockFile: LockFile;
+  machineInfo: MachineInfoSource;
+  oomScore: OomScoreWriter;
+  systemd: SystemdNotifier;
+  hostname: HostnameSource;
+  hostAddresses: HostAddresses;
+  runtime: RuntimeConnector;
+  debugServer: DebugServerStarter;
+  journal: JournalOpener;
+  lifetimes: Lifetimes;
+  live: LiveState;
+  /** Ask the supervisor for an orderly stop (lock contention does this). */
+  requestStop: (reason: string) => void;
+}

@@ -1,0 +1,26 @@
+/**
+ * Every phase actor of the supervisor, real ones where the work exists, and clear refusals where a
+ * later issue owns it. The composition root provides these to `supervisorMachine`.
+ */
+import type { PhaseId } from '../../domain/phases.js';
+import { commandPhases } from './command-phases.js';
+import type { PhaseDeps } from './deps.js';
+import { notImplemented } from './not-implemented.js';
+import { runPhases } from './run-phases.js';
+import { runtimePhase } from './runtime-phase.js';
+import { stopSubsystems } from './stop-subsystems.js';
+
+export function createPhaseActors(deps: PhaseDeps) {
+  const phases = {
+    ...commandPhases(deps),
+    ...runPhases(deps),
+    'run.preInitRuntime': runtimePhase(deps),
+    'runKubelet.newMainKubelet': notImplemented('runKubelet.newMainKubelet', 5),
+    'runKubelet.birthCry': notImplemented('runKubelet.birthCry', 5),
+    'runKubelet.garbageCollection': notImplemented('runKubelet.garbageCollection', 5),
+    'startKubelet.run': notImplemented('startKubelet.run', 5),
+    'startKubelet.servers': notImplemented('startKubelet.servers', 7),
+    'run.healthz': notImplemented('run.healthz', 7),
+  } satisfies Record<PhaseId, unknown>;
+  return { ...phases, stopSubsystems: stopSubsystems(deps) };
+}

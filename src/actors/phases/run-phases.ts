@@ -1,0 +1,129 @@
+/**
+ * run()'s phases (cmd/kubelet/app/server.go): lock file, /configz, standalone, node name, clients,
+ * auth, cgroup roots, machine info, event recorder, container manager, OOM score, and RunKubelet's
+ * node IP check. Phases that need an API server answer "none" in standalone mode, as the Go kubelet
+ * does, and refuse clearly in cluster mode until that work lands.
+ */
+import { KubeletError, serializeError } from '../../domain/errors.js';
+import { computeCgroupRoots, validateCgroupConfig, type CgroupConfig } from '../../domain/node/cgroup-roots.js';
+import { resolveNodeName } from '../../domain/node/node-name.js';
+import { resolveNodeIps } from '../../domain/node/node-ip.js';
+import type { PhaseId } from '../../domain/phases.js';
+import { computeAllocatable } from '../../domain/resources/allocatable.js';
+import type { PhaseDeps } from './deps.js';
+import { notImplementedError } from './not-implemented.js';
+import { phaseActor } from './phase-actor.js';
+import { settings } from './settings.js';
+
+type Config = Record<string, unknown>;
+const record = (v: unknown): Record<string, string> => (typeof v === 'object' && v !== null ? (v as Record<string, string>) : {});
+
+/** The authenticators and authorizer the kubelet server will use (server.go BuildAuth). */
+export function authPlan(config: Config, standalone: boolean) {
+  const authn = (config.authentication ?? {}) as { x509?: { clientCAFile?: string }; webhook?: { enabled?: boolean }; anonymous?: { enabled?: boolean } };
+  const authz = (config.authorization ?? {}) as { mode?: string };
+  const authenticators: string[] = [];
+  if (authn.x509?.clientCAFile) authenticators.push('x509');
+  if (authn.webhook?.enabled) {
+    if (standalone) throw new KubeletError('KLT_ERR_CONFIG_INVALID', 'no client provided, cannot use webhook authentication (authentication.webhook.enabled needs --kubeconfig)');
+    authenticators.push('webhook');
+  }
+  if (authn.anonymous?.enabled) authenticators.push('anonymous');
+  const mode = authz.mode ?? 'AlwaysAllow';
+  if (mode === 'Webhook' && standalone) {
+    throw new KubeletError('KLT_ERR_CONFIG_INVALID', 'no client provided, cannot use webhook authorization (authorization.mode Webhook needs --kubeconfig)');
+  }
+  return { authenticators, authorizer: mode };
+}
+
+export function runPhases(deps: PhaseDeps) {
+  const { live } = deps;
+  const standalone = () => settings.kubeconfig(live) === '';
+  return {
+    'run.lockFile': phaseActor(async ({ signal, waiting }) => {
+      const path = settings.lockFile(live);
+      if (path === '' && settings.exitOnLockContention(live)) {
+        throw new KubeletError('KLT_ERR_FLAG_INVALID', 'cannot exit on lock file contention: no lock file specified (--exit-on-lock-contention needs --lock-file)');
+      }
+      if (path === '') return { lockFile: null };
+      const handle = await deps.lockFile.acquire(path, {
+        exitOnContention: settings.exitOnLockContention(live),
+        signal,
+        onWaiting: () => waiting(`lock file ${path} is held by another process`),
+      });
+      deps.lifetimes.add('lockFile', () => handle.release());
+      handle.onContention((c) => deps.requestStop(c.reason === 'waiter' ? `lock file contended by pid ${c.waiterPid}` : 'lock file removed'));
+      return { lockFile: path, exitOnContention: settings.exitOnLockContention(live) };
+    }),
+    'run.configz': phaseActor(async () => {
+      live.configz = { kubeletconfig: deps.maskForConfigz(settings.config(live)) };
+      return { registered: true };
+    }),
+    'run.standalone': phaseActor(async () => {
+      if (standalone()) deps.logger.info('Standalone mode, no API client');
+      return { standalone: standalone() };
+    }),
+    'run.nodeName': phaseActor(async () => {
+      const name = resolveNodeName({ hostnameOverride: settings.hostnameOverride(live), osHostname: deps.hostname.hostname() });
+      return { ...name };
+    }),
+    'run.clients': phaseActor(async () => {
+      if (standalone()) return { clients: 'none' };
+      throw notImplementedError('run.clients', 6, 'cluster mode (--kubeconfig)');
+    }),
+    'run.auth': phaseActor(async () => authPlan(settings.config(live), standalone())),
+    'run.cgroupRoots': phaseActor(async () => {
+      const c = settings.config(live);
+      const cg: CgroupConfig = {
+        cgroupRoot: String(c.cgroupRoot ?? ''),
+        cgroupsPerQOS: c.cgroupsPerQOS !== false,
+        cgroupDriver: String(c.cgroupDriver ?? 'cgroupfs'),
+        enforceNodeAllocatable: (c.enforceNodeAllocatable as string[] | undefined) ?? ['pods'],
+        kubeReservedCgroup: String(c.kubeReservedCgroup ?? ''),
+        systemReservedCgroup: String(c.systemReservedCgroup ?? ''),
+        kubeletCgroups: String(c.kubeletCgroups ?? ''),
+        systemCgroups: String(c.systemCgroups ?? ''),
+        runtimeCgroups: String(live.parsed?.flags.runtimeCgroups ?? ''),
+      };
+      const problems = validateCgroupConfig(cg);
+      if (problems.length > 0) throw new KubeletError('KLT_ERR_CONFIG_INVALID', problems.join('; '));
+      return computeCgroupRoots(cg);
+    }),
+    'run.machineInfo': phaseActor(async () => (await deps.machineInfo.read(settings.rootDir(live))) as never),
+    'run.eventRecorder': phaseActor(async () => {
+      if (standalone()) return { sink: 'log' };
+      throw notImplementedError('run.eventRecorder', 6, 'events to an API server');
+    }),
+    'run.containerManager': phaseActor(async ({ input }) => {
+      const c = settings.config(live);
+      const info = input.outputs['run.machineInfo'] as unknown as { numCores: number; memoryCapacityBytes: number; rootFilesystem: { capacityBytes: number } };
+      // QoS cgroups are not created: pods run on the runtime's own cgroup parent (see README).
+      return computeAllocatable({
+        numCores: info.numCores,
+        memoryCapacityBytes: info.memoryCapacityBytes,
+        rootFsCapacityBytes: info.rootFilesystem.capacityBytes,
+        maxPods: Number(c.maxPods ?? 110),
+        kubeReserved: record(c.kubeReserved),
+        systemReserved: record(c.systemReserved),
+        evictionHard: record(c.evictionHard),
+      });
+    }),
+    'run.oomScore': phaseActor(async () => {
+      // The Go kubelet logs any failure here and carries on; so do we.
+      const score = settings.oomScoreAdj(live);
+      const outcome = await deps.oomScore.setOwn(score).catch((err: unknown) => {
+        deps.logger.warn({ score, err: serializeError(err) }, 'Failed to set oom_score_adj, continuing');
+        return 'failed' as const;
+      });
+      if (outcome === 'permission-denied') deps.logger.warn({ score }, 'Failed to set oom_score_adj, continuing');
+      return { score, outcome };
+    }),
+    'runKubelet.validateNodeIP': phaseActor(async () => {
+      const hostAddresses = deps.hostAddresses.addresses().map((a) => a.address);
+      const r = resolveNodeIps({ nodeIp: settings.nodeIP(live), cloudProvider: settings.cloudProvider(live), hostAddresses });
+      if (r.invalid.length > 0) deps.logger.warn({ invalid: r.invalid }, 'Could not parse some node IP(s), ignoring them');
+      return { ...r };
+    }),
+    'run.sdNotify': phaseActor(async () => ({ outcome: await deps.systemd.notifyReady() })),
+  } satisfies Partial<Record<PhaseId, unknown>>;
+}

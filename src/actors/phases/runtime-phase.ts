@@ -1,0 +1,64 @@
+/**
+ * run.preInitRuntime: connect the CRI runtime and image services and ask for the runtime's
+ * Version. An absent runtime does not crash start-up: the phase waits, retrying with back-off
+ * (1 s doubling to 10 s), and tells the supervisor what it waits on. `embedded` starts the
+ * project's own CRI runtime in-process on a private socket under --root-dir; it runs containers as
+ * unconfined host processes, so it refuses cluster mode unless --embedded-runtime-allow-cluster.
+ */
+import { KubeletError, serializeError } from '../../domain/errors.js';
+import { parseGoDuration } from '../../domain/config/duration.js';
+import type { PhaseDeps } from './deps.js';
+import { phaseActor } from './phase-actor.js';
+import { settings } from './settings.js';
+
+export const EMBEDDED_ENDPOINT = 'embedded';
+
+export function runtimePhase(deps: PhaseDeps) {
+  const { live } = deps;
+  return phaseActor(async ({ signal, waiting }) => {
+    let endpoint = settings.runtimeEndpoint(live);
+    const embedded = endpoint === EMBEDDED_ENDPOINT;
+    if (embedded) {
+      if (settings.kubeconfig(live) !== '' && !settings.embeddedRuntimeAllowCluster(live)) {
+        throw new KubeletError('KLT_ERR_CONFIG_INVALID',
+          'the embedded runtime runs containers as unconfined host processes, so it does not serve pods from an API server; ' +
+          'use a real runtime (containerd), or pass --embedded-runtime-allow-cluster for a test cluster');
+      }
+      const runtime = await deps.runtime.startEmbedded(settings.rootDir(live));
+      deps.lifetimes.add('embeddedRuntime', runtime.close);
+      endpoint = runtime.endpoint;
+    }
+    const imageEndpoint = settings.imageEndpoint(live);
+    const cri = deps.runtime.connect({
+      endpoint,
+      ...(imageEndpoint ? { imageEndpoint } : {}),
+      runtimeRequestTimeoutMs: parseGoDuration(settings.runtimeRequestTimeout(live)),
+    });
+    deps.lifetimes.add('criClient', () => cri.close());
+    live.cri = cri;
+
+    for (let attempt = 0, backoffMs = 1000; ; attempt++, backoffMs = Math.min(backoffMs * 2, 10_000)) {
+      try {
+        const version = await cri.runtime.version({ timeoutMs: 2000 });
+        return { endpoint: embedded ? EMBEDDED_ENDPOINT : endpoint, attempts: attempt + 1, ...version };
+      } catch (err) {
+        const e = serializeError(err);
+        if (e.code !== 'KLT_ERR_CRI_UNAVAILABLE' && e.code !== 'KLT_ERR_CRI_DEADLINE') throw err;
+        waiting(`container runtime at ${endpoint} is not answering (${e.message}); retrying in ${backoffMs / 1000}s`);
+        if (attempt === 0) deps.logger.warn({ endpoint, err: e }, 'Container runtime not ready, waiting');
+        await sleep(backoffMs, signal);
+      }
+    }
+  });
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }, { once: true });
+  });
+}

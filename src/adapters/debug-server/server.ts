@@ -1,0 +1,49 @@
+/**
+ * The debug server: started in `command.debugServer`, before every other phase, because a stuck
+ * start-up is exactly when it is needed. Loopback by default (`--debug-address`, default
+ * 127.0.0.1:10260; empty turns it off). Serves `/debug/actors` (every live actor and its state)
+ * and `/debug/journal/stats`. The visualizer page is a later piece of work (issue 8).
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { KubeletError } from '../../domain/errors.js';
+
+export interface DebugServerSources {
+  actors: () => unknown[];
+  journal: () => { path: string | null; records: number };
+}
+
+export interface DebugServer {
+  /** host:port actually bound (port 0 resolves to the real port). */
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+export function buildDebugApp(sources: DebugServerSources): FastifyInstance {
+  const app = Fastify({ logger: false, bodyLimit: 1024, connectionTimeout: 10_000, requestTimeout: 10_000 });
+  app.get('/debug/actors', async () => ({ actors: sources.actors() }));
+  app.get('/debug/journal/stats', async () => sources.journal());
+  return app;
+}
+
+export function parseDebugAddress(address: string): { host: string; port: number } {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^:]+):(\d{1,5})$/.exec(address);
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || port > 65535) {
+    throw new KubeletError('KLT_ERR_FLAG_INVALID', `--debug-address ${JSON.stringify(address)}: want host:port, e.g. 127.0.0.1:10260`);
+  }
+  return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
+}
+
+export async function startDebugServer(address: string, sources: DebugServerSources): Promise<DebugServer> {
+  const { host, port } = parseDebugAddress(address);
+  const app = buildDebugApp(sources);
+  try {
+    await app.listen({ host, port });
+  } catch (err) {
+    await app.close();
+    throw new KubeletError('KLT_ERR_HOST_IO', `cannot listen on --debug-address ${address}: ${(err as Error).message}`, { cause: err });
+  }
+  const bound = app.server.address();
+  const real = typeof bound === 'object' && bound ? `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}` : address;
+  return { address: real, close: () => app.close() };
+}

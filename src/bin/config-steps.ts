@@ -1,0 +1,49 @@
+/**
+ * The configuration loader's steps for the supervisor's command.* phases, over the config module
+ * (src/domain/config, src/adapters/config-file) — the same code path as `kubelet-ts config`.
+ *
+ * Where we differ from the Go kubelet's split: the loader decodes, defaults, merges and validates
+ * in one pass, so a file's unknown or duplicated field is reported with the validation errors in
+ * command.validateConfig (together, every field named) rather than in command.loadConfigFile.
+ * Unreadable or unparsable files still fail command.loadConfigFile.
+ */
+import { loadKubeletConfiguration } from '../adapters/config-file/load-kubelet-configuration.js';
+import type { ConfigSteps, FieldError, ParsedArgs } from '../actors/phases/deps.js';
+import { invalid } from '../actors/phases/command-phases.js';
+import { parseCommandLine, type ParsedCommandLine } from '../domain/config/command-line.js';
+import { maskForConfigz as mask } from '../domain/config/configz.js';
+import { resolveFeatureGates } from '../domain/config/feature-gates.js';
+import type { KubeletConfiguration } from '../domain/config/types.js';
+import { validateKubeletFlags } from '../domain/config/validate.js';
+
+export function createConfigSteps(): ConfigSteps {
+  let parsed: ParsedCommandLine | null = null;
+  let loadErrors: FieldError[] = [];
+  const need = () => {
+    if (!parsed) throw new Error('command line used before command.parse');
+    return parsed;
+  };
+  return {
+    parse(argv) {
+      parsed = parseCommandLine(argv);
+      return { flags: parsed.flags as unknown as Record<string, unknown>, given: parsed.given } satisfies ParsedArgs;
+    },
+    featureGates() {
+      const flagGates = (need().configFromFlags.featureGates ?? {}) as Record<string, boolean>;
+      const { gates, errors } = resolveFeatureGates({ field: '--feature-gates', gates: flagGates });
+      if (errors.length > 0) throw invalid('KLT_ERR_CONFIG_INVALID', 'invalid feature gates', errors);
+      return { ...gates };
+    },
+    validateFlags: () => validateKubeletFlags(need().flags),
+    async load() {
+      const loaded = await loadKubeletConfiguration(need());
+      loadErrors = loaded.errors;
+      return { config: loaded.config as unknown as Record<string, unknown>, gates: { ...loaded.gates } };
+    },
+    validateConfig: () => loadErrors,
+  };
+}
+
+export function maskForConfigz(config: Record<string, unknown>): Record<string, unknown> {
+  return mask(config as unknown as KubeletConfiguration) as unknown as Record<string, unknown>;
+}

@@ -1,0 +1,159 @@
+/**
+ * The kubelet daemon: the composition root. Builds the adapters, gives them to the phase actors,
+ * starts the supervisor with the journal tapping its inspection stream, turns SIGTERM/SIGINT into
+ * `kubelet.stop.requested`, and waits for the supervisor to end: `stopped` exits 0, `failed` exits
+ * 1 naming the phase and reason (with the usage for a bad command line).
+ */
+import { hostname as osHostname } from 'node:os';
+import { createActor, waitFor, type AnyActorRef } from 'xstate';
+import { ActorDirectory } from '../actors/debug/actor-directory.js';
+import { createInspectionTap } from '../actors/journal/inspection-tap.js';
+import { Lifetimes } from '../actors/phases/lifetimes.js';
+import { createPhaseActors } from '../actors/phases/index.js';
+import type { PhaseDeps } from '../actors/phases/deps.js';
+import { startDebugServer } from '../adapters/debug-server/server.js';
+import { DeferredJournalSink } from '../adapters/journal-file/deferred-sink.js';
+import { systemClock } from '../adapters/system-clock.js';
+import { KUBELET_TS_VERSION } from '../domain/config/version.js';
+import { activePhase, supervisorMachine, type SupervisorContext } from '../machines/supervisor.machine.js';
+import { createRootLogger, type Logger } from '../log.js';
+import { createConfigSteps, maskForConfigz } from './config-steps.js';
+import { createHostPorts } from './host-ports.js';
+import { createJournalOpener } from './journal-opener.js';
+import { machinesSha256 } from './machines.js';
+import { createRuntimeConnector } from './runtime-connector.js';
+import { formatUsage } from '../domain/config/usage.js';
+
+export interface DaemonIo {
+  stderr: (s: string) => void;
+  env: Record<string, string | undefined>;
+  /** Subscribe to process signals; returns an unsubscribe. Tests pass their own. */
+  onSignal: (handler: (signal: string) => void) => () => void;
+}
+
+export const processIo: DaemonIo = {
+  stderr: (s) => process.stderr.write(s),
+  env: process.env,
+  onSignal: (handler) => {
+    const on = (sig: NodeJS.Signals) => () => handler(sig);
+    const term = on('SIGTERM');
+    const int = on('SIGINT');
+    process.on('SIGTERM', term);
+    process.on('SIGINT', int);
+    return () => {
+      process.off('SIGTERM', term);
+      process.off('SIGINT', int);
+    };
+  },
+};
+
+/** --v before the configuration is loaded: the logger must exist from the first phase. */
+function peekVerbosity(argv: readonly string[]): number {
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--?v(?:=(\d+))?$/.exec(argv[i]!);
+    if (m) return Number(m[1] ?? argv[i + 1] ?? 0) || 0;
+  }
+  return 0;
+}
+
+export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promise<number> {
+  const startTime = new Date();
+  const clock = systemClock;
+  const logger = createRootLogger({ verbosity: peekVerbosity(argv) });
+  const journal = new DeferredJournalSink();
+  const tap = createInspectionTap({ clock, onRecord: journal.append });
+  const directory = new ActorDirectory(clock, tap.stableId);
+  const lifetimes = new Lifetimes();
+  let supervisor: AnyActorRef | null = null;
+  let journalClose: (() => Promise<void>) | null = null;
+
+  const opener = createJournalOpener({
+    sink: journal,
+    kubeletVersion: KUBELET_TS_VERSION,
+    machinesSha256: machinesSha256(),
+    startTime,
+    onError: (err) => logger.error({ err }, 'Event log write failed; the journal is now off'),
+  });
+  const deps: PhaseDeps = {
+    argv,
+    env: io.env,
+    logger,
+    clock,
+    config: createConfigSteps(),
+    maskForConfigz,
+    ...createHostPorts(io.env),
+    hostname: { hostname: () => osHostname() },
+    runtime: createRuntimeConnector(logger),
+    debugServer: {
+      start: (address) =>
+        startDebugServer(address, {
+          actors: () => directory.list(),
+          journal: () => ({ path: null, records: journal.records }),
+        }),
+    },
+    journal: {
+      disable: () => opener.disable(),
+      open: async (o) => {
+        const opened = await opener.open(o);
+        journalClose = opened.close;
+        logger.info({ path: opened.path }, 'Event log opened');
+        return opened;
+      },
+    },
+    lifetimes,
+    live: {},
+    requestStop: (reason) => supervisor?.send({ type: 'kubelet.stop.requested', signal: reason }),
+  };
+
+  const actor = createActor(supervisorMachine.provide({ actors: createPhaseActors(deps) }), {
+    input: { argv, stopTimeoutMs: 20_000 },
+    systemId: 'supervisor',
+    clock,
+    inspect: (ev) => {
+      tap.inspect(ev);
+      directory.inspect(ev);
+    },
+  });
+  supervisor = actor;
+  logPhases(actor, logger);
+  const unsubscribe = io.onSignal((signal) => actor.send({ type: 'kubelet.stop.requested', signal }));
+  actor.start();
+
+  const final = await waitFor(actor, (s) => s.status !== 'active', { timeout: Infinity });
+  unsubscribe();
+  const context = final.context as SupervisorContext;
+  if (final.value === 'failed') {
+    // A failed phase skips the orderly stop: close what start-up had opened.
+    await lifetimes.closeAll(5000);
+  }
+  await journal.flush();
+  await (journalClose as (() => Promise<void>) | null)?.();
+  return reportExit(context, io, logger);
+}
+
+function reportExit(context: SupervisorContext, io: DaemonIo, logger: Logger): number {
+  if (context.failure) {
+    const { phase, error } = context.failure;
+    logger.error({ phase, code: error.code, reason: error.message }, 'Start-up failed');
+    io.stderr(`kubelet-ts: start-up failed in phase ${phase}: ${error.code}: ${error.message}\n`);
+    if (phase === 'command.parse') io.stderr(`\n${formatUsage()}`);
+    return 1;
+  }
+  logger.info({ signal: context.stop?.signal, outcome: context.stopOutcome }, 'Kubelet stopped');
+  return 0;
+}
+
+/** One info line per phase entered: the start-up as a person follows it in the log. */
+function logPhases(actor: AnyActorRef, logger: Logger): void {
+  let last: string | null = null;
+  actor.subscribe({
+    next: (s: { value: unknown }) => {
+      const phase = activePhase(s.value) ?? (typeof s.value === 'string' ? s.value : null);
+      if (phase && phase !== last) {
+        last = phase;
+        logger.info({ phase }, 'Start-up phase');
+      }
+    },
+    error: () => {},
+  });
+}

@@ -1,0 +1,76 @@
+/**
+ * The journal's life in the daemon: records from the very first phase are kept in the sink until
+ * the file's place is known (command.dependencies), then written after the header.
+ *
+ * Where: `--event-log PATH` names the file; a path ending in `/` (the default,
+ * `<root-dir>/events/`) is a directory that gets one file per run, `<UTC start>-<pid>.jsonl`, with
+ * `latest.jsonl` pointing at it, and keeps the newest MAX_RUNS run files.
+ */
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { FileJournalSink } from '../adapters/journal-file/file-sink.js';
+import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalHeader } from '../domain/journal/record.js';
+import type { JournalOpener } from '../actors/phases/deps.js';
+import { canonicalJson } from '../domain/journal/canonical-json.js';
+
+export const MAX_RUNS = 10;
+
+export interface JournalOpenerOptions {
+  sink: { attach(sink: FileJournalSink): void; disable(): void };
+  kubeletVersion: string;
+  machinesSha256: string;
+  startTime: Date;
+  onError: (err: Error) => void;
+}
+
+export function resolveJournalPath(path: string, startTime: Date, pid: number): { file: string; dir: string | null } {
+  if (!path.endsWith('/')) return { file: path, dir: null };
+  const stamp = startTime.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return { file: join(path, `${stamp}-${pid}.jsonl`), dir: path };
+}
+
+export function createJournalOpener(opts: JournalOpenerOptions): JournalOpener {
+  return {
+    disable: () => opts.sink.disable(),
+    async open({ path, nodeName, config }) {
+      const { file, dir } = resolveJournalPath(path, opts.startTime, process.pid);
+      if (dir) {
+        mkdirSync(dir, { recursive: true });
+        pruneOldRuns(dir);
+      }
+      const sink = new FileJournalSink({ path: file, onError: opts.onError });
+      const header: JournalHeader = {
+        format: JOURNAL_FORMAT,
+        version: JOURNAL_VERSION,
+        kubeletVersion: opts.kubeletVersion,
+        startTime: opts.startTime.toISOString(),
+        nodeName,
+        configSha256: createHash('sha256').update(canonicalJson(config)).digest('hex'),
+        machinesSha256: opts.machinesSha256,
+        segment: 1,
+      };
+      sink.open(header);
+      opts.sink.attach(sink);
+      if (dir) pointLatestAt(dir, file);
+      return { path: file, close: () => sink.close() };
+    },
+  };
+}
+
+function pruneOldRuns(dir: string): void {
+  const runs = readdirSync(dir).filter((n) => /^\d{8}T\d{6}Z-\d+\.jsonl$/.test(n)).sort();
+  for (const old of runs.slice(0, Math.max(0, runs.length - (MAX_RUNS - 1)))) {
+    for (const seg of readdirSync(dir).filter((n) => n === old || n.startsWith(`${old}.`))) rmSync(join(dir, seg), { force: true });
+  }
+}
+
+function pointLatestAt(dir: string, file: string): void {
+  const link = join(dir, 'latest.jsonl');
+  rmSync(link, { force: true });
+  try {
+    symlinkSync(file.slice(dir.length).replace(/^\/+/, ''), link);
+  } catch {
+    // A file system without symlinks: `report` then needs the run file's own name.
+  }
+}
