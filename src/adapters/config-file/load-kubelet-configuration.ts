@@ -1,0 +1,98 @@
+/**
+ * The one code path from a command line to an effective configuration, used by the supervisor
+ * (command.parse … command.validateConfig) and by `kubelet-ts config`: parse the flags, read
+ * --config and the --config-dir drop-ins from disk, and build, default, merge and validate.
+ *
+ * Throws KubeletError: KLT_ERR_FLAG_UNKNOWN / KLT_ERR_FLAG_INVALID (command line),
+ * KLT_ERR_CONFIG_READ (a file or the drop-in directory cannot be read), KLT_ERR_CONFIG_PARSE
+ * (syntax, duplicate keys, several documents, an empty --config). Everything else — unknown fields,
+ * wrong types, bad gates, invalid values — comes back in `errors`, all of them, each naming its field.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KubeletError } from '../../domain/errors.js';
+import { parseCommandLine, type ParsedCommandLine } from '../../domain/config/command-line.js';
+import { buildEffectiveConfig } from '../../domain/config/effective.js';
+import type { FeatureGates } from '../../domain/config/feature-gates.js';
+import type { FieldError, KubeletConfiguration } from '../../domain/config/types.js';
+import { parseConfigText } from './parse-config-text.js';
+
+/** File access, replaceable in tests. */
+export interface ConfigFileSystem {
+  readFile(path: string): Promise<string>;
+  /** Every regular file below `dir`, recursively, as full paths in lexical walk order. */
+  listFiles(dir: string): Promise<string[]>;
+}
+
+export const nodeConfigFileSystem: ConfigFileSystem = {
+  readFile: (path) => readFile(path, 'utf8'),
+  async listFiles(dir) {
+    // Go walks the drop-in directory with filepath.WalkDir: lexical order, descending into subdirectories.
+    const out: string[] = [];
+    const walk = async (d: string): Promise<void> => {
+      const entries = (await readdir(d, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      for (const entry of entries) {
+        const full = join(d, entry.name);
+        if (entry.isDirectory()) await walk(full);
+        else out.push(full);
+      }
+    };
+    await walk(dir);
+    return out;
+  },
+};
+
+export interface LoadedKubeletConfiguration {
+  parsed: ParsedCommandLine;
+  config: KubeletConfiguration;
+  gates: FeatureGates;
+  errors: FieldError[];
+}
+
+/** Only files with this extension in --config-dir are drop-ins (Go: dropinFileExtension). */
+export const DROP_IN_EXTENSION = '.conf';
+
+export async function loadKubeletConfiguration(
+  argvOrParsed: readonly string[] | ParsedCommandLine,
+  fs: ConfigFileSystem = nodeConfigFileSystem,
+): Promise<LoadedKubeletConfiguration> {
+  const parsed = isParsed(argvOrParsed) ? argvOrParsed : parseCommandLine(argvOrParsed);
+  const { kubeletConfigFile: fileName, kubeletDropinConfigDirectory: dropInDir } = parsed.flags;
+
+  let file: unknown;
+  if (fileName !== '') {
+    const text = await read(fs, fileName, 'kubelet config file');
+    if (text.trim() === '') throw new KubeletError('KLT_ERR_CONFIG_PARSE', `failed to load kubelet config file ${fileName}: the file was empty`);
+    file = parseConfigText(text, fileName);
+  }
+
+  const dropIns: { name: string; doc: unknown }[] = [];
+  if (dropInDir !== '') {
+    let names: string[];
+    try {
+      names = await fs.listFiles(dropInDir);
+    } catch (err) {
+      throw new KubeletError('KLT_ERR_CONFIG_READ', `failed to walk through kubelet dropin directory ${JSON.stringify(dropInDir)}: ${(err as Error).message}`, { cause: err });
+    }
+    for (const name of names.filter((n) => n.endsWith(DROP_IN_EXTENSION))) {
+      const text = await read(fs, name, 'kubelet drop-in config file');
+      if (text.trim() === '') continue; // Go skips an empty drop-in
+      dropIns.push({ name, doc: parseConfigText(text, name) });
+    }
+  }
+
+  const built = buildEffectiveConfig({ parsed, ...(file !== undefined ? { file, fileName } : {}), dropIns });
+  return { parsed, config: built.config, gates: built.gates, errors: built.errors };
+}
+
+async function read(fs: ConfigFileSystem, path: string, what: string): Promise<string> {
+  try {
+    return await fs.readFile(path);
+  } catch (err) {
+    throw new KubeletError('KLT_ERR_CONFIG_READ', `failed to read ${what} ${JSON.stringify(path)}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+function isParsed(value: readonly string[] | ParsedCommandLine): value is ParsedCommandLine {
+  return !Array.isArray(value);
+}

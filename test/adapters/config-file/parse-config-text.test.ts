@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfigText } from '../../../src/adapters/config-file/parse-config-text.js';
+import { KubeletError } from '../../../src/domain/errors.js';
+
+function parseError(text: string): KubeletError {
+  try {
+    parseConfigText(text, 'k.yaml');
+  } catch (err) {
+    if (err instanceof KubeletError) return err;
+    throw err;
+  }
+  throw new Error('expected a parse error');
+}
+
+describe('parseConfigText', () => {
+  it('reads YAML and JSON into plain data', () => {
+    expect(parseConfigText('a: 1\nb:\n  c: [x, y]\n', 'k.yaml')).toEqual({ a: 1, b: { c: ['x', 'y'] } });
+    expect(parseConfigText('{"a": 1, "b": {"c": "d"}}', 'k.json')).toEqual({ a: 1, b: { c: 'd' } });
+  });
+
+  it('names a duplicated YAML key and its line', () => {
+    const err = parseError('a: 1\nb: 2\na: 3\n');
+    expect(err.code).toBe('KLT_ERR_CONFIG_PARSE');
+    expect(err.message).toBe('failed to load kubelet config file k.yaml: duplicate field "a" at line 3');
+  });
+
+  it('names a duplicated JSON key, also nested', () => {
+    const err = parseError('{"x": {"enabled": true, "enabled": false}}');
+    expect(err.code).toBe('KLT_ERR_CONFIG_PARSE');
+    expect(err.message).toContain('duplicate field "enabled" at line 1');
+  });
+
+  it('rejects syntax errors and multi-document files', () => {
+    expect(parseError('a: [1\n').code).toBe('KLT_ERR_CONFIG_PARSE');
+    expect(parseError('a: 1\n---\nb: 2\n').message).toContain('2 YAML documents');
+  });
+
+  it('reads yes/no as strings (YAML 1.2), unlike Go\'s YAML 1.1', () => {
+    expect(parseConfigText('failSwapOn: no\n', 'k.yaml')).toEqual({ failSwapOn: 'no' });
+  });
+});
