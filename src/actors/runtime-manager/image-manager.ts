@@ -1,0 +1,76 @@
+/**
+ * Makes sure a container's image is on the node before it is created (Go's imageManager
+ * EnsureImageExists): ImageStatus first, then a pull only when the pull policy asks for one, with
+ * per pod-and-image back-off after failures (10 s doubling to 300 s on the injected clock).
+ */
+import type { Logger } from '../../log.js';
+import { KubeletError } from '../../domain/errors.js';
+import type { Container, Pod } from '../../domain/pod/types.js';
+import { Backoff, imagePullBackoffPolicy, type BackoffPolicy } from '../../domain/runtime/backoff.js';
+import { applyDefaultImageTag, effectivePullPolicy, imagePullBackoffKey, shouldPullImage } from '../../domain/runtime/image-policy.js';
+import type { Clock } from '../../ports/clock.js';
+import type { CriClient, PodSandboxConfig } from '../../ports/cri.js';
+
+export interface ImageManager {
+  /** Resolves to the image reference to create the container with; rejects with KLT_ERR_IMAGE_*. */
+  ensureImageExists(pod: Pod, container: Container, sandboxConfig: PodSandboxConfig): Promise<string>;
+}
+
+export interface ImageManagerOptions {
+  cri: CriClient;
+  clock: Clock;
+  logger: Logger;
+  backoff?: BackoffPolicy;
+}
+
+export function createImageManager(opts: ImageManagerOptions): ImageManager {
+  const backoff = new Backoff(opts.backoff ?? imagePullBackoffPolicy);
+  const log = opts.logger;
+
+  return {
+    async ensureImageExists(pod, container, sandboxConfig) {
+      const requested = container.image;
+      let image: string;
+      try {
+        image = applyDefaultImageTag(requested);
+      } catch (err) {
+        throw new KubeletError('KLT_ERR_IMAGE_NAME_INVALID', `Failed to apply default image tag "${requested}"`, { cause: err });
+      }
+      const spec = { image, annotations: { ...pod.metadata.annotations } };
+
+      let imageRef = '';
+      try {
+        imageRef = (await opts.cri.images.imageStatus(spec)).image?.id ?? '';
+      } catch (err) {
+        throw new KubeletError('KLT_ERR_IMAGE_INSPECT', `Failed to inspect image "${image}"`, { cause: err, retryable: true });
+      }
+
+      const policy = effectivePullPolicy(container);
+      if (!shouldPullImage(policy, imageRef !== '')) {
+        if (imageRef !== '') {
+          log.debug({ image: requested }, 'Container image already present on machine');
+          return imageRef;
+        }
+        throw new KubeletError('KLT_ERR_IMAGE_NEVER_PULL', `Container image "${requested}" is not present with pull policy of Never`);
+      }
+
+      const key = imagePullBackoffKey(pod.metadata.uid, requested);
+      if (backoff.isInBackoff(key, opts.clock.now())) {
+        throw new KubeletError('KLT_ERR_IMAGE_PULL_BACKOFF', `Back-off pulling image "${requested}"`, { retryable: true });
+      }
+      log.info({ image: requested }, 'Pulling image');
+      const started = opts.clock.now();
+      try {
+        const ref = await opts.cri.images.pullImage(spec, sandboxConfig);
+        log.info({ image: requested, durationMs: opts.clock.now() - started }, 'Successfully pulled image');
+        backoff.gc(opts.clock.now());
+        return ref;
+      } catch (err) {
+        backoff.next(key, opts.clock.now());
+        log.warn({ image: requested, err }, 'Failed to pull image');
+        const reason = err instanceof Error ? err.message : String(err);
+        throw new KubeletError('KLT_ERR_IMAGE_PULL', `Failed to pull image "${requested}": ${reason}`, { cause: err, retryable: true });
+      }
+    },
+  };
+}

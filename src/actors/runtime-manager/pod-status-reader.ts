@@ -1,0 +1,85 @@
+/**
+ * Reads the runtime's view of one pod (Go's GetPodStatus): its sandboxes and containers found by
+ * the io.kubernetes.pod.uid label, each with its status, newest first, converted to plain data.
+ * A sandbox or container removed between the list and the status call is skipped, as in Go.
+ */
+import { KubeletError } from '../../domain/errors.js';
+import { containerInfoFromRuntime, podNameLabel, podNamespaceLabel, podUidLabel } from '../../domain/runtime/labels.js';
+import { newestFirst, type RuntimeContainerState, type RuntimeContainerStatus, type RuntimePodStatus, type RuntimeSandboxStatus } from '../../domain/runtime/pod-status.js';
+import type { ContainerState, CriClient } from '../../ports/cri.js';
+
+const stateNames: Record<ContainerState, RuntimeContainerState> = {
+  CONTAINER_CREATED: 'created',
+  CONTAINER_RUNNING: 'running',
+  CONTAINER_EXITED: 'exited',
+  CONTAINER_UNKNOWN: 'unknown',
+};
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof KubeletError && err.code === 'KLT_ERR_CRI_NOT_FOUND';
+}
+
+export async function readPodStatus(cri: CriClient, uid: string): Promise<RuntimePodStatus> {
+  const selector = { [podUidLabel]: uid };
+  const [sandboxList, containerList] = await Promise.all([
+    cri.runtime.listPodSandbox({ label_selector: selector }),
+    cri.runtime.listContainers({ label_selector: selector }),
+  ]);
+
+  const sandboxes: RuntimeSandboxStatus[] = [];
+  let name = '';
+  let namespace = '';
+  for (const listed of sandboxList) {
+    let response;
+    try {
+      response = await cri.runtime.podSandboxStatus(listed.id);
+    } catch (err) {
+      if (isNotFound(err)) continue;
+      throw err;
+    }
+    const s = response.status;
+    if (!s) continue;
+    const ips = s.network ? [s.network.ip, ...(s.network.additional_ips ?? []).map((a) => a.ip)].filter((ip) => ip !== '') : [];
+    sandboxes.push({ id: s.id, attempt: s.metadata.attempt, ready: s.state === 'SANDBOX_READY', createdAt: s.created_at, ips, hasNetworkStatus: s.network !== null });
+    name ||= s.metadata.name;
+    namespace ||= s.metadata.namespace;
+  }
+  sandboxes.sort(newestFirst);
+
+  const containers: RuntimeContainerStatus[] = [];
+  for (const listed of containerList) {
+    let response;
+    try {
+      response = await cri.runtime.containerStatus(listed.id);
+    } catch (err) {
+      if (isNotFound(err)) continue;
+      throw err;
+    }
+    const s = response.status;
+    if (!s) continue;
+    const info = containerInfoFromRuntime(s.labels, s.annotations);
+    containers.push({
+      id: s.id,
+      name: s.metadata.name || info.containerName,
+      state: stateNames[s.state],
+      createdAt: s.created_at,
+      startedAt: s.started_at,
+      finishedAt: s.finished_at,
+      exitCode: s.exit_code,
+      reason: s.reason,
+      message: s.message,
+      image: s.image.image,
+      imageRef: s.image_ref,
+      hash: info.hash,
+      restartCount: info.restartCount,
+      sandboxId: listed.pod_sandbox_id,
+    });
+    name ||= s.labels[podNameLabel] ?? '';
+    namespace ||= s.labels[podNamespaceLabel] ?? '';
+  }
+  containers.sort(newestFirst);
+
+  // Pod IPs come from the newest sandbox only, and only while it is ready.
+  const newest = sandboxes[0];
+  return { uid, name, namespace, ips: newest?.ready ? newest.ips : [], sandboxes, containers };
+}

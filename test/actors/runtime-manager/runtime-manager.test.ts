@@ -1,0 +1,335 @@
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRuntimeManager, type RuntimeManager, type RuntimeManagerOptions } from '../../../src/actors/runtime-manager/runtime-manager.js';
+import type { SyncPodResult } from '../../../src/actors/runtime-manager/sync-result.js';
+import type { Container, Pod } from '../../../src/domain/pod/types.js';
+import { KubeletError } from '../../../src/domain/errors.js';
+import type { Clock } from '../../../src/ports/clock.js';
+import { FakeCri } from '../../fakes/fake-cri.js';
+
+/** A clock that only moves when the test says so. */
+class SimulatedClock implements Clock {
+  private ms = 1_000_000;
+  now(): number { return this.ms; }
+  advance(ms: number): void { this.ms += ms; }
+  setTimeout(): unknown { throw new Error('not used'); }
+  clearTimeout(): void {}
+}
+
+const init: Container = { name: 'init', image: 'busybox:1.36', command: ['true'] };
+const app: Container = { name: 'app', image: 'nginx:1.27', ports: [{ containerPort: 80 }] };
+const sidecar: Container = { name: 'sidecar', image: 'busybox:1.36', command: ['sleep', 'infinity'] };
+
+function makePod(overrides: Partial<Pod['spec']> = {}): Pod {
+  return {
+    metadata: { name: 'web', namespace: 'shop', uid: 'uid-1' },
+    spec: { containers: [app, sidecar], initContainers: [init], restartPolicy: 'Always', terminationGracePeriodSeconds: 30, ...overrides },
+  };
+}
+
+/** The lifecycle calls (the ones that change something), in order. */
+function lifecycle(cri: FakeCri): string[] {
+  return cri.calls.filter((c) => /^(runPodSandbox|stopPodSandbox|removePodSandbox|createContainer|startContainer|stopContainer|removeContainer|pullImage)/.test(c));
+}
+
+function failedSteps(result: SyncPodResult) {
+  return result.steps.filter((s) => !s.ok).map((s) => ({ step: s.step, target: s.target, reason: s.reason, code: s.error?.code }));
+}
+
+let logsDir: string;
+let clock: SimulatedClock;
+let cri: FakeCri;
+let manager: RuntimeManager;
+
+function build(extra: Partial<RuntimeManagerOptions> = {}): RuntimeManager {
+  return createRuntimeManager({
+    cri, clock, podLogsDir: logsDir, logger: pino({ level: 'silent' }),
+    node: { resolvConf: '', memoryCapacityBytes: 8 * 1024 ** 3, hostIPs: ['192.168.1.5'] },
+    ...extra,
+  });
+}
+
+beforeEach(async () => {
+  logsDir = await mkdtemp(join(tmpdir(), 'klt-runtime-manager-'));
+  clock = new SimulatedClock();
+  cri = new FakeCri({ clock });
+  cri.addImage('busybox:1.36');
+  cri.addImage('nginx:1.27');
+  manager = build();
+});
+
+afterEach(async () => {
+  await rm(logsDir, { recursive: true, force: true });
+});
+
+describe('runtimeManager.syncPod', () => {
+  it('starts a pod with an init container in order: sandbox, init to completion, then both containers', async () => {
+    const pod = makePod();
+    const first = await manager.syncPod(pod);
+    expect(first.ok).toBe(true);
+    expect(lifecycle(cri)).toEqual(['runPodSandbox web', 'createContainer init', 'startContainer init']);
+    // A new pod is "killed" first (nothing runs yet), as Go's SyncPod does for a changed sandbox.
+    expect(first.steps.map((s) => s.step)).toEqual(['computePodActions', 'killPodSandbox', 'createPodSandbox', 'startInitContainer']);
+
+    // While init runs nothing else happens.
+    cri.calls.length = 0;
+    await manager.syncPod(pod);
+    expect(lifecycle(cri)).toEqual([]);
+
+    cri.exitContainer(cri.latestContainer('init')?.id ?? '', 0);
+    cri.calls.length = 0;
+    const third = await manager.syncPod(pod);
+    expect(third.ok).toBe(true);
+    expect(lifecycle(cri)).toEqual(['createContainer app', 'startContainer app', 'createContainer sidecar', 'startContainer sidecar']);
+    expect(third.sandboxId).toBe(first.sandboxId);
+    expect(cri.latestContainer('app')?.state).toBe('CONTAINER_RUNNING');
+
+    // Steady state: nothing to do.
+    cri.calls.length = 0;
+    const fourth = await manager.syncPod(pod);
+    expect(lifecycle(cri)).toEqual([]);
+    expect(fourth.steps.map((s) => s.step)).toEqual(['computePodActions']);
+  });
+
+  it('creates the pod log directory before the sandbox and configures the sandbox as generated', async () => {
+    await manager.syncPod(makePod({ initContainers: [] }));
+    const sandbox = [...cri.sandboxes.values()][0];
+    expect(sandbox?.config.log_directory).toBe(join(logsDir, 'shop_web_uid-1'));
+    expect((await stat(join(logsDir, 'shop_web_uid-1'))).isDirectory()).toBe(true);
+    expect(sandbox?.config.labels?.['io.kubernetes.pod.uid']).toBe('uid-1');
+    const appConfig = cri.latestContainer('app')?.config;
+    expect(appConfig?.log_path).toBe('app/0.log');
+    expect(appConfig?.image.user_specified_image).toBe('nginx:1.27');
+  });
+
+  it('restarts only the container whose spec changed, with the next restart count', async () => {
+    const pod = makePod({ initContainers: [] });
+    await manager.syncPod(pod);
+    const oldApp = cri.latestContainer('app');
+    const sidecarId = cri.latestContainer('sidecar')?.id;
+    cri.calls.length = 0;
+
+    const changed = makePod({ initContainers: [], containers: [{ ...app, args: ['-g', 'daemon off;'] }, sidecar] });
+    const result = await manager.syncPod(changed);
+    expect(result.ok).toBe(true);
+    expect(lifecycle(cri)).toEqual(['stopContainer app', 'createContainer app', 'startContainer app']);
+    expect(result.actions.containersToKill).toEqual([expect.objectContaining({ name: 'app', reason: 'SpecChanged', id: oldApp?.id })]);
+    expect(oldApp?.state).toBe('CONTAINER_EXITED');
+    expect(oldApp?.stopTimeoutSeconds).toBe(30);
+    expect(cri.latestContainer('app')?.config.annotations?.['io.kubernetes.container.restartCount']).toBe('1');
+    expect(cri.latestContainer('app')?.config.log_path).toBe('app/1.log');
+    expect(cri.latestContainer('sidecar')?.id).toBe(sidecarId);
+  });
+
+  it('kills and restarts a container whose liveness probe failed', async () => {
+    const pod = makePod({ initContainers: [] });
+    await manager.syncPod(pod);
+    cri.calls.length = 0;
+    const result = await manager.syncPod(pod, { probes: { livenessFailed: ['sidecar'] } });
+    expect(lifecycle(cri)).toEqual(['stopContainer sidecar', 'createContainer sidecar', 'startContainer sidecar']);
+    expect(result.steps.find((s) => s.step === 'killContainer')).toMatchObject({ target: 'sidecar', ok: true });
+  });
+
+  it('replaces a dead sandbox with attempt 1, stopping the old one and purging init containers', async () => {
+    const pod = makePod();
+    const first = await manager.syncPod(pod);
+    cri.exitContainer(cri.latestContainer('init')?.id ?? '', 0);
+    await manager.syncPod(pod);
+    cri.failSandbox(first.sandboxId ?? '');
+    cri.calls.length = 0;
+
+    const result = await manager.syncPod(pod);
+    expect(result.ok).toBe(true);
+    expect(result.actions).toMatchObject({ killPod: true, createSandbox: true, attempt: 1, nextInitContainerToStart: 'init' });
+    const calls = lifecycle(cri);
+    // Containers are stopped in parallel: their order is free, but both come before the sandbox.
+    expect(calls.slice(0, 2).sort()).toEqual(['stopContainer app', 'stopContainer sidecar']);
+    expect(calls.slice(2)).toEqual([
+      'stopPodSandbox web',
+      'removeContainer init',
+      'runPodSandbox web', 'createContainer init', 'startContainer init',
+    ]);
+    expect(result.sandboxId).not.toBe(first.sandboxId);
+    expect(cri.sandboxes.get(result.sandboxId ?? '')?.config.metadata.attempt).toBe(1);
+  });
+
+  it('stops at a failed sandbox creation and reports it', async () => {
+    cri.failNext('runPodSandbox', new KubeletError('KLT_ERR_CRI_FAILED', 'failed to setup network for sandbox'));
+    const result = await manager.syncPod(makePod({ initContainers: [] }));
+    expect(result.ok).toBe(false);
+    expect(failedSteps(result)).toEqual([{ step: 'createPodSandbox', target: 'shop/web', reason: 'CreatePodSandboxError', code: 'KLT_ERR_CRI_FAILED' }]);
+    expect(lifecycle(cri)).toEqual(['runPodSandbox web']);
+    expect(result.steps.at(-1)?.step).toBe('createPodSandbox');
+  });
+
+  it('goes on to the next container after one fails to start, and stops after a failed init container', async () => {
+    cri.failNext('createContainer', new KubeletError('KLT_ERR_CRI_FAILED', 'no space left on device'));
+    const result = await manager.syncPod(makePod({ initContainers: [] }));
+    expect(failedSteps(result)).toEqual([{ step: 'startContainer', target: 'app', reason: 'CreateContainerError', code: 'KLT_ERR_CRI_FAILED' }]);
+    expect(lifecycle(cri)).toEqual(['runPodSandbox web', 'createContainer app', 'createContainer sidecar', 'startContainer sidecar']);
+
+    const other = new FakeCri({ clock });
+    other.addImage('busybox:1.36');
+    other.addImage('nginx:1.27');
+    cri = other;
+    manager = build();
+    cri.failNext('startContainer', new KubeletError('KLT_ERR_CRI_FAILED', 'exec format error'));
+    const withInit = await manager.syncPod(makePod());
+    expect(failedSteps(withInit)).toEqual([{ step: 'startInitContainer', target: 'init', reason: 'RunContainerError', code: 'KLT_ERR_CRI_FAILED' }]);
+    expect(withInit.steps.at(-1)?.step).toBe('startInitContainer');
+  });
+
+  it('never pulls a present image under IfNotPresent, pulls under Always, and fails Never without it', async () => {
+    await manager.syncPod(makePod({ initContainers: [], containers: [{ ...app, imagePullPolicy: 'IfNotPresent' }] }));
+    expect(cri.calls.filter((c) => c.startsWith('pullImage'))).toEqual([]);
+    expect(cri.calls).toContain('imageStatus nginx:1.27');
+
+    cri.calls.length = 0;
+    const always = await manager.syncPod({ ...makePod({ initContainers: [], containers: [{ name: 'latest', image: 'nginx' }] }), metadata: { name: 'other', namespace: 'shop', uid: 'uid-2' } });
+    expect(always.ok).toBe(true);
+    expect(cri.calls).toContain('imageStatus nginx:latest');
+    expect(cri.calls).toContain('pullImage nginx:latest');
+
+    const never = await manager.syncPod({ ...makePod({ initContainers: [], containers: [{ name: 'n', image: 'absent:1', imagePullPolicy: 'Never' }] }), metadata: { name: 'third', namespace: 'shop', uid: 'uid-3' } });
+    expect(failedSteps(never)).toEqual([{ step: 'startContainer', target: 'n', reason: 'ErrImageNeverPull', code: 'KLT_ERR_IMAGE_NEVER_PULL' }]);
+    expect(cri.calls.filter((c) => c === 'pullImage absent:1')).toEqual([]);
+  });
+
+  it('backs off a failed pull 10 s, then 20 s, on the injected clock', async () => {
+    const pod = makePod({ initContainers: [], containers: [{ name: 'app', image: 'registry.example/app:2' }] });
+    const pulls = () => cri.calls.filter((c) => c === 'pullImage registry.example/app:2').length;
+    const reasons = (r: SyncPodResult) => failedSteps(r).map((s) => s.reason);
+
+    cri.failNext('pullImage', new KubeletError('KLT_ERR_CRI_NOT_FOUND', 'manifest unknown'));
+    expect(reasons(await manager.syncPod(pod))).toEqual(['ErrImagePull']);
+    expect(pulls()).toBe(1);
+
+    clock.advance(9_999);
+    expect(reasons(await manager.syncPod(pod))).toEqual(['ImagePullBackOff']);
+    expect(pulls()).toBe(1);
+
+    clock.advance(1);
+    cri.failNext('pullImage', new KubeletError('KLT_ERR_CRI_NOT_FOUND', 'manifest unknown'));
+    expect(reasons(await manager.syncPod(pod))).toEqual(['ErrImagePull']);
+    expect(pulls()).toBe(2);
+
+    clock.advance(19_999);
+    expect(reasons(await manager.syncPod(pod))).toEqual(['ImagePullBackOff']);
+    expect(pulls()).toBe(2);
+
+    clock.advance(1);
+    const ok = await manager.syncPod(pod);
+    expect(ok.ok).toBe(true);
+    expect(pulls()).toBe(3);
+  });
+
+  it('restarts a crashed container at once the first time, then backs off (CrashLoopBackOff)', async () => {
+    const pod = makePod({ initContainers: [], containers: [sidecar] });
+    await manager.syncPod(pod);
+    cri.exitContainer(cri.latestContainer('sidecar')?.id ?? '', 1);
+    clock.advance(1000);
+    expect((await manager.syncPod(pod)).ok).toBe(true);
+    expect(cri.containerIdsByName('sidecar')).toHaveLength(2);
+
+    cri.exitContainer(cri.latestContainer('sidecar')?.id ?? '', 1);
+    clock.advance(1000);
+    const backingOff = await manager.syncPod(pod);
+    expect(failedSteps(backingOff)).toEqual([{ step: 'startContainer', target: 'sidecar', reason: 'CrashLoopBackOff', code: 'KLT_ERR_CONTAINER_BACKOFF' }]);
+    expect(cri.containerIdsByName('sidecar')).toHaveLength(2);
+
+    clock.advance(10_000);
+    expect((await manager.syncPod(pod)).ok).toBe(true);
+    expect(cri.containerIdsByName('sidecar')).toHaveLength(3);
+  });
+
+  it('returns plain JSON data', async () => {
+    cri.failNext('createContainer');
+    const result = await manager.syncPod(makePod({ initContainers: [] }));
+    expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+    const status = await manager.getPodStatus('uid-1');
+    expect(JSON.parse(JSON.stringify(status))).toEqual(status);
+  });
+});
+
+describe('runtimeManager.killPod', () => {
+  it('stops every running container with the grace period before stopping the sandbox', async () => {
+    const pod = makePod({ initContainers: [] });
+    await manager.syncPod(pod);
+    cri.calls.length = 0;
+    const result = await manager.killPod(pod, 7);
+    expect(result.ok).toBe(true);
+    const calls = lifecycle(cri);
+    expect(calls.slice(0, 2).sort()).toEqual(['stopContainer app', 'stopContainer sidecar']);
+    expect(calls.slice(2)).toEqual(['stopPodSandbox web']);
+    expect(cri.latestContainer('app')?.stopTimeoutSeconds).toBe(7);
+    expect(cri.latestContainer('sidecar')?.stopTimeoutSeconds).toBe(7);
+    // Stopped gracefully (143), not killed by the sandbox stop (137).
+    expect(cri.latestContainer('app')?.exitCode).toBe(143);
+    expect([...cri.sandboxes.values()][0]?.state).toBe('SANDBOX_NOTREADY');
+    expect(cri.containers.size).toBe(2); // nothing removed
+  });
+
+  it('uses the pod grace period without an override', async () => {
+    const pod = makePod({ initContainers: [], terminationGracePeriodSeconds: 12 });
+    await manager.syncPod(pod);
+    await manager.killPod(pod);
+    expect(cri.latestContainer('app')?.stopTimeoutSeconds).toBe(12);
+  });
+
+  it('still stops the sandbox when a container fails to stop, and reports the failure', async () => {
+    const pod = makePod({ initContainers: [], containers: [app] });
+    await manager.syncPod(pod);
+    cri.failNext('stopContainer');
+    const result = await manager.killPod(pod, 1);
+    expect(result.ok).toBe(false);
+    expect(result.steps.map((s) => `${s.step}:${s.ok}`)).toEqual(['killContainer:false', 'killPodSandbox:true']);
+  });
+});
+
+describe('runtimeManager.removePod', () => {
+  it('removes the containers, then the sandbox', async () => {
+    const pod = makePod({ initContainers: [] });
+    await manager.syncPod(pod);
+    await manager.killPod(pod, 0);
+    cri.calls.length = 0;
+    const result = await manager.removePod('uid-1');
+    expect(result.ok).toBe(true);
+    expect(lifecycle(cri)).toEqual(['removeContainer sidecar', 'removeContainer app', 'removePodSandbox web']);
+    expect(cri.containers.size).toBe(0);
+    expect(cri.sandboxes.size).toBe(0);
+  });
+});
+
+describe('runtimeManager.getPodStatus', () => {
+  it('reports sandboxes and containers newest first with hash and restart count read back', async () => {
+    const pod = makePod({ initContainers: [], containers: [app] });
+    await manager.syncPod(pod);
+    cri.exitContainer(cri.latestContainer('app')?.id ?? '', 2);
+    await manager.syncPod(pod);
+    const status = await manager.getPodStatus('uid-1');
+    expect(status).toMatchObject({ uid: 'uid-1', name: 'web', namespace: 'shop' });
+    expect(status.ips).toHaveLength(1);
+    expect(status.containers.map((c) => [c.name, c.state, c.restartCount])).toEqual([['app', 'running', 1], ['app', 'exited', 0]]);
+    expect(status.containers[1]?.exitCode).toBe(2);
+  });
+
+  it('is empty for an unknown pod', async () => {
+    expect(await manager.getPodStatus('nope')).toEqual({ uid: 'nope', name: '', namespace: '', ips: [], sandboxes: [], containers: [] });
+  });
+});
+
+describe('runtimeManager passthroughs', () => {
+  it('runs execSync and returns text output', async () => {
+    await manager.syncPod(makePod({ initContainers: [] }));
+    const result = await manager.execSync(cri.latestContainer('app')?.id ?? '', ['echo', 'hi'], 1);
+    expect(result).toEqual({ stdout: 'echo hi', stderr: '', exitCode: 0 });
+  });
+
+  it('returns the image filesystem info', async () => {
+    const info = await manager.imageFsInfo();
+    expect(info.image_filesystems[0]?.fs_id?.mountpoint).toBe('/var/lib/fake');
+  });
+});
