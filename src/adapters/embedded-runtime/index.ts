@@ -17,7 +17,13 @@
  * - The environment is PATH (the usual image default), HOSTNAME and the config's envs; nothing is
  *   inherited from kubelet-ts. The working directory must exist on the host (StartContainer fails
  *   with StartError otherwise; containerd would create it inside the image's root).
+ * - Signals: StopContainer's SIGTERM goes to the container's whole process group; containerd signals
+ *   only the container's PID 1, which moreover ignores signals it has no handler for (so a plain
+ *   `sh -c 'sleep 3600'` stops at once here but waits out the grace period on containerd). In both,
+ *   whatever is left when the main process exits is SIGKILLed (here by the shim; there by the end of
+ *   the PID namespace).
  * - ExecSync kills what the command left running in its process group when the command exits.
+ * - Stats RPCs, Attach/Exec/PortForward streaming and RuntimeConfig answer UNIMPLEMENTED.
  *
  * What it keeps from containerd: the CRI log format and 16 KiB line cap, process-group signalling for
  * StopContainer (SIGTERM, SIGKILL after the timeout; exit 137 when killed), idempotent Stop/Remove,
@@ -68,9 +74,21 @@ export interface EmbeddedRuntime {
 
 const SHUTDOWN_GRACE_MS = 2_000;
 
+/** sockaddr_un.sun_path holds 108 bytes including the terminating NUL. */
+const MAX_SOCKET_PATH_BYTES = 107;
+
+/** containerd's (and the Go kubelet's) 16 MiB: a busy node's ListContainers exceeds gRPC's 4 MiB default. */
+const SERVER_OPTIONS: grpc.ServerOptions = {
+  'grpc.max_receive_message_length': 16 * 1024 * 1024,
+  'grpc.max_send_message_length': 16 * 1024 * 1024,
+};
+
 export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Promise<EmbeddedRuntime> {
   if (!options.socketPath.startsWith('/')) {
     throw new KubeletError('KLT_ERR_CRI_ENDPOINT_INVALID', `embedded runtime socket path must be absolute: ${JSON.stringify(options.socketPath)}`);
+  }
+  if (Buffer.byteLength(options.socketPath) > MAX_SOCKET_PATH_BYTES) {
+    throw new KubeletError('KLT_ERR_CRI_ENDPOINT_INVALID', `embedded runtime socket path is longer than a unix socket allows (${MAX_SOCKET_PATH_BYTES} bytes): ${JSON.stringify(options.socketPath)}`);
   }
   const logger = options.logger ?? pino({ level: 'silent' });
   const nowNs = options.clock ? clockNs(options.clock) : wallClockNs;
@@ -85,7 +103,7 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
     });
     const images = new EmbeddedImageService(imageStore, options.stateDir, nowNs);
     const proto = loadCriProto();
-    const grpcServer = new grpc.Server();
+    const grpcServer = new grpc.Server(SERVER_OPTIONS);
     server = grpcServer;
     grpcServer.addService(proto.runtimeService, runtimeServiceHandlers(runtime, logger));
     grpcServer.addService(proto.imageService, imageServiceHandlers(images, logger));

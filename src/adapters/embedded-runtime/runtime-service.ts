@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { isAbsolute, join } from 'node:path';
+import { KUBELET_TS_VERSION } from '../../domain/config/version.js';
 import { KubeletError } from '../../domain/errors.js';
 import type {
   Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStatusResponse, ExecSyncResponse,
@@ -33,7 +34,8 @@ import { launchThroughShim, type ShimCommand } from './shim-launcher.js';
 import { EXIT_FILE, REOPEN_LOG_SIGNAL, type ExitRecord } from './shim-protocol.js';
 
 export const EMBEDDED_RUNTIME_NAME = 'kubelet-ts-embedded';
-export const EMBEDDED_RUNTIME_VERSION = '0.1.0';
+/** The runtime is part of kubelet-ts, so it carries kubelet-ts's version (containerd reports its own). */
+export const EMBEDDED_RUNTIME_VERSION = KUBELET_TS_VERSION;
 
 /** The image's default entrypoint, for every image: there are no image configs, only names. */
 export const DEFAULT_ENTRYPOINT: readonly string[] = ['sh'];
@@ -259,7 +261,11 @@ export class EmbeddedRuntimeService {
     });
   }
 
-  /** SIGTERM to the process group, SIGKILL after timeoutSeconds (0: at once). Unknown or exited: no-op. */
+  /**
+   * SIGTERM to the process group, SIGKILL after timeoutSeconds (0: at once). Unknown or exited: no-op.
+   * The group, not just the main process, because there is no PID namespace whose init would take the
+   * rest down: see the header of index.ts for how this differs from containerd.
+   */
   async stopContainer(id: string, timeoutSeconds: number): Promise<void> {
     const container = this.findContainer(id);
     if (!container) return;

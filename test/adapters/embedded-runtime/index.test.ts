@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import { createCriClient, loadCriProto, type GrpcCriClient } from '../../../src/adapters/cri-grpc/index.js';
 import { startEmbeddedRuntime, type EmbeddedRuntime } from '../../../src/adapters/embedded-runtime/index.js';
+import { KUBELET_TS_VERSION } from '../../../src/domain/config/version.js';
 import { identifyProcess } from '../../../src/adapters/embedded-runtime/proc-stat.js';
 import type { ContainerConfig, PodSandboxConfig } from '../../../src/ports/cri.js';
 
@@ -146,7 +147,7 @@ describe('startEmbeddedRuntime', () => {
     const cri = await start();
     expect(runtime!.endpoint).toBe(`unix://${join(dir, 'cri.sock')}`);
     const version = await cri.runtime.version();
-    expect(version).toMatchObject({ runtime_name: 'kubelet-ts-embedded', runtime_api_version: 'v1' });
+    expect(version).toMatchObject({ version: '0.1.0', runtime_name: 'kubelet-ts-embedded', runtime_version: KUBELET_TS_VERSION, runtime_api_version: 'v1' });
     const { status } = await cri.runtime.status();
     expect(status?.conditions.map((c) => [c.type, c.status])).toEqual([['RuntimeReady', true], ['NetworkReady', true]]);
   });
@@ -342,6 +343,11 @@ describe('startEmbeddedRuntime', () => {
     const err = await new Promise<grpc.ServiceError | null>((resolve) => raw.RuntimeConfig({}, resolve));
     raw.close();
     expect(err?.code).toBe(grpc.status.UNIMPLEMENTED);
+  });
+
+  it('refuses a relative or over-long socket path before touching anything', async () => {
+    await expect(startEmbeddedRuntime({ socketPath: 'cri.sock', stateDir })).rejects.toMatchObject({ code: 'KLT_ERR_CRI_ENDPOINT_INVALID' });
+    await expect(startEmbeddedRuntime({ socketPath: `/tmp/${'x'.repeat(110)}.sock`, stateDir })).rejects.toMatchObject({ code: 'KLT_ERR_CRI_ENDPOINT_INVALID' });
   });
 
   it('refuses a second runtime on the same stateDir', async () => {
