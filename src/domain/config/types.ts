@@ -231,6 +231,11 @@ export interface KubeletFlags {
   maxContainerCount: number;
   registerSchedulable: boolean;
   keepTerminatedPodVolumes: boolean;
+  /**
+   * `--seccomp-default`: a KubeletFlags field in Go, not the config's; the kubelet runs with
+   * RuntimeDefault when this OR the configuration's seccompDefault is true.
+   */
+  seccompDefault: boolean;
   /** cAdvisor's housekeeping interval (the one cAdvisor flag the kubelet still registers). */
   housekeepingInterval: string;
   /** kubelet-ts: event journal path; empty turns the journal off. Default `<root-dir>/events/`. */

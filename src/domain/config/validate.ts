@@ -224,6 +224,7 @@ export function validateKubeletConfiguration(kc: KubeletConfiguration, gates: Fe
   for (const signal of Object.keys(kc.evictionSoft)) {
     if (kc.evictionSoftGracePeriod[signal] === undefined) fail(`evictionSoftGracePeriod.${signal}`, undefined, `evictionSoft ${signal} has no grace period in evictionSoftGracePeriod`);
   }
+  if (ms(kc.syncFrequency) <= 0) fail('syncFrequency', kc.syncFrequency, `invalid sync frequency ${kc.syncFrequency}`); // Go: NewMainKubelet
   if (!['cgroupfs', 'systemd'].includes(kc.cgroupDriver)) {
     fail('cgroupDriver', kc.cgroupDriver, `cgroupDriver (--cgroup-driver) ${JSON.stringify(kc.cgroupDriver)} must be "cgroupfs" or "systemd"`);
   }
@@ -398,7 +399,10 @@ function cleanPath(path: string): string {
   return rooted ? `/${joined}` : joined === '' ? '.' : joined;
 }
 
-/** ValidateKubeletFlags: --node-labels may only use the kubelet's own kubernetes.io labels and must be valid labels. */
+/**
+ * ValidateKubeletFlags: --node-labels may only use the kubelet's own kubernetes.io labels and must be
+ * valid labels. Also --cloud-provider must be empty or 'external' (Go checks this in NewMainKubelet).
+ */
 export function validateKubeletFlags(flags: KubeletFlags): FieldError[] {
   const errors: FieldError[] = [];
   const unknown: string[] = [];
@@ -408,6 +412,14 @@ export function validateKubeletFlags(flags: KubeletFlags): FieldError[] {
     if (keyErrs.length > 0) errors.push({ field: '--node-labels', value: key, message: `invalid node labels: '${key}' - ${keyErrs.join(', ')}` });
     const valueErrs = labelValueErrors(value);
     if (valueErrs.length > 0) errors.push({ field: '--node-labels', value, message: `invalid node labels: '${value}' - ${valueErrs.join(', ')}` });
+  }
+  // kubelet-ts extra: Go rejects a built-in cloud provider later, in NewMainKubelet (built-in providers are gone).
+  if (flags.cloudProvider !== '' && flags.cloudProvider !== 'external') {
+    errors.push({
+      field: '--cloud-provider',
+      value: flags.cloudProvider,
+      message: `cloud provider ${JSON.stringify(flags.cloudProvider)} was specified, but built-in cloud providers are disabled. Please set --cloud-provider=external and migrate to an external cloud provider`,
+    });
   }
   if (unknown.length > 0) {
     errors.unshift({

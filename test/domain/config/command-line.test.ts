@@ -36,6 +36,13 @@ describe('parseCommandLine', () => {
     expect(p.given).toEqual(['config', 'kubeconfig', 'max-pods']);
   });
 
+  it('keeps --seccomp-default among the flags, as Go\'s KubeletFlags does', () => {
+    const p = parseCommandLine(['--seccomp-default']);
+    expect(p.flags.seccompDefault).toBe(true);
+    expect(p.configFromFlags).toEqual({});
+    expect(p.warnings).toEqual([]);
+  });
+
   it('reads underscores as dashes', () => {
     const p = parseCommandLine(['--max_pods=12', '--hostname_override', 'n1']);
     expect(p.configFromFlags.maxPods).toBe(12);

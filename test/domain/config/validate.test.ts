@@ -71,6 +71,7 @@ const INVALID: [string, KubeletConfigurationDocument, Record<string, boolean>, s
   ['tracing sampling rate', { tracing: { samplingRatePerMillion: 2_000_000 } }, {}, 'tracing.samplingRatePerMillion', 'between 0 and 1,000,000'],
   ['bad kubeReserved quantity (kubelet-ts: Go fails later)', { kubeReserved: { cpu: 'lots' } }, {}, 'kubeReserved.cpu', 'not a valid quantity'],
   ['bad eviction threshold (kubelet-ts: Go fails later)', { evictionHard: { 'memory.available': '110%' } }, {}, 'evictionHard.memory.available', 'percentage between 0% and 100%'],
+  ['negative syncFrequency (Go: NewMainKubelet)', { syncFrequency: '-1s' }, {}, 'syncFrequency', 'invalid sync frequency -1s'],
   ['unknown cgroupDriver (kubelet-ts: Go fails later)', { cgroupDriver: 'cgroupfs2' }, {}, 'cgroupDriver', 'must be "cgroupfs" or "systemd"'],
 ];
 
@@ -129,6 +130,13 @@ describe('validateKubeletFlags', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]?.field).toBe('--node-labels');
     expect(errors[0]?.message).toContain("unknown 'kubernetes.io' or 'k8s.io' labels specified with --node-labels: [node-role.kubernetes.io/master x.k8s.io/y]");
+  });
+
+  it('accepts no cloud provider or an external one and rejects a built-in one', () => {
+    expect(validateKubeletFlags(parseCommandLine(['--cloud-provider=external']).flags)).toEqual([]);
+    const errors = validateKubeletFlags(parseCommandLine(['--cloud-provider=gce']).flags);
+    expect(errors.map((e) => e.field)).toEqual(['--cloud-provider']);
+    expect(errors[0]?.message).toContain('cloud provider "gce" was specified, but built-in cloud providers are disabled');
   });
 
   it('rejects an invalid label key and value', () => {
