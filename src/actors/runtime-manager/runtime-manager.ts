@@ -26,18 +26,20 @@ import { KubeletError } from '../../domain/errors.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
 import { Backoff, containerRestartBackoffPolicy, type BackoffPolicy } from '../../domain/runtime/backoff.js';
 import { computePodActions, type PodActions, type ProbeFailures } from '../../domain/runtime/compute-pod-actions.js';
-import { hashContainer } from '../../domain/runtime/container-hash.js';
-import { generateContainerConfig, generatePodSandboxConfig, type NodeRuntimeContext } from '../../domain/runtime/container-config.js';
+import { generatePodSandboxConfig, type NodeRuntimeContext } from '../../domain/runtime/container-config.js';
 import { parseResolvConf } from '../../domain/runtime/dns.js';
 import type { EnvSourceLookup } from '../../domain/runtime/env.js';
 import { containerGracePeriodSeconds } from '../../domain/runtime/grace-period.js';
-import { findContainerStatus, type RuntimePodStatus } from '../../domain/runtime/pod-status.js';
+import type { RuntimePodStatus } from '../../domain/runtime/pod-status.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CriClient, ImageFsInfoResponse } from '../../ports/cri.js';
+import { startContainer } from './container-starter.js';
 import { createImageManager } from './image-manager.js';
+import { killPodContainersAndSandboxes, purgeInitContainers } from './pod-killer.js';
 import { readPodStatus } from './pod-status-reader.js';
-import { failure, type KillPodResult, type SyncPodResult, type SyncStep, type SyncStepResult } from './sync-result.js';
+import { podRef, runStep } from './step-runner.js';
+import type { KillPodResult, SyncPodResult, SyncStepResult } from './sync-result.js';
 
 /** What the node contributes to pod configuration; every field has the Go kubelet's default. */
 export interface RuntimeNodeOptions {
@@ -100,22 +102,12 @@ export interface RuntimeManager {
 
 const noActions: PodActions = { killPod: false, createSandbox: false, attempt: 0, initContainersToStart: [], containersToStart: [], containersToKill: [] };
 
-function podRef(pod: Pod): string {
-  return `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
+function specsByName(pod: Pod): Map<string, Container> {
+  return new Map([...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => [c.name, c]));
 }
 
-function allContainers(pod: Pod): Container[] {
-  return [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
-}
-
-/** GetStableKey: the crash-loop back-off follows a container spec, not a container instance. */
-function containerBackoffKey(pod: Pod, container: Container): string {
-  const ns = pod.metadata.namespace ?? 'default';
-  return `${pod.metadata.name}_${ns}_${pod.metadata.uid}_${container.name}_${hashContainer(container).toString(16)}`;
-}
-
-function nanosToMillis(ns: string): number {
-  return Number(BigInt(ns || '0') / 1_000_000n);
+function sandboxIPs(network: { ip: string; additional_ips?: { ip: string }[] } | null): string[] {
+  return network ? [network.ip, ...(network.additional_ips ?? []).map((a) => a.ip)].filter((ip) => ip !== '') : [];
 }
 
 export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManager {
@@ -145,54 +137,8 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     };
   }
 
-  /** Runs one step, timing it on the clock and turning a rejection into a failed step. */
-  async function runStep<T>(step: SyncStep, target: string, fallbackReason: string | (() => string), work: () => Promise<T>): Promise<{ result: SyncStepResult; value?: T }> {
-    const started = clock.now();
-    try {
-      const value = await work();
-      return { result: { step, target, ok: true, durationMs: clock.now() - started }, value };
-    } catch (err) {
-      const reason = typeof fallbackReason === 'function' ? fallbackReason() : fallbackReason;
-      return { result: { step, target, ok: false, ...failure(err, reason), durationMs: clock.now() - started } };
-    }
-  }
-
-  /** Stops running containers in parallel, then every sandbox (killPodWithSyncResult). */
-  async function killPodWithStatus(pod: Pod, status: RuntimePodStatus, gracePeriodOverride?: number): Promise<SyncStepResult[]> {
-    const running = status.containers.filter((c) => c.state === 'running');
-    const spec = new Map(allContainers(pod).map((c) => [c.name, c]));
-    const kills = await Promise.all(running.map(async (c) => {
-      const grace = containerGracePeriodSeconds(pod, spec.get(c.name), undefined, gracePeriodOverride);
-      log.debug({ pod: podRef(pod), containerName: c.name, containerId: c.id, gracePeriod: grace }, 'Killing container with a grace period');
-      const { result } = await runStep('killContainer', c.name, 'KillContainerError', () => cri.runtime.stopContainer(c.id, grace));
-      return { ...result, id: c.id };
-    }));
-    // Sandboxes are stopped even when a container could not be: Go does the same, and a stopped
-    // sandbox takes what still runs in it down with it.
-    const { result: sandboxResult } = await runStep('killPodSandbox', podRef(pod), 'KillPodSandboxError', async () => {
-      for (const s of status.sandboxes) {
-        try {
-          await cri.runtime.stopPodSandbox(s.id);
-        } catch (err) {
-          if (!(err instanceof KubeletError && err.code === 'KLT_ERR_CRI_NOT_FOUND')) throw err;
-        }
-      }
-    });
-    return [...kills, sandboxResult];
-  }
-
-  /** A new sandbox starts initialization over: remove the old init containers (purgeInitContainers). */
-  async function purgeInitContainers(pod: Pod, status: RuntimePodStatus): Promise<void> {
-    const names = new Set((pod.spec.initContainers ?? []).map((c) => c.name));
-    for (const c of status.containers) {
-      if (!names.has(c.name)) continue;
-      try {
-        await cri.runtime.removeContainer(c.id);
-      } catch (err) {
-        log.warn({ pod: podRef(pod), containerId: c.id, err }, 'Failed to remove pod init container');
-      }
-    }
-  }
+  const killer = { cri, clock, log };
+  const starter = { cri, clock, log, images, crashBackoff };
 
   async function syncPod(pod: Pod, syncOpts: SyncPodOptions = {}): Promise<SyncPodResult> {
     const uid = pod.metadata.uid;
@@ -207,7 +153,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     });
 
     // Step 1: Compute sandbox and container changes.
-    const planned = await runStep('computePodActions', ref, 'PodStatusError', async () => {
+    const planned = await runStep(clock, 'computePodActions', ref, 'PodStatusError', async () => {
       const status = syncOpts.podStatus ?? (await readPodStatus(cri, uid));
       return { status, actions: computePodActions(pod, status, syncOpts.probes) };
     });
@@ -219,17 +165,17 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     // Step 2: Kill the pod if the sandbox has changed (or nothing is left to run).
     if (actions.killPod) {
       log.info({ pod: ref, podUid: uid, createSandbox: actions.createSandbox }, 'Stopping PodSandbox for pod');
-      const killed = await killPodWithStatus(pod, status);
+      const killed = await killPodContainersAndSandboxes(killer, pod, status);
       steps.push(...killed);
       if (killed.some((s) => !s.ok)) return done(actions, actions.sandboxId);
-      if (actions.createSandbox) await purgeInitContainers(pod, status);
+      if (actions.createSandbox) await purgeInitContainers(killer, pod, status);
     } else {
       // Step 3: kill any running containers in this pod which are not to keep.
-      const spec = new Map(allContainers(pod).map((c) => [c.name, c]));
+      const spec = specsByName(pod);
       for (const k of actions.containersToKill) {
         log.info({ pod: ref, containerName: k.name, containerId: k.id, reason: k.reason, message: k.message }, 'Killing unwanted container for pod');
         const grace = containerGracePeriodSeconds(pod, spec.get(k.name), k.reason);
-        const { result } = await runStep('killContainer', k.name, 'KillContainerError', () => cri.runtime.stopContainer(k.id, grace));
+        const { result } = await runStep(clock, 'killContainer', k.name, 'KillContainerError', () => cri.runtime.stopContainer(k.id, grace));
         steps.push({ ...result, id: k.id });
         if (!result.ok) return done(actions, actions.sandboxId);
       }
@@ -239,7 +185,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     let sandboxId = actions.sandboxId;
     let podIPs = status.ips;
     const configStep = actions.createSandbox ? 'createPodSandbox' : 'configPodSandbox';
-    const configured = await runStep(configStep, ref, actions.createSandbox ? 'CreatePodSandboxError' : 'ConfigPodSandboxError', async () => {
+    const configured = await runStep(clock, configStep, ref, actions.createSandbox ? 'CreatePodSandboxError' : 'ConfigPodSandboxError', async () => {
       const ctx = await nodeContext(pod);
       return { ctx, sandboxConfig: generatePodSandboxConfig(pod, actions.attempt, ctx, node.cgroupParentFor?.(pod)) };
     });
@@ -250,14 +196,12 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     const { ctx, sandboxConfig } = configured.value;
 
     if (actions.createSandbox) {
-      const created = await runStep('createPodSandbox', ref, 'CreatePodSandboxError', async () => {
+      const created = await runStep(clock, 'createPodSandbox', ref, 'CreatePodSandboxError', async () => {
         if (sandboxConfig.log_directory) await makeDirectory(sandboxConfig.log_directory);
         const id = await cri.runtime.runPodSandbox(sandboxConfig);
         const sandboxStatus = (await cri.runtime.podSandboxStatus(id)).status;
         if (!sandboxStatus) throw new KubeletError('KLT_ERR_CRI_FAILED', 'pod sandbox status is nil');
-        const network = sandboxStatus.network;
-        const ips = network ? [network.ip, ...(network.additional_ips ?? []).map((a) => a.ip)].filter((ip) => ip !== '') : [];
-        return { id, ips };
+        return { id, ips: sandboxIPs(sandboxStatus.network) };
       });
       steps.push(created.value ? { ...created.result, id: created.value.id } : created.result);
       if (!created.value) {
@@ -265,43 +209,16 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
         return done(actions);
       }
       sandboxId = created.value.id;
-      // A host-network pod has the node's IPs, not the sandbox's.
+      // A host-network sandbox reports no IP of its own: keep what the status had, as Go does.
       if (!pod.spec.hostNetwork) podIPs = created.value.ips;
       log.info({ pod: ref, podUid: uid, podSandboxId: sandboxId }, 'Created PodSandbox for pod');
     }
 
+    if (sandboxId === undefined) return done(actions); // nothing to start containers in (a pod only being killed)
+    const startCtx = { pod, status, sandboxId, sandboxConfig, node: ctx, podIPs };
     const start = async (step: 'startInitContainer' | 'startContainer', container: Container): Promise<boolean> => {
-      let fallbackReason = 'CreateContainerError';
-      // The reason a CRI failure is shown under depends on the phase it happened in.
-      const { result, value } = await runStep(step, container.name, () => fallbackReason, async () => {
-        if (sandboxId === undefined) throw new KubeletError('KLT_ERR_INTERNAL', 'no sandbox to start the container in');
-        // Crash-loop back-off, measured from when the newest exited instance finished (doBackOff).
-        const exited = status.containers.find((c) => c.name === container.name && c.state === 'exited');
-        if (exited) {
-          const key = containerBackoffKey(pod, container);
-          const finishedMs = nanosToMillis(exited.finishedAt);
-          if (crashBackoff.isInBackoffSince(key, finishedMs, clock.now())) {
-            const seconds = Math.round((crashBackoff.current(key) ?? 0) / 1000);
-            throw new KubeletError('KLT_ERR_CONTAINER_BACKOFF', `back-off ${seconds}s restarting failed container=${container.name} pod=${ref}`, { retryable: true });
-          }
-          crashBackoff.next(key, clock.now());
-        }
-        fallbackReason = 'ErrImagePull';
-        const imageRef = await images.ensureImageExists(pod, container, sandboxConfig);
-        fallbackReason = 'CreateContainerConfigError';
-        const previous = findContainerStatus(status, container.name);
-        const restartCount = previous ? previous.restartCount + 1 : 0;
-        const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs }, ctx);
-        fallbackReason = 'CreateContainerError';
-        const id = await cri.runtime.createContainer(sandboxId, config, sandboxConfig);
-        fallbackReason = 'RunContainerError';
-        await cri.runtime.startContainer(id);
-        // The postStart hook would run here (not implemented yet).
-        return id;
-      });
-      steps.push(value !== undefined ? { ...result, id: value } : result);
-      if (result.ok) log.info({ pod: ref, containerName: container.name, containerId: value }, 'Started container');
-      else log.warn({ pod: ref, containerName: container.name, reason: result.reason, err: result.error }, 'Container start failed in pod');
+      const result = await startContainer(starter, step, container, startCtx);
+      steps.push(result);
       return result.ok;
     };
 
@@ -322,7 +239,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
 
     async killPod(pod, gracePeriodSeconds) {
       const status = await readPodStatus(cri, pod.metadata.uid);
-      const steps = await killPodWithStatus(pod, status, gracePeriodSeconds);
+      const steps = await killPodContainersAndSandboxes(killer, pod, status, gracePeriodSeconds);
       return { podUid: pod.metadata.uid, ok: steps.every((s) => s.ok), steps };
     },
 
@@ -330,11 +247,11 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
       const status = await readPodStatus(cri, uid);
       const steps: SyncStepResult[] = [];
       for (const c of status.containers) {
-        const { result } = await runStep('removeContainer', c.name, 'RemoveContainerError', () => cri.runtime.removeContainer(c.id));
+        const { result } = await runStep(clock, 'removeContainer', c.name, 'RemoveContainerError', () => cri.runtime.removeContainer(c.id));
         steps.push({ ...result, id: c.id });
       }
       for (const s of status.sandboxes) {
-        const { result } = await runStep('removePodSandbox', s.id, 'RemovePodSandboxError', () => cri.runtime.removePodSandbox(s.id));
+        const { result } = await runStep(clock, 'removePodSandbox', s.id, 'RemovePodSandboxError', () => cri.runtime.removePodSandbox(s.id));
         steps.push({ ...result, id: s.id });
       }
       return { podUid: uid, ok: steps.every((s) => s.ok), steps };

@@ -182,6 +182,26 @@ describe('runtimeManager.syncPod', () => {
     expect(withInit.steps.at(-1)?.step).toBe('startInitContainer');
   });
 
+  it('stops the sync when an unwanted container cannot be killed', async () => {
+    const pod = makePod({ initContainers: [] });
+    await manager.syncPod(pod);
+    cri.exitContainer(cri.latestContainer('sidecar')?.id ?? '', 1);
+    cri.failNext('stopContainer', new KubeletError('KLT_ERR_CRI_DEADLINE', 'context deadline exceeded'));
+    cri.calls.length = 0;
+    const changed = makePod({ initContainers: [], containers: [{ ...app, image: 'nginx:1.27', workingDir: '/srv' }, sidecar] });
+    const result = await manager.syncPod(changed);
+    expect(failedSteps(result)).toEqual([{ step: 'killContainer', target: 'app', reason: 'KillContainerError', code: 'KLT_ERR_CRI_DEADLINE' }]);
+    // Go returns at a failed kill: the exited sidecar is not restarted in this sync.
+    expect(lifecycle(cri)).toEqual(['stopContainer app']);
+  });
+
+  it('reports a container whose config cannot be built and still starts the others', async () => {
+    const needsSecret: Container = { name: 'app', image: 'nginx:1.27', env: [{ name: 'TOKEN', valueFrom: { secretKeyRef: { name: 'api', key: 'token' } } }] };
+    const result = await manager.syncPod(makePod({ initContainers: [], containers: [needsSecret, sidecar] }));
+    expect(failedSteps(result)).toEqual([{ step: 'startContainer', target: 'app', reason: 'CreateContainerConfigError', code: 'KLT_ERR_CONTAINER_CONFIG' }]);
+    expect(lifecycle(cri)).toEqual(['runPodSandbox web', 'createContainer sidecar', 'startContainer sidecar']);
+  });
+
   it('never pulls a present image under IfNotPresent, pulls under Always, and fails Never without it', async () => {
     await manager.syncPod(makePod({ initContainers: [], containers: [{ ...app, imagePullPolicy: 'IfNotPresent' }] }));
     expect(cri.calls.filter((c) => c.startsWith('pullImage'))).toEqual([]);

@@ -1,0 +1,81 @@
+/**
+ * Starting one container of a pod (Go's SyncPod `start` helper and startContainer): crash-loop
+ * back-off, ensure the image, generate the config, CreateContainer, StartContainer. The failure's
+ * reason follows how far it got (ErrImagePull…, CreateContainerConfigError, CreateContainerError,
+ * RunContainerError), as the container's waiting reason will show it.
+ */
+import { KubeletError } from '../../domain/errors.js';
+import type { Container, Pod } from '../../domain/pod/types.js';
+import { Backoff } from '../../domain/runtime/backoff.js';
+import { hashContainer } from '../../domain/runtime/container-hash.js';
+import { generateContainerConfig, type NodeRuntimeContext } from '../../domain/runtime/container-config.js';
+import type { CriPodSandboxConfig } from '../../domain/runtime/cri-config.js';
+import { findContainerStatus, type RuntimePodStatus } from '../../domain/runtime/pod-status.js';
+import type { Logger } from '../../log.js';
+import type { Clock } from '../../ports/clock.js';
+import type { CriClient } from '../../ports/cri.js';
+import type { ImageManager } from './image-manager.js';
+import { podRef, runStep } from './step-runner.js';
+import type { SyncStepResult } from './sync-result.js';
+
+export interface ContainerStarterDeps {
+  cri: CriClient;
+  clock: Clock;
+  log: Logger;
+  images: ImageManager;
+  /** Shared across syncs: the restart back-off outlives any one sync. */
+  crashBackoff: Backoff;
+}
+
+/** What one sync knows about the pod when it starts containers. */
+export interface PodStartContext {
+  pod: Pod;
+  status: RuntimePodStatus;
+  sandboxId: string;
+  sandboxConfig: CriPodSandboxConfig;
+  node: NodeRuntimeContext;
+  podIPs: string[];
+}
+
+/** GetStableKey: the back-off follows a container spec, not a container instance. */
+function crashBackoffKey(pod: Pod, container: Container): string {
+  const ns = pod.metadata.namespace ?? 'default';
+  return `${pod.metadata.name}_${ns}_${pod.metadata.uid}_${container.name}_${hashContainer(container).toString(16)}`;
+}
+
+function nanosToMillis(ns: string): number {
+  return Number(BigInt(ns || '0') / 1_000_000n);
+}
+
+export async function startContainer(deps: ContainerStarterDeps, step: 'startInitContainer' | 'startContainer', container: Container, ctx: PodStartContext): Promise<SyncStepResult> {
+  const { cri, clock, log, crashBackoff } = deps;
+  const { pod, status } = ctx;
+  let reason = 'CrashLoopBackOff';
+  const { result, value } = await runStep(clock, step, container.name, () => reason, async () => {
+    // doBackOff: measured from when the newest exited instance finished.
+    const exited = status.containers.find((c) => c.name === container.name && c.state === 'exited');
+    if (exited) {
+      const key = crashBackoffKey(pod, container);
+      if (crashBackoff.isInBackoffSince(key, nanosToMillis(exited.finishedAt), clock.now())) {
+        const seconds = Math.round((crashBackoff.current(key) ?? 0) / 1000);
+        throw new KubeletError('KLT_ERR_CONTAINER_BACKOFF', `back-off ${seconds}s restarting failed container=${container.name} pod=${podRef(pod)}`, { retryable: true });
+      }
+      crashBackoff.next(key, clock.now());
+    }
+    reason = 'ErrImagePull';
+    const imageRef = await deps.images.ensureImageExists(pod, container, ctx.sandboxConfig);
+    reason = 'CreateContainerConfigError';
+    const previous = findContainerStatus(status, container.name);
+    const restartCount = previous ? previous.restartCount + 1 : 0;
+    const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs }, ctx.node);
+    reason = 'CreateContainerError';
+    const id = await cri.runtime.createContainer(ctx.sandboxId, config, ctx.sandboxConfig);
+    reason = 'RunContainerError';
+    await cri.runtime.startContainer(id);
+    // The postStart hook would run here (not implemented yet).
+    return id;
+  });
+  if (result.ok) log.info({ pod: podRef(pod), containerName: container.name, containerId: value }, 'Started container');
+  else log.warn({ pod: podRef(pod), containerName: container.name, reason: result.reason, err: result.error }, 'Container start failed in pod');
+  return value !== undefined ? { ...result, id: value } : result;
+}

@@ -1,0 +1,58 @@
+/**
+ * Stopping a pod (Go's killPodWithSyncResult) and forgetting its old init containers
+ * (purgeInitContainers). Containers are stopped first, in parallel, each with its grace period;
+ * only then the sandboxes, because containerd's StopPodSandbox kills whatever still runs in the
+ * sandbox without grace. Nothing is removed: that is garbage collection's job.
+ */
+import { KubeletError } from '../../domain/errors.js';
+import type { Container, Pod } from '../../domain/pod/types.js';
+import { containerGracePeriodSeconds } from '../../domain/runtime/grace-period.js';
+import type { RuntimePodStatus } from '../../domain/runtime/pod-status.js';
+import type { Logger } from '../../log.js';
+import type { Clock } from '../../ports/clock.js';
+import type { CriClient } from '../../ports/cri.js';
+import { podRef, runStep } from './step-runner.js';
+import type { SyncStepResult } from './sync-result.js';
+
+export interface PodKillerDeps { cri: CriClient; clock: Clock; log: Logger }
+
+function specsByName(pod: Pod): Map<string, Container> {
+  return new Map([...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => [c.name, c]));
+}
+
+export async function killPodContainersAndSandboxes(deps: PodKillerDeps, pod: Pod, status: RuntimePodStatus, gracePeriodOverride?: number): Promise<SyncStepResult[]> {
+  const { cri, clock, log } = deps;
+  const specs = specsByName(pod);
+  const running = status.containers.filter((c) => c.state === 'running');
+  const kills = await Promise.all(running.map(async (c) => {
+    const grace = containerGracePeriodSeconds(pod, specs.get(c.name), undefined, gracePeriodOverride);
+    log.debug({ pod: podRef(pod), containerName: c.name, containerId: c.id, gracePeriod: grace }, 'Killing container with a grace period');
+    const { result } = await runStep(clock, 'killContainer', c.name, 'KillContainerError', () => cri.runtime.stopContainer(c.id, grace));
+    return { ...result, id: c.id };
+  }));
+  // Sandboxes are stopped even when a container could not be, as Go does: the sandbox stop then
+  // takes down what is left.
+  const { result } = await runStep(clock, 'killPodSandbox', podRef(pod), 'KillPodSandboxError', async () => {
+    for (const s of status.sandboxes) {
+      try {
+        await cri.runtime.stopPodSandbox(s.id);
+      } catch (err) {
+        if (!(err instanceof KubeletError && err.code === 'KLT_ERR_CRI_NOT_FOUND')) throw err;
+      }
+    }
+  });
+  return [...kills, result];
+}
+
+/** A new sandbox starts initialization over: the old sandbox's init containers go. Failures are only logged. */
+export async function purgeInitContainers(deps: PodKillerDeps, pod: Pod, status: RuntimePodStatus): Promise<void> {
+  const names = new Set((pod.spec.initContainers ?? []).map((c) => c.name));
+  for (const c of status.containers) {
+    if (!names.has(c.name)) continue;
+    try {
+      await deps.cri.runtime.removeContainer(c.id);
+    } catch (err) {
+      deps.log.warn({ pod: podRef(pod), containerId: c.id, err }, 'Failed to remove pod init container');
+    }
+  }
+}
