@@ -57,7 +57,10 @@ export interface EmbeddedRuntimeOptions {
   /** Where sandboxes, containers, shims and pulled image names are kept across restarts. */
   stateDir: string;
   logger?: Logger;
-  /** Timestamps (created_at etc.); wall clock by default. Container log lines always use the wall clock. */
+  /**
+   * created_at of sandboxes and containers and ImageFsInfo's timestamp; the wall clock by default.
+   * started_at, finished_at and log lines always come from the shim's wall clock: the shim outlives us.
+   */
   clock?: Clock;
   /** Image names present from the start; default DEFAULT_EMBEDDED_IMAGES. */
   images?: readonly string[];

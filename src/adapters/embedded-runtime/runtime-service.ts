@@ -31,7 +31,7 @@ import { KeyedMutex } from './keyed-mutex.js';
 import { isSameProcessAlive, type ProcessIdentity } from './proc-stat.js';
 import type { ContainerRecord, SandboxRecord } from './records.js';
 import { launchThroughShim, type ShimCommand } from './shim-launcher.js';
-import { EXIT_FILE, REOPEN_LOG_SIGNAL, type ExitRecord } from './shim-protocol.js';
+import { EXIT_FILE, REOPEN_LOG_SIGNAL, STARTED_FILE, type ExitRecord, type StartedRecord } from './shim-protocol.js';
 
 export const EMBEDDED_RUNTIME_NAME = 'kubelet-ts-embedded';
 /** The runtime is part of kubelet-ts, so it carries kubelet-ts's version (containerd reports its own). */
@@ -86,6 +86,7 @@ export class EmbeddedRuntimeService {
     for (const container of containers.records) service.containers.set(container.id, container);
     let adopted = 0;
     for (const container of service.containers.values()) {
+      await service.recoverInterruptedStart(container);
       await service.refresh(container);
       if (container.phase === 'running') adopted++;
     }
@@ -374,6 +375,23 @@ export class EmbeddedRuntimeService {
 
   private async refreshAll(): Promise<void> {
     for (const container of this.containers.values()) await this.refresh(container);
+  }
+
+  /**
+   * A record still CREATED although its shim wrote started.json: the runtime stopped (crashed) between
+   * launching the container and saving the record. The container did start, so the record says so.
+   */
+  private async recoverInterruptedStart(container: ContainerRecord): Promise<void> {
+    if (container.phase !== 'created') return;
+    const started = readJsonFileSync<StartedRecord>(join(this.shimDir(container.id), STARTED_FILE));
+    if (started.kind !== 'ok') return;
+    const s = started.value;
+    container.phase = 'running';
+    container.process = { pid: s.pid, startTime: s.startTime ?? '' };
+    container.shim = { pid: s.shimPid, startTime: s.shimStartTime ?? '' };
+    container.started_at = s.startedAt;
+    await this.containerStore.put(container);
+    this.options.logger.warn({ containerId: container.id }, 'Recovered a container started just before the runtime stopped');
   }
 
   /** Moves a running container to exited when its shim says so, or when nothing of it is left. */

@@ -100,8 +100,9 @@ export async function launchThroughShim(shim: ShimCommand, shimDir: string, spec
         resolve(buffered.slice(0, newline));
       }
     });
-  }).catch((err: Error) => {
-    throw new KubeletError('KLT_ERR_CRI_FAILED', `failed to start container: ${err.message}`, { cause: err });
+  }).catch(async (err: Error) => {
+    const tail = await shimLogTail(shimDir);
+    throw new KubeletError('KLT_ERR_CRI_FAILED', `failed to start container: ${err.message}${tail ? `: ${tail}` : ''}`, { cause: err });
   }).finally(() => {
     // From here on the shim lives on its own: stop reading it and let our event loop forget it.
     shimProcess.stdout?.destroy();
@@ -121,4 +122,14 @@ export async function launchThroughShim(shim: ShimCommand, shimDir: string, spec
     shim: shimIdentity,
     startedAt: parsed.startedAt,
   };
+}
+
+/** The last lines of the shim's own log, to put the reason for a failed start into the error. */
+async function shimLogTail(shimDir: string, maxChars = 600): Promise<string> {
+  try {
+    const text = (await readFile(join(shimDir, SHIM_LOG_FILE), 'utf8')).trim();
+    return text.length > maxChars ? `…${text.slice(-maxChars)}` : text;
+  } catch {
+    return '';
+  }
 }

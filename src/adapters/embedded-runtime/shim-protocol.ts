@@ -8,6 +8,12 @@
 
 /** Written by the runtime before it spawns the shim. */
 export const LAUNCH_FILE = 'launch.json';
+/**
+ * Written (atomically) by the shim as soon as the container process runs: the same facts as its
+ * stdout report, on disk, so a runtime that crashed between spawning the shim and saving the
+ * container's record still finds out, on its next start, that the container is running.
+ */
+export const STARTED_FILE = 'started.json';
 /** Written (atomically) by the shim once the container has exited and its output is flushed. */
 export const EXIT_FILE = 'exit.json';
 /** The shim's own diagnostics (its stderr). Never the container's output. */
@@ -30,6 +36,14 @@ export interface LaunchSpec {
 export type ShimReport =
   | { ok: true; pid: number; startTime: string | null; startedAt: string }
   | { ok: false; error: string };
+
+export interface StartedRecord {
+  pid: number;
+  startTime: string | null;
+  startedAt: string;
+  shimPid: number;
+  shimStartTime: string | null;
+}
 
 export interface ExitRecord {
   exit_code: number;

@@ -22,7 +22,9 @@ import { CriLogStreamFormatter, wallClockNs } from './cri-log-writer.js';
 import { readJsonFileSync, writeFileAtomicSync } from './atomic-file.js';
 import { exitCodeFor } from './exit-code.js';
 import { identifyProcess } from './proc-stat.js';
-import { EXIT_FILE, LAUNCH_FILE, REOPEN_LOG_SIGNAL, type ExitRecord, type LaunchSpec, type ShimReport } from './shim-protocol.js';
+import {
+  EXIT_FILE, LAUNCH_FILE, REOPEN_LOG_SIGNAL, STARTED_FILE, type ExitRecord, type LaunchSpec, type ShimReport, type StartedRecord,
+} from './shim-protocol.js';
 
 /** How long to wait for the pipes to drain after the main process exited (an escaped grandchild may hold them). */
 const DRAIN_TIMEOUT_MS = 2000;
@@ -94,7 +96,15 @@ export function runShim(shimDir: string): void {
   child.once('spawn', () => {
     started = true;
     const pid = child.pid!;
-    report({ ok: true, pid, startTime: identifyProcess(pid)?.startTime ?? null, startedAt: wallClockNs().toString() });
+    const record: StartedRecord = {
+      pid,
+      startTime: identifyProcess(pid)?.startTime ?? null,
+      startedAt: wallClockNs().toString(),
+      shimPid: process.pid,
+      shimStartTime: identifyProcess(process.pid)?.startTime ?? null,
+    };
+    writeFileAtomicSync(join(shimDir, STARTED_FILE), JSON.stringify(record));
+    report({ ok: true, pid, startTime: record.startTime, startedAt: record.startedAt });
   });
   child.stdout!.on('data', (chunk: Buffer) => stdout.write(chunk));
   child.stderr!.on('data', (chunk: Buffer) => stderr.write(chunk));

@@ -323,6 +323,23 @@ describe('startEmbeddedRuntime', () => {
     expect((await cri.runtime.containerStatus(containerId)).status).toMatchObject({ state: 'CONTAINER_EXITED', exit_code: 255, reason: 'Error' });
   });
 
+  it('recovers a container whose start was not yet saved when the runtime stopped (started.json)', async () => {
+    let cri = await start();
+    const { containerId, pid, logPath } = await runContainer(cri, 'crash', 'main', TRAPPING);
+    await waitForLog(logPath, 'ready');
+    client!.close();
+    await runtime!.close();
+    // What the record looks like if the runtime died between launching the shim and saving the record.
+    const recordPath = join(stateDir, 'containers', `${containerId}.json`);
+    const record = JSON.parse(await readFile(recordPath, 'utf8')) as Record<string, unknown>;
+    await writeFile(recordPath, JSON.stringify({ ...record, phase: 'created', started_at: '0', process: undefined, shim: undefined }));
+    cri = await start();
+    expect((await cri.runtime.containerStatus(containerId)).status).toMatchObject({ state: 'CONTAINER_RUNNING' });
+    expect(await pidOf(cri, containerId)).toBe(pid);
+    await cri.runtime.stopContainer(containerId, 10);
+    expect(isAlive(pid)).toBe(false);
+  });
+
   it('skips a torn state file on start instead of failing', async () => {
     let cri = await start();
     const sandboxId = await cri.runtime.runPodSandbox(sandboxConfig('keep'));

@@ -1,0 +1,83 @@
+/**
+ * The detached shim on its own (no gRPC): launch, CRI log output, exit.json, leftover cleanup and
+ * spawn errors. The shim is the transpiled shim.ts, as the runtime runs it from sources.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readJsonFileSync } from '../../../src/adapters/embedded-runtime/atomic-file.js';
+import { identifyProcess } from '../../../src/adapters/embedded-runtime/proc-stat.js';
+import { launchThroughShim, resolveShimCommand, type ShimCommand } from '../../../src/adapters/embedded-runtime/shim-launcher.js';
+import { EXIT_FILE, STARTED_FILE, type ExitRecord, type LaunchSpec, type StartedRecord } from '../../../src/adapters/embedded-runtime/shim-protocol.js';
+
+let scratch: string;
+let shim: ShimCommand;
+let dir: string;
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'klt-shim-bin-'));
+  shim = await resolveShimCommand(scratch);
+  return () => rm(scratch, { recursive: true, force: true });
+});
+beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'klt-shim-')); });
+afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+
+function spec(script: string, extra: Partial<LaunchSpec> = {}): LaunchSpec {
+  return { command: ['sh', '-c', script], env: { PATH: '/usr/bin:/bin' }, cwd: dir, logPath: join(dir, 'logs', 'c', '0.log'), maxLineBytes: 16 * 1024, ...extra };
+}
+
+async function waitForExit(shimDir: string): Promise<ExitRecord> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const read = readJsonFileSync<ExitRecord>(join(shimDir, EXIT_FILE));
+    if (read.kind === 'ok') return read.value;
+    if (Date.now() > deadline) throw new Error('no exit.json');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const isAlive = (pid: number) => identifyProcess(pid) !== undefined;
+
+describe('launchThroughShim', () => {
+  it('runs the command detached in its own process group and writes started.json, the CRI log and exit.json', async () => {
+    const shimDir = join(dir, 'shim');
+    const launched = await launchThroughShim(shim, shimDir, spec('echo out; printf "no-newline" >&2; exit 5', { maxLineBytes: 4 }));
+    expect(launched.container.pid).toBeGreaterThan(0);
+    expect(launched.shim.pid).not.toBe(process.pid);
+    const started = readJsonFileSync<StartedRecord>(join(shimDir, STARTED_FILE));
+    expect(started).toMatchObject({ kind: 'ok', value: { pid: launched.container.pid, shimPid: launched.shim.pid } });
+    const exit = await waitForExit(shimDir);
+    expect(exit).toMatchObject({ exit_code: 5, signal: null });
+    expect(BigInt(exit.finished_at)).toBeGreaterThanOrEqual(BigInt(launched.startedAt));
+    const log = (await readFile(join(dir, 'logs', 'c', '0.log'), 'utf8')).split('\n').filter(Boolean).map((l) => l.replace(/^\S+ /, ''));
+    // "no-newline" is 10 bytes: two P records of the 4-byte cap, then the rest as F at end of stream.
+    expect(log.filter((l) => l.startsWith('stdout'))).toEqual(['stdout F out']);
+    expect(log.filter((l) => l.startsWith('stderr'))).toEqual(['stderr P no-n', 'stderr P ewli', 'stderr F ne']);
+  });
+
+  it('kills what the main process left behind in its group when it exits, like the end of a PID namespace', async () => {
+    const shimDir = join(dir, 'shim');
+    await launchThroughShim(shim, shimDir, spec(`sleep 30 & echo $! > ${join(dir, 'bg.pid')}; exit 0`));
+    expect(await waitForExit(shimDir)).toMatchObject({ exit_code: 0 });
+    const bg = Number(await readFile(join(dir, 'bg.pid'), 'utf8'));
+    const deadline = Date.now() + 2000;
+    while (isAlive(bg) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(isAlive(bg)).toBe(false);
+  });
+
+  it('reports 128 + signal number when a signal ends the container (SIGKILL → 137)', async () => {
+    const shimDir = join(dir, 'shim');
+    const launched = await launchThroughShim(shim, shimDir, spec('exec sleep 30'));
+    process.kill(-launched.container.pid, 'SIGKILL');
+    expect(await waitForExit(shimDir)).toMatchObject({ exit_code: 137, signal: 'SIGKILL' });
+  });
+
+  it('fails with KLT_ERR_CRI_FAILED naming the command when it cannot be started, and writes no exit.json', async () => {
+    const shimDir = join(dir, 'shim');
+    const err = await launchThroughShim(shim, shimDir, spec('', { command: ['no-such-command-klt'] })).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: 'KLT_ERR_CRI_FAILED' });
+    expect((err as Error).message).toContain('no-such-command-klt');
+    expect(readJsonFileSync(join(shimDir, EXIT_FILE))).toEqual({ kind: 'absent' });
+  });
+});
