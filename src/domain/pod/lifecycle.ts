@@ -1,0 +1,41 @@
+/**
+ * Pure helpers the syncLoop uses: kill grace periods, admission's rejected status, and which
+ * container probes to run for a pod's status.
+ */
+import type { Container, Pod, PodStatus, Probe } from './types.js';
+
+export type ProbeType = 'liveness' | 'readiness' | 'startup';
+
+const PROBE_FIELDS: Record<ProbeType, keyof Container> = {
+  liveness: 'livenessProbe',
+  readiness: 'readinessProbe',
+  startup: 'startupProbe',
+};
+
+/** Grace period for a kill: the deletion's own, else the pod's, else Go's default 30 s. */
+export function killGracePeriod(pod: Pod): number {
+  return pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
+}
+
+/** Running containers with a probe, each with its start time (ms), from the API status. */
+export function probeTargets(pod: Pod, status: PodStatus): { container: Container; probe: ProbeType; startedAtMs: number }[] {
+  const out: { container: Container; probe: ProbeType; startedAtMs: number }[] = [];
+  for (const cs of status.containerStatuses ?? []) {
+    const startedAt = cs.state?.running?.startedAt;
+    const container = pod.spec.containers.find((c) => c.name === cs.name);
+    if (!startedAt || !container) continue;
+    for (const probe of Object.keys(PROBE_FIELDS) as ProbeType[]) {
+      if (container[PROBE_FIELDS[probe]] as Probe | undefined) out.push({ container, probe, startedAtMs: Date.parse(startedAt) });
+    }
+  }
+  return out;
+}
+
+/** The status of a pod admission refused: HandlePodAdditions' rejectPod, reason OutOfpods. */
+export function rejectedForPodCount(maxPods: number): PodStatus {
+  return {
+    phase: 'Failed',
+    reason: 'OutOfpods',
+    message: `Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: ${maxPods}, capacity: ${maxPods}`,
+  };
+}

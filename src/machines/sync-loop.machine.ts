@@ -1,0 +1,225 @@
+/**
+ * The syncLoop (pkg/kubelet/kubelet.go syncLoop / syncLoopIteration): the kubelet's dispatcher.
+ *
+ * Contract:
+ * - It owns the pod config (`podConfig`, its sources), the PLEG (`pleg`) and one pod worker per pod
+ *   UID (`pod:<uid>`), and one probe worker per container probe (`probe:<uid>:<container>:<type>`).
+ * - configCh → `pod.config.updated`: ADD admits the pod (maxPods, as HandlePodAdditions' admission)
+ *   and spawns its worker; UPDATE forwards the spec; DELETE and REMOVE ask the worker to kill the
+ *   pod with its grace period; RECONCILE changes nothing the kubelet acts on.
+ * - plegCh → `pleg.events`: each pod with an event is asked to sync now.
+ * - probe results → `probe.result.changed`: forwarded to the pod's worker.
+ * - A worker that finished (`terminated`, `xstate.done.actor.pod:<uid>`) is forgotten once its pod
+ *   left the config.
+ * - Status: each worker reports `pod.status.updated`; the syncLoop keeps the latest per pod (the
+ *   status manager reads it), and starts or restarts probe workers as containers start.
+ * The 1 s syncCh and 2 s housekeeping ticks of Go are folded into the workers' own resync timers
+ * and into the done/REMOVE handling here, so an idle node journals nothing.
+ * Pure: no I/O, no clock reads.
+ */
+import { assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { killGracePeriod, probeTargets, rejectedForPodCount, type ProbeType } from '../domain/pod/lifecycle.js';
+import type { Pod, PodStatus } from '../domain/pod/types.js';
+
+export type PodOperation = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
+export type { ProbeType };
+
+export interface SyncLoopInput {
+  nodeName: string;
+  maxPods: number;
+  /** Everything the pod config machine needs (sources, periods). */
+  podConfig: Record<string, unknown>;
+  /** Everything a pod worker needs besides its pod (resync period…). */
+  podWorker: Record<string, unknown>;
+  /** Everything the PLEG needs (relist period…). */
+  pleg: Record<string, unknown>;
+  hostIP: string;
+}
+
+export interface PodEntry {
+  pod: Pod;
+  /** active: a worker drives it; rejected: admission refused it; terminated: its worker is done. */
+  lifecycle: 'active' | 'terminating' | 'terminated' | 'rejected';
+  /** Removed from its source: forget it once terminated. */
+  removed: boolean;
+  status: PodStatus | null;
+  /** Container start time (ms) per container name that probe workers were started for. */
+  probedStarts: Record<string, number>;
+}
+
+export interface SyncLoopContext {
+  input: SyncLoopInput;
+  pods: Record<string, PodEntry>;
+  sourcesReady: boolean;
+  rejectedManifests: { source: string; origin: string; reason: string }[];
+}
+
+export type SyncLoopEvent =
+  | { type: 'pod.config.updated'; op: PodOperation; source: string; pods: Pod[] }
+  | { type: 'pod.config.sourcesReady' }
+  | { type: 'pod.manifest.rejected'; source: string; origin: string; reason: string }
+  | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[] }
+  | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
+  | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string }
+  | { type: `xstate.done.actor.${string}`; output: { podUid?: string } | undefined };
+
+/** Effects of the syncLoop itself: none. Its children's logic is provided by the composition root. */
+export const SYNC_LOOP_EFFECTS = [] as const;
+
+const placeholder = (name: string) =>
+  fromPromise<never, unknown>(async () => {
+    throw new Error(`actor ${name} was not provided`);
+  });
+
+export const podWorkerId = (uid: string) => `pod:${uid}`;
+export const probeWorkerId = (uid: string, container: string, probe: ProbeType) => `probe:${uid}:${container}:${probe}`;
+
+export const syncLoopMachine = setup({
+  types: {
+    context: {} as SyncLoopContext,
+    events: {} as SyncLoopEvent,
+    input: {} as SyncLoopInput,
+  },
+  actors: {
+    podConfig: placeholder('podConfig'),
+    pleg: placeholder('pleg'),
+    podWorker: placeholder('podWorker'),
+    probe: placeholder('probe'),
+  },
+}).createMachine({
+  id: 'syncLoop',
+  context: ({ input }) => ({ input, pods: {}, sourcesReady: false, rejectedManifests: [] }),
+  invoke: [
+    { id: 'podConfig', systemId: 'podConfig', src: 'podConfig', input: ({ context }: { context: SyncLoopContext }) => ({ ...context.input.podConfig, nodeName: context.input.nodeName }) },
+    { id: 'pleg', systemId: 'pleg', src: 'pleg', input: ({ context }: { context: SyncLoopContext }) => context.input.pleg },
+  ],
+  initial: 'waitingForSources',
+  states: {
+    waitingForSources: {
+      meta: { description: 'pods are admitted and run; housekeeping waits until every source has been seen' },
+      on: { 'pod.config.sourcesReady': { target: 'syncing', actions: assign({ sourcesReady: true }) } },
+    },
+    syncing: {
+      meta: { description: 'every source seen: pods removed from all sources are cleaned up' },
+    },
+  },
+  on: {
+    'pod.config.updated': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const pods = { ...context.pods };
+        for (const pod of event.pods) {
+          const uid = pod.metadata.uid ?? '';
+          const entry = pods[uid];
+          const worker = podWorkerId(uid);
+          switch (event.op) {
+            case 'ADD': {
+              if (entry && entry.lifecycle !== 'terminated') {
+                enqueue.sendTo(worker, { type: 'pod.spec.updated', pod });
+                pods[uid] = { ...entry, pod, removed: false };
+                break;
+              }
+              const active = Object.values(pods).filter((p) => p.lifecycle === 'active' || p.lifecycle === 'terminating').length;
+              if (active >= context.input.maxPods) {
+                pods[uid] = { pod, lifecycle: 'rejected', removed: false, status: rejectedForPodCount(context.input.maxPods), probedStarts: {} };
+                break;
+              }
+              enqueue.spawnChild('podWorker', {
+                id: worker,
+                systemId: worker,
+                input: { ...context.input.podWorker, pod, hostIP: context.input.hostIP },
+              });
+              pods[uid] = { pod, lifecycle: 'active', removed: false, status: null, probedStarts: {} };
+              break;
+            }
+            case 'UPDATE':
+              if (entry?.lifecycle === 'active') {
+                enqueue.sendTo(worker, { type: 'pod.spec.updated', pod });
+                pods[uid] = { ...entry, pod };
+              }
+              break;
+            case 'DELETE':
+            case 'REMOVE':
+              if (!entry) break;
+              if (entry.lifecycle === 'active' || entry.lifecycle === 'terminating') {
+                enqueue.sendTo(worker, { type: 'pod.kill.requested', gracePeriodSeconds: killGracePeriod(pod), reason: event.op === 'DELETE' ? 'deleted' : 'removed from its source' });
+                pods[uid] = { ...entry, pod, lifecycle: 'terminating', removed: entry.removed || event.op === 'REMOVE' };
+              } else if (event.op === 'REMOVE') {
+                delete pods[uid];
+              }
+              break;
+            case 'RECONCILE':
+              break;
+          }
+        }
+        enqueue.assign({ pods });
+      }),
+    },
+    'pod.manifest.rejected': {
+      actions: assign({
+        rejectedManifests: ({ context, event }) => [
+          ...context.rejectedManifests.filter((r) => r.origin !== event.origin).slice(-99),
+          { source: event.source, origin: event.origin, reason: event.reason },
+        ],
+      }),
+    },
+    'pleg.events': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const uids = new Set(event.events.map((e) => e.podUid));
+        for (const uid of uids) {
+          if (context.pods[uid]?.lifecycle === 'active' || context.pods[uid]?.lifecycle === 'terminating') {
+            enqueue.sendTo(podWorkerId(uid), { type: 'pod.sync.requested', reason: 'pleg' });
+          }
+        }
+      }),
+    },
+    'probe.result.changed': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        if (context.pods[event.podUid]?.lifecycle !== 'active') return;
+        enqueue.sendTo(podWorkerId(event.podUid), { type: 'probe.result.changed', container: event.container, probe: event.probe, result: event.result });
+      }),
+    },
+    'pod.status.updated': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const entry = context.pods[event.podUid];
+        if (!entry) return;
+        const probedStarts = { ...entry.probedStarts };
+        if (entry.lifecycle === 'active') {
+          for (const t of probeTargets(entry.pod, event.status)) {
+            const id = probeWorkerId(event.podUid, t.container.name, t.probe);
+            const known = probedStarts[`${t.container.name}:${t.probe}`];
+            if (known === t.startedAtMs) continue;
+            if (known === undefined) {
+              enqueue.spawnChild('probe', {
+                id,
+                systemId: id,
+                input: { podUid: event.podUid, podIP: event.status.podIP ?? '', hostIP: context.input.hostIP, container: t.container, probe: t.probe, containerStartedAtMs: t.startedAtMs },
+              });
+            } else {
+              enqueue.sendTo(id, { type: 'probe.container.restarted', containerStartedAtMs: t.startedAtMs });
+            }
+            probedStarts[`${t.container.name}:${t.probe}`] = t.startedAtMs;
+          }
+        }
+        enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, status: event.status, probedStarts } } });
+      }),
+    },
+    // A pod worker reached `terminated` (its output names the pod).
+    'xstate.done.actor.*': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const uid = (event as { output?: { podUid?: string } }).output?.podUid;
+        const entry = uid === undefined ? undefined : context.pods[uid];
+        if (!entry || uid === undefined) return;
+        for (const key of Object.keys(entry.probedStarts)) {
+          const [container, probe] = key.split(':') as [string, ProbeType];
+          enqueue.stopChild(probeWorkerId(uid, container, probe));
+        }
+        // A spawned child that reached its final state stays among the children until stopped.
+        enqueue.stopChild(podWorkerId(uid));
+        const pods = { ...context.pods };
+        if (entry.removed) delete pods[uid];
+        else pods[uid] = { ...entry, lifecycle: 'terminated', probedStarts: {} };
+        enqueue.assign({ pods });
+      }),
+    },
+  },
+});

@@ -1,0 +1,164 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback, setup, type AnyActorRef } from "xstate";
+import type { Pod, PodStatus } from '../../src/domain/pod/types.js';
+import { syncLoopMachine, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
+
+/** Records every event a fake child receives, by actor id. */
+const received: Record<string, { type: string }[]> = {};
+
+/** A fake pod worker: records events; a kill makes it finish with `{ podUid }`. */
+const fakePodWorker = setup({
+  types: { input: {} as { pod: Pod }, context: {} as { uid: string } },
+}).createMachine({
+  context: ({ input }) => ({ uid: input.pod.metadata.uid! }),
+  initial: 'running',
+  states: {
+    running: {
+      on: {
+        '*': { actions: ({ context, event }) => (received[`pod:${context.uid}`] ??= []).push(event) },
+        'pod.kill.requested': { target: 'done', actions: ({ context, event }) => (received[`pod:${context.uid}`] ??= []).push(event) },
+      },
+    },
+    done: { type: 'final' },
+  },
+  output: ({ context }) => ({ podUid: context.uid }),
+});
+
+const fakeProbe = setup({ types: { input: {} as { podUid: string; container: { name: string }; probe: string } } }).createMachine({
+  context: ({ input }: { input: { podUid: string; container: { name: string }; probe: string } }) => ({ id: `probe:${input.podUid}:${input.container.name}:${input.probe}` }),
+  on: { '*': { actions: ({ context, event }) => (received[(context as { id: string }).id] ??= []).push(event) } },
+});
+
+const idle = fromCallback(() => {});
+
+function pod(uid: string, name = uid, extra: Partial<Pod['spec']['containers'][number]> = {}): Pod {
+  return {
+    metadata: { name, namespace: 'default', uid },
+    spec: { containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', ...extra }], terminationGracePeriodSeconds: 7 },
+  };
+}
+
+function start(maxPods = 110) {
+  for (const k of Object.keys(received)) delete received[k];
+  const machine = syncLoopMachine.provide({
+    actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never },
+  });
+  const input: SyncLoopInput = { nodeName: 'node-a', maxPods, podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1' };
+  const actor = createActor(machine, { input });
+  actor.start();
+  return actor;
+}
+
+const children = (a: AnyActorRef) => Object.keys((a.getSnapshot() as { children: Record<string, unknown> }).children).sort();
+const types = (id: string) => (received[id] ?? []).map((e) => e.type);
+
+describe('syncLoopMachine', () => {
+  it('spawns one pod worker per added pod, named pod:<uid>', () => {
+    const a = start();
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1'), pod('u2')] });
+    expect(children(a)).toEqual(['pleg', 'pod:u1', 'pod:u2', 'podConfig']);
+    expect(a.getSnapshot().context.pods.u1?.lifecycle).toBe('active');
+  });
+
+  it('forwards an UPDATE to the pod worker as pod.spec.updated', () => {
+    const a = start();
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1')] });
+    a.send({ type: 'pod.config.updated', op: 'UPDATE', source: 'file', pods: [pod('u1', 'u1', { image: 'other:2' })] });
+    expect(types('pod:u1')).toContain('pod.spec.updated');
+    expect(a.getSnapshot().context.pods.u1?.pod.spec.containers[0]?.image).toBe('other:2');
+  });
+
+  it.each(['DELETE', 'REMOVE'] as const)('asks the worker to kill the pod with its grace period on %s', (op) => {
+    const a = start();
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1')] });
+    a.send({ type: 'pod.config.updated', op, source: 'file', pods: [pod('u1')] });
+    const kill = received['pod:u1']?.find((e) => e.type === 'pod.kill.requested') as { gracePeriodSeconds?: number } | undefined;
+    expect(kill?.gracePeriodSeconds).toBe(7);
+  });
+
+  it('forgets a removed pod once its worker has terminated, and keeps a deleted one as terminated', () => {
+    const a = start();
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1'), pod('u2')] });
+    a.send({ type: 'pod.config.updated', op: 'REMOVE', source: 'file', pods: [pod('u1')] });
+    a.send({ type: 'pod.config.updated', op: 'DELETE', source: 'file', pods: [pod('u2')] });
+    expect(a.getSnapshot().context.pods.u1).toBeUndefined();
+    expect(a.getSnapshot().context.pods.u2?.lifecycle).toBe('terminated');
+    expect(children(a)).toEqual(['pleg', 'podConfig']);
+  });
+
+  it('re-adds a pod whose earlier worker terminated, with a fresh worker', () => {
+    const a = start();
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1')] });
+    a.send({ type: 'pod.config.updated', op: 'DELETE', source: 'file', pods: [pod('u1')] });
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1')] });
+    expect(a.getSnapshot().context.pods.u1?.lifecycle).toBe('active');
+    expect(children(a)).toContain('pod:u1');
+  });
+
+  it('rejects a pod beyond maxPods with OutOfpods and spawns no worker', () => {
+    const a = start(1);
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1'), pod('u2')] });
+    const u2 = a.getSnapshot().context.pods.u2;
+    expect(u2?.lifecycle).toBe('rejected');
+    expect(u2?.status).toMatchObject({ phase: 'Failed', reason: 'OutOfpods' });
+    expect(children(a)).not.toContain('pod:u2');
+  });
+
+  it('asks each pod with a PLEG event to sync, once per relist', () => {
+    const a = start();
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1'), pod('u2')] });
+    a.send({ type: 'pleg.events', events: [{ podUid: 'u1', type: 'ContainerStarted' }, { podUid: 'u1', type: 'ContainerDied' }, { podUid: 'zz', type: 'ContainerDied' }] });
+    expect(types('pod:u1').filter((t) => t === 'pod.sync.requested')).toHaveLength(1);
+    expect(types('pod:u2')).not.toContain('pod.sync.requested');
+  });
+
+  it('moves from waitingForSources to syncing once every source was seen', () => {
+    const a = start();
+    expect(a.getSnapshot().value).toBe('waitingForSources');
+    a.send({ type: 'pod.config.sourcesReady' });
+    expect(a.getSnapshot().value).toBe('syncing');
+  });
+
+  it('keeps each rejected manifest once, by origin', () => {
+    const a = start();
+    a.send({ type: 'pod.manifest.rejected', source: 'file', origin: '/m/bad.yaml', reason: 'not YAML' });
+    a.send({ type: 'pod.manifest.rejected', source: 'file', origin: '/m/bad.yaml', reason: 'no containers' });
+    expect(a.getSnapshot().context.rejectedManifests).toEqual([{ source: 'file', origin: '/m/bad.yaml', reason: 'no containers' }]);
+  });
+
+  describe('probes', () => {
+    const running = (startedAt: string): PodStatus => ({
+      phase: 'Running',
+      podIP: '10.0.0.9',
+      containerStatuses: [{ name: 'main', ready: false, restartCount: 0, image: 'x', imageID: '', state: { running: { startedAt } } }],
+    });
+    const probed = () => pod('u1', 'u1', { livenessProbe: { exec: { command: ['true'] } }, readinessProbe: { exec: { command: ['true'] } } });
+
+    it('starts one probe worker per probe once the container runs', () => {
+      const a = start();
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [probed()] });
+      a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
+      expect(children(a)).toEqual(['pleg', 'pod:u1', 'podConfig', 'probe:u1:main:liveness', 'probe:u1:main:readiness']);
+    });
+
+    it('tells the probe workers when the container restarted, and starts none twice', () => {
+      const a = start();
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [probed()] });
+      a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
+      a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
+      a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:01:00Z') });
+      expect(types('probe:u1:main:liveness').filter((t) => t === 'probe.container.restarted')).toHaveLength(1);
+    });
+
+    it('forwards probe results to the pod worker and stops probe workers with the pod', () => {
+      const a = start();
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [probed()] });
+      a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
+      a.send({ type: 'probe.result.changed', podUid: 'u1', container: 'main', probe: 'liveness', result: 'failure' });
+      expect(types('pod:u1')).toContain('probe.result.changed');
+      a.send({ type: 'pod.config.updated', op: 'REMOVE', source: 'file', pods: [probed()] });
+      expect(children(a)).toEqual(['pleg', 'podConfig']);
+    });
+  });
+});
+
