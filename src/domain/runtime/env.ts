@@ -29,9 +29,6 @@ function configError(message: string): KubeletError {
   return new KubeletError('KLT_ERR_CONTAINER_CONFIG', message);
 }
 
-// C_IDENTIFIER-ish rule the API server applies to env names (IsEnvVarName): printable ASCII, no '='.
-const envNamePattern = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
-
 function readSource(kind: 'configMap' | 'secret', pod: Pod, name: string | undefined, ctx: EnvContext): Record<string, string> | undefined {
   const namespace = pod.metadata.namespace ?? 'default';
   if (!ctx.lookup || !name) return undefined;
@@ -51,11 +48,8 @@ export function makeEnvironmentVariables(pod: Pod, container: Container, ctx: En
       if (ref?.optional) continue;
       throw configError(`couldn't get ${kind} ${pod.metadata.namespace ?? 'default'}/${ref?.name ?? ''}`);
     }
-    for (const [key, value] of Object.entries(data)) {
-      const name = (from.prefix ?? '') + key;
-      // Go skips invalid names with an event rather than failing the container.
-      if (envNamePattern.test(name)) env.set(name, value);
-    }
+    // Every key is taken as is (names are validated by the API server, relaxed since 1.30).
+    for (const [key, value] of Object.entries(data)) env.set((from.prefix ?? '') + key, value);
   }
 
   for (const entry of container.env ?? []) {

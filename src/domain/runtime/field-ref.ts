@@ -42,6 +42,7 @@ export function podFieldValue(fieldPath: string, pod: Pod, ctx: DownwardApiConte
     case 'status.hostIPs': return ctx.hostIPs.join(',');
     case 'status.podIP': return ctx.podIPs[0] ?? '';
     case 'status.podIPs': return ctx.podIPs.join(',');
+    case 'spec.terminationGracePeriodSeconds': return String(pod.spec.terminationGracePeriodSeconds ?? 30);
     case 'metadata.name': return pod.metadata.name;
     case 'metadata.namespace': return pod.metadata.namespace ?? 'default';
     case 'metadata.uid': return pod.metadata.uid;

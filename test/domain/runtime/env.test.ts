@@ -47,6 +47,7 @@ describe('makeEnvironmentVariables', () => {
     ["metadata.labels['missing']", ''],
     ["metadata.annotations['note']", 'hi "there"'],
     ['metadata.labels', 'app="web"\ntier="front"'],
+    ['spec.terminationGracePeriodSeconds', '30'],
   ])('resolves fieldRef %s', (fieldPath, expected) => {
     const c: Container = { name: 'app', image: 'x:1', env: [{ name: 'V', valueFrom: { fieldRef: { fieldPath } } }] };
     expect(makeEnvironmentVariables(podWith(c), c, ctx)).toEqual([{ name: 'V', value: expected }]);
@@ -89,11 +90,12 @@ describe('makeEnvironmentVariables', () => {
       ],
     };
     const lookup = {
-      configMap: (ns: string, name: string) => (ns === 'shop' && name === 'settings' ? { mode: 'fast', 'bad=name': 'x' } : undefined),
+      configMap: (ns: string, name: string) => (ns === 'shop' && name === 'settings' ? { mode: 'fast', 'log.level': 'debug' } : undefined),
       secret: (ns: string, name: string) => (ns === 'shop' && name === 'creds' ? { password: 's3cret' } : undefined),
     };
     expect(makeEnvironmentVariables(podWith(c), c, { ...ctx, lookup })).toEqual([
       { name: 'CFG_mode', value: 'fast' },
+      { name: 'CFG_log.level', value: 'debug' },
       { name: 'PASSWORD', value: 's3cret' },
     ]);
   });
