@@ -17,6 +17,11 @@ export interface SandboxRecord {
   log_directory: string;
   hostname: string;
   runtime_handler: string;
+  /**
+   * The kernel's boot id when the sandbox was created. A sandbox from an earlier boot is NOTREADY, as
+   * containerd reports a sandbox whose pause container a reboot took away; the kubelet then recreates it.
+   */
+  boot_id?: string;
 }
 
 /** CREATED → RUNNING → EXITED, as in CRI; UNKNOWN is never stored (we always know, see refresh). */

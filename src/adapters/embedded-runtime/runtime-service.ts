@@ -10,6 +10,7 @@
  * machine rebooted) becomes EXITED with containerd's unknown exit code 255.
  */
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { isAbsolute, join } from 'node:path';
@@ -82,7 +83,14 @@ export class EmbeddedRuntimeService {
     for (const torn of [...sandboxes.torn, ...containers.torn]) {
       options.logger.warn({ file: torn.file, err: torn.error }, 'Skipping unreadable embedded runtime state file');
     }
-    for (const sandbox of sandboxes.records) service.sandboxes.set(sandbox.id, sandbox);
+    const bootId = currentBootId();
+    for (const sandbox of sandboxes.records) {
+      service.sandboxes.set(sandbox.id, sandbox);
+      if (sandbox.state === 'SANDBOX_READY' && sandbox.boot_id && bootId && sandbox.boot_id !== bootId) {
+        sandbox.state = 'SANDBOX_NOTREADY';
+        await service.sandboxStore.put(sandbox);
+      }
+    }
     for (const container of containers.records) service.containers.set(container.id, container);
     let adopted = 0;
     for (const container of service.containers.values()) {
@@ -133,6 +141,7 @@ export class EmbeddedRuntimeService {
       log_directory: config.log_directory ?? '',
       hostname: config.hostname ?? '',
       runtime_handler: runtimeHandler,
+      boot_id: currentBootId(),
     };
     this.sandboxes.set(record.id, record);
     await this.sandboxStore.put(record);
@@ -444,6 +453,15 @@ export class EmbeddedRuntimeService {
 }
 
 // ---------------------------------------------------------------- helpers
+
+/** /proc/sys/kernel/random/boot_id: changes on every boot. Undefined where it cannot be read. */
+function currentBootId(): string | undefined {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 function newId(): string {
   return randomBytes(32).toString('hex'); // 64 hex digits, the shape of containerd's ids

@@ -340,6 +340,21 @@ describe('startEmbeddedRuntime', () => {
     expect(isAlive(pid)).toBe(false);
   });
 
+  it('makes sandboxes from an earlier boot NOTREADY on start, as a reboot does to containerd pods', async () => {
+    let cri = await start();
+    const sandboxId = await cri.runtime.runPodSandbox(sandboxConfig('rebooted'));
+    const keptId = await cri.runtime.runPodSandbox(sandboxConfig('same-boot'));
+    client!.close();
+    await runtime!.close();
+    const recordPath = join(stateDir, 'sandboxes', `${sandboxId}.json`);
+    const record = JSON.parse(await readFile(recordPath, 'utf8')) as { boot_id: string };
+    expect(record.boot_id).toMatch(/\S/);
+    await writeFile(recordPath, JSON.stringify({ ...record, boot_id: 'an-earlier-boot' }));
+    cri = await start();
+    expect((await cri.runtime.podSandboxStatus(sandboxId)).status?.state).toBe('SANDBOX_NOTREADY');
+    expect((await cri.runtime.podSandboxStatus(keptId)).status?.state).toBe('SANDBOX_READY');
+  });
+
   it('skips a torn state file on start instead of failing', async () => {
     let cri = await start();
     const sandboxId = await cri.runtime.runPodSandbox(sandboxConfig('keep'));
