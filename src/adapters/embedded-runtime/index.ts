@@ -14,7 +14,7 @@
  *   pod); NetworkReady is always true. Port mappings and DNS config are ignored.
  * - No cgroups, so no resource limits (UpdateContainerResources is accepted and does nothing), no stats
  *   RPCs (UNIMPLEMENTED), and never reason `OOMKilled`: exit 0 is `Completed`, anything else `Error`.
- * - The environment is PATH (the usual image default), HOSTNAME and the config's envs; nothing is
+ * - The environment is PATH (the usual image default), HOSTNAME, the config's envs and HOME; nothing is
  *   inherited from kubelet-ts. The working directory must exist on the host (StartContainer fails
  *   with StartError otherwise; containerd would create it inside the image's root).
  * - Signals: StopContainer's SIGTERM goes to the container's whole process group; containerd signals

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
-import { hostname } from 'node:os';
+import { hostname, userInfo } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { KUBELET_TS_VERSION } from '../../domain/config/version.js';
 import { KubeletError } from '../../domain/errors.js';
@@ -489,14 +489,24 @@ function containerArgv(config: ContainerConfig): string[] {
 
 /**
  * The image's env (PATH), then HOSTNAME, then the config's envs, later ones winning, as containerd
- * builds it. Nothing is inherited from kubelet-ts's own environment.
+ * builds it; then HOME when still unset, which runc fills in from the user's passwd entry. Nothing is
+ * inherited from kubelet-ts's own environment.
  */
 function containerEnv(config: ContainerConfig, sandbox: SandboxRecord): Record<string, string> {
   const env: Record<string, string> = { PATH: DEFAULT_CONTAINER_PATH, HOSTNAME: sandbox.hostname || hostname() };
   for (const { key, value } of config.envs ?? []) {
     env[key] = Buffer.isBuffer(value) ? value.toString('utf8') : String(value);
   }
+  env.HOME ??= homeOfCurrentUser();
   return env;
+}
+
+function homeOfCurrentUser(): string {
+  try {
+    return userInfo().homedir || '/';
+  } catch {
+    return '/'; // no passwd entry for our uid
+  }
 }
 
 function containerLogPath(logDirectory: string, logPath: string): string {

@@ -219,6 +219,9 @@ describe('startEmbeddedRuntime', () => {
     await waitForLog(logPath, 'ready');
     const result = await cri.runtime.execSync(containerId, ['sh', '-c', 'echo "$GREETING $(pwd)"; echo to-stderr >&2; exit 7'], 10);
     expect(result.stdout.toString()).toBe(`hello ${dir}\n`);
+    // Only the container's environment: PATH, HOSTNAME, HOME and its envs, nothing of ours.
+    const env = await cri.runtime.execSync(containerId, ['sh', '-c', 'env | cut -d= -f1 | sort'], 10);
+    expect(env.stdout.toString().split('\n').filter((k) => k && k !== 'PWD' && k !== 'SHLVL' && k !== 'OLDPWD')).toEqual(['GREETING', 'HOME', 'HOSTNAME', 'PATH']);
     expect(result.stderr.toString()).toBe('to-stderr\n');
     expect(result.exit_code).toBe(7);
     const began = Date.now();
