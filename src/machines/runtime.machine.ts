@@ -1,0 +1,82 @@
+/**
+ * The container runtime's state, as the kubelet sees it (Kubelet.Run's updateRuntimeUp, every 5 s):
+ * `connecting` until the first answer, then `ready` ⇄ `notReady`, and `down` after 30 s without a
+ * successful Status. A runtime that goes away makes the node not ready; it never stops the process.
+ * Each state cycles `waiting` → `checking` (the `checkRuntime` effect, which always answers with
+ * data — a failed call is a fact like any other in the journal) → the state the answer implies.
+ * Pure: times come on the answers (`observedAtMs`); the period runs on the injected clock.
+ */
+import { assign, fromPromise, setup, type AnyEventObject } from 'xstate';
+import { RUNTIME_STATUS_PERIOD_MS, runtimeHealth, type RuntimeCheck } from '../domain/runtime/runtime-state.js';
+
+export interface RuntimeMachineInput {
+  /** When the machine started, on the injected clock (the "down" window counts from here). */
+  startedAtMs: number;
+  periodMs?: number;
+}
+
+export interface RuntimeMachineContext {
+  startedAtMs: number;
+  periodMs: number;
+  lastSuccessAtMs: number | null;
+  last: RuntimeCheck | null;
+  /** Why the runtime is not ready ('' when ready): the node's Ready condition message. */
+  reason: string;
+}
+
+export const RUNTIME_EFFECTS = ['checkRuntime'] as const;
+
+const HEALTH_STATES = ['ready', 'notReady', 'down'] as const;
+
+export const runtimeMachine = setup({
+  types: { context: {} as RuntimeMachineContext, input: {} as RuntimeMachineInput },
+  actors: {
+    checkRuntime: fromPromise<RuntimeCheck>(async () => {
+      throw new Error('actor checkRuntime was not provided');
+    }),
+  },
+  delays: { period: ({ context }) => context.periodMs },
+}).createMachine({
+  id: 'runtime',
+  context: ({ input }) => ({
+    startedAtMs: input.startedAtMs,
+    periodMs: input.periodMs ?? RUNTIME_STATUS_PERIOD_MS,
+    lastSuccessAtMs: null,
+    last: null,
+    reason: 'no status from the container runtime yet',
+  }),
+  initial: 'connecting',
+  states: {
+    connecting: { meta: { description: 'no Status answer yet' }, ...cycle('checking') },
+    ready: { meta: { description: 'RuntimeReady and NetworkReady' }, ...cycle('waiting') },
+    notReady: { meta: { description: 'the runtime or its network is not ready, or a check failed' }, ...cycle('waiting') },
+    down: { meta: { description: 'no successful Status for 30 s' }, ...cycle('waiting') },
+  },
+});
+
+const answer = (event: AnyEventObject) => (event as unknown as { output: RuntimeCheck }).output;
+
+/** waiting → (period) → checking → the health state the answer implies (re-entered each time). */
+function cycle(initial: 'waiting' | 'checking'): { initial: string; states: Record<string, object> } {
+  return {
+    initial,
+    states: {
+      waiting: { after: { period: 'checking' } },
+      checking: {
+        invoke: {
+          src: 'checkRuntime' as const,
+          onDone: HEALTH_STATES.map((health) => ({
+            target: `#runtime.${health}`,
+            guard: ({ context, event }: { context: RuntimeMachineContext; event: AnyEventObject }) =>
+              runtimeHealth(answer(event), context.lastSuccessAtMs, context.startedAtMs).health === health,
+            actions: assign(({ context, event }: { context: RuntimeMachineContext; event: AnyEventObject }) => ({
+              last: answer(event),
+              lastSuccessAtMs: answer(event).ok ? answer(event).observedAtMs : context.lastSuccessAtMs,
+              reason: runtimeHealth(answer(event), context.lastSuccessAtMs, context.startedAtMs).reason,
+            })),
+          })),
+        },
+      },
+    },
+  };
+}
