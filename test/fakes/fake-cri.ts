@@ -79,8 +79,10 @@ export class FakeCri implements CriClient {
     this.failures.set(method, error);
   }
 
-  addImage(ref: string, id = `sha256:${ref.replace(/[^a-z0-9]/g, '').padEnd(12, '0').slice(0, 12)}`): Image {
-    const image: Image = { id, repo_tags: [ref], repo_digests: [], size: '1000' };
+  /** Puts an image on the node; `extra` sets fields such as `uid`/`username` (the image's user). */
+  addImage(ref: string, extra: Partial<Image> = {}): Image {
+    const id = `sha256:${ref.replace(/[^a-z0-9]/g, '').padEnd(12, '0').slice(0, 12)}`;
+    const image: Image = { id, repo_tags: [ref], repo_digests: [], size: '1000', ...extra };
     this.imageStore.set(ref, image);
     return image;
   }

@@ -11,6 +11,7 @@ import { hashContainer } from '../../domain/runtime/container-hash.js';
 import { generateContainerConfig, type NodeRuntimeContext } from '../../domain/runtime/container-config.js';
 import type { CriPodSandboxConfig } from '../../domain/runtime/cri-config.js';
 import { findContainerStatus, type RuntimePodStatus } from '../../domain/runtime/pod-status.js';
+import { needsImageUser, verifyRunAsNonRoot } from '../../domain/runtime/security-context.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CriClient } from '../../ports/cri.js';
@@ -65,6 +66,14 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     reason = 'ErrImagePull';
     const imageRef = await deps.images.ensureImageExists(pod, container, ctx.sandboxConfig);
     reason = 'CreateContainerConfigError';
+    if (needsImageUser(pod, container)) {
+      // getImageUser: only asked when runAsNonRoot has to be checked against the image.
+      const image = (await cri.images.imageStatus({ image: imageRef })).image;
+      const uid = image?.uid ? Number(image.uid.value) : undefined;
+      verifyRunAsNonRoot(pod, container, { ...(uid !== undefined ? { uid } : {}), ...(image?.username ? { username: image.username } : {}) });
+    } else {
+      verifyRunAsNonRoot(pod, container, {});
+    }
     const previous = findContainerStatus(status, container.name);
     const restartCount = previous ? previous.restartCount + 1 : 0;
     const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs }, ctx.node);

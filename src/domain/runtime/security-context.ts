@@ -2,8 +2,10 @@
  * The container's effective security context (determineEffectiveSecurityContext): the pod's
  * runAsUser/runAsGroup unless the container overrides them, the pod's supplemental groups and
  * fsGroup, and the container's own privileged / readOnlyRootFilesystem / capabilities /
- * allowPrivilegeEscalation. SELinux, seccomp, AppArmor, masked and read-only paths are not set yet.
+ * allowPrivilegeEscalation, and the runAsNonRoot check. SELinux, seccomp, AppArmor, masked and
+ * read-only paths are not set yet.
  */
+import { KubeletError } from '../errors.js';
 import type { Container, Pod } from '../pod/types.js';
 import type { CriLinuxContainerSecurityContext, CriLinuxSandboxSecurityContext } from './cri-config.js';
 import { namespacesForPod } from './namespaces.js';
@@ -50,4 +52,36 @@ export function sandboxSecurityContext(pod: Pod): CriLinuxSandboxSecurityContext
   const groups = supplementalGroups(pod);
   if (groups.length > 0) out.supplemental_groups = groups;
   return out;
+}
+
+/** The user an image runs as, from ImageStatus: a numeric uid, a user name, or neither (root). */
+export interface ImageUser { uid?: number; username?: string }
+
+/**
+ * runAsNonRoot enforcement (verifyRunAsNonRoot): an explicit runAsUser 0 breaks the policy; without
+ * one, the image's user decides: uid 0 or no user at all (root) is refused, and so is a non-numeric
+ * user name, which cannot be checked.
+ */
+export function verifyRunAsNonRoot(pod: Pod, container: Container, image: ImageUser): void {
+  const runAsNonRoot = container.securityContext?.runAsNonRoot ?? pod.spec.securityContext?.runAsNonRoot;
+  if (!runAsNonRoot) return;
+  const ref = `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`;
+  const runAsUser = container.securityContext?.runAsUser ?? pod.spec.securityContext?.runAsUser;
+  if (runAsUser !== undefined) {
+    if (runAsUser === 0) throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', `container's runAsUser breaks non-root policy (pod: "${ref}", container: ${container.name})`);
+    return;
+  }
+  if (image.uid === undefined && image.username) {
+    throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', `container has runAsNonRoot and image has non-numeric user (${image.username}), cannot verify user is non-root (pod: "${ref}", container: ${container.name})`);
+  }
+  if ((image.uid ?? 0) === 0) {
+    throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', `container has runAsNonRoot and image will run as root (pod: "${ref}", container: ${container.name})`);
+  }
+}
+
+/** Whether starting this container needs the image's user (runAsNonRoot without runAsUser). */
+export function needsImageUser(pod: Pod, container: Container): boolean {
+  const runAsNonRoot = container.securityContext?.runAsNonRoot ?? pod.spec.securityContext?.runAsNonRoot;
+  const runAsUser = container.securityContext?.runAsUser ?? pod.spec.securityContext?.runAsUser;
+  return runAsNonRoot === true && runAsUser === undefined;
 }

@@ -202,6 +202,15 @@ describe('runtimeManager.syncPod', () => {
     expect(lifecycle(cri)).toEqual(['runPodSandbox web', 'createContainer sidecar', 'startContainer sidecar']);
   });
 
+  it('refuses a runAsNonRoot container whose image runs as root, and starts one whose image has a uid', async () => {
+    cri.addImage('rootful:1');
+    cri.addImage('rootless:1', { uid: { value: '65534' } });
+    const nonRoot = (name: string, image: string): Container => ({ name, image, securityContext: { runAsNonRoot: true } });
+    const result = await manager.syncPod(makePod({ initContainers: [], containers: [nonRoot('a', 'rootful:1'), nonRoot('b', 'rootless:1')] }));
+    expect(failedSteps(result)).toEqual([{ step: 'startContainer', target: 'a', reason: 'CreateContainerConfigError', code: 'KLT_ERR_CONTAINER_CONFIG' }]);
+    expect(cri.latestContainer('b')?.state).toBe('CONTAINER_RUNNING');
+  });
+
   it('never pulls a present image under IfNotPresent, pulls under Always, and fails Never without it', async () => {
     await manager.syncPod(makePod({ initContainers: [], containers: [{ ...app, imagePullPolicy: 'IfNotPresent' }] }));
     expect(cri.calls.filter((c) => c.startsWith('pullImage'))).toEqual([]);
