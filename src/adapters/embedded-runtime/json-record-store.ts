@@ -2,10 +2,14 @@
  * One JSON file per record in a directory, each written atomically (atomic-file.ts). Loading skips
  * files that cannot be parsed ("torn": they are reported, not trusted) and sweeps temporary files a
  * crash left behind.
+ *
+ * Writes of one record are queued, and a deleted id stays deleted: a status refresh that saves a
+ * record while RemoveContainer deletes it must not bring the file back (ids are never reused).
  */
 import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readJsonFile, TEMP_MARKER, writeFileAtomic } from './atomic-file.js';
+import { KeyedMutex } from './keyed-mutex.js';
 
 export interface LoadResult<T> {
   records: T[];
@@ -15,6 +19,9 @@ export interface LoadResult<T> {
 const SUFFIX = '.json';
 
 export class JsonRecordStore<T extends { id: string }> {
+  private readonly queue = new KeyedMutex();
+  private readonly deleted = new Set<string>();
+
   constructor(readonly dir: string) {}
 
   fileFor(id: string): string {
@@ -41,13 +48,22 @@ export class JsonRecordStore<T extends { id: string }> {
   }
 
   async put(record: T): Promise<void> {
-    await mkdir(this.dir, { recursive: true });
-    await writeFileAtomic(this.fileFor(record.id), JSON.stringify(record));
+    const file = this.fileFor(record.id);
+    const content = JSON.stringify(record); // now: the caller may change the object while we wait
+    await this.queue.run(record.id, async () => {
+      if (this.deleted.has(record.id)) return;
+      await mkdir(this.dir, { recursive: true });
+      await writeFileAtomic(file, content);
+    });
   }
 
   async delete(id: string): Promise<void> {
-    await unlink(this.fileFor(id)).catch((err: NodeJS.ErrnoException) => {
-      if (err.code !== 'ENOENT') throw err;
+    const file = this.fileFor(id);
+    await this.queue.run(id, async () => {
+      this.deleted.add(id);
+      await unlink(file).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== 'ENOENT') throw err;
+      });
     });
   }
 }

@@ -52,3 +52,26 @@ describe('JsonRecordStore', () => {
     await expect(new JsonRecordStore<Rec>(dir).put({ id, n: 0 })).rejects.toThrow(RangeError);
   });
 });
+
+describe('JsonRecordStore ordering', () => {
+  it('keeps a deleted record deleted when a save races with the delete', async () => {
+    const store = new JsonRecordStore<Rec>(dir);
+    await store.put({ id: 'x', n: 1 });
+    const racing = store.put({ id: 'x', n: 2 });
+    const removing = store.delete('x');
+    const late = store.put({ id: 'x', n: 3 });
+    await Promise.all([racing, removing, late]);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('writes what the record held when put was called, in call order', async () => {
+    const store = new JsonRecordStore<Rec>(dir);
+    const rec = { id: 'y', n: 1 };
+    const first = store.put(rec);
+    rec.n = 2;
+    const second = store.put(rec);
+    rec.n = 3;
+    await Promise.all([first, second]);
+    expect((await store.loadAll()).records).toEqual([{ id: 'y', n: 2 }]);
+  });
+});
