@@ -10,12 +10,15 @@
  *   owned by later work are implemented by actors that reject with KLT_ERR_PHASE_NOT_IMPLEMENTED.
  * - A phase actor may tell the supervisor what it waits on (`phase.waiting`), for /debug/actors,
  *   the report and the visualizer.
- * - `kubelet.stop.requested` (a signal) at any point before the end starts an orderly stop:
- *   `stopping` invokes `stopSubsystems` (reverse start order, the actor's job), bounded by
- *   `stopTimeoutMs`; then `stopped`.
+ * - `startKubelet.run` (Kubelet.Run) answers with the inputs of the long-lived subsystems; the
+ *   supervisor then spawns them as its children: `runtime` (updateRuntimeUp) and `syncLoop` (pod
+ *   config, PLEG, pod workers, probes). They live until the stop.
+ * - `kubelet.stop.requested` (a signal) at any point before the end starts an orderly stop: the
+ *   subsystems spawned last are stopped first (syncLoop, runtime), then `stopping` invokes
+ *   `stopSubsystems` (what the phases opened, in reverse), bounded by `stopTimeoutMs`; then `stopped`.
  * Pure: no I/O, no clock reads; delays run on the injected clock.
  */
-import { assign, fromPromise, setup, type AnyEventObject } from 'xstate';
+import { assign, enqueueActions, fromCallback, fromPromise, setup, type AnyEventObject } from 'xstate';
 import { PHASE_IDS, type PhaseId } from '../domain/phases.js';
 import type { SerializedError } from '../domain/errors.js';
 
@@ -59,6 +62,18 @@ const phaseActors = Object.fromEntries(PHASE_IDS.map((id) => [id, notProvided(id
   ReturnType<typeof notProvided>
 >;
 
+/** Kubelet.Run's output names the subsystems' inputs; each present one is spawned. */
+export interface KubeletRunOutput {
+  runtime?: { startedAtMs: number; periodMs?: number };
+  syncLoop?: Record<string, unknown>;
+}
+
+const spawnSubsystems = enqueueActions(({ enqueue, event }: { enqueue: { spawnChild: (src: string, opts: object) => void }; event: AnyEventObject }) => {
+  const out = ((event as { output?: KubeletRunOutput }).output ?? {}) as KubeletRunOutput;
+  if (out.runtime) enqueue.spawnChild('runtime', { id: 'runtime', systemId: 'runtime', input: out.runtime });
+  if (out.syncLoop) enqueue.spawnChild('syncLoop', { id: 'syncLoop', systemId: 'syncLoop', input: out.syncLoop });
+});
+
 /** The state tree: phase ids grouped by their owner, in order. `runTail` holds run()'s tail. */
 const GROUPS = ['command', 'run', 'runKubelet', 'startKubelet'] as const;
 const groupOf = (id: PhaseId, index: number): string =>
@@ -88,6 +103,9 @@ export const supervisorMachine = setup({
     stopSubsystems: fromPromise<'clean' | 'failed', { signal: string }>(async () => {
       throw new Error('actor stopSubsystems was not provided');
     }),
+    // The long-lived subsystems; the composition root provides the real machines.
+    syncLoop: fromCallback(() => {}),
+    runtime: fromCallback(() => {}),
   },
   actions: {
     recordWaiting: assign({
@@ -127,7 +145,10 @@ export const supervisorMachine = setup({
       meta: { description: 'Kubelet.Run is serving: the syncLoop runs until a stop signal' },
     },
     stopping: {
-      entry: assign({ currentPhase: null }),
+      entry: [assign({ currentPhase: null }), enqueueActions(({ enqueue }) => {
+        enqueue.stopChild('syncLoop');
+        enqueue.stopChild('runtime');
+      })],
       meta: { description: 'orderly stop: subsystems stopped in reverse start order, bounded in time' },
       on: { 'kubelet.stop.requested': {} },
       invoke: {
@@ -167,13 +188,13 @@ function buildPhaseStates() {
         input: ({ context }: { context: SupervisorContext }): PhaseInput => ({ phase: id, outputs: context.outputs }),
         onDone: {
           target,
-          actions: assign({
+          actions: [...(id === 'startKubelet.run' ? [spawnSubsystems] : []), assign({
             outputs: ({ context, event }: { context: SupervisorContext; event: AnyEventObject }) => ({
               ...context.outputs,
               [id]: ((event as { output?: unknown }).output ?? null) as JsonValue,
             }),
             waiting: null,
-          }),
+          })],
         },
         onError: {
           target: '#supervisor.failed',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, SimulatedClock, waitFor, type AnyEventObject } from 'xstate';
+import { createActor, fromCallback, fromPromise, SimulatedClock, waitFor, type AnyEventObject } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { KubeletError } from '../../src/domain/errors.js';
 import { PHASE_IDS, type PhaseId } from '../../src/domain/phases.js';
@@ -183,6 +183,31 @@ describe('supervisorMachine', () => {
     await waitFor(actor, (s) => s.status === 'done');
     expect(stopCalls).toBe(1);
     expect(actor.getSnapshot().context.stop?.signal).toBe('SIGTERM');
+  });
+});
+
+describe('supervisorMachine subsystems', () => {
+  it('spawns runtime and syncLoop from Kubelet.Run\'s output and stops them before stopSubsystems', async () => {
+    const order: string[] = [];
+    const subsystem = (name: string) => fromCallback(({ input }: { input: unknown }) => {
+      order.push(`start ${name} ${JSON.stringify(input)}`);
+      return () => order.push(`stop ${name}`);
+    });
+    const machine = supervisorMachine.provide({
+      actors: {
+        ...fakePhases([], { 'startKubelet.run': async () => ({ runtime: { startedAtMs: 5 }, syncLoop: { nodeName: 'n' } }) }),
+        stopSubsystems: fromPromise(async () => { order.push('stopSubsystems'); return 'clean' as const; }),
+        syncLoop: subsystem('syncLoop'),
+        runtime: subsystem('runtime'),
+      },
+    });
+    const actor = createActor(machine, { input: { argv: [] } });
+    actor.start();
+    await waitFor(actor, (s) => s.matches('running'));
+    expect(Object.keys(actor.getSnapshot().children).sort()).toEqual(['runtime', 'syncLoop']);
+    actor.send({ type: 'kubelet.stop.requested', signal: 'SIGTERM' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(order).toEqual(['start runtime {"startedAtMs":5}', 'start syncLoop {"nodeName":"n"}', 'stop syncLoop', 'stop runtime', 'stopSubsystems']);
   });
 });
 
