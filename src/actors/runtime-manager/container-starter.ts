@@ -8,7 +8,7 @@ import { KubeletError } from '../../domain/errors.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
 import { Backoff } from '../../domain/runtime/backoff.js';
 import { hashContainer } from '../../domain/runtime/container-hash.js';
-import { generateContainerConfig, type NodeRuntimeContext } from '../../domain/runtime/container-config.js';
+import { generateContainerConfig, podLogsDirectory, restartCountFromLogFiles, type NodeRuntimeContext } from '../../domain/runtime/container-config.js';
 import type { CriPodSandboxConfig } from '../../domain/runtime/cri-config.js';
 import { findContainerStatus, type RuntimePodStatus } from '../../domain/runtime/pod-status.js';
 import { needsImageUser, verifyRunAsNonRoot } from '../../domain/runtime/security-context.js';
@@ -26,6 +26,8 @@ export interface ContainerStarterDeps {
   images: ImageManager;
   /** Shared across syncs: the restart back-off outlives any one sync. */
   crashBackoff: Backoff;
+  /** Names of the regular files in a directory; [] when it does not exist. */
+  listFiles: (dir: string) => Promise<string[]>;
 }
 
 /** What one sync knows about the pod when it starts containers. */
@@ -46,6 +48,17 @@ function crashBackoffKey(pod: Pod, container: Container): string {
 
 function nanosToMillis(ns: string): number {
   return Number(BigInt(ns || '0') / 1_000_000n);
+}
+
+/** With no status to go by, resume the count from the container's log directory (Go does the same). */
+async function restartCountFromLogs(deps: ContainerStarterDeps, ctx: PodStartContext, container: Container): Promise<number> {
+  const dir = `${ctx.sandboxConfig.log_directory ?? podLogsDirectory(ctx.node.podLogsDir, ctx.pod)}/${container.name}`;
+  try {
+    return restartCountFromLogFiles(await deps.listFiles(dir));
+  } catch (err) {
+    deps.log.warn({ pod: podRef(ctx.pod), containerName: container.name, err }, 'Failed to calculate restartCount using log directory');
+    return 0;
+  }
 }
 
 export async function startContainer(deps: ContainerStarterDeps, step: 'startInitContainer' | 'startContainer', container: Container, ctx: PodStartContext): Promise<SyncStepResult> {
@@ -75,7 +88,7 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
       verifyRunAsNonRoot(pod, container, {});
     }
     const previous = findContainerStatus(status, container.name);
-    const restartCount = previous ? previous.restartCount + 1 : 0;
+    const restartCount = previous ? previous.restartCount + 1 : await restartCountFromLogs(deps, ctx, container);
     const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs }, ctx.node);
     reason = 'CreateContainerError';
     const id = await cri.runtime.createContainer(ctx.sandboxId, config, ctx.sandboxConfig);

@@ -15,12 +15,11 @@
  * Every result is plain data (SyncPodResult), so pod workers can carry it in events and the journal.
  *
  * Differs from Go (not done yet): postStart and preStop hooks are skipped; no ephemeral containers,
- * sidecars, in-place resize or DRA; the restart count of a container the runtime forgot is not
- * recovered from its log directory; the runtime handler of a RuntimeClass is not resolved; no events
+ * sidecars, in-place resize or DRA; the runtime handler of a RuntimeClass is not resolved; no events
  * are recorded (results carry the reasons instead); init containers of an old sandbox are purged but
  * older exited init containers are not pruned before start (container GC's job).
  */
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
@@ -78,6 +77,8 @@ export interface RuntimeManagerOptions {
   makeDirectory?: (path: string) => Promise<void>;
   /** Reads --resolv-conf. Default: the file system. */
   readTextFile?: (path: string) => Promise<string>;
+  /** Lists a container's log directory, to resume its restart count. Default: the file system. */
+  listFiles?: (dir: string) => Promise<string[]>;
 }
 
 export interface SyncPodOptions {
@@ -104,6 +105,15 @@ const noActions: PodActions = { killPod: false, createSandbox: false, attempt: 0
 
 function specsByName(pod: Pod): Map<string, Container> {
   return new Map([...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => [c.name, c]));
+}
+
+async function listRegularFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
 }
 
 function sandboxIPs(network: { ip: string; additional_ips?: { ip: string }[] } | null): string[] {
@@ -138,7 +148,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
   }
 
   const killer = { cri, clock, log };
-  const starter = { cri, clock, log, images, crashBackoff };
+  const starter = { cri, clock, log, images, crashBackoff, listFiles: opts.listFiles ?? listRegularFiles };
 
   async function syncPod(pod: Pod, syncOpts: SyncPodOptions = {}): Promise<SyncPodResult> {
     const uid = pod.metadata.uid;

@@ -42,6 +42,21 @@ export function containerLogPath(containerName: string, restartCount: number): s
   return `${containerName}/${restartCount}.log`;
 }
 
+/**
+ * The restart count to resume from when the runtime has no status for a container (it lost its
+ * state, e.g. after a reboot) but its log files remain: one past the highest `<n>.log` (or rotated
+ * `<n>.log.<suffix>`) among the file names, 0 when there is none (calcRestartCountByLogDir). Keeps a
+ * restarted container from overwriting its predecessor's log.
+ */
+export function restartCountFromLogFiles(fileNames: readonly string[]): number {
+  let next = 0;
+  for (const name of fileNames) {
+    const match = /^(\d+)\.log(\..*)?$/.exec(name);
+    if (match) next = Math.max(next, Number(match[1]) + 1);
+  }
+  return next;
+}
+
 export function generatePodSandboxConfig(pod: Pod, attempt: number, ctx: NodeRuntimeContext, cgroupParent?: string): CriPodSandboxConfig {
   const config: CriPodSandboxConfig = {
     metadata: { name: pod.metadata.name, namespace: pod.metadata.namespace ?? 'default', uid: pod.metadata.uid, attempt },

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
@@ -103,6 +103,14 @@ describe('runtimeManager.syncPod', () => {
     const appConfig = cri.latestContainer('app')?.config;
     expect(appConfig?.log_path).toBe('app/0.log');
     expect(appConfig?.image.user_specified_image).toBe('nginx:1.27');
+  });
+
+  it('resumes the restart count from the log directory when the runtime forgot the container', async () => {
+    await mkdir(join(logsDir, 'shop_web_uid-1', 'app'), { recursive: true });
+    await writeFile(join(logsDir, 'shop_web_uid-1', 'app', '4.log'), '');
+    await manager.syncPod(makePod({ initContainers: [] }));
+    expect(cri.latestContainer('app')?.config.log_path).toBe('app/5.log');
+    expect(cri.latestContainer('sidecar')?.config.log_path).toBe('sidecar/0.log');
   });
 
   it('restarts only the container whose spec changed, with the next restart count', async () => {

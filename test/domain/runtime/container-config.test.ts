@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateContainerConfig, generatePodSandboxConfig, type NodeRuntimeContext } from '../../../src/domain/runtime/container-config.js';
+import { generateContainerConfig, generatePodSandboxConfig, restartCountFromLogFiles, type NodeRuntimeContext } from '../../../src/domain/runtime/container-config.js';
 import { containerInfoFromRuntime } from '../../../src/domain/runtime/labels.js';
 import { hashContainer } from '../../../src/domain/runtime/container-hash.js';
 import type { Container, Pod } from '../../../src/domain/pod/types.js';
@@ -156,5 +156,17 @@ describe('hashContainer', () => {
     expect(hashContainer({ ...a, args: ['b'] })).not.toBe(hashContainer(a));
     expect(hashContainer(a)).toBeLessThan(2 ** 32);
     expect(Number.isInteger(hashContainer(a))).toBe(true);
+  });
+});
+
+describe('restartCountFromLogFiles', () => {
+  it.each<[string[], number]>([
+    [[], 0],
+    [['0.log'], 1],
+    [['0.log', '3.log', '1.log'], 4],
+    [['2.log.20260101-120000', '1.log'], 3],
+    [['notes.txt', 'x.log', '7.logfile'], 0],
+  ])('%j → %i', (names, expected) => {
+    expect(restartCountFromLogFiles(names)).toBe(expected);
   });
 });
