@@ -16,13 +16,22 @@ export interface ExecSyncInput {
   env: Record<string, string>;
   cwd: string;
   timeoutSeconds: number;
+  uid?: number;
+  gid?: number;
 }
 
 export function runExecSync(input: ExecSyncInput): Promise<ExecSyncResponse> {
   const [file, ...args] = input.argv;
   if (file === undefined) return Promise.reject(new KubeletError('KLT_ERR_CRI_INVALID_ARGUMENT', 'exec command must not be empty'));
   return new Promise<ExecSyncResponse>((resolve, reject) => {
-    const child = spawn(file, args, { cwd: input.cwd, env: input.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(file, args, {
+      cwd: input.cwd,
+      env: input.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+      ...(input.uid !== undefined ? { uid: input.uid } : {}),
+      ...(input.gid !== undefined ? { gid: input.gid } : {}),
+    });
     const stdout = new BoundedBuffer();
     const stderr = new BoundedBuffer();
     let timedOut = false;

@@ -40,6 +40,9 @@ export interface ContainerRecord {
   /** Env values are bytes in CRI; kept as UTF-8 text (a process environment is text). */
   env: Record<string, string>;
   working_dir: string;
+  /** linux.security_context.run_as_user / run_as_group: the only part of a security context applied. */
+  run_as_user?: number;
+  run_as_group?: number;
   /** Absolute CRI log path, '' when the sandbox and container asked for none. */
   log_path: string;
   mounts: Mount[];

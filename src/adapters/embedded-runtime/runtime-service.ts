@@ -216,6 +216,7 @@ export class EmbeddedRuntimeService {
       argv: containerArgv(config),
       env: containerEnv(config, sandbox),
       working_dir: config.working_dir || '/',
+      ...containerUser(config),
       log_path: containerLogPath(logDirectory, config.log_path ?? ''),
       mounts: (config.mounts ?? []).map((m) => ({ ...m })),
       phase: 'created',
@@ -251,6 +252,8 @@ export class EmbeddedRuntimeService {
           // No log requested: the output goes nowhere, as with containerd.
           logPath: container.log_path || '/dev/null',
           maxLineBytes: this.options.maxLogLineBytes ?? DEFAULT_MAX_LOG_LINE_BYTES,
+          ...(container.run_as_user !== undefined ? { uid: container.run_as_user } : {}),
+          ...(container.run_as_group !== undefined ? { gid: container.run_as_group } : {}),
         });
         container.phase = 'running';
         container.process = launched.container;
@@ -332,7 +335,11 @@ export class EmbeddedRuntimeService {
     if (container.phase !== 'running') {
       throw new KubeletError('KLT_ERR_CRI_FAILED', `container ${container.id} is in ${containerState(container)} state: cannot exec`);
     }
-    return runExecSync({ argv: cmd, env: container.env, cwd: container.working_dir, timeoutSeconds });
+    return runExecSync({
+      argv: cmd, env: container.env, cwd: container.working_dir, timeoutSeconds,
+      ...(container.run_as_user !== undefined ? { uid: container.run_as_user } : {}),
+      ...(container.run_as_group !== undefined ? { gid: container.run_as_group } : {}),
+    });
   }
 
   /** Asks the shim to re-open the log file (after the kubelet rotated it) and waits until it has. */
@@ -507,6 +514,24 @@ function homeOfCurrentUser(): string {
   } catch {
     return '/'; // no passwd entry for our uid
   }
+}
+
+/**
+ * run_as_user / run_as_group become the process's uid/gid (switching needs kubelet-ts to run as root;
+ * without the privilege StartContainer fails with EPERM). run_as_username would need the image's
+ * /etc/passwd, which does not exist here, so it is refused rather than silently run as someone else.
+ */
+function containerUser(config: ContainerConfig): { run_as_user?: number; run_as_group?: number } {
+  const sc = config.linux?.security_context;
+  if (sc?.run_as_username) {
+    throw new KubeletError('KLT_ERR_CRI_INVALID_ARGUMENT', `run_as_username ${JSON.stringify(sc.run_as_username)} is not supported by the embedded runtime (no image /etc/passwd); use a numeric run_as_user`);
+  }
+  const user = sc?.run_as_user ? Number(sc.run_as_user.value) : undefined;
+  const group = sc?.run_as_group ? Number(sc.run_as_group.value) : undefined;
+  return {
+    ...(user !== undefined && Number.isInteger(user) && user >= 0 ? { run_as_user: user } : {}),
+    ...(group !== undefined && Number.isInteger(group) && group >= 0 ? { run_as_group: group } : {}),
+  };
 }
 
 function containerLogPath(logDirectory: string, logPath: string): string {

@@ -30,6 +30,9 @@ export interface LaunchSpec {
   /** Absolute path of the CRI log file (log_directory + log_path). */
   logPath: string;
   maxLineBytes: number;
+  /** run_as_user / run_as_group; absent: the shim's own (the runtime's user). */
+  uid?: number;
+  gid?: number;
 }
 
 /** The shim's one stdout line, once the container process has started (or failed to). */

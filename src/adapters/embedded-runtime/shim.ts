@@ -83,6 +83,8 @@ export function runShim(shimDir: string): void {
     env: spec.env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
+    ...(spec.uid !== undefined ? { uid: spec.uid } : {}),
+    ...(spec.gid !== undefined ? { gid: spec.gid } : {}),
   });
   let started = false;
   child.once('error', (err) => {

@@ -31,6 +31,8 @@ describe('ImageStore', () => {
     const id = imageIdFor('kubelet-ts.local/pause:1.0');
     expect(store.list().map((i) => i.repo_tags[0])).toEqual(['kubelet-ts.local/busybox:1.0', 'kubelet-ts.local/pause:1.0']);
     expect(store.find('kubelet-ts.local/pause:1.0')).toMatchObject({ id, size: String(NOMINAL_IMAGE_SIZE_BYTES), repo_digests: [] });
+    // Containers run as the runtime's user unless they ask otherwise: that is the image's user.
+    expect(store.find('kubelet-ts.local/pause:1.0')?.uid).toEqual({ value: String(process.getuid!()) });
     expect(store.find(id)?.repo_tags).toEqual(['kubelet-ts.local/pause:1.0']);
     expect(store.find(id.slice('sha256:'.length))?.id).toBe(id);
     expect(store.find('kubelet-ts.local/pause:2.0')).toBeUndefined();

@@ -229,6 +229,32 @@ describe('startEmbeddedRuntime', () => {
     expect(Date.now() - began).toBeLessThan(5000);
   });
 
+  it('runs the container and its execs as run_as_user/run_as_group as root, and fails StartContainer without the privilege', async () => {
+    const cri = await start();
+    const linux = { security_context: { run_as_user: { value: '65534' }, run_as_group: { value: '65534' } } };
+    const script = `echo "uid=$(id -u) gid=$(id -g)"; ${TRAPPING}`;
+    if (process.getuid!() !== 0) {
+      const config = sandboxConfig('user');
+      const sandboxId = await cri.runtime.runPodSandbox(config);
+      const containerId = await cri.runtime.createContainer(sandboxId, containerConfig('main', script, { linux }), config);
+      await expect(cri.runtime.startContainer(containerId)).rejects.toMatchObject({ code: 'KLT_ERR_CRI_FAILED' });
+      return;
+    }
+    const { containerId, logPath } = await runContainer(cri, 'user', 'main', script, { linux });
+    await waitForLog(logPath, 'uid=65534 gid=65534');
+    const exec = await cri.runtime.execSync(containerId, ['id', '-u'], 10);
+    expect(exec.stdout.toString()).toBe('65534\n');
+    await cri.runtime.stopContainer(containerId, 10);
+  });
+
+  it('refuses run_as_username, which would need an image /etc/passwd', async () => {
+    const cri = await start();
+    const config = sandboxConfig('username');
+    const sandboxId = await cri.runtime.runPodSandbox(config);
+    const container = containerConfig('c', 'true', { linux: { security_context: { run_as_username: 'app' } } });
+    await expect(cri.runtime.createContainer(sandboxId, container, config)).rejects.toMatchObject({ code: 'KLT_ERR_CRI_INVALID_ARGUMENT' });
+  });
+
   it('fails CreateContainer with NOT_FOUND for an image that is not present, and finds it after PullImage', async () => {
     const cri = await start();
     const config = sandboxConfig('img');
