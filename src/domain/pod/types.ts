@@ -221,6 +221,7 @@ export interface PodSpec {
   priority?: number;
   priorityClassName?: string;
   runtimeClassName?: string;
+  schedulerName?: string;
   enableServiceLinks?: boolean;
   tolerations?: Toleration[];
   nodeSelector?: Record<string, string>;

@@ -1,0 +1,158 @@
+/**
+ * What the Go kubelet does to a pod it reads from a manifest file or URL before anyone sees it
+ * (pkg/kubelet/config/common.go tryDecodeSinglePod / tryDecodePodList / applyDefaults):
+ *   1. decode: a `v1` `Pod` (or, from a URL only, a `v1` `PodList`), with the API server's defaults;
+ *   2. UID, unless the manifest sets one: md5, hex, over
+ *        canonicalJson(the defaulted pod as written, metadata.uid absent)
+ *        + "host:<nodeName>" + "file:<path>"        (file source)
+ *        + "url:<url>"                                (http source)
+ *      so it is stable for the same manifest at the same place on the same node, and changes when
+ *      any byte of meaning in the manifest changes (editing a manifest makes a new pod: REMOVE +
+ *      ADD). Go hashes its in-memory struct (DeepHashObject) rather than JSON, so the values differ
+ *      from Go's; the inputs are the same. config.seen is not in the hash (the merge stamps it).
+ *   3. name `<name>-<lowercased nodeName>`, namespace `default` if empty, spec.nodeName, annotations
+ *      config.hash (= UID) and config.source, the NoExecute-tolerating toleration for file pods,
+ *      status.phase Pending;
+ *   4. validation (validate-pod.ts), after the treatment, as in Go.
+ * Go also sets metadata.selfLink; we do not (the field is gone from the API since 1.24).
+ */
+import { createHash } from 'node:crypto';
+import type { Pod, Toleration } from '../pod/types.js';
+import { canonicalJson } from '../runtime/container-hash.js';
+import { applyPodDefaults } from './pod-defaults.js';
+import { CONFIG_HASH_ANNOTATION, CONFIG_SOURCE_ANNOTATION, type PodSourceName } from './types.js';
+import { validatePod } from './validate-pod.js';
+
+export interface ManifestOrigin {
+  source: PodSourceName;
+  /** The file's path (file source) or the URL (http source): part of the UID. */
+  origin: string;
+  nodeName: string;
+}
+
+export type DecodeResult<T> = { ok: true; value: T } | { ok: false; reason: string };
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** One decoded manifest document as a static pod, or why it is not one. */
+export function decodeStaticPod(doc: unknown, origin: ManifestOrigin): DecodeResult<Pod> {
+  const kindError = checkTypeMeta(doc, 'Pod');
+  if (kindError) return { ok: false, reason: kindError };
+  return podFromObject(doc as Record<string, unknown>, origin, '');
+}
+
+/**
+ * A URL's body: a Pod, or a PodList (Go tries the single pod first, then the list). One invalid
+ * item rejects the whole list, as in Go.
+ */
+export function decodePodsFromUrl(doc: unknown, origin: ManifestOrigin): DecodeResult<Pod[]> {
+  if (isObject(doc) && doc['kind'] === 'PodList') {
+    const kindError = checkTypeMeta(doc, 'PodList');
+    if (kindError) return { ok: false, reason: kindError };
+    const items = doc['items'] ?? [];
+    if (!Array.isArray(items)) return { ok: false, reason: 'items: must be a list of pods' };
+    const pods: Pod[] = [];
+    for (const [i, item] of items.entries()) {
+      // Items of a list carry no kind/apiVersion of their own.
+      if (!isObject(item)) return { ok: false, reason: `items[${i}]: must be an object` };
+      const result = podFromObject(item, origin, `items[${i}].`);
+      if (!result.ok) return result;
+      pods.push(result.value);
+    }
+    return { ok: true, value: pods };
+  }
+  const single = decodeStaticPod(doc, origin);
+  return single.ok ? { ok: true, value: [single.value] } : single;
+}
+
+/** The UID Go would give (see the file comment for exactly what is hashed). */
+export function staticPodUid(defaulted: Pod, origin: ManifestOrigin): string {
+  const { uid: _uid, ...metadata } = defaulted.metadata;
+  const hasher = createHash('md5').update(canonicalJson({ ...defaulted, metadata }));
+  if (origin.source === 'file') hasher.update(`host:${origin.nodeName}`).update(`file:${origin.origin}`);
+  else hasher.update(`url:${origin.origin}`);
+  return hasher.digest('hex');
+}
+
+/** Go's generatePodName: unique among nodes by appending the lowercased node name. */
+export function staticPodName(name: string, nodeName: string): string {
+  return `${name}-${nodeName.toLowerCase()}`;
+}
+
+/** Static pods tolerate every NoExecute taint, so node problems do not evict them (file source only). */
+export const STATIC_POD_TOLERATION: Toleration = { operator: 'Exists', effect: 'NoExecute' };
+
+function checkTypeMeta(doc: unknown, kind: 'Pod' | 'PodList'): string | null {
+  if (!isObject(doc)) return `not an object: a manifest holds one ${kind}`;
+  if (doc['kind'] === undefined || doc['kind'] === '') return "Object 'Kind' is missing";
+  if (doc['kind'] !== kind) return `kind: Unsupported value: ${JSON.stringify(doc['kind'])}: supported values: "${kind}"`;
+  if (doc['apiVersion'] !== 'v1') return `apiVersion: Unsupported value: ${JSON.stringify(doc['apiVersion'] ?? '')}: supported values: "v1"`;
+  return null;
+}
+
+/** Shape checks a typed Pod relies on, then the treatment. `prefix` locates the pod in a list. */
+function podFromObject(obj: Record<string, unknown>, origin: ManifestOrigin, prefix: string): DecodeResult<Pod> {
+  const shapeError = checkShape(obj);
+  if (shapeError) return { ok: false, reason: `${prefix}${shapeError}` };
+  const pod = applyPodDefaults(obj as unknown as Pod);
+  const treated = applyStaticPodTreatment(pod, origin);
+  const errors = validatePod(treated);
+  if (errors.length > 0) return { ok: false, reason: `invalid pod: ${errors.map((e) => prefix + e).join('; ')}` };
+  return { ok: true, value: treated };
+}
+
+function checkShape(obj: Record<string, unknown>): string | null {
+  const metadata = obj['metadata'] ?? {};
+  if (!isObject(metadata)) return 'metadata: must be an object';
+  for (const key of ['name', 'namespace', 'uid'] as const) {
+    if (metadata[key] !== undefined && typeof metadata[key] !== 'string') return `metadata.${key}: must be a string`;
+  }
+  for (const key of ['labels', 'annotations'] as const) {
+    const map = metadata[key];
+    if (map === undefined || map === null) continue;
+    if (!isObject(map) || Object.values(map).some((v) => typeof v !== 'string')) {
+      return `metadata.${key}: must be a map of strings`;
+    }
+  }
+  const spec = obj['spec'];
+  if (!isObject(spec)) return 'spec: Required value';
+  for (const group of ['containers', 'initContainers'] as const) {
+    const list = spec[group];
+    if (list === undefined && group === 'initContainers') continue;
+    if (list === undefined || list === null) return `spec.${group}: Required value`;
+    if (!Array.isArray(list)) return `spec.${group}: must be a list`;
+    const bad = list.findIndex((c) => !isObject(c));
+    if (bad >= 0) return `spec.${group}[${bad}]: must be an object`;
+    for (const [i, c] of (list as Record<string, unknown>[]).entries()) {
+      for (const listKey of ['ports', 'env', 'command', 'args'] as const) {
+        if (c[listKey] !== undefined && !Array.isArray(c[listKey])) return `spec.${group}[${i}].${listKey}: must be a list`;
+      }
+    }
+  }
+  return null;
+}
+
+function applyStaticPodTreatment(defaulted: Pod, origin: ManifestOrigin): Pod {
+  const uid = defaulted.metadata.uid ? defaulted.metadata.uid : staticPodUid(defaulted, origin);
+  const pod = structuredClone(defaulted);
+  pod.metadata = {
+    ...pod.metadata,
+    uid,
+    // An empty name stays empty, so validation reports it as required rather than as "-node".
+    name: pod.metadata.name ? staticPodName(pod.metadata.name, origin.nodeName) : '',
+    namespace: pod.metadata.namespace ? pod.metadata.namespace : 'default',
+    annotations: { ...pod.metadata.annotations, [CONFIG_HASH_ANNOTATION]: uid, [CONFIG_SOURCE_ANNOTATION]: origin.source },
+  };
+  pod.spec.nodeName = origin.nodeName;
+  if (origin.source === 'file') addToleration(pod, STATIC_POD_TOLERATION);
+  pod.status = { ...pod.status, phase: 'Pending' };
+  return pod;
+}
+
+/** Go's AddOrUpdateTolerationInPod: an identical toleration is not added twice. */
+function addToleration(pod: Pod, toleration: Toleration): void {
+  const tolerations = pod.spec.tolerations ?? [];
+  const same = tolerations.some((t) => canonicalJson(t) === canonicalJson(toleration));
+  if (!same) pod.spec.tolerations = [...tolerations, { ...toleration }];
+}

@@ -1,0 +1,81 @@
+/**
+ * The part of the API server's pod validation (pkg/apis/core/validation ValidatePodCreate) that
+ * protects the kubelet: what would break naming, container bookkeeping or the restart logic.
+ * Messages follow Go's field.Error form, `<field path>: <what>`, so a rejected manifest names the
+ * field at fault. Everything else the API server checks is not checked here (differs from Go).
+ */
+import type { Pod } from '../pod/types.js';
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
+const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
+
+const quoteList = (values: string[]): string => values.map((v) => JSON.stringify(v)).join(', ');
+const unsupported = (path: string, value: unknown, supported: string[]): string =>
+  `${path}: Unsupported value: ${JSON.stringify(value)}: supported values: ${quoteList(supported)}`;
+
+export function isDns1123Subdomain(value: string): boolean {
+  return value.length <= 253 && DNS1123_SUBDOMAIN.test(value);
+}
+
+export function isDns1123Label(value: string): boolean {
+  return value.length <= 63 && DNS1123_LABEL.test(value);
+}
+
+/** Every problem found, in field order; empty when the pod is acceptable. */
+export function validatePod(pod: Pod): string[] {
+  const errors: string[] = [];
+  const { metadata, spec } = pod;
+  if (!metadata.name) errors.push('metadata.name: Required value: name or generateName is required');
+  else if (!isDns1123Subdomain(metadata.name)) {
+    errors.push(`metadata.name: Invalid value: ${JSON.stringify(metadata.name)}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character`);
+  }
+  if (metadata.namespace !== undefined && !isDns1123Label(metadata.namespace)) {
+    errors.push(`metadata.namespace: Invalid value: ${JSON.stringify(metadata.namespace)}: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character`);
+  }
+  if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy)) {
+    errors.push(unsupported('spec.restartPolicy', spec.restartPolicy, RESTART_POLICIES));
+  }
+  if (spec.dnsPolicy !== undefined && !DNS_POLICIES.includes(spec.dnsPolicy)) {
+    errors.push(unsupported('spec.dnsPolicy', spec.dnsPolicy, DNS_POLICIES));
+  }
+  const grace = spec.terminationGracePeriodSeconds;
+  if (grace !== undefined && (!Number.isInteger(grace) || grace < 0)) {
+    errors.push(`spec.terminationGracePeriodSeconds: Invalid value: ${JSON.stringify(grace)}: must be greater than or equal to 0`);
+  }
+  if (spec.containers.length === 0) errors.push('spec.containers: Required value');
+  const seen = new Set<string>();
+  const groups = [
+    ['spec.initContainers', spec.initContainers ?? []],
+    ['spec.containers', spec.containers],
+  ] as const;
+  for (const [group, containers] of groups) {
+    containers.forEach((container, i) => {
+      const path = `${group}[${i}]`;
+      if (!container.name) errors.push(`${path}.name: Required value`);
+      else if (!isDns1123Label(container.name)) {
+        errors.push(`${path}.name: Invalid value: ${JSON.stringify(container.name)}: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character`);
+      } else if (seen.has(container.name)) {
+        errors.push(`${path}.name: Duplicate value: ${JSON.stringify(container.name)}`);
+      }
+      if (container.name) seen.add(container.name);
+      if (typeof container.image !== 'string' || container.image.trim() === '') errors.push(`${path}.image: Required value`);
+      if (container.imagePullPolicy !== undefined && !PULL_POLICIES.includes(container.imagePullPolicy)) {
+        errors.push(unsupported(`${path}.imagePullPolicy`, container.imagePullPolicy, PULL_POLICIES));
+      }
+      (container.ports ?? []).forEach((port, j) => {
+        const portPath = `${path}.ports[${j}]`;
+        if (!Number.isInteger(port.containerPort) || port.containerPort < 1 || port.containerPort > 65535) {
+          errors.push(`${portPath}.containerPort: Invalid value: ${JSON.stringify(port.containerPort)}: must be between 1 and 65535, inclusive`);
+        }
+        if (port.protocol !== undefined && !PROTOCOLS.includes(port.protocol)) {
+          errors.push(unsupported(`${portPath}.protocol`, port.protocol, PROTOCOLS));
+        }
+      });
+    });
+  }
+  return errors;
+}

@@ -1,0 +1,94 @@
+import { describe, expect, it } from 'vitest';
+import { areSourcesReady, initialPodConfigState, mergedPods, mergeSnapshot, type PodConfigState } from '../../../src/domain/pod-config/merge.js';
+import type { PodOperation, PodSourceName } from '../../../src/domain/pod-config/types.js';
+import type { Pod } from '../../../src/domain/pod/types.js';
+
+const T0 = Date.UTC(2026, 0, 2, 3, 4, 5, 678);
+
+function pod(uid: string, edit: (p: Pod) => void = () => {}): Pod {
+  const p: Pod = {
+    metadata: { name: `pod-${uid}`, namespace: 'default', uid, labels: { app: uid }, annotations: { 'kubernetes.io/config.hash': uid, team: 'a' } },
+    spec: { containers: [{ name: 'main', image: 'busybox:1.36' }] },
+    status: { phase: 'Pending' },
+  };
+  edit(p);
+  return p;
+}
+
+/** The ops of one merge as `OP:uid,uid`, in emission order. */
+const summary = (updates: { op: PodOperation; pods: Pod[] }[]) => updates.map((u) => `${u.op}:${u.pods.map((p) => p.metadata.uid).join(',')}`);
+
+function after(snapshots: [PodSourceName, Pod[]][]): PodConfigState {
+  return snapshots.reduce((state, [source, pods], i) => mergeSnapshot(state, source, pods, T0 + i).state, initialPodConfigState());
+}
+
+describe('mergeSnapshot', () => {
+  it.each<[string, Pod[], Pod[], string[]]>([
+    ['ADD for pods the source had not given', [], [pod('a'), pod('b')], ['ADD:a,b']],
+    ['nothing when nothing changed', [pod('a')], [pod('a')], []],
+    ['REMOVE for a pod gone from the source', [pod('a'), pod('b')], [pod('a')], ['REMOVE:b']],
+    ['UPDATE when the spec changed', [pod('a')], [pod('a', (p) => { p.spec.containers[0]!.image = 'busybox:1.37'; })], ['UPDATE:a']],
+    ['UPDATE when a label changed', [pod('a')], [pod('a', (p) => { p.metadata.labels = { app: 'x' }; })], ['UPDATE:a']],
+    ['UPDATE when an annotation of the source changed', [pod('a')], [pod('a', (p) => { p.metadata.annotations!['team'] = 'b'; })], ['UPDATE:a']],
+    ['nothing when only a kubelet-owned annotation differs', [pod('a')], [pod('a', (p) => { p.metadata.annotations!['kubernetes.io/config.mirror'] = 'm'; })], []],
+    ['DELETE when graceful deletion is requested', [pod('a')], [pod('a', (p) => { p.metadata.deletionTimestamp = '2026-01-02T00:00:00Z'; p.metadata.deletionGracePeriodSeconds = 10; })], ['DELETE:a']],
+    ['RECONCILE when only the status changed', [pod('a')], [pod('a', (p) => { p.status = { phase: 'Running' }; })], ['RECONCILE:a']],
+    ['UPDATE (not RECONCILE) when spec and status changed', [pod('a')], [pod('a', (p) => { p.spec.restartPolicy = 'Never'; p.status = { phase: 'Running' }; })], ['UPDATE:a']],
+    ['operations in Go order: REMOVE, ADD, UPDATE, DELETE, RECONCILE',
+      [pod('gone'), pod('upd'), pod('del'), pod('rec')],
+      [pod('rec', (p) => { p.status = {}; }), pod('del', (p) => { p.metadata.deletionTimestamp = 't'; }), pod('upd', (p) => { p.spec.hostNetwork = true; }), pod('new')],
+      ['REMOVE:gone', 'ADD:new', 'UPDATE:upd', 'DELETE:del', 'RECONCILE:rec']],
+    ['a second pod of the same name dropped', [], [pod('a'), pod('b', (p) => { p.metadata.name = 'pod-a'; })], ['ADD:a']],
+  ])('emits %s', (_what, before, now, expected) => {
+    const state = after([['file', before]]);
+    expect(summary(mergeSnapshot(state, 'file', now, T0 + 100).updates)).toEqual(expected);
+  });
+
+  it('stamps added pods with their source and first-seen time', () => {
+    const [update] = mergeSnapshot(initialPodConfigState(), 'http', [pod('a')], T0).updates;
+    expect(update?.source).toBe('http');
+    expect(update?.pods[0]?.metadata.annotations).toMatchObject({
+      'kubernetes.io/config.source': 'http',
+      'kubernetes.io/config.seen': '2026-01-02T03:04:05.678Z',
+      team: 'a',
+    });
+  });
+
+  it('keeps the first-seen time and takes the new spec on UPDATE', () => {
+    const state = after([['file', [pod('a')]]]);
+    const changed = pod('a', (p) => { p.spec.containers[0]!.image = 'busybox:1.37'; p.metadata.annotations!['team'] = 'b'; });
+    const { state: next, updates } = mergeSnapshot(state, 'file', [changed], T0 + 5000);
+    const stored = updates[0]?.pods[0];
+    expect(stored?.spec.containers[0]?.image).toBe('busybox:1.37');
+    expect(stored?.metadata.annotations?.['kubernetes.io/config.seen']).toBe(new Date(T0).toISOString());
+    expect(stored?.metadata.annotations?.['team']).toBe('b');
+    // Applying the same snapshot again changes nothing: the stored pod is compared, not the old one.
+    expect(mergeSnapshot(next, 'file', [changed], T0 + 6000).updates).toEqual([]);
+  });
+
+  it('keeps sources apart: a snapshot of one source never removes the pods of another', () => {
+    const state = after([['file', [pod('a')]], ['http', [pod('b')]]]);
+    const { state: next, updates } = mergeSnapshot(state, 'http', [], T0 + 9);
+    expect(summary(updates)).toEqual(['REMOVE:b']);
+    expect(mergedPods(next).map((p) => p.metadata.uid)).toEqual(['a']);
+  });
+
+  it('does not change the state it is given', () => {
+    const state = after([['file', [pod('a')]]]);
+    const copy = structuredClone(state);
+    mergeSnapshot(state, 'file', [pod('a', (p) => { p.spec.restartPolicy = 'Never'; })], T0 + 1);
+    expect(state).toEqual(copy);
+  });
+});
+
+describe('areSourcesReady', () => {
+  it.each<[string, PodSourceName[], PodSourceName[], boolean]>([
+    ['no source configured', [], [], true],
+    ['a configured source not seen yet', ['file'], [], false],
+    ['every configured source seen, even with no pods', ['file', 'http'], ['file', 'http'], true],
+    ['one of two seen', ['file', 'http'], ['http'], false],
+  ])('is %s → %s', (_what, configured, seen, ready) => {
+    const state = after(seen.map((s) => [s, []] as [PodSourceName, Pod[]]));
+    expect(areSourcesReady(state, configured)).toBe(ready);
+  });
+});
