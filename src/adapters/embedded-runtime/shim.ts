@@ -30,7 +30,11 @@ import {
 const DRAIN_TIMEOUT_MS = 2000;
 
 function report(line: ShimReport): void {
-  writeSync(1, `${JSON.stringify(line)}\n`);
+  try {
+    writeSync(1, `${JSON.stringify(line)}\n`);
+  } catch {
+    // The runtime went away before reading (EPIPE). Carry on: started.json says the same thing.
+  }
 }
 
 function openLog(path: string): number {
