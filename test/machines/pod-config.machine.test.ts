@@ -1,0 +1,179 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import type { PodSourceName } from '../../src/domain/pod-config/types.js';
+import type { Pod } from '../../src/domain/pod/types.js';
+import {
+  POD_CONFIG_EFFECTS,
+  podConfigMachine,
+  type FileSourceInput,
+  type HttpSourceInput,
+  type PodConfigInput,
+  type PodSourceEvent,
+} from '../../src/machines/pod-config.machine.js';
+
+const baseInput: PodConfigInput = {
+  nodeName: 'node-1',
+  staticPodPath: '/etc/kubernetes/manifests',
+  fileCheckFrequencyMs: 20_000,
+  staticPodURL: '',
+  staticPodURLHeader: {},
+  httpCheckFrequencyMs: 20_000,
+};
+
+const pod = (uid: string, image = 'busybox:1.36'): Pod => ({
+  metadata: { name: `p-${uid}`, namespace: 'default', uid },
+  spec: { containers: [{ name: 'main', image }] },
+});
+
+/**
+ * The pod config machine under a recording parent, with fake sources: each fake keeps its
+ * `sendBack` so the test speaks for the source, and records its input and whether it was stopped.
+ */
+function start(input: Partial<PodConfigInput> = {}, overrides: { fileSource?: ReturnType<typeof fromCallback<PodSourceEvent, FileSourceInput>> } = {}) {
+  const sendBacks: Partial<Record<PodSourceName, (e: PodSourceEvent) => void>> = {};
+  const inputs: Partial<Record<PodSourceName, FileSourceInput | HttpSourceInput>> = {};
+  const stopped: PodSourceName[] = [];
+  const fake = <T extends FileSourceInput | HttpSourceInput>(source: PodSourceName) =>
+    fromCallback<PodSourceEvent, T>(({ input: sourceInput, sendBack }) => {
+      sendBacks[source] = sendBack;
+      inputs[source] = sourceInput;
+      return () => stopped.push(source);
+    });
+  const received: AnyEventObject[] = [];
+  const parent = setup({
+    actors: {
+      podConfig: podConfigMachine.provide({
+        actors: { fileSource: overrides.fileSource ?? fake<FileSourceInput>('file'), httpSource: fake<HttpSourceInput>('http') },
+      }),
+    },
+  }).createMachine({
+    invoke: { id: 'podConfig', src: 'podConfig', input: { ...baseInput, ...input } },
+    on: { '*': { actions: ({ event }) => received.push(event) } },
+  });
+  const actor = createActor(parent).start();
+  const child = () => actor.getSnapshot().children['podConfig'] as AnyActorRef;
+  let now = 1_000;
+  const snapshot = (source: PodSourceName, pods: Pod[], rejected: { origin: string; reason: string }[] = []) =>
+    sendBacks[source]!({ type: 'pod.source.snapshot', source, pods, rejected, observedAtMs: (now += 1000) });
+  const failure = (source: PodSourceName, origin: string, reason: string) =>
+    sendBacks[source]!({ type: 'pod.source.failed', source, origin, reason, observedAtMs: (now += 1000) });
+  const take = () => received.splice(0).map((e) => summarize(e));
+  return { actor, child, snapshot, failure, take, inputs, stopped, sendBacks };
+}
+
+/** An event to the parent in one line: `updated ADD file a,b`, `sourcesReady`, `rejected file x.yaml: why`. */
+function summarize(e: AnyEventObject): string {
+  if (e.type === 'pod.config.updated') return `updated ${e['op']} ${e['source']} ${(e['pods'] as Pod[]).map((p) => p.metadata.uid).join(',')}`;
+  if (e.type === 'pod.config.sourcesReady') return 'sourcesReady';
+  if (e.type === 'pod.manifest.rejected') return `rejected ${e['source']} ${e['origin']}: ${e['reason']}`;
+  return e.type;
+}
+
+describe('podConfigMachine', () => {
+  it('names exactly its source actors as its effects', () => {
+    expect([...POD_CONFIG_EFFECTS]).toEqual(['fileSource', 'httpSource']);
+  });
+
+  it('starts only the configured sources, with their inputs', () => {
+    const t = start({ staticPodURL: 'http://127.0.0.1:1/pods', staticPodURLHeader: { a: ['b'] }, httpCheckFrequencyMs: 5000 });
+    expect(t.inputs.file).toEqual({ nodeName: 'node-1', path: '/etc/kubernetes/manifests', periodMs: 20_000 });
+    expect(t.inputs.http).toEqual({ nodeName: 'node-1', url: 'http://127.0.0.1:1/pods', header: { a: ['b'] }, periodMs: 5000 });
+    const only = start({ staticPodPath: '' , staticPodURL: 'http://x/' });
+    expect(only.inputs.file).toBeUndefined();
+    expect(only.child().getSnapshot().value).toMatchObject({ fileSource: 'notConfigured', httpSource: { active: 'waitingForSnapshot' } });
+  });
+
+  it('sends ADD, then UPDATE, then REMOVE as the source snapshot changes', () => {
+    const t = start();
+    t.snapshot('file', [pod('a')]);
+    expect(t.take()).toEqual(['updated ADD file a', 'sourcesReady']);
+    t.snapshot('file', [pod('a', 'busybox:1.37')]);
+    expect(t.take()).toEqual(['updated UPDATE file a']);
+    t.snapshot('file', [pod('a', 'busybox:1.37')]);
+    expect(t.take()).toEqual([]);
+    t.snapshot('file', []);
+    expect(t.take()).toEqual(['updated REMOVE file a']);
+  });
+
+  it('passes the stored pod with its source and first-seen annotations', () => {
+    const t = start();
+    t.snapshot('file', [pod('a')]);
+    const update = t.child().getSnapshot().context.merge.pods.file.a as Pod;
+    expect(update.metadata.annotations).toEqual({ 'kubernetes.io/config.source': 'file', 'kubernetes.io/config.seen': new Date(2000).toISOString() });
+  });
+
+  it('is ready only once every configured source has delivered, and says so once', () => {
+    const t = start({ staticPodURL: 'http://x/' });
+    t.snapshot('file', []);
+    expect(t.take()).toEqual([]);
+    expect(t.child().getSnapshot().value).toMatchObject({ readiness: 'waitingForSources' });
+    t.failure('http', 'http://x/', 'http://x/: 500 Internal Server Error');
+    expect(t.take()).toEqual(['rejected http http://x/: http://x/: 500 Internal Server Error']);
+    expect(t.child().getSnapshot().value).toMatchObject({ httpSource: { active: 'failing' }, readiness: 'waitingForSources' });
+    t.snapshot('http', [pod('h')]);
+    expect(t.take()).toEqual(['updated ADD http h', 'sourcesReady']);
+    t.snapshot('file', [pod('f')]);
+    expect(t.take()).toEqual(['updated ADD file f']);
+    expect(t.child().getSnapshot().value).toEqual({
+      fileSource: { active: 'healthy' },
+      httpSource: { active: 'healthy' },
+      readiness: 'sourcesReady',
+    });
+  });
+
+  it('is ready at once when no source is configured', () => {
+    const t = start({ staticPodPath: '' });
+    expect(t.take()).toEqual(['sourcesReady']);
+  });
+
+  it('reports a rejected manifest once, again when its reason changes, and again after it was fixed and broke again', () => {
+    const t = start();
+    const bad = { origin: '/m/bad.yaml', reason: 'invalid pod: spec.containers: Required value' };
+    t.snapshot('file', [pod('a')], [bad]);
+    // Readiness is decided after the snapshot's own events.
+    expect(t.take()).toEqual(['updated ADD file a', `rejected file /m/bad.yaml: ${bad.reason}`, 'sourcesReady']);
+    t.snapshot('file', [pod('a')], [bad]);
+    t.snapshot('file', [pod('a')], [bad]);
+    expect(t.take()).toEqual([]);
+    t.snapshot('file', [pod('a')], [{ origin: bad.origin, reason: 'empty manifest' }]);
+    expect(t.take()).toEqual(['rejected file /m/bad.yaml: empty manifest']);
+    t.snapshot('file', [pod('a')], []);
+    t.snapshot('file', [pod('a')], [{ origin: bad.origin, reason: 'empty manifest' }]);
+    expect(t.take()).toEqual(['rejected file /m/bad.yaml: empty manifest']);
+  });
+
+  it('keeps the pods of a source whose read failed', () => {
+    const t = start();
+    t.snapshot('file', [pod('a')]);
+    t.take();
+    t.failure('file', '/etc/kubernetes/manifests', 'unable to read manifest path: EACCES');
+    expect(t.take()).toEqual(['rejected file /etc/kubernetes/manifests: unable to read manifest path: EACCES']);
+    t.failure('file', '/etc/kubernetes/manifests', 'unable to read manifest path: EACCES');
+    expect(t.take()).toEqual([]);
+    t.snapshot('file', [pod('a')]);
+    expect(t.take()).toEqual([]);
+  });
+
+  it('ignores a snapshot that names a source it did not start', () => {
+    const t = start();
+    t.sendBacks.file!({ type: 'pod.source.snapshot', source: 'http', pods: [pod('x')], rejected: [], observedAtMs: 1 });
+    expect(t.take()).toEqual([]);
+  });
+
+  it('stops its sources when it is stopped', () => {
+    const t = start({ staticPodURL: 'http://x/' });
+    t.actor.stop();
+    expect(t.stopped.sort()).toEqual(['file', 'http']);
+  });
+
+  it('leaves a source region in crashed when its actor fails, keeping the pods', async () => {
+    const crashing = fromCallback<PodSourceEvent, FileSourceInput>(({ sendBack }) => {
+      sendBack({ type: 'pod.source.snapshot', source: 'file', pods: [pod('a')], rejected: [], observedAtMs: 1 });
+      throw new Error('boom');
+    });
+    const t = start({}, { fileSource: crashing });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(t.child().getSnapshot().value).toMatchObject({ fileSource: 'crashed' });
+    expect(Object.keys(t.child().getSnapshot().context.merge.pods.file)).toEqual(['a']);
+  });
+});
