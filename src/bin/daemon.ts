@@ -4,6 +4,7 @@
  * `kubelet.stop.requested`, and waits for the supervisor to end: `stopped` exits 0, `failed` exits
  * 1 naming the phase and reason (with the usage for a bad command line).
  */
+import { mkdir } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
 import { createActor, waitFor, type AnyActorRef } from 'xstate';
 import { ActorDirectory } from '../actors/debug/actor-directory.js';
@@ -12,10 +13,13 @@ import { Lifetimes } from '../actors/phases/lifetimes.js';
 import { createPhaseActors } from '../actors/phases/index.js';
 import type { PhaseDeps } from '../actors/phases/deps.js';
 import { startDebugServer } from '../adapters/debug-server/server.js';
+import { startHealthz } from '../adapters/http/healthz.js';
 import { DeferredJournalSink } from '../adapters/journal-file/deferred-sink.js';
 import { systemClock } from '../adapters/system-clock.js';
 import { KUBELET_TS_VERSION } from '../domain/config/version.js';
-import { activePhase, supervisorMachine, type SupervisorContext } from '../machines/supervisor.machine.js';
+import { activePhase, type SupervisorContext } from '../machines/supervisor.machine.js';
+import { checkRuntimeActor } from '../actors/runtime/check-runtime.js';
+import { provideSystem } from './system.js';
 import { createRootLogger, type Logger } from '../log.js';
 import { createConfigSteps, maskForConfigz } from './config-steps.js';
 import { createHostPorts } from './host-ports.js';
@@ -100,12 +104,27 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
         return opened;
       },
     },
+    healthz: {
+      start: (host, port) =>
+        startHealthz(host, port, [
+          { name: 'ping', check: () => null },
+          { name: 'log', check: () => null },
+          {
+            name: 'syncloop',
+            check: () => (directory.find('syncLoop')?.status === 'active' ? null : 'the syncLoop is not running'),
+          },
+        ]),
+    },
+    makeDirectories: async (paths) => {
+      for (const p of paths) await mkdir(p, { recursive: true });
+    },
     lifetimes,
     live: {},
     requestStop: (reason) => supervisor?.send({ type: 'kubelet.stop.requested', signal: reason }),
   };
 
-  const actor = createActor(supervisorMachine.provide({ actors: createPhaseActors(deps) }), {
+  const effects = { ...createPhaseActors(deps), checkRuntime: checkRuntimeActor(() => deps.live.cri!.runtime, clock) };
+  const actor = createActor(provideSystem(effects), {
     input: { argv, stopTimeoutMs: 20_000 },
     systemId: 'supervisor',
     clock,

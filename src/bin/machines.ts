@@ -5,9 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../domain/journal/canonical-json.js';
-import { supervisorMachine } from '../machines/supervisor.machine.js';
-
-export const MACHINES = { supervisor: supervisorMachine } as const;
+import { MACHINES } from './system.js';
 
 export function machinesSha256(): string {
   const text = Object.entries(MACHINES)

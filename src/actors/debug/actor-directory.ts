@@ -64,6 +64,12 @@ export class ActorDirectory {
     if (view.status !== 'active' && !view.machine) this.actors.delete(ref);
   };
 
+  /** One actor by stable id, if it is live. */
+  find(id: string): ActorView | undefined {
+    for (const v of this.actors.values()) if (v.id === id) return { ...v };
+    return undefined;
+  }
+
   /** Live actors, parents before children. */
   list(): ActorView[] {
     return [...this.actors.values()].map((v) => ({ ...v }));

@@ -8,6 +8,7 @@ import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CriClient } from '../../ports/cri.js';
 import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
+import type { RuntimeManager } from '../runtime-manager/runtime-manager.js';
 import type { Lifetimes } from './lifetimes.js';
 
 export interface FieldError {
@@ -48,12 +49,18 @@ export interface JournalOpener {
   disable(): void;
 }
 
+export interface HealthzStarter {
+  start(host: string, port: number): Promise<{ address: string; close: () => Promise<void> }>;
+}
+
 export interface LiveState {
   parsed?: ParsedArgs;
   config?: Record<string, unknown>;
   gates?: Record<string, boolean>;
   configz?: Record<string, unknown>;
   cri?: CriClient;
+  /** Built in runKubelet.newMainKubelet over `cri`; the pod workers call it. */
+  runtimeManager?: RuntimeManager;
 }
 
 export interface PhaseDeps {
@@ -73,6 +80,9 @@ export interface PhaseDeps {
   runtime: RuntimeConnector;
   debugServer: DebugServerStarter;
   journal: JournalOpener;
+  healthz: HealthzStarter;
+  /** initializeModules: create the kubelet's directories (mkdir -p). */
+  makeDirectories: (paths: string[]) => Promise<void>;
   lifetimes: Lifetimes;
   live: LiveState;
   /** Ask the supervisor for an orderly stop (lock contention does this). */

@@ -5,7 +5,7 @@
 import type { PhaseId } from '../../domain/phases.js';
 import { commandPhases } from './command-phases.js';
 import type { PhaseDeps } from './deps.js';
-import { notImplemented } from './not-implemented.js';
+import { kubeletPhases } from './kubelet-phases.js';
 import { runPhases } from './run-phases.js';
 import { runtimePhase } from './runtime-phase.js';
 import { stopSubsystems } from './stop-subsystems.js';
@@ -15,12 +15,7 @@ export function createPhaseActors(deps: PhaseDeps) {
     ...commandPhases(deps),
     ...runPhases(deps),
     'run.preInitRuntime': runtimePhase(deps),
-    'runKubelet.newMainKubelet': notImplemented('runKubelet.newMainKubelet', 5),
-    'runKubelet.birthCry': notImplemented('runKubelet.birthCry', 5),
-    'runKubelet.garbageCollection': notImplemented('runKubelet.garbageCollection', 5),
-    'startKubelet.run': notImplemented('startKubelet.run', 5),
-    'startKubelet.servers': notImplemented('startKubelet.servers', 7),
-    'run.healthz': notImplemented('run.healthz', 7),
+    ...kubeletPhases(deps),
   } satisfies Record<PhaseId, unknown>;
   return { ...phases, stopSubsystems: stopSubsystems(deps) };
 }

@@ -5,17 +5,14 @@
  * version: exit 2.
  */
 import { inertActors, replay } from '../../actors/journal/replay.js';
-import { PHASE_IDS } from '../../domain/phases.js';
-import { supervisorMachine } from '../../machines/supervisor.machine.js';
 import type { CommandIo } from '../io.js';
 import { machinesSha256 } from '../machines.js';
+import { provideSystem, SYSTEM_EFFECTS } from '../system.js';
 import { readLogForCommand } from './read-log.js';
 
-/** Every effectful actor src of the system: what replay makes inert. */
-export const EFFECT_ACTORS = [...PHASE_IDS, 'stopSubsystems'];
-
+/** The system with every effect inert: the log answers for them. */
 export function replayMachine() {
-  return supervisorMachine.provide({ actors: inertActors(EFFECT_ACTORS) as never });
+  return provideSystem(inertActors(SYSTEM_EFFECTS));
 }
 
 export async function runReplayCommand(argv: string[], io: CommandIo): Promise<number> {

@@ -1,0 +1,95 @@
+/**
+ * createAndInitKubelet, startKubelet and run()'s tail: build the kubelet's parts over the connected
+ * runtime (newMainKubelet), announce it (birthCry), start container GC, run Kubelet.Run's module
+ * initialisation and hand the subsystems' inputs to the supervisor (startKubelet.run), start the
+ * servers, healthz, and tell systemd.
+ */
+import { KubeletError } from '../../domain/errors.js';
+import { parseGoDuration } from '../../domain/config/duration.js';
+import type { PhaseId } from '../../domain/phases.js';
+import type { KubeletRunOutput } from '../../machines/supervisor.machine.js';
+import { createRuntimeManager } from '../runtime-manager/runtime-manager.js';
+import { startContainerGC, CONTAINER_GC_PERIOD_MS } from './container-gc.js';
+import type { PhaseDeps } from './deps.js';
+import { notImplementedError } from './not-implemented.js';
+import { phaseActor } from './phase-actor.js';
+import { settings } from './settings.js';
+
+type Config = Record<string, unknown>;
+const ms = (v: unknown, fallback: string) => parseGoDuration(typeof v === 'string' ? v : fallback);
+const PLEG_RELIST_PERIOD_MS = 1000;
+
+export function kubeletPhases(deps: PhaseDeps) {
+  const { live } = deps;
+  return {
+    'runKubelet.newMainKubelet': phaseActor(async ({ input }) => {
+      const c = settings.config(live);
+      const info = input.outputs['run.machineInfo'] as { memoryCapacityBytes: number } | undefined;
+      const ips = input.outputs['runKubelet.validateNodeIP'] as { nodeIps?: string[] } | undefined;
+      if (!live.cri) throw new KubeletError('KLT_ERR_CRI_UNAVAILABLE', 'no CRI client: run.preInitRuntime did not connect');
+      live.runtimeManager = createRuntimeManager({
+        cri: live.cri,
+        podLogsDir: String(c.podLogsDir ?? '/var/log/pods'),
+        clock: deps.clock,
+        logger: deps.logger,
+        node: { hostIPs: ips?.nodeIps ?? [], ...(info ? { memoryCapacityBytes: info.memoryCapacityBytes } : {}) },
+      });
+      return { podLogsDir: String(c.podLogsDir ?? '/var/log/pods'), parts: ['runtimeManager', 'podConfig', 'pleg', 'podWorkers', 'probeManager', 'statusCache'] };
+    }),
+    'runKubelet.birthCry': phaseActor(async ({ input }) => {
+      const node = (input.outputs['run.nodeName'] as { nodeName?: string } | undefined)?.nodeName ?? '';
+      // Standalone: the event recorder logs; with an API server it would post a Node event.
+      deps.logger.info({ object: `Node/${node}`, type: 'Normal', reason: 'Starting' }, 'Starting kubelet.');
+      return { reason: 'Starting', message: 'Starting kubelet.', sink: 'log' };
+    }),
+    'runKubelet.garbageCollection': phaseActor(async () => {
+      const cri = live.cri!;
+      const keep = Number(live.parsed?.flags.maxPerPodContainerCount ?? 1);
+      const stop = startContainerGC({ cri, keepPerContainer: keep, clock: deps.clock, logger: deps.logger });
+      deps.lifetimes.add('containerGC', stop);
+      deps.logger.warn('Image garbage collection is not implemented; images are never removed');
+      return { containerGC: { periodMs: CONTAINER_GC_PERIOD_MS, keepPerContainer: keep }, imageGC: 'not implemented' };
+    }),
+    'startKubelet.run': phaseActor(async ({ input }) => {
+      const c: Config = settings.config(live);
+      const root = settings.rootDir(live);
+      // initializeModules: the data directories and the container logs directory.
+      await deps.makeDirectories([root, `${root}/pods`, `${root}/plugins`, `${root}/pod-resources`, String(c.podLogsDir ?? '/var/log/pods')]);
+      const nodeName = (input.outputs['run.nodeName'] as { nodeName: string }).nodeName;
+      const nodeIps = (input.outputs['runKubelet.validateNodeIP'] as { nodeIps?: string[] } | undefined)?.nodeIps ?? [];
+      const hostIP = nodeIps[0] ?? deps.hostAddresses.addresses().find((a) => a.family === 4)?.address ?? '127.0.0.1';
+      const out: KubeletRunOutput = {
+        runtime: { startedAtMs: deps.clock.now() },
+        syncLoop: {
+          nodeName,
+          maxPods: Number(c.maxPods ?? 110),
+          hostIP,
+          podConfig: {
+            staticPodPath: String(c.staticPodPath ?? ''),
+            fileCheckFrequencyMs: ms(c.fileCheckFrequency, '20s'),
+            staticPodURL: String(c.staticPodURL ?? ''),
+            staticPodURLHeader: (c.staticPodURLHeader ?? {}) as Record<string, string[]>,
+            httpCheckFrequencyMs: ms(c.httpCheckFrequency, '20s'),
+          },
+          podWorker: { syncFrequencyMs: ms(c.syncFrequency, '1m0s') },
+          pleg: { relistPeriodMs: PLEG_RELIST_PERIOD_MS },
+        },
+      };
+      return out;
+    }),
+    'startKubelet.servers': phaseActor(async () => {
+      const c = settings.config(live);
+      // Go starts the kubelet server and the read-only port only with enableServer.
+      if (c.enableServer === false) return { servers: 'disabled (enableServer: false)' };
+      throw notImplementedError('startKubelet.servers', 7, 'the kubelet server on port 10250 (set enableServer: false / --enable-server=false to run without it)');
+    }),
+    'run.healthz': phaseActor(async () => {
+      const c = settings.config(live);
+      const port = Number(c.healthzPort ?? 10248);
+      if (port === 0) return { healthz: 'disabled (healthzPort: 0)' };
+      const server = await deps.healthz.start(String(c.healthzBindAddress ?? '127.0.0.1'), port);
+      deps.lifetimes.add('healthz', server.close);
+      return { healthz: server.address };
+    }),
+  } satisfies Partial<Record<PhaseId, unknown>>;
+}
