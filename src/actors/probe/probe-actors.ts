@@ -1,0 +1,61 @@
+/**
+ * The probe worker's one effect: run a probe attempt with the prober for its handler (Go:
+ * prober.runProbeWithRetries over runProbe). An attempt that could not run at all (`unknown`) is
+ * tried again, three attempts in all, as Go does; failures are verdicts and are not retried.
+ * Never rejects for a probe-level problem: the outcome is data the worker counts.
+ */
+import { fromPromise } from 'xstate';
+import type { ProbeOutcome, Probers, ProbeTarget } from '../../domain/probe/types.js';
+import type { RunProbeInput } from '../../machines/probe.machine.js';
+import type { Logger } from '../../log.js';
+
+/** Go: maxProbeRetries. */
+export const PROBE_ATTEMPTS = 3;
+
+export interface ProbeActorDeps {
+  /** One prober per handler kind (src/adapters/probers: createProbers({ execSync })). */
+  probers: Probers;
+  logger?: Logger;
+}
+
+export function createProbeActors(deps: ProbeActorDeps) {
+  return {
+    runProbe: fromPromise<ProbeOutcome, RunProbeInput>(async ({ input }) => {
+      const outcome = await runWithRetries(deps.probers, input.target);
+      if (outcome.result !== 'success' && deps.logger?.isLevelEnabled('debug')) {
+        deps.logger.debug({ probeType: input.probe, handler: input.target.kind, result: outcome.result, output: outcome.output }, 'Probe did not succeed');
+      }
+      return outcome;
+    }),
+  };
+}
+
+/** Runs the attempt, again while it could not run, up to PROBE_ATTEMPTS times. */
+export async function runWithRetries(probers: Probers, target: ProbeTarget): Promise<ProbeOutcome> {
+  // Nothing to retry: the handler itself cannot be resolved and will not resolve on a second try.
+  if (target.kind === 'unresolvable') return { result: 'unknown', output: target.reason };
+  let outcome: ProbeOutcome = { result: 'unknown' };
+  for (let attempt = 0; attempt < PROBE_ATTEMPTS; attempt++) {
+    outcome = await runOnce(probers, target);
+    if (outcome.result !== 'unknown') return outcome;
+  }
+  return outcome;
+}
+
+async function runOnce(probers: Probers, target: Exclude<ProbeTarget, { kind: 'unresolvable' }>): Promise<ProbeOutcome> {
+  try {
+    switch (target.kind) {
+      case 'exec':
+        return await probers.exec(target);
+      case 'httpGet':
+        return await probers.httpGet(target);
+      case 'tcpSocket':
+        return await probers.tcpSocket(target);
+      case 'grpc':
+        return await probers.grpc(target);
+    }
+  } catch (err) {
+    // A prober that throws has a bug or met something unexpected; Go treats any runProbe error alike.
+    return { result: 'unknown', output: err instanceof Error ? err.message : String(err) };
+  }
+}

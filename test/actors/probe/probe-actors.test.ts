@@ -1,0 +1,109 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { createActor, setup, toPromise, waitFor } from 'xstate';
+import { createProbeActors, PROBE_ATTEMPTS, runWithRetries } from '../../../src/actors/probe/probe-actors.js';
+import { createProbers } from '../../../src/adapters/probers/index.js';
+import { probeMachine } from '../../../src/machines/probe.machine.js';
+import type { ProbeOutcome, Probers, ProbeTarget } from '../../../src/domain/probe/types.js';
+
+/** Probers that record which kind ran and answer from a script per kind. */
+function fakeProbers(answers: Partial<Record<keyof Probers, (ProbeOutcome | Error)[]>>) {
+  const calls: string[] = [];
+  const answer = (kind: keyof Probers) => async () => {
+    calls.push(kind);
+    const next = answers[kind]?.shift() ?? { result: 'success' as const };
+    if (next instanceof Error) throw next;
+    return next;
+  };
+  const probers: Probers = { exec: answer('exec'), httpGet: answer('httpGet'), tcpSocket: answer('tcpSocket'), grpc: answer('grpc') };
+  return { calls, probers };
+}
+
+const targets: ProbeTarget[] = [
+  { kind: 'exec', containerId: 'c', command: ['true'], timeoutSeconds: 1 },
+  { kind: 'httpGet', url: 'http://127.0.0.1:1/', headers: {}, timeoutSeconds: 1 },
+  { kind: 'tcpSocket', host: '127.0.0.1', port: 1, timeoutSeconds: 1 },
+  { kind: 'grpc', host: '127.0.0.1', port: 1, service: '', timeoutSeconds: 1 },
+];
+
+describe('createProbeActors', () => {
+  it.each(targets)('runs the $kind prober for a $kind target', async (target) => {
+    const { calls, probers } = fakeProbers({ [target.kind]: [{ result: 'failure', output: 'no' }] });
+    const actor = createActor(createProbeActors({ probers }).runProbe, { input: { probe: 'liveness', target } }).start();
+    expect(await toPromise(actor)).toEqual({ result: 'failure', output: 'no' });
+    expect(calls).toEqual([target.kind]);
+  });
+});
+
+describe('runWithRetries', () => {
+  it('tries an attempt that could not run again, three times in all', async () => {
+    const { calls, probers } = fakeProbers({ tcpSocket: [{ result: 'unknown' }, new Error('boom'), { result: 'unknown', output: 'last' }] });
+    expect(await runWithRetries(probers, targets[2] as ProbeTarget)).toEqual({ result: 'unknown', output: 'last' });
+    expect(calls).toHaveLength(PROBE_ATTEMPTS);
+  });
+
+  it('stops retrying at the first verdict', async () => {
+    const { calls, probers } = fakeProbers({ exec: [new Error('boom'), { result: 'failure' }] });
+    expect(await runWithRetries(probers, targets[0] as ProbeTarget)).toEqual({ result: 'failure' });
+    expect(calls).toEqual(['exec', 'exec']);
+  });
+
+  it('does not retry a failure', async () => {
+    const { calls, probers } = fakeProbers({ httpGet: [{ result: 'failure' }] });
+    await runWithRetries(probers, targets[1] as ProbeTarget);
+    expect(calls).toEqual(['httpGet']);
+  });
+
+  it('answers unknown for an unresolvable target without running a prober', async () => {
+    const { calls, probers } = fakeProbers({});
+    expect(await runWithRetries(probers, { kind: 'unresolvable', reason: 'port x not found' })).toEqual({
+      result: 'unknown',
+      output: 'port x not found',
+    });
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('probe worker with the real probers', () => {
+  it('flips readiness once a loopback HTTP endpoint starts answering 200', async () => {
+    let requests = 0;
+    const server = http.createServer((_req, res) => {
+      requests++;
+      res.writeHead(requests === 1 ? 503 : 200).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const execSync = async () => ({ stdout: '', stderr: '', exitCode: 0 });
+    const worker = probeMachine.provide({ actors: createProbeActors({ probers: createProbers({ execSync }) }) });
+    const changes: unknown[] = [];
+    const parent = createActor(
+      setup({ actors: { worker } }).createMachine({
+        invoke: {
+          id: 'worker',
+          src: 'worker',
+          input: {
+            podUid: 'u',
+            podIP: '127.0.0.1',
+            containerId: 'c',
+            containerStartedAtMs: 0,
+            probe: 'readiness',
+            container: { name: 'web', image: 'i', readinessProbe: { httpGet: { port, path: '/ready' }, periodSeconds: 1 } },
+          },
+        },
+        on: { 'probe.result.changed': { actions: ({ event }) => changes.push(event) } },
+      }),
+    ).start();
+    try {
+      await waitFor(parent, () => changes.length > 0, { timeout: 5000 });
+      expect(requests).toBe(2);
+      expect(changes).toEqual([
+        { type: 'probe.result.changed', podUid: 'u', container: 'web', containerId: 'c', probe: 'readiness', result: 'success' },
+      ]);
+    } finally {
+      parent.stop();
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
