@@ -8,14 +8,15 @@
  *   Step 3: otherwise kill the containers not to keep (a failure ends the sync);
  *   Step 4: create the sandbox if needed (RunPodSandbox, then PodSandboxStatus for its IPs; a failure
  *           ends the sync);
- *   Step 5: start the next init container (a failure ends the sync);
+ *   Step 5: start the init containers to start (a failure ends the sync, except a sidecar's);
  *   Step 6: start the regular containers (a failure is recorded and the next container is tried).
  * Starting a container: crash-loop back-off check, ensure the image, CreateContainer, StartContainer.
  *
  * Every result is plain data (SyncPodResult), so pod workers can carry it in events and the journal.
  *
  * Differs from Go (not done yet): postStart and preStop hooks are skipped; no ephemeral containers,
- * sidecars, in-place resize or DRA; the runtime handler of a RuntimeClass is not resolved; no events
+ * in-place resize or DRA; sidecars are stopped together with the other containers, not after them
+ * (Go's terminationOrdering); the runtime handler of a RuntimeClass is not resolved; no events
  * are recorded (results carry the reasons instead); init containers of an old sandbox are purged but
  * older exited init containers are not pruned before start (container GC's job).
  */
@@ -28,6 +29,7 @@ import { computePodActions, type PodActions, type ProbeFailures } from '../../do
 import { generatePodSandboxConfig, type NodeRuntimeContext } from '../../domain/runtime/container-config.js';
 import { parseResolvConf } from '../../domain/runtime/dns.js';
 import type { EnvSourceLookup } from '../../domain/runtime/env.js';
+import { isRestartableInitContainer } from '../../domain/runtime/init-containers.js';
 import { containerGracePeriodSeconds } from '../../domain/runtime/grace-period.js';
 import type { RuntimePodStatus } from '../../domain/runtime/pod-status.js';
 import type { Logger } from '../../log.js';
@@ -232,9 +234,13 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
       return result.ok;
     };
 
-    // Step 5: start the init container.
-    const init = (pod.spec.initContainers ?? []).find((c) => c.name === actions.nextInitContainerToStart);
-    if (init && !(await start('startInitContainer', init))) return done(actions, sandboxId);
+    // Step 5: start init containers, in order. A sidecar that fails to start is skipped (it is
+    // retried next sync); an ordinary init container that fails ends the sync.
+    for (const index of actions.initContainersToStart) {
+      const init = pod.spec.initContainers?.[index];
+      if (!init) continue;
+      if (!(await start('startInitContainer', init)) && !isRestartableInitContainer(init)) return done(actions, sandboxId);
+    }
 
     // Step 6: start containers in containersToStart; a failure does not stop the others.
     for (const name of actions.containersToStart) {

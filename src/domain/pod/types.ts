@@ -167,7 +167,7 @@ export interface Container {
   env?: EnvVar[];
   envFrom?: EnvFromSource[];
   resources?: ResourceRequirements;
-  /** Only on init containers: "Always" makes a sidecar (not supported yet, see compute-pod-actions). */
+  /** Only on init containers: "Always" makes it a sidecar (a restartable init container). */
   restartPolicy?: 'Always';
   volumeMounts?: VolumeMount[];
   securityContext?: SecurityContext;

@@ -1,6 +1,6 @@
 /**
  * What to do to bring a pod's containers in line with its spec: the plan half of the Go kubelet's
- * SyncPod (kuberuntime_manager.go computePodActions, PodSandboxChanged, findNextInitContainerToRun,
+ * SyncPod (kuberuntime_manager.go computePodActions with SidecarContainers on, PodSandboxChanged,
  * ShouldContainerBeRestarted). Pure: the executor is the runtime manager.
  *
  * Rules, in Go's order:
@@ -8,23 +8,25 @@
  *    sandbox without an IP → kill everything and create a sandbox with attempt+1. Then start from
  *    the first init container, or all regular containers (OnFailure skips those that succeeded).
  *    A pod that must not restart (Never) and has already run containers is only killed; so is a
- *    pod whose initialization is done and has nothing left to start.
- * 2. Init containers run one at a time, in order, each to completion. A failed one (exit ≠ 0,
- *    OOMKilled, unknown) is retried unless restartPolicy is Never, which kills the pod.
+ *    pod that was initialized and has nothing left to start.
+ * 2. Init containers (init-containers.ts): one at a time, in order, each to completion; a failed one
+ *    is retried unless restartPolicy is Never, which kills the pod; sidecars are kept running.
  * 3. Regular containers not running are started when the restart policy allows (Always: always;
  *    OnFailure: last exit ≠ 0; Never: never; created/unknown/never seen: always; a pod being
  *    deleted: never). Unknown ones are killed first.
  * 4. A running container whose spec hash changed is killed and restarted whatever the policy; one
  *    that failed its liveness or startup probe is killed and restarted unless the policy is Never.
- * 5. Nothing running to keep and nothing to start → kill the pod.
+ * 5. No regular container running to keep and nothing to start → kill the pod (sidecars included).
  *
- * Not handled (Go does): restartable init containers (sidecars, SidecarContainers feature) are
- * treated as ordinary init containers; ephemeral containers; in-place resize; a sandbox whose
- * network namespace mode changed (our CRI status view has no namespace options).
+ * Not handled (Go does): ephemeral containers; in-place resize; a sandbox whose network namespace
+ * mode changed (our CRI status view has no namespace options).
  */
 import type { Container, Pod } from '../pod/types.js';
 import { hashContainer } from './container-hash.js';
-import { findContainerStatus, type RuntimeContainerStatus, type RuntimePodStatus } from './pod-status.js';
+import { computeInitContainerActions, hasAnyRegularContainerCreated, shouldRestartOnFailure } from './init-containers.js';
+import { findContainerStatus, type RuntimePodStatus } from './pod-status.js';
+
+export { isInitContainerFailed, shouldRestartOnFailure } from './init-containers.js';
 
 /** Go's containerKillReason, plus SpecChanged where Go leaves the reason empty. */
 export type ContainerKillReason = 'Unknown' | 'LivenessProbe' | 'StartupProbe' | 'SpecChanged';
@@ -44,9 +46,9 @@ export interface PodActions {
   sandboxId?: string;
   /** Attempt number for a new sandbox (previous attempt + 1), or the current sandbox's. */
   attempt: number;
-  /** The init container to start next, by name. */
+  /** The first init container to start, by name (the only one unless sidecars are involved). */
   nextInitContainerToStart?: string;
-  /** The same as a list of indices into spec.initContainers (Go's sidecar-era shape). */
+  /** Init containers to start, as indices into spec.initContainers, in order (Go's InitContainersToStart). */
   initContainersToStart: number[];
   /** Regular containers to start, by name, in spec order. */
   containersToStart: string[];
@@ -58,10 +60,11 @@ export interface ProbeFailures {
   livenessFailed?: readonly string[];
   /** Names of running containers whose startup probe failed. */
   startupFailed?: readonly string[];
-}
-
-export function shouldRestartOnFailure(pod: Pod): boolean {
-  return (pod.spec.restartPolicy ?? 'Always') !== 'Never';
+  /**
+   * Names of running containers whose startup probe succeeded. Only sidecars read it: one with a
+   * startup probe holds the next init container back until it is listed here.
+   */
+  startupSucceeded?: readonly string[];
 }
 
 /** PodSandboxChanged: [create a sandbox?, its attempt, the current sandbox id]. */
@@ -74,35 +77,6 @@ export function podSandboxChanged(pod: Pod, status: RuntimePodStatus): { changed
     return { changed: true, attempt: newest.attempt + 1, sandboxId: newest.id };
   }
   return { changed: false, attempt: newest.attempt, sandboxId: newest.id };
-}
-
-export function isInitContainerFailed(status: RuntimeContainerStatus): boolean {
-  return status.reason.includes('OOMKilled') || (status.state === 'exited' && status.exitCode !== 0) || status.state === 'unknown';
-}
-
-/** findNextInitContainerToRun: the last failed one, else the one after the newest exited, else the first. */
-export function findNextInitContainerToRun(pod: Pod, status: RuntimePodStatus): { lastStatus?: RuntimeContainerStatus; next?: Container; done: boolean } {
-  const inits = pod.spec.initContainers ?? [];
-  if (inits.length === 0) return { done: true };
-  // A running regular container means initialization completed earlier, even if the runtime has
-  // since removed the init containers: do not run them again.
-  if (pod.spec.containers.some((c) => findContainerStatus(status, c.name)?.state === 'running')) return { done: true };
-
-  for (let i = inits.length - 1; i >= 0; i--) {
-    const container = inits[i] as Container;
-    const s = findContainerStatus(status, container.name);
-    if (s && isInitContainerFailed(s)) return { lastStatus: s, next: container, done: false };
-  }
-  for (let i = inits.length - 1; i >= 0; i--) {
-    const s = findContainerStatus(status, (inits[i] as Container).name);
-    if (!s) continue;
-    if (s.state === 'running') return { done: false };
-    if (s.state === 'exited') {
-      if (i === inits.length - 1) return { done: true };
-      return { next: inits[i + 1] as Container, done: false };
-    }
-  }
-  return { next: inits[0] as Container, done: false };
 }
 
 /** ShouldContainerBeRestarted, for a container that is not running. */
@@ -146,7 +120,7 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
     const toStart = pod.spec.containers
       .filter((c) => !(pod.spec.restartPolicy === 'OnFailure' && containerSucceeded(c, status)))
       .map((c) => c.name);
-    if (toStart.length === 0 && findNextInitContainerToRun(pod, status).done) {
+    if (toStart.length === 0 && hasAnyRegularContainerCreated(pod, status)) {
       actions.createSandbox = false;
       return actions;
     }
@@ -160,31 +134,19 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
     return actions;
   }
 
-  const init = findNextInitContainerToRun(pod, status);
-  if (!init.done) {
-    if (init.next) {
-      const failed = init.lastStatus !== undefined && isInitContainerFailed(init.lastStatus);
-      if (failed && !shouldRestartOnFailure(pod)) {
-        actions.killPod = true;
-      } else {
-        if (init.lastStatus?.state === 'unknown') {
-          actions.containersToKill.push({
-            id: init.lastStatus.id,
-            name: init.next.name,
-            reason: 'Unknown',
-            message: 'Init container is in "unknown" state, try killing it before restart',
-          });
-        }
-        actions.nextInitContainerToStart = init.next.name;
-        actions.initContainersToStart = [inits.indexOf(init.next)];
-      }
-    }
-    // Initialization failed or still in progress: regular containers wait.
-    return actions;
-  }
-
   const livenessFailed = new Set(probes.livenessFailed ?? []);
   const startupFailed = new Set(probes.startupFailed ?? []);
+  const startupSucceeded = new Set(probes.startupSucceeded ?? []);
+
+  const init = computeInitContainerActions(pod, status, { livenessFailed, startupFailed, startupSucceeded });
+  actions.containersToKill.push(...init.toKill);
+  actions.initContainersToStart = init.toStart;
+  const first = init.toStart[0];
+  if (first !== undefined) actions.nextInitContainerToStart = (inits[first] as Container).name;
+  if (init.killPod) actions.killPod = true;
+  // Initialization failed or still in progress: regular containers wait.
+  if (init.killPod || !init.initialized) return actions;
+
   let keepCount = 0;
   for (const container of pod.spec.containers) {
     const s = findContainerStatus(status, container.name);
@@ -221,6 +183,11 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
     actions.containersToKill.push({ id: s.id, name: s.name, reason, message });
   }
 
-  if (keepCount === 0 && actions.containersToStart.length === 0) actions.killPod = true;
+  if (keepCount === 0 && actions.containersToStart.length === 0) {
+    actions.killPod = true;
+    // Sidecars must not keep a finished pod alive.
+    actions.initContainersToStart = [];
+    delete actions.nextInitContainerToStart;
+  }
   return actions;
 }

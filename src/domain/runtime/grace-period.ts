@@ -1,8 +1,9 @@
 /**
  * How long a container is given to stop (kuberuntime_container.go setTerminationGracePeriod and
- * killContainer): the pod's deletion grace period if it is being deleted, else a failed probe's own
- * terminationGracePeriodSeconds, else the pod's terminationGracePeriodSeconds, else 2 s; never less
- * than 2 s — unless the caller overrides it (pod termination, eviction), which is used as given.
+ * killContainer): the caller's override (pod termination, eviction) if any, else the pod's deletion
+ * grace period if it is being deleted, else a failed probe's own terminationGracePeriodSeconds, else
+ * the pod's terminationGracePeriodSeconds, else 2 s. Never less than 2 s, override included, as in
+ * current Go ("always give containers a minimal shutdown window to avoid unnecessary SIGKILLs").
  */
 import type { Container, Pod } from '../pod/types.js';
 import type { ContainerKillReason } from './compute-pod-actions.js';
@@ -10,7 +11,6 @@ import type { ContainerKillReason } from './compute-pod-actions.js';
 export const minimumGracePeriodSeconds = 2;
 
 export function containerGracePeriodSeconds(pod: Pod, container: Container | undefined, reason?: ContainerKillReason, override?: number): number {
-  if (override !== undefined) return override;
   let grace = minimumGracePeriodSeconds;
   if (pod.metadata.deletionGracePeriodSeconds !== undefined) {
     grace = pod.metadata.deletionGracePeriodSeconds;
@@ -18,6 +18,7 @@ export function containerGracePeriodSeconds(pod: Pod, container: Container | und
     const probe = reason === 'LivenessProbe' ? container?.livenessProbe : reason === 'StartupProbe' ? container?.startupProbe : undefined;
     grace = probe?.terminationGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds;
   }
+  if (override !== undefined) grace = override;
   // The preStop hook would run here and use up part of the grace period (not implemented yet).
   return Math.max(grace, minimumGracePeriodSeconds);
 }

@@ -94,6 +94,37 @@ describe('runtimeManager.syncPod', () => {
     expect(fourth.steps.map((s) => s.step)).toEqual(['computePodActions']);
   });
 
+  it('starts a sidecar, then the init container, then the app, keeping the sidecar running', async () => {
+    const proxy: Container = { name: 'proxy', image: 'busybox:1.36', restartPolicy: 'Always' };
+    const pod = makePod({ initContainers: [proxy, init], containers: [app] });
+    await manager.syncPod(pod);
+    expect(lifecycle(cri)).toEqual(['runPodSandbox web', 'createContainer proxy', 'startContainer proxy']);
+    cri.calls.length = 0;
+    await manager.syncPod(pod);
+    expect(lifecycle(cri)).toEqual(['createContainer init', 'startContainer init']);
+    cri.exitContainer(cri.latestContainer('init')?.id ?? '', 0);
+    cri.calls.length = 0;
+    await manager.syncPod(pod);
+    expect(lifecycle(cri)).toEqual(['createContainer app', 'startContainer app']);
+    expect(cri.latestContainer('proxy')?.state).toBe('CONTAINER_RUNNING');
+  });
+
+  it('goes on past a sidecar that fails to start', async () => {
+    const proxy: Container = { name: 'proxy', image: 'busybox:1.36', restartPolicy: 'Always' };
+    const logger: Container = { name: 'logger', image: 'busybox:1.36', restartPolicy: 'Always' };
+    const pod = makePod({ initContainers: [proxy, logger], containers: [app] });
+    for (let i = 0; i < 3; i++) await manager.syncPod(pod); // proxy, then logger, then app
+    expect(cri.latestContainer('app')?.state).toBe('CONTAINER_RUNNING');
+    cri.exitContainer(cri.latestContainer('proxy')?.id ?? '', 1);
+    cri.exitContainer(cri.latestContainer('logger')?.id ?? '', 1);
+    cri.failNext('createContainer', new KubeletError('KLT_ERR_CRI_FAILED', 'boom'));
+    cri.calls.length = 0;
+    const result = await manager.syncPod(pod);
+    expect(result.actions.initContainersToStart).toEqual([0, 1]);
+    expect(failedSteps(result)).toEqual([{ step: 'startInitContainer', target: 'proxy', reason: 'CreateContainerError', code: 'KLT_ERR_CRI_FAILED' }]);
+    expect(lifecycle(cri)).toEqual(['createContainer proxy', 'createContainer logger', 'startContainer logger']);
+  });
+
   it('creates the pod log directory before the sandbox and configures the sandbox as generated', async () => {
     await manager.syncPod(makePod({ initContainers: [] }));
     const sandbox = [...cri.sandboxes.values()][0];

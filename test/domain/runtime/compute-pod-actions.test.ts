@@ -193,3 +193,58 @@ describe('computePodActions: regular containers', () => {
     expect(summary(a)).toEqual({ killPod: false, createSandbox: false, attempt: 0, init: null, start: [], kill: [] });
   });
 });
+
+describe('computePodActions: sidecars (restartable init containers)', () => {
+  const proxy: Container = { name: 'proxy', image: 'proxy:1', restartPolicy: 'Always' };
+  const proxyWithStartup: Container = { ...proxy, startupProbe: { exec: { command: ['true'] } } };
+  const migrate: Container = { name: 'migrate', image: 'migrate:1' };
+
+  function sidecarPod(restartPolicy: RestartPolicy, sidecar: Container = proxy): Pod {
+    return { metadata: { name: 'p', namespace: 'ns', uid: 'uid' }, spec: { restartPolicy, initContainers: [sidecar, migrate], containers: [app] } };
+  }
+
+  function plan(p: Pod, containers: RuntimeContainerStatus[], probes = {}) {
+    const a = computePodActions(p, status([ready], containers), probes);
+    return { killPod: a.killPod, initToStart: a.initContainersToStart, start: a.containersToStart, kill: a.containersToKill.map((k) => `${k.name}:${k.reason}`) };
+  }
+
+  it.each<[string, Pod, RuntimeContainerStatus[], object, ReturnType<typeof plan>]>([
+    ['nothing ran: the sidecar starts first', sidecarPod('Always'), [], {},
+      { killPod: false, initToStart: [0], start: [], kill: [] }],
+    ['a running sidecar lets the next init container start', sidecarPod('Always'), [ctr(proxy, 'running')], {},
+      { killPod: false, initToStart: [1], start: [], kill: [] }],
+    ['a sidecar with a startup probe holds the next one back until it has started', sidecarPod('Always', proxyWithStartup), [ctr(proxyWithStartup, 'running')], {},
+      { killPod: false, initToStart: [], start: [], kill: [] }],
+    ['…and lets it go once the startup probe succeeded', sidecarPod('Always', proxyWithStartup), [ctr(proxyWithStartup, 'running')], { startupSucceeded: ['proxy'] },
+      { killPod: false, initToStart: [1], start: [], kill: [] }],
+    ['a sidecar that failed its startup probe is restarted', sidecarPod('Always', proxyWithStartup), [ctr(proxyWithStartup, 'running')], { startupFailed: ['proxy'] },
+      { killPod: false, initToStart: [0], start: [], kill: ['proxy:StartupProbe'] }],
+    ['after the last init container the regular containers start, the sidecar keeps running', sidecarPod('Always'), [ctr(migrate, 'exited', 0), ctr(proxy, 'running')], {},
+      { killPod: false, initToStart: [], start: ['app'], kill: [] }],
+    ['an exited sidecar is restarted even under Never', sidecarPod('Never'), [ctr(app, 'running'), ctr(migrate, 'exited', 0), ctr(proxy, 'exited', 1)], {},
+      { killPod: false, initToStart: [0], start: [], kill: [] }],
+    ['a sidecar removed from the runtime after initialization is started again', sidecarPod('Always'), [ctr(app, 'running')], {},
+      { killPod: false, initToStart: [0], start: [], kill: [] }],
+    ['a sidecar without a liveness probe of its own is not killed for one', sidecarPod('Always'), [ctr(app, 'running'), ctr(proxy, 'running')], { livenessFailed: ['proxy'] },
+      { killPod: false, initToStart: [], start: [], kill: [] }],
+    ['a sidecar whose spec changed is killed and restarted', { ...sidecarPod('Always'), spec: { ...sidecarPod('Always').spec, initContainers: [{ ...proxy, image: 'proxy:2' }, migrate] } }, [ctr(app, 'running'), ctr(proxy, 'running')], {},
+      { killPod: false, initToStart: [0], start: [], kill: ['proxy:SpecChanged'] }],
+    ['a failed ordinary init container after a sidecar fails the pod under Never', sidecarPod('Never'), [ctr(migrate, 'exited', 1), ctr(proxy, 'running')], {},
+      { killPod: true, initToStart: [], start: [], kill: [] }],
+    ['a sidecar does not keep a finished pod alive', sidecarPod('Never'), [ctr(app, 'exited', 0), ctr(migrate, 'exited', 0), ctr(proxy, 'running')], {},
+      { killPod: true, initToStart: [], start: [], kill: [] }],
+  ])('%s', (_, p, containers, probes, expected) => {
+    expect(plan(p, containers, probes)).toEqual(expected);
+  });
+
+  it('restarts a sidecar with a liveness probe that failed it', () => {
+    const checked: Container = { ...proxy, livenessProbe: { exec: { command: ['true'] } } };
+    const p: Pod = { ...sidecarPod('Always'), spec: { ...sidecarPod('Always').spec, initContainers: [checked, migrate] } };
+    expect(plan(p, [ctr(app, 'running'), ctr(checked, 'running')], { livenessFailed: ['proxy'] })).toEqual(
+      { killPod: false, initToStart: [0], start: [], kill: ['proxy:LivenessProbe'] });
+  });
+
+  it('restarts an ordinary init container left in the created state', () => {
+    expect(plan(sidecarPod('Always'), [ctr(migrate, 'created'), ctr(proxy, 'running')]).initToStart).toEqual([1]);
+  });
+});

@@ -17,7 +17,8 @@ describe('containerGracePeriodSeconds', () => {
     ['the liveness probe own grace period', pod(30), 'LivenessProbe', undefined, 5],
     ['2 s when nothing is set', pod(), undefined, undefined, 2],
     ['at least 2 s', pod(0), undefined, undefined, 2],
-    ['an override as given', pod(30), undefined, 0, 0],
+    ['an override over everything', pod(30, 10), 'LivenessProbe', 7, 7],
+    ['at least 2 s even with an override of 0', pod(30), undefined, 0, 2],
   ])('uses %s', (_, p, reason, override, expected) => {
     expect(containerGracePeriodSeconds(p, container, reason, override)).toBe(expected);
   });

@@ -1,0 +1,78 @@
+/**
+ * The pod conditions the kubelet owns (pkg/kubelet/status/generate.go), from the container
+ * statuses and the phase: PodReadyToStartContainers, Initialized, Ready, ContainersReady and
+ * PodScheduled. Reasons and messages are Go's, lists printed as Go prints a []string ("[a b]").
+ * Readiness gates are not supported (the Pod type does not carry them): Ready follows
+ * ContainersReady. Sidecars count as ordinary init containers.
+ */
+import { hasAnyRegularContainerStarted } from './phase.js';
+import type { ContainerStatus, Pod, PodCondition, PodPhase } from './types.js';
+
+export const UnknownContainerStatuses = 'UnknownContainerStatuses';
+export const PodCompleted = 'PodCompleted';
+export const PodFailed = 'PodFailed';
+export const ContainersNotReady = 'ContainersNotReady';
+export const ContainersNotInitialized = 'ContainersNotInitialized';
+
+/** PodConditionsByKubelet: the condition types a kubelet sets; the rest are kept as they are. */
+export const kubeletOwnedConditionTypes: ReadonlySet<string> = new Set([
+  'PodScheduled', 'Ready', 'Initialized', 'ContainersReady', 'PodReadyToStartContainers',
+]);
+
+const goList = (names: readonly string[]): string => `[${names.join(' ')}]`;
+
+function messageFor(unknown: readonly string[], other: readonly string[], otherWord: string): string {
+  const parts: string[] = [];
+  if (unknown.length > 0) parts.push(`containers with unknown status: ${goList(unknown)}`);
+  if (other.length > 0) parts.push(`containers with ${otherWord} status: ${goList(other)}`);
+  return parts.join(', ');
+}
+
+function byName(statuses: readonly ContainerStatus[], name: string): ContainerStatus | undefined {
+  return statuses.find((s) => s.name === name);
+}
+
+export function containersReadyCondition(pod: Pod, statuses: readonly ContainerStatus[] | undefined, phase: PodPhase): PodCondition {
+  if (statuses === undefined) return { type: 'ContainersReady', status: 'False', reason: UnknownContainerStatuses };
+  const unknown: string[] = [];
+  const unready: string[] = [];
+  for (const c of pod.spec.containers) {
+    const s = byName(statuses, c.name);
+    if (!s) unknown.push(c.name);
+    else if (!s.ready) unready.push(c.name);
+  }
+  if (phase === 'Succeeded' && unknown.length === 0) return { type: 'ContainersReady', status: 'False', reason: PodCompleted };
+  if (phase === 'Failed') return { type: 'ContainersReady', status: 'False', reason: PodFailed };
+  const message = messageFor(unknown, unready, 'unready');
+  if (message !== '') return { type: 'ContainersReady', status: 'False', reason: ContainersNotReady, message };
+  return { type: 'ContainersReady', status: 'True' };
+}
+
+/** Ready mirrors ContainersReady (no readiness gates). */
+export function podReadyCondition(pod: Pod, statuses: readonly ContainerStatus[] | undefined, phase: PodPhase): PodCondition {
+  const containersReady = containersReadyCondition(pod, statuses, phase);
+  return { ...containersReady, type: 'Ready' };
+}
+
+export function podInitializedCondition(pod: Pod, statuses: readonly ContainerStatus[] | undefined, phase: PodPhase): PodCondition {
+  const inits = pod.spec.initContainers ?? [];
+  if (statuses === undefined && inits.length > 0) return { type: 'Initialized', status: 'False', reason: UnknownContainerStatuses };
+  const known = statuses ?? [];
+  const unknown: string[] = [];
+  const incomplete: string[] = [];
+  for (const c of inits) {
+    const s = byName(known, c.name);
+    if (!s) unknown.push(c.name);
+    else if (!s.ready) incomplete.push(c.name);
+  }
+  if (phase === 'Succeeded' && unknown.length === 0) return { type: 'Initialized', status: 'True', reason: PodCompleted };
+  if (hasAnyRegularContainerStarted(pod, known)) return { type: 'Initialized', status: 'True' };
+  const message = messageFor(unknown, incomplete, 'incomplete');
+  if (message !== '') return { type: 'Initialized', status: 'False', reason: ContainersNotInitialized, message };
+  return { type: 'Initialized', status: 'True' };
+}
+
+/** PodReadyToStartContainers: True once a sandbox with its network exists and needs no replacing. */
+export function readyToStartContainersCondition(sandboxReady: boolean): PodCondition {
+  return { type: 'PodReadyToStartContainers', status: sandboxReady ? 'True' : 'False' };
+}

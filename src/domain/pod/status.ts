@@ -1,0 +1,160 @@
+/**
+ * The pod's API status as the kubelet reports it (kubelet_pods.go generateAPIPodStatus and
+ * convertStatusToAPIStatus, with the status manager's start time and condition transition times
+ * and the probe manager's ready/started flags folded in), from the pod, the runtime's view and
+ * what the pod worker knows. Pure: the time is passed in.
+ *
+ * - Phase: getPodPhase over init and regular statuses; a phase that is not terminal never replaces
+ *   a terminal one (previous status or the API's), and a phase kept from before keeps its reason
+ *   and message. An eviction (activeDeadlineSeconds) forces Failed with its reason and message.
+ * - Conditions: those the kubelet does not own are kept from pod.status; then
+ *   PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled, in Go's order.
+ *   lastTransitionTime changes only when a condition's status does (updateLastTransitionTime).
+ * - Ready: a running, started container is ready when it has no readiness probe or its last
+ *   readiness result was success; an init container is ready once it exited 0. Started: a running
+ *   container without a startup probe, or whose startup probe succeeded.
+ * - IPs from the newest ready sandbox; a host-network pod without them gets the node's IPs.
+ * - startTime: kept from before, else now.
+ *
+ * Differs from Go: no readiness gates, resize conditions, ephemeral container statuses, resources
+ * or volume mounts in container statuses; pod IPs are not re-sorted by the node's IP family.
+ */
+import { podSandboxChanged } from '../runtime/compute-pod-actions.js';
+import type { RuntimePodStatus } from '../runtime/pod-status.js';
+import { containersReadyCondition, kubeletOwnedConditionTypes, podInitializedCondition, podReadyCondition, readyToStartContainersCondition } from './conditions.js';
+import { convertContainerStatuses } from './container-statuses.js';
+import { getPodPhase } from './phase.js';
+import { podQOS } from './qos.js';
+import { updateReasonCache, type PodSyncOutcome, type ReasonCache } from './sync-outcome.js';
+import { rfc3339FromMs } from './timestamps.js';
+import type { Container, ContainerStatus, Pod, PodCondition, PodIP, PodStatus } from './types.js';
+
+/** The activeDeadlineSeconds handler's verdict (ShouldEvict), as Go words it. */
+export const DeadlineExceededReason = 'DeadlineExceeded';
+export const DeadlineExceededMessage = 'Pod was active on the node longer than the specified deadline';
+
+export interface PodStatusOptions {
+  /** Last readiness probe result per container name (true = success). */
+  readiness: Readonly<Record<string, boolean>>;
+  /** Last startup probe result per container name. */
+  startup?: Readonly<Record<string, boolean>>;
+  nowMs: number;
+  hostIP?: string;
+  /** The node's IPs, primary first; hostIP is used when absent. */
+  hostIPs?: readonly string[];
+  /** The last sync's start failures, applied over `reasons`. */
+  lastSyncResult?: PodSyncOutcome;
+  /** The reason cache kept across syncs. */
+  reasons?: ReasonCache;
+  /** The status the kubelet reported last (the status manager's); pod.status otherwise. */
+  previous?: PodStatus;
+  /** The pod worker is terminating the pod and its containers have stopped. */
+  podIsTerminal?: boolean;
+  /** Set when an internal module evicts the pod (activeDeadlineSeconds). */
+  eviction?: { reason: string; message: string };
+  /** Scheme of container ids, the CRI runtime_name. Default "containerd". */
+  runtimeName?: string;
+}
+
+const terminalPhases = new Set(['Succeeded', 'Failed']);
+
+/** True for Succeeded and Failed. */
+export function isTerminalPhase(phase: string | undefined): boolean {
+  return phase !== undefined && terminalPhases.has(phase);
+}
+
+function hasProbe(containers: readonly Container[], name: string, probe: 'readinessProbe' | 'startupProbe'): boolean {
+  return containers.some((c) => c.name === name && c[probe] !== undefined);
+}
+
+/** The probe manager's UpdatePodStatus: started and ready per container. */
+function applyProbeResults(pod: Pod, statuses: ContainerStatus[], initStatuses: ContainerStatus[], opts: PodStatusOptions): void {
+  const containers = pod.spec.containers;
+  for (const s of statuses) {
+    const running = s.state?.running !== undefined;
+    const started = running && (hasProbe(containers, s.name, 'startupProbe') ? opts.startup?.[s.name] === true : true);
+    s.started = started;
+    s.ready = running && started && (hasProbe(containers, s.name, 'readinessProbe') ? opts.readiness[s.name] === true : true);
+  }
+  for (const s of initStatuses) {
+    s.ready = s.state?.terminated !== undefined && s.state.terminated.exitCode === 0;
+    s.started = s.state?.running !== undefined;
+  }
+}
+
+function podIPs(pod: Pod, runtimeStatus: RuntimePodStatus, hostIPs: readonly string[]): PodIP[] {
+  const ips = runtimeStatus.ips.length > 0 ? runtimeStatus.ips : pod.spec.hostNetwork ? hostIPs.slice(0, 2) : [];
+  return ips.map((ip) => ({ ip }));
+}
+
+function withTransitionTimes(conditions: PodCondition[], previous: readonly PodCondition[], nowMs: number): PodCondition[] {
+  return conditions.map((c) => {
+    if (!kubeletOwnedConditionTypes.has(c.type)) return c;
+    const old = previous.find((p) => p.type === c.type);
+    const lastTransitionTime = old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339FromMs(nowMs);
+    return { type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) };
+  });
+}
+
+export function generateAPIPodStatus(pod: Pod, runtimeStatus: RuntimePodStatus, opts: PodStatusOptions): PodStatus {
+  const apiStatus = pod.status ?? {};
+  const previous = opts.previous ?? apiStatus;
+  const runtimeName = opts.runtimeName ?? 'containerd';
+  const reasons = opts.lastSyncResult ? updateReasonCache(opts.reasons ?? {}, opts.lastSyncResult) : (opts.reasons ?? {});
+  const inits = pod.spec.initContainers ?? [];
+  const hasInitContainers = inits.length > 0;
+
+  const containerStatuses = convertContainerStatuses({
+    pod, runtimeStatus, containers: pod.spec.containers, previous: previous.containerStatuses, hasInitContainers, isInitContainer: false, reasons, runtimeName,
+  });
+  const initContainerStatuses = convertContainerStatuses({
+    pod, runtimeStatus, containers: inits, previous: previous.initContainerStatuses, hasInitContainers, isInitContainer: true, reasons, runtimeName,
+  });
+  applyProbeResults(pod, containerStatuses, initContainerStatuses, opts);
+
+  const all = [...containerStatuses, ...initContainerStatuses];
+  let phase = getPodPhase(pod, all, opts.podIsTerminal ?? false);
+  // Three-way merge: a terminal phase, once reported, stays.
+  if (!isTerminalPhase(phase)) {
+    if (isTerminalPhase(previous.phase)) phase = previous.phase!;
+    else if (isTerminalPhase(apiStatus.phase)) phase = apiStatus.phase!;
+  }
+  let reason: string | undefined;
+  let message: string | undefined;
+  if (phase === previous.phase) {
+    reason = previous.reason || apiStatus.reason;
+    message = previous.message || apiStatus.message;
+  }
+  if (opts.eviction) {
+    phase = 'Failed';
+    reason = opts.eviction.reason;
+    message = opts.eviction.message;
+  }
+  if (isTerminalPhase(apiStatus.phase)) phase = apiStatus.phase!;
+
+  const initsAndRegular = [...initContainerStatuses, ...containerStatuses];
+  const conditions: PodCondition[] = [
+    ...(apiStatus.conditions ?? []).filter((c) => !kubeletOwnedConditionTypes.has(c.type)),
+    readyToStartContainersCondition(!podSandboxChanged(pod, runtimeStatus).changed),
+    podInitializedCondition(pod, initsAndRegular, phase),
+    podReadyCondition(pod, initsAndRegular, phase),
+    containersReadyCondition(pod, initsAndRegular, phase),
+    { type: 'PodScheduled', status: 'True' },
+  ];
+
+  const hostIPs = opts.hostIPs ?? (opts.hostIP ? [opts.hostIP] : []);
+  const ips = podIPs(pod, runtimeStatus, hostIPs);
+  const status: PodStatus = {
+    phase,
+    conditions: withTransitionTimes(conditions, previous.conditions ?? [], opts.nowMs),
+    ...(message ? { message } : {}),
+    ...(reason ? { reason } : {}),
+    ...(hostIPs[0] !== undefined ? { hostIP: hostIPs[0], hostIPs: hostIPs.map((ip) => ({ ip })) } : {}),
+    ...(ips[0] !== undefined ? { podIP: ips[0].ip, podIPs: ips } : {}),
+    startTime: previous.startTime ?? apiStatus.startTime ?? rfc3339FromMs(opts.nowMs),
+    ...(hasInitContainers ? { initContainerStatuses } : {}),
+    containerStatuses,
+    qosClass: podQOS(pod),
+  };
+  return status;
+}

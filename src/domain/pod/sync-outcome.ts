@@ -1,0 +1,46 @@
+/**
+ * What a pod worker keeps of a runtime sync: the shape of the runtime manager's SyncPodResult that
+ * machines and status generation read, declared here so they need not import the actors layer
+ * (SyncPodResult is assignable to PodSyncOutcome; a test pins that).
+ *
+ * The reason cache is Go's ReasonCache (pkg/kubelet/reason_cache.go): the last start failure per
+ * container (CrashLoopBackOff, ErrImagePull…), added when a start fails and dropped when one
+ * succeeds; status generation shows it as the container's waiting reason.
+ */
+import type { SerializedError } from '../errors.js';
+
+export interface SyncStepOutcome {
+  step: string;
+  /** Container name for start steps. */
+  target: string;
+  ok: boolean;
+  reason?: string;
+  error?: SerializedError;
+}
+
+export interface PodSyncOutcome {
+  podUid: string;
+  ok: boolean;
+  steps: readonly SyncStepOutcome[];
+}
+
+export interface ContainerStartFailure {
+  reason: string;
+  message: string;
+}
+
+/** Container name → its last start failure. */
+export type ReasonCache = Readonly<Record<string, ContainerStartFailure>>;
+
+const startSteps = new Set(['startContainer', 'startInitContainer']);
+
+/** ReasonCache.Update: start failures are remembered, a successful start forgets its container. */
+export function updateReasonCache(cache: ReasonCache, outcome: PodSyncOutcome): ReasonCache {
+  const next: Record<string, ContainerStartFailure> = { ...cache };
+  for (const step of outcome.steps) {
+    if (!startSteps.has(step.step)) continue;
+    if (step.ok) delete next[step.target];
+    else next[step.target] = { reason: step.reason ?? 'Error', message: step.error?.message ?? '' };
+  }
+  return next;
+}
