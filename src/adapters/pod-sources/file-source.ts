@@ -1,0 +1,129 @@
+/**
+ * The file source's I/O (Go's pkg/kubelet/config/file.go and file_linux.go): staticPodPath is a
+ * directory of manifests or one manifest file.
+ *
+ * Directory: every entry whose name does not start with `.` (Go globs `[^.]*`), in name order;
+ * regular files (symbolic links followed) are read, subdirectories are not recursed into (Go logs
+ * them; we skip them quietly). A file that is not a valid pod is rejected by its path and reason;
+ * the other files' pods flow on (in Go, and here, its pod is then REMOVEd).
+ * One file: a manifest that cannot be used is a failed read, so the pod read before stays (Go
+ * returns the error without an update). A path that does not exist is an empty snapshot with a
+ * rejection naming the path (Go sends an empty SET so the source counts as seen, and logs).
+ * Any file name is accepted, whatever its extension, as in Go. Files over 10 MiB are rejected
+ * (Go's maxConfigLength for manifests).
+ * Watching: node:fs watch on the directory (or on a single file's directory, filtered to its
+ * name, so editors that replace the file by renaming are still seen).
+ */
+import { statSync, watch as fsWatch, type FSWatcher } from 'node:fs';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { dropDuplicatePods, type PodFromOrigin } from '../../domain/pod-config/duplicates.js';
+import { decodeStaticPod } from '../../domain/pod-config/static-pod.js';
+import type { RejectedManifest } from '../../domain/pod-config/types.js';
+import type { Closable, FileSourceReader, SourceRead } from '../../actors/pod-config/pod-source-io.js';
+import { parseManifestText } from './parse-manifest.js';
+
+export const MAX_MANIFEST_BYTES = 10 * 1024 * 1024;
+
+const errnoOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+export function createFileSourceReader(opts: { path: string; nodeName: string }): FileSourceReader {
+  // Go trims trailing separators (inotify wants a clean path); the path is also part of each UID.
+  const root = opts.path.length > 1 ? opts.path.replace(/\/+$/, '') : opts.path;
+
+  async function readManifest(file: string): Promise<PodFromOrigin | RejectedManifest> {
+    let text: string;
+    try {
+      const info = await stat(file);
+      if (info.size > MAX_MANIFEST_BYTES) return { origin: file, reason: `manifest is ${info.size} bytes, over the ${MAX_MANIFEST_BYTES} byte limit` };
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      return { origin: file, reason: `can't read manifest: ${messageOf(err)}` };
+    }
+    const parsed = parseManifestText(text);
+    if (!parsed.ok) return { origin: file, reason: parsed.reason };
+    const decoded = decodeStaticPod(parsed.doc, { source: 'file', origin: file, nodeName: opts.nodeName });
+    if (!decoded.ok) return { origin: file, reason: decoded.reason };
+    return { origin: file, pod: decoded.value };
+  }
+
+  async function readDirectory(dir: string): Promise<SourceRead> {
+    let names: string[];
+    try {
+      names = (await readdir(dir)).filter((name) => !name.startsWith('.')).sort();
+    } catch (err) {
+      return { kind: 'failed', origin: dir, reason: `can't list manifest directory: ${messageOf(err)}` };
+    }
+    const found: PodFromOrigin[] = [];
+    const rejected: RejectedManifest[] = [];
+    for (const name of names) {
+      const file = join(dir, name);
+      try {
+        const info = await stat(file);
+        if (!info.isFile()) continue; // not recursing into subdirectories, as Go
+      } catch {
+        continue; // removed between listing and reading: the next read settles it
+      }
+      const result = await readManifest(file);
+      if ('pod' in result) found.push(result);
+      else rejected.push(result);
+    }
+    const { kept, rejected: duplicates } = dropDuplicatePods(found);
+    return { kind: 'snapshot', pods: kept.map((entry) => entry.pod), rejected: [...rejected, ...duplicates] };
+  }
+
+  async function read(): Promise<SourceRead> {
+    let info;
+    try {
+      info = await stat(root);
+    } catch (err) {
+      if (errnoOf(err) === 'ENOENT') {
+        return { kind: 'snapshot', pods: [], rejected: [{ origin: root, reason: 'path does not exist, ignoring' }] };
+      }
+      return { kind: 'failed', origin: root, reason: `unable to read manifest path: ${messageOf(err)}` };
+    }
+    if (info.isDirectory()) return readDirectory(root);
+    if (!info.isFile()) return { kind: 'failed', origin: root, reason: 'path is not a directory or file' };
+    const result = await readManifest(root);
+    if ('pod' in result) return { kind: 'snapshot', pods: [result.pod], rejected: [] };
+    return { kind: 'failed', origin: result.origin, reason: result.reason };
+  }
+
+  function watch(onEvent: (event: 'changed' | 'lost') => void): Closable {
+    // A single file is watched through its directory, so a replace-by-rename is seen too.
+    let watched = root;
+    let only: string | null = null;
+    let isDirectory = false;
+    try {
+      isDirectory = statSync(root).isDirectory();
+    } catch {
+      // not there yet: watch where it would appear
+    }
+    if (!isDirectory) {
+      watched = dirname(root);
+      only = basename(root);
+    }
+    let closed = false;
+    const watcher: FSWatcher = fsWatch(watched, { persistent: false }, (_type, filename) => {
+      const name = filename === null ? null : String(filename);
+      if (only !== null && name !== null && name !== only) return;
+      if (only === null && name !== null && name.startsWith('.')) return; // dot files are never manifests
+      onEvent('changed');
+    });
+    watcher.on('error', () => {
+      if (closed) return;
+      closed = true;
+      watcher.close();
+      onEvent('lost');
+    });
+    return {
+      close() {
+        closed = true;
+        watcher.close();
+      },
+    };
+  }
+
+  return { read, watch };
+}

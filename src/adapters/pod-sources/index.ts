@@ -1,0 +1,11 @@
+/** The real pod source I/O: the file source over node:fs, the http source over global fetch. */
+import type { PodSourceIo } from '../../actors/pod-config/pod-source-io.js';
+import { createFileSourceReader } from './file-source.js';
+import { createHttpSourceReader } from './http-source.js';
+
+export function createPodSourceIo(): PodSourceIo {
+  return {
+    fileSource: (opts) => createFileSourceReader(opts),
+    httpSource: (opts) => createHttpSourceReader(opts),
+  };
+}

@@ -1,0 +1,132 @@
+/**
+ * The pod config machine with its real source actors over the real adapters: a temp directory of
+ * manifests and a loopback HTTP server, on the system clock. Periods are long (60 s), so what the
+ * file source sees quickly it sees through its watch.
+ */
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createActor, setup, type AnyEventObject } from 'xstate';
+import { createPodConfigActors } from '../../../src/actors/pod-config/pod-config-actors.js';
+import { createPodSourceIo } from '../../../src/adapters/pod-sources/index.js';
+import { systemClock } from '../../../src/adapters/system-clock.js';
+import type { Pod } from '../../../src/domain/pod/types.js';
+import { podConfigMachine, type PodConfigInput } from '../../../src/machines/pod-config.machine.js';
+
+const fixture = (name: string) => new URL(`../../fixtures/manifests/${name}`, import.meta.url);
+
+let dir: string;
+let server: Server | null = null;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'klt-pod-config-'));
+});
+afterEach(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  if (server) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server!.close(resolve));
+    server = null;
+  }
+});
+
+function run(input: Partial<PodConfigInput>) {
+  const received: AnyEventObject[] = [];
+  const actors = createPodConfigActors({ clock: systemClock, logger: pino({ level: 'silent' }), io: createPodSourceIo() });
+  const parent = setup({ actors: { podConfig: podConfigMachine.provide({ actors }) } }).createMachine({
+    invoke: {
+      id: 'podConfig',
+      src: 'podConfig',
+      input: {
+        nodeName: 'node-1', staticPodPath: '', fileCheckFrequencyMs: 60_000,
+        staticPodURL: '', staticPodURLHeader: {}, httpCheckFrequencyMs: 60_000, ...input,
+      },
+    },
+    on: { '*': { actions: ({ event }) => received.push(event) } },
+  });
+  const actor = createActor(parent).start();
+  const lines = () => received.map(describeEvent);
+  async function until(line: RegExp, timeoutMs = 5000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!lines().some((l) => line.test(l))) {
+      if (Date.now() > deadline) throw new Error(`no ${line} in ${JSON.stringify(lines())}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+  return { actor, lines, until, clear: () => received.splice(0), received };
+}
+
+function describeEvent(e: AnyEventObject): string {
+  if (e.type === 'pod.config.updated') return `${e['op']} ${e['source']} ${(e['pods'] as Pod[]).map((p) => `${p.metadata.name}@${p.spec.containers[0]?.image}`).join(',')}`;
+  if (e.type === 'pod.manifest.rejected') return `rejected ${e['source']} ${e['origin']}`;
+  return e.type;
+}
+
+describe('pod config with the real sources', () => {
+  it('starts static pods, restarts an edited one with its new spec, removes a deleted one, and reports a malformed one by name', async () => {
+    copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
+    copyFileSync(fixture('not-yaml.yaml'), join(dir, 'broken.yaml'));
+    const t = run({ staticPodPath: dir });
+    try {
+      await t.until(/^pod\.config\.sourcesReady$/);
+      expect(t.lines()).toEqual([
+        'ADD file web-node-1@registry.example/web:1.2',
+        `rejected file ${join(dir, 'broken.yaml')}`,
+        'pod.config.sourcesReady',
+      ]);
+      t.clear();
+
+      writeFileSync(join(dir, 'web.yaml'), readFileSync(fixture('web.yaml'), 'utf8').replace('web:1.2', 'web:1.3'));
+      await t.until(/^ADD /);
+      // A new manifest is a new pod (its UID is the manifest's hash): the old one goes first.
+      expect(t.lines()).toEqual(['REMOVE file web-node-1@registry.example/web:1.2', 'ADD file web-node-1@registry.example/web:1.3']);
+      t.clear();
+
+      unlinkSync(join(dir, 'web.yaml'));
+      await t.until(/^REMOVE /);
+      expect(t.lines()).toEqual(['REMOVE file web-node-1@registry.example/web:1.3']);
+    } finally {
+      t.actor.stop();
+    }
+  });
+
+  it('fetches pods from a URL with its headers, and keeps them when the server starts failing', async () => {
+    let status = 200;
+    const auth: (string | undefined)[] = [];
+    server = createServer((req, res) => {
+      auth.push(req.headers['authorization']);
+      res.writeHead(status);
+      res.end(status === 200 ? readFileSync(fixture('pod-list.yaml')) : 'down');
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/pods`;
+    const t = run({ staticPodURL: url, staticPodURLHeader: { Authorization: ['Bearer x'] }, httpCheckFrequencyMs: 100 });
+    try {
+      await t.until(/^pod\.config\.sourcesReady$/);
+      expect(t.lines()).toEqual(['ADD http one-node-1@busybox:1.36,two-node-1@busybox:1.36', 'pod.config.sourcesReady']);
+      expect(auth[0]).toBe('Bearer x');
+      t.clear();
+      status = 500;
+      await t.until(/^rejected http /);
+      await new Promise((resolve) => setTimeout(resolve, 350)); // a few more failing polls
+      expect(t.lines()).toEqual([`rejected http ${url}`]);
+      expect(auth.length).toBeGreaterThan(3);
+    } finally {
+      t.actor.stop();
+    }
+  });
+
+  it('stops its watchers and timers when stopped', async () => {
+    copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
+    const t = run({ staticPodPath: dir });
+    await t.until(/^pod\.config\.sourcesReady$/);
+    t.actor.stop();
+    t.clear();
+    unlinkSync(join(dir, 'web.yaml'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(t.lines()).toEqual([]);
+  });
+});

@@ -1,0 +1,147 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFileSourceReader } from '../../../src/adapters/pod-sources/file-source.js';
+import type { SourceRead } from '../../../src/actors/pod-config/pod-source-io.js';
+
+const fixture = (name: string) => new URL(`../../fixtures/manifests/${name}`, import.meta.url);
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'klt-static-pods-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const readDir = (path = dir) => createFileSourceReader({ path, nodeName: 'node-1' }).read();
+
+function snapshotOf(result: SourceRead) {
+  if (result.kind !== 'snapshot') throw new Error(`expected a snapshot, got ${JSON.stringify(result)}`);
+  return { names: result.pods.map((p) => p.metadata.name), rejected: result.rejected, pods: result.pods };
+}
+
+describe('createFileSourceReader', () => {
+  it('reads every manifest in the directory, YAML and JSON, in name order', async () => {
+    copyFileSync(fixture('worker.json'), join(dir, 'b-worker.json'));
+    copyFileSync(fixture('web.yaml'), join(dir, 'a-web.yaml'));
+    const { names, rejected, pods } = snapshotOf(await readDir());
+    expect(names).toEqual(['web-node-1', 'worker-node-1']);
+    expect(rejected).toEqual([]);
+    expect(pods[0]?.metadata.annotations?.['kubernetes.io/config.source']).toBe('file');
+  });
+
+  it('reads files whatever their extension, and ignores names starting with a dot', async () => {
+    copyFileSync(fixture('web.yaml'), join(dir, 'web.manifest'));
+    copyFileSync(fixture('worker.json'), join(dir, '.worker.json.swp'));
+    writeFileSync(join(dir, '.hidden.yaml'), 'not: [valid');
+    expect(snapshotOf(await readDir()).names).toEqual(['web-node-1']);
+  });
+
+  it('rejects a malformed file by name and keeps the good one beside it', async () => {
+    copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
+    copyFileSync(fixture('not-yaml.yaml'), join(dir, 'not-yaml.yaml'));
+    copyFileSync(fixture('no-image.yaml'), join(dir, 'no-image.yaml'));
+    writeFileSync(join(dir, 'empty.yaml'), '');
+    const { names, rejected } = snapshotOf(await readDir());
+    expect(names).toEqual(['web-node-1']);
+    expect(rejected.map((r) => r.origin)).toEqual([join(dir, 'empty.yaml'), join(dir, 'no-image.yaml'), join(dir, 'not-yaml.yaml')]);
+    expect(rejected[0]?.reason).toBe('empty manifest');
+    expect(rejected[1]?.reason).toContain('spec.containers[0].image: Required value');
+    expect(rejected[2]?.reason).toMatch(/^couldn't parse as YAML or JSON: .* at line \d+/);
+  });
+
+  it('rejects a file with two YAML documents', async () => {
+    const web = '---\napiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c, image: i}]}\n';
+    writeFileSync(join(dir, 'two.yaml'), web + web.replace('name: a', 'name: b'));
+    writeFileSync(join(dir, 'one.yaml'), web + '---\n');
+    const { names, rejected } = snapshotOf(await readDir());
+    expect(names).toEqual(['a-node-1']);
+    expect(rejected).toEqual([{ origin: join(dir, 'two.yaml'), reason: 'holds 2 YAML documents, expected one pod' }]);
+  });
+
+  it('keeps the first of two manifests giving the same pod and rejects the second', async () => {
+    copyFileSync(fixture('web.yaml'), join(dir, '10-web.yaml'));
+    copyFileSync(fixture('web.yaml'), join(dir, '20-web-again.yaml'));
+    const { pods, rejected } = snapshotOf(await readDir());
+    expect(pods).toHaveLength(1);
+    expect(rejected).toEqual([{ origin: join(dir, '20-web-again.yaml'), reason: expect.stringContaining(`already given by ${join(dir, '10-web.yaml')}`) }]);
+  });
+
+  it('does not recurse into subdirectories', async () => {
+    mkdirSync(join(dir, 'sub'));
+    copyFileSync(fixture('web.yaml'), join(dir, 'sub', 'web.yaml'));
+    expect(snapshotOf(await readDir())).toMatchObject({ names: [], rejected: [] });
+  });
+
+  it('gives a new UID when a manifest is edited, and the same UID when it is read again unchanged', async () => {
+    copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
+    const first = snapshotOf(await readDir()).pods[0]?.metadata.uid;
+    expect(snapshotOf(await readDir()).pods[0]?.metadata.uid).toBe(first);
+    writeFileSync(join(dir, 'web.yaml'), readFileSync(fixture('web.yaml'), 'utf8').replace('web:1.2', 'web:1.3'));
+    expect(snapshotOf(await readDir()).pods[0]?.metadata.uid).not.toBe(first);
+  });
+
+  it('reads a single file path, and treats a bad single file as a failed read (the pod stays)', async () => {
+    const file = join(dir, 'web.yaml');
+    copyFileSync(fixture('web.yaml'), file);
+    expect(snapshotOf(await readDir(file)).names).toEqual(['web-node-1']);
+    copyFileSync(fixture('no-image.yaml'), file);
+    const result = await readDir(file);
+    expect(result).toEqual({ kind: 'failed', origin: file, reason: expect.stringContaining('image: Required value') });
+  });
+
+  it('gives an empty snapshot naming the path when it does not exist (the source still counts as seen)', async () => {
+    const missing = join(dir, 'nope');
+    expect(await readDir(missing)).toEqual({ kind: 'snapshot', pods: [], rejected: [{ origin: missing, reason: 'path does not exist, ignoring' }] });
+  });
+
+  it('ignores trailing slashes in the path (they would change every UID)', async () => {
+    copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
+    const plain = snapshotOf(await readDir()).pods[0]?.metadata.uid;
+    expect(snapshotOf(await readDir(`${dir}//`)).pods[0]?.metadata.uid).toBe(plain);
+  });
+
+  it('reports changes in the directory through its watch, but not changes to dot files', async () => {
+    const reader = createFileSourceReader({ path: dir, nodeName: 'node-1' });
+    const events: string[] = [];
+    const watch = reader.watch((e) => events.push(e));
+    try {
+      writeFileSync(join(dir, '.scratch'), 'x');
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(events).toEqual([]);
+      copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
+      await waitUntil(() => events.length > 0);
+      expect(events[0]).toBe('changed');
+    } finally {
+      watch.close();
+    }
+  });
+
+  it('watches a single file through its directory, so a replacement by rename is seen', async () => {
+    const file = join(dir, 'web.yaml');
+    copyFileSync(fixture('web.yaml'), file);
+    const reader = createFileSourceReader({ path: file, nodeName: 'node-1' });
+    const events: string[] = [];
+    const watch = reader.watch((e) => events.push(e));
+    try {
+      writeFileSync(join(dir, 'other.yaml'), 'x');
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect(events).toEqual([]);
+      copyFileSync(fixture('worker.json'), join(dir, 'web.yaml.tmp'));
+      renameSync(join(dir, 'web.yaml.tmp'), file);
+      await waitUntil(() => events.length > 0);
+    } finally {
+      watch.close();
+    }
+  });
+});
+
+async function waitUntil(check: () => boolean, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
