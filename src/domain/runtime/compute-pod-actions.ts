@@ -10,7 +10,8 @@
  *    A pod that must not restart (Never) and has already run containers is only killed; so is a
  *    pod that was initialized and has nothing left to start.
  * 2. Init containers (init-containers.ts): one at a time, in order, each to completion; a failed one
- *    is retried unless restartPolicy is Never, which kills the pod; sidecars are kept running.
+ *    is retried unless restartPolicy is Never, which kills the pod; sidecars are kept running. Pods
+ *    without sidecars take Go's classic path, pods with one the SidecarContainers path.
  * 3. Regular containers not running are started when the restart policy allows (Always: always;
  *    OnFailure: last exit ≠ 0; Never: never; created/unknown/never seen: always; a pod being
  *    deleted: never). Unknown ones are killed first.
@@ -23,7 +24,10 @@
  */
 import type { Container, Pod } from '../pod/types.js';
 import { hashContainer } from './container-hash.js';
-import { computeInitContainerActions, hasAnyRegularContainerCreated, shouldRestartOnFailure } from './init-containers.js';
+import {
+  classicInitContainerActions, computeInitContainerActions, findNextInitContainerToRun, hasAnyRegularContainerCreated,
+  hasRestartableInitContainer, shouldRestartOnFailure,
+} from './init-containers.js';
 import { findContainerStatus, type RuntimePodStatus } from './pod-status.js';
 
 export { isInitContainerFailed, shouldRestartOnFailure } from './init-containers.js';
@@ -109,6 +113,7 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
   };
   if (sandbox.sandboxId !== undefined) actions.sandboxId = sandbox.sandboxId;
   const inits = pod.spec.initContainers ?? [];
+  const sidecars = hasRestartableInitContainer(pod);
 
   if (sandbox.changed) {
     // A Never pod whose containers already ran is done: do not bring up a sandbox just to tear it
@@ -120,7 +125,8 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
     const toStart = pod.spec.containers
       .filter((c) => !(pod.spec.restartPolicy === 'OnFailure' && containerSucceeded(c, status)))
       .map((c) => c.name);
-    if (toStart.length === 0 && hasAnyRegularContainerCreated(pod, status)) {
+    const initialized = sidecars ? hasAnyRegularContainerCreated(pod, status) : findNextInitContainerToRun(pod, status).done;
+    if (toStart.length === 0 && initialized) {
       actions.createSandbox = false;
       return actions;
     }
@@ -138,7 +144,9 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
   const startupFailed = new Set(probes.startupFailed ?? []);
   const startupSucceeded = new Set(probes.startupSucceeded ?? []);
 
-  const init = computeInitContainerActions(pod, status, { livenessFailed, startupFailed, startupSucceeded });
+  const init = sidecars
+    ? computeInitContainerActions(pod, status, { livenessFailed, startupFailed, startupSucceeded })
+    : classicInitContainerActions(pod, status);
   actions.containersToKill.push(...init.toKill);
   actions.initContainersToStart = init.toStart;
   const first = init.toStart[0];

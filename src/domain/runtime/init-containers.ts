@@ -1,6 +1,8 @@
 /**
- * Init container progress, as the Go kubelet computes it with the SidecarContainers feature (on by
- * default since 1.29, GA in 1.33): kuberuntime_container.go computeInitContainerActions.
+ * Init container progress, as the Go kubelet computes it. Like Go (kuberuntime_manager.go
+ * computePodActions), a pod without sidecars takes the classic path (findNextInitContainerToRun) and
+ * a pod with one takes the SidecarContainers path (computeInitContainerActions; the feature is on by
+ * default since 1.29, GA in 1.33).
  *
  * Ordinary init containers run one at a time, in order, each to completion: a failed one (exit ≠ 0,
  * OOMKilled, unknown state) is retried unless restartPolicy is Never, which fails the pod. A
@@ -59,6 +61,55 @@ export function hasAnyRegularContainerCreated(pod: Pod, status: RuntimePodStatus
     const s = findContainerStatus(status, c.name);
     return s !== undefined && s.state !== 'unknown';
   });
+}
+
+/** A pod with a restartable init container takes the sidecar path (HasRestartableInitContainer). */
+export function hasRestartableInitContainer(pod: Pod): boolean {
+  return (pod.spec.initContainers ?? []).some(isRestartableInitContainer);
+}
+
+/**
+ * findNextInitContainerToRun (pods without sidecars): the newest failed init container (to retry),
+ * else the one after the newest exited one, else the first; done once the last one exited or a
+ * regular container runs. A running init container means "not done, nothing to start".
+ */
+export function findNextInitContainerToRun(pod: Pod, status: RuntimePodStatus): { lastStatus?: RuntimeContainerStatus; next?: number; done: boolean } {
+  const inits = pod.spec.initContainers ?? [];
+  if (inits.length === 0) return { done: true };
+  // A running regular container means initialization completed earlier, even if the runtime has
+  // since removed the init containers: do not run them again.
+  if (pod.spec.containers.some((c) => findContainerStatus(status, c.name)?.state === 'running')) return { done: true };
+
+  for (let i = inits.length - 1; i >= 0; i--) {
+    const s = findContainerStatus(status, (inits[i] as Container).name);
+    if (s && isInitContainerFailed(s)) return { lastStatus: s, next: i, done: false };
+  }
+  for (let i = inits.length - 1; i >= 0; i--) {
+    const s = findContainerStatus(status, (inits[i] as Container).name);
+    if (!s) continue;
+    if (s.state === 'running') return { done: false };
+    if (s.state === 'exited') return i === inits.length - 1 ? { done: true } : { next: i + 1, done: false };
+  }
+  return { next: 0, done: false };
+}
+
+/** The classic path as InitContainerActions, so the caller handles both paths alike. */
+export function classicInitContainerActions(pod: Pod, status: RuntimePodStatus): InitContainerActions {
+  const found = findNextInitContainerToRun(pod, status);
+  const result: InitContainerActions = { initialized: found.done, killPod: false, toStart: [], toKill: [] };
+  if (found.done || found.next === undefined) return result;
+  const failed = found.lastStatus !== undefined && isInitContainerFailed(found.lastStatus);
+  if (failed && !shouldRestartOnFailure(pod)) return { ...result, killPod: true };
+  if (found.lastStatus?.state === 'unknown') {
+    result.toKill.push({
+      id: found.lastStatus.id,
+      name: (pod.spec.initContainers?.[found.next] as Container).name,
+      reason: 'Unknown',
+      message: 'Init container is in "unknown" state, try killing it before restart',
+    });
+  }
+  result.toStart.push(found.next);
+  return result;
 }
 
 export function computeInitContainerActions(pod: Pod, status: RuntimePodStatus, probes: InitContainerProbes): InitContainerActions {

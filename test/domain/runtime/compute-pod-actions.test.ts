@@ -100,6 +100,8 @@ describe('computePodActions: init containers', () => {
       { killPod: true, createSandbox: false, attempt: 0, init: null, start: [], kill: [] }],
     ['one in unknown state is killed before it is retried', 'Always', [ctr(init1, 'unknown')],
       { killPod: false, createSandbox: false, attempt: 0, init: 'init1', start: [], kill: ['init1:Unknown'] }],
+    ['one left created is started again (classic path)', 'Always', [ctr(init2, 'created'), ctr(init1, 'exited', 0)],
+      { killPod: false, createSandbox: false, attempt: 0, init: 'init2', start: [], kill: [] }],
     ['none has run yet: the first starts', 'Always', [],
       { killPod: false, createSandbox: false, attempt: 0, init: 'init1', start: [], kill: [] }],
     ['a running regular container means initialization is done, even if init containers are gone', 'Always', [ctr(app, 'running')],
