@@ -12,6 +12,13 @@ import type { Logger } from '../../log.js';
 /** Go: maxProbeRetries. */
 export const PROBE_ATTEMPTS = 3;
 
+/**
+ * Every outcome crosses into the worker and so into the journal, once per period per probe: keep it
+ * small. A plain success carries no output (Go uses it for nothing but verbose logs); other outputs
+ * are cut to 1 KiB, enough for the Unhealthy event's message.
+ */
+export const MAX_OUTCOME_OUTPUT_CHARS = 1024;
+
 export interface ProbeActorDeps {
   /** One prober per handler kind (src/adapters/probers: createProbers({ execSync })). */
   probers: Probers;
@@ -21,13 +28,19 @@ export interface ProbeActorDeps {
 export function createProbeActors(deps: ProbeActorDeps) {
   return {
     runProbe: fromPromise<ProbeOutcome, RunProbeInput>(async ({ input }) => {
-      const outcome = await runWithRetries(deps.probers, input.target);
+      const outcome = forJournal(await runWithRetries(deps.probers, input.target));
       if (outcome.result !== 'success' && deps.logger?.isLevelEnabled('debug')) {
         deps.logger.debug({ probeType: input.probe, handler: input.target.kind, result: outcome.result, output: outcome.output }, 'Probe did not succeed');
       }
       return outcome;
     }),
   };
+}
+
+export function forJournal(outcome: ProbeOutcome): ProbeOutcome {
+  if (outcome.result === 'success' && !outcome.warning) return { result: 'success' };
+  if (outcome.output === undefined || outcome.output.length <= MAX_OUTCOME_OUTPUT_CHARS) return outcome;
+  return { ...outcome, output: outcome.output.slice(0, MAX_OUTCOME_OUTPUT_CHARS) };
 }
 
 /** Runs the attempt, again while it could not run, up to PROBE_ATTEMPTS times. */

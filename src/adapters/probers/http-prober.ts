@@ -69,7 +69,7 @@ export async function httpProbe(target: HttpTarget): Promise<ProbeOutcome> {
 function judge(response: Response): ProbeOutcome {
   if (response.status >= 200 && response.status < 300) return { result: 'success', output: response.body };
   if (response.status >= 300 && response.status < 400) {
-    return { result: 'success', output: `Probe terminated redirects, Response body: ${response.body}` };
+    return { result: 'success', warning: true, output: `Probe terminated redirects, Response body: ${response.body}` };
   }
   return { result: 'failure', output: `HTTP probe failed with statuscode: ${response.status}` };
 }

@@ -23,6 +23,8 @@ export interface ProbeOutcome {
   result: 'success' | 'failure' | 'unknown';
   /** What the prober saw: response body, command output or error text (bounded, for events/logs). */
   output?: string;
+  /** A success Go calls a warning (probe.Warning: an HTTP redirect that was not followed); it earns a Warning event. */
+  warning?: true;
 }
 
 /** A probe handler resolved against the container and the pod's addresses: everything a prober needs. */

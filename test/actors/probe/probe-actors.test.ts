@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createActor, setup, toPromise, waitFor } from 'xstate';
-import { createProbeActors, PROBE_ATTEMPTS, runWithRetries } from '../../../src/actors/probe/probe-actors.js';
+import { createProbeActors, forJournal, MAX_OUTCOME_OUTPUT_CHARS, PROBE_ATTEMPTS, runWithRetries } from '../../../src/actors/probe/probe-actors.js';
 import { createProbers } from '../../../src/adapters/probers/index.js';
 import { probeMachine } from '../../../src/machines/probe.machine.js';
 import type { ProbeOutcome, Probers, ProbeTarget } from '../../../src/domain/probe/types.js';
@@ -33,6 +33,21 @@ describe('createProbeActors', () => {
     const actor = createActor(createProbeActors({ probers }).runProbe, { input: { probe: 'liveness', target } }).start();
     expect(await toPromise(actor)).toEqual({ result: 'failure', output: 'no' });
     expect(calls).toEqual([target.kind]);
+  });
+});
+
+describe('forJournal', () => {
+  it.each([
+    [{ result: 'success', output: 'a big healthy body' }, { result: 'success' }],
+    [{ result: 'success', warning: true, output: 'Probe terminated redirects' }, { result: 'success', warning: true, output: 'Probe terminated redirects' }],
+    [{ result: 'failure', output: 'HTTP probe failed with statuscode: 500' }, { result: 'failure', output: 'HTTP probe failed with statuscode: 500' }],
+    [{ result: 'unknown' }, { result: 'unknown' }],
+  ] as [ProbeOutcome, ProbeOutcome][])('keeps %j as %j', (outcome, kept) => {
+    expect(forJournal(outcome)).toEqual(kept);
+  });
+
+  it('cuts long outputs', () => {
+    expect(forJournal({ result: 'failure', output: 'x'.repeat(5000) }).output).toHaveLength(MAX_OUTCOME_OUTPUT_CHARS);
   });
 });
 

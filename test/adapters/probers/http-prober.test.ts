@@ -111,7 +111,7 @@ describe('httpProbe', () => {
   it('does not follow a redirect to another host and counts it as success with a warning', async () => {
     seen.length = 0;
     const outcome = await httpProbe(target('/other-host'));
-    expect(outcome).toEqual({ result: 'success', output: 'Probe terminated redirects, Response body: moved' });
+    expect(outcome).toEqual({ result: 'success', warning: true, output: 'Probe terminated redirects, Response body: moved' });
     expect(seen.map((s) => s.path)).toEqual(['/other-host']);
   });
 

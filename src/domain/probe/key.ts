@@ -1,0 +1,8 @@
+/** Probe worker actor ids, as STYLE.md names them (Go: probeKey{podUID, containerName, probeType}). */
+import type { ProbeType } from './types.js';
+
+export const PROBE_TYPES: readonly ProbeType[] = ['startup', 'liveness', 'readiness'];
+
+export function probeActorId(podUid: string, containerName: string, type: ProbeType): string {
+  return `probe:${podUid}:${containerName}:${type}`;
+}
