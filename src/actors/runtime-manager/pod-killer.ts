@@ -1,6 +1,6 @@
 /**
- * Stopping a pod (Go's killPodWithSyncResult) and forgetting its old init containers
- * (purgeInitContainers). Containers are stopped first, in parallel, each with its grace period;
+ * Stopping a pod (Go's killPodWithSyncResult) and forgetting old init containers
+ * (purgeInitContainers, pruneInitContainersBeforeStart). Containers are stopped first, in parallel, each with its grace period;
  * only then the sandboxes, because containerd's StopPodSandbox kills whatever still runs in the
  * sandbox without grace. Nothing is removed: that is garbage collection's job.
  */
@@ -49,6 +49,28 @@ export async function purgeInitContainers(deps: PodKillerDeps, pod: Pod, status:
   const names = new Set((pod.spec.initContainers ?? []).map((c) => c.name));
   for (const c of status.containers) {
     if (!names.has(c.name)) continue;
+    try {
+      await deps.cri.runtime.removeContainer(c.id);
+    } catch (err) {
+      deps.log.warn({ pod: podRef(pod), containerId: c.id, err }, 'Failed to remove pod init container');
+    }
+  }
+}
+
+/**
+ * Keep only the newest exited (or unknown) instance of each init container
+ * (pruneInitContainersBeforeStart): older ones only load the garbage collector. Failures are only logged.
+ */
+export async function pruneInitContainers(deps: PodKillerDeps, pod: Pod, status: RuntimePodStatus): Promise<void> {
+  const names = new Set((pod.spec.initContainers ?? []).map((c) => c.name));
+  const kept = new Set<string>();
+  // status.containers is newest first, so the first instance seen of a name is the one to keep.
+  for (const c of status.containers) {
+    if (!names.has(c.name) || (c.state !== 'exited' && c.state !== 'unknown')) continue;
+    if (!kept.has(c.name)) {
+      kept.add(c.name);
+      continue;
+    }
     try {
       await deps.cri.runtime.removeContainer(c.id);
     } catch (err) {

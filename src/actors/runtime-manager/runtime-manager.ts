@@ -17,8 +17,7 @@
  * Differs from Go (not done yet): postStart and preStop hooks are skipped; no ephemeral containers,
  * in-place resize or DRA; sidecars are stopped together with the other containers, not after them
  * (Go's terminationOrdering); the runtime handler of a RuntimeClass is not resolved; no events
- * are recorded (results carry the reasons instead); init containers of an old sandbox are purged but
- * older exited init containers are not pruned before start (container GC's job).
+ * are recorded (results carry the reasons instead).
  */
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { totalmem } from 'node:os';
@@ -37,7 +36,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { CriClient, ImageFsInfoResponse } from '../../ports/cri.js';
 import { startContainer } from './container-starter.js';
 import { createImageManager } from './image-manager.js';
-import { killPodContainersAndSandboxes, purgeInitContainers } from './pod-killer.js';
+import { killPodContainersAndSandboxes, pruneInitContainers, purgeInitContainers } from './pod-killer.js';
 import { readPodStatus } from './pod-status-reader.js';
 import { podRef, runStep } from './step-runner.js';
 import type { KillPodResult, SyncPodResult, SyncStepResult } from './sync-result.js';
@@ -192,6 +191,10 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
         if (!result.ok) return done(actions, actions.sandboxId);
       }
     }
+
+    // Keep terminated init containers in check (an optimization: GC would remove them later). After
+    // a purge there is nothing left to prune.
+    if (!(actions.killPod && actions.createSandbox)) await pruneInitContainers(killer, pod, status);
 
     // Step 4: Create a sandbox for the pod if necessary.
     let sandboxId = actions.sandboxId;

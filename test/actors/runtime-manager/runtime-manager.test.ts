@@ -125,6 +125,22 @@ describe('runtimeManager.syncPod', () => {
     expect(lifecycle(cri)).toEqual(['createContainer proxy', 'createContainer logger', 'startContainer logger']);
   });
 
+  it('keeps only the newest exited instance of a retried init container', async () => {
+    const pod = makePod();
+    await manager.syncPod(pod);
+    cri.exitContainer(cri.latestContainer('init')?.id ?? '', 1);
+    clock.advance(60_000);
+    await manager.syncPod(pod); // retry 1
+    const first = cri.containerIdsByName('init')[0];
+    cri.exitContainer(cri.latestContainer('init')?.id ?? '', 1);
+    clock.advance(60_000);
+    cri.calls.length = 0;
+    await manager.syncPod(pod); // retry 2: the oldest failed instance goes
+    expect(lifecycle(cri)).toEqual(['removeContainer init', 'createContainer init', 'startContainer init']);
+    expect(cri.containerIdsByName('init')).toHaveLength(2);
+    expect(cri.containerIdsByName('init')).not.toContain(first);
+  });
+
   it('creates the pod log directory before the sandbox and configures the sandbox as generated', async () => {
     await manager.syncPod(makePod({ initContainers: [] }));
     const sandbox = [...cri.sandboxes.values()][0];
