@@ -1,9 +1,10 @@
 /**
  * The timing shared by the source actors: read at start, then every period on the injected clock,
  * and soon after a watch event (debounced, so an editor's burst of writes is one read). Reads never
- * overlap: a trigger during a read causes one more read after it. Results go to the machine as
- * `pod.source.snapshot` / `pod.source.failed`, stamped with the clock's time. Stopping clears the
- * timers and closes the watch; a read still running is dropped.
+ * overlap: a trigger during a read causes one more read after it. A watch that ended by itself is
+ * started again with the next read (or at a later poll, if the path cannot be watched yet).
+ * Results go to the machine as `pod.source.snapshot` / `pod.source.failed`, stamped with the
+ * clock's time. Stopping clears the timers and closes the watch; a read still running is dropped.
  */
 import type { PodSourceName } from '../../domain/pod-config/types.js';
 import type { PodSourceEvent } from '../../machines/pod-config.machine.js';
@@ -77,10 +78,11 @@ export function runSourceLoop(opts: SourceLoopOptions): () => void {
     try {
       watcher = opts.watch((event) => {
         if (stopped) return;
-        if (event === 'lost') watcher = null; // watched again at the next poll
+        if (event === 'lost') watcher = null; // watched again with the read below, or at a later poll
         if (debounceTimer !== null) return;
         debounceTimer = clock.setTimeout(() => {
           debounceTimer = null;
+          armWatch();
           void readNow();
         }, WATCH_DEBOUNCE_MS);
       });

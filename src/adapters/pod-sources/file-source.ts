@@ -12,7 +12,8 @@
  * Any file name is accepted, whatever its extension, as in Go. Files over 10 MiB are rejected
  * (Go's maxConfigLength for manifests).
  * Watching: node:fs watch on the directory (or on a single file's directory, filtered to its
- * name, so editors that replace the file by renaming are still seen).
+ * name, so editors that replace the file by renaming are still seen). When the directory goes away
+ * or appears, the watch reports itself lost and the actor watches again.
  */
 import { statSync, watch as fsWatch, type FSWatcher } from 'node:fs';
 import { readFile, readdir, stat } from 'node:fs/promises';
@@ -27,6 +28,14 @@ export const MAX_MANIFEST_BYTES = 10 * 1024 * 1024;
 
 const errnoOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+function isDirectorySync(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
 
 export function createFileSourceReader(opts: { path: string; nodeName: string }): FileSourceReader {
   // Go trims trailing separators (inotify wants a clean path); the path is also part of each UID.
@@ -91,32 +100,29 @@ export function createFileSourceReader(opts: { path: string; nodeName: string })
   }
 
   function watch(onEvent: (event: 'changed' | 'lost') => void): Closable {
-    // A single file is watched through its directory, so a replace-by-rename is seen too.
-    let watched = root;
-    let only: string | null = null;
-    let isDirectory = false;
-    try {
-      isDirectory = statSync(root).isDirectory();
-    } catch {
-      // not there yet: watch where it would appear
-    }
-    if (!isDirectory) {
-      watched = dirname(root);
-      only = basename(root);
-    }
+    // A directory is watched itself. A single file, or a path not there yet, is watched through its
+    // parent directory, filtered to its name, so a replace-by-rename or a late mkdir is seen too.
+    const watchingDirectory = isDirectorySync(root);
+    const watched = watchingDirectory ? root : dirname(root);
+    const only = watchingDirectory ? null : basename(root);
     let closed = false;
-    const watcher: FSWatcher = fsWatch(watched, { persistent: false }, (_type, filename) => {
-      const name = filename === null ? null : String(filename);
-      if (only !== null && name !== null && name !== only) return;
-      if (only === null && name !== null && name.startsWith('.')) return; // dot files are never manifests
-      onEvent('changed');
-    });
-    watcher.on('error', () => {
+    const lose = () => {
       if (closed) return;
       closed = true;
       watcher.close();
       onEvent('lost');
+    };
+    const watcher: FSWatcher = fsWatch(watched, { persistent: false }, (_type, filename) => {
+      if (closed) return;
+      const name = filename === null ? null : String(filename);
+      if (only !== null && name !== null && name !== only) return;
+      if (only === null && name !== null && name.startsWith('.')) return; // dot files are never manifests
+      // The watch no longer fits the path (the directory went away, or appeared where we waited
+      // for it): end it, so the caller reads and watches again.
+      if (isDirectorySync(root) !== watchingDirectory) lose();
+      else onEvent('changed');
     });
+    watcher.on('error', lose);
     return {
       close() {
         closed = true;

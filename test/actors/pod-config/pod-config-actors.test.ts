@@ -3,7 +3,7 @@
  * manifests and a loopback HTTP server, on the system clock. Periods are long (60 s), so what the
  * file source sees quickly it sees through its watch.
  */
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -128,5 +128,24 @@ describe('pod config with the real sources', () => {
     unlinkSync(join(dir, 'web.yaml'));
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(t.lines()).toEqual([]);
+  });
+});
+
+describe('pod config with the real file source, path appearing late', () => {
+  it('sees a manifest directory created after start without waiting for a poll', async () => {
+    const late = join(dir, 'manifests');
+    const t = run({ staticPodPath: late });
+    try {
+      await t.until(/^pod\.config\.sourcesReady$/);
+      expect(t.lines()).toEqual([`rejected file ${late}`, 'pod.config.sourcesReady']);
+      t.clear();
+      mkdirSync(late);
+      await new Promise((resolve) => setTimeout(resolve, 300)); // the watch moves into the new directory
+      copyFileSync(fixture('web.yaml'), join(late, 'web.yaml'));
+      await t.until(/^ADD /);
+      expect(t.lines()).toEqual(['ADD file web-node-1@registry.example/web:1.2']);
+    } finally {
+      t.actor.stop();
+    }
   });
 });

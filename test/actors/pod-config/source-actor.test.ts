@@ -105,7 +105,7 @@ describe('runSourceLoop', () => {
     h.stop();
   });
 
-  it('watches again at the next poll after the watch was lost', async () => {
+  it('watches again with the next read after the watch was lost', async () => {
     const h = harness();
     await flush();
     expect(h.watchers).toBe(1);
@@ -113,10 +113,10 @@ describe('runSourceLoop', () => {
     h.clock.increment(WATCH_DEBOUNCE_MS);
     await flush();
     expect(h.reads).toBe(2); // a lost watch may mean the path changed: read
-    expect(h.watchers).toBe(1);
+    expect(h.watchers).toBe(2); // and watch again with that read
     h.clock.increment(20_000);
     await flush();
-    expect(h.watchers).toBe(2);
+    expect(h.watchers).toBe(2); // a running watch is kept at polls
     h.stop();
   });
 

@@ -119,6 +119,24 @@ describe('createFileSourceReader', () => {
     }
   });
 
+  it('reports its watch lost when the watched directory goes away, and when a missing one appears', async () => {
+    const manifests = join(dir, 'manifests');
+    mkdirSync(manifests);
+    const events: string[] = [];
+    const onDir = createFileSourceReader({ path: manifests, nodeName: 'n' }).watch((e) => events.push(e));
+    rmSync(manifests, { recursive: true });
+    await waitUntil(() => events.includes('lost'));
+    onDir.close();
+    events.length = 0;
+    const waiting = createFileSourceReader({ path: manifests, nodeName: 'n' }).watch((e) => events.push(e));
+    try {
+      mkdirSync(manifests);
+      await waitUntil(() => events.includes('lost'));
+    } finally {
+      waiting.close();
+    }
+  });
+
   it('watches a single file through its directory, so a replacement by rename is seen', async () => {
     const file = join(dir, 'web.yaml');
     copyFileSync(fixture('web.yaml'), file);
