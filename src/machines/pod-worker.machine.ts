@@ -1,0 +1,452 @@
+/**
+ * The pod worker: one actor per pod UID (`pod:<uid>`), the Go kubelet's podWorkerLoop
+ * (pkg/kubelet/pod_workers.go) for one pod. It drives the pod through its life by invoking the
+ * runtime manager and reports the pod's API status to its parent.
+ *
+ * States (Go's SyncPod → TerminatingPod → TerminatedPod, with the waits made explicit):
+ * - `syncing`: syncPod({ pod, probes }) runs the plan (computePodActions) for the latest spec.
+ * - `refreshingStatus`: getPodStatus reads the runtime's view; the API status is computed
+ *   (generateAPIPodStatus) and sent as `pod.status.updated` when it changed. Then, in this order:
+ *   a kill request → terminating; activeDeadlineSeconds passed → terminating (DeadlineExceeded);
+ *   a terminal phase (Succeeded/Failed) → idle for good; an update or sync request that came in
+ *   meanwhile → syncing again (coalesced: the latest spec wins); a failed sync → backingOff; else idle.
+ * - `idle`: waits for an update, a sync request (PLEG, probe) or the resync interval (syncFrequency,
+ *   60 s, jittered by up to 50 % with `resyncJitterFraction`, as wait.Jitter(d, 0.5)).
+ * - `backingOff`: after a failed sync, waits backOffPeriod (10 s) before syncing again; an update
+ *   or sync request ends the wait early, as a pod update wakes a Go worker at once.
+ * - `terminating`: killPod with the effective grace period (it only ever shrinks: a second kill with
+ *   a shorter grace period restarts the kill with it); a failed kill is retried after backOffPeriod;
+ *   then the final status (podIsTerminal). A kill the parent asked for ends in `terminated`; one
+ *   caused by activeDeadlineSeconds ends in `idle` with phase Failed, waiting for the deletion.
+ * - `terminated`: final; output `{ podUid }`.
+ *
+ * Kill requests are never lost: from any state they are recorded, and a running sync or status read
+ * is followed by terminating. Liveness/startup failures are handed to the next syncPod (so the
+ * runtime manager restarts the container) and kept until a sync succeeds; readiness and startup
+ * results change the status at once, without a sync.
+ *
+ * Differs from Go: a pod that reached Succeeded/Failed by itself stays idle (no more syncs) instead
+ * of going through TerminatingPod/TerminatedPod — the runtime manager has already stopped its sandbox
+ * in the sync that made it terminal, and the worker is kept until the pod is deleted, as Go keeps its
+ * sync status. The back-off is not jittered (Go: up to +50 %). A sync in flight is not cancelled by a
+ * kill (Go cancels its context); the kill starts when it returns. Status is refreshed after a sync,
+ * where Go computes it before the runtime sync from the PLEG cache.
+ * Pure: no I/O, no clock reads; times come from the getPodStatus output (observedAtMs).
+ */
+import { assign, enqueueActions, fromPromise, sendParent, setup } from 'xstate';
+import { serializeError, type SerializedError } from '../domain/errors.js';
+import { activeDeadlineRemainingMs, isPastActiveDeadline } from '../domain/pod/active-deadline.js';
+import { DeadlineExceededMessage, DeadlineExceededReason, generateAPIPodStatus, isTerminalPhase } from '../domain/pod/status.js';
+import { updateReasonCache, type PodSyncOutcome, type ReasonCache } from '../domain/pod/sync-outcome.js';
+import { effectiveGracePeriodSeconds } from '../domain/pod/termination-grace.js';
+import type { Pod, PodStatus } from '../domain/pod/types.js';
+import type { ProbeFailures } from '../domain/runtime/compute-pod-actions.js';
+import type { RuntimePodStatus } from '../domain/runtime/pod-status.js';
+
+export type ProbeKind = 'liveness' | 'readiness' | 'startup';
+
+export interface PodWorkerInput {
+  pod: Pod;
+  /** syncFrequency. Default 60 000. */
+  resyncIntervalMs?: number;
+  /** A number in [0, 1) drawn by the spawner: the resync waits interval × (1 + 0.5 × fraction). Default 0. */
+  resyncJitterFraction?: number;
+  /** backOffPeriod after a failed sync or kill. Default 10 000. */
+  backOffPeriodMs?: number;
+  hostIP?: string;
+  hostIPs?: string[];
+  /** The CRI runtime_name, the scheme of container ids in the status. Default "containerd". */
+  runtimeName?: string;
+}
+
+export interface SyncPodInput { pod: Pod; probes: ProbeFailures }
+export interface KillPodInput { pod: Pod; gracePeriodSeconds: number }
+export interface GetPodStatusInput { podUid: string }
+/** The runtime's view of the pod and when it was read (the clock of the actor that read it). */
+export interface PodStatusObservation { runtimeStatus: RuntimePodStatus; observedAtMs: number }
+
+export interface KillRequest { reason: string; gracePeriodSeconds?: number }
+
+export interface PodWorkerContext {
+  podUid: string;
+  /** The latest spec: updates replace it at once, syncs use it when they start. */
+  pod: Pod;
+  resyncIntervalMs: number;
+  resyncJitterFraction: number;
+  backOffPeriodMs: number;
+  hostIPs: string[];
+  runtimeName: string | undefined;
+  /** An update or sync request arrived since the current sync started. */
+  pendingSync: boolean;
+  syncCount: number;
+  lastSyncResult: PodSyncOutcome | null;
+  lastSyncError: SerializedError | null;
+  syncFailed: boolean;
+  reasons: ReasonCache;
+  readiness: Record<string, boolean>;
+  startup: Record<string, boolean>;
+  livenessFailed: string[];
+  startupFailed: string[];
+  /** The probe failures handed to the sync in flight (cleared once it succeeds). */
+  probesInFlight: { livenessFailed: string[]; startupFailed: string[] };
+  runtimeStatus: RuntimePodStatus | null;
+  observedAtMs: number | null;
+  apiStatus: PodStatus | null;
+  killRequest: KillRequest | null;
+  deadlineExceeded: boolean;
+  /** The grace period in force once terminating started. */
+  gracePeriodSeconds: number | null;
+  lastKillError: SerializedError | null;
+}
+
+export type PodWorkerEvent =
+  | { type: 'pod.spec.updated'; pod: Pod }
+  | { type: 'pod.kill.requested'; gracePeriodSeconds?: number; reason: string }
+  | { type: 'pod.sync.requested'; reason: string }
+  | { type: 'probe.result.changed'; container: string; probe: ProbeKind; result: 'success' | 'failure' | string; observedAtMs?: number };
+
+/** Sent to the parent when the computed status changed. */
+export interface PodStatusUpdatedEvent { type: 'pod.status.updated'; podUid: string; status: PodStatus }
+
+export interface PodWorkerOutput { podUid: string }
+
+/** The effectful actor srcs: replay makes exactly these inert. */
+export const POD_WORKER_EFFECTS = ['syncPod', 'killPod', 'getPodStatus'] as const;
+
+const notProvided = (name: string) => async (): Promise<never> => {
+  throw new Error(`actor ${name} was not provided`);
+};
+
+/** setTimeout's ceiling: a longer deadline timer fires early and the status read re-checks. */
+const maxDelayMs = 2 ** 31 - 1;
+
+function without(list: readonly string[], remove: readonly string[]): string[] {
+  return list.filter((n) => !remove.includes(n));
+}
+
+function withName(list: readonly string[], name: string, present: boolean): string[] {
+  const rest = list.filter((n) => n !== name);
+  return present ? [...rest, name] : rest;
+}
+
+/** Not (yet) Succeeded or Failed, and not evicted: such a pod is synced; a terminal one never again. */
+function isActivePod(context: PodWorkerContext): boolean {
+  return !context.deadlineExceeded && !isTerminalPhase(context.apiStatus?.phase);
+}
+
+/** The status for the last runtime view; null before the first read. */
+function computeStatus(context: PodWorkerContext, nowMs: number, podIsTerminal: boolean): PodStatus | null {
+  if (context.runtimeStatus === null) return null;
+  return generateAPIPodStatus(context.pod, context.runtimeStatus, {
+    readiness: context.readiness,
+    startup: context.startup,
+    nowMs,
+    hostIPs: context.hostIPs,
+    reasons: context.reasons,
+    ...(context.apiStatus ? { previous: context.apiStatus } : {}),
+    podIsTerminal,
+    ...(context.deadlineExceeded ? { eviction: { reason: DeadlineExceededReason, message: DeadlineExceededMessage } } : {}),
+    ...(context.runtimeName !== undefined ? { runtimeName: context.runtimeName } : {}),
+  });
+}
+
+export const podWorkerMachine = setup({
+  types: {
+    context: {} as PodWorkerContext,
+    events: {} as PodWorkerEvent,
+    input: {} as PodWorkerInput,
+    output: {} as PodWorkerOutput,
+  },
+  actors: {
+    syncPod: fromPromise<PodSyncOutcome, SyncPodInput>(notProvided('syncPod')),
+    killPod: fromPromise<PodSyncOutcome, KillPodInput>(notProvided('killPod')),
+    getPodStatus: fromPromise<PodStatusObservation, GetPodStatusInput>(notProvided('getPodStatus')),
+  },
+  guards: {
+    hasKillRequest: ({ context }) => context.killRequest !== null,
+    // Only a pod still running can pass its deadline (once evicted it is Failed and stays so).
+    isPastActiveDeadline: ({ context }) =>
+      isActivePod(context) && context.observedAtMs !== null && isPastActiveDeadline(context.pod, context.apiStatus?.startTime, context.observedAtMs),
+    hasActiveDeadline: ({ context }) =>
+      isActivePod(context) && context.observedAtMs !== null && activeDeadlineRemainingMs(context.pod, context.apiStatus?.startTime, context.observedAtMs) !== null,
+    isTerminal: ({ context }) => !isActivePod(context),
+    isActive: ({ context }) => isActivePod(context),
+    hasPendingSync: ({ context }) => context.pendingSync,
+    hasSyncFailed: ({ context }) => context.syncFailed,
+    isKillOk: ({ event }) => (event as { output?: PodSyncOutcome }).output?.ok === true,
+    shortensGracePeriod: ({ context, event }) =>
+      event.type === 'pod.kill.requested' &&
+      context.gracePeriodSeconds !== null &&
+      effectiveGracePeriodSeconds(context.pod, context.gracePeriodSeconds, event.gracePeriodSeconds) < context.gracePeriodSeconds,
+    isRestartProbeFailure: ({ context, event }) =>
+      isActivePod(context) && event.type === 'probe.result.changed' && event.probe !== 'readiness' && event.result === 'failure',
+  },
+  actions: {
+    recordSpec: assign(({ event }) => (event.type === 'pod.spec.updated' ? { pod: event.pod, pendingSync: true } : {})),
+    recordSyncRequest: assign({ pendingSync: true }),
+    recordKillRequest: assign(({ context, event }) => {
+      if (event.type !== 'pod.kill.requested') return {};
+      const previous = context.killRequest?.gracePeriodSeconds;
+      const requested = event.gracePeriodSeconds;
+      // The shortest grace period asked for so far stands (Go never lengthens it).
+      const gracePeriodSeconds = previous === undefined ? requested : requested === undefined ? previous : Math.min(previous, requested);
+      return { killRequest: { reason: event.reason, ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}) } };
+    }),
+    recordProbeResult: assign(({ context, event }) => {
+      if (event.type !== 'probe.result.changed') return {};
+      const ok = event.result === 'success';
+      switch (event.probe) {
+        case 'readiness':
+          return { readiness: { ...context.readiness, [event.container]: ok } };
+        case 'startup':
+          return {
+            startup: { ...context.startup, [event.container]: ok },
+            startupFailed: withName(context.startupFailed, event.container, !ok),
+            pendingSync: context.pendingSync || !ok,
+          };
+        case 'liveness':
+          return { livenessFailed: withName(context.livenessFailed, event.container, !ok), pendingSync: context.pendingSync || !ok };
+        default:
+          return {};
+      }
+    }),
+    /** Readiness and startup change the status without a sync, from the last runtime view. */
+    republishStatus: enqueueActions(({ context, event, enqueue }) => {
+      const nowMs = (event.type === 'probe.result.changed' ? event.observedAtMs : undefined) ?? context.observedAtMs;
+      if (nowMs === null) return;
+      const status = computeStatus(context, nowMs, false);
+      if (status === null || JSON.stringify(status) === JSON.stringify(context.apiStatus)) return;
+      enqueue.assign({ apiStatus: status });
+      enqueue(sendParent({ type: 'pod.status.updated', podUid: context.podUid, status } satisfies PodStatusUpdatedEvent));
+    }),
+    startSync: assign(({ context }) => ({
+      pendingSync: false,
+      probesInFlight: { livenessFailed: context.livenessFailed, startupFailed: context.startupFailed },
+    })),
+    recordSyncResult: assign(({ context, event }) => {
+      const output = (event as { output?: PodSyncOutcome }).output;
+      if (!output) return {};
+      return {
+        syncCount: context.syncCount + 1,
+        lastSyncResult: output,
+        lastSyncError: null,
+        syncFailed: !output.ok,
+        reasons: updateReasonCache(context.reasons, output),
+        // A successful sync acted on the probe failures it was given.
+        ...(output.ok
+          ? {
+              livenessFailed: without(context.livenessFailed, context.probesInFlight.livenessFailed),
+              startupFailed: without(context.startupFailed, context.probesInFlight.startupFailed),
+            }
+          : {}),
+      };
+    }),
+    recordSyncError: assign(({ context, event }) => ({
+      syncCount: context.syncCount + 1,
+      lastSyncError: serializeError((event as { error?: unknown }).error),
+      syncFailed: true,
+    })),
+    recordStatusReadError: assign(({ event }) => ({ lastSyncError: serializeError((event as { error?: unknown }).error), syncFailed: true })),
+    /** Store the runtime's view and publish the API status if it changed. */
+    publishStatus: enqueueActions(({ context, event, enqueue }, params: { podIsTerminal: boolean }) => {
+      const observation = (event as { output?: PodStatusObservation }).output;
+      if (!observation) return;
+      const next = { ...context, runtimeStatus: observation.runtimeStatus, observedAtMs: observation.observedAtMs };
+      const status = computeStatus(next, observation.observedAtMs, params.podIsTerminal);
+      const changed = status !== null && JSON.stringify(status) !== JSON.stringify(context.apiStatus);
+      enqueue.assign({ runtimeStatus: observation.runtimeStatus, observedAtMs: observation.observedAtMs, ...(changed ? { apiStatus: status } : {}) });
+      if (changed) enqueue(sendParent({ type: 'pod.status.updated', podUid: context.podUid, status } satisfies PodStatusUpdatedEvent));
+    }),
+    markDeadlineExceeded: assign({ deadlineExceeded: true }),
+    startTerminating: assign(({ context }) => ({
+      gracePeriodSeconds: effectiveGracePeriodSeconds(context.pod, context.gracePeriodSeconds ?? undefined, context.killRequest?.gracePeriodSeconds),
+    })),
+    recordKillError: assign(({ event }) => {
+      const output = (event as { output?: PodSyncOutcome }).output;
+      const failed = output?.steps.find((s) => !s.ok);
+      return {
+        lastKillError: output
+          ? (failed?.error ?? { code: 'KLT_ERR_INTERNAL' as const, message: 'kill failed', retryable: true })
+          : serializeError((event as { error?: unknown }).error),
+      };
+    }),
+  },
+  delays: {
+    resyncInterval: ({ context }) => Math.round(context.resyncIntervalMs * (1 + 0.5 * context.resyncJitterFraction)),
+    backOffPeriod: ({ context }) => context.backOffPeriodMs,
+    activeDeadline: ({ context }) => {
+      if (context.observedAtMs === null) return maxDelayMs;
+      const remaining = activeDeadlineRemainingMs(context.pod, context.apiStatus?.startTime, context.observedAtMs);
+      return remaining === null ? maxDelayMs : Math.min(Math.max(remaining, 0), maxDelayMs);
+    },
+  },
+}).createMachine({
+  id: 'podWorker',
+  context: ({ input }) => ({
+    podUid: input.pod.metadata.uid,
+    pod: input.pod,
+    resyncIntervalMs: input.resyncIntervalMs ?? 60_000,
+    resyncJitterFraction: input.resyncJitterFraction ?? 0,
+    backOffPeriodMs: input.backOffPeriodMs ?? 10_000,
+    hostIPs: input.hostIPs ?? (input.hostIP ? [input.hostIP] : []),
+    runtimeName: input.runtimeName,
+    pendingSync: false,
+    syncCount: 0,
+    lastSyncResult: null,
+    lastSyncError: null,
+    syncFailed: false,
+    reasons: {},
+    readiness: {},
+    startup: {},
+    livenessFailed: [],
+    startupFailed: [],
+    probesInFlight: { livenessFailed: [], startupFailed: [] },
+    runtimeStatus: null,
+    observedAtMs: null,
+    apiStatus: null,
+    killRequest: null,
+    deadlineExceeded: false,
+    gracePeriodSeconds: null,
+    lastKillError: null,
+  }),
+  initial: 'syncing',
+  // Outside of idle and backingOff, requests are remembered and acted on when the work in flight ends.
+  on: {
+    'pod.spec.updated': { actions: 'recordSpec' },
+    'pod.sync.requested': { actions: 'recordSyncRequest' },
+    'pod.kill.requested': { actions: 'recordKillRequest' },
+    'probe.result.changed': { actions: ['recordProbeResult', 'republishStatus'] },
+  },
+  states: {
+    syncing: {
+      meta: { description: 'SyncPod: the runtime manager brings the pod in line with its latest spec' },
+      entry: 'startSync',
+      invoke: {
+        id: 'syncPod',
+        src: 'syncPod',
+        input: ({ context }) => ({
+          pod: context.pod,
+          probes: {
+            ...(context.livenessFailed.length > 0 ? { livenessFailed: context.livenessFailed } : {}),
+            ...(context.startupFailed.length > 0 ? { startupFailed: context.startupFailed } : {}),
+          },
+        }),
+        onDone: [
+          // A kill that came in during the sync does not wait for a status read.
+          { guard: 'hasKillRequest', target: 'terminating', actions: 'recordSyncResult' },
+          { target: 'refreshingStatus', actions: 'recordSyncResult' },
+        ],
+        onError: [
+          { guard: 'hasKillRequest', target: 'terminating', actions: 'recordSyncError' },
+          { target: 'refreshingStatus', actions: 'recordSyncError' },
+        ],
+      },
+    },
+    refreshingStatus: {
+      meta: { description: "reads the runtime's view of the pod and reports its API status when it changed" },
+      invoke: {
+        id: 'getPodStatus',
+        src: 'getPodStatus',
+        input: ({ context }) => ({ podUid: context.podUid }),
+        onDone: { target: 'decidingNext', actions: { type: 'publishStatus', params: { podIsTerminal: false } } },
+        onError: { target: 'decidingNext', actions: 'recordStatusReadError' },
+      },
+    },
+    decidingNext: {
+      meta: { description: 'transient: picks what follows a sync from the kill request, deadline, phase and pending work' },
+      always: [
+        { guard: 'hasKillRequest', target: 'terminating' },
+        { guard: 'isPastActiveDeadline', target: 'terminating', actions: 'markDeadlineExceeded' },
+        { guard: 'isTerminal', target: 'idle' },
+        { guard: 'hasPendingSync', target: 'syncing' },
+        { guard: 'hasSyncFailed', target: 'backingOff' },
+        { target: 'idle' },
+      ],
+    },
+    idle: {
+      meta: { description: 'synced: waits for an update, a sync request or the resync interval (a terminal pod waits for its deletion)' },
+      on: {
+        'pod.spec.updated': { guard: 'isActive', target: 'syncing', actions: 'recordSpec' },
+        'pod.sync.requested': { guard: 'isActive', target: 'syncing' },
+        'pod.kill.requested': { target: 'terminating', actions: 'recordKillRequest' },
+        'probe.result.changed': [
+          { guard: 'isRestartProbeFailure', target: 'syncing', actions: ['recordProbeResult', 'republishStatus'] },
+          { actions: ['recordProbeResult', 'republishStatus'] },
+        ],
+      },
+      after: {
+        resyncInterval: { guard: 'isActive', target: 'syncing' },
+        activeDeadline: { guard: 'hasActiveDeadline', target: 'refreshingStatus' },
+      },
+    },
+    backingOff: {
+      meta: { description: 'the last sync failed: waits backOffPeriod before the next one' },
+      on: {
+        'pod.spec.updated': { target: 'syncing', actions: 'recordSpec' },
+        'pod.sync.requested': { target: 'syncing' },
+        'pod.kill.requested': { target: 'terminating', actions: 'recordKillRequest' },
+        'probe.result.changed': [
+          { guard: 'isRestartProbeFailure', target: 'syncing', actions: ['recordProbeResult', 'republishStatus'] },
+          { actions: ['recordProbeResult', 'republishStatus'] },
+        ],
+      },
+      after: {
+        backOffPeriod: { target: 'syncing' },
+        activeDeadline: { guard: 'hasActiveDeadline', target: 'refreshingStatus' },
+      },
+    },
+    terminating: {
+      meta: { description: "SyncTerminatingPod: stops the pod's containers and sandbox within the grace period" },
+      entry: 'startTerminating',
+      initial: 'killing',
+      on: {
+        'pod.kill.requested': [
+          { guard: 'shortensGracePeriod', target: '.killing', reenter: true, actions: ['recordKillRequest', 'startTerminating'] },
+          { actions: 'recordKillRequest' },
+        ],
+        // Updates and sync requests no longer matter: the pod is going away.
+        'pod.spec.updated': { actions: assign(({ event }) => ({ pod: event.pod })) },
+        'pod.sync.requested': {},
+      },
+      states: {
+        killing: {
+          invoke: {
+            id: 'killPod',
+            src: 'killPod',
+            input: ({ context }) => ({ pod: context.pod, gracePeriodSeconds: context.gracePeriodSeconds ?? 1 }),
+            onDone: [
+              { guard: 'isKillOk', target: 'recordingStatus' },
+              { target: 'retrying', actions: 'recordKillError' },
+            ],
+            onError: { target: 'retrying', actions: 'recordKillError' },
+          },
+        },
+        retrying: {
+          meta: { description: 'the kill failed: tries again after backOffPeriod' },
+          after: { backOffPeriod: { target: 'killing' } },
+        },
+        recordingStatus: {
+          meta: { description: 'the final status, with every container stopped' },
+          invoke: {
+            id: 'getPodStatus',
+            src: 'getPodStatus',
+            input: ({ context }) => ({ podUid: context.podUid }),
+            onDone: [
+              { guard: 'hasKillRequest', target: '#podWorker.terminated', actions: { type: 'publishStatus', params: { podIsTerminal: true } } },
+              { target: '#podWorker.idle', actions: { type: 'publishStatus', params: { podIsTerminal: true } } },
+            ],
+            onError: [
+              { guard: 'hasKillRequest', target: '#podWorker.terminated' },
+              { target: '#podWorker.idle' },
+            ],
+          },
+        },
+      },
+    },
+    terminated: {
+      meta: { description: 'TerminatedPod: nothing of the pod runs any more; the parent forgets the worker' },
+      type: 'final',
+    },
+  },
+  output: ({ context }) => ({ podUid: context.podUid }),
+});

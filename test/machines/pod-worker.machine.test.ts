@@ -1,0 +1,331 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, createMachine, fromPromise, SimulatedClock, type AnyActorRef } from 'xstate';
+import type { PodSyncOutcome } from '../../src/domain/pod/sync-outcome.js';
+import type { Pod, PodStatus } from '../../src/domain/pod/types.js';
+import type { RuntimePodStatus } from '../../src/domain/runtime/pod-status.js';
+import {
+  podWorkerMachine,
+  POD_WORKER_EFFECTS,
+  type GetPodStatusInput,
+  type KillPodInput,
+  type PodStatusObservation,
+  type PodWorkerEvent,
+  type PodWorkerInput,
+  type SyncPodInput,
+} from '../../src/machines/pod-worker.machine.js';
+
+const T0 = Date.UTC(2026, 10, 22, 1, 0, 0);
+const ns = (ms: number) => String(BigInt(ms) * 1_000_000n);
+
+function makePod(name = 'web', spec: Partial<Pod['spec']> = {}): Pod {
+  return { metadata: { name: 'p', namespace: 'ns', uid: 'u1' }, spec: { containers: [{ name, image: 'nginx:1.27' }], ...spec } };
+}
+
+function runtimeWith(state: 'none' | 'running' | 'exited0' | 'exited1', container = 'web'): RuntimePodStatus {
+  if (state === 'none') return { uid: 'u1', name: 'p', namespace: 'ns', ips: [], sandboxes: [], containers: [] };
+  const ready = state === 'running';
+  return {
+    uid: 'u1', name: 'p', namespace: 'ns', ips: ready ? ['10.0.0.5'] : [],
+    sandboxes: [{ id: 'sb', attempt: 0, ready, createdAt: ns(T0), ips: ['10.0.0.5'], hasNetworkStatus: true }],
+    containers: [{
+      id: 'c1', name: container, state: state === 'running' ? 'running' : 'exited', createdAt: ns(T0), startedAt: ns(T0), finishedAt: state === 'running' ? '0' : ns(T0 + 1000),
+      exitCode: state === 'exited1' ? 1 : 0, reason: '', message: '', image: 'nginx:1.27', imageRef: 'sha256:1', hash: 1, restartCount: 0, sandboxId: 'sb',
+    }],
+  };
+}
+
+const ok = (podUid = 'u1'): PodSyncOutcome => ({ podUid, ok: true, steps: [] });
+const failed = (podUid = 'u1'): PodSyncOutcome => ({
+  podUid, ok: false, steps: [{ step: 'startContainer', target: 'web', ok: false, reason: 'ErrImagePull', error: { code: 'KLT_ERR_IMAGE_PULL', message: 'pull failed', retryable: true } }],
+});
+
+interface Deferred<T> { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void }
+function deferred<T>(): Deferred<T> {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  return { promise, resolve, reject };
+}
+
+const flush = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+};
+
+/**
+ * A parent that invokes one pod worker with fake effects. Syncs and kills answer from queues
+ * (default: ok at once) or stay pending when given a Deferred; status reads return `runtime`.
+ */
+function harness(input: Partial<PodWorkerInput> = {}) {
+  const clock = new SimulatedClock();
+  clock.set(T0);
+  const syncs: SyncPodInput[] = [];
+  const kills: KillPodInput[] = [];
+  const statusReads: GetPodStatusInput[] = [];
+  const statuses: PodStatus[] = [];
+  const syncAnswers: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[] = [];
+  const killAnswers: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[] = [];
+  const state = { runtime: runtimeWith('running'), done: null as unknown };
+
+  const answer = async (queue: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[]) => {
+    // The first sync starts with the actor; let the test queue its answer first.
+    await Promise.resolve();
+    const next = queue.shift() ?? ok();
+    if (next instanceof Error) throw next;
+    if ('promise' in next) return next.promise;
+    return next;
+  };
+  const worker = podWorkerMachine.provide({
+    actors: {
+      syncPod: fromPromise<PodSyncOutcome, SyncPodInput>(async ({ input: i }) => { syncs.push(i); return answer(syncAnswers); }),
+      killPod: fromPromise<PodSyncOutcome, KillPodInput>(async ({ input: i }) => { kills.push(i); return answer(killAnswers); }),
+      getPodStatus: fromPromise<PodStatusObservation, GetPodStatusInput>(async ({ input: i }) => {
+        statusReads.push(i);
+        return { runtimeStatus: state.runtime, observedAtMs: clock.now() };
+      }),
+    },
+  });
+  const parent = createMachine({
+    invoke: {
+      id: 'pod:u1',
+      systemId: 'pod:u1',
+      src: worker,
+      input: { pod: makePod(), ...input },
+      onDone: { actions: ({ event }) => { state.done = event.output; } },
+    },
+    on: { 'pod.status.updated': { actions: ({ event }) => { statuses.push((event as unknown as { status: PodStatus }).status); } } },
+  });
+  const root = createActor(parent, { clock });
+  root.start();
+  const workerRef = () => root.system.get('pod:u1') as AnyActorRef | undefined;
+  const value = () => workerRef()?.getSnapshot().value as unknown;
+  const send = (e: PodWorkerEvent) => workerRef()?.send(e);
+  const advance = async (ms: number) => { clock.increment(ms); await flush(); };
+  return { clock, syncs, kills, statusReads, statuses, syncAnswers, killAnswers, state, value, send, advance, workerRef, root };
+}
+
+describe('podWorkerMachine', () => {
+  it('exports exactly its effectful actor srcs', () => {
+    expect(POD_WORKER_EFFECTS).toEqual(['syncPod', 'killPod', 'getPodStatus']);
+  });
+
+  it('syncs the pod at once, reports its status and goes idle', async () => {
+    const h = harness();
+    await flush();
+    expect(h.syncs).toHaveLength(1);
+    expect(h.syncs[0]).toEqual({ pod: makePod(), probes: {} });
+    expect(h.statusReads).toEqual([{ podUid: 'u1' }]);
+    expect(h.statuses).toHaveLength(1);
+    expect(h.statuses[0]?.phase).toBe('Running');
+    expect(h.value()).toBe('idle');
+  });
+
+  it('coalesces two spec updates that arrive during a sync into one more sync with the latest spec', async () => {
+    const h = harness();
+    const first = deferred<PodSyncOutcome>();
+    h.syncAnswers.push(first);
+    await flush();
+    expect(h.value()).toBe('syncing');
+    h.send({ type: 'pod.spec.updated', pod: makePod('web2') });
+    h.send({ type: 'pod.spec.updated', pod: makePod('web3') });
+    first.resolve(ok());
+    await flush();
+    expect(h.syncs.map((s) => s.pod.spec.containers[0]?.name)).toEqual(['web', 'web3']);
+    expect(h.value()).toBe('idle');
+  });
+
+  it('moves to terminating right after the sync when pod.kill.requested arrives while syncing, and ends terminated', async () => {
+    const h = harness({ pod: makePod('web', { terminationGracePeriodSeconds: 45 }) });
+    const first = deferred<PodSyncOutcome>();
+    h.syncAnswers.push(first);
+    await flush();
+    h.send({ type: 'pod.kill.requested', reason: 'deleted' });
+    h.send({ type: 'pod.spec.updated', pod: makePod('web', { terminationGracePeriodSeconds: 45 }) });
+    expect(h.kills).toHaveLength(0);
+    first.resolve(ok());
+    await flush();
+    expect(h.syncs).toHaveLength(1);
+    expect(h.kills).toEqual([{ pod: makePod('web', { terminationGracePeriodSeconds: 45 }), gracePeriodSeconds: 45 }]);
+    expect(h.workerRef()).toBeUndefined();
+    expect(h.state.done).toEqual({ podUid: 'u1' });
+  });
+
+  it('kills with the requested grace period, and restarts the kill when a second request shortens it', async () => {
+    const h = harness();
+    await flush();
+    const slow = deferred<PodSyncOutcome>();
+    h.killAnswers.push(slow);
+    h.send({ type: 'pod.kill.requested', gracePeriodSeconds: 20, reason: 'deleted' });
+    await flush();
+    h.send({ type: 'pod.kill.requested', gracePeriodSeconds: 25, reason: 'deleted again' });
+    await flush();
+    expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([20]);
+    h.send({ type: 'pod.kill.requested', gracePeriodSeconds: 2, reason: 'evicted' });
+    await flush();
+    expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([20, 2]);
+    expect(h.state.done).toEqual({ podUid: 'u1' });
+  });
+
+  it('retries a failed kill after the back-off period', async () => {
+    const h = harness();
+    await flush();
+    h.killAnswers.push({ podUid: 'u1', ok: false, steps: [{ step: 'killContainer', target: 'web', ok: false, error: { code: 'KLT_ERR_CRI_FAILED', message: 'x', retryable: true } }] });
+    h.send({ type: 'pod.kill.requested', reason: 'deleted' });
+    await flush();
+    expect(h.value()).toEqual({ terminating: 'retrying' });
+    await h.advance(9_999);
+    expect(h.kills).toHaveLength(1);
+    await h.advance(1);
+    expect(h.kills).toHaveLength(2);
+    expect(h.state.done).toEqual({ podUid: 'u1' });
+  });
+
+  it.each([
+    { jitter: 0, wait: 60_000 },
+    { jitter: 0.5, wait: 75_000 },
+  ])('resyncs after the resync interval (jitter fraction $jitter → $wait ms)', async ({ jitter, wait }) => {
+    const h = harness({ resyncJitterFraction: jitter });
+    await flush();
+    await h.advance(wait - 1);
+    expect(h.syncs).toHaveLength(1);
+    await h.advance(1);
+    expect(h.syncs).toHaveLength(2);
+  });
+
+  it.each([
+    { name: 'reports a failed step', answer: () => failed() },
+    { name: 'rejects', answer: () => new Error('runtime gone') },
+  ])('backs off 10 s when the sync $name', async ({ answer }) => {
+    const h = harness();
+    h.syncAnswers.push(answer());
+    await flush();
+    expect(h.value()).toBe('backingOff');
+    await h.advance(9_999);
+    expect(h.syncs).toHaveLength(1);
+    await h.advance(1);
+    expect(h.syncs).toHaveLength(2);
+    expect(h.value()).toBe('idle');
+  });
+
+  it('syncs at once when a sync is requested during the back-off', async () => {
+    const h = harness();
+    h.syncAnswers.push(failed());
+    await flush();
+    h.send({ type: 'pod.sync.requested', reason: 'pleg' });
+    await flush();
+    expect(h.syncs).toHaveLength(2);
+  });
+
+  it('shows the start failure reason of a failed sync as the waiting reason', async () => {
+    const h = harness();
+    h.state.runtime = runtimeWith('none');
+    h.syncAnswers.push(failed());
+    await flush();
+    expect(h.statuses[0]?.containerStatuses?.[0]?.state?.waiting).toEqual({ reason: 'ErrImagePull', message: 'pull failed' });
+  });
+
+  it('passes a liveness failure to the next sync at once, and drops it after a successful sync', async () => {
+    const h = harness();
+    await flush();
+    h.send({ type: 'probe.result.changed', container: 'web', probe: 'liveness', result: 'failure' });
+    await flush();
+    expect(h.syncs[1]?.probes).toEqual({ livenessFailed: ['web'] });
+    h.send({ type: 'pod.sync.requested', reason: 'pleg' });
+    await flush();
+    expect(h.syncs[2]?.probes).toEqual({});
+  });
+
+  it('keeps a liveness failure for the retry when the sync that carried it failed', async () => {
+    const h = harness();
+    await flush();
+    h.syncAnswers.push(failed());
+    h.send({ type: 'probe.result.changed', container: 'web', probe: 'liveness', result: 'failure' });
+    await flush();
+    await h.advance(10_000);
+    expect(h.syncs.map((s) => s.probes)).toEqual([{}, { livenessFailed: ['web'] }, { livenessFailed: ['web'] }]);
+  });
+
+  it('flips Ready on a readiness result without a sync, and reports only when the status changed', async () => {
+    const h = harness({ pod: { ...makePod(), spec: { containers: [{ name: 'web', image: 'nginx:1.27', readinessProbe: { exec: { command: ['true'] } } }] } } });
+    await flush();
+    const ready = () => h.statuses.at(-1)?.conditions?.find((c) => c.type === 'Ready')?.status;
+    expect(ready()).toBe('False');
+    h.send({ type: 'probe.result.changed', container: 'web', probe: 'readiness', result: 'success' });
+    await flush();
+    expect(ready()).toBe('True');
+    expect(h.syncs).toHaveLength(1);
+    h.send({ type: 'pod.sync.requested', reason: 'pleg' });
+    await flush();
+    expect(h.syncs).toHaveLength(2);
+    expect(h.statuses).toHaveLength(2);
+    h.send({ type: 'probe.result.changed', container: 'web', probe: 'readiness', result: 'failure' });
+    await flush();
+    expect(ready()).toBe('False');
+    expect(h.statuses).toHaveLength(3);
+  });
+
+  it('stays idle without resyncing once the pod succeeded under OnFailure, until it is killed', async () => {
+    const h = harness({ pod: makePod('web', { restartPolicy: 'OnFailure' }) });
+    h.state.runtime = runtimeWith('exited0');
+    await flush();
+    expect(h.statuses.at(-1)?.phase).toBe('Succeeded');
+    expect(h.value()).toBe('idle');
+    await h.advance(120_000);
+    h.send({ type: 'pod.sync.requested', reason: 'pleg' });
+    await flush();
+    expect(h.syncs).toHaveLength(1);
+    h.send({ type: 'pod.kill.requested', reason: 'deleted' });
+    await flush();
+    expect(h.state.done).toEqual({ podUid: 'u1' });
+  });
+
+  it('reports Failed under Never after a non-zero exit and stays idle', async () => {
+    const h = harness({ pod: makePod('web', { restartPolicy: 'Never' }) });
+    h.state.runtime = runtimeWith('exited1');
+    await flush();
+    expect(h.statuses.at(-1)?.phase).toBe('Failed');
+    expect(h.value()).toBe('idle');
+    expect(h.state.done).toBeNull();
+  });
+
+  it('kills the pod when activeDeadlineSeconds passes and reports Failed with DeadlineExceeded, keeping the worker', async () => {
+    const h = harness({ pod: makePod('web', { activeDeadlineSeconds: 30 }) });
+    await flush();
+    expect(h.statuses[0]?.startTime).toBe('2026-11-22T01:00:00Z');
+    await h.advance(29_999);
+    expect(h.kills).toHaveLength(0);
+    h.state.runtime = runtimeWith('exited1');
+    await h.advance(1);
+    expect(h.kills).toHaveLength(1);
+    const last = h.statuses.at(-1);
+    expect([last?.phase, last?.reason, last?.message]).toEqual(['Failed', 'DeadlineExceeded', 'Pod was active on the node longer than the specified deadline']);
+    expect(h.value()).toBe('idle');
+    await h.advance(120_000);
+    expect(h.syncs).toHaveLength(1);
+    expect(h.kills).toHaveLength(1);
+  });
+
+  it('ignores events once terminated (a final state)', async () => {
+    const h = harness();
+    await flush();
+    const seen: { value: unknown; status: string }[] = [];
+    h.workerRef()?.subscribe((snap: { value: unknown; status: string }) => seen.push({ value: snap.value, status: snap.status }));
+    h.send({ type: 'pod.kill.requested', reason: 'deleted' });
+    await flush();
+    expect(seen.at(-1)).toEqual({ value: 'terminated', status: 'done' });
+    expect(h.state.done).toEqual({ podUid: 'u1' });
+    const before = { syncs: h.syncs.length, kills: h.kills.length };
+    h.send({ type: 'pod.spec.updated', pod: makePod('x') });
+    await h.advance(120_000);
+    expect({ syncs: h.syncs.length, kills: h.kills.length }).toEqual(before);
+  });
+
+  it('never loses a kill requested during a status read', async () => {
+    const h = harness();
+    await flush();
+    h.send({ type: 'pod.sync.requested', reason: 'pleg' });
+    h.send({ type: 'pod.kill.requested', reason: 'deleted' });
+    await flush();
+    expect(h.kills).toHaveLength(1);
+    expect(h.state.done).toEqual({ podUid: 'u1' });
+  });
+});
