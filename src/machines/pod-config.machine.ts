@@ -18,9 +18,12 @@
  *   we report once per change, and again only after the manifest was accepted or gone meanwhile.
  * - Each source region shows whether its last read worked (`healthy`) or not (`failing`); a source
  *   actor that crashes leaves its region in `crashed` (its pods stay; the process log has why).
+ * - Messages to the parent leave through two named actions, `sendOutbox` (what the event being
+ *   handled produced, kept in `context.outbox` until sent) and `announceSourcesReady`, so a test or
+ *   a graph traversal without a parent can replace them.
  * Pure: no I/O, no clock reads; times arrive on events (`observedAtMs`, stamped by the sources).
  */
-import { enqueueActions, fromCallback, sendParent, setup } from 'xstate';
+import { assign, enqueueActions, fromCallback, sendParent, setup } from 'xstate';
 import { areSourcesReady, initialPodConfigState, mergeSnapshot, type PodConfigState } from '../domain/pod-config/merge.js';
 import type { PodOperation, PodSourceName, RejectedManifest } from '../domain/pod-config/types.js';
 import type { Pod } from '../domain/pod/types.js';
@@ -68,6 +71,8 @@ export interface PodConfigContext {
   merge: PodConfigState;
   /** Per source, the rejections already reported: origin → reason. */
   rejected: Partial<Record<PodSourceName, Record<string, string>>>;
+  /** Messages for the parent from the event being handled; empty between events. */
+  outbox: PodConfigOutputEvent[];
 }
 
 /** The effectful actors replay makes inert. */
@@ -112,23 +117,32 @@ export const podConfigMachine = setup({
     areSourcesReady: ({ context }) => areSourcesReady(context.merge, context.configuredSources),
   },
   actions: {
-    mergeSnapshot: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'pod.source.snapshot') return;
+    mergeSnapshot: assign(({ context, event }) => {
+      if (event.type !== 'pod.source.snapshot') return {};
       const { state, updates } = mergeSnapshot(context.merge, event.source, event.pods, event.observedAtMs);
       const rejectedNow = Object.fromEntries(event.rejected.map((r) => [r.origin, r.reason]));
       const reports = newRejections(event.source, context.rejected[event.source] ?? {}, rejectedNow);
-      enqueue.assign({ merge: state, rejected: { ...context.rejected, [event.source]: rejectedNow } });
-      for (const update of updates) enqueue.sendParent({ type: 'pod.config.updated', ...update });
-      for (const report of reports) enqueue.sendParent(report);
+      return {
+        merge: state,
+        rejected: { ...context.rejected, [event.source]: rejectedNow },
+        outbox: [...updates.map((update) => ({ type: 'pod.config.updated' as const, ...update })), ...reports],
+      };
     }),
-    recordFailure: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'pod.source.failed') return;
+    recordFailure: assign(({ context, event }) => {
+      if (event.type !== 'pod.source.failed') return {};
       // The source's pods stay as they were; only the failure is recorded (and reported once).
       const rejectedNow = { [event.origin]: event.reason };
-      const reports = newRejections(event.source, context.rejected[event.source] ?? {}, rejectedNow);
-      enqueue.assign({ rejected: { ...context.rejected, [event.source]: rejectedNow } });
-      for (const report of reports) enqueue.sendParent(report);
+      return {
+        rejected: { ...context.rejected, [event.source]: rejectedNow },
+        outbox: newRejections(event.source, context.rejected[event.source] ?? {}, rejectedNow),
+      };
     }),
+    /** Sends what the last merge or failure produced to the parent, in order. */
+    sendOutbox: enqueueActions(({ context, enqueue }) => {
+      for (const message of context.outbox) enqueue.sendParent(message);
+      enqueue.assign({ outbox: [] });
+    }),
+    announceSourcesReady: sendParent({ type: 'pod.config.sourcesReady' } satisfies PodConfigOutputEvent),
   },
 }).createMachine({
   id: 'podConfig',
@@ -138,6 +152,7 @@ export const podConfigMachine = setup({
     configuredSources: configuredSources(input),
     merge: initialPodConfigState(),
     rejected: {},
+    outbox: [],
   }),
   states: {
     fileSource: {
@@ -166,8 +181,8 @@ export const podConfigMachine = setup({
             failing: { meta: { description: 'the last read failed: the pods read before stay' } },
           },
           on: {
-            'pod.source.snapshot': { guard: 'isFromFileSource', target: '.healthy', actions: 'mergeSnapshot' },
-            'pod.source.failed': { guard: 'isFromFileSource', target: '.failing', actions: 'recordFailure' },
+            'pod.source.snapshot': { guard: 'isFromFileSource', target: '.healthy', actions: ['mergeSnapshot', 'sendOutbox'] },
+            'pod.source.failed': { guard: 'isFromFileSource', target: '.failing', actions: ['recordFailure', 'sendOutbox'] },
           },
         },
         crashed: { meta: { description: 'the file source actor failed; its pods stay as last read' } },
@@ -200,8 +215,8 @@ export const podConfigMachine = setup({
             failing: { meta: { description: 'the last fetch failed: the pods fetched before stay' } },
           },
           on: {
-            'pod.source.snapshot': { guard: 'isFromHttpSource', target: '.healthy', actions: 'mergeSnapshot' },
-            'pod.source.failed': { guard: 'isFromHttpSource', target: '.failing', actions: 'recordFailure' },
+            'pod.source.snapshot': { guard: 'isFromHttpSource', target: '.healthy', actions: ['mergeSnapshot', 'sendOutbox'] },
+            'pod.source.failed': { guard: 'isFromHttpSource', target: '.failing', actions: ['recordFailure', 'sendOutbox'] },
           },
         },
         crashed: { meta: { description: 'the http source actor failed; its pods stay as last fetched' } },
@@ -215,7 +230,7 @@ export const podConfigMachine = setup({
           always: { guard: 'areSourcesReady', target: 'sourcesReady' },
         },
         sourcesReady: {
-          entry: sendParent({ type: 'pod.config.sourcesReady' } satisfies PodConfigOutputEvent),
+          entry: 'announceSourcesReady',
           meta: { description: 'every configured source has delivered a snapshot' },
         },
       },

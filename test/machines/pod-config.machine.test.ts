@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { assign, createActor, fromCallback, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { getShortestPaths } from 'xstate/graph';
 import type { PodSourceName } from '../../src/domain/pod-config/types.js';
 import type { Pod } from '../../src/domain/pod/types.js';
 import {
@@ -175,5 +176,50 @@ describe('podConfigMachine', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(t.child().getSnapshot().value).toMatchObject({ fileSource: 'crashed' });
     expect(Object.keys(t.child().getSnapshot().context.merge.pods.file)).toEqual(['a']);
+  });
+});
+
+describe('podConfigMachine state graph', () => {
+  // What the sources can say, plus a crash of each source actor; the visualizer draws these states.
+  const events = (['file', 'http'] as const).flatMap((source) => [
+    { type: 'pod.source.snapshot', source, pods: [], rejected: [], observedAtMs: 0 },
+    { type: 'pod.source.failed', source, origin: 'x', reason: 'y', observedAtMs: 0 },
+    { type: `xstate.error.actor.${source}Source`, error: 'boom' },
+  ]);
+  // The traversal runs the machine without a parent: messages to the parent are dropped.
+  const alone = podConfigMachine.provide({ actions: { sendOutbox: assign({ outbox: [] }), announceSourcesReady: () => {} } });
+  const values = (input: PodConfigInput) =>
+    new Set(
+      getShortestPaths(alone, {
+        events: events as never,
+        input,
+        serializeState: (s) => JSON.stringify(s.value),
+      } as never).map((p) => JSON.stringify(p.state.value)),
+    );
+
+  it('reaches every source state and readiness with both sources configured', () => {
+    const reached = [...values({ ...baseInput, staticPodURL: 'http://x/' })].map((v) => JSON.parse(v));
+    for (const region of ['fileSource', 'httpSource'] as const) {
+      const states = new Set(reached.map((v) => JSON.stringify(v[region])));
+      for (const s of [{ active: 'waitingForSnapshot' }, { active: 'healthy' }, { active: 'failing' }, 'crashed']) {
+        expect(states.has(JSON.stringify(s))).toBe(true);
+      }
+    }
+    expect(reached.some((v) => v.readiness === 'sourcesReady' && v.httpSource.active === 'failing')).toBe(true);
+  });
+
+  it('never becomes ready before each configured source delivered a snapshot', () => {
+    const paths = getShortestPaths(alone, { events: events as never, input: { ...baseInput, staticPodURL: 'http://x/' }, serializeState: (s) => JSON.stringify(s.value) } as never);
+    expect(paths.length).toBeGreaterThan(20);
+    for (const path of paths) {
+      const ready = (path.state.value as { readiness: string }).readiness === 'sourcesReady';
+      const delivered = new Set(path.steps.filter((s) => s.event.type === 'pod.source.snapshot').map((s) => (s.event as { source: string }).source));
+      expect(ready).toBe(delivered.has('file') && delivered.has('http'));
+    }
+  });
+
+  it('leaves an unconfigured source in notConfigured', () => {
+    const reached = [...values({ ...baseInput, staticPodPath: '' })].map((v) => JSON.parse(v));
+    expect(new Set(reached.map((v) => v.fileSource))).toEqual(new Set(['notConfigured']));
   });
 });
