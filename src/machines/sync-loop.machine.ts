@@ -142,6 +142,10 @@ export const syncLoopMachine = setup({
               if (!entry) break;
               if (entry.lifecycle === 'active' || entry.lifecycle === 'terminating') {
                 enqueue.sendTo(worker, { type: 'pod.kill.requested', gracePeriodSeconds: killGracePeriod(pod), reason: event.op === 'DELETE' ? 'deleted' : 'removed from its source' });
+                for (const key of Object.keys(entry.probedStarts)) {
+                  const [container, probe] = key.split(':') as [string, ProbeType];
+                  enqueue.sendTo(probeWorkerId(uid, container, probe), { type: 'probe.pod.terminating' });
+                }
                 pods[uid] = { ...entry, pod, lifecycle: 'terminating', removed: entry.removed || event.op === 'REMOVE' };
               } else if (event.op === 'REMOVE') {
                 delete pods[uid];
@@ -192,10 +196,18 @@ export const syncLoopMachine = setup({
               enqueue.spawnChild('probe', {
                 id,
                 systemId: id,
-                input: { podUid: event.podUid, podIP: event.status.podIP ?? '', hostIP: context.input.hostIP, container: t.container, probe: t.probe, containerStartedAtMs: t.startedAtMs },
+                input: {
+                  podUid: event.podUid,
+                  podIP: event.status.podIP ?? '',
+                  hostIP: context.input.hostIP,
+                  container: t.container,
+                  containerId: t.containerId,
+                  probe: t.probe,
+                  containerStartedAtMs: t.startedAtMs,
+                },
               });
             } else {
-              enqueue.sendTo(id, { type: 'probe.container.restarted', containerStartedAtMs: t.startedAtMs });
+              enqueue.sendTo(id, { type: 'probe.container.restarted', containerId: t.containerId, containerStartedAtMs: t.startedAtMs, podIP: event.status.podIP ?? '' });
             }
             probedStarts[`${t.container.name}:${t.probe}`] = t.startedAtMs;
           }

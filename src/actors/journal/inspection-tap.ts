@@ -49,6 +49,18 @@ interface ActorInternals {
 export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
   const t0 = opts.clock.now();
   const wallClock = opts.wallClock ?? (() => new Date());
+  // Formatting a date is costly on the hot path; one string per millisecond is enough.
+  let wallMs = NaN;
+  let wallText = '';
+  const wall = () => {
+    const d = wallClock();
+    const ms = d.getTime();
+    if (ms !== wallMs) {
+      wallMs = ms;
+      wallText = d.toISOString();
+    }
+    return wallText;
+  };
   const ids = new WeakMap<object, string>();
   const lastState = new WeakMap<object, string>();
   let seq = 0;
@@ -67,7 +79,7 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
     opts.onRecord({
       seq,
       t: opts.clock.now() - t0,
-      wall: wallClock().toISOString(),
+      wall: wall(),
       actor,
       kind,
       type,

@@ -2,13 +2,16 @@
  * Turns any event or snapshot fragment into JSON the journal can hold and replay can compare:
  * errors become { code, message, retryable }, Buffers become { base64 }, actor refs become their
  * id, functions and symbols are dropped, cycles are cut. Redaction runs after this, on plain data.
+ *
+ * Copy-on-write: a value that is already plain JSON is returned as is (the common case on the hot
+ * path), so recording an event allocates nothing beyond its line.
  */
 import { serializeError } from '../errors.js';
 
 const MAX_DEPTH = 12;
 
-export function toJournalPayload(value: unknown, depth = 0, seen = new WeakSet<object>()): unknown {
-  if (value === null || value === undefined) return value ?? null;
+export function toJournalPayload(value: unknown, depth = 0, seen?: Set<object>): unknown {
+  if (value === null || value === undefined) return null;
   switch (typeof value) {
     case 'string':
     case 'boolean':
@@ -23,24 +26,37 @@ export function toJournalPayload(value: unknown, depth = 0, seen = new WeakSet<o
   }
   const obj = value as object;
   if (depth >= MAX_DEPTH) return '[depth]';
-  if (seen.has(obj)) return '[cycle]';
+  if (seen?.has(obj)) return '[cycle]';
   if (obj instanceof Error) return serializeError(obj);
   if (obj instanceof Uint8Array) return { base64: Buffer.from(obj).toString('base64') };
   if (obj instanceof Date) return obj.toISOString();
   if (isActorRef(obj)) return { actorRef: obj.id };
-  seen.add(obj);
+  if (obj instanceof Map) return toJournalPayload(Object.fromEntries(obj), depth + 1, seen);
+  if (obj instanceof Set) return toJournalPayload([...obj], depth + 1, seen);
+  const path = seen ?? new Set<object>();
+  path.add(obj);
   try {
-    if (Array.isArray(obj)) return obj.map((v) => toJournalPayload(v, depth + 1, seen) ?? null);
-    if (obj instanceof Map) return toJournalPayload(Object.fromEntries(obj), depth + 1, seen);
-    if (obj instanceof Set) return toJournalPayload([...obj], depth + 1, seen);
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(obj)) {
-      const j = toJournalPayload(v, depth + 1, seen);
-      if (j !== undefined) out[k] = j;
+    if (Array.isArray(obj)) {
+      let out: unknown[] | null = null;
+      for (let i = 0; i < obj.length; i++) {
+        const v = obj[i];
+        const j = toJournalPayload(v, depth + 1, path) ?? null;
+        if (j !== v && out === null) out = obj.slice(0, i);
+        if (out !== null) out.push(j);
+      }
+      return out ?? obj;
     }
-    return out;
+    let out: Record<string, unknown> | null = null;
+    const entries = Object.entries(obj);
+    for (let i = 0; i < entries.length; i++) {
+      const [k, v] = entries[i]!;
+      const j = toJournalPayload(v, depth + 1, path);
+      if (j !== v && out === null) out = Object.fromEntries(entries.slice(0, i));
+      if (out !== null && j !== undefined) out[k] = j;
+    }
+    return out ?? obj;
   } finally {
-    seen.delete(obj);
+    path.delete(obj);
   }
 }
 

@@ -7,7 +7,8 @@
  * - a pod container's env entry whose value came from a secretKeyRef;
  * - CRI container env values (`envs: [{ key, value }]`): at that level nobody can tell which came
  *   from a Secret, so all are redacted; their keys stay.
- * Deterministic, so replay regenerates identical redacted records.
+ * Deterministic, so replay regenerates identical redacted records. Copy-on-write: data with
+ * nothing to redact is returned as is.
  */
 export const REDACTED = '<redacted>';
 
@@ -27,29 +28,43 @@ function walk(value: unknown, key: string | null): unknown {
   if (key !== null && CREDENTIAL_KEYS.has(key.toLowerCase()) && value !== null && typeof value !== 'object') {
     return REDACTED;
   }
-  if (Array.isArray(value)) return value.map((v) => walk(v, null));
-  if (typeof value !== 'object' || value === null) {
-    return key !== null && CREDENTIAL_KEYS.has(key.toLowerCase()) ? REDACTED : value;
+  if (Array.isArray(value)) {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < value.length; i++) {
+      const r = walk(value[i], null);
+      if (r !== value[i] && out === null) out = value.slice(0, i);
+      if (out !== null) out.push(r);
+    }
+    return out ?? value;
   }
+  if (typeof value !== 'object' || value === null) return value;
   const obj = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) {
-    if (k === 'staticPodURLHeader' && isRecord(v)) out[k] = maskValues(v);
-    else if ((k === 'data' || k === 'stringData') && obj.kind === 'Secret' && isRecord(v)) out[k] = maskValues(v);
-    else if (k === 'env' && Array.isArray(v)) out[k] = v.map(redactPodEnv);
-    else if (k === 'envs' && Array.isArray(v)) out[k] = v.map(redactCriEnv);
-    else if (CREDENTIAL_KEYS.has(k.toLowerCase())) out[k] = isRecord(v) || Array.isArray(v) ? maskDeep(v) : REDACTED;
-    else out[k] = walk(v, k);
+  let out: Record<string, unknown> | null = null;
+  const keys = Object.keys(obj);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const v = obj[k];
+    let r: unknown;
+    if (k === 'staticPodURLHeader' && isRecord(v)) r = maskValues(v);
+    else if ((k === 'data' || k === 'stringData') && obj.kind === 'Secret' && isRecord(v)) r = maskValues(v);
+    else if (k === 'env' && Array.isArray(v)) r = v.map(redactPodEnv);
+    else if (k === 'envs' && Array.isArray(v)) r = v.map(redactCriEnv);
+    else if (CREDENTIAL_KEYS.has(k.toLowerCase())) r = isRecord(v) || Array.isArray(v) ? maskDeep(v) : REDACTED;
+    else r = walk(v, k);
+    if (r !== v && out === null) {
+      out = {};
+      for (let j = 0; j < i; j++) out[keys[j]!] = obj[keys[j]!];
+    }
+    if (out !== null) out[k] = r;
   }
-  return out;
+  return out ?? obj;
 }
 
 function redactPodEnv(entry: unknown): unknown {
   if (!isRecord(entry)) return walk(entry, null);
   const fromSecret = isRecord(entry.valueFrom) && entry.valueFrom.secretKeyRef !== undefined;
-  const copy = walk(entry, null) as Record<string, unknown>;
-  if (fromSecret && 'value' in copy) copy.value = REDACTED;
-  return copy;
+  const walked = walk(entry, null) as Record<string, unknown>;
+  return fromSecret && 'value' in walked ? { ...walked, value: REDACTED } : walked;
 }
 
 function redactCriEnv(entry: unknown): unknown {

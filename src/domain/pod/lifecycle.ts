@@ -17,15 +17,25 @@ export function killGracePeriod(pod: Pod): number {
   return pod.metadata.deletionGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds ?? 30;
 }
 
-/** Running containers with a probe, each with its start time (ms), from the API status. */
-export function probeTargets(pod: Pod, status: PodStatus): { container: Container; probe: ProbeType; startedAtMs: number }[] {
-  const out: { container: Container; probe: ProbeType; startedAtMs: number }[] = [];
+export interface ProbeTargetRef {
+  container: Container;
+  probe: ProbeType;
+  /** The runtime's container id, without the `<runtime>://` prefix. */
+  containerId: string;
+  startedAtMs: number;
+}
+
+/** Running containers with a probe, each with its id and start time (ms), from the API status. */
+export function probeTargets(pod: Pod, status: PodStatus): ProbeTargetRef[] {
+  const out: ProbeTargetRef[] = [];
   for (const cs of status.containerStatuses ?? []) {
     const startedAt = cs.state?.running?.startedAt;
     const container = pod.spec.containers.find((c) => c.name === cs.name);
     if (!startedAt || !container) continue;
     for (const probe of Object.keys(PROBE_FIELDS) as ProbeType[]) {
-      if (container[PROBE_FIELDS[probe]] as Probe | undefined) out.push({ container, probe, startedAtMs: Date.parse(startedAt) });
+      if (container[PROBE_FIELDS[probe]] as Probe | undefined) {
+        out.push({ container, probe, containerId: (cs.containerID ?? '').replace(/^[a-z0-9-]+:\/\//, ''), startedAtMs: Date.parse(startedAt) });
+      }
     }
   }
   return out;
