@@ -79,6 +79,23 @@ describe('kubelet-ts (the binary)', () => {
     expect(r.stderr).toContain('healthzPort');
   });
 
+  it('keeps secrets from the configuration out of the event log', async () => {
+    const root = join(dir, 'secret');
+    const cfg = join(dir, 'secret.yaml');
+    const SECRET = 'Bearer sup3r-s3cret-t0ken';
+    writeFileSync(cfg, [
+      'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
+      'staticPodURL: http://127.0.0.1:9/pods', `staticPodURLHeader: {"Authorization": ["${SECRET}"]}`,
+      'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
+      'enableServer: false', 'healthzPort: 0', `podLogsDir: ${join(dir, 'secret-logs')}`, '',
+    ].join('\n'));
+    const r = await runUntilPhase([`--config=${cfg}`, `--root-dir=${root}`, '--container-runtime-endpoint=embedded', '--debug-address='], 'running');
+    expect(r.code).toBe(0);
+    const log = readFileSync(join(root, 'events', 'latest.jsonl'), 'utf8');
+    expect(log).toContain('staticPodURLHeader');
+    expect(log).not.toContain('sup3r-s3cret');
+  }, 40_000);
+
   describe('waiting for an absent runtime, then SIGTERM', () => {
     const root = () => join(dir, 'waiting');
     const log = () => join(root(), 'events', 'latest.jsonl');

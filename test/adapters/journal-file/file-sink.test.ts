@@ -1,0 +1,100 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { DeferredJournalSink } from '../../../src/adapters/journal-file/deferred-sink.js';
+import { FileJournalSink } from '../../../src/adapters/journal-file/file-sink.js';
+import { readJournal } from '../../../src/adapters/journal-file/reader.js';
+import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalRecord } from '../../../src/domain/journal/record.js';
+
+const header = { format: JOURNAL_FORMAT, version: JOURNAL_VERSION, kubeletVersion: 't', startTime: '1970-01-01T00:00:00.000Z', nodeName: 'n', configSha256: null, machinesSha256: 'm', segment: 1 } as const;
+const rec = (seq: number): JournalRecord => ({ seq, t: seq, wall: '1970-01-01T00:00:00.000Z', actor: 'supervisor', kind: 'derived', type: 'state', name: 'supervisor', source: null, payload: { value: `s${seq}`, pad: 'x'.repeat(50) } });
+
+let dir: string;
+beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'kts-sink-'))));
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('FileJournalSink', () => {
+  it('writes the header then every record in order, once flushed', async () => {
+    const sink = new FileJournalSink({ path: join(dir, 'j.jsonl') });
+    sink.open(header);
+    for (let i = 1; i <= 1000; i++) sink.append(rec(i));
+    await sink.close();
+    const read = readJournal(join(dir, 'j.jsonl'));
+    expect(read.header).toEqual(header);
+    expect(read.records.map((r) => r.seq)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+    expect(read.skipped).toEqual([]);
+  });
+
+  it('rotates by size, keeps at most maxSegments files, and each segment starts with the header', async () => {
+    const path = join(dir, 'j.jsonl');
+    const sink = new FileJournalSink({ path, maxSegmentBytes: 4096, maxSegments: 3 });
+    sink.open(header);
+    for (let i = 1; i <= 300; i++) sink.append(rec(i));
+    await sink.close();
+    const files = readdirSync(dir).sort();
+    expect(files.length).toBe(3);
+    for (const f of files) {
+      const first = JSON.parse(readFileSync(join(dir, f), 'utf8').split('\n')[0]!);
+      expect(first.format).toBe(JOURNAL_FORMAT);
+      expect(readFileSync(join(dir, f)).length).toBeLessThanOrEqual(4096 + 200);
+    }
+    const read = readJournal(path);
+    const seqs = read.records.map((r) => r.seq);
+    expect(seqs.at(-1)).toBe(300);
+    expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => seqs[0]! + i));
+    expect(seqs[0]).toBeGreaterThan(1);
+  });
+
+  it('reports a write failure once and drops records instead of throwing into actors', async () => {
+    const errors: unknown[] = [];
+    writeFileSync(join(dir, 'blocker'), '');
+    const sink = new FileJournalSink({ path: join(dir, 'blocker', 'j.jsonl'), onError: (e) => errors.push(e) });
+    expect(() => sink.open(header)).toThrow();
+    sink.append(rec(1));
+    await sink.flush();
+    expect(errors.length).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('readJournal', () => {
+  it('reports a torn last line and reads every whole record before it', () => {
+    const path = join(dir, 'torn.jsonl');
+    writeFileSync(path, [JSON.stringify(header), JSON.stringify(rec(1)), JSON.stringify(rec(2)).slice(0, 30)].join('\n'));
+    const read = readJournal(path);
+    expect(read.records.map((r) => r.seq)).toEqual([1]);
+    expect(read.skipped).toEqual([{ file: path, line: 3, reason: 'torn last line' }]);
+  });
+
+  it('refuses a file without a header, naming it', () => {
+    const path = join(dir, 'x.jsonl');
+    writeFileSync(path, '{"seq":1}\n');
+    expect(() => readJournal(path)).toThrow(/not a kubelet-ts event log/);
+  });
+});
+
+describe('DeferredJournalSink', () => {
+  it('keeps records until a sink is attached, then hands them over in order', async () => {
+    const deferred = new DeferredJournalSink();
+    deferred.append(rec(1));
+    deferred.append(rec(2));
+    const sink = new FileJournalSink({ path: join(dir, 'd.jsonl') });
+    sink.open(header);
+    deferred.attach(sink);
+    deferred.append(rec(3));
+    await sink.close();
+    expect(readJournal(join(dir, 'd.jsonl')).records.map((r) => r.seq)).toEqual([1, 2, 3]);
+  });
+
+  it('drops what it kept when the journal is turned off', async () => {
+    const deferred = new DeferredJournalSink();
+    deferred.append(rec(1));
+    deferred.disable();
+    const sink = new FileJournalSink({ path: join(dir, 'off.jsonl') });
+    sink.open(header);
+    deferred.attach(sink);
+    deferred.append(rec(2));
+    await sink.close();
+    expect(readJournal(join(dir, 'off.jsonl')).records.map((r) => r.seq)).toEqual([2]);
+  });
+});

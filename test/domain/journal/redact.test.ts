@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { redact, REDACTED } from '../../../src/domain/journal/redact.js';
+import { toJournalPayload } from '../../../src/domain/journal/payload.js';
+
+const SECRET = 's3cr3t-VALUE-123';
+
+describe('redact', () => {
+  it.each([
+    ['a bearer token', { user: { token: SECRET } }],
+    ['a kubeconfig client key', { users: [{ user: { 'client-key-data': SECRET } }] }],
+    ['an Authorization header', { headers: { Authorization: `Bearer ${SECRET}` } }],
+    ['a password', { auth: { password: SECRET } }],
+    ['staticPodURLHeader values', { config: { staticPodURLHeader: { 'X-Auth': [SECRET] } } }],
+    ['a Secret object\'s data', { object: { kind: 'Secret', data: { key: SECRET }, stringData: { other: SECRET } } }],
+    ['an env value from a secretKeyRef', { spec: { containers: [{ env: [{ name: 'PW', value: SECRET, valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] }] } }],
+    ['CRI container env values', { config: { envs: [{ key: 'PW', value: SECRET }] } }],
+    ['CRI env values as bytes', { config: { envs: [{ key: 'PW', value: Buffer.from(SECRET) }] } }],
+  ])('keeps %s out of the record', (_what, value) => {
+    const out = JSON.stringify(redact(toJournalPayload(value)));
+    expect(out).not.toContain(SECRET);
+    expect(out).not.toContain(Buffer.from(SECRET).toString('base64'));
+    expect(out).toContain(REDACTED);
+  });
+
+  it('keeps what is not secret: names, keys, literal env values', () => {
+    const value = { spec: { containers: [{ name: 'app', env: [{ name: 'MODE', value: 'fast' }] }] }, config: { envs: [{ key: 'PW', value: 'x' }] } };
+    const out = redact(value) as typeof value;
+    expect(out.spec.containers[0]!.env[0]).toEqual({ name: 'MODE', value: 'fast' });
+    expect(out.config.envs[0]!.key).toBe('PW');
+  });
+
+  it('returns the very same object when there is nothing to redact', () => {
+    const value = { podUid: 'u1', reason: 'pleg', nested: { list: [1, 'a', null] } };
+    expect(redact(value)).toBe(value);
+    expect(toJournalPayload(value)).toBe(value);
+  });
+
+  it('never changes its input', () => {
+    const value = { user: { token: SECRET } };
+    redact(value);
+    expect(value.user.token).toBe(SECRET);
+  });
+});
+
+describe('toJournalPayload', () => {
+  it('turns errors, buffers, dates, maps and cycles into JSON', () => {
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    const out = toJournalPayload({
+      err: Object.assign(new Error('boom'), { code: 'KLT_ERR_CRI_UNAVAILABLE' }),
+      buf: Buffer.from('hi'),
+      when: new Date(0),
+      map: new Map([['k', 1]]),
+      fn: () => 1,
+      cyclic,
+      big: 10n,
+      nan: Number.NaN,
+    });
+    expect(out).toEqual({
+      err: { code: 'KLT_ERR_INTERNAL', message: 'boom', retryable: false },
+      buf: { base64: 'aGk=' },
+      when: '1970-01-01T00:00:00.000Z',
+      map: { k: 1 },
+      cyclic: { a: 1, self: '[cycle]' },
+      big: '10',
+      nan: 'NaN',
+    });
+  });
+});
