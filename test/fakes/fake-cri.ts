@@ -47,6 +47,8 @@ function matchesLabels(labels: Record<string, string>, selector: Record<string, 
 
 export class FakeCri implements CriClient {
   readonly calls: string[] = [];
+  /** The exit code every ExecSync answers with (a hook or probe command "fails" when non-zero). */
+  execExitCode = 0;
   readonly sandboxes = new Map<string, SandboxRecord>();
   readonly containers = new Map<string, ContainerRecord>();
   /** Images on the node, by the reference they were added or pulled under. */
@@ -292,7 +294,7 @@ export class FakeCri implements CriClient {
         this.record('execSync', this.containerName(id));
         const c = this.mustContainer(id);
         if (c.state !== 'CONTAINER_RUNNING') throw new KubeletError('KLT_ERR_CRI_FAILED', `container "${id}" is not running`);
-        return { stdout: Buffer.from(cmd.join(' ')), stderr: Buffer.alloc(0), exit_code: 0 };
+        return { stdout: Buffer.from(cmd.join(' ')), stderr: Buffer.alloc(0), exit_code: this.execExitCode };
       },
     };
   }

@@ -1,8 +1,9 @@
 /**
  * Starting one container of a pod (Go's SyncPod `start` helper and startContainer): crash-loop
- * back-off, ensure the image, generate the config, CreateContainer, StartContainer. The failure's
- * reason follows how far it got (ErrImagePull…, CreateContainerConfigError, CreateContainerError,
- * RunContainerError), as the container's waiting reason will show it.
+ * back-off, ensure the image, generate the config, CreateContainer, StartContainer, postStart hook.
+ * The failure's reason follows how far it got (ErrImagePull…, CreateContainerConfigError,
+ * CreateContainerError, RunContainerError, PostStartHookError), as the container's waiting reason
+ * will show it.
  */
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
@@ -12,17 +13,13 @@ import { generateContainerConfig, podLogsDirectory, restartCountFromLogFiles, ty
 import type { CriPodSandboxConfig } from '../../domain/runtime/cri-config.js';
 import { findContainerStatus, type RuntimePodStatus } from '../../domain/runtime/pod-status.js';
 import { needsImageUser, verifyRunAsNonRoot } from '../../domain/runtime/security-context.js';
-import type { Logger } from '../../log.js';
-import type { Clock } from '../../ports/clock.js';
-import type { CriClient } from '../../ports/cri.js';
+import { killContainer } from './container-killer.js';
 import type { ImageManager } from './image-manager.js';
+import { runLifecycleHandler, type HookDeps } from './lifecycle-hooks.js';
 import { podRef, runStep } from './step-runner.js';
 import type { SyncStepResult } from './sync-result.js';
 
-export interface ContainerStarterDeps {
-  cri: CriClient;
-  clock: Clock;
-  log: Logger;
+export interface ContainerStarterDeps extends HookDeps {
   images: ImageManager;
   /** Shared across syncs: the restart back-off outlives any one sync. */
   crashBackoff: Backoff;
@@ -94,7 +91,18 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     const id = await cri.runtime.createContainer(ctx.sandboxId, config, ctx.sandboxConfig);
     reason = 'RunContainerError';
     await cri.runtime.startContainer(id);
-    // The postStart hook would run here (not implemented yet).
+    const postStart = container.lifecycle?.postStart;
+    if (postStart) {
+      // Runs to completion before the sync goes on, as in Go; a failure kills the container.
+      try {
+        await runLifecycleHandler(deps, pod, container, id, postStart, ctx.podIPs);
+      } catch (err) {
+        log.warn({ pod: podRef(pod), containerName: container.name, containerId: id, err }, 'Failed to execute PostStartHook');
+        await killContainer(deps, pod, container, { id, name: container.name, reason: 'FailedPostStartHook' }, ctx.podIPs)
+          .catch((killErr: unknown) => log.warn({ pod: podRef(pod), containerName: container.name, containerId: id, err: killErr }, 'Failed to kill container'));
+        throw err;
+      }
+    }
     return id;
   });
   if (result.ok) log.info({ pod: podRef(pod), containerName: container.name, containerId: value }, 'Started container');

@@ -1,33 +1,31 @@
 /**
  * Stopping a pod (Go's killPodWithSyncResult) and forgetting old init containers
- * (purgeInitContainers, pruneInitContainersBeforeStart). Containers are stopped first, in parallel, each with its grace period;
- * only then the sandboxes, because containerd's StopPodSandbox kills whatever still runs in the
- * sandbox without grace. Nothing is removed: that is garbage collection's job.
+ * (purgeInitContainers, pruneInitContainersBeforeStart). Containers are stopped first, in parallel,
+ * each with its preStop hook and grace period; only then the sandboxes, because containerd's
+ * StopPodSandbox kills whatever still runs in the sandbox without grace. Nothing is removed: that
+ * is garbage collection's job.
  */
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
-import { containerGracePeriodSeconds } from '../../domain/runtime/grace-period.js';
 import type { RuntimePodStatus } from '../../domain/runtime/pod-status.js';
-import type { Logger } from '../../log.js';
-import type { Clock } from '../../ports/clock.js';
-import type { CriClient } from '../../ports/cri.js';
+import { killContainer } from './container-killer.js';
+import type { HookDeps } from './lifecycle-hooks.js';
 import { podRef, runStep } from './step-runner.js';
 import type { SyncStepResult } from './sync-result.js';
 
-export interface PodKillerDeps { cri: CriClient; clock: Clock; log: Logger }
+export type PodKillerDeps = HookDeps;
 
-function specsByName(pod: Pod): Map<string, Container> {
+export function specsByName(pod: Pod): Map<string, Container> {
   return new Map([...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => [c.name, c]));
 }
 
 export async function killPodContainersAndSandboxes(deps: PodKillerDeps, pod: Pod, status: RuntimePodStatus, gracePeriodOverride?: number): Promise<SyncStepResult[]> {
-  const { cri, clock, log } = deps;
+  const { cri, clock } = deps;
   const specs = specsByName(pod);
   const running = status.containers.filter((c) => c.state === 'running');
   const kills = await Promise.all(running.map(async (c) => {
-    const grace = containerGracePeriodSeconds(pod, specs.get(c.name), undefined, gracePeriodOverride);
-    log.debug({ pod: podRef(pod), containerName: c.name, containerId: c.id, gracePeriod: grace }, 'Killing container with a grace period');
-    const { result } = await runStep(clock, 'killContainer', c.name, 'KillContainerError', () => cri.runtime.stopContainer(c.id, grace));
+    const { result } = await runStep(clock, 'killContainer', c.name, 'KillContainerError',
+      () => killContainer(deps, pod, specs.get(c.name), { id: c.id, name: c.name }, status.ips, gracePeriodOverride));
     return { ...result, id: c.id };
   }));
   // Sandboxes are stopped even when a container could not be, as Go does: the sandbox stop then

@@ -10,11 +10,13 @@
  *           ends the sync);
  *   Step 5: start the init containers to start (a failure ends the sync, except a sidecar's);
  *   Step 6: start the regular containers (a failure is recorded and the next container is tried).
- * Starting a container: crash-loop back-off check, ensure the image, CreateContainer, StartContainer.
+ * Starting a container: crash-loop back-off check, ensure the image, CreateContainer, StartContainer,
+ * postStart hook (a failed hook kills the container: PostStartHookError). Stopping one runs its
+ * preStop hook within the grace period first.
  *
  * Every result is plain data (SyncPodResult), so pod workers can carry it in events and the journal.
  *
- * Differs from Go (not done yet): postStart and preStop hooks are skipped; no ephemeral containers,
+ * Differs from Go (not done yet): no ephemeral containers,
  * in-place resize or DRA; sidecars are stopped together with the other containers, not after them
  * (Go's terminationOrdering); the runtime handler of a RuntimeClass is not resolved; no events
  * are recorded (results carry the reasons instead).
@@ -29,14 +31,15 @@ import { generatePodSandboxConfig, type NodeRuntimeContext } from '../../domain/
 import { parseResolvConf } from '../../domain/runtime/dns.js';
 import type { EnvSourceLookup } from '../../domain/runtime/env.js';
 import { isRestartableInitContainer } from '../../domain/runtime/init-containers.js';
-import { containerGracePeriodSeconds } from '../../domain/runtime/grace-period.js';
 import type { RuntimePodStatus } from '../../domain/runtime/pod-status.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CriClient, ImageFsInfoResponse } from '../../ports/cri.js';
 import { startContainer } from './container-starter.js';
 import { createImageManager } from './image-manager.js';
-import { killPodContainersAndSandboxes, pruneInitContainers, purgeInitContainers } from './pod-killer.js';
+import { killContainer } from './container-killer.js';
+import { defaultHttpGet, type HttpGet } from './lifecycle-hooks.js';
+import { killPodContainersAndSandboxes, pruneInitContainers, purgeInitContainers, specsByName } from './pod-killer.js';
 import { readPodStatus } from './pod-status-reader.js';
 import { podRef, runStep } from './step-runner.js';
 import type { KillPodResult, SyncPodResult, SyncStepResult } from './sync-result.js';
@@ -80,6 +83,8 @@ export interface RuntimeManagerOptions {
   readTextFile?: (path: string) => Promise<string>;
   /** Lists a container's log directory, to resume its restart count. Default: the file system. */
   listFiles?: (dir: string) => Promise<string[]>;
+  /** Sends httpGet lifecycle hooks. Default: node:http(s). */
+  httpGet?: HttpGet;
 }
 
 export interface SyncPodOptions {
@@ -103,10 +108,6 @@ export interface RuntimeManager {
 }
 
 const noActions: PodActions = { killPod: false, createSandbox: false, attempt: 0, initContainersToStart: [], containersToStart: [], containersToKill: [] };
-
-function specsByName(pod: Pod): Map<string, Container> {
-  return new Map([...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => [c.name, c]));
-}
 
 async function listRegularFiles(dir: string): Promise<string[]> {
   try {
@@ -148,8 +149,8 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     };
   }
 
-  const killer = { cri, clock, log };
-  const starter = { cri, clock, log, images, crashBackoff, listFiles: opts.listFiles ?? listRegularFiles };
+  const killer = { cri, clock, log, httpGet: opts.httpGet ?? defaultHttpGet };
+  const starter = { ...killer, images, crashBackoff, listFiles: opts.listFiles ?? listRegularFiles };
 
   async function syncPod(pod: Pod, syncOpts: SyncPodOptions = {}): Promise<SyncPodResult> {
     const uid = pod.metadata.uid;
@@ -185,8 +186,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
       const spec = specsByName(pod);
       for (const k of actions.containersToKill) {
         log.info({ pod: ref, containerName: k.name, containerId: k.id, reason: k.reason, message: k.message }, 'Killing unwanted container for pod');
-        const grace = containerGracePeriodSeconds(pod, spec.get(k.name), k.reason);
-        const { result } = await runStep(clock, 'killContainer', k.name, 'KillContainerError', () => cri.runtime.stopContainer(k.id, grace));
+        const { result } = await runStep(clock, 'killContainer', k.name, 'KillContainerError', () => killContainer(killer, pod, spec.get(k.name), k, status.ips));
         steps.push({ ...result, id: k.id });
         if (!result.ok) return done(actions, actions.sandboxId);
       }

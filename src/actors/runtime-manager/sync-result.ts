@@ -56,6 +56,7 @@ const reasonByCode: Partial<Record<KubeletErrorCode, string>> = {
   KLT_ERR_IMAGE_NAME_INVALID: 'InvalidImageName',
   KLT_ERR_CONTAINER_CONFIG: 'CreateContainerConfigError',
   KLT_ERR_CONTAINER_BACKOFF: 'CrashLoopBackOff',
+  KLT_ERR_CONTAINER_HOOK: 'PostStartHookError',
 };
 
 /** The failure as data, with the reason its code implies or the step's fallback reason. */

@@ -10,7 +10,14 @@ import type { ContainerKillReason } from './compute-pod-actions.js';
 
 export const minimumGracePeriodSeconds = 2;
 
-export function containerGracePeriodSeconds(pod: Pod, container: Container | undefined, reason?: ContainerKillReason, override?: number): number {
+export function containerGracePeriodSeconds(
+  pod: Pod,
+  container: Container | undefined,
+  reason?: ContainerKillReason,
+  override?: number,
+  /** floor: false leaves out the 2 s minimum, for a caller that runs the preStop hook first and applies it after. */
+  opts: { floor?: boolean } = {},
+): number {
   let grace = minimumGracePeriodSeconds;
   if (pod.metadata.deletionGracePeriodSeconds !== undefined) {
     grace = pod.metadata.deletionGracePeriodSeconds;
@@ -19,6 +26,5 @@ export function containerGracePeriodSeconds(pod: Pod, container: Container | und
     grace = probe?.terminationGracePeriodSeconds ?? pod.spec.terminationGracePeriodSeconds;
   }
   if (override !== undefined) grace = override;
-  // The preStop hook would run here and use up part of the grace period (not implemented yet).
-  return Math.max(grace, minimumGracePeriodSeconds);
+  return opts.floor === false ? grace : Math.max(grace, minimumGracePeriodSeconds);
 }
