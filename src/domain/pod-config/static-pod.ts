@@ -2,23 +2,28 @@
  * What the Go kubelet does to a pod it reads from a manifest file or URL before anyone sees it
  * (pkg/kubelet/config/common.go tryDecodeSinglePod / tryDecodePodList / applyDefaults):
  *   1. decode: a `v1` `Pod` (or, from a URL only, a `v1` `PodList`), with the API server's defaults;
- *   2. UID, unless the manifest sets one: md5, hex, over
+ *   2. UID, unless the manifest sets one: md5 (see below), hex, over
  *        canonicalJson(the defaulted pod as written, metadata.uid absent)
  *        + "host:<nodeName>" + "file:<path>"        (file source)
  *        + "url:<url>"                                (http source)
  *      so it is stable for the same manifest at the same place on the same node, and changes when
  *      any byte of meaning in the manifest changes (editing a manifest makes a new pod: REMOVE +
  *      ADD). Go hashes its in-memory struct (DeepHashObject) rather than JSON, so the values differ
- *      from Go's; the inputs are the same. config.seen is not in the hash (the merge stamps it).
+ *      from Go's. config.seen is not in the hash (the merge stamps it).
  *   3. name `<name>-<lowercased nodeName>`, namespace `default` if empty, spec.nodeName, annotations
  *      config.hash (= UID) and config.source, the NoExecute-tolerating toleration for file pods,
  *      status.phase Pending;
- *   4. validation (validate-pod.ts), after the treatment, as in Go.
- * Go also sets metadata.selfLink; we do not (the field is gone from the API since 1.24).
+ *   4. validation (validate-pod.ts), after the treatment, as in Go; then no references to API
+ *      objects (api-references.ts: secrets, config maps, service accounts…).
+ * A manifest without a name is refused first, with Go's message.
+ * The hash: older Go used md5, current Go uses FNV-1a 128 over DeepHashObject's dump of its
+ * internal struct; neither can be reproduced byte for byte from JSON, so we use md5 (32 hex digits,
+ * the same shape) over canonical JSON. What goes in is the same as Go: the pod, node, path or URL.
  */
 import { createHash } from 'node:crypto';
 import type { Pod, Toleration } from '../pod/types.js';
 import { canonicalJson } from '../runtime/container-hash.js';
+import { staticPodApiReference } from './api-references.js';
 import { applyPodDefaults } from './pod-defaults.js';
 import { CONFIG_HASH_ANNOTATION, CONFIG_SOURCE_ANNOTATION, type PodSourceName } from './types.js';
 import { validatePod } from './validate-pod.js';
@@ -95,10 +100,14 @@ function checkTypeMeta(doc: unknown, kind: 'Pod' | 'PodList'): string | null {
 function podFromObject(obj: Record<string, unknown>, origin: ManifestOrigin, prefix: string): DecodeResult<Pod> {
   const shapeError = checkShape(obj);
   if (shapeError) return { ok: false, reason: `${prefix}${shapeError}` };
+  if (!(obj['metadata'] as { name?: string } | undefined)?.name) return { ok: false, reason: `${prefix}invalid pod: name is needed for the pod` };
   const pod = applyPodDefaults(obj as unknown as Pod);
   const treated = applyStaticPodTreatment(pod, origin);
   const errors = validatePod(treated);
   if (errors.length > 0) return { ok: false, reason: `invalid pod: ${errors.map((e) => prefix + e).join('; ')}` };
+  const reference = staticPodApiReference(treated);
+  if (reference && 'error' in reference) return { ok: false, reason: `${prefix}${reference.error}` };
+  if (reference) return { ok: false, reason: `${prefix}static pods may not reference ${reference.resource}` };
   return { ok: true, value: treated };
 }
 

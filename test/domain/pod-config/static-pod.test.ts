@@ -113,7 +113,8 @@ describe('decodeStaticPod', () => {
     ['containers not a list', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: 'x' } }, /^spec\.containers: must be a list/],
     ['labels not strings', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', labels: { a: 1 } }, spec: { containers: [] } }, /^metadata\.labels/],
     ['a container without image', fixture('no-image.yaml'), /spec\.containers\[0\]\.image: Required value/],
-    ['no name', { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: { containers: [{ name: 'c', image: 'i' }] } }, /metadata\.name: Required value/],
+    ['no name', { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: { containers: [{ name: 'c', image: 'i' }] } }, /^invalid pod: name is needed for the pod$/],
+    ['a secret reference', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', envFrom: [{ secretRef: { name: 's' } }] }] } }, /^static pods may not reference secrets$/],
   ])('rejects %s with a reason naming the problem', (_what, doc, reason) => {
     const result = decodeStaticPod(doc, fileOrigin());
     expect(result.ok).toBe(false);
