@@ -1,17 +1,19 @@
 /**
  * Stopping a pod (Go's killPodWithSyncResult) and forgetting old init containers
  * (purgeInitContainers, pruneInitContainersBeforeStart). Containers are stopped first, in parallel,
- * each with its preStop hook and grace period; only then the sandboxes, because containerd's
- * StopPodSandbox kills whatever still runs in the sandbox without grace. Nothing is removed: that
- * is garbage collection's job.
+ * each with its preStop hook and grace period (sidecars after the containers they serve); only then
+ * the sandboxes, because containerd's StopPodSandbox kills whatever still runs in the sandbox
+ * without grace. Nothing is removed: that is garbage collection's job.
  */
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
 import type { RuntimePodStatus } from '../../domain/runtime/pod-status.js';
+import { hasRestartableInitContainer } from '../../domain/runtime/init-containers.js';
 import { killContainer } from './container-killer.js';
 import type { HookDeps } from './lifecycle-hooks.js';
 import { podRef, runStep } from './step-runner.js';
 import type { SyncStepResult } from './sync-result.js';
+import { TerminationOrdering } from './termination-ordering.js';
 
 export type PodKillerDeps = HookDeps;
 
@@ -23,9 +25,10 @@ export async function killPodContainersAndSandboxes(deps: PodKillerDeps, pod: Po
   const { cri, clock } = deps;
   const specs = specsByName(pod);
   const running = status.containers.filter((c) => c.state === 'running');
+  const ordering = hasRestartableInitContainer(pod) ? new TerminationOrdering(pod, running.map((c) => c.name), clock) : undefined;
   const kills = await Promise.all(running.map(async (c) => {
     const { result } = await runStep(clock, 'killContainer', c.name, 'KillContainerError',
-      () => killContainer(deps, pod, specs.get(c.name), { id: c.id, name: c.name }, status.ips, gracePeriodOverride));
+      () => killContainer(deps, pod, specs.get(c.name), { id: c.id, name: c.name }, status.ips, gracePeriodOverride, ordering));
     return { ...result, id: c.id };
   }));
   // Sandboxes are stopped even when a container could not be, as Go does: the sandbox stop then

@@ -17,8 +17,7 @@
  * Every result is plain data (SyncPodResult), so pod workers can carry it in events and the journal.
  *
  * Differs from Go (not done yet): no ephemeral containers,
- * in-place resize or DRA; sidecars are stopped together with the other containers, not after them
- * (Go's terminationOrdering); the runtime handler of a RuntimeClass is not resolved; no events
+ * in-place resize or DRA; the runtime handler of a RuntimeClass is not resolved; no events
  * are recorded (results carry the reasons instead).
  */
 import { mkdir, readdir, readFile } from 'node:fs/promises';

@@ -136,3 +136,34 @@ describe('preStop', () => {
     expect(cri.latestContainer('app')?.stopTimeoutSeconds).toBe(30);
   });
 });
+
+describe('sidecar termination order', () => {
+  const proxyA: Container = { name: 'proxy-a', image: 'busybox:1.36', restartPolicy: 'Always' };
+  const proxyB: Container = { name: 'proxy-b', image: 'busybox:1.36', restartPolicy: 'Always' };
+
+  async function startPod(app: Container): Promise<Pod> {
+    const pod: Pod = { metadata: { name: 'web', namespace: 'ns', uid: 'u1' }, spec: { initContainers: [proxyA, proxyB], containers: [app], terminationGracePeriodSeconds: 30 } };
+    for (let i = 0; i < 3; i++) await manager.syncPod(pod);
+    expect(cri.latestContainer('app')?.state).toBe('CONTAINER_RUNNING');
+    cri.calls.length = 0;
+    return pod;
+  }
+
+  it('stops the regular containers first, then the sidecars from last to first', async () => {
+    const pod = await startPod({ name: 'app', image: 'busybox:1.36' });
+    const result = await manager.killPod(pod);
+    expect(result.ok).toBe(true);
+    expect(cri.calls.filter((c) => c.startsWith('stop'))).toEqual(['stopContainer app', 'stopContainer proxy-b', 'stopContainer proxy-a', 'stopPodSandbox web']);
+  });
+
+  it('takes the time a sidecar waited off its grace period', async () => {
+    const pod = await startPod({ name: 'app', image: 'busybox:1.36', lifecycle: { preStop: { sleep: { seconds: 10 } } } });
+    const killing = manager.killPod(pod);
+    await until(() => clock.pending > 0);
+    clock.advance(10_000);
+    await killing;
+    expect(cri.latestContainer('app')?.stopTimeoutSeconds).toBe(20);
+    expect(cri.latestContainer('proxy-b')?.stopTimeoutSeconds).toBe(20);
+    expect(cri.latestContainer('proxy-a')?.stopTimeoutSeconds).toBe(20);
+  });
+});
