@@ -48,7 +48,8 @@ export interface FileSourceInput {
 export interface HttpSourceInput {
   nodeName: string;
   url: string;
-  header: Record<string, string[]>;
+  /** Named as in KubeletConfiguration so the journal's redaction masks its values. */
+  staticPodURLHeader: Record<string, string[]>;
   periodMs: number;
 }
 
@@ -203,7 +204,7 @@ export const podConfigMachine = setup({
             input: ({ context }): HttpSourceInput => ({
               nodeName: context.input.nodeName,
               url: context.input.staticPodURL,
-              header: context.input.staticPodURLHeader,
+              staticPodURLHeader: context.input.staticPodURLHeader,
               periodMs: context.input.httpCheckFrequencyMs,
             }),
             onError: { target: 'crashed' },

@@ -78,7 +78,7 @@ describe('podConfigMachine', () => {
   it('starts only the configured sources, with their inputs', () => {
     const t = start({ staticPodURL: 'http://127.0.0.1:1/pods', staticPodURLHeader: { a: ['b'] }, httpCheckFrequencyMs: 5000 });
     expect(t.inputs.file).toEqual({ nodeName: 'node-1', path: '/etc/kubernetes/manifests', periodMs: 20_000 });
-    expect(t.inputs.http).toEqual({ nodeName: 'node-1', url: 'http://127.0.0.1:1/pods', header: { a: ['b'] }, periodMs: 5000 });
+    expect(t.inputs.http).toEqual({ nodeName: 'node-1', url: 'http://127.0.0.1:1/pods', staticPodURLHeader: { a: ['b'] }, periodMs: 5000 });
     const only = start({ staticPodPath: '' , staticPodURL: 'http://x/' });
     expect(only.inputs.file).toBeUndefined();
     expect(only.child().getSnapshot().value).toMatchObject({ fileSource: 'notConfigured', httpSource: { active: 'waitingForSnapshot' } });

@@ -31,7 +31,7 @@ export function createPodConfigActors({ clock, logger, io }: PodConfigActorDeps)
       });
     }),
     httpSource: fromCallback<PodSourceEvent, HttpSourceInput>(({ input, sendBack }) => {
-      const reader = io.httpSource({ url: input.url, header: input.header, nodeName: input.nodeName });
+      const reader = io.httpSource({ url: input.url, header: input.staticPodURLHeader, nodeName: input.nodeName });
       logger.info({ url: input.url, periodMs: input.periodMs }, 'Watching static pod URL');
       return runSourceLoop({ source: 'http', periodMs: input.periodMs, read: () => reader.read(), clock, logger, sendBack });
     }),
