@@ -16,9 +16,9 @@
  *
  * Every result is plain data (SyncPodResult), so pod workers can carry it in events and the journal.
  *
- * Differs from Go (not done yet): no ephemeral containers,
- * in-place resize or DRA; the runtime handler of a RuntimeClass is not resolved; no events
- * are recorded (results carry the reasons instead).
+ * Differs from Go (not done yet): no ephemeral containers, in-place resize, DRA or image volumes;
+ * the runtime handler of a RuntimeClass is not resolved; no events are recorded (results carry the
+ * reasons instead); a failed sandbox creation of a pod already being terminated is still reported.
  */
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { totalmem } from 'node:os';
@@ -34,9 +34,9 @@ import type { RuntimePodStatus } from '../../domain/runtime/pod-status.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CriClient, ImageFsInfoResponse } from '../../ports/cri.js';
+import { killContainer } from './container-killer.js';
 import { startContainer } from './container-starter.js';
 import { createImageManager } from './image-manager.js';
-import { killContainer } from './container-killer.js';
 import { defaultHttpGet, type HttpGet } from './lifecycle-hooks.js';
 import { killPodContainersAndSandboxes, pruneInitContainers, purgeInitContainers, specsByName } from './pod-killer.js';
 import { readPodStatus } from './pod-status-reader.js';
