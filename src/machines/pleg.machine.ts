@@ -1,0 +1,105 @@
+/**
+ * The generic PLEG (pkg/kubelet/pleg/generic.go): relists the runtime every relistPeriod (1 s) and
+ * turns what changed since the last relist into past-tense pod lifecycle events.
+ *
+ * States:
+ * - `relisting`: invokes `relist` (every sandbox and container, grouped by pod uid, stamped with the
+ *   clock when it started). Its pods are compared with the previous relist's (diffRelists); the
+ *   events, ContainerChanged left out as Go does, go to the parent as
+ *   `{ type: 'pleg.events', events: [{ podUid, type, containerId }], observedAtMs }` when there are any.
+ *   `lastRelistAtMs` becomes the relist's time: health is `isPlegHealthy(lastRelistAtMs, now)`.
+ * - `waiting`: relistPeriod after the last relist ended (wait.Until's sliding period), then relisting.
+ * A failed relist keeps the previous pods and time (so health decays) and tries again next period.
+ *
+ * The first relist compares against nothing, so every running container yields ContainerStarted,
+ * as in Go after a kubelet restart.
+ *
+ * Differs from Go: there is no pod cache (the pod worker reads the pod's status itself), so there
+ * is no cache update, re-inspection of pods whose status read failed, or PodSync events for them;
+ * the evented PLEG is not built.
+ * Pure: no I/O, no clock reads.
+ */
+import { assign, enqueueActions, fromPromise, sendParent, setup } from 'xstate';
+import { serializeError, type SerializedError } from '../domain/errors.js';
+import { diffRelists, reportableEvents, type PlegEvent } from '../domain/pleg/diff.js';
+import type { RelistOutput, RelistPod } from '../domain/pleg/relist.js';
+
+export interface PlegInput {
+  /** Default 1000 (Go's genericPlegRelistPeriod). */
+  relistPeriodMs?: number;
+}
+
+export interface PlegContext {
+  relistPeriodMs: number;
+  /** The last successful relist's pods; empty before the first. */
+  pods: RelistPod[];
+  lastRelistAtMs: number | null;
+  lastRelistDurationMs: number | null;
+  relistCount: number;
+  lastError: SerializedError | null;
+}
+
+/** Sent to the parent after a relist that saw changes. */
+export interface PlegEventsEvent { type: 'pleg.events'; events: PlegEvent[]; observedAtMs: number }
+
+/** The effectful actor srcs: replay makes exactly these inert. */
+export const PLEG_EFFECTS = ['relist'] as const;
+
+export const plegMachine = setup({
+  types: {
+    context: {} as PlegContext,
+    input: {} as PlegInput,
+  },
+  actors: {
+    relist: fromPromise<RelistOutput, void>(async () => {
+      throw new Error('actor relist was not provided');
+    }),
+  },
+  actions: {
+    recordRelist: enqueueActions(({ context, event, enqueue }) => {
+      const output = (event as { output?: RelistOutput }).output;
+      if (!output) return;
+      const events = reportableEvents(diffRelists(context.pods, output.pods));
+      enqueue.assign({
+        pods: output.pods,
+        lastRelistAtMs: output.observedAtMs,
+        lastRelistDurationMs: output.durationMs ?? context.lastRelistDurationMs,
+        relistCount: context.relistCount + 1,
+        lastError: null,
+      });
+      if (events.length > 0) {
+        enqueue(sendParent({ type: 'pleg.events', events, observedAtMs: output.observedAtMs } satisfies PlegEventsEvent));
+      }
+    }),
+    recordRelistError: assign({ lastError: ({ event }) => serializeError((event as { error?: unknown }).error) }),
+  },
+  delays: {
+    relistPeriod: ({ context }) => context.relistPeriodMs,
+  },
+}).createMachine({
+  id: 'pleg',
+  context: ({ input }) => ({
+    relistPeriodMs: input.relistPeriodMs ?? 1000,
+    pods: [],
+    lastRelistAtMs: null,
+    lastRelistDurationMs: null,
+    relistCount: 0,
+    lastError: null,
+  }),
+  initial: 'relisting',
+  states: {
+    relisting: {
+      meta: { description: 'lists every sandbox and container and compares them with the last relist' },
+      invoke: {
+        id: 'relist',
+        src: 'relist',
+        onDone: { target: 'waiting', actions: 'recordRelist' },
+        onError: { target: 'waiting', actions: 'recordRelistError' },
+      },
+    },
+    waiting: {
+      meta: { description: 'relistPeriod between the end of one relist and the start of the next' },
+      after: { relistPeriod: { target: 'relisting' } },
+    },
+  },
+});

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, createMachine, fromPromise, SimulatedClock, type AnyActorRef } from 'xstate';
+import type { RelistOutput, RelistPod } from '../../src/domain/pleg/relist.js';
+import { isPlegHealthy } from '../../src/domain/pleg/health.js';
+import { plegMachine, PLEG_EFFECTS, type PlegContext, type PlegEventsEvent } from '../../src/machines/pleg.machine.js';
+
+const flush = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+};
+
+/** A parent invoking the PLEG; each relist answers the current `world` (or throws while `failing`). */
+function harness(relistPeriodMs?: number) {
+  const clock = new SimulatedClock();
+  clock.set(1_000_000);
+  const world: { pods: RelistPod[]; failing: boolean } = { pods: [], failing: false };
+  const relists: number[] = [];
+  const received: PlegEventsEvent[] = [];
+  const pleg = plegMachine.provide({
+    actors: {
+      relist: fromPromise<RelistOutput, void>(async () => {
+        relists.push(clock.now());
+        await Promise.resolve(); // the first relist starts with the actor: let the test set the world
+        if (world.failing) throw new Error('runtime down');
+        return { observedAtMs: clock.now(), durationMs: 3, pods: structuredClone(world.pods) };
+      }),
+    },
+  });
+  const parent = createMachine({
+    invoke: { id: 'pleg', systemId: 'pleg', src: pleg, input: relistPeriodMs === undefined ? {} : { relistPeriodMs } },
+    on: { 'pleg.events': { actions: ({ event }) => { received.push(event as unknown as PlegEventsEvent); } } },
+  });
+  const root = createActor(parent, { clock });
+  root.start();
+  const ref = () => root.system.get('pleg') as AnyActorRef;
+  const context = () => ref().getSnapshot().context as PlegContext;
+  const advance = async (ms: number) => { clock.increment(ms); await flush(); };
+  return { clock, world, relists, received, context, advance, ref };
+}
+
+const running = (uid: string, id: string): RelistPod => ({ uid, sandboxes: [{ id: `sb-${uid}`, state: 'ready' }], containers: [{ id, name: 'web', state: 'running' }] });
+
+describe('plegMachine', () => {
+  it('exports exactly its effectful actor srcs', () => {
+    expect(PLEG_EFFECTS).toEqual(['relist']);
+  });
+
+  it('relists every second (default period) after the previous relist', async () => {
+    const h = harness();
+    await flush();
+    expect(h.relists).toEqual([1_000_000]);
+    expect(h.ref().getSnapshot().value).toBe('waiting');
+    await h.advance(999);
+    expect(h.relists).toHaveLength(1);
+    await h.advance(1);
+    await h.advance(1000);
+    expect(h.relists).toEqual([1_000_000, 1_001_000, 1_002_000]);
+  });
+
+  it('emits ContainerStarted for a started container and ContainerDied when it exits, nothing when nothing changed', async () => {
+    const h = harness();
+    await flush();
+    expect(h.received).toEqual([]);
+    h.world.pods = [running('u1', 'c1')];
+    await h.advance(1000);
+    expect(h.received).toEqual([{
+      type: 'pleg.events', observedAtMs: 1_001_000,
+      events: [{ podUid: 'u1', type: 'ContainerStarted', containerId: 'c1' }, { podUid: 'u1', type: 'ContainerStarted', containerId: 'sb-u1' }],
+    }]);
+    await h.advance(1000);
+    expect(h.received).toHaveLength(1);
+    h.world.pods = [{ ...running('u1', 'c1'), containers: [{ id: 'c1', name: 'web', state: 'exited' }] }];
+    await h.advance(1000);
+    expect(h.received.at(-1)?.events).toEqual([{ podUid: 'u1', type: 'ContainerDied', containerId: 'c1' }]);
+  });
+
+  it('keeps the previous relist and its time when a relist fails, and retries next period', async () => {
+    const h = harness(500);
+    h.world.pods = [running('u1', 'c1')];
+    await flush();
+    expect(h.context().lastRelistAtMs).toBe(1_000_000);
+    h.world.failing = true;
+    await h.advance(500);
+    expect(h.context()).toMatchObject({ lastRelistAtMs: 1_000_000, relistCount: 1, lastError: { code: 'KLT_ERR_INTERNAL', message: 'runtime down' } });
+    expect(h.context().pods).toEqual([running('u1', 'c1')]);
+    h.world.failing = false;
+    await h.advance(500);
+    expect(h.relists).toHaveLength(3);
+    expect(h.context()).toMatchObject({ lastRelistAtMs: 1_001_000, relistCount: 2, lastError: null, lastRelistDurationMs: 3 });
+    // Nothing changed across the failure: no events beyond the first relist's.
+    expect(h.received).toHaveLength(1);
+  });
+
+  it('turns unhealthy when relists keep failing for more than 3 minutes', async () => {
+    const h = harness();
+    await flush();
+    h.world.failing = true;
+    await h.advance(1000);
+    expect(isPlegHealthy(h.context().lastRelistAtMs, h.clock.now())).toBe(true);
+    for (let i = 0; i < 180; i++) await h.advance(1000);
+    expect(isPlegHealthy(h.context().lastRelistAtMs, h.clock.now())).toBe(false);
+  });
+});
