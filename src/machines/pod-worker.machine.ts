@@ -12,8 +12,10 @@
  *   meanwhile → syncing again (coalesced: the latest spec wins); a failed sync → backingOff; else idle.
  * - `idle`: waits for an update, a sync request (PLEG, probe) or the resync interval (syncFrequency,
  *   60 s, jittered by up to 50 % with `resyncJitterFraction`, as wait.Jitter(d, 0.5)).
- * - `backingOff`: after a failed sync, waits backOffPeriod (10 s) before syncing again; an update
- *   or sync request ends the wait early, as a pod update wakes a Go worker at once.
+ * - `backingOff`: after a failed sync, waits backOffPeriod (10 s) before syncing again — or, when
+ *   every failure was a back-off that reports its expiry (`retryAtMs`), until the earliest expiry
+ *   (Go's MinBackoffExpiration); an update or sync request ends the wait early, as a pod update
+ *   wakes a Go worker at once.
  * - `terminating`: killPod with the effective grace period (it only ever shrinks: a second kill with
  *   a shorter grace period restarts the kill with it); a failed kill is retried after backOffPeriod;
  *   then the final status (podIsTerminal). A kill the parent asked for ends in `terminated`; one
@@ -129,6 +131,20 @@ function withName(list: readonly string[], name: string, present: boolean): stri
   return present ? [...rest, name] : rest;
 }
 
+/**
+ * How long to wait after a failed sync: backOffPeriod, unless the sync failed only on back-offs
+ * whose expiry it reports (retryAtMs, e.g. CrashLoopBackOff): then until the earliest expiry,
+ * within [0, resyncInterval], as Go's completeWork does with MinBackoffExpiration.
+ */
+function backOffDelayMs(context: PodWorkerContext): number {
+  const retryAts = (context.lastSyncResult?.steps ?? []).filter((s) => !s.ok).map((s) => s.retryAtMs);
+  if (context.lastSyncError !== null || retryAts.length === 0 || context.observedAtMs === null || retryAts.some((t) => t === undefined)) {
+    return context.backOffPeriodMs;
+  }
+  const earliest = Math.min(...(retryAts as number[]));
+  return Math.min(Math.max(earliest - context.observedAtMs, 0), context.resyncIntervalMs);
+}
+
 /** Not (yet) Succeeded or Failed, and not evicted: such a pod is synced; a terminal one never again. */
 function isActivePod(context: PodWorkerContext): boolean {
   return !context.deadlineExceeded && !isTerminalPhase(context.apiStatus?.phase);
@@ -194,18 +210,21 @@ export const podWorkerMachine = setup({
     }),
     recordProbeResult: assign(({ context, event }) => {
       if (event.type !== 'probe.result.changed') return {};
-      const ok = event.result === 'success';
+      // Only success makes a container ready or started, only failure restarts it (an unknown
+      // result does neither, as Go's results.Unknown).
+      const success = event.result === 'success';
+      const failure = event.result === 'failure';
       switch (event.probe) {
         case 'readiness':
-          return { readiness: { ...context.readiness, [event.container]: ok } };
+          return { readiness: { ...context.readiness, [event.container]: success } };
         case 'startup':
           return {
-            startup: { ...context.startup, [event.container]: ok },
-            startupFailed: withName(context.startupFailed, event.container, !ok),
-            pendingSync: context.pendingSync || !ok,
+            startup: { ...context.startup, [event.container]: success },
+            startupFailed: withName(context.startupFailed, event.container, failure),
+            pendingSync: context.pendingSync || failure,
           };
         case 'liveness':
-          return { livenessFailed: withName(context.livenessFailed, event.container, !ok), pendingSync: context.pendingSync || !ok };
+          return { livenessFailed: withName(context.livenessFailed, event.container, failure), pendingSync: context.pendingSync || failure };
         default:
           return {};
       }
@@ -273,7 +292,7 @@ export const podWorkerMachine = setup({
   },
   delays: {
     resyncInterval: ({ context }) => Math.round(context.resyncIntervalMs * (1 + 0.5 * context.resyncJitterFraction)),
-    backOffPeriod: ({ context }) => context.backOffPeriodMs,
+    backOffPeriod: ({ context }) => backOffDelayMs(context),
     activeDeadline: ({ context }) => {
       if (context.observedAtMs === null) return maxDelayMs;
       const remaining = activeDeadlineRemainingMs(context.pod, context.apiStatus?.startTime, context.observedAtMs);

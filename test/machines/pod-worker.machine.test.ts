@@ -244,6 +244,34 @@ describe('podWorkerMachine', () => {
     expect(h.syncs.map((s) => s.probes)).toEqual([{}, { livenessFailed: ['web'] }, { livenessFailed: ['web'] }]);
   });
 
+  it('neither restarts nor readies a container on an unknown probe result', async () => {
+    const h = harness();
+    await flush();
+    h.send({ type: 'probe.result.changed', container: 'web', probe: 'liveness', result: 'unknown' });
+    await flush();
+    expect(h.syncs).toHaveLength(1);
+    h.send({ type: 'probe.result.changed', container: 'web', probe: 'startup', result: 'failure' });
+    await flush();
+    expect(h.syncs[1]?.probes).toEqual({ startupFailed: ['web'] });
+  });
+
+  it.each([
+    { name: 'waits until the reported back-off expiry', retryIn: 4_000, wait: 4_000 },
+    { name: 'never longer than the resync interval', retryIn: 500_000, wait: 60_000 },
+  ])('after a CrashLoopBackOff failure, $name', async ({ retryIn, wait }) => {
+    const h = harness();
+    h.syncAnswers.push({
+      podUid: 'u1', ok: false,
+      steps: [{ step: 'startContainer', target: 'web', ok: false, reason: 'CrashLoopBackOff', retryAtMs: T0 + retryIn }],
+    });
+    await flush();
+    expect(h.value()).toBe('backingOff');
+    await h.advance(wait - 1);
+    expect(h.syncs).toHaveLength(1);
+    await h.advance(1);
+    expect(h.syncs).toHaveLength(2);
+  });
+
   it('flips Ready on a readiness result without a sync, and reports only when the status changed', async () => {
     const h = harness({ pod: { ...makePod(), spec: { containers: [{ name: 'web', image: 'nginx:1.27', readinessProbe: { exec: { command: ['true'] } } }] } } });
     await flush();

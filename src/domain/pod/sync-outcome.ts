@@ -16,6 +16,8 @@ export interface SyncStepOutcome {
   ok: boolean;
   reason?: string;
   error?: SerializedError;
+  /** For a failure caused by a back-off (CrashLoopBackOff): when it expires, on the runtime manager's clock. */
+  retryAtMs?: number;
 }
 
 export interface PodSyncOutcome {
