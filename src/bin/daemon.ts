@@ -10,7 +10,6 @@ import { createActor, waitFor, type AnyActorRef } from 'xstate';
 import { ActorDirectory } from '../actors/debug/actor-directory.js';
 import { createInspectionTap } from '../actors/journal/inspection-tap.js';
 import { Lifetimes } from '../actors/phases/lifetimes.js';
-import { createPhaseActors } from '../actors/phases/index.js';
 import type { PhaseDeps } from '../actors/phases/deps.js';
 import { startDebugServer } from '../adapters/debug-server/server.js';
 import { startHealthz } from '../adapters/http/healthz.js';
@@ -18,7 +17,7 @@ import { DeferredJournalSink } from '../adapters/journal-file/deferred-sink.js';
 import { systemClock } from '../adapters/system-clock.js';
 import { KUBELET_TS_VERSION } from '../domain/config/version.js';
 import { activePhase, type SupervisorContext } from '../machines/supervisor.machine.js';
-import { checkRuntimeActor } from '../actors/runtime/check-runtime.js';
+import { createEffects } from './effects.js';
 import { provideSystem } from './system.js';
 import { createRootLogger, type Logger } from '../log.js';
 import { createConfigSteps, maskForConfigz } from './config-steps.js';
@@ -123,7 +122,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     requestStop: (reason) => supervisor?.send({ type: 'kubelet.stop.requested', signal: reason }),
   };
 
-  const effects = { ...createPhaseActors(deps), checkRuntime: checkRuntimeActor(() => deps.live.cri!.runtime, clock) };
+  const effects = createEffects(deps);
   const actor = createActor(provideSystem(effects), {
     input: { argv, stopTimeoutMs: 20_000 },
     systemId: 'supervisor',

@@ -2,18 +2,44 @@
  * The whole actor system in one place: every machine, provided with its effects. The daemon passes
  * the real effects; replay passes inert ones (`inertActors(SYSTEM_EFFECTS)`), so the machines that
  * run are the same in both and only the world differs.
+ *
+ *   supervisor ─┬─ runtime                      (updateRuntimeUp)
+ *               └─ syncLoop ─┬─ podConfig       (file and http sources)
+ *                            ├─ pleg
+ *                            ├─ pod:<uid>       (one pod worker per pod)
+ *                            └─ probe:<uid>:<container>:<type>
  */
 import type { AnyActorLogic } from 'xstate';
 import { PHASE_IDS } from '../domain/phases.js';
+import { PLEG_EFFECTS, plegMachine } from '../machines/pleg.machine.js';
+import { POD_CONFIG_EFFECTS, podConfigMachine } from '../machines/pod-config.machine.js';
+import { POD_WORKER_EFFECTS, podWorkerMachine } from '../machines/pod-worker.machine.js';
+import { PROBE_EFFECTS, probeMachine } from '../machines/probe.machine.js';
 import { RUNTIME_EFFECTS, runtimeMachine } from '../machines/runtime.machine.js';
 import { supervisorMachine } from '../machines/supervisor.machine.js';
+import { syncLoopMachine } from '../machines/sync-loop.machine.js';
 
 /** Every effectful actor src in the system, by the machine that invokes it. */
 export const SUPERVISOR_EFFECTS = [...PHASE_IDS, 'stopSubsystems'] as const;
-export const SYSTEM_EFFECTS: readonly string[] = [...SUPERVISOR_EFFECTS, ...RUNTIME_EFFECTS];
+export const SYSTEM_EFFECTS: readonly string[] = [
+  ...SUPERVISOR_EFFECTS,
+  ...RUNTIME_EFFECTS,
+  ...POD_CONFIG_EFFECTS,
+  ...PLEG_EFFECTS,
+  ...POD_WORKER_EFFECTS,
+  ...PROBE_EFFECTS,
+];
 
 /** The machines, for hashing into the journal header. */
-export const MACHINES = { supervisor: supervisorMachine, runtime: runtimeMachine } as const;
+export const MACHINES = {
+  supervisor: supervisorMachine,
+  runtime: runtimeMachine,
+  syncLoop: syncLoopMachine,
+  podConfig: podConfigMachine,
+  pleg: plegMachine,
+  podWorker: podWorkerMachine,
+  probe: probeMachine,
+} as const;
 
 type Effects = Record<string, AnyActorLogic>;
 
@@ -28,6 +54,13 @@ function pick(effects: Effects, names: readonly string[]): Effects {
 }
 
 export function provideSystem(effects: Effects) {
-  const runtime = runtimeMachine.provide({ actors: pick(effects, RUNTIME_EFFECTS) as never });
-  return supervisorMachine.provide({ actors: { ...pick(effects, SUPERVISOR_EFFECTS), runtime } as never });
+  const provide = <M extends { provide: (i: { actors: never }) => M }>(m: M, names: readonly string[], extra: Effects = {}) =>
+    m.provide({ actors: { ...pick(effects, names), ...extra } as never });
+  const syncLoop = provide(syncLoopMachine, [], {
+    podConfig: provide(podConfigMachine, POD_CONFIG_EFFECTS),
+    pleg: provide(plegMachine, PLEG_EFFECTS),
+    podWorker: provide(podWorkerMachine, POD_WORKER_EFFECTS),
+    probe: provide(probeMachine, PROBE_EFFECTS),
+  });
+  return provide(supervisorMachine, SUPERVISOR_EFFECTS, { runtime: provide(runtimeMachine, RUNTIME_EFFECTS), syncLoop });
 }

@@ -18,7 +18,7 @@
  * Pure: no I/O, no clock reads.
  */
 import { assign, enqueueActions, fromPromise, setup } from 'xstate';
-import { killGracePeriod, probeTargets, rejectedForPodCount, type ProbeType } from '../domain/pod/lifecycle.js';
+import { killGracePeriod, probeTargets, rejectedForPodCount, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
 import type { Pod, PodStatus } from '../domain/pod/types.js';
 
 export type PodOperation = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
@@ -126,7 +126,7 @@ export const syncLoopMachine = setup({
               enqueue.spawnChild('podWorker', {
                 id: worker,
                 systemId: worker,
-                input: { ...context.input.podWorker, pod, hostIP: context.input.hostIP },
+                input: { ...context.input.podWorker, pod, hostIP: context.input.hostIP, resyncJitterFraction: resyncJitterFraction(uid) },
               });
               pods[uid] = { pod, lifecycle: 'active', removed: false, status: null, probedStarts: {} };
               break;

@@ -71,7 +71,10 @@ export function kubeletPhases(deps: PhaseDeps) {
             staticPodURLHeader: (c.staticPodURLHeader ?? {}) as Record<string, string[]>,
             httpCheckFrequencyMs: ms(c.httpCheckFrequency, '20s'),
           },
-          podWorker: { syncFrequencyMs: ms(c.syncFrequency, '1m0s') },
+          podWorker: {
+            resyncIntervalMs: ms(c.syncFrequency, '1m0s'),
+            runtimeName: (input.outputs['run.preInitRuntime'] as { runtime_name?: string } | undefined)?.runtime_name ?? 'containerd',
+          },
           pleg: { relistPeriodMs: PLEG_RELIST_PERIOD_MS },
         },
       };

@@ -12,7 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
-import { hostname, userInfo } from 'node:os';
+import { hostname, networkInterfaces, userInfo } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { KUBELET_TS_VERSION } from '../../domain/config/version.js';
 import { KubeletError } from '../../domain/errors.js';
@@ -59,6 +59,20 @@ export interface RuntimeServiceOptions {
   /** Epoch nanoseconds. */
   nowNs: () => bigint;
   maxLogLineBytes?: number;
+  /**
+   * The address every sandbox reports: containers share the host's network, so a pod's IP is the
+   * host's. Default: the host's first non-internal IPv4 address, else 127.0.0.1. (With an empty IP
+   * the kubelet, like Go's, would take the sandbox for broken and recreate it on every sync.)
+   */
+  podIP?: string;
+}
+
+/** The host's first non-internal IPv4 address, else loopback. */
+export function hostPodIP(): string {
+  for (const infos of Object.values(networkInterfaces())) {
+    for (const info of infos ?? []) if (info.family === 'IPv4' && !info.internal) return info.address;
+  }
+  return '127.0.0.1';
 }
 
 export class EmbeddedRuntimeService {
@@ -68,8 +82,10 @@ export class EmbeddedRuntimeService {
   private readonly containerStore: JsonRecordStore<ContainerRecord>;
   private readonly locks = new KeyedMutex();
   private readonly shimRoot: string;
+  private readonly podIP: string;
 
   private constructor(private readonly options: RuntimeServiceOptions) {
+    this.podIP = options.podIP ?? hostPodIP();
     this.sandboxStore = new JsonRecordStore(join(options.stateDir, 'sandboxes'));
     this.containerStore = new JsonRecordStore(join(options.stateDir, 'containers'));
     this.shimRoot = join(options.stateDir, 'shims');
@@ -173,7 +189,7 @@ export class EmbeddedRuntimeService {
     const sandbox = this.requireSandbox(id);
     const status = {
       ...toPodSandbox(sandbox),
-      network: { ip: '', additional_ips: [] },
+      network: { ip: this.podIP, additional_ips: [] },
       linux: { namespaces: { options: { network: 'NODE', pid: 'NODE', ipc: 'NODE' } } },
     };
     const info: Record<string, string> = verbose

@@ -49,3 +49,17 @@ export function rejectedForPodCount(maxPods: number): PodStatus {
     message: `Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: ${maxPods}, capacity: ${maxPods}`,
   };
 }
+
+/**
+ * The resync jitter a pod worker waits (Go draws wait.Jitter(syncFrequency, 0.5) at random): a
+ * fraction in [0, 1) from an FNV-1a hash of the pod UID, so pods spread out over the period and a
+ * replay draws the very same numbers.
+ */
+export function resyncJitterFraction(uid: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < uid.length; i++) {
+    h ^= uid.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h / 2 ** 32;
+}
