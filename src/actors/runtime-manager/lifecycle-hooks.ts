@@ -58,15 +58,16 @@ export function sleepOnClock(clock: Clock, ms: number): Promise<void> {
 /** Runs one handler to completion; rejects with KLT_ERR_CONTAINER_HOOK when it fails. */
 export async function runLifecycleHandler(deps: HookDeps, pod: Pod, container: Container, containerId: string, handler: LifecycleHandler, podIPs: string[]): Promise<void> {
   if (handler.exec) {
-    const command = handler.exec.command ?? [];
+    // Messages name the container, never the command or its output: they end up in results and the
+    // journal, and a command line may carry a secret (Go keeps them out of events for the same reason).
     let result;
     try {
-      result = await deps.cri.runtime.execSync(containerId, command, 0);
+      result = await deps.cri.runtime.execSync(containerId, handler.exec.command ?? [], 0);
     } catch (err) {
-      throw hookError(`Exec lifecycle hook (${JSON.stringify(command)}) for Container "${container.name}" in Pod "${pod.metadata.name}" failed`, err);
+      throw hookError(`Exec lifecycle hook for Container "${container.name}" in Pod "${pod.metadata.name}" failed`, err);
     }
     if (result.exit_code !== 0) {
-      throw hookError(`Exec lifecycle hook (${JSON.stringify(command)}) for Container "${container.name}" in Pod "${pod.metadata.name}" failed - exit code ${result.exit_code}`);
+      throw hookError(`Exec lifecycle hook for Container "${container.name}" in Pod "${pod.metadata.name}" failed - exit code ${result.exit_code}`);
     }
     return;
   }
@@ -82,7 +83,7 @@ export async function runLifecycleHandler(deps: HookDeps, pod: Pod, container: C
     try {
       await deps.httpGet(`${scheme}://${hostPart}:${port}${path}`, headers);
     } catch (err) {
-      throw hookError(`HTTP lifecycle hook (${path}) for Container "${container.name}" in Pod "${pod.metadata.name}" failed`, err);
+      throw hookError(`HTTP lifecycle hook for Container "${container.name}" in Pod "${pod.metadata.name}" failed`, err);
     }
     return;
   }
