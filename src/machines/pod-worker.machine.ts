@@ -35,7 +35,7 @@
  * where Go computes it before the runtime sync from the PLEG cache.
  * Pure: no I/O, no clock reads; times come from the getPodStatus output (observedAtMs).
  */
-import { assign, enqueueActions, fromPromise, sendParent, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { serializeError, type SerializedError } from '../domain/errors.js';
 import { activeDeadlineRemainingMs, isPastActiveDeadline } from '../domain/pod/active-deadline.js';
 import { DeadlineExceededMessage, DeadlineExceededReason, generateAPIPodStatus, isTerminalPhase } from '../domain/pod/status.js';
@@ -94,6 +94,8 @@ export interface PodWorkerContext {
   runtimeStatus: RuntimePodStatus | null;
   observedAtMs: number | null;
   apiStatus: PodStatus | null;
+  /** The last status computation changed apiStatus (notifyParent sends it). */
+  statusChanged: boolean;
   killRequest: KillRequest | null;
   deadlineExceeded: boolean;
   /** The grace period in force once terminating started. */
@@ -198,6 +200,14 @@ export const podWorkerMachine = setup({
       isActivePod(context) && event.type === 'probe.result.changed' && event.probe !== 'readiness' && event.result === 'failure',
   },
   actions: {
+    /**
+     * The one way out: the status just stored goes to the parent if it changed. A named action, so
+     * a graph test can run the machine without a parent.
+     */
+    notifyParent: enqueueActions(({ context, enqueue }) => {
+      if (!context.statusChanged || context.apiStatus === null) return;
+      enqueue.sendParent({ type: 'pod.status.updated', podUid: context.podUid, status: context.apiStatus } satisfies PodStatusUpdatedEvent);
+    }),
     recordSpec: assign(({ event }) => (event.type === 'pod.spec.updated' ? { pod: event.pod, pendingSync: true } : {})),
     recordSyncRequest: assign({ pendingSync: true }),
     recordKillRequest: assign(({ context, event }) => {
@@ -230,13 +240,11 @@ export const podWorkerMachine = setup({
       }
     }),
     /** Readiness and startup change the status without a sync, from the last runtime view. */
-    republishStatus: enqueueActions(({ context, event, enqueue }) => {
+    recomputeStatus: assign(({ context, event }) => {
       const nowMs = (event.type === 'probe.result.changed' ? event.observedAtMs : undefined) ?? context.observedAtMs;
-      if (nowMs === null) return;
-      const status = computeStatus(context, nowMs, false);
-      if (status === null || JSON.stringify(status) === JSON.stringify(context.apiStatus)) return;
-      enqueue.assign({ apiStatus: status });
-      enqueue(sendParent({ type: 'pod.status.updated', podUid: context.podUid, status } satisfies PodStatusUpdatedEvent));
+      const status = nowMs === null ? null : computeStatus(context, nowMs, false);
+      const changed = status !== null && JSON.stringify(status) !== JSON.stringify(context.apiStatus);
+      return changed ? { apiStatus: status, statusChanged: true } : { statusChanged: false };
     }),
     startSync: assign(({ context }) => ({
       pendingSync: false,
@@ -266,15 +274,14 @@ export const podWorkerMachine = setup({
       syncFailed: true,
     })),
     recordStatusReadError: assign(({ event }) => ({ lastSyncError: serializeError((event as { error?: unknown }).error), syncFailed: true })),
-    /** Store the runtime's view and publish the API status if it changed. */
-    publishStatus: enqueueActions(({ context, event, enqueue }, params: { podIsTerminal: boolean }) => {
+    /** Store the runtime's view and the API status computed from it, noting whether it changed. */
+    storeStatus: assign(({ context, event }, params: { podIsTerminal: boolean }) => {
       const observation = (event as { output?: PodStatusObservation }).output;
-      if (!observation) return;
+      if (!observation) return { statusChanged: false };
       const next = { ...context, runtimeStatus: observation.runtimeStatus, observedAtMs: observation.observedAtMs };
       const status = computeStatus(next, observation.observedAtMs, params.podIsTerminal);
       const changed = status !== null && JSON.stringify(status) !== JSON.stringify(context.apiStatus);
-      enqueue.assign({ runtimeStatus: observation.runtimeStatus, observedAtMs: observation.observedAtMs, ...(changed ? { apiStatus: status } : {}) });
-      if (changed) enqueue(sendParent({ type: 'pod.status.updated', podUid: context.podUid, status } satisfies PodStatusUpdatedEvent));
+      return { runtimeStatus: observation.runtimeStatus, observedAtMs: observation.observedAtMs, statusChanged: changed, ...(changed ? { apiStatus: status } : {}) };
     }),
     markDeadlineExceeded: assign({ deadlineExceeded: true }),
     startTerminating: assign(({ context }) => ({
@@ -323,6 +330,7 @@ export const podWorkerMachine = setup({
     runtimeStatus: null,
     observedAtMs: null,
     apiStatus: null,
+    statusChanged: false,
     killRequest: null,
     deadlineExceeded: false,
     gracePeriodSeconds: null,
@@ -334,7 +342,7 @@ export const podWorkerMachine = setup({
     'pod.spec.updated': { actions: 'recordSpec' },
     'pod.sync.requested': { actions: 'recordSyncRequest' },
     'pod.kill.requested': { actions: 'recordKillRequest' },
-    'probe.result.changed': { actions: ['recordProbeResult', 'republishStatus'] },
+    'probe.result.changed': { actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
   },
   states: {
     syncing: {
@@ -367,7 +375,7 @@ export const podWorkerMachine = setup({
         id: 'getPodStatus',
         src: 'getPodStatus',
         input: ({ context }) => ({ podUid: context.podUid }),
-        onDone: { target: 'decidingNext', actions: { type: 'publishStatus', params: { podIsTerminal: false } } },
+        onDone: { target: 'decidingNext', actions: [{ type: 'storeStatus', params: { podIsTerminal: false } }, 'notifyParent'] },
         onError: { target: 'decidingNext', actions: 'recordStatusReadError' },
       },
     },
@@ -389,8 +397,8 @@ export const podWorkerMachine = setup({
         'pod.sync.requested': { guard: 'isActive', target: 'syncing' },
         'pod.kill.requested': { target: 'terminating', actions: 'recordKillRequest' },
         'probe.result.changed': [
-          { guard: 'isRestartProbeFailure', target: 'syncing', actions: ['recordProbeResult', 'republishStatus'] },
-          { actions: ['recordProbeResult', 'republishStatus'] },
+          { guard: 'isRestartProbeFailure', target: 'syncing', actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
+          { actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
         ],
       },
       after: {
@@ -405,8 +413,8 @@ export const podWorkerMachine = setup({
         'pod.sync.requested': { target: 'syncing' },
         'pod.kill.requested': { target: 'terminating', actions: 'recordKillRequest' },
         'probe.result.changed': [
-          { guard: 'isRestartProbeFailure', target: 'syncing', actions: ['recordProbeResult', 'republishStatus'] },
-          { actions: ['recordProbeResult', 'republishStatus'] },
+          { guard: 'isRestartProbeFailure', target: 'syncing', actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
+          { actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
         ],
       },
       after: {
@@ -451,8 +459,8 @@ export const podWorkerMachine = setup({
             src: 'getPodStatus',
             input: ({ context }) => ({ podUid: context.podUid }),
             onDone: [
-              { guard: 'hasKillRequest', target: '#podWorker.terminated', actions: { type: 'publishStatus', params: { podIsTerminal: true } } },
-              { target: '#podWorker.idle', actions: { type: 'publishStatus', params: { podIsTerminal: true } } },
+              { guard: 'hasKillRequest', target: '#podWorker.terminated', actions: [{ type: 'storeStatus', params: { podIsTerminal: true } }, 'notifyParent'] },
+              { target: '#podWorker.idle', actions: [{ type: 'storeStatus', params: { podIsTerminal: true } }, 'notifyParent'] },
             ],
             onError: [
               { guard: 'hasKillRequest', target: '#podWorker.terminated' },

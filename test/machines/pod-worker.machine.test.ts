@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromPromise, SimulatedClock, type AnyActorRef } from 'xstate';
+import { getShortestPaths } from 'xstate/graph';
 import type { PodSyncOutcome } from '../../src/domain/pod/sync-outcome.js';
 import type { Pod, PodStatus } from '../../src/domain/pod/types.js';
 import type { RuntimePodStatus } from '../../src/domain/runtime/pod-status.js';
@@ -10,6 +11,7 @@ import {
   type KillPodInput,
   type PodStatusObservation,
   type PodWorkerEvent,
+  type PodWorkerContext,
   type PodWorkerInput,
   type SyncPodInput,
 } from '../../src/machines/pod-worker.machine.js';
@@ -355,5 +357,41 @@ describe('podWorkerMachine', () => {
     await flush();
     expect(h.kills).toHaveLength(1);
     expect(h.state.done).toEqual({ podUid: 'u1' });
+  });
+});
+
+describe('podWorkerMachine as a graph', () => {
+  // The machine logic alone, traversed with the answers its effects and its parent can give.
+  const observation: PodStatusObservation = { runtimeStatus: runtimeWith('running'), observedAtMs: T0 };
+  const events = [
+    { type: 'xstate.done.actor.syncPod', output: ok() },
+    { type: 'xstate.done.actor.syncPod', output: failed() },
+    { type: 'xstate.error.actor.syncPod', error: new Error('x') },
+    { type: 'xstate.done.actor.getPodStatus', output: observation },
+    { type: 'xstate.done.actor.killPod', output: ok() },
+    { type: 'xstate.done.actor.killPod', output: { ...failed(), steps: [{ step: 'killContainer', target: 'web', ok: false }] } },
+    { type: 'pod.kill.requested', reason: 'deleted' },
+    { type: 'pod.spec.updated', pod: makePod('web2') },
+  ];
+  const paths = getShortestPaths(podWorkerMachine.provide({ actions: { notifyParent: () => {} } }), {
+    events: events as never,
+    input: { pod: makePod() },
+    serializeState: (s: { value: unknown; context: PodWorkerContext }) => JSON.stringify([s.value, s.context.killRequest !== null, s.context.syncFailed, s.context.pendingSync]),
+  } as never);
+  const values = new Set(paths.map((p) => JSON.stringify(p.state.value)));
+
+  it('reaches every state a pod worker can rest in', () => {
+    for (const v of ['syncing', 'refreshingStatus', 'idle', 'backingOff', { terminating: 'killing' }, { terminating: 'retrying' }, { terminating: 'recordingStatus' }, 'terminated']) {
+      expect(values.has(JSON.stringify(v))).toBe(true);
+    }
+  });
+
+  it('reaches terminated only through a kill request and a successful kill', () => {
+    for (const path of paths.filter((p) => p.state.value === 'terminated')) {
+      const types: string[] = path.steps.map((s) => s.event.type);
+      expect(types).toContain('pod.kill.requested');
+      const kills = path.steps.filter((s) => (s.event.type as string) === 'xstate.done.actor.killPod');
+      expect((kills.at(-1)?.event as { output?: PodSyncOutcome } | undefined)?.output?.ok).toBe(true);
+    }
   });
 });
