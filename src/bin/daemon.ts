@@ -17,6 +17,7 @@ import { DeferredJournalSink } from '../adapters/journal-file/deferred-sink.js';
 import { systemClock } from '../adapters/system-clock.js';
 import { KUBELET_TS_VERSION } from '../domain/config/version.js';
 import { activePhase, type SupervisorContext } from '../machines/supervisor.machine.js';
+import type { SyncLoopContext } from '../machines/sync-loop.machine.js';
 import { createEffects } from './effects.js';
 import { provideSystem } from './system.js';
 import { createRootLogger, type Logger } from '../log.js';
@@ -91,6 +92,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       start: (address) =>
         startDebugServer(address, {
           actors: () => directory.list(),
+          pods: () => podsView(directory.snapshot('syncLoop')),
           journal: () => ({ path: null, records: journal.records }),
         }),
     },
@@ -147,6 +149,22 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   await journal.flush();
   await (journalClose as (() => Promise<void>) | null)?.();
   return reportExit(context, io, logger);
+}
+
+/** The syncLoop's pods for /debug/pods: each pod's identity, lifecycle and latest status. */
+function podsView(snapshot: unknown) {
+  const ctx = (snapshot as { context?: SyncLoopContext } | undefined)?.context;
+  if (!ctx) return { pods: [], rejectedManifests: [] };
+  return {
+    pods: Object.entries(ctx.pods).map(([uid, p]) => ({
+      uid,
+      namespace: p.pod.metadata.namespace,
+      name: p.pod.metadata.name,
+      lifecycle: p.lifecycle,
+      status: p.status,
+    })),
+    rejectedManifests: ctx.rejectedManifests,
+  };
 }
 
 function reportExit(context: SupervisorContext, io: DaemonIo, logger: Logger): number {

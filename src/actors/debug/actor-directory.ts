@@ -27,6 +27,8 @@ interface Internals {
 
 export class ActorDirectory {
   private readonly actors = new Map<AnyActorRef, ActorView>();
+  /** The last snapshot per actor id (a reference, not a copy: reading it costs nothing). */
+  private readonly snapshots = new Map<string, unknown>();
   private readonly t0: number;
 
   constructor(private readonly clock: Clock, private readonly stableId: (ref: AnyActorRef) => string) {
@@ -53,6 +55,7 @@ export class ActorDirectory {
     if (ev.type !== '@xstate.snapshot') return;
     const view = this.actors.get(ref);
     if (!view) return;
+    this.snapshots.set(view.id, ev.snapshot);
     const snap = ev.snapshot as { value?: unknown; status?: string; context?: { waiting?: { reason?: string } | null } };
     const value = snap.value ?? null;
     if (JSON.stringify(value) !== JSON.stringify(view.value) || snap.status !== view.status) {
@@ -61,8 +64,16 @@ export class ActorDirectory {
     view.value = value;
     view.status = snap.status ?? 'active';
     view.waitingOn = snap.context?.waiting?.reason ?? null;
-    if (view.status !== 'active' && !view.machine) this.actors.delete(ref);
+    if (view.status !== 'active' && !view.machine) {
+      this.actors.delete(ref);
+      this.snapshots.delete(view.id);
+    }
   };
+
+  /** The last snapshot of an actor by stable id. */
+  snapshot(id: string): unknown {
+    return this.snapshots.get(id);
+  }
 
   /** One actor by stable id, if it is live. */
   find(id: string): ActorView | undefined {

@@ -32,7 +32,15 @@ export function kubeletPhases(deps: PhaseDeps) {
         podLogsDir: String(c.podLogsDir ?? '/var/log/pods'),
         clock: deps.clock,
         logger: deps.logger,
-        node: { hostIPs: ips?.nodeIps ?? [], ...(info ? { memoryCapacityBytes: info.memoryCapacityBytes } : {}) },
+        node: {
+          hostIPs: ips?.nodeIps ?? [],
+          ...(info ? { memoryCapacityBytes: info.memoryCapacityBytes } : {}),
+          clusterDNS: (c.clusterDNS as string[] | undefined) ?? [],
+          clusterDomain: String(c.clusterDomain ?? ''),
+          resolvConf: String(c.resolvConf ?? '/etc/resolv.conf'),
+          cpuCfsQuota: c.cpuCFSQuota !== false,
+          cpuCfsQuotaPeriodMicros: ms(c.cpuCFSQuotaPeriod, '100ms') * 1000,
+        },
       });
       return { podLogsDir: String(c.podLogsDir ?? '/var/log/pods'), parts: ['runtimeManager', 'podConfig', 'pleg', 'podWorkers', 'probeManager', 'statusCache'] };
     }),

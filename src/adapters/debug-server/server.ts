@@ -9,6 +9,8 @@ import { KubeletError } from '../../domain/errors.js';
 
 export interface DebugServerSources {
   actors: () => unknown[];
+  /** The pods the syncLoop knows, with their latest status. */
+  pods: () => unknown;
   journal: () => { path: string | null; records: number };
 }
 
@@ -22,6 +24,7 @@ export function buildDebugApp(sources: DebugServerSources): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 1024, connectionTimeout: 10_000, requestTimeout: 10_000 });
   app.get('/debug/actors', async () => ({ actors: sources.actors() }));
   app.get('/debug/journal/stats', async () => sources.journal());
+  app.get('/debug/pods', async () => sources.pods());
   return app;
 }
 
