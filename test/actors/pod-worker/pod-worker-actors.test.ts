@@ -1,13 +1,16 @@
 import { pino } from 'pino';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createActor, createMachine, SimulatedClock, type AnyActorRef } from 'xstate';
+import { createActor, createMachine, sendTo, SimulatedClock, type AnyActorRef } from 'xstate';
+import { createPlegActors } from '../../../src/actors/pleg/pleg-actors.js';
 import { createPodWorkerActors } from '../../../src/actors/pod-worker/pod-worker-actors.js';
 import { createRuntimeManager, type RuntimeManager } from '../../../src/actors/runtime-manager/runtime-manager.js';
 import type { Pod, PodStatus } from '../../../src/domain/pod/types.js';
+import { plegMachine, type PlegEventsEvent } from '../../../src/machines/pleg.machine.js';
 import { podWorkerMachine, type PodWorkerEvent } from '../../../src/machines/pod-worker.machine.js';
 import { FakeCri } from '../../fakes/fake-cri.js';
 
 let worker: () => AnyActorRef | undefined = () => undefined;
+let pleg: () => AnyActorRef | undefined = () => undefined;
 
 /**
  * Waits until the worker rests: idle, backing off, or gone. Bounded in real time, not in turns:
@@ -19,6 +22,8 @@ async function flush(): Promise<void> {
     await new Promise((r) => setImmediate(r));
     const ref = worker();
     const value = ref?.getSnapshot().value as unknown;
+    const plegValue = pleg()?.getSnapshot().value as unknown;
+    if (plegValue !== undefined && plegValue !== 'waiting') continue;
     if (i > 2 && (ref === undefined || value === 'idle' || value === 'backingOff' || (typeof value === 'object' && value !== null && 'terminating' in value && (value as { terminating: string }).terminating === 'retrying'))) return;
   }
 }
@@ -43,22 +48,35 @@ beforeEach(() => {
   });
 });
 
-/** A parent running one pod worker over the real runtime manager and the in-memory CRI. */
-function start() {
+/**
+ * A parent running one pod worker over the real runtime manager and the in-memory CRI; with
+ * `withPleg`, also the PLEG, whose events for the pod become sync requests (the syncLoop's job).
+ */
+function start(opts: { withPleg?: boolean } = {}) {
   const statuses: PodStatus[] = [];
   const done: unknown[] = [];
   const parent = createMachine({
-    invoke: {
-      id: 'pod:uid-1', systemId: 'pod:uid-1',
-      src: podWorkerMachine.provide({ actors: createPodWorkerActors(manager, clock) }),
-      input: { pod, hostIP: '192.168.1.5', runtimeName: 'fake' },
-      onDone: { actions: ({ event }) => { done.push(event.output); } },
+    invoke: [
+      {
+        id: 'pod:uid-1', systemId: 'pod:uid-1',
+        src: podWorkerMachine.provide({ actors: createPodWorkerActors(manager, clock) }),
+        input: { pod, hostIP: '192.168.1.5', runtimeName: 'fake' },
+        onDone: { actions: ({ event }) => { done.push(event.output); } },
+      },
+      ...(opts.withPleg ? [{ id: 'pleg', systemId: 'pleg', src: plegMachine.provide({ actors: createPlegActors(cri, clock) }), input: {} }] : []),
+    ],
+    on: {
+      'pod.status.updated': { actions: ({ event }) => { statuses.push((event as unknown as { status: PodStatus }).status); } },
+      'pleg.events': {
+        guard: ({ event }) => (event as unknown as PlegEventsEvent).events.some((e) => e.podUid === 'uid-1'),
+        actions: sendTo('pod:uid-1', { type: 'pod.sync.requested', reason: 'pleg' }),
+      },
     },
-    on: { 'pod.status.updated': { actions: ({ event }) => { statuses.push((event as unknown as { status: PodStatus }).status); } } },
   });
   const root = createActor(parent, { clock });
   root.start();
   worker = () => root.system.get('pod:uid-1') as AnyActorRef | undefined;
+  pleg = () => root.system.get('pleg') as AnyActorRef | undefined;
   const send = (e: PodWorkerEvent) => worker()?.send(e);
   return { statuses, done, send };
 }
@@ -114,5 +132,37 @@ describe('createPodWorkerActors', () => {
     expect([...cri.sandboxes.values()].every((s) => s.state === 'SANDBOX_NOTREADY')).toBe(true);
     expect(w.done).toEqual([{ podUid: 'uid-1' }]);
     expect(w.statuses.at(-1)?.containerStatuses?.[0]?.state?.terminated).toBeDefined();
+  });
+});
+
+describe('pod worker and PLEG together', () => {
+  it('restarts a container that died, on the PLEG event, and reports the restart', async () => {
+    const w = start({ withPleg: true });
+    await flush();
+    const first = cri.latestContainer('app');
+    cri.exitContainer(first!.id, 1);
+    clock.increment(1000);
+    await flush();
+    const second = cri.latestContainer('app');
+    expect(second?.id).not.toBe(first?.id);
+    expect(second?.state).toBe('CONTAINER_RUNNING');
+    clock.increment(1000);
+    await flush();
+    const status = w.statuses.at(-1)?.containerStatuses?.[0];
+    expect(status).toMatchObject({ restartCount: 1, containerID: `fake://${second?.id}`, lastState: { terminated: { exitCode: 1 } } });
+  });
+
+  it('restarts a container whose liveness probe failed', async () => {
+    const w = start({ withPleg: true });
+    await flush();
+    const first = cri.latestContainer('app');
+    w.send({ type: 'probe.result.changed', container: 'app', probe: 'liveness', result: 'failure' });
+    await flush();
+    expect(cri.containers.get(first!.id)?.state).toBe('CONTAINER_EXITED');
+    clock.increment(1000);
+    await flush();
+    const second = cri.latestContainer('app');
+    expect(second?.id).not.toBe(first?.id);
+    expect(second?.state).toBe('CONTAINER_RUNNING');
   });
 });
