@@ -10,12 +10,16 @@ import { flagTypeWord } from './flag-values.js';
 import { getAtPath } from './merge.js';
 
 const INTRO = `The kubelet is the node agent of Kubernetes. kubelet-ts is a kubelet in TypeScript: it reads
-the Go kubelet's flags and KubeletConfiguration, runs pods from static files, an HTTP URL and the
-API server, drives a CRI runtime, and records every event of its actors in a replayable journal.
+the Go kubelet's flags and KubeletConfiguration, runs static pods (from a manifest directory or an
+HTTP URL) on a CRI runtime, and records every event of its actors in a replayable journal.
+Cluster mode (--kubeconfig) and the kubelet server (port 10250) are not implemented yet.
 
 Usage:
   kubelet-ts [flags]
-  kubelet-ts config [flags]    print the effective KubeletConfiguration as JSON
+  kubelet-ts config [flags]                            print the effective KubeletConfiguration as JSON
+  kubelet-ts replay LOG                                replay an event log; exit 1 names the first divergence
+  kubelet-ts report LOG [--json]                       the start-up, phase by phase, from an event log
+  kubelet-ts runtime serve --listen unix:///PATH       the embedded CRI runtime on its own (no isolation)
 
 Flags:
 `;
