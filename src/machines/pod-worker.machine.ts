@@ -4,6 +4,7 @@
  * runtime manager and reports the pod's API status to its parent.
  *
  * States (Go's SyncPod → TerminatingPod → TerminatedPod, with the waits made explicit):
+ * - `starting` (transient): a pod that arrives already deleted is terminated without a sync.
  * - `syncing`: syncPod({ pod, probes }) runs the plan (computePodActions) for the latest spec.
  * - `refreshingStatus`: getPodStatus reads the runtime's view; the API status is computed
  *   (generateAPIPodStatus) and sent as `pod.status.updated` when it changed. Then, in this order:
@@ -22,6 +23,9 @@
  *   caused by activeDeadlineSeconds ends in `idle` with phase Failed, waiting for the deletion.
  * - `terminated`: final; output `{ podUid }`.
  *
+ * A pod update carrying a deletionTimestamp (graceful deletion through the API) is a kill request
+ * with the pod's deletionGracePeriodSeconds, as in Go's UpdatePod; a later update with a shorter
+ * one shortens the kill.
  * Kill requests are never lost: from any state they are recorded, and a running sync or status read
  * is followed by terminating. Liveness/startup failures are handed to the next syncPod (so the
  * runtime manager restarts the container) and kept until a sync succeeds; readiness and startup
@@ -147,6 +151,13 @@ function backOffDelayMs(context: PodWorkerContext): number {
   return Math.min(Math.max(earliest - context.observedAtMs, 0), context.resyncIntervalMs);
 }
 
+/** A pod with a deletionTimestamp is being deleted: terminate it with its deletion grace period. */
+function deletionKillRequest(pod: Pod): { killRequest: KillRequest } | Record<string, never> {
+  if (pod.metadata.deletionTimestamp === undefined) return {};
+  const grace = pod.metadata.deletionGracePeriodSeconds;
+  return { killRequest: { reason: 'deleted', ...(grace !== undefined ? { gracePeriodSeconds: grace } : {}) } };
+}
+
 /** Not (yet) Succeeded or Failed, and not evicted: such a pod is synced; a terminal one never again. */
 function isActivePod(context: PodWorkerContext): boolean {
   return !context.deadlineExceeded && !isTerminalPhase(context.apiStatus?.phase);
@@ -192,10 +203,14 @@ export const podWorkerMachine = setup({
     hasPendingSync: ({ context }) => context.pendingSync,
     hasSyncFailed: ({ context }) => context.syncFailed,
     isKillOk: ({ event }) => (event as { output?: PodSyncOutcome }).output?.ok === true,
-    shortensGracePeriod: ({ context, event }) =>
-      event.type === 'pod.kill.requested' &&
-      context.gracePeriodSeconds !== null &&
-      effectiveGracePeriodSeconds(context.pod, context.gracePeriodSeconds, event.gracePeriodSeconds) < context.gracePeriodSeconds,
+    // A kill request or a pod update (a shorter deletionGracePeriodSeconds) that shrinks the grace period in force.
+    shortensGracePeriod: ({ context, event }) => {
+      if (context.gracePeriodSeconds === null) return false;
+      const pod = event.type === 'pod.spec.updated' ? event.pod : context.pod;
+      const requested = event.type === 'pod.kill.requested' ? event.gracePeriodSeconds : context.killRequest?.gracePeriodSeconds;
+      return effectiveGracePeriodSeconds(pod, context.gracePeriodSeconds, requested) < context.gracePeriodSeconds;
+    },
+    isDeletionUpdate: ({ event }) => event.type === 'pod.spec.updated' && event.pod.metadata.deletionTimestamp !== undefined,
     isRestartProbeFailure: ({ context, event }) =>
       isActivePod(context) && event.type === 'probe.result.changed' && event.probe !== 'readiness' && event.result === 'failure',
   },
@@ -208,7 +223,11 @@ export const podWorkerMachine = setup({
       if (!context.statusChanged || context.apiStatus === null) return;
       enqueue.sendParent({ type: 'pod.status.updated', podUid: context.podUid, status: context.apiStatus } satisfies PodStatusUpdatedEvent);
     }),
-    recordSpec: assign(({ event }) => (event.type === 'pod.spec.updated' ? { pod: event.pod, pendingSync: true } : {})),
+    // The latest spec wins. A pod the API server marked deleted is a kill request (Go's UpdatePod).
+    recordSpec: assign(({ context, event }) => {
+      if (event.type !== 'pod.spec.updated') return {};
+      return { pod: event.pod, pendingSync: true, ...(context.killRequest === null ? deletionKillRequest(event.pod) : {}) };
+    }),
     recordSyncRequest: assign({ pendingSync: true }),
     recordKillRequest: assign(({ context, event }) => {
       if (event.type !== 'pod.kill.requested') return {};
@@ -331,12 +350,12 @@ export const podWorkerMachine = setup({
     observedAtMs: null,
     apiStatus: null,
     statusChanged: false,
-    killRequest: null,
+    killRequest: deletionKillRequest(input.pod).killRequest ?? null,
     deadlineExceeded: false,
     gracePeriodSeconds: null,
     lastKillError: null,
   }),
-  initial: 'syncing',
+  initial: 'starting',
   // Outside of idle and backingOff, requests are remembered and acted on when the work in flight ends.
   on: {
     'pod.spec.updated': { actions: 'recordSpec' },
@@ -345,6 +364,10 @@ export const podWorkerMachine = setup({
     'probe.result.changed': { actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
   },
   states: {
+    starting: {
+      meta: { description: 'transient: a pod already being deleted goes straight to terminating, any other is synced' },
+      always: [{ guard: 'hasKillRequest', target: 'terminating' }, { target: 'syncing' }],
+    },
     syncing: {
       meta: { description: 'SyncPod: the runtime manager brings the pod in line with its latest spec' },
       entry: 'startSync',
@@ -393,7 +416,10 @@ export const podWorkerMachine = setup({
     idle: {
       meta: { description: 'synced: waits for an update, a sync request or the resync interval (a terminal pod waits for its deletion)' },
       on: {
-        'pod.spec.updated': { guard: 'isActive', target: 'syncing', actions: 'recordSpec' },
+        'pod.spec.updated': [
+          { guard: 'isDeletionUpdate', target: 'terminating', actions: 'recordSpec' },
+          { guard: 'isActive', target: 'syncing', actions: 'recordSpec' },
+        ],
         'pod.sync.requested': { guard: 'isActive', target: 'syncing' },
         'pod.kill.requested': { target: 'terminating', actions: 'recordKillRequest' },
         'probe.result.changed': [
@@ -409,7 +435,10 @@ export const podWorkerMachine = setup({
     backingOff: {
       meta: { description: 'the last sync failed: waits backOffPeriod before the next one' },
       on: {
-        'pod.spec.updated': { target: 'syncing', actions: 'recordSpec' },
+        'pod.spec.updated': [
+          { guard: 'isDeletionUpdate', target: 'terminating', actions: 'recordSpec' },
+          { target: 'syncing', actions: 'recordSpec' },
+        ],
         'pod.sync.requested': { target: 'syncing' },
         'pod.kill.requested': { target: 'terminating', actions: 'recordKillRequest' },
         'probe.result.changed': [
@@ -432,7 +461,10 @@ export const podWorkerMachine = setup({
           { actions: 'recordKillRequest' },
         ],
         // Updates and sync requests no longer matter: the pod is going away.
-        'pod.spec.updated': { actions: assign(({ event }) => ({ pod: event.pod })) },
+        'pod.spec.updated': [
+          { guard: 'shortensGracePeriod', target: '.killing', reenter: true, actions: [assign(({ event }) => ({ pod: event.pod })), 'startTerminating'] },
+          { actions: assign(({ event }) => ({ pod: event.pod })) },
+        ],
         'pod.sync.requested': {},
       },
       states: {

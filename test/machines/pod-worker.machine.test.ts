@@ -334,6 +334,31 @@ describe('podWorkerMachine', () => {
     expect(h.kills).toHaveLength(1);
   });
 
+  it('terminates a pod updated with a deletionTimestamp, with its deletion grace period, and shortens it on a later update', async () => {
+    const h = harness();
+    await flush();
+    const deleting = (grace: number): Pod => ({ ...makePod(), metadata: { ...makePod().metadata, deletionTimestamp: '2026-11-22T01:00:05Z', deletionGracePeriodSeconds: grace } });
+    const slow = deferred<PodSyncOutcome>();
+    h.killAnswers.push(slow);
+    h.send({ type: 'pod.spec.updated', pod: deleting(20) });
+    await flush();
+    expect(h.value()).toEqual({ terminating: 'killing' });
+    h.send({ type: 'pod.spec.updated', pod: deleting(4) });
+    await flush();
+    expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([20, 4]);
+    expect(h.syncs).toHaveLength(1);
+    expect(h.state.done).toEqual({ podUid: 'u1' });
+  });
+
+  it('terminates without syncing a pod that arrives already deleted', async () => {
+    const pod: Pod = { ...makePod(), metadata: { ...makePod().metadata, deletionTimestamp: '2026-11-22T01:00:05Z', deletionGracePeriodSeconds: 7 } };
+    const h = harness({ pod });
+    await flush();
+    expect(h.syncs).toHaveLength(0);
+    expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([7]);
+    expect(h.state.done).toEqual({ podUid: 'u1' });
+  });
+
   it('ignores events once terminated (a final state)', async () => {
     const h = harness();
     await flush();
