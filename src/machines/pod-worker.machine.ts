@@ -460,10 +460,11 @@ export const podWorkerMachine = setup({
           { guard: 'shortensGracePeriod', target: '.killing', reenter: true, actions: ['recordKillRequest', 'startTerminating'] },
           { actions: 'recordKillRequest' },
         ],
-        // Updates and sync requests no longer matter: the pod is going away.
+        // Updates no longer start syncs (the pod is going away), but a deletion is noted and a
+        // shorter deletion grace period shortens the kill.
         'pod.spec.updated': [
-          { guard: 'shortensGracePeriod', target: '.killing', reenter: true, actions: [assign(({ event }) => ({ pod: event.pod })), 'startTerminating'] },
-          { actions: assign(({ event }) => ({ pod: event.pod })) },
+          { guard: 'shortensGracePeriod', target: '.killing', reenter: true, actions: ['recordSpec', 'startTerminating'] },
+          { actions: 'recordSpec' },
         ],
         'pod.sync.requested': {},
       },

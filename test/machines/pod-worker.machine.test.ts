@@ -350,6 +350,19 @@ describe('podWorkerMachine', () => {
     expect(h.state.done).toEqual({ podUid: 'u1' });
   });
 
+  it('ends terminated, not idle, when the pod is deleted while the deadline kill runs', async () => {
+    const h = harness({ pod: makePod('web', { activeDeadlineSeconds: 30 }) });
+    await flush();
+    const slow = deferred<PodSyncOutcome>();
+    h.killAnswers.push(slow);
+    await h.advance(30_000);
+    expect(h.value()).toEqual({ terminating: 'killing' });
+    h.send({ type: 'pod.spec.updated', pod: { ...makePod('web', { activeDeadlineSeconds: 30 }), metadata: { ...makePod().metadata, deletionTimestamp: '2026-11-22T01:00:31Z' } } });
+    slow.resolve(ok());
+    await flush();
+    expect(h.state.done).toEqual({ podUid: 'u1' });
+  });
+
   it('terminates without syncing a pod that arrives already deleted', async () => {
     const pod: Pod = { ...makePod(), metadata: { ...makePod().metadata, deletionTimestamp: '2026-11-22T01:00:05Z', deletionGracePeriodSeconds: 7 } };
     const h = harness({ pod });
