@@ -34,7 +34,8 @@
  * Differs from Go: a pod that reached Succeeded/Failed by itself stays idle (no more syncs) instead
  * of going through TerminatingPod/TerminatedPod — the runtime manager has already stopped its sandbox
  * in the sync that made it terminal, and the worker is kept until the pod is deleted, as Go keeps its
- * sync status. The back-off is not jittered (Go: up to +50 %). A sync in flight is not cancelled by a
+ * sync status. The back-off is not jittered (Go: up to +50 %), and the resync jitter is drawn once
+ * per worker by its spawner (Go draws it at every requeue). A sync in flight is not cancelled by a
  * kill (Go cancels its context); the kill starts when it returns. Status is refreshed after a sync,
  * where Go computes it before the runtime sync from the PLEG cache.
  * Pure: no I/O, no clock reads; times come from the getPodStatus output (observedAtMs).
