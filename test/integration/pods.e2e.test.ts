@@ -1,0 +1,250 @@
+/**
+ * Static pods end to end, on the embedded runtime and on containerd (when KUBELET_IT_CRI names one;
+ * in CI it must): the real binary, a manifest directory, and what a person sees (the pods' statuses
+ * on /debug/pods, their log files, the runtime's containers).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
+import { startEmbeddedRuntime } from '../../src/adapters/embedded-runtime/index.js';
+import type { CriClient } from '../../src/ports/cri.js';
+
+const BIN = resolve('dist/src/bin/kubelet.js');
+const NODE = 'node-a';
+
+interface PodView {
+  uid: string;
+  name: string;
+  lifecycle: string;
+  status: {
+    phase?: string;
+    conditions?: { type: string; status: string }[];
+    containerStatuses?: { name: string; restartCount: number; state?: { running?: object; waiting?: { reason?: string }; terminated?: object } }[];
+  } | null;
+}
+
+/** What differs between runtimes: where the kubelet connects, where a probe's marker file lives. */
+interface PodRuntime {
+  name: string;
+  endpoint: () => string;
+  /** The marker's path as the container sees it. */
+  markerPath: (name: string) => string;
+  setMarker: (podName: string, name: string, present: boolean) => Promise<void>;
+  /** A CRI client to the runtime the kubelet used (started afresh for the embedded one). */
+  connect: () => Promise<{ cri: CriClient; close: () => Promise<void> }>;
+}
+
+const embedded: PodRuntime = {
+  name: 'embedded',
+  endpoint: () => 'embedded',
+  markerPath: (name) => join(dir, name),
+  setMarker: async (_pod, name, present) => {
+    if (present) writeFileSync(join(dir, name), '');
+    else rmSync(join(dir, name), { force: true });
+  },
+  connect: async () => {
+    const runtime = await startEmbeddedRuntime({ socketPath: join(dir, 'cleanup.sock'), stateDir: join(root, 'embedded-runtime') });
+    const cri = createCriClient({ endpoint: runtime.endpoint });
+    return { cri, close: async () => { cri.close(); await runtime.close(); } };
+  },
+};
+
+function containerd(endpoint: string): PodRuntime {
+  return {
+    name: 'containerd',
+    endpoint: () => endpoint,
+    markerPath: (name) => `/tmp/${name}`,
+    // Inside the container's own file system: through the runtime, as `kubectl exec` would.
+    setMarker: async (podName, name, present) => {
+      const cri = createCriClient({ endpoint });
+      try {
+        const [c] = await cri.runtime.listContainers({ state: { state: 'CONTAINER_RUNNING' }, label_selector: { 'io.kubernetes.pod.name': `${podName}-${NODE}` } });
+        if (!c) throw new Error(`no running container in ${podName}`);
+        await cri.runtime.execSync(c.id, ['sh', '-c', present ? `touch /tmp/${name}` : `rm -f /tmp/${name}`], 5);
+      } finally {
+        cri.close();
+      }
+    },
+    connect: async () => {
+      const cri = createCriClient({ endpoint });
+      return { cri, close: async () => cri.close() };
+    },
+  };
+}
+
+const RUNTIMES: PodRuntime[] = [embedded];
+if (process.env.KUBELET_IT_CRI) RUNTIMES.push(containerd(process.env.KUBELET_IT_CRI));
+else if (process.env.CI === 'true') throw new Error('KUBELET_IT_CRI is not set in CI: the containerd pod scenarios must run');
+
+let dir: string;
+let manifests: string;
+let logs: string;
+let root: string;
+let daemon: ChildProcess;
+let debug = '';
+let stderr = '';
+
+const pod = (name: string, container: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { terminationGracePeriodSeconds: 3, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', ...container }], ...extra } });
+
+const looping = (line: string) => ({ command: ['sh', '-c', `trap 'exit 0' TERM; while :; do echo ${line}; sleep 1 & wait $!; done`] });
+
+async function pods(): Promise<{ pods: PodView[]; rejectedManifests: { origin: string; reason: string }[] }> {
+  const res = await fetch(`http://${debug}/debug/pods`);
+  return (await res.json()) as { pods: PodView[]; rejectedManifests: { origin: string; reason: string }[] };
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await probe();
+      if (v) return v;
+      last = v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})\n${stderr.slice(-3000)}`);
+}
+
+const byName = async (name: string) => (await pods()).pods.find((p) => p.name === `${name}-${NODE}` && p.lifecycle === 'active');
+const running = (p: PodView | undefined) => p?.status?.phase === 'Running' && p.status.containerStatuses?.every((c) => c.state?.running) ? p : undefined;
+const ready = (p: PodView | undefined) => p?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+
+/** Every log line of the pod's `main` container, across its pod UIDs (an edit makes a new one). */
+function logOf(name: string): string {
+  return readdirSync(logs)
+    .filter((d) => d.startsWith(`default_${name}-${NODE}_`))
+    .flatMap((d) => {
+      const cdir = join(logs, d, 'main');
+      return existsSync(cdir) ? readdirSync(cdir).map((f) => readFileSync(join(cdir, f), 'utf8')) : [];
+    })
+    .join('');
+}
+
+describe.each(RUNTIMES)('on the $name runtime', (rt) => {
+  beforeAll(async () => {
+    debug = '';
+    stderr = '';
+    dir = mkdtempSync(join(tmpdir(), 'kts-pods-'));
+    manifests = join(dir, 'manifests');
+    logs = join(dir, 'logs');
+    root = join(dir, 'root');
+    mkdirSync(manifests);
+    writeFileSync(join(manifests, 'web.json'), pod('web', looping('web-v1')));
+    writeFileSync(join(manifests, 'worker.yaml'), pod('worker', looping('worker-running')));
+    writeFileSync(join(manifests, 'bad.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec: {containers: [}\n');
+    const cfg = join(dir, 'kubelet.yaml');
+    writeFileSync(cfg, [
+      'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
+      `staticPodPath: ${manifests}`, `podLogsDir: ${logs}`, `containerRuntimeEndpoint: ${rt.endpoint()}`,
+      'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
+      'enableServer: false', 'healthzPort: 0', '',
+    ].join('\n'));
+    daemon = spawn(process.execPath, [BIN, `--config=${cfg}`, `--root-dir=${root}`, '--debug-address=127.0.0.1:0', `--hostname-override=${NODE}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    daemon.stderr!.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      const m = /"address":"(127\.0\.0\.1:\d+)","msg":"Debug server listening"/.exec(stderr);
+      if (m && !debug) debug = m[1]!;
+    });
+    await until('the debug server', async () => debug !== '');
+  }, 60_000);
+
+  afterAll(async () => {
+    const exited = new Promise((r) => daemon.once('exit', r));
+    daemon.kill('SIGTERM');
+    await exited;
+    // Pods outlive the kubelet (as with the Go kubelet): remove this test's pods through the runtime.
+    const { cri, close } = await rt.connect();
+    for (const s of await cri.runtime.listPodSandbox()) {
+      if (!s.metadata.name.endsWith(`-${NODE}`)) continue;
+      for (const c of await cri.runtime.listContainers({ pod_sandbox_id: s.id })) await cri.runtime.stopContainer(c.id, 0).catch(() => {});
+      await cri.runtime.stopPodSandbox(s.id).catch(() => {});
+      await cri.runtime.removePodSandbox(s.id);
+    }
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  describe('static pods', () => {
+    it('starts the pods of a manifest directory, and their containers log', async () => {
+      await until('web running', async () => running(await byName('web')));
+      await until('worker running', async () => running(await byName('worker')));
+      await until('web logging', async () => logOf('web').includes('stdout F web-v1'));
+    });
+
+    it('reports a malformed manifest by file name while the others keep running', async () => {
+      const view = await until('the rejection', async () => {
+        const v = await pods();
+        return v.rejectedManifests.some((r) => r.origin.endsWith('bad.yaml')) ? v : undefined;
+      });
+      expect(view.rejectedManifests.find((r) => r.origin.endsWith('bad.yaml'))?.reason).toBeTruthy();
+      expect(running(await byName('web'))).toBeTruthy();
+    });
+
+    it('restarts a pod with its new spec when its manifest is edited', async () => {
+      const before = (await until('web running', async () => running(await byName('web'))))!;
+      writeFileSync(join(manifests, 'web.json'), pod('web', looping('web-v2')));
+      const after = await until('web restarted with v2', async () => {
+        const p = running(await byName('web'));
+        return p && p.uid !== before.uid ? p : undefined;
+      });
+      expect(after.uid).not.toBe(before.uid);
+      await until('web logging v2', async () => logOf('web').includes('stdout F web-v2'));
+    }, 40_000);
+
+    it('terminates a pod within its grace period when its manifest is deleted', async () => {
+      await until('worker running', async () => running(await byName('worker')));
+      const t0 = Date.now();
+      unlinkSync(join(manifests, 'worker.yaml'));
+      await until('worker gone', async () => !(await pods()).pods.some((p) => p.name === `worker-${NODE}`), 15_000);
+      // Grace period 3 s; the trap exits at once. Allow the file watch and the kill round trip.
+      expect(Date.now() - t0).toBeLessThan(3_000 + 5_000);
+    });
+
+    it('restarts a crashing container with CrashLoopBackOff in between', async () => {
+      writeFileSync(join(manifests, 'crash.json'), pod('crash', { command: ['sh', '-c', 'echo crashing; exit 1'] }));
+      const seen = await until('a restart and the back-off', async () => {
+        const c = (await byName('crash'))?.status?.containerStatuses?.[0];
+        return c && c.restartCount >= 1 && c.state?.waiting?.reason === 'CrashLoopBackOff' ? c : undefined;
+      }, 40_000);
+      expect(seen.restartCount).toBeGreaterThanOrEqual(1);
+    }, 50_000);
+
+    it('restarts a container whose liveness probe fails', async () => {
+      const marker = rt.markerPath('alive');
+      // Each new container creates the marker as it starts; removing it fails the probe.
+      writeFileSync(join(manifests, 'live.json'), pod('live', {
+        command: ['sh', '-c', `touch ${marker}; trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done`],
+        livenessProbe: { exec: { command: ['test', '-f', marker] }, periodSeconds: 1, failureThreshold: 1 },
+      }));
+      await until('live running', async () => running(await byName('live')));
+      await rt.setMarker('live', 'alive', false);
+      const c = await until('a liveness restart', async () => {
+        const s = (await byName('live'))?.status?.containerStatuses?.[0];
+        return s && s.restartCount >= 1 ? s : undefined;
+      }, 30_000);
+      expect(c.restartCount).toBeGreaterThanOrEqual(1);
+    }, 40_000);
+
+    it('flips Ready with the readiness probe', async () => {
+      const marker = rt.markerPath('ready');
+      await rt.setMarker('ready', 'ready', false).catch(() => {});
+      writeFileSync(join(manifests, 'ready.json'), pod('ready', {
+        ...looping('ready'),
+        readinessProbe: { exec: { command: ['test', '-f', marker] }, periodSeconds: 1 },
+      }));
+      await until('ready running, not Ready', async () => ready(running(await byName('ready'))) === 'False');
+      await rt.setMarker('ready', 'ready', true);
+      await until('Ready', async () => ready(await byName('ready')) === 'True');
+      await rt.setMarker('ready', 'ready', false);
+      await until('not Ready again', async () => ready(await byName('ready')) === 'False');
+    }, 40_000);
+  });
+});
