@@ -11,6 +11,7 @@ import { createCriClient, loadCriProto, type GrpcCriClient } from '../../../src/
 import { startEmbeddedRuntime, type EmbeddedRuntime } from '../../../src/adapters/embedded-runtime/index.js';
 import { KUBELET_TS_VERSION } from '../../../src/domain/config/version.js';
 import { identifyProcess } from '../../../src/adapters/embedded-runtime/proc-stat.js';
+import { hostPodIP } from '../../../src/adapters/embedded-runtime/runtime-service.js';
 import type { ContainerConfig, PodSandboxConfig } from '../../../src/ports/cri.js';
 
 const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
@@ -160,7 +161,8 @@ describe('startEmbeddedRuntime', () => {
     expect(lines).toContainEqual(expect.stringMatching(/ stdout F ready$/));
 
     const sandbox = await cri.runtime.podSandboxStatus(sandboxId);
-    expect(sandbox.status).toMatchObject({ state: 'SANDBOX_READY', network: { ip: '' } });
+    // Host network: the sandbox reports the host's own address as the pod IP.
+    expect(sandbox.status).toMatchObject({ state: 'SANDBOX_READY', network: { ip: hostPodIP() } });
     const running = await cri.runtime.containerStatus(containerId);
     expect(running.status).toMatchObject({ state: 'CONTAINER_RUNNING', image: { image: BUSYBOX }, log_path: logPath });
     expect(BigInt(running.status!.started_at)).toBeGreaterThan(0n);
