@@ -53,14 +53,21 @@ function pick(effects: Effects, names: readonly string[]): Effects {
   return out;
 }
 
-export function provideSystem(effects: Effects) {
+/** Machines to use instead of the real ones (tests that show a changed machine is caught). */
+export interface MachineOverrides {
+  supervisor?: typeof supervisorMachine;
+  syncLoop?: typeof syncLoopMachine;
+  podWorker?: typeof podWorkerMachine;
+}
+
+export function provideSystem(effects: Effects, overrides: MachineOverrides = {}) {
   const provide = <M extends { provide: (i: { actors: never }) => M }>(m: M, names: readonly string[], extra: Effects = {}) =>
     m.provide({ actors: { ...pick(effects, names), ...extra } as never });
-  const syncLoop = provide(syncLoopMachine, [], {
+  const syncLoop = provide(overrides.syncLoop ?? syncLoopMachine, [], {
     podConfig: provide(podConfigMachine, POD_CONFIG_EFFECTS),
     pleg: provide(plegMachine, PLEG_EFFECTS),
-    podWorker: provide(podWorkerMachine, POD_WORKER_EFFECTS),
+    podWorker: provide(overrides.podWorker ?? podWorkerMachine, POD_WORKER_EFFECTS),
     probe: provide(probeMachine, PROBE_EFFECTS),
   });
-  return provide(supervisorMachine, SUPERVISOR_EFFECTS, { runtime: provide(runtimeMachine, RUNTIME_EFFECTS), syncLoop });
+  return provide(overrides.supervisor ?? supervisorMachine, SUPERVISOR_EFFECTS, { runtime: provide(runtimeMachine, RUNTIME_EFFECTS), syncLoop });
 }

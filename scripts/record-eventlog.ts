@@ -1,0 +1,71 @@
+/**
+ * Records an event log from the real binary for the replay gate (test/fixtures/eventlogs/):
+ * kubelet-ts on the embedded runtime with a few static pods (one healthy, one crash-looping, one
+ * with a readiness probe), for a few seconds, then SIGTERM. The pods are removed afterwards.
+ *
+ *   npm run build && node dist/scripts/record-eventlog.js test/fixtures/eventlogs/standalone-embedded.jsonl
+ *
+ * Re-record when a machine's behaviour changes on purpose: the replay test then says exactly which
+ * record changed, and the new log is the reviewed record of the new behaviour.
+ */
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createCriClient } from '../src/adapters/cri-grpc/index.js';
+import { startEmbeddedRuntime } from '../src/adapters/embedded-runtime/index.js';
+
+const out = process.argv[2];
+const seconds = Number(process.argv[3] ?? 6);
+if (!out) {
+  process.stderr.write('usage: record-eventlog OUT.jsonl [SECONDS]\n');
+  process.exit(2);
+}
+
+const pod = (name: string, container: Record<string, unknown>) =>
+  JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', ...container }] } });
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'kts-record-'));
+  const root = join(dir, 'root');
+  const manifests = join(dir, 'manifests');
+  mkdirSync(manifests);
+  writeFileSync(join(manifests, 'web.json'), pod('web', { command: ['sh', '-c', "trap 'exit 0' TERM; while :; do echo web; sleep 1 & wait $!; done"] }));
+  writeFileSync(join(manifests, 'crash.json'), pod('crash', { command: ['sh', '-c', 'echo crashing; exit 3'] }));
+  writeFileSync(join(manifests, 'ready.json'), pod('ready', {
+    command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"],
+    readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 },
+  }));
+  writeFileSync(join(manifests, 'broken.yaml'), 'not: [valid');
+  const cfg = join(dir, 'kubelet.yaml');
+  writeFileSync(cfg, [
+    'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
+    `staticPodPath: ${manifests}`, `podLogsDir: ${join(dir, 'logs')}`, 'containerRuntimeEndpoint: embedded',
+    'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
+    'enableServer: false', 'healthzPort: 0', '',
+  ].join('\n'));
+  const bin = resolve('dist/src/bin/kubelet.js');
+  const child = spawn(process.execPath, [bin, `--config=${cfg}`, `--root-dir=${root}`, '--debug-address=', '--hostname-override=fixture-node'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill('SIGTERM');
+  await exited;
+  copyFileSync(join(root, 'events', 'latest.jsonl'), out!);
+
+  const runtime = await startEmbeddedRuntime({ socketPath: join(dir, 'cleanup.sock'), stateDir: join(root, 'embedded-runtime') });
+  const cri = createCriClient({ endpoint: runtime.endpoint });
+  for (const s of await cri.runtime.listPodSandbox()) {
+    for (const c of await cri.runtime.listContainers({ pod_sandbox_id: s.id })) await cri.runtime.stopContainer(c.id, 0);
+    await cri.runtime.stopPodSandbox(s.id);
+    await cri.runtime.removePodSandbox(s.id);
+  }
+  cri.close();
+  await runtime.close();
+  rmSync(dir, { recursive: true, force: true });
+  process.stdout.write(`recorded ${out}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`record-eventlog failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
