@@ -10,7 +10,7 @@
 # Everything lives in a per-run directory (LAB, default mktemp -d /tmp/kts-cri.XXXX) with its own
 # socket, runc root, CNI bridge (kts0, 10.214.0.0/24) and cgroup parent (/kubelet-ts-ci), so it
 # cannot collide with a developer's containerd, and a second containerd never shares a root.
-# Pitfalls it handles are in /work/shared/lab/cri/NOTES.md §8 (copied into comments below).
+# Pitfalls it handles are in the CRI lab notes (shared/lab/cri/NOTES.md) §8 (copied into comments below).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
