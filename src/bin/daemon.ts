@@ -6,7 +6,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
-import { createActor, waitFor, type AnyActorRef } from 'xstate';
+import { createActor, waitFor, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { ActorDirectory } from '../actors/debug/actor-directory.js';
 import { createInspectionTap } from '../actors/journal/inspection-tap.js';
 import { Lifetimes } from '../actors/phases/lifetimes.js';
@@ -20,7 +20,7 @@ import { activePhase, type SupervisorContext } from '../machines/supervisor.mach
 import type { SyncLoopContext } from '../machines/sync-loop.machine.js';
 import { createEffects } from './effects.js';
 import { provideSystem } from './system.js';
-import { createRootLogger, type Logger } from '../log.js';
+import { actorLogger, createRootLogger, type Logger } from '../log.js';
 import { createConfigSteps, maskForConfigz } from './config-steps.js';
 import { createHostPorts } from './host-ports.js';
 import { createJournalOpener } from './journal-opener.js';
@@ -125,6 +125,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   };
 
   const effects = createEffects(deps);
+  const transitions = logTransitions(logger, tap.stableId);
   const actor = createActor(provideSystem(effects), {
     input: { argv, stopTimeoutMs: 20_000 },
     systemId: 'supervisor',
@@ -132,6 +133,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     inspect: (ev) => {
       tap.inspect(ev);
       directory.inspect(ev);
+      transitions(ev);
     },
   });
   supervisor = actor;
@@ -179,17 +181,44 @@ function reportExit(context: SupervisorContext, io: DaemonIo, logger: Logger): n
   return 0;
 }
 
-/** One info line per phase entered: the start-up as a person follows it in the log. */
+/**
+ * One info line per phase entered (the start-up as a person follows it), and once running, one
+ * line that says where to look: the pods, their logs, the event log, healthz.
+ */
 function logPhases(actor: AnyActorRef, logger: Logger): void {
   let last: string | null = null;
   actor.subscribe({
-    next: (s: { value: unknown }) => {
+    next: (s: { value: unknown; context: SupervisorContext }) => {
       const phase = activePhase(s.value) ?? (typeof s.value === 'string' ? s.value : null);
-      if (phase && phase !== last) {
-        last = phase;
-        logger.info({ phase }, 'Start-up phase');
-      }
+      if (!phase || phase === last) return;
+      last = phase;
+      logger.info({ phase }, 'Start-up phase');
+      if (phase === 'running') logger.info(whereToLook(s.context), 'Kubelet running');
     },
     error: () => {},
   });
+}
+
+function whereToLook(context: SupervisorContext) {
+  const out = context.outputs as Record<string, Record<string, unknown> | undefined>;
+  const debug = out['command.debugServer']?.address;
+  const config = (out['command.loadConfigFile']?.config ?? {}) as Record<string, unknown>;
+  return {
+    pods: debug ? `http://${String(debug)}/debug/pods` : 'the debug server is off (--debug-address)',
+    actors: debug ? `http://${String(debug)}/debug/actors` : undefined,
+    podLogsDir: config.podLogsDir,
+    eventLog: out['command.dependencies']?.eventLog ?? 'off',
+    healthz: out['run.healthz']?.healthz,
+  };
+}
+
+/** Every machine's state changes at debug level, through one cached child logger per actor. */
+function logTransitions(root: Logger, stableId: (ref: AnyActorRef) => string) {
+  return (ev: InspectionEvent) => {
+    if (ev.type !== '@xstate.snapshot' || !root.isLevelEnabled('debug')) return;
+    const ref = ev.actorRef as AnyActorRef & { logic?: { root?: unknown; id?: string } };
+    if (!ref.logic || !('root' in ref.logic)) return;
+    const snap = ev.snapshot as { value?: unknown; status?: string };
+    actorLogger(root, stableId(ref), ref.logic.id ?? 'machine').debug({ event: ev.event.type, value: snap.value, status: snap.status }, 'Actor transition');
+  };
 }
