@@ -4,7 +4,7 @@
  * `kubelet.stop.requested`, and waits for the supervisor to end: `stopped` exits 0, `failed` exits
  * 1 naming the phase and reason (with the usage for a bad command line).
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, rm, statfs } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
 import { createActor, waitFor, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { ActorDirectory } from '../actors/debug/actor-directory.js';
@@ -115,6 +115,18 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
             check: () => (directory.find('syncLoop')?.status === 'active' ? null : 'the syncLoop is not running'),
           },
         ]),
+    },
+    gc: {
+      activePods: () => {
+        const ctx = (directory.snapshot('syncLoop') as { context?: SyncLoopContext } | undefined)?.context;
+        return ctx?.sourcesReady ? new Set(Object.keys(ctx.pods)) : null;
+      },
+      listDirs: async (d) => (await readdir(d, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => e.name),
+      removeDir: (p) => rm(p, { recursive: true, force: true }),
+      fsUsage: async (p) => {
+        const s = await statfs(p);
+        return { capacityBytes: s.blocks * s.bsize, availableBytes: s.bavail * s.bsize };
+      },
     },
     makeDirectories: async (paths) => {
       for (const p of paths) await mkdir(p, { recursive: true });

@@ -53,6 +53,15 @@ export interface HealthzStarter {
   start(host: string, port: number): Promise<{ address: string; close: () => Promise<void> }>;
 }
 
+/** What the garbage collectors need from outside the CRI. */
+export interface GcHost {
+  /** UIDs of the pods the syncLoop has; null until every pod source has been seen. */
+  activePods: () => ReadonlySet<string> | null;
+  listDirs: (dir: string) => Promise<string[]>;
+  removeDir: (path: string) => Promise<void>;
+  fsUsage: (path: string) => Promise<{ capacityBytes: number; availableBytes: number }>;
+}
+
 export interface LiveState {
   parsed?: ParsedArgs;
   config?: Record<string, unknown>;
@@ -81,6 +90,7 @@ export interface PhaseDeps {
   debugServer: DebugServerStarter;
   journal: JournalOpener;
   healthz: HealthzStarter;
+  gc: GcHost;
   /** initializeModules: create the kubelet's directories (mkdir -p). */
   makeDirectories: (paths: string[]) => Promise<void>;
   lifetimes: Lifetimes;

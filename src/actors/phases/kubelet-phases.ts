@@ -9,7 +9,7 @@ import { parseGoDuration } from '../../domain/config/duration.js';
 import type { PhaseId } from '../../domain/phases.js';
 import type { KubeletRunOutput } from '../../machines/supervisor.machine.js';
 import { createRuntimeManager } from '../runtime-manager/runtime-manager.js';
-import { startContainerGC, CONTAINER_GC_PERIOD_MS } from './container-gc.js';
+import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS, startGarbageCollection } from '../gc/gc-loops.js';
 import type { PhaseDeps } from './deps.js';
 import { notImplementedError } from './not-implemented.js';
 import { phaseActor } from './phase-actor.js';
@@ -51,12 +51,28 @@ export function kubeletPhases(deps: PhaseDeps) {
       return { reason: 'Starting', message: 'Starting kubelet.', sink: 'log' };
     }),
     'runKubelet.garbageCollection': phaseActor(async () => {
+      const c = settings.config(live);
+      const flags = live.parsed?.flags ?? {};
+      const containers = {
+        minAgeMs: ms(flags.minimumGCAge, '0s'),
+        maxPerPodContainer: Number(flags.maxPerPodContainerCount ?? 1),
+        maxContainers: Number(flags.maxContainerCount ?? -1),
+      };
+      const images = {
+        highThresholdPercent: Number(c.imageGCHighThresholdPercent ?? 85),
+        lowThresholdPercent: Number(c.imageGCLowThresholdPercent ?? 80),
+        minAgeMs: ms(c.imageMinimumGCAge, '2m0s'),
+        maxAgeMs: ms(c.imageMaximumGCAge, '0s'),
+      };
       const cri = live.cri!;
-      const keep = Number(live.parsed?.flags.maxPerPodContainerCount ?? 1);
-      const stop = startContainerGC({ cri, keepPerContainer: keep, clock: deps.clock, logger: deps.logger });
-      deps.lifetimes.add('containerGC', stop);
-      deps.logger.warn('Image garbage collection is not implemented; images are never removed');
-      return { containerGC: { periodMs: CONTAINER_GC_PERIOD_MS, keepPerContainer: keep }, imageGC: 'not implemented' };
+      const stop = startGarbageCollection({
+        clock: deps.clock,
+        logger: deps.logger,
+        containers: { cri, policy: containers, activePods: deps.gc.activePods, podLogsDir: String(c.podLogsDir ?? '/var/log/pods'), listDirs: deps.gc.listDirs, removeDir: deps.gc.removeDir },
+        images: { cri, policy: images, fsUsage: deps.gc.fsUsage },
+      });
+      deps.lifetimes.add('garbageCollection', stop);
+      return { containerGC: { periodMs: CONTAINER_GC_PERIOD_MS, ...containers }, imageGC: { periodMs: IMAGE_GC_PERIOD_MS, ...images } };
     }),
     'startKubelet.run': phaseActor(async ({ input }) => {
       const c: Config = settings.config(live);
