@@ -16,6 +16,7 @@ import { startHealthz } from '../adapters/http/healthz.js';
 import { DeferredJournalSink } from '../adapters/journal-file/deferred-sink.js';
 import { systemClock } from '../adapters/system-clock.js';
 import { KUBELET_TS_VERSION } from '../domain/config/version.js';
+import { parseGoDuration } from '../domain/config/duration.js';
 import { activePhase, type SupervisorContext } from '../machines/supervisor.machine.js';
 import type { SyncLoopContext } from '../machines/sync-loop.machine.js';
 import { createEffects } from './effects.js';
@@ -110,10 +111,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
         startHealthz(host, port, [
           { name: 'ping', check: () => null },
           { name: 'log', check: () => null },
-          {
-            name: 'syncloop',
-            check: () => (directory.find('syncLoop')?.status === 'active' ? null : 'the syncLoop is not running'),
-          },
+          { name: 'syncloop', check: () => syncLoopProblem(directory, deps.live.config, clock.now()) },
         ]),
     },
     gc: {
@@ -163,6 +161,19 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   await journal.flush();
   await (journalClose as (() => Promise<void>) | null)?.();
   return reportExit(context, io, logger);
+}
+
+/**
+ * healthz's syncloop check: the Go kubelet fails it when the loop has not run for
+ * max(2 × syncFrequency, 5 m). Our syncLoop has no idle tick; the PLEG's relist is its heartbeat.
+ */
+function syncLoopProblem(directory: ActorDirectory, config: Record<string, unknown> | undefined, nowMs: number): string | null {
+  if (directory.find('syncLoop')?.status !== 'active') return 'the syncLoop is not running';
+  const last = (directory.snapshot('pleg') as { context?: { lastRelistAtMs?: number | null } } | undefined)?.context?.lastRelistAtMs;
+  if (last === undefined || last === null) return null;
+  const syncMs = typeof config?.syncFrequency === 'string' ? parseGoDuration(config.syncFrequency) : 60_000;
+  const limitMs = Math.max(2 * syncMs, 5 * 60_000);
+  return nowMs - last > limitMs ? `syncLoop was last active ${Math.round((nowMs - last) / 1000)}s ago; threshold is ${limitMs / 1000}s` : null;
 }
 
 /** The syncLoop's pods for /debug/pods: each pod's identity, lifecycle and latest status. */
