@@ -1,0 +1,87 @@
+/**
+ * The kubelet's own metrics (pkg/kubelet/metrics) from a snapshot of its state, with Go's names,
+ * labels and buckets. Help texts are ours, shorter than Go's. What Go has and we do not yet:
+ * cAdvisor/resource/probe metrics, runtime operation durations, evictions, volume stats, the
+ * per-pod-start SLI histograms, and the node_name gauge.
+ */
+import { DEFAULT_BUCKETS, type MetricFamily } from './prometheus-text.js';
+
+export type NodeStartupPhase = 'total' | 'preKubelet' | 'preRegistration' | 'registration' | 'postRegistration';
+
+export interface KubeletMetricsSnapshot {
+  /** Pods with a running sandbox. */
+  runningPods: number;
+  /** Containers by CRI state: `running`, `exited`, `created`, `unknown`. */
+  runningContainers: Readonly<Record<string, number>>;
+  /** When the PLEG last relisted (epoch ms), null before the first relist. */
+  plegLastRelistAtMs: number | null;
+  plegRelistDurationsMs: readonly number[];
+  podStartDurationsMs: readonly number[];
+  /** Every sync's duration; a plain list counts as operation_type="sync". */
+  podWorkerDurationsMs: readonly number[] | Readonly<Record<string, readonly number[]>>;
+  runtimeOperations: ReadonlyArray<{ op: string; count: number; errors: number }>;
+  startedPods: number;
+  nodeStartup: ReadonlyArray<{ phase: NodeStartupPhase; durationMs: number }>;
+}
+
+/** Go's podStartupDurationBuckets. */
+export const POD_START_BUCKETS: readonly number[] = [0.5, 1, 2, 3, 4, 5, 6, 8, 10, 20, 30, 45, 60, 120, 180, 240, 300, 360, 480, 600, 900, 1200, 1800, 2700, 3600];
+
+const STARTUP_GAUGES: Record<NodeStartupPhase, string> = {
+  total: 'kubelet_node_startup_duration_seconds',
+  preKubelet: 'kubelet_node_startup_pre_kubelet_duration_seconds',
+  preRegistration: 'kubelet_node_startup_pre_registration_duration_seconds',
+  registration: 'kubelet_node_startup_registration_duration_seconds',
+  postRegistration: 'kubelet_node_startup_post_registration_duration_seconds',
+};
+
+const seconds = (ms: readonly number[]) => ms.map((v) => v / 1000);
+const byName = <T extends { [k: string]: unknown }>(a: T, b: T, key: keyof T) => String(a[key]).localeCompare(String(b[key]));
+
+export function kubeletMetricFamilies(m: KubeletMetricsSnapshot): MetricFamily[] {
+  const workers = Array.isArray(m.podWorkerDurationsMs)
+    ? { sync: m.podWorkerDurationsMs as readonly number[] }
+    : (m.podWorkerDurationsMs as Readonly<Record<string, readonly number[]>>);
+  const ops = [...m.runtimeOperations].sort((a, b) => byName(a, b, 'op'));
+  const families: MetricFamily[] = [
+    {
+      name: 'kubelet_node_startup_duration_seconds', type: 'gauge', help: 'Node start-up time in seconds, in total.',
+      samples: m.nodeStartup.filter((p) => p.phase === 'total').map((p) => ({ value: p.durationMs / 1000 })),
+    },
+    ...(['preKubelet', 'preRegistration', 'registration', 'postRegistration'] as const).map((phase): MetricFamily => ({
+      name: STARTUP_GAUGES[phase], type: 'gauge', help: `Node start-up time in seconds, ${phase} phase.`,
+      samples: m.nodeStartup.filter((p) => p.phase === phase).map((p) => ({ value: p.durationMs / 1000 })),
+    })),
+    {
+      name: 'kubelet_pleg_last_seen_seconds', type: 'gauge', help: 'Unix time in seconds when the PLEG was last active.',
+      samples: m.plegLastRelistAtMs === null ? [] : [{ value: m.plegLastRelistAtMs / 1000 }],
+    },
+    {
+      name: 'kubelet_pleg_relist_duration_seconds', type: 'histogram', help: 'Seconds taken by one PLEG relist.',
+      samples: [{ buckets: DEFAULT_BUCKETS, observations: seconds(m.plegRelistDurationsMs) }],
+    },
+    {
+      name: 'kubelet_pod_start_duration_seconds', type: 'histogram', help: 'Seconds from the kubelet first seeing a pod to the pod running.',
+      samples: [{ buckets: POD_START_BUCKETS, observations: seconds(m.podStartDurationsMs) }],
+    },
+    {
+      name: 'kubelet_pod_worker_duration_seconds', type: 'histogram', help: 'Seconds to sync one pod, by operation type.',
+      samples: Object.keys(workers).sort().map((op) => ({ labels: { operation_type: op }, buckets: DEFAULT_BUCKETS, observations: seconds(workers[op] ?? []) })),
+    },
+    {
+      name: 'kubelet_running_containers', type: 'gauge', help: 'Containers known to the runtime, by state.',
+      samples: Object.keys(m.runningContainers).sort().map((state) => ({ labels: { container_state: state }, value: m.runningContainers[state] ?? 0 })),
+    },
+    { name: 'kubelet_running_pods', type: 'gauge', help: 'Pods with a running pod sandbox.', samples: [{ value: m.runningPods }] },
+    {
+      name: 'kubelet_runtime_operations_errors_total', type: 'counter', help: 'Runtime operations that failed, by operation type.',
+      samples: ops.filter((o) => o.errors > 0).map((o) => ({ labels: { operation_type: o.op }, value: o.errors })),
+    },
+    {
+      name: 'kubelet_runtime_operations_total', type: 'counter', help: 'Runtime operations, by operation type.',
+      samples: ops.map((o) => ({ labels: { operation_type: o.op }, value: o.count })),
+    },
+    { name: 'kubelet_started_pods_total', type: 'counter', help: 'Pods started (sandboxes created).', samples: [{ value: m.startedPods }] },
+  ];
+  return families;
+}

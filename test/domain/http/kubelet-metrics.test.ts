@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { kubeletMetricFamilies, type KubeletMetricsSnapshot } from '../../../src/domain/http/kubelet-metrics.js';
+import { renderExposition } from '../../../src/domain/http/prometheus-text.js';
+
+const snapshot: KubeletMetricsSnapshot = {
+  runningPods: 2,
+  runningContainers: { running: 3, exited: 1 },
+  plegLastRelistAtMs: 1_700_000_000_500,
+  plegRelistDurationsMs: [4, 20],
+  podStartDurationsMs: [1500],
+  podWorkerDurationsMs: { create: [30], sync: [5, 6] },
+  runtimeOperations: [{ op: 'list_containers', count: 10, errors: 0 }, { op: 'create_container', count: 4, errors: 1 }],
+  startedPods: 2,
+  nodeStartup: [{ phase: 'total', durationMs: 2500 }, { phase: 'preKubelet', durationMs: 100 }],
+};
+
+describe('kubeletMetricFamilies', () => {
+  const text = renderExposition(kubeletMetricFamilies(snapshot));
+  const lines = text.split('\n');
+
+  it('uses the Go kubelet names and labels', () => {
+    expect(lines).toContain('kubelet_running_pods 2');
+    expect(lines).toContain('kubelet_running_containers{container_state="running"} 3');
+    expect(lines).toContain('kubelet_running_containers{container_state="exited"} 1');
+    expect(lines).toContain('kubelet_pleg_last_seen_seconds 1700000000.5');
+    expect(lines).toContain('kubelet_runtime_operations_total{operation_type="create_container"} 4');
+    expect(lines).toContain('kubelet_runtime_operations_errors_total{operation_type="create_container"} 1');
+    expect(lines).not.toContain('kubelet_runtime_operations_errors_total{operation_type="list_containers"} 0');
+    expect(lines).toContain('kubelet_started_pods_total 2');
+    expect(lines).toContain('kubelet_node_startup_duration_seconds 2.5');
+    expect(lines).toContain('kubelet_node_startup_pre_kubelet_duration_seconds 0.1');
+    expect(lines).toContain('# TYPE kubelet_pleg_relist_duration_seconds histogram');
+  });
+
+  it('converts milliseconds to seconds in histograms, with Go buckets', () => {
+    expect(lines).toContain('kubelet_pleg_relist_duration_seconds_bucket{le="0.005"} 1');
+    expect(lines).toContain('kubelet_pleg_relist_duration_seconds_bucket{le="0.025"} 2');
+    expect(lines).toContain('kubelet_pleg_relist_duration_seconds_sum 0.024');
+    expect(lines).toContain('kubelet_pod_start_duration_seconds_bucket{le="1"} 0');
+    expect(lines).toContain('kubelet_pod_start_duration_seconds_bucket{le="2"} 1');
+    expect(lines).toContain('kubelet_pod_start_duration_seconds_bucket{le="3600"} 1');
+    expect(lines).toContain('kubelet_pod_worker_duration_seconds_count{operation_type="create"} 1');
+    expect(lines).toContain('kubelet_pod_worker_duration_seconds_count{operation_type="sync"} 2');
+  });
+
+  it('labels a plain list of worker durations as sync and leaves out the PLEG gauge before any relist', () => {
+    const t = renderExposition(kubeletMetricFamilies({ ...snapshot, podWorkerDurationsMs: [1, 2, 3], plegLastRelistAtMs: null }));
+    expect(t).toContain('kubelet_pod_worker_duration_seconds_count{operation_type="sync"} 3');
+    expect(t).not.toContain('kubelet_pleg_last_seen_seconds');
+  });
+});

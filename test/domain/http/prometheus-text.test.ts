@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { formatValue, renderExposition } from '../../../src/domain/http/prometheus-text.js';
+
+describe('renderExposition', () => {
+  it('writes HELP, TYPE and samples with sorted, escaped labels', () => {
+    const text = renderExposition([
+      { name: 'x_total', help: 'Things.\nMore', type: 'counter', samples: [{ labels: { b: '2', a: 'q"\\\n' }, value: 3 }] },
+    ]);
+    expect(text).toBe('# HELP x_total [ALPHA] Things.\\nMore\n# TYPE x_total counter\nx_total{a="q\\"\\\\\\n",b="2"} 3\n');
+  });
+
+  it('writes cumulative buckets with +Inf, the sum and the count', () => {
+    const text = renderExposition([
+      { name: 'h', help: 'H', type: 'histogram', samples: [{ labels: { op: 'a' }, buckets: [0.1, 1], observations: [0.05, 0.5, 0.7, 3] }] },
+    ]);
+    const lines = text.trim().split('\n');
+    expect(lines).toContain('h_bucket{op="a",le="0.1"} 1');
+    expect(lines).toContain('h_bucket{op="a",le="1"} 3');
+    expect(lines).toContain('h_bucket{op="a",le="+Inf"} 4');
+    expect(lines).toContain('h_sum{op="a"} 4.25');
+    expect(lines).toContain('h_count{op="a"} 4');
+  });
+
+  it('omits families without samples', () => {
+    expect(renderExposition([{ name: 'g', help: 'G', type: 'gauge', samples: [] }])).toBe('');
+  });
+
+  it('spells infinities and NaN as Prometheus does', () => {
+    expect([formatValue(Infinity), formatValue(-Infinity), formatValue(NaN), formatValue(1.5)]).toEqual(['+Inf', '-Inf', 'NaN', '1.5']);
+  });
+});
