@@ -6,8 +6,8 @@
  * data — a failed call is a fact like any other in the journal) → the state the answer implies.
  * Pure: times come on the answers (`observedAtMs`); the period runs on the injected clock.
  */
-import { assign, fromPromise, setup, type AnyEventObject } from 'xstate';
-import { RUNTIME_STATUS_PERIOD_MS, runtimeHealth, type RuntimeCheck } from '../domain/runtime/runtime-state.js';
+import { assign, enqueueActions, fromPromise, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { RUNTIME_STATUS_PERIOD_MS, runtimeHealth, type RuntimeCheck, type RuntimeHealth } from '../domain/runtime/runtime-state.js';
 
 export interface RuntimeMachineInput {
   /** When the machine started, on the injected clock (the "down" window counts from here). */
@@ -22,11 +22,27 @@ export interface RuntimeMachineContext {
   last: RuntimeCheck | null;
   /** Why the runtime is not ready ('' when ready): the node's Ready condition message. */
   reason: string;
+  /** The health last announced to the syncLoop, so only changes are sent. */
+  announced: RuntimeHealth | null;
 }
+
+/** Sent to the syncLoop (system id `syncLoop`) when the runtime's health changes. */
+export interface RuntimeHealthChangedEvent { type: 'runtime.health.changed'; health: RuntimeHealth; reason: string }
 
 export const RUNTIME_EFFECTS = ['checkRuntime'] as const;
 
 const HEALTH_STATES = ['ready', 'notReady', 'down'] as const;
+
+const answer = (event: AnyEventObject) => (event as unknown as { output: RuntimeCheck }).output;
+
+/** Tell the syncLoop when the health changes (Go's syncLoop skips work while the runtime has errors). */
+const announceChange = (health: RuntimeHealth) =>
+  enqueueActions<RuntimeMachineContext, AnyEventObject, undefined, AnyEventObject, never, never, never, never, never>(({ context, event, enqueue, system }) => {
+    const target = system.get('syncLoop') as AnyActorRef | undefined;
+    if (!target || context.announced === health) return;
+    const reason = runtimeHealth(answer(event), context.lastSuccessAtMs, context.startedAtMs).reason;
+    enqueue.sendTo(target, { type: 'runtime.health.changed', health, reason } satisfies RuntimeHealthChangedEvent);
+  });
 
 export const runtimeMachine = setup({
   types: { context: {} as RuntimeMachineContext, input: {} as RuntimeMachineInput },
@@ -44,6 +60,7 @@ export const runtimeMachine = setup({
     lastSuccessAtMs: null,
     last: null,
     reason: 'no status from the container runtime yet',
+    announced: null,
   }),
   initial: 'connecting',
   states: {
@@ -54,7 +71,6 @@ export const runtimeMachine = setup({
   },
 });
 
-const answer = (event: AnyEventObject) => (event as unknown as { output: RuntimeCheck }).output;
 
 /** waiting → (period) → checking → the health state the answer implies (re-entered each time). */
 function cycle(initial: 'waiting' | 'checking'): { initial: string; states: Record<string, object> } {
@@ -69,11 +85,12 @@ function cycle(initial: 'waiting' | 'checking'): { initial: string; states: Reco
             target: `#runtime.${health}`,
             guard: ({ context, event }: { context: RuntimeMachineContext; event: AnyEventObject }) =>
               runtimeHealth(answer(event), context.lastSuccessAtMs, context.startedAtMs).health === health,
-            actions: assign(({ context, event }: { context: RuntimeMachineContext; event: AnyEventObject }) => ({
+            actions: [announceChange(health), assign(({ context, event }: { context: RuntimeMachineContext; event: AnyEventObject }) => ({
               last: answer(event),
               lastSuccessAtMs: answer(event).ok ? answer(event).observedAtMs : context.lastSuccessAtMs,
               reason: runtimeHealth(answer(event), context.lastSuccessAtMs, context.startedAtMs).reason,
-            })),
+              announced: health,
+            }))],
           })),
         },
       },

@@ -7,7 +7,9 @@
  * - configCh → `pod.config.updated`: ADD admits the pod (maxPods, as HandlePodAdditions' admission)
  *   and spawns its worker; UPDATE forwards the spec; DELETE and REMOVE ask the worker to kill the
  *   pod with its grace period; RECONCILE changes nothing the kubelet acts on.
- * - plegCh → `pleg.events`: each pod with an event is asked to sync now.
+ * - plegCh → `pleg.events`: each pod with an event is asked to sync now — unless the runtime's last
+ *   announced health (`runtime.health.changed`) is not ready: then, as Go's syncLoop skips its
+ *   iterations, nothing is dispatched until the runtime is back, and then every pod syncs.
  * - probe results → `probe.result.changed`: forwarded to the pod's worker.
  * - A worker that finished (`terminated`, `xstate.done.actor.pod:<uid>`) is forgotten once its pod
  *   left the config.
@@ -52,6 +54,8 @@ export interface SyncLoopContext {
   pods: Record<string, PodEntry>;
   sourcesReady: boolean;
   rejectedManifests: { source: string; origin: string; reason: string }[];
+  /** The runtime's last announced health: while it is not ready, PLEG-driven syncs are skipped. */
+  runtime: { healthy: boolean; reason: string };
 }
 
 export type SyncLoopEvent =
@@ -61,6 +65,7 @@ export type SyncLoopEvent =
   | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[] }
   | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
   | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string }
+  | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
   | { type: `xstate.done.actor.${string}`; output: { podUid?: string } | undefined };
 
 /** Effects of the syncLoop itself: none. Its children's logic is provided by the composition root. */
@@ -88,7 +93,7 @@ export const syncLoopMachine = setup({
   },
 }).createMachine({
   id: 'syncLoop',
-  context: ({ input }) => ({ input, pods: {}, sourcesReady: false, rejectedManifests: [] }),
+  context: ({ input }) => ({ input, pods: {}, sourcesReady: false, rejectedManifests: [], runtime: { healthy: true, reason: '' } }),
   invoke: [
     { id: 'podConfig', systemId: 'podConfig', src: 'podConfig', input: ({ context }: { context: SyncLoopContext }) => ({ ...context.input.podConfig, nodeName: context.input.nodeName }) },
     { id: 'pleg', systemId: 'pleg', src: 'pleg', input: ({ context }: { context: SyncLoopContext }) => context.input.pleg },
@@ -166,8 +171,22 @@ export const syncLoopMachine = setup({
         ],
       }),
     },
+    'runtime.health.changed': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const healthy = event.health === 'ready';
+        enqueue.assign({ runtime: { healthy, reason: event.reason } });
+        // Back from an outage: every pod syncs now rather than at its next resync.
+        if (healthy && !context.runtime.healthy) {
+          for (const [uid, p] of Object.entries(context.pods)) {
+            if (p.lifecycle === 'active' || p.lifecycle === 'terminating') enqueue.sendTo(podWorkerId(uid), { type: 'pod.sync.requested', reason: 'runtime ready' });
+          }
+        }
+      }),
+    },
     'pleg.events': {
       actions: enqueueActions(({ context, event, enqueue }) => {
+        // Go's syncLoop skips its iterations while the runtime reports errors.
+        if (!context.runtime.healthy) return;
         const uids = new Set(event.events.map((e) => e.podUid));
         for (const uid of uids) {
           if (context.pods[uid]?.lifecycle === 'active' || context.pods[uid]?.lifecycle === 'terminating') {

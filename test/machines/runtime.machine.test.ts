@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import { createActor, fromCallback, fromPromise, setup, SimulatedClock } from 'xstate';
 import type { RuntimeCheck } from '../../src/domain/runtime/runtime-state.js';
 import { runtimeMachine } from '../../src/machines/runtime.machine.js';
 
@@ -74,5 +74,29 @@ describe('runtimeMachine', () => {
     expect(actor.getSnapshot().matches('notReady')).toBe(true);
     for (let i = 0; i < 6; i++) await tick(clock, 5_000);
     expect(actor.getSnapshot().matches('down')).toBe(true);
+  });
+});
+
+describe('runtimeMachine and the syncLoop', () => {
+  it('tells the syncLoop when the health changes, and only then', async () => {
+    const clock = new SimulatedClock();
+    const seen: { health: string }[] = [];
+    const answers = [ready, ready, failed, failed, ready];
+    let calls = 0;
+    const parent = setup({
+      actors: {
+        runtime: runtimeMachine.provide({ actors: { checkRuntime: fromPromise(async () => ({ ...answers[Math.min(calls++, answers.length - 1)]!, observedAtMs: clock.now() })) } }),
+        syncLoop: fromCallback<{ type: string; health: string }>(({ receive }) => { receive((e) => void seen.push({ health: e.health })); }),
+      },
+    }).createMachine({
+      invoke: [
+        { src: 'syncLoop', systemId: 'syncLoop' },
+        { src: 'runtime', input: { startedAtMs: 0 } },
+      ],
+    });
+    createActor(parent, { clock }).start();
+    await settle();
+    for (let i = 0; i < 4; i++) await tick(clock, 5_000);
+    expect(seen.map((s) => s.health)).toEqual(['ready', 'notReady', 'ready']);
   });
 });

@@ -112,6 +112,18 @@ describe('syncLoopMachine', () => {
     expect(types('pod:u2')).not.toContain('pod.sync.requested');
   });
 
+  it('skips PLEG-driven syncs while the runtime is not ready, and syncs every pod when it is back', () => {
+    const a = start();
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1'), pod('u2')] });
+    a.send({ type: 'runtime.health.changed', health: 'down', reason: 'container runtime is down' });
+    a.send({ type: 'pleg.events', events: [{ podUid: 'u1', type: 'ContainerDied' }] });
+    expect(types('pod:u1')).not.toContain('pod.sync.requested');
+    expect(a.getSnapshot().context.runtime).toEqual({ healthy: false, reason: 'container runtime is down' });
+    a.send({ type: 'runtime.health.changed', health: 'ready', reason: '' });
+    expect(types('pod:u1').filter((t) => t === 'pod.sync.requested')).toHaveLength(1);
+    expect(types('pod:u2').filter((t) => t === 'pod.sync.requested')).toHaveLength(1);
+  });
+
   it('moves from waitingForSources to syncing once every source was seen', () => {
     const a = start();
     expect(a.getSnapshot().value).toBe('waitingForSources');
