@@ -1,0 +1,72 @@
+/**
+ * `GET /containerLogs/{namespace}/{pod}/{container}`: the container's CRI log file, shaped by the
+ * query (tailLines, limitBytes, timestamps, previous, sinceSeconds/sinceTime, follow). Statuses and
+ * bodies as Go's getContainerLogs: 400/422 for a bad query, 404 `pod "…" does not exist` and
+ * `container "…" not found in pod "…"`, 400 when there is no log to read (not started yet, or no
+ * previous instance). The body streams (chunked), so `follow` delivers lines as they are written.
+ */
+import { access, constants } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { parseLogOptions } from '../../../domain/http/log-options.js';
+import type { Pod } from '../../../domain/pod/types.js';
+import type { KubeletView } from '../../../ports/kubelet-view.js';
+import { readContainerLog } from './container-log-reader.js';
+
+export interface ContainerLogLimits {
+  /** How often a follow re-reads the file and asks whether the container still runs. */
+  followPollMs: number;
+  /** The longest a follow stream may last (Go: the server's 4 h write timeout). */
+  maxFollowMs: number;
+}
+
+function hasContainer(pod: Pod, name: string): boolean {
+  const all = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])];
+  return all.some((c) => c.name === name);
+}
+
+export function registerContainerLogs(app: FastifyInstance, view: KubeletView, limits: ContainerLogLimits): void {
+  app.get<{ Params: { namespace: string; pod: string; container: string }; Querystring: Record<string, string | string[]> }>(
+    '/containerLogs/:namespace/:pod/:container',
+    async (req, reply) => {
+      const { namespace, pod: podName, container } = req.params;
+      const text = (code: number, body: string) => reply.code(code).type('text/plain; charset=utf-8').send(body);
+      const parsed = parseLogOptions(req.query, Date.now());
+      if (!parsed.ok) return text(parsed.status, parsed.body);
+      const opts = parsed.options;
+
+      const pod = (await view.pods()).find((p) => p.metadata.name === podName && (p.metadata.namespace ?? 'default') === namespace);
+      if (!pod) return text(404, `pod ${JSON.stringify(podName)} does not exist`);
+      if (!hasContainer(pod, container)) return text(404, `container ${JSON.stringify(container)} not found in pod ${JSON.stringify(podName)}`);
+
+      const path = await view.containerLogPath(namespace, podName, container, opts.previous);
+      if (path === null) {
+        return text(400, opts.previous
+          ? `previous terminated container ${JSON.stringify(container)} in pod ${JSON.stringify(podName)} not found`
+          : `container ${JSON.stringify(container)} in pod ${JSON.stringify(podName)} is waiting to start`);
+      }
+
+      const abort = new AbortController();
+      reply.raw.on('close', () => abort.abort());
+      const follow = opts.follow
+        ? {
+            running: () => view.containerRunning(namespace, podName, container),
+            pollMs: limits.followPollMs,
+            maxFollowMs: limits.maxFollowMs,
+            signal: abort.signal,
+          }
+        : undefined;
+      // A quiet container must not look like an idle connection; maxFollowMs bounds the stream.
+      if (follow) req.raw.socket.setTimeout(0);
+
+      // Check the file before answering 200, so a missing file is still a clean 400.
+      try {
+        await access(path, constants.R_OK);
+      } catch (err) {
+        return text(400, `failed to open log file ${JSON.stringify(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
+      const body = Readable.from(readContainerLog(path, opts, follow));
+      return reply.code(200).type('text/plain; charset=utf-8').send(body);
+    },
+  );
+}

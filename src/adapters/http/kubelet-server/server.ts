@@ -1,0 +1,202 @@
+/**
+ * The kubelet server (port 10250, TLS, authenticated and authorized) and the read-only server
+ * (readOnlyPort, plain HTTP, no auth), as Go's pkg/kubelet/server builds them.
+ *
+ * Both serve `/pods`, `/metrics` and `/healthz` (delegated to the healthz checks). The kubelet
+ * server with debugging handlers on (enableDebuggingHandlers, default true) adds `/containerLogs`,
+ * `/runningpods/` and `/configz`; the read-only server, like Go's, has its debugging handlers off
+ * and answers their paths with 405 `Debug endpoints are disabled.` (`/configz` is not there at all).
+ * Not served yet (Go serves them): /stats, /metrics/cadvisor|resource|probes, /spec, /exec,
+ * /attach, /portForward, /run, /logs, /checkpoint, /debug/pprof, /statusz, /flagz.
+ *
+ * Bounds: 64 KiB of headers (Go allows 1 MiB), 64 KiB of body, a whole request must arrive within
+ * 60 s, idle keep-alive connections close after 90 s (Go's IdleTimeout), a connection silent both
+ * ways for 5 minutes is closed; a log follow lasts at most 4 h (Go's write timeout).
+ */
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Logger } from 'pino';
+import { KubeletError } from '../../../domain/errors.js';
+import { kubeletMetricFamilies } from '../../../domain/http/kubelet-metrics.js';
+import { podList, runningPodList } from '../../../domain/http/pod-list.js';
+import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../../../domain/http/prometheus-text.js';
+import { nodeRequestAttributes } from '../../../domain/http/request-attributes.js';
+import type { KubeletView, SubjectAccessReviewer, TokenReviewer } from '../../../ports/kubelet-view.js';
+import { buildHealthzApp, type HealthCheck } from '../healthz.js';
+import { buildServerTlsOptions, type KubeletTlsConfig } from '../tls/server-tls-options.js';
+import { authenticateRequest } from './authenticate.js';
+import { authorizeRequest, type AuthorizationMode } from './authorize.js';
+import { registerContainerLogs, type ContainerLogLimits } from './container-logs-route.js';
+
+export interface KubeletServerAuth {
+  anonymous: boolean;
+  clientCAFile?: string;
+  authorizationMode: AuthorizationMode;
+  tokenReviewer?: TokenReviewer;
+  accessReviewer?: SubjectAccessReviewer;
+  /** The node's name in authorization attributes; defaults to the TLS hostname. */
+  nodeName?: string;
+  /** KubeletFineGrainedAuthz (default true, as Go since 1.33). */
+  fineGrainedAuthz?: boolean;
+}
+
+export interface RunningServer {
+  /** host:port actually bound (port 0 resolves to the real port). */
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+export interface KubeletAppOptions {
+  view: KubeletView;
+  healthChecks?: HealthCheck[];
+  /** Absent: no authentication or authorization (the read-only server). */
+  auth?: KubeletServerAuth & { nodeName: string };
+  debuggingHandlers: boolean;
+  logger?: Logger;
+  logLimits?: Partial<ContainerLogLimits>;
+}
+
+const BOUNDS: Partial<FastifyServerOptions> = {
+  bodyLimit: 64 * 1024,
+  requestTimeout: 60_000,
+  keepAliveTimeout: 90_000,
+  connectionTimeout: 5 * 60_000,
+};
+const MAX_HEADER_BYTES = 64 * 1024;
+const DEBUG_PATHS = ['/run', '/exec', '/attach', '/portForward', '/containerLogs', '/runningpods', '/debug/pprof', '/logs'];
+
+/** The routes and hooks, without a socket: tests drive it with `inject()`, start* add the listener. */
+export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<FastifyServerOptions> = {}): FastifyInstance {
+  const app = Fastify({ logger: false, ...BOUNDS, ...serverOptions } as FastifyServerOptions) as unknown as FastifyInstance;
+  const { view, auth, logger } = opts;
+
+  if (auth) {
+    app.addHook('onRequest', async (req, reply) => {
+      const who = await authenticateRequest(req.raw, { anonymous: auth.anonymous, clientCA: Boolean(auth.clientCAFile), tokenReviewer: auth.tokenReviewer });
+      if (!who.ok) {
+        logger?.debug({ reason: who.reason, path: req.url }, 'Unauthorized request to kubelet server');
+        return reply.code(401).type('text/plain; charset=utf-8').send('Unauthorized');
+      }
+      const path = req.url.split('?')[0] ?? req.url;
+      const attrs = nodeRequestAttributes(who.user, req.method, path, auth.nodeName, auth.fineGrainedAuthz ?? true);
+      const decision = await authorizeRequest(auth.authorizationMode, auth.accessReviewer, attrs);
+      if (!decision.allowed) {
+        if (decision.status === 500) logger?.error({ reason: decision.reason, user: who.user.name }, 'Authorization error');
+        else logger?.debug({ reason: decision.reason, user: who.user.name, path }, 'Forbidden');
+        return reply.code(decision.status).type('text/plain; charset=utf-8').send(decision.body);
+      }
+      return undefined;
+    });
+  }
+
+  app.setNotFoundHandler((_req, reply) => reply.code(404).type('text/plain; charset=utf-8').send('404 page not found\n'));
+  app.setErrorHandler((err: { statusCode?: number; message: string }, _req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
+    if (status === 500) logger?.error({ err }, 'Kubelet server request failed');
+    return reply.code(status).type('text/plain; charset=utf-8').send(status === 500 ? 'Internal Server Error\n' : `${err.message}\n`);
+  });
+
+  app.get('/pods', async (_req, reply) => reply.type('application/json').send(JSON.stringify(podList(await view.pods()))));
+  app.get('/metrics', async (_req, reply) => reply.type(PROMETHEUS_CONTENT_TYPE).send(renderExposition(kubeletMetricFamilies(await view.metrics()))));
+
+  const healthz = buildHealthzApp(opts.healthChecks ?? []);
+  const delegateHealthz = async (url: string) => {
+    const res = await healthz.inject({ method: 'GET', url });
+    return { status: res.statusCode, body: res.body };
+  };
+  app.get('/healthz', async (req, reply) => {
+    const { status, body } = await delegateHealthz(req.url);
+    return reply.code(status).type('text/plain; charset=utf-8').send(body);
+  });
+  app.get('/healthz/:check', async (req, reply) => {
+    const { status, body } = await delegateHealthz(req.url);
+    return reply.code(status).type('text/plain; charset=utf-8').send(body);
+  });
+  app.addHook('onClose', async () => healthz.close());
+
+  if (opts.debuggingHandlers) {
+    registerContainerLogs(app, view, { followPollMs: 250, maxFollowMs: 4 * 3600_000, ...opts.logLimits });
+    const running = async (_req: unknown, reply: { type: (t: string) => { send: (b: string) => unknown } }) =>
+      reply.type('application/json').send(JSON.stringify(runningPodList(await view.pods())));
+    app.get('/runningpods/', running);
+    app.get('/runningpods', running);
+    app.get('/configz', async (_req, reply) => reply.type('application/json').send(JSON.stringify(await view.configz())));
+  } else {
+    for (const p of DEBUG_PATHS) {
+      const disabled = async (_req: unknown, reply: { code: (n: number) => { type: (t: string) => { send: (b: string) => unknown } } }) =>
+        reply.code(405).type('text/plain; charset=utf-8').send('Debug endpoints are disabled.\n');
+      app.all(p, disabled);
+      app.all(`${p}/*`, disabled);
+    }
+  }
+  return app;
+}
+
+function boundAddress(app: FastifyInstance, host: string, port: number): string {
+  const a = app.server.address();
+  if (typeof a === 'object' && a) return `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+  return `${host}:${port}`;
+}
+
+async function listen(app: FastifyInstance, host: string, port: number, what: string): Promise<RunningServer> {
+  try {
+    await app.listen({ host, port });
+  } catch (err) {
+    await app.close();
+    throw new KubeletError('KLT_ERR_HOST_IO', `cannot listen on ${what} ${host}:${port}: ${(err as Error).message}`, { cause: err, retryable: true });
+  }
+  return { address: boundAddress(app, host, port), close: () => app.close() };
+}
+
+export interface KubeletServerOptions {
+  address: string;
+  port: number;
+  tls: KubeletTlsConfig;
+  auth: KubeletServerAuth;
+  view: KubeletView;
+  healthChecks?: HealthCheck[];
+  /** enableDebuggingHandlers (default true). */
+  debuggingHandlers?: boolean;
+  logger: Logger;
+  /** Epoch seconds for a generated certificate's CN; defaults to now. */
+  nowSeconds?: number;
+  logLimits?: Partial<ContainerLogLimits>;
+}
+
+/** The kubelet server on address:port over TLS. Refuses to start on a configuration Go refuses. */
+export async function startKubeletServer(opts: KubeletServerOptions): Promise<RunningServer> {
+  if (opts.auth.authorizationMode === 'Webhook' && !opts.auth.accessReviewer) {
+    throw new KubeletError('KLT_ERR_AUTH_CONFIG', 'no client provided, cannot use webhook authorization');
+  }
+  const tls = await buildServerTlsOptions(opts.tls, opts.auth.clientCAFile, opts.nowSeconds ?? Math.floor(Date.now() / 1000));
+  const app = buildKubeletApp(
+    {
+      view: opts.view,
+      healthChecks: opts.healthChecks,
+      auth: { ...opts.auth, nodeName: opts.auth.nodeName ?? opts.tls.hostname },
+      debuggingHandlers: opts.debuggingHandlers ?? true,
+      logger: opts.logger,
+      logLimits: opts.logLimits,
+    },
+    { https: { ...tls, maxHeaderSize: MAX_HEADER_BYTES } } as Partial<FastifyServerOptions>,
+  );
+  const server = await listen(app, opts.address, opts.port, 'the kubelet server address');
+  opts.logger.info({ address: server.address }, 'Starting to listen');
+  return server;
+}
+
+/** The read-only server: plain HTTP, no authentication, debugging handlers off (as Go's). */
+export async function startReadOnlyServer(opts: {
+  address: string;
+  port: number;
+  view: KubeletView;
+  healthChecks?: HealthCheck[];
+  logger?: Logger;
+}): Promise<RunningServer> {
+  const app = buildKubeletApp(
+    { view: opts.view, healthChecks: opts.healthChecks, debuggingHandlers: false, logger: opts.logger },
+    { http: { maxHeaderSize: MAX_HEADER_BYTES } } as Partial<FastifyServerOptions>,
+  );
+  const server = await listen(app, opts.address, opts.port, 'the read-only port');
+  opts.logger?.info({ address: server.address }, 'Starting to listen read-only');
+  return server;
+}

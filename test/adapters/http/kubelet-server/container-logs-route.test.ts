@@ -1,0 +1,132 @@
+import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { get } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildKubeletApp } from '../../../../src/adapters/http/kubelet-server/server.js';
+import { FakeKubeletView, testPod } from './fake-view.js';
+
+const LOG = [
+  '2024-01-02T03:04:01.000000001Z stdout F one',
+  '2024-01-02T03:04:02.000000002Z stderr F two',
+  'garbage that is not CRI',
+  '2024-01-02T03:04:03.000000003Z stdout P thr',
+  '2024-01-02T03:04:03.100000000Z stdout F ee',
+  '2024-01-02T03:04:04.000000004Z stdout F four',
+].join('\n') + '\n';
+
+let dir: string;
+let logPath: string;
+let view: FakeKubeletView;
+let app: FastifyInstance;
+
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'klt-logs-'));
+  logPath = join(dir, '0.log');
+  await writeFile(logPath, LOG);
+  view = new FakeKubeletView();
+  view.podsList = [testPod('web', 'prod', ['app', 'side'])];
+  view.logPaths.set('prod/web/app', logPath);
+  app = buildKubeletApp({ view, debuggingHandlers: true, logLimits: { followPollMs: 20 } });
+});
+
+afterEach(async () => {
+  await app.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const logs = (query = '', pod = 'web', container = 'app') => app.inject(`/containerLogs/prod/${pod}/${container}${query}`);
+
+describe('/containerLogs', () => {
+  it('returns the whole log, partial lines joined, malformed lines skipped', async () => {
+    const res = await logs();
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('one\ntwo\nthree\nfour\n');
+  });
+
+  it('returns the last tailLines lines (file lines, partial ones included)', async () => {
+    expect((await logs('?tailLines=1')).body).toBe('four\n');
+    expect((await logs('?tailLines=3')).body).toBe('three\nfour\n');
+    expect((await logs('?tailLines=0')).body).toBe('');
+    expect((await logs('?tailLines=100')).body).toBe('one\ntwo\nthree\nfour\n');
+  });
+
+  it('stops after limitBytes bytes, even mid-line', async () => {
+    expect((await logs('?limitBytes=6')).body).toBe('one\ntw');
+  });
+
+  it('prefixes each record with its timestamp when asked', async () => {
+    expect((await logs('?timestamps=true&tailLines=1')).body).toBe('2024-01-02T03:04:04.000000004Z four\n');
+  });
+
+  it('skips records before sinceTime', async () => {
+    expect((await logs('?sinceTime=2024-01-02T03:04:03Z')).body).toBe('three\nfour\n');
+  });
+
+  it('reads the previous instance\'s log when asked, and says when there is none', async () => {
+    const prev = join(dir, 'prev.log');
+    await writeFile(prev, '2024-01-01T00:00:00Z stdout F old\n');
+    view.logPaths.set('prod/web/app#previous', prev);
+    expect((await logs('?previous=true')).body).toBe('old\n');
+    const none = await logs('?previous=true', 'web', 'side');
+    expect(none.statusCode).toBe(400);
+    expect(none.body).toBe('previous terminated container "side" in pod "web" not found');
+  });
+
+  it('answers 404 for an unknown pod or container, 400/422 for bad queries', async () => {
+    expect([(await logs('', 'nope')).statusCode, (await logs('', 'nope')).body]).toEqual([404, 'pod "nope" does not exist']);
+    expect((await logs('', 'web', 'nope')).body).toBe('container "nope" not found in pod "web"');
+    expect((await logs('?tailLines=abc')).statusCode).toBe(400);
+    expect((await logs('?tailLines=-2')).statusCode).toBe(422);
+    expect((await logs('?limitBytes=0')).statusCode).toBe(422);
+  });
+
+  it('answers 400 when the log file cannot be opened', async () => {
+    view.logPaths.set('prod/web/app', join(dir, 'missing.log'));
+    const res = await logs();
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain('ENOENT');
+  });
+
+  it('with follow, delivers a line appended after the request and ends when the container stops', async () => {
+    view.running.add('prod/web/app');
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as { port: number };
+    const received: string[] = [];
+    let ended = false;
+    const done = new Promise<number>((resolve, reject) => {
+      get({ host: '127.0.0.1', port, path: '/containerLogs/prod/web/app?follow=true&tailLines=1' }, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => received.push(c));
+        res.on('end', () => { ended = true; resolve(res.statusCode ?? 0); });
+      }).on('error', reject);
+    });
+    await expect.poll(() => received.join('')).toBe('four\n');
+    await appendFile(logPath, '2024-01-02T03:05:00Z stdout F five\n');
+    await expect.poll(() => received.join('')).toBe('four\nfive\n');
+    expect(ended).toBe(false);
+    await appendFile(logPath, '2024-01-02T03:05:01Z stdout F last words\n');
+    view.running.delete('prod/web/app');
+    expect(await done).toBe(200);
+    expect(received.join('')).toBe('four\nfive\nlast words\n');
+  });
+
+  it('with follow, stops when the client goes away', async () => {
+    view.running.add('prod/web/app');
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as { port: number };
+    await new Promise<void>((resolve, reject) => {
+      const req = get({ host: '127.0.0.1', port, path: '/containerLogs/prod/web/app?follow=true' }, (res) => {
+        res.once('data', () => { req.destroy(); resolve(); });
+      });
+      req.on('error', (e) => (req.destroyed ? undefined : reject(e)));
+    });
+    // The follow loop stops polling once the client is gone.
+    const polls = () => view.calls.filter((c) => c === 'containerRunning').length;
+    await new Promise((r) => setTimeout(r, 150));
+    const settled = polls();
+    await new Promise((r) => setTimeout(r, 200));
+    expect(polls()).toBe(settled);
+  });
+});

@@ -1,0 +1,44 @@
+import type { KubeletView, KubeletMetricsSnapshot } from '../../../../src/ports/kubelet-view.js';
+import type { Pod } from '../../../../src/domain/pod/types.js';
+
+/** A KubeletView over canned state; tests change the fields between requests. */
+export class FakeKubeletView implements KubeletView {
+  podsList: Pod[] = [];
+  logPaths = new Map<string, string>();
+  running = new Set<string>();
+  config: { kubeletconfig: unknown } = { kubeletconfig: { kind: 'KubeletConfiguration', staticPodURLHeader: { A: ['<masked>'] } } };
+  snapshot: KubeletMetricsSnapshot = {
+    runningPods: 0, runningContainers: {}, plegLastRelistAtMs: null, plegRelistDurationsMs: [], podStartDurationsMs: [],
+    podWorkerDurationsMs: [], runtimeOperations: [], startedPods: 0, nodeStartup: [],
+  };
+  readonly calls: string[] = [];
+
+  pods(): Pod[] {
+    this.calls.push('pods');
+    return this.podsList;
+  }
+  configz() {
+    return this.config;
+  }
+  metrics(): KubeletMetricsSnapshot {
+    return this.snapshot;
+  }
+  containerLogPath(namespace: string, pod: string, container: string, previous: boolean): string | null {
+    return this.logPaths.get(`${namespace}/${pod}/${container}${previous ? '#previous' : ''}`) ?? null;
+  }
+  containerRunning(namespace: string, pod: string, container: string): boolean {
+    this.calls.push('containerRunning');
+    return this.running.has(`${namespace}/${pod}/${container}`);
+  }
+}
+
+export function testPod(name: string, namespace = 'default', containers = ['app']): Pod {
+  return {
+    metadata: { name, namespace, uid: `uid-${name}` },
+    spec: { containers: containers.map((c) => ({ name: c, image: 'busybox' })) },
+    status: {
+      phase: 'Running',
+      containerStatuses: containers.map((c) => ({ name: c, image: 'busybox', imageID: '', ready: true, restartCount: 0, state: { running: {} } })),
+    },
+  };
+}

@@ -1,0 +1,167 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildKubeletApp, type KubeletServerAuth } from '../../../../src/adapters/http/kubelet-server/server.js';
+import type { NodeRequestAttributes, SubjectAccessReviewer, TokenReviewer } from '../../../../src/ports/kubelet-view.js';
+import { FakeKubeletView, testPod } from './fake-view.js';
+
+/** A tiny Prometheus text parser: sample name{labels} → value; checks every line's shape. */
+function parseMetrics(text: string): Map<string, number> {
+  const samples = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '' ) continue;
+    if (line.startsWith('#')) {
+      expect(line).toMatch(/^# (HELP \w+ .+|TYPE \w+ (counter|gauge|histogram))$/);
+      continue;
+    }
+    const m = /^(\w+)(\{[^}]*\})? (\S+)$/.exec(line);
+    expect(m, line).not.toBeNull();
+    samples.set(`${m![1]}${m![2] ?? ''}`, m![3] === '+Inf' ? Infinity : Number(m![3]));
+  }
+  return samples;
+}
+
+let app: FastifyInstance | undefined;
+afterEach(async () => {
+  await app?.close();
+  app = undefined;
+});
+
+function build(view: FakeKubeletView, auth?: Partial<KubeletServerAuth>, debuggingHandlers = true) {
+  app = buildKubeletApp({
+    view,
+    auth: auth ? { anonymous: false, authorizationMode: 'AlwaysAllow', nodeName: 'node-a', ...auth } : undefined,
+    debuggingHandlers,
+    healthChecks: [{ name: 'ping', check: () => null }, { name: 'syncloop', check: () => 'sync Loop took longer than expected' }],
+  });
+  return app;
+}
+
+describe('kubelet server authentication', () => {
+  it('answers 401 Unauthorized to a request without credentials when anonymous is off', async () => {
+    const res = await build(new FakeKubeletView(), { anonymous: false }).inject('/pods');
+    expect(res.statusCode).toBe(401);
+    expect(res.body).toBe('Unauthorized');
+  });
+
+  it('serves an anonymous request when anonymous is on and authorization is AlwaysAllow', async () => {
+    const res = await build(new FakeKubeletView(), { anonymous: true }).inject('/pods');
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('answers 401 to a bearer token when there is no TokenReviewer, even with anonymous on', async () => {
+    const res = await build(new FakeKubeletView(), { anonymous: true }).inject({ url: '/pods', headers: { authorization: 'Bearer abc' } });
+    expect(res.statusCode).toBe(401);
+  });
+
+  it('authenticates a bearer token through the TokenReviewer and refuses one it rejects', async () => {
+    const seen: NodeRequestAttributes[] = [];
+    const tokenReviewer: TokenReviewer = {
+      review: async (t) => (t === 'good' ? { authenticated: true, user: { name: 'alice', groups: ['devs'] } } : { authenticated: false }),
+    };
+    const accessReviewer: SubjectAccessReviewer = { review: async (a) => (seen.push(a), { allowed: true }) };
+    const a = build(new FakeKubeletView(), { tokenReviewer, accessReviewer, authorizationMode: 'Webhook' });
+    expect((await a.inject({ url: '/metrics', headers: { authorization: 'Bearer good' } })).statusCode).toBe(200);
+    expect(seen[0]).toMatchObject({ user: { name: 'alice', groups: ['devs', 'system:authenticated'] }, verb: 'get', subresource: 'metrics', name: 'node-a' });
+    expect((await a.inject({ url: '/metrics', headers: { authorization: 'Bearer bad' } })).statusCode).toBe(401);
+  });
+});
+
+describe('kubelet server authorization (Webhook)', () => {
+  it('answers 403 with Go\'s wording when no attribute set is allowed', async () => {
+    const asked: string[] = [];
+    const accessReviewer: SubjectAccessReviewer = { review: async (a) => (asked.push(a.subresource), { allowed: false, reason: 'no RBAC' }) };
+    const res = await build(new FakeKubeletView(), { anonymous: true, authorizationMode: 'Webhook', accessReviewer }).inject('/pods');
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toBe('Forbidden (user=system:anonymous, verb=get, resource=nodes, subresource(s)=[pods proxy])');
+    expect(asked).toEqual(['pods', 'proxy']);
+  });
+
+  it('allows a request when the proxy fallback is allowed', async () => {
+    const accessReviewer: SubjectAccessReviewer = { review: async (a) => ({ allowed: a.subresource === 'proxy' }) };
+    const res = await build(new FakeKubeletView(), { anonymous: true, authorizationMode: 'Webhook', accessReviewer }).inject('/configz');
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('answers 500 naming the attributes when the review fails', async () => {
+    const accessReviewer: SubjectAccessReviewer = { review: async () => { throw new Error('apiserver down'); } };
+    const res = await build(new FakeKubeletView(), { anonymous: true, authorizationMode: 'Webhook', accessReviewer }).inject({ method: 'POST', url: '/exec/a/b/c' });
+    expect(res.statusCode).toBe(500);
+    expect(res.body).toBe('Authorization error (user=system:anonymous, verb=create, resource=nodes, subresource=proxy)');
+  });
+});
+
+describe('kubelet server endpoints', () => {
+  it('serves /pods as a v1 PodList that follows the view', async () => {
+    const view = new FakeKubeletView();
+    view.podsList = [testPod('web')];
+    const a = build(view);
+    const res = await a.inject('/pods');
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const list = JSON.parse(res.body);
+    expect(list).toMatchObject({ kind: 'PodList', apiVersion: 'v1', items: [{ metadata: { name: 'web', namespace: 'default' } }] });
+    view.podsList = [];
+    expect(JSON.parse((await a.inject('/pods')).body).items).toEqual([]);
+  });
+
+  it('serves /runningpods/ with minimal pods', async () => {
+    const view = new FakeKubeletView();
+    view.podsList = [testPod('web')];
+    const list = JSON.parse((await build(view).inject('/runningpods/')).body);
+    expect(list.items).toEqual([{ metadata: { name: 'web', namespace: 'default', uid: 'uid-web' }, spec: { containers: [{ name: 'app', image: 'busybox' }] } }]);
+  });
+
+  it('serves /configz from the view', async () => {
+    const res = await build(new FakeKubeletView()).inject('/configz');
+    expect(JSON.parse(res.body)).toEqual({ kubeletconfig: { kind: 'KubeletConfiguration', staticPodURLHeader: { A: ['<masked>'] } } });
+  });
+
+  it('serves /metrics in the Prometheus text format, tracking the view', async () => {
+    const view = new FakeKubeletView();
+    const a = build(view);
+    view.snapshot = { ...view.snapshot, runningPods: 1, runningContainers: { running: 2 }, plegRelistDurationsMs: [3], startedPods: 1 };
+    let res = await a.inject('/metrics');
+    expect(res.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+    let m = parseMetrics(res.body);
+    expect(m.get('kubelet_running_pods')).toBe(1);
+    expect(m.get('kubelet_running_containers{container_state="running"}')).toBe(2);
+    expect(m.get('kubelet_pleg_relist_duration_seconds_count')).toBe(1);
+    expect(m.get('kubelet_pleg_relist_duration_seconds_bucket{le="+Inf"}')).toBe(1);
+    view.snapshot = { ...view.snapshot, runningPods: 3, plegRelistDurationsMs: [3, 7], startedPods: 4 };
+    m = parseMetrics((res = await a.inject('/metrics')).body);
+    expect(m.get('kubelet_running_pods')).toBe(3);
+    expect(m.get('kubelet_started_pods_total')).toBe(4);
+    expect(m.get('kubelet_pleg_relist_duration_seconds_count')).toBe(2);
+  });
+
+  it('delegates /healthz to the health checks', async () => {
+    const a = build(new FakeKubeletView());
+    const all = await a.inject('/healthz');
+    expect(all.statusCode).toBe(500);
+    expect(all.body).toContain('[-]syncloop failed');
+    const ping = await a.inject('/healthz/ping');
+    expect([ping.statusCode, ping.body]).toEqual([200, 'ok']);
+  });
+
+  it('answers unknown paths with Go\'s 404 body', async () => {
+    const res = await build(new FakeKubeletView()).inject('/nope');
+    expect([res.statusCode, res.body]).toEqual([404, '404 page not found\n']);
+  });
+});
+
+describe('read-only server routes', () => {
+  it('serves /pods, /metrics and /healthz without auth', async () => {
+    const a = build(new FakeKubeletView(), undefined, false);
+    expect((await a.inject('/pods')).statusCode).toBe(200);
+    expect((await a.inject('/metrics')).statusCode).toBe(200);
+    expect((await a.inject('/healthz/ping')).statusCode).toBe(200);
+  });
+
+  it.each(['/containerLogs/default/web/app', '/runningpods/', '/exec/a/b/c', '/logs/'])('answers %s with 405: debug endpoints are disabled', async (url) => {
+    const res = await build(new FakeKubeletView(), undefined, false).inject(url);
+    expect([res.statusCode, res.body]).toEqual([405, 'Debug endpoints are disabled.\n']);
+  });
+
+  it('has no /configz', async () => {
+    expect((await build(new FakeKubeletView(), undefined, false).inject('/configz')).statusCode).toBe(404);
+  });
+});

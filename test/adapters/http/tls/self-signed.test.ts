@@ -1,0 +1,41 @@
+import { X509Certificate } from 'node:crypto';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ensureSelfSignedCertificate, subjectAltNames } from '../../../../src/adapters/http/tls/self-signed.js';
+
+let dir: string;
+beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'klt-pki-')); });
+afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+
+describe('ensureSelfSignedCertificate', () => {
+  it('generates kubelet.crt and kubelet.key with CN <hostname>@<unix time> and the SANs', async () => {
+    const certDir = join(dir, 'pki');
+    const r = await ensureSelfSignedCertificate({ certDir, hostname: 'node-a', nodeIPs: ['10.0.0.5', 'fd00::5'], nowSeconds: 1700000000 });
+    expect(r).toEqual({ certFile: join(certDir, 'kubelet.crt'), keyFile: join(certDir, 'kubelet.key'), generated: true });
+    const cert = new X509Certificate(await readFile(r.certFile));
+    expect(cert.subject).toBe('CN=node-a@1700000000');
+    expect(cert.subjectAltName).toContain('DNS:node-a');
+    expect(cert.subjectAltName).toContain('IP Address:10.0.0.5');
+    expect(cert.subjectAltName).toMatch(/IP Address:FD00:0:0:0:0:0:0:5/i);
+    expect(cert.checkPrivateKey((await import('node:crypto')).createPrivateKey(await readFile(r.keyFile)))).toBe(true);
+    expect((await stat(r.keyFile)).mode & 0o777).toBe(0o600);
+  }, 30_000);
+
+  it('reuses an existing readable pair', async () => {
+    await writeFile(join(dir, 'kubelet.crt'), 'CERT');
+    await writeFile(join(dir, 'kubelet.key'), 'KEY');
+    const r = await ensureSelfSignedCertificate({ certDir: dir, hostname: 'node-a', nodeIPs: [], nowSeconds: 1 });
+    expect(r.generated).toBe(false);
+    expect(await readFile(r.certFile, 'utf8')).toBe('CERT');
+  });
+
+  it('refuses a hostname that cannot go into a subject', async () => {
+    await expect(ensureSelfSignedCertificate({ certDir: dir, hostname: 'a/b', nodeIPs: [], nowSeconds: 1 })).rejects.toMatchObject({ code: 'KLT_ERR_TLS_CONFIG' });
+  });
+
+  it('names an IP hostname as an IP SAN and skips invalid node IPs', () => {
+    expect(subjectAltNames('10.0.0.1', ['10.0.0.1', 'nonsense', '10.0.0.2'])).toBe('IP:10.0.0.1,IP:10.0.0.2');
+  });
+});
