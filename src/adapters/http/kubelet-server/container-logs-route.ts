@@ -57,7 +57,7 @@ export function registerContainerLogs(app: FastifyInstance, view: KubeletView, l
           }
         : undefined;
       // A quiet container must not look like an idle connection; maxFollowMs bounds the stream.
-      if (follow) req.raw.socket.setTimeout(0);
+      if (follow) req.raw.socket?.setTimeout?.(0);
 
       // Check the file before answering 200, so a missing file is still a clean 400.
       try {

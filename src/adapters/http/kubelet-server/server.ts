@@ -64,6 +64,16 @@ const BOUNDS: Partial<FastifyServerOptions> = {
 const MAX_HEADER_BYTES = 64 * 1024;
 const DEBUG_PATHS = ['/run', '/exec', '/attach', '/portForward', '/containerLogs', '/runningpods', '/debug/pprof', '/logs'];
 
+/** The URL's path, percent-decoded as Go's r.URL.Path is (left raw when it does not decode). */
+function decodedPath(url: string): string {
+  const raw = url.split('?')[0] ?? url;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 /** The routes and hooks, without a socket: tests drive it with `inject()`, start* add the listener. */
 export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<FastifyServerOptions> = {}): FastifyInstance {
   const app = Fastify({ logger: false, ...BOUNDS, ...serverOptions } as FastifyServerOptions) as unknown as FastifyInstance;
@@ -76,7 +86,7 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
         logger?.debug({ reason: who.reason, path: req.url }, 'Unauthorized request to kubelet server');
         return reply.code(401).type('text/plain; charset=utf-8').send('Unauthorized');
       }
-      const path = req.url.split('?')[0] ?? req.url;
+      const path = decodedPath(req.url);
       const attrs = nodeRequestAttributes(who.user, req.method, path, auth.nodeName, auth.fineGrainedAuthz ?? true);
       const decision = await authorizeRequest(auth.authorizationMode, auth.accessReviewer, attrs);
       if (!decision.allowed) {

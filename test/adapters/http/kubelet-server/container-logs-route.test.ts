@@ -130,3 +130,10 @@ describe('/containerLogs', () => {
     expect(polls()).toBe(settled);
   });
 });
+
+describe('/containerLogs follow without a socket (inject)', () => {
+  it('ends at once when the container is not running, with what the file holds', async () => {
+    const res = await app.inject('/containerLogs/prod/web/app?follow=1&tailLines=3');
+    expect([res.statusCode, res.body]).toEqual([200, 'three\nfour\n']);
+  });
+});

@@ -165,3 +165,24 @@ describe('read-only server routes', () => {
     expect((await build(new FakeKubeletView(), undefined, false).inject('/configz')).statusCode).toBe(404);
   });
 });
+
+describe('kubelet server bounds', () => {
+  it('bounds request time, idle keep-alive and silent connections', () => {
+    const a = build(new FakeKubeletView());
+    expect(a.server.requestTimeout).toBe(60_000);
+    expect(a.server.keepAliveTimeout).toBe(90_000);
+    expect(a.server.timeout).toBe(300_000);
+  });
+
+  it('refuses a body over 64 KiB', async () => {
+    const res = await build(new FakeKubeletView()).inject({ method: 'POST', url: '/pods', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ a: 'x'.repeat(70 * 1024) }) });
+    expect(res.statusCode).toBe(413);
+  });
+
+  it('authorizes the decoded path, as Go reads r.URL.Path', async () => {
+    const asked: string[] = [];
+    const accessReviewer: SubjectAccessReviewer = { review: async (a) => (asked.push(a.path), { allowed: true }) };
+    await build(new FakeKubeletView(), { anonymous: true, authorizationMode: 'Webhook', accessReviewer }).inject('/%70ods?x=1');
+    expect(asked[0]).toBe('/pods');
+  });
+});
