@@ -7,10 +7,11 @@
  * (TokenReview for bearer tokens, SubjectAccessReview for the Webhook authorizer, issue 6).
  */
 import type { Pod } from '../domain/pod/types.js';
-import type { KubeletMetricsSnapshot } from '../domain/http/kubelet-metrics.js';
+import type { Durations, KubeletMetricsSnapshot } from '../domain/http/kubelet-metrics.js';
+import type { HistogramCounts } from '../domain/http/histogram-counts.js';
 import type { NodeRequestAttributes, UserInfo } from '../domain/http/request-attributes.js';
 
-export type { KubeletMetricsSnapshot, NodeRequestAttributes, UserInfo };
+export type { Durations, HistogramCounts, KubeletMetricsSnapshot, NodeRequestAttributes, UserInfo };
 
 type MaybePromise<T> = T | Promise<T>;
 

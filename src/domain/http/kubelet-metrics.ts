@@ -4,9 +4,17 @@
  * cAdvisor/resource/probe metrics, runtime operation durations, evictions, volume stats, the
  * per-pod-start SLI histograms, and the node_name gauge.
  */
+import { countsFromMs, type HistogramCounts } from './histogram-counts.js';
 import { DEFAULT_BUCKETS, type MetricFamily } from './prometheus-text.js';
 
 export type NodeStartupPhase = 'total' | 'preKubelet' | 'preRegistration' | 'registration' | 'postRegistration';
+
+/**
+ * Durations for a histogram: a list of milliseconds (fine for tests and short-lived lists), or
+ * counts kept with `recordMs` (what a long-running kubelet should hold: bounded memory). Counts must
+ * use the metric's buckets: DEFAULT_BUCKETS, or POD_START_BUCKETS for pod start durations.
+ */
+export type Durations = readonly number[] | HistogramCounts;
 
 export interface KubeletMetricsSnapshot {
   /** Pods with a running sandbox. */
@@ -15,10 +23,10 @@ export interface KubeletMetricsSnapshot {
   runningContainers: Readonly<Record<string, number>>;
   /** When the PLEG last relisted (epoch ms), null before the first relist. */
   plegLastRelistAtMs: number | null;
-  plegRelistDurationsMs: readonly number[];
-  podStartDurationsMs: readonly number[];
-  /** Every sync's duration; a plain list counts as operation_type="sync". */
-  podWorkerDurationsMs: readonly number[] | Readonly<Record<string, readonly number[]>>;
+  plegRelistDurationsMs: Durations;
+  podStartDurationsMs: Durations;
+  /** Pod sync durations by operation_type (create, update, sync); a bare Durations counts as "sync". */
+  podWorkerDurationsMs: Durations | Readonly<Record<string, Durations>>;
   runtimeOperations: ReadonlyArray<{ op: string; count: number; errors: number }>;
   startedPods: number;
   nodeStartup: ReadonlyArray<{ phase: NodeStartupPhase; durationMs: number }>;
@@ -35,13 +43,12 @@ const STARTUP_GAUGES: Record<NodeStartupPhase, string> = {
   postRegistration: 'kubelet_node_startup_post_registration_duration_seconds',
 };
 
-const seconds = (ms: readonly number[]) => ms.map((v) => v / 1000);
+const isDurations = (d: unknown): d is Durations => Array.isArray(d) || (typeof d === 'object' && d !== null && 'buckets' in d && 'counts' in d);
+const counts = (buckets: readonly number[], d: Durations): HistogramCounts => (Array.isArray(d) ? countsFromMs(buckets, d) : (d as HistogramCounts));
 const byName = <T extends { [k: string]: unknown }>(a: T, b: T, key: keyof T) => String(a[key]).localeCompare(String(b[key]));
 
 export function kubeletMetricFamilies(m: KubeletMetricsSnapshot): MetricFamily[] {
-  const workers = Array.isArray(m.podWorkerDurationsMs)
-    ? { sync: m.podWorkerDurationsMs as readonly number[] }
-    : (m.podWorkerDurationsMs as Readonly<Record<string, readonly number[]>>);
+  const workers: Readonly<Record<string, Durations>> = isDurations(m.podWorkerDurationsMs) ? { sync: m.podWorkerDurationsMs } : m.podWorkerDurationsMs;
   const ops = [...m.runtimeOperations].sort((a, b) => byName(a, b, 'op'));
   const families: MetricFamily[] = [
     {
@@ -58,15 +65,15 @@ export function kubeletMetricFamilies(m: KubeletMetricsSnapshot): MetricFamily[]
     },
     {
       name: 'kubelet_pleg_relist_duration_seconds', type: 'histogram', help: 'Seconds taken by one PLEG relist.',
-      samples: [{ buckets: DEFAULT_BUCKETS, observations: seconds(m.plegRelistDurationsMs) }],
+      samples: [{ counts: counts(DEFAULT_BUCKETS, m.plegRelistDurationsMs) }],
     },
     {
       name: 'kubelet_pod_start_duration_seconds', type: 'histogram', help: 'Seconds from the kubelet first seeing a pod to the pod running.',
-      samples: [{ buckets: POD_START_BUCKETS, observations: seconds(m.podStartDurationsMs) }],
+      samples: [{ counts: counts(POD_START_BUCKETS, m.podStartDurationsMs) }],
     },
     {
       name: 'kubelet_pod_worker_duration_seconds', type: 'histogram', help: 'Seconds to sync one pod, by operation type.',
-      samples: Object.keys(workers).sort().map((op) => ({ labels: { operation_type: op }, buckets: DEFAULT_BUCKETS, observations: seconds(workers[op] ?? []) })),
+      samples: Object.keys(workers).sort().map((op) => ({ labels: { operation_type: op }, counts: counts(DEFAULT_BUCKETS, workers[op] ?? []) })),
     },
     {
       name: 'kubelet_running_containers', type: 'gauge', help: 'Containers known to the runtime, by state.',

@@ -5,6 +5,8 @@
  * component-base adds), `# TYPE`, then samples; histograms as `_bucket{le=…}`, `_sum`, `_count`.
  */
 
+import type { HistogramCounts } from './histogram-counts.js';
+
 export type Labels = Readonly<Record<string, string>>;
 
 export interface ScalarSample {
@@ -12,12 +14,10 @@ export interface ScalarSample {
   value: number;
 }
 
+/** Cumulative counts per upper bound (seconds, ascending); +Inf is added on output. */
 export interface HistogramSample {
   labels?: Labels;
-  /** Upper bounds in seconds, ascending; +Inf is added on output. */
-  buckets: readonly number[];
-  /** The observations, in seconds. */
-  observations: readonly number[];
+  counts: HistogramCounts;
 }
 
 export type MetricFamily =
@@ -50,25 +50,19 @@ function labelText(labels: Labels | undefined, extra?: [string, string]): string
 }
 
 function histogramLines(name: string, s: HistogramSample): string[] {
-  const lines: string[] = [];
-  let sum = 0;
-  for (const o of s.observations) sum += o;
-  // Cumulative counts: each bucket counts every observation at or below its bound.
-  for (const le of s.buckets) {
-    let n = 0;
-    for (const o of s.observations) if (o <= le) n++;
-    lines.push(`${name}_bucket${labelText(s.labels, ['le', formatValue(le)])} ${n}`);
-  }
-  lines.push(`${name}_bucket${labelText(s.labels, ['le', '+Inf'])} ${s.observations.length}`);
-  lines.push(`${name}_sum${labelText(s.labels)} ${formatValue(sum)}`);
-  lines.push(`${name}_count${labelText(s.labels)} ${s.observations.length}`);
+  const { buckets, counts, count, sumSeconds } = s.counts;
+  const lines = buckets.map((le, i) => `${name}_bucket${labelText(s.labels, ['le', formatValue(le)])} ${counts[i] ?? 0}`);
+  lines.push(`${name}_bucket${labelText(s.labels, ['le', '+Inf'])} ${count}`);
+  lines.push(`${name}_sum${labelText(s.labels)} ${formatValue(sumSeconds)}`);
+  lines.push(`${name}_count${labelText(s.labels)} ${count}`);
   return lines;
 }
 
-/** The whole exposition, families in the order given; a family without samples prints nothing (as Go). */
+/** The whole exposition, families sorted by name as Go's registry gathers them; a family without samples prints nothing. */
 export function renderExposition(families: readonly MetricFamily[]): string {
   const out: string[] = [];
-  for (const f of families) {
+  const sorted = [...families].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const f of sorted) {
     if (f.samples.length === 0) continue;
     out.push(`# HELP ${f.name} [ALPHA] ${escapeHelp(f.help)}`, `# TYPE ${f.name} ${f.type}`);
     if (f.type === 'histogram') {

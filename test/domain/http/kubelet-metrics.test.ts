@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { kubeletMetricFamilies, type KubeletMetricsSnapshot } from '../../../src/domain/http/kubelet-metrics.js';
-import { renderExposition } from '../../../src/domain/http/prometheus-text.js';
+import { newHistogramCounts, recordMs } from '../../../src/domain/http/histogram-counts.js';
+import { DEFAULT_BUCKETS, renderExposition } from '../../../src/domain/http/prometheus-text.js';
 
 const snapshot: KubeletMetricsSnapshot = {
   runningPods: 2,
@@ -47,5 +48,15 @@ describe('kubeletMetricFamilies', () => {
     const t = renderExposition(kubeletMetricFamilies({ ...snapshot, podWorkerDurationsMs: [1, 2, 3], plegLastRelistAtMs: null }));
     expect(t).toContain('kubelet_pod_worker_duration_seconds_count{operation_type="sync"} 3');
     expect(t).not.toContain('kubelet_pleg_last_seen_seconds');
+  });
+
+  it('takes histogram counts kept by the caller, per operation type too', () => {
+    const relist = recordMs(recordMs(newHistogramCounts(DEFAULT_BUCKETS), 4), 20);
+    const sync = recordMs(newHistogramCounts(DEFAULT_BUCKETS), 300);
+    const t = renderExposition(kubeletMetricFamilies({ ...snapshot, plegRelistDurationsMs: relist, podWorkerDurationsMs: { sync } })).split('\n');
+    expect(t).toContain('kubelet_pleg_relist_duration_seconds_bucket{le="0.005"} 1');
+    expect(t).toContain('kubelet_pleg_relist_duration_seconds_count 2');
+    expect(t).toContain('kubelet_pod_worker_duration_seconds_bucket{operation_type="sync",le="0.25"} 0');
+    expect(t).toContain('kubelet_pod_worker_duration_seconds_bucket{operation_type="sync",le="0.5"} 1');
   });
 });

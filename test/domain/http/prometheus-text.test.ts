@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { countsFromMs } from '../../../src/domain/http/histogram-counts.js';
 import { formatValue, renderExposition } from '../../../src/domain/http/prometheus-text.js';
 
 describe('renderExposition', () => {
@@ -11,7 +12,7 @@ describe('renderExposition', () => {
 
   it('writes cumulative buckets with +Inf, the sum and the count', () => {
     const text = renderExposition([
-      { name: 'h', help: 'H', type: 'histogram', samples: [{ labels: { op: 'a' }, buckets: [0.1, 1], observations: [0.05, 0.5, 0.7, 3] }] },
+      { name: 'h', help: 'H', type: 'histogram', samples: [{ labels: { op: 'a' }, counts: countsFromMs([0.1, 1], [50, 500, 700, 3000]) }] },
     ]);
     const lines = text.trim().split('\n');
     expect(lines).toContain('h_bucket{op="a",le="0.1"} 1');
@@ -19,6 +20,14 @@ describe('renderExposition', () => {
     expect(lines).toContain('h_bucket{op="a",le="+Inf"} 4');
     expect(lines).toContain('h_sum{op="a"} 4.25');
     expect(lines).toContain('h_count{op="a"} 4');
+  });
+
+  it('sorts families by name, as Go\'s registry gathers them', () => {
+    const text = renderExposition([
+      { name: 'b', help: 'B', type: 'gauge', samples: [{ value: 1 }] },
+      { name: 'a', help: 'A', type: 'gauge', samples: [{ value: 2 }] },
+    ]);
+    expect(text.split('\n').filter((l) => !l.startsWith('#'))).toEqual(['a 2', 'b 1', '']);
   });
 
   it('omits families without samples', () => {
