@@ -13,7 +13,7 @@
  * 60 s, idle keep-alive connections close after 90 s (Go's IdleTimeout), a connection silent both
  * ways for 5 minutes is closed; a log follow lasts at most 4 h (Go's write timeout).
  */
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { KubeletError } from '../../../domain/errors.js';
 import { kubeletMetricFamilies } from '../../../domain/http/kubelet-metrics.js';
@@ -125,15 +125,13 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
 
   if (opts.debuggingHandlers) {
     registerContainerLogs(app, view, { followPollMs: 250, maxFollowMs: 4 * 3600_000, ...opts.logLimits });
-    const running = async (_req: unknown, reply: { type: (t: string) => { send: (b: string) => unknown } }) =>
-      reply.type('application/json').send(JSON.stringify(runningPodList(await view.pods())));
+    const running = async (_req: unknown, reply: FastifyReply) => reply.type('application/json').send(JSON.stringify(runningPodList(await view.pods())));
     app.get('/runningpods/', running);
     app.get('/runningpods', running);
     app.get('/configz', async (_req, reply) => reply.type('application/json').send(JSON.stringify(await view.configz())));
   } else {
+    const disabled = async (_req: unknown, reply: FastifyReply) => reply.code(405).type('text/plain; charset=utf-8').send('Debug endpoints are disabled.\n');
     for (const p of DEBUG_PATHS) {
-      const disabled = async (_req: unknown, reply: { code: (n: number) => { type: (t: string) => { send: (b: string) => unknown } } }) =>
-        reply.code(405).type('text/plain; charset=utf-8').send('Debug endpoints are disabled.\n');
       app.all(p, disabled);
       app.all(`${p}/*`, disabled);
     }
