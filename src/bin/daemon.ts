@@ -12,7 +12,11 @@ import { createInspectionTap } from '../actors/journal/inspection-tap.js';
 import { Lifetimes } from '../actors/phases/lifetimes.js';
 import type { PhaseDeps } from '../actors/phases/deps.js';
 import { startDebugServer } from '../adapters/debug-server/server.js';
-import { startHealthz } from '../adapters/http/healthz.js';
+import { startHealthz, type HealthCheck } from '../adapters/http/healthz.js';
+import { startKubeletServer, startReadOnlyServer } from '../adapters/http/kubelet-server/server.js';
+import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
+import { MetricsCollector } from '../actors/view/metrics-collector.js';
+import { createKubeletView } from '../actors/view/kubelet-view.js';
 import { DeferredJournalSink } from '../adapters/journal-file/deferred-sink.js';
 import { systemClock } from '../adapters/system-clock.js';
 import { KUBELET_TS_VERSION } from '../domain/config/version.js';
@@ -72,6 +76,23 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   let supervisor: AnyActorRef | null = null;
   let journalClose: (() => Promise<void>) | null = null;
 
+  const runtimeCalls: OperationCounts = { calls: new Map() };
+  const metrics = new MetricsCollector(clock, tap.stableId, clock.now() - Math.round(process.uptime() * 1000));
+  const live: PhaseDeps['live'] = {};
+  const view = createKubeletView({
+    syncLoop: () => (directory.snapshot('syncLoop') as { context?: SyncLoopContext } | undefined)?.context,
+    pleg: () => (directory.snapshot('pleg') as { context?: { lastRelistAtMs?: number | null } } | undefined)?.context,
+    configz: () => (live.configz ?? { kubeletconfig: {} }) as { kubeletconfig: unknown },
+    podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
+    metrics,
+    runtimeCalls: () => runtimeCalls.calls,
+  });
+  const healthChecks: HealthCheck[] = [
+    { name: 'ping', check: () => null },
+    { name: 'log', check: () => null },
+    { name: 'syncloop', check: () => syncLoopProblem(directory, live.config, clock.now()) },
+  ];
+
   const opener = createJournalOpener({
     sink: journal,
     kubeletVersion: KUBELET_TS_VERSION,
@@ -88,7 +109,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     maskForConfigz,
     ...createHostPorts(io.env),
     hostname: { hostname: () => osHostname() },
-    runtime: createRuntimeConnector(logger),
+    runtime: createRuntimeConnector(logger, runtimeCalls),
     debugServer: {
       start: (address) =>
         startDebugServer(address, {
@@ -106,13 +127,10 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
         return opened;
       },
     },
-    healthz: {
-      start: (host, port) =>
-        startHealthz(host, port, [
-          { name: 'ping', check: () => null },
-          { name: 'log', check: () => null },
-          { name: 'syncloop', check: () => syncLoopProblem(directory, deps.live.config, clock.now()) },
-        ]),
+    healthz: { start: (host, port) => startHealthz(host, port, healthChecks) },
+    servers: {
+      startKubelet: (o) => startKubeletServer({ ...o, view, logger: actorLogger(logger, 'kubeletServer', 'http'), healthChecks }),
+      startReadOnly: (o) => startReadOnlyServer({ ...o, view, healthChecks, logger: actorLogger(logger, 'readOnlyServer', 'http') }),
     },
     gc: {
       activePods: () => {
@@ -130,7 +148,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       for (const p of paths) await mkdir(p, { recursive: true });
     },
     lifetimes,
-    live: {},
+    live,
     requestStop: (reason) => supervisor?.send({ type: 'kubelet.stop.requested', signal: reason }),
   };
 
@@ -143,6 +161,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     inspect: (ev) => {
       tap.inspect(ev);
       directory.inspect(ev);
+      metrics.inspect(ev);
       transitions(ev);
     },
   });

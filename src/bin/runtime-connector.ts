@@ -1,11 +1,12 @@
 import { join, resolve } from 'node:path';
 import { createCriClient } from '../adapters/cri-grpc/index.js';
+import { instrumentCri, type OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { startEmbeddedRuntime } from '../adapters/embedded-runtime/index.js';
 import type { RuntimeConnector } from '../actors/phases/deps.js';
 import { actorLogger, type Logger } from '../log.js';
 
 /** CRI over gRPC to any endpoint; `embedded` is served in-process on a socket under --root-dir. */
-export function createRuntimeConnector(logger: Logger): RuntimeConnector {
+export function createRuntimeConnector(logger: Logger, counts: OperationCounts): RuntimeConnector {
   return {
     async startEmbedded(rootDir) {
       const stateDir = join(resolve(rootDir), 'embedded-runtime');
@@ -16,6 +17,6 @@ export function createRuntimeConnector(logger: Logger): RuntimeConnector {
       });
       return { endpoint: runtime.endpoint, close: () => runtime.close() };
     },
-    connect: (opts) => createCriClient(opts),
+    connect: (opts) => instrumentCri(createCriClient(opts), counts),
   };
 }

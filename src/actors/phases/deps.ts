@@ -49,6 +49,18 @@ export interface JournalOpener {
   disable(): void;
 }
 
+/** The kubelet server (10250, TLS, authn/authz) and the read-only port, over the live kubelet. */
+export interface ServerStarter {
+  startKubelet(opts: {
+    address: string;
+    port: number;
+    tls: { certFile?: string; keyFile?: string; certDir: string; hostname: string; nodeIPs: string[]; minVersion?: string; cipherSuites?: string[] };
+    auth: { anonymous: boolean; clientCAFile?: string; authorizationMode: 'AlwaysAllow' | 'Webhook'; nodeName: string };
+    debuggingHandlers: boolean;
+  }): Promise<{ address: string; close: () => Promise<void> }>;
+  startReadOnly(opts: { address: string; port: number }): Promise<{ address: string; close: () => Promise<void> }>;
+}
+
 export interface HealthzStarter {
   start(host: string, port: number): Promise<{ address: string; close: () => Promise<void> }>;
 }
@@ -90,6 +102,7 @@ export interface PhaseDeps {
   debugServer: DebugServerStarter;
   journal: JournalOpener;
   healthz: HealthzStarter;
+  servers: ServerStarter;
   gc: GcHost;
   /** initializeModules: create the kubelet's directories (mkdir -p). */
   makeDirectories: (paths: string[]) => Promise<void>;

@@ -11,7 +11,6 @@ import type { KubeletRunOutput } from '../../machines/supervisor.machine.js';
 import { createRuntimeManager } from '../runtime-manager/runtime-manager.js';
 import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS, startGarbageCollection } from '../gc/gc-loops.js';
 import type { PhaseDeps } from './deps.js';
-import { notImplementedError } from './not-implemented.js';
 import { phaseActor } from './phase-actor.js';
 import { settings } from './settings.js';
 
@@ -104,11 +103,42 @@ export function kubeletPhases(deps: PhaseDeps) {
       };
       return out;
     }),
-    'startKubelet.servers': phaseActor(async () => {
+    'startKubelet.servers': phaseActor(async ({ input }) => {
       const c = settings.config(live);
       // Go starts the kubelet server and the read-only port only with enableServer.
       if (c.enableServer === false) return { servers: 'disabled (enableServer: false)' };
-      throw notImplementedError('startKubelet.servers', 7, 'the kubelet server on port 10250 (set enableServer: false / --enable-server=false to run without it)');
+      const nodeName = (input.outputs['run.nodeName'] as { nodeName: string }).nodeName;
+      const nodeIPs = (input.outputs['runKubelet.validateNodeIP'] as { nodeIps?: string[] } | undefined)?.nodeIps ?? [];
+      const authn = (c.authentication ?? {}) as { anonymous?: { enabled?: boolean }; x509?: { clientCAFile?: string } };
+      const authz = (c.authorization ?? {}) as { mode?: 'AlwaysAllow' | 'Webhook' };
+      const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+      const address = String(c.address ?? '0.0.0.0');
+      const server = await deps.servers.startKubelet({
+        address,
+        port: Number(c.port ?? 10250),
+        tls: {
+          ...(str(c.tlsCertFile) ? { certFile: str(c.tlsCertFile)! } : {}),
+          ...(str(c.tlsPrivateKeyFile) ? { keyFile: str(c.tlsPrivateKeyFile)! } : {}),
+          certDir: String(live.parsed?.flags.certDirectory ?? `${settings.rootDir(live)}/pki`),
+          hostname: nodeName,
+          nodeIPs,
+          ...(str(c.tlsMinVersion) ? { minVersion: str(c.tlsMinVersion)! } : {}),
+          ...(Array.isArray(c.tlsCipherSuites) && c.tlsCipherSuites.length > 0 ? { cipherSuites: c.tlsCipherSuites as string[] } : {}),
+        },
+        auth: {
+          anonymous: authn.anonymous?.enabled === true,
+          ...(str(authn.x509?.clientCAFile) ? { clientCAFile: str(authn.x509?.clientCAFile)! } : {}),
+          authorizationMode: authz.mode ?? 'AlwaysAllow',
+          nodeName,
+        },
+        debuggingHandlers: c.enableDebuggingHandlers !== false,
+      });
+      deps.lifetimes.add('kubeletServer', server.close);
+      const readOnlyPort = Number(c.readOnlyPort ?? 0);
+      if (readOnlyPort === 0) return { kubeletServer: server.address, readOnly: 'disabled' };
+      const readOnly = await deps.servers.startReadOnly({ address, port: readOnlyPort });
+      deps.lifetimes.add('readOnlyServer', readOnly.close);
+      return { kubeletServer: server.address, readOnly: readOnly.address };
     }),
     'run.healthz': phaseActor(async () => {
       const c = settings.config(live);

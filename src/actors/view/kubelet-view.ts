@@ -1,0 +1,71 @@
+/**
+ * The kubelet as its HTTP server reads it (the KubeletView port): pods and statuses from the
+ * syncLoop's last snapshot, /configz from what run.configz registered, metrics from the collector
+ * and the CRI call counts, container log files from the pod log directory layout the runtime
+ * manager writes (`<podLogsDir>/<ns>_<name>_<uid>/<container>/<restartCount>.log`).
+ */
+import type { KubeletMetricsSnapshot } from '../../domain/http/kubelet-metrics.js';
+import type { Pod } from '../../domain/pod/types.js';
+import type { KubeletView } from '../../ports/kubelet-view.js';
+import type { SyncLoopContext } from '../../machines/sync-loop.machine.js';
+import type { MetricsCollector } from './metrics-collector.js';
+
+export interface KubeletViewSources {
+  syncLoop: () => SyncLoopContext | undefined;
+  pleg: () => { lastRelistAtMs?: number | null } | undefined;
+  configz: () => { kubeletconfig: unknown };
+  podLogsDir: () => string;
+  metrics: MetricsCollector;
+  runtimeCalls: () => Map<string, { count: number; errors: number }>;
+}
+
+export function createKubeletView(src: KubeletViewSources): KubeletView {
+  const entries = () => Object.entries(src.syncLoop()?.pods ?? {});
+  const find = (namespace: string, name: string) =>
+    entries().find(([, p]) => (p.pod.metadata.namespace ?? 'default') === namespace && p.pod.metadata.name === name && p.lifecycle !== 'terminated');
+  const containerStatus = (namespace: string, name: string, container: string) =>
+    find(namespace, name)?.[1].status?.containerStatuses?.find((c) => c.name === container);
+
+  return {
+    pods: (): Pod[] => entries().map(([, p]) => ({ ...p.pod, status: p.status ?? {} })),
+    configz: () => src.configz(),
+    metrics: (): KubeletMetricsSnapshot => {
+      const byState: Record<string, number> = { running: 0, exited: 0, created: 0, unknown: 0 };
+      let runningPods = 0;
+      for (const [, p] of entries()) {
+        const statuses = p.status?.containerStatuses ?? [];
+        if (statuses.some((c) => c.state?.running)) runningPods += 1;
+        for (const c of statuses) {
+          const state = c.state?.running ? 'running' : c.state?.terminated ? 'exited' : c.state?.waiting ? 'created' : 'unknown';
+          byState[state] = (byState[state] ?? 0) + 1;
+        }
+      }
+      const m = src.metrics;
+      return {
+        runningPods,
+        runningContainers: byState,
+        plegLastRelistAtMs: src.pleg()?.lastRelistAtMs ?? null,
+        plegRelistDurationsMs: m.plegRelist,
+        podStartDurationsMs: m.podStart,
+        podWorkerDurationsMs: { sync: m.podWorkerSync },
+        runtimeOperations: [...src.runtimeCalls()].map(([op, c]) => ({ op: goOperationName(op), count: c.count, errors: c.errors })),
+        startedPods: m.startedPods,
+        nodeStartup: m.startupMs === null ? [] : [{ phase: 'total', durationMs: m.startupMs }],
+      };
+    },
+    containerLogPath: (namespace, name, container, previous) => {
+      const hit = find(namespace, name);
+      const status = containerStatus(namespace, name, container);
+      if (!hit || !status) return null;
+      const restart = status.restartCount - (previous ? 1 : 0);
+      if (restart < 0) return null;
+      return `${src.podLogsDir()}/${namespace}_${hit[1].pod.metadata.name}_${hit[0]}/${container}/${restart}.log`;
+    },
+    containerRunning: (namespace, name, container) => Boolean(containerStatus(namespace, name, container)?.state?.running),
+  };
+}
+
+/** Go's operation_type label: the CRI method in snake_case, "pod_sandbox" as "podsandbox" (run_podsandbox, create_container). */
+export function goOperationName(method: string): string {
+  return method.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`).replace('pod_sandbox', 'podsandbox');
+}

@@ -1,0 +1,65 @@
+/**
+ * The kubelet's metrics, gathered from the same inspection stream as the journal, so /metrics says
+ * what the actors did: PLEG relist durations (each new relist of the `pleg` actor), pod start
+ * durations (a pod's first ADD to its first status with every container running, Go's
+ * kubelet_pod_start_duration_seconds), pod worker sync durations (a worker's time in `syncing`),
+ * started pods, and the start-up's total (process start to `running`). Histograms are kept as
+ * counts, so memory stays bounded however long the kubelet runs.
+ */
+import type { AnyActorRef, InspectionEvent } from 'xstate';
+import { newHistogramCounts, recordMs, type HistogramCounts } from '../../domain/http/histogram-counts.js';
+import { POD_START_BUCKETS } from '../../domain/http/kubelet-metrics.js';
+import { DEFAULT_BUCKETS } from '../../domain/http/prometheus-text.js';
+import type { Pod, PodStatus } from '../../domain/pod/types.js';
+import type { Clock } from '../../ports/clock.js';
+
+export class MetricsCollector {
+  readonly plegRelist: HistogramCounts = newHistogramCounts(DEFAULT_BUCKETS);
+  readonly podStart: HistogramCounts = newHistogramCounts(POD_START_BUCKETS);
+  readonly podWorkerSync: HistogramCounts = newHistogramCounts(DEFAULT_BUCKETS);
+  startedPods = 0;
+  startupMs: number | null = null;
+  private readonly firstSeen = new Map<string, number>();
+  private readonly syncingSince = new Map<string, number>();
+  private lastRelistCount = 0;
+
+  constructor(private readonly clock: Clock, private readonly stableId: (ref: AnyActorRef) => string, private readonly processStartMs: number) {}
+
+  readonly inspect = (ev: InspectionEvent): void => {
+    const id = this.stableId(ev.actorRef as AnyActorRef);
+    if (ev.type === '@xstate.event' && id === 'syncLoop') this.onSyncLoopEvent(ev.event);
+    if (ev.type !== '@xstate.snapshot') return;
+    const snap = ev.snapshot as { value?: unknown; context?: Record<string, unknown> };
+    if (id === 'pleg') {
+      const count = Number(snap.context?.relistCount ?? 0);
+      const ms = snap.context?.lastRelistDurationMs;
+      if (count > this.lastRelistCount && typeof ms === 'number') recordMs(this.plegRelist, ms);
+      this.lastRelistCount = count;
+    } else if (id.startsWith('pod:')) {
+      const syncing = JSON.stringify(snap.value ?? '').includes('syncing');
+      const since = this.syncingSince.get(id);
+      if (syncing && since === undefined) this.syncingSince.set(id, this.clock.now());
+      if (!syncing && since !== undefined) {
+        recordMs(this.podWorkerSync, this.clock.now() - since);
+        this.syncingSince.delete(id);
+      }
+    } else if (id === 'supervisor' && snap.value === 'running' && this.startupMs === null) {
+      this.startupMs = this.clock.now() - this.processStartMs;
+    }
+  };
+
+  private onSyncLoopEvent(event: { type: string; op?: string; pods?: Pod[]; podUid?: string; status?: PodStatus }): void {
+    if (event.type === 'pod.config.updated' && event.op === 'ADD') {
+      for (const p of event.pods ?? []) if (p.metadata.uid && !this.firstSeen.has(p.metadata.uid)) this.firstSeen.set(p.metadata.uid, this.clock.now());
+    }
+    if (event.type === 'pod.status.updated' && event.podUid) {
+      const seen = this.firstSeen.get(event.podUid);
+      const statuses = event.status?.containerStatuses ?? [];
+      if (seen !== undefined && seen >= 0 && statuses.length > 0 && statuses.every((c) => c.state?.running)) {
+        recordMs(this.podStart, this.clock.now() - seen);
+        this.startedPods += 1;
+        this.firstSeen.set(event.podUid, -1); // counted once
+      }
+    }
+  }
+}
