@@ -6,6 +6,7 @@ import { parseCommandLine } from '../domain/config/command-line.js';
 import { formatUsage } from '../domain/config/usage.js';
 import { versionLine, rawVersionInfo } from '../domain/config/version.js';
 import { runConfigCommand } from './commands/config.js';
+import { runGraphCommand } from './commands/graph.js';
 import { runReplayCommand } from './commands/replay.js';
 import { runReportCommand } from './commands/report.js';
 import { runRuntimeCommand } from './commands/runtime.js';
@@ -14,6 +15,7 @@ import { processCommandIo, type CommandIo } from './io.js';
 
 const SUBCOMMANDS: Record<string, (argv: string[], io: CommandIo) => Promise<number>> = {
   config: runConfigCommand,
+  graph: runGraphCommand,
   replay: runReplayCommand,
   report: runReportCommand,
   runtime: runRuntimeCommand,
@@ -21,7 +23,6 @@ const SUBCOMMANDS: Record<string, (argv: string[], io: CommandIo) => Promise<num
 
 const LATER: Record<string, string> = {
   visualize: 'the visualizer is not implemented yet (issue #8)',
-  graph: 'statechart export is not implemented yet (issue #8)',
 };
 
 export async function main(argv: string[], io: CommandIo = processCommandIo): Promise<number> {
