@@ -1,0 +1,88 @@
+/**
+ * The real kubelet-ts binary for the pod benchmarks, set up the way test/integration/pods.e2e.test.ts
+ * does it: a config file with staticPodPath and podLogsDir, webhook auth off, no server, no healthz,
+ * and the debug server on a loopback port (its /debug/pods shows the pods' statuses).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const BIN = resolve('dist/src/bin/kubelet.js');
+
+export interface DaemonPaths {
+  dir: string;
+  manifests: string;
+  logs: string;
+  root: string;
+}
+
+export interface RunningDaemon {
+  child: ChildProcess;
+  pid: number;
+  /** Epoch ms just before the spawn (t0 of ANCHORS.md's start-up figures). */
+  spawnedAtMs: number;
+  /** host:port of the debug server. */
+  debugAddress: string;
+  stderrTail(): string;
+  /** SIGTERM, then wait for the exit (SIGKILL after 60 s). */
+  stop(): Promise<void>;
+}
+
+export interface PodView {
+  name: string;
+  lifecycle: string;
+  status: { phase?: string; containerStatuses?: { state?: { running?: object } }[] } | null;
+}
+
+export async function startDaemon(
+  paths: DaemonPaths, runtimeEndpoint: string, nodeName: string,
+  /** Options for node itself, e.g. `--cpu-prof` to see what an idle kubelet spends its CPU on. */
+  nodeArgs: string[] = [],
+): Promise<RunningDaemon> {
+  const cfg = join(paths.dir, 'kubelet.yaml');
+  writeFileSync(cfg, [
+    'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
+    `staticPodPath: ${paths.manifests}`, `podLogsDir: ${paths.logs}`, `containerRuntimeEndpoint: ${runtimeEndpoint}`,
+    'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
+    'enableServer: false', 'healthzPort: 0', '',
+  ].join('\n'));
+  const spawnedAtMs = Date.now();
+  const child = spawn(process.execPath, [...nodeArgs, BIN, `--config=${cfg}`, `--root-dir=${paths.root}`, '--debug-address=127.0.0.1:0', `--hostname-override=${nodeName}`], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  let debugAddress = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-200_000);
+    const m = /"address":"(127\.0\.0\.1:\d+)","msg":"Debug server listening"/.exec(stderr);
+    if (m && !debugAddress) debugAddress = m[1]!;
+  });
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const deadline = Date.now() + 30_000;
+  while (!debugAddress) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`kubelet-ts did not start its debug server:\n${stderr.slice(-3000)}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    child, pid: child.pid!, spawnedAtMs, debugAddress,
+    stderrTail: () => stderr.slice(-3000),
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export async function debugPods(daemon: RunningDaemon): Promise<PodView[]> {
+  const res = await fetch(`http://${daemon.debugAddress}/debug/pods`);
+  return ((await res.json()) as { pods: PodView[] }).pods;
+}
+
+export const isRunning = (p: PodView): boolean =>
+  p.lifecycle === 'active' && p.status?.phase === 'Running' && (p.status.containerStatuses ?? []).length > 0 &&
+  (p.status.containerStatuses ?? []).every((c) => c.state?.running !== undefined);

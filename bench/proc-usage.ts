@@ -1,0 +1,55 @@
+/**
+ * A process's memory and CPU from /proc, the way the node e2e resource checks and ANCHORS.md read
+ * them: VmRSS from status, PSS from smaps_rollup (shared pages divided among their users, so shims
+ * that share Node's text are not counted a hundred times), utime+stime from stat.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux; Node has no sysconf, and every arch we run on uses 100
+
+function kib(text: string, field: string): number {
+  const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
+  return m ? Number(m[1]) : 0;
+}
+
+/** VmRSS in MiB; 0 when the process is gone. */
+export function rssMiB(pid: number): number {
+  try {
+    return kib(readFileSync(`/proc/${pid}/status`, 'utf8'), 'VmRSS') / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Proportional set size in MiB; 0 when the process is gone or smaps_rollup is unreadable. */
+export function pssMiB(pid: number): number {
+  try {
+    return kib(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'), 'Pss') / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** utime + stime in seconds. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces and parentheses: split after its closing one.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // fields[0] is state (field 3), so utime (field 14) is fields[11] and stime (15) fields[12].
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** PIDs whose command line contains `needle` (e.g. a state directory the processes were given). */
+export function pidsWithCommandLine(needle: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (cmdline.includes(needle)) pids.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}

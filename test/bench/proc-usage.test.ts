@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { cpuSeconds, pidsWithCommandLine, pssMiB, rssMiB } from '../../bench/proc-usage.js';
+
+describe('proc-usage', () => {
+  it('reads this process: RSS within what Node reports, PSS no more than RSS', () => {
+    const nodeRss = process.memoryUsage().rss / 1024 / 1024;
+    const rss = rssMiB(process.pid);
+    expect(rss).toBeGreaterThan(nodeRss * 0.5);
+    expect(rss).toBeLessThan(nodeRss * 2);
+    expect(pssMiB(process.pid)).toBeGreaterThan(0);
+    expect(pssMiB(process.pid)).toBeLessThanOrEqual(rss + 1);
+  });
+
+  it('counts CPU time as the process itself accounts it, in seconds', () => {
+    const before = cpuSeconds(process.pid);
+    const usage0 = process.cpuUsage();
+    let x = 0;
+    // Spin until Node says 300 ms of CPU were used (wall time would vary with the machine's load).
+    const used = () => {
+      const u = process.cpuUsage(usage0);
+      return u.user + u.system;
+    };
+    while (used() < 300_000) for (let i = 0; i < 10_000; i++) x += Math.sqrt(x + 1);
+    const spent = cpuSeconds(process.pid) - before;
+    expect(x).toBeGreaterThan(0);
+    expect(spent).toBeGreaterThan(0.25); // clock ticks are 10 ms
+    expect(spent).toBeLessThan(1);
+  });
+
+  it('reports 0 for a process that does not exist, and finds processes by command line', () => {
+    expect(rssMiB(2 ** 22 + 1)).toBe(0);
+    expect(pidsWithCommandLine(process.argv[1]!)).toContain(process.pid);
+  });
+});
