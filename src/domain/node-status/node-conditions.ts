@@ -1,0 +1,76 @@
+/**
+ * The node conditions the kubelet owns (Go: pkg/kubelet/nodestatus/setters.go): MemoryPressure,
+ * DiskPressure, PIDPressure and Ready, in that order, with Go's reasons and messages.
+ * lastHeartbeatTime is the time of this update; lastTransitionTime moves only when the status does.
+ *
+ * Differs from Go: there is no eviction manager yet, so the pressure conditions are always False
+ * (Go sets them True when an eviction threshold is crossed). Storage and shutdown errors are not
+ * part of Ready (we have neither a volume plugin manager nor a shutdown manager).
+ */
+import { metaTime, type ConditionStatus, type NodeCondition } from './api-objects.js';
+
+/** What the kubelet knows about its own health, from the runtime machine and the PLEG. */
+export interface NodeHealth {
+  /** Null until the first runtime status check answered. */
+  runtime: { runtimeReady: boolean; networkReady: boolean; message?: string } | null;
+  pleg: { healthy: boolean; message?: string } | null;
+}
+
+/** Go's runtimeErrors / networkErrors / PLEG check, as the messages Go aggregates into Ready. */
+export function readinessErrors(health: NodeHealth): string[] {
+  const errs: string[] = [];
+  const rt = health.runtime;
+  if (rt === null) {
+    errs.push('container runtime status check may not have completed yet');
+  } else {
+    if (!rt.runtimeReady) errs.push(rt.message ? `container runtime is down: ${rt.message}` : 'container runtime is down');
+    if (rt.runtimeReady && !rt.networkReady) {
+      errs.push(`container runtime network not ready: ${rt.message ?? 'NetworkReady=false'}`);
+    }
+  }
+  if (health.pleg !== null && !health.pleg.healthy) errs.push(`PLEG is not healthy: ${health.pleg.message ?? 'pleg has yet to be successful'}`);
+  return errs;
+}
+
+/** utilerrors.NewAggregate(errs).Error(): one message as is, several as "[a, b]". */
+function aggregate(errs: string[]): string {
+  return errs.length === 1 ? errs[0]! : `[${errs.join(', ')}]`;
+}
+
+interface Wanted {
+  type: string;
+  status: ConditionStatus;
+  reason: string;
+  message: string;
+}
+
+export function wantedConditions(health: NodeHealth): Wanted[] {
+  const errs = readinessErrors(health);
+  return [
+    { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
+    { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
+    { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
+    errs.length === 0
+      ? { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }
+      : { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: aggregate(errs) },
+  ];
+}
+
+/**
+ * The conditions to report at `nowMs`, given the ones last reported. Conditions owned by others
+ * (e.g. NetworkUnavailable from a CNI plugin) are kept as they were, after ours.
+ */
+export function nodeConditions(previous: readonly NodeCondition[], health: NodeHealth, nowMs: number): NodeCondition[] {
+  const now = metaTime(nowMs);
+  const ours = wantedConditions(health).map((w): NodeCondition => {
+    const prev = previous.find((c) => c.type === w.type);
+    const transitioned = prev === undefined || prev.status !== w.status;
+    return { ...w, lastHeartbeatTime: now, lastTransitionTime: transitioned ? now : prev.lastTransitionTime };
+  });
+  const owned = new Set(ours.map((c) => c.type));
+  return [...ours, ...previous.filter((c) => !owned.has(c.type))];
+}
+
+export function isReady(conditions: readonly NodeCondition[]): boolean {
+  return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
+}

@@ -1,0 +1,306 @@
+/**
+ * Node registration and status (Go: kubelet_node_status.go registerWithAPIServer,
+ * syncNodeStatus, fastStatusUpdateOnce).
+ *
+ * Contract:
+ * - `registering`: the `registerNode` effect POSTs the initial Node. On KLT_ERR_API_ALREADY_EXISTS
+ *   the machine moves to `reconciling`, where `reconcileNode` GETs the Node and patches the labels
+ *   and annotations the kubelet owns (Go's reconcileExistingNode). Any other failure is retried
+ *   after 100 ms, 200 ms, … capped at 7 s (Go sleeps 100 ms before its first try; we do not).
+ *   Once registered, `node.registered` (with the uid) goes to the `nodeLease` actor and is emitted.
+ * - `updating`: every nodeStatusUpdateFrequency (×(1 + 0.04 × jitter)), the `readNodeFacts`
+ *   effect lists images and stamps the time; the status is computed by computeNodeStatus and sent
+ *   (`patchNodeStatus`, through the heartbeat client) only when it changed apart from heartbeat
+ *   times, or when nodeStatusReportFrequency has passed since the last report. A failed PATCH is
+ *   retried at once, five tries in all (Go: nodeStatusUpdateRetry), the effect re-opening
+ *   connections from the second try on; then the next period.
+ * - Until the node has reported Ready=True (and at most 2 minutes, Go's nodeReadyGracePeriod) the
+ *   period is 100 ms, so Ready reaches the API server as soon as the runtime is up. In that time
+ *   a not-Ready status is held back for one regular period: a restarted kubelet whose Node is
+ *   still Ready does not flap it NotReady while its first runtime check is under way (Go does).
+ * - Health arrives as events at any time (`node.runtime.health`, `node.pleg.health`) and is used
+ *   by the next update, as in Go.
+ * - `node.readiness.changed` is emitted when the reported Ready status flips (for NodeReady /
+ *   NodeNotReady events).
+ * Effects answer with data (`ApiAnswer`), never throw. Pure: time comes on the answers.
+ */
+import { assign, emit, enqueueActions, fromPromise, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import type { SerializedError } from '../domain/errors.js';
+import type { NodeCondition, NodeObject, NodeStatus } from '../domain/node-status/api-objects.js';
+import { jitteredMs, retryDelayMs } from '../domain/node-status/backoff.js';
+import type { NodeRegistrationSpec } from '../domain/node-status/initial-node.js';
+import { isReady, type NodeHealth } from '../domain/node-status/node-conditions.js';
+import { computeNodeStatus, nodeStatusChanged, type ListedImage, type NodeStaticFacts } from '../domain/node-status/node-status.js';
+import type { NodeRegisteredEvent } from './node-lease.machine.js';
+
+export const NODE_STATUS_UPDATE_FREQUENCY_MS = 10_000;
+export const NODE_STATUS_REPORT_FREQUENCY_MS = 300_000;
+/** Go: fastStatusUpdateOnce's ticker. */
+export const FAST_STATUS_UPDATE_MS = 100;
+/** Go: nodeReadyGracePeriod, how long fastStatusUpdateOnce keeps trying. */
+export const FAST_STATUS_UPDATE_LIMIT_MS = 120_000;
+/** Go: nodeStatusUpdateRetry. */
+export const NODE_STATUS_UPDATE_TRIES = 5;
+/** Go: wait.JitterUntil(kl.syncNodeStatus, kl.nodeStatusUpdateFrequency, 0.04, …). */
+export const NODE_STATUS_JITTER_FACTOR = 0.04;
+
+export interface NodeStatusMachineInput {
+  registration: NodeRegistrationSpec;
+  facts: NodeStaticFacts;
+  updateFrequencyMs?: number;
+  reportFrequencyMs?: number;
+  /** A number in [0, 1) drawn by the caller (and so recorded): the period's jitter. */
+  jitter: number;
+  /** When the machine started, on the injected clock (bounds the fast updates). */
+  startedAtMs: number;
+}
+
+export interface NodeRuntimeHealthEvent {
+  type: 'node.runtime.health';
+  runtimeReady: boolean;
+  networkReady: boolean;
+  /** Why not ready (the CRI condition's reason and message, or the runtime machine's reason). */
+  message?: string;
+  observedAtMs: number;
+}
+
+export interface NodePlegHealthEvent {
+  type: 'node.pleg.health';
+  healthy: boolean;
+  /** e.g. "pleg was last seen active 3m10s ago; threshold is 3m0s". */
+  message?: string;
+  observedAtMs: number;
+}
+
+export type NodeStatusEvent = NodeRuntimeHealthEvent | NodePlegHealthEvent;
+
+/** Emitted (actor.on) for the event recorder: RegisteredNode, NodeReady / NodeNotReady. */
+export type NodeStatusEmitted =
+  | NodeRegisteredEvent
+  | { type: 'node.readiness.changed'; nodeName: string; ready: boolean; message: string };
+
+export type ApiAnswer<T> = { ok: true; value: T; observedAtMs: number } | { ok: false; error: SerializedError; observedAtMs: number };
+
+export interface RegisterNodeInput { registration: NodeRegistrationSpec; facts: NodeStaticFacts; health: NodeHealth }
+export interface ReconcileNodeInput { registration: NodeRegistrationSpec }
+export interface PatchNodeStatusInput { nodeName: string; status: NodeStatus; attempt: number }
+export interface NodeFacts { images: ListedImage[] }
+
+export interface NodeStatusContext {
+  registration: NodeRegistrationSpec;
+  facts: NodeStaticFacts;
+  updatePeriodMs: number;
+  reportFrequencyMs: number;
+  startedAtMs: number;
+  health: NodeHealth;
+  nodeUid: string | null;
+  /** Registration tries that failed in a row. */
+  registerFailures: number;
+  /** The status last sent (or read back at registration); null before the first. */
+  lastSent: NodeStatus | null;
+  lastReportedAtMs: number | null;
+  /** The status computed by the latest update, waiting to be sent. */
+  pending: NodeStatus | null;
+  pendingAtMs: number;
+  patchAttempt: number;
+  /** Ready=True has been reported once: fast updates are over. */
+  reportedReady: boolean;
+  lastError: SerializedError | null;
+}
+
+export const NODE_STATUS_EFFECTS = ['registerNode', 'reconcileNode', 'readNodeFacts', 'patchNodeStatus'] as const;
+
+const answerOf = <T>(event: AnyEventObject) => (event as unknown as { output: ApiAnswer<T> }).output;
+const okValue = <T>(event: AnyEventObject) => (answerOf<T>(event) as Extract<ApiAnswer<T>, { ok: true }>);
+const failure = (event: AnyEventObject) => (answerOf<unknown>(event) as Extract<ApiAnswer<unknown>, { ok: false }>).error;
+const conditionsOf = (s: NodeStatus | null): NodeCondition[] => s?.conditions ?? [];
+const readyCondition = (s: NodeStatus | null) => conditionsOf(s).find((c) => c.type === 'Ready');
+
+export const nodeStatusMachine = setup({
+  types: {
+    context: {} as NodeStatusContext,
+    events: {} as NodeStatusEvent,
+    input: {} as NodeStatusMachineInput,
+    emitted: {} as NodeStatusEmitted,
+  },
+  actors: {
+    registerNode: fromPromise<ApiAnswer<NodeObject>, RegisterNodeInput>(async () => {
+      throw new Error('actor registerNode was not provided');
+    }),
+    reconcileNode: fromPromise<ApiAnswer<NodeObject>, ReconcileNodeInput>(async () => {
+      throw new Error('actor reconcileNode was not provided');
+    }),
+    readNodeFacts: fromPromise<ApiAnswer<NodeFacts>, { nodeName: string }>(async () => {
+      throw new Error('actor readNodeFacts was not provided');
+    }),
+    patchNodeStatus: fromPromise<ApiAnswer<NodeObject>, PatchNodeStatusInput>(async () => {
+      throw new Error('actor patchNodeStatus was not provided');
+    }),
+  },
+  delays: {
+    registerRetry: ({ context }) => retryDelayMs(context.registerFailures),
+    updatePeriod: ({ context }) => (isFastUpdating(context) ? FAST_STATUS_UPDATE_MS : context.updatePeriodMs),
+  },
+  guards: {
+    isOk: ({ event }) => answerOf<unknown>(event).ok,
+    isAlreadyExists: ({ event }) => !answerOf<unknown>(event).ok && failure(event).code === 'KLT_ERR_API_ALREADY_EXISTS',
+    isDue: ({ context }) => isDue(context),
+    hasTriesLeft: ({ context }) => context.patchAttempt + 1 < NODE_STATUS_UPDATE_TRIES,
+  },
+  actions: {
+    recordRuntimeHealth: assign(({ context, event }) => {
+      const e = event as NodeRuntimeHealthEvent;
+      const runtime = { runtimeReady: e.runtimeReady, networkReady: e.networkReady, ...(e.message === undefined ? {} : { message: e.message }) };
+      return { health: { ...context.health, runtime } };
+    }),
+    recordPlegHealth: assign(({ context, event }) => {
+      const e = event as NodePlegHealthEvent;
+      return { health: { ...context.health, pleg: { healthy: e.healthy, ...(e.message === undefined ? {} : { message: e.message }) } } };
+    }),
+    /** Keep the server's Node: its uid for the lease, its conditions for transition times. */
+    recordRegistered: assign(({ event }) => {
+      const node = okValue<NodeObject>(event).value;
+      return { nodeUid: node.metadata.uid ?? null, lastSent: node.status ?? null, registerFailures: 0, lastError: null };
+    }),
+    announceRegistered: enqueueActions(({ context, enqueue, system }) => {
+      const registered: NodeRegisteredEvent = { type: 'node.registered', nodeName: context.registration.nodeName, uid: context.nodeUid ?? '' };
+      const lease = system.get('nodeLease') as AnyActorRef | undefined;
+      if (lease) enqueue.sendTo(lease, registered);
+      enqueue.emit(registered);
+    }),
+    recordRegisterFailure: assign(({ context, event }) => ({ registerFailures: context.registerFailures + 1, lastError: failure(event) })),
+    computeStatus: assign(({ context, event }) => {
+      const facts = okValue<NodeFacts>(event);
+      const pending = computeNodeStatus({
+        facts: context.facts,
+        health: context.health,
+        images: facts.value.images,
+        previousConditions: conditionsOf(context.lastSent),
+        nowMs: facts.observedAtMs,
+      });
+      return { pending, pendingAtMs: facts.observedAtMs, patchAttempt: 0 };
+    }),
+    announceReadiness: enqueueActions(({ context, enqueue }) => {
+      const before = readyCondition(context.lastSent);
+      const after = readyCondition(context.pending);
+      if (after === undefined || before?.status === after.status) return;
+      enqueue(emit({ type: 'node.readiness.changed', nodeName: context.registration.nodeName, ready: after.status === 'True', message: after.message }));
+    }),
+    recordSent: assign(({ context }) => ({
+      lastSent: context.pending,
+      lastReportedAtMs: context.pendingAtMs,
+      reportedReady: context.reportedReady || isReady(conditionsOf(context.pending)),
+      pending: null,
+      lastError: null,
+    })),
+    recordPatchFailure: assign(({ context, event }) => ({ patchAttempt: context.patchAttempt + 1, lastError: failure(event) })),
+  },
+}).createMachine({
+  id: 'nodeStatus',
+  context: ({ input }) => ({
+    registration: input.registration,
+    facts: input.facts,
+    updatePeriodMs: jitteredMs(input.updateFrequencyMs ?? NODE_STATUS_UPDATE_FREQUENCY_MS, NODE_STATUS_JITTER_FACTOR, input.jitter),
+    reportFrequencyMs: input.reportFrequencyMs ?? NODE_STATUS_REPORT_FREQUENCY_MS,
+    startedAtMs: input.startedAtMs,
+    health: { runtime: null, pleg: null },
+    nodeUid: null,
+    registerFailures: 0,
+    lastSent: null,
+    lastReportedAtMs: null,
+    pending: null,
+    pendingAtMs: input.startedAtMs,
+    patchAttempt: 0,
+    reportedReady: false,
+    lastError: null,
+  }),
+  on: {
+    'node.runtime.health': { actions: 'recordRuntimeHealth' },
+    'node.pleg.health': { actions: 'recordPlegHealth' },
+  },
+  initial: 'registering',
+  states: {
+    registering: {
+      meta: { description: 'creating the Node object' },
+      invoke: {
+        src: 'registerNode',
+        input: ({ context }) => ({ registration: context.registration, facts: context.facts, health: context.health }),
+        onDone: [
+          { guard: 'isOk', target: 'updating', actions: ['recordRegistered', 'announceRegistered'] },
+          { guard: 'isAlreadyExists', target: 'reconciling' },
+          { target: 'registrationBackoff', actions: 'recordRegisterFailure' },
+        ],
+        onError: { target: 'registrationBackoff', actions: assign(({ context }) => ({ registerFailures: context.registerFailures + 1 })) },
+      },
+    },
+    reconciling: {
+      meta: { description: 'the Node exists: reading it and bringing its labels and annotations in line' },
+      invoke: {
+        src: 'reconcileNode',
+        input: ({ context }) => ({ registration: context.registration }),
+        onDone: [
+          { guard: 'isOk', target: 'updating', actions: ['recordRegistered', 'announceRegistered'] },
+          { target: 'registrationBackoff', actions: 'recordRegisterFailure' },
+        ],
+        onError: { target: 'registrationBackoff', actions: assign(({ context }) => ({ registerFailures: context.registerFailures + 1 })) },
+      },
+    },
+    registrationBackoff: {
+      meta: { description: 'registration failed: retrying after 100 ms … 7 s' },
+      after: { registerRetry: 'registering' },
+    },
+    updating: {
+      meta: { description: 'registered: reporting the node status' },
+      initial: 'collecting',
+      states: {
+        collecting: {
+          invoke: {
+            src: 'readNodeFacts',
+            input: ({ context }) => ({ nodeName: context.registration.nodeName }),
+            onDone: [
+              { guard: 'isOk', target: 'deciding', actions: 'computeStatus' },
+              { target: 'waiting', actions: assign(({ event }) => ({ lastError: failure(event) })) },
+            ],
+            onError: 'waiting',
+          },
+        },
+        deciding: {
+          always: [{ guard: 'isDue', target: 'sending' }, { target: 'waiting' }],
+        },
+        sending: {
+          invoke: {
+            src: 'patchNodeStatus',
+            input: ({ context }) => ({ nodeName: context.registration.nodeName, status: context.pending ?? {}, attempt: context.patchAttempt }),
+            onDone: [
+              { guard: 'isOk', target: 'waiting', actions: ['announceReadiness', 'recordSent'] },
+              { guard: 'hasTriesLeft', target: 'retrying', actions: 'recordPatchFailure' },
+              { target: 'waiting', actions: 'recordPatchFailure' },
+            ],
+            onError: [{ guard: 'hasTriesLeft', target: 'retrying', actions: assign(({ context }) => ({ patchAttempt: context.patchAttempt + 1 })) }, { target: 'waiting' }],
+          },
+        },
+        // Re-enters `sending` so a fresh effect runs (Go retries at once within one sync).
+        retrying: { always: 'sending' },
+        waiting: { after: { updatePeriod: 'collecting' } },
+      },
+    },
+  },
+});
+
+/** Changed, or never reported, or the report frequency is up; a not-Ready status waits out the start. */
+function isDue(context: NodeStatusContext): boolean {
+  const pending = context.pending;
+  if (pending === null) return false;
+  const due =
+    nodeStatusChanged(context.lastSent, pending) ||
+    context.lastReportedAtMs === null ||
+    context.pendingAtMs - context.lastReportedAtMs >= context.reportFrequencyMs;
+  if (!due) return false;
+  const holdNotReady = isFastUpdating(context) && context.pendingAtMs - context.startedAtMs < context.updatePeriodMs;
+  return isReady(conditionsOf(pending)) || !holdNotReady;
+}
+
+/** Fast updates until Ready=True was reported, for at most FAST_STATUS_UPDATE_LIMIT_MS. */
+function isFastUpdating(context: NodeStatusContext): boolean {
+  return !context.reportedReady && context.pendingAtMs - context.startedAtMs < FAST_STATUS_UPDATE_LIMIT_MS;
+}

@@ -1,0 +1,88 @@
+/**
+ * The API server, as the kubelet uses it: one narrow interface per responsibility (Go's clientset
+ * split into the calls the node side and the pod side make). Implemented over
+ * @kubernetes/client-node in src/adapters/apiserver/; tests use fakes. Every method rejects with a
+ * KubeletError whose code comes from the adapter's one status table (KLT_ERR_API_*);
+ * `retryable` is true for outages, timeouts, 429 and 5xx.
+ */
+import type { KubeObject, LeaseObject, NodeObject, NodeStatus } from '../domain/node-status/api-objects.js';
+
+export type { KubeObject, LeaseObject, NodeObject, NodeStatus };
+
+/** Nodes: registration and status (node side). */
+export interface NodeApi {
+  getNode(name: string): Promise<NodeObject>;
+  createNode(node: NodeObject): Promise<NodeObject>;
+  /** Strategic merge patch of the Node (labels, annotations on re-registration). */
+  patchNode(name: string, patch: Partial<NodeObject>): Promise<NodeObject>;
+  /** Strategic merge patch of nodes/{name}/status: conditions and addresses merge by `type`. */
+  patchNodeStatus(name: string, status: NodeStatus): Promise<NodeObject>;
+}
+
+/** Leases in kube-node-lease (node side). */
+export interface LeaseApi {
+  getLease(namespace: string, name: string): Promise<LeaseObject>;
+  createLease(lease: LeaseObject): Promise<LeaseObject>;
+  /** PUT with metadata.resourceVersion: KLT_ERR_API_CONFLICT when someone else wrote in between. */
+  updateLease(lease: LeaseObject): Promise<LeaseObject>;
+}
+
+export interface PodList {
+  resourceVersion: string;
+  items: KubeObject[];
+}
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
+
+export interface WatchHandle {
+  /** Stop the watch; `onDone` is not called for a stop asked for. */
+  stop(): void;
+}
+
+/** Pods bound to this node, their status, mirror pods (pod side). */
+export interface PodApi {
+  /** GET /api/v1/pods?fieldSelector=spec.nodeName=<node>. */
+  listPods(opts: { nodeName: string; resourceVersion?: string }): Promise<PodList>;
+  /**
+   * WATCH from `resourceVersion` with bookmarks. `onDone` gets the error that ended the watch
+   * (KLT_ERR_API_GONE for 410: relist), or null when the server closed it cleanly.
+   */
+  watchPods(opts: {
+    nodeName: string;
+    resourceVersion: string;
+    onEvent: (type: WatchEventType, object: KubeObject) => void;
+    onDone: (err: unknown) => void;
+  }): Promise<WatchHandle>;
+  /** Strategic merge patch of pods/{name}/status. */
+  patchPodStatus(namespace: string, name: string, patch: Record<string, unknown>): Promise<KubeObject>;
+  getPod(namespace: string, name: string): Promise<KubeObject>;
+  createPod(namespace: string, pod: KubeObject): Promise<KubeObject>;
+  /** DELETE with grace period and an optional uid precondition (mirror pods, Go's deletePod). */
+  deletePod(namespace: string, name: string, opts?: { gracePeriodSeconds?: number; uid?: string }): Promise<void>;
+}
+
+/** Events (the event client, its own rate limit). */
+export interface EventApi {
+  createEvent(namespace: string, event: KubeObject): Promise<KubeObject>;
+  /** Strategic merge patch of an event (the recorder's aggregation: count, lastTimestamp, series). */
+  patchEvent(namespace: string, name: string, patch: Record<string, unknown>): Promise<KubeObject>;
+}
+
+/** The heartbeat client: no client-side rate limit, a short per-request timeout, re-openable. */
+export interface HeartbeatApi extends NodeApi, LeaseApi {
+  /**
+   * Drop every open connection; the next request opens a new one (Go: closeAllConns, called on
+   * repeated heartbeat failures so a half-dead TCP connection is not reused).
+   */
+  reopen(): void;
+}
+
+/** Go's three clients (run.clients): kubeClient, eventClient, heartbeatClient. */
+export interface ApiClients {
+  main: NodeApi & LeaseApi & PodApi;
+  events: EventApi;
+  heartbeat: HeartbeatApi;
+  /** The API server's URL from the kubeconfig (for logs). */
+  readonly server: string;
+  close(): void;
+}

@@ -1,0 +1,214 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, createMachine, fromPromise, SimulatedClock } from 'xstate';
+import type { SerializedError } from '../../src/domain/errors.js';
+import type { NodeObject, NodeStatus } from '../../src/domain/node-status/api-objects.js';
+import type { NodeRegistrationSpec } from '../../src/domain/node-status/initial-node.js';
+import type { NodeStaticFacts } from '../../src/domain/node-status/node-status.js';
+import {
+  nodeStatusMachine,
+  type ApiAnswer,
+  type NodeFacts,
+  type NodeStatusEmitted,
+  type PatchNodeStatusInput,
+} from '../../src/machines/node-status.machine.js';
+
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
+};
+async function tick(clock: SimulatedClock, ms: number) {
+  clock.increment(ms);
+  await settle();
+}
+
+const registration: NodeRegistrationSpec = {
+  nodeName: 'n1', hostname: 'n1', operatingSystem: 'linux', architecture: 'amd64',
+  nodeLabels: {}, registerWithTaints: [], registerSchedulable: true, enableControllerAttachDetach: true,
+};
+const facts: NodeStaticFacts = {
+  hostname: 'n1', nodeIps: ['10.0.0.5'],
+  capacity: { cpuMillis: 4000, memoryBytes: 8 * 2 ** 30, ephemeralStorageBytes: 100 * 2 ** 30, pods: 110 },
+  allocatable: { cpuMillis: 4000, memoryBytes: 8 * 2 ** 30 - 100 * 2 ** 20, ephemeralStorageBytes: 90 * 2 ** 30, pods: 110 },
+  nodeInfo: {
+    machineID: 'm', systemUUID: 's', bootID: 'b', kernelVersion: '6.1.0', osImage: 'Debian GNU/Linux 12 (bookworm)',
+    containerRuntimeVersion: 'containerd://1.7.24', kubeletVersion: 'v1.33.0', kubeProxyVersion: '', operatingSystem: 'linux', architecture: 'amd64',
+  },
+  kubeletPort: 10250,
+  maxImages: 50,
+};
+const unavailable: SerializedError = { code: 'KLT_ERR_API_UNAVAILABLE', message: 'connect ECONNREFUSED', retryable: true };
+const exists: SerializedError = { code: 'KLT_ERR_API_ALREADY_EXISTS', message: 'nodes "n1" already exists', retryable: false };
+
+interface Script {
+  register?: SerializedError[];
+  existing?: NodeObject;
+  patchFails?: number;
+}
+
+function start(script: Script = {}) {
+  const clock = new SimulatedClock();
+  const calls = { register: [] as number[], reconcile: [] as number[], facts: [] as number[], patch: [] as { atMs: number; input: PatchNodeStatusInput }[] };
+  const emitted: NodeStatusEmitted[] = [];
+  let patchFails = script.patchFails ?? 0;
+  const node = (status?: NodeStatus): NodeObject => ({ metadata: { name: 'n1', uid: 'uid-1' }, ...(status ? { status } : {}) });
+  const machine = nodeStatusMachine.provide({
+    actors: {
+      registerNode: fromPromise<ApiAnswer<NodeObject>>(async () => {
+        calls.register.push(clock.now());
+        const err = script.register?.[calls.register.length - 1];
+        return err ? { ok: false, error: err, observedAtMs: clock.now() } : { ok: true, value: node(), observedAtMs: clock.now() };
+      }),
+      reconcileNode: fromPromise<ApiAnswer<NodeObject>>(async () => {
+        calls.reconcile.push(clock.now());
+        return { ok: true, value: script.existing ?? node(), observedAtMs: clock.now() };
+      }),
+      readNodeFacts: fromPromise<ApiAnswer<NodeFacts>>(async () => {
+        calls.facts.push(clock.now());
+        return { ok: true, value: { images: [] }, observedAtMs: clock.now() };
+      }),
+      patchNodeStatus: fromPromise<ApiAnswer<NodeObject>, PatchNodeStatusInput>(async ({ input }) => {
+        calls.patch.push({ atMs: clock.now(), input });
+        if (patchFails > 0) {
+          patchFails--;
+          return { ok: false, error: unavailable, observedAtMs: clock.now() };
+        }
+        return { ok: true, value: node(input.status), observedAtMs: clock.now() };
+      }),
+    },
+  });
+  const actor = createActor(machine, { clock, input: { registration, facts, jitter: 0, startedAtMs: 0 } });
+  actor.on('*', (e) => emitted.push(e as NodeStatusEmitted));
+  return { actor, clock, calls, emitted };
+}
+
+const runtimeReady = { type: 'node.runtime.health', runtimeReady: true, networkReady: true, observedAtMs: 0 } as const;
+const readyOf = (input: PatchNodeStatusInput | undefined) => input?.status.conditions?.find((c) => c.type === 'Ready');
+
+describe('nodeStatusMachine registration', () => {
+  it('retries registration after 100, 200, 400 ms … and never more than 7 s apart', async () => {
+    const { actor, clock, calls } = start({ register: Array<SerializedError>(9).fill(unavailable) });
+    actor.start();
+    await settle();
+    for (const step of [100, 200, 400, 800, 1_600, 3_200, 6_400, 7_000, 7_000]) await tick(clock, step);
+    const gaps = calls.register.slice(1).map((t, i) => t - calls.register[i]!);
+    expect(gaps).toEqual([100, 200, 400, 800, 1_600, 3_200, 6_400, 7_000, 7_000]);
+    expect(actor.getSnapshot().matches('updating')).toBe(true);
+    expect(actor.getSnapshot().context.registerFailures).toBe(0);
+  });
+
+  it('reconciles the existing Node on AlreadyExists and keeps its conditions for transition times', async () => {
+    const since = '2026-01-01T00:00:00Z';
+    const existing: NodeObject = {
+      metadata: { name: 'n1', uid: 'uid-old' },
+      status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: since, lastTransitionTime: since }] },
+    };
+    const { actor, calls } = start({ register: [exists], existing });
+    actor.start();
+    actor.send(runtimeReady);
+    await settle();
+    expect(calls.reconcile).toHaveLength(1);
+    expect(actor.getSnapshot().context.nodeUid).toBe('uid-old');
+    expect(readyOf(calls.patch[0]?.input)?.lastTransitionTime).toBe(since);
+  });
+
+  it('tells the nodeLease actor in its system and its subscribers the uid once registered', async () => {
+    const received: unknown[] = [];
+    const clock = new SimulatedClock();
+    const statusMachine = nodeStatusMachine.provide({
+      actors: {
+        registerNode: fromPromise(async () => ({ ok: true as const, value: { metadata: { name: 'n1', uid: 'u9' } }, observedAtMs: 0 })),
+        readNodeFacts: fromPromise(async () => ({ ok: true as const, value: { images: [] }, observedAtMs: 0 })),
+        patchNodeStatus: fromPromise(async () => ({ ok: true as const, value: { metadata: {} }, observedAtMs: 0 })),
+      },
+    });
+    const fakeLease = createMachine({ on: { 'node.registered': { actions: ({ event }) => received.push(event) } } });
+    // Both under one parent, as the lead wires them: the lease is found by its system id.
+    const parent = createMachine({
+      invoke: [
+        { id: 'nodeLease', systemId: 'nodeLease', src: fakeLease },
+        { id: 'nodeStatus', src: statusMachine, input: { registration, facts, jitter: 0, startedAtMs: 0 } },
+      ],
+    });
+    const root = createActor(parent, { clock });
+    root.start();
+    const statusRef = root.getSnapshot().children.nodeStatus!;
+    const local: unknown[] = [];
+    statusRef.on('node.registered', (e: unknown) => local.push(e));
+    await settle();
+    expect(received).toEqual([{ type: 'node.registered', nodeName: 'n1', uid: 'u9' }]);
+    expect(local).toEqual(received);
+    root.stop();
+  });
+});
+
+describe('nodeStatusMachine status updates', () => {
+  it('polls every 100 ms until Ready is reported, then every 10 s', async () => {
+    const { actor, clock, calls } = start();
+    actor.start();
+    await settle();
+    await tick(clock, 100);
+    await tick(clock, 100);
+    expect(calls.facts).toEqual([0, 100, 200]);
+    actor.send(runtimeReady);
+    await tick(clock, 100);
+    expect(readyOf(calls.patch.at(-1)?.input)?.status).toBe('True');
+    const factsBefore = calls.facts.length;
+    await tick(clock, 9_999);
+    expect(calls.facts.length).toBe(factsBefore);
+    await tick(clock, 1);
+    expect(calls.facts.length).toBe(factsBefore + 1);
+  });
+
+  it('holds a not-Ready status back for one period after start, then reports it', async () => {
+    const { actor, clock, calls } = start();
+    actor.start();
+    await settle();
+    for (let t = 0; t < 9_900; t += 100) await tick(clock, 100);
+    expect(calls.patch).toHaveLength(0);
+    await tick(clock, 100);
+    expect(calls.patch).toHaveLength(1);
+    expect(readyOf(calls.patch[0]?.input)).toMatchObject({ status: 'False', reason: 'KubeletNotReady', message: 'container runtime status check may not have completed yet' });
+  });
+
+  it('sends an unchanged status only after the report frequency (5 m)', async () => {
+    const { actor, clock, calls } = start();
+    actor.start();
+    actor.send(runtimeReady);
+    await settle();
+    expect(calls.patch).toHaveLength(1);
+    for (let t = 10_000; t < 300_000; t += 10_000) await tick(clock, 10_000);
+    expect(calls.patch).toHaveLength(1);
+    await tick(clock, 10_000);
+    expect(calls.patch).toHaveLength(2);
+    expect(calls.patch[1]!.atMs).toBe(300_000);
+    expect(readyOf(calls.patch[1]!.input)?.lastHeartbeatTime).toBe('1970-01-01T00:05:00Z');
+    expect(readyOf(calls.patch[1]!.input)?.lastTransitionTime).toBe('1970-01-01T00:00:00Z');
+  });
+
+  it('sends at the next period when the health changed, and emits the readiness change', async () => {
+    const { actor, clock, calls, emitted } = start();
+    actor.start();
+    actor.send(runtimeReady);
+    await settle();
+    actor.send({ type: 'node.pleg.health', healthy: false, message: 'pleg was last seen active 3m1s ago; threshold is 3m0s', observedAtMs: 5_000 });
+    await tick(clock, 9_999);
+    expect(calls.patch).toHaveLength(1);
+    await tick(clock, 1);
+    expect(calls.patch).toHaveLength(2);
+    expect(readyOf(calls.patch[1]!.input)).toMatchObject({ status: 'False', message: 'PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s', lastTransitionTime: '1970-01-01T00:00:10Z' });
+    expect(emitted.filter((e) => e.type === 'node.readiness.changed').map((e) => (e as { ready: boolean }).ready)).toEqual([true, false]);
+  });
+
+  it('retries a failed PATCH at once, five tries in all, and resumes at the next period', async () => {
+    const { actor, clock, calls } = start({ patchFails: 7 });
+    actor.start();
+    actor.send(runtimeReady);
+    await settle();
+    expect(calls.patch.map((p) => p.input.attempt)).toEqual([0, 1, 2, 3, 4]);
+    expect(actor.getSnapshot().context.lastError?.code).toBe('KLT_ERR_API_UNAVAILABLE');
+    // Still not reported Ready: fast updates go on, and the status gets through once the server answers.
+    await tick(clock, 100);
+    await tick(clock, 100);
+    expect(calls.patch.length).toBeGreaterThanOrEqual(8);
+    expect(actor.getSnapshot().context.reportedReady).toBe(true);
+  });
+});
