@@ -1,0 +1,48 @@
+/**
+ * The apiserver pod source's view (Go's pkg/kubelet/config/apiserver.go over a reflector): the
+ * pods the API server has bound to this node, kept by UID as list and watch events arrive, and
+ * turned into what the pod config expects of a source. Pure.
+ *
+ * - Pods keep their UID (no static-pod treatment); the API defaults fill only missing fields
+ *   (an API server has already applied them; a test double or an older server may not have).
+ * - Mirror pods are not pods to run: they are split off for the status manager (Go's pod
+ *   manager keeps them apart from the pods it syncs).
+ */
+import type { Pod } from '../pod/types.js';
+import { applyPodDefaults } from '../pod-config/pod-defaults.js';
+import { isMirrorPod } from './mirror-pods.js';
+
+export type ApiPodChange =
+  | { type: 'ADDED' | 'MODIFIED'; pod: Pod }
+  | { type: 'DELETED'; pod: Pod };
+
+/** The pods by UID after one watch event; a new map, the old one untouched. */
+export function applyPodChange(pods: ReadonlyMap<string, Pod>, change: ApiPodChange): Map<string, Pod> {
+  const next = new Map(pods);
+  if (change.type === 'DELETED') next.delete(change.pod.metadata.uid);
+  else next.set(change.pod.metadata.uid, change.pod);
+  return next;
+}
+
+export interface ApiPodView {
+  /** Pods to run, API defaults applied where missing, sorted by namespace/name for a stable order. */
+  pods: Pod[];
+  /** Mirror pods of this node's static pods, as the API server has them. */
+  mirrorPods: Pod[];
+}
+
+const byFullName = (a: Pod, b: Pod): number => {
+  const ka = `${a.metadata.namespace ?? ''}/${a.metadata.name}`;
+  const kb = `${b.metadata.namespace ?? ''}/${b.metadata.name}`;
+  return ka < kb ? -1 : ka > kb ? 1 : 0;
+};
+
+export function viewApiPods(pods: Iterable<Pod>): ApiPodView {
+  const regular: Pod[] = [];
+  const mirrorPods: Pod[] = [];
+  for (const pod of pods) {
+    if (isMirrorPod(pod)) mirrorPods.push(pod);
+    else regular.push(applyPodDefaults({ ...pod, metadata: { ...pod.metadata, namespace: pod.metadata.namespace ?? 'default' } }));
+  }
+  return { pods: regular.sort(byFullName), mirrorPods: mirrorPods.sort(byFullName) };
+}

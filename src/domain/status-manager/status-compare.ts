@@ -1,0 +1,74 @@
+/**
+ * Comparing and preparing pod statuses for the API server (Go's pkg/kubelet/status
+ * status_manager.go: normalizeStatus, isPodStatusByKubeletEqual, updateLastTransitionTime, and
+ * statusutil.PatchPodStatus). Pure.
+ */
+import type { ContainerStatus, PodCondition, PodStatus } from '../pod/types.js';
+
+const byName = (a: ContainerStatus, b: ContainerStatus): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
+/**
+ * The status as it is compared: container statuses sorted by name (Go sorts them too) and the
+ * conditions' lastProbeTime dropped, since a probe time moving is a heartbeat, not a change.
+ */
+export function normalizeStatus(status: PodStatus): PodStatus {
+  const copy: PodStatus = structuredClone(status);
+  if (copy.containerStatuses) copy.containerStatuses.sort(byName);
+  if (copy.initContainerStatuses) copy.initContainerStatuses.sort(byName);
+  if (copy.conditions) {
+    copy.conditions = copy.conditions
+      .map(({ lastProbeTime: _ignored, ...rest }) => rest)
+      .sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
+  }
+  return copy;
+}
+
+/** Key-order-independent JSON, so two statuses built in different orders compare equal. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** True when the two statuses differ only in heartbeat-like fields or order. */
+export function isSameStatus(a: PodStatus | null | undefined, b: PodStatus | null | undefined): boolean {
+  if (!a || !b) return a === b;
+  return stableJson(normalizeStatus(a)) === stableJson(normalizeStatus(b));
+}
+
+/**
+ * Go's updateLastTransitionTime: a condition whose status did not change keeps the transition
+ * time it had before, so a pod worker that stamps "now" on every status does not move it.
+ */
+export function keepTransitionTimes(previous: PodStatus | null | undefined, next: PodStatus): PodStatus {
+  if (!previous?.conditions || !next.conditions) return next;
+  const before = new Map(previous.conditions.map((c) => [c.type, c]));
+  const conditions: PodCondition[] = next.conditions.map((c) => {
+    const old = before.get(c.type);
+    if (old && old.status === c.status && old.lastTransitionTime !== undefined) {
+      return { ...c, lastTransitionTime: old.lastTransitionTime };
+    }
+    return c;
+  });
+  return { ...next, conditions };
+}
+
+/**
+ * The JSON merge patch (RFC 7386) the status manager sends to `pods/{name}/status`: the whole new
+ * status, fields the last sent status had and the new one lacks set to null so they are removed,
+ * and the pod's UID under metadata, which the API server checks as a precondition (Go puts the
+ * UID in its patch for the same reason). Lists are replaced whole, which is what a merge patch of
+ * a status wants.
+ */
+export function statusMergePatch(uid: string, previous: PodStatus | null | undefined, next: PodStatus): Record<string, unknown> {
+  const status: Record<string, unknown> = { ...next };
+  for (const key of Object.keys(previous ?? {})) {
+    if (!(key in next) || (next as Record<string, unknown>)[key] === undefined) status[key] = null;
+  }
+  return { metadata: { uid }, status };
+}

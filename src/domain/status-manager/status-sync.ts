@@ -1,0 +1,271 @@
+/**
+ * The status manager's decisions (Go's pkg/kubelet/status/status_manager.go: SetPodStatus,
+ * syncBatch, syncPod, needsUpdate, needsReconcile, canBeDeleted; and the mirror-pod steps of the
+ * kubelet), as pure functions from the state to the next state and the effects to run. The
+ * machine (machines/status-manager.machine.ts) holds the state and runs the effects.
+ *
+ * Statuses are keyed by the local pod's UID. A static pod's status goes to its mirror pod (Go's
+ * TranslatePodUID): same namespace and name, the mirror's UID as the precondition; without a
+ * mirror of the right hash it waits.
+ */
+import type { SerializedError } from '../errors.js';
+import type { Pod, PodStatus } from '../pod/types.js';
+import { podFullName } from '../pod-config/types.js';
+import { buildMirrorPod, isMirrorPodOf, isStaticPod, planMirrorPods } from './mirror-pods.js';
+import { canBeDeleted } from './pod-deletion.js';
+import { isSameStatus, keepTransitionTimes, statusMergePatch } from './status-compare.js';
+
+export interface StatusEntry {
+  /** The newest status from the pod worker, and its version (1, 2, … per pod). */
+  latest: PodStatus;
+  version: number;
+  /** The last status the API server accepted, and its version (0: none yet). */
+  sent: PodStatus | null;
+  sentVersion: number;
+  /** The patch in flight, if any: only one per pod; newer statuses wait and supersede. */
+  sendingVersion: number | null;
+  sendingStatus: PodStatus | null;
+  /** The grace-0 delete: asked for, or done. */
+  deletion: 'none' | 'inFlight' | 'done';
+}
+
+/** What the API server last showed for a pod (from a patch answer or an observed pod). */
+export interface ApiStatusView {
+  resourceVersion?: string;
+  status: PodStatus | null;
+}
+
+export interface StatusSyncState {
+  nodeName: string;
+  /** The Node's UID, needed for the mirror pods' owner reference; null until registered. */
+  nodeUid: string | null;
+  /** Every pod the kubelet has, by UID, as its source gave it (deletionTimestamp included). */
+  pods: Record<string, Pod>;
+  statuses: Record<string, StatusEntry>;
+  apiStatuses: Record<string, ApiStatusView>;
+  /** Mirror pods in the API server, by full name; null until first observed. */
+  mirrors: Record<string, Pod> | null;
+  /** Full names with a mirror create or delete in flight. */
+  mirrorBusy: Record<string, 'create' | 'delete'>;
+}
+
+export type StatusEffect =
+  | { kind: 'patchPodStatus'; podUid: string; version: number; namespace: string; name: string; patch: Record<string, unknown> }
+  | { kind: 'deletePod'; podUid: string; namespace: string; name: string; uid: string }
+  | { kind: 'createMirrorPod'; fullName: string; pod: Pod }
+  | { kind: 'deleteMirrorPod'; fullName: string; namespace: string; name: string; uid: string };
+
+/** What an effect actor answers (never a rejection: failures are data). */
+export type StatusEffectResult =
+  | { kind: 'patchPodStatus'; podUid: string; version: number; ok: true; pod: Pod }
+  | { kind: 'patchPodStatus'; podUid: string; version: number; ok: false; error: SerializedError }
+  | { kind: 'deletePod'; podUid: string; ok: boolean; error?: SerializedError }
+  | { kind: 'createMirrorPod'; fullName: string; ok: true; pod: Pod }
+  | { kind: 'createMirrorPod'; fullName: string; ok: false; error: SerializedError }
+  | { kind: 'deleteMirrorPod'; fullName: string; ok: boolean; error?: SerializedError };
+
+export interface Step {
+  state: StatusSyncState;
+  effects: StatusEffect[];
+}
+
+export function initialStatusSyncState(nodeName: string, nodeUid: string | null): StatusSyncState {
+  return { nodeName, nodeUid, pods: {}, statuses: {}, apiStatuses: {}, mirrors: null, mirrorBusy: {} };
+}
+
+/**
+ * Only a resourceVersion that is newer replaces what we know. resourceVersions are opaque to
+ * clients; every API server we talk to uses etcd revisions (integers), so when both are integers
+ * the larger wins, otherwise the later arrival does.
+ */
+function isNewer(candidate: string | undefined, known: string | undefined): boolean {
+  if (candidate === undefined || known === undefined) return true;
+  if (/^\d+$/.test(candidate) && /^\d+$/.test(known)) return BigInt(candidate) >= BigInt(known);
+  return true;
+}
+
+function observeApiStatus(views: Record<string, ApiStatusView>, uid: string, pod: Pod): Record<string, ApiStatusView> {
+  const known = views[uid];
+  if (known && !isNewer(pod.metadata.resourceVersion, known.resourceVersion)) return views;
+  return { ...views, [uid]: { resourceVersion: pod.metadata.resourceVersion, status: pod.status ?? null } };
+}
+
+/** Where a pod's status is written: the pod itself, or a static pod's mirror. */
+export function statusTarget(state: StatusSyncState, podUid: string): { namespace: string; name: string; uid: string; apiKey: string } | null {
+  const pod = state.pods[podUid];
+  if (!pod) return null;
+  const namespace = pod.metadata.namespace ?? 'default';
+  if (isStaticPod(pod)) {
+    const mirror = state.mirrors?.[podFullName(pod)];
+    if (!mirror || !isMirrorPodOf(mirror, pod) || mirror.metadata.deletionTimestamp !== undefined) return null;
+    return { namespace, name: pod.metadata.name, uid: mirror.metadata.uid, apiKey: mirror.metadata.uid };
+  }
+  return { namespace, name: pod.metadata.name, uid: pod.metadata.uid, apiKey: pod.metadata.uid };
+}
+
+/** SetPodStatus: a new status from the pod worker, then a sync of that pod. */
+export function setPodStatus(state: StatusSyncState, podUid: string, status: PodStatus): Step {
+  const entry = state.statuses[podUid];
+  const base = entry?.latest ?? state.apiStatuses[podUid]?.status ?? null;
+  const latest = keepTransitionTimes(base, status);
+  const next: StatusEntry = entry
+    ? { ...entry, latest, version: entry.version + 1 }
+    : { latest, version: 1, sent: null, sentVersion: 0, sendingVersion: null, sendingStatus: null, deletion: 'none' };
+  return syncPodStatus({ ...state, statuses: { ...state.statuses, [podUid]: next } }, podUid, false);
+}
+
+/**
+ * Go's syncPod for one pod: patch when the latest status is newer than the one sent and differs
+ * from it (or, on a resync, differs from what the API server shows: needsReconcile); then, when
+ * the API server has the final status of a pod being deleted, delete it with grace 0.
+ */
+export function syncPodStatus(state: StatusSyncState, podUid: string, reconcile: boolean): Step {
+  const entry = state.statuses[podUid];
+  if (!entry || entry.sendingVersion !== null || entry.deletion !== 'none') return { state, effects: [] };
+  const target = statusTarget(state, podUid);
+  if (!target) return { state, effects: [] };
+  const apiView = state.apiStatuses[target.apiKey];
+  const newer = entry.version > entry.sentVersion && !isSameStatus(entry.latest, entry.sent);
+  const drifted = reconcile && apiView !== undefined && !isSameStatus(entry.latest, apiView.status);
+  if (newer || drifted) {
+    const previous = entry.sent ?? apiView?.status ?? null;
+    const effect: StatusEffect = {
+      kind: 'patchPodStatus',
+      podUid,
+      version: entry.version,
+      namespace: target.namespace,
+      name: target.name,
+      patch: statusMergePatch(target.uid, previous, entry.latest),
+    };
+    const sending: StatusEntry = { ...entry, sendingVersion: entry.version, sendingStatus: entry.latest };
+    return { state: { ...state, statuses: { ...state.statuses, [podUid]: sending } }, effects: [effect] };
+  }
+  return deleteIfFinished(state, podUid);
+}
+
+function deleteIfFinished(state: StatusSyncState, podUid: string): Step {
+  const entry = state.statuses[podUid];
+  const pod = state.pods[podUid];
+  if (!entry || !pod || entry.deletion !== 'none' || isStaticPod(pod)) return { state, effects: [] };
+  if (!canBeDeleted(pod, entry.sent)) return { state, effects: [] };
+  const effect: StatusEffect = {
+    kind: 'deletePod',
+    podUid,
+    namespace: pod.metadata.namespace ?? 'default',
+    name: pod.metadata.name,
+    uid: pod.metadata.uid,
+  };
+  return { state: { ...state, statuses: { ...state.statuses, [podUid]: { ...entry, deletion: 'inFlight' } } }, effects: [effect] };
+}
+
+/** Runs `step` for every pod with a status (sorted, so the effects come in a stable order). */
+function forEveryStatus(state: StatusSyncState, step: (s: StatusSyncState, uid: string) => Step): Step {
+  let current = state;
+  const effects: StatusEffect[] = [];
+  for (const uid of Object.keys(state.statuses).sort()) {
+    const result = step(current, uid);
+    current = result.state;
+    effects.push(...result.effects);
+  }
+  return { state: current, effects };
+}
+
+/** Mirror pods: create what is missing, delete what is stale or orphaned (once mirrors were observed). */
+export function syncMirrorPods(state: StatusSyncState): Step {
+  if (state.mirrors === null) return { state, effects: [] };
+  const staticPods = Object.values(state.pods).filter(isStaticPod);
+  const busy = new Set(Object.keys(state.mirrorBusy));
+  const effects: StatusEffect[] = [];
+  const mirrorBusy = { ...state.mirrorBusy };
+  for (const action of planMirrorPods(staticPods, Object.values(state.mirrors), busy)) {
+    if (action.kind === 'create') {
+      const pod = state.pods[action.staticPodUid];
+      if (!pod || state.nodeUid === null) continue; // Go needs the Node for the owner reference too
+      effects.push({ kind: 'createMirrorPod', fullName: action.fullName, pod: buildMirrorPod(pod, { name: state.nodeName, uid: state.nodeUid }) });
+      mirrorBusy[action.fullName] = 'create';
+    } else {
+      effects.push({ kind: 'deleteMirrorPod', fullName: action.fullName, namespace: action.namespace, name: action.name, uid: action.mirrorUid });
+      mirrorBusy[action.fullName] = 'delete';
+    }
+  }
+  return { state: { ...state, mirrorBusy }, effects };
+}
+
+function then(first: Step, next: (s: StatusSyncState) => Step): Step {
+  const second = next(first.state);
+  return { state: second.state, effects: [...first.effects, ...second.effects] };
+}
+
+/**
+ * The pods the kubelet has now. Statuses of pods no longer there are dropped (Go's
+ * RemoveOrphanedStatuses), unless a patch or delete is in flight for them.
+ */
+export function setKnownPods(state: StatusSyncState, pods: readonly Pod[]): Step {
+  const byUid: Record<string, Pod> = {};
+  let apiStatuses = state.apiStatuses;
+  for (const pod of pods) {
+    byUid[pod.metadata.uid] = pod;
+    if (!isStaticPod(pod) && pod.status !== undefined) apiStatuses = observeApiStatus(apiStatuses, pod.metadata.uid, pod);
+  }
+  const statuses = Object.fromEntries(
+    Object.entries(state.statuses).filter(([uid, entry]) => byUid[uid] !== undefined || entry.sendingVersion !== null || entry.deletion === 'inFlight'),
+  );
+  const next = { ...state, pods: byUid, statuses, apiStatuses };
+  return then(forEveryStatus(next, (s, uid) => syncPodStatus(s, uid, false)), syncMirrorPods);
+}
+
+/** The mirror pods the API server has for this node (from the apiserver pod source). */
+export function setObservedMirrors(state: StatusSyncState, mirrors: readonly Pod[]): Step {
+  let apiStatuses = state.apiStatuses;
+  for (const mirror of mirrors) apiStatuses = observeApiStatus(apiStatuses, mirror.metadata.uid, mirror);
+  const next = { ...state, mirrors: Object.fromEntries(mirrors.map((m) => [podFullName(m), m])), apiStatuses };
+  // A static pod waiting for its mirror can send its status now.
+  return then(syncMirrorPods(next), (s) => forEveryStatus(s, (t, uid) => syncPodStatus(t, uid, false)));
+}
+
+export function setNodeUid(state: StatusSyncState, nodeUid: string): Step {
+  return syncMirrorPods({ ...state, nodeUid });
+}
+
+/** The periodic full resync (Go's syncBatch(true) every syncPeriod). */
+export function resync(state: StatusSyncState): Step {
+  return then(forEveryStatus(state, (s, uid) => syncPodStatus(s, uid, true)), syncMirrorPods);
+}
+
+/** An effect's answer: record it, then sync what it unblocked. */
+export function applyEffectResult(state: StatusSyncState, result: StatusEffectResult): Step {
+  switch (result.kind) {
+    case 'patchPodStatus': {
+      const entry = state.statuses[result.podUid];
+      if (!entry) return { state, effects: [] };
+      let next: StatusEntry = { ...entry, sendingVersion: null, sendingStatus: null };
+      let apiStatuses = state.apiStatuses;
+      if (result.ok) {
+        next = { ...next, sent: entry.sendingStatus, sentVersion: result.version };
+        apiStatuses = observeApiStatus(apiStatuses, result.pod.metadata.uid, result.pod);
+      }
+      // A failed patch is retried by the next status or the next resync, as in Go.
+      const updated = { ...state, statuses: { ...state.statuses, [result.podUid]: next }, apiStatuses };
+      return result.ok ? syncPodStatus(updated, result.podUid, false) : { state: updated, effects: [] };
+    }
+    case 'deletePod': {
+      const entry = state.statuses[result.podUid];
+      if (!entry) return { state, effects: [] };
+      const deletion = result.ok ? 'done' : 'none';
+      return { state: { ...state, statuses: { ...state.statuses, [result.podUid]: { ...entry, deletion } } }, effects: [] };
+    }
+    case 'createMirrorPod':
+    case 'deleteMirrorPod': {
+      const { [result.fullName]: _done, ...mirrorBusy } = state.mirrorBusy;
+      let mirrors = state.mirrors;
+      if (mirrors !== null && result.ok) {
+        const { [result.fullName]: _gone, ...rest } = mirrors;
+        mirrors = result.kind === 'createMirrorPod' ? { ...rest, [result.fullName]: result.pod } : rest;
+      }
+      const next = { ...state, mirrorBusy, mirrors };
+      // After a failure the next resync (or observation) tries again, not at once.
+      if (!result.ok) return { state: next, effects: [] };
+      return then(syncMirrorPods(next), (s) => forEveryStatus(s, (t, uid) => syncPodStatus(t, uid, false)));
+    }
+  }
+}

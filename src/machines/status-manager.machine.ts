@@ -1,0 +1,154 @@
+/**
+ * The status manager (Go's pkg/kubelet/status/status_manager.go) with the kubelet's mirror-pod
+ * upkeep (mirror_client.go, the mirror steps of SyncPod and HandlePodCleanups).
+ *
+ * Contract:
+ * - `pod.status.updated { podUid, status }` (from the syncLoop, as the pod workers send it): the
+ *   newest status of a pod, versioned. It is patched on `pods/{name}/status` (the UID in the patch
+ *   is the precondition); one patch per pod at a time, and only the newest status is sent when it
+ *   ends (coalesced). A status equal to the last one sent (ignoring lastProbeTime and order) is not
+ *   sent. Conditions whose status did not change keep their lastTransitionTime.
+ * - `status.pods.known { pods }`: every pod the kubelet has now, from every source, as the source
+ *   gave it (an API pod with its deletionTimestamp and status). Statuses of pods gone are dropped.
+ * - `api.mirrorPods.observed { pods }` (from the apiserver pod source): the mirror pods the API
+ *   server has for this node. A static pod's status goes to its mirror; without one it waits.
+ * - `node.uid.known { nodeUid }`: mirror pods are owned by the Node, so they wait for its UID
+ *   (unless the input has it).
+ * - Every syncPeriod (10 s, Go's syncPeriod) a full resync: statuses not sent, or differing from
+ *   what the API server shows, are sent again; mirror pods are checked again.
+ * - A pod being deleted (deletionTimestamp) whose last sent status is terminal with no container
+ *   running is deleted with grace 0 and its UID as precondition (Go's canBeDeleted).
+ * - Mirror pods: created for each static pod (config.mirror = its hash, owned by the Node),
+ *   deleted (grace 0) when stale (other hash, or being deleted) and created again, deleted when
+ *   their static pod is gone.
+ * Effects (spawned children, answers as `xstate.done.actor.<id>` with a StatusEffectResult; they
+ * never reject): `patchPodStatus`, `deletePod`, `createMirrorPod`, `deleteMirrorPod`. Decisions
+ * are the pure functions of domain/status-manager/status-sync.ts.
+ * Pure: no I/O, no clock reads; time only through the `syncPeriod` delay.
+ */
+import { enqueueActions, fromPromise, setup } from 'xstate';
+import type { Pod, PodStatus } from '../domain/pod/types.js';
+import {
+  applyEffectResult,
+  initialStatusSyncState,
+  resync,
+  setKnownPods,
+  setNodeUid,
+  setObservedMirrors,
+  setPodStatus,
+  type StatusEffect,
+  type StatusEffectResult,
+  type StatusSyncState,
+  type Step,
+} from '../domain/status-manager/status-sync.js';
+
+/** Go's status manager syncPeriod. */
+export const STATUS_SYNC_PERIOD_MS = 10_000;
+
+export interface StatusManagerInput {
+  nodeName: string;
+  /** Known when the node is registered before this machine starts; else `node.uid.known`. */
+  nodeUid?: string;
+  syncPeriodMs?: number;
+}
+
+export type StatusManagerEvent =
+  | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
+  | { type: 'status.pods.known'; pods: Pod[] }
+  | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
+  | { type: 'node.uid.known'; nodeUid: string };
+
+export interface StatusManagerContext {
+  syncPeriodMs: number;
+  sync: StatusSyncState;
+  /** How many effects were started; part of each child's id so ids never repeat. */
+  effectCount: number;
+}
+
+/** The effectful actor srcs: replay makes exactly these inert. */
+export const STATUS_MANAGER_EFFECTS = ['patchPodStatus', 'deletePod', 'createMirrorPod', 'deleteMirrorPod'] as const;
+
+type EffectOf<K extends StatusEffect['kind']> = Extract<StatusEffect, { kind: K }>;
+
+const notProvided = <K extends StatusEffect['kind']>(name: K) =>
+  fromPromise<StatusEffectResult, EffectOf<K>>(async () => {
+    throw new Error(`actor ${name} was not provided`);
+  });
+
+/** Applies a step: its state into context, its effects spawned as children. */
+function runStep(
+  enqueue: { assign: (c: Partial<StatusManagerContext>) => void; spawnChild: (src: StatusEffect['kind'], opts: { id: string; input: StatusEffect }) => void },
+  context: StatusManagerContext,
+  step: Step,
+): void {
+  let count = context.effectCount;
+  for (const effect of step.effects) {
+    const key = effect.kind === 'patchPodStatus' || effect.kind === 'deletePod' ? effect.podUid : effect.fullName;
+    enqueue.spawnChild(effect.kind, { id: `${effect.kind}:${key}:${count++}`, input: effect });
+  }
+  enqueue.assign({ sync: step.state, effectCount: count });
+}
+
+export const statusManagerMachine = setup({
+  types: {
+    context: {} as StatusManagerContext,
+    events: {} as StatusManagerEvent,
+    input: {} as StatusManagerInput,
+  },
+  actors: {
+    patchPodStatus: notProvided('patchPodStatus'),
+    deletePod: notProvided('deletePod'),
+    createMirrorPod: notProvided('createMirrorPod'),
+    deleteMirrorPod: notProvided('deleteMirrorPod'),
+  },
+  actions: {
+    recordStatus: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'pod.status.updated') return;
+      runStep(enqueue as never, context, setPodStatus(context.sync, event.podUid, event.status));
+    }),
+    recordKnownPods: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'status.pods.known') return;
+      runStep(enqueue as never, context, setKnownPods(context.sync, event.pods));
+    }),
+    recordMirrors: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'api.mirrorPods.observed') return;
+      runStep(enqueue as never, context, setObservedMirrors(context.sync, event.pods));
+    }),
+    recordNodeUid: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'node.uid.known') return;
+      runStep(enqueue as never, context, setNodeUid(context.sync, event.nodeUid));
+    }),
+    recordEffectResult: enqueueActions(({ context, event, enqueue }) => {
+      const output = (event as unknown as { output?: StatusEffectResult }).output;
+      if (!output) return;
+      runStep(enqueue as never, context, applyEffectResult(context.sync, output));
+    }),
+    resyncAll: enqueueActions(({ context, enqueue }) => {
+      runStep(enqueue as never, context, resync(context.sync));
+    }),
+  },
+  delays: {
+    syncPeriod: ({ context }) => context.syncPeriodMs,
+  },
+}).createMachine({
+  id: 'statusManager',
+  context: ({ input }) => ({
+    syncPeriodMs: input.syncPeriodMs ?? STATUS_SYNC_PERIOD_MS,
+    sync: initialStatusSyncState(input.nodeName, input.nodeUid ?? null),
+    effectCount: 0,
+  }),
+  initial: 'syncing',
+  states: {
+    syncing: {
+      meta: { description: 'sends pod statuses as they change and keeps mirror pods; a full resync every syncPeriod' },
+      after: { syncPeriod: { target: 'syncing', reenter: true, actions: 'resyncAll' } },
+      on: {
+        'pod.status.updated': { actions: 'recordStatus' },
+        'status.pods.known': { actions: 'recordKnownPods' },
+        'api.mirrorPods.observed': { actions: 'recordMirrors' },
+        'node.uid.known': { actions: 'recordNodeUid' },
+        'xstate.done.actor.*': { actions: 'recordEffectResult' },
+      },
+    },
+  },
+});
