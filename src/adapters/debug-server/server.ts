@@ -2,16 +2,20 @@
  * The debug server: started in `command.debugServer`, before every other phase, because a stuck
  * start-up is exactly when it is needed. Loopback by default (`--debug-address`, default
  * 127.0.0.1:10260; empty turns it off). Serves `/debug/actors` (every live actor and its state)
- * and `/debug/journal/stats`. The visualizer page is a later piece of work (issue 8).
+ * and `/debug/journal/stats`, and the visualizer (issue 8: the page at `/`, charts, journal stream,
+ * start-up timeline; see visualizer-routes.ts).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { KubeletError } from '../../domain/errors.js';
+import { registerVisualizer, type VisualizerSources } from './visualizer-routes.js';
 
 export interface DebugServerSources {
   actors: () => unknown[];
   /** The pods the syncLoop knows, with their latest status. */
   pods: () => unknown;
   journal: () => { path: string | null; records: number };
+  /** The visualizer's sources; without them the page is live, with the known machines and no journal. */
+  visualizer?: VisualizerSources;
 }
 
 export interface DebugServer {
@@ -25,6 +29,7 @@ export function buildDebugApp(sources: DebugServerSources): FastifyInstance {
   app.get('/debug/actors', async () => ({ actors: sources.actors() }));
   app.get('/debug/journal/stats', async () => sources.journal());
   app.get('/debug/pods', async () => sources.pods());
+  registerVisualizer(app, sources.visualizer ?? { mode: 'live' });
   return app;
 }
 

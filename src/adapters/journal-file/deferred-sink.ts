@@ -10,6 +10,8 @@ export class DeferredJournalSink {
   private early: JournalRecord[] | null = [];
   private target: JournalSink | null = null;
   private count = 0;
+  /** Live readers of every record (the visualizer's feed); they must only enqueue. */
+  private readonly subscribers = new Set<(record: JournalRecord) => void>();
 
   get records(): number {
     return this.count;
@@ -17,9 +19,16 @@ export class DeferredJournalSink {
 
   readonly append = (record: JournalRecord): void => {
     this.count += 1;
+    for (const s of this.subscribers) s(record);
     if (this.target) this.target.append(record);
     else this.early?.push(record);
   };
+
+  /** Every record from now on, whether or not the journal is written; returns the unsubscribe. */
+  subscribe(listener: (record: JournalRecord) => void): () => void {
+    this.subscribers.add(listener);
+    return () => this.subscribers.delete(listener);
+  }
 
   attach(sink: JournalSink): void {
     this.target = sink;

@@ -1,0 +1,64 @@
+/**
+ * Headless Chromium for the visualizer's browser tests: Debian's chromium package driven by
+ * playwright-core (which downloads no browser). In CI (CI=true) a missing chromium is a failure,
+ * never a silent skip; locally the suites are not registered and their describe name says why.
+ * Every request the page makes is checked: anything that is not loopback is aborted and recorded.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.KUBELET_IT_CHROMIUM || '/usr/bin/chromium';
+export const ARTIFACTS = 'test-artifacts/visualizer';
+
+export interface BrowserSelection {
+  available: boolean;
+  /** Why the suites are not registered, for the describe name. */
+  reason: string;
+  /** Set in CI when chromium is missing: the suite turns it into a failing test. */
+  ciError?: string;
+}
+
+export function selectBrowser(env: NodeJS.ProcessEnv = process.env): BrowserSelection {
+  if (existsSync(CHROMIUM)) return { available: true, reason: '' };
+  const reason = `chromium not installed at ${CHROMIUM} (apt-get install chromium)`;
+  return env.CI === 'true' ? { available: false, reason, ciError: `${reason}: the visualizer's browser tests must run in CI` } : { available: false, reason };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** Requests to anything but loopback (aborted). */
+  external: string[];
+  /** Errors thrown by the page's script. */
+  errors: string[];
+}
+
+export async function openPage(browser: Browser, url: string): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width: 1600, height: 1000 } });
+  const page = await context.newPage();
+  const external: string[] = [];
+  const errors: string[] = [];
+  await page.route('**/*', (route) => {
+    const host = new URL(route.request().url()).hostname;
+    if (host === '127.0.0.1' || host === 'localhost' || host === '[::1]') return route.continue();
+    external.push(route.request().url());
+    return route.abort();
+  });
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(url);
+  await page.waitForSelector('body[data-charts="ready"]', { timeout: 30_000 });
+  return { page, external, errors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `${name}.png`), fullPage: false });
+}
