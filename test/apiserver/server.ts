@@ -21,7 +21,7 @@ import { writeKubeconfig } from './kubeconfig.js';
 import { INITIAL_NAMESPACES } from './resources.js';
 import { createReviews, type Reviews } from './reviews.js';
 import { route, sendError } from './router.js';
-import { apiErrors, statusBody } from './status.js';
+import { ApiError, apiErrors, statusBody } from './status.js';
 import { ObjectStore } from './store.js';
 import { WatchHub } from './watch.js';
 
@@ -148,7 +148,7 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
       if (faultState.delayMs > 0) await sleep(faultState.delayMs);
       const failure = faultState.takeFailure({ method, path: url.pathname });
       if (failure !== undefined) {
-        sendError(res, { status: statusBody(failure, `injected failure (${failure})`), code: failure, name: 'ApiError' } as never);
+        sendError(res, new ApiError(statusBody(failure, `injected failure (${failure})`)));
         return;
       }
       if (OPEN_PATHS.has(url.pathname)) {
