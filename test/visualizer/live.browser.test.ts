@@ -1,0 +1,128 @@
+/**
+ * The visualizer against a live daemon: the real binary (embedded runtime, a static pod
+ * directory, `--debug-address=127.0.0.1:0`), the page in headless Chromium.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
+import { startEmbeddedRuntime } from '../../src/adapters/embedded-runtime/index.js';
+import { launchBrowser, openPage, screenshot, selectBrowser, type WatchedPage } from './browser.js';
+
+const BIN = resolve('dist/src/bin/kubelet.js');
+const NODE = 'viz-node';
+const selection = selectBrowser();
+
+async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000, log = () => ''): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const v = await probe().catch(() => undefined);
+    if (v) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}\n${log().slice(-3000)}`);
+}
+
+if (selection.ciError) {
+  describe('visualizer on a live daemon in Chromium', () => {
+    it('has chromium in CI', () => {
+      throw new Error(selection.ciError);
+    });
+  });
+} else if (!selection.available) {
+  describe.skip(`visualizer on a live daemon in Chromium: not registered, ${selection.reason}`, () => {
+    it('needs chromium', () => undefined);
+  });
+} else {
+  describe('visualizer on a live daemon in Chromium', () => {
+    let dir: string;
+    let manifests: string;
+    let root: string;
+    let daemon: ChildProcess;
+    let debug = '';
+    let stderr = '';
+    let browser: Browser;
+    let w: WatchedPage;
+
+    beforeAll(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'kts-viz-'));
+      manifests = join(dir, 'manifests');
+      root = join(dir, 'root');
+      mkdirSync(manifests);
+      const cfg = join(dir, 'kubelet.yaml');
+      writeFileSync(cfg, [
+        'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
+        `staticPodPath: ${manifests}`, `podLogsDir: ${join(dir, 'logs')}`, 'containerRuntimeEndpoint: embedded',
+        'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
+        'enableServer: false', 'healthzPort: 0', '',
+      ].join('\n'));
+      daemon = spawn(process.execPath, [BIN, `--config=${cfg}`, `--root-dir=${root}`, '--debug-address=127.0.0.1:0', `--hostname-override=${NODE}`], { stdio: ['ignore', 'ignore', 'pipe'] });
+      daemon.stderr!.on('data', (d: Buffer) => {
+        stderr += d.toString();
+        const m = /"address":"(127\.0\.0\.1:\d+)","msg":"Debug server listening"/.exec(stderr);
+        if (m && !debug) debug = m[1]!;
+      });
+      await until('the debug server', async () => debug !== '', 30_000, () => stderr);
+      browser = await launchBrowser();
+      w = await openPage(browser, `http://${debug}/`);
+    }, 60_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      if (daemon && daemon.exitCode === null) {
+        const exited = new Promise((r) => daemon.once('exit', r));
+        daemon.kill('SIGTERM');
+        await exited;
+      }
+      // Pods outlive the kubelet, as with the Go kubelet: remove this test's through the runtime.
+      const runtime = await startEmbeddedRuntime({ socketPath: join(dir, 'cleanup.sock'), stateDir: join(root, 'embedded-runtime') });
+      const cri = createCriClient({ endpoint: runtime.endpoint });
+      for (const s of await cri.runtime.listPodSandbox()) {
+        for (const c of await cri.runtime.listContainers({ pod_sandbox_id: s.id })) await cri.runtime.stopContainer(c.id, 0).catch(() => {});
+        await cri.runtime.stopPodSandbox(s.id).catch(() => {});
+        await cri.runtime.removePodSandbox(s.id).catch(() => {});
+      }
+      cri.close();
+      await runtime.close();
+      rmSync(dir, { recursive: true, force: true });
+    }, 60_000);
+
+    it('draws the supervisor chart with its active state highlighted, loading nothing from elsewhere', async () => {
+      await w.page.waitForSelector('#chart-supervisor g.state.active[data-path="running"]', { timeout: 30_000 });
+      expect(await w.page.locator('#chart-supervisor g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')))).toEqual(['running']);
+      // The tree: supervisor → its subsystems → theirs.
+      await w.page.waitForSelector('#tree li[data-actor="supervisor"] li[data-actor="syncLoop"] li[data-actor="pleg"]');
+      expect(await w.page.locator('#tree li[data-actor="supervisor"] > button').textContent()).toBe('supervisor');
+      expect(w.external).toEqual([]);
+      expect(w.errors).toEqual([]);
+      await screenshot(w.page, 'live-running');
+    });
+
+    it('shows a new pod worker when a static pod is added, and follows it through its states', async () => {
+      const manifest = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'viz' }, spec: { restartPolicy: 'Never', terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', 'sleep 3'] }] } };
+      writeFileSync(join(manifests, 'viz.json'), JSON.stringify(manifest));
+      const worker = await until('a pod worker in the tree', async () => w.page.locator('#tree li[data-logic="podWorker"]').first().getAttribute('data-actor'), 30_000, () => stderr);
+      expect(worker).toMatch(/^pod:/);
+      await w.page.locator(`#tree li[data-actor="${worker}"] > button`).click();
+      // Sample what the page shows for this worker, as the page itself updates.
+      const seen: string[] = [];
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline) {
+        const v = await w.page.locator(`#tree li[data-actor="${worker}"]`).getAttribute('data-value');
+        if (v && seen.at(-1) !== v) seen.push(v);
+        // The container exits after 3 s: the worker syncs again and settles with the pod finished.
+        if (seen.length >= 3 && v === 'idle') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(seen.length, JSON.stringify(seen)).toBeGreaterThanOrEqual(3);
+      expect(seen.at(-1)).toBe('idle');
+      // The chart of its kind shows the chosen worker's state.
+      expect(await w.page.locator('#chart-podWorker').getAttribute('data-actor')).toBe(worker);
+      expect(await w.page.locator('#chart-podWorker g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')))).toEqual(['idle']);
+      await screenshot(w.page, 'live-pod-worker');
+    }, 40_000);
+  });
+}
