@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import {
   ApiException, AuthenticationV1Api, AuthorizationV1Api, CoordinationV1Api, CoreV1Api, EventsV1Api, KubeConfig, Watch,
 } from '@kubernetes/client-node';
+import type { ClientCertificate } from './pki.js';
 import type { StatusBody } from './status.js';
 import type { TestApiServer } from './server.js';
 
@@ -22,10 +23,10 @@ export interface Clients {
 }
 
 /** Writes a kubeconfig for `server` into a fresh temp dir and loads it, as the kubelet would. */
-export function clientsFor(server: TestApiServer): Clients {
+export function clientsFor(server: TestApiServer, opts: { clientCertificate?: ClientCertificate } = {}): Clients {
   const dir = mkdtempSync(join(tmpdir(), 'kubelet-ts-apiserver-'));
   const kc = new KubeConfig();
-  kc.loadFromFile(server.kubeconfigPath(dir));
+  kc.loadFromFile(server.kubeconfigPath(dir, opts));
   return {
     kc,
     core: kc.makeApiClient(CoreV1Api),

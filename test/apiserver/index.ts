@@ -1,6 +1,13 @@
-/** The test API server for cluster-mode tests: import everything from here. */
-export { startTestApiServer } from './server.js';
-export type { Faults, RequestRecord, TestApiServer, TestApiServerOptions } from './server.js';
+/**
+ * The test API server for cluster-mode tests: import everything from here. Importing this module
+ * also installs the Node 20 shim client-node 2.0.1 needs (node20-compat.ts), so import it before
+ * anything that loads @kubernetes/client-node.
+ */
+import './node20-compat.js';
+
+export { startTestApiServer, TOKEN_USER } from './server.js';
+export type { AuthenticatedUser, Faults, RequestRecord, TestApiServer, TestApiServerOptions } from './server.js';
+export type { ClientCertificate } from './pki.js';
 export { ObjectStore, rfc3339 } from './store.js';
 export type { DeleteOptions, DeleteResult, ListOptions, ResourceRef, StoreChange, WriteMode } from './store.js';
 export type { KubeObject, ObjectMeta, ResourceDef, StorageKey } from './resources.js';
@@ -10,3 +17,4 @@ export type { RequestInfo } from './faults.js';
 export { ApiError, statusBody } from './status.js';
 export type { StatusBody } from './status.js';
 export { kubeconfigText } from './kubeconfig.js';
+export type { KubeconfigOptions } from './kubeconfig.js';

@@ -2,6 +2,9 @@
  * The test API server: an in-process, in-memory Kubernetes API server on 127.0.0.1 over plain
  * HTTP, real enough that @kubernetes/client-node cannot tell (see the tests).
  *
+ * With `tls: true` it serves HTTPS with a throw-away CA (pki.ts) and also accepts client
+ * certificates signed by that CA (user = CN, groups = O), as the API server's x509 authenticator.
+ *
  * It is built on node:http rather than fastify (issue 6 suggested fastify) because the
  * refused-connections fault stops listening and listens again on the same port with the same
  * state, and watches need the raw response; fastify cannot listen again after close().
@@ -9,15 +12,17 @@
  * Per request, in order: record it, apply the injected delay, answer an injected failure, check
  * the bearer token (401 Status otherwise; /healthz, /livez, /readyz and /version are open, as the
  * default RBAC allows them to anyone), then route.
- * Differs from a real API server: no TLS and no client-certificate authentication, no RBAC (any
- * valid token may do anything), no protobuf, no dry-run, no pagination (`limit`/`continue` are
+ * Differs from a real API server: no RBAC (any authenticated user may do anything), no protobuf, no dry-run, no pagination (`limit`/`continue` are
  * ignored and the whole list is returned), no server-side apply.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { FaultState, type RequestInfo } from './faults.js';
 import { writeKubeconfig } from './kubeconfig.js';
+import { createTestPki, type ClientCertificate } from './pki.js';
 import { INITIAL_NAMESPACES } from './resources.js';
 import { createReviews, type Reviews } from './reviews.js';
 import { route, sendError } from './router.js';
@@ -34,7 +39,18 @@ export interface TestApiServerOptions {
   bookmarkIntervalMs?: number;
   /** The clock for creationTimestamp and deletionTimestamp (default: the wall clock). */
   now?: () => Date;
+  /** Serve HTTPS with a throw-away CA and accept client certificates it signed (default: plain HTTP). */
+  tls?: boolean;
 }
+
+/** Who a request authenticated as: the token's user, or a client certificate's CN and O. */
+export interface AuthenticatedUser {
+  username: string;
+  groups: string[];
+}
+
+/** The user the bearer token authenticates as. */
+export const TOKEN_USER: AuthenticatedUser = { username: 'kubelet-ts-test-admin', groups: ['system:masters', 'system:authenticated'] };
 
 export interface RequestRecord extends RequestInfo {
   query: Record<string, string>;
@@ -44,6 +60,8 @@ export interface RequestRecord extends RequestInfo {
   watch: boolean;
   /** Wall-clock ms when the request arrived. */
   atMs: number;
+  /** Set once the request authenticated. */
+  user?: AuthenticatedUser;
 }
 
 export interface Faults {
@@ -63,12 +81,19 @@ export interface Faults {
 }
 
 export interface TestApiServer {
-  /** http://127.0.0.1:<port> */
+  /** http://127.0.0.1:<port>, or https:// with `tls`. */
   readonly url: string;
   readonly port: number;
   readonly token: string;
-  /** Writes `<dir>/kubeconfig` (cluster, token user, context, current-context) and returns its path. */
-  kubeconfigPath(dir: string): string;
+  /** PEM of the CA behind the serving certificate (`tls` only). */
+  readonly caPem: string | undefined;
+  /**
+   * Writes `<dir>/kubeconfig` (cluster, user, context, current-context) and returns its path. The
+   * user is the bearer token, or the given client certificate (from issueClientCertificate).
+   */
+  kubeconfigPath(dir: string, opts?: { clientCertificate?: ClientCertificate }): string;
+  /** A client certificate the server accepts as `user` in `groups` (`tls` only). */
+  issueClientCertificate(user: string, groups?: readonly string[]): Promise<ClientCertificate>;
   /** Direct access to the objects, with the same write rules as the HTTP API. */
   readonly store: ObjectStore;
   /** What TokenReview and SubjectAccessReview answer. */
@@ -159,7 +184,9 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
         res.end(body);
         return;
       }
-      if (req.headers.authorization !== `Bearer ${token}`) throw apiErrors.unauthorized();
+      const user = authenticate(req);
+      if (user === undefined) throw apiErrors.unauthorized();
+      record.user = user;
       const served = route({ store, watches, reviews }, {
         method, pathname: url.pathname, query: url.searchParams, contentType, body: parseJson(text, contentType),
       }, res);
@@ -170,7 +197,22 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
     }
   }
 
-  const server: Server = createServer((req, res) => void handle(req, res));
+  const pki = opts.tls === true ? await createTestPki() : undefined;
+  function authenticate(req: IncomingMessage): AuthenticatedUser | undefined {
+    if (req.headers.authorization === `Bearer ${token}`) return TOKEN_USER;
+    const socket = req.socket as Partial<TLSSocket>;
+    if (pki === undefined || socket.authorized !== true || socket.getPeerCertificate === undefined) return undefined;
+    const subject = socket.getPeerCertificate().subject as unknown as Record<string, string | string[] | undefined> | undefined;
+    const cn = subject?.CN;
+    if (typeof cn !== 'string') return undefined;
+    const o = subject?.O;
+    return { username: cn, groups: [...(o === undefined ? [] : Array.isArray(o) ? o : [o]), 'system:authenticated'] };
+  }
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => void handle(req, res);
+  const server: Server = pki === undefined
+    ? createServer(onRequest)
+    : createHttpsServer({ key: pki.serverKeyPem, cert: pki.serverCertPem, ca: [pki.caPem], requestCert: true, rejectUnauthorized: false }, onRequest);
   const listen = (port: number): Promise<void> => new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {
@@ -190,7 +232,7 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
   await listen(0);
   listening = true;
   const port = (server.address() as AddressInfo).port;
-  const url = `http://127.0.0.1:${port}`;
+  const url = `${pki === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
   const resumeListening = async (): Promise<void> => {
     if (listening) return;
     await listen(port);
@@ -223,7 +265,14 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
     url,
     port,
     token,
-    kubeconfigPath: (dir) => writeKubeconfig(dir, url, token),
+    caPem: pki?.caPem,
+    kubeconfigPath: (dir, o = {}) => writeKubeconfig(dir, {
+      server: url, token, ...(pki ? { caPem: pki.caPem } : {}), ...(o.clientCertificate ? { clientCertificate: o.clientCertificate } : {}),
+    }),
+    issueClientCertificate(user, groups) {
+      if (pki === undefined) return Promise.reject(new Error('issueClientCertificate needs startTestApiServer({ tls: true })'));
+      return pki.issueClientCertificate(user, groups);
+    },
     store,
     reviews,
     faults,
