@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { PodStatus } from '../../../src/domain/pod/types.js';
+import { isSameStatus, keepTransitionTimes, normalizeStatus, statusMergePatch } from '../../../src/domain/status-manager/status-compare.js';
+
+const cs = (name: string, ready: boolean) => ({ name, ready, restartCount: 0, image: 'i', imageID: '' });
+
+describe('isSameStatus', () => {
+  it('ignores lastProbeTime, key order and the order of container statuses', () => {
+    const a: PodStatus = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True', lastProbeTime: '2026-01-01T00:00:00Z' }], containerStatuses: [cs('b', true), cs('a', true)] };
+    const b: PodStatus = { containerStatuses: [cs('a', true), cs('b', true)], conditions: [{ status: 'True', type: 'Ready', lastProbeTime: null }], phase: 'Running' };
+    expect(isSameStatus(a, b)).toBe(true);
+  });
+
+  it.each([
+    ['phase', { phase: 'Failed' } as PodStatus],
+    ['readiness', { containerStatuses: [cs('a', false), cs('b', true)] } as PodStatus],
+    ['a message', { message: 'x' } as PodStatus],
+  ])('sees a change of %s', (_what, change) => {
+    const base: PodStatus = { phase: 'Running', containerStatuses: [cs('a', true), cs('b', true)] };
+    expect(isSameStatus(base, { ...base, ...change })).toBe(false);
+  });
+
+  it('treats a missing status as different from any status', () => {
+    expect(isSameStatus(null, { phase: 'Pending' })).toBe(false);
+    expect(isSameStatus(null, null)).toBe(true);
+  });
+
+  it('does not change its input', () => {
+    const a: PodStatus = { containerStatuses: [cs('b', true), cs('a', true)] };
+    normalizeStatus(a);
+    expect(a.containerStatuses!.map((c) => c.name)).toEqual(['b', 'a']);
+  });
+});
+
+describe('keepTransitionTimes', () => {
+  it('keeps the old time when the condition status is the same, takes the new one when it flips', () => {
+    const before: PodStatus = { conditions: [{ type: 'Ready', status: 'False', lastTransitionTime: 't0' }, { type: 'Initialized', status: 'True', lastTransitionTime: 't0' }] };
+    const next: PodStatus = { conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: 't1' }, { type: 'Initialized', status: 'True', lastTransitionTime: 't1' }] };
+    const kept = keepTransitionTimes(before, next);
+    expect(kept.conditions).toEqual([
+      { type: 'Ready', status: 'True', lastTransitionTime: 't1' },
+      { type: 'Initialized', status: 'True', lastTransitionTime: 't0' },
+    ]);
+  });
+});
+
+describe('statusMergePatch', () => {
+  it('carries the uid precondition and nulls fields the new status dropped', () => {
+    expect(statusMergePatch('u1', { phase: 'Running', message: 'old', podIP: '10.0.0.1' }, { phase: 'Failed', podIP: '10.0.0.1' })).toEqual({
+      metadata: { uid: 'u1' },
+      status: { phase: 'Failed', podIP: '10.0.0.1', message: null },
+    });
+  });
+});
