@@ -1,0 +1,4 @@
+/** @kubernetes/client-node, loaded after the Node 20 stand-ins it needs. Import it only from here. */
+import './node20-compat.js';
+
+export { ApiException, CoordinationV1Api, CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions, Watch } from '@kubernetes/client-node';
