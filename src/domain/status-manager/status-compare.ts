@@ -72,3 +72,23 @@ export function statusMergePatch(uid: string, previous: PodStatus | null | undef
   }
   return { metadata: { uid }, status };
 }
+
+/**
+ * Whether the API server's status already says what `ours` says (Go's needsReconcile with
+ * isPodStatusByKubeletEqual): only the fields we set count, and only the condition types we set,
+ * since others (the scheduler's PodScheduled, a server-side qosClass, conditions of other
+ * controllers) are not ours to overwrite, and comparing them would patch again at every resync.
+ */
+export function isStatusReflected(ours: PodStatus, api: PodStatus | null | undefined): boolean {
+  if (!api) return false;
+  const projected: Record<string, unknown> = {};
+  for (const key of Object.keys(ours) as (keyof PodStatus)[]) {
+    if (ours[key] === undefined) continue;
+    projected[key] = api[key];
+  }
+  if (ours.conditions && api.conditions) {
+    const types = new Set(ours.conditions.map((c) => c.type));
+    projected['conditions'] = api.conditions.filter((c) => types.has(c.type));
+  }
+  return isSameStatus(ours, projected as PodStatus);
+}

@@ -13,7 +13,7 @@ import type { Pod, PodStatus } from '../pod/types.js';
 import { podFullName } from '../pod-config/types.js';
 import { buildMirrorPod, isMirrorPodOf, isStaticPod, planMirrorPods } from './mirror-pods.js';
 import { canBeDeleted } from './pod-deletion.js';
-import { isSameStatus, keepTransitionTimes, statusMergePatch } from './status-compare.js';
+import { isSameStatus, isStatusReflected, keepTransitionTimes, statusMergePatch } from './status-compare.js';
 
 export interface StatusEntry {
   /** The newest status from the pod worker, and its version (1, 2, … per pod). */
@@ -126,7 +126,7 @@ export function syncPodStatus(state: StatusSyncState, podUid: string, reconcile:
   if (!target) return { state, effects: [] };
   const apiView = state.apiStatuses[target.apiKey];
   const newer = entry.version > entry.sentVersion && !isSameStatus(entry.latest, entry.sent);
-  const drifted = reconcile && apiView !== undefined && !isSameStatus(entry.latest, apiView.status);
+  const drifted = reconcile && apiView !== undefined && !isStatusReflected(entry.latest, apiView.status);
   if (newer || drifted) {
     const previous = entry.sent ?? apiView?.status ?? null;
     const effect: StatusEffect = {

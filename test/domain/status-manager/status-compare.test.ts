@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PodStatus } from '../../../src/domain/pod/types.js';
-import { isSameStatus, keepTransitionTimes, normalizeStatus, statusMergePatch } from '../../../src/domain/status-manager/status-compare.js';
+import { isSameStatus, isStatusReflected, keepTransitionTimes, normalizeStatus, statusMergePatch } from '../../../src/domain/status-manager/status-compare.js';
 
 const cs = (name: string, ready: boolean) => ({ name, ready, restartCount: 0, image: 'i', imageID: '' });
 
@@ -50,5 +50,20 @@ describe('statusMergePatch', () => {
       metadata: { uid: 'u1' },
       status: { phase: 'Failed', podIP: '10.0.0.1', message: null },
     });
+  });
+});
+
+describe('isStatusReflected', () => {
+  const ours: PodStatus = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
+
+  it('ignores fields and condition types we do not set', () => {
+    const api: PodStatus = { phase: 'Running', qosClass: 'BestEffort', conditions: [{ type: 'PodScheduled', status: 'True' }, { type: 'Ready', status: 'True' }] };
+    expect(isStatusReflected(ours, api)).toBe(true);
+  });
+
+  it('sees a field of ours that the API server shows otherwise', () => {
+    expect(isStatusReflected(ours, { phase: 'Pending', conditions: [{ type: 'Ready', status: 'True' }] })).toBe(false);
+    expect(isStatusReflected(ours, { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] })).toBe(false);
+    expect(isStatusReflected(ours, null)).toBe(false);
   });
 });
