@@ -90,6 +90,15 @@ describe('test API server with client-node: nodes', () => {
     expect(put.spec?.podCIDR).toBe('10.0.0.0/24');
   });
 
+  it('serves discovery for /api and /apis', async () => {
+    const headers = { Authorization: `Bearer ${server.token}` };
+    expect(await (await fetch(`${server.url}/api`, { headers })).json()).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
+    const groups = await (await fetch(`${server.url}/apis`, { headers })).json() as { groups: Array<{ name: string }> };
+    expect(groups.groups.map((g) => g.name)).toContain('coordination.k8s.io');
+    const core = await (await fetch(`${server.url}/api/v1`, { headers })).json() as { resources: Array<{ name: string }> };
+    expect(core.resources.map((r) => r.name)).toEqual(expect.arrayContaining(['pods', 'pods/status', 'nodes', 'nodes/status', 'events']));
+  });
+
   it('refuses a request without the bearer token with 401', async () => {
     const res = await fetch(`${server.url}/api/v1/nodes`);
     expect(res.status).toBe(401);
@@ -134,6 +143,19 @@ describe('test API server with client-node: pods and watch', () => {
     const rvs = w.events.map((e) => Number(e.object.metadata?.resourceVersion));
     expect([...rvs].sort((x, y) => x - y)).toEqual(rvs);
     w.abort();
+  });
+
+  it('sends DELETED when an object stops matching a label selector and ADDED when it matches again', async () => {
+    const w = await collectWatch(c.kc, '/api/v1/namespaces/default/pods', { labelSelector: 'app=web', resourceVersion: server.store.resourceVersion() });
+    const p = pod('a', 'n1');
+    p.metadata!.labels = { app: 'web' };
+    await c.core.createNamespacedPod({ namespace: 'default', body: p });
+    await c.core.patchNamespacedPod({ name: 'a', namespace: 'default', body: { metadata: { labels: { app: 'db' } } } }, merge);
+    await c.core.patchNamespacedPod({ name: 'a', namespace: 'default', body: { metadata: { labels: { tier: 'x' } } } }, merge);
+    await c.core.patchNamespacedPod({ name: 'a', namespace: 'default', body: { metadata: { labels: { app: 'web' } } } }, merge);
+    await vi.waitFor(() => expect(w.events.map((e) => e.type)).toEqual(['ADDED', 'DELETED', 'ADDED']));
+    w.abort();
+    await vi.waitFor(() => expect(server.watchCount()).toBe(0));
   });
 
   it('gives a created pod the API server defaults and a Pending status', async () => {

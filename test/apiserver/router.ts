@@ -89,6 +89,17 @@ function discovery(group: string, version: string): unknown {
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group === '' ? version : `${group}/${version}`, resources };
 }
 
+function groupList(): unknown {
+  const groups = [...new Set(RESOURCES.filter((r) => r.group !== '').map((r) => `${r.group}/${r.version}`))]
+    .concat(['authentication.k8s.io/v1', 'authorization.k8s.io/v1'])
+    .map((gv) => {
+      const [name] = gv.split('/');
+      const version = { groupVersion: gv, version: gv.split('/')[1] };
+      return { name, versions: [version], preferredVersion: version };
+    });
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+}
+
 function requireObject(body: unknown): KubeObject {
   if (!isObject(body)) throw apiErrors.badRequest('the request body must be a JSON object');
   return body as KubeObject;
@@ -119,6 +130,14 @@ function handleReview(deps: RouterDeps, req: ApiRequest, res: ServerResponse, gr
 
 /** Serves one authenticated API request. Returns false when the path is not an API path. */
 export function route(deps: RouterDeps, req: ApiRequest, res: ServerResponse): boolean {
+  if (req.pathname === '/api' || req.pathname === '/api/') {
+    send(res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] });
+    return true;
+  }
+  if (req.pathname === '/apis' || req.pathname === '/apis/') {
+    send(res, 200, groupList());
+    return true;
+  }
   const api = splitApiPath(req.pathname);
   if (api === undefined) return false;
   const { group, version, rest } = api;

@@ -16,6 +16,7 @@
  * ignored and the whole list is returned), no server-side apply.
  */
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -281,6 +282,7 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
     sendBookmarks: () => watches.sendBookmarks(),
     async close() {
       await stopListening();
+      if (pki !== undefined) rmSync(pki.dir, { recursive: true, force: true });
     },
   };
 }

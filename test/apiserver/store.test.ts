@@ -75,3 +75,15 @@ describe('ObjectStore', () => {
     expect(s.changesSince(3)).toEqual([]);
   });
 });
+
+describe('ObjectStore preconditions', () => {
+  it('refuses a status patch whose metadata.uid is not the stored pod\'s (the kubelet\'s uid precondition)', () => {
+    const s = new ObjectStore();
+    const a = s.create('pods', pod('a'));
+    expect(codeOf(() => s.patch('pods', 'default', 'a', 'application/strategic-merge-patch+json',
+      { metadata: { uid: 'someone-else' }, status: { phase: 'Running' } }, 'status'))).toBe(409);
+    const ok = s.patch('pods', 'default', 'a', 'application/strategic-merge-patch+json',
+      { metadata: { uid: a.metadata?.uid }, status: { phase: 'Running' } }, 'status');
+    expect(ok.status).toMatchObject({ phase: 'Running' });
+  });
+});

@@ -6,6 +6,7 @@
  * - create sets uid, creationTimestamp, resourceVersion, generation (pods); pods get the API
  *   server's defaults and `status: {phase: Pending, qosClass}` whatever status they were sent with;
  * - update with a stale `metadata.resourceVersion` is a 409 Conflict; without one it is unconditional;
+ *   a `metadata.uid` that is not the stored object's is a 409 too (a patch's uid is a precondition);
  * - the main resource keeps the stored status, the status subresource keeps the stored spec (and,
  *   for pods, ownerReferences and deletionTimestamp);
  * - a write that changes nothing is not a write (no new resourceVersion, no watch event);
@@ -203,6 +204,12 @@ export class ObjectStore {
     const oldMeta = old.metadata ?? {};
     if (meta.resourceVersion !== undefined && meta.resourceVersion !== '' && meta.resourceVersion !== oldMeta.resourceVersion) {
       throw apiErrors.conflict(def.group, def.resource, objName, STALE_OBJECT_MESSAGE);
+    }
+    // A uid in the body is a precondition: the Go kubelet puts the pod's uid in every status patch
+    // so that it cannot land on a newer pod of the same name.
+    if (meta.uid !== undefined && meta.uid !== '' && meta.uid !== oldMeta.uid) {
+      throw apiErrors.conflict(def.group, def.resource, objName,
+        `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${oldMeta.uid ?? ''}`);
     }
     meta.name = objName;
     if (ns !== undefined) meta.namespace = ns;
