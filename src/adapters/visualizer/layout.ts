@@ -27,7 +27,8 @@ export interface ChartEdge {
   id: string;
   source: string;
   target: string;
-  label: string;
+  /** One line per event that makes this move (same source and target). */
+  labels: string[];
   points: [number, number][];
   labelBox: { x: number; y: number; width: number; height: number } | null;
 }
@@ -66,11 +67,21 @@ export async function layoutChart(graph: StateGraph): Promise<Chart> {
   // are listed above the chart (`anyState`) instead of drawn.
   const drawn = graph.edges.filter((e) => e.source !== graph.root.id && e.target !== graph.root.id);
   const anyState = graph.edges.filter((e) => e.source === graph.root.id).map((e) => `${e.label} → ${e.target.slice(graph.root.id.length + 1)}`);
-  const edges: ElkExtendedEdge[] = drawn.map((e) => ({
+  // Transitions between the same two states are drawn as one arrow with one label line per event:
+  // a pod worker has a dozen guarded variants of a few moves, and one arrow each buries the chart.
+  const merged = new Map<string, { id: string; source: string; target: string; labels: string[] }>();
+  for (const e of drawn) {
+    const key = `${e.source}\u0000${e.target}`;
+    const m = merged.get(key);
+    if (m) {
+      if (!m.labels.includes(e.label)) m.labels.push(e.label);
+    } else merged.set(key, { id: e.id, source: e.source, target: e.target, labels: [e.label] });
+  }
+  const edges: ElkExtendedEdge[] = [...merged.values()].map((e) => ({
     id: e.id,
     sources: [e.source],
     targets: [e.target],
-    labels: [{ text: e.label, width: e.label.length * CHAR_WIDTH + 4, height: LINE_HEIGHT }],
+    labels: [{ text: e.labels.join('\n'), width: Math.max(...e.labels.map((l) => l.length)) * CHAR_WIDTH + 4, height: e.labels.length * LINE_HEIGHT }],
   }));
   const root: ElkNode = {
     id: graph.root.id,
@@ -119,7 +130,7 @@ export async function layoutChart(graph: StateGraph): Promise<Chart> {
     for (const e of n.edges ?? []) {
       const container = (e as ElkExtendedEdge & { container?: string }).container ?? n.id;
       const o = origin.get(container) ?? { x: 0, y: 0 };
-      const src = graph.edges.find((g) => g.id === e.id)!;
+      const src = [...merged.values()].find((g) => g.id === e.id)!;
       const points: [number, number][] = [];
       for (const sec of e.sections ?? []) {
         points.push([o.x + sec.startPoint.x, o.y + sec.startPoint.y]);
@@ -128,7 +139,7 @@ export async function layoutChart(graph: StateGraph): Promise<Chart> {
       }
       const l = e.labels?.[0];
       chartEdges.push({
-        id: e.id, source: src.source, target: src.target, label: src.label, points,
+        id: e.id, source: src.source, target: src.target, labels: src.labels, points,
         labelBox: l && l.x !== undefined && l.y !== undefined ? { x: o.x + l.x, y: o.y + l.y, width: l.width ?? 0, height: l.height ?? 0 } : null,
       });
     }

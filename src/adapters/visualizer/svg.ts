@@ -38,7 +38,10 @@ export function chartSvg(chart: Chart): string {
     if (e.points.length < 2) continue;
     const d = e.points.map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${r(x)},${r(y)}`).join('');
     out.push(`<g class="edge" data-source="${esc(e.source)}" data-target="${esc(e.target)}"><path d="${d}" marker-end="url(#arrow)"/>`);
-    if (e.labelBox) out.push(`<text x="${r(e.labelBox.x + 2)}" y="${r(e.labelBox.y + e.labelBox.height - 3)}">${esc(e.label)}</text>`);
+    if (e.labelBox) {
+      const box = e.labelBox;
+      e.labels.forEach((label, i) => out.push(`<text x="${r(box.x + 2)}" y="${r(box.y + (i + 1) * LINE_HEIGHT - 3)}">${esc(label)}</text>`));
+    }
     out.push('</g>');
   }
   out.push('</g>');
