@@ -64,11 +64,19 @@ export interface StateGraph {
 
 export function machineGraph(machine: string, root: StateNodeLike): StateGraph {
   const edges: GraphEdge[] = [];
+  // An invoke without an id gets a generated one (`0.runtime.ready.checking`): label its done and
+  // error events with the src it runs instead.
+  const srcById = new Map<string, string>();
+  const collect = (node: StateNodeLike) => {
+    for (const i of node.invoke) if (typeof i.src === 'string') srcById.set(i.id, i.src);
+    Object.values(node.states).forEach(collect);
+  };
+  collect(root);
   const visit = (node: StateNodeLike, path: string[]): GraphState => {
     const handles: string[] = [];
     const all: TransitionLike[] = [...[...node.transitions.values()].flat(), ...(node.always ?? [])];
     for (const t of all) {
-      const label = eventLabel(t);
+      const label = eventLabel(t, srcById);
       const targets = t.target ?? [];
       if (targets.length === 0) {
         if (!handles.includes(label)) handles.push(label);
@@ -98,13 +106,14 @@ function stateKind(type: string): StateKind {
 }
 
 /** An event type as people read it in a chart. */
-export function eventLabel(t: TransitionLike): string {
+export function eventLabel(t: TransitionLike, srcById: ReadonlyMap<string, string> = new Map()): string {
+  const actor = (id: string) => srcById.get(id) ?? id;
   const ev = t.eventType;
   let label: string;
   if (!ev) label = 'always';
   else if (ev.startsWith('xstate.after.')) label = `after(${delayName(t.delay, ev)})`;
-  else if (ev.startsWith('xstate.done.actor.')) label = `done(${ev.slice('xstate.done.actor.'.length)})`;
-  else if (ev.startsWith('xstate.error.actor.')) label = `error(${ev.slice('xstate.error.actor.'.length)})`;
+  else if (ev.startsWith('xstate.done.actor.')) label = `done(${actor(ev.slice('xstate.done.actor.'.length))})`;
+  else if (ev.startsWith('xstate.error.actor.')) label = `error(${actor(ev.slice('xstate.error.actor.'.length))})`;
   else if (ev.startsWith('xstate.done.state.')) label = 'done';
   else label = ev;
   const guard = guardName(t.guard);

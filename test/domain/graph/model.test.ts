@@ -29,6 +29,12 @@ describe('machineGraph', () => {
     for (const e of g.edges) expect(e.label).not.toBe('');
   });
 
+  it('labels the done event of an invoke without an id by the src it runs', () => {
+    const labels = graphOf('runtime').edges.map((e) => e.label);
+    expect(labels.some((l) => l.startsWith('done(checkRuntime)'))).toBe(true);
+    expect(labels.every((l) => !/done\(\d/.test(l))).toBe(true);
+  });
+
   it('marks parallel states (pod config runs its sources side by side)', () => {
     const g = graphOf('podConfig');
     expect(g.root.kind).toBe('parallel');
