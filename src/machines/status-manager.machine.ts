@@ -10,6 +10,8 @@
  *   sent. Conditions whose status did not change keep their lastTransitionTime.
  * - `status.pods.known { pods }`: every pod the kubelet has now, from every source, as the source
  *   gave it (an API pod with its deletionTimestamp and status). Statuses of pods gone are dropped.
+ *   Or, instead, the pod config's own `pod.config.updated { op, pods }` forwarded as they come
+ *   (REMOVE forgets pods; ADD, UPDATE, DELETE and RECONCILE give their current form).
  * - `api.mirrorPods.observed { pods }` (from the apiserver pod source): the mirror pods the API
  *   server has for this node. A static pod's status goes to its mirror; without one it waits.
  * - `node.uid.known { nodeUid }`: mirror pods are owned by the Node, so they wait for its UID
@@ -28,8 +30,10 @@
  */
 import { enqueueActions, fromPromise, setup } from 'xstate';
 import type { Pod, PodStatus } from '../domain/pod/types.js';
+import type { PodOperation } from '../domain/pod-config/types.js';
 import {
   applyEffectResult,
+  applyPodConfigUpdate,
   initialStatusSyncState,
   resync,
   setKnownPods,
@@ -55,6 +59,7 @@ export interface StatusManagerInput {
 export type StatusManagerEvent =
   | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
   | { type: 'status.pods.known'; pods: Pod[] }
+  | { type: 'pod.config.updated'; op: PodOperation; source: string; pods: Pod[] }
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
   | { type: 'node.uid.known'; nodeUid: string };
 
@@ -110,6 +115,10 @@ export const statusManagerMachine = setup({
       if (event.type !== 'status.pods.known') return;
       runStep(enqueue as never, context, setKnownPods(context.sync, event.pods));
     }),
+    recordPodConfigUpdate: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type !== 'pod.config.updated') return;
+      runStep(enqueue as never, context, applyPodConfigUpdate(context.sync, event.op, event.pods));
+    }),
     recordMirrors: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'api.mirrorPods.observed') return;
       runStep(enqueue as never, context, setObservedMirrors(context.sync, event.pods));
@@ -145,6 +154,7 @@ export const statusManagerMachine = setup({
       on: {
         'pod.status.updated': { actions: 'recordStatus' },
         'status.pods.known': { actions: 'recordKnownPods' },
+        'pod.config.updated': { actions: 'recordPodConfigUpdate' },
         'api.mirrorPods.observed': { actions: 'recordMirrors' },
         'node.uid.known': { actions: 'recordNodeUid' },
         'xstate.done.actor.*': { actions: 'recordEffectResult' },

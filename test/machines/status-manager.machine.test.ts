@@ -288,3 +288,20 @@ describe('statusManagerMachine', () => {
     expect(Object.keys(h.actor.getSnapshot().context.sync.statuses)).toEqual([]);
   });
 });
+
+describe('statusManagerMachine fed by pod config updates', () => {
+  it('learns pods from ADD, sees a DELETE\'s deletionTimestamp, and forgets them on REMOVE', async () => {
+    const h = harness({ auto: true });
+    h.actor.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [apiPod('u1'), apiPod('u2')] });
+    h.actor.send({ type: 'pod.status.updated', podUid: 'u1', status: terminated });
+    await flush();
+    expect(h.patches()).toHaveLength(1);
+    h.actor.send({ type: 'pod.config.updated', op: 'DELETE', source: 'api', pods: [apiPod('u1', { deletionTimestamp: '2026-01-01T00:01:00Z' })] });
+    await flush();
+    expect(h.calls.map((c) => c.kind)).toEqual(['patchPodStatus', 'deletePod']);
+    h.actor.send({ type: 'pod.config.updated', op: 'REMOVE', source: 'api', pods: [apiPod('u1')] });
+    await flush();
+    expect(Object.keys(h.actor.getSnapshot().context.sync.pods)).toEqual(['u2']);
+    expect(Object.keys(h.actor.getSnapshot().context.sync.statuses)).toEqual([]);
+  });
+});

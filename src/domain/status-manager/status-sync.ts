@@ -269,3 +269,16 @@ export function applyEffectResult(state: StatusSyncState, result: StatusEffectRe
     }
   }
 }
+
+/**
+ * One pod config update (as the syncLoop receives it): REMOVE forgets the pods, every other
+ * operation (ADD, UPDATE, DELETE, RECONCILE) gives their current form. Then as setKnownPods.
+ */
+export function applyPodConfigUpdate(state: StatusSyncState, op: 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE', pods: readonly Pod[]): Step {
+  const next: Record<string, Pod> = { ...state.pods };
+  for (const pod of pods) {
+    if (op === 'REMOVE') delete next[pod.metadata.uid];
+    else next[pod.metadata.uid] = pod;
+  }
+  return setKnownPods(state, Object.values(next));
+}
