@@ -22,7 +22,7 @@
 import { assign, enqueueActions, fromPromise, sendParent, setup } from 'xstate';
 import { serializeError, type SerializedError } from '../domain/errors.js';
 import { diffRelists, reportableEvents, type PlegEvent } from '../domain/pleg/diff.js';
-import type { RelistOutput, RelistPod } from '../domain/pleg/relist.js';
+import type { RelistInput, RelistOutput, RelistPod } from '../domain/pleg/relist.js';
 
 export interface PlegInput {
   /** Default 1000 (Go's genericPlegRelistPeriod). */
@@ -33,6 +33,8 @@ export interface PlegContext {
   relistPeriodMs: number;
   /** The last successful relist's pods; empty before the first. */
   pods: RelistPod[];
+  /** Their digest, handed to the next relist so an identical answer need not be repeated. */
+  digest: string | null;
   lastRelistAtMs: number | null;
   lastRelistDurationMs: number | null;
   relistCount: number;
@@ -51,7 +53,7 @@ export const plegMachine = setup({
     input: {} as PlegInput,
   },
   actors: {
-    relist: fromPromise<RelistOutput, void>(async () => {
+    relist: fromPromise<RelistOutput, RelistInput>(async () => {
       throw new Error('actor relist was not provided');
     }),
   },
@@ -59,9 +61,11 @@ export const plegMachine = setup({
     recordRelist: enqueueActions(({ context, event, enqueue }) => {
       const output = (event as { output?: RelistOutput }).output;
       if (!output) return;
-      const events = reportableEvents(diffRelists(context.pods, output.pods));
+      const pods = output.unchanged || !output.pods ? context.pods : output.pods;
+      const events = output.unchanged ? [] : reportableEvents(diffRelists(context.pods, pods));
       enqueue.assign({
-        pods: output.pods,
+        pods,
+        digest: output.unchanged ? context.digest : output.digest ?? null,
         lastRelistAtMs: output.observedAtMs,
         lastRelistDurationMs: output.durationMs ?? context.lastRelistDurationMs,
         relistCount: context.relistCount + 1,
@@ -81,6 +85,7 @@ export const plegMachine = setup({
   context: ({ input }) => ({
     relistPeriodMs: input.relistPeriodMs ?? 1000,
     pods: [],
+    digest: null,
     lastRelistAtMs: null,
     lastRelistDurationMs: null,
     relistCount: 0,
@@ -93,6 +98,7 @@ export const plegMachine = setup({
       invoke: {
         id: 'relist',
         src: 'relist',
+        input: ({ context }) => ({ previousDigest: context.digest }),
         onDone: { target: 'waiting', actions: 'recordRelist' },
         onError: { target: 'waiting', actions: 'recordRelistError' },
       },

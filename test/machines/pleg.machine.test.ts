@@ -17,7 +17,7 @@ function harness(relistPeriodMs?: number) {
   const received: PlegEventsEvent[] = [];
   const pleg = plegMachine.provide({
     actors: {
-      relist: fromPromise<RelistOutput, void>(async () => {
+      relist: fromPromise<RelistOutput, unknown>(async () => {
         relists.push(clock.now());
         await Promise.resolve(); // the first relist starts with the actor: let the test set the world
         if (world.failing) throw new Error('runtime down');
@@ -42,6 +42,33 @@ const running = (uid: string, id: string): RelistPod => ({ uid, sandboxes: [{ id
 describe('plegMachine', () => {
   it('exports exactly its effectful actor srcs', () => {
     expect(PLEG_EFFECTS).toEqual(['relist']);
+  });
+
+  it('keeps its pods and emits nothing when a relist answers unchanged, and hands back the digest', async () => {
+    const clock = new SimulatedClock();
+    const inputs: unknown[] = [];
+    const answers: RelistOutput[] = [
+      { observedAtMs: 1, pods: [running('u1', 'c1')], digest: 'd1' },
+      { observedAtMs: 2, digest: 'd1', unchanged: true },
+    ];
+    const received: PlegEventsEvent[] = [];
+    const pleg = plegMachine.provide({
+      actors: { relist: fromPromise<RelistOutput, unknown>(async ({ input }) => { inputs.push(input); return answers[Math.min(inputs.length - 1, 1)]!; }) },
+    });
+    const parent = createMachine({
+      invoke: { id: 'pleg', systemId: 'pleg', src: pleg, input: {} },
+      on: { 'pleg.events': { actions: ({ event }) => { received.push(event as unknown as PlegEventsEvent); } } },
+    });
+    const root = createActor(parent, { clock });
+    root.start();
+    await flush();
+    clock.increment(1000);
+    await flush();
+    const ctx = (root.system.get('pleg') as AnyActorRef).getSnapshot().context as PlegContext;
+    expect(inputs).toEqual([{ previousDigest: null }, { previousDigest: 'd1' }]);
+    expect(ctx.pods).toEqual([running('u1', 'c1')]);
+    expect(ctx.lastRelistAtMs).toBe(2);
+    expect(received).toHaveLength(1);
   });
 
   it('relists every second (default period) after the previous relist', async () => {

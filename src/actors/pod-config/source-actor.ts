@@ -4,7 +4,7 @@
  * overlap: a trigger during a read causes one more read after it. A watch that ended by itself is
  * started again with the next read (or at a later poll, if the path cannot be watched yet).
  * Results go to the machine as `pod.source.snapshot` / `pod.source.failed`, stamped with the
- * clock's time. Stopping clears the timers and closes the watch; a read still running is dropped.
+ * clock's time; a snapshot identical to the last one sent is not sent again. Stopping clears the timers and closes the watch; a read still running is dropped.
  */
 import type { PodSourceName } from '../../domain/pod-config/types.js';
 import type { PodSourceEvent } from '../../machines/pod-config.machine.js';
@@ -35,10 +35,20 @@ export function runSourceLoop(opts: SourceLoopOptions): () => void {
   let debounceTimer: unknown = null;
   let watcher: Closable | null = null;
   let lastProblems = '';
+  /** What the last snapshot sent said: a poll that reads the very same is not sent again. */
+  let lastSnapshot = '';
 
   function deliver(result: SourceRead): void {
     const observedAtMs = clock.now();
     if (result.kind === 'unchanged') return;
+    if (result.kind !== 'failed') {
+      // The machine already holds this snapshot; resending it every period would only fill the journal.
+      const key = JSON.stringify([result.pods, result.rejected]);
+      if (key === lastSnapshot) return;
+      lastSnapshot = key;
+    } else {
+      lastSnapshot = '';
+    }
     const problems = result.kind === 'failed' ? [{ origin: result.origin, reason: result.reason }] : result.rejected;
     const key = JSON.stringify(problems);
     if (key !== lastProblems && problems.length > 0) logger.warn({ source, problems }, 'Pod source has manifests it cannot use');

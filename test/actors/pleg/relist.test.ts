@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, waitFor } from 'xstate';
+import { relistDigest } from '../../../src/domain/pleg/relist.js';
 import { createPlegActors } from '../../../src/actors/pleg/pleg-actors.js';
 import { relistPods } from '../../../src/actors/pleg/relist.js';
 import { KubeletError } from '../../../src/domain/errors.js';
@@ -49,9 +50,17 @@ describe('relistPods', () => {
 describe('createPlegActors', () => {
   it('provides relist as a promise actor', async () => {
     const cri = new FakeCri();
-    const actor = createActor(createPlegActors(cri, steppingClock(7)).relist);
+    const actor = createActor(createPlegActors(cri, steppingClock(7)).relist, { input: { previousDigest: null } });
     actor.start();
     const snap = await waitFor(actor, (s) => s.status === 'done');
-    expect(snap.output).toEqual({ observedAtMs: 7, durationMs: 5, pods: [] });
+    expect(snap.output).toEqual({ observedAtMs: 7, durationMs: 5, pods: [], digest: relistDigest([]) });
+  });
+
+  it('answers unchanged, without the pods, when the runtime says what it said last time', async () => {
+    const cri = new FakeCri();
+    const actor = createActor(createPlegActors(cri, steppingClock(7)).relist, { input: { previousDigest: relistDigest([]) } });
+    actor.start();
+    const snap = await waitFor(actor, (s) => s.status === 'done');
+    expect(snap.output).toEqual({ observedAtMs: 7, durationMs: 5, digest: relistDigest([]), unchanged: true });
   });
 });

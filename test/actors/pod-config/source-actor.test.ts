@@ -75,6 +75,19 @@ describe('runSourceLoop', () => {
     h.stop();
   });
 
+  it('does not send a snapshot identical to the last one sent, but does after a failure', async () => {
+    const same = { kind: 'snapshot' as const, pods: [pod('a')], rejected: [] };
+    const h = harness({ script: [same, same, { kind: 'failed', origin: 'dir', reason: 'gone' }, same, same] });
+    await flush();
+    for (let i = 0; i < 4; i++) {
+      h.clock.increment(20_000);
+      await flush();
+    }
+    expect(h.reads).toBe(5);
+    expect(h.events.map((e) => e.type)).toEqual(['pod.source.snapshot', 'pod.source.failed', 'pod.source.snapshot']);
+    h.stop();
+  });
+
   it('reads again every period on the injected clock', async () => {
     const h = harness({ periodMs: 20_000 });
     await flush();
