@@ -123,6 +123,24 @@ describe('informer against the test API server', () => {
     }
   });
 
+  it('reports an error and stops when the server stops listening; started again, it catches up', async () => {
+    // client-node's ListWatch restarts itself only after a clean end or a 410; any other error
+    // (here the cut connection, then refused ones) goes to its error callbacks and it stays stopped.
+    await c.core.createNamespacedPod({ namespace: 'default', body: pod('a', 'n1') });
+    const { informer, errors } = await startInformer();
+    try {
+      await vi.waitFor(() => expect(server.watchCount()).toBe(1));
+      await server.faults.stopListening();
+      await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0));
+      server.store.create('pods', pod('during-outage', 'n1') as never);
+      await server.faults.resumeListening();
+      await informer.start();
+      await vi.waitFor(() => expect(names(informer.list())).toEqual(['a', 'during-outage']));
+    } finally {
+      await informer.stop();
+    }
+  });
+
   it('relists after a 410 when its resourceVersion was compacted away', async () => {
     await c.core.createNamespacedPod({ namespace: 'default', body: pod('a', 'n1') });
     const { informer } = await startInformer();

@@ -1,7 +1,15 @@
 /**
- * The test API server for cluster-mode tests: import everything from here. Importing this module
- * also installs the Node 20 shim client-node 2.0.1 needs (node20-compat.ts), so import it before
- * anything that loads @kubernetes/client-node.
+ * The test API server for cluster-mode tests: import everything from here.
+ *
+ *   const server = await startTestApiServer({ token: 't' });      // or { tls: true }
+ *   const kubeconfig = server.kubeconfigPath(dir);                 // token user; TLS: CA data too
+ *   server.store.create('pods', { metadata: { name: 'p', namespace: 'default' }, spec: { nodeName: 'n1', containers: [...] } });
+ *   server.faults.stopListening(); … server.faults.resumeListening();
+ *   server.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/leases/n1'));
+ *   await server.close();
+ *
+ * Importing this module also installs the Node 20 stand-ins client-node 2.0.1 needs
+ * (node20-compat.ts), so import it before anything that loads @kubernetes/client-node.
  */
 import './node20-compat.js';
 
