@@ -178,6 +178,16 @@ describe('test API server with client-node: pods and watch', () => {
     w.abort();
   });
 
+  it('streams the current objects first and marks their end with a bookmark under sendInitialEvents', async () => {
+    await c.core.createNamespacedPod({ namespace: 'default', body: pod('a', 'n1') });
+    await c.core.createNamespacedPod({ namespace: 'default', body: pod('b', 'n1') });
+    const w = await collectWatch(c.kc, '/api/v1/pods', { sendInitialEvents: true, allowWatchBookmarks: true, resourceVersionMatch: 'NotOlderThan' });
+    await vi.waitFor(() => expect(w.events).toHaveLength(3));
+    expect(w.events.map((e) => [e.type, e.object.metadata?.name])).toEqual([['ADDED', 'a'], ['ADDED', 'b'], ['BOOKMARK', undefined]]);
+    expect(w.events[2]?.object.metadata?.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+    w.abort();
+  });
+
   it('answers a watch from a compacted resourceVersion with an ERROR event carrying 410, then ends', async () => {
     const small = await startTestApiServer({ historyLimit: 2 });
     try {
