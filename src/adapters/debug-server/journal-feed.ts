@@ -50,6 +50,11 @@ export class JournalFeed implements JournalFeedSource {
     return mergeBySeq(this.startup, ring);
   }
 
+  /** How many live readers there are (pages with the stream open). */
+  get subscribers(): number {
+    return this.listeners.size;
+  }
+
   subscribe(listener: RecordListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
