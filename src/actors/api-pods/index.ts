@@ -1,0 +1,11 @@
+/**
+ * The pod side of cluster mode, for the supervisor to wire (issue 6 items 5–7):
+ * - createApiPodSourceActor: the apiserver pod source, invoked with `{ nodeName }`; sends
+ *   `pod.source.snapshot` (source 'api') for the pod config and `api.mirrorPods.observed` for the
+ *   status manager.
+ * - createStatusManagerActors: the effects to `statusManagerMachine.provide({ actors })`.
+ * - createApiEventRecorder / createLogEventRecorder: `recordEvent({ object, type, reason, message })`.
+ */
+export { createApiPodSourceActor, runApiPodSource, type ApiPodSourceEvent, type ApiPodSourceActorDeps } from './api-pod-source.js';
+export { createStatusManagerActors, type StatusManagerActorDeps } from './status-manager-actors.js';
+export { createApiEventRecorder, createLogEventRecorder, type EventRecorder, type ApiEventRecorderOptions } from './event-recorder.js';
