@@ -2,3 +2,5 @@
 import './node20-compat.js';
 
 export { ApiException, CoordinationV1Api, CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions, Watch } from '@kubernetes/client-node';
+// The generated client's Observable stand-in, for middleware (it has no exports map, so the path is stable).
+export { of } from '@kubernetes/client-node/dist/gen/rxjsStub.js';

@@ -3,10 +3,10 @@
  * heartbeat), each with its own rate limiter and per-request timeout. Every call takes a token,
  * runs under the timeout on the injected clock, and maps failures through api-errors.ts.
  *
- * Differs from client-go: a timed-out request is abandoned, not cancelled on the socket (the
- * generated client takes no AbortSignal per call); `reopen()` builds a fresh KubeConfig and API
- * objects, so later requests do not reuse the old connections (client-node 2 already opens a new
- * undici agent per request for TLS clusters).
+ * A timed-out request is aborted (its AbortSignal is set by a per-call middleware), as Go's
+ * http.Client timeout cancels it. `reopen()` builds a fresh KubeConfig and API objects, so later
+ * requests do not reuse the old connections (client-node 2 already opens a new undici agent per
+ * request for TLS clusters).
  */
 import { KubeletError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
@@ -14,7 +14,7 @@ import type {
   EventApi, HeartbeatApi, KubeObject, LeaseApi, LeaseObject, NodeApi, NodeObject, NodeStatus, PodApi, PodList, WatchEventType, WatchHandle,
 } from '../../ports/apiserver.js';
 import { toApiError } from './api-errors.js';
-import { CoordinationV1Api, CoreV1Api, KubeConfig, PatchStrategy, setHeaderOptions, Watch } from './client-node.js';
+import { CoordinationV1Api, CoreV1Api, KubeConfig, of, PatchStrategy, setHeaderOptions, Watch } from './client-node.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { toWire } from './wire.js';
 
@@ -27,7 +27,23 @@ export interface KubeApiOptions {
   clock: Clock;
 }
 
-const strategicMerge = () => setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch);
+/** Per-call options of the generated client (its middleware chain). */
+type CallOptions = NonNullable<Parameters<typeof setHeaderOptions>[2]>;
+type Middleware = NonNullable<CallOptions['middleware']>[number];
+
+const strategicMerge = (o: CallOptions) => setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch, o);
+
+/** Puts an AbortSignal on the request, so a timeout cancels it on the socket. */
+function withSignal(signal: AbortSignal): CallOptions {
+  const middleware: Middleware = {
+    pre: (request) => {
+      request.setSignal(signal);
+      return of(request);
+    },
+    post: (response) => of(response),
+  };
+  return { middleware: [middleware], middlewareMergeStrategy: 'append' };
+}
 
 // The generated client's parameter and return types are its model classes; the port speaks wire
 // JSON. Bodies go in as wire JSON (its serializer passes strings through) and answers come back
@@ -62,59 +78,53 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
     this.coordination = this.kc.makeApiClient(CoordinationV1Api);
   }
 
-  private async call<T>(what: string, fn: () => Promise<unknown>): Promise<T> {
+  private async call<T>(what: string, fn: (o: CallOptions) => Promise<unknown>): Promise<T> {
     await this.opts.limiter.wait();
-    try {
-      return toWire<T>(await this.withTimeout(what, fn()));
-    } catch (err) {
-      throw toApiError(err, what);
-    }
-  }
-
-  private withTimeout<T>(what: string, p: Promise<T>): Promise<T> {
     const ms = this.opts.timeoutMs;
-    if (ms === null) return p;
+    const controller = new AbortController();
     const { clock } = this.opts;
-    return new Promise<T>((resolve, reject) => {
-      const timer = clock.setTimeout(() => reject(new KubeletError('KLT_ERR_API_TIMEOUT', `${what}: no answer within ${ms}ms`, { retryable: true })), ms);
-      p.then(
-        (v) => { clock.clearTimeout(timer); resolve(v); },
-        (e: unknown) => { clock.clearTimeout(timer); reject(e); },
-      );
-    });
+    const timer = ms === null ? undefined : clock.setTimeout(() => controller.abort(), ms);
+    try {
+      return toWire<T>(await fn(withSignal(controller.signal)));
+    } catch (err) {
+      if (controller.signal.aborted) throw new KubeletError('KLT_ERR_API_TIMEOUT', `${what}: no answer within ${ms}ms`, { cause: err, retryable: true });
+      throw toApiError(err, what);
+    } finally {
+      if (timer !== undefined) clock.clearTimeout(timer);
+    }
   }
 
   // NodeApi
   getNode(name: string): Promise<NodeObject> {
-    return this.call('get node', () => this.core.readNode({ name }));
+    return this.call('get node', (o) => this.core.readNode({ name }, o));
   }
   createNode(node: NodeObject): Promise<NodeObject> {
-    return this.call('create node', () => this.core.createNode({ body: node as Loose }));
+    return this.call('create node', (o) => this.core.createNode({ body: node as Loose }, o));
   }
   patchNode(name: string, patch: Partial<NodeObject>): Promise<NodeObject> {
-    return this.call('patch node', () => this.core.patchNode({ name, body: patch }, strategicMerge()));
+    return this.call('patch node', (o) => this.core.patchNode({ name, body: patch }, strategicMerge(o)));
   }
   patchNodeStatus(name: string, status: NodeStatus): Promise<NodeObject> {
-    return this.call('patch node status', () => this.core.patchNodeStatus({ name, body: { status } }, strategicMerge()));
+    return this.call('patch node status', (o) => this.core.patchNodeStatus({ name, body: { status } }, strategicMerge(o)));
   }
 
   // LeaseApi
   getLease(namespace: string, name: string): Promise<LeaseObject> {
-    return this.call('get lease', () => this.coordination.readNamespacedLease({ namespace, name }));
+    return this.call('get lease', (o) => this.coordination.readNamespacedLease({ namespace, name }, o));
   }
   createLease(lease: LeaseObject): Promise<LeaseObject> {
     const namespace = lease.metadata.namespace ?? '';
-    return this.call('create lease', () => this.coordination.createNamespacedLease({ namespace, body: lease as Loose }));
+    return this.call('create lease', (o) => this.coordination.createNamespacedLease({ namespace, body: lease as Loose }, o));
   }
   updateLease(lease: LeaseObject): Promise<LeaseObject> {
     const { namespace = '', name = '' } = lease.metadata;
-    return this.call('update lease', () => this.coordination.replaceNamespacedLease({ namespace, name, body: lease as Loose }));
+    return this.call('update lease', (o) => this.coordination.replaceNamespacedLease({ namespace, name, body: lease as Loose }, o));
   }
 
   // PodApi
   async listPods(opts: { nodeName: string; resourceVersion?: string }): Promise<PodList> {
-    const list = await this.call<{ metadata?: { resourceVersion?: string }; items?: KubeObject[] }>('list pods', () =>
-      this.core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${opts.nodeName}`, ...(opts.resourceVersion ? { resourceVersion: opts.resourceVersion } : {}) }));
+    const list = await this.call<{ metadata?: { resourceVersion?: string }; items?: KubeObject[] }>('list pods', (o) =>
+      this.core.listPodForAllNamespaces({ fieldSelector: `spec.nodeName=${opts.nodeName}`, ...(opts.resourceVersion ? { resourceVersion: opts.resourceVersion } : {}) }, o));
     return { resourceVersion: list.metadata?.resourceVersion ?? '', items: list.items ?? [] };
   }
   async watchPods(opts: { nodeName: string; resourceVersion: string; onEvent: (type: WatchEventType, object: KubeObject) => void; onDone: (err: unknown) => void }): Promise<WatchHandle> {
@@ -143,24 +153,24 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
     return { stop: () => { stopped = true; controller.abort(); } };
   }
   patchPodStatus(namespace: string, name: string, patch: Record<string, unknown>): Promise<KubeObject> {
-    return this.call('patch pod status', () => this.core.patchNamespacedPodStatus({ namespace, name, body: patch }, strategicMerge()));
+    return this.call('patch pod status', (o) => this.core.patchNamespacedPodStatus({ namespace, name, body: patch }, strategicMerge(o)));
   }
   getPod(namespace: string, name: string): Promise<KubeObject> {
-    return this.call('get pod', () => this.core.readNamespacedPod({ namespace, name }));
+    return this.call('get pod', (o) => this.core.readNamespacedPod({ namespace, name }, o));
   }
   createPod(namespace: string, pod: KubeObject): Promise<KubeObject> {
-    return this.call('create pod', () => this.core.createNamespacedPod({ namespace, body: pod as Loose }));
+    return this.call('create pod', (o) => this.core.createNamespacedPod({ namespace, body: pod as Loose }, o));
   }
   async deletePod(namespace: string, name: string, opts: { gracePeriodSeconds?: number; uid?: string } = {}): Promise<void> {
     const body = { ...(opts.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: opts.gracePeriodSeconds }), ...(opts.uid ? { preconditions: { uid: opts.uid } } : {}) };
-    await this.call('delete pod', () => this.core.deleteNamespacedPod({ namespace, name, body: body as Loose, ...(opts.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: opts.gracePeriodSeconds }) }));
+    await this.call('delete pod', (o) => this.core.deleteNamespacedPod({ namespace, name, body: body as Loose, ...(opts.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: opts.gracePeriodSeconds }) }, o));
   }
 
   // EventApi
   createEvent(namespace: string, event: KubeObject): Promise<KubeObject> {
-    return this.call('create event', () => this.core.createNamespacedEvent({ namespace, body: event as Loose }));
+    return this.call('create event', (o) => this.core.createNamespacedEvent({ namespace, body: event as Loose }, o));
   }
   patchEvent(namespace: string, name: string, patch: Record<string, unknown>): Promise<KubeObject> {
-    return this.call('patch event', () => this.core.patchNamespacedEvent({ namespace, name, body: patch }, strategicMerge()));
+    return this.call('patch event', (o) => this.core.patchNamespacedEvent({ namespace, name, body: patch }, strategicMerge(o)));
   }
 }

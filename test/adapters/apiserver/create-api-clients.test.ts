@@ -86,7 +86,11 @@ describe('createApiClients', () => {
     const hb = build({ heartbeatTimeoutMs: 100 });
     server.faults.delay(400);
     try {
+      const started = Date.now();
       await expect(hb.heartbeat.getNode('c1')).rejects.toMatchObject({ code: 'KLT_ERR_API_TIMEOUT', retryable: true });
+      expect(Date.now() - started).toBeLessThan(350);
+      // The main client has no timeout: the same slow answer arrives.
+      expect((await clients.main.getNode('c1')).metadata.name).toBe('c1');
     } finally {
       server.faults.reset();
     }
