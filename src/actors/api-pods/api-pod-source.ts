@@ -8,7 +8,8 @@
  *   pods, which are not pods to run, as `api.mirrorPods.observed` (for the status manager).
  * - Bookmarks only move the resourceVersion forward.
  * - A watch that ends cleanly (the server's timeout) is resumed at once from the last
- *   resourceVersion; one that fails is resumed after a back-off; 410 Gone (as a watch ERROR
+ *   resourceVersion; one that fails, reports an ERROR event, or closes within a second without
+ *   any event (Go's "very short watch") is resumed after a back-off; 410 Gone (as a watch ERROR
  *   event or as the watch's end) means the resourceVersion is too old: list again.
  * - A failed list keeps the last pods and is retried after the back-off. So an API server outage
  *   changes nothing for the pods running; when it is back, the resumed watch (or the relist)
@@ -27,6 +28,7 @@ import type { Clock } from '../../ports/clock.js';
 
 export const API_SOURCE_BACKOFF_INITIAL_MS = 800;
 export const API_SOURCE_BACKOFF_MAX_MS = 30_000;
+export const VERY_SHORT_WATCH_MS = 1_000;
 
 /** What the source sends. The pod config takes the snapshot once 'api' is one of its source names. */
 export type ApiPodSourceEvent =
@@ -104,10 +106,14 @@ export function runApiPodSource(opts: ApiPodSourceOptions): () => void {
 
   async function watch(): Promise<void> {
     const epoch = ++watchEpoch;
+    const startedAtMs = clock.now();
+    let events = 0;
     let gone = false;
+    let errorEvent: KubeObject | null = null;
     const current = () => epoch === watchEpoch && !stopped;
     const onEvent = (type: WatchEventType, object: KubeObject): void => {
       if (!current()) return;
+      events++;
       switch (type) {
         case 'ADDED':
         case 'MODIFIED':
@@ -123,10 +129,13 @@ export function runApiPodSource(opts: ApiPodSourceOptions): () => void {
           return;
         case 'ERROR':
           if (isGone(object)) gone = true;
-          else logger.warn({ status: object }, 'Pod watch reported an error');
+          else errorEvent = object;
           return;
       }
     };
+    // Go's reflector: a watch closed within a second with no event is an error ("very short
+    // watch"), so a server or proxy that closes at once is not hammered.
+    const isVeryShort = (): boolean => events === 0 && clock.now() - startedAtMs < VERY_SHORT_WATCH_MS;
     const onDone = (err: unknown): void => {
       if (!current()) return;
       watchEpoch++;
@@ -134,10 +143,10 @@ export function runApiPodSource(opts: ApiPodSourceOptions): () => void {
       if (gone || isGone(err)) {
         logger.info({ resourceVersion }, 'Pod watch resourceVersion too old, listing again');
         void list();
-      } else if (err === null || err === undefined) {
+      } else if ((err === null || err === undefined) && errorEvent === null && !isVeryShort()) {
         void watch();
       } else {
-        logger.warn({ err, resourceVersion }, 'Pod watch ended with an error, resuming after back-off');
+        logger.warn({ err, status: errorEvent, resourceVersion }, 'Pod watch ended with an error, resuming after back-off');
         backOff(() => void watch());
       }
     };

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, SimulatedClock, setup, type AnyEventObject } from 'xstate';
 import {
   API_SOURCE_BACKOFF_INITIAL_MS,
+  VERY_SHORT_WATCH_MS,
   createApiPodSourceActor,
   runApiPodSource,
   type ApiPodSourceEvent,
@@ -216,9 +217,33 @@ describe('runApiPodSource', () => {
     const s = start(api);
     await flush();
     api.watchFailures.push(gone());
+    s.clock.increment(VERY_SHORT_WATCH_MS);
     api.last().onDone(null);
     await flush();
     expect(api.listCalls).toHaveLength(2);
+    s.stop();
+  });
+
+  it('backs off after a watch that closed at once without events, or reported an ERROR', async () => {
+    const api = fakeApi();
+    api.lists.push({ resourceVersion: '10', items: [] });
+    const s = start(api);
+    await flush();
+    api.last().onDone(null); // closed at once, nothing received: Go's "very short watch"
+    await flush();
+    expect(api.watches).toHaveLength(1);
+    s.clock.increment(API_SOURCE_BACKOFF_INITIAL_MS);
+    await flush();
+    expect(api.watches).toHaveLength(2);
+    s.clock.increment(VERY_SHORT_WATCH_MS);
+    api.last().onEvent('ERROR', { metadata: {}, code: 500, reason: 'InternalError' } as KubeObject);
+    api.last().onDone(null);
+    await flush();
+    expect(api.watches).toHaveLength(2);
+    s.clock.increment(2 * API_SOURCE_BACKOFF_INITIAL_MS);
+    await flush();
+    expect(api.watches).toHaveLength(3);
+    expect(api.listCalls).toHaveLength(1);
     s.stop();
   });
 
