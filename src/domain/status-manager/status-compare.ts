@@ -43,9 +43,12 @@ export function isSameStatus(a: PodStatus | null | undefined, b: PodStatus | nul
 
 /**
  * Go's updateLastTransitionTime: a condition whose status did not change keeps the transition
- * time it had before, so a pod worker that stamps "now" on every status does not move it.
+ * time it had before, so a pod worker that stamps "now" on every status does not move it; and
+ * the pod's startTime, once set, stays.
  */
 export function keepTransitionTimes(previous: PodStatus | null | undefined, next: PodStatus): PodStatus {
+  // Go's updateStatusInternal also keeps the pod's startTime once it has one.
+  if (previous?.startTime !== undefined && previous.startTime !== '') next = { ...next, startTime: previous.startTime };
   if (!previous?.conditions || !next.conditions) return next;
   const before = new Map(previous.conditions.map((c) => [c.type, c]));
   const conditions: PodCondition[] = next.conditions.map((c) => {

@@ -67,3 +67,10 @@ describe('isStatusReflected', () => {
     expect(isStatusReflected(ours, null)).toBe(false);
   });
 });
+
+describe('keepTransitionTimes and startTime', () => {
+  it('keeps the first startTime', () => {
+    expect(keepTransitionTimes({ startTime: 't0' }, { startTime: 't1', phase: 'Running' })).toEqual({ startTime: 't0', phase: 'Running' });
+    expect(keepTransitionTimes({}, { startTime: 't1' })).toEqual({ startTime: 't1' });
+  });
+});
