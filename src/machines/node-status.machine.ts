@@ -8,6 +8,7 @@
  *   and annotations the kubelet owns (Go's reconcileExistingNode). Any other failure is retried
  *   after 100 ms, 200 ms, … capped at 7 s (Go sleeps 100 ms before its first try; we do not).
  *   Once registered, `node.registered` (with the uid) goes to the `nodeLease` actor and is emitted.
+ *   With registerNode=false it only reads the Node (`getNode`, same back-off) until it exists.
  * - `updating`: every nodeStatusUpdateFrequency (×(1 + 0.04 × jitter)), the `readNodeFacts`
  *   effect lists images and stamps the time; the status is computed by computeNodeStatus and sent
  *   (`patchNodeStatus`, through the heartbeat client) only when it changed apart from heartbeat
@@ -53,6 +54,8 @@ export interface NodeStatusMachineInput {
   jitter: number;
   /** When the machine started, on the injected clock (bounds the fast updates). */
   startedAtMs: number;
+  /** registerNode (default true). False: never create or change the Node, only read it and report status (Go). */
+  registerNode?: boolean;
 }
 
 export interface NodeRuntimeHealthEvent {
@@ -88,6 +91,7 @@ export interface NodeFacts { images: ListedImage[] }
 
 export interface NodeStatusContext {
   registration: NodeRegistrationSpec;
+  registerNode: boolean;
   facts: NodeStaticFacts;
   updatePeriodMs: number;
   reportFrequencyMs: number;
@@ -108,7 +112,7 @@ export interface NodeStatusContext {
   lastError: SerializedError | null;
 }
 
-export const NODE_STATUS_EFFECTS = ['registerNode', 'reconcileNode', 'readNodeFacts', 'patchNodeStatus'] as const;
+export const NODE_STATUS_EFFECTS = ['registerNode', 'reconcileNode', 'getNode', 'readNodeFacts', 'patchNodeStatus'] as const;
 
 const answerOf = <T>(event: AnyEventObject) => (event as unknown as { output: ApiAnswer<T> }).output;
 const okValue = <T>(event: AnyEventObject) => (answerOf<T>(event) as Extract<ApiAnswer<T>, { ok: true }>);
@@ -130,6 +134,9 @@ export const nodeStatusMachine = setup({
     reconcileNode: fromPromise<ApiAnswer<NodeObject>, ReconcileNodeInput>(async () => {
       throw new Error('actor reconcileNode was not provided');
     }),
+    getNode: fromPromise<ApiAnswer<NodeObject>, { nodeName: string }>(async () => {
+      throw new Error('actor getNode was not provided');
+    }),
     readNodeFacts: fromPromise<ApiAnswer<NodeFacts>, { nodeName: string }>(async () => {
       throw new Error('actor readNodeFacts was not provided');
     }),
@@ -142,6 +149,7 @@ export const nodeStatusMachine = setup({
     updatePeriod: ({ context }) => (isFastUpdating(context) ? FAST_STATUS_UPDATE_MS : context.updatePeriodMs),
   },
   guards: {
+    isRegistering: ({ context }) => context.registerNode,
     isOk: ({ event }) => answerOf<unknown>(event).ok,
     isAlreadyExists: ({ event }) => !answerOf<unknown>(event).ok && failure(event).code === 'KLT_ERR_API_ALREADY_EXISTS',
     isDue: ({ context }) => isDue(context),
@@ -199,6 +207,7 @@ export const nodeStatusMachine = setup({
   id: 'nodeStatus',
   context: ({ input }) => ({
     registration: input.registration,
+    registerNode: input.registerNode ?? true,
     facts: input.facts,
     updatePeriodMs: jitteredMs(input.updateFrequencyMs ?? NODE_STATUS_UPDATE_FREQUENCY_MS, NODE_STATUS_JITTER_FACTOR, input.jitter),
     reportFrequencyMs: input.reportFrequencyMs ?? NODE_STATUS_REPORT_FREQUENCY_MS,
@@ -218,8 +227,23 @@ export const nodeStatusMachine = setup({
     'node.runtime.health': { actions: 'recordRuntimeHealth' },
     'node.pleg.health': { actions: 'recordPlegHealth' },
   },
-  initial: 'registering',
+  initial: 'starting',
   states: {
+    starting: {
+      always: [{ guard: 'isRegistering', target: 'registering' }, { target: 'adopting' }],
+    },
+    adopting: {
+      meta: { description: 'registerNode is false: waiting for the Node to exist' },
+      invoke: {
+        src: 'getNode',
+        input: ({ context }) => ({ nodeName: context.registration.nodeName }),
+        onDone: [
+          { guard: 'isOk', target: 'updating', actions: ['recordRegistered', 'announceRegistered'] },
+          { target: 'registrationBackoff', actions: 'recordRegisterFailure' },
+        ],
+        onError: { target: 'registrationBackoff', actions: assign(({ context }) => ({ registerFailures: context.registerFailures + 1 })) },
+      },
+    },
     registering: {
       meta: { description: 'creating the Node object' },
       invoke: {
@@ -247,7 +271,7 @@ export const nodeStatusMachine = setup({
     },
     registrationBackoff: {
       meta: { description: 'registration failed: retrying after 100 ms … 7 s' },
-      after: { registerRetry: 'registering' },
+      after: { registerRetry: 'starting' },
     },
     updating: {
       meta: { description: 'registered: reporting the node status' },

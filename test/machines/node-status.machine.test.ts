@@ -140,6 +140,33 @@ describe('nodeStatusMachine registration', () => {
   });
 });
 
+describe('nodeStatusMachine with registerNode=false', () => {
+  it('never creates the Node: it reads it with back-off until it exists, then reports status', async () => {
+    const clock = new SimulatedClock();
+    const gets: number[] = [];
+    const machine = nodeStatusMachine.provide({
+      actors: {
+        getNode: fromPromise(async () => {
+          gets.push(clock.now());
+          return gets.length < 3
+            ? { ok: false as const, error: { code: 'KLT_ERR_API_NOT_FOUND' as const, message: 'not found', retryable: false }, observedAtMs: clock.now() }
+            : { ok: true as const, value: { metadata: { name: 'n1', uid: 'admin-made' } }, observedAtMs: clock.now() };
+        }),
+        readNodeFacts: fromPromise(async () => ({ ok: true as const, value: { images: [] }, observedAtMs: clock.now() })),
+        patchNodeStatus: fromPromise(async () => ({ ok: true as const, value: { metadata: {} }, observedAtMs: clock.now() })),
+      },
+    });
+    const actor = createActor(machine, { clock, input: { registration, facts, jitter: 0, startedAtMs: 0, registerNode: false } });
+    actor.start();
+    await settle();
+    await tick(clock, 100);
+    await tick(clock, 200);
+    expect(gets).toEqual([0, 100, 300]);
+    expect(actor.getSnapshot().matches('updating')).toBe(true);
+    expect(actor.getSnapshot().context.nodeUid).toBe('admin-made');
+  });
+});
+
 describe('nodeStatusMachine status updates', () => {
   it('polls every 100 ms until Ready is reported, then every 10 s', async () => {
     const { actor, clock, calls } = start();

@@ -48,6 +48,7 @@ export function nodeStatusActors(deps: NodeStatusActorDeps) {
         logger.info({ node: spec.nodeName }, 'Node was previously registered, reconciling labels and annotations');
         return deps.api.patchNode(spec.nodeName, patch as unknown as Partial<NodeObject>);
       })),
+    getNode: fromPromise<ApiAnswer<NodeObject>, { nodeName: string }>(async ({ input }) => answer(clock, () => deps.api.getNode(input.nodeName))),
     readNodeFacts: fromPromise<ApiAnswer<NodeFacts>, { nodeName: string }>(async () => {
       try {
         lastImages = await deps.listImages();

@@ -28,10 +28,8 @@ export interface ApiClientsOptions {
   logger: Logger;
 }
 
-/** The heartbeat client's timeout as Go computes it. */
-export function heartbeatTimeoutMs(nodeStatusUpdateFrequencyMs: number, nodeLeaseDurationSeconds: number): number {
-  return Math.min(nodeStatusUpdateFrequencyMs, nodeLeaseDurationSeconds * 1000);
-}
+/** The heartbeat client's timeout as Go computes it (also in nodeSideSettings). */
+export { heartbeatTimeoutMsFor as heartbeatTimeoutMs } from '../../domain/node-status/heartbeat-timeout.js';
 
 export function createApiClients(opts: ApiClientsOptions): ApiClients {
   const loadConfig = () => {
