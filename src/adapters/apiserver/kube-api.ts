@@ -33,6 +33,16 @@ type Middleware = NonNullable<CallOptions['middleware']>[number];
 
 const strategicMerge = (o: CallOptions) => setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch, o);
 
+/**
+ * NodeStatus.addresses is declared patchStrategy=merge on `type`, which would fold a dual-stack
+ * pair of InternalIPs into one and keep stale addresses; like Go's
+ * fixupPatchForNodeStatusAddresses, the list is sent with a `$patch: replace` directive.
+ */
+export function nodeStatusPatch(status: NodeStatus): { status: Record<string, unknown> } {
+  if (status.addresses === undefined) return { status };
+  return { status: { ...status, addresses: [{ $patch: 'replace' }, ...status.addresses] } };
+}
+
 /** Puts an AbortSignal on the request, so a timeout cancels it on the socket. */
 function withSignal(signal: AbortSignal): CallOptions {
   const middleware: Middleware = {
@@ -105,7 +115,7 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
     return this.call('patch node', (o) => this.core.patchNode({ name, body: patch }, strategicMerge(o)));
   }
   patchNodeStatus(name: string, status: NodeStatus): Promise<NodeObject> {
-    return this.call('patch node status', (o) => this.core.patchNodeStatus({ name, body: { status } }, strategicMerge(o)));
+    return this.call('patch node status', (o) => this.core.patchNodeStatus({ name, body: nodeStatusPatch(status) }, strategicMerge(o)));
   }
 
   // LeaseApi

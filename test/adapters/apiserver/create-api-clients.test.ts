@@ -49,6 +49,15 @@ describe('createApiClients', () => {
     expect(await codeOf(clients.main.getNode('nope'))).toBe('KLT_ERR_API_NOT_FOUND');
   });
 
+  it('replaces the address list on a status patch, keeping a dual-stack pair and dropping stale entries', async () => {
+    await clients.main.createNode({ metadata: { name: 'ds' } });
+    await clients.heartbeat.patchNodeStatus('ds', { addresses: [{ type: 'InternalIP', address: '10.0.0.9' }, { type: 'Hostname', address: 'ds' }] });
+    const after = await clients.heartbeat.patchNodeStatus('ds', {
+      addresses: [{ type: 'InternalIP', address: '10.0.0.5' }, { type: 'InternalIP', address: 'fd00::5' }, { type: 'Hostname', address: 'ds' }],
+    });
+    expect(after.status?.addresses).toEqual([{ type: 'InternalIP', address: '10.0.0.5' }, { type: 'InternalIP', address: 'fd00::5' }, { type: 'Hostname', address: 'ds' }]);
+  });
+
   it('updates a Lease with its resourceVersion and maps a stale one to CONFLICT', async () => {
     const lease = await clients.heartbeat.createLease({ metadata: { name: 'c1', namespace: 'kube-node-lease' }, spec: { holderIdentity: 'c1', leaseDurationSeconds: 40, renewTime: '2026-01-01T00:00:00.123456Z' } });
     const renewed = await clients.heartbeat.updateLease({ ...lease, spec: { ...lease.spec, renewTime: '2026-01-01T00:00:10.000001Z' } });
