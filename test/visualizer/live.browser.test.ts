@@ -3,7 +3,7 @@
  * directory, `--debug-address=127.0.0.1:0`), the page in headless Chromium.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
@@ -102,27 +102,28 @@ if (selection.ciError) {
     });
 
     it('shows a new pod worker when a static pod is added, and follows it through its states', async () => {
-      const manifest = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'viz' }, spec: { restartPolicy: 'Never', terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', 'sleep 3'] }] } };
+      // A container that ignores SIGTERM: its kill lasts the whole grace period (2 s), long enough to
+      // be seen by a page that polls twice a second.
+      const manifest = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'viz' }, spec: { terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap '' TERM; while :; do sleep 1; done"] }] } };
       writeFileSync(join(manifests, 'viz.json'), JSON.stringify(manifest));
       const worker = await until('a pod worker in the tree', async () => w.page.locator('#tree li[data-logic="podWorker"]').first().getAttribute('data-actor'), 30_000, () => stderr);
       expect(worker).toMatch(/^pod:/);
       await w.page.locator(`#tree li[data-actor="${worker}"] > button`).click();
-      // Sample what the page shows for this worker, as the page itself updates.
-      const seen: string[] = [];
-      const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline) {
-        const v = await w.page.locator(`#tree li[data-actor="${worker}"]`).getAttribute('data-value');
-        if (v && seen.at(-1) !== v) seen.push(v);
-        // The container exits after 3 s: the worker syncs again and settles with the pod finished.
-        if (seen.length >= 3 && v === 'idle') break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      expect(seen.length, JSON.stringify(seen)).toBeGreaterThanOrEqual(3);
-      expect(seen.at(-1)).toBe('idle');
-      // The chart of its kind shows the chosen worker's state.
+      const valueOf = () => w.page.locator(`#tree li[data-actor="${worker}"]`).getAttribute('data-value');
+      await until('the worker idle with its pod running', async () => (await valueOf()) === 'idle', 30_000, () => stderr);
       expect(await w.page.locator('#chart-podWorker').getAttribute('data-actor')).toBe(worker);
       expect(await w.page.locator('#chart-podWorker g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')))).toEqual(['idle']);
-      await screenshot(w.page, 'live-pod-worker');
-    }, 40_000);
+      await screenshot(w.page, 'live-pod-worker-idle');
+
+      // Removing the manifest makes the worker kill the pod: the page follows it into terminating.
+      unlinkSync(join(manifests, 'viz.json'));
+      await until('the worker killing', async () => (await valueOf()) === 'terminating.killing', 10_000, () => stderr);
+      expect(await w.page.locator('#chart-podWorker g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')).sort())).toEqual(['terminating', 'terminating.killing']);
+      await screenshot(w.page, 'live-pod-worker-killing');
+      await until('the worker past the kill', async () => {
+        const v = await w.page.locator(`#tree li[data-actor="${worker}"]`).count() === 0 ? 'gone' : await valueOf();
+        return v !== 'terminating.killing' ? v : undefined;
+      }, 15_000, () => stderr);
+    }, 60_000);
   });
 }

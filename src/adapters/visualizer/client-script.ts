@@ -66,35 +66,49 @@ export const PAGE_SCRIPT = String.raw`(function () {
       host.appendChild(box);
       return fetch('/visualizer/charts/' + encodeURIComponent(m) + '.svg').then(function (r) { return r.text(); }).then(function (svg) {
         body.innerHTML = svg;
+        indexChart(m);
       });
     }));
   }
 
+  // Per chart: its state groups by path (looked up once) and what is lit now, so an update
+  // touches only the states that changed: a page watching 110 pods must stay cheap.
+  var chartIndex = {};
+  function indexChart(m) {
+    var box = $('chart-' + m);
+    var byPath = {};
+    box.querySelectorAll('g.state').forEach(function (g) { byPath[g.getAttribute('data-path')] = g; });
+    chartIndex[m] = { box: box, byPath: byPath, lit: {}, actor: null, label: null, showing: box.querySelector('.showing') };
+  }
   function highlight() {
     var byKind = {};
     ui.actors.forEach(function (a) { (byKind[a.logic] = byKind[a.logic] || []).push(a); });
     (ui.info ? ui.info.machines : []).forEach(function (m) {
-      var box = $('chart-' + m);
-      if (!box) return;
+      var c = chartIndex[m];
+      if (!c) return;
       var list = byKind[m] || [];
       var chosen = list.filter(function (a) { return a.id === ui.selected[m]; })[0] || list[0] || null;
-      var paths = chosen ? activePaths(chosen.value) : [];
       var set = {};
-      paths.forEach(function (p) { set[p] = true; });
-      box.querySelectorAll('g.state').forEach(function (g) {
-        g.classList.toggle('active', set[g.getAttribute('data-path')] === true);
-      });
-      box.setAttribute('data-actor', chosen ? chosen.id : '');
-      var showing = box.querySelector('.showing');
-      showing.textContent = chosen
+      (chosen ? activePaths(chosen.value) : []).forEach(function (p) { set[p] = true; });
+      Object.keys(c.lit).forEach(function (p) { if (!set[p] && c.byPath[p]) c.byPath[p].classList.remove('active'); });
+      Object.keys(set).forEach(function (p) { if (!c.lit[p] && c.byPath[p]) c.byPath[p].classList.add('active'); });
+      c.lit = set;
+      var actorId = chosen ? chosen.id : '';
+      if (c.actor !== actorId) { c.box.setAttribute('data-actor', actorId); c.actor = actorId; }
+      var label = chosen
         ? '— ' + chosen.id + ': ' + valueLabel(chosen.value) + (list.length > 1 ? '  (' + list.length + ' actors; pick one in the tree)' : '')
         : '— no live actor';
+      if (c.label !== label) { c.showing.textContent = label; c.label = label; }
     });
     ui.updates += 1;
   }
 
   // ---- actor tree ---------------------------------------------------------------------------
+  var treeSignature = '';
   function renderTree() {
+    var signature = JSON.stringify([ui.selected, ui.actors.map(function (a) { return [a.id, a.parent, a.value, a.waitingOn || null]; })]);
+    if (signature === treeSignature) return;
+    treeSignature = signature;
     var children = {};
     var ids = {};
     ui.actors.forEach(function (a) { ids[a.id] = true; });

@@ -1,0 +1,137 @@
+/**
+ * The issue's load measurement: 110 static pods start at once on the real binary (embedded
+ * runtime), once with the visualizer page open in Chromium and once without; pod start latency
+ * (manifest written → pod Running on /debug/pods) p50/p99 for each, the page's update rate while
+ * they start, and the journal stream's throughput to a page (the run's own records pushed through
+ * a JournalFeed as fast as the kubelet could append them). Slow and machine-dependent, so
+ * registered only with KUBELET_VIZ_MEASURE=1; it prints its numbers and checks only sanity bounds.
+ *
+ *   KUBELET_VIZ_MEASURE=1 npx vitest run test/visualizer/pods-110.measure.test.ts
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
+import { startEmbeddedRuntime } from '../../src/adapters/embedded-runtime/index.js';
+import { JournalFeed } from '../../src/adapters/debug-server/journal-feed.js';
+import { startDebugServer } from '../../src/adapters/debug-server/server.js';
+import { readJournal } from '../../src/adapters/journal-file/reader.js';
+import { launchBrowser, openPage, selectBrowser } from './browser.js';
+
+const BIN = resolve('dist/src/bin/kubelet.js');
+const PODS = 110;
+const enabled = process.env.KUBELET_VIZ_MEASURE === '1' && selectBrowser().available;
+
+function quantile(xs: number[], q: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)] ?? NaN;
+}
+
+interface RunResult { startMs: number[]; pageUpdatesPerSec: number | null; eventLog: string; dir: string }
+
+async function startPods(withPage: boolean): Promise<RunResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'kts-viz110-'));
+  const manifests = join(dir, 'manifests');
+  const root = join(dir, 'root');
+  mkdirSync(manifests);
+  const cfg = join(dir, 'kubelet.yaml');
+  writeFileSync(cfg, ['apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', `staticPodPath: ${manifests}`,
+    `podLogsDir: ${join(dir, 'logs')}`, 'containerRuntimeEndpoint: embedded', 'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}',
+    'authorization: {mode: AlwaysAllow}', 'enableServer: false', 'healthzPort: 0', 'maxPods: 200', ''].join('\n'));
+  const daemon = spawn(process.execPath, [BIN, `--config=${cfg}`, `--root-dir=${root}`, '--debug-address=127.0.0.1:0', '--hostname-override=viz110'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  let debug = '';
+  daemon.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    debug ||= /"address":"(127\.0\.0\.1:\d+)","msg":"Debug server listening"/.exec(stderr)?.[1] ?? '';
+  });
+  const wait = async (what: string, f: () => Promise<boolean> | boolean, ms = 120_000) => {
+    const end = Date.now() + ms;
+    while (!(await f())) {
+      if (Date.now() > end) throw new Error(`timed out: ${what}\n${stderr.slice(-2000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+  await wait('debug server', () => debug !== '');
+  await wait('running', async () => ((await (await fetch(`http://${debug}/debug/actors`)).json()) as { actors: { id: string; value: unknown }[] }).actors.some((a) => a.id === 'supervisor' && a.value === 'running'));
+  const browser = withPage ? await launchBrowser() : null;
+  const page = browser ? (await openPage(browser, `http://${debug}/`)).page : null;
+  const updates0 = page ? await page.evaluate(() => (window as unknown as { __visualizer: { updates: number } }).__visualizer.updates) : 0;
+  const written = Date.now();
+  for (let i = 0; i < PODS; i++) {
+    writeFileSync(join(manifests, `p${i}.json`), JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${i}` },
+      spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }] } }));
+  }
+  const started = new Map<string, number>();
+  await wait('110 pods running', async () => {
+    const body = (await (await fetch(`http://${debug}/debug/pods`)).json()) as { pods: { name: string; status: { phase?: string } | null }[] };
+    for (const p of body.pods) if (p.status?.phase === 'Running' && !started.has(p.name)) started.set(p.name, Date.now() - written);
+    return started.size >= PODS;
+  }, 180_000);
+  const elapsed = (Date.now() - written) / 1000;
+  const updates = page ? (await page.evaluate(() => (window as unknown as { __visualizer: { updates: number } }).__visualizer.updates)) - updates0 : 0;
+  await browser?.close();
+  const exited = new Promise((r) => daemon.once('exit', r));
+  daemon.kill('SIGTERM');
+  await exited;
+  const runtime = await startEmbeddedRuntime({ socketPath: join(dir, 'cleanup.sock'), stateDir: join(root, 'embedded-runtime') });
+  const cri = createCriClient({ endpoint: runtime.endpoint });
+  for (const s of await cri.runtime.listPodSandbox()) {
+    for (const c of await cri.runtime.listContainers({ pod_sandbox_id: s.id })) await cri.runtime.stopContainer(c.id, 0).catch(() => {});
+    await cri.runtime.stopPodSandbox(s.id).catch(() => {});
+    await cri.runtime.removePodSandbox(s.id).catch(() => {});
+  }
+  cri.close();
+  await runtime.close();
+  const events = join(root, 'events');
+  return { startMs: [...started.values()], pageUpdatesPerSec: page ? updates / elapsed : null, eventLog: join(events, readdirSync(events)[0]!), dir };
+}
+
+if (!enabled) {
+  describe.skip('110 pods with the visualizer open: not registered, set KUBELET_VIZ_MEASURE=1 (and install chromium)', () => {
+    it('measures', () => undefined);
+  });
+} else {
+  describe('110 pods with the visualizer open against closed (measurement)', () => {
+    it('keeps pod start latency and reports the page and stream rates', async () => {
+      const closed = await startPods(false);
+      const open = await startPods(true);
+
+      // The stream: this run's own records, appended back to back, to one page.
+      const { records } = readJournal(open.eventLog);
+      const feed = new JournalFeed();
+      const server = await startDebugServer('127.0.0.1:0', { actors: () => [], pods: () => ({ pods: [] }), journal: () => ({ path: null, records: 0 }), visualizer: { mode: 'live', feed } });
+      const browser = await launchBrowser();
+      const { page } = await openPage(browser, `http://${server.address}/`);
+      while (feed.subscribers === 0) await new Promise((r) => setTimeout(r, 50));
+      const t0 = performance.now();
+      for (const r of records) feed.append(r);
+      const appendMs = performance.now() - t0;
+      const last = records.at(-1)!.seq;
+      await page.waitForFunction(([n]) => {
+        const v = (window as unknown as { __visualizer: { streamCount: number; dropped: number } }).__visualizer;
+        return v.streamCount + v.dropped >= n;
+      }, [records.length] as const, { timeout: 60_000 });
+      const streamMs = performance.now() - t0;
+      const got = await page.evaluate(() => (window as unknown as { __visualizer: { streamCount: number; dropped: number } }).__visualizer);
+      await browser.close();
+      await server.close();
+
+      const row = (name: string, r: RunResult) => `${name}: p50 ${quantile(r.startMs, 0.5)} ms, p99 ${quantile(r.startMs, 0.99)} ms, max ${Math.max(...r.startMs)} ms`;
+      console.log([
+        `110 static pods, embedded runtime, pod start = manifest written → Running on /debug/pods (100 ms polling)`,
+        row('page closed', closed),
+        row('page open  ', open),
+        `page updates while starting: ${open.pageUpdatesPerSec?.toFixed(1)} /s (actors polled every 500 ms)`,
+        `journal stream: ${records.length} records (last seq ${last}) appended in ${appendMs.toFixed(1)} ms (${(records.length / appendMs * 1000).toFixed(0)}/s on the kubelet side); page received ${got.streamCount}, dropped ${got.dropped}, in ${streamMs.toFixed(0)} ms (${(got.streamCount / streamMs * 1000).toFixed(0)} records/s)`,
+      ].join('\n'));
+      rmSync(closed.dir, { recursive: true, force: true });
+      rmSync(open.dir, { recursive: true, force: true });
+      expect(closed.startMs).toHaveLength(PODS);
+      expect(open.startMs).toHaveLength(PODS);
+      expect(got.streamCount + got.dropped).toBe(records.length);
+    }, 600_000);
+  });
+}
