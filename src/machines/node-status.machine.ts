@@ -21,8 +21,9 @@
  *   still Ready does not flap it NotReady while its first runtime check is under way (Go does).
  * - Health arrives as events at any time (`node.runtime.health`, `node.pleg.health`) and is used
  *   by the next update, as in Go.
- * - `node.readiness.changed` is emitted when the reported Ready status flips (for NodeReady /
- *   NodeNotReady events).
+ * - `node.readiness.changed` is emitted when the reported Ready status flips, and
+ *   `node.status.event` for each event Go's condition setters record (NodeHasSufficientMemory …
+ *   at creation, NodeReady / NodeNotReady on a flip), for the event recorder.
  * Effects answer with data (`ApiAnswer`), never throw. Pure: time comes on the answers.
  */
 import { assign, emit, enqueueActions, fromPromise, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
@@ -30,7 +31,7 @@ import type { SerializedError } from '../domain/errors.js';
 import type { NodeCondition, NodeObject, NodeStatus } from '../domain/node-status/api-objects.js';
 import { jitteredMs, retryDelayMs } from '../domain/node-status/backoff.js';
 import type { NodeRegistrationSpec } from '../domain/node-status/initial-node.js';
-import { isReady, type NodeHealth } from '../domain/node-status/node-conditions.js';
+import { conditionEventReasons, isReady, type NodeHealth } from '../domain/node-status/node-conditions.js';
 import { computeNodeStatus, nodeStatusChanged, type ListedImage, type NodeStaticFacts } from '../domain/node-status/node-status.js';
 import type { NodeRegisteredEvent } from './node-lease.machine.js';
 
@@ -80,7 +81,9 @@ export type NodeStatusEvent = NodeRuntimeHealthEvent | NodePlegHealthEvent;
 /** Emitted (actor.on) for the event recorder: RegisteredNode, NodeReady / NodeNotReady. */
 export type NodeStatusEmitted =
   | NodeRegisteredEvent
-  | { type: 'node.readiness.changed'; nodeName: string; ready: boolean; message: string };
+  | { type: 'node.readiness.changed'; nodeName: string; ready: boolean; message: string }
+  /** One per node event Go's condition setters record (NodeHasSufficientMemory, NodeReady, …): Normal type. */
+  | { type: 'node.status.event'; nodeName: string; reason: string; message: string };
 
 export type ApiAnswer<T> = { ok: true; value: T; observedAtMs: number } | { ok: false; error: SerializedError; observedAtMs: number };
 
@@ -189,10 +192,22 @@ export const nodeStatusMachine = setup({
       return { pending, pendingAtMs: facts.observedAtMs, patchAttempt: 0 };
     }),
     announceReadiness: enqueueActions(({ context, enqueue }) => {
+      const nodeName = context.registration.nodeName;
+      for (const reason of conditionEventReasons(conditionsOf(context.lastSent), conditionsOf(context.pending))) {
+        enqueue(emit({ type: 'node.status.event', nodeName, reason, message: `Node ${nodeName} status is now: ${reason}` }));
+      }
       const before = readyCondition(context.lastSent);
       const after = readyCondition(context.pending);
       if (after === undefined || before?.status === after.status) return;
-      enqueue(emit({ type: 'node.readiness.changed', nodeName: context.registration.nodeName, ready: after.status === 'True', message: after.message }));
+      enqueue(emit({ type: 'node.readiness.changed', nodeName, ready: after.status === 'True', message: after.message }));
+    }),
+    /** A Node we created: the events its first conditions stand for (Go records them in initialNode's setters). */
+    announceCreated: enqueueActions(({ context, enqueue, event }) => {
+      const nodeName = context.registration.nodeName;
+      const conditions = okValue<NodeObject>(event).value.status?.conditions ?? [];
+      for (const reason of conditionEventReasons([], conditions)) {
+        enqueue(emit({ type: 'node.status.event', nodeName, reason, message: `Node ${nodeName} status is now: ${reason}` }));
+      }
     }),
     recordSent: assign(({ context }) => ({
       lastSent: context.pending,
@@ -250,7 +265,7 @@ export const nodeStatusMachine = setup({
         src: 'registerNode',
         input: ({ context }) => ({ registration: context.registration, facts: context.facts, health: context.health }),
         onDone: [
-          { guard: 'isOk', target: 'updating', actions: ['recordRegistered', 'announceRegistered'] },
+          { guard: 'isOk', target: 'updating', actions: ['recordRegistered', 'announceRegistered', 'announceCreated'] },
           { guard: 'isAlreadyExists', target: 'reconciling' },
           { target: 'registrationBackoff', actions: 'recordRegisterFailure' },
         ],

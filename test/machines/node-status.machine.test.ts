@@ -223,6 +223,11 @@ describe('nodeStatusMachine status updates', () => {
     expect(calls.patch).toHaveLength(2);
     expect(readyOf(calls.patch[1]!.input)).toMatchObject({ status: 'False', message: 'PLEG is not healthy: pleg was last seen active 3m1s ago; threshold is 3m0s', lastTransitionTime: '1970-01-01T00:00:10Z' });
     expect(emitted.filter((e) => e.type === 'node.readiness.changed').map((e) => (e as { ready: boolean }).ready)).toEqual([true, false]);
+    // The fake registers a Node without conditions, so the first report carries the pressure events.
+    expect(emitted.filter((e) => e.type === 'node.status.event').map((e) => (e as { reason: string }).reason)).toEqual([
+      'NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID', 'NodeNotReady',
+    ]);
+    expect(emitted.find((e) => e.type === 'node.status.event')).toMatchObject({ message: 'Node n1 status is now: NodeHasSufficientMemory' });
   });
 
   it('retries a failed PATCH at once, five tries in all, and resumes at the next period', async () => {

@@ -74,3 +74,27 @@ export function nodeConditions(previous: readonly NodeCondition[], health: NodeH
 export function isReady(conditions: readonly NodeCondition[]): boolean {
   return conditions.some((c) => c.type === 'Ready' && c.status === 'True');
 }
+
+/** The kubelet's event reasons for its conditions (Go: pkg/kubelet/events), by condition type and status. */
+const EVENT_REASONS: Record<string, Partial<Record<ConditionStatus, string>>> = {
+  MemoryPressure: { False: 'NodeHasSufficientMemory', True: 'NodeHasInsufficientMemory' },
+  DiskPressure: { False: 'NodeHasNoDiskPressure', True: 'NodeHasDiskPressure' },
+  PIDPressure: { False: 'NodeHasSufficientPID', True: 'NodeHasInsufficientPID' },
+  Ready: { False: 'NodeNotReady', True: 'NodeReady' },
+};
+
+/**
+ * The node events Go's condition setters record between two reports: a pressure condition that is
+ * new or changed status, and Ready when its status changed (a new Ready condition records none).
+ * Go's message for each is "Node <name> status is now: <reason>".
+ */
+export function conditionEventReasons(before: readonly NodeCondition[], after: readonly NodeCondition[]): string[] {
+  const reasons: string[] = [];
+  for (const c of after) {
+    const reason = EVENT_REASONS[c.type]?.[c.status];
+    if (reason === undefined) continue;
+    const prev = before.find((p) => p.type === c.type);
+    if (c.type === 'Ready' ? prev !== undefined && prev.status !== c.status : prev?.status !== c.status) reasons.push(reason);
+  }
+  return reasons;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NodeCondition } from '../../../src/domain/node-status/api-objects.js';
-import { nodeConditions, type NodeHealth } from '../../../src/domain/node-status/node-conditions.js';
+import { conditionEventReasons, nodeConditions, type NodeHealth } from '../../../src/domain/node-status/node-conditions.js';
 
 const ok: NodeHealth = { runtime: { runtimeReady: true, networkReady: true }, pleg: { healthy: true } };
 
@@ -38,5 +38,18 @@ describe('nodeConditions', () => {
   it('keeps conditions owned by others after its own', () => {
     const other: NodeCondition = { type: 'NetworkUnavailable', status: 'False', reason: 'RouteCreated', message: 'm', lastHeartbeatTime: 'a', lastTransitionTime: 'b' };
     expect(nodeConditions([other], ok, 0).at(-1)).toEqual(other);
+  });
+});
+
+describe('conditionEventReasons', () => {
+  it('names every pressure condition of a new Node, but not its first Ready', () => {
+    expect(conditionEventReasons([], nodeConditions([], ok, 0))).toEqual(['NodeHasSufficientMemory', 'NodeHasNoDiskPressure', 'NodeHasSufficientPID']);
+  });
+  it('names Ready flips only', () => {
+    const before = nodeConditions([], { runtime: null, pleg: null }, 0);
+    const after = nodeConditions(before, ok, 10_000);
+    expect(conditionEventReasons(before, after)).toEqual(['NodeReady']);
+    expect(conditionEventReasons(after, nodeConditions(after, ok, 20_000))).toEqual([]);
+    expect(conditionEventReasons(after, nodeConditions(after, { ...ok, pleg: { healthy: false } }, 30_000))).toEqual(['NodeNotReady']);
   });
 });
