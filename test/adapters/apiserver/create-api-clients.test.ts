@@ -82,6 +82,26 @@ describe('createApiClients', () => {
     expect(await codeOf(clients.main.getPod('default', 'p2'))).toBe('KLT_ERR_API_NOT_FOUND');
   });
 
+  it('ends a pod watch from a compacted resourceVersion with KLT_ERR_API_GONE (relist)', async () => {
+    const small = await startTestApiServer({ historyLimit: 2 });
+    try {
+      const c = createApiClients({ kubeconfigPath: small.kubeconfigPath(mkdtempSync(join(tmpdir(), 'kts-gone-'))), qps: 50, burst: 100, eventQps: 50, eventBurst: 100, heartbeatTimeoutMs: 2_000, clock: systemClock, logger });
+      const first = await c.main.listPods({ nodeName: 'g' });
+      for (let i = 0; i < 5; i++) await c.main.createPod('default', { metadata: { name: `g${i}`, namespace: 'default' }, spec: { nodeName: 'g', containers: [{ name: 'c', image: 'i' }] } });
+      let ended: unknown = 'not yet';
+      const started = c.main.watchPods({ nodeName: 'g', resourceVersion: first.resourceVersion, onEvent: () => undefined, onDone: (err) => (ended = err) });
+      // Either the stream carries an ERROR event (a real API server) or the watch is refused outright.
+      const code = await started.then(async (h) => {
+        await expect.poll(() => ended).not.toBe('not yet');
+        h.stop();
+        return (ended as KubeletError).code;
+      }, (err: KubeletError) => err.code);
+      expect(code).toBe('KLT_ERR_API_GONE');
+    } finally {
+      await small.close();
+    }
+  });
+
   it('creates events through the event client', async () => {
     const ev = await clients.events.createEvent('default', {
       metadata: { name: 'c1.1', namespace: 'default' },
