@@ -8,6 +8,7 @@ import type { PhaseDeps } from '../actors/phases/deps.js';
 import { createPhaseActors } from '../actors/phases/index.js';
 import { createPlegActors } from '../actors/pleg/pleg-actors.js';
 import { createPodConfigActors } from '../actors/pod-config/pod-config-actors.js';
+import { createApiPodSourceActor } from '../actors/api-pods/api-pod-source.js';
 import { createPodWorkerActors } from '../actors/pod-worker/pod-worker-actors.js';
 import { createProbeActors } from '../actors/probe/probe-actors.js';
 import { checkRuntimeActor } from '../actors/runtime/check-runtime.js';
@@ -34,8 +35,18 @@ export function createEffects(deps: PhaseDeps): Record<string, AnyActorLogic> {
     killPod: (...a) => manager().killPod(...a),
     getPodStatus: (...a) => manager().getPodStatus(...a),
   };
+  const api = () => {
+    if (!live.api) throw new KubeletBug('an API server actor ran without run.clients having built the clients');
+    return live.api;
+  };
   return {
     ...createPhaseActors(deps),
+    apiSource: createApiPodSourceActor({
+      listPods: (o) => api().main.listPods(o),
+      watchPods: (o) => api().main.watchPods(o),
+      clock,
+      logger: actorLogger(logger, 'apiSource', 'podSource'),
+    }),
     checkRuntime: checkRuntimeActor(() => cri.runtime, clock),
     ...createPodConfigActors({ clock, logger: actorLogger(logger, 'podConfig', 'podConfig'), io: createPodSourceIo() }),
     ...createPlegActors(cri, clock),
@@ -44,5 +55,5 @@ export function createEffects(deps: PhaseDeps): Record<string, AnyActorLogic> {
       probers: createProbers({ execSync: (id, cmd, timeout) => manager().execSync(id, cmd, timeout) }),
       logger: actorLogger(logger, 'probes', 'probe'),
     }),
-  } as Record<string, AnyActorLogic>;
+  } as unknown as Record<string, AnyActorLogic>;
 }

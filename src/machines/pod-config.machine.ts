@@ -37,6 +37,12 @@ export interface PodConfigInput {
   staticPodURL: string;
   staticPodURLHeader: Record<string, string[]>;
   httpCheckFrequencyMs: number;
+  /** Cluster mode: list and watch the API server's pods bound to this node. */
+  apiSource?: boolean;
+}
+
+export interface ApiSourceInput {
+  nodeName: string;
 }
 
 export interface FileSourceInput {
@@ -56,7 +62,9 @@ export interface HttpSourceInput {
 /** What the source actors send to this machine. */
 export type PodSourceEvent =
   | { type: 'pod.source.snapshot'; source: PodSourceName; pods: Pod[]; rejected: RejectedManifest[]; observedAtMs: number }
-  | { type: 'pod.source.failed'; source: PodSourceName; origin: string; reason: string; observedAtMs: number };
+  | { type: 'pod.source.failed'; source: PodSourceName; origin: string; reason: string; observedAtMs: number }
+  /** Mirror pods the API source saw (they never run; the status manager keeps them in step). */
+  | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number };
 
 export type PodConfigEvent = PodSourceEvent;
 
@@ -64,7 +72,8 @@ export type PodConfigEvent = PodSourceEvent;
 export type PodConfigOutputEvent =
   | { type: 'pod.config.updated'; op: PodOperation; source: PodSourceName; pods: Pod[] }
   | { type: 'pod.config.sourcesReady' }
-  | { type: 'pod.manifest.rejected'; source: PodSourceName; origin: string; reason: string };
+  | { type: 'pod.manifest.rejected'; source: PodSourceName; origin: string; reason: string }
+  | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number };
 
 export interface PodConfigContext {
   input: PodConfigInput;
@@ -77,7 +86,7 @@ export interface PodConfigContext {
 }
 
 /** The effectful actors replay makes inert. */
-export const POD_CONFIG_EFFECTS = ['fileSource', 'httpSource'] as const;
+export const POD_CONFIG_EFFECTS = ['fileSource', 'httpSource', 'apiSource'] as const;
 
 const notProvided = <TInput>(name: string) =>
   fromCallback<PodSourceEvent, TInput>(() => {
@@ -88,6 +97,7 @@ function configuredSources(input: PodConfigInput): PodSourceName[] {
   const sources: PodSourceName[] = [];
   if (input.staticPodPath !== '') sources.push('file');
   if (input.staticPodURL !== '') sources.push('http');
+  if (input.apiSource) sources.push('api');
   return sources;
 }
 
@@ -109,12 +119,15 @@ export const podConfigMachine = setup({
   actors: {
     fileSource: notProvided<FileSourceInput>('fileSource'),
     httpSource: notProvided<HttpSourceInput>('httpSource'),
+    apiSource: notProvided<ApiSourceInput>('apiSource'),
   },
   guards: {
     isFileSourceConfigured: ({ context }) => context.configuredSources.includes('file'),
     isHttpSourceConfigured: ({ context }) => context.configuredSources.includes('http'),
-    isFromFileSource: ({ event }) => event.source === 'file',
-    isFromHttpSource: ({ event }) => event.source === 'http',
+    isFromFileSource: ({ event }) => 'source' in event && event.source === 'file',
+    isFromHttpSource: ({ event }) => 'source' in event && event.source === 'http',
+    isApiSourceConfigured: ({ context }) => context.configuredSources.includes('api'),
+    isFromApiSource: ({ event }) => 'source' in event && event.source === 'api',
     areSourcesReady: ({ context }) => areSourcesReady(context.merge, context.configuredSources),
   },
   actions: {
@@ -143,6 +156,7 @@ export const podConfigMachine = setup({
       for (const message of context.outbox) enqueue.sendParent(message);
       enqueue.assign({ outbox: [] });
     }),
+    forwardMirrorPods: sendParent(({ event }) => event),
     announceSourcesReady: sendParent({ type: 'pod.config.sourcesReady' } satisfies PodConfigOutputEvent),
   },
 }).createMachine({
@@ -221,6 +235,36 @@ export const podConfigMachine = setup({
           },
         },
         crashed: { meta: { description: 'the http source actor failed; its pods stay as last fetched' } },
+      },
+    },
+    apiSource: {
+      initial: 'starting',
+      states: {
+        starting: {
+          always: [{ guard: 'isApiSourceConfigured', target: 'active' }, { target: 'notConfigured' }],
+        },
+        notConfigured: { meta: { description: 'standalone: no API server, no api source' } },
+        active: {
+          meta: { description: 'listing and watching the pods bound to this node (fieldSelector spec.nodeName)' },
+          invoke: {
+            id: 'apiSource',
+            src: 'apiSource',
+            input: ({ context }): ApiSourceInput => ({ nodeName: context.input.nodeName }),
+            onError: { target: 'crashed' },
+          },
+          initial: 'waitingForSnapshot',
+          states: {
+            waitingForSnapshot: {},
+            healthy: {},
+            failing: { meta: { description: 'the API server cannot be reached: the pods listed before stay' } },
+          },
+          on: {
+            'pod.source.snapshot': { guard: 'isFromApiSource', target: '.healthy', actions: ['mergeSnapshot', 'sendOutbox'] },
+            'pod.source.failed': { guard: 'isFromApiSource', target: '.failing', actions: ['recordFailure', 'sendOutbox'] },
+            'api.mirrorPods.observed': { actions: 'forwardMirrorPods' },
+          },
+        },
+        crashed: { meta: { description: 'the api source actor failed; its pods stay as last listed' } },
       },
     },
     readiness: {

@@ -44,7 +44,7 @@ function start(input: Partial<PodConfigInput> = {}, overrides: { fileSource?: Re
   const parent = setup({
     actors: {
       podConfig: podConfigMachine.provide({
-        actors: { fileSource: overrides.fileSource ?? fake<FileSourceInput>('file'), httpSource: fake<HttpSourceInput>('http') },
+        actors: { fileSource: overrides.fileSource ?? fake<FileSourceInput>('file'), httpSource: fake<HttpSourceInput>('http'), apiSource: fake<FileSourceInput>('api') },
       }),
     },
   }).createMachine({
@@ -72,7 +72,7 @@ function summarize(e: AnyEventObject): string {
 
 describe('podConfigMachine', () => {
   it('names exactly its source actors as its effects', () => {
-    expect([...POD_CONFIG_EFFECTS]).toEqual(['fileSource', 'httpSource']);
+    expect([...POD_CONFIG_EFFECTS]).toEqual(['fileSource', 'httpSource', 'apiSource']);
   });
 
   it('starts only the configured sources, with their inputs', () => {
@@ -118,8 +118,18 @@ describe('podConfigMachine', () => {
     expect(t.child().getSnapshot().value).toEqual({
       fileSource: { active: 'healthy' },
       httpSource: { active: 'healthy' },
+      apiSource: 'notConfigured',
       readiness: 'sourcesReady',
     });
+  });
+
+  it('runs an api source in cluster mode, merges its pods and passes mirror pods on to the parent', () => {
+    const t = start({ staticPodPath: '', apiSource: true });
+    expect(t.inputs.api).toEqual({ nodeName: 'node-1' });
+    t.snapshot('api', [pod('a1')]);
+    expect(t.take()).toEqual(['updated ADD api a1', 'sourcesReady']);
+    t.sendBacks.api!({ type: 'api.mirrorPods.observed', pods: [pod('m1')], observedAtMs: 5 } as never);
+    expect(t.take()).toEqual(['api.mirrorPods.observed']);
   });
 
   it('is ready at once when no source is configured', () => {

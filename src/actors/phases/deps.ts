@@ -6,6 +6,7 @@
  */
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
+import type { ApiClients } from '../../ports/apiserver.js';
 import type { CriClient } from '../../ports/cri.js';
 import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
 import type { RuntimeManager } from '../runtime-manager/runtime-manager.js';
@@ -82,6 +83,8 @@ export interface LiveState {
   cri?: CriClient;
   /** Built in runKubelet.newMainKubelet over `cri`; the pod workers call it. */
   runtimeManager?: RuntimeManager;
+  /** Cluster mode: the main, event and heartbeat clients built in run.clients. */
+  api?: ApiClients;
 }
 
 export interface PhaseDeps {

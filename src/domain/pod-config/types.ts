@@ -6,7 +6,8 @@
 import type { Pod } from '../pod/types.js';
 
 /** The pod sources built so far (Go's kubetypes.FileSource "file", HTTPSource "http"). */
-export type PodSourceName = 'file' | 'http';
+/** file: staticPodPath; http: staticPodURL; api: the API server's pods bound to this node. */
+export type PodSourceName = 'file' | 'http' | 'api';
 
 /**
  * Go's PodOperation in mode PodConfigNotificationIncremental. SET is never emitted in that mode,
