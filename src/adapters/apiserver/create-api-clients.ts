@@ -56,7 +56,12 @@ export function createApiClients(opts: ApiClientsOptions): ApiClients {
       updateLease: (l) => heartbeat.updateLease(l),
       reopen: () => {
         log.info('Closing all connections to the API server after repeated heartbeat failures');
-        heartbeat.reopen();
+        try {
+          heartbeat.reopen();
+        } catch (err) {
+          // A kubeconfig that became unreadable must not stop the heartbeats: keep the old client.
+          log.warn({ err }, 'Could not reload the kubeconfig, keeping the current connections');
+        }
       },
     },
     server: main.server,

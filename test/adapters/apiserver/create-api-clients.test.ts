@@ -137,6 +137,16 @@ describe('createApiClients', () => {
     expect((await clients.heartbeat.getNode('c1')).metadata.name).toBe('c1');
   });
 
+  it('keeps the current connections when the kubeconfig cannot be reloaded on reopen', async () => {
+    const copyDir = mkdtempSync(join(tmpdir(), 'kts-reopen-'));
+    const path = join(copyDir, 'kubeconfig');
+    writeFileSync(path, readFileSync(server.kubeconfigPath(dir), 'utf8'));
+    const c = build({ kubeconfigPath: path });
+    writeFileSync(path, 'not: [a kubeconfig');
+    expect(() => c.heartbeat.reopen()).not.toThrow();
+    expect((await c.heartbeat.getNode('c1')).metadata.name).toBe('c1');
+  });
+
   it('maps a wrong token to UNAUTHORIZED', async () => {
     const path = join(dir, 'bad-kubeconfig');
     writeFileSync(path, readFileSync(server.kubeconfigPath(dir), 'utf8').replaceAll(server.token, 'not-the-token'));
