@@ -111,6 +111,7 @@ export const nodeLeaseMachine = setup({
     renewing: {
       meta: { description: 'getting, creating or updating the Lease' },
       invoke: {
+        id: 'renewLease',
         src: 'renewLease',
         input: ({ context }) => ({
           nodeName: context.nodeName,

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import { getShortestPaths } from 'xstate/graph';
 import type { LeaseObject } from '../../src/domain/node-status/api-objects.js';
+import { LEASE_MAX_TRIES } from '../../src/domain/node-status/node-lease.js';
 import { nodeLeaseMachine, type LeaseRenewal, type RenewLeaseInput } from '../../src/machines/node-lease.machine.js';
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
@@ -102,5 +104,38 @@ describe('nodeLeaseMachine', () => {
     actor.send({ type: 'node.registered', nodeName: 'n1', uid: 'uid-2' });
     await tick(clock, 10_000);
     expect(calls[1]!.input.nodeUid).toBe('uid-2');
+  });
+});
+
+describe('nodeLeaseMachine, every reachable state', () => {
+  // The machine's logic traversed with every answer its effect and timers can give.
+  const events = [
+    { type: 'node.registered', nodeName: 'n1', uid: 'u' },
+    { type: 'xstate.done.actor.renewLease', output: { ok: true, lease: { metadata: {}, spec: {} }, observedAtMs: 0 } },
+    { type: 'xstate.done.actor.renewLease', output: { ok: false, error: { code: 'KLT_ERR_API_UNAVAILABLE', message: 'x', retryable: true }, observedAtMs: 0 } },
+    { type: 'xstate.error.actor.renewLease', error: new Error('bug') },
+    { type: 'xstate.after.renewPeriod.nodeLease.waiting' },
+    { type: 'xstate.after.retryDelay.nodeLease.backingOff' },
+  ];
+  const paths = getShortestPaths(nodeLeaseMachine, {
+    events: events as never,
+    input: { nodeName: 'n1', jitter: 0 },
+    serializeState: (st) => JSON.stringify([st.value, st.context.failures, st.context.nodeUid, st.context.lease !== null]),
+  } as never);
+
+  it('reaches every state', () => {
+    expect(new Set(paths.map((p) => p.state.value))).toEqual(new Set(['waitingForNode', 'renewing', 'backingOff', 'waiting']));
+  });
+
+  it('never renews before the Node is registered', () => {
+    for (const p of paths.filter((x) => x.state.value === 'renewing')) {
+      expect(p.steps.map((st) => st.event.type)).toContain('node.registered');
+    }
+  });
+
+  it('never counts more failures than its tries allow', () => {
+    const most = Math.max(...paths.map((p) => p.state.context.failures as number));
+    expect(most).toBe(LEASE_MAX_TRIES - 1);
+    for (const p of paths.filter((x) => x.state.value === 'waiting')) expect(p.state.context.failures).toBe(0);
   });
 });
