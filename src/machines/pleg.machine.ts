@@ -19,7 +19,7 @@
  * the evented PLEG is not built.
  * Pure: no I/O, no clock reads.
  */
-import { assign, enqueueActions, fromPromise, sendParent, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, sendParent, setup, type AnyActorRef } from 'xstate';
 import { serializeError, type SerializedError } from '../domain/errors.js';
 import { diffRelists, reportableEvents, type PlegEvent } from '../domain/pleg/diff.js';
 import type { RelistInput, RelistOutput, RelistPod } from '../domain/pleg/relist.js';
@@ -58,7 +58,7 @@ export const plegMachine = setup({
     }),
   },
   actions: {
-    recordRelist: enqueueActions(({ context, event, enqueue }) => {
+    recordRelist: enqueueActions(({ context, event, enqueue, system }) => {
       const output = (event as { output?: RelistOutput }).output;
       if (!output) return;
       const pods = output.unchanged || !output.pods ? context.pods : output.pods;
@@ -73,6 +73,11 @@ export const plegMachine = setup({
       });
       if (events.length > 0) {
         enqueue(sendParent({ type: 'pleg.events', events, observedAtMs: output.observedAtMs } satisfies PlegEventsEvent));
+      }
+      // Cluster mode: the first relist makes the PLEG healthy for the node's Ready condition.
+      const nodeStatus = system.get('nodeStatus') as AnyActorRef | undefined;
+      if (context.relistCount === 0 && nodeStatus) {
+        enqueue.sendTo(nodeStatus, { type: 'node.pleg.health', healthy: true, observedAtMs: output.observedAtMs });
       }
     }),
     recordRelistError: assign({ lastError: ({ event }) => serializeError((event as { error?: unknown }).error) }),

@@ -35,13 +35,28 @@ const HEALTH_STATES = ['ready', 'notReady', 'down'] as const;
 
 const answer = (event: AnyEventObject) => (event as unknown as { output: RuntimeCheck }).output;
 
-/** Tell the syncLoop when the health changes (Go's syncLoop skips work while the runtime has errors). */
+/**
+ * Tell the syncLoop when the health changes (Go's syncLoop skips work while the runtime has errors),
+ * and in cluster mode the node status (its Ready condition).
+ */
 const announceChange = (health: RuntimeHealth) =>
   enqueueActions<RuntimeMachineContext, AnyEventObject, undefined, AnyEventObject, never, never, never, never, never>(({ context, event, enqueue, system }) => {
-    const target = system.get('syncLoop') as AnyActorRef | undefined;
-    if (!target || context.announced === health) return;
-    const reason = runtimeHealth(answer(event), context.lastSuccessAtMs, context.startedAtMs).reason;
-    enqueue.sendTo(target, { type: 'runtime.health.changed', health, reason } satisfies RuntimeHealthChangedEvent);
+    if (context.announced === health) return;
+    const check = answer(event);
+    const reason = runtimeHealth(check, context.lastSuccessAtMs, context.startedAtMs).reason;
+    const syncLoop = system.get('syncLoop') as AnyActorRef | undefined;
+    if (syncLoop) enqueue.sendTo(syncLoop, { type: 'runtime.health.changed', health, reason } satisfies RuntimeHealthChangedEvent);
+    // Cluster mode: the node's Ready condition follows the runtime (Go: runtimeState.runtimeErrors/networkErrors).
+    const nodeStatus = system.get('nodeStatus') as AnyActorRef | undefined;
+    if (nodeStatus) {
+      enqueue.sendTo(nodeStatus, {
+        type: 'node.runtime.health',
+        runtimeReady: check.ok && check.runtimeReady === true,
+        networkReady: check.ok && check.networkReady === true,
+        ...(reason ? { message: reason } : {}),
+        observedAtMs: check.observedAtMs,
+      });
+    }
   });
 
 export const runtimeMachine = setup({

@@ -11,8 +11,9 @@
  * - A phase actor may tell the supervisor what it waits on (`phase.waiting`), for /debug/actors,
  *   the report and the visualizer.
  * - `startKubelet.run` (Kubelet.Run) answers with the inputs of the long-lived subsystems; the
- *   supervisor then spawns them as its children: `runtime` (updateRuntimeUp) and `syncLoop` (pod
- *   config, PLEG, pod workers, probes). They live until the stop.
+ *   supervisor then spawns them as its children: `runtime` (updateRuntimeUp), and in cluster mode
+ *   `statusManager`, `nodeStatus` and `nodeLease`, then `syncLoop` (pod config, PLEG, pod workers,
+ *   probes). They live until the stop.
  * - `kubelet.stop.requested` (a signal) at any point before the end starts an orderly stop: the
  *   subsystems spawned last are stopped first (syncLoop, runtime), then `stopping` invokes
  *   `stopSubsystems` (what the phases opened, in reverse), bounded by `stopTimeoutMs`; then `stopped`.
@@ -66,12 +67,21 @@ const phaseActors = Object.fromEntries(PHASE_IDS.map((id) => [id, notProvided(id
 export interface KubeletRunOutput {
   runtime?: { startedAtMs: number; periodMs?: number };
   syncLoop?: Record<string, unknown>;
+  /** Cluster mode only: node registration and status, the node lease, pod statuses to the API server. */
+  nodeStatus?: Record<string, unknown>;
+  nodeLease?: Record<string, unknown>;
+  statusManager?: Record<string, unknown>;
 }
+
+/** The long-lived subsystems in start order (stopped in reverse). */
+export const SUBSYSTEMS = ['runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'syncLoop'] as const;
 
 const spawnSubsystems = enqueueActions(({ enqueue, event }: { enqueue: { spawnChild: (src: string, opts: object) => void }; event: AnyEventObject }) => {
   const out = ((event as { output?: KubeletRunOutput }).output ?? {}) as KubeletRunOutput;
-  if (out.runtime) enqueue.spawnChild('runtime', { id: 'runtime', systemId: 'runtime', input: out.runtime });
-  if (out.syncLoop) enqueue.spawnChild('syncLoop', { id: 'syncLoop', systemId: 'syncLoop', input: out.syncLoop });
+  for (const name of SUBSYSTEMS) {
+    const input = out[name];
+    if (input) enqueue.spawnChild(name, { id: name, systemId: name, input });
+  }
 });
 
 /** The state tree: phase ids grouped by their owner, in order. `runTail` holds run()'s tail. */
@@ -106,6 +116,9 @@ export const supervisorMachine = setup({
     // The long-lived subsystems; the composition root provides the real machines.
     syncLoop: fromCallback(() => {}),
     runtime: fromCallback(() => {}),
+    nodeStatus: fromCallback(() => {}),
+    nodeLease: fromCallback(() => {}),
+    statusManager: fromCallback(() => {}),
   },
   actions: {
     recordWaiting: assign({
@@ -146,8 +159,7 @@ export const supervisorMachine = setup({
     },
     stopping: {
       entry: [assign({ currentPhase: null }), enqueueActions(({ enqueue }) => {
-        enqueue.stopChild('syncLoop');
-        enqueue.stopChild('runtime');
+        for (const name of [...SUBSYSTEMS].reverse()) enqueue.stopChild(name);
       })],
       meta: { description: 'orderly stop: subsystems stopped in reverse start order, bounded in time' },
       on: { 'kubelet.stop.requested': {} },

@@ -19,7 +19,7 @@
  * and into the done/REMOVE handling here, so an idle node journals nothing.
  * Pure: no I/O, no clock reads.
  */
-import { assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup, type AnyActorRef } from 'xstate';
 import { killGracePeriod, probeTargets, rejectedForPodCount, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
 import type { Pod, PodStatus } from '../domain/pod/types.js';
 
@@ -66,6 +66,7 @@ export type SyncLoopEvent =
   | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
   | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string }
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
+  | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
   | { type: `xstate.done.actor.${string}`; output: { podUid?: string } | undefined };
 
 /** Effects of the syncLoop itself: none. Its children's logic is provided by the composition root. */
@@ -91,6 +92,16 @@ export const syncLoopMachine = setup({
     podWorker: placeholder('podWorker'),
     probe: placeholder('probe'),
   },
+  actions: {
+    /**
+     * In cluster mode the status manager (system id `statusManager`) keeps the API server's view:
+     * it is told every pod config update, every pod status and the mirror pods the API source saw.
+     */
+    forwardToStatusManager: enqueueActions(({ event, enqueue, system }) => {
+      const target = system.get('statusManager') as AnyActorRef | undefined;
+      if (target) enqueue.sendTo(target, event);
+    }),
+  },
 }).createMachine({
   id: 'syncLoop',
   context: ({ input }) => ({ input, pods: {}, sourcesReady: false, rejectedManifests: [], runtime: { healthy: true, reason: '' } }),
@@ -109,8 +120,9 @@ export const syncLoopMachine = setup({
     },
   },
   on: {
+    'api.mirrorPods.observed': { actions: 'forwardToStatusManager' },
     'pod.config.updated': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
+      actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue }) => {
         const pods = { ...context.pods };
         for (const pod of event.pods) {
           const uid = pod.metadata.uid ?? '';
@@ -161,7 +173,7 @@ export const syncLoopMachine = setup({
           }
         }
         enqueue.assign({ pods });
-      }),
+      })],
     },
     'pod.manifest.rejected': {
       actions: assign({
@@ -202,7 +214,7 @@ export const syncLoopMachine = setup({
       }),
     },
     'pod.status.updated': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
+      actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue }) => {
         const entry = context.pods[event.podUid];
         if (!entry) return;
         const probedStarts = { ...entry.probedStarts };
@@ -232,7 +244,7 @@ export const syncLoopMachine = setup({
           }
         }
         enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, status: event.status, probedStarts } } });
-      }),
+      })],
     },
     // A pod worker reached `terminated` (its output names the pod).
     'xstate.done.actor.*': {

@@ -174,3 +174,29 @@ describe('syncLoopMachine', () => {
   });
 });
 
+
+describe('syncLoopMachine in cluster mode', () => {
+  it('tells the status manager every pod config update, pod status and observed mirror pods', () => {
+    const forwarded: string[] = [];
+    const machine = syncLoopMachine.provide({
+      actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never },
+    });
+    const parent = setup({
+      actors: {
+        syncLoop: machine,
+        statusManager: fromCallback<{ type: string }>(({ receive }) => { receive((e) => void forwarded.push(e.type)); }),
+      },
+    }).createMachine({
+      invoke: [
+        { src: 'statusManager', systemId: 'statusManager' },
+        { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input: { nodeName: 'n', maxPods: 110, podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1' } },
+      ],
+    });
+    const root = createActor(parent).start();
+    const loop = root.system.get('syncLoop') as AnyActorRef;
+    loop.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
+    loop.send({ type: 'pod.status.updated', podUid: 'u1', status: { phase: 'Pending' } });
+    loop.send({ type: 'api.mirrorPods.observed', pods: [], observedAtMs: 1 });
+    expect(forwarded).toEqual(['pod.config.updated', 'pod.status.updated', 'api.mirrorPods.observed']);
+  });
+});
