@@ -13,6 +13,7 @@ import { Lifetimes } from '../actors/phases/lifetimes.js';
 import type { PhaseDeps } from '../actors/phases/deps.js';
 import { startDebugServer } from '../adapters/debug-server/server.js';
 import { startHealthz, type HealthCheck } from '../adapters/http/healthz.js';
+import { createApiClients } from '../adapters/apiserver/create-api-clients.js';
 import { startKubeletServer, startReadOnlyServer } from '../adapters/http/kubelet-server/server.js';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { MetricsCollector } from '../actors/view/metrics-collector.js';
@@ -149,6 +150,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     lifetimes,
     live,
+    createApiClients: (o) => createApiClients({ ...o, clock, logger: actorLogger(logger, 'apiClients', 'apiserver') }),
     requestStop: (reason) => supervisor?.send({ type: 'kubelet.stop.requested', signal: reason }),
   };
 

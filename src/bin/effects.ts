@@ -9,6 +9,11 @@ import { createPhaseActors } from '../actors/phases/index.js';
 import { createPlegActors } from '../actors/pleg/pleg-actors.js';
 import { createPodConfigActors } from '../actors/pod-config/pod-config-actors.js';
 import { createApiPodSourceActor } from '../actors/api-pods/api-pod-source.js';
+import { createStatusManagerActors } from '../actors/api-pods/status-manager-actors.js';
+import { nodeLeaseActors } from '../actors/node/node-lease-actors.js';
+import { nodeStatusActors } from '../actors/node/node-status-actors.js';
+import type { CriClient } from '../ports/cri.js';
+import type { ListedImage } from '../domain/node-status/node-status.js';
 import { createPodWorkerActors } from '../actors/pod-worker/pod-worker-actors.js';
 import { createProbeActors } from '../actors/probe/probe-actors.js';
 import { checkRuntimeActor } from '../actors/runtime/check-runtime.js';
@@ -39,8 +44,15 @@ export function createEffects(deps: PhaseDeps): Record<string, AnyActorLogic> {
     if (!live.api) throw new KubeletBug('an API server actor ran without run.clients having built the clients');
     return live.api;
   };
+  // The API clients exist only after run.clients: effects reach them through a late-binding view.
+  const late = <T extends object>(get: () => T): T =>
+    new Proxy({} as T, { get: (_t, prop) => (...args: unknown[]) => (get() as Record<string | symbol, (...a: unknown[]) => unknown>)[prop]!(...args) });
+  const clients = { main: late(() => api().main), heartbeat: late(() => api().heartbeat) };
   return {
     ...createPhaseActors(deps),
+    ...nodeStatusActors({ api: clients.main, heartbeat: clients.heartbeat, listImages: nodeImagesFrom(() => live.cri), clock, logger: actorLogger(logger, 'nodeStatus', 'nodeStatus') }),
+    ...nodeLeaseActors({ heartbeat: clients.heartbeat, clock, logger: actorLogger(logger, 'nodeLease', 'nodeLease') }),
+    ...createStatusManagerActors({ pods: clients.main, logger: actorLogger(logger, 'statusManager', 'statusManager') }),
     apiSource: createApiPodSourceActor({
       listPods: (o) => api().main.listPods(o),
       watchPods: (o) => api().main.watchPods(o),
@@ -56,4 +68,13 @@ export function createEffects(deps: PhaseDeps): Record<string, AnyActorLogic> {
       logger: actorLogger(logger, 'probes', 'probe'),
     }),
   } as unknown as Record<string, AnyActorLogic>;
+}
+
+/** The node's images for its status (CRI ListImages), in the node status's terms. */
+function nodeImagesFrom(cri: () => CriClient | undefined) {
+  return async (): Promise<ListedImage[]> => {
+    const client = cri();
+    if (!client) return [];
+    return (await client.images.listImages()).map((i) => ({ repoTags: i.repo_tags, repoDigests: i.repo_digests, sizeBytes: Number(i.size) }));
+  };
 }

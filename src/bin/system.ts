@@ -4,7 +4,8 @@
  * run are the same in both and only the world differs.
  *
  *   supervisor ─┬─ runtime                      (updateRuntimeUp)
- *               └─ syncLoop ─┬─ podConfig       (file and http sources)
+ *               ├─ statusManager, nodeStatus, nodeLease   (cluster mode)
+ *               └─ syncLoop ─┬─ podConfig       (file, http and api sources)
  *                            ├─ pleg
  *                            ├─ pod:<uid>       (one pod worker per pod)
  *                            └─ probe:<uid>:<container>:<type>
@@ -17,6 +18,9 @@ import { POD_WORKER_EFFECTS, podWorkerMachine } from '../machines/pod-worker.mac
 import { PROBE_EFFECTS, probeMachine } from '../machines/probe.machine.js';
 import { RUNTIME_EFFECTS, runtimeMachine } from '../machines/runtime.machine.js';
 import { supervisorMachine } from '../machines/supervisor.machine.js';
+import { NODE_LEASE_EFFECTS, nodeLeaseMachine } from '../machines/node-lease.machine.js';
+import { NODE_STATUS_EFFECTS, nodeStatusMachine } from '../machines/node-status.machine.js';
+import { STATUS_MANAGER_EFFECTS, statusManagerMachine } from '../machines/status-manager.machine.js';
 import { syncLoopMachine } from '../machines/sync-loop.machine.js';
 
 /** Every effectful actor src in the system, by the machine that invokes it. */
@@ -28,6 +32,9 @@ export const SYSTEM_EFFECTS: readonly string[] = [
   ...PLEG_EFFECTS,
   ...POD_WORKER_EFFECTS,
   ...PROBE_EFFECTS,
+  ...NODE_STATUS_EFFECTS,
+  ...NODE_LEASE_EFFECTS,
+  ...STATUS_MANAGER_EFFECTS,
 ];
 
 /** The machines, for hashing into the journal header. */
@@ -39,6 +46,9 @@ export const MACHINES = {
   pleg: plegMachine,
   podWorker: podWorkerMachine,
   probe: probeMachine,
+  nodeStatus: nodeStatusMachine,
+  nodeLease: nodeLeaseMachine,
+  statusManager: statusManagerMachine,
 } as const;
 
 type Effects = Record<string, AnyActorLogic>;
@@ -69,5 +79,11 @@ export function provideSystem(effects: Effects, overrides: MachineOverrides = {}
     podWorker: provide(overrides.podWorker ?? podWorkerMachine, POD_WORKER_EFFECTS),
     probe: provide(probeMachine, PROBE_EFFECTS),
   });
-  return provide(overrides.supervisor ?? supervisorMachine, SUPERVISOR_EFFECTS, { runtime: provide(runtimeMachine, RUNTIME_EFFECTS), syncLoop });
+  return provide(overrides.supervisor ?? supervisorMachine, SUPERVISOR_EFFECTS, {
+    runtime: provide(runtimeMachine, RUNTIME_EFFECTS),
+    nodeStatus: provide(nodeStatusMachine, NODE_STATUS_EFFECTS),
+    nodeLease: provide(nodeLeaseMachine, NODE_LEASE_EFFECTS),
+    statusManager: provide(statusManagerMachine, STATUS_MANAGER_EFFECTS),
+    syncLoop,
+  });
 }

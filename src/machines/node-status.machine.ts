@@ -177,6 +177,9 @@ export const nodeStatusMachine = setup({
       const registered: NodeRegisteredEvent = { type: 'node.registered', nodeName: context.registration.nodeName, uid: context.nodeUid ?? '' };
       const lease = system.get('nodeLease') as AnyActorRef | undefined;
       if (lease) enqueue.sendTo(lease, registered);
+      // Mirror pods are owned by the Node: the status manager waits for its uid.
+      const statusManager = system.get('statusManager') as AnyActorRef | undefined;
+      if (statusManager && context.nodeUid) enqueue.sendTo(statusManager, { type: 'node.uid.known', nodeUid: context.nodeUid });
       enqueue.emit(registered);
     }),
     recordRegisterFailure: assign(({ context, event }) => ({ registerFailures: context.registerFailures + 1, lastError: failure(event) })),

@@ -7,6 +7,7 @@
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ApiClients } from '../../ports/apiserver.js';
+import type { EventRecorder } from '../api-pods/event-recorder.js';
 import type { CriClient } from '../../ports/cri.js';
 import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
 import type { RuntimeManager } from '../runtime-manager/runtime-manager.js';
@@ -85,6 +86,8 @@ export interface LiveState {
   runtimeManager?: RuntimeManager;
   /** Cluster mode: the main, event and heartbeat clients built in run.clients. */
   api?: ApiClients;
+  /** run.eventRecorder: to the API server in cluster mode, to the log standalone. */
+  events?: EventRecorder;
 }
 
 export interface PhaseDeps {
@@ -111,6 +114,8 @@ export interface PhaseDeps {
   makeDirectories: (paths: string[]) => Promise<void>;
   lifetimes: Lifetimes;
   live: LiveState;
+  /** run.clients: the three API clients from a kubeconfig (client-node underneath). */
+  createApiClients: (opts: { kubeconfigPath: string; qps: number; burst: number; eventQps: number; eventBurst: number; heartbeatTimeoutMs: number }) => ApiClients;
   /** Ask the supervisor for an orderly stop (lock contention does this). */
   requestStop: (reason: string) => void;
 }

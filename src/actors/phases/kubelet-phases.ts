@@ -8,6 +8,11 @@ import { KubeletError } from '../../domain/errors.js';
 import { parseGoDuration } from '../../domain/config/duration.js';
 import type { PhaseId } from '../../domain/phases.js';
 import type { KubeletRunOutput } from '../../machines/supervisor.machine.js';
+import { KUBELET_TS_VERSION } from '../../domain/config/version.js';
+import { nodeSideSettings } from '../../domain/node-status/node-side-settings.js';
+import { nodeStaticFacts } from '../../domain/node-status/static-facts.js';
+import type { MachineInfo } from '../../domain/node/host-types.js';
+import type { NodeResources } from '../../domain/resources/allocatable.js';
 import { createRuntimeManager } from '../runtime-manager/runtime-manager.js';
 import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS, startGarbageCollection } from '../gc/gc-loops.js';
 import type { PhaseDeps } from './deps.js';
@@ -20,6 +25,46 @@ const PLEG_RELIST_PERIOD_MS = 1000;
 
 export function kubeletPhases(deps: PhaseDeps) {
   const { live } = deps;
+
+  /**
+   * Cluster mode's subsystems, from what the earlier phases found out: node registration and
+   * status, the lease, the status manager. The jitters are drawn here (an effect), so the journal
+   * records them and a replay uses the same numbers.
+   */
+  const clusterSubsystems = (outputs: Record<string, unknown>, nodeName: string, nodeIps: string[]): KubeletRunOutput => {
+    const c = settings.config(live);
+    const s = nodeSideSettings(c, live.parsed?.flags ?? {});
+    const machineInfo = outputs['run.machineInfo'] as MachineInfo;
+    const resources = outputs['run.containerManager'] as { capacity: NodeResources; allocatable: NodeResources };
+    const version = outputs['run.preInitRuntime'] as { runtime_name?: string; runtime_version?: string };
+    const facts = nodeStaticFacts({
+      hostname: nodeName,
+      nodeIps,
+      machineInfo,
+      capacity: resources.capacity,
+      allocatable: resources.allocatable,
+      runtimeName: version.runtime_name ?? 'unknown',
+      runtimeVersion: version.runtime_version ?? 'unknown',
+      kubeletVersion: KUBELET_TS_VERSION,
+      kubeletPort: s.kubeletPort,
+      maxImages: s.maxImages,
+    });
+    const registration = {
+      nodeName,
+      hostname: nodeName,
+      operatingSystem: machineInfo.operatingSystem,
+      architecture: machineInfo.architecture,
+      nodeLabels: s.nodeLabels,
+      registerWithTaints: s.registerWithTaints,
+      registerSchedulable: s.registerSchedulable,
+      enableControllerAttachDetach: s.enableControllerAttachDetach,
+    };
+    return {
+      statusManager: { nodeName },
+      nodeStatus: { registration, facts, jitter: Math.random(), startedAtMs: deps.clock.now(), updateFrequencyMs: s.updateFrequencyMs, reportFrequencyMs: s.reportFrequencyMs, registerNode: s.registerNode },
+      nodeLease: { nodeName, leaseDurationSeconds: s.leaseDurationSeconds, jitter: Math.random() },
+    } as unknown as KubeletRunOutput;
+  };
   return {
     'runKubelet.newMainKubelet': phaseActor(async ({ input }) => {
       const c = settings.config(live);
@@ -45,9 +90,10 @@ export function kubeletPhases(deps: PhaseDeps) {
     }),
     'runKubelet.birthCry': phaseActor(async ({ input }) => {
       const node = (input.outputs['run.nodeName'] as { nodeName?: string } | undefined)?.nodeName ?? '';
-      // Standalone: the event recorder logs; with an API server it would post a Node event.
+      // Go refers to the Node by name, its name standing in for the uid (nodeRef).
+      live.events?.recordEvent({ object: { kind: 'Node', name: node, uid: node, namespace: '' }, type: 'Normal', reason: 'Starting', message: 'Starting kubelet.' });
       deps.logger.info({ object: `Node/${node}`, type: 'Normal', reason: 'Starting' }, 'Starting kubelet.');
-      return { reason: 'Starting', message: 'Starting kubelet.', sink: 'log' };
+      return { reason: 'Starting', message: 'Starting kubelet.', sink: live.api ? 'apiserver' : 'log' };
     }),
     'runKubelet.garbageCollection': phaseActor(async () => {
       const c = settings.config(live);
@@ -101,6 +147,8 @@ export function kubeletPhases(deps: PhaseDeps) {
           pleg: { relistPeriodMs: PLEG_RELIST_PERIOD_MS },
         },
       };
+      if (live.api) Object.assign(out, clusterSubsystems(input.outputs, nodeName, nodeIps.length > 0 ? nodeIps : [hostIP]));
+      if (live.api && out.syncLoop) (out.syncLoop.podConfig as Record<string, unknown>).apiSource = true;
       return out;
     }),
     'startKubelet.servers': phaseActor(async ({ input }) => {

@@ -11,7 +11,8 @@ import { resolveNodeIps } from '../../domain/node/node-ip.js';
 import type { PhaseId } from '../../domain/phases.js';
 import { computeAllocatable } from '../../domain/resources/allocatable.js';
 import type { PhaseDeps } from './deps.js';
-import { notImplementedError } from './not-implemented.js';
+import { createApiEventRecorder, createLogEventRecorder } from '../api-pods/event-recorder.js';
+import { nodeSideSettings } from '../../domain/node-status/node-side-settings.js';
 import { phaseActor } from './phase-actor.js';
 import { settings } from './settings.js';
 
@@ -69,7 +70,18 @@ export function runPhases(deps: PhaseDeps) {
     }),
     'run.clients': phaseActor(async () => {
       if (standalone()) return { clients: 'none' };
-      throw notImplementedError('run.clients', 6, 'cluster mode (--kubeconfig)');
+      const s = nodeSideSettings(settings.config(live), live.parsed?.flags ?? {});
+      const api = deps.createApiClients({
+        kubeconfigPath: settings.kubeconfig(live),
+        qps: s.qps,
+        burst: s.burst,
+        eventQps: s.eventQps,
+        eventBurst: s.eventBurst,
+        heartbeatTimeoutMs: s.heartbeatTimeoutMs,
+      });
+      live.api = api;
+      deps.lifetimes.add('apiClients', () => api.close());
+      return { clients: ['main', 'events', 'heartbeat'], server: api.server, qps: s.qps, burst: s.burst, heartbeatTimeoutMs: s.heartbeatTimeoutMs };
     }),
     'run.auth': phaseActor(async () => authPlan(settings.config(live), standalone())),
     'run.cgroupRoots': phaseActor(async () => {
@@ -90,9 +102,17 @@ export function runPhases(deps: PhaseDeps) {
       return computeCgroupRoots(cg);
     }),
     'run.machineInfo': phaseActor(async () => (await deps.machineInfo.read(settings.rootDir(live))) as never),
-    'run.eventRecorder': phaseActor(async () => {
-      if (standalone()) return { sink: 'log' };
-      throw notImplementedError('run.eventRecorder', 6, 'events to an API server');
+    'run.eventRecorder': phaseActor(async ({ input }) => {
+      const nodeName = (input.outputs['run.nodeName'] as { nodeName: string }).nodeName;
+      const logger = deps.logger.child({ component: 'events' });
+      if (standalone() || !live.api) {
+        live.events = createLogEventRecorder(logger);
+        return { sink: 'log' };
+      }
+      const recorder = createApiEventRecorder({ events: live.api.events, clock: deps.clock, logger, host: nodeName });
+      live.events = recorder;
+      deps.lifetimes.add('eventRecorder', () => recorder.flush());
+      return { sink: 'apiserver' };
     }),
     'run.containerManager': phaseActor(async ({ input }) => {
       const c = settings.config(live);
