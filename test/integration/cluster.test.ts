@@ -15,10 +15,17 @@ import { startEmbeddedRuntime } from '../../src/adapters/embedded-runtime/index.
 
 const BIN = resolve('dist/src/bin/kubelet.js');
 const NODE = 'node-c';
+
+/** The runtimes the cluster scenarios run on: the embedded one always, containerd when KUBELET_IT_CRI names one (in CI it must). */
+interface ClusterRuntime { name: string; args: string[]; endpoint: string; outage: boolean }
+const RUNTIMES: ClusterRuntime[] = [{ name: 'embedded', endpoint: 'embedded', args: ['--embedded-runtime-allow-cluster'], outage: true }];
+if (process.env.KUBELET_IT_CRI) RUNTIMES.push({ name: 'containerd', endpoint: process.env.KUBELET_IT_CRI, args: [], outage: false });
+else if (process.env.CI === 'true') throw new Error('KUBELET_IT_CRI is not set in CI: the containerd cluster scenarios must run');
 let dir: string;
 let api: TestApiServer;
 let daemon: ChildProcess;
 let stderr = '';
+let exited: Promise<unknown> | null = null;
 
 type Obj = { metadata: { name: string; uid?: string; deletionTimestamp?: string; ownerReferences?: { kind: string; name: string }[] }; status?: Record<string, unknown>; spec?: Record<string, unknown> };
 
@@ -41,105 +48,140 @@ async function until<T>(what: string, probe: () => T | undefined | false | Promi
 const get = (res: 'nodes' | 'leases' | 'pods', ns: string | undefined, name: string) => api.store.get(res, ns, name) as unknown as Obj | undefined;
 const ready = (node: Obj | undefined) => ((node?.status?.conditions ?? []) as { type: string; status: string }[]).find((c) => c.type === 'Ready')?.status;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'kts-cluster-'));
-  api = await startTestApiServer();
-  mkdirSync(join(dir, 'manifests'));
-  writeFileSync(join(dir, 'manifests', 'static.json'), JSON.stringify({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'static' },
-    spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }] },
-  }));
-  writeFileSync(join(dir, 'kubelet.yaml'), [
-    'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
-    `staticPodPath: ${join(dir, 'manifests')}`,
-    `podLogsDir: ${join(dir, 'logs')}`, 'containerRuntimeEndpoint: embedded',
-    'enableServer: false', 'healthzPort: 0', '',
-  ].join('\n'));
-  daemon = spawn(process.execPath, [
-    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`,
-    '--embedded-runtime-allow-cluster', '--debug-address=', `--hostname-override=${NODE}`,
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
-  daemon.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-}, 30_000);
-
-let exited: Promise<unknown> | null = null;
-function stopDaemon() {
-  exited ??= new Promise((r) => {
-    if (daemon.exitCode !== null) r(daemon.exitCode);
-    else daemon.once('exit', r);
-  });
-  daemon.kill('SIGTERM');
-  return exited;
-}
-
-afterAll(async () => {
-  await stopDaemon();
-  await api.close();
-  const runtime = await startEmbeddedRuntime({ socketPath: join(dir, 'cleanup.sock'), stateDir: join(dir, 'root', 'embedded-runtime') });
-  const cri = createCriClient({ endpoint: runtime.endpoint });
-  for (const s of await cri.runtime.listPodSandbox()) {
-    await cri.runtime.stopPodSandbox(s.id);
-    await cri.runtime.removePodSandbox(s.id);
-  }
-  cri.close();
-  await runtime.close();
-  rmSync(dir, { recursive: true, force: true });
-}, 60_000);
-
-describe('cluster mode against an API server', () => {
-  it('registers its Node and reports it Ready', async () => {
-    const node = await until('Node Ready', () => (ready(get('nodes', undefined, NODE)) === 'True' ? get('nodes', undefined, NODE) : undefined));
-    expect(node.metadata.name).toBe(NODE);
-    expect((node as unknown as { metadata: { labels: Record<string, string> } }).metadata.labels['kubernetes.io/hostname']).toBe(NODE);
-  });
-
-  it('keeps a Lease owned by its Node', async () => {
-    const lease = await until('the Lease', () => get('leases', 'kube-node-lease', NODE));
-    expect(lease.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: NODE });
-    expect((lease.spec as { holderIdentity?: string }).holderIdentity).toBe(NODE);
-  });
-
-  it('runs a pod created with spec.nodeName and reports it Running through the status subresource', async () => {
-    api.store.create('pods', {
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' },
-      spec: { nodeName: NODE, terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }] },
-    } as never, 'default');
-    const pod = await until('web Running', () => {
-      const p = get('pods', 'default', 'web');
-      return p?.status?.phase === 'Running' ? p : undefined;
-    });
-    const statuses = (pod.status?.containerStatuses ?? []) as { name: string; ready: boolean; state: { running?: object } }[];
-    expect(statuses[0]).toMatchObject({ name: 'main', ready: true });
-    expect(statuses[0]?.state.running).toBeDefined();
-  }, 40_000);
-
-  it('kills the pod when it is deleted, then removes it from the API', async () => {
-    api.store.delete('pods', 'default', 'web', { gracePeriodSeconds: 2 });
-    expect(get('pods', 'default', 'web')?.metadata.deletionTimestamp).toBeDefined();
-    await until('web removed', () => get('pods', 'default', 'web') === undefined, 30_000);
-  }, 40_000);
-
-  it('creates a mirror pod for its static pod, with the static pod\'s status', async () => {
-    const mirror = await until('the mirror pod Running', () => {
-      const p = get('pods', 'default', `static-${NODE}`) as (Obj & { metadata: { annotations?: Record<string, string> } }) | undefined;
-      return p?.status?.phase === 'Running' ? p : undefined;
-    });
-    expect(mirror.metadata.annotations?.['kubernetes.io/config.mirror']).toBeTruthy();
-    expect(mirror.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: NODE });
-  }, 40_000);
-
-  it('posts its events (Starting) to the API server', async () => {
-    const events = await until('a Starting event', () => {
-      const list = api.store.list('events', {}).items as unknown as { reason?: string; involvedObject?: { kind?: string; name?: string } }[];
-      return list.find((e) => e.reason === 'Starting' && e.involvedObject?.name === NODE) ? list : undefined;
-    });
-    expect(events.length).toBeGreaterThan(0);
-  });
-
-  it('stops cleanly and leaves a journal that replays identically, API answers and watch events included', async () => {
-    expect(await stopDaemon()).toBe(0);
-    const r = spawnSync(process.execPath, [BIN, 'replay', join(dir, 'root', 'events', 'latest.jsonl')], { encoding: 'utf8' });
-    expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
-    expect(r.status).toBe(0);
+describe.each(RUNTIMES)('on the $name runtime', (rt) => {
+  beforeAll(async () => {
+    stderr = '';
+    exited = null;
+    dir = mkdtempSync(join(tmpdir(), 'kts-cluster-'));
+    api = await startTestApiServer();
+    mkdirSync(join(dir, 'manifests'));
+    writeFileSync(join(dir, 'manifests', 'static.json'), JSON.stringify({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'static' },
+      spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }] },
+    }));
+    writeFileSync(join(dir, 'kubelet.yaml'), [
+      'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
+      `staticPodPath: ${join(dir, 'manifests')}`,
+      `podLogsDir: ${join(dir, 'logs')}`, `containerRuntimeEndpoint: ${rt.endpoint}`,
+      'enableServer: false', 'healthzPort: 0', '',
+    ].join('\n'));
+    daemon = spawn(process.execPath, [
+      BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`,
+      ...rt.args, '--debug-address=', `--hostname-override=${NODE}`,
+    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    daemon.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   }, 30_000);
+
+  function stopDaemon() {
+    exited ??= new Promise((r) => {
+      if (daemon.exitCode !== null) r(daemon.exitCode);
+      else daemon.once('exit', r);
+    });
+    daemon.kill('SIGTERM');
+    return exited;
+  }
+
+  afterAll(async () => {
+    await stopDaemon();
+    await api.close();
+    // Pods outlive the kubelet (as in Go): remove this test's pods through the runtime.
+    const runtime = rt.endpoint === 'embedded'
+      ? await startEmbeddedRuntime({ socketPath: join(dir, 'cleanup.sock'), stateDir: join(dir, 'root', 'embedded-runtime') })
+      : { endpoint: rt.endpoint, close: async () => {} };
+    const cri = createCriClient({ endpoint: runtime.endpoint });
+    for (const s of await cri.runtime.listPodSandbox({ label_selector: {} })) {
+      if (s.metadata.name.endsWith(`-${NODE}`) || s.metadata.name === 'web' || s.metadata.name === 'during') {
+        for (const c of await cri.runtime.listContainers({ pod_sandbox_id: s.id })) await cri.runtime.stopContainer(c.id, 0).catch(() => {});
+        await cri.runtime.stopPodSandbox(s.id).catch(() => {});
+        await cri.runtime.removePodSandbox(s.id);
+      }
+    }
+    cri.close();
+    await runtime.close();
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  describe('cluster mode against an API server', () => {
+    it('registers its Node and reports it Ready', async () => {
+      const node = await until('Node Ready', () => (ready(get('nodes', undefined, NODE)) === 'True' ? get('nodes', undefined, NODE) : undefined));
+      expect(node.metadata.name).toBe(NODE);
+      expect((node as unknown as { metadata: { labels: Record<string, string> } }).metadata.labels['kubernetes.io/hostname']).toBe(NODE);
+    });
+
+    it('keeps a Lease owned by its Node', async () => {
+      const lease = await until('the Lease', () => get('leases', 'kube-node-lease', NODE));
+      expect(lease.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: NODE });
+      expect((lease.spec as { holderIdentity?: string }).holderIdentity).toBe(NODE);
+    });
+
+    it('runs a pod created with spec.nodeName and reports it Running through the status subresource', async () => {
+      api.store.create('pods', {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' },
+        spec: { nodeName: NODE, terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }] },
+      } as never, 'default');
+      const pod = await until('web Running', () => {
+        const p = get('pods', 'default', 'web');
+        return p?.status?.phase === 'Running' ? p : undefined;
+      });
+      const statuses = (pod.status?.containerStatuses ?? []) as { name: string; ready: boolean; state: { running?: object } }[];
+      expect(statuses[0]).toMatchObject({ name: 'main', ready: true });
+      expect(statuses[0]?.state.running).toBeDefined();
+    }, 40_000);
+
+    it('kills the pod when it is deleted, then removes it from the API', async () => {
+      api.store.delete('pods', 'default', 'web', { gracePeriodSeconds: 2 });
+      expect(get('pods', 'default', 'web')?.metadata.deletionTimestamp).toBeDefined();
+      await until('web removed', () => get('pods', 'default', 'web') === undefined, 30_000);
+    }, 40_000);
+
+    it('creates a mirror pod for its static pod, with the static pod\'s status', async () => {
+      const mirror = await until('the mirror pod Running', () => {
+        const p = get('pods', 'default', `static-${NODE}`) as (Obj & { metadata: { annotations?: Record<string, string> } }) | undefined;
+        return p?.status?.phase === 'Running' ? p : undefined;
+      });
+      expect(mirror.metadata.annotations?.['kubernetes.io/config.mirror']).toBeTruthy();
+      expect(mirror.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: NODE });
+    }, 40_000);
+
+    it.runIf(rt.outage)('rides out a 60 s API server outage: pods keep running, lease and status resume, a pod created meanwhile is picked up', async () => {
+      const leaseBefore = (get('leases', 'kube-node-lease', NODE)?.spec as { renewTime?: string } | undefined)?.renewTime;
+      const outage = api.faults.refuseConnections(60_000);
+      await new Promise((r) => setTimeout(r, 1000));
+      // Created while the kubelet cannot reach the API server: the resumed watch (or relist) must find it.
+      api.store.create('pods', {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'during', namespace: 'default' },
+        spec: { nodeName: NODE, terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }] },
+      } as never, 'default');
+      await outage;
+      const back = Date.now();
+      expect(daemon.exitCode).toBeNull();
+      await until('the lease renewed after the outage', () => {
+        const renew = (get('leases', 'kube-node-lease', NODE)?.spec as { renewTime?: string } | undefined)?.renewTime;
+        return renew !== undefined && renew !== leaseBefore && Date.parse(renew) >= back - 1000 ? renew : undefined;
+      }, 15_000);
+      const leaseAfterMs = Date.now() - back;
+      await until('the pod created during the outage Running', () => get('pods', 'default', 'during')?.status?.phase === 'Running', 30_000);
+      const podAfterMs = Date.now() - back;
+      expect(ready(get('nodes', undefined, NODE))).toBe('True');
+      // Within one lease period of the return; the new pod within a few seconds (ANCHORS.md's aim).
+      expect(leaseAfterMs).toBeLessThan(11_000);
+      expect(podAfterMs).toBeLessThan(15_000);
+      process.stderr.write(`outage recovery: lease renewed ${leaseAfterMs} ms, new pod Running ${podAfterMs} ms after the API server returned\n`);
+    }, 120_000);
+
+    it('posts its events (Starting) to the API server', async () => {
+      const events = await until('a Starting event', () => {
+        const list = api.store.list('events', {}).items as unknown as { reason?: string; involvedObject?: { kind?: string; name?: string } }[];
+        return list.find((e) => e.reason === 'Starting' && e.involvedObject?.name === NODE) ? list : undefined;
+      });
+      expect(events.length).toBeGreaterThan(0);
+    });
+
+    it('stops cleanly and leaves a journal that replays identically, API answers and watch events included', async () => {
+      expect(await stopDaemon()).toBe(0);
+      const r = spawnSync(process.execPath, [BIN, 'replay', join(dir, 'root', 'events', 'latest.jsonl')], { encoding: 'utf8' });
+      expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
+      expect(r.status).toBe(0);
+    }, 30_000);
+  });
 });
