@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runGraphCommand } from '../../src/bin/commands/graph.js';
 import { PHASE_IDS } from '../../src/domain/phases.js';
+import { MACHINES } from '../../src/bin/system.js';
 
 async function run(argv: string[]) {
   let stdout = '';
@@ -13,7 +14,8 @@ describe('kubelet-ts graph', () => {
   it('writes every machine as mermaid by default', async () => {
     const { code, stdout } = await run([]);
     expect(code).toBe(0);
-    expect(stdout.match(/^stateDiagram-v2$/gm)?.length).toBe(7);
+    expect(stdout.match(/^stateDiagram-v2$/gm)?.length).toBe(Object.keys(MACHINES).length);
+    for (const name of Object.keys(MACHINES)) expect(stdout).toContain(`%% ${name}:`);
     expect(stdout).toContain('%% podWorker');
   });
 

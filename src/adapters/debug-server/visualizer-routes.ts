@@ -10,8 +10,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { StateGraph } from '../../domain/graph/model.js';
 import { startupReport } from '../../domain/journal/report.js';
-import { layoutChart } from '../visualizer/layout.js';
-import { chartSvg } from '../visualizer/svg.js';
+import { createChartRenderer, type ChartRenderer } from '../visualizer/chart-renderer.js';
 import { knownMachineGraphs } from '../visualizer/known-machines.js';
 import { PAGE_HTML } from '../visualizer/page.js';
 import { PAGE_SCRIPT } from '../visualizer/client-script.js';
@@ -28,17 +27,22 @@ export interface VisualizerSources {
   /** Shown in the page's title bar: node name, log file. */
   title?: string;
   stream?: SseStreamOptions;
+  /** Graph → SVG; defaults to a layout worker thread (in-process when running from sources). */
+  render?: ChartRenderer;
 }
 
 export function registerVisualizer(app: FastifyInstance, sources: VisualizerSources): void {
   const graphs = sources.graphs ?? knownMachineGraphs();
-  // Layout takes a second or two for the supervisor: done once per machine, on first request.
+  // Layout takes a second or two for the supervisor: done once per machine, on first request, off
+  // the event loop (see chart-renderer.ts). A failed layout is not cached, so a reload retries.
+  const render = sources.render ?? createChartRenderer();
   const svgs = new Map<string, Promise<string>>();
   const svgOf = (g: StateGraph) => {
     let p = svgs.get(g.machine);
     if (!p) {
-      p = layoutChart(g).then(chartSvg);
+      p = render(g);
       svgs.set(g.machine, p);
+      p.catch(() => svgs.delete(g.machine));
     }
     return p;
   };
