@@ -18,6 +18,7 @@ import { startKubeletServer, startReadOnlyServer } from '../adapters/http/kubele
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { MetricsCollector } from '../actors/view/metrics-collector.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
+import { createApiReviewers } from '../actors/view/api-reviewers.js';
 import { DeferredJournalSink } from '../adapters/journal-file/deferred-sink.js';
 import { systemClock } from '../adapters/system-clock.js';
 import { KUBELET_TS_VERSION } from '../domain/config/version.js';
@@ -130,7 +131,17 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     healthz: { start: (host, port) => startHealthz(host, port, healthChecks) },
     servers: {
-      startKubelet: (o) => startKubeletServer({ ...o, view, logger: actorLogger(logger, 'kubeletServer', 'http'), healthChecks }),
+      startKubelet: ({ webhook, ...o }) => {
+        const reviewers = webhook && live.api
+          ? createApiReviewers(live.api.main, clock, { tokenMs: webhook.tokenTtlMs, authorizedMs: webhook.authorizedTtlMs, unauthorizedMs: webhook.unauthorizedTtlMs })
+          : null;
+        const auth = {
+          ...o.auth,
+          ...(reviewers && webhook?.authentication ? { tokenReviewer: reviewers.tokenReviewer } : {}),
+          ...(reviewers && webhook?.authorization ? { accessReviewer: reviewers.accessReviewer } : {}),
+        };
+        return startKubeletServer({ ...o, auth, view, logger: actorLogger(logger, 'kubeletServer', 'http'), healthChecks });
+      },
       startReadOnly: (o) => startReadOnlyServer({ ...o, view, healthChecks, logger: actorLogger(logger, 'readOnlyServer', 'http') }),
     },
     gc: {

@@ -69,6 +69,19 @@ export interface EventApi {
 }
 
 /** The heartbeat client: no client-side rate limit, a short per-request timeout, re-openable. */
+/** The API server's answers the kubelet server delegates to (Webhook authn and authz). */
+export interface ReviewApi {
+  /** TokenReview: who is this bearer token? */
+  reviewToken(token: string): Promise<{ authenticated: boolean; user?: { username: string; uid?: string; groups?: string[] }; error?: string }>;
+  /** SubjectAccessReview: may this user do this on nodes/<subresource>? */
+  reviewAccess(spec: {
+    user: string;
+    uid?: string;
+    groups: string[];
+    resourceAttributes: { verb: string; group: string; version: string; resource: string; subresource: string; name: string; namespace: string };
+  }): Promise<{ allowed: boolean; reason?: string }>;
+}
+
 export interface HeartbeatApi extends NodeApi, LeaseApi {
   /**
    * Drop every open connection; the next request opens a new one (Go: closeAllConns, called on
@@ -79,7 +92,7 @@ export interface HeartbeatApi extends NodeApi, LeaseApi {
 
 /** Go's three clients (run.clients): kubeClient, eventClient, heartbeatClient. */
 export interface ApiClients {
-  main: NodeApi & LeaseApi & PodApi;
+  main: NodeApi & LeaseApi & PodApi & ReviewApi;
   events: EventApi;
   heartbeat: HeartbeatApi;
   /** The API server's URL from the kubeconfig (for logs). */

@@ -58,6 +58,8 @@ export interface ServerStarter {
     port: number;
     tls: { certFile?: string; keyFile?: string; certDir: string; hostname: string; nodeIPs: string[]; minVersion?: string; cipherSuites?: string[] };
     auth: { anonymous: boolean; clientCAFile?: string; authorizationMode: 'AlwaysAllow' | 'Webhook'; nodeName: string };
+    /** Webhook authentication/authorization through the API server (cluster mode), with Go's cache TTLs. */
+    webhook?: { authentication: boolean; authorization: boolean; tokenTtlMs: number; authorizedTtlMs: number; unauthorizedTtlMs: number };
     debuggingHandlers: boolean;
   }): Promise<{ address: string; close: () => Promise<void> }>;
   startReadOnly(opts: { address: string; port: number }): Promise<{ address: string; close: () => Promise<void> }>;

@@ -157,8 +157,8 @@ export function kubeletPhases(deps: PhaseDeps) {
       if (c.enableServer === false) return { servers: 'disabled (enableServer: false)' };
       const nodeName = (input.outputs['run.nodeName'] as { nodeName: string }).nodeName;
       const nodeIPs = (input.outputs['runKubelet.validateNodeIP'] as { nodeIps?: string[] } | undefined)?.nodeIps ?? [];
-      const authn = (c.authentication ?? {}) as { anonymous?: { enabled?: boolean }; x509?: { clientCAFile?: string } };
-      const authz = (c.authorization ?? {}) as { mode?: 'AlwaysAllow' | 'Webhook' };
+      const authn = (c.authentication ?? {}) as { anonymous?: { enabled?: boolean }; x509?: { clientCAFile?: string }; webhook?: { enabled?: boolean; cacheTTL?: string } };
+      const authz = (c.authorization ?? {}) as { mode?: 'AlwaysAllow' | 'Webhook'; webhook?: { cacheAuthorizedTTL?: string; cacheUnauthorizedTTL?: string } };
       const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
       const address = String(c.address ?? '0.0.0.0');
       const server = await deps.servers.startKubelet({
@@ -180,6 +180,17 @@ export function kubeletPhases(deps: PhaseDeps) {
           nodeName,
         },
         debuggingHandlers: c.enableDebuggingHandlers !== false,
+        ...(live.api
+          ? {
+              webhook: {
+                authentication: authn.webhook?.enabled === true,
+                authorization: authz.mode === 'Webhook',
+                tokenTtlMs: ms(authn.webhook?.cacheTTL, '2m0s'),
+                authorizedTtlMs: ms(authz.webhook?.cacheAuthorizedTTL, '5m0s'),
+                unauthorizedTtlMs: ms(authz.webhook?.cacheUnauthorizedTTL, '30s'),
+              },
+            }
+          : {}),
       });
       deps.lifetimes.add('kubeletServer', server.close);
       const readOnlyPort = Number(c.readOnlyPort ?? 0);

@@ -11,10 +11,11 @@
 import { KubeletError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
+  ReviewApi,
   EventApi, HeartbeatApi, KubeObject, LeaseApi, LeaseObject, NodeApi, NodeObject, NodeStatus, PodApi, PodList, WatchEventType, WatchHandle,
 } from '../../ports/apiserver.js';
 import { toApiError } from './api-errors.js';
-import { CoordinationV1Api, CoreV1Api, KubeConfig, of, PatchStrategy, setHeaderOptions, Watch } from './client-node.js';
+import { AuthenticationV1Api, AuthorizationV1Api, CoordinationV1Api, CoreV1Api, KubeConfig, of, PatchStrategy, setHeaderOptions, Watch } from './client-node.js';
 import type { RateLimiter } from './rate-limiter.js';
 import { toWire } from './wire.js';
 
@@ -60,10 +61,12 @@ function withSignal(signal: AbortSignal): CallOptions {
 // through toWire.
 type Loose = never;
 
-export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi {
+export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi {
   private kc!: KubeConfig;
   private core!: CoreV1Api;
   private coordination!: CoordinationV1Api;
+  private authn!: AuthenticationV1Api;
+  private authz!: AuthorizationV1Api;
 
   constructor(private readonly opts: KubeApiOptions) {
     this.open();
@@ -86,6 +89,21 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
     if (!this.kc.getCurrentCluster()) throw new KubeletError('KLT_ERR_API_CONFIG', 'invalid kubeconfig: no current cluster');
     this.core = this.kc.makeApiClient(CoreV1Api);
     this.coordination = this.kc.makeApiClient(CoordinationV1Api);
+    this.authn = this.kc.makeApiClient(AuthenticationV1Api);
+    this.authz = this.kc.makeApiClient(AuthorizationV1Api);
+  }
+
+  // ReviewApi (the kubelet server's Webhook authentication and authorization)
+  async reviewToken(token: string): ReturnType<ReviewApi['reviewToken']> {
+    const review = await this.call<{ status?: { authenticated?: boolean; user?: { username: string; uid?: string; groups?: string[] }; error?: string } }>(
+      'create tokenreview', (o) => this.authn.createTokenReview({ body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } } as Loose }, o));
+    const st = review.status ?? {};
+    return { authenticated: st.authenticated === true, ...(st.user ? { user: st.user } : {}), ...(st.error ? { error: st.error } : {}) };
+  }
+  async reviewAccess(spec: Parameters<ReviewApi['reviewAccess']>[0]): ReturnType<ReviewApi['reviewAccess']> {
+    const review = await this.call<{ status?: { allowed?: boolean; reason?: string } }>('create subjectaccessreview', (o) =>
+      this.authz.createSubjectAccessReview({ body: { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec } as Loose }, o));
+    return { allowed: review.status?.allowed === true, ...(review.status?.reason ? { reason: review.status.reason } : {}) };
   }
 
   private async call<T>(what: string, fn: (o: CallOptions) => Promise<unknown>): Promise<T> {
