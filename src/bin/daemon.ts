@@ -19,6 +19,8 @@ import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { MetricsCollector } from '../actors/view/metrics-collector.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
 import { createApiReviewers } from '../actors/view/api-reviewers.js';
+import { JournalFeed } from '../adapters/debug-server/journal-feed.js';
+import { machineGraphs } from './commands/graph.js';
 import { DeferredJournalSink } from '../adapters/journal-file/deferred-sink.js';
 import { systemClock } from '../adapters/system-clock.js';
 import { KUBELET_TS_VERSION } from '../domain/config/version.js';
@@ -72,6 +74,9 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const clock = systemClock;
   const logger = createRootLogger({ verbosity: peekVerbosity(argv) });
   const journal = new DeferredJournalSink();
+  // The visualizer's live stream: every record, bounded per browser, never slowing the actors.
+  const feed = new JournalFeed();
+  journal.subscribe(feed.append);
   const tap = createInspectionTap({ clock, onRecord: journal.append });
   const directory = new ActorDirectory(clock, tap.stableId);
   const lifetimes = new Lifetimes();
@@ -117,6 +122,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
         startDebugServer(address, {
           actors: () => directory.list(),
           pods: () => podsView(directory.snapshot('syncLoop')),
+          visualizer: { mode: 'live', graphs: machineGraphs(), feed },
           journal: () => ({ path: null, records: journal.records }),
         }),
     },
