@@ -164,6 +164,11 @@ describe.each(RUNTIMES)('on the $name runtime', (rt) => {
       await until('the pod created during the outage Running', () => get('pods', 'default', 'during')?.status?.phase === 'Running', 30_000);
       const podAfterMs = Date.now() - back;
       expect(ready(get('nodes', undefined, NODE))).toBe('True');
+      // The static pod ran through the outage without a restart (its mirror pod says so).
+      const mirror = get('pods', 'default', `static-${NODE}`);
+      const cs = ((mirror?.status?.containerStatuses ?? []) as { restartCount: number; state: { running?: object } }[])[0];
+      expect(cs?.state.running).toBeDefined();
+      expect(cs?.restartCount).toBe(0);
       // Within one lease period of the return; the new pod within a few seconds (ANCHORS.md's aim).
       expect(leaseAfterMs).toBeLessThan(11_000);
       expect(podAfterMs).toBeLessThan(15_000);
