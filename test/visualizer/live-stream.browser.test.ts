@@ -22,8 +22,11 @@ if (selection.ciError) {
     });
   });
 } else if (!selection.available) {
-  describe.skip(`visualizer live journal in Chromium: not registered, ${selection.reason}`, () => {
-    it('needs chromium', () => undefined);
+  describe(`visualizer live journal in Chromium: not registered, ${selection.reason}`, () => {
+    // Outside CI a machine without Chromium does not run the browser tests; in CI the branch above fails instead.
+    it('is outside CI', () => {
+      expect(process.env.CI).not.toBe('true');
+    });
   });
 } else {
   describe('visualizer live journal in Chromium', () => {
