@@ -13,7 +13,6 @@ import { Lifetimes } from '../actors/phases/lifetimes.js';
 import type { PhaseDeps } from '../actors/phases/deps.js';
 import { startDebugServer } from '../adapters/debug-server/server.js';
 import { startHealthz, type HealthCheck } from '../adapters/http/healthz.js';
-import { createApiClients } from '../adapters/apiserver/create-api-clients.js';
 import { startKubeletServer, startReadOnlyServer } from '../adapters/http/kubelet-server/server.js';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { MetricsCollector } from '../actors/view/metrics-collector.js';
@@ -167,7 +166,11 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     lifetimes,
     live,
-    createApiClients: (o) => createApiClients({ ...o, clock, logger: actorLogger(logger, 'apiClients', 'apiserver') }),
+    // client-node costs ~70 MiB of memory once loaded: only cluster mode loads it.
+    createApiClients: async (o) => {
+      const { createApiClients } = await import('../adapters/apiserver/create-api-clients.js');
+      return createApiClients({ ...o, clock, logger: actorLogger(logger, 'apiClients', 'apiserver') });
+    },
     requestStop: (reason) => supervisor?.send({ type: 'kubelet.stop.requested', signal: reason }),
   };
 

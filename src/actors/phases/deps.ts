@@ -117,7 +117,7 @@ export interface PhaseDeps {
   lifetimes: Lifetimes;
   live: LiveState;
   /** run.clients: the three API clients from a kubeconfig (client-node underneath). */
-  createApiClients: (opts: { kubeconfigPath: string; qps: number; burst: number; eventQps: number; eventBurst: number; heartbeatTimeoutMs: number }) => ApiClients;
+  createApiClients: (opts: { kubeconfigPath: string; qps: number; burst: number; eventQps: number; eventBurst: number; heartbeatTimeoutMs: number }) => Promise<ApiClients>;
   /** Ask the supervisor for an orderly stop (lock contention does this). */
   requestStop: (reason: string) => void;
 }

@@ -71,7 +71,7 @@ export function runPhases(deps: PhaseDeps) {
     'run.clients': phaseActor(async () => {
       if (standalone()) return { clients: 'none' };
       const s = nodeSideSettings(settings.config(live), live.parsed?.flags ?? {});
-      const api = deps.createApiClients({
+      const api = await deps.createApiClients({
         kubeconfigPath: settings.kubeconfig(live),
         qps: s.qps,
         burst: s.burst,

@@ -5,8 +5,6 @@
  */
 import { machineGraph, type StateGraph, type StateNodeLike } from '../../domain/graph/model.js';
 import { toMermaid } from '../../domain/graph/mermaid.js';
-import { layoutChart } from '../../adapters/visualizer/layout.js';
-import { chartSvg } from '../../adapters/visualizer/svg.js';
 import type { CommandIo } from '../io.js';
 import { MACHINES } from '../system.js';
 
@@ -51,6 +49,8 @@ export async function runGraphCommand(argv: string[], io: CommandIo): Promise<nu
     io.stderr('graph: --format svg draws one machine: name it with --machine\n');
     return 2;
   }
-  io.stdout(chartSvg(await layoutChart(graphs[0]!)));
+  // The layout engine is loaded only for SVG output (the daemon imports this module for its graphs).
+  const { renderInProcess } = await import('../../adapters/visualizer/chart-renderer.js');
+  io.stdout(await renderInProcess(graphs[0]!));
   return 0;
 }
