@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
-import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
-import { startEmbeddedRuntime } from '../../src/adapters/embedded-runtime/index.js';
+import { removePods, until as waitUntil } from '../support/daemon.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
 const NODE = 'node-c';
@@ -29,21 +28,6 @@ let exited: Promise<unknown> | null = null;
 
 type Obj = { metadata: { name: string; uid?: string; deletionTimestamp?: string; ownerReferences?: { kind: string; name: string }[] }; status?: Record<string, unknown>; spec?: Record<string, unknown> };
 
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await probe();
-      if (v) return v;
-      last = v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what} (last: ${String(last)})\n${stderr.slice(-3000)}`);
-}
 
 const get = (res: 'nodes' | 'leases' | 'pods', ns: string | undefined, name: string) => api.store.get(res, ns, name) as unknown as Obj | undefined;
 const ready = (node: Obj | undefined) => ((node?.status?.conditions ?? []) as { type: string; status: string }[]).find((c) => c.type === 'Ready')?.status;
@@ -84,32 +68,19 @@ describe.each(RUNTIMES)('on the $name runtime', (rt) => {
   afterAll(async () => {
     await stopDaemon();
     await api.close();
-    // Pods outlive the kubelet (as in Go): remove this test's pods through the runtime.
-    const runtime = rt.endpoint === 'embedded'
-      ? await startEmbeddedRuntime({ socketPath: join(dir, 'cleanup.sock'), stateDir: join(dir, 'root', 'embedded-runtime') })
-      : { endpoint: rt.endpoint, close: async () => {} };
-    const cri = createCriClient({ endpoint: runtime.endpoint });
-    for (const s of await cri.runtime.listPodSandbox({ label_selector: {} })) {
-      if (s.metadata.name.endsWith(`-${NODE}`) || s.metadata.name === 'web' || s.metadata.name === 'during') {
-        for (const c of await cri.runtime.listContainers({ pod_sandbox_id: s.id })) await cri.runtime.stopContainer(c.id, 0).catch(() => {});
-        await cri.runtime.stopPodSandbox(s.id).catch(() => {});
-        await cri.runtime.removePodSandbox(s.id);
-      }
-    }
-    cri.close();
-    await runtime.close();
+    await removePods({ endpoint: rt.endpoint, rootDir: join(dir, 'root'), select: (n) => n.endsWith(`-${NODE}`) || n === 'web' || n === 'during' });
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
   describe('cluster mode against an API server', () => {
     it('registers its Node and reports it Ready', async () => {
-      const node = await until('Node Ready', () => (ready(get('nodes', undefined, NODE)) === 'True' ? get('nodes', undefined, NODE) : undefined));
+      const node = await waitUntil('Node Ready', () => (ready(get('nodes', undefined, NODE)) === 'True' ? get('nodes', undefined, NODE) : undefined));
       expect(node.metadata.name).toBe(NODE);
       expect((node as unknown as { metadata: { labels: Record<string, string> } }).metadata.labels['kubernetes.io/hostname']).toBe(NODE);
     });
 
     it('keeps a Lease owned by its Node', async () => {
-      const lease = await until('the Lease', () => get('leases', 'kube-node-lease', NODE));
+      const lease = await waitUntil('the Lease', () => get('leases', 'kube-node-lease', NODE));
       expect(lease.metadata.ownerReferences?.[0]).toMatchObject({ kind: 'Node', name: NODE });
       expect((lease.spec as { holderIdentity?: string }).holderIdentity).toBe(NODE);
     });
@@ -119,7 +90,7 @@ describe.each(RUNTIMES)('on the $name runtime', (rt) => {
         apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' },
         spec: { nodeName: NODE, terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }] },
       } as never, 'default');
-      const pod = await until('web Running', () => {
+      const pod = await waitUntil('web Running', () => {
         const p = get('pods', 'default', 'web');
         return p?.status?.phase === 'Running' ? p : undefined;
       });
@@ -131,11 +102,11 @@ describe.each(RUNTIMES)('on the $name runtime', (rt) => {
     it('kills the pod when it is deleted, then removes it from the API', async () => {
       api.store.delete('pods', 'default', 'web', { gracePeriodSeconds: 2 });
       expect(get('pods', 'default', 'web')?.metadata.deletionTimestamp).toBeDefined();
-      await until('web removed', () => get('pods', 'default', 'web') === undefined, 30_000);
+      await waitUntil('web removed', () => get('pods', 'default', 'web') === undefined, 30_000);
     }, 40_000);
 
     it('creates a mirror pod for its static pod, with the static pod\'s status', async () => {
-      const mirror = await until('the mirror pod Running', () => {
+      const mirror = await waitUntil('the mirror pod Running', () => {
         const p = get('pods', 'default', `static-${NODE}`) as (Obj & { metadata: { annotations?: Record<string, string> } }) | undefined;
         return p?.status?.phase === 'Running' ? p : undefined;
       });
@@ -156,12 +127,12 @@ describe.each(RUNTIMES)('on the $name runtime', (rt) => {
       await outage;
       const back = Date.now();
       expect(daemon.exitCode).toBeNull();
-      await until('the lease renewed after the outage', () => {
+      await waitUntil('the lease renewed after the outage', () => {
         const renew = (get('leases', 'kube-node-lease', NODE)?.spec as { renewTime?: string } | undefined)?.renewTime;
         return renew !== undefined && renew !== leaseBefore && Date.parse(renew) >= back - 1000 ? renew : undefined;
       }, 15_000);
       const leaseAfterMs = Date.now() - back;
-      await until('the pod created during the outage Running', () => get('pods', 'default', 'during')?.status?.phase === 'Running', 30_000);
+      await waitUntil('the pod created during the outage Running', () => get('pods', 'default', 'during')?.status?.phase === 'Running', 30_000);
       const podAfterMs = Date.now() - back;
       expect(ready(get('nodes', undefined, NODE))).toBe('True');
       // The static pod ran through the outage without a restart (its mirror pod says so).
@@ -176,7 +147,7 @@ describe.each(RUNTIMES)('on the $name runtime', (rt) => {
     }, 120_000);
 
     it('posts its events (Starting) to the API server', async () => {
-      const events = await until('a Starting event', () => {
+      const events = await waitUntil('a Starting event', () => {
         const list = api.store.list('events', {}).items as unknown as { reason?: string; involvedObject?: { kind?: string; name?: string } }[];
         return list.find((e) => e.reason === 'Starting' && e.involvedObject?.name === NODE) ? list : undefined;
       });

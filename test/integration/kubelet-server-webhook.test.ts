@@ -6,11 +6,11 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
+import { freePort } from '../support/daemon.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
 const NODE = 'node-w';
@@ -21,14 +21,6 @@ let port = 0;
 let stderr = '';
 const sars: { user: string; subresource: string | undefined; verb: string | undefined }[] = [];
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => done(p));
-    });
-  });
-}
 
 function openssl(...args: string[]) {
   execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });

@@ -5,12 +5,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
-import { startEmbeddedRuntime } from '../../src/adapters/embedded-runtime/index.js';
+import { freePort, removePods, until } from '../support/daemon.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
 let dir: string;
@@ -19,14 +17,6 @@ let stderr = '';
 let port = 0;
 let readOnlyPort = 0;
 
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => done(p));
-    });
-  });
-}
 
 function https(path: string): Promise<{ status: number; body: string }> {
   return new Promise((done, fail) => {
@@ -40,15 +30,6 @@ function https(path: string): Promise<{ status: number; body: string }> {
   });
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    const v = await probe().catch(() => undefined);
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${what}\n${stderr.slice(-2000)}`);
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kts-server-'));
@@ -74,14 +55,7 @@ afterAll(async () => {
   const exited = new Promise((r) => daemon.once('exit', r));
   daemon.kill('SIGTERM');
   await exited;
-  const runtime = await startEmbeddedRuntime({ socketPath: join(dir, 'cleanup.sock'), stateDir: join(dir, 'root', 'embedded-runtime') });
-  const cri = createCriClient({ endpoint: runtime.endpoint });
-  for (const s of await cri.runtime.listPodSandbox()) {
-    await cri.runtime.stopPodSandbox(s.id);
-    await cri.runtime.removePodSandbox(s.id);
-  }
-  cri.close();
-  await runtime.close();
+  await removePods({ endpoint: 'embedded', rootDir: join(dir, 'root') });
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
