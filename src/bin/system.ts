@@ -73,6 +73,7 @@ export interface MachineOverrides {
 export function provideSystem(effects: Effects, overrides: MachineOverrides = {}) {
   const provide = <M extends { provide: (i: { actors: never }) => M }>(m: M, names: readonly string[], extra: Effects = {}) =>
     m.provide({ actors: { ...pick(effects, names), ...extra } as never });
+  // The syncLoop has no effects of its own: only children.
   const syncLoop = provide(overrides.syncLoop ?? syncLoopMachine, [], {
     podConfig: provide(podConfigMachine, POD_CONFIG_EFFECTS),
     pleg: provide(plegMachine, PLEG_EFFECTS),

@@ -6,8 +6,7 @@
  *   (command → run → runKubelet → startKubelet → runTail). Each phase state invokes the actor of the
  *   same name; its output (plain JSON) is stored under `context.outputs[phase]` and the next phase
  *   starts. The supervisor owns the order; the actors own the work.
- * - A phase actor that rejects stops start-up in `failed`, naming the phase and the error. Phases
- *   owned by later work are implemented by actors that reject with KLT_ERR_PHASE_NOT_IMPLEMENTED.
+ * - A phase actor that rejects stops start-up in `failed`, naming the phase and the error.
  * - A phase actor may tell the supervisor what it waits on (`phase.waiting`), for /debug/actors,
  *   the report and the visualizer.
  * - `startKubelet.run` (Kubelet.Run) answers with the inputs of the long-lived subsystems; the

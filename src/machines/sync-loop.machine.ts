@@ -69,9 +69,6 @@ export type SyncLoopEvent =
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
   | { type: `xstate.done.actor.${string}`; output: { podUid?: string } | undefined };
 
-/** Effects of the syncLoop itself: none. Its children's logic is provided by the composition root. */
-export const SYNC_LOOP_EFFECTS = [] as const;
-
 const placeholder = (name: string) =>
   fromPromise<never, unknown>(async () => {
     throw new Error(`actor ${name} was not provided`);

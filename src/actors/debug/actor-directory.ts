@@ -19,6 +19,9 @@ export interface ActorView {
   waitingOn: string | null;
 }
 
+/** The view plus its state value as text, kept to compare the next snapshot without re-serialising. */
+type Entry = ActorView & { valueKey: string };
+
 interface Internals {
   logic?: { root?: unknown; id?: unknown };
   src?: unknown;
@@ -26,7 +29,7 @@ interface Internals {
 }
 
 export class ActorDirectory {
-  private readonly actors = new Map<AnyActorRef, ActorView>();
+  private readonly actors = new Map<AnyActorRef, Entry>();
   /** The last snapshot per actor id (a reference, not a copy: reading it costs nothing). */
   private readonly snapshots = new Map<string, unknown>();
   private readonly t0: number;
@@ -46,6 +49,7 @@ export class ActorDirectory {
         logic: typeof a.src === 'string' ? a.src : machine && typeof a.logic?.id === 'string' ? a.logic.id : 'anonymous',
         machine,
         value: null,
+        valueKey: 'null',
         status: 'active',
         sinceMs: this.clock.now() - this.t0,
         waitingOn: null,
@@ -58,10 +62,13 @@ export class ActorDirectory {
     this.snapshots.set(view.id, ev.snapshot);
     const snap = ev.snapshot as { value?: unknown; status?: string; context?: { waiting?: { reason?: string } | null } };
     const value = snap.value ?? null;
-    if (JSON.stringify(value) !== JSON.stringify(view.value) || snap.status !== view.status) {
+    // Most snapshots repeat the state (an event that changed only context): compare as text once.
+    const valueKey = typeof value === 'string' ? value : JSON.stringify(value);
+    if (valueKey !== view.valueKey || snap.status !== view.status) {
       view.sinceMs = this.clock.now() - this.t0;
     }
     view.value = value;
+    view.valueKey = valueKey;
     view.status = snap.status ?? 'active';
     view.waitingOn = snap.context?.waiting?.reason ?? null;
     if (view.status !== 'active' && !view.machine) {
@@ -77,12 +84,16 @@ export class ActorDirectory {
 
   /** One actor by stable id, if it is live. */
   find(id: string): ActorView | undefined {
-    for (const v of this.actors.values()) if (v.id === id) return { ...v };
+    for (const v of this.actors.values()) if (v.id === id) return view(v);
     return undefined;
   }
 
   /** Live actors, parents before children. */
   list(): ActorView[] {
-    return [...this.actors.values()].map((v) => ({ ...v }));
+    return [...this.actors.values()].map(view);
   }
+}
+
+function view({ valueKey: _valueKey, ...v }: Entry): ActorView {
+  return v;
 }

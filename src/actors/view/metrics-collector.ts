@@ -36,7 +36,8 @@ export class MetricsCollector {
       if (count > this.lastRelistCount && typeof ms === 'number') recordMs(this.plegRelist, ms);
       this.lastRelistCount = count;
     } else if (id.startsWith('pod:')) {
-      const syncing = JSON.stringify(snap.value ?? '').includes('syncing');
+      // The pod worker's `syncing` is a top-level state: a string compare, no serialising per event.
+      const syncing = snap.value === 'syncing' || (typeof snap.value === 'object' && snap.value !== null && 'syncing' in snap.value);
       const since = this.syncingSince.get(id);
       if (syncing && since === undefined) this.syncingSince.set(id, this.clock.now());
       if (!syncing && since !== undefined) {

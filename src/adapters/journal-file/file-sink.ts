@@ -28,7 +28,6 @@ export interface FileSinkOptions {
 export class FileJournalSink implements JournalSink {
   private header: JournalHeader | null = null;
   private queue: string[] = [];
-  private queuedBytes = 0;
   private handle: FileHandle | null = null;
   private writing: Promise<void> | null = null;
   private bytesInSegment = 0;
@@ -40,10 +39,6 @@ export class FileJournalSink implements JournalSink {
   constructor(private readonly opts: FileSinkOptions) {
     this.maxSegmentBytes = opts.maxSegmentBytes ?? 64 * 1024 * 1024;
     this.maxSegments = Math.max(1, opts.maxSegments ?? 8);
-  }
-
-  get path(): string {
-    return this.opts.path;
   }
 
   open(header: JournalHeader): void {
@@ -67,7 +62,6 @@ export class FileJournalSink implements JournalSink {
     if (this.failed) return;
     const line = JSON.stringify(record) + '\n';
     this.queue.push(line);
-    this.queuedBytes += line.length;
     if (this.header) this.schedule();
   }
 
@@ -95,7 +89,6 @@ export class FileJournalSink implements JournalSink {
   private async writeBatch(): Promise<void> {
     const lines = this.queue;
     this.queue = [];
-    this.queuedBytes = 0;
     try {
       let chunk: string[] = [];
       let chunkBytes = 0;

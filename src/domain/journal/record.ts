@@ -50,8 +50,3 @@ export interface JournalRecord {
 export function isJournalHeader(value: unknown): value is JournalHeader {
   return typeof value === 'object' && value !== null && (value as { format?: unknown }).format === JOURNAL_FORMAT;
 }
-
-/** The fields replay compares for a derived record: never the clocks. */
-export function comparableRecord(r: JournalRecord): Omit<JournalRecord, 't' | 'wall'> {
-  return { seq: r.seq, actor: r.actor, kind: r.kind, type: r.type, name: r.name, source: r.source, payload: r.payload };
-}

@@ -5,7 +5,7 @@
  * another, as the Go kubelet's run() does, so the critical path is the whole chain of phases up to
  * where start-up stands; the report names the phases that dominate it.
  */
-import { PHASE_IDS, type PhaseId } from '../phases.js';
+import { isPhaseId, PHASE_IDS, type PhaseId } from '../phases.js';
 import type { JournalRecord } from './record.js';
 
 export type PhaseOutcome = 'ok' | 'failed' | 'interrupted' | 'inProgress' | 'notReached';
@@ -40,7 +40,7 @@ export function startupReport(records: readonly JournalRecord[], rootActor = 'su
   for (const r of states) {
     const label = stateLabel((r.payload as { value?: unknown }).value);
     if (current && label !== current) ends.set(current, { t: r.t, next: label });
-    if (isPhase(label)) {
+    if (isPhaseId(label)) {
       if (!starts.has(label)) starts.set(label, r.t);
       current = label;
     } else {
@@ -93,16 +93,12 @@ function stateLabel(value: unknown): string {
   return 'unknown';
 }
 
-function isPhase(s: string): s is PhaseId {
-  return (PHASE_IDS as readonly string[]).includes(s);
-}
-
 function lastWaiting(records: readonly JournalRecord[], rootActor: string): Map<PhaseId, string> {
   const out = new Map<PhaseId, string>();
   for (const r of records) {
     if (r.actor !== rootActor || r.name !== 'phase.waiting') continue;
     const p = r.payload as { phase?: string; reason?: string };
-    if (p.phase && isPhase(p.phase) && typeof p.reason === 'string') out.set(p.phase, p.reason);
+    if (p.phase && isPhaseId(p.phase) && typeof p.reason === 'string') out.set(p.phase, p.reason);
   }
   return out;
 }
@@ -113,7 +109,7 @@ function lastFailure(records: readonly JournalRecord[], rootActor: string) {
     if (r.actor === rootActor && r.name.startsWith('xstate.error.actor.')) {
       const phase = r.name.slice('xstate.error.actor.'.length);
       const e = (r.payload as { error?: { code?: string; message?: string } }).error ?? {};
-      if (isPhase(phase)) return { phase, error: { code: e.code ?? 'KLT_ERR_INTERNAL', message: e.message ?? '' } };
+      if (isPhaseId(phase)) return { phase, error: { code: e.code ?? 'KLT_ERR_INTERNAL', message: e.message ?? '' } };
     }
   }
   return null;
