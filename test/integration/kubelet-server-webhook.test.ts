@@ -5,12 +5,11 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
-import { freePort } from '../support/daemon.js';
+import { freePort, httpsGet } from '../support/daemon.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
 const NODE = 'node-w';
@@ -33,21 +32,7 @@ function clientCert(cn: string): { cert: Buffer; key: Buffer } {
   return { cert: readFileSync(join(dir, `${cn}.crt`)), key: readFileSync(join(dir, `${cn}.key`)) };
 }
 
-function get(path: string, auth: { cert?: Buffer; key?: Buffer; token?: string } = {}): Promise<{ status: number; body: string }> {
-  return new Promise((done, fail) => {
-    const req = request({
-      host: '127.0.0.1', port, path, rejectUnauthorized: false,
-      ...(auth.cert ? { cert: auth.cert, key: auth.key } : {}),
-      ...(auth.token ? { headers: { authorization: `Bearer ${auth.token}` } } : {}),
-    }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
+const get = (path: string, auth: { cert?: Buffer; key?: Buffer; token?: string } = {}) => httpsGet(port, path, auth);
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kts-webhook-'));

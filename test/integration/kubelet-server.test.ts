@@ -4,11 +4,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, removePods, until } from '../support/daemon.js';
+import { freePort, httpsGet, removePods, until } from '../support/daemon.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
 let dir: string;
@@ -18,17 +17,7 @@ let port = 0;
 let readOnlyPort = 0;
 
 
-function https(path: string): Promise<{ status: number; body: string }> {
-  return new Promise((done, fail) => {
-    const req = request({ host: '127.0.0.1', port, path, agent: new Agent({ rejectUnauthorized: false }) }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', fail);
-    req.end();
-  });
-}
+const https = (path: string) => httpsGet(port, path);
 
 
 beforeAll(async () => {

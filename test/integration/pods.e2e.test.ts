@@ -3,16 +3,12 @@
  * in CI it must): the real binary, a manifest directory, and what a person sees (the pods' statuses
  * on /debug/pods, their log files, the runtime's containers).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
-import { startEmbeddedRuntime } from '../../src/adapters/embedded-runtime/index.js';
-import type { CriClient } from '../../src/ports/cri.js';
+import { startStaticPodKubelet, until as waitUntil, type StaticPodKubelet } from '../support/daemon.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 const NODE = 'node-a';
 
 interface PodView {
@@ -33,22 +29,15 @@ interface PodRuntime {
   /** The marker's path as the container sees it. */
   markerPath: (name: string) => string;
   setMarker: (podName: string, name: string, present: boolean) => Promise<void>;
-  /** A CRI client to the runtime the kubelet used (started afresh for the embedded one). */
-  connect: () => Promise<{ cri: CriClient; close: () => Promise<void> }>;
 }
 
 const embedded: PodRuntime = {
   name: 'embedded',
   endpoint: () => 'embedded',
-  markerPath: (name) => join(dir, name),
+  markerPath: (name) => join(k.dir, name),
   setMarker: async (_pod, name, present) => {
-    if (present) writeFileSync(join(dir, name), '');
-    else rmSync(join(dir, name), { force: true });
-  },
-  connect: async () => {
-    const runtime = await startEmbeddedRuntime({ socketPath: join(dir, 'cleanup.sock'), stateDir: join(root, 'embedded-runtime') });
-    const cri = createCriClient({ endpoint: runtime.endpoint });
-    return { cri, close: async () => { cri.close(); await runtime.close(); } };
+    if (present) writeFileSync(join(k.dir, name), '');
+    else rmSync(join(k.dir, name), { force: true });
   },
 };
 
@@ -68,10 +57,6 @@ function containerd(endpoint: string): PodRuntime {
         cri.close();
       }
     },
-    connect: async () => {
-      const cri = createCriClient({ endpoint });
-      return { cri, close: async () => cri.close() };
-    },
   };
 }
 
@@ -79,13 +64,8 @@ const RUNTIMES: PodRuntime[] = [embedded];
 if (process.env.KUBELET_IT_CRI) RUNTIMES.push(containerd(process.env.KUBELET_IT_CRI));
 else if (process.env.CI === 'true') throw new Error('KUBELET_IT_CRI is not set in CI: the containerd pod scenarios must run');
 
-let dir: string;
-let manifests: string;
-let logs: string;
-let root: string;
-let daemon: ChildProcess;
-let debug = '';
-let stderr = '';
+let k: StaticPodKubelet;
+const until = <T>(what: string, probe: () => Promise<T | undefined | null | false>, ms = 30_000) => waitUntil(what, probe, ms, () => k.stderr());
 
 const pod = (name: string, container: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { terminationGracePeriodSeconds: 3, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', ...container }], ...extra } });
@@ -93,25 +73,10 @@ const pod = (name: string, container: Record<string, unknown>, extra: Record<str
 const looping = (line: string) => ({ command: ['sh', '-c', `trap 'exit 0' TERM; while :; do echo ${line}; sleep 1 & wait $!; done`] });
 
 async function pods(): Promise<{ pods: PodView[]; rejectedManifests: { origin: string; reason: string }[] }> {
-  const res = await fetch(`http://${debug}/debug/pods`);
+  const res = await fetch(`http://${k.debug}/debug/pods`);
   return (await res.json()) as { pods: PodView[]; rejectedManifests: { origin: string; reason: string }[] };
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await probe();
-      if (v) return v;
-      last = v;
-    } catch (err) {
-      last = err;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})\n${stderr.slice(-3000)}`);
-}
 
 const byName = async (name: string) => (await pods()).pods.find((p) => p.name === `${name}-${NODE}` && p.lifecycle === 'active');
 const running = (p: PodView | undefined) => p?.status?.phase === 'Running' && p.status.containerStatuses?.every((c) => c.state?.running) ? p : undefined;
@@ -119,10 +84,10 @@ const ready = (p: PodView | undefined) => p?.status?.conditions?.find((c) => c.t
 
 /** Every log line of the pod's `main` container, across its pod UIDs (an edit makes a new one). */
 function logOf(name: string): string {
-  return readdirSync(logs)
+  return readdirSync(k.logs)
     .filter((d) => d.startsWith(`default_${name}-${NODE}_`))
     .flatMap((d) => {
-      const cdir = join(logs, d, 'main');
+      const cdir = join(k.logs, d, 'main');
       return existsSync(cdir) ? readdirSync(cdir).map((f) => readFileSync(join(cdir, f), 'utf8')) : [];
     })
     .join('');
@@ -130,47 +95,13 @@ function logOf(name: string): string {
 
 describe.each(RUNTIMES)('on the $name runtime', (rt) => {
   beforeAll(async () => {
-    debug = '';
-    stderr = '';
-    dir = mkdtempSync(join(tmpdir(), 'kts-pods-'));
-    manifests = join(dir, 'manifests');
-    logs = join(dir, 'logs');
-    root = join(dir, 'root');
-    mkdirSync(manifests);
-    writeFileSync(join(manifests, 'web.json'), pod('web', looping('web-v1')));
-    writeFileSync(join(manifests, 'worker.yaml'), pod('worker', looping('worker-running')));
-    writeFileSync(join(manifests, 'bad.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec: {containers: [}\n');
-    const cfg = join(dir, 'kubelet.yaml');
-    writeFileSync(cfg, [
-      'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
-      `staticPodPath: ${manifests}`, `podLogsDir: ${logs}`, `containerRuntimeEndpoint: ${rt.endpoint()}`,
-      'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
-      'enableServer: false', 'healthzPort: 0', '',
-    ].join('\n'));
-    daemon = spawn(process.execPath, [BIN, `--config=${cfg}`, `--root-dir=${root}`, '--debug-address=127.0.0.1:0', `--hostname-override=${NODE}`], { stdio: ['ignore', 'ignore', 'pipe'] });
-    daemon.stderr!.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      const m = /"address":"(127\.0\.0\.1:\d+)","msg":"Debug server listening"/.exec(stderr);
-      if (m && !debug) debug = m[1]!;
-    });
-    await until('the debug server', async () => debug !== '');
+    k = await startStaticPodKubelet({ endpoint: rt.endpoint(), nodeName: NODE, prefix: 'kts-pods-' });
+    writeFileSync(join(k.manifests, 'web.json'), pod('web', looping('web-v1')));
+    writeFileSync(join(k.manifests, 'worker.yaml'), pod('worker', looping('worker-running')));
+    writeFileSync(join(k.manifests, 'bad.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec: {containers: [}\n');
   }, 60_000);
 
-  afterAll(async () => {
-    const exited = new Promise((r) => daemon.once('exit', r));
-    daemon.kill('SIGTERM');
-    await exited;
-    // Pods outlive the kubelet (as with the Go kubelet): remove this test's pods through the runtime.
-    const { cri, close } = await rt.connect();
-    for (const s of await cri.runtime.listPodSandbox()) {
-      if (!s.metadata.name.endsWith(`-${NODE}`)) continue;
-      for (const c of await cri.runtime.listContainers({ pod_sandbox_id: s.id })) await cri.runtime.stopContainer(c.id, 0).catch(() => {});
-      await cri.runtime.stopPodSandbox(s.id).catch(() => {});
-      await cri.runtime.removePodSandbox(s.id);
-    }
-    await close();
-    rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => k.dispose((name) => name.endsWith(`-${NODE}`)), 60_000);
 
   describe('static pods', () => {
     it('starts the pods of a manifest directory, and their containers log', async () => {
@@ -190,7 +121,7 @@ describe.each(RUNTIMES)('on the $name runtime', (rt) => {
 
     it('restarts a pod with its new spec when its manifest is edited', async () => {
       const before = (await until('web running', async () => running(await byName('web'))))!;
-      writeFileSync(join(manifests, 'web.json'), pod('web', looping('web-v2')));
+      writeFileSync(join(k.manifests, 'web.json'), pod('web', looping('web-v2')));
       const after = await until('web restarted with v2', async () => {
         const p = running(await byName('web'));
         return p && p.uid !== before.uid ? p : undefined;
@@ -202,14 +133,14 @@ describe.each(RUNTIMES)('on the $name runtime', (rt) => {
     it('terminates a pod within its grace period when its manifest is deleted', async () => {
       await until('worker running', async () => running(await byName('worker')));
       const t0 = Date.now();
-      unlinkSync(join(manifests, 'worker.yaml'));
+      unlinkSync(join(k.manifests, 'worker.yaml'));
       await until('worker gone', async () => !(await pods()).pods.some((p) => p.name === `worker-${NODE}`), 15_000);
       // Grace period 3 s; the trap exits at once. Allow the file watch and the kill round trip.
       expect(Date.now() - t0).toBeLessThan(3_000 + 5_000);
     });
 
     it('restarts a crashing container with CrashLoopBackOff in between', async () => {
-      writeFileSync(join(manifests, 'crash.json'), pod('crash', { command: ['sh', '-c', 'echo crashing; exit 1'] }));
+      writeFileSync(join(k.manifests, 'crash.json'), pod('crash', { command: ['sh', '-c', 'echo crashing; exit 1'] }));
       const seen = await until('a restart and the back-off', async () => {
         const c = (await byName('crash'))?.status?.containerStatuses?.[0];
         return c && c.restartCount >= 1 && c.state?.waiting?.reason === 'CrashLoopBackOff' ? c : undefined;
@@ -220,7 +151,7 @@ describe.each(RUNTIMES)('on the $name runtime', (rt) => {
     it('restarts a container whose liveness probe fails', async () => {
       const marker = rt.markerPath('alive');
       // Each new container creates the marker as it starts; removing it fails the probe.
-      writeFileSync(join(manifests, 'live.json'), pod('live', {
+      writeFileSync(join(k.manifests, 'live.json'), pod('live', {
         command: ['sh', '-c', `touch ${marker}; trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done`],
         livenessProbe: { exec: { command: ['test', '-f', marker] }, periodSeconds: 1, failureThreshold: 1 },
       }));
@@ -236,7 +167,7 @@ describe.each(RUNTIMES)('on the $name runtime', (rt) => {
     it('flips Ready with the readiness probe', async () => {
       const marker = rt.markerPath('ready');
       await rt.setMarker('ready', 'ready', false).catch(() => {});
-      writeFileSync(join(manifests, 'ready.json'), pod('ready', {
+      writeFileSync(join(k.manifests, 'ready.json'), pod('ready', {
         ...looping('ready'),
         readinessProbe: { exec: { command: ['test', '-f', marker] }, periodSeconds: 1 },
       }));

@@ -2,10 +2,16 @@
  * What the end-to-end tests of the real binary share: waiting for a condition, a free loopback port,
  * and removing the pods a test left in a runtime (they outlive the kubelet, as with the Go kubelet).
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
 import { startEmbeddedRuntime } from '../../src/adapters/embedded-runtime/index.js';
+
+const BIN = resolve('dist/src/bin/kubelet.js');
 
 /** Polls `probe` until it gives a truthy value; the error names `what`, the last value and `context()`. */
 export async function until<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, ms = 30_000, context: () => string = () => ''): Promise<T> {
@@ -54,4 +60,81 @@ export async function removePods(opts: { endpoint: string; rootDir: string; sele
     cri.close();
     await runtime?.close();
   }
+}
+
+export interface StaticPodKubelet {
+  /** The kubelet's own directory: manifests/, logs/, root/. */
+  dir: string;
+  manifests: string;
+  logs: string;
+  root: string;
+  /** host:port of the debug server. */
+  debug: string;
+  stderr: () => string;
+  child: ChildProcess;
+  /** SIGTERM and wait for the exit code (idempotent). */
+  stop: () => Promise<number | null>;
+  /** Stop the kubelet, remove its pods through the runtime (they outlive it, as in Go), delete `dir`. */
+  dispose: (select?: (sandboxName: string) => boolean) => Promise<void>;
+}
+
+/**
+ * The real binary, standalone, with a manifest directory and the debug server on a free loopback
+ * port: what the end-to-end and browser tests start. `config` adds KubeletConfiguration lines.
+ */
+export async function startStaticPodKubelet(opts: { endpoint: string; nodeName: string; config?: string[]; args?: string[]; prefix?: string }): Promise<StaticPodKubelet> {
+  const dir = mkdtempSync(join(tmpdir(), opts.prefix ?? 'kts-kubelet-'));
+  const manifests = join(dir, 'manifests');
+  const logs = join(dir, 'logs');
+  const root = join(dir, 'root');
+  mkdirSync(manifests);
+  writeFileSync(join(dir, 'kubelet.yaml'), [
+    'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
+    `staticPodPath: ${manifests}`, `podLogsDir: ${logs}`, `containerRuntimeEndpoint: ${opts.endpoint}`,
+    'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
+    'enableServer: false', 'healthzPort: 0', ...(opts.config ?? []), '',
+  ].join('\n'));
+  const child = spawn(process.execPath, [
+    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${root}`, '--debug-address=127.0.0.1:0', `--hostname-override=${opts.nodeName}`, ...(opts.args ?? []),
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  let debug = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+    debug ||= /"address":"(127\.0\.0\.1:\d+)","msg":"Debug server listening"/.exec(stderr)?.[1] ?? '';
+  });
+  let exited: Promise<number | null> | null = null;
+  const stop = () => {
+    exited ??= new Promise((r) => (child.exitCode !== null ? r(child.exitCode) : child.once('exit', (code) => r(code))));
+    child.kill('SIGTERM');
+    return exited;
+  };
+  await until('the debug server', () => debug !== '' || child.exitCode !== null, 30_000, () => stderr);
+  if (child.exitCode !== null) throw new Error(`the kubelet exited at start:\n${stderr.slice(-3000)}`);
+  return {
+    dir, manifests, logs, root, debug, child, stop,
+    stderr: () => stderr,
+    dispose: async (select) => {
+      await stop();
+      await removePods({ endpoint: opts.endpoint, rootDir: root, ...(select ? { select } : {}) });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** GET over TLS from the kubelet server on loopback (its certificate is self-signed), with optional credentials. */
+export function httpsGet(port: number, path: string, auth: { cert?: Buffer; key?: Buffer; token?: string } = {}): Promise<{ status: number; body: string }> {
+  return new Promise((done, fail) => {
+    const req = request({
+      host: '127.0.0.1', port, path, rejectUnauthorized: false, agent: false,
+      ...(auth.cert ? { cert: auth.cert, key: auth.key } : {}),
+      ...(auth.token ? { headers: { authorization: `Bearer ${auth.token}` } } : {}),
+    }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
 }

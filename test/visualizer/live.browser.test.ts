@@ -2,29 +2,16 @@
  * The visualizer against a live daemon: the real binary (embedded runtime, a static pod
  * directory, `--debug-address=127.0.0.1:0`), the page in headless Chromium.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
-import { startEmbeddedRuntime } from '../../src/adapters/embedded-runtime/index.js';
+import { startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
 import { launchBrowser, openPage, screenshot, selectBrowser, type WatchedPage } from './browser.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 const NODE = 'viz-node';
 const selection = selectBrowser();
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 30_000, log = () => ''): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const v = await probe().catch(() => undefined);
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}\n${log().slice(-3000)}`);
-}
 
 if (selection.ciError) {
   describe('visualizer on a live daemon in Chromium', () => {
@@ -41,56 +28,20 @@ if (selection.ciError) {
   });
 } else {
   describe('visualizer on a live daemon in Chromium', () => {
-    let dir: string;
-    let manifests: string;
-    let root: string;
-    let daemon: ChildProcess;
-    let debug = '';
-    let stderr = '';
+    let k: StaticPodKubelet;
     let browser: Browser;
     let w: WatchedPage;
+    const stderr = () => k.stderr();
 
     beforeAll(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'kts-viz-'));
-      manifests = join(dir, 'manifests');
-      root = join(dir, 'root');
-      mkdirSync(manifests);
-      const cfg = join(dir, 'kubelet.yaml');
-      writeFileSync(cfg, [
-        'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
-        `staticPodPath: ${manifests}`, `podLogsDir: ${join(dir, 'logs')}`, 'containerRuntimeEndpoint: embedded',
-        'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
-        'enableServer: false', 'healthzPort: 0', '',
-      ].join('\n'));
-      daemon = spawn(process.execPath, [BIN, `--config=${cfg}`, `--root-dir=${root}`, '--debug-address=127.0.0.1:0', `--hostname-override=${NODE}`], { stdio: ['ignore', 'ignore', 'pipe'] });
-      daemon.stderr!.on('data', (d: Buffer) => {
-        stderr += d.toString();
-        const m = /"address":"(127\.0\.0\.1:\d+)","msg":"Debug server listening"/.exec(stderr);
-        if (m && !debug) debug = m[1]!;
-      });
-      await until('the debug server', async () => debug !== '', 30_000, () => stderr);
+      k = await startStaticPodKubelet({ endpoint: 'embedded', nodeName: NODE, prefix: 'kts-viz-' });
       browser = await launchBrowser();
-      w = await openPage(browser, `http://${debug}/`);
+      w = await openPage(browser, `http://${k.debug}/`);
     }, 60_000);
 
     afterAll(async () => {
       await browser?.close();
-      if (daemon && daemon.exitCode === null) {
-        const exited = new Promise((r) => daemon.once('exit', r));
-        daemon.kill('SIGTERM');
-        await exited;
-      }
-      // Pods outlive the kubelet, as with the Go kubelet: remove this test's through the runtime.
-      const runtime = await startEmbeddedRuntime({ socketPath: join(dir, 'cleanup.sock'), stateDir: join(root, 'embedded-runtime') });
-      const cri = createCriClient({ endpoint: runtime.endpoint });
-      for (const s of await cri.runtime.listPodSandbox()) {
-        for (const c of await cri.runtime.listContainers({ pod_sandbox_id: s.id })) await cri.runtime.stopContainer(c.id, 0).catch(() => {});
-        await cri.runtime.stopPodSandbox(s.id).catch(() => {});
-        await cri.runtime.removePodSandbox(s.id).catch(() => {});
-      }
-      cri.close();
-      await runtime.close();
-      rmSync(dir, { recursive: true, force: true });
+      await k?.dispose();
     }, 60_000);
 
     it('draws the supervisor chart with its active state highlighted, loading nothing from elsewhere', async () => {
@@ -108,25 +59,25 @@ if (selection.ciError) {
       // A container that ignores SIGTERM: its kill lasts the whole grace period (2 s), long enough to
       // be seen by a page that polls twice a second.
       const manifest = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'viz' }, spec: { terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap '' TERM; while :; do sleep 1; done"] }] } };
-      writeFileSync(join(manifests, 'viz.json'), JSON.stringify(manifest));
-      const worker = await until('a pod worker in the tree', async () => w.page.locator('#tree li[data-logic="podWorker"]').first().getAttribute('data-actor'), 30_000, () => stderr);
+      writeFileSync(join(k.manifests, 'viz.json'), JSON.stringify(manifest));
+      const worker = await until('a pod worker in the tree', async () => w.page.locator('#tree li[data-logic="podWorker"]').first().getAttribute('data-actor'), 30_000, stderr);
       expect(worker).toMatch(/^pod:/);
       await w.page.locator(`#tree li[data-actor="${worker}"] > button`).click();
       const valueOf = () => w.page.locator(`#tree li[data-actor="${worker}"]`).getAttribute('data-value');
-      await until('the worker idle with its pod running', async () => (await valueOf()) === 'idle', 30_000, () => stderr);
+      await until('the worker idle with its pod running', async () => (await valueOf()) === 'idle', 30_000, stderr);
       expect(await w.page.locator('#chart-podWorker').getAttribute('data-actor')).toBe(worker);
       expect(await w.page.locator('#chart-podWorker g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')))).toEqual(['idle']);
       await screenshot(w.page, 'live-pod-worker-idle');
 
       // Removing the manifest makes the worker kill the pod: the page follows it into terminating.
-      unlinkSync(join(manifests, 'viz.json'));
-      await until('the worker killing', async () => (await valueOf()) === 'terminating.killing', 10_000, () => stderr);
+      unlinkSync(join(k.manifests, 'viz.json'));
+      await until('the worker killing', async () => (await valueOf()) === 'terminating.killing', 10_000, stderr);
       expect(await w.page.locator('#chart-podWorker g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')).sort())).toEqual(['terminating', 'terminating.killing']);
       await screenshot(w.page, 'live-pod-worker-killing');
       await until('the worker past the kill', async () => {
         const v = await w.page.locator(`#tree li[data-actor="${worker}"]`).count() === 0 ? 'gone' : await valueOf();
         return v !== 'terminating.killing' ? v : undefined;
-      }, 15_000, () => stderr);
+      }, 15_000, stderr);
     }, 60_000);
   });
 }

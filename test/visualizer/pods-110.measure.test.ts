@@ -11,19 +11,15 @@
  *
  *   KUBELET_VIZ_MEASURE=1 npx vitest run test/visualizer/pods-110.measure.test.ts
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
-import { startEmbeddedRuntime } from '../../src/adapters/embedded-runtime/index.js';
 import { JournalFeed } from '../../src/adapters/debug-server/journal-feed.js';
 import { startDebugServer } from '../../src/adapters/debug-server/server.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { launchBrowser, openPage } from './browser.js';
+import { removePods, startStaticPodKubelet, until } from '../support/daemon.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 const PODS = 110;
 
 function quantile(xs: number[], q: number): number {
@@ -34,29 +30,9 @@ function quantile(xs: number[], q: number): number {
 interface RunResult { startMs: number[]; pageUpdatesPerSec: number | null; eventLog: string; dir: string }
 
 async function startPods(withPage: boolean): Promise<RunResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'kts-viz110-'));
-  const manifests = join(dir, 'manifests');
-  const root = join(dir, 'root');
-  mkdirSync(manifests);
-  const cfg = join(dir, 'kubelet.yaml');
-  writeFileSync(cfg, ['apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', `staticPodPath: ${manifests}`,
-    `podLogsDir: ${join(dir, 'logs')}`, 'containerRuntimeEndpoint: embedded', 'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}',
-    'authorization: {mode: AlwaysAllow}', 'enableServer: false', 'healthzPort: 0', 'maxPods: 200', ''].join('\n'));
-  const daemon = spawn(process.execPath, [BIN, `--config=${cfg}`, `--root-dir=${root}`, '--debug-address=127.0.0.1:0', '--hostname-override=viz110'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  let debug = '';
-  daemon.stderr!.on('data', (d: Buffer) => {
-    stderr += d.toString();
-    debug ||= /"address":"(127\.0\.0\.1:\d+)","msg":"Debug server listening"/.exec(stderr)?.[1] ?? '';
-  });
-  const wait = async (what: string, f: () => Promise<boolean> | boolean, ms = 120_000) => {
-    const end = Date.now() + ms;
-    while (!(await f())) {
-      if (Date.now() > end) throw new Error(`timed out: ${what}\n${stderr.slice(-2000)}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
-  await wait('debug server', () => debug !== '');
+  const k = await startStaticPodKubelet({ endpoint: 'embedded', nodeName: 'viz110', config: ['maxPods: 200'], prefix: 'kts-viz110-' });
+  const { dir, manifests, root, debug } = k;
+  const wait = (what: string, f: () => Promise<boolean> | boolean, ms = 120_000) => until(what, f, ms, k.stderr);
   await wait('running', async () => ((await (await fetch(`http://${debug}/debug/actors`)).json()) as { actors: { id: string; value: unknown }[] }).actors.some((a) => a.id === 'supervisor' && a.value === 'running'));
   const browser = withPage ? await launchBrowser() : null;
   const page = browser ? (await openPage(browser, `http://${debug}/`)).page : null;
@@ -75,18 +51,8 @@ async function startPods(withPage: boolean): Promise<RunResult> {
   const elapsed = (Date.now() - written) / 1000;
   const updates = page ? (await page.evaluate(() => (window as unknown as { __visualizer: { updates: number } }).__visualizer.updates)) - updates0 : 0;
   await browser?.close();
-  const exited = new Promise((r) => daemon.once('exit', r));
-  daemon.kill('SIGTERM');
-  await exited;
-  const runtime = await startEmbeddedRuntime({ socketPath: join(dir, 'cleanup.sock'), stateDir: join(root, 'embedded-runtime') });
-  const cri = createCriClient({ endpoint: runtime.endpoint });
-  for (const s of await cri.runtime.listPodSandbox()) {
-    for (const c of await cri.runtime.listContainers({ pod_sandbox_id: s.id })) await cri.runtime.stopContainer(c.id, 0).catch(() => {});
-    await cri.runtime.stopPodSandbox(s.id).catch(() => {});
-    await cri.runtime.removePodSandbox(s.id).catch(() => {});
-  }
-  cri.close();
-  await runtime.close();
+  await k.stop();
+  await removePods({ endpoint: 'embedded', rootDir: root });
   const events = join(root, 'events');
   return { startMs: [...started.values()], pageUpdatesPerSec: page ? updates / elapsed : null, eventLog: join(events, readdirSync(events)[0]!), dir };
 }
