@@ -125,6 +125,7 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
       endpoint,
       close: () => (closed ??= (async () => {
         await shutdown(grpcServer);
+        runtime.close();
         await unlink(options.socketPath).catch(() => undefined);
         await lock.release();
         logger.info({ endpoint }, 'Embedded CRI runtime stopped');

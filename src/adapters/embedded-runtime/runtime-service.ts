@@ -25,6 +25,7 @@ import { readJsonFileSync } from './atomic-file.js';
 import { DEFAULT_MAX_LOG_LINE_BYTES } from './cri-log-writer.js';
 import { UNKNOWN_EXIT_CODE } from './exit-code.js';
 import { runExecSync } from './exec-sync.js';
+import { ExitWatch } from './exit-watch.js';
 import { filterContainers, filterSandboxes } from './filters.js';
 import type { ImageStore } from './image-store.js';
 import { JsonRecordStore } from './json-record-store.js';
@@ -81,6 +82,7 @@ export class EmbeddedRuntimeService {
   private readonly sandboxStore: JsonRecordStore<SandboxRecord>;
   private readonly containerStore: JsonRecordStore<ContainerRecord>;
   private readonly locks = new KeyedMutex();
+  private readonly exits: ExitWatch;
   private readonly shimRoot: string;
   private readonly podIP: string;
 
@@ -89,6 +91,13 @@ export class EmbeddedRuntimeService {
     this.sandboxStore = new JsonRecordStore(join(options.stateDir, 'sandboxes'));
     this.containerStore = new JsonRecordStore(join(options.stateDir, 'containers'));
     this.shimRoot = join(options.stateDir, 'shims');
+    // A monotonic clock: staleness is about real time passing, whatever clock stamps the records.
+    this.exits = new ExitWatch(() => performance.now());
+  }
+
+  /** Stops watching the shims' directories; the containers keep running. */
+  close(): void {
+    this.exits.close();
   }
 
   /** Loads the records a previous runtime left, adopting containers whose processes still run. */
@@ -308,6 +317,7 @@ export class EmbeddedRuntimeService {
       if (!this.containers.has(container.id)) return; // removed while we waited for the lock
       await this.stopLocked(container, 0);
       this.containers.delete(container.id);
+      this.exits.forget(container.id);
       await this.containerStore.delete(container.id);
       await rm(this.shimDir(container.id), { recursive: true, force: true });
       // The log file stays: the kubelet owns log cleanup (containerd does not delete logs either).
@@ -405,8 +415,11 @@ export class EmbeddedRuntimeService {
     }
   }
 
+  /** Checks, of the running containers, those that may have changed (see exit-watch.ts). */
   private async refreshAll(): Promise<void> {
-    for (const container of this.containers.values()) await this.refresh(container);
+    for (const container of this.containers.values()) {
+      if (container.phase === 'running' && this.exits.needsCheck(container.id, this.shimDir(container.id))) await this.refresh(container);
+    }
   }
 
   /**
@@ -440,9 +453,11 @@ export class EmbeddedRuntimeService {
       container.reason = 'Error';
       container.message = 'container process and its shim are gone without an exit status';
     } else {
+      this.exits.checked(container.id);
       return;
     }
     container.phase = 'exited';
+    this.exits.forget(container.id);
     await this.containerStore.put(container);
   }
 
