@@ -17,12 +17,14 @@ import { isAbsolute, join } from 'node:path';
 import { KUBELET_TS_VERSION } from '../../domain/config/version.js';
 import { KubeletError } from '../../domain/errors.js';
 import type {
-  Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStatusResponse, ExecSyncResponse,
-  PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxStatusResponse, StatusResponse, VersionResponse,
+  Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStats, ContainerStatsFilter, ContainerStatusResponse,
+  ExecSyncResponse, PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxStats, PodSandboxStatsFilter,
+  PodSandboxStatusResponse, StatusResponse, VersionResponse,
 } from '../../ports/cri.js';
 import type { Logger } from '../../log.js';
 import { readJsonFileSync } from './atomic-file.js';
 import { DEFAULT_MAX_LOG_LINE_BYTES } from './cri-log-writer.js';
+import { measureContainers, measureSandboxes } from './container-stats.js';
 import { UNKNOWN_EXIT_CODE } from './exit-code.js';
 import { runExecSync } from './exec-sync.js';
 import { ExitWatch } from './exit-watch.js';
@@ -353,6 +355,35 @@ export class EmbeddedRuntimeService {
       ? { info: JSON.stringify({ pid: container.process?.pid ?? 0, shimPid: container.shim?.pid ?? 0, sandboxID: container.pod_sandbox_id, argv: container.argv }) }
       : {};
     return { status, info };
+  }
+
+  // ---------------------------------------------------------------- stats (container-stats.ts)
+
+  async listContainerStats(filter: ContainerStatsFilter | null | undefined): Promise<ContainerStats[]> {
+    const ids = new Set((await this.listContainers(filter)).map((c) => c.id));
+    return measureContainers([...this.containers.values()].filter((c) => ids.has(c.id)), this.options.nowNs());
+  }
+
+  async containerStats(id: string): Promise<ContainerStats> {
+    const container = this.requireContainer(id);
+    await this.refresh(container);
+    const [stats] = await measureContainers([container], this.options.nowNs());
+    return stats!;
+  }
+
+  /** Ready sandboxes only, as containerd lists them. */
+  async listPodSandboxStats(filter: PodSandboxStatsFilter | null | undefined): Promise<PodSandboxStats[]> {
+    await this.refreshAll();
+    const ids = new Set(this.listPodSandbox(filter).filter((s) => s.state === 'SANDBOX_READY').map((s) => s.id));
+    const sandboxes = [...this.sandboxes.values()].filter((s) => ids.has(s.id));
+    return measureSandboxes(sandboxes, (id) => this.containersOf(id), this.options.nowNs());
+  }
+
+  async podSandboxStats(id: string): Promise<PodSandboxStats> {
+    const sandbox = this.requireSandbox(id);
+    await this.refreshAll();
+    const [stats] = await measureSandboxes([sandbox], (sid) => this.containersOf(sid), this.options.nowNs());
+    return stats!;
   }
 
   async execSync(id: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResponse> {
