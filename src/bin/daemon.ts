@@ -17,6 +17,9 @@ import { startKubeletServer, startReadOnlyServer } from '../adapters/http/kubele
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { MetricsCollector } from '../actors/view/metrics-collector.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
+import { SummaryProvider } from '../actors/stats/summary-provider.js';
+import { settings } from '../actors/phases/settings.js';
+import { ProcHostStats } from '../adapters/host/host-stats.js';
 import { createApiReviewers } from '../actors/view/api-reviewers.js';
 import { JournalFeed } from '../adapters/debug-server/journal-feed.js';
 import { machineGraphs } from './commands/graph.js';
@@ -85,6 +88,13 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const runtimeCalls: OperationCounts = { calls: new Map() };
   const metrics = new MetricsCollector(clock, tap.stableId, clock.now() - Math.round(process.uptime() * 1000));
   const live: PhaseDeps['live'] = {};
+  const stats = new SummaryProvider({
+    cri: () => live.cri,
+    host: new ProcHostStats(),
+    nodeName: () => nodeNameOf(supervisor) ?? osHostname(),
+    rootDir: () => (live.parsed ? settings.rootDir(live) : '/var/lib/kubelet'),
+    podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
+  });
   const view = createKubeletView({
     syncLoop: () => (directory.snapshot('syncLoop') as { context?: SyncLoopContext } | undefined)?.context,
     pleg: () => (directory.snapshot('pleg') as { context?: { lastRelistAtMs?: number | null } } | undefined)?.context,
@@ -92,6 +102,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
     metrics,
     runtimeCalls: () => runtimeCalls.calls,
+    statsSummary: (onlyCpuAndMemory) => stats.get(onlyCpuAndMemory),
   });
   const healthChecks: HealthCheck[] = [
     { name: 'ping', check: () => null },
@@ -215,6 +226,12 @@ function syncLoopProblem(directory: ActorDirectory, config: Record<string, unkno
   const syncMs = typeof config?.syncFrequency === 'string' ? parseGoDuration(config.syncFrequency) : 60_000;
   const limitMs = Math.max(2 * syncMs, 5 * 60_000);
   return nowMs - last > limitMs ? `syncLoop was last active ${Math.round((nowMs - last) / 1000)}s ago; threshold is ${limitMs / 1000}s` : null;
+}
+
+/** run.nodeName's answer, once that phase has run. */
+function nodeNameOf(supervisor: AnyActorRef | null): string | undefined {
+  const out = (supervisor?.getSnapshot() as { context?: SupervisorContext } | undefined)?.context?.outputs['run.nodeName'];
+  return (out as { nodeName?: string } | undefined)?.nodeName;
 }
 
 /** The syncLoop's pods for /debug/pods: each pod's identity, lifecycle and latest status. */

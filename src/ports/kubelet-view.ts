@@ -10,8 +10,9 @@ import type { Pod } from '../domain/pod/types.js';
 import type { Durations, KubeletMetricsSnapshot } from '../domain/http/kubelet-metrics.js';
 import type { HistogramCounts } from '../domain/http/histogram-counts.js';
 import type { NodeRequestAttributes, UserInfo } from '../domain/http/request-attributes.js';
+import type { Summary } from '../domain/stats/summary-types.js';
 
-export type { Durations, HistogramCounts, KubeletMetricsSnapshot, NodeRequestAttributes, UserInfo };
+export type { Durations, HistogramCounts, KubeletMetricsSnapshot, NodeRequestAttributes, Summary, UserInfo };
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -28,6 +29,11 @@ export interface KubeletView {
   containerLogPath(namespace: string, pod: string, container: string, previous: boolean): MaybePromise<string | null>;
   /** Whether the container's current instance is running: `follow` stops once it is not. */
   containerRunning(namespace: string, pod: string, container: string): MaybePromise<boolean>;
+  /**
+   * /stats/summary: node and pod stats now (cpu and memory only when asked). Rejects with
+   * KLT_ERR_STATS_UNAVAILABLE, naming what could not be read, when the runtime or host fails.
+   */
+  statsSummary(onlyCpuAndMemory: boolean): MaybePromise<Summary>;
 }
 
 export interface TokenReviewResult {

@@ -2,10 +2,12 @@
  * The kubelet as its HTTP server reads it (the KubeletView port): pods and statuses from the
  * syncLoop's last snapshot, /configz from what run.configz registered, metrics from the collector
  * and the CRI call counts, container log files from the pod log directory layout the runtime
- * manager writes (`<podLogsDir>/<ns>_<name>_<uid>/<container>/<restartCount>.log`).
+ * manager writes (`<podLogsDir>/<ns>_<name>_<uid>/<container>/<restartCount>.log`), /stats/summary
+ * from the stats provider (actors/stats/summary-provider.ts).
  */
 import type { KubeletMetricsSnapshot } from '../../domain/http/kubelet-metrics.js';
 import type { Pod } from '../../domain/pod/types.js';
+import type { Summary } from '../../domain/stats/summary-types.js';
 import type { KubeletView } from '../../ports/kubelet-view.js';
 import type { SyncLoopContext } from '../../machines/sync-loop.machine.js';
 import type { MetricsCollector } from './metrics-collector.js';
@@ -17,6 +19,8 @@ export interface KubeletViewSources {
   podLogsDir: () => string;
   metrics: MetricsCollector;
   runtimeCalls: () => Map<string, { count: number; errors: number }>;
+  /** GET /stats/summary: a SummaryProvider's get. */
+  statsSummary: (onlyCpuAndMemory: boolean) => Promise<Summary>;
 }
 
 export function createKubeletView(src: KubeletViewSources): KubeletView {
@@ -62,6 +66,7 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       return `${src.podLogsDir()}/${namespace}_${hit[1].pod.metadata.name}_${hit[0]}/${container}/${restart}.log`;
     },
     containerRunning: (namespace, name, container) => Boolean(containerStatus(namespace, name, container)?.state?.running),
+    statsSummary: (onlyCpuAndMemory) => src.statsSummary(onlyCpuAndMemory),
   };
 }
 

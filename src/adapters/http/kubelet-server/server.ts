@@ -2,11 +2,11 @@
  * The kubelet server (port 10250, TLS, authenticated and authorized) and the read-only server
  * (readOnlyPort, plain HTTP, no auth), as Go's pkg/kubelet/server builds them.
  *
- * Both serve `/pods`, `/metrics` and `/healthz` (delegated to the healthz checks). The kubelet
+ * Both serve `/pods`, `/metrics`, `/stats/summary` and `/healthz` (delegated to the healthz checks). The kubelet
  * server with debugging handlers on (enableDebuggingHandlers, default true) adds `/containerLogs`,
  * `/runningpods/` and `/configz`; the read-only server, like Go's, has its debugging handlers off
  * and answers their paths with 405 `Debug endpoints are disabled.` (`/configz` is not there at all).
- * Not served yet (Go serves them): /stats, /metrics/cadvisor|resource|probes, /spec, /exec,
+ * Not served yet (Go serves them): /metrics/cadvisor|resource|probes, /spec, /exec,
  * /attach, /portForward, /run, /logs, /checkpoint, /debug/pprof, /statusz, /flagz.
  *
  * Bounds: 64 KiB of headers (Go allows 1 MiB), 64 KiB of body, a whole request must arrive within
@@ -26,6 +26,7 @@ import { buildServerTlsOptions, type KubeletTlsConfig } from '../tls/server-tls-
 import { authenticateRequest } from './authenticate.js';
 import { authorizeRequest, type AuthorizationMode } from './authorize.js';
 import { registerContainerLogs, type ContainerLogLimits } from './container-logs-route.js';
+import { registerStatsSummary } from './stats-summary-route.js';
 
 export interface KubeletServerAuth {
   anonymous: boolean;
@@ -107,6 +108,7 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
 
   app.get('/pods', async (_req, reply) => reply.type('application/json').send(JSON.stringify(podList(await view.pods()))));
   app.get('/metrics', async (_req, reply) => reply.type(PROMETHEUS_CONTENT_TYPE).send(renderExposition(kubeletMetricFamilies(await view.metrics()))));
+  registerStatsSummary(app, view, logger);
 
   const healthz = buildHealthzApp(opts.healthChecks ?? []);
   const delegateHealthz = async (url: string) => {

@@ -1,5 +1,6 @@
 import type { KubeletView, KubeletMetricsSnapshot } from '../../../../src/ports/kubelet-view.js';
 import type { Pod } from '../../../../src/domain/pod/types.js';
+import type { Summary } from '../../../../src/domain/stats/summary-types.js';
 
 /** A KubeletView over canned state; tests change the fields between requests. */
 export class FakeKubeletView implements KubeletView {
@@ -29,6 +30,13 @@ export class FakeKubeletView implements KubeletView {
   containerRunning(namespace: string, pod: string, container: string): boolean {
     this.calls.push('containerRunning');
     return this.running.has(`${namespace}/${pod}/${container}`);
+  }
+  /** What /stats/summary answers; an Error here makes statsSummary reject with it. */
+  summary: Summary | Error = { node: { nodeName: 'node-1', startTime: '2024-01-01T00:00:00Z' }, pods: [] };
+  async statsSummary(onlyCpuAndMemory: boolean): Promise<Summary> {
+    this.calls.push(`statsSummary ${onlyCpuAndMemory}`);
+    if (this.summary instanceof Error) throw this.summary;
+    return this.summary;
   }
 }
 
