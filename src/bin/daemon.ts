@@ -16,6 +16,7 @@ import { startHealthz, type HealthCheck } from '../adapters/http/healthz.js';
 import { startKubeletServer, startReadOnlyServer } from '../adapters/http/kubelet-server/server.js';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { MetricsCollector } from '../actors/view/metrics-collector.js';
+import { ProbeMetricsCollector } from '../actors/view/probe-metrics-collector.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
 import { createApiReviewers } from '../actors/view/api-reviewers.js';
 import { JournalFeed } from '../adapters/debug-server/journal-feed.js';
@@ -35,6 +36,9 @@ import { createJournalOpener } from './journal-opener.js';
 import { machinesSha256 } from './machines.js';
 import { createRuntimeConnector } from './runtime-connector.js';
 import { formatUsage } from '../domain/config/usage.js';
+
+/** What `/logs/` serves, as Go's kubelet: the node's log directory. */
+const SYSTEM_LOG_DIR = '/var/log';
 
 export interface DaemonIo {
   stderr: (s: string) => void;
@@ -83,14 +87,22 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   let journalClose: (() => Promise<void>) | null = null;
 
   const runtimeCalls: OperationCounts = { calls: new Map() };
-  const metrics = new MetricsCollector(clock, tap.stableId, clock.now() - Math.round(process.uptime() * 1000));
+  const processStartMs = clock.now() - Math.round(process.uptime() * 1000);
+  const metrics = new MetricsCollector(clock, tap.stableId, processStartMs);
+  const syncLoopContext = () => (directory.snapshot('syncLoop') as { context?: SyncLoopContext } | undefined)?.context;
+  const probeMetrics = new ProbeMetricsCollector(clock, tap.stableId, (uid) => syncLoopContext()?.pods[uid]?.pod.metadata, processStartMs);
   const live: PhaseDeps['live'] = {};
   const view = createKubeletView({
-    syncLoop: () => (directory.snapshot('syncLoop') as { context?: SyncLoopContext } | undefined)?.context,
+    syncLoop: syncLoopContext,
     pleg: () => (directory.snapshot('pleg') as { context?: { lastRelistAtMs?: number | null } } | undefined)?.context,
     configz: () => (live.configz ?? { kubeletconfig: {} }) as { kubeletconfig: unknown },
     podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
     metrics,
+    probeMetrics,
+    execSync: () => {
+      const cri = live.cri;
+      return cri ? (id, cmd, timeoutSeconds) => cri.runtime.execSync(id, cmd, timeoutSeconds) : undefined;
+    },
     runtimeCalls: () => runtimeCalls.calls,
   });
   const healthChecks: HealthCheck[] = [
@@ -136,7 +148,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     healthz: { start: (host, port) => startHealthz(host, port, healthChecks) },
     servers: {
-      startKubelet: ({ webhook, ...o }) => {
+      startKubelet: ({ webhook, systemLogHandler, ...o }) => {
         const reviewers = webhook && live.api
           ? createApiReviewers(live.api.main, clock, { tokenMs: webhook.tokenTtlMs, authorizedMs: webhook.authorizedTtlMs, unauthorizedMs: webhook.unauthorizedTtlMs })
           : null;
@@ -145,7 +157,11 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
           ...(reviewers && webhook?.authentication ? { tokenReviewer: reviewers.tokenReviewer } : {}),
           ...(reviewers && webhook?.authorization ? { accessReviewer: reviewers.accessReviewer } : {}),
         };
-        return startKubeletServer({ ...o, auth, view, logger: actorLogger(logger, 'kubeletServer', 'http'), healthChecks });
+        return startKubeletServer({
+          ...o, auth, view, healthChecks,
+          systemLogs: { enabled: systemLogHandler, dir: SYSTEM_LOG_DIR },
+          logger: actorLogger(logger, 'kubeletServer', 'http'),
+        });
       },
       startReadOnly: (o) => startReadOnlyServer({ ...o, view, healthChecks, logger: actorLogger(logger, 'readOnlyServer', 'http') }),
     },
@@ -184,6 +200,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       tap.inspect(ev);
       directory.inspect(ev);
       metrics.inspect(ev);
+      probeMetrics.inspect(ev);
       transitions(ev);
     },
   });
