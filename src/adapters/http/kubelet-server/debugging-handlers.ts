@@ -9,7 +9,8 @@
  * `/debug/flags/v` are not served (404).
  *
  * Off: Go's list of debugging paths answers 405 `Debug endpoints are disabled.`; `/configz` is not
- * there at all (404).
+ * there at all (404). A path without its slash (`/run`) answers 405 too, where Go's mux first
+ * redirects it to `/run/`.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from '../../../log.js';
