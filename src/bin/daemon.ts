@@ -16,6 +16,7 @@ import { startHealthz, type HealthCheck } from '../adapters/http/healthz.js';
 import { startKubeletServer, startReadOnlyServer } from '../adapters/http/kubelet-server/server.js';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { MetricsCollector } from '../actors/view/metrics-collector.js';
+import { ProbeMetricsCollector } from '../actors/view/probe-metrics-collector.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
 import { SummaryProvider } from '../actors/stats/summary-provider.js';
 import { settings } from '../actors/phases/settings.js';
@@ -38,6 +39,9 @@ import { createJournalOpener } from './journal-opener.js';
 import { machinesSha256 } from './machines.js';
 import { createRuntimeConnector } from './runtime-connector.js';
 import { formatUsage } from '../domain/config/usage.js';
+
+/** What `/logs/` serves, as Go's kubelet: the node's log directory. */
+const SYSTEM_LOG_DIR = '/var/log';
 
 export interface DaemonIo {
   stderr: (s: string) => void;
@@ -86,7 +90,10 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   let journalClose: (() => Promise<void>) | null = null;
 
   const runtimeCalls: OperationCounts = { calls: new Map() };
-  const metrics = new MetricsCollector(clock, tap.stableId, clock.now() - Math.round(process.uptime() * 1000));
+  const processStartMs = clock.now() - Math.round(process.uptime() * 1000);
+  const metrics = new MetricsCollector(clock, tap.stableId, processStartMs);
+  const syncLoopContext = () => (directory.snapshot('syncLoop') as { context?: SyncLoopContext } | undefined)?.context;
+  const probeMetrics = new ProbeMetricsCollector(clock, tap.stableId, (uid) => syncLoopContext()?.pods[uid]?.pod.metadata, processStartMs);
   const live: PhaseDeps['live'] = {};
   const stats = new SummaryProvider({
     cri: () => live.cri,
@@ -96,11 +103,16 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
   });
   const view = createKubeletView({
-    syncLoop: () => (directory.snapshot('syncLoop') as { context?: SyncLoopContext } | undefined)?.context,
+    syncLoop: syncLoopContext,
     pleg: () => (directory.snapshot('pleg') as { context?: { lastRelistAtMs?: number | null } } | undefined)?.context,
     configz: () => (live.configz ?? { kubeletconfig: {} }) as { kubeletconfig: unknown },
     podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
     metrics,
+    probeMetrics,
+    execSync: () => {
+      const cri = live.cri;
+      return cri ? (id, cmd, timeoutSeconds) => cri.runtime.execSync(id, cmd, timeoutSeconds) : undefined;
+    },
     runtimeCalls: () => runtimeCalls.calls,
     statsSummary: (onlyCpuAndMemory) => stats.get(onlyCpuAndMemory),
   });
@@ -147,7 +159,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     healthz: { start: (host, port) => startHealthz(host, port, healthChecks) },
     servers: {
-      startKubelet: ({ webhook, ...o }) => {
+      startKubelet: ({ webhook, systemLogHandler, ...o }) => {
         const reviewers = webhook && live.api
           ? createApiReviewers(live.api.main, clock, { tokenMs: webhook.tokenTtlMs, authorizedMs: webhook.authorizedTtlMs, unauthorizedMs: webhook.unauthorizedTtlMs })
           : null;
@@ -156,7 +168,11 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
           ...(reviewers && webhook?.authentication ? { tokenReviewer: reviewers.tokenReviewer } : {}),
           ...(reviewers && webhook?.authorization ? { accessReviewer: reviewers.accessReviewer } : {}),
         };
-        return startKubeletServer({ ...o, auth, view, logger: actorLogger(logger, 'kubeletServer', 'http'), healthChecks });
+        return startKubeletServer({
+          ...o, auth, view, healthChecks,
+          systemLogs: { enabled: systemLogHandler, dir: SYSTEM_LOG_DIR },
+          logger: actorLogger(logger, 'kubeletServer', 'http'),
+        });
       },
       startReadOnly: (o) => startReadOnlyServer({ ...o, view, healthChecks, logger: actorLogger(logger, 'readOnlyServer', 'http') }),
     },
@@ -195,6 +211,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       tap.inspect(ev);
       directory.inspect(ev);
       metrics.inspect(ev);
+      probeMetrics.inspect(ev);
       transitions(ev);
     },
   });
