@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
 
@@ -36,8 +37,11 @@ export interface PodView {
 
 export async function startDaemon(
   paths: DaemonPaths, runtimeEndpoint: string, nodeName: string,
-  /** Options for node itself, e.g. `--cpu-prof` to see what an idle kubelet spends its CPU on. */
-  nodeArgs: string[] = [],
+  /**
+   * Options for node itself: by default the V8 options kubelet-ts's executable runs under; `[]` for
+   * V8's defaults, or more, e.g. `--cpu-prof` to see what an idle kubelet spends its CPU on.
+   */
+  nodeArgs: readonly string[] = KUBELET_NODE_FLAGS,
 ): Promise<RunningDaemon> {
   const cfg = join(paths.dir, 'kubelet.yaml');
   writeFileSync(cfg, [

@@ -35,6 +35,8 @@ export interface PodsBenchOptions {
   embeddedPods?: number[];
   /** Pod counts run on containerd when KUBELET_IT_CRI is set, in order. */
   containerdPods?: number[];
+  /** Also run the largest embedded count under V8's default options (default true). */
+  v8DefaultsRun?: boolean;
 }
 
 interface Run {
@@ -42,6 +44,8 @@ interface Run {
   pods: number;
   /** `embedded`, or a containerd socket. */
   endpoint: string;
+  /** V8's own defaults instead of the executable's options (node-flags.ts), to show what they do. */
+  v8Defaults?: boolean;
 }
 
 /** The test pod of ANCHORS.md: one busybox container that sleeps until SIGTERM, image never pulled. */
@@ -106,7 +110,7 @@ async function benchOneRun(run: Run, o: Required<PodsBenchOptions>): Promise<Rec
   const out: Record<string, number> = {};
   let daemon: RunningDaemon | undefined;
   try {
-    daemon = await startDaemon(paths, run.endpoint, nodeName);
+    daemon = await startDaemon(paths, run.endpoint, nodeName, run.v8Defaults ? [] : undefined);
     const pid = daemon.pid;
     let peakRss = 0;
     await waitAllRunning(daemon, run.pods, o.startTimeoutSeconds * 1000, () => { peakRss = Math.max(peakRss, rssMiB(pid)); });
@@ -167,9 +171,13 @@ async function benchOneRun(run: Run, o: Required<PodsBenchOptions>): Promise<Rec
 
 export async function benchPods(options: PodsBenchOptions = {}): Promise<Record<string, number>> {
   const o: Required<PodsBenchOptions> = {
-    idleSeconds: 60, settleSeconds: 10, startTimeoutSeconds: 300, embeddedPods: [30, 110], containerdPods: [30, 110], ...options,
+    idleSeconds: 60, settleSeconds: 10, startTimeoutSeconds: 300, embeddedPods: [30, 110], containerdPods: [30, 110], v8DefaultsRun: true, ...options,
   };
   const runs: Run[] = o.embeddedPods.map((pods) => ({ label: `embedded${pods}`, pods, endpoint: 'embedded' }));
+  // The largest embedded run again under V8's defaults, right after: what the executable's V8
+  // options (src/bin/node-flags.ts) change, measured side by side.
+  const largest = Math.max(...o.embeddedPods);
+  if (o.v8DefaultsRun && Number.isFinite(largest)) runs.push({ label: `embedded${largest}V8Defaults`, pods: largest, endpoint: 'embedded', v8Defaults: true });
   const containerd = process.env.KUBELET_IT_CRI;
   if (containerd) runs.push(...o.containerdPods.map((pods) => ({ label: `containerd${pods}`, pods, endpoint: containerd })));
   else process.stdout.write('pods: KUBELET_IT_CRI is unset: embedded runtime only\n');

@@ -1,5 +1,5 @@
-#!/usr/bin/env node
-/** The `kubelet-ts` executable: run main() and exit with its code. */
+#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50
+/** The `kubelet-ts` executable: run main() and exit with its code. V8 options: see node-flags.ts. */
 import { main } from './main.js';
 
 main(process.argv.slice(2)).then(
