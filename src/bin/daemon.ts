@@ -16,6 +16,8 @@ import { startHealthz, type HealthCheck } from '../adapters/http/healthz.js';
 import { startKubeletServer, startReadOnlyServer } from '../adapters/http/kubelet-server/server.js';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { MetricsCollector } from '../actors/view/metrics-collector.js';
+import { SyncLoopLagMeter } from '../actors/view/sync-loop-lag.js';
+import { startEventLoopDelayMeter } from '../adapters/host/event-loop-delay.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
 import { createApiReviewers } from '../actors/view/api-reviewers.js';
 import { JournalFeed } from '../adapters/debug-server/journal-feed.js';
@@ -84,6 +86,9 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
 
   const runtimeCalls: OperationCounts = { calls: new Map() };
   const metrics = new MetricsCollector(clock, tap.stableId, clock.now() - Math.round(process.uptime() * 1000));
+  // The actor system's timers run on the lag meter's clock, which stamps each with its due time.
+  const lag = new SyncLoopLagMeter(clock, tap.stableId);
+  const eventLoop = startEventLoopDelayMeter(clock);
   const live: PhaseDeps['live'] = {};
   const view = createKubeletView({
     syncLoop: () => (directory.snapshot('syncLoop') as { context?: SyncLoopContext } | undefined)?.context,
@@ -92,6 +97,10 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
     metrics,
     runtimeCalls: () => runtimeCalls.calls,
+    lags: () => ({
+      syncLoop: { durationsMs: lag.histogram, recentMaxMs: lag.recentMaxMs() },
+      eventLoop: { durationsMs: eventLoop.histogram, recentMaxMs: eventLoop.recentMaxMs() },
+    }),
   });
   const healthChecks: HealthCheck[] = [
     { name: 'ping', check: () => null },
@@ -179,8 +188,10 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const actor = createActor(provideSystem(effects), {
     input: { argv, stopTimeoutMs: 20_000 },
     systemId: 'supervisor',
-    clock,
+    clock: lag.clock,
     inspect: (ev) => {
+      // First: the lag is read when the timer's event is seen, before the journal's own work.
+      lag.inspect(ev);
       tap.inspect(ev);
       directory.inspect(ev);
       metrics.inspect(ev);
@@ -194,6 +205,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
 
   const final = await waitFor(actor, (s) => s.status !== 'active', { timeout: Infinity });
   unsubscribe();
+  eventLoop.stop();
   const context = final.context as SupervisorContext;
   if (final.value === 'failed') {
     // A failed phase skips the orderly stop: close what start-up had opened.

@@ -4,7 +4,7 @@
  * and the CRI call counts, container log files from the pod log directory layout the runtime
  * manager writes (`<podLogsDir>/<ns>_<name>_<uid>/<container>/<restartCount>.log`).
  */
-import type { KubeletMetricsSnapshot } from '../../domain/http/kubelet-metrics.js';
+import type { KubeletMetricsSnapshot, LagFigures } from '../../domain/http/kubelet-metrics.js';
 import type { Pod } from '../../domain/pod/types.js';
 import type { KubeletView } from '../../ports/kubelet-view.js';
 import type { SyncLoopContext } from '../../machines/sync-loop.machine.js';
@@ -17,6 +17,8 @@ export interface KubeletViewSources {
   podLogsDir: () => string;
   metrics: MetricsCollector;
   runtimeCalls: () => Map<string, { count: number; errors: number }>;
+  /** The syncLoop's iteration lag and the event loop's delay, when measured. */
+  lags?: () => { syncLoop: LagFigures; eventLoop: LagFigures };
 }
 
 export function createKubeletView(src: KubeletViewSources): KubeletView {
@@ -41,6 +43,7 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
         }
       }
       const m = src.metrics;
+      const lags = src.lags?.();
       return {
         runningPods,
         runningContainers: byState,
@@ -51,6 +54,7 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
         runtimeOperations: [...src.runtimeCalls()].map(([op, c]) => ({ op: goOperationName(op), count: c.count, errors: c.errors })),
         startedPods: m.startedPods,
         nodeStartup: m.startupMs === null ? [] : [{ phase: 'total', durationMs: m.startupMs }],
+        ...(lags ? { syncLoopLag: lags.syncLoop, eventLoopDelay: lags.eventLoop } : {}),
       };
     },
     containerLogPath: (namespace, name, container, previous) => {
