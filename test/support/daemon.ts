@@ -5,7 +5,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
@@ -30,14 +29,7 @@ export async function until<T>(what: string, probe: () => T | undefined | null |
   throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last instanceof Error ? last.message : last)})\n${context().slice(-3000)}`);
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => done(p));
-    });
-  });
-}
+export { freePort } from '../../bench/free-port.js';
 
 /**
  * Stops and removes the sandboxes `keep` selects, through `endpoint` — or, for the embedded runtime,
