@@ -13,6 +13,7 @@
  *
  * KUBELET_BENCH_CPU_PROF=DIR runs the daemon with --cpu-prof into DIR, to see where the load goes.
  */
+import { loadavg } from 'node:os';
 import { freePort } from './free-port.js';
 import { httpsText, runLoad, type PathFigures } from './http-load.js';
 import { cpuSeconds } from './proc-usage.js';
@@ -56,6 +57,7 @@ function pathFigures(prefix: string, f: PathFigures, seconds: number): Record<st
 
 async function underLoad({ run, daemon }: Fleet, port: number, p: string, o: Required<HttpBenchOptions>): Promise<Record<string, number>> {
   await sleep(o.settleSeconds * 1000);
+  const loadAverage = loadavg()[0]!;
   const before = await scrape(port);
   const cpu0 = cpuSeconds(daemon.pid);
   const load = await runLoad({ port, paths: o.paths, clients: o.clients, durationMs: o.loadSeconds * 1000 });
@@ -73,6 +75,8 @@ async function underLoad({ run, daemon }: Fleet, port: number, p: string, o: Req
   const over = countAbove(lag, LAG_TARGET_SECONDS);
   const pass = over === 0 && errors === 0 && lag.count > 0;
   const out: Record<string, number> = {
+    // The machine's own load when the window began: other work on these 2 cores moves every figure.
+    [`${p}machineLoadAverage1m`]: round(loadAverage, 2),
     [`${p}loadSeconds`]: round(seconds, 1),
     [`${p}clients`]: o.clients,
     [`${p}requestsPerSecond`]: round(Object.values(load.byPath).reduce((a, f) => a + f.requests, 0) / seconds, 1),

@@ -46,7 +46,7 @@ export function podRuns(mode: string, embeddedPods: readonly number[], container
 }
 
 /** The test pod of ANCHORS.md: one busybox container that sleeps until SIGTERM, image never pulled. */
-function manifest(name: string): string {
+export function sleeperPodManifest(name: string): string {
   return JSON.stringify({
     apiVersion: 'v1', kind: 'Pod', metadata: { name },
     spec: {
@@ -105,7 +105,7 @@ export async function withStaticPods<T>(run: PodRun, o: FleetOptions, body: (fle
   const nodeName = `bench-${randomUUID().slice(0, 8)}`;
   for (let i = 0; i < run.pods; i++) {
     const name = `bench-${String(i).padStart(3, '0')}`;
-    writeFileSync(join(paths.manifests, `${name}.json`), manifest(name));
+    writeFileSync(join(paths.manifests, `${name}.json`), sleeperPodManifest(name));
   }
   let daemon: RunningDaemon | undefined;
   let result: T;

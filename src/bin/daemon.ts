@@ -97,6 +97,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
     metrics,
     runtimeCalls: () => runtimeCalls.calls,
+    clock,
+    metricsMaxAgeMs: 1000,
     lags: () => ({
       syncLoop: { durationsMs: lag.histogram, recentMaxMs: lag.recentMaxMs() },
       eventLoop: { durationsMs: eventLoop.histogram, recentMaxMs: eventLoop.recentMaxMs() },

@@ -74,7 +74,11 @@ export interface StaticPodKubelet {
  * The real binary, standalone, with a manifest directory and the debug server on a free loopback
  * port: what the end-to-end and browser tests start. `config` adds KubeletConfiguration lines.
  */
-export async function startStaticPodKubelet(opts: { endpoint: string; nodeName: string; config?: string[]; args?: string[]; prefix?: string }): Promise<StaticPodKubelet> {
+export async function startStaticPodKubelet(opts: {
+  endpoint: string; nodeName: string; config?: string[]; args?: string[]; prefix?: string;
+  /** Serve the kubelet server on 127.0.0.1:serverPort, its certificate generated into `<dir>/pki` (off when absent). */
+  serverPort?: number;
+}): Promise<StaticPodKubelet> {
   const dir = mkdtempSync(join(tmpdir(), opts.prefix ?? 'kts-kubelet-'));
   const manifests = join(dir, 'manifests');
   const logs = join(dir, 'logs');
@@ -84,10 +88,10 @@ export async function startStaticPodKubelet(opts: { endpoint: string; nodeName: 
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
     `staticPodPath: ${manifests}`, `podLogsDir: ${logs}`, `containerRuntimeEndpoint: ${opts.endpoint}`,
     'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
-    'enableServer: false', 'healthzPort: 0', ...(opts.config ?? []), '',
+    ...(opts.serverPort === undefined ? ['enableServer: false'] : ['address: 127.0.0.1', `port: ${opts.serverPort}`]), 'healthzPort: 0', ...(opts.config ?? []), '',
   ].join('\n'));
   const child = spawn(process.execPath, [
-    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${root}`, '--debug-address=127.0.0.1:0', `--hostname-override=${opts.nodeName}`, ...(opts.args ?? []),
+    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${root}`, `--cert-dir=${join(dir, 'pki')}`, '--debug-address=127.0.0.1:0', `--hostname-override=${opts.nodeName}`, ...(opts.args ?? []),
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   let debug = '';

@@ -186,3 +186,17 @@ describe('kubelet server bounds', () => {
     expect(asked[0]).toBe('/pods');
   });
 });
+
+describe('the kubelet server\'s renderings', () => {
+  it('renders the PodList once per pod list the view answers', async () => {
+    const view = new FakeKubeletView();
+    view.podsList = [testPod('web')];
+    const a = build(view);
+    const first = (await a.inject('/pods')).body;
+    // Changed in place, which the view port rules out: the server shows it kept the first rendering.
+    view.podsList.push(testPod('db'));
+    expect((await a.inject('/pods')).body).toBe(first);
+    view.podsList = [testPod('web'), testPod('db')];
+    expect(JSON.parse((await a.inject('/pods')).body).items).toHaveLength(2);
+  });
+});
