@@ -30,7 +30,8 @@ export interface RelistTiming {
   /** Wall clock (epoch ms) of the result. */
   wallMs: number;
   durationMs: number;
-  pods: number;
+  /** Pods the runtime listed; null when the answer was "unchanged" (the same pods as last time, not resent). */
+  pods: number | null;
 }
 
 interface SnapshotPod { metadata?: { uid?: string; name?: string }; spec?: { containers?: { name: string }[] } }
@@ -101,9 +102,9 @@ export function relistTimings(records: readonly JournalRecord[]): RelistTiming[]
   const out: RelistTiming[] = [];
   for (const r of records) {
     if (r.actor !== 'pleg' || r.name !== 'xstate.done.actor.relist') continue;
-    const output = (r.payload as { output?: { durationMs?: number; pods?: unknown[] } }).output;
+    const output = (r.payload as { output?: { durationMs?: number; pods?: unknown[]; unchanged?: boolean } }).output;
     if (typeof output?.durationMs !== 'number') continue;
-    out.push({ atMs: r.t, wallMs: Date.parse(r.wall), durationMs: output.durationMs, pods: output.pods?.length ?? 0 });
+    out.push({ atMs: r.t, wallMs: Date.parse(r.wall), durationMs: output.durationMs, pods: output.unchanged ? null : output.pods?.length ?? 0 });
   }
   return out;
 }

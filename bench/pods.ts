@@ -83,7 +83,7 @@ async function measure({ run, paths, daemon }: Fleet, p: string, peakRss: number
   // Relists begun in the idle window: the steady state at this pod count. During the start wave
   // they queue behind the pods' syncs (and, embedded, the runtime's own work): reported apart.
   const relists = relistTimings(records);
-  const idle = relists.filter((r) => r.wallMs - r.durationMs >= idleStart && r.wallMs <= idleEnd && r.pods === run.pods).map((r) => r.durationMs);
+  const idle = relists.filter((r) => r.wallMs - r.durationMs >= idleStart && r.wallMs <= idleEnd && (r.pods === null || r.pods === run.pods)).map((r) => r.durationMs);
   const duringStart = relists.filter((r) => r.wallMs <= lastStarted).map((r) => r.durationMs);
   Object.assign(out, {
     [`${p}idleRelists`]: idle.length,

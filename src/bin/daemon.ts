@@ -18,7 +18,11 @@ import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { MetricsCollector } from '../actors/view/metrics-collector.js';
 import { SyncLoopLagMeter } from '../actors/view/sync-loop-lag.js';
 import { startEventLoopDelayMeter } from '../adapters/host/event-loop-delay.js';
+import { ProbeMetricsCollector } from '../actors/view/probe-metrics-collector.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
+import { SummaryProvider } from '../actors/stats/summary-provider.js';
+import { settings } from '../actors/phases/settings.js';
+import { ProcHostStats } from '../adapters/host/host-stats.js';
 import { createApiReviewers } from '../actors/view/api-reviewers.js';
 import { JournalFeed } from '../adapters/debug-server/journal-feed.js';
 import { machineGraphs } from './commands/graph.js';
@@ -37,6 +41,9 @@ import { createJournalOpener } from './journal-opener.js';
 import { machinesSha256 } from './machines.js';
 import { createRuntimeConnector } from './runtime-connector.js';
 import { formatUsage } from '../domain/config/usage.js';
+
+/** What `/logs/` serves, as Go's kubelet: the node's log directory. */
+const SYSTEM_LOG_DIR = '/var/log';
 
 export interface DaemonIo {
   stderr: (s: string) => void;
@@ -85,18 +92,34 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   let journalClose: (() => Promise<void>) | null = null;
 
   const runtimeCalls: OperationCounts = { calls: new Map() };
-  const metrics = new MetricsCollector(clock, tap.stableId, clock.now() - Math.round(process.uptime() * 1000));
+  const processStartMs = clock.now() - Math.round(process.uptime() * 1000);
+  const metrics = new MetricsCollector(clock, tap.stableId, processStartMs);
+  const syncLoopContext = () => (directory.snapshot('syncLoop') as { context?: SyncLoopContext } | undefined)?.context;
+  const probeMetrics = new ProbeMetricsCollector(clock, tap.stableId, (uid) => syncLoopContext()?.pods[uid]?.pod.metadata, processStartMs);
   // The actor system's timers run on the lag meter's clock, which stamps each with its due time.
   const lag = new SyncLoopLagMeter(clock, tap.stableId);
   const eventLoop = startEventLoopDelayMeter(clock);
   const live: PhaseDeps['live'] = {};
+  const stats = new SummaryProvider({
+    cri: () => live.cri,
+    host: new ProcHostStats(),
+    nodeName: () => nodeNameOf(supervisor) ?? osHostname(),
+    rootDir: () => (live.parsed ? settings.rootDir(live) : '/var/lib/kubelet'),
+    podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
+  });
   const view = createKubeletView({
-    syncLoop: () => (directory.snapshot('syncLoop') as { context?: SyncLoopContext } | undefined)?.context,
+    syncLoop: syncLoopContext,
     pleg: () => (directory.snapshot('pleg') as { context?: { lastRelistAtMs?: number | null } } | undefined)?.context,
     configz: () => (live.configz ?? { kubeletconfig: {} }) as { kubeletconfig: unknown },
     podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
     metrics,
+    probeMetrics,
+    execSync: () => {
+      const cri = live.cri;
+      return cri ? (id, cmd, timeoutSeconds) => cri.runtime.execSync(id, cmd, timeoutSeconds) : undefined;
+    },
     runtimeCalls: () => runtimeCalls.calls,
+    statsSummary: (onlyCpuAndMemory) => stats.get(onlyCpuAndMemory),
     clock,
     metricsMaxAgeMs: 1000,
     lags: () => ({
@@ -147,7 +170,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     healthz: { start: (host, port) => startHealthz(host, port, healthChecks) },
     servers: {
-      startKubelet: ({ webhook, ...o }) => {
+      startKubelet: ({ webhook, systemLogHandler, ...o }) => {
         const reviewers = webhook && live.api
           ? createApiReviewers(live.api.main, clock, { tokenMs: webhook.tokenTtlMs, authorizedMs: webhook.authorizedTtlMs, unauthorizedMs: webhook.unauthorizedTtlMs })
           : null;
@@ -156,7 +179,11 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
           ...(reviewers && webhook?.authentication ? { tokenReviewer: reviewers.tokenReviewer } : {}),
           ...(reviewers && webhook?.authorization ? { accessReviewer: reviewers.accessReviewer } : {}),
         };
-        return startKubeletServer({ ...o, auth, view, logger: actorLogger(logger, 'kubeletServer', 'http'), healthChecks });
+        return startKubeletServer({
+          ...o, auth, view, healthChecks,
+          systemLogs: { enabled: systemLogHandler, dir: SYSTEM_LOG_DIR },
+          logger: actorLogger(logger, 'kubeletServer', 'http'),
+        });
       },
       startReadOnly: (o) => startReadOnlyServer({ ...o, view, healthChecks, logger: actorLogger(logger, 'readOnlyServer', 'http') }),
     },
@@ -197,6 +224,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       tap.inspect(ev);
       directory.inspect(ev);
       metrics.inspect(ev);
+      probeMetrics.inspect(ev);
       transitions(ev);
     },
   });
@@ -229,6 +257,12 @@ function syncLoopProblem(directory: ActorDirectory, config: Record<string, unkno
   const syncMs = typeof config?.syncFrequency === 'string' ? parseGoDuration(config.syncFrequency) : 60_000;
   const limitMs = Math.max(2 * syncMs, 5 * 60_000);
   return nowMs - last > limitMs ? `syncLoop was last active ${Math.round((nowMs - last) / 1000)}s ago; threshold is ${limitMs / 1000}s` : null;
+}
+
+/** run.nodeName's answer, once that phase has run. */
+function nodeNameOf(supervisor: AnyActorRef | null): string | undefined {
+  const out = (supervisor?.getSnapshot() as { context?: SupervisorContext } | undefined)?.context?.outputs['run.nodeName'];
+  return (out as { nodeName?: string } | undefined)?.nodeName;
 }
 
 /** The syncLoop's pods for /debug/pods: each pod's identity, lifecycle and latest status. */

@@ -218,6 +218,15 @@ export interface CriRuntimeService {
   listContainers(filter?: ContainerFilter, opts?: CallOptions): Promise<Container[]>;
   containerStatus(containerId: string, verbose?: boolean, opts?: CallOptions): Promise<ContainerStatusResponse>;
   execSync(containerId: string, cmd: string[], timeoutSeconds: number, opts?: CallOptions): Promise<ExecSyncResponse>;
+
+  /**
+   * /stats/summary's source: one entry per container the filter selects. A runtime may leave `cpu`,
+   * `memory` or `writable_layer` null (nothing measured), and `usage_nano_cores` null (the caller
+   * then computes the rate from two samples, as the Go kubelet's CRI stats provider does).
+   */
+  listContainerStats(filter?: ContainerStatsFilter, opts?: CallOptions): Promise<ContainerStats[]>;
+  /** Pod-level (sandbox) stats, with each sandbox's containers' stats inside `linux.containers`. */
+  listPodSandboxStats(filter?: PodSandboxStatsFilter, opts?: CallOptions): Promise<PodSandboxStats[]>;
 }
 
 /** runtime.v1.ImageService, as used by kubelet-ts. */
@@ -302,9 +311,7 @@ export interface CriRuntimeService {
   /** After log rotation. A runtime may refuse for a stopped container. */
   reopenContainerLog?(containerId: string, opts?: CallOptions): Promise<void>;
   containerStats?(containerId: string, opts?: CallOptions): Promise<ContainerStats | null>;
-  listContainerStats?(filter?: ContainerStatsFilter, opts?: CallOptions): Promise<ContainerStats[]>;
   podSandboxStats?(podSandboxId: string, opts?: CallOptions): Promise<PodSandboxStats | null>;
-  listPodSandboxStats?(filter?: PodSandboxStatsFilter, opts?: CallOptions): Promise<PodSandboxStats[]>;
   updateRuntimeConfig?(podCidr: string, opts?: CallOptions): Promise<void>;
   /** The runtime's cgroup driver; rejects with KLT_ERR_CRI_UNIMPLEMENTED on runtimes older than CRI 1.28's RPC. */
   runtimeConfig?(opts?: CallOptions): Promise<{ cgroup_driver: CgroupDriver } | null>;

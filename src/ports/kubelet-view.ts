@@ -9,9 +9,11 @@
 import type { Pod } from '../domain/pod/types.js';
 import type { Durations, KubeletMetricsSnapshot } from '../domain/http/kubelet-metrics.js';
 import type { HistogramCounts } from '../domain/http/histogram-counts.js';
+import type { ProbeMetricsSnapshot } from '../domain/http/probe-metrics.js';
 import type { NodeRequestAttributes, UserInfo } from '../domain/http/request-attributes.js';
+import type { Summary } from '../domain/stats/summary-types.js';
 
-export type { Durations, HistogramCounts, KubeletMetricsSnapshot, NodeRequestAttributes, UserInfo };
+export type { Durations, HistogramCounts, KubeletMetricsSnapshot, NodeRequestAttributes, ProbeMetricsSnapshot, Summary, UserInfo };
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -26,6 +28,8 @@ export interface KubeletView {
   configz(): MaybePromise<{ kubeletconfig: unknown }>;
   /** The metrics; the same object may be answered for a while (the server renders it once). */
   metrics(): MaybePromise<KubeletMetricsSnapshot>;
+  /** The prober's counters and durations, for /metrics/probes. */
+  probeMetrics(): MaybePromise<ProbeMetricsSnapshot>;
   /**
    * The CRI log file of the container's current instance, or of the one before it when `previous`;
    * null when there is none (container never started, or no previous instance).
@@ -33,6 +37,33 @@ export interface KubeletView {
   containerLogPath(namespace: string, pod: string, container: string, previous: boolean): MaybePromise<string | null>;
   /** Whether the container's current instance is running: `follow` stops once it is not. */
   containerRunning(namespace: string, pod: string, container: string): MaybePromise<boolean>;
+  /**
+   * /stats/summary: node and pod stats now (cpu and memory only when asked). Rejects with
+   * KLT_ERR_STATS_UNAVAILABLE, naming what could not be read, when the runtime or host fails.
+   */
+  statsSummary(onlyCpuAndMemory: boolean): MaybePromise<Summary>;
+  /**
+   * The running instance of a pod's container, for /run. `uid`, when given, must be the pod's UID.
+   * Terminated pods are not found.
+   */
+  runningContainer(namespace: string, pod: string, container: string, uid?: string): MaybePromise<ContainerLookup>;
+  /**
+   * Runs `cmd` in the container and waits for it (CRI ExecSync, no command timeout, as Go's
+   * RunInContainer). Rejects with a KubeletError when the runtime cannot run it.
+   */
+  execInContainer(containerId: string, cmd: string[]): Promise<ExecOutput>;
+}
+
+export type ContainerLookup =
+  | { found: 'running'; containerId: string }
+  | { found: 'noPod' }
+  | { found: 'noContainer' }
+  | { found: 'notRunning' };
+
+export interface ExecOutput {
+  stdout: Buffer;
+  stderr: Buffer;
+  exitCode: number;
 }
 
 export interface TokenReviewResult {

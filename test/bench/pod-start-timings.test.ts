@@ -50,15 +50,17 @@ describe('podStartTimings', () => {
 });
 
 describe('relistTimings', () => {
-  it('reads each PLEG relist result with its duration and pod count', () => {
+  it('reads each PLEG relist result with its duration and pod count, none for an unchanged answer', () => {
     const records = [
       rec(5, 'pleg', 'event', 'xstate.done.actor.relist', { output: { durationMs: 7, pods: [{}, {}] } }),
       rec(6, 'pleg', 'state', 'pleg', { value: 'waiting' }),
       rec(1005, 'pleg', 'event', 'xstate.done.actor.relist', { output: { durationMs: 3, pods: [] } }),
+      rec(2005, 'pleg', 'event', 'xstate.done.actor.relist', { output: { durationMs: 4, digest: 'd', unchanged: true } }),
     ];
     expect(relistTimings(records)).toEqual([
       { atMs: 5, wallMs: 1_000_005, durationMs: 7, pods: 2 },
       { atMs: 1005, wallMs: 1_001_005, durationMs: 3, pods: 0 },
+      { atMs: 2005, wallMs: 1_002_005, durationMs: 4, pods: null },
     ]);
   });
 });

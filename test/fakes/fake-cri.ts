@@ -11,9 +11,9 @@
  */
 import { KubeletError } from '../../src/domain/errors.js';
 import type {
-  Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStatus, ContainerStatusResponse, CriClient,
+  Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStats, ContainerStatsFilter, ContainerStatus, ContainerStatusResponse, CriClient,
   CriImageService, CriRuntimeService, ExecSyncResponse, Image, ImageFsInfoResponse, ImageSpec, ImageStatusResponse,
-  PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxStatusResponse, StatusResponse, VersionResponse,
+  PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxStats, PodSandboxStatusResponse, StatusResponse, VersionResponse,
 } from '../../src/ports/cri.js';
 
 interface SandboxRecord {
@@ -53,6 +53,8 @@ export class FakeCri implements CriClient {
   readonly containers = new Map<string, ContainerRecord>();
   /** Images on the node, by the reference they were added or pulled under. */
   readonly imageStore = new Map<string, Image>();
+  /** What ListContainerStats reports per container id; a container without an entry has nothing measured. */
+  readonly usage = new Map<string, { cpuNs: bigint; workingSetBytes: bigint; nanoCores?: bigint }>();
   readonly runtime: CriRuntimeService;
   readonly images: CriImageService;
   closed = false;
@@ -203,6 +205,21 @@ export class FakeCri implements CriClient {
     c.finishedAt = this.now();
   }
 
+  /** A container's stats: from `usage` when a test set it, else nothing measured (cpu and memory null). */
+  private statsView(c: ContainerRecord): ContainerStats {
+    const u = this.usage.get(c.id);
+    const timestamp = String(this.now());
+    const value = (v: bigint) => ({ value: v.toString() });
+    return {
+      attributes: { id: c.id, metadata: c.config.metadata, labels: c.config.labels ?? {}, annotations: c.config.annotations ?? {} },
+      cpu: u ? { timestamp, usage_core_nano_seconds: value(u.cpuNs), usage_nano_cores: u.nanoCores === undefined ? null : value(u.nanoCores) } : null,
+      memory: u
+        ? { timestamp, working_set_bytes: value(u.workingSetBytes), available_bytes: null, usage_bytes: value(u.workingSetBytes), rss_bytes: null, page_faults: null, major_page_faults: null }
+        : null,
+      writable_layer: null,
+    };
+  }
+
   private makeRuntimeService(): CriRuntimeService {
     return {
       version: async (): Promise<VersionResponse> => {
@@ -295,6 +312,19 @@ export class FakeCri implements CriClient {
         const c = this.mustContainer(id);
         if (c.state !== 'CONTAINER_RUNNING') throw new KubeletError('KLT_ERR_CRI_FAILED', `container "${id}" is not running`);
         return { stdout: Buffer.from(cmd.join(' ')), stderr: Buffer.alloc(0), exit_code: this.execExitCode };
+      },
+      listContainerStats: async (filter?: ContainerStatsFilter): Promise<ContainerStats[]> => {
+        this.record('listContainerStats');
+        return [...this.containers.values()]
+          .filter((c) => (!filter?.id || c.id === filter.id) && (!filter?.pod_sandbox_id || c.sandboxId === filter.pod_sandbox_id) && matchesLabels(c.config.labels ?? {}, filter?.label_selector))
+          .map((c) => this.statsView(c));
+      },
+      listPodSandboxStats: async (): Promise<PodSandboxStats[]> => {
+        this.record('listPodSandboxStats');
+        return [...this.sandboxes.values()].filter((s) => s.state === 'SANDBOX_READY').map((s) => ({
+          attributes: { id: s.id, metadata: s.config.metadata, labels: s.config.labels ?? {}, annotations: s.config.annotations ?? {} },
+          linux: { cpu: null, memory: null, network: null, process: null, containers: [...this.containers.values()].filter((c) => c.sandboxId === s.id).map((c) => this.statsView(c)) },
+        }));
       },
     };
   }

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -118,19 +119,32 @@ export async function startStaticPodKubelet(opts: {
   };
 }
 
+export interface HttpsAuth { cert?: Buffer; key?: Buffer; token?: string }
+
 /** GET over TLS from the kubelet server on loopback (its certificate is self-signed), with optional credentials. */
-export function httpsGet(port: number, path: string, auth: { cert?: Buffer; key?: Buffer; token?: string } = {}): Promise<{ status: number; body: string }> {
+export async function httpsGet(port: number, path: string, auth: HttpsAuth = {}): Promise<{ status: number; body: string }> {
+  const { status, body } = await httpsRequest(port, path, { auth });
+  return { status, body };
+}
+
+/** Any request over TLS to the kubelet server on loopback; the path is sent as given (no normalising). */
+export function httpsRequest(
+  port: number,
+  path: string,
+  opts: { method?: string; auth?: HttpsAuth; body?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string; headers: IncomingHttpHeaders }> {
+  const auth = opts.auth ?? {};
   return new Promise((done, fail) => {
     const req = request({
-      host: '127.0.0.1', port, path, rejectUnauthorized: false, agent: false,
+      host: '127.0.0.1', port, path, method: opts.method ?? 'GET', rejectUnauthorized: false, agent: false,
       ...(auth.cert ? { cert: auth.cert, key: auth.key } : {}),
-      ...(auth.token ? { headers: { authorization: `Bearer ${auth.token}` } } : {}),
+      headers: { ...opts.headers, ...(auth.token ? { authorization: `Bearer ${auth.token}` } : {}) },
     }, (res) => {
       let body = '';
       res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body, headers: res.headers }));
     });
     req.on('error', fail);
-    req.end();
+    req.end(opts.body);
   });
 }

@@ -54,7 +54,16 @@ export async function openPage(browser: Browser, url: string): Promise<WatchedPa
   });
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(url);
-  await page.waitForSelector('body[data-charts="ready"]', { timeout: 30_000 });
+  try {
+    await page.waitForSelector('body[data-charts="ready"]', { timeout: 30_000 });
+  } catch (err) {
+    // Say what the page was waiting for: the connection line, charts still being laid out, script errors.
+    const state = await page.evaluate(() => ({
+      conn: document.getElementById('conn')?.textContent ?? null,
+      pending: [...document.querySelectorAll('.chart')].filter((c) => c.querySelector('svg') === null).map((c) => c.getAttribute('data-machine')),
+    })).catch((e: Error) => ({ unreadable: e.message }));
+    throw new Error(`${(err as Error).message}\npage: ${JSON.stringify(state)}; script errors: ${JSON.stringify(errors)}`);
+  }
   return { page, external, errors };
 }
 

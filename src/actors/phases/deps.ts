@@ -61,6 +61,8 @@ export interface ServerStarter {
     /** Webhook authentication/authorization through the API server (cluster mode), with Go's cache TTLs. */
     webhook?: { authentication: boolean; authorization: boolean; tokenTtlMs: number; authorizedTtlMs: number; unauthorizedTtlMs: number };
     debuggingHandlers: boolean;
+    /** enableSystemLogHandler: `/logs/` (only with the debugging handlers, as Go). */
+    systemLogHandler: boolean;
   }): Promise<{ address: string; close: () => Promise<void> }>;
   startReadOnly(opts: { address: string; port: number }): Promise<{ address: string; close: () => Promise<void> }>;
 }

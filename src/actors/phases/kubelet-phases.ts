@@ -180,6 +180,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           nodeName,
         },
         debuggingHandlers: c.enableDebuggingHandlers !== false,
+        systemLogHandler: c.enableSystemLogHandler !== false,
         ...(live.api
           ? {
               webhook: {

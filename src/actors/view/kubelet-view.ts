@@ -2,14 +2,20 @@
  * The kubelet as its HTTP server reads it (the KubeletView port): pods and statuses from the
  * syncLoop's last snapshot, /configz from what run.configz registered, metrics from the collector
  * and the CRI call counts, container log files from the pod log directory layout the runtime
- * manager writes (`<podLogsDir>/<ns>_<name>_<uid>/<container>/<restartCount>.log`).
+ * manager writes (`<podLogsDir>/<ns>_<name>_<uid>/<container>/<restartCount>.log`), probe metrics
+ * from the probe collector, /run's commands through the CRI's ExecSync, and /stats/summary
+ * from the stats provider (actors/stats/summary-provider.ts).
  */
+import { KubeletError } from '../../domain/errors.js';
 import type { KubeletMetricsSnapshot, LagFigures } from '../../domain/http/kubelet-metrics.js';
 import type { Pod } from '../../domain/pod/types.js';
+import type { Summary } from '../../domain/stats/summary-types.js';
 import type { Clock } from '../../ports/clock.js';
-import type { KubeletView } from '../../ports/kubelet-view.js';
+import type { ExecSyncResponse } from '../../ports/cri.js';
+import type { ContainerLookup, KubeletView } from '../../ports/kubelet-view.js';
 import type { SyncLoopContext } from '../../machines/sync-loop.machine.js';
 import type { MetricsCollector } from './metrics-collector.js';
+import type { ProbeMetricsCollector } from './probe-metrics-collector.js';
 
 export interface KubeletViewSources {
   syncLoop: () => SyncLoopContext | undefined;
@@ -17,7 +23,12 @@ export interface KubeletViewSources {
   configz: () => { kubeletconfig: unknown };
   podLogsDir: () => string;
   metrics: MetricsCollector;
+  probeMetrics: ProbeMetricsCollector;
+  /** The CRI's ExecSync; undefined until run.preInitRuntime has connected the runtime. */
+  execSync: () => ((containerId: string, cmd: string[], timeoutSeconds: number) => Promise<ExecSyncResponse>) | undefined;
   runtimeCalls: () => Map<string, { count: number; errors: number }>;
+  /** GET /stats/summary: a SummaryProvider's get. */
+  statsSummary: (onlyCpuAndMemory: boolean) => Promise<Summary>;
   /**
    * For how long one metrics snapshot is answered again (0: built per call). Under a crowd of
    * scrapers, building and rendering /metrics per request held the event loop (issue 7); counters
@@ -87,7 +98,29 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       return `${src.podLogsDir()}/${namespace}_${hit[1].pod.metadata.name}_${hit[0]}/${container}/${restart}.log`;
     },
     containerRunning: (namespace, name, container) => Boolean(containerStatus(namespace, name, container)?.state?.running),
+    statsSummary: (onlyCpuAndMemory) => src.statsSummary(onlyCpuAndMemory),
+    probeMetrics: () => src.probeMetrics.snapshot(),
+    runningContainer: (namespace, name, container, uid): ContainerLookup => {
+      const hit = find(namespace, name);
+      if (!hit || (uid !== undefined && hit[0] !== uid)) return { found: 'noPod' };
+      const spec = hit[1].pod.spec;
+      if (![...spec.containers, ...(spec.initContainers ?? [])].some((c) => c.name === container)) return { found: 'noContainer' };
+      const status = containerStatus(namespace, name, container) ?? hit[1].status?.initContainerStatuses?.find((c) => c.name === container);
+      const id = status?.state?.running ? runtimeContainerId(status.containerID) : '';
+      return id ? { found: 'running', containerId: id } : { found: 'notRunning' };
+    },
+    execInContainer: async (containerId, cmd) => {
+      const execSync = src.execSync();
+      if (!execSync) throw new KubeletError('KLT_ERR_CRI_UNAVAILABLE', 'the container runtime is not connected yet', { retryable: true });
+      const r = await execSync(containerId, cmd, 0);
+      return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exit_code };
+    },
   };
+}
+
+/** The runtime's id from a status's `<runtime>://<id>` containerID. */
+function runtimeContainerId(containerID: string | undefined): string {
+  return (containerID ?? '').replace(/^[a-z0-9-]+:\/\//, '');
 }
 
 /** Go's operation_type label: the CRI method in snake_case, "pod_sandbox" as "podsandbox" (run_podsandbox, create_container). */

@@ -13,6 +13,7 @@ import { startupReport } from '../../domain/journal/report.js';
 import { createChartRenderer, type ChartRenderer } from '../visualizer/chart-renderer.js';
 import { knownMachineGraphs } from '../visualizer/known-machines.js';
 import { PAGE_HTML } from '../visualizer/page.js';
+import { prerenderedCharts, type PrerenderedLookup } from '../visualizer/prerendered-charts.js';
 import { PAGE_SCRIPT } from '../visualizer/client-script.js';
 import { PAGE_STYLES } from '../visualizer/styles.js';
 import type { JournalFeedSource } from './journal-feed.js';
@@ -29,18 +30,23 @@ export interface VisualizerSources {
   stream?: SseStreamOptions;
   /** Graph → SVG; defaults to a layout worker thread (in-process when running from sources). */
   render?: ChartRenderer;
+  /** Charts laid out at build time; defaults to dist/charts/. Consulted before `render`. */
+  prerendered?: PrerenderedLookup;
 }
 
 export function registerVisualizer(app: FastifyInstance, sources: VisualizerSources): void {
   const graphs = sources.graphs ?? knownMachineGraphs();
-  // Layout takes a second or two for the supervisor: done once per machine, on first request, off
-  // the event loop (see chart-renderer.ts). A failed layout is not cached, so a reload retries.
+  // Charts come from the build (dist/charts/) when it drew this very graph. Otherwise layout takes
+  // a second or two for the supervisor: done once per machine, on first request, off the event loop
+  // (see chart-renderer.ts). A failed layout is not cached, so a reload retries.
+  const prerendered = sources.prerendered ?? prerenderedCharts();
   const render = sources.render ?? createChartRenderer();
   const svgs = new Map<string, Promise<string>>();
   const svgOf = (g: StateGraph) => {
     let p = svgs.get(g.machine);
     if (!p) {
-      p = render(g);
+      const stored = prerendered(g);
+      p = stored !== undefined ? Promise.resolve(stored) : render(g);
       svgs.set(g.machine, p);
       p.catch(() => svgs.delete(g.machine));
     }

@@ -1,6 +1,6 @@
 /**
  * The gRPC face of the embedded runtime: one unary handler per implemented RPC, each a thin call into
- * EmbeddedRuntimeService / EmbeddedImageService. RPCs left out here (stats, Attach, Exec, PortForward,
+ * EmbeddedRuntimeService / EmbeddedImageService. RPCs left out here (Attach, Exec, PortForward,
  * RuntimeConfig, …) get grpc-js's UNIMPLEMENTED, the answer containerd 1.6 gives to RPCs it lacks.
  * KubeletErrors become gRPC statuses through one table; anything else is UNKNOWN (gRPC 2), which is what
  * containerd answers for its plain errors.
@@ -70,6 +70,10 @@ export function runtimeServiceHandlers(runtime: EmbeddedRuntimeService, logger: 
     UpdateContainerResources: unary('UpdateContainerResources', logger, (r) => { runtime.updateContainerResources(r.container_id); return {}; }),
     ReopenContainerLog: unary('ReopenContainerLog', logger, async (r) => { await runtime.reopenContainerLog(r.container_id); return {}; }),
     ExecSync: unary('ExecSync', logger, (r) => runtime.execSync(r.container_id, r.cmd ?? [], seconds(r.timeout))),
+    ContainerStats: unary('ContainerStats', logger, async (r) => ({ stats: await runtime.containerStats(r.container_id) })),
+    ListContainerStats: unary('ListContainerStats', logger, async (r) => ({ stats: await runtime.listContainerStats(r.filter) })),
+    PodSandboxStats: unary('PodSandboxStats', logger, async (r) => ({ stats: await runtime.podSandboxStats(r.pod_sandbox_id) })),
+    ListPodSandboxStats: unary('ListPodSandboxStats', logger, async (r) => ({ stats: await runtime.listPodSandboxStats(r.filter) })),
   };
 }
 

@@ -13,8 +13,9 @@
  *   constant (1 MiB). Every image's default entrypoint is `sh` (an empty command runs `sh` with the args).
  * - Host network only: sandboxes have no process and no IP (`network.ip` is empty, like a host-network
  *   pod); NetworkReady is always true. Port mappings and DNS config are ignored.
- * - No cgroups, so no resource limits (UpdateContainerResources is accepted and does nothing), no stats
- *   RPCs (UNIMPLEMENTED), and never reason `OOMKilled`: exit 0 is `Completed`, anything else `Error`.
+ * - No cgroups, so no resource limits (UpdateContainerResources is accepted and does nothing), stats
+ *   measured per process group from /proc (container-stats.ts, approximate), and never reason
+ *   `OOMKilled`: exit 0 is `Completed`, anything else `Error`.
  * - The environment is PATH (the usual image default), HOSTNAME, the config's envs and HOME; nothing is
  *   inherited from kubelet-ts. The working directory must exist on the host (StartContainer fails
  *   with StartError otherwise; containerd would create it inside the image's root).
@@ -24,7 +25,7 @@
  *   whatever is left when the main process exits is SIGKILLed (here by the shim; there by the end of
  *   the PID namespace).
  * - ExecSync kills what the command left running in its process group when the command exits.
- * - Stats RPCs, Attach/Exec/PortForward streaming and RuntimeConfig answer UNIMPLEMENTED.
+ * - Attach/Exec/PortForward streaming and RuntimeConfig answer UNIMPLEMENTED.
  *
  * What it keeps from containerd: the CRI log format and 16 KiB line cap, process-group signalling for
  * StopContainer (SIGTERM, SIGKILL after the timeout; exit 137 when killed), idempotent Stop/Remove,
@@ -125,6 +126,7 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
       endpoint,
       close: () => (closed ??= (async () => {
         await shutdown(grpcServer);
+        runtime.close();
         await unlink(options.socketPath).catch(() => undefined);
         await lock.release();
         logger.info({ endpoint }, 'Embedded CRI runtime stopped');

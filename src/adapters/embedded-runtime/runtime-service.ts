@@ -17,14 +17,17 @@ import { isAbsolute, join } from 'node:path';
 import { KUBELET_TS_VERSION } from '../../domain/config/version.js';
 import { KubeletError } from '../../domain/errors.js';
 import type {
-  Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStatusResponse, ExecSyncResponse,
-  PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxStatusResponse, StatusResponse, VersionResponse,
+  Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStats, ContainerStatsFilter, ContainerStatusResponse,
+  ExecSyncResponse, PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxStats, PodSandboxStatsFilter,
+  PodSandboxStatusResponse, StatusResponse, VersionResponse,
 } from '../../ports/cri.js';
 import type { Logger } from '../../log.js';
 import { readJsonFileSync } from './atomic-file.js';
 import { DEFAULT_MAX_LOG_LINE_BYTES } from './cri-log-writer.js';
+import { measureContainers, measureSandboxes } from './container-stats.js';
 import { UNKNOWN_EXIT_CODE } from './exit-code.js';
 import { runExecSync } from './exec-sync.js';
+import { ExitWatch } from './exit-watch.js';
 import { filterContainers, filterSandboxes } from './filters.js';
 import type { ImageStore } from './image-store.js';
 import { JsonRecordStore } from './json-record-store.js';
@@ -81,6 +84,7 @@ export class EmbeddedRuntimeService {
   private readonly sandboxStore: JsonRecordStore<SandboxRecord>;
   private readonly containerStore: JsonRecordStore<ContainerRecord>;
   private readonly locks = new KeyedMutex();
+  private readonly exits: ExitWatch;
   private readonly shimRoot: string;
   private readonly podIP: string;
 
@@ -89,6 +93,13 @@ export class EmbeddedRuntimeService {
     this.sandboxStore = new JsonRecordStore(join(options.stateDir, 'sandboxes'));
     this.containerStore = new JsonRecordStore(join(options.stateDir, 'containers'));
     this.shimRoot = join(options.stateDir, 'shims');
+    // A monotonic clock: staleness is about real time passing, whatever clock stamps the records.
+    this.exits = new ExitWatch(() => performance.now());
+  }
+
+  /** Stops watching the shims' directories; the containers keep running. */
+  close(): void {
+    this.exits.close();
   }
 
   /** Loads the records a previous runtime left, adopting containers whose processes still run. */
@@ -308,6 +319,7 @@ export class EmbeddedRuntimeService {
       if (!this.containers.has(container.id)) return; // removed while we waited for the lock
       await this.stopLocked(container, 0);
       this.containers.delete(container.id);
+      this.exits.forget(container.id);
       await this.containerStore.delete(container.id);
       await rm(this.shimDir(container.id), { recursive: true, force: true });
       // The log file stays: the kubelet owns log cleanup (containerd does not delete logs either).
@@ -343,6 +355,35 @@ export class EmbeddedRuntimeService {
       ? { info: JSON.stringify({ pid: container.process?.pid ?? 0, shimPid: container.shim?.pid ?? 0, sandboxID: container.pod_sandbox_id, argv: container.argv }) }
       : {};
     return { status, info };
+  }
+
+  // ---------------------------------------------------------------- stats (container-stats.ts)
+
+  async listContainerStats(filter: ContainerStatsFilter | null | undefined): Promise<ContainerStats[]> {
+    const ids = new Set((await this.listContainers(filter)).map((c) => c.id));
+    return measureContainers([...this.containers.values()].filter((c) => ids.has(c.id)), this.options.nowNs());
+  }
+
+  async containerStats(id: string): Promise<ContainerStats> {
+    const container = this.requireContainer(id);
+    await this.refresh(container);
+    const [stats] = await measureContainers([container], this.options.nowNs());
+    return stats!;
+  }
+
+  /** Ready sandboxes only, as containerd lists them. */
+  async listPodSandboxStats(filter: PodSandboxStatsFilter | null | undefined): Promise<PodSandboxStats[]> {
+    await this.refreshAll();
+    const ids = new Set(this.listPodSandbox(filter).filter((s) => s.state === 'SANDBOX_READY').map((s) => s.id));
+    const sandboxes = [...this.sandboxes.values()].filter((s) => ids.has(s.id));
+    return measureSandboxes(sandboxes, (id) => this.containersOf(id), this.options.nowNs());
+  }
+
+  async podSandboxStats(id: string): Promise<PodSandboxStats> {
+    const sandbox = this.requireSandbox(id);
+    await this.refreshAll();
+    const [stats] = await measureSandboxes([sandbox], (sid) => this.containersOf(sid), this.options.nowNs());
+    return stats!;
   }
 
   async execSync(id: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResponse> {
@@ -405,8 +446,11 @@ export class EmbeddedRuntimeService {
     }
   }
 
+  /** Checks, of the running containers, those that may have changed (see exit-watch.ts). */
   private async refreshAll(): Promise<void> {
-    for (const container of this.containers.values()) await this.refresh(container);
+    for (const container of this.containers.values()) {
+      if (container.phase === 'running' && this.exits.needsCheck(container.id, this.shimDir(container.id))) await this.refresh(container);
+    }
   }
 
   /**
@@ -440,9 +484,11 @@ export class EmbeddedRuntimeService {
       container.reason = 'Error';
       container.message = 'container process and its shim are gone without an exit status';
     } else {
+      this.exits.checked(container.id);
       return;
     }
     container.phase = 'exited';
+    this.exits.forget(container.id);
     await this.containerStore.put(container);
   }
 

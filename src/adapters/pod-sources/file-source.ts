@@ -41,20 +41,43 @@ export function createFileSourceReader(opts: { path: string; nodeName: string })
   // Go trims trailing separators (inotify wants a clean path); the path is also part of each UID.
   const root = opts.path.length > 1 ? opts.path.replace(/\/+$/, '') : opts.path;
 
+  // What each file gave at its last read, by its stat identity: the periodic re-read (every
+  // fileCheckFrequency, 20 s) then parses only files that changed. Decoding is a pure function of
+  // the text, the path and the node name, so a file with the same identity gives the same answer;
+  // a bad file is still reported on every read, as in Go. (Go parses every file every time; this
+  // differs only where a file is rewritten with the same size within one timestamp tick of a
+  // filesystem with coarse timestamps: ext4, xfs, btrfs and tmpfs keep nanoseconds.)
+  const lastReads = new Map<string, { identity: string; result: PodFromOrigin | RejectedManifest }>();
+
   async function readManifest(file: string): Promise<PodFromOrigin | RejectedManifest> {
     let text: string;
+    let identity: string;
     try {
       const info = await stat(file);
       if (info.size > MAX_MANIFEST_BYTES) return { origin: file, reason: `manifest is ${info.size} bytes, over the ${MAX_MANIFEST_BYTES} byte limit` };
+      identity = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
+      const last = lastReads.get(file);
+      if (last?.identity === identity) return last.result;
       text = await readFile(file, 'utf8');
     } catch (err) {
       return { origin: file, reason: `can't read manifest: ${messageOf(err)}` };
     }
+    const result = decodeManifest(file, text);
+    lastReads.set(file, { identity, result });
+    return result;
+  }
+
+  function decodeManifest(file: string, text: string): PodFromOrigin | RejectedManifest {
     const parsed = parseManifestText(text);
     if (!parsed.ok) return { origin: file, reason: parsed.reason };
     const decoded = decodeStaticPod(parsed.doc, { source: 'file', origin: file, nodeName: opts.nodeName });
     if (!decoded.ok) return { origin: file, reason: decoded.reason };
     return { origin: file, pod: decoded.value };
+  }
+
+  /** Forgets files that are no longer there, so the cache never outgrows the directory. */
+  function keepOnly(files: ReadonlySet<string>): void {
+    for (const file of lastReads.keys()) if (!files.has(file)) lastReads.delete(file);
   }
 
   async function readDirectory(dir: string): Promise<SourceRead> {
@@ -66,6 +89,7 @@ export function createFileSourceReader(opts: { path: string; nodeName: string })
     }
     const found: PodFromOrigin[] = [];
     const rejected: RejectedManifest[] = [];
+    keepOnly(new Set(names.map((name) => join(dir, name))));
     for (const name of names) {
       const file = join(dir, name);
       try {

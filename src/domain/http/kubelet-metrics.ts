@@ -1,8 +1,9 @@
 /**
  * The kubelet's own metrics (pkg/kubelet/metrics) from a snapshot of its state, with Go's names,
- * labels and buckets. Help texts are ours, shorter than Go's. What Go has and we do not yet:
- * cAdvisor/resource/probe metrics, runtime operation durations, evictions, volume stats, the
- * per-pod-start SLI histograms, and the node_name gauge.
+ * labels and buckets. Help texts are ours, shorter than Go's. The prober's metrics are served
+ * apart, on /metrics/probes (probe-metrics.ts), as in Go. What Go has and we do not yet: cAdvisor
+ * and resource metrics, runtime operation durations, evictions, volume stats, the per-pod-start SLI
+ * histograms, and the node_name gauge.
  *
  * Ours, not Go's (prefixed kubelet_ts_): the syncLoop's iteration lag (how late its timed inputs
  * ran after they were due) and the event loop's delay, each as a histogram and as the largest value

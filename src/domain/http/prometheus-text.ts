@@ -2,7 +2,7 @@
  * The Prometheus text exposition format (version 0.0.4), written by hand rather than with a client
  * library: we only render snapshots the kubelet already holds, so counters, gauges and cumulative
  * histograms are enough. Families print `# HELP` (with the `[ALPHA] ` stability prefix that Go's
- * component-base adds), `# TYPE`, then samples; histograms as `_bucket{le=…}`, `_sum`, `_count`.
+ * component-base adds, or the family's own level), `# TYPE`, then samples; histograms as `_bucket{le=…}`, `_sum`, `_count`.
  */
 
 import type { HistogramCounts } from './histogram-counts.js';
@@ -20,9 +20,12 @@ export interface HistogramSample {
   counts: HistogramCounts;
 }
 
+/** component-base's stability levels, printed before the help text; ALPHA when not given. */
+export type StabilityLevel = 'ALPHA' | 'BETA' | 'STABLE';
+
 export type MetricFamily =
-  | { name: string; help: string; type: 'counter' | 'gauge'; samples: readonly ScalarSample[] }
-  | { name: string; help: string; type: 'histogram'; samples: readonly HistogramSample[] };
+  | { name: string; help: string; stability?: StabilityLevel; type: 'counter' | 'gauge'; samples: readonly ScalarSample[] }
+  | { name: string; help: string; stability?: StabilityLevel; type: 'histogram'; samples: readonly HistogramSample[] };
 
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
@@ -64,7 +67,7 @@ export function renderExposition(families: readonly MetricFamily[]): string {
   const sorted = [...families].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const f of sorted) {
     if (f.samples.length === 0) continue;
-    out.push(`# HELP ${f.name} [ALPHA] ${escapeHelp(f.help)}`, `# TYPE ${f.name} ${f.type}`);
+    out.push(`# HELP ${f.name} [${f.stability ?? 'ALPHA'}] ${escapeHelp(f.help)}`, `# TYPE ${f.name} ${f.type}`);
     if (f.type === 'histogram') {
       for (const s of f.samples) out.push(...histogramLines(f.name, s));
     } else {

@@ -37,17 +37,23 @@ export interface RelistInput {
   previousDigest: string | null;
 }
 
-/** A stable digest of a relist's pods (FNV-1a 64 over their canonical JSON, sorted by uid). */
+/**
+ * A stable digest of a relist's pods: two 32-bit FNV-1a hashes (different offset bases) over their
+ * canonical JSON, sorted by uid. 32-bit integer arithmetic, once a second over every pod: a 64-bit
+ * BigInt FNV was a measurable share of an idle node's CPU at 110 pods.
+ */
 export function relistDigest(pods: readonly RelistPod[]): string {
   const text = JSON.stringify(
     [...pods]
       .sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0))
       .map((p) => [p.uid, p.sandboxes.map((s) => [s.id, s.state]), p.containers.map((c) => [c.id, c.name, c.state])]),
   );
-  let h = 0xcbf29ce484222325n;
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
   for (let i = 0; i < text.length; i++) {
-    h ^= BigInt(text.charCodeAt(i));
-    h = (h * 0x100000001b3n) & 0xffffffffffffffffn;
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193);
   }
-  return h.toString(16).padStart(16, '0');
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }

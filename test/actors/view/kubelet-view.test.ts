@@ -1,50 +1,97 @@
-import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { createKubeletView } from '../../../src/actors/view/kubelet-view.js';
+import { SimulatedClock } from 'xstate';
 import { MetricsCollector } from '../../../src/actors/view/metrics-collector.js';
+import { ProbeMetricsCollector } from '../../../src/actors/view/probe-metrics-collector.js';
+import { createKubeletView, type KubeletViewSources } from '../../../src/actors/view/kubelet-view.js';
+import type { Pod, PodStatus } from '../../../src/domain/pod/types.js';
 import type { SyncLoopContext } from '../../../src/machines/sync-loop.machine.js';
+import type { ExecSyncResponse } from '../../../src/ports/cri.js';
 
-function context(names: string[]): SyncLoopContext {
-  const pods = Object.fromEntries(names.map((name) => [`uid-${name}`, {
-    pod: { metadata: { name, namespace: 'default', uid: `uid-${name}` }, spec: { containers: [{ name: 'main', image: 'busybox' }] } },
-    lifecycle: 'active' as const, removed: false, probedStarts: {},
-    status: { phase: 'Running', containerStatuses: [{ name: 'main', image: 'busybox', imageID: '', ready: true, restartCount: 0, state: { running: {} } }] },
-  }]));
-  return { pods } as unknown as SyncLoopContext;
-}
+const pod: Pod = {
+  metadata: { name: 'web', namespace: 'prod', uid: 'uid-web' },
+  spec: { initContainers: [{ name: 'init', image: 'busybox' }], containers: [{ name: 'app', image: 'busybox' }, { name: 'idle', image: 'busybox' }] },
+};
+const status: PodStatus = {
+  initContainerStatuses: [{ name: 'init', image: 'busybox', imageID: '', ready: false, restartCount: 0, containerID: 'embedded://init-1', state: { terminated: { exitCode: 0 } } }],
+  containerStatuses: [
+    { name: 'app', image: 'busybox', imageID: '', ready: true, restartCount: 1, containerID: 'containerd://abc123', state: { running: { startedAt: '2024-01-01T00:00:00Z' } } },
+    { name: 'idle', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } },
+  ],
+};
 
-function view(opts: { metricsMaxAgeMs?: number } = {}) {
+function view(over: Partial<KubeletViewSources> = {}, lifecycle = 'active') {
   const clock = new SimulatedClock();
-  let ctx = context(['a']);
+  const execs: Array<[string, string[], number]> = [];
+  const ctx = { pods: { 'uid-web': { pod, status, lifecycle, removed: false, probedStarts: {} } } } as unknown as SyncLoopContext;
   const v = createKubeletView({
     syncLoop: () => ctx,
     pleg: () => undefined,
     configz: () => ({ kubeletconfig: {} }),
     podLogsDir: () => '/var/log/pods',
-    metrics: new MetricsCollector(clock, () => 'x', 0),
+    metrics: new MetricsCollector(clock, () => '', 0),
+    probeMetrics: new ProbeMetricsCollector(clock, () => '', () => undefined, 0),
+    execSync: () => async (id, cmd, timeout): Promise<ExecSyncResponse> => {
+      execs.push([id, cmd, timeout]);
+      return { stdout: Buffer.from('hi'), stderr: Buffer.alloc(0), exit_code: 3 };
+    },
     runtimeCalls: () => new Map(),
-    clock,
-    ...opts,
+    ...over,
   });
-  return { v, clock, setContext: (c: SyncLoopContext) => (ctx = c) };
+  return { v, execs };
 }
 
-describe('createKubeletView', () => {
+describe('createKubeletView: /run lookups', () => {
+  it('finds the running container by the runtime id in its status', () => {
+    expect(view().v.runningContainer('prod', 'web', 'app')).toEqual({ found: 'running', containerId: 'abc123' });
+    expect(view().v.runningContainer('prod', 'web', 'app', 'uid-web')).toEqual({ found: 'running', containerId: 'abc123' });
+  });
+
+  it('tells a missing pod, a wrong UID, a missing container and a container not running apart', () => {
+    const { v } = view();
+    expect(v.runningContainer('default', 'web', 'app')).toEqual({ found: 'noPod' });
+    expect(v.runningContainer('prod', 'web', 'app', 'uid-other')).toEqual({ found: 'noPod' });
+    expect(v.runningContainer('prod', 'web', 'sidecar')).toEqual({ found: 'noContainer' });
+    expect(v.runningContainer('prod', 'web', 'idle')).toEqual({ found: 'notRunning' });
+    expect(v.runningContainer('prod', 'web', 'init')).toEqual({ found: 'notRunning' });
+  });
+
+  it('does not find a terminated pod', () => {
+    expect(view({}, 'terminated').v.runningContainer('prod', 'web', 'app')).toEqual({ found: 'noPod' });
+  });
+
+  it('runs the command through ExecSync without a command timeout, as Go\'s RunInContainer', async () => {
+    const { v, execs } = view();
+    expect(await v.execInContainer('abc123', ['echo', 'hi'])).toEqual({ stdout: Buffer.from('hi'), stderr: Buffer.alloc(0), exitCode: 3 });
+    expect(execs).toEqual([['abc123', ['echo', 'hi'], 0]]);
+  });
+
+  it('rejects with KLT_ERR_CRI_UNAVAILABLE before the runtime is connected', async () => {
+    await expect(view({ execSync: () => undefined }).v.execInContainer('abc123', ['true'])).rejects.toMatchObject({ code: 'KLT_ERR_CRI_UNAVAILABLE' });
+  });
+});
+
+describe('createKubeletView: what it answers again (#7)', () => {
+  const withPods = (names: string[]) =>
+    ({ pods: Object.fromEntries(names.map((name) => [`uid-${name}`, { pod: { ...pod, metadata: { ...pod.metadata, name, uid: `uid-${name}` } }, status, lifecycle: 'active', removed: false, probedStarts: {} }])) }) as unknown as SyncLoopContext;
+
   it('answers the same pod list while the syncLoop\'s context is the same, and a new one when it changes', () => {
-    const { v, setContext } = view();
+    let ctx = withPods(['web']);
+    const { v } = view({ syncLoop: () => ctx });
     const first = v.pods();
     expect(v.pods()).toBe(first);
-    setContext(context(['a', 'b']));
-    const second = v.pods() as readonly { metadata: { name: string } }[];
+    ctx = withPods(['web', 'db']);
+    const second = v.pods() as readonly Pod[];
     expect(second).not.toBe(first);
-    expect(second.map((p) => p.metadata.name)).toEqual(['a', 'b']);
+    expect(second.map((p) => p.metadata.name)).toEqual(['web', 'db']);
   });
 
   it('answers one metrics snapshot for metricsMaxAgeMs, then builds a fresh one', () => {
-    const { v, clock, setContext } = view({ metricsMaxAgeMs: 1000 });
+    const clock = new SimulatedClock();
+    let ctx = withPods(['web']);
+    const { v } = view({ syncLoop: () => ctx, clock, metricsMaxAgeMs: 1000 });
     const first = v.metrics() as { runningPods: number };
     expect(first.runningPods).toBe(1);
-    setContext(context(['a', 'b']));
+    ctx = withPods(['web', 'db']);
     clock.increment(999);
     expect(v.metrics()).toBe(first);
     clock.increment(1);

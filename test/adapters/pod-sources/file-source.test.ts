@@ -83,6 +83,26 @@ describe('createFileSourceReader', () => {
     expect(snapshotOf(await readDir()).pods[0]?.metadata.uid).not.toBe(first);
   });
 
+  it('parses again only the files that changed since its last read, and forgets removed ones', async () => {
+    copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
+    copyFileSync(fixture('worker.json'), join(dir, 'worker.json'));
+    writeFileSync(join(dir, 'bad.yaml'), 'not: [valid');
+    const reader = createFileSourceReader({ path: dir, nodeName: 'node-1' });
+    const first = snapshotOf(await reader.read());
+    const second = snapshotOf(await reader.read());
+    // Unchanged files give the very objects of the last read: nothing was parsed again.
+    expect(second.pods[0]).toBe(first.pods[0]);
+    expect(second.pods[1]).toBe(first.pods[1]);
+    // A bad file is reported again on every read, as in Go.
+    expect(second.rejected.map((r) => r.origin)).toEqual([join(dir, 'bad.yaml')]);
+    writeFileSync(join(dir, 'web.yaml'), readFileSync(fixture('web.yaml'), 'utf8').replace('web:1.2', 'web:1.3'));
+    rmSync(join(dir, 'worker.json'));
+    const third = snapshotOf(await reader.read());
+    expect(third.names).toEqual(['web-node-1']);
+    expect(third.pods[0]).not.toBe(first.pods[0]);
+    expect(third.pods[0]?.spec.containers[0]?.image).toMatch(/web:1\.3$/);
+  });
+
   it('reads a single file path, and treats a bad single file as a failed read (the pod stays)', async () => {
     const file = join(dir, 'web.yaml');
     copyFileSync(fixture('web.yaml'), file);

@@ -2,12 +2,13 @@
  * The kubelet server (port 10250, TLS, authenticated and authorized) and the read-only server
  * (readOnlyPort, plain HTTP, no auth), as Go's pkg/kubelet/server builds them.
  *
- * Both serve `/pods`, `/metrics` and `/healthz` (delegated to the healthz checks). The kubelet
- * server with debugging handlers on (enableDebuggingHandlers, default true) adds `/containerLogs`,
- * `/runningpods/` and `/configz`; the read-only server, like Go's, has its debugging handlers off
- * and answers their paths with 405 `Debug endpoints are disabled.` (`/configz` is not there at all).
- * Not served yet (Go serves them): /stats, /metrics/cadvisor|resource|probes, /spec, /exec,
- * /attach, /portForward, /run, /logs, /checkpoint, /debug/pprof, /statusz, /flagz.
+ * Both serve `/pods`, `/metrics`, `/metrics/probes`, `/stats/summary` and `/healthz` (delegated to the healthz
+ * checks). The kubelet server with debugging handlers on (enableDebuggingHandlers, default true)
+ * adds `/containerLogs`, `/runningpods/`, `/configz`, `/run` and `/logs/` (debugging-handlers.ts);
+ * the read-only server, like Go's, has its debugging handlers off and answers their paths with 405
+ * `Debug endpoints are disabled.` (`/configz` is not there at all).
+ * Not served yet (Go serves them): /metrics/cadvisor|resource, /spec, /checkpoint,
+ * /debug/pprof, /debug/flags/v, /statusz, /flagz; /exec, /attach and /portForward answer 501.
  *
  * Under load, request handling is spread over event-loop turns (turn-budget.ts) and the PodList
  * and the metrics text are rendered once per view answer, not per request (issue 7's load test).
@@ -20,7 +21,8 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOpt
 import type { Logger } from 'pino';
 import { KubeletError } from '../../../domain/errors.js';
 import { kubeletMetricFamilies, type KubeletMetricsSnapshot } from '../../../domain/http/kubelet-metrics.js';
-import { podList, runningPodList } from '../../../domain/http/pod-list.js';
+import { podList } from '../../../domain/http/pod-list.js';
+import { probeMetricFamilies } from '../../../domain/http/probe-metrics.js';
 import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../../../domain/http/prometheus-text.js';
 import { nodeRequestAttributes } from '../../../domain/http/request-attributes.js';
 import type { Pod } from '../../../domain/pod/types.js';
@@ -29,7 +31,10 @@ import { buildHealthzApp, type HealthCheck } from '../healthz.js';
 import { buildServerTlsOptions, type KubeletTlsConfig } from '../tls/server-tls-options.js';
 import { authenticateRequest } from './authenticate.js';
 import { authorizeRequest, type AuthorizationMode } from './authorize.js';
-import { registerContainerLogs, type ContainerLogLimits } from './container-logs-route.js';
+import type { ContainerLogLimits } from './container-logs-route.js';
+import { registerDebuggingHandlers } from './debugging-handlers.js';
+import type { SystemLogsOptions } from './system-logs-route.js';
+import { registerStatsSummary } from './stats-summary-route.js';
 import { createTurnBudget } from './turn-budget.js';
 
 export interface KubeletServerAuth {
@@ -56,6 +61,8 @@ export interface KubeletAppOptions {
   /** Absent: no authentication or authorization (the read-only server). */
   auth?: KubeletServerAuth & { nodeName: string };
   debuggingHandlers: boolean;
+  /** `/logs/` (enableSystemLogHandler, served only with the debugging handlers); absent: off. */
+  systemLogs?: SystemLogsOptions;
   logger?: Logger;
   logLimits?: Partial<ContainerLogLimits>;
 }
@@ -69,7 +76,6 @@ const BOUNDS: Partial<FastifyServerOptions> = {
 const MAX_HEADER_BYTES = 64 * 1024;
 /** Request handling per event-loop turn before the rest waits a turn: a fifth of issue 7's 100 ms lag target. */
 const TURN_BUDGET_MS = 20;
-const DEBUG_PATHS = ['/run', '/exec', '/attach', '/portForward', '/containerLogs', '/runningpods', '/debug/pprof', '/logs'];
 
 /** The URL's path, percent-decoded as Go's r.URL.Path is (left raw when it does not decode). */
 function decodedPath(url: string): string {
@@ -83,7 +89,13 @@ function decodedPath(url: string): string {
 
 /** The routes and hooks, without a socket: tests drive it with `inject()`, start* add the listener. */
 export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<FastifyServerOptions> = {}): FastifyInstance {
-  const app = Fastify({ logger: false, ...BOUNDS, ...serverOptions } as FastifyServerOptions) as unknown as FastifyInstance;
+  const app = Fastify({
+    logger: false,
+    ...BOUNDS,
+    // A URL the router cannot decode (`%zz`): plain text like every other error of this server.
+    frameworkErrors: (err: Error, _req: unknown, reply: FastifyReply) => reply.code(400).type('text/plain; charset=utf-8').send(`${err.message}\n`),
+    ...serverOptions,
+  } as FastifyServerOptions) as unknown as FastifyInstance;
   const { view, auth, logger } = opts;
 
   // First of all hooks: a request that would hold the event loop past the turn's budget waits for
@@ -128,6 +140,8 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
   app.get('/pods', async (_req, reply) => reply.type('application/json').send(podsBody(await view.pods())));
   const metricsBody = renderedPerValue((m: KubeletMetricsSnapshot) => Buffer.from(renderExposition(kubeletMetricFamilies(m))));
   app.get('/metrics', async (_req, reply) => reply.type(PROMETHEUS_CONTENT_TYPE).send(metricsBody(await view.metrics())));
+  registerStatsSummary(app, view, logger);
+  app.get('/metrics/probes', async (_req, reply) => reply.type(PROMETHEUS_CONTENT_TYPE).send(renderExposition(probeMetricFamilies(await view.probeMetrics()))));
 
   const healthz = buildHealthzApp(opts.healthChecks ?? []);
   const delegateHealthz = async (url: string) => {
@@ -144,19 +158,7 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
   });
   app.addHook('onClose', async () => healthz.close());
 
-  if (opts.debuggingHandlers) {
-    registerContainerLogs(app, view, { followPollMs: 250, maxFollowMs: 4 * 3600_000, ...opts.logLimits });
-    const running = async (_req: unknown, reply: FastifyReply) => reply.type('application/json').send(JSON.stringify(runningPodList(await view.pods())));
-    app.get('/runningpods/', running);
-    app.get('/runningpods', running);
-    app.get('/configz', async (_req, reply) => reply.type('application/json').send(JSON.stringify(await view.configz())));
-  } else {
-    const disabled = async (_req: unknown, reply: FastifyReply) => reply.code(405).type('text/plain; charset=utf-8').send('Debug endpoints are disabled.\n');
-    for (const p of DEBUG_PATHS) {
-      app.all(p, disabled);
-      app.all(`${p}/*`, disabled);
-    }
-  }
+  registerDebuggingHandlers(app, view, { enabled: opts.debuggingHandlers, systemLogs: opts.systemLogs, logLimits: opts.logLimits, logger });
   return app;
 }
 
@@ -194,6 +196,8 @@ export interface KubeletServerOptions {
   healthChecks?: HealthCheck[];
   /** enableDebuggingHandlers (default true). */
   debuggingHandlers?: boolean;
+  /** enableSystemLogHandler and the directory `/logs/` serves (/var/log in production); absent: off. */
+  systemLogs?: SystemLogsOptions;
   logger: Logger;
   /** Epoch seconds for a generated certificate's CN; defaults to now. */
   nowSeconds?: number;
@@ -212,6 +216,7 @@ export async function startKubeletServer(opts: KubeletServerOptions): Promise<Ru
       healthChecks: opts.healthChecks,
       auth: { ...opts.auth, nodeName: opts.auth.nodeName ?? opts.tls.hostname },
       debuggingHandlers: opts.debuggingHandlers ?? true,
+      ...(opts.systemLogs ? { systemLogs: opts.systemLogs } : {}),
       logger: opts.logger,
       logLimits: opts.logLimits,
     },

@@ -1,5 +1,6 @@
-import type { KubeletView, KubeletMetricsSnapshot } from '../../../../src/ports/kubelet-view.js';
+import type { ContainerLookup, ExecOutput, KubeletView, KubeletMetricsSnapshot, ProbeMetricsSnapshot } from '../../../../src/ports/kubelet-view.js';
 import type { Pod } from '../../../../src/domain/pod/types.js';
+import type { Summary } from '../../../../src/domain/stats/summary-types.js';
 
 /** A KubeletView over canned state; tests change the fields between requests. */
 export class FakeKubeletView implements KubeletView {
@@ -11,6 +12,12 @@ export class FakeKubeletView implements KubeletView {
     runningPods: 0, runningContainers: {}, plegLastRelistAtMs: null, plegRelistDurationsMs: [], podStartDurationsMs: [],
     podWorkerDurationsMs: [], runtimeOperations: [], startedPods: 0, nodeStartup: [],
   };
+  probes: ProbeMetricsSnapshot = { processStartSeconds: 1_700_000_000, series: [] };
+  /** Running containers by `namespace/pod/container` → runtime id (and the pod's uid). */
+  containers = new Map<string, { containerId: string; uid: string }>();
+  /** What execInContainer answers, or the error it rejects with. */
+  execResult: ExecOutput | Error = { stdout: Buffer.from(''), stderr: Buffer.from(''), exitCode: 0 };
+  readonly execs: Array<{ containerId: string; cmd: string[] }> = [];
   readonly calls: string[] = [];
 
   pods(): Pod[] {
@@ -29,6 +36,28 @@ export class FakeKubeletView implements KubeletView {
   containerRunning(namespace: string, pod: string, container: string): boolean {
     this.calls.push('containerRunning');
     return this.running.has(`${namespace}/${pod}/${container}`);
+  }
+  /** What /stats/summary answers; an Error here makes statsSummary reject with it. */
+  summary: Summary | Error = { node: { nodeName: 'node-1', startTime: '2024-01-01T00:00:00Z' }, pods: [] };
+  async statsSummary(onlyCpuAndMemory: boolean): Promise<Summary> {
+    this.calls.push(`statsSummary ${onlyCpuAndMemory}`);
+    if (this.summary instanceof Error) throw this.summary;
+    return this.summary;
+  }
+  probeMetrics(): ProbeMetricsSnapshot {
+    return this.probes;
+  }
+  runningContainer(namespace: string, pod: string, container: string, uid?: string): ContainerLookup {
+    const p = this.podsList.find((x) => x.metadata.name === pod && (x.metadata.namespace ?? 'default') === namespace);
+    if (!p || (uid !== undefined && p.metadata.uid !== uid)) return { found: 'noPod' };
+    if (!p.spec.containers.some((c) => c.name === container)) return { found: 'noContainer' };
+    const hit = this.containers.get(`${namespace}/${pod}/${container}`);
+    return hit ? { found: 'running', containerId: hit.containerId } : { found: 'notRunning' };
+  }
+  async execInContainer(containerId: string, cmd: string[]): Promise<ExecOutput> {
+    this.execs.push({ containerId, cmd });
+    if (this.execResult instanceof Error) throw this.execResult;
+    return this.execResult;
   }
 }
 

@@ -1,24 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { STREAMING_NOT_IMPLEMENTED } from '../../../../src/adapters/http/kubelet-server/debugging-handlers.js';
 import { buildKubeletApp, type KubeletServerAuth } from '../../../../src/adapters/http/kubelet-server/server.js';
+import { KubeletError } from '../../../../src/domain/errors.js';
 import type { NodeRequestAttributes, SubjectAccessReviewer, TokenReviewer } from '../../../../src/ports/kubelet-view.js';
+import { parseMetrics } from '../../../support/prometheus-text.js';
 import { FakeKubeletView, testPod } from './fake-view.js';
-
-/** A tiny Prometheus text parser: sample name{labels} → value; checks every line's shape. */
-function parseMetrics(text: string): Map<string, number> {
-  const samples = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (line === '' ) continue;
-    if (line.startsWith('#')) {
-      expect(line).toMatch(/^# (HELP \w+ .+|TYPE \w+ (counter|gauge|histogram))$/);
-      continue;
-    }
-    const m = /^(\w+)(\{[^}]*\})? (\S+)$/.exec(line);
-    expect(m, line).not.toBeNull();
-    samples.set(`${m![1]}${m![2] ?? ''}`, m![3] === '+Inf' ? Infinity : Number(m![3]));
-  }
-  return samples;
-}
 
 let app: FastifyInstance | undefined;
 afterEach(async () => {
@@ -200,3 +187,133 @@ describe('the kubelet server\'s renderings', () => {
     expect(JSON.parse((await a.inject('/pods')).body).items).toHaveLength(2);
   });
 });
+describe('/metrics/probes', () => {
+  it('serves the prober metrics in the Prometheus text format, tracking the view', async () => {
+    const view = new FakeKubeletView();
+    const a = build(view);
+    const series = { probeType: 'Readiness' as const, container: 'app', pod: 'web', namespace: 'default', podUid: 'uid-web', durations: null };
+    view.probes = { processStartSeconds: 1_700_000_000, series: [{ ...series, results: { successful: 1 } }] };
+    const res = await a.inject('/metrics/probes');
+    expect(res.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+    const key = 'prober_probe_total{container="app",namespace="default",pod="web",pod_uid="uid-web",probe_type="Readiness",result="successful"}';
+    expect(parseMetrics(res.body).get(key)).toBe(1);
+    view.probes = { ...view.probes, series: [{ ...series, results: { successful: 4 } }] };
+    expect(parseMetrics((await a.inject('/metrics/probes')).body).get(key)).toBe(4);
+    view.probes = { ...view.probes, series: [] };
+    expect([...parseMetrics((await a.inject('/metrics/probes')).body).keys()]).toEqual(['process_start_time_seconds']);
+  });
+
+  it('is authorized as nodes/metrics and served on the read-only port too', async () => {
+    const asked: string[] = [];
+    const accessReviewer: SubjectAccessReviewer = { review: async (a) => (asked.push(a.subresource), { allowed: true }) };
+    expect((await build(new FakeKubeletView(), { anonymous: true, authorizationMode: 'Webhook', accessReviewer }).inject('/metrics/probes')).statusCode).toBe(200);
+    expect(asked).toEqual(['metrics']);
+    await app?.close();
+    expect((await build(new FakeKubeletView(), undefined, false).inject('/metrics/probes')).statusCode).toBe(200);
+  });
+});
+
+describe('/run', () => {
+  it('runs the command in the running container and answers stdout then stderr, split on spaces as Go', async () => {
+    const view = runView();
+    const res = await build(view).inject({ method: 'POST', url: '/run/default/web/app?cmd=ls%20-l%20%2Ftmp' });
+    expect([res.statusCode, res.body, res.headers['content-type']]).toEqual([200, 'out\nerr\n', 'application/json']);
+    expect(view.execs).toEqual([{ containerId: 'cid-1', cmd: ['ls', '-l', '/tmp'] }]);
+  });
+
+  it('takes the pod UID form and answers 404 when the UID is not the pod\'s', async () => {
+    const a = build(runView());
+    expect((await a.inject({ method: 'POST', url: '/run/default/web/uid-web/app?cmd=true' })).statusCode).toBe(200);
+    const res = await a.inject({ method: 'POST', url: '/run/default/web/uid-other/app?cmd=true' });
+    expect([res.statusCode, res.body]).toEqual([404, 'pod does not exist\n']);
+  });
+
+  it.each([
+    ['/run/default/nope/app?cmd=true', 404, 'pod does not exist\n'],
+    ['/run/other/web/app?cmd=true', 404, 'pod does not exist\n'],
+    ['/run/default/web/sidecar?cmd=true', 404, 'container "sidecar" not found in pod "web"\n'],
+    ['/run/default/web/app', 400, 'missing the command to run: ?cmd=\n'],
+    ['/run/default/web/app?cmd=', 400, 'missing the command to run: ?cmd=\n'],
+  ])('answers POST %s with %i', async (url, status, body) => {
+    const view = runView();
+    const res = await build(view).inject({ method: 'POST', url });
+    expect([res.statusCode, res.body]).toEqual([status, body]);
+    expect(view.execs).toEqual([]);
+  });
+
+  it('answers 404 when the container is not running', async () => {
+    const view = runView();
+    view.containers.clear();
+    const res = await build(view).inject({ method: 'POST', url: '/run/default/web/app?cmd=true' });
+    expect([res.statusCode, res.body]).toEqual([404, 'container "app" in pod "web" is not running\n']);
+  });
+
+  it('answers 500 naming the exit code and stderr when the command fails, as Go\'s CRI client', async () => {
+    const view = runView();
+    view.execResult = { stdout: Buffer.from(''), stderr: Buffer.from('no such file'), exitCode: 2 };
+    const res = await build(view).inject({ method: 'POST', url: '/run/default/web/app?cmd=cat%20%2Fnope' });
+    expect([res.statusCode, res.body]).toEqual([500, "command 'cat /nope' exited with 2: no such file\n"]);
+  });
+
+  it('answers 500 when the runtime cannot run it, and 404 when the runtime no longer has the container', async () => {
+    const view = runView();
+    view.execResult = new KubeletError('KLT_ERR_CRI_UNAVAILABLE', 'runtime down');
+    expect((await build(view).inject({ method: 'POST', url: '/run/default/web/app?cmd=true' })).statusCode).toBe(500);
+    await app?.close();
+    view.execResult = new KubeletError('KLT_ERR_CRI_NOT_FOUND', 'no such container');
+    expect((await build(view).inject({ method: 'POST', url: '/run/default/web/app?cmd=true' })).statusCode).toBe(404);
+  });
+
+  it('ignores a form body (curl -d) and answers 405 to other methods', async () => {
+    const a = build(runView());
+    const form = await a.inject({ method: 'POST', url: '/run/default/web/app?cmd=true', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=b' });
+    expect(form.statusCode).toBe(200);
+    expect((await a.inject({ method: 'GET', url: '/run/default/web/app?cmd=true' })).statusCode).toBe(405);
+  });
+
+  it('is authorized as nodes/proxy with verb create', async () => {
+    const asked: NodeRequestAttributes[] = [];
+    const accessReviewer: SubjectAccessReviewer = { review: async (a) => (asked.push(a), { allowed: true }) };
+    await build(runView(), { anonymous: true, authorizationMode: 'Webhook', accessReviewer }).inject({ method: 'POST', url: '/run/default/web/app?cmd=true' });
+    expect(asked.map((a) => [a.subresource, a.verb])).toEqual([['proxy', 'create']]);
+  });
+});
+
+describe('exec, attach and port-forward', () => {
+  it.each(['/exec/default/web/app?command=ls', '/attach/default/web/app', '/portForward/default/web'])('answers %s with 501: no streaming server yet', async (url) => {
+    const res = await build(new FakeKubeletView()).inject({ method: 'POST', url });
+    expect(res.statusCode).toBe(501);
+    expect(res.body).toBe(`${STREAMING_NOT_IMPLEMENTED}\n`);
+  });
+});
+
+describe('kubelet server with enableDebuggingHandlers: false', () => {
+  it.each([
+    ['POST', '/run/default/web/app?cmd=true'], ['GET', '/exec/default/web/app'], ['POST', '/attach/default/web/app'],
+    ['GET', '/portForward/default/web'], ['GET', '/containerLogs/default/web/app'], ['GET', '/runningpods/'],
+    ['GET', '/debug/pprof/'], ['GET', '/logs/'], ['GET', '/logs/syslog'],
+  ])('answers %s %s with 405 Debug endpoints are disabled., after authentication', async (method, url) => {
+    const a = build(runView(), { anonymous: true }, false);
+    const res = await a.inject({ method: method as 'GET' | 'POST', url });
+    expect([res.statusCode, res.body]).toEqual([405, 'Debug endpoints are disabled.\n']);
+    await app?.close();
+    const denied = await build(runView(), { anonymous: false }, false).inject({ method: method as 'GET' | 'POST', url });
+    expect(denied.statusCode).toBe(401);
+  });
+
+  it('still serves the default handlers and has no /configz', async () => {
+    const a = build(new FakeKubeletView(), { anonymous: true }, false);
+    expect((await a.inject('/pods')).statusCode).toBe(200);
+    expect((await a.inject('/metrics/probes')).statusCode).toBe(200);
+    expect((await a.inject('/configz')).statusCode).toBe(404);
+  });
+});
+
+/** A view with pod `web` whose container `app` runs as `cid-1`; a command there prints out and err. */
+function runView(): FakeKubeletView {
+  const view = new FakeKubeletView();
+  view.podsList = [testPod('web')];
+  view.containers.set('default/web/app', { containerId: 'cid-1', uid: 'uid-web' });
+  view.execResult = { stdout: Buffer.from('out\n'), stderr: Buffer.from('err\n'), exitCode: 0 };
+  return view;
+}

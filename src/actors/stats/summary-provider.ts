@@ -1,0 +1,119 @@
+/**
+ * GET /stats/summary's work: read the runtime (ListPodSandbox, ListContainers, ListContainerStats,
+ * ImageFsInfo) and the host (/proc, statfs, log directories), hand both to the pure builder, keep
+ * its CPU samples for the next request's rates. Go's summary provider with its CRI stats provider
+ * does the same reads (through cAdvisor for the host).
+ *
+ * Any failed read fails the request with the Go kubelet's wording ("failed to list pod stats: …"),
+ * which the server answers with 500; nothing here can bring the kubelet down.
+ */
+import { KubeletError } from '../../domain/errors.js';
+import { buildSummary } from '../../domain/stats/build-summary.js';
+import { cpuAndMemoryOnly } from '../../domain/stats/cpu-and-memory.js';
+import type { DirectoryUsage, FsCapacity } from '../../domain/stats/node-readings.js';
+import type { ContainerInfo, ContainerUsage, FsUsageReading, SandboxInfo } from '../../domain/stats/summary-input.js';
+import type { Summary } from '../../domain/stats/summary-types.js';
+import type { CriClient } from '../../ports/cri.js';
+import type { HostStats } from '../../ports/stats.js';
+import { CpuSampleCache } from './cpu-sample-cache.js';
+import { containerInfo, containerUsage, fsUsageReading, sandboxInfo } from './cri-usage.js';
+
+export interface SummarySources {
+  /** The CRI client once run.preInitRuntime connected it; undefined before. */
+  cri: () => CriClient | undefined;
+  host: HostStats;
+  nodeName: () => string;
+  rootDir: () => string;
+  podLogsDir: () => string;
+}
+
+interface RuntimeReadings {
+  sandboxes: SandboxInfo[];
+  containers: ContainerInfo[];
+  usage: ContainerUsage[];
+  imageFs: FsUsageReading | null;
+  containerFs: FsUsageReading | null;
+}
+
+async function step<T>(what: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    throw new KubeletError('KLT_ERR_STATS_UNAVAILABLE', `${what}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+export class SummaryProvider {
+  private readonly cpu = new CpuSampleCache();
+
+  constructor(private readonly src: SummarySources) {}
+
+  /** The summary; with `onlyCpuAndMemory`, without file systems (and without reading them). */
+  async get(onlyCpuAndMemory: boolean): Promise<Summary> {
+    const node = await step('failed to get root cgroup stats', () => this.src.host.node(this.src.rootDir()));
+    const runtime = await this.readRuntime(!onlyCpuAndMemory);
+    const logs = onlyCpuAndMemory ? { usage: new Map<string, DirectoryUsage>(), fs: null } : await this.readLogs(runtime);
+    const { summary, cpuSamples } = buildSummary({
+      nodeName: this.src.nodeName(), node, ...runtime, logs: logs.usage, logFs: logs.fs, previousCpu: this.cpu.previous(),
+    });
+    this.cpu.update(cpuSamples);
+    return onlyCpuAndMemory ? cpuAndMemoryOnly(summary) : summary;
+  }
+
+  private async readRuntime(withFilesystems: boolean): Promise<RuntimeReadings> {
+    const cri = this.src.cri();
+    if (!cri) throw new KubeletError('KLT_ERR_STATS_UNAVAILABLE', 'failed to list pod stats: the container runtime is not connected yet');
+    const { runtime } = cri;
+    const [sandboxes, containers, stats] = await step('failed to list pod stats', () => Promise.all([
+      runtime.listPodSandbox(),
+      runtime.listContainers({ state: { state: 'CONTAINER_RUNNING' } }),
+      runtime.listContainerStats(),
+    ]));
+    const fsCache = new Map<string, Promise<FsCapacity | null>>();
+    const statfs = (mountpoint: string) => {
+      if (!mountpoint) return Promise.resolve(null);
+      let hit = fsCache.get(mountpoint);
+      if (!hit) fsCache.set(mountpoint, (hit = this.src.host.filesystem(mountpoint)));
+      return hit;
+    };
+    const layerFs = new Map<string, FsCapacity | null>();
+    if (withFilesystems) {
+      for (const s of stats) {
+        const mp = s.writable_layer?.fs_id?.mountpoint ?? '';
+        if (mp && !layerFs.has(mp)) layerFs.set(mp, await statfs(mp));
+      }
+    }
+    let imageFs: FsUsageReading | null = null;
+    let containerFs: FsUsageReading | null = null;
+    if (withFilesystems) {
+      const info = await step('failed to get imageFs stats', () => cri.images.imageFsInfo());
+      // Go reads the first of each (one image file system per runtime, "to be extended").
+      const image = info.image_filesystems[0];
+      const container = info.container_filesystems[0];
+      if (image) imageFs = fsUsageReading(image, await statfs(image.fs_id?.mountpoint ?? ''));
+      if (container) containerFs = fsUsageReading(container, await statfs(container.fs_id?.mountpoint ?? ''));
+    }
+    return {
+      sandboxes: sandboxes.map(sandboxInfo),
+      containers: containers.map(containerInfo),
+      usage: stats.map((s) => containerUsage(s, (mp) => layerFs.get(mp) ?? null)).filter((u): u is ContainerUsage => u !== null),
+      imageFs,
+      containerFs,
+    };
+  }
+
+  /** Each running container's log directory (`<podLogsDir>/<ns>_<pod>_<uid>/<container>`), as Go's du. */
+  private async readLogs(runtime: RuntimeReadings): Promise<{ usage: Map<string, DirectoryUsage>; fs: FsCapacity | null }> {
+    const dir = this.src.podLogsDir();
+    const sandboxes = new Map(runtime.sandboxes.map((s) => [s.id, s]));
+    const usage = new Map<string, DirectoryUsage>();
+    await Promise.all(runtime.containers.map(async (c) => {
+      const s = sandboxes.get(c.sandboxId);
+      if (!s) return;
+      const u = await this.src.host.directoryUsage(`${dir}/${s.namespace}_${s.name}_${s.uid}/${c.name}`);
+      if (u) usage.set(c.id, u);
+    }));
+    return { usage, fs: await this.src.host.filesystem(dir) };
+  }
+}
+

@@ -1,0 +1,79 @@
+/**
+ * Which running containers may have exited since they were last checked, without reading anything.
+ *
+ * Every List* used to check every running container: a read of its exit.json (failing with ENOENT)
+ * and of /proc/<pid>/stat. The PLEG lists twice a second-ish and pod workers list too, so at 110 pods
+ * that was most of an idle kubelet's CPU. Instead, an inotify watch (fs.watch) on each running
+ * container's shim directory marks the container when its shim writes exit.json (the shim's normal
+ * way of reporting an exit), and the processes' liveness is read again only every LIVENESS_RECHECK_MS:
+ * that covers a shim killed before it could write exit.json, which nothing announces. Calls about one
+ * container (ContainerStatus, stop, exec) still check it in full.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import { EXIT_FILE } from './shim-protocol.js';
+
+/** How stale "still running" may get for a container whose shim vanished without a word. */
+export const LIVENESS_RECHECK_MS = 5_000;
+
+interface Entry {
+  /** null: the directory could not be watched, so every list checks this container in full. */
+  watcher: FSWatcher | null;
+  /** Set by the watch (or at the start): the next list must check in full. */
+  dirty: boolean;
+  checkedAtMs: number;
+}
+
+export class ExitWatch {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly nowMs: () => number,
+    private readonly recheckMs = LIVENESS_RECHECK_MS,
+  ) {}
+
+  /**
+   * True when the container must be checked in full. The first call for a container starts its
+   * watch and answers true: its exit.json may have been written before the watch existed.
+   */
+  needsCheck(id: string, shimDir: string): boolean {
+    const entry = this.entries.get(id) ?? this.start(id, shimDir);
+    return entry.watcher === null || entry.dirty || this.nowMs() - entry.checkedAtMs >= this.recheckMs;
+  }
+
+  /** A full check found the container still running. */
+  checked(id: string): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    entry.dirty = false;
+    entry.checkedAtMs = this.nowMs();
+  }
+
+  /** The container exited or was removed: nothing more to watch. */
+  forget(id: string): void {
+    this.entries.get(id)?.watcher?.close();
+    this.entries.delete(id);
+  }
+
+  close(): void {
+    for (const id of [...this.entries.keys()]) this.forget(id);
+  }
+
+  private start(id: string, shimDir: string): Entry {
+    const entry: Entry = { watcher: null, dirty: true, checkedAtMs: 0 };
+    try {
+      // persistent: false — a watch must never keep the process alive.
+      entry.watcher = watch(shimDir, { persistent: false }, (_event, name) => {
+        // Linux names the file; a null name (overflow) may hide anything, so it marks too.
+        if (name === null || name === EXIT_FILE) entry.dirty = true;
+      });
+      entry.watcher.on('error', () => {
+        entry.watcher?.close();
+        entry.watcher = null;
+      });
+    } catch {
+      entry.watcher = null;
+    }
+    this.entries.set(id, entry);
+    return entry;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The kubelet server's debugging handlers, switched by enableDebuggingHandlers as Go's NewServer
+ * switches them (InstallDebuggingHandlers / InstallDebuggingDisabledHandlers).
+ *
+ * On: `/containerLogs`, `/runningpods/`, `/configz`, `/run`, and `/logs/` (itself switched by
+ * enableSystemLogHandler, which Go honours only with the debugging handlers on). `/exec`, `/attach`
+ * and `/portForward` answer 501: they hand the client a CRI streaming URL (SPDY or websocket
+ * upgrade) and kubelet-ts has no streaming server yet. `/debug/pprof` (enableProfilingHandler) and
+ * `/debug/flags/v` are not served (404).
+ *
+ * Off: Go's list of debugging paths answers 405 `Debug endpoints are disabled.`; `/configz` is not
+ * there at all (404). A path without its slash (`/run`) answers 405 too, where Go's mux first
+ * redirects it to `/run/`.
+ */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Logger } from '../../../log.js';
+import { runningPodList } from '../../../domain/http/pod-list.js';
+import type { KubeletView } from '../../../ports/kubelet-view.js';
+import { registerContainerLogs, type ContainerLogLimits } from './container-logs-route.js';
+import { registerRun } from './run-route.js';
+import { registerSystemLogs, type SystemLogsOptions } from './system-logs-route.js';
+
+export interface DebuggingHandlerOptions {
+  /** enableDebuggingHandlers. */
+  enabled: boolean;
+  /** enableSystemLogHandler and the directory `/logs/` serves; absent: off. */
+  systemLogs?: SystemLogsOptions;
+  logLimits?: Partial<ContainerLogLimits>;
+  logger?: Logger;
+}
+
+/** Go's InstallDebuggingDisabledHandlers paths (each also below itself). */
+const DEBUG_PATHS = ['/run', '/exec', '/attach', '/portForward', '/containerLogs', '/runningpods', '/debug/pprof', '/logs'];
+const STREAMING_PATHS = ['/exec', '/attach', '/portForward'];
+
+export const STREAMING_NOT_IMPLEMENTED = 'exec, attach and port-forward need a CRI streaming server (SPDY/websocket upgrade), which kubelet-ts does not implement yet';
+
+function answerAll(app: FastifyInstance, paths: readonly string[], status: number, body: string): void {
+  const handler = async (_req: unknown, reply: FastifyReply) => reply.code(status).type('text/plain; charset=utf-8').send(`${body}\n`);
+  for (const p of paths) {
+    app.all(p, handler);
+    app.all(`${p}/*`, handler);
+  }
+}
+
+export function registerDebuggingHandlers(app: FastifyInstance, view: KubeletView, opts: DebuggingHandlerOptions): void {
+  if (!opts.enabled) {
+    answerAll(app, DEBUG_PATHS, 405, 'Debug endpoints are disabled.');
+    return;
+  }
+  registerContainerLogs(app, view, { followPollMs: 250, maxFollowMs: 4 * 3600_000, ...opts.logLimits });
+  const running = async (_req: unknown, reply: FastifyReply) => reply.type('application/json').send(JSON.stringify(runningPodList(await view.pods())));
+  app.get('/runningpods/', running);
+  app.get('/runningpods', running);
+  app.get('/configz', async (_req, reply) => reply.type('application/json').send(JSON.stringify(await view.configz())));
+  registerRun(app, view, opts.logger);
+  answerAll(app, STREAMING_PATHS, 501, STREAMING_NOT_IMPLEMENTED);
+  registerSystemLogs(app, opts.systemLogs ?? { enabled: false, dir: '' });
+}

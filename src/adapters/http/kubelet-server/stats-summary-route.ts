@@ -1,0 +1,39 @@
+/**
+ * `GET|POST /stats/summary[?only_cpu_and_memory=true]`: the summary API (stats/v1alpha1 Summary),
+ * on the kubelet server and the read-only port alike, as Go's stats handler registers it on both.
+ * A failed read of the runtime or host is 500 `Internal Error: <what failed>` (Go's handleError).
+ *
+ * Where we differ: Go takes only the exact value `true` and treats anything else (`yes`, `1`, two
+ * values) as false; here anything but `true` or `false`, once, is a 400 naming the value.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Logger } from 'pino';
+import { summaryJson } from '../../../domain/stats/summary-json.js';
+import type { KubeletView } from '../../../ports/kubelet-view.js';
+
+type Query = Record<string, string | string[] | undefined>;
+
+export function parseOnlyCpuAndMemory(query: Query): { ok: true; value: boolean } | { ok: false; reason: string } {
+  const raw = query.only_cpu_and_memory;
+  if (raw === undefined) return { ok: true, value: false };
+  if (Array.isArray(raw)) return { ok: false, reason: `only_cpu_and_memory given ${raw.length} times; give it once, true or false` };
+  if (raw === 'true' || raw === 'false') return { ok: true, value: raw === 'true' };
+  return { ok: false, reason: `invalid only_cpu_and_memory ${JSON.stringify(raw)}: must be true or false` };
+}
+
+export function registerStatsSummary(app: FastifyInstance, view: KubeletView, logger?: Logger): void {
+  const handler = async (req: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply) => {
+    const only = parseOnlyCpuAndMemory(req.query);
+    if (!only.ok) return reply.code(400).type('text/plain; charset=utf-8').send(`${only.reason}\n`);
+    let body: string;
+    try {
+      body = summaryJson(await view.statsSummary(only.value));
+    } catch (err) {
+      logger?.error({ err, path: '/stats/summary' }, 'Stats summary failed');
+      return reply.code(500).type('text/plain; charset=utf-8').send(`Internal Error: ${(err as Error).message}\n`);
+    }
+    return reply.type('application/json').send(body);
+  };
+  app.get('/stats/summary', handler);
+  app.post('/stats/summary', handler);
+}

@@ -1,0 +1,124 @@
+/**
+ * `GET /logs/` and `/logs/<path>`: the node's log directory (/var/log in production), read-only, as
+ * Go's kubelet serves it when enableSystemLogHandler (and enableDebuggingHandlers) are on. A
+ * directory lists its entries, a file is streamed; a directory named without its trailing `/` is
+ * redirected to it, as Go's FileServer does.
+ *
+ * The directory is the attack surface, so every request is confined to it:
+ * - a `..` segment is refused with 400 before the file system is touched (domain/http/system-logs);
+ * - the path is resolved with every symbolic link followed, and must stay inside the directory
+ *   (itself resolved): a link that points out is answered 404. Go's http.Dir follows such links;
+ *   we do not;
+ * - the final open does not follow a link (O_NOFOLLOW), and on Linux the opened descriptor's own
+ *   path (/proc/self/fd) is checked again, so a link swapped in after the check is not served;
+ * - only regular files and directories are served: a FIFO or a device is answered 404, and the open
+ *   is non-blocking so a FIFO cannot hold the request.
+ * Errors as Go maps them: missing → 404, no permission → 403.
+ *
+ * Not served: Go's `?query=` node log queries (journal and service logs, the NodeLogQuery feature
+ * gate with enableSystemLogQuery): answered 501. Range requests are not supported (Go's are).
+ */
+import { constants } from 'node:fs';
+import { open, readdir, readlink, realpath, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { directoryListingHtml, parseLogsPath, sniffLogContentType } from '../../../domain/http/system-logs.js';
+
+export interface SystemLogsOptions {
+  /** enableSystemLogHandler: false answers 405 `logs endpoint is disabled.`, as Go. */
+  enabled: boolean;
+  /** The directory served; /var/log in production. */
+  dir: string;
+}
+
+const PREFIX = '/logs/';
+const SNIFF_BYTES = 512;
+
+type Text = (status: number, body: string) => FastifyReply;
+
+export function registerSystemLogs(app: FastifyInstance, opts: SystemLogsOptions): void {
+  if (!opts.enabled) {
+    const disabled = async (_req: FastifyRequest, reply: FastifyReply) => reply.code(405).type('text/plain; charset=utf-8').send('logs endpoint is disabled.\n');
+    app.all('/logs/', disabled);
+    app.all('/logs/*', disabled);
+    return;
+  }
+  const serve = async (req: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply) => {
+    const text: Text = (status, body) => reply.code(status).type('text/plain; charset=utf-8').send(`${body}\n`);
+    if (req.query.query !== undefined) {
+      return text(501, 'node log queries (?query=, the NodeLogQuery feature) are not implemented by kubelet-ts; /logs/ serves the files of the log directory');
+    }
+    const rawPath = req.url.split('?')[0] ?? '';
+    const parsed = parseLogsPath(rawPath.slice(PREFIX.length));
+    if (!parsed.ok) return text(400, parsed.reason);
+    return serveConfined(opts.dir, parsed.segments, parsed.trailingSlash, reply, text);
+  };
+  app.get('/logs/', serve);
+  app.get('/logs/*', serve);
+}
+
+async function serveConfined(dir: string, segments: string[], trailingSlash: boolean, reply: FastifyReply, text: Text): Promise<FastifyReply> {
+  let root: string;
+  let target: string;
+  try {
+    root = await realpath(dir);
+    target = await realpath(join(root, ...segments));
+  } catch (err) {
+    return fsError(err, text);
+  }
+  if (!isInside(root, target)) return text(404, 'the log path resolves outside the log directory');
+
+  let handle: FileHandle;
+  try {
+    handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    return fsError(err, text);
+  }
+  try {
+    const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => target);
+    if (!isInside(root, opened)) {
+      await handle.close();
+      return text(404, 'the log path resolves outside the log directory');
+    }
+    const stat = await handle.stat();
+    const name = segments[segments.length - 1] ?? '';
+    if (stat.isDirectory()) {
+      await handle.close();
+      if (!trailingSlash) return reply.code(301).header('location', `./${encodeURIComponent(name)}/`).send();
+      const entries = await readdir(target, { withFileTypes: true });
+      return reply.code(200).type('text/html; charset=utf-8').send(directoryListingHtml(entries.map((e) => ({ name: e.name, directory: e.isDirectory() }))));
+    }
+    if (!stat.isFile()) {
+      await handle.close();
+      return text(404, 'not a regular file or directory');
+    }
+    if (trailingSlash) {
+      await handle.close();
+      return reply.code(301).header('location', `../${encodeURIComponent(name)}`).send();
+    }
+    if (stat.size === 0) {
+      await handle.close();
+      return reply.code(200).type('text/plain; charset=utf-8').send('');
+    }
+    const head = Buffer.alloc(Math.min(SNIFF_BYTES, stat.size));
+    await handle.read(head, 0, head.length, 0);
+    // The stream owns the handle from here and closes it at its end, or when the client goes. A log
+    // grows while it is read: the body stops at the size announced in Content-Length.
+    return reply.code(200).type(sniffLogContentType(head)).header('content-length', stat.size).send(handle.createReadStream({ start: 0, end: stat.size - 1 }));
+  } catch (err) {
+    await handle.close().catch(() => {});
+    return fsError(err, text);
+  }
+}
+
+function isInside(root: string, path: string): boolean {
+  return path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
+/** Go's toHTTPError: not found → 404, permission → 403, anything else → 500. */
+function fsError(err: unknown, text: Text): FastifyReply {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return text(404, '404 page not found');
+  if (code === 'EACCES' || code === 'EPERM') return text(403, '403 Forbidden');
+  return text(500, `500 Internal Server Error: ${code ?? 'unknown error'}`);
+}
