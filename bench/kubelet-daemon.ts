@@ -1,7 +1,9 @@
 /**
  * The real kubelet-ts binary for the pod benchmarks, set up the way test/integration/pods.e2e.test.ts
- * does it: a config file with staticPodPath and podLogsDir, webhook auth off, no server, no healthz,
- * and the debug server on a loopback port (its /debug/pods shows the pods' statuses).
+ * does it: a config file with staticPodPath and podLogsDir, webhook auth off (anonymous requests,
+ * AlwaysAllow), no healthz, the debug server on a loopback port (its /debug/pods shows the pods'
+ * statuses), and the kubelet server only when asked for (on 127.0.0.1, its certificate generated
+ * into `<dir>/pki`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -35,23 +37,28 @@ export interface PodView {
   status: { phase?: string; containerStatuses?: { state?: { running?: object } }[] } | null;
 }
 
-export async function startDaemon(
-  paths: DaemonPaths, runtimeEndpoint: string, nodeName: string,
-  /**
-   * Options for node itself: by default the V8 options kubelet-ts's executable runs under; `[]` for
-   * V8's defaults, or more, e.g. `--cpu-prof` to see what an idle kubelet spends its CPU on.
-   */
-  nodeArgs: readonly string[] = KUBELET_NODE_FLAGS,
-): Promise<RunningDaemon> {
+export interface DaemonOptions {
+  /** More options for node itself, e.g. `--cpu-prof` to see what the kubelet spends its CPU on. */
+  nodeArgs?: string[];
+  /** V8's own defaults instead of the executable's options (src/bin/node-flags.ts), to show what they do. */
+  v8Defaults?: boolean;
+  /** Serve the kubelet server on 127.0.0.1:serverPort (off when absent). */
+  serverPort?: number;
+}
+
+export async function startDaemon(paths: DaemonPaths, runtimeEndpoint: string, nodeName: string, options: DaemonOptions = {}): Promise<RunningDaemon> {
   const cfg = join(paths.dir, 'kubelet.yaml');
+  const server = options.serverPort === undefined ? ['enableServer: false'] : ['address: 127.0.0.1', `port: ${options.serverPort}`];
   writeFileSync(cfg, [
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
     `staticPodPath: ${paths.manifests}`, `podLogsDir: ${paths.logs}`, `containerRuntimeEndpoint: ${runtimeEndpoint}`,
     'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
-    'enableServer: false', 'healthzPort: 0', '',
+    ...server, 'healthzPort: 0', '',
   ].join('\n'));
   const spawnedAtMs = Date.now();
-  const child = spawn(process.execPath, [...nodeArgs, BIN, `--config=${cfg}`, `--root-dir=${paths.root}`, '--debug-address=127.0.0.1:0', `--hostname-override=${nodeName}`], {
+  const args = [BIN, `--config=${cfg}`, `--root-dir=${paths.root}`, `--cert-dir=${join(paths.dir, 'pki')}`, '--debug-address=127.0.0.1:0', `--hostname-override=${nodeName}`];
+  const v8 = options.v8Defaults ? [] : KUBELET_NODE_FLAGS;
+  const child = spawn(process.execPath, [...v8, ...(options.nodeArgs ?? []), ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';

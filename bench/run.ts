@@ -3,6 +3,7 @@
  * run side by side, their ratio from the same run. Results are kept in docs/BENCHMARKS.md.
  */
 import { benchCri } from './cri.js';
+import { benchHttp } from './http.js';
 import { benchJournal } from './journal.js';
 import { benchPods } from './pods.js';
 import { benchStartup } from './startup.js';
@@ -15,6 +16,19 @@ async function main() {
   if (want('startup')) print('startup', await benchStartup());
   if (want('cri')) print('cri', await benchCri());
   if (want('pods')) print('pods', await benchPods());
+  if (want('http')) print('http', await benchHttp(envOptions()));
+}
+
+/** KUBELET_BENCH_HTTP_CLIENTS / _SECONDS / _PODS: a shorter or smaller http run, e.g. while profiling. */
+function envOptions() {
+  const n = (name: string) => (process.env[name] ? Number(process.env[name]) : undefined);
+  const pods = n('KUBELET_BENCH_HTTP_PODS');
+  return {
+    ...(n('KUBELET_BENCH_HTTP_CLIENTS') ? { clients: n('KUBELET_BENCH_HTTP_CLIENTS') } : {}),
+    ...(n('KUBELET_BENCH_HTTP_SECONDS') ? { loadSeconds: n('KUBELET_BENCH_HTTP_SECONDS') } : {}),
+    ...(n('KUBELET_BENCH_HTTP_SETTLE') !== undefined ? { settleSeconds: n('KUBELET_BENCH_HTTP_SETTLE') } : {}),
+    ...(pods ? { embeddedPods: [pods], containerdPods: [pods] } : {}),
+  };
 }
 
 function print(name: string, figures: Record<string, number>) {

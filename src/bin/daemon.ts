@@ -16,6 +16,8 @@ import { startHealthz, type HealthCheck } from '../adapters/http/healthz.js';
 import { startKubeletServer, startReadOnlyServer } from '../adapters/http/kubelet-server/server.js';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { MetricsCollector } from '../actors/view/metrics-collector.js';
+import { SyncLoopLagMeter } from '../actors/view/sync-loop-lag.js';
+import { startEventLoopDelayMeter } from '../adapters/host/event-loop-delay.js';
 import { ProbeMetricsCollector } from '../actors/view/probe-metrics-collector.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
 import { SummaryProvider } from '../actors/stats/summary-provider.js';
@@ -94,6 +96,9 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const metrics = new MetricsCollector(clock, tap.stableId, processStartMs);
   const syncLoopContext = () => (directory.snapshot('syncLoop') as { context?: SyncLoopContext } | undefined)?.context;
   const probeMetrics = new ProbeMetricsCollector(clock, tap.stableId, (uid) => syncLoopContext()?.pods[uid]?.pod.metadata, processStartMs);
+  // The actor system's timers run on the lag meter's clock, which stamps each with its due time.
+  const lag = new SyncLoopLagMeter(clock, tap.stableId);
+  const eventLoop = startEventLoopDelayMeter(clock);
   const live: PhaseDeps['live'] = {};
   const stats = new SummaryProvider({
     cri: () => live.cri,
@@ -115,6 +120,12 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     runtimeCalls: () => runtimeCalls.calls,
     statsSummary: (onlyCpuAndMemory) => stats.get(onlyCpuAndMemory),
+    clock,
+    metricsMaxAgeMs: 1000,
+    lags: () => ({
+      syncLoop: { durationsMs: lag.histogram, recentMaxMs: lag.recentMaxMs() },
+      eventLoop: { durationsMs: eventLoop.histogram, recentMaxMs: eventLoop.recentMaxMs() },
+    }),
   });
   const healthChecks: HealthCheck[] = [
     { name: 'ping', check: () => null },
@@ -206,8 +217,10 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const actor = createActor(provideSystem(effects), {
     input: { argv, stopTimeoutMs: 20_000 },
     systemId: 'supervisor',
-    clock,
+    clock: lag.clock,
     inspect: (ev) => {
+      // First: the lag is read when the timer's event is seen, before the journal's own work.
+      lag.inspect(ev);
       tap.inspect(ev);
       directory.inspect(ev);
       metrics.inspect(ev);
@@ -222,6 +235,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
 
   const final = await waitFor(actor, (s) => s.status !== 'active', { timeout: Infinity });
   unsubscribe();
+  eventLoop.stop();
   const context = final.context as SupervisorContext;
   if (final.value === 'failed') {
     // A failed phase skips the orderly stop: close what start-up had opened.

@@ -18,10 +18,15 @@ export type { Durations, HistogramCounts, KubeletMetricsSnapshot, NodeRequestAtt
 type MaybePromise<T> = T | Promise<T>;
 
 export interface KubeletView {
-  /** Every pod the kubelet is asked to run, spec and latest status (apiVersion/kind optional). */
-  pods(): MaybePromise<Pod[]>;
+  /**
+   * Every pod the kubelet is asked to run, spec and latest status (apiVersion/kind optional). The
+   * same array while nothing changed, a new one when anything did (never changed in place): the
+   * server renders a PodList once per array, not once per request.
+   */
+  pods(): MaybePromise<readonly Pod[]>;
   /** The /configz body, secrets already masked: `configzBody(cfg)` from domain/config/configz. */
   configz(): MaybePromise<{ kubeletconfig: unknown }>;
+  /** The metrics; the same object may be answered for a while (the server renders it once). */
   metrics(): MaybePromise<KubeletMetricsSnapshot>;
   /** The prober's counters and durations, for /metrics/probes. */
   probeMetrics(): MaybePromise<ProbeMetricsSnapshot>;

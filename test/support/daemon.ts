@@ -6,7 +6,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
@@ -31,14 +30,7 @@ export async function until<T>(what: string, probe: () => T | undefined | null |
   throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last instanceof Error ? last.message : last)})\n${context().slice(-3000)}`);
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const p = (s.address() as { port: number }).port;
-      s.close(() => done(p));
-    });
-  });
-}
+export { freePort } from '../../bench/free-port.js';
 
 /**
  * Stops and removes the sandboxes `keep` selects, through `endpoint` — or, for the embedded runtime,
@@ -83,7 +75,11 @@ export interface StaticPodKubelet {
  * The real binary, standalone, with a manifest directory and the debug server on a free loopback
  * port: what the end-to-end and browser tests start. `config` adds KubeletConfiguration lines.
  */
-export async function startStaticPodKubelet(opts: { endpoint: string; nodeName: string; config?: string[]; args?: string[]; prefix?: string }): Promise<StaticPodKubelet> {
+export async function startStaticPodKubelet(opts: {
+  endpoint: string; nodeName: string; config?: string[]; args?: string[]; prefix?: string;
+  /** Serve the kubelet server on 127.0.0.1:serverPort, its certificate generated into `<dir>/pki` (off when absent). */
+  serverPort?: number;
+}): Promise<StaticPodKubelet> {
   const dir = mkdtempSync(join(tmpdir(), opts.prefix ?? 'kts-kubelet-'));
   const manifests = join(dir, 'manifests');
   const logs = join(dir, 'logs');
@@ -93,10 +89,10 @@ export async function startStaticPodKubelet(opts: { endpoint: string; nodeName: 
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
     `staticPodPath: ${manifests}`, `podLogsDir: ${logs}`, `containerRuntimeEndpoint: ${opts.endpoint}`,
     'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
-    'enableServer: false', 'healthzPort: 0', ...(opts.config ?? []), '',
+    ...(opts.serverPort === undefined ? ['enableServer: false'] : ['address: 127.0.0.1', `port: ${opts.serverPort}`]), 'healthzPort: 0', ...(opts.config ?? []), '',
   ].join('\n'));
   const child = spawn(process.execPath, [
-    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${root}`, '--debug-address=127.0.0.1:0', `--hostname-override=${opts.nodeName}`, ...(opts.args ?? []),
+    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${root}`, `--cert-dir=${join(dir, 'pki')}`, '--debug-address=127.0.0.1:0', `--hostname-override=${opts.nodeName}`, ...(opts.args ?? []),
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   let debug = '';

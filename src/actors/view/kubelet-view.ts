@@ -7,9 +7,10 @@
  * from the stats provider (actors/stats/summary-provider.ts).
  */
 import { KubeletError } from '../../domain/errors.js';
-import type { KubeletMetricsSnapshot } from '../../domain/http/kubelet-metrics.js';
+import type { KubeletMetricsSnapshot, LagFigures } from '../../domain/http/kubelet-metrics.js';
 import type { Pod } from '../../domain/pod/types.js';
 import type { Summary } from '../../domain/stats/summary-types.js';
+import type { Clock } from '../../ports/clock.js';
 import type { ExecSyncResponse } from '../../ports/cri.js';
 import type { ContainerLookup, KubeletView } from '../../ports/kubelet-view.js';
 import type { SyncLoopContext } from '../../machines/sync-loop.machine.js';
@@ -28,41 +29,65 @@ export interface KubeletViewSources {
   runtimeCalls: () => Map<string, { count: number; errors: number }>;
   /** GET /stats/summary: a SummaryProvider's get. */
   statsSummary: (onlyCpuAndMemory: boolean) => Promise<Summary>;
+  /**
+   * For how long one metrics snapshot is answered again (0: built per call). Under a crowd of
+   * scrapers, building and rendering /metrics per request held the event loop (issue 7); counters
+   * a second old are still what a scrape expects.
+   */
+  metricsMaxAgeMs?: number;
+  clock?: Pick<Clock, 'now'>;
+  /** The syncLoop's iteration lag and the event loop's delay, when measured. */
+  lags?: () => { syncLoop: LagFigures; eventLoop: LagFigures };
 }
 
 export function createKubeletView(src: KubeletViewSources): KubeletView {
   const entries = () => Object.entries(src.syncLoop()?.pods ?? {});
   const find = (namespace: string, name: string) =>
     entries().find(([, p]) => (p.pod.metadata.namespace ?? 'default') === namespace && p.pod.metadata.name === name && p.lifecycle !== 'terminated');
+  const metricsSnapshot = (): KubeletMetricsSnapshot => {
+    const byState: Record<string, number> = { running: 0, exited: 0, created: 0, unknown: 0 };
+    let runningPods = 0;
+    for (const [, p] of entries()) {
+      const statuses = p.status?.containerStatuses ?? [];
+      if (statuses.some((c) => c.state?.running)) runningPods += 1;
+      for (const c of statuses) {
+        const state = c.state?.running ? 'running' : c.state?.terminated ? 'exited' : c.state?.waiting ? 'created' : 'unknown';
+        byState[state] = (byState[state] ?? 0) + 1;
+      }
+    }
+    const m = src.metrics;
+    const lags = src.lags?.();
+    return {
+      runningPods,
+      runningContainers: byState,
+      plegLastRelistAtMs: src.pleg()?.lastRelistAtMs ?? null,
+      plegRelistDurationsMs: m.plegRelist,
+      podStartDurationsMs: m.podStart,
+      podWorkerDurationsMs: { sync: m.podWorkerSync },
+      runtimeOperations: [...src.runtimeCalls()].map(([op, c]) => ({ op: goOperationName(op), count: c.count, errors: c.errors })),
+      startedPods: m.startedPods,
+      nodeStartup: m.startupMs === null ? [] : [{ phase: 'total', durationMs: m.startupMs }],
+      ...(lags ? { syncLoopLag: lags.syncLoop, eventLoopDelay: lags.eventLoop } : {}),
+    };
+  };
+  let metricsOf: { atMs: number; snapshot: KubeletMetricsSnapshot } | null = null;
+  let podsOf: { ctx: SyncLoopContext | undefined; pods: readonly Pod[] } | null = null;
   const containerStatus = (namespace: string, name: string, container: string) =>
     find(namespace, name)?.[1].status?.containerStatuses?.find((c) => c.name === container);
 
   return {
-    pods: (): Pod[] => entries().map(([, p]) => ({ ...p.pod, status: p.status ?? {} })),
+    // The syncLoop's context is a new object whenever it changes: the list is rebuilt only then.
+    pods: (): readonly Pod[] => {
+      const ctx = src.syncLoop();
+      if (!podsOf || podsOf.ctx !== ctx) podsOf = { ctx, pods: entries().map(([, p]) => ({ ...p.pod, status: p.status ?? {} })) };
+      return podsOf.pods;
+    },
     configz: () => src.configz(),
+    // The same snapshot for metricsMaxAgeMs: the server renders it once.
     metrics: (): KubeletMetricsSnapshot => {
-      const byState: Record<string, number> = { running: 0, exited: 0, created: 0, unknown: 0 };
-      let runningPods = 0;
-      for (const [, p] of entries()) {
-        const statuses = p.status?.containerStatuses ?? [];
-        if (statuses.some((c) => c.state?.running)) runningPods += 1;
-        for (const c of statuses) {
-          const state = c.state?.running ? 'running' : c.state?.terminated ? 'exited' : c.state?.waiting ? 'created' : 'unknown';
-          byState[state] = (byState[state] ?? 0) + 1;
-        }
-      }
-      const m = src.metrics;
-      return {
-        runningPods,
-        runningContainers: byState,
-        plegLastRelistAtMs: src.pleg()?.lastRelistAtMs ?? null,
-        plegRelistDurationsMs: m.plegRelist,
-        podStartDurationsMs: m.podStart,
-        podWorkerDurationsMs: { sync: m.podWorkerSync },
-        runtimeOperations: [...src.runtimeCalls()].map(([op, c]) => ({ op: goOperationName(op), count: c.count, errors: c.errors })),
-        startedPods: m.startedPods,
-        nodeStartup: m.startupMs === null ? [] : [{ phase: 'total', durationMs: m.startupMs }],
-      };
+      const now = src.clock?.now() ?? 0;
+      if (!metricsOf || now - metricsOf.atMs >= (src.metricsMaxAgeMs ?? 0)) metricsOf = { atMs: now, snapshot: metricsSnapshot() };
+      return metricsOf.snapshot;
     },
     containerLogPath: (namespace, name, container, previous) => {
       const hit = find(namespace, name);

@@ -33,3 +33,22 @@ export function countsFromMs(buckets: readonly number[], ms: readonly number[]):
   for (const v of ms) recordMs(h, v);
   return h;
 }
+
+/**
+ * Adds `count` observations known only by their distribution: points of (percentile 0–100, value in
+ * ms), as Node's event-loop delay monitor reports them, and their sum. A bucket gets the share of
+ * the highest percentile whose value is within its bound, so the counts err towards slower: a
+ * quantile read back is never below the true one, at the resolution of the points.
+ */
+export function recordDistributionMs(h: HistogramCounts, points: ReadonlyArray<readonly [percentile: number, ms: number]>, count: number, sumMs: number): HistogramCounts {
+  if (count <= 0) return h;
+  for (let i = 0; i < h.buckets.length; i++) {
+    const boundMs = h.buckets[i]! * 1000;
+    let share = 0;
+    for (const [p, ms] of points) if (ms <= boundMs && p > share) share = p;
+    h.counts[i]! += Math.round((count * Math.min(share, 100)) / 100);
+  }
+  h.count += count;
+  h.sumSeconds += sumMs / 1000;
+  return h;
+}

@@ -4,6 +4,11 @@
  * apart, on /metrics/probes (probe-metrics.ts), as in Go. What Go has and we do not yet: cAdvisor
  * and resource metrics, runtime operation durations, evictions, volume stats, the per-pod-start SLI
  * histograms, and the node_name gauge.
+ *
+ * Ours, not Go's (prefixed kubelet_ts_): the syncLoop's iteration lag (how late its timed inputs
+ * ran after they were due) and the event loop's delay, each as a histogram and as the largest value
+ * of the last minute. A Go kubelet's goroutines do not queue behind each other, so Go has no such
+ * figure; a Node kubelet's one event loop does, and these show when it does.
  */
 import { countsFromMs, type HistogramCounts } from './histogram-counts.js';
 import { DEFAULT_BUCKETS, type MetricFamily } from './prometheus-text.js';
@@ -31,7 +36,20 @@ export interface KubeletMetricsSnapshot {
   runtimeOperations: ReadonlyArray<{ op: string; count: number; errors: number }>;
   startedPods: number;
   nodeStartup: ReadonlyArray<{ phase: NodeStartupPhase; durationMs: number }>;
+  /** How late the syncLoop's timed inputs were handled (LAG_BUCKETS); absent when not measured. */
+  syncLoopLag?: LagFigures;
+  /** The event loop's delay (LAG_BUCKETS); absent when not measured. */
+  eventLoopDelay?: LagFigures;
 }
+
+export interface LagFigures {
+  durationsMs: Durations;
+  /** The largest of the last minute. */
+  recentMaxMs: number;
+}
+
+/** Buckets for lags and delays: from a millisecond (an idle loop) to 10 s (a loop stuck). */
+export const LAG_BUCKETS: readonly number[] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /** Go's podStartupDurationBuckets. */
 export const POD_START_BUCKETS: readonly number[] = [0.5, 1, 2, 3, 4, 5, 6, 8, 10, 20, 30, 45, 60, 120, 180, 240, 300, 360, 480, 600, 900, 1200, 1800, 2700, 3600];
@@ -90,6 +108,17 @@ export function kubeletMetricFamilies(m: KubeletMetricsSnapshot): MetricFamily[]
       samples: ops.map((o) => ({ labels: { operation_type: o.op }, value: o.count })),
     },
     { name: 'kubelet_started_pods_total', type: 'counter', help: 'Pods started (sandboxes created).', samples: [{ value: m.startedPods }] },
+    ...lagFamilies('kubelet_ts_sync_loop_iteration_lag_seconds', 'Seconds from when a timed input of the syncLoop (PLEG relist, pod resync or back-off, probe period) was due to when it was handled', m.syncLoopLag),
+    ...lagFamilies('kubelet_ts_event_loop_delay_seconds', 'Seconds the event loop was late, sampled every 10 ms', m.eventLoopDelay),
   ];
   return families;
+}
+
+function lagFamilies(name: string, help: string, figures: LagFigures | undefined): MetricFamily[] {
+  if (!figures) return [];
+  const maxName = name.replace(/_seconds$/, '_max_seconds');
+  return [
+    { name, type: 'histogram', help: `${help}.`, samples: [{ counts: counts(LAG_BUCKETS, figures.durationsMs) }] },
+    { name: maxName, type: 'gauge', help: `${help}: the largest of the last minute.`, samples: [{ value: figures.recentMaxMs / 1000 }] },
+  ];
 }

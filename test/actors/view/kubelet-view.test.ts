@@ -69,3 +69,37 @@ describe('createKubeletView: /run lookups', () => {
     await expect(view({ execSync: () => undefined }).v.execInContainer('abc123', ['true'])).rejects.toMatchObject({ code: 'KLT_ERR_CRI_UNAVAILABLE' });
   });
 });
+
+describe('createKubeletView: what it answers again (#7)', () => {
+  const withPods = (names: string[]) =>
+    ({ pods: Object.fromEntries(names.map((name) => [`uid-${name}`, { pod: { ...pod, metadata: { ...pod.metadata, name, uid: `uid-${name}` } }, status, lifecycle: 'active', removed: false, probedStarts: {} }])) }) as unknown as SyncLoopContext;
+
+  it('answers the same pod list while the syncLoop\'s context is the same, and a new one when it changes', () => {
+    let ctx = withPods(['web']);
+    const { v } = view({ syncLoop: () => ctx });
+    const first = v.pods();
+    expect(v.pods()).toBe(first);
+    ctx = withPods(['web', 'db']);
+    const second = v.pods() as readonly Pod[];
+    expect(second).not.toBe(first);
+    expect(second.map((p) => p.metadata.name)).toEqual(['web', 'db']);
+  });
+
+  it('answers one metrics snapshot for metricsMaxAgeMs, then builds a fresh one', () => {
+    const clock = new SimulatedClock();
+    let ctx = withPods(['web']);
+    const { v } = view({ syncLoop: () => ctx, clock, metricsMaxAgeMs: 1000 });
+    const first = v.metrics() as { runningPods: number };
+    expect(first.runningPods).toBe(1);
+    ctx = withPods(['web', 'db']);
+    clock.increment(999);
+    expect(v.metrics()).toBe(first);
+    clock.increment(1);
+    expect((v.metrics() as { runningPods: number }).runningPods).toBe(2);
+  });
+
+  it('builds the metrics per call without a max age', () => {
+    const { v } = view();
+    expect(v.metrics()).not.toBe(v.metrics());
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kubeletMetricFamilies, type KubeletMetricsSnapshot } from '../../../src/domain/http/kubelet-metrics.js';
+import { kubeletMetricFamilies, LAG_BUCKETS, type KubeletMetricsSnapshot } from '../../../src/domain/http/kubelet-metrics.js';
 import { newHistogramCounts, recordMs } from '../../../src/domain/http/histogram-counts.js';
 import { DEFAULT_BUCKETS, renderExposition } from '../../../src/domain/http/prometheus-text.js';
 
@@ -58,5 +58,27 @@ describe('kubeletMetricFamilies', () => {
     expect(t).toContain('kubelet_pleg_relist_duration_seconds_count 2');
     expect(t).toContain('kubelet_pod_worker_duration_seconds_bucket{operation_type="sync",le="0.25"} 0');
     expect(t).toContain('kubelet_pod_worker_duration_seconds_bucket{operation_type="sync",le="0.5"} 1');
+  });
+});
+
+describe('kubeletMetricFamilies: kubelet-ts\'s own lag figures', () => {
+  it('writes the syncLoop lag and the event-loop delay as histograms with their last-minute maxima', () => {
+    const t = renderExposition(kubeletMetricFamilies({
+      ...snapshot,
+      syncLoopLag: { durationsMs: [0.5, 3, 120], recentMaxMs: 120 },
+      eventLoopDelay: { durationsMs: recordMs(newHistogramCounts(LAG_BUCKETS), 7), recentMaxMs: 7 },
+    })).split('\n');
+    expect(t).toContain('# TYPE kubelet_ts_sync_loop_iteration_lag_seconds histogram');
+    expect(t).toContain('kubelet_ts_sync_loop_iteration_lag_seconds_bucket{le="0.001"} 1');
+    expect(t).toContain('kubelet_ts_sync_loop_iteration_lag_seconds_bucket{le="0.1"} 2');
+    expect(t).toContain('kubelet_ts_sync_loop_iteration_lag_seconds_count 3');
+    expect(t).toContain('kubelet_ts_sync_loop_iteration_lag_max_seconds 0.12');
+    expect(t).toContain('kubelet_ts_event_loop_delay_seconds_bucket{le="0.005"} 0');
+    expect(t).toContain('kubelet_ts_event_loop_delay_seconds_bucket{le="0.01"} 1');
+    expect(t).toContain('kubelet_ts_event_loop_delay_max_seconds 0.007');
+  });
+
+  it('leaves them out when they are not measured', () => {
+    expect(renderExposition(kubeletMetricFamilies(snapshot))).not.toContain('kubelet_ts_');
   });
 });

@@ -10,6 +10,9 @@
  * Not served yet (Go serves them): /metrics/cadvisor|resource, /spec, /checkpoint,
  * /debug/pprof, /debug/flags/v, /statusz, /flagz; /exec, /attach and /portForward answer 501.
  *
+ * Under load, request handling is spread over event-loop turns (turn-budget.ts) and the PodList
+ * and the metrics text are rendered once per view answer, not per request (issue 7's load test).
+ *
  * Bounds: 64 KiB of headers (Go allows 1 MiB), 64 KiB of body, a whole request must arrive within
  * 60 s, idle keep-alive connections close after 90 s (Go's IdleTimeout), a connection silent both
  * ways for 5 minutes is closed; a log follow lasts at most 4 h (Go's write timeout).
@@ -17,11 +20,12 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { KubeletError } from '../../../domain/errors.js';
-import { kubeletMetricFamilies } from '../../../domain/http/kubelet-metrics.js';
+import { kubeletMetricFamilies, type KubeletMetricsSnapshot } from '../../../domain/http/kubelet-metrics.js';
 import { podList } from '../../../domain/http/pod-list.js';
 import { probeMetricFamilies } from '../../../domain/http/probe-metrics.js';
 import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../../../domain/http/prometheus-text.js';
 import { nodeRequestAttributes } from '../../../domain/http/request-attributes.js';
+import type { Pod } from '../../../domain/pod/types.js';
 import type { KubeletView, SubjectAccessReviewer, TokenReviewer } from '../../../ports/kubelet-view.js';
 import { buildHealthzApp, type HealthCheck } from '../healthz.js';
 import { buildServerTlsOptions, type KubeletTlsConfig } from '../tls/server-tls-options.js';
@@ -31,6 +35,7 @@ import type { ContainerLogLimits } from './container-logs-route.js';
 import { registerDebuggingHandlers } from './debugging-handlers.js';
 import type { SystemLogsOptions } from './system-logs-route.js';
 import { registerStatsSummary } from './stats-summary-route.js';
+import { createTurnBudget } from './turn-budget.js';
 
 export interface KubeletServerAuth {
   anonymous: boolean;
@@ -69,6 +74,8 @@ const BOUNDS: Partial<FastifyServerOptions> = {
   connectionTimeout: 5 * 60_000,
 };
 const MAX_HEADER_BYTES = 64 * 1024;
+/** Request handling per event-loop turn before the rest waits a turn: a fifth of issue 7's 100 ms lag target. */
+const TURN_BUDGET_MS = 20;
 
 /** The URL's path, percent-decoded as Go's r.URL.Path is (left raw when it does not decode). */
 function decodedPath(url: string): string {
@@ -90,6 +97,15 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
     ...serverOptions,
   } as FastifyServerOptions) as unknown as FastifyInstance;
   const { view, auth, logger } = opts;
+
+  // First of all hooks: a request that would hold the event loop past the turn's budget waits for
+  // a later turn, so the kubelet's own timers are not stuck behind a crowd of clients.
+  const turns = createTurnBudget(TURN_BUDGET_MS);
+  app.addHook('onRequest', (_req, _reply, done) => {
+    const wait = turns.enter();
+    if (wait) void wait.then(() => done());
+    else done();
+  });
 
   if (auth) {
     app.addHook('onRequest', async (req, reply) => {
@@ -117,8 +133,13 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
     return reply.code(status).type('text/plain; charset=utf-8').send(status === 500 ? 'Internal Server Error\n' : `${err.message}\n`);
   });
 
-  app.get('/pods', async (_req, reply) => reply.type('application/json').send(JSON.stringify(podList(await view.pods()))));
-  app.get('/metrics', async (_req, reply) => reply.type(PROMETHEUS_CONTENT_TYPE).send(renderExposition(kubeletMetricFamilies(await view.metrics()))));
+  // Under load (issue 7: 200 clients, 110 pods) serialising the PodList per request was the
+  // server's largest cost and held the event loop; the view answers the same array until a pod
+  // changes, so the body is rendered once per change. Go serialises per request.
+  const podsBody = renderedPerValue((pods: readonly Pod[]) => Buffer.from(JSON.stringify(podList(pods))));
+  app.get('/pods', async (_req, reply) => reply.type('application/json').send(podsBody(await view.pods())));
+  const metricsBody = renderedPerValue((m: KubeletMetricsSnapshot) => Buffer.from(renderExposition(kubeletMetricFamilies(m))));
+  app.get('/metrics', async (_req, reply) => reply.type(PROMETHEUS_CONTENT_TYPE).send(metricsBody(await view.metrics())));
   registerStatsSummary(app, view, logger);
   app.get('/metrics/probes', async (_req, reply) => reply.type(PROMETHEUS_CONTENT_TYPE).send(renderExposition(probeMetricFamilies(await view.probeMetrics()))));
 
@@ -139,6 +160,15 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
 
   registerDebuggingHandlers(app, view, { enabled: opts.debuggingHandlers, systemLogs: opts.systemLogs, logLimits: opts.logLimits, logger });
   return app;
+}
+
+/** `render`, remembering its last input and answer: called again only for a different value. */
+function renderedPerValue<T, R>(render: (value: T) => R): (value: T) => R {
+  let last: { value: T; rendered: R } | null = null;
+  return (value) => {
+    if (!last || last.value !== value) last = { value, rendered: render(value) };
+    return last.rendered;
+  };
 }
 
 function boundAddress(app: FastifyInstance, host: string, port: number): string {

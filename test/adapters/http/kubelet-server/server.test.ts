@@ -174,6 +174,19 @@ describe('kubelet server bounds', () => {
   });
 });
 
+describe('the kubelet server\'s renderings', () => {
+  it('renders the PodList once per pod list the view answers', async () => {
+    const view = new FakeKubeletView();
+    view.podsList = [testPod('web')];
+    const a = build(view);
+    const first = (await a.inject('/pods')).body;
+    // Changed in place, which the view port rules out: the server shows it kept the first rendering.
+    view.podsList.push(testPod('db'));
+    expect((await a.inject('/pods')).body).toBe(first);
+    view.podsList = [testPod('web'), testPod('db')];
+    expect(JSON.parse((await a.inject('/pods')).body).items).toHaveLength(2);
+  });
+});
 describe('/metrics/probes', () => {
   it('serves the prober metrics in the Prometheus text format, tracking the view', async () => {
     const view = new FakeKubeletView();
