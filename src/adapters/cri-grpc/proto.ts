@@ -3,11 +3,11 @@
  * two service definitions. The client adapter and the embedded runtime's server both come here, so
  * they can never disagree on loader options (which decide how int64, enums and bytes look in JS).
  */
-import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as grpc from '@grpc/grpc-js';
 import * as protoLoader from '@grpc/proto-loader';
+import { findPackageProto } from '../proto-path.js';
 
 /** Where the proto lives relative to the package root. */
 export const CRI_PROTO_RELATIVE_PATH = join('proto', 'runtime', 'v1', 'api.proto');
@@ -37,20 +37,9 @@ export interface CriProto {
 
 let loaded: CriProto | undefined;
 
-/**
- * Finds the package's proto/ dir by walking up from this module. Walking (rather than a fixed
- * number of `..`) is what makes the same code work from `src/adapters/cri-grpc/` under vitest and
- * from `dist/src/adapters/cri-grpc/` after tsc.
- */
+/** The CRI proto's absolute path (see findPackageProto: from src/ and from dist/src/ alike). */
 export function resolveCriProtoPath(startDir: string = dirname(fileURLToPath(import.meta.url))): string {
-  let dir = startDir;
-  for (;;) {
-    const candidate = join(dir, CRI_PROTO_RELATIVE_PATH);
-    if (existsSync(candidate)) return candidate;
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error(`CRI proto ${CRI_PROTO_RELATIVE_PATH} not found above ${startDir}`);
-    dir = parent;
-  }
+  return findPackageProto(CRI_PROTO_RELATIVE_PATH, startDir);
 }
 
 /** The CRI services, loaded on first use and cached for the life of the process. */
