@@ -1,16 +1,100 @@
 /**
- * The gRPC prober (Go: pkg/probe/grpc, the grpc.health.v1 Check call) is not implemented in
- * kubelet-ts. Every attempt is `unknown`, which the worker discards as Go discards prober errors:
- * a readiness gRPC probe therefore keeps its container not ready, a liveness one never restarts it,
- * and a startup one never lets it start. The output says so, for the pod's events and the logs.
+ * The gRPC prober (Go: pkg/probe/grpc): one grpc.health.v1 Health/Check call per attempt, over a
+ * channel of its own that is closed when the attempt ends.
+ * - The channel is insecure (Go: credentials are not supported) and carries the user agent
+ *   `kube-probe/<major>.<minor>` ahead of the library's own token, as Go's WithUserAgent does
+ *   (`grpc-node-js/…` here where Go sends `grpc-go/…`).
+ * - The probe's timeout covers the whole attempt: connecting, then the call. Like Go's blocking dial,
+ *   a refused or unreachable address is retried within it, so it fails only when the time is up.
+ * - The request names the probe's `service` ("" asks about the server as a whole).
+ * - SERVING: success. Any other status, and every error, is a failure with Go's wording; never
+ *   `unknown` (Go: "any failure is considered as a probe failure", its err is always nil).
  */
+import * as grpc from '@grpc/grpc-js';
+import { formatGoDuration } from '../../domain/config/duration.js';
+import { joinHostPort, probeUserAgent } from '../../domain/probe/target.js';
 import type { ProbeOutcome, ProbeTarget } from '../../domain/probe/types.js';
+import { loadHealthProto, type HealthCheckRequest, type HealthCheckResponse } from './grpc-health-proto.js';
 
 type GrpcTarget = Extract<ProbeTarget, { kind: 'grpc' }>;
 
+const CHANNEL_OPTIONS: grpc.ChannelOptions = {
+  'grpc.primary_user_agent': probeUserAgent(),
+  // A connection of the attempt's own, gone with its channel: no socket outlives the attempt, and
+  // no attempt reuses another's connection (Go dials afresh every time).
+  'grpc.use_local_subchannel_pool': 1,
+};
+
+/** grpc-go's codes.Code names, indexed by status number, for Go's "rpc error: code = … desc = …". */
+const GO_CODE_NAMES = [
+  'OK', 'Canceled', 'Unknown', 'InvalidArgument', 'DeadlineExceeded', 'NotFound', 'AlreadyExists',
+  'PermissionDenied', 'ResourceExhausted', 'FailedPrecondition', 'Aborted', 'OutOfRange', 'Unimplemented',
+  'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated',
+];
+
+type CheckFn = (
+  request: HealthCheckRequest,
+  options: grpc.CallOptions,
+  callback: (err: grpc.ServiceError | null, response?: HealthCheckResponse) => void,
+) => grpc.ClientUnaryCall;
+
 export async function grpcProbe(target: GrpcTarget): Promise<ProbeOutcome> {
-  return {
-    result: 'unknown',
-    output: `gRPC probes are not implemented in kubelet-ts (${target.host}:${target.port}, service "${target.service}")`,
-  };
+  const address = joinHostPort(target.host, target.port);
+  const timeout = formatGoDuration(target.timeoutSeconds * 1000);
+  const deadline = Date.now() + target.timeoutSeconds * 1000;
+  // A missing proto is an installation fault, not the container's: it throws (an `unknown` attempt).
+  const { HealthClient } = loadHealthProto();
+  let client: grpc.Client;
+  try {
+    client = new HealthClient(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+  } catch (err) {
+    return failure(`error: failed to connect service at ${JSON.stringify(address)}: ${errorMessage(err)}`);
+  }
+  try {
+    const connectError = await waitForReady(client, deadline);
+    if (connectError) {
+      // Go's blocking dial ends only with its context, so its error is the deadline's.
+      return Date.now() >= deadline
+        ? failure(`timeout: failed to connect service ${JSON.stringify(address)} within ${timeout}: context deadline exceeded`)
+        : failure(`error: failed to connect service at ${JSON.stringify(address)}: ${connectError.message}`);
+    }
+    const { err, response } = await check(client, target.service, deadline);
+    if (err) return failure(rpcFailure(err, timeout));
+    // A status newer than our proto arrives as its number; Go names it by number too.
+    const status = String(response?.status ?? 'UNKNOWN');
+    if (status !== 'SERVING') return failure(`service unhealthy (responded with ${JSON.stringify(status)})`);
+    return { result: 'success', output: 'service healthy' };
+  } finally {
+    client.close();
+  }
+}
+
+function rpcFailure(err: grpc.ServiceError, timeout: string): string {
+  switch (err.code) {
+    case grpc.status.UNIMPLEMENTED:
+      return `error: this server does not implement the grpc health protocol (grpc.health.v1.Health): ${err.details}`;
+    case grpc.status.DEADLINE_EXCEEDED:
+      return `timeout: health rpc did not complete within ${timeout}`;
+    default:
+      return `error: health rpc probe failed: rpc error: code = ${GO_CODE_NAMES[err.code] ?? `Code(${err.code})`} desc = ${err.details}`;
+  }
+}
+
+function waitForReady(client: grpc.Client, deadline: number): Promise<Error | undefined> {
+  return new Promise((resolve) => client.waitForReady(deadline, (err) => resolve(err)));
+}
+
+function check(client: grpc.Client, service: string, deadline: number): Promise<{ err: grpc.ServiceError | null; response?: HealthCheckResponse }> {
+  const call = (client as unknown as { Check: CheckFn }).Check.bind(client);
+  return new Promise((resolve) => {
+    call({ service }, { deadline }, (err, response) => resolve(response ? { err, response } : { err }));
+  });
+}
+
+function failure(output: string): ProbeOutcome {
+  return { result: 'failure', output };
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -4,13 +4,14 @@
  * TIME_WAIT sockets behind on a busy node.
  */
 import net from 'node:net';
+import { joinHostPort } from '../../domain/probe/target.js';
 import type { ProbeOutcome, ProbeTarget } from '../../domain/probe/types.js';
 
 type TcpTarget = Extract<ProbeTarget, { kind: 'tcpSocket' }>;
 
 export function tcpProbe(target: TcpTarget): Promise<ProbeOutcome> {
   return new Promise((resolve) => {
-    const address = target.host.includes(':') ? `[${target.host}]:${target.port}` : `${target.host}:${target.port}`;
+    const address = joinHostPort(target.host, target.port);
     const socket = net.connect({ host: target.host, port: target.port });
     const timer = setTimeout(() => {
       socket.destroy();

@@ -46,8 +46,11 @@ export function resolveProbeTarget(probe: Probe, container: Container, addresses
     return { kind: 'tcpSocket', host: probe.tcpSocket.host || hostForProbe(addresses), port, timeoutSeconds };
   }
   if (probe.grpc) {
+    // A number only: the gRPC action has no named ports (Go's API validation rejects anything else).
+    const port = typeof probe.grpc.port === 'number' ? validPort(probe.grpc.port) : `invalid port number: ${String(probe.grpc.port)}`;
+    if (typeof port === 'string') return { kind: 'unresolvable', reason: port };
     // Go's gRPC probe has no host field: it always dials the pod IP.
-    return { kind: 'grpc', host: hostForProbe(addresses), port: probe.grpc.port, service: probe.grpc.service ?? '', timeoutSeconds };
+    return { kind: 'grpc', host: hostForProbe(addresses), port, service: probe.grpc.service ?? '', timeoutSeconds };
   }
   return { kind: 'unresolvable', reason: `missing probe handler for container ${container.name}` };
 }
@@ -79,15 +82,24 @@ export function resolveContainerPort(port: number | string, container: Container
       return `port ${port} not found`;
     }
   }
-  if (Number.isInteger(resolved) && resolved > 0 && resolved < 65536) return resolved;
-  return `invalid port number: ${resolved}`;
+  return validPort(resolved);
+}
+
+/** The port if it is one (1–65535), else the error message. */
+function validPort(port: number): number | string {
+  return Number.isInteger(port) && port > 0 && port < 65536 ? port : `invalid port number: ${port}`;
 }
 
 /** Go's formatURL: the path is parsed as a URL reference and its scheme and host replaced. */
 export function formatProbeUrl(scheme: string, host: string, port: number, path: string): string {
-  const hostPort = host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
+  const hostPort = joinHostPort(host, port);
   const reference = new URL(path, 'http://placeholder.invalid');
   return `${scheme}://${hostPort}${reference.pathname}${reference.search}`;
+}
+
+/** Go's net.JoinHostPort: an IPv6 literal goes in brackets (unless it already is). */
+export function joinHostPort(host: string, port: number): string {
+  return host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 /** `kube-probe/<major>.<minor>` of the Kubernetes version we follow (Go: userAgent("probe")). */

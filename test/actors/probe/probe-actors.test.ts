@@ -6,6 +6,8 @@ import { createProbeActors, forJournal, MAX_OUTCOME_OUTPUT_CHARS, PROBE_ATTEMPTS
 import { createProbers } from '../../../src/adapters/probers/index.js';
 import { probeMachine } from '../../../src/machines/probe.machine.js';
 import type { ProbeOutcome, Probers, ProbeTarget } from '../../../src/domain/probe/types.js';
+import { healthService, startGrpcServer, type SeenCheck, type StatusAnswer } from '../../support/grpc-health-server.js';
+import { until } from '../../support/daemon.js';
 
 /** Probers that record which kind ran and answer from a script per kind. */
 function fakeProbers(answers: Partial<Record<keyof Probers, (ProbeOutcome | Error)[]>>) {
@@ -80,7 +82,51 @@ describe('runWithRetries', () => {
   });
 });
 
+/** A readiness worker (no parent pod worker) on the real probers; its result changes are collected. */
+function startReadinessWorker(container: Record<string, unknown>) {
+  const execSync = async () => ({ stdout: '', stderr: '', exitCode: 0 });
+  const worker = probeMachine.provide({ actors: createProbeActors({ probers: createProbers({ execSync }) }) });
+  const changes: unknown[] = [];
+  const parent = createActor(
+    setup({ actors: { worker } }).createMachine({
+      invoke: {
+        id: 'worker',
+        src: 'worker',
+        input: { podUid: 'u', podIP: '127.0.0.1', containerId: 'c', containerStartedAtMs: 0, probe: 'readiness', container: { name: 'web', image: 'i', ...container } },
+      },
+      on: { 'probe.result.changed': { actions: ({ event }) => changes.push(event) } },
+    }),
+  ).start();
+  return { parent, changes };
+}
+
+const readinessChange = (result: string) => ({ type: 'probe.result.changed', podUid: 'u', container: 'web', containerId: 'c', probe: 'readiness', result });
+
 describe('probe worker with the real probers', () => {
+  it('flips readiness with a loopback gRPC health server going SERVING and back to NOT_SERVING', async () => {
+    const statuses = new Map<string, StatusAnswer>([['', 'NOT_SERVING']]);
+    const seen: SeenCheck[] = [];
+    const server = await startGrpcServer(healthService(statuses, seen));
+    const { parent, changes } = startReadinessWorker({ readinessProbe: { grpc: { port: server.port }, periodSeconds: 1, failureThreshold: 1 } });
+    try {
+      // Not ready from the start: NOT_SERVING answers (the first judged by the time the second is
+      // asked) confirm it without a change.
+      await until('a second health check', () => seen.length >= 2, 5000);
+      expect(changes).toEqual([]);
+      statuses.set('', 'SERVING');
+      await waitFor(parent, () => changes.length === 1, { timeout: 5000 });
+      statuses.set('', 'NOT_SERVING');
+      await waitFor(parent, () => changes.length === 2, { timeout: 5000 });
+      expect(changes).toEqual([
+        readinessChange('success'),
+        { ...readinessChange('failure'), output: 'service unhealthy (responded with "NOT_SERVING")' },
+      ]);
+    } finally {
+      parent.stop();
+      server.stop();
+    }
+  });
+
   it('flips readiness once a loopback HTTP endpoint starts answering 200', async () => {
     let requests = 0;
     const server = http.createServer((_req, res) => {
@@ -89,32 +135,11 @@ describe('probe worker with the real probers', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    const execSync = async () => ({ stdout: '', stderr: '', exitCode: 0 });
-    const worker = probeMachine.provide({ actors: createProbeActors({ probers: createProbers({ execSync }) }) });
-    const changes: unknown[] = [];
-    const parent = createActor(
-      setup({ actors: { worker } }).createMachine({
-        invoke: {
-          id: 'worker',
-          src: 'worker',
-          input: {
-            podUid: 'u',
-            podIP: '127.0.0.1',
-            containerId: 'c',
-            containerStartedAtMs: 0,
-            probe: 'readiness',
-            container: { name: 'web', image: 'i', readinessProbe: { httpGet: { port, path: '/ready' }, periodSeconds: 1 } },
-          },
-        },
-        on: { 'probe.result.changed': { actions: ({ event }) => changes.push(event) } },
-      }),
-    ).start();
+    const { parent, changes } = startReadinessWorker({ readinessProbe: { httpGet: { port, path: '/ready' }, periodSeconds: 1 } });
     try {
       await waitFor(parent, () => changes.length > 0, { timeout: 5000 });
       expect(requests).toBe(2);
-      expect(changes).toEqual([
-        { type: 'probe.result.changed', podUid: 'u', container: 'web', containerId: 'c', probe: 'readiness', result: 'success' },
-      ]);
+      expect(changes).toEqual([readinessChange('success')]);
     } finally {
       parent.stop();
       server.closeAllConnections();

@@ -1,10 +1,166 @@
-import { describe, expect, it } from 'vitest';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
 import { grpcProbe } from '../../../src/adapters/probers/grpc-prober.js';
+import { probeUserAgent } from '../../../src/domain/probe/target.js';
+import { until } from '../../support/daemon.js';
+import {
+  healthService, startGrpcServer, type CheckHandler, type SeenCheck, type StatusAnswer,
+} from '../../support/grpc-health-server.js';
+
+const stops: (() => void | Promise<void>)[] = [];
+afterEach(async () => {
+  for (const stop of stops.splice(0)) await stop();
+});
+
+async function startServer(check: CheckHandler | undefined): Promise<number> {
+  const server = await startGrpcServer(check);
+  stops.push(server.stop);
+  return server.port;
+}
+
+async function startHealthServer(statuses: Record<string, StatusAnswer>, seen: SeenCheck[] = []): Promise<number> {
+  return startServer(healthService(new Map(Object.entries(statuses)), seen));
+}
+
+/** A TCP listener on 127.0.0.1 that accepts and then says nothing (no HTTP/2 settings, ever). */
+async function startSilentListener(): Promise<number> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  stops.push(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => server.close(resolve));
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/** A TCP relay on 127.0.0.1 in front of `port` that counts the connections open through it. */
+async function startCountingRelay(port: number): Promise<{ port: number; open: () => number; opened: () => number }> {
+  let open = 0;
+  let opened = 0;
+  const server = net.createServer((client) => {
+    open++;
+    opened++;
+    const upstream = net.connect({ host: '127.0.0.1', port });
+    client.pipe(upstream).pipe(client);
+    const end = () => { client.destroy(); upstream.destroy(); };
+    client.on('close', () => { open--; end(); });
+    client.on('error', end);
+    upstream.on('error', end);
+    upstream.on('close', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  stops.push(() => new Promise((resolve) => server.close(() => resolve())));
+  return { port: (server.address() as AddressInfo).port, open: () => open, opened: () => opened };
+}
+
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const probe = (port: number, service = '', timeoutSeconds = 1) =>
+  grpcProbe({ kind: 'grpc', host: '127.0.0.1', port, service, timeoutSeconds });
 
 describe('grpcProbe', () => {
-  it('answers unknown and says gRPC probes are not implemented', async () => {
-    const outcome = await grpcProbe({ kind: 'grpc', host: '10.0.0.1', port: 50051, service: '', timeoutSeconds: 1 });
-    expect(outcome.result).toBe('unknown');
-    expect(outcome.output).toMatch(/not implemented/);
+  it('succeeds when the server answers SERVING, asking about the whole server with the kube-probe user agent', async () => {
+    const seen: SeenCheck[] = [];
+    const port = await startHealthServer({ '': 'SERVING' }, seen);
+    expect(await probe(port)).toEqual({ result: 'success', output: 'service healthy' });
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.service).toBe('');
+    // Go: grpc.WithUserAgent("kube-probe/x.y"), ahead of the library's own token.
+    expect(seen[0]?.userAgent).toMatch(new RegExp(`^${probeUserAgent().replace('.', '\\.')} grpc-node-js/`));
+  });
+
+  it('asks about the probe\'s service and judges that service alone', async () => {
+    const seen: SeenCheck[] = [];
+    const port = await startHealthServer({ '': 'NOT_SERVING', 'pkg.Orders': 'SERVING' }, seen);
+    expect((await probe(port, 'pkg.Orders')).result).toBe('success');
+    expect(seen.map((s) => s.service)).toEqual(['pkg.Orders']);
+  });
+
+  it.each<[StatusAnswer, string]>([
+    ['NOT_SERVING', 'NOT_SERVING'],
+    ['SERVICE_UNKNOWN', 'SERVICE_UNKNOWN'],
+    ['omitted', 'UNKNOWN'],
+    [7, '7'],
+  ])('fails when the server answers %s, naming the status as Go does', async (answer, named) => {
+    const port = await startHealthServer({ '': answer });
+    expect(await probe(port)).toEqual({ result: 'failure', output: `service unhealthy (responded with "${named}")` });
+  });
+
+  it('fails with the RPC status when the server does not know the service (NOT_FOUND)', async () => {
+    const port = await startHealthServer({ '': 'SERVING' });
+    expect(await probe(port, 'pkg.Unknown')).toEqual({
+      result: 'failure',
+      output: 'error: health rpc probe failed: rpc error: code = NotFound desc = unknown service',
+    });
+  });
+
+  it('fails saying so when the server does not implement grpc.health.v1.Health', async () => {
+    const port = await startServer(undefined);
+    const outcome = await probe(port);
+    expect(outcome.result).toBe('failure');
+    expect(outcome.output).toMatch(/^error: this server does not implement the grpc health protocol \(grpc\.health\.v1\.Health\): /);
+  });
+
+  it('fails once the timeout is up when nothing listens on the port', async () => {
+    const port = await closedPort();
+    expect(await probe(port)).toEqual({
+      result: 'failure',
+      output: `timeout: failed to connect service "127.0.0.1:${port}" within 1s: context deadline exceeded`,
+    });
+  });
+
+  it('fails once the timeout is up when the listener never speaks HTTP/2', async () => {
+    const port = await startSilentListener();
+    const outcome = await probe(port);
+    expect(outcome.result).toBe('failure');
+    expect(outcome.output).toMatch(/^timeout: /);
+  });
+
+  it('fails once the timeout is up when the server never answers the call', async () => {
+    const port = await startServer(() => {});
+    expect(await probe(port)).toEqual({ result: 'failure', output: 'timeout: health rpc did not complete within 1s' });
+  });
+
+  it('opens one connection per attempt and closes it when the attempt ends', async () => {
+    const relay = await startCountingRelay(await startHealthServer({ '': 'SERVING', down: 'NOT_SERVING' }));
+    expect((await probe(relay.port)).result).toBe('success');
+    expect((await probe(relay.port, 'down')).result).toBe('failure');
+    expect((await probe(relay.port, 'gone')).result).toBe('failure');
+    expect(relay.opened()).toBe(3);
+    await until('every probe connection closed', async () => relay.open() === 0, 5_000);
+  });
+
+  it('leaves no socket or timer behind that would keep the process alive', async () => {
+    const servingPort = await startHealthServer({ '': 'SERVING' });
+    const silentPort = await startServer(() => {});
+    const refused = await closedPort();
+    const before = activeHandles();
+    await probe(servingPort);
+    await probe(silentPort);
+    await probe(refused);
+    await until('no more sockets or timers than before', async () => {
+      const now = activeHandles();
+      return now.sockets <= before.sockets && now.timers <= before.timers;
+    }, 5_000);
   });
 });
+
+/** Sockets and timers that keep Node's event loop (and so a process) alive; unref'd ones are not listed. */
+function activeHandles(): { sockets: number; timers: number } {
+  const resources = process.getActiveResourcesInfo();
+  return {
+    sockets: resources.filter((r) => r === 'TCPSocketWrap').length,
+    timers: resources.filter((r) => r === 'Timeout').length,
+  };
+}

@@ -82,6 +82,12 @@ describe('resolveProbeTarget', () => {
     });
   });
 
+  it('sends gRPC probes to the pod IP, asking about the whole server when no service is named', () => {
+    expect(resolveProbeTarget({ grpc: { port: 50051 } }, container, addresses)).toEqual({
+      kind: 'grpc', host: '10.0.0.5', port: 50051, service: '', timeoutSeconds: 1,
+    });
+  });
+
   it('sends gRPC probes to the pod IP with the service name', () => {
     expect(resolveProbeTarget({ grpc: { port: 50051, service: 'health' } }, container, addresses)).toEqual({
       kind: 'grpc',
@@ -95,6 +101,8 @@ describe('resolveProbeTarget', () => {
   it.each([
     [{ httpGet: { port: 'missing' } }, 'port missing not found'],
     [{ tcpSocket: { port: 0 } }, 'invalid port number: 0'],
+    [{ grpc: { port: 70000 } }, 'invalid port number: 70000'],
+    [{ grpc: { port: 'grpc' } }, 'invalid port number: grpc'],
     [{}, 'missing probe handler for container web'],
   ])('makes %j unresolvable', (probe, reason) => {
     expect(resolveProbeTarget(probe, container, addresses)).toEqual({ kind: 'unresolvable', reason });
