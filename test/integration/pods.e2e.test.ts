@@ -7,7 +7,7 @@ import { existsSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSyn
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
-import { startStaticPodKubelet, until as waitUntil, type StaticPodKubelet } from '../support/daemon.js';
+import { freePort, startStaticPodKubelet, until as waitUntil, type StaticPodKubelet } from '../support/daemon.js';
 
 const NODE = 'node-a';
 
@@ -162,6 +162,27 @@ describe.each(RUNTIMES)('on the $name runtime', (rt) => {
         return s && s.restartCount >= 1 ? s : undefined;
       }, 30_000);
       expect(c.restartCount).toBeGreaterThanOrEqual(1);
+    }, 40_000);
+
+    it('restarts a container whose gRPC liveness probe finds no health server', async () => {
+      // Nothing serves grpc.health.v1 at this port on the pod's IP: every attempt fails when its
+      // one-second timeout is up, as Go's blocking dial does.
+      const port = await freePort();
+      writeFileSync(join(k.manifests, 'grpc-live.json'), pod('grpc-live', {
+        ...looping('grpc-live'),
+        livenessProbe: { grpc: { port }, periodSeconds: 1, failureThreshold: 1 },
+      }));
+      const c = await until('a gRPC liveness restart', async () => {
+        const s = (await byName('grpc-live'))?.status?.containerStatuses?.[0];
+        return s && s.restartCount >= 1 ? s : undefined;
+      }, 30_000);
+      expect(c.restartCount).toBeGreaterThanOrEqual(1);
+      // The prober's verdict in Go's words, as the worker reported it (the pod IP is the runtime's).
+      const { records } = (await (await fetch(`http://${k.debug}/debug/journal/records`)).json()) as {
+        records: { name: string; payload: { probe?: string; result?: string; output?: string } }[];
+      };
+      const failed = records.find((r) => r.name === 'probe.result.changed' && r.payload.probe === 'liveness' && r.payload.output?.includes(`:${port}"`));
+      expect(failed?.payload.output).toMatch(new RegExp(`^timeout: failed to connect service "[^"]+:${port}" within 1s: context deadline exceeded$`));
     }, 40_000);
 
     it('flips Ready with the readiness probe', async () => {
