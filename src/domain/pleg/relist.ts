@@ -39,21 +39,41 @@ export interface RelistInput {
 
 /**
  * A stable digest of a relist's pods: two 32-bit FNV-1a hashes (different offset bases) over their
- * canonical JSON, sorted by uid. 32-bit integer arithmetic, once a second over every pod: a 64-bit
- * BigInt FNV was a measurable share of an idle node's CPU at 110 pods.
+ * fields, pods sorted by uid, each field ended by a separator no id, name or state contains. Computed
+ * once a second over every pod, so it hashes the fields where they are instead of building their JSON
+ * first (a BigInt FNV-64 over a JSON string was a measurable share of an idle node's CPU and garbage
+ * at 110 pods).
  */
 export function relistDigest(pods: readonly RelistPod[]): string {
-  const text = JSON.stringify(
-    [...pods]
-      .sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0))
-      .map((p) => [p.uid, p.sandboxes.map((s) => [s.id, s.state]), p.containers.map((c) => [c.id, c.name, c.state])]),
-  );
   let a = 0x811c9dc5;
   let b = 0x050c5d1f;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193);
+  const feed = (text: string, end: number) => {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      a = Math.imul(a ^ c, 0x01000193);
+      b = Math.imul(b ^ c, 0x01000193);
+    }
+    a = Math.imul(a ^ end, 0x01000193);
+    b = Math.imul(b ^ end, 0x01000193);
+  };
+  const sorted = [...pods].sort((x, y) => (x.uid < y.uid ? -1 : x.uid > y.uid ? 1 : 0));
+  for (const p of sorted) {
+    feed(p.uid, POD_END);
+    for (const s of p.sandboxes) {
+      feed(s.id, FIELD_END);
+      feed(s.state, SANDBOX_END);
+    }
+    for (const c of p.containers) {
+      feed(c.id, FIELD_END);
+      feed(c.name, FIELD_END);
+      feed(c.state, CONTAINER_END);
+    }
   }
   return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
+
+// Control characters: never in a uid, a runtime id, a container name (DNS label) or a state.
+const FIELD_END = 0x1f;
+const SANDBOX_END = 0x1e;
+const CONTAINER_END = 0x1d;
+const POD_END = 0x1c;

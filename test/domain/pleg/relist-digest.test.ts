@@ -19,3 +19,14 @@ describe('relistDigest', () => {
     expect(relistDigest([pod('a'), { ...pod('b'), containers: [{ id: 'c-other', name: 'main', state: 'running' }] }])).not.toBe(d);
   });
 });
+
+describe('relistDigest boundaries', () => {
+  it('tells apart pods whose fields would run together without separators', () => {
+    const one: RelistPod = { uid: 'ab', sandboxes: [], containers: [{ id: 'c', name: 'x', state: 'running' }] };
+    const other: RelistPod = { uid: 'a', sandboxes: [], containers: [{ id: 'bc', name: 'x', state: 'running' }] };
+    expect(relistDigest([one])).not.toBe(relistDigest([other]));
+    // A sandbox is not a container with the same id.
+    expect(relistDigest([{ uid: 'u', sandboxes: [{ id: 's', state: 'ready' }], containers: [] }]))
+      .not.toBe(relistDigest([{ uid: 'u', sandboxes: [], containers: [{ id: 's', name: 'ready', state: 'running' }] }]));
+  });
+});
