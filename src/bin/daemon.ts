@@ -265,10 +265,10 @@ function nodeNameOf(supervisor: AnyActorRef | null): string | undefined {
   return (out as { nodeName?: string } | undefined)?.nodeName;
 }
 
-/** The syncLoop's pods for /debug/pods: each pod's identity, lifecycle and latest status. */
+/** The syncLoop's pods for /debug/pods: each pod's identity, lifecycle and latest status; the uids of orphans being killed. */
 function podsView(snapshot: unknown) {
   const ctx = (snapshot as { context?: SyncLoopContext } | undefined)?.context;
-  if (!ctx) return { pods: [], rejectedManifests: [] };
+  if (!ctx) return { pods: [], rejectedManifests: [], orphans: [] };
   return {
     pods: Object.entries(ctx.pods).map(([uid, p]) => ({
       uid,
@@ -278,6 +278,7 @@ function podsView(snapshot: unknown) {
       status: p.status,
     })),
     rejectedManifests: ctx.rejectedManifests,
+    orphans: Object.keys(ctx.orphans),
   };
 }
 

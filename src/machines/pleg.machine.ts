@@ -8,6 +8,9 @@
  *   events, ContainerChanged left out as Go does, go to the parent as
  *   `{ type: 'pleg.events', events: [{ podUid, type, containerId }], observedAtMs }` when there are any.
  *   `lastRelistAtMs` becomes the relist's time: health is `isPlegHealthy(lastRelistAtMs, now)`.
+ *   When the set of running pods (a running container or a ready sandbox) changed, the message
+ *   carries it whole as `runningPodUids` (sent even without events then): the syncLoop looks for
+ *   orphaned pods in it, as Go's housekeeping reads the runtime cache.
  * - `waiting`: relistPeriod after the last relist ended (wait.Until's sliding period), then relisting.
  * A failed relist keeps the previous pods and time (so health decays) and tries again next period.
  *
@@ -23,6 +26,7 @@ import { assign, enqueueActions, fromPromise, sendParent, setup, type AnyActorRe
 import { serializeError, type SerializedError } from '../domain/errors.js';
 import { diffRelists, reportableEvents, type PlegEvent } from '../domain/pleg/diff.js';
 import type { RelistInput, RelistOutput, RelistPod } from '../domain/pleg/relist.js';
+import { runningPodUids, sameUids } from '../domain/pleg/running-pods.js';
 
 export interface PlegInput {
   /** Default 1000 (Go's genericPlegRelistPeriod). */
@@ -33,6 +37,8 @@ export interface PlegContext {
   relistPeriodMs: number;
   /** The last successful relist's pods; empty before the first. */
   pods: RelistPod[];
+  /** The uids of the running pods as last sent to the parent (sorted; empty before any). */
+  runningPodUids: string[];
   /** Their digest, handed to the next relist so an identical answer need not be repeated. */
   digest: string | null;
   lastRelistAtMs: number | null;
@@ -42,7 +48,13 @@ export interface PlegContext {
 }
 
 /** Sent to the parent after a relist that saw changes. */
-export interface PlegEventsEvent { type: 'pleg.events'; events: PlegEvent[]; observedAtMs: number }
+export interface PlegEventsEvent {
+  type: 'pleg.events';
+  events: PlegEvent[];
+  observedAtMs: number;
+  /** Every running pod's uid, present when that set changed since the last message. */
+  runningPodUids?: string[];
+}
 
 /** The effectful actor srcs: replay makes exactly these inert. */
 export const PLEG_EFFECTS = ['relist'] as const;
@@ -63,16 +75,21 @@ export const plegMachine = setup({
       if (!output) return;
       const pods = output.unchanged || !output.pods ? context.pods : output.pods;
       const events = output.unchanged ? [] : reportableEvents(diffRelists(context.pods, pods));
+      const running = output.unchanged ? context.runningPodUids : runningPodUids(pods);
+      const runningChanged = !sameUids(running, context.runningPodUids);
       enqueue.assign({
         pods,
+        runningPodUids: running,
         digest: output.unchanged ? context.digest : output.digest ?? null,
         lastRelistAtMs: output.observedAtMs,
         lastRelistDurationMs: output.durationMs ?? context.lastRelistDurationMs,
         relistCount: context.relistCount + 1,
         lastError: null,
       });
-      if (events.length > 0) {
-        enqueue(sendParent({ type: 'pleg.events', events, observedAtMs: output.observedAtMs } satisfies PlegEventsEvent));
+      if (events.length > 0 || runningChanged) {
+        enqueue(sendParent({
+          type: 'pleg.events', events, observedAtMs: output.observedAtMs, ...(runningChanged ? { runningPodUids: running } : {}),
+        } satisfies PlegEventsEvent));
       }
       // Cluster mode: the first relist makes the PLEG healthy for the node's Ready condition.
       const nodeStatus = system.get('nodeStatus') as AnyActorRef | undefined;
@@ -90,6 +107,7 @@ export const plegMachine = setup({
   context: ({ input }) => ({
     relistPeriodMs: input.relistPeriodMs ?? 1000,
     pods: [],
+    runningPodUids: [],
     digest: null,
     lastRelistAtMs: null,
     lastRelistDurationMs: null,

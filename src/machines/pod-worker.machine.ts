@@ -23,6 +23,11 @@
  *   caused by activeDeadlineSeconds ends in `idle` with phase Failed, waiting for the deletion.
  * - `terminated`: final; output `{ podUid }`.
  *
+ * A runtime-only pod (input `runtimeOnly`: an orphan the runtime runs but no source has, Go's
+ * UpdatePod with a RunningPod) has no spec: the worker starts terminating with the given kill
+ * request and, once the kill succeeded, is terminated without reading or reporting a status, as
+ * Go's syncTerminatingRuntimePod.
+ *
  * A pod update carrying a deletionTimestamp (graceful deletion through the API) is a kill request
  * with the pod's deletionGracePeriodSeconds, as in Go's UpdatePod; a later update with a shorter
  * one shortens the kill.
@@ -40,7 +45,7 @@
  * where Go computes it before the runtime sync from the PLEG cache.
  * Pure: no I/O, no clock reads; times come from the getPodStatus output (observedAtMs).
  */
-import { assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { and, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { serializeError, type SerializedError } from '../domain/errors.js';
 import { activeDeadlineRemainingMs, isPastActiveDeadline } from '../domain/pod/active-deadline.js';
 import { DeadlineExceededMessage, DeadlineExceededReason, generateAPIPodStatus, isTerminalPhase } from '../domain/pod/status.js';
@@ -64,6 +69,8 @@ export interface PodWorkerInput {
   hostIPs?: string[];
   /** The CRI runtime_name, the scheme of container ids in the status. Default "containerd". */
   runtimeName?: string;
+  /** The pod is only in the runtime (an orphan, `pod` holds just its uid): kill it with this request. */
+  runtimeOnly?: KillRequest;
 }
 
 export interface SyncPodInput { pod: Pod; probes: ProbeFailures }
@@ -76,6 +83,8 @@ export interface KillRequest { reason: string; gracePeriodSeconds?: number }
 
 export interface PodWorkerContext {
   podUid: string;
+  /** An orphan: killed at once, no status computed or reported. */
+  runtimeOnly: boolean;
   /** The latest spec: updates replace it at once, syncs use it when they start. */
   pod: Pod;
   resyncIntervalMs: number;
@@ -194,6 +203,7 @@ export const podWorkerMachine = setup({
   },
   guards: {
     hasKillRequest: ({ context }) => context.killRequest !== null,
+    isRuntimeOnly: ({ context }) => context.runtimeOnly,
     // Only a pod still running can pass its deadline (once evicted it is Failed and stays so).
     isPastActiveDeadline: ({ context }) =>
       isActivePod(context) && context.observedAtMs !== null && isPastActiveDeadline(context.pod, context.apiStatus?.startTime, context.observedAtMs),
@@ -330,6 +340,7 @@ export const podWorkerMachine = setup({
   id: 'podWorker',
   context: ({ input }) => ({
     podUid: input.pod.metadata.uid,
+    runtimeOnly: input.runtimeOnly !== undefined,
     pod: input.pod,
     resyncIntervalMs: input.resyncIntervalMs ?? 60_000,
     resyncJitterFraction: input.resyncJitterFraction ?? 0,
@@ -351,7 +362,7 @@ export const podWorkerMachine = setup({
     observedAtMs: null,
     apiStatus: null,
     statusChanged: false,
-    killRequest: deletionKillRequest(input.pod).killRequest ?? null,
+    killRequest: input.runtimeOnly ?? deletionKillRequest(input.pod).killRequest ?? null,
     deadlineExceeded: false,
     gracePeriodSeconds: null,
     lastKillError: null,
@@ -476,6 +487,8 @@ export const podWorkerMachine = setup({
             src: 'killPod',
             input: ({ context }) => ({ pod: context.pod, gracePeriodSeconds: context.gracePeriodSeconds ?? 1 }),
             onDone: [
+              // Nothing to report for a pod no source has: done once its containers are stopped.
+              { guard: and(['isKillOk', 'isRuntimeOnly']), target: '#podWorker.terminated' },
               { guard: 'isKillOk', target: 'recordingStatus' },
               { target: 'retrying', actions: 'recordKillError' },
             ],

@@ -15,12 +15,22 @@
  *   left the config.
  * - Status: each worker reports `pod.status.updated`; the syncLoop keeps the latest per pod (the
  *   status manager reads it), and starts or restarts probe workers as containers start.
- * The 1 s syncCh and 2 s housekeeping ticks of Go are folded into the workers' own resync timers
- * and into the done/REMOVE handling here, so an idle node journals nothing.
+ * - Orphans (HandlePodCleanups): once every source has been seen, a pod the runtime runs (the
+ *   PLEG's `runningPodUids`) that no source has and no worker handles gets a runtime-only worker
+ *   that kills it with a 1 s grace period (Go's SyncPodKill with a RunningPod). Checked when the
+ *   sources become ready, when the PLEG reports a changed set of running pods and when the runtime
+ *   is back; skipped while the runtime is not ready, as Go skips housekeeping then. A source that
+ *   adds the same uid while its orphan is being killed waits for the kill to finish (Go restarts a
+ *   pod whose uid is re-added after it terminated); the orphan is forgotten once its worker is done.
+ *   A relist that began before a kill ended can still show that pod running: it is then killed once
+ *   more, finding nothing to stop (Go's housekeeping reads a cache with the same lag).
+ * The 1 s syncCh and 2 s housekeeping ticks of Go are folded into the workers' own resync timers,
+ * the done/REMOVE handling and the PLEG's running pods here, so an idle node journals nothing.
  * Pure: no I/O, no clock reads.
  */
 import { assign, enqueueActions, fromPromise, setup, type AnyActorRef } from 'xstate';
 import { killGracePeriod, probeTargets, rejectedForPodCount, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
+import { findOrphans, orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
 import type { Pod, PodStatus } from '../domain/pod/types.js';
 
 export type PodOperation = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
@@ -49,9 +59,16 @@ export interface PodEntry {
   probedStarts: Record<string, number>;
 }
 
+/** A runtime-only pod being killed; `deferred` is a source's pod with the same uid, added once it is gone. */
+export interface OrphanEntry { deferred: { pod: Pod; source: string } | null }
+
 export interface SyncLoopContext {
   input: SyncLoopInput;
   pods: Record<string, PodEntry>;
+  /** Orphans with a runtime-only worker, by uid. */
+  orphans: Record<string, OrphanEntry>;
+  /** The pods the runtime runs, as the PLEG last reported them (sorted uids). */
+  runtimePodUids: string[];
   sourcesReady: boolean;
   rejectedManifests: { source: string; origin: string; reason: string }[];
   /** The runtime's last announced health: while it is not ready, PLEG-driven syncs are skipped. */
@@ -62,7 +79,7 @@ export type SyncLoopEvent =
   | { type: 'pod.config.updated'; op: PodOperation; source: string; pods: Pod[] }
   | { type: 'pod.config.sourcesReady' }
   | { type: 'pod.manifest.rejected'; source: string; origin: string; reason: string }
-  | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[] }
+  | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[]; runningPodUids?: string[] }
   | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
   | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string }
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
@@ -90,6 +107,27 @@ export const syncLoopMachine = setup({
     probe: placeholder('probe'),
   },
   actions: {
+    /** Housekeeping's orphan kill: a runtime-only worker for each orphan (see the contract above). */
+    killOrphans: enqueueActions(({ context, enqueue }) => {
+      if (!context.sourcesReady || !context.runtime.healthy) return;
+      const orphans = findOrphans(context.runtimePodUids, new Set(Object.keys(context.pods)), new Set(Object.keys(context.orphans)));
+      if (orphans.length === 0) return;
+      const added: Record<string, OrphanEntry> = {};
+      for (const uid of orphans) {
+        enqueue.spawnChild('podWorker', {
+          id: podWorkerId(uid),
+          systemId: podWorkerId(uid),
+          input: {
+            ...context.input.podWorker,
+            pod: runtimeOnlyPod(uid),
+            hostIP: context.input.hostIP,
+            runtimeOnly: { reason: 'orphaned', gracePeriodSeconds: orphanGracePeriodSeconds },
+          },
+        });
+        added[uid] = { deferred: null };
+      }
+      enqueue.assign({ orphans: { ...context.orphans, ...added } });
+    }),
     /**
      * In cluster mode the status manager (system id `statusManager`) keeps the API server's view:
      * it is told every pod config update, every pod status and the mirror pods the API source saw.
@@ -101,7 +139,7 @@ export const syncLoopMachine = setup({
   },
 }).createMachine({
   id: 'syncLoop',
-  context: ({ input }) => ({ input, pods: {}, sourcesReady: false, rejectedManifests: [], runtime: { healthy: true, reason: '' } }),
+  context: ({ input }) => ({ input, pods: {}, orphans: {}, runtimePodUids: [], sourcesReady: false, rejectedManifests: [], runtime: { healthy: true, reason: '' } }),
   invoke: [
     { id: 'podConfig', systemId: 'podConfig', src: 'podConfig', input: ({ context }: { context: SyncLoopContext }) => ({ ...context.input.podConfig, nodeName: context.input.nodeName }) },
     { id: 'pleg', systemId: 'pleg', src: 'pleg', input: ({ context }: { context: SyncLoopContext }) => context.input.pleg },
@@ -110,10 +148,10 @@ export const syncLoopMachine = setup({
   states: {
     waitingForSources: {
       meta: { description: 'pods are admitted and run; housekeeping waits until every source has been seen' },
-      on: { 'pod.config.sourcesReady': { target: 'syncing', actions: assign({ sourcesReady: true }) } },
+      on: { 'pod.config.sourcesReady': { target: 'syncing', actions: [assign({ sourcesReady: true }), 'killOrphans'] } },
     },
     syncing: {
-      meta: { description: 'every source seen: pods removed from all sources are cleaned up' },
+      meta: { description: 'every source seen: pods removed from all sources are cleaned up, orphaned pods killed' },
     },
   },
   on: {
@@ -121,8 +159,16 @@ export const syncLoopMachine = setup({
     'pod.config.updated': {
       actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue }) => {
         const pods = { ...context.pods };
+        const orphans = { ...context.orphans };
         for (const pod of event.pods) {
           const uid = pod.metadata.uid ?? '';
+          const orphan = orphans[uid];
+          if (orphan) {
+            // The uid's runtime-only worker is still killing it: the source's pod waits (latest form wins).
+            if (event.op === 'REMOVE') orphans[uid] = { deferred: null };
+            else if (event.op === 'ADD' || (orphan.deferred && event.op !== 'RECONCILE')) orphans[uid] = { deferred: { pod, source: event.source } };
+            continue;
+          }
           const entry = pods[uid];
           const worker = podWorkerId(uid);
           switch (event.op) {
@@ -169,7 +215,7 @@ export const syncLoopMachine = setup({
               break;
           }
         }
-        enqueue.assign({ pods });
+        enqueue.assign({ pods, orphans });
       })],
     },
     'pod.manifest.rejected': {
@@ -184,16 +230,22 @@ export const syncLoopMachine = setup({
       actions: enqueueActions(({ context, event, enqueue }) => {
         const healthy = event.health === 'ready';
         enqueue.assign({ runtime: { healthy, reason: event.reason } });
-        // Back from an outage: every pod syncs now rather than at its next resync.
+        // Back from an outage: every pod syncs now rather than at its next resync, and orphans go.
         if (healthy && !context.runtime.healthy) {
           for (const [uid, p] of Object.entries(context.pods)) {
             if (p.lifecycle === 'active' || p.lifecycle === 'terminating') enqueue.sendTo(podWorkerId(uid), { type: 'pod.sync.requested', reason: 'runtime ready' });
           }
+          enqueue('killOrphans');
         }
       }),
     },
     'pleg.events': {
       actions: enqueueActions(({ context, event, enqueue }) => {
+        // A changed set of running pods is kept (and looked through for orphans) even while the runtime is not ready.
+        if (event.runningPodUids) {
+          enqueue.assign({ runtimePodUids: event.runningPodUids });
+          enqueue('killOrphans');
+        }
         // Go's syncLoop skips its iterations while the runtime reports errors.
         if (!context.runtime.healthy) return;
         const uids = new Set(event.events.map((e) => e.podUid));
@@ -247,6 +299,15 @@ export const syncLoopMachine = setup({
     'xstate.done.actor.*': {
       actions: enqueueActions(({ context, event, enqueue }) => {
         const uid = (event as { output?: { podUid?: string } }).output?.podUid;
+        const orphan = uid === undefined ? undefined : context.orphans[uid];
+        if (orphan && uid !== undefined) {
+          // An orphan is gone: forgotten, and a source's pod with its uid that waited is added now.
+          enqueue.stopChild(podWorkerId(uid));
+          const { [uid]: _done, ...orphans } = context.orphans;
+          enqueue.assign({ orphans });
+          if (orphan.deferred) enqueue.raise({ type: 'pod.config.updated', op: 'ADD', source: orphan.deferred.source, pods: [orphan.deferred.pod] });
+          return;
+        }
         const entry = uid === undefined ? undefined : context.pods[uid];
         if (!entry || uid === undefined) return;
         for (const key of Object.keys(entry.probedStarts)) {

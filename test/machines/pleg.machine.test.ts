@@ -92,12 +92,30 @@ describe('plegMachine', () => {
     expect(h.received).toEqual([{
       type: 'pleg.events', observedAtMs: 1_001_000,
       events: [{ podUid: 'u1', type: 'ContainerStarted', containerId: 'c1' }, { podUid: 'u1', type: 'ContainerStarted', containerId: 'sb-u1' }],
+      runningPodUids: ['u1'],
     }]);
     await h.advance(1000);
     expect(h.received).toHaveLength(1);
     h.world.pods = [{ ...running('u1', 'c1'), containers: [{ id: 'c1', name: 'web', state: 'exited' }] }];
     await h.advance(1000);
     expect(h.received.at(-1)?.events).toEqual([{ podUid: 'u1', type: 'ContainerDied', containerId: 'c1' }]);
+  });
+
+  it('reports the running pods whole when that set changes, even when no event is reportable, and not otherwise', async () => {
+    const h = harness();
+    h.world.pods = [running('u1', 'c1'), running('u2', 'c2')];
+    await flush();
+    expect(h.received.map((e) => e.runningPodUids)).toEqual([['u1', 'u2']]);
+    // u1's sandbox stops (a reportable event) while its container still runs: the set stays.
+    h.world.pods = [{ ...running('u1', 'c1'), sandboxes: [{ id: 'sb-u1', state: 'notReady' }] }, running('u2', 'c2')];
+    await h.advance(1000);
+    expect(h.received).toHaveLength(2);
+    expect(h.received[1]).not.toHaveProperty('runningPodUids');
+    // Its container turns unknown: only ContainerChanged, which is not reported, but u1 no longer runs.
+    h.world.pods = [{ ...running('u1', 'c1'), sandboxes: [{ id: 'sb-u1', state: 'notReady' }], containers: [{ id: 'c1', name: 'web', state: 'unknown' }] }, running('u2', 'c2')];
+    await h.advance(1000);
+    expect(h.received[2]).toEqual({ type: 'pleg.events', observedAtMs: 1_002_000, events: [], runningPodUids: ['u2'] });
+    expect(h.context().runningPodUids).toEqual(['u2']);
   });
 
   it('keeps the previous relist and its time when a relist fails, and retries next period', async () => {

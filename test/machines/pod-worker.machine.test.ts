@@ -372,6 +372,27 @@ describe('podWorkerMachine', () => {
     expect(h.state.done).toEqual({ podUid: 'u1' });
   });
 
+  it('kills a runtime-only pod at once with its request, and terminates without a status read or report', async () => {
+    const h = harness({ pod: { metadata: { uid: 'u1', name: '' }, spec: { containers: [] } }, runtimeOnly: { reason: 'orphaned', gracePeriodSeconds: 1 } });
+    await flush();
+    expect(h.syncs).toHaveLength(0);
+    expect(h.kills).toEqual([{ pod: { metadata: { uid: 'u1', name: '' }, spec: { containers: [] } }, gracePeriodSeconds: 1 }]);
+    expect(h.statusReads).toEqual([]);
+    expect(h.statuses).toEqual([]);
+    expect(h.state.done).toEqual({ podUid: 'u1' });
+  });
+
+  it('retries the kill of a runtime-only pod until it succeeds', async () => {
+    const h = harness({ pod: { metadata: { uid: 'u1', name: '' }, spec: { containers: [] } }, runtimeOnly: { reason: 'orphaned', gracePeriodSeconds: 1 } });
+    h.killAnswers.push(new Error('runtime unavailable'));
+    await flush();
+    expect(h.value()).toEqual({ terminating: 'retrying' });
+    await h.advance(10_000);
+    expect(h.kills).toHaveLength(2);
+    expect(h.statusReads).toEqual([]);
+    expect(h.state.done).toEqual({ podUid: 'u1' });
+  });
+
   it('ignores events once terminated (a final state)', async () => {
     const h = harness();
     await flush();

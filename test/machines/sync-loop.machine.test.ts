@@ -6,15 +6,25 @@ import { syncLoopMachine, type SyncLoopInput } from '../../src/machines/sync-loo
 /** Records every event a fake child receives, by actor id. */
 const received: Record<string, { type: string }[]> = {};
 
-/** A fake pod worker: records events; a kill makes it finish with `{ podUid }`. */
+/** The input each fake pod worker was spawned with, in spawn order. */
+const spawned: { pod: Pod; runtimeOnly?: { reason: string; gracePeriodSeconds?: number } }[] = [];
+
+/**
+ * A fake pod worker: records its input and events; a kill makes it finish with `{ podUid }`, and so
+ * does `test.kill.done` (a runtime-only worker kills without being asked).
+ */
 const fakePodWorker = setup({
   types: { input: {} as { pod: Pod }, context: {} as { uid: string } },
 }).createMachine({
-  context: ({ input }) => ({ uid: input.pod.metadata.uid! }),
+  context: ({ input }) => {
+    spawned.push(input);
+    return { uid: input.pod.metadata.uid! };
+  },
   initial: 'running',
   states: {
     running: {
       on: {
+        'test.kill.done': { target: 'done' },
         '*': { actions: ({ context, event }) => (received[`pod:${context.uid}`] ??= []).push(event) },
         'pod.kill.requested': { target: 'done', actions: ({ context, event }) => (received[`pod:${context.uid}`] ??= []).push(event) },
       },
@@ -40,6 +50,7 @@ function pod(uid: string, name = uid, extra: Partial<Pod['spec']['containers'][n
 
 function start(maxPods = 110) {
   for (const k of Object.keys(received)) delete received[k];
+  spawned.length = 0;
   const machine = syncLoopMachine.provide({
     actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never },
   });
@@ -174,6 +185,97 @@ describe('syncLoopMachine', () => {
   });
 });
 
+
+describe('syncLoopMachine orphans (HandlePodCleanups)', () => {
+  const running = (...uids: string[]) => ({ type: 'pleg.events' as const, events: [], runningPodUids: uids });
+  const orphanWorkers = () => spawned.filter((s) => s.runtimeOnly).map((s) => s.pod.metadata.uid);
+  /** The runtime-only worker of `uid` reports its kill done. */
+  const killDone = (a: AnyActorRef, uid: string) => (a.getSnapshot() as { children: Record<string, AnyActorRef> }).children[`pod:${uid}`]!.send({ type: 'test.kill.done' });
+
+  it('kills a running pod that no source has once the sources are ready, with a runtime-only worker and a 1 s grace period', () => {
+    const a = start();
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1')] });
+    a.send(running('u1', 'orphan'));
+    a.send({ type: 'pod.config.sourcesReady' });
+    expect(children(a)).toContain('pod:orphan');
+    expect(spawned.find((s) => s.pod.metadata.uid === 'orphan')).toMatchObject({ runtimeOnly: { reason: 'orphaned', gracePeriodSeconds: 1 } });
+    expect(orphanWorkers()).toEqual(['orphan']);
+    expect(a.getSnapshot().context.pods.orphan).toBeUndefined();
+  });
+
+  it('kills nothing before every source has been seen', () => {
+    const a = start();
+    a.send(running('orphan'));
+    expect(orphanWorkers()).toEqual([]);
+    expect(children(a)).not.toContain('pod:orphan');
+  });
+
+  it('kills an orphan the PLEG reports after the sources became ready', () => {
+    const a = start();
+    a.send({ type: 'pod.config.sourcesReady' });
+    expect(orphanWorkers()).toEqual([]);
+    a.send(running('orphan'));
+    expect(orphanWorkers()).toEqual(['orphan']);
+  });
+
+  it('leaves alone every pod a source has: active, terminating, terminated or rejected', () => {
+    const a = start(2);
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('active'), pod('deleted'), pod('rejected')] });
+    a.send({ type: 'pod.config.updated', op: 'DELETE', source: 'file', pods: [pod('deleted')] });
+    a.send({ type: 'pod.config.sourcesReady' });
+    a.send(running('active', 'deleted', 'rejected'));
+    expect(orphanWorkers()).toEqual([]);
+    expect(a.getSnapshot().context.pods.rejected?.lifecycle).toBe('rejected');
+  });
+
+  it('starts one worker per orphan however often the PLEG reports it, and forgets it once the kill is done', () => {
+    const a = start();
+    a.send({ type: 'pod.config.sourcesReady' });
+    a.send(running('orphan'));
+    a.send(running('orphan', 'other'));
+    a.send({ type: 'runtime.health.changed', health: 'down', reason: 'x' });
+    a.send({ type: 'runtime.health.changed', health: 'ready', reason: '' });
+    expect(orphanWorkers()).toEqual(['orphan', 'other']);
+    killDone(a, 'orphan');
+    killDone(a, 'other');
+    expect(a.getSnapshot().context.orphans).toEqual({});
+    expect(children(a)).toEqual(['pleg', 'podConfig']);
+  });
+
+  it('kills no orphan while the runtime is not ready, and kills it once the runtime is back', () => {
+    const a = start();
+    a.send({ type: 'pod.config.sourcesReady' });
+    a.send({ type: 'runtime.health.changed', health: 'down', reason: 'container runtime is down' });
+    a.send(running('orphan'));
+    expect(orphanWorkers()).toEqual([]);
+    a.send({ type: 'runtime.health.changed', health: 'ready', reason: '' });
+    expect(orphanWorkers()).toEqual(['orphan']);
+  });
+
+  it('adds a source pod with an orphan\'s uid only once the orphan is killed, in its latest form', () => {
+    const a = start();
+    a.send({ type: 'pod.config.sourcesReady' });
+    a.send(running('u1'));
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1')] });
+    a.send({ type: 'pod.config.updated', op: 'UPDATE', source: 'file', pods: [pod('u1', 'u1', { image: 'other:2' })] });
+    expect(a.getSnapshot().context.pods.u1).toBeUndefined();
+    expect(types('pod:u1')).toEqual([]);
+    killDone(a, 'u1');
+    expect(a.getSnapshot().context.pods.u1).toMatchObject({ lifecycle: 'active', pod: { spec: { containers: [{ image: 'other:2' }] } } });
+    expect(spawned.map((s) => [s.pod.metadata.uid, s.runtimeOnly !== undefined])).toEqual([['u1', true], ['u1', false]]);
+  });
+
+  it('drops a waiting source pod that its source removed before the orphan was killed', () => {
+    const a = start();
+    a.send({ type: 'pod.config.sourcesReady' });
+    a.send(running('u1'));
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1')] });
+    a.send({ type: 'pod.config.updated', op: 'REMOVE', source: 'file', pods: [pod('u1')] });
+    killDone(a, 'u1');
+    expect(a.getSnapshot().context.pods.u1).toBeUndefined();
+    expect(spawned).toHaveLength(1);
+  });
+});
 
 describe('syncLoopMachine in cluster mode', () => {
   it('tells the status manager every pod config update, pod status and observed mirror pods', () => {

@@ -9,6 +9,7 @@ import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
+import type { CriClient } from '../../src/ports/cri.js';
 import { startEmbeddedRuntime } from '../../src/adapters/embedded-runtime/index.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
@@ -33,26 +34,33 @@ export async function until<T>(what: string, probe: () => T | undefined | null |
 export { freePort } from '../../bench/free-port.js';
 
 /**
- * Stops and removes the sandboxes `keep` selects, through `endpoint` — or, for the embedded runtime,
- * through a fresh embedded runtime on the kubelet's state dir (`<rootDir>/embedded-runtime`).
+ * Runs `work` with a CRI client on `endpoint` — or, for the embedded runtime, on a fresh embedded
+ * runtime over the kubelet's state dir (`<rootDir>/embedded-runtime`; the kubelet must be stopped).
  */
-export async function removePods(opts: { endpoint: string; rootDir: string; select?: (sandboxName: string) => boolean }): Promise<void> {
+export async function withRuntime<T>(opts: { endpoint: string; rootDir: string }, work: (cri: CriClient) => Promise<T>): Promise<T> {
   const embedded = opts.endpoint === 'embedded';
   const runtime = embedded
     ? await startEmbeddedRuntime({ socketPath: join(opts.rootDir, 'cleanup.sock'), stateDir: join(opts.rootDir, 'embedded-runtime') })
     : null;
   const cri = createCriClient({ endpoint: runtime?.endpoint ?? opts.endpoint });
   try {
+    return await work(cri);
+  } finally {
+    cri.close();
+    await runtime?.close();
+  }
+}
+
+/** Stops and removes the sandboxes `select` picks (all without it), through withRuntime. */
+export async function removePods(opts: { endpoint: string; rootDir: string; select?: (sandboxName: string) => boolean }): Promise<void> {
+  await withRuntime(opts, async (cri) => {
     for (const s of await cri.runtime.listPodSandbox()) {
       if (opts.select && !opts.select(s.metadata.name)) continue;
       for (const c of await cri.runtime.listContainers({ pod_sandbox_id: s.id })) await cri.runtime.stopContainer(c.id, 0).catch(() => {});
       await cri.runtime.stopPodSandbox(s.id).catch(() => {});
       await cri.runtime.removePodSandbox(s.id);
     }
-  } finally {
-    cri.close();
-    await runtime?.close();
-  }
+  });
 }
 
 export interface StaticPodKubelet {
@@ -79,12 +87,14 @@ export async function startStaticPodKubelet(opts: {
   endpoint: string; nodeName: string; config?: string[]; args?: string[]; prefix?: string;
   /** Serve the kubelet server on 127.0.0.1:serverPort, its certificate generated into `<dir>/pki` (off when absent). */
   serverPort?: number;
+  /** The `dir` of an earlier kubelet that was stopped: start again on its root dir and manifests (a restart). */
+  dir?: string;
 }): Promise<StaticPodKubelet> {
-  const dir = mkdtempSync(join(tmpdir(), opts.prefix ?? 'kts-kubelet-'));
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), opts.prefix ?? 'kts-kubelet-'));
   const manifests = join(dir, 'manifests');
   const logs = join(dir, 'logs');
   const root = join(dir, 'root');
-  mkdirSync(manifests);
+  mkdirSync(manifests, { recursive: true });
   writeFileSync(join(dir, 'kubelet.yaml'), [
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
     `staticPodPath: ${manifests}`, `podLogsDir: ${logs}`, `containerRuntimeEndpoint: ${opts.endpoint}`,

@@ -257,7 +257,9 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
 
     async killPod(pod, gracePeriodSeconds) {
       const status = await readPodStatus(cri, pod.metadata.uid);
-      const steps = await killPodContainersAndSandboxes(killer, pod, status, gracePeriodSeconds);
+      // A runtime-only pod (an orphan) comes with its uid only: its names are the runtime's labels.
+      const target = pod.metadata.name === '' ? { ...pod, metadata: { ...pod.metadata, name: status.name, namespace: status.namespace } } : pod;
+      const steps = await killPodContainersAndSandboxes(killer, target, status, gracePeriodSeconds);
       return { podUid: pod.metadata.uid, ok: steps.every((s) => s.ok), steps };
     },
 

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRuntimeManager, type RuntimeManager, type RuntimeManagerOptions } from '../../../src/actors/runtime-manager/runtime-manager.js';
 import type { SyncPodResult } from '../../../src/actors/runtime-manager/sync-result.js';
+import { runtimeOnlyPod } from '../../../src/domain/pod/orphans.js';
 import type { Container, Pod } from '../../../src/domain/pod/types.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 import type { Clock } from '../../../src/ports/clock.js';
@@ -370,6 +371,18 @@ describe('runtimeManager.killPod', () => {
     const result = await manager.killPod(pod, 1);
     expect(result.ok).toBe(false);
     expect(result.steps.map((s) => `${s.step}:${s.ok}`)).toEqual(['killContainer:false', 'killPodSandbox:true']);
+  });
+});
+
+describe('runtimeManager.killPod of a runtime-only pod (an orphan)', () => {
+  it('stops what runs under the uid with the 2 s floor, naming the pod from the runtime', async () => {
+    await manager.syncPod(makePod({ initContainers: [] }));
+    cri.calls.length = 0;
+    const result = await manager.killPod(runtimeOnlyPod('uid-1'), 1);
+    expect(result.ok).toBe(true);
+    expect(lifecycle(cri).sort()).toEqual(['stopContainer app', 'stopContainer sidecar', 'stopPodSandbox web']);
+    expect(cri.latestContainer('app')?.stopTimeoutSeconds).toBe(2);
+    expect(result.steps.find((s) => s.step === 'killPodSandbox')?.target).toBe('shop/web');
   });
 });
 
