@@ -20,7 +20,14 @@ export interface EventLoopDelayMeter {
   stop(): void;
 }
 
-export function startEventLoopDelayMeter(clock: Clock, { resolutionMs = 10, foldEveryMs = 1000 } = {}): EventLoopDelayMeter {
+/**
+ * The monitor's timer wakes the process every `resolutionMs` even on a quiet node: at 10 ms that was
+ * 0.6 % of a core by itself (measured: 118 ms of CPU in 20 s against 4 ms without it), a third of the
+ * idle budget. At 100 ms it costs 0.08 %; a delay still shows whole, it is only sampled less often.
+ */
+export const EVENT_LOOP_SAMPLE_MS = 100;
+
+export function startEventLoopDelayMeter(clock: Clock, { resolutionMs = EVENT_LOOP_SAMPLE_MS, foldEveryMs = 1000 } = {}): EventLoopDelayMeter {
   const monitor = monitorEventLoopDelay({ resolution: resolutionMs });
   monitor.enable();
   const histogram = newHistogramCounts(LAG_BUCKETS);
