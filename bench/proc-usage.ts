@@ -4,8 +4,8 @@
  * that share Node's text are not counted a hundred times), utime+stime from stat.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { NS_PER_CLOCK_TICK, parsePidStat, parsePidStatus } from '../src/domain/stats/node-readings.js';
 
-const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ on Linux; Node has no sysconf, and every arch we run on uses 100
 
 function kib(text: string, field: string): number {
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
@@ -15,7 +15,7 @@ function kib(text: string, field: string): number {
 /** VmRSS in MiB; 0 when the process is gone. */
 export function rssMiB(pid: number): number {
   try {
-    return kib(readFileSync(`/proc/${pid}/status`, 'utf8'), 'VmRSS') / 1024;
+    return Number(parsePidStatus(readFileSync(`/proc/${pid}/status`, 'utf8')).residentBytes) / 1024 / 1024;
   } catch {
     return 0;
   }
@@ -32,11 +32,9 @@ export function pssMiB(pid: number): number {
 
 /** utime + stime in seconds. */
 export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The command name (field 2) may hold spaces and parentheses: split after its closing one.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // fields[0] is state (field 3), so utime (field 14) is fields[11] and stime (15) fields[12].
-  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  const stat = parsePidStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  if (!stat) throw new Error(`/proc/${pid}/stat is not a process's stat line`);
+  return Number(stat.cpuTicks * NS_PER_CLOCK_TICK) / 1e9;
 }
 
 /** PIDs whose command line contains `needle` (e.g. a state directory the processes were given). */

@@ -1,21 +1,19 @@
 /**
- * A small Prometheus text (0.0.4) parser for the tests of /metrics and /metrics/probes: every line
- * must be a HELP, a TYPE or a sample, and samples are returned by their full name with labels as
- * printed (`name{a="x",b="y"}` → value). Tests that need one label set use `sampleWith`.
+ * /metrics and /metrics/probes as the tests read them: parsed by the benchmarks' strict parser
+ * (bench/prometheus-samples.ts: every line a HELP, a TYPE or a sample under its family's TYPE), then
+ * keyed by full name with labels as printed (`name{a="x",b="y"}` → value). Tests that need one label
+ * set use `sampleWith`.
  */
 import { expect } from 'vitest';
+import { parseSamples } from '../../bench/prometheus-samples.js';
+
+const escapeLabel = (v: string) => v.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n');
 
 export function parseMetrics(text: string): Map<string, number> {
   const samples = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (line === '') continue;
-    if (line.startsWith('#')) {
-      expect(line).toMatch(/^# (HELP \w+ .+|TYPE \w+ (counter|gauge|histogram))$/);
-      continue;
-    }
-    const m = /^(\w+)(\{[^}]*\})? (\S+)$/.exec(line);
-    expect(m, line).not.toBeNull();
-    samples.set(`${m![1]}${m![2] ?? ''}`, m![3] === '+Inf' ? Infinity : Number(m![3]));
+  for (const s of parseSamples(text)) {
+    const labels = Object.entries(s.labels).map(([k, v]) => `${k}="${escapeLabel(v)}"`).join(',');
+    samples.set(labels ? `${s.name}{${labels}}` : s.name, s.value);
   }
   return samples;
 }
