@@ -4,11 +4,11 @@
  * containers without it are not the kubelet's and are skipped). Stamped with the clock when it
  * starts, and timed.
  */
-import type { RelistOutput, RelistPod } from '../../domain/pleg/relist.js';
+import { relistDigest, type RelistOutput, type RelistPod } from '../../domain/pleg/relist.js';
 import { podUidLabel } from '../../domain/runtime/labels.js';
 import type { RuntimeContainerState } from '../../domain/runtime/pod-status.js';
 import type { Clock } from '../../ports/clock.js';
-import type { ContainerState, CriClient } from '../../ports/cri.js';
+import type { Container, ContainerState, CriClient, PodSandbox } from '../../ports/cri.js';
 
 const stateNames: Record<ContainerState, RuntimeContainerState> = {
   CONTAINER_CREATED: 'created',
@@ -17,11 +17,10 @@ const stateNames: Record<ContainerState, RuntimeContainerState> = {
   CONTAINER_UNKNOWN: 'unknown',
 };
 
-export async function relistPods(cri: Pick<CriClient, 'runtime'>, clock: Pick<Clock, 'now'>): Promise<RelistOutput> {
-  const observedAtMs = clock.now();
-  const [sandboxes, containers] = await Promise.all([cri.runtime.listPodSandbox(), cri.runtime.listContainers()]);
-  const durationMs = clock.now() - observedAtMs;
+/** The runtime's lists grouped by pod, sorted by uid, with their digest. */
+interface Grouped { pods: RelistPod[]; digest: string }
 
+function groupByPod(sandboxes: readonly PodSandbox[], containers: readonly Container[]): Grouped {
   const pods = new Map<string, RelistPod>();
   const podFor = (uid: string): RelistPod => {
     let pod = pods.get(uid);
@@ -42,5 +41,25 @@ export async function relistPods(cri: Pick<CriClient, 'runtime'>, clock: Pick<Cl
     podFor(uid).containers.push({ id: c.id, name: c.metadata.name, state: stateNames[c.state] });
   }
   const sorted = [...pods.values()].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
-  return { observedAtMs, durationMs, pods: sorted };
+  return { pods: sorted, digest: relistDigest(sorted) };
+}
+
+export type Relister = () => Promise<RelistOutput & { digest: string }>;
+
+/**
+ * One relist per call. When the CRI client hands back the very lists of the previous relist (it
+ * does for a byte-identical answer: cri-grpc/repeated-answers.ts), their grouping and digest are
+ * reused rather than worked out again: that is every relist of a quiet node.
+ */
+export function createRelister(cri: Pick<CriClient, 'runtime'>, clock: Pick<Clock, 'now'>): Relister {
+  let last: { sandboxes: readonly PodSandbox[]; containers: readonly Container[]; grouped: Grouped } | null = null;
+  return async () => {
+    const observedAtMs = clock.now();
+    const [sandboxes, containers] = await Promise.all([cri.runtime.listPodSandbox(), cri.runtime.listContainers()]);
+    const durationMs = clock.now() - observedAtMs;
+    if (last === null || last.sandboxes !== sandboxes || last.containers !== containers) {
+      last = { sandboxes, containers, grouped: groupByPod(sandboxes, containers) };
+    }
+    return { observedAtMs, durationMs, pods: last.grouped.pods, digest: last.grouped.digest };
+  };
 }

@@ -14,6 +14,7 @@ import {
 import { parseCriEndpoint } from './endpoint.js';
 import { createImageService } from './image-service.js';
 import { loadCriProto } from './proto.js';
+import { decodingRepeatedAnswers } from './repeated-answers.js';
 import { createRuntimeService, type GrpcCriRuntimeService } from './runtime-service.js';
 
 export interface CriClientOptions {
@@ -43,6 +44,15 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.max_reconnect_backoff_ms': 3_000,
 };
 
+/** The lists a relist asks for every second: their repeated answers are not decoded again. */
+const RELIST_METHODS = ['ListPodSandbox', 'ListContainers'] as const;
+let runtimeServiceClient: grpc.ServiceClientConstructor | undefined;
+
+function runtimeClientConstructor(): grpc.ServiceClientConstructor {
+  runtimeServiceClient ??= grpc.makeClientConstructor(decodingRepeatedAnswers(loadCriProto().runtimeService, RELIST_METHODS), 'runtime.v1.RuntimeService');
+  return runtimeServiceClient;
+}
+
 export function createCriClient(options: CriClientOptions): GrpcCriClient {
   const runtimeEndpoint = parseCriEndpoint(options.endpoint);
   const imageEndpoint = options.imageEndpoint ? parseCriEndpoint(options.imageEndpoint) : runtimeEndpoint;
@@ -54,7 +64,7 @@ export function createCriClient(options: CriClientOptions): GrpcCriClient {
 
   const proto = loadCriProto();
   const credentials = grpc.credentials.createInsecure();
-  const runtimeClient = new proto.RuntimeServiceClient(runtimeEndpoint.target, credentials, CHANNEL_OPTIONS);
+  const runtimeClient = new (runtimeClientConstructor())(runtimeEndpoint.target, credentials, CHANNEL_OPTIONS);
   // Same socket: share the runtime client's channel, so there is one connection to watch and close.
   const imageClient = imageEndpoint.socketPath === runtimeEndpoint.socketPath
     ? new proto.ImageServiceClient(imageEndpoint.target, credentials, { channelOverride: runtimeClient.getChannel() })

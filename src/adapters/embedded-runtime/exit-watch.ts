@@ -6,14 +6,17 @@
  * that was most of an idle kubelet's CPU. Instead, an inotify watch (fs.watch) on each running
  * container's shim directory marks the container when its shim writes exit.json (the shim's normal
  * way of reporting an exit), and the processes' liveness is read again only every LIVENESS_RECHECK_MS:
- * that covers a shim killed before it could write exit.json, which nothing announces. Calls about one
- * container (ContainerStatus, stop, exec) still check it in full.
+ * that covers a shim killed before it could write exit.json, which nothing announces. Such a recheck
+ * need not look for exit.json (the watch would have said): it is `liveness`, a full check `full`.
+ * Calls about one container (ContainerStatus, stop, exec) still check it in full.
  */
 import { watch, type FSWatcher } from 'node:fs';
 import { EXIT_FILE } from './shim-protocol.js';
 
 /** How stale "still running" may get for a container whose shim vanished without a word. */
 export const LIVENESS_RECHECK_MS = 5_000;
+
+export type ExitCheck = 'none' | 'liveness' | 'full';
 
 interface Entry {
   /** null: the directory could not be watched, so every list checks this container in full. */
@@ -32,15 +35,17 @@ export class ExitWatch {
   ) {}
 
   /**
-   * True when the container must be checked in full. The first call for a container starts its
-   * watch and answers true: its exit.json may have been written before the watch existed.
+   * What the container needs: nothing, its processes' liveness read again, or a full check. The
+   * first call for a container starts its watch (in the directory `shimDir` names, asked only then)
+   * and answers `full`: its exit.json may have been written before the watch existed.
    */
-  needsCheck(id: string, shimDir: string): boolean {
-    const entry = this.entries.get(id) ?? this.start(id, shimDir);
-    return entry.watcher === null || entry.dirty || this.nowMs() - entry.checkedAtMs >= this.recheckMs;
+  needsCheck(id: string, shimDir: () => string): ExitCheck {
+    const entry = this.entries.get(id) ?? this.start(id, shimDir());
+    if (entry.watcher === null || entry.dirty) return 'full';
+    return this.nowMs() - entry.checkedAtMs >= this.recheckMs ? 'liveness' : 'none';
   }
 
-  /** A full check found the container still running. */
+  /** A check found the container still running. */
   checked(id: string): void {
     const entry = this.entries.get(id);
     if (!entry) return;

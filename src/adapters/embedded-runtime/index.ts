@@ -42,6 +42,7 @@ import { KubeletError } from '../../domain/errors.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import { loadCriProto } from '../cri-grpc/proto.js';
+import { encodingRepeatedAnswers } from '../cri-grpc/repeated-answers.js';
 import { wallClockNs } from './cri-log-writer.js';
 import { imageServiceHandlers, runtimeServiceHandlers } from './grpc-handlers.js';
 import { EmbeddedImageService } from './image-service.js';
@@ -110,7 +111,12 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
     const proto = loadCriProto();
     const grpcServer = new grpc.Server(SERVER_OPTIONS);
     server = grpcServer;
-    grpcServer.addService(proto.runtimeService, runtimeServiceHandlers(runtime, logger));
+    // The relist's lists come back as the very objects answered before while nothing changed.
+    const runtimeService = encodingRepeatedAnswers(proto.runtimeService, {
+      ListPodSandbox: (answer) => (answer as { items?: unknown }).items,
+      ListContainers: (answer) => (answer as { containers?: unknown }).containers,
+    });
+    grpcServer.addService(runtimeService, runtimeServiceHandlers(runtime, logger));
     grpcServer.addService(proto.imageService, imageServiceHandlers(images, logger));
     await unlink(options.socketPath).catch(() => undefined);
     await mkdir(dirname(options.socketPath), { recursive: true });

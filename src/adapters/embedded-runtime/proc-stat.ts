@@ -30,8 +30,17 @@ export function parseProcStat(text: string): ProcStat | undefined {
   const close = text.lastIndexOf(')');
   if (open < 0 || close < open) return undefined;
   const pid = Number(text.slice(0, open).trim());
-  // After ')' come fields 3 (state), 4 (ppid), 5 (pgrp) … 22 (starttime): index = field - 3.
-  const rest = text.slice(close + 1).trim().split(/\s+/);
+  // After ')' come fields 3 (state), 4 (ppid), 5 (pgrp) … 22 (starttime), one space apart. Only
+  // the first twenty are cut out: this runs for every container every few seconds, and the line
+  // has fifty-two fields.
+  const rest: string[] = [];
+  let at = close + 2;
+  while (rest.length < 20 && at < text.length) {
+    const space = text.indexOf(' ', at);
+    const end = space < 0 ? text.length : space;
+    rest.push(text.slice(at, end).trim());
+    at = end + 1;
+  }
   const state = rest[0];
   const ppid = Number(rest[1]);
   const pgrp = Number(rest[2]);

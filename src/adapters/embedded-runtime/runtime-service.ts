@@ -28,12 +28,13 @@ import { measureContainers, measureSandboxes } from './container-stats.js';
 import { UNKNOWN_EXIT_CODE } from './exit-code.js';
 import { runExecSync } from './exec-sync.js';
 import { ExitWatch } from './exit-watch.js';
-import { filterContainers, filterSandboxes } from './filters.js';
+import { filterContainers, filterSandboxes, matchesLabelSelector } from './filters.js';
 import type { ImageStore } from './image-store.js';
 import { JsonRecordStore } from './json-record-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
 import { isSameProcessAlive, type ProcessIdentity } from './proc-stat.js';
 import type { ContainerRecord, SandboxRecord } from './records.js';
+import { SameList } from './same-list.js';
 import { launchThroughShim, type ShimCommand } from './shim-launcher.js';
 import { EXIT_FILE, REOPEN_LOG_SIGNAL, STARTED_FILE, type ExitRecord, type StartedRecord } from './shim-protocol.js';
 
@@ -84,6 +85,9 @@ export class EmbeddedRuntimeService {
   private readonly sandboxStore: JsonRecordStore<SandboxRecord>;
   private readonly containerStore: JsonRecordStore<ContainerRecord>;
   private readonly locks = new KeyedMutex();
+  /** The unfiltered lists last answered (the relist's), reused while unchanged. */
+  private readonly allSandboxes = new SameList<PodSandbox>();
+  private readonly allContainers = new SameList<Container>();
   private readonly exits: ExitWatch;
   private readonly shimRoot: string;
   private readonly podIP: string;
@@ -209,9 +213,11 @@ export class EmbeddedRuntimeService {
     return { status, info };
   }
 
-  listPodSandbox(filter: PodSandboxFilter | null | undefined): PodSandbox[] {
-    const resolved = filter?.id ? { ...filter, id: this.findSandbox(filter.id)?.id ?? filter.id } : filter;
-    return filterSandboxes([...this.sandboxes.values()].map(toPodSandbox), resolved);
+  listPodSandbox(filter: PodSandboxFilter | null | undefined): readonly PodSandbox[] {
+    if (!filter) return this.allSandboxes.keep([...this.sandboxes.values()].map(toPodSandbox));
+    const selected = [...this.sandboxes.values()].filter((s) => matchesLabelSelector(s.labels, filter.label_selector));
+    const resolved = filter.id ? { ...filter, id: this.findSandbox(filter.id)?.id ?? filter.id } : filter;
+    return filterSandboxes(selected.map(toPodSandbox), resolved);
   }
 
   // ---------------------------------------------------------------- containers
@@ -326,16 +332,17 @@ export class EmbeddedRuntimeService {
     });
   }
 
-  async listContainers(filter: ContainerFilter | null | undefined): Promise<Container[]> {
+  async listContainers(filter: ContainerFilter | null | undefined): Promise<readonly Container[]> {
     await this.refreshAll();
-    const resolved = filter
-      ? {
-        ...filter,
-        id: filter.id ? this.findContainer(filter.id)?.id ?? filter.id : '',
-        pod_sandbox_id: filter.pod_sandbox_id ? this.findSandbox(filter.pod_sandbox_id)?.id ?? filter.pod_sandbox_id : '',
-      }
-      : filter;
-    return filterContainers([...this.containers.values()].map(toContainer), resolved);
+    if (!filter) return this.allContainers.keep([...this.containers.values()].map(toContainer));
+    // One pod's containers (a pod worker's status read): select by label before building answers.
+    const selected = [...this.containers.values()].filter((c) => matchesLabelSelector(c.labels, filter.label_selector));
+    const resolved = {
+      ...filter,
+      id: filter.id ? this.findContainer(filter.id)?.id ?? filter.id : '',
+      pod_sandbox_id: filter.pod_sandbox_id ? this.findSandbox(filter.pod_sandbox_id)?.id ?? filter.pod_sandbox_id : '',
+    };
+    return filterContainers(selected.map(toContainer), resolved);
   }
 
   async containerStatus(id: string, verbose: boolean): Promise<ContainerStatusResponse> {
@@ -449,7 +456,11 @@ export class EmbeddedRuntimeService {
   /** Checks, of the running containers, those that may have changed (see exit-watch.ts). */
   private async refreshAll(): Promise<void> {
     for (const container of this.containers.values()) {
-      if (container.phase === 'running' && this.exits.needsCheck(container.id, this.shimDir(container.id))) await this.refresh(container);
+      if (container.phase !== 'running') continue;
+      const check = this.exits.needsCheck(container.id, () => this.shimDir(container.id));
+      if (check === 'none') continue;
+      if (check === 'liveness' && isRunningProcess(container)) this.exits.checked(container.id);
+      else await this.refresh(container);
     }
   }
 
@@ -478,7 +489,7 @@ export class EmbeddedRuntimeService {
       container.exit_code = exit.value.exit_code;
       container.finished_at = exit.value.finished_at;
       container.reason = exit.value.exit_code === 0 ? 'Completed' : 'Error';
-    } else if (!isAlive(container.process) && !isAlive(container.shim)) {
+    } else if (!isRunningProcess(container)) {
       container.exit_code = UNKNOWN_EXIT_CODE;
       container.finished_at = this.options.nowNs().toString();
       container.reason = 'Error';
@@ -635,6 +646,11 @@ function toContainer(container: ContainerRecord): Container {
     labels: container.labels,
     annotations: container.annotations,
   };
+}
+
+/** The container's process, or at least its shim (which will report the exit), still runs. */
+function isRunningProcess(container: ContainerRecord): boolean {
+  return isAlive(container.process) || isAlive(container.shim);
 }
 
 function isAlive(identity: ProcessIdentity | undefined): boolean {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, waitFor } from 'xstate';
 import { relistDigest } from '../../../src/domain/pleg/relist.js';
 import { createPlegActors } from '../../../src/actors/pleg/pleg-actors.js';
-import { relistPods } from '../../../src/actors/pleg/relist.js';
+import { createRelister } from '../../../src/actors/pleg/relist.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 import { FakeCri } from '../../fakes/fake-cri.js';
 
@@ -21,7 +21,7 @@ async function podWithContainer(cri: FakeCri, uid: string, name: string, start: 
   return { sandboxId, id };
 }
 
-describe('relistPods', () => {
+describe('createRelister', () => {
   it('groups sandboxes and containers by pod uid, with their states, stamped and timed', async () => {
     const cri = new FakeCri();
     cri.addImage('nginx:1.27');
@@ -31,7 +31,7 @@ describe('relistPods', () => {
     await cri.runtime.runPodSandbox({ metadata: { name: 'other', namespace: 'x', uid: 'x', attempt: 0 }, labels: {} });
     cri.failSandbox(b.sandboxId);
 
-    const out = await relistPods(cri, steppingClock(1000));
+    const out = await createRelister(cri, steppingClock(1000))();
     expect(out.observedAtMs).toBe(1000);
     expect(out.durationMs).toBe(5);
     expect(out.pods).toEqual([
@@ -40,10 +40,29 @@ describe('relistPods', () => {
     ]);
   });
 
+  it('reuses the grouping while the CRI hands back the very same lists, and works it out again when not', async () => {
+    const labels = { 'io.kubernetes.pod.uid': 'uid-a' };
+    const sandboxes = [{ id: 's1', metadata: { name: 'a', namespace: 'ns', uid: 'uid-a', attempt: 0 }, state: 'SANDBOX_READY', created_at: '1', labels, annotations: {} }];
+    let containers = [{ id: 'c1', pod_sandbox_id: 's1', metadata: { name: 'app', attempt: 0 }, state: 'CONTAINER_RUNNING', created_at: '2', labels, annotations: {} }];
+    const cri = { runtime: { listPodSandbox: async () => sandboxes, listContainers: async () => containers } } as unknown as FakeCri;
+    const relist = createRelister(cri, steppingClock(0));
+    const first = await relist();
+    const second = await relist();
+    expect(second.pods).toBe(first.pods);
+    expect(second.digest).toBe(first.digest);
+    expect(second.observedAtMs).toBeGreaterThan(first.observedAtMs);
+
+    containers = [{ ...containers[0]!, state: 'CONTAINER_EXITED' }];
+    const third = await relist();
+    expect(third.pods).not.toBe(first.pods);
+    expect(third.digest).not.toBe(first.digest);
+    expect(third.pods?.[0]?.containers).toEqual([{ id: 'c1', name: 'app', state: 'exited' }]);
+  });
+
   it('fails as the CRI fails', async () => {
     const cri = new FakeCri();
     cri.failNext('listContainers', new KubeletError('KLT_ERR_CRI_UNAVAILABLE', 'down'));
-    await expect(relistPods(cri, steppingClock(0))).rejects.toMatchObject({ code: 'KLT_ERR_CRI_UNAVAILABLE' });
+    await expect(createRelister(cri, steppingClock(0))()).rejects.toMatchObject({ code: 'KLT_ERR_CRI_UNAVAILABLE' });
   });
 });
 

@@ -32,40 +32,45 @@ describe('ExitWatch', () => {
 
   it('asks for a full check first, then not again until the shim writes exit.json', async () => {
     const { w, dir } = make();
-    expect(w.needsCheck('c1', dir)).toBe(true);
+    expect(w.needsCheck('c1', () => dir)).toBe('full');
     w.checked('c1');
-    expect(w.needsCheck('c1', dir)).toBe(false);
+    expect(w.needsCheck('c1', () => dir)).toBe('none');
     writeFileSync(join(dir, 'started.json'), '{}');
     await new Promise((r) => setTimeout(r, 50));
-    expect(w.needsCheck('c1', dir)).toBe(false);
+    expect(w.needsCheck('c1', () => dir)).toBe('none');
     writeFileSync(join(dir, `${EXIT_FILE}.tmp`), '{}');
     renameSync(join(dir, `${EXIT_FILE}.tmp`), join(dir, EXIT_FILE));
-    await until('the watch to mark the container', () => w.needsCheck('c1', dir));
+    await until('the watch to mark the container', () => w.needsCheck('c1', () => dir) === 'full');
   });
 
-  it('re-checks liveness once the last check is older than the recheck period', () => {
+  it('re-checks liveness only once the last check is older than the recheck period, naming the directory only at the start', () => {
     const { w, dir } = make();
-    w.needsCheck('c1', dir);
+    const named: string[] = [];
+    const shimDir = () => { named.push(dir); return dir; };
+    w.needsCheck('c1', shimDir);
     w.checked('c1');
     now = 4_999;
-    expect(w.needsCheck('c1', dir)).toBe(false);
+    expect(w.needsCheck('c1', shimDir)).toBe('none');
     now = 5_000;
-    expect(w.needsCheck('c1', dir)).toBe(true);
+    expect(w.needsCheck('c1', shimDir)).toBe('liveness');
+    w.checked('c1');
+    expect(w.needsCheck('c1', shimDir)).toBe('none');
+    expect(named).toHaveLength(1);
   });
 
   it('always checks a container whose directory cannot be watched', () => {
     const { w, dir } = make();
     const missing = join(dir, 'gone');
-    expect(w.needsCheck('c2', missing)).toBe(true);
+    expect(w.needsCheck('c2', () => missing)).toBe('full');
     w.checked('c2');
-    expect(w.needsCheck('c2', missing)).toBe(true);
+    expect(w.needsCheck('c2', () => missing)).toBe('full');
   });
 
   it('starts afresh for a container it was told to forget', () => {
     const { w, dir } = make();
-    w.needsCheck('c1', dir);
+    w.needsCheck('c1', () => dir);
     w.checked('c1');
     w.forget('c1');
-    expect(w.needsCheck('c1', dir)).toBe(true);
+    expect(w.needsCheck('c1', () => dir)).toBe('full');
   });
 });
