@@ -7,7 +7,9 @@
  * - `starting` (transient): a pod that arrives already deleted is terminated without a sync.
  * - `syncing`: syncPod({ pod, probes }) runs the plan (computePodActions) for the latest spec.
  * - `refreshingStatus`: getPodStatus reads the runtime's view; the API status is computed
- *   (generateAPIPodStatus) and sent as `pod.status.updated` when it changed. Then, in this order:
+ *   (generateAPIPodStatus) and sent as `pod.status.updated` when it changed. A sync that changed
+ *   nothing hands back the view it planned from (`podStatus`): that is taken instead, without a
+ *   second read (a quiet pod's periodic resync reads the runtime once). Then, in this order:
  *   a kill request → terminating; activeDeadlineSeconds passed → terminating (DeadlineExceeded);
  *   a terminal phase (Succeeded/Failed) → idle for good; an update or sync request that came in
  *   meanwhile → syncing again (coalesced: the latest spec wins); a failed sync → backingOff; else idle.
@@ -189,6 +191,15 @@ function computeStatus(context: PodWorkerContext, nowMs: number, podIsTerminal: 
   });
 }
 
+/** Keeps a runtime view and the API status it gives; `statusChanged` says whether that status is new. */
+function storeObservation(context: PodWorkerContext, observation: PodStatusObservation | undefined, podIsTerminal: boolean): Partial<PodWorkerContext> {
+  if (!observation) return { statusChanged: false };
+  const next = { ...context, runtimeStatus: observation.runtimeStatus, observedAtMs: observation.observedAtMs };
+  const status = computeStatus(next, observation.observedAtMs, podIsTerminal);
+  const changed = status !== null && JSON.stringify(status) !== JSON.stringify(context.apiStatus);
+  return { runtimeStatus: observation.runtimeStatus, observedAtMs: observation.observedAtMs, statusChanged: changed, ...(changed ? { apiStatus: status } : {}) };
+}
+
 export const podWorkerMachine = setup({
   types: {
     context: {} as PodWorkerContext,
@@ -213,6 +224,7 @@ export const podWorkerMachine = setup({
     isActive: ({ context }) => isActivePod(context),
     hasPendingSync: ({ context }) => context.pendingSync,
     hasSyncFailed: ({ context }) => context.syncFailed,
+    syncChangedNothing: ({ event }) => (event as { output?: PodSyncOutcome }).output?.podStatus !== undefined,
     isKillOk: ({ event }) => (event as { output?: PodSyncOutcome }).output?.ok === true,
     // A kill request or a pod update (a shorter deletionGracePeriodSeconds) that shrinks the grace period in force.
     shortensGracePeriod: ({ context, event }) => {
@@ -305,14 +317,10 @@ export const podWorkerMachine = setup({
     })),
     recordStatusReadError: assign(({ event }) => ({ lastSyncError: serializeError((event as { error?: unknown }).error), syncFailed: true })),
     /** Store the runtime's view and the API status computed from it, noting whether it changed. */
-    storeStatus: assign(({ context, event }, params: { podIsTerminal: boolean }) => {
-      const observation = (event as { output?: PodStatusObservation }).output;
-      if (!observation) return { statusChanged: false };
-      const next = { ...context, runtimeStatus: observation.runtimeStatus, observedAtMs: observation.observedAtMs };
-      const status = computeStatus(next, observation.observedAtMs, params.podIsTerminal);
-      const changed = status !== null && JSON.stringify(status) !== JSON.stringify(context.apiStatus);
-      return { runtimeStatus: observation.runtimeStatus, observedAtMs: observation.observedAtMs, statusChanged: changed, ...(changed ? { apiStatus: status } : {}) };
-    }),
+    storeStatus: assign(({ context, event }, params: { podIsTerminal: boolean }) =>
+      storeObservation(context, (event as { output?: PodStatusObservation }).output, params.podIsTerminal)),
+    /** A sync that changed nothing hands back the status it planned from: that is the pod's status now. */
+    storeSyncStatus: assign(({ context, event }) => storeObservation(context, (event as { output?: PodSyncOutcome }).output?.podStatus, false)),
     markDeadlineExceeded: assign({ deadlineExceeded: true }),
     startTerminating: assign(({ context }) => ({
       gracePeriodSeconds: effectiveGracePeriodSeconds(context.pod, context.gracePeriodSeconds ?? undefined, context.killRequest?.gracePeriodSeconds),
@@ -396,6 +404,7 @@ export const podWorkerMachine = setup({
         onDone: [
           // A kill that came in during the sync does not wait for a status read.
           { guard: 'hasKillRequest', target: 'terminating', actions: 'recordSyncResult' },
+          { guard: 'syncChangedNothing', target: 'decidingNext', actions: ['recordSyncResult', 'storeSyncStatus', 'notifyParent'] },
           { target: 'refreshingStatus', actions: 'recordSyncResult' },
         ],
         onError: [

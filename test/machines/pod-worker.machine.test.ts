@@ -121,6 +121,22 @@ describe('podWorkerMachine', () => {
     expect(h.value()).toBe('idle');
   });
 
+  it('takes the status a sync that changed nothing hands back, without reading it again', async () => {
+    const h = harness({ resyncIntervalMs: 60_000 });
+    await flush();
+    expect(h.statusReads).toHaveLength(1);
+    expect(h.statuses.map((s) => s.phase)).toEqual(['Running']);
+
+    // The periodic resync finds nothing to do; meanwhile the container exited, as its view says.
+    h.syncAnswers.push({ ...ok(), podStatus: { runtimeStatus: runtimeWith('exited1'), observedAtMs: T0 + 60_000 } });
+    await h.advance(60_000);
+    expect(h.syncs).toHaveLength(2);
+    expect(h.statusReads).toHaveLength(1);
+    expect(h.statuses).toHaveLength(2);
+    expect(h.statuses[1]?.containerStatuses?.[0]?.state?.terminated?.exitCode).toBe(1);
+    expect(h.value()).toBe('idle');
+  });
+
   it('coalesces two spec updates that arrive during a sync into one more sync with the latest spec', async () => {
     const h = harness();
     const first = deferred<PodSyncOutcome>();

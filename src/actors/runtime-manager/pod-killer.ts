@@ -45,26 +45,31 @@ export async function killPodContainersAndSandboxes(deps: PodKillerDeps, pod: Po
   return [...kills, result];
 }
 
+async function removeInitContainer(deps: PodKillerDeps, pod: Pod, containerId: string): Promise<void> {
+  try {
+    await deps.cri.runtime.removeContainer(containerId);
+  } catch (err) {
+    deps.log.warn({ pod: podRef(pod), containerId, err }, 'Failed to remove pod init container');
+  }
+}
+
 /** A new sandbox starts initialization over: the old sandbox's init containers go. Failures are only logged. */
 export async function purgeInitContainers(deps: PodKillerDeps, pod: Pod, status: RuntimePodStatus): Promise<void> {
   const names = new Set((pod.spec.initContainers ?? []).map((c) => c.name));
   for (const c of status.containers) {
-    if (!names.has(c.name)) continue;
-    try {
-      await deps.cri.runtime.removeContainer(c.id);
-    } catch (err) {
-      deps.log.warn({ pod: podRef(pod), containerId: c.id, err }, 'Failed to remove pod init container');
-    }
+    if (names.has(c.name)) await removeInitContainer(deps, pod, c.id);
   }
 }
 
 /**
  * Keep only the newest exited (or unknown) instance of each init container
  * (pruneInitContainersBeforeStart): older ones only load the garbage collector. Failures are only logged.
+ * Answers how many it tried to remove (the pod's runtime status may have changed when any).
  */
-export async function pruneInitContainers(deps: PodKillerDeps, pod: Pod, status: RuntimePodStatus): Promise<void> {
+export async function pruneInitContainers(deps: PodKillerDeps, pod: Pod, status: RuntimePodStatus): Promise<number> {
   const names = new Set((pod.spec.initContainers ?? []).map((c) => c.name));
   const kept = new Set<string>();
+  let tried = 0;
   // status.containers is newest first, so the first instance seen of a name is the one to keep.
   for (const c of status.containers) {
     if (!names.has(c.name) || (c.state !== 'exited' && c.state !== 'unknown')) continue;
@@ -72,10 +77,8 @@ export async function pruneInitContainers(deps: PodKillerDeps, pod: Pod, status:
       kept.add(c.name);
       continue;
     }
-    try {
-      await deps.cri.runtime.removeContainer(c.id);
-    } catch (err) {
-      deps.log.warn({ pod: podRef(pod), containerId: c.id, err }, 'Failed to remove pod init container');
-    }
+    tried += 1;
+    await removeInitContainer(deps, pod, c.id);
   }
+  return tried;
 }

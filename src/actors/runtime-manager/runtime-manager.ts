@@ -106,6 +106,11 @@ export interface RuntimeManager {
   imageFsInfo(): Promise<ImageFsInfoResponse>;
 }
 
+function isNothingToDo(actions: PodActions): boolean {
+  return !actions.killPod && !actions.createSandbox && actions.containersToKill.length === 0 &&
+    actions.initContainersToStart.length === 0 && actions.containersToStart.length === 0;
+}
+
 const noActions: PodActions = { killPod: false, createSandbox: false, attempt: 0, initContainersToStart: [], containersToStart: [], containersToKill: [] };
 
 async function listRegularFiles(dir: string): Promise<string[]> {
@@ -164,6 +169,8 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     });
 
     // Step 1: Compute sandbox and container changes.
+    // Stamped before the read, as the pod worker stamps its own status reads.
+    const observedAtMs = clock.now();
     const planned = await runStep(clock, 'computePodActions', ref, 'PodStatusError', async () => {
       const status = syncOpts.podStatus ?? (await readPodStatus(cri, uid));
       return { status, actions: computePodActions(pod, status, syncOpts.probes) };
@@ -193,7 +200,15 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
 
     // Keep terminated init containers in check (an optimization: GC would remove them later). After
     // a purge there is nothing left to prune.
-    if (!(actions.killPod && actions.createSandbox)) await pruneInitContainers(killer, pod, status);
+    const pruned = actions.killPod && actions.createSandbox ? 0 : await pruneInitContainers(killer, pod, status);
+
+    // Nothing to create, start or kill (a periodic resync of a running pod, a container in back-off):
+    // the status read above is still the pod's status, handed back so the worker need not read it
+    // again. Go builds the sandbox config (ConfigPodSandbox) on every sync; it serves only starts,
+    // so it is skipped here.
+    if (isNothingToDo(actions) && pruned === 0 && syncOpts.podStatus === undefined) {
+      return { ...done(actions, actions.sandboxId), podStatus: { runtimeStatus: status, observedAtMs } };
+    }
 
     // Step 4: Create a sandbox for the pod if necessary.
     let sandboxId = actions.sandboxId;

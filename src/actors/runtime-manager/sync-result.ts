@@ -4,6 +4,7 @@
  */
 import { serializeError, type KubeletErrorCode, type SerializedError } from '../../domain/errors.js';
 import type { PodActions } from '../../domain/runtime/compute-pod-actions.js';
+import type { RuntimePodStatus } from '../../domain/runtime/pod-status.js';
 
 /** Go's SyncAction, by step of SyncPod / KillPod. */
 export type SyncStep =
@@ -39,6 +40,8 @@ export interface SyncPodResult {
   /** The sandbox the pod's containers run in after this sync, if any. */
   sandboxId?: string;
   steps: SyncStepResult[];
+  /** The sync changed nothing: the status it planned from (see PodSyncOutcome.podStatus). */
+  podStatus?: { runtimeStatus: RuntimePodStatus; observedAtMs: number };
 }
 
 export interface KillPodResult {

@@ -8,6 +8,7 @@
  * succeeds; status generation shows it as the container's waiting reason.
  */
 import type { SerializedError } from '../errors.js';
+import type { RuntimePodStatus } from '../runtime/pod-status.js';
 
 export interface SyncStepOutcome {
   step: string;
@@ -24,6 +25,12 @@ export interface PodSyncOutcome {
   podUid: string;
   ok: boolean;
   steps: readonly SyncStepOutcome[];
+  /**
+   * Present when the sync found nothing to do and changed nothing: the runtime's view it planned
+   * from, and when that was read. It is the pod's current status, so the worker need not read it
+   * again (Go's periodic syncs read no runtime at all: they take the PLEG's cache).
+   */
+  podStatus?: { runtimeStatus: RuntimePodStatus; observedAtMs: number };
 }
 
 export interface ContainerStartFailure {

@@ -88,11 +88,18 @@ describe('runtimeManager.syncPod', () => {
     expect(third.sandboxId).toBe(first.sandboxId);
     expect(cri.latestContainer('app')?.state).toBe('CONTAINER_RUNNING');
 
-    // Steady state: nothing to do.
+    // Steady state: nothing to do, and the status the plan was made from comes back with the
+    // time of the read, so the worker need not read it again.
+    expect(first.podStatus).toBeUndefined();
+    expect(third.podStatus).toBeUndefined();
     cri.calls.length = 0;
+    clock.advance(1234);
+    const readAt = clock.now();
     const fourth = await manager.syncPod(pod);
     expect(lifecycle(cri)).toEqual([]);
     expect(fourth.steps.map((s) => s.step)).toEqual(['computePodActions']);
+    expect(fourth.podStatus?.observedAtMs).toBe(readAt);
+    expect(fourth.podStatus?.runtimeStatus).toEqual(await manager.getPodStatus(pod.metadata.uid));
   });
 
   it('starts a sidecar, then the init container, then the app, keeping the sidecar running', async () => {
