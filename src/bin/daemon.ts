@@ -110,7 +110,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   });
   const view = createKubeletView({
     syncLoop: syncLoopContext,
-    pleg: () => (directory.snapshot('pleg') as { context?: { lastRelistAtMs?: number | null } } | undefined)?.context,
+    pleg: () => (directory.snapshot('pleg') as { context?: { lastRelistAtMs?: number | null; discardedEvents?: number } } | undefined)?.context,
     configz: () => (live.configz ?? { kubeletconfig: {} }) as { kubeletconfig: unknown },
     podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
     metrics,

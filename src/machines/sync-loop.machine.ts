@@ -87,7 +87,7 @@ export type SyncLoopEvent =
   | { type: 'pod.config.updated'; op: PodOperation; source: string; pods: Pod[] }
   | { type: 'pod.config.sourcesReady' }
   | { type: 'pod.manifest.rejected'; source: string; origin: string; reason: string }
-  | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[]; runningPodUids?: string[] }
+  | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[]; runningPodUids?: string[]; discarded?: number }
   | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
   | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string }
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
