@@ -354,31 +354,8 @@ describe('syncLoopMachine orphans (HandlePodCleanups)', () => {
 });
 
 describe('syncLoopMachine in cluster mode', () => {
-  it('tells the status manager every pod config update, pod status and observed mirror pods', () => {
-    const forwarded: string[] = [];
-    const machine = syncLoopMachine.provide({
-      actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never },
-    });
-    const parent = setup({
-      actors: {
-        syncLoop: machine,
-        statusManager: fromCallback<{ type: string }>(({ receive }) => { receive((e) => void forwarded.push(e.type)); }),
-      },
-    }).createMachine({
-      invoke: [
-        { src: 'statusManager', systemId: 'statusManager' },
-        { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input: { nodeName: 'n', node: node(1), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1' } },
-      ],
-    });
-    const root = createActor(parent).start();
-    const loop = root.system.get('syncLoop') as AnyActorRef;
-    loop.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
-    loop.send({ type: 'pod.status.updated', podUid: 'u1', status: { phase: 'Pending' } });
-    loop.send({ type: 'api.mirrorPods.observed', pods: [], observedAtMs: 1 });
-    expect(forwarded).toEqual(['pod.config.updated', 'pod.status.updated', 'api.mirrorPods.observed']);
-  });
-
-  it('gives the status manager a refused pod\'s Failed status, after the update that added it', () => {
+  /** A syncLoop beside a status manager (system id `statusManager`) that records what it is told. */
+  function startInCluster(maxPods: number) {
     const forwarded: { type: string; podUid?: string; status?: PodStatus }[] = [];
     const machine = syncLoopMachine.provide({
       actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never },
@@ -391,11 +368,24 @@ describe('syncLoopMachine in cluster mode', () => {
     }).createMachine({
       invoke: [
         { src: 'statusManager', systemId: 'statusManager' },
-        { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input: { nodeName: 'n', node: node(0), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1' } },
+        { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input: { nodeName: 'n', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1' } },
       ],
     });
     const root = createActor(parent).start();
-    (root.system.get('syncLoop') as AnyActorRef).send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
+    return { loop: root.system.get('syncLoop') as AnyActorRef, forwarded };
+  }
+
+  it('tells the status manager every pod config update, pod status and observed mirror pods', () => {
+    const { loop, forwarded } = startInCluster(1);
+    loop.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
+    loop.send({ type: 'pod.status.updated', podUid: 'u1', status: { phase: 'Pending' } });
+    loop.send({ type: 'api.mirrorPods.observed', pods: [], observedAtMs: 1 });
+    expect(forwarded.map((e) => e.type)).toEqual(['pod.config.updated', 'pod.status.updated', 'api.mirrorPods.observed']);
+  });
+
+  it('gives the status manager a refused pod\'s Failed status, after the update that added it', () => {
+    const { loop, forwarded } = startInCluster(0);
+    loop.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
     expect(forwarded.map((e) => e.type)).toEqual(['pod.config.updated', 'pod.status.updated']);
     expect(forwarded[1]).toMatchObject({ podUid: 'u1', status: { phase: 'Failed', reason: 'OutOfpods' } });
   });
