@@ -7,6 +7,7 @@
 import { mkdir, readdir, rm, statfs } from 'node:fs/promises';
 import { hostname as osHostname } from 'node:os';
 import { createActor, waitFor, type AnyActorRef, type InspectionEvent } from 'xstate';
+import { relayAdmissionRejections } from '../actors/api-pods/admission-events.js';
 import { ActorDirectory } from '../actors/debug/actor-directory.js';
 import { createInspectionTap } from '../actors/journal/inspection-tap.js';
 import { Lifetimes } from '../actors/phases/lifetimes.js';
@@ -109,7 +110,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   });
   const view = createKubeletView({
     syncLoop: syncLoopContext,
-    pleg: () => (directory.snapshot('pleg') as { context?: { lastRelistAtMs?: number | null } } | undefined)?.context,
+    pleg: () => (directory.snapshot('pleg') as { context?: { lastRelistAtMs?: number | null; discardedEvents?: number } } | undefined)?.context,
     configz: () => (live.configz ?? { kubeletconfig: {} }) as { kubeletconfig: unknown },
     podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
     metrics,
@@ -226,6 +227,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       metrics.inspect(ev);
       probeMetrics.inspect(ev);
       transitions(ev);
+      // The syncLoop's refused pods become Warning events (its emitted events are not in this stream).
+      if (ev.type === '@xstate.actor' && tap.stableId(ev.actorRef as AnyActorRef) === 'syncLoop') relayAdmissionRejections(ev.actorRef as AnyActorRef, () => live.events);
     },
   });
   supervisor = actor;

@@ -17,6 +17,18 @@
  * The first relist compares against nothing, so every running container yields ContainerStarted,
  * as in Go after a kubelet restart.
  *
+ * The bound (Go's eventChannel of plegChannelCapacity, 1000): Go's relist puts each event into a
+ * channel the syncLoop drains; when it is full the event is discarded, an error logged and
+ * kubelet_pleg_discard_events incremented. Here a relist's events travel as one message, which the
+ * syncLoop handles whole when it is delivered, so no earlier relist's events are ever waiting when
+ * the next one comes: only a single relist with more than 1000 events can exceed the bound. A
+ * message carries at most PLEG_CHANNEL_CAPACITY events (the first in the diff's order, pods by
+ * uid; Go keeps whichever fit); the rest are dropped and counted in `discardedEvents` (since
+ * start, exported as kubelet_pleg_discard_events) and in the message's `discarded`. Nothing is
+ * logged (a machine does not log): the journal has the message with its count. The running set
+ * and the relist's pods are kept whole, so a dropped event is not seen again; its pod syncs at its
+ * next resync or its next event, as in Go.
+ *
  * Differs from Go: there is no pod cache (the pod worker reads the pod's status itself), so there
  * is no cache update, re-inspection of pods whose status read failed, or PodSync events for them;
  * the evented PLEG is not built.
@@ -45,6 +57,8 @@ export interface PlegContext {
   lastRelistDurationMs: number | null;
   relistCount: number;
   lastError: SerializedError | null;
+  /** Events dropped because a relist had more than PLEG_CHANNEL_CAPACITY, since start. */
+  discardedEvents: number;
 }
 
 /** Sent to the parent after a relist that saw changes. */
@@ -54,7 +68,12 @@ export interface PlegEventsEvent {
   observedAtMs: number;
   /** Every running pod's uid, present when that set changed since the last message. */
   runningPodUids?: string[];
+  /** How many of this relist's events were dropped beyond the bound; present when any were. */
+  discarded?: number;
 }
+
+/** Go's plegChannelCapacity: at most this many events reach the syncLoop per relist. */
+export const PLEG_CHANNEL_CAPACITY = 1000;
 
 /** The effectful actor srcs: replay makes exactly these inert. */
 export const PLEG_EFFECTS = ['relist'] as const;
@@ -74,7 +93,9 @@ export const plegMachine = setup({
       const output = (event as { output?: RelistOutput }).output;
       if (!output) return;
       const pods = output.unchanged || !output.pods ? context.pods : output.pods;
-      const events = output.unchanged ? [] : reportableEvents(diffRelists(context.pods, pods));
+      const reportable = output.unchanged ? [] : reportableEvents(diffRelists(context.pods, pods));
+      const events = reportable.length > PLEG_CHANNEL_CAPACITY ? reportable.slice(0, PLEG_CHANNEL_CAPACITY) : reportable;
+      const discarded = reportable.length - events.length;
       const running = output.unchanged ? context.runningPodUids : runningPodUids(pods);
       const runningChanged = !sameUids(running, context.runningPodUids);
       enqueue.assign({
@@ -85,10 +106,13 @@ export const plegMachine = setup({
         lastRelistDurationMs: output.durationMs ?? context.lastRelistDurationMs,
         relistCount: context.relistCount + 1,
         lastError: null,
+        discardedEvents: context.discardedEvents + discarded,
       });
       if (events.length > 0 || runningChanged) {
         enqueue(sendParent({
-          type: 'pleg.events', events, observedAtMs: output.observedAtMs, ...(runningChanged ? { runningPodUids: running } : {}),
+          type: 'pleg.events', events, observedAtMs: output.observedAtMs,
+          ...(runningChanged ? { runningPodUids: running } : {}),
+          ...(discarded > 0 ? { discarded } : {}),
         } satisfies PlegEventsEvent));
       }
       // Cluster mode: the first relist makes the PLEG healthy for the node's Ready condition.
@@ -113,6 +137,7 @@ export const plegMachine = setup({
     lastRelistDurationMs: null,
     relistCount: 0,
     lastError: null,
+    discardedEvents: 0,
   }),
   initial: 'relisting',
   states: {

@@ -4,9 +4,13 @@
  * Contract:
  * - It owns the pod config (`podConfig`, its sources), the PLEG (`pleg`) and one pod worker per pod
  *   UID (`pod:<uid>`), and one probe worker per container probe (`probe:<uid>:<container>:<type>`).
- * - configCh → `pod.config.updated`: ADD admits the pod (maxPods, as HandlePodAdditions' admission)
- *   and spawns its worker; UPDATE forwards the spec; DELETE and REMOVE ask the worker to kill the
- *   pod with its grace period; RECONCILE changes nothing the kubelet acts on.
+ * - configCh → `pod.config.updated`: ADD admits the pod (HandlePodAdditions' canAdmitPod: the
+ *   predicate checks of domain/pod/admission.ts against the `node` input and the pods that count
+ *   as active) and spawns its worker; a refused pod is kept as `rejected` with Go's Failed status,
+ *   which goes to the status manager (cluster mode) and is emitted as `pod.admission.rejected`
+ *   (the composition root records the Warning event). UPDATE forwards the spec; DELETE and REMOVE
+ *   ask the worker to kill the pod with its grace period; RECONCILE changes nothing the kubelet
+ *   acts on.
  * - plegCh → `pleg.events`: each pod with an event is asked to sync now — unless the runtime's last
  *   announced health (`runtime.health.changed`) is not ready: then, as Go's syncLoop skips its
  *   iterations, nothing is dispatched until the runtime is back, and then every pod syncs.
@@ -29,7 +33,10 @@
  * Pure: no I/O, no clock reads.
  */
 import { assign, enqueueActions, fromPromise, setup, type AnyActorRef } from 'xstate';
-import { killGracePeriod, probeTargets, rejectedForPodCount, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
+import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
+import type { AdmissionNode } from '../domain/pod/admission-node.js';
+import { isActiveForAdmission, killGracePeriod, probeTargets, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
+import { usageOf, withPod, type NodeUsage } from '../domain/pod/node-usage.js';
 import { findOrphans, orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
 import type { Pod, PodStatus } from '../domain/pod/types.js';
 
@@ -38,7 +45,8 @@ export type { ProbeType };
 
 export interface SyncLoopInput {
   nodeName: string;
-  maxPods: number;
+  /** The node admission checks pods against: name, OS, labels, taints, allocatable (maxPods as its pods). */
+  node: AdmissionNode;
   /** Everything the pod config machine needs (sources, periods). */
   podConfig: Record<string, unknown>;
   /** Everything a pod worker needs besides its pod (resync period…). */
@@ -79,12 +87,20 @@ export type SyncLoopEvent =
   | { type: 'pod.config.updated'; op: PodOperation; source: string; pods: Pod[] }
   | { type: 'pod.config.sourcesReady' }
   | { type: 'pod.manifest.rejected'; source: string; origin: string; reason: string }
-  | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[]; runningPodUids?: string[] }
+  | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[]; runningPodUids?: string[]; discarded?: number }
   | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
   | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string }
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
   | { type: `xstate.done.actor.${string}`; output: { podUid?: string } | undefined };
+
+/** Emitted when admission refuses a pod: Go's rejectPod records a Warning event with these. */
+export interface PodAdmissionRejected {
+  type: 'pod.admission.rejected';
+  pod: { namespace: string; name: string; uid: string };
+  reason: string;
+  message: string;
+}
 
 const placeholder = (name: string) =>
   fromPromise<never, unknown>(async () => {
@@ -99,6 +115,7 @@ export const syncLoopMachine = setup({
     context: {} as SyncLoopContext,
     events: {} as SyncLoopEvent,
     input: {} as SyncLoopInput,
+    emitted: {} as PodAdmissionRejected,
   },
   actors: {
     podConfig: placeholder('podConfig'),
@@ -157,9 +174,11 @@ export const syncLoopMachine = setup({
   on: {
     'api.mirrorPods.observed': { actions: 'forwardToStatusManager' },
     'pod.config.updated': {
-      actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue }) => {
+      actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue, system }) => {
         const pods = { ...context.pods };
         const orphans = { ...context.orphans };
+        // What the active pods hold, counted once per update and grown as pods are admitted.
+        let usage: NodeUsage | null = null;
         for (const pod of event.pods) {
           const uid = pod.metadata.uid ?? '';
           const orphan = orphans[uid];
@@ -173,16 +192,32 @@ export const syncLoopMachine = setup({
           const worker = podWorkerId(uid);
           switch (event.op) {
             case 'ADD': {
+              if (entry?.lifecycle === 'rejected') {
+                // Refused once, Failed for good (Go keeps a rejected pod's status).
+                pods[uid] = { ...entry, pod, removed: false };
+                break;
+              }
               if (entry && entry.lifecycle !== 'terminated') {
                 enqueue.sendTo(worker, { type: 'pod.spec.updated', pod });
                 pods[uid] = { ...entry, pod, removed: false };
                 break;
               }
-              const active = Object.values(pods).filter((p) => p.lifecycle === 'active' || p.lifecycle === 'terminating').length;
-              if (active >= context.input.maxPods) {
-                pods[uid] = { pod, lifecycle: 'rejected', removed: false, status: rejectedForPodCount(context.input.maxPods), probedStarts: {} };
+              usage ??= usageOf(Object.values(pods).filter((p) => isActiveForAdmission(p.lifecycle, p.status)).map((p) => p.pod));
+              const admission = admitPod(pod, context.input.node, usage);
+              if (!admission.admit) {
+                const status = rejectedPodStatus(pod, admission);
+                pods[uid] = { pod, lifecycle: 'rejected', removed: false, status, probedStarts: {} };
+                const statusManager = system.get('statusManager') as AnyActorRef | undefined;
+                if (statusManager) enqueue.sendTo(statusManager, { type: 'pod.status.updated', podUid: uid, status });
+                enqueue.emit({
+                  type: 'pod.admission.rejected',
+                  pod: { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid },
+                  reason: admission.reason,
+                  message: admission.message,
+                });
                 break;
               }
+              usage = withPod(usage, pod);
               enqueue.spawnChild('podWorker', {
                 id: worker,
                 systemId: worker,

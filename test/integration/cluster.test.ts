@@ -2,7 +2,8 @@
  * Cluster mode end to end (issue #6): the real binary with --kubeconfig against the test API
  * server on loopback, on the embedded runtime (--embedded-runtime-allow-cluster): it registers its
  * Node and becomes Ready, keeps its Lease, runs a pod created with spec.nodeName and reports it
- * Running, kills it when the pod is deleted and removes it from the API, and posts its events.
+ * Running, kills it when the pod is deleted and removes it from the API, refuses a pod its Node
+ * does not match (Failed through the status subresource, a Warning event), and posts its events.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -145,6 +146,24 @@ describe.each(RUNTIMES)('on the $name runtime', (rt) => {
       expect(podAfterMs).toBeLessThan(15_000);
       process.stderr.write(`outage recovery: lease renewed ${leaseAfterMs} ms, new pod Running ${podAfterMs} ms after the API server returned\n`);
     }, 120_000);
+
+    it('refuses a pod whose nodeSelector its Node lacks: Failed with NodeAffinity through the status subresource, and a Warning event', async () => {
+      api.store.create('pods', {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: 'picky', namespace: 'default' },
+        spec: { nodeName: NODE, nodeSelector: { disktype: 'ssd' }, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', 'sleep 3600'] }] },
+      } as never, 'default');
+      const pod = await waitUntil('picky Failed', () => {
+        const p = get('pods', 'default', 'picky');
+        return p?.status?.phase === 'Failed' ? p : undefined;
+      });
+      expect(pod.status).toMatchObject({ reason: 'NodeAffinity', message: "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector" });
+      const event = await waitUntil('the Warning event', () => {
+        const list = api.store.list('events', {}).items as unknown as { type?: string; reason?: string; message?: string; involvedObject?: { kind?: string; name?: string; uid?: string } }[];
+        return list.find((e) => e.reason === 'NodeAffinity' && e.involvedObject?.name === 'picky');
+      });
+      expect(event).toMatchObject({ type: 'Warning', message: "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector", involvedObject: { kind: 'Pod', uid: pod.metadata.uid } });
+      api.store.delete('pods', 'default', 'picky', { gracePeriodSeconds: 0 });
+    }, 40_000);
 
     it('posts its events (Starting) to the API server', async () => {
       const events = await waitUntil('a Starting event', () => {

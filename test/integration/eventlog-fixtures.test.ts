@@ -40,10 +40,12 @@ describe('recorded event logs', () => {
   it('fails with the divergence when a machine changed: admission that refuses every pod', () => {
     const [name] = FIXTURES;
     const log = readJournal(join(DIR, name!));
-    // The same syncLoop, but with maxPods forced to 0: the first ADD is now refused.
-    const config = syncLoopMachine.config as unknown as { context: (a: { input: { maxPods: number } }) => unknown };
+    // The same syncLoop, but with room for no pod on the node: the first ADD is now refused.
+    type Input = { node: { allocatable: Record<string, number> } };
+    const config = syncLoopMachine.config as unknown as { context: (a: { input: Input }) => unknown };
+    const full = (input: Input): Input => ({ ...input, node: { ...input.node, allocatable: { ...input.node.allocatable, pods: 0 } } });
     const strict = createMachine(
-      { ...(syncLoopMachine.config as object), context: (a: { input: { maxPods: number } }) => config.context({ input: { ...a.input, maxPods: 0 } }) } as never,
+      { ...(syncLoopMachine.config as object), context: (a: { input: Input }) => config.context({ input: full(a.input) }) } as never,
       syncLoopMachine.implementations as never,
     );
     const result = replay(log.records, { machine: provideSystem(inertActors(SYSTEM_EFFECTS), { syncLoop: strict as never }), rootSystemId: 'supervisor' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromPromise, SimulatedClock, type AnyActorRef } from 'xstate';
 import type { RelistOutput, RelistPod } from '../../src/domain/pleg/relist.js';
 import { isPlegHealthy } from '../../src/domain/pleg/health.js';
-import { plegMachine, PLEG_EFFECTS, type PlegContext, type PlegEventsEvent } from '../../src/machines/pleg.machine.js';
+import { PLEG_CHANNEL_CAPACITY, plegMachine, PLEG_EFFECTS, type PlegContext, type PlegEventsEvent } from '../../src/machines/pleg.machine.js';
 
 const flush = async () => {
   for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
@@ -143,5 +143,29 @@ describe('plegMachine', () => {
     expect(isPlegHealthy(h.context().lastRelistAtMs, h.clock.now())).toBe(true);
     for (let i = 0; i < 180; i++) await h.advance(1000);
     expect(isPlegHealthy(h.context().lastRelistAtMs, h.clock.now())).toBe(false);
+  });
+
+  it('sends at most 1000 events per relist and counts the rest as discarded (Go\'s plegChannelCapacity)', async () => {
+    const h = harness();
+    // 600 pods appearing at once: a ContainerStarted for each container and each sandbox, 1200 events.
+    h.world.pods = Array.from({ length: 600 }, (_, i) => running(`u${String(i).padStart(3, '0')}`, `c${i}`));
+    await flush();
+    expect(PLEG_CHANNEL_CAPACITY).toBe(1000);
+    expect(h.received).toHaveLength(1);
+    expect(h.received[0]!.events).toHaveLength(1000);
+    expect(h.received[0]!.discarded).toBe(200);
+    // The first events in the diff's order are the ones kept: pods by uid.
+    expect(h.received[0]!.events[0]).toMatchObject({ podUid: 'u000' });
+    expect(h.received[0]!.events[999]).toMatchObject({ podUid: 'u499' });
+    // The running set is whole all the same, and the relist's pods are all kept for the next diff.
+    expect(h.received[0]!.runningPodUids).toHaveLength(600);
+    expect(h.context().pods).toHaveLength(600);
+    expect(h.context().discardedEvents).toBe(200);
+
+    // A later relist under the bound adds nothing to the count, and says nothing of discards.
+    h.world.pods = h.world.pods.slice(1);
+    await h.advance(1000);
+    expect(h.received[1]!.discarded).toBeUndefined();
+    expect(h.context().discardedEvents).toBe(200);
   });
 });

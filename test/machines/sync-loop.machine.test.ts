@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, setup, type AnyActorRef } from "xstate";
+import type { AdmissionNode } from '../../src/domain/pod/admission-node.js';
 import type { Pod, PodStatus } from '../../src/domain/pod/types.js';
-import { syncLoopMachine, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
+import { syncLoopMachine, type PodAdmissionRejected, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
 
 /** Records every event a fake child receives, by actor id. */
 const received: Record<string, { type: string }[]> = {};
@@ -10,15 +11,16 @@ const received: Record<string, { type: string }[]> = {};
 const spawned: { pod: Pod; runtimeOnly?: { reason: string; gracePeriodSeconds?: number } }[] = [];
 
 /**
- * A fake pod worker: records its input and events; a kill makes it finish with `{ podUid }`, and so
- * does `test.kill.done` (a runtime-only worker kills without being asked).
+ * A fake pod worker: records its input and events; a kill makes it finish with `{ podUid }` (unless
+ * the pod is annotated `test/slow-kill`), and so does `test.kill.done` (a runtime-only worker kills
+ * without being asked).
  */
 const fakePodWorker = setup({
-  types: { input: {} as { pod: Pod }, context: {} as { uid: string } },
+  types: { input: {} as { pod: Pod }, context: {} as { uid: string; slowKill: boolean } },
 }).createMachine({
   context: ({ input }) => {
     spawned.push(input);
-    return { uid: input.pod.metadata.uid! };
+    return { uid: input.pod.metadata.uid!, slowKill: input.pod.metadata.annotations?.['test/slow-kill'] !== undefined };
   },
   initial: 'running',
   states: {
@@ -26,7 +28,7 @@ const fakePodWorker = setup({
       on: {
         'test.kill.done': { target: 'done' },
         '*': { actions: ({ context, event }) => (received[`pod:${context.uid}`] ??= []).push(event) },
-        'pod.kill.requested': { target: 'done', actions: ({ context, event }) => (received[`pod:${context.uid}`] ??= []).push(event) },
+        'pod.kill.requested': { guard: ({ context }) => !context.slowKill, target: 'done', actions: ({ context, event }) => (received[`pod:${context.uid}`] ??= []).push(event) },
       },
     },
     done: { type: 'final' },
@@ -48,14 +50,27 @@ function pod(uid: string, name = uid, extra: Partial<Pod['spec']['containers'][n
   };
 }
 
+/** A 2-core node with 4 GiB allocatable and room for `maxPods`. */
+function node(maxPods = 110): AdmissionNode {
+  return {
+    name: 'node-a', operatingSystem: 'linux', labels: { 'kubernetes.io/os': 'linux', disk: 'ssd' }, taints: [],
+    allocatable: { cpuMillis: 2000, memoryBytes: 4 * 2 ** 30, ephemeralStorageBytes: 10 * 2 ** 30, pods: maxPods },
+  };
+}
+
+/** Admission refusals the machine emitted since the last start(). */
+const rejections: PodAdmissionRejected[] = [];
+
 function start(maxPods = 110) {
   for (const k of Object.keys(received)) delete received[k];
   spawned.length = 0;
+  rejections.length = 0;
   const machine = syncLoopMachine.provide({
     actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never },
   });
-  const input: SyncLoopInput = { nodeName: 'node-a', maxPods, podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1' };
+  const input: SyncLoopInput = { nodeName: 'node-a', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1' };
   const actor = createActor(machine, { input });
+  actor.on('pod.admission.rejected', (e) => void rejections.push(e));
   actor.start();
   return actor;
 }
@@ -111,8 +126,69 @@ describe('syncLoopMachine', () => {
     a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1'), pod('u2')] });
     const u2 = a.getSnapshot().context.pods.u2;
     expect(u2?.lifecycle).toBe('rejected');
-    expect(u2?.status).toMatchObject({ phase: 'Failed', reason: 'OutOfpods' });
+    expect(u2?.status).toEqual({
+      phase: 'Failed', reason: 'OutOfpods', qosClass: 'BestEffort',
+      message: "Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: 1, capacity: 1",
+    });
     expect(children(a)).not.toContain('pod:u2');
+  });
+
+  describe('admission', () => {
+    const cpu = (uid: string, request: string) => pod(uid, uid, { resources: { requests: { cpu: request } } });
+
+    it('counts the pods admitted earlier in the same update against the node', () => {
+      const a = start();
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [cpu('u1', '1500m'), cpu('u2', '600m'), cpu('u3', '500m')] });
+      const { pods } = a.getSnapshot().context;
+      expect([pods.u1?.lifecycle, pods.u2?.lifecycle, pods.u3?.lifecycle]).toEqual(['active', 'rejected', 'active']);
+      expect(pods.u2?.status?.message).toBe("Pod was rejected: Node didn't have enough resource: cpu, requested: 600, used: 1500, capacity: 2000");
+      expect(children(a)).toEqual(['pleg', 'pod:u1', 'pod:u3', 'podConfig']);
+    });
+
+    it('emits each refusal with the reason and message for the Warning event', () => {
+      const a = start();
+      const picky = pod('u1', 'picky');
+      picky.spec.nodeSelector = { disk: 'hdd' };
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [picky] });
+      expect(rejections).toEqual([{
+        type: 'pod.admission.rejected', pod: { namespace: 'default', name: 'picky', uid: 'u1' },
+        reason: 'NodeAffinity', message: "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector",
+      }]);
+    });
+
+    it('frees what a pod held once it is Succeeded or Failed, or its worker is done', () => {
+      const a = start(2);
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [cpu('done', '2'), cpu('gone', '1')] });
+      a.send({ type: 'pod.status.updated', podUid: 'done', status: { phase: 'Succeeded' } });
+      a.send({ type: 'pod.config.updated', op: 'DELETE', source: 'file', pods: [cpu('gone', '1')] });
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [cpu('next', '2'), pod('more'), pod('extra')] });
+      const { pods } = a.getSnapshot().context;
+      expect([pods.next?.lifecycle, pods.more?.lifecycle]).toEqual(['active', 'active']);
+      expect(pods.extra?.status?.message).toBe("Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: 2, capacity: 2");
+    });
+
+    it('counts a pod being killed until its worker is done', () => {
+      const a = start();
+      const slow = cpu('u1', '2');
+      slow.metadata.annotations = { 'test/slow-kill': '' };
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [slow] });
+      a.send({ type: 'pod.config.updated', op: 'DELETE', source: 'file', pods: [slow] });
+      expect(a.getSnapshot().context.pods.u1?.lifecycle).toBe('terminating');
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [cpu('u2', '1')] });
+      expect(a.getSnapshot().context.pods.u2?.status?.reason).toBe('OutOfcpu');
+      (a.getSnapshot() as { children: Record<string, AnyActorRef> }).children['pod:u1']!.send({ type: 'test.kill.done' });
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [cpu('u3', '1')] });
+      expect(a.getSnapshot().context.pods.u3?.lifecycle).toBe('active');
+    });
+
+    it('keeps a refused pod Failed when its source adds it again', () => {
+      const a = start(0);
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1', 'u1', { image: 'other:2' })] });
+      expect(a.getSnapshot().context.pods.u1).toMatchObject({ lifecycle: 'rejected', status: { reason: 'OutOfpods' }, pod: { spec: { containers: [{ image: 'other:2' }] } } });
+      expect(children(a)).toEqual(['pleg', 'podConfig']);
+      expect(rejections).toHaveLength(1);
+    });
   });
 
   it('asks each pod with a PLEG event to sync, once per relist', () => {
@@ -278,27 +354,39 @@ describe('syncLoopMachine orphans (HandlePodCleanups)', () => {
 });
 
 describe('syncLoopMachine in cluster mode', () => {
-  it('tells the status manager every pod config update, pod status and observed mirror pods', () => {
-    const forwarded: string[] = [];
+  /** A syncLoop beside a status manager (system id `statusManager`) that records what it is told. */
+  function startInCluster(maxPods: number) {
+    const forwarded: { type: string; podUid?: string; status?: PodStatus }[] = [];
     const machine = syncLoopMachine.provide({
       actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never },
     });
     const parent = setup({
       actors: {
         syncLoop: machine,
-        statusManager: fromCallback<{ type: string }>(({ receive }) => { receive((e) => void forwarded.push(e.type)); }),
+        statusManager: fromCallback<{ type: string }>(({ receive }) => { receive((e) => void forwarded.push(e)); }),
       },
     }).createMachine({
       invoke: [
         { src: 'statusManager', systemId: 'statusManager' },
-        { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input: { nodeName: 'n', maxPods: 110, podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1' } },
+        { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input: { nodeName: 'n', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1' } },
       ],
     });
     const root = createActor(parent).start();
-    const loop = root.system.get('syncLoop') as AnyActorRef;
+    return { loop: root.system.get('syncLoop') as AnyActorRef, forwarded };
+  }
+
+  it('tells the status manager every pod config update, pod status and observed mirror pods', () => {
+    const { loop, forwarded } = startInCluster(1);
     loop.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
     loop.send({ type: 'pod.status.updated', podUid: 'u1', status: { phase: 'Pending' } });
     loop.send({ type: 'api.mirrorPods.observed', pods: [], observedAtMs: 1 });
-    expect(forwarded).toEqual(['pod.config.updated', 'pod.status.updated', 'api.mirrorPods.observed']);
+    expect(forwarded.map((e) => e.type)).toEqual(['pod.config.updated', 'pod.status.updated', 'api.mirrorPods.observed']);
+  });
+
+  it('gives the status manager a refused pod\'s Failed status, after the update that added it', () => {
+    const { loop, forwarded } = startInCluster(0);
+    loop.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
+    expect(forwarded.map((e) => e.type)).toEqual(['pod.config.updated', 'pod.status.updated']);
+    expect(forwarded[1]).toMatchObject({ podUid: 'u1', status: { phase: 'Failed', reason: 'OutOfpods' } });
   });
 });

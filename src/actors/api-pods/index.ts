@@ -5,7 +5,9 @@
  *   status manager.
  * - createStatusManagerActors: the effects to `statusManagerMachine.provide({ actors })`.
  * - createApiEventRecorder / createLogEventRecorder: `recordEvent({ object, type, reason, message })`.
+ * - relayAdmissionRejections: the syncLoop's refused pods as Warning events.
  */
 export { createApiPodSourceActor, runApiPodSource, type ApiPodSourceEvent, type ApiPodSourceActorDeps } from './api-pod-source.js';
 export { createStatusManagerActors, type StatusManagerActorDeps } from './status-manager-actors.js';
 export { createApiEventRecorder, createLogEventRecorder, type EventRecorder, type ApiEventRecorderOptions } from './event-recorder.js';
+export { relayAdmissionRejections } from './admission-events.js';

@@ -9,7 +9,8 @@ import { parseGoDuration } from '../../domain/config/duration.js';
 import type { PhaseId } from '../../domain/phases.js';
 import type { KubeletRunOutput } from '../../machines/supervisor.machine.js';
 import { KUBELET_TS_VERSION } from '../../domain/config/version.js';
-import { nodeSideSettings } from '../../domain/node-status/node-side-settings.js';
+import { nodeRegistrationSpec, nodeSideSettings } from '../../domain/node-status/node-side-settings.js';
+import { admissionNode } from '../../domain/pod/admission-node.js';
 import { nodeStaticFacts } from '../../domain/node-status/static-facts.js';
 import type { MachineInfo } from '../../domain/node/host-types.js';
 import type { NodeResources } from '../../domain/resources/allocatable.js';
@@ -49,16 +50,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       kubeletPort: s.kubeletPort,
       maxImages: s.maxImages,
     });
-    const registration = {
-      nodeName,
-      hostname: nodeName,
-      operatingSystem: machineInfo.operatingSystem,
-      architecture: machineInfo.architecture,
-      nodeLabels: s.nodeLabels,
-      registerWithTaints: s.registerWithTaints,
-      registerSchedulable: s.registerSchedulable,
-      enableControllerAttachDetach: s.enableControllerAttachDetach,
-    };
+    const registration = nodeRegistrationSpec(s, nodeName, machineInfo);
     return {
       statusManager: { nodeName },
       nodeStatus: { registration, facts, jitter: Math.random(), startedAtMs: deps.clock.now(), updateFrequencyMs: s.updateFrequencyMs, reportFrequencyMs: s.reportFrequencyMs, registerNode: s.registerNode },
@@ -127,11 +119,15 @@ export function kubeletPhases(deps: PhaseDeps) {
       const nodeName = (input.outputs['run.nodeName'] as { nodeName: string }).nodeName;
       const nodeIps = (input.outputs['runKubelet.validateNodeIP'] as { nodeIps?: string[] } | undefined)?.nodeIps ?? [];
       const hostIP = nodeIps[0] ?? deps.hostAddresses.addresses().find((a) => a.family === 4)?.address ?? '127.0.0.1';
+      // Admission's node: the Node this kubelet registers (labels, taints) with its allocatable.
+      const outputs = input.outputs as Record<string, unknown>;
+      const registration = nodeRegistrationSpec(nodeSideSettings(c, live.parsed?.flags ?? {}), nodeName, outputs['run.machineInfo'] as MachineInfo);
+      const { allocatable } = outputs['run.containerManager'] as { allocatable: NodeResources };
       const out: KubeletRunOutput = {
         runtime: { startedAtMs: deps.clock.now() },
         syncLoop: {
           nodeName,
-          maxPods: Number(c.maxPods ?? 110),
+          node: admissionNode(registration, allocatable),
           hostIP,
           podConfig: {
             staticPodPath: String(c.staticPodPath ?? ''),

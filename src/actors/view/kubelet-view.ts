@@ -19,7 +19,7 @@ import type { ProbeMetricsCollector } from './probe-metrics-collector.js';
 
 export interface KubeletViewSources {
   syncLoop: () => SyncLoopContext | undefined;
-  pleg: () => { lastRelistAtMs?: number | null } | undefined;
+  pleg: () => { lastRelistAtMs?: number | null; discardedEvents?: number } | undefined;
   configz: () => { kubeletconfig: unknown };
   podLogsDir: () => string;
   metrics: MetricsCollector;
@@ -61,6 +61,7 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       runningPods,
       runningContainers: byState,
       plegLastRelistAtMs: src.pleg()?.lastRelistAtMs ?? null,
+      plegDiscardedEvents: src.pleg()?.discardedEvents ?? 0,
       plegRelistDurationsMs: m.plegRelist,
       podStartDurationsMs: m.podStart,
       podWorkerDurationsMs: { sync: m.podWorkerSync },

@@ -30,6 +30,8 @@ export interface KubeletMetricsSnapshot {
   /** When the PLEG last relisted (epoch ms), null before the first relist. */
   plegLastRelistAtMs: number | null;
   plegRelistDurationsMs: Durations;
+  /** PLEG events dropped beyond its channel capacity, since start (absent: 0). */
+  plegDiscardedEvents?: number;
   podStartDurationsMs: Durations;
   /** Pod sync durations by operation_type (create, update, sync); a bare Durations counts as "sync". */
   podWorkerDurationsMs: Durations | Readonly<Record<string, Durations>>;
@@ -78,6 +80,10 @@ export function kubeletMetricFamilies(m: KubeletMetricsSnapshot): MetricFamily[]
       name: STARTUP_GAUGES[phase], type: 'gauge', help: `Node start-up time in seconds, ${phase} phase.`,
       samples: m.nodeStartup.filter((p) => p.phase === phase).map((p) => ({ value: p.durationMs / 1000 })),
     })),
+    {
+      name: 'kubelet_pleg_discard_events', type: 'counter', help: 'PLEG events discarded because a relist had more than the channel capacity.',
+      samples: [{ value: m.plegDiscardedEvents ?? 0 }],
+    },
     {
       name: 'kubelet_pleg_last_seen_seconds', type: 'gauge', help: 'Unix time in seconds when the PLEG was last active.',
       samples: m.plegLastRelistAtMs === null ? [] : [{ value: m.plegLastRelistAtMs / 1000 }],

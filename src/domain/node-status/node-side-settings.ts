@@ -6,6 +6,7 @@
 import { parseGoDuration } from '../config/duration.js';
 import type { Taint } from './api-objects.js';
 import { heartbeatTimeoutMsFor } from './heartbeat-timeout.js';
+import type { NodeRegistrationSpec } from './initial-node.js';
 
 export interface NodeSideSettings {
   qps: number;
@@ -48,5 +49,23 @@ export function nodeSideSettings(config: Record<string, unknown>, flags: Record<
     registerWithTaints: [...((config.registerWithTaints as Taint[] | undefined) ?? [])],
     registerSchedulable: bool(flags.registerSchedulable, true),
     enableControllerAttachDetach: bool(config.enableControllerAttachDetach, true),
+  };
+}
+
+/**
+ * What this kubelet registers its Node with (initial-node.ts): the settings above, the node name
+ * (also the hostname label, as Go's kl.hostname after --hostname-override) and the host's OS and
+ * architecture from machine info. Node registration and admission both read the node from it.
+ */
+export function nodeRegistrationSpec(s: NodeSideSettings, nodeName: string, host: { operatingSystem: string; architecture: string }): NodeRegistrationSpec {
+  return {
+    nodeName,
+    hostname: nodeName,
+    operatingSystem: host.operatingSystem,
+    architecture: host.architecture,
+    nodeLabels: s.nodeLabels,
+    registerWithTaints: s.registerWithTaints,
+    registerSchedulable: s.registerSchedulable,
+    enableControllerAttachDetach: s.enableControllerAttachDetach,
   };
 }

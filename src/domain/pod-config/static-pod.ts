@@ -101,7 +101,7 @@ function podFromObject(obj: Record<string, unknown>, origin: ManifestOrigin, pre
   const shapeError = checkShape(obj);
   if (shapeError) return { ok: false, reason: `${prefix}${shapeError}` };
   if (!(obj['metadata'] as { name?: string } | undefined)?.name) return { ok: false, reason: `${prefix}invalid pod: name is needed for the pod` };
-  const pod = applyPodDefaults(obj as unknown as Pod);
+  const pod = applyPodDefaults(quantitiesAsText(obj as unknown as Pod));
   const treated = applyStaticPodTreatment(pod, origin);
   const errors = validatePod(treated);
   if (errors.length > 0) return { ok: false, reason: `invalid pod: ${errors.map((e) => prefix + e).join('; ')}` };
@@ -140,6 +140,25 @@ function checkShape(obj: Record<string, unknown>): string | null {
     }
   }
   return null;
+}
+
+/**
+ * A quantity written as a number (YAML `cpu: 2`) as Go's Quantity decodes it too: every resource
+ * list keeps its amounts as text, which is what the rest of the kubelet parses. Works on a copy.
+ */
+function quantitiesAsText(pod: Pod): Pod {
+  const copy = structuredClone(pod);
+  const fix = (list: Record<string, unknown> | undefined) => {
+    for (const [name, value] of Object.entries(list ?? {})) if (typeof value === 'number' && Number.isFinite(value)) list![name] = String(value);
+  };
+  for (const c of [...(copy.spec.initContainers ?? []), ...copy.spec.containers]) {
+    fix(c.resources?.requests);
+    fix(c.resources?.limits);
+  }
+  fix(copy.spec.resources?.requests);
+  fix(copy.spec.resources?.limits);
+  fix(copy.spec.overhead);
+  return copy;
 }
 
 function applyStaticPodTreatment(defaulted: Pod, origin: ManifestOrigin): Pod {

@@ -4,7 +4,8 @@
  * Messages follow Go's field.Error form, `<field path>: <what>`, so a rejected manifest names the
  * field at fault. Everything else the API server checks is not checked here (differs from Go).
  */
-import type { Pod } from '../pod/types.js';
+import { parseQuantity } from '../pod/quantity.js';
+import type { Pod, ResourceList } from '../pod/types.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -75,7 +76,29 @@ export function validatePod(pod: Pod): string[] {
           errors.push(unsupported(`${portPath}.protocol`, port.protocol, PROTOCOLS));
         }
       });
+      errors.push(...quantityErrors(`${path}.resources.requests`, container.resources?.requests));
+      errors.push(...quantityErrors(`${path}.resources.limits`, container.resources?.limits));
     });
+  }
+  errors.push(...quantityErrors('spec.resources.requests', spec.resources?.requests));
+  errors.push(...quantityErrors('spec.resources.limits', spec.resources?.limits));
+  errors.push(...quantityErrors('spec.overhead', spec.overhead));
+  return errors;
+}
+
+/**
+ * Every amount of a resource list must be a quantity (Go fails to decode the manifest otherwise):
+ * admission, QoS and the runtime's cgroup settings all read them.
+ */
+function quantityErrors(path: string, list: ResourceList | undefined): string[] {
+  const errors: string[] = [];
+  for (const [name, value] of Object.entries(list ?? {})) {
+    try {
+      parseQuantity(value);
+    } catch (err) {
+      const reason = typeof value === 'string' ? (err as Error).message : 'must be a quantity (a string such as "500m" or a number)';
+      errors.push(`${path}[${name}]: Invalid value: ${JSON.stringify(value)}: ${reason}`);
+    }
   }
   return errors;
 }

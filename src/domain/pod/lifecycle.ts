@@ -1,7 +1,8 @@
 /**
- * Pure helpers the syncLoop uses: kill grace periods, admission's rejected status, and which
+ * Pure helpers the syncLoop uses: kill grace periods, which pods admission counts, and which
  * container probes to run for a pod's status.
  */
+import { isTerminalPhase } from './status.js';
 import type { Container, Pod, PodStatus, Probe } from './types.js';
 
 export type ProbeType = 'liveness' | 'readiness' | 'startup';
@@ -41,13 +42,14 @@ export function probeTargets(pod: Pod, status: PodStatus): ProbeTargetRef[] {
   return out;
 }
 
-/** The status of a pod admission refused: HandlePodAdditions' rejectPod, reason OutOfpods. */
-export function rejectedForPodCount(maxPods: number): PodStatus {
-  return {
-    phase: 'Failed',
-    reason: 'OutOfpods',
-    message: `Pod was rejected: Node didn't have enough resource: pods, requested: 1, used: ${maxPods}, capacity: ${maxPods}`,
-  };
+/**
+ * Whether a pod counts as using the node when another is admitted (Go's filterOutInactivePods): a
+ * pod being killed does until its worker is done; a pod whose worker drives it does unless its
+ * phase is already Succeeded or Failed (its containers are stopped). Rejected and terminated pods
+ * never do.
+ */
+export function isActiveForAdmission(lifecycle: 'active' | 'terminating' | 'terminated' | 'rejected', status: PodStatus | null): boolean {
+  return lifecycle === 'terminating' || (lifecycle === 'active' && !isTerminalPhase(status?.phase));
 }
 
 /**

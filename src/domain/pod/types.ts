@@ -198,6 +198,39 @@ export interface Toleration {
 
 export interface HostAlias { ip: string; hostnames?: string[] }
 
+/** `Gt`/`Lt` compare integers. A manifest may hold any other text: such a requirement matches nothing, as Go's parser makes it. */
+export type NodeSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
+
+export interface NodeSelectorRequirement {
+  key: string;
+  operator: NodeSelectorOperator;
+  values?: string[];
+}
+
+/** Its matchExpressions (on labels) and matchFields (on `metadata.name`) are ANDed. */
+export interface NodeSelectorTerm {
+  matchExpressions?: NodeSelectorRequirement[];
+  matchFields?: NodeSelectorRequirement[];
+}
+
+/** Its terms are ORed. */
+export interface NodeSelector { nodeSelectorTerms: NodeSelectorTerm[] }
+
+export interface NodeAffinity {
+  requiredDuringSchedulingIgnoredDuringExecution?: NodeSelector;
+  /** The scheduler's business (scoring): kept as given, never read by the kubelet. */
+  preferredDuringSchedulingIgnoredDuringExecution?: unknown[];
+}
+
+/** Only node affinity matters to a kubelet; pod (anti-)affinity is the scheduler's. */
+export interface Affinity {
+  nodeAffinity?: NodeAffinity;
+  podAffinity?: unknown;
+  podAntiAffinity?: unknown;
+}
+
+export interface PodOS { name: string }
+
 export interface PodSpec {
   containers: Container[];
   initContainers?: Container[];
@@ -225,6 +258,12 @@ export interface PodSpec {
   enableServiceLinks?: boolean;
   tolerations?: Toleration[];
   nodeSelector?: Record<string, string>;
+  affinity?: Affinity;
+  os?: PodOS;
+  /** RuntimeClass overhead: added to the pod's requests. */
+  overhead?: ResourceList;
+  /** Pod-level resources (cpu, memory, hugepages-*): when requested, they stand for the containers' sum. */
+  resources?: ResourceRequirements;
 }
 
 export interface PodCondition {

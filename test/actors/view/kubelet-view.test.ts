@@ -103,3 +103,10 @@ describe('createKubeletView: what it answers again (#7)', () => {
     expect(v.metrics()).not.toBe(v.metrics());
   });
 });
+
+describe('createKubeletView: metrics', () => {
+  it('reads the PLEG\'s discarded events from its context, 0 before it has any', () => {
+    expect(view().v.metrics().plegDiscardedEvents).toBe(0);
+    expect(view({ pleg: () => ({ lastRelistAtMs: 5, discardedEvents: 200 }) }).v.metrics().plegDiscardedEvents).toBe(200);
+  });
+});

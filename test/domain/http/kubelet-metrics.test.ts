@@ -44,6 +44,12 @@ describe('kubeletMetricFamilies', () => {
     expect(lines).toContain('kubelet_pod_worker_duration_seconds_count{operation_type="sync"} 2');
   });
 
+  it('exports the PLEG\'s discarded events as Go\'s counter kubelet_pleg_discard_events, 0 when none', () => {
+    expect(lines).toContain('# TYPE kubelet_pleg_discard_events counter');
+    expect(lines).toContain('kubelet_pleg_discard_events 0');
+    expect(renderExposition(kubeletMetricFamilies({ ...snapshot, plegDiscardedEvents: 200 })).split('\n')).toContain('kubelet_pleg_discard_events 200');
+  });
+
   it('labels a plain list of worker durations as sync and leaves out the PLEG gauge before any relist', () => {
     const t = renderExposition(kubeletMetricFamilies({ ...snapshot, podWorkerDurationsMs: [1, 2, 3], plegLastRelistAtMs: null }));
     expect(t).toContain('kubelet_pod_worker_duration_seconds_count{operation_type="sync"} 3');

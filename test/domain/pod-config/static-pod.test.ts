@@ -97,6 +97,13 @@ describe('decodeStaticPod', () => {
     expect(http.spec.tolerations).toBeUndefined();
   });
 
+  it('reads a quantity written as a number as its text, as Go\'s Quantity decodes one', () => {
+    const doc = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { overhead: { cpu: 0.25 }, containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: 1000, memory: '1Gi' }, limits: { cpu: 1000 } } }] } };
+    const pod = decodeOk(doc);
+    expect(pod.spec.containers[0]!.resources).toEqual({ requests: { cpu: '1000', memory: '1Gi' }, limits: { cpu: '1000' } });
+    expect(pod.spec.overhead).toEqual({ cpu: '0.25' });
+  });
+
   it('applies the API server defaults', () => {
     const pod = decodeOk(fixture('web.yaml'));
     expect(pod.spec).toMatchObject({ restartPolicy: 'Always', terminationGracePeriodSeconds: 30, dnsPolicy: 'ClusterFirst', enableServiceLinks: true });
@@ -115,6 +122,7 @@ describe('decodeStaticPod', () => {
     ['a container without image', fixture('no-image.yaml'), /spec\.containers\[0\]\.image: Required value/],
     ['no name', { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: { containers: [{ name: 'c', image: 'i' }] } }, /^invalid pod: name is needed for the pod$/],
     ['a secret reference', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', envFrom: [{ secretRef: { name: 's' } }] }] } }, /^static pods may not reference secrets$/],
+    ['a request that is not a quantity', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', resources: { requests: { cpu: 'lots' } } }] } }, /spec\.containers\[0\]\.resources\.requests\[cpu\]: Invalid value: "lots": quantities must match/],
   ])('rejects %s with a reason naming the problem', (_what, doc, reason) => {
     const result = decodeStaticPod(doc, fileOrigin());
     expect(result.ok).toBe(false);

@@ -29,6 +29,10 @@ describe('validatePod', () => {
     ['a negative grace period', (p) => { p.spec.terminationGracePeriodSeconds = -1; }, 'spec.terminationGracePeriodSeconds: Invalid value'],
     ['port 0', (p) => { p.spec.containers[0]!.ports = [{ containerPort: 0 }]; }, 'spec.containers[0].ports[0].containerPort: Invalid value'],
     ['an unknown protocol', (p) => { p.spec.containers[0]!.ports = [{ containerPort: 1, protocol: 'ICMP' as never }]; }, 'spec.containers[0].ports[0].protocol: Unsupported value'],
+    ['a limit that is not a quantity', (p) => { p.spec.containers[0]!.resources = { limits: { memory: '1 GB' } }; }, 'spec.containers[0].resources.limits[memory]: Invalid value: "1 GB": quantities must match'],
+    ['a request that is not text', (p) => { p.spec.containers[0]!.resources = { requests: { cpu: true as never } }; }, 'spec.containers[0].resources.requests[cpu]: Invalid value: true: must be a quantity'],
+    ['an overhead that is not a quantity', (p) => { p.spec.overhead = { cpu: 'x' }; }, 'spec.overhead[cpu]: Invalid value: "x"'],
+    ['a pod-level request that is not a quantity', (p) => { p.spec.resources = { requests: { memory: '2XB' } }; }, 'spec.resources.requests[memory]: Invalid value: "2XB"'],
   ])('rejects %s, naming the field', (_what, edit, expected) => {
     const pod = valid();
     edit(pod);
