@@ -14,7 +14,10 @@
  *   a terminal phase (Succeeded/Failed) → idle for good; an update or sync request that came in
  *   meanwhile → syncing again (coalesced: the latest spec wins); a failed sync → backingOff; else idle.
  * - `idle`: waits for an update, a sync request (PLEG, probe) or the resync interval (syncFrequency,
- *   60 s, jittered by up to 50 % with `resyncJitterFraction`, as wait.Jitter(d, 0.5)).
+ *   60 s, jittered by up to 50 % with `resyncJitterFraction`, as wait.Jitter(d, 0.5)). The periodic
+ *   resync plans from the last runtime view instead of reading the runtime again: had the runtime
+ *   changed the pod since, the PLEG's next relist would have asked for a sync (Go's periodic syncs
+ *   read the PLEG's pod cache, no runtime call either). Every other sync reads afresh.
  * - `backingOff`: after a failed sync, waits backOffPeriod (10 s) before syncing again — or, when
  *   every failure was a back-off that reports its expiry (`retryAtMs`), until the earliest expiry
  *   (Go's MinBackoffExpiration); an update or sync request ends the wait early, as a pod update
@@ -75,7 +78,12 @@ export interface PodWorkerInput {
   runtimeOnly?: KillRequest;
 }
 
-export interface SyncPodInput { pod: Pod; probes: ProbeFailures }
+export interface SyncPodInput {
+  pod: Pod;
+  probes: ProbeFailures;
+  /** The periodic resync's plan starts from this view instead of a fresh read. */
+  podStatus?: RuntimePodStatus;
+}
 export interface KillPodInput { pod: Pod; gracePeriodSeconds: number }
 export interface GetPodStatusInput { podUid: string }
 /** The runtime's view of the pod and when it was read (the clock of the actor that read it). */
@@ -96,6 +104,8 @@ export interface PodWorkerContext {
   runtimeName: string | undefined;
   /** An update or sync request arrived since the current sync started. */
   pendingSync: boolean;
+  /** The sync starting is the periodic resync: it plans from `runtimeStatus` (see `idle`). */
+  resyncFromLastStatus: boolean;
   syncCount: number;
   lastSyncResult: PodSyncOutcome | null;
   lastSyncError: SerializedError | null;
@@ -297,6 +307,7 @@ export const podWorkerMachine = setup({
       if (!output) return {};
       return {
         syncCount: context.syncCount + 1,
+        resyncFromLastStatus: false,
         lastSyncResult: output,
         lastSyncError: null,
         syncFailed: !output.ok,
@@ -312,6 +323,7 @@ export const podWorkerMachine = setup({
     }),
     recordSyncError: assign(({ context, event }) => ({
       syncCount: context.syncCount + 1,
+      resyncFromLastStatus: false,
       lastSyncError: serializeError((event as { error?: unknown }).error),
       syncFailed: true,
     })),
@@ -356,6 +368,7 @@ export const podWorkerMachine = setup({
     hostIPs: input.hostIPs ?? (input.hostIP ? [input.hostIP] : []),
     runtimeName: input.runtimeName,
     pendingSync: false,
+    resyncFromLastStatus: false,
     syncCount: 0,
     lastSyncResult: null,
     lastSyncError: null,
@@ -400,6 +413,7 @@ export const podWorkerMachine = setup({
             ...(context.livenessFailed.length > 0 ? { livenessFailed: context.livenessFailed } : {}),
             ...(context.startupFailed.length > 0 ? { startupFailed: context.startupFailed } : {}),
           },
+          ...(context.resyncFromLastStatus && context.runtimeStatus !== null ? { podStatus: context.runtimeStatus } : {}),
         }),
         onDone: [
           // A kill that came in during the sync does not wait for a status read.
@@ -449,7 +463,7 @@ export const podWorkerMachine = setup({
         ],
       },
       after: {
-        resyncInterval: { guard: 'isActive', target: 'syncing' },
+        resyncInterval: { guard: 'isActive', target: 'syncing', actions: assign({ resyncFromLastStatus: true }) },
         activeDeadline: { guard: 'hasActiveDeadline', target: 'refreshingStatus' },
       },
     },

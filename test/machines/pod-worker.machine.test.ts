@@ -137,6 +137,19 @@ describe('podWorkerMachine', () => {
     expect(h.value()).toBe('idle');
   });
 
+  it('plans the periodic resync from the last runtime view, and any other sync from a fresh read', async () => {
+    const h = harness({ resyncIntervalMs: 60_000 });
+    await flush();
+    expect(h.syncs[0]?.podStatus).toBeUndefined();
+    await h.advance(60_000);
+    expect(h.syncs).toHaveLength(2);
+    expect(h.syncs[1]?.podStatus).toEqual(runtimeWith('running'));
+    h.send({ type: 'pod.sync.requested', reason: 'pleg' });
+    await flush();
+    expect(h.syncs).toHaveLength(3);
+    expect(h.syncs[2]?.podStatus).toBeUndefined();
+  });
+
   it('coalesces two spec updates that arrive during a sync into one more sync with the latest spec', async () => {
     const h = harness();
     const first = deferred<PodSyncOutcome>();

@@ -169,7 +169,8 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     });
 
     // Step 1: Compute sandbox and container changes.
-    // Stamped before the read, as the pod worker stamps its own status reads.
+    // Stamped before the read, as the pod worker stamps its own status reads (a view handed in is
+    // taken as current from now, as Go takes its PLEG cache).
     const observedAtMs = clock.now();
     const planned = await runStep(clock, 'computePodActions', ref, 'PodStatusError', async () => {
       const status = syncOpts.podStatus ?? (await readPodStatus(cri, uid));
@@ -203,10 +204,10 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     const pruned = actions.killPod && actions.createSandbox ? 0 : await pruneInitContainers(killer, pod, status);
 
     // Nothing to create, start or kill (a periodic resync of a running pod, a container in back-off):
-    // the status read above is still the pod's status, handed back so the worker need not read it
+    // the status planned from is still the pod's status, handed back so the worker need not read it
     // again. Go builds the sandbox config (ConfigPodSandbox) on every sync; it serves only starts,
     // so it is skipped here.
-    if (isNothingToDo(actions) && pruned === 0 && syncOpts.podStatus === undefined) {
+    if (isNothingToDo(actions) && pruned === 0) {
       return { ...done(actions, actions.sandboxId), podStatus: { runtimeStatus: status, observedAtMs } };
     }
 

@@ -4,8 +4,8 @@
  * answers was the largest single cost of an idle kubelet on the embedded runtime, where both ends
  * live in one process. These wrappers of a grpc-js service definition skip the repeated work, leaving
  * the bytes on the wire as they were:
- * - `decodingRepeatedAnswers` (client): an answer whose bytes equal one of the last few answers of
- *   the same method is not decoded again; the earlier object is handed back. Decoded answers of
+ * - `decodingRepeatedAnswers` (client): an answer whose bytes equal one of the few answers of the
+ *   same method used most recently is not decoded again; the earlier object is handed back. Decoded answers of
  *   those methods are frozen, so no caller can change what a later call will be handed.
  * - `encodingRepeatedAnswers` (server): an answer built around the very list object answered before
  *   (the embedded runtime hands back its previous list when nothing in it changed) reuses that
@@ -39,8 +39,13 @@ export function decodingRepeatedAnswers(service: grpc.ServiceDefinition, methods
     return {
       ...definition,
       responseDeserialize: (bytes: Buffer) => {
-        const hit = recent.find((r) => r.bytes.equals(bytes));
-        if (hit) return hit.value;
+        const at = recent.findIndex((r) => r.bytes.equals(bytes));
+        if (at >= 0) {
+          // Most recently used first: the full list, asked every second, outlives the one-pod answers.
+          const [hit] = recent.splice(at, 1);
+          recent.unshift(hit!);
+          return hit!.value;
+        }
         const value = deepFreeze(definition.responseDeserialize(bytes));
         // grpc-js may hand us a view into a larger buffer it reuses: keep a copy.
         recent.unshift({ bytes: Buffer.from(bytes), value });

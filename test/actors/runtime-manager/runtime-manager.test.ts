@@ -100,6 +100,12 @@ describe('runtimeManager.syncPod', () => {
     expect(fourth.steps.map((s) => s.step)).toEqual(['computePodActions']);
     expect(fourth.podStatus?.observedAtMs).toBe(readAt);
     expect(fourth.podStatus?.runtimeStatus).toEqual(await manager.getPodStatus(pod.metadata.uid));
+
+    // Given a view (the periodic resync), the plan reads nothing and hands that view back.
+    cri.calls.length = 0;
+    const fifth = await manager.syncPod(pod, { podStatus: fourth.podStatus!.runtimeStatus });
+    expect(cri.calls).toEqual([]);
+    expect(fifth.podStatus?.runtimeStatus).toBe(fourth.podStatus!.runtimeStatus);
   });
 
   it('starts a sidecar, then the init container, then the app, keeping the sidecar running', async () => {

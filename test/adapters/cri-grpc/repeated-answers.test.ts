@@ -33,12 +33,17 @@ describe('decodingRepeatedAnswers', () => {
     expect(other).not.toBe(first);
   });
 
-  it('remembers the last four answers, so filtered calls in between do not push out the full list', () => {
+  it('keeps the four answers used most recently, so one-pod answers in between do not push out a full list asked for often', () => {
     const list = method(decodingRepeatedAnswers(plain, ['ListContainers']), 'ListContainers');
     const full = list.responseDeserialize(encode(containersAnswer(['a', 'b', 'c'])));
-    for (const id of ['a', 'b', 'c']) list.responseDeserialize(encode(containersAnswer([id])));
-    expect(list.responseDeserialize(encode(containersAnswer(['a', 'b', 'c'])))).toBe(full);
-    for (const id of ['d', 'e', 'f', 'g']) list.responseDeserialize(encode(containersAnswer([id])));
+    // A full list between every two one-pod answers stays, however many one-pod answers come.
+    for (const id of ['d', 'e', 'f', 'g', 'h', 'i', 'j', 'k']) {
+      list.responseDeserialize(encode(containersAnswer([id])));
+      list.responseDeserialize(encode(containersAnswer([`${id}2`])));
+      expect(list.responseDeserialize(encode(containersAnswer(['a', 'b', 'c'])))).toBe(full);
+    }
+    // Four others in a row push it out.
+    for (const id of ['l', 'm', 'n', 'o']) list.responseDeserialize(encode(containersAnswer([id])));
     expect(list.responseDeserialize(encode(containersAnswer(['a', 'b', 'c'])))).not.toBe(full);
   });
 
