@@ -118,6 +118,12 @@ export async function startStaticPodKubelet(opts: {
   };
   await until('the debug server', () => debug !== '' || child.exitCode !== null, 30_000, () => stderr);
   if (child.exitCode !== null) throw new Error(`the kubelet exited at start:\n${stderr.slice(-3000)}`);
+  // The kubelet server starts in a later phase than the debug server: tests may ask it at once.
+  if (opts.serverPort !== undefined) {
+    const listening = `"msg":"Starting to listen"`;
+    await until('the kubelet server', () => stderr.includes(listening) || child.exitCode !== null, 30_000, () => stderr);
+    if (child.exitCode !== null) throw new Error(`the kubelet exited at start:\n${stderr.slice(-3000)}`);
+  }
   return {
     dir, manifests, logs, root, debug, child, stop,
     stderr: () => stderr,
