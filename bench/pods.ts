@@ -18,7 +18,12 @@ import { podRuns, sleep, withStaticPods, type Fleet, type PodRun } from './stati
 import { percentile, round } from './stats.js';
 
 export interface PodsBenchOptions {
-  /** Seconds of the idle window (CPU, RSS, relists). */
+  /**
+   * Seconds of the idle window (CPU, RSS, relists). Default 90: the longest resync period
+   * (syncFrequency 60 s, jittered up to +50 %), so every pod's periodic resync falls in it once.
+   * A 60 s window right after the start wave missed most of the first round of resyncs (they are
+   * due 60-90 s after the pods started, all together) and read low.
+   */
   idleSeconds?: number;
   /** Seconds between all pods running and the idle window. */
   settleSeconds?: number;
@@ -97,7 +102,7 @@ async function measure({ run, paths, daemon }: Fleet, p: string, peakRss: number
 
 export async function benchPods(options: PodsBenchOptions = {}): Promise<Record<string, number>> {
   const o: Required<PodsBenchOptions> = {
-    idleSeconds: 60, settleSeconds: 10, startTimeoutSeconds: 300, embeddedPods: [30, 110], containerdPods: [30, 110], v8DefaultsRun: true, ...options,
+    idleSeconds: 90, settleSeconds: 10, startTimeoutSeconds: 300, embeddedPods: [30, 110], containerdPods: [30, 110], v8DefaultsRun: true, ...options,
   };
   const runs = podRuns('pods', o.embeddedPods, o.containerdPods);
   // The largest embedded run again under V8's defaults, right after it: what the executable's V8
