@@ -17,10 +17,10 @@ import type * as grpc from '@grpc/grpc-js';
 const REMEMBERED_ANSWERS = 4;
 
 function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+  // Buffers (bytes fields) cannot be frozen (Object.freeze throws on a non-empty one): left as they are.
+  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value) && !Object.isFrozen(value)) {
     Object.freeze(value);
-    // Buffers (bytes fields) cannot be frozen; they are not walked either.
-    if (!ArrayBuffer.isView(value)) for (const child of Object.values(value)) deepFreeze(child);
+    for (const child of Object.values(value)) deepFreeze(child);
   }
   return value;
 }
