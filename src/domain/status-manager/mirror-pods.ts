@@ -5,18 +5,20 @@
  * owned by the Node, so the cluster can see it. Pure: what to create and delete, from the static
  * pods known and the mirror pods observed.
  */
+import { isStaticPod as hasStaticSource } from '../pod/phase.js';
 import type { Pod } from '../pod/types.js';
 import {
   CONFIG_HASH_ANNOTATION,
   CONFIG_MIRROR_ANNOTATION,
-  CONFIG_SOURCE_ANNOTATION,
   podFullName,
 } from '../pod-config/types.js';
 
-/** Go's kubetypes.IsStaticPod: a pod whose source is not the API server. */
+/**
+ * Go's kubetypes.IsStaticPod (pod/phase.ts), for pods the API server lists as well: a mirror pod
+ * carries its static pod's source annotation but is not itself one.
+ */
 export function isStaticPod(pod: Pod): boolean {
-  const source = pod.metadata.annotations?.[CONFIG_SOURCE_ANNOTATION];
-  return source !== undefined && source !== 'api' && !isMirrorPod(pod);
+  return hasStaticSource(pod) && !isMirrorPod(pod);
 }
 
 /** Go's kubetypes.IsMirrorPod. */
