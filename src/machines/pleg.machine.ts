@@ -27,7 +27,9 @@
  * start, exported as kubelet_pleg_discard_events) and in the message's `discarded`. Nothing is
  * logged (a machine does not log): the journal has the message with its count. The running set
  * and the relist's pods are kept whole, so a dropped event is not seen again; its pod syncs at its
- * next resync or its next event, as in Go.
+ * next resync or its next event, as in Go. The pods all of whose events were dropped are named in
+ * `discardedPodUids`: their next resync must read the runtime (Go's reads a cache the relist kept
+ * up to date; ours would plan from a view older than the change).
  *
  * Differs from Go: there is no pod cache (the pod worker reads the pod's status itself), so there
  * is no cache update, re-inspection of pods whose status read failed, or PodSync events for them;
@@ -70,6 +72,12 @@ export interface PlegEventsEvent {
   runningPodUids?: string[];
   /** How many of this relist's events were dropped beyond the bound; present when any were. */
   discarded?: number;
+  /**
+   * With `discarded`: the pods all of whose events were dropped. Go's relist has updated its pod
+   * cache for them all the same, so their next periodic sync sees the change; ours have no cache,
+   * so their workers are told to read the runtime afresh at their next periodic sync.
+   */
+  discardedPodUids?: string[];
 }
 
 /** Go's plegChannelCapacity: at most this many events reach the syncLoop per relist. */
@@ -96,6 +104,8 @@ export const plegMachine = setup({
       const reportable = output.unchanged ? [] : reportableEvents(diffRelists(context.pods, pods));
       const events = reportable.length > PLEG_CHANNEL_CAPACITY ? reportable.slice(0, PLEG_CHANNEL_CAPACITY) : reportable;
       const discarded = reportable.length - events.length;
+      const kept = new Set(events.map((e) => e.podUid));
+      const unseen = [...new Set(reportable.slice(events.length).map((e) => e.podUid))].filter((uid) => !kept.has(uid)).sort();
       const running = output.unchanged ? context.runningPodUids : runningPodUids(pods);
       const runningChanged = !sameUids(running, context.runningPodUids);
       enqueue.assign({
@@ -112,7 +122,7 @@ export const plegMachine = setup({
         enqueue(sendParent({
           type: 'pleg.events', events, observedAtMs: output.observedAtMs,
           ...(runningChanged ? { runningPodUids: running } : {}),
-          ...(discarded > 0 ? { discarded } : {}),
+          ...(discarded > 0 ? { discarded, discardedPodUids: unseen } : {}),
         } satisfies PlegEventsEvent));
       }
       // Cluster mode: the first relist makes the PLEG healthy for the node's Ready condition.

@@ -17,7 +17,8 @@
  *   60 s, jittered by up to 50 % with `resyncJitterFraction`, as wait.Jitter(d, 0.5)). The periodic
  *   resync plans from the last runtime view instead of reading the runtime again: had the runtime
  *   changed the pod since, the PLEG's next relist would have asked for a sync (Go's periodic syncs
- *   read the PLEG's pod cache, no runtime call either). Every other sync reads afresh.
+ *   read the PLEG's pod cache, no runtime call either) — unless the PLEG had to drop this pod's
+ *   events (`pod.runtime.unseen`): then that resync reads afresh too. Every other sync does.
  * - `backingOff`: after a failed sync, waits backOffPeriod (10 s) before syncing again — or, when
  *   every failure was a back-off that reports its expiry (`retryAtMs`), until the earliest expiry
  *   (Go's MinBackoffExpiration); an update or sync request ends the wait early, as a pod update
@@ -106,6 +107,8 @@ export interface PodWorkerContext {
   pendingSync: boolean;
   /** The sync starting is the periodic resync: it plans from `runtimeStatus` (see `idle`). */
   resyncFromLastStatus: boolean;
+  /** The runtime changed the pod since `runtimeStatus` without a sync request (PLEG events dropped). */
+  runtimeViewStale: boolean;
   syncCount: number;
   lastSyncResult: PodSyncOutcome | null;
   lastSyncError: SerializedError | null;
@@ -133,6 +136,8 @@ export type PodWorkerEvent =
   | { type: 'pod.spec.updated'; pod: Pod }
   | { type: 'pod.kill.requested'; gracePeriodSeconds?: number; reason: string }
   | { type: 'pod.sync.requested'; reason: string }
+  /** The PLEG dropped this pod's events: the next periodic resync must read the runtime. */
+  | { type: 'pod.runtime.unseen' }
   | { type: 'probe.result.changed'; container: string; probe: ProbeKind; result: 'success' | 'failure' | string; observedAtMs?: number };
 
 /** Sent to the parent when the computed status changed. */
@@ -300,6 +305,8 @@ export const podWorkerMachine = setup({
     }),
     startSync: assign(({ context }) => ({
       pendingSync: false,
+      // This sync reads afresh, or plans from a view that was not stale.
+      runtimeViewStale: false,
       probesInFlight: { livenessFailed: context.livenessFailed, startupFailed: context.startupFailed },
     })),
     recordSyncResult: assign(({ context, event }) => {
@@ -369,6 +376,7 @@ export const podWorkerMachine = setup({
     runtimeName: input.runtimeName,
     pendingSync: false,
     resyncFromLastStatus: false,
+    runtimeViewStale: false,
     syncCount: 0,
     lastSyncResult: null,
     lastSyncError: null,
@@ -394,6 +402,7 @@ export const podWorkerMachine = setup({
     'pod.spec.updated': { actions: 'recordSpec' },
     'pod.sync.requested': { actions: 'recordSyncRequest' },
     'pod.kill.requested': { actions: 'recordKillRequest' },
+    'pod.runtime.unseen': { actions: assign({ runtimeViewStale: true }) },
     'probe.result.changed': { actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
   },
   states: {
@@ -463,7 +472,7 @@ export const podWorkerMachine = setup({
         ],
       },
       after: {
-        resyncInterval: { guard: 'isActive', target: 'syncing', actions: assign({ resyncFromLastStatus: true }) },
+        resyncInterval: { guard: 'isActive', target: 'syncing', actions: assign(({ context }) => ({ resyncFromLastStatus: !context.runtimeViewStale })) },
         activeDeadline: { guard: 'hasActiveDeadline', target: 'refreshingStatus' },
       },
     },

@@ -87,7 +87,7 @@ export type SyncLoopEvent =
   | { type: 'pod.config.updated'; op: PodOperation; source: string; pods: Pod[] }
   | { type: 'pod.config.sourcesReady' }
   | { type: 'pod.manifest.rejected'; source: string; origin: string; reason: string }
-  | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[]; runningPodUids?: string[]; discarded?: number }
+  | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[]; runningPodUids?: string[]; discarded?: number; discardedPodUids?: string[] }
   | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
   | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string }
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
@@ -280,6 +280,10 @@ export const syncLoopMachine = setup({
         if (event.runningPodUids) {
           enqueue.assign({ runtimePodUids: event.runningPodUids });
           enqueue('killOrphans');
+        }
+        // Pods whose every event was dropped: their last runtime view is out of date (the PLEG's note).
+        for (const uid of event.discardedPodUids ?? []) {
+          if (context.pods[uid]?.lifecycle === 'active') enqueue.sendTo(podWorkerId(uid), { type: 'pod.runtime.unseen' });
         }
         // Go's syncLoop skips its iterations while the runtime reports errors.
         if (!context.runtime.healthy) return;

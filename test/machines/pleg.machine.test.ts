@@ -154,6 +154,8 @@ describe('plegMachine', () => {
     expect(h.received).toHaveLength(1);
     expect(h.received[0]!.events).toHaveLength(1000);
     expect(h.received[0]!.discarded).toBe(200);
+    // The pods none of whose events got through are named, so their next resync reads afresh.
+    expect(h.received[0]!.discardedPodUids).toEqual(Array.from({ length: 100 }, (_, i) => `u${500 + i}`));
     // The first events in the diff's order are the ones kept: pods by uid.
     expect(h.received[0]!.events[0]).toMatchObject({ podUid: 'u000' });
     expect(h.received[0]!.events[999]).toMatchObject({ podUid: 'u499' });
@@ -166,6 +168,7 @@ describe('plegMachine', () => {
     h.world.pods = h.world.pods.slice(1);
     await h.advance(1000);
     expect(h.received[1]!.discarded).toBeUndefined();
+    expect(h.received[1]!.discardedPodUids).toBeUndefined();
     expect(h.context().discardedEvents).toBe(200);
   });
 });

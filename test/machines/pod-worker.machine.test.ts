@@ -150,6 +150,18 @@ describe('podWorkerMachine', () => {
     expect(h.syncs[2]?.podStatus).toBeUndefined();
   });
 
+  it('reads afresh at the resync after the PLEG dropped the pod\'s events, then plans from its view again', async () => {
+    const h = harness({ resyncIntervalMs: 60_000 });
+    await flush();
+    h.send({ type: 'pod.runtime.unseen' });
+    await h.advance(60_000);
+    expect(h.syncs).toHaveLength(2);
+    expect(h.syncs[1]?.podStatus).toBeUndefined();
+    await h.advance(60_000);
+    expect(h.syncs).toHaveLength(3);
+    expect(h.syncs[2]?.podStatus).toEqual(runtimeWith('running'));
+  });
+
   it('coalesces two spec updates that arrive during a sync into one more sync with the latest spec', async () => {
     const h = harness();
     const first = deferred<PodSyncOutcome>();

@@ -199,6 +199,15 @@ describe('syncLoopMachine', () => {
     expect(types('pod:u2')).not.toContain('pod.sync.requested');
   });
 
+  it('tells the workers of pods whose every PLEG event was dropped that their runtime view is stale', () => {
+    const a = start();
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1'), pod('u2')] });
+    a.send({ type: 'pleg.events', events: [{ podUid: 'u1', type: 'ContainerStarted' }], discarded: 3, discardedPodUids: ['u2', 'zz'] });
+    expect(types('pod:u2')).toEqual(expect.arrayContaining(['pod.runtime.unseen']));
+    expect(types('pod:u2')).not.toContain('pod.sync.requested');
+    expect(types('pod:u1')).not.toContain('pod.runtime.unseen');
+  });
+
   it('skips PLEG-driven syncs while the runtime is not ready, and syncs every pod when it is back', () => {
     const a = start();
     a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1'), pod('u2')] });
