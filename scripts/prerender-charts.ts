@@ -4,7 +4,7 @@
  */
 import { renderInProcess } from '../src/adapters/visualizer/chart-renderer.js';
 import { PRERENDERED_DIR, writePrerenderedCharts } from '../src/adapters/visualizer/prerendered-charts.js';
-import { machineGraphs } from '../src/bin/commands/graph.js';
+import { machineGraphs } from '../src/machines/index.js';
 
 const graphs = machineGraphs();
 const charts = [];

@@ -26,7 +26,7 @@ import { settings } from '../actors/phases/settings.js';
 import { ProcHostStats } from '../adapters/host/host-stats.js';
 import { createApiReviewers } from '../actors/view/api-reviewers.js';
 import { JournalFeed } from '../adapters/debug-server/journal-feed.js';
-import { machineGraphs } from './commands/graph.js';
+import { machineGraphs } from '../machines/index.js';
 import { DeferredJournalSink } from '../adapters/journal-file/deferred-sink.js';
 import { systemClock } from '../adapters/system-clock.js';
 import { KUBELET_TS_VERSION } from '../domain/config/version.js';

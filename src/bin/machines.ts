@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../domain/journal/canonical-json.js';
-import { MACHINES } from './system.js';
+import { MACHINES } from '../machines/index.js';
 
 export function machinesSha256(): string {
   const text = Object.entries(MACHINES)

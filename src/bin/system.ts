@@ -37,20 +37,6 @@ export const SYSTEM_EFFECTS: readonly string[] = [
   ...STATUS_MANAGER_EFFECTS,
 ];
 
-/** The machines, for hashing into the journal header. */
-export const MACHINES = {
-  supervisor: supervisorMachine,
-  runtime: runtimeMachine,
-  syncLoop: syncLoopMachine,
-  podConfig: podConfigMachine,
-  pleg: plegMachine,
-  podWorker: podWorkerMachine,
-  probe: probeMachine,
-  nodeStatus: nodeStatusMachine,
-  nodeLease: nodeLeaseMachine,
-  statusManager: statusManagerMachine,
-} as const;
-
 type Effects = Record<string, AnyActorLogic>;
 
 function pick(effects: Effects, names: readonly string[]): Effects {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runGraphCommand } from '../../src/bin/commands/graph.js';
 import { PHASE_IDS } from '../../src/domain/phases.js';
-import { MACHINES } from '../../src/bin/system.js';
+import { MACHINES } from '../../src/machines/index.js';
 
 async function run(argv: string[]) {
   let stdout = '';

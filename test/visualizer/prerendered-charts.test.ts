@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildDebugApp } from '../../src/adapters/debug-server/server.js';
 import { prerenderedCharts, writePrerenderedCharts } from '../../src/adapters/visualizer/prerendered-charts.js';
-import { machineGraphs } from '../../src/bin/commands/graph.js';
+import { machineGraphs } from '../../src/machines/index.js';
 
 const base = { actors: () => [], pods: () => ({ pods: [] }), journal: () => ({ path: null, records: 0 }) };
 const dirs: string[] = [];

@@ -3,17 +3,11 @@
  * machine definitions themselves, for documentation. Without --machine every machine is written,
  * one after another (mermaid: one diagram each, separated by a blank line; svg needs --machine).
  */
-import { machineGraph, type StateGraph, type StateNodeLike } from '../../domain/graph/model.js';
 import { toMermaid } from '../../domain/graph/mermaid.js';
 import type { CommandIo } from '../io.js';
-import { MACHINES } from '../system.js';
+import { MACHINES, machineGraphs } from '../../machines/index.js';
 
 const USAGE = `usage: kubelet-ts graph [--machine NAME] [--format mermaid|svg]\nmachines: ${Object.keys(MACHINES).join(', ')}\n`;
-
-/** Every machine of the system as a state graph, by the name MACHINES gives it. */
-export function machineGraphs(): StateGraph[] {
-  return Object.entries(MACHINES).map(([name, m]) => machineGraph(name, m.root as unknown as StateNodeLike));
-}
 
 export async function runGraphCommand(argv: string[], io: CommandIo): Promise<number> {
   let machine: string | null = null;

@@ -6,7 +6,7 @@
 import { startDebugServer, type DebugServer } from '../../adapters/debug-server/server.js';
 import { staticFeed } from '../../adapters/debug-server/journal-feed.js';
 import type { CommandIo } from '../io.js';
-import { machineGraphs } from './graph.js';
+import { machineGraphs } from '../../machines/index.js';
 import { readLogForCommand } from './read-log.js';
 
 export const DEFAULT_VISUALIZE_LISTEN = '127.0.0.1:10261';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { activeStateIds, allStates, machineGraph } from '../../../src/domain/graph/model.js';
 import { toMermaid } from '../../../src/domain/graph/mermaid.js';
 import { PHASE_IDS } from '../../../src/domain/phases.js';
-import { MACHINES } from '../../../src/bin/system.js';
+import { MACHINES } from '../../../src/machines/index.js';
 
 const graphOf = (name: keyof typeof MACHINES) => machineGraph(name, MACHINES[name].root as never);
 

@@ -1,0 +1,36 @@
+/**
+ * The machine registry: every machine of the system by the name the journal, the graph command and
+ * the visualizer give it. One list, so the hash in the journal header, the charts the page draws and
+ * `kubelet-ts graph` cannot drift apart. The order is the hash's order: append, never reorder.
+ */
+import { machineGraph, type StateGraph } from '../domain/graph/model.js';
+import { nodeLeaseMachine } from './node-lease.machine.js';
+import { nodeStatusMachine } from './node-status.machine.js';
+import { plegMachine } from './pleg.machine.js';
+import { podConfigMachine } from './pod-config.machine.js';
+import { podWorkerMachine } from './pod-worker.machine.js';
+import { probeMachine } from './probe.machine.js';
+import { runtimeMachine } from './runtime.machine.js';
+import { statusManagerMachine } from './status-manager.machine.js';
+import { supervisorMachine } from './supervisor.machine.js';
+import { syncLoopMachine } from './sync-loop.machine.js';
+
+export const MACHINES = {
+  supervisor: supervisorMachine,
+  runtime: runtimeMachine,
+  syncLoop: syncLoopMachine,
+  podConfig: podConfigMachine,
+  pleg: plegMachine,
+  podWorker: podWorkerMachine,
+  probe: probeMachine,
+  nodeStatus: nodeStatusMachine,
+  nodeLease: nodeLeaseMachine,
+  statusManager: statusManagerMachine,
+} as const;
+
+export type MachineName = keyof typeof MACHINES;
+
+/** Every machine as a state graph, in registry order. */
+export function machineGraphs(): StateGraph[] {
+  return Object.entries(MACHINES).map(([name, m]) => machineGraph(name, m.root));
+}
