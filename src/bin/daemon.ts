@@ -29,6 +29,7 @@ import { JournalFeed } from '../adapters/debug-server/journal-feed.js';
 import { machineGraphs } from '../machines/index.js';
 import { DeferredJournalSink } from '../adapters/journal-file/deferred-sink.js';
 import { systemClock } from '../adapters/system-clock.js';
+import { mathRandom } from '../adapters/math-random.js';
 import { KUBELET_TS_VERSION } from '../domain/config/version.js';
 import { parseGoDuration } from '../domain/config/duration.js';
 import { activePhase, type SupervisorContext } from '../machines/supervisor.machine.js';
@@ -88,7 +89,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   journal.subscribe(feed.append);
   const tap = createInspectionTap({ clock, onRecord: journal.append });
   const directory = new ActorDirectory(clock, tap.stableId);
-  const lifetimes = new Lifetimes();
+  const lifetimes = new Lifetimes(clock);
   let supervisor: AnyActorRef | null = null;
   let journalClose: (() => Promise<void>) | null = null;
 
@@ -146,6 +147,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     env: io.env,
     logger,
     clock,
+    random: mathRandom,
     config: createConfigSteps(),
     maskForConfigz,
     ...createHostPorts(io.env),

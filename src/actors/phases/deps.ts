@@ -6,6 +6,7 @@
  */
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
+import type { Random } from '../../ports/random.js';
 import type { ApiClients } from '../../ports/apiserver.js';
 import type { EventRecorder } from '../api-pods/event-recorder.js';
 import type { CriClient } from '../../ports/cri.js';
@@ -99,6 +100,8 @@ export interface PhaseDeps {
   env: Record<string, string | undefined>;
   logger: Logger;
   clock: Clock;
+  /** The node status and lease jitters. */
+  random: Random;
   config: ConfigSteps;
   /** /configz's document: the effective config with secrets masked. */
   maskForConfigz: (config: Record<string, unknown>) => Record<string, unknown>;

@@ -53,8 +53,8 @@ export function kubeletPhases(deps: PhaseDeps) {
     const registration = nodeRegistrationSpec(s, nodeName, machineInfo);
     return {
       statusManager: { nodeName },
-      nodeStatus: { registration, facts, jitter: Math.random(), startedAtMs: deps.clock.now(), updateFrequencyMs: s.updateFrequencyMs, reportFrequencyMs: s.reportFrequencyMs, registerNode: s.registerNode },
-      nodeLease: { nodeName, leaseDurationSeconds: s.leaseDurationSeconds, jitter: Math.random() },
+      nodeStatus: { registration, facts, jitter: deps.random.next(), startedAtMs: deps.clock.now(), updateFrequencyMs: s.updateFrequencyMs, reportFrequencyMs: s.reportFrequencyMs, registerNode: s.registerNode },
+      nodeLease: { nodeName, leaseDurationSeconds: s.leaseDurationSeconds, jitter: deps.random.next() },
     } as unknown as KubeletRunOutput;
   };
   return {

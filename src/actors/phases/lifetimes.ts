@@ -1,8 +1,10 @@
 /**
  * What start-up opened, in the order it was opened, so an orderly stop can close it in reverse
  * (VS Code's disposables, the Go kubelet's reverse shutdown). Each close is bounded: one stuck
- * subsystem cannot hold the others open.
+ * subsystem cannot hold the others open. The bound runs on the injected clock.
  */
+import type { Clock } from '../../ports/clock.js';
+
 export interface Lifetime {
   name: string;
   close: () => Promise<void> | void;
@@ -17,6 +19,8 @@ export interface StopReport {
 export class Lifetimes {
   private readonly stack: Lifetime[] = [];
 
+  constructor(private readonly clock: Clock) {}
+
   add(name: string, close: Lifetime['close']): void {
     this.stack.push({ name, close });
   }
@@ -30,9 +34,9 @@ export class Lifetimes {
     const report: StopReport = { closed: [], failed: [], timedOut: [] };
     while (this.stack.length > 0) {
       const item = this.stack.pop()!;
-      let timer: NodeJS.Timeout | undefined;
+      let timer: unknown;
       const timeout = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), perItemMs);
+        timer = this.clock.setTimeout(() => resolve('timeout'), perItemMs);
       });
       try {
         const outcome = await Promise.race([Promise.resolve(item.close()).then(() => 'closed' as const), timeout]);
@@ -41,7 +45,7 @@ export class Lifetimes {
       } catch (err) {
         report.failed.push({ name: item.name, error: err instanceof Error ? err.message : String(err) });
       } finally {
-        clearTimeout(timer);
+        this.clock.clearTimeout(timer);
       }
     }
     return report;

@@ -7,6 +7,7 @@
  */
 import { KubeletError, serializeError } from '../../domain/errors.js';
 import { parseGoDuration } from '../../domain/config/duration.js';
+import type { Clock } from '../../ports/clock.js';
 import type { PhaseDeps } from './deps.js';
 import { phaseActor } from './phase-actor.js';
 import { settings } from './settings.js';
@@ -46,18 +47,19 @@ export function runtimePhase(deps: PhaseDeps) {
         if (e.code !== 'KLT_ERR_CRI_UNAVAILABLE' && e.code !== 'KLT_ERR_CRI_DEADLINE') throw err;
         waiting(`container runtime at ${endpoint} is not answering (${e.message}); retrying in ${backoffMs / 1000}s`);
         if (attempt === 0) deps.logger.warn({ endpoint, err: e }, 'Container runtime not ready, waiting');
-        await sleep(backoffMs, signal);
+        await sleepOnClock(deps.clock, backoffMs, signal);
       }
     }
   });
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits on the injected clock; an abort (a stop mid-phase) cancels the timer and rejects. */
+function sleepOnClock(clock: Clock, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
+    const timer = clock.setTimeout(() => resolve(), ms);
     signal.addEventListener('abort', () => {
-      clearTimeout(timer);
+      clock.clearTimeout(timer);
       reject(signal.reason);
     }, { once: true });
   });
