@@ -3,7 +3,6 @@
  * reach the CRI client and runtime manager through `deps.live`, because those exist only once
  * run.preInitRuntime and runKubelet.newMainKubelet have built them; no pod actor starts before.
  */
-import type { AnyActorLogic } from 'xstate';
 import type { PhaseDeps } from '../actors/phases/deps.js';
 import { createPhaseActors } from '../actors/phases/index.js';
 import { createPlegActors } from '../actors/pleg/pleg-actors.js';
@@ -22,8 +21,9 @@ import { createPodSourceIo } from '../adapters/pod-sources/index.js';
 import { createProbers } from '../adapters/probers/index.js';
 import { KubeletBug } from '../domain/errors.js';
 import { actorLogger } from '../log.js';
+import type { SystemEffects } from './system.js';
 
-export function createEffects(deps: PhaseDeps): Record<string, AnyActorLogic> {
+export function createEffects(deps: PhaseDeps): SystemEffects {
   const { live, clock, logger } = deps;
   const manager = (): RuntimeManager => {
     if (!live.runtimeManager) throw new KubeletBug('a pod actor ran before runKubelet.newMainKubelet');
@@ -67,7 +67,7 @@ export function createEffects(deps: PhaseDeps): Record<string, AnyActorLogic> {
       probers: createProbers({ execSync: (id, cmd, timeout) => manager().execSync(id, cmd, timeout) }),
       logger: actorLogger(logger, 'probes', 'probe'),
     }),
-  } as unknown as Record<string, AnyActorLogic>;
+  };
 }
 
 /** The node's images for its status (CRI ListImages), in the node status's terms. */

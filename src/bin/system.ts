@@ -10,7 +10,8 @@
  *                            ├─ pod:<uid>       (one pod worker per pod)
  *                            └─ probe:<uid>:<container>:<type>
  */
-import type { AnyActorLogic } from 'xstate';
+import type { AnyStateMachine } from 'xstate';
+import { inertActors } from '../actors/journal/replay.js';
 import { PHASE_IDS } from '../domain/phases.js';
 import { PLEG_EFFECTS, plegMachine } from '../machines/pleg.machine.js';
 import { POD_CONFIG_EFFECTS, podConfigMachine } from '../machines/pod-config.machine.js';
@@ -37,16 +38,44 @@ export const SYSTEM_EFFECTS: readonly string[] = [
   ...STATUS_MANAGER_EFFECTS,
 ];
 
-type Effects = Record<string, AnyActorLogic>;
+/** The actor logic a machine's `setup({ actors })` declares, by src: what `provide()` accepts. */
+type ActorsOf<M extends AnyStateMachine> = NonNullable<Parameters<M['provide']>[0]['actors']>;
+/** The named effects of one machine, every one required, each with the logic type its machine declares. */
+type EffectsOf<M extends AnyStateMachine, Names extends readonly (keyof ActorsOf<M>)[]> = Required<Pick<ActorsOf<M>, Names[number]>>;
 
-function pick(effects: Effects, names: readonly string[]): Effects {
-  const out: Effects = {};
+/**
+ * The effects of the whole system. An effect whose input or output differs from what its machine
+ * declares does not fit here, so the composition root cannot provide it (test/types/seams.test-d.ts).
+ */
+export type SystemEffects = EffectsOf<typeof supervisorMachine, typeof SUPERVISOR_EFFECTS>
+  & EffectsOf<typeof runtimeMachine, typeof RUNTIME_EFFECTS>
+  & EffectsOf<typeof podConfigMachine, typeof POD_CONFIG_EFFECTS>
+  & EffectsOf<typeof plegMachine, typeof PLEG_EFFECTS>
+  & EffectsOf<typeof podWorkerMachine, typeof POD_WORKER_EFFECTS>
+  & EffectsOf<typeof probeMachine, typeof PROBE_EFFECTS>
+  & EffectsOf<typeof nodeStatusMachine, typeof NODE_STATUS_EFFECTS>
+  & EffectsOf<typeof nodeLeaseMachine, typeof NODE_LEASE_EFFECTS>
+  & EffectsOf<typeof statusManagerMachine, typeof STATUS_MANAGER_EFFECTS>;
+
+/**
+ * Every effect inert, for replay: the log answers for them. An actor that never answers and never
+ * sends fits every effect's input and output, which tsc cannot see through `inertActors`' list of
+ * names; so this one cast stands for "each of these never produces a value".
+ */
+export function inertSystemEffects(): SystemEffects {
+  return inertActors(SYSTEM_EFFECTS) as Partial<SystemEffects> as SystemEffects;
+}
+
+/** The effects one machine invokes, taken from the system's by name. */
+function pick<T extends object, K extends keyof T>(effects: T, names: readonly K[]): Pick<T, K> {
+  const out: Partial<Pick<T, K>> = {};
   for (const n of names) {
     const logic = effects[n];
-    if (!logic) throw new Error(`effect ${n} was not provided`);
+    if (!logic) throw new Error(`effect ${String(n)} was not provided`);
     out[n] = logic;
   }
-  return out;
+  // Every name was copied above; a loop over keys cannot tell tsc that Partial became whole.
+  return out as Pick<T, K>;
 }
 
 /** Machines to use instead of the real ones (tests that show a changed machine is caught). */
@@ -56,21 +85,24 @@ export interface MachineOverrides {
   podWorker?: typeof podWorkerMachine;
 }
 
-export function provideSystem(effects: Effects, overrides: MachineOverrides = {}) {
-  const provide = <M extends { provide: (i: { actors: never }) => M }>(m: M, names: readonly string[], extra: Effects = {}) =>
-    m.provide({ actors: { ...pick(effects, names), ...extra } as never });
+export function provideSystem(effects: SystemEffects, overrides: MachineOverrides = {}) {
   // The syncLoop has no effects of its own: only children.
-  const syncLoop = provide(overrides.syncLoop ?? syncLoopMachine, [], {
-    podConfig: provide(podConfigMachine, POD_CONFIG_EFFECTS),
-    pleg: provide(plegMachine, PLEG_EFFECTS),
-    podWorker: provide(overrides.podWorker ?? podWorkerMachine, POD_WORKER_EFFECTS),
-    probe: provide(probeMachine, PROBE_EFFECTS),
+  const syncLoop = (overrides.syncLoop ?? syncLoopMachine).provide({
+    actors: {
+      podConfig: podConfigMachine.provide({ actors: pick(effects, POD_CONFIG_EFFECTS) }),
+      pleg: plegMachine.provide({ actors: pick(effects, PLEG_EFFECTS) }),
+      podWorker: (overrides.podWorker ?? podWorkerMachine).provide({ actors: pick(effects, POD_WORKER_EFFECTS) }),
+      probe: probeMachine.provide({ actors: pick(effects, PROBE_EFFECTS) }),
+    },
   });
-  return provide(overrides.supervisor ?? supervisorMachine, SUPERVISOR_EFFECTS, {
-    runtime: provide(runtimeMachine, RUNTIME_EFFECTS),
-    nodeStatus: provide(nodeStatusMachine, NODE_STATUS_EFFECTS),
-    nodeLease: provide(nodeLeaseMachine, NODE_LEASE_EFFECTS),
-    statusManager: provide(statusManagerMachine, STATUS_MANAGER_EFFECTS),
-    syncLoop,
+  return (overrides.supervisor ?? supervisorMachine).provide({
+    actors: {
+      ...pick(effects, SUPERVISOR_EFFECTS),
+      runtime: runtimeMachine.provide({ actors: pick(effects, RUNTIME_EFFECTS) }),
+      nodeStatus: nodeStatusMachine.provide({ actors: pick(effects, NODE_STATUS_EFFECTS) }),
+      nodeLease: nodeLeaseMachine.provide({ actors: pick(effects, NODE_LEASE_EFFECTS) }),
+      statusManager: statusManagerMachine.provide({ actors: pick(effects, STATUS_MANAGER_EFFECTS) }),
+      syncLoop,
+    },
   });
 }

@@ -18,16 +18,20 @@
  *   `stopSubsystems` (what the phases opened, in reverse), bounded by `stopTimeoutMs`; then `stopped`.
  * Pure: no I/O, no clock reads; delays run on the injected clock.
  */
-import { assign, enqueueActions, fromCallback, fromPromise, setup, type AnyEventObject } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup, type AnyEventObject, type PromiseActorLogic } from 'xstate';
 import { PHASE_IDS, type PhaseId } from '../domain/phases.js';
 import type { SerializedError } from '../domain/errors.js';
+import type { KubeletRunOutput, PhaseOutputs } from './phase-outputs.js';
+import { subsystemSlot } from './subsystem-slot.js';
+
+export type { KubeletRunOutput, PhaseOutputs } from './phase-outputs.js';
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
 export interface PhaseInput {
   phase: PhaseId;
   /** Every earlier phase's output, by phase id. */
-  outputs: Partial<Record<PhaseId, JsonValue>>;
+  outputs: Partial<PhaseOutputs>;
 }
 
 export interface SupervisorInput {
@@ -38,7 +42,7 @@ export interface SupervisorInput {
 export interface SupervisorContext {
   argv: string[];
   stopTimeoutMs: number;
-  outputs: Partial<Record<PhaseId, JsonValue>>;
+  outputs: Partial<PhaseOutputs>;
   /** The phase whose state is active; null once running, stopping or done. */
   currentPhase: PhaseId | null;
   waiting: { phase: PhaseId; reason: string } | null;
@@ -51,26 +55,19 @@ export type SupervisorEvent =
   | { type: 'kubelet.stop.requested'; signal: string }
   | { type: 'phase.waiting'; phase: PhaseId; reason: string };
 
+/** A phase's actor: takes the earlier outputs, answers its own entry of PhaseOutputs. */
+export type PhaseLogic<K extends PhaseId> = PromiseActorLogic<PhaseOutputs[K], PhaseInput>;
+export type PhaseActors = { [K in PhaseId]: PhaseLogic<K> };
+
 /** Placeholder logic: every phase actor must be provided by the composition root or a test. */
 const notProvided = (name: string) =>
-  fromPromise<JsonValue, PhaseInput>(async () => {
+  fromPromise<never, PhaseInput>(async () => {
     throw new Error(`actor ${name} was not provided`);
   });
 
-const phaseActors = Object.fromEntries(PHASE_IDS.map((id) => [id, notProvided(id)])) as Record<
-  PhaseId,
-  ReturnType<typeof notProvided>
->;
+// Object.fromEntries cannot carry a per-key type; a placeholder that never answers fits every phase.
+const phaseActors = Object.fromEntries(PHASE_IDS.map((id) => [id, notProvided(id)])) as PhaseActors;
 
-/** Kubelet.Run's output names the subsystems' inputs; each present one is spawned. */
-export interface KubeletRunOutput {
-  runtime?: { startedAtMs: number; periodMs?: number };
-  syncLoop?: Record<string, unknown>;
-  /** Cluster mode only: node registration and status, the node lease, pod statuses to the API server. */
-  nodeStatus?: Record<string, unknown>;
-  nodeLease?: Record<string, unknown>;
-  statusManager?: Record<string, unknown>;
-}
 
 /** The long-lived subsystems in start order (stopped in reverse). */
 export const SUBSYSTEMS = ['runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'syncLoop'] as const;
@@ -113,11 +110,11 @@ export const supervisorMachine = setup({
       throw new Error('actor stopSubsystems was not provided');
     }),
     // The long-lived subsystems; the composition root provides the real machines.
-    syncLoop: fromCallback(() => {}),
-    runtime: fromCallback(() => {}),
-    nodeStatus: fromCallback(() => {}),
-    nodeLease: fromCallback(() => {}),
-    statusManager: fromCallback(() => {}),
+    syncLoop: subsystemSlot<NonNullable<KubeletRunOutput['syncLoop']>>(),
+    runtime: subsystemSlot<NonNullable<KubeletRunOutput['runtime']>>(),
+    nodeStatus: subsystemSlot<NonNullable<KubeletRunOutput['nodeStatus']>>(),
+    nodeLease: subsystemSlot<NonNullable<KubeletRunOutput['nodeLease']>>(),
+    statusManager: subsystemSlot<NonNullable<KubeletRunOutput['statusManager']>>(),
   },
   actions: {
     recordWaiting: assign({
@@ -202,7 +199,7 @@ function buildPhaseStates() {
           actions: [...(id === 'startKubelet.run' ? [spawnSubsystems] : []), assign({
             outputs: ({ context, event }: { context: SupervisorContext; event: AnyEventObject }) => ({
               ...context.outputs,
-              [id]: ((event as { output?: unknown }).output ?? null) as JsonValue,
+              [id]: (event as { output?: unknown }).output ?? null,
             }),
             waiting: null,
           })],

@@ -32,13 +32,18 @@
  * the done/REMOVE handling and the PLEG's running pods here, so an idle node journals nothing.
  * Pure: no I/O, no clock reads.
  */
-import { assign, enqueueActions, fromPromise, setup, type AnyActorRef } from 'xstate';
+import { assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
 import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
 import type { AdmissionNode } from '../domain/pod/admission-node.js';
 import { isActiveForAdmission, killGracePeriod, probeTargets, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
 import { usageOf, withPod, type NodeUsage } from '../domain/pod/node-usage.js';
 import { findOrphans, orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
 import type { Pod, PodStatus } from '../domain/pod/types.js';
+import type { PlegInput } from './pleg.machine.js';
+import type { PodConfigInput } from './pod-config.machine.js';
+import type { PodWorkerInput } from './pod-worker.machine.js';
+import type { ProbeInput } from './probe.machine.js';
+import { subsystemSlot } from './subsystem-slot.js';
 
 export type PodOperation = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
 export type { ProbeType };
@@ -47,12 +52,12 @@ export interface SyncLoopInput {
   nodeName: string;
   /** The node admission checks pods against: name, OS, labels, taints, allocatable (maxPods as its pods). */
   node: AdmissionNode;
-  /** Everything the pod config machine needs (sources, periods). */
-  podConfig: Record<string, unknown>;
-  /** Everything a pod worker needs besides its pod (resync period…). */
-  podWorker: Record<string, unknown>;
+  /** Everything the pod config machine needs (sources, periods) but the node's name. */
+  podConfig: Omit<PodConfigInput, 'nodeName'>;
+  /** Everything a pod worker needs besides its pod, host IP and jitter (resync period…). */
+  podWorker: Omit<PodWorkerInput, 'pod' | 'hostIP' | 'resyncJitterFraction'>;
   /** Everything the PLEG needs (relist period…). */
-  pleg: Record<string, unknown>;
+  pleg: PlegInput;
   hostIP: string;
 }
 
@@ -102,11 +107,6 @@ export interface PodAdmissionRejected {
   message: string;
 }
 
-const placeholder = (name: string) =>
-  fromPromise<never, unknown>(async () => {
-    throw new Error(`actor ${name} was not provided`);
-  });
-
 export const podWorkerId = (uid: string) => `pod:${uid}`;
 export const probeWorkerId = (uid: string, container: string, probe: ProbeType) => `probe:${uid}:${container}:${probe}`;
 
@@ -118,10 +118,10 @@ export const syncLoopMachine = setup({
     emitted: {} as PodAdmissionRejected,
   },
   actors: {
-    podConfig: placeholder('podConfig'),
-    pleg: placeholder('pleg'),
-    podWorker: placeholder('podWorker'),
-    probe: placeholder('probe'),
+    podConfig: subsystemSlot<PodConfigInput>(),
+    pleg: subsystemSlot<PlegInput>(),
+    podWorker: subsystemSlot<PodWorkerInput>(),
+    probe: subsystemSlot<ProbeInput>(),
   },
   actions: {
     /** Housekeeping's orphan kill: a runtime-only worker for each orphan (see the contract above). */

@@ -8,9 +8,9 @@ import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';
-import { inertActors, replay } from '../../src/actors/journal/replay.js';
+import { replay } from '../../src/actors/journal/replay.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
-import { provideSystem, SYSTEM_EFFECTS } from '../../src/bin/system.js';
+import { inertSystemEffects, provideSystem } from '../../src/bin/system.js';
 import { syncLoopMachine } from '../../src/machines/sync-loop.machine.js';
 
 const DIR = resolve('test/fixtures/eventlogs');
@@ -24,7 +24,7 @@ describe('recorded event logs', () => {
   it.each(FIXTURES)('%s replays identically', (name) => {
     const log = readJournal(join(DIR, name));
     expect(log.skipped).toEqual([]);
-    const result = replay(log.records, { machine: provideSystem(inertActors(SYSTEM_EFFECTS)), rootSystemId: 'supervisor' });
+    const result = replay(log.records, { machine: provideSystem(inertSystemEffects()), rootSystemId: 'supervisor' });
     expect(result).toMatchObject({ ok: true, records: log.records.length });
   });
 
@@ -48,7 +48,7 @@ describe('recorded event logs', () => {
       { ...(syncLoopMachine.config as object), context: (a: { input: Input }) => config.context({ input: full(a.input) }) } as never,
       syncLoopMachine.implementations as never,
     );
-    const result = replay(log.records, { machine: provideSystem(inertActors(SYSTEM_EFFECTS), { syncLoop: strict as never }), rootSystemId: 'supervisor' });
+    const result = replay(log.records, { machine: provideSystem(inertSystemEffects(), { syncLoop: strict as never }), rootSystemId: 'supervisor' });
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.divergence.actor.startsWith('syncLoop') || result.divergence.actor.startsWith('pod:')).toBe(true);

@@ -25,6 +25,7 @@ import { applyPodChange, viewApiPods } from '../../domain/status-manager/api-pod
 import type { Logger } from '../../log.js';
 import type { PodApi, WatchEventType, WatchHandle, KubeObject } from '../../ports/apiserver.js';
 import type { Clock } from '../../ports/clock.js';
+import type { ApiSourceInput, PodSourceEvent } from '../../machines/pod-config.machine.js';
 
 export const API_SOURCE_BACKOFF_INITIAL_MS = 800;
 /**
@@ -193,7 +194,8 @@ export interface ApiPodSourceActorDeps {
 
 /** The source as a callback actor, started with the node's name (once it is known). */
 export function createApiPodSourceActor(deps: ApiPodSourceActorDeps) {
-  return fromCallback<never, { nodeName: string }>(({ input, sendBack }) =>
+  // Typed as the pod config machine's slot for a source (the same as the file and http sources').
+  return fromCallback<PodSourceEvent, ApiSourceInput>(({ input, sendBack }) =>
     runApiPodSource({ ...deps, nodeName: input.nodeName, sendBack: (event) => sendBack(event) }),
   );
 }

@@ -4,10 +4,9 @@
  * event log, whose place is known only now). Each answers with a small JSON summary.
  */
 import { KubeletError } from '../../domain/errors.js';
-import type { PhaseId } from '../../domain/phases.js';
 import { resolveNodeName } from '../../domain/node/node-name.js';
 import type { PhaseDeps, FieldError } from './deps.js';
-import { phaseActor } from './phase-actor.js';
+import { phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
 
 /** All field errors as one error, each line naming its field (the Go kubelet's aggregate). */
@@ -63,5 +62,5 @@ export function commandPhases(deps: PhaseDeps) {
       const journal = await deps.journal.open({ path, nodeName, config: live.config! });
       return { eventLog: journal.path };
     }),
-  } satisfies Partial<Record<PhaseId, unknown>>;
+  } satisfies PhaseGroup;
 }

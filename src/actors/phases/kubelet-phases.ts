@@ -6,18 +6,15 @@
  */
 import { KubeletError } from '../../domain/errors.js';
 import { parseGoDuration } from '../../domain/config/duration.js';
-import type { PhaseId } from '../../domain/phases.js';
-import type { KubeletRunOutput } from '../../machines/supervisor.machine.js';
+import type { KubeletRunOutput, PhaseInput } from '../../machines/supervisor.machine.js';
 import { KUBELET_TS_VERSION } from '../../domain/config/version.js';
 import { nodeRegistrationSpec, nodeSideSettings } from '../../domain/node-status/node-side-settings.js';
 import { admissionNode } from '../../domain/pod/admission-node.js';
 import { nodeStaticFacts } from '../../domain/node-status/static-facts.js';
-import type { MachineInfo } from '../../domain/node/host-types.js';
-import type { NodeResources } from '../../domain/resources/allocatable.js';
 import { createRuntimeManager } from '../runtime-manager/runtime-manager.js';
 import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS, startGarbageCollection } from '../gc/gc-loops.js';
 import type { PhaseDeps } from './deps.js';
-import { phaseActor } from './phase-actor.js';
+import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
 
 type Config = Record<string, unknown>;
@@ -32,12 +29,12 @@ export function kubeletPhases(deps: PhaseDeps) {
    * status, the lease, the status manager. The jitters are drawn here (an effect), so the journal
    * records them and a replay uses the same numbers.
    */
-  const clusterSubsystems = (outputs: Record<string, unknown>, nodeName: string, nodeIps: string[]): KubeletRunOutput => {
+  const clusterSubsystems = (input: PhaseInput, nodeName: string, nodeIps: string[]): KubeletRunOutput => {
     const c = settings.config(live);
     const s = nodeSideSettings(c, live.parsed?.flags ?? {});
-    const machineInfo = outputs['run.machineInfo'] as MachineInfo;
-    const resources = outputs['run.containerManager'] as { capacity: NodeResources; allocatable: NodeResources };
-    const version = outputs['run.preInitRuntime'] as { runtime_name?: string; runtime_version?: string };
+    const machineInfo = outputOf(input, 'run.machineInfo');
+    const resources = outputOf(input, 'run.containerManager');
+    const version = outputOf(input, 'run.preInitRuntime');
     const facts = nodeStaticFacts({
       hostname: nodeName,
       nodeIps,
@@ -55,13 +52,13 @@ export function kubeletPhases(deps: PhaseDeps) {
       statusManager: { nodeName },
       nodeStatus: { registration, facts, jitter: deps.random.next(), startedAtMs: deps.clock.now(), updateFrequencyMs: s.updateFrequencyMs, reportFrequencyMs: s.reportFrequencyMs, registerNode: s.registerNode },
       nodeLease: { nodeName, leaseDurationSeconds: s.leaseDurationSeconds, jitter: deps.random.next() },
-    } as unknown as KubeletRunOutput;
+    };
   };
   return {
     'runKubelet.newMainKubelet': phaseActor(async ({ input }) => {
       const c = settings.config(live);
-      const info = input.outputs['run.machineInfo'] as { memoryCapacityBytes: number } | undefined;
-      const ips = input.outputs['runKubelet.validateNodeIP'] as { nodeIps?: string[] } | undefined;
+      const info = input.outputs['run.machineInfo'];
+      const ips = input.outputs['runKubelet.validateNodeIP'];
       if (!live.cri) throw new KubeletError('KLT_ERR_CRI_UNAVAILABLE', 'no CRI client: run.preInitRuntime did not connect');
       live.runtimeManager = createRuntimeManager({
         cri: live.cri,
@@ -81,7 +78,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       return { podLogsDir: String(c.podLogsDir ?? '/var/log/pods'), parts: ['runtimeManager', 'podConfig', 'pleg', 'podWorkers', 'probeManager', 'statusCache'] };
     }),
     'runKubelet.birthCry': phaseActor(async ({ input }) => {
-      const node = (input.outputs['run.nodeName'] as { nodeName?: string } | undefined)?.nodeName ?? '';
+      const node = input.outputs['run.nodeName']?.nodeName ?? '';
       // Go refers to the Node by name, its name standing in for the uid (nodeRef).
       live.events?.recordEvent({ object: { kind: 'Node', name: node, uid: node, namespace: '' }, type: 'Normal', reason: 'Starting', message: 'Starting kubelet.' });
       deps.logger.info({ object: `Node/${node}`, type: 'Normal', reason: 'Starting' }, 'Starting kubelet.');
@@ -116,13 +113,12 @@ export function kubeletPhases(deps: PhaseDeps) {
       const root = settings.rootDir(live);
       // initializeModules: the data directories and the container logs directory.
       await deps.makeDirectories([root, `${root}/pods`, `${root}/plugins`, `${root}/pod-resources`, String(c.podLogsDir ?? '/var/log/pods')]);
-      const nodeName = (input.outputs['run.nodeName'] as { nodeName: string }).nodeName;
-      const nodeIps = (input.outputs['runKubelet.validateNodeIP'] as { nodeIps?: string[] } | undefined)?.nodeIps ?? [];
+      const { nodeName } = outputOf(input, 'run.nodeName');
+      const nodeIps = input.outputs['runKubelet.validateNodeIP']?.nodeIps ?? [];
       const hostIP = nodeIps[0] ?? deps.hostAddresses.addresses().find((a) => a.family === 4)?.address ?? '127.0.0.1';
       // Admission's node: the Node this kubelet registers (labels, taints) with its allocatable.
-      const outputs = input.outputs as Record<string, unknown>;
-      const registration = nodeRegistrationSpec(nodeSideSettings(c, live.parsed?.flags ?? {}), nodeName, outputs['run.machineInfo'] as MachineInfo);
-      const { allocatable } = outputs['run.containerManager'] as { allocatable: NodeResources };
+      const registration = nodeRegistrationSpec(nodeSideSettings(c, live.parsed?.flags ?? {}), nodeName, outputOf(input, 'run.machineInfo'));
+      const { allocatable } = outputOf(input, 'run.containerManager');
       const out: KubeletRunOutput = {
         runtime: { startedAtMs: deps.clock.now() },
         syncLoop: {
@@ -138,21 +134,21 @@ export function kubeletPhases(deps: PhaseDeps) {
           },
           podWorker: {
             resyncIntervalMs: ms(c.syncFrequency, '1m0s'),
-            runtimeName: (input.outputs['run.preInitRuntime'] as { runtime_name?: string } | undefined)?.runtime_name ?? 'containerd',
+            runtimeName: input.outputs['run.preInitRuntime']?.runtime_name ?? 'containerd',
           },
           pleg: { relistPeriodMs: PLEG_RELIST_PERIOD_MS },
         },
       };
-      if (live.api) Object.assign(out, clusterSubsystems(input.outputs, nodeName, nodeIps.length > 0 ? nodeIps : [hostIP]));
-      if (live.api && out.syncLoop) (out.syncLoop.podConfig as Record<string, unknown>).apiSource = true;
+      if (live.api) Object.assign(out, clusterSubsystems(input, nodeName, nodeIps.length > 0 ? nodeIps : [hostIP]));
+      if (live.api && out.syncLoop) out.syncLoop.podConfig.apiSource = true;
       return out;
     }),
     'startKubelet.servers': phaseActor(async ({ input }) => {
       const c = settings.config(live);
       // Go starts the kubelet server and the read-only port only with enableServer.
       if (c.enableServer === false) return { servers: 'disabled (enableServer: false)' };
-      const nodeName = (input.outputs['run.nodeName'] as { nodeName: string }).nodeName;
-      const nodeIPs = (input.outputs['runKubelet.validateNodeIP'] as { nodeIps?: string[] } | undefined)?.nodeIps ?? [];
+      const { nodeName } = outputOf(input, 'run.nodeName');
+      const nodeIPs = input.outputs['runKubelet.validateNodeIP']?.nodeIps ?? [];
       const authn = (c.authentication ?? {}) as { anonymous?: { enabled?: boolean }; x509?: { clientCAFile?: string }; webhook?: { enabled?: boolean; cacheTTL?: string } };
       const authz = (c.authorization ?? {}) as { mode?: 'AlwaysAllow' | 'Webhook'; webhook?: { cacheAuthorizedTTL?: string; cacheUnauthorizedTTL?: string } };
       const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
@@ -204,5 +200,5 @@ export function kubeletPhases(deps: PhaseDeps) {
       deps.lifetimes.add('healthz', server.close);
       return { healthz: server.address };
     }),
-  } satisfies Partial<Record<PhaseId, unknown>>;
+  } satisfies PhaseGroup;
 }

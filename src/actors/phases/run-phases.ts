@@ -8,12 +8,11 @@ import { KubeletError, serializeError } from '../../domain/errors.js';
 import { computeCgroupRoots, validateCgroupConfig, type CgroupConfig } from '../../domain/node/cgroup-roots.js';
 import { resolveNodeName } from '../../domain/node/node-name.js';
 import { resolveNodeIps } from '../../domain/node/node-ip.js';
-import type { PhaseId } from '../../domain/phases.js';
 import { computeAllocatable } from '../../domain/resources/allocatable.js';
 import type { PhaseDeps } from './deps.js';
 import { createApiEventRecorder, createLogEventRecorder } from '../api-pods/event-recorder.js';
 import { nodeSideSettings } from '../../domain/node-status/node-side-settings.js';
-import { phaseActor } from './phase-actor.js';
+import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
 
 type Config = Record<string, unknown>;
@@ -101,9 +100,9 @@ export function runPhases(deps: PhaseDeps) {
       if (problems.length > 0) throw new KubeletError('KLT_ERR_CONFIG_INVALID', problems.join('; '));
       return computeCgroupRoots(cg);
     }),
-    'run.machineInfo': phaseActor(async () => (await deps.machineInfo.read(settings.rootDir(live))) as never),
+    'run.machineInfo': phaseActor(async () => deps.machineInfo.read(settings.rootDir(live))),
     'run.eventRecorder': phaseActor(async ({ input }) => {
-      const nodeName = (input.outputs['run.nodeName'] as { nodeName: string }).nodeName;
+      const { nodeName } = outputOf(input, 'run.nodeName');
       const logger = deps.logger.child({ component: 'events' });
       if (standalone() || !live.api) {
         live.events = createLogEventRecorder(logger);
@@ -116,7 +115,7 @@ export function runPhases(deps: PhaseDeps) {
     }),
     'run.containerManager': phaseActor(async ({ input }) => {
       const c = settings.config(live);
-      const info = input.outputs['run.machineInfo'] as unknown as { numCores: number; memoryCapacityBytes: number; rootFilesystem: { capacityBytes: number } };
+      const info = outputOf(input, 'run.machineInfo');
       // QoS cgroups are not created: pods run on the runtime's own cgroup parent (see README).
       return computeAllocatable({
         numCores: info.numCores,
@@ -145,5 +144,5 @@ export function runPhases(deps: PhaseDeps) {
       return { ...r };
     }),
     'run.sdNotify': phaseActor(async () => ({ outcome: await deps.systemd.notifyReady() })),
-  } satisfies Partial<Record<PhaseId, unknown>>;
+  } satisfies PhaseGroup;
 }

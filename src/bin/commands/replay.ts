@@ -4,15 +4,15 @@
  * exit 1 with the first divergent record, expected against actual. Not a log, or another format
  * version: exit 2.
  */
-import { inertActors, replay } from '../../actors/journal/replay.js';
+import { replay } from '../../actors/journal/replay.js';
 import type { CommandIo } from '../io.js';
 import { machinesSha256 } from '../machines.js';
-import { provideSystem, SYSTEM_EFFECTS } from '../system.js';
+import { inertSystemEffects, provideSystem } from '../system.js';
 import { readLogForCommand } from './read-log.js';
 
 /** The system with every effect inert: the log answers for them. */
 export function replayMachine() {
-  return provideSystem(inertActors(SYSTEM_EFFECTS));
+  return provideSystem(inertSystemEffects());
 }
 
 export async function runReplayCommand(argv: string[], io: CommandIo): Promise<number> {

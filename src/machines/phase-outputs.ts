@@ -1,0 +1,67 @@
+/**
+ * What each start-up phase answers, by phase id: the supervisor stores these under
+ * `context.outputs[phase]`, later phases read them, the journal records them. One map, so a phase
+ * that answers the wrong shape and a phase that reads a field no phase writes both fail `tsc`.
+ * Plain data only (the journal writes it as JSON).
+ */
+import type { CgroupRoots } from '../domain/node/cgroup-roots.js';
+import type { MachineInfo, OomScoreOutcome, SdNotifyOutcome } from '../domain/node/host-types.js';
+import type { NodeIpResolution } from '../domain/node/node-ip.js';
+import type { NodeName } from '../domain/node/node-name.js';
+import type { PhaseId } from '../domain/phases.js';
+import type { AllocatableResult } from '../domain/resources/allocatable.js';
+import type { NodeLeaseMachineInput } from './node-lease.machine.js';
+import type { NodeStatusMachineInput } from './node-status.machine.js';
+import type { RuntimeMachineInput } from './runtime.machine.js';
+import type { StatusManagerInput } from './status-manager.machine.js';
+import type { SyncLoopInput } from './sync-loop.machine.js';
+
+/** Kubelet.Run's output: the long-lived subsystems' inputs, each in its machine's own Input type. */
+export interface KubeletRunOutput {
+  runtime?: RuntimeMachineInput;
+  syncLoop?: SyncLoopInput;
+  /** Cluster mode only: node registration and status, the node lease, pod statuses to the API server. */
+  nodeStatus?: NodeStatusMachineInput;
+  nodeLease?: NodeLeaseMachineInput;
+  statusManager?: StatusManagerInput;
+}
+
+export interface PhaseOutputs {
+  'command.parse': { given: string[] };
+  'command.debugServer': { enabled: false } | { enabled: true; address: string };
+  'command.featureGates': { gates: Record<string, boolean> };
+  'command.validateFlags': { valid: true };
+  'command.loadConfigFile': { config: Record<string, unknown> };
+  'command.validateConfig': { valid: true };
+  'command.dependencies': { eventLog: string | null };
+  'run.lockFile': { lockFile: null } | { lockFile: string; exitOnContention: boolean };
+  'run.configz': { registered: true };
+  'run.standalone': { standalone: boolean };
+  'run.nodeName': NodeName;
+  'run.clients':
+    | { clients: 'none' }
+    | { clients: string[]; server: string; qps: number; burst: number; heartbeatTimeoutMs: number };
+  'run.auth': { authenticators: string[]; authorizer: string };
+  'run.cgroupRoots': CgroupRoots;
+  'run.machineInfo': MachineInfo;
+  'run.eventRecorder': { sink: 'log' | 'apiserver' };
+  'run.containerManager': AllocatableResult;
+  'run.oomScore': { score: number; outcome: OomScoreOutcome | 'failed' };
+  /** CRI Version's answer, with the endpoint (`embedded` for the embedded runtime) and the attempts it took. */
+  'run.preInitRuntime': { endpoint: string; attempts: number; version: string; runtime_name: string; runtime_version: string; runtime_api_version: string };
+  'runKubelet.validateNodeIP': NodeIpResolution;
+  'runKubelet.newMainKubelet': { podLogsDir: string; parts: string[] };
+  'runKubelet.birthCry': { reason: string; message: string; sink: 'apiserver' | 'log' };
+  'runKubelet.garbageCollection': {
+    containerGC: { periodMs: number; minAgeMs: number; maxPerPodContainer: number; maxContainers: number };
+    imageGC: { periodMs: number; highThresholdPercent: number; lowThresholdPercent: number; minAgeMs: number; maxAgeMs: number };
+  };
+  'startKubelet.run': KubeletRunOutput;
+  'startKubelet.servers': { servers: string } | { kubeletServer: string; readOnly: string };
+  'run.healthz': { healthz: string };
+  'run.sdNotify': { outcome: SdNotifyOutcome };
+}
+
+/** Every phase has an entry, and no entry names a phase that does not exist. */
+type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const PHASE_OUTPUTS_COVER_EVERY_PHASE: Exactly<keyof PhaseOutputs, PhaseId> = true;
