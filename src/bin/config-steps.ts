@@ -8,7 +8,7 @@
  * Unreadable or unparsable files still fail command.loadConfigFile.
  */
 import { loadKubeletConfiguration } from '../adapters/config-file/load-kubelet-configuration.js';
-import type { ConfigSteps, FieldError, ParsedArgs } from '../actors/phases/deps.js';
+import type { ConfigSteps, FieldError, ParsedArgs } from '../ports/config-steps.js';
 import { invalid } from '../actors/phases/command-phases.js';
 import { parseCommandLine, type ParsedCommandLine } from '../domain/config/command-line.js';
 import { maskForConfigz as mask } from '../domain/config/configz.js';

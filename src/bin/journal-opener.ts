@@ -11,7 +11,7 @@ import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { FileJournalSink } from '../adapters/journal-file/file-sink.js';
 import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalHeader } from '../domain/journal/record.js';
-import type { JournalOpener } from '../actors/phases/deps.js';
+import type { JournalOpener } from '../ports/journal-opener.js';
 import { canonicalJson } from '../domain/journal/canonical-json.js';
 
 export const MAX_RUNS = 10;

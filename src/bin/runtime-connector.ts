@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { createCriClient } from '../adapters/cri-grpc/index.js';
 import { instrumentCri, type OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { startEmbeddedRuntime } from '../adapters/embedded-runtime/index.js';
-import type { RuntimeConnector } from '../actors/phases/deps.js';
+import type { RuntimeConnector } from '../ports/runtime-connector.js';
 import { actorLogger, type Logger } from '../log.js';
 
 /** CRI over gRPC to any endpoint; `embedded` is served in-process on a socket under --root-dir. */

@@ -5,7 +5,8 @@
  */
 import { KubeletError } from '../../domain/errors.js';
 import { resolveNodeName } from '../../domain/node/node-name.js';
-import type { PhaseDeps, FieldError } from './deps.js';
+import type { FieldError } from '../../ports/config-steps.js';
+import type { PhaseDeps } from './deps.js';
 import { phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
 

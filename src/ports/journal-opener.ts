@@ -1,0 +1,7 @@
+/** command.dependencies' event log: opened once its place is known, or turned off. */
+export interface JournalOpener {
+  /** Open the event log once its place is known: header written, early records flushed. */
+  open(opts: { path: string; nodeName: string; config: Record<string, unknown> }): Promise<{ path: string; close: () => Promise<void> }>;
+  /** The journal is off (--event-log=): drop what was kept. */
+  disable(): void;
+}

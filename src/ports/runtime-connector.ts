@@ -1,0 +1,8 @@
+/** run.preInitRuntime's way to a CRI runtime: the embedded one started, or a socket dialled. */
+import type { CriClient } from './cri.js';
+
+export interface RuntimeConnector {
+  /** Start the embedded CRI runtime under rootDir; returns its endpoint. */
+  startEmbedded(rootDir: string): Promise<{ endpoint: string; close: () => Promise<void> }>;
+  connect(opts: { endpoint: string; imageEndpoint?: string; runtimeRequestTimeoutMs: number }): CriClient;
+}

@@ -1,0 +1,27 @@
+/**
+ * The HTTP servers the phases start (debug, kubelet and read-only, healthz); each answers with the
+ * address it listens on and a close. Implemented over fastify in src/adapters.
+ */
+export interface DebugServerStarter {
+  start(address: string): Promise<{ address: string; close: () => Promise<void> }>;
+}
+
+/** The kubelet server (10250, TLS, authn/authz) and the read-only port, over the live kubelet. */
+export interface ServerStarter {
+  startKubelet(opts: {
+    address: string;
+    port: number;
+    tls: { certFile?: string; keyFile?: string; certDir: string; hostname: string; nodeIPs: string[]; minVersion?: string; cipherSuites?: string[] };
+    auth: { anonymous: boolean; clientCAFile?: string; authorizationMode: 'AlwaysAllow' | 'Webhook'; nodeName: string };
+    /** Webhook authentication/authorization through the API server (cluster mode), with Go's cache TTLs. */
+    webhook?: { authentication: boolean; authorization: boolean; tokenTtlMs: number; authorizedTtlMs: number; unauthorizedTtlMs: number };
+    debuggingHandlers: boolean;
+    /** enableSystemLogHandler: `/logs/` (only with the debugging handlers, as Go). */
+    systemLogHandler: boolean;
+  }): Promise<{ address: string; close: () => Promise<void> }>;
+  startReadOnly(opts: { address: string; port: number }): Promise<{ address: string; close: () => Promise<void> }>;
+}
+
+export interface HealthzStarter {
+  start(host: string, port: number): Promise<{ address: string; close: () => Promise<void> }>;
+}
