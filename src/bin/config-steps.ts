@@ -26,7 +26,7 @@ export function createConfigSteps(): ConfigSteps {
   return {
     parse(argv) {
       parsed = parseCommandLine(argv);
-      return { flags: parsed.flags as unknown as Record<string, unknown>, given: parsed.given } satisfies ParsedArgs;
+      return { flags: parsed.flags, given: parsed.given } satisfies ParsedArgs;
     },
     featureGates() {
       const flagGates = (need().configFromFlags.featureGates ?? {}) as Record<string, boolean>;
@@ -38,12 +38,10 @@ export function createConfigSteps(): ConfigSteps {
     async load() {
       const loaded = await loadKubeletConfiguration(need());
       loadErrors = loaded.errors;
-      return { config: loaded.config as unknown as Record<string, unknown>, gates: { ...loaded.gates } };
+      return { config: loaded.config, gates: { ...loaded.gates } };
     },
     validateConfig: () => loadErrors,
   };
 }
 
-export function maskForConfigz(config: Record<string, unknown>): Record<string, unknown> {
-  return mask(config as unknown as KubeletConfiguration) as unknown as Record<string, unknown>;
-}
+export const maskForConfigz: (config: KubeletConfiguration) => KubeletConfiguration = mask;

@@ -22,7 +22,10 @@ import { startEventLoopDelayMeter } from '../adapters/host/event-loop-delay.js';
 import { ProbeMetricsCollector } from '../actors/view/probe-metrics-collector.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
 import { SummaryProvider } from '../actors/stats/summary-provider.js';
-import { settings } from '../actors/phases/settings.js';
+import { createLiveState } from '../actors/phases/live-state.js';
+import { DEFAULT_POD_LOGS_DIR } from '../domain/config/defaults.js';
+import { DEFAULT_KUBELET_FLAGS } from '../domain/config/flag-table.js';
+import type { KubeletConfiguration } from '../domain/config/types.js';
 import { ProcHostStats } from '../adapters/host/host-stats.js';
 import { createApiReviewers } from '../actors/view/api-reviewers.js';
 import { JournalFeed } from '../adapters/debug-server/journal-feed.js';
@@ -101,23 +104,25 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   // The actor system's timers run on the lag meter's clock, which stamps each with its due time.
   const lag = new SyncLoopLagMeter(clock, tap.stableId);
   const eventLoop = startEventLoopDelayMeter(clock);
-  const live: PhaseDeps['live'] = {};
+  const live = createLiveState();
+  // Before command.loadConfigFile the views answer with the default, as the configuration would.
+  const podLogsDir = () => live.config.peek()?.podLogsDir ?? DEFAULT_POD_LOGS_DIR;
   const stats = new SummaryProvider({
-    cri: () => live.cri,
+    cri: () => live.cri.peek(),
     host: new ProcHostStats(),
     nodeName: () => nodeNameOf(supervisor) ?? osHostname(),
-    rootDir: () => (live.parsed ? settings.rootDir(live) : '/var/lib/kubelet'),
-    podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
+    rootDir: () => live.parsed.peek()?.flags.rootDirectory ?? DEFAULT_KUBELET_FLAGS.rootDirectory,
+    podLogsDir,
   });
   const view = createKubeletView({
     syncLoop: syncLoopContext,
     pleg: () => (directory.snapshot('pleg') as { context?: { lastRelistAtMs?: number | null; discardedEvents?: number } } | undefined)?.context,
-    configz: () => (live.configz ?? { kubeletconfig: {} }) as { kubeletconfig: unknown },
-    podLogsDir: () => String(live.config?.podLogsDir ?? '/var/log/pods'),
+    configz: () => live.configz.peek() ?? { kubeletconfig: {} },
+    podLogsDir,
     metrics,
     probeMetrics,
     execSync: () => {
-      const cri = live.cri;
+      const cri = live.cri.peek();
       return cri ? (id, cmd, timeoutSeconds) => cri.runtime.execSync(id, cmd, timeoutSeconds) : undefined;
     },
     runtimeCalls: () => runtimeCalls.calls,
@@ -132,7 +137,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const healthChecks: HealthCheck[] = [
     { name: 'ping', check: () => null },
     { name: 'log', check: () => null },
-    { name: 'syncloop', check: () => syncLoopProblem(directory, live.config, clock.now()) },
+    { name: 'syncloop', check: () => syncLoopProblem(directory, live.config.peek(), clock.now()) },
   ];
 
   const opener = createJournalOpener({
@@ -174,8 +179,9 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     healthz: { start: (host, port) => startHealthz(host, port, healthChecks) },
     servers: {
       startKubelet: ({ webhook, systemLogHandler, ...o }) => {
-        const reviewers = webhook && live.api
-          ? createApiReviewers(live.api.main, clock, { tokenMs: webhook.tokenTtlMs, authorizedMs: webhook.authorizedTtlMs, unauthorizedMs: webhook.unauthorizedTtlMs })
+        const api = live.api.peek();
+        const reviewers = webhook && api
+          ? createApiReviewers(api.main, clock, { tokenMs: webhook.tokenTtlMs, authorizedMs: webhook.authorizedTtlMs, unauthorizedMs: webhook.unauthorizedTtlMs })
           : null;
         const auth = {
           ...o.auth,
@@ -230,7 +236,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       probeMetrics.inspect(ev);
       transitions(ev);
       // The syncLoop's refused pods become Warning events (its emitted events are not in this stream).
-      if (ev.type === '@xstate.actor' && tap.stableId(ev.actorRef as AnyActorRef) === 'syncLoop') relayAdmissionRejections(ev.actorRef as AnyActorRef, () => live.events);
+      if (ev.type === '@xstate.actor' && tap.stableId(ev.actorRef as AnyActorRef) === 'syncLoop') relayAdmissionRejections(ev.actorRef as AnyActorRef, () => live.events.peek());
     },
   });
   supervisor = actor;
@@ -255,11 +261,11 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
  * healthz's syncloop check: the Go kubelet fails it when the loop has not run for
  * max(2 × syncFrequency, 5 m). Our syncLoop has no idle tick; the PLEG's relist is its heartbeat.
  */
-function syncLoopProblem(directory: ActorDirectory, config: Record<string, unknown> | undefined, nowMs: number): string | null {
+function syncLoopProblem(directory: ActorDirectory, config: KubeletConfiguration | undefined, nowMs: number): string | null {
   if (directory.find('syncLoop')?.status !== 'active') return 'the syncLoop is not running';
   const last = (directory.snapshot('pleg') as { context?: { lastRelistAtMs?: number | null } } | undefined)?.context?.lastRelistAtMs;
   if (last === undefined || last === null) return null;
-  const syncMs = typeof config?.syncFrequency === 'string' ? parseGoDuration(config.syncFrequency) : 60_000;
+  const syncMs = config ? parseGoDuration(config.syncFrequency) : 60_000;
   const limitMs = Math.max(2 * syncMs, 5 * 60_000);
   return nowMs - last > limitMs ? `syncLoop was last active ${Math.round((nowMs - last) / 1000)}s ago; threshold is ${limitMs / 1000}s` : null;
 }

@@ -1,7 +1,8 @@
 /**
- * The real effects of every machine (SYSTEM_EFFECTS), over the adapters. The pod-lifecycle effects
- * reach the CRI client and runtime manager through `deps.live`, because those exist only once
- * run.preInitRuntime and runKubelet.newMainKubelet have built them; no pod actor starts before.
+ * The real effects of every machine (SYSTEM_EFFECTS), over the adapters, typed as each machine
+ * declares them. The pod-lifecycle effects reach the CRI client and runtime manager through
+ * `deps.live`'s slots, because those exist only once run.preInitRuntime and
+ * runKubelet.newMainKubelet have built them; no pod actor starts before.
  */
 import type { PhaseDeps } from '../actors/phases/deps.js';
 import { createPhaseActors } from '../actors/phases/index.js';
@@ -19,40 +20,26 @@ import { checkRuntimeActor } from '../actors/runtime/check-runtime.js';
 import type { RuntimeManager } from '../actors/runtime-manager/runtime-manager.js';
 import { createPodSourceIo } from '../adapters/pod-sources/index.js';
 import { createProbers } from '../adapters/probers/index.js';
-import { KubeletBug } from '../domain/errors.js';
 import { actorLogger } from '../log.js';
+import { lateHeartbeatApi, lateNodeApi, lateStatusPodApi } from './late-clients.js';
 import type { SystemEffects } from './system.js';
 
 export function createEffects(deps: PhaseDeps): SystemEffects {
   const { live, clock, logger } = deps;
-  const manager = (): RuntimeManager => {
-    if (!live.runtimeManager) throw new KubeletBug('a pod actor ran before runKubelet.newMainKubelet');
-    return live.runtimeManager;
-  };
-  const cri = {
-    get runtime() {
-      if (!live.cri) throw new KubeletBug('a pod actor ran before run.preInitRuntime');
-      return live.cri.runtime;
-    },
-  };
+  // Each late slot throws a KubeletBug naming its phase when an effect runs before that phase.
+  const cri = { get runtime() { return live.cri.require().runtime; } };
   const lazyManager: Pick<RuntimeManager, 'syncPod' | 'killPod' | 'getPodStatus'> = {
-    syncPod: (...a) => manager().syncPod(...a),
-    killPod: (...a) => manager().killPod(...a),
-    getPodStatus: (...a) => manager().getPodStatus(...a),
+    syncPod: (...a) => live.runtimeManager.require().syncPod(...a),
+    killPod: (...a) => live.runtimeManager.require().killPod(...a),
+    getPodStatus: (...a) => live.runtimeManager.require().getPodStatus(...a),
   };
-  const api = () => {
-    if (!live.api) throw new KubeletBug('an API server actor ran without run.clients having built the clients');
-    return live.api;
-  };
-  // The API clients exist only after run.clients: effects reach them through a late-binding view.
-  const late = <T extends object>(get: () => T): T =>
-    new Proxy({} as T, { get: (_t, prop) => (...args: unknown[]) => (get() as Record<string | symbol, (...a: unknown[]) => unknown>)[prop]!(...args) });
-  const clients = { main: late(() => api().main), heartbeat: late(() => api().heartbeat) };
+  const api = () => live.api.require();
+  const clients = { main: lateNodeApi(() => api().main), heartbeat: lateHeartbeatApi(() => api().heartbeat) };
   return {
     ...createPhaseActors(deps),
-    ...nodeStatusActors({ api: clients.main, heartbeat: clients.heartbeat, listImages: nodeImagesFrom(() => live.cri), clock, logger: actorLogger(logger, 'nodeStatus', 'nodeStatus') }),
+    ...nodeStatusActors({ api: clients.main, heartbeat: clients.heartbeat, listImages: nodeImagesFrom(() => live.cri.peek()), clock, logger: actorLogger(logger, 'nodeStatus', 'nodeStatus') }),
     ...nodeLeaseActors({ heartbeat: clients.heartbeat, clock, logger: actorLogger(logger, 'nodeLease', 'nodeLease') }),
-    ...createStatusManagerActors({ pods: clients.main, logger: actorLogger(logger, 'statusManager', 'statusManager') }),
+    ...createStatusManagerActors({ pods: lateStatusPodApi(() => api().main), logger: actorLogger(logger, 'statusManager', 'statusManager') }),
     apiSource: createApiPodSourceActor({
       listPods: (o) => api().main.listPods(o),
       watchPods: (o) => api().main.watchPods(o),
@@ -64,7 +51,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     ...createPlegActors(cri, clock),
     ...createPodWorkerActors(lazyManager, clock),
     ...createProbeActors({
-      probers: createProbers({ execSync: (id, cmd, timeout) => manager().execSync(id, cmd, timeout) }),
+      probers: createProbers({ execSync: (id, cmd, timeout) => live.runtimeManager.require().execSync(id, cmd, timeout) }),
       logger: actorLogger(logger, 'probes', 'probe'),
     }),
   };

@@ -4,6 +4,7 @@
  * that answers the wrong shape and a phase that reads a field no phase writes both fail `tsc`.
  * Plain data only (the journal writes it as JSON).
  */
+import type { KubeletConfiguration } from '../domain/config/types.js';
 import type { CgroupRoots } from '../domain/node/cgroup-roots.js';
 import type { MachineInfo, OomScoreOutcome, SdNotifyOutcome } from '../domain/node/host-types.js';
 import type { NodeIpResolution } from '../domain/node/node-ip.js';
@@ -31,7 +32,7 @@ export interface PhaseOutputs {
   'command.debugServer': { enabled: false } | { enabled: true; address: string };
   'command.featureGates': { gates: Record<string, boolean> };
   'command.validateFlags': { valid: true };
-  'command.loadConfigFile': { config: Record<string, unknown> };
+  'command.loadConfigFile': { config: KubeletConfiguration };
   'command.validateConfig': { valid: true };
   'command.dependencies': { eventLog: string | null };
   'run.lockFile': { lockFile: null } | { lockFile: string; exitOnContention: boolean };

@@ -2,15 +2,13 @@
  * The configuration loader as the command phases use it (NewKubeletCommand's steps); implemented
  * over src/domain/config in src/bin/config-steps.ts.
  */
-export interface FieldError {
-  field: string;
-  message: string;
-  value?: unknown;
-}
+import type { FieldError, KubeletConfiguration, KubeletFlags } from '../domain/config/types.js';
+
+export type { FieldError };
 
 /** The command line as parsed: kubelet flags by their Go field names, and which flags were given. */
 export interface ParsedArgs {
-  flags: Record<string, unknown>;
+  flags: KubeletFlags;
   given: string[];
 }
 
@@ -19,6 +17,7 @@ export interface ConfigSteps {
   parse(argv: string[]): ParsedArgs;
   featureGates(parsed: ParsedArgs): Record<string, boolean>;
   validateFlags(parsed: ParsedArgs): FieldError[];
-  load(parsed: ParsedArgs): Promise<{ config: Record<string, unknown>; gates: Record<string, boolean> }>;
-  validateConfig(config: Record<string, unknown>, gates: Record<string, boolean>): FieldError[];
+  /** The effective configuration: file, drop-ins and flags, defaulted (every field present). */
+  load(parsed: ParsedArgs): Promise<{ config: KubeletConfiguration; gates: Record<string, boolean> }>;
+  validateConfig(config: KubeletConfiguration, gates: Record<string, boolean>): FieldError[];
 }

@@ -20,8 +20,9 @@ export function commandPhases(deps: PhaseDeps) {
   const { live } = deps;
   return {
     'command.parse': phaseActor(async () => {
-      live.parsed = deps.config.parse(deps.argv);
-      return { given: live.parsed.given };
+      const parsed = deps.config.parse(deps.argv);
+      live.parsed.set(parsed);
+      return { given: parsed.given };
     }),
     'command.debugServer': phaseActor(async () => {
       const address = settings.debugAddress(live);
@@ -32,22 +33,23 @@ export function commandPhases(deps: PhaseDeps) {
       return { enabled: true, address: server.address };
     }),
     'command.featureGates': phaseActor(async () => {
-      live.gates = deps.config.featureGates(live.parsed!);
-      return { gates: live.gates };
+      const gates = deps.config.featureGates(live.parsed.require());
+      live.gates.set(gates);
+      return { gates };
     }),
     'command.validateFlags': phaseActor(async () => {
-      const errors = deps.config.validateFlags(live.parsed!);
+      const errors = deps.config.validateFlags(live.parsed.require());
       if (errors.length > 0) throw invalid('KLT_ERR_FLAG_INVALID', 'invalid flags', errors);
       return { valid: true };
     }),
     'command.loadConfigFile': phaseActor(async () => {
-      const { config, gates } = await deps.config.load(live.parsed!);
-      live.config = config;
-      live.gates = gates;
+      const { config, gates } = await deps.config.load(live.parsed.require());
+      live.config.set(config);
+      live.gates.set(gates);
       return { config };
     }),
     'command.validateConfig': phaseActor(async () => {
-      const errors = deps.config.validateConfig(live.config!, live.gates ?? {});
+      const errors = deps.config.validateConfig(live.config.require(), live.gates.peek() ?? {});
       if (errors.length > 0) throw invalid('KLT_ERR_CONFIG_INVALID', 'invalid configuration', errors);
       return { valid: true };
     }),
@@ -60,7 +62,7 @@ export function commandPhases(deps: PhaseDeps) {
       // The journal header names the node; compute it as run.nodeName will (same function).
       const { nodeName } = resolveNodeName({ hostnameOverride: settings.hostnameOverride(live), osHostname: deps.hostname.hostname() });
       // Not a lifetime: the daemon closes the journal after the supervisor's very last record.
-      const journal = await deps.journal.open({ path, nodeName, config: live.config! });
+      const journal = await deps.journal.open({ path, nodeName, config: live.config.require() });
       return { eventLog: journal.path };
     }),
   } satisfies PhaseGroup;

@@ -1,37 +1,21 @@
 /**
  * What the phase actors need from the world: ports only (src/ports; the composition root in src/bin
- * builds the adapters), plus `live`, where phases leave the objects later phases use (the parsed command
- * line, the effective configuration, the CRI client). Those never enter a machine: machines see
- * only each phase's JSON output.
+ * builds the adapters), plus `live`, the typed slots where phases leave the objects later phases use
+ * (live-state.ts).
  */
+import type { KubeletConfiguration } from '../../domain/config/types.js';
 import type { Logger } from '../../log.js';
+import type { ApiClients } from '../../ports/apiserver.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Random } from '../../ports/random.js';
-import type { ApiClients } from '../../ports/apiserver.js';
-import type { EventRecorder } from '../api-pods/event-recorder.js';
-import type { CriClient } from '../../ports/cri.js';
-import type { ConfigSteps, ParsedArgs } from '../../ports/config-steps.js';
+import type { ConfigSteps } from '../../ports/config-steps.js';
 import type { GcHost } from '../../ports/gc-host.js';
 import type { JournalOpener } from '../../ports/journal-opener.js';
 import type { RuntimeConnector } from '../../ports/runtime-connector.js';
 import type { DebugServerStarter, HealthzStarter, ServerStarter } from '../../ports/servers.js';
 import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
-import type { RuntimeManager } from '../runtime-manager/runtime-manager.js';
 import type { Lifetimes } from './lifetimes.js';
-
-export interface LiveState {
-  parsed?: ParsedArgs;
-  config?: Record<string, unknown>;
-  gates?: Record<string, boolean>;
-  configz?: Record<string, unknown>;
-  cri?: CriClient;
-  /** Built in runKubelet.newMainKubelet over `cri`; the pod workers call it. */
-  runtimeManager?: RuntimeManager;
-  /** Cluster mode: the main, event and heartbeat clients built in run.clients. */
-  api?: ApiClients;
-  /** run.eventRecorder: to the API server in cluster mode, to the log standalone. */
-  events?: EventRecorder;
-}
+import type { LiveState } from './live-state.js';
 
 export interface PhaseDeps {
   argv: string[];
@@ -42,7 +26,7 @@ export interface PhaseDeps {
   random: Random;
   config: ConfigSteps;
   /** /configz's document: the effective config with secrets masked. */
-  maskForConfigz: (config: Record<string, unknown>) => Record<string, unknown>;
+  maskForConfigz: (config: KubeletConfiguration) => KubeletConfiguration;
   lockFile: LockFile;
   machineInfo: MachineInfoSource;
   oomScore: OomScoreWriter;

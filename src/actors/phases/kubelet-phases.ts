@@ -17,8 +17,6 @@ import type { PhaseDeps } from './deps.js';
 import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
 
-type Config = Record<string, unknown>;
-const ms = (v: unknown, fallback: string) => parseGoDuration(typeof v === 'string' ? v : fallback);
 const PLEG_RELIST_PERIOD_MS = 1000;
 
 export function kubeletPhases(deps: PhaseDeps) {
@@ -31,7 +29,7 @@ export function kubeletPhases(deps: PhaseDeps) {
    */
   const clusterSubsystems = (input: PhaseInput, nodeName: string, nodeIps: string[]): KubeletRunOutput => {
     const c = settings.config(live);
-    const s = nodeSideSettings(c, live.parsed?.flags ?? {});
+    const s = nodeSideSettings(c, settings.flags(live));
     const machineInfo = outputOf(input, 'run.machineInfo');
     const resources = outputOf(input, 'run.containerManager');
     const version = outputOf(input, 'run.preInitRuntime');
@@ -59,65 +57,66 @@ export function kubeletPhases(deps: PhaseDeps) {
       const c = settings.config(live);
       const info = input.outputs['run.machineInfo'];
       const ips = input.outputs['runKubelet.validateNodeIP'];
-      if (!live.cri) throw new KubeletError('KLT_ERR_CRI_UNAVAILABLE', 'no CRI client: run.preInitRuntime did not connect');
-      live.runtimeManager = createRuntimeManager({
-        cri: live.cri,
-        podLogsDir: String(c.podLogsDir ?? '/var/log/pods'),
+      const cri = live.cri.peek();
+      if (!cri) throw new KubeletError('KLT_ERR_CRI_UNAVAILABLE', 'no CRI client: run.preInitRuntime did not connect');
+      live.runtimeManager.set(createRuntimeManager({
+        cri,
+        podLogsDir: c.podLogsDir,
         clock: deps.clock,
         logger: deps.logger,
         node: {
           hostIPs: ips?.nodeIps ?? [],
           ...(info ? { memoryCapacityBytes: info.memoryCapacityBytes } : {}),
-          clusterDNS: (c.clusterDNS as string[] | undefined) ?? [],
-          clusterDomain: String(c.clusterDomain ?? ''),
-          resolvConf: String(c.resolvConf ?? '/etc/resolv.conf'),
-          cpuCfsQuota: c.cpuCFSQuota !== false,
-          cpuCfsQuotaPeriodMicros: ms(c.cpuCFSQuotaPeriod, '100ms') * 1000,
+          clusterDNS: c.clusterDNS,
+          clusterDomain: c.clusterDomain,
+          resolvConf: c.resolvConf,
+          cpuCfsQuota: c.cpuCFSQuota,
+          cpuCfsQuotaPeriodMicros: parseGoDuration(c.cpuCFSQuotaPeriod) * 1000,
         },
-      });
-      return { podLogsDir: String(c.podLogsDir ?? '/var/log/pods'), parts: ['runtimeManager', 'podConfig', 'pleg', 'podWorkers', 'probeManager', 'statusCache'] };
+      }));
+      return { podLogsDir: c.podLogsDir, parts: ['runtimeManager', 'podConfig', 'pleg', 'podWorkers', 'probeManager', 'statusCache'] };
     }),
     'runKubelet.birthCry': phaseActor(async ({ input }) => {
       const node = input.outputs['run.nodeName']?.nodeName ?? '';
       // Go refers to the Node by name, its name standing in for the uid (nodeRef).
-      live.events?.recordEvent({ object: { kind: 'Node', name: node, uid: node, namespace: '' }, type: 'Normal', reason: 'Starting', message: 'Starting kubelet.' });
+      live.events.peek()?.recordEvent({ object: { kind: 'Node', name: node, uid: node, namespace: '' }, type: 'Normal', reason: 'Starting', message: 'Starting kubelet.' });
       deps.logger.info({ object: `Node/${node}`, type: 'Normal', reason: 'Starting' }, 'Starting kubelet.');
-      return { reason: 'Starting', message: 'Starting kubelet.', sink: live.api ? 'apiserver' : 'log' };
+      return { reason: 'Starting', message: 'Starting kubelet.', sink: live.api.peek() ? 'apiserver' : 'log' };
     }),
     'runKubelet.garbageCollection': phaseActor(async () => {
       const c = settings.config(live);
-      const flags = live.parsed?.flags ?? {};
+      const flags = settings.flags(live);
       const containers = {
-        minAgeMs: ms(flags.minimumGCAge, '0s'),
-        maxPerPodContainer: Number(flags.maxPerPodContainerCount ?? 1),
-        maxContainers: Number(flags.maxContainerCount ?? -1),
+        minAgeMs: parseGoDuration(flags.minimumGCAge),
+        maxPerPodContainer: flags.maxPerPodContainerCount,
+        maxContainers: flags.maxContainerCount,
       };
       const images = {
-        highThresholdPercent: Number(c.imageGCHighThresholdPercent ?? 85),
-        lowThresholdPercent: Number(c.imageGCLowThresholdPercent ?? 80),
-        minAgeMs: ms(c.imageMinimumGCAge, '2m0s'),
-        maxAgeMs: ms(c.imageMaximumGCAge, '0s'),
+        highThresholdPercent: c.imageGCHighThresholdPercent,
+        lowThresholdPercent: c.imageGCLowThresholdPercent,
+        minAgeMs: parseGoDuration(c.imageMinimumGCAge),
+        maxAgeMs: parseGoDuration(c.imageMaximumGCAge),
       };
-      const cri = live.cri!;
+      const cri = live.cri.require();
       const stop = startGarbageCollection({
         clock: deps.clock,
         logger: deps.logger,
-        containers: { cri, policy: containers, activePods: deps.gc.activePods, podLogsDir: String(c.podLogsDir ?? '/var/log/pods'), listDirs: deps.gc.listDirs, removeDir: deps.gc.removeDir },
+        containers: { cri, policy: containers, activePods: deps.gc.activePods, podLogsDir: c.podLogsDir, listDirs: deps.gc.listDirs, removeDir: deps.gc.removeDir },
         images: { cri, policy: images, fsUsage: deps.gc.fsUsage },
       });
       deps.lifetimes.add('garbageCollection', stop);
       return { containerGC: { periodMs: CONTAINER_GC_PERIOD_MS, ...containers }, imageGC: { periodMs: IMAGE_GC_PERIOD_MS, ...images } };
     }),
     'startKubelet.run': phaseActor(async ({ input }) => {
-      const c: Config = settings.config(live);
+      const c = settings.config(live);
       const root = settings.rootDir(live);
       // initializeModules: the data directories and the container logs directory.
-      await deps.makeDirectories([root, `${root}/pods`, `${root}/plugins`, `${root}/pod-resources`, String(c.podLogsDir ?? '/var/log/pods')]);
+      await deps.makeDirectories([root, `${root}/pods`, `${root}/plugins`, `${root}/pod-resources`, c.podLogsDir]);
       const { nodeName } = outputOf(input, 'run.nodeName');
       const nodeIps = input.outputs['runKubelet.validateNodeIP']?.nodeIps ?? [];
       const hostIP = nodeIps[0] ?? deps.hostAddresses.addresses().find((a) => a.family === 4)?.address ?? '127.0.0.1';
       // Admission's node: the Node this kubelet registers (labels, taints) with its allocatable.
-      const registration = nodeRegistrationSpec(nodeSideSettings(c, live.parsed?.flags ?? {}), nodeName, outputOf(input, 'run.machineInfo'));
+      const registration = nodeRegistrationSpec(nodeSideSettings(c, settings.flags(live)), nodeName, outputOf(input, 'run.machineInfo'));
       const { allocatable } = outputOf(input, 'run.containerManager');
       const out: KubeletRunOutput = {
         runtime: { startedAtMs: deps.clock.now() },
@@ -126,67 +125,67 @@ export function kubeletPhases(deps: PhaseDeps) {
           node: admissionNode(registration, allocatable),
           hostIP,
           podConfig: {
-            staticPodPath: String(c.staticPodPath ?? ''),
-            fileCheckFrequencyMs: ms(c.fileCheckFrequency, '20s'),
-            staticPodURL: String(c.staticPodURL ?? ''),
-            staticPodURLHeader: (c.staticPodURLHeader ?? {}) as Record<string, string[]>,
-            httpCheckFrequencyMs: ms(c.httpCheckFrequency, '20s'),
+            staticPodPath: c.staticPodPath,
+            fileCheckFrequencyMs: parseGoDuration(c.fileCheckFrequency),
+            staticPodURL: c.staticPodURL,
+            staticPodURLHeader: c.staticPodURLHeader,
+            httpCheckFrequencyMs: parseGoDuration(c.httpCheckFrequency),
           },
           podWorker: {
-            resyncIntervalMs: ms(c.syncFrequency, '1m0s'),
+            resyncIntervalMs: parseGoDuration(c.syncFrequency),
             runtimeName: input.outputs['run.preInitRuntime']?.runtime_name ?? 'containerd',
           },
           pleg: { relistPeriodMs: PLEG_RELIST_PERIOD_MS },
         },
       };
-      if (live.api) Object.assign(out, clusterSubsystems(input, nodeName, nodeIps.length > 0 ? nodeIps : [hostIP]));
-      if (live.api && out.syncLoop) out.syncLoop.podConfig.apiSource = true;
+      if (live.api.peek()) Object.assign(out, clusterSubsystems(input, nodeName, nodeIps.length > 0 ? nodeIps : [hostIP]));
+      if (live.api.peek() && out.syncLoop) out.syncLoop.podConfig.apiSource = true;
       return out;
     }),
     'startKubelet.servers': phaseActor(async ({ input }) => {
       const c = settings.config(live);
       // Go starts the kubelet server and the read-only port only with enableServer.
-      if (c.enableServer === false) return { servers: 'disabled (enableServer: false)' };
+      if (!c.enableServer) return { servers: 'disabled (enableServer: false)' };
       const { nodeName } = outputOf(input, 'run.nodeName');
       const nodeIPs = input.outputs['runKubelet.validateNodeIP']?.nodeIps ?? [];
-      const authn = (c.authentication ?? {}) as { anonymous?: { enabled?: boolean }; x509?: { clientCAFile?: string }; webhook?: { enabled?: boolean; cacheTTL?: string } };
-      const authz = (c.authorization ?? {}) as { mode?: 'AlwaysAllow' | 'Webhook'; webhook?: { cacheAuthorizedTTL?: string; cacheUnauthorizedTTL?: string } };
+      const { authentication: authn, authorization: authz } = c;
       const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-      const address = String(c.address ?? '0.0.0.0');
+      const address = c.address;
       const server = await deps.servers.startKubelet({
         address,
-        port: Number(c.port ?? 10250),
+        port: c.port,
         tls: {
           ...(str(c.tlsCertFile) ? { certFile: str(c.tlsCertFile)! } : {}),
           ...(str(c.tlsPrivateKeyFile) ? { keyFile: str(c.tlsPrivateKeyFile)! } : {}),
-          certDir: String(live.parsed?.flags.certDirectory ?? `${settings.rootDir(live)}/pki`),
+          certDir: settings.flags(live).certDirectory,
           hostname: nodeName,
           nodeIPs,
           ...(str(c.tlsMinVersion) ? { minVersion: str(c.tlsMinVersion)! } : {}),
-          ...(Array.isArray(c.tlsCipherSuites) && c.tlsCipherSuites.length > 0 ? { cipherSuites: c.tlsCipherSuites as string[] } : {}),
+          ...(c.tlsCipherSuites.length > 0 ? { cipherSuites: c.tlsCipherSuites } : {}),
         },
         auth: {
-          anonymous: authn.anonymous?.enabled === true,
-          ...(str(authn.x509?.clientCAFile) ? { clientCAFile: str(authn.x509?.clientCAFile)! } : {}),
-          authorizationMode: authz.mode ?? 'AlwaysAllow',
+          anonymous: authn.anonymous.enabled,
+          ...(str(authn.x509.clientCAFile) ? { clientCAFile: str(authn.x509.clientCAFile)! } : {}),
+          // Passed through as configured: the server treats every mode but AlwaysAllow as Webhook (fails closed).
+          authorizationMode: authz.mode as 'AlwaysAllow' | 'Webhook',
           nodeName,
         },
-        debuggingHandlers: c.enableDebuggingHandlers !== false,
-        systemLogHandler: c.enableSystemLogHandler !== false,
-        ...(live.api
+        debuggingHandlers: c.enableDebuggingHandlers,
+        systemLogHandler: c.enableSystemLogHandler,
+        ...(live.api.peek()
           ? {
               webhook: {
-                authentication: authn.webhook?.enabled === true,
+                authentication: authn.webhook.enabled,
                 authorization: authz.mode === 'Webhook',
-                tokenTtlMs: ms(authn.webhook?.cacheTTL, '2m0s'),
-                authorizedTtlMs: ms(authz.webhook?.cacheAuthorizedTTL, '5m0s'),
-                unauthorizedTtlMs: ms(authz.webhook?.cacheUnauthorizedTTL, '30s'),
+                tokenTtlMs: parseGoDuration(authn.webhook.cacheTTL),
+                authorizedTtlMs: parseGoDuration(authz.webhook.cacheAuthorizedTTL),
+                unauthorizedTtlMs: parseGoDuration(authz.webhook.cacheUnauthorizedTTL),
               },
             }
           : {}),
       });
       deps.lifetimes.add('kubeletServer', server.close);
-      const readOnlyPort = Number(c.readOnlyPort ?? 0);
+      const readOnlyPort = c.readOnlyPort;
       if (readOnlyPort === 0) return { kubeletServer: server.address, readOnly: 'disabled' };
       const readOnly = await deps.servers.startReadOnly({ address, port: readOnlyPort });
       deps.lifetimes.add('readOnlyServer', readOnly.close);
@@ -194,9 +193,9 @@ export function kubeletPhases(deps: PhaseDeps) {
     }),
     'run.healthz': phaseActor(async () => {
       const c = settings.config(live);
-      const port = Number(c.healthzPort ?? 10248);
+      const port = c.healthzPort;
       if (port === 0) return { healthz: 'disabled (healthzPort: 0)' };
-      const server = await deps.healthz.start(String(c.healthzBindAddress ?? '127.0.0.1'), port);
+      const server = await deps.healthz.start(c.healthzBindAddress, port);
       deps.lifetimes.add('healthz', server.close);
       return { healthz: server.address };
     }),

@@ -4,6 +4,7 @@
  * node IP check. Phases that need an API server answer "none" in standalone mode, as the Go kubelet
  * does, and refuse clearly in cluster mode until that work lands.
  */
+import type { KubeletConfiguration } from '../../domain/config/types.js';
 import { KubeletError, serializeError } from '../../domain/errors.js';
 import { computeCgroupRoots, validateCgroupConfig, type CgroupConfig } from '../../domain/node/cgroup-roots.js';
 import { resolveNodeName } from '../../domain/node/node-name.js';
@@ -15,21 +16,18 @@ import { nodeSideSettings } from '../../domain/node-status/node-side-settings.js
 import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
 
-type Config = Record<string, unknown>;
-const record = (v: unknown): Record<string, string> => (typeof v === 'object' && v !== null ? (v as Record<string, string>) : {});
 
 /** The authenticators and authorizer the kubelet server will use (server.go BuildAuth). */
-export function authPlan(config: Config, standalone: boolean) {
-  const authn = (config.authentication ?? {}) as { x509?: { clientCAFile?: string }; webhook?: { enabled?: boolean }; anonymous?: { enabled?: boolean } };
-  const authz = (config.authorization ?? {}) as { mode?: string };
+export function authPlan(config: KubeletConfiguration, standalone: boolean) {
+  const { authentication: authn, authorization: authz } = config;
   const authenticators: string[] = [];
-  if (authn.x509?.clientCAFile) authenticators.push('x509');
-  if (authn.webhook?.enabled) {
+  if (authn.x509.clientCAFile) authenticators.push('x509');
+  if (authn.webhook.enabled) {
     if (standalone) throw new KubeletError('KLT_ERR_CONFIG_INVALID', 'no client provided, cannot use webhook authentication (authentication.webhook.enabled needs --kubeconfig)');
     authenticators.push('webhook');
   }
-  if (authn.anonymous?.enabled) authenticators.push('anonymous');
-  const mode = authz.mode ?? 'AlwaysAllow';
+  if (authn.anonymous.enabled) authenticators.push('anonymous');
+  const mode = authz.mode;
   if (mode === 'Webhook' && standalone) {
     throw new KubeletError('KLT_ERR_CONFIG_INVALID', 'no client provided, cannot use webhook authorization (authorization.mode Webhook needs --kubeconfig)');
   }
@@ -56,7 +54,7 @@ export function runPhases(deps: PhaseDeps) {
       return { lockFile: path, exitOnContention: settings.exitOnLockContention(live) };
     }),
     'run.configz': phaseActor(async () => {
-      live.configz = { kubeletconfig: deps.maskForConfigz(settings.config(live)) };
+      live.configz.set({ kubeletconfig: deps.maskForConfigz(settings.config(live)) });
       return { registered: true };
     }),
     'run.standalone': phaseActor(async () => {
@@ -69,7 +67,7 @@ export function runPhases(deps: PhaseDeps) {
     }),
     'run.clients': phaseActor(async () => {
       if (standalone()) return { clients: 'none' };
-      const s = nodeSideSettings(settings.config(live), live.parsed?.flags ?? {});
+      const s = nodeSideSettings(settings.config(live), settings.flags(live));
       const api = await deps.createApiClients({
         kubeconfigPath: settings.kubeconfig(live),
         qps: s.qps,
@@ -78,7 +76,7 @@ export function runPhases(deps: PhaseDeps) {
         eventBurst: s.eventBurst,
         heartbeatTimeoutMs: s.heartbeatTimeoutMs,
       });
-      live.api = api;
+      live.api.set(api);
       deps.lifetimes.add('apiClients', () => api.close());
       return { clients: ['main', 'events', 'heartbeat'], server: api.server, qps: s.qps, burst: s.burst, heartbeatTimeoutMs: s.heartbeatTimeoutMs };
     }),
@@ -86,15 +84,15 @@ export function runPhases(deps: PhaseDeps) {
     'run.cgroupRoots': phaseActor(async () => {
       const c = settings.config(live);
       const cg: CgroupConfig = {
-        cgroupRoot: String(c.cgroupRoot ?? ''),
-        cgroupsPerQOS: c.cgroupsPerQOS !== false,
-        cgroupDriver: String(c.cgroupDriver ?? 'cgroupfs'),
-        enforceNodeAllocatable: (c.enforceNodeAllocatable as string[] | undefined) ?? ['pods'],
-        kubeReservedCgroup: String(c.kubeReservedCgroup ?? ''),
-        systemReservedCgroup: String(c.systemReservedCgroup ?? ''),
-        kubeletCgroups: String(c.kubeletCgroups ?? ''),
-        systemCgroups: String(c.systemCgroups ?? ''),
-        runtimeCgroups: String(live.parsed?.flags.runtimeCgroups ?? ''),
+        cgroupRoot: c.cgroupRoot,
+        cgroupsPerQOS: c.cgroupsPerQOS,
+        cgroupDriver: c.cgroupDriver,
+        enforceNodeAllocatable: c.enforceNodeAllocatable,
+        kubeReservedCgroup: c.kubeReservedCgroup,
+        systemReservedCgroup: c.systemReservedCgroup,
+        kubeletCgroups: c.kubeletCgroups,
+        systemCgroups: c.systemCgroups,
+        runtimeCgroups: settings.flags(live).runtimeCgroups,
       };
       const problems = validateCgroupConfig(cg);
       if (problems.length > 0) throw new KubeletError('KLT_ERR_CONFIG_INVALID', problems.join('; '));
@@ -104,12 +102,13 @@ export function runPhases(deps: PhaseDeps) {
     'run.eventRecorder': phaseActor(async ({ input }) => {
       const { nodeName } = outputOf(input, 'run.nodeName');
       const logger = deps.logger.child({ component: 'events' });
-      if (standalone() || !live.api) {
-        live.events = createLogEventRecorder(logger);
+      const api = live.api.peek();
+      if (standalone() || !api) {
+        live.events.set(createLogEventRecorder(logger));
         return { sink: 'log' };
       }
-      const recorder = createApiEventRecorder({ events: live.api.events, clock: deps.clock, logger, host: nodeName });
-      live.events = recorder;
+      const recorder = createApiEventRecorder({ events: api.events, clock: deps.clock, logger, host: nodeName });
+      live.events.set(recorder);
       deps.lifetimes.add('eventRecorder', () => recorder.flush());
       return { sink: 'apiserver' };
     }),
@@ -121,10 +120,10 @@ export function runPhases(deps: PhaseDeps) {
         numCores: info.numCores,
         memoryCapacityBytes: info.memoryCapacityBytes,
         rootFsCapacityBytes: info.rootFilesystem.capacityBytes,
-        maxPods: Number(c.maxPods ?? 110),
-        kubeReserved: record(c.kubeReserved),
-        systemReserved: record(c.systemReserved),
-        evictionHard: record(c.evictionHard),
+        maxPods: c.maxPods,
+        kubeReserved: c.kubeReserved,
+        systemReserved: c.systemReserved,
+        evictionHard: c.evictionHard,
       });
     }),
     'run.oomScore': phaseActor(async () => {

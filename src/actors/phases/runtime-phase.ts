@@ -36,7 +36,7 @@ export function runtimePhase(deps: PhaseDeps) {
       runtimeRequestTimeoutMs: parseGoDuration(settings.runtimeRequestTimeout(live)),
     });
     deps.lifetimes.add('criClient', () => cri.close());
-    live.cri = cri;
+    live.cri.set(cri);
 
     for (let attempt = 0, backoffMs = 1000; ; attempt++, backoffMs = Math.min(backoffMs * 2, 10_000)) {
       try {

@@ -1,42 +1,33 @@
 /**
- * Typed reads of the few flags and configuration fields the start-up phases act on, in one place
- * (names as in the Go kubelet: KubeletFlags fields, KubeletConfiguration v1beta1 JSON fields).
+ * The few flags and configuration fields the start-up phases act on, read in one place (names as in
+ * the Go kubelet: KubeletFlags fields, KubeletConfiguration v1beta1 JSON fields). No defaults here:
+ * the command line and the configuration arrive defaulted (src/domain/config).
  */
-import type { LiveState } from './deps.js';
-import { KubeletBug } from '../../domain/errors.js';
+import type { KubeletConfiguration, KubeletFlags } from '../../domain/config/types.js';
+import type { LiveState } from './live-state.js';
 
-function flags(live: LiveState): Record<string, unknown> {
-  if (!live.parsed) throw new KubeletBug('flags read before command.parse');
-  return live.parsed.flags;
-}
-
-function config(live: LiveState): Record<string, unknown> {
-  if (!live.config) throw new KubeletBug('configuration read before command.loadConfigFile');
-  return live.config;
-}
-
-const str = (v: unknown, fallback = ''): string => (typeof v === 'string' ? v : fallback);
-const bool = (v: unknown): boolean => v === true;
-const num = (v: unknown, fallback: number): number => (typeof v === 'number' ? v : fallback);
+const flags = (live: LiveState): KubeletFlags => live.parsed.require().flags;
+const config = (live: LiveState): KubeletConfiguration => live.config.require();
 
 export const settings = {
-  debugAddress: (l: LiveState) => str(flags(l).debugAddress, ''),
-  rootDir: (l: LiveState) => str(flags(l).rootDirectory, '/var/lib/kubelet'),
-  kubeconfig: (l: LiveState) => str(flags(l).kubeconfig, ''),
-  hostnameOverride: (l: LiveState) => str(flags(l).hostnameOverride, ''),
-  nodeIP: (l: LiveState) => str(flags(l).nodeIP, ''),
-  cloudProvider: (l: LiveState) => str(flags(l).cloudProvider, ''),
-  lockFile: (l: LiveState) => str(flags(l).lockFilePath, ''),
-  exitOnLockContention: (l: LiveState) => bool(flags(l).exitOnLockContention),
+  debugAddress: (l: LiveState) => flags(l).debugAddress,
+  rootDir: (l: LiveState) => flags(l).rootDirectory,
+  kubeconfig: (l: LiveState) => flags(l).kubeconfig,
+  hostnameOverride: (l: LiveState) => flags(l).hostnameOverride,
+  nodeIP: (l: LiveState) => flags(l).nodeIP,
+  cloudProvider: (l: LiveState) => flags(l).cloudProvider,
+  lockFile: (l: LiveState) => flags(l).lockFilePath,
+  exitOnLockContention: (l: LiveState) => flags(l).exitOnLockContention,
   /** --event-log: not given → `<root-dir>/events/`; given empty → off (''). */
   eventLog: (l: LiveState): string => {
-    if (!l.parsed?.given.includes('event-log')) return `${settings.rootDir(l).replace(/\/+$/, '')}/events/`;
-    return str(flags(l).eventLog, '');
+    if (!l.parsed.require().given.includes('event-log')) return `${settings.rootDir(l).replace(/\/+$/, '')}/events/`;
+    return flags(l).eventLog;
   },
-  embeddedRuntimeAllowCluster: (l: LiveState) => bool(flags(l).embeddedRuntimeAllowCluster),
-  runtimeEndpoint: (l: LiveState) => str(config(l).containerRuntimeEndpoint, 'unix:///run/containerd/containerd.sock'),
-  imageEndpoint: (l: LiveState) => str(config(l).imageServiceEndpoint, ''),
-  runtimeRequestTimeout: (l: LiveState) => str(config(l).runtimeRequestTimeout, '2m0s'),
-  oomScoreAdj: (l: LiveState) => num(config(l).oomScoreAdj, -999),
+  embeddedRuntimeAllowCluster: (l: LiveState) => flags(l).embeddedRuntimeAllowCluster,
+  runtimeEndpoint: (l: LiveState) => config(l).containerRuntimeEndpoint,
+  imageEndpoint: (l: LiveState) => config(l).imageServiceEndpoint,
+  runtimeRequestTimeout: (l: LiveState) => config(l).runtimeRequestTimeout,
+  oomScoreAdj: (l: LiveState) => config(l).oomScoreAdj,
   config,
+  flags,
 };

@@ -28,6 +28,9 @@ export const DEFAULT_EVICTION_HARD: Readonly<Record<string, string>> = {
   'imagefs.inodesFree': '5%',
 };
 
+/** --pod-logs-dir's default; also what the daemon's views use before the configuration is loaded. */
+export const DEFAULT_POD_LOGS_DIR = '/var/log/pods';
+
 /**
  * Plain defaults: [path, value], applied when the field is unset (pointer: absent or null;
  * non-pointer: absent or the zero value), in the order of defaults.go.
@@ -112,7 +115,7 @@ const SIMPLE_DEFAULTS: [string, unknown][] = [
   ['registerNode', true],
   ['localStorageCapacityIsolation', true],
   ['containerRuntimeEndpoint', 'unix:///run/containerd/containerd.sock'],
-  ['podLogsDir', '/var/log/pods'],
+  ['podLogsDir', DEFAULT_POD_LOGS_DIR],
 ];
 
 /**

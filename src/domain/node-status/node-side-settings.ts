@@ -4,6 +4,7 @@
  * only passes the effective configuration and flags through.
  */
 import { parseGoDuration } from '../config/duration.js';
+import type { KubeletConfiguration, KubeletFlags } from '../config/types.js';
 import type { Taint } from './api-objects.js';
 import { heartbeatTimeoutMsFor } from './heartbeat-timeout.js';
 import type { NodeRegistrationSpec } from './initial-node.js';
@@ -30,7 +31,7 @@ const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.i
 const dur = (v: unknown, fallback: string) => parseGoDuration(typeof v === 'string' && v !== '' ? v : fallback);
 const bool = (v: unknown, fallback: boolean) => (typeof v === 'boolean' ? v : fallback);
 
-export function nodeSideSettings(config: Record<string, unknown>, flags: Record<string, unknown>): NodeSideSettings {
+export function nodeSideSettings(config: Partial<KubeletConfiguration>, flags: Partial<KubeletFlags>): NodeSideSettings {
   const updateFrequencyMs = dur(config.nodeStatusUpdateFrequency, '10s');
   const leaseDurationSeconds = num(config.nodeLeaseDurationSeconds, 40);
   return {

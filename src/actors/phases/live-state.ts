@@ -1,0 +1,65 @@
+/**
+ * What phases build and later phases and effects use (the parsed command line, the effective
+ * configuration, the CRI client, the API clients…), as one typed slot each. A slot names the phase
+ * that sets it, so reading it too early is a KubeletBug that says which phase should have run.
+ * None of this enters a machine: machines see only each phase's output (PhaseOutputs).
+ */
+import type { KubeletConfiguration } from '../../domain/config/types.js';
+import { KubeletBug } from '../../domain/errors.js';
+import type { PhaseId } from '../../domain/phases.js';
+import type { ApiClients } from '../../ports/apiserver.js';
+import type { ParsedArgs } from '../../ports/config-steps.js';
+import type { CriClient } from '../../ports/cri.js';
+import type { EventRecorder } from '../api-pods/event-recorder.js';
+import type { RuntimeManager } from '../runtime-manager/runtime-manager.js';
+
+export class LateSlot<T> {
+  private value: T | undefined;
+
+  constructor(readonly name: string, readonly setBy: PhaseId) {}
+
+  set(value: T): void {
+    this.value = value;
+  }
+
+  /** The value; a KubeletBug naming the phase that sets it when that phase has not run. */
+  require(): T {
+    if (this.value === undefined) throw new KubeletBug(`${this.name} was read before ${this.setBy} set it`);
+    return this.value;
+  }
+
+  /** The value, or undefined before its phase, for readers to whom "not yet" means something. */
+  peek(): T | undefined {
+    return this.value;
+  }
+}
+
+export interface LiveState {
+  readonly parsed: LateSlot<ParsedArgs>;
+  /** The effective configuration, defaulted: every field present. */
+  readonly config: LateSlot<KubeletConfiguration>;
+  /** Set from the flags by command.featureGates, then with the file's by command.loadConfigFile. */
+  readonly gates: LateSlot<Record<string, boolean>>;
+  /** /configz's document: the effective configuration with secrets masked. */
+  readonly configz: LateSlot<{ kubeletconfig: KubeletConfiguration }>;
+  readonly cri: LateSlot<CriClient>;
+  /** Built over `cri`; the pod workers call it. */
+  readonly runtimeManager: LateSlot<RuntimeManager>;
+  /** Cluster mode only: the main, event and heartbeat clients. */
+  readonly api: LateSlot<ApiClients>;
+  /** To the API server in cluster mode, to the log standalone. */
+  readonly events: LateSlot<EventRecorder>;
+}
+
+export function createLiveState(): LiveState {
+  return {
+    parsed: new LateSlot('the parsed command line', 'command.parse'),
+    config: new LateSlot('the configuration', 'command.loadConfigFile'),
+    gates: new LateSlot('the feature gates', 'command.featureGates'),
+    configz: new LateSlot('the /configz document', 'run.configz'),
+    cri: new LateSlot('the CRI client', 'run.preInitRuntime'),
+    runtimeManager: new LateSlot('the runtime manager', 'runKubelet.newMainKubelet'),
+    api: new LateSlot('the API clients', 'run.clients'),
+    events: new LateSlot('the event recorder', 'run.eventRecorder'),
+  };
+}
