@@ -1,0 +1,21 @@
+/**
+ * The file system as the garbage collectors and initializeModules use it (GcHost's directory
+ * operations, mkdir -p), over node:fs.
+ */
+import { mkdir, readdir, rm, statfs } from 'node:fs/promises';
+import type { GcHost } from '../../ports/gc-host.js';
+
+export const nodeGcFs: Omit<GcHost, 'activePods'> = {
+  // A directory that is gone has no subdirectories to collect.
+  listDirs: async (d) => (await readdir(d, { withFileTypes: true }).catch(() => [])).filter((e) => e.isDirectory()).map((e) => e.name),
+  removeDir: (p) => rm(p, { recursive: true, force: true }),
+  fsUsage: async (p) => {
+    const s = await statfs(p);
+    return { capacityBytes: s.blocks * s.bsize, availableBytes: s.bavail * s.bsize };
+  },
+};
+
+/** mkdir -p of each path, in order. */
+export async function makeDirectories(paths: string[]): Promise<void> {
+  for (const p of paths) await mkdir(p, { recursive: true });
+}

@@ -1,0 +1,60 @@
+/**
+ * Everything that watches the actor system through its inspection stream: the journal (and the
+ * visualizer's live feed of it), the actor directory (/debug/actors), the metrics collectors, the
+ * syncLoop and event-loop lag meters, and the debug-level transition log. One `inspect` for
+ * createActor; the lag meter's clock drives the system's timers.
+ */
+import type { AnyActorRef, InspectionEvent } from 'xstate';
+import { relayAdmissionRejections } from '../actors/api-pods/admission-events.js';
+import type { EventRecorder } from '../actors/api-pods/event-recorder.js';
+import { ActorDirectory } from '../actors/debug/actor-directory.js';
+import { createInspectionTap } from '../actors/journal/inspection-tap.js';
+import { MetricsCollector } from '../actors/view/metrics-collector.js';
+import { ProbeMetricsCollector } from '../actors/view/probe-metrics-collector.js';
+import { SyncLoopLagMeter } from '../actors/view/sync-loop-lag.js';
+import { JournalFeed } from '../adapters/debug-server/journal-feed.js';
+import { startEventLoopDelayMeter } from '../adapters/host/event-loop-delay.js';
+import { DeferredJournalSink } from '../adapters/journal-file/deferred-sink.js';
+import { actorLogger, type Logger } from '../log.js';
+import type { Clock } from '../ports/clock.js';
+import { createSystemViews } from './system-views.js';
+
+export function createObservers(clock: Clock, logger: Logger, events: () => EventRecorder | undefined) {
+  const journal = new DeferredJournalSink();
+  // The visualizer's live stream: every record, bounded per browser, never slowing the actors.
+  const feed = new JournalFeed();
+  journal.subscribe(feed.append);
+  const tap = createInspectionTap({ clock, onRecord: journal.append });
+  const directory = new ActorDirectory(clock, tap.stableId);
+  const views = createSystemViews(directory);
+  const processStartMs = clock.now() - Math.round(process.uptime() * 1000);
+  const metrics = new MetricsCollector(clock, tap.stableId, processStartMs);
+  const probeMetrics = new ProbeMetricsCollector(clock, tap.stableId, (uid) => views.syncLoop()?.pods[uid]?.pod.metadata, processStartMs);
+  // The actor system's timers run on the lag meter's clock, which stamps each with its due time.
+  const lag = new SyncLoopLagMeter(clock, tap.stableId);
+  const eventLoop = startEventLoopDelayMeter(clock);
+  const transitions = logTransitions(logger, tap.stableId);
+  const inspect = (ev: InspectionEvent) => {
+    // First: the lag is read when the timer's event is seen, before the journal's own work.
+    lag.inspect(ev);
+    tap.inspect(ev);
+    directory.inspect(ev);
+    metrics.inspect(ev);
+    probeMetrics.inspect(ev);
+    transitions(ev);
+    // The syncLoop's refused pods become Warning events (its emitted events are not in this stream).
+    if (ev.type === '@xstate.actor' && tap.stableId(ev.actorRef as AnyActorRef) === 'syncLoop') relayAdmissionRejections(ev.actorRef as AnyActorRef, events);
+  };
+  return { journal, feed, directory, views, metrics, probeMetrics, lag, eventLoop, inspect };
+}
+
+/** Every machine's state changes at debug level, through one cached child logger per actor. */
+function logTransitions(root: Logger, stableId: (ref: AnyActorRef) => string) {
+  return (ev: InspectionEvent) => {
+    if (ev.type !== '@xstate.snapshot' || !root.isLevelEnabled('debug')) return;
+    const ref = ev.actorRef as AnyActorRef & { logic?: { root?: unknown; id?: string } };
+    if (!ref.logic || !('root' in ref.logic)) return;
+    const snap = ev.snapshot as { value?: unknown; status?: string };
+    actorLogger(root, stableId(ref), ref.logic.id ?? 'machine').debug({ event: ev.event.type, value: snap.value, status: snap.status }, 'Actor transition');
+  };
+}
