@@ -63,6 +63,8 @@ export type LeaseRenewal =
 
 export const NODE_LEASE_EFFECTS = ['renewLease'] as const;
 
+// Only the renewLease invoke's onDone calls this: named actions see the machine's own event union,
+// which does not include xstate.done.actor events, so no type can say that this event carries output.
 const renewal = (event: AnyEventObject): LeaseRenewal => (event as unknown as { output: LeaseRenewal }).output;
 
 export const nodeLeaseMachine = setup({

@@ -117,6 +117,8 @@ export interface NodeStatusContext {
 
 export const NODE_STATUS_EFFECTS = ['registerNode', 'reconcileNode', 'getNode', 'readNodeFacts', 'patchNodeStatus'] as const;
 
+// Only invoked effects' onDone call this: named actions see the machine's own event union, which does
+// not include xstate.done.actor events, so no type can say that this event carries the output.
 const answerOf = <T>(event: AnyEventObject) => (event as unknown as { output: ApiAnswer<T> }).output;
 const okValue = <T>(event: AnyEventObject) => (answerOf<T>(event) as Extract<ApiAnswer<T>, { ok: true }>);
 const failure = (event: AnyEventObject) => (answerOf<unknown>(event) as Extract<ApiAnswer<unknown>, { ok: false }>).error;

@@ -33,6 +33,8 @@ export const RUNTIME_EFFECTS = ['checkRuntime'] as const;
 
 const HEALTH_STATES = ['ready', 'notReady', 'down'] as const;
 
+// Only the checkRuntime invoke's onDone calls this: named actions see the machine's own event union,
+// which does not include xstate.done.actor events, so no type can say that this event carries output.
 const answer = (event: AnyEventObject) => (event as unknown as { output: RuntimeCheck }).output;
 
 /**

@@ -81,6 +81,11 @@ const notProvided = <K extends StatusEffect['kind']>(name: K) =>
   });
 
 /** Applies a step: its state into context, its effects spawned as children. */
+// Why the actions pass `enqueue as never`: xstate types spawnChild per src (a literal src with that
+// actor's input), and an effect's kind is a union here; no type relates the union of kinds to the
+// union of inputs, so runStep takes the two methods it uses structurally and the cast bridges them.
+// `(event as unknown as { output })` in recordEffectResult: named actions see the machine's own
+// event union, which cannot list xstate.done.actor.<id> events for ids made at spawn time.
 function runStep(
   enqueue: { assign: (c: Partial<StatusManagerContext>) => void; spawnChild: (src: StatusEffect['kind'], opts: { id: string; input: StatusEffect }) => void },
   context: StatusManagerContext,

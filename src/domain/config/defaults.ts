@@ -169,6 +169,8 @@ export function applyKubeletConfigurationDefaults(doc: KubeletConfigurationDocum
 
   cfg.apiVersion = KUBELET_CONFIG_API_VERSION;
   cfg.kind = KUBELET_CONFIG_KIND;
+  // Built field by field from the schema (fillZero, then the defaults by path): every field is now
+  // present with its schema type, which tsc cannot follow through path-keyed writes.
   return orderLikeSchema(cfg) as unknown as KubeletConfiguration;
 }
 

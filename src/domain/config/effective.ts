@@ -86,6 +86,8 @@ export function buildEffectiveConfig(input: EffectiveConfigInput): EffectiveConf
 
 /** Step 3: the given config-backed flags, in the order given, over the configuration. */
 function applyGivenFlags(config: KubeletConfiguration, parsed: ParsedCommandLine): void {
+  // The flags name their fields by JSON path (flag table); the values were parsed by each flag's kind,
+  // which no type ties to the field at that path, so the writes go through the path.
   const target = config as unknown as Record<string, unknown>;
   for (const name of parsed.given) {
     const spec = findFlag(name);
