@@ -20,14 +20,9 @@ import {
 import type { Logger } from '../../log.js';
 import type { EventApi, KubeObject } from '../../ports/apiserver.js';
 import type { Clock } from '../../ports/clock.js';
+import type { EventRecorder } from '../../ports/event-recorder.js';
 
 export const EVENT_QUEUE_LENGTH = 1000;
-
-export interface EventRecorder {
-  recordEvent(request: EventRequest): void;
-  /** Resolves when every queued event was posted (or given up on). */
-  flush(): Promise<void>;
-}
 
 export interface ApiEventRecorderOptions {
   events: EventApi;

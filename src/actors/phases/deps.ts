@@ -7,10 +7,11 @@
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ApiClients } from '../../ports/apiserver.js';
-import type { EventRecorder } from '../api-pods/event-recorder.js';
+import type { EventRecorder } from '../../ports/event-recorder.js';
 import type { CriClient } from '../../ports/cri.js';
 import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
-import type { RuntimeManager } from '../runtime-manager/runtime-manager.js';
+import type { RuntimeHost } from '../../ports/runtime-host.js';
+import type { RuntimeManager } from '../../ports/runtime-manager.js';
 import type { Lifetimes } from './lifetimes.js';
 
 export interface FieldError {
@@ -108,6 +109,8 @@ export interface PhaseDeps {
   systemd: SystemdNotifier;
   hostname: HostnameSource;
   hostAddresses: HostAddresses;
+  /** The runtime manager's files, hook requests and memory fallback. */
+  runtimeHost: RuntimeHost;
   runtime: RuntimeConnector;
   debugServer: DebugServerStarter;
   journal: JournalOpener;

@@ -68,6 +68,7 @@ export function kubeletPhases(deps: PhaseDeps) {
         podLogsDir: String(c.podLogsDir ?? '/var/log/pods'),
         clock: deps.clock,
         logger: deps.logger,
+        host: deps.runtimeHost,
         node: {
           hostIPs: ips?.nodeIps ?? [],
           ...(info ? { memoryCapacityBytes: info.memoryCapacityBytes } : {}),

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRuntimeManager, type RuntimeManager, type RuntimeManagerOptions } from '../../../src/actors/runtime-manager/runtime-manager.js';
-import type { SyncPodResult } from '../../../src/actors/runtime-manager/sync-result.js';
+import { createRuntimeManager, type RuntimeManagerOptions } from '../../../src/actors/runtime-manager/runtime-manager.js';
+import type { RuntimeManager, SyncPodResult } from '../../../src/ports/runtime-manager.js';
+import { createRuntimeHost } from '../../../src/adapters/host/runtime-host.js';
 import { runtimeOnlyPod } from '../../../src/domain/pod/orphans.js';
 import type { Container, Pod } from '../../../src/domain/pod/types.js';
 import { KubeletError } from '../../../src/domain/errors.js';
@@ -47,7 +48,7 @@ let manager: RuntimeManager;
 
 function build(extra: Partial<RuntimeManagerOptions> = {}): RuntimeManager {
   return createRuntimeManager({
-    cri, clock, podLogsDir: logsDir, logger: pino({ level: 'silent' }),
+    cri, clock, podLogsDir: logsDir, logger: pino({ level: 'silent' }), host: createRuntimeHost(),
     node: { resolvConf: '', memoryCapacityBytes: 8 * 1024 ** 3, hostIPs: ['192.168.1.5'] },
     ...extra,
   });
