@@ -12,7 +12,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import type { ImageServiceDefinition } from '../../generated/runtime/v1/ImageService.js';
 import type { RuntimeServiceDefinition } from '../../generated/runtime/v1/RuntimeService.js';
 import { findPackageProto } from '../proto-path.js';
-import { serviceDefinition } from './service-definition.js';
+import { serviceDefinition } from '../proto-service.js';
 
 /** Where the proto lives relative to the package root. */
 export const CRI_PROTO_RELATIVE_PATH = join('proto', 'runtime', 'v1', 'api.proto');
