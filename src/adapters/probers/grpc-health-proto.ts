@@ -2,7 +2,9 @@
  * Loads the gRPC health checking protocol (`proto/grpc/health/v1/health.proto`, grpc.health.v1)
  * once per process. The prober's client and the test suite's health servers both come here, so they
  * share loader options: enums as their names, and absent fields filled with defaults (proto3 leaves
- * a status of UNKNOWN, 0, off the wire). The types are generated from the same file (`npm run generate`).
+ * a status of UNKNOWN, 0, off the wire). The types are generated from the same file (`npm run generate`,
+ * with the CRI's options: their extra longs and oneofs settings change nothing here, where there are
+ * no int64 or oneof fields).
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
