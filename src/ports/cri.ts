@@ -13,6 +13,7 @@
 import type { CgroupDriver__Output } from '../generated/runtime/v1/CgroupDriver.js';
 import type { Container__Output } from '../generated/runtime/v1/Container.js';
 import type { ContainerConfig as ContainerConfigMessage } from '../generated/runtime/v1/ContainerConfig.js';
+import type { ContainerMetadata__Output } from '../generated/runtime/v1/ContainerMetadata.js';
 import type { ContainerFilter as ContainerFilterMessage } from '../generated/runtime/v1/ContainerFilter.js';
 import type { ContainerState__Output } from '../generated/runtime/v1/ContainerState.js';
 import type { ContainerStats__Output } from '../generated/runtime/v1/ContainerStats.js';
@@ -30,6 +31,7 @@ import type { KeyValue as KeyValueMessage } from '../generated/runtime/v1/KeyVal
 import type { LinuxContainerResources as LinuxContainerResourcesMessage } from '../generated/runtime/v1/LinuxContainerResources.js';
 import type { LinuxRuntimeConfiguration__Output } from '../generated/runtime/v1/LinuxRuntimeConfiguration.js';
 import type { PodSandbox__Output } from '../generated/runtime/v1/PodSandbox.js';
+import type { PodSandboxMetadata__Output } from '../generated/runtime/v1/PodSandboxMetadata.js';
 import type { PodSandboxConfig as PodSandboxConfigMessage } from '../generated/runtime/v1/PodSandboxConfig.js';
 import type { PodSandboxFilter as PodSandboxFilterMessage } from '../generated/runtime/v1/PodSandboxFilter.js';
 import type { PodSandboxStats__Output } from '../generated/runtime/v1/PodSandboxStats.js';
@@ -46,11 +48,14 @@ export type Labels = Record<string, string>;
 
 // ------------------------------------------------------------------ what callers send
 
-export type PodSandboxConfig = PodSandboxConfigMessage;
-export type ContainerConfig = ContainerConfigMessage;
+/** An image reference; the name is what kubelet-ts always gives. */
+export type ImageSpec = ImageSpecMessage & { image: string };
+/** kubelet-ts always says which pod a sandbox is for (domain/runtime/cri-config.ts builds it). */
+export type PodSandboxConfig = Omit<PodSandboxConfigMessage, 'metadata'> & { metadata: PodSandboxMetadata__Output };
+/** kubelet-ts always names the container and its image. */
+export type ContainerConfig = Omit<ContainerConfigMessage, 'metadata' | 'image'> & { metadata: ContainerMetadata__Output; image: ImageSpec };
 /** An env entry; `value` is `bytes` (since cri-api v0.36.2). */
 export type KeyValue = KeyValueMessage;
-export type ImageSpec = ImageSpecMessage;
 export type LinuxContainerResources = LinuxContainerResourcesMessage;
 export type PodSandboxFilter = PodSandboxFilterMessage;
 export type ContainerFilter = ContainerFilterMessage;
