@@ -31,7 +31,7 @@ const clockAndRandomness = (why) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.kubelet-ts/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.kubelet-ts/**', 'coverage/**', 'src/generated/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
