@@ -1,13 +1,37 @@
 // Layering and purity rules. Imports flow one way: domain ← machines ← actors ← adapters ← bin,
-// and ports import only domain. Machines must stay pure so a run can be replayed from its log.
+// and ports import only domain. Machines and domain are pure (no I/O, clock or randomness) so a run
+// can be replayed from its log; actors reach the world only through ports (test/lint/layers.test.ts
+// shows each rule refusing a violation).
 import tseslint from 'typescript-eslint';
 
 const nodeIo = ['node:fs', 'node:fs/promises', 'node:net', 'node:http', 'node:https', 'node:child_process',
   'node:dgram', 'node:os', 'node:worker_threads', 'fs', 'net', 'http', 'child_process', 'os'];
+// Actors may still use the pure parts of Node (path, util, crypto hashes): only the I/O they must
+// take from a port is refused.
+const actorIo = ['node:fs', 'node:fs/promises', 'node:http', 'node:https', 'node:os', 'fs', 'fs/promises', 'http', 'https', 'os'];
+// Hashing is pure; drawing random bytes or ids is not.
+const randomCrypto = ['node:crypto', 'crypto'].map((name) => ({
+  name, importNames: ['randomUUID', 'randomBytes', 'randomInt', 'randomFillSync', 'randomFill'], message: 'no randomness here: take it from the Random port',
+}));
+const refused = (paths, message) => paths.map((name) => ({ name, message }));
 const layer = (name) => ({ group: [`**/${name}/**`, `../${name}/*`, `../../${name}/*`], message: `imports flow one way: this layer may not import ${name}/` });
 
+// What reads the clock or draws randomness, for the layers that must not.
+const clockAndRandomness = (why) => ({
+  'no-restricted-properties': ['error',
+    { object: 'Date', property: 'now', message: `${why}: time comes from events or the injected clock` },
+    { object: 'performance', property: 'now', message: `${why}: time comes from events or the injected clock` },
+    { object: 'Math', property: 'random', message: `${why}: randomness comes from the Random port` },
+    { object: 'crypto', property: 'randomUUID', message: `${why}: ids come from a recorded source` },
+    { object: 'crypto', property: 'getRandomValues', message: `${why}: randomness comes from the Random port` }],
+  // `new Date(x)` parses a given time; `new Date()` and `Date()` read the clock.
+  'no-restricted-syntax': ['error',
+    { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: `${why}: no clock reads (new Date() with no argument)` },
+    { selector: "CallExpression[callee.name='Date']", message: `${why}: no clock reads (Date() is the time as text)` }],
+});
+
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.kubelet-ts/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.kubelet-ts/**', 'coverage/**', 'src/generated/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
@@ -17,7 +41,9 @@ export default tseslint.config(
   {
     files: ['src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: nodeIo, patterns: ['machines', 'actors', 'adapters', 'bin', 'ports'].map(layer) }],
+      'no-restricted-imports': ['error', { paths: [...nodeIo, ...randomCrypto], patterns: ['machines', 'actors', 'adapters', 'bin', 'ports'].map(layer) }],
+      'no-restricted-globals': ['error', 'setTimeout', 'setInterval', 'setImmediate', 'performance', 'process', 'fetch'],
+      ...clockAndRandomness('domain is pure'),
     },
   },
   {
@@ -29,25 +55,32 @@ export default tseslint.config(
   {
     files: ['src/machines/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: nodeIo, patterns: ['actors', 'adapters', 'bin'].map(layer) }],
-      'no-restricted-globals': ['error', 'setTimeout', 'setInterval', 'performance', 'process', 'fetch'],
-      'no-restricted-properties': ['error',
-        { object: 'Date', property: 'now', message: 'machines are pure: time comes from events or the injected clock' },
-        { object: 'Math', property: 'random', message: 'machines are pure: no randomness' },
-        { object: 'crypto', property: 'randomUUID', message: 'machines are pure: ids come from a recorded source' }],
-      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date']", message: 'machines are pure: no clock reads' }],
+      'no-restricted-imports': ['error', { paths: [...nodeIo, ...randomCrypto], patterns: ['actors', 'adapters', 'bin'].map(layer) }],
+      'no-restricted-globals': ['error', 'setTimeout', 'setInterval', 'setImmediate', 'performance', 'process', 'fetch'],
+      ...clockAndRandomness('machines are pure'),
+      // Stricter than domain: a machine builds no Date at all (times travel as numbers and strings).
+      'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date']", message: 'machines are pure: no clock reads' },
+        { selector: "CallExpression[callee.name='Date']", message: 'machines are pure: no clock reads' }],
     },
   },
   {
     files: ['src/actors/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['adapters', 'bin'].map(layer) }],
+      'no-restricted-imports': ['error', {
+        paths: [...refused(actorIo, 'actors do I/O through a port (src/ports), implemented in src/adapters'), ...randomCrypto],
+        patterns: ['adapters', 'bin'].map(layer),
+      }],
+      'no-restricted-globals': ['error',
+        { name: 'setTimeout', message: 'actors take timers from the injected Clock' },
+        { name: 'setInterval', message: 'actors take timers from the injected Clock' },
+        { name: 'fetch', message: 'actors do I/O through a port' }],
+      ...clockAndRandomness('actors take time and randomness from ports'),
     },
   },
   {
     files: ['src/adapters/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['bin'].map(layer) }],
+      'no-restricted-imports': ['error', { patterns: ['actors', 'bin'].map(layer) }],
     },
   },
 );

@@ -17,7 +17,7 @@ import type { ListedImage } from '../domain/node-status/node-status.js';
 import { createPodWorkerActors } from '../actors/pod-worker/pod-worker-actors.js';
 import { createProbeActors } from '../actors/probe/probe-actors.js';
 import { checkRuntimeActor } from '../actors/runtime/check-runtime.js';
-import type { RuntimeManager } from '../actors/runtime-manager/runtime-manager.js';
+import type { RuntimeManager } from '../ports/runtime-manager.js';
 import { createPodSourceIo } from '../adapters/pod-sources/index.js';
 import { createProbers } from '../adapters/probers/index.js';
 import { actorLogger } from '../log.js';

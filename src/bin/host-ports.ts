@@ -3,6 +3,7 @@ import { HostMachineInfo } from '../adapters/host/machine-info.js';
 import { OsHostAddresses } from '../adapters/host/host-addresses.js';
 import { ProcOomScoreWriter } from '../adapters/host/oom-score.js';
 import { SystemdNotifyCommand } from '../adapters/host/sd-notify.js';
+import { createRuntimeHost } from '../adapters/host/runtime-host.js';
 
 /** The real host behind the host ports. */
 export function createHostPorts(env: Record<string, string | undefined>) {
@@ -12,5 +13,6 @@ export function createHostPorts(env: Record<string, string | undefined>) {
     oomScore: new ProcOomScoreWriter(),
     systemd: new SystemdNotifyCommand({ env }),
     hostAddresses: new OsHostAddresses(),
+    runtimeHost: createRuntimeHost(),
   };
 }

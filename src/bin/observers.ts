@@ -6,7 +6,7 @@
  */
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import { relayAdmissionRejections } from '../actors/api-pods/admission-events.js';
-import type { EventRecorder } from '../actors/api-pods/event-recorder.js';
+import type { EventRecorder } from '../ports/event-recorder.js';
 import { ActorDirectory } from '../actors/debug/actor-directory.js';
 import { createInspectionTap } from '../actors/journal/inspection-tap.js';
 import { MetricsCollector } from '../actors/view/metrics-collector.js';

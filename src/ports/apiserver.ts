@@ -9,12 +9,17 @@ import type { KubeObject, LeaseObject, NodeObject, NodeStatus } from '../domain/
 
 export type { KubeObject, LeaseObject, NodeObject, NodeStatus };
 
+/** A strategic merge patch of a Node's labels and annotations; an annotation set to null is removed. */
+export interface NodeMetadataPatch {
+  metadata: { labels?: Record<string, string>; annotations?: Record<string, string | null> };
+}
+
 /** Nodes: registration and status (node side). */
 export interface NodeApi {
   getNode(name: string): Promise<NodeObject>;
   createNode(node: NodeObject): Promise<NodeObject>;
   /** Strategic merge patch of the Node (labels, annotations on re-registration). */
-  patchNode(name: string, patch: Partial<NodeObject>): Promise<NodeObject>;
+  patchNode(name: string, patch: NodeMetadataPatch): Promise<NodeObject>;
   /** Strategic merge patch of nodes/{name}/status: conditions and addresses merge by `type`. */
   patchNodeStatus(name: string, status: NodeStatus): Promise<NodeObject>;
 }

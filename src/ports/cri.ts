@@ -1,205 +1,107 @@
 /**
  * The CRI v1 (runtime.v1) runtime and image services, as the kubelet uses them.
  *
- * Field names are the proto's own (snake_case), so these types are exactly what travels over gRPC
- * with proto-loader's `keepCase`: no renaming layer to keep in sync. Conventions on the wire:
- * - int64 values (timestamps in nanoseconds, sizes, exit codes are int32) are decimal strings, so
- *   nanosecond timestamps (> 2^53) keep every digit;
- * - enums are their names (`'CONTAINER_RUNNING'`);
- * - `bytes` fields (KeyValue.value since cri-api v0.36.2, ExecSync output) are Buffers.
- * Only what kubelet-ts uses is declared; `proto/` holds the matching messages.
+ * The message types are generated from `proto/runtime/v1/api.proto` by proto-loader-gen-types
+ * (`npm run generate`, into src/generated/) with the loader options the code loads the proto with
+ * (cri-grpc/proto.ts): keepCase, longs as strings, enums as names, defaults, oneofs. So each type is
+ * exactly what travels over gRPC; this file only names the ones kubelet-ts uses:
+ * - what callers send (configs, filters) is the generated permissive type: every field optional;
+ * - what the runtime answers is the generated `__Output` type: every field present (defaults filled
+ *   in), int64 values as decimal strings (nanosecond timestamps exceed 2^53), enums as names, bytes
+ *   as Buffers, and a message field `null` when the runtime left it out.
  */
+import type { CgroupDriver__Output } from '../generated/runtime/v1/CgroupDriver.js';
+import type { Container__Output } from '../generated/runtime/v1/Container.js';
+import type { ContainerConfig as ContainerConfigMessage } from '../generated/runtime/v1/ContainerConfig.js';
+import type { ContainerMetadata__Output } from '../generated/runtime/v1/ContainerMetadata.js';
+import type { ContainerFilter as ContainerFilterMessage } from '../generated/runtime/v1/ContainerFilter.js';
+import type { ContainerState__Output } from '../generated/runtime/v1/ContainerState.js';
+import type { ContainerStats__Output } from '../generated/runtime/v1/ContainerStats.js';
+import type { ContainerStatsFilter as ContainerStatsFilterMessage } from '../generated/runtime/v1/ContainerStatsFilter.js';
+import type { ContainerStatus__Output } from '../generated/runtime/v1/ContainerStatus.js';
+import type { ContainerStatusResponse__Output } from '../generated/runtime/v1/ContainerStatusResponse.js';
+import type { ExecSyncResponse__Output } from '../generated/runtime/v1/ExecSyncResponse.js';
+import type { FilesystemUsage__Output } from '../generated/runtime/v1/FilesystemUsage.js';
+import type { Image__Output } from '../generated/runtime/v1/Image.js';
+import type { ImageFilter as ImageFilterMessage } from '../generated/runtime/v1/ImageFilter.js';
+import type { ImageFsInfoResponse__Output } from '../generated/runtime/v1/ImageFsInfoResponse.js';
+import type { ImageSpec as ImageSpecMessage } from '../generated/runtime/v1/ImageSpec.js';
+import type { ImageStatusResponse__Output } from '../generated/runtime/v1/ImageStatusResponse.js';
+import type { KeyValue as KeyValueMessage } from '../generated/runtime/v1/KeyValue.js';
+import type { LinuxContainerResources as LinuxContainerResourcesMessage } from '../generated/runtime/v1/LinuxContainerResources.js';
+import type { LinuxRuntimeConfiguration__Output } from '../generated/runtime/v1/LinuxRuntimeConfiguration.js';
+import type { PodSandbox__Output } from '../generated/runtime/v1/PodSandbox.js';
+import type { PodSandboxMetadata__Output } from '../generated/runtime/v1/PodSandboxMetadata.js';
+import type { PodSandboxConfig as PodSandboxConfigMessage } from '../generated/runtime/v1/PodSandboxConfig.js';
+import type { PodSandboxFilter as PodSandboxFilterMessage } from '../generated/runtime/v1/PodSandboxFilter.js';
+import type { PodSandboxStats__Output } from '../generated/runtime/v1/PodSandboxStats.js';
+import type { PodSandboxStatsFilter as PodSandboxStatsFilterMessage } from '../generated/runtime/v1/PodSandboxStatsFilter.js';
+import type { PodSandboxStatus__Output } from '../generated/runtime/v1/PodSandboxStatus.js';
+import type { PodSandboxStatusResponse__Output } from '../generated/runtime/v1/PodSandboxStatusResponse.js';
+import type { StatusResponse__Output } from '../generated/runtime/v1/StatusResponse.js';
+import type { UInt64Value__Output } from '../generated/runtime/v1/UInt64Value.js';
+import type { VersionResponse__Output } from '../generated/runtime/v1/VersionResponse.js';
 
+/** An int64 as it is answered: a decimal string. */
 export type Int64 = string;
-
-export interface KeyValue { key: string; value: Buffer }
 export type Labels = Record<string, string>;
 
-export type PodSandboxState = 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
-export type ContainerState = 'CONTAINER_CREATED' | 'CONTAINER_RUNNING' | 'CONTAINER_EXITED' | 'CONTAINER_UNKNOWN';
-export type Protocol = 'TCP' | 'UDP' | 'SCTP';
-/** POD shares among the pod's containers, CONTAINER gives each its own, NODE is the host's. */
-export type NamespaceMode = 'POD' | 'CONTAINER' | 'NODE' | 'TARGET';
+// ------------------------------------------------------------------ what callers send
 
-export interface VersionResponse { version: string; runtime_name: string; runtime_version: string; runtime_api_version: string }
+/** An image reference; the name is what kubelet-ts always gives. */
+export type ImageSpec = ImageSpecMessage & { image: string };
+/** kubelet-ts always says which pod a sandbox is for (domain/runtime/cri-config.ts builds it). */
+export type PodSandboxConfig = Omit<PodSandboxConfigMessage, 'metadata'> & { metadata: PodSandboxMetadata__Output };
+/** kubelet-ts always names the container and its image. */
+export type ContainerConfig = Omit<ContainerConfigMessage, 'metadata' | 'image'> & { metadata: ContainerMetadata__Output; image: ImageSpec };
+/** An env entry; `value` is `bytes` (since cri-api v0.36.2). */
+export type KeyValue = KeyValueMessage;
+export type LinuxContainerResources = LinuxContainerResourcesMessage;
+export type PodSandboxFilter = PodSandboxFilterMessage;
+export type ContainerFilter = ContainerFilterMessage;
+export type ContainerStatsFilter = ContainerStatsFilterMessage;
+export type PodSandboxStatsFilter = PodSandboxStatsFilterMessage;
+export type ImageFilter = ImageFilterMessage;
 
-export interface RuntimeCondition { type: string; status: boolean; reason: string; message: string }
-export interface RuntimeStatus { conditions: RuntimeCondition[] }
-export interface StatusResponse { status: RuntimeStatus | null; info: Record<string, string> }
+// ------------------------------------------------------------------ what the runtime answers
 
-export interface PodSandboxMetadata { name: string; uid: string; namespace: string; attempt: number }
-export interface ContainerMetadata { name: string; attempt: number }
+export type ContainerState = ContainerState__Output;
+export type CgroupDriver = CgroupDriver__Output;
+export type VersionResponse = VersionResponse__Output;
+export type StatusResponse = StatusResponse__Output;
+/**
+ * Fields a runtime always sets on what it lists or reports (metadata, a container's image), declared
+ * present: where a runtime leaves one out, the gRPC adapter reads it as proto3 reads an absent
+ * message, its defaults (see cri-grpc/complete-answers.ts).
+ */
+export type Present<T, K extends keyof T> = Omit<T, K> & { [P in K]: NonNullable<T[P]> };
+export type PodSandbox = Present<PodSandbox__Output, 'metadata'>;
+export type PodSandboxStatus = Present<PodSandboxStatus__Output, 'metadata'>;
+export type PodSandboxStatusResponse = Omit<PodSandboxStatusResponse__Output, 'status'> & { status: PodSandboxStatus | null };
+export type Container = Present<Container__Output, 'metadata' | 'image'>;
+export type ContainerStatus = Present<ContainerStatus__Output, 'metadata' | 'image'>;
+export type ContainerStatusResponse = Omit<ContainerStatusResponse__Output, 'status'> & { status: ContainerStatus | null };
+export type ExecSyncResponse = ExecSyncResponse__Output;
+export type ContainerStats = ContainerStats__Output;
+export type PodSandboxStats = PodSandboxStats__Output;
+export type UInt64Value = UInt64Value__Output;
+export type FilesystemUsage = FilesystemUsage__Output;
+export type Image = Image__Output;
+export type ImageStatusResponse = ImageStatusResponse__Output;
+export type ImageFsInfoResponse = ImageFsInfoResponse__Output;
+export type LinuxRuntimeConfiguration = LinuxRuntimeConfiguration__Output;
 
-export interface PortMapping { protocol: Protocol; container_port: number; host_port: number; host_ip: string }
-export interface DNSConfig { servers: string[]; searches: string[]; options: string[] }
-export interface NamespaceOption { network: NamespaceMode; pid: NamespaceMode; ipc: NamespaceMode }
-export interface Int64Value { value: Int64 }
-
-export interface LinuxSandboxSecurityContext {
-  namespace_options?: Partial<NamespaceOption>;
-  run_as_user?: Int64Value | null;
-  run_as_group?: Int64Value | null;
-  readonly_rootfs?: boolean;
-  supplemental_groups?: Int64[];
-  privileged?: boolean;
-}
-
-export interface LinuxContainerResources {
-  cpu_period?: Int64;
-  cpu_quota?: Int64;
-  cpu_shares?: Int64;
-  memory_limit_in_bytes?: Int64;
-  oom_score_adj?: Int64;
-  cpuset_cpus?: string;
-  cpuset_mems?: string;
-}
-
-export interface LinuxPodSandboxConfig {
-  cgroup_parent?: string;
-  security_context?: LinuxSandboxSecurityContext;
-  sysctls?: Record<string, string>;
-  resources?: LinuxContainerResources;
-}
-
-export interface PodSandboxConfig {
-  metadata: PodSandboxMetadata;
-  hostname?: string;
-  log_directory?: string;
-  dns_config?: DNSConfig | null;
-  port_mappings?: PortMapping[];
-  labels?: Labels;
-  annotations?: Labels;
-  linux?: LinuxPodSandboxConfig;
-}
-
-export interface PodSandboxNetworkStatus { ip: string; additional_ips?: { ip: string }[] }
-export interface PodSandboxStatus {
-  id: string;
-  metadata: PodSandboxMetadata;
-  state: PodSandboxState;
-  created_at: Int64;
-  network: PodSandboxNetworkStatus | null;
-  labels: Labels;
-  annotations: Labels;
-  runtime_handler?: string;
-}
-export interface PodSandboxStatusResponse { status: PodSandboxStatus | null; info: Record<string, string> }
-
-export interface PodSandbox {
-  id: string;
-  metadata: PodSandboxMetadata;
-  state: PodSandboxState;
-  created_at: Int64;
-  labels: Labels;
-  annotations: Labels;
-  runtime_handler?: string;
-}
-
-export interface PodSandboxFilter {
-  id?: string;
-  state?: { state: PodSandboxState } | null;
-  label_selector?: Labels;
-}
-
-export interface ImageSpec { image: string; annotations?: Labels; user_specified_image?: string; runtime_handler?: string }
-
-export interface Mount { container_path: string; host_path: string; readonly?: boolean; selinux_relabel?: boolean }
-
-export interface Capability { add_capabilities?: string[]; drop_capabilities?: string[] }
-export interface LinuxContainerSecurityContext {
-  capabilities?: Capability | null;
-  privileged?: boolean;
-  namespace_options?: Partial<NamespaceOption>;
-  run_as_user?: Int64Value | null;
-  run_as_group?: Int64Value | null;
-  run_as_username?: string;
-  readonly_rootfs?: boolean;
-  supplemental_groups?: Int64[];
-  no_new_privs?: boolean;
-}
-export interface LinuxContainerConfig { resources?: LinuxContainerResources; security_context?: LinuxContainerSecurityContext }
-
-export interface ContainerConfig {
-  metadata: ContainerMetadata;
-  image: ImageSpec;
-  command?: string[];
-  args?: string[];
-  working_dir?: string;
-  envs?: KeyValue[];
-  mounts?: Mount[];
-  labels?: Labels;
-  annotations?: Labels;
-  /** Relative to the sandbox's log_directory. */
-  log_path?: string;
-  stdin?: boolean;
-  stdin_once?: boolean;
-  tty?: boolean;
-  linux?: LinuxContainerConfig;
-}
-
-export interface Container {
-  id: string;
-  pod_sandbox_id: string;
-  metadata: ContainerMetadata;
-  image: ImageSpec;
-  image_ref: string;
-  state: ContainerState;
-  created_at: Int64;
-  labels: Labels;
-  annotations: Labels;
-}
-
-export interface ContainerFilter {
-  id?: string;
-  state?: { state: ContainerState } | null;
-  pod_sandbox_id?: string;
-  label_selector?: Labels;
-}
-
-export interface ContainerStatus {
-  id: string;
-  metadata: ContainerMetadata;
-  state: ContainerState;
-  created_at: Int64;
-  started_at: Int64;
-  finished_at: Int64;
-  exit_code: number;
-  image: ImageSpec;
-  image_ref: string;
-  reason: string;
-  message: string;
-  labels: Labels;
-  annotations: Labels;
-  mounts: Mount[];
-  log_path: string;
-}
-export interface ContainerStatusResponse { status: ContainerStatus | null; info: Record<string, string> }
-
-export interface ExecSyncResponse { stdout: Buffer; stderr: Buffer; exit_code: number }
-
-export interface Image {
-  id: string;
-  repo_tags: string[];
-  repo_digests: string[];
-  size: Int64;
-  uid?: Int64Value | null;
-  username?: string;
-  spec?: ImageSpec | null;
-  pinned?: boolean;
-}
-export interface ImageStatusResponse { image: Image | null; info: Record<string, string> }
-export interface FilesystemUsage {
-  timestamp: Int64;
-  fs_id: { mountpoint: string } | null;
-  used_bytes: { value: Int64 } | null;
-  inodes_used: { value: Int64 } | null;
-}
-export interface ImageFsInfoResponse { image_filesystems: FilesystemUsage[]; container_filesystems: FilesystemUsage[] }
+// ------------------------------------------------------------------ the services
 
 /** What every call may be given: a deadline override (ms). Adapters apply their defaults otherwise. */
 export interface CallOptions { timeoutMs?: number }
 
-/** runtime.v1.RuntimeService, as used by kubelet-ts. Failures reject with KubeletError (KLT_ERR_CRI_*). */
+/**
+ * runtime.v1.RuntimeService, as used by kubelet-ts. Failures reject with KubeletError (KLT_ERR_CRI_*).
+ * The methods marked optional are the rest of the surface the Go kubelet uses (resources, log
+ * rotation, stats, runtime config): the gRPC adapter implements them all, fakes may leave them out,
+ * and callers check for them.
+ */
 export interface CriRuntimeService {
   version(opts?: CallOptions): Promise<VersionResponse>;
   status(verbose?: boolean, opts?: CallOptions): Promise<StatusResponse>;
@@ -227,11 +129,20 @@ export interface CriRuntimeService {
   listContainerStats(filter?: ContainerStatsFilter, opts?: CallOptions): Promise<ContainerStats[]>;
   /** Pod-level (sandbox) stats, with each sandbox's containers' stats inside `linux.containers`. */
   listPodSandboxStats(filter?: PodSandboxStatsFilter, opts?: CallOptions): Promise<PodSandboxStats[]>;
+
+  updateContainerResources?(containerId: string, linux: LinuxContainerResources, opts?: CallOptions): Promise<void>;
+  /** After log rotation. A runtime may refuse for a stopped container. */
+  reopenContainerLog?(containerId: string, opts?: CallOptions): Promise<void>;
+  containerStats?(containerId: string, opts?: CallOptions): Promise<ContainerStats | null>;
+  podSandboxStats?(podSandboxId: string, opts?: CallOptions): Promise<PodSandboxStats | null>;
+  updateRuntimeConfig?(podCidr: string, opts?: CallOptions): Promise<void>;
+  /** The runtime's cgroup driver; rejects with KLT_ERR_CRI_UNIMPLEMENTED on runtimes older than CRI 1.28's RPC. */
+  runtimeConfig?(opts?: CallOptions): Promise<LinuxRuntimeConfiguration | null>;
 }
 
 /** runtime.v1.ImageService, as used by kubelet-ts. */
 export interface CriImageService {
-  listImages(filter?: { image?: ImageSpec | null }, opts?: CallOptions): Promise<Image[]>;
+  listImages(filter?: ImageFilter, opts?: CallOptions): Promise<Image[]>;
   imageStatus(image: ImageSpec, verbose?: boolean, opts?: CallOptions): Promise<ImageStatusResponse>;
   /** Returns the image reference (id or digest) the runtime resolved. */
   pullImage(image: ImageSpec, sandboxConfig?: PodSandboxConfig, opts?: CallOptions): Promise<string>;
@@ -244,75 +155,4 @@ export interface CriClient {
   readonly runtime: CriRuntimeService;
   readonly images: CriImageService;
   close(): void;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Additions for the rest of the CRI surface the Go kubelet uses (resources, log rotation, stats,
-// runtime config). Declared by interface merging and optional, so fakes written against the
-// interfaces above keep compiling; the gRPC adapter implements all of them.
-
-export interface LinuxContainerResources {
-  /** cgroup v2 keys, e.g. "memory.max". */
-  unified?: Record<string, string>;
-  memory_swap_limit_in_bytes?: Int64;
-}
-
-export interface Container {
-  /** The image's unique id on the node (cri-api >= 1.36 keeps it equal to Image.id). */
-  image_id?: string;
-}
-export interface ContainerStatus {
-  image_id?: string;
-}
-
-export interface UInt64Value { value: Int64 }
-export interface CpuUsage { timestamp: Int64; usage_core_nano_seconds: UInt64Value | null; usage_nano_cores: UInt64Value | null }
-export interface MemoryUsage {
-  timestamp: Int64;
-  working_set_bytes: UInt64Value | null;
-  available_bytes: UInt64Value | null;
-  usage_bytes: UInt64Value | null;
-  rss_bytes: UInt64Value | null;
-  page_faults: UInt64Value | null;
-  major_page_faults: UInt64Value | null;
-}
-export interface ContainerAttributes { id: string; metadata: ContainerMetadata | null; labels: Labels; annotations: Labels }
-export interface ContainerStats {
-  attributes: ContainerAttributes | null;
-  cpu: CpuUsage | null;
-  memory: MemoryUsage | null;
-  writable_layer: FilesystemUsage | null;
-}
-export interface ContainerStatsFilter { id?: string; pod_sandbox_id?: string; label_selector?: Labels }
-
-export interface NetworkInterfaceUsage {
-  name: string;
-  rx_bytes: UInt64Value | null;
-  rx_errors: UInt64Value | null;
-  tx_bytes: UInt64Value | null;
-  tx_errors: UInt64Value | null;
-}
-export interface PodSandboxStats {
-  attributes: { id: string; metadata: PodSandboxMetadata | null; labels: Labels; annotations: Labels } | null;
-  linux: {
-    cpu: CpuUsage | null;
-    memory: MemoryUsage | null;
-    network: { timestamp: Int64; default_interface: NetworkInterfaceUsage | null; interfaces: NetworkInterfaceUsage[] } | null;
-    process: { timestamp: Int64; process_count: UInt64Value | null } | null;
-    containers: ContainerStats[];
-  } | null;
-}
-export interface PodSandboxStatsFilter { id?: string; label_selector?: Labels }
-
-export type CgroupDriver = 'SYSTEMD' | 'CGROUPFS';
-
-export interface CriRuntimeService {
-  updateContainerResources?(containerId: string, linux: LinuxContainerResources, opts?: CallOptions): Promise<void>;
-  /** After log rotation. A runtime may refuse for a stopped container. */
-  reopenContainerLog?(containerId: string, opts?: CallOptions): Promise<void>;
-  containerStats?(containerId: string, opts?: CallOptions): Promise<ContainerStats | null>;
-  podSandboxStats?(podSandboxId: string, opts?: CallOptions): Promise<PodSandboxStats | null>;
-  updateRuntimeConfig?(podCidr: string, opts?: CallOptions): Promise<void>;
-  /** The runtime's cgroup driver; rejects with KLT_ERR_CRI_UNIMPLEMENTED on runtimes older than CRI 1.28's RPC. */
-  runtimeConfig?(opts?: CallOptions): Promise<{ cgroup_driver: CgroupDriver } | null>;
 }

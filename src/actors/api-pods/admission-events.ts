@@ -6,7 +6,7 @@
  */
 import type { AnyActorRef } from 'xstate';
 import type { PodAdmissionRejected } from '../../machines/sync-loop.machine.js';
-import type { EventRecorder } from './event-recorder.js';
+import type { EventRecorder } from '../../ports/event-recorder.js';
 
 /** Subscribes to the syncLoop's rejections; `recorder` is read per event (it exists after run.eventRecorder). */
 export function relayAdmissionRejections(syncLoop: AnyActorRef, recorder: () => EventRecorder | undefined): void {

@@ -26,6 +26,7 @@ import type { Logger } from '../../log.js';
 import type { PodApi, WatchEventType, WatchHandle, KubeObject } from '../../ports/apiserver.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ApiSourceInput, PodSourceEvent } from '../../machines/pod-config.machine.js';
+import { podFromApi } from './api-objects.js';
 
 export const API_SOURCE_BACKOFF_INITIAL_MS = 800;
 /**
@@ -50,7 +51,6 @@ export interface ApiPodSourceOptions {
   sendBack: (event: ApiPodSourceEvent) => void;
 }
 
-const asPod = (object: KubeObject): Pod => object as unknown as Pod;
 
 function httpCode(err: unknown): number | undefined {
   if (err instanceof KubeletError && err.code === 'KLT_ERR_API_GONE') return 410;
@@ -104,7 +104,7 @@ export function runApiPodSource(opts: ApiPodSourceOptions): () => void {
     }
     if (stopped) return;
     failures = 0;
-    pods = new Map(result.items.map((item) => [item.metadata.uid ?? '', asPod(item)]));
+    pods = new Map(result.items.map((item) => [item.metadata.uid ?? '', podFromApi(item)]));
     resourceVersion = result.resourceVersion;
     deliver();
     void watch();
@@ -124,7 +124,7 @@ export function runApiPodSource(opts: ApiPodSourceOptions): () => void {
         case 'ADDED':
         case 'MODIFIED':
         case 'DELETED': {
-          pods = applyPodChange(pods, { type, pod: asPod(object) });
+          pods = applyPodChange(pods, { type, pod: podFromApi(object) });
           resourceVersion = object.metadata.resourceVersion ?? resourceVersion;
           failures = 0;
           deliver();

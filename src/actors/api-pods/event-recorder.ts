@@ -13,21 +13,16 @@ import {
   eventKey,
   makeEvent,
   repeatPatch,
-  type CoreEvent,
   type EventRequest,
   type EventSource,
 } from '../../domain/status-manager/event-aggregation.js';
 import type { Logger } from '../../log.js';
-import type { EventApi, KubeObject } from '../../ports/apiserver.js';
+import type { EventApi } from '../../ports/apiserver.js';
 import type { Clock } from '../../ports/clock.js';
+import type { EventRecorder } from '../../ports/event-recorder.js';
+import { eventFromApi, toApiObject } from './api-objects.js';
 
 export const EVENT_QUEUE_LENGTH = 1000;
-
-export interface EventRecorder {
-  recordEvent(request: EventRequest): void;
-  /** Resolves when every queued event was posted (or given up on). */
-  flush(): Promise<void>;
-}
 
 export interface ApiEventRecorderOptions {
   events: EventApi;
@@ -38,7 +33,6 @@ export interface ApiEventRecorderOptions {
   component?: string;
 }
 
-const asEvent = (object: KubeObject): CoreEvent => object as unknown as CoreEvent;
 const isNotFound = (err: unknown): boolean => err instanceof KubeletError && err.code === 'KLT_ERR_API_NOT_FOUND';
 
 export function createApiEventRecorder(opts: ApiEventRecorderOptions): EventRecorder {
@@ -55,7 +49,7 @@ export function createApiEventRecorder(opts: ApiEventRecorderOptions): EventReco
       const patch = repeatPatch(previous, atMs);
       try {
         const stored = await opts.events.patchEvent(previous.metadata.namespace, previous.metadata.name, patch);
-        cache.set(key, { ...previous, ...patch, ...asEvent(stored) });
+        cache.set(key, { ...previous, ...patch, ...eventFromApi(stored) });
         return;
       } catch (err) {
         if (!isNotFound(err)) throw err;
@@ -63,8 +57,8 @@ export function createApiEventRecorder(opts: ApiEventRecorderOptions): EventReco
       }
     }
     const event = makeEvent(source, request, atMs, sequence++);
-    const stored = await opts.events.createEvent(event.metadata.namespace, event as unknown as KubeObject);
-    cache.set(key, { ...event, ...asEvent(stored) });
+    const stored = await opts.events.createEvent(event.metadata.namespace, toApiObject(event));
+    cache.set(key, { ...event, ...eventFromApi(stored) });
   }
 
   async function drain(): Promise<void> {

@@ -10,16 +10,15 @@
  */
 import { fromPromise } from 'xstate';
 import { KubeletError, serializeError } from '../../domain/errors.js';
-import type { Pod } from '../../domain/pod/types.js';
 import { CONFIG_MIRROR_ANNOTATION } from '../../domain/pod-config/types.js';
 import type { StatusEffect, StatusEffectResult } from '../../domain/status-manager/status-sync.js';
 import type { Logger } from '../../log.js';
-import type { KubeObject, PodApi } from '../../ports/apiserver.js';
+import type { PodApi } from '../../ports/apiserver.js';
+import { podFromApi, toApiObject } from './api-objects.js';
 
 type EffectOf<K extends StatusEffect['kind']> = Extract<StatusEffect, { kind: K }>;
 
 const hasCode = (err: unknown, ...codes: string[]): boolean => err instanceof KubeletError && codes.includes(err.code);
-const asPod = (object: KubeObject): Pod => object as unknown as Pod;
 
 export interface StatusManagerActorDeps {
   pods: Pick<PodApi, 'patchPodStatus' | 'deletePod' | 'createPod' | 'getPod'>;
@@ -32,7 +31,7 @@ export function createStatusManagerActors({ pods, logger }: StatusManagerActorDe
       try {
         const stored = await pods.patchPodStatus(input.namespace, input.name, input.patch);
         logger.debug({ pod: `${input.namespace}/${input.name}`, podUid: input.podUid, version: input.version }, 'Status for pod updated successfully');
-        return { kind: 'patchPodStatus', podUid: input.podUid, version: input.version, ok: true, pod: asPod(stored) };
+        return { kind: 'patchPodStatus', podUid: input.podUid, version: input.version, ok: true, pod: podFromApi(stored) };
       } catch (err) {
         logger.warn({ err, pod: `${input.namespace}/${input.name}`, podUid: input.podUid }, 'Failed to update status for pod');
         return { kind: 'patchPodStatus', podUid: input.podUid, version: input.version, ok: false, error: serializeError(err) };
@@ -55,13 +54,13 @@ export function createStatusManagerActors({ pods, logger }: StatusManagerActorDe
       try {
         // The API server assigns the UID: the mirror is sent without one.
         const { uid: _none, ...metadata } = input.pod.metadata;
-        const stored = await pods.createPod(namespace, { ...input.pod, metadata } as unknown as KubeObject);
+        const stored = await pods.createPod(namespace, toApiObject({ ...input.pod, metadata }));
         logger.info({ pod: `${namespace}/${input.pod.metadata.name}` }, 'Created mirror pod');
-        return { kind: 'createMirrorPod', fullName: input.fullName, ok: true, pod: asPod(stored) };
+        return { kind: 'createMirrorPod', fullName: input.fullName, ok: true, pod: podFromApi(stored) };
       } catch (err) {
         if (hasCode(err, 'KLT_ERR_API_ALREADY_EXISTS')) {
           try {
-            const existing = asPod(await pods.getPod(namespace, input.pod.metadata.name));
+            const existing = podFromApi(await pods.getPod(namespace, input.pod.metadata.name));
             if (existing.metadata.annotations?.[CONFIG_MIRROR_ANNOTATION] === wantedHash) {
               return { kind: 'createMirrorPod', fullName: input.fullName, ok: true, pod: existing };
             }

@@ -6,6 +6,7 @@
  */
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import type { Clock } from '../../ports/clock.js';
+import { isMachineActor, logicNameOf } from '../journal/actor-facts.js';
 
 export interface ActorView {
   id: string;
@@ -22,12 +23,6 @@ export interface ActorView {
 /** The view plus its state value as text, kept to compare the next snapshot without re-serialising. */
 type Entry = ActorView & { valueKey: string };
 
-interface Internals {
-  logic?: { root?: unknown; id?: unknown };
-  src?: unknown;
-  _parent?: AnyActorRef;
-}
-
 export class ActorDirectory {
   private readonly actors = new Map<AnyActorRef, Entry>();
   /** The last snapshot per actor id (a reference, not a copy: reading it costs nothing). */
@@ -41,12 +36,11 @@ export class ActorDirectory {
   readonly inspect = (ev: InspectionEvent): void => {
     const ref = ev.actorRef as AnyActorRef;
     if (ev.type === '@xstate.actor') {
-      const a = ref as unknown as Internals;
-      const machine = typeof a.logic === 'object' && a.logic !== null && 'root' in a.logic;
+      const machine = isMachineActor(ref);
       this.actors.set(ref, {
         id: this.stableId(ref),
-        parent: a._parent ? this.stableId(a._parent) : null,
-        logic: typeof a.src === 'string' ? a.src : machine && typeof a.logic?.id === 'string' ? a.logic.id : 'anonymous',
+        parent: ref._parent ? this.stableId(ref._parent) : null,
+        logic: logicNameOf(ref),
         machine,
         value: null,
         valueKey: 'null',

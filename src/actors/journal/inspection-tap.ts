@@ -19,12 +19,16 @@ import { toJournalPayload } from '../../domain/journal/payload.js';
 import { redact } from '../../domain/journal/redact.js';
 import type { JournalRecord, RecordKind } from '../../domain/journal/record.js';
 import type { Clock } from '../../ports/clock.js';
+import { isMachineActor, logicNameOf, systemIdOf } from './actor-facts.js';
 
 export interface InspectionTapOptions {
   clock: Clock;
   /** Receives each record as it is made; must not block. */
   onRecord: (record: JournalRecord) => void;
-  /** Wall clock for the informational `wall` field (defaults to Date). */
+  /**
+   * Wall clock for the informational `wall` field. Default: the injected clock's time, which is the
+   * wall clock in a live run (systemClock) and logical time under a simulated clock.
+   */
   wallClock?: () => Date;
 }
 
@@ -36,19 +40,9 @@ export interface InspectionTap {
   readonly count: number;
 }
 
-interface ActorInternals {
-  id: string;
-  systemId?: string;
-  /** Set before XState announces the actor (its `systemId` field is set just after). */
-  options?: { systemId?: string };
-  _parent?: AnyActorRef;
-  src?: unknown;
-  logic?: { id?: unknown; root?: unknown };
-}
-
 export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
   const t0 = opts.clock.now();
-  const wallClock = opts.wallClock ?? (() => new Date());
+  const wallClock = opts.wallClock ?? (() => new Date(opts.clock.now()));
   // Formatting a date is costly on the hot path; one string per millisecond is enough.
   let wallMs = NaN;
   let wallText = '';
@@ -68,8 +62,7 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
   const stableId = (ref: AnyActorRef): string => {
     const known = ids.get(ref);
     if (known) return known;
-    const a = ref as unknown as ActorInternals;
-    const id = a.options?.systemId ?? a.systemId ?? (a._parent ? `${stableId(a._parent)}/${a.id}` : a.id);
+    const id = systemIdOf(ref) ?? (ref._parent ? `${stableId(ref._parent)}/${ref.id}` : ref.id);
     ids.set(ref, id);
     return id;
   };
@@ -93,18 +86,18 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
     const target = ev.actorRef as AnyActorRef;
     switch (ev.type) {
       case '@xstate.actor':
-        emit(stableId(target), 'derived', 'actor', logicName(target), null, { parent: parentId(target, stableId) });
+        emit(stableId(target), 'derived', 'actor', logicNameOf(target), null, { parent: parentId(target, stableId) });
         return;
       case '@xstate.event': {
-        if (!isMachine(target)) return;
+        if (!isMachineActor(target)) return;
         const source = ev.sourceRef as AnyActorRef | undefined;
         const { type, ...payload } = ev.event;
-        const input = !source || !isMachine(source) || type.startsWith('xstate.after.');
+        const input = !source || !isMachineActor(source) || type.startsWith('xstate.after.');
         emit(stableId(target), input ? 'input' : 'derived', 'event', type, source ? stableId(source) : null, payload);
         return;
       }
       case '@xstate.snapshot': {
-        if (!isMachine(target)) return;
+        if (!isMachineActor(target)) return;
         const snap = ev.snapshot as { value?: unknown; status?: string; output?: unknown; error?: unknown };
         const state: Record<string, unknown> = { value: snap.value ?? null, status: snap.status ?? 'active' };
         if (snap.status === 'done' && snap.output !== undefined) state.output = snap.output;
@@ -112,7 +105,7 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
         const key = JSON.stringify(toJournalPayload(state));
         if (lastState.get(target) === key) return;
         lastState.set(target, key);
-        emit(stableId(target), 'derived', 'state', logicName(target), null, state);
+        emit(stableId(target), 'derived', 'state', logicNameOf(target), null, state);
         return;
       }
       default:
@@ -129,19 +122,6 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
   };
 }
 
-function isMachine(ref: AnyActorRef): boolean {
-  const logic = (ref as unknown as ActorInternals).logic;
-  return typeof logic === 'object' && logic !== null && 'root' in logic;
-}
-
-function logicName(ref: AnyActorRef): string {
-  const a = ref as unknown as ActorInternals;
-  if (typeof a.src === 'string') return a.src;
-  if (isMachine(ref) && typeof a.logic?.id === 'string') return a.logic.id;
-  return 'anonymous';
-}
-
 function parentId(ref: AnyActorRef, stableId: (r: AnyActorRef) => string): string | null {
-  const parent = (ref as unknown as ActorInternals)._parent;
-  return parent ? stableId(parent) : null;
+  return ref._parent ? stableId(ref._parent) : null;
 }

@@ -8,7 +8,7 @@ import { fromPromise } from 'xstate';
 import { ANNOTATION_CMAD, defaultLabels, initialNode, reconcileExistingNode } from '../../domain/node-status/initial-node.js';
 import { computeNodeStatus, type ListedImage } from '../../domain/node-status/node-status.js';
 import type { ApiAnswer, NodeFacts, PatchNodeStatusInput, ReconcileNodeInput, RegisterNodeInput } from '../../machines/node-status.machine.js';
-import type { HeartbeatApi, NodeApi, NodeObject } from '../../ports/apiserver.js';
+import type { HeartbeatApi, NodeApi, NodeMetadataPatch, NodeObject } from '../../ports/apiserver.js';
 import type { Clock } from '../../ports/clock.js';
 import { answer } from './answer.js';
 
@@ -44,9 +44,9 @@ export function nodeStatusActors(deps: NodeStatusActorDeps) {
         const { changed } = reconcileExistingNode(existing, spec);
         if (!changed) return existing;
         // Strategic merge: the default labels as the kubelet sees them; null removes the annotation.
-        const patch = { metadata: { labels: defaultLabels(spec), annotations: { [ANNOTATION_CMAD]: spec.enableControllerAttachDetach ? 'true' : null } } };
+        const patch: NodeMetadataPatch = { metadata: { labels: defaultLabels(spec), annotations: { [ANNOTATION_CMAD]: spec.enableControllerAttachDetach ? 'true' : null } } };
         logger.info({ node: spec.nodeName }, 'Node was previously registered, reconciling labels and annotations');
-        return deps.api.patchNode(spec.nodeName, patch as unknown as Partial<NodeObject>);
+        return deps.api.patchNode(spec.nodeName, patch);
       })),
     getNode: fromPromise<ApiAnswer<NodeObject>, { nodeName: string }>(async ({ input }) => answer(clock, () => deps.api.getNode(input.nodeName))),
     readNodeFacts: fromPromise<ApiAnswer<NodeFacts>, { nodeName: string }>(async () => {

@@ -14,6 +14,7 @@ import type { JournalOpener } from '../../ports/journal-opener.js';
 import type { RuntimeConnector } from '../../ports/runtime-connector.js';
 import type { DebugServerStarter, HealthzStarter, ServerStarter } from '../../ports/servers.js';
 import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
+import type { RuntimeHost } from '../../ports/runtime-host.js';
 import type { Lifetimes } from './lifetimes.js';
 import type { LiveState } from './live-state.js';
 
@@ -33,6 +34,8 @@ export interface PhaseDeps {
   systemd: SystemdNotifier;
   hostname: HostnameSource;
   hostAddresses: HostAddresses;
+  /** The runtime manager's files, hook requests and memory fallback. */
+  runtimeHost: RuntimeHost;
   runtime: RuntimeConnector;
   debugServer: DebugServerStarter;
   journal: JournalOpener;

@@ -64,6 +64,7 @@ export function kubeletPhases(deps: PhaseDeps) {
         podLogsDir: c.podLogsDir,
         clock: deps.clock,
         logger: deps.logger,
+        host: deps.runtimeHost,
         node: {
           hostIPs: ips?.nodeIps ?? [],
           ...(info ? { memoryCapacityBytes: info.memoryCapacityBytes } : {}),

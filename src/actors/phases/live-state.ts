@@ -10,8 +10,8 @@ import type { PhaseId } from '../../domain/phases.js';
 import type { ApiClients } from '../../ports/apiserver.js';
 import type { ParsedArgs } from '../../ports/config-steps.js';
 import type { CriClient } from '../../ports/cri.js';
-import type { EventRecorder } from '../api-pods/event-recorder.js';
-import type { RuntimeManager } from '../runtime-manager/runtime-manager.js';
+import type { EventRecorder } from '../../ports/event-recorder.js';
+import type { RuntimeManager } from '../../ports/runtime-manager.js';
 
 export class LateSlot<T> {
   private value: T | undefined;

@@ -6,7 +6,7 @@ import { fromCallback } from 'xstate';
 import type { FileSourceInput, HttpSourceInput, PodSourceEvent } from '../../machines/pod-config.machine.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
-import type { PodSourceIo } from './pod-source-io.js';
+import type { PodSourceIo } from '../../ports/pod-sources.js';
 import { runSourceLoop } from './source-actor.js';
 
 export interface PodConfigActorDeps {

@@ -10,7 +10,7 @@ import type { PodSourceName } from '../../domain/pod-config/types.js';
 import type { PodSourceEvent } from '../../machines/pod-config.machine.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
-import type { Closable, SourceRead } from './pod-source-io.js';
+import type { Closable, SourceRead } from '../../ports/pod-sources.js';
 
 /** How long a watch event waits for more before the read (an editor writes in bursts). */
 export const WATCH_DEBOUNCE_MS = 100;

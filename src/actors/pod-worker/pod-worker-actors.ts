@@ -8,8 +8,8 @@ import { fromPromise } from 'xstate';
 import type { PodSyncOutcome } from '../../domain/pod/sync-outcome.js';
 import type { GetPodStatusInput, KillPodInput, PodStatusObservation, SyncPodInput } from '../../machines/pod-worker.machine.js';
 import type { Clock } from '../../ports/clock.js';
-import type { RuntimeManager } from '../runtime-manager/runtime-manager.js';
-import type { KillPodResult, SyncPodResult } from '../runtime-manager/sync-result.js';
+import type { RuntimeManager } from '../../ports/runtime-manager.js';
+import type { KillPodResult, SyncPodResult } from '../../ports/runtime-manager.js';
 
 // The machine reads the results through the domain's narrower shape: a compile error here means
 // the runtime manager's results no longer fit it.

@@ -5,7 +5,8 @@
  * Never rejects for a probe-level problem: the outcome is data the worker counts.
  */
 import { fromPromise } from 'xstate';
-import type { ProbeOutcome, Probers, ProbeTarget } from '../../domain/probe/types.js';
+import type { ProbeOutcome, ProbeTarget } from '../../domain/probe/types.js';
+import type { Probers } from '../../ports/probers.js';
 import type { RunProbeInput } from '../../machines/probe.machine.js';
 import type { Logger } from '../../log.js';
 

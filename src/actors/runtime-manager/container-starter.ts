@@ -17,7 +17,7 @@ import { killContainer } from './container-killer.js';
 import type { ImageManager } from './image-manager.js';
 import { runLifecycleHandler, type HookDeps } from './lifecycle-hooks.js';
 import { podRef, runStep } from './step-runner.js';
-import type { SyncStepResult } from './sync-result.js';
+import type { SyncStepResult } from '../../ports/runtime-manager.js';
 
 export interface ContainerStarterDeps extends HookDeps {
   images: ImageManager;

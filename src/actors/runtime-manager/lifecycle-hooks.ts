@@ -1,20 +1,16 @@
 /**
  * Lifecycle hook handlers (pkg/kubelet/lifecycle handlers.go handlerRunner.Run): exec runs the
  * command in the container through ExecSync (a non-zero exit is a failure), httpGet sends a GET to
- * the pod (any HTTP answer is a success, only a transport error fails, as in Go; https skips
- * certificate checks like Go's hooks and probes), sleep waits on the injected clock. tcpSocket is not
- * a valid lifecycle handler (Go rejects it the same way).
+ * the pod through the HttpGet port (any HTTP answer is a success, only a transport error fails, as
+ * in Go), sleep waits on the injected clock. tcpSocket is not a valid lifecycle handler (Go rejects
+ * it the same way).
  */
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, LifecycleHandler, Pod } from '../../domain/pod/types.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CriClient } from '../../ports/cri.js';
-
-/** Sends one GET; resolves once response headers arrive (the status does not matter). */
-export type HttpGet = (url: string, headers: Record<string, string>) => Promise<number>;
+import type { HttpGet } from '../../ports/http-get.js';
 
 export interface HookDeps {
   cri: CriClient;
@@ -22,18 +18,6 @@ export interface HookDeps {
   log: Logger;
   httpGet: HttpGet;
 }
-
-export const defaultHttpGet: HttpGet = (url, headers) =>
-  new Promise((resolve, reject) => {
-    const parsed = new URL(url);
-    const send = parsed.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(parsed, { method: 'GET', headers: { 'User-Agent': 'kube-lifecycle/kubelet-ts', ...headers }, rejectUnauthorized: false }, (res) => {
-      res.resume(); // discard the body
-      resolve(res.statusCode ?? 0);
-    });
-    req.on('error', reject);
-    req.end();
-  });
 
 function hookError(message: string, cause?: unknown): KubeletError {
   return new KubeletError('KLT_ERR_CONTAINER_HOOK', message, cause === undefined ? {} : { cause });

@@ -12,7 +12,7 @@ import { hasRestartableInitContainer } from '../../domain/runtime/init-container
 import { killContainer } from './container-killer.js';
 import type { HookDeps } from './lifecycle-hooks.js';
 import { podRef, runStep } from './step-runner.js';
-import type { SyncStepResult } from './sync-result.js';
+import type { SyncStepResult } from '../../ports/runtime-manager.js';
 import { TerminationOrdering } from './termination-ordering.js';
 
 export type PodKillerDeps = HookDeps;

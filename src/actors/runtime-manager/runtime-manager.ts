@@ -20,34 +20,31 @@
  * the runtime handler of a RuntimeClass is not resolved; no events are recorded (results carry the
  * reasons instead); a failed sandbox creation of a pod already being terminated is still reported.
  */
-import { mkdir, readdir, readFile } from 'node:fs/promises';
-import { totalmem } from 'node:os';
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
 import { Backoff, containerRestartBackoffPolicy, type BackoffPolicy } from '../../domain/runtime/backoff.js';
-import { computePodActions, type PodActions, type ProbeFailures } from '../../domain/runtime/compute-pod-actions.js';
+import { computePodActions, type PodActions } from '../../domain/runtime/compute-pod-actions.js';
 import { generatePodSandboxConfig, type NodeRuntimeContext } from '../../domain/runtime/container-config.js';
 import { parseResolvConf } from '../../domain/runtime/dns.js';
 import type { EnvSourceLookup } from '../../domain/runtime/env.js';
 import { isRestartableInitContainer } from '../../domain/runtime/init-containers.js';
-import type { RuntimePodStatus } from '../../domain/runtime/pod-status.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
-import type { CriClient, ImageFsInfoResponse } from '../../ports/cri.js';
+import type { CriClient } from '../../ports/cri.js';
+import type { RuntimeManager, SyncPodOptions, SyncPodResult, SyncStepResult } from '../../ports/runtime-manager.js';
+import type { RuntimeHost } from '../../ports/runtime-host.js';
 import { killContainer } from './container-killer.js';
 import { startContainer } from './container-starter.js';
 import { createImageManager } from './image-manager.js';
-import { defaultHttpGet, type HttpGet } from './lifecycle-hooks.js';
 import { killPodContainersAndSandboxes, pruneInitContainers, purgeInitContainers, specsByName } from './pod-killer.js';
 import { readPodStatus } from './pod-status-reader.js';
 import { podRef, runStep } from './step-runner.js';
-import type { KillPodResult, SyncPodResult, SyncStepResult } from './sync-result.js';
 
 /** What the node contributes to pod configuration; every field has the Go kubelet's default. */
 export interface RuntimeNodeOptions {
   /** The node's IPs, primary first (status.hostIP(s) env vars). Default none. */
   hostIPs?: string[];
-  /** Machine memory for the Burstable oom_score_adj. Default: this machine's. */
+  /** Machine memory for the Burstable oom_score_adj. Default: the host's. */
   memoryCapacityBytes?: number;
   nodeAllocatable?: Record<string, string>;
   /** --cluster-dns. Default none (ClusterFirst then falls back to Default, as Go does). */
@@ -76,34 +73,11 @@ export interface RuntimeManagerOptions {
   imagePullBackOff?: BackoffPolicy;
   containerBackOff?: BackoffPolicy;
   node?: RuntimeNodeOptions;
-  /** Creates a pod's log directory before its sandbox (Go does os.MkdirAll). Default: mkdir -p. */
-  makeDirectory?: (path: string) => Promise<void>;
-  /** Reads --resolv-conf. Default: the file system. */
-  readTextFile?: (path: string) => Promise<string>;
-  /** Lists a container's log directory, to resume its restart count. Default: the file system. */
-  listFiles?: (dir: string) => Promise<string[]>;
-  /** Sends httpGet lifecycle hooks. Default: node:http(s). */
-  httpGet?: HttpGet;
-}
-
-export interface SyncPodOptions {
-  /** Failed liveness/startup probes by container name (from the probe manager). */
-  probes?: ProbeFailures;
-  /** A view of the pod read just before (by PLEG, say); read from the runtime when absent. */
-  podStatus?: RuntimePodStatus;
-}
-
-export interface ExecSyncResult { stdout: string; stderr: string; exitCode: number }
-
-export interface RuntimeManager {
-  syncPod(pod: Pod, opts?: SyncPodOptions): Promise<SyncPodResult>;
-  /** Stop the pod's running containers (in parallel, with the grace period), then its sandboxes. */
-  killPod(pod: Pod, gracePeriodSeconds?: number): Promise<KillPodResult>;
-  /** Remove the pod's containers, then its sandboxes. */
-  removePod(uid: string): Promise<KillPodResult>;
-  getPodStatus(uid: string): Promise<RuntimePodStatus>;
-  execSync(containerId: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResult>;
-  imageFsInfo(): Promise<ImageFsInfoResponse>;
+  /**
+   * The node: pod log directories (created before the sandbox, listed to resume a restart count),
+   * --resolv-conf, httpGet lifecycle hooks.
+   */
+  host: RuntimeHost;
 }
 
 function isNothingToDo(actions: PodActions): boolean {
@@ -112,15 +86,6 @@ function isNothingToDo(actions: PodActions): boolean {
 }
 
 const noActions: PodActions = { killPod: false, createSandbox: false, attempt: 0, initContainersToStart: [], containersToStart: [], containersToKill: [] };
-
-async function listRegularFiles(dir: string): Promise<string[]> {
-  try {
-    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isFile()).map((e) => e.name);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
-}
 
 function sandboxIPs(network: { ip: string; additional_ips?: { ip: string }[] } | null): string[] {
   return network ? [network.ip, ...(network.additional_ips ?? []).map((a) => a.ip)].filter((ip) => ip !== '') : [];
@@ -132,19 +97,18 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
   const node = opts.node ?? {};
   const images = createImageManager({ cri, clock, logger: log, ...(opts.imagePullBackOff ? { backoff: opts.imagePullBackOff } : {}) });
   const crashBackoff = new Backoff(opts.containerBackOff ?? containerRestartBackoffPolicy);
-  const makeDirectory = opts.makeDirectory ?? (async (path: string) => void (await mkdir(path, { recursive: true, mode: 0o755 })));
-  const readTextFile = opts.readTextFile ?? ((path: string) => readFile(path, 'utf8'));
+  const { host } = opts;
   const resolvConfPath = node.resolvConf ?? '/etc/resolv.conf';
 
   async function nodeContext(pod: Pod): Promise<NodeRuntimeContext> {
     // Read on every sandbox, as Go does: resolv.conf may change while the kubelet runs.
-    const hostDns = resolvConfPath === '' ? undefined : parseResolvConf(await readTextFile(resolvConfPath));
+    const hostDns = resolvConfPath === '' ? undefined : parseResolvConf(await host.readTextFile(resolvConfPath));
     const serviceEnv = node.serviceEnvFor?.(pod);
     return {
       podLogsDir: opts.podLogsDir,
       dns: { clusterDNS: node.clusterDNS ?? [], clusterDomain: node.clusterDomain ?? '', nodeIPs: node.hostIPs ?? [], ...(hostDns ? { hostDns } : {}) },
       hostIPs: node.hostIPs ?? [],
-      memoryCapacityBytes: node.memoryCapacityBytes ?? totalmem(),
+      memoryCapacityBytes: node.memoryCapacityBytes ?? host.memoryCapacityBytes(),
       ...(node.nodeAllocatable ? { nodeAllocatable: node.nodeAllocatable } : {}),
       ...(node.cpuCfsQuota !== undefined ? { cpuCfsQuota: node.cpuCfsQuota } : {}),
       ...(node.cpuCfsQuotaPeriodMicros !== undefined ? { cpuCfsQuotaPeriodMicros: node.cpuCfsQuotaPeriodMicros } : {}),
@@ -153,8 +117,8 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     };
   }
 
-  const killer = { cri, clock, log, httpGet: opts.httpGet ?? defaultHttpGet };
-  const starter = { ...killer, images, crashBackoff, listFiles: opts.listFiles ?? listRegularFiles };
+  const killer = { cri, clock, log, httpGet: host.httpGet };
+  const starter = { ...killer, images, crashBackoff, listFiles: (dir: string) => host.listFiles(dir) };
 
   async function syncPod(pod: Pod, syncOpts: SyncPodOptions = {}): Promise<SyncPodResult> {
     const uid = pod.metadata.uid;
@@ -227,7 +191,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
 
     if (actions.createSandbox) {
       const created = await runStep(clock, 'createPodSandbox', ref, 'CreatePodSandboxError', async () => {
-        if (sandboxConfig.log_directory) await makeDirectory(sandboxConfig.log_directory);
+        if (sandboxConfig.log_directory) await host.makeDirectory(sandboxConfig.log_directory);
         const id = await cri.runtime.runPodSandbox(sandboxConfig);
         const sandboxStatus = (await cri.runtime.podSandboxStatus(id)).status;
         if (!sandboxStatus) throw new KubeletError('KLT_ERR_CRI_FAILED', 'pod sandbox status is nil');

@@ -1,7 +1,8 @@
 /** Runs one step of a sync: timed on the injected clock, a rejection turned into a failed step. */
 import type { Pod } from '../../domain/pod/types.js';
 import type { Clock } from '../../ports/clock.js';
-import { failure, type SyncStep, type SyncStepResult } from './sync-result.js';
+import type { SyncStep, SyncStepResult } from '../../ports/runtime-manager.js';
+import { failure } from './sync-result.js';
 
 export async function runStep<T>(
   clock: Clock,

@@ -1,54 +1,8 @@
 /**
- * What the runtime manager hands back to pod workers: plain JSON only (no class instances, errors
- * as SerializedError), so a result can travel in an XState event and be written to the journal.
+ * A failed step of SyncPod / KillPod as data: the result types live with the RuntimeManager port
+ * (src/ports/runtime-manager.ts); this maps an error to the Go reason the step is shown under.
  */
 import { serializeError, type KubeletErrorCode, type SerializedError } from '../../domain/errors.js';
-import type { PodActions } from '../../domain/runtime/compute-pod-actions.js';
-import type { RuntimePodStatus } from '../../domain/runtime/pod-status.js';
-
-/** Go's SyncAction, by step of SyncPod / KillPod. */
-export type SyncStep =
-  | 'computePodActions'
-  | 'killPod'
-  | 'killContainer'
-  | 'killPodSandbox'
-  | 'createPodSandbox'
-  | 'configPodSandbox'
-  | 'startInitContainer'
-  | 'startContainer'
-  | 'removeContainer'
-  | 'removePodSandbox';
-
-export interface SyncStepResult {
-  step: SyncStep;
-  /** The container name, the pod ("namespace/name") or the sandbox id the step acted on. */
-  target: string;
-  ok: boolean;
-  error?: SerializedError;
-  /** The Go kubelet's reason for the failure, as container statuses show it (ErrImagePull, CrashLoopBackOff…). */
-  reason?: string;
-  /** The container or sandbox id the step produced or acted on, when there is one. */
-  id?: string;
-  durationMs: number;
-}
-
-export interface SyncPodResult {
-  podUid: string;
-  /** True when every step succeeded. */
-  ok: boolean;
-  actions: PodActions;
-  /** The sandbox the pod's containers run in after this sync, if any. */
-  sandboxId?: string;
-  steps: SyncStepResult[];
-  /** The sync changed nothing: the status it planned from (see PodSyncOutcome.podStatus). */
-  podStatus?: { runtimeStatus: RuntimePodStatus; observedAtMs: number };
-}
-
-export interface KillPodResult {
-  podUid: string;
-  ok: boolean;
-  steps: SyncStepResult[];
-}
 
 /** The Go reason (kubecontainer.Err*, images.Err*) a failure is shown under. */
 const reasonByCode: Partial<Record<KubeletErrorCode, string>> = {

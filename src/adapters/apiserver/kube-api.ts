@@ -12,7 +12,7 @@ import { KubeletError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
   ReviewApi,
-  EventApi, HeartbeatApi, KubeObject, LeaseApi, LeaseObject, NodeApi, NodeObject, NodeStatus, PodApi, PodList, WatchEventType, WatchHandle,
+  EventApi, HeartbeatApi, KubeObject, LeaseApi, LeaseObject, NodeApi, NodeMetadataPatch, NodeObject, NodeStatus, PodApi, PodList, WatchEventType, WatchHandle,
 } from '../../ports/apiserver.js';
 import { toApiError } from './api-errors.js';
 import { AuthenticationV1Api, AuthorizationV1Api, CoordinationV1Api, CoreV1Api, KubeConfig, of, PatchStrategy, setHeaderOptions, Watch } from './client-node.js';
@@ -129,7 +129,7 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
   createNode(node: NodeObject): Promise<NodeObject> {
     return this.call('create node', (o) => this.core.createNode({ body: node as Loose }, o));
   }
-  patchNode(name: string, patch: Partial<NodeObject>): Promise<NodeObject> {
+  patchNode(name: string, patch: NodeMetadataPatch): Promise<NodeObject> {
     return this.call('patch node', (o) => this.core.patchNode({ name, body: patch }, strategicMerge(o)));
   }
   patchNodeStatus(name: string, status: NodeStatus): Promise<NodeObject> {

@@ -7,6 +7,7 @@
  * options), so a runtime that comes back is used again without recreating the client.
  */
 import * as grpc from '@grpc/grpc-js';
+import type { RuntimeServiceDefinition } from '../../generated/runtime/v1/RuntimeService.js';
 import type { CriClient } from '../../ports/cri.js';
 import {
   DEFAULT_IMAGE_PULL_TIMEOUT_MS, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS, type CriDeadlines,
@@ -46,11 +47,11 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
 
 /** The lists a relist asks for every second: their repeated answers are not decoded again. */
 const RELIST_METHODS = ['ListPodSandbox', 'ListContainers'] as const;
-let runtimeServiceClient: grpc.ServiceClientConstructor | undefined;
+let relistAwareService: RuntimeServiceDefinition | undefined;
 
-function runtimeClientConstructor(): grpc.ServiceClientConstructor {
-  runtimeServiceClient ??= grpc.makeClientConstructor(decodingRepeatedAnswers(loadCriProto().runtimeService, RELIST_METHODS), 'runtime.v1.RuntimeService');
-  return runtimeServiceClient;
+function runtimeServiceForClients(): RuntimeServiceDefinition {
+  relistAwareService ??= decodingRepeatedAnswers(loadCriProto().runtimeService, RELIST_METHODS);
+  return relistAwareService;
 }
 
 export function createCriClient(options: CriClientOptions): GrpcCriClient {
@@ -62,18 +63,17 @@ export function createCriClient(options: CriClientOptions): GrpcCriClient {
     imagePullTimeoutMs: options.imagePullTimeoutMs ?? DEFAULT_IMAGE_PULL_TIMEOUT_MS,
   };
 
-  const proto = loadCriProto();
   const credentials = grpc.credentials.createInsecure();
-  const runtimeClient = new (runtimeClientConstructor())(runtimeEndpoint.target, credentials, CHANNEL_OPTIONS);
+  const runtimeClient = new grpc.Client(runtimeEndpoint.target, credentials, CHANNEL_OPTIONS);
   // Same socket: share the runtime client's channel, so there is one connection to watch and close.
   const imageClient = imageEndpoint.socketPath === runtimeEndpoint.socketPath
-    ? new proto.ImageServiceClient(imageEndpoint.target, credentials, { channelOverride: runtimeClient.getChannel() })
-    : new proto.ImageServiceClient(imageEndpoint.target, credentials, CHANNEL_OPTIONS);
+    ? new grpc.Client(imageEndpoint.target, credentials, { channelOverride: runtimeClient.getChannel() })
+    : new grpc.Client(imageEndpoint.target, credentials, CHANNEL_OPTIONS);
 
   let closed = false;
   return {
-    runtime: createRuntimeService(runtimeClient, deadlines),
-    images: createImageService(imageClient, deadlines),
+    runtime: createRuntimeService(runtimeClient, runtimeServiceForClients(), deadlines),
+    images: createImageService(imageClient, loadCriProto().imageService, deadlines),
     close() {
       if (closed) return;
       closed = true;

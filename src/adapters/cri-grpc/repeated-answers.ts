@@ -25,15 +25,19 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function mapMethods(service: grpc.ServiceDefinition, methods: readonly string[], wrap: (definition: grpc.MethodDefinition<object, object>, name: string) => grpc.MethodDefinition<object, object>): grpc.ServiceDefinition {
+/**
+ * `service` with the named methods wrapped. A wrapper keeps its method's path and the types its codecs
+ * read and write, so the copy has the type of the original (generated definitions stay typed).
+ */
+function mapMethods<D extends grpc.ServiceDefinition>(service: D, methods: readonly string[], wrap: (definition: grpc.MethodDefinition<object, object>, name: string) => grpc.MethodDefinition<object, object>): D {
   const wrapped: Record<string, grpc.MethodDefinition<object, object>> = {};
   for (const [name, definition] of Object.entries(service as Record<string, grpc.MethodDefinition<object, object>>)) {
     wrapped[name] = methods.includes(name) ? wrap(definition, name) : definition;
   }
-  return wrapped as grpc.ServiceDefinition;
+  return wrapped as D;
 }
 
-export function decodingRepeatedAnswers(service: grpc.ServiceDefinition, methods: readonly string[]): grpc.ServiceDefinition {
+export function decodingRepeatedAnswers<D extends grpc.ServiceDefinition>(service: D, methods: readonly string[]): D {
   return mapMethods(service, methods, (definition) => {
     const recent: { bytes: Buffer; value: object }[] = [];
     return {
@@ -57,7 +61,7 @@ export function decodingRepeatedAnswers(service: grpc.ServiceDefinition, methods
 }
 
 /** `listOf` picks the list an answer is built around (`items`, `containers`). */
-export function encodingRepeatedAnswers(service: grpc.ServiceDefinition, listOf: Readonly<Record<string, (answer: object) => unknown>>): grpc.ServiceDefinition {
+export function encodingRepeatedAnswers<D extends grpc.ServiceDefinition>(service: D, listOf: Readonly<Record<string, (answer: object) => unknown>>): D {
   return mapMethods(service, Object.keys(listOf), (definition, name) => {
     const pick = listOf[name]!;
     const encoded = new WeakMap<object, Buffer>();

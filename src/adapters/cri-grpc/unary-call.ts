@@ -1,23 +1,27 @@
-/** One promise-returning unary call on a grpc-js generic client, with a deadline and our error mapping. */
+/** One promise-returning unary call on a grpc-js client, with a deadline and our error mapping. */
 import type * as grpc from '@grpc/grpc-js';
 import { toKubeletError } from './grpc-errors.js';
 
-type UnaryMethod = (
-  request: object,
-  options: grpc.CallOptions,
-  callback: (err: grpc.ServiceError | null, response?: unknown) => void,
-) => grpc.ClientUnaryCall;
+/** What a unary call needs of a generated method definition: its path and its two codecs. */
+export interface UnaryMethod<Req, Res> {
+  readonly path: string;
+  readonly requestSerialize: (request: Req) => Buffer;
+  readonly responseDeserialize: (bytes: Buffer) => Res;
+}
 
-export function unaryCall<Res>(client: grpc.Client, rpc: string, request: object, timeoutMs: number): Promise<Res> {
-  const method = (client as unknown as Record<string, UnaryMethod | undefined>)[rpc];
-  if (typeof method !== 'function') {
-    return Promise.reject(toKubeletError(new Error(`no such RPC in the loaded proto`), rpc));
-  }
+/** The RPC's name (`/runtime.v1.RuntimeService/Version` → `Version`), for error messages. */
+function rpcName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+export function unaryCall<Req, Res>(client: grpc.Client, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number): Promise<Res> {
+  const rpc = rpcName(method.path);
   return new Promise<Res>((resolve, reject) => {
     try {
-      method.call(client, request, { deadline: Date.now() + timeoutMs }, (err, response) => {
+      client.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, request, { deadline: Date.now() + timeoutMs }, (err, response) => {
         if (err) reject(toKubeletError(err, rpc));
-        else resolve(response as Res);
+        else if (response === undefined) reject(toKubeletError(new Error('no answer'), rpc));
+        else resolve(response);
       });
     } catch (err) {
       // grpc-js throws synchronously on a closed client or a request it cannot serialize.

@@ -11,7 +11,10 @@
  * - a sandbox's network: absent (host network; the node's interfaces are the node's).
  * A container that is not running has neither cpu nor memory.
  */
-import type { ContainerStats, CpuUsage, MemoryUsage, PodSandboxStats } from '../../ports/cri.js';
+import type { ContainerStats } from '../../generated/runtime/v1/ContainerStats.js';
+import type { CpuUsage } from '../../generated/runtime/v1/CpuUsage.js';
+import type { MemoryUsage } from '../../generated/runtime/v1/MemoryUsage.js';
+import type { PodSandboxStats } from '../../generated/runtime/v1/PodSandboxStats.js';
 import { readProcessGroupUsage, type GroupUsage } from '../host/proc-usage.js';
 import { isSameProcessAlive } from './proc-stat.js';
 import type { ContainerRecord, SandboxRecord } from './records.js';

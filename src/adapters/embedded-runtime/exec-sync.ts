@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { KubeletError } from '../../domain/errors.js';
-import type { ExecSyncResponse } from '../../ports/cri.js';
+import type { ExecSyncResponse__Output as ExecSyncResponse } from '../../generated/runtime/v1/ExecSyncResponse.js';
 import { exitCodeFor } from './exit-code.js';
 
 /** Each stream is cut here: a probe's output is small, a runaway command must not exhaust our memory. */

@@ -2,15 +2,19 @@
  * ListPodSandbox / ListContainers filters, with containerd's semantics: every field that is set must
  * match; a label selector matches when every key=value in it is among the object's labels (an empty
  * selector matches everything). Id prefixes are resolved to full ids by the caller before filtering.
+ * The stats filters have the same fields less `state`, so one shape serves all four.
  */
-import type { Container, ContainerFilter, Labels, PodSandbox, PodSandboxFilter } from '../../ports/cri.js';
+import type { Labels } from '../../ports/cri.js';
 
-export function matchesLabelSelector(labels: Labels, selector: Labels | undefined | null): boolean {
+interface Listed<State> { id?: string; state?: State; labels?: Labels; pod_sandbox_id?: string }
+interface Filter<State> { id?: string; state?: { state?: State } | null; label_selector?: Labels | null; pod_sandbox_id?: string }
+
+export function matchesLabelSelector(labels: Labels | undefined, selector: Labels | undefined | null): boolean {
   if (!selector) return true;
-  return Object.entries(selector).every(([key, value]) => labels[key] === value);
+  return Object.entries(selector).every(([key, value]) => labels?.[key] === value);
 }
 
-export function filterSandboxes(sandboxes: PodSandbox[], filter: PodSandboxFilter | undefined | null): PodSandbox[] {
+export function filterSandboxes<State, T extends Listed<State>>(sandboxes: T[], filter: Filter<State> | undefined | null): T[] {
   if (!filter) return sandboxes;
   return sandboxes.filter((sandbox) =>
     (!filter.id || sandbox.id === filter.id) &&
@@ -18,7 +22,7 @@ export function filterSandboxes(sandboxes: PodSandbox[], filter: PodSandboxFilte
     matchesLabelSelector(sandbox.labels, filter.label_selector));
 }
 
-export function filterContainers(containers: Container[], filter: ContainerFilter | undefined | null): Container[] {
+export function filterContainers<State, T extends Listed<State>>(containers: T[], filter: Filter<State> | undefined | null): T[] {
   if (!filter) return containers;
   return containers.filter((container) =>
     (!filter.id || container.id === filter.id) &&

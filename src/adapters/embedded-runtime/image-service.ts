@@ -5,7 +5,11 @@
  */
 import { statfs } from 'node:fs/promises';
 import { KubeletError } from '../../domain/errors.js';
-import type { Image, ImageFsInfoResponse, ImageSpec, ImageStatusResponse } from '../../ports/cri.js';
+import type { Image } from '../../generated/runtime/v1/Image.js';
+import type { ImageFilter__Output } from '../../generated/runtime/v1/ImageFilter.js';
+import type { ImageFsInfoResponse } from '../../generated/runtime/v1/ImageFsInfoResponse.js';
+import type { ImageSpec__Output } from '../../generated/runtime/v1/ImageSpec.js';
+import type { ImageStatusResponse } from '../../generated/runtime/v1/ImageStatusResponse.js';
 import type { ImageStore } from './image-store.js';
 
 export class EmbeddedImageService {
@@ -15,7 +19,7 @@ export class EmbeddedImageService {
     private readonly nowNs: () => bigint,
   ) {}
 
-  listImages(filter: { image?: ImageSpec | null } | null | undefined): Image[] {
+  listImages(filter: ImageFilter__Output | null): Image[] {
     const wanted = filter?.image?.image;
     if (!wanted) return this.store.list();
     const found = this.store.find(wanted);
@@ -23,18 +27,18 @@ export class EmbeddedImageService {
   }
 
   /** An absent image is `image: null`, not an error (what the kubelet's IfNotPresent relies on). */
-  imageStatus(spec: ImageSpec | null | undefined, verbose: boolean): ImageStatusResponse {
+  imageStatus(spec: ImageSpec__Output | null, verbose: boolean): ImageStatusResponse {
     const image = spec?.image ? this.store.find(spec.image) ?? null : null;
     const info: Record<string, string> = verbose && image ? { info: JSON.stringify({ embedded: true, content: 'none' }) } : {};
     return { image, info };
   }
 
-  async pullImage(spec: ImageSpec | null | undefined): Promise<string> {
+  async pullImage(spec: ImageSpec__Output | null): Promise<string> {
     if (!spec?.image) throw new KubeletError('KLT_ERR_CRI_INVALID_ARGUMENT', 'PullImage needs an image name');
     return (await this.store.record(spec.image)).id;
   }
 
-  async removeImage(spec: ImageSpec | null | undefined): Promise<void> {
+  async removeImage(spec: ImageSpec__Output | null): Promise<void> {
     if (!spec?.image) throw new KubeletError('KLT_ERR_CRI_INVALID_ARGUMENT', 'RemoveImage needs an image name or id');
     await this.store.remove(spec.image);
   }

@@ -82,7 +82,7 @@ function toImage(name: string): Image {
   // No repo digest: containerd has none for imported images either. The uid is the one a container of
   // this image really runs as when it sets no run_as_user: the runtime's own, so the kubelet's
   // runAsNonRoot check judges what will actually happen.
-  return { id, repo_tags: [name], repo_digests: [], size: String(NOMINAL_IMAGE_SIZE_BYTES), uid: { value: String(runtimeUid()) }, username: '', spec: { image: id, annotations: {} }, pinned: false };
+  return { id, repo_tags: [name], repo_digests: [], size: String(NOMINAL_IMAGE_SIZE_BYTES), uid: { value: String(runtimeUid()) }, username: '', spec: { image: id, annotations: {}, user_specified_image: '', runtime_handler: '' }, pinned: false };
 }
 
 function runtimeUid(): number {

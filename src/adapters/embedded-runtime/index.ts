@@ -47,7 +47,7 @@ import { wallClockNs } from './cri-log-writer.js';
 import { imageServiceHandlers, runtimeServiceHandlers } from './grpc-handlers.js';
 import { EmbeddedImageService } from './image-service.js';
 import { DEFAULT_EMBEDDED_IMAGES, ImageStore } from './image-store.js';
-import { EmbeddedRuntimeService } from './runtime-service.js';
+import { RuntimeState } from './runtime-state.js';
 import { resolveShimCommand } from './shim-launcher.js';
 import { lockStateDir } from './state-dir-lock.js';
 
@@ -104,7 +104,7 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
   try {
     const shim = await resolveShimCommand(options.stateDir);
     const imageStore = await ImageStore.open(options.stateDir, options.images ?? DEFAULT_EMBEDDED_IMAGES);
-    const runtime = await EmbeddedRuntimeService.open({
+    const runtime = await RuntimeState.open({
       stateDir: options.stateDir, images: imageStore, shim, logger, nowNs, maxLogLineBytes: options.maxLogLineBytes,
     });
     const images = new EmbeddedImageService(imageStore, options.stateDir, nowNs);
@@ -113,8 +113,8 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
     server = grpcServer;
     // The relist's lists come back as the very objects answered before while nothing changed.
     const runtimeService = encodingRepeatedAnswers(proto.runtimeService, {
-      ListPodSandbox: (answer) => (answer as { items?: unknown }).items,
-      ListContainers: (answer) => (answer as { containers?: unknown }).containers,
+      ListPodSandbox: (answer) => ('items' in answer ? answer.items : undefined),
+      ListContainers: (answer) => ('containers' in answer ? answer.containers : undefined),
     });
     grpcServer.addService(runtimeService, runtimeServiceHandlers(runtime, logger));
     grpcServer.addService(proto.imageService, imageServiceHandlers(images, logger));

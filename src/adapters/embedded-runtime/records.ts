@@ -3,7 +3,12 @@
  * stateDir), enough to answer every CRI query and to adopt still-running containers after a restart.
  * Field names follow the CRI messages they feed.
  */
-import type { ContainerMetadata, ImageSpec, Labels, Mount, PodSandboxMetadata, PodSandboxState } from '../../ports/cri.js';
+import type { ContainerMetadata__Output as ContainerMetadata } from '../../generated/runtime/v1/ContainerMetadata.js';
+import type { ImageSpec } from '../../generated/runtime/v1/ImageSpec.js';
+import type { Mount__Output as Mount } from '../../generated/runtime/v1/Mount.js';
+import type { PodSandboxMetadata__Output as PodSandboxMetadata } from '../../generated/runtime/v1/PodSandboxMetadata.js';
+import type { PodSandboxState__Output as PodSandboxState } from '../../generated/runtime/v1/PodSandboxState.js';
+import type { Labels } from '../../ports/cri.js';
 import type { ProcessIdentity } from './proc-stat.js';
 
 export interface SandboxRecord {

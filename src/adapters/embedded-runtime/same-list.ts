@@ -5,9 +5,10 @@
  * field of a listed item is fixed when the item is created, so id and state are all that can differ.
  */
 export class SameList<T extends { readonly id: string; readonly state: string }> {
-  private last: readonly T[] | null = null;
+  // Not readonly in type only because the generated answer types take mutable arrays: never changed.
+  private last: T[] | null = null;
 
-  keep(fresh: readonly T[]): readonly T[] {
+  keep(fresh: T[]): T[] {
     const last = this.last;
     if (last !== null && last.length === fresh.length && last.every((item, i) => item.id === fresh[i]!.id && item.state === fresh[i]!.state)) {
       return last;

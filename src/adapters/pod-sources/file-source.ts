@@ -21,7 +21,7 @@ import { basename, dirname, join } from 'node:path';
 import { dropDuplicatePods, type PodFromOrigin } from '../../domain/pod-config/duplicates.js';
 import { decodeStaticPod } from '../../domain/pod-config/static-pod.js';
 import type { RejectedManifest } from '../../domain/pod-config/types.js';
-import type { Closable, FileSourceReader, SourceRead } from '../../actors/pod-config/pod-source-io.js';
+import type { Closable, FileSourceReader, SourceRead } from '../../ports/pod-sources.js';
 import { parseManifestText } from './parse-manifest.js';
 
 export const MAX_MANIFEST_BYTES = 10 * 1024 * 1024;

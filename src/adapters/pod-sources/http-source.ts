@@ -9,7 +9,7 @@
  */
 import { dropDuplicatePods } from '../../domain/pod-config/duplicates.js';
 import { decodePodsFromUrl } from '../../domain/pod-config/static-pod.js';
-import type { HttpSourceReader, SourceRead } from '../../actors/pod-config/pod-source-io.js';
+import type { HttpSourceReader, SourceRead } from '../../ports/pod-sources.js';
 import { MAX_MANIFEST_BYTES } from './file-source.js';
 import { parseManifestText } from './parse-manifest.js';
 

@@ -1,5 +1,5 @@
 /** The real pod source I/O: the file source over node:fs, the http source over global fetch. */
-import type { PodSourceIo } from '../../actors/pod-config/pod-source-io.js';
+import type { PodSourceIo } from '../../ports/pod-sources.js';
 import { createFileSourceReader } from './file-source.js';
 import { createHttpSourceReader } from './http-source.js';
 

@@ -14,7 +14,8 @@ import * as grpc from '@grpc/grpc-js';
 import { formatGoDuration } from '../../domain/config/duration.js';
 import { joinHostPort, probeUserAgent } from '../../domain/probe/target.js';
 import type { ProbeOutcome, ProbeTarget } from '../../domain/probe/types.js';
-import { loadHealthProto, type HealthCheckRequest, type HealthCheckResponse } from './grpc-health-proto.js';
+import type { HealthCheckResponse__Output } from '../../generated/grpc/health/v1/HealthCheckResponse.js';
+import { loadHealthProto } from './grpc-health-proto.js';
 
 type GrpcTarget = Extract<ProbeTarget, { kind: 'grpc' }>;
 
@@ -32,21 +33,15 @@ const GO_CODE_NAMES = [
   'Internal', 'Unavailable', 'DataLoss', 'Unauthenticated',
 ];
 
-type CheckFn = (
-  request: HealthCheckRequest,
-  options: grpc.CallOptions,
-  callback: (err: grpc.ServiceError | null, response?: HealthCheckResponse) => void,
-) => grpc.ClientUnaryCall;
-
 export async function grpcProbe(target: GrpcTarget): Promise<ProbeOutcome> {
   const address = joinHostPort(target.host, target.port);
   const timeout = formatGoDuration(target.timeoutSeconds * 1000);
   const deadline = Date.now() + target.timeoutSeconds * 1000;
   // A missing proto is an installation fault, not the container's: it throws (an `unknown` attempt).
-  const { HealthClient } = loadHealthProto();
+  const { healthService } = loadHealthProto();
   let client: grpc.Client;
   try {
-    client = new HealthClient(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
+    client = new grpc.Client(address, grpc.credentials.createInsecure(), CHANNEL_OPTIONS);
   } catch (err) {
     return failure(`error: failed to connect service at ${JSON.stringify(address)}: ${errorMessage(err)}`);
   }
@@ -58,7 +53,7 @@ export async function grpcProbe(target: GrpcTarget): Promise<ProbeOutcome> {
         ? failure(`timeout: failed to connect service ${JSON.stringify(address)} within ${timeout}: context deadline exceeded`)
         : failure(`error: failed to connect service at ${JSON.stringify(address)}: ${connectError.message}`);
     }
-    const { err, response } = await check(client, target.service, deadline);
+    const { err, response } = await check(client, healthService.Check, target.service, deadline);
     if (err) return failure(rpcFailure(err, timeout));
     // A status newer than our proto arrives as its number; Go names it by number too.
     const status = String(response?.status ?? 'UNKNOWN');
@@ -84,10 +79,12 @@ function waitForReady(client: grpc.Client, deadline: number): Promise<Error | un
   return new Promise((resolve) => client.waitForReady(deadline, (err) => resolve(err)));
 }
 
-function check(client: grpc.Client, service: string, deadline: number): Promise<{ err: grpc.ServiceError | null; response?: HealthCheckResponse }> {
-  const call = (client as unknown as { Check: CheckFn }).Check.bind(client);
+type CheckMethod = ReturnType<typeof loadHealthProto>['healthService']['Check'];
+
+function check(client: grpc.Client, method: CheckMethod, service: string, deadline: number): Promise<{ err: grpc.ServiceError | null; response?: HealthCheckResponse__Output }> {
   return new Promise((resolve) => {
-    call({ service }, { deadline }, (err, response) => resolve(response ? { err, response } : { err }));
+    client.makeUnaryRequest(method.path, method.requestSerialize, method.responseDeserialize, { service }, { deadline }, (err, response) =>
+      resolve(response ? { err, response } : { err }));
   });
 }
 

@@ -2,7 +2,7 @@
  * The probers, one per handler kind, as the probe actors take them (domain/probe/types: Probers).
  * The composition root builds them once: `createProbeActors({ probers: createProbers({ execSync }) })`.
  */
-import type { Probers } from '../../domain/probe/types.js';
+import type { Probers } from '../../ports/probers.js';
 import { execProbe, type ExecSyncFn } from './exec-prober.js';
 import { grpcProbe } from './grpc-prober.js';
 import { httpProbe } from './http-prober.js';

@@ -42,14 +42,3 @@ export type ProbeTarget =
   | { kind: 'grpc'; host: string; port: number; service: string; timeoutSeconds: number }
   /** The handler could not be resolved (no handler, unknown port name, bad port): the attempt is `unknown`. */
   | { kind: 'unresolvable'; reason: string };
-
-/** Runs one probe attempt against a resolved target; never rejects for a probe-level failure. */
-export type Prober<T extends ProbeTarget['kind']> = (target: Extract<ProbeTarget, { kind: T }>) => Promise<ProbeOutcome>;
-
-/** One prober per handler kind; built by src/adapters/probers (createProbers) and handed to the probe actors. */
-export interface Probers {
-  exec: Prober<'exec'>;
-  httpGet: Prober<'httpGet'>;
-  tcpSocket: Prober<'tcpSocket'>;
-  grpc: Prober<'grpc'>;
-}

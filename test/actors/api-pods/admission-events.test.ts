@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback } from 'xstate';
 import { relayAdmissionRejections } from '../../../src/actors/api-pods/admission-events.js';
-import type { EventRecorder } from '../../../src/actors/api-pods/event-recorder.js';
+import type { EventRecorder } from '../../../src/ports/event-recorder.js';
 import type { EventRequest } from '../../../src/domain/status-manager/event-aggregation.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
 import { syncLoopMachine } from '../../../src/machines/sync-loop.machine.js';

@@ -1,6 +1,6 @@
 /** An in-memory HeartbeatApi: records calls, keeps nodes and leases with resourceVersions, injects failures. */
 import { KubeletError, type KubeletErrorCode } from '../../../src/domain/errors.js';
-import type { HeartbeatApi, LeaseObject, NodeObject, NodeStatus } from '../../../src/ports/apiserver.js';
+import type { HeartbeatApi, LeaseObject, NodeMetadataPatch, NodeObject, NodeStatus } from '../../../src/ports/apiserver.js';
 
 export class FakeNodeApi implements HeartbeatApi {
   readonly calls: string[] = [];
@@ -34,7 +34,7 @@ export class FakeNodeApi implements HeartbeatApi {
     this.nodes.set(name, stored);
     return structuredClone(stored);
   }
-  async patchNode(name: string, patch: Partial<NodeObject>): Promise<NodeObject> {
+  async patchNode(name: string, patch: NodeMetadataPatch): Promise<NodeObject> {
     this.step('patchNode');
     const n = this.nodes.get(name);
     if (!n) throw new KubeletError('KLT_ERR_API_NOT_FOUND', 'not found');

@@ -2,7 +2,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { runSourceLoop, WATCH_DEBOUNCE_MS } from '../../../src/actors/pod-config/source-actor.js';
-import type { SourceRead } from '../../../src/actors/pod-config/pod-source-io.js';
+import type { SourceRead } from '../../../src/ports/pod-sources.js';
 import type { PodSourceEvent } from '../../../src/machines/pod-config.machine.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
 

@@ -3,7 +3,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { createActor, createMachine, sendTo, SimulatedClock, type AnyActorRef } from 'xstate';
 import { createPlegActors } from '../../../src/actors/pleg/pleg-actors.js';
 import { createPodWorkerActors } from '../../../src/actors/pod-worker/pod-worker-actors.js';
-import { createRuntimeManager, type RuntimeManager } from '../../../src/actors/runtime-manager/runtime-manager.js';
+import { createRuntimeManager } from '../../../src/actors/runtime-manager/runtime-manager.js';
+import type { RuntimeManager } from '../../../src/ports/runtime-manager.js';
+import { FakeRuntimeHost } from '../../fakes/fake-runtime-host.js';
 import type { Pod, PodStatus } from '../../../src/domain/pod/types.js';
 import { plegMachine, type PlegEventsEvent } from '../../../src/machines/pleg.machine.js';
 import { podWorkerMachine, type PodWorkerEvent } from '../../../src/machines/pod-worker.machine.js';
@@ -43,7 +45,7 @@ beforeEach(() => {
   cri = new FakeCri({ clock });
   cri.addImage('nginx:1.27');
   manager = createRuntimeManager({
-    cri, clock, podLogsDir: '/var/log/pods', logger: pino({ level: 'silent' }), makeDirectory: async () => {},
+    cri, clock, podLogsDir: '/var/log/pods', logger: pino({ level: 'silent' }), host: new FakeRuntimeHost(),
     node: { resolvConf: '', memoryCapacityBytes: 8 * 1024 ** 3, hostIPs: ['192.168.1.5'] },
   });
 });

@@ -5,7 +5,8 @@ import { createActor, setup, toPromise, waitFor } from 'xstate';
 import { createProbeActors, forJournal, MAX_OUTCOME_OUTPUT_CHARS, PROBE_ATTEMPTS, runWithRetries } from '../../../src/actors/probe/probe-actors.js';
 import { createProbers } from '../../../src/adapters/probers/index.js';
 import { probeMachine } from '../../../src/machines/probe.machine.js';
-import type { ProbeOutcome, Probers, ProbeTarget } from '../../../src/domain/probe/types.js';
+import type { ProbeOutcome, ProbeTarget } from '../../../src/domain/probe/types.js';
+import type { Probers } from '../../../src/ports/probers.js';
 import { healthService, startGrpcServer, type SeenCheck, type StatusAnswer } from '../../support/grpc-health-server.js';
 import { until } from '../../support/daemon.js';
 

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRuntimeManager, type RuntimeManager } from '../../../src/actors/runtime-manager/runtime-manager.js';
+import { createRuntimeManager } from '../../../src/actors/runtime-manager/runtime-manager.js';
+import type { RuntimeManager } from '../../../src/ports/runtime-manager.js';
+import { createRuntimeHost } from '../../../src/adapters/host/runtime-host.js';
 import type { Container, Pod } from '../../../src/domain/pod/types.js';
 import type { Clock } from '../../../src/ports/clock.js';
 import { FakeCri } from '../../fakes/fake-cri.js';
@@ -45,7 +47,7 @@ beforeEach(async () => {
   clock = new ManualClock();
   cri = new FakeCri({ clock });
   cri.addImage('busybox:1.36');
-  manager = createRuntimeManager({ cri, clock, podLogsDir: logsDir, logger: pino({ level: 'silent' }), node: { resolvConf: '', memoryCapacityBytes: 1 << 30 } });
+  manager = createRuntimeManager({ cri, clock, podLogsDir: logsDir, logger: pino({ level: 'silent' }), host: createRuntimeHost(), node: { resolvConf: '', memoryCapacityBytes: 1 << 30 } });
 });
 
 afterEach(async () => {

@@ -9,7 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntimeManager, type RuntimeManager } from '../../../src/actors/runtime-manager/runtime-manager.js';
+import { createRuntimeManager } from '../../../src/actors/runtime-manager/runtime-manager.js';
+import type { RuntimeManager } from '../../../src/ports/runtime-manager.js';
+import { createRuntimeHost } from '../../../src/adapters/host/runtime-host.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
 import type { Clock } from '../../../src/ports/clock.js';
 import type { CriTargetHandle } from '../../adapters/cri-contract/targets.js';
@@ -65,7 +67,7 @@ describe('runtimeManager against the embedded runtime', () => {
     handle = await embeddedRuntimeTarget().start();
     logsDir = await mkdtemp(join(tmpdir(), 'klt-rm-embedded-'));
     manager = createRuntimeManager({
-      cri: handle.cri, clock: wallClock, podLogsDir: logsDir, logger: pino({ level: 'silent' }),
+      cri: handle.cri, clock: wallClock, podLogsDir: logsDir, logger: pino({ level: 'silent' }), host: createRuntimeHost(),
       node: { resolvConf: '', memoryCapacityBytes: 1 << 30, hostIPs: ['127.0.0.1'] },
     });
   });

@@ -3,13 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createRuntimeManager, type RuntimeManager, type RuntimeManagerOptions } from '../../../src/actors/runtime-manager/runtime-manager.js';
-import type { SyncPodResult } from '../../../src/actors/runtime-manager/sync-result.js';
+import { createRuntimeManager, type RuntimeManagerOptions } from '../../../src/actors/runtime-manager/runtime-manager.js';
+import type { RuntimeManager, SyncPodResult } from '../../../src/ports/runtime-manager.js';
+import { createRuntimeHost } from '../../../src/adapters/host/runtime-host.js';
 import { runtimeOnlyPod } from '../../../src/domain/pod/orphans.js';
 import type { Container, Pod } from '../../../src/domain/pod/types.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 import type { Clock } from '../../../src/ports/clock.js';
 import { FakeCri } from '../../fakes/fake-cri.js';
+import { FakeRuntimeHost } from '../../fakes/fake-runtime-host.js';
 
 /** A clock that only moves when the test says so. */
 class SimulatedClock implements Clock {
@@ -47,7 +49,7 @@ let manager: RuntimeManager;
 
 function build(extra: Partial<RuntimeManagerOptions> = {}): RuntimeManager {
   return createRuntimeManager({
-    cri, clock, podLogsDir: logsDir, logger: pino({ level: 'silent' }),
+    cri, clock, podLogsDir: logsDir, logger: pino({ level: 'silent' }), host: createRuntimeHost(),
     node: { resolvConf: '', memoryCapacityBytes: 8 * 1024 ** 3, hostIPs: ['192.168.1.5'] },
     ...extra,
   });
@@ -164,6 +166,21 @@ describe('runtimeManager.syncPod', () => {
     const appConfig = cri.latestContainer('app')?.config;
     expect(appConfig?.log_path).toBe('app/0.log');
     expect(appConfig?.image.user_specified_image).toBe('nginx:1.27');
+  });
+
+  it('reaches the node only through its host: the log directory, --resolv-conf and the memory fallback', async () => {
+    const host = new FakeRuntimeHost(4 * 1024 ** 3);
+    host.files.set('/etc/resolv.conf', 'nameserver 10.0.0.10\nsearch corp.example\n');
+    host.files.set('/pods/shop_web_uid-1/app/2.log', '');
+    const onHost = createRuntimeManager({ cri, clock, podLogsDir: '/pods', logger: pino({ level: 'silent' }), host, node: { resolvConf: '/etc/resolv.conf' } });
+    const burstable: Container = { ...app, resources: { requests: { memory: '1Gi' } } };
+    await onHost.syncPod(makePod({ initContainers: [], containers: [burstable] }));
+    expect([...host.directories]).toEqual(['/pods/shop_web_uid-1']);
+    const sandbox = [...cri.sandboxes.values()][0];
+    expect(sandbox?.config.dns_config).toMatchObject({ servers: ['10.0.0.10'], searches: ['corp.example'] });
+    expect(cri.latestContainer('app')?.config.log_path).toBe('app/3.log');
+    // Burstable: 1000 - 1000 * request / capacity, the capacity being the host's 4 GiB.
+    expect(Number(cri.latestContainer('app')?.config.linux?.resources?.oom_score_adj)).toBe(750);
   });
 
   it('resumes the restart count from the log directory when the runtime forgot the container', async () => {

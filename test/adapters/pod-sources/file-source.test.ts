@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileSourceReader } from '../../../src/adapters/pod-sources/file-source.js';
-import type { SourceRead } from '../../../src/actors/pod-config/pod-source-io.js';
+import type { SourceRead } from '../../../src/ports/pod-sources.js';
 
 const fixture = (name: string) => new URL(`../../fixtures/manifests/${name}`, import.meta.url);
 

@@ -3,8 +3,8 @@
  * src/adapters/pod-sources (createPodSourceIo) and by fakes in tests. Readers return plain data;
  * the actors add timing (polls, watch debounce) and turn results into machine events.
  */
-import type { Pod } from '../../domain/pod/types.js';
-import type { RejectedManifest } from '../../domain/pod-config/types.js';
+import type { Pod } from '../domain/pod/types.js';
+import type { RejectedManifest } from '../domain/pod-config/types.js';
 
 export type SourceRead =
   /** Every pod the source has now, and the manifests skipped (by file name or URL) with why. */

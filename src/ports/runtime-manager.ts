@@ -1,0 +1,74 @@
+/**
+ * The runtime manager pod workers call (Go's kubeGenericRuntimeManager, implemented by
+ * src/actors/runtime-manager over the CRI port). Every result is plain JSON (no class instances,
+ * errors as SerializedError), so a result can travel in an XState event and be written to the journal.
+ */
+import type { SerializedError } from '../domain/errors.js';
+import type { PodActions, ProbeFailures } from '../domain/runtime/compute-pod-actions.js';
+import type { RuntimePodStatus } from '../domain/runtime/pod-status.js';
+import type { Pod } from '../domain/pod/types.js';
+import type { ImageFsInfoResponse } from './cri.js';
+
+/** Go's SyncAction, by step of SyncPod / KillPod. */
+export type SyncStep =
+  | 'computePodActions'
+  | 'killPod'
+  | 'killContainer'
+  | 'killPodSandbox'
+  | 'createPodSandbox'
+  | 'configPodSandbox'
+  | 'startInitContainer'
+  | 'startContainer'
+  | 'removeContainer'
+  | 'removePodSandbox';
+
+export interface SyncStepResult {
+  step: SyncStep;
+  /** The container name, the pod ("namespace/name") or the sandbox id the step acted on. */
+  target: string;
+  ok: boolean;
+  error?: SerializedError;
+  /** The Go kubelet's reason for the failure, as container statuses show it (ErrImagePull, CrashLoopBackOff…). */
+  reason?: string;
+  /** The container or sandbox id the step produced or acted on, when there is one. */
+  id?: string;
+  durationMs: number;
+}
+
+export interface SyncPodResult {
+  podUid: string;
+  /** True when every step succeeded. */
+  ok: boolean;
+  actions: PodActions;
+  /** The sandbox the pod's containers run in after this sync, if any. */
+  sandboxId?: string;
+  steps: SyncStepResult[];
+  /** The sync changed nothing: the status it planned from (see PodSyncOutcome.podStatus). */
+  podStatus?: { runtimeStatus: RuntimePodStatus; observedAtMs: number };
+}
+
+export interface KillPodResult {
+  podUid: string;
+  ok: boolean;
+  steps: SyncStepResult[];
+}
+
+export interface SyncPodOptions {
+  /** Failed liveness/startup probes by container name (from the probe manager). */
+  probes?: ProbeFailures;
+  /** A view of the pod read just before (by PLEG, say); read from the runtime when absent. */
+  podStatus?: RuntimePodStatus;
+}
+
+export interface ExecSyncResult { stdout: string; stderr: string; exitCode: number }
+
+export interface RuntimeManager {
+  syncPod(pod: Pod, opts?: SyncPodOptions): Promise<SyncPodResult>;
+  /** Stop the pod's running containers (in parallel, with the grace period), then its sandboxes. */
+  killPod(pod: Pod, gracePeriodSeconds?: number): Promise<KillPodResult>;
+  /** Remove the pod's containers, then its sandboxes. */
+  removePod(uid: string): Promise<KillPodResult>;
+  getPodStatus(uid: string): Promise<RuntimePodStatus>;
+  execSync(containerId: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResult>;
+  imageFsInfo(): Promise<ImageFsInfoResponse>;
+}
