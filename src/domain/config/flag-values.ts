@@ -11,7 +11,7 @@
  */
 import { normalizeGoDuration } from './duration.js';
 import { isIP } from './ip.js';
-import { isQuantity } from './quantity.js';
+import { isQuantity } from '../resources/quantity.js';
 import type { FlagKind } from './flag-table.js';
 import type { MemoryReservation, Taint, VModuleItem } from './types.js';
 

@@ -4,7 +4,7 @@
  * Messages follow Go's field.Error form, `<field path>: <what>`, so a rejected manifest names the
  * field at fault. Everything else the API server checks is not checked here (differs from Go).
  */
-import { parseQuantity } from '../pod/quantity.js';
+import { parseQuantity } from '../resources/quantity.js';
 import type { Pod, ResourceList } from '../pod/types.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
