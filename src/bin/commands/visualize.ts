@@ -6,6 +6,7 @@
 import { startDebugServer, type DebugServer } from '../../adapters/debug-server/server.js';
 import { staticFeed } from '../../adapters/debug-server/journal-feed.js';
 import type { CommandIo } from '../io.js';
+import { parseCommandArgs, UsageError } from './command-args.js';
 import { machineGraphs } from './graph.js';
 import { readLogForCommand } from './read-log.js';
 
@@ -18,20 +19,20 @@ export interface VisualizeOptions {
 }
 
 export async function runVisualizeCommand(argv: string[], io: CommandIo, opts: VisualizeOptions = {}): Promise<number> {
-  let listen = DEFAULT_VISUALIZE_LISTEN;
-  const words: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--listen') listen = argv[++i] ?? '';
-    else if (a.startsWith('--listen=')) listen = a.slice('--listen='.length);
-    else if (a === '--help' || a === '-h') {
-      io.stdout(USAGE);
-      return 0;
-    } else if (a.startsWith('-')) {
-      io.stderr(`visualize: unexpected ${a}\n${USAGE}`);
-      return 2;
-    } else words.push(a);
+  let args;
+  try {
+    args = parseCommandArgs(argv, { listen: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, 1);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    io.stderr(`visualize: ${err.message}\n${USAGE}`);
+    return 2;
   }
+  if (args.values.help === true) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const listen = args.values.listen ?? DEFAULT_VISUALIZE_LISTEN;
+  const words = args.positionals;
   if (words.length !== 1) {
     io.stderr(USAGE);
     return 2;
