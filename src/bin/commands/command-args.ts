@@ -6,6 +6,7 @@
  * The kubelet's own flags are not read here: they follow Go's pflag (src/domain/config).
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { CommandIo } from '../io.js';
 
 /** The option table parseArgs takes (its type is not exported under a name of its own). */
 export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
@@ -36,6 +37,32 @@ export function parseCommandArgs<T extends CommandOptions>(argv: string[], optio
   const extra = parsed.positionals[maxPositionals];
   if (extra !== undefined) throw new UsageError(`unexpected argument: ${extra}`);
   return { values: parsed.values, positionals: parsed.positionals };
+}
+
+/**
+ * A subcommand's arguments, or its exit code when there is nothing more to do: 2 after a usage
+ * mistake (`<command>: <mistake>` and the usage on stderr), 0 after `--help`/`-h` when the command
+ * has a `help` flag (the usage on stdout).
+ */
+export function commandArgsOrExit<T extends CommandOptions>(
+  argv: string[],
+  options: T,
+  maxPositionals: number,
+  command: { name: string; usage: string; io: CommandIo },
+): CommandArgs<T> | number {
+  let args: CommandArgs<T>;
+  try {
+    args = parseCommandArgs(argv, options, maxPositionals);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    command.io.stderr(`${command.name}: ${err.message}\n${command.usage}`);
+    return 2;
+  }
+  if ((args.values as Record<string, unknown>).help === true) {
+    command.io.stdout(command.usage);
+    return 0;
+  }
+  return args;
 }
 
 /** parseArgs' errors, said in a line that names the flag. */

@@ -6,7 +6,7 @@
 import { machineGraph, type StateGraph, type StateNodeLike } from '../../domain/graph/model.js';
 import { toMermaid } from '../../domain/graph/mermaid.js';
 import type { CommandIo } from '../io.js';
-import { parseCommandArgs, UsageError } from './command-args.js';
+import { commandArgsOrExit } from './command-args.js';
 import { MACHINES } from '../system.js';
 
 const USAGE = `usage: kubelet-ts graph [--machine NAME] [--format mermaid|svg]\nmachines: ${Object.keys(MACHINES).join(', ')}\n`;
@@ -17,18 +17,8 @@ export function machineGraphs(): StateGraph[] {
 }
 
 export async function runGraphCommand(argv: string[], io: CommandIo): Promise<number> {
-  let args;
-  try {
-    args = parseCommandArgs(argv, { machine: { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, 0);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.stderr(`graph: ${err.message}\n${USAGE}`);
-    return 2;
-  }
-  if (args.values.help === true) {
-    io.stdout(USAGE);
-    return 0;
-  }
+  const args = commandArgsOrExit(argv, { machine: { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, 0, { name: 'graph', usage: USAGE, io });
+  if (typeof args === 'number') return args;
   const machine = args.values.machine ?? null;
   const format = args.values.format ?? 'mermaid';
   if (format !== 'mermaid' && format !== 'svg') {

@@ -8,7 +8,7 @@ import { inertActors, replay } from '../../actors/journal/replay.js';
 import type { CommandIo } from '../io.js';
 import { machinesSha256 } from '../machines.js';
 import { provideSystem, SYSTEM_EFFECTS } from '../system.js';
-import { parseCommandArgs, UsageError } from './command-args.js';
+import { commandArgsOrExit } from './command-args.js';
 import { readLogForCommand } from './read-log.js';
 
 /** The system with every effect inert: the log answers for them. */
@@ -17,14 +17,8 @@ export function replayMachine() {
 }
 
 export async function runReplayCommand(argv: string[], io: CommandIo): Promise<number> {
-  let args;
-  try {
-    args = parseCommandArgs(argv, {}, 1);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.stderr(`replay: ${err.message}\nusage: kubelet-ts replay LOG\n`);
-    return 2;
-  }
+  const args = commandArgsOrExit(argv, {}, 1, { name: 'replay', usage: 'usage: kubelet-ts replay LOG\n', io });
+  if (typeof args === 'number') return args;
   const log = readLogForCommand(args.positionals[0], 'replay', io);
   if (!log) return 2;
   if (log.records[0] && log.records[0].seq !== 1) {

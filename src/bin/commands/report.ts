@@ -5,18 +5,12 @@
  */
 import { formatReport, startupReport } from '../../domain/journal/report.js';
 import type { CommandIo } from '../io.js';
-import { parseCommandArgs, UsageError } from './command-args.js';
+import { commandArgsOrExit } from './command-args.js';
 import { readLogForCommand } from './read-log.js';
 
 export async function runReportCommand(argv: string[], io: CommandIo): Promise<number> {
-  let args;
-  try {
-    args = parseCommandArgs(argv, { json: { type: 'boolean' } }, 1);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.stderr(`report: ${err.message}\nusage: kubelet-ts report LOG [--json]\n`);
-    return 2;
-  }
+  const args = commandArgsOrExit(argv, { json: { type: 'boolean' } }, 1, { name: 'report', usage: 'usage: kubelet-ts report LOG [--json]\n', io });
+  if (typeof args === 'number') return args;
   const json = args.values.json === true;
   const log = readLogForCommand(args.positionals[0], 'report', io);
   if (!log) return 2;

@@ -6,7 +6,7 @@
 import { startDebugServer, type DebugServer } from '../../adapters/debug-server/server.js';
 import { staticFeed } from '../../adapters/debug-server/journal-feed.js';
 import type { CommandIo } from '../io.js';
-import { parseCommandArgs, UsageError } from './command-args.js';
+import { commandArgsOrExit } from './command-args.js';
 import { machineGraphs } from './graph.js';
 import { readLogForCommand } from './read-log.js';
 
@@ -19,18 +19,8 @@ export interface VisualizeOptions {
 }
 
 export async function runVisualizeCommand(argv: string[], io: CommandIo, opts: VisualizeOptions = {}): Promise<number> {
-  let args;
-  try {
-    args = parseCommandArgs(argv, { listen: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, 1);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    io.stderr(`visualize: ${err.message}\n${USAGE}`);
-    return 2;
-  }
-  if (args.values.help === true) {
-    io.stdout(USAGE);
-    return 0;
-  }
+  const args = commandArgsOrExit(argv, { listen: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, 1, { name: 'visualize', usage: USAGE, io });
+  if (typeof args === 'number') return args;
   const listen = args.values.listen ?? DEFAULT_VISUALIZE_LISTEN;
   const words = args.positionals;
   if (words.length !== 1) {

@@ -47,6 +47,13 @@ describe('subcommands read with parseCommandArgs', () => {
     expect(c.out).toEqual([]);
   });
 
+  it.each([['--help'], ['-h']])('visualize prints its usage on stdout for %s and exits 0', async (flag) => {
+    const c = capture();
+    expect(await runVisualizeCommand([flag], c.io)).toBe(0);
+    expect(c.out.join('')).toContain('usage: kubelet-ts visualize LOG');
+    expect(c.err).toEqual([]);
+  });
+
   it('report and replay still want a LOG', async () => {
     for (const run of [runReportCommand, runReplayCommand]) {
       const c = capture();
