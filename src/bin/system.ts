@@ -1,6 +1,6 @@
 /**
  * The whole actor system in one place: every machine, provided with its effects. The daemon passes
- * the real effects; replay passes inert ones (`inertActors(SYSTEM_EFFECTS)`), so the machines that
+ * the real effects; replay passes inert ones (`inertSystemEffects()`), so the machines that
  * run are the same in both and only the world differs.
  *
  *   supervisor ─┬─ runtime                      (updateRuntimeUp)

@@ -20,7 +20,7 @@
  */
 import { assign, enqueueActions, fromPromise, setup, type AnyEventObject, type PromiseActorLogic } from 'xstate';
 import { PHASE_IDS, type PhaseId } from '../domain/phases.js';
-import type { SerializedError } from '../domain/errors.js';
+import { serializeError, type SerializedError } from '../domain/errors.js';
 import type { KubeletRunOutput, PhaseOutputs } from './phase-outputs.js';
 import { subsystemSlot } from './subsystem-slot.js';
 
@@ -209,7 +209,7 @@ function buildPhaseStates() {
           actions: assign({
             failure: ({ event }: { event: AnyEventObject }) => ({
               phase: id,
-              error: toSerializedError((event as { error?: unknown }).error),
+              error: serializeError((event as { error?: unknown }).error),
             }),
             waiting: null,
           }),
@@ -219,13 +219,4 @@ function buildPhaseStates() {
   });
   // Keep the owners in the Go call order even if a group was first seen late.
   return Object.fromEntries([...GROUPS, 'runTail'].map((g) => [g, states[g]!]));
-}
-
-/** Errors from phase actors arrive as thrown values; keep only journal-safe data. */
-function toSerializedError(err: unknown): SerializedError {
-  if (typeof err === 'object' && err !== null && 'code' in err && typeof (err as { code: unknown }).code === 'string') {
-    const e = err as { code: SerializedError['code']; message?: unknown; retryable?: unknown };
-    return { code: e.code, message: String(e.message ?? ''), retryable: e.retryable === true };
-  }
-  return { code: 'KLT_ERR_INTERNAL', message: err instanceof Error ? err.message : String(err), retryable: false };
 }

@@ -120,6 +120,13 @@ describe('supervisorMachine', () => {
     expect(snap.context.failure).toEqual({ phase: 'run.oomScore', error: { code: 'KLT_ERR_INTERNAL', message: 'boom', retryable: false } });
   });
 
+  it('keeps an errno error as KLT_ERR_INTERNAL, not as a code of ours (the duck-typed copy kept EACCES)', async () => {
+    const behaviour = { 'run.oomScore': async () => { throw Object.assign(new Error('EACCES: denied'), { code: 'EACCES' }); } };
+    const { actor } = startSupervisor({ behaviour });
+    const snap = await waitFor(actor, (s) => s.status === 'done');
+    expect(snap.context.failure).toEqual({ phase: 'run.oomScore', error: { code: 'KLT_ERR_INTERNAL', message: 'EACCES: denied', retryable: false } });
+  });
+
   it('records what a phase waits on, and clears it when the phase ends', async () => {
     let release!: () => void;
     const behaviour = {

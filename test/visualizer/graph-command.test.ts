@@ -51,7 +51,9 @@ describe('kubelet-ts graph', () => {
     [['--format', 'png'], /--format must be/],
     [['--machine', 'nope'], /no machine named/],
     [['--format', 'svg'], /draws one machine/],
-    [['extra'], /unexpected extra/],
+    [['extra'], /unexpected argument: extra/],
+    [['--bogus'], /unknown flag: --bogus/],
+    [['--machine'], /flag needs a value: --machine/],
   ])('rejects %j with exit 2', async (argv, message) => {
     const { code, stderr } = await run(argv);
     expect(code).toBe(2);

@@ -7,6 +7,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { KubeletError } from '../../domain/errors.js';
+import { listenAndReport, type RunningServer } from '../http/listen.js';
 import { registerVisualizer, type VisualizerSources } from './visualizer-routes.js';
 
 export interface DebugServerSources {
@@ -18,11 +19,8 @@ export interface DebugServerSources {
   visualizer?: VisualizerSources;
 }
 
-export interface DebugServer {
-  /** host:port actually bound (port 0 resolves to the real port). */
-  readonly address: string;
-  close(): Promise<void>;
-}
+/** The debug server once it listens: the same shape as every server of ours. */
+export type DebugServer = RunningServer;
 
 export function buildDebugApp(sources: DebugServerSources): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 1024, connectionTimeout: 10_000, requestTimeout: 10_000 });
@@ -44,14 +42,5 @@ export function parseDebugAddress(address: string): { host: string; port: number
 
 export async function startDebugServer(address: string, sources: DebugServerSources): Promise<DebugServer> {
   const { host, port } = parseDebugAddress(address);
-  const app = buildDebugApp(sources);
-  try {
-    await app.listen({ host, port });
-  } catch (err) {
-    await app.close();
-    throw new KubeletError('KLT_ERR_HOST_IO', `cannot listen on --debug-address ${address}: ${(err as Error).message}`, { cause: err });
-  }
-  const bound = app.server.address();
-  const real = typeof bound === 'object' && bound ? `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}` : address;
-  return { address: real, close: () => app.close() };
+  return listenAndReport(buildDebugApp(sources), { host, port, what: '--debug-address', retryable: false });
 }

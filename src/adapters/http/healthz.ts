@@ -5,7 +5,7 @@
  * k8s.io/apiserver healthz does. Plain HTTP on loopback, no authentication (as in Go).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
-import { KubeletError } from '../../domain/errors.js';
+import { listenAndReport, type RunningServer } from './listen.js';
 
 export interface HealthCheck {
   name: string;
@@ -36,15 +36,6 @@ export function buildHealthzApp(checks: HealthCheck[]): FastifyInstance {
   return app;
 }
 
-export async function startHealthz(host: string, port: number, checks: HealthCheck[]): Promise<{ address: string; close: () => Promise<void> }> {
-  const app = buildHealthzApp(checks);
-  try {
-    await app.listen({ host, port });
-  } catch (err) {
-    await app.close();
-    throw new KubeletError('KLT_ERR_HOST_IO', `cannot listen on healthz address ${host}:${port}: ${(err as Error).message}`, { cause: err, retryable: true });
-  }
-  const a = app.server.address();
-  const address = typeof a === 'object' && a ? `${a.address}:${a.port}` : `${host}:${port}`;
-  return { address, close: () => app.close() };
+export async function startHealthz(host: string, port: number, checks: HealthCheck[]): Promise<RunningServer> {
+  return listenAndReport(buildHealthzApp(checks), { host, port, what: 'healthz address', retryable: true });
 }

@@ -5,27 +5,16 @@
  */
 import { toMermaid } from '../../domain/graph/mermaid.js';
 import type { CommandIo } from '../io.js';
+import { commandArgsOrExit } from './command-args.js';
 import { MACHINES, machineGraphs } from '../../machines/index.js';
 
 const USAGE = `usage: kubelet-ts graph [--machine NAME] [--format mermaid|svg]\nmachines: ${Object.keys(MACHINES).join(', ')}\n`;
 
 export async function runGraphCommand(argv: string[], io: CommandIo): Promise<number> {
-  let machine: string | null = null;
-  let format = 'mermaid';
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
-    const value = () => inline ?? argv[++i];
-    if (flag === '--machine') machine = value() ?? '';
-    else if (flag === '--format') format = value() ?? '';
-    else if (flag === '--help' || flag === '-h') {
-      io.stdout(USAGE);
-      return 0;
-    } else {
-      io.stderr(`graph: unexpected ${a}\n${USAGE}`);
-      return 2;
-    }
-  }
+  const args = commandArgsOrExit(argv, { machine: { type: 'string' }, format: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, 0, { name: 'graph', usage: USAGE, io });
+  if (typeof args === 'number') return args;
+  const machine = args.values.machine ?? null;
+  const format = args.values.format ?? 'mermaid';
   if (format !== 'mermaid' && format !== 'svg') {
     io.stderr(`graph: --format must be mermaid or svg, not ${JSON.stringify(format)}\n`);
     return 2;

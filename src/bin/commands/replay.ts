@@ -8,6 +8,7 @@ import { replay } from '../../actors/journal/replay.js';
 import type { CommandIo } from '../io.js';
 import { machinesSha256 } from '../machines.js';
 import { inertSystemEffects, provideSystem } from '../system.js';
+import { commandArgsOrExit } from './command-args.js';
 import { readLogForCommand } from './read-log.js';
 
 /** The system with every effect inert: the log answers for them. */
@@ -16,7 +17,9 @@ export function replayMachine() {
 }
 
 export async function runReplayCommand(argv: string[], io: CommandIo): Promise<number> {
-  const log = readLogForCommand(argv[0], 'replay', io);
+  const args = commandArgsOrExit(argv, {}, 1, { name: 'replay', usage: 'usage: kubelet-ts replay LOG\n', io });
+  if (typeof args === 'number') return args;
+  const log = readLogForCommand(args.positionals[0], 'replay', io);
   if (!log) return 2;
   if (log.records[0] && log.records[0].seq !== 1) {
     io.stderr(`replay: the log starts at record ${log.records[0].seq} (older segments were rotated away); replay needs the whole run\n`);

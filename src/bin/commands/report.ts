@@ -5,17 +5,14 @@
  */
 import { formatReport, startupReport } from '../../domain/journal/report.js';
 import type { CommandIo } from '../io.js';
+import { commandArgsOrExit } from './command-args.js';
 import { readLogForCommand } from './read-log.js';
 
 export async function runReportCommand(argv: string[], io: CommandIo): Promise<number> {
-  const json = argv.includes('--json');
-  const rest = argv.filter((a) => a !== '--json');
-  const unknown = rest.filter((a) => a.startsWith('-'));
-  if (unknown.length > 0 || rest.length > 1) {
-    io.stderr(`report: unexpected ${[...unknown, ...rest.slice(1)].join(' ')}\nusage: kubelet-ts report LOG [--json]\n`);
-    return 2;
-  }
-  const log = readLogForCommand(rest[0], 'report', io);
+  const args = commandArgsOrExit(argv, { json: { type: 'boolean' } }, 1, { name: 'report', usage: 'usage: kubelet-ts report LOG [--json]\n', io });
+  if (typeof args === 'number') return args;
+  const json = args.values.json === true;
+  const log = readLogForCommand(args.positionals[0], 'report', io);
   if (!log) return 2;
   const report = startupReport(log.records);
   io.stdout(json ? JSON.stringify({ header: log.header, ...report }, null, 2) + '\n' : formatReport(report) + '\n');

@@ -10,6 +10,7 @@ import { parseCriEndpoint } from '../../adapters/cri-grpc/endpoint.js';
 import { startEmbeddedRuntime } from '../../adapters/embedded-runtime/index.js';
 import { createRootLogger } from '../../log.js';
 import type { CommandIo } from '../io.js';
+import { parseCommandArgs, UsageError } from './command-args.js';
 
 /** The daemon's --root-dir default joined with the same subdirectory the in-process runtime uses. */
 export const DEFAULT_RUNTIME_STATE_DIR = '/var/lib/kubelet/embedded-runtime';
@@ -33,7 +34,11 @@ export interface RuntimeCommandIo extends CommandIo {
 
 interface ServeOptions { listen: string; stateDir: string; verbosity: number }
 
-class UsageError extends Error {}
+const SERVE_FLAGS = {
+  listen: { type: 'string' },
+  'state-dir': { type: 'string' },
+  v: { type: 'string', short: 'v' },
+} as const;
 
 export async function runRuntimeCommand(argv: string[], io: RuntimeCommandIo): Promise<number> {
   const [sub, ...rest] = argv;
@@ -57,25 +62,17 @@ export async function runRuntimeCommand(argv: string[], io: RuntimeCommandIo): P
 }
 
 export function parseServeFlags(argv: string[]): ServeOptions {
-  const values = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const match = /^--?(listen|state-dir|v)(?:=(.*))?$/.exec(arg);
-    if (!match) throw new UsageError(arg.startsWith('-') ? `unknown flag: ${arg}` : `unexpected argument: ${arg}`);
-    const value = match[2] ?? argv[++i];
-    if (value === undefined || value === '') throw new UsageError(`flag needs a value: --${match[1]}`);
-    values.set(match[1]!, value);
-  }
-  const listen = values.get('listen');
+  const { values } = parseCommandArgs(argv, SERVE_FLAGS, 0);
+  const listen = values.listen;
   if (listen === undefined) throw new UsageError('--listen is required');
   try {
     parseCriEndpoint(listen);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const verbosity = Number(values.get('v') ?? '0');
-  if (!Number.isInteger(verbosity) || verbosity < 0) throw new UsageError(`--v must be a non-negative integer, not ${values.get('v')}`);
-  return { listen, stateDir: values.get('state-dir') ?? DEFAULT_RUNTIME_STATE_DIR, verbosity };
+  const verbosity = Number(values.v ?? '0');
+  if (!Number.isInteger(verbosity) || verbosity < 0) throw new UsageError(`--v must be a non-negative integer, not ${values.v}`);
+  return { listen, stateDir: values['state-dir'] ?? DEFAULT_RUNTIME_STATE_DIR, verbosity };
 }
 
 async function serve(options: ServeOptions, io: RuntimeCommandIo): Promise<number> {

@@ -6,6 +6,7 @@
 import { startDebugServer, type DebugServer } from '../../adapters/debug-server/server.js';
 import { staticFeed } from '../../adapters/debug-server/journal-feed.js';
 import type { CommandIo } from '../io.js';
+import { commandArgsOrExit } from './command-args.js';
 import { machineGraphs } from '../../machines/index.js';
 import { readLogForCommand } from './read-log.js';
 
@@ -18,20 +19,10 @@ export interface VisualizeOptions {
 }
 
 export async function runVisualizeCommand(argv: string[], io: CommandIo, opts: VisualizeOptions = {}): Promise<number> {
-  let listen = DEFAULT_VISUALIZE_LISTEN;
-  const words: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === '--listen') listen = argv[++i] ?? '';
-    else if (a.startsWith('--listen=')) listen = a.slice('--listen='.length);
-    else if (a === '--help' || a === '-h') {
-      io.stdout(USAGE);
-      return 0;
-    } else if (a.startsWith('-')) {
-      io.stderr(`visualize: unexpected ${a}\n${USAGE}`);
-      return 2;
-    } else words.push(a);
-  }
+  const args = commandArgsOrExit(argv, { listen: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, 1, { name: 'visualize', usage: USAGE, io });
+  if (typeof args === 'number') return args;
+  const listen = args.values.listen ?? DEFAULT_VISUALIZE_LISTEN;
+  const words = args.positionals;
   if (words.length !== 1) {
     io.stderr(USAGE);
     return 2;

@@ -9,7 +9,7 @@
  * round trip would print them; JSON null on a non-pointer field is dropped (Go ignores it).
  */
 import { normalizeGoDuration, formatGoDuration } from './duration.js';
-import { isQuantity } from './quantity.js';
+import { isQuantity } from '../resources/quantity.js';
 import { KUBELET_CONFIGURATION_SCHEMA, type FieldSpec } from './schema.js';
 import {
   KUBELET_CONFIG_API_VERSION,

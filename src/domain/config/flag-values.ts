@@ -10,8 +10,8 @@
  * Each parser throws FlagValueError with the text that follows `invalid argument "<v>" for "<flag>" flag: `.
  */
 import { normalizeGoDuration } from './duration.js';
-import { isIP } from './ip.js';
-import { isQuantity } from './quantity.js';
+import { parseIpSloppy } from '../net/ip-address.js';
+import { isQuantity } from '../resources/quantity.js';
 import type { FlagKind } from './flag-table.js';
 import type { MemoryReservation, Taint, VModuleItem } from './types.js';
 
@@ -117,7 +117,7 @@ export function parseFlagValue(kind: FlagKind, text: string, previous: unknown):
         throw new FlagValueError((err as Error).message);
       }
     case 'ip':
-      if (!isIP(text)) throw new FlagValueError(`${JSON.stringify(text)} is not a valid IP address`);
+      if (parseIpSloppy(text) === null) throw new FlagValueError(`${JSON.stringify(text)} is not a valid IP address`);
       return text;
     case 'quantity':
       if (!isQuantity(text)) throw new FlagValueError(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'`);

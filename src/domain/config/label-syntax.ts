@@ -1,7 +1,7 @@
 /** Kubernetes name syntax (k8s.io/apimachinery/pkg/util/validation) that config validation needs. */
+import { DNS1123_SUBDOMAIN } from '../names/dns1123.js';
 
 const NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** IsQualifiedName: `[prefix/]name`; returns the problems (empty when valid). */
 export function qualifiedNameErrors(value: string): string[] {

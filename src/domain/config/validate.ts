@@ -13,7 +13,8 @@
 import { parseGoDuration } from './duration.js';
 import { isEnabled, type FeatureGates } from './feature-gates.js';
 import { cpuSetError, labelValueErrors, qualifiedNameErrors } from './label-syntax.js';
-import { isQuantity, percentageValue, quantityValue } from './quantity.js';
+import { percentageValue } from '../resources/percentage.js';
+import { isQuantity, quantityNumber } from '../resources/quantity.js';
 import { KUBERNETES_VERSION } from './version.js';
 import type { FieldError, KubeletConfiguration, KubeletFlags } from './types.js';
 
@@ -208,7 +209,7 @@ export function validateKubeletConfiguration(kc: KubeletConfiguration, gates: Fe
   for (const field of ['evictionHard', 'evictionSoft', 'evictionMinimumReclaim'] as const) {
     for (const [signal, value] of Object.entries(kc[field])) {
       const pct = percentageValue(value);
-      const ok = pct !== undefined ? pct >= 0 && pct <= 100 : quantityValue(value) !== undefined && (quantityValue(value) as number) >= 0;
+      const ok = pct !== undefined ? pct >= 0 && pct <= 100 : quantityNumber(value) !== undefined && (quantityNumber(value) as number) >= 0;
       if (!ok) fail(`${field}.${signal}`, value, `${field} ${signal}=${value} must be a non-negative quantity or a percentage between 0% and 100%`);
     }
   }
@@ -313,7 +314,7 @@ function validateReservedMemory(kc: KubeletConfiguration, fail: Fail): void {
       if (resource !== 'memory' && !resource.startsWith('hugepages-')) {
         fail(field, quantity, `the limit type ${JSON.stringify(resource)} for NUMA node ${node} is not supported, only [memory hugepages-<HugePageSize>] is accepted`);
       }
-      if (quantityValue(quantity) === 0) fail(field, quantity, `reserved memory may not be zero for NUMA node ${node} and resource ${JSON.stringify(resource)}`);
+      if (quantityNumber(quantity) === 0) fail(field, quantity, `reserved memory may not be zero for NUMA node ${node} and resource ${JSON.stringify(resource)}`);
       if (types.has(resource)) fail(field, quantity, `the reserved memory has a duplicate value for NUMA node ${node} and resource ${JSON.stringify(resource)}`);
       types.add(resource);
     }
@@ -351,7 +352,7 @@ function validateLogging(kc: KubeletConfiguration, gates: FeatureGates, errors: 
           message: `logging.options.${format}.splitStream: Forbidden: Feature LoggingAlphaOptions is disabled`,
         });
       }
-      if (quantityValue(logging.options[format].infoBufferSize) !== 0) {
+      if (quantityNumber(logging.options[format].infoBufferSize) !== 0) {
         errors.push({
           field: `logging.options.${format}.infoBufferSize`,
           value: logging.options[format].infoBufferSize,

@@ -7,6 +7,7 @@
  */
 import { isPhaseId, PHASE_IDS, type PhaseId } from '../phases.js';
 import type { JournalRecord } from './record.js';
+import { serializeError } from '../errors.js';
 
 export type PhaseOutcome = 'ok' | 'failed' | 'interrupted' | 'inProgress' | 'notReached';
 
@@ -108,8 +109,8 @@ function lastFailure(records: readonly JournalRecord[], rootActor: string) {
     const r = records[i]!;
     if (r.actor === rootActor && r.name.startsWith('xstate.error.actor.')) {
       const phase = r.name.slice('xstate.error.actor.'.length);
-      const e = (r.payload as { error?: { code?: string; message?: string } }).error ?? {};
-      if (isPhaseId(phase)) return { phase, error: { code: e.code ?? 'KLT_ERR_INTERNAL', message: e.message ?? '' } };
+      const { code, message } = serializeError((r.payload as { error?: unknown }).error ?? '');
+      if (isPhaseId(phase)) return { phase, error: { code, message } };
     }
   }
   return null;

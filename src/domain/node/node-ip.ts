@@ -13,7 +13,7 @@ import { KubeletError } from '../errors.js';
 import {
   formatIp, ipEqual, isIPv6, isLinkLocalUnicast, isLoopback, isMulticast, isUnspecified, parseIpSloppy,
   type IpAddress,
-} from './ip-address.js';
+} from '../net/ip-address.js';
 
 /** Go's cloudProviderNone and cloudProviderExternal: the only values that allow a dual-stack pair. */
 const CLOUD_PROVIDER_NONE = '';

@@ -4,11 +4,10 @@
  * Messages follow Go's field.Error form, `<field path>: <what>`, so a rejected manifest names the
  * field at fault. Everything else the API server checks is not checked here (differs from Go).
  */
-import { parseQuantity } from '../pod/quantity.js';
+import { parseQuantity } from '../resources/quantity.js';
 import type { Pod, ResourceList } from '../pod/types.js';
+import { DNS1123_LABEL, DNS1123_SUBDOMAIN } from '../names/dns1123.js';
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];

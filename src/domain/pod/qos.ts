@@ -8,7 +8,7 @@
  * Pod-level resources (a 1.32 alpha feature) are not considered.
  */
 import type { Container, Pod, PodQOSClass } from './types.js';
-import { addQuantities, compareQuantities, parseQuantity, zeroQuantity, type Quantity } from './quantity.js';
+import { addQuantities, compareQuantities, parseQuantity, zeroQuantity, type Quantity } from '../resources/quantity.js';
 
 const qosResources = ['cpu', 'memory'] as const;
 

@@ -13,7 +13,7 @@
  * kept (resource-names.ts). A quantity that does not parse counts as absent: validation refuses
  * such manifests before they get here, and a machine must not throw on a bad pod.
  */
-import { addQuantities, compareQuantities, parseQuantity, quantityMilliValue, quantityValue, type Quantity } from './quantity.js';
+import { addQuantities, compareQuantities, parseQuantity, quantityMilliValue, quantityValue, type Quantity } from '../resources/quantity.js';
 import { isScalarResourceName } from './resource-names.js';
 import type { Container, Pod, ResourceList } from './types.js';
 

@@ -5,7 +5,8 @@
  * hard eviction thresholds (memory.available for memory, nodefs.available for ephemeral-storage),
  * clamped at zero. Units: cpu in millicores, memory and storage in bytes, pods as a count.
  */
-import { percentageValue, quantityValue } from '../config/quantity.js';
+import { percentageValue } from './percentage.js';
+import { quantityNumber } from './quantity.js';
 
 export interface NodeResources {
   cpuMillis: number;
@@ -34,7 +35,7 @@ export interface AllocatableResult {
 /** A quantity in the resource's unit: cpu to millicores (`100m` → 100, `1` → 1000), others as is. */
 function amount(resource: 'cpu' | 'memory' | 'ephemeral-storage' | 'pid', text: string | undefined): number {
   if (text === undefined) return 0;
-  const v = quantityValue(text) ?? 0;
+  const v = quantityNumber(text) ?? 0;
   return resource === 'cpu' ? Math.round(v * 1000) : Math.ceil(v);
 }
 
@@ -43,7 +44,7 @@ function threshold(text: string | undefined, capacity: number): number {
   if (text === undefined) return 0;
   const pct = percentageValue(text);
   if (pct !== undefined) return Math.round((capacity * pct) / 100);
-  return Math.ceil(quantityValue(text) ?? 0);
+  return Math.ceil(quantityNumber(text) ?? 0);
 }
 
 export function computeAllocatable(input: AllocatableInput): AllocatableResult {

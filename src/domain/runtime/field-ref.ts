@@ -4,7 +4,7 @@
  */
 import { KubeletError } from '../errors.js';
 import type { Container, Pod, ResourceFieldSelector } from '../pod/types.js';
-import { parseQuantity, quantityMilliValue, quantityValue, type Quantity } from '../pod/quantity.js';
+import { parseQuantity, quantityMilliValue, quantityValue, type Quantity } from '../resources/quantity.js';
 
 /** What the node knows that the pod object does not carry. */
 export interface DownwardApiContext {

@@ -4,7 +4,7 @@
  */
 import type { Container, Pod } from '../pod/types.js';
 import { podQOS } from '../pod/qos.js';
-import { quantityMilliValue, quantityValue, resourceQuantity } from '../pod/quantity.js';
+import { quantityMilliValue, quantityValue, resourceQuantity } from '../resources/quantity.js';
 import type { CriLinuxContainerResources } from './cri-config.js';
 
 export const minShares = 2;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, createMachine, fromPromise, waitFor } from 'xstate';
+import { assign, createActor, createMachine, fromPromise, waitFor } from 'xstate';
+import { KubeletError } from '../../../src/domain/errors.js';
 import { createInspectionTap } from '../../../src/actors/journal/inspection-tap.js';
 import { inertActors, replay } from '../../../src/actors/journal/replay.js';
 import { PHASE_IDS } from '../../../src/domain/phases.js';
@@ -59,6 +60,41 @@ describe('replay', () => {
     const records = await recordRun({ failAt: 'command.loadConfigFile' });
     expect(records.at(-1)?.payload).toMatchObject({ value: 'failed', status: 'done' });
     expect(replay(records, { machine: replayMachine, rootSystemId: 'supervisor' }).ok).toBe(true);
+  });
+
+  it('hands a machine the error class the live run threw, so what it derives from the error replays the same', async () => {
+    // The machine's output is the class of the error it was handed: live it is a KubeletError; in
+    // a replay the log holds the serialized form, which the replay turns back into a KubeletError.
+    const machine = createMachine({
+      id: 'failing',
+      output: ({ context }) => context,
+      initial: 'working',
+      context: { errorClass: '', code: '', retryable: false },
+      states: {
+        working: {
+          invoke: {
+            src: 'work',
+            onError: {
+              target: 'failed',
+              actions: assign(({ event }) => {
+                const error = event.error as { constructor: { name: string }; code?: string; retryable?: boolean };
+                return { errorClass: error.constructor.name, code: String(error.code), retryable: error.retryable === true };
+              }),
+            },
+          },
+        },
+        failed: { type: 'final' },
+      },
+    });
+    const records: JournalRecord[] = [];
+    const tap = createInspectionTap({ clock: realClock, onRecord: (r) => records.push(r) });
+    const live = createActor(machine.provide({
+      actors: { work: fromPromise(async () => { throw new KubeletError('KLT_ERR_CRI_UNAVAILABLE', 'runtime is down', { retryable: true }); }) },
+    }), { systemId: 'failing', inspect: tap.inspect, clock: realClock });
+    live.start();
+    const done = await waitFor(live, (s) => s.status === 'done');
+    expect(done.output).toEqual({ errorClass: 'KubeletError', code: 'KLT_ERR_CRI_UNAVAILABLE', retryable: true });
+    expect(replay(records, { machine: machine.provide({ actors: inertActors(['work']) }), rootSystemId: 'failing' })).toMatchObject({ ok: true });
   });
 
   it('names the first divergent record when a derived payload was changed', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIp, parseIpSloppy } from '../../../src/domain/node/ip-address.js';
+import { formatIp, parseIpSloppy } from '../../../src/domain/net/ip-address.js';
 import { parseNodeIpArgument, resolveNodeIps, validateNodeIp } from '../../../src/domain/node/node-ip.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 

@@ -20,6 +20,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { Logger } from 'pino';
 import { KubeletError } from '../../../domain/errors.js';
+import { listenAndReport, type RunningServer } from '../listen.js';
 import { kubeletMetricFamilies, type KubeletMetricsSnapshot } from '../../../domain/http/kubelet-metrics.js';
 import { podList } from '../../../domain/http/pod-list.js';
 import { probeMetricFamilies } from '../../../domain/http/probe-metrics.js';
@@ -49,11 +50,7 @@ export interface KubeletServerAuth {
   fineGrainedAuthz?: boolean;
 }
 
-export interface RunningServer {
-  /** host:port actually bound (port 0 resolves to the real port). */
-  readonly address: string;
-  close(): Promise<void>;
-}
+export type { RunningServer } from '../listen.js';
 
 export interface KubeletAppOptions {
   view: KubeletView;
@@ -171,22 +168,6 @@ function renderedPerValue<T, R>(render: (value: T) => R): (value: T) => R {
   };
 }
 
-function boundAddress(app: FastifyInstance, host: string, port: number): string {
-  const a = app.server.address();
-  if (typeof a === 'object' && a) return `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
-  return `${host}:${port}`;
-}
-
-async function listen(app: FastifyInstance, host: string, port: number, what: string): Promise<RunningServer> {
-  try {
-    await app.listen({ host, port });
-  } catch (err) {
-    await app.close();
-    throw new KubeletError('KLT_ERR_HOST_IO', `cannot listen on ${what} ${host}:${port}: ${(err as Error).message}`, { cause: err, retryable: true });
-  }
-  return { address: boundAddress(app, host, port), close: () => app.close() };
-}
-
 export interface KubeletServerOptions {
   address: string;
   port: number;
@@ -222,7 +203,7 @@ export async function startKubeletServer(opts: KubeletServerOptions): Promise<Ru
     },
     { https: { ...tls, maxHeaderSize: MAX_HEADER_BYTES } } as Partial<FastifyServerOptions>,
   );
-  const server = await listen(app, opts.address, opts.port, 'the kubelet server address');
+  const server = await listenAndReport(app, { host: opts.address, port: opts.port, what: 'the kubelet server address', retryable: true });
   opts.logger.info({ address: server.address }, 'Starting to listen');
   return server;
 }
@@ -239,7 +220,7 @@ export async function startReadOnlyServer(opts: {
     { view: opts.view, healthChecks: opts.healthChecks, debuggingHandlers: false, logger: opts.logger },
     { http: { maxHeaderSize: MAX_HEADER_BYTES } } as Partial<FastifyServerOptions>,
   );
-  const server = await listen(app, opts.address, opts.port, 'the read-only port');
+  const server = await listenAndReport(app, { host: opts.address, port: opts.port, what: 'the read-only port', retryable: true });
   opts.logger?.info({ address: server.address }, 'Starting to listen read-only');
   return server;
 }

@@ -14,10 +14,10 @@
  */
 import { execFile } from 'node:child_process';
 import { access, chmod, constants, mkdir, rename, rm } from 'node:fs/promises';
-import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { KubeletError } from '../../../domain/errors.js';
+import { formatIp, parseIpSloppy } from '../../../domain/net/ip-address.js';
 
 const run = promisify(execFile);
 
@@ -37,10 +37,19 @@ async function readable(path: string): Promise<boolean> {
   }
 }
 
-/** `subjectAltName` value: the hostname (as DNS, or IP when it is one) and each node IP. */
+/**
+ * `subjectAltName` value: the hostname (as DNS, or IP when it is one, read as client-go's
+ * certificate helper reads it, with ParseIPSloppy) and each node IP, written in Go's canonical
+ * form so OpenSSL reads `010.0.0.1` as 10.0.0.1.
+ */
 export function subjectAltNames(hostname: string, nodeIPs: readonly string[]): string {
-  const names = [isIP(hostname) ? `IP:${hostname}` : `DNS:${hostname}`];
-  for (const ip of nodeIPs) if (isIP(ip) && ip !== hostname) names.push(`IP:${ip}`);
+  const host = parseIpSloppy(hostname);
+  const names = [host ? `IP:${formatIp(host)}` : `DNS:${hostname}`];
+  for (const text of nodeIPs) {
+    const ip = parseIpSloppy(text);
+    const name = ip ? `IP:${formatIp(ip)}` : undefined;
+    if (name !== undefined && !names.includes(name)) names.push(name);
+  }
   return names.join(',');
 }
 

@@ -38,4 +38,8 @@ describe('ensureSelfSignedCertificate', () => {
   it('names an IP hostname as an IP SAN and skips invalid node IPs', () => {
     expect(subjectAltNames('10.0.0.1', ['10.0.0.1', 'nonsense', '10.0.0.2'])).toBe('IP:10.0.0.1,IP:10.0.0.2');
   });
+
+  it('reads addresses as the kubelet does (ParseIPSloppy, no zones) and writes them canonically', () => {
+    expect(subjectAltNames('node-a', ['010.0.0.1', 'fe80::1%eth0', '2001:DB8::1'])).toBe('DNS:node-a,IP:10.0.0.1,IP:2001:db8::1');
+  });
 });

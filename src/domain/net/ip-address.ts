@@ -1,12 +1,16 @@
 /**
- * A small IP address parser with Go's `net.IP` semantics, so node-IP rules can stay pure (the
+ * The one IP address parser of the codebase, with Go's `net.IP` semantics, so node-IP rules can stay pure (the
  * domain layer may not import node:net). Every address is held as 16 bytes, IPv4 as the
  * IPv4-mapped form `::ffff:a.b.c.d`, exactly like Go, so `::ffff:10.0.0.1` and `10.0.0.1` are the
  * same address and count as IPv4 (Go's `To4() != nil`).
  *
- * Parsing is k8s.io/utils/net `ParseIPSloppy`: like `net.ParseIP` but IPv4 octets may carry
- * leading zeros, read as decimal (`010.1.1.1` is 10.1.1.1). IPv6 zones (`fe80::1%eth0`) and
- * CIDR suffixes are rejected, as in Go.
+ * Two readings, as in Kubernetes:
+ * - `parseIp` is Go's `net.ParseIP` (Go 1.17 and later): an IPv4 octet with a leading zero
+ *   (`010.1.1.1`, `0010.1.1.1`) is rejected, because older parsers read it as octal.
+ * - `parseIpSloppy` is k8s.io/utils/net `ParseIPSloppy`, which the kubelet uses for its flags and
+ *   node IPs so that configurations written before Go 1.17 keep working: leading zeros are
+ *   allowed and read as decimal (`0010.1.1.1` is 10.1.1.1).
+ * Both reject IPv6 zones (`fe80::1%eth0`) and CIDR suffixes, and accept IPv4-mapped IPv6.
  */
 
 export interface IpAddress {
@@ -16,13 +20,17 @@ export interface IpAddress {
 
 const V4_MAPPED_PREFIX = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
 
-function parseIPv4Bytes(text: string): number[] | null {
+/** Whether IPv4 octets may carry leading zeros (ParseIPSloppy) or not (ParseIP). */
+type Octets = 'strict' | 'sloppy';
+
+function parseIPv4Bytes(text: string, octets: Octets): number[] | null {
   const parts = text.split('.');
   if (parts.length !== 4) return null;
   const out: number[] = [];
   for (const part of parts) {
-    // Sloppy: any run of decimal digits (leading zeros allowed), value at most 255.
+    // A run of decimal digits, value at most 255; Go 1.17+ refuses a leading zero.
     if (!/^[0-9]+$/.test(part)) return null;
+    if (octets === 'strict' && part.length > 1 && part.startsWith('0')) return null;
     const value = Number.parseInt(part, 10);
     if (value > 255) return null;
     out.push(value);
@@ -30,7 +38,7 @@ function parseIPv4Bytes(text: string): number[] | null {
   return out;
 }
 
-function parseIPv6Bytes(text: string): number[] | null {
+function parseIPv6Bytes(text: string, octets: Octets): number[] | null {
   const halves = text.split('::');
   if (halves.length > 2) return null;
   const parseGroups = (s: string, allowTrailingV4: boolean): number[] | null => {
@@ -40,7 +48,7 @@ function parseIPv6Bytes(text: string): number[] | null {
     for (let i = 0; i < groups.length; i++) {
       const g = groups[i] ?? '';
       if (allowTrailingV4 && i === groups.length - 1 && g.includes('.')) {
-        const v4 = parseIPv4Bytes(g);
+        const v4 = parseIPv4Bytes(g, octets);
         if (!v4) return null;
         bytes.push(...v4);
         continue;
@@ -64,14 +72,24 @@ function parseIPv6Bytes(text: string): number[] | null {
   return [...head, ...new Array<number>(missing).fill(0), ...tail];
 }
 
-/** Go's `netutils.ParseIPSloppy`: the address, or null when `text` is not one. */
-export function parseIpSloppy(text: string): IpAddress | null {
+function parseIpWith(text: string, octets: Octets): IpAddress | null {
+  if (typeof text !== 'string') return null;
   if (text.includes(':')) {
-    const bytes = parseIPv6Bytes(text);
+    const bytes = parseIPv6Bytes(text, octets);
     return bytes ? { bytes } : null;
   }
-  const v4 = parseIPv4Bytes(text);
+  const v4 = parseIPv4Bytes(text, octets);
   return v4 ? { bytes: [...V4_MAPPED_PREFIX, ...v4] } : null;
+}
+
+/** Go's `net.ParseIP`: the address, or null when `text` is not one. */
+export function parseIp(text: string): IpAddress | null {
+  return parseIpWith(text, 'strict');
+}
+
+/** Go's `netutils.ParseIPSloppy`: the address, or null when `text` is not one. */
+export function parseIpSloppy(text: string): IpAddress | null {
+  return parseIpWith(text, 'sloppy');
 }
 
 /** Go's `ip.To4() != nil`: an IPv4 address, including IPv4-mapped IPv6 text. */

@@ -1,0 +1,41 @@
+/**
+ * Listen and report where: the one way our fastify servers (kubelet server, read-only port,
+ * healthz, debug server) bind and say which address they got. The reported address is Go's
+ * net.JoinHostPort form, so an IPv6 address is bracketed (`[::1]:10250`) and the port chosen for
+ * port 0 is the real one.
+ */
+import type { FastifyInstance } from 'fastify';
+import { KubeletError } from '../../domain/errors.js';
+
+export interface RunningServer {
+  /** host:port actually bound (port 0 resolves to the real port), IPv6 in brackets. */
+  readonly address: string;
+  close(): Promise<void>;
+}
+
+/** Go's net.JoinHostPort: a host with a colon (IPv6) goes in brackets. */
+export function joinHostPort(host: string, port: number): string {
+  return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/**
+ * Listens on host:port and answers the bound address. A failure closes the app and becomes
+ * KLT_ERR_HOST_IO naming `what` (e.g. "the read-only port") and the address.
+ */
+export async function listenAndReport(
+  app: FastifyInstance,
+  where: { host: string; port: number; what: string; retryable: boolean },
+): Promise<RunningServer> {
+  try {
+    await app.listen({ host: where.host, port: where.port });
+  } catch (err) {
+    await app.close();
+    throw new KubeletError('KLT_ERR_HOST_IO', `cannot listen on ${where.what} ${joinHostPort(where.host, where.port)}: ${(err as Error).message}`, {
+      cause: err,
+      retryable: where.retryable,
+    });
+  }
+  const bound = app.server.address();
+  const address = typeof bound === 'object' && bound ? joinHostPort(bound.address, bound.port) : joinHostPort(where.host, where.port);
+  return { address, close: () => app.close() };
+}
