@@ -50,6 +50,7 @@ export type KubeletErrorCode =
   | 'KLT_ERR_JOURNAL_IO'
   | 'KLT_ERR_REPLAY_DIVERGED'
   | 'KLT_ERR_STATS_UNAVAILABLE'
+  | 'KLT_ERR_STATS_BUSY'
   | 'KLT_ERR_INTERNAL';
 
 export interface SerializedError {

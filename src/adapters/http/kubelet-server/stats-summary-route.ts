@@ -2,12 +2,15 @@
  * `GET|POST /stats/summary[?only_cpu_and_memory=true]`: the summary API (stats/v1alpha1 Summary),
  * on the kubelet server and the read-only port alike, as Go's stats handler registers it on both.
  * A failed read of the runtime or host is 500 `Internal Error: <what failed>` (Go's handleError).
+ * Too many requests already waiting for the same summary (KLT_ERR_STATS_BUSY, see
+ * src/actors/stats/coalesced-read.ts) is 503 with `Retry-After: 1`; Go has no such bound.
  *
  * Where we differ: Go takes only the exact value `true` and treats anything else (`yes`, `1`, two
  * values) as false; here anything but `true` or `false`, once, is a 400 naming the value.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { KubeletError } from '../../../domain/errors.js';
 import { summaryJson } from '../../../domain/stats/summary-json.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
 
@@ -29,6 +32,9 @@ export function registerStatsSummary(app: FastifyInstance, view: KubeletView, lo
     try {
       body = summaryJson(await view.statsSummary(only.value));
     } catch (err) {
+      if (err instanceof KubeletError && err.code === 'KLT_ERR_STATS_BUSY') {
+        return reply.code(503).header('retry-after', '1').type('text/plain; charset=utf-8').send(`${err.message}\n`);
+      }
       logger?.error({ err, path: '/stats/summary' }, 'Stats summary failed');
       return reply.code(500).type('text/plain; charset=utf-8').send(`Internal Error: ${(err as Error).message}\n`);
     }
