@@ -158,7 +158,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
           pods: () => podsView(directory.snapshot('syncLoop')),
           visualizer: { mode: 'live', graphs: machineGraphs(), feed },
           journal: () => ({ path: null, records: journal.records }),
-        }),
+        }, { logger }),
     },
     journal: {
       disable: () => opener.disable(),

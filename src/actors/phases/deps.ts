@@ -41,7 +41,7 @@ export interface RuntimeConnector {
 }
 
 export interface DebugServerStarter {
-  start(address: string): Promise<{ address: string; close: () => Promise<void> }>;
+  start(address: string): Promise<{ address: string; listening?: boolean; close: () => Promise<void> }>;
 }
 
 export interface JournalOpener {

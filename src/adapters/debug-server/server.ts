@@ -4,9 +4,15 @@
  * 127.0.0.1:10260; empty turns it off). Serves `/debug/actors` (every live actor and its state)
  * and `/debug/journal/stats`, and the visualizer (issue 8: the page at `/`, charts, journal stream,
  * start-up timeline; see visualizer-routes.ts).
+ *
+ * It is optional: when its address cannot be bound (another process on 10260), start-up goes on,
+ * the failure is logged with the address and reason, and the bind is retried in the background
+ * (listen-or-retry.ts). Go has no debug server of its own (pprof lives on 10250).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { KubeletError } from '../../domain/errors.js';
+import { listenOrRetry } from '../http/listen-or-retry.js';
 import { registerVisualizer, type VisualizerSources } from './visualizer-routes.js';
 
 export interface DebugServerSources {
@@ -19,8 +25,10 @@ export interface DebugServerSources {
 }
 
 export interface DebugServer {
-  /** host:port actually bound (port 0 resolves to the real port). */
+  /** host:port actually bound (port 0 resolves to the real port); the one asked for while not bound. */
   readonly address: string;
+  /** False when the address was taken at start: the server is retrying in the background. */
+  readonly listening: boolean;
   close(): Promise<void>;
 }
 
@@ -42,9 +50,14 @@ export function parseDebugAddress(address: string): { host: string; port: number
   return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
 }
 
-export async function startDebugServer(address: string, sources: DebugServerSources): Promise<DebugServer> {
+/**
+ * Without `retry`, a bind failure is an error (the `visualize` command, which serves nothing else);
+ * with it, the kubelet's debug server starts unbound and keeps trying.
+ */
+export async function startDebugServer(address: string, sources: DebugServerSources, retry?: { logger: Logger }): Promise<DebugServer> {
   const { host, port } = parseDebugAddress(address);
   const app = buildDebugApp(sources);
+  if (retry) return listenOrRetry(app, host, port, { what: 'debug server', logger: retry.logger });
   try {
     await app.listen({ host, port });
   } catch (err) {
@@ -53,5 +66,5 @@ export async function startDebugServer(address: string, sources: DebugServerSour
   }
   const bound = app.server.address();
   const real = typeof bound === 'object' && bound ? `${bound.family === 'IPv6' ? `[${bound.address}]` : bound.address}:${bound.port}` : address;
-  return { address: real, close: () => app.close() };
+  return { address: real, listening: true, close: () => app.close() };
 }

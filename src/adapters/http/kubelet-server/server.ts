@@ -28,6 +28,7 @@ import { nodeRequestAttributes } from '../../../domain/http/request-attributes.j
 import type { Pod } from '../../../domain/pod/types.js';
 import type { KubeletView, SubjectAccessReviewer, TokenReviewer } from '../../../ports/kubelet-view.js';
 import { buildHealthzApp, type HealthCheck } from '../healthz.js';
+import { listenOrRetry } from '../listen-or-retry.js';
 import { buildServerTlsOptions, type KubeletTlsConfig } from '../tls/server-tls-options.js';
 import { authenticateRequest } from './authenticate.js';
 import { authorizeRequest, type AuthorizationMode } from './authorize.js';
@@ -227,7 +228,10 @@ export async function startKubeletServer(opts: KubeletServerOptions): Promise<Ru
   return server;
 }
 
-/** The read-only server: plain HTTP, no authentication, debugging handlers off (as Go's). */
+/**
+ * The read-only server: plain HTTP, no authentication, debugging handlers off (as Go's). Where we
+ * differ: Go exits when it cannot bind readOnlyPort; this port is optional, so we log and retry.
+ */
 export async function startReadOnlyServer(opts: {
   address: string;
   port: number;
@@ -239,7 +243,8 @@ export async function startReadOnlyServer(opts: {
     { view: opts.view, healthChecks: opts.healthChecks, debuggingHandlers: false, logger: opts.logger },
     { http: { maxHeaderSize: MAX_HEADER_BYTES } } as Partial<FastifyServerOptions>,
   );
-  const server = await listen(app, opts.address, opts.port, 'the read-only port');
-  opts.logger?.info({ address: server.address }, 'Starting to listen read-only');
+  // Optional, like the debug server: a taken port is logged and retried, start-up goes on (issue 14).
+  const server = await listenOrRetry(app, opts.address, opts.port, { what: 'read-only server', logger: opts.logger });
+  if (server.listening) opts.logger?.info({ address: server.address }, 'Starting to listen read-only');
   return server;
 }
