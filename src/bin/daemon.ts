@@ -148,7 +148,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     clock,
     config: createConfigSteps(),
     maskForConfigz,
-    ...createHostPorts(io.env),
+    ...createHostPorts(io.env, logger),
     hostname: { hostname: () => osHostname() },
     runtime: createRuntimeConnector(logger, runtimeCalls),
     debugServer: {
