@@ -34,6 +34,7 @@ import { authenticateRequest } from './authenticate.js';
 import { authorizeRequest, type AuthorizationMode } from './authorize.js';
 import type { ContainerLogLimits } from './container-logs-route.js';
 import { registerDebuggingHandlers } from './debugging-handlers.js';
+import { renderedPerValue } from './rendered-per-value.js';
 import type { SystemLogsOptions } from './system-logs-route.js';
 import { registerStatsSummary } from './stats-summary-route.js';
 import { createTurnBudget } from './turn-budget.js';
@@ -161,15 +162,6 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
 
   registerDebuggingHandlers(app, view, { enabled: opts.debuggingHandlers, systemLogs: opts.systemLogs, logLimits: opts.logLimits, logger });
   return app;
-}
-
-/** `render`, remembering its last input and answer: called again only for a different value. */
-function renderedPerValue<T, R>(render: (value: T) => R): (value: T) => R {
-  let last: { value: T; rendered: R } | null = null;
-  return (value) => {
-    if (!last || last.value !== value) last = { value, rendered: render(value) };
-    return last.rendered;
-  };
 }
 
 function boundAddress(app: FastifyInstance, host: string, port: number): string {

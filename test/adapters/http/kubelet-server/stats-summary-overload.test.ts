@@ -25,6 +25,17 @@ describe('GET /stats/summary under load (#14)', () => {
     expect(LIST_AND_STATS.map((c) => cri.calls.filter((x) => x === c).length)).toEqual([1, 1, 1, 1]);
   });
 
+  it('renders a summary that many requests share once', async () => {
+    const view = new FakeKubeletView();
+    let renders = 0;
+    const node = { nodeName: 'n', startTime: 't', toJSON: () => (renders += 1, { nodeName: 'n', startTime: 't' }) };
+    view.summary = { node, pods: [] };
+    app = buildKubeletApp({ view, debuggingHandlers: true });
+    const answers = await Promise.all(Array.from({ length: 50 }, () => app!.inject({ method: 'GET', url: '/stats/summary' })));
+    expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['{"node":{"nodeName":"n","startTime":"t"},"pods":[]}']));
+    expect(renders).toBe(1);
+  });
+
   it('answers 503 with Retry-After when too many requests wait for the summary', async () => {
     const view = new FakeKubeletView();
     view.summary = new KubeletError('KLT_ERR_STATS_BUSY', '512 requests already wait for the stats summary', { retryable: true });
