@@ -5,6 +5,7 @@
 import { benchCri } from './cri.js';
 import { benchHttp } from './http.js';
 import { benchJournal } from './journal.js';
+import { benchOverload } from './overload.js';
 import { benchPods } from './pods.js';
 import { benchStartup } from './startup.js';
 
@@ -17,6 +18,7 @@ async function main() {
   if (want('cri')) print('cri', await benchCri());
   if (want('pods')) print('pods', await benchPods());
   if (want('http')) print('http', await benchHttp(envOptions()));
+  if (want('overload')) print('overload', await benchOverload());
 }
 
 /** KUBELET_BENCH_HTTP_CLIENTS / _SECONDS / _PODS: a shorter or smaller http run, e.g. while profiling. */

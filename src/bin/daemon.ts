@@ -97,10 +97,10 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     random: mathRandom,
     config: createConfigSteps(),
     maskForConfigz,
-    ...createHostPorts(io.env),
+    ...createHostPorts(io.env, logger),
     hostname: { hostname: () => osHostname() },
     runtime: createRuntimeConnector(logger, runtimeCalls),
-    debugServer: debugServerStarter(observers),
+    debugServer: debugServerStarter(observers, logger),
     journal: {
       disable: () => opener.disable(),
       open: async (o) => {
@@ -169,7 +169,7 @@ function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof cre
     nodeName: () => o.nodeName() ?? osHostname(),
     rootDir: () => live.parsed.peek()?.flags.rootDirectory ?? DEFAULT_KUBELET_FLAGS.rootDirectory,
     podLogsDir,
-  });
+  }, { now: () => clock.now() });
   return createKubeletView({
     syncLoop: observers.views.syncLoop,
     pleg: observers.views.pleg,

@@ -20,7 +20,11 @@ import { podsView, type SystemViews } from './system-views.js';
 /** What `/logs/` serves, as Go's kubelet: the node's log directory. */
 const SYSTEM_LOG_DIR = '/var/log';
 
-export function debugServerStarter(o: { directory: ActorDirectory; views: SystemViews; feed: JournalFeed; journal: DeferredJournalSink }): DebugServerStarter {
+/** The debug server is optional: a taken address is logged and retried in the background (issue 14). */
+export function debugServerStarter(
+  o: { directory: ActorDirectory; views: SystemViews; feed: JournalFeed; journal: DeferredJournalSink },
+  logger: Logger,
+): DebugServerStarter {
   return {
     start: (address) =>
       startDebugServer(address, {
@@ -28,7 +32,7 @@ export function debugServerStarter(o: { directory: ActorDirectory; views: System
         pods: () => podsView(o.views.syncLoop()),
         visualizer: { mode: 'live', graphs: machineGraphs(), feed: o.feed },
         journal: () => ({ path: null, records: o.journal.records }),
-      }),
+      }, { logger }),
   };
 }
 

@@ -3,7 +3,7 @@
  * address it listens on and a close. Implemented over fastify in src/adapters.
  */
 export interface DebugServerStarter {
-  start(address: string): Promise<{ address: string; close: () => Promise<void> }>;
+  start(address: string): Promise<{ address: string; listening?: boolean; close: () => Promise<void> }>;
 }
 
 /** The kubelet server (10250, TLS, authn/authz) and the read-only port, over the live kubelet. */

@@ -42,6 +42,9 @@ describe('--exit-on-lock-contention', () => {
     // A holds the lock and goes on to wait for its (absent) runtime.
     await until('a past the lock', () => a.out.stderr.includes('"phase":"run.configz"'));
     const b = start('b');
+    // B says it waits and for which file (#14), before A, seeing it, stops.
+    await until('b saying it waits', () => b.out.stderr.includes('"msg":"Waiting for the lock file: another process holds it"'));
+    expect(b.out.stderr).toContain(`"path":${JSON.stringify(join(dir, 'kubelet.lock'))}`);
     expect(await a.out.exit).toBe(0);
     expect(a.out.stderr).toMatch(/"signal":"lock file contended by pid \d+"/);
     await until('b past the lock', () => b.out.stderr.includes('"phase":"run.configz"'));

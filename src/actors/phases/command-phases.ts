@@ -29,7 +29,7 @@ export function commandPhases(deps: PhaseDeps) {
       if (address === '') return { enabled: false };
       const server = await deps.debugServer.start(address);
       deps.lifetimes.add('debugServer', server.close);
-      deps.logger.info({ address: server.address }, 'Debug server listening');
+      if (server.listening !== false) deps.logger.info({ address: server.address }, 'Debug server listening');
       return { enabled: true, address: server.address };
     }),
     'command.featureGates': phaseActor(async () => {

@@ -6,6 +6,11 @@
  *
  * Any failed read fails the request with the Go kubelet's wording ("failed to list pod stats: …"),
  * which the server answers with 500; nothing here can bring the kubelet down.
+ *
+ * Concurrent requests share one read and a read started less than a second ago is answered again
+ * (coalesced-read.ts): a crowd of clients costs the runtime one set of calls per second at most, so
+ * the kubelet's own CRI Status checks are not starved. Past MAX_WAITING waiting requests per kind
+ * of summary, a request is refused with KLT_ERR_STATS_BUSY (503 with Retry-After).
  */
 import { KubeletError } from '../../domain/errors.js';
 import { buildSummary } from '../../domain/stats/build-summary.js';
@@ -15,6 +20,7 @@ import type { ContainerInfo, ContainerUsage, FsUsageReading, SandboxInfo } from 
 import type { Summary } from '../../domain/stats/summary-types.js';
 import type { CriClient } from '../../ports/cri.js';
 import type { HostStats } from '../../ports/stats.js';
+import { CoalescedRead, type CoalescedReadOptions } from './coalesced-read.js';
 import { CpuSampleCache } from './cpu-sample-cache.js';
 import { containerInfo, containerUsage, fsUsageReading, sandboxInfo } from './cri-usage.js';
 
@@ -43,13 +49,28 @@ async function step<T>(what: string, read: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A summary started this recently is answered again: Go's stats come from a cache refreshed about as often. */
+export const SUMMARY_MAX_AGE_MS = 1000;
+/** Requests that may wait for one summary read (per kind: full, CPU and memory only). */
+export const SUMMARY_MAX_WAITING = 512;
+
 export class SummaryProvider {
   private readonly cpu = new CpuSampleCache();
+  private readonly full: CoalescedRead<Summary>;
+  private readonly cpuAndMemory: CoalescedRead<Summary>;
 
-  constructor(private readonly src: SummarySources) {}
+  constructor(private readonly src: SummarySources, sharing: Partial<Omit<CoalescedReadOptions, 'what'>> & Pick<CoalescedReadOptions, 'now'>) {
+    const opts = { maxAgeMs: SUMMARY_MAX_AGE_MS, maxWaiting: SUMMARY_MAX_WAITING, ...sharing };
+    this.full = new CoalescedRead(() => this.read(false), { ...opts, what: 'stats summary' });
+    this.cpuAndMemory = new CoalescedRead(() => this.read(true), { ...opts, what: 'CPU and memory stats summary' });
+  }
 
   /** The summary; with `onlyCpuAndMemory`, without file systems (and without reading them). */
-  async get(onlyCpuAndMemory: boolean): Promise<Summary> {
+  get(onlyCpuAndMemory: boolean): Promise<Summary> {
+    return (onlyCpuAndMemory ? this.cpuAndMemory : this.full).get();
+  }
+
+  private async read(onlyCpuAndMemory: boolean): Promise<Summary> {
     const node = await step('failed to get root cgroup stats', () => this.src.host.node(this.src.rootDir()));
     const runtime = await this.readRuntime(!onlyCpuAndMemory);
     const logs = onlyCpuAndMemory ? { usage: new Map<string, DirectoryUsage>(), fs: null } : await this.readLogs(runtime);

@@ -4,10 +4,16 @@
  * 127.0.0.1:10260; empty turns it off). Serves `/debug/actors` (every live actor and its state)
  * and `/debug/journal/stats`, and the visualizer (issue 8: the page at `/`, charts, journal stream,
  * start-up timeline; see visualizer-routes.ts).
+ *
+ * It is optional: when its address cannot be bound (another process on 10260), start-up goes on,
+ * the failure is logged with the address and reason, and the bind is retried in the background
+ * (listen-or-retry.ts). Go has no debug server of its own (pprof lives on 10250).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
 import { KubeletError } from '../../domain/errors.js';
 import { listenAndReport, type RunningServer } from '../http/listen.js';
+import { listenOrRetry } from '../http/listen-or-retry.js';
 import { registerVisualizer, type VisualizerSources } from './visualizer-routes.js';
 
 export interface DebugServerSources {
@@ -19,8 +25,11 @@ export interface DebugServerSources {
   visualizer?: VisualizerSources;
 }
 
-/** The debug server once it listens: the same shape as every server of ours. */
-export type DebugServer = RunningServer;
+/** The debug server: the same shape as every server of ours, and whether it is bound yet. */
+export type DebugServer = RunningServer & {
+  /** False when the address was taken at start: the server is retrying in the background. */
+  readonly listening: boolean;
+};
 
 export function buildDebugApp(sources: DebugServerSources): FastifyInstance {
   const app = Fastify({ logger: false, bodyLimit: 1024, connectionTimeout: 10_000, requestTimeout: 10_000 });
@@ -40,7 +49,13 @@ export function parseDebugAddress(address: string): { host: string; port: number
   return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
 }
 
-export async function startDebugServer(address: string, sources: DebugServerSources): Promise<DebugServer> {
+/**
+ * Without `retry`, a bind failure is an error (the `visualize` command, which serves nothing else);
+ * with it, the kubelet's debug server starts unbound and keeps trying.
+ */
+export async function startDebugServer(address: string, sources: DebugServerSources, retry?: { logger: Logger }): Promise<DebugServer> {
   const { host, port } = parseDebugAddress(address);
-  return listenAndReport(buildDebugApp(sources), { host, port, what: '--debug-address', retryable: false });
+  const app = buildDebugApp(sources);
+  if (retry) return listenOrRetry(app, host, port, { what: 'debug server', logger: retry.logger });
+  return { ...(await listenAndReport(app, { host, port, what: '--debug-address', retryable: false })), listening: true };
 }

@@ -9,7 +9,9 @@
  * closed, including when this process dies in any way. So it is a real kernel lock with no stale
  * state after a crash, unlike an O_EXCL sidecar file. The costs: util-linux must be installed
  * (it is on every distribution a kubelet runs on), and taking the lock spawns a short-lived child.
- * Waiting is a blocked `flock` child, which we kill to cancel.
+ * Waiting is a blocked `flock` child, which we kill to cancel. Before it waits, the kubelet says so
+ * in its log, naming the file (Go logs "Acquiring file lock on" before it blocks, waiting or not);
+ * the phase also shows the reason as phase.waiting on /debug/actors.
  *
  * Contention. Go watches the lock file with inotify for IN_OPEN and IN_DELETE_SELF and exits on
  * the first event; Node's fs.watch cannot ask for IN_OPEN. We instead poll /proc/locks for a process
@@ -19,6 +21,7 @@
  * catch anyway; and a contender is seen within one poll interval rather than at once.
  */
 import { spawn } from 'node:child_process';
+import type { Logger } from 'pino';
 import { constants, watch, type FSWatcher } from 'node:fs';
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import { KubeletError } from '../../domain/errors.js';
@@ -32,6 +35,8 @@ export interface FlockLockFileOptions {
   procLocksPath?: string;
   /** How often /proc/locks is read while watching for contention. */
   pollIntervalMs?: number;
+  /** Told when the lock is held elsewhere and we wait for it, and when we get it after waiting. */
+  logger?: Logger;
 }
 
 /** An exit code flock(1) does not otherwise use, to tell "held elsewhere" from real failures. */
@@ -76,8 +81,10 @@ export class FlockLockFile implements LockFile {
   private readonly flockCommand: string;
   private readonly procLocksPath: string;
   private readonly pollIntervalMs: number;
+  private readonly logger: Logger | undefined;
 
   constructor(opts: FlockLockFileOptions = {}) {
+    this.logger = opts.logger;
     this.flockCommand = opts.flockCommand ?? 'flock';
     this.procLocksPath = opts.procLocksPath ?? '/proc/locks';
     this.pollIntervalMs = opts.pollIntervalMs ?? 500;
@@ -108,9 +115,13 @@ export class FlockLockFile implements LockFile {
     const first = await runFlock(this.flockCommand, ['--exclusive', '--nonblock', '--conflict-exit-code', String(CONFLICT_EXIT_CODE)], fh.fd);
     if (first.kind === 'locked') return;
     if (first.kind === 'failed') throw lockIoError(path, first.detail);
+    this.logger?.info({ path }, 'Waiting for the lock file: another process holds it');
     opts.onWaiting?.();
     const second = await runFlock(this.flockCommand, ['--exclusive'], fh.fd, opts.signal);
-    if (second.kind === 'locked') return;
+    if (second.kind === 'locked') {
+      this.logger?.info({ path }, 'Acquired the lock file after waiting');
+      return;
+    }
     if (second.kind === 'cancelled') throw cancelled();
     throw lockIoError(path, second.kind === 'failed' ? second.detail : 'unexpected conflict while waiting');
   }

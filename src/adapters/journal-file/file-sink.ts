@@ -9,13 +9,18 @@
  *   counts up from 1) and a new PATH starts with a copy of the header (`segment` n+1). Only the newest
  *   `maxSegments` files are kept.
  * - A crash leaves at most the last line torn: lines are written whole, in order, and never rewritten.
+ * - Every file is the owner's alone (0600, set on the open file so an older 0644 file is fixed too):
+ *   the journal holds pod specs, node names and the command line (issue 14, item 10).
  */
-import { mkdirSync, openSync, closeSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { mkdirSync, openSync, closeSync, fchmodSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { JournalHeader, JournalRecord } from '../../domain/journal/record.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { JournalSink } from '../../ports/journal.js';
+
+/** Owner read and write only. */
+const FILE_MODE = 0o600;
 
 export interface FileSinkOptions {
   path: string;
@@ -48,8 +53,9 @@ export class FileJournalSink implements JournalSink {
     // A fresh run starts a fresh file; the header is written synchronously so even a crash in the
     // very next instant leaves a readable (if empty) log.
     const line = JSON.stringify(header) + '\n';
-    const fd = openSync(this.opts.path, 'w');
+    const fd = openSync(this.opts.path, 'w', FILE_MODE);
     try {
+      fchmodSync(fd, FILE_MODE);
       writeSync(fd, line);
     } finally {
       closeSync(fd);
@@ -112,7 +118,7 @@ export class FileJournalSink implements JournalSink {
 
   private async write(data: string): Promise<void> {
     if (data.length === 0) return;
-    this.handle ??= await open(this.opts.path, 'a');
+    this.handle ??= await open(this.opts.path, 'a', FILE_MODE);
     await this.handle.write(data);
     this.bytesInSegment += Buffer.byteLength(data);
   }
@@ -125,7 +131,8 @@ export class FileJournalSink implements JournalSink {
     if (oldest >= 1) rmSync(`${this.opts.path}.${oldest}`, { force: true });
     this.segment += 1;
     const header = JSON.stringify({ ...this.header, segment: this.segment }) + '\n';
-    this.handle = await open(this.opts.path, 'w');
+    this.handle = await open(this.opts.path, 'w', FILE_MODE);
+    await this.handle.chmod(FILE_MODE);
     await this.handle.write(header);
     this.bytesInSegment = Buffer.byteLength(header);
   }

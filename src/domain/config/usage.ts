@@ -10,9 +10,10 @@ import { flagTypeWord } from './flag-values.js';
 import { getAtPath } from './merge.js';
 
 const INTRO = `The kubelet is the node agent of Kubernetes. kubelet-ts is a kubelet in TypeScript: it reads
-the Go kubelet's flags and KubeletConfiguration, runs static pods (from a manifest directory or an
-HTTP URL) on a CRI runtime, and records every event of its actors in a replayable journal.
-Cluster mode (--kubeconfig) and the kubelet server (port 10250) are not implemented yet.
+the Go kubelet's flags and KubeletConfiguration, registers the node with an API server and runs its
+pods (--kubeconfig; standalone without it), runs static pods (from a manifest directory or an HTTP
+URL) on a CRI runtime, serves the kubelet server (port 10250) and the read-only port, and records
+every event of its actors in a replayable journal. What is not built yet: see the README.
 
 Usage:
   kubelet-ts [flags]
@@ -20,6 +21,8 @@ Usage:
   kubelet-ts replay LOG                                replay an event log; exit 1 names the first divergence
   kubelet-ts report LOG [--json]                       the start-up, phase by phase, from an event log
   kubelet-ts runtime serve --listen unix:///PATH       the embedded CRI runtime on its own (no isolation)
+  kubelet-ts graph [--machine NAME] [--format F]       the statecharts of the machines (mermaid or svg)
+  kubelet-ts visualize LOG [--listen HOST:PORT]        the visualizer over a recorded event log
 
 Flags:
 `;

@@ -3,6 +3,8 @@
  * clear). Runs on plain JSON (after toJournalPayload) and returns a redacted copy. The rules:
  * - values under keys that name a credential: tokens, passwords, private keys, authorization headers;
  * - staticPodURLHeader: every header value (the Go kubelet masks them in /configz too);
+ * - `argv` (the command line in the supervisor's input): the values of secret-bearing flags
+ *   (redact-argv.ts: --manifest-url-header);
  * - a Kubernetes Secret's `data` and `stringData` values;
  * - a pod container's env entry whose value came from a secretKeyRef;
  * - CRI container env values (`envs: [{ key, value }]`): at that level nobody can tell which came
@@ -10,6 +12,8 @@
  * Deterministic, so replay regenerates identical redacted records. Copy-on-write: data with
  * nothing to redact is returned as is.
  */
+import { redactArgv } from './redact-argv.js';
+
 export const REDACTED = '<redacted>';
 
 const CREDENTIAL_KEYS = new Set(
@@ -47,6 +51,7 @@ function walk(value: unknown, key: string | null): unknown {
     let r: unknown;
     if (k === 'staticPodURLHeader' && isRecord(v)) r = maskValues(v);
     else if ((k === 'data' || k === 'stringData') && obj.kind === 'Secret' && isRecord(v)) r = maskValues(v);
+    else if (k === 'argv' && Array.isArray(v) && v.every((a) => typeof a === 'string')) r = sameOrNew(v, redactArgv(v, REDACTED));
     else if (k === 'env' && Array.isArray(v)) r = v.map(redactPodEnv);
     else if (k === 'envs' && Array.isArray(v)) r = v.map(redactCriEnv);
     else if (CREDENTIAL_KEYS.has(k.toLowerCase())) r = isRecord(v) || Array.isArray(v) ? maskDeep(v) : REDACTED;
@@ -58,6 +63,11 @@ function walk(value: unknown, key: string | null): unknown {
     if (out !== null) out[k] = r;
   }
   return out ?? obj;
+}
+
+/** `next` when it differs from `prev` element-wise, else `prev` (copy-on-write). */
+function sameOrNew(prev: readonly string[], next: string[]): readonly string[] {
+  return next.length === prev.length && next.every((a, i) => a === prev[i]) ? prev : next;
 }
 
 function redactPodEnv(entry: unknown): unknown {

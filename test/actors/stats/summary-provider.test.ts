@@ -1,36 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { SummaryProvider } from '../../../src/actors/stats/summary-provider.js';
-import type { NodeReadings } from '../../../src/domain/stats/node-readings.js';
-import type { HostStats } from '../../../src/ports/stats.js';
 import { FakeCri } from '../../fakes/fake-cri.js';
+import { FakeHostStats } from '../../fakes/fake-host-stats.js';
 
 const S = 1_000_000_000n;
-
-/** Host readings whose clock and counters a test advances. */
-class FakeHostStats implements HostStats {
-  nowNs = 1_700_000_000n * S;
-  readonly calls: string[] = [];
-  fail: Error | null = null;
-  async node(rootDir: string): Promise<NodeReadings> {
-    this.calls.push(`node ${rootDir}`);
-    if (this.fail) throw this.fail;
-    const fs = { capacityBytes: 100n, availableBytes: 50n, usedBytes: 50n, inodes: 10n, inodesFree: 5n };
-    return {
-      timestampNs: this.nowNs, bootTimeNs: 0n, cpuNs: this.nowNs / 2n,
-      memory: { totalBytes: 100n, freeBytes: 10n, inactiveFileBytes: 5n, anonBytes: 20n, swapTotalBytes: 0n, swapFreeBytes: 0n },
-      pageFaults: 0n, majorPageFaults: 0n, rootFs: fs, maxPid: null, tasks: null,
-      kubelet: { cpuNs: 1n, residentBytes: 1n, anonBytes: 1n, minorFaults: 0n, majorFaults: 0n, startTimeNs: 0n },
-    };
-  }
-  async filesystem(path: string) {
-    this.calls.push(`filesystem ${path}`);
-    return { capacityBytes: 100n, availableBytes: 50n, usedBytes: 50n, inodes: 10n, inodesFree: 5n };
-  }
-  async directoryUsage(dir: string) {
-    this.calls.push(`du ${dir}`);
-    return { usedBytes: 8192n, inodesUsed: 2n };
-  }
-}
 
 async function runningPod(cri: FakeCri) {
   cri.addImage('busybox');
@@ -41,13 +14,16 @@ async function runningPod(cri: FakeCri) {
   return id;
 }
 
-function setup() {
+/** By default every get reads (no answer reused), so the reading itself is what these tests see. */
+function setup(sharing: ConstructorParameters<typeof SummaryProvider>[1] = { maxAgeMs: 0, now: () => 0 }) {
   const cri = new FakeCri();
   const host = new FakeHostStats();
   let connected = true;
-  const provider = new SummaryProvider({ cri: () => (connected ? cri : undefined), host, nodeName: () => 'node-1', rootDir: () => '/var/lib/kubelet', podLogsDir: () => '/var/log/pods' });
+  const provider = new SummaryProvider({ cri: () => (connected ? cri : undefined), host, nodeName: () => 'node-1', rootDir: () => '/var/lib/kubelet', podLogsDir: () => '/var/log/pods' }, sharing);
   return { cri, host, provider, disconnect: () => (connected = false) };
 }
+
+const count = (calls: readonly string[], name: string) => calls.filter((c) => c === name).length;
 
 describe('SummaryProvider', () => {
   it('builds the summary from the runtime and the host, logs from the pod log directory', async () => {
@@ -94,5 +70,42 @@ describe('SummaryProvider', () => {
     expect((await provider.get(false)).node.nodeName).toBe('node-1');
     disconnect();
     await expect(provider.get(false)).rejects.toMatchObject({ message: 'failed to list pod stats: the container runtime is not connected yet' });
+  });
+
+  it('serves 200 concurrent requests with one set of CRI calls (#14)', async () => {
+    const { cri, provider } = setup({ maxAgeMs: 1000, now: () => 0 });
+    await runningPod(cri);
+    cri.calls.length = 0;
+    const answers = await Promise.all(Array.from({ length: 200 }, () => provider.get(false)));
+    expect(answers.every((a) => a.pods.length === 1)).toBe(true);
+    expect(['listPodSandbox', 'listContainers', 'listContainerStats', 'imageFsInfo'].map((c) => count(cri.calls, c))).toEqual([1, 1, 1, 1]);
+  });
+
+  it('reuses an answer younger than maxAgeMs and reads again after it (#14)', async () => {
+    let now = 0;
+    const { cri, provider } = setup({ maxAgeMs: 1000, now: () => now });
+    await provider.get(true);
+    now = 999;
+    await provider.get(true);
+    expect(count(cri.calls, 'listContainerStats')).toBe(1);
+    now = 1000;
+    await provider.get(true);
+    expect(count(cri.calls, 'listContainerStats')).toBe(2);
+  });
+
+  it('refuses with KLT_ERR_STATS_BUSY past maxWaiting waiting requests, and serves the rest (#14)', async () => {
+    const { cri, provider } = setup({ maxAgeMs: 1000, maxWaiting: 3, now: () => 0 });
+    const settled = await Promise.allSettled(Array.from({ length: 6 }, () => provider.get(false)));
+    // The first starts the read, three wait for it, the last two are refused.
+    expect(settled.map((s) => s.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'fulfilled', 'rejected', 'rejected']);
+    expect(settled[5]).toMatchObject({ reason: { code: 'KLT_ERR_STATS_BUSY', retryable: true } });
+    expect(count(cri.calls, 'listContainerStats')).toBe(1);
+  });
+
+  it('does not reuse a failed read (#14)', async () => {
+    const { cri, provider } = setup({ maxAgeMs: 1000, now: () => 0 });
+    cri.failNext('listContainerStats');
+    await expect(provider.get(false)).rejects.toMatchObject({ code: 'KLT_ERR_STATS_UNAVAILABLE' });
+    expect((await provider.get(false)).node.nodeName).toBe('node-1');
   });
 });

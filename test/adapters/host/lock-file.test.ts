@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FlockLockFile } from '../../../src/adapters/host/lock-file.js';
 import type { LockContention } from '../../../src/domain/node/host-types.js';
@@ -126,6 +127,20 @@ describe('FlockLockFile', () => {
     const ac = new AbortController();
     const attempt = new FlockLockFile().acquire(lockPath, { exitOnContention: false, signal: ac.signal, onWaiting: () => ac.abort() });
     await expect(attempt).rejects.toMatchObject({ code: 'KLT_ERR_LOCK_CONTENDED' });
+    holder.kill('SIGKILL');
+    await until(() => otherProcessCanLock(lockPath));
+  });
+
+  it('logs that it waits, naming the lock file, when another process holds it (#14)', async () => {
+    await fresh();
+    const holder = spawn('flock', ['--no-fork', lockPath, 'sleep', '30']);
+    await until(() => !otherProcessCanLock(lockPath));
+    const lines: Record<string, unknown>[] = [];
+    const logger = pino({}, { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) });
+    const ac = new AbortController();
+    const attempt = new FlockLockFile({ logger }).acquire(lockPath, { exitOnContention: false, signal: ac.signal, onWaiting: () => ac.abort() });
+    await expect(attempt).rejects.toMatchObject({ code: 'KLT_ERR_LOCK_CONTENDED' });
+    expect(lines).toEqual([expect.objectContaining({ path: lockPath, msg: 'Waiting for the lock file: another process holds it' })]);
     holder.kill('SIGKILL');
     await until(() => otherProcessCanLock(lockPath));
   });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -15,6 +15,18 @@ beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'kts-sink-'))));
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('FileJournalSink', () => {
+  it('creates the journal and its rotated segments readable by the owner only (0600), even over a 0644 file (#14)', async () => {
+    const path = join(dir, 'j.jsonl');
+    writeFileSync(path, 'old\n', { mode: 0o644 });
+    const sink = new FileJournalSink({ path, maxSegmentBytes: 4096, maxSegments: 3 });
+    sink.open(header);
+    for (let i = 1; i <= 100; i++) sink.append(rec(i));
+    await sink.close();
+    const files = readdirSync(dir).sort();
+    expect(files.length).toBe(3);
+    expect(files.map((f) => (statSync(join(dir, f)).mode & 0o777).toString(8))).toEqual(['600', '600', '600']);
+  });
+
   it('writes the header then every record in order, once flushed', async () => {
     const sink = new FileJournalSink({ path: join(dir, 'j.jsonl') });
     sink.open(header);

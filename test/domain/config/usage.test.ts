@@ -13,6 +13,12 @@ describe('formatUsage', () => {
     }
   });
 
+  it('says what is built: cluster mode and the kubelet server, every subcommand (#14)', () => {
+    expect(usage).not.toMatch(/not implemented/);
+    expect(usage).toContain('serves the kubelet server (port 10250)');
+    for (const sub of ['config', 'replay', 'report', 'runtime serve', 'graph', 'visualize']) expect(usage).toContain(`kubelet-ts ${sub} `);
+  });
+
   it('shows defaults from the flag-only configuration and the flag defaults', () => {
     expect(usage).toMatch(/--max-pods int32 +Most pods this kubelet runs\. \(default 110\)/);
     expect(usage).toMatch(/--read-only-port int32 .*\(default 10255\)/);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { redact, REDACTED } from '../../../src/domain/journal/redact.js';
+import { redactArgv } from '../../../src/domain/journal/redact-argv.js';
 import { toJournalPayload } from '../../../src/domain/journal/payload.js';
 
 const SECRET = 's3cr3t-VALUE-123';
@@ -65,5 +66,23 @@ describe('toJournalPayload', () => {
       big: '10',
       nan: 'NaN',
     });
+  });
+
+  it.each([
+    ['--flag=value', ['--manifest-url=http://m', `--manifest-url-header=Authorization:Bearer ${SECRET},X-Other:${SECRET}`], ['--manifest-url=http://m', '--manifest-url-header=Authorization:<redacted>,X-Other:<redacted>']],
+    ['--flag value', ['--manifest-url-header', `Authorization:Bearer ${SECRET}`, '--v=2'], ['--manifest-url-header', 'Authorization:<redacted>', '--v=2']],
+    ['underscores', [`--manifest_url_header=X:${SECRET}`], ['--manifest_url_header=X:<redacted>']],
+    ['a pair without a colon', [`--manifest-url-header=${SECRET}`], ['--manifest-url-header=<redacted>']],
+  ])('masks --manifest-url-header values in a supervisor input argv, given as %s (#14)', (_form, argv, expected) => {
+    const out = redact({ input: { argv, stopTimeoutMs: 1 } }) as { input: { argv: string[] } };
+    expect(out.input.argv).toEqual(expected);
+    expect(JSON.stringify(out)).not.toContain(SECRET);
+    // Replay redacts the logged (already redacted) input again: the same record.
+    expect(redactArgv(out.input.argv, REDACTED)).toEqual(expected);
+  });
+
+  it('returns an argv without secret-bearing flags as is', () => {
+    const input = { argv: ['--config=/k.yaml', '--', '--manifest-url-header=x'] };
+    expect(redact(input)).toBe(input);
   });
 });

@@ -29,11 +29,13 @@ import { nodeRequestAttributes } from '../../../domain/http/request-attributes.j
 import type { Pod } from '../../../domain/pod/types.js';
 import type { KubeletView, SubjectAccessReviewer, TokenReviewer } from '../../../ports/kubelet-view.js';
 import { buildHealthzApp, type HealthCheck } from '../healthz.js';
+import { listenOrRetry } from '../listen-or-retry.js';
 import { buildServerTlsOptions, type KubeletTlsConfig } from '../tls/server-tls-options.js';
 import { authenticateRequest } from './authenticate.js';
 import { authorizeRequest, type AuthorizationMode } from './authorize.js';
 import type { ContainerLogLimits } from './container-logs-route.js';
 import { registerDebuggingHandlers } from './debugging-handlers.js';
+import { renderedPerValue } from './rendered-per-value.js';
 import type { SystemLogsOptions } from './system-logs-route.js';
 import { registerStatsSummary } from './stats-summary-route.js';
 import { createTurnBudget } from './turn-budget.js';
@@ -159,15 +161,6 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
   return app;
 }
 
-/** `render`, remembering its last input and answer: called again only for a different value. */
-function renderedPerValue<T, R>(render: (value: T) => R): (value: T) => R {
-  let last: { value: T; rendered: R } | null = null;
-  return (value) => {
-    if (!last || last.value !== value) last = { value, rendered: render(value) };
-    return last.rendered;
-  };
-}
-
 export interface KubeletServerOptions {
   address: string;
   port: number;
@@ -208,7 +201,10 @@ export async function startKubeletServer(opts: KubeletServerOptions): Promise<Ru
   return server;
 }
 
-/** The read-only server: plain HTTP, no authentication, debugging handlers off (as Go's). */
+/**
+ * The read-only server: plain HTTP, no authentication, debugging handlers off (as Go's). Where we
+ * differ: Go exits when it cannot bind readOnlyPort; this port is optional, so we log and retry.
+ */
 export async function startReadOnlyServer(opts: {
   address: string;
   port: number;
@@ -220,7 +216,8 @@ export async function startReadOnlyServer(opts: {
     { view: opts.view, healthChecks: opts.healthChecks, debuggingHandlers: false, logger: opts.logger },
     { http: { maxHeaderSize: MAX_HEADER_BYTES } } as Partial<FastifyServerOptions>,
   );
-  const server = await listenAndReport(app, { host: opts.address, port: opts.port, what: 'the read-only port', retryable: true });
-  opts.logger?.info({ address: server.address }, 'Starting to listen read-only');
+  // Optional, like the debug server: a taken port is logged and retried, start-up goes on (issue 14).
+  const server = await listenOrRetry(app, opts.address, opts.port, { what: 'read-only server', logger: opts.logger });
+  if (server.listening) opts.logger?.info({ address: server.address }, 'Starting to listen read-only');
   return server;
 }

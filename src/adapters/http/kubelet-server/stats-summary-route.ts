@@ -2,14 +2,19 @@
  * `GET|POST /stats/summary[?only_cpu_and_memory=true]`: the summary API (stats/v1alpha1 Summary),
  * on the kubelet server and the read-only port alike, as Go's stats handler registers it on both.
  * A failed read of the runtime or host is 500 `Internal Error: <what failed>` (Go's handleError).
+ * Too many requests already waiting for the same summary (KLT_ERR_STATS_BUSY, see
+ * src/actors/stats/coalesced-read.ts) is 503 with `Retry-After: 1`; Go has no such bound.
  *
  * Where we differ: Go takes only the exact value `true` and treats anything else (`yes`, `1`, two
  * values) as false; here anything but `true` or `false`, once, is a 400 naming the value.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
+import { KubeletError } from '../../../domain/errors.js';
 import { summaryJson } from '../../../domain/stats/summary-json.js';
+import type { Summary } from '../../../domain/stats/summary-types.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
+import { renderedPerValue } from './rendered-per-value.js';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -22,18 +27,27 @@ export function parseOnlyCpuAndMemory(query: Query): { ok: true; value: boolean 
 }
 
 export function registerStatsSummary(app: FastifyInstance, view: KubeletView, logger?: Logger): void {
+  // Requests that shared one summary read get the same object: render it once for all of them
+  // (issue 14: 1,000 concurrent requests on 110 pods, each serialising the summary anew).
+  const body = { full: renderedPerValue(summaryBody), cpuAndMemory: renderedPerValue(summaryBody) };
   const handler = async (req: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply) => {
     const only = parseOnlyCpuAndMemory(req.query);
     if (!only.ok) return reply.code(400).type('text/plain; charset=utf-8').send(`${only.reason}\n`);
-    let body: string;
+    let rendered: Buffer;
     try {
-      body = summaryJson(await view.statsSummary(only.value));
+      const summary = await view.statsSummary(only.value);
+      rendered = (only.value ? body.cpuAndMemory : body.full)(summary);
     } catch (err) {
+      if (err instanceof KubeletError && err.code === 'KLT_ERR_STATS_BUSY') {
+        return reply.code(503).header('retry-after', '1').type('text/plain; charset=utf-8').send(`${err.message}\n`);
+      }
       logger?.error({ err, path: '/stats/summary' }, 'Stats summary failed');
       return reply.code(500).type('text/plain; charset=utf-8').send(`Internal Error: ${(err as Error).message}\n`);
     }
-    return reply.type('application/json').send(body);
+    return reply.type('application/json').send(rendered);
   };
   app.get('/stats/summary', handler);
   app.post('/stats/summary', handler);
 }
+
+const summaryBody = (summary: Summary) => Buffer.from(summaryJson(summary));

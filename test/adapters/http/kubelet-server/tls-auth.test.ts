@@ -21,8 +21,8 @@ const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes
 let dir: string;
 const servers: RunningServer[] = [];
 
-async function makeCa(name: string): Promise<void> {
-  await run('openssl', ['req', '-x509', ...EC, '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.crt`), '-days', '1', '-subj', `/CN=${name}`]);
+async function makeCa(name: string, subject = `/CN=${name}`): Promise<void> {
+  await run('openssl', ['req', '-x509', ...EC, '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.crt`), '-days', '1', '-subj', subject]);
 }
 
 async function makeClient(name: string, ca: string, subject: string): Promise<void> {
@@ -37,6 +37,12 @@ beforeAll(async () => {
   await makeCa('other-ca');
   await makeClient('alice', 'client-ca', '/O=system:masters/O=devs/CN=alice');
   await makeClient('mallory', 'other-ca', '/CN=mallory');
+  // A forger's CA named like the trusted one: the issuer name matches, the signature does not.
+  await makeCa('forged-ca', '/CN=client-ca');
+  await makeClient('eve', 'forged-ca', '/O=system:masters/CN=eve');
+  // …and that CA's own certificate presented as the client certificate.
+  await run('cp', [join(dir, 'forged-ca.crt'), join(dir, 'forged-self.crt')]);
+  await run('cp', [join(dir, 'forged-ca.key'), join(dir, 'forged-self.key')]);
 }, 60_000);
 
 afterEach(async () => {
@@ -101,6 +107,14 @@ describe('kubelet server over TLS', () => {
   it('answers 401 to a certificate from another CA, even with anonymous on', async () => {
     const s = await start({ anonymous: true });
     expect((await get(s, '/pods', 'mallory')).status).toBe(401);
+  });
+
+  it.each([false, true])('answers 401 to a certificate from a foreign CA with the trusted CA\'s subject (anonymous %s) (#14)', async (anonymous) => {
+    const s = await start({ anonymous });
+    for (const client of ['eve', 'forged-self']) {
+      const res = await get(s, '/pods', client);
+      expect([client, res.status, res.body]).toEqual([client, 401, 'Unauthorized']);
+    }
   });
 
   it('honours tlsMinVersion: a TLS 1.2-only client cannot connect to a TLS 1.3 server', async () => {
