@@ -183,3 +183,16 @@ async function waitUntil(check: () => boolean, timeoutMs = 3000): Promise<void> 
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe('createFileSourceReader with hostile files (#14)', () => {
+  it.each([
+    ['an unresolved alias', 'a: *x\n', /Unresolved alias/],
+    ['an alias bomb', 'a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n', /alias count/],
+  ])('rejects a file holding %s by its path and keeps reading the others', async (_what, text, reason) => {
+    writeFileSync(join(dir, 'bad.yaml'), text);
+    copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
+    const { names, rejected } = snapshotOf(await readDir());
+    expect(names).toEqual(['web-node-1']);
+    expect(rejected).toEqual([{ origin: join(dir, 'bad.yaml'), reason: expect.stringMatching(reason) }]);
+  });
+});
