@@ -1,4 +1,5 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -69,10 +70,10 @@ describe('createFileSourceReader', () => {
     expect(rejected).toEqual([{ origin: join(dir, '20-web-again.yaml'), reason: expect.stringContaining(`already given by ${join(dir, '10-web.yaml')}`) }]);
   });
 
-  it('does not recurse into subdirectories', async () => {
+  it('does not recurse into subdirectories, and says so by their path (#14)', async () => {
     mkdirSync(join(dir, 'sub'));
     copyFileSync(fixture('web.yaml'), join(dir, 'sub', 'web.yaml'));
-    expect(snapshotOf(await readDir())).toMatchObject({ names: [], rejected: [] });
+    expect(snapshotOf(await readDir())).toMatchObject({ names: [], rejected: [{ origin: join(dir, 'sub'), reason: 'is a directory, not recursing into it' }] });
   });
 
   it('gives a new UID when a manifest is edited, and the same UID when it is read again unchanged', async () => {
@@ -194,5 +195,27 @@ describe('createFileSourceReader with hostile files (#14)', () => {
     const { names, rejected } = snapshotOf(await readDir());
     expect(names).toEqual(['web-node-1']);
     expect(rejected).toEqual([{ origin: join(dir, 'bad.yaml'), reason: expect.stringMatching(reason) }]);
+  });
+});
+
+describe('createFileSourceReader with entries that are not manifests (#14)', () => {
+  it('rejects each by its path and reason, never reading a FIFO or a device, and keeps the good file', async () => {
+    copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
+    mkdirSync(join(dir, 'x.yaml'));
+    execFileSync('mkfifo', [join(dir, 'fifo.yaml')]);
+    symlinkSync('/dev/zero', join(dir, 'zero.yaml'));
+    symlinkSync(join(dir, 'missing.yaml'), join(dir, 'dangling.yaml'));
+    symlinkSync(join(dir, 'loop-b.yaml'), join(dir, 'loop-a.yaml'));
+    symlinkSync(join(dir, 'loop-a.yaml'), join(dir, 'loop-b.yaml'));
+    const { names, rejected } = snapshotOf(await readDir());
+    expect(names).toEqual(['web-node-1']);
+    expect(rejected).toEqual([
+      { origin: join(dir, 'dangling.yaml'), reason: expect.stringMatching(/^can't get metadata: ENOENT/) },
+      { origin: join(dir, 'fifo.yaml'), reason: 'is a FIFO, not a regular file' },
+      { origin: join(dir, 'loop-a.yaml'), reason: expect.stringMatching(/^can't get metadata: ELOOP/) },
+      { origin: join(dir, 'loop-b.yaml'), reason: expect.stringMatching(/^can't get metadata: ELOOP/) },
+      { origin: join(dir, 'x.yaml'), reason: 'is a directory, not recursing into it' },
+      { origin: join(dir, 'zero.yaml'), reason: 'is a character device, not a regular file' },
+    ]);
   });
 });
