@@ -4,7 +4,8 @@
  * `kubelet.stop.requested`, and waits for the supervisor to end: `stopped` exits 0, `failed` exits
  * 1 naming the phase and reason (with the usage for a bad command line).
  */
-import { mkdir, readdir, rm, statfs } from 'node:fs/promises';
+import { readdir, rm, statfs } from 'node:fs/promises';
+import { makeDirectories } from '../adapters/fs/make-directories.js';
 import { hostname as osHostname } from 'node:os';
 import { createActor, waitFor, type AnyActorRef, type InspectionEvent } from 'xstate';
 import { relayAdmissionRejections } from '../actors/api-pods/admission-events.js';
@@ -201,7 +202,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       },
     },
     makeDirectories: async (paths) => {
-      for (const p of paths) await mkdir(p, { recursive: true });
+      for (const p of paths) await makeDirectories(p);
     },
     lifetimes,
     live,
