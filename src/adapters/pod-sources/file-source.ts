@@ -19,7 +19,7 @@
 import { statSync, watch as fsWatch, type FSWatcher } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { dropDuplicatePods, type PodFromOrigin } from '../../domain/pod-config/duplicates.js';
+import { dropDuplicatePods, originsOf, type PodFromOrigin } from '../../domain/pod-config/duplicates.js';
 import { decodeStaticPod } from '../../domain/pod-config/static-pod.js';
 import type { RejectedManifest } from '../../domain/pod-config/types.js';
 import type { Closable, FileSourceReader, SourceRead } from '../../actors/pod-config/pod-source-io.js';
@@ -50,6 +50,8 @@ export function createFileSourceReader(opts: { path: string; nodeName: string })
   // differs only where a file is rewritten with the same size within one timestamp tick of a
   // filesystem with coarse timestamps: ext4, xfs, btrfs and tmpfs keep nanoseconds.)
   const lastReads = new Map<string, { identity: string; result: PodFromOrigin | RejectedManifest }>();
+  /** Which file gave each pod at the last read: of two files with one pod name, that one stays. */
+  let lastOrigins = new Map<string, string>();
 
   async function readManifest(file: string): Promise<PodFromOrigin | RejectedManifest> {
     let text: string;
@@ -100,7 +102,8 @@ export function createFileSourceReader(opts: { path: string; nodeName: string })
       if ('pod' in result) found.push(result);
       else rejected.push(result);
     }
-    const { kept, rejected: duplicates } = dropDuplicatePods(found);
+    const { kept, rejected: duplicates } = dropDuplicatePods(found, lastOrigins);
+    lastOrigins = originsOf(kept);
     return { kind: 'snapshot', pods: kept.map((entry) => entry.pod), rejected: [...rejected, ...duplicates] };
   }
 

@@ -219,3 +219,19 @@ describe('createFileSourceReader with entries that are not manifests (#14)', () 
     ]);
   });
 });
+
+describe('createFileSourceReader with two manifests of one pod name (#14)', () => {
+  it('keeps the pod read before and rejects the newcomer, even when the newcomer sorts first', async () => {
+    const reader = createFileSourceReader({ path: dir, nodeName: 'node-1' });
+    copyFileSync(fixture('web.yaml'), join(dir, 'z-web.yaml'));
+    const before = snapshotOf(await reader.read());
+    expect(before.names).toEqual(['web-node-1']);
+    copyFileSync(fixture('web.yaml'), join(dir, 'a-web.yaml'));
+    const after = snapshotOf(await reader.read());
+    expect(after.pods.map((p) => p.metadata.uid)).toEqual(before.pods.map((p) => p.metadata.uid));
+    expect(after.rejected).toEqual([{ origin: join(dir, 'a-web.yaml'), reason: expect.stringContaining(`already given by ${join(dir, 'z-web.yaml')}`) }]);
+    rmSync(join(dir, 'z-web.yaml'));
+    const last = snapshotOf(await reader.read());
+    expect(last).toMatchObject({ names: ['web-node-1'], rejected: [] });
+  });
+});
