@@ -6,6 +6,7 @@
  */
 import { parseQuantity } from '../pod/quantity.js';
 import type { Pod, ResourceList } from '../pod/types.js';
+import { validatePodCreateRules } from './validate-pod-create.js';
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
@@ -83,6 +84,7 @@ export function validatePod(pod: Pod): string[] {
   errors.push(...quantityErrors('spec.resources.requests', spec.resources?.requests));
   errors.push(...quantityErrors('spec.resources.limits', spec.resources?.limits));
   errors.push(...quantityErrors('spec.overhead', spec.overhead));
+  errors.push(...validatePodCreateRules(pod));
   return errors;
 }
 
