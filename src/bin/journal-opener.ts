@@ -7,7 +7,8 @@
  * `latest.jsonl` pointing at it, and keeps the newest MAX_RUNS run files.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { makeDirectoriesSync } from '../adapters/fs/make-directories.js';
 import { join } from 'node:path';
 import { FileJournalSink } from '../adapters/journal-file/file-sink.js';
 import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalHeader } from '../domain/journal/record.js';
@@ -36,7 +37,7 @@ export function createJournalOpener(opts: JournalOpenerOptions): JournalOpener {
     async open({ path, nodeName, config }) {
       const { file, dir } = resolveJournalPath(path, opts.startTime, process.pid);
       if (dir) {
-        mkdirSync(dir, { recursive: true });
+        makeDirectoriesSync(dir);
         pruneOldRuns(dir);
       }
       const sink = new FileJournalSink({ path: file, onError: opts.onError });

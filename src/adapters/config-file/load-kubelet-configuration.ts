@@ -8,13 +8,14 @@
  * (syntax, duplicate keys, several documents, an empty --config). Everything else — unknown fields,
  * wrong types, bad gates, invalid values — comes back in `errors`, all of them, each naming its field.
  */
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
 import { parseCommandLine, type ParsedCommandLine } from '../../domain/config/command-line.js';
 import { buildEffectiveConfig } from '../../domain/config/effective.js';
 import type { FeatureGates } from '../../domain/config/feature-gates.js';
 import type { FieldError, KubeletConfiguration } from '../../domain/config/types.js';
+import { readRegularFile } from '../bounded-input/read-regular-file.js';
 import { parseConfigText } from './parse-config-text.js';
 
 /** File access, replaceable in tests. */
@@ -24,8 +25,16 @@ export interface ConfigFileSystem {
   listFiles(dir: string): Promise<string[]>;
 }
 
+/**
+ * The largest config or drop-in file read. Go has no limit (os.ReadFile); a KubeletConfiguration with
+ * every field set is about 10 KiB, so 1 MiB leaves room for any real one while bounding what a
+ * mistaken path (a log, /dev/urandom) costs to read and parse.
+ */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
 export const nodeConfigFileSystem: ConfigFileSystem = {
-  readFile: (path) => readFile(path, 'utf8'),
+  // Regular files only, size checked first: a FIFO would block start-up, a device would never end.
+  readFile: async (path) => (await readRegularFile(path, MAX_CONFIG_BYTES)).text,
   async listFiles(dir) {
     // Go walks the drop-in directory with filepath.WalkDir: lexical order, descending into subdirectories.
     const out: string[] = [];

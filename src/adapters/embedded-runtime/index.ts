@@ -34,8 +34,9 @@
  * running containers (pid + /proc start time) and knows the exit codes of those that finished meanwhile.
  * close() stops serving but leaves containers running, as stopping containerd does.
  */
-import { chmod, mkdir, unlink } from 'node:fs/promises';
+import { chmod, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { makeDirectories } from '../fs/make-directories.js';
 import * as grpc from '@grpc/grpc-js';
 import { pino } from 'pino';
 import { KubeletError } from '../../domain/errors.js';
@@ -98,7 +99,7 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
   }
   const logger = options.logger ?? pino({ level: 'silent' });
   const nowNs = options.clock ? clockNs(options.clock) : wallClockNs;
-  await mkdir(options.stateDir, { recursive: true, mode: 0o700 });
+  await makeDirectories(options.stateDir, 0o700);
   const lock = await lockStateDir(options.stateDir);
   let server: grpc.Server | undefined;
   try {
@@ -119,7 +120,7 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
     grpcServer.addService(runtimeService, runtimeServiceHandlers(runtime, logger));
     grpcServer.addService(proto.imageService, imageServiceHandlers(images, logger));
     await unlink(options.socketPath).catch(() => undefined);
-    await mkdir(dirname(options.socketPath), { recursive: true });
+    await makeDirectories(dirname(options.socketPath));
     const endpoint = `unix://${options.socketPath}`;
     await new Promise<void>((resolve, reject) => {
       grpcServer.bindAsync(endpoint, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve()));

@@ -2,7 +2,8 @@
  * The file system as the garbage collectors and initializeModules use it (GcHost's directory
  * operations, mkdir -p), over node:fs.
  */
-import { mkdir, readdir, rm, statfs } from 'node:fs/promises';
+import { readdir, rm, statfs } from 'node:fs/promises';
+import { makeDirectoriesSync } from './make-directories.js';
 import type { GcHost } from '../../ports/gc-host.js';
 
 export const nodeGcFs: Omit<GcHost, 'activePods'> = {
@@ -15,7 +16,7 @@ export const nodeGcFs: Omit<GcHost, 'activePods'> = {
   },
 };
 
-/** mkdir -p of each path, in order. */
+/** mkdir -p of each path, in order (make-directories.ts: never Node's recursive mkdir, which spins under /proc). */
 export async function makeDirectories(paths: string[]): Promise<void> {
-  for (const p of paths) await mkdir(p, { recursive: true });
+  for (const p of paths) makeDirectoriesSync(p);
 }

@@ -1,7 +1,8 @@
 /** The RuntimeHost port over the node's file system, node:http(s) and node:os. */
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import type { RuntimeHost } from '../../ports/runtime-host.js';
+import { makeDirectoriesSync } from '../fs/make-directories.js';
 import { nodeHttpGet } from '../http/http-get.js';
 
 async function listRegularFiles(dir: string): Promise<string[]> {
@@ -15,7 +16,7 @@ async function listRegularFiles(dir: string): Promise<string[]> {
 
 export function createRuntimeHost(): RuntimeHost {
   return {
-    makeDirectory: async (path) => void (await mkdir(path, { recursive: true, mode: 0o755 })),
+    makeDirectory: async (path) => makeDirectoriesSync(path, 0o755),
     readTextFile: (path) => readFile(path, 'utf8'),
     listFiles: listRegularFiles,
     httpGet: nodeHttpGet,

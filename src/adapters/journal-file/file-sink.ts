@@ -12,9 +12,10 @@
  * - Every file is the owner's alone (0600, set on the open file so an older 0644 file is fixed too):
  *   the journal holds pod specs, node names and the command line (issue 14, item 10).
  */
-import { mkdirSync, openSync, closeSync, fchmodSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { openSync, closeSync, fchmodSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { makeDirectoriesSync } from '../fs/make-directories.js';
 import type { JournalHeader, JournalRecord } from '../../domain/journal/record.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { JournalSink } from '../../ports/journal.js';
@@ -49,7 +50,7 @@ export class FileJournalSink implements JournalSink {
   open(header: JournalHeader): void {
     if (this.header) return;
     this.header = header;
-    mkdirSync(dirname(this.opts.path), { recursive: true });
+    makeDirectoriesSync(dirname(this.opts.path));
     // A fresh run starts a fresh file; the header is written synchronously so even a crash in the
     // very next instant leaves a readable (if empty) log.
     const line = JSON.stringify(header) + '\n';

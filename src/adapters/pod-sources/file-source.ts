@@ -3,25 +3,27 @@
  * directory of manifests or one manifest file.
  *
  * Directory: every entry whose name does not start with `.` (Go globs `[^.]*`), in name order;
- * regular files (symbolic links followed) are read, subdirectories are not recursed into (Go logs
- * them; we skip them quietly). A file that is not a valid pod is rejected by its path and reason;
+ * regular files (symbolic links followed) are read; subdirectories are not recursed into, and they,
+ * FIFOs, devices, dangling symbolic links and link loops are rejected by path with the reason (Go
+ * logs them), so nothing is skipped without a word. A file that is not a valid pod is rejected by its path and reason;
  * the other files' pods flow on (in Go, and here, its pod is then REMOVEd).
  * One file: a manifest that cannot be used is a failed read, so the pod read before stays (Go
  * returns the error without an update). A path that does not exist is an empty snapshot with a
  * rejection naming the path (Go sends an empty SET so the source counts as seen, and logs).
  * Any file name is accepted, whatever its extension, as in Go. Files over 10 MiB are rejected
- * (Go's maxConfigLength for manifests).
+ * (Go's maxConfigLength for manifests), by fstat before reading.
  * Watching: node:fs watch on the directory (or on a single file's directory, filtered to its
  * name, so editors that replace the file by renaming are still seen). When the directory goes away
  * or appears, the watch reports itself lost and the actor watches again.
  */
 import { statSync, watch as fsWatch, type FSWatcher } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { dropDuplicatePods, type PodFromOrigin } from '../../domain/pod-config/duplicates.js';
+import { dropDuplicatePods, originsOf, type PodFromOrigin } from '../../domain/pod-config/duplicates.js';
 import { decodeStaticPod } from '../../domain/pod-config/static-pod.js';
 import type { RejectedManifest } from '../../domain/pod-config/types.js';
 import type { Closable, FileSourceReader, SourceRead } from '../../ports/pod-sources.js';
+import { kindOf, readRegularFile } from '../bounded-input/read-regular-file.js';
 import { parseManifestText } from './parse-manifest.js';
 
 export const MAX_MANIFEST_BYTES = 10 * 1024 * 1024;
@@ -48,17 +50,19 @@ export function createFileSourceReader(opts: { path: string; nodeName: string })
   // differs only where a file is rewritten with the same size within one timestamp tick of a
   // filesystem with coarse timestamps: ext4, xfs, btrfs and tmpfs keep nanoseconds.)
   const lastReads = new Map<string, { identity: string; result: PodFromOrigin | RejectedManifest }>();
+  /** Which file gave each pod at the last read: of two files with one pod name, that one stays. */
+  let lastOrigins = new Map<string, string>();
 
   async function readManifest(file: string): Promise<PodFromOrigin | RejectedManifest> {
     let text: string;
     let identity: string;
     try {
       const info = await stat(file);
-      if (info.size > MAX_MANIFEST_BYTES) return { origin: file, reason: `manifest is ${info.size} bytes, over the ${MAX_MANIFEST_BYTES} byte limit` };
       identity = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
       const last = lastReads.get(file);
       if (last?.identity === identity) return last.result;
-      text = await readFile(file, 'utf8');
+      // Regular files only, the size checked before reading: a FIFO or /dev/zero is refused, not read.
+      ({ text } = await readRegularFile(file, MAX_MANIFEST_BYTES));
     } catch (err) {
       return { origin: file, reason: `can't read manifest: ${messageOf(err)}` };
     }
@@ -92,18 +96,33 @@ export function createFileSourceReader(opts: { path: string; nodeName: string })
     keepOnly(new Set(names.map((name) => join(dir, name))));
     for (const name of names) {
       const file = join(dir, name);
-      try {
-        const info = await stat(file);
-        if (!info.isFile()) continue; // not recursing into subdirectories, as Go
-      } catch {
-        continue; // removed between listing and reading: the next read settles it
-      }
-      const result = await readManifest(file);
+      const skipped = await whyNotAManifest(file);
+      if (skipped === 'gone') continue; // removed between listing and reading: the next read settles it
+      const result = skipped ?? (await readManifest(file));
       if ('pod' in result) found.push(result);
       else rejected.push(result);
     }
-    const { kept, rejected: duplicates } = dropDuplicatePods(found);
+    const { kept, rejected: duplicates } = dropDuplicatePods(found, lastOrigins);
+    lastOrigins = originsOf(kept);
     return { kind: 'snapshot', pods: kept.map((entry) => entry.pod), rejected: [...rejected, ...duplicates] };
+  }
+
+  /**
+   * Why a directory entry is not read as a manifest, as a rejection naming it (Go logs each of these:
+   * "Not recursing into manifest path", "Can't get metadata"), or null when it is a regular file.
+   */
+  async function whyNotAManifest(file: string): Promise<RejectedManifest | 'gone' | null> {
+    try {
+      const info = await stat(file);
+      if (info.isFile()) return null;
+      if (info.isDirectory()) return { origin: file, reason: 'is a directory, not recursing into it' };
+      return { origin: file, reason: `is ${kindOf(info)}, not a regular file` };
+    } catch (err) {
+      // A dangling symbolic link or a loop of them: the link itself is there, what it names is not.
+      const linkThere = await lstat(file).then(() => true, () => false);
+      if (!linkThere) return 'gone';
+      return { origin: file, reason: `can't get metadata: ${messageOf(err)}` };
+    }
   }
 
   async function read(): Promise<SourceRead> {

@@ -7,6 +7,7 @@
 import { parseQuantity } from '../resources/quantity.js';
 import type { Pod, ResourceList } from '../pod/types.js';
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN } from '../names/dns1123.js';
+import { validatePodCreateRules } from './validate-pod-create.js';
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
@@ -82,6 +83,7 @@ export function validatePod(pod: Pod): string[] {
   errors.push(...quantityErrors('spec.resources.requests', spec.resources?.requests));
   errors.push(...quantityErrors('spec.resources.limits', spec.resources?.limits));
   errors.push(...quantityErrors('spec.overhead', spec.overhead));
+  errors.push(...validatePodCreateRules(pod));
   return errors;
 }
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadKubeletConfiguration, nodeConfigFileSystem } from '../../../src/adapters/config-file/load-kubelet-configuration.js';
+import { execFileSync } from 'node:child_process';
+import { loadKubeletConfiguration, MAX_CONFIG_BYTES, nodeConfigFileSystem } from '../../../src/adapters/config-file/load-kubelet-configuration.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 
 const fixtures = fileURLToPath(new URL('../../fixtures/config/', import.meta.url));
@@ -107,5 +108,18 @@ describe('loadKubeletConfiguration', () => {
 
   it('passes flag errors through as KubeletError', async () => {
     expect((await loadError(['--nope'])).code).toBe('KLT_ERR_FLAG_UNKNOWN');
+  });
+
+  it.each([
+    ['a FIFO (which would block forever)', 'fifo', 'is a FIFO, not a regular file'],
+    ['/dev/urandom (which would never end)', '/dev/urandom', 'is a character device, not a regular file'],
+    ['a file over the 1 MiB limit', 'huge.yaml', `is ${MAX_CONFIG_BYTES + 1} bytes, over the ${MAX_CONFIG_BYTES} byte limit`],
+  ])('refuses --config naming %s before reading it (#14)', async (_what, name, reason) => {
+    const path = name.startsWith('/') ? name : join(tmp, name);
+    if (name === 'fifo') execFileSync('mkfifo', [path]);
+    if (name === 'huge.yaml') await writeFile(path, '#'.repeat(MAX_CONFIG_BYTES + 1));
+    const err = await loadError(['--config', path]);
+    expect(err.code).toBe('KLT_ERR_CONFIG_READ');
+    expect(err.message).toBe(`failed to read kubelet config file ${JSON.stringify(path)}: ${reason}`);
   });
 });

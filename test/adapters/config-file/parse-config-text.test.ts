@@ -38,4 +38,10 @@ describe('parseConfigText', () => {
   it('reads yes/no as strings (YAML 1.2), unlike Go\'s YAML 1.1', () => {
     expect(parseConfigText('failSwapOn: no\n', 'k.yaml')).toEqual({ failSwapOn: 'no' });
   });
+
+  it('names the file for an unresolved alias or an alias bomb, instead of throwing a ReferenceError (#14)', () => {
+    expect(parseError('clusterDomain: *nope\n')).toMatchObject({ code: 'KLT_ERR_CONFIG_PARSE', message: expect.stringMatching(/^failed to load kubelet config file k\.yaml: Unresolved alias/) });
+    const bomb = 'a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n';
+    expect(parseError(bomb)).toMatchObject({ code: 'KLT_ERR_CONFIG_PARSE', message: expect.stringContaining('k.yaml: Excessive alias count') });
+  });
 });

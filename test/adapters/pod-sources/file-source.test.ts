@@ -1,4 +1,5 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -69,10 +70,10 @@ describe('createFileSourceReader', () => {
     expect(rejected).toEqual([{ origin: join(dir, '20-web-again.yaml'), reason: expect.stringContaining(`already given by ${join(dir, '10-web.yaml')}`) }]);
   });
 
-  it('does not recurse into subdirectories', async () => {
+  it('does not recurse into subdirectories, and says so by their path (#14)', async () => {
     mkdirSync(join(dir, 'sub'));
     copyFileSync(fixture('web.yaml'), join(dir, 'sub', 'web.yaml'));
-    expect(snapshotOf(await readDir())).toMatchObject({ names: [], rejected: [] });
+    expect(snapshotOf(await readDir())).toMatchObject({ names: [], rejected: [{ origin: join(dir, 'sub'), reason: 'is a directory, not recursing into it' }] });
   });
 
   it('gives a new UID when a manifest is edited, and the same UID when it is read again unchanged', async () => {
@@ -183,3 +184,54 @@ async function waitUntil(check: () => boolean, timeoutMs = 3000): Promise<void> 
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe('createFileSourceReader with hostile files (#14)', () => {
+  it.each([
+    ['an unresolved alias', 'a: *x\n', /Unresolved alias/],
+    ['an alias bomb', 'a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n', /alias count/],
+  ])('rejects a file holding %s by its path and keeps reading the others', async (_what, text, reason) => {
+    writeFileSync(join(dir, 'bad.yaml'), text);
+    copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
+    const { names, rejected } = snapshotOf(await readDir());
+    expect(names).toEqual(['web-node-1']);
+    expect(rejected).toEqual([{ origin: join(dir, 'bad.yaml'), reason: expect.stringMatching(reason) }]);
+  });
+});
+
+describe('createFileSourceReader with entries that are not manifests (#14)', () => {
+  it('rejects each by its path and reason, never reading a FIFO or a device, and keeps the good file', async () => {
+    copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
+    mkdirSync(join(dir, 'x.yaml'));
+    execFileSync('mkfifo', [join(dir, 'fifo.yaml')]);
+    symlinkSync('/dev/zero', join(dir, 'zero.yaml'));
+    symlinkSync(join(dir, 'missing.yaml'), join(dir, 'dangling.yaml'));
+    symlinkSync(join(dir, 'loop-b.yaml'), join(dir, 'loop-a.yaml'));
+    symlinkSync(join(dir, 'loop-a.yaml'), join(dir, 'loop-b.yaml'));
+    const { names, rejected } = snapshotOf(await readDir());
+    expect(names).toEqual(['web-node-1']);
+    expect(rejected).toEqual([
+      { origin: join(dir, 'dangling.yaml'), reason: expect.stringMatching(/^can't get metadata: ENOENT/) },
+      { origin: join(dir, 'fifo.yaml'), reason: 'is a FIFO, not a regular file' },
+      { origin: join(dir, 'loop-a.yaml'), reason: expect.stringMatching(/^can't get metadata: ELOOP/) },
+      { origin: join(dir, 'loop-b.yaml'), reason: expect.stringMatching(/^can't get metadata: ELOOP/) },
+      { origin: join(dir, 'x.yaml'), reason: 'is a directory, not recursing into it' },
+      { origin: join(dir, 'zero.yaml'), reason: 'is a character device, not a regular file' },
+    ]);
+  });
+});
+
+describe('createFileSourceReader with two manifests of one pod name (#14)', () => {
+  it('keeps the pod read before and rejects the newcomer, even when the newcomer sorts first', async () => {
+    const reader = createFileSourceReader({ path: dir, nodeName: 'node-1' });
+    copyFileSync(fixture('web.yaml'), join(dir, 'z-web.yaml'));
+    const before = snapshotOf(await reader.read());
+    expect(before.names).toEqual(['web-node-1']);
+    copyFileSync(fixture('web.yaml'), join(dir, 'a-web.yaml'));
+    const after = snapshotOf(await reader.read());
+    expect(after.pods.map((p) => p.metadata.uid)).toEqual(before.pods.map((p) => p.metadata.uid));
+    expect(after.rejected).toEqual([{ origin: join(dir, 'a-web.yaml'), reason: expect.stringContaining(`already given by ${join(dir, 'z-web.yaml')}`) }]);
+    rmSync(join(dir, 'z-web.yaml'));
+    const last = snapshotOf(await reader.read());
+    expect(last).toMatchObject({ names: ['web-node-1'], rejected: [] });
+  });
+});

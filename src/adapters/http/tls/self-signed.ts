@@ -13,11 +13,12 @@
  * kubelet by address need. Files: certificate 0644, key 0600, directory 0755, as Go writes them.
  */
 import { execFile } from 'node:child_process';
-import { access, chmod, constants, mkdir, rename, rm } from 'node:fs/promises';
+import { access, chmod, constants, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { KubeletError } from '../../../domain/errors.js';
 import { formatIp, parseIpSloppy } from '../../../domain/net/ip-address.js';
+import { makeDirectories } from '../../fs/make-directories.js';
 
 const run = promisify(execFile);
 
@@ -68,7 +69,7 @@ export async function ensureSelfSignedCertificate(opts: {
     throw new KubeletError('KLT_ERR_TLS_CONFIG', `cannot make a certificate for hostname ${JSON.stringify(opts.hostname)}`);
   }
   try {
-    await mkdir(opts.certDir, { recursive: true, mode: 0o755 });
+    await makeDirectories(opts.certDir, 0o755);
     // Write beside the final names, then rename: a crash never leaves a certificate without its key.
     const tmpCert = `${certFile}.tmp-${process.pid}`;
     const tmpKey = `${keyFile}.tmp-${process.pid}`;

@@ -1,0 +1,103 @@
+/**
+ * More of Go's ValidatePodCreate for static pods (#14 item 6): rules whose absence let a pod run that
+ * Go refuses, with Go's field paths and messages. Called by validatePod.
+ */
+import { parseQuantity } from '../resources/quantity.js';
+import type { Container, Pod, Probe, ResourceList } from '../pod/types.js';
+
+/** Go's apimachinery TotalAnnotationSizeLimitB: keys and values together. */
+export const TOTAL_ANNOTATION_SIZE_LIMIT_BYTES = 256 * 1024;
+
+const QUALIFIED_NAME_PART = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const NAME_PART_MESSAGE = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+
+export function validatePodCreateRules(pod: Pod): string[] {
+  const errors: string[] = [];
+  const { metadata, spec } = pod;
+  for (const [key, value] of Object.entries(metadata.labels ?? {})) {
+    errors.push(...qualifiedNameErrors('metadata.labels', key));
+    if (value.length > 63 || !LABEL_VALUE.test(value)) {
+      errors.push(`metadata.labels: Invalid value: ${JSON.stringify(value)}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character, at most 63 characters`);
+    }
+  }
+  let annotationBytes = 0;
+  for (const [key, value] of Object.entries(metadata.annotations ?? {})) {
+    errors.push(...qualifiedNameErrors('metadata.annotations', key.toLowerCase()));
+    annotationBytes += Buffer.byteLength(key) + Buffer.byteLength(String(value));
+  }
+  if (annotationBytes > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES) {
+    errors.push(`metadata.annotations: Too long: may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT_BYTES} bytes`);
+  }
+  const deadline = spec.activeDeadlineSeconds;
+  if (deadline !== undefined && (!Number.isInteger(deadline) || deadline < 1 || deadline > 2147483647)) {
+    errors.push(`spec.activeDeadlineSeconds: Invalid value: ${JSON.stringify(deadline)}: must be between 1 and 2147483647, inclusive`);
+  }
+  const groups = [['spec.initContainers', spec.initContainers ?? []], ['spec.containers', spec.containers]] as const;
+  for (const [group, containers] of groups) {
+    containers.forEach((container, i) => errors.push(...containerErrors(`${group}[${i}]`, container)));
+  }
+  return errors;
+}
+
+function containerErrors(path: string, container: Container): string[] {
+  const errors: string[] = [];
+  (container.ports ?? []).forEach((port, j) => {
+    const hostPort = port.hostPort;
+    // 0 (or absent) means no host port.
+    if (hostPort !== undefined && hostPort !== 0 && (!Number.isInteger(hostPort) || hostPort < 1 || hostPort > 65535)) {
+      errors.push(`${path}.ports[${j}].hostPort: Invalid value: ${JSON.stringify(hostPort)}: must be between 1 and 65535, inclusive`);
+    }
+  });
+  (container.env ?? []).forEach((env, j) => {
+    if (!env.name) errors.push(`${path}.env[${j}].name: Required value`);
+  });
+  for (const kind of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+    errors.push(...probeErrors(`${path}.${kind}`, container[kind]));
+  }
+  errors.push(...negativeQuantityErrors(`${path}.resources.requests`, container.resources?.requests));
+  errors.push(...negativeQuantityErrors(`${path}.resources.limits`, container.resources?.limits));
+  return errors;
+}
+
+function probeErrors(path: string, probe: Probe | undefined): string[] {
+  if (probe === undefined) return [];
+  const errors: string[] = [];
+  for (const field of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold'] as const) {
+    const value = probe[field];
+    if (value !== undefined && value < 0) errors.push(`${path}.${field}: Invalid value: ${JSON.stringify(value)}: must be greater than or equal to 0`);
+  }
+  return errors;
+}
+
+/** Amounts that parse (validatePod reports those that do not) but are below zero. */
+function negativeQuantityErrors(path: string, list: ResourceList | undefined): string[] {
+  const errors: string[] = [];
+  for (const [name, value] of Object.entries(list ?? {})) {
+    try {
+      if (parseQuantity(String(value)).num < 0n) errors.push(`${path}[${name}]: Invalid value: ${JSON.stringify(value)}: must be greater than or equal to 0`);
+    } catch {
+      // not a quantity: reported by validatePod
+    }
+  }
+  return errors;
+}
+
+/** Go's IsQualifiedName: an optional DNS-subdomain prefix and `/`, then a name part of at most 63. */
+function qualifiedNameErrors(path: string, key: string): string[] {
+  const parts = key.split('/');
+  const name = parts.length === 2 ? parts[1]! : parts[0]!;
+  const prefix = parts.length === 2 ? parts[0]! : undefined;
+  const problems: string[] = [];
+  if (parts.length > 2) problems.push("a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character, with an optional DNS subdomain prefix and '/'");
+  else {
+    if (name.length === 0) problems.push('name part must be non-empty');
+    else if (name.length > 63) problems.push('name part must be no more than 63 characters');
+    else if (!QUALIFIED_NAME_PART.test(name)) problems.push(NAME_PART_MESSAGE);
+    if (prefix !== undefined && (prefix.length === 0 || prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))) {
+      problems.push('prefix part a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, \'-\' or \'.\', and must start and end with an alphanumeric character');
+    }
+  }
+  return problems.map((problem) => `${path}: Invalid value: ${JSON.stringify(key)}: ${problem}`);
+}

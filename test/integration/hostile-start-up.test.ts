@@ -1,0 +1,64 @@
+/**
+ * The real binary given hostile input at start-up (#14 items 3, 4, 8): each ends promptly in exit 1
+ * with one line naming the phase and the file or path, never a stack trace (exit 70) or a hang.
+ * Needs `npm run build`.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const BIN = resolve('dist/src/bin/kubelet.js');
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'kts-hostile-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the binary; a hang shows as a null status (killed at the timeout). */
+function run(args: string[]) {
+  return spawnSync(process.execPath, [BIN, '--debug-address=', '--container-runtime-endpoint=embedded', ...args], { encoding: 'utf8', timeout: 20_000 });
+}
+
+function configFile(name: string, body: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, `apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n${body}`);
+  return path;
+}
+
+const ALIAS_BOMB = 'a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n';
+
+describe('kubelet-ts start-up with hostile input (#14)', () => {
+  it.each([
+    ['an unresolved alias', 'alias.yaml', 'clusterDomain: *nope\n', 'Unresolved alias'],
+    ['an alias bomb', 'bomb.yaml', ALIAS_BOMB, 'Excessive alias count'],
+  ])('exits 1 naming the config file for %s, without a stack trace', (_what, name, body, reason) => {
+    const path = configFile(name, body);
+    const r = run([`--config=${path}`, `--root-dir=${join(dir, 'root')}`]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`start-up failed in phase command.loadConfigFile: KLT_ERR_CONFIG_PARSE: failed to load kubelet config file ${path}: ${reason}`);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('exits 1 naming a FIFO given as --config instead of waiting for a writer', () => {
+    const fifo = join(dir, 'config.fifo');
+    execFileSync('mkfifo', [fifo]);
+    const r = run([`--config=${fifo}`, `--root-dir=${join(dir, 'root')}`]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`failed to read kubelet config file ${JSON.stringify(fifo)}: is a FIFO, not a regular file`);
+  });
+
+  it.each([
+    [['--event-log=/proc/nope/x'], 'command.dependencies', "mkdir '/proc/nope'"],
+    [['--root-dir=/proc/x'], 'run.preInitRuntime', "mkdir '/proc/x'"],
+    [['--cert-dir=/proc/x/pki'], 'startKubelet.servers', "mkdir '/proc/x'"],
+  ])('fails start-up at once for %j, naming the phase and the path, where a recursive mkdir spun for ever', (args, phase, path) => {
+    const defaults = [`--root-dir=${join(dir, 'root')}`, `--event-log=${join(dir, 'events')}`];
+    const r = run([...defaults, ...args]); // the later flag wins
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`start-up failed in phase ${phase}:`);
+    expect(r.stderr).toContain(path);
+  });
+});
