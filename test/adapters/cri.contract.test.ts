@@ -18,7 +18,8 @@ import { ignoreNotFound, tearDownPod, tearDownRun } from './cri-contract/cleanup
 import {
   containerConfig, IGNORE_TERM_SCRIPT, podConfig, RUN_LABEL, TRAP_TERM_SCRIPT, type ContainerOptions,
 } from './cri-contract/fixtures.js';
-import { selectCriTargets, type CriTarget, type CriTargetHandle } from './cri-contract/targets.js';
+import { selectCriTargets, type CriTargetHandle } from './cri-contract/targets.js';
+import { describeNeeding } from '../support/real-parts.js';
 import { CRI_LOG_LINE, readCriLog, waitFor, waitForLogLine } from './cri-contract/waits.js';
 
 const selection = selectCriTargets();
@@ -33,41 +34,16 @@ async function expectCode(promise: Promise<unknown>, code: KubeletErrorCode): Pr
 const nanos = (s: string): bigint => BigInt(s);
 
 describe('selectCriTargets', () => {
-  it('registers the endpoint target only when KUBELET_IT_CRI is set', () => {
+  it('always registers the endpoint target, needing containerd only when KUBELET_IT_CRI is unset', () => {
     const on = selectCriTargets({ KUBELET_IT_CRI: 'unix:///tmp/x.sock', KUBELET_IT_CRI_CGROUP_PARENT: '/p' }, []);
-    expect(on.targets.map((t) => [t.name, t.cgroupParent])).toEqual([['containerd (unix:///tmp/x.sock)', '/p']]);
+    expect(on.map((g) => [g.target.name, g.target.cgroupParent, g.part.missing])).toEqual([['containerd (unix:///tmp/x.sock)', '/p', '']]);
     const off = selectCriTargets({}, []);
-    expect(off.targets).toEqual([]);
-    expect(off.notRegistered).toEqual(['containerd (not registered: KUBELET_IT_CRI unset)']);
-    expect(off.ciError).toBeUndefined();
-  });
-
-  it('reports an error instead of skipping when CI=true and KUBELET_IT_CRI is unset', () => {
-    const ci = selectCriTargets({ CI: 'true' }, []);
-    expect(ci.ciError).toMatch(/KUBELET_IT_CRI/);
-    expect(ci.notRegistered).toEqual([]);
+    expect(off.map((g) => g.target.name)).toEqual(['containerd (KUBELET_IT_CRI unset)']);
+    expect(off[0]?.part.missing).toMatch(/KUBELET_IT_CRI is unset/);
   });
 });
 
-if (selection.ciError) {
-  const message = selection.ciError;
-  describe('CRI contract: containerd', () => {
-    it('has a CRI endpoint in CI', () => {
-      expect.fail(message);
-    });
-  });
-}
-for (const name of selection.notRegistered) {
-  // Named so the run's output says which target did not run, and why.
-  describe(`CRI contract: ${name}`, () => {
-    it('is not among the targets outside CI', () => {
-      expect(process.env.CI).not.toBe('true');
-      expect(selection.targets.map((t) => t.name)).not.toContain(name);
-    });
-  });
-}
-
-describe.each(selection.targets)('CRI contract: $name', (target: CriTarget) => {
+for (const { target, part } of selection) describeNeeding(part, `CRI contract: ${target.name}`, () => {
   const runId = randomUUID().slice(0, 8);
   let handle: CriTargetHandle;
   let cri: CriClient;

@@ -10,17 +10,19 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
 import { removePods, until as waitUntil } from '../support/daemon.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
 const NODE = 'node-c';
 
-/** The runtimes the cluster scenarios run on: the embedded one always, containerd when KUBELET_IT_CRI names one (in CI it must). */
+/** The runtimes the cluster scenarios run on: the embedded one, and containerd (skipped without KUBELET_IT_CRI; in CI it must run). */
 interface ClusterRuntime { name: string; args: string[]; endpoint: string; outage: boolean }
-const RUNTIMES: ClusterRuntime[] = [{ name: 'embedded', endpoint: 'embedded', args: ['--embedded-runtime-allow-cluster'], outage: true }];
-if (process.env.KUBELET_IT_CRI) RUNTIMES.push({ name: 'containerd', endpoint: process.env.KUBELET_IT_CRI, args: [], outage: false });
-else if (process.env.CI === 'true') throw new Error('KUBELET_IT_CRI is not set in CI: the containerd cluster scenarios must run');
+const RUNTIMES: ClusterRuntime[] = [
+  { name: 'embedded', endpoint: 'embedded', args: ['--embedded-runtime-allow-cluster'], outage: true },
+  { name: 'containerd', endpoint: containerdEndpoint(), args: [], outage: false },
+];
 let dir: string;
 let api: TestApiServer;
 let daemon: ChildProcess;
@@ -33,7 +35,7 @@ type Obj = { metadata: { name: string; uid?: string; deletionTimestamp?: string;
 const get = (res: 'nodes' | 'leases' | 'pods', ns: string | undefined, name: string) => api.store.get(res, ns, name) as unknown as Obj | undefined;
 const ready = (node: Obj | undefined) => ((node?.status?.conditions ?? []) as { type: string; status: string }[]).find((c) => c.type === 'Ready')?.status;
 
-describe.each(RUNTIMES)('on the $name runtime', (rt) => {
+for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `on the ${rt.name} runtime`, () => {
   beforeAll(async () => {
     stderr = '';
     exited = null;

@@ -10,14 +10,13 @@
  */
 import { readdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
+import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
 import { freePort, startStaticPodKubelet, until, withRuntime, type StaticPodKubelet } from '../support/daemon.js';
 
 const NODE = 'node-orphans';
 
-const RUNTIMES: { name: string; endpoint: string }[] = [{ name: 'embedded', endpoint: 'embedded' }];
-if (process.env.KUBELET_IT_CRI) RUNTIMES.push({ name: 'containerd', endpoint: process.env.KUBELET_IT_CRI });
-else if (process.env.CI === 'true') throw new Error('KUBELET_IT_CRI is not set in CI: the containerd orphan scenario must run');
+const RUNTIMES: { name: string; endpoint: string }[] = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
 
 const pod = (name: string) => JSON.stringify({
   apiVersion: 'v1', kind: 'Pod', metadata: { name },
@@ -27,7 +26,7 @@ const pod = (name: string) => JSON.stringify({
 interface PodView { name: string; lifecycle: string; status: { containerStatuses?: { name: string; containerID?: string; state?: { running?: object } }[] } | null }
 interface SummaryPod { podRef: { name: string; namespace: string }; containers: { name: string }[] }
 
-describe.each(RUNTIMES)('orphaned pods on the $name runtime', (rt) => {
+for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `orphaned pods on the ${rt.name} runtime`, () => {
   let first: StaticPodKubelet | undefined;
   let second: StaticPodKubelet | undefined;
 

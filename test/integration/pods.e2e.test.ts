@@ -6,6 +6,7 @@
 import { existsSync, readFileSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
 import { freePort, startStaticPodKubelet, until as waitUntil, type StaticPodKubelet } from '../support/daemon.js';
 
@@ -60,9 +61,7 @@ function containerd(endpoint: string): PodRuntime {
   };
 }
 
-const RUNTIMES: PodRuntime[] = [embedded];
-if (process.env.KUBELET_IT_CRI) RUNTIMES.push(containerd(process.env.KUBELET_IT_CRI));
-else if (process.env.CI === 'true') throw new Error('KUBELET_IT_CRI is not set in CI: the containerd pod scenarios must run');
+const RUNTIMES: PodRuntime[] = [embedded, containerd(containerdEndpoint())];
 
 let k: StaticPodKubelet;
 const until = <T>(what: string, probe: () => Promise<T | undefined | null | false>, ms = 30_000) => waitUntil(what, probe, ms, () => k.stderr());
@@ -93,7 +92,7 @@ function logOf(name: string): string {
     .join('');
 }
 
-describe.each(RUNTIMES)('on the $name runtime', (rt) => {
+for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint()), `on the ${rt.name} runtime`, () => {
   beforeAll(async () => {
     k = await startStaticPodKubelet({ endpoint: rt.endpoint(), nodeName: NODE, prefix: 'kts-pods-' });
     writeFileSync(join(k.manifests, 'web.json'), pod('web', looping('web-v1')));

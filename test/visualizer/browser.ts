@@ -1,29 +1,15 @@
 /**
  * Headless Chromium for the visualizer's browser tests: Debian's chromium package driven by
- * playwright-core (which downloads no browser). In CI (CI=true) a missing chromium is a failure,
- * never a silent skip; locally the suites are not registered and their describe name says why.
+ * playwright-core (which downloads no browser). The suites need it through
+ * test/support/real-parts.ts: skipped, saying so, without it locally; failing without it in CI.
  * Every request the page makes is checked: anything that is not loopback is aborted and recorded.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.KUBELET_IT_CHROMIUM || '/usr/bin/chromium';
 export const ARTIFACTS = 'test-artifacts/visualizer';
-
-export interface BrowserSelection {
-  available: boolean;
-  /** Why the suites are not registered, for the describe name. */
-  reason: string;
-  /** Set in CI when chromium is missing: the suite turns it into a failing test. */
-  ciError?: string;
-}
-
-export function selectBrowser(env: NodeJS.ProcessEnv = process.env): BrowserSelection {
-  if (existsSync(CHROMIUM)) return { available: true, reason: '' };
-  const reason = `chromium not installed at ${CHROMIUM} (apt-get install chromium)`;
-  return env.CI === 'true' ? { available: false, reason, ciError: `${reason}: the visualizer's browser tests must run in CI` } : { available: false, reason };
-}
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({

@@ -4,77 +4,62 @@
  * event stream and draws the start-up timeline from /debug/startup as phases complete.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { chromiumPart, describeNeeding } from '../support/real-parts.js';
 import { JournalFeed } from '../../src/adapters/debug-server/journal-feed.js';
 import { startDebugServer, type DebugServer } from '../../src/adapters/debug-server/server.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { PHASE_IDS } from '../../src/domain/phases.js';
-import { launchBrowser, openPage, screenshot, selectBrowser, type WatchedPage } from './browser.js';
+import { CHROMIUM, launchBrowser, openPage, screenshot, type WatchedPage } from './browser.js';
 
 const FIXTURE = 'test/fixtures/eventlogs/standalone-embedded.jsonl';
-const selection = selectBrowser();
 const { records } = readJournal(FIXTURE);
 
-if (selection.ciError) {
-  describe('visualizer live journal in Chromium', () => {
-    it('has chromium in CI', () => {
-      throw new Error(selection.ciError);
+describeNeeding(chromiumPart(CHROMIUM), 'visualizer live journal in Chromium', () => {
+  let browser: Browser;
+  let server: DebugServer;
+  let w: WatchedPage;
+  const feed = new JournalFeed();
+
+  beforeAll(async () => {
+    server = await startDebugServer('127.0.0.1:0', {
+      actors: () => [],
+      pods: () => ({ pods: [] }),
+      journal: () => ({ path: null, records: 0 }),
+      visualizer: { mode: 'live', feed },
     });
+    browser = await launchBrowser();
+    w = await openPage(browser, `http://${server.address}/`);
+    // The stream is open once the page has asked for it.
+    const deadline = Date.now() + 10_000;
+    while (feed.subscribers === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(feed.subscribers).toBe(1);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
   });
-} else if (!selection.available) {
-  describe(`visualizer live journal in Chromium: not registered, ${selection.reason}`, () => {
-    // Outside CI a machine without Chromium does not run the browser tests; in CI the branch above fails instead.
-    it('is outside CI', () => {
-      expect(process.env.CI).not.toBe('true');
-    });
+
+  it('lists records as they are appended and draws the timeline as phases complete', async () => {
+    const half = records.findIndex((r) => r.actor === 'supervisor' && JSON.stringify((r.payload as { value?: unknown }).value) === '{"run":"clients"}');
+    for (const r of records.slice(0, half + 1)) feed.append(r);
+    await w.page.waitForSelector(`#stream li[data-seq="${records[half]!.seq}"]`);
+    await w.page.waitForSelector('#timeline [data-phase="run.clients"][data-outcome="inProgress"]', { timeout: 10_000 });
+    expect(await w.page.locator('#timeline [data-phase="run.nodeName"]').getAttribute('data-outcome')).toBe('ok');
+    expect(await w.page.locator('#timeline [data-phase="run.auth"]').getAttribute('data-outcome')).toBe('notReached');
+
+    for (const r of records.slice(half + 1)) feed.append(r);
+    await w.page.waitForSelector(`#stream li[data-seq="${records.at(-1)!.seq}"]`);
+    await w.page.waitForSelector('#timeline [data-phase="run.sdNotify"][data-outcome="ok"]', { timeout: 10_000 });
+    const phases = await w.page.locator('#timeline .phase-row').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-phase')));
+    expect(phases).toEqual([...PHASE_IDS]);
+    // newest first, every record once
+    const seqs = await w.page.locator('#stream li').evaluateAll((lis) => lis.map((li) => Number(li.getAttribute('data-seq'))));
+    expect(seqs).toEqual(records.map((r) => r.seq).reverse());
+    expect(await w.page.locator('#dropped').isHidden()).toBe(true);
+    expect(w.external).toEqual([]);
+    expect(w.errors).toEqual([]);
+    await screenshot(w.page, 'live-journal-timeline');
   });
-} else {
-  describe('visualizer live journal in Chromium', () => {
-    let browser: Browser;
-    let server: DebugServer;
-    let w: WatchedPage;
-    const feed = new JournalFeed();
-
-    beforeAll(async () => {
-      server = await startDebugServer('127.0.0.1:0', {
-        actors: () => [],
-        pods: () => ({ pods: [] }),
-        journal: () => ({ path: null, records: 0 }),
-        visualizer: { mode: 'live', feed },
-      });
-      browser = await launchBrowser();
-      w = await openPage(browser, `http://${server.address}/`);
-      // The stream is open once the page has asked for it.
-      const deadline = Date.now() + 10_000;
-      while (feed.subscribers === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      expect(feed.subscribers).toBe(1);
-    }, 60_000);
-
-    afterAll(async () => {
-      await browser?.close();
-      await server?.close();
-    });
-
-    it('lists records as they are appended and draws the timeline as phases complete', async () => {
-      const half = records.findIndex((r) => r.actor === 'supervisor' && JSON.stringify((r.payload as { value?: unknown }).value) === '{"run":"clients"}');
-      for (const r of records.slice(0, half + 1)) feed.append(r);
-      await w.page.waitForSelector(`#stream li[data-seq="${records[half]!.seq}"]`);
-      await w.page.waitForSelector('#timeline [data-phase="run.clients"][data-outcome="inProgress"]', { timeout: 10_000 });
-      expect(await w.page.locator('#timeline [data-phase="run.nodeName"]').getAttribute('data-outcome')).toBe('ok');
-      expect(await w.page.locator('#timeline [data-phase="run.auth"]').getAttribute('data-outcome')).toBe('notReached');
-
-      for (const r of records.slice(half + 1)) feed.append(r);
-      await w.page.waitForSelector(`#stream li[data-seq="${records.at(-1)!.seq}"]`);
-      await w.page.waitForSelector('#timeline [data-phase="run.sdNotify"][data-outcome="ok"]', { timeout: 10_000 });
-      const phases = await w.page.locator('#timeline .phase-row').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-phase')));
-      expect(phases).toEqual([...PHASE_IDS]);
-      // newest first, every record once
-      const seqs = await w.page.locator('#stream li').evaluateAll((lis) => lis.map((li) => Number(li.getAttribute('data-seq'))));
-      expect(seqs).toEqual(records.map((r) => r.seq).reverse());
-      expect(await w.page.locator('#dropped').isHidden()).toBe(true);
-      expect(w.external).toEqual([]);
-      expect(w.errors).toEqual([]);
-      await screenshot(w.page, 'live-journal-timeline');
-    });
-  });
-}
+});

@@ -5,79 +5,63 @@
 import { unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { chromiumPart, describeNeeding } from '../support/real-parts.js';
 import { startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
-import { launchBrowser, openPage, screenshot, selectBrowser, type WatchedPage } from './browser.js';
+import { CHROMIUM, launchBrowser, openPage, screenshot, type WatchedPage } from './browser.js';
 
 const NODE = 'viz-node';
-const selection = selectBrowser();
 
+describeNeeding(chromiumPart(CHROMIUM), 'visualizer on a live daemon in Chromium', () => {
+  let k: StaticPodKubelet;
+  let browser: Browser;
+  let w: WatchedPage;
+  const stderr = () => k.stderr();
 
-if (selection.ciError) {
-  describe('visualizer on a live daemon in Chromium', () => {
-    it('has chromium in CI', () => {
-      throw new Error(selection.ciError);
-    });
+  beforeAll(async () => {
+    k = await startStaticPodKubelet({ endpoint: 'embedded', nodeName: NODE, prefix: 'kts-viz-' });
+    browser = await launchBrowser();
+    w = await openPage(browser, `http://${k.debug}/`);
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await k?.dispose();
+  }, 60_000);
+
+  it('draws the supervisor chart with its active state highlighted, loading nothing from elsewhere', async () => {
+    await w.page.waitForSelector('#chart-supervisor g.state.active[data-path="running"]', { timeout: 30_000 });
+    expect(await w.page.locator('#chart-supervisor g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')))).toEqual(['running']);
+    // The tree: supervisor → its subsystems → theirs.
+    await w.page.waitForSelector('#tree li[data-actor="supervisor"] li[data-actor="syncLoop"] li[data-actor="pleg"]');
+    expect(await w.page.locator('#tree li[data-actor="supervisor"] > button').textContent()).toBe('supervisor');
+    expect(w.external).toEqual([]);
+    expect(w.errors).toEqual([]);
+    await screenshot(w.page, 'live-running');
   });
-} else if (!selection.available) {
-  describe(`visualizer on a live daemon in Chromium: not registered, ${selection.reason}`, () => {
-    // Outside CI a machine without Chromium does not run the browser tests; in CI the branch above fails instead.
-    it('is outside CI', () => {
-      expect(process.env.CI).not.toBe('true');
-    });
-  });
-} else {
-  describe('visualizer on a live daemon in Chromium', () => {
-    let k: StaticPodKubelet;
-    let browser: Browser;
-    let w: WatchedPage;
-    const stderr = () => k.stderr();
 
-    beforeAll(async () => {
-      k = await startStaticPodKubelet({ endpoint: 'embedded', nodeName: NODE, prefix: 'kts-viz-' });
-      browser = await launchBrowser();
-      w = await openPage(browser, `http://${k.debug}/`);
-    }, 60_000);
+  it('shows a new pod worker when a static pod is added, and follows it through its states', async () => {
+    // A container that ignores SIGTERM: its kill lasts the whole grace period (2 s), long enough to
+    // be seen by a page that polls twice a second.
+    const manifest = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'viz' }, spec: { terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap '' TERM; while :; do sleep 1; done"] }] } };
+    writeFileSync(join(k.manifests, 'viz.json'), JSON.stringify(manifest));
+    const worker = await until('a pod worker in the tree', async () => w.page.locator('#tree li[data-logic="podWorker"]').first().getAttribute('data-actor'), 30_000, stderr);
+    expect(worker).toMatch(/^pod:/);
+    await w.page.locator(`#tree li[data-actor="${worker}"] > button`).click();
+    const valueOf = () => w.page.locator(`#tree li[data-actor="${worker}"]`).getAttribute('data-value');
+    await until('the worker idle with its pod running', async () => (await valueOf()) === 'idle', 30_000, stderr);
+    expect(await w.page.locator('#chart-podWorker').getAttribute('data-actor')).toBe(worker);
+    expect(await w.page.locator('#chart-podWorker g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')))).toEqual(['idle']);
+    await screenshot(w.page, 'live-pod-worker-idle');
 
-    afterAll(async () => {
-      await browser?.close();
-      await k?.dispose();
-    }, 60_000);
-
-    it('draws the supervisor chart with its active state highlighted, loading nothing from elsewhere', async () => {
-      await w.page.waitForSelector('#chart-supervisor g.state.active[data-path="running"]', { timeout: 30_000 });
-      expect(await w.page.locator('#chart-supervisor g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')))).toEqual(['running']);
-      // The tree: supervisor → its subsystems → theirs.
-      await w.page.waitForSelector('#tree li[data-actor="supervisor"] li[data-actor="syncLoop"] li[data-actor="pleg"]');
-      expect(await w.page.locator('#tree li[data-actor="supervisor"] > button').textContent()).toBe('supervisor');
-      expect(w.external).toEqual([]);
-      expect(w.errors).toEqual([]);
-      await screenshot(w.page, 'live-running');
-    });
-
-    it('shows a new pod worker when a static pod is added, and follows it through its states', async () => {
-      // A container that ignores SIGTERM: its kill lasts the whole grace period (2 s), long enough to
-      // be seen by a page that polls twice a second.
-      const manifest = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'viz' }, spec: { terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap '' TERM; while :; do sleep 1; done"] }] } };
-      writeFileSync(join(k.manifests, 'viz.json'), JSON.stringify(manifest));
-      const worker = await until('a pod worker in the tree', async () => w.page.locator('#tree li[data-logic="podWorker"]').first().getAttribute('data-actor'), 30_000, stderr);
-      expect(worker).toMatch(/^pod:/);
-      await w.page.locator(`#tree li[data-actor="${worker}"] > button`).click();
-      const valueOf = () => w.page.locator(`#tree li[data-actor="${worker}"]`).getAttribute('data-value');
-      await until('the worker idle with its pod running', async () => (await valueOf()) === 'idle', 30_000, stderr);
-      expect(await w.page.locator('#chart-podWorker').getAttribute('data-actor')).toBe(worker);
-      expect(await w.page.locator('#chart-podWorker g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')))).toEqual(['idle']);
-      await screenshot(w.page, 'live-pod-worker-idle');
-
-      // Removing the manifest makes the worker kill the pod: the page follows it into terminating.
-      unlinkSync(join(k.manifests, 'viz.json'));
-      await until('the worker killing', async () => (await valueOf()) === 'terminating.killing', 10_000, stderr);
-      expect(await w.page.locator('#chart-podWorker g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')).sort())).toEqual(['terminating', 'terminating.killing']);
-      await screenshot(w.page, 'live-pod-worker-killing');
-      await until('the worker past the kill', async () => {
-        const v = await w.page.locator(`#tree li[data-actor="${worker}"]`).count() === 0 ? 'gone' : await valueOf();
-        return v !== 'terminating.killing' ? v : undefined;
-      }, 15_000, stderr);
-    }, 60_000);
-  });
-}
+    // Removing the manifest makes the worker kill the pod: the page follows it into terminating.
+    unlinkSync(join(k.manifests, 'viz.json'));
+    await until('the worker killing', async () => (await valueOf()) === 'terminating.killing', 10_000, stderr);
+    expect(await w.page.locator('#chart-podWorker g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')).sort())).toEqual(['terminating', 'terminating.killing']);
+    await screenshot(w.page, 'live-pod-worker-killing');
+    await until('the worker past the kill', async () => {
+      const v = await w.page.locator(`#tree li[data-actor="${worker}"]`).count() === 0 ? 'gone' : await valueOf();
+      return v !== 'terminating.killing' ? v : undefined;
+    }, 15_000, stderr);
+  }, 60_000);
+});

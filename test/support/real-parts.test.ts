@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { ALWAYS_THERE, chromiumPart, containerdPart, gateOf, partForEndpoint } from './real-parts.js';
+
+describe('gated suites', () => {
+  it('run when their part is there, whatever CI says', () => {
+    expect(gateOf(containerdPart({ KUBELET_IT_CRI: 'unix:///x.sock' }), { CI: 'true' })).toBe('run');
+    expect(gateOf(ALWAYS_THERE, {})).toBe('run');
+  });
+
+  it('show as skipped outside CI and fail in CI when their part is missing', () => {
+    const missing = containerdPart({});
+    expect(missing.missing).toMatch(/KUBELET_IT_CRI is unset/);
+    expect(gateOf(missing, {})).toBe('skip');
+    expect(gateOf(missing, { CI: 'true' })).toBe('fail');
+    expect(gateOf(chromiumPart('/nonexistent/chromium'), { CI: 'true' })).toBe('fail');
+  });
+
+  it('need containerd for a socket endpoint and nothing for the embedded runtime', () => {
+    expect(partForEndpoint('embedded', {})).toBe(ALWAYS_THERE);
+    expect(partForEndpoint('', {}).name).toBe('containerd');
+  });
+});

@@ -1,0 +1,61 @@
+/**
+ * The real parts some suites need: a containerd socket (KUBELET_IT_CRI, started by
+ * .ci/containerd/up.sh) and Debian's Chromium. A gated suite is always registered:
+ * - the part is there: it runs;
+ * - it is missing outside CI: it shows as skipped, its title saying what is missing and how to
+ *   provide it (so a local run never reports "0 skipped" while suites did not run);
+ * - it is missing in CI (CI=true): one failing test naming the part, never a skip.
+ */
+import { existsSync } from 'node:fs';
+import { describe, it } from 'vitest';
+
+export interface RealPart {
+  /** What the suite needs, e.g. `containerd`. */
+  readonly name: string;
+  /** Empty when the part is there; otherwise what is missing and how to provide it. */
+  readonly missing: string;
+}
+
+/** Nothing to provide: the embedded runtime, a test API server. */
+export const ALWAYS_THERE: RealPart = { name: 'nothing outside the tree', missing: '' };
+
+/** The CRI socket the containerd suites talk to; '' when KUBELET_IT_CRI is unset. */
+export function containerdEndpoint(env: NodeJS.ProcessEnv = process.env): string {
+  return env.KUBELET_IT_CRI ?? '';
+}
+
+export function containerdPart(env: NodeJS.ProcessEnv = process.env): RealPart {
+  return {
+    name: 'containerd',
+    missing: containerdEndpoint(env) ? '' : 'KUBELET_IT_CRI is unset (start containerd with bash .ci/containerd/up.sh and export what it prints)',
+  };
+}
+
+export function chromiumPart(path: string): RealPart {
+  return { name: 'chromium', missing: existsSync(path) ? '' : `chromium is not installed at ${path} (apt-get install chromium)` };
+}
+
+/** The part a runtime endpoint needs: containerd for a socket, nothing for the embedded runtime. */
+export function partForEndpoint(endpoint: string, env: NodeJS.ProcessEnv = process.env): RealPart {
+  return endpoint === 'embedded' ? ALWAYS_THERE : containerdPart(env);
+}
+
+/** What a gated suite does: run, show as skipped (outside CI), or fail (CI must provide every part). */
+export function gateOf(part: RealPart, env: NodeJS.ProcessEnv = process.env): 'run' | 'skip' | 'fail' {
+  if (!part.missing) return 'run';
+  return env.CI === 'true' ? 'fail' : 'skip';
+}
+
+/** `describe(title, body)` when the part is there; skipped (saying why) or, in CI, failing when it is not. */
+export function describeNeeding(part: RealPart, title: string, body: () => void, env: NodeJS.ProcessEnv = process.env): void {
+  const gate = gateOf(part, env);
+  if (gate === 'fail') {
+    describe(title, () => {
+      it(`has ${part.name}, which CI must provide`, () => {
+        throw new Error(`${part.missing}: in CI this suite must run, never skip`);
+      });
+    });
+    return;
+  }
+  describe.skipIf(gate === 'skip')(gate === 'skip' ? `${title} (skipped: ${part.missing})` : title, body);
+}
