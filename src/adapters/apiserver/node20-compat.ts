@@ -4,6 +4,8 @@
  * (Promise.withResolvers, Node 22). On Node 20 (our engine) we define
  * stand-ins before client-node is loaded: zstd bodies are then refused (API servers never send one
  * unasked) and undici's objects stay cloneable (nothing clones them). Import via ./client-node.js.
+ * On Node 22 and 24 every check below finds the real function and defines nothing. Node 20 reached
+ * its end of life in April 2026: this file goes when package.json's engines drops 20.
  */
 import workerThreads from 'node:worker_threads';
 import zlib from 'node:zlib';
