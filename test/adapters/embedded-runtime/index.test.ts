@@ -91,10 +91,11 @@ async function logLines(path: string): Promise<string[]> {
   }
 }
 
-function waitForLog(path: string, content: string): Promise<string[]> {
-  return waitFor(`${JSON.stringify(content)} in ${path}`, async () => {
+/** The log's lines once every one of `contents` ends a line (stdout and stderr are copied apart, in no set order). */
+function waitForLog(path: string, ...contents: string[]): Promise<string[]> {
+  return waitFor(`${contents.map((c) => JSON.stringify(c)).join(' and ')} in ${path}`, async () => {
     const lines = await logLines(path);
-    return lines.some((l) => l.endsWith(` ${content}`)) ? lines : undefined;
+    return contents.every((c) => lines.some((l) => l.endsWith(` ${c}`))) ? lines : undefined;
   });
 }
 
@@ -156,7 +157,8 @@ describe('startEmbeddedRuntime', () => {
   it('runs a container whose output reaches the CRI log file and stops it through its TERM trap', async () => {
     const cri = await start();
     const { sandboxId, containerId, pid, logPath } = await runContainer(cri, 'web', 'main', `echo err-line >&2; ${TRAPPING}`);
-    const lines = await waitForLog(logPath, 'ready');
+    // The stderr line is written first but copied by its own pipe: wait for both, not for stdout alone.
+    const lines = await waitForLog(logPath, 'ready', 'err-line');
     expect(lines).toContainEqual(expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z stderr F err-line$/));
     expect(lines).toContainEqual(expect.stringMatching(/ stdout F ready$/));
 
