@@ -101,6 +101,8 @@ function podFromObject(obj: Record<string, unknown>, origin: ManifestOrigin, pre
   const shapeError = checkShape(obj);
   if (shapeError) return { ok: false, reason: `${prefix}${shapeError}` };
   if (!(obj['metadata'] as { name?: string } | undefined)?.name) return { ok: false, reason: `${prefix}invalid pod: name is needed for the pod` };
+  // checkShape above has checked the fields a Pod's readers rely on; the rest of the manifest is
+  // read as the API's Pod type, as Go's decoder does, and validatePod checks it field by field.
   const pod = applyPodDefaults(quantitiesAsText(obj as unknown as Pod));
   const treated = applyStaticPodTreatment(pod, origin);
   const errors = validatePod(treated);

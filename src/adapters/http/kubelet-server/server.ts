@@ -94,6 +94,8 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
     // A URL the router cannot decode (`%zz`): plain text like every other error of this server.
     frameworkErrors: (err: Error, _req: unknown, reply: FastifyReply) => reply.code(400).type('text/plain; charset=utf-8').send(`${err.message}\n`),
     ...serverOptions,
+    // Fastify's overloads pick the instance type from the options' literal server kind (http, https,
+    // http2); options built from spreads match none of them, so the default instance type is named.
   } as FastifyServerOptions) as unknown as FastifyInstance;
   const { view, auth, logger } = opts;
 
