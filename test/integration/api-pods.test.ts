@@ -131,6 +131,7 @@ describe('cluster mode, pod side, against the test API server', () => {
     await server.faults.stopListening();
     k.manager.send({ type: 'pod.status.updated', podUid: created.metadata!.uid!, status: runningStatus() });
     server.store.create('pods', podBody('during', NODE) as never);
+    // An absence during the outage: three sync periods pass and the kubelet, cut off, has not seen it.
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect(k.lastPods().map((p) => p.metadata.name)).toEqual(['before']);
     await server.faults.resumeListening();

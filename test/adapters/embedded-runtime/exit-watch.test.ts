@@ -36,6 +36,7 @@ describe('ExitWatch', () => {
     w.checked('c1');
     expect(w.needsCheck('c1', () => dir)).toBe('none');
     writeFileSync(join(dir, 'started.json'), '{}');
+    // An absence: the watch has had time to see started.json and must not ask for a check for it.
     await new Promise((r) => setTimeout(r, 50));
     expect(w.needsCheck('c1', () => dir)).toBe('none');
     writeFileSync(join(dir, `${EXIT_FILE}.tmp`), '{}');

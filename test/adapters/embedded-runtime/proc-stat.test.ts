@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { identifyProcess, isSameProcessAlive, parseProcStat } from '../../../src/adapters/embedded-runtime/proc-stat.js';
 
 describe('parseProcStat', () => {
@@ -25,8 +25,7 @@ describe('process identity', () => {
     const child = spawn('sh', ['-c', 'exit 0']);
     const identity = { pid: child.pid!, startTime: identifyProcess(child.pid!)?.startTime ?? '0' };
     await new Promise((resolve) => child.once('exit', resolve));
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(isSameProcessAlive(identity)).toBe(false);
+    await vi.waitFor(() => expect(isSameProcessAlive(identity)).toBe(false), { timeout: 2000, interval: 5 });
     expect(identifyProcess(2 ** 22 + 1)).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { tcpProbe } from '../../../src/adapters/probers/tcp-prober.js';
 
 async function listen(): Promise<net.Server> {
@@ -16,8 +16,8 @@ describe('tcpProbe', () => {
     server.on('connection', () => accepted++);
     const { port } = server.address() as AddressInfo;
     expect(await tcpProbe({ kind: 'tcpSocket', host: '127.0.0.1', port, timeoutSeconds: 1 })).toEqual({ result: 'success' });
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(accepted).toBe(1);
+    // The server sees the connection after the probe has already closed it: wait for that event.
+    await vi.waitFor(() => expect(accepted).toBe(1), { timeout: 2000, interval: 5 });
     await new Promise((resolve) => server.close(resolve));
   });
 

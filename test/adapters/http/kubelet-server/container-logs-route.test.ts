@@ -124,6 +124,7 @@ describe('/containerLogs', () => {
     });
     // The follow loop stops polling once the client is gone.
     const polls = () => view.calls.filter((c) => c === 'containerRunning').length;
+    // An absence over time: once the poll in flight has ended, no further poll for two poll periods.
     await new Promise((r) => setTimeout(r, 150));
     const settled = polls();
     await new Promise((r) => setTimeout(r, 200));
