@@ -1,5 +1,5 @@
 /**
- * The real binary given hostile input at start-up (#14 items 3, 4, 8): each ends promptly in exit 1
+ * The real binary given hostile input at start-up (#14 items 3, 4, 5, 8): each ends promptly in exit 1
  * with one line naming the phase and the file or path, never a stack trace (exit 70) or a hang.
  * Needs `npm run build`.
  */
@@ -60,5 +60,16 @@ describe('kubelet-ts start-up with hostile input (#14)', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`start-up failed in phase ${phase}:`);
     expect(r.stderr).toContain(path);
+  });
+
+  it('refuses invalid values from the file and the flags together, every field named (item 5)', () => {
+    const path = configFile('values.yaml', 'cpuManagerPolicy: bogus\nauthorization: {mode: Bogus}\nqosReserved: {memory: 200%}\n');
+    const r = run([`--config=${path}`, `--root-dir=${join(dir, 'root')}`, '--kube-reserved=memory=-1Gi', '--container-log-max-size=10Qi']);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('start-up failed in phase command.validateConfig');
+    for (const field of ['cpuManagerPolicy (--cpu-manager-policy)', 'authorization.mode (--authorization-mode)', 'qosReserved (--qos-reserved)', 'kubeReserved (--kube-reserved)', 'containerLogMaxSize (--container-log-max-size)']) {
+      expect(r.stderr).toContain(field);
+    }
+    expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 });

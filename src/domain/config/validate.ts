@@ -15,6 +15,7 @@ import { isEnabled, type FeatureGates } from './feature-gates.js';
 import { cpuSetError, labelValueErrors, qualifiedNameErrors } from './label-syntax.js';
 import { percentageValue } from '../resources/percentage.js';
 import { isQuantity, quantityNumber } from '../resources/quantity.js';
+import { validateConfiguredValues } from './validate-values.js';
 import { KUBERNETES_VERSION } from './version.js';
 import type { FieldError, KubeletConfiguration, KubeletFlags } from './types.js';
 
@@ -198,6 +199,7 @@ export function validateKubeletConfiguration(kc: KubeletConfiguration, gates: Fe
   }
   if (kc.containerLogMaxFiles <= 1) fail('containerLogMaxFiles', kc.containerLogMaxFiles, 'containerLogMaxFiles must be greater than 1');
   validatePodLogsDir(kc.podLogsDir, fail);
+  validateConfiguredValues(kc, fail);
 
   // kubelet-ts extras: the Go kubelet rejects these later, during start-up (run(): parseResourceList,
   // eviction.ParseThresholdConfig, the container manager's cgroup driver check).

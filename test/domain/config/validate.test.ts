@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyKubeletConfigurationDefaults } from '../../../src/domain/config/defaults.js';
 import { resolveFeatureGates } from '../../../src/domain/config/feature-gates.js';
 import { parseCommandLine } from '../../../src/domain/config/command-line.js';
+import { buildEffectiveConfig } from '../../../src/domain/config/effective.js';
 import { validateKubeletConfiguration, validateKubeletFlags } from '../../../src/domain/config/validate.js';
 import type { KubeletConfigurationDocument } from '../../../src/domain/config/types.js';
 
@@ -12,7 +13,8 @@ const validate = (doc: KubeletConfigurationDocument, gates: Record<string, boole
 
 // pkg/kubelet/apis/config/validation/validation.go: one invalid configuration per row; the row names
 // the field the error must name and a piece of Go's message.
-const INVALID: [string, KubeletConfigurationDocument, Record<string, boolean>, string, string][] = [
+type InvalidRow = [string, KubeletConfigurationDocument, Record<string, boolean>, string, string];
+const INVALID: InvalidRow[] = [
   ['negative maxPods', { maxPods: -1 }, {}, 'maxPods', 'maxPods (--max-pods) -1 must not be a negative number'],
   ['port out of range', { port: 70000 }, {}, 'port', 'port (--port) 70000 must be between 1 and 65535, inclusive'],
   ['readOnlyPort out of range', { readOnlyPort: -2 }, {}, 'readOnlyPort', 'must be between 0 and 65535'],
@@ -74,6 +76,18 @@ const INVALID: [string, KubeletConfigurationDocument, Record<string, boolean>, s
   ['negative syncFrequency (Go: NewMainKubelet)', { syncFrequency: '-1s' }, {}, 'syncFrequency', 'invalid sync frequency -1s'],
   ['negative fileCheckFrequency, which would busy-poll staticPodPath (#14)', { fileCheckFrequency: '-10s' }, {}, 'fileCheckFrequency', 'fileCheckFrequency (--file-check-frequency) -10s must be greater than zero'],
   ['unknown cgroupDriver (kubelet-ts: Go fails later)', { cgroupDriver: 'cgroupfs2' }, {}, 'cgroupDriver', 'must be "cgroupfs" or "systemd"'],
+  // Refused by the Go kubelet during start-up; here with the rest (issue 14, item 5).
+  ...['abc', '10Qi', '-5Mi', '1.5.5Gi', 'NaN', '0'].map((v): InvalidRow => [`containerLogMaxSize ${v}`, { containerLogMaxSize: v }, {}, 'containerLogMaxSize', `${JSON.stringify(v)} must be a positive quantity`]),
+  ['negative systemReserved', { systemReserved: { memory: '-1Gi' } }, {}, 'systemReserved.memory', 'resource quantity for "memory" cannot be negative: -1Gi'],
+  ['negative kubeReserved', { kubeReserved: { cpu: '-100m' } }, {}, 'kubeReserved.cpu', 'cannot be negative'],
+  ['unknown eviction signal', { evictionHard: { 'bogus.signal': '10%' } }, {}, 'evictionHard.bogus.signal', 'unsupported eviction signal bogus.signal'],
+  ['unknown cpuManagerPolicy', { cpuManagerPolicy: 'bogus' }, {}, 'cpuManagerPolicy', 'unknown policy: "bogus"'],
+  ['unknown memoryManagerPolicy', { memoryManagerPolicy: 'x' }, {}, 'memoryManagerPolicy', 'unknown policy: "x"'],
+  ['unknown authorization mode', { authorization: { mode: 'Bogus' } }, {}, 'authorization.mode', 'unknown authorization mode "Bogus"'],
+  ['qosReserved over 100%', { qosReserved: { memory: '200%' } }, {}, 'qosReserved.memory', 'between 0% and 100%'],
+  ['qosReserved of cpu', { qosReserved: { cpu: '10%' } }, {}, 'qosReserved.cpu', 'only memory is supported'],
+  ['bad allowedUnsafeSysctls pattern', { allowedUnsafeSysctls: ['net.core.*', 'Kernel/Bad!'] }, {}, 'allowedUnsafeSysctls[1]', 'not a valid sysctl pattern'],
+  ['reservedMemory not a quantity', { reservedMemory: [{ numaNode: 0, limits: { memory: 'lots' } }] }, {}, 'reservedMemory[0].limits.memory', 'must be a non-negative quantity'],
 ];
 
 describe('validateKubeletConfiguration (pkg/kubelet/apis/config/validation/validation.go)', () => {
@@ -104,6 +118,19 @@ describe('validateKubeletConfiguration (pkg/kubelet/apis/config/validation/valid
     expect(validateKubeletConfiguration(cfg, gates)).toEqual([
       { field: 'containerRuntimeEndpoint', value: '', message: 'invalid configuration: the containerRuntimeEndpoint was not specified or empty' },
     ]);
+  });
+
+  it('refuses the same values given as flags, every field named (issue 14, item 5)', () => {
+    const { errors } = buildEffectiveConfig({ parsed: parseCommandLine(['--eviction-hard=bogus<1Gi', '--kube-reserved=memory=-1Gi', '--cpu-manager-policy=bogus', '--container-log-max-size=abc']) });
+    expect(errors.map((e) => e.field).sort()).toEqual(['containerLogMaxSize', 'cpuManagerPolicy', 'evictionHard.bogus', 'kubeReserved.memory']);
+  });
+
+  it('accepts the values Go accepts', () => {
+    expect(validate({
+      containerLogMaxSize: '50Mi', cpuManagerPolicy: 'static', memoryManagerPolicy: 'Static', authorization: { mode: 'AlwaysAllow' },
+      qosReserved: { memory: '50%' }, allowedUnsafeSysctls: ['net.core.somaxconn', 'kernel.shm*', 'net/ipv4/*'],
+      evictionHard: { 'memory.available': '100Mi', 'nodefs.inodesFree': '5%', 'pid.available': '10%' },
+    })).toEqual([]);
   });
 
   it('accepts the boundary values', () => {
