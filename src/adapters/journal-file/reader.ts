@@ -4,9 +4,10 @@
  * is reported and skipped; reading goes on. A file that is not a kubelet-ts journal, or of another
  * format version, is an error (KLT_ERR_JOURNAL_FORMAT) naming the file.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
+import { kindOf } from '../bounded-input/read-regular-file.js';
 import {
   isJournalHeader,
   JOURNAL_VERSION,
@@ -54,6 +55,9 @@ export function readJournal(path: string): JournalContents {
   const records: JournalRecord[] = [];
   let header: JournalHeader | null = null;
   for (const file of files) {
+    // A FIFO would block the read for ever, a device never end it (issue 14): only regular files.
+    const info = statSync(file);
+    if (!info.isFile()) throw new KubeletError('KLT_ERR_JOURNAL_IO', `event log ${file} is ${kindOf(info)}, not a regular file`);
     const lines = readFileSync(file, 'utf8').split('\n');
     if (lines.at(-1) === '') lines.pop();
     lines.forEach((text, i) => {

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -108,5 +109,13 @@ describe('DeferredJournalSink', () => {
     deferred.append(rec(2));
     await sink.close();
     expect(readJournal(join(dir, 'off.jsonl')).records.map((r) => r.seq)).toEqual([2]);
+  });
+});
+
+describe('readJournal', () => {
+  it('refuses a FIFO by name instead of blocking on it for ever (#14)', () => {
+    const fifo = join(dir, 'log.fifo');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => readJournal(fifo)).toThrow(`event log ${fifo} is a FIFO, not a regular file`);
   });
 });
