@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeServerTestConfig } from '../support/server-test-config.js';
 import { freePort, httpsGet, httpsRequest, removePods, until } from '../support/daemon.js';
 import { parseMetrics, sampleWith } from '../support/prometheus-text.js';
 
@@ -37,12 +38,7 @@ beforeAll(async () => {
   }));
   port = await freePort();
   readOnlyPort = await freePort();
-  writeFileSync(join(dir, 'kubelet.yaml'), [
-    'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
-    `staticPodPath: ${join(dir, 'manifests')}`, `podLogsDir: ${join(dir, 'logs')}`, 'containerRuntimeEndpoint: embedded',
-    'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
-    'address: 127.0.0.1', `port: ${port}`, `readOnlyPort: ${readOnlyPort}`, 'healthzPort: 0', '',
-  ].join('\n'));
+  writeServerTestConfig(dir, { port, readOnlyPort });
   daemon = spawn(process.execPath, [BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--cert-dir=${join(dir, 'pki')}`, '--debug-address=', '--hostname-override=node-s'], { stdio: ['ignore', 'ignore', 'pipe'] });
   daemon.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   await until('the pod running', async () => (await https('/pods')).body.includes('"running"'), 50_000);

@@ -4,11 +4,12 @@
  * checks the journal (item 10): a --manifest-url-header value never reaches it, and its files are 0600.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeServerTestConfig } from '../support/server-test-config.js';
 import { freePort, until } from '../support/daemon.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
@@ -37,12 +38,7 @@ describe('optional servers on taken ports (#14)', () => {
     const debugSquatter = await squat(debugPort);
     const readOnlySquatter = await squat(readOnlyPort);
     mkdirSync(join(dir, 'manifests'));
-    writeFileSync(join(dir, 'kubelet.yaml'), [
-      'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
-      `staticPodPath: ${join(dir, 'manifests')}`, `podLogsDir: ${join(dir, 'logs')}`, 'containerRuntimeEndpoint: embedded',
-      'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
-      'address: 127.0.0.1', `port: ${port}`, `readOnlyPort: ${readOnlyPort}`, 'healthzPort: 0', '',
-    ].join('\n'));
+    writeServerTestConfig(dir, { port, readOnlyPort });
     let stderr = '';
     daemon = spawn(process.execPath, [
       BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--cert-dir=${join(dir, 'pki')}`,
