@@ -99,12 +99,14 @@ describe('FlockLockFile', () => {
     await holder.waitFor('locked');
     // A second kubelet (Go blocks in flock(2) exactly like this) asks for the lock.
     const contender = spawn('flock', [lockPath, 'true']);
+    // Listened for from the start: once the holder exits, the contender can finish before this test
+    // resumes, and an 'exit' emitted with no listener yet would be lost (a 20 s hang under load).
+    const contenderExited = new Promise<number | null>((res) => contender.on('exit', res));
     const line = await holder.waitFor('contention ');
     expect(JSON.parse(line.slice('contention '.length))).toMatchObject({ reason: 'waiter' });
     expect(await holder.exited).toBe(0);
     // The holder's exit freed the lock, so the contender got it and finished.
-    const code = await new Promise<number | null>((res) => contender.on('exit', res));
-    expect(code).toBe(0);
+    expect(await contenderExited).toBe(0);
   });
 
   it('leaves no stale lock when the holding process is killed', async () => {
