@@ -17,6 +17,7 @@
  * Pure: periods run on the injected clock through `after`.
  */
 import { assign, fromPromise, setup, type AnyEventObject } from 'xstate';
+import { doneOutput } from './done-output.js';
 import type { SerializedError } from '../domain/errors.js';
 import type { LeaseObject } from '../domain/node-status/api-objects.js';
 import { jitteredMs, retryDelayMs } from '../domain/node-status/backoff.js';
@@ -63,9 +64,8 @@ export type LeaseRenewal =
 
 export const NODE_LEASE_EFFECTS = ['renewLease'] as const;
 
-// Only the renewLease invoke's onDone calls this: named actions see the machine's own event union,
-// which does not include xstate.done.actor events, so no type can say that this event carries output.
-const renewal = (event: AnyEventObject): LeaseRenewal => (event as unknown as { output: LeaseRenewal }).output;
+// Only the renewLease invoke's onDone calls this.
+const renewal = (event: AnyEventObject) => doneOutput<LeaseRenewal>(event);
 
 export const nodeLeaseMachine = setup({
   types: { context: {} as NodeLeaseContext, events: {} as NodeLeaseEvent, input: {} as NodeLeaseMachineInput },

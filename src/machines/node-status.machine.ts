@@ -27,6 +27,7 @@
  * Effects answer with data (`ApiAnswer`), never throw. Pure: time comes on the answers.
  */
 import { assign, emit, enqueueActions, fromPromise, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { doneOutput } from './done-output.js';
 import type { SerializedError } from '../domain/errors.js';
 import type { NodeCondition, NodeObject, NodeStatus } from '../domain/node-status/api-objects.js';
 import { jitteredMs, retryDelayMs } from '../domain/node-status/backoff.js';
@@ -117,9 +118,8 @@ export interface NodeStatusContext {
 
 export const NODE_STATUS_EFFECTS = ['registerNode', 'reconcileNode', 'getNode', 'readNodeFacts', 'patchNodeStatus'] as const;
 
-// Only invoked effects' onDone call this: named actions see the machine's own event union, which does
-// not include xstate.done.actor events, so no type can say that this event carries the output.
-const answerOf = <T>(event: AnyEventObject) => (event as unknown as { output: ApiAnswer<T> }).output;
+// Only invoked effects' onDone call this.
+const answerOf = <T>(event: AnyEventObject) => doneOutput<ApiAnswer<T>>(event);
 const okValue = <T>(event: AnyEventObject) => (answerOf<T>(event) as Extract<ApiAnswer<T>, { ok: true }>);
 const failure = (event: AnyEventObject) => (answerOf<unknown>(event) as Extract<ApiAnswer<unknown>, { ok: false }>).error;
 const conditionsOf = (s: NodeStatus | null): NodeCondition[] => s?.conditions ?? [];

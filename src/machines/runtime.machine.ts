@@ -7,6 +7,7 @@
  * Pure: times come on the answers (`observedAtMs`); the period runs on the injected clock.
  */
 import { assign, enqueueActions, fromPromise, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { doneOutput } from './done-output.js';
 import { RUNTIME_STATUS_PERIOD_MS, runtimeHealth, type RuntimeCheck, type RuntimeHealth } from '../domain/runtime/runtime-state.js';
 
 export interface RuntimeMachineInput {
@@ -33,9 +34,8 @@ export const RUNTIME_EFFECTS = ['checkRuntime'] as const;
 
 const HEALTH_STATES = ['ready', 'notReady', 'down'] as const;
 
-// Only the checkRuntime invoke's onDone calls this: named actions see the machine's own event union,
-// which does not include xstate.done.actor events, so no type can say that this event carries output.
-const answer = (event: AnyEventObject) => (event as unknown as { output: RuntimeCheck }).output;
+// Only the checkRuntime invoke's onDone calls this.
+const answer = (event: AnyEventObject) => doneOutput<RuntimeCheck>(event);
 
 /**
  * Tell the syncLoop when the health changes (Go's syncLoop skips work while the runtime has errors),

@@ -28,7 +28,8 @@
  * are the pure functions of domain/status-manager/status-sync.ts.
  * Pure: no I/O, no clock reads; time only through the `syncPeriod` delay.
  */
-import { enqueueActions, fromPromise, setup } from 'xstate';
+import { fromPromise, setup } from 'xstate';
+import { doneOutput } from './done-output.js';
 import type { Pod, PodStatus } from '../domain/pod/types.js';
 import type { PodOperation } from '../domain/pod-config/types.js';
 import {
@@ -80,26 +81,9 @@ const notProvided = <K extends StatusEffect['kind']>(name: K) =>
     throw new Error(`actor ${name} was not provided`);
   });
 
-/** Applies a step: its state into context, its effects spawned as children. */
-// Why the actions pass `enqueue as never`: xstate types spawnChild per src (a literal src with that
-// actor's input), and an effect's kind is a union here; no type relates the union of kinds to the
-// union of inputs, so runStep takes the two methods it uses structurally and the cast bridges them.
-// `(event as unknown as { output })` in recordEffectResult: named actions see the machine's own
-// event union, which cannot list xstate.done.actor.<id> events for ids made at spawn time.
-function runStep(
-  enqueue: { assign: (c: Partial<StatusManagerContext>) => void; spawnChild: (src: StatusEffect['kind'], opts: { id: string; input: StatusEffect }) => void },
-  context: StatusManagerContext,
-  step: Step,
-): void {
-  let count = context.effectCount;
-  for (const effect of step.effects) {
-    const key = effect.kind === 'patchPodStatus' || effect.kind === 'deletePod' ? effect.podUid : effect.fullName;
-    enqueue.spawnChild(effect.kind, { id: `${effect.kind}:${key}:${count++}`, input: effect });
-  }
-  enqueue.assign({ sync: step.state, effectCount: count });
-}
-
-export const statusManagerMachine = setup({
+// The machine's types and effect actors first, so the actions below are written with its typed
+// `spawnChild` and `assign` (each effect kind spawns its own src with that src's input).
+const statusManagerSetup = setup({
   types: {
     context: {} as StatusManagerContext,
     events: {} as StatusManagerEvent,
@@ -111,35 +95,49 @@ export const statusManagerMachine = setup({
     createMirrorPod: notProvided('createMirrorPod'),
     deleteMirrorPod: notProvided('deleteMirrorPod'),
   },
+});
+
+/** The spawn of one effect: its kind is its src, and the switch narrows its input to that src's. */
+function spawnEffect(effect: StatusEffect, id: string) {
+  switch (effect.kind) {
+    case 'patchPodStatus': return statusManagerSetup.spawnChild('patchPodStatus', { id, input: effect });
+    case 'deletePod': return statusManagerSetup.spawnChild('deletePod', { id, input: effect });
+    case 'createMirrorPod': return statusManagerSetup.spawnChild('createMirrorPod', { id, input: effect });
+    case 'deleteMirrorPod': return statusManagerSetup.spawnChild('deleteMirrorPod', { id, input: effect });
+  }
+}
+
+/** Applies a step: its effects spawned as children (ids numbered so they never repeat), its state into context. */
+const applyStep = (stepOf: (context: StatusManagerContext, event: StatusManagerEvent) => Step | undefined) =>
+  statusManagerSetup.enqueueActions(({ context, event, enqueue }) => {
+    const step = stepOf(context, event);
+    if (!step) return;
+    let count = context.effectCount;
+    for (const effect of step.effects) {
+      const key = effect.kind === 'patchPodStatus' || effect.kind === 'deletePod' ? effect.podUid : effect.fullName;
+      enqueue(spawnEffect(effect, `${effect.kind}:${key}:${count++}`));
+    }
+    enqueue.assign({ sync: step.state, effectCount: count });
+  });
+
+export const statusManagerMachine = statusManagerSetup.extend({
   actions: {
-    recordStatus: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'pod.status.updated') return;
-      runStep(enqueue as never, context, setPodStatus(context.sync, event.podUid, event.status));
+    recordStatus: applyStep(({ sync }, event) =>
+      event.type === 'pod.status.updated' ? setPodStatus(sync, event.podUid, event.status) : undefined),
+    recordKnownPods: applyStep(({ sync }, event) =>
+      event.type === 'status.pods.known' ? setKnownPods(sync, event.pods) : undefined),
+    recordPodConfigUpdate: applyStep(({ sync }, event) =>
+      event.type === 'pod.config.updated' ? applyPodConfigUpdate(sync, event.op, event.pods) : undefined),
+    recordMirrors: applyStep(({ sync }, event) =>
+      event.type === 'api.mirrorPods.observed' ? setObservedMirrors(sync, event.pods) : undefined),
+    recordNodeUid: applyStep(({ sync }, event) =>
+      event.type === 'node.uid.known' ? setNodeUid(sync, event.nodeUid) : undefined),
+    // Only 'xstate.done.actor.*' (the spawned effects finishing) runs this.
+    recordEffectResult: applyStep(({ sync }, event) => {
+      const output = doneOutput<StatusEffectResult | undefined>(event);
+      return output ? applyEffectResult(sync, output) : undefined;
     }),
-    recordKnownPods: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'status.pods.known') return;
-      runStep(enqueue as never, context, setKnownPods(context.sync, event.pods));
-    }),
-    recordPodConfigUpdate: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'pod.config.updated') return;
-      runStep(enqueue as never, context, applyPodConfigUpdate(context.sync, event.op, event.pods));
-    }),
-    recordMirrors: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'api.mirrorPods.observed') return;
-      runStep(enqueue as never, context, setObservedMirrors(context.sync, event.pods));
-    }),
-    recordNodeUid: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'node.uid.known') return;
-      runStep(enqueue as never, context, setNodeUid(context.sync, event.nodeUid));
-    }),
-    recordEffectResult: enqueueActions(({ context, event, enqueue }) => {
-      const output = (event as unknown as { output?: StatusEffectResult }).output;
-      if (!output) return;
-      runStep(enqueue as never, context, applyEffectResult(context.sync, output));
-    }),
-    resyncAll: enqueueActions(({ context, enqueue }) => {
-      runStep(enqueue as never, context, resync(context.sync));
-    }),
+    resyncAll: applyStep(({ sync }) => resync(sync)),
   },
   delays: {
     syncPeriod: ({ context }) => context.syncPeriodMs,

@@ -49,7 +49,7 @@ const LABEL_PADDING = 12;
 
 // elkjs is CommonJS whose types declare an ES default export: at run time the default import is
 // the constructor itself, under type-checking it is the module with the constructor as `default`.
-const ElkConstructor = ((ElkModule as unknown as { default?: unknown }).default ?? ElkModule) as typeof ElkModule.default;
+const ElkConstructor = ((ElkModule as unknown as { default?: unknown }).default ?? ElkModule) as typeof ElkModule.default; // cast: see above
 const elk = new ElkConstructor();
 
 export async function layoutChart(graph: StateGraph): Promise<Chart> {

@@ -129,7 +129,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
     if ('config' in target) setAtPath(configFromFlags, target.config, value);
     // The flag table names the field by string and the value was parsed by the flag's declared kind;
     // no type ties a table row's kind to that KubeletFlags field's type, so the write goes by name.
-    else (flags as unknown as Record<string, unknown>)[target.flags] = value;
+    else (flags as unknown as Record<string, unknown>)[target.flags] = value; // cast: a write by field name, see above
   }
 
   if (unknown.length > 0 || invalid.length > 0) {

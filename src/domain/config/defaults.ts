@@ -171,7 +171,7 @@ export function applyKubeletConfigurationDefaults(doc: KubeletConfigurationDocum
   cfg.kind = KUBELET_CONFIG_KIND;
   // Built field by field from the schema (fillZero, then the defaults by path): every field is now
   // present with its schema type, which tsc cannot follow through path-keyed writes.
-  return orderLikeSchema(cfg) as unknown as KubeletConfiguration;
+  return orderLikeSchema(cfg) as unknown as KubeletConfiguration; // cast: complete by construction, see above
 }
 
 /**

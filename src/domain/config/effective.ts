@@ -88,7 +88,7 @@ export function buildEffectiveConfig(input: EffectiveConfigInput): EffectiveConf
 function applyGivenFlags(config: KubeletConfiguration, parsed: ParsedCommandLine): void {
   // The flags name their fields by JSON path (flag table); the values were parsed by each flag's kind,
   // which no type ties to the field at that path, so the writes go through the path.
-  const target = config as unknown as Record<string, unknown>;
+  const target = config as unknown as Record<string, unknown>; // cast: writes by JSON path, see above
   for (const name of parsed.given) {
     const spec = findFlag(name);
     if (spec === undefined || !('config' in spec.target)) continue;

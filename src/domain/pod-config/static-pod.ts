@@ -103,7 +103,7 @@ function podFromObject(obj: Record<string, unknown>, origin: ManifestOrigin, pre
   if (!(obj['metadata'] as { name?: string } | undefined)?.name) return { ok: false, reason: `${prefix}invalid pod: name is needed for the pod` };
   // checkShape above has checked the fields a Pod's readers rely on; the rest of the manifest is
   // read as the API's Pod type, as Go's decoder does, and validatePod checks it field by field.
-  const pod = applyPodDefaults(quantitiesAsText(obj as unknown as Pod));
+  const pod = applyPodDefaults(quantitiesAsText(obj as unknown as Pod)); // cast: shape-checked above, validated below
   const treated = applyStaticPodTreatment(pod, origin);
   const errors = validatePod(treated);
   if (errors.length > 0) return { ok: false, reason: `invalid pod: ${errors.map((e) => prefix + e).join('; ')}` };

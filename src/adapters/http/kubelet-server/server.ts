@@ -96,7 +96,7 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
     ...serverOptions,
     // Fastify's overloads pick the instance type from the options' literal server kind (http, https,
     // http2); options built from spreads match none of them, so the default instance type is named.
-  } as FastifyServerOptions) as unknown as FastifyInstance;
+  } as FastifyServerOptions) as unknown as FastifyInstance; // cast: no overload fits spread options, see above
   const { view, auth, logger } = opts;
 
   // First of all hooks: a request that would hold the event loop past the turn's budget waits for
