@@ -120,9 +120,9 @@ for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `on the
     // The outage scenario runs once, on the embedded runtime: it is about the API side, and it takes 60 s.
     if (rt.outage) it('rides out a 60 s API server outage: pods keep running, lease and status resume, a pod created meanwhile is picked up', async () => {
       const leaseBefore = (get('leases', 'kube-node-lease', NODE)?.spec as { renewTime?: string } | undefined)?.renewTime;
+      // The fault closes the watches and the listener before its first await, so the pod below is
+      // created with no watch open: only the resumed watch (or relist) can find it.
       const outage = api.faults.refuseConnections(60_000);
-      await new Promise((r) => setTimeout(r, 1000));
-      // Created while the kubelet cannot reach the API server: the resumed watch (or relist) must find it.
       api.store.create('pods', {
         apiVersion: 'v1', kind: 'Pod', metadata: { name: 'during', namespace: 'default' },
         spec: { nodeName: NODE, terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }] },

@@ -4,8 +4,8 @@ import { getShortestPaths } from 'xstate/graph';
 import type { LeaseObject } from '../../src/domain/node-status/api-objects.js';
 import { LEASE_MAX_TRIES } from '../../src/domain/node-status/node-lease.js';
 import { nodeLeaseMachine, type LeaseRenewal, type RenewLeaseInput } from '../../src/machines/node-lease.machine.js';
+import { settle } from '../support/settle.js';
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
 async function tick(clock: SimulatedClock, ms: number) {
   clock.increment(ms);
   await settle();

@@ -11,13 +11,12 @@ import {
   type NodeStatusEmitted,
   type PatchNodeStatusInput,
 } from '../../src/machines/node-status.machine.js';
+import { settle } from '../support/settle.js';
 
-const settle = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 0));
-};
+const settleAll = () => settle(5);
 async function tick(clock: SimulatedClock, ms: number) {
   clock.increment(ms);
-  await settle();
+  await settleAll();
 }
 
 const registration: NodeRegistrationSpec = {
@@ -87,7 +86,7 @@ describe('nodeStatusMachine registration', () => {
   it('retries registration after 100, 200, 400 ms … and never more than 7 s apart', async () => {
     const { actor, clock, calls } = start({ register: Array<SerializedError>(9).fill(unavailable) });
     actor.start();
-    await settle();
+    await settleAll();
     for (const step of [100, 200, 400, 800, 1_600, 3_200, 6_400, 7_000, 7_000]) await tick(clock, step);
     const gaps = calls.register.slice(1).map((t, i) => t - calls.register[i]!);
     expect(gaps).toEqual([100, 200, 400, 800, 1_600, 3_200, 6_400, 7_000, 7_000]);
@@ -104,7 +103,7 @@ describe('nodeStatusMachine registration', () => {
     const { actor, calls } = start({ register: [exists], existing });
     actor.start();
     actor.send(runtimeReady);
-    await settle();
+    await settleAll();
     expect(calls.reconcile).toHaveLength(1);
     expect(actor.getSnapshot().context.nodeUid).toBe('uid-old');
     expect(readyOf(calls.patch[0]?.input)?.lastTransitionTime).toBe(since);
@@ -133,7 +132,7 @@ describe('nodeStatusMachine registration', () => {
     const statusRef = root.getSnapshot().children.nodeStatus!;
     const local: unknown[] = [];
     statusRef.on('node.registered', (e: unknown) => local.push(e));
-    await settle();
+    await settleAll();
     expect(received).toEqual([{ type: 'node.registered', nodeName: 'n1', uid: 'u9' }]);
     expect(local).toEqual(received);
     root.stop();
@@ -158,7 +157,7 @@ describe('nodeStatusMachine with registerNode=false', () => {
     });
     const actor = createActor(machine, { clock, input: { registration, facts, jitter: 0, startedAtMs: 0, registerNode: false } });
     actor.start();
-    await settle();
+    await settleAll();
     await tick(clock, 100);
     await tick(clock, 200);
     expect(gets).toEqual([0, 100, 300]);
@@ -171,7 +170,7 @@ describe('nodeStatusMachine status updates', () => {
   it('polls every 100 ms until Ready is reported, then every 10 s', async () => {
     const { actor, clock, calls } = start();
     actor.start();
-    await settle();
+    await settleAll();
     await tick(clock, 100);
     await tick(clock, 100);
     expect(calls.facts).toEqual([0, 100, 200]);
@@ -188,7 +187,7 @@ describe('nodeStatusMachine status updates', () => {
   it('holds a not-Ready status back for one period after start, then reports it', async () => {
     const { actor, clock, calls } = start();
     actor.start();
-    await settle();
+    await settleAll();
     for (let t = 0; t < 9_900; t += 100) await tick(clock, 100);
     expect(calls.patch).toHaveLength(0);
     await tick(clock, 100);
@@ -200,7 +199,7 @@ describe('nodeStatusMachine status updates', () => {
     const { actor, clock, calls } = start();
     actor.start();
     actor.send(runtimeReady);
-    await settle();
+    await settleAll();
     expect(calls.patch).toHaveLength(1);
     for (let t = 10_000; t < 300_000; t += 10_000) await tick(clock, 10_000);
     expect(calls.patch).toHaveLength(1);
@@ -215,7 +214,7 @@ describe('nodeStatusMachine status updates', () => {
     const { actor, clock, calls, emitted } = start();
     actor.start();
     actor.send(runtimeReady);
-    await settle();
+    await settleAll();
     actor.send({ type: 'node.pleg.health', healthy: false, message: 'pleg was last seen active 3m1s ago; threshold is 3m0s', observedAtMs: 5_000 });
     await tick(clock, 9_999);
     expect(calls.patch).toHaveLength(1);
@@ -234,7 +233,7 @@ describe('nodeStatusMachine status updates', () => {
     const { actor, clock, calls } = start({ patchFails: 7 });
     actor.start();
     actor.send(runtimeReady);
-    await settle();
+    await settleAll();
     expect(calls.patch.map((p) => p.input.attempt)).toEqual([0, 1, 2, 3, 4]);
     expect(actor.getSnapshot().context.lastError?.code).toBe('KLT_ERR_API_UNAVAILABLE');
     // Still not reported Ready: fast updates go on, and the status gets through once the server answers.

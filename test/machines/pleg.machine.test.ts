@@ -3,10 +3,9 @@ import { createActor, createMachine, fromPromise, SimulatedClock, type AnyActorR
 import type { RelistOutput, RelistPod } from '../../src/domain/pleg/relist.js';
 import { isPlegHealthy } from '../../src/domain/pleg/health.js';
 import { PLEG_CHANNEL_CAPACITY, plegMachine, PLEG_EFFECTS, type PlegContext, type PlegEventsEvent } from '../../src/machines/pleg.machine.js';
+import { settle } from '../support/settle.js';
 
-const flush = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
-};
+const flush = () => settle(5);
 
 /** A parent invoking the PLEG; each relist answers the current `world` (or throws while `failing`). */
 function harness(relistPeriodMs?: number) {

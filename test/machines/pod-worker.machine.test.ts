@@ -15,6 +15,7 @@ import {
   type PodWorkerInput,
   type SyncPodInput,
 } from '../../src/machines/pod-worker.machine.js';
+import { settle } from '../support/settle.js';
 
 const T0 = Date.UTC(2026, 10, 22, 1, 0, 0);
 const ns = (ms: number) => String(BigInt(ms) * 1_000_000n);
@@ -49,9 +50,7 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject };
 }
 
-const flush = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
-};
+const flush = () => settle(5);
 
 /**
  * A parent that invokes one pod worker with fake effects. Syncs and kills answer from queues

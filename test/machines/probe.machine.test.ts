@@ -10,6 +10,7 @@ import {
   type ProbeResultChangedEvent,
   type RunProbeInput,
 } from '../../src/machines/probe.machine.js';
+import { settle } from '../support/settle.js';
 
 type Attempt = ProbeOutcome['result'] | 'throw';
 
@@ -28,7 +29,7 @@ interface Harness {
   parent: AnyActorRef;
 }
 
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+const flush = () => settle();
 
 /** Runs the worker under a parent that records its events; runProbe answers from `script` (then `rest`). */
 async function start(

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, fromPromise, setup, SimulatedClock } from 'xstate';
 import type { RuntimeCheck } from '../../src/domain/runtime/runtime-state.js';
 import { runtimeMachine } from '../../src/machines/runtime.machine.js';
+import { settle } from '../support/settle.js';
 
 /** Answers from a script, one per check, each stamped with the simulated clock's time. */
 function start(answers: Omit<RuntimeCheck, 'observedAtMs'>[]) {
@@ -20,7 +21,6 @@ function start(answers: Omit<RuntimeCheck, 'observedAtMs'>[]) {
 const ready = { ok: true, runtimeReady: true, networkReady: true };
 const noNetwork = { ok: true, runtimeReady: true, networkReady: false, message: 'NetworkReady=false reason:NetworkPluginNotReady' };
 const failed = { ok: false, message: 'connect ENOENT /run/containerd/containerd.sock' };
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 async function tick(clock: SimulatedClock, ms: number) {
   clock.increment(ms);

@@ -3,8 +3,9 @@ import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import type { Pod, PodStatus } from '../../src/domain/pod/types.js';
 import type { StatusEffect, StatusEffectResult } from '../../src/domain/status-manager/status-sync.js';
 import { STATUS_MANAGER_EFFECTS, statusManagerMachine } from '../../src/machines/status-manager.machine.js';
+import { settle } from '../support/settle.js';
 
-const flush = () => new Promise((resolve) => setImmediate(resolve));
+const flush = () => settle();
 
 function apiPod(uid: string, extra: Partial<Pod['metadata']> = {}): Pod {
   return {

@@ -10,11 +10,10 @@ import {
 } from '../../../src/actors/api-pods/api-pod-source.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 import type { KubeObject, PodList, WatchEventType } from '../../../src/ports/apiserver.js';
+import { settle } from '../../support/settle.js';
 
 const logger = pino({ level: 'silent' });
-const flush = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-};
+const flush = () => settle(5);
 
 const pod = (uid: string, rv: string, extra: Record<string, unknown> = {}): KubeObject => ({
   metadata: { name: `pod-${uid}`, namespace: 'ns', uid, resourceVersion: rv, ...extra },

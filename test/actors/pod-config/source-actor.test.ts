@@ -5,9 +5,10 @@ import { runSourceLoop, WATCH_DEBOUNCE_MS } from '../../../src/actors/pod-config
 import type { SourceRead } from '../../../src/ports/pod-sources.js';
 import type { PodSourceEvent } from '../../../src/machines/pod-config.machine.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
+import { settle } from '../../support/settle.js';
 
 const logger = pino({ level: 'silent' });
-const flush = () => new Promise((resolve) => setImmediate(resolve));
+const flush = () => settle();
 const pod = (uid: string): Pod => ({ metadata: { name: uid, uid }, spec: { containers: [] } });
 
 /**

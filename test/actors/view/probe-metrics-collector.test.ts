@@ -4,8 +4,9 @@ import { createInspectionTap } from '../../../src/actors/journal/inspection-tap.
 import { ProbeMetricsCollector } from '../../../src/actors/view/probe-metrics-collector.js';
 import type { ProbeOutcome } from '../../../src/domain/probe/types.js';
 import { probeMachine, type ProbeInput, type RunProbeInput } from '../../../src/machines/probe.machine.js';
+import { settle } from '../../support/settle.js';
 
-const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
+const flush = () => settle();
 
 /**
  * A real probe worker under a parent that spawns and stops it as the syncLoop does, its runProbe

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { tokenBucketLimiter } from '../../../src/adapters/apiserver/rate-limiter.js';
+import { settle } from '../../support/settle.js';
 
-const settle = () => new Promise((r) => setTimeout(r, 0));
 
 describe('tokenBucketLimiter', () => {
   it('lets the burst through and holds the next request for 1/qps on the injected clock', async () => {
