@@ -4,9 +4,10 @@
  * replay name the first divergent record — shown here with a deliberately altered machine.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMachine } from 'xstate';
 import { replay } from '../../src/actors/journal/replay.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
@@ -55,9 +56,42 @@ describe('recorded event logs', () => {
     }
   });
 
-  it('the replay command says identical on a fixture and exits 0', () => {
-    const r = spawnSync(process.execPath, [resolve('dist/src/bin/kubelet.js'), 'replay', join(DIR, FIXTURES[0]!)], { encoding: 'utf8' });
+  // Through the built binary: the definition hash is taken over the code that runs, and only dist/
+  // is the code the recorder ran (vitest transpiles the sources anew).
+  const replayCommand = (...args: string[]) =>
+    spawnSync(process.execPath, [resolve('dist/src/bin/kubelet.js'), 'replay', ...args], { encoding: 'utf8' });
+
+  it.each(FIXTURES)('the replay command says %s is identical, recorded by today\'s machine definitions', (name) => {
+    const r = replayCommand(join(DIR, name));
+    expect(r.stderr, `${name} is stale: re-record it with \`npm run record:eventlog\` and review the new log`).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
+  });
+
+  describe('a log recorded by other machine definitions', () => {
+    let dir: string;
+    let stale: string;
+    beforeAll(() => {
+      dir = mkdtempSync(join(tmpdir(), 'kts-stale-log-'));
+      stale = join(dir, 'stale.jsonl');
+      const [header, ...rest] = readFileSync(join(DIR, FIXTURES[0]!), 'utf8').split('\n');
+      const changed = { ...(JSON.parse(header!) as Record<string, unknown>), machinesSha256: '0'.repeat(64) };
+      writeFileSync(stale, [JSON.stringify(changed), ...rest].join('\n'));
+    });
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    it('fails the replay, naming both hashes and the command that re-records a fixture', () => {
+      const r = replayCommand(stale);
+      expect(r.status).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/machine definitions differ .*recorded by 000000000000, today [0-9a-f]{12}.*npm run record:eventlog.*--allow-definition-change/);
+    });
+
+    it('replays anyway with --allow-definition-change, with a warning', () => {
+      const r = replayCommand('--allow-definition-change', stale);
+      expect(r.status).toBe(0);
+      expect(r.stderr).toMatch(/^replay: warning: the machine definitions differ/);
+      expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
+    });
   });
 });
