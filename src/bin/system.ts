@@ -82,26 +82,33 @@ function pick<T extends object, K extends keyof T>(effects: T, names: readonly K
 export interface MachineOverrides {
   supervisor?: typeof supervisorMachine;
   syncLoop?: typeof syncLoopMachine;
+  podConfig?: typeof podConfigMachine;
+  pleg?: typeof plegMachine;
   podWorker?: typeof podWorkerMachine;
+  probe?: typeof probeMachine;
+  runtime?: typeof runtimeMachine;
+  nodeStatus?: typeof nodeStatusMachine;
+  nodeLease?: typeof nodeLeaseMachine;
+  statusManager?: typeof statusManagerMachine;
 }
 
 export function provideSystem(effects: SystemEffects, overrides: MachineOverrides = {}) {
   // The syncLoop has no effects of its own: only children.
   const syncLoop = (overrides.syncLoop ?? syncLoopMachine).provide({
     actors: {
-      podConfig: podConfigMachine.provide({ actors: pick(effects, POD_CONFIG_EFFECTS) }),
-      pleg: plegMachine.provide({ actors: pick(effects, PLEG_EFFECTS) }),
+      podConfig: (overrides.podConfig ?? podConfigMachine).provide({ actors: pick(effects, POD_CONFIG_EFFECTS) }),
+      pleg: (overrides.pleg ?? plegMachine).provide({ actors: pick(effects, PLEG_EFFECTS) }),
       podWorker: (overrides.podWorker ?? podWorkerMachine).provide({ actors: pick(effects, POD_WORKER_EFFECTS) }),
-      probe: probeMachine.provide({ actors: pick(effects, PROBE_EFFECTS) }),
+      probe: (overrides.probe ?? probeMachine).provide({ actors: pick(effects, PROBE_EFFECTS) }),
     },
   });
   return (overrides.supervisor ?? supervisorMachine).provide({
     actors: {
       ...pick(effects, SUPERVISOR_EFFECTS),
-      runtime: runtimeMachine.provide({ actors: pick(effects, RUNTIME_EFFECTS) }),
-      nodeStatus: nodeStatusMachine.provide({ actors: pick(effects, NODE_STATUS_EFFECTS) }),
-      nodeLease: nodeLeaseMachine.provide({ actors: pick(effects, NODE_LEASE_EFFECTS) }),
-      statusManager: statusManagerMachine.provide({ actors: pick(effects, STATUS_MANAGER_EFFECTS) }),
+      runtime: (overrides.runtime ?? runtimeMachine).provide({ actors: pick(effects, RUNTIME_EFFECTS) }),
+      nodeStatus: (overrides.nodeStatus ?? nodeStatusMachine).provide({ actors: pick(effects, NODE_STATUS_EFFECTS) }),
+      nodeLease: (overrides.nodeLease ?? nodeLeaseMachine).provide({ actors: pick(effects, NODE_LEASE_EFFECTS) }),
+      statusManager: (overrides.statusManager ?? statusManagerMachine).provide({ actors: pick(effects, STATUS_MANAGER_EFFECTS) }),
       syncLoop,
     },
   });

@@ -7,7 +7,10 @@
  *   outside the machines: no sender (a signal, a test, the replay driver), a sender that is not a
  *   machine (a promise or callback actor answering with an adapter's result), or a timer firing
  *   (`xstate.after.*`). Everything else (events between machines) is **derived**;
- * - `state`: a machine actor's state value and status, each time it changes (derived).
+ * - `state`: a machine actor's state value and status, each time it changes (derived);
+ * - `action`: what a machine decided besides its state: a child spawned with its src and input, a
+ *   child stopped, a delay scheduled or cancelled, an event sent, raised or emitted (derived; see
+ *   action-records.ts).
  * Events to non-machine actors (their init, a promise settling) are not recorded: they are the
  * inside of an effect whose result the next input carries.
  *
@@ -19,6 +22,7 @@ import { toJournalPayload } from '../../domain/journal/payload.js';
 import { redact } from '../../domain/journal/redact.js';
 import type { JournalRecord, RecordKind } from '../../domain/journal/record.js';
 import type { Clock } from '../../ports/clock.js';
+import { actionRecordOf } from './action-records.js';
 import { isMachineActor, logicNameOf, systemIdOf } from './actor-facts.js';
 
 export interface InspectionTapOptions {
@@ -106,6 +110,12 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
         if (lastState.get(target) === key) return;
         lastState.set(target, key);
         emit(stableId(target), 'derived', 'state', logicNameOf(target), null, state);
+        return;
+      }
+      case '@xstate.action': {
+        if (!isMachineActor(target)) return;
+        const record = actionRecordOf(ev.action, stableId);
+        if (record) emit(stableId(target), 'derived', 'action', record.name, null, record.payload);
         return;
       }
       default:

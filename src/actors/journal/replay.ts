@@ -10,6 +10,7 @@
  */
 import { createActor, fromCallback, fromPromise, type AnyActorRef, type AnyStateMachine } from 'xstate';
 import { deserializeError } from '../../domain/errors.js';
+import { firstRecordDifference, type Difference } from '../../domain/journal/first-difference.js';
 import type { JournalRecord } from '../../domain/journal/record.js';
 import { createInspectionTap } from './inspection-tap.js';
 import { ReplayClock } from './replay-clock.js';
@@ -19,6 +20,8 @@ export interface ReplayDivergence {
   actor: string;
   expected: JournalRecord | null;
   actual: JournalRecord | null;
+  /** The first field the two records disagree on, when both exist. */
+  difference: Difference | null;
 }
 
 export type ReplayResult =
@@ -55,7 +58,7 @@ export function replay(records: readonly JournalRecord[], opts: ReplayOptions): 
       const actual = produced.shift()!;
       const expected = records[i] ?? null;
       if (!expected || !sameRecord(expected, actual)) {
-        return { ok: false, divergence: { seq: expected?.seq ?? actual.seq, actor: expected?.actor ?? actual.actor, expected, actual }, compared: i };
+        return { ok: false, divergence: divergence(expected, actual), compared: i };
       }
       i += 1;
     }
@@ -86,11 +89,11 @@ export function replay(records: readonly JournalRecord[], opts: ReplayOptions): 
       continue;
     }
     if (next.kind !== 'input') {
-      return finish(root, { ok: false, divergence: { seq: next.seq, actor: next.actor, expected: next, actual: null }, compared: i });
+      return finish(root, { ok: false, divergence: divergence(next, null), compared: i });
     }
     const target = refs.get(next.actor);
     if (!target) {
-      return finish(root, { ok: false, divergence: { seq: next.seq, actor: next.actor, expected: next, actual: null }, compared: i });
+      return finish(root, { ok: false, divergence: divergence(next, null), compared: i });
     }
     clock.set(next.t);
     target.send({ ...fedPayload(next), type: next.name });
@@ -125,6 +128,14 @@ function isStopRecord(r: JournalRecord): boolean {
 }
 
 /** Inputs are compared without their sender (a fed event has none); derived records in full, never the clocks. */
+function divergence(expected: JournalRecord | null, actual: JournalRecord | null): ReplayDivergence {
+  const record = (expected ?? actual)!;
+  const inputs = expected?.kind === 'input' && actual?.kind === 'input';
+  const fields = inputs ? (['actor', 'kind', 'type', 'name', 'payload'] as const) : undefined;
+  const difference = expected && actual ? firstRecordDifference(expected, actual, fields) : null;
+  return { seq: record.seq, actor: record.actor, expected, actual, difference };
+}
+
 function sameRecord(expected: JournalRecord, actual: JournalRecord): boolean {
   const bothInputs = expected.kind === 'input' && actual.kind === 'input';
   return (

@@ -50,6 +50,7 @@ export async function runReplayCommand(argv: string[], io: CommandIo): Promise<n
   io.stdout(
     [
       `replay: diverged at seq ${d.seq}, actor ${d.actor} (after ${result.compared} identical records)`,
+      ...(d.difference ? [`  field:    ${d.difference.field}: ${JSON.stringify(d.difference.expected) ?? '(absent)'} → ${JSON.stringify(d.difference.actual) ?? '(absent)'}`] : []),
       `  expected: ${d.expected ? JSON.stringify(strip(d.expected)) : '(nothing: the log ends here)'}`,
       `  actual:   ${d.actual ? JSON.stringify(strip(d.actual)) : '(nothing: the replay produced no such record)'}`,
       '',

@@ -28,7 +28,13 @@ export interface JournalHeader {
  */
 export type RecordKind = 'input' | 'derived';
 
-export type RecordType = 'event' | 'state' | 'actor';
+/**
+ * `action`: what a machine decided to do besides changing state, from XState's own action records:
+ * `spawn` (an invoked or spawned child: its src and input), `stop` (a child stopped), `schedule` (a
+ * delayed event: its delay and id, `after` transitions included), `cancel` (a delayed event called
+ * off), `send` (an event sent to another actor, machine or not), `raise` and `emit`.
+ */
+export type RecordType = 'event' | 'state' | 'actor' | 'action';
 
 export interface JournalRecord {
   seq: number;
@@ -40,7 +46,7 @@ export interface JournalRecord {
   actor: string;
   kind: RecordKind;
   type: RecordType;
-  /** For `event`: the event type; for `state`: the machine id; for `actor`: the logic's name. */
+  /** For `event`: the event type; for `state`: the machine id; for `actor`: the logic's name; for `action`: its kind. */
   name: string;
   /** Stable id of the sender, for events; null for events from outside. */
   source: string | null;

@@ -1,0 +1,127 @@
+/**
+ * Proof that the replay gate bites (issue 13): one-line changes to the machines — a delay, an
+ * effect's input, a guard, a target, a dropped action, a changed event — each applied alone to the
+ * built machine module, and the standalone fixture replayed against it. Every one must diverge.
+ *
+ * The mutants are made from dist/ (the code the fixture was recorded with): the change is applied to
+ * the module's text, written beside the original so its relative imports resolve, and imported.
+ */
+import { readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { replay, type ReplayResult } from '../../src/actors/journal/replay.js';
+import { readJournal } from '../../src/adapters/journal-file/reader.js';
+import { inertSystemEffects, provideSystem, type MachineOverrides } from '../../src/bin/system.js';
+
+const MACHINES_DIR = resolve('dist/src/machines');
+const FIXTURE = readJournal(resolve('test/fixtures/eventlogs/standalone-embedded.jsonl'));
+
+interface Mutation {
+  what: string;
+  machine: keyof MachineOverrides;
+  file: string;
+  from: string;
+  to: string;
+}
+
+const MODULE_EXPORT: Record<keyof MachineOverrides, string> = {
+  supervisor: 'supervisorMachine', syncLoop: 'syncLoopMachine', podConfig: 'podConfigMachine', pleg: 'plegMachine',
+  podWorker: 'podWorkerMachine', probe: 'probeMachine', runtime: 'runtimeMachine', nodeStatus: 'nodeStatusMachine',
+  nodeLease: 'nodeLeaseMachine', statusManager: 'statusManagerMachine',
+};
+
+const MUTATIONS: Mutation[] = [
+  // The three the issue found unseen by the old gate.
+  { what: 'the pod worker asks syncPod for a pod without containers', machine: 'podWorker', file: 'pod-worker.machine.js',
+    from: 'pod: context.pod,\n                    probes: {', to: 'pod: { ...context.pod, spec: { ...context.pod.spec, containers: [] } },\n                    probes: {' },
+  { what: 'the PLEG relists with previousDigest null', machine: 'pleg', file: 'pleg.machine.js',
+    from: '({ previousDigest: context.digest })', to: '({ previousDigest: null })' },
+  { what: 'the PLEG relists ten times less often', machine: 'pleg', file: 'pleg.machine.js',
+    from: 'relistPeriod: ({ context }) => context.relistPeriodMs,', to: 'relistPeriod: ({ context }) => context.relistPeriodMs * 10,' },
+  // Delays.
+  { what: 'the pod worker resyncs with another jitter', machine: 'podWorker', file: 'pod-worker.machine.js',
+    from: '(1 + 0.5 * context.resyncJitterFraction)', to: '(1 + 0.25 * context.resyncJitterFraction)' },
+  { what: 'the crash loop backs off a millisecond longer', machine: 'podWorker', file: 'pod-worker.machine.js',
+    from: 'backOffPeriod: ({ context }) => backOffDelayMs(context),', to: 'backOffPeriod: ({ context }) => backOffDelayMs(context) + 1,' },
+  { what: 'probes run at twice their period', machine: 'probe', file: 'probe.machine.js',
+    from: 'period: ({ context }) => context.timing.periodSeconds * 1000,', to: 'period: ({ context }) => context.timing.periodSeconds * 2000,' },
+  { what: 'a probe waits a millisecond more before its first run', machine: 'probe', file: 'probe.machine.js',
+    from: 'initialDelay: ({ context }) => context.initialDelayRemainingMs,', to: 'initialDelay: ({ context }) => context.initialDelayRemainingMs + 1,' },
+  { what: 'the runtime is checked at twice its period', machine: 'runtime', file: 'runtime.machine.js',
+    from: 'delays: { period: ({ context }) => context.periodMs },', to: 'delays: { period: ({ context }) => context.periodMs * 2 },' },
+  { what: 'shutdown waits a second longer for the subsystems', machine: 'supervisor', file: 'supervisor.machine.js',
+    from: 'stopTimeout: ({ context }) => context.stopTimeoutMs,', to: 'stopTimeout: ({ context }) => context.stopTimeoutMs + 1000,' },
+  // Effect inputs.
+  { what: 'a probe runs without its target', machine: 'probe', file: 'probe.machine.js',
+    from: 'input: ({ context }) => ({ probe: context.probe, target: context.target }),', to: 'input: ({ context }) => ({ probe: context.probe, target: null }),' },
+  { what: 'the file source is started with another input', machine: 'podConfig', file: 'pod-config.machine.js',
+    from: 'periodMs: context.input.fileCheckFrequencyMs,', to: 'periodMs: context.input.fileCheckFrequencyMs * 2,' },
+  // Guards and targets.
+  { what: 'the runtime check guard is inverted', machine: 'runtime', file: 'runtime.machine.js',
+    from: 'context.startedAtMs).health === health,', to: 'context.startedAtMs).health !== health,' },
+  { what: 'a failed sync no longer backs off', machine: 'podWorker', file: 'pod-worker.machine.js',
+    from: "{ guard: 'hasSyncFailed', target: 'backingOff' },", to: "{ guard: 'hasSyncFailed', target: 'idle' }," },
+  { what: 'a requested sync refreshes the status instead', machine: 'podWorker', file: 'pod-worker.machine.js',
+    from: "'pod.sync.requested': { guard: 'isActive', target: 'syncing' },", to: "'pod.sync.requested': { guard: 'isActive', target: 'refreshingStatus' }," },
+  { what: 'a file source snapshot marks the source failing', machine: 'podConfig', file: 'pod-config.machine.js',
+    from: "'pod.source.snapshot': { guard: 'isFromFileSource', target: '.healthy',", to: "'pod.source.snapshot': { guard: 'isFromFileSource', target: '.failing'," },
+  // Actions dropped.
+  { what: 'a sync no longer records its result', machine: 'podWorker', file: 'pod-worker.machine.js',
+    from: "{ target: 'refreshingStatus', actions: 'recordSyncResult' },", to: "{ target: 'refreshingStatus' }," },
+  { what: 'a file source snapshot is merged but not passed on', machine: 'podConfig', file: 'pod-config.machine.js',
+    from: "{ guard: 'isFromFileSource', target: '.healthy', actions: ['mergeSnapshot', 'sendOutbox'] },",
+    to: "{ guard: 'isFromFileSource', target: '.healthy', actions: ['mergeSnapshot'] }," },
+  // Events sent.
+  { what: 'the runtime reports its health change with another reason', machine: 'runtime', file: 'runtime.machine.js',
+    from: "enqueue.sendTo(syncLoop, { type: 'runtime.health.changed', health, reason });", to: "enqueue.sendTo(syncLoop, { type: 'runtime.health.changed', health, reason: 'mutated' });" },
+  { what: 'the syncLoop asks for a PLEG sync with another reason', machine: 'syncLoop', file: 'sync-loop.machine.js',
+    from: "{ type: 'pod.sync.requested', reason: 'pleg' }", to: "{ type: 'pod.sync.requested', reason: 'relist' }" },
+  { what: 'the PLEG reports its events with one dropped', machine: 'pleg', file: 'pleg.machine.js',
+    from: 'enqueue(sendParent({', to: 'enqueue(sendParent({ dropped: true,' },
+];
+
+const written: string[] = [];
+afterAll(() => {
+  for (const path of written) rmSync(path, { force: true });
+});
+
+async function mutant(m: Mutation, n: number): Promise<MachineOverrides> {
+  const text = readFileSync(join(MACHINES_DIR, m.file), 'utf8');
+  const occurrences = text.split(m.from).length - 1;
+  expect(occurrences, `${m.file} must hold the mutated text exactly once: ${m.from}`).toBe(1);
+  const path = join(MACHINES_DIR, `.mutant-${n}.${m.file}`);
+  writeFileSync(path, text.replace(m.from, m.to));
+  written.push(path);
+  const mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+  return { [m.machine]: mod[MODULE_EXPORT[m.machine]] } as MachineOverrides;
+}
+
+const replayWith = (overrides: MachineOverrides): ReplayResult =>
+  replay(FIXTURE.records, { machine: provideSystem(inertSystemEffects(), overrides), rootSystemId: 'supervisor' });
+
+describe('the replay gate against one-line machine changes', () => {
+  it('has no mutant left over from an earlier run, and twenty mutations to try', () => {
+    for (const f of readdirSync(MACHINES_DIR).filter((name) => name.startsWith('.mutant-'))) rmSync(join(MACHINES_DIR, f));
+    expect(MUTATIONS.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('replays the fixture identically with the unchanged machines', () => {
+    expect(replayWith({})).toMatchObject({ ok: true });
+  });
+
+  it.each(MUTATIONS.map((m, i) => [m.what, m, i] as const))('diverges when %s', async (_what, m, i) => {
+    const result = replayWith(await mutant(m, i));
+    expect(result.ok, `replay stayed identical: ${m.what}`).toBe(false);
+  });
+
+  it('names the field and both values: the relist delay, the relist input, the syncPod input', async () => {
+    const [containers, digest, period] = await Promise.all(MUTATIONS.slice(0, 3).map((m, i) => mutant(m, 100 + i)));
+    const at = (r: ReplayResult) => (r.ok ? null : r.divergence);
+    expect(at(replayWith(period!))).toMatchObject({ actor: 'pleg', expected: { type: 'action', name: 'schedule' }, difference: { field: 'payload.delay', expected: 1000, actual: 10_000 } });
+    expect(at(replayWith(digest!))).toMatchObject({ actor: 'pleg', expected: { type: 'action', name: 'spawn' }, difference: { field: 'payload.input.previousDigest', actual: null } });
+    const syncPod = at(replayWith(containers!));
+    expect(syncPod).toMatchObject({ expected: { type: 'action', name: 'spawn', payload: { src: 'syncPod' } } });
+    expect(syncPod?.difference?.field).toMatch(/^payload\.input\.pod\.spec\.containers\.0/);
+  });
+});
