@@ -255,6 +255,7 @@ export const nodeStatusMachine = setup({
     adopting: {
       meta: { description: 'registerNode is false: waiting for the Node to exist' },
       invoke: {
+        id: 'getNode',
         src: 'getNode',
         input: ({ context }) => ({ nodeName: context.registration.nodeName }),
         onDone: [
@@ -267,6 +268,7 @@ export const nodeStatusMachine = setup({
     registering: {
       meta: { description: 'creating the Node object' },
       invoke: {
+        id: 'registerNode',
         src: 'registerNode',
         input: ({ context }) => ({ registration: context.registration, facts: context.facts, health: context.health }),
         onDone: [
@@ -280,6 +282,7 @@ export const nodeStatusMachine = setup({
     reconciling: {
       meta: { description: 'the Node exists: reading it and bringing its labels and annotations in line' },
       invoke: {
+        id: 'reconcileNode',
         src: 'reconcileNode',
         input: ({ context }) => ({ registration: context.registration }),
         onDone: [
@@ -299,6 +302,7 @@ export const nodeStatusMachine = setup({
       states: {
         collecting: {
           invoke: {
+            id: 'readNodeFacts',
             src: 'readNodeFacts',
             input: ({ context }) => ({ nodeName: context.registration.nodeName }),
             onDone: [
@@ -313,6 +317,7 @@ export const nodeStatusMachine = setup({
         },
         sending: {
           invoke: {
+            id: 'patchNodeStatus',
             src: 'patchNodeStatus',
             input: ({ context }) => ({ nodeName: context.registration.nodeName, status: context.pending ?? {}, attempt: context.patchAttempt }),
             onDone: [

@@ -97,6 +97,7 @@ function cycle(initial: 'waiting' | 'checking'): { initial: string; states: Reco
       waiting: { after: { period: 'checking' } },
       checking: {
         invoke: {
+          id: 'checkRuntime',
           src: 'checkRuntime' as const,
           onDone: HEALTH_STATES.map((health) => ({
             target: `#runtime.${health}`,
