@@ -3,7 +3,7 @@
  * kubelet-ts on the embedded runtime with a few static pods (one healthy, one crash-looping, one
  * with a readiness probe), for a few seconds, then SIGTERM. The pods are removed afterwards.
  *
- *   npm run build && node dist/scripts/record-eventlog.js test/fixtures/eventlogs/standalone-embedded.jsonl
+ *   npm run record:eventlog   (records every fixture; this one is dist/scripts/record-eventlog.js OUT.jsonl [SECONDS])
  *
  * Re-record when a machine's behaviour changes on purpose: the replay test then says exactly which
  * record changed, and the new log is the reviewed record of the new behaviour.
@@ -12,8 +12,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createCriClient } from '../src/adapters/cri-grpc/index.js';
-import { startEmbeddedRuntime } from '../src/adapters/embedded-runtime/index.js';
+import { removeEmbeddedPods } from './record-support.js';
 
 const out = process.argv[2];
 const seconds = Number(process.argv[3] ?? 6);
@@ -52,15 +51,7 @@ async function main() {
   await exited;
   copyFileSync(join(root, 'events', 'latest.jsonl'), out!);
 
-  const runtime = await startEmbeddedRuntime({ socketPath: join(dir, 'cleanup.sock'), stateDir: join(root, 'embedded-runtime') });
-  const cri = createCriClient({ endpoint: runtime.endpoint });
-  for (const s of await cri.runtime.listPodSandbox()) {
-    for (const c of await cri.runtime.listContainers({ pod_sandbox_id: s.id })) await cri.runtime.stopContainer(c.id, 0);
-    await cri.runtime.stopPodSandbox(s.id);
-    await cri.runtime.removePodSandbox(s.id);
-  }
-  cri.close();
-  await runtime.close();
+  await removeEmbeddedPods(root);
   rmSync(dir, { recursive: true, force: true });
   process.stdout.write(`recorded ${out}\n`);
 }

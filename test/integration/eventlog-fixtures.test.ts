@@ -29,18 +29,33 @@ describe('recorded event logs', () => {
     expect(result).toMatchObject({ ok: true, records: log.records.length });
   });
 
-  it.each(FIXTURES)('%s covers the pod lifecycle: pod workers, PLEG, probes, a rejected manifest', (name) => {
-    const { records } = readJournal(join(DIR, name));
+  it('standalone-embedded.jsonl covers the pod lifecycle: pod workers, PLEG, probes, a crash loop, a rejected manifest', () => {
+    const { records } = readJournal(join(DIR, 'standalone-embedded.jsonl'));
     const actors = new Set(records.map((r) => r.actor));
     expect([...actors].some((a) => a.startsWith('pod:'))).toBe(true);
     expect([...actors].some((a) => a.startsWith('probe:'))).toBe(true);
     expect(actors.has('pleg')).toBe(true);
     expect(records.some((r) => r.name === 'pod.manifest.rejected')).toBe(true);
+    expect(records.some((r) => r.type === 'action' && r.name === 'schedule' && (r.payload as { event?: { type?: string } }).event?.type?.startsWith('xstate.after.backOffPeriod'))).toBe(true);
+  });
+
+  it('cluster-embedded.jsonl covers cluster mode: node status, lease, status manager, mirror pod, an API outage, a deletion within its grace period', () => {
+    const { records } = readJournal(join(DIR, 'cluster-embedded.jsonl'));
+    const actors = new Set(records.map((r) => r.actor));
+    for (const actor of ['nodeStatus', 'nodeLease', 'statusManager']) expect(actors.has(actor), actor).toBe(true);
+    const inputs = records.filter((r) => r.kind === 'input').map((r) => r.name);
+    expect(inputs.some((n) => n.startsWith('xstate.done.actor.createMirrorPod:'))).toBe(true);
+    expect(inputs).toContain('xstate.done.actor.killPod');
+    expect(inputs.some((n) => n.startsWith('xstate.done.actor.deletePod:'))).toBe(true);
+    // The outage: API calls answered with failures, then succeeded again.
+    const answers = records.filter((r) => r.kind === 'input' && /^xstate\.done\.actor\.(renewLease|patchNodeStatus)/.test(r.name));
+    const failedAt = answers.findIndex((r) => JSON.stringify(r.payload).includes('"ok":false'));
+    expect(failedAt).toBeGreaterThanOrEqual(0);
+    expect(answers.slice(failedAt).some((r) => JSON.stringify(r.payload).includes('"ok":true'))).toBe(true);
   });
 
   it('fails with the divergence when a machine changed: admission that refuses every pod', () => {
-    const [name] = FIXTURES;
-    const log = readJournal(join(DIR, name!));
+    const log = readJournal(join(DIR, 'standalone-embedded.jsonl'));
     // The same syncLoop, but with room for no pod on the node: the first ADD is now refused.
     type Input = { node: { allocatable: Record<string, number> } };
     const config = syncLoopMachine.config as unknown as { context: (a: { input: Input }) => unknown };

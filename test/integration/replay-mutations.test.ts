@@ -1,7 +1,8 @@
 /**
  * Proof that the replay gate bites (issue 13): one-line changes to the machines — a delay, an
  * effect's input, a guard, a target, a dropped action, a changed event — each applied alone to the
- * built machine module, and the standalone fixture replayed against it. Every one must diverge.
+ * built machine module, and the fixture that exercises it (standalone or cluster) replayed against
+ * it. Every one must diverge.
  *
  * The mutants are made from dist/ (the code the fixture was recorded with): the change is applied to
  * the module's text, written beside the original so its relative imports resolve, and imported.
@@ -15,10 +16,15 @@ import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { inertSystemEffects, provideSystem, type MachineOverrides } from '../../src/bin/system.js';
 
 const MACHINES_DIR = resolve('dist/src/machines');
-const FIXTURE = readJournal(resolve('test/fixtures/eventlogs/standalone-embedded.jsonl'));
+const FIXTURES = {
+  standalone: readJournal(resolve('test/fixtures/eventlogs/standalone-embedded.jsonl')),
+  cluster: readJournal(resolve('test/fixtures/eventlogs/cluster-embedded.jsonl')),
+};
 
 interface Mutation {
   what: string;
+  /** The fixture that exercises the mutated line; standalone unless said. */
+  fixture?: keyof typeof FIXTURES;
   machine: keyof MachineOverrides;
   file: string;
   from: string;
@@ -79,6 +85,17 @@ const MUTATIONS: Mutation[] = [
     from: "{ type: 'pod.sync.requested', reason: 'pleg' }", to: "{ type: 'pod.sync.requested', reason: 'relist' }" },
   { what: 'the PLEG reports its events with one dropped', machine: 'pleg', file: 'pleg.machine.js',
     from: 'enqueue(sendParent({', to: 'enqueue(sendParent({ dropped: true,' },
+  // Cluster mode: the node status, the lease and the status manager, against the cluster fixture.
+  { what: 'the lease is renewed a millisecond later', fixture: 'cluster', machine: 'nodeLease', file: 'node-lease.machine.js',
+    from: 'renewPeriod: ({ context }) => context.renewPeriodMs,', to: 'renewPeriod: ({ context }) => context.renewPeriodMs + 1,' },
+  { what: 'a failed lease renewal is retried on another back-off', fixture: 'cluster', machine: 'nodeLease', file: 'node-lease.machine.js',
+    from: 'retryDelay: ({ context }) => retryDelayMs(context.failures),', to: 'retryDelay: ({ context }) => retryDelayMs(context.failures + 1),' },
+  { what: 'the node status is patched with another attempt number', fixture: 'cluster', machine: 'nodeStatus', file: 'node-status.machine.js',
+    from: 'status: context.pending ?? {}, attempt: context.patchAttempt }),', to: 'status: context.pending ?? {}, attempt: context.patchAttempt + 1 }),' },
+  { what: 'the node is registered without its health', fixture: 'cluster', machine: 'nodeStatus', file: 'node-status.machine.js',
+    from: 'facts: context.facts, health: context.health }),', to: 'facts: context.facts, health: null }),' },
+  { what: 'the status manager resyncs on another period', fixture: 'cluster', machine: 'statusManager', file: 'status-manager.machine.js',
+    from: 'syncPeriod: ({ context }) => context.syncPeriodMs,', to: 'syncPeriod: ({ context }) => context.syncPeriodMs / 2,' },
 ];
 
 const written: string[] = [];
@@ -97,8 +114,8 @@ async function mutant(m: Mutation, n: number): Promise<MachineOverrides> {
   return { [m.machine]: mod[MODULE_EXPORT[m.machine]] } as MachineOverrides;
 }
 
-const replayWith = (overrides: MachineOverrides): ReplayResult =>
-  replay(FIXTURE.records, { machine: provideSystem(inertSystemEffects(), overrides), rootSystemId: 'supervisor' });
+const replayWith = (overrides: MachineOverrides, fixture: keyof typeof FIXTURES = 'standalone'): ReplayResult =>
+  replay(FIXTURES[fixture].records, { machine: provideSystem(inertSystemEffects(), overrides), rootSystemId: 'supervisor' });
 
 describe('the replay gate against one-line machine changes', () => {
   it('has no mutant left over from an earlier run, and twenty mutations to try', () => {
@@ -106,12 +123,12 @@ describe('the replay gate against one-line machine changes', () => {
     expect(MUTATIONS.length).toBeGreaterThanOrEqual(20);
   });
 
-  it('replays the fixture identically with the unchanged machines', () => {
-    expect(replayWith({})).toMatchObject({ ok: true });
+  it.each(Object.keys(FIXTURES) as (keyof typeof FIXTURES)[])('replays the %s fixture identically with the unchanged machines', (fixture) => {
+    expect(replayWith({}, fixture)).toMatchObject({ ok: true });
   });
 
   it.each(MUTATIONS.map((m, i) => [m.what, m, i] as const))('diverges when %s', async (_what, m, i) => {
-    const result = replayWith(await mutant(m, i));
+    const result = replayWith(await mutant(m, i), m.fixture);
     expect(result.ok, `replay stayed identical: ${m.what}`).toBe(false);
   });
 
