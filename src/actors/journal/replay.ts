@@ -82,8 +82,9 @@ export function replay(records: readonly JournalRecord[], opts: ReplayOptions): 
     if (diverged) return finish(root, diverged);
     const next = records[i];
     if (!next) break;
-    if (next.kind !== 'input' && !stopped && isStopRecord(next)) {
-      // The live run stopped its root from outside (a test, a shutdown): do the same.
+    if (next.kind !== 'input' && !stopped && stopComesNext(records, i)) {
+      // The live run stopped its root from outside (a test, a shutdown): do the same. What the stop
+      // records first (children stopped, timers called off) comes before the stopped state.
       stopped = true;
       root.stop();
       continue;
@@ -121,6 +122,12 @@ function fedPayload(record: JournalRecord): object {
 function finish(root: AnyActorRef, result: ReplayResult): ReplayResult {
   root.stop();
   return result;
+}
+
+/** Whether the derived records from `from` up to the next input hold an actor's stop. */
+function stopComesNext(records: readonly JournalRecord[], from: number): boolean {
+  for (let j = from; j < records.length && records[j]!.kind !== 'input'; j++) if (isStopRecord(records[j]!)) return true;
+  return false;
 }
 
 function isStopRecord(r: JournalRecord): boolean {
