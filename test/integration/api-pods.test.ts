@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createActor } from 'xstate';
+import { createActor, waitFor as xstateWaitFor } from 'xstate';
 import { runApiPodSource, type ApiPodSourceEvent } from '../../src/actors/api-pods/api-pod-source.js';
 import { createApiEventRecorder } from '../../src/actors/api-pods/event-recorder.js';
 import { createStatusManagerActors } from '../../src/actors/api-pods/status-manager-actors.js';
@@ -129,10 +129,12 @@ describe('cluster mode, pod side, against the test API server', () => {
     const created = await kubectl.core.createNamespacedPod({ namespace: 'default', body: podBody('before', NODE) });
     await waitFor('before', () => (k.lastPods().length === 1 ? true : undefined));
     await server.faults.stopListening();
+    const effectsBefore = k.manager.getSnapshot().context.effectCount;
     k.manager.send({ type: 'pod.status.updated', podUid: created.metadata!.uid!, status: runningStatus() });
     server.store.create('pods', podBody('during', NODE) as never);
-    // An absence during the outage: three sync periods pass and the kubelet, cut off, has not seen it.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // During the outage the status patch is tried, fails, and is tried again at a resync (a second
+    // effect); the kubelet, cut off, has not seen the pod created meanwhile.
+    await xstateWaitFor(k.manager, (s) => s.context.effectCount >= effectsBefore + 2, { timeout: 10_000 });
     expect(k.lastPods().map((p) => p.metadata.name)).toEqual(['before']);
     await server.faults.resumeListening();
     const pods = await waitFor('during', () => (k.lastPods().length === 2 ? k.lastPods() : undefined), 10_000);

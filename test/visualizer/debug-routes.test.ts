@@ -1,5 +1,5 @@
 import { request } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildDebugApp, startDebugServer, type DebugServer } from '../../src/adapters/debug-server/server.js';
 import { JournalFeed, staticFeed } from '../../src/adapters/debug-server/journal-feed.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
@@ -114,14 +114,14 @@ describe('journal stream (server-sent events)', () => {
     for (let i = 1; i <= 20_000; i++) feed.append(record(i));
     const appendMs = Number(process.hrtime.bigint() - started) / 1e6;
     expect(appendMs).toBeLessThan(2000);
-    await new Promise((r) => setTimeout(r, 200));
     res.setEncoding('utf8');
     let body = '';
     res.on('data', (c: string) => (body += c));
     res.resume();
-    await new Promise((r) => setTimeout(r, 500));
+    // The reader catches up: it is told what it missed, then gets what is appended next.
+    await vi.waitUntil(() => /^event: dropped$/m.test(body), { timeout: 10_000 });
     feed.append(record(20_001));
-    await new Promise((r) => setTimeout(r, 300));
+    await vi.waitUntil(() => /^id: 20001$/m.test(body), { timeout: 10_000 });
     res.destroy();
     const dropped = [...body.matchAll(/^event: dropped\ndata: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as { dropped: number; total: number });
     expect(dropped.length).toBeGreaterThan(0);

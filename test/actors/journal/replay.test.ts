@@ -15,7 +15,7 @@ async function recordRun(opts: { failAt?: string } = {}): Promise<JournalRecord[
   const records: JournalRecord[] = [];
   const tap = createInspectionTap({ clock: realClock, onRecord: (r) => records.push(r) });
   const phases = Object.fromEntries(PHASE_IDS.map((id) => [id, fromPromise<JsonValue, PhaseInput>(async ({ system }) => {
-    await new Promise((r) => setTimeout(r, 1));
+    await new Promise((r) => setImmediate(r)); // answers on a later turn, as a real effect does
     if (id === 'run.preInitRuntime') system.get('supervisor')?.send({ type: 'phase.waiting', phase: id, reason: 'runtime socket absent' });
     if (id === opts.failAt) throw Object.assign(new Error('no such file'), { code: 'KLT_ERR_CONFIG_READ' });
     return { phase: id, at: 'fake' };

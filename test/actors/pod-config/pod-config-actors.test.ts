@@ -16,6 +16,8 @@ import { createPodSourceIo } from '../../../src/adapters/pod-sources/index.js';
 import { systemClock } from '../../../src/adapters/system-clock.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
 import { podConfigMachine, type PodConfigInput } from '../../../src/machines/pod-config.machine.js';
+import { seenByAnotherWatch } from '../../support/fs-watch-barrier.js';
+import { settle } from '../../support/settle.js';
 
 const fixture = (name: string) => new URL(`../../fixtures/manifests/${name}`, import.meta.url);
 
@@ -126,9 +128,11 @@ describe('pod config with the real sources', () => {
     await t.until(/^pod\.config\.sourcesReady$/);
     t.actor.stop();
     t.clear();
+    const seen = seenByAnotherWatch(dir, 'web.yaml');
     unlinkSync(join(dir, 'web.yaml'));
-    // An absence: a deletion the stopped watchers would have reported within this time goes unreported.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A deletion a watch left open would have seen by now (and read the directory after) goes unreported.
+    await seen;
+    await settle(3);
     expect(t.lines()).toEqual([]);
   });
 });
@@ -141,8 +145,8 @@ describe('pod config with the real file source, path appearing late', () => {
       await t.until(/^pod\.config\.sourcesReady$/);
       expect(t.lines()).toEqual([`rejected file ${late}`, 'pod.config.sourcesReady']);
       t.clear();
+      // At once: when the watch moves into the new directory it reads it, so a file made meanwhile is seen.
       mkdirSync(late);
-      await new Promise((resolve) => setTimeout(resolve, 300)); // the watch moves into the new directory
       copyFileSync(fixture('web.yaml'), join(late, 'web.yaml'));
       await t.until(/^ADD /);
       expect(t.lines()).toEqual(['ADD file web-node-1@registry.example/web:1.2']);

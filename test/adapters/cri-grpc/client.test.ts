@@ -5,6 +5,7 @@ import { KubeletError } from '../../../src/domain/errors.js';
 import type { PodSandboxConfig } from '../../../src/ports/cri.js';
 import { fakeCriServer, StatusError, type FakeCriServer, type Handlers } from './fake-cri-server.js';
 
+// A slow runtime in the fake servers' handlers, and the length of an outage.
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const never = () => new Promise<never>(() => {});
 
@@ -171,8 +172,7 @@ describe('createCriClient', () => {
 
     await server.stop();
     expect((await rejection(cri.runtime.version())).code).toBe('KLT_ERR_CRI_UNAVAILABLE');
-    // Let the channel back off a few times while the runtime is away.
-    await sleep(1_000);
+    await sleep(1_000); // sleep: the outage's length is the scenario: the channel backs off a few times while the runtime is away
     await server.start();
 
     const deadline = Date.now() + 8_000;

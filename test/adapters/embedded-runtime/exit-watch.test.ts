@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExitWatch } from '../../../src/adapters/embedded-runtime/exit-watch.js';
 import { EXIT_FILE } from '../../../src/adapters/embedded-runtime/shim-protocol.js';
+import { seenByAnotherWatch } from '../../support/fs-watch-barrier.js';
 
 const until = async (what: string, cond: () => boolean) => {
   const deadline = Date.now() + 5_000;
@@ -35,9 +36,9 @@ describe('ExitWatch', () => {
     expect(w.needsCheck('c1', () => dir)).toBe('full');
     w.checked('c1');
     expect(w.needsCheck('c1', () => dir)).toBe('none');
+    const seen = seenByAnotherWatch(dir, 'started.json');
     writeFileSync(join(dir, 'started.json'), '{}');
-    // An absence: the watch has had time to see started.json and must not ask for a check for it.
-    await new Promise((r) => setTimeout(r, 50));
+    await seen; // the watch has seen started.json too, and must not ask for a check for it
     expect(w.needsCheck('c1', () => dir)).toBe('none');
     writeFileSync(join(dir, `${EXIT_FILE}.tmp`), '{}');
     renameSync(join(dir, `${EXIT_FILE}.tmp`), join(dir, EXIT_FILE));

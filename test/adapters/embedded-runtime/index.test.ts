@@ -31,11 +31,11 @@ async function start(): Promise<GrpcCriClient> {
   return client;
 }
 
-/** Closes the runtime, stays down for `downMs`, and starts a new one on the same stateDir. */
-async function restart(downMs = 0): Promise<GrpcCriClient> {
+/** Closes the runtime, does `whileDown`, and starts a new one on the same stateDir. */
+async function restart(whileDown: () => Promise<unknown> = async () => {}): Promise<GrpcCriClient> {
   client?.close();
   await runtime?.close();
-  await new Promise((r) => setTimeout(r, downMs));
+  await whileDown();
   return start();
 }
 
@@ -326,9 +326,11 @@ describe('startEmbeddedRuntime', () => {
     const { sandboxId, containerId, pid, logPath } = await runContainer(cri, 'adopt', 'main',
       `trap "exit 0" TERM; echo ready; while :; do sleep 3600 & wait $!; done`);
     const { containerId: finishingId } = await runContainer(cri, 'adopt2', 'main', 'sleep 0.3; exit 4');
+    const finishingPid = await pidOf(cri, finishingId);
     await waitForLog(logPath, 'ready');
 
-    cri = await restart(800);
+    // Down until the second container has finished: it finishes while nobody watches.
+    cri = await restart(() => waitFor('adopt2 to finish', async () => (isAlive(finishingPid) ? undefined : true)));
     expect(isAlive(pid)).toBe(true);
     expect((await cri.runtime.listPodSandbox({ id: sandboxId })).map((s) => s.state)).toEqual(['SANDBOX_READY']);
     const adopted = await cri.runtime.containerStatus(containerId, true);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { KeyedMutex } from '../../../src/adapters/embedded-runtime/keyed-mutex.js';
 
-const tick = () => new Promise((r) => setTimeout(r, 5));
+// A turn of the event loop inside the work, so that overlapping work would interleave.
+const tick = () => new Promise((r) => setImmediate(r));
 
 describe('KeyedMutex', () => {
   it('runs work on one key one at a time, in call order, even when one fails', async () => {

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FlockLockFile } from '../../../src/adapters/host/lock-file.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 import type { LockContention, LockFile, LockHandle } from '../../../src/ports/host.js';
@@ -68,7 +68,8 @@ describe.each([
     const letGo = await rig.holdElsewhere(path);
     let waits = 0;
     const pending = rig.lockFile.acquire(path, { exitOnContention: false, onWaiting: () => waits++ });
-    await new Promise((r) => setTimeout(r, 100));
+    await vi.waitUntil(() => waits > 0);
+    await new Promise((r) => setTimeout(r, 100)); // sleep: an absence over time: two more polls, and no second notice
     expect(waits).toBe(1);
     letGo();
     const handle = await pending;
@@ -79,8 +80,8 @@ describe.each([
   it('rejects with KLT_ERR_LOCK_CONTENDED when the wait is aborted', async () => {
     cleanups.push(await rig.holdElsewhere(path));
     const ac = new AbortController();
-    const pending = rig.lockFile.acquire(path, { exitOnContention: false, signal: ac.signal });
-    setTimeout(() => ac.abort(), 50);
+    // Aborted once it is waiting, as a stopping kubelet would.
+    const pending = rig.lockFile.acquire(path, { exitOnContention: false, signal: ac.signal, onWaiting: () => ac.abort() });
     await expect(pending).rejects.toBeInstanceOf(KubeletError);
     await expect(pending).rejects.toMatchObject({ code: 'KLT_ERR_LOCK_CONTENDED' });
   });

@@ -87,7 +87,7 @@ describe('FlockLockFile', () => {
     const seen = await contention;
     expect(seen.reason).toBe('waiter');
     // The second process must not have the lock while the first holds it.
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 200)); // sleep: an absence over time: four of its polls, and none took the lock
     expect(second.lines).not.toContain('locked');
     await first.release();
     await second.waitFor('locked');

@@ -45,8 +45,7 @@ describe('listenOrRetry (#14)', () => {
     server = await listenOrRetry(Fastify(), '127.0.0.1', port, { what: 'test server', logger, firstDelayMs: 20 });
     await server.close();
     const after = lines.length;
-    // An absence: five retry periods (firstDelayMs 20) pass with no new attempt logged.
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 100)); // sleep: an absence over time, five retry periods (firstDelayMs 20) with no attempt logged
     expect(lines.length).toBe(after);
   });
 

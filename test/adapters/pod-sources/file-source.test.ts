@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFileSourceReader } from '../../../src/adapters/pod-sources/file-source.js';
 import type { SourceRead } from '../../../src/ports/pod-sources.js';
+import { seenByAnotherWatch } from '../../support/fs-watch-barrier.js';
 
 const fixture = (name: string) => new URL(`../../fixtures/manifests/${name}`, import.meta.url);
 
@@ -129,8 +130,9 @@ describe('createFileSourceReader', () => {
     const events: string[] = [];
     const watch = reader.watch((e) => events.push(e));
     try {
+      const seen = seenByAnotherWatch(dir, '.scratch');
       writeFileSync(join(dir, '.scratch'), 'x');
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await seen;
       expect(events).toEqual([]);
       copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
       await waitUntil(() => events.length > 0);
@@ -165,8 +167,9 @@ describe('createFileSourceReader', () => {
     const events: string[] = [];
     const watch = reader.watch((e) => events.push(e));
     try {
+      const seen = seenByAnotherWatch(dir, 'other.yaml');
       writeFileSync(join(dir, 'other.yaml'), 'x');
-      await new Promise((resolve) => setTimeout(resolve, 150));
+      await seen;
       expect(events).toEqual([]);
       copyFileSync(fixture('worker.json'), join(dir, 'web.yaml.tmp'));
       renameSync(join(dir, 'web.yaml.tmp'), file);
