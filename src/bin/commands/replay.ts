@@ -7,6 +7,7 @@
  * A log whose first segments were rotated away replays from its first checkpoint (the system as it
  * was, journaled after each rotation); `--from SEQ` starts from the last checkpoint at or before SEQ.
  */
+import type { AnyStateMachine } from 'xstate';
 import { replay } from '../../actors/journal/replay.js';
 import type { JournalRecord } from '../../domain/journal/record.js';
 import type { CommandIo } from '../io.js';
@@ -47,7 +48,8 @@ export function replayMachine() {
   return provideSystem(inertSystemEffects());
 }
 
-export async function runReplayCommand(argv: string[], io: CommandIo): Promise<number> {
+/** `machine`: the system to replay with (tests hand it deliberately changed machines). */
+export async function runReplayCommand(argv: string[], io: CommandIo, machine: AnyStateMachine = replayMachine()): Promise<number> {
   const args = commandArgsOrExit(argv, REPLAY_OPTIONS, 1, { name: 'replay', usage: REPLAY_USAGE, io });
   if (typeof args === 'number') return args;
   const log = readLogForCommand(args.positionals[0], 'replay', io);
@@ -66,7 +68,7 @@ export async function runReplayCommand(argv: string[], io: CommandIo): Promise<n
     }
     io.stderr(`replay: warning: the machine definitions differ from the ones that recorded this log (${hashes})\n`);
   }
-  const result = replay(log.records, { machine: replayMachine(), rootSystemId: 'supervisor', ...(from ? { from } : {}) });
+  const result = replay(log.records, { machine, rootSystemId: 'supervisor', ...(from ? { from } : {}) });
   if (result.ok) {
     const start = from ? ` from the checkpoint at seq ${from.seq}` : '';
     io.stdout(`replay: identical${start}: ${result.records} records, ${result.actors} actors, ${(result.simulatedMs / 1000).toFixed(3)}s simulated\n`);
