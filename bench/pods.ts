@@ -75,6 +75,14 @@ async function measure({ run, paths, daemon }: Fleet, p: string, peakRss: number
 
   await daemon.stop();
   const records = readJournal(join(paths.root, 'events', 'latest.jsonl')).records;
+  // What the journal costs on disk at idle (issue 13: with the derived action records), per minute
+  // and over a day; rotation caps it at 8 × 64 MiB whatever the rate.
+  const idleBytes = records.filter((r) => {
+    const at = Date.parse(r.wall);
+    return at >= idleStart && at <= idleEnd;
+  }).reduce((sum, r) => sum + Buffer.byteLength(JSON.stringify(r)) + 1, 0);
+  out[`${p}idleJournalKiBPerMin`] = round((idleBytes / 1024) * (60 / o.idleSeconds), 1);
+  out[`${p}idleJournal24hMiB`] = round((idleBytes / 2 ** 20) * ((24 * 3600) / o.idleSeconds), 0);
   const starts = podStartTimings(records);
   if (starts.length !== run.pods) throw new Error(`${run.label}: the event log shows ${starts.length} of ${run.pods} pods started`);
   const lastStarted = Math.max(...starts.map((s) => s.startedWallMs));

@@ -88,6 +88,12 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     machinesSha256: machinesSha256(),
     startTime,
     onError: (err) => logger.error({ err }, 'Event log write failed; the journal is now off'),
+    maxSegmentBytes: segmentBytesFrom(io.env, logger),
+    // The sink calls this between two of its writes, outside any actor's step: the snapshot is the
+    // system as of the last record journaled.
+    onRotate: () => {
+      if (supervisor) observers.checkpoint(supervisor);
+    },
   });
   const deps: PhaseDeps = {
     argv,
@@ -233,4 +239,17 @@ function whereToLook(context: SupervisorContext) {
     eventLog: out['command.dependencies']?.eventLog ?? 'off',
     healthz: out['run.healthz']?.healthz,
   };
+}
+
+/**
+ * KUBELET_TS_EVENT_LOG_SEGMENT_BYTES: the journal's segment size (default 64 MiB), for tests and
+ * soak runs that want rotations (and their checkpoints) sooner. Not a kubelet flag: Go has no journal.
+ */
+function segmentBytesFrom(env: Record<string, string | undefined>, logger: Logger): number | undefined {
+  const text = env.KUBELET_TS_EVENT_LOG_SEGMENT_BYTES;
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  if (Number.isSafeInteger(n) && n > 0) return n;
+  logger.warn({ value: text }, 'KUBELET_TS_EVENT_LOG_SEGMENT_BYTES is not a positive whole number of bytes; using 64 MiB');
+  return undefined;
 }

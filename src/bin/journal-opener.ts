@@ -23,6 +23,10 @@ export interface JournalOpenerOptions {
   machinesSha256: string;
   startTime: Date;
   onError: (err: Error) => void;
+  /** A segment's size before the file rotates (the sink's default when absent). */
+  maxSegmentBytes?: number;
+  /** After each rotation: the daemon journals a checkpoint, so the newest segments replay alone. */
+  onRotate?: () => void;
 }
 
 export function resolveJournalPath(path: string, startTime: Date, pid: number): { file: string; dir: string | null } {
@@ -40,7 +44,12 @@ export function createJournalOpener(opts: JournalOpenerOptions): JournalOpener {
         makeDirectoriesSync(dir);
         pruneOldRuns(dir);
       }
-      const sink = new FileJournalSink({ path: file, onError: opts.onError });
+      const sink = new FileJournalSink({
+        path: file,
+        onError: opts.onError,
+        ...(opts.maxSegmentBytes !== undefined ? { maxSegmentBytes: opts.maxSegmentBytes } : {}),
+        ...(opts.onRotate ? { onRotate: opts.onRotate } : {}),
+      });
       const header: JournalHeader = {
         format: JOURNAL_FORMAT,
         version: JOURNAL_VERSION,

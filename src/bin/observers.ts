@@ -45,7 +45,7 @@ export function createObservers(clock: Clock, logger: Logger, events: () => Even
     // The syncLoop's refused pods become Warning events (its emitted events are not in this stream).
     if (ev.type === '@xstate.actor' && tap.stableId(ev.actorRef as AnyActorRef) === 'syncLoop') relayAdmissionRejections(ev.actorRef as AnyActorRef, events);
   };
-  return { journal, feed, directory, views, metrics, probeMetrics, lag, eventLoop, inspect };
+  return { journal, feed, directory, views, metrics, probeMetrics, lag, eventLoop, inspect, checkpoint: tap.checkpoint };
 }
 
 /** Every machine's state changes at debug level, through one cached child logger per actor. */

@@ -13,13 +13,15 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { replay, type ReplayResult } from '../../src/actors/journal/replay.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
+import { runReplayCommand } from '../../src/bin/commands/replay.js';
 import { inertSystemEffects, provideSystem, type MachineOverrides } from '../../src/bin/system.js';
 
 const MACHINES_DIR = resolve('dist/src/machines');
-const FIXTURES = {
-  standalone: readJournal(resolve('test/fixtures/eventlogs/standalone-embedded.jsonl')),
-  cluster: readJournal(resolve('test/fixtures/eventlogs/cluster-embedded.jsonl')),
+const FIXTURE_PATHS = {
+  standalone: resolve('test/fixtures/eventlogs/standalone-embedded.jsonl'),
+  cluster: resolve('test/fixtures/eventlogs/cluster-embedded.jsonl'),
 };
+const FIXTURES = { standalone: readJournal(FIXTURE_PATHS.standalone), cluster: readJournal(FIXTURE_PATHS.cluster) };
 
 interface Mutation {
   what: string;
@@ -127,9 +129,14 @@ describe('the replay gate against one-line machine changes', () => {
     expect(replayWith({}, fixture)).toMatchObject({ ok: true });
   });
 
-  it.each(MUTATIONS.map((m, i) => [m.what, m, i] as const))('diverges when %s', async (_what, m, i) => {
-    const result = replayWith(await mutant(m, i), m.fixture);
-    expect(result.ok, `replay stayed identical: ${m.what}`).toBe(false);
+  it.each(MUTATIONS.map((m, i) => [m.what, m, i] as const))('kubelet-ts replay exits 1 naming the first divergent seq when %s', async (_what, m, i) => {
+    let out = '';
+    const io = { stdout: (s: string) => (out += s), stderr: () => {} };
+    // The definitions do differ (that is the mutant); the replay itself must say where.
+    const argv = ['--allow-definition-change', FIXTURE_PATHS[m.fixture ?? 'standalone']];
+    const code = await runReplayCommand(argv, io, provideSystem(inertSystemEffects(), await mutant(m, i)));
+    expect(code, `replay stayed identical: ${m.what}\n${out}`).toBe(1);
+    expect(out).toMatch(/^replay: diverged at seq \d+, actor \S+ \(after \d+ identical records\)\n/);
   });
 
   it('names the field and both values: the relist delay, the relist input, the syncPod input', async () => {

@@ -26,7 +26,7 @@ import { settle } from '../support/settle.js';
 
 const BASE_SEED = 20_261_122;
 const RUNS = 1_000;
-const STEPS = 25;
+const STEPS = 25; // odd: the checkpoint falls between two steps
 const T0 = Date.UTC(2026, 10, 22, 1, 0, 0);
 
 /** mulberry32: a small, fixed PRNG, so a seed names a run on any machine. */
@@ -112,6 +112,8 @@ async function recordRun(seed: number): Promise<{ records: JournalRecord[]; inpu
   const root = createActor(parentOf(worker, input), { clock, inspect: tap.inspect, systemId: 'parent' });
   root.start();
   for (let step = 0; step < STEPS; step++) {
+    // Halfway, between two inputs as a rotation's is: a checkpoint to replay from.
+    if (step === STEPS / 2 - 0.5) tap.checkpoint(root);
     const ref = root.system.get('pod:u1') as AnyActorRef | undefined;
     if (rng.int(2) === 0 || !ref) clock.increment(rng.pick([1, 50, 1_000, 9_000, 30_000, 70_000]));
     else ref.send(randomEvent(rng, clock));
@@ -144,9 +146,30 @@ describe('replay, property', () => {
       records += run.records.length;
       const result = replay(run.records, { machine: parentOf(inert, run.input), rootSystemId: 'parent' });
       if (!result.ok) divergent.push(`seed ${seed}: seq ${result.divergence.seq} on ${result.divergence.actor}, ${JSON.stringify(result.divergence.difference ?? { expected: result.divergence.expected, actual: result.divergence.actual })}`);
+      // As from a rotated log whose first segments are gone: the records before the checkpoint dropped.
+      const at = run.records.findIndex((r) => r.type === 'checkpoint');
+      const tail = run.records.slice(at);
+      const fromCheckpoint = replay(tail, { machine: parentOf(inert, run.input), rootSystemId: 'parent', from: tail[0]! });
+      if (!fromCheckpoint.ok) divergent.push(`seed ${seed} from checkpoint seq ${tail[0]!.seq}: seq ${fromCheckpoint.divergence.seq} on ${fromCheckpoint.divergence.actor}, ${JSON.stringify(fromCheckpoint.divergence.difference ?? { expected: fromCheckpoint.divergence.expected, actual: fromCheckpoint.divergence.actual })}`);
     }
     expect(divergent).toEqual([]);
     // The runs exercised something: on average a few dozen records each.
     expect(records / seeds.length).toBeGreaterThan(20);
   }, 300_000);
+
+  it('diverges from a checkpoint too: a changed resync delay after the restore is caught in every run that schedules one', async () => {
+    const inert = podWorkerMachine.provide({ actors: inertActors(POD_WORKER_EFFECTS) as never });
+    const changed = inert.provide({ delays: { resyncInterval: 1 } });
+    let tried = 0;
+    for (const seed of seeds.slice(0, 100)) {
+      const run = await recordRun(seed);
+      const tail = run.records.slice(run.records.findIndex((r) => r.type === 'checkpoint'));
+      const schedulesResync = tail.some((r) => r.type === 'action' && r.name === 'schedule' && JSON.stringify(r.payload).includes('xstate.after.resyncInterval'));
+      if (!schedulesResync) continue;
+      tried += 1;
+      const result = replay(tail, { machine: parentOf(changed, run.input), rootSystemId: 'parent', from: tail[0]! });
+      expect(result.ok, `seed ${seed}: the changed delay went unseen`).toBe(false);
+    }
+    expect(tried).toBeGreaterThan(0);
+  }, 120_000);
 });

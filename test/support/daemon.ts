@@ -89,6 +89,8 @@ export async function startStaticPodKubelet(opts: {
   serverPort?: number;
   /** The `dir` of an earlier kubelet that was stopped: start again on its root dir and manifests (a restart). */
   dir?: string;
+  /** Added to the kubelet's environment. */
+  env?: Record<string, string>;
 }): Promise<StaticPodKubelet> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), opts.prefix ?? 'kts-kubelet-'));
   const manifests = join(dir, 'manifests');
@@ -103,7 +105,7 @@ export async function startStaticPodKubelet(opts: {
   ].join('\n'));
   const child = spawn(process.execPath, [
     BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${root}`, `--cert-dir=${join(dir, 'pki')}`, '--debug-address=127.0.0.1:0', `--hostname-override=${opts.nodeName}`, ...(opts.args ?? []),
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  ], { stdio: ['ignore', 'ignore', 'pipe'], ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}) });
   let stderr = '';
   let debug = '';
   child.stderr!.on('data', (d: Buffer) => {

@@ -34,14 +34,25 @@ export interface InspectionTapOptions {
    * wall clock in a live run (systemClock) and logical time under a simulated clock.
    */
   wallClock?: () => Date;
+  /** The seq of the last record before this tap's first (replay from a checkpoint). Default 0. */
+  startSeq?: number;
 }
 
 export interface InspectionTap {
   inspect: (ev: InspectionEvent) => void;
   /** The stable id of an actor seen by this tap. */
   stableId: (ref: AnyActorRef) => string;
-  /** Records made so far. */
+  /** Records made so far (the seq of the last one). */
   readonly count: number;
+  /** Journals `root`'s persisted snapshot, the whole system within, as a checkpoint record (unless nothing was journaled since the last). */
+  checkpoint: (root: AnyActorRef) => void;
+  /** Counts a record this tap does not make (a checkpoint, in a replay), so seqs stay aligned. */
+  skip: () => void;
+  /**
+   * Runs `fn` without journaling what it causes, still learning the actors' ids and states: for
+   * restoring a system from a checkpoint, whose actors the log already has.
+   */
+  quietly: <T>(fn: () => T) => T;
 }
 
 export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
@@ -61,7 +72,9 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
   };
   const ids = new WeakMap<object, string>();
   const lastState = new WeakMap<object, string>();
-  let seq = 0;
+  let seq = opts.startSeq ?? 0;
+  let muted = false;
+  let lastCheckpointSeq = -1;
 
   const stableId = (ref: AnyActorRef): string => {
     const known = ids.get(ref);
@@ -72,6 +85,7 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
   };
 
   const emit = (actor: string, kind: RecordKind, type: JournalRecord['type'], name: string, source: string | null, payload: unknown) => {
+    if (muted) return;
     seq += 1;
     opts.onRecord({
       seq,
@@ -128,6 +142,24 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
     stableId,
     get count() {
       return seq;
+    },
+    checkpoint: (root) => {
+      // Nothing happened since the last one: a second would say the same (and a segment smaller
+      // than a checkpoint would otherwise rotate on each, for ever).
+      if (seq === lastCheckpointSeq) return;
+      emit(stableId(root), 'derived', 'checkpoint', 'checkpoint', null, { snapshot: root.getPersistedSnapshot() });
+      lastCheckpointSeq = seq;
+    },
+    skip: () => {
+      seq += 1;
+    },
+    quietly: (fn) => {
+      muted = true;
+      try {
+        return fn();
+      } finally {
+        muted = false;
+      }
     },
   };
 }

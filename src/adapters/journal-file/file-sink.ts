@@ -7,7 +7,8 @@
  *   are kept and written right after the header.
  * - Rotation by size: when the active file passes `maxSegmentBytes`, it is renamed `PATH.<n>` (n
  *   counts up from 1) and a new PATH starts with a copy of the header (`segment` n+1). Only the newest
- *   `maxSegments` files are kept.
+ *   `maxSegments` files are kept. A segment holds at least one line besides its header, so a line
+ *   longer than a segment (a checkpoint) is written whole instead of rotating for ever.
  * - A crash leaves at most the last line torn: lines are written whole, in order, and never rewritten.
  * - Every file is the owner's alone (0600, set on the open file so an older 0644 file is fixed too):
  *   the journal holds pod specs, node names and the command line (issue 14, item 10).
@@ -29,6 +30,8 @@ export interface FileSinkOptions {
   maxSegments?: number;
   /** Called once if writing fails; the sink then drops records instead of throwing into actors. */
   onError?: (err: KubeletError) => void;
+  /** Called after each rotation, once the new segment has its header (the daemon writes a checkpoint). */
+  onRotate?: () => void;
 }
 
 export class FileJournalSink implements JournalSink {
@@ -37,6 +40,7 @@ export class FileJournalSink implements JournalSink {
   private handle: FileHandle | null = null;
   private writing: Promise<void> | null = null;
   private bytesInSegment = 0;
+  private headerBytes = 0;
   private segment = 1;
   private failed = false;
   private readonly maxSegmentBytes: number;
@@ -61,7 +65,7 @@ export class FileJournalSink implements JournalSink {
     } finally {
       closeSync(fd);
     }
-    this.bytesInSegment = Buffer.byteLength(line);
+    this.bytesInSegment = this.headerBytes = Buffer.byteLength(line);
     this.schedule();
   }
 
@@ -101,7 +105,7 @@ export class FileJournalSink implements JournalSink {
       let chunkBytes = 0;
       for (const line of lines) {
         const n = Buffer.byteLength(line);
-        if (this.bytesInSegment + chunkBytes + n > this.maxSegmentBytes && this.bytesInSegment + chunkBytes > 0) {
+        if (this.bytesInSegment + chunkBytes + n > this.maxSegmentBytes && this.bytesInSegment + chunkBytes > this.headerBytes) {
           await this.write(chunk.join(''));
           chunk = [];
           chunkBytes = 0;
@@ -135,7 +139,8 @@ export class FileJournalSink implements JournalSink {
     this.handle = await open(this.opts.path, 'w', FILE_MODE);
     await this.handle.chmod(FILE_MODE);
     await this.handle.write(header);
-    this.bytesInSegment = Buffer.byteLength(header);
+    this.bytesInSegment = this.headerBytes = Buffer.byteLength(header);
+    this.opts.onRotate?.();
   }
 }
 

@@ -33,8 +33,12 @@ export type RecordKind = 'input' | 'derived';
  * `spawn` (an invoked or spawned child: its src and input), `stop` (a child stopped), `schedule` (a
  * delayed event: its delay and id, `after` transitions included), `cancel` (a delayed event called
  * off), `send` (an event sent to another actor, machine or not), `raise` and `emit`.
+ *
+ * `checkpoint`: the whole system as XState persists it (the root's persisted snapshot, every child
+ * within), written after each rotation so a log whose first segments are gone still replays from
+ * there. Replay starts from one; it does not regenerate them.
  */
-export type RecordType = 'event' | 'state' | 'actor' | 'action';
+export type RecordType = 'event' | 'state' | 'actor' | 'action' | 'checkpoint';
 
 export interface JournalRecord {
   seq: number;

@@ -1,0 +1,77 @@
+/**
+ * A long run's journal (issue 13 item 5): segments rotate and the oldest are deleted, so the log no
+ * longer starts at record 1; the daemon journals a checkpoint (the whole system's persisted
+ * snapshot) after each rotation, and `kubelet-ts replay` starts from one. The real binary on the
+ * embedded runtime with 8 KiB segments (smaller than a checkpoint: each segment holds one and what follows) (KUBELET_TS_EVENT_LOG_SEGMENT_BYTES), 8 kept.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readJournal } from '../../src/adapters/journal-file/reader.js';
+import { startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
+
+const BIN = resolve('dist/src/bin/kubelet.js');
+let kubelet: StaticPodKubelet;
+let log: string;
+
+const replayCommand = (...args: string[]) => spawnSync(process.execPath, [BIN, 'replay', ...args], { encoding: 'utf8' });
+
+describe('a journal whose first segments were rotated away', () => {
+  beforeAll(async () => {
+    kubelet = await startStaticPodKubelet({ endpoint: 'embedded', nodeName: 'rotating', prefix: 'kts-rotation-', env: { KUBELET_TS_EVENT_LOG_SEGMENT_BYTES: '8192' } });
+    writeFileSync(join(kubelet.manifests, 'probed.json'), JSON.stringify({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probed' },
+      spec: { terminationGracePeriodSeconds: 1, containers: [{
+        name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"],
+        readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 },
+      }] },
+    }));
+    const events = join(kubelet.root, 'events');
+    // Segment 1 is deleted once segment 9 is made (8 files are kept: 7 rotated and the active one).
+    await until('the first segment rotated away', () => {
+      const names = existsSync(events) ? readdirSync(events) : [];
+      return names.some((n) => Number(/\.jsonl\.(\d+)$/.exec(n)?.[1] ?? 0) >= 9) ? true : undefined;
+    }, 60_000, kubelet.stderr);
+    expect(await kubelet.stop()).toBe(0);
+    log = join(events, 'latest.jsonl');
+  }, 90_000);
+
+  afterAll(async () => {
+    await kubelet?.dispose();
+  }, 30_000);
+
+  it('starts past record 1 and holds checkpoints (one after each batch of writes that rotated)', () => {
+    const { records } = readJournal(log);
+    expect(records[0]!.seq).toBeGreaterThan(1);
+    const checkpoints = records.filter((r) => r.type === 'checkpoint');
+    expect(checkpoints.length).toBeGreaterThanOrEqual(2);
+    expect(checkpoints[0]).toMatchObject({ actor: 'supervisor', kind: 'derived', name: 'checkpoint', payload: { snapshot: { status: 'active' } } });
+  });
+
+  it('replays identically from its first checkpoint', () => {
+    const first = readJournal(log).records.find((r) => r.type === 'checkpoint')!;
+    const r = replayCommand(log);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(new RegExp(`^replay: identical from the checkpoint at seq ${first.seq}: \\d+ records`));
+    expect(r.status).toBe(0);
+  });
+
+  it('replays from the last checkpoint at or before --from SEQ', () => {
+    const checkpoints = readJournal(log).records.filter((r) => r.type === 'checkpoint');
+    const second = checkpoints[1]!;
+    const r = replayCommand('--from', String(second.seq + 3), log);
+    expect(r.stdout).toMatch(new RegExp(`^replay: identical from the checkpoint at seq ${second.seq}: `));
+    expect(r.status).toBe(0);
+  });
+
+  it('refuses a --from before every checkpoint of a log that does not start at 1, and a --from that is not a seq', () => {
+    const { records } = readJournal(log);
+    const before = replayCommand('--from', String(records[0]!.seq), log);
+    expect(before.status).toBe(2);
+    expect(before.stderr).toMatch(/no checkpoint at or before seq \d+, and the log does not start at record 1/);
+    const bad = replayCommand('--from', 'soon', log);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--from must be a record's seq .*"soon"/);
+  });
+});
