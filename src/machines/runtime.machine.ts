@@ -19,7 +19,8 @@ export interface RuntimeMachineInput {
 export interface RuntimeMachineContext {
   startedAtMs: number;
   periodMs: number;
-  lastSuccessAtMs: number | null;
+  /** The last Status call that succeeded: what a failed one within 30 s leaves standing. */
+  lastSuccess: RuntimeCheck | null;
   last: RuntimeCheck | null;
   /** Why the runtime is not ready ('' when ready): the node's Ready condition message. */
   reason: string;
@@ -45,7 +46,7 @@ const announceChange = (health: RuntimeHealth) =>
   enqueueActions<RuntimeMachineContext, AnyEventObject, undefined, AnyEventObject, never, never, never, never, never>(({ context, event, enqueue, system }) => {
     if (context.announced === health) return;
     const check = answer(event);
-    const reason = runtimeHealth(check, context.lastSuccessAtMs, context.startedAtMs).reason;
+    const reason = runtimeHealth(check, context.lastSuccess, context.startedAtMs).reason;
     const syncLoop = system.get('syncLoop') as AnyActorRef | undefined;
     if (syncLoop) enqueue.sendTo(syncLoop, { type: 'runtime.health.changed', health, reason } satisfies RuntimeHealthChangedEvent);
     // Cluster mode: the node's Ready condition follows the runtime (Go: runtimeState.runtimeErrors/networkErrors).
@@ -74,7 +75,7 @@ export const runtimeMachine = setup({
   context: ({ input }) => ({
     startedAtMs: input.startedAtMs,
     periodMs: input.periodMs ?? RUNTIME_STATUS_PERIOD_MS,
-    lastSuccessAtMs: null,
+    lastSuccess: null,
     last: null,
     reason: 'no status from the container runtime yet',
     announced: null,
@@ -102,11 +103,11 @@ function cycle(initial: 'waiting' | 'checking'): { initial: string; states: Reco
           onDone: HEALTH_STATES.map((health) => ({
             target: `#runtime.${health}`,
             guard: ({ context, event }: { context: RuntimeMachineContext; event: AnyEventObject }) =>
-              runtimeHealth(answer(event), context.lastSuccessAtMs, context.startedAtMs).health === health,
+              runtimeHealth(answer(event), context.lastSuccess, context.startedAtMs).health === health,
             actions: [announceChange(health), assign(({ context, event }: { context: RuntimeMachineContext; event: AnyEventObject }) => ({
               last: answer(event),
-              lastSuccessAtMs: answer(event).ok ? answer(event).observedAtMs : context.lastSuccessAtMs,
-              reason: runtimeHealth(answer(event), context.lastSuccessAtMs, context.startedAtMs).reason,
+              lastSuccess: answer(event).ok ? answer(event) : context.lastSuccess,
+              reason: runtimeHealth(answer(event), context.lastSuccess, context.startedAtMs).reason,
               announced: health,
             }))],
           })),

@@ -56,16 +56,24 @@ describe('runtimeMachine', () => {
     expect(actor.getSnapshot().matches('ready')).toBe(true);
   });
 
-  it('calls the runtime down after 30 s without a successful Status, never before', async () => {
+  it('keeps the last good Status while calls fail, and calls the runtime down after 30 s without one, never before (Go)', async () => {
     const { actor, clock } = start([ready, failed]);
     await settle();
     for (let t = 5_000; t < 30_000; t += 5_000) {
       await tick(clock, 5_000);
-      expect(actor.getSnapshot().matches('notReady')).toBe(true);
+      expect(actor.getSnapshot().matches('ready')).toBe(true);
     }
     await tick(clock, 5_000);
     expect(actor.getSnapshot().matches('down')).toBe(true);
     expect(actor.getSnapshot().context.reason).toMatch(/container runtime is down: no successful status for 30s/);
+  });
+
+  it('keeps a not-ready network not ready while calls fail', async () => {
+    const { actor, clock } = start([noNetwork, failed]);
+    await settle();
+    await tick(clock, 5_000);
+    expect(actor.getSnapshot().matches('notReady')).toBe(true);
+    expect(actor.getSnapshot().context.reason).toContain('NetworkPluginNotReady');
   });
 
   it('is down from the start when the runtime never answers for 30 s', async () => {
@@ -81,7 +89,7 @@ describe('runtimeMachine and the syncLoop', () => {
   it('tells the syncLoop when the health changes, and only then', async () => {
     const clock = new SimulatedClock();
     const seen: { health: string }[] = [];
-    const answers = [ready, ready, failed, failed, ready];
+    const answers = [ready, ready, failed, failed, ready, noNetwork, ready, failed, failed, failed, failed, failed, failed, failed];
     let calls = 0;
     const parent = setup({
       actors: {
@@ -96,7 +104,8 @@ describe('runtimeMachine and the syncLoop', () => {
     });
     createActor(parent, { clock }).start();
     await settle();
-    for (let i = 0; i < 4; i++) await tick(clock, 5_000);
-    expect(seen.map((s) => s.health)).toEqual(['ready', 'notReady', 'ready']);
+    for (let i = 0; i < 13; i++) await tick(clock, 5_000);
+    // Two failed calls are no change (Go); a network not ready is; 30 s without a good Status is down.
+    expect(seen.map((s) => s.health)).toEqual(['ready', 'notReady', 'ready', 'down']);
   });
 });
