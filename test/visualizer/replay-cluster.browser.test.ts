@@ -3,14 +3,12 @@
  * scrubbed into the API server outage it recorded: the lease backing off after a failed renewal,
  * the failure's error in the record pane, then the renewal that succeeded after the outage.
  */
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromiumPart, describeNeeding } from '../support/real-parts.js';
-import type { DebugServer } from '../../src/adapters/debug-server/server.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
-import { runVisualizeCommand } from '../../src/bin/commands/visualize.js';
 import type { JournalRecord } from '../../src/domain/journal/record.js';
-import { CHROMIUM, launchBrowser, openPage, screenshot, type WatchedPage } from './browser.js';
+import { CHROMIUM, screenshot, type WatchedPage } from './browser.js';
+import { openReplayPage, type ReplayPage } from './replay-page.js';
 
 const FIXTURE = 'test/fixtures/eventlogs/cluster-embedded.jsonl';
 const { records } = readJournal(FIXTURE);
@@ -20,40 +18,20 @@ const renewal = (ok: boolean) => (r: JournalRecord) =>
   r.actor === 'nodeLease' && r.kind === 'input' && r.name === 'xstate.done.actor.renewLease' && (r.payload as { output: { ok: boolean } }).output.ok === ok;
 
 describeNeeding(chromiumPart(CHROMIUM), 'visualizer replay of the cluster fixture in Chromium', () => {
-  let browser: Browser;
-  let stop: () => void;
-  let done: Promise<number>;
+  let page: ReplayPage;
   let w: WatchedPage;
 
   beforeAll(async () => {
-    let server!: DebugServer;
-    const listening = new Promise<void>((resolve) => {
-      done = runVisualizeCommand([FIXTURE, '--listen', '127.0.0.1:0'], { stdout: () => {}, stderr: () => {} }, {
-        until: (s) => {
-          server = s;
-          resolve();
-          return new Promise<void>((r) => (stop = r));
-        },
-      });
-    });
-    await listening;
-    browser = await launchBrowser();
-    w = await openPage(browser, `http://${server.address}/`);
-    await w.page.waitForSelector('#states tbody tr');
+    page = await openReplayPage(FIXTURE, records);
+    w = page.w;
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    stop?.();
-    expect(await done).toBe(0);
+    await page?.close();
   });
 
-  async function scrubTo(seq: number) {
-    const index = records.findIndex((r) => r.seq === seq);
-    await w.page.locator('#scrubber').fill(String(index));
-    await w.page.waitForFunction((s) => document.querySelector('#record-head')?.textContent?.startsWith(`#${s} `), seq);
-  }
-  const stateOf = (actor: string) => w.page.locator(`#states tr[data-actor="${actor}"] td.value`).textContent();
+  const scrubTo = (seq: number) => page.scrubTo(seq);
+  const stateOf = (actor: string) => page.stateOf(actor);
 
   it('shows the cluster-mode actors the run had: node status, lease, status manager', async () => {
     for (const actor of ['nodeStatus', 'nodeLease', 'statusManager']) expect(await w.page.locator(`#states tr[data-actor="${actor}"]`).count(), actor).toBe(1);

@@ -2,57 +2,32 @@
  * Time travel in the browser: `kubelet-ts visualize` on the fixture log (recorded by the real
  * binary), the page in replay mode, scrubbed to chosen records.
  */
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromiumPart, describeNeeding } from '../support/real-parts.js';
-import type { DebugServer } from '../../src/adapters/debug-server/server.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
-import { runVisualizeCommand } from '../../src/bin/commands/visualize.js';
 import { PHASE_IDS } from '../../src/domain/phases.js';
-import { CHROMIUM, launchBrowser, openPage, screenshot, type WatchedPage } from './browser.js';
+import { CHROMIUM, screenshot, type WatchedPage } from './browser.js';
+import { openReplayPage, type ReplayPage } from './replay-page.js';
 
 const FIXTURE = 'test/fixtures/eventlogs/standalone-embedded.jsonl';
 const { records } = readJournal(FIXTURE);
 
 describeNeeding(chromiumPart(CHROMIUM), 'visualizer replay in Chromium (kubelet-ts visualize on the fixture log)', () => {
-  let browser: Browser;
-  let stop: () => void;
-  let done: Promise<number>;
+  let page: ReplayPage;
   let w: WatchedPage;
 
   beforeAll(async () => {
-    let out = '';
-    let server!: DebugServer;
-    const listening = new Promise<void>((resolve) => {
-      done = runVisualizeCommand([FIXTURE, '--listen', '127.0.0.1:0'], { stdout: (s) => (out += s), stderr: (s) => (out += s) }, {
-        until: (s) => {
-          server = s;
-          resolve();
-          return new Promise<void>((r) => (stop = r));
-        },
-      });
-    });
-    await listening;
-    expect(out).toMatch(/Visualizer listening on http:\/\/127\.0\.0\.1:\d+\//);
-    browser = await launchBrowser();
-    w = await openPage(browser, `http://${server.address}/`);
-    await w.page.waitForSelector('#states tbody tr');
+    page = await openReplayPage(FIXTURE, records);
+    w = page.w;
+    expect(page.printed).toMatch(/Visualizer listening on http:\/\/127\.0\.0\.1:\d+\//);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    stop?.();
-    expect(await done).toBe(0);
+    await page?.close();
   });
 
-  /** Moves the scrubber to the record with this seq, as a person dragging it would. */
-  async function scrubTo(seq: number) {
-    const index = records.findIndex((r) => r.seq === seq);
-    await w.page.locator('#scrubber').fill(String(index));
-    await w.page.waitForFunction((s) => document.querySelector('#record-head')?.textContent?.startsWith(`#${s} `), seq);
-  }
-
-  const stateOf = (actor: string) => w.page.locator(`#states tr[data-actor="${actor}"] td.value`).textContent();
+  const scrubTo = (seq: number) => page.scrubTo(seq);
+  const stateOf = (actor: string) => page.stateOf(actor);
 
   it('opens at the last record, where the recorded run had stopped, and loads nothing from elsewhere', async () => {
     const last = records.filter((r) => r.actor === 'supervisor' && r.type === 'state').at(-1)!.payload as { value: unknown; status: string };
