@@ -65,6 +65,7 @@ export function readJournal(path: string): JournalContents {
       try {
         value = JSON.parse(text);
       } catch {
+        if (i === 0) throw new KubeletError('KLT_ERR_JOURNAL_FORMAT', `${file} is not a kubelet-ts event log: ${whyNotAHeader(text, lines.length)}`);
         const torn = i === lines.length - 1 && file === files.at(-1);
         skipped.push({ file, line: i + 1, reason: torn ? 'torn last line' : 'not JSON' });
         return;
@@ -89,6 +90,14 @@ export function readJournal(path: string): JournalContents {
   }
   if (!header) throw new KubeletError('KLT_ERR_JOURNAL_FORMAT', `${path} is empty: not a kubelet-ts event log`);
   return { header, records, skipped, files };
+}
+
+/** Why line 1, which is not JSON, is no header: said so that the file's owner knows what they have. */
+function whyNotAHeader(line: string, lineCount: number): string {
+  if (line.startsWith('\uFEFF')) return 'it starts with a byte-order mark (kubelet-ts writes none)';
+  if (line.startsWith('{"format":"kubelet-ts.journal"') && lineCount === 1) return 'its header line is cut short (the run stopped while writing it?)';
+  if (/[\u0000-\u0008\u000E-\u001F\uFFFD]/.test(line.slice(0, 256))) return 'it is binary, not JSON Lines';
+  return 'line 1 is not JSON';
 }
 
 function isRecord(v: unknown): v is JournalRecord {
