@@ -73,7 +73,7 @@ const INVALID: InvalidRow[] = [
   ['tracing sampling rate', { tracing: { samplingRatePerMillion: 2_000_000 } }, {}, 'tracing.samplingRatePerMillion', 'between 0 and 1,000,000'],
   ['bad kubeReserved quantity (kubelet-ts: Go fails later)', { kubeReserved: { cpu: 'lots' } }, {}, 'kubeReserved.cpu', 'not a valid quantity'],
   ['bad eviction threshold (kubelet-ts: Go fails later)', { evictionHard: { 'memory.available': '110%' } }, {}, 'evictionHard.memory.available', 'percentage between 0% and 100%'],
-  ['negative syncFrequency (Go: NewMainKubelet)', { syncFrequency: '-1s' }, {}, 'syncFrequency', 'invalid sync frequency -1s'],
+  ['negative syncFrequency (Go: NewMainKubelet)', { syncFrequency: '-1s' }, {}, 'syncFrequency', 'syncFrequency (--sync-frequency) -1s must be greater than zero'],
   ['negative fileCheckFrequency, which would busy-poll staticPodPath (#14)', { fileCheckFrequency: '-10s' }, {}, 'fileCheckFrequency', 'fileCheckFrequency (--file-check-frequency) -10s must be greater than zero'],
   ['unknown cgroupDriver (kubelet-ts: Go fails later)', { cgroupDriver: 'cgroupfs2' }, {}, 'cgroupDriver', 'must be "cgroupfs" or "systemd"'],
   // Refused by the Go kubelet during start-up; here with the rest (issue 14, item 5).
