@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { TextFeed } from '../support/text-feed.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
 const dir = mkdtempSync(join(tmpdir(), 'kts-lock-'));
@@ -23,31 +24,27 @@ function start(name: string) {
     `--container-runtime-endpoint=unix://${join(dir, 'no-runtime.sock')}`, '--debug-address=',
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);
-  const out = { stderr: '', exit: new Promise<number | null>((r) => child.on('exit', r)) };
-  child.stderr!.on('data', (d: Buffer) => (out.stderr += d.toString()));
-  return { child, out };
-}
-
-async function until(what: string, ok: () => boolean, ms = 20_000) {
-  const deadline = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const stderr = new TextFeed();
+  // 'close', not 'exit': then its stderr has been read to the end too.
+  const exit = new Promise<number | null>((r) => child.on('close', r));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => stderr.push(d));
+  /** Resolves on the stderr chunk that brings `needle`; fails if the kubelet exits first. */
+  const logged = (what: string, needle: string) => stderr.waitFor(needle, `${name} ${what}`, { ended: exit, timeoutMs: 20_000 });
+  return { child, out: { stderr, exit }, logged };
 }
 
 describe('--exit-on-lock-contention', () => {
   it('hands the node over: the holder stops cleanly when a second kubelet waits for the lock', async () => {
     const a = start('a');
     // A holds the lock and goes on to wait for its (absent) runtime.
-    await until('a past the lock', () => a.out.stderr.includes('"phase":"run.configz"'));
+    await a.logged('past the lock', '"phase":"run.configz"');
     const b = start('b');
     // B says it waits and for which file (#14), before A, seeing it, stops.
-    await until('b saying it waits', () => b.out.stderr.includes('"msg":"Waiting for the lock file: another process holds it"'));
-    expect(b.out.stderr).toContain(`"path":${JSON.stringify(join(dir, 'kubelet.lock'))}`);
+    await b.logged('saying it waits', '"msg":"Waiting for the lock file: another process holds it"');
+    expect(b.out.stderr.value).toContain(`"path":${JSON.stringify(join(dir, 'kubelet.lock'))}`);
     expect(await a.out.exit).toBe(0);
-    expect(a.out.stderr).toMatch(/"signal":"lock file contended by pid \d+"/);
-    await until('b past the lock', () => b.out.stderr.includes('"phase":"run.configz"'));
+    expect(a.out.stderr.value).toMatch(/"signal":"lock file contended by pid \d+"/);
+    await b.logged('past the lock', '"phase":"run.configz"');
     b.child.kill('SIGTERM');
     expect(await b.out.exit).toBe(0);
   }, 40_000);

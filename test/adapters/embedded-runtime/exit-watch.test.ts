@@ -1,18 +1,25 @@
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ExitWatch } from '../../../src/adapters/embedded-runtime/exit-watch.js';
 import { EXIT_FILE } from '../../../src/adapters/embedded-runtime/shim-protocol.js';
-import { seenByAnotherWatch } from '../../support/fs-watch-barrier.js';
 
-const until = async (what: string, cond: () => boolean) => {
-  const deadline = Date.now() + 5_000;
-  while (!cond()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-};
+/**
+ * Writes `name` into `dir` and resolves once a watch of our own on `dir` has seen it. Linux delivers a
+ * directory's inotify events in order, and Node hands each one to every watch of that directory before
+ * the next: so by then every watch there has been told about everything written to `dir` before it.
+ */
+const barrier = (dir: string, name: string) =>
+  new Promise<void>((resolve, reject) => {
+    const watcher = watch(dir, (_event, file) => {
+      if (file !== name) return;
+      watcher.close();
+      resolve();
+    });
+    watcher.on('error', reject);
+    writeFileSync(join(dir, name), '');
+  });
 
 describe('ExitWatch', () => {
   let now = 0;
@@ -36,13 +43,15 @@ describe('ExitWatch', () => {
     expect(w.needsCheck('c1', () => dir)).toBe('full');
     w.checked('c1');
     expect(w.needsCheck('c1', () => dir)).toBe('none');
-    const seen = seenByAnotherWatch(dir, 'started.json');
     writeFileSync(join(dir, 'started.json'), '{}');
-    await seen; // the watch has seen started.json too, and must not ask for a check for it
+    // An absence: once a file written after it has been seen, the watch has seen started.json too, and
+    // must not ask for a check for it.
+    await barrier(dir, 'barrier');
     expect(w.needsCheck('c1', () => dir)).toBe('none');
     writeFileSync(join(dir, `${EXIT_FILE}.tmp`), '{}');
     renameSync(join(dir, `${EXIT_FILE}.tmp`), join(dir, EXIT_FILE));
-    await until('the watch to mark the container', () => w.needsCheck('c1', () => dir) === 'full');
+    await barrier(dir, 'barrier-after-exit');
+    expect(w.needsCheck('c1', () => dir)).toBe('full');
   });
 
   it('re-checks liveness only once the last check is older than the recheck period, naming the directory only at the start', () => {

@@ -2,16 +2,19 @@
  * The embedded runtime end to end: a real gRPC server on a temp unix socket, driven by the project's
  * CRI client, running real host processes. Every test stops what it started.
  */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import { createCriClient, loadCriProto, type GrpcCriClient } from '../../../src/adapters/cri-grpc/index.js';
 import { startEmbeddedRuntime, type EmbeddedRuntime } from '../../../src/adapters/embedded-runtime/index.js';
 import { KUBELET_TS_VERSION } from '../../../src/domain/config/version.js';
 import { identifyProcess } from '../../../src/adapters/embedded-runtime/proc-stat.js';
 import { hostPodIP } from '../../../src/adapters/embedded-runtime/runtime-service.js';
+import { EXIT_FILE } from '../../../src/adapters/embedded-runtime/shim-protocol.js';
 import type { ContainerConfig, PodSandboxConfig } from '../../../src/ports/cri.js';
 
 const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
@@ -32,7 +35,7 @@ async function start(): Promise<GrpcCriClient> {
 }
 
 /** Closes the runtime, does `whileDown`, and starts a new one on the same stateDir. */
-async function restart(whileDown: () => Promise<unknown> = async () => {}): Promise<GrpcCriClient> {
+async function restart(whileDown: () => Promise<unknown> = async () => undefined): Promise<GrpcCriClient> {
   client?.close();
   await runtime?.close();
   await whileDown();
@@ -73,14 +76,20 @@ async function pidOf(cri: GrpcCriClient, containerId: string): Promise<number> {
   return (await processInfo(cri, containerId)).pid;
 }
 
+/** The probe's first defined value (every one used here is truthy); a probe that throws fails at once, as before. */
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  let timedOut = true;
+  const value = await vi.waitUntil(async () => {
+    try {
+      return (await probe()) ?? false;
+    } catch (err) {
+      timedOut = false;
+      throw err;
+    }
+  }, { timeout: ms, interval: 25 }).catch((err: unknown) => {
+    throw timedOut ? new Error(`timed out waiting for ${what}`) : err;
+  });
+  return value as T;
 }
 
 async function logLines(path: string): Promise<string[]> {
@@ -325,12 +334,17 @@ describe('startEmbeddedRuntime', () => {
     let cri = await start();
     const { sandboxId, containerId, pid, logPath } = await runContainer(cri, 'adopt', 'main',
       `trap "exit 0" TERM; echo ready; while :; do sleep 3600 & wait $!; done`);
-    const { containerId: finishingId } = await runContainer(cri, 'adopt2', 'main', 'sleep 0.3; exit 4');
-    const finishingPid = await pidOf(cri, finishingId);
+    // Finishes when told to, through a FIFO: only once the runtime is down.
+    const go = join(dir, 'adopt2.go');
+    execFileSync('mkfifo', [go]);
+    const { containerId: finishingId } = await runContainer(cri, 'adopt2', 'main', `read line < ${go}; exit 4`);
     await waitForLog(logPath, 'ready');
 
-    // Down until the second container has finished: it finishes while nobody watches.
-    cri = await restart(() => waitFor('adopt2 to finish', async () => (isAlive(finishingPid) ? undefined : true)));
+    cri = await restart(async () => {
+      // Blocks until the container has the FIFO open for reading, then ends its read.
+      await writeFile(go, 'go\n');
+      await waitFor('adopt2 to finish (its shim writes exit.json)', async () => existsSync(join(stateDir, 'shims', finishingId, EXIT_FILE)) || undefined);
+    });
     expect(isAlive(pid)).toBe(true);
     expect((await cri.runtime.listPodSandbox({ id: sandboxId })).map((s) => s.state)).toEqual(['SANDBOX_READY']);
     const adopted = await cri.runtime.containerStatus(containerId, true);

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { KeyedMutex } from '../../../src/adapters/embedded-runtime/keyed-mutex.js';
 
-// A turn of the event loop inside the work, so that overlapping work would interleave.
-const tick = () => new Promise((r) => setImmediate(r));
+/**
+ * Suspends the work for one turn of the event loop: every promise callback already queued (where a
+ * mutex that let the next work in would start it) runs first. No timer: nothing here waits on time.
+ */
+const tick = () => new Promise<void>((r) => setImmediate(r));
 
 describe('KeyedMutex', () => {
   it('runs work on one key one at a time, in call order, even when one fails', async () => {

@@ -2,10 +2,11 @@
  * The detached shim on its own (no gRPC): launch, CRI log output, exit.json, leftover cleanup and
  * spawn errors. The shim is the transpiled shim.ts, as the runtime runs it from sources.
  */
+import { watch } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readJsonFileSync } from '../../../src/adapters/embedded-runtime/atomic-file.js';
 import { identifyProcess } from '../../../src/adapters/embedded-runtime/proc-stat.js';
 import { launchThroughShim, resolveShimCommand, type ShimCommand } from '../../../src/adapters/embedded-runtime/shim-launcher.js';
@@ -27,14 +28,21 @@ function spec(script: string, extra: Partial<LaunchSpec> = {}): LaunchSpec {
   return { command: ['sh', '-c', script], env: { PATH: '/usr/bin:/bin' }, cwd: dir, logPath: join(dir, 'logs', 'c', '0.log'), maxLineBytes: 16 * 1024, ...extra };
 }
 
-async function waitForExit(shimDir: string): Promise<ExitRecord> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const read = readJsonFileSync<ExitRecord>(join(shimDir, EXIT_FILE));
-    if (read.kind === 'ok') return read.value;
-    if (Date.now() > deadline) throw new Error('no exit.json');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/** exit.json, as soon as the shim renames it into place (read once first: it may already be there). */
+function waitForExit(shimDir: string): Promise<ExitRecord> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      const read = readJsonFileSync<ExitRecord>(join(shimDir, EXIT_FILE));
+      if (read.kind !== 'ok') return;
+      watcher.close();
+      resolve(read.value);
+    };
+    const watcher = watch(shimDir, (_event, name) => {
+      if (name === EXIT_FILE) check();
+    });
+    watcher.on('error', reject);
+    check();
+  });
 }
 
 const isAlive = (pid: number) => identifyProcess(pid) !== undefined;
@@ -61,9 +69,9 @@ describe('launchThroughShim', () => {
     await launchThroughShim(shim, shimDir, spec(`sleep 30 & echo $! > ${join(dir, 'bg.pid')}; exit 0`));
     expect(await waitForExit(shimDir)).toMatchObject({ exit_code: 0 });
     const bg = Number(await readFile(join(dir, 'bg.pid'), 'utf8'));
-    const deadline = Date.now() + 2000;
-    while (isAlive(bg) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(isAlive(bg)).toBe(false);
+    // Not our child, so no 'exit' to await: the shim sent the SIGKILL before writing exit.json, and
+    // the process is gone once the kernel has acted on it.
+    await vi.waitFor(() => expect(isAlive(bg)).toBe(false), { timeout: 2000, interval: 20 });
   });
 
   it('reports 128 + signal number when a signal ends the container (SIGKILL → 137)', async () => {

@@ -2,15 +2,17 @@
  * The host fakes behave like the real adapters where the supervisor depends on it: the same
  * waiting/cancel semantics for the lock, the same late contention callback, the same outcomes.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { FlockLockFile } from '../../../src/adapters/host/lock-file.js';
 import { KubeletError } from '../../../src/domain/errors.js';
+import { findFlockWaiters, splitDevice } from '../../../src/domain/node/proc-locks.js';
 import type { LockContention, LockFile, LockHandle } from '../../../src/ports/host.js';
 import { FakeHost, FakeLockFile, type FakeLockHandle } from '../../fakes/fake-host.js';
+import { holdLockElsewhere } from '../../support/flock-holder.js';
 
 interface LockRig {
   lockFile: LockFile;
@@ -18,17 +20,24 @@ interface LockRig {
   holdElsewhere(path: string): Promise<() => void>;
   /** Make another process contend for a lock we hold. */
   contend(path: string, handle: LockHandle): Promise<void>;
+  /** Resolves once an acquire that said it waits is really waiting (it can do nothing more until let go). */
+  blockedWaiting(path: string): Promise<void>;
 }
 
 const realRig = (): LockRig => ({
   lockFile: new FlockLockFile({ pollIntervalMs: 50 }),
   async holdElsewhere(path) {
-    const holder = spawn('flock', ['--no-fork', path, 'sleep', '30']);
-    while (spawnSync('flock', ['--nonblock', path, 'true']).status === 0) await new Promise((r) => setTimeout(r, 20));
+    const holder = await holdLockElsewhere(path);
     return () => holder.kill('SIGKILL');
   },
   async contend(path) {
     await unlink(path);
+  },
+  async blockedWaiting(path) {
+    // Blocked in flock(2): the kernel lists it under the holder's lock in /proc/locks.
+    const st = statSync(path, { bigint: true });
+    const file = { ...splitDevice(st.dev), inode: st.ino };
+    await vi.waitUntil(() => findFlockWaiters(readFileSync('/proc/locks', 'utf8'), file).length > 0, { timeout: 5000, interval: 20 });
   },
 });
 
@@ -43,6 +52,8 @@ const fakeRig = (): LockRig => {
     async contend(_path, handle) {
       (handle as FakeLockHandle).contend({ reason: 'lock-file-removed' });
     },
+    // The fake's wait is a promise set up in the same call that says it waits.
+    async blockedWaiting() {},
   };
 };
 
@@ -67,21 +78,27 @@ describe.each([
   it('waits while another process holds the lock, telling the caller once, then gets it', async () => {
     const letGo = await rig.holdElsewhere(path);
     let waits = 0;
-    const pending = rig.lockFile.acquire(path, { exitOnContention: false, onWaiting: () => waits++ });
-    await vi.waitUntil(() => waits > 0);
-    await new Promise((r) => setTimeout(r, 100)); // sleep: an absence over time: two more polls, and no second notice
+    let told!: () => void;
+    const waiting = new Promise<void>((res) => (told = res));
+    const pending = rig.lockFile.acquire(path, { exitOnContention: false, onWaiting: () => { waits++; told(); } });
+    await waiting;
+    await rig.blockedWaiting(path);
     expect(waits).toBe(1);
     letGo();
     const handle = await pending;
     cleanups.push(() => handle.release());
     expect(handle.path).toBe(path);
+    // Once over the whole wait, the lock in hand.
+    expect(waits).toBe(1);
   });
 
   it('rejects with KLT_ERR_LOCK_CONTENDED when the wait is aborted', async () => {
     cleanups.push(await rig.holdElsewhere(path));
     const ac = new AbortController();
-    // Aborted once it is waiting, as a stopping kubelet would.
-    const pending = rig.lockFile.acquire(path, { exitOnContention: false, signal: ac.signal, onWaiting: () => ac.abort() });
+    const pending = rig.lockFile.acquire(path, { exitOnContention: false, signal: ac.signal });
+    // Aborted mid-wait, not at a guessed moment that could come before the wait began.
+    await rig.blockedWaiting(path);
+    ac.abort();
     await expect(pending).rejects.toBeInstanceOf(KubeletError);
     await expect(pending).rejects.toMatchObject({ code: 'KLT_ERR_LOCK_CONTENDED' });
   });

@@ -1,4 +1,5 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FlockLockFile } from '../../../src/adapters/host/lock-file.js';
 import type { LockContention } from '../../../src/domain/node/host-types.js';
 import type { LockHandle } from '../../../src/ports/host.js';
+import { holdLockElsewhere } from '../../support/flock-holder.js';
 import { LineChild, transpileInto } from './child-process-harness.js';
 
 /** Can some other process take the lock right now? (flock(1) without waiting: 0 = it could.) */
@@ -14,17 +16,11 @@ function otherProcessCanLock(path: string): boolean {
   return spawnSync('flock', ['--nonblock', path, 'true']).status === 0;
 }
 
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 const RUNNER = `
 import { FlockLockFile } from './src/adapters/host/lock-file.js';
 const [path, mode] = process.argv.slice(2);
+// The test's ordering barrier: anything printed before this answer reached the test before it.
+process.on('SIGUSR2', () => console.log('pong'));
 const handle = await new FlockLockFile({ pollIntervalMs: 50 }).acquire(path, {
   exitOnContention: mode === 'exit-on-contention',
   onWaiting: () => console.log('waiting'),
@@ -33,6 +29,13 @@ console.log('locked');
 handle.onContention((c) => { console.log('contention ' + JSON.stringify(c)); process.exit(0); });
 setInterval(() => {}, 1000);
 `;
+
+/** Kills the holder and waits for its exit: the kernel drops its lock as it exits, before that is reported. */
+async function killAndReap(holder: ChildProcess): Promise<void> {
+  const exited = once(holder, 'exit');
+  holder.kill('SIGKILL');
+  await exited;
+}
 
 describe('FlockLockFile', () => {
   let buildDir: string;
@@ -86,9 +89,11 @@ describe('FlockLockFile', () => {
     await second.waitFor('waiting');
     const seen = await contention;
     expect(seen.reason).toBe('waiter');
-    // The second process must not have the lock while the first holds it.
-    await new Promise((r) => setTimeout(r, 200)); // sleep: an absence over time: four of its polls, and none took the lock
-    expect(second.lines).not.toContain('locked');
+    // The second process must not have the lock while the first holds it: it has not said so by the
+    // time it answers a ping sent after the first saw it blocked in flock(2).
+    second.proc.kill('SIGUSR2');
+    await second.waitFor('pong');
+    expect(second.lines.slice(0, second.lines.indexOf('pong'))).not.toContain('locked');
     await first.release();
     await second.waitFor('locked');
   });
@@ -113,9 +118,10 @@ describe('FlockLockFile', () => {
     await fresh();
     const holder = runner('wait');
     await holder.waitFor('locked');
-    let waited = false;
-    const mine = acquire(false, { onWaiting: () => (waited = true) });
-    await until(() => waited);
+    let waiting!: () => void;
+    const waited = new Promise<void>((res) => (waiting = res));
+    const mine = acquire(false, { onWaiting: () => waiting() });
+    await waited;
     holder.kill();
     const handle = await mine;
     expect(otherProcessCanLock(lockPath)).toBe(false);
@@ -124,27 +130,25 @@ describe('FlockLockFile', () => {
 
   it('rejects with KLT_ERR_LOCK_CONTENDED when waiting is cancelled, and keeps nothing locked', async () => {
     await fresh();
-    const holder = spawn('flock', ['--no-fork', lockPath, 'sleep', '30']);
-    await until(() => !otherProcessCanLock(lockPath));
+    const holder = await holdLockElsewhere(lockPath);
     const ac = new AbortController();
     const attempt = new FlockLockFile().acquire(lockPath, { exitOnContention: false, signal: ac.signal, onWaiting: () => ac.abort() });
     await expect(attempt).rejects.toMatchObject({ code: 'KLT_ERR_LOCK_CONTENDED' });
-    holder.kill('SIGKILL');
-    await until(() => otherProcessCanLock(lockPath));
+    await killAndReap(holder);
+    expect(otherProcessCanLock(lockPath)).toBe(true);
   });
 
   it('logs that it waits, naming the lock file, when another process holds it (#14)', async () => {
     await fresh();
-    const holder = spawn('flock', ['--no-fork', lockPath, 'sleep', '30']);
-    await until(() => !otherProcessCanLock(lockPath));
+    const holder = await holdLockElsewhere(lockPath);
     const lines: Record<string, unknown>[] = [];
     const logger = pino({}, { write: (l: string) => void lines.push(JSON.parse(l) as Record<string, unknown>) });
     const ac = new AbortController();
     const attempt = new FlockLockFile({ logger }).acquire(lockPath, { exitOnContention: false, signal: ac.signal, onWaiting: () => ac.abort() });
     await expect(attempt).rejects.toMatchObject({ code: 'KLT_ERR_LOCK_CONTENDED' });
     expect(lines).toEqual([expect.objectContaining({ path: lockPath, msg: 'Waiting for the lock file: another process holds it' })]);
-    holder.kill('SIGKILL');
-    await until(() => otherProcessCanLock(lockPath));
+    await killAndReap(holder);
+    expect(otherProcessCanLock(lockPath)).toBe(true);
   });
 
   it('signals contention when the lock file is removed', async () => {

@@ -5,23 +5,27 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCriClient } from '../../../src/adapters/cri-grpc/index.js';
 import { DEFAULT_RUNTIME_STATE_DIR, parseServeFlags, runRuntimeCommand } from '../../../src/bin/commands/runtime.js';
+import { TextFeed } from '../../support/text-feed.js';
 
 function capture() {
   const out: string[] = [];
   const err: string[] = [];
+  const errFeed = new TextFeed();
   let handler: ((signal: string) => void) | undefined;
   let unsubscribed = false;
   return {
     out, err,
     io: {
       stdout: (s: string) => void out.push(s),
-      stderr: (s: string) => void err.push(s),
+      stderr: (s: string) => { err.push(s); errFeed.push(s); },
       onSignal: (h: (signal: string) => void) => {
         handler = h;
         return () => { unsubscribed = true; };
       },
     },
     signal: (name: string) => handler?.(name),
+    /** Resolves when stderr says `needle`; fails if the command (`ended`) returns first. */
+    saysOnStderr: (needle: string, ended: Promise<unknown>) => errFeed.waitFor(needle, JSON.stringify(needle), { ended, timeoutMs: 10_000 }),
     get unsubscribed() { return unsubscribed; },
   };
 }
@@ -64,11 +68,7 @@ describe('runRuntimeCommand', () => {
     const c = capture();
     const socket = join(dir, 'cri.sock');
     const exit = runRuntimeCommand(['serve', '--listen', `unix://${socket}`, '--state-dir', join(dir, 'state')], c.io);
-    const deadline = Date.now() + 10_000;
-    while (!c.err.join('').includes('serving CRI')) {
-      if (Date.now() > deadline) throw new Error(`runtime did not start: ${c.err.join('')}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await c.saysOnStderr('serving CRI', exit);
     const cri = createCriClient({ endpoint: `unix://${socket}` });
     expect((await cri.runtime.version()).runtime_name).toBe('kubelet-ts-embedded');
     cri.close();
@@ -85,7 +85,7 @@ describe('runRuntimeCommand', () => {
     const first = capture();
     const stateDir = join(dir, 'state');
     const running = runRuntimeCommand(['serve', '--listen', `unix://${join(dir, 'a.sock')}`, '--state-dir', stateDir], first.io);
-    while (!first.err.join('').includes('serving CRI')) await new Promise((r) => setTimeout(r, 20));
+    await first.saysOnStderr('serving CRI', running);
     const second = capture();
     expect(await runRuntimeCommand(['serve', '--listen', `unix://${join(dir, 'b.sock')}`, '--state-dir', stateDir], second.io)).toBe(1);
     expect(second.err.join('')).toMatch(/cannot start: .*in use/);
