@@ -57,6 +57,14 @@ describe('a journal whose first segments were rotated away', () => {
     expect(r.status).toBe(0);
   });
 
+  it('replays identically from every checkpoint it holds', () => {
+    const checkpoints = readJournal(log).records.filter((r) => r.type === 'checkpoint');
+    for (const checkpoint of checkpoints) {
+      const r = replayCommand('--from', String(checkpoint.seq), log);
+      expect(r.stdout, `from seq ${checkpoint.seq}`).toMatch(new RegExp(`^replay: identical from the checkpoint at seq ${checkpoint.seq}: `));
+    }
+  }, 60_000);
+
   it('replays from the last checkpoint at or before --from SEQ', () => {
     const checkpoints = readJournal(log).records.filter((r) => r.type === 'checkpoint');
     const second = checkpoints[1]!;

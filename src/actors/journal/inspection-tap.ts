@@ -84,7 +84,8 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
     return id;
   };
 
-  const emit = (actor: string, kind: RecordKind, type: JournalRecord['type'], name: string, source: string | null, payload: unknown) => {
+  /** `asJson`: the payload is plain JSON already (a snapshot, whose depth the journal's payload form would cut). */
+  const emit = (actor: string, kind: RecordKind, type: JournalRecord['type'], name: string, source: string | null, payload: unknown, asJson = false) => {
     if (muted) return;
     seq += 1;
     opts.onRecord({
@@ -96,7 +97,7 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
       type,
       name,
       source,
-      payload: redact(toJournalPayload(payload)),
+      payload: redact(asJson ? payload : toJournalPayload(payload)),
     });
   };
 
@@ -147,7 +148,10 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
       // Nothing happened since the last one: a second would say the same (and a segment smaller
       // than a checkpoint would otherwise rotate on each, for ever).
       if (seq === lastCheckpointSeq) return;
-      emit(stableId(root), 'derived', 'checkpoint', 'checkpoint', null, { snapshot: root.getPersistedSnapshot() });
+      // JSON as XState means its persisted snapshots to be stored: whole (the journal's payload form
+      // stops at depth 12, and a pod worker's context sits deeper), undefined fields left out.
+      const snapshot: unknown = JSON.parse(JSON.stringify(root.getPersistedSnapshot()));
+      emit(stableId(root), 'derived', 'checkpoint', 'checkpoint', null, { snapshot }, true);
       lastCheckpointSeq = seq;
     },
     skip: () => {
