@@ -73,7 +73,7 @@ describe('kubelet-ts config', () => {
 
   it.each([
     [['--bogus'], 'unknown flag: --bogus'],
-    [['extra'], 'unknown command extra'],
+    [['extra'], 'unknown command "extra" for "kubelet"'],
     [['--max-pods=many'], 'invalid argument "many" for "--max-pods" flag'],
     [['--config', '/missing.yaml'], '/missing.yaml'],
   ])('fails with exit 1 and names the problem for %j', async (argv, message) => {

@@ -40,7 +40,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '--') {
-      for (const word of argv.slice(i + 1)) unknown.push(`unknown command ${word}`);
+      for (const word of argv.slice(i + 1)) unknown.push(`unknown command ${JSON.stringify(word)} for "kubelet"`);
       break;
     }
     if (arg.startsWith('--')) {
@@ -79,7 +79,7 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
       else invalid.push(`flag needs an argument: '${letter}' in ${arg}`);
       continue;
     }
-    unknown.push(`unknown command ${arg}`);
+    unknown.push(`unknown command ${JSON.stringify(arg)} for "kubelet"`);
   }
 
   const flags = structuredClone(DEFAULT_KUBELET_FLAGS) as KubeletFlags;

@@ -120,16 +120,18 @@ function decodeValue(value: unknown, spec: FieldSpec, path: string, errors: Fiel
       return isPlainObject(value) ? decodeObject(value, spec.fields ?? {}, path, errors) : wrongType('object');
     case 'objectList': {
       if (!Array.isArray(value)) return wrongType('list');
-      return value.map((item, i) => {
+      // An item that is not an object, or lacks a required member, is reported and left out: what
+      // validates the list after decoding may then rely on every item's shape.
+      return value.flatMap((item, i) => {
         const itemPath = `${path}[${i}]`;
         if (!isPlainObject(item)) {
           errors.push({ field: itemPath, value: item, message: `cannot unmarshal ${describe(item)} into a list item of "${path}"` });
-          return {};
+          return [];
         }
-        for (const name of spec.required ?? []) {
-          if (item[name] === undefined) errors.push({ field: `${itemPath}.${name}`, value: undefined, message: 'Required value' });
-        }
-        return decodeObject(item, spec.fields ?? {}, itemPath, errors);
+        const missing = (spec.required ?? []).filter((name) => item[name] === undefined);
+        for (const name of missing) errors.push({ field: `${itemPath}.${name}`, value: undefined, message: 'Required value' });
+        const decoded = decodeObject(item, spec.fields ?? {}, itemPath, errors);
+        return missing.length > 0 ? [] : [decoded];
       });
     }
   }

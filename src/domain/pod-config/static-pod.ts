@@ -137,7 +137,13 @@ function checkShape(obj: Record<string, unknown>): string | null {
     if (bad >= 0) return `spec.${group}[${bad}]: must be an object`;
     for (const [i, c] of (list as Record<string, unknown>[]).entries()) {
       for (const listKey of ['ports', 'env', 'command', 'args'] as const) {
-        if (c[listKey] !== undefined && !Array.isArray(c[listKey])) return `spec.${group}[${i}].${listKey}: must be a list`;
+        const items = c[listKey];
+        if (items === undefined) continue;
+        if (!Array.isArray(items)) return `spec.${group}[${i}].${listKey}: must be a list`;
+        // Go's decoder refuses an element of the wrong type; the defaults below write into each port.
+        const wanted = listKey === 'ports' || listKey === 'env' ? 'an object' : 'a string';
+        const at = items.findIndex((item) => (wanted === 'a string' ? typeof item !== 'string' : !isObject(item)));
+        if (at >= 0) return `spec.${group}[${i}].${listKey}[${at}]: must be ${wanted}`;
       }
     }
   }

@@ -128,8 +128,8 @@ describe('parseCommandLine', () => {
 
   it.each([
     [['--no-such-flag'], 'KLT_ERR_FLAG_UNKNOWN', 'unknown flag: --no-such-flag'],
-    [['stray'], 'KLT_ERR_FLAG_UNKNOWN', 'unknown command stray'],
-    [['--', 'after'], 'KLT_ERR_FLAG_UNKNOWN', 'unknown command after'],
+    [['stray'], 'KLT_ERR_FLAG_UNKNOWN', 'unknown command "stray" for "kubelet"'],
+    [['--', 'after'], 'KLT_ERR_FLAG_UNKNOWN', 'unknown command "after" for "kubelet"'],
     [['-x'], 'KLT_ERR_FLAG_UNKNOWN', "unknown shorthand flag: 'x' in -x"],
     [['--max-pods=abc'], 'KLT_ERR_FLAG_INVALID', 'invalid argument "abc" for "--max-pods" flag: strconv.ParseInt: parsing "abc": invalid syntax'],
     [['--max-pods=3000000000'], 'KLT_ERR_FLAG_INVALID', 'invalid argument "3000000000" for "--max-pods" flag: strconv.ParseInt: parsing "3000000000": value out of range'],
@@ -152,7 +152,7 @@ describe('parseCommandLine', () => {
     expect(err.code).toBe('KLT_ERR_FLAG_UNKNOWN');
     expect(err.message.split('\n')).toEqual([
       'unknown flag: --bogus',
-      'unknown command word',
+      'unknown command "word" for "kubelet"',
       'invalid argument "x" for "--max-pods" flag: strconv.ParseInt: parsing "x": invalid syntax',
       'invalid argument "y" for "--port" flag: strconv.ParseInt: parsing "y": invalid syntax',
     ]);

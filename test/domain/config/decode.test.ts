@@ -58,6 +58,13 @@ describe('decodeKubeletConfiguration', () => {
     expect(errors.map((e) => e.field)).toEqual(['registerWithTaints[0].colour', 'registerWithTaints[1].key', 'registerWithTaints[1].effect']);
   });
 
+  it('leaves out a list item it reported (not an object, or a required member missing), so validation sees whole items', () => {
+    // Found by the fuzz suite: registerWithTaints: [""] decoded to [{}], and validating that taint threw.
+    const { doc, errors } = decodeKubeletConfiguration({ ...head, registerWithTaints: ['', { value: 'x' }, { key: 'a', effect: 'NoSchedule' }] });
+    expect(errors.map((e) => e.field)).toEqual(['registerWithTaints[0]', 'registerWithTaints[1].key', 'registerWithTaints[1].effect']);
+    expect(doc.registerWithTaints).toEqual([{ key: 'a', effect: 'NoSchedule' }]);
+  });
+
   it('accepts logging.flushFrequency as integer nanoseconds (TimeOrMetaDuration)', () => {
     expect(decodeKubeletConfiguration({ ...head, logging: { flushFrequency: 2_000_000_000 } }).doc.logging?.flushFrequency).toBe('2s');
   });

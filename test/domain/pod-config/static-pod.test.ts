@@ -118,6 +118,9 @@ describe('decodeStaticPod', () => {
     ['another apiVersion', { apiVersion: 'v2', kind: 'Pod' }, /^apiVersion: Unsupported value: "v2"/],
     ['no spec', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' } }, /^spec: Required value/],
     ['containers not a list', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: 'x' } }, /^spec\.containers: must be a list/],
+    // Found by the fuzz suite: the port's defaulting threw a TypeError on a string.
+    ['a port that is not an object', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', ports: ['0'] }] } }, /^spec\.containers\[0\]\.ports\[0\]: must be an object/],
+    ['a command word that is not a string', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', command: ['sh', 1] }] } }, /^spec\.containers\[0\]\.command\[1\]: must be a string/],
     ['labels not strings', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', labels: { a: 1 } }, spec: { containers: [] } }, /^metadata\.labels/],
     ['a container without image', fixture('no-image.yaml'), /spec\.containers\[0\]\.image: Required value/],
     ['no name', { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: { containers: [{ name: 'c', image: 'i' }] } }, /^invalid pod: name is needed for the pod$/],
