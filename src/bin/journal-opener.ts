@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, rmSync, symlinkSync } from 'node:fs';
-import { makeDirectoriesSync } from '../adapters/fs/make-directories.js';
+import { makeKubeletDirectorySync } from '../adapters/fs/make-directories.js';
 import { join } from 'node:path';
 import { FileJournalSink } from '../adapters/journal-file/file-sink.js';
 import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalHeader } from '../domain/journal/record.js';
@@ -41,7 +41,7 @@ export function createJournalOpener(opts: JournalOpenerOptions): JournalOpener {
     async open({ path, nodeName, config }) {
       const { file, dir } = resolveJournalPath(path, opts.startTime, process.pid);
       if (dir) {
-        makeDirectoriesSync(dir);
+        makeKubeletDirectorySync(dir);
         pruneOldRuns(dir);
       }
       const sink = new FileJournalSink({

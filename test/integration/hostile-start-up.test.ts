@@ -51,14 +51,14 @@ describe('kubelet-ts start-up with hostile input (#14)', () => {
   });
 
   it.each([
-    [['--event-log=/proc/nope/x'], 'command.dependencies', "mkdir '/proc/nope'"],
-    [['--root-dir=/proc/x'], 'run.preInitRuntime', "mkdir '/proc/x'"],
-    [['--cert-dir=/proc/x/pki'], 'startKubelet.servers', "mkdir '/proc/x'"],
-  ])('fails start-up at once for %j, naming the phase and the path, where a recursive mkdir spun for ever', (args, phase, path) => {
+    [['--event-log=/proc/nope/x'], 'command.dependencies', 'KLT_ERR_HOST_IO: cannot create directory /proc/nope', "mkdir '/proc/nope'"],
+    [['--root-dir=/proc/x'], 'run.preInitRuntime', 'KLT_ERR_HOST_IO: cannot create directory /proc/x', "mkdir '/proc/x'"],
+    [['--cert-dir=/proc/x/pki'], 'startKubelet.servers', 'KLT_ERR_TLS_CONFIG: cannot generate a self-signed certificate in /proc/x/pki', "mkdir '/proc/x'"],
+  ])('fails start-up at once for %j, naming the phase, the error and the path, where a recursive mkdir spun for ever', (args, phase, error, path) => {
     const defaults = [`--root-dir=${join(dir, 'root')}`, `--event-log=${join(dir, 'events')}`];
     const r = run([...defaults, ...args]); // the later flag wins
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain(`start-up failed in phase ${phase}:`);
+    expect(r.stderr).toContain(`start-up failed in phase ${phase}: ${error}`); // the host's error, not KLT_ERR_INTERNAL
     expect(r.stderr).toContain(path);
   });
 

@@ -36,7 +36,7 @@
  */
 import { chmod, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { makeDirectories } from '../fs/make-directories.js';
+import { makeKubeletDirectory } from '../fs/make-directories.js';
 import * as grpc from '@grpc/grpc-js';
 import { pino } from 'pino';
 import { KubeletError } from '../../domain/errors.js';
@@ -99,7 +99,7 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
   }
   const logger = options.logger ?? pino({ level: 'silent' });
   const nowNs = options.clock ? clockNs(options.clock) : wallClockNs;
-  await makeDirectories(options.stateDir, 0o700);
+  await makeKubeletDirectory(options.stateDir, 0o700);
   const lock = await lockStateDir(options.stateDir);
   let server: grpc.Server | undefined;
   try {
@@ -120,7 +120,7 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
     grpcServer.addService(runtimeService, runtimeServiceHandlers(runtime, logger));
     grpcServer.addService(proto.imageService, imageServiceHandlers(images, logger));
     await unlink(options.socketPath).catch(() => undefined);
-    await makeDirectories(dirname(options.socketPath));
+    await makeKubeletDirectory(dirname(options.socketPath));
     const endpoint = `unix://${options.socketPath}`;
     await new Promise<void>((resolve, reject) => {
       grpcServer.bindAsync(endpoint, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve()));

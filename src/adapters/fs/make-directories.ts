@@ -13,6 +13,7 @@
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { KubeletError } from '../../domain/errors.js';
 
 const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
 
@@ -40,4 +41,22 @@ export function makeDirectoriesSync(path: string, mode?: number): void {
 
 export async function makeDirectories(path: string, mode?: number): Promise<void> {
   makeDirectoriesSync(path, mode);
+}
+
+/**
+ * makeDirectoriesSync for the kubelet's own directories (root dir, event log, pod logs): a failure
+ * is the host's, KLT_ERR_HOST_IO naming the directory, not an internal error. The system error
+ * stays as the cause (its code, its path).
+ */
+export function makeKubeletDirectorySync(path: string, mode?: number): void {
+  try {
+    makeDirectoriesSync(path, mode);
+  } catch (err) {
+    throw new KubeletError('KLT_ERR_HOST_IO', `cannot create directory ${path}: ${(err as Error).message}`, { cause: err });
+  }
+}
+
+/** makeKubeletDirectorySync for callers typed with promises. */
+export async function makeKubeletDirectory(path: string, mode?: number): Promise<void> {
+  makeKubeletDirectorySync(path, mode);
 }

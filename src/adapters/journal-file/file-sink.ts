@@ -16,7 +16,7 @@
 import { openSync, closeSync, fchmodSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { makeDirectoriesSync } from '../fs/make-directories.js';
+import { makeKubeletDirectorySync } from '../fs/make-directories.js';
 import type { JournalHeader, JournalRecord } from '../../domain/journal/record.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { JournalSink } from '../../ports/journal.js';
@@ -54,7 +54,7 @@ export class FileJournalSink implements JournalSink {
   open(header: JournalHeader): void {
     if (this.header) return;
     this.header = header;
-    makeDirectoriesSync(dirname(this.opts.path));
+    makeKubeletDirectorySync(dirname(this.opts.path));
     // A fresh run starts a fresh file; the header is written synchronously so even a crash in the
     // very next instant leaves a readable (if empty) log.
     const line = JSON.stringify(header) + '\n';
