@@ -8,27 +8,31 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { vi } from 'vitest';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
 import type { CriClient } from '../../src/ports/cri.js';
 import { startEmbeddedRuntime } from '../../src/adapters/embedded-runtime/index.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
 
-/** Polls `probe` until it gives a truthy value; the error names `what`, the last value and `context()`. */
+/** Polls `probe` (vi.waitUntil) until it gives a truthy value; the error names `what`, the last value and `context()`. */
 export async function until<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, ms = 30_000, context: () => string = () => ''): Promise<T> {
-  const deadline = Date.now() + ms;
   let last: unknown;
-  while (Date.now() < deadline) {
+  const attempt = async (): Promise<T | undefined | null | false> => {
     try {
       const v = await probe();
-      if (v) return v;
-      last = v;
+      if (!v) last = v;
+      return v;
     } catch (err) {
       last = err;
+      return false;
     }
-    await new Promise((r) => setTimeout(r, 200));
+  };
+  try {
+    return (await vi.waitUntil(attempt, { timeout: ms, interval: 200 })) as T;
+  } catch {
+    throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last instanceof Error ? last.message : last)})\n${context().slice(-3000)}`);
   }
-  throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last instanceof Error ? last.message : last)})\n${context().slice(-3000)}`);
 }
 
 export { freePort } from '../../bench/free-port.js';

@@ -4,7 +4,7 @@
  * event stream and draws the start-up timeline from /debug/startup as phases complete.
  */
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { chromiumPart, describeNeeding } from '../support/real-parts.js';
 import { JournalFeed } from '../../src/adapters/debug-server/journal-feed.js';
 import { startDebugServer, type DebugServer } from '../../src/adapters/debug-server/server.js';
@@ -31,8 +31,7 @@ describeNeeding(chromiumPart(CHROMIUM), 'visualizer live journal in Chromium', (
     browser = await launchBrowser();
     w = await openPage(browser, `http://${server.address}/`);
     // The stream is open once the page has asked for it.
-    const deadline = Date.now() + 10_000;
-    while (feed.subscribers === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await vi.waitUntil(() => feed.subscribers > 0, { timeout: 10_000 });
     expect(feed.subscribers).toBe(1);
   }, 60_000);
 

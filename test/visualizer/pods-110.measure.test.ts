@@ -13,7 +13,7 @@
  */
 import { readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { JournalFeed } from '../../src/adapters/debug-server/journal-feed.js';
 import { startDebugServer } from '../../src/adapters/debug-server/server.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
@@ -69,7 +69,7 @@ async function startPods(withPage: boolean): Promise<RunResult> {
       const server = await startDebugServer('127.0.0.1:0', { actors: () => [], pods: () => ({ pods: [] }), journal: () => ({ path: null, records: 0 }), visualizer: { mode: 'live', feed } });
       const browser = await launchBrowser();
       const { page } = await openPage(browser, `http://${server.address}/`);
-      while (feed.subscribers === 0) await new Promise((r) => setTimeout(r, 50));
+      await vi.waitUntil(() => feed.subscribers > 0, { timeout: 10_000 });
       const t0 = performance.now();
       for (const r of records) feed.append(r);
       const appendMs = performance.now() - t0;

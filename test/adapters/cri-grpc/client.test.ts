@@ -1,11 +1,12 @@
+import { createServer } from 'node:net';
 import { status } from '@grpc/grpc-js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCriClient, type GrpcCriClient } from '../../../src/adapters/cri-grpc/client.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 import type { PodSandboxConfig } from '../../../src/ports/cri.js';
 import { fakeCriServer, StatusError, type FakeCriServer, type Handlers } from './fake-cri-server.js';
 
-// A slow runtime in the fake servers' handlers, and the length of an outage.
+/** Only for the fake server's handlers: a slow runtime, so the client's deadlines can pass. */
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const never = () => new Promise<never>(() => {});
 
@@ -172,16 +173,22 @@ describe('createCriClient', () => {
 
     await server.stop();
     expect((await rejection(cri.runtime.version())).code).toBe('KLT_ERR_CRI_UNAVAILABLE');
-    await sleep(1_000); // sleep: the outage's length is the scenario: the channel backs off a few times while the runtime is away
+    // Let the channel back off a few times while the runtime is away: something that hangs up at
+    // once sits on the socket meanwhile, so each reconnect attempt is seen, and the test waits for four.
+    let dials = 0;
+    const away = createServer((socket) => {
+      dials += 1;
+      socket.destroy();
+    });
+    await new Promise<void>((done) => away.listen(server.socketPath, done));
+    try {
+      await vi.waitFor(() => expect(dials).toBeGreaterThanOrEqual(4), { timeout: 10_000 });
+    } finally {
+      await new Promise((done) => away.close(done));
+    }
     await server.start();
 
-    const deadline = Date.now() + 8_000;
-    let answer: unknown;
-    while (Date.now() < deadline) {
-      answer = await cri.runtime.version().catch((e: unknown) => e);
-      if (!(answer instanceof Error)) break;
-      await sleep(100);
-    }
+    const answer = await vi.waitFor(() => cri.runtime.version(), { timeout: 8_000, interval: 100 });
     expect(answer).toMatchObject({ runtime_name: 'fake' });
   });
 

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net';
 import Fastify from 'fastify';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { listenOrRetry, type OptionalServer } from '../../../src/adapters/http/listen-or-retry.js';
 import { freePort, until } from '../../support/daemon.js';
 
@@ -45,7 +45,16 @@ describe('listenOrRetry (#14)', () => {
     server = await listenOrRetry(Fastify(), '127.0.0.1', port, { what: 'test server', logger, firstDelayMs: 20 });
     await server.close();
     const after = lines.length;
-    await new Promise((r) => setTimeout(r, 100)); // sleep: an absence over time, five retry periods (firstDelayMs 20) with no attempt logged
+    // An absence, shown against a control: a second server on the same taken port, started after
+    // the close with the same back-off. Its retries are timed from later, so had the closed server's
+    // retries gone on (at 20, 60, 140 ms), each would have been logged before the control's.
+    const control = logLines();
+    const other = await listenOrRetry(Fastify(), '127.0.0.1', port, { what: 'control server', logger: control.logger, firstDelayMs: 20 });
+    try {
+      await vi.waitFor(() => expect(control.lines.filter((l) => l.retryInMs !== undefined).length).toBeGreaterThanOrEqual(4), { timeout: 5_000, interval: 10 });
+    } finally {
+      await other.close();
+    }
     expect(lines.length).toBe(after);
   });
 

@@ -1,8 +1,9 @@
 import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { get } from 'node:http';
+import { get, type ClientRequest } from 'node:http';
+import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildKubeletApp } from '../../../../src/adapters/http/kubelet-server/server.js';
 import { FakeKubeletView, testPod } from './fake-view.js';
@@ -114,27 +115,41 @@ describe('/containerLogs', () => {
 
   it('with follow, stops when the client goes away', async () => {
     view.running.add('prod/web/app');
-    let sawClose: () => void = () => {};
-    const serverSawClose = new Promise<void>((resolve) => (sawClose = resolve));
-    app.addHook('onRequest', async (req) => {
-      req.raw.once('close', () => sawClose());
-    });
+    view.running.add('prod/web/side');
+    view.logPaths.set('prod/web/side', logPath);
+    // Each follow loop polls containerRunning for its own container: count them apart.
+    const polls = { app: 0, side: 0 };
+    const running = view.containerRunning.bind(view);
+    view.containerRunning = (namespace, pod, container) => {
+      if (container === 'app' || container === 'side') polls[container] += 1;
+      return running(namespace, pod, container);
+    };
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as { port: number };
-    await new Promise<void>((resolve, reject) => {
-      const req = get({ host: '127.0.0.1', port, path: '/containerLogs/prod/web/app?follow=true' }, (res) => {
-        res.once('data', () => { req.destroy(); resolve(); });
+    const serverSide = new Promise<Socket>((resolve) => app.server.once('connection', resolve));
+    const follow = (container: string) => new Promise<ClientRequest>((resolve, reject) => {
+      const req = get({ host: '127.0.0.1', port, path: `/containerLogs/prod/web/${container}?follow=true` }, (res) => {
+        res.once('data', () => resolve(req));
       });
       req.on('error', (e) => (req.destroyed ? undefined : reject(e)));
     });
-    // The follow loop stops polling once the client is gone.
-    const polls = () => view.calls.filter((c) => c === 'containerRunning').length;
-    // Once the server has seen the client go, at most the poll already in flight ends; no new one
-    // starts in the next five poll periods (followPollMs 20).
-    await serverSawClose;
-    const atClose = polls();
-    await new Promise((r) => setTimeout(r, 100)); // sleep: an absence over time, five poll periods without a poll
-    expect(polls()).toBeLessThanOrEqual(atClose + 1);
+    (await follow('app')).destroy();
+    // The server has seen the client go: its response closes, which aborts the follow loop, and
+    // the loop checks the abort before each poll. By the time a second follow, opened after that,
+    // has answered, the first loop has polled for the last time.
+    const gone = await serverSide;
+    if (!gone.destroyed) await new Promise((resolve) => gone.once('close', resolve));
+    const control = await follow('side');
+    const settled = polls.app;
+    // The absence, against that control with the same poll period: once it has polled three more
+    // times, a loop still running for the first client would have polled too.
+    try {
+      const from = polls.side;
+      await vi.waitFor(() => expect(polls.side).toBeGreaterThanOrEqual(from + 3), { timeout: 5_000, interval: 10 });
+    } finally {
+      control.destroy();
+    }
+    expect(polls.app).toBe(settled);
   });
 });
 
