@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createActor, waitFor as xstateWaitFor } from 'xstate';
 import { runApiPodSource, type ApiPodSourceEvent } from '../../src/actors/api-pods/api-pod-source.js';
 import { createApiEventRecorder } from '../../src/actors/api-pods/event-recorder.js';
@@ -48,13 +48,9 @@ afterEach(async () => {
 });
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 5_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const found = await vi.waitUntil(async () => (await probe()) ?? false, { timeout: timeoutMs, interval: 20 })
+    .catch(() => { throw new Error(`timed out waiting for ${what}`); });
+  return found as T;
 }
 
 async function readPod(name: string, namespace = 'default'): Promise<Pod | null> {

@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
 import { freePort, httpsGet } from '../support/daemon.js';
+import { TextFeed } from '../support/text-feed.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
 const NODE = 'node-w';
@@ -17,7 +18,6 @@ let dir: string;
 let api: TestApiServer;
 let daemon: ChildProcess;
 let port = 0;
-let stderr = '';
 const sars: { user: string; subresource: string | undefined; verb: string | undefined }[] = [];
 
 
@@ -56,12 +56,10 @@ beforeAll(async () => {
     BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`,
     `--cert-dir=${join(dir, 'pki')}`, '--embedded-runtime-allow-cluster', '--debug-address=', `--hostname-override=${NODE}`,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
-  daemon.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-  const deadline = Date.now() + 30_000;
-  while (!stderr.includes('"phase":"running"')) {
-    if (Date.now() > deadline || daemon.exitCode !== null) throw new Error(`the kubelet did not start:\n${stderr.slice(-3000)}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const feed = new TextFeed();
+  daemon.stderr!.on('data', (d: Buffer) => feed.push(d.toString()));
+  const exited = new Promise((r) => daemon.once('exit', r));
+  await feed.waitFor('"phase":"running"', 'the kubelet to start', { ended: exited, timeoutMs: 30_000 });
 }, 60_000);
 
 afterAll(async () => {

@@ -52,11 +52,8 @@ function run(input: Partial<PodConfigInput>) {
   const actor = createActor(parent).start();
   const lines = () => received.map(describeEvent);
   async function until(line: RegExp, timeoutMs = 5000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!lines().some((l) => line.test(l))) {
-      if (Date.now() > deadline) throw new Error(`no ${line} in ${JSON.stringify(lines())}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await vi.waitUntil(() => lines().some((l) => line.test(l)), { timeout: timeoutMs, interval: 20 })
+      .catch(() => { throw new Error(`no ${line} in ${JSON.stringify(lines())}`); });
   }
   return { actor, lines, until, clear: () => received.splice(0), received };
 }

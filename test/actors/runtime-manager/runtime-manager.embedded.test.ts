@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRuntimeManager } from '../../../src/actors/runtime-manager/runtime-manager.js';
 import type { RuntimeManager } from '../../../src/ports/runtime-manager.js';
 import { createRuntimeHost } from '../../../src/adapters/host/runtime-host.js';
@@ -24,12 +24,14 @@ const wallClock: Clock = {
 };
 
 async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`condition not met: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
+  let last: T | undefined;
+  try {
+    return await vi.waitUntil(async () => {
+      last = await read();
+      return ok(last) ? last : false;
+    }, { timeout: timeoutMs, interval: 100 }) as T;
+  } catch {
+    throw new Error(`condition not met: ${JSON.stringify(last)}`);
   }
 }
 

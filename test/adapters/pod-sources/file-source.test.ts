@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFileSourceReader } from '../../../src/adapters/pod-sources/file-source.js';
 import type { SourceRead } from '../../../src/ports/pod-sources.js';
 import { seenByAnotherWatch } from '../../support/fs-watch-barrier.js';
@@ -180,13 +180,7 @@ describe('createFileSourceReader', () => {
   });
 });
 
-async function waitUntil(check: () => boolean, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+const waitUntil = (check: () => boolean, timeoutMs = 3000) => vi.waitUntil(check, { timeout: timeoutMs, interval: 10 });
 
 describe('createFileSourceReader with hostile files (#14)', () => {
   it.each([
