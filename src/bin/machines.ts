@@ -1,15 +1,38 @@
 /**
- * The machine definitions a run uses, hashed into the journal header so replay can warn when the
- * code that replays is not the code that recorded. Functions (guards, assigners) are part of the
- * definition, so their source text is hashed too.
+ * The machine definitions a run uses, hashed into the journal header so replay can refuse a log
+ * recorded by other definitions. A definition is its config (functions in it by their source) and
+ * the implementations given to setup(): actions, guards and delays by their source, with what
+ * XState's action creators keep on them (an enqueueActions' collect, an assign's assigner). Not
+ * hashed: what a function reaches through its closure, and the effect actors (provided at run time).
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../domain/journal/canonical-json.js';
+import type { AnyStateMachine } from 'xstate';
 import { MACHINES } from '../machines/index.js';
 
-export function machinesSha256(): string {
-  const text = Object.entries(MACHINES)
-    .map(([name, m]) => `${name}:${canonicalJson(JSON.parse(JSON.stringify(m.config, (_k, v: unknown) => (typeof v === 'function' ? String(v) : v))))}`)
+const bySource = (_key: string, value: unknown) => (typeof value === 'function' ? String(value) : value);
+
+/** A function as its source and its own members (XState keeps an action creator's arguments there). */
+function describeImplementation(value: unknown, depth = 0): unknown {
+  if (depth > 4) return null;
+  if (typeof value === 'function') {
+    const members = Object.entries(value).filter(([k]) => k !== 'resolve' && k !== 'execute');
+    return { source: String(value), ...Object.fromEntries(members.map(([k, v]) => [k, describeImplementation(v, depth + 1)])) };
+  }
+  if (Array.isArray(value)) return value.map((v) => describeImplementation(v, depth + 1));
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, describeImplementation(v, depth + 1)]));
+  }
+  return value ?? null;
+}
+
+export function machinesSha256(machines: Readonly<Record<string, AnyStateMachine>> = MACHINES): string {
+  const text = Object.entries(machines)
+    .map(([name, m]) => {
+      const { actions, guards, delays } = m.implementations;
+      const config = canonicalJson(JSON.parse(JSON.stringify(m.config, bySource)));
+      return `${name}:${config}:${canonicalJson(describeImplementation({ actions, guards, delays }))}`;
+    })
     .join('\n');
   return createHash('sha256').update(text).digest('hex');
 }

@@ -16,8 +16,9 @@ import { createPodSourceIo } from '../../../src/adapters/pod-sources/index.js';
 import { systemClock } from '../../../src/adapters/system-clock.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
 import { podConfigMachine, type PodConfigInput } from '../../../src/machines/pod-config.machine.js';
-import { seenByAnotherWatch } from '../../support/fs-watch-barrier.js';
-import { settle } from '../../support/settle.js';
+import type { Clock } from '../../../src/ports/clock.js';
+import type { PodSourceIo } from '../../../src/ports/pod-sources.js';
+import { createChangeWaiter } from '../../support/change-waiter.js';
 
 const fixture = (name: string) => new URL(`../../fixtures/manifests/${name}`, import.meta.url);
 
@@ -36,8 +37,54 @@ afterEach(async () => {
 });
 
 function run(input: Partial<PodConfigInput>) {
+  const waiter = createChangeWaiter();
   const received: AnyEventObject[] = [];
-  const actors = createPodConfigActors({ clock: systemClock, logger: pino({ level: 'silent' }), io: createPodSourceIo() });
+  /** What the file source did through its port: reads started, watches opened (and closed through it). */
+  const fileIo = { reads: 0, watches: [] as { closed: boolean }[] };
+  /** Timers the source actors armed on their clock that have neither fired nor been cleared. */
+  const pendingTimers = new Set<unknown>();
+  const realIo = createPodSourceIo();
+  const io: PodSourceIo = {
+    ...realIo,
+    fileSource: (opts) => {
+      const reader = realIo.fileSource(opts);
+      return {
+        read: () => {
+          fileIo.reads++;
+          waiter.changed();
+          return reader.read();
+        },
+        watch: (onEvent) => {
+          const watch = reader.watch(onEvent);
+          const opened = { closed: false };
+          fileIo.watches.push(opened);
+          waiter.changed();
+          return {
+            close() {
+              opened.closed = true;
+              watch.close();
+            },
+          };
+        },
+      };
+    },
+  };
+  const clock: Clock = {
+    now: () => systemClock.now(),
+    setTimeout: (fn, ms) => {
+      const id = systemClock.setTimeout((...args) => {
+        pendingTimers.delete(id);
+        fn(...args);
+      }, ms);
+      pendingTimers.add(id);
+      return id;
+    },
+    clearTimeout: (id) => {
+      pendingTimers.delete(id);
+      systemClock.clearTimeout(id);
+    },
+  };
+  const actors = createPodConfigActors({ clock, logger: pino({ level: 'silent' }), io });
   const parent = setup({ actors: { podConfig: podConfigMachine.provide({ actors }) } }).createMachine({
     invoke: {
       id: 'podConfig',
@@ -47,15 +94,21 @@ function run(input: Partial<PodConfigInput>) {
         staticPodURL: '', staticPodURLHeader: {}, httpCheckFrequencyMs: 60_000, ...input,
       },
     },
-    on: { '*': { actions: ({ event }) => received.push(event) } },
+    on: {
+      '*': {
+        actions: ({ event }) => {
+          received.push(event);
+          waiter.changed();
+        },
+      },
+    },
   });
   const actor = createActor(parent).start();
   const lines = () => received.map(describeEvent);
-  async function until(line: RegExp, timeoutMs = 5000): Promise<void> {
-    await vi.waitUntil(() => lines().some((l) => line.test(l)), { timeout: timeoutMs, interval: 20 })
-      .catch(() => { throw new Error(`no ${line} in ${JSON.stringify(lines())}`); });
-  }
-  return { actor, lines, until, clear: () => received.splice(0), received };
+  /** Resolves when an event the parent received reads as `line` (checked as each one arrives). */
+  const until = (line: RegExp, timeoutMs = 5000): Promise<void> =>
+    waiter.until(() => lines().some((l) => line.test(l)), () => `${line} in ${JSON.stringify(lines())}`, timeoutMs);
+  return { actor, lines, until, untilTrue: waiter.until, fileIo, pendingTimers, clear: () => received.splice(0), received };
 }
 
 function describeEvent(e: AnyEventObject): string {
@@ -125,12 +178,27 @@ describe('pod config with the real sources', () => {
     await t.until(/^pod\.config\.sourcesReady$/);
     t.actor.stop();
     t.clear();
-    const seen = seenByAnotherWatch(dir, 'web.yaml');
-    unlinkSync(join(dir, 'web.yaml'));
-    // A deletion a watch left open would have seen by now (and read the directory after) goes unreported.
-    await seen;
-    await settle(3);
+    expect(t.fileIo.watches.length).toBeGreaterThan(0);
+    expect(t.fileIo.watches.every((w) => w.closed)).toBe(true);
+    expect(t.pendingTimers.size).toBe(0);
+    const readsAtStop = t.fileIo.reads;
+    // An absence, behind a barrier: a second pod config on the same directory, still running, sees
+    // the deletion and then a re-creation. Had the stopped source's watch stayed open, it would have
+    // heard the deletion with the witness and read one debounce later, before the witness, its own
+    // read of the deletion done, even began the debounce that ends in its ADD.
+    const witness = run({ staticPodPath: dir });
+    try {
+      await witness.until(/^pod\.config\.sourcesReady$/);
+      witness.clear();
+      unlinkSync(join(dir, 'web.yaml'));
+      await witness.until(/^REMOVE /);
+      copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
+      await witness.until(/^ADD /);
+    } finally {
+      witness.actor.stop();
+    }
     expect(t.lines()).toEqual([]);
+    expect(t.fileIo.reads).toBe(readsAtStop);
   });
 });
 
@@ -142,8 +210,10 @@ describe('pod config with the real file source, path appearing late', () => {
       await t.until(/^pod\.config\.sourcesReady$/);
       expect(t.lines()).toEqual([`rejected file ${late}`, 'pod.config.sourcesReady']);
       t.clear();
-      // At once: when the watch moves into the new directory it reads it, so a file made meanwhile is seen.
       mkdirSync(late);
+      // The watch moves into the new directory: the parent directory's watch reports itself lost and
+      // the source opens a second watch, on the directory itself, before its next read.
+      await t.untilTrue(() => t.fileIo.watches.length === 2, () => `a second watch (${t.fileIo.watches.length} opened)`);
       copyFileSync(fixture('web.yaml'), join(late, 'web.yaml'));
       await t.until(/^ADD /);
       expect(t.lines()).toEqual(['ADD file web-node-1@registry.example/web:1.2']);
