@@ -8,20 +8,27 @@
  * ours and bounded by the path's depth: find the deepest ancestor that exists, then create each
  * missing level once; any error is thrown as is (its message names the path).
  *
- * Synchronous on purpose: a handful of mkdir calls at start-up or before a pod's sandbox, as Go does;
- * `makeDirectories` is the promise-returning form for callers typed that way.
+ * The walk is written once, as a generator of file system steps, and run two ways: synchronously for
+ * the start-up callers that are synchronous (the journal's sink, the event log), and through
+ * node:fs/promises for the rest. A pod's log directory is made on the hot path of a start wave:
+ * made synchronously, 110 pods' mkdirs blocked the event loop and doubled the kubelet's own share of
+ * a pod start (docs/BENCHMARKS.md, issue 12's re-run).
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync, statSync, type Stats } from 'node:fs';
+import { mkdir, stat } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
 
 const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
 
-export function makeDirectoriesSync(path: string, mode?: number): void {
+/** One step of the walk; the runner answers a stat with its Stats (or throws its error into the walk). */
+type Step = { op: 'stat'; path: string } | { op: 'mkdir'; path: string; mode?: number };
+
+function* walk(path: string, mode?: number): Generator<Step, void, Stats | undefined> {
   const missing: string[] = [];
   for (let current = resolve(path); ; current = dirname(current)) {
     try {
-      const info = statSync(current);
+      const info = (yield { op: 'stat', path: current })!;
       if (!info.isDirectory()) throw Object.assign(new Error(`ENOTDIR: not a directory, mkdir '${current}'`), { code: 'ENOTDIR', path: current });
       break;
     } catch (err) {
@@ -31,17 +38,50 @@ export function makeDirectoriesSync(path: string, mode?: number): void {
   }
   for (const dir of missing.reverse()) {
     try {
-      mkdirSync(dir, mode === undefined ? {} : { mode });
+      yield mode === undefined ? { op: 'mkdir', path: dir } : { op: 'mkdir', path: dir, mode };
     } catch (err) {
       // Made by someone else meanwhile: fine, as long as it is a directory.
-      if (codeOf(err) !== 'EEXIST' || !statSync(dir).isDirectory()) throw err;
+      if (codeOf(err) !== 'EEXIST' || !(yield { op: 'stat', path: dir })!.isDirectory()) throw err;
     }
   }
 }
 
-export async function makeDirectories(path: string, mode?: number): Promise<void> {
-  makeDirectoriesSync(path, mode);
+/** What a runner hands back to the walk: a stat's Stats (undefined after a mkdir), or the error to throw into it. */
+type Answer = { value: Stats | undefined } | { error: unknown };
+type Resumed = IteratorResult<Step, void>;
+const resume = (steps: Generator<Step, void, Stats | undefined>, answer: Answer): Resumed =>
+  ('error' in answer ? steps.throw(answer.error) : steps.next(answer.value));
+const mkdirOptions = (step: Step & { op: 'mkdir' }) => (step.mode === undefined ? {} : { mode: step.mode });
+
+function stepSync(step: Step): Answer {
+  try {
+    return { value: step.op === 'stat' ? statSync(step.path) : void mkdirSync(step.path, mkdirOptions(step)) };
+  } catch (error) {
+    return { error };
+  }
 }
+
+async function stepAsync(step: Step): Promise<Answer> {
+  try {
+    return { value: step.op === 'stat' ? await stat(step.path) : void (await mkdir(step.path, mkdirOptions(step))) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+export function makeDirectoriesSync(path: string, mode?: number): void {
+  const steps = walk(path, mode);
+  for (let next = steps.next(); !next.done;) next = resume(steps, stepSync(next.value));
+}
+
+/** makeDirectoriesSync through node:fs/promises: the event loop runs on between the steps. */
+export async function makeDirectories(path: string, mode?: number): Promise<void> {
+  const steps = walk(path, mode);
+  for (let next = steps.next(); !next.done;) next = resume(steps, await stepAsync(next.value));
+}
+
+const hostError = (path: string, err: unknown) =>
+  new KubeletError('KLT_ERR_HOST_IO', `cannot create directory ${path}: ${(err as Error).message}`, { cause: err });
 
 /**
  * makeDirectoriesSync for the kubelet's own directories (root dir, event log, pod logs): a failure
@@ -52,11 +92,15 @@ export function makeKubeletDirectorySync(path: string, mode?: number): void {
   try {
     makeDirectoriesSync(path, mode);
   } catch (err) {
-    throw new KubeletError('KLT_ERR_HOST_IO', `cannot create directory ${path}: ${(err as Error).message}`, { cause: err });
+    throw hostError(path, err);
   }
 }
 
-/** makeKubeletDirectorySync for callers typed with promises. */
+/** makeKubeletDirectorySync through node:fs/promises. */
 export async function makeKubeletDirectory(path: string, mode?: number): Promise<void> {
-  makeKubeletDirectorySync(path, mode);
+  try {
+    await makeDirectories(path, mode);
+  } catch (err) {
+    throw hostError(path, err);
+  }
 }

@@ -3,7 +3,7 @@
  * operations, mkdir -p), over node:fs.
  */
 import { readdir, rm, statfs } from 'node:fs/promises';
-import { makeKubeletDirectorySync } from './make-directories.js';
+import { makeKubeletDirectory } from './make-directories.js';
 import type { GcHost } from '../../ports/gc-host.js';
 
 export const nodeGcFs: Omit<GcHost, 'activePods'> = {
@@ -18,5 +18,5 @@ export const nodeGcFs: Omit<GcHost, 'activePods'> = {
 
 /** mkdir -p of each path, in order (make-directories.ts: never Node's recursive mkdir, which spins under /proc). */
 export async function makeDirectories(paths: string[]): Promise<void> {
-  for (const p of paths) makeKubeletDirectorySync(p);
+  for (const p of paths) await makeKubeletDirectory(p);
 }

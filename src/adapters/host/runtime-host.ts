@@ -2,7 +2,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import type { RuntimeHost } from '../../ports/runtime-host.js';
-import { makeDirectoriesSync } from '../fs/make-directories.js';
+import { makeDirectories } from '../fs/make-directories.js';
 import { nodeHttpGet } from '../http/http-get.js';
 
 async function listRegularFiles(dir: string): Promise<string[]> {
@@ -16,7 +16,7 @@ async function listRegularFiles(dir: string): Promise<string[]> {
 
 export function createRuntimeHost(): RuntimeHost {
   return {
-    makeDirectory: async (path) => makeDirectoriesSync(path, 0o755),
+    makeDirectory: (path) => makeDirectories(path, 0o755),
     readTextFile: (path) => readFile(path, 'utf8'),
     listFiles: listRegularFiles,
     httpGet: nodeHttpGet,
