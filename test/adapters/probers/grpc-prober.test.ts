@@ -1,4 +1,8 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import net from 'node:net';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { grpcProbe } from '../../../src/adapters/probers/grpc-prober.js';
@@ -141,26 +145,37 @@ describe('grpcProbe', () => {
     await until('every probe connection closed', async () => relay.open() === 0, 5_000);
   });
 
+  // The property is the process's, so it is checked on a process of its own: counting this worker's
+  // handles also counted the test servers' half of each connection, which close on their own schedule.
   it('leaves no socket or timer behind that would keep the process alive', async () => {
     const servingPort = await startHealthServer({ '': 'SERVING' });
     const silentPort = await startServer(() => {});
     const refused = await closedPort();
-    const before = activeHandles();
-    await probe(servingPort);
-    await probe(silentPort);
-    await probe(refused);
-    await until('no more sockets or timers than before', async () => {
-      const now = activeHandles();
-      return now.sockets <= before.sockets && now.timers <= before.timers;
-    }, 5_000);
+    const exit = await probeInChild([servingPort, silentPort, refused]);
+    expect(exit.results).toEqual(['success', 'failure', 'failure']);
+    // The child ends when its event loop is empty; it never calls process.exit.
+    expect(exit.code).toBe(0);
   });
 });
 
-/** Sockets and timers that keep Node's event loop (and so a process) alive; unref'd ones are not listed. */
-function activeHandles(): { sockets: number; timers: number } {
-  const resources = process.getActiveResourcesInfo();
-  return {
-    sockets: resources.filter((r) => r === 'TCPSocketWrap').length,
-    timers: resources.filter((r) => r === 'Timeout').length,
-  };
+/**
+ * Runs one probe per port, one after another, in a fresh Node process importing the built prober,
+ * and waits for that process to end by itself; a handle left open keeps it alive past `ms`.
+ */
+async function probeInChild(ports: number[], ms = 10_000): Promise<{ code: number | null; results: string[] }> {
+  const prober = pathToFileURL(resolve('dist/src/adapters/probers/grpc-prober.js')).href;
+  const script = `
+    const { grpcProbe } = await import(${JSON.stringify(prober)});
+    for (const port of ${JSON.stringify(ports)}) {
+      const { result } = await grpcProbe({ kind: 'grpc', host: '127.0.0.1', port, service: '', timeoutSeconds: 1 });
+      process.stdout.write(result + '\\n');
+    }`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  clearTimeout(timer);
+  if (signal === 'SIGKILL') throw new Error(`the probing process was still alive ${ms} ms on (printed: ${JSON.stringify(stdout)})`);
+  return { code, results: stdout.trim().split('\n') };
 }
