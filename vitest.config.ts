@@ -12,6 +12,7 @@ const ONE_RUNTIME = [
   'test/integration/cluster.test.ts',
   'test/integration/orphans.e2e.test.ts',
   'test/integration/pods.e2e.test.ts',
+  'test/integration/runtime-outage.e2e.test.ts',
   'test/integration/stats-summary.e2e.test.ts',
 ];
 

@@ -4,7 +4,8 @@
  * Connection handling follows the Go kubelet's remote runtime: one channel per endpoint, calls fail
  * fast (no wait-for-ready) with KLT_ERR_CRI_UNAVAILABLE while the runtime is away, and the channel
  * reconnects on its own with a short capped back-off (100 ms → 3 s, as the Go kubelet's dial
- * options), so a runtime that comes back is used again without recreating the client.
+ * options), so a runtime that comes back is used again without recreating the client. A runtime
+ * that comes back on a new socket is called at once on a fresh channel (socket-channel.ts).
  */
 import * as grpc from '@grpc/grpc-js';
 import type { RuntimeServiceDefinition } from '../../generated/runtime/v1/RuntimeService.js';
@@ -17,6 +18,7 @@ import { createImageService } from './image-service.js';
 import { loadCriProto } from './proto.js';
 import { decodingRepeatedAnswers } from './repeated-answers.js';
 import { createRuntimeService, type GrpcCriRuntimeService } from './runtime-service.js';
+import { socketChannel } from './socket-channel.js';
 
 export interface CriClientOptions {
   /** --container-runtime-endpoint, `unix:///path`. */
@@ -63,22 +65,21 @@ export function createCriClient(options: CriClientOptions): GrpcCriClient {
     imagePullTimeoutMs: options.imagePullTimeoutMs ?? DEFAULT_IMAGE_PULL_TIMEOUT_MS,
   };
 
-  const credentials = grpc.credentials.createInsecure();
-  const runtimeClient = new grpc.Client(runtimeEndpoint.target, credentials, CHANNEL_OPTIONS);
-  // Same socket: share the runtime client's channel, so there is one connection to watch and close.
-  const imageClient = imageEndpoint.socketPath === runtimeEndpoint.socketPath
-    ? new grpc.Client(imageEndpoint.target, credentials, { channelOverride: runtimeClient.getChannel() })
-    : new grpc.Client(imageEndpoint.target, credentials, CHANNEL_OPTIONS);
+  const runtimeChannel = socketChannel(runtimeEndpoint.target, runtimeEndpoint.socketPath, CHANNEL_OPTIONS);
+  // Same socket: the image service calls on the runtime's channel, so there is one connection to watch and close.
+  const imageChannel = imageEndpoint.socketPath === runtimeEndpoint.socketPath
+    ? runtimeChannel
+    : socketChannel(imageEndpoint.target, imageEndpoint.socketPath, CHANNEL_OPTIONS);
 
   let closed = false;
   return {
-    runtime: createRuntimeService(runtimeClient, runtimeServiceForClients(), deadlines),
-    images: createImageService(imageClient, loadCriProto().imageService, deadlines),
+    runtime: createRuntimeService(runtimeChannel, runtimeServiceForClients(), deadlines),
+    images: createImageService(imageChannel, loadCriProto().imageService, deadlines),
     close() {
       if (closed) return;
       closed = true;
-      imageClient.close();
-      runtimeClient.close();
+      imageChannel.close();
+      runtimeChannel.close();
     },
   };
 }

@@ -1,13 +1,13 @@
 /** runtime.v1.ImageService over a grpc-js client. */
-import type * as grpc from '@grpc/grpc-js';
 import type { ImageServiceDefinition } from '../../generated/runtime/v1/ImageService.js';
 import type { CallOptions, CriImageService } from '../../ports/cri.js';
 import { deadlineMs, type CallKind, type CriDeadlines } from './deadlines.js';
+import type { CriChannel } from './socket-channel.js';
 import { unaryCall, type UnaryMethod } from './unary-call.js';
 
-export function createImageService(client: grpc.Client, service: ImageServiceDefinition, deadlines: CriDeadlines): CriImageService {
+export function createImageService(channel: CriChannel, service: ImageServiceDefinition, deadlines: CriDeadlines): CriImageService {
   const call = <Req, Res>(method: UnaryMethod<Req, Res>, request: Req, kind: CallKind, opts?: CallOptions): Promise<Res> =>
-    unaryCall(client, method, request, opts?.timeoutMs ?? deadlineMs(deadlines, kind));
+    unaryCall(channel.client(), method, request, opts?.timeoutMs ?? deadlineMs(deadlines, kind));
 
   return {
     listImages: async (filter, opts) => (await call(service.ListImages, { filter }, 'read', opts)).images,

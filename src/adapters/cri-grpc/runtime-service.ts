@@ -1,10 +1,10 @@
 /** runtime.v1.RuntimeService over a grpc-js client: request shapes in, port shapes out. */
-import type * as grpc from '@grpc/grpc-js';
 import type { RuntimeServiceDefinition } from '../../generated/runtime/v1/RuntimeService.js';
 import type { CallOptions, CriRuntimeService, KeyValue } from '../../ports/cri.js';
 import {
   deadlineMs, execSyncDeadlineMs, stopContainerDeadlineMs, type CallKind, type CriDeadlines,
 } from './deadlines.js';
+import type { CriChannel } from './socket-channel.js';
 import { unaryCall, type UnaryMethod } from './unary-call.js';
 import { completeContainerStatus, completeSandboxStatus, listedContainers, listedSandboxes } from './complete-answers.js';
 
@@ -26,9 +26,9 @@ function envsAsBytes(envs: KeyValue[] | undefined): KeyValue[] | undefined {
   }));
 }
 
-export function createRuntimeService(client: grpc.Client, service: RuntimeServiceDefinition, deadlines: CriDeadlines): GrpcCriRuntimeService {
+export function createRuntimeService(channel: CriChannel, service: RuntimeServiceDefinition, deadlines: CriDeadlines): GrpcCriRuntimeService {
   const call = <Req, Res>(method: UnaryMethod<Req, Res>, request: Req, kind: CallKind, opts?: CallOptions): Promise<Res> =>
-    unaryCall(client, method, request, opts?.timeoutMs ?? deadlineMs(deadlines, kind));
+    unaryCall(channel.client(), method, request, opts?.timeoutMs ?? deadlineMs(deadlines, kind));
 
   return {
     version: (opts) => call(service.Version, { version: KUBE_RUNTIME_API_VERSION }, 'read', opts),
@@ -56,7 +56,7 @@ export function createRuntimeService(client: grpc.Client, service: RuntimeServic
     },
     stopContainer: async (containerId, timeoutSeconds, opts) => {
       const timeoutMs = opts?.timeoutMs ?? stopContainerDeadlineMs(deadlines, timeoutSeconds);
-      await unaryCall(client, service.StopContainer, { container_id: containerId, timeout: timeoutSeconds }, timeoutMs);
+      await unaryCall(channel.client(), service.StopContainer, { container_id: containerId, timeout: timeoutSeconds }, timeoutMs);
     },
     removeContainer: async (containerId, opts) => {
       await call(service.RemoveContainer, { container_id: containerId }, 'mutate', opts);
@@ -67,7 +67,7 @@ export function createRuntimeService(client: grpc.Client, service: RuntimeServic
       completeContainerStatus(await call(service.ContainerStatus, { container_id: containerId, verbose }, 'read', opts)),
     execSync: (containerId, cmd, timeoutSeconds, opts) => {
       const timeoutMs = opts?.timeoutMs ?? execSyncDeadlineMs(deadlines, timeoutSeconds);
-      return unaryCall(client, service.ExecSync, { container_id: containerId, cmd, timeout: timeoutSeconds }, timeoutMs);
+      return unaryCall(channel.client(), service.ExecSync, { container_id: containerId, cmd, timeout: timeoutSeconds }, timeoutMs);
     },
 
     updateContainerResources: async (containerId, linux, opts) => {
