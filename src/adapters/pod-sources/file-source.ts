@@ -20,11 +20,10 @@ import { statSync, watch as fsWatch, type FSWatcher } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { dropDuplicatePods, originsOf, type PodFromOrigin } from '../../domain/pod-config/duplicates.js';
-import { decodeStaticPod } from '../../domain/pod-config/static-pod.js';
 import type { RejectedManifest } from '../../domain/pod-config/types.js';
 import type { Closable, FileSourceReader, SourceRead } from '../../ports/pod-sources.js';
 import { kindOf, readRegularFile } from '../bounded-input/read-regular-file.js';
-import { parseManifestText } from './parse-manifest.js';
+import { decodeManifestInline, type ManifestDecoder } from './decode-manifest.js';
 
 export const MAX_MANIFEST_BYTES = 10 * 1024 * 1024;
 
@@ -39,7 +38,15 @@ function isDirectorySync(path: string): boolean {
   }
 }
 
-export function createFileSourceReader(opts: { path: string; nodeName: string }): FileSourceReader {
+export interface FileSourceOptions {
+  path: string;
+  nodeName: string;
+  /** How a manifest's text becomes its pod; the daemon decodes large ones off the event loop (off-thread-decoder.ts). */
+  decode?: ManifestDecoder;
+}
+
+export function createFileSourceReader(opts: FileSourceOptions): FileSourceReader {
+  const decode = opts.decode ?? decodeManifestInline;
   // Go trims trailing separators (inotify wants a clean path); the path is also part of each UID.
   const root = opts.path.length > 1 ? opts.path.replace(/\/+$/, '') : opts.path;
 
@@ -66,17 +73,9 @@ export function createFileSourceReader(opts: { path: string; nodeName: string })
     } catch (err) {
       return { origin: file, reason: `can't read manifest: ${messageOf(err)}` };
     }
-    const result = decodeManifest(file, text);
+    const result = await decode(file, text, opts.nodeName);
     lastReads.set(file, { identity, result });
     return result;
-  }
-
-  function decodeManifest(file: string, text: string): PodFromOrigin | RejectedManifest {
-    const parsed = parseManifestText(text);
-    if (!parsed.ok) return { origin: file, reason: parsed.reason };
-    const decoded = decodeStaticPod(parsed.doc, { source: 'file', origin: file, nodeName: opts.nodeName });
-    if (!decoded.ok) return { origin: file, reason: decoded.reason };
-    return { origin: file, pod: decoded.value };
   }
 
   /** Forgets files that are no longer there, so the cache never outgrows the directory. */

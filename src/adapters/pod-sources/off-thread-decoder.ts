@@ -1,0 +1,39 @@
+/**
+ * Large manifests are decoded on a worker thread, so the kubelet's event loop (its timers, probes,
+ * servers and every other pod) runs on meanwhile. A manifest near the 10 MiB limit takes seconds to
+ * parse and validate (250,000 labels: about 2.5 s of YAML and 1.7 s of validation on these
+ * machines); Go does it on a goroutine of its own and holds nothing else up (issue 14).
+ *
+ * Small manifests, nearly all of them, are decoded inline: a worker costs tens of milliseconds to
+ * start, far more than they take. One worker per large manifest, ended when it answers; the file
+ * source caches what each file gave, so a large file is decoded again only when it changes.
+ *
+ * The worker runs the built module next to this one (`decode-manifest-worker.js`), so this decoder
+ * is for the built daemon; tests of the sources' logic use decodeManifestInline.
+ */
+import { Worker } from 'node:worker_threads';
+import { decodeManifestText, type DecodedManifest, type ManifestDecoder } from './decode-manifest.js';
+
+/** Manifests up to this many characters are decoded inline (a typical pod is 1–10 KiB). */
+export const INLINE_DECODE_MAX_CHARS = 256 * 1024;
+
+const WORKER_URL = new URL('./decode-manifest-worker.js', import.meta.url);
+
+function decodeOnWorker(file: string, text: string, nodeName: string): Promise<DecodedManifest> {
+  return new Promise((resolve) => {
+    const worker = new Worker(WORKER_URL, { workerData: { file, text, nodeName } });
+    let answered = false;
+    const answer = (result: DecodedManifest) => {
+      if (answered) return;
+      answered = true;
+      void worker.terminate();
+      resolve(result);
+    };
+    worker.once('message', (result: DecodedManifest) => answer(result));
+    worker.once('error', (err) => answer({ origin: file, reason: `can't decode manifest: ${err.message}` }));
+    worker.once('exit', (code) => answer({ origin: file, reason: `can't decode manifest: its decoder exited with code ${code}` }));
+  });
+}
+
+export const decodeManifestOffThread: ManifestDecoder = async (file, text, nodeName) =>
+  (text.length <= INLINE_DECODE_MAX_CHARS ? decodeManifestText(file, text, nodeName) : decodeOnWorker(file, text, nodeName));

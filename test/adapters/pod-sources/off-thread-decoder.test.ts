@@ -1,0 +1,64 @@
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { decodeManifestText } from '../../../src/adapters/pod-sources/decode-manifest.js';
+
+// The worker runs the built module next to the decoder, so the decoder is taken from dist (built
+// before the tests run, as the daemon's tests take the binary).
+type OffThread = typeof import('../../../src/adapters/pod-sources/off-thread-decoder.js');
+const built = () => import(pathToFileURL(resolve('dist/src/adapters/pod-sources/off-thread-decoder.js')).href) as Promise<OffThread>;
+
+/** A pod manifest with `count` labels, the last one `lastKey` (to make it invalid at will). */
+function manifestWithLabels(count: number, lastKey = `k${count - 1}`): string {
+  const labels = Array.from({ length: count - 1 }, (_, i) => `    k${i}: v${i}`);
+  return [
+    'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: large', '  labels:', ...labels, `    ${lastKey}: v`,
+    'spec:', '  containers:', '  - name: main', '    image: busybox', '',
+  ].join('\n');
+}
+
+/** Runs `work` while counting the event loop's turns (setImmediate callbacks) until it settles. */
+async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
+  let turns = 0;
+  let spinning = true;
+  const spin = () => {
+    if (!spinning) return;
+    turns++;
+    setImmediate(spin);
+  };
+  setImmediate(spin);
+  const result = await work();
+  spinning = false;
+  return { result, turns };
+}
+
+describe('decodeManifestOffThread', () => {
+  it('decodes a large manifest as the inline decoder does, while the event loop keeps turning', async () => {
+    const { decodeManifestOffThread, INLINE_DECODE_MAX_CHARS } = await built();
+    const text = manifestWithLabels(40_000);
+    expect(text.length).toBeGreaterThan(INLINE_DECODE_MAX_CHARS);
+    const { result, turns } = await turnsDuring(() => decodeManifestOffThread('/m/large.yaml', text, 'node-a'));
+    expect(result).toEqual(decodeManifestText('/m/large.yaml', text, 'node-a'));
+    expect('pod' in result && Object.keys(result.pod.metadata?.labels ?? {})).toHaveLength(40_000);
+    // Inline, the whole decode is one turn: nothing else runs until it ends.
+    const inline = await turnsDuring(async () => decodeManifestText('/m/large.yaml', text, 'node-a'));
+    expect(inline.turns).toBeLessThanOrEqual(1);
+    expect(turns).toBeGreaterThan(10);
+  });
+
+  it('rejects a large invalid manifest with the reason the inline decoder gives, naming the file', async () => {
+    const { decodeManifestOffThread } = await built();
+    const text = manifestWithLabels(40_000, '"!!bad"');
+    const result = await decodeManifestOffThread('/m/bad.yaml', text, 'node-a');
+    expect(result).toEqual(decodeManifestText('/m/bad.yaml', text, 'node-a'));
+    expect(result).toMatchObject({ origin: '/m/bad.yaml', reason: expect.stringContaining('!!bad') });
+  });
+
+  it('decodes a small manifest inline, with the same answer', async () => {
+    const { decodeManifestOffThread } = await built();
+    const text = manifestWithLabels(3);
+    const { result, turns } = await turnsDuring(() => decodeManifestOffThread('/m/small.yaml', text, 'node-a'));
+    expect(result).toEqual(decodeManifestText('/m/small.yaml', text, 'node-a'));
+    expect(turns).toBeLessThanOrEqual(1);
+  });
+});
