@@ -16,6 +16,9 @@
  * - `pod.manifest.rejected` `{ source, origin, reason }` goes to the parent when a manifest is
  *   rejected for the first time or for a new reason. Go logs the error again at every poll (20 s);
  *   we report once per change, and again only after the manifest was accepted or gone meanwhile.
+ * - `pod.manifest.cleared` `{ source, origin }` goes to the parent when a manifest reported rejected
+ *   is not rejected by the source's latest read any more (fixed, or gone), so the parent's list of
+ *   rejected manifests holds only what the last reads rejected.
  * - Each source region shows whether its last read worked (`healthy`) or not (`failing`); a source
  *   actor that crashes leaves its region in `crashed` (its pods stay; the process log has why).
  * - Messages to the parent leave through two named actions, `sendOutbox` (what the event being
@@ -73,6 +76,7 @@ export type PodConfigOutputEvent =
   | { type: 'pod.config.updated'; op: PodOperation; source: PodSourceName; pods: Pod[] }
   | { type: 'pod.config.sourcesReady' }
   | { type: 'pod.manifest.rejected'; source: PodSourceName; origin: string; reason: string }
+  | { type: 'pod.manifest.cleared'; source: PodSourceName; origin: string }
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number };
 
 export interface PodConfigContext {
@@ -101,13 +105,20 @@ function configuredSources(input: PodConfigInput): PodSourceName[] {
   return sources;
 }
 
-type RejectionReport = Extract<PodConfigOutputEvent, { type: 'pod.manifest.rejected' }>;
+type RejectionReport = Extract<PodConfigOutputEvent, { type: 'pod.manifest.rejected' | 'pod.manifest.cleared' }>;
 
-/** Rejections not reported yet (new origin, or a new reason for it). */
-function newRejections(source: PodSourceName, reported: Record<string, string>, now: Record<string, string>): RejectionReport[] {
-  return Object.entries(now)
+/**
+ * What changed in a source's rejections: those reported before and not rejected now (cleared), then
+ * those not reported yet (a new origin, or a new reason for it).
+ */
+function rejectionChanges(source: PodSourceName, reported: Record<string, string>, now: Record<string, string>): RejectionReport[] {
+  const cleared = Object.keys(reported)
+    .filter((origin) => !(origin in now))
+    .map((origin): RejectionReport => ({ type: 'pod.manifest.cleared', source, origin }));
+  const rejected = Object.entries(now)
     .filter(([origin, reason]) => reported[origin] !== reason)
-    .map(([origin, reason]) => ({ type: 'pod.manifest.rejected', source, origin, reason }));
+    .map(([origin, reason]): RejectionReport => ({ type: 'pod.manifest.rejected', source, origin, reason }));
+  return [...cleared, ...rejected];
 }
 
 export const podConfigMachine = setup({
@@ -135,7 +146,7 @@ export const podConfigMachine = setup({
       if (event.type !== 'pod.source.snapshot') return {};
       const { state, updates } = mergeSnapshot(context.merge, event.source, event.pods, event.observedAtMs);
       const rejectedNow = Object.fromEntries(event.rejected.map((r) => [r.origin, r.reason]));
-      const reports = newRejections(event.source, context.rejected[event.source] ?? {}, rejectedNow);
+      const reports = rejectionChanges(event.source, context.rejected[event.source] ?? {}, rejectedNow);
       return {
         merge: state,
         rejected: { ...context.rejected, [event.source]: rejectedNow },
@@ -144,11 +155,12 @@ export const podConfigMachine = setup({
     }),
     recordFailure: assign(({ context, event }) => {
       if (event.type !== 'pod.source.failed') return {};
-      // The source's pods stay as they were; only the failure is recorded (and reported once).
+      // The source's pods stay as they were; only the failure is recorded (and reported once). The
+      // source's other rejections are cleared: a failed read says nothing of them any more.
       const rejectedNow = { [event.origin]: event.reason };
       return {
         rejected: { ...context.rejected, [event.source]: rejectedNow },
-        outbox: newRejections(event.source, context.rejected[event.source] ?? {}, rejectedNow),
+        outbox: rejectionChanges(event.source, context.rejected[event.source] ?? {}, rejectedNow),
       };
     }),
     /** Sends what the last merge or failure produced to the parent, in order. */

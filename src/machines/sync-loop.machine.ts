@@ -92,6 +92,7 @@ export type SyncLoopEvent =
   | { type: 'pod.config.updated'; op: PodOperation; source: string; pods: Pod[] }
   | { type: 'pod.config.sourcesReady' }
   | { type: 'pod.manifest.rejected'; source: string; origin: string; reason: string }
+  | { type: 'pod.manifest.cleared'; source: string; origin: string }
   | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[]; runningPodUids?: string[]; discarded?: number; discardedPodUids?: string[] }
   | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
   | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string }
@@ -259,6 +260,11 @@ export const syncLoopMachine = setup({
           ...context.rejectedManifests.filter((r) => r.origin !== event.origin).slice(-99),
           { source: event.source, origin: event.origin, reason: event.reason },
         ],
+      }),
+    },
+    'pod.manifest.cleared': {
+      actions: assign({
+        rejectedManifests: ({ context, event }) => context.rejectedManifests.filter((r) => r.origin !== event.origin),
       }),
     },
     'runtime.health.changed': {

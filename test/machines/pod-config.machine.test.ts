@@ -67,6 +67,7 @@ function summarize(e: AnyEventObject): string {
   if (e.type === 'pod.config.updated') return `updated ${e['op']} ${e['source']} ${(e['pods'] as Pod[]).map((p) => p.metadata.uid).join(',')}`;
   if (e.type === 'pod.config.sourcesReady') return 'sourcesReady';
   if (e.type === 'pod.manifest.rejected') return `rejected ${e['source']} ${e['origin']}: ${e['reason']}`;
+  if (e.type === 'pod.manifest.cleared') return `cleared ${e['source']} ${e['origin']}`;
   return e.type;
 }
 
@@ -112,7 +113,7 @@ describe('podConfigMachine', () => {
     expect(t.take()).toEqual(['rejected http http://x/: http://x/: 500 Internal Server Error']);
     expect(t.child().getSnapshot().value).toMatchObject({ httpSource: { active: 'failing' }, readiness: 'waitingForSources' });
     t.snapshot('http', [pod('h')]);
-    expect(t.take()).toEqual(['updated ADD http h', 'sourcesReady']);
+    expect(t.take()).toEqual(['updated ADD http h', 'cleared http http://x/', 'sourcesReady']);
     t.snapshot('file', [pod('f')]);
     expect(t.take()).toEqual(['updated ADD file f']);
     expect(t.child().getSnapshot().value).toEqual({
@@ -137,7 +138,7 @@ describe('podConfigMachine', () => {
     expect(t.take()).toEqual(['sourcesReady']);
   });
 
-  it('reports a rejected manifest once, again when its reason changes, and again after it was fixed and broke again', () => {
+  it('reports a rejected manifest once, again when its reason changes, cleared when fixed, and again when it broke again', () => {
     const t = start();
     const bad = { origin: '/m/bad.yaml', reason: 'invalid pod: spec.containers: Required value' };
     t.snapshot('file', [pod('a')], [bad]);
@@ -149,8 +150,20 @@ describe('podConfigMachine', () => {
     t.snapshot('file', [pod('a')], [{ origin: bad.origin, reason: 'empty manifest' }]);
     expect(t.take()).toEqual(['rejected file /m/bad.yaml: empty manifest']);
     t.snapshot('file', [pod('a')], []);
+    expect(t.take()).toEqual(['cleared file /m/bad.yaml']);
+    t.snapshot('file', [pod('a')], []);
+    expect(t.take()).toEqual([]);
     t.snapshot('file', [pod('a')], [{ origin: bad.origin, reason: 'empty manifest' }]);
     expect(t.take()).toEqual(['rejected file /m/bad.yaml: empty manifest']);
+  });
+
+  it('clears the rejections of one source only, those its latest read no longer gives', () => {
+    const t = start({ staticPodURL: 'http://x/' });
+    t.snapshot('file', [], [{ origin: '/m/one.yaml', reason: 'empty manifest' }, { origin: '/m/two.yaml', reason: 'empty manifest' }]);
+    t.snapshot('http', [], [{ origin: 'http://x/ items[0]', reason: 'empty manifest' }]);
+    t.take();
+    t.snapshot('file', [], [{ origin: '/m/two.yaml', reason: 'empty manifest' }]);
+    expect(t.take()).toEqual(['cleared file /m/one.yaml']);
   });
 
   it('keeps the pods of a source whose read failed', () => {
@@ -162,7 +175,7 @@ describe('podConfigMachine', () => {
     t.failure('file', '/etc/kubernetes/manifests', 'unable to read manifest path: EACCES');
     expect(t.take()).toEqual([]);
     t.snapshot('file', [pod('a')]);
-    expect(t.take()).toEqual([]);
+    expect(t.take()).toEqual(['cleared file /etc/kubernetes/manifests']);
   });
 
   it('ignores a snapshot that names a source it did not start', () => {

@@ -234,6 +234,14 @@ describe('syncLoopMachine', () => {
     expect(a.getSnapshot().context.rejectedManifests).toEqual([{ source: 'file', origin: '/m/bad.yaml', reason: 'no containers' }]);
   });
 
+  it('drops a rejected manifest once its source no longer rejects it', () => {
+    const a = start();
+    a.send({ type: 'pod.manifest.rejected', source: 'file', origin: '/m/bad.yaml', reason: 'not YAML' });
+    a.send({ type: 'pod.manifest.rejected', source: 'file', origin: '/m/other.yaml', reason: 'not YAML' });
+    a.send({ type: 'pod.manifest.cleared', source: 'file', origin: '/m/bad.yaml' });
+    expect(a.getSnapshot().context.rejectedManifests).toEqual([{ source: 'file', origin: '/m/other.yaml', reason: 'not YAML' }]);
+  });
+
   describe('probes', () => {
     const running = (startedAt: string): PodStatus => ({
       phase: 'Running',
