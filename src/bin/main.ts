@@ -5,22 +5,19 @@
 import { parseCommandLine } from '../domain/config/command-line.js';
 import { formatUsage } from '../domain/config/usage.js';
 import { versionLine, rawVersionInfo } from '../domain/config/version.js';
-import { runConfigCommand } from './commands/config.js';
-import { runGraphCommand } from './commands/graph.js';
-import { runReplayCommand } from './commands/replay.js';
-import { runReportCommand } from './commands/report.js';
-import { runRuntimeCommand } from './commands/runtime.js';
-import { runVisualizeCommand } from './commands/visualize.js';
-import { runDaemon } from './daemon.js';
 import { processCommandIo, type CommandIo } from './io.js';
 
-const SUBCOMMANDS: Record<string, (argv: string[], io: CommandIo) => Promise<number>> = {
-  config: runConfigCommand,
-  graph: runGraphCommand,
-  replay: runReplayCommand,
-  report: runReportCommand,
-  runtime: runRuntimeCommand,
-  visualize: runVisualizeCommand,
+type Command = (argv: string[], io: CommandIo) => Promise<number>;
+
+// Each subcommand, and the daemon, is loaded when it is run: the daemon's start-up does not compile
+// the replay, report, graph and visualizer code, nor a subcommand the daemon's.
+const SUBCOMMANDS: Record<string, Command> = {
+  config: async (argv, io) => (await import('./commands/config.js')).runConfigCommand(argv, io),
+  graph: async (argv, io) => (await import('./commands/graph.js')).runGraphCommand(argv, io),
+  replay: async (argv, io) => (await import('./commands/replay.js')).runReplayCommand(argv, io),
+  report: async (argv, io) => (await import('./commands/report.js')).runReportCommand(argv, io),
+  runtime: async (argv, io) => (await import('./commands/runtime.js')).runRuntimeCommand(argv, io),
+  visualize: async (argv, io) => (await import('./commands/visualize.js')).runVisualizeCommand(argv, io),
 };
 
 // Subcommands named in the docs but not built yet: answered with a pointer to their issue.
@@ -44,7 +41,7 @@ export async function main(argv: string[], io: CommandIo = processCommandIo): Pr
     io.stdout((quick.versionRaw ? rawVersionInfo() : versionLine()) + '\n');
     return 0;
   }
-  return runDaemon(argv);
+  return (await import('./daemon.js')).runDaemon(argv);
 }
 
 function tryParse(argv: string[]) {

@@ -1,15 +1,17 @@
 /**
  * The HTTP servers the phases start, over fastify: the debug server (visualizer, /debug/*), healthz,
  * the kubelet server with webhook authn/authz through the API clients, and the read-only port.
+ *
+ * Each server's modules (fastify, its routes, the visualizer, the stats summary) are loaded when
+ * that server is started: a kubelet that runs without one does not load it at start-up, as a Go
+ * kubelet does not start it.
  */
 import type { LiveState } from '../actors/phases/live-state.js';
 import { createApiReviewers } from '../actors/view/api-reviewers.js';
 import type { KubeletView } from '../ports/kubelet-view.js';
 import type { ActorDirectory } from '../actors/debug/actor-directory.js';
 import type { JournalFeed } from '../adapters/debug-server/journal-feed.js';
-import { startDebugServer } from '../adapters/debug-server/server.js';
-import { startHealthz, type HealthCheck } from '../adapters/http/healthz.js';
-import { startKubeletServer, startReadOnlyServer } from '../adapters/http/kubelet-server/server.js';
+import type { HealthCheck } from '../adapters/http/healthz.js';
 import type { DeferredJournalSink } from '../adapters/journal-file/deferred-sink.js';
 import { machineGraphs } from '../machines/index.js';
 import { actorLogger, type Logger } from '../log.js';
@@ -26,8 +28,8 @@ export function debugServerStarter(
   logger: Logger,
 ): DebugServerStarter {
   return {
-    start: (address) =>
-      startDebugServer(address, {
+    start: async (address) =>
+      (await import('../adapters/debug-server/server.js')).startDebugServer(address, {
         actors: () => o.directory.list(),
         pods: () => podsView(o.views.syncLoop()),
         visualizer: { mode: 'live', graphs: machineGraphs(), feed: o.feed },
@@ -37,13 +39,14 @@ export function debugServerStarter(
 }
 
 export function healthzStarter(healthChecks: HealthCheck[]): HealthzStarter {
-  return { start: (host, port) => startHealthz(host, port, healthChecks) };
+  return { start: async (host, port) => (await import('../adapters/http/healthz.js')).startHealthz(host, port, healthChecks) };
 }
 
 export function kubeletServerStarter(o: { live: LiveState; view: KubeletView; healthChecks: HealthCheck[]; clock: Clock; logger: Logger }): ServerStarter {
   const { live, view, healthChecks, clock, logger } = o;
   return {
-    startKubelet: ({ webhook, systemLogHandler, ...opts }) => {
+    startKubelet: async ({ webhook, systemLogHandler, ...opts }) => {
+      const { startKubeletServer } = await import('../adapters/http/kubelet-server/server.js');
       const api = live.api.peek();
       const reviewers = webhook && api
         ? createApiReviewers(api.main, clock, { tokenMs: webhook.tokenTtlMs, authorizedMs: webhook.authorizedTtlMs, unauthorizedMs: webhook.unauthorizedTtlMs })
@@ -59,6 +62,7 @@ export function kubeletServerStarter(o: { live: LiveState; view: KubeletView; he
         logger: actorLogger(logger, 'kubeletServer', 'http'),
       });
     },
-    startReadOnly: (opts) => startReadOnlyServer({ ...opts, view, healthChecks, logger: actorLogger(logger, 'readOnlyServer', 'http') }),
+    startReadOnly: async (opts) =>
+      (await import('../adapters/http/kubelet-server/server.js')).startReadOnlyServer({ ...opts, view, healthChecks, logger: actorLogger(logger, 'readOnlyServer', 'http') }),
   };
 }
