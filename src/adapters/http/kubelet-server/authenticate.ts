@@ -2,8 +2,8 @@
  * Authentication for the kubelet server, in Go's order (k8s.io/apiserver DelegatingAuthenticator):
  * x509 client certificate, then bearer token, then anonymous when enabled.
  *
- * - x509: a certificate verified against clientCAFile (Node's `socket.authorized`) names the user by
- *   its subject CN and the groups by its O values. A certificate that does not verify is an error,
+ * - x509: a certificate verified against clientCAFile (the connection's verdict, client-certificates.ts)
+ *   names the user by its subject CN and the groups by its O values. A certificate that does not verify is an error,
  *   and an error is a 401 even when anonymous is on (Go's union is FailOnError before anonymous).
  * - Bearer: `Authorization: Bearer <token>` goes to the TokenReviewer; a token it does not accept is
  *   a 401. With no TokenReviewer (standalone, no API server) a bearer token is a 401 here; Go would
@@ -16,6 +16,7 @@ import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage } from 'node:http';
 import { ANONYMOUS_USER, AUTHENTICATED_GROUP, type UserInfo } from '../../../domain/http/request-attributes.js';
 import type { TokenReviewer } from '../../../ports/kubelet-view.js';
+import type { ClientCertificateVerdict } from '../tls/client-certificates.js';
 
 export type AuthenticationResult =
   | { ok: true; user: UserInfo; method: 'x509' | 'token' | 'anonymous' }
@@ -23,8 +24,11 @@ export type AuthenticationResult =
 
 export interface AuthenticatorOptions {
   anonymous: boolean;
-  /** x509 client certificates are considered only when a client CA is configured. */
-  clientCA: boolean;
+  /**
+   * The verdict on a connection's client certificate; absent when no client CA is configured, and
+   * then certificates are not considered.
+   */
+  clientCertificates?: (socket: object) => ClientCertificateVerdict | undefined;
   tokenReviewer?: TokenReviewer;
 }
 
@@ -38,12 +42,17 @@ function asList(v: string | string[] | undefined): string[] {
 }
 
 /** The verified client certificate's identity, `undefined` when none was sent, or an error. */
-function fromClientCertificate(socket: IncomingMessage['socket']): UserInfo | undefined | { error: string } {
+function fromClientCertificate(
+  socket: IncomingMessage['socket'],
+  verdictOf: (socket: object) => ClientCertificateVerdict | undefined,
+): UserInfo | undefined | { error: string } {
   const tls = socket as Partial<TLSSocket>;
   if (typeof tls.getPeerCertificate !== 'function') return undefined;
   const cert = tls.getPeerCertificate();
   if (!cert || Object.keys(cert).length === 0) return undefined;
-  if (!tls.authorized) return { error: `verifying certificate failed: ${String(tls.authorizationError ?? 'unknown authority')}` };
+  // A certificate on a connection that was never verified is refused, not let through.
+  const verdict = verdictOf(socket) ?? { ok: false, reason: 'the connection\'s certificate was not verified' };
+  if (!verdict.ok) return { error: `verifying certificate failed: ${verdict.reason}` };
   const cn = asList(cert.subject?.CN)[0];
   if (!cn) return { error: 'client certificate has no common name' };
   return { name: cn, groups: asList(cert.subject?.O) };
@@ -58,8 +67,8 @@ export function bearerToken(header: string | undefined): string | undefined {
 }
 
 export async function authenticateRequest(raw: IncomingMessage, opts: AuthenticatorOptions): Promise<AuthenticationResult> {
-  if (opts.clientCA) {
-    const x509 = fromClientCertificate(raw.socket);
+  if (opts.clientCertificates) {
+    const x509 = fromClientCertificate(raw.socket, opts.clientCertificates);
     if (x509 && 'error' in x509) return { ok: false, reason: x509.error };
     if (x509) return { ok: true, user: withAuthenticatedGroup(x509), method: 'x509' };
   }

@@ -18,6 +18,7 @@
  * ways for 5 minutes is closed; a log follow lasts at most 4 h (Go's write timeout).
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import { KubeletError } from '../../../domain/errors.js';
 import { listenAndReport, type RunningServer } from '../listen.js';
@@ -30,6 +31,7 @@ import type { Pod } from '../../../domain/pod/types.js';
 import type { KubeletView, SubjectAccessReviewer, TokenReviewer } from '../../../ports/kubelet-view.js';
 import { buildHealthzApp, type HealthCheck } from '../healthz.js';
 import { listenOrRetry } from '../listen-or-retry.js';
+import { createClientCertificateVerifier, loadCertificateBundle, type ClientCertificateVerifier } from '../tls/client-certificates.js';
 import { buildServerTlsOptions, type KubeletTlsConfig } from '../tls/server-tls-options.js';
 import { authenticateRequest } from './authenticate.js';
 import { authorizeRequest, type AuthorizationMode } from './authorize.js';
@@ -59,6 +61,8 @@ export interface KubeletAppOptions {
   healthChecks?: HealthCheck[];
   /** Absent: no authentication or authorization (the read-only server). */
   auth?: KubeletServerAuth & { nodeName: string };
+  /** Verdicts on the connections' client certificates (with clientCAFile); absent: none considered. */
+  clientCertificates?: ClientCertificateVerifier;
   debuggingHandlers: boolean;
   /** `/logs/` (enableSystemLogHandler, served only with the debugging handlers); absent: off. */
   systemLogs?: SystemLogsOptions;
@@ -110,7 +114,7 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
 
   if (auth) {
     app.addHook('onRequest', async (req, reply) => {
-      const who = await authenticateRequest(req.raw, { anonymous: auth.anonymous, clientCA: Boolean(auth.clientCAFile), tokenReviewer: auth.tokenReviewer });
+      const who = await authenticateRequest(req.raw, { anonymous: auth.anonymous, clientCertificates: opts.clientCertificates?.verdictOf, tokenReviewer: auth.tokenReviewer });
       if (!who.ok) {
         logger?.debug({ reason: who.reason, path: req.url }, 'Unauthorized request to kubelet server');
         return reply.code(401).type('text/plain; charset=utf-8').send('Unauthorized');
@@ -186,11 +190,15 @@ export async function startKubeletServer(opts: KubeletServerOptions): Promise<Ru
     throw new KubeletError('KLT_ERR_AUTH_CONFIG', 'no client provided, cannot use webhook authorization');
   }
   const tls = await buildServerTlsOptions(opts.tls, opts.auth.clientCAFile, opts.nowSeconds ?? Math.floor(Date.now() / 1000));
+  const clientCertificates = opts.auth.clientCAFile
+    ? createClientCertificateVerifier(await loadCertificateBundle(opts.auth.clientCAFile, 'clientCAFile'))
+    : undefined;
   const app = buildKubeletApp(
     {
       view: opts.view,
       healthChecks: opts.healthChecks,
       auth: { ...opts.auth, nodeName: opts.auth.nodeName ?? opts.tls.hostname },
+      ...(clientCertificates ? { clientCertificates } : {}),
       debuggingHandlers: opts.debuggingHandlers ?? true,
       ...(opts.systemLogs ? { systemLogs: opts.systemLogs } : {}),
       logger: opts.logger,
@@ -198,6 +206,9 @@ export async function startKubeletServer(opts: KubeletServerOptions): Promise<Ru
     },
     { https: { ...tls, maxHeaderSize: MAX_HEADER_BYTES } } as Partial<FastifyServerOptions>,
   );
+  // Each connection's certificate is verified as it is established (client-certificates.ts says
+  // why it must be then), once for all the requests it carries.
+  if (clientCertificates) app.server.on('secureConnection', (socket: TLSSocket) => clientCertificates.admit(socket));
   const server = await listenAndReport(app, { host: opts.address, port: opts.port, what: 'the kubelet server address', retryable: true });
   opts.logger.info({ address: server.address }, 'Starting to listen');
   return server;

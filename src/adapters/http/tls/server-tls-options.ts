@@ -2,8 +2,9 @@
  * The kubelet server's TLS options for Node's https server: the serving pair (given files, or the
  * self-signed pair in certDir), tlsMinVersion and tlsCipherSuites mapped from Go's names, and client
  * certificates requested but not required (`requestCert`, `rejectUnauthorized: false`): a client
- * without a certificate may still authenticate another way, so the decision is the authenticator's,
- * which reads `socket.authorized` (verified against clientCAFile).
+ * without a certificate may still authenticate another way, so the decision is the authenticator's.
+ * OpenSSL gets an empty trust store (`ca: []`, not clientCAFile, not Node's root store): the client
+ * certificate is verified against clientCAFile in client-certificates.ts, which says why.
  */
 import { readFile } from 'node:fs/promises';
 import type { SecureContextOptions, TlsOptions } from 'node:tls';
@@ -53,6 +54,6 @@ export async function buildServerTlsOptions(
     rejectUnauthorized: false,
   };
   if (settings.ciphers) options.ciphers = settings.ciphers;
-  if (clientCAFile) options.ca = await readPem(clientCAFile, 'clientCAFile');
+  if (options.requestCert) options.ca = [];
   return options;
 }

@@ -4,8 +4,9 @@
  * are made with openssl in a temp dir.
  */
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { request as httpsRequest } from 'node:https';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { Agent, request as httpsRequest } from 'node:https';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,10 +26,11 @@ async function makeCa(name: string, subject = `/CN=${name}`): Promise<void> {
   await run('openssl', ['req', '-x509', ...EC, '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.crt`), '-days', '1', '-subj', subject]);
 }
 
-async function makeClient(name: string, ca: string, subject: string): Promise<void> {
+async function makeClient(name: string, ca: string, subject: string, extensions: string[] = []): Promise<void> {
   await run('openssl', ['req', ...EC, '-keyout', join(dir, `${name}.key`), '-out', join(dir, `${name}.csr`), '-subj', subject]);
+  await writeFile(join(dir, `${name}.ext`), extensions.join('\n') + '\n');
   await run('openssl', ['x509', '-req', '-in', join(dir, `${name}.csr`), '-CA', join(dir, `${ca}.crt`), '-CAkey', join(dir, `${ca}.key`),
-    '-CAcreateserial', '-out', join(dir, `${name}.crt`), '-days', '1']);
+    '-CAcreateserial', '-out', join(dir, `${name}.crt`), '-days', '1', '-extfile', join(dir, `${name}.ext`)]);
 }
 
 beforeAll(async () => {
@@ -43,6 +45,17 @@ beforeAll(async () => {
   // …and that CA's own certificate presented as the client certificate.
   await run('cp', [join(dir, 'forged-ca.crt'), join(dir, 'forged-self.crt')]);
   await run('cp', [join(dir, 'forged-ca.key'), join(dir, 'forged-self.key')]);
+  // An intermediate CA under the trusted one, and a client certificate it signed, presented with it.
+  await makeClient('mid-ca', 'client-ca', '/CN=mid-ca', ['basicConstraints=critical,CA:TRUE', 'keyUsage=critical,keyCertSign']);
+  await makeClient('carol-leaf', 'mid-ca', '/CN=carol');
+  await writeFile(join(dir, 'carol.crt'), (await readFile(join(dir, 'carol-leaf.crt'), 'utf8')) + (await readFile(join(dir, 'mid-ca.crt'), 'utf8')));
+  await run('cp', [join(dir, 'carol-leaf.key'), join(dir, 'carol.key')]);
+  // A chain the client got wrong itself: a leaf presented with an intermediate named like its
+  // issuer but with another key (OpenSSL checks that signature even with no trusted CA).
+  await makeCa('mid-ca-twin', '/CN=mid-ca');
+  await makeClient('bob-leaf', 'mid-ca-twin', '/CN=bob');
+  await writeFile(join(dir, 'bob.crt'), (await readFile(join(dir, 'bob-leaf.crt'), 'utf8')) + (await readFile(join(dir, 'mid-ca.crt'), 'utf8')));
+  await run('cp', [join(dir, 'bob-leaf.key'), join(dir, 'bob.key')]);
 }, 60_000);
 
 afterEach(async () => {
@@ -66,7 +79,7 @@ async function start(auth: Partial<KubeletServerAuth>, tls: { minVersion?: strin
   return server;
 }
 
-async function get(server: RunningServer, path: string, client?: string, extra: Record<string, unknown> = {}): Promise<{ status: number; body: string }> {
+async function get(server: RunningServer, path: string, client?: string, extra: Record<string, unknown> = {}): Promise<{ status: number; body: string; reused: boolean }> {
   const port = Number(server.address.split(':').pop());
   const ca = await readFile(join(dir, 'pki', 'kubelet.crt'));
   const creds = client ? { cert: await readFile(join(dir, `${client}.crt`)), key: await readFile(join(dir, `${client}.key`)) } : {};
@@ -74,19 +87,35 @@ async function get(server: RunningServer, path: string, client?: string, extra: 
     // Verify the kubelet's own certificate too: its SANs carry the node IP.
     const req = httpsRequest({ host: '127.0.0.1', port, path, ca, ...creds, ...extra }, (res) => {
       let body = '';
+      const reused = (res.socket as TLSSocket).isSessionReused();
       res.setEncoding('utf8');
       res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, reused }));
     });
     req.on('error', reject);
     req.end();
   });
 }
 
+/** The status line of a GET sent only once the server has finished its handshake (its session ticket has come). */
+async function getAfterHandshake(server: RunningServer, path: string, client: string): Promise<string> {
+  const port = Number(server.address.split(':').pop());
+  const creds = { cert: await readFile(join(dir, `${client}.crt`)), key: await readFile(join(dir, `${client}.key`)) };
+  return new Promise((resolve) => {
+    const socket = tlsConnect({ host: '127.0.0.1', port, ca: [], rejectUnauthorized: false, ...creds });
+    let answer = '';
+    // Written a turn later: a write from within the 'session' callback is never sent (Node 20).
+    socket.once('session', () => setImmediate(() => socket.write(`GET ${path} HTTP/1.1\r\nHost: node-a\r\nConnection: close\r\n\r\n`)));
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.on('error', (err: NodeJS.ErrnoException) => resolve(`error ${err.code ?? err.message}`));
+    socket.on('close', () => resolve(answer.split('\r\n')[0] || 'closed without an answer'));
+  });
+}
+
 describe('kubelet server over TLS', () => {
   it('answers 401 to a client without credentials when anonymous is off', async () => {
     const s = await start({ anonymous: false });
-    expect(await get(s, '/pods')).toEqual({ status: 401, body: 'Unauthorized' });
+    expect(await get(s, '/pods')).toMatchObject({ status: 401, body: 'Unauthorized' });
   });
 
   it('serves an anonymous client when anonymous is on with AlwaysAllow', async () => {
@@ -115,6 +144,27 @@ describe('kubelet server over TLS', () => {
       const res = await get(s, '/pods', client);
       expect([client, res.status, res.body]).toEqual([client, 401, 'Unauthorized']);
     }
+  });
+
+  // Node's https client sends its request with the handshake's last flight; curl and Go wait for it
+  // to finish, so the server's first read after the handshake finds nothing, and that read is where
+  // OpenSSL's leftover signature failure used to reset the connection.
+  it.each(['eve', 'forged-self', 'bob'])('answers 401, not a reset, to %s\'s certificate sent by a client that waits for the handshake (#14)', async (client) => {
+    const s = await start({ anonymous: true });
+    expect(await getAfterHandshake(s, '/pods', client)).toBe('HTTP/1.1 401 Unauthorized');
+  });
+
+  it('authenticates a certificate presented with its intermediate CA, also over a resumed TLS session', async () => {
+    const s = await start({ anonymous: false });
+    const agent = new Agent({ keepAlive: false, maxCachedSessions: 10 });
+    const answers: Array<[number, boolean]> = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await get(s, '/pods', 'carol', { agent });
+      answers.push([res.status, res.reused]);
+    }
+    agent.destroy();
+    expect(answers.map(([status]) => status)).toEqual([200, 200, 200]);
+    expect(answers.map(([, reused]) => reused)).toEqual([false, true, true]);
   });
 
   it('honours tlsMinVersion: a TLS 1.2-only client cannot connect to a TLS 1.3 server', async () => {
