@@ -3,7 +3,8 @@
  * static pod manifests, through the same code the daemon runs (the config loader over an in-memory
  * file system; the manifest parser and decoder). Every case must end in a refusal that names a
  * flag, field or file, or in a valid result — never a stray exception, and never a known-bad value
- * let through. The seed changes every run and is printed; FUZZ_SEED=<n> repeats a run.
+ * let through. The seed changes every run and is printed; FUZZ_SEED=<n> repeats a run. The
+ * generators are in hostile-arbitraries.ts; hostile-binary.fuzz.test.ts runs them through the binary.
  */
 import fc from 'fast-check';
 import { performance } from 'node:perf_hooks';
@@ -11,17 +12,15 @@ import { stringify as toYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { loadKubeletConfiguration, type ConfigFileSystem } from '../../src/adapters/config-file/load-kubelet-configuration.js';
 import { parseManifestText } from '../../src/adapters/pod-sources/parse-manifest.js';
-import { FLAG_TABLE } from '../../src/domain/config/flag-table.js';
 import type { FieldError } from '../../src/domain/config/types.js';
 import { validateKubeletFlags } from '../../src/domain/config/validate.js';
 import { KubeletError } from '../../src/domain/errors.js';
 import { decodeStaticPod } from '../../src/domain/pod-config/static-pod.js';
+import { configText, flagArgs, FUZZ_SEED as SEED, manifestText } from './hostile-arbitraries.js';
 
-const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
 const CONFIG_RUNS = 2_000;
 const MANIFEST_RUNS = 2_000;
 const CONFIG_PATH = '/fuzz/kubelet.yaml';
-process.stdout.write(`fuzz seed ${SEED} (FUZZ_SEED=${SEED} repeats this run)\n`);
 
 const memoryFs = (files: Record<string, string>): ConfigFileSystem => ({
   readFile: async (path) => {
@@ -31,50 +30,6 @@ const memoryFs = (files: Record<string, string>): ConfigFileSystem => ({
   },
   listFiles: async () => [],
 });
-
-// Values of every shape a person or a broken tool might write.
-const oddText = fc.oneof(
-  fc.string({ maxLength: 40 }),
-  fc.constantFrom('', '0', '-1', '1s', '-10s', '1h2m', '10x', 'abc', '1e309', 'NaN', 'true', 'yes', '10Mi', '-5Mi', '1.5.5Gi',
-    'a=b,c=d', 'k=v:NoSchedule', 'a:Explode', '::1', '0010.1.1.1', '300.1.1.1', '%', '100%', '∞', '\u0000', 'x'.repeat(300)),
-  fc.integer().map(String),
-  fc.double().map(String),
-);
-const oddValue: fc.Arbitrary<unknown> = fc.oneof(
-  oddText,
-  fc.integer(),
-  fc.double(),
-  fc.boolean(),
-  fc.constant(null),
-  fc.array(oddText, { maxLength: 3 }),
-  fc.dictionary(oddText, oddText, { maxKeys: 3 }),
-);
-
-const FLAGS = FLAG_TABLE.filter((f) => !('meta' in f.target));
-const CONFIG_FIELDS = [
-  'enableServer', 'staticPodPath', 'syncFrequency', 'fileCheckFrequency', 'httpCheckFrequency', 'staticPodURL', 'staticPodURLHeader',
-  'address', 'port', 'readOnlyPort', 'authentication', 'authorization', 'healthzPort', 'healthzBindAddress', 'oomScoreAdj', 'clusterDNS',
-  'nodeStatusUpdateFrequency', 'nodeLeaseDurationSeconds', 'imageGCHighThresholdPercent', 'imageGCLowThresholdPercent', 'cgroupDriver',
-  'cpuManagerPolicy', 'memoryManagerPolicy', 'qosReserved', 'maxPods', 'podPidsLimit', 'evictionHard', 'evictionSoft',
-  'evictionSoftGracePeriod', 'kubeReserved', 'systemReserved', 'containerLogMaxSize', 'containerLogMaxFiles', 'featureGates',
-  'registerWithTaints', 'allowedUnsafeSysctls', 'reservedMemory', 'shutdownGracePeriod', 'kubeAPIQPS', 'kubeAPIBurst', 'bogusField',
-];
-
-const flagArgs = fc.array(
-  fc.record({ flag: fc.constantFrom(...FLAGS), value: oddText, form: fc.constantFrom('=', ' ') }),
-  { maxLength: 5 },
-).map((flags) => flags.flatMap(({ flag, value, form }) => (form === '=' ? [`--${flag.name}=${value}`] : [`--${flag.name}`, value])));
-
-const configDoc = fc.record({
-  apiVersion: fc.oneof(fc.constant('kubelet.config.k8s.io/v1beta1'), oddText),
-  kind: fc.oneof(fc.constant('KubeletConfiguration'), oddText),
-  fields: fc.dictionary(fc.constantFrom(...CONFIG_FIELDS), oddValue, { maxKeys: 6 }),
-}).map(({ apiVersion, kind, fields }) => ({ apiVersion, kind, ...fields }));
-
-const configText = fc.oneof(
-  { weight: 6, arbitrary: configDoc.chain((doc) => fc.constantFrom(toYaml(doc), JSON.stringify(doc))) },
-  { weight: 1, arbitrary: fc.string({ maxLength: 200 }) },
-);
 
 /** What the daemon's command.* phases would say: every field error, or the error that stopped them. */
 async function configure(argv: string[], files: Record<string, string>): Promise<{ errors: FieldError[] } | { refused: KubeletError }> {
@@ -130,32 +85,6 @@ describe(`fuzz, seed ${SEED}`, () => {
       { seed: SEED, numRuns: 200 },
     );
   });
-
-  const podish = fc.record({
-    apiVersion: fc.oneof({ weight: 4, arbitrary: fc.constant('v1') }, oddText),
-    kind: fc.oneof({ weight: 4, arbitrary: fc.constant('Pod') }, oddText),
-    metadata: fc.oneof(
-      { weight: 4, arbitrary: fc.record({ name: fc.oneof(fc.constantFrom('web', 'a-b', 'x'), oddText), namespace: fc.option(oddText, { nil: undefined }), labels: fc.option(fc.dictionary(oddText, oddText, { maxKeys: 2 }), { nil: undefined }) }, { requiredKeys: ['name'] }) },
-      oddValue,
-    ),
-    spec: fc.oneof(
-      { weight: 4, arbitrary: fc.record({
-        containers: fc.oneof(
-          { weight: 4, arbitrary: fc.array(fc.record({ name: fc.oneof(fc.constant('main'), oddText), image: fc.oneof(fc.constant('busybox:1.0'), oddText), command: fc.option(fc.array(oddText, { maxLength: 3 }), { nil: undefined }), ports: fc.option(oddValue, { nil: undefined }), resources: fc.option(oddValue, { nil: undefined }) }, { requiredKeys: ['name', 'image'] }), { maxLength: 3 }) },
-          oddValue,
-        ),
-        restartPolicy: fc.option(oddText, { nil: undefined }),
-        terminationGracePeriodSeconds: fc.option(oddValue, { nil: undefined }),
-        hostNetwork: fc.option(oddValue, { nil: undefined }),
-      }, { requiredKeys: ['containers'] }) },
-      oddValue,
-    ),
-  });
-  const manifestText = fc.oneof(
-    { weight: 6, arbitrary: podish.chain((pod) => fc.constantFrom(toYaml(pod), JSON.stringify(pod))) },
-    { weight: 1, arbitrary: fc.string({ maxLength: 400 }) },
-    { weight: 1, arbitrary: fc.constantFrom('a: &x [*x]', 'a: *nope', '{"a": 1, "a": 2}', '---\n---\n', 'kind: Pod\n---\nkind: Pod\n', '\uFEFFkind: Pod', '[', 'null') },
-  );
 
   it(`decodes ${MANIFEST_RUNS} generated manifests: a pod, or a reason; the event loop never held past 100 ms`, () => {
     // A stall is the CPU one decode holds the event loop for; on a loaded CI machine its wall time

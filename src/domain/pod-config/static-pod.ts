@@ -25,6 +25,7 @@ import type { Pod, Toleration } from '../pod/types.js';
 import { canonicalJson } from '../runtime/container-hash.js';
 import { staticPodApiReference } from './api-references.js';
 import { applyPodDefaults } from './pod-defaults.js';
+import { podShapeError, withoutNulls } from './pod-shape.js';
 import { CONFIG_HASH_ANNOTATION, CONFIG_SOURCE_ANNOTATION, type PodSourceName } from './types.js';
 import { validatePod } from './validate-pod.js';
 
@@ -97,7 +98,8 @@ function checkTypeMeta(doc: unknown, kind: 'Pod' | 'PodList'): string | null {
 }
 
 /** Shape checks a typed Pod relies on, then the treatment. `prefix` locates the pod in a list. */
-function podFromObject(obj: Record<string, unknown>, origin: ManifestOrigin, prefix: string): DecodeResult<Pod> {
+function podFromObject(manifest: Record<string, unknown>, origin: ManifestOrigin, prefix: string): DecodeResult<Pod> {
+  const obj = withoutNulls(manifest);
   const shapeError = checkShape(obj);
   if (shapeError) return { ok: false, reason: `${prefix}${shapeError}` };
   if (!(obj['metadata'] as { name?: string } | undefined)?.name) return { ok: false, reason: `${prefix}invalid pod: name is needed for the pod` };
@@ -114,40 +116,12 @@ function podFromObject(obj: Record<string, unknown>, origin: ManifestOrigin, pre
 }
 
 function checkShape(obj: Record<string, unknown>): string | null {
-  const metadata = obj['metadata'] ?? {};
-  if (!isObject(metadata)) return 'metadata: must be an object';
-  for (const key of ['name', 'namespace', 'uid'] as const) {
-    if (metadata[key] !== undefined && typeof metadata[key] !== 'string') return `metadata.${key}: must be a string`;
-  }
-  for (const key of ['labels', 'annotations'] as const) {
-    const map = metadata[key];
-    if (map === undefined || map === null) continue;
-    if (!isObject(map) || Object.values(map).some((v) => typeof v !== 'string')) {
-      return `metadata.${key}: must be a map of strings`;
-    }
-  }
+  const metadataError = podShapeError({ metadata: obj['metadata'] });
+  if (metadataError) return metadataError;
   const spec = obj['spec'];
   if (!isObject(spec)) return 'spec: Required value';
-  for (const group of ['containers', 'initContainers'] as const) {
-    const list = spec[group];
-    if (list === undefined && group === 'initContainers') continue;
-    if (list === undefined || list === null) return `spec.${group}: Required value`;
-    if (!Array.isArray(list)) return `spec.${group}: must be a list`;
-    const bad = list.findIndex((c) => !isObject(c));
-    if (bad >= 0) return `spec.${group}[${bad}]: must be an object`;
-    for (const [i, c] of (list as Record<string, unknown>[]).entries()) {
-      for (const listKey of ['ports', 'env', 'command', 'args'] as const) {
-        const items = c[listKey];
-        if (items === undefined) continue;
-        if (!Array.isArray(items)) return `spec.${group}[${i}].${listKey}: must be a list`;
-        // Go's decoder refuses an element of the wrong type; the defaults below write into each port.
-        const wanted = listKey === 'ports' || listKey === 'env' ? 'an object' : 'a string';
-        const at = items.findIndex((item) => (wanted === 'a string' ? typeof item !== 'string' : !isObject(item)));
-        if (at >= 0) return `spec.${group}[${i}].${listKey}[${at}]: must be ${wanted}`;
-      }
-    }
-  }
-  return null;
+  if (spec['containers'] === undefined || spec['containers'] === null) return 'spec.containers: Required value';
+  return podShapeError({ spec });
 }
 
 /**

@@ -122,6 +122,16 @@ describe('decodeStaticPod', () => {
     ['a port that is not an object', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', ports: ['0'] }] } }, /^spec\.containers\[0\]\.ports\[0\]: must be an object/],
     ['a command word that is not a string', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', command: ['sh', 1] }] } }, /^spec\.containers\[0\]\.command\[1\]: must be a string/],
     ['labels not strings', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', labels: { a: 1 } }, spec: { containers: [] } }, /^metadata\.labels/],
+    // Found by the binary fuzz's nearly valid pods: the probe's defaulting threw a TypeError on a number.
+    ['a probe that is not an object', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', readinessProbe: 11 }] } }, /^spec\.containers\[0\]\.readinessProbe: must be an object$/],
+    ['a handler\'s httpGet that is not an object', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', lifecycle: { preStop: { httpGet: 'x' } } }] } }, /^spec\.containers\[0\]\.lifecycle\.preStop\.httpGet: must be an object$/],
+    ['volumes that are not a list', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { volumes: 3, containers: [{ name: 'c', image: 'i' }] } }, /^spec\.volumes: must be a list$/],
+    ['requests that are not a map', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', resources: { requests: 5, limits: { cpu: '1' } } }] } }, /^spec\.containers\[0\]\.resources\.requests: must be a map of quantities$/],
+    ['a fieldRef that is not an object', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', env: [{ name: 'X', valueFrom: { fieldRef: 'spec.nodeName' } }] }] } }, /^spec\.containers\[0\]\.env\[0\]\.valueFrom\.fieldRef: must be an object$/],
+    ['tolerations that are not a list', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { tolerations: 'all', containers: [{ name: 'c', image: 'i' }] } }, /^spec\.tolerations: must be a list$/],
+    ['a period that is not an integer', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', livenessProbe: { exec: { command: ['true'] }, periodSeconds: '10' } }] } }, /^spec\.containers\[0\]\.livenessProbe\.periodSeconds: must be an integer$/],
+    ['a null in a list', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', env: [null] }] } }, /^spec\.containers\[0\]\.env\[0\]: must be an object$/],
+    ['hostNetwork that is not a boolean', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { hostNetwork: 'yes', containers: [{ name: 'c', image: 'i' }] } }, /^spec\.hostNetwork: must be a boolean$/],
     ['a container without image', fixture('no-image.yaml'), /spec\.containers\[0\]\.image: Required value/],
     ['no name', { apiVersion: 'v1', kind: 'Pod', metadata: {}, spec: { containers: [{ name: 'c', image: 'i' }] } }, /^invalid pod: name is needed for the pod$/],
     ['a secret reference', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a' }, spec: { containers: [{ name: 'c', image: 'i', envFrom: [{ secretRef: { name: 's' } }] }] } }, /^static pods may not reference secrets$/],
@@ -130,6 +140,15 @@ describe('decodeStaticPod', () => {
     const result = decodeStaticPod(doc, fileOrigin());
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.reason).toMatch(reason);
+  });
+
+  it('reads a null as an absent field, as Go\'s decoder does', () => {
+    const result = decodeStaticPod({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'a', labels: null },
+      spec: { volumes: null, containers: [{ name: 'c', image: 'i', readinessProbe: null, resources: { limits: null }, command: null }] },
+    }, fileOrigin());
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(result.value.spec.containers[0]).not.toHaveProperty('readinessProbe');
   });
 });
 
