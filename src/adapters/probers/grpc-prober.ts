@@ -48,10 +48,12 @@ export async function grpcProbe(target: GrpcTarget): Promise<ProbeOutcome> {
   try {
     const connectError = await waitForReady(client, deadline);
     if (connectError) {
-      // Go's blocking dial ends only with its context, so its error is the deadline's.
-      return Date.now() >= deadline
-        ? failure(`timeout: failed to connect service ${JSON.stringify(address)} within ${timeout}: context deadline exceeded`)
-        : failure(`error: failed to connect service at ${JSON.stringify(address)}: ${connectError.message}`);
+      // Go's blocking dial ends only with its context, so its error is the deadline's. grpc-js's
+      // wait ends in an error only at the deadline or on a closed channel; the deadline is told by
+      // the channel, not the clock: its timer can fire a millisecond before Date.now() reaches it.
+      return channelClosed(client)
+        ? failure(`error: failed to connect service at ${JSON.stringify(address)}: ${connectError.message}`)
+        : failure(`timeout: failed to connect service ${JSON.stringify(address)} within ${timeout}: context deadline exceeded`);
     }
     const { err, response } = await check(client, healthService.Check, target.service, deadline);
     if (err) return failure(rpcFailure(err, timeout));
@@ -72,6 +74,14 @@ function rpcFailure(err: grpc.ServiceError, timeout: string): string {
       return `timeout: health rpc did not complete within ${timeout}`;
     default:
       return `error: health rpc probe failed: rpc error: code = ${GO_CODE_NAMES[err.code] ?? `Code(${err.code})`} desc = ${err.details}`;
+  }
+}
+
+function channelClosed(client: grpc.Client): boolean {
+  try {
+    return client.getChannel().getConnectivityState(false) === grpc.connectivityState.SHUTDOWN;
+  } catch {
+    return true;
   }
 }
 

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { grpcProbe } from '../../../src/adapters/probers/grpc-prober.js';
 import { probeUserAgent } from '../../../src/domain/probe/target.js';
 import { until } from '../../support/daemon.js';
@@ -122,6 +122,19 @@ describe('grpcProbe', () => {
       result: 'failure',
       output: `timeout: failed to connect service "127.0.0.1:${port}" within 1s: context deadline exceeded`,
     });
+  });
+
+  // Seen on a busy clean-clone run: grpc-js's deadline timer ended the wait while Date.now() was
+  // still a millisecond short of the deadline, and the probe said "error" where Go says "timeout".
+  it('says timeout when the connect deadline passes, even with Date.now() behind the timers\' clock', async () => {
+    const port = await closedPort();
+    const realNow = Date.now.bind(Date);
+    vi.spyOn(Date, 'now').mockImplementation(() => realNow() - 5);
+    try {
+      expect((await probe(port)).output).toMatch(/^timeout: failed to connect service /);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it('fails once the timeout is up when the listener never speaks HTTP/2', async () => {
