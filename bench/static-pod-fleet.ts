@@ -75,7 +75,7 @@ async function waitAllRunning(daemon: RunningDaemon, n: number, timeoutMs: numbe
 }
 
 /** The runtime the daemon used, for removing what it left (a fresh embedded runtime on its state dir). */
-async function connectRuntime(run: PodRun, paths: DaemonPaths): Promise<{ cri: CriClient; close: () => Promise<void> }> {
+async function connectRuntime(run: Pick<PodRun, 'endpoint'>, paths: Pick<DaemonPaths, 'dir' | 'root'>): Promise<{ cri: CriClient; close: () => Promise<void> }> {
   if (run.endpoint !== 'embedded') {
     const cri = createCriClient({ endpoint: run.endpoint });
     return { cri, close: async () => cri.close() };
@@ -85,10 +85,11 @@ async function connectRuntime(run: PodRun, paths: DaemonPaths): Promise<{ cri: C
   return { cri, close: async () => { cri.close(); await runtime.close(); } };
 }
 
-async function removePods(run: PodRun, paths: DaemonPaths, nodeName: string): Promise<number> {
+/** Removes the sandboxes `select` picks (by name) from the runtime a stopped daemon used; answers how many. */
+export async function removePods(run: Pick<PodRun, 'endpoint'>, paths: Pick<DaemonPaths, 'dir' | 'root'>, select: (sandboxName: string) => boolean): Promise<number> {
   const { cri, close } = await connectRuntime(run, paths);
   try {
-    const ours = (await cri.runtime.listPodSandbox()).filter((s) => s.metadata.name.endsWith(`-${nodeName}`));
+    const ours = (await cri.runtime.listPodSandbox()).filter((s) => select(s.metadata.name));
     for (let i = 0; i < ours.length; i += 8) await Promise.all(ours.slice(i, i + 8).map((s) => tearDownSandbox(cri, s.id)));
     return ours.length;
   } finally {
@@ -119,7 +120,7 @@ export async function withStaticPods<T>(run: PodRun, o: FleetOptions, body: (fle
     result = await body({ run, paths, nodeName, daemon });
   } finally {
     await daemon?.stop();
-    podsRemoved = await removePods(run, paths, nodeName);
+    podsRemoved = await removePods(run, paths, (name) => name.endsWith(`-${nodeName}`));
     rmSync(dir, { recursive: true, force: true });
   }
   return { result, podsRemoved };

@@ -1,0 +1,98 @@
+/**
+ * Where cluster mode's cost goes (issue 19, deliverable 1; a first step towards its `cluster`
+ * benchmark): the real binary with --kubeconfig against the test API server (another process's
+ * cost is not counted: it runs in this one), on the embedded runtime. Prints start → healthz and →
+ * Node Ready with the time each start-up phase began, the daemon's CPU and RSS to Ready, then 60 s
+ * idle with no pods, a burst of 30 pods created at once (→ all Running, CPU, peak RSS) and 60 s idle
+ * with them. Run it alone: `node dist/bench/run.js cluster-cost` (not part of `npm run bench`).
+ * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of the whole run (start-up included) there.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startTestApiServer } from '../test/apiserver/index.js';
+import { freePort } from './free-port.js';
+import { cpuSeconds, rssMiB } from './proc-usage.js';
+import { removePods, sleep } from './static-pod-fleet.js';
+import { round } from './stats.js';
+
+const BIN = resolve('dist/src/bin/kubelet.js');
+const NODE = 'node-cost';
+const BURST = 30;
+const IDLE_MS = 60_000;
+const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"];
+
+type Conditions = { status?: { conditions?: { type: string; status: string }[]; phase?: string } };
+
+export async function benchClusterCost(): Promise<Record<string, number>> {
+  const api = await startTestApiServer();
+  const dir = mkdtempSync(join(tmpdir(), 'kts-cluster-cost-'));
+  const healthzPort = await freePort();
+  writeFileSync(join(dir, 'kubelet.yaml'), [
+    'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', `podLogsDir: ${join(dir, 'logs')}`,
+    'containerRuntimeEndpoint: embedded', 'enableServer: false', `healthzPort: ${healthzPort}`, 'healthzBindAddress: 127.0.0.1', '',
+  ].join('\n'));
+  const profile = process.env.KUBELET_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.KUBELET_BENCH_CPU_PROF}`] : [];
+  const spawnedAt = Date.now();
+  const t0 = performance.now();
+  // The flags of the binary's #! line, as a user runs it.
+  const child = spawn(process.execPath, [
+    '--max-semi-space-size=4', '--heap-growing-percent=50', ...profile, BIN, `--config=${join(dir, 'kubelet.yaml')}`,
+    `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`, '--embedded-runtime-allow-cluster', '--debug-address=', `--hostname-override=${NODE}`,
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const out: Record<string, number> = {};
+  try {
+    let healthzMs = 0;
+    let readyMs = 0;
+    while (healthzMs === 0 || readyMs === 0) {
+      if (child.exitCode !== null) throw new Error(`the kubelet exited:\n${stderr.slice(-2000)}`);
+      if (performance.now() - t0 > 60_000) throw new Error(`no healthz and Ready within 60 s:\n${stderr.slice(-2000)}`);
+      if (healthzMs === 0) {
+        const ok = await fetch(`http://127.0.0.1:${healthzPort}/healthz`).then((r) => r.text()).catch(() => '');
+        if (ok === 'ok') healthzMs = performance.now() - t0;
+      }
+      const node = api.store.get('nodes', undefined, NODE) as Conditions | undefined;
+      if (readyMs === 0 && node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) readyMs = performance.now() - t0;
+      await sleep(5);
+    }
+    Object.assign(out, { healthzMs: round(healthzMs, 0), nodeReadyMs: round(readyMs, 0), cpuToReadySeconds: round(cpuSeconds(child.pid!), 2), rssAtReadyMiB: round(rssMiB(child.pid!), 1) });
+    // When each start-up phase began, from the daemon's own log lines.
+    for (const m of stderr.matchAll(/"time":(\d+),"component":"kubelet-ts","phase":"([\w.]+)","msg":"Start-up phase"/g)) {
+      out[`phaseAt.${m[2]}`] ??= Number(m[1]) - spawnedAt;
+    }
+    const idle = async (label: string) => {
+      await sleep(5000);
+      const cpu0 = cpuSeconds(child.pid!);
+      await sleep(IDLE_MS);
+      Object.assign(out, { [`idle${label}.cpuSecondsPerMinute`]: round(cpuSeconds(child.pid!) - cpu0, 2), [`idle${label}.rssMiB`]: round(rssMiB(child.pid!), 1) });
+    };
+    await idle('0pods');
+    const cpu0 = cpuSeconds(child.pid!);
+    const burst0 = performance.now();
+    for (let i = 0; i < BURST; i++) {
+      api.store.create('pods', { metadata: { name: `p${i}`, namespace: 'default' }, spec: { nodeName: NODE, terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: SLEEPER }] } });
+    }
+    let peak = 0;
+    for (;;) {
+      peak = Math.max(peak, rssMiB(child.pid!));
+      const running = api.store.list('pods', { namespace: 'default' }).items.filter((p) => (p as Conditions).status?.phase === 'Running').length;
+      if (running === BURST) break;
+      if (performance.now() - burst0 > 120_000) throw new Error(`${running} of ${BURST} pods Running after 120 s`);
+      await sleep(50);
+    }
+    Object.assign(out, { 'burst.allRunningMs': round(performance.now() - burst0, 0), 'burst.cpuSeconds': round(cpuSeconds(child.pid!) - cpu0, 2), 'burst.peakRssMiB': round(peak, 1) });
+    await idle(`${BURST}pods`);
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    await api.close();
+    // The pods outlive the kubelet, as in Go: removed through a fresh embedded runtime on its state.
+    out.podsRemoved = await removePods({ endpoint: 'embedded' }, { dir, root: join(dir, 'root') }, () => true);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
