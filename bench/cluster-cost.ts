@@ -1,21 +1,24 @@
 /**
  * Where cluster mode's cost goes (issue 19, deliverable 1; a first step towards its `cluster`
- * benchmark): the real binary with --kubeconfig against the test API server (another process's
- * cost is not counted: it runs in this one), on the embedded runtime. Prints start → healthz and →
- * Node Ready with the time each start-up phase began, the daemon's CPU and RSS to Ready, then 60 s
- * idle with no pods, a burst of 30 pods created at once (→ all Running, CPU, peak RSS) and 60 s idle
- * with them. Run it alone: `node dist/bench/run.js cluster-cost` (not part of `npm run bench`).
- * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of the whole run (start-up included) there.
+ * benchmark): the real binary with --kubeconfig against the test API server (its cost is not
+ * counted: it runs in this process), on the embedded runtime and on containerd when KUBELET_IT_CRI
+ * names one. Prints start → healthz and → Node Ready with the time each start-up phase began, the
+ * daemon's CPU and RSS to Ready, then 60 s idle with no pods, a burst of 30 pods created at once
+ * (→ all Running, CPU, peak RSS), 60 s idle with them, and their deletion (→ every container gone
+ * from the runtime, on containerd; → every pod gone from the API).
+ * Run it alone: `node dist/bench/run.js cluster-cost` (not part of `npm run bench`).
+ * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon (start-up included) there.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { createCriClient } from '../src/adapters/cri-grpc/index.js';
 import { startTestApiServer } from '../test/apiserver/index.js';
 import { freePort } from './free-port.js';
 import { cpuSeconds, rssMiB } from './proc-usage.js';
-import { removePods, sleep } from './static-pod-fleet.js';
+import { podRuns, removePods, sleep, type PodRun } from './static-pod-fleet.js';
 import { round } from './stats.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
@@ -27,12 +30,30 @@ const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 3600 & wait 
 type Conditions = { status?: { conditions?: { type: string; status: string }[]; phase?: string } };
 
 export async function benchClusterCost(): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const run of podRuns('cluster-cost', [BURST], [BURST])) {
+    for (const [k, v] of Object.entries(await oneRuntime(run))) out[`${run.endpoint === 'embedded' ? 'embedded' : 'containerd'}.${k}`] = v;
+  }
+  return out;
+}
+
+/** The containers of pods in `namespace` the runtime still has (containerd only: the embedded runtime lives in the daemon). */
+async function containersLeft(endpoint: string, namespace: string): Promise<number> {
+  const cri = createCriClient({ endpoint });
+  try {
+    return (await cri.runtime.listContainers()).filter((c) => c.labels?.['io.kubernetes.pod.namespace'] === namespace).length;
+  } finally {
+    cri.close();
+  }
+}
+
+async function oneRuntime(run: PodRun): Promise<Record<string, number>> {
   const api = await startTestApiServer();
   const dir = mkdtempSync(join(tmpdir(), 'kts-cluster-cost-'));
   const healthzPort = await freePort();
   writeFileSync(join(dir, 'kubelet.yaml'), [
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', `podLogsDir: ${join(dir, 'logs')}`,
-    'containerRuntimeEndpoint: embedded', 'enableServer: false', `healthzPort: ${healthzPort}`, 'healthzBindAddress: 127.0.0.1', '',
+    `containerRuntimeEndpoint: ${run.endpoint}`, 'enableServer: false', `healthzPort: ${healthzPort}`, 'healthzBindAddress: 127.0.0.1', '',
   ].join('\n'));
   const profile = process.env.KUBELET_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.KUBELET_BENCH_CPU_PROF}`] : [];
   const spawnedAt = Date.now();
@@ -40,11 +61,15 @@ export async function benchClusterCost(): Promise<Record<string, number>> {
   // The flags of the binary's #! line, as a user runs it.
   const child = spawn(process.execPath, [
     '--max-semi-space-size=4', '--heap-growing-percent=50', ...profile, BIN, `--config=${join(dir, 'kubelet.yaml')}`,
-    `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`, '--embedded-runtime-allow-cluster', '--debug-address=', `--hostname-override=${NODE}`,
+    `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`, ...(run.endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []),
+    '--debug-address=', `--hostname-override=${NODE}`,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
   const out: Record<string, number> = {};
+  // A namespace of the run's own, so its containers are told from any other test's on a shared containerd.
+  const namespace = `cost-${process.pid}`;
+  api.store.create('namespaces', { metadata: { name: namespace } });
   try {
     let healthzMs = 0;
     let readyMs = 0;
@@ -74,24 +99,40 @@ export async function benchClusterCost(): Promise<Record<string, number>> {
     const cpu0 = cpuSeconds(child.pid!);
     const burst0 = performance.now();
     for (let i = 0; i < BURST; i++) {
-      api.store.create('pods', { metadata: { name: `p${i}`, namespace: 'default' }, spec: { nodeName: NODE, terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: SLEEPER }] } });
+      api.store.create('pods', { metadata: { name: `p${i}`, namespace }, spec: { nodeName: NODE, terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: SLEEPER }] } });
     }
     let peak = 0;
     for (;;) {
       peak = Math.max(peak, rssMiB(child.pid!));
-      const running = api.store.list('pods', { namespace: 'default' }).items.filter((p) => (p as Conditions).status?.phase === 'Running').length;
+      const running = api.store.list('pods', { namespace }).items.filter((p) => (p as Conditions).status?.phase === 'Running').length;
       if (running === BURST) break;
       if (performance.now() - burst0 > 120_000) throw new Error(`${running} of ${BURST} pods Running after 120 s`);
       await sleep(50);
     }
     Object.assign(out, { 'burst.allRunningMs': round(performance.now() - burst0, 0), 'burst.cpuSeconds': round(cpuSeconds(child.pid!) - cpu0, 2), 'burst.peakRssMiB': round(peak, 1) });
     await idle(`${BURST}pods`);
+    // Deleted as kubectl does (graceful): the kubelet kills them, then removes them from the API.
+    const delete0 = performance.now();
+    for (let i = 0; i < BURST; i++) api.store.delete('pods', namespace, `p${i}`, { gracePeriodSeconds: 2 });
+    let containersGoneMs = 0;
+    for (;;) {
+      const elapsed = performance.now() - delete0;
+      if (containersGoneMs === 0 && run.endpoint !== 'embedded' && (await containersLeft(run.endpoint, namespace)) === 0) containersGoneMs = elapsed;
+      const left = api.store.list('pods', { namespace }).items.length;
+      if (left === 0 && (containersGoneMs > 0 || run.endpoint === 'embedded')) {
+        out['teardown.podsGoneFromApiMs'] = round(elapsed, 0);
+        break;
+      }
+      if (elapsed > 120_000) throw new Error(`${left} pods still in the API 120 s after their deletion`);
+      await sleep(100);
+    }
+    if (containersGoneMs > 0) out['teardown.containersRemovedMs'] = round(containersGoneMs, 0);
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
     await api.close();
     // The pods outlive the kubelet, as in Go: removed through a fresh embedded runtime on its state.
-    out.podsRemoved = await removePods({ endpoint: 'embedded' }, { dir, root: join(dir, 'root') }, () => true);
+    out.podsRemoved = await removePods(run, { dir, root: join(dir, 'root') }, (name) => /^p\d+$/.test(name));
     rmSync(dir, { recursive: true, force: true });
   }
   return out;
