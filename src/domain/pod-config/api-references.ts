@@ -10,6 +10,7 @@
  * We always apply the check (no gate).
  */
 import type { Container, Pod, Volume } from '../pod/types.js';
+import { isPlainObject as isObject } from '../config/decode.js';
 
 export type ApiReferenceCheck = { resource: string } | { error: string } | null;
 
@@ -46,7 +47,6 @@ const VOLUME_SECRET_REFS: Record<string, string> = {
   iscsi: 'secretRef', storageos: 'secretRef', csi: 'nodePublishSecretRef',
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function staticPodApiReference(pod: Pod): ApiReferenceCheck {
   const spec = pod.spec as Pod['spec'] & { imagePullSecrets?: unknown[]; resourceClaims?: unknown[] };

@@ -9,8 +9,10 @@
  * an absent value, as in Go (withoutNulls). The first wrong value found is reported, by its path.
  */
 
+import { isPlainObject as isObject } from '../config/decode.js';
+
 type Shape =
-  | 'string' | 'integer' | 'boolean' | 'quantity' | 'intOrString' | 'any'
+  | 'string' | 'integer' | 'boolean' | 'quantity' | 'intOrString'
   | { object: Record<string, Shape> }
   | { list: Shape }
   | { map: 'string' | 'quantity' };
@@ -94,8 +96,6 @@ const SPEC = object({
   os: named, overhead: resourceList, resources, imagePullSecrets: list(named),
 });
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 function fits(shape: 'string' | 'integer' | 'boolean' | 'quantity' | 'intOrString', v: unknown): boolean {
   switch (shape) {
     case 'string': return typeof v === 'string';
@@ -106,7 +106,7 @@ function fits(shape: 'string' | 'integer' | 'boolean' | 'quantity' | 'intOrStrin
   }
 }
 
-const WANTED = { string: 'a string', integer: 'an integer', boolean: 'a boolean', quantity: 'a quantity', intOrString: 'an integer or a string', any: 'a value' } as const;
+const WANTED = { string: 'a string', integer: 'an integer', boolean: 'a boolean', quantity: 'a quantity', intOrString: 'an integer or a string' } as const;
 
 function describe(shape: Shape): string {
   if (typeof shape === 'string') return WANTED[shape];
@@ -116,7 +116,7 @@ function describe(shape: Shape): string {
 
 /** The first value of `v` that does not have its field's JSON type, as `path: must be …`; null when none. */
 function check(shape: Shape, v: unknown, path: string): string | null {
-  if (v === null || v === undefined || shape === 'any') return null;
+  if (v === null || v === undefined) return null;
   if (typeof shape === 'string') return fits(shape, v) ? null : `${path}: must be ${describe(shape)}`;
   if ('map' in shape) return isObject(v) && Object.values(v).every((x) => fits(shape.map, x)) ? null : `${path}: must be ${describe(shape)}`;
   if ('list' in shape) {
@@ -137,9 +137,14 @@ function check(shape: Shape, v: unknown, path: string): string | null {
   return null;
 }
 
-/** Every known metadata and spec field of a manifest's pod checked for its JSON type. */
-export function podShapeError(obj: Record<string, unknown>): string | null {
-  return check(METADATA, obj['metadata'], 'metadata') ?? check(SPEC, obj['spec'], 'spec');
+/** A manifest's metadata checked field by field for its JSON type: the first wrong value, or null. */
+export function metadataShapeError(metadata: unknown): string | null {
+  return check(METADATA, metadata, 'metadata');
+}
+
+/** The same for its spec. */
+export function specShapeError(spec: unknown): string | null {
+  return check(SPEC, spec, 'spec');
 }
 
 /**

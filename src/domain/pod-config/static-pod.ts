@@ -21,11 +21,12 @@
  * the same shape) over canonical JSON. What goes in is the same as Go: the pod, node, path or URL.
  */
 import { createHash } from 'node:crypto';
+import { isPlainObject as isObject } from '../config/decode.js';
 import type { Pod, Toleration } from '../pod/types.js';
 import { canonicalJson } from '../runtime/container-hash.js';
 import { staticPodApiReference } from './api-references.js';
 import { applyPodDefaults } from './pod-defaults.js';
-import { podShapeError, withoutNulls } from './pod-shape.js';
+import { metadataShapeError, specShapeError, withoutNulls } from './pod-shape.js';
 import { CONFIG_HASH_ANNOTATION, CONFIG_SOURCE_ANNOTATION, type PodSourceName } from './types.js';
 import { validatePod } from './validate-pod.js';
 
@@ -38,8 +39,6 @@ export interface ManifestOrigin {
 
 export type DecodeResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** One decoded manifest document as a static pod, or why it is not one. */
 export function decodeStaticPod(doc: unknown, origin: ManifestOrigin): DecodeResult<Pod> {
@@ -116,12 +115,12 @@ function podFromObject(manifest: Record<string, unknown>, origin: ManifestOrigin
 }
 
 function checkShape(obj: Record<string, unknown>): string | null {
-  const metadataError = podShapeError({ metadata: obj['metadata'] });
+  const metadataError = metadataShapeError(obj['metadata']);
   if (metadataError) return metadataError;
   const spec = obj['spec'];
   if (!isObject(spec)) return 'spec: Required value';
-  if (spec['containers'] === undefined || spec['containers'] === null) return 'spec.containers: Required value';
-  return podShapeError({ spec });
+  if (spec['containers'] === undefined) return 'spec.containers: Required value';
+  return specShapeError(spec);
 }
 
 /**

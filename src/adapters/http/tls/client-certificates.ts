@@ -21,20 +21,15 @@
  * Not checked (Go checks them): path length and name constraints.
  */
 import { X509Certificate } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { PeerCertificate, TLSSocket } from 'node:tls';
 import { KubeletError } from '../../../domain/errors.js';
+import { readPem } from './server-tls-options.js';
 
 export type ClientCertificateVerdict = { ok: true } | { ok: false; reason: string };
 
 /** The certificates of a PEM bundle, refused by name when it holds none or one does not parse. */
 export async function loadCertificateBundle(path: string, what: string): Promise<X509Certificate[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (err) {
-    throw new KubeletError('KLT_ERR_TLS_CONFIG', `cannot read ${what} ${path}: ${(err as Error).message}`, { cause: err });
-  }
+  const text = (await readPem(path, what)).toString('utf8');
   const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g) ?? [];
   if (blocks.length === 0) throw new KubeletError('KLT_ERR_TLS_CONFIG', `${what} ${path} holds no PEM certificate`);
   return blocks.map((block, i) => {

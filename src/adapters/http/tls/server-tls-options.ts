@@ -25,7 +25,8 @@ export interface KubeletTlsConfig {
   cipherSuites?: readonly string[];
 }
 
-async function readPem(path: string, what: string): Promise<Buffer> {
+/** A PEM file's bytes, or KLT_ERR_TLS_CONFIG naming the setting and the path. */
+export async function readPem(path: string, what: string): Promise<Buffer> {
   try {
     return await readFile(path);
   } catch (err) {
