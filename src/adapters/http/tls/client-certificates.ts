@@ -15,9 +15,11 @@
  * as they return: a chain the client signed wrongly itself (a leaf that does not match the
  * intermediate presented with it, which OpenSSL still checks) also ends in a 401.
  *
- * A resumed TLS session keeps the leaf but not the intermediates presented with it. Intermediates
- * that chained to a root once are remembered (a bounded set), so a resumed session verifies like
- * its first handshake; Go's session tickets keep the whole chain.
+ * The last 256 certificates that verified are remembered, by fingerprint, until their chain's
+ * validity ends: a certificate seen again is not verified again, and a resumed TLS session, which
+ * keeps the leaf but not the intermediates presented with it, verifies like its first handshake
+ * (Go's session tickets keep the whole chain). A resumed session whose certificate needed an
+ * intermediate and has been forgotten since (256 other certificates later) is answered 401.
  * Not checked (Go checks them): path length and name constraints.
  */
 import { X509Certificate } from 'node:crypto';
@@ -127,29 +129,40 @@ export interface ClientCertificateVerifier {
   verdictOf(socket: object): ClientCertificateVerdict | undefined;
 }
 
-const REMEMBERED_INTERMEDIATES = 64;
+const REMEMBERED_CERTIFICATES = 256;
+
+/** Sets `key` as the newest entry of `map`, dropping the oldest past `limit`. */
+function remember<V>(map: Map<string, V>, key: string, value: V, limit: number): void {
+  map.delete(key);
+  map.set(key, value);
+  if (map.size > limit) map.delete(map.keys().next().value!);
+}
 
 export function createClientCertificateVerifier(roots: readonly X509Certificate[], now: () => number = Date.now): ClientCertificateVerifier {
   const verdicts = new WeakMap<object, ClientCertificateVerdict>();
-  const remembered = new Map<string, X509Certificate>();
-  const remember = (chain: readonly X509Certificate[]) => {
-    for (const mid of chain.slice(1, -1)) {
-      remembered.delete(mid.fingerprint256);
-      remembered.set(mid.fingerprint256, mid);
-      if (remembered.size > REMEMBERED_INTERMEDIATES) remembered.delete(remembered.keys().next().value!);
-    }
-  };
+  // Certificates that chained to a root, by fingerprint, with the end of their chain's validity: a
+  // client that connects again (or resumes its session) with the same certificate is not verified
+  // again. Reading its chain and checking the signatures cost ~0.7 ms of CPU per connection; the
+  // leaf alone, ~0.08 ms.
+  const verifiedLeaves = new Map<string, number>();
   return {
     admit(socket) {
-      const [leaf, ...intermediates] = presentedChain(socket);
-      if (!leaf) return;
-      const result = verifyClientChain(leaf, [...intermediates, ...remembered.values()], roots, now());
-      if (result.ok) {
-        remember(result.chain!);
+      const presented = socket.getPeerCertificate();
+      if (!presented?.raw) return;
+      const at = now();
+      const validUntil = verifiedLeaves.get(presented.fingerprint256);
+      if (validUntil !== undefined && at <= validUntil) {
         verdicts.set(socket, { ok: true });
-      } else {
-        verdicts.set(socket, { ok: false, reason: result.reason });
+        return;
       }
+      const [leaf, ...rest] = presentedChain(socket);
+      const result = verifyClientChain(leaf!, rest, roots, at);
+      if (!result.ok) {
+        verdicts.set(socket, { ok: false, reason: result.reason });
+        return;
+      }
+      remember(verifiedLeaves, presented.fingerprint256, Math.min(...result.chain!.map((c) => Date.parse(c.validTo))), REMEMBERED_CERTIFICATES);
+      verdicts.set(socket, { ok: true });
     },
     verdictOf: (socket) => verdicts.get(socket),
   };

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadCertificateBundle, verifyClientChain } from '../../../../src/adapters/http/tls/client-certificates.js';
+import type { TLSSocket } from 'node:tls';
+import { createClientCertificateVerifier, loadCertificateBundle, verifyClientChain } from '../../../../src/adapters/http/tls/client-certificates.js';
 
 const run = promisify(execFile);
 const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
@@ -109,5 +110,48 @@ describe('loadCertificateBundle', () => {
     await writeFile(join(dir, 'garbage.crt'), '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n');
     await expect(loadCertificateBundle(join(dir, 'garbage.crt'), 'clientCAFile'))
       .rejects.toMatchObject({ code: 'KLT_ERR_TLS_CONFIG', message: expect.stringContaining('certificate 1 does not parse') });
+  });
+});
+
+describe('createClientCertificateVerifier', () => {
+  /** A server-side socket that presented `names` (leaf first), linked as Node links them, counting full chain reads. */
+  const socketPresenting = (names: string[], reads: { chain: number }) => {
+    const objects = names.map((n) => ({ raw: certs[n]!.raw, fingerprint256: certs[n]!.fingerprint256, issuerCertificate: undefined as unknown }));
+    objects.forEach((o, i) => (o.issuerCertificate = objects[i + 1]));
+    return {
+      getPeerCertificate: (detailed?: boolean) => {
+        if (detailed) reads.chain++;
+        return detailed ? objects[0] : { ...objects[0], issuerCertificate: undefined };
+      },
+    } as unknown as TLSSocket;
+  };
+
+  it('verifies a certificate once: seen again, it is taken without reading or checking its chain', () => {
+    const reads = { chain: 0 };
+    const verifier = createClientCertificateVerifier([certs.root!]);
+    const first = socketPresenting(['carol', 'mid'], reads);
+    const again = socketPresenting(['carol'], reads); // a resumed session: the leaf alone
+    verifier.admit(first);
+    verifier.admit(again);
+    expect([verifier.verdictOf(first), verifier.verdictOf(again), reads.chain]).toEqual([{ ok: true }, { ok: true }, 1]);
+  });
+
+  it('forgets a verified certificate when its chain\'s validity ends', () => {
+    let now = Date.now();
+    const verifier = createClientCertificateVerifier([certs.root!], () => now);
+    verifier.admit(socketPresenting(['alice'], { chain: 0 }));
+    now = Date.parse(certs.alice!.validTo) + 1000;
+    const later = socketPresenting(['alice'], { chain: 0 });
+    verifier.admit(later);
+    expect(verifier.verdictOf(later)).toMatchObject({ ok: false, reason: expect.stringContaining('expired') });
+  });
+
+  it('does not remember a refusal as a verdict for another certificate', () => {
+    const verifier = createClientCertificateVerifier([certs.root!]);
+    const eve = socketPresenting(['eve'], { chain: 0 });
+    const alice = socketPresenting(['alice'], { chain: 0 });
+    verifier.admit(eve);
+    verifier.admit(alice);
+    expect([verifier.verdictOf(eve)?.ok, verifier.verdictOf(alice)?.ok]).toEqual([false, true]);
   });
 });
