@@ -7,6 +7,7 @@
 import type { PhaseDeps } from '../actors/phases/deps.js';
 import { createPhaseActors } from '../actors/phases/index.js';
 import { createPlegActors } from '../actors/pleg/pleg-actors.js';
+import { createContainerDeletorActor } from '../actors/gc/container-deletor.js';
 import { createPodConfigActors } from '../actors/pod-config/pod-config-actors.js';
 import { createApiPodSourceActor } from '../actors/api-pods/api-pod-source.js';
 import { createStatusManagerActors } from '../actors/api-pods/status-manager-actors.js';
@@ -49,6 +50,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     checkRuntime: checkRuntimeActor(() => cri.runtime, clock),
     ...createPodConfigActors({ clock, logger: actorLogger(logger, 'podConfig', 'podConfig'), io: createPodSourceIo() }),
     ...createPlegActors(cri, clock),
+    containerDeletor: createContainerDeletorActor({ cri, logger: actorLogger(logger, 'containerDeletor', 'containerDeletor') }),
     ...createPodWorkerActors(lazyManager, clock),
     ...createProbeActors({
       probers: createProbers({ execSync: (id, cmd, timeout) => live.runtimeManager.require().execSync(id, cmd, timeout) }),

@@ -7,6 +7,7 @@
  *               ├─ statusManager, nodeStatus, nodeLease   (cluster mode)
  *               └─ syncLoop ─┬─ podConfig       (file, http and api sources)
  *                            ├─ pleg
+ *                            ├─ containerDeletor (removes dead containers)
  *                            ├─ pod:<uid>       (one pod worker per pod)
  *                            └─ probe:<uid>:<container>:<type>
  */
@@ -22,12 +23,13 @@ import { supervisorMachine } from '../machines/supervisor.machine.js';
 import { NODE_LEASE_EFFECTS, nodeLeaseMachine } from '../machines/node-lease.machine.js';
 import { NODE_STATUS_EFFECTS, nodeStatusMachine } from '../machines/node-status.machine.js';
 import { STATUS_MANAGER_EFFECTS, statusManagerMachine } from '../machines/status-manager.machine.js';
-import { syncLoopMachine } from '../machines/sync-loop.machine.js';
+import { SYNC_LOOP_EFFECTS, syncLoopMachine } from '../machines/sync-loop.machine.js';
 
 /** Every effectful actor src in the system, by the machine that invokes it. */
 export const SUPERVISOR_EFFECTS = [...PHASE_IDS, 'stopSubsystems'] as const;
 export const SYSTEM_EFFECTS: readonly string[] = [
   ...SUPERVISOR_EFFECTS,
+  ...SYNC_LOOP_EFFECTS,
   ...RUNTIME_EFFECTS,
   ...POD_CONFIG_EFFECTS,
   ...PLEG_EFFECTS,
@@ -48,6 +50,7 @@ type EffectsOf<M extends AnyStateMachine, Names extends readonly (keyof ActorsOf
  * declares does not fit here, so the composition root cannot provide it (test/types/seams.test-d.ts).
  */
 export type SystemEffects = EffectsOf<typeof supervisorMachine, typeof SUPERVISOR_EFFECTS>
+  & EffectsOf<typeof syncLoopMachine, typeof SYNC_LOOP_EFFECTS>
   & EffectsOf<typeof runtimeMachine, typeof RUNTIME_EFFECTS>
   & EffectsOf<typeof podConfigMachine, typeof POD_CONFIG_EFFECTS>
   & EffectsOf<typeof plegMachine, typeof PLEG_EFFECTS>
@@ -93,9 +96,9 @@ export interface MachineOverrides {
 }
 
 export function provideSystem(effects: SystemEffects, overrides: MachineOverrides = {}) {
-  // The syncLoop has no effects of its own: only children.
   const syncLoop = (overrides.syncLoop ?? syncLoopMachine).provide({
     actors: {
+      ...pick(effects, SYNC_LOOP_EFFECTS),
       podConfig: (overrides.podConfig ?? podConfigMachine).provide({ actors: pick(effects, POD_CONFIG_EFFECTS) }),
       pleg: (overrides.pleg ?? plegMachine).provide({ actors: pick(effects, PLEG_EFFECTS) }),
       podWorker: (overrides.podWorker ?? podWorkerMachine).provide({ actors: pick(effects, POD_WORKER_EFFECTS) }),

@@ -17,6 +17,13 @@
  * - probe results → `probe.result.changed`: forwarded to the pod's worker.
  * - A worker that finished (`terminated`, `xstate.done.actor.pod:<uid>`) is forgotten once its pod
  *   left the config.
+ * - Dead containers (Go's pod container deletor, cleanUpContainersInPod): each ContainerDied asks the
+ *   `containerDeletor` child to remove the older exited instances of that container, keeping
+ *   `deadContainersKept`; all of the pod's exited containers go when its content is to be removed
+ *   (ShouldPodContentBeRemoved: a deleted pod whose worker is done, or a pod no source has once every
+ *   source was seen). Unlike Go, a deleted pod's worker finishing asks for that too: our PLEG may
+ *   report the deaths while the worker is still terminating, and then Go's rule would keep one each
+ *   until the periodic GC.
  * - Status: each worker reports `pod.status.updated`; the syncLoop keeps the latest per pod (the
  *   status manager reads it), and starts or restarts probe workers as containers start.
  * - Orphans (HandlePodCleanups): once every source has been seen, a pod the runtime runs (the
@@ -32,10 +39,10 @@
  * the done/REMOVE handling and the PLEG's running pods here, so an idle node journals nothing.
  * Pure: no I/O, no clock reads.
  */
-import { assign, enqueueActions, setup, type AnyActorRef } from 'xstate';
+import { assign, enqueueActions, fromCallback, setup, type AnyActorRef } from 'xstate';
 import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
 import type { AdmissionNode } from '../domain/pod/admission-node.js';
-import { isActiveForAdmission, killGracePeriod, probeTargets, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
+import { isActiveForAdmission, isPodContentRemovable, killGracePeriod, probeTargets, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
 import { usageOf, withPod, type NodeUsage } from '../domain/pod/node-usage.js';
 import { findOrphans, orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
 import type { Pod, PodStatus } from '../domain/pod/types.js';
@@ -59,6 +66,8 @@ export interface SyncLoopInput {
   /** Everything the PLEG needs (relist period…). */
   pleg: PlegInput;
   hostIP: string;
+  /** Dead instances kept per container of a pod that stays (deadContainersKept of --maximum-dead-containers-per-container). */
+  deadContainersKept: number;
 }
 
 export interface PodEntry {
@@ -100,6 +109,18 @@ export type SyncLoopEvent =
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
   | { type: `xstate.done.actor.${string}`; output: { podUid?: string } | undefined };
 
+/** Sent to the `containerDeletor` child: remove the pod's exited containers but the newest `keep` of each name. */
+export interface DeadContainersRemoveRequested {
+  type: 'pod.deadContainers.remove';
+  podUid: string;
+  /** The container that died: only its name's instances are looked at; null: every container of the pod. */
+  containerId: string | null;
+  keep: number;
+}
+
+/** The effectful actor srcs: replay makes exactly these inert. */
+export const SYNC_LOOP_EFFECTS = ['containerDeletor'] as const;
+
 /** Emitted when admission refuses a pod: Go's rejectPod records a Warning event with these. */
 export interface PodAdmissionRejected {
   type: 'pod.admission.rejected';
@@ -123,6 +144,8 @@ export const syncLoopMachine = setup({
     pleg: subsystemSlot<PlegInput>(),
     podWorker: subsystemSlot<PodWorkerInput>(),
     probe: subsystemSlot<ProbeInput>(),
+    // Inert until provided (provideSystem requires it): a syncLoop under test removes nothing.
+    containerDeletor: fromCallback<DeadContainersRemoveRequested>(() => {}),
   },
   actions: {
     /** Housekeeping's orphan kill: a runtime-only worker for each orphan (see the contract above). */
@@ -161,6 +184,7 @@ export const syncLoopMachine = setup({
   invoke: [
     { id: 'podConfig', systemId: 'podConfig', src: 'podConfig', input: ({ context }: { context: SyncLoopContext }) => ({ ...context.input.podConfig, nodeName: context.input.nodeName }) },
     { id: 'pleg', systemId: 'pleg', src: 'pleg', input: ({ context }: { context: SyncLoopContext }) => context.input.pleg },
+    { id: 'containerDeletor', systemId: 'containerDeletor', src: 'containerDeletor' },
   ],
   initial: 'waitingForSources',
   states: {
@@ -299,6 +323,16 @@ export const syncLoopMachine = setup({
             enqueue.sendTo(podWorkerId(uid), { type: 'pod.sync.requested', reason: 'pleg' });
           }
         }
+        for (const e of event.events) {
+          if (e.type !== 'ContainerDied' || e.containerId === undefined) continue;
+          const removeAll = isPodContentRemovable(context.pods[e.podUid], context.sourcesReady);
+          enqueue.sendTo('containerDeletor', {
+            type: 'pod.deadContainers.remove',
+            podUid: e.podUid,
+            containerId: removeAll ? null : e.containerId,
+            keep: removeAll ? 0 : context.input.deadContainersKept,
+          } satisfies DeadContainersRemoveRequested);
+        }
       }),
     },
     'probe.result.changed': {
@@ -361,9 +395,13 @@ export const syncLoopMachine = setup({
         }
         // A spawned child that reached its final state stays among the children until stopped.
         enqueue.stopChild(podWorkerId(uid));
+        const terminated: PodEntry = { ...entry, lifecycle: 'terminated', probedStarts: {} };
+        if (isPodContentRemovable(terminated, context.sourcesReady)) {
+          enqueue.sendTo('containerDeletor', { type: 'pod.deadContainers.remove', podUid: uid, containerId: null, keep: 0 } satisfies DeadContainersRemoveRequested);
+        }
         const pods = { ...context.pods };
         if (entry.removed) delete pods[uid];
-        else pods[uid] = { ...entry, lifecycle: 'terminated', probedStarts: {} };
+        else pods[uid] = terminated;
         enqueue.assign({ pods });
       }),
     },

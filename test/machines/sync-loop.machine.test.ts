@@ -43,6 +43,11 @@ const fakeProbe = setup({ types: { input: {} as { podUid: string; container: { n
 
 const idle = fromCallback(() => {});
 
+/** A fake container deletor: records what it is asked, under `containerDeletor`. */
+const fakeDeletor = fromCallback(({ receive }) => {
+  receive((event) => void (received.containerDeletor ??= []).push(event));
+});
+
 function pod(uid: string, name = uid, extra: Partial<Pod['spec']['containers'][number]> = {}): Pod {
   return {
     metadata: { name, namespace: 'default', uid },
@@ -66,9 +71,9 @@ function start(maxPods = 110) {
   spawned.length = 0;
   rejections.length = 0;
   const machine = syncLoopMachine.provide({
-    actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never },
+    actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never, containerDeletor: fakeDeletor },
   });
-  const input: SyncLoopInput = { nodeName: 'node-a', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1' };
+  const input: SyncLoopInput = { nodeName: 'node-a', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 2 };
   const actor = createActor(machine, { input });
   actor.on('pod.admission.rejected', (e) => void rejections.push(e));
   actor.start();
@@ -82,7 +87,7 @@ describe('syncLoopMachine', () => {
   it('spawns one pod worker per added pod, named pod:<uid>', () => {
     const a = start();
     a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1'), pod('u2')] });
-    expect(children(a)).toEqual(['pleg', 'pod:u1', 'pod:u2', 'podConfig']);
+    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'pod:u2', 'podConfig']);
     expect(a.getSnapshot().context.pods.u1?.lifecycle).toBe('active');
   });
 
@@ -109,7 +114,7 @@ describe('syncLoopMachine', () => {
     a.send({ type: 'pod.config.updated', op: 'DELETE', source: 'file', pods: [pod('u2')] });
     expect(a.getSnapshot().context.pods.u1).toBeUndefined();
     expect(a.getSnapshot().context.pods.u2?.lifecycle).toBe('terminated');
-    expect(children(a)).toEqual(['pleg', 'podConfig']);
+    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig']);
   });
 
   it('re-adds a pod whose earlier worker terminated, with a fresh worker', () => {
@@ -142,7 +147,7 @@ describe('syncLoopMachine', () => {
       const { pods } = a.getSnapshot().context;
       expect([pods.u1?.lifecycle, pods.u2?.lifecycle, pods.u3?.lifecycle]).toEqual(['active', 'rejected', 'active']);
       expect(pods.u2?.status?.message).toBe("Pod was rejected: Node didn't have enough resource: cpu, requested: 600, used: 1500, capacity: 2000");
-      expect(children(a)).toEqual(['pleg', 'pod:u1', 'pod:u3', 'podConfig']);
+      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'pod:u3', 'podConfig']);
     });
 
     it('emits each refusal with the reason and message for the Warning event', () => {
@@ -186,7 +191,7 @@ describe('syncLoopMachine', () => {
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1', 'u1', { image: 'other:2' })] });
       expect(a.getSnapshot().context.pods.u1).toMatchObject({ lifecycle: 'rejected', status: { reason: 'OutOfpods' }, pod: { spec: { containers: [{ image: 'other:2' }] } } });
-      expect(children(a)).toEqual(['pleg', 'podConfig']);
+      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig']);
       expect(rejections).toHaveLength(1);
     });
   });
@@ -218,6 +223,65 @@ describe('syncLoopMachine', () => {
     a.send({ type: 'runtime.health.changed', health: 'ready', reason: '' });
     expect(types('pod:u1').filter((t) => t === 'pod.sync.requested')).toHaveLength(1);
     expect(types('pod:u2').filter((t) => t === 'pod.sync.requested')).toHaveLength(1);
+  });
+
+  describe('dead containers (the pod container deletor)', () => {
+    const requests = () => (received.containerDeletor ?? []) as unknown as { podUid: string; containerId: string | null; keep: number }[];
+    const died = (podUid: string, containerId: string) => ({ type: 'pleg.events' as const, events: [{ podUid, type: 'ContainerDied', containerId }] });
+
+    it('asks for the older dead instances of a container that died in a running pod, keeping deadContainersKept', () => {
+      const a = start();
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1')] });
+      a.send({ type: 'pleg.events', events: [{ podUid: 'u1', type: 'ContainerStarted', containerId: 'c2' }, { podUid: 'u1', type: 'ContainerDied', containerId: 'c1' }] });
+      expect(requests()).toEqual([{ type: 'pod.deadContainers.remove', podUid: 'u1', containerId: 'c1', keep: 2 }]);
+    });
+
+    it('asks for every dead container of a deleted pod once its worker is done, and again on a later death', () => {
+      const a = start();
+      a.send({ type: 'pod.config.sourcesReady' });
+      const deleted = pod('u1');
+      deleted.metadata.deletionTimestamp = '2026-11-23T08:00:00Z';
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
+      a.send({ type: 'pod.config.updated', op: 'DELETE', source: 'api', pods: [deleted] });
+      expect(requests()).toEqual([{ type: 'pod.deadContainers.remove', podUid: 'u1', containerId: null, keep: 0 }]);
+      a.send(died('u1', 'c1'));
+      expect(requests()[1]).toEqual({ type: 'pod.deadContainers.remove', podUid: 'u1', containerId: null, keep: 0 });
+    });
+
+    it('keeps dead instances while a deleted pod is still being killed (Go: not yet terminated)', () => {
+      const a = start();
+      const slow = pod('u1');
+      slow.metadata.annotations = { 'test/slow-kill': '' };
+      slow.metadata.deletionTimestamp = '2026-11-23T08:00:00Z';
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [slow] });
+      a.send({ type: 'pod.config.updated', op: 'DELETE', source: 'api', pods: [slow] });
+      a.send(died('u1', 'c1'));
+      expect(requests()).toEqual([{ type: 'pod.deadContainers.remove', podUid: 'u1', containerId: 'c1', keep: 2 }]);
+    });
+
+    it('asks for nothing when a pod that stays finishes (a completed pod keeps its last containers for its logs)', () => {
+      const a = start();
+      a.send({ type: 'pod.config.sourcesReady' });
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1')] });
+      (a.getSnapshot() as { children: Record<string, AnyActorRef> }).children['pod:u1']!.send({ type: 'test.kill.done' });
+      expect(a.getSnapshot().context.pods.u1?.lifecycle).toBe('terminated');
+      expect(requests()).toEqual([]);
+    });
+
+    it('removes every dead container of a pod no source has, but only once every source was seen', () => {
+      const a = start();
+      a.send(died('zz', 'c1'));
+      a.send({ type: 'pod.config.sourcesReady' });
+      a.send(died('zz', 'c2'));
+      expect(requests().map((r) => [r.containerId, r.keep])).toEqual([['c1', 2], [null, 0]]);
+    });
+
+    it('asks for nothing while the runtime is not ready (Go skips the whole iteration)', () => {
+      const a = start();
+      a.send({ type: 'runtime.health.changed', health: 'down', reason: 'container runtime is down' });
+      a.send(died('u1', 'c1'));
+      expect(requests()).toEqual([]);
+    });
   });
 
   it('moves from waitingForSources to syncing once every source was seen', () => {
@@ -254,7 +318,7 @@ describe('syncLoopMachine', () => {
       const a = start();
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [probed()] });
       a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
-      expect(children(a)).toEqual(['pleg', 'pod:u1', 'podConfig', 'probe:u1:main:liveness', 'probe:u1:main:readiness']);
+      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'podConfig', 'probe:u1:main:liveness', 'probe:u1:main:readiness']);
     });
 
     it('tells the probe workers when the container restarted, and starts none twice', () => {
@@ -273,7 +337,7 @@ describe('syncLoopMachine', () => {
       a.send({ type: 'probe.result.changed', podUid: 'u1', container: 'main', probe: 'liveness', result: 'failure' });
       expect(types('pod:u1')).toContain('probe.result.changed');
       a.send({ type: 'pod.config.updated', op: 'REMOVE', source: 'file', pods: [probed()] });
-      expect(children(a)).toEqual(['pleg', 'podConfig']);
+      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig']);
     });
   });
 });
@@ -332,7 +396,7 @@ describe('syncLoopMachine orphans (HandlePodCleanups)', () => {
     killDone(a, 'orphan');
     killDone(a, 'other');
     expect(a.getSnapshot().context.orphans).toEqual({});
-    expect(children(a)).toEqual(['pleg', 'podConfig']);
+    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig']);
   });
 
   it('kills no orphan while the runtime is not ready, and kills it once the runtime is back', () => {
@@ -375,7 +439,7 @@ describe('syncLoopMachine in cluster mode', () => {
   function startInCluster(maxPods: number) {
     const forwarded: { type: string; podUid?: string; status?: PodStatus }[] = [];
     const machine = syncLoopMachine.provide({
-      actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never },
+      actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never, containerDeletor: fakeDeletor },
     });
     const parent = setup({
       actors: {
@@ -385,7 +449,7 @@ describe('syncLoopMachine in cluster mode', () => {
     }).createMachine({
       invoke: [
         { src: 'statusManager', systemId: 'statusManager' },
-        { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input: { nodeName: 'n', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1' } },
+        { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input: { nodeName: 'n', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 1 } },
       ],
     });
     const root = createActor(parent).start();

@@ -4,6 +4,7 @@
  * initialisation and hand the subsystems' inputs to the supervisor (startKubelet.run), start the
  * servers, healthz, and tell systemd.
  */
+import { deadContainersKept } from '../../domain/runtime/dead-containers.js';
 import { KubeletError } from '../../domain/errors.js';
 import { parseGoDuration } from '../../domain/config/duration.js';
 import type { KubeletRunOutput, PhaseInput } from '../../machines/supervisor.machine.js';
@@ -137,6 +138,7 @@ export function kubeletPhases(deps: PhaseDeps) {
             runtimeName: input.outputs['run.preInitRuntime']?.runtime_name ?? 'containerd',
           },
           pleg: { relistPeriodMs: PLEG_RELIST_PERIOD_MS },
+          deadContainersKept: deadContainersKept(settings.flags(live).maxPerPodContainerCount),
         },
       };
       if (live.api.peek()) Object.assign(out, clusterSubsystems(input, nodeName, nodeIps.length > 0 ? nodeIps : [hostIP]));

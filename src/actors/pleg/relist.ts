@@ -6,16 +6,9 @@
  */
 import { relistDigest, type RelistOutput, type RelistPod } from '../../domain/pleg/relist.js';
 import { podUidLabel } from '../../domain/runtime/labels.js';
-import type { RuntimeContainerState } from '../../domain/runtime/pod-status.js';
 import type { Clock } from '../../ports/clock.js';
-import type { Container, ContainerState, CriClient, PodSandbox } from '../../ports/cri.js';
-
-const stateNames: Record<ContainerState, RuntimeContainerState> = {
-  CONTAINER_CREATED: 'created',
-  CONTAINER_RUNNING: 'running',
-  CONTAINER_EXITED: 'exited',
-  CONTAINER_UNKNOWN: 'unknown',
-};
+import type { Container, CriClient, PodSandbox } from '../../ports/cri.js';
+import { runtimeContainerState } from '../runtime-manager/container-state.js';
 
 /** The runtime's lists grouped by pod, sorted by uid, with their digest. */
 interface Grouped { pods: RelistPod[]; digest: string }
@@ -38,7 +31,7 @@ function groupByPod(sandboxes: readonly PodSandbox[], containers: readonly Conta
   for (const c of containers) {
     const uid = c.labels[podUidLabel];
     if (!uid) continue;
-    podFor(uid).containers.push({ id: c.id, name: c.metadata.name, state: stateNames[c.state] });
+    podFor(uid).containers.push({ id: c.id, name: c.metadata.name, state: runtimeContainerState(c.state) });
   }
   const sorted = [...pods.values()].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
   return { pods: sorted, digest: relistDigest(sorted) };

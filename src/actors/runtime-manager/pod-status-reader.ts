@@ -5,15 +5,9 @@
  */
 import { KubeletError } from '../../domain/errors.js';
 import { containerInfoFromRuntime, podNameLabel, podNamespaceLabel, podUidLabel } from '../../domain/runtime/labels.js';
-import { newestFirst, type RuntimeContainerState, type RuntimeContainerStatus, type RuntimePodStatus, type RuntimeSandboxStatus } from '../../domain/runtime/pod-status.js';
-import type { ContainerState, CriClient } from '../../ports/cri.js';
-
-const stateNames: Record<ContainerState, RuntimeContainerState> = {
-  CONTAINER_CREATED: 'created',
-  CONTAINER_RUNNING: 'running',
-  CONTAINER_EXITED: 'exited',
-  CONTAINER_UNKNOWN: 'unknown',
-};
+import { newestFirst, type RuntimeContainerStatus, type RuntimePodStatus, type RuntimeSandboxStatus } from '../../domain/runtime/pod-status.js';
+import type { CriClient } from '../../ports/cri.js';
+import { runtimeContainerState } from './container-state.js';
 
 function isNotFound(err: unknown): boolean {
   return err instanceof KubeletError && err.code === 'KLT_ERR_CRI_NOT_FOUND';
@@ -61,7 +55,7 @@ export async function readPodStatus(cri: CriClient, uid: string): Promise<Runtim
     containers.push({
       id: s.id,
       name: s.metadata.name || info.containerName,
-      state: stateNames[s.state],
+      state: runtimeContainerState(s.state),
       createdAt: s.created_at,
       startedAt: s.started_at,
       finishedAt: s.finished_at,

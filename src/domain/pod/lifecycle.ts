@@ -1,6 +1,6 @@
 /**
- * Pure helpers the syncLoop uses: kill grace periods, which pods admission counts, and which
- * container probes to run for a pod's status.
+ * Pure helpers the syncLoop uses: kill grace periods, which pods admission counts, which
+ * container probes to run for a pod's status, and when a pod's dead containers may all go.
  */
 import { isTerminalPhase } from './status.js';
 import type { Container, Pod, PodStatus, Probe } from './types.js';
@@ -50,6 +50,21 @@ export function probeTargets(pod: Pod, status: PodStatus): ProbeTargetRef[] {
  */
 export function isActiveForAdmission(lifecycle: 'active' | 'terminating' | 'terminated' | 'rejected', status: PodStatus | null): boolean {
   return lifecycle === 'terminating' || (lifecycle === 'active' && !isTerminalPhase(status?.phase));
+}
+
+/**
+ * Whether all of a pod's dead containers may be removed (Go's ShouldPodContentBeRemoved, less the
+ * eviction case kubelet-ts does not have yet): a pod deleted through the API or removed from its
+ * source whose worker is done; a pod the kubelet does not have, once every source has been seen
+ * (before that, an unknown pod may still be on its way from a source).
+ */
+export function isPodContentRemovable(
+  entry: { pod: Pod; lifecycle: 'active' | 'terminating' | 'terminated' | 'rejected'; removed: boolean } | undefined,
+  sourcesReady: boolean,
+): boolean {
+  if (!entry) return sourcesReady;
+  const deleted = entry.removed || entry.pod.metadata.deletionTimestamp !== undefined;
+  return deleted && entry.lifecycle === 'terminated';
 }
 
 /**

@@ -12,9 +12,9 @@ describe('relayAdmissionRejections', () => {
   it('records a Warning event on the pod for each pod the syncLoop refuses, once the recorder exists', () => {
     const recorded: EventRequest[] = [];
     const live: { events?: EventRecorder } = {};
-    const loop = createActor(syncLoopMachine.provide({ actors: { podConfig: idle as never, pleg: idle as never, podWorker: idle as never, probe: idle as never } }), {
+    const loop = createActor(syncLoopMachine.provide({ actors: { podConfig: idle as never, pleg: idle as never, podWorker: idle as never, probe: idle as never, containerDeletor: idle } }), {
       input: {
-        nodeName: 'node-a', hostIP: '10.0.0.1', podConfig: {}, podWorker: {}, pleg: {},
+        nodeName: 'node-a', hostIP: '10.0.0.1', podConfig: {}, podWorker: {}, pleg: {}, deadContainersKept: 1,
         node: { name: 'node-a', operatingSystem: 'linux', labels: {}, taints: [], allocatable: { cpuMillis: 1000, memoryBytes: 1, ephemeralStorageBytes: 1, pods: 10 } },
       },
     });

@@ -1,0 +1,76 @@
+/**
+ * The pod container deletor (Go's podContainerDeletor): removes a pod's dead containers as soon as
+ * the syncLoop asks, instead of leaving them to the container GC's next minute. The syncLoop decides
+ * when and how many to keep (machines/sync-loop.machine.ts); this actor reads the pod's containers
+ * from the runtime, picks (domain/runtime/dead-containers.ts) and removes them, one request at a
+ * time, as Go's single worker goroutine does. Requests beyond the buffer are dropped with a log line,
+ * as Go drops them (the periodic GC still gets those containers).
+ */
+import { fromCallback } from 'xstate';
+import { deadContainersToRemove, type DeadContainerCandidate } from '../../domain/runtime/dead-containers.js';
+import { containerNameLabel, podUidLabel } from '../../domain/runtime/labels.js';
+import type { Logger } from '../../log.js';
+import type { CriClient } from '../../ports/cri.js';
+import { runtimeContainerState } from '../runtime-manager/container-state.js';
+import type { DeadContainersRemoveRequested } from '../../machines/sync-loop.machine.js';
+
+/** Go's containerDeletorBufferLimit. */
+export const CONTAINER_DELETOR_BUFFER = 50;
+
+export interface ContainerDeletorDeps {
+  cri: Pick<CriClient, 'runtime'>;
+  logger: Logger;
+}
+
+/** Removes what one request names; a container already gone is not an error. */
+export async function removeDeadContainers(deps: ContainerDeletorDeps, request: DeadContainersRemoveRequested): Promise<string[]> {
+  const listed = await deps.cri.runtime.listContainers({ label_selector: { [podUidLabel]: request.podUid } });
+  const candidates = listed.map((c): DeadContainerCandidate => ({
+    id: c.id,
+    name: c.labels[containerNameLabel] ?? c.metadata?.name ?? '',
+    state: runtimeContainerState(c.state),
+    createdAtNs: c.created_at,
+  }));
+  const removed: string[] = [];
+  for (const id of deadContainersToRemove(candidates, request.containerId, request.keep)) {
+    try {
+      await deps.cri.runtime.removeContainer(id);
+      removed.push(id);
+    } catch (err) {
+      deps.logger.warn({ err, containerID: id, podUID: request.podUid }, 'Failed to remove container');
+    }
+  }
+  return removed;
+}
+
+export function createContainerDeletorActor(deps: ContainerDeletorDeps) {
+  return fromCallback<DeadContainersRemoveRequested>(({ receive }) => {
+    const queue: DeadContainersRemoveRequested[] = [];
+    let working = false;
+    let stopped = false;
+    const work = async () => {
+      working = true;
+      while (!stopped && queue.length > 0) {
+        const request = queue.shift()!;
+        try {
+          const removed = await removeDeadContainers(deps, request);
+          if (removed.length > 0) deps.logger.debug({ podUID: request.podUid, removed }, 'Removed dead containers');
+        } catch (err) {
+          deps.logger.warn({ err, podUID: request.podUid }, 'Failed to list the pod\'s containers to remove the dead ones');
+        }
+      }
+      working = false;
+    };
+    receive((request) => {
+      if (queue.length >= CONTAINER_DELETOR_BUFFER) {
+        deps.logger.info({ podUID: request.podUid, containerID: request.containerId }, 'Failed to issue the request to remove containers: the queue is full');
+        return;
+      }
+      queue.push(request);
+      if (!working) void work();
+    });
+    return () => {
+      stopped = true;
+    };
+  });
+}
