@@ -3,8 +3,9 @@
  * the syncLoop asks, instead of leaving them to the container GC's next minute. The syncLoop decides
  * when and how many to keep (machines/sync-loop.machine.ts); this actor reads the pod's containers
  * from the runtime, picks (domain/runtime/dead-containers.ts) and removes them, one request at a
- * time, as Go's single worker goroutine does. Requests beyond the buffer are dropped with a log line,
- * as Go drops them (the periodic GC still gets those containers).
+ * time, as Go's single worker goroutine does. Requests waiting are coalesced per pod (DeletionQueue);
+ * beyond the buffer they are dropped with a log line, as Go drops them (the periodic GC still gets
+ * those containers).
  */
 import { fromCallback } from 'xstate';
 import { deadContainersToRemove, type DeadContainerCandidate } from '../../domain/runtime/dead-containers.js';
@@ -45,13 +46,12 @@ export async function removeDeadContainers(deps: ContainerDeletorDeps, request: 
 
 export function createContainerDeletorActor(deps: ContainerDeletorDeps) {
   return fromCallback<DeadContainersRemoveRequested>(({ receive }) => {
-    const queue: DeadContainersRemoveRequested[] = [];
+    const queue = new DeletionQueue();
     let working = false;
     let stopped = false;
     const work = async () => {
       working = true;
-      while (!stopped && queue.length > 0) {
-        const request = queue.shift()!;
+      for (let request = queue.next(); !stopped && request; request = queue.next()) {
         try {
           const removed = await removeDeadContainers(deps, request);
           if (removed.length > 0) deps.logger.debug({ podUID: request.podUid, removed }, 'Removed dead containers');
@@ -62,15 +62,44 @@ export function createContainerDeletorActor(deps: ContainerDeletorDeps) {
       working = false;
     };
     receive((request) => {
-      if (queue.length >= CONTAINER_DELETOR_BUFFER) {
+      if (!queue.add(request)) {
         deps.logger.info({ podUID: request.podUid, containerID: request.containerId }, 'Failed to issue the request to remove containers: the queue is full');
         return;
       }
-      queue.push(request);
       if (!working) void work();
     });
     return () => {
       stopped = true;
     };
   });
+}
+
+/**
+ * The requests waiting, in arrival order, keyed per pod and container: the same request twice is
+ * one, and a request for all of a pod's dead containers replaces (and covers) those for one of
+ * them, so a deleted pod waits once however many of its containers die (Go keys its queue by
+ * container id; coalescing per pod is how our requests, which name a pod, stay within the bound).
+ */
+class DeletionQueue {
+  private readonly waiting = new Map<string, DeadContainersRemoveRequested>();
+
+  /** False when the request was dropped: the queue is full. */
+  add(request: DeadContainersRemoveRequested): boolean {
+    const all = `${request.podUid}/*`;
+    const key = request.containerId === null ? all : `${request.podUid}/${request.containerId}`;
+    if (this.waiting.has(all) || this.waiting.has(key)) return true;
+    if (request.containerId === null) {
+      for (const k of this.waiting.keys()) if (k.startsWith(`${request.podUid}/`)) this.waiting.delete(k);
+    }
+    if (this.waiting.size >= CONTAINER_DELETOR_BUFFER) return false;
+    this.waiting.set(key, request);
+    return true;
+  }
+
+  next(): DeadContainersRemoveRequested | undefined {
+    const first = this.waiting.entries().next();
+    if (first.done) return undefined;
+    this.waiting.delete(first.value[0]);
+    return first.value[1];
+  }
 }

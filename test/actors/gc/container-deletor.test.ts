@@ -73,12 +73,37 @@ describe('the container deletor actor', () => {
       return list(filter);
     };
     const actor = createActor(createContainerDeletorActor({ cri, logger })).start();
+    // One pod's request starts at once; of the other pods', the buffer's worth wait and the rest are dropped.
     const total = CONTAINER_DELETOR_BUFFER + 10;
-    for (let i = 0; i < total; i++) actor.send(request('u1', null, 0));
+    for (let i = 0; i < total; i++) actor.send(request(`u${i}`, null, 0));
     await expect.poll(() => lists).toBe(CONTAINER_DELETOR_BUFFER + 1);
     await new Promise((r) => setImmediate(r));
     expect(lists).toBe(CONTAINER_DELETOR_BUFFER + 1);
     expect(maxInFlight).toBe(1);
+    actor.stop();
+  });
+
+  it('coalesces what waits per pod: a request for all of a pod\'s dead containers covers those for one', async () => {
+    const { cri } = await setup('u1', ['app'], 1);
+    const listed: string[] = [];
+    const list = cri.runtime.listContainers.bind(cri.runtime);
+    cri.runtime.listContainers = async (filter) => {
+      listed.push(filter?.label_selector?.['io.kubernetes.pod.uid'] ?? '');
+      await new Promise((r) => setImmediate(r));
+      return list(filter);
+    };
+    const actor = createActor(createContainerDeletorActor({ cri, logger })).start();
+    actor.send(request('busy', null, 0)); // taken at once: the rest wait behind it
+    actor.send(request('u2', 'c1', 1));
+    actor.send(request('u2', 'c1', 1));
+    actor.send(request('u3', 'c1', 1));
+    actor.send(request('u3', null, 0));
+    actor.send(request('u3', 'c2', 1));
+    actor.send(request('u4', 'c1', 1));
+    actor.send(request('u4', 'c2', 1));
+    await expect.poll(() => listed.length).toBe(5);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(listed).toEqual(['busy', 'u2', 'u3', 'u4', 'u4']);
     actor.stop();
   });
 
@@ -92,7 +117,7 @@ describe('the container deletor actor', () => {
       return list(filter);
     };
     const actor = createActor(createContainerDeletorActor({ cri, logger })).start();
-    for (let i = 0; i < 5; i++) actor.send(request('u1', null, 0));
+    for (let i = 0; i < 5; i++) actor.send(request(`u${i}`, null, 0));
     actor.stop();
     await new Promise((r) => setTimeout(r, 20));
     expect(lists).toBe(1);
