@@ -1,7 +1,8 @@
 /**
  * run.clients in cluster mode (Go: cmd/kubelet/app/server.go buildKubeletClientConfig and
- * run()): from --kubeconfig, three clients over the same credentials (client certificates,
- * bearer tokens, exec plugins: whatever client-node's KubeConfig supports):
+ * run()): from --kubeconfig (kubeconfig-file.ts), three clients over the same credentials (client
+ * certificates, bearer tokens and token files, basic auth; exec plugins and auth-providers through
+ * client-node), each with its own connections:
  * - main: kubeAPIQPS / kubeAPIBurst (50 / 100), client-side token bucket;
  * - events: eventRecordQPS / eventBurst (50 / 100);
  * - heartbeat: no rate limit, timeout min(nodeStatusUpdateFrequency, nodeLeaseDurationSeconds),
@@ -11,8 +12,9 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../ports/clock.js';
 import type { ApiClients } from '../../ports/apiserver.js';
-import { KubeConfig } from './client-node.js';
+import { KUBELET_TS_VERSION } from '../../domain/config/version.js';
 import { KubeApi } from './kube-api.js';
+import { readKubeconfig } from './kubeconfig-file.js';
 import { noRateLimit, tokenBucketLimiter } from './rate-limiter.js';
 
 export interface ApiClientsOptions {
@@ -32,15 +34,14 @@ export interface ApiClientsOptions {
 export { heartbeatTimeoutMsFor as heartbeatTimeoutMs } from '../../domain/node-status/heartbeat-timeout.js';
 
 export function createApiClients(opts: ApiClientsOptions): ApiClients {
-  const loadConfig = () => {
-    const kc = new KubeConfig();
-    kc.loadFromFile(opts.kubeconfigPath);
-    return kc;
-  };
+  const loadConfig = () => readKubeconfig(opts.kubeconfigPath);
   const limiter = (qps: number, burst: number) => (qps > 0 ? tokenBucketLimiter(qps, Math.max(1, burst), opts.clock) : noRateLimit);
-  const main = new KubeApi({ loadConfig, limiter: limiter(opts.qps, opts.burst), timeoutMs: null, clock: opts.clock });
-  const events = new KubeApi({ loadConfig, limiter: limiter(opts.eventQps, opts.eventBurst), timeoutMs: null, clock: opts.clock });
-  const heartbeat = new KubeApi({ loadConfig, limiter: noRateLimit, timeoutMs: opts.heartbeatTimeoutMs, clock: opts.clock });
+  // Go's kubelet says who it is the same way (rest.DefaultKubernetesUserAgent).
+  const userAgent = `kubelet-ts/${KUBELET_TS_VERSION} (${process.platform}/${process.arch})`;
+  const client = { clock: opts.clock, userAgent };
+  const main = new KubeApi({ loadConfig, limiter: limiter(opts.qps, opts.burst), timeoutMs: null, ...client });
+  const events = new KubeApi({ loadConfig, limiter: limiter(opts.eventQps, opts.eventBurst), timeoutMs: null, ...client });
+  const heartbeat = new KubeApi({ loadConfig, limiter: noRateLimit, timeoutMs: opts.heartbeatTimeoutMs, ...client });
   const log = opts.logger;
   log.info({ server: main.server, qps: opts.qps, burst: opts.burst, heartbeatTimeoutMs: opts.heartbeatTimeoutMs }, 'Built API server clients');
   return {
@@ -65,6 +66,8 @@ export function createApiClients(opts: ApiClientsOptions): ApiClients {
       },
     },
     server: main.server,
-    close: () => undefined,
+    close: () => {
+      for (const client of [main, events, heartbeat]) client.close();
+    },
   };
 }

@@ -1,0 +1,142 @@
+/**
+ * --kubeconfig read the way client-go reads it, for the kubelet's own API client (rest-client.ts):
+ * the current context's cluster (server, CA from a file or inline, insecure-skip-tls-verify,
+ * tls-server-name) and user (client certificate and key from files or inline, token, tokenFile,
+ * username/password). Relative paths are relative to the kubeconfig's own directory, as in Go.
+ *
+ * An exec plugin or auth-provider user is not handled here: `external` says so, and the caller
+ * gets its credentials from @kubernetes/client-node's KubeConfig (which runs the plugin and caches
+ * its token), loaded only then. Kubelet kubeconfigs use client certificates almost always, so the
+ * ~800 ms and ~70 MiB that loading client-node costs is paid only by the nodes that need it.
+ * Every problem is a KLT_ERR_API_CONFIG naming the field.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, isAbsolute, join } from 'node:path';
+import { parse } from 'yaml';
+import { KubeletError } from '../../domain/errors.js';
+import { isPlainObject } from '../../domain/config/decode.js';
+
+export interface KubeconfigCluster {
+  server: string;
+  /** PEM; absent: the system's roots. */
+  ca?: Buffer;
+  insecureSkipTlsVerify: boolean;
+  tlsServerName?: string;
+}
+
+export interface KubeconfigUser {
+  cert?: Buffer;
+  key?: Buffer;
+  token?: string;
+  /** Re-read when the cached token is older than a minute (client-go's cached file token source). */
+  tokenFile?: string;
+  basic?: { username: string; password: string };
+  /** An exec plugin or auth-provider: credentials come from client-node (see above). */
+  external: boolean;
+}
+
+export interface Kubeconfig {
+  path: string;
+  cluster: KubeconfigCluster;
+  user: KubeconfigUser;
+}
+
+const configError = (path: string, what: string) => new KubeletError('KLT_ERR_API_CONFIG', `invalid kubeconfig ${path}: ${what}`);
+
+type Entry = Record<string, unknown>;
+
+/** The `<kind>` entry of the list `<list>` named `name`: `{ name, <kind>: {...} }`. */
+function named(doc: Entry, list: string, kind: string, name: string, path: string): Entry {
+  const items = doc[list];
+  const found = Array.isArray(items) ? items.find((i): i is Entry => isPlainObject(i) && i.name === name) : undefined;
+  if (!found) throw configError(path, `${list}: no ${kind} named "${name}"`);
+  const body = found[kind];
+  if (!isPlainObject(body)) throw configError(path, `${list}["${name}"].${kind}: not an object`);
+  return body;
+}
+
+function optionalString(entry: Entry, field: string, where: string, path: string): string | undefined {
+  const v = entry[field];
+  if (v === undefined || v === null || v === '') return undefined;
+  if (typeof v !== 'string') throw configError(path, `${where}.${field}: not a string`);
+  return v;
+}
+
+/** A `<field>-data` (base64) or a `<field>` (file path) pair, as bytes; data wins, as in client-go. */
+function fileOrData(entry: Entry, field: string, where: string, path: string): Buffer | undefined {
+  const data = optionalString(entry, `${field}-data`, where, path);
+  if (data !== undefined) return Buffer.from(data, 'base64');
+  const file = optionalString(entry, field, where, path);
+  if (file === undefined) return undefined;
+  const resolved = isAbsolute(file) ? file : join(dirname(path), file);
+  try {
+    return readFileSync(resolved);
+  } catch (err) {
+    throw configError(path, `${where}.${field}: cannot read ${resolved}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+}
+
+export function parseKubeconfig(text: string, path: string): Kubeconfig {
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (err) {
+    throw configError(path, `not YAML: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  if (!isPlainObject(doc)) throw configError(path, 'not a kubeconfig (expected a mapping)');
+  const contextName = doc['current-context'];
+  if (typeof contextName !== 'string' || contextName === '') throw configError(path, 'no current-context');
+  const context = named(doc, 'contexts', 'context', contextName, path);
+  const clusterName = optionalString(context, 'cluster', `contexts["${contextName}"].context`, path);
+  if (clusterName === undefined) throw configError(path, `contexts["${contextName}"]: no cluster`);
+  const c = named(doc, 'clusters', 'cluster', clusterName, path);
+  const where = `clusters["${clusterName}"].cluster`;
+  const server = optionalString(c, 'server', where, path);
+  if (server === undefined) throw configError(path, `${where}.server: missing`);
+  let url: URL;
+  try {
+    url = new URL(server);
+  } catch {
+    throw configError(path, `${where}.server: not a URL: ${server}`);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw configError(path, `${where}.server: ${url.protocol} is neither https: nor http:`);
+  if (c['proxy-url'] !== undefined) throw configError(path, `${where}.proxy-url: proxies are not supported by kubelet-ts`);
+  const ca = fileOrData(c, 'certificate-authority', where, path);
+  const tlsServerName = optionalString(c, 'tls-server-name', where, path);
+  const cluster: KubeconfigCluster = { server, insecureSkipTlsVerify: c['insecure-skip-tls-verify'] === true, ...(ca ? { ca } : {}), ...(tlsServerName ? { tlsServerName } : {}) };
+
+  const userName = optionalString(context, 'user', `contexts["${contextName}"].context`, path);
+  const user: KubeconfigUser = { external: false };
+  if (userName !== undefined) {
+    const u = named(doc, 'users', 'user', userName, path);
+    const uw = `users["${userName}"].user`;
+    for (const unsupported of ['as', 'as-uid', 'as-groups', 'as-user-extra']) {
+      if (u[unsupported] !== undefined) throw configError(path, `${uw}.${unsupported}: impersonation is not supported by kubelet-ts`);
+    }
+    const cert = fileOrData(u, 'client-certificate', uw, path);
+    const key = fileOrData(u, 'client-key', uw, path);
+    if ((cert === undefined) !== (key === undefined)) throw configError(path, `${uw}: client-certificate and client-key must be given together`);
+    const token = optionalString(u, 'token', uw, path);
+    const tokenFile = optionalString(u, 'tokenFile', uw, path);
+    const username = optionalString(u, 'username', uw, path);
+    const password = optionalString(u, 'password', uw, path);
+    Object.assign(user, {
+      ...(cert && key ? { cert, key } : {}),
+      ...(token !== undefined ? { token } : {}),
+      ...(token === undefined && tokenFile !== undefined ? { tokenFile: isAbsolute(tokenFile) ? tokenFile : join(dirname(path), tokenFile) } : {}),
+      ...(username !== undefined ? { basic: { username, password: password ?? '' } } : {}),
+      external: u.exec !== undefined || u['auth-provider'] !== undefined,
+    });
+  }
+  return { path, cluster, user };
+}
+
+export function readKubeconfig(path: string): Kubeconfig {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw configError(path, `cannot read it: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
+  return parseKubeconfig(text, path);
+}
