@@ -2,7 +2,7 @@
  * `npm run bench`: every benchmark, printed as figures and, where two implementations or modes
  * run side by side, their ratio from the same run. Results are kept in docs/BENCHMARKS.md.
  */
-import { benchClusterCost } from './cluster-cost.js';
+import { benchCluster } from './cluster.js';
 import { benchCri } from './cri.js';
 import { benchHttp } from './http.js';
 import { benchJournal } from './journal.js';
@@ -20,8 +20,8 @@ async function main() {
   if (want('pods')) print('pods', await benchPods());
   if (want('http')) print('http', await benchHttp(envOptions()));
   if (want('overload')) print('overload', await benchOverload());
-  // A first look at cluster mode's cost (issue 19), run only when named.
-  if (only.includes('cluster-cost')) print('cluster-cost', await benchClusterCost());
+  // Cluster mode's cost (issue 19): minutes a run, so only when named.
+  if (only.includes('cluster')) print('cluster', await benchCluster());
 }
 
 /** KUBELET_BENCH_HTTP_CLIENTS / _SECONDS / _PODS: a shorter or smaller http run, e.g. while profiling. */

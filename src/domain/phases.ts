@@ -14,6 +14,9 @@ export const PHASES = [
   { id: 'command.dependencies', go: 'NewKubeletCommand', work: 'UnsecuredDependencies: build the dependency set' },
   { id: 'run.lockFile', go: 'run()', work: '--lock-file / --exit-on-lock-contention' },
   { id: 'run.configz', go: 'run()', work: 'register the effective config for /configz' },
+  // Go starts healthz at the end of run(); its checks (ping, log, syncloop) pass before the syncLoop
+  // was first entered, so nothing after this point is waited for: kubelet-ts starts it here.
+  { id: 'run.healthz', go: 'run()', work: 'healthz server (10248), started before the clients (Go: at the end of run())' },
   { id: 'run.standalone', go: 'run()', work: 'standalone when there is no --kubeconfig' },
   { id: 'run.nodeName', go: 'run()', work: 'hostname / --hostname-override → node name' },
   { id: 'run.clients', go: 'run()', work: 'kube, event and heartbeat clients, or none in standalone' },
@@ -30,7 +33,6 @@ export const PHASES = [
   { id: 'runKubelet.garbageCollection', go: 'createAndInitKubelet', work: 'start container and image GC loops' },
   { id: 'startKubelet.run', go: 'startKubelet', work: 'Kubelet.Run: modules, status loops, PLEG, syncLoop' },
   { id: 'startKubelet.servers', go: 'startKubelet', work: 'kubelet server (10250) and read-only port' },
-  { id: 'run.healthz', go: 'run()', work: 'healthz server (10248)' },
   { id: 'run.sdNotify', go: 'run()', work: 'READY=1 to systemd when NOTIFY_SOCKET is set' },
 ] as const;
 

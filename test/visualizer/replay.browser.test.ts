@@ -99,6 +99,6 @@ describeNeeding(chromiumPart(CHROMIUM), 'visualizer replay in Chromium (kubelet-
     const at = records.find((r) => r.actor === 'supervisor' && r.type === 'state' && JSON.stringify((r.payload as { value: unknown }).value) === '{"run":"nodeName"}')!;
     await scrubTo(at.seq);
     await w.page.waitForSelector('#timeline [data-phase="run.nodeName"][data-outcome="inProgress"]');
-    expect(await w.page.locator('#timeline [data-phase="running"], #timeline [data-phase="run.healthz"][data-outcome="notReached"]').count()).toBe(1);
+    expect(await w.page.locator('#timeline [data-phase="running"], #timeline [data-phase="run.sdNotify"][data-outcome="notReached"]').count()).toBe(1);
   });
 });

@@ -3,9 +3,13 @@
  * port 0 turns it off. `/healthz` runs every check (ping, log, syncloop) and answers `ok`, or 500
  * with the failed checks; `/healthz/<check>` runs one; `?verbose` lists each, as the Go kubelet's
  * k8s.io/apiserver healthz does. Plain HTTP on loopback, no authentication (as in Go).
+ *
+ * Served by node:http rather than fastify: the healthz server starts early in start-up, and
+ * loading fastify there (~70 ms) would put it on the path to the first `ok`. The kubelet server
+ * answers its own /healthz with the same `healthzAnswer`.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
-import { listenAndReport, type RunningServer } from './listen.js';
+import { createServer } from 'node:http';
+import { listenHttpServer, type RunningServer } from './listen.js';
 
 export interface HealthCheck {
   name: string;
@@ -13,29 +17,40 @@ export interface HealthCheck {
   check: () => string | null;
 }
 
-export function buildHealthzApp(checks: HealthCheck[]): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 1024, connectionTimeout: 10_000, requestTimeout: 10_000 });
-  const run = (selected: HealthCheck[], verbose: boolean) => {
-    const results = selected.map((c) => ({ name: c.name, problem: c.check() }));
-    const failed = results.filter((r) => r.problem !== null);
-    if (!verbose && failed.length === 0) return { code: 200, body: 'ok' };
-    const lines = results.map((r) => (r.problem === null ? `[+]${r.name} ok` : `[-]${r.name} failed: ${r.problem}`));
-    lines.push(failed.length === 0 ? 'healthz check passed' : 'healthz check failed');
-    return { code: failed.length === 0 ? 200 : 500, body: lines.join('\n') + '\n' };
-  };
-  app.get('/healthz', async (req, reply) => {
-    const { code, body } = run(checks, 'verbose' in (req.query as object));
-    return reply.code(code).type('text/plain; charset=utf-8').send(body);
-  });
-  app.get<{ Params: { check: string } }>('/healthz/:check', async (req, reply) => {
-    const check = checks.find((c) => c.name === req.params.check);
-    if (!check) return reply.code(404).type('text/plain; charset=utf-8').send('404 page not found\n');
-    const { code, body } = run([check], 'verbose' in (req.query as object));
-    return reply.code(code).type('text/plain; charset=utf-8').send(body);
-  });
-  return app;
+export interface HealthzAnswer {
+  code: number;
+  body: string;
 }
 
-export async function startHealthz(host: string, port: number, checks: HealthCheck[]): Promise<RunningServer> {
-  return listenAndReport(buildHealthzApp(checks), { host, port, what: 'healthz address', retryable: true });
+export const HEALTHZ_CONTENT_TYPE = 'text/plain; charset=utf-8';
+
+/** The answer to a request for `url` (path and query), or null when it is not a healthz path. */
+export function healthzAnswer(checks: readonly HealthCheck[], url: string): HealthzAnswer | null {
+  const { pathname, searchParams } = new URL(url, 'http://healthz');
+  const verbose = searchParams.has('verbose');
+  if (pathname === '/healthz') return run(checks, verbose);
+  const match = /^\/healthz\/([^/]+)$/.exec(pathname);
+  if (!match) return null;
+  const check = checks.find((c) => c.name === decodeURIComponent(match[1]!));
+  return check ? run([check], verbose) : { code: 404, body: '404 page not found\n' };
+}
+
+function run(selected: readonly HealthCheck[], verbose: boolean): HealthzAnswer {
+  const results = selected.map((c) => ({ name: c.name, problem: c.check() }));
+  const failed = results.filter((r) => r.problem !== null);
+  if (!verbose && failed.length === 0) return { code: 200, body: 'ok' };
+  const lines = results.map((r) => (r.problem === null ? `[+]${r.name} ok` : `[-]${r.name} failed: ${r.problem}`));
+  lines.push(failed.length === 0 ? 'healthz check passed' : 'healthz check failed');
+  return { code: failed.length === 0 ? 200 : 500, body: lines.join('\n') + '\n' };
+}
+
+export async function startHealthz(host: string, port: number, checks: readonly HealthCheck[]): Promise<RunningServer> {
+  const server = createServer({ requestTimeout: 10_000, headersTimeout: 10_000 }, (req, res) => {
+    const answer = healthzAnswer(checks, req.url ?? '/') ?? { code: 404, body: '404 page not found\n' };
+    res.writeHead(answer.code, { 'Content-Type': HEALTHZ_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(answer.body) });
+    res.end(req.method === 'HEAD' ? undefined : answer.body);
+  });
+  // A client that sends nothing for 10 s is dropped, as fastify's connectionTimeout did.
+  server.setTimeout(10_000, (socket) => socket.destroy());
+  return listenHttpServer(server, { host, port, what: 'healthz address', retryable: true });
 }

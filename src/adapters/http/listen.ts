@@ -4,6 +4,7 @@
  * net.JoinHostPort form, so an IPv6 address is bracketed (`[::1]:10250`) and the port chosen for
  * port 0 is the real one.
  */
+import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { KubeletError } from '../../domain/errors.js';
 
@@ -22,20 +23,49 @@ export function joinHostPort(host: string, port: number): string {
  * Listens on host:port and answers the bound address. A failure closes the app and becomes
  * KLT_ERR_HOST_IO naming `what` (e.g. "the read-only port") and the address.
  */
-export async function listenAndReport(
-  app: FastifyInstance,
-  where: { host: string; port: number; what: string; retryable: boolean },
-): Promise<RunningServer> {
+export async function listenAndReport(app: FastifyInstance, where: ListenWhere): Promise<RunningServer> {
   try {
     await app.listen({ host: where.host, port: where.port });
   } catch (err) {
     await app.close();
-    throw new KubeletError('KLT_ERR_HOST_IO', `cannot listen on ${where.what} ${joinHostPort(where.host, where.port)}: ${(err as Error).message}`, {
-      cause: err,
-      retryable: where.retryable,
-    });
+    throw listenError(err, where);
   }
-  const bound = app.server.address();
-  const address = typeof bound === 'object' && bound ? joinHostPort(bound.address, bound.port) : joinHostPort(where.host, where.port);
-  return { address, close: () => app.close() };
+  return { address: boundAddress(app.server, where), close: () => app.close() };
+}
+
+/** The same for a plain node:http server (healthz). */
+export async function listenHttpServer(server: Server, where: ListenWhere): Promise<RunningServer> {
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(where.port, where.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (err) {
+    server.close();
+    throw listenError(err, where);
+  }
+  return {
+    address: boundAddress(server, where),
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
+
+interface ListenWhere { host: string; port: number; what: string; retryable: boolean }
+
+function listenError(err: unknown, where: ListenWhere): KubeletError {
+  return new KubeletError('KLT_ERR_HOST_IO', `cannot listen on ${where.what} ${joinHostPort(where.host, where.port)}: ${(err as Error).message}`, {
+    cause: err,
+    retryable: where.retryable,
+  });
+}
+
+function boundAddress(server: Server, where: ListenWhere): string {
+  const bound = server.address();
+  return typeof bound === 'object' && bound ? joinHostPort(bound.address, bound.port) : joinHostPort(where.host, where.port);
 }

@@ -13,13 +13,13 @@ describe('startupReport', () => {
       state(5, { command: 'debugServer' }),
       state(6, { command: 'featureGates' }),
       state(106, { run: 'lockFile' }),
-      state(110, { runTail: 'healthz' }),
+      state(110, { runTail: 'sdNotify' }),
       state(111, 'running'),
     ]);
     const row = (p: string) => r.phases.find((x) => x.phase === p)!;
     expect(row('command.parse')).toMatchObject({ startMs: 0, durationMs: 5, outcome: 'ok' });
     expect(row('command.featureGates')).toMatchObject({ startMs: 6, durationMs: 100, outcome: 'ok' });
-    expect(row('run.healthz')).toMatchObject({ startMs: 110, durationMs: 1, outcome: 'ok' });
+    expect(row('run.sdNotify')).toMatchObject({ startMs: 110, durationMs: 1, outcome: 'ok' });
     expect(row('run.oomScore').outcome).toBe('notReached');
     expect(r.runningAtMs).toBe(111);
     expect(r.criticalPath.totalMs).toBe(111);

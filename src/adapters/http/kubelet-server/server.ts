@@ -17,7 +17,7 @@
  * 60 s, idle keep-alive connections close after 90 s (Go's IdleTimeout), a connection silent both
  * ways for 5 minutes is closed; a log follow lasts at most 4 h (Go's write timeout).
  */
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import type { TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import { KubeletError } from '../../../domain/errors.js';
@@ -29,7 +29,7 @@ import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../../../domain/http/
 import { nodeRequestAttributes } from '../../../domain/http/request-attributes.js';
 import type { Pod } from '../../../domain/pod/types.js';
 import type { KubeletView, SubjectAccessReviewer, TokenReviewer } from '../../../ports/kubelet-view.js';
-import { buildHealthzApp, type HealthCheck } from '../healthz.js';
+import { HEALTHZ_CONTENT_TYPE, healthzAnswer, type HealthCheck } from '../healthz.js';
 import { listenOrRetry } from '../listen-or-retry.js';
 import { createClientCertificateVerifier, loadCertificateBundle, type ClientCertificateVerifier } from '../tls/client-certificates.js';
 import { buildServerTlsOptions, type KubeletTlsConfig } from '../tls/server-tls-options.js';
@@ -148,20 +148,13 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
   registerStatsSummary(app, view, logger);
   app.get('/metrics/probes', async (_req, reply) => reply.type(PROMETHEUS_CONTENT_TYPE).send(renderExposition(probeMetricFamilies(await view.probeMetrics()))));
 
-  const healthz = buildHealthzApp(opts.healthChecks ?? []);
-  const delegateHealthz = async (url: string) => {
-    const res = await healthz.inject({ method: 'GET', url });
-    return { status: res.statusCode, body: res.body };
+  const checks = opts.healthChecks ?? [];
+  const healthz = async (req: FastifyRequest, reply: FastifyReply) => {
+    const { code, body } = healthzAnswer(checks, req.url) ?? { code: 404, body: '404 page not found\n' };
+    return reply.code(code).type(HEALTHZ_CONTENT_TYPE).send(body);
   };
-  app.get('/healthz', async (req, reply) => {
-    const { status, body } = await delegateHealthz(req.url);
-    return reply.code(status).type('text/plain; charset=utf-8').send(body);
-  });
-  app.get('/healthz/:check', async (req, reply) => {
-    const { status, body } = await delegateHealthz(req.url);
-    return reply.code(status).type('text/plain; charset=utf-8').send(body);
-  });
-  app.addHook('onClose', async () => healthz.close());
+  app.get('/healthz', healthz);
+  app.get('/healthz/:check', healthz);
 
   registerDebuggingHandlers(app, view, { enabled: opts.debuggingHandlers, systemLogs: opts.systemLogs, logLimits: opts.logLimits, logger });
   return app;

@@ -1,12 +1,14 @@
 /**
- * Where cluster mode's cost goes (issue 19, deliverable 1; a first step towards its `cluster`
- * benchmark): the real binary with --kubeconfig against the test API server (its cost is not
- * counted: it runs in this process), on the embedded runtime and on containerd when KUBELET_IT_CRI
- * names one. Prints start → healthz and → Node Ready with the time each start-up phase began, the
- * daemon's CPU and RSS to Ready, then 60 s idle with no pods, a burst of 30 pods created at once
- * (→ all Running, CPU, peak RSS), 60 s idle with them, and their deletion (→ every container gone
- * from the runtime, on containerd; → every pod gone from the API).
- * Run it alone: `node dist/bench/run.js cluster-cost` (not part of `npm run bench`).
+ * Cluster mode as a user runs it (issue 19's scenario): the real binary with --kubeconfig against the
+ * test API server (its cost is not counted: it runs in this process), on the embedded runtime and on
+ * containerd when KUBELET_IT_CRI names one. Each run prints start → healthz and → Node Ready with the
+ * time each start-up phase began, the daemon's CPU and RSS to Ready, then 60 s idle with no pods, a
+ * burst of 30 pods created at once (→ all Running, CPU, peak RSS), 60 s idle with them, and their
+ * graceful deletion (→ every container, → every sandbox gone from the runtime; → every pod gone from
+ * the API). The runtimes take turns, run after run (3 by default), and the medians are printed, each
+ * targeted figure also as its ratio to issue 19's target (≤ 1 meets it).
+ * `npm run bench -- cluster` (run only when named: it takes ~5 minutes a run and runtime).
+ * KUBELET_BENCH_CLUSTER_RUNS=N: N runs; KUBELET_BENCH_CLUSTER_IDLE_SECONDS=S: idle periods of S s.
  * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon (start-up included) there.
  */
 import { spawn } from 'node:child_process';
@@ -15,41 +17,65 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createCriClient } from '../src/adapters/cri-grpc/index.js';
+import type { CriClient } from '../src/ports/cri.js';
 import { startTestApiServer } from '../test/apiserver/index.js';
 import { freePort } from './free-port.js';
 import { cpuSeconds, rssMiB } from './proc-usage.js';
 import { podRuns, removePods, sleep, type PodRun } from './static-pod-fleet.js';
-import { round } from './stats.js';
+import { median, round } from './stats.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
 const NODE = 'node-cost';
 const BURST = 30;
-const IDLE_MS = 60_000;
+const IDLE_MS = Number(process.env.KUBELET_BENCH_CLUSTER_IDLE_SECONDS ?? 60) * 1000;
+const RUNS = Number(process.env.KUBELET_BENCH_CLUSTER_RUNS ?? 3);
+
+/** Issue 19's targets for this scenario (medians on these 2-core machines). */
+const TARGETS: Record<string, number> = {
+  healthzMs: 300,
+  nodeReadyMs: 600,
+  'idle0pods.rssMiB': 85,
+  'idle0pods.cpuSecondsPerMinute': 0.3,
+  [`idle${BURST}pods.rssMiB`]: 100,
+  [`idle${BURST}pods.cpuSecondsPerMinute`]: 1.2,
+  'burst.peakRssMiB': 110,
+  'teardown.containersRemovedMs': 4000,
+};
 const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"];
 
 type Conditions = { status?: { conditions?: { type: string; status: string }[]; phase?: string } };
 
-export async function benchClusterCost(): Promise<Record<string, number>> {
-  const out: Record<string, number> = {};
-  for (const run of podRuns('cluster-cost', [BURST], [BURST])) {
-    for (const [k, v] of Object.entries(await oneRuntime(run))) out[`${run.endpoint === 'embedded' ? 'embedded' : 'containerd'}.${k}`] = v;
+export async function benchCluster(): Promise<Record<string, number>> {
+  const samples = new Map<string, number[]>();
+  const runtimes = podRuns('cluster', [BURST], [BURST]);
+  for (let i = 0; i < RUNS; i++) {
+    for (const run of runtimes) {
+      const name = run.endpoint === 'embedded' ? 'embedded' : 'containerd';
+      for (const [k, v] of Object.entries(await oneRuntime(run))) {
+        const key = `${name}.${k}`;
+        samples.set(key, [...(samples.get(key) ?? []), v]);
+      }
+    }
+  }
+  const out: Record<string, number> = { runs: RUNS };
+  for (const [key, values] of samples) out[key] = median(values);
+  for (const [key, value] of Object.entries(out)) {
+    const target = TARGETS[key.slice(key.indexOf('.') + 1)];
+    if (target !== undefined) out[`${key}/target`] = round(value / target, 2);
   }
   return out;
 }
 
-/** The containers of pods in `namespace` the runtime still has (containerd only: the embedded runtime lives in the daemon). */
-async function containersLeft(endpoint: string, namespace: string): Promise<number> {
-  const cri = createCriClient({ endpoint });
-  try {
-    return (await cri.runtime.listContainers()).filter((c) => c.labels?.['io.kubernetes.pod.namespace'] === namespace).length;
-  } finally {
-    cri.close();
-  }
+/** What the runtime still has of the pods in `namespace`. */
+async function leftInRuntime(cri: CriClient, namespace: string): Promise<{ containers: number; sandboxes: number }> {
+  const ours = (labels: Record<string, string> | undefined) => labels?.['io.kubernetes.pod.namespace'] === namespace;
+  const [containers, sandboxes] = await Promise.all([cri.runtime.listContainers(), cri.runtime.listPodSandbox()]);
+  return { containers: containers.filter((c) => ours(c.labels)).length, sandboxes: sandboxes.filter((s) => ours(s.labels)).length };
 }
 
 async function oneRuntime(run: PodRun): Promise<Record<string, number>> {
   const api = await startTestApiServer();
-  const dir = mkdtempSync(join(tmpdir(), 'kts-cluster-cost-'));
+  const dir = mkdtempSync(join(tmpdir(), 'kts-cluster-'));
   const healthzPort = await freePort();
   writeFileSync(join(dir, 'kubelet.yaml'), [
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', `podLogsDir: ${join(dir, 'logs')}`,
@@ -93,7 +119,8 @@ async function oneRuntime(run: PodRun): Promise<Record<string, number>> {
       await sleep(5000);
       const cpu0 = cpuSeconds(child.pid!);
       await sleep(IDLE_MS);
-      Object.assign(out, { [`idle${label}.cpuSecondsPerMinute`]: round(cpuSeconds(child.pid!) - cpu0, 2), [`idle${label}.rssMiB`]: round(rssMiB(child.pid!), 1) });
+      const perMinute = ((cpuSeconds(child.pid!) - cpu0) * 60_000) / IDLE_MS;
+      Object.assign(out, { [`idle${label}.cpuSecondsPerMinute`]: round(perMinute, 2), [`idle${label}.rssMiB`]: round(rssMiB(child.pid!), 1) });
     };
     await idle('0pods');
     const cpu0 = cpuSeconds(child.pid!);
@@ -114,18 +141,25 @@ async function oneRuntime(run: PodRun): Promise<Record<string, number>> {
     // Deleted as kubectl does (graceful): the kubelet kills them, then removes them from the API.
     const delete0 = performance.now();
     for (let i = 0; i < BURST; i++) api.store.delete('pods', namespace, `p${i}`, { gracePeriodSeconds: 2 });
+    // The embedded runtime lives in the daemon, on a socket under its root dir.
+    const cri = createCriClient({ endpoint: run.endpoint === 'embedded' ? `unix://${join(dir, 'root', 'embedded-runtime', 'cri.sock')}` : run.endpoint });
     let containersGoneMs = 0;
+    let sandboxesGoneMs = 0;
     let apiGoneMs = 0;
-    const containerd = run.endpoint !== 'embedded';
-    while (apiGoneMs === 0 || (containerd && containersGoneMs === 0)) {
-      const elapsed = performance.now() - delete0;
-      if (containerd && containersGoneMs === 0 && (await containersLeft(run.endpoint, namespace)) === 0) containersGoneMs = elapsed;
-      if (apiGoneMs === 0 && api.store.list('pods', { namespace }).items.length === 0) apiGoneMs = elapsed;
-      if (elapsed > 120_000) throw new Error('pods or containers left 120 s after the pods were deleted');
-      await sleep(100);
+    try {
+      while (apiGoneMs === 0 || containersGoneMs === 0 || sandboxesGoneMs === 0) {
+        const elapsed = performance.now() - delete0;
+        const left = await leftInRuntime(cri, namespace);
+        if (containersGoneMs === 0 && left.containers === 0) containersGoneMs = elapsed;
+        if (sandboxesGoneMs === 0 && left.sandboxes === 0) sandboxesGoneMs = elapsed;
+        if (apiGoneMs === 0 && api.store.list('pods', { namespace }).items.length === 0) apiGoneMs = elapsed;
+        if (elapsed > 120_000) throw new Error(`120 s after the pods were deleted: ${left.containers} containers, ${left.sandboxes} sandboxes, ${api.store.list('pods', { namespace }).items.length} pods left`);
+        await sleep(100);
+      }
+    } finally {
+      cri.close();
     }
-    out['teardown.podsGoneFromApiMs'] = round(apiGoneMs, 0);
-    if (containersGoneMs > 0) out['teardown.containersRemovedMs'] = round(containersGoneMs, 0);
+    Object.assign(out, { 'teardown.podsGoneFromApiMs': round(apiGoneMs, 0), 'teardown.containersRemovedMs': round(containersGoneMs, 0), 'teardown.sandboxesRemovedMs': round(sandboxesGoneMs, 0) });
   } finally {
     child.kill('SIGTERM');
     await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
