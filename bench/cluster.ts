@@ -8,7 +8,8 @@
  * the API). The runtimes take turns, run after run (3 by default), and the medians are printed, each
  * targeted figure also as its ratio to issue 19's target (≤ 1 meets it).
  * `npm run bench -- cluster` (run only when named: it takes ~5 minutes a run and runtime).
- * KUBELET_BENCH_CLUSTER_RUNS=N: N runs; KUBELET_BENCH_CLUSTER_IDLE_SECONDS=S: idle periods of S s.
+ * KUBELET_BENCH_CLUSTER_RUNS=N: N runs; KUBELET_BENCH_CLUSTER_IDLE_SECONDS=S: idle periods of S s;
+ * KUBELET_BENCH_CLUSTER_FLAGS='--flag=value ...': more daemon flags (e.g. --event-log= turns the journal off).
  * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon (start-up included) there.
  */
 import { spawn } from 'node:child_process';
@@ -88,7 +89,7 @@ async function oneRuntime(run: PodRun): Promise<Record<string, number>> {
   const child = spawn(process.execPath, [
     '--max-semi-space-size=4', '--heap-growing-percent=50', ...profile, BIN, `--config=${join(dir, 'kubelet.yaml')}`,
     `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`, ...(run.endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []),
-    '--debug-address=', `--hostname-override=${NODE}`,
+    '--debug-address=', `--hostname-override=${NODE}`, ...(process.env.KUBELET_BENCH_CLUSTER_FLAGS ?? '').split(' ').filter(Boolean),
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
