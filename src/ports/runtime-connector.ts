@@ -4,5 +4,5 @@ import type { CriClient } from './cri.js';
 export interface RuntimeConnector {
   /** Start the embedded CRI runtime under rootDir; returns its endpoint. */
   startEmbedded(rootDir: string): Promise<{ endpoint: string; close: () => Promise<void> }>;
-  connect(opts: { endpoint: string; imageEndpoint?: string; runtimeRequestTimeoutMs: number }): CriClient;
+  connect(opts: { endpoint: string; imageEndpoint?: string; runtimeRequestTimeoutMs: number }): Promise<CriClient>;
 }

@@ -30,7 +30,7 @@ export function runtimePhase(deps: PhaseDeps) {
       endpoint = runtime.endpoint;
     }
     const imageEndpoint = settings.imageEndpoint(live);
-    const cri = deps.runtime.connect({
+    const cri = await deps.runtime.connect({
       endpoint,
       ...(imageEndpoint ? { imageEndpoint } : {}),
       runtimeRequestTimeoutMs: parseGoDuration(settings.runtimeRequestTimeout(live)),

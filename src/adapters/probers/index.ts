@@ -4,7 +4,6 @@
  */
 import type { Probers } from '../../ports/probers.js';
 import { execProbe, type ExecSyncFn } from './exec-prober.js';
-import { grpcProbe } from './grpc-prober.js';
 import { httpProbe } from './http-prober.js';
 import { tcpProbe } from './tcp-prober.js';
 
@@ -15,6 +14,7 @@ export function createProbers(deps: { execSync: ExecSyncFn }): Probers {
     exec: (target) => execProbe(deps.execSync, target),
     httpGet: httpProbe,
     tcpSocket: tcpProbe,
-    grpc: grpcProbe,
+    // grpc-js is loaded with the first gRPC probe, not at start-up (see runtime-connector.ts).
+    grpc: async (target) => (await import('./grpc-prober.js')).grpcProbe(target),
   };
 }
