@@ -65,15 +65,9 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
     old.close();
   }
 
+  /** loadConfig throws KLT_ERR_API_CONFIG naming what is wrong (kubeconfig-file.ts). */
   private open(): void {
-    let config: Kubeconfig;
-    try {
-      config = this.opts.loadConfig();
-    } catch (err) {
-      if (err instanceof KubeletError) throw err;
-      throw new KubeletError('KLT_ERR_API_CONFIG', `invalid kubeconfig: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
-    }
-    this.rest = new RestClient(config, this.opts.clock, this.opts.userAgent);
+    this.rest = new RestClient(this.opts.loadConfig(), this.opts.clock, this.opts.userAgent);
   }
 
   // ReviewApi (the kubelet server's Webhook authentication and authorization)
@@ -147,15 +141,11 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
       stopped = true;
       opts.onDone(err);
     };
-    let stream;
-    try {
-      stream = await this.rest.stream('/api/v1/pods', {
-        query: { watch: true, fieldSelector: `spec.nodeName=${opts.nodeName}`, resourceVersion: opts.resourceVersion, allowWatchBookmarks: true },
-      });
-    } catch (err) {
+    const answer = await this.rest.stream('/api/v1/pods', {
+      query: { watch: true, fieldSelector: `spec.nodeName=${opts.nodeName}`, resourceVersion: opts.resourceVersion, allowWatchBookmarks: true },
+    }).catch((err: unknown) => {
       throw toApiError(err, 'watch pods');
-    }
-    const answer = stream;
+    });
     readWatchEvents(answer, {
       onEvent: (type, object) => {
         if (stopped) return;

@@ -62,13 +62,16 @@ function optionalString(entry: Entry, field: string, where: string, path: string
   return v;
 }
 
+/** A path from the kubeconfig at `kubeconfigPath`: relative ones are relative to its directory. */
+const relativeTo = (kubeconfigPath: string, file: string) => (isAbsolute(file) ? file : join(dirname(kubeconfigPath), file));
+
 /** A `<field>-data` (base64) or a `<field>` (file path) pair, as bytes; data wins, as in client-go. */
 function fileOrData(entry: Entry, field: string, where: string, path: string): Buffer | undefined {
   const data = optionalString(entry, `${field}-data`, where, path);
   if (data !== undefined) return Buffer.from(data, 'base64');
   const file = optionalString(entry, field, where, path);
   if (file === undefined) return undefined;
-  const resolved = isAbsolute(file) ? file : join(dirname(path), file);
+  const resolved = relativeTo(path, file);
   try {
     return readFileSync(resolved);
   } catch (err) {
@@ -106,29 +109,27 @@ export function parseKubeconfig(text: string, path: string): Kubeconfig {
   const cluster: KubeconfigCluster = { server, insecureSkipTlsVerify: c['insecure-skip-tls-verify'] === true, ...(ca ? { ca } : {}), ...(tlsServerName ? { tlsServerName } : {}) };
 
   const userName = optionalString(context, 'user', `contexts["${contextName}"].context`, path);
-  const user: KubeconfigUser = { external: false };
-  if (userName !== undefined) {
-    const u = named(doc, 'users', 'user', userName, path);
-    const uw = `users["${userName}"].user`;
-    for (const unsupported of ['as', 'as-uid', 'as-groups', 'as-user-extra']) {
-      if (u[unsupported] !== undefined) throw configError(path, `${uw}.${unsupported}: impersonation is not supported by kubelet-ts`);
-    }
-    const cert = fileOrData(u, 'client-certificate', uw, path);
-    const key = fileOrData(u, 'client-key', uw, path);
-    if ((cert === undefined) !== (key === undefined)) throw configError(path, `${uw}: client-certificate and client-key must be given together`);
-    const token = optionalString(u, 'token', uw, path);
-    const tokenFile = optionalString(u, 'tokenFile', uw, path);
-    const username = optionalString(u, 'username', uw, path);
-    const password = optionalString(u, 'password', uw, path);
-    Object.assign(user, {
-      ...(cert && key ? { cert, key } : {}),
-      ...(token !== undefined ? { token } : {}),
-      ...(token === undefined && tokenFile !== undefined ? { tokenFile: isAbsolute(tokenFile) ? tokenFile : join(dirname(path), tokenFile) } : {}),
-      ...(username !== undefined ? { basic: { username, password: password ?? '' } } : {}),
-      external: u.exec !== undefined || u['auth-provider'] !== undefined,
-    });
-  }
+  const user = userName === undefined ? { external: false } : userOf(named(doc, 'users', 'user', userName, path), `users["${userName}"].user`, path);
   return { path, cluster, user };
+}
+
+function userOf(u: Entry, where: string, path: string): KubeconfigUser {
+  for (const unsupported of ['as', 'as-uid', 'as-groups', 'as-user-extra']) {
+    if (u[unsupported] !== undefined) throw configError(path, `${where}.${unsupported}: impersonation is not supported by kubelet-ts`);
+  }
+  const cert = fileOrData(u, 'client-certificate', where, path);
+  const key = fileOrData(u, 'client-key', where, path);
+  if ((cert === undefined) !== (key === undefined)) throw configError(path, `${where}: client-certificate and client-key must be given together`);
+  const token = optionalString(u, 'token', where, path);
+  const tokenFile = optionalString(u, 'tokenFile', where, path);
+  const username = optionalString(u, 'username', where, path);
+  return {
+    ...(cert && key ? { cert, key } : {}),
+    ...(token !== undefined ? { token } : {}),
+    ...(token === undefined && tokenFile !== undefined ? { tokenFile: relativeTo(path, tokenFile) } : {}),
+    ...(username !== undefined ? { basic: { username, password: optionalString(u, 'password', where, path) ?? '' } } : {}),
+    external: u.exec !== undefined || u['auth-provider'] !== undefined,
+  };
 }
 
 export function readKubeconfig(path: string): Kubeconfig {

@@ -24,6 +24,9 @@ export interface HealthzAnswer {
 
 export const HEALTHZ_CONTENT_TYPE = 'text/plain; charset=utf-8';
 
+/** What an unknown path or check gets, as Go's mux answers it. */
+export const HEALTHZ_NOT_FOUND: HealthzAnswer = { code: 404, body: '404 page not found\n' };
+
 /** The answer to a request for `url` (path and query), or null when it is not a healthz path. */
 export function healthzAnswer(checks: readonly HealthCheck[], url: string): HealthzAnswer | null {
   const { pathname, searchParams } = new URL(url, 'http://healthz');
@@ -32,7 +35,7 @@ export function healthzAnswer(checks: readonly HealthCheck[], url: string): Heal
   const match = /^\/healthz\/([^/]+)$/.exec(pathname);
   if (!match) return null;
   const check = checks.find((c) => c.name === decodeURIComponent(match[1]!));
-  return check ? run([check], verbose) : { code: 404, body: '404 page not found\n' };
+  return check ? run([check], verbose) : HEALTHZ_NOT_FOUND;
 }
 
 function run(selected: readonly HealthCheck[], verbose: boolean): HealthzAnswer {
@@ -46,7 +49,7 @@ function run(selected: readonly HealthCheck[], verbose: boolean): HealthzAnswer 
 
 export async function startHealthz(host: string, port: number, checks: readonly HealthCheck[]): Promise<RunningServer> {
   const server = createServer({ requestTimeout: 10_000, headersTimeout: 10_000 }, (req, res) => {
-    const answer = healthzAnswer(checks, req.url ?? '/') ?? { code: 404, body: '404 page not found\n' };
+    const answer = healthzAnswer(checks, req.url ?? '/') ?? HEALTHZ_NOT_FOUND;
     res.writeHead(answer.code, { 'Content-Type': HEALTHZ_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(answer.body) });
     res.end(req.method === 'HEAD' ? undefined : answer.body);
   });

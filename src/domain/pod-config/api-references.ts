@@ -47,7 +47,6 @@ const VOLUME_SECRET_REFS: Record<string, string> = {
   iscsi: 'secretRef', storageos: 'secretRef', csi: 'nodePublishSecretRef',
 };
 
-
 export function staticPodApiReference(pod: Pod): ApiReferenceCheck {
   const spec = pod.spec as Pod['spec'] & { imagePullSecrets?: unknown[]; resourceClaims?: unknown[] };
   if (spec.serviceAccountName) return { resource: 'serviceaccounts' };

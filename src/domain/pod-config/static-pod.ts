@@ -39,7 +39,6 @@ export interface ManifestOrigin {
 
 export type DecodeResult<T> = { ok: true; value: T } | { ok: false; reason: string };
 
-
 /** One decoded manifest document as a static pod, or why it is not one. */
 export function decodeStaticPod(doc: unknown, origin: ManifestOrigin): DecodeResult<Pod> {
   const kindError = checkTypeMeta(doc, 'Pod');

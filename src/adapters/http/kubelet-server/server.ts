@@ -29,7 +29,7 @@ import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../../../domain/http/
 import { nodeRequestAttributes } from '../../../domain/http/request-attributes.js';
 import type { Pod } from '../../../domain/pod/types.js';
 import type { KubeletView, SubjectAccessReviewer, TokenReviewer } from '../../../ports/kubelet-view.js';
-import { HEALTHZ_CONTENT_TYPE, healthzAnswer, type HealthCheck } from '../healthz.js';
+import { HEALTHZ_CONTENT_TYPE, HEALTHZ_NOT_FOUND, healthzAnswer, type HealthCheck } from '../healthz.js';
 import { listenOrRetry } from '../listen-or-retry.js';
 import { createClientCertificateVerifier, loadCertificateBundle, type ClientCertificateVerifier } from '../tls/client-certificates.js';
 import { buildServerTlsOptions, type KubeletTlsConfig } from '../tls/server-tls-options.js';
@@ -150,7 +150,7 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
 
   const checks = opts.healthChecks ?? [];
   const healthz = async (req: FastifyRequest, reply: FastifyReply) => {
-    const { code, body } = healthzAnswer(checks, req.url) ?? { code: 404, body: '404 page not found\n' };
+    const { code, body } = healthzAnswer(checks, req.url) ?? HEALTHZ_NOT_FOUND;
     return reply.code(code).type(HEALTHZ_CONTENT_TYPE).send(body);
   };
   app.get('/healthz', healthz);
