@@ -1,26 +1,21 @@
 /**
  * The kubelet's serving certificate when neither tlsCertFile nor tlsPrivateKeyFile is set: reuse
  * `<certDir>/kubelet.crt` and `kubelet.key` when both are readable, else generate them, as Go's
- * kubelet does on first start (cmd/kubelet/app/server.go, certutil.GenerateSelfSignedCertKey).
+ * kubelet does on first start (cmd/kubelet/app/server.go, certutil.GenerateSelfSignedCertKey):
+ * a throw-away CA `<host>-ca@<unix time>` signs the serving certificate `<host>@<unix time>`, both
+ * RSA 2048 and valid one year from an hour ago; kubelet.crt holds the serving certificate then the
+ * CA's, kubelet.key the serving key (PKCS #1). Made in process (../../pki/x509.ts, loaded only
+ * here); the keys are generated off the main thread.
  *
- * Node 20 can make keys but cannot write an X.509 certificate (crypto.X509Certificate only reads),
- * so the certificate is made by `openssl req -x509` in a child process; `openssl` must be on PATH.
- *
- * Differences from Go, stated: Go makes a throw-away CA (`<host>-ca@<unix>`) and signs the serving
- * certificate with it, writing both into kubelet.crt; we write one self-signed certificate. The
- * subject CN is Go's `<hostname>@<unix time>`, RSA 2048, valid one year. Go's SANs are the hostname
- * alone (an IP SAN when the hostname is an IP); we add the node IPs, which clients verifying the
- * kubelet by address need. Files: certificate 0644, key 0600, directory 0755, as Go writes them.
+ * Differs from Go, stated: Go's SANs are the hostname alone (an IP SAN when the hostname is an
+ * IP); we add the node IPs, which clients verifying the kubelet by address need. Files:
+ * certificate 0644, key 0600, directory 0755, as Go writes them.
  */
-import { execFile } from 'node:child_process';
-import { access, chmod, constants, rename, rm } from 'node:fs/promises';
+import { access, chmod, constants, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { KubeletError } from '../../../domain/errors.js';
 import { formatIp, parseIpSloppy } from '../../../domain/net/ip-address.js';
 import { makeDirectories } from '../../fs/make-directories.js';
-
-const run = promisify(execFile);
 
 export interface ServingCertificate {
   certFile: string;
@@ -39,28 +34,45 @@ async function readable(path: string): Promise<boolean> {
 }
 
 /**
- * `subjectAltName` value: the hostname (as DNS, or IP when it is one, read as client-go's
- * certificate helper reads it, with ParseIPSloppy) and each node IP, written in Go's canonical
- * form so OpenSSL reads `010.0.0.1` as 10.0.0.1.
+ * The SANs: the hostname (as DNS, or IP when it is one, read as client-go's certificate helper
+ * reads it, with ParseIPSloppy) and each node IP, in Go's canonical form (`010.0.0.1` is 10.0.0.1).
  */
-export function subjectAltNames(hostname: string, nodeIPs: readonly string[]): string {
+export function subjectAltNames(hostname: string, nodeIPs: readonly string[]): { dnsNames: string[]; ipAddresses: string[] } {
   const host = parseIpSloppy(hostname);
-  const names = [host ? `IP:${formatIp(host)}` : `DNS:${hostname}`];
+  const ipAddresses = host ? [formatIp(host)] : [];
   for (const text of nodeIPs) {
     const ip = parseIpSloppy(text);
-    const name = ip ? `IP:${formatIp(ip)}` : undefined;
-    if (name !== undefined && !names.includes(name)) names.push(name);
+    if (ip && !ipAddresses.includes(formatIp(ip))) ipAddresses.push(formatIp(ip));
   }
-  return names.join(',');
+  return { dnsNames: host ? [] : [hostname], ipAddresses };
+}
+
+/** Go's self-signed pair: kubelet.crt's text (serving certificate, then the CA's) and the serving key. */
+export async function generateSelfSignedPair(hostname: string, nodeIPs: readonly string[], nowSeconds: number): Promise<{ certPem: string; keyPem: string }> {
+  const { createCertificate, generateKeyPair } = await import('../../pki/x509.js');
+  const [caKeys, servingKeys] = await Promise.all([generateKeyPair('rsa-2048'), generateKeyPair('rsa-2048')]);
+  const notBefore = new Date((nowSeconds - 3600) * 1000);
+  const notAfter = new Date((nowSeconds - 3600 + 365 * 24 * 3600) * 1000);
+  const caPem = await createCertificate(
+    { subject: { commonName: `${hostname}-ca@${nowSeconds}` }, notBefore, notAfter, publicKey: caKeys.keys.publicKey, isCA: true, keyUsages: ['keyEncipherment', 'digitalSignature', 'keyCertSign'] },
+    { selfKey: caKeys.keys.privateKey },
+  );
+  const servingPem = await createCertificate(
+    {
+      subject: { commonName: `${hostname}@${nowSeconds}` }, notBefore, notAfter, publicKey: servingKeys.keys.publicKey,
+      keyUsages: ['keyEncipherment', 'digitalSignature'], extendedKeyUsages: ['serverAuth'], altNames: subjectAltNames(hostname, nodeIPs),
+    },
+    { certificatePem: caPem, privateKey: caKeys.keys.privateKey },
+  );
+  return { certPem: servingPem + caPem, keyPem: servingKeys.privateKeyPem };
 }
 
 export async function ensureSelfSignedCertificate(opts: {
   certDir: string;
   hostname: string;
   nodeIPs: readonly string[];
-  /** Epoch seconds for the CN; the caller's clock. */
+  /** Epoch seconds for the CN and the validity; the caller's clock. */
   nowSeconds: number;
-  openssl?: string;
 }): Promise<ServingCertificate> {
   const certFile = join(opts.certDir, 'kubelet.crt');
   const keyFile = join(opts.certDir, 'kubelet.key');
@@ -73,14 +85,9 @@ export async function ensureSelfSignedCertificate(opts: {
     // Write beside the final names, then rename: a crash never leaves a certificate without its key.
     const tmpCert = `${certFile}.tmp-${process.pid}`;
     const tmpKey = `${keyFile}.tmp-${process.pid}`;
-    await run(opts.openssl ?? 'openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '365',
-      '-keyout', tmpKey, '-out', tmpCert,
-      '-subj', `/CN=${opts.hostname}@${opts.nowSeconds}`,
-      '-addext', `subjectAltName=${subjectAltNames(opts.hostname, opts.nodeIPs)}`,
-      '-addext', 'keyUsage=critical,digitalSignature,keyEncipherment',
-      '-addext', 'extendedKeyUsage=serverAuth',
-    ], { timeout: 30_000 });
+    const pair = await generateSelfSignedPair(opts.hostname, opts.nodeIPs, opts.nowSeconds);
+    await writeFile(tmpKey, pair.keyPem, { mode: 0o600 });
+    await writeFile(tmpCert, pair.certPem, { mode: 0o644 });
     await chmod(tmpKey, 0o600);
     await chmod(tmpCert, 0o644);
     await rename(tmpKey, keyFile);

@@ -21,6 +21,24 @@ describe('ensureSelfSignedCertificate', () => {
     expect(cert.subjectAltName).toMatch(/IP Address:FD00:0:0:0:0:0:0:5/i);
     expect(cert.checkPrivateKey((await import('node:crypto')).createPrivateKey(await readFile(r.keyFile)))).toBe(true);
     expect((await stat(r.keyFile)).mode & 0o777).toBe(0o600);
+    expect((await stat(r.certFile)).mode & 0o777).toBe(0o644);
+  }, 30_000);
+
+  it("writes Go's pair: the serving certificate then the CA that signed it, RSA 2048, a year from an hour ago", async () => {
+    const r = await ensureSelfSignedCertificate({ certDir: dir, hostname: 'node-a', nodeIPs: [], nowSeconds: 1700000000 });
+    const text = await readFile(r.certFile, 'utf8');
+    const [serving, ca] = text.split(/(?<=-----END CERTIFICATE-----\n)/).map((pem) => new X509Certificate(pem));
+    expect(ca!.subject).toBe('CN=node-a-ca@1700000000');
+    expect(ca!.ca).toBe(true);
+    expect(serving!.ca).toBe(false);
+    expect(serving!.checkIssued(ca!)).toBe(true);
+    expect(serving!.verify(ca!.publicKey)).toBe(true);
+    expect(serving!.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1']);
+    expect(serving!.publicKey.asymmetricKeyDetails?.modulusLength).toBe(2048);
+    expect(new Date(serving!.validFrom).getTime()).toBe((1700000000 - 3600) * 1000);
+    expect(new Date(serving!.validTo).getTime()).toBe((1700000000 - 3600 + 365 * 86400) * 1000);
+    expect(text.match(/BEGIN CERTIFICATE/g)).toHaveLength(2);
+    expect(await readFile(r.keyFile, 'utf8')).toMatch(/^-----BEGIN RSA PRIVATE KEY-----/);
   }, 30_000);
 
   it('reuses an existing readable pair', async () => {
@@ -36,10 +54,10 @@ describe('ensureSelfSignedCertificate', () => {
   });
 
   it('names an IP hostname as an IP SAN and skips invalid node IPs', () => {
-    expect(subjectAltNames('10.0.0.1', ['10.0.0.1', 'nonsense', '10.0.0.2'])).toBe('IP:10.0.0.1,IP:10.0.0.2');
+    expect(subjectAltNames('10.0.0.1', ['10.0.0.1', 'nonsense', '10.0.0.2'])).toEqual({ dnsNames: [], ipAddresses: ['10.0.0.1', '10.0.0.2'] });
   });
 
   it('reads addresses as the kubelet does (ParseIPSloppy, no zones) and writes them canonically', () => {
-    expect(subjectAltNames('node-a', ['010.0.0.1', 'fe80::1%eth0', '2001:DB8::1'])).toBe('DNS:node-a,IP:10.0.0.1,IP:2001:db8::1');
+    expect(subjectAltNames('node-a', ['010.0.0.1', 'fe80::1%eth0', '2001:DB8::1'])).toEqual({ dnsNames: ['node-a'], ipAddresses: ['10.0.0.1', '2001:db8::1'] });
   });
 });
