@@ -33,6 +33,7 @@ import { createObservers } from './observers.js';
 import { createRuntimeConnector } from './runtime-connector.js';
 import { debugServerStarter, healthzStarter, kubeletServerStarter } from './server-starters.js';
 import { provideSystem } from './system.js';
+import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
 
 type SupervisorActor = Actor<ReturnType<typeof provideSystem>>;
 
@@ -128,6 +129,11 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     makeDirectories,
     lifetimes,
     live,
+    bootstrapClientCert: async (o) => {
+      const { loadClientCert } = await import('../adapters/certificates/client-bootstrap.js');
+      const log = actorLogger(logger, 'bootstrap', 'certificates');
+      return loadClientCert({ ...o, clock, userAgent: kubeletUserAgent(), log: (msg, fields) => log.info(fields ?? {}, msg) });
+    },
     // client-node costs ~70 MiB of memory once loaded: only cluster mode loads it.
     createApiClients: async (o) => {
       const { createApiClients } = await import('../adapters/apiserver/create-api-clients.js');
@@ -216,8 +222,13 @@ function reportExit(context: SupervisorContext, io: DaemonIo, logger: Logger): n
  */
 function logPhases(actor: SupervisorActor, logger: Logger): void {
   let last: string | null = null;
+  let lastWaiting: string | null = null;
   actor.subscribe({
     next: (s) => {
+      const waiting = s.context.waiting;
+      // What a phase waits on, once per new reason (Go logs its waits too: the runtime, the CSR).
+      if (waiting && waiting.reason !== lastWaiting) logger.info({ phase: waiting.phase, reason: waiting.reason }, 'Start-up phase waiting');
+      lastWaiting = waiting?.reason ?? null;
       const phase = activePhase(s.value) ?? (typeof s.value === 'string' ? s.value : null);
       if (!phase || phase === last) return;
       last = phase;

@@ -19,6 +19,7 @@ export const PHASES = [
   { id: 'run.healthz', go: 'run()', work: 'healthz server (10248), started before the clients (Go: at the end of run())' },
   { id: 'run.standalone', go: 'run()', work: 'standalone when there is no --kubeconfig' },
   { id: 'run.nodeName', go: 'run()', work: 'hostname / --hostname-override → node name' },
+  { id: 'run.bootstrap', go: 'run()', work: 'TLS bootstrap: with --bootstrap-kubeconfig and an unusable --kubeconfig, a client certificate through a CSR' },
   { id: 'run.clients', go: 'run()', work: 'kube, event and heartbeat clients, or none in standalone' },
   { id: 'run.auth', go: 'run()', work: 'authenticator and authorizer for the kubelet server' },
   { id: 'run.cgroupRoots', go: 'run()', work: 'node-allocatable root, kubelet/runtime/system cgroups' },

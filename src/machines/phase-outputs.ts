@@ -39,6 +39,9 @@ export interface PhaseOutputs {
   'run.configz': { registered: true };
   'run.standalone': { standalone: boolean };
   'run.nodeName': NodeName;
+  'run.bootstrap':
+    | { bootstrap: 'none' | 'kubeconfig valid' }
+    | { bootstrap: 'issued'; csr: string; certificateFile: string; notAfter: string };
   'run.clients':
     | { clients: 'none' }
     | { clients: string[]; server: string; qps: number; burst: number; heartbeatTimeoutMs: number };

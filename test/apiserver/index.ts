@@ -16,6 +16,7 @@ import './node20-compat.js';
 export { startTestApiServer, TOKEN_USER } from './server.js';
 export type { AuthenticatedUser, Faults, RequestRecord, TestApiServer, TestApiServerOptions } from './server.js';
 export type { ClientCertificate } from './pki.js';
+export { CLIENT_SIGNER, SERVING_SIGNER, CsrController, type CsrPolicy } from './csr-controller.js';
 export { ObjectStore, rfc3339 } from './store.js';
 export type { DeleteOptions, DeleteResult, ListOptions, ResourceRef, StoreChange, WriteMode } from './store.js';
 export type { KubeObject, ObjectMeta, ResourceDef, StorageKey } from './resources.js';

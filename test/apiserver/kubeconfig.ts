@@ -32,9 +32,9 @@ export function kubeconfigText(opts: KubeconfigOptions): string {
   }, null, 2);
 }
 
-/** Writes `<dir>/kubeconfig` (0600) and returns its path. */
-export function writeKubeconfig(dir: string, opts: KubeconfigOptions): string {
-  const path = join(dir, 'kubeconfig');
+/** Writes `<dir>/<fileName>` (0600; `kubeconfig` by default) and returns its path. */
+export function writeKubeconfig(dir: string, opts: KubeconfigOptions, fileName = 'kubeconfig'): string {
+  const path = join(dir, fileName);
   writeFileSync(path, kubeconfigText(opts), { mode: 0o600 });
   return path;
 }

@@ -1,17 +1,15 @@
 /**
- * A throw-away PKI for the test API server's TLS mode, made with openssl in a temp dir (Node 20
- * cannot write X.509 certificates): a CA, a serving certificate for 127.0.0.1 signed by it, and
- * client certificates on demand whose subject says who the client is (CN = user, O = groups),
- * as the API server's x509 authenticator reads them.
+ * A throw-away PKI for the test API server's TLS mode, made in process (src/adapters/pki/x509.ts)
+ * in a temp dir: a CA, a serving certificate for 127.0.0.1 signed by it, client certificates on
+ * demand whose subject says who the client is (CN = user, O = groups), as the API server's x509
+ * authenticator reads them, and the signing of certificate requests (the CSR signer's job).
  */
-import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-
-const run = promisify(execFile);
-const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+import {
+  createCertificate, generateKeyPair, type CertificateSpec, type ParsedCertificateRequest,
+} from '../../src/adapters/pki/x509.js';
 
 export interface ClientCertificate {
   certFile: string;
@@ -24,45 +22,55 @@ export interface TestPki {
   caPem: string;
   serverCertPem: string;
   serverKeyPem: string;
-  /** A client certificate signed by the CA for `user` in `groups`. */
+  /** A client certificate signed by the CA for `user` in `groups`, valid a day. */
   issueClientCertificate(user: string, groups?: readonly string[]): Promise<ClientCertificate>;
+  /** A certificate for a verified request, signed by the CA, with these usages and validity. */
+  signRequest(request: ParsedCertificateRequest, usage: 'clientAuth' | 'serverAuth', notAfter: Date): Promise<string>;
 }
 
-function subject(user: string, groups: readonly string[]): string {
-  const safe = (s: string) => {
-    if (!/^[A-Za-z0-9:._@-]+$/.test(s)) throw new Error(`unsupported name in a test certificate: ${s}`);
-    return s;
-  };
-  return `${groups.map((g) => `/O=${safe(g)}`).join('')}/CN=${safe(user)}`;
-}
+const DAY_MS = 24 * 3600_000;
 
 export async function createTestPki(): Promise<TestPki> {
   const dir = mkdtempSync(join(tmpdir(), 'kubelet-ts-apiserver-pki-'));
+  const caKeys = await generateKeyPair('ecdsa-p256');
+  const now = Date.now();
+  const caPem = await createCertificate(
+    { subject: { commonName: 'kubelet-ts-test-ca' }, notBefore: new Date(now - 3600_000), notAfter: new Date(now + DAY_MS), publicKey: caKeys.keys.publicKey, isCA: true, keyUsages: ['digitalSignature', 'keyCertSign'] },
+    { selfKey: caKeys.keys.privateKey },
+  );
   const caFile = join(dir, 'ca.crt');
-  const caKey = join(dir, 'ca.key');
-  await run('openssl', ['req', '-x509', ...EC, '-keyout', caKey, '-out', caFile, '-days', '1', '-subj', '/CN=kubelet-ts-test-ca']);
-  let serial = 0;
-  const sign = async (name: string, subj: string, ext: string): Promise<ClientCertificate> => {
-    const keyFile = join(dir, `${name}.key`);
-    const certFile = join(dir, `${name}.crt`);
-    const extFile = join(dir, `${name}.ext`);
-    await run('openssl', ['req', ...EC, '-keyout', keyFile, '-out', join(dir, `${name}.csr`), '-subj', subj]);
-    writeFileSync(extFile, ext);
-    serial++;
-    await run('openssl', ['x509', '-req', '-in', join(dir, `${name}.csr`), '-CA', caFile, '-CAkey', caKey,
-      '-set_serial', String(1000 + serial), '-out', certFile, '-days', '1', '-extfile', extFile]);
-    return { certFile, keyFile };
-  };
-  const server = await sign('apiserver', '/CN=kube-apiserver',
-    'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=critical,digitalSignature,keyEncipherment\n');
+  writeFileSync(caFile, caPem);
+  const issuer = { certificatePem: caPem, privateKey: caKeys.keys.privateKey };
+  const issue = (spec: Omit<CertificateSpec, 'notBefore' | 'keyUsages'> & { notAfter: Date }) =>
+    createCertificate({ notBefore: new Date(Date.now() - 60_000), keyUsages: ['digitalSignature', 'keyEncipherment'], ...spec }, issuer);
+
+  const serverKeys = await generateKeyPair('ecdsa-p256');
+  const serverCertPem = await issue({
+    subject: { commonName: 'kube-apiserver' }, notAfter: new Date(now + DAY_MS), publicKey: serverKeys.keys.publicKey,
+    extendedKeyUsages: ['serverAuth'], altNames: { dnsNames: ['localhost'], ipAddresses: ['127.0.0.1'] },
+  });
   let clients = 0;
   return {
     dir,
     caFile,
-    caPem: readFileSync(caFile, 'utf8'),
-    serverCertPem: readFileSync(server.certFile, 'utf8'),
-    serverKeyPem: readFileSync(server.keyFile, 'utf8'),
-    issueClientCertificate: (user, groups = []) =>
-      sign(`client-${++clients}`, subject(user, groups), 'extendedKeyUsage=clientAuth\nkeyUsage=critical,digitalSignature\n'),
+    caPem,
+    serverCertPem,
+    serverKeyPem: serverKeys.privateKeyPem,
+    async issueClientCertificate(user, groups = []) {
+      const keys = await generateKeyPair('ecdsa-p256');
+      const pem = await issue({
+        subject: { commonName: user, organizations: groups }, notAfter: new Date(Date.now() + DAY_MS), publicKey: keys.keys.publicKey, extendedKeyUsages: ['clientAuth'],
+      });
+      const name = `client-${++clients}`;
+      const certFile = join(dir, `${name}.crt`);
+      const keyFile = join(dir, `${name}.key`);
+      writeFileSync(certFile, pem);
+      writeFileSync(keyFile, keys.privateKeyPem, { mode: 0o600 });
+      return { certFile, keyFile };
+    },
+    signRequest: (request, usage, notAfter) => issue({
+      subject: request.subject, notAfter, publicKey: request.publicKey, extendedKeyUsages: [usage],
+      ...(usage === 'serverAuth' ? { altNames: request.altNames } : {}),
+    }),
   };
 }

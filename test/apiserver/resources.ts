@@ -5,7 +5,7 @@
 import { coreEventFromEventsV1, eventsV1FromCoreEvent } from './event-conversion.js';
 
 /** Where objects live in the store. events.k8s.io/v1 events share core/v1 `events` storage, as in Go. */
-export type StorageKey = 'namespaces' | 'nodes' | 'pods' | 'events' | 'leases';
+export type StorageKey = 'namespaces' | 'nodes' | 'pods' | 'events' | 'leases' | 'certificatesigningrequests';
 
 export type KubeObject = Record<string, unknown> & {
   apiVersion?: string;
@@ -78,6 +78,9 @@ export const RESOURCES: readonly ResourceDef[] = [
     toStorage: coreEventFromEventsV1, fromStorage: eventsV1FromCoreEvent },
   { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true, storage: 'leases',
     hasStatus: false, hasGeneration: false, gracefulDelete: false, deleteReturnsObject: false, fields: [] },
+  { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', namespaced: false,
+    storage: 'certificatesigningrequests', hasStatus: true, hasGeneration: false, gracefulDelete: false, deleteReturnsObject: false,
+    fields: ['spec.signerName'] },
 ];
 
 /** The core/v1 form of each storage key, which the store holds. */

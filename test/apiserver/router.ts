@@ -19,6 +19,8 @@ export interface ApiRequest {
   contentType: string;
   /** Parsed JSON body, or undefined when there was none. */
   body: unknown;
+  /** Who sent it (a CSR records its requester). */
+  user?: { username: string; groups: string[] };
 }
 
 interface Target {
@@ -189,16 +191,27 @@ function collection(deps: RouterDeps, req: ApiRequest, res: ServerResponse, t: T
     if (def.namespaced && deps.store.get('namespaces', undefined, t.namespace as string) === undefined) {
       throw apiErrors.notFound('', 'namespaces', t.namespace as string);
     }
-    send(res, 201, deps.store.create(def, requireObject(req.body), t.namespace));
+    const body = requireObject(req.body);
+    if (def.storage === 'certificatesigningrequests') withRequester(body, req.user);
+    send(res, 201, deps.store.create(def, body, t.namespace));
     return;
   }
   throw apiErrors.methodNotAllowed();
 }
 
+/** The API server fills a CSR's spec.username and spec.groups from who created it, whatever the body said. */
+function withRequester(csr: KubeObject, user: ApiRequest['user']): void {
+  const spec = isObject(csr.spec) ? csr.spec : {};
+  csr.spec = { ...spec, username: user?.username ?? '', groups: user?.groups ?? [] };
+}
+
 function item(deps: RouterDeps, req: ApiRequest, res: ServerResponse, t: Target & { name: string }): void {
   const { def, namespace, name, subresource } = t;
-  if (subresource !== undefined && !(subresource === 'status' && def.hasStatus)) throw apiErrors.pathNotFound();
-  const mode = subresource === 'status' ? 'status' : 'main';
+  // A CSR's approval subresource writes its conditions as the status subresource writes the rest
+  // (a real API server keeps the two apart: only conditions through approval, only the certificate through status).
+  const approval = subresource === 'approval' && def.storage === 'certificatesigningrequests';
+  if (subresource !== undefined && !(subresource === 'status' && def.hasStatus) && !approval) throw apiErrors.pathNotFound();
+  const mode = subresource === 'status' || approval ? 'status' : 'main';
   switch (req.method) {
     case 'GET': {
       const obj = deps.store.get(def, namespace, name);

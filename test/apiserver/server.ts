@@ -21,6 +21,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
+import { CsrController } from './csr-controller.js';
 import { FaultState, type RequestInfo } from './faults.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { createTestPki, type ClientCertificate } from './pki.js';
@@ -42,6 +43,11 @@ export interface TestApiServerOptions {
   now?: () => Date;
   /** Serve HTTPS with a throw-away CA and accept client certificates it signed (default: plain HTTP). */
   tls?: boolean;
+  /**
+   * Bootstrap tokens (`<6 chars>.<16 chars>`, [a-z0-9]) accepted as `system:bootstrap:<id>` in group
+   * system:bootstrappers, as the API server's bootstrap token authenticator does.
+   */
+  bootstrapTokens?: readonly string[];
 }
 
 /** Who a request authenticated as: the token's user, or a client certificate's CN and O. */
@@ -92,7 +98,9 @@ export interface TestApiServer {
    * Writes `<dir>/kubeconfig` (cluster, user, context, current-context) and returns its path. The
    * user is the bearer token, or the given client certificate (from issueClientCertificate).
    */
-  kubeconfigPath(dir: string, opts?: { clientCertificate?: ClientCertificate }): string;
+  kubeconfigPath(dir: string, opts?: { clientCertificate?: ClientCertificate; token?: string; fileName?: string }): string;
+  /** The approver and signer of CSRs (`tls` only): its policy is the test's to set. */
+  readonly csr: CsrController | undefined;
   /** A client certificate the server accepts as `user` in `groups` (`tls` only). */
   issueClientCertificate(user: string, groups?: readonly string[]): Promise<ClientCertificate>;
   /** Direct access to the objects, with the same write rules as the HTTP API. */
@@ -189,7 +197,7 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
       if (user === undefined) throw apiErrors.unauthorized();
       record.user = user;
       const served = route({ store, watches, reviews }, {
-        method, pathname: url.pathname, query: url.searchParams, contentType, body: parseJson(text, contentType),
+        method, pathname: url.pathname, query: url.searchParams, contentType, body: parseJson(text, contentType), user,
       }, res);
       if (!served) throw apiErrors.pathNotFound();
     } catch (err) {
@@ -199,8 +207,13 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
   }
 
   const pki = opts.tls === true ? await createTestPki() : undefined;
+  const csr = pki === undefined ? undefined : new CsrController(store, pki);
   function authenticate(req: IncomingMessage): AuthenticatedUser | undefined {
     if (req.headers.authorization === `Bearer ${token}`) return TOKEN_USER;
+    const bootstrap = /^Bearer ([a-z0-9]{6})\.[a-z0-9]{16}$/.exec(req.headers.authorization ?? '');
+    if (bootstrap && opts.bootstrapTokens?.includes(req.headers.authorization!.slice('Bearer '.length))) {
+      return { username: `system:bootstrap:${bootstrap[1]}`, groups: ['system:bootstrappers', 'system:authenticated'] };
+    }
     const socket = req.socket as Partial<TLSSocket>;
     if (pki === undefined || socket.authorized !== true || socket.getPeerCertificate === undefined) return undefined;
     const subject = socket.getPeerCertificate().subject as unknown as Record<string, string | string[] | undefined> | undefined;
@@ -268,8 +281,9 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
     token,
     caPem: pki?.caPem,
     kubeconfigPath: (dir, o = {}) => writeKubeconfig(dir, {
-      server: url, token, ...(pki ? { caPem: pki.caPem } : {}), ...(o.clientCertificate ? { clientCertificate: o.clientCertificate } : {}),
-    }),
+      server: url, token: o.token ?? token, ...(pki ? { caPem: pki.caPem } : {}), ...(o.clientCertificate ? { clientCertificate: o.clientCertificate } : {}),
+    }, o.fileName),
+    csr,
     issueClientCertificate(user, groups) {
       if (pki === undefined) return Promise.reject(new Error('issueClientCertificate needs startTestApiServer({ tls: true })'));
       return pki.issueClientCertificate(user, groups);
@@ -282,6 +296,7 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
     sendBookmarks: () => watches.sendBookmarks(),
     async close() {
       await stopListening();
+      csr?.close();
       if (pki !== undefined) rmSync(pki.dir, { recursive: true, force: true });
     },
   };

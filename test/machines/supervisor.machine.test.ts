@@ -17,7 +17,7 @@ import {
 const DESIGN_ORDER: PhaseId[] = [
   'command.parse', 'command.debugServer', 'command.featureGates', 'command.validateFlags',
   'command.loadConfigFile', 'command.validateConfig', 'command.dependencies',
-  'run.lockFile', 'run.configz', 'run.healthz', 'run.standalone', 'run.nodeName', 'run.clients', 'run.auth',
+  'run.lockFile', 'run.configz', 'run.healthz', 'run.standalone', 'run.nodeName', 'run.bootstrap', 'run.clients', 'run.auth',
   'run.cgroupRoots', 'run.machineInfo', 'run.eventRecorder', 'run.containerManager', 'run.oomScore',
   'run.preInitRuntime',
   'runKubelet.validateNodeIP', 'runKubelet.newMainKubelet', 'runKubelet.birthCry', 'runKubelet.garbageCollection',

@@ -17,6 +17,7 @@ import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomSco
 import type { RuntimeHost } from '../../ports/runtime-host.js';
 import type { Lifetimes } from './lifetimes.js';
 import type { LiveState } from './live-state.js';
+import type { PhaseOutputs } from '../../machines/supervisor.machine.js';
 
 export interface PhaseDeps {
   argv: string[];
@@ -46,6 +47,8 @@ export interface PhaseDeps {
   makeDirectories: (paths: string[]) => Promise<void>;
   lifetimes: Lifetimes;
   live: LiveState;
+  /** run.bootstrap: TLS bootstrap of the client certificate (Go's bootstrap.LoadClientCert). */
+  bootstrapClientCert: (opts: { kubeconfigPath: string; bootstrapKubeconfigPath: string; certDir: string; nodeName: string; signal: AbortSignal; waiting: (reason: string) => void }) => Promise<PhaseOutputs['run.bootstrap']>;
   /** run.clients: the three API clients from a kubeconfig (client-node underneath). */
   createApiClients: (opts: { kubeconfigPath: string; qps: number; burst: number; eventQps: number; eventBurst: number; heartbeatTimeoutMs: number }) => Promise<ApiClients>;
   /** Ask the supervisor for an orderly stop (lock contention does this). */

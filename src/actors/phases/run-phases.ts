@@ -65,6 +65,15 @@ export function runPhases(deps: PhaseDeps) {
       const name = resolveNodeName({ hostnameOverride: settings.hostnameOverride(live), osHostname: deps.hostname.hostname() });
       return { ...name };
     }),
+    'run.bootstrap': phaseActor(async ({ input, signal, waiting }) => {
+      const bootstrapKubeconfigPath = settings.flags(live).bootstrapKubeconfig;
+      if (bootstrapKubeconfigPath === '') return { bootstrap: 'none' as const };
+      if (standalone()) throw new KubeletError('KLT_ERR_FLAG_INVALID', '--bootstrap-kubeconfig needs --kubeconfig: the kubeconfig the bootstrap writes');
+      const { nodeName } = outputOf(input, 'run.nodeName');
+      return deps.bootstrapClientCert({
+        kubeconfigPath: settings.kubeconfig(live), bootstrapKubeconfigPath, certDir: settings.flags(live).certDirectory, nodeName, signal, waiting,
+      });
+    }),
     'run.clients': phaseActor(async () => {
       if (standalone()) return { clients: 'none' };
       const s = nodeSideSettings(settings.config(live), settings.flags(live));

@@ -12,10 +12,10 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../ports/clock.js';
 import type { ApiClients } from '../../ports/apiserver.js';
-import { KUBELET_TS_VERSION } from '../../domain/config/version.js';
 import { KubeApi } from './kube-api.js';
 import { readKubeconfig } from './kubeconfig-file.js';
 import { noRateLimit, tokenBucketLimiter } from './rate-limiter.js';
+import { kubeletUserAgent } from './user-agent.js';
 
 export interface ApiClientsOptions {
   kubeconfigPath: string;
@@ -36,9 +36,7 @@ export { heartbeatTimeoutMsFor as heartbeatTimeoutMs } from '../../domain/node-s
 export function createApiClients(opts: ApiClientsOptions): ApiClients {
   const loadConfig = () => readKubeconfig(opts.kubeconfigPath);
   const limiter = (qps: number, burst: number) => (qps > 0 ? tokenBucketLimiter(qps, Math.max(1, burst), opts.clock) : noRateLimit);
-  // Go's kubelet says who it is the same way (rest.DefaultKubernetesUserAgent).
-  const userAgent = `kubelet-ts/${KUBELET_TS_VERSION} (${process.platform}/${process.arch})`;
-  const client = { clock: opts.clock, userAgent };
+  const client = { clock: opts.clock, userAgent: kubeletUserAgent() };
   const main = new KubeApi({ loadConfig, limiter: limiter(opts.qps, opts.burst), timeoutMs: null, ...client });
   const events = new KubeApi({ loadConfig, limiter: limiter(opts.eventQps, opts.eventBurst), timeoutMs: null, ...client });
   const heartbeat = new KubeApi({ loadConfig, limiter: noRateLimit, timeoutMs: opts.heartbeatTimeoutMs, ...client });

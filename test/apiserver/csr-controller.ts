@@ -1,0 +1,101 @@
+/**
+ * What kube-controller-manager does with a node's CertificateSigningRequests, for the test API
+ * server in TLS mode: the approver (csrapproving: a node's client CSR, signer
+ * kubernetes.io/kube-apiserver-client-kubelet, is approved with reason AutoApproved) and the signer
+ * (csrsigning: an approved CSR of the kubelet signers gets status.certificate, signed by the test
+ * CA). The test steers the approver: approve (default), deny, or leave it to the test, each after an
+ * optional delay, and sets how long issued certificates are valid (short, to see rotation).
+ *
+ * Differs from the real controllers: no RBAC check of the requester, no check that the request's
+ * subject and usages are what the signer allows (a real signer fails such a CSR).
+ */
+import { parseCertificateRequest } from '../../src/adapters/pki/x509.js';
+import type { TestPki } from './pki.js';
+import type { KubeObject } from './resources.js';
+import type { ObjectStore } from './store.js';
+
+export const CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
+export const SERVING_SIGNER = 'kubernetes.io/kubelet-serving';
+
+export interface CsrPolicy {
+  /** What the approver does with a new kubelet CSR; 'none' leaves it pending (the test approves or denies it). */
+  approval: 'approve' | 'deny' | 'none';
+  /** How long the approver waits before deciding (default 0). */
+  delayMs: number;
+  /** Validity of issued certificates in seconds, capped by the CSR's expirationSeconds (default a day). */
+  validitySeconds: number;
+}
+
+interface Condition { type: string; status: string; reason?: string; message?: string; lastUpdateTime?: string }
+interface Csr extends KubeObject {
+  spec?: { request?: string; signerName?: string; expirationSeconds?: number; usages?: string[] };
+  status?: { conditions?: Condition[]; certificate?: string };
+}
+
+const hasCondition = (csr: Csr, type: string) => (csr.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
+
+export class CsrController {
+  readonly policy: CsrPolicy = { approval: 'approve', delayMs: 0, validitySeconds: 24 * 3600 };
+  /** CSRs signed so far, by name, in order (a test counts them). */
+  readonly signed: string[] = [];
+  private readonly unsubscribe: () => void;
+  private readonly timers = new Set<NodeJS.Timeout>();
+
+  constructor(private readonly store: ObjectStore, private readonly pki: TestPki) {
+    this.unsubscribe = store.subscribe((change) => {
+      if (change.storage !== 'certificatesigningrequests' || change.type === 'DELETED') return;
+      const csr = change.object as Csr;
+      const signer = csr.spec?.signerName;
+      if (signer !== CLIENT_SIGNER && signer !== SERVING_SIGNER) return;
+      if (change.type === 'ADDED') this.decideLater(csr.metadata?.name ?? '');
+      if (hasCondition(csr, 'Approved') && !hasCondition(csr, 'Denied') && !hasCondition(csr, 'Failed') && !csr.status?.certificate) {
+        void this.sign(csr);
+      }
+    });
+  }
+
+  /** Approve or deny a CSR now, as `kubectl certificate approve|deny` does. */
+  decide(name: string, decision: 'approve' | 'deny'): void {
+    const csr = this.store.get('certificatesigningrequests', undefined, name) as Csr | undefined;
+    if (!csr || hasCondition(csr, 'Approved') || hasCondition(csr, 'Denied')) return;
+    const condition: Condition = decision === 'approve'
+      ? { type: 'Approved', status: 'True', reason: 'AutoApproved', message: 'Auto approving kubelet client certificate after SubjectAccessReview.' }
+      : { type: 'Denied', status: 'True', reason: 'TestDenied', message: 'denied by the test API server' };
+    const status = { ...csr.status, conditions: [...(csr.status?.conditions ?? []), { ...condition, lastUpdateTime: new Date().toISOString() }] };
+    this.store.update('certificatesigningrequests', { ...csr, status }, 'status', undefined, name);
+  }
+
+  close(): void {
+    this.unsubscribe();
+    for (const t of this.timers) clearTimeout(t);
+  }
+
+  private decideLater(name: string): void {
+    const { approval, delayMs } = this.policy;
+    if (approval === 'none') return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.decide(name, approval);
+    }, delayMs);
+    this.timers.add(timer);
+  }
+
+  private async sign(csr: Csr): Promise<void> {
+    const name = csr.metadata?.name ?? '';
+    const request = await parseCertificateRequest(Buffer.from(csr.spec?.request ?? '', 'base64').toString('utf8')).catch(() => null);
+    const current = this.store.get('certificatesigningrequests', undefined, name) as Csr | undefined;
+    if (!current || current.status?.certificate) return;
+    if (request === null) {
+      const failed: Condition = { type: 'Failed', status: 'True', reason: 'SignerValidationFailure', message: 'the request is not a valid PKCS #10 request', lastUpdateTime: new Date().toISOString() };
+      this.store.update('certificatesigningrequests', { ...current, status: { ...current.status, conditions: [...(current.status?.conditions ?? []), failed] } }, 'status', undefined, name);
+      return;
+    }
+    const seconds = Math.min(this.policy.validitySeconds, csr.spec?.expirationSeconds ?? Infinity);
+    const usage = csr.spec?.signerName === SERVING_SIGNER ? 'serverAuth' : 'clientAuth';
+    const pem = await this.pki.signRequest(request, usage, new Date(Date.now() + seconds * 1000));
+    const latest = this.store.get('certificatesigningrequests', undefined, name) as Csr | undefined;
+    if (!latest || latest.status?.certificate) return;
+    this.signed.push(name);
+    this.store.update('certificatesigningrequests', { ...latest, status: { ...latest.status, certificate: Buffer.from(pem).toString('base64') } }, 'status', undefined, name);
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * TLS bootstrap end to end (issue 17): the real binary with only a bootstrap kubeconfig (a bootstrap
+ * token) against the test API server over TLS, whose controller approves and signs node CSRs. The
+ * node asks for its client certificate in run.bootstrap, writes the pair and --kubeconfig, joins
+ * as system:node:<name>, gets Ready and runs a pod; restarted, it reuses the certificate without a
+ * new CSR. A denied CSR stops start-up in run.bootstrap naming it; a CSR nobody approves keeps the
+ * phase waiting, with the reason in the log, until the test approves it.
+ * On the embedded runtime, and on containerd (KUBELET_IT_CRI; in CI it must run).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
+import { removePods, until } from '../support/daemon.js';
+import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
+
+const BIN = resolve('dist/src/bin/kubelet.js');
+const TOKEN = 'abcdef.0123456789abcdef';
+const CSR_PATH = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
+const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"];
+
+interface Kubelet { child: ChildProcess; stderr: () => string; exited: Promise<number | null> }
+
+function startKubelet(dir: string, api: TestApiServer, endpoint: string, node: string): Kubelet {
+  writeFileSync(join(dir, 'kubelet.yaml'), [
+    'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
+    `podLogsDir: ${join(dir, 'logs')}`, `containerRuntimeEndpoint: ${endpoint}`, 'enableServer: false', 'healthzPort: 0', '',
+  ].join('\n'));
+  const child = spawn(process.execPath, [
+    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--cert-dir=${join(dir, 'pki')}`,
+    `--bootstrap-kubeconfig=${api.kubeconfigPath(dir, { token: TOKEN, fileName: 'bootstrap-kubeconfig' })}`,
+    `--kubeconfig=${join(dir, 'kubelet.kubeconfig')}`,
+    ...(endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []), '--debug-address=', `--hostname-override=${node}`,
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return { child, stderr: () => stderr, exited };
+}
+
+async function stop(k: Kubelet): Promise<void> {
+  if (k.child.exitCode === null) k.child.kill('SIGTERM');
+  await k.exited;
+}
+
+type Conditions = { status?: { conditions?: { type: string; status: string }[]; phase?: string } };
+const isReady = (api: TestApiServer, node: string) =>
+  (api.store.get('nodes', undefined, node) as Conditions | undefined)?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+const csrPosts = (api: TestApiServer) => api.requests.filter((r) => r.method === 'POST' && r.path === CSR_PATH);
+
+const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
+
+for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `TLS bootstrap on the ${rt.name} runtime`, () => {
+  const node = `node-boot-${rt.name}`;
+  let dir: string;
+  let api: TestApiServer;
+  let kubelet: Kubelet | null = null;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'kts-bootstrap-'));
+    api = await startTestApiServer({ tls: true, bootstrapTokens: [TOKEN] });
+  });
+  afterAll(async () => {
+    if (kubelet) await stop(kubelet);
+    await api.close();
+    await removePods({ endpoint: rt.endpoint, rootDir: join(dir, 'root') });
+    rmSync(dir, { recursive: true, force: true });
+  }, 60_000);
+
+  it('joins with only a bootstrap kubeconfig: a CSR, the pair and --kubeconfig written, Ready as system:node:<name>, a pod running', async () => {
+    kubelet = startKubelet(dir, api, rt.endpoint, node);
+    const k = kubelet;
+    await until('the node Ready', () => isReady(api, node), 60_000, k.stderr);
+
+    const csrs = api.store.list('certificatesigningrequests').items as { metadata: { name: string }; spec: { username: string; groups: string[]; signerName: string; usages: string[] } }[];
+    expect(csrs).toHaveLength(1);
+    expect(csrs[0]!.metadata.name).toMatch(/^node-csr-[A-Za-z0-9_-]{43}$/);
+    expect(csrs[0]!.spec).toMatchObject({ username: 'system:bootstrap:abcdef', signerName: 'kubernetes.io/kube-apiserver-client-kubelet', usages: ['digital signature', 'client auth'] });
+    expect(csrs[0]!.spec.groups).toContain('system:bootstrappers');
+
+    const current = join(dir, 'pki', 'kubelet-client-current.pem');
+    expect(readlinkSync(current)).toMatch(/^kubelet-client-\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d\.pem$/);
+    const cert = new X509Certificate(readFileSync(current));
+    expect(cert.subject).toBe('O=system:nodes\nCN=system:node:' + node);
+    expect(existsSync(join(dir, 'pki', 'kubelet-client.key.tmp'))).toBe(false);
+    const kubeconfig = JSON.parse(readFileSync(join(dir, 'kubelet.kubeconfig'), 'utf8')) as { users: { user: Record<string, string> }[] };
+    expect(kubeconfig.users[0]!.user).toEqual({ 'client-certificate': current, 'client-key': current });
+
+    // After the bootstrap, the node speaks as itself: the Node and its Lease were written with the new certificate.
+    const nodeWrites = api.requests.filter((r) => r.path.startsWith('/api/v1/nodes') && r.method !== 'GET');
+    expect(nodeWrites.length).toBeGreaterThan(0);
+    expect(new Set(nodeWrites.map((r) => r.user?.username))).toEqual(new Set([`system:node:${node}`]));
+
+    api.store.create('pods', { metadata: { name: 'after-bootstrap', namespace: 'default' }, spec: { nodeName: node, terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: SLEEPER }] } });
+    await until('the pod Running', () => (api.store.get('pods', 'default', 'after-bootstrap') as Conditions | undefined)?.status?.phase === 'Running', 60_000, k.stderr);
+  }, 150_000);
+
+  it('restarted, reuses the current certificate: no new CSR', async () => {
+    await stop(kubelet!);
+    const posts = csrPosts(api).length;
+    const target = readlinkSync(join(dir, 'pki', 'kubelet-client-current.pem'));
+    api.requests.length = 0;
+    kubelet = startKubelet(dir, api, rt.endpoint, node);
+    const k = kubelet;
+    await until('a node status write after the restart', () => api.requests.some((r) => r.path.startsWith(`/api/v1/nodes/${node}`) && r.method === 'PATCH'), 60_000, k.stderr);
+    expect(posts).toBe(1);
+    expect(csrPosts(api)).toHaveLength(0);
+    expect(readlinkSync(join(dir, 'pki', 'kubelet-client-current.pem'))).toBe(target);
+    expect(k.stderr()).not.toContain('Using the bootstrap kubeconfig');
+  }, 120_000);
+});
+
+describe('TLS bootstrap refused or delayed', () => {
+  let api: TestApiServer;
+  const dirs: string[] = [];
+  beforeAll(async () => {
+    api = await startTestApiServer({ tls: true, bootstrapTokens: [TOKEN] });
+  });
+  afterAll(async () => {
+    await api.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  });
+  const freshDir = () => {
+    const d = mkdtempSync(join(tmpdir(), 'kts-bootstrap-'));
+    dirs.push(d);
+    return d;
+  };
+
+  it('a denied CSR stops start-up in run.bootstrap, naming the CSR and the reason', async () => {
+    api.csr!.policy.approval = 'deny';
+    const k = startKubelet(freshDir(), api, 'embedded', 'node-denied');
+    const code = await k.exited;
+    expect(code).not.toBe(0);
+    const name = (api.store.list('certificatesigningrequests').items.at(-1) as { metadata: { name: string } }).metadata.name;
+    expect(k.stderr()).toContain('run.bootstrap');
+    expect(k.stderr()).toContain(`certificate signing request ${name} is denied, reason: TestDenied`);
+  }, 60_000);
+
+  it('a CSR nobody approves keeps run.bootstrap waiting with its reason, until it is approved', async () => {
+    api.csr!.policy.approval = 'none';
+    const k = startKubelet(freshDir(), api, 'embedded', 'node-delayed');
+    try {
+      await until('the waiting reason in the log', () => /"phase":"run.bootstrap","reason":"certificate signing request node-csr-[\w-]+ is pending approval"/.test(k.stderr()), 30_000, k.stderr);
+      expect(isReady(api, 'node-delayed')).toBeFalsy();
+      const name = /certificate signing request (node-csr-[\w-]+) is pending approval/.exec(k.stderr())![1]!;
+      api.csr!.decide(name, 'approve');
+      await until('the node Ready after approval', () => isReady(api, 'node-delayed'), 60_000, k.stderr);
+    } finally {
+      await stop(k);
+    }
+  }, 90_000);
+});
