@@ -9,13 +9,14 @@ import { benchJournal } from './journal.js';
 import { benchOverload } from './overload.js';
 import { benchPods } from './pods.js';
 import { benchStartup } from './startup.js';
+import { benchStartupCerts } from './startup-certs.js';
 
 const only = process.argv.slice(2);
 const want = (name: string) => only.length === 0 || only.includes(name);
 
 async function main() {
   if (want('journal')) print('journal', await benchJournal());
-  if (want('startup')) print('startup', await benchStartup());
+  if (want('startup')) print('startup', { ...(await benchStartup()), ...(await benchStartupCerts()) });
   if (want('cri')) print('cri', await benchCri());
   if (want('pods')) print('pods', await benchPods());
   if (want('http')) print('http', await benchHttp(envOptions()));

@@ -12,6 +12,9 @@ import { createPodConfigActors } from '../actors/pod-config/pod-config-actors.js
 import { createApiPodSourceActor } from '../actors/api-pods/api-pod-source.js';
 import { createStatusManagerActors } from '../actors/api-pods/status-manager-actors.js';
 import { nodeLeaseActors } from '../actors/node/node-lease-actors.js';
+import { rotateClientCertificateActor } from '../actors/certificates/rotate-client-certificate.js';
+import { settings } from '../actors/phases/settings.js';
+import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
 import { nodeStatusActors } from '../actors/node/node-status-actors.js';
 import type { CriClient } from '../ports/cri.js';
 import type { ListedImage } from '../domain/node-status/node-status.js';
@@ -40,6 +43,14 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     ...createPhaseActors(deps),
     ...nodeStatusActors({ api: clients.main, heartbeat: clients.heartbeat, listImages: nodeImagesFrom(() => live.cri.peek()), clock, logger: actorLogger(logger, 'nodeStatus', 'nodeStatus') }),
     ...nodeLeaseActors({ heartbeat: clients.heartbeat, clock, logger: actorLogger(logger, 'nodeLease', 'nodeLease') }),
+    rotateClientCertificate: rotateClientCertificateActor({
+      settings: () => ({ kubeconfigPath: settings.kubeconfig(live), certDir: settings.flags(live).certDirectory }),
+      reloadClients: () => api().reload(),
+      clock,
+      random: deps.random,
+      userAgent: kubeletUserAgent(),
+      logger: actorLogger(logger, 'certificateManager', 'certificateManager'),
+    }),
     ...createStatusManagerActors({ pods: lateStatusPodApi(() => api().main), logger: actorLogger(logger, 'statusManager', 'statusManager') }),
     apiSource: createApiPodSourceActor({
       listPods: (o) => api().main.listPods(o),

@@ -11,6 +11,7 @@ import type { NodeIpResolution } from '../domain/node/node-ip.js';
 import type { NodeName } from '../domain/node/node-name.js';
 import type { PhaseId } from '../domain/phases.js';
 import type { AllocatableResult } from '../domain/resources/allocatable.js';
+import type { CertificateManagerInput } from './certificate-manager.machine.js';
 import type { NodeLeaseMachineInput } from './node-lease.machine.js';
 import type { NodeStatusMachineInput } from './node-status.machine.js';
 import type { RuntimeMachineInput } from './runtime.machine.js';
@@ -25,6 +26,8 @@ export interface KubeletRunOutput {
   nodeStatus?: NodeStatusMachineInput;
   nodeLease?: NodeLeaseMachineInput;
   statusManager?: StatusManagerInput;
+  /** Cluster mode with rotateCertificates and a client certificate in the cert dir's store. */
+  certificateManager?: CertificateManagerInput;
 }
 
 export interface PhaseOutputs {

@@ -102,5 +102,11 @@ export interface ApiClients {
   heartbeat: HeartbeatApi;
   /** The API server's URL from the kubeconfig (for logs). */
   readonly server: string;
+  /**
+   * Reads the kubeconfig again for all three clients and closes their old connections, so nothing
+   * keeps using a replaced client certificate (Go's closeAllConns after a rotation). Throws, keeping
+   * the current clients, when the kubeconfig cannot be read.
+   */
+  reload(): void;
   close(): void;
 }

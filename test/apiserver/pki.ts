@@ -41,7 +41,7 @@ export async function createTestPki(): Promise<TestPki> {
   const caFile = join(dir, 'ca.crt');
   writeFileSync(caFile, caPem);
   const issuer = { certificatePem: caPem, privateKey: caKeys.keys.privateKey };
-  const issue = (spec: Omit<CertificateSpec, 'notBefore' | 'keyUsages'> & { notAfter: Date }) =>
+  const issue = (spec: Omit<CertificateSpec, 'notBefore' | 'keyUsages'> & { notAfter: Date; notBefore?: Date }) =>
     createCertificate({ notBefore: new Date(Date.now() - 60_000), keyUsages: ['digitalSignature', 'keyEncipherment'], ...spec }, issuer);
 
   const serverKeys = await generateKeyPair('ecdsa-p256');
@@ -68,8 +68,9 @@ export async function createTestPki(): Promise<TestPki> {
       writeFileSync(keyFile, keys.privateKeyPem, { mode: 0o600 });
       return { certFile, keyFile };
     },
+    // Not backdated (a real signer backdates by up to 5 minutes): a test's short validity stays what it asked for.
     signRequest: (request, usage, notAfter) => issue({
-      subject: request.subject, notAfter, publicKey: request.publicKey, extendedKeyUsages: [usage],
+      subject: request.subject, notBefore: new Date(Date.now() - 1000), notAfter, publicKey: request.publicKey, extendedKeyUsages: [usage],
       ...(usage === 'serverAuth' ? { altNames: request.altNames } : {}),
     }),
   };

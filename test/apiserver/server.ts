@@ -69,6 +69,8 @@ export interface RequestRecord extends RequestInfo {
   atMs: number;
   /** Set once the request authenticated. */
   user?: AuthenticatedUser;
+  /** The SHA-256 fingerprint of the client certificate the connection presented (TLS mode). */
+  clientCertificateFingerprint?: string;
 }
 
 export interface Faults {
@@ -196,6 +198,8 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
       const user = authenticate(req);
       if (user === undefined) throw apiErrors.unauthorized();
       record.user = user;
+      const peer = (req.socket as Partial<TLSSocket>).getPeerCertificate?.();
+      if (peer?.fingerprint256) record.clientCertificateFingerprint = peer.fingerprint256;
       const served = route({ store, watches, reviews }, {
         method, pathname: url.pathname, query: url.searchParams, contentType, body: parseJson(text, contentType), user,
       }, res);

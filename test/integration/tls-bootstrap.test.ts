@@ -24,10 +24,10 @@ const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!;
 
 interface Kubelet { child: ChildProcess; stderr: () => string; exited: Promise<number | null> }
 
-function startKubelet(dir: string, api: TestApiServer, endpoint: string, node: string): Kubelet {
+function startKubelet(dir: string, api: TestApiServer, endpoint: string, node: string, config: string[] = []): Kubelet {
   writeFileSync(join(dir, 'kubelet.yaml'), [
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
-    `podLogsDir: ${join(dir, 'logs')}`, `containerRuntimeEndpoint: ${endpoint}`, 'enableServer: false', 'healthzPort: 0', '',
+    `podLogsDir: ${join(dir, 'logs')}`, `containerRuntimeEndpoint: ${endpoint}`, 'enableServer: false', 'healthzPort: 0', ...config, '',
   ].join('\n'));
   const child = spawn(process.execPath, [
     BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--cert-dir=${join(dir, 'pki')}`,
@@ -46,6 +46,18 @@ async function stop(k: Kubelet): Promise<void> {
   await k.exited;
 }
 
+/** A temp dir and a TLS test API server that takes the bootstrap token. */
+async function setUp(prefix: string): Promise<{ dir: string; api: TestApiServer }> {
+  return { dir: mkdtempSync(join(tmpdir(), prefix)), api: await startTestApiServer({ tls: true, bootstrapTokens: [TOKEN] }) };
+}
+
+async function tearDown(kubelet: Kubelet | null, api: TestApiServer, endpoint: string, dir: string): Promise<void> {
+  if (kubelet) await stop(kubelet);
+  await api.close();
+  await removePods({ endpoint, rootDir: join(dir, 'root') });
+  rmSync(dir, { recursive: true, force: true });
+}
+
 type Conditions = { status?: { conditions?: { type: string; status: string }[]; phase?: string } };
 const isReady = (api: TestApiServer, node: string) =>
   (api.store.get('nodes', undefined, node) as Conditions | undefined)?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
@@ -60,15 +72,9 @@ for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `TLS bo
   let kubelet: Kubelet | null = null;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kts-bootstrap-'));
-    api = await startTestApiServer({ tls: true, bootstrapTokens: [TOKEN] });
+    ({ dir, api } = await setUp('kts-bootstrap-'));
   });
-  afterAll(async () => {
-    if (kubelet) await stop(kubelet);
-    await api.close();
-    await removePods({ endpoint: rt.endpoint, rootDir: join(dir, 'root') });
-    rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
+  afterAll(() => tearDown(kubelet, api, rt.endpoint, dir), 60_000);
 
   it('joins with only a bootstrap kubeconfig: a CSR, the pair and --kubeconfig written, Ready as system:node:<name>, a pod running', async () => {
     kubelet = startKubelet(dir, api, rt.endpoint, node);
@@ -111,6 +117,58 @@ for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `TLS bo
     expect(readlinkSync(join(dir, 'pki', 'kubelet-client-current.pem'))).toBe(target);
     expect(k.stderr()).not.toContain('Using the bootstrap kubeconfig');
   }, 120_000);
+});
+
+for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `client certificate rotation on the ${rt.name} runtime`, () => {
+  const node = `node-rotate-${rt.name}`;
+  let dir: string;
+  let api: TestApiServer;
+  let kubelet: Kubelet | null = null;
+  beforeAll(async () => {
+    ({ dir, api } = await setUp('kts-rotate-'));
+    // 10 s certificates: renewed 7–9 s after they were issued.
+    api.csr!.policy.validitySeconds = 10;
+  });
+  afterAll(() => tearDown(kubelet, api, rt.endpoint, dir), 60_000);
+
+  it('rotates its client certificate twice while a pod keeps running, asking as itself, with no failed heartbeat', async () => {
+    kubelet = startKubelet(dir, api, rt.endpoint, node, ['rotateCertificates: true']);
+    const k = kubelet;
+    await until('the node Ready', () => isReady(api, node), 60_000, k.stderr);
+    api.store.create('pods', { metadata: { name: 'through-rotations', namespace: 'default' }, spec: { nodeName: node, terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: SLEEPER }] } });
+    await until('the pod Running', () => (api.store.get('pods', 'default', 'through-rotations') as Conditions | undefined)?.status?.phase === 'Running', 60_000, k.stderr);
+    const started = JSON.stringify((api.store.get('pods', 'default', 'through-rotations') as { status?: { containerStatuses?: unknown[] } }).status?.containerStatuses?.[0]);
+
+    await until('two rotations after the bootstrap', () => api.csr!.signed.length >= 3, 40_000, k.stderr);
+    const secondRotationAtMs = Date.now();
+    const csrs = api.csr!.signed.slice(0, 3).map((name) => api.store.get('certificatesigningrequests', undefined, name) as { metadata: { name: string }; spec: { username: string } });
+    expect(csrs.map((c) => c.spec.username)).toEqual(['system:bootstrap:abcdef', `system:node:${node}`, `system:node:${node}`]);
+    expect(csrs[0]!.metadata.name).toMatch(/^node-csr-/);
+    expect(csrs.slice(1).every((c) => c.metadata.name.startsWith('csr-'))).toBe(true);
+    // The node keeps renewing its Lease and status with each new certificate in turn.
+    const leaseRenewalsBefore = api.requests.filter((r) => r.path.includes('/leases/') && r.method === 'PUT').length;
+    await until('a Lease renewal after the second rotation', () => api.requests.filter((r) => r.path.includes('/leases/') && r.method === 'PUT').length > leaseRenewalsBefore, 20_000, k.stderr);
+    const heartbeats = api.requests.filter((r) => (r.path.includes('/leases/') && r.method === 'PUT') || (r.path === `/api/v1/nodes/${node}/status` && r.method === 'PATCH'));
+    expect(heartbeats.length).toBeGreaterThan(2);
+    // The old connections were closed: once the second rotation is in, no request comes with the first two certificates.
+    const fingerprintOf = (name: string) => {
+      const csr = api.store.get('certificatesigningrequests', undefined, name) as { status: { certificate: string } };
+      return new X509Certificate(Buffer.from(csr.status.certificate, 'base64')).fingerprint256;
+    };
+    const replaced = new Set(api.csr!.signed.slice(0, 2).map(fingerprintOf));
+    const later = api.requests.filter((r) => r.atMs > secondRotationAtMs + 500 && r.clientCertificateFingerprint !== undefined);
+    expect(later.length).toBeGreaterThan(0);
+    expect(later.filter((r) => replaced.has(r.clientCertificateFingerprint!))).toEqual([]);
+    expect(heartbeats.filter((r) => r.status >= 400)).toEqual([]);
+    expect(isReady(api, node)).toBe(true);
+    expect(k.stderr()).not.toMatch(/Could not rotate the client certificate|heartbeat failures/);
+    const pod = api.store.get('pods', 'default', 'through-rotations') as { status?: { phase?: string; containerStatuses?: { restartCount?: number }[] } };
+    expect(pod.status?.phase).toBe('Running');
+    expect(pod.status?.containerStatuses?.[0]?.restartCount ?? 0).toBe(0);
+    expect(started).toContain('"running"');
+    const current = new X509Certificate(readFileSync(join(dir, 'pki', 'kubelet-client-current.pem')));
+    expect(Date.parse(current.validTo) - Date.now()).toBeGreaterThan(0);
+  }, 150_000);
 });
 
 describe('TLS bootstrap refused or delayed', () => {

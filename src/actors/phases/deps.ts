@@ -49,6 +49,11 @@ export interface PhaseDeps {
   live: LiveState;
   /** run.bootstrap: TLS bootstrap of the client certificate (Go's bootstrap.LoadClientCert). */
   bootstrapClientCert: (opts: { kubeconfigPath: string; bootstrapKubeconfigPath: string; certDir: string; nodeName: string; signal: AbortSignal; waiting: (reason: string) => void }) => Promise<PhaseOutputs['run.bootstrap']>;
+  /**
+   * startKubelet.run with rotateCertificates: the validity of the cert dir's current client pair when
+   * --kubeconfig uses it (what the certificate manager renews), or why not.
+   */
+  currentClientCertificate: (kubeconfigPath: string, certDir: string) => { notBeforeMs: number; notAfterMs: number } | { why: string };
   /** run.clients: the three API clients from a kubeconfig (client-node underneath). */
   createApiClients: (opts: { kubeconfigPath: string; qps: number; burst: number; eventQps: number; eventBurst: number; heartbeatTimeoutMs: number }) => Promise<ApiClients>;
   /** Ask the supervisor for an orderly stop (lock contention does this). */

@@ -64,6 +64,10 @@ export function createApiClients(opts: ApiClientsOptions): ApiClients {
       },
     },
     server: main.server,
+    reload: () => {
+      for (const client of [main, events, heartbeat]) client.reopen();
+      log.info('API clients reopened on the current credentials');
+    },
     close: () => {
       for (const client of [main, events, heartbeat]) client.close();
     },

@@ -132,6 +132,32 @@ async function waitForServer(rest: RestClient, o: ClientBootstrapOptions): Promi
   }
 }
 
+/**
+ * A node client certificate for `keyPem`: the CSR (Go's requestNodeCertificate: CN system:node:<node>,
+ * O system:nodes, digital signature and client auth, key encipherment too for RSA), created and
+ * followed until issued. The bootstrap names it node-csr-<digest>; the certificate manager lets the
+ * server name it (generateName csr-), as Go's does.
+ */
+export async function askForClientCertificate(rest: RestClient, keyPem: string, nodeName: string, o: {
+  named: boolean;
+  clock: Clock;
+  signal: AbortSignal;
+  timeoutMs: number;
+  onCreated: (name: string) => void;
+  onState: (name: string, state: 'pending' | 'approved') => void;
+}): Promise<{ csr: string; certificatePem: string }> {
+  const publicKey = createPublicKey(keyPem);
+  const usages = ['digital signature', 'client auth', ...(publicKey.asymmetricKeyType === 'rsa' ? ['key encipherment'] : [])];
+  const subject = { commonName: `system:node:${nodeName}`, organizations: ['system:nodes'] };
+  const { createCertificateRequest, importPrivateKey } = await import('../pki/x509.js');
+  const requestPem = await createCertificateRequest(subject, await importPrivateKey(keyPem));
+  const name = o.named ? csrDigestName(publicKey.export({ type: 'spki', format: 'der' }), subject.commonName, subject.organizations, usages) : '';
+  const csr = await createCsr(rest, { name, requestPem, signerName: CLIENT_KUBELET_SIGNER, usages });
+  o.onCreated(csr.name);
+  const certificatePem = await waitForCertificate(rest, csr, { clock: o.clock, signal: o.signal, timeoutMs: o.timeoutMs, onState: o.onState });
+  return { csr: csr.name, certificatePem };
+}
+
 export async function loadClientCert(o: ClientBootstrapOptions): Promise<ClientBootstrapOutcome> {
   const problem = kubeconfigProblem(o.kubeconfigPath, new Date(o.clock.now()));
   if (problem === null) return { bootstrap: 'kubeconfig valid' };
@@ -141,21 +167,13 @@ export async function loadClientCert(o: ClientBootstrapOptions): Promise<ClientB
   try {
     const store = new PairStore(o.certDir, 'kubelet-client');
     const keyPem = await requestKey(store, o.certDir);
-    const publicKeyDer = createPublicKey(keyPem).export({ type: 'spki', format: 'der' });
-    const rsa = createPublicKey(keyPem).asymmetricKeyType === 'rsa';
-    const usages = ['digital signature', 'client auth', ...(rsa ? ['key encipherment'] : [])];
-    const subject = { commonName: `system:node:${o.nodeName}`, organizations: ['system:nodes'] };
-    const { createCertificateRequest, importPrivateKey } = await import('../pki/x509.js');
-    const requestPem = await createCertificateRequest(subject, await importPrivateKey(keyPem));
     await waitForServer(rest, o);
-    const name = csrDigestName(publicKeyDer, subject.commonName, subject.organizations, usages);
-    o.waiting(`creating certificate signing request ${name}`);
-    const csr = await createCsr(rest, { name, requestPem, signerName: CLIENT_KUBELET_SIGNER, usages });
-    o.log('Waiting for the client certificate to be issued', { csr: csr.name });
-    const certificatePem = await waitForCertificate(rest, csr, {
+    const { csr, certificatePem } = await askForClientCertificate(rest, keyPem, o.nodeName, {
+      named: true,
       clock: o.clock,
       signal: o.signal,
       timeoutMs: BOOTSTRAP_WAIT_MS,
+      onCreated: (name) => o.log('Waiting for the client certificate to be issued', { csr: name }),
       onState: (n, state) => o.waiting(state === 'pending' ? `certificate signing request ${n} is pending approval` : `certificate signing request ${n} is approved, waiting to be issued`),
     });
     const file = await store.update(certificatePem, keyPem, new Date(o.clock.now()));
@@ -164,7 +182,7 @@ export async function loadClientCert(o: ClientBootstrapOptions): Promise<ClientB
     await writeFile(o.kubeconfigPath, bootstrappedKubeconfig(bootstrap.cluster, store.currentPath), { mode: 0o600 });
     const issued = store.current();
     if (!issued.pair) throw new KubeletError('KLT_ERR_BOOTSTRAP', `the issued certificate cannot be read back: ${issued.why}`);
-    return { bootstrap: 'issued', csr: csr.name, certificateFile: file, notAfter: issued.pair.notAfter.toISOString() };
+    return { bootstrap: 'issued', csr, certificateFile: file, notAfter: issued.pair.notAfter.toISOString() };
   } finally {
     rest.close();
   }

@@ -17,6 +17,7 @@ import { readWatchEvents } from '../apiserver/watch-stream.js';
 const CSR_PATH = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 
 export interface CsrSpec {
+  /** Empty: the server names it (generateName `csr-`), as Go's RequestCertificate does without a name. */
   name: string;
   requestPem: string;
   signerName: string;
@@ -64,7 +65,7 @@ export async function createCsr(rest: RestClient, spec: CsrSpec): Promise<{ name
   const body = {
     apiVersion: 'certificates.k8s.io/v1',
     kind: 'CertificateSigningRequest',
-    metadata: { name: spec.name },
+    metadata: spec.name === '' ? { generateName: 'csr-' } : { name: spec.name },
     spec: {
       request: Buffer.from(spec.requestPem).toString('base64'),
       signerName: spec.signerName,
@@ -76,7 +77,7 @@ export async function createCsr(rest: RestClient, spec: CsrSpec): Promise<{ name
   try {
     created = await rest.request<CsrObject>('POST', CSR_PATH, { body });
   } catch (err) {
-    if (!(err instanceof HttpStatusError && err.code === 409)) throw toApiError(err, `create certificate signing request ${spec.name}`);
+    if (!(err instanceof HttpStatusError && err.code === 409 && spec.name !== '')) throw toApiError(err, `create certificate signing request ${spec.name || '(csr-…)'}`);
     created = await rest.request<CsrObject>('GET', `${CSR_PATH}/${encodeURIComponent(spec.name)}`).catch((e: unknown) => {
       throw toApiError(e, `get certificate signing request ${spec.name}`);
     });

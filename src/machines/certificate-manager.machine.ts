@@ -1,0 +1,128 @@
+/**
+ * The kubelet's client certificate manager (Go: client-go util/certificate's manager, started in
+ * run() when rotateCertificates is on): renews the client certificate at a jittered 70–90 % of its
+ * validity (domain/certificates/rotation.ts) by a new key and CSR, and has the API clients use it.
+ *
+ * States: `waiting` until the rotation deadline (at once when it has passed, an expired
+ * certificate included), `rotating` while the effect asks for, waits for and installs the new
+ * pair, `backingOff` after a failure (2 s doubling to 5 min, for ever: a node whose certificate
+ * expired while the API server was away keeps trying, visible here, and does not exit).
+ *
+ * The `rotateClientCertificate` effect does the I/O: a key, a CSR with the current certificate's
+ * credentials, the wait for it (15 minutes, Go's), the new pair in the cert dir's store, and the
+ * three API clients reopened on it (their old connections closed, as Go's closeAllConns). It answers
+ * with data, never throws: the new validity and a new jitter, or the error.
+ * Pure: the deadline is computed from the input and the effect's answers, on the injected clock.
+ */
+import { assign, fromPromise, setup, type AnyEventObject } from 'xstate';
+import { doneOutput } from './done-output.js';
+import type { SerializedError } from '../domain/errors.js';
+import { rotationDeadlineMs, rotationRetryMs } from '../domain/certificates/rotation.js';
+
+export interface CertificateValidity {
+  notBeforeMs: number;
+  notAfterMs: number;
+  /** When this was read (the clock of the phase or the effect): the deadline's delay is counted from it. */
+  observedAtMs: number;
+  /** In [0, 1): where between 70 % and 90 % the next rotation falls (drawn by the caller, journaled). */
+  jitter: number;
+}
+
+export type CertificateManagerInput = CertificateValidity & { nodeName: string };
+
+export interface RotateCertificateInput {
+  nodeName: string;
+  /** Failed tries since the last success (0: a scheduled rotation). */
+  attempt: number;
+}
+
+export type CertificateRotation =
+  | ({ ok: true; csr: string } & CertificateValidity)
+  | { ok: false; error: SerializedError; observedAtMs: number };
+
+export interface CertificateManagerContext {
+  nodeName: string;
+  notBeforeMs: number;
+  notAfterMs: number;
+  rotateAtMs: number;
+  /** From when the wait for `rotateAtMs` is counted. */
+  observedAtMs: number;
+  rotations: number;
+  failures: number;
+  lastCsr: string | null;
+  lastError: SerializedError | null;
+}
+
+export const CERTIFICATE_MANAGER_EFFECTS = ['rotateClientCertificate'] as const;
+
+const rotation = (event: AnyEventObject) => doneOutput<CertificateRotation>(event);
+
+const schedule = (v: CertificateValidity) => ({
+  notBeforeMs: v.notBeforeMs,
+  notAfterMs: v.notAfterMs,
+  rotateAtMs: rotationDeadlineMs(v.notBeforeMs, v.notAfterMs, v.jitter),
+  observedAtMs: v.observedAtMs,
+});
+
+export const certificateManagerMachine = setup({
+  types: { context: {} as CertificateManagerContext, input: {} as CertificateManagerInput },
+  actors: {
+    rotateClientCertificate: fromPromise<CertificateRotation, RotateCertificateInput>(async () => {
+      throw new Error('actor rotateClientCertificate was not provided');
+    }),
+  },
+  delays: {
+    untilRotation: ({ context }) => Math.max(0, context.rotateAtMs - context.observedAtMs),
+    retryDelay: ({ context }) => rotationRetryMs(context.failures),
+  },
+  guards: {
+    isRotated: ({ event }) => rotation(event).ok,
+  },
+}).createMachine({
+  id: 'certificateManager',
+  context: ({ input }) => ({ nodeName: input.nodeName, ...schedule(input), rotations: 0, failures: 0, lastCsr: null, lastError: null }),
+  initial: 'waiting',
+  states: {
+    waiting: {
+      meta: { description: 'the certificate is good: renewing at 70–90 % of its validity' },
+      after: { untilRotation: 'rotating' },
+    },
+    rotating: {
+      meta: { description: 'a new key and CSR: waiting for the certificate, then the API clients switch to it' },
+      invoke: {
+        id: 'rotateClientCertificate',
+        src: 'rotateClientCertificate',
+        input: ({ context }) => ({ nodeName: context.nodeName, attempt: context.failures }),
+        onDone: [
+          {
+            guard: 'isRotated',
+            target: 'waiting',
+            actions: assign(({ context, event }) => {
+              const r = rotation(event) as Extract<CertificateRotation, { ok: true }>;
+              return { ...schedule(r), rotations: context.rotations + 1, failures: 0, lastCsr: r.csr, lastError: null };
+            }),
+          },
+          {
+            target: 'backingOff',
+            actions: assign(({ context, event }) => ({
+              failures: context.failures + 1,
+              lastError: (rotation(event) as Extract<CertificateRotation, { ok: false }>).error,
+            })),
+          },
+        ],
+        // The effect answers with data; a throw is a bug in it, treated as a failed try.
+        onError: {
+          target: 'backingOff',
+          actions: assign(({ context }) => ({
+            failures: context.failures + 1,
+            lastError: { code: 'KLT_ERR_INTERNAL', message: 'rotateClientCertificate threw', retryable: true } satisfies SerializedError,
+          })),
+        },
+      },
+    },
+    backingOff: {
+      meta: { description: 'a renewal failed: trying again after 2 s, doubling up to 5 min' },
+      after: { retryDelay: 'rotating' },
+    },
+  },
+});
