@@ -35,6 +35,7 @@ import { debugServerStarter, healthzStarter, kubeletServerStarter } from './serv
 import { provideSystem } from './system.js';
 import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
 import { currentClientPair } from '../adapters/certificates/current-client-pair.js';
+import { ServingCertificateSwitch } from '../adapters/certificates/serving-switch.js';
 
 type SupervisorActor = Actor<ReturnType<typeof provideSystem>>;
 
@@ -97,6 +98,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       if (supervisor) observers.checkpoint(supervisor);
     },
   });
+  const servingCertificates = new ServingCertificateSwitch();
   const deps: PhaseDeps = {
     argv,
     env: io.env,
@@ -119,7 +121,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       },
     },
     healthz: healthzStarter(healthChecks),
-    servers: kubeletServerStarter({ live, view, healthChecks, clock, logger }),
+    servers: kubeletServerStarter({ live, view, healthChecks, clock, logger, servingCertificates }),
+    servingCertificates,
     gc: {
       activePods: () => {
         const ctx = observers.views.syncLoop();

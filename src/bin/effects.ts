@@ -12,7 +12,7 @@ import { createPodConfigActors } from '../actors/pod-config/pod-config-actors.js
 import { createApiPodSourceActor } from '../actors/api-pods/api-pod-source.js';
 import { createStatusManagerActors } from '../actors/api-pods/status-manager-actors.js';
 import { nodeLeaseActors } from '../actors/node/node-lease-actors.js';
-import { rotateClientCertificateActor } from '../actors/certificates/rotate-client-certificate.js';
+import { rotateCertificateActor } from '../actors/certificates/rotate-certificate.js';
 import { settings } from '../actors/phases/settings.js';
 import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
 import { nodeStatusActors } from '../actors/node/node-status-actors.js';
@@ -43,14 +43,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     ...createPhaseActors(deps),
     ...nodeStatusActors({ api: clients.main, heartbeat: clients.heartbeat, listImages: nodeImagesFrom(() => live.cri.peek()), clock, logger: actorLogger(logger, 'nodeStatus', 'nodeStatus') }),
     ...nodeLeaseActors({ heartbeat: clients.heartbeat, clock, logger: actorLogger(logger, 'nodeLease', 'nodeLease') }),
-    rotateClientCertificate: rotateClientCertificateActor({
-      settings: () => ({ kubeconfigPath: settings.kubeconfig(live), certDir: settings.flags(live).certDirectory }),
-      reloadClients: () => api().reload(),
-      clock,
-      random: deps.random,
-      userAgent: kubeletUserAgent(),
-      logger: actorLogger(logger, 'certificateManager', 'certificateManager'),
-    }),
+    ...certificateEffects(deps),
     ...createStatusManagerActors({ pods: lateStatusPodApi(() => api().main), logger: actorLogger(logger, 'statusManager', 'statusManager') }),
     apiSource: createApiPodSourceActor({
       listPods: (o) => api().main.listPods(o),
@@ -76,5 +69,24 @@ function nodeImagesFrom(cri: () => CriClient | undefined) {
     const client = cri();
     if (!client) return [];
     return (await client.images.listImages()).map((i) => ({ repoTags: i.repo_tags, repoDigests: i.repo_digests, sizeBytes: Number(i.size) }));
+  };
+}
+
+/** The two certificate managers' renewals: the client's reopens the API clients, the serving one swaps the kubelet server's certificate. */
+function certificateEffects(deps: PhaseDeps) {
+  const { live } = deps;
+  const common = {
+    settings: () => ({ kubeconfigPath: settings.kubeconfig(live), certDir: settings.flags(live).certDirectory }),
+    clock: deps.clock,
+    random: deps.random,
+    userAgent: kubeletUserAgent(),
+  };
+  return {
+    rotateClientCertificate: rotateCertificateActor({
+      ...common, kind: 'client', install: () => live.api.require().reload(), logger: actorLogger(deps.logger, 'certificateManager', 'certificateManager'),
+    }),
+    rotateServingCertificate: rotateCertificateActor({
+      ...common, kind: 'serving', install: (pair) => deps.servingCertificates.install(pair), logger: actorLogger(deps.logger, 'servingCertificateManager', 'certificateManager'),
+    }),
   };
 }

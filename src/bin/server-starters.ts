@@ -16,7 +16,7 @@ import type { DeferredJournalSink } from '../adapters/journal-file/deferred-sink
 import { machineGraphs } from '../machines/index.js';
 import { actorLogger, type Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
-import type { DebugServerStarter, HealthzStarter, ServerStarter } from '../ports/servers.js';
+import type { DebugServerStarter, HealthzStarter, ServerStarter, ServingCertificates } from '../ports/servers.js';
 import { podsView, type SystemViews } from './system-views.js';
 
 /** What `/logs/` serves, as Go's kubelet: the node's log directory. */
@@ -42,10 +42,10 @@ export function healthzStarter(healthChecks: HealthCheck[]): HealthzStarter {
   return { start: async (host, port) => (await import('../adapters/http/healthz.js')).startHealthz(host, port, healthChecks) };
 }
 
-export function kubeletServerStarter(o: { live: LiveState; view: KubeletView; healthChecks: HealthCheck[]; clock: Clock; logger: Logger }): ServerStarter {
+export function kubeletServerStarter(o: { live: LiveState; view: KubeletView; healthChecks: HealthCheck[]; clock: Clock; logger: Logger; servingCertificates: ServingCertificates }): ServerStarter {
   const { live, view, healthChecks, clock, logger } = o;
   return {
-    startKubelet: async ({ webhook, systemLogHandler, ...opts }) => {
+    startKubelet: async ({ webhook, systemLogHandler, serverTLSBootstrap, ...opts }) => {
       const { startKubeletServer } = await import('../adapters/http/kubelet-server/server.js');
       const api = live.api.peek();
       const reviewers = webhook && api
@@ -58,6 +58,7 @@ export function kubeletServerStarter(o: { live: LiveState; view: KubeletView; he
       };
       return startKubeletServer({
         ...opts, auth, view, healthChecks,
+        ...(serverTLSBootstrap ? { servingCertificates: o.servingCertificates } : {}),
         systemLogs: { enabled: systemLogHandler, dir: SYSTEM_LOG_DIR },
         logger: actorLogger(logger, 'kubeletServer', 'http'),
       });

@@ -5,6 +5,7 @@
  *
  *   supervisor ─┬─ runtime                      (updateRuntimeUp)
  *               ├─ certificateManager           (cluster mode, rotateCertificates)
+ *               ├─ servingCertificateManager    (cluster mode, serverTLSBootstrap)
  *               ├─ statusManager, nodeStatus, nodeLease   (cluster mode)
  *               └─ syncLoop ─┬─ podConfig       (file, http and api sources)
  *                            ├─ pleg
@@ -21,7 +22,9 @@ import { POD_WORKER_EFFECTS, podWorkerMachine } from '../machines/pod-worker.mac
 import { PROBE_EFFECTS, probeMachine } from '../machines/probe.machine.js';
 import { RUNTIME_EFFECTS, runtimeMachine } from '../machines/runtime.machine.js';
 import { supervisorMachine } from '../machines/supervisor.machine.js';
-import { CERTIFICATE_MANAGER_EFFECTS, certificateManagerMachine } from '../machines/certificate-manager.machine.js';
+import {
+  CERTIFICATE_MANAGER_EFFECTS, SERVING_CERTIFICATE_MANAGER_EFFECTS, certificateManagerMachine, servingCertificateManagerMachine,
+} from '../machines/certificate-manager.machine.js';
 import { NODE_LEASE_EFFECTS, nodeLeaseMachine } from '../machines/node-lease.machine.js';
 import { NODE_STATUS_EFFECTS, nodeStatusMachine } from '../machines/node-status.machine.js';
 import { STATUS_MANAGER_EFFECTS, statusManagerMachine } from '../machines/status-manager.machine.js';
@@ -41,6 +44,7 @@ export const SYSTEM_EFFECTS: readonly string[] = [
   ...NODE_LEASE_EFFECTS,
   ...STATUS_MANAGER_EFFECTS,
   ...CERTIFICATE_MANAGER_EFFECTS,
+  ...SERVING_CERTIFICATE_MANAGER_EFFECTS,
 ];
 
 /** The actor logic a machine's `setup({ actors })` declares, by src: what `provide()` accepts. */
@@ -62,7 +66,8 @@ export type SystemEffects = EffectsOf<typeof supervisorMachine, typeof SUPERVISO
   & EffectsOf<typeof nodeStatusMachine, typeof NODE_STATUS_EFFECTS>
   & EffectsOf<typeof nodeLeaseMachine, typeof NODE_LEASE_EFFECTS>
   & EffectsOf<typeof statusManagerMachine, typeof STATUS_MANAGER_EFFECTS>
-  & EffectsOf<typeof certificateManagerMachine, typeof CERTIFICATE_MANAGER_EFFECTS>;
+  & EffectsOf<typeof certificateManagerMachine, typeof CERTIFICATE_MANAGER_EFFECTS>
+  & EffectsOf<typeof servingCertificateManagerMachine, typeof SERVING_CERTIFICATE_MANAGER_EFFECTS>;
 
 /**
  * Every effect inert, for replay: the log answers for them. An actor that never answers and never
@@ -98,6 +103,7 @@ export interface MachineOverrides {
   nodeLease?: typeof nodeLeaseMachine;
   statusManager?: typeof statusManagerMachine;
   certificateManager?: typeof certificateManagerMachine;
+  servingCertificateManager?: typeof servingCertificateManagerMachine;
 }
 
 export function provideSystem(effects: SystemEffects, overrides: MachineOverrides = {}) {
@@ -118,6 +124,7 @@ export function provideSystem(effects: SystemEffects, overrides: MachineOverride
       nodeLease: (overrides.nodeLease ?? nodeLeaseMachine).provide({ actors: pick(effects, NODE_LEASE_EFFECTS) }),
       statusManager: (overrides.statusManager ?? statusManagerMachine).provide({ actors: pick(effects, STATUS_MANAGER_EFFECTS) }),
       certificateManager: (overrides.certificateManager ?? certificateManagerMachine).provide({ actors: pick(effects, CERTIFICATE_MANAGER_EFFECTS) }),
+      servingCertificateManager: (overrides.servingCertificateManager ?? servingCertificateManagerMachine).provide({ actors: pick(effects, SERVING_CERTIFICATE_MANAGER_EFFECTS) }),
       syncLoop,
     },
   });

@@ -28,10 +28,14 @@ export interface CertificateValidity {
   jitter: number;
 }
 
-export type CertificateManagerInput = CertificateValidity & { nodeName: string };
+/** The serving certificate's names (the node's hostname and addresses); absent for the client certificate. */
+export interface ServingNames { dnsNames: string[]; ipAddresses: string[] }
+
+export type CertificateManagerInput = CertificateValidity & { nodeName: string; servingNames?: ServingNames };
 
 export interface RotateCertificateInput {
   nodeName: string;
+  servingNames?: ServingNames;
   /** Failed tries since the last success (0: a scheduled rotation). */
   attempt: number;
 }
@@ -42,6 +46,7 @@ export type CertificateRotation =
 
 export interface CertificateManagerContext {
   nodeName: string;
+  servingNames?: ServingNames;
   notBeforeMs: number;
   notAfterMs: number;
   rotateAtMs: number;
@@ -54,6 +59,7 @@ export interface CertificateManagerContext {
 }
 
 export const CERTIFICATE_MANAGER_EFFECTS = ['rotateClientCertificate'] as const;
+export const SERVING_CERTIFICATE_MANAGER_EFFECTS = ['rotateServingCertificate'] as const;
 
 const rotation = (event: AnyEventObject) => doneOutput<CertificateRotation>(event);
 
@@ -64,65 +70,78 @@ const schedule = (v: CertificateValidity) => ({
   observedAtMs: v.observedAtMs,
 });
 
-export const certificateManagerMachine = setup({
-  types: { context: {} as CertificateManagerContext, input: {} as CertificateManagerInput },
-  actors: {
-    rotateClientCertificate: fromPromise<CertificateRotation, RotateCertificateInput>(async () => {
-      throw new Error('actor rotateClientCertificate was not provided');
-    }),
-  },
-  delays: {
-    untilRotation: ({ context }) => Math.max(0, context.rotateAtMs - context.observedAtMs),
-    retryDelay: ({ context }) => rotationRetryMs(context.failures),
-  },
-  guards: {
-    isRotated: ({ event }) => rotation(event).ok,
-  },
-}).createMachine({
-  id: 'certificateManager',
-  context: ({ input }) => ({ nodeName: input.nodeName, ...schedule(input), rotations: 0, failures: 0, lastCsr: null, lastError: null }),
-  initial: 'waiting',
-  states: {
-    waiting: {
-      meta: { description: 'the certificate is good: renewing at 70–90 % of its validity' },
-      after: { untilRotation: 'rotating' },
+const notProvided = (name: string) => fromPromise<CertificateRotation, RotateCertificateInput>(async () => {
+  throw new Error(`actor ${name} was not provided`);
+});
+
+type RotateEffect = (typeof CERTIFICATE_MANAGER_EFFECTS)[number] | (typeof SERVING_CERTIFICATE_MANAGER_EFFECTS)[number];
+
+/**
+ * One certificate's manager: the client's and the serving certificate's differ only in their id and
+ * the effect they invoke (both effects are declared in each, so one setup types them; each machine
+ * invokes and is provided only its own).
+ */
+function certificateManager(id: string, effect: RotateEffect, what: string) {
+  return setup({
+    types: { context: {} as CertificateManagerContext, input: {} as CertificateManagerInput },
+    actors: { rotateClientCertificate: notProvided('rotateClientCertificate'), rotateServingCertificate: notProvided('rotateServingCertificate') },
+    delays: {
+      untilRotation: ({ context }) => Math.max(0, context.rotateAtMs - context.observedAtMs),
+      retryDelay: ({ context }) => rotationRetryMs(context.failures),
     },
-    rotating: {
-      meta: { description: 'a new key and CSR: waiting for the certificate, then the API clients switch to it' },
-      invoke: {
-        id: 'rotateClientCertificate',
-        src: 'rotateClientCertificate',
-        input: ({ context }) => ({ nodeName: context.nodeName, attempt: context.failures }),
-        onDone: [
-          {
-            guard: 'isRotated',
-            target: 'waiting',
-            actions: assign(({ context, event }) => {
-              const r = rotation(event) as Extract<CertificateRotation, { ok: true }>;
-              return { ...schedule(r), rotations: context.rotations + 1, failures: 0, lastCsr: r.csr, lastError: null };
-            }),
-          },
-          {
+    guards: {
+      isRotated: ({ event }) => rotation(event).ok,
+    },
+  }).createMachine({
+    id,
+    context: ({ input }) => ({ nodeName: input.nodeName, ...(input.servingNames ? { servingNames: input.servingNames } : {}), ...schedule(input), rotations: 0, failures: 0, lastCsr: null, lastError: null }),
+    initial: 'waiting',
+    states: {
+      waiting: {
+        meta: { description: `the ${what} is good: renewing at 70–90 % of its validity` },
+        after: { untilRotation: 'rotating' },
+      },
+      rotating: {
+        meta: { description: `a new key and CSR for the ${what}: waiting for it, then it is put to use` },
+        invoke: {
+          id: effect,
+          src: effect,
+          input: ({ context }) => ({ nodeName: context.nodeName, ...(context.servingNames ? { servingNames: context.servingNames } : {}), attempt: context.failures }),
+          onDone: [
+            {
+              guard: 'isRotated',
+              target: 'waiting',
+              actions: assign(({ context, event }) => {
+                const r = rotation(event) as Extract<CertificateRotation, { ok: true }>;
+                return { ...schedule(r), rotations: context.rotations + 1, failures: 0, lastCsr: r.csr, lastError: null };
+              }),
+            },
+            {
+              target: 'backingOff',
+              actions: assign(({ context, event }) => ({
+                failures: context.failures + 1,
+                lastError: (rotation(event) as Extract<CertificateRotation, { ok: false }>).error,
+              })),
+            },
+          ],
+          // The effect answers with data; a throw is a bug in it, treated as a failed try.
+          onError: {
             target: 'backingOff',
-            actions: assign(({ context, event }) => ({
+            actions: assign(({ context }) => ({
               failures: context.failures + 1,
-              lastError: (rotation(event) as Extract<CertificateRotation, { ok: false }>).error,
+              lastError: { code: 'KLT_ERR_INTERNAL', message: `${effect} threw`, retryable: true } satisfies SerializedError,
             })),
           },
-        ],
-        // The effect answers with data; a throw is a bug in it, treated as a failed try.
-        onError: {
-          target: 'backingOff',
-          actions: assign(({ context }) => ({
-            failures: context.failures + 1,
-            lastError: { code: 'KLT_ERR_INTERNAL', message: 'rotateClientCertificate threw', retryable: true } satisfies SerializedError,
-          })),
         },
       },
+      backingOff: {
+        meta: { description: 'a renewal failed: trying again after 2 s, doubling up to 5 min' },
+        after: { retryDelay: 'rotating' },
+      },
     },
-    backingOff: {
-      meta: { description: 'a renewal failed: trying again after 2 s, doubling up to 5 min' },
-      after: { retryDelay: 'rotating' },
-    },
-  },
-});
+  });
+}
+
+export const certificateManagerMachine = certificateManager('certificateManager', 'rotateClientCertificate', 'client certificate');
+/** serverTLSBootstrap: the kubelet server's certificate, asked for (signer kubernetes.io/kubelet-serving) and renewed the same way. */
+export const servingCertificateManagerMachine = certificateManager('servingCertificateManager', 'rotateServingCertificate', 'serving certificate');

@@ -4,7 +4,7 @@
  * `kubelet-ts graph` cannot drift apart. The order is the hash's order: append, never reorder.
  */
 import { machineGraph, type StateGraph } from '../domain/graph/model.js';
-import { certificateManagerMachine } from './certificate-manager.machine.js';
+import { certificateManagerMachine, servingCertificateManagerMachine } from './certificate-manager.machine.js';
 import { nodeLeaseMachine } from './node-lease.machine.js';
 import { nodeStatusMachine } from './node-status.machine.js';
 import { plegMachine } from './pleg.machine.js';
@@ -28,6 +28,7 @@ export const MACHINES = {
   nodeLease: nodeLeaseMachine,
   statusManager: statusManagerMachine,
   certificateManager: certificateManagerMachine,
+  servingCertificateManager: servingCertificateManagerMachine,
 } as const;
 
 export type MachineName = keyof typeof MACHINES;

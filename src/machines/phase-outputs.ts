@@ -28,6 +28,8 @@ export interface KubeletRunOutput {
   statusManager?: StatusManagerInput;
   /** Cluster mode with rotateCertificates and a client certificate in the cert dir's store. */
   certificateManager?: CertificateManagerInput;
+  /** Cluster mode with serverTLSBootstrap: the kubelet server's certificate, asked for and renewed. */
+  servingCertificateManager?: CertificateManagerInput;
 }
 
 export interface PhaseOutputs {

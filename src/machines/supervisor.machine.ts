@@ -70,7 +70,7 @@ const phaseActors = Object.fromEntries(PHASE_IDS.map((id) => [id, notProvided(id
 
 
 /** The long-lived subsystems in start order (stopped in reverse). */
-export const SUBSYSTEMS = ['certificateManager', 'runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'syncLoop'] as const;
+export const SUBSYSTEMS = ['certificateManager', 'servingCertificateManager', 'runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'syncLoop'] as const;
 
 const spawnSubsystems = enqueueActions(({ enqueue, event }: { enqueue: { spawnChild: (src: string, opts: object) => void }; event: AnyEventObject }) => {
   const out = ((event as { output?: KubeletRunOutput }).output ?? {}) as KubeletRunOutput;
@@ -116,6 +116,7 @@ export const supervisorMachine = setup({
     nodeLease: subsystemSlot<NonNullable<KubeletRunOutput['nodeLease']>>(),
     statusManager: subsystemSlot<NonNullable<KubeletRunOutput['statusManager']>>(),
     certificateManager: subsystemSlot<NonNullable<KubeletRunOutput['certificateManager']>>(),
+    servingCertificateManager: subsystemSlot<NonNullable<KubeletRunOutput['servingCertificateManager']>>(),
   },
   actions: {
     recordWaiting: assign({

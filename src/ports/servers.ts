@@ -16,6 +16,8 @@ export interface ServerStarter {
     /** Webhook authentication/authorization through the API server (cluster mode), with Go's cache TTLs. */
     webhook?: { authentication: boolean; authorization: boolean; tokenTtlMs: number; authorizedTtlMs: number; unauthorizedTtlMs: number };
     debuggingHandlers: boolean;
+    /** Serve the certificate the serving certificate manager obtains, swapped in place (until then, the self-signed pair). */
+    serverTLSBootstrap?: boolean;
     /** enableSystemLogHandler: `/logs/` (only with the debugging handlers, as Go). */
     systemLogHandler: boolean;
   }): Promise<{ address: string; close: () => Promise<void> }>;
@@ -24,4 +26,20 @@ export interface ServerStarter {
 
 export interface HealthzStarter {
   start(host: string, port: number): Promise<{ address: string; close: () => Promise<void> }>;
+}
+
+/** A serving certificate and key, as PEM. */
+export interface ServingPair { certificatePem: string; keyPem: string }
+
+/**
+ * serverTLSBootstrap's serving certificate: the cert dir's current `kubelet-server` pair, and each
+ * new one the serving certificate manager installs; the kubelet server subscribes and swaps its TLS
+ * context in place.
+ */
+export interface ServingCertificates {
+  readonly current: ServingPair | null;
+  /** Takes the cert dir's current pair when it is usable now; answers its validity, or why not. */
+  load(certDir: string, nowMs: number): { notBeforeMs: number; notAfterMs: number } | { why: string };
+  install(pair: ServingPair): void;
+  subscribe(listener: (pair: ServingPair) => void): () => void;
 }

@@ -12,9 +12,10 @@ import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
-import { removePods, until } from '../support/daemon.js';
+import { freePort, removePods, until } from '../support/daemon.js';
 import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
@@ -210,4 +211,86 @@ describe('TLS bootstrap refused or delayed', () => {
       await stop(k);
     }
   }, 90_000);
+});
+
+describe('serverTLSBootstrap: the serving certificate asked for and swapped in place', () => {
+  const node = 'node-serving';
+  let dir: string;
+  let api: TestApiServer;
+  let kubelet: Kubelet | null = null;
+  beforeAll(async () => {
+    ({ dir, api } = await setUp('kts-serving-'));
+    // The approver leaves the serving CSR to the test, so the swap happens while a connection is open.
+    api.csr!.policy.approval = 'none';
+  });
+  afterAll(() => tearDown(kubelet, api, 'embedded', dir), 60_000);
+
+  const peer = (port: number) => new Promise<TLSSocket>((resolveSocket, reject) => {
+    const socket = tlsConnect({ host: '127.0.0.1', port, rejectUnauthorized: false }, () => resolveSocket(socket));
+    socket.once('error', reject);
+  });
+  const issuerCn = (s: TLSSocket) => String(s.getPeerCertificate().issuer?.CN ?? '');
+
+  it('serves the self-signed pair until the CSR is issued, then the issued certificate to new connections while an open one keeps working', async () => {
+    const port = await freePort();
+    const client = await api.issueClientCertificate(`system:node:${node}`, ['system:nodes']);
+    writeFileSync(join(dir, 'kubelet.yaml'), [
+      'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', `podLogsDir: ${join(dir, 'logs')}`,
+      'containerRuntimeEndpoint: embedded', 'healthzPort: 0', 'address: 127.0.0.1', `port: ${port}`, 'serverTLSBootstrap: true', '',
+    ].join('\n'));
+    const kubeconfig = api.kubeconfigPath(dir, { clientCertificate: client });
+    const spawnKubelet = (): Kubelet => {
+      const child = spawn(process.execPath, [
+        BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--cert-dir=${join(dir, 'pki')}`,
+        `--kubeconfig=${kubeconfig}`, '--embedded-runtime-allow-cluster', '--debug-address=', `--hostname-override=${node}`,
+      ], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let text = '';
+      child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
+      return { child, stderr: () => text, exited: new Promise((r) => child.once('exit', (code) => r(code))) };
+    };
+    kubelet = spawnKubelet();
+    const stderr = () => kubelet!.stderr();
+
+    const before = await until('the kubelet server answering TLS', () => peer(port).catch(() => null), 60_000, stderr);
+    expect(issuerCn(before)).toMatch(new RegExp(`^${node}-ca@\\d+$`));
+    const oldFingerprint = before.getPeerCertificate().fingerprint256;
+
+    type Csr = { metadata: { name: string }; spec: { signerName: string; username: string; usages: string[] } };
+    const csr = await until('the serving CSR', () => (api.store.list('certificatesigningrequests').items as Csr[]).find((c) => c.spec.signerName === 'kubernetes.io/kubelet-serving'), 30_000, stderr);
+    expect(csr.spec.username).toBe(`system:node:${node}`);
+    expect(csr.spec.usages).toEqual(['digital signature', 'server auth']);
+    api.csr!.decide(csr.metadata.name, 'approve');
+
+    const after = await until('a new connection with the issued certificate', async () => {
+      const s = await peer(port).catch(() => null);
+      if (s && issuerCn(s) === 'kubelet-ts-test-ca') return s;
+      s?.destroy();
+      return null;
+    }, 30_000, stderr);
+    expect(after.getPeerCertificate().subjectaltname).toContain(`DNS:${node}`);
+    expect(after.getPeerCertificate().subject?.CN).toBe(`system:node:${node}`);
+    after.destroy();
+
+    // The connection opened before the swap still has its certificate and still carries requests.
+    expect(before.getPeerCertificate().fingerprint256).toBe(oldFingerprint);
+    const answer = await new Promise<string>((resolveAnswer) => {
+      let text = '';
+      before.on('data', (d: Buffer) => {
+        text += d.toString();
+        if (text.includes('\r\n\r\n')) resolveAnswer(text);
+      });
+      before.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 \d{3} /);
+    before.destroy();
+    expect(readlinkSync(join(dir, 'pki', 'kubelet-server-current.pem'))).toMatch(/^kubelet-server-[\d-]+\.pem$/);
+
+    // Restarted, the kubelet serves the kept certificate from the start and asks for no other.
+    await stop(kubelet);
+    kubelet = spawnKubelet();
+    const again = await until('the kubelet server answering TLS after the restart', () => peer(port).catch(() => null), 60_000, stderr);
+    expect(issuerCn(again)).toBe('kubelet-ts-test-ca');
+    again.destroy();
+    expect((api.store.list('certificatesigningrequests').items as Csr[]).filter((c) => c.spec.signerName === 'kubernetes.io/kubelet-serving')).toHaveLength(1);
+  }, 120_000);
 });

@@ -12,7 +12,7 @@ import type { ConfigSteps } from '../../ports/config-steps.js';
 import type { GcHost } from '../../ports/gc-host.js';
 import type { JournalOpener } from '../../ports/journal-opener.js';
 import type { RuntimeConnector } from '../../ports/runtime-connector.js';
-import type { DebugServerStarter, HealthzStarter, ServerStarter } from '../../ports/servers.js';
+import type { DebugServerStarter, HealthzStarter, ServerStarter, ServingCertificates } from '../../ports/servers.js';
 import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
 import type { RuntimeHost } from '../../ports/runtime-host.js';
 import type { Lifetimes } from './lifetimes.js';
@@ -54,6 +54,8 @@ export interface PhaseDeps {
    * --kubeconfig uses it (what the certificate manager renews), or why not.
    */
   currentClientCertificate: (kubeconfigPath: string, certDir: string) => { notBeforeMs: number; notAfterMs: number } | { why: string };
+  /** serverTLSBootstrap: the kubelet server's certificate, shared by the server and its certificate manager. */
+  servingCertificates: ServingCertificates;
   /** run.clients: the three API clients from a kubeconfig (client-node underneath). */
   createApiClients: (opts: { kubeconfigPath: string; qps: number; burst: number; eventQps: number; eventBurst: number; heartbeatTimeoutMs: number }) => Promise<ApiClients>;
   /** Ask the supervisor for an orderly stop (lock contention does this). */

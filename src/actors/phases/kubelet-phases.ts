@@ -149,6 +149,14 @@ export function kubeletPhases(deps: PhaseDeps) {
         if ('why' in current) deps.logger.warn({ reason: current.why }, 'rotateCertificates is on but the client certificate cannot be rotated');
         else out.certificateManager = { nodeName, ...current, observedAtMs: deps.clock.now(), jitter: deps.random.next() };
       }
+      if (live.api.peek() && settings.config(live).serverTLSBootstrap) {
+        // A good kubelet-server pair is served and renewed on schedule; without one, it is asked for at once.
+        const serving = deps.servingCertificates.load(settings.flags(live).certDirectory, deps.clock.now());
+        if ('why' in serving) deps.logger.info({ reason: serving.why }, 'No serving certificate yet: requesting one (the self-signed pair is served until it is issued)');
+        const validity = 'why' in serving ? { notBeforeMs: 0, notAfterMs: 0 } : serving;
+        const servingNames = { dnsNames: [nodeName], ipAddresses: nodeIps.length > 0 ? nodeIps : [hostIP] };
+        out.servingCertificateManager = { nodeName, servingNames, ...validity, observedAtMs: deps.clock.now(), jitter: deps.random.next() };
+      }
       return out;
     }),
     'startKubelet.servers': phaseActor(async ({ input }) => {
@@ -180,6 +188,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           nodeName,
         },
         debuggingHandlers: c.enableDebuggingHandlers,
+        serverTLSBootstrap: c.serverTLSBootstrap && live.api.peek() !== undefined,
         systemLogHandler: c.enableSystemLogHandler,
         ...(live.api.peek()
           ? {

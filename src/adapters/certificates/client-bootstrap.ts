@@ -132,13 +132,17 @@ async function waitForServer(rest: RestClient, o: ClientBootstrapOptions): Promi
   }
 }
 
+export const SERVING_SIGNER = 'kubernetes.io/kubelet-serving';
+
 /**
- * A node client certificate for `keyPem`: the CSR (Go's requestNodeCertificate: CN system:node:<node>,
- * O system:nodes, digital signature and client auth, key encipherment too for RSA), created and
- * followed until issued. The bootstrap names it node-csr-<digest>; the certificate manager lets the
- * server name it (generateName csr-), as Go's does.
+ * A node certificate for `keyPem`: the CSR (CN system:node:<node>, O system:nodes; Go's
+ * requestNodeCertificate for the client, its serving certificate manager's template for `serving`:
+ * digital signature and client or server auth, key encipherment too for RSA, the node's names as
+ * SANs), created and followed until issued. The bootstrap names it node-csr-<digest>; the
+ * certificate managers let the server name it (generateName csr-), as Go's do.
  */
-export async function askForClientCertificate(rest: RestClient, keyPem: string, nodeName: string, o: {
+export async function askForNodeCertificate(rest: RestClient, keyPem: string, nodeName: string, o: {
+  serving?: { dnsNames: string[]; ipAddresses: string[] };
   named: boolean;
   clock: Clock;
   signal: AbortSignal;
@@ -147,12 +151,12 @@ export async function askForClientCertificate(rest: RestClient, keyPem: string, 
   onState: (name: string, state: 'pending' | 'approved') => void;
 }): Promise<{ csr: string; certificatePem: string }> {
   const publicKey = createPublicKey(keyPem);
-  const usages = ['digital signature', 'client auth', ...(publicKey.asymmetricKeyType === 'rsa' ? ['key encipherment'] : [])];
+  const usages = ['digital signature', o.serving ? 'server auth' : 'client auth', ...(publicKey.asymmetricKeyType === 'rsa' ? ['key encipherment'] : [])];
   const subject = { commonName: `system:node:${nodeName}`, organizations: ['system:nodes'] };
   const { createCertificateRequest, importPrivateKey } = await import('../pki/x509.js');
-  const requestPem = await createCertificateRequest(subject, await importPrivateKey(keyPem));
+  const requestPem = await createCertificateRequest(subject, await importPrivateKey(keyPem), o.serving);
   const name = o.named ? csrDigestName(publicKey.export({ type: 'spki', format: 'der' }), subject.commonName, subject.organizations, usages) : '';
-  const csr = await createCsr(rest, { name, requestPem, signerName: CLIENT_KUBELET_SIGNER, usages });
+  const csr = await createCsr(rest, { name, requestPem, signerName: o.serving ? SERVING_SIGNER : CLIENT_KUBELET_SIGNER, usages });
   o.onCreated(csr.name);
   const certificatePem = await waitForCertificate(rest, csr, { clock: o.clock, signal: o.signal, timeoutMs: o.timeoutMs, onState: o.onState });
   return { csr: csr.name, certificatePem };
@@ -168,7 +172,7 @@ export async function loadClientCert(o: ClientBootstrapOptions): Promise<ClientB
     const store = new PairStore(o.certDir, 'kubelet-client');
     const keyPem = await requestKey(store, o.certDir);
     await waitForServer(rest, o);
-    const { csr, certificatePem } = await askForClientCertificate(rest, keyPem, o.nodeName, {
+    const { csr, certificatePem } = await askForNodeCertificate(rest, keyPem, o.nodeName, {
       named: true,
       clock: o.clock,
       signal: o.signal,

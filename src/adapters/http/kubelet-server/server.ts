@@ -33,6 +33,7 @@ import { HEALTHZ_CONTENT_TYPE, HEALTHZ_NOT_FOUND, healthzAnswer, type HealthChec
 import { listenOrRetry } from '../listen-or-retry.js';
 import { createClientCertificateVerifier, loadCertificateBundle, type ClientCertificateVerifier } from '../tls/client-certificates.js';
 import { buildServerTlsOptions, type KubeletTlsConfig } from '../tls/server-tls-options.js';
+import type { ServingCertificates, ServingPair } from '../../../ports/servers.js';
 import { authenticateRequest } from './authenticate.js';
 import { authorizeRequest, type AuthorizationMode } from './authorize.js';
 import type { ContainerLogLimits } from './container-logs-route.js';
@@ -174,6 +175,8 @@ export interface KubeletServerOptions {
   logger: Logger;
   /** Epoch seconds for a generated certificate's CN; defaults to now. */
   nowSeconds?: number;
+  /** serverTLSBootstrap: serve its current pair (the self-signed one until there is one) and swap to each new pair in place. */
+  servingCertificates?: ServingCertificates;
   logLimits?: Partial<ContainerLogLimits>;
 }
 
@@ -182,7 +185,9 @@ export async function startKubeletServer(opts: KubeletServerOptions): Promise<Ru
   if (opts.auth.authorizationMode === 'Webhook' && !opts.auth.accessReviewer) {
     throw new KubeletError('KLT_ERR_AUTH_CONFIG', 'no client provided, cannot use webhook authorization');
   }
-  const tls = await buildServerTlsOptions(opts.tls, opts.auth.clientCAFile, opts.nowSeconds ?? Math.floor(Date.now() / 1000));
+  const built = await buildServerTlsOptions(opts.tls, opts.auth.clientCAFile, opts.nowSeconds ?? Math.floor(Date.now() / 1000));
+  const withPair = (pair: ServingPair | null | undefined) => (pair ? { ...built, cert: pair.certificatePem, key: pair.keyPem } : built);
+  const tls = withPair(opts.servingCertificates?.current);
   const clientCertificates = opts.auth.clientCAFile
     ? createClientCertificateVerifier(await loadCertificateBundle(opts.auth.clientCAFile, 'clientCAFile'))
     : undefined;
@@ -204,7 +209,13 @@ export async function startKubeletServer(opts: KubeletServerOptions): Promise<Ru
   if (clientCertificates) app.server.on('secureConnection', (socket: TLSSocket) => clientCertificates.admit(socket));
   const server = await listenAndReport(app, { host: opts.address, port: opts.port, what: 'the kubelet server address', retryable: true });
   opts.logger.info({ address: server.address }, 'Starting to listen');
-  return server;
+  if (!opts.servingCertificates) return server;
+  // New connections get the new certificate; open ones keep the one they were made with (Go: GetCertificate).
+  const unsubscribe = opts.servingCertificates.subscribe((pair) => {
+    (app.server as unknown as { setSecureContext(o: object): void }).setSecureContext(withPair(pair));
+    opts.logger.info({}, 'Serving certificate replaced');
+  });
+  return { address: server.address, close: async () => { unsubscribe(); await server.close(); } };
 }
 
 /**

@@ -24,7 +24,7 @@ describe('ensureSelfSignedCertificate', () => {
     expect((await stat(r.certFile)).mode & 0o777).toBe(0o644);
   }, 30_000);
 
-  it("writes Go's pair: the serving certificate then the CA that signed it, a year from an hour ago (ECDSA P-256 where Go uses RSA)", async () => {
+  it("writes Go's pair: the serving certificate then the CA that signed it, RSA 2048, a year from an hour ago", async () => {
     const r = await ensureSelfSignedCertificate({ certDir: dir, hostname: 'node-a', nodeIPs: [], nowSeconds: 1700000000 });
     const text = await readFile(r.certFile, 'utf8');
     const [serving, ca] = text.split(/(?<=-----END CERTIFICATE-----\n)/).map((pem) => new X509Certificate(pem));
@@ -34,11 +34,11 @@ describe('ensureSelfSignedCertificate', () => {
     expect(serving!.checkIssued(ca!)).toBe(true);
     expect(serving!.verify(ca!.publicKey)).toBe(true);
     expect(serving!.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1']);
-    expect(serving!.publicKey.asymmetricKeyDetails?.namedCurve).toBe('prime256v1');
+    expect(serving!.publicKey.asymmetricKeyDetails?.modulusLength).toBe(2048);
     expect(new Date(serving!.validFrom).getTime()).toBe((1700000000 - 3600) * 1000);
     expect(new Date(serving!.validTo).getTime()).toBe((1700000000 - 3600 + 365 * 86400) * 1000);
     expect(text.match(/BEGIN CERTIFICATE/g)).toHaveLength(2);
-    expect(await readFile(r.keyFile, 'utf8')).toMatch(/^-----BEGIN EC PRIVATE KEY-----/);
+    expect(await readFile(r.keyFile, 'utf8')).toMatch(/^-----BEGIN RSA PRIVATE KEY-----/);
   }, 30_000);
 
   it('reuses an existing readable pair', async () => {

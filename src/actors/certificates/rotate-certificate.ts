@@ -1,0 +1,72 @@
+/**
+ * The certificate managers' effects (CERTIFICATE_MANAGER_EFFECTS, SERVING_CERTIFICATE_MANAGER_EFFECTS):
+ * one renewal. With --kubeconfig's credentials (the current client certificate: the node asks as
+ * itself, as Go's managers do), a new ECDSA P-256 key and a CSR for it:
+ * - client: signer kubernetes.io/kube-apiserver-client-kubelet; once issued, the pair goes into the
+ *   cert dir's `kubelet-client` store (the current link moves) and the API clients are reopened on
+ *   it, closing their old connections (Go's closeAllConns);
+ * - serving (serverTLSBootstrap): signer kubernetes.io/kubelet-serving with the node's names as
+ *   SANs; once issued, the `kubelet-server` store and the kubelet server's TLS context, swapped in
+ *   place.
+ * Answers with the new validity and a fresh jitter, or with the error; never throws.
+ */
+import { X509Certificate } from 'node:crypto';
+import { fromPromise } from 'xstate';
+import { serializeError } from '../../domain/errors.js';
+import type { CertificateRotation, RotateCertificateInput } from '../../machines/certificate-manager.machine.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Random } from '../../ports/random.js';
+import type { Logger } from '../../log.js';
+
+/** Go's certificateWaitTimeout: how long a renewal's CSR may wait to be issued. */
+export const ROTATION_WAIT_MS = 15 * 60_000;
+
+export interface RotateDeps {
+  kind: 'client' | 'serving';
+  /** --kubeconfig and --cert-dir, read when a renewal runs (they exist only once start-up parsed them). */
+  settings: () => { kubeconfigPath: string; certDir: string };
+  /** Puts the new pair to use: the API clients reopened, or the kubelet server's context swapped. */
+  install: (pair: { certificatePem: string; keyPem: string }) => void;
+  clock: Clock;
+  random: Random;
+  userAgent: string;
+  logger: Logger;
+}
+
+export function rotateCertificateActor(deps: RotateDeps) {
+  const what = `${deps.kind} certificate`;
+  return fromPromise<CertificateRotation, RotateCertificateInput>(async ({ input, signal }) => {
+    const { kubeconfigPath, certDir } = deps.settings();
+    const [{ readKubeconfig }, { RestClient }, { askForNodeCertificate }, { PairStore }, { generateKeyPair }] = await Promise.all([
+      import('../../adapters/apiserver/kubeconfig-file.js'),
+      import('../../adapters/apiserver/rest-client.js'),
+      import('../../adapters/certificates/client-bootstrap.js'),
+      import('../../adapters/certificates/pair-store.js'),
+      import('../../adapters/pki/x509.js'),
+    ]);
+    let rest: InstanceType<typeof RestClient> | null = null;
+    try {
+      rest = new RestClient(readKubeconfig(kubeconfigPath), deps.clock, deps.userAgent);
+      const { privateKeyPem } = await generateKeyPair('ecdsa-p256');
+      const { csr, certificatePem } = await askForNodeCertificate(rest, privateKeyPem, input.nodeName, {
+        ...(deps.kind === 'serving' ? { serving: input.servingNames ?? { dnsNames: [input.nodeName], ipAddresses: [] } } : {}),
+        named: false,
+        clock: deps.clock,
+        signal,
+        timeoutMs: ROTATION_WAIT_MS,
+        onCreated: (name) => deps.logger.info({ csr: name, attempt: input.attempt }, `Requesting a new ${what}`),
+        onState: () => {},
+      });
+      await new PairStore(certDir, deps.kind === 'serving' ? 'kubelet-server' : 'kubelet-client').update(certificatePem, privateKeyPem, new Date(deps.clock.now()));
+      deps.install({ certificatePem, keyPem: privateKeyPem });
+      const cert = new X509Certificate(certificatePem);
+      deps.logger.info({ csr, notAfter: cert.validTo }, `New ${what} in use`);
+      return { ok: true, csr, notBeforeMs: Date.parse(cert.validFrom), notAfterMs: Date.parse(cert.validTo), observedAtMs: deps.clock.now(), jitter: deps.random.next() };
+    } catch (err) {
+      deps.logger.warn({ err: serializeError(err), attempt: input.attempt }, `Could not rotate the ${what}`);
+      return { ok: false, error: serializeError(err), observedAtMs: deps.clock.now() };
+    } finally {
+      rest?.close();
+    }
+  });
+}
