@@ -108,7 +108,12 @@ export class RuntimeState {
   /** Moves a running container to exited when its shim says so, or when nothing of it is left. */
   async refresh(container: ContainerRecord): Promise<void> {
     if (container.phase !== 'running') return;
-    const exit = readJsonFileSync<ExitRecord>(join(this.shimDir(container.id), EXIT_FILE));
+    const exitFile = join(this.shimDir(container.id), EXIT_FILE);
+    let exit = readJsonFileSync<ExitRecord>(exitFile);
+    // The shim writes the exit file and then exits: between the read above and the liveness check
+    // below it may have done both (seen in CI: a container that exited 0 reported 255). Once both
+    // processes are gone, the file is read again before the status is called lost.
+    if (exit.kind !== 'ok' && !isRunningProcess(container)) exit = readJsonFileSync<ExitRecord>(exitFile);
     if (exit.kind === 'ok') {
       container.exit_code = exit.value.exit_code;
       container.finished_at = exit.value.finished_at;
