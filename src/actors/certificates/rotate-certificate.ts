@@ -11,6 +11,7 @@
  * Answers with the new validity and a fresh jitter, or with the error; never throws.
  */
 import { X509Certificate } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
 import { fromPromise } from 'xstate';
 import { serializeError } from '../../domain/errors.js';
 import type { CertificateRotation, RotateCertificateInput } from '../../machines/certificate-manager.machine.js';
@@ -57,6 +58,8 @@ export function rotateCertificateActor(deps: RotateDeps) {
         onCreated: (name) => deps.logger.info({ csr: name, attempt: input.attempt }, `Requesting a new ${what}`),
         onState: () => {},
       });
+      // A pair TLS cannot load is refused here, before it replaces the one in use.
+      createSecureContext({ cert: certificatePem, key: privateKeyPem });
       await new PairStore(certDir, deps.kind === 'serving' ? 'kubelet-server' : 'kubelet-client').update(certificatePem, privateKeyPem, new Date(deps.clock.now()));
       deps.install({ certificatePem, keyPem: privateKeyPem });
       const cert = new X509Certificate(certificatePem);

@@ -17,6 +17,7 @@ import { X509Certificate, createHash, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { createSecureContext } from 'node:tls';
 import { KubeletError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import { readKubeconfig, type Kubeconfig } from '../apiserver/kubeconfig-file.js';
@@ -180,6 +181,11 @@ export async function loadClientCert(o: ClientBootstrapOptions): Promise<ClientB
       onCreated: (name) => o.log('Waiting for the client certificate to be issued', { csr: name }),
       onState: (n, state) => o.waiting(state === 'pending' ? `certificate signing request ${n} is pending approval` : `certificate signing request ${n} is approved, waiting to be issued`),
     });
+    try {
+      createSecureContext({ cert: certificatePem, key: keyPem });
+    } catch (err) {
+      throw new KubeletError('KLT_ERR_BOOTSTRAP', `certificate signing request ${csr} was issued a certificate TLS cannot use: ${(err as Error).message}`, { cause: err });
+    }
     const file = await store.update(certificatePem, keyPem, new Date(o.clock.now()));
     await rm(join(o.certDir, TMP_PRIVATE_KEY_FILE), { force: true });
     await makeDirectories(dirname(o.kubeconfigPath), 0o755);

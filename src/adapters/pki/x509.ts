@@ -159,9 +159,11 @@ const sha1 = async (bytes: ArrayBuffer) => new Uint8Array(await webcrypto.subtle
 export async function createCertificate(spec: CertificateSpec, signer: Issuer | { selfKey: CryptoKey }): Promise<string> {
   const cert = new pkijs.Certificate();
   cert.version = 2;
-  // A random positive 128-bit serial, as Go's certificate manager and signer use.
+  // A random positive 128-bit serial, as Go's signers use. DER wants an INTEGER's shortest form:
+  // a first byte of 0 followed by one below 0x80 is a padding OpenSSL refuses ("illegal padding",
+  // one certificate in 512 before), so the first byte is kept in 0x40-0x7f: non-zero and positive.
   const serial = randomBytes(16);
-  serial[0]! &= 0x7f;
+  serial[0] = (serial[0]! & 0x3f) | 0x40;
   cert.serialNumber = new asn1js.Integer({ valueHex: serial });
   cert.subject = nameOf(spec.subject);
   cert.notBefore.value = spec.notBefore;

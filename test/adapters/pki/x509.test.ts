@@ -4,7 +4,7 @@
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, connect, type AddressInfo } from 'node:tls';
+import { createSecureContext, createServer, connect, type AddressInfo } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import {
   createCertificate, createCertificateRequest, generateKeyPair, importPrivateKey, parseCertificateRequest, type KeyPair,
@@ -54,6 +54,20 @@ describe('x509', () => {
       expect(cert.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1']);
       expect(cert.checkPrivateKey(createPrivateKey(leaf.privateKeyPem))).toBe(true);
       expect(leaf.privateKeyPem).toMatch(kind === 'rsa-2048' ? /^-----BEGIN RSA PRIVATE KEY-----/ : /^-----BEGIN EC PRIVATE KEY-----/);
+    }
+  });
+
+  it('writes serials in DER\'s shortest form: 16 bytes, the first in 0x40-0x7f (a leading 0 byte made OpenSSL refuse one certificate in 512)', async () => {
+    const ca = await makeCa();
+    const leaf = await generateKeyPair('ecdsa-p256');
+    for (let i = 0; i < 40; i++) {
+      const pem = await createCertificate(
+        { subject: { commonName: `n${i}` }, notBefore: new Date(now - hour), notAfter: new Date(now + hour), publicKey: leaf.keys.publicKey, keyUsages: ['digitalSignature'] },
+        { certificatePem: ca.pem, privateKey: ca.pair.keys.privateKey },
+      );
+      const serial = new X509Certificate(pem).serialNumber;
+      expect(serial).toMatch(/^[4-7][0-9A-F]{31}$/);
+      expect(() => createSecureContext({ cert: pem, key: leaf.privateKeyPem })).not.toThrow();
     }
   });
 
