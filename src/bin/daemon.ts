@@ -34,7 +34,6 @@ import { createRuntimeConnector } from './runtime-connector.js';
 import { debugServerStarter, healthzStarter, kubeletServerStarter } from './server-starters.js';
 import { provideSystem } from './system.js';
 import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
-import { currentClientPair } from '../adapters/certificates/current-client-pair.js';
 import { ServingCertificateSwitch } from '../adapters/certificates/serving-switch.js';
 
 type SupervisorActor = Actor<ReturnType<typeof provideSystem>>;
@@ -138,7 +137,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       const log = actorLogger(logger, 'bootstrap', 'certificates');
       return loadClientCert({ ...o, clock, userAgent: kubeletUserAgent(), log: (msg, fields) => log.info(fields ?? {}, msg) });
     },
-    currentClientCertificate: currentClientPair,
+    currentClientCertificate: async (kubeconfigPath, certDir) => (await import('../adapters/certificates/current-client-pair.js')).currentClientPair(kubeconfigPath, certDir),
     // client-node costs ~70 MiB of memory once loaded: only cluster mode loads it.
     createApiClients: async (o) => {
       const { createApiClients } = await import('../adapters/apiserver/create-api-clients.js');

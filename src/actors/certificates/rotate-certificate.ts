@@ -11,7 +11,6 @@
  * Answers with the new validity and a fresh jitter, or with the error; never throws.
  */
 import { X509Certificate } from 'node:crypto';
-import { createSecureContext } from 'node:tls';
 import { fromPromise } from 'xstate';
 import { serializeError } from '../../domain/errors.js';
 import type { CertificateRotation, RotateCertificateInput } from '../../machines/certificate-manager.machine.js';
@@ -41,7 +40,7 @@ export function rotateCertificateActor(deps: RotateDeps) {
     const [{ readKubeconfig }, { RestClient }, { askForNodeCertificate }, { PairStore }, { generateKeyPair }] = await Promise.all([
       import('../../adapters/apiserver/kubeconfig-file.js'),
       import('../../adapters/apiserver/rest-client.js'),
-      import('../../adapters/certificates/client-bootstrap.js'),
+      import('../../adapters/certificates/node-certificate.js'),
       import('../../adapters/certificates/pair-store.js'),
       import('../../adapters/pki/x509.js'),
     ]);
@@ -58,8 +57,7 @@ export function rotateCertificateActor(deps: RotateDeps) {
         onCreated: (name) => deps.logger.info({ csr: name, attempt: input.attempt }, `Requesting a new ${what}`),
         onState: () => {},
       });
-      // A pair TLS cannot load is refused here, before it replaces the one in use.
-      createSecureContext({ cert: certificatePem, key: privateKeyPem });
+      // The store refuses a pair TLS cannot load, so a bad one fails the rotation and the old one stays in use.
       await new PairStore(certDir, deps.kind === 'serving' ? 'kubelet-server' : 'kubelet-client').update(certificatePem, privateKeyPem, new Date(deps.clock.now()));
       deps.install({ certificatePem, keyPem: privateKeyPem });
       const cert = new X509Certificate(certificatePem);

@@ -53,7 +53,7 @@ export interface PhaseDeps {
    * startKubelet.run with rotateCertificates: the validity of the cert dir's current client pair when
    * --kubeconfig uses it (what the certificate manager renews), or why not.
    */
-  currentClientCertificate: (kubeconfigPath: string, certDir: string) => { notBeforeMs: number; notAfterMs: number } | { why: string };
+  currentClientCertificate: (kubeconfigPath: string, certDir: string) => Promise<{ notBeforeMs: number; notAfterMs: number } | { why: string }>;
   /** serverTLSBootstrap: the kubelet server's certificate, shared by the server and its certificate manager. */
   servingCertificates: ServingCertificates;
   /** run.clients: the three API clients from a kubeconfig (client-node underneath). */

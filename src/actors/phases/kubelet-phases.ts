@@ -145,7 +145,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       if (live.api.peek() && out.syncLoop) out.syncLoop.podConfig.apiSource = true;
       if (live.api.peek() && settings.config(live).rotateCertificates) {
         // Go's manager renews the certificate it loaded from the store; here, the store's current pair when --kubeconfig uses it.
-        const current = deps.currentClientCertificate(settings.kubeconfig(live), settings.flags(live).certDirectory);
+        const current = await deps.currentClientCertificate(settings.kubeconfig(live), settings.flags(live).certDirectory);
         if ('why' in current) deps.logger.warn({ reason: current.why }, 'rotateCertificates is on but the client certificate cannot be rotated');
         else out.certificateManager = { nodeName, ...current, observedAtMs: deps.clock.now(), jitter: deps.random.next() };
       }

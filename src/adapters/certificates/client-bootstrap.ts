@@ -13,20 +13,18 @@
  * 3. The pair goes to `kubelet-client-<time>.pem` with the `kubelet-client-current.pem` link, and
  *    --kubeconfig is written to point at the link, with the bootstrap kubeconfig's server and CA.
  */
-import { X509Certificate, createHash, createPublicKey } from 'node:crypto';
+import { X509Certificate, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { createSecureContext } from 'node:tls';
 import { KubeletError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import { readKubeconfig, type Kubeconfig } from '../apiserver/kubeconfig-file.js';
 import { RestClient } from '../apiserver/rest-client.js';
 import { makeDirectories } from '../fs/make-directories.js';
-import { createCsr, waitForCertificate } from './csr-request.js';
+import { askForNodeCertificate } from './node-certificate.js';
 import { PairStore, splitPem } from './pair-store.js';
 
-export const CLIENT_KUBELET_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
 const TMP_PRIVATE_KEY_FILE = 'kubelet-client.key.tmp';
 /** Go's requestNodeCertificate waits this long for the certificate. */
 export const BOOTSTRAP_WAIT_MS = 3600_000;
@@ -70,16 +68,6 @@ export function kubeconfigProblem(path: string, now: Date): string | null {
     if (now > notAfter) return `part of the client certificate in ${path} is expired: ${notAfter.toISOString()}`;
   }
   return null;
-}
-
-/** Go's digestedName: node-csr-<base64url(SHA-512/256 of each input base64url-encoded, '|'-terminated)>. */
-export function csrDigestName(publicKeyDer: Buffer, commonName: string, organizations: readonly string[], usages: readonly string[]): string {
-  const hash = createHash('sha512-256');
-  for (const part of [publicKeyDer, Buffer.from(commonName), ...organizations.map((o) => Buffer.from(o)), ...usages.map((u) => Buffer.from(u))]) {
-    hash.update(part.toString('base64url'));
-    hash.update('|');
-  }
-  return `node-csr-${hash.digest('base64url')}`;
 }
 
 /** The key to ask with: the current pair's, or the kept temporary one, or a new one (kept until the CSR succeeds). */
@@ -133,36 +121,6 @@ async function waitForServer(rest: RestClient, o: ClientBootstrapOptions): Promi
   }
 }
 
-export const SERVING_SIGNER = 'kubernetes.io/kubelet-serving';
-
-/**
- * A node certificate for `keyPem`: the CSR (CN system:node:<node>, O system:nodes; Go's
- * requestNodeCertificate for the client, its serving certificate manager's template for `serving`:
- * digital signature and client or server auth, key encipherment too for RSA, the node's names as
- * SANs), created and followed until issued. The bootstrap names it node-csr-<digest>; the
- * certificate managers let the server name it (generateName csr-), as Go's do.
- */
-export async function askForNodeCertificate(rest: RestClient, keyPem: string, nodeName: string, o: {
-  serving?: { dnsNames: string[]; ipAddresses: string[] };
-  named: boolean;
-  clock: Clock;
-  signal: AbortSignal;
-  timeoutMs: number;
-  onCreated: (name: string) => void;
-  onState: (name: string, state: 'pending' | 'approved') => void;
-}): Promise<{ csr: string; certificatePem: string }> {
-  const publicKey = createPublicKey(keyPem);
-  const usages = ['digital signature', o.serving ? 'server auth' : 'client auth', ...(publicKey.asymmetricKeyType === 'rsa' ? ['key encipherment'] : [])];
-  const subject = { commonName: `system:node:${nodeName}`, organizations: ['system:nodes'] };
-  const { createCertificateRequest, importPrivateKey } = await import('../pki/x509.js');
-  const requestPem = await createCertificateRequest(subject, await importPrivateKey(keyPem), o.serving);
-  const name = o.named ? csrDigestName(publicKey.export({ type: 'spki', format: 'der' }), subject.commonName, subject.organizations, usages) : '';
-  const csr = await createCsr(rest, { name, requestPem, signerName: o.serving ? SERVING_SIGNER : CLIENT_KUBELET_SIGNER, usages });
-  o.onCreated(csr.name);
-  const certificatePem = await waitForCertificate(rest, csr, { clock: o.clock, signal: o.signal, timeoutMs: o.timeoutMs, onState: o.onState });
-  return { csr: csr.name, certificatePem };
-}
-
 export async function loadClientCert(o: ClientBootstrapOptions): Promise<ClientBootstrapOutcome> {
   const problem = kubeconfigProblem(o.kubeconfigPath, new Date(o.clock.now()));
   if (problem === null) return { bootstrap: 'kubeconfig valid' };
@@ -181,11 +139,6 @@ export async function loadClientCert(o: ClientBootstrapOptions): Promise<ClientB
       onCreated: (name) => o.log('Waiting for the client certificate to be issued', { csr: name }),
       onState: (n, state) => o.waiting(state === 'pending' ? `certificate signing request ${n} is pending approval` : `certificate signing request ${n} is approved, waiting to be issued`),
     });
-    try {
-      createSecureContext({ cert: certificatePem, key: keyPem });
-    } catch (err) {
-      throw new KubeletError('KLT_ERR_BOOTSTRAP', `certificate signing request ${csr} was issued a certificate TLS cannot use: ${(err as Error).message}`, { cause: err });
-    }
     const file = await store.update(certificatePem, keyPem, new Date(o.clock.now()));
     await rm(join(o.certDir, TMP_PRIVATE_KEY_FILE), { force: true });
     await makeDirectories(dirname(o.kubeconfigPath), 0o755);

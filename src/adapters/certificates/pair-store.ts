@@ -9,6 +9,8 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
+import { createSecureContext } from 'node:tls';
+import { KubeletError } from '../../domain/errors.js';
 import { makeDirectories } from '../fs/make-directories.js';
 
 export interface CurrentPair {
@@ -62,8 +64,17 @@ export class PairStore {
     }
   }
 
-  /** Writes a new pair and points the current link at it; returns the new file's path. */
+  /**
+   * Writes a new pair and points the current link at it; returns the new file's path. A pair TLS
+   * cannot load is refused (KLT_ERR_TLS_CONFIG) before anything is written: it never replaces the
+   * one in use.
+   */
   async update(certificatePem: string, keyPem: string, now: Date): Promise<string> {
+    try {
+      createSecureContext({ cert: certificatePem, key: keyPem });
+    } catch (err) {
+      throw new KubeletError('KLT_ERR_TLS_CONFIG', `a new ${this.prefix} pair cannot be used for TLS: ${(err as Error).message}`, { cause: err });
+    }
     await makeDirectories(this.dir, 0o755);
     const file = join(this.dir, `${this.prefix}-${stamp(now)}.pem`);
     await writeFile(file, certificatePem.endsWith('\n') ? certificatePem + keyPem : `${certificatePem}\n${keyPem}`, { mode: 0o600 });

@@ -4,11 +4,12 @@
  * kubeconfig written after a bootstrap, and how a CSR's conditions read.
  */
 import { createPublicKey } from 'node:crypto';
-import { mkdtempSync, readFileSync, readlinkSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readlinkSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bootstrappedKubeconfig, csrDigestName, kubeconfigProblem } from '../../../src/adapters/certificates/client-bootstrap.js';
+import { bootstrappedKubeconfig, kubeconfigProblem } from '../../../src/adapters/certificates/client-bootstrap.js';
+import { csrDigestName } from '../../../src/adapters/certificates/node-certificate.js';
 import { csrState } from '../../../src/adapters/certificates/csr-request.js';
 import { PairStore } from '../../../src/adapters/certificates/pair-store.js';
 import { readKubeconfig } from '../../../src/adapters/apiserver/kubeconfig-file.js';
@@ -49,7 +50,10 @@ describe('the pair store', () => {
     const store = new PairStore(dir, 'kubelet-client');
     const a = await selfSigned(new Date(Date.now() + 3600_000));
     const b = await selfSigned(new Date(Date.now() + 3600_000));
-    await store.update(a.certificatePem, b.keyPem, new Date());
+    // update() refuses such a pair outright; one left on disk by something else is refused when read.
+    await expect(store.update(a.certificatePem, b.keyPem, new Date())).rejects.toMatchObject({ code: 'KLT_ERR_TLS_CONFIG' });
+    writeFileSync(join(dir, 'kubelet-client-mismatched.pem'), a.certificatePem + b.keyPem);
+    symlinkSync('kubelet-client-mismatched.pem', store.currentPath);
     expect(store.current()).toMatchObject({ pair: null, why: expect.stringContaining('does not match') });
   });
 });
