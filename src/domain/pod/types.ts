@@ -7,6 +7,7 @@
  * the pod sources' job, and the consumers here fall back to the same defaults when a field is absent.
  * Quantities (`resources`) stay strings ("100m", "128Mi"); `quantity.ts` parses them.
  */
+import type { Volume } from '../volumes/sources.js';
 
 export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
 export type PullPolicy = 'Always' | 'IfNotPresent' | 'Never';
@@ -149,11 +150,15 @@ export interface Probe {
   terminationGracePeriodSeconds?: number;
 }
 
+export type MountPropagationMode = 'None' | 'HostToContainer' | 'Bidirectional';
+
 export interface VolumeMount {
   name: string;
   mountPath: string;
   readOnly?: boolean;
   subPath?: string;
+  subPathExpr?: string;
+  mountPropagation?: MountPropagationMode;
 }
 
 export interface Container {
@@ -182,8 +187,7 @@ export interface Container {
   tty?: boolean;
 }
 
-/** Volumes are named only for now; their sources are the volume manager's business. */
-export interface Volume { name: string; [source: string]: unknown }
+export type { Volume };
 
 export interface PodDNSConfigOption { name: string; value?: string }
 export interface PodDNSConfig { nameservers?: string[]; searches?: string[]; options?: PodDNSConfigOption[] }
