@@ -54,8 +54,12 @@ export interface KeyedData {
   data: Record<string, Buffer>;
 }
 
-/** A file of a volume's content: the relative path, its bytes and its mode (0o644 style). */
-export interface PayloadFile { path: string; content: Buffer; mode: number }
+/**
+ * A file of a volume's content: the relative path, its bytes and its mode (0o644 style). `fsUser`:
+ * the file is chowned to this uid (Go's FileProjection.FsUser: a projected token of a pod whose
+ * containers all run as one user).
+ */
+export interface PayloadFile { path: string; content: Buffer; mode: number; fsUser?: number }
 
 /** A volume's whole content, by relative path: what the atomic writer makes the directory hold. */
 export type Payload = Map<string, PayloadFile>;
