@@ -58,6 +58,21 @@ export interface CriLinuxContainerSecurityContext {
   no_new_privs?: boolean;
 }
 
+/**
+ * How a bind mount propagates (runtime.v1 MountPropagation). Enums travel by name here, as the
+ * proto loader is set up to give them (`enums: String`, see src/generated/runtime/v1/MountPropagation.ts).
+ */
+export type CriMountPropagation = 'PROPAGATION_PRIVATE' | 'PROPAGATION_HOST_TO_CONTAINER' | 'PROPAGATION_BIDIRECTIONAL';
+
+/** One bind mount into a container (runtime.v1 Mount); a status answers these back in `mounts`. */
+export interface CriMount {
+  container_path: string;
+  host_path: string;
+  readonly?: boolean;
+  selinux_relabel?: boolean;
+  propagation?: CriMountPropagation;
+}
+
 export interface CriContainerConfig {
   metadata: { name: string; attempt: number };
   image: { image: string; annotations?: Record<string, string>; user_specified_image?: string };
@@ -67,6 +82,7 @@ export interface CriContainerConfig {
   envs?: CriKeyValue[];
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  mounts?: CriMount[];
   log_path?: string;
   stdin?: boolean;
   stdin_once?: boolean;
