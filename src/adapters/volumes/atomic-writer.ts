@@ -1,0 +1,280 @@
+/**
+ * Go's AtomicWriter (pkg/volume/util/atomic_writer.go): makes a volume directory hold a payload so
+ * that a reader sees the old content or the new, never a mix. The real files live in a hidden
+ * timestamped directory (`..2024_05_01_12_00_00.123456789`); `..data` is a symlink to it, and each
+ * top-level name of the payload is a symlink `name → ..data/name` (nested files are reached through
+ * their top-level directory's link). An update writes a new timestamped directory in full, points a
+ * fresh `..data_tmp` link at it and renames that over `..data`: one rename switches every file at
+ * once. Then links for new top-level names are made, links for names no longer in the payload are
+ * removed, and the old timestamped directory is deleted.
+ *
+ * Names starting with `..` belong to the writer; payload paths may not start with one. Writes to one
+ * target directory are serialized here (Go leaves that to the caller); nothing else may write there.
+ */
+import { chmod, chown, lchown, lstat, mkdir, readFile, readdir, readlink, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { KubeletError } from '../../domain/errors.js';
+import { dataDirectoryMode, fsGroupMode, volumeEntryModes } from '../../domain/volumes/fs-group-modes.js';
+import { checkedPayloadPath } from '../../domain/volumes/payload-path.js';
+import type { Payload, PayloadFile } from '../../domain/volumes/sources.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Random } from '../../ports/random.js';
+import { mathRandom } from '../math-random.js';
+import { systemClock } from '../system-clock.js';
+
+export const dataDirName = '..data';
+export const newDataDirName = '..data_tmp';
+
+const timestampedNamePattern = /^\.\.\d{4}_\d{2}_\d{2}_\d{2}_\d{2}_\d{2}\.\d+$/;
+
+export interface AtomicWriteOptions {
+  /** The pod's fsGroup: the new entries get this group and the modes SetVolumeOwnership gives them. */
+  fsGroup?: number;
+  /** Read-only in SetVolumeOwnership's sense (group r, not rw). Default true: every API-content volume is. */
+  readOnly?: boolean;
+  /** Names the timestamped directory (UTC); default the system clock. */
+  clock?: Pick<Clock, 'now'>;
+  /** Draws the timestamped directory's suffix; default Math.random. */
+  random?: Random;
+}
+
+export interface AtomicWriteResult {
+  /** false: `..data` already held this payload, byte for byte and mode for mode; nothing was written. */
+  changed: boolean;
+}
+
+const pad = (n: number, width = 2) => String(n).padStart(width, '0');
+
+/** `..YYYY_MM_DD_HH_MM_SS.<n>` in UTC, as Go's MkdirTemp names it (n: a random uint32 in decimal). */
+export function timestampedDirName(nowMs: number, draw: number): string {
+  const t = new Date(nowMs);
+  const stamp = `${pad(t.getUTCFullYear(), 4)}_${pad(t.getUTCMonth() + 1)}_${pad(t.getUTCDate())}_${pad(t.getUTCHours())}_${pad(t.getUTCMinutes())}_${pad(t.getUTCSeconds())}`;
+  return `..${stamp}.${Math.floor(draw * 0x1_0000_0000)}`;
+}
+
+function errnoOf(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}
+
+function ioError(targetDir: string, err: unknown): KubeletError {
+  if (err instanceof KubeletError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new KubeletError('KLT_ERR_HOST_IO', `atomic write to ${targetDir} failed: ${message}`, { cause: err, retryable: true });
+}
+
+/** Validated, cleaned payload paths; a path that is both a file and another file's directory is refused. */
+function cleanPayload(payload: Payload): Map<string, PayloadFile> {
+  const clean = new Map<string, PayloadFile>();
+  for (const [key, file] of payload) {
+    const path = checkedPayloadPath(key);
+    clean.set(path, { ...file, path });
+  }
+  for (const path of clean.keys()) {
+    const parts = path.split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      if (clean.has(dir)) throw new KubeletError('KLT_ERR_POD_SPEC_INVALID', `invalid payload: ${dir} is both a file and a directory`);
+    }
+  }
+  return clean;
+}
+
+/** The timestamped directory `..data` names, or undefined (no `..data`, or a link this writer did not make). */
+async function currentDataDir(targetDir: string): Promise<string | undefined> {
+  try {
+    const name = await readlink(join(targetDir, dataDirName));
+    return timestampedNamePattern.test(name) ? name : undefined;
+  } catch (err) {
+    if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'EINVAL') return undefined;
+    throw err;
+  }
+}
+
+/** Every path under dir, relative to it (directories included). */
+async function walk(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const visit = async (rel: string) => {
+    for (const entry of await readdir(rel === '' ? dir : join(dir, rel), { withFileTypes: true })) {
+      const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      out.push(child);
+      if (entry.isDirectory()) await visit(child);
+    }
+  };
+  await visit('');
+  return out;
+}
+
+/** Go's pathsToRemove: what the old data holds that neither a new file nor a new file's directory is. */
+async function pathsToRemove(payload: Map<string, PayloadFile>, oldDataDir: string): Promise<Set<string>> {
+  const wanted = new Set<string>();
+  for (const path of payload.keys()) {
+    const parts = path.split('/');
+    for (let i = 1; i <= parts.length; i++) wanted.add(parts.slice(0, i).join('/'));
+  }
+  let present: string[];
+  try {
+    present = await walk(oldDataDir);
+  } catch (err) {
+    if (errnoOf(err) === 'ENOENT') return new Set();
+    throw err;
+  }
+  return new Set(present.filter((p) => !wanted.has(p)));
+}
+
+/** Whether the old data holds every file with the same bytes and the mode it would be given now. */
+async function holdsPayload(payload: Map<string, PayloadFile>, oldDataDir: string, modes: Map<string, number>): Promise<boolean> {
+  for (const [path, file] of payload) {
+    const full = join(oldDataDir, path);
+    try {
+      const st = await lstat(full);
+      if (!st.isFile() || (st.mode & 0o7777) !== modes.get(path)) return false;
+      if (!file.content.equals(await readFile(full))) return false;
+    } catch (err) {
+      if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'ENOTDIR') return false;
+      throw err;
+    }
+  }
+  return true;
+}
+
+async function makeDataDir(targetDir: string, clock: Pick<Clock, 'now'>, random: Random): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const name = timestampedDirName(clock.now(), random.next());
+    try {
+      await mkdir(join(targetDir, name), { mode: dataDirectoryMode });
+      return name;
+    } catch (err) {
+      if (errnoOf(err) !== 'EEXIST' || attempt >= 100) throw err;
+    }
+  }
+}
+
+/**
+ * The payload's files in the new data directory, every entry at its final mode (chmod after the
+ * write, so the umask does not matter) and, with an fsGroup or a file's fsUser, its owners.
+ */
+async function writeDataDir(dir: string, payload: Map<string, PayloadFile>, opts: { fsGroup?: number; readOnly: boolean }): Promise<void> {
+  const entries = volumeEntryModes(payload, opts);
+  const gid = opts.fsGroup ?? -1;
+  for (const entry of entries) {
+    const full = entry.path === '.' ? dir : join(dir, entry.path);
+    if (entry.kind === 'directory') {
+      if (entry.path !== '.') await mkdir(full, { mode: dataDirectoryMode });
+    } else {
+      const file = payload.get(entry.path);
+      if (file === undefined) continue;
+      await writeFile(full, file.content, { mode: entry.mode & 0o777, flag: 'wx' });
+    }
+    const uid = entry.kind === 'file' ? (payload.get(entry.path)?.fsUser ?? -1) : -1;
+    if (uid !== -1 || gid !== -1) await chown(full, uid, gid);
+    await chmod(full, entry.mode);
+  }
+}
+
+/** SetVolumeOwnership on the volume directory itself: its group, and g+rx (or rwx) and setgid added. */
+async function ownTargetDir(targetDir: string, fsGroup: number, readOnly: boolean): Promise<void> {
+  const st = await stat(targetDir);
+  await chown(targetDir, -1, fsGroup);
+  await chmod(targetDir, fsGroupMode(st.mode & 0o7777, 'directory', readOnly));
+}
+
+/** Go's createUserVisibleFiles: `name → ..data/name` for each top-level name that has no link yet. */
+async function linkTopLevelNames(targetDir: string, payload: Map<string, PayloadFile>, fsGroup: number | undefined): Promise<void> {
+  const names = new Set([...payload.keys()].map((p) => p.split('/')[0] ?? p));
+  for (const name of names) {
+    const visible = join(targetDir, name);
+    try {
+      await lstat(visible);
+      continue;
+    } catch (err) {
+      if (errnoOf(err) !== 'ENOENT') throw err;
+    }
+    await symlink(`${dataDirName}/${name}`, visible);
+    if (fsGroup !== undefined) await lchown(visible, -1, fsGroup);
+  }
+}
+
+/** Timestamped directories `..data` does not name: left by a write that failed or crashed half-way. */
+async function removeOrphanDataDirs(targetDir: string, keep: string): Promise<void> {
+  for (const name of await readdir(targetDir)) {
+    if (name !== keep && timestampedNamePattern.test(name)) await rm(join(targetDir, name), { recursive: true, force: true });
+  }
+}
+
+const writesInFlight = new Map<string, Promise<unknown>>();
+
+/**
+ * Makes targetDir (which must exist) hold exactly `payload`, atomically for readers. Resolves
+ * `{ changed: false }` when `..data` already held it (the links are still made sure of). Throws
+ * KubeletError: KLT_ERR_POD_SPEC_INVALID for a payload path Go refuses, KLT_ERR_HOST_IO (retryable)
+ * for a file system failure, after which the previous content is still in place.
+ */
+export function writePayloadAtomically(targetDir: string, payload: Payload, options: AtomicWriteOptions = {}): Promise<AtomicWriteResult> {
+  const previous = writesInFlight.get(targetDir) ?? Promise.resolve();
+  const run = previous.catch(() => undefined).then(() => write(targetDir, payload, options));
+  const tail = run.catch(() => undefined);
+  writesInFlight.set(targetDir, tail);
+  void tail.then(() => {
+    if (writesInFlight.get(targetDir) === tail) writesInFlight.delete(targetDir);
+  });
+  return run;
+}
+
+async function write(targetDir: string, payload: Payload, options: AtomicWriteOptions): Promise<AtomicWriteResult> {
+  // Step 1: the payload is valid before anything is touched.
+  const clean = cleanPayload(payload);
+  const owner = { fsGroup: options.fsGroup, readOnly: options.readOnly ?? true };
+  const modes = new Map(volumeEntryModes(clean, owner).filter((e) => e.kind === 'file').map((e) => [e.path, e.mode]));
+
+  try {
+    const targetStat = await stat(targetDir);
+    if (!targetStat.isDirectory()) throw new KubeletError('KLT_ERR_HOST_IO', `atomic write to ${targetDir} failed: not a directory`);
+
+    // Step 2: what `..data` holds now, what of it the payload no longer has, and whether it differs.
+    const oldDataDir = await currentDataDir(targetDir);
+    let stale = new Set<string>();
+    if (oldDataDir !== undefined) {
+      const oldPath = join(targetDir, oldDataDir);
+      stale = await pathsToRemove(clean, oldPath);
+      if (stale.size === 0 && (await holdsPayload(clean, oldPath, modes))) {
+        // Nothing to write, but a link may be missing (Go #121472).
+        await linkTopLevelNames(targetDir, clean, owner.fsGroup);
+        return { changed: false };
+      }
+    }
+
+    // Step 3: the new data, in full, in a directory no reader can reach yet.
+    const newDataDir = await makeDataDir(targetDir, options.clock ?? systemClock, options.random ?? mathRandom);
+    const newDataPath = join(targetDir, newDataDir);
+    const tmpLink = join(targetDir, newDataDirName);
+    try {
+      await writeDataDir(newDataPath, clean, owner);
+      if (owner.fsGroup !== undefined) await ownTargetDir(targetDir, owner.fsGroup, owner.readOnly);
+
+      // Step 4: one rename switches `..data` to it.
+      await rm(tmpLink, { force: true });
+      await symlink(newDataDir, tmpLink);
+      if (owner.fsGroup !== undefined) await lchown(tmpLink, -1, owner.fsGroup);
+      await rename(tmpLink, join(targetDir, dataDirName));
+    } catch (err) {
+      await rm(tmpLink, { force: true }).catch(() => undefined);
+      await rm(newDataPath, { recursive: true, force: true }).catch(() => undefined);
+      throw err;
+    }
+
+    // Step 5: links for new top-level names; links for names gone (only top-level ones are links).
+    await linkTopLevelNames(targetDir, clean, owner.fsGroup);
+    for (const path of stale) {
+      if (path.includes('/')) continue;
+      await unlink(join(targetDir, path)).catch((err: unknown) => {
+        if (errnoOf(err) !== 'ENOENT') throw err;
+      });
+    }
+
+    // Step 6: the old data, and any a failed write left behind.
+    await removeOrphanDataDirs(targetDir, newDataDir);
+    return { changed: true };
+  } catch (err) {
+    throw ioError(targetDir, err);
+  }
+}
