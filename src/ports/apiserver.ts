@@ -66,6 +66,61 @@ export interface PodApi {
   deletePod(namespace: string, name: string, opts?: { gracePeriodSeconds?: number; uid?: string }): Promise<void>;
 }
 
+/** The API objects a volume's content comes from, by their plural resource name. */
+export type VolumeObjectResource = 'configmaps' | 'secrets';
+
+/**
+ * A ConfigMap or a Secret as the API carries it: Secret `data` and ConfigMap `binaryData` are
+ * base64, ConfigMap `data` is text; `stringData` is a Secret's write-only plain-text form (a
+ * manifest may still carry it). `immutable: true`: the content can never change.
+ */
+export interface VolumeObject extends KubeObject {
+  data?: Record<string, string>;
+  binaryData?: Record<string, string>;
+  stringData?: Record<string, string>;
+  immutable?: boolean;
+}
+
+export interface VolumeObjectList {
+  resourceVersion: string;
+  items: VolumeObject[];
+}
+
+/** authentication.k8s.io/v1 TokenRequest spec, as the kubelet asks for a pod's bound token. */
+export interface TokenRequestBody {
+  /** Absent: the API server's own audiences. */
+  audiences?: string[];
+  expirationSeconds: number;
+  boundObjectRef: { apiVersion: 'v1'; kind: 'Pod'; name: string; uid: string };
+}
+
+/** The TokenRequest as the server answered: its spec (expirationSeconds as granted) and the token. */
+export interface TokenRequestAnswer {
+  spec: Partial<TokenRequestBody>;
+  status: { token: string; expirationTimestamp: string };
+}
+
+/** ConfigMaps, Secrets and service account tokens, for the volume managers (pod side). */
+export interface VolumeApi {
+  /** GET one object; undefined on 404. `resourceVersion: '0'` lets the API server answer from its cache. */
+  getObject(resource: VolumeObjectResource, namespace: string, name: string, opts?: { resourceVersion?: string }): Promise<VolumeObject | undefined>;
+  /** LIST with fieldSelector metadata.name=<name> in the namespace: zero or one item, and the list's resourceVersion. */
+  listObject(resource: VolumeObjectResource, namespace: string, name: string): Promise<VolumeObjectList>;
+  /**
+   * WATCH the one object (the same field selector) from `resourceVersion`, with bookmarks. `onDone`
+   * gets the error that ended the watch (KLT_ERR_API_GONE for 410), or null when the server closed it.
+   */
+  watchObject(resource: VolumeObjectResource, opts: {
+    namespace: string;
+    name: string;
+    resourceVersion: string;
+    onEvent: (type: WatchEventType, object: VolumeObject) => void;
+    onDone: (err: unknown) => void;
+  }): Promise<WatchHandle>;
+  /** POST serviceaccounts/{name}/token. The answer holds a credential: never log it. */
+  createServiceAccountToken(namespace: string, serviceAccountName: string, spec: TokenRequestBody): Promise<TokenRequestAnswer>;
+}
+
 /** Events (the event client, its own rate limit). */
 export interface EventApi {
   createEvent(namespace: string, event: KubeObject): Promise<KubeObject>;
@@ -97,7 +152,7 @@ export interface HeartbeatApi extends NodeApi, LeaseApi {
 
 /** Go's three clients (run.clients): kubeClient, eventClient, heartbeatClient. */
 export interface ApiClients {
-  main: NodeApi & LeaseApi & PodApi & ReviewApi;
+  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi;
   events: EventApi;
   heartbeat: HeartbeatApi;
   /** The API server's URL from the kubeconfig (for logs). */

@@ -12,6 +12,7 @@ import type { Clock } from '../../ports/clock.js';
 import type {
   ReviewApi,
   EventApi, HeartbeatApi, KubeObject, LeaseApi, LeaseObject, NodeApi, NodeMetadataPatch, NodeObject, NodeStatus, PodApi, PodList, WatchEventType, WatchHandle,
+  TokenRequestAnswer, TokenRequestBody, VolumeApi, VolumeObject, VolumeObjectList, VolumeObjectResource,
 } from '../../ports/apiserver.js';
 import { toApiError } from './api-errors.js';
 import type { Kubeconfig } from './kubeconfig-file.js';
@@ -42,7 +43,7 @@ export function nodeStatusPatch(status: NodeStatus): { status: Record<string, un
   return { status: { ...status, addresses: [{ $patch: 'replace' }, ...status.addresses] } };
 }
 
-export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi {
+export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi, VolumeApi {
   private rest!: RestClient;
 
   constructor(private readonly opts: KubeApiOptions) {
@@ -133,7 +134,12 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
     });
     return { resourceVersion: list.metadata?.resourceVersion ?? '', items: list.items ?? [] };
   }
-  async watchPods(opts: { nodeName: string; resourceVersion: string; onEvent: (type: WatchEventType, object: KubeObject) => void; onDone: (err: unknown) => void }): Promise<WatchHandle> {
+  watchPods(opts: { nodeName: string; resourceVersion: string; onEvent: (type: WatchEventType, object: KubeObject) => void; onDone: (err: unknown) => void }): Promise<WatchHandle> {
+    return this.watch('watch pods', '/api/v1/pods', { fieldSelector: `spec.nodeName=${opts.nodeName}`, resourceVersion: opts.resourceVersion }, opts);
+  }
+
+  /** A watch with bookmarks: events until stopped or ended; an ERROR event (410 Gone among them) ends it through onDone. */
+  private async watch<T>(what: string, path: string, query: RequestOptions['query'], opts: { onEvent: (type: WatchEventType, object: T) => void; onDone: (err: unknown) => void }): Promise<WatchHandle> {
     await this.opts.limiter.wait();
     let stopped = false;
     const finish = (err: unknown) => {
@@ -141,10 +147,8 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
       stopped = true;
       opts.onDone(err);
     };
-    const answer = await this.rest.stream('/api/v1/pods', {
-      query: { watch: true, fieldSelector: `spec.nodeName=${opts.nodeName}`, resourceVersion: opts.resourceVersion, allowWatchBookmarks: true },
-    }).catch((err: unknown) => {
-      throw toApiError(err, 'watch pods');
+    const answer = await this.rest.stream(path, { query: { watch: true, ...query, allowWatchBookmarks: true } }).catch((err: unknown) => {
+      throw toApiError(err, what);
     });
     readWatchEvents(answer, {
       onEvent: (type, object) => {
@@ -152,13 +156,13 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
         if (type === 'ERROR') {
           // A Status object inside the stream: 410 Gone when the resourceVersion is too old.
           const status = object as { code?: number };
-          finish(toApiError({ code: status.code ?? 500, body: object }, 'watch pods'));
+          finish(toApiError({ code: status.code ?? 500, body: object }, what));
           answer.destroy();
           return;
         }
-        opts.onEvent(type as WatchEventType, object as KubeObject);
+        opts.onEvent(type as WatchEventType, object as T);
       },
-      onEnd: (err) => finish(err === null ? null : toApiError(err, 'watch pods')),
+      onEnd: (err) => finish(err === null ? null : toApiError(err, what)),
     });
     // Closing the answer closes its connection: the server sees the watch end.
     return { stop: () => { stopped = true; answer.destroy(); } };
@@ -175,6 +179,36 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
   async deletePod(namespace: string, name: string, opts: { gracePeriodSeconds?: number; uid?: string } = {}): Promise<void> {
     const body = { apiVersion: 'v1', kind: 'DeleteOptions', ...(opts.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: opts.gracePeriodSeconds }), ...(opts.uid ? { preconditions: { uid: opts.uid } } : {}) };
     await this.call('delete pod', 'DELETE', `/api/v1/namespaces/${seg(namespace)}/pods/${seg(name)}`, { body, query: { gracePeriodSeconds: opts.gracePeriodSeconds } });
+  }
+
+  // VolumeApi (the ConfigMap, Secret and token managers)
+  async getObject(resource: VolumeObjectResource, namespace: string, name: string, opts: { resourceVersion?: string } = {}): Promise<VolumeObject | undefined> {
+    try {
+      return await this.call<VolumeObject>(`get ${resource}`, 'GET', `/api/v1/namespaces/${seg(namespace)}/${resource}/${seg(name)}`, { query: { resourceVersion: opts.resourceVersion } });
+    } catch (err) {
+      if (err instanceof KubeletError && err.code === 'KLT_ERR_API_NOT_FOUND') return undefined;
+      throw err;
+    }
+  }
+  async listObject(resource: VolumeObjectResource, namespace: string, name: string): Promise<VolumeObjectList> {
+    const list = await this.call<{ metadata?: { resourceVersion?: string }; items?: VolumeObject[] }>(`list ${resource}`, 'GET', `/api/v1/namespaces/${seg(namespace)}/${resource}`, {
+      query: { fieldSelector: `metadata.name=${name}` },
+    });
+    return { resourceVersion: list.metadata?.resourceVersion ?? '', items: list.items ?? [] };
+  }
+  watchObject(resource: VolumeObjectResource, opts: Parameters<VolumeApi['watchObject']>[1]): Promise<WatchHandle> {
+    return this.watch(`watch ${resource}`, `/api/v1/namespaces/${seg(opts.namespace)}/${resource}`, { fieldSelector: `metadata.name=${opts.name}`, resourceVersion: opts.resourceVersion }, opts);
+  }
+  async createServiceAccountToken(namespace: string, serviceAccountName: string, spec: TokenRequestBody): Promise<TokenRequestAnswer> {
+    const answer = await this.call<{ spec?: Partial<TokenRequestBody>; status?: { token?: unknown; expirationTimestamp?: unknown } }>(
+      'create token', 'POST', `/api/v1/namespaces/${seg(namespace)}/serviceaccounts/${seg(serviceAccountName)}/token`,
+      { body: { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec } });
+    const { token, expirationTimestamp } = answer.status ?? {};
+    // The message names what is missing, never the answer itself: it holds a credential.
+    if (typeof token !== 'string' || token === '' || typeof expirationTimestamp !== 'string') {
+      throw new KubeletError('KLT_ERR_API_FAILED', 'create token: the answer has no status.token or status.expirationTimestamp');
+    }
+    return { spec: answer.spec ?? {}, status: { token, expirationTimestamp } };
   }
 
   // EventApi
