@@ -6,6 +6,8 @@
  *   server.store.create('pods', { metadata: { name: 'p', namespace: 'default' }, spec: { nodeName: 'n1', containers: [...] } });
  *   server.faults.stopListening(); … server.faults.resumeListening();
  *   server.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/leases/n1'));
+ *   const claims = await server.tokens.verify(token);               // a token from serviceaccounts/<sa>/token
+ *   server.tokens.requests;                                          // every TokenRequest: who, for which pod, audiences
  *   await server.close();
  *
  * Importing this module also installs the Node 20 stand-ins client-node 2.0.1 needs
@@ -23,7 +25,13 @@ export type { KubeObject, ObjectMeta, ResourceDef, StorageKey } from './resource
 export { RESOURCES, findResource } from './resources.js';
 export type { Authorize, Reviews, SubjectAccessReviewSpec, SubjectAccessReviewStatus, UserInfo } from './reviews.js';
 export type { RequestInfo } from './faults.js';
+export { DEFAULT_SERVICE_ACCOUNT_ISSUER, ServiceAccountTokens } from './service-account-tokens.js';
+export type {
+  BoundObjectRef, KubernetesClaim, ObjectClaim, ServiceAccountClaims, ServiceAccountTokenOptions, TokenRequestRecord,
+} from './service-account-tokens.js';
+export type { RsaJwk } from './jwt.js';
+export { DEFAULT_SERVICE_ACCOUNT, ROOT_CA_CONFIGMAP } from './namespace-defaults.js';
 export { ApiError, statusBody } from './status.js';
-export type { StatusBody } from './status.js';
+export type { StatusBody, StatusCause } from './status.js';
 export { kubeconfigText } from './kubeconfig.js';
 export type { KubeconfigOptions } from './kubeconfig.js';

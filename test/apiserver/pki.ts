@@ -3,12 +3,13 @@
  * in a temp dir: a CA, a serving certificate for 127.0.0.1 signed by it, client certificates on
  * demand whose subject says who the client is (CN = user, O = groups), as the API server's x509
  * authenticator reads them, and the signing of certificate requests (the CSR signer's job).
+ * createTestCa alone gives a plain-HTTP server the CA it publishes as kube-root-ca.crt.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createCertificate, generateKeyPair, type CertificateSpec, type ParsedCertificateRequest,
+  createCertificate, generateKeyPair, type CertificateSpec, type Issuer, type ParsedCertificateRequest,
 } from '../../src/adapters/pki/x509.js';
 
 export interface ClientCertificate {
@@ -30,17 +31,24 @@ export interface TestPki {
 
 const DAY_MS = 24 * 3600_000;
 
-export async function createTestPki(): Promise<TestPki> {
-  const dir = mkdtempSync(join(tmpdir(), 'kubelet-ts-apiserver-pki-'));
+/** A self-signed CA valid a day (from an hour ago): its certificate and the issuer that signs with it. */
+export async function createTestCa(): Promise<Issuer> {
   const caKeys = await generateKeyPair('ecdsa-p256');
   const now = Date.now();
-  const caPem = await createCertificate(
+  const certificatePem = await createCertificate(
     { subject: { commonName: 'kubelet-ts-test-ca' }, notBefore: new Date(now - 3600_000), notAfter: new Date(now + DAY_MS), publicKey: caKeys.keys.publicKey, isCA: true, keyUsages: ['digitalSignature', 'keyCertSign'] },
     { selfKey: caKeys.keys.privateKey },
   );
+  return { certificatePem, privateKey: caKeys.keys.privateKey };
+}
+
+export async function createTestPki(): Promise<TestPki> {
+  const dir = mkdtempSync(join(tmpdir(), 'kubelet-ts-apiserver-pki-'));
+  const issuer = await createTestCa();
+  const caPem = issuer.certificatePem;
+  const now = Date.now();
   const caFile = join(dir, 'ca.crt');
   writeFileSync(caFile, caPem);
-  const issuer = { certificatePem: caPem, privateKey: caKeys.keys.privateKey };
   const issue = (spec: Omit<CertificateSpec, 'notBefore' | 'keyUsages'> & { notAfter: Date; notBefore?: Date }) =>
     createCertificate({ notBefore: new Date(Date.now() - 60_000), keyUsages: ['digitalSignature', 'keyEncipherment'], ...spec }, issuer);
 

@@ -2,10 +2,12 @@
  * The resources the test API server serves, with the per-resource rules the Go registry applies
  * (scope, status subresource, generation, graceful deletion, field selectors).
  */
+import { prepareConfigMapWrite, prepareSecretWrite } from './configmap-secret-rules.js';
 import { coreEventFromEventsV1, eventsV1FromCoreEvent } from './event-conversion.js';
 
 /** Where objects live in the store. events.k8s.io/v1 events share core/v1 `events` storage, as in Go. */
-export type StorageKey = 'namespaces' | 'nodes' | 'pods' | 'events' | 'leases' | 'certificatesigningrequests';
+export type StorageKey =
+  | 'namespaces' | 'nodes' | 'pods' | 'events' | 'leases' | 'certificatesigningrequests' | 'configmaps' | 'secrets' | 'serviceaccounts';
 
 export type KubeObject = Record<string, unknown> & {
   apiVersion?: string;
@@ -50,6 +52,11 @@ export interface ResourceDef {
   /** Converts between this resource's representation and the stored one. */
   toStorage?: (obj: KubeObject) => KubeObject;
   fromStorage?: (obj: KubeObject) => KubeObject;
+  /**
+   * The resource's own write rules (Go's conversion, defaulting and validation), run in storage form
+   * on every create (`old` undefined) and update: it normalises `obj` in place or throws an ApiError.
+   */
+  prepareWrite?: (obj: KubeObject, old: KubeObject | undefined) => void;
 }
 
 export function apiVersionOf(def: ResourceDef): string {
@@ -81,6 +88,12 @@ export const RESOURCES: readonly ResourceDef[] = [
   { group: 'certificates.k8s.io', version: 'v1', resource: 'certificatesigningrequests', kind: 'CertificateSigningRequest', namespaced: false,
     storage: 'certificatesigningrequests', hasStatus: true, hasGeneration: false, gracefulDelete: false, deleteReturnsObject: false,
     fields: ['spec.signerName'] },
+  { ...core, resource: 'configmaps', kind: 'ConfigMap', namespaced: true, storage: 'configmaps', hasStatus: false,
+    hasGeneration: false, gracefulDelete: false, deleteReturnsObject: false, fields: [], prepareWrite: prepareConfigMapWrite },
+  { ...core, resource: 'secrets', kind: 'Secret', namespaced: true, storage: 'secrets', hasStatus: false,
+    hasGeneration: false, gracefulDelete: false, deleteReturnsObject: false, fields: ['type'], prepareWrite: prepareSecretWrite },
+  { ...core, resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, storage: 'serviceaccounts', hasStatus: false,
+    hasGeneration: false, gracefulDelete: false, deleteReturnsObject: false, fields: [] },
 ];
 
 /** The core/v1 form of each storage key, which the store holds. */

@@ -1,13 +1,15 @@
 /**
  * Maps REST requests onto the store: `/api/v1/...` and `/apis/<group>/<version>/...`, collection
- * and item verbs, the status subresource, watch, TokenReview and SubjectAccessReview. Answers are
- * JSON; failures are Status bodies with their code (the store throws ApiError).
+ * and item verbs, the status subresource, watch, TokenReview and SubjectAccessReview, a service
+ * account's token subresource and the issuer discovery documents (/.well-known/openid-configuration,
+ * /openid/v1/jwks). Answers are JSON; failures are Status bodies with their code (the store throws ApiError).
  */
 import type { ServerResponse } from 'node:http';
 import { isObject } from './json.js';
 import { answerSubjectAccessReview, answerTokenReview, type Reviews } from './reviews.js';
 import { apiVersionOf, findResource, RESOURCES, type KubeObject, type ResourceDef } from './resources.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
+import type { ServiceAccountTokens } from './service-account-tokens.js';
 import { ApiError, apiErrors, successStatus } from './status.js';
 import type { DeleteOptions, ObjectStore } from './store.js';
 import type { WatchHub } from './watch.js';
@@ -34,11 +36,17 @@ export interface RouterDeps {
   store: ObjectStore;
   watches: WatchHub;
   reviews: Reviews;
+  tokens: ServiceAccountTokens;
+  /** The server's own address, for the JWKS URI of the discovery document. */
+  externalUrl: string;
 }
 
-function send(res: ServerResponse, code: number, body: unknown): void {
+const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
+const JWKS_PATH = '/openid/v1/jwks';
+
+function send(res: ServerResponse, code: number, body: unknown, contentType = 'application/json'): void {
   const text = JSON.stringify(body);
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
 
@@ -86,7 +94,9 @@ function discovery(group: string, version: string): unknown {
   const resources = RESOURCES.filter((r) => r.group === group && r.version === version).flatMap((r) => {
     const verbs = ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'];
     const main = { name: r.resource, singularName: r.kind.toLowerCase(), namespaced: r.namespaced, kind: r.kind, verbs };
-    return r.hasStatus ? [main, { name: `${r.resource}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] }] : [main];
+    const status = { name: `${r.resource}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] };
+    const token = { name: 'serviceaccounts/token', singularName: '', namespaced: true, group: 'authentication.k8s.io', version: 'v1', kind: 'TokenRequest', verbs: ['create'] };
+    return [main, ...(r.hasStatus ? [status] : []), ...(r.storage === 'serviceaccounts' ? [token] : [])];
   });
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group === '' ? version : `${group}/${version}`, resources };
 }
@@ -130,8 +140,14 @@ function handleReview(deps: RouterDeps, req: ApiRequest, res: ServerResponse, gr
   return true;
 }
 
-/** Serves one authenticated API request. Returns false when the path is not an API path. */
-export function route(deps: RouterDeps, req: ApiRequest, res: ServerResponse): boolean {
+/** Serves one authenticated API request. Resolves false when the path is not an API path. */
+export async function route(deps: RouterDeps, req: ApiRequest, res: ServerResponse): Promise<boolean> {
+  if (req.pathname === OPENID_CONFIGURATION_PATH || req.pathname === JWKS_PATH) {
+    if (req.method !== 'GET') throw apiErrors.methodNotAllowed();
+    if (req.pathname === JWKS_PATH) send(res, 200, await deps.tokens.jwks(), 'application/jwk-set+json');
+    else send(res, 200, deps.tokens.openidConfiguration(`${deps.externalUrl}${JWKS_PATH}`));
+    return true;
+  }
   if (req.pathname === '/api' || req.pathname === '/api/') {
     send(res, 200, { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [] });
     return true;
@@ -149,6 +165,12 @@ export function route(deps: RouterDeps, req: ApiRequest, res: ServerResponse): b
   }
   if (handleReview(deps, req, res, group, rest)) return true;
   const target = resolveTarget(group, version, rest);
+  if (target.subresource === 'token' && target.def.storage === 'serviceaccounts' && target.name !== undefined) {
+    if (req.method !== 'POST') throw apiErrors.methodNotAllowed();
+    const body = requireObject(req.body ?? {});
+    send(res, 201, await deps.tokens.create(target.namespace as string, target.name, body, req.user));
+    return true;
+  }
   if (target.name === undefined) collection(deps, req, res, target);
   else item(deps, req, res, target as Target & { name: string });
   return true;

@@ -9,6 +9,10 @@
  * refused-connections fault stops listening and listens again on the same port with the same
  * state, and watches need the raw response; fastify cannot listen again after close().
  *
+ * Like a cluster, every namespace holds a `kube-root-ca.crt` ConfigMap and a `default`
+ * ServiceAccount (namespace-defaults.ts; each can be turned off), and service account tokens are
+ * RS256 JWTs the test can verify (`tokens`, service-account-tokens.ts).
+ *
  * Per request, in order: record it, apply the injected delay, answer an injected failure, check
  * the bearer token (401 Status otherwise; /healthz, /livez, /readyz and /version are open, as the
  * default RBAC allows them to anyone), then route.
@@ -24,10 +28,12 @@ import type { TLSSocket } from 'node:tls';
 import { CsrController } from './csr-controller.js';
 import { FaultState, type RequestInfo } from './faults.js';
 import { writeKubeconfig } from './kubeconfig.js';
-import { createTestPki, type ClientCertificate } from './pki.js';
+import { NamespaceDefaults } from './namespace-defaults.js';
+import { createTestCa, createTestPki, type ClientCertificate } from './pki.js';
 import { INITIAL_NAMESPACES } from './resources.js';
 import { createReviews, type Reviews } from './reviews.js';
 import { route, sendError } from './router.js';
+import { ServiceAccountTokens } from './service-account-tokens.js';
 import { ApiError, apiErrors, statusBody } from './status.js';
 import { ObjectStore } from './store.js';
 import { WatchHub } from './watch.js';
@@ -48,6 +54,16 @@ export interface TestApiServerOptions {
    * system:bootstrappers, as the API server's bootstrap token authenticator does.
    */
   bootstrapTokens?: readonly string[];
+  /** The `iss` of service account tokens (--service-account-issuer); default https://kubernetes.default.svc.cluster.local. */
+  serviceAccountIssuer?: string;
+  /** The audiences of a TokenRequest that names none (--api-audiences); default [the issuer]. */
+  apiAudiences?: readonly string[];
+  /** Extend pod-bound 3607 s tokens to a year (--service-account-extend-token-expiration); default true. */
+  extendTokenExpiration?: boolean;
+  /** Publish `kube-root-ca.crt` in every namespace, as kube-controller-manager does (default true). */
+  rootCaConfigMaps?: boolean;
+  /** Make the `default` ServiceAccount in every namespace, as kube-controller-manager does (default true). */
+  defaultServiceAccounts?: boolean;
 }
 
 /** Who a request authenticated as: the token's user, or a client certificate's CN and O. */
@@ -96,6 +112,13 @@ export interface TestApiServer {
   readonly token: string;
   /** PEM of the CA behind the serving certificate (`tls` only). */
   readonly caPem: string | undefined;
+  /**
+   * PEM published as `ca.crt` of every `kube-root-ca.crt`: the serving CA with `tls`, a throw-away CA
+   * without; undefined when `rootCaConfigMaps` is false.
+   */
+  readonly rootCaPem: string | undefined;
+  /** Service account tokens: the issuer, what was requested, verify(), the JWKS and public key. */
+  readonly tokens: ServiceAccountTokens;
   /**
    * Writes `<dir>/kubeconfig` (cluster, user, context, current-context) and returns its path. The
    * user is the bearer token, or the given client certificate (from issueClientCertificate).
@@ -165,6 +188,12 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
   for (const name of INITIAL_NAMESPACES) store.create('namespaces', { metadata: { name } });
   const watches = new WatchHub(store, opts.bookmarkIntervalMs ?? 60_000);
   const reviews = createReviews();
+  const tokens = new ServiceAccountTokens(store, {
+    ...(opts.serviceAccountIssuer !== undefined ? { issuer: opts.serviceAccountIssuer } : {}),
+    ...(opts.apiAudiences !== undefined ? { audiences: opts.apiAudiences } : {}),
+    ...(opts.extendTokenExpiration !== undefined ? { extendExpiration: opts.extendTokenExpiration } : {}),
+    ...(opts.now !== undefined ? { now: opts.now } : {}),
+  });
   const faultState = new FaultState();
   const requests: RequestRecord[] = [];
 
@@ -200,7 +229,7 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
       record.user = user;
       const peer = (req.socket as Partial<TLSSocket>).getPeerCertificate?.();
       if (peer?.fingerprint256) record.clientCertificateFingerprint = peer.fingerprint256;
-      const served = route({ store, watches, reviews }, {
+      const served = await route({ store, watches, reviews, tokens, externalUrl: serverUrl }, {
         method, pathname: url.pathname, query: url.searchParams, contentType, body: parseJson(text, contentType), user,
       }, res);
       if (!served) throw apiErrors.pathNotFound();
@@ -212,6 +241,8 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
 
   const pki = opts.tls === true ? await createTestPki() : undefined;
   const csr = pki === undefined ? undefined : new CsrController(store, pki);
+  const rootCaPem = opts.rootCaConfigMaps === false ? undefined : pki?.caPem ?? (await createTestCa()).certificatePem;
+  const namespaceDefaults = new NamespaceDefaults(store, { rootCaPem, defaultServiceAccount: opts.defaultServiceAccounts !== false });
   function authenticate(req: IncomingMessage): AuthenticatedUser | undefined {
     if (req.headers.authorization === `Bearer ${token}`) return TOKEN_USER;
     const bootstrap = /^Bearer ([a-z0-9]{6})\.[a-z0-9]{16}$/.exec(req.headers.authorization ?? '');
@@ -251,6 +282,8 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
   listening = true;
   const port = (server.address() as AddressInfo).port;
   const url = `${pki === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
+  // handle() names its request URL `url`; requests only arrive after this is set.
+  const serverUrl = url;
   const resumeListening = async (): Promise<void> => {
     if (listening) return;
     await listen(port);
@@ -284,6 +317,8 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
     port,
     token,
     caPem: pki?.caPem,
+    rootCaPem,
+    tokens,
     kubeconfigPath: (dir, o = {}) => writeKubeconfig(dir, {
       server: url, token: o.token ?? token, ...(pki ? { caPem: pki.caPem } : {}), ...(o.clientCertificate ? { clientCertificate: o.clientCertificate } : {}),
     }, o.fileName),
@@ -301,6 +336,7 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
     async close() {
       await stopListening();
       csr?.close();
+      namespaceDefaults.close();
       if (pki !== undefined) rmSync(pki.dir, { recursive: true, force: true });
     },
   };

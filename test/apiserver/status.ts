@@ -6,11 +6,19 @@
  * HTTP status to KLT_ERR_API_*) branch on `code` and `reason`.
  */
 
+/** One field's failure in a 422 Invalid Status (metav1.StatusCause). */
+export interface StatusCause {
+  reason: string;
+  message: string;
+  field: string;
+}
+
 export interface StatusDetails {
   name?: string;
   group?: string;
   kind?: string;
   uid?: string;
+  causes?: StatusCause[];
 }
 
 export interface StatusBody {

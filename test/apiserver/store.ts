@@ -10,12 +10,14 @@
  * - the main resource keeps the stored status, the status subresource keeps the stored spec (and,
  *   for pods, ownerReferences and deletionTimestamp);
  * - a write that changes nothing is not a write (no new resourceVersion, no watch event);
+ * - a resource's own rules (ResourceDef.prepareWrite: Secret stringData, immutable ConfigMaps, …)
+ *   run on every create and update, direct writes included;
  * - DELETE of a pod bound to a node with a grace period > 0 only sets deletionTimestamp and
  *   deletionGracePeriodSeconds (a later shorter grace shortens them); grace 0, an unbound pod or a
  *   terminal one is removed at once. UID / resourceVersion preconditions are honoured.
  *
  * Not modelled (differs from Go): finalizers (objects are removed regardless), namespace deletion
- * cascading, admission, validation beyond names, managedFields.
+ * cascading, admission, validation beyond names and the ConfigMap/Secret rules, managedFields.
  */
 import { randomUUID } from 'node:crypto';
 import { applyPodDefaults } from '../../src/domain/pod-config/pod-defaults.js';
@@ -185,6 +187,7 @@ export class ObjectStore {
     if (def.hasGeneration) meta.generation = 1;
     else delete meta.generation;
     this.prepareForCreate(def.storage, obj);
+    storageDef(def.storage).prepareWrite?.(obj, undefined);
     return this.serve(def, this.commit('ADDED', def.storage, key, obj, undefined));
   }
 
@@ -236,6 +239,7 @@ export class ObjectStore {
     obj.kind = old.kind;
     obj.apiVersion = old.apiVersion;
     meta.resourceVersion = oldMeta.resourceVersion;
+    storageDef(def.storage).prepareWrite?.(obj, old);
     if (sameJson(obj, old)) return this.serve(def, old);
     return this.serve(def, this.commit('MODIFIED', def.storage, key, obj, old));
   }
