@@ -20,6 +20,7 @@ import type { CriClient } from '../ports/cri.js';
 import type { ListedImage } from '../domain/node-status/node-status.js';
 import { createPodWorkerActors } from '../actors/pod-worker/pod-worker-actors.js';
 import { createProbeActors } from '../actors/probe/probe-actors.js';
+import { createVolumeActors } from '../actors/volumes/volume-actors.js';
 import { checkRuntimeActor } from '../actors/runtime/check-runtime.js';
 import type { RuntimeManager } from '../ports/runtime-manager.js';
 import { createPodSourceIo } from '../adapters/pod-sources/index.js';
@@ -56,6 +57,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     ...createPlegActors(cri, clock),
     containerDeletor: createContainerDeletorActor({ cri, logger: actorLogger(logger, 'containerDeletor', 'containerDeletor') }),
     ...createPodWorkerActors(lazyManager, clock),
+    ...createVolumeActors(() => live.volumePlugins.require(), actorLogger(logger, 'volumeManager', 'volumeManager')),
     ...createProbeActors({
       probers: createProbers({ execSync: (id, cmd, timeout) => live.runtimeManager.require().execSync(id, cmd, timeout) }),
       logger: actorLogger(logger, 'probes', 'probe'),

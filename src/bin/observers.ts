@@ -6,6 +6,7 @@
  */
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import { relayAdmissionRejections } from '../actors/api-pods/admission-events.js';
+import { relayVolumeEvents } from '../actors/volumes/volume-events.js';
 import type { EventRecorder } from '../ports/event-recorder.js';
 import { ActorDirectory } from '../actors/debug/actor-directory.js';
 import { createInspectionTap } from '../actors/journal/inspection-tap.js';
@@ -42,8 +43,9 @@ export function createObservers(clock: Clock, logger: Logger, events: () => Even
     metrics.inspect(ev);
     probeMetrics.inspect(ev);
     transitions(ev);
-    // The syncLoop's refused pods become Warning events (its emitted events are not in this stream).
+    // The syncLoop's refused pods and the volume manager's failed mounts become Warning events (emitted events are not in this stream).
     if (ev.type === '@xstate.actor' && tap.stableId(ev.actorRef as AnyActorRef) === 'syncLoop') relayAdmissionRejections(ev.actorRef as AnyActorRef, events);
+    if (ev.type === '@xstate.actor' && tap.stableId(ev.actorRef as AnyActorRef) === 'volumeManager') relayVolumeEvents(ev.actorRef as AnyActorRef, events);
   };
   return { journal, feed, directory, views, metrics, probeMetrics, lag, eventLoop, inspect, checkpoint: tap.checkpoint };
 }

@@ -6,6 +6,7 @@
  *   supervisor ─┬─ runtime                      (updateRuntimeUp)
  *               ├─ certificateManager           (cluster mode, rotateCertificates)
  *               ├─ servingCertificateManager    (cluster mode, serverTLSBootstrap)
+ *               ├─ volumeManager ── volume:<uid>:<name>   (one per pod volume)
  *               ├─ statusManager, nodeStatus, nodeLease   (cluster mode)
  *               └─ syncLoop ─┬─ podConfig       (file, http and api sources)
  *                            ├─ pleg
@@ -29,6 +30,8 @@ import { NODE_LEASE_EFFECTS, nodeLeaseMachine } from '../machines/node-lease.mac
 import { NODE_STATUS_EFFECTS, nodeStatusMachine } from '../machines/node-status.machine.js';
 import { STATUS_MANAGER_EFFECTS, statusManagerMachine } from '../machines/status-manager.machine.js';
 import { SYNC_LOOP_EFFECTS, syncLoopMachine } from '../machines/sync-loop.machine.js';
+import { VOLUME_EFFECTS, volumeMachine } from '../machines/volume.machine.js';
+import { VOLUME_MANAGER_EFFECTS, volumeManagerMachine } from '../machines/volume-manager.machine.js';
 
 /** Every effectful actor src in the system, by the machine that invokes it. */
 export const SUPERVISOR_EFFECTS = [...PHASE_IDS, 'stopSubsystems'] as const;
@@ -45,6 +48,8 @@ export const SYSTEM_EFFECTS: readonly string[] = [
   ...STATUS_MANAGER_EFFECTS,
   ...CERTIFICATE_MANAGER_EFFECTS,
   ...SERVING_CERTIFICATE_MANAGER_EFFECTS,
+  ...VOLUME_MANAGER_EFFECTS,
+  ...VOLUME_EFFECTS,
 ];
 
 /** The actor logic a machine's `setup({ actors })` declares, by src: what `provide()` accepts. */
@@ -67,7 +72,9 @@ export type SystemEffects = EffectsOf<typeof supervisorMachine, typeof SUPERVISO
   & EffectsOf<typeof nodeLeaseMachine, typeof NODE_LEASE_EFFECTS>
   & EffectsOf<typeof statusManagerMachine, typeof STATUS_MANAGER_EFFECTS>
   & EffectsOf<typeof certificateManagerMachine, typeof CERTIFICATE_MANAGER_EFFECTS>
-  & EffectsOf<typeof servingCertificateManagerMachine, typeof SERVING_CERTIFICATE_MANAGER_EFFECTS>;
+  & EffectsOf<typeof servingCertificateManagerMachine, typeof SERVING_CERTIFICATE_MANAGER_EFFECTS>
+  & EffectsOf<typeof volumeManagerMachine, typeof VOLUME_MANAGER_EFFECTS>
+  & EffectsOf<typeof volumeMachine, typeof VOLUME_EFFECTS>;
 
 /**
  * Every effect inert, for replay: the log answers for them. An actor that never answers and never
@@ -104,6 +111,8 @@ export interface MachineOverrides {
   statusManager?: typeof statusManagerMachine;
   certificateManager?: typeof certificateManagerMachine;
   servingCertificateManager?: typeof servingCertificateManagerMachine;
+  volumeManager?: typeof volumeManagerMachine;
+  volume?: typeof volumeMachine;
 }
 
 export function provideSystem(effects: SystemEffects, overrides: MachineOverrides = {}) {
@@ -125,6 +134,9 @@ export function provideSystem(effects: SystemEffects, overrides: MachineOverride
       statusManager: (overrides.statusManager ?? statusManagerMachine).provide({ actors: pick(effects, STATUS_MANAGER_EFFECTS) }),
       certificateManager: (overrides.certificateManager ?? certificateManagerMachine).provide({ actors: pick(effects, CERTIFICATE_MANAGER_EFFECTS) }),
       servingCertificateManager: (overrides.servingCertificateManager ?? servingCertificateManagerMachine).provide({ actors: pick(effects, SERVING_CERTIFICATE_MANAGER_EFFECTS) }),
+      volumeManager: (overrides.volumeManager ?? volumeManagerMachine).provide({
+        actors: { ...pick(effects, VOLUME_MANAGER_EFFECTS), volume: (overrides.volume ?? volumeMachine).provide({ actors: pick(effects, VOLUME_EFFECTS) }) },
+      }),
       syncLoop,
     },
   });

@@ -15,6 +15,8 @@ import { runtimeMachine } from './runtime.machine.js';
 import { statusManagerMachine } from './status-manager.machine.js';
 import { supervisorMachine } from './supervisor.machine.js';
 import { syncLoopMachine } from './sync-loop.machine.js';
+import { volumeManagerMachine } from './volume-manager.machine.js';
+import { volumeMachine } from './volume.machine.js';
 
 export const MACHINES = {
   supervisor: supervisorMachine,
@@ -29,6 +31,8 @@ export const MACHINES = {
   statusManager: statusManagerMachine,
   certificateManager: certificateManagerMachine,
   servingCertificateManager: servingCertificateManagerMachine,
+  volumeManager: volumeManagerMachine,
+  volume: volumeMachine,
 } as const;
 
 export type MachineName = keyof typeof MACHINES;

@@ -17,10 +17,13 @@ import type { NodeStatusMachineInput } from './node-status.machine.js';
 import type { RuntimeMachineInput } from './runtime.machine.js';
 import type { StatusManagerInput } from './status-manager.machine.js';
 import type { SyncLoopInput } from './sync-loop.machine.js';
+import type { VolumeManagerInput } from './volume-manager.machine.js';
 
 /** Kubelet.Run's output: the long-lived subsystems' inputs, each in its machine's own Input type. */
 export interface KubeletRunOutput {
   runtime?: RuntimeMachineInput;
+  /** volumeManager.Run: the volumes of every pod, mounted before its containers start. */
+  volumeManager?: VolumeManagerInput;
   syncLoop?: SyncLoopInput;
   /** Cluster mode only: node registration and status, the node lease, pod statuses to the API server. */
   nodeStatus?: NodeStatusMachineInput;

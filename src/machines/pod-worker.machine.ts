@@ -51,7 +51,7 @@
  * where Go computes it before the runtime sync from the PLEG cache.
  * Pure: no I/O, no clock reads; times come from the getPodStatus output (observedAtMs).
  */
-import { and, assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { and, assign, enqueueActions, fromPromise, setup, type AnyActorRef } from 'xstate';
 import { serializeError, type SerializedError } from '../domain/errors.js';
 import { activeDeadlineRemainingMs, isPastActiveDeadline } from '../domain/pod/active-deadline.js';
 import { DeadlineExceededMessage, DeadlineExceededReason, generateAPIPodStatus, isTerminalPhase } from '../domain/pod/status.js';
@@ -60,6 +60,7 @@ import { effectiveGracePeriodSeconds } from '../domain/pod/termination-grace.js'
 import type { Pod, PodStatus } from '../domain/pod/types.js';
 import type { ProbeFailures } from '../domain/runtime/compute-pod-actions.js';
 import type { RuntimePodStatus } from '../domain/runtime/pod-status.js';
+import { attachAndMountTimeoutMessage, mountedVolumes, podAttachAndMountTimeoutMs } from '../domain/volumes/pod-volumes.js';
 
 export type ProbeKind = 'liveness' | 'readiness' | 'startup';
 
@@ -77,6 +78,13 @@ export interface PodWorkerInput {
   runtimeName?: string;
   /** The pod is only in the runtime (an orphan, `pod` holds just its uid): kill it with this request. */
   runtimeOnly?: KillRequest;
+  /**
+   * A volume manager (system id `volumeManager`) mounts the pod's volumes: each sync first waits for
+   * them (WaitForAttachAndMount). Default false: no volume is waited for (a worker under test alone).
+   */
+  waitForVolumes?: boolean;
+  /** How long a sync waits for the volumes before it fails (podAttachAndMountTimeout). Default 120 000. */
+  attachAndMountTimeoutMs?: number;
 }
 
 export interface SyncPodInput {
@@ -130,6 +138,11 @@ export interface PodWorkerContext {
   /** The grace period in force once terminating started. */
   gracePeriodSeconds: number | null;
   lastKillError: SerializedError | null;
+  /** The pod has volumes a volume manager mounts (see PodWorkerInput.waitForVolumes). */
+  hasVolumes: boolean;
+  attachAndMountTimeoutMs: number;
+  /** The volumes the volume manager last said are not mounted yet; null before it answered. */
+  unmountedVolumes: string[] | null;
 }
 
 export type PodWorkerEvent =
@@ -138,6 +151,8 @@ export type PodWorkerEvent =
   | { type: 'pod.sync.requested'; reason: string }
   /** The PLEG dropped this pod's events: the next periodic resync must read the runtime. */
   | { type: 'pod.runtime.unseen' }
+  /** From the volume manager: the pod's volumes not mounted yet (none: containers may start). */
+  | { type: 'pod.volumes.changed'; unmounted: string[] }
   | { type: 'probe.result.changed'; container: string; probe: ProbeKind; result: 'success' | 'failure' | string; observedAtMs?: number };
 
 /** Sent to the parent when the computed status changed. */
@@ -238,6 +253,7 @@ export const podWorkerMachine = setup({
     isTerminal: ({ context }) => !isActivePod(context),
     isActive: ({ context }) => isActivePod(context),
     hasPendingSync: ({ context }) => context.pendingSync,
+    volumesReady: ({ context }) => !context.hasVolumes || (context.unmountedVolumes !== null && context.unmountedVolumes.length === 0),
     hasSyncFailed: ({ context }) => context.syncFailed,
     syncChangedNothing: ({ event }) => (event as { output?: PodSyncOutcome }).output?.podStatus !== undefined,
     isKillOk: ({ event }) => (event as { output?: PodSyncOutcome }).output?.ok === true,
@@ -267,6 +283,25 @@ export const podWorkerMachine = setup({
       return { pod: event.pod, pendingSync: true, ...(context.killRequest === null ? deletionKillRequest(event.pod) : {}) };
     }),
     recordSyncRequest: assign({ pendingSync: true }),
+    /** WaitForAttachAndMount: the volume manager mounts what is missing, sets up API content again, and answers. */
+    askForVolumes: enqueueActions(({ context, enqueue, system }) => {
+      if (!context.hasVolumes) return;
+      const manager = system.get('volumeManager') as AnyActorRef | undefined;
+      if (manager) enqueue.sendTo(manager, { type: 'volumes.pod.sync', pod: context.pod });
+    }),
+    recordVolumes: assign(({ event }) => (event.type === 'pod.volumes.changed' ? { unmountedVolumes: event.unmounted } : {})),
+    /** The wait ran out: the sync fails with Go's error, and the volume manager records the FailedMount event. */
+    recordVolumeTimeout: enqueueActions(({ context, enqueue, system }) => {
+      const message = attachAndMountTimeoutMessage(context.unmountedVolumes ?? mountedVolumes(context.pod).map((v) => v.name));
+      enqueue.assign({
+        syncCount: context.syncCount + 1,
+        resyncFromLastStatus: false,
+        lastSyncError: { code: 'KLT_ERR_VOLUME_MOUNT', message, retryable: true },
+        syncFailed: true,
+      });
+      const manager = system.get('volumeManager') as AnyActorRef | undefined;
+      if (manager) enqueue.sendTo(manager, { type: 'volumes.pod.waitTimedOut', podUid: context.podUid, message });
+    }),
     recordKillRequest: assign(({ context, event }) => {
       if (event.type !== 'pod.kill.requested') return {};
       const previous = context.killRequest?.gracePeriodSeconds;
@@ -357,6 +392,7 @@ export const podWorkerMachine = setup({
   delays: {
     resyncInterval: ({ context }) => Math.round(context.resyncIntervalMs * (1 + 0.5 * context.resyncJitterFraction)),
     backOffPeriod: ({ context }) => backOffDelayMs(context),
+    attachAndMountTimeout: ({ context }) => context.attachAndMountTimeoutMs,
     activeDeadline: ({ context }) => {
       if (context.observedAtMs === null) return maxDelayMs;
       const remaining = activeDeadlineRemainingMs(context.pod, context.apiStatus?.startTime, context.observedAtMs);
@@ -395,6 +431,9 @@ export const podWorkerMachine = setup({
     deadlineExceeded: false,
     gracePeriodSeconds: null,
     lastKillError: null,
+    hasVolumes: (input.waitForVolumes ?? false) && input.runtimeOnly === undefined && mountedVolumes(input.pod).length > 0,
+    attachAndMountTimeoutMs: input.attachAndMountTimeoutMs ?? podAttachAndMountTimeoutMs,
+    unmountedVolumes: null,
   }),
   initial: 'starting',
   // Outside of idle and backingOff, requests are remembered and acted on when the work in flight ends.
@@ -403,6 +442,7 @@ export const podWorkerMachine = setup({
     'pod.sync.requested': { actions: 'recordSyncRequest' },
     'pod.kill.requested': { actions: 'recordKillRequest' },
     'pod.runtime.unseen': { actions: assign({ runtimeViewStale: true }) },
+    'pod.volumes.changed': { actions: 'recordVolumes' },
     'probe.result.changed': { actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
   },
   states: {
@@ -411,29 +451,48 @@ export const podWorkerMachine = setup({
       always: [{ guard: 'hasKillRequest', target: 'terminating' }, { target: 'syncing' }],
     },
     syncing: {
-      meta: { description: 'SyncPod: the runtime manager brings the pod in line with its latest spec' },
+      meta: { description: 'SyncPod: the volumes mounted first, then the runtime manager brings the pod in line with its latest spec' },
       entry: 'startSync',
-      invoke: {
-        id: 'syncPod',
-        src: 'syncPod',
-        input: ({ context }) => ({
-          pod: context.pod,
-          probes: {
-            ...(context.livenessFailed.length > 0 ? { livenessFailed: context.livenessFailed } : {}),
-            ...(context.startupFailed.length > 0 ? { startupFailed: context.startupFailed } : {}),
+      initial: 'waitingForVolumes',
+      states: {
+        waitingForVolumes: {
+          meta: { description: 'WaitForAttachAndMount: the pod stays ContainerCreating until every volume is mounted (2 min at most)' },
+          entry: 'askForVolumes',
+          always: { guard: 'volumesReady', target: 'runtime' },
+          on: {
+            'pod.kill.requested': { target: '#podWorker.terminating', actions: 'recordKillRequest' },
+            'pod.spec.updated': [
+              { guard: 'isDeletionUpdate', target: '#podWorker.terminating', actions: 'recordSpec' },
+              { actions: 'recordSpec' },
+            ],
           },
-          ...(context.resyncFromLastStatus && context.runtimeStatus !== null ? { podStatus: context.runtimeStatus } : {}),
-        }),
-        onDone: [
-          // A kill that came in during the sync does not wait for a status read.
-          { guard: 'hasKillRequest', target: 'terminating', actions: 'recordSyncResult' },
-          { guard: 'syncChangedNothing', target: 'decidingNext', actions: ['recordSyncResult', 'storeSyncStatus', 'notifyParent'] },
-          { target: 'refreshingStatus', actions: 'recordSyncResult' },
-        ],
-        onError: [
-          { guard: 'hasKillRequest', target: 'terminating', actions: 'recordSyncError' },
-          { target: 'refreshingStatus', actions: 'recordSyncError' },
-        ],
+          after: { attachAndMountTimeout: { target: '#podWorker.refreshingStatus', actions: 'recordVolumeTimeout' } },
+        },
+        runtime: {
+          meta: { description: "the runtime manager's SyncPod: sandbox, init containers, containers" },
+          invoke: {
+            id: 'syncPod',
+            src: 'syncPod',
+            input: ({ context }) => ({
+              pod: context.pod,
+              probes: {
+                ...(context.livenessFailed.length > 0 ? { livenessFailed: context.livenessFailed } : {}),
+                ...(context.startupFailed.length > 0 ? { startupFailed: context.startupFailed } : {}),
+              },
+              ...(context.resyncFromLastStatus && context.runtimeStatus !== null ? { podStatus: context.runtimeStatus } : {}),
+            }),
+            onDone: [
+              // A kill that came in during the sync does not wait for a status read.
+              { guard: 'hasKillRequest', target: '#podWorker.terminating', actions: 'recordSyncResult' },
+              { guard: 'syncChangedNothing', target: '#podWorker.decidingNext', actions: ['recordSyncResult', 'storeSyncStatus', 'notifyParent'] },
+              { target: '#podWorker.refreshingStatus', actions: 'recordSyncResult' },
+            ],
+            onError: [
+              { guard: 'hasKillRequest', target: '#podWorker.terminating', actions: 'recordSyncError' },
+              { target: '#podWorker.refreshingStatus', actions: 'recordSyncError' },
+            ],
+          },
+        },
       },
     },
     refreshingStatus: {

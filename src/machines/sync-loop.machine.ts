@@ -26,6 +26,10 @@
  *   until the periodic GC.
  * - Status: each worker reports `pod.status.updated`; the syncLoop keeps the latest per pod (the
  *   status manager reads it), and starts or restarts probe workers as containers start.
+ * - Volumes (system id `volumeManager`, when there is one): a pod that reached Succeeded or Failed
+ *   has its volumes torn down; a pod whose worker is done has them torn down and its directory
+ *   removed; once every source was seen, pod directories of pods no source has are cleaned up
+ *   (Go's housekeeping cleanupOrphanedPodDirs).
  * - Orphans (HandlePodCleanups): once every source has been seen, a pod the runtime runs (the
  *   PLEG's `runningPodUids`) that no source has and no worker handles gets a runtime-only worker
  *   that kills it with a 1 s grace period (Go's SyncPodKill with a RunningPod). Checked when the
@@ -41,6 +45,7 @@
  */
 import { assign, enqueueActions, fromCallback, setup, type AnyActorRef } from 'xstate';
 import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
+import { isTerminalPhase } from '../domain/pod/status.js';
 import type { AdmissionNode } from '../domain/pod/admission-node.js';
 import { isActiveForAdmission, isPodContentRemovable, killGracePeriod, probeTargets, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
 import { usageOf, withPod, type NodeUsage } from '../domain/pod/node-usage.js';
@@ -79,6 +84,8 @@ export interface PodEntry {
   status: PodStatus | null;
   /** Container start time (ms) per container name that probe workers were started for. */
   probedStarts: Record<string, number>;
+  /** The volume manager was told to tear this pod's volumes down (it reached Succeeded or Failed). */
+  volumesReleased?: boolean;
 }
 
 /** A runtime-only pod being killed; `deferred` is a source's pod with the same uid, added once it is gone. */
@@ -177,6 +184,11 @@ export const syncLoopMachine = setup({
       const target = system.get('statusManager') as AnyActorRef | undefined;
       if (target) enqueue.sendTo(target, event);
     }),
+    /** Housekeeping's cleanupOrphanedPodDirs: every pod the sources have is kept. */
+    cleanupOrphanedPodDirectories: enqueueActions(({ context, enqueue, system }) => {
+      const volumeManager = system.get('volumeManager') as AnyActorRef | undefined;
+      if (volumeManager) enqueue.sendTo(volumeManager, { type: 'volumes.pods.known', podUids: [...Object.keys(context.pods), ...Object.keys(context.orphans)] });
+    }),
   },
 }).createMachine({
   id: 'syncLoop',
@@ -190,7 +202,7 @@ export const syncLoopMachine = setup({
   states: {
     waitingForSources: {
       meta: { description: 'pods are admitted and run; housekeeping waits until every source has been seen' },
-      on: { 'pod.config.sourcesReady': { target: 'syncing', actions: [assign({ sourcesReady: true }), 'killOrphans'] } },
+      on: { 'pod.config.sourcesReady': { target: 'syncing', actions: [assign({ sourcesReady: true }), 'killOrphans', 'cleanupOrphanedPodDirectories'] } },
     },
     syncing: {
       meta: { description: 'every source seen: pods removed from all sources are cleaned up, orphaned pods killed' },
@@ -342,9 +354,13 @@ export const syncLoopMachine = setup({
       }),
     },
     'pod.status.updated': {
-      actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue }) => {
+      actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue, system }) => {
         const entry = context.pods[event.podUid];
         if (!entry) return;
+        // A pod that ran to completion no longer needs its volumes (its directory stays until it is gone).
+        const releaseVolumes = !entry.volumesReleased && isTerminalPhase(event.status.phase);
+        const volumeManager = system.get('volumeManager') as AnyActorRef | undefined;
+        if (releaseVolumes && volumeManager) enqueue.sendTo(volumeManager, { type: 'volumes.pod.release', podUid: event.podUid, removeDirectory: false });
         const probedStarts = { ...entry.probedStarts };
         if (entry.lifecycle === 'active') {
           for (const t of probeTargets(entry.pod, event.status)) {
@@ -371,13 +387,16 @@ export const syncLoopMachine = setup({
             probedStarts[`${t.container.name}:${t.probe}`] = t.startedAtMs;
           }
         }
-        enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, status: event.status, probedStarts } } });
+        enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, status: event.status, probedStarts, ...(releaseVolumes ? { volumesReleased: true } : {}) } } });
       })],
     },
     // A pod worker reached `terminated` (its output names the pod).
     'xstate.done.actor.*': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
         const uid = (event as { output?: { podUid?: string } }).output?.podUid;
+        // The pod's worker is done: nothing of it runs, its volumes and directory can go.
+        const volumeManager = system.get('volumeManager') as AnyActorRef | undefined;
+        if (uid !== undefined && volumeManager) enqueue.sendTo(volumeManager, { type: 'volumes.pod.release', podUid: uid, removeDirectory: true });
         const orphan = uid === undefined ? undefined : context.orphans[uid];
         if (orphan && uid !== undefined) {
           // An orphan is gone: forgotten, and a source's pod with its uid that waited is added now.

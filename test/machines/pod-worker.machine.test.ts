@@ -166,7 +166,7 @@ describe('podWorkerMachine', () => {
     const first = deferred<PodSyncOutcome>();
     h.syncAnswers.push(first);
     await flush();
-    expect(h.value()).toBe('syncing');
+    expect(h.value()).toEqual({ syncing: 'runtime' });
     h.send({ type: 'pod.spec.updated', pod: makePod('web2') });
     h.send({ type: 'pod.spec.updated', pod: makePod('web3') });
     first.resolve(ok());
@@ -480,7 +480,7 @@ describe('podWorkerMachine as a graph', () => {
   const values = new Set(paths.map((p) => JSON.stringify(p.state.value)));
 
   it('reaches every state a pod worker can rest in', () => {
-    for (const v of ['syncing', 'refreshingStatus', 'idle', 'backingOff', { terminating: 'killing' }, { terminating: 'retrying' }, { terminating: 'recordingStatus' }, 'terminated']) {
+    for (const v of [{ syncing: 'runtime' }, 'refreshingStatus', 'idle', 'backingOff', { terminating: 'killing' }, { terminating: 'retrying' }, { terminating: 'recordingStatus' }, 'terminated']) {
       expect(values.has(JSON.stringify(v))).toBe(true);
     }
   });

@@ -18,6 +18,7 @@ import type { RuntimeHost } from '../../ports/runtime-host.js';
 import type { Lifetimes } from './lifetimes.js';
 import type { LiveState } from './live-state.js';
 import type { PhaseOutputs } from '../../machines/supervisor.machine.js';
+import type { VolumeHostFactory } from '../../ports/volume-host.js';
 
 export interface PhaseDeps {
   argv: string[];
@@ -60,4 +61,6 @@ export interface PhaseDeps {
   createApiClients: (opts: { kubeconfigPath: string; qps: number; burst: number; eventQps: number; eventBurst: number; heartbeatTimeoutMs: number }) => Promise<ApiClients>;
   /** Ask the supervisor for an orderly stop (lock contention does this). */
   requestStop: (reason: string) => void;
+  /** runKubelet.newMainKubelet: the ConfigMap, Secret and token managers and the volume plugins. */
+  createVolumeHost: VolumeHostFactory;
 }

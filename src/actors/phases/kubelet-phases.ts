@@ -60,6 +60,20 @@ export function kubeletPhases(deps: PhaseDeps) {
       const ips = input.outputs['runKubelet.validateNodeIP'];
       const cri = live.cri.peek();
       if (!cri) throw new KubeletError('KLT_ERR_CRI_UNAVAILABLE', 'no CRI client: run.preInitRuntime did not connect');
+      const rootDir = settings.rootDir(live);
+      const api = live.api.peek();
+      const allocated = input.outputs['run.containerManager']?.allocatable;
+      // resourceFieldRef's fallback for containers without limits, in the API's quantities.
+      const allocatable = allocated && { cpu: `${allocated.cpuMillis}m`, memory: String(allocated.memoryBytes), 'ephemeral-storage': String(allocated.ephemeralStorageBytes) };
+      const volumes = deps.createVolumeHost({
+        rootDir,
+        ...(api ? { api: api.main } : {}),
+        strategy: c.configMapAndSecretChangeDetectionStrategy,
+        ...(allocatable ? { nodeAllocatable: allocatable } : {}),
+      });
+      deps.lifetimes.add('volumeSources', async () => volumes.close());
+      live.volumeSources.set(volumes.sources);
+      live.volumePlugins.set(volumes.plugins);
       live.runtimeManager.set(createRuntimeManager({
         cri,
         podLogsDir: c.podLogsDir,
@@ -75,8 +89,13 @@ export function kubeletPhases(deps: PhaseDeps) {
           cpuCfsQuota: c.cpuCFSQuota,
           cpuCfsQuotaPeriodMicros: parseGoDuration(c.cpuCFSQuotaPeriod) * 1000,
         },
+        // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".
+        pod: { rootDir, files: volumes.files, ...(api ? { sources: volumes.sources } : {}) },
       }));
-      return { podLogsDir: c.podLogsDir, parts: ['runtimeManager', 'podConfig', 'pleg', 'podWorkers', 'probeManager', 'statusCache'] };
+      return {
+        podLogsDir: c.podLogsDir,
+        parts: ['runtimeManager', 'secretManager', 'configMapManager', 'tokenManager', 'volumePluginManager', 'podConfig', 'pleg', 'podWorkers', 'probeManager', 'statusCache'],
+      };
     }),
     'runKubelet.birthCry': phaseActor(async ({ input }) => {
       const node = input.outputs['run.nodeName']?.nodeName ?? '';
@@ -121,6 +140,8 @@ export function kubeletPhases(deps: PhaseDeps) {
       const registration = nodeRegistrationSpec(nodeSideSettings(c, settings.flags(live)), nodeName, outputOf(input, 'run.machineInfo'));
       const { allocatable } = outputOf(input, 'run.containerManager');
       const out: KubeletRunOutput = {
+        // volumeManager.Run: started before the runtime checks and the syncLoop, as in Kubelet.Run.
+        volumeManager: {},
         runtime: { startedAtMs: deps.clock.now() },
         syncLoop: {
           nodeName,
@@ -136,6 +157,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           podWorker: {
             resyncIntervalMs: parseGoDuration(c.syncFrequency),
             runtimeName: input.outputs['run.preInitRuntime']?.runtime_name ?? 'containerd',
+            waitForVolumes: true,
           },
           pleg: { relistPeriodMs: PLEG_RELIST_PERIOD_MS },
           deadContainersKept: deadContainersKept(settings.flags(live).maxPerPodContainerCount),

@@ -12,6 +12,8 @@ import type { ParsedArgs } from '../../ports/config-steps.js';
 import type { CriClient } from '../../ports/cri.js';
 import type { EventRecorder } from '../../ports/event-recorder.js';
 import type { RuntimeManager } from '../../ports/runtime-manager.js';
+import type { VolumeSources } from '../../ports/volume-sources.js';
+import type { VolumePlugins } from '../../ports/volumes.js';
 
 export class LateSlot<T> {
   private value: T | undefined;
@@ -49,6 +51,10 @@ export interface LiveState {
   readonly api: LateSlot<ApiClients>;
   /** To the API server in cluster mode, to the log standalone. */
   readonly events: LateSlot<EventRecorder>;
+  /** The ConfigMap, Secret and token managers (every read refused standalone). */
+  readonly volumeSources: LateSlot<VolumeSources>;
+  /** The volume plugins the volume manager's effects call. */
+  readonly volumePlugins: LateSlot<VolumePlugins>;
 }
 
 export function createLiveState(): LiveState {
@@ -61,5 +67,7 @@ export function createLiveState(): LiveState {
     runtimeManager: new LateSlot('the runtime manager', 'runKubelet.newMainKubelet'),
     api: new LateSlot('the API clients', 'run.clients'),
     events: new LateSlot('the event recorder', 'run.eventRecorder'),
+    volumeSources: new LateSlot('the ConfigMap, Secret and token managers', 'runKubelet.newMainKubelet'),
+    volumePlugins: new LateSlot('the volume plugins', 'runKubelet.newMainKubelet'),
   };
 }

@@ -13,7 +13,11 @@ import { generateContainerConfig, podLogsDirectory, restartCountFromLogFiles, ty
 import type { CriPodSandboxConfig } from '../../domain/runtime/cri-config.js';
 import { findContainerStatus, type RuntimePodStatus } from '../../domain/runtime/pod-status.js';
 import { needsImageUser, verifyRunAsNonRoot } from '../../domain/runtime/security-context.js';
+import { makeEnvironmentVariables } from '../../domain/runtime/env.js';
+import type { VolumeSources } from '../../ports/volume-sources.js';
 import { killContainer } from './container-killer.js';
+import { makeContainerMounts, type ContainerMountDeps } from './container-mounts.js';
+import { fetchEnvSources } from './env-sources.js';
 import type { ImageManager } from './image-manager.js';
 import { runLifecycleHandler, type HookDeps } from './lifecycle-hooks.js';
 import { podRef, runStep } from './step-runner.js';
@@ -25,6 +29,10 @@ export interface ContainerStarterDeps extends HookDeps {
   crashBackoff: Backoff;
   /** Names of the regular files in a directory; [] when it does not exist. */
   listFiles: (dir: string) => Promise<string[]>;
+  /** Volumes, /etc/hosts and the termination-message file; without it a container gets no mounts. */
+  mounts?: ContainerMountDeps;
+  /** The ConfigMap and Secret managers for env; without them (standalone) such references fail. */
+  envSources?: VolumeSources;
 }
 
 /** What one sync knows about the pod when it starts containers. */
@@ -86,7 +94,12 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     }
     const previous = findContainerStatus(status, container.name);
     const restartCount = previous ? previous.restartCount + 1 : await restartCountFromLogs(deps, ctx, container);
-    const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs }, ctx.node);
+    const lookup = deps.envSources ? await fetchEnvSources(deps.envSources, pod, container) : undefined;
+    const node: NodeRuntimeContext = lookup ? { ...ctx.node, lookup } : ctx.node;
+    // subPathExpr expands against the container's env; it is built only for a mount that needs it.
+    const env = () => makeEnvironmentVariables(pod, container, { podIPs: ctx.podIPs, hostIPs: node.hostIPs, ...(node.lookup ? { lookup: node.lookup } : {}) });
+    const mounts = deps.mounts ? await makeContainerMounts(deps.mounts, pod, container, ctx.podIPs, env) : [];
+    const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs, mounts }, node);
     reason = 'CreateContainerError';
     const id = await cri.runtime.createContainer(ctx.sandboxId, config, ctx.sandboxConfig);
     reason = 'RunContainerError';

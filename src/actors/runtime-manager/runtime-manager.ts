@@ -39,6 +39,8 @@ import { createImageManager } from './image-manager.js';
 import { killPodContainersAndSandboxes, pruneInitContainers, purgeInitContainers, specsByName } from './pod-killer.js';
 import { readPodStatus } from './pod-status-reader.js';
 import { podRef, runStep } from './step-runner.js';
+import type { PodFiles } from '../../ports/pod-files.js';
+import type { VolumeSources } from '../../ports/volume-sources.js';
 
 /** What the node contributes to pod configuration; every field has the Go kubelet's default. */
 export interface RuntimeNodeOptions {
@@ -60,8 +62,17 @@ export interface RuntimeNodeOptions {
   cgroupParentFor?: (pod: Pod) => string | undefined;
   /** Service link variables for a pod (enableServiceLinks). Default none. */
   serviceEnvFor?: (pod: Pod) => ReadonlyMap<string, string>;
-  /** ConfigMaps and Secrets for env vars. Default none: such references fail the container. */
+  /** ConfigMaps and Secrets for env vars, fixed (tests). Default: read through `pod.sources`, else none. */
   lookup?: EnvSourceLookup;
+}
+
+/** What a container's mounts and env read besides the CRI: the pod's files and the API objects. */
+export interface RuntimePodOptions {
+  /** --root-dir: pod directories (volumes, etc-hosts, termination-message files) live under it. */
+  rootDir: string;
+  files: PodFiles;
+  /** The ConfigMap and Secret managers; absent standalone (env references then fail as in Go). */
+  sources?: VolumeSources;
 }
 
 export interface RuntimeManagerOptions {
@@ -73,6 +84,8 @@ export interface RuntimeManagerOptions {
   imagePullBackOff?: BackoffPolicy;
   containerBackOff?: BackoffPolicy;
   node?: RuntimeNodeOptions;
+  /** Without it, containers get no mounts (the runtime manager under test alone). */
+  pod?: RuntimePodOptions;
   /**
    * The node: pod log directories (created before the sandbox, listed to resume a restart count),
    * --resolv-conf, httpGet lifecycle hooks.
@@ -118,7 +131,12 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
   }
 
   const killer = { cri, clock, log, httpGet: host.httpGet };
-  const starter = { ...killer, images, crashBackoff, listFiles: (dir: string) => host.listFiles(dir) };
+  const podOpts = opts.pod;
+  const starter = {
+    ...killer, images, crashBackoff, listFiles: (dir: string) => host.listFiles(dir),
+    ...(podOpts ? { mounts: { rootDir: podOpts.rootDir, files: podOpts.files, clusterDomain: node.clusterDomain ?? '', log } } : {}),
+    ...(podOpts?.sources && !node.lookup ? { envSources: podOpts.sources } : {}),
+  };
 
   async function syncPod(pod: Pod, syncOpts: SyncPodOptions = {}): Promise<SyncPodResult> {
     const uid = pod.metadata.uid;

@@ -3,11 +3,12 @@
  * (kuberuntime_sandbox.go generatePodSandboxConfig, kuberuntime_container.go generateContainerConfig,
  * kuberuntime_container_linux.go generateLinuxContainerConfig).
  *
- * Not built yet (Go does): mounts and devices (volume manager), /etc/hosts, seccomp/AppArmor/SELinux,
+ * Mounts come ready made (the runtime manager's makeContainerMounts: volumes, /etc/hosts, the
+ * termination-message file). Not built yet (Go does): devices, seccomp/AppArmor/SELinux,
  * pod overhead resources on the sandbox, hugepages, swap, CDI devices, the runtime handler.
  */
 import type { Container, Pod } from '../pod/types.js';
-import type { CriContainerConfig, CriPodSandboxConfig } from './cri-config.js';
+import type { CriContainerConfig, CriMount, CriPodSandboxConfig } from './cri-config.js';
 import { podDnsConfig, podHostname, type DnsContext } from './dns.js';
 import { expandCommandAndArgs, makeEnvironmentVariables, type EnvSourceLookup } from './env.js';
 import { newContainerAnnotations, newContainerLabels, newPodAnnotations, newPodLabels } from './labels.js';
@@ -84,6 +85,8 @@ export interface ContainerStartContext {
   imageRef: string;
   /** The sandbox's IPs, primary first. */
   podIPs: string[];
+  /** The container's mounts, in order. */
+  mounts?: CriMount[];
 }
 
 export function generateContainerConfig(pod: Pod, container: Container, start: ContainerStartContext, ctx: NodeRuntimeContext): CriContainerConfig {
@@ -115,5 +118,6 @@ export function generateContainerConfig(pod: Pod, container: Container, start: C
     },
   };
   if (container.workingDir) config.working_dir = container.workingDir;
+  if (start.mounts && start.mounts.length > 0) config.mounts = start.mounts;
   return config;
 }

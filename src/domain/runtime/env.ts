@@ -29,11 +29,20 @@ function configError(message: string): KubeletError {
   return new KubeletError('KLT_ERR_CONTAINER_CONFIG', message);
 }
 
-function readSource(kind: 'configMap' | 'secret', pod: Pod, name: string | undefined, ctx: EnvContext): Record<string, string> | undefined {
+/**
+ * A ConfigMap's or Secret's data for the env, as Go's makeEnvironmentVariables reads it: without an
+ * API server (no lookup) Go's "no kubeClient defined" error, even for an optional reference; a
+ * missing object is the manager's not-found error unless the reference is optional (undefined).
+ */
+function readSource(kind: 'configMap' | 'secret', pod: Pod, name: string, optional: boolean, ctx: EnvContext): Record<string, string> | undefined {
   const namespace = pod.metadata.namespace ?? 'default';
-  if (!ctx.lookup || !name) return undefined;
-  return kind === 'configMap' ? ctx.lookup.configMap(namespace, name) : ctx.lookup.secret(namespace, name);
+  if (!ctx.lookup) throw configError(`couldn't get ${kind} ${namespace}/${name}, no kubeClient defined`);
+  const data = kind === 'configMap' ? ctx.lookup.configMap(namespace, name) : ctx.lookup.secret(namespace, name);
+  if (data === undefined && !optional) throw configError(`${kind === 'configMap' ? 'configmap' : 'secret'} "${name}" not found`);
+  return data;
 }
+
+const kindName = { configMap: 'ConfigMap', secret: 'Secret' } as const;
 
 export function makeEnvironmentVariables(pod: Pod, container: Container, ctx: EnvContext): EnvVarValue[] {
   const serviceEnv = ctx.serviceEnv ?? new Map<string, string>();
@@ -43,11 +52,8 @@ export function makeEnvironmentVariables(pod: Pod, container: Container, ctx: En
     const kind = from.configMapRef ? 'configMap' : from.secretRef ? 'secret' : undefined;
     if (!kind) continue;
     const ref = from.configMapRef ?? from.secretRef;
-    const data = readSource(kind, pod, ref?.name, ctx);
-    if (!data) {
-      if (ref?.optional) continue;
-      throw configError(`couldn't get ${kind} ${pod.metadata.namespace ?? 'default'}/${ref?.name ?? ''}`);
-    }
+    const data = readSource(kind, pod, ref?.name ?? '', ref?.optional ?? false, ctx);
+    if (!data) continue;
     // Every key is taken as is (names are validated by the API server, relaxed since 1.30).
     for (const [key, value] of Object.entries(data)) env.set((from.prefix ?? '') + key, value);
   }
@@ -64,10 +70,11 @@ export function makeEnvironmentVariables(pod: Pod, container: Container, ctx: En
     } else if (entry.valueFrom?.configMapKeyRef || entry.valueFrom?.secretKeyRef) {
       const kind = entry.valueFrom.configMapKeyRef ? 'configMap' : 'secret';
       const ref = entry.valueFrom.configMapKeyRef ?? entry.valueFrom.secretKeyRef;
-      const found = readSource(kind, pod, ref?.name, ctx)?.[ref?.key ?? ''];
+      const data = readSource(kind, pod, ref?.name ?? '', ref?.optional ?? false, ctx);
+      const found = data?.[ref?.key ?? ''];
       if (found === undefined) {
         if (ref?.optional) continue;
-        throw configError(`couldn't find key ${ref?.key ?? ''} in ${kind} ${pod.metadata.namespace ?? 'default'}/${ref?.name ?? ''}`);
+        throw configError(`couldn't find key ${ref?.key ?? ''} in ${kindName[kind]} ${pod.metadata.namespace ?? 'default'}/${ref?.name ?? ''}`);
       }
       value = found;
     }

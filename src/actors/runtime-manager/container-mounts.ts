@@ -1,0 +1,63 @@
+/**
+ * A container's mounts (Go: kubelet_pods.go makeMounts, with the termination-message mount of
+ * kuberuntime_container.go): each volumeMount from its volume's node path (or a subPath inside it),
+ * the pod's managed /etc/hosts when Go would mount it, and the termination-message file.
+ * A volume the pod does not declare, or a subPath that is refused, fails the container with
+ * CreateContainerConfigError, as in Go; a termination-message file that cannot be made is logged
+ * and left out, as Go does.
+ */
+import { KubeletError } from '../../domain/errors.js';
+import type { Container, Pod } from '../../domain/pod/types.js';
+import type { CriMount } from '../../domain/runtime/cri-config.js';
+import { etcHostsMount, shouldMountHostsFileFor } from '../../domain/runtime/etc-hosts.js';
+import type { EnvVarValue } from '../../domain/runtime/env.js';
+import { criMountPropagation } from '../../domain/runtime/mount-propagation.js';
+import { containerSubPath } from '../../domain/runtime/subpath.js';
+import { terminationMessageMount, terminationMessagePath } from '../../domain/runtime/termination-message.js';
+import { podDirectory, volumeHostPath } from '../../domain/volumes/pod-volumes.js';
+import type { Logger } from '../../log.js';
+import type { PodFiles } from '../../ports/pod-files.js';
+import { podRef } from './step-runner.js';
+
+export interface ContainerMountDeps {
+  rootDir: string;
+  files: PodFiles;
+  clusterDomain: string;
+  log: Logger;
+}
+
+export async function makeContainerMounts(deps: ContainerMountDeps, pod: Pod, container: Container, podIPs: readonly string[], env: () => EnvVarValue[]): Promise<CriMount[]> {
+  const mounts: CriMount[] = [];
+  for (const mount of container.volumeMounts ?? []) {
+    const volume = (pod.spec.volumes ?? []).find((v) => v.name === mount.name);
+    const volumePath = volume ? volumeHostPath(deps.rootDir, pod.metadata.uid, volume) : undefined;
+    if (!volume || volumePath === undefined) {
+      throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', `cannot find volume "${mount.name}" to mount into container "${container.name}"`);
+    }
+    const subPath = mount.subPath || mount.subPathExpr ? containerSubPath(mount, env()) : '';
+    const hostPath = subPath === ''
+      ? volumePath
+      : await deps.files.resolveSubPath({ volumePath, subPath, volumeMountName: mount.name, containerName: container.name });
+    mounts.push({
+      container_path: mount.mountPath,
+      host_path: hostPath,
+      readonly: mount.readOnly ?? false,
+      selinux_relabel: false,
+      propagation: criMountPropagation(mount.mountPropagation),
+    });
+  }
+  if (shouldMountHostsFileFor(pod, container, podIPs)) {
+    await deps.files.ensureHostsFile(pod, podIPs, deps.clusterDomain);
+    mounts.push(etcHostsMount(podDirectory(deps.rootDir, pod.metadata.uid), false));
+  }
+  const messagePath = terminationMessagePath(container);
+  if (messagePath !== '') {
+    try {
+      const file = await deps.files.createTerminationMessageFile(pod.metadata.uid, container.name);
+      mounts.push(terminationMessageMount(file, messagePath, false));
+    } catch (err) {
+      deps.log.warn({ pod: podRef(pod), containerName: container.name, err }, 'Failed to create the termination message file; the container runs without one');
+    }
+  }
+  return mounts;
+}

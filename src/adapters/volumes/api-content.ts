@@ -1,0 +1,90 @@
+/**
+ * The content of the API-backed volumes (Go: the configmap, secret, downwardapi and projected
+ * plugins' SetUpAt): the objects fetched through the ConfigMap, Secret and token managers, the
+ * payload built by the domain's builders, and written by the atomic writer with the pod's fsGroup.
+ * A projected token is asked for on every set-up; the manager hands back its cached token until it
+ * needs refreshing, and `refreshAfterMs` tells the volume machine when to set the volume up again.
+ */
+import type { Pod } from '../../domain/pod/types.js';
+import { configMapPayload } from '../../domain/volumes/configmap-payload.js';
+import { downwardApiPayload } from '../../domain/volumes/downward-api-payload.js';
+import { fsUserFrom } from '../../domain/volumes/fs-user.js';
+import { projectedPayload } from '../../domain/volumes/projected-payload.js';
+import { secretPayload } from '../../domain/volumes/secret-payload.js';
+import type { KeyedData, Payload, Volume } from '../../domain/volumes/sources.js';
+import type { Clock } from '../../ports/clock.js';
+import type { VolumeSources } from '../../ports/volume-sources.js';
+import { writePayloadAtomically } from './atomic-writer.js';
+import type { VolumeContentWriter } from './volume-plugins.js';
+
+/** Go's default for a projected token without expirationSeconds (1 h). */
+const defaultTokenExpirationSeconds = 3600;
+
+export interface ApiContentOptions {
+  sources: VolumeSources;
+  clock: Pick<Clock, 'now'>;
+  /** Node allocatable, for resourceFieldRef of containers without limits. */
+  nodeAllocatable?: () => Record<string, string> | undefined;
+}
+
+async function fetchAll(names: readonly string[], read: (name: string) => Promise<KeyedData | undefined>): Promise<Map<string, KeyedData | undefined>> {
+  const entries = await Promise.all([...new Set(names)].map(async (name) => [name, await read(name)] as const));
+  return new Map(entries);
+}
+
+export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWriter {
+  const { sources } = opts;
+  const node = () => {
+    const nodeAllocatable = opts.nodeAllocatable?.();
+    return nodeAllocatable ? { nodeAllocatable } : {};
+  };
+
+  async function payloadOf(pod: Pod, volume: Volume): Promise<{ payload: Payload; refreshAtMs?: number }> {
+    const namespace = pod.metadata.namespace ?? 'default';
+    if (volume.configMap) {
+      const name = volume.configMap.name ?? '';
+      return { payload: configMapPayload(volume.configMap, await sources.configMap(namespace, name)) };
+    }
+    if (volume.secret) {
+      const name = volume.secret.secretName ?? '';
+      return { payload: secretPayload(volume.secret, await sources.secret(namespace, name)) };
+    }
+    if (volume.downwardAPI) return { payload: downwardApiPayload(volume.downwardAPI, pod, node()) };
+    const projected = volume.projected ?? {};
+    const projections = projected.sources ?? [];
+    const configMaps = await fetchAll(projections.flatMap((p) => (p.configMap ? [p.configMap.name ?? ''] : [])), (n) => sources.configMap(namespace, n));
+    const secrets = await fetchAll(projections.flatMap((p) => (p.secret ? [p.secret.name ?? ''] : [])), (n) => sources.secret(namespace, n));
+    const tokens = new Map<string, string>();
+    let refreshAtMs: number | undefined;
+    for (const p of projections) {
+      if (!p.serviceAccountToken) continue;
+      const token = await sources.serviceAccountToken({
+        namespace,
+        serviceAccountName: pod.spec.serviceAccountName ?? 'default',
+        audience: p.serviceAccountToken.audience ?? '',
+        expirationSeconds: p.serviceAccountToken.expirationSeconds ?? defaultTokenExpirationSeconds,
+        pod: { namespace, name: pod.metadata.name, uid: pod.metadata.uid },
+      });
+      tokens.set(p.serviceAccountToken.path, token.token);
+      refreshAtMs = Math.min(refreshAtMs ?? Infinity, token.refreshAtMs);
+    }
+    const fsUser = fsUserFrom(pod);
+    const fsGroup = pod.spec.securityContext?.fsGroup;
+    const payload = projectedPayload(projected, {
+      pod, configMaps, secrets, tokens, node: node(),
+      ...(fsUser !== undefined ? { fsUser } : {}),
+      ...(fsGroup !== undefined ? { fsGroup } : {}),
+    });
+    return { payload, ...(refreshAtMs !== undefined ? { refreshAtMs } : {}) };
+  }
+
+  return {
+    async write(pod, volume, dir) {
+      sources.registerPod(pod);
+      const { payload, refreshAtMs } = await payloadOf(pod, volume);
+      const fsGroup = pod.spec.securityContext?.fsGroup;
+      const { changed } = await writePayloadAtomically(dir, payload, { ...(fsGroup !== undefined ? { fsGroup } : {}) });
+      return { changed, ...(refreshAtMs !== undefined ? { refreshAfterMs: Math.max(refreshAtMs - opts.clock.now(), 0) } : {}) };
+    },
+  };
+}

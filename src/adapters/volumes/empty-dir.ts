@@ -1,0 +1,41 @@
+/**
+ * emptyDir (Go: pkg/volume/emptydir): a directory under the pod's volume directory, world-writable
+ * (0777, so a container of any user can use it); `medium: Memory` mounts a tmpfs there, sized by
+ * `sizeLimit` when given. A set-up after a kubelet restart finds the tmpfs still mounted and keeps
+ * it (and its content).
+ *
+ * Differs from Go: without a sizeLimit the tmpfs has the kernel's default size (half the RAM),
+ * where Go sizes it to the pod's memory limit or the node's allocatable memory.
+ * HugePages media are refused.
+ */
+import { chmod, mkdir } from 'node:fs/promises';
+import { KubeletError } from '../../domain/errors.js';
+import { parseQuantity, quantityValue } from '../../domain/resources/quantity.js';
+import type { EmptyDirVolumeSource } from '../../domain/volumes/sources.js';
+import { mountsUnder, type Mounter } from './mount-table.js';
+
+/** Makes `dir` (and its parents) with exactly `mode`, whatever the umask. */
+export async function makeDirectory(dir: string, mode: number): Promise<void> {
+  await mkdir(dir, { recursive: true, mode });
+  await chmod(dir, mode);
+}
+
+export async function isMountPoint(mounter: Mounter, dir: string): Promise<boolean> {
+  return mountsUnder(await mounter.mountPoints(), dir).includes(dir.replace(/\/+$/, ''));
+}
+
+export async function setUpEmptyDir(mounter: Mounter, dir: string, source: EmptyDirVolumeSource): Promise<void> {
+  const medium = source.medium ?? '';
+  if (medium !== '' && medium !== 'Memory') {
+    throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `emptyDir medium "${medium}" is not supported by kubelet-ts`);
+  }
+  await makeDirectory(dir, 0o777);
+  if (medium !== 'Memory' || (await isMountPoint(mounter, dir))) return;
+  const sizeBytes = source.sizeLimit !== undefined ? Number(quantityValue(parseQuantity(source.sizeLimit))) : undefined;
+  await mounter.mountTmpfs(dir, { mode: 0o777, ...(sizeBytes !== undefined && sizeBytes > 0 ? { sizeBytes } : {}) });
+}
+
+/** A memory-backed directory for content kept off the disk (Secret and projected volumes), 0777 as Go's wrapped emptyDir. */
+export async function setUpMemoryDir(mounter: Mounter, dir: string): Promise<void> {
+  await setUpEmptyDir(mounter, dir, { medium: 'Memory' });
+}

@@ -1,0 +1,59 @@
+/**
+ * The node's mount table and the two mount operations the volume plugins need (a tmpfs for
+ * memory-backed volumes, and unmounting it), through util-linux's mount(8)/umount(8) as the Go
+ * kubelet's mount-utils does. Mount points are read from /proc/self/mountinfo, whose paths escape
+ * space, tab, newline and backslash as octal.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
+import { KubeletError } from '../../domain/errors.js';
+
+const run = promisify(execFile);
+
+export interface Mounter {
+  /** Every mount point, as absolute paths. */
+  mountPoints(): Promise<string[]>;
+  mountTmpfs(dir: string, opts: { sizeBytes?: number; mode?: number }): Promise<void>;
+  unmount(dir: string): Promise<void>;
+}
+
+function unescapeMountPath(field: string): string {
+  return field.replace(/\\([0-7]{3})/g, (_m, oct: string) => String.fromCharCode(parseInt(oct, 8)));
+}
+
+/** Mount points from mountinfo text (the fifth field of each line). */
+export function parseMountInfo(text: string): string[] {
+  const points: string[] = [];
+  for (const line of text.split('\n')) {
+    const field = line.split(' ')[4];
+    if (field) points.push(unescapeMountPath(field));
+  }
+  return points;
+}
+
+/** The mount points at or below `dir`. */
+export function mountsUnder(points: readonly string[], dir: string): string[] {
+  const base = dir.replace(/\/+$/, '');
+  return points.filter((p) => p === base || p.startsWith(`${base}/`));
+}
+
+async function runMount(command: string, args: string[], what: string): Promise<void> {
+  try {
+    await run(command, args);
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim();
+    throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `${what}: ${stderr || (error as Error).message}`, { cause: error });
+  }
+}
+
+export function systemMounter(mountInfoPath = '/proc/self/mountinfo'): Mounter {
+  return {
+    mountPoints: async () => parseMountInfo(await readFile(mountInfoPath, 'utf8')),
+    mountTmpfs: async (dir, opts) => {
+      const options = [`mode=${(opts.mode ?? 0o777).toString(8).padStart(4, '0')}`, ...(opts.sizeBytes !== undefined ? [`size=${opts.sizeBytes}`] : [])];
+      await runMount('mount', ['-t', 'tmpfs', '-o', options.join(','), 'tmpfs', dir], `mount of tmpfs on ${dir} failed`);
+    },
+    unmount: (dir) => runMount('umount', [dir], `unmount of ${dir} failed`),
+  };
+}

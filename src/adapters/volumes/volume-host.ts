@@ -1,0 +1,28 @@
+/** The volume host of NewMainKubelet: the managers over the API client (or standalone), the plugins over the node. */
+import { KubeletError } from '../../domain/errors.js';
+import type { Logger } from '../../log.js';
+import type { Clock } from '../../ports/clock.js';
+import type { Random } from '../../ports/random.js';
+import type { VolumeHost, VolumeHostOptions } from '../../ports/volume-host.js';
+import { createPodFiles } from '../fs/pod-files.js';
+import { createStandaloneVolumeSources, createVolumeSources } from '../volume-sources/create-volume-sources.js';
+import type { ChangeDetectionStrategy } from '../volume-sources/object-manager.js';
+import { createApiContentWriter } from './api-content.js';
+import { systemMounter } from './mount-table.js';
+import { createVolumePlugins } from './volume-plugins.js';
+
+const strategies: readonly string[] = ['Watch', 'Cache', 'Get'];
+
+function strategyOf(text: string): ChangeDetectionStrategy {
+  if (!strategies.includes(text)) throw new KubeletError('KLT_ERR_CONFIG_INVALID', `configMapAndSecretChangeDetectionStrategy: unknown strategy "${text}"`);
+  return text as ChangeDetectionStrategy;
+}
+
+export function createVolumeHost(deps: { clock: Clock; random: Random; logger: Logger }, opts: VolumeHostOptions): VolumeHost {
+  const sources = opts.api
+    ? createVolumeSources({ api: opts.api, clock: deps.clock, logger: deps.logger, strategy: strategyOf(opts.strategy) })
+    : createStandaloneVolumeSources();
+  const content = createApiContentWriter({ sources, clock: deps.clock, nodeAllocatable: () => opts.nodeAllocatable });
+  const plugins = createVolumePlugins({ rootDir: opts.rootDir, mounter: systemMounter(), content, onPodGone: (uid) => sources.unregisterPod(uid) });
+  return { sources, plugins, files: createPodFiles(opts.rootDir, deps.random), close: () => sources.close() };
+}

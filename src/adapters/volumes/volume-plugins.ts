@@ -1,0 +1,76 @@
+/**
+ * The volume plugin manager (Go: pkg/volume's VolumePluginMgr and each plugin's SetUp/TearDown) over
+ * the node: emptyDir and hostPath here, the API-backed plugins (configMap, secret, downwardAPI,
+ * projected) through `content`, which writes their payload into the directory made for them.
+ * Secret and projected content is kept on a tmpfs, never on disk, as Go wraps them in a
+ * memory-backed emptyDir; configMap and downwardAPI content is on disk.
+ */
+import { KubeletError } from '../../domain/errors.js';
+import type { Pod } from '../../domain/pod/types.js';
+import { podVolumeDirectory, volumePluginName, volumeSourceName, type VolumePluginName } from '../../domain/volumes/pod-volumes.js';
+import type { Volume } from '../../domain/volumes/sources.js';
+import type { VolumePlugins, VolumeSetUpResult } from '../../ports/volumes.js';
+import { makeDirectory, setUpEmptyDir, setUpMemoryDir } from './empty-dir.js';
+import { checkHostPath } from './host-path.js';
+import type { Mounter } from './mount-table.js';
+import { cleanupOrphanedPodDirectories, removePodDirectory, tearDownDirectory } from './pod-directories.js';
+
+/** Writes an API-backed volume's content into `dir` (made already), atomically. */
+export interface VolumeContentWriter {
+  write(pod: Pod, volume: Volume, dir: string): Promise<{ changed: boolean; refreshAfterMs?: number }>;
+}
+
+export interface VolumePluginOptions {
+  rootDir: string;
+  mounter: Mounter;
+  content: VolumeContentWriter;
+  /** The pod's directory is being removed: the managers drop its watches and tokens. */
+  onPodGone?: (podUid: string) => void;
+}
+
+function volumeOf(pod: Pod, volumeName: string): Volume {
+  const volume = (pod.spec.volumes ?? []).find((v) => v.name === volumeName);
+  if (!volume) throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `pod ${pod.metadata.namespace ?? 'default'}/${pod.metadata.name} has no volume "${volumeName}"`);
+  return volume;
+}
+
+const onTmpfs = (plugin: VolumePluginName) => plugin === 'kubernetes.io/secret' || plugin === 'kubernetes.io/projected';
+
+export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
+  const { rootDir, mounter } = opts;
+  const dirOf = (podUid: string, plugin: VolumePluginName, name: string) => podVolumeDirectory(rootDir, podUid, plugin, name);
+
+  async function setUp(pod: Pod, volumeName: string): Promise<VolumeSetUpResult> {
+    const volume = volumeOf(pod, volumeName);
+    const plugin = volumePluginName(volume);
+    if (plugin === undefined) {
+      throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `no volume plugin matched volume "${volumeName}" (source "${volumeSourceName(volume)}")`);
+    }
+    if (plugin === 'kubernetes.io/host-path' && volume.hostPath) {
+      await checkHostPath(volume.hostPath);
+      return { hostPath: volume.hostPath.path, changed: false };
+    }
+    const dir = dirOf(pod.metadata.uid, plugin, volumeName);
+    if (plugin === 'kubernetes.io/empty-dir') {
+      await setUpEmptyDir(mounter, dir, volume.emptyDir ?? {});
+      return { hostPath: dir, changed: false };
+    }
+    if (onTmpfs(plugin)) await setUpMemoryDir(mounter, dir);
+    else await makeDirectory(dir, 0o777);
+    const written = await opts.content.write(pod, volume, dir);
+    return { hostPath: dir, changed: written.changed, ...(written.refreshAfterMs !== undefined ? { refreshAfterMs: written.refreshAfterMs } : {}) };
+  }
+
+  return {
+    setUp: (pod, volumeName) => setUp(pod, volumeName),
+    // hostPath's TearDown does nothing: the path is the node's.
+    tearDown: async (podUid, volumeName, plugin) => {
+      if (plugin !== 'kubernetes.io/host-path') await tearDownDirectory(mounter, dirOf(podUid, plugin, volumeName));
+    },
+    removePodDirectory: (podUid) => {
+      opts.onPodGone?.(podUid);
+      return removePodDirectory(mounter, rootDir, podUid);
+    },
+    cleanupOrphanedPodDirectories: (keep) => cleanupOrphanedPodDirectories(mounter, rootDir, keep),
+  };
+}

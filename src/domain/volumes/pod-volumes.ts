@@ -1,0 +1,104 @@
+/**
+ * Which of a pod's volumes the volume manager mounts, through which plugin, and where they live on
+ * the node (Go: the desired state of world populator's processPodVolumes, the plugin names of
+ * pkg/volume/*, and the pod directory layout of kubelet_getters.go).
+ */
+import type { Container, Pod } from '../pod/types.js';
+import type { Volume } from './sources.js';
+
+export type VolumePluginName =
+  | 'kubernetes.io/empty-dir'
+  | 'kubernetes.io/host-path'
+  | 'kubernetes.io/configmap'
+  | 'kubernetes.io/secret'
+  | 'kubernetes.io/downward-api'
+  | 'kubernetes.io/projected';
+
+/** The plugin that mounts a volume, or undefined for a source kubelet-ts has no plugin for. */
+export function volumePluginName(volume: Volume): VolumePluginName | undefined {
+  if (volume.emptyDir !== undefined) return 'kubernetes.io/empty-dir';
+  if (volume.hostPath !== undefined) return 'kubernetes.io/host-path';
+  if (volume.configMap !== undefined) return 'kubernetes.io/configmap';
+  if (volume.secret !== undefined) return 'kubernetes.io/secret';
+  if (volume.downwardAPI !== undefined) return 'kubernetes.io/downward-api';
+  if (volume.projected !== undefined) return 'kubernetes.io/projected';
+  return undefined;
+}
+
+/** The source's key in the manifest, for an error about a volume kubelet-ts cannot mount. */
+export function volumeSourceName(volume: Volume): string {
+  return Object.keys(volume).find((k) => k !== 'name') ?? '(none)';
+}
+
+/**
+ * Volumes whose content is rewritten on every pod sync (Go's RequiresRemount): their content comes
+ * from API objects or the pod itself, which change while the pod runs.
+ */
+export function requiresRemount(plugin: VolumePluginName): boolean {
+  return plugin === 'kubernetes.io/configmap' || plugin === 'kubernetes.io/secret' ||
+    plugin === 'kubernetes.io/downward-api' || plugin === 'kubernetes.io/projected';
+}
+
+/** Needs the API server: a ConfigMap, a Secret or a service-account token. */
+export function needsApiServer(volume: Volume): boolean {
+  if (volume.configMap !== undefined || volume.secret !== undefined) return true;
+  return (volume.projected?.sources ?? []).some((s) => s.configMap !== undefined || s.secret !== undefined || s.serviceAccountToken !== undefined);
+}
+
+function allContainers(pod: Pod): Container[] {
+  return [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
+}
+
+/**
+ * The volumes a pod's containers mount, in spec order: Go's populator mounts only those a container
+ * refers to (a volume no container mounts is left alone).
+ */
+export function mountedVolumes(pod: Pod): Volume[] {
+  const used = new Set(allContainers(pod).flatMap((c) => (c.volumeMounts ?? []).map((m) => m.name)));
+  return (pod.spec.volumes ?? []).filter((v) => used.has(v.name));
+}
+
+/** <rootDir>/pods/<uid> (getPodDir). */
+export function podDirectory(rootDir: string, podUid: string): string {
+  return `${rootDir.replace(/\/+$/, '')}/pods/${podUid}`;
+}
+
+/** The plugin name as a directory name: `kubernetes.io~configmap` (EscapeQualifiedName). */
+export function escapedPluginName(plugin: VolumePluginName): string {
+  return plugin.replaceAll('/', '~');
+}
+
+/** <podDir>/volumes/<escaped plugin>/<volume name> (getPodVolumeDir). */
+export function podVolumeDirectory(rootDir: string, podUid: string, plugin: VolumePluginName, volumeName: string): string {
+  return `${podDirectory(rootDir, podUid)}/volumes/${escapedPluginName(plugin)}/${volumeName}`;
+}
+
+/** Where a volume's content is on the node: a hostPath volume is its path; every other one its pod volume directory. */
+export function volumeHostPath(rootDir: string, podUid: string, volume: Volume): string | undefined {
+  if (volume.hostPath !== undefined) return volume.hostPath.path;
+  const plugin = volumePluginName(volume);
+  return plugin === undefined ? undefined : podVolumeDirectory(rootDir, podUid, plugin, volume.name);
+}
+
+/** A volume's actor id under the volume manager: `volume:<pod uid>:<volume name>`. */
+export const volumeActorId = (podUid: string, volumeName: string) => `volume:${podUid}:${volumeName}`;
+
+/**
+ * Go's exponential back-off for a failed volume operation (nestedpendingoperations'
+ * exponentialbackoff): 500 ms, doubling, at most 2 min 2 s.
+ */
+export const volumeBackoff = { initialMs: 500, maxMs: 122_000 } as const;
+
+export function volumeBackoffMs(failures: number, policy: { initialMs: number; maxMs: number } = volumeBackoff): number {
+  if (failures <= 0) return 0;
+  return Math.min(policy.initialMs * 2 ** Math.min(failures - 1, 30), policy.maxMs);
+}
+
+/** WaitForAttachAndMount's limit (podAttachAndMountTimeout). */
+export const podAttachAndMountTimeoutMs = 2 * 60_000;
+
+/** Go's error when the wait runs out: every volume not yet mounted, by name, sorted. */
+export function attachAndMountTimeoutMessage(unmounted: readonly string[]): string {
+  const list = `[${[...unmounted].sort().join(' ')}]`;
+  return `unmounted volumes=${list}, unattached volumes=${list}, failed to process volumes=[]: timed out waiting for the condition`;
+}

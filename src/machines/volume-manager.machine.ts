@@ -1,0 +1,277 @@
+/**
+ * The volume manager (Go: pkg/kubelet/volumemanager, started by Kubelet.Run before the node status
+ * loops): the desired state of world populator, the reconciler and WaitForAttachAndMount, as one
+ * parent holding one `volume` child per pod volume (`volume:<uid>:<name>`).
+ *
+ * Contract:
+ * - `volumes.pod.sync` (a pod worker about to sync; Go's WaitForAttachAndMount + ReprocessPod): a pod
+ *   seen for the first time gets a child per volume its containers mount (the populator's
+ *   processPodVolumes); a known one has its API-backed volumes set up again. Once every volume has
+ *   been mounted, the worker (`pod:<uid>`) is told `pod.volumes.mounted` — at once when they already
+ *   were, else when the last one mounts. A volume with no plugin never mounts: its error is kept and
+ *   reported, and the worker's wait runs out as Go's does.
+ * - Each failed set-up is emitted as `volume.mount.failed` (the composition root records Go's
+ *   FailedMount Warning event: "MountVolume.SetUp failed for volume …").
+ * - `volumes.pod.release` (the pod is terminal, or its worker is done): every volume of the pod is
+ *   torn down; with `removeDirectory` (the pod is gone) the pod's directory is then removed by the
+ *   `removePodDirectory` effect, which refuses to delete through anything still mounted.
+ * - `volumes.pods.known` (every pod source seen; Go's housekeeping cleanupOrphanedPodDirs): pod
+ *   directories on disk of pods that are neither given nor known here are torn down and removed
+ *   by the `cleanupOrphanedPodDirectories` effect.
+ * Pure: no I/O, no clock reads.
+ */
+import { enqueueActions, fromPromise, setup, type AnyActorRef } from 'xstate';
+import type { Pod } from '../domain/pod/types.js';
+import { mountedVolumes, requiresRemount, volumeActorId, volumePluginName, volumeSourceName } from '../domain/volumes/pod-volumes.js';
+import { subsystemSlot } from './subsystem-slot.js';
+import type { VolumeInput, VolumeOutput, VolumeReport } from './volume.machine.js';
+
+export interface VolumeManagerInput {
+  /** The per-volume back-off (Go's 500 ms doubling to 2 min 2 s when absent). */
+  backoff?: { initialMs: number; maxMs: number };
+}
+
+export type VolumeState = 'mounting' | 'mounted' | 'unmounting' | 'unsupported';
+
+export interface PodVolumesEntry {
+  pod: { namespace: string; name: string; uid: string };
+  volumes: Record<string, { state: VolumeState; error: string | null }>;
+  /** A worker waits for `pod.volumes.mounted`. */
+  waiting: boolean;
+  releasing: boolean;
+  removeDirectory: boolean;
+}
+
+export interface VolumeManagerContext {
+  input: VolumeManagerInput;
+  pods: Record<string, PodVolumesEntry>;
+  /** Orphan sweeps started (each effect gets its own id). */
+  sweeps: number;
+}
+
+export type VolumeManagerEvent =
+  | { type: 'volumes.pod.sync'; pod: Pod }
+  | { type: 'volumes.pod.release'; podUid: string; removeDirectory: boolean }
+  | { type: 'volumes.pods.known'; podUids: string[] }
+  | { type: 'volumes.pod.waitTimedOut'; podUid: string; message: string }
+  | VolumeReport
+  | { type: `xstate.done.actor.${string}`; output?: unknown };
+
+/** Emitted for each failed set-up: what Go's operation executor records as a FailedMount event. */
+export interface VolumeMountFailed {
+  type: 'volume.mount.failed';
+  pod: { namespace: string; name: string; uid: string };
+  volumeName: string;
+  message: string;
+}
+
+/** Emitted when a pod's wait for its volumes ran out: Go's "Unable to attach or mount volumes: …" FailedMount event. */
+export interface VolumeWaitTimedOut {
+  type: 'volume.wait.timedOut';
+  pod: { namespace: string; name: string; uid: string };
+  message: string;
+}
+
+/** Sent to the pod worker `pod:<uid>`: its volumes not mounted yet, by name (none: it may start its containers). */
+export interface PodVolumesChanged { type: 'pod.volumes.changed'; unmounted: string[] }
+
+export interface RemovePodDirectoryInput { podUid: string }
+export interface CleanupOrphanedPodDirectoriesInput { keep: string[] }
+/**
+ * What the directory effects answer. They never reject: a directory that cannot be removed (a mount
+ * still under it, say) is named with the reason, and housekeeping's next sweep tries again.
+ */
+export interface PodDirectoryOutcome { removed: string[]; kept: { podUid: string; reason: string }[] }
+
+export const VOLUME_MANAGER_EFFECTS = ['removePodDirectory', 'cleanupOrphanedPodDirectories'] as const;
+
+const notProvided = (name: string) => async (): Promise<never> => {
+  throw new Error(`actor ${name} was not provided`);
+};
+
+const podDirectoryActorId = (uid: string) => `podDirectory:${uid}`;
+
+/** Go's message for a volume no plugin can mount (the operation generator's). */
+function noPluginMessage(volumeName: string, source: string): string {
+  return `failed to get Plugin from volumeSpec for volume "${volumeName}" err=no volume plugin matched (source "${source}")`;
+}
+
+function unmountedOf(entry: PodVolumesEntry): string[] {
+  return Object.entries(entry.volumes).filter(([, v]) => v.state !== 'mounted').map(([name]) => name).sort();
+}
+
+function tellWorker(enqueue: { sendTo: (to: AnyActorRef, event: PodVolumesChanged) => void }, system: { get: (id: string) => unknown }, uid: string, entry: PodVolumesEntry): void {
+  const worker = system.get(`pod:${uid}`) as AnyActorRef | undefined;
+  if (worker) enqueue.sendTo(worker, { type: 'pod.volumes.changed', unmounted: unmountedOf(entry) });
+}
+
+function podRefOf(pod: Pod) {
+  return { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid: pod.metadata.uid };
+}
+
+export const volumeManagerMachine = setup({
+  types: {
+    context: {} as VolumeManagerContext,
+    events: {} as VolumeManagerEvent,
+    input: {} as VolumeManagerInput,
+    emitted: {} as VolumeMountFailed | VolumeWaitTimedOut,
+  },
+  actors: {
+    volume: subsystemSlot<VolumeInput>(),
+    removePodDirectory: fromPromise<PodDirectoryOutcome, RemovePodDirectoryInput>(notProvided('removePodDirectory')),
+    cleanupOrphanedPodDirectories: fromPromise<PodDirectoryOutcome, CleanupOrphanedPodDirectoriesInput>(notProvided('cleanupOrphanedPodDirectories')),
+  },
+}).createMachine({
+  id: 'volumeManager',
+  context: ({ input }) => ({ input, pods: {}, sweeps: 0 }),
+  initial: 'running',
+  states: {
+    running: {
+      meta: { description: 'the populator and reconciler: volumes set up as pods sync, torn down as they end' },
+    },
+  },
+  on: {
+    'volumes.pod.sync': {
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
+        const pod = event.pod;
+        const uid = pod.metadata.uid;
+        const known = context.pods[uid];
+        if (known?.releasing) return;
+        if (known) {
+          for (const name of Object.keys(known.volumes)) {
+            if (known.volumes[name]?.state !== 'unsupported') enqueue.sendTo(volumeActorId(uid, name), { type: 'volume.remount', pod });
+          }
+          const waiting = unmountedOf(known).length > 0;
+          if (waiting !== known.waiting) enqueue.assign({ pods: { ...context.pods, [uid]: { ...known, waiting } } });
+          tellWorker(enqueue, system, uid, known);
+          return;
+        }
+        const entry: PodVolumesEntry = { pod: podRefOf(pod), volumes: {}, waiting: false, releasing: false, removeDirectory: false };
+        for (const volume of mountedVolumes(pod)) {
+          const plugin = volumePluginName(volume);
+          if (plugin === undefined) {
+            const message = noPluginMessage(volume.name, volumeSourceName(volume));
+            entry.volumes[volume.name] = { state: 'unsupported', error: message };
+            enqueue.emit({ type: 'volume.mount.failed', pod: entry.pod, volumeName: volume.name, message });
+            continue;
+          }
+          entry.volumes[volume.name] = { state: 'mounting', error: null };
+          enqueue.spawnChild('volume', {
+            id: volumeActorId(uid, volume.name),
+            systemId: volumeActorId(uid, volume.name),
+            input: { pod, volumeName: volume.name, plugin, requiresRemount: requiresRemount(plugin), ...(context.input.backoff ? { backoff: context.input.backoff } : {}) },
+          });
+        }
+        entry.waiting = unmountedOf(entry).length > 0;
+        enqueue.assign({ pods: { ...context.pods, [uid]: entry } });
+        tellWorker(enqueue, system, uid, entry);
+      }),
+    },
+    'volumes.pod.waitTimedOut': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const entry = context.pods[event.podUid];
+        if (entry) enqueue.emit({ type: 'volume.wait.timedOut', pod: entry.pod, message: event.message });
+      }),
+    },
+    'volume.mounted': {
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
+        const entry = context.pods[event.podUid];
+        const volume = entry?.volumes[event.volumeName];
+        if (!entry || !volume || volume.state === 'unmounting') return;
+        if (volume.state === 'mounted') return;
+        const next: PodVolumesEntry = { ...entry, volumes: { ...entry.volumes, [event.volumeName]: { state: 'mounted', error: null } } };
+        if (next.waiting) {
+          next.waiting = unmountedOf(next).length > 0;
+          tellWorker(enqueue, system, event.podUid, next);
+        }
+        enqueue.assign({ pods: { ...context.pods, [event.podUid]: next } });
+      }),
+    },
+    'volume.mount.failed': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const entry = context.pods[event.podUid];
+        const volume = entry?.volumes[event.volumeName];
+        if (!entry || !volume) return;
+        enqueue.emit({ type: 'volume.mount.failed', pod: entry.pod, volumeName: event.volumeName, message: event.error.message });
+        enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, volumes: { ...entry.volumes, [event.volumeName]: { ...volume, error: event.error.message } } } } });
+      }),
+    },
+    'volumes.pod.release': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const uid = event.podUid;
+        const entry = context.pods[uid];
+        if (!entry) {
+          if (event.removeDirectory) enqueue.spawnChild('removePodDirectory', { id: podDirectoryActorId(uid), input: { podUid: uid } });
+          return;
+        }
+        if (entry.releasing) {
+          if (!event.removeDirectory || entry.removeDirectory) return;
+          const next = { ...entry, removeDirectory: true };
+          enqueue.assign({ pods: { ...context.pods, [uid]: next } });
+          // Already torn down (a terminal pod now deleted): only its directory is left to remove.
+          if (Object.keys(next.volumes).length === 0) finishRelease(enqueue, context.pods, uid, next);
+          return;
+        }
+        const volumes: PodVolumesEntry['volumes'] = {};
+        for (const [name, v] of Object.entries(entry.volumes)) {
+          if (v.state === 'unsupported') continue;
+          volumes[name] = { ...v, state: 'unmounting' };
+          enqueue.sendTo(volumeActorId(uid, name), { type: 'volume.unmount' });
+        }
+        const next = { ...entry, volumes, waiting: false, releasing: true, removeDirectory: event.removeDirectory };
+        enqueue.assign({ pods: { ...context.pods, [uid]: next } });
+        if (Object.keys(volumes).length === 0) finishRelease(enqueue, context.pods, uid, next);
+      }),
+    },
+    'volumes.pods.known': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        enqueue.assign({ sweeps: context.sweeps + 1 });
+        enqueue.spawnChild('cleanupOrphanedPodDirectories', {
+          id: `cleanupOrphanedPodDirectories:${context.sweeps}`,
+          input: { keep: [...new Set([...event.podUids, ...Object.keys(context.pods)])].sort() },
+        });
+      }),
+    },
+    // A volume torn down (`volume:<uid>:<name>`), a pod directory removed, or the orphan sweep done.
+    'xstate.done.actor.*': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const id = event.type.slice('xstate.done.actor.'.length);
+        if (!id.startsWith('volume:')) {
+          // Spawned effects stay among the children until stopped.
+          enqueue.stopChild(id);
+          if (id.startsWith('podDirectory:')) {
+            const uid = id.slice('podDirectory:'.length);
+            if (!context.pods[uid]?.releasing) return;
+            const { [uid]: _gone, ...pods } = context.pods;
+            enqueue.assign({ pods });
+          }
+          return;
+        }
+        const { podUid, volumeName } = (event as { output?: VolumeOutput }).output ?? { podUid: '', volumeName: '' };
+        enqueue.stopChild(id);
+        const entry = context.pods[podUid];
+        if (!entry) return;
+        const { [volumeName]: _done, ...volumes } = entry.volumes;
+        const next = { ...entry, volumes };
+        const pods = { ...context.pods, [podUid]: next };
+        enqueue.assign({ pods });
+        if (Object.keys(volumes).length === 0) finishRelease(enqueue, pods, podUid, next);
+      }),
+    },
+  },
+});
+
+/** Every volume of a released pod is down: forget it, or first remove its directory. */
+function finishRelease(
+  enqueue: { assign: (v: Partial<VolumeManagerContext>) => void; spawnChild: (src: 'removePodDirectory', opts: { id: string; input: RemovePodDirectoryInput }) => void },
+  pods: Record<string, PodVolumesEntry>,
+  uid: string,
+  entry: PodVolumesEntry,
+): void {
+  if (entry.removeDirectory) {
+    enqueue.spawnChild('removePodDirectory', { id: podDirectoryActorId(uid), input: { podUid: uid } });
+    return;
+  }
+  // Unmounted but kept (a terminal pod not yet deleted): its entry stays, releasing, so a late sync does not mount again.
+  enqueue.assign({ pods: { ...pods, [uid]: entry } });
+}

@@ -1,0 +1,222 @@
+/**
+ * One volume of one pod, as the volume manager's reconciler drives it (Go: the reconciler's
+ * mountOrAttachVolumes / unmountVolumes for one entry of the desired and actual states of world,
+ * with nestedpendingoperations' exponential back-off per volume).
+ *
+ * States:
+ * - `mounting`: the `mountVolume` effect sets the volume up (a directory, a tmpfs, the content of
+ *   a ConfigMap, Secret, downward API or token written atomically). Done → `mounted`, the parent is
+ *   told `volume.mounted`. A failure → `backingOff`, the parent is told `volume.mount.failed`.
+ * - `backingOff`: waits 500 ms doubling up to 2 min 2 s (Go's), then mounts again.
+ * - `mounted`: set up. A volume whose content comes from the API or the pod (RequiresRemount) is
+ *   set up again on every pod sync (`volume.remount`, as Go's ReprocessPod/MarkRemountRequired) and,
+ *   when its content expires (a service-account token at 80 % of its life), at `refreshAfterMs`.
+ * - `remounting`: the same effect, for a mounted volume; a failure keeps the volume mounted (the
+ *   container goes on reading the last content, as in Go) and retries after the back-off.
+ * - `unmounting`: the `unmountVolume` effect tears it down (unmount, then remove the directory,
+ *   never through a mount point still mounted); a failure retries after the back-off.
+ * - `unmounted`: final; output names the pod and volume.
+ * `volume.unmount` is taken in every state: a mount in flight finishes first, then the volume is
+ * torn down.
+ * Pure: no I/O, no clock reads; every delay is relative and comes from the input or the effect.
+ */
+import { assign, enqueueActions, fromPromise, setup, type AnyEventObject } from 'xstate';
+import { serializeError, type SerializedError } from '../domain/errors.js';
+import type { Pod } from '../domain/pod/types.js';
+import { volumeBackoff, volumeBackoffMs, type VolumePluginName } from '../domain/volumes/pod-volumes.js';
+import { doneOutput } from './done-output.js';
+
+export interface VolumeInput {
+  pod: Pod;
+  volumeName: string;
+  plugin: VolumePluginName;
+  /** Set up again on every pod sync (ConfigMap, Secret, downward API, projected). */
+  requiresRemount: boolean;
+  backoff?: { initialMs: number; maxMs: number };
+}
+
+export interface MountVolumeInput { pod: Pod; volumeName: string; plugin: VolumePluginName; remount: boolean }
+export interface UnmountVolumeInput { podUid: string; volumeName: string; plugin: VolumePluginName }
+
+/** What a set-up answers: where the volume is and, for content that expires, when to set it up again. */
+export interface MountVolumeOutput {
+  hostPath: string;
+  /** The content changed on disk (false: a remount found it current). */
+  changed: boolean;
+  /** Set up again after this long (a token's refresh time, counted from when it was fetched). */
+  refreshAfterMs?: number;
+}
+
+export interface VolumeContext {
+  pod: Pod;
+  podUid: string;
+  volumeName: string;
+  plugin: VolumePluginName;
+  requiresRemount: boolean;
+  backoff: { initialMs: number; maxMs: number };
+  /** Failed operations in a row (the back-off's exponent). */
+  failures: number;
+  /** Set up at least once: the pod may start its containers. */
+  everMounted: boolean;
+  hostPath: string | null;
+  refreshAfterMs: number | null;
+  /** A remount was asked for while an operation ran. */
+  remountPending: boolean;
+  unmountRequested: boolean;
+  lastError: SerializedError | null;
+  mounts: number;
+}
+
+export type VolumeEvent =
+  | { type: 'volume.remount'; pod: Pod }
+  | { type: 'volume.unmount' };
+
+/** Sent to the parent (the volume manager). */
+export type VolumeReport =
+  | { type: 'volume.mounted'; podUid: string; volumeName: string; hostPath: string; changed: boolean }
+  | { type: 'volume.mount.failed'; podUid: string; volumeName: string; error: SerializedError; remount: boolean };
+
+export interface VolumeOutput { podUid: string; volumeName: string }
+
+export const VOLUME_EFFECTS = ['mountVolume', 'unmountVolume'] as const;
+
+const notProvided = (name: string) => async (): Promise<never> => {
+  throw new Error(`actor ${name} was not provided`);
+};
+
+const errorOf = (event: AnyEventObject): SerializedError => serializeError((event as { error?: unknown }).error);
+
+export const volumeMachine = setup({
+  types: {
+    context: {} as VolumeContext,
+    events: {} as VolumeEvent,
+    input: {} as VolumeInput,
+    output: {} as VolumeOutput,
+  },
+  actors: {
+    mountVolume: fromPromise<MountVolumeOutput, MountVolumeInput>(notProvided('mountVolume')),
+    unmountVolume: fromPromise<void, UnmountVolumeInput>(notProvided('unmountVolume')),
+  },
+  guards: {
+    unmountRequested: ({ context }) => context.unmountRequested,
+    remountPending: ({ context }) => context.remountPending,
+    canRemount: ({ context }) => context.requiresRemount,
+    expires: ({ context }) => context.refreshAfterMs !== null,
+    everMounted: ({ context }) => context.everMounted,
+  },
+  actions: {
+    recordMounted: enqueueActions(({ context, event, enqueue }) => {
+      const out = doneOutput<MountVolumeOutput>(event);
+      enqueue.assign({
+        failures: 0,
+        everMounted: true,
+        hostPath: out.hostPath,
+        refreshAfterMs: out.refreshAfterMs ?? null,
+        lastError: null,
+        mounts: context.mounts + 1,
+      });
+      enqueue.sendParent({ type: 'volume.mounted', podUid: context.podUid, volumeName: context.volumeName, hostPath: out.hostPath, changed: out.changed } satisfies VolumeReport);
+    }),
+    recordMountFailure: enqueueActions(({ context, event, enqueue }) => {
+      const error = errorOf(event);
+      enqueue.assign({ failures: context.failures + 1, lastError: error });
+      enqueue.sendParent({ type: 'volume.mount.failed', podUid: context.podUid, volumeName: context.volumeName, error, remount: context.everMounted } satisfies VolumeReport);
+    }),
+    recordUnmountFailure: assign(({ context, event }) => ({ failures: context.failures + 1, lastError: errorOf(event) })),
+    // A volume without API content (emptyDir, hostPath) has nothing to set up again.
+    takeRemount: assign(({ context, event }) => (event.type === 'volume.remount' ? { pod: event.pod, remountPending: context.requiresRemount } : {})),
+    startOperation: assign({ remountPending: false }),
+    requestUnmount: assign({ unmountRequested: true }),
+  },
+  delays: {
+    backoff: ({ context }) => volumeBackoffMs(context.failures, context.backoff),
+    refresh: ({ context }) => context.refreshAfterMs ?? 0,
+  },
+}).createMachine({
+  id: 'volume',
+  context: ({ input }) => ({
+    pod: input.pod,
+    podUid: input.pod.metadata.uid,
+    volumeName: input.volumeName,
+    plugin: input.plugin,
+    requiresRemount: input.requiresRemount,
+    backoff: input.backoff ?? volumeBackoff,
+    failures: 0,
+    everMounted: false,
+    hostPath: null,
+    refreshAfterMs: null,
+    remountPending: false,
+    unmountRequested: false,
+    lastError: null,
+    mounts: 0,
+  }),
+  initial: 'mounting',
+  on: {
+    // The latest pod (its downward API fields) is used by the next set-up.
+    'volume.remount': { actions: 'takeRemount' },
+    'volume.unmount': { actions: 'requestUnmount' },
+  },
+  states: {
+    mounting: {
+      meta: { description: 'SetUp: the plugin makes the volume (directory, tmpfs, or content written atomically)' },
+      entry: 'startOperation',
+      invoke: {
+        src: 'mountVolume',
+        input: ({ context }) => ({ pod: context.pod, volumeName: context.volumeName, plugin: context.plugin, remount: context.everMounted }),
+        onDone: [
+          { guard: 'unmountRequested', target: 'unmounting', actions: 'recordMounted' },
+          { target: 'mounted', actions: 'recordMounted' },
+        ],
+        onError: [
+          { guard: 'unmountRequested', target: 'unmounting', actions: 'recordMountFailure' },
+          { target: 'backingOff', actions: 'recordMountFailure' },
+        ],
+      },
+    },
+    backingOff: {
+      meta: { description: 'the last set-up failed: waits 500 ms doubling to 2 min 2 s' },
+      on: { 'volume.unmount': { target: 'unmounting', actions: 'requestUnmount' } },
+      after: { backoff: [{ guard: 'everMounted', target: 'remounting' }, { target: 'mounting' }] },
+    },
+    mounted: {
+      meta: { description: 'set up: content from the API or the pod is set up again on each pod sync, a token before it expires' },
+      always: { guard: 'remountPending', target: 'remounting' },
+      on: {
+        'volume.unmount': { target: 'unmounting', actions: 'requestUnmount' },
+        'volume.remount': { guard: 'canRemount', target: 'remounting', actions: 'takeRemount' },
+      },
+      after: { refresh: { guard: 'expires', target: 'remounting' } },
+    },
+    remounting: {
+      meta: { description: 'SetUp again: the content is rewritten only where it changed; a failure keeps the old content' },
+      entry: 'startOperation',
+      invoke: {
+        src: 'mountVolume',
+        input: ({ context }) => ({ pod: context.pod, volumeName: context.volumeName, plugin: context.plugin, remount: true }),
+        onDone: [
+          { guard: 'unmountRequested', target: 'unmounting', actions: 'recordMounted' },
+          { target: 'mounted', actions: 'recordMounted' },
+        ],
+        onError: [
+          { guard: 'unmountRequested', target: 'unmounting', actions: 'recordMountFailure' },
+          { target: 'backingOff', actions: 'recordMountFailure' },
+        ],
+      },
+    },
+    unmounting: {
+      meta: { description: 'TearDown: unmounts and removes the volume directory (never through a live mount)' },
+      invoke: {
+        src: 'unmountVolume',
+        input: ({ context }) => ({ podUid: context.podUid, volumeName: context.volumeName, plugin: context.plugin }),
+        onDone: { target: 'unmounted' },
+        onError: { target: 'unmountBackingOff', actions: 'recordUnmountFailure' },
+      },
+    },
+    unmountBackingOff: {
+      meta: { description: 'the tear-down failed: tries again after the back-off' },
+      after: { backoff: { target: 'unmounting' } },
+    },
+    unmounted: { type: 'final' },
+  },
+  output: ({ context }) => ({ podUid: context.podUid, volumeName: context.volumeName }),
+});

@@ -1,0 +1,15 @@
+/**
+ * The files the kubelet makes for a container beyond its volumes (Go's makeMounts and
+ * makePodDataDirs): the pod's managed /etc/hosts, the termination-message file, and subPath
+ * targets checked against their volume. Implemented over the node's file system under --root-dir.
+ */
+import type { Pod } from '../domain/pod/types.js';
+
+export interface PodFiles {
+  /** Writes <podDir>/etc-hosts for the pod (made with its directory if missing); answers its path. */
+  ensureHostsFile(pod: Pod, podIPs: readonly string[], clusterDomain: string): Promise<string>;
+  /** Makes an empty, world-writable <podDir>/containers/<name>/<random id>; answers its path. */
+  createTerminationMessageFile(podUid: string, containerName: string): Promise<string>;
+  /** The node path of `subPath` inside `volumePath`, made if missing, refused if it leaves the volume. */
+  resolveSubPath(mount: { volumePath: string; subPath: string; volumeMountName: string; containerName: string }): Promise<string>;
+}

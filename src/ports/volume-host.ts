@@ -1,0 +1,27 @@
+/**
+ * What runKubelet.newMainKubelet builds for volumes (Go's NewMainKubelet: the secret, configMap and
+ * token managers and the volume plugin manager) from what the earlier phases found out.
+ */
+import type { VolumeApi } from './apiserver.js';
+import type { PodFiles } from './pod-files.js';
+import type { VolumeSources } from './volume-sources.js';
+import type { VolumePlugins } from './volumes.js';
+
+export interface VolumeHostOptions {
+  rootDir: string;
+  /** The main API client; absent standalone (every ConfigMap, Secret or token is then refused). */
+  api?: VolumeApi;
+  /** configMapAndSecretChangeDetectionStrategy: Watch, Cache or Get. */
+  strategy: string;
+  nodeAllocatable?: Record<string, string>;
+}
+
+export interface VolumeHost {
+  sources: VolumeSources;
+  plugins: VolumePlugins;
+  files: PodFiles;
+  /** Stops the managers' watches and timers. */
+  close(): void;
+}
+
+export type VolumeHostFactory = (opts: VolumeHostOptions) => VolumeHost;

@@ -1,0 +1,33 @@
+/**
+ * The volume plugins as the volume manager's effects see them (Go: the volume plugin manager's
+ * SetUp / TearDown, and the kubelet's pod directory cleanup). Implemented over the node's file
+ * system and mount table by src/adapters/volumes.
+ */
+import type { Pod } from '../domain/pod/types.js';
+import type { VolumePluginName } from '../domain/volumes/pod-volumes.js';
+
+export interface VolumeSetUpResult {
+  /** Where the volume is on the node (what a container bind-mounts). */
+  hostPath: string;
+  /** The content changed on disk. */
+  changed: boolean;
+  /** Set up again after this long: a projected token's refresh time. */
+  refreshAfterMs?: number;
+}
+
+export interface PodDirectoryCleanup {
+  removed: string[];
+  /** Pod directories left in place, with why (a mount still under one, an I/O error). */
+  kept: { podUid: string; reason: string }[];
+}
+
+export interface VolumePlugins {
+  /** SetUp: idempotent; `remount` is a set-up of a volume already mounted (content refreshed only). */
+  setUp(pod: Pod, volumeName: string, opts: { remount: boolean }): Promise<VolumeSetUpResult>;
+  /** TearDown: unmounts what the plugin mounted and removes the volume's directory. */
+  tearDown(podUid: string, volumeName: string, plugin: VolumePluginName): Promise<void>;
+  /** Removes <rootDir>/pods/<uid>, never through a mount point that is still mounted. */
+  removePodDirectory(podUid: string): Promise<PodDirectoryCleanup>;
+  /** Every pod directory whose uid is not in `keep`: its volumes torn down, then removed as above. */
+  cleanupOrphanedPodDirectories(keep: readonly string[]): Promise<PodDirectoryCleanup>;
+}
