@@ -7,7 +7,7 @@
  */
 import { readdir, rm } from 'node:fs/promises';
 import { KubeletError } from '../../domain/errors.js';
-import { podDirectory } from '../../domain/volumes/pod-volumes.js';
+import { escapedPluginName, podDirectory, type VolumePluginName } from '../../domain/volumes/pod-volumes.js';
 import type { PodDirectoryCleanup } from '../../ports/volumes.js';
 import { mountsUnder, type Mounter } from './mount-table.js';
 
@@ -34,10 +34,21 @@ export async function removePodDirectory(mounter: Mounter, rootDir: string, podU
   }
 }
 
+/** The plugins whose volume directory the kubelet mounts a tmpfs on (emptyDir of medium Memory, secret, projected). */
+const memoryBackedPlugins: readonly string[] = (['kubernetes.io/empty-dir', 'kubernetes.io/secret', 'kubernetes.io/projected'] satisfies VolumePluginName[]).map(escapedPluginName);
+
+/** `<volumesDir><escaped plugin>/<name>` of a memory-backed plugin: where the kubelet itself mounts. */
+function isOwnVolumeMount(volumesDir: string, point: string): boolean {
+  if (!point.startsWith(volumesDir)) return false;
+  const [plugin, name, ...rest] = point.slice(volumesDir.length).split('/');
+  return plugin !== undefined && memoryBackedPlugins.includes(plugin) && name !== undefined && name !== '' && rest.length === 0;
+}
+
 /**
  * Pod directories of pods the kubelet no longer has (after a restart, say): the memory-backed
- * volumes the kubelet mounted under `<podDir>/volumes` are unmounted, then the directory goes as
- * above. Any other mount below it keeps it.
+ * volumes the kubelet mounted under `<podDir>/volumes` (the volume directories of emptyDir,
+ * secret and projected) are unmounted, then the directory goes as above. Any other mount below it,
+ * elsewhere under `volumes/` included, keeps it.
  */
 export async function cleanupOrphanedPodDirectories(mounter: Mounter, rootDir: string, keep: readonly string[]): Promise<PodDirectoryCleanup> {
   const podsDir = `${rootDir.replace(/\/+$/, '')}/pods`;
@@ -50,7 +61,7 @@ export async function cleanupOrphanedPodDirectories(mounter: Mounter, rootDir: s
   for (const uid of entries.filter((e) => !keepSet.has(e)).sort()) {
     const volumesDir = `${podDirectory(rootDir, uid)}/volumes/`;
     try {
-      for (const point of mountsUnder(await mounter.mountPoints(), volumesDir.slice(0, -1)).filter((p) => p.startsWith(volumesDir)).reverse()) {
+      for (const point of mountsUnder(await mounter.mountPoints(), volumesDir.slice(0, -1)).filter((p) => isOwnVolumeMount(volumesDir, p)).reverse()) {
         await mounter.unmount(point);
       }
     } catch (error) {

@@ -1,0 +1,106 @@
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isMountPoint, makeDirectory, setUpEmptyDir, setUpMemoryDir } from '../../../src/adapters/volumes/empty-dir.js';
+import { systemMounter } from '../../../src/adapters/volumes/mount-table.js';
+import { mountInfoLine, mountPointsUnder, needsRoot, notRoot, tempRoot, unmountAndRemove } from './mount-helpers.js';
+
+const mounter = systemMounter();
+const modeOf = async (p: string) => (await stat(p)).mode & 0o7777;
+
+let root: string | undefined;
+let dir: string;
+beforeEach(async () => {
+  root = await tempRoot('klt-empty-dir-');
+  dir = join(root, 'pods/u1/volumes/kubernetes.io~empty-dir/cache');
+});
+afterEach(async () => {
+  await unmountAndRemove(root);
+  root = undefined;
+});
+
+describe('makeDirectory', () => {
+  it('makes the directory and its parents with exactly the mode, whatever the umask', async () => {
+    const previous = process.umask(0o077);
+    try {
+      await makeDirectory(dir, 0o777);
+    } finally {
+      process.umask(previous);
+    }
+    expect(await modeOf(dir)).toBe(0o777);
+  });
+});
+
+describe('setUpEmptyDir', () => {
+  it('makes a world-writable directory on disk for the default medium', async () => {
+    await setUpEmptyDir(mounter, dir, {});
+    expect(await modeOf(dir)).toBe(0o777);
+    expect(await mountPointsUnder(root!)).toEqual([]);
+  });
+
+  it('keeps the content of an existing directory on a second set-up', async () => {
+    await setUpEmptyDir(mounter, dir, { medium: '' });
+    await writeFile(join(dir, 'kept'), 'data');
+    await setUpEmptyDir(mounter, dir, { medium: '' });
+    expect(await readFile(join(dir, 'kept'), 'utf8')).toBe('data');
+  });
+
+  it('refuses the HugePages medium with KLT_ERR_VOLUME_MOUNT and makes nothing', async () => {
+    const failure = setUpEmptyDir(mounter, dir, { medium: 'HugePages' });
+    await expect(failure).rejects.toMatchObject({ code: 'KLT_ERR_VOLUME_MOUNT' });
+    await expect(failure).rejects.toThrow('emptyDir medium "HugePages" is not supported by kubelet-ts');
+    await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it.skipIf(notRoot)(`mounts a tmpfs sized by sizeLimit in bytes for medium Memory (${needsRoot})`, async () => {
+    await setUpEmptyDir(mounter, dir, { medium: 'Memory', sizeLimit: '1Mi' });
+    expect(await mountPointsUnder(root!)).toEqual([dir]);
+    const line = await mountInfoLine(dir);
+    expect(line).toMatch(/ - tmpfs tmpfs /);
+    expect(line).toMatch(/[ ,]size=1024k(,|$)/);
+    expect(await modeOf(dir)).toBe(0o777);
+    expect(await isMountPoint(mounter, dir)).toBe(true);
+  });
+
+  it.skipIf(notRoot)(`refuses a file larger than the sizeLimit with ENOSPC (${needsRoot})`, async () => {
+    await setUpEmptyDir(mounter, dir, { medium: 'Memory', sizeLimit: '1Mi' });
+    await writeFile(join(dir, 'small'), Buffer.alloc(512 * 1024));
+    await expect(writeFile(join(dir, 'big'), Buffer.alloc(2 * 1024 * 1024))).rejects.toMatchObject({ code: 'ENOSPC' });
+  });
+
+  it.skipIf(notRoot)(`keeps the mounted tmpfs and its content on a second set-up (${needsRoot})`, async () => {
+    await setUpEmptyDir(mounter, dir, { medium: 'Memory', sizeLimit: '1Mi' });
+    await writeFile(join(dir, 'kept'), 'in memory');
+    await setUpEmptyDir(mounter, dir, { medium: 'Memory', sizeLimit: '1Mi' });
+    expect(await mountPointsUnder(root!)).toEqual([dir]);
+    expect(await readFile(join(dir, 'kept'), 'utf8')).toBe('in memory');
+  });
+
+  it.skipIf(notRoot)(`mounts a tmpfs of the kernel's default size without a sizeLimit (${needsRoot})`, async () => {
+    await setUpEmptyDir(mounter, dir, { medium: 'Memory' });
+    expect(await mountPointsUnder(root!)).toEqual([dir]);
+    expect(await mountInfoLine(dir)).toMatch(/ - tmpfs tmpfs /);
+  });
+});
+
+describe('setUpMemoryDir', () => {
+  it.skipIf(notRoot)(`mounts a world-writable tmpfs (${needsRoot})`, async () => {
+    await setUpMemoryDir(mounter, dir);
+    expect(await mountInfoLine(dir)).toMatch(/ - tmpfs tmpfs /);
+    expect(await modeOf(dir)).toBe(0o777);
+  });
+});
+
+describe('isMountPoint', () => {
+  it('answers false for a plain directory, with or without a trailing slash', async () => {
+    await mkdir(dir, { recursive: true });
+    expect(await isMountPoint(mounter, dir)).toBe(false);
+    expect(await isMountPoint(mounter, `${dir}/`)).toBe(false);
+  });
+
+  it.skipIf(notRoot)(`answers true for a mount point, with or without a trailing slash (${needsRoot})`, async () => {
+    await setUpMemoryDir(mounter, dir);
+    expect(await isMountPoint(mounter, `${dir}/`)).toBe(true);
+    expect(await isMountPoint(mounter, join(root!, 'pods'))).toBe(false);
+  });
+});
