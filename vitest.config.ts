@@ -15,6 +15,7 @@ const ONE_RUNTIME = [
   'test/integration/runtime-outage.e2e.test.ts',
   'test/integration/stats-summary.e2e.test.ts',
   'test/integration/tls-bootstrap.test.ts',
+  'test/integration/volumes.e2e.test.ts',
 ];
 
 // Measurements (minutes long, for docs/BENCHMARKS.md) run only when asked for.

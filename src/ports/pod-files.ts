@@ -4,6 +4,7 @@
  * targets checked against their volume. Implemented over the node's file system under --root-dir.
  */
 import type { Pod } from '../domain/pod/types.js';
+import type { ExitedContainerFacts } from '../domain/runtime/termination-message.js';
 
 export interface PodFiles {
   /** Writes <podDir>/etc-hosts for the pod (made with its directory if missing); answers its path. */
@@ -12,4 +13,6 @@ export interface PodFiles {
   createTerminationMessageFile(podUid: string, containerName: string): Promise<string>;
   /** The node path of `subPath` inside `volumePath`, made if missing, refused if it leaves the volume. */
   resolveSubPath(mount: { volumePath: string; subPath: string; volumeMountName: string; containerName: string }): Promise<string>;
+  /** An exited container's termination message (its file, or its log's tail under FallbackToLogsOnError); '' when none. */
+  readTerminationMessage(status: ExitedContainerFacts & { log_path: string }): Promise<string>;
 }

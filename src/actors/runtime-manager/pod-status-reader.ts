@@ -2,18 +2,22 @@
  * Reads the runtime's view of one pod (Go's GetPodStatus): its sandboxes and containers found by
  * the io.kubernetes.pod.uid label, each with its status, newest first, converted to plain data.
  * A sandbox or container removed between the list and the status call is skipped, as in Go.
+ * An exited container's message carries its termination message (Go's toKubeContainerStatus with
+ * getTerminationMessage), read through `files` when given.
  */
 import { KubeletError } from '../../domain/errors.js';
 import { containerInfoFromRuntime, podNameLabel, podNamespaceLabel, podUidLabel } from '../../domain/runtime/labels.js';
 import { newestFirst, type RuntimeContainerStatus, type RuntimePodStatus, type RuntimeSandboxStatus } from '../../domain/runtime/pod-status.js';
+import { withTerminationMessage } from '../../domain/runtime/termination-message.js';
 import type { CriClient } from '../../ports/cri.js';
+import type { PodFiles } from '../../ports/pod-files.js';
 import { runtimeContainerState } from './container-state.js';
 
 function isNotFound(err: unknown): boolean {
   return err instanceof KubeletError && err.code === 'KLT_ERR_CRI_NOT_FOUND';
 }
 
-export async function readPodStatus(cri: CriClient, uid: string): Promise<RuntimePodStatus> {
+export async function readPodStatus(cri: CriClient, uid: string, files?: Pick<PodFiles, 'readTerminationMessage'>): Promise<RuntimePodStatus> {
   const selector = { [podUidLabel]: uid };
   const [sandboxList, containerList] = await Promise.all([
     cri.runtime.listPodSandbox({ label_selector: selector }),
@@ -52,16 +56,20 @@ export async function readPodStatus(cri: CriClient, uid: string): Promise<Runtim
     const s = response.status;
     if (!s) continue;
     const info = containerInfoFromRuntime(s.labels, s.annotations);
+    const state = runtimeContainerState(s.state);
+    const message = state === 'exited' && files
+      ? withTerminationMessage(s.message, await files.readTerminationMessage({ exit_code: s.exit_code, reason: s.reason, annotations: s.annotations, mounts: s.mounts, log_path: s.log_path }))
+      : s.message;
     containers.push({
       id: s.id,
       name: s.metadata.name || info.containerName,
-      state: runtimeContainerState(s.state),
+      state,
       createdAt: s.created_at,
       startedAt: s.started_at,
       finishedAt: s.finished_at,
       exitCode: s.exit_code,
       reason: s.reason,
-      message: s.message,
+      message,
       image: s.image.image,
       imageRef: s.image_ref,
       hash: info.hash,

@@ -155,7 +155,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     // taken as current from now, as Go takes its PLEG cache).
     const observedAtMs = clock.now();
     const planned = await runStep(clock, 'computePodActions', ref, 'PodStatusError', async () => {
-      const status = syncOpts.podStatus ?? (await readPodStatus(cri, uid));
+      const status = syncOpts.podStatus ?? (await readPodStatus(cri, uid, opts.pod?.files));
       return { status, actions: computePodActions(pod, status, syncOpts.probes) };
     });
     steps.push(planned.result);
@@ -254,7 +254,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     syncPod,
 
     async killPod(pod, gracePeriodSeconds) {
-      const status = await readPodStatus(cri, pod.metadata.uid);
+      const status = await readPodStatus(cri, pod.metadata.uid, opts.pod?.files);
       // A runtime-only pod (an orphan) comes with its uid only: its names are the runtime's labels.
       const target = pod.metadata.name === '' ? { ...pod, metadata: { ...pod.metadata, name: status.name, namespace: status.namespace } } : pod;
       const steps = await killPodContainersAndSandboxes(killer, target, status, gracePeriodSeconds);
@@ -262,7 +262,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     },
 
     async removePod(uid) {
-      const status = await readPodStatus(cri, uid);
+      const status = await readPodStatus(cri, uid, opts.pod?.files);
       const steps: SyncStepResult[] = [];
       for (const c of status.containers) {
         const { result } = await runStep(clock, 'removeContainer', c.name, 'RemoveContainerError', () => cri.runtime.removeContainer(c.id));
@@ -275,7 +275,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
       return { podUid: uid, ok: steps.every((s) => s.ok), steps };
     },
 
-    getPodStatus: (uid) => readPodStatus(cri, uid),
+    getPodStatus: (uid) => readPodStatus(cri, uid, opts.pod?.files),
 
     async execSync(containerId, cmd, timeoutSeconds) {
       const response = await cri.runtime.execSync(containerId, cmd, timeoutSeconds);

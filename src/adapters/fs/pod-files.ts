@@ -5,7 +5,7 @@ import type { PodFiles } from '../../ports/pod-files.js';
 import type { Random } from '../../ports/random.js';
 import { ensureHostsFile } from './etc-hosts-file.js';
 import { resolveSubPath } from './subpath-resolver.js';
-import { createTerminationMessageFile } from './termination-message-file.js';
+import { createTerminationMessageFile, readTerminationMessage } from './termination-message-file.js';
 
 export function createPodFiles(rootDir: string, random: Random, nodeHostsPath?: string): PodFiles {
   return {
@@ -16,5 +16,6 @@ export function createPodFiles(rootDir: string, random: Random, nodeHostsPath?: 
     },
     createTerminationMessageFile: (podUid, containerName) => createTerminationMessageFile(podDirectory(rootDir, podUid), containerName, random),
     resolveSubPath: (mount) => resolveSubPath(mount),
+    readTerminationMessage: (status) => readTerminationMessage(status),
   };
 }
