@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, createMachine, fromPromise, SimulatedClock, type AnyActorRef } from 'xstate';
+import { createActor, createMachine, fromCallback, fromPromise, SimulatedClock, type AnyActorRef } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import type { PodSyncOutcome } from '../../src/domain/pod/sync-outcome.js';
 import type { Pod, PodStatus } from '../../src/domain/pod/types.js';
@@ -55,8 +55,10 @@ const flush = () => settle(5);
 /**
  * A parent that invokes one pod worker with fake effects. Syncs and kills answer from queues
  * (default: ok at once) or stay pending when given a Deferred; status reads return `runtime`.
+ * With `volumeManager`, a fake volume manager (system id `volumeManager`) beside the worker records
+ * what it is sent in `volumeRequests`; the test answers for it with `send`.
  */
-function harness(input: Partial<PodWorkerInput> = {}) {
+function harness(input: Partial<PodWorkerInput> = {}, opts: { volumeManager?: boolean } = {}) {
   const clock = new SimulatedClock();
   clock.set(T0);
   const syncs: SyncPodInput[] = [];
@@ -65,6 +67,7 @@ function harness(input: Partial<PodWorkerInput> = {}) {
   const statuses: PodStatus[] = [];
   const syncAnswers: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[] = [];
   const killAnswers: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[] = [];
+  const volumeRequests: { type: string; pod?: Pod; podUid?: string; message?: string }[] = [];
   const state = { runtime: runtimeWith('running'), done: null as unknown };
 
   const answer = async (queue: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[]) => {
@@ -85,14 +88,18 @@ function harness(input: Partial<PodWorkerInput> = {}) {
       }),
     },
   });
+  const volumeManager = fromCallback<{ type: string }>(({ receive }) => { receive((e) => void volumeRequests.push(e)); });
   const parent = createMachine({
-    invoke: {
-      id: 'pod:u1',
-      systemId: 'pod:u1',
-      src: worker,
-      input: { pod: makePod(), ...input },
-      onDone: { actions: ({ event }) => { state.done = event.output; } },
-    },
+    invoke: [
+      ...(opts.volumeManager ? [{ id: 'volumeManager', systemId: 'volumeManager', src: volumeManager }] : []),
+      {
+        id: 'pod:u1',
+        systemId: 'pod:u1',
+        src: worker,
+        input: { pod: makePod(), ...input },
+        onDone: { actions: ({ event }: { event: { output: unknown } }) => { state.done = event.output; } },
+      },
+    ],
     on: { 'pod.status.updated': { actions: ({ event }) => { statuses.push((event as unknown as { status: PodStatus }).status); } } },
   });
   const root = createActor(parent, { clock });
@@ -101,7 +108,8 @@ function harness(input: Partial<PodWorkerInput> = {}) {
   const value = () => workerRef()?.getSnapshot().value as unknown;
   const send = (e: PodWorkerEvent) => workerRef()?.send(e);
   const advance = async (ms: number) => { clock.increment(ms); await flush(); };
-  return { clock, syncs, kills, statusReads, statuses, syncAnswers, killAnswers, state, value, send, advance, workerRef, root };
+  const context = () => workerRef()?.getSnapshot().context as PodWorkerContext;
+  return { clock, syncs, kills, statusReads, statuses, syncAnswers, killAnswers, volumeRequests, state, value, context, send, advance, workerRef, root };
 }
 
 describe('podWorkerMachine', () => {
@@ -492,5 +500,123 @@ describe('podWorkerMachine as a graph', () => {
       const kills = path.steps.filter((s) => (s.event.type as string) === 'xstate.done.actor.killPod');
       expect((kills.at(-1)?.event as { output?: PodSyncOutcome } | undefined)?.output?.ok).toBe(true);
     }
+  });
+});
+
+describe('podWorkerMachine waiting for volumes (WaitForAttachAndMount)', () => {
+  /** A pod with a ConfigMap and an emptyDir volume, of which its container mounts `mounted`. */
+  function podWithVolumes(mounted: string[] = ['cfg', 'cache']): Pod {
+    const pod = makePod('web', { volumes: [{ name: 'cfg', configMap: { name: 'app-config' } }, { name: 'cache', emptyDir: {} }] });
+    pod.spec.containers[0]!.volumeMounts = mounted.map((name) => ({ name, mountPath: `/mnt/${name}` }));
+    return pod;
+  }
+  const changed = (...unmounted: string[]): PodWorkerEvent => ({ type: 'pod.volumes.changed', unmounted });
+  const requestTypes = (h: ReturnType<typeof harness>) => h.volumeRequests.map((r) => r.type);
+
+  it('syncs at once and asks no volume manager for anything without waitForVolumes', async () => {
+    const h = harness({ pod: podWithVolumes() }, { volumeManager: true });
+    await flush();
+    expect(h.syncs).toHaveLength(1);
+    expect(h.volumeRequests).toEqual([]);
+  });
+
+  it('asks the volume manager and holds the first sync until it says no volume is left unmounted', async () => {
+    const h = harness({ pod: podWithVolumes(), waitForVolumes: true }, { volumeManager: true });
+    await flush();
+    expect(h.value()).toEqual({ syncing: 'waitingForVolumes' });
+    expect(h.volumeRequests).toEqual([{ type: 'volumes.pod.sync', pod: podWithVolumes() }]);
+    expect(h.syncs).toHaveLength(0);
+    h.send(changed('cache', 'cfg'));
+    h.send(changed('cfg'));
+    await flush();
+    expect(h.syncs).toHaveLength(0);
+    expect(h.value()).toEqual({ syncing: 'waitingForVolumes' });
+    h.send(changed());
+    await flush();
+    expect(h.syncs).toHaveLength(1);
+    expect(h.value()).toBe('idle');
+  });
+
+  it('syncs a pod whose volumes are mounted straight away on a resync, still asking the volume manager (the remount)', async () => {
+    const h = harness({ pod: podWithVolumes(), waitForVolumes: true }, { volumeManager: true });
+    await flush();
+    h.send(changed());
+    await flush();
+    await h.advance(60_000);
+    expect(h.syncs).toHaveLength(2);
+    h.send({ type: 'pod.sync.requested', reason: 'pleg' });
+    await flush();
+    expect(h.syncs).toHaveLength(3);
+    expect(requestTypes(h)).toEqual(['volumes.pod.sync', 'volumes.pod.sync', 'volumes.pod.sync']);
+    expect(h.value()).toBe('idle');
+  });
+
+  it.each([
+    { name: 'the volumes the manager last named', answer: ['cfg'], listed: '[cfg]' },
+    { name: 'every mounted volume, sorted, when the manager never answered', answer: null, listed: '[cache cfg]' },
+  ])('fails the sync after 2 minutes with Go\'s error listing $name, reads the status, backs off and waits again', async ({ answer, listed }) => {
+    const h = harness({ pod: podWithVolumes(), waitForVolumes: true }, { volumeManager: true });
+    h.state.runtime = runtimeWith('none');
+    await flush();
+    if (answer) h.send(changed(...answer));
+    await h.advance(119_999);
+    expect(h.value()).toEqual({ syncing: 'waitingForVolumes' });
+    expect(h.context().lastSyncError).toBeNull();
+    expect(h.statusReads).toHaveLength(0);
+    await h.advance(1);
+    const message = `unmounted volumes=${listed}, unattached volumes=${listed}, failed to process volumes=[]: timed out waiting for the condition`;
+    expect(h.context().lastSyncError).toEqual({ code: 'KLT_ERR_VOLUME_MOUNT', message, retryable: true });
+    expect(h.volumeRequests.at(-1)).toEqual({ type: 'volumes.pod.waitTimedOut', podUid: 'u1', message });
+    expect(h.statusReads).toEqual([{ podUid: 'u1' }]);
+    expect(h.statuses.at(-1)?.phase).toBe('Pending');
+    expect(h.value()).toBe('backingOff');
+    expect(h.syncs).toHaveLength(0);
+    await h.advance(10_000);
+    expect(h.value()).toEqual({ syncing: 'waitingForVolumes' });
+    expect(requestTypes(h)).toEqual(['volumes.pod.sync', 'volumes.pod.waitTimedOut', 'volumes.pod.sync']);
+    h.send(changed());
+    await flush();
+    expect(h.syncs).toHaveLength(1);
+    expect(h.context().lastSyncError).toBeNull();
+  });
+
+  it.each([
+    { name: 'pod.kill.requested', event: { type: 'pod.kill.requested', reason: 'deleted', gracePeriodSeconds: 3 } as PodWorkerEvent, grace: 3 },
+    {
+      name: 'an update with a deletionTimestamp',
+      event: { type: 'pod.spec.updated', pod: { ...podWithVolumes(), metadata: { ...podWithVolumes().metadata, deletionTimestamp: '2026-11-22T01:00:05Z', deletionGracePeriodSeconds: 5 } } } as PodWorkerEvent,
+      grace: 5,
+    },
+  ])('terminates without syncing when $name arrives while waiting for the volumes', async ({ event, grace }) => {
+    const h = harness({ pod: podWithVolumes(), waitForVolumes: true }, { volumeManager: true });
+    await flush();
+    h.send(event);
+    await flush();
+    expect(h.syncs).toHaveLength(0);
+    expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([grace]);
+    expect(h.state.done).toEqual({ podUid: 'u1' });
+    await h.advance(120_000);
+    expect(requestTypes(h)).toEqual(['volumes.pod.sync']);
+  });
+
+  it('syncs the latest spec when the pod is updated while waiting for the volumes', async () => {
+    const h = harness({ pod: podWithVolumes(), waitForVolumes: true }, { volumeManager: true });
+    await flush();
+    const updated = podWithVolumes();
+    updated.spec.containers[0]!.image = 'nginx:1.28';
+    h.send({ type: 'pod.spec.updated', pod: updated });
+    await flush();
+    expect(h.value()).toEqual({ syncing: 'waitingForVolumes' });
+    h.send(changed());
+    await flush();
+    expect(h.syncs[0]?.pod.spec.containers[0]?.image).toBe('nginx:1.28');
+  });
+
+  it('does not wait for a pod whose containers mount none of its volumes', async () => {
+    const h = harness({ pod: podWithVolumes([]), waitForVolumes: true }, { volumeManager: true });
+    await flush();
+    expect(h.syncs).toHaveLength(1);
+    expect(h.volumeRequests).toEqual([]);
+    expect(h.value()).toBe('idle');
   });
 });

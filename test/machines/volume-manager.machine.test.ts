@@ -1,0 +1,311 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback, fromPromise, setup, SimulatedClock, type AnyActorRef } from 'xstate';
+import type { Pod } from '../../src/domain/pod/types.js';
+import type { Volume } from '../../src/domain/volumes/sources.js';
+import {
+  volumeManagerMachine,
+  VOLUME_MANAGER_EFFECTS,
+  type CleanupOrphanedPodDirectoriesInput,
+  type PodDirectoryOutcome,
+  type PodVolumesChanged,
+  type RemovePodDirectoryInput,
+  type VolumeManagerContext,
+  type VolumeManagerEvent,
+  type VolumeMountFailed,
+  type VolumeWaitTimedOut,
+} from '../../src/machines/volume-manager.machine.js';
+import { volumeMachine, type MountVolumeInput, type MountVolumeOutput, type UnmountVolumeInput, type VolumeContext } from '../../src/machines/volume.machine.js';
+import { settle } from '../support/settle.js';
+
+const T0 = Date.UTC(2026, 10, 22, 1, 0, 0);
+const flush = () => settle(5);
+
+const cache: Volume = { name: 'cache', emptyDir: {} };
+const cfg: Volume = { name: 'cfg', configMap: { name: 'app-config' } };
+const logs: Volume = { name: 'logs', hostPath: { path: '/var/log/app', type: 'DirectoryOrCreate' } };
+const data: Volume = { name: 'data', persistentVolumeClaim: { claimName: 'data' } };
+
+/** A pod `uid` with `volumes`, whose one container mounts those named in `mounted` (default: all). */
+function makePod(uid: string, volumes: Volume[], mounted: string[] = volumes.map((v) => v.name)): Pod {
+  return {
+    metadata: { name: `p-${uid}`, namespace: 'ns', uid },
+    spec: {
+      containers: [{ name: 'web', image: 'nginx:1.27', ...(mounted.length > 0 ? { volumeMounts: mounted.map((name) => ({ name, mountPath: `/mnt/${name}` })) } : {}) }],
+      volumes,
+    },
+  };
+}
+
+interface Deferred<T> { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void }
+function deferred<T>(): Deferred<T> {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  return { promise, resolve, reject };
+}
+
+/**
+ * A volume manager with real `volume` children whose effects are fakes, beside fake pod workers
+ * (`pod:u1`, `pod:u2`) that record what they are told. A mount or tear-down of a volume named in
+ * `holdMount`/`holdUnmount` waits for the test; one named in `failMount` fails.
+ */
+function harness() {
+  const clock = new SimulatedClock();
+  clock.set(T0);
+  const mounts: MountVolumeInput[] = [];
+  const unmounts: UnmountVolumeInput[] = [];
+  const removals: RemovePodDirectoryInput[] = [];
+  const sweeps: CleanupOrphanedPodDirectoriesInput[] = [];
+  const holdMount: Record<string, Deferred<MountVolumeOutput>> = {};
+  const holdUnmount: Record<string, Deferred<void>> = {};
+  const failMount = new Map<string, string>();
+  const told: Record<string, PodVolumesChanged[]> = {};
+  const emitted: (VolumeMountFailed | VolumeWaitTimedOut)[] = [];
+
+  const volume = volumeMachine.provide({
+    actors: {
+      mountVolume: fromPromise<MountVolumeOutput, MountVolumeInput>(async ({ input }) => {
+        mounts.push(input);
+        await Promise.resolve();
+        const held = holdMount[input.volumeName];
+        if (held) { delete holdMount[input.volumeName]; return held.promise; }
+        const failure = failMount.get(input.volumeName);
+        if (failure !== undefined) throw new Error(failure);
+        return { hostPath: `/var/lib/kubelet/pods/${input.pod.metadata.uid}/volumes/${input.plugin.replace('/', '~')}/${input.volumeName}`, changed: true };
+      }),
+      unmountVolume: fromPromise<void, UnmountVolumeInput>(async ({ input }) => {
+        unmounts.push(input);
+        await Promise.resolve();
+        const held = holdUnmount[input.volumeName];
+        if (held) { delete holdUnmount[input.volumeName]; return held.promise; }
+      }),
+    },
+  });
+  const nothingRemoved: PodDirectoryOutcome = { removed: [], kept: [] };
+  const manager = volumeManagerMachine.provide({
+    actors: {
+      volume,
+      removePodDirectory: fromPromise<PodDirectoryOutcome, RemovePodDirectoryInput>(async ({ input }) => {
+        removals.push(input);
+        return { removed: [input.podUid], kept: [] };
+      }),
+      cleanupOrphanedPodDirectories: fromPromise<PodDirectoryOutcome, CleanupOrphanedPodDirectoriesInput>(async ({ input }) => {
+        sweeps.push(input);
+        return nothingRemoved;
+      }),
+    },
+  });
+  const fakeWorker = fromCallback<PodVolumesChanged, { uid: string }>(({ input, receive }) => {
+    receive((e) => void (told[input.uid] ??= []).push(e));
+  });
+  const parent = setup({ actors: { manager, fakeWorker } }).createMachine({
+    invoke: [
+      { src: 'fakeWorker', systemId: 'pod:u1', input: { uid: 'u1' } },
+      { src: 'fakeWorker', systemId: 'pod:u2', input: { uid: 'u2' } },
+      { id: 'volumeManager', src: 'manager', systemId: 'volumeManager', input: {} },
+    ],
+  });
+  const root = createActor(parent, { clock });
+  root.start();
+  const ref = root.system.get('volumeManager') as AnyActorRef;
+  ref.on('*', (e: VolumeMountFailed | VolumeWaitTimedOut) => void emitted.push(e));
+  const send = (e: VolumeManagerEvent) => ref.send(e);
+  const context = () => ref.getSnapshot().context as VolumeManagerContext;
+  const children = () => ref.getSnapshot().children as Record<string, AnyActorRef>;
+  const lists = (uid = 'u1') => (told[uid] ?? []).map((e) => e.unmounted);
+  const advance = async (ms: number) => { clock.increment(ms); await flush(); };
+  return { clock, mounts, unmounts, removals, sweeps, holdMount, holdUnmount, failMount, told, lists, emitted, send, context, children, advance };
+}
+
+const names = (inputs: { volumeName: string }[]) => inputs.map((i) => i.volumeName).sort();
+
+describe('volumeManagerMachine', () => {
+  it('exports exactly its effectful actor srcs', () => {
+    expect(VOLUME_MANAGER_EFFECTS).toEqual(['removePodDirectory', 'cleanupOrphanedPodDirectories']);
+  });
+
+  it('mounts each volume of a pod through its plugin, and tells the worker what is not mounted yet, then an empty list once all are', async () => {
+    const h = harness();
+    const cfgMount = deferred<MountVolumeOutput>();
+    h.holdMount.cfg = cfgMount;
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, cfg, logs]) });
+    expect(h.lists()).toEqual([['cache', 'cfg', 'logs']]);
+    const plugins = Object.fromEntries(Object.entries(h.children()).map(([id, c]) => [id, (c.getSnapshot().context as VolumeContext).plugin]));
+    expect(plugins).toEqual({
+      'volume:u1:cache': 'kubernetes.io/empty-dir',
+      'volume:u1:cfg': 'kubernetes.io/configmap',
+      'volume:u1:logs': 'kubernetes.io/host-path',
+    });
+    await flush();
+    expect(h.mounts.map((m) => [m.volumeName, m.plugin, m.remount])).toEqual([
+      ['cache', 'kubernetes.io/empty-dir', false], ['cfg', 'kubernetes.io/configmap', false], ['logs', 'kubernetes.io/host-path', false],
+    ]);
+    expect(h.lists().at(-1)).toEqual(['cfg']);
+    expect(h.context().pods.u1).toMatchObject({
+      waiting: true,
+      volumes: { cache: { state: 'mounted', error: null }, cfg: { state: 'mounting', error: null }, logs: { state: 'mounted', error: null } },
+    });
+    cfgMount.resolve({ hostPath: '/var/lib/kubelet/pods/u1/volumes/kubernetes.io~configmap/cfg', changed: true });
+    await flush();
+    expect(h.lists().at(-1)).toEqual([]);
+    expect(h.context().pods.u1?.waiting).toBe(false);
+    expect(h.lists('u2')).toEqual([]);
+  });
+
+  it('answers a second sync at once and sets up again only the volumes that require it', async () => {
+    const h = harness();
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, cfg, logs]) });
+    await flush();
+    const before = h.told.u1!.length;
+    const updated = makePod('u1', [cache, cfg, logs]);
+    updated.metadata.labels = { rev: '2' };
+    h.send({ type: 'volumes.pod.sync', pod: updated });
+    expect(h.told.u1!.slice(before)).toEqual([{ type: 'pod.volumes.changed', unmounted: [] }]);
+    await flush();
+    expect(h.mounts.filter((m) => m.remount).map((m) => [m.volumeName, m.pod.metadata.labels])).toEqual([['cfg', { rev: '2' }]]);
+    expect(h.mounts).toHaveLength(4);
+    expect(h.told.u1!.slice(before)).toHaveLength(1);
+  });
+
+  it('never mounts a volume no plugin handles: emits its error, and keeps it in the worker\'s list', async () => {
+    const h = harness();
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, data]) });
+    await flush();
+    const message = 'failed to get Plugin from volumeSpec for volume "data" err=no volume plugin matched (source "persistentVolumeClaim")';
+    expect(h.emitted).toEqual([{ type: 'volume.mount.failed', pod: { namespace: 'ns', name: 'p-u1', uid: 'u1' }, volumeName: 'data', message }]);
+    expect(Object.keys(h.children())).toEqual(['volume:u1:cache']);
+    expect(h.lists()).toEqual([['cache', 'data'], ['data']]);
+    expect(h.context().pods.u1?.volumes.data).toEqual({ state: 'unsupported', error: message });
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, data]) });
+    expect(h.lists().at(-1)).toEqual(['data']);
+    await h.advance(10 * 60_000);
+    expect(names(h.mounts)).toEqual(['cache']);
+  });
+
+  it('emits each failed set-up with the effect\'s message, and tells the worker once the retry mounted it', async () => {
+    const h = harness();
+    h.failMount.set('cfg', 'configmap "app-config" not found');
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cfg]) });
+    await flush();
+    expect(h.emitted).toEqual([{ type: 'volume.mount.failed', pod: { namespace: 'ns', name: 'p-u1', uid: 'u1' }, volumeName: 'cfg', message: 'configmap "app-config" not found' }]);
+    expect(h.context().pods.u1?.volumes.cfg).toEqual({ state: 'mounting', error: 'configmap "app-config" not found' });
+    await h.advance(500);
+    expect(h.emitted).toHaveLength(2);
+    h.failMount.delete('cfg');
+    await h.advance(1000);
+    expect(h.mounts).toHaveLength(3);
+    expect(h.lists()).toEqual([['cfg'], []]);
+    expect(h.context().pods.u1?.volumes.cfg).toEqual({ state: 'mounted', error: null });
+  });
+
+  it('tells the worker at once that nothing is to be mounted for a pod whose containers mount no volume', () => {
+    const h = harness();
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, cfg], []) });
+    expect(h.lists()).toEqual([[]]);
+    expect(h.children()).toEqual({});
+  });
+
+  it('leaves alone a volume no container mounts', async () => {
+    const h = harness();
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, cfg, logs], ['cfg']) });
+    await flush();
+    expect(Object.keys(h.children())).toEqual(['volume:u1:cfg']);
+    expect(names(h.mounts)).toEqual(['cfg']);
+    expect(h.lists()).toEqual([['cfg'], []]);
+  });
+
+  it('tears every volume down on release with removeDirectory, removes the directory only once all are down, then forgets the pod', async () => {
+    const h = harness();
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, cfg, logs]) });
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u2', [cache]) });
+    await flush();
+    const slow = deferred<void>();
+    h.holdUnmount.cfg = slow;
+    h.send({ type: 'volumes.pod.release', podUid: 'u1', removeDirectory: true });
+    await flush();
+    expect(h.unmounts.map((u) => [u.volumeName, u.plugin])).toEqual([['cache', 'kubernetes.io/empty-dir'], ['cfg', 'kubernetes.io/configmap'], ['logs', 'kubernetes.io/host-path']]);
+    expect(h.removals).toEqual([]);
+    expect(h.context().pods.u1?.volumes).toEqual({ cfg: { state: 'unmounting', error: null } });
+    slow.resolve();
+    await flush();
+    expect(h.removals).toEqual([{ podUid: 'u1' }]);
+    expect(h.context().pods.u1).toBeUndefined();
+    expect(Object.keys(h.context().pods)).toEqual(['u2']);
+    expect(Object.keys(h.children()).sort()).toEqual(['volume:u2:cache']);
+  });
+
+  it('tears a volume down after the mount in flight when the pod is released during it', async () => {
+    const h = harness();
+    const held = deferred<MountVolumeOutput>();
+    h.holdMount.cfg = held;
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cfg]) });
+    await flush();
+    h.send({ type: 'volumes.pod.release', podUid: 'u1', removeDirectory: true });
+    await flush();
+    expect(h.unmounts).toEqual([]);
+    held.resolve({ hostPath: '/x', changed: true });
+    await flush();
+    expect(names(h.unmounts)).toEqual(['cfg']);
+    expect(h.removals).toEqual([{ podUid: 'u1' }]);
+    expect(h.lists()).toEqual([['cfg']]);
+  });
+
+  it('keeps a pod released without removeDirectory, mounts nothing again on a later sync, and removes its directory on the final release', async () => {
+    const h = harness();
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, cfg]) });
+    await flush();
+    h.send({ type: 'volumes.pod.release', podUid: 'u1', removeDirectory: false });
+    await flush();
+    expect(names(h.unmounts)).toEqual(['cache', 'cfg']);
+    expect(h.removals).toEqual([]);
+    expect(h.context().pods.u1).toMatchObject({ volumes: {}, releasing: true, removeDirectory: false, waiting: false });
+    expect(h.children()).toEqual({});
+    const told = h.told.u1!.length;
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, cfg]) });
+    await flush();
+    expect(h.mounts).toHaveLength(2);
+    expect(h.told.u1).toHaveLength(told);
+    h.send({ type: 'volumes.pod.release', podUid: 'u1', removeDirectory: false });
+    await flush();
+    expect(h.unmounts).toHaveLength(2);
+    h.send({ type: 'volumes.pod.release', podUid: 'u1', removeDirectory: true });
+    await flush();
+    expect(h.removals).toEqual([{ podUid: 'u1' }]);
+    expect(h.context().pods.u1).toBeUndefined();
+  });
+
+  it('removes the directory of a pod it never knew on release with removeDirectory, and does nothing without', async () => {
+    const h = harness();
+    h.send({ type: 'volumes.pod.release', podUid: 'gone', removeDirectory: false });
+    await flush();
+    expect(h.removals).toEqual([]);
+    h.send({ type: 'volumes.pod.release', podUid: 'gone', removeDirectory: true });
+    await flush();
+    expect(h.removals).toEqual([{ podUid: 'gone' }]);
+    expect(h.context().pods).toEqual({});
+    expect(h.children()).toEqual({});
+  });
+
+  it('sweeps orphaned pod directories keeping the given pods and those it knows, sorted, once per volumes.pods.known', async () => {
+    const h = harness();
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache]) });
+    h.send({ type: 'volumes.pods.known', podUids: ['u3', 'u2', 'u1'] });
+    await flush();
+    expect(h.sweeps).toEqual([{ keep: ['u1', 'u2', 'u3'] }]);
+    h.send({ type: 'volumes.pods.known', podUids: [] });
+    await flush();
+    expect(h.sweeps).toEqual([{ keep: ['u1', 'u2', 'u3'] }, { keep: ['u1'] }]);
+    expect(h.context().sweeps).toBe(2);
+    expect(Object.keys(h.children())).toEqual(['volume:u1:cache']);
+  });
+
+  it('emits volume.wait.timedOut with the worker\'s message for a pod it knows', () => {
+    const h = harness();
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [data]) });
+    h.emitted.length = 0;
+    const message = 'unmounted volumes=[data], unattached volumes=[data], failed to process volumes=[]: timed out waiting for the condition';
+    h.send({ type: 'volumes.pod.waitTimedOut', podUid: 'u1', message });
+    h.send({ type: 'volumes.pod.waitTimedOut', podUid: 'nobody', message });
+    expect(h.emitted).toEqual([{ type: 'volume.wait.timedOut', pod: { namespace: 'ns', name: 'p-u1', uid: 'u1' }, message }]);
+  });
+});
