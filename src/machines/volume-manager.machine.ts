@@ -7,8 +7,9 @@
  * - `volumes.pod.sync` (a pod worker about to sync; Go's WaitForAttachAndMount + ReprocessPod): a pod
  *   seen for the first time gets a child per volume its containers mount (the populator's
  *   processPodVolumes); a known one has its API-backed volumes set up again. Once every volume has
- *   been mounted, the worker (`pod:<uid>`) is told `pod.volumes.mounted` — at once when they already
- *   were, else when the last one mounts. A volume with no plugin never mounts: its error is kept and
+ *   been mounted, the worker (`pod:<uid>`) is told so by `pod.volumes.changed` with an empty list of
+ *   unmounted volumes — at once when they already were, else when the last one mounts (every
+ *   answer lists what is still unmounted, for the worker's timeout error). A volume with no plugin never mounts: its error is kept and
  *   reported, and the worker's wait runs out as Go's does.
  * - Each failed set-up is emitted as `volume.mount.failed` (the composition root records Go's
  *   FailedMount Warning event: "MountVolume.SetUp failed for volume …").
@@ -178,7 +179,11 @@ export const volumeManagerMachine = setup({
         const entry = context.pods[event.podUid];
         const volume = entry?.volumes[event.volumeName];
         if (!entry || !volume || volume.state === 'unmounting') return;
-        if (volume.state === 'mounted') return;
+        if (volume.state === 'mounted') {
+          // A remount that failed before has recovered: its error goes.
+          if (volume.error !== null) enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, volumes: { ...entry.volumes, [event.volumeName]: { state: 'mounted', error: null } } } } });
+          return;
+        }
         const next: PodVolumesEntry = { ...entry, volumes: { ...entry.volumes, [event.volumeName]: { state: 'mounted', error: null } } };
         if (next.waiting) {
           next.waiting = unmountedOf(next).length > 0;

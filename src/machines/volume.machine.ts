@@ -54,8 +54,10 @@ export interface VolumeContext {
   plugin: VolumePluginName;
   requiresRemount: boolean;
   backoff: { initialMs: number; maxMs: number };
-  /** Failed operations in a row (the back-off's exponent). */
+  /** Failed set-ups in a row (the back-off's exponent). */
   failures: number;
+  /** Failed tear-downs in a row: a tear-down backs off on its own count, as Go's per-operation back-off. */
+  unmountFailures: number;
   /** Set up at least once: the pod may start its containers. */
   everMounted: boolean;
   hostPath: string | null;
@@ -85,6 +87,23 @@ const notProvided = (name: string) => async (): Promise<never> => {
 };
 
 const errorOf = (event: AnyEventObject): SerializedError => serializeError((event as { error?: unknown }).error);
+
+/**
+ * The set-up both `mounting` and `remounting` invoke: a first set-up and a remount differ only in
+ * `remount` (a volume already mounted once keeps its tmpfs and rewrites only changed content).
+ */
+const setUp = {
+  src: 'mountVolume',
+  input: ({ context }: { context: VolumeContext }): MountVolumeInput => ({ pod: context.pod, volumeName: context.volumeName, plugin: context.plugin, remount: context.everMounted }),
+  onDone: [
+    { guard: 'unmountRequested', target: 'unmounting', actions: 'recordMounted' },
+    { target: 'mounted', actions: 'recordMounted' },
+  ],
+  onError: [
+    { guard: 'unmountRequested', target: 'unmounting', actions: 'recordMountFailure' },
+    { target: 'backingOff', actions: 'recordMountFailure' },
+  ],
+} as const;
 
 export const volumeMachine = setup({
   types: {
@@ -122,7 +141,7 @@ export const volumeMachine = setup({
       enqueue.assign({ failures: context.failures + 1, lastError: error });
       enqueue.sendParent({ type: 'volume.mount.failed', podUid: context.podUid, volumeName: context.volumeName, error, remount: context.everMounted } satisfies VolumeReport);
     }),
-    recordUnmountFailure: assign(({ context, event }) => ({ failures: context.failures + 1, lastError: errorOf(event) })),
+    recordUnmountFailure: assign(({ context, event }) => ({ unmountFailures: context.unmountFailures + 1, lastError: errorOf(event) })),
     // A volume without API content (emptyDir, hostPath) has nothing to set up again.
     takeRemount: assign(({ context, event }) => (event.type === 'volume.remount' ? { pod: event.pod, remountPending: context.requiresRemount } : {})),
     startOperation: assign({ remountPending: false }),
@@ -130,6 +149,7 @@ export const volumeMachine = setup({
   },
   delays: {
     backoff: ({ context }) => volumeBackoffMs(context.failures, context.backoff),
+    unmountBackoff: ({ context }) => volumeBackoffMs(context.unmountFailures, context.backoff),
     refresh: ({ context }) => context.refreshAfterMs ?? 0,
   },
 }).createMachine({
@@ -142,6 +162,7 @@ export const volumeMachine = setup({
     requiresRemount: input.requiresRemount,
     backoff: input.backoff ?? volumeBackoff,
     failures: 0,
+    unmountFailures: 0,
     everMounted: false,
     hostPath: null,
     refreshAfterMs: null,
@@ -160,18 +181,7 @@ export const volumeMachine = setup({
     mounting: {
       meta: { description: 'SetUp: the plugin makes the volume (directory, tmpfs, or content written atomically)' },
       entry: 'startOperation',
-      invoke: {
-        src: 'mountVolume',
-        input: ({ context }) => ({ pod: context.pod, volumeName: context.volumeName, plugin: context.plugin, remount: context.everMounted }),
-        onDone: [
-          { guard: 'unmountRequested', target: 'unmounting', actions: 'recordMounted' },
-          { target: 'mounted', actions: 'recordMounted' },
-        ],
-        onError: [
-          { guard: 'unmountRequested', target: 'unmounting', actions: 'recordMountFailure' },
-          { target: 'backingOff', actions: 'recordMountFailure' },
-        ],
-      },
+      invoke: setUp,
     },
     backingOff: {
       meta: { description: 'the last set-up failed: waits 500 ms doubling to 2 min 2 s' },
@@ -190,18 +200,7 @@ export const volumeMachine = setup({
     remounting: {
       meta: { description: 'SetUp again: the content is rewritten only where it changed; a failure keeps the old content' },
       entry: 'startOperation',
-      invoke: {
-        src: 'mountVolume',
-        input: ({ context }) => ({ pod: context.pod, volumeName: context.volumeName, plugin: context.plugin, remount: true }),
-        onDone: [
-          { guard: 'unmountRequested', target: 'unmounting', actions: 'recordMounted' },
-          { target: 'mounted', actions: 'recordMounted' },
-        ],
-        onError: [
-          { guard: 'unmountRequested', target: 'unmounting', actions: 'recordMountFailure' },
-          { target: 'backingOff', actions: 'recordMountFailure' },
-        ],
-      },
+      invoke: setUp,
     },
     unmounting: {
       meta: { description: 'TearDown: unmounts and removes the volume directory (never through a live mount)' },
@@ -214,7 +213,7 @@ export const volumeMachine = setup({
     },
     unmountBackingOff: {
       meta: { description: 'the tear-down failed: tries again after the back-off' },
-      after: { backoff: { target: 'unmounting' } },
+      after: { unmountBackoff: { target: 'unmounting' } },
     },
     unmounted: { type: 'final' },
   },

@@ -304,6 +304,21 @@ describe('volumeMachine', () => {
     expect(h.unmounts.map((u) => u.atMs)).toEqual([0, 500, 1500]);
     expect(h.state.done).toEqual({ podUid: 'u1', volumeName: 'cfg' });
   });
+
+  it('backs a tear-down off on its own count, not on the failed mounts before it (Go resets the back-off per operation)', async () => {
+    const h = harness();
+    h.mountAnswers.push(failure(), failure(), failure(), failure());
+    await flush();
+    for (const delay of [500, 1000, 2000]) await h.advance(delay);
+    expect(h.mounts).toHaveLength(4);
+    h.unmountAnswers.push(new Error('device or resource busy'));
+    h.send({ type: 'volume.unmount' });
+    await flush();
+    expect(h.value()).toBe('unmountBackingOff');
+    const failedAt = h.unmounts[0]!.atMs;
+    await h.advance(500);
+    expect(h.unmounts.map((u) => u.atMs - failedAt)).toEqual([0, 500]);
+  });
 });
 
 describe('volumeMachine as a graph', () => {
