@@ -74,12 +74,12 @@ describe('checkHostPath', () => {
   });
 
   it.each([
-    ['DirectoryOrCreate', () => dir],
-    ['Directory', () => dir],
-    ['FileOrCreate', () => file],
-    ['File', () => file],
-    ['Socket', () => socket],
-    ['CharDevice', () => '/dev/null'],
+    ['DirectoryOrCreate', (): string => dir],
+    ['Directory', (): string => dir],
+    ['FileOrCreate', (): string => file],
+    ['File', (): string => file],
+    ['Socket', (): string => socket],
+    ['CharDevice', (): string => '/dev/null'],
   ] as const)('accepts a %s of the right kind', async (type, path) => {
     await expect(check(path(), type)).resolves.toBeUndefined();
   });
@@ -95,15 +95,15 @@ describe('checkHostPath', () => {
   });
 
   it.each([
-    ['DirectoryOrCreate', () => file, 'a directory'],
-    ['Directory', () => file, 'a directory'],
-    ['Directory', () => join(root!, 'missing'), 'a directory'],
-    ['FileOrCreate', () => dir, 'a file'],
-    ['File', () => dir, 'a file'],
-    ['File', () => join(root!, 'missing'), 'a file'],
-    ['Socket', () => file, 'a socket file'],
-    ['CharDevice', () => file, 'a character device'],
-    ['BlockDevice', () => '/dev/null', 'a block device'],
+    ['DirectoryOrCreate', (): string => file, 'a directory'],
+    ['Directory', (): string => file, 'a directory'],
+    ['Directory', (): string => join(root!, 'missing'), 'a directory'],
+    ['FileOrCreate', (): string => dir, 'a file'],
+    ['File', (): string => dir, 'a file'],
+    ['File', (): string => join(root!, 'missing'), 'a file'],
+    ['Socket', (): string => file, 'a socket file'],
+    ['CharDevice', (): string => file, 'a character device'],
+    ['BlockDevice', (): string => '/dev/null', 'a block device'],
   ] as const)('refuses a %s that is not %s with Go\'s message', async (type, path, what) => {
     const failure = check(path(), type);
     await expect(failure).rejects.toMatchObject({ code: 'KLT_ERR_VOLUME_MOUNT' });

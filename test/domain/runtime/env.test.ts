@@ -119,3 +119,69 @@ describe('expandCommandAndArgs', () => {
     expect(expandCommandAndArgs({ name: 'app', image: 'x:1' }, [])).toEqual({});
   });
 });
+
+describe('makeEnvironmentVariables with ConfigMaps and Secrets (Go\'s messages)', () => {
+  const lookup = {
+    configMap: (ns: string, name: string) => (ns === 'shop' && name === 'settings' ? { mode: 'fast' } : undefined),
+    secret: (ns: string, name: string) => (ns === 'shop' && name === 'creds' ? { password: 's3cret' } : undefined),
+  };
+  const cmKey = (name: string, key: string, optional?: boolean): Container => ({
+    name: 'app', image: 'x:1', env: [{ name: 'V', valueFrom: { configMapKeyRef: { name, key, ...(optional !== undefined ? { optional } : {}) } } }],
+  });
+  const secretKey = (name: string, key: string, optional?: boolean): Container => ({
+    name: 'app', image: 'x:1', env: [{ name: 'V', valueFrom: { secretKeyRef: { name, key, ...(optional !== undefined ? { optional } : {}) } } }],
+  });
+  const fails = (c: Container, context: EnvContext, message: string) => {
+    const run = () => makeEnvironmentVariables(podWith(c), c, context);
+    expect(run).toThrow(expect.objectContaining({ code: 'KLT_ERR_CONTAINER_CONFIG' }));
+    expect(run).toThrow(message);
+  };
+
+  it.each([
+    ['a configMapKeyRef', cmKey('x', 'k'), "couldn't get configMap shop/x, no kubeClient defined"],
+    ['a secretKeyRef', secretKey('x', 'k'), "couldn't get secret shop/x, no kubeClient defined"],
+    ['an optional configMapKeyRef', cmKey('x', 'k', true), "couldn't get configMap shop/x, no kubeClient defined"],
+    ['an envFrom configMapRef', { name: 'app', image: 'x:1', envFrom: [{ configMapRef: { name: 'x' } }] }, "couldn't get configMap shop/x, no kubeClient defined"],
+    ['an optional envFrom secretRef', { name: 'app', image: 'x:1', envFrom: [{ secretRef: { name: 'x', optional: true } }] }, "couldn't get secret shop/x, no kubeClient defined"],
+  ] as [string, Container, string][])('fails %s without a lookup (standalone)', (_what, c, message) => {
+    fails(c, ctx, message);
+  });
+
+  it.each([
+    ['a configMapKeyRef', cmKey('x', 'k'), 'configmap "x" not found'],
+    ['a secretKeyRef', secretKey('x', 'k'), 'secret "x" not found'],
+    ['an envFrom configMapRef', { name: 'app', image: 'x:1', envFrom: [{ configMapRef: { name: 'x' } }] }, 'configmap "x" not found'],
+    ['an envFrom secretRef', { name: 'app', image: 'x:1', envFrom: [{ secretRef: { name: 'x' } }] }, 'secret "x" not found'],
+  ] as [string, Container, string][])('fails %s to a missing object with the manager\'s not-found message', (_what, c, message) => {
+    fails(c, { ...ctx, lookup }, message);
+  });
+
+  it.each([
+    ['a configMapKeyRef', cmKey('x', 'k', true)],
+    ['a secretKeyRef', secretKey('x', 'k', true)],
+    ['an envFrom configMapRef', { name: 'app', image: 'x:1', envFrom: [{ configMapRef: { name: 'x', optional: true } }] }],
+    ['an envFrom secretRef', { name: 'app', image: 'x:1', envFrom: [{ secretRef: { name: 'x', optional: true } }] }],
+  ] as [string, Container][])('skips an optional %s to a missing object', (_what, c) => {
+    expect(makeEnvironmentVariables(podWith(c), c, { ...ctx, lookup })).toEqual([]);
+  });
+
+  it.each([
+    ['ConfigMap', cmKey('settings', 'nope'), "couldn't find key nope in ConfigMap shop/settings"],
+    ['Secret', secretKey('creds', 'nope'), "couldn't find key nope in Secret shop/creds"],
+  ] as [string, Container, string][])('fails a reference to a key the %s does not have', (_kind, c, message) => {
+    fails(c, { ...ctx, lookup }, message);
+  });
+
+  it.each([
+    ['ConfigMap', cmKey('settings', 'nope', true)],
+    ['Secret', secretKey('creds', 'nope', true)],
+  ] as [string, Container][])('skips an optional reference to a key the %s does not have', (_kind, c) => {
+    expect(makeEnvironmentVariables(podWith(c), c, { ...ctx, lookup })).toEqual([]);
+  });
+
+  it('names the default namespace for a pod without one', () => {
+    const c = cmKey('x', 'k');
+    const pod: Pod = { metadata: { name: 'web', uid: 'uid-1' }, spec: { containers: [c] } };
+    expect(() => makeEnvironmentVariables(pod, c, ctx)).toThrow("couldn't get configMap default/x, no kubeClient defined");
+  });
+});

@@ -1,0 +1,181 @@
+import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApiContentWriter } from '../../../src/adapters/volumes/api-content.js';
+import type { VolumeContentWriter } from '../../../src/adapters/volumes/volume-plugins.js';
+import type { Pod, PodSpec } from '../../../src/domain/pod/types.js';
+import type { Volume } from '../../../src/domain/volumes/sources.js';
+import { FakeVolumeSources, keyed } from '../../fakes/fake-volume-sources.js';
+import { needsRoot, notRoot, tempRoot, unmountAndRemove } from './mount-helpers.js';
+
+function podWith(spec: Partial<PodSpec> = {}): Pod {
+  return {
+    metadata: { name: 'web', namespace: 'shop', uid: 'uid-1', labels: { app: 'web' } },
+    spec: { containers: [{ name: 'app', image: 'busybox', resources: { limits: { memory: '64Mi' } } }], ...spec },
+  };
+}
+
+const text = (dir: string, path: string) => readFile(join(dir, path), 'utf8');
+const modeOf = async (p: string) => (await stat(p)).mode & 0o7777;
+
+let root: string | undefined;
+let dir: string;
+let sources: FakeVolumeSources;
+let now: number;
+let writer: VolumeContentWriter;
+
+beforeEach(async () => {
+  root = await tempRoot('klt-api-content-');
+  dir = root;
+  sources = new FakeVolumeSources();
+  now = 1_000;
+  writer = createApiContentWriter({ sources, clock: { now: () => now }, nodeAllocatable: () => ({ memory: '8Gi' }) });
+});
+afterEach(async () => {
+  await unmountAndRemove(root);
+  root = undefined;
+});
+
+describe('createApiContentWriter', () => {
+  it('writes a configMap volume through ..data, having registered the pod first', async () => {
+    sources.configMaps.set('shop/settings', keyed({ mode: 'fast', 'app.yaml': 'a: 1' }));
+    const volume: Volume = { name: 'config', configMap: { name: 'settings' } };
+    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true });
+    expect(sources.calls).toEqual(['registerPod uid-1', 'configMap shop/settings']);
+    expect(sources.registered.map((p) => p.metadata.uid)).toEqual(['uid-1']);
+    expect(await text(dir, 'mode')).toBe('fast');
+    expect(await text(dir, 'app.yaml')).toBe('a: 1');
+    expect(await readlink(join(dir, 'mode'))).toBe('..data/mode');
+    expect((await lstat(join(dir, '..data'))).isSymbolicLink()).toBe(true);
+    expect(await text(dir, '..data/mode')).toBe('fast');
+    expect(await modeOf(join(dir, 'mode'))).toBe(0o644);
+  });
+
+  it('writes a secret volume\'s listed items with their modes', async () => {
+    sources.secrets.set('shop/creds', keyed({ password: 's3cret', user: 'admin' }));
+    const volume: Volume = { name: 'creds', secret: { secretName: 'creds', defaultMode: 0o400, items: [{ key: 'password', path: 'db/pass' }] } };
+    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true });
+    expect(sources.calls).toEqual(['registerPod uid-1', 'secret shop/creds']);
+    expect(await text(dir, 'db/pass')).toBe('s3cret');
+    expect(await modeOf(join(dir, 'db/pass'))).toBe(0o400);
+    expect((await readdir(dir)).filter((n) => !n.startsWith('..'))).toEqual(['db']);
+  });
+
+  it('writes a downwardAPI volume from the pod, with node allocatable for an unset limit', async () => {
+    const volume: Volume = {
+      name: 'info',
+      downwardAPI: {
+        items: [
+          { path: 'name', fieldRef: { fieldPath: 'metadata.name' } },
+          { path: 'labels', fieldRef: { fieldPath: 'metadata.labels' } },
+          { path: 'cpu-limit', resourceFieldRef: { containerName: 'app', resource: 'limits.cpu' } },
+          { path: 'mem-limit', resourceFieldRef: { containerName: 'app', resource: 'limits.memory', divisor: '1Mi' } },
+        ],
+      },
+    };
+    writer = createApiContentWriter({ sources, clock: { now: () => now }, nodeAllocatable: () => ({ cpu: '4', memory: '8Gi' }) });
+    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true });
+    expect(await text(dir, 'name')).toBe('web');
+    expect(await text(dir, 'labels')).toBe('app="web"');
+    expect(await text(dir, 'cpu-limit')).toBe('4');
+    expect(await text(dir, 'mem-limit')).toBe('64');
+    expect(sources.calls).toEqual(['registerPod uid-1']);
+  });
+
+  it('writes a projected volume from a ConfigMap, a Secret, the downward API and a token', async () => {
+    sources.configMaps.set('shop/settings', keyed({ mode: 'fast' }));
+    sources.secrets.set('shop/creds', keyed({ password: 's3cret' }));
+    const volume: Volume = {
+      name: 'bundle',
+      projected: {
+        sources: [
+          { configMap: { name: 'settings' } },
+          { secret: { name: 'creds', items: [{ key: 'password', path: 'pass' }] } },
+          { downwardAPI: { items: [{ path: 'uid', fieldRef: { fieldPath: 'metadata.uid' } }] } },
+          { serviceAccountToken: { path: 'token' } },
+        ],
+      },
+    };
+    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true, refreshAfterMs: 9_000 });
+    expect(sources.tokenRequests).toEqual([
+      { namespace: 'shop', serviceAccountName: 'default', audience: '', expirationSeconds: 3600, pod: { namespace: 'shop', name: 'web', uid: 'uid-1' } },
+    ]);
+    expect(await text(dir, 'mode')).toBe('fast');
+    expect(await text(dir, 'pass')).toBe('s3cret');
+    expect(await text(dir, 'uid')).toBe('uid-1');
+    expect(await text(dir, 'token')).toBe('token-for-default-api');
+    expect(await modeOf(join(dir, 'token'))).toBe(0o644);
+  });
+
+  it('asks for the token with the pod\'s service account, the audience and expiry, and answers the earliest refresh', async () => {
+    const refreshAt: Record<string, number> = { vault: 61_000, api: 31_000 };
+    sources.token = (spec) => ({ token: `t-${spec.audience || 'api'}`, expirationTimestampMs: 100_000, refreshAtMs: refreshAt[spec.audience || 'api'] ?? 0 });
+    const volume: Volume = {
+      name: 'tokens',
+      projected: { sources: [{ serviceAccountToken: { path: 'vault-token', audience: 'vault', expirationSeconds: 7200 } }, { serviceAccountToken: { path: 'token' } }] },
+    };
+    expect(await writer.write(podWith({ serviceAccountName: 'robot' }), volume, dir)).toEqual({ changed: true, refreshAfterMs: 30_000 });
+    expect(sources.tokenRequests.map((r) => [r.serviceAccountName, r.audience, r.expirationSeconds])).toEqual([['robot', 'vault', 7200], ['robot', '', 3600]]);
+    expect(await text(dir, 'vault-token')).toBe('t-vault');
+    expect(await text(dir, 'token')).toBe('t-api');
+  });
+
+  it('answers refreshAfterMs 0 for a token whose refresh time has passed', async () => {
+    now = 50_000;
+    const volume: Volume = { name: 'tokens', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } };
+    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true, refreshAfterMs: 0 });
+  });
+
+  it.skipIf(notRoot)(`writes the token 0600 for a pod with fsGroup, widened to 0640 for the group by the ownership pass (${needsRoot})`, async () => {
+    const volume: Volume = { name: 'tokens', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } };
+    await writer.write(podWith({ securityContext: { fsGroup: 2000 } }), volume, dir);
+    const token = await stat(join(dir, 'token'));
+    expect(token.mode & 0o7777).toBe(0o640);
+    expect(token.gid).toBe(2000);
+  });
+
+  it.skipIf(notRoot)(`writes the token 0600, owned by the pod's one user, for a pod with runAsUser (${needsRoot})`, async () => {
+    const volume: Volume = { name: 'tokens', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } };
+    await writer.write(podWith({ securityContext: { runAsUser: 1234 } }), volume, dir);
+    const token = await stat(join(dir, 'token'));
+    expect(token.mode & 0o7777).toBe(0o600);
+    expect(token.uid).toBe(1234);
+  });
+
+  it('answers changed:false for the same content, and changed:true with the new file after a ConfigMap change', async () => {
+    sources.configMaps.set('shop/settings', keyed({ mode: 'fast' }));
+    const volume: Volume = { name: 'config', configMap: { name: 'settings' } };
+    await writer.write(podWith(), volume, dir);
+    const first = await readlink(join(dir, '..data'));
+    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: false });
+    expect(await readlink(join(dir, '..data'))).toBe(first);
+    sources.configMaps.set('shop/settings', keyed({ mode: 'slow' }));
+    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true });
+    expect(await text(dir, 'mode')).toBe('slow');
+    expect(await readlink(join(dir, '..data'))).not.toBe(first);
+  });
+
+  it.each([
+    [{ name: 'config', configMap: { name: 'x' } }, 'configmap "x" not found'],
+    [{ name: 'creds', secret: { secretName: 'x' } }, 'secret "x" not found'],
+    [{ name: 'bundle', projected: { sources: [{ configMap: { name: 'x' } }] } }, 'configmap "x" not found'],
+  ] as [Volume, string][])('rejects a missing non-optional object (%#) and writes nothing', async (volume, message) => {
+    const failure = writer.write(podWith(), volume, dir);
+    await expect(failure).rejects.toMatchObject({ code: 'KLT_ERR_API_NOT_FOUND' });
+    await expect(failure).rejects.toThrow(message);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('writes an empty volume for a missing optional ConfigMap', async () => {
+    const volume: Volume = { name: 'config', configMap: { name: 'x', optional: true } };
+    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true });
+    expect(await readdir(dir)).toContain('..data');
+    expect((await readdir(dir)).filter((n) => !n.startsWith('..'))).toEqual([]);
+  });
+
+  it('rejects with the manager\'s error when a read fails', async () => {
+    sources.failNext = new Error('the API server is unreachable');
+    const volume: Volume = { name: 'config', configMap: { name: 'settings' } };
+    await expect(writer.write(podWith(), volume, dir)).rejects.toThrow('the API server is unreachable');
+  });
+});
