@@ -23,8 +23,12 @@ function referencedNames(container: Container): { configMaps: Set<string>; secre
   return { configMaps, secrets };
 }
 
-const asStrings = (data: KeyedData | undefined): Record<string, string> | undefined =>
-  data && Object.fromEntries(Object.entries(data.data).map(([k, v]) => [k, v.toString('utf8')]));
+/** The text keys only: Go's env reads a ConfigMap's `data`, never its `binaryData`. */
+const asStrings = (object: KeyedData | undefined): Record<string, string> | undefined => {
+  if (!object) return undefined;
+  const binary = new Set(object.binaryKeys ?? []);
+  return Object.fromEntries(Object.entries(object.data).filter(([k]) => !binary.has(k)).map(([k, v]) => [k, v.toString('utf8')]));
+};
 
 async function readAll(names: Set<string>, read: (name: string) => Promise<KeyedData | undefined>): Promise<Map<string, Record<string, string> | undefined>> {
   return new Map(await Promise.all([...names].map(async (name) => [name, asStrings(await read(name))] as const)));

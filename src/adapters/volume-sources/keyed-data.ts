@@ -15,7 +15,8 @@ export function configMapData(object: VolumeObject): KeyedData {
   const data: Record<string, Buffer> = {};
   decode(data, object.data, 'utf8');
   decode(data, object.binaryData, 'base64');
-  return { data };
+  const binaryKeys = Object.keys(object.binaryData ?? {});
+  return binaryKeys.length > 0 ? { data, binaryKeys } : { data };
 }
 
 export function secretData(object: VolumeObject): KeyedData {

@@ -52,6 +52,8 @@ export interface Volume {
 export interface KeyedData {
   /** ConfigMap data (UTF-8) and binaryData, or Secret data (decoded from base64) and stringData. */
   data: Record<string, Buffer>;
+  /** A ConfigMap's binaryData keys: volumes hold them, env never sees them (Go reads only `data` there). */
+  binaryKeys?: string[];
 }
 
 /**

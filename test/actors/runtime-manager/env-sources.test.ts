@@ -47,6 +47,14 @@ describe('fetchEnvSources', () => {
     expect(lookup?.secret('shop', 'settings')).toBeUndefined();
   });
 
+  it('leaves a ConfigMap\'s binaryData keys out of the env, as Go reads only data there', async () => {
+    sources.configMaps.set('shop/settings', { data: { mode: Buffer.from('fast'), blob: Buffer.from([0xff, 0x00]) }, binaryKeys: ['blob'] });
+    const c: Container = { name: 'app', image: 'x', envFrom: [{ configMapRef: { name: 'settings' } }], env: [{ name: 'B', valueFrom: { configMapKeyRef: { name: 'settings', key: 'blob' } } }] };
+    const lookup = await fetchEnvSources(sources, podWith(c), c);
+    expect(lookup?.configMap('shop', 'settings')).toEqual({ mode: 'fast' });
+    expect(() => makeEnvironmentVariables(podWith(c), c, { podIPs: [], hostIPs: [], ...(lookup ? { lookup } : {}) })).toThrow("couldn't find key blob in ConfigMap shop/settings");
+  });
+
   it('reads from the default namespace for a pod without one', async () => {
     const c: Container = { name: 'app', image: 'x', envFrom: [{ configMapRef: { name: 'settings' } }] };
     await fetchEnvSources(sources, podWith(c, null), c);
