@@ -12,14 +12,14 @@
  * KUBELET_BENCH_CLUSTER_FLAGS='--flag=value ...': more daemon flags (e.g. --event-log= turns the journal off).
  * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon (start-up included) there.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createCriClient } from '../src/adapters/cri-grpc/index.js';
 import type { CriClient } from '../src/ports/cri.js';
-import { startTestApiServer } from '../test/apiserver/index.js';
+import { startTestApiServer, type TestApiServer } from '../test/apiserver/index.js';
 import { freePort } from './free-port.js';
 import { cpuSeconds, rssMiB } from './proc-usage.js';
 import { podRuns, removePods, sleep, type PodRun } from './static-pod-fleet.js';
@@ -68,15 +68,32 @@ export async function benchCluster(): Promise<Record<string, number>> {
 }
 
 /** What the runtime still has of the pods in `namespace`. */
-async function leftInRuntime(cri: CriClient, namespace: string): Promise<{ containers: number; sandboxes: number }> {
+export async function leftInRuntime(cri: CriClient, namespace: string): Promise<{ containers: number; sandboxes: number }> {
   const ours = (labels: Record<string, string> | undefined) => labels?.['io.kubernetes.pod.namespace'] === namespace;
   const [containers, sandboxes] = await Promise.all([cri.runtime.listContainers(), cri.runtime.listPodSandbox()]);
   return { containers: containers.filter((c) => ours(c.labels)).length, sandboxes: sandboxes.filter((s) => ours(s.labels)).length };
 }
 
-async function oneRuntime(run: PodRun): Promise<Record<string, number>> {
-  const api = await startTestApiServer();
-  const dir = mkdtempSync(join(tmpdir(), 'kts-cluster-'));
+/** The real binary in cluster mode, spawned as a user runs it (see startClusterKubelet). */
+export interface ClusterKubelet {
+  child: ChildProcess;
+  pid: number;
+  healthzPort: number;
+  /** Epoch ms and performance.now() just before the spawn. */
+  spawnedAt: number;
+  t0: number;
+  stderr(): string;
+  /** SIGTERM, then wait for the exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns `dist/src/bin/kubelet.js` with --kubeconfig against `api`, its config file, root dir and pod
+ * logs under `dir` (root dir `<dir>/root`), on `run.endpoint`, `enableServer: false`, healthz on a free
+ * loopback port, with the flags of the binary's #! line. KUBELET_BENCH_CPU_PROF=DIR profiles it.
+ * `flags`: more daemon flags.
+ */
+export async function startClusterKubelet(run: Pick<PodRun, 'endpoint'>, api: TestApiServer, dir: string, node: string, flags: readonly string[] = []): Promise<ClusterKubelet> {
   const healthzPort = await freePort();
   writeFileSync(join(dir, 'kubelet.yaml'), [
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', `podLogsDir: ${join(dir, 'logs')}`,
@@ -89,10 +106,31 @@ async function oneRuntime(run: PodRun): Promise<Record<string, number>> {
   const child = spawn(process.execPath, [
     '--max-semi-space-size=4', '--heap-growing-percent=50', ...profile, BIN, `--config=${join(dir, 'kubelet.yaml')}`,
     `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`, ...(run.endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []),
-    '--debug-address=', `--hostname-override=${NODE}`, ...(process.env.KUBELET_BENCH_CLUSTER_FLAGS ?? '').split(' ').filter(Boolean),
+    '--debug-address=', `--hostname-override=${node}`, ...flags,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise((r) => child.once('exit', r));
+  return {
+    child, pid: child.pid!, healthzPort, spawnedAt, t0, stderr: () => stderr,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Whether the Node object `name` reports Ready. */
+export function isNodeReady(api: TestApiServer, name: string): boolean {
+  const node = api.store.get('nodes', undefined, name) as Conditions | undefined;
+  return node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+}
+
+async function oneRuntime(run: PodRun): Promise<Record<string, number>> {
+  const api = await startTestApiServer();
+  const dir = mkdtempSync(join(tmpdir(), 'kts-cluster-'));
+  const kubelet = await startClusterKubelet(run, api, dir, NODE, (process.env.KUBELET_BENCH_CLUSTER_FLAGS ?? '').split(' ').filter(Boolean));
+  const { child, healthzPort, spawnedAt, t0 } = kubelet;
   const out: Record<string, number> = {};
   // A namespace of the run's own, so its containers are told from any other test's on a shared containerd.
   const namespace = `cost-${process.pid}`;
@@ -101,19 +139,18 @@ async function oneRuntime(run: PodRun): Promise<Record<string, number>> {
     let healthzMs = 0;
     let readyMs = 0;
     while (healthzMs === 0 || readyMs === 0) {
-      if (child.exitCode !== null) throw new Error(`the kubelet exited:\n${stderr.slice(-2000)}`);
-      if (performance.now() - t0 > 60_000) throw new Error(`no healthz and Ready within 60 s:\n${stderr.slice(-2000)}`);
+      if (child.exitCode !== null) throw new Error(`the kubelet exited:\n${kubelet.stderr().slice(-2000)}`);
+      if (performance.now() - t0 > 60_000) throw new Error(`no healthz and Ready within 60 s:\n${kubelet.stderr().slice(-2000)}`);
       if (healthzMs === 0) {
         const ok = await fetch(`http://127.0.0.1:${healthzPort}/healthz`).then((r) => r.text()).catch(() => '');
         if (ok === 'ok') healthzMs = performance.now() - t0;
       }
-      const node = api.store.get('nodes', undefined, NODE) as Conditions | undefined;
-      if (readyMs === 0 && node?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) readyMs = performance.now() - t0;
+      if (readyMs === 0 && isNodeReady(api, NODE)) readyMs = performance.now() - t0;
       await sleep(5);
     }
     Object.assign(out, { healthzMs: round(healthzMs, 0), nodeReadyMs: round(readyMs, 0), cpuToReadySeconds: round(cpuSeconds(child.pid!), 2), rssAtReadyMiB: round(rssMiB(child.pid!), 1) });
     // When each start-up phase began, from the daemon's own log lines.
-    for (const m of stderr.matchAll(/"time":(\d+),"component":"kubelet-ts","phase":"([\w.]+)","msg":"Start-up phase"/g)) {
+    for (const m of kubelet.stderr().matchAll(/"time":(\d+),"component":"kubelet-ts","phase":"([\w.]+)","msg":"Start-up phase"/g)) {
       out[`phaseAt.${m[2]}`] ??= Number(m[1]) - spawnedAt;
     }
     const idle = async (label: string) => {
@@ -162,8 +199,7 @@ async function oneRuntime(run: PodRun): Promise<Record<string, number>> {
     }
     Object.assign(out, { 'teardown.podsGoneFromApiMs': round(apiGoneMs, 0), 'teardown.containersRemovedMs': round(containersGoneMs, 0), 'teardown.sandboxesRemovedMs': round(sandboxesGoneMs, 0) });
   } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+    await kubelet.stop();
     await api.close();
     // The pods outlive the kubelet, as in Go: removed through a fresh embedded runtime on its state.
     out.podsRemoved = await removePods(run, { dir, root: join(dir, 'root') }, (name) => /^p\d+$/.test(name));

@@ -10,6 +10,7 @@ import { benchOverload } from './overload.js';
 import { benchPods } from './pods.js';
 import { benchStartup } from './startup.js';
 import { benchStartupCerts } from './startup-certs.js';
+import { benchVolumes } from './volumes.js';
 
 const only = process.argv.slice(2);
 const want = (name: string) => only.length === 0 || only.includes(name);
@@ -23,6 +24,8 @@ async function main() {
   if (want('overload')) print('overload', await benchOverload());
   // Cluster mode's cost (issue 19): minutes a run, so only when named.
   if (only.includes('cluster')) print('cluster', await benchCluster());
+  // Volumes' cost in cluster mode (issue 15): minutes a run, so only when named.
+  if (only.includes('volumes')) print('volumes', await benchVolumes());
 }
 
 /** KUBELET_BENCH_HTTP_CLIENTS / _SECONDS / _PODS: a shorter or smaller http run, e.g. while profiling. */
