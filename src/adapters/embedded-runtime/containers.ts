@@ -10,6 +10,7 @@ import type { ContainerFilter__Output } from '../../generated/runtime/v1/Contain
 import type { ContainerStatusResponse } from '../../generated/runtime/v1/ContainerStatusResponse.js';
 import type { PodSandboxConfig__Output } from '../../generated/runtime/v1/PodSandboxConfig.js';
 import { containerState, toContainer, type ListedContainer } from './container-answers.js';
+import { checkContainerMounts, prepareContainerMounts } from './container-mounts.js';
 import { containerArgv, containerEnv, containerLogPath, containerUser } from './container-spec.js';
 import { DEFAULT_MAX_LOG_LINE_BYTES } from './cri-log-writer.js';
 import { filterContainers, matchesLabelSelector } from './filters.js';
@@ -19,7 +20,7 @@ import { isSameProcessAlive } from './proc-stat.js';
 import type { ContainerRecord } from './records.js';
 import type { RuntimeState } from './runtime-state.js';
 import { launchThroughShim } from './shim-launcher.js';
-import { REOPEN_LOG_SIGNAL } from './shim-protocol.js';
+import { REOPEN_LOG_SIGNAL, type LaunchSpec } from './shim-protocol.js';
 
 /** runc's exit code for a process that could not be started, which containerd reports with StartError. */
 const START_ERROR_EXIT_CODE = 128;
@@ -67,6 +68,7 @@ export async function createContainer(
     reason: '',
     message: '',
   };
+  await checkContainerMounts(state, record);
   state.containers.set(record.id, record);
   await state.containerStore.put(record);
   return record.id;
@@ -84,16 +86,31 @@ export async function startContainer(state: RuntimeState, id: string): Promise<v
       throw new KubeletError('KLT_ERR_CRI_FAILED', `sandbox ${container.pod_sandbox_id} is not ready: cannot start container ${container.id}`);
     }
     try {
-      await requireDirectory(container.working_dir);
+      let mounted: Pick<LaunchSpec, 'mountNamespace'> = {};
+      let command = container.argv;
+      let env = container.env;
+      if (container.mounts.length > 0) {
+        // The holder checks the working directory, in the container's view of the file system.
+        const prepared = await prepareContainerMounts(state, container);
+        if (prepared.createdOnHost.length > 0) {
+          container.mount_points_created_on_host = prepared.createdOnHost;
+          state.options.logger.warn({ containerId: container.id, paths: prepared.createdOnHost }, 'Created mount points on the host');
+        }
+        ({ command, env } = prepared.spec);
+        mounted = { mountNamespace: prepared.spec.mountNamespace };
+      } else {
+        await requireDirectory(container.working_dir);
+      }
       const launched = await launchThroughShim(state.options.shim, state.shimDir(container.id), {
-        command: container.argv,
-        env: container.env,
+        command,
+        env,
         cwd: container.working_dir,
         // No log requested: the output goes nowhere, as with containerd.
         logPath: container.log_path || '/dev/null',
         maxLineBytes: state.options.maxLogLineBytes ?? DEFAULT_MAX_LOG_LINE_BYTES,
         ...(container.run_as_user !== undefined ? { uid: container.run_as_user } : {}),
         ...(container.run_as_group !== undefined ? { gid: container.run_as_group } : {}),
+        ...mounted,
       });
       container.phase = 'running';
       container.process = launched.container;

@@ -1,8 +1,15 @@
-/** ExecSync: a command run beside the container's process, as its user, in its environment. */
+/**
+ * ExecSync: a command run beside the container's process, as its user, in its environment — and, when
+ * the container has mounts, in its mount namespace (nsenter into /proc/<pid>/ns/mnt), so a probe sees
+ * the files the container sees.
+ */
 import { KubeletError } from '../../domain/errors.js';
 import type { ExecSyncResponse } from '../../generated/runtime/v1/ExecSyncResponse.js';
 import { containerState } from './container-answers.js';
 import { runExecSync } from './exec-sync.js';
+import { enterCommand } from './mount-namespace.js';
+import { isAlive } from './processes.js';
+import type { ContainerRecord } from './records.js';
 import type { RuntimeState } from './runtime-state.js';
 
 export async function execSync(state: RuntimeState, id: string, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResponse> {
@@ -11,9 +18,33 @@ export async function execSync(state: RuntimeState, id: string, cmd: string[], t
   if (container.phase !== 'running') {
     throw new KubeletError('KLT_ERR_CRI_FAILED', `container ${container.id} is in ${containerState(container)} state: cannot exec`);
   }
+  if (cmd.length === 0) throw new KubeletError('KLT_ERR_CRI_INVALID_ARGUMENT', 'exec command must not be empty');
+  if (container.mounts.length > 0) return execInNamespace(state, container, cmd, timeoutSeconds);
   return runExecSync({
     argv: cmd, env: container.env, cwd: container.working_dir, timeoutSeconds,
     ...(container.run_as_user !== undefined ? { uid: container.run_as_user } : {}),
     ...(container.run_as_group !== undefined ? { gid: container.run_as_group } : {}),
+  });
+}
+
+function execInNamespace(state: RuntimeState, container: ContainerRecord, cmd: string[], timeoutSeconds: number): Promise<ExecSyncResponse> {
+  const tools = state.mountHost.tools;
+  const main = container.process;
+  if (!tools || !isAlive(main)) {
+    throw new KubeletError('KLT_ERR_CRI_FAILED', `container ${container.id}: cannot exec in its mount namespace: ${tools ? 'its process is gone' : state.mountHost.unavailable()}`);
+  }
+  const enter = enterCommand(tools, {
+    argv: cmd,
+    env: container.env,
+    ...(container.run_as_user !== undefined ? { uid: container.run_as_user } : {}),
+    ...(container.run_as_group !== undefined ? { gid: container.run_as_group } : {}),
+  }, process.getgid!());
+  const proc = `/proc/${main.pid}`;
+  return runExecSync({
+    // --wd through the container's root: resolved in its namespace, not ours.
+    argv: [tools.nsenter, `--mount=${proc}/ns/mnt`, `--wd=${proc}/root${container.working_dir}`, ...enter.enterArgs, '--', ...enter.command],
+    env: enter.env,
+    cwd: '/',
+    timeoutSeconds,
   });
 }

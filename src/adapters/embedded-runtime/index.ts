@@ -4,10 +4,13 @@
  * pods on a machine without containerd, through the same CRI client code path.
  *
  * How it differs from containerd — say it plainly, it is not a container runtime in the isolation sense:
- * - No isolation: no namespaces (pid, mount, network, ipc, uts, user), no chroot, no seccomp, no
+ * - No isolation: no namespaces (pid, network, ipc, uts, user), no chroot, no seccomp, no
  *   capabilities dropped. A container is a host process that sees the host's whole file system. It runs
  *   as the user running kubelet-ts, or as run_as_user/run_as_group when given (which needs root);
- *   run_as_username is refused (no image /etc/passwd). Mounts are recorded and reported, not applied.
+ *   run_as_username is refused (no image /etc/passwd). The one namespace: a container with mounts
+ *   runs in a mount namespace of its own, where they are bind-mounted over the host's file system
+ *   (mount-plan.ts, mount-namespace.ts; needs root); what cannot be honoured is refused at
+ *   CreateContainer with INVALID_ARGUMENT.
  * - No images: an image is a name. Seeded names (`images` option) and names recorded by PullImage are
  *   "present"; nothing is downloaded; the id is sha256 of the normalized name; the size is a nominal
  *   constant (1 MiB). Every image's default entrypoint is `sh` (an empty command runs `sh` with the args).

@@ -50,7 +50,10 @@ export interface ContainerRecord {
   run_as_group?: number;
   /** Absolute CRI log path, '' when the sandbox and container asked for none. */
   log_path: string;
+  /** As CreateContainer gave them; applied in a mount namespace of the container's own (mount-plan.ts). */
   mounts: Mount[];
+  /** Mount points StartContainer had to make on the host itself (outermost directory made); left there. */
+  mount_points_created_on_host?: string[];
   phase: ContainerPhase;
   created_at: string;
   started_at: string;

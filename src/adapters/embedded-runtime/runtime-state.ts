@@ -16,6 +16,7 @@ import { ExitWatch } from './exit-watch.js';
 import type { ImageStore } from './image-store.js';
 import { JsonRecordStore } from './json-record-store.js';
 import { KeyedMutex } from './keyed-mutex.js';
+import { LinuxMountHost } from './mount-host.js';
 import { isRunningProcess } from './processes.js';
 import type { ContainerRecord, SandboxRecord } from './records.js';
 import { hostPodIP } from './runtime-service.js';
@@ -50,6 +51,8 @@ export class RuntimeState {
   readonly allSandboxes = new SameList<ListedSandbox>();
   readonly allContainers = new SameList<ListedContainer>();
   readonly exits: ExitWatch;
+  /** What containers' mounts are planned against, and the tools that apply them. */
+  readonly mountHost = new LinuxMountHost();
   readonly podIP: string;
   private readonly shimRoot: string;
 

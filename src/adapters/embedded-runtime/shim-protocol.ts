@@ -33,6 +33,24 @@ export interface LaunchSpec {
   /** run_as_user / run_as_group; absent: the shim's own (the runtime's user). */
   uid?: number;
   gid?: number;
+  /**
+   * Run the container in a mount namespace of its own (mount-namespace.ts, shim-namespace.ts). The
+   * shim then ignores uid, gid and cwd: the holder's script has changed to the working directory
+   * and nsenter switches user (enterArgs).
+   */
+  mountNamespace?: MountNamespaceSpec;
+}
+
+/** What the holder writes on fd 3 once the namespace is ready; anything else is why it is not. */
+export const HOLDER_READY = 'ready';
+
+export interface MountNamespaceSpec {
+  /** unshare … sh -c <script>: makes the namespace, says `ready` (or why not) on fd 3, then waits for stdin to close. */
+  holder: string[];
+  /** The nsenter that starts the container in it. */
+  nsenter: string;
+  /** nsenter's user switch (-G gid, -S uid), if any. */
+  enterArgs: string[];
 }
 
 /** The shim's one stdout line, once the container process has started (or failed to). */

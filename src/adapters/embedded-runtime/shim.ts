@@ -14,6 +14,11 @@
  * 4. when the main process exits, SIGKILLs whatever is left in its process group (what the end of a PID
  *    namespace does to a real container), flushes the log and writes exit.json atomically, then exits.
  * exit.json is how the runtime — this one or a restarted one — learns the exit code.
+ *
+ * A container with mounts runs in a mount namespace of its own: before step 1 the shim has the holder
+ * make it and pins it (shim-namespace.ts), and step 1 spawns nsenter, which enters it, switches user
+ * and execs the command — the same process, so the pid, the process group and the exit status are the
+ * container's as without mounts.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
@@ -22,6 +27,7 @@ import { CriLogStreamFormatter, wallClockNs } from './cri-log-writer.js';
 import { readJsonFileSync, writeFileAtomicSync } from './atomic-file.js';
 import { exitCodeFor } from './exit-code.js';
 import { identifyProcess } from './proc-stat.js';
+import { pinMountNamespace } from './shim-namespace.js';
 import {
   EXIT_FILE, LAUNCH_FILE, REOPEN_LOG_SIGNAL, STARTED_FILE, type ExitRecord, type LaunchSpec, type ShimReport, type StartedRecord,
 } from './shim-protocol.js';
@@ -42,15 +48,15 @@ function openLog(path: string): number {
   return openSync(path, 'a', 0o640);
 }
 
-export function runShim(shimDir: string): void {
+export async function runShim(shimDir: string): Promise<void> {
   const launch = readJsonFileSync<LaunchSpec>(join(shimDir, LAUNCH_FILE));
   if (launch.kind !== 'ok') {
     report({ ok: false, error: `shim: cannot read ${LAUNCH_FILE} (${launch.kind})` });
     process.exit(1);
   }
   const spec = launch.value;
-  const [file, ...args] = spec.command;
-  if (file === undefined) {
+  const [command] = spec.command;
+  if (command === undefined) {
     report({ ok: false, error: 'no command to run' });
     process.exit(1);
   }
@@ -82,13 +88,30 @@ export function runShim(shimDir: string): void {
   const stdout = new CriLogStreamFormatter('stdout', { sink, maxLineBytes: spec.maxLineBytes });
   const stderr = new CriLogStreamFormatter('stderr', { sink, maxLineBytes: spec.maxLineBytes });
 
-  const child = spawn(file, args, {
+  let [file, ...args] = spec.command as [string, ...string[]];
+  let identity: { cwd: string; uid?: number; gid?: number } = {
     cwd: spec.cwd,
+    ...(spec.uid !== undefined ? { uid: spec.uid } : {}),
+    ...(spec.gid !== undefined ? { gid: spec.gid } : {}),
+  };
+  if (spec.mountNamespace) {
+    const ns = spec.mountNamespace;
+    const pinned = await pinMountNamespace(ns.holder);
+    if (!pinned.ok) {
+      report({ ok: false, error: pinned.error });
+      process.exit(1);
+    }
+    const fd = (n: number): string => `/proc/${process.pid}/fd/${n}`;
+    args = [`--mount=${fd(pinned.mnt)}`, `--wd=${fd(pinned.cwd)}`, ...ns.enterArgs, '--', ...spec.command];
+    file = ns.nsenter;
+    identity = { cwd: '/' };
+  }
+
+  const child = spawn(file, args, {
+    ...identity,
     env: spec.env,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
-    ...(spec.uid !== undefined ? { uid: spec.uid } : {}),
-    ...(spec.gid !== undefined ? { gid: spec.gid } : {}),
   });
   let started = false;
   child.once('error', (err) => {
@@ -96,7 +119,7 @@ export function runShim(shimDir: string): void {
       process.stderr.write(`shim: child error: ${err.message}\n`);
       return;
     }
-    report({ ok: false, error: `failed to start ${JSON.stringify(file)}: ${err.message}` });
+    report({ ok: false, error: `failed to start ${JSON.stringify(command)}: ${err.message}` });
     process.exit(1);
   });
   child.once('spawn', () => {
@@ -139,5 +162,5 @@ export function runShim(shimDir: string): void {
 
 const shimDir = process.argv[2];
 if (shimDir !== undefined && process.argv[1] !== undefined && /shim\.[cm]?js$/.test(process.argv[1])) {
-  runShim(shimDir);
+  void runShim(shimDir);
 }
