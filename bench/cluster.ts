@@ -202,7 +202,7 @@ async function oneRuntime(run: PodRun): Promise<Record<string, number>> {
     await kubelet.stop();
     await api.close();
     // The pods outlive the kubelet, as in Go: removed through a fresh embedded runtime on its state.
-    out.podsRemoved = await removePods(run, { dir, root: join(dir, 'root') }, (name) => /^p\d+$/.test(name));
+    out.podsRemoved = await removePods(run, { dir, root: join(dir, 'root') }, (name, ns) => ns === namespace && /^p\d+$/.test(name));
     rmSync(dir, { recursive: true, force: true });
   }
   return out;

@@ -85,11 +85,14 @@ async function connectRuntime(run: Pick<PodRun, 'endpoint'>, paths: Pick<DaemonP
   return { cri, close: async () => { cri.close(); await runtime.close(); } };
 }
 
-/** Removes the sandboxes `select` picks (by name) from the runtime a stopped daemon used; answers how many. */
-export async function removePods(run: Pick<PodRun, 'endpoint'>, paths: Pick<DaemonPaths, 'dir' | 'root'>, select: (sandboxName: string) => boolean): Promise<number> {
+/**
+ * Removes the sandboxes `select` picks (by name and namespace) from the runtime a stopped daemon
+ * used; answers how many. On a shared containerd, select by namespace too: other tests' pods are there.
+ */
+export async function removePods(run: Pick<PodRun, 'endpoint'>, paths: Pick<DaemonPaths, 'dir' | 'root'>, select: (sandboxName: string, namespace: string) => boolean): Promise<number> {
   const { cri, close } = await connectRuntime(run, paths);
   try {
-    const ours = (await cri.runtime.listPodSandbox()).filter((s) => select(s.metadata.name));
+    const ours = (await cri.runtime.listPodSandbox()).filter((s) => select(s.metadata.name, s.metadata.namespace));
     for (let i = 0; i < ours.length; i += 8) await Promise.all(ours.slice(i, i + 8).map((s) => tearDownSandbox(cri, s.id)));
     return ours.length;
   } finally {

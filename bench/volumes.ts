@@ -212,7 +212,7 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
     await kubelet.stop();
     await api.close();
     // The pods outlive the kubelet, as in Go: removed through the runtime (a fresh embedded one on its state).
-    out.podsRemoved = await removePods(run, { dir, root }, (name) => /^(plain|vols|fleet)-\d+$/.test(name));
+    out.podsRemoved = await removePods(run, { dir, root }, (name, ns) => ns === namespace && /^(plain|vols|fleet)-\d+$/.test(name));
   }
   // The kubelet's own share of each start, from its event log (after the daemon's exit: the log is complete).
   const starts = podStartTimings(readJournal(join(root, 'events', 'latest.jsonl')).records);
