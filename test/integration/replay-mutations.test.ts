@@ -42,7 +42,7 @@ const MODULE_EXPORT: Record<keyof MachineOverrides, string> = {
 const MUTATIONS: Mutation[] = [
   // The three the issue found unseen by the old gate.
   { what: 'the pod worker asks syncPod for a pod without containers', machine: 'podWorker', file: 'pod-worker.machine.js',
-    from: 'pod: context.pod,\n                    probes: {', to: 'pod: { ...context.pod, spec: { ...context.pod.spec, containers: [] } },\n                    probes: {' },
+    from: 'pod: context.pod,\n                            probes: {', to: 'pod: { ...context.pod, spec: { ...context.pod.spec, containers: [] } },\n                            probes: {' },
   { what: 'the PLEG relists with previousDigest null', machine: 'pleg', file: 'pleg.machine.js',
     from: '({ previousDigest: context.digest })', to: '({ previousDigest: null })' },
   { what: 'the PLEG relists ten times less often', machine: 'pleg', file: 'pleg.machine.js',
@@ -76,7 +76,7 @@ const MUTATIONS: Mutation[] = [
     from: "'pod.source.snapshot': { guard: 'isFromFileSource', target: '.healthy',", to: "'pod.source.snapshot': { guard: 'isFromFileSource', target: '.failing'," },
   // Actions dropped.
   { what: 'a sync no longer records its result', machine: 'podWorker', file: 'pod-worker.machine.js',
-    from: "{ target: 'refreshingStatus', actions: 'recordSyncResult' },", to: "{ target: 'refreshingStatus' }," },
+    from: "{ target: '#podWorker.refreshingStatus', actions: 'recordSyncResult' },", to: "{ target: '#podWorker.refreshingStatus' }," },
   { what: 'a file source snapshot is merged but not passed on', machine: 'podConfig', file: 'pod-config.machine.js',
     from: "{ guard: 'isFromFileSource', target: '.healthy', actions: ['mergeSnapshot', 'sendOutbox'] },",
     to: "{ guard: 'isFromFileSource', target: '.healthy', actions: ['mergeSnapshot'] }," },

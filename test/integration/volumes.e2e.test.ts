@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
 import { freePort, removePods, until } from '../support/daemon.js';
 import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
@@ -53,14 +53,14 @@ async function stopKubelet(k: Kubelet): Promise<void> {
 /** Prints every file with its mode, then reads the big ConfigMap key in a loop, reporting torn reads. */
 const SCRIPT = [
   'show() { echo "FILE $1 $(stat -L -c %a "$1") $(cat "$1" | head -c 200 | tr "\\n" "|")"; }',
-  'show /v/cm/greeting; show /v/sec/password; show /v/dapi/name; show /v/dapi/labels; show /v/dapi/mem',
-  'show /v/proj/namespace; show /v/proj/ca.crt; echo "TOKEN $(sha256sum /v/proj/token | cut -d" " -f1)"',
-  'echo hello > /v/scratch/f && show /v/scratch/f; echo mem > /v/mem/f && show /v/mem/f; echo host > /v/host/f && show /v/host/f',
-  'show /v/sub/inner',
+  'show /srv/v/cm/greeting; show /srv/v/sec/password; show /srv/v/dapi/name; show /srv/v/dapi/labels; show /srv/v/dapi/mem',
+  'show /srv/v/proj/namespace; show /srv/v/proj/ca.crt; echo "TOKEN $(sha256sum /srv/v/proj/token | cut -d" " -f1)"',
+  'echo hello > /srv/v/scratch/f && show /srv/v/scratch/f; echo mem > /srv/v/mem/f && show /srv/v/mem/f; echo host > /srv/v/host/f && show /srv/v/host/f',
+  'show /srv/v/sub/inner',
   'echo READY',
   'last=""; n=0',
   'while :; do',
-  '  v=$(cat /v/cm/big); c=$(printf %s "$v" | head -c 1)',
+  '  v=$(cat /srv/v/cm/big); c=$(printf %s "$v" | head -c 1)',
   '  case "$v" in *A*B*|*B*A*) echo TORN;; esac',
   `  if [ "\${#v}" != ${SIZE} ]; then echo "SHORT \${#v}"; fi`,
   '  if [ "$c" != "$last" ]; then echo "SEEN $c"; last=$c; fi',
@@ -81,14 +81,14 @@ function podManifest(node: string, hostDir: string) {
         command: ['sh', '-c', SCRIPT],
         resources: { limits: { memory: '64Mi' } },
         volumeMounts: [
-          { name: 'cm', mountPath: '/v/cm', readOnly: true },
-          { name: 'sec', mountPath: '/v/sec', readOnly: true },
-          { name: 'dapi', mountPath: '/v/dapi' },
-          { name: 'proj', mountPath: '/v/proj', readOnly: true },
-          { name: 'scratch', mountPath: '/v/scratch' },
-          { name: 'mem', mountPath: '/v/mem' },
-          { name: 'host', mountPath: '/v/host' },
-          { name: 'scratch', mountPath: '/v/sub', subPath: 'nested' },
+          { name: 'cm', mountPath: '/srv/v/cm', readOnly: true },
+          { name: 'sec', mountPath: '/srv/v/sec', readOnly: true },
+          { name: 'dapi', mountPath: '/srv/v/dapi' },
+          { name: 'proj', mountPath: '/srv/v/proj', readOnly: true },
+          { name: 'scratch', mountPath: '/srv/v/scratch' },
+          { name: 'mem', mountPath: '/srv/v/mem' },
+          { name: 'host', mountPath: '/srv/v/host' },
+          { name: 'scratch', mountPath: '/srv/v/sub', subPath: 'nested' },
         ],
       }],
       initContainers: [{
@@ -169,17 +169,17 @@ for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `volume
       return text.includes('READY') ? text : undefined;
     }, 30_000, () => `${k.stderr()}\n${containerLog(dir, uid)}`);
 
-    expect(log).toContain('FILE /v/cm/greeting 440 hello volumes');
-    expect(log).toContain(`FILE /v/sec/password 644 ${SECRET_VALUE}`);
-    expect(log).toContain('FILE /v/dapi/name 644 vols');
-    expect(log).toContain('FILE /v/dapi/labels 644 app="vols"|tier="e2e"');
-    expect(log).toContain('FILE /v/dapi/mem 644 64');
-    expect(log).toContain('FILE /v/proj/namespace 644 default');
-    expect(log).toContain('FILE /v/proj/ca.crt 644 -----BEGIN CERTIFICATE-----');
-    expect(log).toContain('FILE /v/scratch/f 644 hello');
-    expect(log).toContain('FILE /v/mem/f 644 mem');
-    expect(log).toContain('FILE /v/host/f 644 host');
-    expect(log).toContain('FILE /v/sub/inner 644 inner');
+    expect(log).toContain('FILE /srv/v/cm/greeting 440 hello volumes');
+    expect(log).toContain(`FILE /srv/v/sec/password 644 ${SECRET_VALUE}`);
+    expect(log).toContain('FILE /srv/v/dapi/name 644 vols');
+    expect(log).toContain('FILE /srv/v/dapi/labels 644 app="vols"|tier="e2e"');
+    expect(log).toContain('FILE /srv/v/dapi/mem 644 64');
+    expect(log).toContain('FILE /srv/v/proj/namespace 644 default');
+    expect(log).toContain('FILE /srv/v/proj/ca.crt 644 -----BEGIN CERTIFICATE-----');
+    expect(log).toContain('FILE /srv/v/scratch/f 644 hello');
+    expect(log).toContain('FILE /srv/v/mem/f 644 mem');
+    expect(log).toContain('FILE /srv/v/host/f 644 host');
+    expect(log).toContain('FILE /srv/v/sub/inner 644 inner');
 
     // The token: requested for this pod, signed by the API server, the same bytes the container sees.
     const tokenFile = join(dir, 'root', 'pods', uid, 'volumes', 'kubernetes.io~projected', 'proj', 'token');

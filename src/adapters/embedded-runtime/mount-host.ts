@@ -7,7 +7,7 @@
 import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MountTable, parseMountInfo } from './mount-table.js';
+import { MountTable, parseMountInfo } from '../host/mount-info.js';
 
 /** A directory, or anything else a bind mount can take (file, socket, device). */
 export type PathKind = 'directory' | 'other';

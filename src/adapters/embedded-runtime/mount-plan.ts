@@ -27,7 +27,7 @@ import { basename, dirname, isAbsolute, join, normalize, relative } from 'node:p
 import { KubeletError } from '../../domain/errors.js';
 import type { Mount__Output as Mount } from '../../generated/runtime/v1/Mount.js';
 import type { MountHost, PathKind } from './mount-host.js';
-import { isSameOrBelow, type MountTable } from './mount-table.js';
+import { isSameOrBelow, type MountTable } from '../host/mount-info.js';
 
 export type MountPointKind = 'directory' | 'file';
 

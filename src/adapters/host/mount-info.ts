@@ -1,8 +1,9 @@
 /**
  * The kernel's mount table as /proc/self/mountinfo gives it (proc(5)): where each mount is, its file
- * system type and how it propagates. The mount planner (mount-plan.ts) asks it which mount a path lies
- * on (for HostToContainer: is the host path's mount shared or a slave?) and which mounts lie below a
- * directory an overlay will cover (they must be bound back on top of it).
+ * system type and how it propagates. The embedded runtime's mount planner asks it which mount a path
+ * lies on (for HostToContainer: is the host path's mount shared or a slave?) and which mounts lie
+ * below a directory an overlay will cover (they must be bound back on top of it); the volume plugins
+ * ask it what is mounted under a pod's directory before they delete anything.
  */
 
 export type MountPropagationKind = 'shared' | 'slave' | 'private' | 'unbindable';

@@ -1,13 +1,13 @@
 /**
  * The node's mount table and the two mount operations the volume plugins need (a tmpfs for
  * memory-backed volumes, and unmounting it), through util-linux's mount(8)/umount(8) as the Go
- * kubelet's mount-utils does. Mount points are read from /proc/self/mountinfo, whose paths escape
- * space, tab, newline and backslash as octal.
+ * kubelet's mount-utils does. Mount points are read from /proc/self/mountinfo (adapters/host/mount-info.ts).
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { KubeletError } from '../../domain/errors.js';
+import { parseMountInfo } from '../host/mount-info.js';
 
 const run = promisify(execFile);
 
@@ -18,18 +18,9 @@ export interface Mounter {
   unmount(dir: string): Promise<void>;
 }
 
-function unescapeMountPath(field: string): string {
-  return field.replace(/\\([0-7]{3})/g, (_m, oct: string) => String.fromCharCode(parseInt(oct, 8)));
-}
-
-/** Mount points from mountinfo text (the fifth field of each line). */
-export function parseMountInfo(text: string): string[] {
-  const points: string[] = [];
-  for (const line of text.split('\n')) {
-    const field = line.split(' ')[4];
-    if (field) points.push(unescapeMountPath(field));
-  }
-  return points;
+/** Every mount point in mountinfo text, in table order. */
+export function mountPoints(text: string): string[] {
+  return parseMountInfo(text).map((e) => e.mountPoint);
 }
 
 /** The mount points at or below `dir`. */
@@ -49,7 +40,7 @@ async function runMount(command: string, args: string[], what: string): Promise<
 
 export function systemMounter(mountInfoPath = '/proc/self/mountinfo'): Mounter {
   return {
-    mountPoints: async () => parseMountInfo(await readFile(mountInfoPath, 'utf8')),
+    mountPoints: async () => mountPoints(await readFile(mountInfoPath, 'utf8')),
     mountTmpfs: async (dir, opts) => {
       const options = [`mode=${(opts.mode ?? 0o777).toString(8).padStart(4, '0')}`, ...(opts.sizeBytes !== undefined ? [`size=${opts.sizeBytes}`] : [])];
       await runMount('mount', ['-t', 'tmpfs', '-o', options.join(','), 'tmpfs', dir], `mount of tmpfs on ${dir} failed`);

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Mount__Output as Mount } from '../../../src/generated/runtime/v1/Mount.js';
 import type { MountHost, PathKind } from '../../../src/adapters/embedded-runtime/mount-host.js';
 import { planMounts } from '../../../src/adapters/embedded-runtime/mount-plan.js';
-import { MountTable, type MountEntry } from '../../../src/adapters/embedded-runtime/mount-table.js';
+import { MountTable, type MountEntry } from '../../../src/adapters/host/mount-info.js';
 
 const STATE = '/var/lib/kubelet-ts/runtime';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MountTable, parseMountInfo } from '../../../src/adapters/embedded-runtime/mount-table.js';
+import { MountTable, parseMountInfo } from '../../../src/adapters/host/mount-info.js';
 
 const MOUNTINFO = [
   '27 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw',

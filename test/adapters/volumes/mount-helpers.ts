@@ -8,7 +8,7 @@ import { mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { mountsUnder, parseMountInfo } from '../../../src/adapters/volumes/mount-table.js';
+import { mountsUnder, mountPoints } from '../../../src/adapters/volumes/mount-table.js';
 
 const run = promisify(execFile);
 
@@ -20,13 +20,13 @@ export async function tempRoot(prefix: string): Promise<string> {
 }
 
 export async function mountPointsUnder(dir: string): Promise<string[]> {
-  return mountsUnder(parseMountInfo(await readFile('/proc/self/mountinfo', 'utf8')), dir);
+  return mountsUnder(mountPoints(await readFile('/proc/self/mountinfo', 'utf8')), dir);
 }
 
 /** The whole /proc/self/mountinfo line of the last mount at `dir` (for its options). */
 export async function mountInfoLine(dir: string): Promise<string | undefined> {
   const lines = (await readFile('/proc/self/mountinfo', 'utf8')).split('\n');
-  return lines.filter((line) => parseMountInfo(line)[0] === dir).at(-1);
+  return lines.filter((line) => mountPoints(line)[0] === dir).at(-1);
 }
 
 export async function bindMount(source: string, target: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mountsUnder, parseMountInfo, systemMounter } from '../../../src/adapters/volumes/mount-table.js';
+import { mountsUnder, mountPoints, systemMounter } from '../../../src/adapters/volumes/mount-table.js';
 import { mountInfoLine, needsRoot, notRoot, tempRoot, unmountAndRemove } from './mount-helpers.js';
 
 // Lines as the kernel writes them: space, tab, newline and backslash in a path are octal escapes.
@@ -13,9 +13,9 @@ const mountInfo = [
   '',
 ].join('\n');
 
-describe('parseMountInfo', () => {
+describe('mountPoints', () => {
   it('answers the mount point of each line with octal escapes undone, skipping blank lines', () => {
-    expect(parseMountInfo(mountInfo)).toEqual([
+    expect(mountPoints(mountInfo)).toEqual([
       '/',
       '/var/lib/kubelet/pods/u1/volumes/kubernetes.io~secret/my token',
       '/mnt/tab\tand\nnewline',
@@ -24,7 +24,7 @@ describe('parseMountInfo', () => {
   });
 
   it('answers nothing for empty text', () => {
-    expect(parseMountInfo('')).toEqual([]);
+    expect(mountPoints('')).toEqual([]);
   });
 });
 
