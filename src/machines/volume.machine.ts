@@ -93,6 +93,7 @@ const errorOf = (event: AnyEventObject): SerializedError => serializeError((even
  * `remount` (a volume already mounted once keeps its tmpfs and rewrites only changed content).
  */
 const setUp = {
+  id: 'mountVolume',
   src: 'mountVolume',
   input: ({ context }: { context: VolumeContext }): MountVolumeInput => ({ pod: context.pod, volumeName: context.volumeName, plugin: context.plugin, remount: context.everMounted }),
   onDone: [
@@ -205,6 +206,7 @@ export const volumeMachine = setup({
     unmounting: {
       meta: { description: 'TearDown: unmounts and removes the volume directory (never through a live mount)' },
       invoke: {
+        id: 'unmountVolume',
         src: 'unmountVolume',
         input: ({ context }) => ({ podUid: context.podUid, volumeName: context.volumeName, plugin: context.plugin }),
         onDone: { target: 'unmounted' },

@@ -26,7 +26,7 @@ import {
   type TerminationFileRead,
 } from '../../domain/runtime/termination-message.js';
 import type { Random } from '../../ports/random.js';
-import { readContainerLog } from '../http/kubelet-server/container-log-reader.js';
+import { readContainerLog } from './container-log-reader.js';
 import { makeDirectories } from './make-directories.js';
 
 const podContainerDirMode = 0o750;

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { parseLogOptions } from '../../../domain/http/log-options.js';
 import type { Pod } from '../../../domain/pod/types.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
-import { readContainerLog } from './container-log-reader.js';
+import { readContainerLog } from '../../fs/container-log-reader.js';
 
 export interface ContainerLogLimits {
   /** How often a follow re-reads the file and asks whether the container still runs. */

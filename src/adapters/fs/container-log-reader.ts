@@ -11,8 +11,8 @@
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseCriLogLine, renderCriLogRecord } from '../../../domain/http/cri-log-line.js';
-import type { LogOptions } from '../../../domain/http/log-options.js';
+import { parseCriLogLine, renderCriLogRecord } from '../../domain/http/cri-log-line.js';
+import type { LogOptions } from '../../domain/http/log-options.js';
 
 const CHUNK = 64 * 1024;
 

@@ -2,8 +2,8 @@ import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readContainerLog, tailStartOffset } from '../../../../src/adapters/http/kubelet-server/container-log-reader.js';
-import type { LogOptions } from '../../../../src/domain/http/log-options.js';
+import { readContainerLog, tailStartOffset } from '../../../src/adapters/fs/container-log-reader.js';
+import type { LogOptions } from '../../../src/domain/http/log-options.js';
 
 let dir: string;
 beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'klt-reader-')); });
