@@ -57,6 +57,7 @@ const SCRIPT = [
   'show /srv/v/proj/namespace; show /srv/v/proj/ca.crt; echo "TOKEN $(sha256sum /srv/v/proj/token | cut -d" " -f1)"',
   'echo hello > /srv/v/scratch/f && show /srv/v/scratch/f; echo mem > /srv/v/mem/f && show /srv/v/mem/f; echo host > /srv/v/host/f && show /srv/v/host/f',
   'show /srv/v/sub/inner',
+  'echo "HOSTS $(grep -c "Entries added by HostAliases" /etc/hosts 2>/dev/null) $(grep -c "kts-alias" /etc/hosts 2>/dev/null)"',
   'echo READY',
   'last=""; n=0',
   'while :; do',
@@ -75,6 +76,7 @@ function podManifest(node: string, hostDir: string) {
       nodeName: node,
       terminationGracePeriodSeconds: 1,
       serviceAccountName: 'default',
+      hostAliases: [{ ip: '10.9.8.7', hostnames: ['kts-alias'] }],
       containers: [{
         name: 'main',
         image: 'kubelet-ts.local/busybox:1.0',
@@ -116,7 +118,7 @@ function podManifest(node: string, hostDir: string) {
   };
 }
 
-type PodObject = { metadata?: { uid?: string }; status?: { phase?: string; containerStatuses?: { ready?: boolean; restartCount?: number }[] } };
+type PodObject = { metadata?: { uid?: string }; status?: { phase?: string; podIP?: string; containerStatuses?: { ready?: boolean; restartCount?: number }[] } };
 
 function containerLog(dir: string, uid: string): string {
   const base = join(dir, 'logs', `default_vols_${uid}`, 'main');
@@ -180,6 +182,10 @@ for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `volume
     expect(log).toContain('FILE /srv/v/mem/f 644 mem');
     expect(log).toContain('FILE /srv/v/host/f 644 host');
     expect(log).toContain('FILE /srv/v/sub/inner 644 inner');
+    // The kubelet-managed /etc/hosts, with the host aliases, wherever Go mounts one: a pod with an IP.
+    // The embedded runtime always reports one (the host's address).
+    if (rt.name === 'embedded') expect(pod.status?.podIP).toBeTruthy();
+    if (pod.status?.podIP) expect(log).toContain('HOSTS 1 1');
 
     // The token: requested for this pod, signed by the API server, the same bytes the container sees.
     const tokenFile = join(dir, 'root', 'pods', uid, 'volumes', 'kubernetes.io~projected', 'proj', 'token');

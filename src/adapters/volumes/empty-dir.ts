@@ -4,11 +4,17 @@
  * `sizeLimit` when given. A set-up after a kubelet restart finds the tmpfs still mounted and keeps
  * it (and its content).
  *
+ * With the pod's fsGroup, SetVolumeOwnership as Go applies it (fsGroupChangePolicy Always): every
+ * entry gets the group, group read-write (directories also search and setgid, so files made later
+ * inherit the group).
+ *
  * Differs from Go: without a sizeLimit the tmpfs has the kernel's default size (half the RAM),
  * where Go sizes it to the pod's memory limit or the node's allocatable memory.
  * HugePages media are refused.
  */
-import { chmod, mkdir } from 'node:fs/promises';
+import { chmod, lchown, lstat, mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fsGroupMode } from '../../domain/volumes/fs-group-modes.js';
 import { KubeletError } from '../../domain/errors.js';
 import { parseQuantity, quantityValue } from '../../domain/resources/quantity.js';
 import type { EmptyDirVolumeSource } from '../../domain/volumes/sources.js';
@@ -24,15 +30,27 @@ export async function isMountPoint(mounter: Mounter, dir: string): Promise<boole
   return mountsUnder(await mounter.mountPoints(), dir).includes(dir.replace(/\/+$/, ''));
 }
 
-export async function setUpEmptyDir(mounter: Mounter, dir: string, source: EmptyDirVolumeSource): Promise<void> {
+export async function setUpEmptyDir(mounter: Mounter, dir: string, source: EmptyDirVolumeSource, fsGroup?: number): Promise<void> {
   const medium = source.medium ?? '';
   if (medium !== '' && medium !== 'Memory') {
     throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `emptyDir medium "${medium}" is not supported by kubelet-ts`);
   }
   await makeDirectory(dir, 0o777);
-  if (medium !== 'Memory' || (await isMountPoint(mounter, dir))) return;
-  const sizeBytes = source.sizeLimit !== undefined ? Number(quantityValue(parseQuantity(source.sizeLimit))) : undefined;
-  await mounter.mountTmpfs(dir, { mode: 0o777, ...(sizeBytes !== undefined && sizeBytes > 0 ? { sizeBytes } : {}) });
+  if (medium === 'Memory' && !(await isMountPoint(mounter, dir))) {
+    const sizeBytes = source.sizeLimit !== undefined ? Number(quantityValue(parseQuantity(source.sizeLimit))) : undefined;
+    await mounter.mountTmpfs(dir, { mode: 0o777, ...(sizeBytes !== undefined && sizeBytes > 0 ? { sizeBytes } : {}) });
+  }
+  if (fsGroup !== undefined) await applyFsGroup(dir, fsGroup);
+}
+
+/** SetVolumeOwnership over a directory tree: the group and its modes, symlinks only chowned, as Go walks it. */
+async function applyFsGroup(path: string, fsGroup: number): Promise<void> {
+  const info = await lstat(path);
+  await lchown(path, -1, fsGroup);
+  if (info.isSymbolicLink()) return;
+  const kind = info.isDirectory() ? 'directory' : 'file';
+  await chmod(path, fsGroupMode(info.mode & 0o7777, kind, false));
+  if (kind === 'directory') for (const name of await readdir(path)) await applyFsGroup(join(path, name), fsGroup);
 }
 
 /** A memory-backed directory for content kept off the disk (Secret and projected volumes), 0777 as Go's wrapped emptyDir. */

@@ -52,7 +52,7 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
     }
     const dir = dirOf(pod.metadata.uid, plugin, volumeName);
     if (plugin === 'kubernetes.io/empty-dir') {
-      await setUpEmptyDir(mounter, dir, volume.emptyDir ?? {});
+      await setUpEmptyDir(mounter, dir, volume.emptyDir ?? {}, pod.spec.securityContext?.fsGroup);
       return { hostPath: dir, changed: false };
     }
     if (onTmpfs(plugin)) await setUpMemoryDir(mounter, dir);

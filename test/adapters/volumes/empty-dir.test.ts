@@ -38,6 +38,17 @@ describe('setUpEmptyDir', () => {
     expect(await mountPointsUnder(root!)).toEqual([]);
   });
 
+  it.skipIf(notRoot)('gives the directory and what is in it the pod\'s fsGroup: group read-write, directories setgid', async () => {
+    await setUpEmptyDir(mounter, dir, {});
+    await mkdir(join(dir, 'sub'));
+    await writeFile(join(dir, 'sub', 'f'), 'x', { mode: 0o600 });
+    await setUpEmptyDir(mounter, dir, {}, 4321);
+    for (const p of [dir, join(dir, 'sub'), join(dir, 'sub', 'f')]) expect((await stat(p)).gid).toBe(4321);
+    expect(await modeOf(dir)).toBe(0o2777);
+    expect(await modeOf(join(dir, 'sub')) & 0o2070).toBe(0o2070);
+    expect(await modeOf(join(dir, 'sub', 'f'))).toBe(0o660);
+  });
+
   it('keeps the content of an existing directory on a second set-up', async () => {
     await setUpEmptyDir(mounter, dir, { medium: '' });
     await writeFile(join(dir, 'kept'), 'data');
