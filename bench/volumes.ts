@@ -22,7 +22,7 @@
  * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon there (bench/cluster.ts).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { readJournal } from '../src/adapters/journal-file/reader.js';
@@ -147,7 +147,8 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
   const kubelet = await startClusterKubelet(run, api, dir, NODE);
   const watch = watchRunning(api, namespace);
   const cri = createCriClient({ endpoint: run.endpoint === 'embedded' ? `unix://${join(root, 'embedded-runtime', 'cri.sock')}` : run.endpoint });
-  const out: Record<string, number> = {};
+  // The machine's load when the run began (other work on a shared machine shows in every figure).
+  const out: Record<string, number> = { loadAverage1m: round(loadavg()[0]!, 1) };
   try {
     const ready0 = performance.now();
     while (!isNodeReady(api, NODE)) {
@@ -191,8 +192,8 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
       [`idle${FLEET}.rssMiB`]: round(median(rss), 1), tokenRequests: api.tokens.requests.length,
     });
     const delete0 = performance.now();
-    await deletePods(api, cri, namespace, fleet, 180_000);
-    out['teardown.podsAndContainersGoneMs'] = round(performance.now() - delete0, 0);
+    const gone = await deletePods(api, cri, namespace, fleet, 180_000);
+    Object.assign(out, { 'teardown.containersRemovedMs': round(gone.containersGoneMs, 0), 'teardown.podsGoneFromApiMs': round(gone.apiGoneMs, 0) });
     // The pod directories go with the housekeeping sweep after the pods are gone: waited for, 120 s at most.
     for (;;) {
       const left = podDirs(root);
@@ -203,6 +204,7 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
       }
       await sleep(100);
     }
+    out.loadAverage1mAtEnd = round(loadavg()[0]!, 1);
     const mounts = mountsUnder(root);
     out['teardown.mountsLeft'] = mounts.length;
     if (mounts.length > 0) process.stdout.write(`volumes: mounts left under ${root}:\n  ${mounts.join('\n  ')}\n`);
@@ -247,14 +249,21 @@ async function startPods(
   }
 }
 
-/** Deletes the pods as kubectl does (grace 2 s) and waits until they are gone from the API and their containers from the runtime. */
-async function deletePods(api: TestApiServer, cri: CriClient, namespace: string, names: readonly string[], timeoutMs: number): Promise<void> {
+/**
+ * Deletes the pods as kubectl does (grace 2 s) and waits until they are gone from the API and their
+ * containers from the runtime; answers when each happened (ms after the deletion).
+ */
+async function deletePods(api: TestApiServer, cri: CriClient, namespace: string, names: readonly string[], timeoutMs: number): Promise<{ apiGoneMs: number; containersGoneMs: number }> {
   for (const name of names) api.store.delete('pods', namespace, name, { gracePeriodSeconds: 2 });
   const t0 = performance.now();
+  let apiGoneMs = 0;
+  let containersGoneMs = 0;
   for (;;) {
     const inApi = api.store.list('pods', { namespace }).items.length;
-    const { containers } = inApi === 0 ? await leftInRuntime(cri, namespace) : { containers: -1 };
-    if (inApi === 0 && containers === 0) return;
+    const { containers } = await leftInRuntime(cri, namespace);
+    if (apiGoneMs === 0 && inApi === 0) apiGoneMs = performance.now() - t0;
+    if (containersGoneMs === 0 && containers === 0) containersGoneMs = performance.now() - t0;
+    if (apiGoneMs > 0 && containersGoneMs > 0) return { apiGoneMs, containersGoneMs };
     if (performance.now() - t0 > timeoutMs) throw new Error(`${timeoutMs} ms after deleting: ${inApi} pods in the API, ${containers} containers`);
     await sleep(100);
   }
