@@ -143,6 +143,11 @@ export interface PodWorkerContext {
   attachAndMountTimeoutMs: number;
   /** The volumes the volume manager last said are not mounted yet; null before it answered. */
   unmountedVolumes: string[] | null;
+  /**
+   * The next sync sets API-backed volumes up again: a periodic resync or a spec update (Go remounts
+   * on every sync; a sync a container's start or death asked for has nothing new to write).
+   */
+  remountVolumes: boolean;
 }
 
 export type PodWorkerEvent =
@@ -280,14 +285,15 @@ export const podWorkerMachine = setup({
     // The latest spec wins. A pod the API server marked deleted is a kill request (Go's UpdatePod).
     recordSpec: assign(({ context, event }) => {
       if (event.type !== 'pod.spec.updated') return {};
-      return { pod: event.pod, pendingSync: true, ...(context.killRequest === null ? deletionKillRequest(event.pod) : {}) };
+      return { pod: event.pod, pendingSync: true, remountVolumes: true, ...(context.killRequest === null ? deletionKillRequest(event.pod) : {}) };
     }),
     recordSyncRequest: assign({ pendingSync: true }),
     /** WaitForAttachAndMount: the volume manager mounts what is missing, sets up API content again, and answers. */
     askForVolumes: enqueueActions(({ context, enqueue, system }) => {
       if (!context.hasVolumes) return;
       const manager = system.get('volumeManager') as AnyActorRef | undefined;
-      if (manager) enqueue.sendTo(manager, { type: 'volumes.pod.sync', pod: context.pod });
+      if (manager) enqueue.sendTo(manager, { type: 'volumes.pod.sync', pod: context.pod, remount: context.remountVolumes });
+      enqueue.assign({ remountVolumes: false });
     }),
     recordVolumes: assign(({ event }) => (event.type === 'pod.volumes.changed' ? { unmountedVolumes: event.unmounted } : {})),
     /** The wait ran out: the sync fails with Go's error, and the volume manager records the FailedMount event. */
@@ -434,6 +440,7 @@ export const podWorkerMachine = setup({
     hasVolumes: (input.waitForVolumes ?? false) && input.runtimeOnly === undefined && mountedVolumes(input.pod).length > 0,
     attachAndMountTimeoutMs: input.attachAndMountTimeoutMs ?? podAttachAndMountTimeoutMs,
     unmountedVolumes: null,
+    remountVolumes: false,
   }),
   initial: 'starting',
   // Outside of idle and backingOff, requests are remembered and acted on when the work in flight ends.
@@ -531,7 +538,7 @@ export const podWorkerMachine = setup({
         ],
       },
       after: {
-        resyncInterval: { guard: 'isActive', target: 'syncing', actions: assign(({ context }) => ({ resyncFromLastStatus: !context.runtimeViewStale })) },
+        resyncInterval: { guard: 'isActive', target: 'syncing', actions: assign(({ context }) => ({ resyncFromLastStatus: !context.runtimeViewStale, remountVolumes: true })) },
         activeDeadline: { guard: 'hasActiveDeadline', target: 'refreshingStatus' },
       },
     },

@@ -6,7 +6,8 @@
  * Contract:
  * - `volumes.pod.sync` (a pod worker about to sync; Go's WaitForAttachAndMount + ReprocessPod): a pod
  *   seen for the first time gets a child per volume its containers mount (the populator's
- *   processPodVolumes); a known one has its API-backed volumes set up again. Once every volume has
+ *   processPodVolumes); a known one has its API-backed volumes set up again when the sync is a
+ *   resync or a spec update (`remount`). Once every volume has
  *   been mounted, the worker (`pod:<uid>`) is told so by `pod.volumes.changed` with an empty list of
  *   unmounted volumes — at once when they already were, else when the last one mounts (every
  *   answer lists what is still unmounted, for the worker's timeout error). A volume with no plugin never mounts: its error is kept and
@@ -51,7 +52,8 @@ export interface VolumeManagerContext {
 }
 
 export type VolumeManagerEvent =
-  | { type: 'volumes.pod.sync'; pod: Pod }
+  /** `remount`: a resync or a spec update, whose API content is set up again (Go's ReprocessPod). */
+  | { type: 'volumes.pod.sync'; pod: Pod; remount?: boolean }
   | { type: 'volumes.pod.release'; podUid: string; removeDirectory: boolean }
   | { type: 'volumes.pods.known'; podUids: string[] }
   | { type: 'volumes.pod.waitTimedOut'; podUid: string; message: string }
@@ -139,7 +141,7 @@ export const volumeManagerMachine = setup({
         const known = context.pods[uid];
         if (known?.releasing) return;
         if (known) {
-          for (const name of Object.keys(known.volumes)) {
+          for (const name of event.remount ? Object.keys(known.volumes) : []) {
             if (known.volumes[name]?.state !== 'unsupported') enqueue.sendTo(volumeActorId(uid, name), { type: 'volume.remount', pod });
           }
           const waiting = unmountedOf(known).length > 0;

@@ -190,13 +190,18 @@ export const volumeMachine = setup({
       after: { backoff: [{ guard: 'everMounted', target: 'remounting' }, { target: 'mounting' }] },
     },
     mounted: {
-      meta: { description: 'set up: content from the API or the pod is set up again on each pod sync, a token before it expires' },
+      meta: { description: 'set up: content from the API or the pod is set up again on each pod resync, a token before it expires' },
       always: { guard: 'remountPending', target: 'remounting' },
       on: {
         'volume.unmount': { target: 'unmounting', actions: 'requestUnmount' },
         'volume.remount': { guard: 'canRemount', target: 'remounting', actions: 'takeRemount' },
       },
-      after: { refresh: { guard: 'expires', target: 'remounting' } },
+      // Only content that expires has a timer (a volume without one would fire and refuse a 0 ms timer).
+      initial: 'current',
+      states: {
+        current: { always: { guard: 'expires', target: 'expiring' } },
+        expiring: { after: { refresh: { target: '#volume.remounting' } } },
+      },
     },
     remounting: {
       meta: { description: 'SetUp again: the content is rewritten only where it changed; a failure keeps the old content' },

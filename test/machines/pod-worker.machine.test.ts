@@ -524,7 +524,7 @@ describe('podWorkerMachine waiting for volumes (WaitForAttachAndMount)', () => {
     const h = harness({ pod: podWithVolumes(), waitForVolumes: true }, { volumeManager: true });
     await flush();
     expect(h.value()).toEqual({ syncing: 'waitingForVolumes' });
-    expect(h.volumeRequests).toEqual([{ type: 'volumes.pod.sync', pod: podWithVolumes() }]);
+    expect(h.volumeRequests).toEqual([{ type: 'volumes.pod.sync', pod: podWithVolumes(), remount: false }]);
     expect(h.syncs).toHaveLength(0);
     h.send(changed('cache', 'cfg'));
     h.send(changed('cfg'));
@@ -548,6 +548,8 @@ describe('podWorkerMachine waiting for volumes (WaitForAttachAndMount)', () => {
     await flush();
     expect(h.syncs).toHaveLength(3);
     expect(requestTypes(h)).toEqual(['volumes.pod.sync', 'volumes.pod.sync', 'volumes.pod.sync']);
+    // The resync sets API content up again; the first sync and the PLEG's do not.
+    expect(h.volumeRequests.map((r) => (r as { remount?: boolean }).remount)).toEqual([false, true, false]);
     expect(h.value()).toBe('idle');
   });
 

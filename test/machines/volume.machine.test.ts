@@ -110,7 +110,7 @@ describe('volumeMachine', () => {
     await flush();
     expect(h.mounts).toEqual([{ atMs: 0, input: { pod: makePod(), volumeName: 'cfg', plugin: 'kubernetes.io/configmap', remount: false } }]);
     expect(h.reports).toEqual([{ type: 'volume.mounted', podUid: 'u1', volumeName: 'cfg', hostPath: '/var/lib/kubelet/pods/u1/volumes/kubernetes.io~configmap/cfg', changed: true }]);
-    expect(h.value()).toBe('mounted');
+    expect(h.value()).toEqual({ mounted: 'current' });
     expect(h.context()).toMatchObject({ everMounted: true, failures: 0, mounts: 1, lastError: null, hostPath: '/var/lib/kubelet/pods/u1/volumes/kubernetes.io~configmap/cfg' });
   });
 
@@ -140,7 +140,7 @@ describe('volumeMachine', () => {
     await flush();
     await h.advance(500);
     await h.advance(1000);
-    expect(h.value()).toBe('mounted');
+    expect(h.value()).toEqual({ mounted: 'current' });
     expect(h.context().failures).toBe(0);
     h.mountAnswers.push(failure());
     h.send({ type: 'volume.remount', pod: makePod() });
@@ -150,7 +150,7 @@ describe('volumeMachine', () => {
     expect(h.mounts).toHaveLength(4);
     await h.advance(1);
     expect(h.mounts).toHaveLength(5);
-    expect(h.value()).toBe('mounted');
+    expect(h.value()).toEqual({ mounted: 'current' });
   });
 
   it.each([
@@ -165,7 +165,7 @@ describe('volumeMachine', () => {
       h.send({ type: 'volume.remount', pod: makePod('nginx:1.28') });
       await flush();
       expect(h.mounts).toHaveLength(mounts);
-      expect(h.value()).toBe('mounted');
+      expect(h.value()).toEqual({ mounted: 'current' });
       if (mounts === 2) expect(h.mounts[1]?.input).toEqual({ pod: makePod('nginx:1.28'), volumeName: 'cfg', plugin, remount: true });
       expect(h.reports.filter((r) => r.type === 'volume.mounted')).toHaveLength(mounts);
     },
@@ -183,7 +183,7 @@ describe('volumeMachine', () => {
     first.resolve(mountedAt());
     await flush();
     expect(h.mounts.map((m) => [m.input.remount, m.input.pod.spec.containers[0]?.image])).toEqual([[false, 'nginx:1.27'], [true, 'nginx:1.29']]);
-    expect(h.value()).toBe('mounted');
+    expect(h.value()).toEqual({ mounted: 'current' });
   });
 
   it('does not set an emptyDir up again after the mount in flight when a remount was asked for during it', async () => {
@@ -195,7 +195,7 @@ describe('volumeMachine', () => {
     first.resolve(mountedAt());
     await flush();
     expect(h.mounts).toHaveLength(1);
-    expect(h.value()).toBe('mounted');
+    expect(h.value()).toEqual({ mounted: 'current' });
   });
 
   it('sets a token up again at refreshAfterMs (80 % of a 3600 s token: 2880 s), not before, and again from the new one', async () => {
@@ -219,7 +219,7 @@ describe('volumeMachine', () => {
     await flush();
     await h.advance(24 * 3600_000);
     expect(h.mounts).toHaveLength(1);
-    expect(h.value()).toBe('mounted');
+    expect(h.value()).toEqual({ mounted: 'current' });
   });
 
   it('keeps a volume mounted once when its remount fails, reports remount: true and sets up again after the back-off', async () => {
@@ -240,7 +240,7 @@ describe('volumeMachine', () => {
     expect(h.mounts).toHaveLength(3);
     await h.advance(1);
     expect(h.mounts).toHaveLength(4);
-    expect(h.value()).toBe('mounted');
+    expect(h.value()).toEqual({ mounted: 'current' });
     expect(h.context().failures).toBe(0);
   });
 
@@ -328,6 +328,7 @@ describe('volumeMachine as a graph', () => {
     { type: `xstate.done.actor.${idOf('mounting')}`, output: mountedAt() },
     { type: `xstate.error.actor.${idOf('mounting')}`, error: failure() },
     { type: `xstate.done.actor.${idOf('remounting')}`, output: mountedAt() },
+    { type: `xstate.done.actor.${idOf('remounting')}`, output: { ...mountedAt(), refreshAfterMs: 2_880_000 } },
     { type: `xstate.error.actor.${idOf('remounting')}`, error: failure() },
     { type: `xstate.done.actor.${idOf('unmounting')}` },
     { type: `xstate.error.actor.${idOf('unmounting')}`, error: failure() },
@@ -337,7 +338,10 @@ describe('volumeMachine as a graph', () => {
   // The parent reports become plain assigns (no parent here): the context changes stay those of the machine.
   const alone = volumeMachine.provide({
     actions: {
-      recordMounted: assign(({ context }) => ({ failures: 0, everMounted: true, lastError: null, mounts: context.mounts + 1 })),
+      recordMounted: assign(({ context, event }) => ({
+        failures: 0, everMounted: true, lastError: null, mounts: context.mounts + 1,
+        refreshAfterMs: (event as { output?: MountVolumeOutput }).output?.refreshAfterMs ?? null,
+      })),
       recordMountFailure: assign(({ context }) => ({ failures: context.failures + 1 })),
     },
   });
@@ -350,10 +354,12 @@ describe('volumeMachine as a graph', () => {
   const values = new Set(paths.map((p) => JSON.stringify(p.state.value)));
 
   it('reaches every state a volume can rest in', () => {
-    for (const v of ['mounting', 'backingOff', 'mounted', 'remounting', 'unmounting', 'unmountBackingOff', 'unmounted']) {
+    for (const v of ['mounting', 'backingOff', { mounted: 'current' }, { mounted: 'expiring' }, 'remounting', 'unmounting', 'unmountBackingOff', 'unmounted']) {
       expect(values.has(JSON.stringify(v))).toBe(true);
     }
-    expect([...values].sort()).toEqual(Object.keys(volumeMachine.states).map((s) => JSON.stringify(s)).sort());
+    const leaves = Object.entries(volumeMachine.states).flatMap(([name, node]) =>
+      Object.keys(node.states).length === 0 ? [JSON.stringify(name)] : Object.keys(node.states).map((sub) => JSON.stringify({ [name]: sub })));
+    expect([...values].sort()).toEqual(leaves.sort());
   });
 
   it('reaches unmounted only through volume.unmount', () => {

@@ -14,7 +14,7 @@ import type { EnvVarValue } from '../../domain/runtime/env.js';
 import { criMountPropagation } from '../../domain/runtime/mount-propagation.js';
 import { containerSubPath } from '../../domain/runtime/subpath.js';
 import { terminationMessageMount, terminationMessagePath } from '../../domain/runtime/termination-message.js';
-import { podDirectory, volumeHostPath } from '../../domain/volumes/pod-volumes.js';
+import { podDirectory, requiresRemount, volumeHostPath, volumePluginName } from '../../domain/volumes/pod-volumes.js';
 import type { Logger } from '../../log.js';
 import type { PodFiles } from '../../ports/pod-files.js';
 import { podRef } from './step-runner.js';
@@ -24,6 +24,11 @@ export interface ContainerMountDeps {
   files: PodFiles;
   clusterDomain: string;
   log: Logger;
+}
+
+function isApiContent(volume: Parameters<typeof volumePluginName>[0]): boolean {
+  const plugin = volumePluginName(volume);
+  return plugin !== undefined && requiresRemount(plugin);
 }
 
 export async function makeContainerMounts(deps: ContainerMountDeps, pod: Pod, container: Container, podIPs: readonly string[], env: () => EnvVarValue[]): Promise<CriMount[]> {
@@ -41,7 +46,8 @@ export async function makeContainerMounts(deps: ContainerMountDeps, pod: Pod, co
     mounts.push({
       container_path: mount.mountPath,
       host_path: hostPath,
-      readonly: mount.readOnly ?? false,
+      // API content is always mounted read-only (Go: the plugin's ReadOnly attribute, mustMountRO).
+      readonly: (mount.readOnly ?? false) || isApiContent(volume),
       selinux_relabel: false,
       propagation: criMountPropagation(mount.mountPropagation),
     });

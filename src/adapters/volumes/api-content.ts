@@ -5,6 +5,8 @@
  * A projected token is asked for on every set-up; the manager hands back its cached token until it
  * needs refreshing, and `refreshAfterMs` tells the volume machine when to set the volume up again.
  */
+import { createHash } from 'node:crypto';
+import { lstat } from 'node:fs/promises';
 import type { Pod } from '../../domain/pod/types.js';
 import { configMapPayload } from '../../domain/volumes/configmap-payload.js';
 import { downwardApiPayload } from '../../domain/volumes/downward-api-payload.js';
@@ -14,7 +16,7 @@ import { secretPayload } from '../../domain/volumes/secret-payload.js';
 import type { KeyedData, Payload, Volume } from '../../domain/volumes/sources.js';
 import type { Clock } from '../../ports/clock.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
-import { writePayloadAtomically } from './atomic-writer.js';
+import { dataDirName, writePayloadAtomically } from './atomic-writer.js';
 import type { VolumeContentWriter } from './volume-plugins.js';
 
 /** Go's default for a projected token without expirationSeconds (1 h). */
@@ -32,8 +34,23 @@ async function fetchAll(names: readonly string[], read: (name: string) => Promis
   return new Map(entries);
 }
 
+/** A payload's identity: every path, mode, owner and byte, and the group it is written for. */
+function payloadDigest(payload: Payload, fsGroup: number | undefined): string {
+  const hash = createHash('sha256').update(`fsGroup=${fsGroup ?? ''}\n`);
+  for (const path of [...payload.keys()].sort()) {
+    const file = payload.get(path)!;
+    hash.update(`${path}\0${file.mode}\0${file.fsUser ?? ''}\0${file.content.length}\0`).update(file.content);
+  }
+  return hash.digest('hex');
+}
+
+const exists = (path: string) => lstat(path).then(() => true, () => false);
+
 export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWriter {
   const { sources } = opts;
+  // What each directory was last written with: a remount that finds the same payload (the usual
+  // case, once a pod resync a minute) leaves the disk alone instead of reading every file back.
+  const written = new Map<string, string>();
   const node = () => {
     const nodeAllocatable = opts.nodeAllocatable?.();
     return nodeAllocatable ? { nodeAllocatable } : {};
@@ -79,12 +96,17 @@ export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWr
   }
 
   return {
+    forget: (dir) => written.delete(dir),
     async write(pod, volume, dir) {
       sources.registerPod(pod);
       const { payload, refreshAtMs } = await payloadOf(pod, volume);
       const fsGroup = pod.spec.securityContext?.fsGroup;
+      const refresh = refreshAtMs !== undefined ? { refreshAfterMs: Math.max(refreshAtMs - opts.clock.now(), 0) } : {};
+      const digest = payloadDigest(payload, fsGroup);
+      if (written.get(dir) === digest && (await exists(`${dir}/${dataDirName}`))) return { changed: false, ...refresh };
       const { changed } = await writePayloadAtomically(dir, payload, { ...(fsGroup !== undefined ? { fsGroup } : {}) });
-      return { changed, ...(refreshAtMs !== undefined ? { refreshAfterMs: Math.max(refreshAtMs - opts.clock.now(), 0) } : {}) };
+      written.set(dir, digest);
+      return { changed, ...refresh };
     },
   };
 }

@@ -18,6 +18,8 @@ import { cleanupOrphanedPodDirectories, removePodDirectory, tearDownDirectory } 
 /** Writes an API-backed volume's content into `dir` (made already), atomically. */
 export interface VolumeContentWriter {
   write(pod: Pod, volume: Volume, dir: string): Promise<{ changed: boolean; refreshAfterMs?: number }>;
+  /** The directory was torn down: nothing is known of its content any more. */
+  forget?(dir: string): void;
 }
 
 export interface VolumePluginOptions {
@@ -65,7 +67,10 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
     setUp: (pod, volumeName) => setUp(pod, volumeName),
     // hostPath's TearDown does nothing: the path is the node's.
     tearDown: async (podUid, volumeName, plugin) => {
-      if (plugin !== 'kubernetes.io/host-path') await tearDownDirectory(mounter, dirOf(podUid, plugin, volumeName));
+      if (plugin === 'kubernetes.io/host-path') return;
+      const dir = dirOf(podUid, plugin, volumeName);
+      opts.content.forget?.(dir);
+      await tearDownDirectory(mounter, dir);
     },
     removePodDirectory: (podUid) => {
       opts.onPodGone?.(podUid);

@@ -66,7 +66,7 @@ const privateMount = (containerPath: string, hostPath: string, extra: Partial<Cr
 });
 
 describe('makeContainerMounts', () => {
-  it('mounts each volumeMount from its plugin\'s node path, with readOnly and propagation', async () => {
+  it('mounts each volumeMount from its plugin\'s node path, with readOnly (always, for API content) and propagation', async () => {
     const c: Container = {
       name: 'app', image: 'x', ...noTerminationFile,
       volumeMounts: [
@@ -82,7 +82,7 @@ describe('makeContainerMounts', () => {
       privateMount('/etc/app', '/root/pods/uid-1/volumes/kubernetes.io~configmap/config', { readonly: true }),
       privateMount('/host-logs', '/var/log', { propagation: 'PROPAGATION_HOST_TO_CONTAINER' }),
       privateMount('/shared', '/root/pods/uid-1/volumes/kubernetes.io~empty-dir/scratch', { propagation: 'PROPAGATION_BIDIRECTIONAL' }),
-      privateMount('/etc/app2', '/root/pods/uid-1/volumes/kubernetes.io~configmap/config'),
+      privateMount('/etc/app2', '/root/pods/uid-1/volumes/kubernetes.io~configmap/config', { readonly: true }),
     ]);
     expect(files.calls).toEqual([]);
   });
