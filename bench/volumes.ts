@@ -19,6 +19,7 @@
  * KUBELET_BENCH_VOLUMES_RUNS=N (default 3); KUBELET_BENCH_VOLUMES_IDLE_SECONDS=S (default 60);
  * KUBELET_BENCH_VOLUMES_RUNTIMES=containerd|embedded: one runtime only. KUBELET_BENCH_VOLUMES_FLEET=plain:
  * the 110 pods of (c) without volumes, to set beside a run with them.
+ * KUBELET_BENCH_CLUSTER_FLAGS='--flag=value ...': more daemon flags, as for `cluster`.
  * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon there (bench/cluster.ts).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -144,7 +145,7 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
   api.store.create('namespaces', { metadata: { name: namespace } });
   api.store.create('configmaps', { metadata: { name: 'settings', namespace }, data: { 'app.properties': 'mode=bench\nlevel=info\n', greeting: 'hello' } });
   api.store.create('secrets', { metadata: { name: 'creds', namespace }, data: { password: Buffer.from('bench-password').toString('base64'), user: Buffer.from('bench').toString('base64') } });
-  const kubelet = await startClusterKubelet(run, api, dir, NODE);
+  const kubelet = await startClusterKubelet(run, api, dir, NODE, (process.env.KUBELET_BENCH_CLUSTER_FLAGS ?? '').split(' ').filter(Boolean));
   const watch = watchRunning(api, namespace);
   const cri = createCriClient({ endpoint: run.endpoint === 'embedded' ? `unix://${join(root, 'embedded-runtime', 'cri.sock')}` : run.endpoint });
   // The machine's load when the run began (other work on a shared machine shows in every figure).
