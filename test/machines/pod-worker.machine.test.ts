@@ -15,6 +15,7 @@ import {
   type PodWorkerInput,
   type SyncPodInput,
 } from '../../src/machines/pod-worker.machine.js';
+import { deferred, type Deferred } from '../support/deferred.js';
 import { settle } from '../support/settle.js';
 
 const T0 = Date.UTC(2026, 10, 22, 1, 0, 0);
@@ -42,13 +43,6 @@ const failed = (podUid = 'u1'): PodSyncOutcome => ({
   podUid, ok: false, steps: [{ step: 'startContainer', target: 'web', ok: false, reason: 'ErrImagePull', error: { code: 'KLT_ERR_IMAGE_PULL', message: 'pull failed', retryable: true } }],
 });
 
-interface Deferred<T> { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void }
-function deferred<T>(): Deferred<T> {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
-  return { promise, resolve, reject };
-}
 
 const flush = () => settle(5);
 

@@ -15,6 +15,7 @@ import {
   type VolumeWaitTimedOut,
 } from '../../src/machines/volume-manager.machine.js';
 import { volumeMachine, type MountVolumeInput, type MountVolumeOutput, type UnmountVolumeInput, type VolumeContext } from '../../src/machines/volume.machine.js';
+import { deferred, type Deferred } from '../support/deferred.js';
 import { settle } from '../support/settle.js';
 
 const T0 = Date.UTC(2026, 10, 22, 1, 0, 0);
@@ -36,13 +37,6 @@ function makePod(uid: string, volumes: Volume[], mounted: string[] = volumes.map
   };
 }
 
-interface Deferred<T> { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void }
-function deferred<T>(): Deferred<T> {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
-  return { promise, resolve, reject };
-}
 
 /**
  * A volume manager with real `volume` children whose effects are fakes, beside fake pod workers

@@ -14,6 +14,7 @@ import {
   type VolumeInput,
   type VolumeReport,
 } from '../../src/machines/volume.machine.js';
+import { deferred, type Deferred } from '../support/deferred.js';
 import { settle } from '../support/settle.js';
 
 const T0 = Date.UTC(2026, 10, 22, 1, 0, 0);
@@ -25,13 +26,6 @@ function makePod(image = 'nginx:1.27'): Pod {
   };
 }
 
-interface Deferred<T> { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void }
-function deferred<T>(): Deferred<T> {
-  let resolve!: (v: T) => void;
-  let reject!: (e: unknown) => void;
-  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
-  return { promise, resolve, reject };
-}
 
 type Answer<T> = T | Error | Deferred<T>;
 
