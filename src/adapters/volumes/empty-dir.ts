@@ -31,7 +31,7 @@ export async function makeDirectory(dir: string, mode: number): Promise<void> {
  * device differs from its parent's. Two stats, where reading the whole mount table cost 0.7 ms a
  * call with 110 pods' mounts (a bind mount within one file system is not seen: none is made here).
  */
-export async function isMountPoint(_mounter: Mounter, dir: string): Promise<boolean> {
+export async function isMountPoint(dir: string): Promise<boolean> {
   const path = dir.replace(/\/+$/, '');
   const [self, parent] = await Promise.all([stat(path), stat(dirname(path))]);
   return self.dev !== parent.dev;
@@ -43,7 +43,7 @@ export async function setUpEmptyDir(mounter: Mounter, dir: string, source: Empty
     throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `emptyDir medium "${medium}" is not supported by kubelet-ts`);
   }
   await makeDirectory(dir, 0o777);
-  if (medium === 'Memory' && !(await isMountPoint(mounter, dir))) {
+  if (medium === 'Memory' && !(await isMountPoint(dir))) {
     const sizeBytes = source.sizeLimit !== undefined ? Number(quantityValue(parseQuantity(source.sizeLimit))) : undefined;
     await mounter.mountTmpfs(dir, { mode: 0o777, ...(sizeBytes !== undefined && sizeBytes > 0 ? { sizeBytes } : {}) });
   }

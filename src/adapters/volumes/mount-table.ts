@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { KubeletError } from '../../domain/errors.js';
-import { parseMountInfo } from '../host/mount-info.js';
+import { isSameOrBelow, parseMountInfo } from '../host/mount-info.js';
 
 const run = promisify(execFile);
 
@@ -25,8 +25,8 @@ export function mountPoints(text: string): string[] {
 
 /** The mount points at or below `dir`. */
 export function mountsUnder(points: readonly string[], dir: string): string[] {
-  const base = dir.replace(/\/+$/, '');
-  return points.filter((p) => p === base || p.startsWith(`${base}/`));
+  const base = dir.replace(/\/+$/, '') || '/';
+  return points.filter((p) => isSameOrBelow(p, base));
 }
 
 async function runMount(command: string, args: string[], what: string): Promise<void> {

@@ -39,12 +39,6 @@ export function requiresRemount(plugin: VolumePluginName): boolean {
     plugin === 'kubernetes.io/downward-api' || plugin === 'kubernetes.io/projected';
 }
 
-/** Needs the API server: a ConfigMap, a Secret or a service-account token. */
-export function needsApiServer(volume: Volume): boolean {
-  if (volume.configMap !== undefined || volume.secret !== undefined) return true;
-  return (volume.projected?.sources ?? []).some((s) => s.configMap !== undefined || s.secret !== undefined || s.serviceAccountToken !== undefined);
-}
-
 function allContainers(pod: Pod): Container[] {
   return [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
 }
