@@ -120,7 +120,6 @@ export const volumeMachine = setup({
   guards: {
     unmountRequested: ({ context }) => context.unmountRequested,
     remountPending: ({ context }) => context.remountPending,
-    canRemount: ({ context }) => context.requiresRemount,
     expires: ({ context }) => context.refreshAfterMs !== null,
     everMounted: ({ context }) => context.everMounted,
   },
@@ -191,11 +190,9 @@ export const volumeMachine = setup({
     },
     mounted: {
       meta: { description: 'set up: content from the API or the pod is set up again on each pod resync, a token before it expires' },
+      // A remount (taken at the root: the latest pod, pending only for API content) starts at once.
       always: { guard: 'remountPending', target: 'remounting' },
-      on: {
-        'volume.unmount': { target: 'unmounting', actions: 'requestUnmount' },
-        'volume.remount': { guard: 'canRemount', target: 'remounting', actions: 'takeRemount' },
-      },
+      on: { 'volume.unmount': { target: 'unmounting', actions: 'requestUnmount' } },
       // Only content that expires has a timer (a volume without one would fire and refuse a 0 ms timer).
       initial: 'current',
       states: {
