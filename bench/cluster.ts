@@ -15,7 +15,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createCriClient } from '../src/adapters/cri-grpc/index.js';
 import type { CriClient } from '../src/ports/cri.js';
@@ -24,8 +24,8 @@ import { freePort } from './free-port.js';
 import { cpuSeconds, rssMiB } from './proc-usage.js';
 import { podRuns, removePods, sleep, type PodRun } from './static-pod-fleet.js';
 import { median, round } from './stats.js';
+import { KUBELET_BIN as BIN } from './kubelet-bin.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 const NODE = 'node-cost';
 const BURST = 30;
 const IDLE_MS = Number(process.env.KUBELET_BENCH_CLUSTER_IDLE_SECONDS ?? 60) * 1000;
@@ -88,7 +88,7 @@ export interface ClusterKubelet {
 }
 
 /**
- * Spawns `dist/src/bin/kubelet.js` with --kubeconfig against `api`, its config file, root dir and pod
+ * Spawns the bundled binary with --kubeconfig against `api`, its config file, root dir and pod
  * logs under `dir` (root dir `<dir>/root`), on `run.endpoint`, `enableServer: false`, healthz on a free
  * loopback port, with the flags of the binary's #! line. KUBELET_BENCH_CPU_PROF=DIR profiles it.
  * `flags`: more daemon flags.

@@ -3,10 +3,9 @@
  * client and the server do not share an event loop — as with containerd, where they never do.
  */
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
-import { createCriClient } from '../src/adapters/cri-grpc/index.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
+import { createCriClient } from '../src/adapters/cri-grpc/index.js';
+import { KUBELET_BIN as BIN } from './kubelet-bin.js';
 
 export interface RuntimeProcess {
   endpoint: string;

@@ -7,10 +7,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
-
-const BIN = resolve('dist/src/bin/kubelet.js');
+import { KUBELET_BIN as BIN } from './kubelet-bin.js';
 
 export interface DaemonPaths {
   dir: string;

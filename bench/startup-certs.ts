@@ -2,20 +2,21 @@
  * Start-up with an empty cert dir against a kept one (issue 17): the real binary, standalone on the
  * embedded runtime with its kubelet server on, spawn → `healthz` answers 200, and spawn → the kubelet
  * server completes a TLS handshake (the serving pair exists then). An empty dir makes the self-signed
- * pair (two RSA 2048 keys, in process); a kept one reuses it, as Go does. Runs alternate, the first
- * of each pair alternating too; medians, and the difference empty − kept.
+ * pair (two RSA 2048 keys, in process); a kept one reuses it, as Go does. A third series starts tsc's
+ * unbundled output with the kept dir, to show what the bundle (scripts/bundle-daemon.ts) saves.
+ * Runs alternate, the order rotating each round; medians, the difference empty − kept, and the
+ * ratio bundled / unbundled.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connect } from 'node:tls';
 import { freePort } from './free-port.js';
 import { sleep } from './static-pod-fleet.js';
 import { median, round } from './stats.js';
-
-const BIN = resolve('dist/src/bin/kubelet.js');
+import { KUBELET_BIN, KUBELET_TSC_BIN } from './kubelet-bin.js';
 
 const healthzOk = (port: number) => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status === 200, () => false);
 const tlsAnswers = (port: number) => new Promise<boolean>((done) => {
@@ -26,12 +27,12 @@ const tlsAnswers = (port: number) => new Promise<boolean>((done) => {
   socket.on('error', () => done(false));
 });
 
-async function startOnce(root: string, certDir: string): Promise<{ healthzMs: number; servingMs: number }> {
+async function startOnce(root: string, certDir: string, bin = KUBELET_BIN): Promise<{ healthzMs: number; servingMs: number }> {
   const [healthzPort, port] = [await freePort(), await freePort()];
   const t0 = performance.now();
   // The flags of the binary's #! line, as a user runs it.
   const child = spawn(process.execPath, [
-    '--max-semi-space-size=4', '--heap-growing-percent=50', BIN,
+    '--max-semi-space-size=4', '--heap-growing-percent=50', bin,
     '--container-runtime-endpoint=embedded', `--root-dir=${root}`, `--cert-dir=${certDir}`, '--debug-address=', '--fail-swap-on=false',
     `--healthz-port=${healthzPort}`, `--port=${port}`, '--address=127.0.0.1', '--read-only-port=0',
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -61,12 +62,15 @@ export async function benchStartupCerts(runs = Number(process.env.KUBELET_BENCH_
     await startOnce(join(dir, 'warm'), kept); // makes the kept pair (and warms the disk cache)
     const empty: { healthzMs: number; servingMs: number }[] = [];
     const reused: { healthzMs: number; servingMs: number }[] = [];
+    const unbundled: { healthzMs: number; servingMs: number }[] = [];
+    const kinds = ['empty', 'kept', 'unbundled'] as const;
     for (let i = 0; i < runs; i++) {
-      const order = i % 2 === 0 ? ['empty', 'kept'] : ['kept', 'empty'];
+      const order = [...kinds.slice(i % 3), ...kinds.slice(0, i % 3)];
       for (const which of order) {
         const root = join(dir, `${which}-${i}`);
         if (which === 'empty') empty.push(await startOnce(root, join(root, 'pki')));
-        else reused.push(await startOnce(root, kept));
+        else if (which === 'kept') reused.push(await startOnce(root, kept));
+        else unbundled.push(await startOnce(root, kept, KUBELET_TSC_BIN));
         rmSync(root, { recursive: true, force: true });
       }
     }
@@ -78,6 +82,8 @@ export async function benchStartupCerts(runs = Number(process.env.KUBELET_BENCH_
       healthzMsEmptyMinusKept: round(m(empty, 'healthzMs') - m(reused, 'healthzMs'), 0),
       servingMsEmptyCertDir: round(m(empty, 'servingMs'), 0),
       servingMsKeptCertDir: round(m(reused, 'servingMs'), 0),
+      healthzMsKeptCertDirUnbundled: round(m(unbundled, 'healthzMs'), 0),
+      healthzBundledOverUnbundledRatio: round(m(reused, 'healthzMs') / m(unbundled, 'healthzMs'), 3),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });

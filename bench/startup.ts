@@ -6,9 +6,8 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-
-const BIN = resolve('dist/src/bin/kubelet.js');
+import { join } from 'node:path';
+import { KUBELET_BIN as BIN } from './kubelet-bin.js';
 
 function startOnce(args: string[]): Promise<number> {
   return new Promise((done, fail) => {

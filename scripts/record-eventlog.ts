@@ -43,7 +43,7 @@ async function main() {
     'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
     'enableServer: false', 'healthzPort: 0', '',
   ].join('\n'));
-  const bin = resolve('dist/src/bin/kubelet.js');
+  const bin = resolve('dist/bundle/kubelet.js');
   const child = spawn(process.execPath, [bin, `--config=${cfg}`, `--root-dir=${root}`, '--debug-address=', '--hostname-override=fixture-node'], { stdio: ['ignore', 'ignore', 'inherit'] });
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const exited = new Promise((r) => child.once('exit', r));

@@ -10,6 +10,13 @@ import { canonicalJson } from '../domain/journal/canonical-json.js';
 import type { AnyStateMachine } from 'xstate';
 import { MACHINES } from '../machines/index.js';
 
+/**
+ * The name scripts/bundle-daemon.ts replaces with the hash of tsc's build (see there for why): in
+ * the bundled binary, the registry's hash is that one; from tsc's output it is computed here.
+ */
+export const MACHINES_SHA256_GLOBAL = '__KLT_MACHINES_SHA256__';
+declare const __KLT_MACHINES_SHA256__: string | undefined;
+
 const bySource = (_key: string, value: unknown) => (typeof value === 'function' ? String(value) : value);
 
 /** A function as its source and its own members (XState keeps an action creator's arguments there). */
@@ -27,6 +34,7 @@ function describeImplementation(value: unknown, depth = 0): unknown {
 }
 
 export function machinesSha256(machines: Readonly<Record<string, AnyStateMachine>> = MACHINES): string {
+  if (machines === MACHINES && typeof __KLT_MACHINES_SHA256__ === 'string') return __KLT_MACHINES_SHA256__;
   const text = Object.entries(machines)
     .map(([name, m]) => {
       const { actions, guards, delays } = m.implementations;
@@ -35,4 +43,21 @@ export function machinesSha256(machines: Readonly<Record<string, AnyStateMachine
     })
     .join('\n');
   return createHash('sha256').update(text).digest('hex');
+}
+
+const byPlaceholder = (_key: string, value: unknown) => (typeof value === 'function' ? 'function' : value);
+
+/**
+ * The definitions with every function's text left out: what a reprinting bundler must not change.
+ * scripts/bundle-daemon.ts compares the bundle's with tsc's before giving the bundle tsc's hash.
+ */
+export function machinesShape(machines: Readonly<Record<string, AnyStateMachine>> = MACHINES): string {
+  return Object.entries(machines)
+    .map(([name, m]) => {
+      const { actions, guards, delays } = m.implementations;
+      const config = canonicalJson(JSON.parse(JSON.stringify(m.config, byPlaceholder)));
+      const implementations = JSON.stringify(describeImplementation({ actions, guards, delays }), (k, v) => (k === 'source' ? 'function' : v));
+      return `${name}:${config}:${canonicalJson(JSON.parse(implementations))}`;
+    })
+    .join('\n');
 }

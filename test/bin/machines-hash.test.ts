@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { assign, enqueueActions, setup } from 'xstate';
-import { machinesSha256 } from '../../src/bin/machines.js';
+import { machinesShape, machinesSha256 } from '../../src/bin/machines.js';
 import { MACHINES } from '../../src/machines/index.js';
 
 const counter = setup({
@@ -32,5 +32,24 @@ describe('machinesSha256', () => {
     ['a delay', { delays: { tick: 2000 } }],
   ])('changes with %s given to setup(), not only with the config', (_what, changed) => {
     expect(hashOf(counter.provide(changed as never))).not.toBe(hashOf(counter));
+  });
+});
+
+// The bundler reprints function text; the shape it must keep is everything else (scripts/bundle-daemon.ts).
+describe('machinesShape', () => {
+  const shapeOf = (m: typeof counter) => machinesShape({ counter: m });
+
+  it('leaves every function\'s text out, which a reprint changes', () => {
+    const reprinted = counter.provide({ guards: { small: ({ context }: { context: { n: number } }) => 10 > context.n } } as never);
+    expect(hashOf(reprinted)).not.toBe(hashOf(counter));
+    expect(shapeOf(reprinted)).toBe(shapeOf(counter));
+  });
+
+  it.each([
+    ['a delay\'s value', counter.provide({ delays: { tick: 2000 } })],
+    ['an implementation more', counter.provide({ guards: { large: () => true } } as never)],
+    ['a state', setup({}).createMachine({ id: 'counter', initial: 'a', states: { a: {} } })],
+  ])('changes with %s', (_what, changed) => {
+    expect(shapeOf(changed as never)).not.toBe(shapeOf(counter));
   });
 });

@@ -2,13 +2,16 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { KUBELET_NODE_FLAGS } from '../../src/bin/node-flags.js';
+import { KUBELET_BIN } from '../support/kubelet-bin.js';
 
 describe('the V8 options kubelet-ts runs under', () => {
   it('are on the executable\'s #! line and in npm start, exactly as node-flags.ts lists them', () => {
     const shebang = readFileSync('src/bin/kubelet.ts', 'utf8').split('\n')[0];
     expect(shebang).toBe(`#!/usr/bin/env -S node ${KUBELET_NODE_FLAGS.join(' ')}`);
+    // The bundle (package.json's bin) keeps the entry's #! line.
+    expect(readFileSync(KUBELET_BIN, 'utf8').split('\n')[0]).toBe(shebang);
     const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start;
-    expect(start).toContain(`node ${KUBELET_NODE_FLAGS.join(' ')} dist/src/bin/kubelet.js`);
+    expect(start).toContain(`node ${KUBELET_NODE_FLAGS.join(' ')} dist/bundle/kubelet.js`);
   });
 
   it('are options this node accepts', () => {

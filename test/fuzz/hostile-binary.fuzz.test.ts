@@ -15,7 +15,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,8 +23,8 @@ import { parseManifestText } from '../../src/adapters/pod-sources/parse-manifest
 import { decodeStaticPod } from '../../src/domain/pod-config/static-pod.js';
 import { startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
 import { binaryFlagArgs, configText, FUZZ_SEED, manifestText } from './hostile-arbitraries.js';
+import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 const CONFIG_CASES = 24;
 // The syncLoop keeps the latest 100 rejections (rejectedManifests, bounded); every one is also logged.
 const MANIFEST_CASES = 90;

@@ -8,13 +8,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
 import { removePods, until as waitUntil } from '../support/daemon.js';
+import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 const NODE = 'node-c';
 
 /** The runtimes the cluster scenarios run on: the embedded one, and containerd (skipped without KUBELET_IT_CRI; in CI it must run). */
@@ -30,7 +30,6 @@ let stderr = '';
 let exited: Promise<unknown> | null = null;
 
 type Obj = { metadata: { name: string; uid?: string; deletionTimestamp?: string; ownerReferences?: { kind: string; name: string }[] }; status?: Record<string, unknown>; spec?: Record<string, unknown> };
-
 
 const get = (res: 'nodes' | 'leases' | 'pods', ns: string | undefined, name: string) => api.store.get(res, ns, name) as unknown as Obj | undefined;
 const ready = (node: Obj | undefined) => ((node?.status?.conditions ?? []) as { type: string; status: string }[]).find((c) => c.type === 'Ready')?.status;

@@ -6,12 +6,12 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
+import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 let kubelet: StaticPodKubelet;
 let log: string;
 

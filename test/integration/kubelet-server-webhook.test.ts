@@ -6,20 +6,19 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
 import { freePort, httpsGet } from '../support/daemon.js';
 import { TextFeed } from '../support/text-feed.js';
+import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 const NODE = 'node-w';
 let dir: string;
 let api: TestApiServer;
 let daemon: ChildProcess;
 let port = 0;
 const sars: { user: string; subresource: string | undefined; verb: string | undefined }[] = [];
-
 
 function openssl(...args: string[]) {
   execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });

@@ -6,22 +6,20 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeServerTestConfig } from '../support/server-test-config.js';
 import { freePort, httpsGet, httpsRequest, removePods, until } from '../support/daemon.js';
 import { parseMetrics, sampleWith } from '../support/prometheus-text.js';
+import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 let dir: string;
 let daemon: ChildProcess;
 let stderr = '';
 let port = 0;
 let readOnlyPort = 0;
 
-
 const https = (path: string) => httpsGet(port, path);
-
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'kts-server-'));

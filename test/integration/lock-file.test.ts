@@ -6,11 +6,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TextFeed } from '../support/text-feed.js';
+import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 const dir = mkdtempSync(join(tmpdir(), 'kts-lock-'));
 const children: ChildProcess[] = [];
 afterAll(() => {

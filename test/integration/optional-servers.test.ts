@@ -7,12 +7,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeServerTestConfig } from '../support/server-test-config.js';
 import { freePort, until } from '../support/daemon.js';
+import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 const SECRET = 'hunter2-manifest-token';
 const dir = mkdtempSync(join(tmpdir(), 'kts-optional-'));
 let daemon: ChildProcess | undefined;

@@ -7,15 +7,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApiServer, type KubeObject, type TestApiServer } from '../apiserver/index.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { startContainerd, stopContainerd } from '../support/containerd-lab.js';
 import { removePods, until } from '../support/daemon.js';
 import { containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
+import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 const NODE = 'node-outage';
 const LOOP = "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done";
 

@@ -11,14 +11,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
 import { freePort, removePods, until } from '../support/daemon.js';
 import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
+import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 const TOKEN = 'abcdef.0123456789abcdef';
 const CSR_PATH = '/apis/certificates.k8s.io/v1/certificatesigningrequests';
 const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"];

@@ -13,13 +13,13 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
 import { freePort, removePods, until } from '../support/daemon.js';
 import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
+import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 const SECRET_VALUE = 's3cr3t-value-that-must-not-leak';
 const SIZE = 64 * 1024;
 const big = (ch: string) => ch.repeat(SIZE);

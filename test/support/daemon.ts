@@ -7,13 +7,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { vi } from 'vitest';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
 import type { CriClient } from '../../src/ports/cri.js';
 import { startEmbeddedRuntime } from '../../src/adapters/embedded-runtime/index.js';
-
-const BIN = resolve('dist/src/bin/kubelet.js');
+import { KUBELET_BIN as BIN } from './kubelet-bin.js';
 
 /** Polls `probe` (vi.waitUntil) until it gives a truthy value; the error names `what`, the last value and `context()`. */
 export async function until<T>(what: string, probe: () => T | undefined | null | false | Promise<T | undefined | null | false>, ms = 30_000, context: () => string = () => ''): Promise<T> {

@@ -7,12 +7,24 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StateGraph } from '../../domain/graph/model.js';
 
-/** dist/charts/, beside dist/src/: where the build writes them and the daemon (from dist/) reads them. */
-export const PRERENDERED_DIR = fileURLToPath(new URL('../../../charts/', import.meta.url));
+/**
+ * dist/charts/: where the build writes them and the daemon reads them, found by walking up to dist/
+ * from tsc's output (dist/src/adapters/visualizer/) and from the bundled binary (dist/bundle/)
+ * alike. From the TypeScript sources (vitest) no dist/ is above: a directory that does not exist,
+ * so every chart is laid out live.
+ */
+export const PRERENDERED_DIR = chartsDirAbove(dirname(fileURLToPath(import.meta.url)));
+
+function chartsDirAbove(moduleDir: string): string {
+  for (let dir = moduleDir; dirname(dir) !== dir; dir = dirname(dir)) {
+    if (basename(dir) === 'dist') return join(dir, 'charts');
+  }
+  return join(moduleDir, 'charts');
+}
 const INDEX = 'index.json';
 
 type ChartIndex = Record<string, { fingerprint: string; file: string }>;
