@@ -19,6 +19,7 @@
  * KUBELET_BENCH_VOLUMES_RUNS=N (default 3); KUBELET_BENCH_VOLUMES_IDLE_SECONDS=S (default 60);
  * KUBELET_BENCH_VOLUMES_RUNTIMES=containerd|embedded: one runtime only. KUBELET_BENCH_VOLUMES_FLEET=plain:
  * the 110 pods of (c) without volumes, to set beside a run with them.
+ * KUBELET_BENCH_VOLUMES_PARTS=burst: (a) and (b) only, without the 110 pods of (c).
  * KUBELET_BENCH_CLUSTER_FLAGS='--flag=value ...': more daemon flags, as for `cluster`.
  * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon there (bench/cluster.ts).
  */
@@ -44,6 +45,7 @@ const RUNS = Number(process.env.KUBELET_BENCH_VOLUMES_RUNS ?? 3);
 const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"];
 const IMAGE = 'kubelet-ts.local/busybox:1.0';
 const FLEET_VOLUMES = process.env.KUBELET_BENCH_VOLUMES_FLEET !== 'plain';
+const WITH_FLEET = process.env.KUBELET_BENCH_VOLUMES_PARTS !== 'burst';
 
 /** Issue 15's targets (the idle ones are the pod targets of docs/BENCHMARKS.md). */
 const TARGETS: Record<string, number> = {
@@ -170,45 +172,8 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
     out['burst.p50Ratio'] = round(out['burst.b.p50Ms']! / out['burst.a.p50Ms']!, 3);
 
     // (c) 110 pods with volumes (unless KUBELET_BENCH_VOLUMES_FLEET=plain), idle, deleted.
-    let peak = 0;
-    const fleet0 = performance.now();
-    const fleet = await startPods(api, kubelet, watch, namespace, 'fleet', FLEET, FLEET_VOLUMES, 300_000, () => (peak = Math.max(peak, rssMiB(kubelet.pid))));
-    const ms = fleet.map((n) => watch.runningMs.get(n)!);
-    Object.assign(out, {
-      [`start${FLEET}.allRunningMs`]: round(performance.now() - fleet0, 0), [`start${FLEET}.p50Ms`]: round(percentile(ms, 50), 0),
-      [`start${FLEET}.p99Ms`]: round(percentile(ms, 99), 0), [`start${FLEET}.peakRssMiB`]: round(peak, 1),
-    });
-    await sleep(5000);
-    const cpu0 = cpuSeconds(kubelet.pid);
-    const rss: number[] = [];
-    const idleEnd = performance.now() + IDLE_MS;
-    while (performance.now() < idleEnd) {
-      rss.push(rssMiB(kubelet.pid));
-      await sleep(Math.min(5000, Math.max(0, idleEnd - performance.now())));
-    }
-    rss.push(rssMiB(kubelet.pid));
-    const cpu = cpuSeconds(kubelet.pid) - cpu0;
-    Object.assign(out, {
-      [`idle${FLEET}.cpuPercentOfCore`]: round((cpu * 100_000) / IDLE_MS, 2), [`idle${FLEET}.cpuSecondsPerMinute`]: round((cpu * 60_000) / IDLE_MS, 2),
-      [`idle${FLEET}.rssMiB`]: round(median(rss), 1), tokenRequests: api.tokens.requests.length,
-    });
-    const delete0 = performance.now();
-    const gone = await deletePods(api, cri, namespace, fleet, 180_000);
-    Object.assign(out, { 'teardown.containersRemovedMs': round(gone.containersGoneMs, 0), 'teardown.podsGoneFromApiMs': round(gone.apiGoneMs, 0) });
-    // The pod directories go with the housekeeping sweep after the pods are gone: waited for, 120 s at most.
-    for (;;) {
-      const left = podDirs(root);
-      if (left.length === 0 || performance.now() - delete0 > 120_000) {
-        out['teardown.podDirsRemovedMs'] = left.length === 0 ? round(performance.now() - delete0, 0) : -1;
-        out['teardown.podDirsLeft'] = left.length;
-        break;
-      }
-      await sleep(100);
-    }
+    if (WITH_FLEET) await fleetRun(api, kubelet, watch, cri, namespace, root, out);
     out.loadAverage1mAtEnd = round(loadavg()[0]!, 1);
-    const mounts = mountsUnder(root);
-    out['teardown.mountsLeft'] = mounts.length;
-    if (mounts.length > 0) process.stdout.write(`volumes: mounts left under ${root}:\n  ${mounts.join('\n  ')}\n`);
   } finally {
     watch.close();
     cri.close();
@@ -226,6 +191,51 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
   }
   rmSync(dir, { recursive: true, force: true });
   return out;
+}
+
+/** (c): 110 pods started at once, the idle window, their deletion and what it leaves behind. */
+async function fleetRun(
+  api: TestApiServer, kubelet: ClusterKubelet, watch: ReturnType<typeof watchRunning>, cri: CriClient, namespace: string, root: string,
+  out: Record<string, number>,
+): Promise<void> {
+  let peak = 0;
+  const fleet0 = performance.now();
+  const fleet = await startPods(api, kubelet, watch, namespace, 'fleet', FLEET, FLEET_VOLUMES, 300_000, () => (peak = Math.max(peak, rssMiB(kubelet.pid))));
+  const ms = fleet.map((n) => watch.runningMs.get(n)!);
+  Object.assign(out, {
+    [`start${FLEET}.allRunningMs`]: round(performance.now() - fleet0, 0), [`start${FLEET}.p50Ms`]: round(percentile(ms, 50), 0),
+    [`start${FLEET}.p99Ms`]: round(percentile(ms, 99), 0), [`start${FLEET}.peakRssMiB`]: round(peak, 1),
+  });
+  await sleep(5000);
+  const cpu0 = cpuSeconds(kubelet.pid);
+  const rss: number[] = [];
+  const idleEnd = performance.now() + IDLE_MS;
+  while (performance.now() < idleEnd) {
+    rss.push(rssMiB(kubelet.pid));
+    await sleep(Math.min(5000, Math.max(0, idleEnd - performance.now())));
+  }
+  rss.push(rssMiB(kubelet.pid));
+  const cpu = cpuSeconds(kubelet.pid) - cpu0;
+  Object.assign(out, {
+    [`idle${FLEET}.cpuPercentOfCore`]: round((cpu * 100_000) / IDLE_MS, 2), [`idle${FLEET}.cpuSecondsPerMinute`]: round((cpu * 60_000) / IDLE_MS, 2),
+    [`idle${FLEET}.rssMiB`]: round(median(rss), 1), tokenRequests: api.tokens.requests.length,
+  });
+  const delete0 = performance.now();
+  const gone = await deletePods(api, cri, namespace, fleet, 180_000);
+  Object.assign(out, { 'teardown.containersRemovedMs': round(gone.containersGoneMs, 0), 'teardown.podsGoneFromApiMs': round(gone.apiGoneMs, 0) });
+  // The pod directories go with the housekeeping sweep after the pods are gone: waited for, 120 s at most.
+  for (;;) {
+    const left = podDirs(root);
+    if (left.length === 0 || performance.now() - delete0 > 120_000) {
+      out['teardown.podDirsRemovedMs'] = left.length === 0 ? round(performance.now() - delete0, 0) : -1;
+      out['teardown.podDirsLeft'] = left.length;
+      break;
+    }
+    await sleep(100);
+  }
+  const mounts = mountsUnder(root);
+  out['teardown.mountsLeft'] = mounts.length;
+  if (mounts.length > 0) process.stdout.write(`volumes: mounts left under ${root}:\n  ${mounts.join('\n  ')}\n`);
 }
 
 /** Creates `n` pods at once and waits until the API shows every one Running; answers their names. */
