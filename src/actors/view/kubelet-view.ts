@@ -7,6 +7,7 @@
  * from the stats provider (actors/stats/summary-provider.ts).
  */
 import { KubeletError } from '../../domain/errors.js';
+import { runtimeContainerId } from '../../domain/http/container-identities.js';
 import type { KubeletMetricsSnapshot, LagFigures } from '../../domain/http/kubelet-metrics.js';
 import type { Pod } from '../../domain/pod/types.js';
 import type { Summary } from '../../domain/stats/summary-types.js';
@@ -117,11 +118,6 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exit_code };
     },
   };
-}
-
-/** The runtime's id from a status's `<runtime>://<id>` containerID. */
-function runtimeContainerId(containerID: string | undefined): string {
-  return (containerID ?? '').replace(/^[a-z0-9-]+:\/\//, '');
 }
 
 /** Go's operation_type label: the CRI method in snake_case, "pod_sandbox" as "podsandbox" (run_podsandbox, create_container). */
