@@ -9,6 +9,7 @@
 import { KubeletError } from '../../domain/errors.js';
 import { runtimeContainerId } from '../../domain/http/container-identities.js';
 import type { KubeletMetricsSnapshot, LagFigures } from '../../domain/http/kubelet-metrics.js';
+import type { MachineInfo } from '../../domain/node/host-types.js';
 import type { Pod } from '../../domain/pod/types.js';
 import type { Summary } from '../../domain/stats/summary-types.js';
 import type { Clock } from '../../ports/clock.js';
@@ -30,6 +31,8 @@ export interface KubeletViewSources {
   runtimeCalls: () => Map<string, { count: number; errors: number }>;
   /** GET /stats/summary: a SummaryProvider's get. */
   statsSummary: (onlyCpuAndMemory: boolean) => Promise<Summary>;
+  /** run.machineInfo's answer; undefined before that phase ran (or when not wired). */
+  machineInfo?: () => MachineInfo | undefined;
   /**
    * For how long one metrics snapshot is answered again (0: built per call). Under a crowd of
    * scrapers, building and rendering /metrics per request held the event loop (issue 7); counters
@@ -101,6 +104,7 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
     },
     containerRunning: (namespace, name, container) => Boolean(containerStatus(namespace, name, container)?.state?.running),
     statsSummary: (onlyCpuAndMemory) => src.statsSummary(onlyCpuAndMemory),
+    machineInfo: () => src.machineInfo?.() ?? null,
     probeMetrics: () => src.probeMetrics.snapshot(),
     runningContainer: (namespace, name, container, uid): ContainerLookup => {
       const hit = find(namespace, name);
