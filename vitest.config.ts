@@ -13,6 +13,7 @@ const ONE_RUNTIME = [
   'test/integration/orphans.e2e.test.ts',
   'test/integration/pods.e2e.test.ts',
   'test/integration/runtime-outage.e2e.test.ts',
+  'test/integration/stats-metrics.e2e.test.ts',
   'test/integration/stats-summary.e2e.test.ts',
   'test/integration/tls-bootstrap.test.ts',
   'test/integration/volumes.e2e.test.ts',

@@ -36,6 +36,7 @@ import { debugServerStarter, healthzStarter, kubeletServerStarter } from './serv
 import { provideSystem } from './system.js';
 import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
 import { ServingCertificateSwitch } from '../adapters/certificates/serving-switch.js';
+import type { MachineInfo } from '../domain/node/host-types.js';
 
 type SupervisorActor = Actor<ReturnType<typeof provideSystem>>;
 
@@ -83,7 +84,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const journalFile: { close?: () => Promise<void> } = {};
 
   const runtimeCalls: OperationCounts = { calls: new Map() };
-  const view = createDaemonView({ live, observers, runtimeCalls, clock, nodeName: () => nodeNameOf(supervisor) });
+  const view = createDaemonView({ live, observers, runtimeCalls, clock, nodeName: () => nodeNameOf(supervisor), machineInfo: () => machineInfoOf(supervisor) });
   const healthChecks = createHealthChecks(observers.directory, observers.views, () => live.config.peek(), clock);
   const opener = createJournalOpener({
     sink: observers.journal,
@@ -176,8 +177,13 @@ function nodeNameOf(supervisor: SupervisorActor | null): string | undefined {
   return supervisor?.getSnapshot().context.outputs['run.nodeName']?.nodeName;
 }
 
+/** run.machineInfo's answer, once that phase has run. */
+function machineInfoOf(supervisor: SupervisorActor | null): MachineInfo | undefined {
+  return supervisor?.getSnapshot().context.outputs['run.machineInfo'];
+}
+
 /** The kubelet as its servers read it: pods, stats, metrics, configz, logs, exec. */
-function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof createObservers>; runtimeCalls: OperationCounts; clock: Clock; nodeName: () => string | undefined }) {
+function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof createObservers>; runtimeCalls: OperationCounts; clock: Clock; nodeName: () => string | undefined; machineInfo: () => MachineInfo | undefined }) {
   const { live, observers, runtimeCalls, clock } = o;
   // Before command.loadConfigFile the views answer with the defaults, as the configuration would.
   const podLogsDir = () => live.config.peek()?.podLogsDir ?? DEFAULT_POD_LOGS_DIR;
@@ -201,6 +207,7 @@ function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof cre
     },
     runtimeCalls: () => runtimeCalls.calls,
     statsSummary: (onlyCpuAndMemory) => stats.get(onlyCpuAndMemory),
+    machineInfo: o.machineInfo,
     clock,
     metricsMaxAgeMs: 1000,
     lags: () => ({

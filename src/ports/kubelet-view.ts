@@ -11,6 +11,7 @@ import type { Durations, KubeletMetricsSnapshot } from '../domain/http/kubelet-m
 import type { HistogramCounts } from '../domain/http/histogram-counts.js';
 import type { ProbeMetricsSnapshot } from '../domain/http/probe-metrics.js';
 import type { NodeRequestAttributes, UserInfo } from '../domain/http/request-attributes.js';
+import type { MachineInfo } from '../domain/node/host-types.js';
 import type { Summary } from '../domain/stats/summary-types.js';
 
 export type { Durations, HistogramCounts, KubeletMetricsSnapshot, NodeRequestAttributes, ProbeMetricsSnapshot, Summary, UserInfo };
@@ -42,6 +43,8 @@ export interface KubeletView {
    * KLT_ERR_STATS_UNAVAILABLE, naming what could not be read, when the runtime or host fails.
    */
   statsSummary(onlyCpuAndMemory: boolean): MaybePromise<Summary>;
+  /** The machine as run.machineInfo read it (cores, memory, ids), for /metrics/cadvisor; null before that phase ran. */
+  machineInfo(): MaybePromise<MachineInfo | null>;
   /**
    * The running instance of a pod's container, for /run. `uid`, when given, must be the pod's UID.
    * Terminated pods are not found.

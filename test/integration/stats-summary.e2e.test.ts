@@ -3,12 +3,10 @@
  * runtime and on containerd (when KUBELET_IT_CRI names one; in CI it must): the body parses as the
  * Go Summary type, and the pod and its container are there with memory and CPU measured.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
-import { freePort, httpsGet, startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
+import { httpsGet, until } from '../support/daemon.js';
+import { startServingKubeletWithBusyPod, type ServingKubelet } from '../support/serving-kubelet.js';
 import { summaryShapeProblems } from '../support/summary-shape.js';
 
 const NODE = 'node-stats';
@@ -32,8 +30,7 @@ describe('the shape check', () => {
 });
 
 for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `/stats/summary on the ${rt.name} runtime`, () => {
-  let k: StaticPodKubelet;
-  let certDir: string;
+  let served: ServingKubelet;
   let port = 0;
   let readOnlyPort = 0;
   const summary = async (query = '') => {
@@ -44,27 +41,16 @@ for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `/stats
   const web = (s: SummaryBody) => s.pods.find((p) => p.podRef.name === `web-${NODE}`);
 
   beforeAll(async () => {
-    port = await freePort();
-    readOnlyPort = await freePort();
-    certDir = mkdtempSync(join(tmpdir(), 'kts-stats-pki-'));
-    k = await startStaticPodKubelet({
-      endpoint: rt.endpoint, nodeName: NODE, prefix: 'kts-stats-',
-      args: ['--enable-server=true', '--address=127.0.0.1', `--port=${port}`, `--read-only-port=${readOnlyPort}`, `--cert-dir=${certDir}`],
-    });
-    // The container burns a little CPU each second, so its counter moves.
-    writeFileSync(join(k.manifests, 'web.json'), JSON.stringify({
-      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' },
-      spec: { terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo tick; sleep 1 & wait $!; done"] }] },
-    }));
+    served = await startServingKubeletWithBusyPod({ endpoint: rt.endpoint, nodeName: NODE, prefix: 'kts-stats-' });
+    ({ port, readOnlyPort } = served);
     await until('the pod in the summary with CPU measured', async () => {
       const c = web((await summary()).body)?.containers[0];
       return (c?.cpu?.usageCoreNanoSeconds ?? 0) > 0;
-    }, 60_000, () => k.stderr());
+    }, 60_000, () => served.kubelet.stderr());
   }, 90_000);
 
   afterAll(async () => {
-    await k?.dispose();
-    rmSync(certDir, { recursive: true, force: true });
+    await served?.dispose();
   }, 60_000);
 
   it('parses as the Go Summary type, with the running pod, its container, memory and CPU', async () => {
@@ -82,7 +68,7 @@ for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `/stats
   });
 
   it('gives usageNanoCores once a second sample exists', async () => {
-    await until('usageNanoCores of the container', async () => web((await summary()).body)?.containers[0]?.cpu?.usageNanoCores !== undefined, 20_000, () => k.stderr());
+    await until('usageNanoCores of the container', async () => web((await summary()).body)?.containers[0]?.cpu?.usageNanoCores !== undefined, 20_000, () => served.kubelet.stderr());
   }, 30_000);
 
   it('with only_cpu_and_memory=true, still the Go type, without file systems; on the read-only port too', async () => {

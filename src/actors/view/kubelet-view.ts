@@ -7,7 +7,9 @@
  * from the stats provider (actors/stats/summary-provider.ts).
  */
 import { KubeletError } from '../../domain/errors.js';
+import { runtimeContainerId } from '../../domain/http/container-identities.js';
 import type { KubeletMetricsSnapshot, LagFigures } from '../../domain/http/kubelet-metrics.js';
+import type { MachineInfo } from '../../domain/node/host-types.js';
 import type { Pod } from '../../domain/pod/types.js';
 import type { Summary } from '../../domain/stats/summary-types.js';
 import type { Clock } from '../../ports/clock.js';
@@ -29,6 +31,8 @@ export interface KubeletViewSources {
   runtimeCalls: () => Map<string, { count: number; errors: number }>;
   /** GET /stats/summary: a SummaryProvider's get. */
   statsSummary: (onlyCpuAndMemory: boolean) => Promise<Summary>;
+  /** run.machineInfo's answer; undefined before that phase ran (or when not wired). */
+  machineInfo?: () => MachineInfo | undefined;
   /**
    * For how long one metrics snapshot is answered again (0: built per call). Under a crowd of
    * scrapers, building and rendering /metrics per request held the event loop (issue 7); counters
@@ -100,6 +104,7 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
     },
     containerRunning: (namespace, name, container) => Boolean(containerStatus(namespace, name, container)?.state?.running),
     statsSummary: (onlyCpuAndMemory) => src.statsSummary(onlyCpuAndMemory),
+    machineInfo: () => src.machineInfo?.() ?? null,
     probeMetrics: () => src.probeMetrics.snapshot(),
     runningContainer: (namespace, name, container, uid): ContainerLookup => {
       const hit = find(namespace, name);
@@ -117,11 +122,6 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exit_code };
     },
   };
-}
-
-/** The runtime's id from a status's `<runtime>://<id>` containerID. */
-function runtimeContainerId(containerID: string | undefined): string {
-  return (containerID ?? '').replace(/^[a-z0-9-]+:\/\//, '');
 }
 
 /** Go's operation_type label: the CRI method in snake_case, "pod_sandbox" as "podsandbox" (run_podsandbox, create_container). */

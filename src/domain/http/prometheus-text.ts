@@ -3,6 +3,8 @@
  * library: we only render snapshots the kubelet already holds, so counters, gauges and cumulative
  * histograms are enough. Families print `# HELP` (with the `[ALPHA] ` stability prefix that Go's
  * component-base adds, or the family's own level), `# TYPE`, then samples; histograms as `_bucket{le=…}`, `_sum`, `_count`.
+ * A sample may carry its own timestamp (epoch ms), as Go's resource metrics and cAdvisor's series
+ * do: they are measured at the stats' time, not at the scrape's.
  */
 
 import type { HistogramCounts } from './histogram-counts.js';
@@ -12,6 +14,8 @@ export type Labels = Readonly<Record<string, string>>;
 export interface ScalarSample {
   labels?: Labels;
   value: number;
+  /** When the value was measured, epoch ms (printed after the value); absent: the scrape's time. */
+  timestampMs?: number;
 }
 
 /** Cumulative counts per upper bound (seconds, ascending); +Inf is added on output. */
@@ -23,9 +27,18 @@ export interface HistogramSample {
 /** component-base's stability levels, printed before the help text; ALPHA when not given. */
 export type StabilityLevel = 'ALPHA' | 'BETA' | 'STABLE';
 
+interface FamilyHead {
+  name: string;
+  help: string;
+  /** null: a raw Prometheus collector's family (cAdvisor's), whose help has no stability prefix. */
+  stability?: StabilityLevel | null;
+  /** component-base's deprecation: the help reads `(Deprecated since <version>) …`. */
+  deprecatedVersion?: string;
+}
+
 export type MetricFamily =
-  | { name: string; help: string; stability?: StabilityLevel; type: 'counter' | 'gauge'; samples: readonly ScalarSample[] }
-  | { name: string; help: string; stability?: StabilityLevel; type: 'histogram'; samples: readonly HistogramSample[] };
+  | (FamilyHead & { type: 'counter' | 'gauge'; samples: readonly ScalarSample[] })
+  | (FamilyHead & { type: 'histogram'; samples: readonly HistogramSample[] });
 
 export const PROMETHEUS_CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
@@ -61,17 +74,28 @@ function histogramLines(name: string, s: HistogramSample): string[] {
   return lines;
 }
 
+/** The help line's text: component-base puts the deprecation first, then the stability level before both. */
+function helpText(f: FamilyHead): string {
+  const help = f.deprecatedVersion ? `(Deprecated since ${f.deprecatedVersion}) ${f.help}` : f.help;
+  return f.stability === null ? help : `[${f.stability ?? 'ALPHA'}] ${help}`;
+}
+
+function scalarLine(name: string, s: ScalarSample): string {
+  const line = `${name}${labelText(s.labels)} ${formatValue(s.value)}`;
+  return s.timestampMs === undefined ? line : `${line} ${Math.trunc(s.timestampMs)}`;
+}
+
 /** The whole exposition, families sorted by name as Go's registry gathers them; a family without samples prints nothing. */
 export function renderExposition(families: readonly MetricFamily[]): string {
   const out: string[] = [];
   const sorted = [...families].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const f of sorted) {
     if (f.samples.length === 0) continue;
-    out.push(`# HELP ${f.name} [${f.stability ?? 'ALPHA'}] ${escapeHelp(f.help)}`, `# TYPE ${f.name} ${f.type}`);
+    out.push(`# HELP ${f.name} ${escapeHelp(helpText(f))}`, `# TYPE ${f.name} ${f.type}`);
     if (f.type === 'histogram') {
       for (const s of f.samples) out.push(...histogramLines(f.name, s));
     } else {
-      for (const s of f.samples) out.push(`${f.name}${labelText(s.labels)} ${formatValue(s.value)}`);
+      for (const s of f.samples) out.push(scalarLine(f.name, s));
     }
   }
   return out.length === 0 ? '' : out.join('\n') + '\n';

@@ -1,7 +1,7 @@
 /**
  * `?only_cpu_and_memory=true`: the summary cut down to what the Go kubelet's GetCPUAndMemoryStats
- * returns (metrics-server's request): node and system containers' cpu and memory, each pod's and
- * container's cpu and memory, no file systems.
+ * returns (metrics-server's request): node and system containers' cpu and memory, the node's swap
+ * (Go has kept it since swap stats came in), each pod's and container's cpu and memory, no file systems.
  */
 import type { ContainerStats, Summary } from './summary-types.js';
 
@@ -18,6 +18,7 @@ export function cpuAndMemoryOnly(summary: Summary): Summary {
       startTime: node.startTime,
       ...(node.cpu ? { cpu: node.cpu } : {}),
       ...(node.memory ? { memory: node.memory } : {}),
+      ...(node.swap ? { swap: node.swap } : {}),
     },
     pods: summary.pods.map((p) => ({
       podRef: p.podRef,

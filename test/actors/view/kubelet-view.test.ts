@@ -3,6 +3,7 @@ import { SimulatedClock } from 'xstate';
 import { MetricsCollector } from '../../../src/actors/view/metrics-collector.js';
 import { ProbeMetricsCollector } from '../../../src/actors/view/probe-metrics-collector.js';
 import { createKubeletView, type KubeletViewSources } from '../../../src/actors/view/kubelet-view.js';
+import type { MachineInfo } from '../../../src/domain/node/host-types.js';
 import type { Pod, PodStatus } from '../../../src/domain/pod/types.js';
 import type { SyncLoopContext } from '../../../src/machines/sync-loop.machine.js';
 import type { ExecSyncResponse } from '../../../src/ports/cri.js';
@@ -108,5 +109,17 @@ describe('createKubeletView: metrics', () => {
   it('reads the PLEG\'s discarded events from its context, 0 before it has any', () => {
     expect(view().v.metrics().plegDiscardedEvents).toBe(0);
     expect(view({ pleg: () => ({ lastRelistAtMs: 5, discardedEvents: 200 }) }).v.metrics().plegDiscardedEvents).toBe(200);
+  });
+});
+
+describe('createKubeletView: machineInfo', () => {
+  it('answers run.machineInfo\'s description once there is one, null before (and when not wired)', () => {
+    const machine = { numCores: 4, memoryCapacityBytes: 1 } as MachineInfo;
+    const phase: { output?: MachineInfo } = {};
+    const { v } = view({ machineInfo: () => phase.output });
+    expect(v.machineInfo()).toBeNull();
+    phase.output = machine;
+    expect(v.machineInfo()).toBe(machine);
+    expect(view().v.machineInfo()).toBeNull();
   });
 });

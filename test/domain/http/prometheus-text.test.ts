@@ -38,3 +38,19 @@ describe('renderExposition', () => {
     expect([formatValue(Infinity), formatValue(-Infinity), formatValue(NaN), formatValue(1.5)]).toEqual(['+Inf', '-Inf', 'NaN', '1.5']);
   });
 });
+
+describe('renderExposition: timestamps, raw families and deprecation', () => {
+  it('writes a sample\'s own timestamp in whole ms after its value', () => {
+    const text = renderExposition([{ name: 'g', help: 'G', type: 'gauge', samples: [{ value: 2, timestampMs: 1_700_000_000_123.9 }, { labels: { a: 'b' }, value: 1 }] }]);
+    expect(text.split('\n').slice(2)).toEqual(['g 2 1700000000123', 'g{a="b"} 1', '']);
+  });
+
+  it('prints a raw collector\'s help without a stability level', () => {
+    expect(renderExposition([{ name: 'g', help: 'As cAdvisor says.', stability: null, type: 'gauge', samples: [{ value: 1 }] }])).toBe('# HELP g As cAdvisor says.\n# TYPE g gauge\ng 1\n');
+  });
+
+  it('puts a deprecation after the stability level, as component-base does', () => {
+    const text = renderExposition([{ name: 'g', help: 'Old.', stability: 'ALPHA', deprecatedVersion: '1.29.0', type: 'gauge', samples: [{ value: 1 }] }]);
+    expect(text.split('\n')[0]).toBe('# HELP g [ALPHA] (Deprecated since 1.29.0) Old.');
+  });
+});

@@ -18,6 +18,7 @@ describe('nodeRequestAttributes', () => {
     ['/stats/summary', ['stats']],
     ['/metrics', ['metrics']],
     ['/metrics/cadvisor', ['metrics']],
+    ['/metrics/resource', ['metrics']],
     ['/metricsfoo', ['proxy']],
     ['/logs/', ['log']],
     ['/logs/syslog', ['log']],

@@ -2,12 +2,12 @@
  * The kubelet server (port 10250, TLS, authenticated and authorized) and the read-only server
  * (readOnlyPort, plain HTTP, no auth), as Go's pkg/kubelet/server builds them.
  *
- * Both serve `/pods`, `/metrics`, `/metrics/probes`, `/stats/summary` and `/healthz` (delegated to the healthz
- * checks). The kubelet server with debugging handlers on (enableDebuggingHandlers, default true)
- * adds `/containerLogs`, `/runningpods/`, `/configz`, `/run` and `/logs/` (debugging-handlers.ts);
+ * Both serve `/pods`, `/metrics`, `/metrics/probes`, `/metrics/resource`, `/metrics/cadvisor`
+ * (stats-metrics-routes.ts), `/stats/summary` and `/healthz` (delegated to the healthz checks).
+ * The kubelet server with debugging handlers on (enableDebuggingHandlers, default true) adds `/containerLogs`, `/runningpods/`, `/configz`, `/run` and `/logs/` (debugging-handlers.ts);
  * the read-only server, like Go's, has its debugging handlers off and answers their paths with 405
  * `Debug endpoints are disabled.` (`/configz` is not there at all).
- * Not served yet (Go serves them): /metrics/cadvisor|resource, /spec, /checkpoint,
+ * Not served yet (Go serves them): /spec, /checkpoint,
  * /debug/pprof, /debug/flags/v, /statusz, /flagz; /exec, /attach and /portForward answer 501.
  *
  * Under load, request handling is spread over event-loop turns (turn-budget.ts) and the PodList
@@ -40,6 +40,7 @@ import type { ContainerLogLimits } from './container-logs-route.js';
 import { registerDebuggingHandlers } from './debugging-handlers.js';
 import { renderedPerValue } from './rendered-per-value.js';
 import type { SystemLogsOptions } from './system-logs-route.js';
+import { registerStatsMetrics } from './stats-metrics-routes.js';
 import { registerStatsSummary } from './stats-summary-route.js';
 import { createTurnBudget } from './turn-budget.js';
 
@@ -69,6 +70,8 @@ export interface KubeletAppOptions {
   systemLogs?: SystemLogsOptions;
   logger?: Logger;
   logLimits?: Partial<ContainerLogLimits>;
+  /** Epoch ms, for /metrics/cadvisor's container_last_seen; defaults to Date.now. */
+  now?: () => number;
 }
 
 const BOUNDS: Partial<FastifyServerOptions> = {
@@ -147,6 +150,7 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
   const metricsBody = renderedPerValue((m: KubeletMetricsSnapshot) => Buffer.from(renderExposition(kubeletMetricFamilies(m))));
   app.get('/metrics', async (_req, reply) => reply.type(PROMETHEUS_CONTENT_TYPE).send(metricsBody(await view.metrics())));
   registerStatsSummary(app, view, logger);
+  registerStatsMetrics(app, view, opts.now ?? Date.now, logger);
   app.get('/metrics/probes', async (_req, reply) => reply.type(PROMETHEUS_CONTENT_TYPE).send(renderExposition(probeMetricFamilies(await view.probeMetrics()))));
 
   const checks = opts.healthChecks ?? [];

@@ -1,4 +1,5 @@
 import type { ContainerLookup, ExecOutput, KubeletView, KubeletMetricsSnapshot, ProbeMetricsSnapshot } from '../../../../src/ports/kubelet-view.js';
+import type { MachineInfo } from '../../../../src/domain/node/host-types.js';
 import type { Pod } from '../../../../src/domain/pod/types.js';
 import type { Summary } from '../../../../src/domain/stats/summary-types.js';
 
@@ -43,6 +44,11 @@ export class FakeKubeletView implements KubeletView {
     this.calls.push(`statsSummary ${onlyCpuAndMemory}`);
     if (this.summary instanceof Error) throw this.summary;
     return this.summary;
+  }
+  /** What machineInfo answers. */
+  machine: MachineInfo | null = null;
+  machineInfo(): MachineInfo | null {
+    return this.machine;
   }
   probeMetrics(): ProbeMetricsSnapshot {
     return this.probes;

@@ -1,0 +1,38 @@
+/**
+ * `GET /metrics/resource` and `GET /metrics/cadvisor`: the stats summary (CPU and memory only, the
+ * one read /stats/summary?only_cpu_and_memory=true shares) as Prometheus text, on the kubelet
+ * server (authorized as `nodes/metrics`, like every `/metrics…` path) and the read-only port, as Go
+ * registers them on both.
+ *
+ * A failed or refused stats read is no 500: it is logged and the scrape answers its error gauges
+ * set to 1 (Go: `scrape_error 1`, cAdvisor: `container_scrape_error 1`), so a scraper keeps its
+ * target up and sees why the series are missing.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { cadvisorMetricFamilies } from '../../../domain/http/cadvisor-metrics.js';
+import { containerIdentities } from '../../../domain/http/container-identities.js';
+import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../../../domain/http/prometheus-text.js';
+import { resourceMetricFamilies } from '../../../domain/http/resource-metrics.js';
+import type { Summary } from '../../../domain/stats/summary-types.js';
+import type { KubeletView } from '../../../ports/kubelet-view.js';
+
+export function registerStatsMetrics(app: FastifyInstance, view: KubeletView, now: () => number, logger?: Logger): void {
+  const summaryOrNull = async (path: string): Promise<Summary | null> => {
+    try {
+      return await view.statsSummary(true);
+    } catch (err) {
+      logger?.error({ err, path }, 'Error getting summary for metrics endpoint');
+      return null;
+    }
+  };
+
+  app.get('/metrics/resource', async (_req, reply) =>
+    reply.type(PROMETHEUS_CONTENT_TYPE).send(renderExposition(resourceMetricFamilies(await summaryOrNull('/metrics/resource')))));
+
+  app.get('/metrics/cadvisor', async (_req, reply) => {
+    const [summary, pods, machine] = await Promise.all([summaryOrNull('/metrics/cadvisor'), view.pods(), view.machineInfo()]);
+    const text = renderExposition(cadvisorMetricFamilies({ summary, identities: containerIdentities(pods), machine, nowMs: now() }));
+    return reply.type(PROMETHEUS_CONTENT_TYPE).send(text);
+  });
+}
