@@ -98,7 +98,6 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       if (restart < 0) return null;
       return `${src.podLogsDir()}/${namespace}_${hit[1].pod.metadata.name}_${hit[0]}/${container}/${restart}.log`;
     },
-    containerRunning: (namespace, name, container) => Boolean(containerStatus(namespace, name, container)?.state?.running),
     statsSummary: (onlyCpuAndMemory) => src.statsSummary(onlyCpuAndMemory),
     probeMetrics: () => src.probeMetrics.snapshot(),
     runningContainer: (namespace, name, container, uid): ContainerLookup => {
