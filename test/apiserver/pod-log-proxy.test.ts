@@ -95,6 +95,17 @@ describe('pods/log through the test API server', () => {
     expect(await rest).toBe('');
   });
 
+  it('ends the response when the kubelet connection is cut mid-stream', async () => {
+    const pending = get('/api/v1/namespaces/default/pods/web/log?follow=true');
+    await expect.poll(() => kubelet.requests.length).toBe(1);
+    const upstream = kubelet.requests[0]!;
+    upstream.res.write('x\n');
+    const res = await pending;
+    const body = bodyOf(res).catch((err: Error) => `failed: ${err.message}`);
+    upstream.res.socket?.destroy();
+    expect(await body).toBe('x\n');
+  });
+
   it('closes the kubelet stream when its client goes away', async () => {
     const pending = get('/api/v1/namespaces/default/pods/web/log?follow=true');
     await expect.poll(() => kubelet.requests.length).toBe(1);

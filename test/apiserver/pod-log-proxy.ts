@@ -142,5 +142,8 @@ export async function proxyPodLog(
     upstream.once('error', () => resolve());
     upstream.once('close', resolve);
   });
+  // A kubelet connection cut mid-stream ends the response (pipe would leave it open), as Go's
+  // handler returns when its copy fails.
+  if (!res.writableEnded) res.end();
 }
 
