@@ -36,8 +36,6 @@ export interface KubeletView {
    * null when there is none (container never started, or no previous instance).
    */
   containerLogPath(namespace: string, pod: string, container: string, previous: boolean): MaybePromise<string | null>;
-  /** Whether the container's current instance is running: `follow` stops once it is not. */
-  containerRunning(namespace: string, pod: string, container: string): MaybePromise<boolean>;
   /**
    * /stats/summary: node and pod stats now (cpu and memory only when asked). Rejects with
    * KLT_ERR_STATS_UNAVAILABLE, naming what could not be read, when the runtime or host fails.
@@ -46,7 +44,8 @@ export interface KubeletView {
   /** The machine as run.machineInfo read it (cores, memory, ids), for /metrics/cadvisor; null before that phase ran. */
   machineInfo(): MaybePromise<MachineInfo | null>;
   /**
-   * The running instance of a pod's container, for /run. `uid`, when given, must be the pod's UID.
+   * The running instance of a pod's container, for /run and for `follow` (which ends once the
+   * instance it started on is no longer the running one). `uid`, when given, must be the pod's UID.
    * Terminated pods are not found.
    */
   runningContainer(namespace: string, pod: string, container: string, uid?: string): MaybePromise<ContainerLookup>;

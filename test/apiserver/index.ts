@@ -6,6 +6,7 @@
  *   server.store.create('pods', { metadata: { name: 'p', namespace: 'default' }, spec: { nodeName: 'n1', containers: [...] } });
  *   server.faults.stopListening(); … server.faults.resumeListening();
  *   server.requests.filter((r) => r.method === 'PUT' && r.path.endsWith('/leases/n1'));
+ *   writeFileSync(clientCa, await server.kubeletClientCaPem());    // a kubelet's x509 clientCAFile: pods/log reaches it
  *   const claims = await server.tokens.verify(token);               // a token from serviceaccounts/<sa>/token
  *   server.tokens.requests;                                          // every TokenRequest: who, for which pod, audiences
  *   await server.close();
@@ -32,6 +33,7 @@ export type {
 export type { RsaJwk } from './jwt.js';
 export { DEFAULT_SERVICE_ACCOUNT, ROOT_CA_CONFIGMAP } from './namespace-defaults.js';
 export { ApiError, statusBody } from './status.js';
+export { KUBELET_CLIENT_USER } from './kubelet-client.js';
 export type { StatusBody, StatusCause } from './status.js';
 export { kubeconfigText } from './kubeconfig.js';
 export type { KubeconfigOptions } from './kubeconfig.js';

@@ -13,6 +13,9 @@
  * ServiceAccount (namespace-defaults.ts; each can be turned off), and service account tokens are
  * RS256 JWTs the test can verify (`tokens`, service-account-tokens.ts).
  *
+ * `pods/{name}/log` is proxied to the pod's kubelet over HTTPS with the API server's own client
+ * certificate (pod-log-proxy.ts, kubelet-client.ts), streamed as a real API server streams it.
+ *
  * Per request, in order: record it, apply the injected delay, answer an injected failure, check
  * the bearer token (401 Status otherwise; /healthz, /livez, /readyz and /version are open, as the
  * default RBAC allows them to anyone), then route.
@@ -30,6 +33,8 @@ import { FaultState, type RequestInfo } from './faults.js';
 import { writeKubeconfig } from './kubeconfig.js';
 import { NamespaceDefaults } from './namespace-defaults.js';
 import { createTestCa, createTestPki, type ClientCertificate } from './pki.js';
+import { createKubeletClient, type KubeletClient } from './kubelet-client.js';
+import { podLogPath, proxyPodLog } from './pod-log-proxy.js';
 import { INITIAL_NAMESPACES } from './resources.js';
 import { createReviews, type Reviews } from './reviews.js';
 import { route, sendError } from './router.js';
@@ -64,6 +69,11 @@ export interface TestApiServerOptions {
   rootCaConfigMaps?: boolean;
   /** Make the `default` ServiceAccount in every namespace, as kube-controller-manager does (default true). */
   defaultServiceAccounts?: boolean;
+  /**
+   * pods/log dials this host for every kubelet instead of the node's address (pod-log-proxy.ts):
+   * test kubelets listen on 127.0.0.1, which no node address is.
+   */
+  kubeletDialHost?: string;
 }
 
 /** Who a request authenticated as: the token's user, or a client certificate's CN and O. */
@@ -128,6 +138,11 @@ export interface TestApiServer {
   readonly csr: CsrController | undefined;
   /** A client certificate the server accepts as `user` in `groups` (`tls` only). */
   issueClientCertificate(user: string, groups?: readonly string[]): Promise<ClientCertificate>;
+  /**
+   * PEM of the CA behind the API server's own client certificate for kubelets (pods/log is proxied
+   * with it): a kubelet's authentication.x509.clientCAFile, so it lets the API server in.
+   */
+  kubeletClientCaPem(): Promise<string>;
   /** Direct access to the objects, with the same write rules as the HTTP API. */
   readonly store: ObjectStore;
   /** What TokenReview and SubjectAccessReview answer. */
@@ -229,6 +244,11 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
       record.user = user;
       const peer = (req.socket as Partial<TLSSocket>).getPeerCertificate?.();
       if (peer?.fingerprint256) record.clientCertificateFingerprint = peer.fingerprint256;
+      const logTarget = method === 'GET' ? podLogPath(url.pathname) : undefined;
+      if (logTarget !== undefined) {
+        await proxyPodLog(store, (await kubeletClient()).identity, logTarget, url.searchParams, res);
+        return;
+      }
       const served = await route({ store, watches, reviews, tokens, externalUrl: serverUrl }, {
         method, pathname: url.pathname, query: url.searchParams, contentType, body: parseJson(text, contentType), user,
       }, res);
@@ -242,6 +262,9 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
   const pki = opts.tls === true ? await createTestPki() : undefined;
   const csr = pki === undefined ? undefined : new CsrController(store, pki);
   const rootCaPem = opts.rootCaConfigMaps === false ? undefined : pki?.caPem ?? (await createTestCa()).certificatePem;
+  // Made on first use: most tests never ask for a pod's log.
+  let kubeletClientMade: Promise<KubeletClient> | undefined;
+  const kubeletClient = (): Promise<KubeletClient> => (kubeletClientMade ??= createKubeletClient(pki, opts.kubeletDialHost));
   const namespaceDefaults = new NamespaceDefaults(store, { rootCaPem, defaultServiceAccount: opts.defaultServiceAccounts !== false });
   function authenticate(req: IncomingMessage): AuthenticatedUser | undefined {
     if (req.headers.authorization === `Bearer ${token}`) return TOKEN_USER;
@@ -327,6 +350,7 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
       if (pki === undefined) return Promise.reject(new Error('issueClientCertificate needs startTestApiServer({ tls: true })'));
       return pki.issueClientCertificate(user, groups);
     },
+    kubeletClientCaPem: async () => (await kubeletClient()).caPem,
     store,
     reviews,
     faults,
@@ -337,6 +361,7 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
       await stopListening();
       csr?.close();
       namespaceDefaults.close();
+      (await kubeletClientMade)?.close();
       if (pki !== undefined) rmSync(pki.dir, { recursive: true, force: true });
     },
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALWAYS_THERE, chromiumPart, containerdPart, gateOf, partForEndpoint } from './real-parts.js';
+import { ALWAYS_THERE, allOf, chromiumPart, containerdPart, gateOf, kubectlPart, partForEndpoint } from './real-parts.js';
 
 describe('gated suites', () => {
   it('run when their part is there, whatever CI says', () => {
@@ -13,6 +13,14 @@ describe('gated suites', () => {
     expect(gateOf(missing, {})).toBe('skip');
     expect(gateOf(missing, { CI: 'true' })).toBe('fail');
     expect(gateOf(chromiumPart('/nonexistent/chromium'), { CI: 'true' })).toBe('fail');
+    expect(gateOf(kubectlPart('/nonexistent/kubectl'), { CI: 'true' })).toBe('fail');
+  });
+
+  it('need every part of a combined one', () => {
+    expect(gateOf(allOf(ALWAYS_THERE, containerdPart({ KUBELET_IT_CRI: 'unix:///x.sock' })), { CI: 'true' })).toBe('run');
+    const combined = allOf(kubectlPart('/nonexistent/kubectl'), containerdPart({}));
+    expect(combined.missing).toMatch(/kubectl is not installed.*; KUBELET_IT_CRI is unset/);
+    expect(gateOf(combined, { CI: 'true' })).toBe('fail');
   });
 
   it('need containerd for a socket endpoint and nothing for the embedded runtime', () => {

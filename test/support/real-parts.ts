@@ -1,6 +1,6 @@
 /**
  * The real parts some suites need: a containerd socket (KUBELET_IT_CRI, started by
- * .ci/containerd/up.sh) and Debian's Chromium. A gated suite is always registered:
+ * .ci/containerd/up.sh), Debian's Chromium and Debian's kubectl (kubernetes-client). A gated suite is always registered:
  * - the part is there: it runs;
  * - it is missing outside CI: it shows as skipped, its title saying what is missing and how to
  *   provide it (so a local run never reports "0 skipped" while suites did not run);
@@ -33,6 +33,15 @@ export function containerdPart(env: NodeJS.ProcessEnv = process.env): RealPart {
 
 export function chromiumPart(path: string): RealPart {
   return { name: 'chromium', missing: existsSync(path) ? '' : `chromium is not installed at ${path} (apt-get install chromium)` };
+}
+
+export function kubectlPart(path: string): RealPart {
+  return { name: 'kubectl', missing: existsSync(path) ? '' : `kubectl is not installed at ${path} (apt-get install kubernetes-client)` };
+}
+
+/** Several parts as one: there when each is, missing what any misses. */
+export function allOf(...parts: RealPart[]): RealPart {
+  return { name: parts.map((p) => p.name).join(' and '), missing: parts.map((p) => p.missing).filter(Boolean).join('; ') };
 }
 
 /** The part a runtime endpoint needs: containerd for a socket, nothing for the embedded runtime. */

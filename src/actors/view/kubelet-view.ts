@@ -102,7 +102,6 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       if (restart < 0) return null;
       return `${src.podLogsDir()}/${namespace}_${hit[1].pod.metadata.name}_${hit[0]}/${container}/${restart}.log`;
     },
-    containerRunning: (namespace, name, container) => Boolean(containerStatus(namespace, name, container)?.state?.running),
     statsSummary: (onlyCpuAndMemory) => src.statsSummary(onlyCpuAndMemory),
     machineInfo: () => src.machineInfo?.() ?? null,
     probeMetrics: () => src.probeMetrics.snapshot(),

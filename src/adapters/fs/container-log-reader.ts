@@ -1,15 +1,35 @@
 /**
  * Reads a CRI container log file for `/containerLogs`, as Go's kuberuntime ReadLogs does: start at
  * the last `tailLines` lines (or the top), skip records before `sinceMs`, render each record (with
- * its timestamp when asked), stop after `limitBytes` bytes, and with `follow` keep polling the file
- * for appended lines until the container is no longer running, the client goes, or `maxFollowMs`
- * passes (Go's write timeout, 4 h, bounds its streams the same way).
+ * its timestamp when asked), stop after `limitBytes` bytes.
+ *
+ * With `follow` it keeps reading appended lines until the followed container instance is no longer
+ * running, the client goes, or `maxFollowMs` passes (Go's 4 h write timeout bounds its streams the
+ * same way). Like Go:
+ * - At the end of the file a half-written line is held back until its newline arrives.
+ * - Each time it finds nothing new it asks `running()`; once that says no, it reads to the end of
+ *   the file one last time and ends. `running()` is about one instance (Go: one container ID), so a
+ *   restart ends the follow: the next instance writes another file (`<restartCount>.log`).
+ * - A rotation (the file renamed, a new one created at the same path: Go's container log manager
+ *   and ReopenContainerLog) moves it to the new file.
+ * Where we differ, on purpose:
+ * - Go reopens on the first fsnotify rename/create event and drops what the old file received after
+ *   its last read, and a path still missing at that moment is not looked at again. We look at the
+ *   path on every poll and switch only once a different file is there; before switching we read the
+ *   old file to its end, so no line is lost or read twice. A line left without its newline in the
+ *   old file is final (its writer moved on): we send it, Go drops it. Same when the container stops.
+ * - We poll (`pollMs`) instead of watching with inotify. fs.watch reports a rename as a 'rename'
+ *   on the old inode, may coalesce or miss events, and costs a watch per follower; Go itself falls
+ *   back to a forced re-read every second (logForceCheckPeriod) because events are not enough. A
+ *   poll is one read and one stat of a file already in the page cache.
+ * Not handled, as in Go: copytruncate rotation; a file rotated twice within one poll period (the
+ *   middle one is never seen).
  *
  * Memory stays bounded: the file is read in 64 KiB chunks; finding the tail keeps only the offsets
- * of the last `tailLines` lines. Lines not in CRI format are skipped, as Go skips them.
- * Not handled (Go handles them): log rotation while following (we keep reading the old file).
+ * of the last `tailLines` lines; at most two files are open (the old one until it is read to its
+ * end). Lines not in CRI format are skipped, as Go skips them.
  */
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseCriLogLine, renderCriLogRecord } from '../../domain/http/cri-log-line.js';
 import type { LogOptions } from '../../domain/http/log-options.js';
@@ -17,7 +37,7 @@ import type { LogOptions } from '../../domain/http/log-options.js';
 const CHUNK = 64 * 1024;
 
 export interface FollowControl {
-  /** Whether the container is still running; follow ends when it says no. */
+  /** Whether the followed container instance is still running; follow ends when it says no. */
   running: () => Promise<boolean> | boolean;
   pollMs: number;
   maxFollowMs: number;
@@ -49,9 +69,32 @@ export async function tailStartOffset(fh: FileHandle, n: number): Promise<number
   return lineStarts.length > n ? lineStarts[lineStarts.length - n]! : lineStarts[0] ?? 0;
 }
 
+/**
+ * The file now at `path` when it is no longer the one `current` has open (a rotation), else null.
+ * A path missing for the moment (renamed, not yet created again) is not a rotation yet: the writer
+ * may still be writing to the old file.
+ */
+async function openIfReplaced(path: string, current: FileHandle): Promise<FileHandle | null> {
+  let now;
+  try {
+    now = await stat(path);
+  } catch {
+    return null;
+  }
+  const held = await current.stat();
+  if (now.ino === held.ino && now.dev === held.dev) return null;
+  try {
+    return await open(path, 'r');
+  } catch {
+    return null; // renamed again between the stat and the open: the next poll sees what is there
+  }
+}
+
 /** The rendered output, chunk by chunk; ends on EOF (or, following, when the container stops). */
 export async function* readContainerLog(path: string, opts: LogOptions, follow?: FollowControl): AsyncGenerator<Buffer> {
-  const fh = await open(path, 'r');
+  let fh = await open(path, 'r');
+  // The file that replaced `fh` at `path`, opened as soon as it was seen; read once `fh` is drained.
+  let next: FileHandle | null = null;
   try {
     let pos = opts.tailLines === null ? 0 : await tailStartOffset(fh, opts.tailLines);
     let budget = opts.limitBytes ?? Infinity;
@@ -74,6 +117,12 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
       yield out;
       return true;
     };
+    // The last bytes of a file that will not grow any more are a line even without a newline.
+    const flushPending = function* (): Generator<Buffer, boolean> {
+      const last = pending;
+      pending = Buffer.alloc(0);
+      return last.length === 0 ? true : yield* emit(last);
+    };
 
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
@@ -88,13 +137,21 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
         }
         continue;
       }
-      // End of file: without follow (or once the container has stopped) a last unterminated line
-      // is still a line; while following it may be half written, so wait for its newline.
+      // End of file. Without follow (or once the container has stopped) the file is complete.
       if (!follow || finalPass) {
-        if (pending.length > 0) yield* emit(pending);
+        yield* flushPending();
         return;
       }
+      if (next) {
+        // The rotated-away file is read to its end: go on at the top of its successor.
+        if (!(yield* flushPending())) return;
+        await fh.close();
+        [fh, next, pos] = [next, null, 0];
+        continue;
+      }
       if (follow.signal?.aborted || Date.now() >= deadline) return;
+      next = await openIfReplaced(path, fh);
+      if (next) continue; // read what the old file received since the last read, then switch
       if (!(await follow.running())) {
         finalPass = true; // one more read: lines written just before the container stopped
         continue;
@@ -106,6 +163,7 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
       }
     }
   } finally {
+    await next?.close();
     await fh.close();
   }
 }

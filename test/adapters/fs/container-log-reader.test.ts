@@ -1,7 +1,8 @@
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readContainerLog, tailStartOffset } from '../../../src/adapters/fs/container-log-reader.js';
 import type { LogOptions } from '../../../src/domain/http/log-options.js';
 
@@ -57,4 +58,180 @@ describe('readContainerLog', () => {
     for await (const c of readContainerLog(p, { ...ALL, limitBytes: 2 })) parts.push(c);
     expect(Buffer.concat(parts)).toEqual(Buffer.from('hé', 'utf8').subarray(0, 2));
   });
+});
+
+/** A follow over `path` whose container runs until `stop()`; `text()` is what arrived so far. */
+function following(path: string, opts: LogOptions = ALL) {
+  let running = true;
+  const parts: Buffer[] = [];
+  const abort = new AbortController();
+  const done = (async () => {
+    for await (const c of readContainerLog(path, opts, { running: () => running, pollMs: 5, maxFollowMs: 60_000, signal: abort.signal })) parts.push(c);
+  })();
+  return {
+    text: () => Buffer.concat(parts).toString('utf8'),
+    stop: () => { running = false; },
+    abort: () => abort.abort(),
+    done,
+  };
+}
+
+const line = (n: number | string) => `2024-01-01T00:00:00.000000001Z stdout F line ${n}\n`;
+const lines = (...ns: Array<number | string>) => ns.map((n) => `line ${n}\n`).join('');
+
+/** Go's container log manager: the file renamed aside, then the runtime reopens at the same path. */
+async function rotate(path: string, suffix: string, firstLine?: string): Promise<void> {
+  await rename(path, `${path}.${suffix}`);
+  await writeFile(path, firstLine ?? '');
+}
+
+describe('readContainerLog following a rotation', () => {
+  it('finishes the old file, then reads the new one from its top', async () => {
+    const p = join(dir, '0.log');
+    await writeFile(p, line(1) + line(2));
+    const f = following(p);
+    await expect.poll(f.text).toBe(lines(1, 2));
+    await appendFile(p, line(3));
+    await rename(p, `${p}.1`);
+    await appendFile(`${p}.1`, line(4)); // the runtime writes to the old file until it reopens
+    await writeFile(p, line(5));
+    await appendFile(p, line(6));
+    await expect.poll(f.text).toBe(lines(1, 2, 3, 4, 5, 6));
+    f.stop();
+    await f.done;
+    expect(f.text()).toBe(lines(1, 2, 3, 4, 5, 6));
+  });
+
+  it('keeps following across several rotations, no line lost or read twice', async () => {
+    const p = join(dir, '0.log');
+    await writeFile(p, line(0));
+    const f = following(p);
+    const want = [0];
+    for (let r = 1; r <= 5; r++) {
+      await appendFile(p, line(r * 10));
+      await rotate(p, String(r), line(r * 10 + 1));
+      want.push(r * 10, r * 10 + 1);
+      await expect.poll(f.text).toBe(lines(...want));
+    }
+    f.stop();
+    await f.done;
+    expect(f.text()).toBe(lines(...want));
+  });
+
+  it('completes a line half-written when the rotation came', async () => {
+    const p = join(dir, '0.log');
+    const whole = line('half');
+    await writeFile(p, line(1) + whole.slice(0, 20));
+    const f = following(p);
+    await expect.poll(f.text).toBe(lines(1));
+    await sleep(30); // several polls see the half line: it is held back, not sent
+    expect(f.text()).toBe(lines(1));
+    await appendFile(p, whole.slice(20));
+    await rotate(p, '1', line(2));
+    await expect.poll(f.text).toBe(lines(1, 'half', 2));
+    f.stop();
+    await f.done;
+    expect(f.text()).toBe(lines(1, 'half', 2));
+  });
+
+  it('sends a line the old file was left without a newline once the rotation is seen', async () => {
+    const p = join(dir, '0.log');
+    await writeFile(p, line(1) + line('cut').slice(0, -1));
+    const f = following(p);
+    await expect.poll(f.text).toBe(lines(1));
+    await rotate(p, '1', line(2));
+    await expect.poll(f.text).toBe(lines(1, 'cut', 2));
+    f.stop();
+    await f.done;
+  });
+
+  it('stays on the old file while the path is missing, then moves to the new one', async () => {
+    const p = join(dir, '0.log');
+    await writeFile(p, line(1));
+    const f = following(p);
+    await expect.poll(f.text).toBe(lines(1));
+    await rename(p, `${p}.1`);
+    await sleep(30);
+    await appendFile(`${p}.1`, line(2));
+    await expect.poll(f.text).toBe(lines(1, 2));
+    await writeFile(p, line(3));
+    await expect.poll(f.text).toBe(lines(1, 2, 3));
+    f.stop();
+    await f.done;
+  });
+
+  it('ends once the container stops, after the lines written before it stopped', async () => {
+    const p = join(dir, '0.log');
+    await writeFile(p, line(1));
+    const f = following(p);
+    await expect.poll(f.text).toBe(lines(1));
+    await appendFile(p, line(2));
+    f.stop();
+    await f.done;
+    expect(f.text()).toBe(lines(1, 2));
+    await appendFile(p, line(3));
+    await sleep(20);
+    expect(f.text()).toBe(lines(1, 2));
+  });
+
+  it('ends when the container stops while its file is renamed away and not yet back', async () => {
+    const p = join(dir, '0.log');
+    await writeFile(p, line(1));
+    const f = following(p);
+    await expect.poll(f.text).toBe(lines(1));
+    await rename(p, `${p}.1`);
+    await appendFile(`${p}.1`, line(2));
+    f.stop();
+    await f.done;
+    expect(f.text()).toBe(lines(1, 2));
+  });
+
+  it('keeps no file open but the current one after many rotations', async () => {
+    const p = join(dir, '0.log');
+    await writeFile(p, line(0));
+    const openFds = async () => (await readdir('/proc/self/fd')).length;
+    const f = following(p);
+    await expect.poll(f.text).toBe(lines(0));
+    const before = await openFds();
+    const want = [0];
+    for (let r = 1; r <= 20; r++) {
+      await rotate(p, String(r), line(r));
+      want.push(r);
+      await expect.poll(f.text).toBe(lines(...want));
+    }
+    expect(await openFds()).toBeLessThanOrEqual(before);
+    f.abort();
+    await f.done;
+  });
+
+  it('holds a bounded amount of memory while following a large log', async () => {
+    const p = join(dir, '0.log');
+    const block = Array.from({ length: 1000 }, (_, i) => line(i)).join('').repeat(20); // ~1 MB
+    const rendered = Array.from({ length: 1000 }, (_, i) => `line ${i}\n`).join('').length * 20;
+    await writeFile(p, '');
+    let running = true;
+    let received = 0;
+    // A client that counts what arrives and keeps none of it.
+    const done = (async () => {
+      for await (const c of readContainerLog(p, ALL, { running: () => running, pollMs: 5, maxFollowMs: 60_000 })) received += c.length;
+    })();
+    const used = () => { const m = process.memoryUsage(); return m.heapUsed + m.arrayBuffers; };
+    const base = used();
+    let peak = 0;
+    const blocks = 64; // 64 MB through the follower
+    const fh = await open(p, 'a');
+    try {
+      for (let b = 1; b <= blocks; b++) {
+        await fh.write(block);
+        await vi.waitFor(() => expect(received).toBe(rendered * b), { timeout: 10_000, interval: 2 });
+        peak = Math.max(peak, used() - base);
+      }
+    } finally {
+      await fh.close();
+    }
+    running = false;
+    await done;
+    expect(received).toBe(rendered * blocks);
+    expect(peak).toBeLessThan((block.length * blocks) / 4);
+  }, 60_000);
 });

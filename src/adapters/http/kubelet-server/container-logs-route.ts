@@ -14,7 +14,7 @@ import type { KubeletView } from '../../../ports/kubelet-view.js';
 import { readContainerLog } from '../../fs/container-log-reader.js';
 
 export interface ContainerLogLimits {
-  /** How often a follow re-reads the file and asks whether the container still runs. */
+  /** How often a follow re-reads the file, looks for a rotation and asks whether the container still runs. */
   followPollMs: number;
   /** The longest a follow stream may last (Go: the server's 4 h write timeout). */
   maxFollowMs: number;
@@ -23,6 +23,20 @@ export interface ContainerLogLimits {
 function hasContainer(pod: Pod, name: string): boolean {
   const all = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])];
   return all.some((c) => c.name === name);
+}
+
+/**
+ * Whether the instance running now is still running later. Go follows one container ID: when that
+ * instance exits (or restarts: the next one has another ID and another file) the follow ends; a
+ * container not running when the request came ends it at the first end of file.
+ */
+async function followedInstanceRunning(view: KubeletView, namespace: string, pod: string, container: string): Promise<() => Promise<boolean>> {
+  const followed = await view.runningContainer(namespace, pod, container);
+  if (followed.found !== 'running') return async () => false;
+  return async () => {
+    const now = await view.runningContainer(namespace, pod, container);
+    return now.found === 'running' && now.containerId === followed.containerId;
+  };
 }
 
 export function registerContainerLogs(app: FastifyInstance, view: KubeletView, limits: ContainerLogLimits): void {
@@ -50,7 +64,7 @@ export function registerContainerLogs(app: FastifyInstance, view: KubeletView, l
       reply.raw.on('close', () => abort.abort());
       const follow = opts.follow
         ? {
-            running: () => view.containerRunning(namespace, podName, container),
+            running: await followedInstanceRunning(view, namespace, podName, container),
             pollMs: limits.followPollMs,
             maxFollowMs: limits.maxFollowMs,
             signal: abort.signal,

@@ -91,7 +91,7 @@ describe('/containerLogs', () => {
   });
 
   it('with follow, delivers a line appended after the request and ends when the container stops', async () => {
-    view.running.add('prod/web/app');
+    view.containers.set('prod/web/app', { containerId: 'c1', uid: 'uid-web' });
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as { port: number };
     const received: string[] = [];
@@ -108,21 +108,40 @@ describe('/containerLogs', () => {
     await expect.poll(() => received.join('')).toBe('four\nfive\n');
     expect(ended).toBe(false);
     await appendFile(logPath, '2024-01-02T03:05:01Z stdout F last words\n');
-    view.running.delete('prod/web/app');
+    view.containers.delete('prod/web/app');
     expect(await done).toBe(200);
     expect(received.join('')).toBe('four\nfive\nlast words\n');
   });
 
+  it('with follow, ends when the followed instance restarts, as Go follows one container ID', async () => {
+    view.containers.set('prod/web/app', { containerId: 'c1', uid: 'uid-web' });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = app.server.address() as { port: number };
+    const received: string[] = [];
+    const done = new Promise<number>((resolve, reject) => {
+      get({ host: '127.0.0.1', port, path: '/containerLogs/prod/web/app?follow=true&tailLines=1' }, (res) => {
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => received.push(c));
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      }).on('error', reject);
+    });
+    await expect.poll(() => received.join('')).toBe('four\n');
+    // The next instance runs under another ID (and writes 1.log): this stream is over.
+    view.containers.set('prod/web/app', { containerId: 'c1-restarted', uid: 'uid-web' });
+    expect(await done).toBe(200);
+    expect(received.join('')).toBe('four\n');
+  });
+
   it('with follow, stops when the client goes away', async () => {
-    view.running.add('prod/web/app');
-    view.running.add('prod/web/side');
+    view.containers.set('prod/web/app', { containerId: 'c1', uid: 'uid-web' });
+    view.containers.set('prod/web/side', { containerId: 'c2', uid: 'uid-web' });
     view.logPaths.set('prod/web/side', logPath);
-    // Each follow loop polls containerRunning for its own container: count them apart.
+    // Each follow loop polls runningContainer for its own container: count them apart.
     const polls = { app: 0, side: 0 };
-    const running = view.containerRunning.bind(view);
-    view.containerRunning = (namespace, pod, container) => {
+    const running = view.runningContainer.bind(view);
+    view.runningContainer = (namespace, pod, container, uid) => {
       if (container === 'app' || container === 'side') polls[container] += 1;
-      return running(namespace, pod, container);
+      return running(namespace, pod, container, uid);
     };
     await app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = app.server.address() as { port: number };

@@ -7,7 +7,6 @@ import type { Summary } from '../../../../src/domain/stats/summary-types.js';
 export class FakeKubeletView implements KubeletView {
   podsList: Pod[] = [];
   logPaths = new Map<string, string>();
-  running = new Set<string>();
   config: { kubeletconfig: unknown } = { kubeletconfig: { kind: 'KubeletConfiguration', staticPodURLHeader: { A: ['<masked>'] } } };
   snapshot: KubeletMetricsSnapshot = {
     runningPods: 0, runningContainers: {}, plegLastRelistAtMs: null, plegRelistDurationsMs: [], podStartDurationsMs: [],
@@ -33,10 +32,6 @@ export class FakeKubeletView implements KubeletView {
   }
   containerLogPath(namespace: string, pod: string, container: string, previous: boolean): string | null {
     return this.logPaths.get(`${namespace}/${pod}/${container}${previous ? '#previous' : ''}`) ?? null;
-  }
-  containerRunning(namespace: string, pod: string, container: string): boolean {
-    this.calls.push('containerRunning');
-    return this.running.has(`${namespace}/${pod}/${container}`);
   }
   /** What /stats/summary answers; an Error here makes statsSummary reject with it. */
   summary: Summary | Error = { node: { nodeName: 'node-1', startTime: '2024-01-01T00:00:00Z' }, pods: [] };
