@@ -10,13 +10,13 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { KUBELET_CLIENT_USER, startTestApiServer, type TestApiServer } from '../apiserver/index.js';
 import { freePort, removePods, until } from '../support/daemon.js';
 import { allOf, containerdEndpoint, describeNeeding, kubectlPart, partForEndpoint } from '../support/real-parts.js';
+import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
 
-const BIN = resolve('dist/src/bin/kubelet.js');
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const LINES = 30;
 const TICKER = `i=1; while [ $i -le ${LINES} ]; do echo "line $i"; i=$((i+1)); sleep 0.3; done`;
