@@ -84,9 +84,11 @@ export function mergeSnapshot(state: PodConfigState, source: PodSourceName, snap
 /** Go's checkAndUpdatePod: what changed, and the pod to store from now on. */
 function compareWithExisting(existing: Pod, ref: Pod): { op: PodOperation | null; stored: Pod } {
   if (!differSemantically(existing, ref)) {
-    if (sameJson(existing.status, ref.status)) return { op: null, stored: existing };
+    const sameStatus = sameJson(existing.status, ref.status);
+    const kept = withIncomingObjects(existing, ref, sameStatus);
+    if (sameStatus) return { op: null, stored: kept };
     // The kubelet is the source of truth of a pod's status; a source's change to it is only reconciled.
-    return { op: 'RECONCILE', stored: { ...existing, status: ref.status } };
+    return { op: 'RECONCILE', stored: { ...kept, status: ref.status } };
   }
   const metadata = { ...existing.metadata };
   assignOrDelete(metadata, 'labels', ref.metadata.labels);
@@ -96,6 +98,21 @@ function compareWithExisting(existing: Pod, ref: Pod): { op: PodOperation | null
   const stored: Pod = { ...existing, metadata, spec: ref.spec };
   assignOrDelete(stored, 'status', ref.status);
   return { op: ref.metadata.deletionTimestamp ? 'DELETE' : 'UPDATE', stored };
+}
+
+/**
+ * `existing`, holding the incoming pod's spec, labels and status objects where they equal its own
+ * (the caller has compared them; the status only when `sameStatus`): the next snapshot re-sends those very objects when the pod has not
+ * changed, and sameJson then knows them equal by identity. The stored pod's content is unchanged.
+ */
+function withIncomingObjects(existing: Pod, ref: Pod, sameStatus: boolean): Pod {
+  const labels = existing.metadata.labels !== undefined && ref.metadata.labels !== undefined ? ref.metadata.labels : existing.metadata.labels;
+  const status = sameStatus && existing.status !== undefined && ref.status !== undefined ? ref.status : existing.status;
+  if (existing.spec === ref.spec && existing.metadata.labels === labels && existing.status === status) return existing;
+  const stored: Pod = { ...existing, metadata: { ...existing.metadata }, spec: ref.spec };
+  assignOrDelete(stored.metadata, 'labels', labels);
+  assignOrDelete(stored, 'status', status);
+  return stored;
 }
 
 /** Go's podsDifferSemantically. */
@@ -139,7 +156,9 @@ function withAnnotation(pod: Pod, key: string, value: string): Pod {
   return { ...pod, metadata: { ...pod.metadata, annotations: { ...pod.metadata.annotations, [key]: value } } };
 }
 
+/** The same object is the same JSON: a source that re-sends unchanged pods as they were costs no serialising. */
 function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
   return canonicalJson(a ?? null) === canonicalJson(b ?? null);
 }
 

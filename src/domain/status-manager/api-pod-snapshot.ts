@@ -37,12 +37,22 @@ const byFullName = (a: Pod, b: Pod): number => {
   return ka < kb ? -1 : ka > kb ? 1 : 0;
 };
 
-export function viewApiPods(pods: Iterable<Pod>): ApiPodView {
+/** An API pod as the pod config takes it: the namespace and the API defaults filled where missing. */
+export function podToRun(pod: Pod): Pod {
+  return applyPodDefaults({ ...pod, metadata: { ...pod.metadata, namespace: pod.metadata.namespace ?? 'default' } });
+}
+
+/**
+ * `toRun` is podToRun unless the caller keeps its answers: the source hands the same object on for
+ * an API object that has not changed, and the pod config then knows it unchanged by identity
+ * (merge.ts) instead of serialising it again on every watch event.
+ */
+export function viewApiPods(pods: Iterable<Pod>, toRun: (pod: Pod) => Pod = podToRun): ApiPodView {
   const regular: Pod[] = [];
   const mirrorPods: Pod[] = [];
   for (const pod of pods) {
     if (isMirrorPod(pod)) mirrorPods.push(pod);
-    else regular.push(applyPodDefaults({ ...pod, metadata: { ...pod.metadata, namespace: pod.metadata.namespace ?? 'default' } }));
+    else regular.push(toRun(pod));
   }
   return { pods: regular.sort(byFullName), mirrorPods: mirrorPods.sort(byFullName) };
 }

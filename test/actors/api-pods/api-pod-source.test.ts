@@ -119,6 +119,19 @@ describe('runApiPodSource', () => {
     s.stop();
   });
 
+  it('sends an unchanged pod as the same object in every snapshot, a changed one as a new object', async () => {
+    const api = fakeApi();
+    api.lists.push({ resourceVersion: '10', items: [pod('a', '5'), pod('b', '6')] });
+    const s = start(api);
+    await flush();
+    api.last().onEvent('MODIFIED', pod('a', '12', { labels: { x: 'y' } }));
+    const [first, second] = s.snapshots().map((e) => e.pods);
+    expect(second![1]).toBe(first![1]); // b: unchanged, so the pod config compares it by identity
+    expect(second![0]).not.toBe(first![0]);
+    expect(second![0]!.metadata.labels).toEqual({ x: 'y' });
+    s.stop();
+  });
+
   it('splits mirror pods off the snapshot and reports them for the status manager', async () => {
     const api = fakeApi();
     const mirror = pod('m', '6', { annotations: { 'kubernetes.io/config.mirror': 'hash' } });

@@ -73,6 +73,39 @@ describe('mergeSnapshot', () => {
     expect(mergedPods(next).map((p) => p.metadata.uid)).toEqual(['a']);
   });
 
+  // The apiserver source re-sends the objects of unchanged pods as they were (api-pod-source.ts): the
+  // stored pod takes the incoming objects over when they are equal, so the next compare is by identity.
+  it('answers the same for re-sent objects as for copies, and keeps the re-sent objects to compare by identity', () => {
+    const pods = [pod('a'), pod('b'), pod('c')];
+    const snapshots: Pod[][] = [
+      pods,
+      [pods[0]!, pod('b', (p) => { p.status = { phase: 'Running' }; }), pods[2]!],
+      [pods[0]!, pod('b', (p) => { p.status = { phase: 'Running' }; p.metadata.labels = { app: 'b2' }; }), pods[2]!],
+      [pod('a', (p) => { p.metadata.annotations!['team'] = 'b'; }), pods[1]!, pods[2]!],
+    ];
+    let shared = initialPodConfigState();
+    let copied = initialPodConfigState();
+    snapshots.forEach((snapshot, i) => {
+      const a = mergeSnapshot(shared, 'api', snapshot, T0 + i);
+      const b = mergeSnapshot(copied, 'api', structuredClone(snapshot), T0 + i);
+      expect(JSON.stringify(a.updates)).toBe(JSON.stringify(b.updates));
+      expect(JSON.stringify(a.state)).toBe(JSON.stringify(b.state));
+      [shared, copied] = [a.state, b.state];
+    });
+  });
+
+  it('stores the incoming spec, labels and status after a RECONCILE, so the same object re-sent compares by identity', () => {
+    const state = after([['api', [pod('a')]]]);
+    const running = pod('a', (p) => { p.status = { phase: 'Running' }; });
+    const { state: next, updates } = mergeSnapshot(state, 'api', [running], T0 + 1);
+    expect(summary(updates)).toEqual(['RECONCILE:a']);
+    const stored = next.pods.api!['a']!;
+    expect(stored.spec).toBe(running.spec);
+    expect(stored.metadata.labels).toBe(running.metadata.labels);
+    expect(stored.status).toBe(running.status);
+    expect(stored.metadata.annotations?.['kubernetes.io/config.seen']).toBe(new Date(T0).toISOString());
+  });
+
   it('does not change the state it is given', () => {
     const state = after([['file', [pod('a')]]]);
     const copy = structuredClone(state);
