@@ -7,6 +7,7 @@ import { benchCri } from './cri.js';
 import { benchHttp } from './http.js';
 import { benchJournal } from './journal.js';
 import { benchOverload } from './overload.js';
+import { benchPodConfigMerge } from './pod-config-merge.js';
 import { benchPods } from './pods.js';
 import { benchStartup } from './startup.js';
 import { benchStartupCerts } from './startup-certs.js';
@@ -19,6 +20,7 @@ async function main() {
   if (want('journal')) print('journal', await benchJournal());
   if (want('startup')) print('startup', { ...(await benchStartup()), ...(await benchStartupCerts()) });
   if (want('cri')) print('cri', await benchCri());
+  if (want('podconfig')) print('podconfig', benchPodConfigMerge());
   if (want('pods')) print('pods', await benchPods());
   if (want('http')) print('http', await benchHttp(envOptions()));
   if (want('overload')) print('overload', await benchOverload());

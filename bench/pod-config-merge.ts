@@ -1,0 +1,73 @@
+/**
+ * The pod config's merge under a cluster-mode burst: 110 API pods (each with the kube-api-access
+ * projected volume and a configMap volume, as a real cluster's pods have), 220 watch events each
+ * changing one pod's status, and every event merging the whole snapshot (as the apiserver source
+ * sends it). Two ways side by side, alternating: the objects of unchanged pods re-sent as they were
+ * (what api-pod-source.ts does now, compared by identity), and every pod defaulted again per event
+ * (what it did before: new objects, compared by canonical JSON, as replay still compares them).
+ * CPU of the views and merges.
+ */
+import { initialPodConfigState, mergeSnapshot } from '../src/domain/pod-config/merge.js';
+import type { Pod } from '../src/domain/pod/types.js';
+import { podToRun } from '../src/domain/status-manager/api-pod-snapshot.js';
+import { median, round } from './stats.js';
+
+const PODS = 110;
+const EVENTS = 220;
+
+function apiPod(i: number): Pod {
+  return {
+    metadata: { name: `p${i}`, namespace: 'ns', uid: `u${i}`, resourceVersion: '1', labels: { app: 'bench' } },
+    spec: {
+      nodeName: 'node-a', serviceAccountName: 'default',
+      containers: [{
+        name: 'c', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 3600'],
+        volumeMounts: [{ name: 'kube-api-access-x7k2q', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }, { name: 'cfg', mountPath: '/etc/cfg' }],
+      }],
+      volumes: [
+        { name: 'kube-api-access-x7k2q', projected: { defaultMode: 420, sources: [
+          { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
+          { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+          { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+        ] } },
+        { name: 'cfg', configMap: { name: 'settings' } },
+      ],
+    },
+    status: { phase: 'Pending' },
+  } as Pod;
+}
+
+/** CPU milliseconds of EVENTS merges, with unchanged pods re-sent as the same objects or as fresh ones. */
+function mergeBurst(resend: boolean): number {
+  const api = Array.from({ length: PODS }, (_, i) => apiPod(i));
+  const toRun = new WeakMap<Pod, Pod>();
+  const view = (pod: Pod): Pod => {
+    if (!resend) return podToRun(pod);
+    let run = toRun.get(pod);
+    if (run === undefined) toRun.set(pod, (run = podToRun(pod)));
+    return run;
+  };
+  let state = initialPodConfigState();
+  const t0 = process.cpuUsage();
+  for (let e = 0; e < EVENTS; e++) {
+    const i = e % PODS;
+    api[i] = { ...api[i]!, metadata: { ...api[i]!.metadata, resourceVersion: String(e + 2) }, status: { phase: e % 2 === 0 ? 'Running' : 'Pending' } };
+    state = mergeSnapshot(state, 'api', api.map(view), e).state;
+  }
+  const used = process.cpuUsage(t0);
+  return (used.user + used.system) / 1000;
+}
+
+export function benchPodConfigMerge(runs = 5): Record<string, number> {
+  const resent: number[] = [];
+  const fresh: number[] = [];
+  for (let r = 0; r < runs; r++) {
+    for (const resend of r % 2 === 0 ? [true, false] : [false, true]) (resend ? resent : fresh).push(mergeBurst(resend));
+  }
+  return {
+    pods: PODS, events: EVENTS, runs,
+    cpuMsResentObjects: round(median(resent), 0),
+    cpuMsFreshObjects: round(median(fresh), 0),
+    resentOverFreshRatio: round(median(resent) / median(fresh), 3),
+  };
+}
