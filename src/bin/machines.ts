@@ -17,47 +17,43 @@ import { MACHINES } from '../machines/index.js';
 export const MACHINES_SHA256_GLOBAL = '__KLT_MACHINES_SHA256__';
 declare const __KLT_MACHINES_SHA256__: string | undefined;
 
-const bySource = (_key: string, value: unknown) => (typeof value === 'function' ? String(value) : value);
+type FunctionText = (fn: (...args: never[]) => unknown) => string;
 
-/** A function as its source and its own members (XState keeps an action creator's arguments there). */
-function describeImplementation(value: unknown, depth = 0): unknown {
+/** A function as its text and its own members (XState keeps an action creator's arguments there). */
+function describeImplementation(value: unknown, text: FunctionText, depth = 0): unknown {
   if (depth > 4) return null;
   if (typeof value === 'function') {
     const members = Object.entries(value).filter(([k]) => k !== 'resolve' && k !== 'execute');
-    return { source: String(value), ...Object.fromEntries(members.map(([k, v]) => [k, describeImplementation(v, depth + 1)])) };
+    return { source: text(value as (...args: never[]) => unknown), ...Object.fromEntries(members.map(([k, v]) => [k, describeImplementation(v, text, depth + 1)])) };
   }
-  if (Array.isArray(value)) return value.map((v) => describeImplementation(v, depth + 1));
+  if (Array.isArray(value)) return value.map((v) => describeImplementation(v, text, depth + 1));
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, describeImplementation(v, depth + 1)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, describeImplementation(v, text, depth + 1)]));
   }
   return value ?? null;
 }
 
-export function machinesSha256(machines: Readonly<Record<string, AnyStateMachine>> = MACHINES): string {
-  if (machines === MACHINES && typeof __KLT_MACHINES_SHA256__ === 'string') return __KLT_MACHINES_SHA256__;
-  const text = Object.entries(machines)
+/** Each machine's config and setup() implementations, canonical, every function written as `text` gives it. */
+function describeMachines(machines: Readonly<Record<string, AnyStateMachine>>, text: FunctionText): string {
+  const withText = (_key: string, value: unknown) => (typeof value === 'function' ? text(value as (...args: never[]) => unknown) : value);
+  return Object.entries(machines)
     .map(([name, m]) => {
       const { actions, guards, delays } = m.implementations;
-      const config = canonicalJson(JSON.parse(JSON.stringify(m.config, bySource)));
-      return `${name}:${config}:${canonicalJson(describeImplementation({ actions, guards, delays }))}`;
+      const config = canonicalJson(JSON.parse(JSON.stringify(m.config, withText)));
+      return `${name}:${config}:${canonicalJson(describeImplementation({ actions, guards, delays }, text))}`;
     })
     .join('\n');
-  return createHash('sha256').update(text).digest('hex');
 }
 
-const byPlaceholder = (_key: string, value: unknown) => (typeof value === 'function' ? 'function' : value);
+export function machinesSha256(machines: Readonly<Record<string, AnyStateMachine>> = MACHINES): string {
+  if (machines === MACHINES && typeof __KLT_MACHINES_SHA256__ === 'string') return __KLT_MACHINES_SHA256__;
+  return createHash('sha256').update(describeMachines(machines, String)).digest('hex');
+}
 
 /**
  * The definitions with every function's text left out: what a reprinting bundler must not change.
  * scripts/bundle-daemon.ts compares the bundle's with tsc's before giving the bundle tsc's hash.
  */
 export function machinesShape(machines: Readonly<Record<string, AnyStateMachine>> = MACHINES): string {
-  return Object.entries(machines)
-    .map(([name, m]) => {
-      const { actions, guards, delays } = m.implementations;
-      const config = canonicalJson(JSON.parse(JSON.stringify(m.config, byPlaceholder)));
-      const implementations = JSON.stringify(describeImplementation({ actions, guards, delays }), (k, v) => (k === 'source' ? 'function' : v));
-      return `${name}:${config}:${canonicalJson(JSON.parse(implementations))}`;
-    })
-    .join('\n');
+  return describeMachines(machines, () => 'function');
 }

@@ -21,7 +21,7 @@ import { fromCallback } from 'xstate';
 import { KubeletError } from '../../domain/errors.js';
 import type { Pod } from '../../domain/pod/types.js';
 import type { RejectedManifest } from '../../domain/pod-config/types.js';
-import { applyPodChange, podToRun, viewApiPods } from '../../domain/status-manager/api-pod-snapshot.js';
+import { applyPodChange, podToRunPerObject, viewApiPods } from '../../domain/status-manager/api-pod-snapshot.js';
 import type { Logger } from '../../log.js';
 import type { PodApi, WatchEventType, WatchHandle, KubeObject } from '../../ports/apiserver.js';
 import type { Clock } from '../../ports/clock.js';
@@ -76,14 +76,9 @@ export function runApiPodSource(opts: ApiPodSourceOptions): () => void {
   /** Bumped when a watch is replaced or abandoned: callbacks of an older watch are ignored. */
   let watchEpoch = 0;
 
-  // One pod to run per API object: a watch event changes one pod, and the other pods of the
-  // snapshot it sends are the very objects sent before, which the pod config compares by identity.
-  const toRun = new WeakMap<Pod, Pod>();
-  const podToRunOnce = (pod: Pod): Pod => {
-    let run = toRun.get(pod);
-    if (run === undefined) toRun.set(pod, (run = podToRun(pod)));
-    return run;
-  };
+  // A watch event changes one pod; the other pods of the snapshot it sends are the very objects
+  // sent before, which the pod config compares by identity.
+  const podToRunOnce = podToRunPerObject();
 
   function deliver(): void {
     const observedAtMs = clock.now();

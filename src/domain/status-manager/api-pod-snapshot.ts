@@ -43,7 +43,21 @@ export function podToRun(pod: Pod): Pod {
 }
 
 /**
- * `toRun` is podToRun unless the caller keeps its answers: the source hands the same object on for
+ * podToRun, answered once per API object: while the source holds an unchanged object it hands on the
+ * same pod, which the pod config then knows unchanged by identity (merge.ts). A cache by object
+ * identity, no state of its own beyond that.
+ */
+export function podToRunPerObject(): (pod: Pod) => Pod {
+  const made = new WeakMap<Pod, Pod>();
+  return (pod) => {
+    let run = made.get(pod);
+    if (run === undefined) made.set(pod, (run = podToRun(pod)));
+    return run;
+  };
+}
+
+/**
+ * `toRun` is podToRun unless the caller keeps its answers (podToRunPerObject): the source hands the same object on for
  * an API object that has not changed, and the pod config then knows it unchanged by identity
  * (merge.ts) instead of serialising it again on every watch event.
  */
