@@ -56,10 +56,11 @@ describe('the kubelet server under 200 concurrent clients (#7)', () => {
 
     const healthz = await httpsGet(port, '/healthz');
     expect([healthz.status, healthz.body]).toEqual([200, 'ok']);
-    // The first samples come with the PLEG's first timed relist, and a scrape may be a second old.
-    const samples = await until('a syncLoop lag sample', async () => {
+    // The first samples come with the PLEG's first timed relist and the event loop meter's first fold
+    // (every 5 s), and a scrape may be a second old.
+    const samples = await until('a syncLoop lag and an event loop delay sample', async () => {
       const s = parseSamples((await httpsGet(port, '/metrics')).body);
-      return histogramFrom(s, 'kubelet_ts_sync_loop_iteration_lag_seconds').count > 0 && s;
+      return histogramFrom(s, 'kubelet_ts_sync_loop_iteration_lag_seconds').count > 0 && histogramFrom(s, 'kubelet_ts_event_loop_delay_seconds').count > 0 && s;
     }, 10_000);
     const lag = histogramFrom(samples, 'kubelet_ts_sync_loop_iteration_lag_seconds');
     expect(Number.isFinite(lag.sum)).toBe(true);

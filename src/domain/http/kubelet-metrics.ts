@@ -115,7 +115,7 @@ export function kubeletMetricFamilies(m: KubeletMetricsSnapshot): MetricFamily[]
     },
     { name: 'kubelet_started_pods_total', type: 'counter', help: 'Pods started (sandboxes created).', samples: [{ value: m.startedPods }] },
     ...lagFamilies('kubelet_ts_sync_loop_iteration_lag_seconds', 'Seconds from when a timed input of the syncLoop (PLEG relist, pod resync or back-off, probe period) was due to when it was handled', m.syncLoopLag),
-    ...lagFamilies('kubelet_ts_event_loop_delay_seconds', 'Seconds the event loop was late, sampled every 100 ms', m.eventLoopDelay),
+    ...lagFamilies('kubelet_ts_event_loop_delay_seconds', 'Seconds the event loop was late, sampled every second', m.eventLoopDelay),
   ];
   return families;
 }
