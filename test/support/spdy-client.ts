@@ -26,7 +26,7 @@ export class SpdyClientStream extends Duplex {
   readonly replied: Promise<{ fin: boolean }>;
   resolveReply!: (reply: { fin: boolean }) => void;
   resetStatus: number | undefined;
-  private remoteFin = false;
+  remoteFin = false;
 
   constructor(readonly id: number, private readonly client: SpdyClient) {
     super({ allowHalfOpen: true });
@@ -79,15 +79,17 @@ export class SpdyClient {
   private inbox: SpdyFrame[] = [];
   private handling = false;
   private writeChain: Promise<void> = Promise.resolve();
+  private hungUp = false;
+  private resolveClosed!: () => void;
 
   constructor(readonly socket: Socket, head: Buffer, readonly protocol: string | undefined) {
-    this.closed = new Promise((resolve) => socket.once('close', () => resolve()));
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
     socket.on('data', (chunk: Buffer) => this.received(chunk));
     socket.on('error', () => undefined);
+    // Frames already read are still handled (a header block may be inflating) before everything goes.
     socket.once('close', () => {
-      for (const s of this.streams.values()) s.destroy();
-      this.compressor.close();
-      this.decompressor.close();
+      this.hungUp = true;
+      if (!this.handling) this.release();
     });
     if (head.length > 0) this.received(head);
   }
@@ -197,6 +199,15 @@ export class SpdyClient {
       }
     }
     this.handling = false;
+    if (this.hungUp) this.release();
+  }
+
+  /** After the hang-up: streams that got their FIN keep what they carried until it is read; the rest are gone. */
+  private release(): void {
+    this.resolveClosed();
+    for (const s of this.streams.values()) if (!s.remoteFin) s.destroy();
+    this.compressor.close();
+    this.decompressor.close();
   }
 }
 

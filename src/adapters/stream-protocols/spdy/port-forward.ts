@@ -7,9 +7,11 @@
  * port or type is refused, as Go refuses it; a pair whose other half does not come within the
  * stream-creation timeout is dropped with Go's "timed out waiting for streams" on its error stream.
  *
- * Ending one connection follows containerd: when either direction is done, the other gets a second
- * to finish, then both sides are closed and the error stream ends (kubectl waits for that end
- * before it lets go of the local connection).
+ * Ending one connection: the client's FIN half-closes the pod connection and the pod decides when it
+ * is done; once the pod has closed its side, the client's direction gets a second of quiet to finish
+ * (containerd gives a second flat; we restart it while bytes still flow, so an upload in progress is
+ * not cut), then both sides are closed and the error stream ends; kubectl waits for that end
+ * before it lets go of the local connection.
  *
  * What the caller passes: the upgrade request, socket and head (Node's 'upgrade' event), and the
  * runtime's dialer; the session lives until the client hangs up or the idle timeout hits.
@@ -99,10 +101,9 @@ export function serveSpdyPortForward(req: IncomingMessage, socket: Duplex, head:
 function forward(data: SpdyStream, error: SpdyStream, port: number, dial: PortDialer): void {
   // The client only reads the error stream; reading it lets its FIN through.
   error.resume();
-  let over = false;
   dial(port).then((conn) => {
     if (data.destroyed) return conn.destroy();
-    let directionsDone = 0;
+    let over = false;
     let linger: NodeJS.Timeout | undefined;
     const finish = (failure?: Error) => {
       if (over) return;
@@ -113,19 +114,25 @@ function forward(data: SpdyStream, error: SpdyStream, port: number, dial: PortDi
       if (!data.writableEnded && !data.destroyed) data.end();
       conn.destroy();
     };
-    const directionDone = () => {
-      directionsDone++;
-      if (directionsDone === 2) finish();
-      else linger = setTimeout(() => finish(), LINGER_MS);
+    // The pod is done sending: the client's side gets LINGER_MS of quiet before it is cut, since
+    // kubectl does not close its side of a local connection until the error stream has ended.
+    const podDone = () => {
+      if (data.readableEnded) return finish();
+      linger = setTimeout(() => finish(), LINGER_MS);
+      data.on('data', () => linger?.refresh());
+    };
+    // The client is done sending: the pod has had its EOF (pipe ends conn) and decides when it is done.
+    const clientDone = () => {
+      if (conn.readableEnded) finish();
     };
     conn.on('error', (e: Error) => finish(e));
-    conn.once('end', directionDone);
-    data.once('end', directionDone);
+    conn.once('end', podDone);
+    conn.once('close', () => finish());
+    data.once('end', clientDone);
     data.once('close', () => finish());
     conn.pipe(data);
     data.pipe(conn);
   }, (failure: unknown) => {
-    over = true;
     error.end(failure instanceof Error ? failure.message : String(failure));
     data.end();
   });

@@ -66,6 +66,7 @@ export class SpdySession implements StreamWire {
   private lastStreamId = 0;
   private goneAway = false;
   private closing = false;
+  private peerEnded = false;
   private ended = false;
   private readonly idleTimer: NodeJS.Timeout | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
@@ -83,7 +84,11 @@ export class SpdySession implements StreamWire {
     }
     socket.on('data', (chunk: Buffer) => this.received(chunk));
     socket.on('drain', () => this.drained());
-    socket.on('end', () => this.destroy());
+    // The client hung up: what it sent before still counts (a header block may be inflating), then it is over.
+    socket.on('end', () => {
+      this.peerEnded = true;
+      if (!this.handlingInbox) this.destroy();
+    });
     socket.on('error', () => this.destroy());
     socket.on('close', () => this.destroy());
     if (head.length > 0) this.received(head);
@@ -184,6 +189,7 @@ export class SpdySession implements StreamWire {
     } finally {
       this.handlingInbox = false;
     }
+    if (this.peerEnded) this.destroy();
   }
 
   private handle(frame: SpdyFrame): Promise<void> | undefined {
