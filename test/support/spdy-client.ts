@@ -94,10 +94,11 @@ export class SpdyClient {
     if (head.length > 0) this.received(head);
   }
 
-  /** Opens a stream; resolves once the SYN_STREAM is on the wire. */
-  openStream(headers: Record<string, string>, options: { fin?: boolean } = {}): SpdyClientStream {
-    const id = this.nextId;
-    this.nextId += 2;
+  /** Opens a stream (the SYN_STREAM goes out in order with everything else sent). */
+  openStream(headers: Record<string, string>, options: { fin?: boolean; id?: number } = {}): SpdyClientStream {
+    // A given id is for protocol tests (a reused or even id); otherwise ids grow by two, as spdystream's do.
+    const id = options.id ?? this.nextId;
+    if (options.id === undefined) this.nextId += 2;
     const stream = new SpdyClientStream(id, this);
     stream.on('error', () => undefined);
     this.streams.set(id, stream);

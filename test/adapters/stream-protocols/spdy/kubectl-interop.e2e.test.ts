@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Duplex } from 'node:stream';
+import type { TerminalSize } from '../../../../src/adapters/stream-protocols/sessions.js';
 import { serveSpdyPortForward } from '../../../../src/adapters/stream-protocols/spdy/port-forward.js';
 import { serveSpdyRemoteCommand } from '../../../../src/adapters/stream-protocols/spdy/remote-command.js';
 import { runOnHost } from '../../../support/host-command-runner.js';
@@ -49,6 +50,7 @@ describeNeeding(kubectlPart(KUBECTL), 'kubectl 1.20 exec and port-forward agains
   let api: Server;
   let kubeconfig: string;
   const upgrades: string[] = [];
+  const sizes: TerminalSize[] = [];
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'kts-spdy-kubectl-'));
@@ -73,11 +75,15 @@ describeNeeding(kubectlPart(KUBECTL), 'kubectl 1.20 exec and port-forward agains
     api.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
       const url = new URL(req.url!, 'http://x');
       upgrades.push(`${req.headers.upgrade} ${url.pathname}`);
-      if (url.pathname.endsWith('/exec')) {
-        const flag = (n: string) => url.searchParams.get(n) === 'true' || url.searchParams.get(n) === '1';
-        const command = url.searchParams.getAll('command');
-        serveSpdyRemoteCommand(req, socket, head, { stdin: flag('stdin'), stdout: flag('stdout'), stderr: flag('stderr'), tty: flag('tty') },
-          (session) => runOnHost(command, session), { idleTimeoutMs: 60_000 });
+      const flag = (n: string) => url.searchParams.get(n) === 'true' || url.searchParams.get(n) === '1';
+      const options = { stdin: flag('stdin'), stdout: flag('stdout'), stderr: flag('stderr'), tty: flag('tty') };
+      if (url.pathname.endsWith('/exec') || url.pathname.endsWith('/attach')) {
+        // An attach "joins" a container's main process: here, a fixed command stands in for it.
+        const command = url.pathname.endsWith('/exec') ? url.searchParams.getAll('command') : ['sh', '-c', 'echo attached; echo on-stderr >&2'];
+        serveSpdyRemoteCommand(req, socket, head, options, (session) => {
+          session.onResize((size) => sizes.push(size));
+          runOnHost(command, session);
+        }, { idleTimeoutMs: 60_000 });
       } else if (url.pathname.endsWith('/portforward')) {
         serveSpdyPortForward(req, socket, head, (port) => new Promise((resolve, reject) => {
           const conn = connect(port, '127.0.0.1');
@@ -131,8 +137,36 @@ describeNeeding(kubectlPart(KUBECTL), 'kubectl 1.20 exec and port-forward agains
     expect(r.stderr).toBe('done\n');
   });
 
+  it('attaches: the container’s output on both streams, exit 0', async () => {
+    const r = await kubectl(['attach', 'p1', '-c', 'main']);
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: 'attached\n' });
+    // kubectl's own hint comes first on stderr ("If you don't see a command prompt…").
+    expect(r.stderr).toMatch(/\non-stderr\n$/);
+    expect(upgrades.at(-1)).toBe('SPDY/3.1 /api/v1/namespaces/default/pods/p1/attach');
+  });
+
+  it('gives -it a TTY: the terminal size arrives on the resize stream, stderr joins stdout, the exit code comes back', async () => {
+    sizes.length = 0;
+    // kubectl wants a terminal on its stdin: script(1) gives it one, of a size set with stty.
+    const inner = `stty cols 91 rows 27; exec ${KUBECTL} --kubeconfig=${kubeconfig} exec -it p1 -- sh -c 'sleep 1; echo on-tty; echo err-on-tty >&2; exit 5'`;
+    // (The sleep lets kubectl send its first size before the command is over.)
+    const r = await new Promise<Run>((done) => {
+      execFile('script', ['-qec', inner, '/dev/null'], { timeout: 60_000 }, (err, stdout, stderr) => {
+        done({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
+      });
+    });
+    expect(r.code).toBe(5);
+    expect(r.stdout).toContain('on-tty');
+    expect(r.stdout).toContain('err-on-tty');
+    expect(sizes[0]).toEqual({ width: 91, height: 27 });
+    expect(upgrades.at(-1)).toBe('SPDY/3.1 /api/v1/namespaces/default/pods/p1/exec');
+  });
+
   it('forwards a port: 50 HTTP requests through kubectl port-forward', async () => {
-    const target = createServer((req, res) => res.end(`hello ${req.url}`));
+    // /big is 64 MiB one way: spdystream never opens a SPDY window, so this shows we never wait for one.
+    const big = Buffer.alloc(64 << 20);
+    for (let i = 0; i < big.length; i += 4) big.writeUInt32LE((i * 2654435761) >>> 0, i);
+    const target = createServer((req, res) => res.end(req.url === '/big' ? big : `hello ${req.url}`));
     await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
     const targetPort = (target.address() as AddressInfo).port;
     const pf = spawn(KUBECTL, [`--kubeconfig=${kubeconfig}`, 'port-forward', 'p1', `:${targetPort}`], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -156,6 +190,14 @@ describeNeeding(kubectlPart(KUBECTL), 'kubectl 1.20 exec and port-forward agains
         });
         expect(body).toBe(`hello /r${i}`);
       }
+      const digest = await new Promise<string>((resolve, reject) => {
+        request({ host: '127.0.0.1', port: localPort, path: '/big', agent: false }, (res) => {
+          const hash = createHash('sha256');
+          res.on('data', (d: Buffer) => hash.update(d));
+          res.on('end', () => resolve(hash.digest('hex')));
+        }).once('error', reject).end();
+      });
+      expect(digest).toBe(createHash('sha256').update(big).digest('hex'));
     } finally {
       pf.kill('SIGTERM');
       await new Promise((r) => (pf.exitCode !== null ? r(null) : pf.once('exit', r)));
