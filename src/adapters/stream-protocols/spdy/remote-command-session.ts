@@ -69,6 +69,9 @@ export class SpdyRemoteCommandSession implements RemoteCommandSession {
   }
 
   private async finishInOrder(outcome: RemoteCommandOutcome): Promise<void> {
+    // Input no one will read any more is let through to nowhere, so it cannot hold up the session.
+    this.streams.stdin?.unpipe();
+    this.streams.stdin?.resume();
     const outputs = [this.streams.stdout, this.streams.stderr].filter((s): s is SpdyStream => s !== undefined);
     for (const out of outputs) out.end();
     await Promise.all(outputs.map(whenWritten));

@@ -67,6 +67,7 @@ export class SpdySession implements StreamWire {
   private goneAway = false;
   private closing = false;
   private peerEnded = false;
+  private hungUp = false;
   private ended = false;
   private readonly idleTimer: NodeJS.Timeout | undefined;
   private graceTimer: NodeJS.Timeout | undefined;
@@ -241,8 +242,9 @@ export class SpdySession implements StreamWire {
 
   private dataReceived(streamId: number, data: Buffer, fin: boolean): undefined {
     const stream = this.streams.get(streamId);
-    // Data for a stream we refused or already forgot is dropped, as spdystream drops it.
-    if (!stream) return undefined;
+    // Data for a stream we refused or already forgot is dropped, as spdystream drops it; so is all
+    // data once we have hung up.
+    if (!stream || this.hungUp) return undefined;
     if (data.length > 0 && !stream.receiveData(data)) {
       this.behind.add(stream);
       this.socket.pause();
@@ -293,6 +295,10 @@ export class SpdySession implements StreamWire {
 
   private hangUp(): void {
     if (this.ended) return;
+    this.hungUp = true;
+    // Nothing the client still sends matters now; read on (dropping data) so its hang-up is seen.
+    this.behind.clear();
+    this.socket.resume();
     this.socket.end();
     this.graceTimer = setTimeout(() => this.destroy(), this.limits.closeGraceMs);
   }

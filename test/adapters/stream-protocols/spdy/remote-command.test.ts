@@ -133,6 +133,33 @@ describe('remotecommand over SPDY: a session', () => {
     stdin.end();
   });
 
+  it('finishes promptly even when the runtime never read the stdin the client keeps sending', async () => {
+    let session: RemoteCommandSession | undefined;
+    const port = await serve({ stdin: true, stdout: true, stderr: false, tty: false }, (s) => (session = s), { closeGraceMs: 60_000 });
+    const c = await client(port);
+    const status = collect(c.openStream({ streamType: 'error' }));
+    const stdin = c.openStream({ streamType: 'stdin' });
+    const stdout = collect(c.openStream({ streamType: 'stdout' }));
+    await eventually('the session', () => session !== undefined);
+    // Far more than any buffer: the server stops reading the socket until someone reads stdin.
+    const chunk = Buffer.alloc(256 * 1024, 7);
+    const pump = setInterval(() => stdin.write(chunk), 5);
+    await new Promise((r) => setTimeout(r, 300));
+    session!.stdout!.write('bye');
+    session!.finish({ kind: 'exited', exitCode: 1, command: ['x'] });
+    try {
+      expect((await stdout).toString()).toBe('bye');
+      expect(JSON.parse((await status).toString())).toMatchObject({ status: 'Failure', reason: 'NonZeroExitCode' });
+      const started = Date.now();
+      clearInterval(pump);
+      c.socket.end();
+      await c.closed;
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      clearInterval(pump);
+    }
+  });
+
   it('refuses a stream nobody asked for and one of a type already open', async () => {
     const port = await serve({ stdin: false, stdout: true, stderr: false, tty: false }, () => undefined);
     const c = await client(port);
