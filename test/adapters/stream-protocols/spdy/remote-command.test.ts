@@ -83,6 +83,28 @@ describe('remotecommand over SPDY: a session', () => {
     await c.closed;
   });
 
+  it('serves 20 exec sessions at once, each its own bytes and exit code', async () => {
+    let n = 0;
+    // Each connection's command exits with the connection's number.
+    server = await startUpgradeServer((req, socket, head) => {
+      const code = n++;
+      serveSpdyRemoteCommand(req, socket, head, { stdin: true, stdout: true, stderr: false, tty: false }, (s) => runOnHost(['sh', '-c', `cat; exit ${code}`], s));
+    });
+    const results = await Promise.all(Array.from({ length: 20 }, async (_, i) => {
+      const c = await client(server!.port);
+      const status = collect(c.openStream({ streamType: 'error' }));
+      const stdin = c.openStream({ streamType: 'stdin' });
+      const stdout = collect(c.openStream({ streamType: 'stdout' }));
+      const payload = Buffer.alloc(256 * 1024 + i, i);
+      stdin.end(payload);
+      const out = await stdout;
+      const verdict = JSON.parse((await status).toString()) as { status: string; details?: { causes: Array<{ message: string }> } };
+      return { same: out.equals(payload), code: verdict.status === 'Success' ? 0 : Number(verdict.details!.causes[0]!.message) };
+    }));
+    expect(results.every((r) => r.same)).toBe(true);
+    expect(results.map((r) => r.code).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
+  });
+
   it('sends {"metadata":{},"status":"Success"} for exit 0, and the Failure with the ExitCode cause otherwise', async () => {
     expect(JSON.stringify(exitStatus({ kind: 'exited', exitCode: 0, command: ['true'] }))).toBe('{"metadata":{},"status":"Success"}');
     expect(JSON.stringify(exitStatus({ kind: 'exited', exitCode: 2, command: ['sh', '-c', 'exit 2'] }))).toBe(

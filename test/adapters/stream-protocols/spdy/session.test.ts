@@ -4,6 +4,7 @@
  * with RST_STREAM or GOAWAY, and the frames it ignores on purpose.
  */
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../../../src/adapters/stream-protocols/spdy/frames.js';
 import { firstHeader } from '../../../../src/adapters/stream-protocols/spdy/header-block.js';
@@ -135,4 +136,35 @@ describe('SPDY session', () => {
     await client.closed;
     await eventually('the session to end', () => session.signal.aborted);
   });
+
+  it('survives hostile bytes: garbage, truncated and random frames end in GOAWAY or are ignored, never a crash', async () => {
+    const frameLike = fc.oneof(
+      fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)),
+      // A well-formed control header (version 3, any type and flags) with a random payload.
+      fc.tuple(fc.integer({ min: 0, max: 12 }), fc.integer({ min: 0, max: 255 }), fc.uint8Array({ maxLength: 40 })).map(([type, flags, payload]) => {
+        const head = Buffer.alloc(8);
+        head.writeUInt32BE((0x80030000 | type) >>> 0, 0);
+        head.writeUInt32BE(((flags << 24) | payload.length) >>> 0, 4);
+        return Buffer.concat([head, Buffer.from(payload)]);
+      }),
+    );
+    await fc.assert(fc.asyncProperty(fc.array(frameLike, { minLength: 1, maxLength: 6 }), async (chunks) => {
+      const { session, client } = await pairUp(echo);
+      for (const chunk of chunks) client.sendRaw(chunk);
+      // Whatever it made of that, the session ended, still answers a PING, or waits for the rest of
+      // a frame the garbage announced (the idle timeout's business); and it never threw.
+      const outcome = await Promise.race([
+        client.ping(101).then(() => 'answered'),
+        client.closed.then(() => 'ended'),
+        new Promise((r) => setTimeout(() => r('waiting'), 300)),
+      ]);
+      if (outcome === 'ended') await eventually('the session to end', () => session.signal.aborted);
+      if (outcome === 'answered') expect(session.signal.aborted).toBe(false);
+      client.socket.destroy();
+      await eventually('the session to be gone', () => session.signal.aborted);
+      expect(session.openStreams).toBe(0);
+      await new Promise((r) => listener!.close(r));
+      listener = undefined;
+    }), { numRuns: 40 });
+  }, 60_000);
 });
