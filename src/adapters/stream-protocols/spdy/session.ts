@@ -12,7 +12,12 @@
  *
  * The idle timeout is Go's streamingConnectionIdleTimeout: no frame either way for that long resets
  * every stream and closes the connection.
+ *
+ * Why our own: npm's spdy and spdy-transport (the only SPDY implementations there) are unmaintained
+ * and built around HTTP request/response streams for browsers, not spdystream's bare bidirectional
+ * streams with headers; what kubectl needs is this small.
  */
+import { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { SpdyFrameReader } from './frame-reader.js';
 import { encodeFrame, GoAwayStatus, RstStatus, SpdyFrameError, type SpdyFrame } from './frames.js';
@@ -80,6 +85,8 @@ export class SpdySession implements StreamWire {
     private readonly limits: SpdySessionLimits,
   ) {
     this.decompressor = new HeaderDecompressor(limits.maxHeaderBlockBytes);
+    // Keystrokes and echoes are tiny frames: no Nagle delay on them (Go's TCP conns default to this too).
+    if (socket instanceof Socket) socket.setNoDelay(true);
     if (limits.idleTimeoutMs > 0) {
       this.idleTimer = setTimeout(() => this.idleTimedOut(), limits.idleTimeoutMs);
     }

@@ -182,7 +182,7 @@ describe('portforward over SPDY', () => {
   it('refuses streams with a bad port or type, as Go does', async () => {
     const c = await forwardingClient();
     for (const headers of [
-      { streamType: 'data', requestID: '1' },
+      { streamType: 'data', requestID: '1' } as Record<string, string>,
       { streamType: 'data', port: '0', requestID: '1' },
       { streamType: 'data', port: '70000', requestID: '1' },
       { streamType: 'data', port: 'http', requestID: '1' },
