@@ -263,7 +263,8 @@ export class SpdySession implements StreamWire {
   // --- writing ---
 
   private enqueue(item: Outgoing): void {
-    if (this.ended) return item.done?.();
+    // After the hang-up nothing more can be written (a RST for a stream freed meanwhile is moot).
+    if (this.ended || this.hungUp) return item.done?.();
     this.outbox.push(item);
     this.flush();
   }
@@ -283,7 +284,7 @@ export class SpdySession implements StreamWire {
         return;
       }
       this.outbox.shift();
-      if (head.frame.length > 0) {
+      if (head.frame.length > 0 && !this.hungUp) {
         this.socket.write(head.frame);
         this.idleTimer?.refresh();
       }
