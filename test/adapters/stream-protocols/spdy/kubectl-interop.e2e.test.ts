@@ -18,6 +18,7 @@ import type { TerminalSize } from '../../../../src/adapters/stream-protocols/ses
 import { serveSpdyPortForward } from '../../../../src/adapters/stream-protocols/spdy/port-forward.js';
 import { serveSpdyRemoteCommand } from '../../../../src/adapters/stream-protocols/spdy/remote-command.js';
 import { runOnHost } from '../../../support/host-command-runner.js';
+import { eventually } from './collect.js';
 import { describeNeeding, kubectlPart } from '../../../support/real-parts.js';
 
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
@@ -117,6 +118,31 @@ describeNeeding(kubectlPart(KUBECTL), 'kubectl 1.20 exec and port-forward agains
     else child.stdin!.end();
   });
 
+  /** `kubectl port-forward p1 :remote`, with the local port it picked once it says so. */
+  function startPortForward(remotePort: number) {
+    const child = spawn(KUBECTL, [`--kubeconfig=${kubeconfig}`, 'port-forward', 'p1', `:${remotePort}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const localPort = new Promise<number>((resolve, reject) => {
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(out);
+        if (m) resolve(Number(m[1]));
+      });
+      child.once('exit', (code) => reject(new Error(`kubectl port-forward exited ${code}: ${out}${err}`)));
+    });
+    localPort.catch(() => undefined);
+    return {
+      localPort,
+      stderr: () => err,
+      stop: async () => {
+        child.kill('SIGTERM');
+        await new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+      },
+    };
+  }
+
   it('runs a command: both streams arrive apart, and kubectl exits with its code', async () => {
     const r = await kubectl(['exec', 'p1', '--', 'sh', '-c', 'echo out; echo err >&2; exit 3']);
     // The last line is kubectl's own, from the ExitCode cause of the v4 Status.
@@ -135,6 +161,12 @@ describeNeeding(kubectlPart(KUBECTL), 'kubectl 1.20 exec and port-forward agains
     expect(r.code).toBe(0);
     expect(r.stdout.split(' ')[0]).toBe(createHash('sha256').update(input).digest('hex'));
     expect(r.stderr).toBe('done\n');
+  });
+
+  it('reports a command that could not run as the Status says (InternalError), exit 1', async () => {
+    const r = await kubectl(['exec', 'p1', '--', '/nonexistent/tool']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: Internal error occurred: spawn \/nonexistent\/tool ENOENT\n$/);
   });
 
   it('attaches: the container’s output on both streams, exit 0', async () => {
@@ -169,17 +201,9 @@ describeNeeding(kubectlPart(KUBECTL), 'kubectl 1.20 exec and port-forward agains
     const target = createServer((req, res) => res.end(req.url === '/big' ? big : `hello ${req.url}`));
     await new Promise<void>((r) => target.listen(0, '127.0.0.1', r));
     const targetPort = (target.address() as AddressInfo).port;
-    const pf = spawn(KUBECTL, [`--kubeconfig=${kubeconfig}`, 'port-forward', 'p1', `:${targetPort}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const pf = startPortForward(targetPort);
     try {
-      let out = '';
-      const localPort = await new Promise<number>((resolve, reject) => {
-        pf.stdout.on('data', (d: Buffer) => {
-          out += d.toString();
-          const m = /Forwarding from 127\.0\.0\.1:(\d+)/.exec(out);
-          if (m) resolve(Number(m[1]));
-        });
-        pf.once('exit', (code) => reject(new Error(`kubectl port-forward exited ${code}: ${out}`)));
-      });
+      const localPort = await pf.localPort;
       for (let i = 0; i < 50; i++) {
         const body = await new Promise<string>((resolve, reject) => {
           request({ host: '127.0.0.1', port: localPort, path: `/r${i}`, agent: false }, (res) => {
@@ -199,10 +223,28 @@ describeNeeding(kubectlPart(KUBECTL), 'kubectl 1.20 exec and port-forward agains
       });
       expect(digest).toBe(createHash('sha256').update(big).digest('hex'));
     } finally {
-      pf.kill('SIGTERM');
-      await new Promise((r) => (pf.exitCode !== null ? r(null) : pf.once('exit', r)));
+      await pf.stop();
       target.closeAllConnections();
       await new Promise<void>((r) => target.close(() => r()));
+    }
+  }, 60_000);
+
+  it('shows a dial failure: kubectl reports the error stream’s text and drops the local connection', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const deadPort = (closed.address() as AddressInfo).port;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const pf = startPortForward(deadPort);
+    try {
+      const localPort = await pf.localPort;
+      const outcome = await new Promise<string>((resolve) => {
+        request({ host: '127.0.0.1', port: localPort, path: '/', agent: false }, () => resolve('answered')).once('error', (e) => resolve(e.message)).end();
+      });
+      expect(outcome).not.toBe('answered');
+      const said = `error forwarding port ${deadPort} to pod test: connect ECONNREFUSED 127.0.0.1:${deadPort}`;
+      await eventually('kubectl to print the error stream', () => pf.stderr().includes(said));
+    } finally {
+      await pf.stop();
     }
   }, 60_000);
 });
