@@ -25,7 +25,8 @@ export async function runAttachSession(state: RuntimeState, containerId: string,
     container = await requireRunningContainer(state, containerId, 'attach');
     socket = await connectToShim(container);
   } catch (err) {
-    session.finish({ kind: 'failed', message: `failed to attach to container: ${(err as Error).message}` });
+    // Go's remotecommand prefix: the client reads "Internal error occurred: error attaching to container: …".
+    session.finish({ kind: 'failed', message: `error attaching to container: ${(err as Error).message}` });
     return;
   }
   const withStdin = session.stdin !== null && container.stdin === true;

@@ -24,12 +24,17 @@ export async function runExecSession(state: RuntimeState, request: StreamExecReq
     const container = await requireRunningContainer(state, request.containerId, 'exec');
     launch = execLaunch(state, container, request.cmd);
   } catch (err) {
-    session.finish({ kind: 'failed', message: `failed to exec in container: ${(err as Error).message}` });
+    session.finish({ kind: 'failed', message: execFailure((err as Error).message) });
     return;
   }
   const exitCode = session.tty ? await runOnTerminal(launch, session) : await runPiped(launch, session);
-  if (typeof exitCode === 'string') session.finish({ kind: 'failed', message: `failed to exec in container: ${exitCode}` });
+  if (typeof exitCode === 'string') session.finish({ kind: 'failed', message: execFailure(exitCode) });
   else session.finish({ kind: 'exited', exitCode, command: request.cmd });
+}
+
+/** Go's remotecommand prefix around containerd's: what the client reads after "Internal error occurred: ". */
+function execFailure(why: string): string {
+  return `error executing command in container: failed to exec in container: ${why}`;
 }
 
 /** The exit code, or why the command could not be started. */

@@ -82,6 +82,14 @@ describe('exec over WebSocket', () => {
     await expect(connectChannels(await execUrl(['true'], {}), ['v9.channel.k8s.io'])).rejects.toThrow(/HTTP 400: requested protocol\(s\) are not supported/);
   });
 
+  it('a command that cannot start: an InternalError status, in Go\'s and containerd\'s words', async () => {
+    const client = await connectChannels(await execUrl(['/nonexistent/klt-command'], {}), ['v4.channel.k8s.io']);
+    await client.closed;
+    const status = JSON.parse(client.text(3)) as { status: string; reason: string; code: number; message: string };
+    expect(status).toMatchObject({ status: 'Failure', reason: 'InternalError', code: 500 });
+    expect(status.message).toMatch(/^Internal error occurred: error executing command in container: failed to exec in container: .*ENOENT/);
+  });
+
   it('a token serves once', async () => {
     const url = await execUrl(['true'], {});
     const first = await connectChannels(url, ['v5.channel.k8s.io']);

@@ -76,3 +76,22 @@ describe('streaming server', () => {
     expect(await client.closed).not.toBe(1000);
   });
 });
+
+describe('streaming server limits', () => {
+  it('closes a session with no traffic for the idle timeout, and not one that keeps talking', async () => {
+    server = await startStreamingServer({
+      limits: { idleTimeoutMs: 300 },
+      handlers: { exec: (_r, session) => session.stdin?.pipe(session.stdout!), attach: () => undefined, dialer: () => () => Promise.reject(new Error('none')) },
+    });
+    const idle = await connectChannels(server.urlFor(EXEC), ['v5.channel.k8s.io']);
+    const busy = await connectChannels(server.urlFor(EXEC), ['v5.channel.k8s.io']);
+    const ticker = setInterval(() => busy.send(0, '.'), 100);
+    try {
+      await idle.closed;
+      await new Promise((r) => setTimeout(r, 400));
+      expect(busy.ws.readyState).toBe(busy.ws.OPEN);
+    } finally {
+      clearInterval(ticker);
+    }
+  });
+});
