@@ -60,6 +60,9 @@ export async function createContainer(
     ...containerUser(config),
     log_path: containerLogPath(logDirectory, config.log_path ?? ''),
     mounts: (config.mounts ?? []).map((m) => ({ ...m })),
+    stdin: config.stdin === true,
+    stdin_once: config.stdin_once === true,
+    tty: config.tty === true,
     phase: 'created',
     created_at: state.options.nowNs().toString(),
     started_at: '0',
@@ -111,6 +114,7 @@ export async function startContainer(state: RuntimeState, id: string): Promise<v
         ...(container.run_as_user !== undefined ? { uid: container.run_as_user } : {}),
         ...(container.run_as_group !== undefined ? { gid: container.run_as_group } : {}),
         ...mounted,
+        ...(container.stdin ? { stdin: true, stdinOnce: container.stdin_once === true } : {}),
       });
       container.phase = 'running';
       container.process = launched.container;

@@ -1,7 +1,7 @@
 /**
  * The gRPC face of the embedded runtime: one unary handler per implemented RPC, each a thin call into
- * the runtime's operations (sandboxes.ts, containers.ts, exec.ts, stats.ts) / EmbeddedImageService. RPCs left out here (Attach, Exec, PortForward,
- * RuntimeConfig, …) get grpc-js's UNIMPLEMENTED, the answer containerd 1.6 gives to RPCs it lacks.
+ * the runtime's operations (sandboxes.ts, containers.ts, exec.ts, stream-requests.ts, stats.ts) / EmbeddedImageService.
+ * RPCs left out here (RuntimeConfig, …) get grpc-js's UNIMPLEMENTED, the answer containerd 1.6 gives to RPCs it lacks.
  * KubeletErrors become gRPC statuses through one table; anything else is UNKNOWN (gRPC 2), which is what
  * containerd answers for its plain errors.
  */
@@ -15,6 +15,8 @@ import { execSync } from './exec.js';
 import type { EmbeddedImageService } from './image-service.js';
 import type { RuntimeState } from './runtime-state.js';
 import { status, version } from './runtime-service.js';
+import { attachUrl, execUrl, portForwardUrl } from './stream-requests.js';
+import type { StreamingServer } from './streaming/streaming-server.js';
 import { listPodSandbox, podSandboxStatus, removePodSandbox, runPodSandbox, stopPodSandbox } from './sandboxes.js';
 import { containerStats, listContainerStats, listPodSandboxStats, podSandboxStats } from './stats.js';
 
@@ -24,6 +26,7 @@ export const KUBELET_ERROR_TO_GRPC_STATUS: ReadonlyMap<KubeletErrorCode, GrpcSta
   ['KLT_ERR_CRI_INVALID_ARGUMENT', GrpcStatus.INVALID_ARGUMENT],
   ['KLT_ERR_CRI_DEADLINE', GrpcStatus.DEADLINE_EXCEEDED],
   ['KLT_ERR_CRI_UNIMPLEMENTED', GrpcStatus.UNIMPLEMENTED],
+  ['KLT_ERR_CRI_RESOURCE_EXHAUSTED', GrpcStatus.RESOURCE_EXHAUSTED],
 ]);
 
 export function grpcStatusFor(err: unknown): { code: GrpcStatus; details: string } {
@@ -60,10 +63,10 @@ type ServedRuntimeRpcs = Pick<RuntimeServiceHandlers,
   | 'Version' | 'Status' | 'UpdateRuntimeConfig'
   | 'RunPodSandbox' | 'StopPodSandbox' | 'RemovePodSandbox' | 'PodSandboxStatus' | 'ListPodSandbox'
   | 'CreateContainer' | 'StartContainer' | 'StopContainer' | 'RemoveContainer' | 'ListContainers' | 'ContainerStatus'
-  | 'UpdateContainerResources' | 'ReopenContainerLog' | 'ExecSync'
+  | 'UpdateContainerResources' | 'ReopenContainerLog' | 'ExecSync' | 'Exec' | 'Attach' | 'PortForward'
   | 'ContainerStats' | 'ListContainerStats' | 'PodSandboxStats' | 'ListPodSandboxStats'>;
 
-export function runtimeServiceHandlers(state: RuntimeState, logger: Logger): ServedRuntimeRpcs {
+export function runtimeServiceHandlers(state: RuntimeState, streaming: StreamingServer, logger: Logger): ServedRuntimeRpcs {
   return {
     Version: unary('Version', logger, () => version()),
     Status: unary('Status', logger, (r) => status(state.options.stateDir, r.verbose)),
@@ -82,6 +85,9 @@ export function runtimeServiceHandlers(state: RuntimeState, logger: Logger): Ser
     UpdateContainerResources: unary('UpdateContainerResources', logger, (r) => { updateContainerResources(state, r.container_id); return {}; }),
     ReopenContainerLog: unary('ReopenContainerLog', logger, async (r) => { await reopenContainerLog(state, r.container_id); return {}; }),
     ExecSync: unary('ExecSync', logger, (r) => execSync(state, r.container_id, r.cmd, seconds(r.timeout))),
+    Exec: unary('Exec', logger, async (r) => ({ url: await execUrl(state, streaming, r) })),
+    Attach: unary('Attach', logger, async (r) => ({ url: await attachUrl(state, streaming, r) })),
+    PortForward: unary('PortForward', logger, (r) => ({ url: portForwardUrl(state, streaming, r) })),
     ContainerStats: unary('ContainerStats', logger, async (r) => ({ stats: await containerStats(state, r.container_id) })),
     ListContainerStats: unary('ListContainerStats', logger, async (r) => ({ stats: await listContainerStats(state, r.filter) })),
     PodSandboxStats: unary('PodSandboxStats', logger, async (r) => ({ stats: await podSandboxStats(state, r.pod_sandbox_id) })),

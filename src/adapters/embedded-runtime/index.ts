@@ -28,7 +28,9 @@
  *   whatever is left when the main process exits is SIGKILLed (here by the shim; there by the end of
  *   the PID namespace).
  * - ExecSync kills what the command left running in its process group when the command exits.
- * - Attach/Exec/PortForward streaming and RuntimeConfig answer UNIMPLEMENTED.
+ * - Exec, Attach and PortForward hand out URLs of a streaming server of its own on 127.0.0.1
+ *   (streaming/, README "Streaming"); attach cannot give a TTY (containers run without a terminal).
+ *   RuntimeConfig answers UNIMPLEMENTED.
  *
  * What it keeps from containerd: the CRI log format and 16 KiB line cap, process-group signalling for
  * StopContainer (SIGTERM, SIGKILL after the timeout; exit 137 when killed), idempotent Stop/Remove,
@@ -54,6 +56,8 @@ import { DEFAULT_EMBEDDED_IMAGES, ImageStore } from './image-store.js';
 import { RuntimeState } from './runtime-state.js';
 import { resolveShimCommand } from './shim-launcher.js';
 import { lockStateDir } from './state-dir-lock.js';
+import { streamHandlers } from './stream-handlers.js';
+import { startStreamingServer, type StreamingServer } from './streaming/streaming-server.js';
 
 export { DEFAULT_EMBEDDED_IMAGES } from './image-store.js';
 export { EMBEDDED_RUNTIME_NAME } from './runtime-service.js';
@@ -73,11 +77,15 @@ export interface EmbeddedRuntimeOptions {
   images?: readonly string[];
   /** containerd's max_container_log_line_size; default 16 KiB. */
   maxLogLineBytes?: number;
+  /** The streaming server for Exec/Attach/PortForward: default 127.0.0.1, a free port, 4 h idle timeout. */
+  streaming?: { host?: string; port?: number; idleTimeoutMs?: number };
 }
 
 export interface EmbeddedRuntime {
   /** `unix:///…`, for --container-runtime-endpoint. */
   readonly endpoint: string;
+  /** Where the streaming URLs Exec/Attach/PortForward answer point: `http://127.0.0.1:PORT`. */
+  readonly streamingUrl: string;
   /** Stops serving and releases the socket and the state dir; running containers keep running. */
   close(): Promise<void>;
 }
@@ -105,12 +113,20 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
   await makeKubeletDirectory(options.stateDir, 0o700);
   const lock = await lockStateDir(options.stateDir);
   let server: grpc.Server | undefined;
+  let streaming: StreamingServer | undefined;
   try {
     const shim = await resolveShimCommand(options.stateDir);
     const imageStore = await ImageStore.open(options.stateDir, options.images ?? DEFAULT_EMBEDDED_IMAGES);
     const runtime = await RuntimeState.open({
       stateDir: options.stateDir, images: imageStore, shim, logger, nowNs, maxLogLineBytes: options.maxLogLineBytes,
     });
+    streaming = await startStreamingServer({
+      handlers: streamHandlers(runtime, logger),
+      ...(options.streaming?.host !== undefined ? { host: options.streaming.host } : {}),
+      ...(options.streaming?.port !== undefined ? { port: options.streaming.port } : {}),
+      limits: { ...(options.streaming?.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.streaming.idleTimeoutMs } : {}) },
+    });
+    const streams = streaming;
     const images = new EmbeddedImageService(imageStore, options.stateDir, nowNs);
     const proto = loadCriProto();
     const grpcServer = new grpc.Server(SERVER_OPTIONS);
@@ -120,7 +136,7 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
       ListPodSandbox: (answer) => ('items' in answer ? answer.items : undefined),
       ListContainers: (answer) => ('containers' in answer ? answer.containers : undefined),
     });
-    grpcServer.addService(runtimeService, runtimeServiceHandlers(runtime, logger));
+    grpcServer.addService(runtimeService, runtimeServiceHandlers(runtime, streams, logger));
     grpcServer.addService(proto.imageService, imageServiceHandlers(images, logger));
     await unlink(options.socketPath).catch(() => undefined);
     await makeKubeletDirectory(dirname(options.socketPath));
@@ -129,13 +145,15 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
       grpcServer.bindAsync(endpoint, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve()));
     });
     await chmod(options.socketPath, 0o600);
-    logger.info({ endpoint, stateDir: options.stateDir }, 'Embedded CRI runtime serving');
+    logger.info({ endpoint, stateDir: options.stateDir, streamingUrl: streams.baseUrl }, 'Embedded CRI runtime serving');
 
     let closed: Promise<void> | undefined;
     return {
       endpoint,
+      streamingUrl: streams.baseUrl,
       close: () => (closed ??= (async () => {
         await shutdown(grpcServer);
+        await streams.close();
         runtime.close();
         await unlink(options.socketPath).catch(() => undefined);
         await lock.release();
@@ -144,6 +162,7 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
     };
   } catch (err) {
     server?.forceShutdown();
+    await streaming?.close();
     await lock.release();
     throw err;
   }

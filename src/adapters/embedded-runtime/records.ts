@@ -54,6 +54,10 @@ export interface ContainerRecord {
   mounts: Mount[];
   /** Mount points StartContainer had to make on the host itself (outermost directory made); left there. */
   mount_points_created_on_host?: string[];
+  /** ContainerConfig.stdin, stdin_once, tty: what an Attach may do (attach-session.ts). Absent in older records: false. */
+  stdin?: boolean;
+  stdin_once?: boolean;
+  tty?: boolean;
   phase: ContainerPhase;
   created_at: string;
   started_at: string;

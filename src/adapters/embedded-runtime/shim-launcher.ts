@@ -22,7 +22,7 @@ export interface ShimCommand {
 }
 
 /** The modules the shim imports (itself included): everything it needs must be in this list. */
-const SHIM_MODULES = ['shim', 'shim-protocol', 'shim-namespace', 'cri-log-writer', 'atomic-file', 'proc-stat', 'exit-code'];
+const SHIM_MODULES = ['shim', 'shim-protocol', 'shim-attach', 'shim-namespace', 'cri-log-writer', 'atomic-file', 'proc-stat', 'exit-code'];
 
 /** How long a shim may take to report that the container started. */
 const SHIM_REPORT_TIMEOUT_MS = 10_000;

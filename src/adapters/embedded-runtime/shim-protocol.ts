@@ -19,6 +19,14 @@ export const EXIT_FILE = 'exit.json';
 /** The shim's own diagnostics (its stderr). Never the container's output. */
 export const SHIM_LOG_FILE = 'shim.log';
 
+/**
+ * The shim's attach socket (shim-attach.ts), in the shim's directory, which is also its working
+ * directory: the runtime connects through /proc/<shim>/cwd/ so the path stays short.
+ */
+export const ATTACH_SOCKET = 'attach.sock';
+/** An attach's first byte: it feeds the container's stdin (else 0: output only). */
+export const ATTACH_WITH_STDIN = 1;
+
 /** The shim re-opens the container log on this signal (ReopenContainerLog). SIGUSR1 is Node's debugger. */
 export const REOPEN_LOG_SIGNAL = 'SIGUSR2';
 
@@ -39,6 +47,10 @@ export interface LaunchSpec {
    * and nsenter switches user (enterArgs).
    */
   mountNamespace?: MountNamespaceSpec;
+  /** ContainerConfig.stdin: the container's stdin is a pipe an attach can write to (else /dev/null). */
+  stdin?: boolean;
+  /** ContainerConfig.stdin_once: the first attach that ends closes that pipe. */
+  stdinOnce?: boolean;
 }
 
 /** What the holder writes on fd 3 once the namespace is ready; anything else is why it is not. */

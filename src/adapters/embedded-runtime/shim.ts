@@ -11,7 +11,9 @@
  *    again (the runtime stops reading),
  * 3. formats the container's stdout/stderr into the CRI log file, re-opening it on SIGUSR2
  *    (ReopenContainerLog after the kubelet rotated it),
- * 4. when the main process exits, SIGKILLs whatever is left in its process group (what the end of a PID
+ * 4. serves attaches on a unix socket in its directory (shim-attach.ts): the live output, and the
+ *    container's stdin when it was created with stdin,
+ * 5. when the main process exits, SIGKILLs whatever is left in its process group (what the end of a PID
  *    namespace does to a real container), flushes the log and writes exit.json atomically, then exits.
  * exit.json is how the runtime — this one or a restarted one — learns the exit code.
  *
@@ -27,6 +29,7 @@ import { CriLogStreamFormatter, wallClockNs } from './cri-log-writer.js';
 import { readJsonFileSync, writeFileAtomicSync } from './atomic-file.js';
 import { exitCodeFor } from './exit-code.js';
 import { identifyProcess } from './proc-stat.js';
+import { serveAttach } from './shim-attach.js';
 import { pinMountNamespace } from './shim-namespace.js';
 import {
   EXIT_FILE, LAUNCH_FILE, REOPEN_LOG_SIGNAL, STARTED_FILE, type ExitRecord, type LaunchSpec, type ShimReport, type StartedRecord,
@@ -110,9 +113,10 @@ export async function runShim(shimDir: string): Promise<void> {
   const child = spawn(file, args, {
     ...identity,
     env: spec.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [spec.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  const attach = serveAttach(child.stdin, spec.stdinOnce === true, (message) => process.stderr.write(`shim: ${message}\n`));
   let started = false;
   child.once('error', (err) => {
     if (started) {
@@ -135,8 +139,14 @@ export async function runShim(shimDir: string): Promise<void> {
     writeFileAtomicSync(join(shimDir, STARTED_FILE), JSON.stringify(record));
     report({ ok: true, pid, startTime: record.startTime, startedAt: record.startedAt });
   });
-  child.stdout!.on('data', (chunk: Buffer) => stdout.write(chunk));
-  child.stderr!.on('data', (chunk: Buffer) => stderr.write(chunk));
+  child.stdout!.on('data', (chunk: Buffer) => {
+    stdout.write(chunk);
+    attach.output(1, chunk);
+  });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr.write(chunk);
+    attach.output(2, chunk);
+  });
 
   let finished = false;
   child.once('exit', (code, signal) => {
@@ -153,7 +163,7 @@ export async function runShim(shimDir: string): Promise<void> {
       stderr.end();
       try { closeSync(logFd); } catch { /* already closed */ }
       writeFileAtomicSync(join(shimDir, EXIT_FILE), JSON.stringify(exit));
-      process.exit(0);
+      void attach.close().then(() => process.exit(0));
     };
     child.once('close', finish);
     setTimeout(finish, DRAIN_TIMEOUT_MS).unref();
