@@ -5,6 +5,7 @@
 import { benchCluster } from './cluster.js';
 import { benchCri } from './cri.js';
 import { benchHttp } from './http.js';
+import { benchStreaming } from './streaming.js';
 import { benchJournal } from './journal.js';
 import { benchOverload } from './overload.js';
 import { benchPodConfigMerge } from './pod-config-merge.js';
@@ -24,6 +25,7 @@ async function main() {
   if (want('pods')) print('pods', await benchPods());
   if (want('http')) print('http', await benchHttp(envOptions()));
   if (want('overload')) print('overload', await benchOverload());
+  if (want('streaming')) print('streaming', await benchStreaming());
   // Cluster mode's cost (issue 19): minutes a run, so only when named.
   if (only.includes('cluster')) print('cluster', await benchCluster());
   // Volumes' cost in cluster mode (issue 15): minutes a run, so only when named.

@@ -219,12 +219,14 @@ export interface UpgradeRequest {
   /** Extra request header lines, e.g. to leave out the Upgrade header. */
   headers?: Record<string, string>;
   upgrade?: boolean;
+  /** The connection to upgrade (e.g. TLS to a kubelet); a plain TCP connection to 127.0.0.1:port by default. */
+  connect?: () => Socket;
 }
 
 /** Sends the upgrade request; a 101 gives a client, anything else the answer as it came. */
 export function dialSpdy(request: UpgradeRequest): Promise<{ answer: UpgradeAnswer; client?: SpdyClient }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(request.port, '127.0.0.1');
+    const socket = request.connect?.() ?? connect(request.port, '127.0.0.1');
     const lines = [`POST ${request.path ?? '/'} HTTP/1.1`, `Host: 127.0.0.1:${request.port}`];
     if (request.upgrade !== false) lines.push('Connection: Upgrade', 'Upgrade: SPDY/3.1');
     for (const p of request.protocols ?? []) lines.push(`X-Stream-Protocol-Version: ${p}`);
