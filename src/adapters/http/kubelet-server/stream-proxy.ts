@@ -19,7 +19,7 @@
  * (streamingConnectionIdleTimeout; Go's proxy applies none itself) is closed.
  */
 import { STATUS_CODES, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../../log.js';
 import type { UpgradedConnection } from './upgrade-requests.js';
@@ -28,6 +28,8 @@ export interface StreamProxyOptions {
   /** A joined connection with no bytes either way for this long is closed; 0: never. */
   idleTimeoutMs: number;
   logger?: Logger;
+  /** For an https URL: the client certificate to present and how to check the server's (defaults: none, Node's CAs). */
+  tls?: Pick<HttpsRequestOptions, 'cert' | 'key' | 'ca' | 'rejectUnauthorized'>;
 }
 
 /** A runtime's error answer is relayed up to this size (Go copies it all, within 10 s). */
@@ -127,6 +129,7 @@ export function proxyStream(req: IncomingMessage, client: UpgradedConnection, ta
     method: req.method,
     headers: forwardedHeaders(req, target),
     agent: false,
+    ...(target.protocol === 'https:' ? opts.tls : {}),
   });
   let answered = false;
   const gone = () => { if (!answered) upstream.destroy(); };

@@ -9,7 +9,7 @@
  * path, an error before the upgrade is an ordinary reply, and a streaming handler hijacks the reply
  * and takes the socket (with the bytes that came after the headers, `upgradeHead`).
  */
-import { ServerResponse, type IncomingMessage } from 'node:http';
+import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 
@@ -26,8 +26,12 @@ export function upgradedConnection(req: IncomingMessage): UpgradedConnection | u
   return upgraded.get(req);
 }
 
-export function routeUpgradeRequests(app: FastifyInstance): void {
-  app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+/**
+ * Hands every upgrade request the server receives to `handle` as if it were a plain request, with
+ * a response written to its socket; `upgradedConnection(req)` then gives the socket to take over.
+ */
+export function serveUpgradeRequests(server: Server, handle: (req: IncomingMessage, res: ServerResponse) => void): void {
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     upgraded.set(req, { socket, head });
     const res = new ServerResponse(req);
     // Nothing after this answer is HTTP any more: a reply ends the connection.
@@ -35,6 +39,10 @@ export function routeUpgradeRequests(app: FastifyInstance): void {
     res.assignSocket(socket as Parameters<ServerResponse['assignSocket']>[0]);
     res.once('finish', () => socket.end());
     socket.once('error', () => socket.destroy());
-    app.routing(req, res);
+    handle(req, res);
   });
+}
+
+export function routeUpgradeRequests(app: FastifyInstance): void {
+  serveUpgradeRequests(app.server, (req, res) => app.routing(req, res));
 }
