@@ -25,6 +25,8 @@ const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const IMAGE = 'kubelet-ts.local/busybox:1.0';
 const HTTP_PORT = 8080;
 const PAGE = 'hello through port-forward\n';
+/** streamingConnectionIdleTimeout for this suite: short enough to see, longer than any pause below. */
+const IDLE_SECONDS = 3;
 
 const RUNTIMES = [{ name: 'containerd', endpoint: containerdEndpoint() }];
 
@@ -60,7 +62,7 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubectlPart(KUBECTL), partForEn
   };
 
   beforeAll(async () => {
-    cluster = await startKubectlCluster('kts-kubectl-exec-', rt.endpoint, node);
+    cluster = await startKubectlCluster('kts-kubectl-exec-', rt.endpoint, node, [`streamingConnectionIdleTimeout: ${IDLE_SECONDS}s`]);
     ({ api, kubeconfig } = cluster);
     api.store.create('pods', pod('shell', node, "trap 'exit 0' TERM; while :; do sleep 1; done"));
     api.store.create('pods', pod('printer', node, "trap 'exit 0' TERM; i=1; while :; do echo \"tick $i\"; i=$((i+1)); sleep 0.3; done"));
@@ -137,6 +139,17 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubectlPart(KUBECTL), partForEn
     expect(bodies).toEqual(Array(50).fill(PAGE));
     child.kill('SIGTERM');
   }, 90_000);
+
+  it('closes a session silent for streamingConnectionIdleTimeout', async () => {
+    const started = Date.now();
+    const r = await kubectl(['exec', 'shell', '--', 'sh', '-c', `sleep ${IDLE_SECONDS * 4}; echo late`]);
+    const took = Date.now() - started;
+    // Cut before the command printed; kubectl 1.20 reads a connection that just ends as the end of
+    // the streams (no status), so its exit code says nothing here.
+    expect(r.stdout).toBe('');
+    expect(took).toBeGreaterThan(IDLE_SECONDS * 1000 - 500);
+    expect(took).toBeLessThan(IDLE_SECONDS * 4000 - 2000);
+  }, 60_000);
 
   it('says what the kubelet said for a container that is not there', async () => {
     const r = await kubectl(['exec', 'shell', '-c', 'nope', '--', 'true']);

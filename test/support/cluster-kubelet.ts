@@ -58,7 +58,7 @@ export interface KubectlCluster {
 }
 
 /** Only the API server's own user may use the kubelet's API (the webhook denies everyone else). */
-export async function startKubectlCluster(prefix: string, endpoint: string, node: string): Promise<KubectlCluster> {
+export async function startKubectlCluster(prefix: string, endpoint: string, node: string, extraConfig: string[] = []): Promise<KubectlCluster> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   // Over TLS: kubectl sends no bearer token to a plain-HTTP server.
   const api = await startTestApiServer({ tls: true, kubeletDialHost: '127.0.0.1' });
@@ -68,7 +68,7 @@ export async function startKubectlCluster(prefix: string, endpoint: string, node
     return { allowed: spec.user === KUBELET_CLIENT_USER };
   };
   const kubeconfig = api.kubeconfigPath(dir, { fileName: 'kubectl.kubeconfig' });
-  const kubelet = await startClusterKubelet(dir, api, endpoint, node, await freePort());
+  const kubelet = await startClusterKubelet(dir, api, endpoint, node, await freePort(), extraConfig);
   return {
     dir, api, kubelet, kubeconfig, reviewed,
     dispose: async () => {
