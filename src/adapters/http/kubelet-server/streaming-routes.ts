@@ -67,12 +67,13 @@ async function runningContainerId(view: KubeletView, p: Params): Promise<string>
 
 /** The session exec asks for. */
 async function execSession(view: KubeletView, req: Req): Promise<StreamingSession> {
-  const options = parseRemoteCommandOptions(queryOf(req));
+  const query = queryOf(req);
+  const options = parseRemoteCommandOptions(query);
   if (!options.ok) throw new Refusal(400, options.message);
   await podNamed(view, req.params.namespace, req.params.pod);
   const containerId = await runningContainerId(view, req.params);
   const { stdin, stdout, stderr, tty } = options.value;
-  return { kind: 'exec', request: { container_id: containerId, cmd: execCommand(queryOf(req)), stdin, stdout, stderr, tty } };
+  return { kind: 'exec', request: { container_id: containerId, cmd: execCommand(query), stdin, stdout, stderr, tty } };
 }
 
 /** The session attach asks for, with the container's own terminal setting. */
