@@ -23,7 +23,6 @@ import { allOf, containerdEndpoint, describeNeeding, kubectlPart, partForEndpoin
 
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const IMAGE = 'kubelet-ts.local/busybox:1.0';
-const HTTP_PORT = 8080;
 const PAGE = 'hello through port-forward\n';
 /** streamingConnectionIdleTimeout for this suite: short enough to see, longer than any pause below. */
 const IDLE_SECONDS = 3;
@@ -52,6 +51,8 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubectlPart(KUBECTL), partForEn
   let api: TestApiServer;
   let kubeconfig: string;
   const spawned: ChildProcess[] = [];
+  // The embedded runtime runs pods on the host's network: a port free there works on both runtimes.
+  let httpPort: number;
 
   const kubectl = (args: string[], input?: string) => runKubectl(KUBECTL, kubeconfig, args, input === undefined ? {} : { input });
   const context = () => cluster?.kubelet.stderr() ?? '';
@@ -66,7 +67,9 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubectlPart(KUBECTL), partForEn
     ({ api, kubeconfig } = cluster);
     api.store.create('pods', pod('shell', node, "trap 'exit 0' TERM; while :; do sleep 1; done"));
     api.store.create('pods', pod('printer', node, "trap 'exit 0' TERM; i=1; while :; do echo \"tick $i\"; i=$((i+1)); sleep 0.3; done"));
-    api.store.create('pods', pod('web', node, `mkdir -p /www && printf '${PAGE.replace('\n', '\\n')}' > /www/index.html && exec httpd -f -p ${HTTP_PORT} -h /www`));
+    httpPort = await freePort();
+    // `busybox httpd` and a temp dir: the image's busybox on containerd, the host's on the embedded runtime.
+    api.store.create('pods', pod('web', node, `d=$(mktemp -d) && printf '${PAGE.replace('\n', '\\n')}' > $d/index.html && exec busybox httpd -f -p ${httpPort} -h $d`));
     const running = (name: string) => {
       const p = api.store.get('pods', 'default', name) as { status?: { containerStatuses?: { state?: { running?: object } }[] } } | undefined;
       return p?.status?.containerStatuses?.[0]?.state?.running !== undefined;
@@ -124,7 +127,7 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubectlPart(KUBECTL), partForEn
 
   it('kubectl port-forward carries 50 HTTP requests to the pod\'s server', async () => {
     const local = await freePort();
-    const child = spawn(KUBECTL, [`--kubeconfig=${kubeconfig}`, 'port-forward', 'web', `${local}:${HTTP_PORT}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(KUBECTL, [`--kubeconfig=${kubeconfig}`, 'port-forward', 'web', `${local}:${httpPort}`], { stdio: ['ignore', 'pipe', 'pipe'] });
     spawned.push(child);
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -180,7 +183,7 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubectlPart(KUBECTL), partForEn
     const out = sink();
     // Kept open until the answer is in: client-node closes the socket when its input ends.
     const input = new PassThrough();
-    const ws = await new PortForward(clientNode()).portForward('default', 'web', [HTTP_PORT], out.stream, null, input);
+    const ws = await new PortForward(clientNode()).portForward('default', 'web', [httpPort], out.stream, null, input);
     input.write('GET /index.html HTTP/1.0\r\nHost: pod\r\n\r\n');
     await until('the page through PortForward', () => out.text().includes(PAGE), 20_000, out.text);
     expect(out.text()).toMatch(/^HTTP\/1\.[01] 200 OK\r\n/);

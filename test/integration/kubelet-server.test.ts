@@ -1,8 +1,7 @@
 /**
  * The kubelet server and read-only port of the real binary, over a running pod on the embedded
  * runtime: /pods, /metrics and /metrics/probes tracking reality, /containerLogs, /configz, /run,
- * /logs/ (the machine's own /var/log, read-only), /exec's answer while the embedded runtime has no
- * streaming server, and the read-only port's disabled debug handlers.
+ * /logs/ (the machine's own /var/log, read-only), and the read-only port's disabled debug handlers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
@@ -100,14 +99,6 @@ describe('the kubelet server of the real binary', () => {
     expect([...listed].sort()).toEqual(onDisk);
     expect((await https('/logs/../etc/passwd')).status).toBe(400);
     expect((await https('/logs/%2e%2e/etc/passwd')).status).toBe(400);
-  });
-
-  it('answers an exec upgrade with a 500 saying the embedded runtime has no streaming server yet (#16)', async () => {
-    const res = await httpsRequest(port, '/exec/default/web-node-s/main?command=true&output=1', {
-      method: 'POST', headers: { connection: 'Upgrade', upgrade: 'SPDY/3.1', 'x-stream-protocol-version': 'v4.channel.k8s.io' },
-    });
-    expect(res.status).toBe(500);
-    expect(res.body).toMatch(/^the container runtime does not serve Exec \(it has no CRI streaming server\): Exec: /);
   });
 
   it('answers the debug endpoints on the read-only port with 405, as Go', async () => {
