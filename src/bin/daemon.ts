@@ -206,6 +206,7 @@ function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof cre
       return cri ? (id, cmd, timeoutSeconds) => cri.runtime.execSync(id, cmd, timeoutSeconds) : undefined;
     },
     runtimeCalls: () => runtimeCalls.calls,
+    streaming: () => live.cri.peek()?.runtime,
     statsSummary: (onlyCpuAndMemory) => stats.get(onlyCpuAndMemory),
     machineInfo: o.machineInfo,
     clock,

@@ -20,6 +20,8 @@ import type { ContainerStats__Output } from '../generated/runtime/v1/ContainerSt
 import type { ContainerStatsFilter as ContainerStatsFilterMessage } from '../generated/runtime/v1/ContainerStatsFilter.js';
 import type { ContainerStatus__Output } from '../generated/runtime/v1/ContainerStatus.js';
 import type { ContainerStatusResponse__Output } from '../generated/runtime/v1/ContainerStatusResponse.js';
+import type { AttachRequest as AttachRequestMessage } from '../generated/runtime/v1/AttachRequest.js';
+import type { ExecRequest as ExecRequestMessage } from '../generated/runtime/v1/ExecRequest.js';
 import type { ExecSyncResponse__Output } from '../generated/runtime/v1/ExecSyncResponse.js';
 import type { FilesystemUsage__Output } from '../generated/runtime/v1/FilesystemUsage.js';
 import type { Image__Output } from '../generated/runtime/v1/Image.js';
@@ -62,6 +64,10 @@ export type ContainerFilter = ContainerFilterMessage;
 export type ContainerStatsFilter = ContainerStatsFilterMessage;
 export type PodSandboxStatsFilter = PodSandboxStatsFilterMessage;
 export type ImageFilter = ImageFilterMessage;
+/** Exec: the container and command always named; which streams, and whether a terminal, as asked. */
+export type ExecRequest = ExecRequestMessage & { container_id: string; cmd: string[] };
+/** Attach: the container always named; `tty` must be what the container was created with. */
+export type AttachRequest = AttachRequestMessage & { container_id: string };
 
 // ------------------------------------------------------------------ what the runtime answers
 
@@ -138,6 +144,16 @@ export interface CriRuntimeService {
   updateRuntimeConfig?(podCidr: string, opts?: CallOptions): Promise<void>;
   /** The runtime's cgroup driver; rejects with KLT_ERR_CRI_UNIMPLEMENTED on runtimes older than CRI 1.28's RPC. */
   runtimeConfig?(opts?: CallOptions): Promise<LinuxRuntimeConfiguration | null>;
+
+  /**
+   * The streaming calls: each answers the URL of the runtime's streaming server where the session
+   * is served (SPDY or WebSocket upgrade); the kubelet server proxies its client there. A runtime
+   * without a streaming server rejects with KLT_ERR_CRI_UNIMPLEMENTED.
+   */
+  exec?(request: ExecRequest, opts?: CallOptions): Promise<string>;
+  attach?(request: AttachRequest, opts?: CallOptions): Promise<string>;
+  /** `ports` may be empty: the client names them on its streams (SPDY). */
+  portForward?(podSandboxId: string, ports: number[], opts?: CallOptions): Promise<string>;
 }
 
 /** runtime.v1.ImageService, as used by kubelet-ts. */

@@ -13,6 +13,7 @@ import type { ProbeMetricsSnapshot } from '../domain/http/probe-metrics.js';
 import type { NodeRequestAttributes, UserInfo } from '../domain/http/request-attributes.js';
 import type { MachineInfo } from '../domain/node/host-types.js';
 import type { Summary } from '../domain/stats/summary-types.js';
+import type { AttachRequest, ExecRequest } from './cri.js';
 
 export type { Durations, HistogramCounts, KubeletMetricsSnapshot, NodeRequestAttributes, ProbeMetricsSnapshot, Summary, UserInfo };
 
@@ -54,7 +55,23 @@ export interface KubeletView {
    * RunInContainer). Rejects with a KubeletError when the runtime cannot run it.
    */
   execInContainer(containerId: string, cmd: string[]): Promise<ExecOutput>;
+  /**
+   * The pod's newest sandbox (any state), by the pod UID label, as Go's getSandboxIDByPodUID finds
+   * it for port forwarding; null when the runtime has none.
+   */
+  podSandboxId(podUid: string): Promise<string | null>;
+  /**
+   * Asks the runtime for a streaming session (CRI Exec, Attach or PortForward) and answers the URL
+   * it serves it at. Rejects with a KubeletError: KLT_ERR_CRI_UNIMPLEMENTED from a runtime without
+   * a streaming server, KLT_ERR_CRI_UNAVAILABLE before the runtime is connected.
+   */
+  streamingUrl(session: StreamingSession): Promise<string>;
 }
+
+export type StreamingSession =
+  | { kind: 'exec'; request: ExecRequest }
+  | { kind: 'attach'; request: AttachRequest }
+  | { kind: 'portForward'; podSandboxId: string; ports: number[] };
 
 export type ContainerLookup =
   | { found: 'running'; containerId: string }

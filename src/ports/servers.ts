@@ -20,6 +20,8 @@ export interface ServerStarter {
     serverTLSBootstrap?: boolean;
     /** enableSystemLogHandler: `/logs/` (only with the debugging handlers, as Go). */
     systemLogHandler: boolean;
+    /** streamingConnectionIdleTimeout in ms: an exec, attach or port-forward connection silent this long is closed; 0: never. */
+    streamingIdleTimeoutMs: number;
   }): Promise<{ address: string; close: () => Promise<void> }>;
   startReadOnly(opts: { address: string; port: number }): Promise<{ address: string; close: () => Promise<void> }>;
 }

@@ -2,17 +2,13 @@
  * `GET /api/v1/namespaces/{ns}/pods/{name}/log`: proxied to the pod's kubelet, as the API server's
  * pod log REST does (pkg/registry/core/pod/rest/log.go, the pod strategy's LogLocation).
  *
- * - The container: the query's `container`, or the pod's only container; none with several, or one
- *   not in the pod, is a 400 with Go's message. An unknown pod is `pods "x" not found` (404); an
- *   unknown node `nodes "x" not found` (404).
+ * - The container: the query's `container`, or the pod's only container (kubelet-location.ts). An
+ *   unknown pod is `pods "x" not found` (404); an unknown node `nodes "x" not found` (404).
  * - A pod not bound to a node answers 200 with an empty body, as Go's LocationStreamer does with
  *   no location.
- * - The kubelet: `https://<node address>:<status.daemonEndpoints.kubeletEndpoint.Port>` + Go's
- *   `/containerLogs/{ns}/{pod}/{container}` with the log options that were given (follow, previous,
- *   sinceSeconds, sinceTime, timestamps, tailLines, limitBytes). The address is the first of the
- *   node's addresses in the order of Go's default --kubelet-preferred-address-types, unless the
- *   test dials another host (`dialHost`: test kubelets listen on 127.0.0.1, which no node address
- *   is, since Go rejects a loopback node IP).
+ * - The kubelet (kubelet-location.ts) + Go's `/containerLogs/{ns}/{pod}/{container}` with the log
+ *   options that were given (follow, previous, sinceSeconds, sinceTime, timestamps, tailLines,
+ *   limitBytes).
  * - The API server's own client certificate authenticates it (Go: --kubelet-client-certificate);
  *   the kubelet's serving certificate is not verified, as Go does without
  *   --kubelet-certificate-authority.
@@ -23,7 +19,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'node:https';
-import { ApiError, apiErrors, statusBody } from './status.js';
+import { ApiError, statusBody } from './status.js';
+import { containerOf, kubeletAddress, podOf } from './kubelet-location.js';
 import type { ObjectStore } from './store.js';
 
 /** Who the API server is to kubelets, and where it dials them. */
@@ -37,9 +34,6 @@ export interface KubeletClientIdentity {
 const LOG_PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log$/;
 /** v1.PodLogOptions that reach the kubelet (container goes into the path). */
 const FORWARDED_OPTIONS = ['follow', 'previous', 'sinceSeconds', 'sinceTime', 'timestamps', 'tailLines', 'limitBytes'];
-/** Go's default --kubelet-preferred-address-types. */
-const PREFERRED_ADDRESS_TYPES = ['Hostname', 'InternalDNS', 'InternalIP', 'ExternalDNS', 'ExternalIP'];
-const DEFAULT_KUBELET_PORT = 10250;
 /** Go's response checker reads at most this much of a failed answer. */
 const MAX_ERROR_BODY = 50 * 1024;
 
@@ -49,43 +43,15 @@ export function podLogPath(pathname: string): { namespace: string; pod: string }
   return m ? { namespace: decodeURIComponent(m[1]!), pod: decodeURIComponent(m[2]!) } : undefined;
 }
 
-interface PodFields {
-  spec?: { nodeName?: string; containers?: { name: string }[]; initContainers?: { name: string }[]; ephemeralContainers?: { name: string }[] };
-}
-interface NodeFields {
-  status?: { addresses?: { type: string; address: string }[]; daemonEndpoints?: { kubeletEndpoint?: { Port?: number } } };
-}
-
-/** The container the request names, checked against the pod, with Go's messages. */
-function containerOf(pod: PodFields, podName: string, asked: string | null): string {
-  const names = (pod.spec?.containers ?? []).map((c) => c.name);
-  const inits = (pod.spec?.initContainers ?? []).map((c) => c.name);
-  const ephemeral = (pod.spec?.ephemeralContainers ?? []).map((c) => c.name);
-  if (!asked) {
-    if (names.length === 1) return names[0]!;
-    const more = inits.length > 0 ? ` or one of the init containers: [${inits.join(' ')}]` : '';
-    throw apiErrors.badRequest(`a container name must be specified for pod ${podName}, choose one of: [${names.join(' ')}]${more}`);
-  }
-  if (![...names, ...inits, ...ephemeral].includes(asked)) throw apiErrors.badRequest(`container ${asked} is not valid for pod ${podName}`);
-  return asked;
-}
-
 /** Where the pod's log is: host, port and path on its kubelet; null for a pod on no node yet. */
 export function kubeletLogLocation(
   store: ObjectStore, namespace: string, podName: string, query: URLSearchParams, dialHost?: string,
 ): { host: string; port: number; path: string } | null {
-  const pod = store.get('pods', namespace, podName) as PodFields | undefined;
-  if (!pod) throw apiErrors.notFound('', 'pods', podName);
+  const pod = podOf(store, namespace, podName);
   const container = containerOf(pod, podName, query.get('container'));
   const nodeName = pod.spec?.nodeName;
   if (!nodeName) return null;
-  const node = store.get('nodes', undefined, nodeName) as NodeFields | undefined;
-  if (!node) throw apiErrors.notFound('', 'nodes', nodeName);
-  const addresses = node.status?.addresses ?? [];
-  const preferred = PREFERRED_ADDRESS_TYPES.map((t) => addresses.find((a) => a.type === t && a.address)).find((a) => a !== undefined);
-  if (!preferred && dialHost === undefined) {
-    throw new ApiError(statusBody(500, `no preferred addresses found; known addresses: ${JSON.stringify(addresses)}`));
-  }
+  const kubelet = kubeletAddress(store, nodeName, dialHost);
   const params = new URLSearchParams();
   for (const name of FORWARDED_OPTIONS) {
     const value = query.get(name);
@@ -93,7 +59,7 @@ export function kubeletLogLocation(
   }
   const qs = params.toString();
   const path = `/containerLogs/${[namespace, podName, container].map(encodeURIComponent).join('/')}${qs ? `?${qs}` : ''}`;
-  return { host: dialHost ?? preferred!.address, port: node.status?.daemonEndpoints?.kubeletEndpoint?.Port || DEFAULT_KUBELET_PORT, path };
+  return { ...kubelet, path };
 }
 
 /** The kubelet's failed answer as the Status Go's response checker makes of it. */

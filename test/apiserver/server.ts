@@ -14,7 +14,9 @@
  * RS256 JWTs the test can verify (`tokens`, service-account-tokens.ts).
  *
  * `pods/{name}/log` is proxied to the pod's kubelet over HTTPS with the API server's own client
- * certificate (pod-log-proxy.ts, kubelet-client.ts), streamed as a real API server streams it.
+ * certificate (pod-log-proxy.ts, kubelet-client.ts), streamed as a real API server streams it;
+ * `pods/{name}/exec`, `/attach`, `/portforward` and `nodes/{name}/proxy/…` likewise, upgrades
+ * (SPDY, WebSocket) passed through (pod-stream-proxy.ts).
  *
  * Per request, in order: record it, apply the injected delay, answer an injected failure, check
  * the bearer token (401 Status otherwise; /healthz, /livez, /readyz and /version are open, as the
@@ -35,6 +37,8 @@ import { NamespaceDefaults } from './namespace-defaults.js';
 import { createTestCa, createTestPki, type ClientCertificate } from './pki.js';
 import { createKubeletClient, type KubeletClient } from './kubelet-client.js';
 import { podLogPath, proxyPodLog } from './pod-log-proxy.js';
+import { kubeletProxyTarget, proxyToKubelet } from './pod-stream-proxy.js';
+import { serveUpgradeRequests, upgradedConnection } from '../../src/adapters/http/kubelet-server/upgrade-requests.js';
 import { INITIAL_NAMESPACES } from './resources.js';
 import { createReviews, type Reviews } from './reviews.js';
 import { route, sendError } from './router.js';
@@ -224,7 +228,8 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
     res.on('finish', () => (record.status = res.statusCode));
     if (watch) record.status = 200;
     try {
-      const text = await readBody(req);
+      // An upgraded request has no body: what follows its headers belongs to the stream.
+      const text = upgradedConnection(req) ? '' : await readBody(req);
       if (faultState.delayMs > 0) await sleep(faultState.delayMs);
       const failure = faultState.takeFailure({ method, path: url.pathname });
       if (failure !== undefined) {
@@ -247,6 +252,11 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
       const logTarget = method === 'GET' ? podLogPath(url.pathname) : undefined;
       if (logTarget !== undefined) {
         await proxyPodLog(store, (await kubeletClient()).identity, logTarget, url.searchParams, res);
+        return;
+      }
+      const kubeletTarget = kubeletProxyTarget(method, url.pathname);
+      if (kubeletTarget !== undefined) {
+        await proxyToKubelet(store, (await kubeletClient()).identity, kubeletTarget, url.searchParams, req, text, res);
         return;
       }
       const served = await route({ store, watches, reviews, tokens, externalUrl: serverUrl }, {
@@ -285,6 +295,8 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
   const server: Server = pki === undefined
     ? createServer(onRequest)
     : createHttpsServer({ key: pki.serverKeyPem, cert: pki.serverCertPem, ca: [pki.caPem], requestCert: true, rejectUnauthorized: false }, onRequest);
+  // exec, attach, port-forward and nodes/proxy upgrades take the same path as every request.
+  serveUpgradeRequests(server, onRequest);
   const listen = (port: number): Promise<void> => new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => {

@@ -212,6 +212,7 @@ export function kubeletPhases(deps: PhaseDeps) {
         debuggingHandlers: c.enableDebuggingHandlers,
         serverTLSBootstrap: c.serverTLSBootstrap && live.api.peek() !== undefined,
         systemLogHandler: c.enableSystemLogHandler,
+        streamingIdleTimeoutMs: parseGoDuration(c.streamingConnectionIdleTimeout),
         ...(live.api.peek()
           ? {
               webhook: {

@@ -3,8 +3,9 @@
  * syncLoop's last snapshot, /configz from what run.configz registered, metrics from the collector
  * and the CRI call counts, container log files from the pod log directory layout the runtime
  * manager writes (`<podLogsDir>/<ns>_<name>_<uid>/<container>/<restartCount>.log`), probe metrics
- * from the probe collector, /run's commands through the CRI's ExecSync, and /stats/summary
- * from the stats provider (actors/stats/summary-provider.ts).
+ * from the probe collector, /run's commands through the CRI's ExecSync, /exec, /attach and
+ * /portForward's session URLs through the CRI's streaming calls, and /stats/summary from the stats
+ * provider (actors/stats/summary-provider.ts).
  */
 import { KubeletError } from '../../domain/errors.js';
 import { runtimeContainerId } from '../../domain/http/container-identities.js';
@@ -13,8 +14,9 @@ import type { MachineInfo } from '../../domain/node/host-types.js';
 import type { Pod } from '../../domain/pod/types.js';
 import type { Summary } from '../../domain/stats/summary-types.js';
 import type { Clock } from '../../ports/clock.js';
-import type { ExecSyncResponse } from '../../ports/cri.js';
-import type { ContainerLookup, KubeletView } from '../../ports/kubelet-view.js';
+import { podUidLabel } from '../../domain/runtime/labels.js';
+import type { CriRuntimeService, ExecSyncResponse } from '../../ports/cri.js';
+import type { ContainerLookup, KubeletView, StreamingSession } from '../../ports/kubelet-view.js';
 import type { SyncLoopContext } from '../../machines/sync-loop.machine.js';
 import type { MetricsCollector } from './metrics-collector.js';
 import type { ProbeMetricsCollector } from './probe-metrics-collector.js';
@@ -29,6 +31,8 @@ export interface KubeletViewSources {
   /** The CRI's ExecSync; undefined until run.preInitRuntime has connected the runtime. */
   execSync: () => ((containerId: string, cmd: string[], timeoutSeconds: number) => Promise<ExecSyncResponse>) | undefined;
   runtimeCalls: () => Map<string, { count: number; errors: number }>;
+  /** The CRI calls /exec, /attach and /portForward need; undefined until the runtime is connected. */
+  streaming?: () => Pick<CriRuntimeService, 'exec' | 'attach' | 'portForward' | 'listPodSandbox'> | undefined;
   /** GET /stats/summary: a SummaryProvider's get. */
   statsSummary: (onlyCpuAndMemory: boolean) => Promise<Summary>;
   /** run.machineInfo's answer; undefined before that phase ran (or when not wired). */
@@ -120,7 +124,30 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       const r = await execSync(containerId, cmd, 0);
       return { stdout: r.stdout, stderr: r.stderr, exitCode: r.exit_code };
     },
+    podSandboxId: async (podUid) => {
+      const sandboxes = await connectedStreaming(src).listPodSandbox({ label_selector: { [podUidLabel]: podUid } });
+      // Newest first, as Go sorts them (created_at is an int64 of nanoseconds, as a string).
+      const newest = [...sandboxes].sort((a, b) => (BigInt(b.created_at) > BigInt(a.created_at) ? 1 : -1))[0];
+      return newest?.id ?? null;
+    },
+    streamingUrl: async (session) => streamingUrlOf(connectedStreaming(src), session),
   };
+}
+
+function connectedStreaming(src: KubeletViewSources): NonNullable<ReturnType<NonNullable<KubeletViewSources['streaming']>>> {
+  const cri = src.streaming?.();
+  if (!cri) throw new KubeletError('KLT_ERR_CRI_UNAVAILABLE', 'the container runtime is not connected yet', { retryable: true });
+  return cri;
+}
+
+/** The CRI streaming call for the session; a runtime client without it is a runtime that does not serve it. */
+function streamingUrlOf(cri: Pick<CriRuntimeService, 'exec' | 'attach' | 'portForward'>, session: StreamingSession): Promise<string> {
+  const missing = (rpc: string) => Promise.reject(new KubeletError('KLT_ERR_CRI_UNIMPLEMENTED', `${rpc}: the runtime client has no streaming calls`));
+  switch (session.kind) {
+    case 'exec': return cri.exec ? cri.exec(session.request) : missing('Exec');
+    case 'attach': return cri.attach ? cri.attach(session.request) : missing('Attach');
+    case 'portForward': return cri.portForward ? cri.portForward(session.podSandboxId, session.ports) : missing('PortForward');
+  }
 }
 
 /** Go's operation_type label: the CRI method in snake_case, "pod_sandbox" as "podsandbox" (run_podsandbox, create_container). */

@@ -89,5 +89,11 @@ export function createRuntimeService(channel: CriChannel, service: RuntimeServic
       await call(service.UpdateRuntimeConfig, { runtime_config: { network_config: { pod_cidr: podCidr } } }, 'mutate', opts);
     },
     runtimeConfig: async (opts) => (await call(service.RuntimeConfig, {}, 'read', opts)).linux,
+    // Streaming: the runtime only registers the session and answers its URL; Go gives these calls
+    // --runtime-request-timeout like any other.
+    exec: async (request, opts) => (await call(service.Exec, request, 'mutate', opts)).url,
+    attach: async (request, opts) => (await call(service.Attach, request, 'mutate', opts)).url,
+    portForward: async (podSandboxId, ports, opts) =>
+      (await call(service.PortForward, { pod_sandbox_id: podSandboxId, port: ports }, 'mutate', opts)).url,
   };
 }

@@ -123,3 +123,44 @@ describe('createKubeletView: machineInfo', () => {
     expect(view().v.machineInfo()).toBeNull();
   });
 });
+
+describe('createKubeletView: streaming sessions', () => {
+  const sandboxes = (filters: unknown[]) => async (filter?: unknown) => {
+    filters.push(filter);
+    return [
+      { id: 'old', created_at: '1700000000000000000' },
+      { id: 'new', created_at: '1700000000000000001' },
+      { id: 'older', created_at: '999999999999999999' },
+    ] as never;
+  };
+
+  it('finds the pod\'s newest sandbox by its UID label', async () => {
+    const filters: unknown[] = [];
+    const { v } = view({ streaming: () => ({ listPodSandbox: sandboxes(filters) }) });
+    expect(await v.podSandboxId('uid-web')).toBe('new');
+    expect(filters).toEqual([{ label_selector: { 'io.kubernetes.pod.uid': 'uid-web' } }]);
+  });
+
+  it('asks the runtime for each kind of session and answers its URL', async () => {
+    const asked: unknown[] = [];
+    const { v } = view({
+      streaming: () => ({
+        listPodSandbox: async () => [],
+        exec: async (r) => (asked.push(r), 'http://rt/exec'),
+        attach: async (r) => (asked.push(r), 'http://rt/attach'),
+        portForward: async (id, ports) => (asked.push([id, ports]), 'http://rt/pf'),
+      }),
+    });
+    expect(await v.streamingUrl({ kind: 'exec', request: { container_id: 'c', cmd: ['ls'], stdout: true } })).toBe('http://rt/exec');
+    expect(await v.streamingUrl({ kind: 'attach', request: { container_id: 'c', stdout: true } })).toBe('http://rt/attach');
+    expect(await v.streamingUrl({ kind: 'portForward', podSandboxId: 's', ports: [80] })).toBe('http://rt/pf');
+    expect(asked).toEqual([{ container_id: 'c', cmd: ['ls'], stdout: true }, { container_id: 'c', stdout: true }, ['s', [80]]]);
+  });
+
+  it('rejects before the runtime is connected, and for a client without streaming calls', async () => {
+    await expect(view().v.streamingUrl({ kind: 'portForward', podSandboxId: 's', ports: [] })).rejects.toMatchObject({ code: 'KLT_ERR_CRI_UNAVAILABLE' });
+    await expect(view().v.podSandboxId('uid-web')).rejects.toMatchObject({ code: 'KLT_ERR_CRI_UNAVAILABLE' });
+    const bare = view({ streaming: () => ({ listPodSandbox: async () => [] }) }).v;
+    await expect(bare.streamingUrl({ kind: 'exec', request: { container_id: 'c', cmd: [] } })).rejects.toMatchObject({ code: 'KLT_ERR_CRI_UNIMPLEMENTED' });
+  });
+});

@@ -135,6 +135,30 @@ describe('createCriClient', () => {
     expect((await rejection(cri.runtime.stopContainer('c1', 0))).code).toBe('KLT_ERR_CRI_DEADLINE');
   });
 
+  it('asks for Exec, Attach and PortForward sessions and answers each URL the runtime gives', async () => {
+    const server = await serve({
+      Exec: (r) => ({ url: `http://127.0.0.1:1/exec/${String(r.container_id)}` }),
+      Attach: (r) => ({ url: `http://127.0.0.1:1/attach/${String(r.container_id)}` }),
+      PortForward: (r) => ({ url: `http://127.0.0.1:1/portforward/${String(r.pod_sandbox_id)}` }),
+    });
+    const cri = client({ endpoint: server.endpoint });
+    await expect(cri.runtime.exec!({ container_id: 'c1', cmd: ['sh', '-c', 'true'], stdin: true, stdout: true, tty: true }))
+      .resolves.toBe('http://127.0.0.1:1/exec/c1');
+    await expect(cri.runtime.attach!({ container_id: 'c2', stdout: true, stderr: true })).resolves.toBe('http://127.0.0.1:1/attach/c2');
+    await expect(cri.runtime.portForward!('s1', [8080])).resolves.toBe('http://127.0.0.1:1/portforward/s1');
+    expect(server.requests.map((r) => r.request)).toMatchObject([
+      { container_id: 'c1', cmd: ['sh', '-c', 'true'], tty: true, stdin: true, stdout: true, stderr: false },
+      { container_id: 'c2', stdin: false, tty: false, stdout: true, stderr: true },
+      { pod_sandbox_id: 's1', port: [8080] },
+    ]);
+  });
+
+  it('rejects a streaming call the runtime does not serve with KLT_ERR_CRI_UNIMPLEMENTED', async () => {
+    const server = await serve({});
+    const err = await rejection(client({ endpoint: server.endpoint }).runtime.exec!({ container_id: 'c1', cmd: ['true'], stdout: true }));
+    expect(err.code).toBe('KLT_ERR_CRI_UNIMPLEMENTED');
+  });
+
   it('extends the ExecSync deadline by the command timeout', async () => {
     const server = await serve({ ExecSync: async () => { await sleep(700); return { exit_code: 0 }; } });
     const cri = client({ endpoint: server.endpoint, runtimeRequestTimeoutMs: 300 });

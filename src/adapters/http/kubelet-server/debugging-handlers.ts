@@ -3,10 +3,9 @@
  * switches them (InstallDebuggingHandlers / InstallDebuggingDisabledHandlers).
  *
  * On: `/containerLogs`, `/runningpods/`, `/configz`, `/run`, and `/logs/` (itself switched by
- * enableSystemLogHandler, which Go honours only with the debugging handlers on). `/exec`, `/attach`
- * and `/portForward` answer 501: they hand the client a CRI streaming URL (SPDY or websocket
- * upgrade) and kubelet-ts has no streaming server yet. `/debug/pprof` (enableProfilingHandler) and
- * `/debug/flags/v` are not served (404).
+ * enableSystemLogHandler, which Go honours only with the debugging handlers on), and `/exec`,
+ * `/attach` and `/portForward`, proxied to the runtime's streaming server (streaming-routes.ts).
+ * `/debug/pprof` (enableProfilingHandler) and `/debug/flags/v` are not served (404).
  *
  * Off: Go's list of debugging paths answers 405 `Debug endpoints are disabled.`; `/configz` is not
  * there at all (404). A path without its slash (`/run`) answers 405 too, where Go's mux first
@@ -18,6 +17,7 @@ import { runningPodList } from '../../../domain/http/pod-list.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
 import { registerContainerLogs, type ContainerLogLimits } from './container-logs-route.js';
 import { registerRun } from './run-route.js';
+import { registerStreamingRoutes } from './streaming-routes.js';
 import { registerSystemLogs, type SystemLogsOptions } from './system-logs-route.js';
 
 export interface DebuggingHandlerOptions {
@@ -26,15 +26,13 @@ export interface DebuggingHandlerOptions {
   /** enableSystemLogHandler and the directory `/logs/` serves; absent: off. */
   systemLogs?: SystemLogsOptions;
   logLimits?: Partial<ContainerLogLimits>;
+  /** streamingConnectionIdleTimeout for /exec, /attach and /portForward, in ms; 0: never. */
+  streamingIdleTimeoutMs: number;
   logger?: Logger;
 }
 
 /** Go's InstallDebuggingDisabledHandlers paths (each also below itself). */
 const DEBUG_PATHS = ['/run', '/exec', '/attach', '/portForward', '/containerLogs', '/runningpods', '/debug/pprof', '/logs'];
-const STREAMING_PATHS = ['/exec', '/attach', '/portForward'];
-
-export const STREAMING_NOT_IMPLEMENTED = 'exec, attach and port-forward need a CRI streaming server (SPDY/websocket upgrade), which kubelet-ts does not implement yet';
-
 function answerAll(app: FastifyInstance, paths: readonly string[], status: number, body: string): void {
   const handler = async (_req: unknown, reply: FastifyReply) => reply.code(status).type('text/plain; charset=utf-8').send(`${body}\n`);
   for (const p of paths) {
@@ -54,6 +52,6 @@ export function registerDebuggingHandlers(app: FastifyInstance, view: KubeletVie
   app.get('/runningpods', running);
   app.get('/configz', async (_req, reply) => reply.type('application/json').send(JSON.stringify(await view.configz())));
   registerRun(app, view, opts.logger);
-  answerAll(app, STREAMING_PATHS, 501, STREAMING_NOT_IMPLEMENTED);
+  registerStreamingRoutes(app, view, { idleTimeoutMs: opts.streamingIdleTimeoutMs, logger: opts.logger });
   registerSystemLogs(app, opts.systemLogs ?? { enabled: false, dir: '' });
 }

@@ -4,11 +4,13 @@
  *
  * Both serve `/pods`, `/metrics`, `/metrics/probes`, `/metrics/resource`, `/metrics/cadvisor`
  * (stats-metrics-routes.ts), `/stats/summary` and `/healthz` (delegated to the healthz checks).
- * The kubelet server with debugging handlers on (enableDebuggingHandlers, default true) adds `/containerLogs`, `/runningpods/`, `/configz`, `/run` and `/logs/` (debugging-handlers.ts);
+ * The kubelet server with debugging handlers on (enableDebuggingHandlers, default true) adds `/containerLogs`, `/runningpods/`, `/configz`, `/run`, `/logs/`,
+ * and `/exec`, `/attach` and `/portForward` proxied to the runtime's streaming server (debugging-handlers.ts);
  * the read-only server, like Go's, has its debugging handlers off and answers their paths with 405
  * `Debug endpoints are disabled.` (`/configz` is not there at all).
  * Not served yet (Go serves them): /spec, /checkpoint,
- * /debug/pprof, /debug/flags/v, /statusz, /flagz; /exec, /attach and /portForward answer 501.
+ * /debug/pprof, /debug/flags/v, /statusz, /flagz. Upgrade requests (exec, attach, port-forward)
+ * take the same routes and hooks as the rest (upgrade-requests.ts).
  *
  * Under load, request handling is spread over event-loop turns (turn-budget.ts) and the PodList
  * and the metrics text are rendered once per view answer, not per request (issue 7's load test).
@@ -38,6 +40,7 @@ import { authenticateRequest } from './authenticate.js';
 import { authorizeRequest, type AuthorizationMode } from './authorize.js';
 import type { ContainerLogLimits } from './container-logs-route.js';
 import { registerDebuggingHandlers } from './debugging-handlers.js';
+import { routeUpgradeRequests } from './upgrade-requests.js';
 import { renderedPerValue } from './rendered-per-value.js';
 import type { SystemLogsOptions } from './system-logs-route.js';
 import { registerStatsMetrics } from './stats-metrics-routes.js';
@@ -70,6 +73,8 @@ export interface KubeletAppOptions {
   systemLogs?: SystemLogsOptions;
   logger?: Logger;
   logLimits?: Partial<ContainerLogLimits>;
+  /** streamingConnectionIdleTimeout in ms (0: never); defaults to Go's 4 h. */
+  streamingIdleTimeoutMs?: number;
   /** Epoch ms, for /metrics/cadvisor's container_last_seen; defaults to Date.now. */
   now?: () => number;
 }
@@ -81,6 +86,8 @@ const BOUNDS: Partial<FastifyServerOptions> = {
   connectionTimeout: 5 * 60_000,
 };
 const MAX_HEADER_BYTES = 64 * 1024;
+/** Go's default streamingConnectionIdleTimeout. */
+const DEFAULT_STREAMING_IDLE_TIMEOUT_MS = 4 * 3600_000;
 /** Request handling per event-loop turn before the rest waits a turn: a fifth of issue 7's 100 ms lag target. */
 const TURN_BUDGET_MS = 20;
 
@@ -161,7 +168,11 @@ export function buildKubeletApp(opts: KubeletAppOptions, serverOptions: Partial<
   app.get('/healthz', healthz);
   app.get('/healthz/:check', healthz);
 
-  registerDebuggingHandlers(app, view, { enabled: opts.debuggingHandlers, systemLogs: opts.systemLogs, logLimits: opts.logLimits, logger });
+  registerDebuggingHandlers(app, view, {
+    enabled: opts.debuggingHandlers, systemLogs: opts.systemLogs, logLimits: opts.logLimits, logger,
+    streamingIdleTimeoutMs: opts.streamingIdleTimeoutMs ?? DEFAULT_STREAMING_IDLE_TIMEOUT_MS,
+  });
+  routeUpgradeRequests(app);
   return app;
 }
 
@@ -182,6 +193,8 @@ export interface KubeletServerOptions {
   /** serverTLSBootstrap: serve its current pair (the self-signed one until there is one) and swap to each new pair in place. */
   servingCertificates?: ServingCertificates;
   logLimits?: Partial<ContainerLogLimits>;
+  /** streamingConnectionIdleTimeout in ms (0: never); defaults to Go's 4 h. */
+  streamingIdleTimeoutMs?: number;
 }
 
 /** The kubelet server on address:port over TLS. Refuses to start on a configuration Go refuses. */
@@ -205,6 +218,7 @@ export async function startKubeletServer(opts: KubeletServerOptions): Promise<Ru
       ...(opts.systemLogs ? { systemLogs: opts.systemLogs } : {}),
       logger: opts.logger,
       logLimits: opts.logLimits,
+      ...(opts.streamingIdleTimeoutMs !== undefined ? { streamingIdleTimeoutMs: opts.streamingIdleTimeoutMs } : {}),
     },
     { https: { ...tls, maxHeaderSize: MAX_HEADER_BYTES } } as Partial<FastifyServerOptions>,
   );

@@ -1,4 +1,6 @@
-import type { ContainerLookup, ExecOutput, KubeletView, KubeletMetricsSnapshot, ProbeMetricsSnapshot } from '../../../../src/ports/kubelet-view.js';
+import type {
+  ContainerLookup, ExecOutput, KubeletView, KubeletMetricsSnapshot, ProbeMetricsSnapshot, StreamingSession,
+} from '../../../../src/ports/kubelet-view.js';
 import type { MachineInfo } from '../../../../src/domain/node/host-types.js';
 import type { Pod } from '../../../../src/domain/pod/types.js';
 import type { Summary } from '../../../../src/domain/stats/summary-types.js';
@@ -59,6 +61,19 @@ export class FakeKubeletView implements KubeletView {
     this.execs.push({ containerId, cmd });
     if (this.execResult instanceof Error) throw this.execResult;
     return this.execResult;
+  }
+  /** Sandbox ids by pod uid. */
+  sandboxes = new Map<string, string>();
+  async podSandboxId(podUid: string): Promise<string | null> {
+    return this.sandboxes.get(podUid) ?? null;
+  }
+  /** What streamingUrl answers, or the error it rejects with; every session asked for is recorded. */
+  streamingAnswer: string | Error = 'http://127.0.0.1:1/unset';
+  readonly sessions: StreamingSession[] = [];
+  async streamingUrl(session: StreamingSession): Promise<string> {
+    this.sessions.push(session);
+    if (this.streamingAnswer instanceof Error) throw this.streamingAnswer;
+    return this.streamingAnswer;
   }
 }
 

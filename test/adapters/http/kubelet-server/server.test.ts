@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { STREAMING_NOT_IMPLEMENTED } from '../../../../src/adapters/http/kubelet-server/debugging-handlers.js';
 import { buildKubeletApp, type KubeletServerAuth } from '../../../../src/adapters/http/kubelet-server/server.js';
 import { KubeletError } from '../../../../src/domain/errors.js';
 import type { NodeRequestAttributes, SubjectAccessReviewer, TokenReviewer } from '../../../../src/ports/kubelet-view.js';
@@ -276,14 +275,6 @@ describe('/run', () => {
     const accessReviewer: SubjectAccessReviewer = { review: async (a) => (asked.push(a), { allowed: true }) };
     await build(runView(), { anonymous: true, authorizationMode: 'Webhook', accessReviewer }).inject({ method: 'POST', url: '/run/default/web/app?cmd=true' });
     expect(asked.map((a) => [a.subresource, a.verb])).toEqual([['proxy', 'create']]);
-  });
-});
-
-describe('exec, attach and port-forward', () => {
-  it.each(['/exec/default/web/app?command=ls', '/attach/default/web/app', '/portForward/default/web'])('answers %s with 501: no streaming server yet', async (url) => {
-    const res = await build(new FakeKubeletView()).inject({ method: 'POST', url });
-    expect(res.statusCode).toBe(501);
-    expect(res.body).toBe(`${STREAMING_NOT_IMPLEMENTED}\n`);
   });
 });
 

@@ -1,0 +1,81 @@
+/**
+ * The real kubelet daemon in cluster mode against the test API server, its kubelet server on
+ * 127.0.0.1 letting the API server in as a cluster's does: the API server's client certificate
+ * against authentication.x509.clientCAFile, then a SubjectAccessReview (authorization mode
+ * Webhook). What kubectl's suites (logs, exec, attach, port-forward) drive through the API server.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { KUBELET_CLIENT_USER, startTestApiServer, type TestApiServer } from '../apiserver/index.js';
+import { freePort, removePods } from './daemon.js';
+import { KUBELET_BIN as BIN } from './kubelet-bin.js';
+
+export interface ClusterKubelet { child: ChildProcess; stderr: () => string; exited: Promise<number | null> }
+
+/** Starts it with its files under `dir`; `extraConfig` lines are added to its KubeletConfiguration. */
+export async function startClusterKubelet(
+  dir: string, api: TestApiServer, endpoint: string, node: string, port: number, extraConfig: string[] = [],
+): Promise<ClusterKubelet> {
+  const clientCa = join(dir, 'apiserver-kubelet-client-ca.crt');
+  writeFileSync(clientCa, await api.kubeletClientCaPem());
+  writeFileSync(join(dir, 'kubelet.yaml'), [
+    'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
+    `podLogsDir: ${join(dir, 'logs')}`, `containerRuntimeEndpoint: ${endpoint}`, 'healthzPort: 0',
+    'address: 127.0.0.1', `port: ${port}`, 'readOnlyPort: 0',
+    `authentication: {anonymous: {enabled: false}, webhook: {enabled: true}, x509: {clientCAFile: ${clientCa}}}`,
+    'authorization: {mode: Webhook}', ...extraConfig, '',
+  ].join('\n'));
+  const child = spawn(process.execPath, [
+    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--kubeconfig=${api.kubeconfigPath(dir)}`,
+    `--cert-dir=${join(dir, 'pki')}`, ...(endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []), '--debug-address=',
+    `--hostname-override=${node}`,
+  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  return { child, stderr: () => stderr, exited };
+}
+
+/** Stops it (SIGTERM) and waits for it to exit. */
+export async function stopClusterKubelet(kubelet: ClusterKubelet | null): Promise<void> {
+  if (!kubelet) return;
+  if (kubelet.child.exitCode === null) kubelet.child.kill('SIGTERM');
+  await kubelet.exited;
+}
+
+/** A test API server over TLS, a kubelet on it, and a kubeconfig for kubectl: what a kubectl suite drives. */
+export interface KubectlCluster {
+  dir: string;
+  api: TestApiServer;
+  kubelet: ClusterKubelet;
+  kubeconfig: string;
+  /** The users the API server's SubjectAccessReviews were asked about, in order. */
+  reviewed: string[];
+  /** Stops the kubelet and the API server, removes the pods and the directory. */
+  dispose(): Promise<void>;
+}
+
+/** Only the API server's own user may use the kubelet's API (the webhook denies everyone else). */
+export async function startKubectlCluster(prefix: string, endpoint: string, node: string, extraConfig: string[] = []): Promise<KubectlCluster> {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  // Over TLS: kubectl sends no bearer token to a plain-HTTP server.
+  const api = await startTestApiServer({ tls: true, kubeletDialHost: '127.0.0.1' });
+  const reviewed: string[] = [];
+  api.reviews.authorize = (spec) => {
+    reviewed.push(spec.user ?? '');
+    return { allowed: spec.user === KUBELET_CLIENT_USER };
+  };
+  const kubeconfig = api.kubeconfigPath(dir, { fileName: 'kubectl.kubeconfig' });
+  const kubelet = await startClusterKubelet(dir, api, endpoint, node, await freePort(), extraConfig);
+  return {
+    dir, api, kubelet, kubeconfig, reviewed,
+    dispose: async () => {
+      await stopClusterKubelet(kubelet);
+      await api.close();
+      await removePods({ endpoint, rootDir: join(dir, 'root') });
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
