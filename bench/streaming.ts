@@ -10,7 +10,7 @@
  * daemon's CPU over the window, and the syncLoop's lag over the window from /metrics: no sample over
  * 100 ms and no error is PASS.
  * The echo server: on the embedded runtime the pod shares the host's network, so it is this
- * process's, on 127.0.0.1; on containerd it is busybox's `nc -lk -p PORT -e cat` in the pod, started
+ * process's, on 127.0.0.1; on containerd it is busybox's `nc -ll -p PORT -e cat` in the pod, started
  * through one more exec session.
  * `npm run bench -- streaming`; KUBELET_BENCH_STREAM_MIB=N: N MiB per port-forward instead of 100.
  */
@@ -53,7 +53,9 @@ function drain(stream: Readable, hash?: ReturnType<typeof sha256>): Promise<numb
       bytes += chunk.length;
       hash?.update(chunk);
     });
+    // containerd hangs up without ending every stream first: a close ends the count too (the digest tells a loss).
     stream.once('end', () => resolve(bytes));
+    stream.once('close', () => resolve(bytes));
     stream.once('error', reject);
   });
 }
@@ -63,12 +65,16 @@ function textOf(stream: Readable): Promise<string> {
     let text = '';
     stream.on('data', (c: Buffer) => (text += c.toString()));
     stream.once('end', () => resolve(text));
+    stream.once('close', () => resolve(text));
     stream.once('error', reject);
   });
 }
 
-/** Writes `total` pseudo-random bytes in 64 KiB pieces, honouring backpressure; resolves with their sha256. */
-async function pump(stream: NodeJS.WritableStream, total: number): Promise<string> {
+/**
+ * Writes `total` pseudo-random bytes in 64 KiB pieces, honouring backpressure; resolves with their
+ * sha256, rejects if the stream closes first (the server gave up on it).
+ */
+async function pump(stream: NodeJS.WritableStream & Readable, total: number): Promise<string> {
   const hash = sha256();
   const piece = randomBytes(64 * 1024);
   for (let sent = 0; sent < total; sent += piece.length) {
@@ -76,15 +82,25 @@ async function pump(stream: NodeJS.WritableStream, total: number): Promise<strin
     piece.writeUInt32BE(sent >>> 16, 0);
     const chunk = piece.subarray(0, Math.min(piece.length, total - sent));
     hash.update(chunk);
-    if (!stream.write(Buffer.from(chunk))) await new Promise((r) => stream.once('drain', r));
+    if (!stream.write(Buffer.from(chunk))) {
+      await new Promise<void>((resolve, reject) => {
+        const closed = () => reject(new Error(`the stream closed after ${sent} of ${total} bytes`));
+        stream.once('close', closed);
+        stream.once('drain', () => {
+          stream.off('close', closed);
+          resolve();
+        });
+      });
+    }
   }
   stream.end();
   return hash.digest('hex');
 }
 
 function execPath(pod: string, command: readonly string[], stdin: boolean): string {
-  const pairs: [string, string][] = [...command.map((c): [string, string] => ['command', c]), ['stdout', '1'], ['stderr', '1']];
-  if (stdin) pairs.push(['stdin', '1']);
+  // The kubelet's names, as the API server sends them (a PodExecOptions' stdin=true becomes input=1).
+  const pairs: [string, string][] = [...command.map((c): [string, string] => ['command', c]), ['output', '1'], ['error', '1']];
+  if (stdin) pairs.push(['input', '1']);
   const q = new URLSearchParams(pairs);
   return `/exec/default/${pod}/main?${q}`;
 }
@@ -118,8 +134,12 @@ async function oneForward(port: number, pod: string, podPort: number): Promise<F
     const t0 = performance.now();
     const errorText: string[] = [];
     const error = client.openStream({ streamType: 'error', port: String(podPort), requestID: '0' });
-    error.on('data', (c: Buffer) => errorText.push(c.toString()));
     const data = client.openStream({ streamType: 'data', port: String(podPort), requestID: '0' });
+    // A dial failure comes on the error stream: the transfer is over then.
+    error.on('data', (c: Buffer) => {
+      errorText.push(c.toString());
+      data.destroy(new Error(errorText.join('')));
+    });
     const got = sha256();
     const total = FORWARD_MIB * 1024 * 1024;
     const [sent, received] = await Promise.all([pump(data, total), drain(data, got)]);
@@ -142,7 +162,8 @@ async function hostEcho(): Promise<{ port: number; server: Server }> {
 
 /** busybox's nc echoing in the pod, for as long as the returned session is open. */
 async function podEcho(port: number, pod: string): Promise<{ port: number; close: () => void }> {
-  const client = await spdy(port, execPath(pod, ['nc', '-lk', '-p', String(ECHO_PORT_IN_POD), '-e', 'cat'], false), 'v4.channel.k8s.io');
+  // busybox's nc: -ll keeps listening after each connection (it has no -k).
+  const client = await spdy(port, execPath(pod, ['nc', '-ll', '-p', String(ECHO_PORT_IN_POD), '-e', 'cat'], false), 'v4.channel.k8s.io');
   client.openStream({ streamType: 'error' });
   client.openStream({ streamType: 'stdout' });
   client.openStream({ streamType: 'stderr' });
@@ -202,7 +223,13 @@ export async function benchStreaming(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const run of podRuns('streaming', [1], [1])) {
     const port = await freePort();
-    const { result } = await withStaticPods(run, { startTimeoutSeconds: 60, daemon: { serverPort: port } }, (fleet) => underLoad(fleet, port));
+    const { result } = await withStaticPods(run, { startTimeoutSeconds: 60, daemon: { serverPort: port } }, async (fleet) => {
+      try {
+        return await underLoad(fleet, port);
+      } catch (err) {
+        throw new Error(`${run.label}: ${(err as Error).message}\nthe daemon's stderr ends:\n${fleet.daemon.stderrTail()}`, { cause: err });
+      }
+    });
     for (const [k, v] of Object.entries(result)) out[`${run.label}.${k}`] = v;
   }
   return out;

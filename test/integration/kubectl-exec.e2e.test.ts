@@ -5,9 +5,9 @@
  * server's pods/exec, attach and portforward proxy to the real kubelet daemon in cluster mode, whose
  * kubelet server proxies each session on to the runtime's streaming server (issue 16).
  *
- * Parametrised by runtime like kubectl-logs.e2e.test.ts. Only containerd (KUBELET_IT_CRI; in CI it
- * must run) is listed: the embedded runtime answers Exec, Attach and PortForward UNIMPLEMENTED
- * until its streaming server lands, and joins the list then.
+ * Parametrised by runtime like kubectl-logs.e2e.test.ts: the embedded runtime (its own streaming
+ * server: our SPDY module for kubectl, WebSocket for client-node) and containerd (KUBELET_IT_CRI; in
+ * CI it must run; its streaming server is containerd's own).
  */
 import '../apiserver/node20-compat.js';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -27,7 +27,7 @@ const PAGE = 'hello through port-forward\n';
 /** streamingConnectionIdleTimeout for this suite: short enough to see, longer than any pause below. */
 const IDLE_SECONDS = 3;
 
-const RUNTIMES = [{ name: 'containerd', endpoint: containerdEndpoint() }];
+const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
 
 /** A pod with one container `main` running `script`, stopped quickly. */
 function pod(name: string, node: string, script: string) {
