@@ -4,7 +4,9 @@
  * in cluster mode, on the embedded runtime and on containerd (KUBELET_IT_CRI; in CI it must run).
  * The kubelet server lets the API server in as a cluster's does (support/cluster-kubelet.ts).
  * The pod prints a numbered line every 0.3 s and exits: `-f` started while it prints sees the lines
- * written after it started, each once, and ends by itself once the container has stopped.
+ * written after it started, each once, and ends by itself once the container has stopped. A pod
+ * whose container restarts: `-f` follows the running instance to its end (the kubelet's follow ends
+ * with the instance it follows, as Go's does), `--previous` shows the instance before it.
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -17,6 +19,8 @@ import { runKubectl } from '../support/kubectl-run.js';
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const LINES = 30;
 const TICKER = `i=1; while [ $i -le ${LINES} ]; do echo "line $i"; i=$((i+1)); sleep 0.3; done`;
+const RUN_LINES = 12;
+const runLines = (n: number) => Array.from({ length: RUN_LINES }, (_, i) => `run ${n} line ${i + 1}\n`).join('');
 const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}\n`).join('');
 
 const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
@@ -86,6 +90,27 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubectlPart(KUBECTL), partForEn
     expect(await kubectl('logs', '-f', 'ticker')).toEqual({ code: 0, stdout: numbered(1, LINES), stderr: '' });
     expect(Date.now() - started).toBeLessThan(10_000);
   }, 60_000);
+
+  it('follows a restarted container: -f streams the running instance to its end, --previous the one before', async () => {
+    // An emptyDir outlives the container's restarts: each instance numbers itself there.
+    const run = 'n=$(cat /data/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /data/n; '
+      + `i=1; while [ $i -le ${RUN_LINES} ]; do echo "run $n line $i"; i=$((i+1)); sleep 0.5; done; exit 1`;
+    api.store.create('pods', {
+      metadata: { name: 'restarter', namespace: 'default' },
+      spec: {
+        nodeName: node, restartPolicy: 'Always', terminationGracePeriodSeconds: 1, volumes: [{ name: 'data', emptyDir: {} }],
+        containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', run], volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
+      },
+    });
+    // The first restart comes after Go's 10 s back-off.
+    await until('the second instance to print', async () => {
+      const r = await kubectl('logs', 'restarter');
+      return r.code === 0 && r.stdout.startsWith('run 2 line 1\n');
+    }, 120_000, context);
+    const follow = kubectl('logs', '-f', 'restarter');
+    expect(await kubectl('logs', '--previous', 'restarter')).toEqual({ code: 0, stdout: runLines(1), stderr: '' });
+    expect(await follow).toEqual({ code: 0, stdout: runLines(2), stderr: '' });
+  }, 180_000);
 
   it('says what the API server said for an unknown pod or container', async () => {
     const pod = await kubectl('logs', 'nope');
