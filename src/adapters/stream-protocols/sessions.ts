@@ -11,13 +11,8 @@ export interface TerminalSize {
   height: number;
 }
 
-/** What the CRI request asked for: only these channels are opened (Go's StreamOptions). */
-export interface RemoteCommandOptions {
-  stdin: boolean;
-  stdout: boolean;
-  stderr: boolean;
-  tty: boolean;
-}
+/** What the CRI request asked for: only these channels are opened (Go's StreamOptions; the kubelet parses the same). */
+export type { RemoteCommandOptions } from '../../domain/http/streaming-options.js';
 
 /** How a command ended, as the runtime reports it back on the error channel. */
 export type RemoteCommandOutcome =

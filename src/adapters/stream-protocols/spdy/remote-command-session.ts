@@ -7,7 +7,7 @@
 import { finished, type Readable, type Writable } from 'node:stream';
 import { exitStatusPayload } from '../exit-status.js';
 import type { RemoteCommandOutcome, RemoteCommandSession, TerminalSize } from '../sessions.js';
-import { readTerminalSizes } from './resize-reader.js';
+import { readTerminalSizes } from '../resize-reader.js';
 import type { SpdySession } from './session.js';
 import type { SpdyStream } from './stream.js';
 

@@ -11,6 +11,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { finished } from 'node:stream/promises';
+import { parsePortForwardPorts } from '../../../domain/http/streaming-options.js';
 import type { PortDialer } from '../sessions.js';
 import { acceptWebSocket, refuseUpgrade } from './accept-websocket.js';
 import { PORT_FORWARD_WS_PROTOCOLS } from './channel-framing.js';
@@ -21,12 +22,12 @@ export function serveWebSocketPortForward(
 ): void {
   let wanted = [...ports];
   if (wanted.length === 0) {
-    const parsed = portsFromQuery(req.url ?? '/');
-    if (typeof parsed === 'string') {
-      refuseUpgrade(socket, 400, parsed);
+    const parsed = parsePortForwardPorts(new URL(req.url ?? '/', 'http://localhost').searchParams, true);
+    if (!parsed.ok) {
+      refuseUpgrade(socket, 400, parsed.message);
       return;
     }
-    wanted = parsed;
+    wanted = parsed.value;
   }
   acceptWebSocket(req, socket, head, PORT_FORWARD_WS_PROTOCOLS, ({ ws, protocol }) => {
     const conn = new ChannelConnection(ws, protocol, limits?.idleTimeoutMs ?? DEFAULT_WS_IDLE_TIMEOUT_MS);
@@ -60,21 +61,4 @@ async function forwardPort(conn: ChannelConnection, port: number, dataChannel: n
   await finished(toClient).catch(() => undefined);
   conn.closed.removeEventListener('abort', gone);
   target.destroy();
-}
-
-/** Go's NewV4Options: every `port` parameter, each a comma-separated list of ports 1–65535. */
-export function portsFromQuery(url: string): number[] | string {
-  const values = new URL(url, 'http://localhost').searchParams.getAll('port');
-  if (values.length === 0) return 'query parameter "port" is required';
-  const ports: number[] = [];
-  for (const value of values) {
-    if (value === '') return 'query parameter "port" cannot be empty';
-    for (const part of value.split(',')) {
-      const port = /^\d+$/.test(part) ? Number(part) : NaN;
-      if (!Number.isInteger(port) || port > 0xffff) return `unable to parse ${JSON.stringify(value)} as a port`;
-      if (port < 1) return `port ${JSON.stringify(value)} must be > 0`;
-      ports.push(port);
-    }
-  }
-  return ports;
 }

@@ -14,7 +14,7 @@ import type { RemoteCommandOptions, RemoteCommandOutcome, RemoteCommandSession, 
 import { acceptWebSocket } from './accept-websocket.js';
 import { REMOTE_COMMAND_WS_PROTOCOLS } from './channel-framing.js';
 import { ChannelConnection, DEFAULT_WS_IDLE_TIMEOUT_MS, type WebSocketServeLimits } from './channel-connection.js';
-import { readResizeEvents } from './resize-events.js';
+import { readTerminalSizes } from '../resize-reader.js';
 
 const STDIN = 0;
 const STDOUT = 1;
@@ -38,7 +38,7 @@ export function serveWebSocketRemoteCommand(
 
     const resizeListeners: Array<(size: TerminalSize) => void> = [];
     const sizes: TerminalSize[] = [];
-    readResizeEvents(conn.readable(RESIZE), (size) => {
+    readTerminalSizes(conn.readable(RESIZE), (size) => {
       if (resizeListeners.length === 0) sizes.push(size); // a size sent before anyone listened is kept
       for (const listener of resizeListeners) listener(size);
     });

@@ -6,9 +6,9 @@
 import { PassThrough } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { TerminalSize } from '../../../../src/adapters/stream-protocols/sessions.js';
-import { ConcatenatedJsonObjects, readTerminalSizes } from '../../../../src/adapters/stream-protocols/spdy/resize-reader.js';
-import { pushInPieces } from './collect.js';
+import type { TerminalSize } from '../../../src/adapters/stream-protocols/sessions.js';
+import { ConcatenatedJsonObjects, readTerminalSizes } from '../../../src/adapters/stream-protocols/resize-reader.js';
+import { pushInPieces } from './spdy/collect.js';
 
 describe('resize stream decoding', () => {
   it('finds every object however the text is cut', () => {

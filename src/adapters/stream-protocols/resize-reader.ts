@@ -1,12 +1,12 @@
 /**
- * Terminal sizes from the resize stream: the client's Go json.Encoder writes one
+ * Terminal sizes from the resize stream (SPDY) or channel (WebSocket), the same for both: the client's Go json.Encoder writes one
  * `{"Width":80,"Height":24}` object after another (each followed by a newline, which we do not rely
  * on). Like Go's json.Decoder on the server, the first thing that is not such an object ends the
  * decoding; the stream is still read to its end afterwards, so an odd client cannot stall the
  * session's other streams. A single object is capped in size: no newline-free flood is held.
  */
 import type { Readable } from 'node:stream';
-import type { TerminalSize } from '../sessions.js';
+import type { TerminalSize } from './sessions.js';
 
 const MAX_OBJECT_BYTES = 4096;
 
