@@ -10,10 +10,10 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { refuseUpgrade } from '../../stream-protocols/websocket/accept-websocket.js';
+import { writeRawHttpError } from '../../stream-protocols/raw-http-error.js';
 import type { PortDialer, RemoteCommandOptions, RemoteCommandSession } from '../../stream-protocols/sessions.js';
 import { StreamRequestCache } from './request-cache.js';
-import { STREAM_TRANSPORTS, type StreamLimits, type StreamTransport } from './transports.js';
+import type { StreamLimits, StreamTransport } from './transports.js';
 
 export type StreamRequest =
   | { kind: 'exec'; containerId: string; cmd: string[]; options: RemoteCommandOptions }
@@ -53,7 +53,10 @@ const ROUTE = /^\/(exec|attach|portforward)\/([^/?]+)(?:\?.*)?$/;
 export async function startStreamingServer(options: StreamingServerOptions): Promise<StreamingServer> {
   const host = options.host ?? '127.0.0.1';
   const cache = new StreamRequestCache<StreamRequest>({ now: options.now ?? (() => performance.now()) });
-  const transports = options.transports ?? STREAM_TRANSPORTS;
+  // The transports (ws, our SPDY module) load with the first session, not with the runtime: every
+  // start of the embedded runtime would otherwise pay for modules most nodes never use.
+  let transports: Promise<ReadonlyMap<string, StreamTransport>> | undefined = options.transports && Promise.resolve(options.transports);
+  const loadTransports = () => (transports ??= import('./transports.js').then((m) => m.STREAM_TRANSPORTS));
   const limits = options.limits ?? {};
   const sockets = new Set<Duplex>();
 
@@ -68,11 +71,13 @@ export async function startStreamingServer(options: StreamingServerOptions): Pro
     socket.once('close', () => sockets.delete(socket));
     socket.on('error', () => socket.destroy());
     const request = takeRequest(cache, req);
-    if (!request) return refuseUpgrade(socket, 404, '404 page not found');
-    const upgrade = (req.headers.upgrade ?? '').toLowerCase();
-    const transport = transports.get(upgrade);
+    if (!request) return writeRawHttpError(socket, 404, '404 page not found');
+    void loadTransports().then((table) => serve(table, request, req, socket, head), () => writeRawHttpError(socket, 500, 'streaming transports could not be loaded'));
+  });
+  const serve = (table: ReadonlyMap<string, StreamTransport>, request: StreamRequest, req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    const transport = table.get((req.headers.upgrade ?? '').toLowerCase());
     if (!transport) {
-      return refuseUpgrade(socket, 400, `unsupported upgrade ${JSON.stringify(req.headers.upgrade ?? '')}: this server speaks ${[...transports.keys()].join(', ')}`);
+      return writeRawHttpError(socket, 400, `unsupported upgrade ${JSON.stringify(req.headers.upgrade ?? '')}: this server speaks ${[...table.keys()].join(', ')}`);
     }
     const { handlers } = options;
     switch (request.kind) {
@@ -83,7 +88,7 @@ export async function startStreamingServer(options: StreamingServerOptions): Pro
       case 'portforward':
         return transport.portForward(req, socket, head, handlers.dialer(request), request.ports, limits);
     }
-  });
+  };
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, host, () => {

@@ -18,10 +18,11 @@
  * the kubelet's credentials), and a joined connection silent both ways for the idle timeout
  * (streamingConnectionIdleTimeout; Go's proxy applies none itself) is closed.
  */
-import { STATUS_CODES, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions as HttpsRequestOptions } from 'node:https';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../../../log.js';
+import { writeRawHttpError } from '../../stream-protocols/raw-http-error.js';
 import type { UpgradedConnection } from './upgrade-requests.js';
 
 export interface StreamProxyOptions {
@@ -37,15 +38,6 @@ const MAX_RELAYED_BODY = 64 * 1024;
 /** An ended connection whose peer does not close its side is destroyed after this long. */
 const CLOSE_GRACE_MS = 10_000;
 
-/** A plain-text answer written straight to the socket, as Go's http.Error words it, then the end. */
-export function writeRawError(socket: Duplex, status: number, message: string): void {
-  const body = Buffer.from(`${message}\n`);
-  socket.end(Buffer.concat([
-    Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: text/plain; charset=utf-8\r\n`
-      + `X-Content-Type-Options: nosniff\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`),
-    body,
-  ]));
-}
 
 function forwardedHeaders(req: IncomingMessage, target: URL): IncomingHttpHeaders {
   const headers: IncomingHttpHeaders = { ...req.headers, host: target.host };
@@ -149,13 +141,13 @@ export function proxyStream(req: IncomingMessage, client: UpgradedConnection, ta
     if (status >= 400) return relayErrorAnswer(res, client.socket);
     res.resume();
     opts.logger?.warn({ status }, 'Runtime streaming server did not upgrade the connection');
-    writeRawError(client.socket, 500, `invalid upgrade response: status code ${status}`);
+    writeRawHttpError(client.socket, 500, `invalid upgrade response: status code ${status}`);
   });
   upstream.once('error', (err) => {
     if (answered || client.socket.destroyed) return;
     answered = true;
     opts.logger?.warn({ err }, 'Runtime streaming server unreachable');
-    writeRawError(client.socket, 500, `error dialing backend: ${err.message}`);
+    writeRawHttpError(client.socket, 500, `error dialing backend: ${err.message}`);
   });
   upstream.end();
 }

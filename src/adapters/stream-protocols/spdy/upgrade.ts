@@ -5,8 +5,9 @@
  * 400, none shared is 403 listing what we accept; an upgrade that does not ask for SPDY/3.1 is 400.
  * Go writes the 403 text twice (two http.Error calls on one response); we write it once.
  */
-import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { writeRawHttpError } from '../raw-http-error.js';
 
 export const PROTOCOL_VERSION_HEADER = 'X-Stream-Protocol-Version';
 const ACCEPTED_VERSIONS_HEADER = 'X-Accepted-Stream-Protocol-Versions';
@@ -63,17 +64,7 @@ export function decideUpgrade(req: IncomingMessage, serverProtocols: readonly st
 
 /** Answers a refused upgrade as Go's http.Error does, then hangs up. */
 export function refuseUpgrade(socket: Duplex, decision: Extract<UpgradeDecision, { ok: false }>): void {
-  const body = Buffer.from(`${decision.message}\n`);
-  const lines = [
-    `HTTP/1.1 ${decision.status} ${STATUS_CODES[decision.status]}`,
-    'Content-Type: text/plain; charset=utf-8',
-    'X-Content-Type-Options: nosniff',
-    ...decision.headers.map(([name, value]) => `${name}: ${value}`),
-    `Content-Length: ${body.length}`,
-    'Connection: close',
-  ];
-  socket.on('error', () => socket.destroy());
-  socket.end(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`), body]), () => socket.destroy());
+  writeRawHttpError(socket, decision.status, decision.message, decision.headers);
 }
 
 /** The 101 that turns the connection into a SPDY/3.1 session speaking `protocol`. */

@@ -7,6 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { writeRawHttpError } from '../raw-http-error.js';
 import { pickProtocol, type ChannelProtocol } from './channel-framing.js';
 
 /** Bigger client messages close the connection (1009): stdin and port data come in small pieces. */
@@ -27,7 +28,7 @@ export function acceptWebSocket(
   const protocol = pickProtocol(offered, supported);
   if (!protocol) {
     const names = supported.map((p) => p.name).filter((n) => n !== '');
-    refuseUpgrade(socket, 400, `requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${names.join(' ')}]`);
+    writeRawHttpError(socket, 400, `requested protocol(s) are not supported: [${offered.join(' ')}]; supports [${names.join(' ')}]`);
     return;
   }
   const server = new WebSocketServer({
@@ -40,11 +41,4 @@ export function acceptWebSocket(
     server.close();
     accepted({ ws, protocol });
   });
-}
-
-/** A plain HTTP answer on a socket that asked for an upgrade we will not make. */
-export function refuseUpgrade(socket: Duplex, status: number, message: string): void {
-  const body = `${message}\n`;
-  const reason = status === 404 ? 'Not Found' : status === 400 ? 'Bad Request' : 'Error';
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

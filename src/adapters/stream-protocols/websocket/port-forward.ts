@@ -13,7 +13,8 @@ import type { Duplex } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { parsePortForwardPorts } from '../../../domain/http/streaming-options.js';
 import type { PortDialer } from '../sessions.js';
-import { acceptWebSocket, refuseUpgrade } from './accept-websocket.js';
+import { writeRawHttpError } from '../raw-http-error.js';
+import { acceptWebSocket } from './accept-websocket.js';
 import { PORT_FORWARD_WS_PROTOCOLS } from './channel-framing.js';
 import { ChannelConnection, DEFAULT_WS_IDLE_TIMEOUT_MS, type WebSocketServeLimits } from './channel-connection.js';
 
@@ -24,7 +25,7 @@ export function serveWebSocketPortForward(
   if (wanted.length === 0) {
     const parsed = parsePortForwardPorts(new URL(req.url ?? '/', 'http://localhost').searchParams, true);
     if (!parsed.ok) {
-      refuseUpgrade(socket, 400, parsed.message);
+      writeRawHttpError(socket, 400, parsed.message);
       return;
     }
     wanted = parsed.value;
