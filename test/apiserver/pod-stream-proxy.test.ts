@@ -118,6 +118,18 @@ describe('pods/exec, attach and portforward through the test API server', () => 
     expect(seen).toEqual([]);
   });
 
+  it('answers a kubelet it cannot dial with a 500 Status naming the dial error, as kubectl shows it', async () => {
+    kubelet.closeAllConnections();
+    await new Promise((r) => kubelet.close(r));
+    const c = await send('POST', '/api/v1/namespaces/default/pods/web/exec?command=ls&stdout=true', SPDY);
+    await c.closed;
+    expect(c.got()).toMatch(/^HTTP\/1\.1 500 Internal Server Error\r\n/);
+    expect(c.got()).toContain('Content-Type: application/json\r\n');
+    const status = JSON.parse(c.got().split('\r\n\r\n')[1]!) as { kind: string; code: number; message: string };
+    expect(status).toMatchObject({ kind: 'Status', status: 'Failure', code: 500 });
+    expect(status.message).toMatch(/^error dialing backend: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
+  });
+
   it('answers a request that asks for no upgrade with 400 Upgrade request required', async () => {
     const res = await fetch(`${api.url}/api/v1/namespaces/default/pods/web/exec?command=ls`, { method: 'POST', headers: { authorization: 'Bearer t' } });
     expect(res.status).toBe(400);

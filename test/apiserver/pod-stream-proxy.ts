@@ -14,14 +14,17 @@
  * - nodes/proxy: `/api/v1/nodes/{node}/proxy/{path}` is the kubelet's `/{path}` with the query.
  * A pod not yet on a node is a 400 `pod X does not have a host assigned`. exec, attach and port
  * forward must ask for an upgrade (400 `Upgrade request required` otherwise); the kubelet's answer
- * before the upgrade (its refusals) reaches the client as the kubelet gave it.
+ * before the upgrade (its refusals) reaches the client as the kubelet gave it; a kubelet that cannot
+ * be reached is a 500 Status `error dialing backend: …`.
  * Where a real API server differs: a WebSocket v5 exec is translated to SPDY towards the kubelet
  * (TranslateStreamCloseWebsocketRequests); here every upgrade passes as it came.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { request } from 'node:https';
+import type { Duplex } from 'node:stream';
 import { proxyStream } from '../../src/adapters/http/kubelet-server/stream-proxy.js';
 import { upgradedConnection } from '../../src/adapters/http/kubelet-server/upgrade-requests.js';
+import { writeRawHttpAnswer } from '../../src/adapters/stream-protocols/raw-http-error.js';
 import { containerOf, kubeletAddress, podOf } from './kubelet-location.js';
 import type { KubeletClientIdentity } from './pod-log-proxy.js';
 import { ApiError, apiErrors, statusBody } from './status.js';
@@ -94,6 +97,15 @@ function proxyPlain(req: IncomingMessage, body: string, res: ServerResponse, tar
   });
 }
 
+/**
+ * The proxy's own failures (a kubelet it cannot dial, or that does not upgrade) as Go's API server
+ * answers them: a Status object with the error's text (responsewriters.ErrorNegotiated of a plain
+ * error: code 500, no reason), so kubectl says `Error from server: error dialing backend: …`.
+ */
+function refuseWithStatus(socket: Duplex, status: number, message: string): void {
+  writeRawHttpAnswer(socket, status, 'application/json', Buffer.from(JSON.stringify(statusBody(status, message))));
+}
+
 /** Answers a request for a kubelet; throws ApiError before anything was sent. */
 export async function proxyToKubelet(
   store: ObjectStore, identity: KubeletClientIdentity, target: KubeletProxyTarget, query: URLSearchParams,
@@ -120,5 +132,7 @@ export async function proxyToKubelet(
     await proxyPlain(req, body, res, url, identity);
     return;
   }
-  proxyStream(req, connection, url, { idleTimeoutMs: 0, tls: { cert: identity.certPem, key: identity.keyPem, rejectUnauthorized: false } });
+  proxyStream(req, connection, url, {
+    idleTimeoutMs: 0, tls: { cert: identity.certPem, key: identity.keyPem, rejectUnauthorized: false }, refuse: refuseWithStatus,
+  });
 }

@@ -6,10 +6,11 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KUBELET_CLIENT_USER, startTestApiServer, type TestApiServer } from '../apiserver/index.js';
-import { freePort, removePods } from './daemon.js';
+import { freePort, removePods, until } from './daemon.js';
 import { KUBELET_BIN as BIN } from './kubelet-bin.js';
 
 export interface ClusterKubelet { child: ChildProcess; stderr: () => string; exited: Promise<number | null> }
@@ -36,6 +37,17 @@ export async function startClusterKubelet(
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   return { child, stderr: () => stderr, exited };
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:port. */
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }
 
 /** Stops it (SIGTERM) and waits for it to exit. */
@@ -68,7 +80,17 @@ export async function startKubectlCluster(prefix: string, endpoint: string, node
     return { allowed: spec.user === KUBELET_CLIENT_USER };
   };
   const kubeconfig = api.kubeconfigPath(dir, { fileName: 'kubectl.kubeconfig' });
-  const kubelet = await startClusterKubelet(dir, api, endpoint, node, await freePort(), extraConfig);
+  const port = await freePort();
+  const kubelet = await startClusterKubelet(dir, api, endpoint, node, port, extraConfig);
+  // As in Go, the kubelet server listens alongside the sync loop, not before it: a pod can be
+  // Running before the API server can reach the kubelet (its dial is refused until then).
+  try {
+    await until('the kubelet server to listen', () => accepts(port), 60_000, kubelet.stderr);
+  } catch (err) {
+    await stopClusterKubelet(kubelet);
+    await api.close();
+    throw err;
+  }
   return {
     dir, api, kubelet, kubeconfig, reviewed,
     dispose: async () => {

@@ -31,6 +31,11 @@ export interface StreamProxyOptions {
   logger?: Logger;
   /** For an https URL: the client certificate to present and how to check the server's (defaults: none, Node's CAs). */
   tls?: Pick<HttpsRequestOptions, 'cert' | 'key' | 'ca' | 'rejectUnauthorized'>;
+  /**
+   * Writes the proxy's own refusals (the runtime unreachable, or not upgrading) on the client's
+   * socket. Default: plain text, as Go's kubelet answers; an API server answers a Status object.
+   */
+  refuse?: (socket: Duplex, status: number, message: string) => void;
 }
 
 /** A runtime's error answer is relayed up to this size (Go copies it all, within 10 s). */
@@ -123,6 +128,7 @@ export function proxyStream(req: IncomingMessage, client: UpgradedConnection, ta
     agent: false,
     ...(target.protocol === 'https:' ? opts.tls : {}),
   });
+  const refuse = opts.refuse ?? writeRawHttpError;
   let answered = false;
   const gone = () => { if (!answered) upstream.destroy(); };
   client.socket.once('close', gone);
@@ -141,13 +147,13 @@ export function proxyStream(req: IncomingMessage, client: UpgradedConnection, ta
     if (status >= 400) return relayErrorAnswer(res, client.socket);
     res.resume();
     opts.logger?.warn({ status }, 'Runtime streaming server did not upgrade the connection');
-    writeRawHttpError(client.socket, 500, `invalid upgrade response: status code ${status}`);
+    refuse(client.socket, 500, `invalid upgrade response: status code ${status}`);
   });
   upstream.once('error', (err) => {
     if (answered || client.socket.destroyed) return;
     answered = true;
     opts.logger?.warn({ err }, 'Runtime streaming server unreachable');
-    writeRawHttpError(client.socket, 500, `error dialing backend: ${err.message}`);
+    refuse(client.socket, 500, `error dialing backend: ${err.message}`);
   });
   upstream.end();
 }
