@@ -37,6 +37,7 @@ import { provideSystem } from './system.js';
 import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
 import { ServingCertificateSwitch } from '../adapters/certificates/serving-switch.js';
 import type { MachineInfo } from '../domain/node/host-types.js';
+import { hostCgroups, syncLoopPods } from './cgroups.js';
 
 type SupervisorActor = Actor<ReturnType<typeof provideSystem>>;
 
@@ -147,6 +148,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       return createApiClients({ ...o, clock, logger: actorLogger(logger, 'apiClients', 'apiserver') });
     },
     requestStop: (reason) => supervisor?.send({ type: 'kubelet.stop.requested', signal: reason }),
+    cgroups: hostCgroups,
+    pods: syncLoopPods(observers.views.syncLoop),
   };
 
   const actor = createActor(provideSystem(createEffects(deps)), {

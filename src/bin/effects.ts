@@ -22,6 +22,7 @@ import { createPodWorkerActors } from '../actors/pod-worker/pod-worker-actors.js
 import { createProbeActors } from '../actors/probe/probe-actors.js';
 import { createVolumeActors } from '../actors/volumes/volume-actors.js';
 import { checkRuntimeActor } from '../actors/runtime/check-runtime.js';
+import { createContainerManagerActors } from '../actors/container-manager/container-manager-actors.js';
 import type { RuntimeManager } from '../ports/runtime-manager.js';
 import { createPodSourceIo } from '../adapters/pod-sources/index.js';
 import { createProbers } from '../adapters/probers/index.js';
@@ -58,6 +59,10 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     containerDeletor: createContainerDeletorActor({ cri, logger: actorLogger(logger, 'containerDeletor', 'containerDeletor') }),
     ...createPodWorkerActors(lazyManager, clock),
     ...createVolumeActors(() => live.volumePlugins.require(), actorLogger(logger, 'volumeManager', 'volumeManager')),
+    ...createContainerManagerActors(() => live.containerManager.require(), (err) => {
+      logger.error({ err }, 'Failed to start ContainerManager');
+      deps.requestStop('container manager failed to start');
+    }),
     ...createProbeActors({
       probers: createProbers({ execSync: (id, cmd, timeout) => live.runtimeManager.require().execSync(id, cmd, timeout) }),
       logger: actorLogger(logger, 'probes', 'probe'),

@@ -49,6 +49,9 @@ const announceChange = (health: RuntimeHealth) =>
     const reason = runtimeHealth(check, context.lastSuccess, context.startedAtMs).reason;
     const syncLoop = system.get('syncLoop') as AnyActorRef | undefined;
     if (syncLoop) enqueue.sendTo(syncLoop, { type: 'runtime.health.changed', health, reason } satisfies RuntimeHealthChangedEvent);
+    // The first ready answer starts the container manager (Go: initializeRuntimeDependentModules).
+    const containerManager = system.get('containerManager') as AnyActorRef | undefined;
+    if (containerManager) enqueue.sendTo(containerManager, { type: 'runtime.health.changed', health, reason } satisfies RuntimeHealthChangedEvent);
     // Cluster mode: the node's Ready condition follows the runtime (Go: runtimeState.runtimeErrors/networkErrors).
     const nodeStatus = system.get('nodeStatus') as AnyActorRef | undefined;
     if (nodeStatus) {
