@@ -14,6 +14,7 @@ const ONE_RUNTIME = [
   'test/integration/kubectl-logs.e2e.test.ts',
   'test/integration/orphans.e2e.test.ts',
   'test/integration/pods.e2e.test.ts',
+  'test/integration/qos-cgroups.e2e.test.ts',
   'test/integration/runtime-outage.e2e.test.ts',
   'test/integration/stats-metrics.e2e.test.ts',
   'test/integration/stats-summary.e2e.test.ts',

@@ -2,8 +2,8 @@
  * The cgroupfs cgroup manager (Go's cgroupManagerImpl with libcontainer's fs/fs2 managers) over a
  * CgroupLayout: plain mkdir, file writes and rmdir under /sys/fs/cgroup.
  *
- * - v1: a cgroup is one directory per controller hierarchy; it is created in every mounted
- *   controller (as libcontainer does), and a new cpuset cgroup gets its parent's cpus and mems (the
+ * - v1: a cgroup is one directory per hierarchy; it is created in every mounted one, the named
+ *   (name=systemd) and hybrid unified ones too, where runc also puts containers; a new cpuset cgroup gets its parent's cpus and mems (the
  *   kernel leaves them empty, and an empty cpuset refuses tasks).
  * - v2: one directory; the parents' cgroup.subtree_control get every controller they have, so the
  *   cgroup has the cpu, memory and pids files to write.
@@ -40,10 +40,10 @@ export class Cgroupfs implements CgroupManager {
     return this.layout.version;
   }
 
-  /** The directories that make up `path`: one per mounted v1 hierarchy (deduplicated), or the v2 one. */
+  /** The directories that make up `path`: one per mounted v1 hierarchy, or the v2 one. */
   private dirs(path: string): string[] {
     if (this.layout.version === 'v2') return [join(this.layout.unifiedRoot, path)];
-    return [...new Set(this.layout.controllers.values())].map((mount) => join(mount, path));
+    return [...new Set([...this.layout.controllers.values(), ...this.layout.hierarchies])].map((mount) => join(mount, path));
   }
 
   private dirOf(controller: string, path: string): string {

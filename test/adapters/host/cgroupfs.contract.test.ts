@@ -1,30 +1,16 @@
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { detectCgroupLayout, parseV1ControllerMounts } from '../../../src/adapters/host/cgroup-layout.js';
+import { detectCgroupLayout, parseHierarchyMounts, parseV1ControllerMounts } from '../../../src/adapters/host/cgroup-layout.js';
 import { Cgroupfs } from '../../../src/adapters/host/cgroupfs.js';
 import type { CgroupManager } from '../../../src/ports/cgroups.js';
 import { FakeCgroups } from '../../fakes/fake-cgroups.js';
+import { cgroupsPart } from '../../support/real-parts.js';
 
-/** Root on a host whose cgroup file system is writable: the real adapter runs under a private root. */
-function hostCgroupsWritable(): boolean {
-  if (process.getuid?.() !== 0) return false;
-  try {
-    accessSync('/sys/fs/cgroup/memory', constants.W_OK);
-    return true;
-  } catch {
-    try {
-      accessSync('/sys/fs/cgroup/cgroup.controllers');
-      accessSync('/sys/fs/cgroup', constants.W_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-}
+const hostCgroupsWritable = () => cgroupsPart().missing === '';
 
 const ROOT = `/kubelet-ts-test-${process.pid}`;
 const managers: [string, () => Promise<CgroupManager>][] = [['FakeCgroups', async () => new FakeCgroups()]];
@@ -97,7 +83,7 @@ describe('detectCgroupLayout', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('finds v1 controller mounts in mountinfo, co-mounted ones sharing a mount point', async () => {
+  it('finds v1 controller mounts in mountinfo, co-mounted ones sharing a mount point, and every hierarchy', async () => {
     const mountinfo = [
       '30 25 0:26 / /sys/fs/cgroup/unified rw,nosuid shared:10 - cgroup2 cgroup2 rw,nsdelegate',
       '31 25 0:27 / /sys/fs/cgroup/cpu,cpuacct rw,nosuid shared:11 - cgroup cgroup rw,cpu,cpuacct',
@@ -108,6 +94,7 @@ describe('detectCgroupLayout', () => {
     expect([...parseV1ControllerMounts(mountinfo)]).toEqual([
       ['cpu', '/sys/fs/cgroup/cpu,cpuacct'], ['cpuacct', '/sys/fs/cgroup/cpu,cpuacct'], ['memory', '/sys/fs/cgroup/memory'],
     ]);
+    expect(parseHierarchyMounts(mountinfo)).toEqual(['/sys/fs/cgroup/unified', '/sys/fs/cgroup/cpu,cpuacct', '/sys/fs/cgroup/memory', '/sys/fs/cgroup/systemd']);
   });
 
   it('takes a mount root with cgroup.controllers for v2, and writes v2 files there', async () => {
