@@ -1,5 +1,6 @@
 /**
- * QoS and pod cgroups end to end on containerd (cgroupfs driver): the real binary with cgroupsPerQOS
+ * QoS and pod cgroups end to end on the embedded runtime and on containerd (cgroupfs driver): the
+ * real binary with cgroupsPerQOS
  * under a private cgroup root, three pods of the three QoS classes read back from the cgroup files
  * with Go's values, a container past its memory limit OOM-killed, and the pod cgroups gone once the
  * pods are. The root is made before the kubelet starts (Go requires it to exist) and destroyed after.
@@ -9,11 +10,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { detectCgroupLayout, type CgroupLayout } from '../../src/adapters/host/cgroup-layout.js';
 import { Cgroupfs } from '../../src/adapters/host/cgroupfs.js';
-import { allOf, cgroupsPart, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
+import { allOf, cgroupsPart, containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
 import { startStaticPodKubelet, until as waitUntil, type StaticPodKubelet } from '../support/daemon.js';
 
 const NODE = 'node-qos';
-const ROOT = `/kts-e2e-qos-${process.pid}`;
+let ROOT = '';
 const MiB = 2 ** 20;
 
 interface PodView {
@@ -48,13 +49,16 @@ function cgroupFile(controller: string, path: string, file: string): string {
   return readFileSync(join(mount, ROOT, path, file), 'utf8').trim();
 }
 
-describeNeeding(allOf(containerdPart(), cgroupsPart()), 'QoS and pod cgroups on containerd', () => {
+const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
+
+for (const rt of RUNTIMES) describeNeeding(allOf(partForEndpoint(rt.endpoint), cgroupsPart()), `QoS and pod cgroups on the ${rt.name} runtime`, () => {
   beforeAll(async () => {
+    ROOT = `/kts-e2e-qos-${rt.name}-${process.pid}`;
     layout = await detectCgroupLayout();
     cgroups = new Cgroupfs(layout);
     await cgroups.create(ROOT, {});
     k = await startStaticPodKubelet({
-      endpoint: containerdEndpoint(), nodeName: NODE, prefix: 'kts-qos-',
+      endpoint: rt.endpoint, nodeName: NODE, prefix: 'kts-qos-',
       config: ['cgroupsPerQOS: true', `cgroupRoot: ${ROOT}`, 'cgroupDriver: cgroupfs'],
       // This suite is the one whose kubelet makes cgroups (vitest.config.ts turns them off for the others).
       env: { KUBELET_TS_NO_QOS_CGROUPS: '' },

@@ -130,6 +130,20 @@ export class Cgroupfs implements CgroupManager {
     return parseCgroupFiles(this.layout.version, files);
   }
 
+  /** The cgroup.procs file of `path` in each hierarchy: a process written to each joins the cgroup everywhere. */
+  procsFiles(path: string): string[] {
+    return this.dirs(path).map((dir) => join(dir, 'cgroup.procs'));
+  }
+
+  /** How many processes the kernel's OOM killer took in `path` (v1 memory.oom_control, v2 memory.events); 0 when unknown. */
+  async oomKills(path: string): Promise<number> {
+    const file = this.layout.version === 'v2' ? 'memory.events' : 'memory.oom_control';
+    const controller = this.layout.version === 'v1' && !this.layout.controllers.has('memory') ? null : 'memory';
+    if (!controller) return 0;
+    const text = await readFile(join(this.dirOf(controller, path), file), 'utf8').catch(() => '');
+    return Number(/^oom_kill (\d+)$/m.exec(text)?.[1] ?? 0);
+  }
+
   async children(path: string): Promise<string[]> {
     // The memory hierarchy (v1) holds every pod cgroup the kubelet or the runtime made.
     const dir = this.layout.version === 'v2' ? this.dirs(path)[0]! : this.dirOf(this.layout.controllers.has('memory') ? 'memory' : 'cpu', path);
