@@ -19,6 +19,7 @@ import type { ResourceConfig } from '../../domain/cgroups/resource-config.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { CgroupManager } from '../../ports/cgroups.js';
 import type { CgroupLayout } from './cgroup-layout.js';
+import type { GroupUsage } from './proc-usage.js';
 
 /** The v1 controllers Go's Validate requires a cgroup to exist in (its whitelist, less systemd). */
 const REQUIRED_V1 = ['cpu', 'cpuacct', 'cpuset', 'memory', 'pids'];
@@ -142,6 +143,37 @@ export class Cgroupfs implements CgroupManager {
     if (!controller) return 0;
     const text = await readFile(join(this.dirOf(controller, path), file), 'utf8').catch(() => '');
     return Number(/^oom_kill (\d+)$/m.exec(text)?.[1] ?? 0);
+  }
+
+  /**
+   * What the cgroup charges, in a process group's terms (cAdvisor's reading): cpu time, the working
+   * set (usage less inactive file pages), anonymous memory, page faults and its processes. Undefined
+   * when the cgroup is gone.
+   */
+  async usage(path: string): Promise<GroupUsage | undefined> {
+    const v2 = this.layout.version === 'v2';
+    const read = (controller: string, file: string) =>
+      this.layout.version === 'v1' && !this.layout.controllers.has(controller) ? Promise.resolve(undefined) : readFile(join(this.dirOf(controller, path), file), 'utf8').catch(() => undefined);
+    const [cpu, usage, statText, procs] = await Promise.all([
+      read(v2 ? '' : 'cpuacct', v2 ? 'cpu.stat' : 'cpuacct.usage'),
+      read('memory', v2 ? 'memory.current' : 'memory.usage_in_bytes'),
+      read('memory', 'memory.stat'),
+      read('memory', 'cgroup.procs'),
+    ]);
+    if (usage === undefined || statText === undefined) return undefined;
+    const stat = new Map(statText.split('\n').map((l) => l.split(' ') as [string, string]).filter((kv) => kv.length === 2));
+    const n = (key: string) => BigInt(stat.get(v2 ? key : `total_${key}`) ?? 0);
+    const cpuNs = v2 ? BigInt(/^usage_usec (\d+)$/m.exec(cpu ?? '')?.[1] ?? 0) * 1000n : BigInt((cpu ?? '0').trim() || 0);
+    const used = BigInt(usage.trim() || 0);
+    const inactive = n('inactive_file');
+    return {
+      cpuNs,
+      residentBytes: used > inactive ? used - inactive : 0n,
+      anonBytes: n(v2 ? 'anon' : 'rss'),
+      minorFaults: n('pgfault'),
+      majorFaults: n('pgmajfault'),
+      processes: (procs ?? '').split('\n').filter((l) => l !== '').length,
+    };
   }
 
   async children(path: string): Promise<string[]> {
