@@ -3,9 +3,8 @@
  * the QoS container manager's periodic update, and housekeeping's cleanupOrphanedPodCgroups).
  *
  * Contract:
- * - `waitingForRuntime` until the runtime machine announces it ready the first time
- *   (`runtime.health.changed`): Go starts the container manager on the first successful
- *   updateRuntimeUp. Then `starting` runs `startContainerManager` (the node-allocatable and QoS
+ * - `waitingForRuntime` until the runtime machine's first answer with RuntimeReady (`runtime.up`,
+ *   whatever the network says): Go starts the container manager then, once, from updateRuntimeUp. Then `starting` runs `startContainerManager` (the node-allocatable and QoS
  *   cgroups, the enforced reservations); it failing leaves the machine in `failed`, as Go exits then.
  * - `running`: every `qosUpdatePeriodMs` (Go: one minute) `updateQosCgroups` recomputes the burstable
  *   shares, when QoS cgroups are on. `cgroups.pods.running` (from the syncLoop, once every source was
@@ -53,7 +52,7 @@ export interface ContainerManagerContext {
 }
 
 export type ContainerManagerEvent =
-  | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
+  | { type: 'runtime.up' }
   | { type: 'cgroups.pods.running'; podUids: string[] };
 
 /** Go's periodicQOSCgroupUpdateInterval. */
@@ -80,7 +79,6 @@ export const containerManagerMachine = setup({
     recordError: assign({ lastError: ({ event }) => serializeError((event as { error?: unknown }).error) }),
   },
   guards: {
-    isRuntimeReady: ({ event }) => event.type === 'runtime.health.changed' && event.health === 'ready',
     hasPendingSweep: ({ context }) => context.pendingKeep !== null,
     isQosEnabled: ({ context }) => context.input.qosCgroups,
   },
@@ -97,7 +95,7 @@ export const containerManagerMachine = setup({
   states: {
     waitingForRuntime: {
       meta: { description: 'initializeRuntimeDependentModules waits for the first runtime-up' },
-      on: { 'runtime.health.changed': { guard: 'isRuntimeReady', target: 'starting' } },
+      on: { 'runtime.up': { target: 'starting' } },
     },
     starting: {
       meta: { description: 'ContainerManager.Start: node-allocatable and QoS cgroups, enforced reservations' },

@@ -33,28 +33,26 @@ function start(o: { qosCgroups?: boolean; failStart?: boolean; holdSweeps?: bool
   return { actor, clock, calls, releases };
 }
 
-const runtimeReady = { type: 'runtime.health.changed', health: 'ready', reason: '' } as const;
+const runtimeUp = { type: 'runtime.up' } as const;
 
 describe('containerManagerMachine', () => {
-  it('waits for the runtime, then starts once it is first ready', async () => {
+  it('waits for the runtime, then starts once it is first up', async () => {
     const { actor, calls } = start();
-    actor.send({ type: 'runtime.health.changed', health: 'notReady', reason: 'no network' });
-    await settle();
     expect(actor.getSnapshot().value).toBe('waitingForRuntime');
-    actor.send(runtimeReady);
+    actor.send(runtimeUp);
     await settle();
     expect(calls).toEqual(['start']);
     expect(actor.getSnapshot().matches({ running: 'idle' })).toBe(true);
     expect(actor.getSnapshot().context.started).toEqual(started);
-    // Later health changes do not start it again.
-    actor.send(runtimeReady);
+    // The runtime says it once; a repeat would not start it again.
+    actor.send(runtimeUp);
     await settle();
     expect(calls).toEqual(['start']);
   });
 
   it('stays in failed with the error when the start fails', async () => {
     const { actor } = start({ failStart: true });
-    actor.send(runtimeReady);
+    actor.send(runtimeUp);
     await settle();
     expect(actor.getSnapshot().value).toBe('failed');
     expect(actor.getSnapshot().context.lastError).toMatchObject({ code: 'KLT_ERR_CGROUP' });
@@ -62,14 +60,14 @@ describe('containerManagerMachine', () => {
 
   it('updates the QoS cgroups every period on the injected clock, and not at all without cgroupsPerQOS', async () => {
     const on = start();
-    on.actor.send(runtimeReady);
+    on.actor.send(runtimeUp);
     await settle();
     on.clock.increment(60_000);
     await settle();
     expect(on.calls).toEqual(['start', 'updateQos']);
 
     const off = start({ qosCgroups: false });
-    off.actor.send(runtimeReady);
+    off.actor.send(runtimeUp);
     await settle();
     off.clock.increment(120_000);
     await settle();
@@ -79,7 +77,7 @@ describe('containerManagerMachine', () => {
   it('sweeps pod cgroups when told which pods may run, keeping a request that came before the start', async () => {
     const { actor, calls } = start();
     actor.send({ type: 'cgroups.pods.running', podUids: ['b', 'a'] });
-    actor.send(runtimeReady);
+    actor.send(runtimeUp);
     await settle();
     expect(calls).toEqual(['start', 'cleanup a,b']);
     expect(actor.getSnapshot().context.lastSweep).toEqual({ removed: [] });
@@ -87,7 +85,7 @@ describe('containerManagerMachine', () => {
 
   it('runs the latest request that arrived during a sweep after it', async () => {
     const { actor, calls, releases } = start({ holdSweeps: true });
-    actor.send(runtimeReady);
+    actor.send(runtimeUp);
     await settle();
     actor.send({ type: 'cgroups.pods.running', podUids: ['a'] });
     await settle();
