@@ -30,6 +30,9 @@ import { actorLogger } from '../log.js';
 import { lateHeartbeatApi, lateNodeApi, lateStatusPodApi } from './late-clients.js';
 import type { SystemEffects } from './system.js';
 
+/** The stop reason when ContainerManager.Start fails: the daemon then exits 1, as Go's kubelet does. */
+export const CONTAINER_MANAGER_START_FAILED = 'container manager failed to start';
+
 export function createEffects(deps: PhaseDeps): SystemEffects {
   const { live, clock, logger } = deps;
   // Each late slot throws a KubeletBug naming its phase when an effect runs before that phase.
@@ -61,7 +64,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     ...createVolumeActors(() => live.volumePlugins.require(), actorLogger(logger, 'volumeManager', 'volumeManager')),
     ...createContainerManagerActors(() => live.containerManager.require(), (err) => {
       logger.error({ err }, 'Failed to start ContainerManager');
-      deps.requestStop('container manager failed to start');
+      deps.requestStop(`${CONTAINER_MANAGER_START_FAILED}: ${err instanceof Error ? err.message : String(err)}`);
     }),
     ...createProbeActors({
       probers: createProbers({ execSync: (id, cmd, timeout) => live.runtimeManager.require().execSync(id, cmd, timeout) }),
