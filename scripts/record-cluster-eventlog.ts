@@ -43,6 +43,8 @@ async function main() {
   writeFileSync(cfg, [
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
     `staticPodPath: ${manifests}`, `podLogsDir: ${join(dir, 'logs')}`, 'containerRuntimeEndpoint: embedded',
+    // A recording makes no cgroups on the host it runs on.
+    'cgroupsPerQOS: false', 'enforceNodeAllocatable: []',
     'enableServer: false', 'healthzPort: 0', '',
   ].join('\n'));
 

@@ -41,6 +41,8 @@ async function main() {
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
     `staticPodPath: ${manifests}`, `podLogsDir: ${join(dir, 'logs')}`, 'containerRuntimeEndpoint: embedded',
     'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
+    // A recording makes no cgroups on the host it runs on.
+    'cgroupsPerQOS: false', 'enforceNodeAllocatable: []',
     'enableServer: false', 'healthzPort: 0', '',
   ].join('\n'));
   const bin = resolve('dist/bundle/kubelet.js');

@@ -25,7 +25,7 @@ import { activePhase, type SupervisorContext } from '../machines/supervisor.mach
 import { actorLogger, createRootLogger, type Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
 import { createConfigSteps, maskForConfigz } from './config-steps.js';
-import { createEffects } from './effects.js';
+import { CONTAINER_MANAGER_START_FAILED, createEffects } from './effects.js';
 import { createHealthChecks } from './health-checks.js';
 import { createHostPorts } from './host-ports.js';
 import { createJournalOpener } from './journal-opener.js';
@@ -37,6 +37,7 @@ import { provideSystem } from './system.js';
 import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
 import { ServingCertificateSwitch } from '../adapters/certificates/serving-switch.js';
 import type { MachineInfo } from '../domain/node/host-types.js';
+import { hostCgroups, syncLoopPods } from './cgroups.js';
 
 type SupervisorActor = Actor<ReturnType<typeof provideSystem>>;
 
@@ -147,6 +148,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       return createApiClients({ ...o, clock, logger: actorLogger(logger, 'apiClients', 'apiserver') });
     },
     requestStop: (reason) => supervisor?.send({ type: 'kubelet.stop.requested', signal: reason }),
+    cgroups: hostCgroups,
+    pods: syncLoopPods(observers.views.syncLoop),
   };
 
   const actor = createActor(provideSystem(createEffects(deps)), {
@@ -227,6 +230,10 @@ function reportExit(context: SupervisorContext, io: DaemonIo, logger: Logger): n
     return 1;
   }
   logger.info({ signal: context.stop?.signal, outcome: context.stopOutcome }, 'Kubelet stopped');
+  if (context.stop?.signal.startsWith(CONTAINER_MANAGER_START_FAILED)) {
+    io.stderr(`kubelet-ts: ${context.stop.signal}\n`);
+    return 1;
+  }
   return 0;
 }
 

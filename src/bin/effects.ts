@@ -22,12 +22,16 @@ import { createPodWorkerActors } from '../actors/pod-worker/pod-worker-actors.js
 import { createProbeActors } from '../actors/probe/probe-actors.js';
 import { createVolumeActors } from '../actors/volumes/volume-actors.js';
 import { checkRuntimeActor } from '../actors/runtime/check-runtime.js';
+import { createContainerManagerActors } from '../actors/container-manager/container-manager-actors.js';
 import type { RuntimeManager } from '../ports/runtime-manager.js';
 import { createPodSourceIo } from '../adapters/pod-sources/index.js';
 import { createProbers } from '../adapters/probers/index.js';
 import { actorLogger } from '../log.js';
 import { lateHeartbeatApi, lateNodeApi, lateStatusPodApi } from './late-clients.js';
 import type { SystemEffects } from './system.js';
+
+/** The stop reason when ContainerManager.Start fails: the daemon then exits 1, as Go's kubelet does. */
+export const CONTAINER_MANAGER_START_FAILED = 'container manager failed to start';
 
 export function createEffects(deps: PhaseDeps): SystemEffects {
   const { live, clock, logger } = deps;
@@ -58,6 +62,10 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     containerDeletor: createContainerDeletorActor({ cri, logger: actorLogger(logger, 'containerDeletor', 'containerDeletor') }),
     ...createPodWorkerActors(lazyManager, clock),
     ...createVolumeActors(() => live.volumePlugins.require(), actorLogger(logger, 'volumeManager', 'volumeManager')),
+    ...createContainerManagerActors(() => live.containerManager.require(), (err) => {
+      logger.error({ err }, 'Failed to start ContainerManager');
+      deps.requestStop(`${CONTAINER_MANAGER_START_FAILED}: ${err instanceof Error ? err.message : String(err)}`);
+    }),
     ...createProbeActors({
       probers: createProbers({ execSync: (id, cmd, timeout) => live.runtimeManager.require().execSync(id, cmd, timeout) }),
       logger: actorLogger(logger, 'probes', 'probe'),

@@ -7,6 +7,7 @@
  *               ├─ certificateManager           (cluster mode, rotateCertificates)
  *               ├─ servingCertificateManager    (cluster mode, serverTLSBootstrap)
  *               ├─ volumeManager ── volume:<uid>:<name>   (one per pod volume)
+ *               ├─ containerManager             (QoS and pod cgroups, after the first runtime-up)
  *               ├─ statusManager, nodeStatus, nodeLease   (cluster mode)
  *               └─ syncLoop ─┬─ podConfig       (file, http and api sources)
  *                            ├─ pleg
@@ -32,6 +33,7 @@ import { STATUS_MANAGER_EFFECTS, statusManagerMachine } from '../machines/status
 import { SYNC_LOOP_EFFECTS, syncLoopMachine } from '../machines/sync-loop.machine.js';
 import { VOLUME_EFFECTS, volumeMachine } from '../machines/volume.machine.js';
 import { VOLUME_MANAGER_EFFECTS, volumeManagerMachine } from '../machines/volume-manager.machine.js';
+import { CONTAINER_MANAGER_EFFECTS, containerManagerMachine } from '../machines/container-manager.machine.js';
 
 /** Every effectful actor src in the system, by the machine that invokes it. */
 export const SUPERVISOR_EFFECTS = [...PHASE_IDS, 'stopSubsystems'] as const;
@@ -50,6 +52,7 @@ export const SYSTEM_EFFECTS: readonly string[] = [
   ...SERVING_CERTIFICATE_MANAGER_EFFECTS,
   ...VOLUME_MANAGER_EFFECTS,
   ...VOLUME_EFFECTS,
+  ...CONTAINER_MANAGER_EFFECTS,
 ];
 
 /** The actor logic a machine's `setup({ actors })` declares, by src: what `provide()` accepts. */
@@ -74,7 +77,8 @@ export type SystemEffects = EffectsOf<typeof supervisorMachine, typeof SUPERVISO
   & EffectsOf<typeof certificateManagerMachine, typeof CERTIFICATE_MANAGER_EFFECTS>
   & EffectsOf<typeof servingCertificateManagerMachine, typeof SERVING_CERTIFICATE_MANAGER_EFFECTS>
   & EffectsOf<typeof volumeManagerMachine, typeof VOLUME_MANAGER_EFFECTS>
-  & EffectsOf<typeof volumeMachine, typeof VOLUME_EFFECTS>;
+  & EffectsOf<typeof volumeMachine, typeof VOLUME_EFFECTS>
+  & EffectsOf<typeof containerManagerMachine, typeof CONTAINER_MANAGER_EFFECTS>;
 
 /**
  * Every effect inert, for replay: the log answers for them. An actor that never answers and never
@@ -113,6 +117,7 @@ export interface MachineOverrides {
   servingCertificateManager?: typeof servingCertificateManagerMachine;
   volumeManager?: typeof volumeManagerMachine;
   volume?: typeof volumeMachine;
+  containerManager?: typeof containerManagerMachine;
 }
 
 export function provideSystem(effects: SystemEffects, overrides: MachineOverrides = {}) {
@@ -137,6 +142,7 @@ export function provideSystem(effects: SystemEffects, overrides: MachineOverride
       volumeManager: (overrides.volumeManager ?? volumeManagerMachine).provide({
         actors: { ...pick(effects, VOLUME_MANAGER_EFFECTS), volume: (overrides.volume ?? volumeMachine).provide({ actors: pick(effects, VOLUME_EFFECTS) }) },
       }),
+      containerManager: (overrides.containerManager ?? containerManagerMachine).provide({ actors: pick(effects, CONTAINER_MANAGER_EFFECTS) }),
       syncLoop,
     },
   });

@@ -17,6 +17,7 @@ import { supervisorMachine } from './supervisor.machine.js';
 import { syncLoopMachine } from './sync-loop.machine.js';
 import { volumeManagerMachine } from './volume-manager.machine.js';
 import { volumeMachine } from './volume.machine.js';
+import { containerManagerMachine } from './container-manager.machine.js';
 
 export const MACHINES = {
   supervisor: supervisorMachine,
@@ -33,6 +34,7 @@ export const MACHINES = {
   servingCertificateManager: servingCertificateManagerMachine,
   volumeManager: volumeManagerMachine,
   volume: volumeMachine,
+  containerManager: containerManagerMachine,
 } as const;
 
 export type MachineName = keyof typeof MACHINES;

@@ -12,6 +12,7 @@ import type { NodeName } from '../domain/node/node-name.js';
 import type { PhaseId } from '../domain/phases.js';
 import type { AllocatableResult } from '../domain/resources/allocatable.js';
 import type { CertificateManagerInput } from './certificate-manager.machine.js';
+import type { ContainerManagerInput } from './container-manager.machine.js';
 import type { NodeLeaseMachineInput } from './node-lease.machine.js';
 import type { NodeStatusMachineInput } from './node-status.machine.js';
 import type { RuntimeMachineInput } from './runtime.machine.js';
@@ -24,6 +25,8 @@ export interface KubeletRunOutput {
   runtime?: RuntimeMachineInput;
   /** volumeManager.Run: the volumes of every pod, mounted before its containers start. */
   volumeManager?: VolumeManagerInput;
+  /** ContainerManager.Start (on the first runtime-up), QoS updates and pod cgroup housekeeping. */
+  containerManager?: ContainerManagerInput;
   syncLoop?: SyncLoopInput;
   /** Cluster mode only: node registration and status, the node lease, pod statuses to the API server. */
   nodeStatus?: NodeStatusMachineInput;

@@ -26,7 +26,16 @@ export interface RuntimeMachineContext {
   reason: string;
   /** The health last announced to the syncLoop, so only changes are sent. */
   announced: RuntimeHealth | null;
+  /** RuntimeReady was seen: the container manager was told (`runtime.up`), once. */
+  runtimeUp: boolean;
 }
+
+/**
+ * Sent once to the container manager (system id `containerManager`) on the first answer with
+ * RuntimeReady, whatever the network says: Go's updateRuntimeUp runs initializeRuntimeDependentModules
+ * then, once (oneTimeInitializer).
+ */
+export interface RuntimeUpEvent { type: 'runtime.up' }
 
 /** Sent to the syncLoop (system id `syncLoop`) when the runtime's health changes. */
 export interface RuntimeHealthChangedEvent { type: 'runtime.health.changed'; health: RuntimeHealth; reason: string }
@@ -62,6 +71,14 @@ const announceChange = (health: RuntimeHealth) =>
     }
   });
 
+const announceRuntimeUp = enqueueActions<RuntimeMachineContext, AnyEventObject, undefined, AnyEventObject, never, never, never, never, never>(({ context, event, enqueue, system }) => {
+  const check = answer(event);
+  if (context.runtimeUp || !check.ok || check.runtimeReady !== true) return;
+  const containerManager = system.get('containerManager') as AnyActorRef | undefined;
+  if (containerManager) enqueue.sendTo(containerManager, { type: 'runtime.up' } satisfies RuntimeUpEvent);
+  enqueue.assign({ runtimeUp: true });
+});
+
 export const runtimeMachine = setup({
   types: { context: {} as RuntimeMachineContext, input: {} as RuntimeMachineInput },
   actors: {
@@ -79,6 +96,7 @@ export const runtimeMachine = setup({
     last: null,
     reason: 'no status from the container runtime yet',
     announced: null,
+    runtimeUp: false,
   }),
   initial: 'connecting',
   states: {
@@ -104,7 +122,7 @@ function cycle(initial: 'waiting' | 'checking'): { initial: string; states: Reco
             target: `#runtime.${health}`,
             guard: ({ context, event }: { context: RuntimeMachineContext; event: AnyEventObject }) =>
               runtimeHealth(answer(event), context.lastSuccess, context.startedAtMs).health === health,
-            actions: [announceChange(health), assign(({ context, event }: { context: RuntimeMachineContext; event: AnyEventObject }) => ({
+            actions: [announceChange(health), announceRuntimeUp, assign(({ context, event }: { context: RuntimeMachineContext; event: AnyEventObject }) => ({
               last: answer(event),
               lastSuccess: answer(event).ok ? answer(event) : context.lastSuccess,
               reason: runtimeHealth(answer(event), context.lastSuccess, context.startedAtMs).reason,

@@ -10,7 +10,8 @@
  * - A phase actor may tell the supervisor what it waits on (`phase.waiting`), for /debug/actors,
  *   the report and the visualizer.
  * - `startKubelet.run` (Kubelet.Run) answers with the inputs of the long-lived subsystems; the
- *   supervisor then spawns them as its children: `volumeManager` (volumeManager.Run), `runtime` (updateRuntimeUp), and in cluster mode
+ *   supervisor then spawns them as its children: `volumeManager` (volumeManager.Run), `containerManager`
+ *   (started on the first runtime-up), `runtime` (updateRuntimeUp), and in cluster mode
  *   `statusManager`, `nodeStatus` and `nodeLease`, then `syncLoop` (pod config, PLEG, pod workers,
  *   probes). They live until the stop.
  * - `kubelet.stop.requested` (a signal) at any point before the end starts an orderly stop: the
@@ -70,7 +71,7 @@ const phaseActors = Object.fromEntries(PHASE_IDS.map((id) => [id, notProvided(id
 
 
 /** The long-lived subsystems in start order (stopped in reverse). */
-export const SUBSYSTEMS = ['certificateManager', 'servingCertificateManager', 'volumeManager', 'runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'syncLoop'] as const;
+export const SUBSYSTEMS = ['certificateManager', 'servingCertificateManager', 'volumeManager', 'containerManager', 'runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'syncLoop'] as const;
 
 const spawnSubsystems = enqueueActions(({ enqueue, event }: { enqueue: { spawnChild: (src: string, opts: object) => void }; event: AnyEventObject }) => {
   const out = ((event as { output?: KubeletRunOutput }).output ?? {}) as KubeletRunOutput;
@@ -118,6 +119,7 @@ export const supervisorMachine = setup({
     certificateManager: subsystemSlot<NonNullable<KubeletRunOutput['certificateManager']>>(),
     servingCertificateManager: subsystemSlot<NonNullable<KubeletRunOutput['servingCertificateManager']>>(),
     volumeManager: subsystemSlot<NonNullable<KubeletRunOutput['volumeManager']>>(),
+    containerManager: subsystemSlot<NonNullable<KubeletRunOutput['containerManager']>>(),
   },
   actions: {
     recordWaiting: assign({

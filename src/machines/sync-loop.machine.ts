@@ -137,6 +137,12 @@ export interface PodAdmissionRejected {
 }
 
 export const podWorkerId = (uid: string) => `pod:${uid}`;
+
+/** Pods whose worker is not done (active or terminating) and orphans being killed, sorted. */
+function possiblyRunningPods(context: SyncLoopContext): string[] {
+  const running = Object.entries(context.pods).filter(([, e]) => e.lifecycle === 'active' || e.lifecycle === 'terminating').map(([uid]) => uid);
+  return [...running, ...Object.keys(context.orphans)].sort();
+}
 export const probeWorkerId = (uid: string, container: string, probe: ProbeType) => `probe:${uid}:${container}:${probe}`;
 
 export const syncLoopMachine = setup({
@@ -189,6 +195,11 @@ export const syncLoopMachine = setup({
       const volumeManager = system.get('volumeManager') as AnyActorRef | undefined;
       if (volumeManager) enqueue.sendTo(volumeManager, { type: 'volumes.pods.known', podUids: [...Object.keys(context.pods), ...Object.keys(context.orphans)] });
     }),
+    /** Housekeeping's cleanupOrphanedPodCgroups: the cgroups of pods that may still run are kept. */
+    cleanupOrphanedPodCgroups: enqueueActions(({ context, enqueue, system }) => {
+      const containerManager = system.get('containerManager') as AnyActorRef | undefined;
+      if (containerManager && context.sourcesReady) enqueue.sendTo(containerManager, { type: 'cgroups.pods.running', podUids: possiblyRunningPods(context) });
+    }),
   },
 }).createMachine({
   id: 'syncLoop',
@@ -202,7 +213,7 @@ export const syncLoopMachine = setup({
   states: {
     waitingForSources: {
       meta: { description: 'pods are admitted and run; housekeeping waits until every source has been seen' },
-      on: { 'pod.config.sourcesReady': { target: 'syncing', actions: [assign({ sourcesReady: true }), 'killOrphans', 'cleanupOrphanedPodDirectories'] } },
+      on: { 'pod.config.sourcesReady': { target: 'syncing', actions: [assign({ sourcesReady: true }), 'killOrphans', 'cleanupOrphanedPodDirectories', 'cleanupOrphanedPodCgroups'] } },
     },
     syncing: {
       meta: { description: 'every source seen: pods removed from all sources are cleaned up, orphaned pods killed' },
@@ -403,6 +414,7 @@ export const syncLoopMachine = setup({
           enqueue.stopChild(podWorkerId(uid));
           const { [uid]: _done, ...orphans } = context.orphans;
           enqueue.assign({ orphans });
+          enqueue('cleanupOrphanedPodCgroups');
           if (orphan.deferred) enqueue.raise({ type: 'pod.config.updated', op: 'ADD', source: orphan.deferred.source, pods: [orphan.deferred.pod] });
           return;
         }
@@ -422,6 +434,8 @@ export const syncLoopMachine = setup({
         if (entry.removed) delete pods[uid];
         else pods[uid] = terminated;
         enqueue.assign({ pods });
+        // Nothing of the pod runs any more: its cgroup goes (Go: the next housekeeping's cleanup).
+        enqueue('cleanupOrphanedPodCgroups');
       }),
     },
   },

@@ -18,8 +18,8 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs the binary; a hang shows as a null status (killed at the timeout). */
-function run(args: string[]) {
-  return spawnSync(process.execPath, [BIN, '--debug-address=', '--container-runtime-endpoint=embedded', ...args], { encoding: 'utf8', timeout: 20_000 });
+function run(args: string[], env: Record<string, string> = {}) {
+  return spawnSync(process.execPath, [BIN, '--debug-address=', '--container-runtime-endpoint=embedded', ...args], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, ...env } });
 }
 
 function configFile(name: string, body: string): string {
@@ -71,5 +71,17 @@ describe('kubelet-ts start-up with hostile input (#14)', () => {
       expect(r.stderr).toContain(field);
     }
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it.each([
+    ['a cgroup root that does not exist', ['--cgroup-root=/kts-missing-root'], 'has some missing paths', '/kts-missing-root'],
+    ['the systemd cgroup driver', ['--cgroup-driver=systemd'], 'cgroupDriver (--cgroup-driver) "systemd"', 'use "cgroupfs"'],
+  ])('fails start-up in run.containerManager for %s, naming it (cgroupsPerQOS on)', (_what, args, error, path) => {
+    // QoS cgroups on for this run: vitest.config.ts turns them off for every other kubelet.
+    const r = run([`--root-dir=${join(dir, 'root')}`, `--event-log=${join(dir, 'events')}`, ...args], { KUBELET_TS_NO_QOS_CGROUPS: '' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('start-up failed in phase run.containerManager: KLT_ERR_CONFIG_INVALID: invalid configuration:');
+    expect(r.stderr).toContain(error);
+    expect(r.stderr).toContain(path);
   });
 });

@@ -109,3 +109,28 @@ describe('runtimeMachine and the syncLoop', () => {
     expect(seen.map((s) => s.health)).toEqual(['ready', 'notReady', 'ready', 'down']);
   });
 });
+
+describe('runtimeMachine and the container manager', () => {
+  it('says runtime.up once, on the first answer with RuntimeReady, even while the network is not ready', async () => {
+    const clock = new SimulatedClock();
+    const seen: string[] = [];
+    const answers = [failed, noNetwork, ready, failed, ready];
+    let calls = 0;
+    const parent = setup({
+      actors: {
+        runtime: runtimeMachine.provide({ actors: { checkRuntime: fromPromise(async () => ({ ...answers[Math.min(calls++, answers.length - 1)]!, observedAtMs: clock.now() })) } }),
+        containerManager: fromCallback<{ type: string }>(({ receive }) => { receive((e) => void seen.push(e.type)); }),
+      },
+    }).createMachine({
+      invoke: [
+        { src: 'containerManager', systemId: 'containerManager' },
+        { src: 'runtime', input: { startedAtMs: 0 } },
+      ],
+    });
+    createActor(parent, { clock }).start();
+    await settle();
+    expect(seen).toEqual([]);
+    for (let i = 0; i < 4; i++) await tick(clock, 5_000);
+    expect(seen).toEqual(['runtime.up']);
+  });
+});

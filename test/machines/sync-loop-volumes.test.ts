@@ -34,9 +34,10 @@ type VolumeRequest =
   | { type: 'volumes.pod.release'; podUid: string; removeDirectory: boolean }
   | { type: 'volumes.pods.known'; podUids: string[] };
 
-/** A syncLoop beside a fake volume manager (system id `volumeManager`) that records what it is told. */
+/** A syncLoop beside a fake volume manager and container manager (by their system ids) that record what they are told. */
 function start() {
   const told: VolumeRequest[] = [];
+  const cgroupsTold: { type: 'cgroups.pods.running'; podUids: string[] }[] = [];
   const machine = syncLoopMachine.provide({
     actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: idle as never, containerDeletor: idle as never },
   });
@@ -46,17 +47,19 @@ function start() {
     actors: {
       syncLoop: machine,
       volumeManager: fromCallback<VolumeRequest>(({ receive }) => { receive((e) => void told.push(e)); }),
+      containerManager: fromCallback<(typeof cgroupsTold)[number]>(({ receive }) => { receive((e) => void cgroupsTold.push(e)); }),
     },
   }).createMachine({
     invoke: [
       { src: 'volumeManager', systemId: 'volumeManager' },
+      { src: 'containerManager', systemId: 'containerManager' },
       { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input },
     ],
   });
   const root = createActor(parent).start();
   const loop = root.system.get('syncLoop') as AnyActorRef;
   const worker = (uid: string) => (loop.getSnapshot() as { children: Record<string, AnyActorRef> }).children[`pod:${uid}`];
-  return { loop, told, worker };
+  return { loop, told, cgroupsTold, worker };
 }
 
 describe('syncLoopMachine and the volume manager', () => {
@@ -107,5 +110,25 @@ describe('syncLoopMachine and the volume manager', () => {
     expect(told).toEqual([{ type: 'volumes.pods.known', podUids: ['u1', 'u2', 'orphan'] }]);
     loop.send({ type: 'pod.config.sourcesReady' });
     expect(told).toHaveLength(1);
+  });
+});
+
+describe('syncLoopMachine and the container manager', () => {
+  it('names the pods that may run once every source was seen, and again when a worker is done', () => {
+    const { loop, cgroupsTold, worker } = start();
+    loop.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u2'), pod('u1')] });
+    expect(cgroupsTold).toEqual([]);
+    loop.send({ type: 'pod.config.sourcesReady' });
+    expect(cgroupsTold).toEqual([{ type: 'cgroups.pods.running', podUids: ['u1', 'u2'] }]);
+    loop.send({ type: 'pod.config.updated', op: 'DELETE', source: 'file', pods: [pod('u1')] });
+    expect(worker('u1')).toBeUndefined();
+    expect(cgroupsTold.at(-1)).toEqual({ type: 'cgroups.pods.running', podUids: ['u2'] });
+  });
+
+  it('tells it nothing before every source was seen', () => {
+    const { loop, cgroupsTold } = start();
+    loop.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1')] });
+    loop.send({ type: 'pod.config.updated', op: 'DELETE', source: 'file', pods: [pod('u1')] });
+    expect(cgroupsTold).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@
  *   provide it (so a local run never reports "0 skipped" while suites did not run);
  * - it is missing in CI (CI=true): one failing test naming the part, never a skip.
  */
-import { existsSync } from 'node:fs';
+import { accessSync, constants, existsSync } from 'node:fs';
 import { describe, it } from 'vitest';
 
 export interface RealPart {
@@ -37,6 +37,20 @@ export function chromiumPart(path: string): RealPart {
 
 export function kubectlPart(path: string): RealPart {
   return { name: 'kubectl', missing: existsSync(path) ? '' : `kubectl is not installed at ${path} (apt-get install kubernetes-client)` };
+}
+
+/** Root with a writable cgroup file system (v1's memory hierarchy or v2's unified one): suites that make cgroups under a private root. */
+export function cgroupsPart(): RealPart {
+  const writable = (path: string) => {
+    try {
+      accessSync(path, constants.W_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const ok = process.getuid?.() === 0 && (writable('/sys/fs/cgroup/memory') || (existsSync('/sys/fs/cgroup/cgroup.controllers') && writable('/sys/fs/cgroup')));
+  return { name: 'writable cgroups', missing: ok ? '' : 'not root, or /sys/fs/cgroup is read-only (run as root on a host or privileged container)' };
 }
 
 /** Several parts as one: there when each is, missing what any misses. */

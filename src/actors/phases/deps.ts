@@ -19,6 +19,9 @@ import type { Lifetimes } from './lifetimes.js';
 import type { LiveState } from './live-state.js';
 import type { PhaseOutputs } from '../../machines/supervisor.machine.js';
 import type { VolumeHostFactory } from '../../ports/volume-host.js';
+import type { CgroupManager } from '../../ports/cgroups.js';
+import type { Pod } from '../../domain/pod/types.js';
+import type { CgroupDriver } from '../../domain/node/cgroup-roots.js';
 
 export interface PhaseDeps {
   argv: string[];
@@ -63,4 +66,8 @@ export interface PhaseDeps {
   requestStop: (reason: string) => void;
   /** runKubelet.newMainKubelet: the ConfigMap, Secret and token managers and the volume plugins. */
   createVolumeHost: VolumeHostFactory;
+  /** run.containerManager with cgroupsPerQOS: the host's cgroups (their version found on first use). */
+  cgroups: (driver: CgroupDriver) => Promise<CgroupManager>;
+  /** The syncLoop's pods as the container manager reads them: active ones, and the uids that may still run. */
+  pods: { active: () => Pod[]; possiblyRunning: () => ReadonlySet<string> };
 }

@@ -88,6 +88,8 @@ export function kubeletPhases(deps: PhaseDeps) {
           resolvConf: c.resolvConf,
           cpuCfsQuota: c.cpuCFSQuota,
           cpuCfsQuotaPeriodMicros: parseGoDuration(c.cpuCFSQuotaPeriod) * 1000,
+          cgroupParentFor: (pod) => live.containerManager.require().cgroupParentFor(pod),
+          ensurePodCgroup: (pod) => live.containerManager.require().ensurePod(pod),
         },
         // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".
         pod: { rootDir, files: volumes.files, ...(api ? { sources: volumes.sources } : {}) },
@@ -142,6 +144,8 @@ export function kubeletPhases(deps: PhaseDeps) {
       const out: KubeletRunOutput = {
         // volumeManager.Run: started before the runtime checks and the syncLoop, as in Kubelet.Run.
         volumeManager: {},
+        // Started by the runtime's first ready answer (initializeRuntimeDependentModules).
+        containerManager: { qosCgroups: outputOf(input, 'run.cgroupRoots').qos !== null },
         runtime: { startedAtMs: deps.clock.now() },
         syncLoop: {
           nodeName,

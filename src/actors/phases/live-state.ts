@@ -14,6 +14,7 @@ import type { EventRecorder } from '../../ports/event-recorder.js';
 import type { RuntimeManager } from '../../ports/runtime-manager.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
 import type { VolumePlugins } from '../../ports/volumes.js';
+import type { ContainerManager } from '../container-manager/container-manager.js';
 
 export class LateSlot<T> {
   private value: T | undefined;
@@ -55,6 +56,8 @@ export interface LiveState {
   readonly volumeSources: LateSlot<VolumeSources>;
   /** The volume plugins the volume manager's effects call. */
   readonly volumePlugins: LateSlot<VolumePlugins>;
+  /** QoS and pod cgroups (NewContainerManager); the containerManager machine and pod syncs use it. */
+  readonly containerManager: LateSlot<ContainerManager>;
 }
 
 export function createLiveState(): LiveState {
@@ -69,5 +72,6 @@ export function createLiveState(): LiveState {
     events: new LateSlot('the event recorder', 'run.eventRecorder'),
     volumeSources: new LateSlot('the ConfigMap, Secret and token managers', 'runKubelet.newMainKubelet'),
     volumePlugins: new LateSlot('the volume plugins', 'runKubelet.newMainKubelet'),
+    containerManager: new LateSlot('the container manager', 'run.containerManager'),
   };
 }

@@ -15,6 +15,16 @@ import { createApiEventRecorder, createLogEventRecorder } from '../api-pods/even
 import { nodeSideSettings } from '../../domain/node-status/node-side-settings.js';
 import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
+import { createContainerManager } from '../container-manager/container-manager.js';
+import { parseGoDuration } from '../../domain/config/duration.js';
+
+/**
+ * KUBELET_TS_NO_QOS_CGROUPS=1: this run creates no cgroup at all, as with `cgroupsPerQOS: false` and
+ * `enforceNodeAllocatable: []`, whatever the configuration says. For the test and bench daemons
+ * (vitest.config.ts and bench/run.ts set it), which must not make /kubepods on the host they run
+ * on; the cgroup end-to-end test unsets it. Not a kubelet flag: Go has no such switch.
+ */
+export const NO_QOS_CGROUPS_ENV = 'KUBELET_TS_NO_QOS_CGROUPS';
 
 
 /** The authenticators and authorizer the kubelet server will use (server.go BuildAuth). */
@@ -92,11 +102,13 @@ export function runPhases(deps: PhaseDeps) {
     'run.auth': phaseActor(async () => authPlan(settings.config(live), standalone())),
     'run.cgroupRoots': phaseActor(async () => {
       const c = settings.config(live);
+      const noQosCgroups = deps.env[NO_QOS_CGROUPS_ENV] === '1';
+      if (noQosCgroups) deps.logger.info({ env: NO_QOS_CGROUPS_ENV }, 'QoS and pod cgroups are off for this run: cgroupsPerQOS and enforceNodeAllocatable are ignored');
       const cg: CgroupConfig = {
         cgroupRoot: c.cgroupRoot,
-        cgroupsPerQOS: c.cgroupsPerQOS,
+        cgroupsPerQOS: c.cgroupsPerQOS && !noQosCgroups,
         cgroupDriver: c.cgroupDriver,
-        enforceNodeAllocatable: c.enforceNodeAllocatable,
+        enforceNodeAllocatable: noQosCgroups ? [] : c.enforceNodeAllocatable,
         kubeReservedCgroup: c.kubeReservedCgroup,
         systemReservedCgroup: c.systemReservedCgroup,
         kubeletCgroups: c.kubeletCgroups,
@@ -124,8 +136,8 @@ export function runPhases(deps: PhaseDeps) {
     'run.containerManager': phaseActor(async ({ input }) => {
       const c = settings.config(live);
       const info = outputOf(input, 'run.machineInfo');
-      // QoS cgroups are not created: pods run on the runtime's own cgroup parent (see README).
-      return computeAllocatable({
+      const roots = outputOf(input, 'run.cgroupRoots');
+      const resources = computeAllocatable({
         numCores: info.numCores,
         memoryCapacityBytes: info.memoryCapacityBytes,
         rootFsCapacityBytes: info.rootFilesystem.capacityBytes,
@@ -134,6 +146,26 @@ export function runPhases(deps: PhaseDeps) {
         systemReserved: c.systemReserved,
         evictionHard: c.evictionHard,
       });
+      // NewContainerManager: with cgroupsPerQOS the cgroup root must exist in every controller (and,
+      // here, be writable); the QoS hierarchy itself is made later, once the runtime is up.
+      const cgroups = roots.qos ? await deps.cgroups(roots.driver) : null;
+      if (cgroups) {
+        await cgroups.validate(roots.cgroupRoot).catch((err: unknown) => {
+          throw new KubeletError('KLT_ERR_CONFIG_INVALID', `invalid configuration: ${(err as Error).message}`, { cause: err });
+        });
+      }
+      live.containerManager.set(createContainerManager({
+        cgroups,
+        roots,
+        resources,
+        kubeReserved: c.kubeReserved,
+        systemReserved: c.systemReserved,
+        pod: { enforceCpuLimits: c.cpuCFSQuota, cpuPeriodMicros: parseGoDuration(c.cpuCFSQuotaPeriod) * 1000, podPidsLimit: c.podPidsLimit },
+        activePods: deps.pods.active,
+        possiblyRunning: deps.pods.possiblyRunning,
+        logger: deps.logger.child({ component: 'containerManager' }),
+      }));
+      return resources;
     }),
     'run.oomScore': phaseActor(async () => {
       // The Go kubelet logs any failure here and carries on; so do we.

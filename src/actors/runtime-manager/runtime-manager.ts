@@ -60,6 +60,11 @@ export interface RuntimeNodeOptions {
   cpuCfsQuotaPeriodMicros?: number;
   /** The pod's cgroup parent, from the container manager. Default: the runtime decides. */
   cgroupParentFor?: (pod: Pod) => string | undefined;
+  /**
+   * Kubelet.SyncPod's pod cgroup step, before a new sandbox: create the pod's cgroup if missing and
+   * answer its name (the sandbox's cgroup_parent). Default: cgroupParentFor alone.
+   */
+  ensurePodCgroup?: (pod: Pod) => Promise<string | undefined>;
   /** Service link variables for a pod (enableServiceLinks). Default none. */
   serviceEnvFor?: (pod: Pod) => ReadonlyMap<string, string>;
   /** ConfigMaps and Secrets for env vars, fixed (tests). Default: read through `pod.sources`, else none. */
@@ -199,7 +204,8 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     const configStep = actions.createSandbox ? 'createPodSandbox' : 'configPodSandbox';
     const configured = await runStep(clock, configStep, ref, actions.createSandbox ? 'CreatePodSandboxError' : 'ConfigPodSandboxError', async () => {
       const ctx = await nodeContext(pod);
-      return { ctx, sandboxConfig: generatePodSandboxConfig(pod, actions.attempt, ctx, node.cgroupParentFor?.(pod)) };
+      const cgroupParent = actions.createSandbox && node.ensurePodCgroup ? await node.ensurePodCgroup(pod) : node.cgroupParentFor?.(pod);
+      return { ctx, sandboxConfig: generatePodSandboxConfig(pod, actions.attempt, ctx, cgroupParent) };
     });
     if (!configured.value) {
       steps.push(configured.result);

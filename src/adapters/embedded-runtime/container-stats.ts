@@ -1,6 +1,7 @@
 /**
- * ContainerStats and PodSandboxStats for host-process containers. There are no cgroups to read, so
- * a container is measured as its process group (the shim starts it as a group leader in its own
+ * ContainerStats and PodSandboxStats for host-process containers. A container in a cgroup of its own
+ * (its sandbox named a cgroup_parent: container-cgroup.ts) is measured from that cgroup; any other
+ * is measured as its process group (the shim starts it as a group leader in its own
  * session, and its children stay in the group unless they leave it): CPU and memory are summed over
  * the group's live members from /proc (see adapters/host/proc-usage.ts for what that counts and
  * what it misses). What the embedded runtime cannot measure it leaves out, never zero-fills:
@@ -37,13 +38,29 @@ function memoryUsage(timestamp: string, g: GroupUsage): MemoryUsage {
   };
 }
 
-/** The running container's group usage, keyed by container id (containers whose leader is gone are absent). */
-async function measure(containers: readonly ContainerRecord[], procRoot?: string): Promise<Map<string, GroupUsage>> {
-  const live = containers.filter((c) => c.phase === 'running' && c.process && isSameProcessAlive(c.process, procRoot));
-  const groups = await readProcessGroupUsage(new Set(live.map((c) => c.process!.pid)), procRoot);
+/** Where usage is read: /proc (a test's fake root), and the cgroup of a container that has one. */
+export interface UsageSources {
+  procRoot?: string;
+  cgroupUsage?: (path: string) => Promise<GroupUsage | undefined>;
+}
+
+/**
+ * The running container's usage, keyed by container id (containers whose leader is gone are
+ * absent): its cgroup's when it has one (what the kernel charges it, as cAdvisor reads it), else its
+ * process group's.
+ */
+async function measure(containers: readonly ContainerRecord[], sources: UsageSources = {}): Promise<Map<string, GroupUsage>> {
+  const live = containers.filter((c) => c.phase === 'running' && c.process && isSameProcessAlive(c.process, sources.procRoot));
+  const inCgroup = sources.cgroupUsage ? live.filter((c) => c.cgroup) : [];
+  const byGroup = live.filter((c) => !inCgroup.includes(c));
+  const groups = await readProcessGroupUsage(new Set(byGroup.map((c) => c.process!.pid)), sources.procRoot);
   const out = new Map<string, GroupUsage>();
-  for (const c of live) {
+  for (const c of byGroup) {
     const g = groups.get(c.process!.pid);
+    if (g) out.set(c.id, g);
+  }
+  for (const c of inCgroup) {
+    const g = await sources.cgroupUsage!(c.cgroup!);
     if (g) out.set(c.id, g);
   }
   return out;
@@ -58,8 +75,8 @@ function toContainerStats(c: ContainerRecord, usage: GroupUsage | undefined, tim
   };
 }
 
-export async function measureContainers(containers: readonly ContainerRecord[], nowNs: bigint, procRoot?: string): Promise<ContainerStats[]> {
-  const usage = await measure(containers, procRoot);
+export async function measureContainers(containers: readonly ContainerRecord[], nowNs: bigint, sources?: UsageSources): Promise<ContainerStats[]> {
+  const usage = await measure(containers, sources);
   const timestamp = nowNs.toString();
   return containers.map((c) => toContainerStats(c, usage.get(c.id), timestamp));
 }
@@ -69,9 +86,9 @@ export async function measureSandboxes(
   sandboxes: readonly SandboxRecord[],
   containersOf: (sandboxId: string) => readonly ContainerRecord[],
   nowNs: bigint,
-  procRoot?: string,
+  sources?: UsageSources,
 ): Promise<PodSandboxStats[]> {
-  const usage = await measure(sandboxes.flatMap((s) => containersOf(s.id)), procRoot);
+  const usage = await measure(sandboxes.flatMap((s) => containersOf(s.id)), sources);
   const timestamp = nowNs.toString();
   return sandboxes.map((s) => {
     const containers = containersOf(s.id);

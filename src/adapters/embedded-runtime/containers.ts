@@ -20,6 +20,7 @@ import { isSameProcessAlive } from './proc-stat.js';
 import type { ContainerRecord } from './records.js';
 import type { RuntimeState } from './runtime-state.js';
 import { launchThroughShim } from './shim-launcher.js';
+import { containerResources, makeContainerCgroup, removeContainerCgroup } from './container-cgroup.js';
 import { REOPEN_LOG_SIGNAL, type LaunchSpec } from './shim-protocol.js';
 
 /** runc's exit code for a process that could not be started, which containerd reports with StartError. */
@@ -60,6 +61,7 @@ export async function createContainer(
     ...containerUser(config),
     log_path: containerLogPath(logDirectory, config.log_path ?? ''),
     mounts: (config.mounts ?? []).map((m) => ({ ...m })),
+    ...(containerResources(config.linux?.resources) ? { resources: containerResources(config.linux?.resources)! } : {}),
     stdin: config.stdin === true,
     stdin_once: config.stdin_once === true,
     tty: config.tty === true,
@@ -104,6 +106,7 @@ export async function startContainer(state: RuntimeState, id: string): Promise<v
       } else {
         await requireDirectory(container.working_dir);
       }
+      const cgroupProcs = await makeContainerCgroup(state, sandbox, container);
       const launched = await launchThroughShim(state.options.shim, state.shimDir(container.id), {
         command,
         env,
@@ -115,6 +118,7 @@ export async function startContainer(state: RuntimeState, id: string): Promise<v
         ...(container.run_as_group !== undefined ? { gid: container.run_as_group } : {}),
         ...mounted,
         ...(container.stdin ? { stdin: true, stdinOnce: container.stdin_once === true } : {}),
+        ...(cgroupProcs.length > 0 ? { cgroupProcs } : {}),
       });
       container.phase = 'running';
       container.process = launched.container;
@@ -156,6 +160,7 @@ export async function removeContainer(state: RuntimeState, id: string): Promise<
     state.exits.forget(container.id);
     await state.containerStore.delete(container.id);
     await rm(state.shimDir(container.id), { recursive: true, force: true });
+    await removeContainerCgroup(state, container);
     // The log file stays: the kubelet owns log cleanup (containerd does not delete logs either).
   });
 }

@@ -16,9 +16,12 @@
  *   constant (1 MiB). Every image's default entrypoint is `sh` (an empty command runs `sh` with the args).
  * - Host network only: sandboxes have no process and no IP (`network.ip` is empty, like a host-network
  *   pod); NetworkReady is always true. Port mappings and DNS config are ignored.
- * - No cgroups, so no resource limits (UpdateContainerResources is accepted and does nothing), stats
- *   measured per process group from /proc (container-stats.ts, approximate), and never reason
- *   `OOMKilled`: exit 0 is `Completed`, anything else `Error`.
+ * - Cgroups only when the sandbox names a cgroup_parent (the kubelet with cgroupsPerQOS, as root):
+ *   the container then gets `<parent>/<id>` with its cpu and memory limits, its process joins it
+ *   before running the command, and an exit the OOM killer caused is `OOMKilled`
+ *   (container-cgroup.ts). Otherwise no limits and never `OOMKilled` (exit 0 is `Completed`,
+ *   anything else `Error`). UpdateContainerResources is accepted and does nothing; stats are
+ *   measured per process group from /proc either way (container-stats.ts, approximate).
  * - The environment is PATH (the usual image default), HOSTNAME, the config's envs and HOME; nothing is
  *   inherited from kubelet-ts. The working directory must exist on the host (StartContainer fails
  *   with StartError otherwise; containerd would create it inside the image's root).

@@ -3,6 +3,7 @@
  * stateDir), enough to answer every CRI query and to adopt still-running containers after a restart.
  * Field names follow the CRI messages they feed.
  */
+import type { ResourceConfig } from '../../domain/cgroups/resource-config.js';
 import type { ContainerMetadata__Output as ContainerMetadata } from '../../generated/runtime/v1/ContainerMetadata.js';
 import type { ImageSpec } from '../../generated/runtime/v1/ImageSpec.js';
 import type { Mount__Output as Mount } from '../../generated/runtime/v1/Mount.js';
@@ -22,6 +23,8 @@ export interface SandboxRecord {
   log_directory: string;
   hostname: string;
   runtime_handler: string;
+  /** linux.cgroup_parent: the pod cgroup its containers' cgroups go under ('' or absent: none). */
+  cgroup_parent?: string;
   /**
    * The kernel's boot id when the sandbox was created. A sandbox from an earlier boot is NOTREADY, as
    * containerd reports a sandbox whose pause container a reboot took away; the kubelet then recreates it.
@@ -69,4 +72,8 @@ export interface ContainerRecord {
   process?: ProcessIdentity;
   /** The detached shim that owns its output and records its exit. */
   shim?: ProcessIdentity;
+  /** linux.resources as cgroup settings, applied when the sandbox names a cgroup parent. */
+  resources?: ResourceConfig;
+  /** The container's own cgroup (`<cgroup_parent>/<id>`), once started in one. */
+  cgroup?: string;
 }

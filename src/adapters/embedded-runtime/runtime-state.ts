@@ -22,7 +22,10 @@ import type { ContainerRecord, SandboxRecord } from './records.js';
 import { hostPodIP } from './runtime-service.js';
 import { SameList } from './same-list.js';
 import type { ShimCommand } from './shim-launcher.js';
+import { detectCgroupLayout } from '../host/cgroup-layout.js';
+import { Cgroupfs } from '../host/cgroupfs.js';
 import { EXIT_FILE, STARTED_FILE, type ExitRecord, type StartedRecord } from './shim-protocol.js';
+import { wasOomKilled } from './container-cgroup.js';
 
 export interface RuntimeServiceOptions {
   stateDir: string;
@@ -38,6 +41,11 @@ export interface RuntimeServiceOptions {
    * the kubelet, like Go's, would take the sandbox for broken and recreate it on every sync.)
    */
   podIP?: string;
+  /**
+   * The host's cgroups, for sandboxes that name a cgroup_parent (container-cgroup.ts). Default: the
+   * cgroupfs manager of this host, found on first use (never, while no sandbox names a parent).
+   */
+  cgroups?: () => Promise<Cgroupfs>;
 }
 
 export class RuntimeState {
@@ -120,7 +128,7 @@ export class RuntimeState {
     if (exit.kind === 'ok') {
       container.exit_code = exit.value.exit_code;
       container.finished_at = exit.value.finished_at;
-      container.reason = exit.value.exit_code === 0 ? 'Completed' : 'Error';
+      container.reason = exit.value.exit_code === 0 ? 'Completed' : (await wasOomKilled(this, container)) ? 'OOMKilled' : 'Error';
     } else if (!isRunningProcess(container)) {
       container.exit_code = UNKNOWN_EXIT_CODE;
       container.finished_at = this.options.nowNs().toString();
@@ -150,6 +158,14 @@ export class RuntimeState {
     container.started_at = s.startedAt;
     await this.containerStore.put(container);
     this.options.logger.warn({ containerId: container.id }, 'Recovered a container started just before the runtime stopped');
+  }
+
+  private hostCgroups: Promise<Cgroupfs> | undefined;
+
+  /** The cgroup manager, made once. */
+  cgroups(): Promise<Cgroupfs> {
+    this.hostCgroups ??= this.options.cgroups?.() ?? detectCgroupLayout().then((layout) => new Cgroupfs(layout));
+    return this.hostCgroups;
   }
 
   shimDir(containerId: string): string {

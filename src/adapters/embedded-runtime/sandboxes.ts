@@ -43,6 +43,7 @@ export async function runPodSandbox(state: RuntimeState, config: PodSandboxConfi
     hostname: config.hostname ?? '',
     runtime_handler: runtimeHandler,
     boot_id: currentBootId(),
+    ...(config.linux?.cgroup_parent ? { cgroup_parent: config.linux.cgroup_parent } : {}),
   };
   state.sandboxes.set(record.id, record);
   await state.sandboxStore.put(record);

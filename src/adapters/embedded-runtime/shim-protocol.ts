@@ -51,6 +51,8 @@ export interface LaunchSpec {
   stdin?: boolean;
   /** ContainerConfig.stdin_once: the first attach that ends closes that pipe. */
   stdinOnce?: boolean;
+  /** The container's cgroup.procs files (one per hierarchy): its process joins them before it runs the command. */
+  cgroupProcs?: string[];
 }
 
 /** What the holder writes on fd 3 once the namespace is ready; anything else is why it is not. */

@@ -35,6 +35,9 @@ import {
   EXIT_FILE, LAUNCH_FILE, REOPEN_LOG_SIGNAL, STARTED_FILE, type ExitRecord, type LaunchSpec, type ShimReport, type StartedRecord,
 } from './shim-protocol.js';
 
+/** sh -c: write $$ to each file before `--` (exit 127 if one refuses), then exec what follows. */
+const CGROUP_JOIN_SCRIPT = 'n=0; for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 127; n=$((n+1)); done; shift $((n+1)); exec "$@"';
+
 /** How long to wait for the pipes to drain after the main process exited (an escaped grandchild may hold them). */
 const DRAIN_TIMEOUT_MS = 2000;
 
@@ -110,6 +113,12 @@ export async function runShim(shimDir: string): Promise<void> {
     identity = { cwd: '/' };
   }
 
+  if (spec.cgroupProcs && spec.cgroupProcs.length > 0) {
+    // The container's process joins its cgroup itself, then execs the command (same pid): nothing it
+    // forks can start outside, and the shim (a Node process) stays out of the container's limits.
+    args = ['-c', CGROUP_JOIN_SCRIPT, 'cgroup-join', ...spec.cgroupProcs, '--', file, ...args];
+    file = '/bin/sh';
+  }
   const child = spawn(file, args, {
     ...identity,
     env: spec.env,

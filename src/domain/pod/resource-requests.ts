@@ -53,12 +53,26 @@ const isPodLevelResource = (name: string) => name === 'cpu' || name === 'memory'
 
 /** The pod's requests (see the file comment); a resource it does not request is absent. */
 export function podRequests(pod: Pod): ResourceAmounts {
+  return podTotals(pod, 'requests');
+}
+
+/**
+ * The pod's limits, summed the same way (component-helpers resource.PodLimits): containers plus
+ * sidecars, the init peak, pod-level limits standing for the sum; the overhead is added only to a
+ * resource that has a limit, so an unlimited resource stays unlimited. What the pod cgroup's cpu
+ * quota and memory limit come from (pkg/kubelet/cm ResourceConfigForPod).
+ */
+export function podLimits(pod: Pod): ResourceAmounts {
+  return podTotals(pod, 'limits');
+}
+
+function podTotals(pod: Pod, kind: 'requests' | 'limits'): ResourceAmounts {
   const total: Quantities = new Map();
-  for (const c of pod.spec.containers) add(total, parsed(c.resources?.requests));
+  for (const c of pod.spec.containers) add(total, parsed(c.resources?.[kind]));
   const sidecars: Quantities = new Map();
   const initPeak: Quantities = new Map();
   for (const c of pod.spec.initContainers ?? []) {
-    const own = parsed(c.resources?.requests);
+    const own = parsed(c.resources?.[kind]);
     if (isSidecar(c)) {
       add(total, own);
       add(sidecars, own);
@@ -70,9 +84,13 @@ export function podRequests(pod: Pod): ResourceAmounts {
     }
   }
   keepMax(total, initPeak);
-  const podLevel = parsed(pod.spec.resources?.requests);
+  const podLevel = parsed(pod.spec.resources?.[kind]);
   for (const [name, q] of podLevel) if (isPodLevelResource(name)) total.set(name, q);
-  add(total, parsed(pod.spec.overhead));
+  const overhead = parsed(pod.spec.overhead);
+  if (kind === 'limits') {
+    for (const name of [...overhead.keys()]) if (!total.has(name)) overhead.delete(name);
+  }
+  add(total, overhead);
 
   const amounts: ResourceAmounts = {};
   for (const [name, q] of total) {

@@ -33,7 +33,7 @@ export interface AllocatableResult {
 }
 
 /** A quantity in the resource's unit: cpu to millicores (`100m` → 100, `1` → 1000), others as is. */
-function amount(resource: 'cpu' | 'memory' | 'ephemeral-storage' | 'pid', text: string | undefined): number {
+export function reservedAmount(resource: 'cpu' | 'memory' | 'ephemeral-storage' | 'pid', text: string | undefined): number {
   if (text === undefined) return 0;
   const v = quantityNumber(text) ?? 0;
   return resource === 'cpu' ? Math.round(v * 1000) : Math.ceil(v);
@@ -55,11 +55,11 @@ export function computeAllocatable(input: AllocatableInput): AllocatableResult {
     pods: input.maxPods,
   };
   const reserved: NodeResources = {
-    cpuMillis: amount('cpu', input.kubeReserved.cpu) + amount('cpu', input.systemReserved.cpu),
-    memoryBytes: amount('memory', input.kubeReserved.memory) + amount('memory', input.systemReserved.memory),
+    cpuMillis: reservedAmount('cpu', input.kubeReserved.cpu) + reservedAmount('cpu', input.systemReserved.cpu),
+    memoryBytes: reservedAmount('memory', input.kubeReserved.memory) + reservedAmount('memory', input.systemReserved.memory),
     ephemeralStorageBytes:
-      amount('ephemeral-storage', input.kubeReserved['ephemeral-storage']) +
-      amount('ephemeral-storage', input.systemReserved['ephemeral-storage']),
+      reservedAmount('ephemeral-storage', input.kubeReserved['ephemeral-storage']) +
+      reservedAmount('ephemeral-storage', input.systemReserved['ephemeral-storage']),
     pods: 0,
   };
   const evictionHard = {

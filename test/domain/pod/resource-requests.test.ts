@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { podRequests } from '../../../src/domain/pod/resource-requests.js';
+import { podLimits, podRequests } from '../../../src/domain/pod/resource-requests.js';
 import { isExtendedResourceName, isScalarResourceName } from '../../../src/domain/pod/resource-names.js';
 import type { Container, Pod } from '../../../src/domain/pod/types.js';
 
@@ -65,5 +65,21 @@ describe('resource names', () => {
   ])('%s: extended %s, scalar %s', (name, extended, scalar) => {
     expect(isExtendedResourceName(name)).toBe(extended);
     expect(isScalarResourceName(name)).toBe(scalar);
+  });
+});
+
+describe('podLimits', () => {
+  const limited = (name: string, limits: Record<string, string>, sidecar = false): Container => ({
+    name, image: 'busybox', resources: { limits }, ...(sidecar ? { restartPolicy: 'Always' as const } : {}),
+  });
+
+  it('sums the containers and sidecars, takes the init peak, and adds the overhead only to limited resources', () => {
+    const p = pod({
+      containers: [limited('a', { cpu: '200m' }), limited('b', { cpu: '100m', memory: '10Mi' })],
+      initContainers: [limited('side', { cpu: '100m' }, true), limited('init', { cpu: '2' })],
+      overhead: { cpu: '10m', memory: '1Mi' },
+    });
+    expect(podLimits(p)).toEqual({ cpu: 2110, memory: 11 * 1024 * 1024 });
+    expect(podLimits(pod({ containers: [limited('a', { cpu: '1' })], overhead: { memory: '1Mi' } }))).toEqual({ cpu: 1000 });
   });
 });

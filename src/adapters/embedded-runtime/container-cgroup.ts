@@ -1,0 +1,55 @@
+/**
+ * A container's cgroup, when its sandbox names a cgroup_parent (the kubelet's pod cgroup): as runc
+ * does for containerd, the container gets `<cgroup_parent>/<container id>` in every hierarchy, set
+ * to its linux.resources (cpu shares, cfs quota and period, memory limit), and its process joins it
+ * before it runs the container's command (the shim's cgroup join, shim.ts), so everything it forks
+ * is counted and limited there. An exit the kernel's OOM killer caused is reported `OOMKilled`, as
+ * containerd does. Without a cgroup_parent nothing here runs: the container stays a plain process.
+ */
+import { chown } from 'node:fs/promises';
+import type { ResourceConfig } from '../../domain/cgroups/resource-config.js';
+import type { LinuxContainerResources__Output } from '../../generated/runtime/v1/LinuxContainerResources.js';
+import type { ContainerRecord, SandboxRecord } from './records.js';
+import type { RuntimeState } from './runtime-state.js';
+
+/** CRI's linux.resources as cgroup settings; 0 (CRI's "unset") leaves a setting out. */
+export function containerResources(resources: LinuxContainerResources__Output | null | undefined): ResourceConfig | undefined {
+  if (!resources) return undefined;
+  const positive = (text: string | undefined) => {
+    const n = Number(text ?? 0);
+    return Number.isFinite(n) && n > 0 ? n : undefined;
+  };
+  const out: ResourceConfig = {};
+  const set = (key: keyof ResourceConfig, value: number | undefined) => {
+    if (value !== undefined) out[key] = value;
+  };
+  set('cpuShares', positive(resources.cpu_shares));
+  set('cpuPeriod', positive(resources.cpu_period));
+  set('cpuQuota', positive(resources.cpu_quota));
+  set('memoryLimitBytes', positive(resources.memory_limit_in_bytes));
+  return out;
+}
+
+/** Creates the container's cgroup under the sandbox's parent; answers the cgroup.procs files its process must join. */
+export async function makeContainerCgroup(state: RuntimeState, sandbox: SandboxRecord, container: ContainerRecord): Promise<string[]> {
+  if (!sandbox.cgroup_parent) return [];
+  const cgroups = await state.cgroups();
+  const path = `${sandbox.cgroup_parent.replace(/\/+$/, '')}/${container.id}`;
+  await cgroups.create(path, container.resources ?? {});
+  container.cgroup = path;
+  const files = cgroups.procsFiles(path);
+  // The process joins after it took run_as_user: that user must be able to write the files (cgroup
+  // v1; on v2 the kernel also wants write access to the common ancestor's, which a non-root user lacks).
+  if (container.run_as_user !== undefined) for (const f of files) await chown(f, container.run_as_user, container.run_as_group ?? -1);
+  return files;
+}
+
+export async function wasOomKilled(state: RuntimeState, container: ContainerRecord): Promise<boolean> {
+  if (!container.cgroup) return false;
+  return (await (await state.cgroups()).oomKills(container.cgroup)) > 0;
+}
+
+/** Removes the container's cgroup with the container (killing anything that escaped its process group). */
+export async function removeContainerCgroup(state: RuntimeState, container: ContainerRecord): Promise<void> {
+  if (container.cgroup) await (await state.cgroups()).destroy(container.cgroup);
+}

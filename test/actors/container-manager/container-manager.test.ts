@@ -1,0 +1,103 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createContainerManager } from '../../../src/actors/container-manager/container-manager.js';
+import { KubeletError } from '../../../src/domain/errors.js';
+import { computeCgroupRoots, type CgroupConfig } from '../../../src/domain/node/cgroup-roots.js';
+import type { Pod } from '../../../src/domain/pod/types.js';
+import { computeAllocatable } from '../../../src/domain/resources/allocatable.js';
+import { FakeCgroups } from '../../fakes/fake-cgroups.js';
+
+const GiB = 2 ** 30;
+const config: CgroupConfig = {
+  cgroupRoot: '/kts', cgroupsPerQOS: true, cgroupDriver: 'cgroupfs', enforceNodeAllocatable: ['pods'],
+  kubeReservedCgroup: '', systemReservedCgroup: '', kubeletCgroups: '', systemCgroups: '',
+};
+const resources = computeAllocatable({
+  numCores: 2, memoryCapacityBytes: 4 * GiB, rootFsCapacityBytes: 10 * GiB, maxPods: 110,
+  kubeReserved: { cpu: '500m', memory: '1Gi' }, systemReserved: {}, evictionHard: { 'memory.available': '100Mi' },
+});
+const pod = (uid: string, resources?: { requests?: Record<string, string>; limits?: Record<string, string> }): Pod => ({
+  metadata: { name: uid, namespace: 'default', uid },
+  spec: { containers: [{ name: 'c', image: 'busybox', ...(resources ? { resources } : {}) }] },
+});
+const burstable = pod('b1', { requests: { cpu: '250m' }, limits: { memory: '64Mi' } });
+const guaranteed = pod('g1', { requests: { cpu: '1', memory: '128Mi' }, limits: { cpu: '1', memory: '128Mi' } });
+
+function manager(o: { cgroupConfig?: Partial<CgroupConfig>; active?: Pod[]; running?: string[] } = {}) {
+  const cgroups = new FakeCgroups();
+  cgroups.cgroups.set('/kts', {});
+  const roots = computeCgroupRoots({ ...config, ...o.cgroupConfig });
+  const cm = createContainerManager({
+    cgroups, roots, resources, kubeReserved: { cpu: '500m', memory: '1Gi' }, systemReserved: {},
+    pod: { enforceCpuLimits: true, cpuPeriodMicros: 100_000, podPidsLimit: -1 },
+    activePods: () => o.active ?? [],
+    possiblyRunning: () => new Set(o.running ?? []),
+    logger: pino({ level: 'silent' }),
+  });
+  return { cgroups, cm };
+}
+
+describe('createContainerManager', () => {
+  it('starts by capping kubepods at the allocatable and creating the QoS cgroups', async () => {
+    const { cgroups, cm } = manager();
+    const out = await cm.start();
+    expect(cgroups.cgroups.get('/kts/kubepods')).toEqual({ cpuShares: 1536, memoryLimitBytes: 3 * GiB });
+    expect(cgroups.cgroups.get('/kts/kubepods/burstable')).toEqual({ cpuShares: 2 });
+    expect(cgroups.cgroups.get('/kts/kubepods/besteffort')).toEqual({ cpuShares: 2 });
+    expect(out).toMatchObject({ qosCgroups: true, cgroupVersion: 'v1', enforced: ['pods'] });
+  });
+
+  it('updates an existing kubepods instead of creating it (a restart)', async () => {
+    const { cgroups, cm } = manager();
+    cgroups.cgroups.set('/kts/kubepods', { cpuShares: 2 });
+    await cm.start();
+    expect(cgroups.calls).toContain('update /kts/kubepods');
+    expect(cgroups.calls).not.toContain('create /kts/kubepods');
+  });
+
+  it('creates a pod cgroup under its QoS cgroup after the start, with the QoS shares updated first', async () => {
+    const { cgroups, cm } = manager({ active: [burstable, guaranteed] });
+    const ensured = cm.ensurePod(burstable);
+    await cm.start();
+    expect(await ensured).toBe('/kts/kubepods/burstable/podb1');
+    expect(cgroups.cgroups.get('/kts/kubepods/burstable/podb1')).toEqual({ cpuShares: 256, memoryLimitBytes: 64 * 2 ** 20 });
+    expect(cgroups.cgroups.get('/kts/kubepods/burstable')).toEqual({ cpuShares: 256 });
+    expect(await cm.ensurePod(guaranteed)).toBe('/kts/kubepods/podg1');
+    expect(cm.cgroupParentFor(guaranteed)).toBe('/kts/kubepods/podg1');
+  });
+
+  it('rejects waiting pods when the start fails', async () => {
+    const { cgroups, cm } = manager();
+    cgroups.failNext = { op: 'exists', error: new KubeletError('KLT_ERR_CGROUP', 'EROFS') };
+    const ensured = cm.ensurePod(burstable);
+    await expect(cm.start()).rejects.toMatchObject({ code: 'KLT_ERR_CGROUP' });
+    await expect(ensured).rejects.toMatchObject({ code: 'KLT_ERR_CGROUP' });
+  });
+
+  it('destroys the cgroups of pods that may no longer run, keeping the others and the QoS cgroups', async () => {
+    const { cgroups, cm } = manager({ running: ['live'] });
+    await cm.start();
+    for (const p of ['/kts/kubepods/podgone', '/kts/kubepods/burstable/podlive', '/kts/kubepods/besteffort/podkept', '/kts/kubepods/besteffort/podold']) cgroups.cgroups.set(p, {});
+    expect(await cm.cleanup(['kept'])).toEqual({ removed: ['/kts/kubepods/podgone', '/kts/kubepods/besteffort/podold'] });
+    expect([...cgroups.cgroups.keys()].filter((p) => p.startsWith('/kts/kubepods')).sort()).toEqual([
+      '/kts/kubepods', '/kts/kubepods/besteffort', '/kts/kubepods/besteffort/podkept', '/kts/kubepods/burstable', '/kts/kubepods/burstable/podlive',
+    ]);
+  });
+
+  it('enforces kube-reserved on its existing cgroup, and fails when it does not exist', async () => {
+    const enforce = { enforceNodeAllocatable: ['pods', 'kube-reserved'], kubeReservedCgroup: '/kube' };
+    const ok = manager({ cgroupConfig: enforce });
+    ok.cgroups.cgroups.set('/kube', {});
+    expect((await ok.cm.start()).enforced).toEqual(['pods', 'kube-reserved']);
+    expect(ok.cgroups.cgroups.get('/kube')).toEqual({ cpuShares: 512, memoryLimitBytes: GiB });
+    await expect(manager({ cgroupConfig: enforce }).cm.start()).rejects.toMatchObject({ code: 'KLT_ERR_CGROUP' });
+  });
+
+  it('does nothing and names no cgroup parent without cgroupsPerQOS', async () => {
+    const { cgroups, cm } = manager({ cgroupConfig: { cgroupsPerQOS: false, enforceNodeAllocatable: [], cgroupRoot: '' } });
+    expect(await cm.start()).toMatchObject({ qosCgroups: false });
+    expect(await cm.ensurePod(burstable)).toBeUndefined();
+    expect(cm.cgroupParentFor(burstable)).toBeUndefined();
+    expect(cgroups.calls).toEqual([]);
+  });
+});
