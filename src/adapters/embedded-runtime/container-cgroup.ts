@@ -6,7 +6,6 @@
  * is counted and limited there. An exit the kernel's OOM killer caused is reported `OOMKilled`, as
  * containerd does. Without a cgroup_parent nothing here runs: the container stays a plain process.
  */
-import { chown } from 'node:fs/promises';
 import type { ResourceConfig } from '../../domain/cgroups/resource-config.js';
 import type { LinuxContainerResources__Output } from '../../generated/runtime/v1/LinuxContainerResources.js';
 import type { ContainerRecord, SandboxRecord } from './records.js';
@@ -37,11 +36,19 @@ export async function makeContainerCgroup(state: RuntimeState, sandbox: SandboxR
   const path = `${sandbox.cgroup_parent.replace(/\/+$/, '')}/${container.id}`;
   await cgroups.create(path, container.resources ?? {});
   container.cgroup = path;
-  const files = cgroups.procsFiles(path);
-  // The process joins after it took run_as_user: that user must be able to write the files (cgroup
-  // v1; on v2 the kernel also wants write access to the common ancestor's, which a non-root user lacks).
-  if (container.run_as_user !== undefined) for (const f of files) await chown(f, container.run_as_user, container.run_as_group ?? -1);
-  return files;
+  // Saved before the launch: a runtime that dies between here and the started record still knows
+  // the cgroup when the container is removed.
+  await state.containerStore.put(container);
+  // The shim (root) moves the container's process in (shim.ts): its user needs no rights on them.
+  return cgroups.procsFiles(path);
+}
+
+/** UpdateContainerResources: the new limits go to the running container's cgroup and its record. */
+export async function updateContainerCgroup(state: RuntimeState, container: ContainerRecord, resources: ResourceConfig | undefined): Promise<void> {
+  if (!resources) return;
+  container.resources = { ...container.resources, ...resources };
+  if (container.cgroup) await (await state.cgroups()).update(container.cgroup, resources);
+  await state.containerStore.put(container);
 }
 
 export async function wasOomKilled(state: RuntimeState, container: ContainerRecord): Promise<boolean> {

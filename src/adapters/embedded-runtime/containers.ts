@@ -8,6 +8,7 @@ import { KubeletError } from '../../domain/errors.js';
 import type { ContainerConfig__Output } from '../../generated/runtime/v1/ContainerConfig.js';
 import type { ContainerFilter__Output } from '../../generated/runtime/v1/ContainerFilter.js';
 import type { ContainerStatusResponse } from '../../generated/runtime/v1/ContainerStatusResponse.js';
+import type { LinuxContainerResources__Output } from '../../generated/runtime/v1/LinuxContainerResources.js';
 import type { PodSandboxConfig__Output } from '../../generated/runtime/v1/PodSandboxConfig.js';
 import { containerState, toContainer, type ListedContainer } from './container-answers.js';
 import { checkContainerMounts, prepareContainerMounts } from './container-mounts.js';
@@ -20,7 +21,7 @@ import { isSameProcessAlive } from './proc-stat.js';
 import type { ContainerRecord } from './records.js';
 import type { RuntimeState } from './runtime-state.js';
 import { launchThroughShim } from './shim-launcher.js';
-import { containerResources, makeContainerCgroup, removeContainerCgroup } from './container-cgroup.js';
+import { containerResources, makeContainerCgroup, removeContainerCgroup, updateContainerCgroup } from './container-cgroup.js';
 import { REOPEN_LOG_SIGNAL, type LaunchSpec } from './shim-protocol.js';
 
 /** runc's exit code for a process that could not be started, which containerd reports with StartError. */
@@ -200,9 +201,10 @@ export async function containerStatus(state: RuntimeState, id: string, verbose: 
   return { status, info };
 }
 
-/** No cgroups, so nothing can be applied; accepted so in-place resize does not fail. */
-export function updateContainerResources(state: RuntimeState, id: string): void {
-  state.requireContainer(id);
+/** New linux.resources: applied to the container's cgroup when it has one, kept on its record either way. */
+export async function updateContainerResources(state: RuntimeState, id: string, linux: LinuxContainerResources__Output | null | undefined): Promise<void> {
+  const container = state.requireContainer(id);
+  await state.locks.run(container.id, () => updateContainerCgroup(state, container, containerResources(linux)));
 }
 
 /** Asks the shim to re-open the log file (after the kubelet rotated it) and waits until it has. */

@@ -82,7 +82,7 @@ export function runtimeServiceHandlers(state: RuntimeState, streaming: Streaming
     RemoveContainer: unary('RemoveContainer', logger, async (r) => { await removeContainer(state, r.container_id); return {}; }),
     ListContainers: unary('ListContainers', logger, async (r) => ({ containers: await listContainers(state, r.filter) })),
     ContainerStatus: unary('ContainerStatus', logger, (r) => containerStatus(state, r.container_id, r.verbose)),
-    UpdateContainerResources: unary('UpdateContainerResources', logger, (r) => { updateContainerResources(state, r.container_id); return {}; }),
+    UpdateContainerResources: unary('UpdateContainerResources', logger, async (r) => { await updateContainerResources(state, r.container_id, r.linux); return {}; }),
     ReopenContainerLog: unary('ReopenContainerLog', logger, async (r) => { await reopenContainerLog(state, r.container_id); return {}; }),
     ExecSync: unary('ExecSync', logger, (r) => execSync(state, r.container_id, r.cmd, seconds(r.timeout))),
     Exec: unary('Exec', logger, async (r) => ({ url: await execUrl(state, streaming, r) })),

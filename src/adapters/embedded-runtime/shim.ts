@@ -23,7 +23,8 @@
  * container's as without mounts.
  */
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { accessSync, closeSync, constants, mkdirSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { dirname, join } from 'node:path';
 import { CriLogStreamFormatter, wallClockNs } from './cri-log-writer.js';
 import { readJsonFileSync, writeFileAtomicSync } from './atomic-file.js';
@@ -35,8 +36,13 @@ import {
   EXIT_FILE, LAUNCH_FILE, REOPEN_LOG_SIGNAL, STARTED_FILE, type ExitRecord, type LaunchSpec, type ShimReport, type StartedRecord,
 } from './shim-protocol.js';
 
-/** sh -c: write $$ to each file before `--` (exit 127 if one refuses), then exec what follows. */
-const CGROUP_JOIN_SCRIPT = 'n=0; for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 127; n=$((n+1)); done; shift $((n+1)); exec "$@"';
+/**
+ * sh -c: wait for one line on fd 3, close it, exec the command (same pid). The shim, as root, moves
+ * the waiting process into the container's cgroup meanwhile: nothing of the command runs outside it,
+ * and the move needs no rights of the container's user (cgroup v2 and v1's unified hierarchy want
+ * write access to the common ancestor's cgroup.procs, which only root has).
+ */
+const CGROUP_GATE_SCRIPT = 'read -r go <&3; exec 3<&-; exec "$@"';
 
 /** How long to wait for the pipes to drain after the main process exited (an escaped grandchild may hold them). */
 const DRAIN_TIMEOUT_MS = 2000;
@@ -52,6 +58,39 @@ function report(line: ShimReport): void {
 function openLog(path: string): number {
   mkdirSync(dirname(path), { recursive: true });
   return openSync(path, 'a', 0o640);
+}
+
+function killGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // ESRCH: nothing left in the group.
+  }
+}
+
+/** Moves `pid` into each cgroup (its cgroup.procs files); answers what refused, or null. */
+function joinCgroups(pid: number, procsFiles: readonly string[]): string | null {
+  for (const file of procsFiles) {
+    try {
+      writeFileSync(file, String(pid));
+    } catch (err) {
+      return `cannot join cgroup ${dirname(file)}: ${(err as Error).message}`;
+    }
+  }
+  return null;
+}
+
+/** Whether `command` names an executable file, itself (with a slash) or in one of PATH's directories. */
+function findExecutable(command: string, path: string | undefined): boolean {
+  const candidates = command.includes('/') ? [command] : (path ?? '').split(':').filter(Boolean).map((dir) => join(dir, command));
+  return candidates.some((candidate) => {
+    try {
+      accessSync(candidate, constants.X_OK);
+      return statSync(candidate).isFile();
+    } catch {
+      return false;
+    }
+  });
 }
 
 export async function runShim(shimDir: string): Promise<void> {
@@ -113,16 +152,21 @@ export async function runShim(shimDir: string): Promise<void> {
     identity = { cwd: '/' };
   }
 
-  if (spec.cgroupProcs && spec.cgroupProcs.length > 0) {
-    // The container's process joins its cgroup itself, then execs the command (same pid): nothing it
-    // forks can start outside, and the shim (a Node process) stays out of the container's limits.
-    args = ['-c', CGROUP_JOIN_SCRIPT, 'cgroup-join', ...spec.cgroupProcs, '--', file, ...args];
+  const cgroupProcs = spec.cgroupProcs ?? [];
+  if (cgroupProcs.length > 0) {
+    // Behind the gate, a command that cannot be found would exit 127 instead of failing to start:
+    // look it up first, as spawn would (the mount namespace's holder does its own lookup).
+    if (!spec.mountNamespace && !findExecutable(file, spec.env.PATH)) {
+      report({ ok: false, error: `failed to start ${JSON.stringify(command)}: executable file not found in $PATH` });
+      process.exit(1);
+    }
+    args = ['-c', CGROUP_GATE_SCRIPT, 'cgroup-gate', file, ...args];
     file = '/bin/sh';
   }
   const child = spawn(file, args, {
     ...identity,
     env: spec.env,
-    stdio: [spec.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+    stdio: [spec.stdin ? 'pipe' : 'ignore', 'pipe', 'pipe', ...(cgroupProcs.length > 0 ? ['pipe' as const] : [])],
     detached: true,
   });
   const attach = serveAttach(child.stdin, spec.stdinOnce === true, (message) => process.stderr.write(`shim: ${message}\n`));
@@ -138,6 +182,15 @@ export async function runShim(shimDir: string): Promise<void> {
   child.once('spawn', () => {
     started = true;
     const pid = child.pid!;
+    if (cgroupProcs.length > 0) {
+      const refused = joinCgroups(pid, cgroupProcs);
+      if (refused) {
+        killGroup(pid);
+        report({ ok: false, error: `failed to start ${JSON.stringify(command)}: ${refused}` });
+        process.exit(1);
+      }
+      (child.stdio[3] as Writable).end('go\n');
+    }
     const record: StartedRecord = {
       pid,
       startTime: identifyProcess(pid)?.startTime ?? null,
@@ -160,11 +213,7 @@ export async function runShim(shimDir: string): Promise<void> {
   let finished = false;
   child.once('exit', (code, signal) => {
     const exit: ExitRecord = { exit_code: exitCodeFor(code, signal), signal, finished_at: wallClockNs().toString() };
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      // ESRCH: nothing left in the group.
-    }
+    killGroup(child.pid!);
     const finish = (): void => {
       if (finished) return;
       finished = true;
