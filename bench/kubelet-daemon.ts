@@ -8,6 +8,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { NO_QOS_CGROUPS_ENV } from '../src/actors/phases/run-phases.js';
 import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
 import { KUBELET_BIN as BIN } from './kubelet-bin.js';
 
@@ -43,6 +44,11 @@ export interface DaemonOptions {
   v8Defaults?: boolean;
   /** Serve the kubelet server on 127.0.0.1:serverPort (off when absent). */
   serverPort?: number;
+  /**
+   * QoS and pod cgroups on (cgroupsPerQOS, Go's default) under this --cgroup-root, which must exist;
+   * absent: none, as every bench kubelet (kubelet-bin.ts).
+   */
+  cgroupRoot?: string;
 }
 
 export async function startDaemon(paths: DaemonPaths, runtimeEndpoint: string, nodeName: string, options: DaemonOptions = {}): Promise<RunningDaemon> {
@@ -52,13 +58,14 @@ export async function startDaemon(paths: DaemonPaths, runtimeEndpoint: string, n
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
     `staticPodPath: ${paths.manifests}`, `podLogsDir: ${paths.logs}`, `containerRuntimeEndpoint: ${runtimeEndpoint}`,
     'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
-    ...server, 'healthzPort: 0', '',
+    ...server, 'healthzPort: 0', ...(options.cgroupRoot ? [`cgroupRoot: ${options.cgroupRoot}`] : []), '',
   ].join('\n'));
   const spawnedAtMs = Date.now();
   const args = [BIN, `--config=${cfg}`, `--root-dir=${paths.root}`, `--cert-dir=${join(paths.dir, 'pki')}`, '--debug-address=127.0.0.1:0', `--hostname-override=${nodeName}`];
   const v8 = options.v8Defaults ? [] : KUBELET_NODE_FLAGS;
   const child = spawn(process.execPath, [...v8, ...(options.nodeArgs ?? []), ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
+    ...(options.cgroupRoot ? { env: { ...process.env, [NO_QOS_CGROUPS_ENV]: '' } } : {}),
   });
   let stderr = '';
   let debugAddress = '';

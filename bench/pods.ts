@@ -11,6 +11,8 @@
  * containers outlive the kubelet, as in Go).
  */
 import { join } from 'node:path';
+import { detectCgroupLayout } from '../src/adapters/host/cgroup-layout.js';
+import { Cgroupfs } from '../src/adapters/host/cgroupfs.js';
 import { readJournal } from '../src/adapters/journal-file/reader.js';
 import { podStartTimings, relistTimings } from './pod-start-timings.js';
 import { cpuSeconds, pidsWithCommandLine, pssMiB, rssMiB } from './proc-usage.js';
@@ -35,6 +37,12 @@ export interface PodsBenchOptions {
   containerdPods?: number[];
   /** Also run the largest embedded count under V8's default options (default true). */
   v8DefaultsRun?: boolean;
+  /**
+   * Also run the largest count of each runtime with QoS and pod cgroups on (issue 18), right after
+   * the same count without, under a cgroup root of the bench's own (made and removed here; root
+   * only). Default: KUBELET_BENCH_PODS_QOS_CGROUPS=1.
+   */
+  qosCgroupsRuns?: boolean;
 }
 
 async function benchOneRun(run: PodRun, o: Required<PodsBenchOptions>): Promise<Record<string, number>> {
@@ -110,9 +118,17 @@ async function measure({ run, paths, daemon }: Fleet, p: string, peakRss: number
 
 export async function benchPods(options: PodsBenchOptions = {}): Promise<Record<string, number>> {
   const o: Required<PodsBenchOptions> = {
-    idleSeconds: 90, settleSeconds: 10, startTimeoutSeconds: 300, embeddedPods: [30, 110], containerdPods: [30, 110], v8DefaultsRun: true, ...options,
+    idleSeconds: 90, settleSeconds: 10, startTimeoutSeconds: 300, embeddedPods: [30, 110], containerdPods: [30, 110], v8DefaultsRun: true,
+    qosCgroupsRuns: process.env.KUBELET_BENCH_PODS_QOS_CGROUPS === '1', ...options,
   };
   const runs = podRuns('pods', o.embeddedPods, o.containerdPods);
+  if (o.qosCgroupsRuns) {
+    for (const base of [...runs]) {
+      const largest = base.endpoint === 'embedded' ? Math.max(...o.embeddedPods) : Math.max(...o.containerdPods);
+      if (base.pods !== largest) continue;
+      runs.splice(runs.indexOf(base) + 1, 0, { ...base, label: `${base.label}QosCgroups`, cgroupRoot: BENCH_CGROUP_ROOT });
+    }
+  }
   // The largest embedded run again under V8's defaults, right after it: what the executable's V8
   // options (src/bin/node-flags.ts) change, measured side by side.
   const largest = Math.max(...o.embeddedPods);
@@ -120,6 +136,21 @@ export async function benchPods(options: PodsBenchOptions = {}): Promise<Record<
     runs.splice(o.embeddedPods.length, 0, { label: `embedded${largest}V8Defaults`, pods: largest, endpoint: 'embedded', v8Defaults: true });
   }
   const out: Record<string, number> = { idleSeconds: o.idleSeconds };
-  for (const run of runs) Object.assign(out, await benchOneRun(run, o));
+  const cgroups = o.qosCgroupsRuns ? new Cgroupfs(await detectCgroupLayout()) : null;
+  await cgroups?.create(BENCH_CGROUP_ROOT, {});
+  try {
+    for (const run of runs) Object.assign(out, await benchOneRun(run, o));
+  } finally {
+    await cgroups?.destroy(BENCH_CGROUP_ROOT);
+  }
+  for (const run of runs.filter((r) => r.cgroupRoot)) {
+    const base = run.label.replace(/QosCgroups$/, '');
+    const ratio = (key: string) => round(out[`${run.label}.${key}`]! / out[`${base}.${key}`]!, 2);
+    out[`${run.label}.idleCpuPercentOfCore/withoutCgroups`] = ratio('idleCpuPercentOfCore');
+    out[`${run.label}.idleRssMiB/withoutCgroups`] = ratio('idleRssMiB');
+  }
   return out;
 }
+
+/** The --cgroup-root of the QoS cgroup runs: the bench's own, never the host's /kubepods. */
+const BENCH_CGROUP_ROOT = `/kubelet-ts-bench-${process.pid}`;

@@ -21,6 +21,8 @@ export interface PodRun {
   endpoint: string;
   /** Run the daemon under V8's defaults (DaemonOptions.v8Defaults). */
   v8Defaults?: boolean;
+  /** Run it with QoS and pod cgroups under this cgroup root (DaemonOptions.cgroupRoot). */
+  cgroupRoot?: string;
 }
 
 export interface Fleet {
@@ -117,7 +119,9 @@ export async function withStaticPods<T>(run: PodRun, o: FleetOptions, body: (fle
   let result: T;
   let podsRemoved = 0;
   try {
-    daemon = await startDaemon(paths, run.endpoint, nodeName, { ...o.daemon, ...(run.v8Defaults ? { v8Defaults: true } : {}) });
+    daemon = await startDaemon(paths, run.endpoint, nodeName, {
+      ...o.daemon, ...(run.v8Defaults ? { v8Defaults: true } : {}), ...(run.cgroupRoot ? { cgroupRoot: run.cgroupRoot } : {}),
+    });
     const started = daemon;
     await waitAllRunning(started, run.pods, o.startTimeoutSeconds * 1000, () => o.onTick?.(started));
     result = await body({ run, paths, nodeName, daemon });
