@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, createMachine, fromPromise, SimulatedClock } from 'xstate';
+import type { EvictionCandidate } from '../../src/domain/eviction/candidates.js';
+import type { Observations } from '../../src/domain/eviction/observations.js';
+import type { Threshold } from '../../src/domain/eviction/thresholds.js';
+import {
+  evictionManagerMachine,
+  type AnnounceInput,
+  type EvictPodInput,
+  type EvictPodOutput,
+  type PressureChangedEvent,
+  type ObserveOutput,
+  type ReclaimInput,
+  type ReclaimOutput,
+} from '../../src/machines/eviction-manager.machine.js';
+import { settle } from '../support/settle.js';
+import { candidate, hardMemory, Mi, usingMemory } from '../domain/eviction/fixtures.js';
+
+const diskHard: Threshold = { signal: 'nodefs.available', kind: 'hard', value: { quantity: 100, text: '100' }, gracePeriodMs: 0 };
+
+interface World {
+  /** What the next reads see: memory and nodefs available (out of 1000 Mi and 1000). */
+  memoryAvailable: number;
+  nodefsAvailable: number;
+  /** What GC frees on nodefs. */
+  gcFrees: number;
+  candidates: EvictionCandidate[];
+}
+
+function observationsAt(world: World, nowMs: number): Observations {
+  const time = new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return {
+    'memory.available': { available: world.memoryAvailable, capacity: 1000 * Mi, time },
+    'nodefs.available': { available: world.nodefsAvailable, capacity: 1000, time },
+  };
+}
+
+function start(thresholds: Threshold[], world: World, transitionMs = 30_000) {
+  const clock = new SimulatedClock();
+  const calls = { observe: 0, announce: [] as AnnounceInput[], reclaim: [] as ReclaimInput[], evict: [] as (EvictPodInput & { atMs: number })[] };
+  const pressure: string[][] = [];
+  const machine = evictionManagerMachine.provide({
+    actors: {
+      observe: fromPromise<ObserveOutput, Record<string, never>>(async () => {
+        calls.observe++;
+        return { observations: observationsAt(world, clock.now()), candidates: world.candidates, dedicatedImageFs: false, observedAtMs: clock.now() };
+      }),
+      announceThresholdMet: fromPromise<void, AnnounceInput>(async ({ input }) => {
+        calls.announce.push(input);
+      }),
+      reclaimNodeLevel: fromPromise<ReclaimOutput, ReclaimInput>(async ({ input }) => {
+        calls.reclaim.push(input);
+        world.nodefsAvailable += world.gcFrees;
+        return { observations: observationsAt(world, clock.now()) };
+      }),
+      evictPod: fromPromise<EvictPodOutput, EvictPodInput>(async ({ input }) => {
+        calls.evict.push({ ...input, atMs: clock.now() });
+        world.candidates = world.candidates.filter((c) => c.uid !== input.uid);
+        return { evicted: true };
+      }),
+    },
+  });
+  // A parent that records what the manager tells it (the syncLoop's admission in the daemon).
+  const parent = createMachine({
+    types: { events: {} as PressureChangedEvent },
+    invoke: { id: 'evictionManager', src: machine, input: { thresholds, pressureTransitionPeriodMs: transitionMs, maxPodGracePeriodSeconds: 0 } },
+    on: { 'node.pressure.changed': { actions: ({ event }) => pressure.push(event.conditions) } },
+  });
+  const actor = createActor(parent, { clock });
+  actor.start();
+  const manager = () => actor.getSnapshot().children.evictionManager!;
+  const tick = async (ms: number) => {
+    clock.increment(ms);
+    await settle();
+  };
+  return { calls, pressure, manager, tick };
+}
+
+const stateOf = (m: { getSnapshot(): { value: unknown } }) => m.getSnapshot().value;
+
+describe('evictionManagerMachine', () => {
+  it('observes at once and then every 10 s while nothing is starved', async () => {
+    const world = { memoryAvailable: 900 * Mi, nodefsAvailable: 900, gcFrees: 0, candidates: [] };
+    const { calls, manager, tick, pressure } = start([hardMemory(100 * Mi)], world);
+    await settle();
+    expect(calls.observe).toBe(1);
+    expect(stateOf(manager())).toBe('waiting');
+    await tick(9_999);
+    expect(calls.observe).toBe(1);
+    await tick(1);
+    expect(calls.observe).toBe(2);
+    expect(pressure).toEqual([]);
+  });
+
+  it('reports MemoryPressure and evicts one pod per cycle, the BestEffort one using most first', async () => {
+    const world = { memoryAvailable: 50 * Mi, nodefsAvailable: 900, gcFrees: 0, candidates: [usingMemory('small', 1 * Mi), usingMemory('big', 40 * Mi), candidate('critical', { critical: true })] };
+    const { calls, pressure, tick } = start([hardMemory(100 * Mi)], world);
+    await settle();
+    expect(pressure).toEqual([['MemoryPressure']]);
+    expect(calls.announce).toEqual([{ signal: 'memory.available', resource: 'memory' }]);
+    expect(calls.evict.map((e) => [e.name, e.gracePeriodSeconds])).toEqual([['big', 1]]);
+    expect(calls.evict[0]!.message).toMatch(/^The node was low on resource: memory\. Threshold quantity: 100Mi, available: 50Mi\. Container c was using 40Mi/);
+    // The next cycle starts at once after an eviction, but the same reading is not acted on twice.
+    expect(calls.observe).toBe(2);
+    await tick(1_000);
+    await tick(9_000);
+    expect(calls.evict.map((e) => e.name)).toEqual(['big', 'small']);
+    // Only the critical pod is left: nothing more is evicted.
+    await tick(10_000);
+    await tick(10_000);
+    expect(calls.evict).toHaveLength(2);
+  });
+
+  it('holds the condition for the transition period after the threshold clears', async () => {
+    const world = { memoryAvailable: 50 * Mi, nodefsAvailable: 900, gcFrees: 0, candidates: [] };
+    const { pressure, tick } = start([hardMemory(100 * Mi)], world, 30_000);
+    await settle();
+    world.memoryAvailable = 900 * Mi;
+    await tick(10_000);
+    await tick(10_000);
+    expect(pressure).toEqual([['MemoryPressure']]);
+    await tick(10_000);
+    expect(pressure).toEqual([['MemoryPressure'], []]);
+  });
+
+  it('waits out a soft threshold grace period before evicting', async () => {
+    const soft = hardMemory(100 * Mi, { kind: 'soft', gracePeriodMs: 20_000 });
+    const world = { memoryAvailable: 50 * Mi, nodefsAvailable: 900, gcFrees: 0, candidates: [usingMemory('p', 10 * Mi)] };
+    const { calls, pressure, tick } = start([soft], world);
+    await settle();
+    expect(pressure).toEqual([['MemoryPressure']]);
+    await tick(10_000);
+    expect(calls.evict).toEqual([]);
+    await tick(10_000);
+    expect(calls.evict.map((e) => [e.name, e.gracePeriodSeconds, e.atMs])).toEqual([['p', 0, 20_000]]);
+  });
+
+  it('reclaims at node level first for disk and evicts nobody when GC frees enough', async () => {
+    const world = { memoryAvailable: 900 * Mi, nodefsAvailable: 50, gcFrees: 100, candidates: [usingMemory('p', 10 * Mi)] };
+    const { calls, pressure, manager } = start([diskHard], world);
+    await settle();
+    expect(pressure).toEqual([['DiskPressure']]);
+    expect(calls.reclaim).toEqual([{ signal: 'nodefs.available', resource: 'ephemeral-storage' }]);
+    expect(calls.evict).toEqual([]);
+    expect(stateOf(manager())).toBe('waiting');
+  });
+
+  it('evicts after node-level reclaim when GC does not free enough', async () => {
+    const world = { memoryAvailable: 900 * Mi, nodefsAvailable: 50, gcFrees: 10, candidates: [usingMemory('p', 10 * Mi)] };
+    const { calls } = start([diskHard], world);
+    await settle();
+    expect(calls.reclaim).toHaveLength(1);
+    expect(calls.evict.map((e) => e.name)).toEqual(['p']);
+    expect(calls.evict[0]!.message).toMatch(/^The node was low on resource: ephemeral-storage\. Threshold quantity: 100, available: 50\. /);
+  });
+});
