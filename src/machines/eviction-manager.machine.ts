@@ -5,26 +5,33 @@
  * then one pod per cycle.
  *
  * Contract:
- * - `observing` runs at once on start (Go's loop synchronizes before its first sleep), then after
- *   each `waiting` period. The `observe` effect answers with the signal observations, the active
- *   pods as eviction candidates, whether the image filesystem is its own device, and the time of
- *   the reading on the actor system's clock; a failed read is logged by the effect and the cycle
- *   ends (Go: "failed to get summary stats").
+ * - It starts in `waitingForRuntime`: Go starts the eviction manager in
+ *   initializeRuntimeDependentModules, once updateRuntimeUp first saw the runtime ready; here the
+ *   runtime machine's first `runtime.health.changed` with health `ready` does that. Then
+ *   `observing` runs at once (Go's loop synchronizes before its first sleep), and again after each
+ *   `waiting` period.
+ * - The `observe` effect answers with the signal observations, the active pods as eviction
+ *   candidates, whether the image filesystem is its own device, and the time of the reading on the
+ *   actor system's clock; null when the read failed (the effect logs why; Go: "failed to get summary
+ *   stats"), which ends the cycle.
  * - The pure steps are domain/eviction/synchronize.ts. When the reported conditions change, the
- *   machine tells `nodeStatus` (the Node's MemoryPressure/DiskPressure/PIDPressure) and its parent
- *   (the syncLoop's admission) with `node.pressure.changed`.
- * - With a threshold to act on: `announcing` records the node's EvictionThresholdMet event;
- *   `reclaiming` (disk signals) runs image and container GC and answers with a fresh reading —
- *   resolved when no threshold is met counting minimum reclaim; otherwise `choosing` ranks the pods
- *   and `evicting` kills the first one that is not critical (grace 1 s for a hard threshold, else
- *   evictionMaxPodGracePeriod capped by the pod's own) with status Failed/Evicted and Go's message.
- *   The `evictPod` effect answers once the pod is killed; the next cycle then starts at once, as Go
- *   synchronizes again after waitForPodsCleanup instead of sleeping.
+ *   machine sends `node.pressure.changed` to `nodeStatus` (the Node's pressure conditions) and to
+ *   `syncLoop` (admission).
+ * - With a threshold to act on, it emits `eviction.threshold.met` (the node's EvictionThresholdMet
+ *   Warning event). For disk signals `reclaiming` runs image and container GC (`reclaimNodeLevel`)
+ *   and answers with a fresh reading: resolved when no threshold is met counting minimum reclaim.
+ *   Otherwise `choosing` ranks the pods; `evicting` emits `pod.evicted` (the pod's Evicted Warning
+ *   event) and asks the syncLoop to kill the first pod that is not critical
+ *   (`pod.evict.requested`: grace 1 s for a hard threshold, else evictionMaxPodGracePeriod capped by
+ *   the pod's own; status Failed, reason Evicted, Go's message), and waits for
+ *   `pod.eviction.finished`, at most podCleanupTimeout (30 s). After an eviction the next cycle
+ *   starts at once, as Go synchronizes again after waitForPodsCleanup instead of sleeping.
  * Pure: time arrives on the effects' answers (`observedAtMs`); periods run on the injected clock.
  */
-import { assign, enqueueActions, fromPromise, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { and, assign, enqueueActions, fromPromise, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
 import { doneOutput } from './done-output.js';
 import type { EvictionCandidate } from '../domain/eviction/candidates.js';
+import { EVICTED_REASON, THRESHOLD_MET_REASON, thresholdMetMessage } from '../domain/eviction/messages.js';
 import type { Observations } from '../domain/eviction/observations.js';
 import type { PressureCondition, Signal, StarvedResource } from '../domain/eviction/signals.js';
 import {
@@ -34,6 +41,7 @@ import {
   isReclaimedByNode,
   nodeReclaimNeeded,
   observeCycle,
+  POD_CLEANUP_TIMEOUT_MS,
   type EvictionChoice,
   type EvictionMemory,
   type EvictionSettings,
@@ -59,11 +67,8 @@ export interface EvictionReading {
 export type ObserveOutput = EvictionReading | null;
 /** The fresh observations after image and container GC, or null when they could not be read. */
 export type ReclaimOutput = { observations: Observations | null };
-export type EvictPodOutput = { evicted: boolean };
 
-export interface AnnounceInput { signal: Signal; resource: StarvedResource }
-export type ReclaimInput = AnnounceInput;
-export type EvictPodInput = EvictionChoice;
+export interface ReclaimInput { signal: Signal; resource: StarvedResource }
 
 export interface EvictionManagerContext {
   settings: EvictionSettings;
@@ -77,36 +82,60 @@ export interface EvictionManagerContext {
   evictions: number;
 }
 
-/** Sent to nodeStatus and to the parent when the reported pressure conditions change. */
+/** Sent to nodeStatus and to the syncLoop when the reported pressure conditions change. */
 export interface PressureChangedEvent { type: 'node.pressure.changed'; conditions: PressureCondition[] }
 
-/** It takes no events: it acts on its own period and its effects' answers. */
-export type EvictionManagerEvent = never;
+/** Sent to the syncLoop: kill this pod as an eviction (status Failed, reason Evicted, `message`). */
+export interface EvictRequestedEvent {
+  type: 'pod.evict.requested';
+  podUid: string;
+  gracePeriodSeconds: number;
+  reason: string;
+  message: string;
+}
 
-export const EVICTION_MANAGER_EFFECTS = ['observe', 'announceThresholdMet', 'reclaimNodeLevel', 'evictPod'] as const;
+/** Emitted for the event recorder: the node's EvictionThresholdMet Warning event. */
+export interface ThresholdMetEmitted { type: 'eviction.threshold.met'; reason: string; message: string }
+
+/** Emitted for the event recorder: the evicted pod's Warning event, with Go's annotations. */
+export interface PodEvictedEmitted {
+  type: 'pod.evicted';
+  pod: { namespace: string; name: string; uid: string };
+  reason: string;
+  message: string;
+  annotations: Record<string, string>;
+}
+
+export type EvictionManagerEvent =
+  | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
+  /** From the syncLoop: the pod's worker finished the kill (evicted), or there was no such active pod. */
+  | { type: 'pod.eviction.finished'; podUid: string; evicted: boolean };
+
+export const EVICTION_MANAGER_EFFECTS = ['observe', 'reclaimNodeLevel'] as const;
 
 const sameConditions = (a: readonly PressureCondition[], b: readonly PressureCondition[]) => a.length === b.length && a.every((c, i) => c === b[i]);
 
 export const evictionManagerMachine = setup({
-  types: { context: {} as EvictionManagerContext, input: {} as EvictionManagerInput },
+  types: {
+    context: {} as EvictionManagerContext,
+    events: {} as EvictionManagerEvent,
+    input: {} as EvictionManagerInput,
+    emitted: {} as ThresholdMetEmitted | PodEvictedEmitted,
+  },
   actors: {
     observe: fromPromise<ObserveOutput, Record<string, never>>(async () => {
       throw new Error('actor observe was not provided');
     }),
-    announceThresholdMet: fromPromise<void, AnnounceInput>(async () => {
-      throw new Error('actor announceThresholdMet was not provided');
-    }),
     reclaimNodeLevel: fromPromise<ReclaimOutput, ReclaimInput>(async () => {
       throw new Error('actor reclaimNodeLevel was not provided');
-    }),
-    evictPod: fromPromise<EvictPodOutput, EvictPodInput>(async () => {
-      throw new Error('actor evictPod was not provided');
     }),
   },
   delays: {
     monitoringPeriod: ({ context }) => context.monitoringPeriodMs,
+    podCleanupTimeout: POD_CLEANUP_TIMEOUT_MS,
   },
   guards: {
+    isRuntimeReady: ({ event }) => event.type === 'runtime.health.changed' && event.health === 'ready',
     isStarved: ({ context }) => context.starvation !== null,
     needsNodeReclaim: ({ context }) =>
       context.starvation !== null && nodeReclaimNeeded(context.starvation.signal, context.reading?.dedicatedImageFs ?? false),
@@ -115,7 +144,8 @@ export const evictionManagerMachine = setup({
       return fresh !== null && isReclaimedByNode(context.settings, fresh);
     },
     hasChoice: ({ context }) => context.choice !== null,
-    isEvicted: ({ event }) => doneOutput<EvictPodOutput>(event).evicted,
+    isOurEviction: ({ context, event }) => event.type === 'pod.eviction.finished' && event.podUid === context.choice?.uid,
+    isEvicted: ({ event }) => event.type === 'pod.eviction.finished' && event.evicted,
   },
   actions: {
     recordCycle: enqueueActions(({ context, event, enqueue, system }) => {
@@ -128,15 +158,34 @@ export const evictionManagerMachine = setup({
       enqueue.assign({ memory: outcome.memory, conditions: outcome.conditions, reading, starvation: outcome.starvation, choice: null });
       if (sameConditions(outcome.conditions, context.conditions)) return;
       const changed: PressureChangedEvent = { type: 'node.pressure.changed', conditions: outcome.conditions };
-      const nodeStatus = system.get('nodeStatus') as AnyActorRef | undefined;
-      if (nodeStatus) enqueue.sendTo(nodeStatus, changed);
-      enqueue.sendParent(changed);
+      for (const id of ['nodeStatus', 'syncLoop']) {
+        const target = system.get(id) as AnyActorRef | undefined;
+        if (target) enqueue.sendTo(target, changed);
+      }
+    }),
+    announceThresholdMet: enqueueActions(({ context, enqueue }) => {
+      if (!context.starvation) return;
+      enqueue.emit({ type: 'eviction.threshold.met', reason: THRESHOLD_MET_REASON, message: thresholdMetMessage(context.starvation.resource) });
     }),
     chooseVictim: assign({
       choice: ({ context }) =>
         context.starvation && context.reading
           ? chooseEviction(context.settings, context.starvation, context.reading.candidates, context.reading.observations)
           : null,
+    }),
+    requestEviction: enqueueActions(({ context, enqueue, system }) => {
+      const choice = context.choice;
+      if (!choice) return;
+      enqueue.emit({
+        type: 'pod.evicted',
+        pod: { namespace: choice.namespace, name: choice.name, uid: choice.uid },
+        reason: EVICTED_REASON,
+        message: choice.message,
+        annotations: choice.annotations,
+      });
+      const syncLoop = system.get('syncLoop') as AnyActorRef | undefined;
+      const request: EvictRequestedEvent = { type: 'pod.evict.requested', podUid: choice.uid, gracePeriodSeconds: choice.gracePeriodSeconds, reason: EVICTED_REASON, message: choice.message };
+      if (syncLoop) enqueue.sendTo(syncLoop, request);
     }),
     countEviction: assign({ evictions: ({ context }) => context.evictions + 1 }),
   },
@@ -156,8 +205,12 @@ export const evictionManagerMachine = setup({
     choice: null,
     evictions: 0,
   }),
-  initial: 'observing',
+  initial: 'waitingForRuntime',
   states: {
+    waitingForRuntime: {
+      meta: { description: 'started in initializeRuntimeDependentModules: once the runtime is first ready' },
+      on: { 'runtime.health.changed': { guard: 'isRuntimeReady', target: 'observing' } },
+    },
     waiting: {
       meta: { description: 'until the next monitoring period (10 s)' },
       after: { monitoringPeriod: 'observing' },
@@ -173,18 +226,12 @@ export const evictionManagerMachine = setup({
       },
     },
     deciding: {
-      meta: { description: 'is a threshold past its grace period, with fresh stats?' },
-      always: [{ guard: 'isStarved', target: 'announcing' }, { target: 'waiting' }],
-    },
-    announcing: {
-      meta: { description: 'a threshold is past its grace period: the node event EvictionThresholdMet' },
-      invoke: {
-        id: 'announceThresholdMet',
-        src: 'announceThresholdMet',
-        input: ({ context }) => ({ signal: context.starvation!.signal, resource: context.starvation!.resource }),
-        onDone: [{ guard: 'needsNodeReclaim', target: 'reclaiming' }, { target: 'choosing' }],
-        onError: [{ guard: 'needsNodeReclaim', target: 'reclaiming' }, { target: 'choosing' }],
-      },
+      meta: { description: 'is a threshold past its grace period, with fresh stats? (EvictionThresholdMet)' },
+      always: [
+        { guard: and(['isStarved', 'needsNodeReclaim']), target: 'reclaiming', actions: 'announceThresholdMet' },
+        { guard: 'isStarved', target: 'choosing', actions: 'announceThresholdMet' },
+        { target: 'waiting' },
+      ],
     },
     reclaiming: {
       meta: { description: 'disk pressure: container and image GC before evicting any pod' },
@@ -202,14 +249,15 @@ export const evictionManagerMachine = setup({
       always: [{ guard: 'hasChoice', target: 'evicting' }, { target: 'waiting' }],
     },
     evicting: {
-      meta: { description: 'killing one pod: status Failed, reason Evicted' },
-      invoke: {
-        id: 'evictPod',
-        src: 'evictPod',
-        input: ({ context }) => context.choice!,
-        onDone: [{ guard: 'isEvicted', target: 'observing', actions: 'countEviction' }, { target: 'waiting' }],
-        onError: { target: 'waiting' },
+      meta: { description: 'one pod killed by its worker: status Failed, reason Evicted' },
+      entry: 'requestEviction',
+      on: {
+        'pod.eviction.finished': [
+          { guard: and(['isOurEviction', 'isEvicted']), target: 'observing', actions: 'countEviction' },
+          { guard: 'isOurEviction', target: 'waiting' },
+        ],
       },
+      after: { podCleanupTimeout: 'waiting' },
     },
   },
 });

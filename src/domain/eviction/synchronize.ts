@@ -33,6 +33,9 @@ export const IMMEDIATE_EVICTION_GRACE_PERIOD_SECONDS = 1;
 /** Go's monitoring period (evictionMonitoringPeriod in kubelet.go). */
 export const EVICTION_MONITORING_PERIOD_MS = 10_000;
 
+/** Go's podCleanupTimeout: how long the manager waits for an evicted pod before its next cycle. */
+export const POD_CLEANUP_TIMEOUT_MS = 30_000;
+
 export interface EvictionSettings {
   thresholds: Threshold[];
   pressureTransitionPeriodMs: number;
