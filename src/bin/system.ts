@@ -8,6 +8,7 @@
  *               ├─ servingCertificateManager    (cluster mode, serverTLSBootstrap)
  *               ├─ volumeManager ── volume:<uid>:<name>   (one per pod volume)
  *               ├─ statusManager, nodeStatus, nodeLease   (cluster mode)
+ *               ├─ evictionManager              (once the runtime is first ready)
  *               └─ syncLoop ─┬─ podConfig       (file, http and api sources)
  *                            ├─ pleg
  *                            ├─ containerDeletor (removes dead containers)
@@ -32,6 +33,7 @@ import { STATUS_MANAGER_EFFECTS, statusManagerMachine } from '../machines/status
 import { SYNC_LOOP_EFFECTS, syncLoopMachine } from '../machines/sync-loop.machine.js';
 import { VOLUME_EFFECTS, volumeMachine } from '../machines/volume.machine.js';
 import { VOLUME_MANAGER_EFFECTS, volumeManagerMachine } from '../machines/volume-manager.machine.js';
+import { EVICTION_MANAGER_EFFECTS, evictionManagerMachine } from '../machines/eviction-manager.machine.js';
 
 /** Every effectful actor src in the system, by the machine that invokes it. */
 export const SUPERVISOR_EFFECTS = [...PHASE_IDS, 'stopSubsystems'] as const;
@@ -50,6 +52,7 @@ export const SYSTEM_EFFECTS: readonly string[] = [
   ...SERVING_CERTIFICATE_MANAGER_EFFECTS,
   ...VOLUME_MANAGER_EFFECTS,
   ...VOLUME_EFFECTS,
+  ...EVICTION_MANAGER_EFFECTS,
 ];
 
 /** The actor logic a machine's `setup({ actors })` declares, by src: what `provide()` accepts. */
@@ -74,7 +77,8 @@ export type SystemEffects = EffectsOf<typeof supervisorMachine, typeof SUPERVISO
   & EffectsOf<typeof certificateManagerMachine, typeof CERTIFICATE_MANAGER_EFFECTS>
   & EffectsOf<typeof servingCertificateManagerMachine, typeof SERVING_CERTIFICATE_MANAGER_EFFECTS>
   & EffectsOf<typeof volumeManagerMachine, typeof VOLUME_MANAGER_EFFECTS>
-  & EffectsOf<typeof volumeMachine, typeof VOLUME_EFFECTS>;
+  & EffectsOf<typeof volumeMachine, typeof VOLUME_EFFECTS>
+  & EffectsOf<typeof evictionManagerMachine, typeof EVICTION_MANAGER_EFFECTS>;
 
 /**
  * Every effect inert, for replay: the log answers for them. An actor that never answers and never
@@ -113,6 +117,7 @@ export interface MachineOverrides {
   servingCertificateManager?: typeof servingCertificateManagerMachine;
   volumeManager?: typeof volumeManagerMachine;
   volume?: typeof volumeMachine;
+  evictionManager?: typeof evictionManagerMachine;
 }
 
 export function provideSystem(effects: SystemEffects, overrides: MachineOverrides = {}) {
@@ -137,6 +142,7 @@ export function provideSystem(effects: SystemEffects, overrides: MachineOverride
       volumeManager: (overrides.volumeManager ?? volumeManagerMachine).provide({
         actors: { ...pick(effects, VOLUME_MANAGER_EFFECTS), volume: (overrides.volume ?? volumeMachine).provide({ actors: pick(effects, VOLUME_EFFECTS) }) },
       }),
+      evictionManager: (overrides.evictionManager ?? evictionManagerMachine).provide({ actors: pick(effects, EVICTION_MANAGER_EFFECTS) }),
       syncLoop,
     },
   });

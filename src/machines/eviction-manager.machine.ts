@@ -50,6 +50,8 @@ import {
 import type { Threshold } from '../domain/eviction/thresholds.js';
 
 export interface EvictionManagerInput {
+  /** The node the EvictionThresholdMet event is about. */
+  nodeName: string;
   thresholds: Threshold[];
   pressureTransitionPeriodMs: number;
   maxPodGracePeriodSeconds: number;
@@ -71,6 +73,7 @@ export type ReclaimOutput = { observations: Observations | null };
 export interface ReclaimInput { signal: Signal; resource: StarvedResource }
 
 export interface EvictionManagerContext {
+  nodeName: string;
   settings: EvictionSettings;
   monitoringPeriodMs: number;
   memory: EvictionMemory;
@@ -95,7 +98,7 @@ export interface EvictRequestedEvent {
 }
 
 /** Emitted for the event recorder: the node's EvictionThresholdMet Warning event. */
-export interface ThresholdMetEmitted { type: 'eviction.threshold.met'; reason: string; message: string }
+export interface ThresholdMetEmitted { type: 'eviction.threshold.met'; nodeName: string; reason: string; message: string }
 
 /** Emitted for the event recorder: the evicted pod's Warning event, with Go's annotations. */
 export interface PodEvictedEmitted {
@@ -165,7 +168,7 @@ export const evictionManagerMachine = setup({
     }),
     announceThresholdMet: enqueueActions(({ context, enqueue }) => {
       if (!context.starvation) return;
-      enqueue.emit({ type: 'eviction.threshold.met', reason: THRESHOLD_MET_REASON, message: thresholdMetMessage(context.starvation.resource) });
+      enqueue.emit({ type: 'eviction.threshold.met', nodeName: context.nodeName, reason: THRESHOLD_MET_REASON, message: thresholdMetMessage(context.starvation.resource) });
     }),
     chooseVictim: assign({
       choice: ({ context }) =>
@@ -192,6 +195,7 @@ export const evictionManagerMachine = setup({
 }).createMachine({
   id: 'evictionManager',
   context: ({ input }) => ({
+    nodeName: input.nodeName,
     settings: {
       thresholds: input.thresholds,
       pressureTransitionPeriodMs: input.pressureTransitionPeriodMs,

@@ -71,7 +71,7 @@ function start(thresholds: Threshold[], world: World, transitionMs = 30_000, run
   });
   const parent = createMachine({
     invoke: [
-      { id: 'evictionManager', systemId: 'evictionManager', src: machine, input: { thresholds, pressureTransitionPeriodMs: transitionMs, maxPodGracePeriodSeconds: 0 } },
+      { id: 'evictionManager', systemId: 'evictionManager', src: machine, input: { nodeName: 'n1', thresholds, pressureTransitionPeriodMs: transitionMs, maxPodGracePeriodSeconds: 0 } },
       { id: 'syncLoop', systemId: 'syncLoop', src: syncLoop },
     ],
   });

@@ -11,6 +11,7 @@ import type { ApiClients } from '../../ports/apiserver.js';
 import type { ParsedArgs } from '../../ports/config-steps.js';
 import type { CriClient } from '../../ports/cri.js';
 import type { EventRecorder } from '../../ports/event-recorder.js';
+import type { GarbageCollectors } from '../../ports/gc-host.js';
 import type { RuntimeManager } from '../../ports/runtime-manager.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
 import type { VolumePlugins } from '../../ports/volumes.js';
@@ -55,6 +56,8 @@ export interface LiveState {
   readonly volumeSources: LateSlot<VolumeSources>;
   /** The volume plugins the volume manager's effects call. */
   readonly volumePlugins: LateSlot<VolumePlugins>;
+  /** The container and image collectors, for the eviction manager's node-level reclaim. */
+  readonly garbageCollectors: LateSlot<GarbageCollectors>;
 }
 
 export function createLiveState(): LiveState {
@@ -69,5 +72,6 @@ export function createLiveState(): LiveState {
     events: new LateSlot('the event recorder', 'run.eventRecorder'),
     volumeSources: new LateSlot('the ConfigMap, Secret and token managers', 'runKubelet.newMainKubelet'),
     volumePlugins: new LateSlot('the volume plugins', 'runKubelet.newMainKubelet'),
+    garbageCollectors: new LateSlot('the garbage collectors', 'runKubelet.garbageCollection'),
   };
 }

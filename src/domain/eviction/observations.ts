@@ -51,3 +51,15 @@ export function signalObservations(summary: Summary): Observations {
   }
   return out;
 }
+
+/**
+ * Whether the runtime's image filesystem is another device than the node's root filesystem (Go's
+ * dedicatedImageFs, which asks cAdvisor for the devices). The summary has no device ids, so two
+ * filesystems of the same capacity are taken to be one (free bytes move between the two reads).
+ */
+export function hasDedicatedImageFs(summary: Summary): boolean {
+  const node = summary.node.fs;
+  const image = summary.node.runtime?.imageFs;
+  if (!node || !image) return false;
+  return node.capacityBytes !== image.capacityBytes;
+}

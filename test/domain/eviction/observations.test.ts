@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { signalObservations } from '../../../src/domain/eviction/observations.js';
+import { hasDedicatedImageFs, signalObservations } from '../../../src/domain/eviction/observations.js';
 import type { Summary } from '../../../src/domain/stats/summary-types.js';
 
 const t = '2026-11-24T09:00:00Z';
@@ -29,5 +29,17 @@ describe('signalObservations', () => {
   it('leaves out a signal whose readings are missing', () => {
     const summary: Summary = { node: { nodeName: 'n', startTime: t, memory: { time: t, workingSetBytes: 1n }, rlimit: { time: t, maxpid: 10 } }, pods: [] };
     expect(signalObservations(summary)).toEqual({});
+  });
+});
+
+describe('hasDedicatedImageFs', () => {
+  const fs = (capacityBytes: bigint) => ({ time: t, capacityBytes, availableBytes: 1n });
+  it.each([
+    ['the same capacity', fs(100n), fs(100n), false],
+    ['another capacity', fs(100n), fs(200n), true],
+    ['no image filesystem', fs(100n), undefined, false],
+  ])('is decided by %s', (_name, nodeFs, imageFs, want) => {
+    const summary: Summary = { node: { nodeName: 'n', startTime: t, fs: nodeFs, ...(imageFs ? { runtime: { imageFs } } : {}) }, pods: [] };
+    expect(hasDedicatedImageFs(summary)).toBe(want);
   });
 });
