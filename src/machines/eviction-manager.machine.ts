@@ -10,17 +10,18 @@
  *   runtime machine's first `runtime.health.changed` with health `ready` does that. Then
  *   `observing` runs at once (Go's loop synchronizes before its first sleep), and again after each
  *   `waiting` period.
- * - The `observe` effect answers with the signal observations, the active pods as eviction
- *   candidates, whether the image filesystem is its own device, and the time of the reading on the
- *   actor system's clock; null when the read failed (the effect logs why; Go: "failed to get summary
- *   stats"), which ends the cycle.
+ * - The `observe` effect answers with the signal observations, whether the image filesystem is its
+ *   own device, and the time of the reading on the actor system's clock; null when the read failed
+ *   (the effect logs why; Go: "failed to get summary stats"), which ends the cycle. The pods are
+ *   asked for only when one must go (`listCandidates`: the active pods with their usage from that
+ *   same reading), so an unpressured node journals a few numbers every 10 s, not its pods.
  * - The pure steps are domain/eviction/synchronize.ts. When the reported conditions change, the
  *   machine sends `node.pressure.changed` to `nodeStatus` (the Node's pressure conditions) and to
  *   `syncLoop` (admission).
  * - With a threshold to act on, it emits `eviction.threshold.met` (the node's EvictionThresholdMet
  *   Warning event). For disk signals `reclaiming` runs image and container GC (`reclaimNodeLevel`)
  *   and answers with a fresh reading: resolved when no threshold is met counting minimum reclaim.
- *   Otherwise `choosing` ranks the pods; `evicting` emits `pod.evicted` (the pod's Evicted Warning
+ *   Otherwise `listingPods` asks for the candidates and `ranking` picks one; `evicting` emits `pod.evicted` (the pod's Evicted Warning
  *   event) and asks the syncLoop to kill the first pod that is not critical
  *   (`pod.evict.requested`: grace 1 s for a hard threshold, else evictionMaxPodGracePeriod capped by
  *   the pod's own; status Failed, reason Evicted, Go's message), and waits for
@@ -60,7 +61,6 @@ export interface EvictionManagerInput {
 
 export interface EvictionReading {
   observations: Observations;
-  candidates: EvictionCandidate[];
   dedicatedImageFs: boolean;
   observedAtMs: number;
 }
@@ -71,6 +71,9 @@ export type ObserveOutput = EvictionReading | null;
 export type ReclaimOutput = { observations: Observations | null };
 
 export interface ReclaimInput { signal: Signal; resource: StarvedResource }
+
+/** The active pods with their usage from the last reading (Go's activePods and statsFunc). */
+export type ListCandidatesOutput = EvictionCandidate[];
 
 export interface EvictionManagerContext {
   nodeName: string;
@@ -114,7 +117,7 @@ export type EvictionManagerEvent =
   /** From the syncLoop: the pod's worker finished the kill (evicted), or there was no such active pod. */
   | { type: 'pod.eviction.finished'; podUid: string; evicted: boolean };
 
-export const EVICTION_MANAGER_EFFECTS = ['observe', 'reclaimNodeLevel'] as const;
+export const EVICTION_MANAGER_EFFECTS = ['observe', 'reclaimNodeLevel', 'listCandidates'] as const;
 
 const sameConditions = (a: readonly PressureCondition[], b: readonly PressureCondition[]) => a.length === b.length && a.every((c, i) => c === b[i]);
 
@@ -131,6 +134,9 @@ export const evictionManagerMachine = setup({
     }),
     reclaimNodeLevel: fromPromise<ReclaimOutput, ReclaimInput>(async () => {
       throw new Error('actor reclaimNodeLevel was not provided');
+    }),
+    listCandidates: fromPromise<ListCandidatesOutput, Record<string, never>>(async () => {
+      throw new Error('actor listCandidates was not provided');
     }),
   },
   delays: {
@@ -171,9 +177,9 @@ export const evictionManagerMachine = setup({
       enqueue.emit({ type: 'eviction.threshold.met', nodeName: context.nodeName, reason: THRESHOLD_MET_REASON, message: thresholdMetMessage(context.starvation.resource) });
     }),
     chooseVictim: assign({
-      choice: ({ context }) =>
+      choice: ({ context, event }) =>
         context.starvation && context.reading
-          ? chooseEviction(context.settings, context.starvation, context.reading.candidates, context.reading.observations)
+          ? chooseEviction(context.settings, context.starvation, doneOutput<ListCandidatesOutput>(event as AnyEventObject), context.reading.observations)
           : null,
     }),
     requestEviction: enqueueActions(({ context, enqueue, system }) => {
@@ -233,7 +239,7 @@ export const evictionManagerMachine = setup({
       meta: { description: 'is a threshold past its grace period, with fresh stats? (EvictionThresholdMet)' },
       always: [
         { guard: and(['isStarved', 'needsNodeReclaim']), target: 'reclaiming', actions: 'announceThresholdMet' },
-        { guard: 'isStarved', target: 'choosing', actions: 'announceThresholdMet' },
+        { guard: 'isStarved', target: 'listingPods', actions: 'announceThresholdMet' },
         { target: 'waiting' },
       ],
     },
@@ -243,13 +249,22 @@ export const evictionManagerMachine = setup({
         id: 'reclaimNodeLevel',
         src: 'reclaimNodeLevel',
         input: ({ context }) => ({ signal: context.starvation!.signal, resource: context.starvation!.resource }),
-        onDone: [{ guard: 'isReclaimedByNode', target: 'waiting' }, { target: 'choosing' }],
-        onError: { target: 'choosing' },
+        onDone: [{ guard: 'isReclaimedByNode', target: 'waiting' }, { target: 'listingPods' }],
+        onError: { target: 'listingPods' },
       },
     },
-    choosing: {
-      meta: { description: 'ranking the active pods for the starved resource' },
-      entry: 'chooseVictim',
+    listingPods: {
+      meta: { description: 'the active pods and their usage, to rank' },
+      invoke: {
+        id: 'listCandidates',
+        src: 'listCandidates',
+        input: () => ({}),
+        onDone: { target: 'ranking', actions: 'chooseVictim' },
+        onError: { target: 'waiting' },
+      },
+    },
+    ranking: {
+      meta: { description: 'the first pod of the ranking that is not critical, or none' },
       always: [{ guard: 'hasChoice', target: 'evicting' }, { target: 'waiting' }],
     },
     evicting: {

@@ -80,7 +80,10 @@ for (const endpoint of ['embedded', containerdEndpoint()]) describeNeeding(partF
     const be = await until('be Failed', () => (get('pods', 'default', 'be')?.status?.phase === 'Failed' ? get('pods', 'default', 'be') : undefined), 60_000, stderr);
     expect(be.status?.reason).toBe('Evicted');
     process.stderr.write(`eviction e2e: be evicted: ${be.status?.message}\n`);
-    expect(be.status?.message).toMatch(/^The node was low on resource: memory\. Threshold quantity: \d+(Ki|Mi|Gi)?, available: \d+(Ki|Mi|Gi)?\. Container main was using \d+(Ki|Mi)?, request is 0, has larger consumption of memory\. $/);
+    // Go names a container only when it uses more than it requests (0 here). containerd's working set
+    // of an idle shell (usage minus inactive file pages) is sometimes 0; the embedded runtime's is not.
+    const containerPart = endpoint === 'embedded' ? '' : '?';
+    expect(be.status?.message).toMatch(new RegExp(`^The node was low on resource: memory\\. Threshold quantity: \\d+(Ki|Mi|Gi)?, available: \\d+(Ki|Mi|Gi)?\\. (Container main was using \\d+(Ki|Mi)?, request is 0, has larger consumption of memory\\. )${containerPart}$`));
     const evicted = await until('the Evicted event of be', () => events().find((e) => e.reason === 'Evicted' && e.involvedObject?.name === 'be'), 30_000);
     expect(evicted).toMatchObject({ type: 'Warning', message: be.status?.message, involvedObject: { kind: 'Pod' } });
     const met = await until('EvictionThresholdMet', () => events().find((e) => e.reason === 'EvictionThresholdMet'), 30_000);

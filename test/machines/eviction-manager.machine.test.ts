@@ -6,6 +6,7 @@ import type { Threshold } from '../../src/domain/eviction/thresholds.js';
 import {
   evictionManagerMachine,
   type EvictRequestedEvent,
+  type ListCandidatesOutput,
   type ObserveOutput,
   type PodEvictedEmitted,
   type PressureChangedEvent,
@@ -41,13 +42,17 @@ function observationsAt(world: World, nowMs: number): Observations {
 
 function start(thresholds: Threshold[], world: World, transitionMs = 30_000, runtimeReady = true) {
   const clock = new SimulatedClock();
-  const calls = { observe: 0, announce: [] as string[], reclaim: [] as ReclaimInput[], evict: [] as (EvictRequestedEvent & { atMs: number })[], evictedEvents: [] as PodEvictedEmitted[] };
+  const calls = { observe: 0, listed: 0, announce: [] as string[], reclaim: [] as ReclaimInput[], evict: [] as (EvictRequestedEvent & { atMs: number })[], evictedEvents: [] as PodEvictedEmitted[] };
   const pressure: string[][] = [];
   const machine = evictionManagerMachine.provide({
     actors: {
       observe: fromPromise<ObserveOutput, Record<string, never>>(async () => {
         calls.observe++;
-        return { observations: observationsAt(world, clock.now()), candidates: world.candidates, dedicatedImageFs: false, observedAtMs: clock.now() };
+        return { observations: observationsAt(world, clock.now()), dedicatedImageFs: false, observedAtMs: clock.now() };
+      }),
+      listCandidates: fromPromise<ListCandidatesOutput, Record<string, never>>(async () => {
+        calls.listed++;
+        return world.candidates;
       }),
       reclaimNodeLevel: fromPromise<ReclaimOutput, ReclaimInput>(async ({ input }) => {
         calls.reclaim.push(input);
@@ -134,6 +139,8 @@ describe('evictionManagerMachine', () => {
     await tick(1);
     expect(calls.observe).toBe(2);
     expect(pressure).toEqual([]);
+    // Nothing starved: the pods are never asked for.
+    expect(calls.listed).toBe(0);
   });
 
   it('reports MemoryPressure and evicts one pod per cycle, the BestEffort one using most first', async () => {

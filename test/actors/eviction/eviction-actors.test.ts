@@ -35,11 +35,14 @@ async function run<T>(logic: Parameters<typeof createActor>[0], input?: unknown)
 }
 
 describe('eviction actors', () => {
-  it('observe turns a summary into observations and candidates stamped on the clock', async () => {
-    const reading = await run<{ observations: unknown; candidates: { uid: string; usage?: { memoryBytes: number } }[]; observedAtMs: number; dedicatedImageFs: boolean }>(actors(async () => summary(900n)).observe, {});
-    expect(reading.observations).toEqual({ 'memory.available': { available: 900, capacity: 1000, time: t } });
-    expect(reading.candidates.map((c) => [c.uid, c.usage?.memoryBytes])).toEqual([['a', 7]]);
-    expect(reading).toMatchObject({ observedAtMs: 42, dedicatedImageFs: false });
+  it('observe turns a summary into observations stamped on the clock; listCandidates gives the pods with that read usage', async () => {
+    const effects = actors(async () => summary(900n));
+    const before = await run<{ uid: string; usage?: unknown }[]>(effects.listCandidates, {});
+    expect(before.map((c) => [c.uid, c.usage])).toEqual([['a', undefined]]);
+    const reading = await run<{ observations: unknown; observedAtMs: number; dedicatedImageFs: boolean }>(effects.observe, {});
+    expect(reading).toEqual({ observations: { 'memory.available': { available: 900, capacity: 1000, time: t } }, observedAtMs: 42, dedicatedImageFs: false });
+    const candidates = await run<{ uid: string; usage?: { memoryBytes: number } }[]>(effects.listCandidates, {});
+    expect(candidates.map((c) => [c.uid, c.usage?.memoryBytes])).toEqual([['a', 7]]);
   });
 
   it('observe answers null when the summary cannot be read', async () => {
