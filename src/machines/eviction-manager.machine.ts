@@ -32,7 +32,8 @@
 import { and, assign, enqueueActions, fromPromise, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
 import { doneOutput } from './done-output.js';
 import type { EvictionCandidate } from '../domain/eviction/candidates.js';
-import { EVICTED_REASON, THRESHOLD_MET_REASON, thresholdMetMessage } from '../domain/eviction/messages.js';
+import { disruptionTargetCondition, EVICTED_REASON, THRESHOLD_MET_REASON, thresholdMetMessage } from '../domain/eviction/messages.js';
+import type { PodCondition } from '../domain/pod/types.js';
 import type { Observations } from '../domain/eviction/observations.js';
 import type { PressureCondition, Signal, StarvedResource } from '../domain/eviction/signals.js';
 import {
@@ -91,13 +92,14 @@ export interface EvictionManagerContext {
 /** Sent to nodeStatus and to the syncLoop when the reported pressure conditions change. */
 export interface PressureChangedEvent { type: 'node.pressure.changed'; conditions: PressureCondition[] }
 
-/** Sent to the syncLoop: kill this pod as an eviction (status Failed, reason Evicted, `message`). */
+/** Sent to the syncLoop: kill this pod as an eviction (status Failed, reason Evicted, `message`, the DisruptionTarget condition). */
 export interface EvictRequestedEvent {
   type: 'pod.evict.requested';
   podUid: string;
   gracePeriodSeconds: number;
   reason: string;
   message: string;
+  condition: PodCondition;
 }
 
 /** Emitted for the event recorder: the node's EvictionThresholdMet Warning event. */
@@ -193,7 +195,10 @@ export const evictionManagerMachine = setup({
         annotations: choice.annotations,
       });
       const syncLoop = system.get('syncLoop') as AnyActorRef | undefined;
-      const request: EvictRequestedEvent = { type: 'pod.evict.requested', podUid: choice.uid, gracePeriodSeconds: choice.gracePeriodSeconds, reason: EVICTED_REASON, message: choice.message };
+      const request: EvictRequestedEvent = {
+        type: 'pod.evict.requested', podUid: choice.uid, gracePeriodSeconds: choice.gracePeriodSeconds, reason: EVICTED_REASON, message: choice.message,
+        condition: disruptionTargetCondition(choice.message),
+      };
       if (syncLoop) enqueue.sendTo(syncLoop, request);
     }),
     countEviction: assign({ evictions: ({ context }) => context.evictions + 1 }),

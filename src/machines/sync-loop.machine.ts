@@ -57,7 +57,7 @@ import type { AdmissionNode } from '../domain/pod/admission-node.js';
 import { isActiveForAdmission, isPodContentRemovable, killGracePeriod, probeTargets, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
 import { usageOf, withPod, type NodeUsage } from '../domain/pod/node-usage.js';
 import { findOrphans, orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
-import type { Pod, PodStatus } from '../domain/pod/types.js';
+import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
 import type { PlegInput } from './pleg.machine.js';
 import type { PodConfigInput } from './pod-config.machine.js';
 import type { PodWorkerInput } from './pod-worker.machine.js';
@@ -126,7 +126,7 @@ export type SyncLoopEvent =
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
   | { type: 'node.pressure.changed'; conditions: PressureCondition[] }
-  | { type: 'pod.evict.requested'; podUid: string; gracePeriodSeconds: number; reason: string; message: string }
+  | { type: 'pod.evict.requested'; podUid: string; gracePeriodSeconds: number; reason: string; message: string; condition?: PodCondition }
   | { type: `xstate.done.actor.${string}`; output: { podUid?: string } | undefined };
 
 /** Sent to the `containerDeletor` child: remove the pod's exited containers but the newest `keep` of each name. */
@@ -323,7 +323,7 @@ export const syncLoopMachine = setup({
           type: 'pod.kill.requested',
           gracePeriodSeconds: event.gracePeriodSeconds,
           reason: 'evicted',
-          eviction: { reason: event.reason, message: event.message },
+          eviction: { reason: event.reason, message: event.message, ...(event.condition ? { condition: event.condition } : {}) },
         });
         for (const id of probeWorkersOf(event.podUid, entry)) enqueue.sendTo(id, { type: 'probe.pod.terminating' });
         enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, lifecycle: 'terminating', evicting: true } } });

@@ -29,7 +29,7 @@ const LOOP = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; do
 const PRESSURE = [`evictionHard: {memory.available: "${Math.floor(totalmem() / 1024) - 50 * 1024}Ki"}`, 'evictionPressureTransitionPeriod: 5s'];
 const RELAXED = ['evictionPressureTransitionPeriod: 5s'];
 
-type Obj = { metadata: { name: string; uid?: string }; status?: { phase?: string; reason?: string; message?: string; conditions?: { type: string; status: string; reason?: string }[] } };
+type Obj = { metadata: { name: string; uid?: string }; status?: { phase?: string; reason?: string; message?: string; conditions?: { type: string; status: string; reason?: string; message?: string }[] } };
 type Event = { type?: string; reason?: string; message?: string; firstTimestamp?: string; involvedObject?: { kind?: string; name?: string } };
 
 for (const endpoint of ['embedded', containerdEndpoint()]) describeNeeding(partForEndpoint(endpoint), `eviction on the ${endpoint === 'embedded' ? 'embedded' : 'containerd'} runtime`, () => {
@@ -80,6 +80,7 @@ for (const endpoint of ['embedded', containerdEndpoint()]) describeNeeding(partF
     const be = await until('be Failed', () => (get('pods', 'default', 'be')?.status?.phase === 'Failed' ? get('pods', 'default', 'be') : undefined), 60_000, stderr);
     expect(be.status?.reason).toBe('Evicted');
     process.stderr.write(`eviction e2e: be evicted: ${be.status?.message}\n`);
+    expect(be.status?.conditions?.find((c) => c.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'TerminationByKubelet', message: be.status?.message });
     // Go names a container only when it uses more than it requests (0 here). containerd's working set
     // of an idle shell (usage minus inactive file pages) is sometimes 0; the embedded runtime's is not.
     const containerPart = endpoint === 'embedded' ? '' : '?';

@@ -151,6 +151,7 @@ describe('evictionManagerMachine', () => {
     expect(calls.announce).toEqual(['EvictionThresholdMet: Attempting to reclaim memory']);
     expect(calls.evictedEvents[0]).toMatchObject({ reason: 'Evicted', pod: { name: 'big', uid: 'uid-big' }, annotations: { starved_resource: 'memory', offending_containers: 'c' } });
     expect(calls.evict.map((e) => [e.podUid, e.gracePeriodSeconds, e.reason])).toEqual([['uid-big', 1, 'Evicted']]);
+    expect(calls.evict[0]!.condition).toEqual({ type: 'DisruptionTarget', status: 'True', reason: 'TerminationByKubelet', message: calls.evict[0]!.message });
     expect(calls.evict[0]!.message).toMatch(/^The node was low on resource: memory\. Threshold quantity: 100Mi, available: 50Mi\. Container c was using 40Mi/);
     // The next cycle starts at once after an eviction, but the same reading is not acted on twice.
     expect(calls.observe).toBe(2);

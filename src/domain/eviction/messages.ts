@@ -6,6 +6,7 @@
  */
 import { binaryQuantity } from '../node-status/quantity-format.js';
 import { quantityNumber as quantityOf } from '../resources/quantity.js';
+import type { PodCondition } from '../pod/types.js';
 import type { EvictionCandidate } from './candidates.js';
 import type { Observations } from './observations.js';
 import { SIGNAL_RESOURCE, type PressureCondition, type StarvedResource } from './signals.js';
@@ -84,6 +85,11 @@ export function evictionMessage(resource: StarvedResource, pod: EvictionCandidat
     message,
     annotations: { offending_containers: offending.join(','), offending_containers_usage: usages.join(','), starved_resource: resource },
   };
+}
+
+/** Go's DisruptionTarget condition on an evicted pod (reason TerminationByKubelet, the eviction message). */
+export function disruptionTargetCondition(message: string): PodCondition {
+  return { type: 'DisruptionTarget', status: 'True', reason: 'TerminationByKubelet', message };
 }
 
 /** Go's admission refusal: "The node had condition: [MemoryPressure]. " (conditions space-separated). */
