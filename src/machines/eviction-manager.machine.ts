@@ -33,7 +33,6 @@ import { and, assign, enqueueActions, fromPromise, setup, type AnyActorRef, type
 import { doneOutput } from './done-output.js';
 import type { EvictionCandidate } from '../domain/eviction/candidates.js';
 import { disruptionTargetCondition, EVICTED_REASON, THRESHOLD_MET_REASON, thresholdMetMessage } from '../domain/eviction/messages.js';
-import type { PodCondition } from '../domain/pod/types.js';
 import type { Observations } from '../domain/eviction/observations.js';
 import type { PressureCondition, Signal, StarvedResource } from '../domain/eviction/signals.js';
 import {
@@ -50,6 +49,7 @@ import {
   type Starvation,
 } from '../domain/eviction/synchronize.js';
 import type { Threshold } from '../domain/eviction/thresholds.js';
+import type { PodCondition } from '../domain/pod/types.js';
 
 export interface EvictionManagerInput {
   /** The node the EvictionThresholdMet event is about. */

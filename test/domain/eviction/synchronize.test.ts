@@ -26,6 +26,15 @@ describe('observeCycle', () => {
     expect(observeCycle(settings(), again.memory, fine, 70_000).conditions).toEqual([]);
   });
 
+  it('keeps acting on a met threshold until its minimum reclaim is free too', () => {
+    const s = settings({ thresholds: [hardMemory(100 * Mi, { minReclaim: { quantity: 50 * Mi, text: '50Mi' } })] });
+    const first = observeCycle(s, initialEvictionMemory(), low('2026-11-24T09:00:00Z'), 0);
+    const short = observeCycle(s, first.memory, { 'memory.available': observed(120 * Mi, 1000 * Mi, '2026-11-24T09:00:10Z') }, 10_000);
+    expect(short.starvation).toMatchObject({ signal: 'memory.available' });
+    const enough = observeCycle(s, short.memory, { 'memory.available': observed(160 * Mi, 1000 * Mi, '2026-11-24T09:00:20Z') }, 20_000);
+    expect(enough.starvation).toBeNull();
+  });
+
   it('acts on a soft threshold only after its grace period', () => {
     const s = settings({ thresholds: [hardMemory(200 * Mi, { kind: 'soft', gracePeriodMs: 30_000 })] });
     const first = observeCycle(s, initialEvictionMemory(), low('2026-11-24T09:00:00Z'), 0);
