@@ -7,7 +7,8 @@
  * Contract:
  * - It starts in `waitingForRuntime`: Go starts the eviction manager in
  *   initializeRuntimeDependentModules, once updateRuntimeUp first saw the runtime ready; here the
- *   runtime machine's first `runtime.health.changed` with health `ready` does that. Then
+ *   runtime machine's first `runtime.health.changed` with health `ready` does that, or its
+ *   `runtime.up` (the first RuntimeReady answer, the container manager's trigger) where it sends one. Then
  *   `observing` runs at once (Go's loop synchronizes before its first sleep), and again after each
  *   `waiting` period.
  * - The `observe` effect answers with the signal observations, whether the image filesystem is its
@@ -116,6 +117,7 @@ export interface PodEvictedEmitted {
 
 export type EvictionManagerEvent =
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
+  | { type: 'runtime.up' }
   /** From the syncLoop: the pod's worker finished the kill (evicted), or there was no such active pod. */
   | { type: 'pod.eviction.finished'; podUid: string; evicted: boolean };
 
@@ -224,7 +226,10 @@ export const evictionManagerMachine = setup({
   states: {
     waitingForRuntime: {
       meta: { description: 'started in initializeRuntimeDependentModules: once the runtime is first ready' },
-      on: { 'runtime.health.changed': { guard: 'isRuntimeReady', target: 'observing' } },
+      on: {
+        'runtime.health.changed': { guard: 'isRuntimeReady', target: 'observing' },
+        'runtime.up': { target: 'observing' },
+      },
     },
     waiting: {
       meta: { description: 'until the next monitoring period (10 s)' },

@@ -109,6 +109,14 @@ describe('evictionManagerMachine', () => {
     expect(calls.observe).toBe(1);
   });
 
+  it('starts on the runtime machine first RuntimeReady answer (runtime.up) too', async () => {
+    const world = { memoryAvailable: 900 * Mi, nodefsAvailable: 900, gcFrees: 0, candidates: [] };
+    const { calls, manager } = start([hardMemory(100 * Mi)], world, 30_000, false);
+    manager().send({ type: 'runtime.up' });
+    await settle();
+    expect(calls.observe).toBe(1);
+  });
+
   it('waits for the next period when the kill did not evict the pod', async () => {
     const world = { memoryAvailable: 50 * Mi, nodefsAvailable: 900, gcFrees: 0, candidates: [usingMemory('p', 10 * Mi)], killSucceeds: false };
     const { calls, manager } = start([hardMemory(100 * Mi)], world);
