@@ -10,6 +10,7 @@ import { defineConfig } from 'vitest/config';
 const ONE_RUNTIME = [
   'test/adapters/cri.contract.test.ts',
   'test/integration/cluster.test.ts',
+  'test/integration/eviction.e2e.test.ts',
   'test/integration/kubectl-exec.e2e.test.ts',
   'test/integration/kubectl-logs.e2e.test.ts',
   'test/integration/orphans.e2e.test.ts',

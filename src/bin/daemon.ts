@@ -10,6 +10,7 @@ import { Lifetimes } from '../actors/phases/lifetimes.js';
 import type { PhaseDeps } from '../actors/phases/deps.js';
 import { createLiveState, type LiveState } from '../actors/phases/live-state.js';
 import { SummaryProvider } from '../actors/stats/summary-provider.js';
+import { evictablePods } from '../actors/eviction/active-pods.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { makeDirectories, nodeGcFs } from '../adapters/fs/node-fs.js';
@@ -85,7 +86,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const journalFile: { close?: () => Promise<void> } = {};
 
   const runtimeCalls: OperationCounts = { calls: new Map() };
-  const view = createDaemonView({ live, observers, runtimeCalls, clock, nodeName: () => nodeNameOf(supervisor), machineInfo: () => machineInfoOf(supervisor) });
+  const stats = createSummaryProvider(live, clock, () => nodeNameOf(supervisor));
+  const view = createDaemonView({ live, observers, runtimeCalls, clock, stats, machineInfo: () => machineInfoOf(supervisor) });
   const healthChecks = createHealthChecks(observers.directory, observers.views, () => live.config.peek(), clock);
   const opener = createJournalOpener({
     sink: observers.journal,
@@ -132,6 +134,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       },
       ...nodeGcFs,
     },
+    // The eviction manager shares the servers' summary reads (coalesced, at most one a second).
+    eviction: { summary: () => stats.get(false), activePods: () => evictablePods(observers.views.syncLoop()) },
     makeDirectories,
     lifetimes,
     live,
@@ -185,18 +189,24 @@ function machineInfoOf(supervisor: SupervisorActor | null): MachineInfo | undefi
   return supervisor?.getSnapshot().context.outputs['run.machineInfo'];
 }
 
-/** The kubelet as its servers read it: pods, stats, metrics, configz, logs, exec. */
-function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof createObservers>; runtimeCalls: OperationCounts; clock: Clock; nodeName: () => string | undefined; machineInfo: () => MachineInfo | undefined }) {
-  const { live, observers, runtimeCalls, clock } = o;
-  // Before command.loadConfigFile the views answer with the defaults, as the configuration would.
-  const podLogsDir = () => live.config.peek()?.podLogsDir ?? DEFAULT_POD_LOGS_DIR;
-  const stats = new SummaryProvider({
+/** Before command.loadConfigFile the views answer with the defaults, as the configuration would. */
+const podLogsDirOf = (live: LiveState) => live.config.peek()?.podLogsDir ?? DEFAULT_POD_LOGS_DIR;
+
+/** /stats/summary's reads, shared by the kubelet server and the eviction manager. */
+function createSummaryProvider(live: LiveState, clock: Clock, nodeName: () => string | undefined): SummaryProvider {
+  return new SummaryProvider({
     cri: () => live.cri.peek(),
     host: new ProcHostStats(),
-    nodeName: () => o.nodeName() ?? osHostname(),
+    nodeName: () => nodeName() ?? osHostname(),
     rootDir: () => live.parsed.peek()?.flags.rootDirectory ?? DEFAULT_KUBELET_FLAGS.rootDirectory,
-    podLogsDir,
+    podLogsDir: () => podLogsDirOf(live),
   }, { now: () => clock.now() });
+}
+
+/** The kubelet as its servers read it: pods, stats, metrics, configz, logs, exec. */
+function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof createObservers>; runtimeCalls: OperationCounts; clock: Clock; stats: SummaryProvider; machineInfo: () => MachineInfo | undefined }) {
+  const { live, observers, runtimeCalls, clock, stats } = o;
+  const podLogsDir = () => podLogsDirOf(live);
   return createKubeletView({
     syncLoop: observers.views.syncLoop,
     pleg: observers.views.pleg,

@@ -7,6 +7,7 @@
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import { relayAdmissionRejections } from '../actors/api-pods/admission-events.js';
 import { relayVolumeEvents } from '../actors/volumes/volume-events.js';
+import { relayEvictionEvents } from '../actors/eviction/eviction-events.js';
 import type { EventRecorder } from '../ports/event-recorder.js';
 import { ActorDirectory } from '../actors/debug/actor-directory.js';
 import { createInspectionTap } from '../actors/journal/inspection-tap.js';
@@ -43,11 +44,21 @@ export function createObservers(clock: Clock, logger: Logger, events: () => Even
     metrics.inspect(ev);
     probeMetrics.inspect(ev);
     transitions(ev);
-    // The syncLoop's refused pods and the volume manager's failed mounts become Warning events (emitted events are not in this stream).
-    if (ev.type === '@xstate.actor' && tap.stableId(ev.actorRef as AnyActorRef) === 'syncLoop') relayAdmissionRejections(ev.actorRef as AnyActorRef, events);
-    if (ev.type === '@xstate.actor' && tap.stableId(ev.actorRef as AnyActorRef) === 'volumeManager') relayVolumeEvents(ev.actorRef as AnyActorRef, events);
+    // The syncLoop's refused pods, the volume manager's failed mounts and the eviction manager's
+    // evictions become Warning events (emitted events are not in this stream).
+    if (ev.type === '@xstate.actor') relayEmittedEvents(ev.actorRef as AnyActorRef, tap.stableId(ev.actorRef as AnyActorRef), events);
   };
   return { journal, feed, directory, views, metrics, probeMetrics, lag, eventLoop, inspect, checkpoint: tap.checkpoint };
+}
+
+const RELAYS: Record<string, (ref: AnyActorRef, recorder: () => EventRecorder | undefined) => void> = {
+  syncLoop: relayAdmissionRejections,
+  volumeManager: relayVolumeEvents,
+  evictionManager: relayEvictionEvents,
+};
+
+function relayEmittedEvents(ref: AnyActorRef, id: string, recorder: () => EventRecorder | undefined): void {
+  if (Object.hasOwn(RELAYS, id)) RELAYS[id]!(ref, recorder);
 }
 
 /** Every machine's state changes at debug level, through one cached child logger per actor. */

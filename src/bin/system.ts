@@ -9,6 +9,7 @@
  *               ├─ volumeManager ── volume:<uid>:<name>   (one per pod volume)
  *               ├─ containerManager             (QoS and pod cgroups, after the first runtime-up)
  *               ├─ statusManager, nodeStatus, nodeLease   (cluster mode)
+ *               ├─ evictionManager              (once the runtime is first ready)
  *               └─ syncLoop ─┬─ podConfig       (file, http and api sources)
  *                            ├─ pleg
  *                            ├─ containerDeletor (removes dead containers)
@@ -34,6 +35,7 @@ import { SYNC_LOOP_EFFECTS, syncLoopMachine } from '../machines/sync-loop.machin
 import { VOLUME_EFFECTS, volumeMachine } from '../machines/volume.machine.js';
 import { VOLUME_MANAGER_EFFECTS, volumeManagerMachine } from '../machines/volume-manager.machine.js';
 import { CONTAINER_MANAGER_EFFECTS, containerManagerMachine } from '../machines/container-manager.machine.js';
+import { EVICTION_MANAGER_EFFECTS, evictionManagerMachine } from '../machines/eviction-manager.machine.js';
 
 /** Every effectful actor src in the system, by the machine that invokes it. */
 export const SUPERVISOR_EFFECTS = [...PHASE_IDS, 'stopSubsystems'] as const;
@@ -53,6 +55,7 @@ export const SYSTEM_EFFECTS: readonly string[] = [
   ...VOLUME_MANAGER_EFFECTS,
   ...VOLUME_EFFECTS,
   ...CONTAINER_MANAGER_EFFECTS,
+  ...EVICTION_MANAGER_EFFECTS,
 ];
 
 /** The actor logic a machine's `setup({ actors })` declares, by src: what `provide()` accepts. */
@@ -78,7 +81,8 @@ export type SystemEffects = EffectsOf<typeof supervisorMachine, typeof SUPERVISO
   & EffectsOf<typeof servingCertificateManagerMachine, typeof SERVING_CERTIFICATE_MANAGER_EFFECTS>
   & EffectsOf<typeof volumeManagerMachine, typeof VOLUME_MANAGER_EFFECTS>
   & EffectsOf<typeof volumeMachine, typeof VOLUME_EFFECTS>
-  & EffectsOf<typeof containerManagerMachine, typeof CONTAINER_MANAGER_EFFECTS>;
+  & EffectsOf<typeof containerManagerMachine, typeof CONTAINER_MANAGER_EFFECTS>
+  & EffectsOf<typeof evictionManagerMachine, typeof EVICTION_MANAGER_EFFECTS>;
 
 /**
  * Every effect inert, for replay: the log answers for them. An actor that never answers and never
@@ -118,6 +122,7 @@ export interface MachineOverrides {
   volumeManager?: typeof volumeManagerMachine;
   volume?: typeof volumeMachine;
   containerManager?: typeof containerManagerMachine;
+  evictionManager?: typeof evictionManagerMachine;
 }
 
 export function provideSystem(effects: SystemEffects, overrides: MachineOverrides = {}) {
@@ -143,6 +148,7 @@ export function provideSystem(effects: SystemEffects, overrides: MachineOverride
         actors: { ...pick(effects, VOLUME_MANAGER_EFFECTS), volume: (overrides.volume ?? volumeMachine).provide({ actors: pick(effects, VOLUME_EFFECTS) }) },
       }),
       containerManager: (overrides.containerManager ?? containerManagerMachine).provide({ actors: pick(effects, CONTAINER_MANAGER_EFFECTS) }),
+      evictionManager: (overrides.evictionManager ?? evictionManagerMachine).provide({ actors: pick(effects, EVICTION_MANAGER_EFFECTS) }),
       syncLoop,
     },
   });

@@ -5,6 +5,7 @@
  */
 import { machineGraph, type StateGraph } from '../domain/graph/model.js';
 import { certificateManagerMachine, servingCertificateManagerMachine } from './certificate-manager.machine.js';
+import { evictionManagerMachine } from './eviction-manager.machine.js';
 import { nodeLeaseMachine } from './node-lease.machine.js';
 import { nodeStatusMachine } from './node-status.machine.js';
 import { plegMachine } from './pleg.machine.js';
@@ -35,6 +36,7 @@ export const MACHINES = {
   volumeManager: volumeManagerMachine,
   volume: volumeMachine,
   containerManager: containerManagerMachine,
+  evictionManager: evictionManagerMachine,
 } as const;
 
 export type MachineName = keyof typeof MACHINES;

@@ -19,8 +19,8 @@
  *   period is 100 ms, so Ready reaches the API server as soon as the runtime is up. In that time
  *   a not-Ready status is held back for one regular period: a restarted kubelet whose Node is
  *   still Ready does not flap it NotReady while its first runtime check is under way (Go does).
- * - Health arrives as events at any time (`node.runtime.health`, `node.pleg.health`) and is used
- *   by the next update, as in Go.
+ * - Health arrives as events at any time (`node.runtime.health`, `node.pleg.health`, and the
+ *   eviction manager's `node.pressure.changed`) and is used by the next update, as in Go.
  * - `node.readiness.changed` is emitted when the reported Ready status flips, and
  *   `node.status.event` for each event Go's condition setters record (NodeHasSufficientMemory …
  *   at creation, NodeReady / NodeNotReady on a flip), for the event recorder.
@@ -34,6 +34,7 @@ import { jitteredMs, retryDelayMs } from '../domain/node-status/backoff.js';
 import type { NodeRegistrationSpec } from '../domain/node-status/initial-node.js';
 import { conditionEventReasons, isReady, type NodeHealth } from '../domain/node-status/node-conditions.js';
 import { computeNodeStatus, nodeStatusChanged, type ListedImage, type NodeStaticFacts } from '../domain/node-status/node-status.js';
+import type { PressureChangedEvent } from './eviction-manager.machine.js';
 import type { NodeRegisteredEvent } from './node-lease.machine.js';
 
 export const NODE_STATUS_UPDATE_FREQUENCY_MS = 10_000;
@@ -77,7 +78,7 @@ export interface NodePlegHealthEvent {
   observedAtMs: number;
 }
 
-export type NodeStatusEvent = NodeRuntimeHealthEvent | NodePlegHealthEvent;
+export type NodeStatusEvent = NodeRuntimeHealthEvent | NodePlegHealthEvent | PressureChangedEvent;
 
 /** Emitted (actor.on) for the event recorder: RegisteredNode, NodeReady / NodeNotReady. */
 export type NodeStatusEmitted =
@@ -170,6 +171,7 @@ export const nodeStatusMachine = setup({
       const e = event as NodePlegHealthEvent;
       return { health: { ...context.health, pleg: { healthy: e.healthy, ...(e.message === undefined ? {} : { message: e.message }) } } };
     }),
+    recordPressure: assign(({ context, event }) => ({ health: { ...context.health, pressure: (event as PressureChangedEvent).conditions } })),
     /** Keep the server's Node: its uid for the lease, its conditions for transition times. */
     recordRegistered: assign(({ event }) => {
       const node = okValue<NodeObject>(event).value;
@@ -246,6 +248,7 @@ export const nodeStatusMachine = setup({
   on: {
     'node.runtime.health': { actions: 'recordRuntimeHealth' },
     'node.pleg.health': { actions: 'recordPlegHealth' },
+    'node.pressure.changed': { actions: 'recordPressure' },
   },
   initial: 'starting',
   states: {

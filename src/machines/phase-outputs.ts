@@ -13,6 +13,7 @@ import type { PhaseId } from '../domain/phases.js';
 import type { AllocatableResult } from '../domain/resources/allocatable.js';
 import type { CertificateManagerInput } from './certificate-manager.machine.js';
 import type { ContainerManagerInput } from './container-manager.machine.js';
+import type { EvictionManagerInput } from './eviction-manager.machine.js';
 import type { NodeLeaseMachineInput } from './node-lease.machine.js';
 import type { NodeStatusMachineInput } from './node-status.machine.js';
 import type { RuntimeMachineInput } from './runtime.machine.js';
@@ -36,6 +37,8 @@ export interface KubeletRunOutput {
   certificateManager?: CertificateManagerInput;
   /** Cluster mode with serverTLSBootstrap: the kubelet server's certificate, asked for and renewed. */
   servingCertificateManager?: CertificateManagerInput;
+  /** The eviction manager, when any threshold is configured (both modes). */
+  evictionManager?: EvictionManagerInput;
 }
 
 export interface PhaseOutputs {

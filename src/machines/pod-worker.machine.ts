@@ -57,7 +57,7 @@ import { activeDeadlineRemainingMs, isPastActiveDeadline } from '../domain/pod/a
 import { DeadlineExceededMessage, DeadlineExceededReason, generateAPIPodStatus, isTerminalPhase } from '../domain/pod/status.js';
 import { updateReasonCache, type PodSyncOutcome, type ReasonCache } from '../domain/pod/sync-outcome.js';
 import { effectiveGracePeriodSeconds } from '../domain/pod/termination-grace.js';
-import type { Pod, PodStatus } from '../domain/pod/types.js';
+import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
 import type { ProbeFailures } from '../domain/runtime/compute-pod-actions.js';
 import type { RuntimePodStatus } from '../domain/runtime/pod-status.js';
 import { attachAndMountTimeoutMessage, mountedVolumes, podAttachAndMountTimeoutMs } from '../domain/volumes/pod-volumes.js';
@@ -98,7 +98,11 @@ export interface GetPodStatusInput { podUid: string }
 /** The runtime's view of the pod and when it was read (the clock of the actor that read it). */
 export interface PodStatusObservation { runtimeStatus: RuntimePodStatus; observedAtMs: number }
 
-export interface KillRequest { reason: string; gracePeriodSeconds?: number }
+/** What an eviction sets on the pod's status: phase Failed with this reason and message, and the condition if any. */
+export interface PodEviction { reason: string; message: string; condition?: PodCondition }
+
+/** `eviction`: the kill is an eviction (the eviction manager's): the final status is Failed with its reason and message. */
+export interface KillRequest { reason: string; gracePeriodSeconds?: number; eviction?: PodEviction }
 
 export interface PodWorkerContext {
   podUid: string;
@@ -152,7 +156,7 @@ export interface PodWorkerContext {
 
 export type PodWorkerEvent =
   | { type: 'pod.spec.updated'; pod: Pod }
-  | { type: 'pod.kill.requested'; gracePeriodSeconds?: number; reason: string }
+  | { type: 'pod.kill.requested'; gracePeriodSeconds?: number; reason: string; eviction?: PodEviction }
   | { type: 'pod.sync.requested'; reason: string }
   /** The PLEG dropped this pod's events: the next periodic resync must read the runtime. */
   | { type: 'pod.runtime.unseen' }
@@ -210,6 +214,12 @@ function isActivePod(context: PodWorkerContext): boolean {
   return !context.deadlineExceeded && !isTerminalPhase(context.apiStatus?.phase);
 }
 
+/** What forces the status to Failed: a passed active deadline, or a kill that is an eviction. */
+function evictionOf(context: PodWorkerContext): { eviction?: PodEviction } {
+  if (context.deadlineExceeded) return { eviction: { reason: DeadlineExceededReason, message: DeadlineExceededMessage } };
+  return context.killRequest?.eviction ? { eviction: context.killRequest.eviction } : {};
+}
+
 /** The status for the last runtime view; null before the first read. */
 function computeStatus(context: PodWorkerContext, nowMs: number, podIsTerminal: boolean): PodStatus | null {
   if (context.runtimeStatus === null) return null;
@@ -221,7 +231,7 @@ function computeStatus(context: PodWorkerContext, nowMs: number, podIsTerminal: 
     reasons: context.reasons,
     ...(context.apiStatus ? { previous: context.apiStatus } : {}),
     podIsTerminal,
-    ...(context.deadlineExceeded ? { eviction: { reason: DeadlineExceededReason, message: DeadlineExceededMessage } } : {}),
+    ...evictionOf(context),
     ...(context.runtimeName !== undefined ? { runtimeName: context.runtimeName } : {}),
   });
 }
@@ -314,7 +324,9 @@ export const podWorkerMachine = setup({
       const requested = event.gracePeriodSeconds;
       // The shortest grace period asked for so far stands (Go never lengthens it).
       const gracePeriodSeconds = previous === undefined ? requested : requested === undefined ? previous : Math.min(previous, requested);
-      return { killRequest: { reason: event.reason, ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}) } };
+      // The first eviction stands: a later deletion does not undo the pod's Evicted status.
+      const eviction = context.killRequest?.eviction ?? event.eviction;
+      return { killRequest: { reason: event.reason, ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}), ...(eviction ? { eviction } : {}) } };
     }),
     recordProbeResult: assign(({ context, event }) => {
       if (event.type !== 'probe.result.changed') return {};

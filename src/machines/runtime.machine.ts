@@ -37,7 +37,7 @@ export interface RuntimeMachineContext {
  */
 export interface RuntimeUpEvent { type: 'runtime.up' }
 
-/** Sent to the syncLoop (system id `syncLoop`) when the runtime's health changes. */
+/** Sent to the syncLoop and the eviction manager (system ids `syncLoop`, `evictionManager`) when the runtime's health changes. */
 export interface RuntimeHealthChangedEvent { type: 'runtime.health.changed'; health: RuntimeHealth; reason: string }
 
 export const RUNTIME_EFFECTS = ['checkRuntime'] as const;
@@ -56,8 +56,11 @@ const announceChange = (health: RuntimeHealth) =>
     if (context.announced === health) return;
     const check = answer(event);
     const reason = runtimeHealth(check, context.lastSuccess, context.startedAtMs).reason;
-    const syncLoop = system.get('syncLoop') as AnyActorRef | undefined;
-    if (syncLoop) enqueue.sendTo(syncLoop, { type: 'runtime.health.changed', health, reason } satisfies RuntimeHealthChangedEvent);
+    // The eviction manager starts once the runtime is first ready (Go: initializeRuntimeDependentModules).
+    for (const id of ['syncLoop', 'evictionManager']) {
+      const target = system.get(id) as AnyActorRef | undefined;
+      if (target) enqueue.sendTo(target, { type: 'runtime.health.changed', health, reason } satisfies RuntimeHealthChangedEvent);
+    }
     // Cluster mode: the node's Ready condition follows the runtime (Go: runtimeState.runtimeErrors/networkErrors).
     const nodeStatus = system.get('nodeStatus') as AnyActorRef | undefined;
     if (nodeStatus) {

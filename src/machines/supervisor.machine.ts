@@ -12,8 +12,9 @@
  * - `startKubelet.run` (Kubelet.Run) answers with the inputs of the long-lived subsystems; the
  *   supervisor then spawns them as its children: `volumeManager` (volumeManager.Run), `containerManager`
  *   (started on the first runtime-up), `runtime` (updateRuntimeUp), and in cluster mode
- *   `statusManager`, `nodeStatus` and `nodeLease`, then `syncLoop` (pod config, PLEG, pod workers,
- *   probes). They live until the stop.
+ *   `statusManager`, `nodeStatus` and `nodeLease`, then `evictionManager` (which waits for the
+ *   runtime's first ready, Go's initializeRuntimeDependentModules), then `syncLoop` (pod config,
+ *   PLEG, pod workers, probes). They live until the stop.
  * - `kubelet.stop.requested` (a signal) at any point before the end starts an orderly stop: the
  *   subsystems spawned last are stopped first (syncLoop, runtime), then `stopping` invokes
  *   `stopSubsystems` (what the phases opened, in reverse), bounded by `stopTimeoutMs`; then `stopped`.
@@ -71,7 +72,7 @@ const phaseActors = Object.fromEntries(PHASE_IDS.map((id) => [id, notProvided(id
 
 
 /** The long-lived subsystems in start order (stopped in reverse). */
-export const SUBSYSTEMS = ['certificateManager', 'servingCertificateManager', 'volumeManager', 'containerManager', 'runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'syncLoop'] as const;
+export const SUBSYSTEMS = ['certificateManager', 'servingCertificateManager', 'volumeManager', 'containerManager', 'runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'evictionManager', 'syncLoop'] as const;
 
 const spawnSubsystems = enqueueActions(({ enqueue, event }: { enqueue: { spawnChild: (src: string, opts: object) => void }; event: AnyEventObject }) => {
   const out = ((event as { output?: KubeletRunOutput }).output ?? {}) as KubeletRunOutput;
@@ -120,6 +121,7 @@ export const supervisorMachine = setup({
     servingCertificateManager: subsystemSlot<NonNullable<KubeletRunOutput['servingCertificateManager']>>(),
     volumeManager: subsystemSlot<NonNullable<KubeletRunOutput['volumeManager']>>(),
     containerManager: subsystemSlot<NonNullable<KubeletRunOutput['containerManager']>>(),
+    evictionManager: subsystemSlot<NonNullable<KubeletRunOutput['evictionManager']>>(),
   },
   actions: {
     recordWaiting: assign({

@@ -11,6 +11,11 @@
  *   (the composition root records the Warning event). UPDATE forwards the spec; DELETE and REMOVE
  *   ask the worker to kill the pod with its grace period; RECONCILE changes nothing the kubelet
  *   acts on.
+ * - Eviction (system id `evictionManager`): `node.pressure.changed` keeps the node's pressure
+ *   conditions for admission, whose first handler is the eviction manager's (admitUnderPressure,
+ *   reason `Evicted`); `pod.evict.requested` asks an active pod's worker to kill it as an eviction
+ *   (status Failed/Evicted with the manager's message), and the manager hears `pod.eviction.finished`
+ *   when the worker is done (evicted: false at once when there is no such active pod).
  * - plegCh → `pleg.events`: each pod with an event is asked to sync now — unless the runtime's last
  *   announced health (`runtime.health.changed`) is not ready: then, as Go's syncLoop skips its
  *   iterations, nothing is dispatched until the runtime is back, and then every pod syncs.
@@ -44,13 +49,15 @@
  * Pure: no I/O, no clock reads.
  */
 import { assign, enqueueActions, fromCallback, setup, type AnyActorRef } from 'xstate';
+import { admitUnderPressure } from '../domain/eviction/admission.js';
+import type { PressureCondition } from '../domain/eviction/signals.js';
 import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
 import { isTerminalPhase } from '../domain/pod/status.js';
 import type { AdmissionNode } from '../domain/pod/admission-node.js';
 import { isActiveForAdmission, isPodContentRemovable, killGracePeriod, probeTargets, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
 import { usageOf, withPod, type NodeUsage } from '../domain/pod/node-usage.js';
 import { findOrphans, orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
-import type { Pod, PodStatus } from '../domain/pod/types.js';
+import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
 import type { PlegInput } from './pleg.machine.js';
 import type { PodConfigInput } from './pod-config.machine.js';
 import type { PodWorkerInput } from './pod-worker.machine.js';
@@ -86,6 +93,8 @@ export interface PodEntry {
   probedStarts: Record<string, number>;
   /** The volume manager was told to tear this pod's volumes down (it reached Succeeded or Failed). */
   volumesReleased?: boolean;
+  /** The eviction manager asked for this pod's kill: it is told when the worker is done. */
+  evicting?: boolean;
 }
 
 /** A runtime-only pod being killed; `deferred` is a source's pod with the same uid, added once it is gone. */
@@ -102,6 +111,8 @@ export interface SyncLoopContext {
   rejectedManifests: { source: string; origin: string; reason: string }[];
   /** The runtime's last announced health: while it is not ready, PLEG-driven syncs are skipped. */
   runtime: { healthy: boolean; reason: string };
+  /** The node's pressure conditions as the eviction manager last reported them (its admit handler). */
+  pressure: PressureCondition[];
 }
 
 export type SyncLoopEvent =
@@ -114,6 +125,8 @@ export type SyncLoopEvent =
   | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string }
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
+  | { type: 'node.pressure.changed'; conditions: PressureCondition[] }
+  | { type: 'pod.evict.requested'; podUid: string; gracePeriodSeconds: number; reason: string; message: string; condition?: PodCondition }
   | { type: `xstate.done.actor.${string}`; output: { podUid?: string } | undefined };
 
 /** Sent to the `containerDeletor` child: remove the pod's exited containers but the newest `keep` of each name. */
@@ -143,6 +156,12 @@ function possiblyRunningPods(context: SyncLoopContext): string[] {
   const running = Object.entries(context.pods).filter(([, e]) => e.lifecycle === 'active' || e.lifecycle === 'terminating').map(([uid]) => uid);
   return [...running, ...Object.keys(context.orphans)].sort();
 }
+/** The probe workers a pod has, by id. */
+const probeWorkersOf = (uid: string, entry: PodEntry): string[] =>
+  Object.keys(entry.probedStarts).map((key) => {
+    const [container, probe] = key.split(':') as [string, ProbeType];
+    return probeWorkerId(uid, container, probe);
+  });
 export const probeWorkerId = (uid: string, container: string, probe: ProbeType) => `probe:${uid}:${container}:${probe}`;
 
 export const syncLoopMachine = setup({
@@ -203,7 +222,7 @@ export const syncLoopMachine = setup({
   },
 }).createMachine({
   id: 'syncLoop',
-  context: ({ input }) => ({ input, pods: {}, orphans: {}, runtimePodUids: [], sourcesReady: false, rejectedManifests: [], runtime: { healthy: true, reason: '' } }),
+  context: ({ input }) => ({ input, pods: {}, orphans: {}, runtimePodUids: [], sourcesReady: false, rejectedManifests: [], runtime: { healthy: true, reason: '' }, pressure: [] }),
   invoke: [
     { id: 'podConfig', systemId: 'podConfig', src: 'podConfig', input: ({ context }: { context: SyncLoopContext }) => ({ ...context.input.podConfig, nodeName: context.input.nodeName }) },
     { id: 'pleg', systemId: 'pleg', src: 'pleg', input: ({ context }: { context: SyncLoopContext }) => context.input.pleg },
@@ -251,7 +270,9 @@ export const syncLoopMachine = setup({
                 break;
               }
               usage ??= usageOf(Object.values(pods).filter((p) => isActiveForAdmission(p.lifecycle, p.status)).map((p) => p.pod));
-              const admission = admitPod(pod, context.input.node, usage);
+              // Go's admit handlers in order: the eviction manager's, then the predicates.
+              const underPressure = admitUnderPressure(pod, context.pressure);
+              const admission = underPressure.admit ? admitPod(pod, context.input.node, usage) : underPressure;
               if (!admission.admit) {
                 const status = rejectedPodStatus(pod, admission);
                 pods[uid] = { pod, lifecycle: 'rejected', removed: false, status, probedStarts: {} };
@@ -285,10 +306,7 @@ export const syncLoopMachine = setup({
               if (!entry) break;
               if (entry.lifecycle === 'active' || entry.lifecycle === 'terminating') {
                 enqueue.sendTo(worker, { type: 'pod.kill.requested', gracePeriodSeconds: killGracePeriod(pod), reason: event.op === 'DELETE' ? 'deleted' : 'removed from its source' });
-                for (const key of Object.keys(entry.probedStarts)) {
-                  const [container, probe] = key.split(':') as [string, ProbeType];
-                  enqueue.sendTo(probeWorkerId(uid, container, probe), { type: 'probe.pod.terminating' });
-                }
+                for (const id of probeWorkersOf(uid, entry)) enqueue.sendTo(id, { type: 'probe.pod.terminating' });
                 pods[uid] = { ...entry, pod, lifecycle: 'terminating', removed: entry.removed || event.op === 'REMOVE' };
               } else if (event.op === 'REMOVE') {
                 delete pods[uid];
@@ -300,6 +318,26 @@ export const syncLoopMachine = setup({
         }
         enqueue.assign({ pods, orphans });
       })],
+    },
+    'node.pressure.changed': { actions: assign({ pressure: ({ event }) => event.conditions }) },
+    // The eviction manager's killPodFunc: the worker kills the pod and ends it Failed/Evicted.
+    'pod.evict.requested': {
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
+        const entry = context.pods[event.podUid];
+        if (entry?.lifecycle !== 'active') {
+          const evictionManager = system.get('evictionManager') as AnyActorRef | undefined;
+          if (evictionManager) enqueue.sendTo(evictionManager, { type: 'pod.eviction.finished', podUid: event.podUid, evicted: false });
+          return;
+        }
+        enqueue.sendTo(podWorkerId(event.podUid), {
+          type: 'pod.kill.requested',
+          gracePeriodSeconds: event.gracePeriodSeconds,
+          reason: 'evicted',
+          eviction: { reason: event.reason, message: event.message, ...(event.condition ? { condition: event.condition } : {}) },
+        });
+        for (const id of probeWorkersOf(event.podUid, entry)) enqueue.sendTo(id, { type: 'probe.pod.terminating' });
+        enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, lifecycle: 'terminating', evicting: true } } });
+      }),
     },
     'pod.manifest.rejected': {
       actions: assign({
@@ -420,13 +458,15 @@ export const syncLoopMachine = setup({
         }
         const entry = uid === undefined ? undefined : context.pods[uid];
         if (!entry || uid === undefined) return;
-        for (const key of Object.keys(entry.probedStarts)) {
-          const [container, probe] = key.split(':') as [string, ProbeType];
-          enqueue.stopChild(probeWorkerId(uid, container, probe));
+        for (const id of probeWorkersOf(uid, entry)) enqueue.stopChild(id);
+        if (entry.evicting) {
+          const evictionManager = system.get('evictionManager') as AnyActorRef | undefined;
+          if (evictionManager) enqueue.sendTo(evictionManager, { type: 'pod.eviction.finished', podUid: uid, evicted: true });
         }
         // A spawned child that reached its final state stays among the children until stopped.
         enqueue.stopChild(podWorkerId(uid));
-        const terminated: PodEntry = { ...entry, lifecycle: 'terminated', probedStarts: {} };
+        const { evicting: _answered, ...rest } = entry;
+        const terminated: PodEntry = { ...rest, lifecycle: 'terminated', probedStarts: {} };
         if (isPodContentRemovable(terminated, context.sourcesReady)) {
           enqueue.sendTo('containerDeletor', { type: 'pod.deadContainers.remove', podUid: uid, containerId: null, keep: 0 } satisfies DeadContainersRemoveRequested);
         }

@@ -229,6 +229,19 @@ describe('nodeStatusMachine status updates', () => {
     expect(emitted.find((e) => e.type === 'node.status.event')).toMatchObject({ message: 'Node n1 status is now: NodeHasSufficientMemory' });
   });
 
+  it('reports the eviction manager pressure at the next period, with the NodeHasInsufficientMemory event (#18)', async () => {
+    const { actor, clock, calls, emitted } = start();
+    actor.start();
+    actor.send(runtimeReady);
+    await settleAll();
+    actor.send({ type: 'node.pressure.changed', conditions: ['MemoryPressure'] });
+    await tick(clock, 10_000);
+    expect(calls.patch).toHaveLength(2);
+    const memory = (calls.patch[1]!.input as { status: { conditions: { type: string }[] } }).status.conditions.find((c) => c.type === 'MemoryPressure');
+    expect(memory).toMatchObject({ status: 'True', reason: 'KubeletHasInsufficientMemory', lastTransitionTime: '1970-01-01T00:00:10Z' });
+    expect(emitted.filter((e) => e.type === 'node.status.event').map((e) => (e as { reason: string }).reason)).toContain('NodeHasInsufficientMemory');
+  });
+
   it('retries a failed PATCH at once, five tries in all, and resumes at the next period', async () => {
     const { actor, clock, calls } = start({ patchFails: 7 });
     actor.start();

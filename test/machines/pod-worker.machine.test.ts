@@ -209,6 +209,21 @@ describe('podWorkerMachine', () => {
     expect(h.state.done).toEqual({ podUid: 'u1' });
   });
 
+  it('ends an eviction with status Failed, reason Evicted and the message, even when a deletion follows (#18)', async () => {
+    const h = harness();
+    await flush();
+    const condition = { type: 'DisruptionTarget', status: 'True' as const, reason: 'TerminationByKubelet', message: 'The node was low on resource: memory. ' };
+    const eviction = { reason: 'Evicted', message: 'The node was low on resource: memory. ', condition };
+    h.send({ type: 'pod.kill.requested', gracePeriodSeconds: 1, reason: 'evicted', eviction });
+    h.send({ type: 'pod.kill.requested', gracePeriodSeconds: 30, reason: 'deleted' });
+    h.state.runtime = runtimeWith('exited1');
+    await flush();
+    expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([1]);
+    expect(h.statuses.at(-1)).toMatchObject({ phase: 'Failed', reason: 'Evicted', message: 'The node was low on resource: memory. ' });
+    expect(h.statuses.at(-1)?.conditions?.filter((c) => c.type === 'DisruptionTarget')).toEqual([{ ...condition, lastTransitionTime: expect.any(String) }]);
+    expect(h.state.done).toEqual({ podUid: 'u1' });
+  });
+
   it('retries a failed kill after the back-off period', async () => {
     const h = harness();
     await flush();

@@ -6,16 +6,12 @@
  */
 import type { AnyActorRef } from 'xstate';
 import type { PodAdmissionRejected } from '../../machines/sync-loop.machine.js';
+import { podWarning } from '../../domain/status-manager/event-aggregation.js';
 import type { EventRecorder } from '../../ports/event-recorder.js';
 
 /** Subscribes to the syncLoop's rejections; `recorder` is read per event (it exists after run.eventRecorder). */
 export function relayAdmissionRejections(syncLoop: AnyActorRef, recorder: () => EventRecorder | undefined): void {
   syncLoop.on('pod.admission.rejected', (event: PodAdmissionRejected) => {
-    recorder()?.recordEvent({
-      object: { kind: 'Pod', apiVersion: 'v1', namespace: event.pod.namespace, name: event.pod.name, uid: event.pod.uid },
-      type: 'Warning',
-      reason: event.reason,
-      message: event.message,
-    });
+    recorder()?.recordEvent(podWarning(event.pod, event.reason, event.message));
   });
 }

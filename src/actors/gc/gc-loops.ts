@@ -5,6 +5,7 @@
  */
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
+import type { GarbageCollectors } from '../../ports/gc-host.js';
 import { collectContainers, type ContainerGcDeps } from './container-gc.js';
 import { collectImages, type ImageGcDeps } from './image-gc.js';
 
@@ -25,12 +26,14 @@ function every(clock: Clock, periodMs: number, run: () => Promise<void>): () => 
   };
 }
 
+/** Starts both loops; answers how to stop them and the collectors for the eviction manager's node-level reclaim. */
 export function startGarbageCollection(opts: {
   clock: Clock;
   logger: Logger;
   containers: Omit<ContainerGcDeps, 'nowMs'>;
   images: Omit<ImageGcDeps, 'nowMs' | 'records'>;
-}): () => void {
+}): { stop: () => void; collectors: GarbageCollectors } {
+  // One set of image records for the loop and the eviction manager: first-seen times count for both.
   const records: ImageGcDeps['records'] = new Map();
   const stopContainers = every(opts.clock, CONTAINER_GC_PERIOD_MS, async () => {
     try {
@@ -48,8 +51,19 @@ export function startGarbageCollection(opts: {
       opts.logger.warn({ err }, 'Image garbage collection failed');
     }
   });
-  return () => {
+  const collectors: GarbageCollectors = {
+    deleteAllUnusedContainers: async () => {
+      await collectContainers({ ...opts.containers, nowMs: opts.clock.now() });
+    },
+    // Go's DeleteUnusedImages frees as much as it can: thresholds at 0 % make every unused image go.
+    deleteUnusedImages: async () => {
+      const policy = { ...opts.images.policy, highThresholdPercent: 0, lowThresholdPercent: 0 };
+      await collectImages({ ...opts.images, policy, nowMs: opts.clock.now(), records });
+    },
+  };
+  const stop = () => {
     stopContainers();
     stopImages();
   };
+  return { stop, collectors };
 }

@@ -9,6 +9,7 @@ import type { ApiClients } from '../../ports/apiserver.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Random } from '../../ports/random.js';
 import type { ConfigSteps } from '../../ports/config-steps.js';
+import type { EvictionHost } from '../../ports/eviction-host.js';
 import type { GcHost } from '../../ports/gc-host.js';
 import type { JournalOpener } from '../../ports/journal-opener.js';
 import type { RuntimeConnector } from '../../ports/runtime-connector.js';
@@ -47,6 +48,8 @@ export interface PhaseDeps {
   healthz: HealthzStarter;
   servers: ServerStarter;
   gc: GcHost;
+  /** The eviction manager's reads: the summary and the active pods. */
+  eviction: EvictionHost;
   /** initializeModules: create the kubelet's directories (mkdir -p). */
   makeDirectories: (paths: string[]) => Promise<void>;
   lifetimes: Lifetimes;

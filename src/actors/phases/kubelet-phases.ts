@@ -15,6 +15,7 @@ import { nodeStaticFacts } from '../../domain/node-status/static-facts.js';
 import { createRuntimeManager } from '../runtime-manager/runtime-manager.js';
 import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS, startGarbageCollection } from '../gc/gc-loops.js';
 import type { PhaseDeps } from './deps.js';
+import { evictionManagerInput } from './eviction-input.js';
 import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
 
@@ -121,13 +122,14 @@ export function kubeletPhases(deps: PhaseDeps) {
         maxAgeMs: parseGoDuration(c.imageMaximumGCAge),
       };
       const cri = live.cri.require();
-      const stop = startGarbageCollection({
+      const { stop, collectors } = startGarbageCollection({
         clock: deps.clock,
         logger: deps.logger,
         containers: { cri, policy: containers, activePods: deps.gc.activePods, podLogsDir: c.podLogsDir, listDirs: deps.gc.listDirs, removeDir: deps.gc.removeDir },
         images: { cri, policy: images, fsUsage: deps.gc.fsUsage },
       });
       deps.lifetimes.add('garbageCollection', stop);
+      live.garbageCollectors.set(collectors);
       return { containerGC: { periodMs: CONTAINER_GC_PERIOD_MS, ...containers }, imageGC: { periodMs: IMAGE_GC_PERIOD_MS, ...images } };
     }),
     'startKubelet.run': phaseActor(async ({ input }) => {
@@ -167,6 +169,8 @@ export function kubeletPhases(deps: PhaseDeps) {
           deadContainersKept: deadContainersKept(settings.flags(live).maxPerPodContainerCount),
         },
       };
+      const eviction = evictionManagerInput(c, nodeName);
+      if (eviction) out.evictionManager = eviction;
       if (live.api.peek()) Object.assign(out, clusterSubsystems(input, nodeName, nodeIps.length > 0 ? nodeIps : [hostIP]));
       if (live.api.peek() && out.syncLoop) out.syncLoop.podConfig.apiSource = true;
       if (live.api.peek() && settings.config(live).rotateCertificates) {

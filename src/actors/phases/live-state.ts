@@ -11,6 +11,7 @@ import type { ApiClients } from '../../ports/apiserver.js';
 import type { ParsedArgs } from '../../ports/config-steps.js';
 import type { CriClient } from '../../ports/cri.js';
 import type { EventRecorder } from '../../ports/event-recorder.js';
+import type { GarbageCollectors } from '../../ports/gc-host.js';
 import type { RuntimeManager } from '../../ports/runtime-manager.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
 import type { VolumePlugins } from '../../ports/volumes.js';
@@ -58,6 +59,8 @@ export interface LiveState {
   readonly volumePlugins: LateSlot<VolumePlugins>;
   /** QoS and pod cgroups (NewContainerManager); the containerManager machine and pod syncs use it. */
   readonly containerManager: LateSlot<ContainerManager>;
+  /** The container and image collectors, for the eviction manager's node-level reclaim. */
+  readonly garbageCollectors: LateSlot<GarbageCollectors>;
 }
 
 export function createLiveState(): LiveState {
@@ -73,5 +76,6 @@ export function createLiveState(): LiveState {
     volumeSources: new LateSlot('the ConfigMap, Secret and token managers', 'runKubelet.newMainKubelet'),
     volumePlugins: new LateSlot('the volume plugins', 'runKubelet.newMainKubelet'),
     containerManager: new LateSlot('the container manager', 'run.containerManager'),
+    garbageCollectors: new LateSlot('the garbage collectors', 'runKubelet.garbageCollection'),
   };
 }

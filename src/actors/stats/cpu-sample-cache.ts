@@ -1,8 +1,8 @@
 /**
  * The previous CPU sample of the node, the kubelet and each container, for usageNanoCores (which
  * needs two). In the Go kubelet the eviction manager refreshes this cache every 10 s and summary
- * requests only read it; kubelet-ts has no eviction manager yet, so summary requests refresh it,
- * but a kept sample is replaced only once it is 10 s old: several readers polling often (the
+ * requests only read it; in kubelet-ts every summary read refreshes it (the eviction manager's every
+ * 10 s and the servers' requests alike), but a kept sample is replaced only once it is 10 s old: several readers polling often (the
  * metrics server, a person with curl) then still get rates over windows of up to ~10 s rather than
  * over the few milliseconds between each other's requests. Keys not seen in a request are dropped
  * (the container is gone).

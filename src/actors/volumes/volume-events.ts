@@ -7,15 +7,10 @@
 import type { AnyActorRef } from 'xstate';
 import type { VolumeMountFailed, VolumeWaitTimedOut } from '../../machines/volume-manager.machine.js';
 import type { EventRecorder } from '../../ports/event-recorder.js';
+import { podWarning } from '../../domain/status-manager/event-aggregation.js';
 
 export function relayVolumeEvents(volumeManager: AnyActorRef, recorder: () => EventRecorder | undefined): void {
-  const record = (pod: VolumeMountFailed['pod'], message: string) =>
-    recorder()?.recordEvent({
-      object: { kind: 'Pod', apiVersion: 'v1', namespace: pod.namespace, name: pod.name, uid: pod.uid },
-      type: 'Warning',
-      reason: 'FailedMount',
-      message,
-    });
+  const record = (pod: VolumeMountFailed['pod'], message: string) => recorder()?.recordEvent(podWarning(pod, 'FailedMount', message));
   volumeManager.on('volume.mount.failed', (event: VolumeMountFailed) => record(event.pod, `MountVolume.SetUp failed for volume "${event.volumeName}" : ${event.message}`));
   volumeManager.on('volume.wait.timedOut', (event: VolumeWaitTimedOut) => record(event.pod, `Unable to attach or mount volumes: ${event.message}`));
 }

@@ -3,10 +3,11 @@
  * DiskPressure, PIDPressure and Ready, in that order, with Go's reasons and messages.
  * lastHeartbeatTime is the time of this update; lastTransitionTime moves only when the status does.
  *
- * Differs from Go: there is no eviction manager yet, so the pressure conditions are always False
- * (Go sets them True when an eviction threshold is crossed). Storage and shutdown errors are not
+ * The pressure conditions are True while the eviction manager reports them (`pressure`, held for
+ * evictionPressureTransitionPeriod there). Differs from Go: storage and shutdown errors are not
  * part of Ready (we have neither a volume plugin manager nor a shutdown manager).
  */
+import type { PressureCondition } from '../eviction/signals.js';
 import { metaTime, type ConditionStatus, type NodeCondition } from './api-objects.js';
 
 /** What the kubelet knows about its own health, from the runtime machine and the PLEG. */
@@ -14,6 +15,8 @@ export interface NodeHealth {
   /** Null until the first runtime status check answered. */
   runtime: { runtimeReady: boolean; networkReady: boolean; message?: string } | null;
   pleg: { healthy: boolean; message?: string } | null;
+  /** The eviction manager's pressure conditions (True); absent or empty: no pressure. */
+  pressure?: readonly PressureCondition[];
 }
 
 /** Go's runtimeErrors / networkErrors / PLEG check, as the messages Go aggregates into Ready. */
@@ -44,12 +47,33 @@ interface Wanted {
   message: string;
 }
 
+/** Go's setters: each pressure condition's reason and message, False and True. */
+const PRESSURE: Record<PressureCondition, Record<'False' | 'True', { reason: string; message: string }>> = {
+  MemoryPressure: {
+    False: { reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
+    True: { reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available' },
+  },
+  DiskPressure: {
+    False: { reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
+    True: { reason: 'KubeletHasDiskPressure', message: 'kubelet has disk pressure' },
+  },
+  PIDPressure: {
+    False: { reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
+    True: { reason: 'KubeletHasInsufficientPID', message: 'kubelet has insufficient PID available' },
+  },
+};
+
+function pressureCondition(type: PressureCondition, health: NodeHealth): Wanted {
+  const status = health.pressure?.includes(type) ? 'True' : 'False';
+  return { type, status, ...PRESSURE[type][status] };
+}
+
 export function wantedConditions(health: NodeHealth): Wanted[] {
   const errs = readinessErrors(health);
   return [
-    { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available' },
-    { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure' },
-    { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available' },
+    pressureCondition('MemoryPressure', health),
+    pressureCondition('DiskPressure', health),
+    pressureCondition('PIDPressure', health),
     errs.length === 0
       ? { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status' }
       : { type: 'Ready', status: 'False', reason: 'KubeletNotReady', message: aggregate(errs) },

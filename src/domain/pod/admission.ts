@@ -22,7 +22,8 @@
  * <the scheduler's reason text>`. A refused pod's status is phase Failed with the reason and
  * `Pod was rejected: <message>` (rejectPod), and its QoS class.
  *
- * Not built (Go has them): the other admit handlers (eviction, sysctls, the resource managers'
+ * The eviction manager's admit handler runs before these (domain/eviction/admission.ts, called by
+ * the syncLoop). Not built (Go has them): the other admit handlers (sysctls, the resource managers'
  * allocation, shutdown, AppArmor, pod features); the SupplementalGroupsPolicy check; preemption of
  * lower-priority pods to make room for a critical pod that did not fit (Go's
  * CriticalPodAdmissionHandler); the NotEvictPodOnKubeletRestart gate's skipped checks; and the

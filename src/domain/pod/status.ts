@@ -50,8 +50,11 @@ export interface PodStatusOptions {
   previous?: PodStatus;
   /** The pod worker is terminating the pod and its containers have stopped. */
   podIsTerminal?: boolean;
-  /** Set when an internal module evicts the pod (activeDeadlineSeconds). */
-  eviction?: { reason: string; message: string };
+  /**
+   * Set when an internal module evicts the pod (activeDeadlineSeconds, the eviction manager); the
+   * eviction manager's carries the DisruptionTarget condition Go adds to the status.
+   */
+  eviction?: { reason: string; message: string; condition?: PodCondition };
   /** Scheme of container ids, the CRI runtime_name. Default "containerd". */
   runtimeName?: string;
 }
@@ -141,6 +144,15 @@ export function generateAPIPodStatus(pod: Pod, runtimeStatus: RuntimePodStatus, 
     containersReadyCondition(pod, initsAndRegular, phase),
     { type: 'PodScheduled', status: 'True' },
   ];
+  const evictionCondition = opts.eviction?.condition;
+  if (evictionCondition) {
+    // Go's podutil.UpdatePodCondition: the eviction's condition replaces one of its type.
+    const at = conditions.findIndex((c) => c.type === evictionCondition.type);
+    if (at >= 0) conditions.splice(at, 1);
+    const old = (previous.conditions ?? []).find((c) => c.type === evictionCondition.type);
+    const lastTransitionTime = old?.status === evictionCondition.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339FromMs(opts.nowMs);
+    conditions.push({ ...evictionCondition, lastTransitionTime });
+  }
 
   const hostIPs = opts.hostIPs ?? (opts.hostIP ? [opts.hostIP] : []);
   const ips = podIPs(pod, runtimeStatus, hostIPs);

@@ -5,7 +5,7 @@
  * hard eviction thresholds (memory.available for memory, nodefs.available for ephemeral-storage),
  * clamped at zero. Units: cpu in millicores, memory and storage in bytes, pods as a count.
  */
-import { percentageValue } from './percentage.js';
+import { parseThresholdValue, thresholdQuantity } from '../eviction/thresholds.js';
 import { quantityNumber } from './quantity.js';
 
 export interface NodeResources {
@@ -39,12 +39,14 @@ export function reservedAmount(resource: 'cpu' | 'memory' | 'ephemeral-storage' 
   return resource === 'cpu' ? Math.round(v * 1000) : Math.ceil(v);
 }
 
-/** An eviction threshold as an absolute amount: a quantity, or a percentage of capacity. */
+/**
+ * A hard eviction threshold as an absolute amount, as the eviction manager reads it (Go: the
+ * container manager's thresholds come from eviction.ParseThresholdConfig, GetThresholdQuantity):
+ * `0%`, `100%` and zero are no threshold.
+ */
 function threshold(text: string | undefined, capacity: number): number {
-  if (text === undefined) return 0;
-  const pct = percentageValue(text);
-  if (pct !== undefined) return Math.round((capacity * pct) / 100);
-  return Math.ceil(quantityNumber(text) ?? 0);
+  const value = text === undefined ? null : parseThresholdValue(text);
+  return value === null ? 0 : Math.ceil(thresholdQuantity(value, capacity));
 }
 
 export function computeAllocatable(input: AllocatableInput): AllocatableResult {

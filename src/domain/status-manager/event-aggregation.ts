@@ -22,6 +22,11 @@ export interface ObjectReference {
   fieldPath?: string;
 }
 
+/** A Warning event about a pod, the way the kubelet's relays record them. */
+export function podWarning(pod: { namespace: string; name: string; uid: string }, reason: string, message: string): EventRequest {
+  return { object: { kind: 'Pod', apiVersion: 'v1', namespace: pod.namespace, name: pod.name, uid: pod.uid }, type: 'Warning', reason, message };
+}
+
 export interface EventSource {
   component: string;
   host?: string;

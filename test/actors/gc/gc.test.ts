@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { collectContainers, type ContainerGcPolicy } from '../../../src/actors/gc/container-gc.js';
 import { collectImages } from '../../../src/actors/gc/image-gc.js';
+import { startGarbageCollection } from '../../../src/actors/gc/gc-loops.js';
+import { createRootLogger } from '../../../src/log.js';
+import { SimulatedClock } from 'xstate';
 import { FakeCri } from '../../fakes/fake-cri.js';
 
 const IMAGE = 'kubelet-ts.local/busybox:1.0';
@@ -112,5 +115,25 @@ describe('collectImages', () => {
     expect(later.removed).toHaveLength(1);
     const left = (await cri.images.listImages()).flatMap((i) => i.repo_tags);
     expect(left).toContain(IMAGE);
+  });
+});
+
+describe('startGarbageCollection collectors (the eviction manager node-level reclaim)', () => {
+  it('deleteUnusedImages removes every unused image old enough, whatever the disk usage', async () => {
+    const env = setup();
+    env.cri.addImage('unused/a:1', { size: '10' });
+    await env.pod('u1', 'app', 0, { running: true });
+    const clock = new SimulatedClock();
+    const logger = createRootLogger({ destination: { write: () => {} } });
+    const { stop, collectors } = startGarbageCollection({
+      clock,
+      logger,
+      containers: { cri: env.cri, policy, activePods: () => new Set(['u1']), ...dirs },
+      images: { cri: env.cri, policy: { highThresholdPercent: 85, lowThresholdPercent: 80, minAgeMs: 0, maxAgeMs: 0 }, fsUsage: async () => ({ capacityBytes: 100, availableBytes: 99 }) },
+    });
+    await collectors.deleteAllUnusedContainers();
+    await collectors.deleteUnusedImages();
+    stop();
+    expect((await env.cri.images.listImages()).flatMap((i) => i.repo_tags)).toEqual([IMAGE]);
   });
 });

@@ -26,6 +26,16 @@ describe('nodeConditions', () => {
     ]);
   });
 
+  it('reports the eviction manager pressure True with Go reasons and messages (#18)', () => {
+    const c = nodeConditions([], { ...ok, pressure: ['MemoryPressure', 'PIDPressure'] }, 0);
+    expect(c.slice(0, 3).map((x) => [x.type, x.status, x.reason, x.message])).toEqual([
+      ['MemoryPressure', 'True', 'KubeletHasInsufficientMemory', 'kubelet has insufficient memory available'],
+      ['DiskPressure', 'False', 'KubeletHasNoDiskPressure', 'kubelet has no disk pressure'],
+      ['PIDPressure', 'True', 'KubeletHasInsufficientPID', 'kubelet has insufficient PID available'],
+    ]);
+    expect(conditionEventReasons(nodeConditions([], ok, 0), c)).toEqual(['NodeHasInsufficientMemory', 'NodeHasInsufficientPID']);
+  });
+
   it('moves lastTransitionTime only when the status flips; the heartbeat every time', () => {
     const first = nodeConditions([], ok, 1_000);
     const same = nodeConditions(first, ok, 11_500);

@@ -1,0 +1,60 @@
+/**
+ * The eviction manager's effects:
+ * - `observe`: a summary read (Go's summaryProvider.Get(ctx, true)) turned into signal observations
+ *   and the time of the reading on the injected clock. A failed read answers null and is logged, as
+ *   Go logs "failed to get summary stats" and skips the cycle.
+ * - `listCandidates`: the active pods as eviction candidates, with their usage from the last read
+ *   (kept here so the journal carries pods only in the cycles that rank them).
+ * - `reclaimNodeLevel`: Go's node-level reclaim for disk signals: container GC, then every unused
+ *   image, each failure logged and the next one still tried; then a fresh reading, so the machine can
+ *   tell whether that was enough.
+ */
+import { fromPromise } from 'xstate';
+import { evictionCandidates } from '../../domain/eviction/candidates.js';
+import { hasDedicatedImageFs, signalObservations } from '../../domain/eviction/observations.js';
+import type { Logger } from '../../log.js';
+import type { Summary } from '../../domain/stats/summary-types.js';
+import type { ListCandidatesOutput, ObserveOutput, ReclaimInput, ReclaimOutput } from '../../machines/eviction-manager.machine.js';
+import type { Clock } from '../../ports/clock.js';
+import type { EvictionHost } from '../../ports/eviction-host.js';
+import type { GarbageCollectors } from '../../ports/gc-host.js';
+
+export interface EvictionActorDeps {
+  host: EvictionHost;
+  /** Undefined until runKubelet.garbageCollection started them: then there is nothing to reclaim with. */
+  collectors: () => GarbageCollectors | undefined;
+  clock: Clock;
+  logger: Logger;
+}
+
+export function createEvictionActors(deps: EvictionActorDeps) {
+  const { host, clock, logger } = deps;
+  // The pod stats of the last read: Go ranks with the statsFunc of the summary it observed.
+  let lastPodStats: Summary['pods'] = [];
+  const read = async (): Promise<ObserveOutput> => {
+    try {
+      const summary = await host.summary();
+      lastPodStats = summary.pods;
+      return { observations: signalObservations(summary), dedicatedImageFs: hasDedicatedImageFs(summary), observedAtMs: clock.now() };
+    } catch (err) {
+      logger.warn({ err }, 'Eviction manager: failed to get summary stats');
+      return null;
+    }
+  };
+  return {
+    observe: fromPromise<ObserveOutput, Record<string, never>>(read),
+    listCandidates: fromPromise<ListCandidatesOutput, Record<string, never>>(async () => evictionCandidates(host.activePods(), lastPodStats)),
+    reclaimNodeLevel: fromPromise<ReclaimOutput, ReclaimInput>(async ({ input }) => {
+      const collectors = deps.collectors();
+      for (const [what, run] of [['containers', collectors?.deleteAllUnusedContainers], ['images', collectors?.deleteUnusedImages]] as const) {
+        try {
+          await run?.();
+        } catch (err) {
+          logger.info({ err, resourceName: input.resource, what }, 'Eviction manager: unexpected error when attempting to reduce resource pressure');
+        }
+      }
+      const fresh = await read();
+      return { observations: fresh?.observations ?? null };
+    }),
+  };
+}
