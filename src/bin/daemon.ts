@@ -135,7 +135,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       ...nodeGcFs,
     },
     // The eviction manager shares the servers' summary reads (coalesced, at most one a second).
-    eviction: { summary: () => stats.get(false), activePods: () => evictablePods(observers.views.syncLoop()) },
+    eviction: { summary: () => stats.get(false), nodeSummary: () => stats.nodeOnly(), activePods: () => evictablePods(observers.views.syncLoop()) },
     makeDirectories,
     lifetimes,
     live,

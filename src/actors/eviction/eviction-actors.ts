@@ -1,10 +1,14 @@
 /**
  * The eviction manager's effects:
- * - `observe`: a summary read (Go's summaryProvider.Get(ctx, true)) turned into signal observations
- *   and the time of the reading on the injected clock. A failed read answers null and is logged, as
- *   Go logs "failed to get summary stats" and skips the cycle.
- * - `listCandidates`: the active pods as eviction candidates, with their usage from the last read
- *   (kept here so the journal carries pods only in the cycles that rank them).
+ * - `observe`: the node's stats (the node part of Go's summaryProvider.Get(ctx, true): memory, file
+ *   systems, image file system, pids) turned into signal observations and the time of the reading on
+ *   the injected clock. A failed read answers null and is logged, as Go logs "failed to get summary
+ *   stats" and skips the cycle.
+ * - `listCandidates`: the active pods as eviction candidates, with their usage from a full summary
+ *   read made then, in the cycles that rank pods only. Go ranks with the summary it observed; ours
+ *   is read a moment later, so a quiet node lists and sizes no container every 10 s (at 110 pods on
+ *   the embedded runtime that read was most of an idle minute's growth). A failed read answers no
+ *   candidate: no pod is evicted this cycle, as Go evicts none when its summary fails.
  * - `reclaimNodeLevel`: Go's node-level reclaim for disk signals: container GC, then every unused
  *   image, each failure logged and the next one still tried; then a fresh reading, so the machine can
  *   tell whether that was enough.
@@ -29,13 +33,18 @@ export interface EvictionActorDeps {
 
 export function createEvictionActors(deps: EvictionActorDeps) {
   const { host, clock, logger } = deps;
-  // The pod stats of the last read: Go ranks with the statsFunc of the summary it observed.
-  let lastPodStats: Summary['pods'] = [];
   const read = async (): Promise<ObserveOutput> => {
     try {
-      const summary = await host.summary();
-      lastPodStats = summary.pods;
+      const summary = await host.nodeSummary();
       return { observations: signalObservations(summary), dedicatedImageFs: hasDedicatedImageFs(summary), observedAtMs: clock.now() };
+    } catch (err) {
+      logger.warn({ err }, 'Eviction manager: failed to get summary stats');
+      return null;
+    }
+  };
+  const podStats = async (): Promise<Summary['pods'] | null> => {
+    try {
+      return (await host.summary()).pods;
     } catch (err) {
       logger.warn({ err }, 'Eviction manager: failed to get summary stats');
       return null;
@@ -43,7 +52,10 @@ export function createEvictionActors(deps: EvictionActorDeps) {
   };
   return {
     observe: fromPromise<ObserveOutput, Record<string, never>>(read),
-    listCandidates: fromPromise<ListCandidatesOutput, Record<string, never>>(async () => evictionCandidates(host.activePods(), lastPodStats)),
+    listCandidates: fromPromise<ListCandidatesOutput, Record<string, never>>(async () => {
+      const stats = await podStats();
+      return stats ? evictionCandidates(host.activePods(), stats) : [];
+    }),
     reclaimNodeLevel: fromPromise<ReclaimOutput, ReclaimInput>(async ({ input }) => {
       const collectors = deps.collectors();
       for (const [what, run] of [['containers', collectors?.deleteAllUnusedContainers], ['images', collectors?.deleteUnusedImages]] as const) {

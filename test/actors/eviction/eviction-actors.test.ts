@@ -23,8 +23,14 @@ function atMs(ms: number): SimulatedClock {
   return clock;
 }
 
-function actors(read: () => Promise<Summary>, collectors?: { deleteAllUnusedContainers: () => Promise<void>; deleteUnusedImages: () => Promise<void> }) {
-  return createEvictionActors({ host: { summary: read, activePods: () => [pod('a')] }, collectors: () => collectors, clock: atMs(42), logger });
+/** `read` answers both reads; the node's leaves the pods out, as the summary provider's nodeOnly does. `reads` counts them. */
+function actors(read: () => Promise<Summary>, collectors?: { deleteAllUnusedContainers: () => Promise<void>; deleteUnusedImages: () => Promise<void> }, reads: string[] = []) {
+  const host = {
+    summary: async () => { reads.push('full'); return read(); },
+    nodeSummary: async () => { reads.push('node'); return { ...(await read()), pods: [] }; },
+    activePods: () => [pod('a')],
+  };
+  return createEvictionActors({ host, collectors: () => collectors, clock: atMs(42), logger });
 }
 
 async function run<T>(logic: Parameters<typeof createActor>[0], input?: unknown): Promise<T> {
@@ -35,14 +41,23 @@ async function run<T>(logic: Parameters<typeof createActor>[0], input?: unknown)
 }
 
 describe('eviction actors', () => {
-  it('observe turns a summary into observations stamped on the clock; listCandidates gives the pods with that read usage', async () => {
-    const effects = actors(async () => summary(900n));
-    const before = await run<{ uid: string; usage?: unknown }[]>(effects.listCandidates, {});
-    expect(before.map((c) => [c.uid, c.usage])).toEqual([['a', undefined]]);
+  it('observe turns the node\'s stats into observations stamped on the clock, without reading the pods\' stats', async () => {
+    const reads: string[] = [];
+    const effects = actors(async () => summary(900n), undefined, reads);
     const reading = await run<{ observations: unknown; observedAtMs: number; dedicatedImageFs: boolean }>(effects.observe, {});
     expect(reading).toEqual({ observations: { 'memory.available': { available: 900, capacity: 1000, time: t } }, observedAtMs: 42, dedicatedImageFs: false });
-    const candidates = await run<{ uid: string; usage?: { memoryBytes: number } }[]>(effects.listCandidates, {});
+    expect(reads).toEqual(['node']);
+  });
+
+  it('listCandidates reads the pods\' stats then, and gives the active pods with their usage', async () => {
+    const reads: string[] = [];
+    const candidates = await run<{ uid: string; usage?: { memoryBytes: number } }[]>(actors(async () => summary(900n), undefined, reads).listCandidates, {});
     expect(candidates.map((c) => [c.uid, c.usage?.memoryBytes])).toEqual([['a', 7]]);
+    expect(reads).toEqual(['full']);
+  });
+
+  it('listCandidates answers no candidate when the pods\' stats cannot be read (no eviction this cycle)', async () => {
+    expect(await run(actors(async () => { throw new Error('runtime down'); }).listCandidates, {})).toEqual([]);
   });
 
   it('observe answers null when the summary cannot be read', async () => {

@@ -52,6 +52,23 @@ describe('SummaryProvider', () => {
     expect(second.node.cpu?.usageNanoCores).toBe(S / 2n);
   });
 
+  it('nodeOnly reads the node and the image file system, and no container, stats or log directory', async () => {
+    const { cri, host, provider } = setup();
+    const id = await runningPod(cri);
+    cri.usage.set(id, { cpuNs: 1n * S, workingSetBytes: 1n });
+    await provider.get(false);
+    const [callsBefore, hostBefore] = [cri.calls.length, host.calls.length];
+    const node = await provider.nodeOnly();
+    expect(node.pods).toEqual([]);
+    expect(node.node.runtime?.imageFs).toMatchObject({ usedBytes: 1000n, capacityBytes: 100n });
+    expect(cri.calls.slice(callsBefore)).toEqual(['imageFsInfo']);
+    expect(host.calls.slice(hostBefore).some((c) => c.startsWith('du '))).toBe(false);
+    // The containers' CPU samples survive it: the next full read still has a rate.
+    cri.usage.set(id, { cpuNs: 1n * S + 1_000_000n, workingSetBytes: 1n });
+    host.nowNs += 2n * S;
+    expect((await provider.get(false)).pods[0]!.containers[0]!.cpu?.usageNanoCores).toBeGreaterThan(0n);
+  });
+
   it('reads no file systems for only_cpu_and_memory', async () => {
     const { cri, host, provider } = setup();
     await runningPod(cri);
