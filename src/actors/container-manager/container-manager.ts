@@ -50,6 +50,11 @@ export interface ContainerManager {
 
 const path = (name: CgroupName) => toCgroupfs(name.components);
 
+const sameConfig = (a: ResourceConfig, b: ResourceConfig): boolean => {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)] as (keyof ResourceConfig)[]);
+  return [...keys].every((k) => a[k] === b[k]);
+};
+
 /** Without cgroupsPerQOS (validation then refuses any enforcement): nothing to make, no cgroup parent. */
 const withoutQosCgroups: ContainerManager = {
   start: async () => ({ qosCgroups: false, cgroupVersion: 'unused', enforced: [] }),
@@ -79,10 +84,16 @@ function withQosCgroups(o: ContainerManagerOptions, cgroups: CgroupManager, qos:
     else await cgroups.create(name, config);
   }
 
+  // What the QoS cgroups were last set to: a pod start that changes nothing writes nothing (a burst
+  // of BestEffort pods would otherwise rewrite the same shares before every pod cgroup).
+  let written: QosCgroupConfigs | null = null;
   async function updateQos(): Promise<QosCgroupConfigs> {
     const configs = qosCgroupConfigs(o.activePods());
+    if (written !== null && sameConfig(written.burstable, configs.burstable) && sameConfig(written.bestEffort, configs.bestEffort)) return configs;
+    written = null; // a failed write below leaves the kernel's values unknown
     await cgroups.update(path(qos.burstable), configs.burstable);
     await cgroups.update(path(qos.bestEffort), configs.bestEffort);
+    written = configs;
     return configs;
   }
 
@@ -108,6 +119,7 @@ function withQosCgroups(o: ContainerManagerOptions, cgroups: CgroupManager, qos:
         const configs = qosCgroupConfigs(o.activePods());
         await createOrUpdate(path(qos.burstable), configs.burstable);
         await createOrUpdate(path(qos.bestEffort), configs.bestEffort);
+        written = configs;
         out.qos = configs;
         await enforceReserved('system-reserved', roots.systemReservedCgroup, o.systemReserved, out.enforced);
         await enforceReserved('kube-reserved', roots.kubeReservedCgroup, o.kubeReserved, out.enforced);

@@ -68,14 +68,14 @@ export class Cgroupfs implements CgroupManager {
   }
 
   async exists(path: string): Promise<boolean> {
-    for (const dir of this.dirs(path)) if (!(await exists(dir))) return false;
-    return true;
+    // One stat per hierarchy, all at once: a pod's start asks this before its sandbox.
+    return (await Promise.all(this.dirs(path).map(exists))).every(Boolean);
   }
 
   async create(path: string, config: ResourceConfig): Promise<void> {
     try {
       if (this.layout.version === 'v2') await this.makeV2(path);
-      else for (const dir of this.dirs(path)) await mkdir(dir, { recursive: true });
+      else await Promise.all(this.dirs(path).map((dir) => mkdir(dir, { recursive: true })));
       if (this.layout.version === 'v1' && this.layout.controllers.has('cpuset')) await this.inheritCpuset(path);
     } catch (err) {
       throw err instanceof KubeletError ? err : cgroupError('create', path, err);

@@ -66,6 +66,22 @@ describe('createContainerManager', () => {
     expect(cm.cgroupParentFor(guaranteed)).toBe('/kts/kubepods/podg1');
   });
 
+  it('writes the QoS cgroups before a new pod cgroup only when their values change', async () => {
+    const active: Pod[] = [];
+    const { cgroups, cm } = manager({ active });
+    await cm.start();
+    const qosWrites = () => cgroups.calls.filter((c) => c === 'update /kts/kubepods/burstable' || c === 'update /kts/kubepods/besteffort').length;
+    active.push(pod('e1'));
+    await cm.ensurePod(pod('e1'));
+    active.push(pod('e2'));
+    await cm.ensurePod(pod('e2'));
+    expect(qosWrites()).toBe(0); // BestEffort pods: the shares stay 2 and 2
+    active.push(burstable);
+    await cm.ensurePod(burstable);
+    expect(qosWrites()).toBe(2);
+    expect(cgroups.cgroups.get('/kts/kubepods/burstable')).toEqual({ cpuShares: 256 });
+  });
+
   it('rejects waiting pods when the start fails', async () => {
     const { cgroups, cm } = manager();
     cgroups.failNext = { op: 'exists', error: new KubeletError('KLT_ERR_CGROUP', 'EROFS') };
