@@ -7,8 +7,8 @@
  * Contract:
  * - It starts in `waitingForRuntime`: Go starts the eviction manager in
  *   initializeRuntimeDependentModules, once updateRuntimeUp first saw the runtime ready; here the
- *   runtime machine's first `runtime.health.changed` with health `ready` does that, or its
- *   `runtime.up` (the first RuntimeReady answer, the container manager's trigger) where it sends one. Then
+ *   runtime machine's `runtime.up` (its first RuntimeReady answer, sent once, the container
+ *   manager's trigger too) does that. Then
  *   `observing` runs at once (Go's loop synchronizes before its first sleep), and again after each
  *   `waiting` period.
  * - The `observe` effect answers with the signal observations, whether the image filesystem is its
@@ -116,7 +116,6 @@ export interface PodEvictedEmitted {
 }
 
 export type EvictionManagerEvent =
-  | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
   | { type: 'runtime.up' }
   /** From the syncLoop: the pod's worker finished the kill (evicted), or there was no such active pod. */
   | { type: 'pod.eviction.finished'; podUid: string; evicted: boolean };
@@ -148,7 +147,6 @@ export const evictionManagerMachine = setup({
     podCleanupTimeout: POD_CLEANUP_TIMEOUT_MS,
   },
   guards: {
-    isRuntimeReady: ({ event }) => event.type === 'runtime.health.changed' && event.health === 'ready',
     isStarved: ({ context }) => context.starvation !== null,
     needsNodeReclaim: ({ context }) =>
       context.starvation !== null && nodeReclaimNeeded(context.starvation.signal, context.reading?.dedicatedImageFs ?? false),
@@ -227,7 +225,6 @@ export const evictionManagerMachine = setup({
     waitingForRuntime: {
       meta: { description: 'started in initializeRuntimeDependentModules: once the runtime is first ready' },
       on: {
-        'runtime.health.changed': { guard: 'isRuntimeReady', target: 'observing' },
         'runtime.up': { target: 'observing' },
       },
     },

@@ -26,18 +26,21 @@ export interface RuntimeMachineContext {
   reason: string;
   /** The health last announced to the syncLoop, so only changes are sent. */
   announced: RuntimeHealth | null;
-  /** RuntimeReady was seen: the container manager was told (`runtime.up`), once. */
+  /** RuntimeReady was seen: the runtime-dependent modules were told (`runtime.up`), once. */
   runtimeUp: boolean;
 }
 
 /**
- * Sent once to the container manager (system id `containerManager`) on the first answer with
- * RuntimeReady, whatever the network says: Go's updateRuntimeUp runs initializeRuntimeDependentModules
- * then, once (oneTimeInitializer).
+ * Sent once to the runtime-dependent modules (system ids `containerManager`, `evictionManager`) on the
+ * first answer with RuntimeReady, whatever the network says: Go's updateRuntimeUp runs
+ * initializeRuntimeDependentModules then, once (oneTimeInitializer), and that starts both.
  */
 export interface RuntimeUpEvent { type: 'runtime.up' }
 
-/** Sent to the syncLoop and the eviction manager (system ids `syncLoop`, `evictionManager`) when the runtime's health changes. */
+/** Who is told `runtime.up`: the modules Go's initializeRuntimeDependentModules starts that are built here. */
+const RUNTIME_DEPENDENT_MODULES = ['containerManager', 'evictionManager'] as const;
+
+/** Sent to the syncLoop (system id `syncLoop`) when the runtime's health changes. */
 export interface RuntimeHealthChangedEvent { type: 'runtime.health.changed'; health: RuntimeHealth; reason: string }
 
 export const RUNTIME_EFFECTS = ['checkRuntime'] as const;
@@ -56,11 +59,8 @@ const announceChange = (health: RuntimeHealth) =>
     if (context.announced === health) return;
     const check = answer(event);
     const reason = runtimeHealth(check, context.lastSuccess, context.startedAtMs).reason;
-    // The eviction manager starts once the runtime is first ready (Go: initializeRuntimeDependentModules).
-    for (const id of ['syncLoop', 'evictionManager']) {
-      const target = system.get(id) as AnyActorRef | undefined;
-      if (target) enqueue.sendTo(target, { type: 'runtime.health.changed', health, reason } satisfies RuntimeHealthChangedEvent);
-    }
+    const syncLoop = system.get('syncLoop') as AnyActorRef | undefined;
+    if (syncLoop) enqueue.sendTo(syncLoop, { type: 'runtime.health.changed', health, reason } satisfies RuntimeHealthChangedEvent);
     // Cluster mode: the node's Ready condition follows the runtime (Go: runtimeState.runtimeErrors/networkErrors).
     const nodeStatus = system.get('nodeStatus') as AnyActorRef | undefined;
     if (nodeStatus) {
@@ -77,8 +77,10 @@ const announceChange = (health: RuntimeHealth) =>
 const announceRuntimeUp = enqueueActions<RuntimeMachineContext, AnyEventObject, undefined, AnyEventObject, never, never, never, never, never>(({ context, event, enqueue, system }) => {
   const check = answer(event);
   if (context.runtimeUp || !check.ok || check.runtimeReady !== true) return;
-  const containerManager = system.get('containerManager') as AnyActorRef | undefined;
-  if (containerManager) enqueue.sendTo(containerManager, { type: 'runtime.up' } satisfies RuntimeUpEvent);
+  for (const id of RUNTIME_DEPENDENT_MODULES) {
+    const target = system.get(id) as AnyActorRef | undefined;
+    if (target) enqueue.sendTo(target, { type: 'runtime.up' } satisfies RuntimeUpEvent);
+  }
   enqueue.assign({ runtimeUp: true });
 });
 

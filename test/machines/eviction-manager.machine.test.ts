@@ -85,7 +85,7 @@ function start(thresholds: Threshold[], world: World, transitionMs = 30_000, run
   const manager = () => actor.getSnapshot().children.evictionManager!;
   manager().on('eviction.threshold.met', (e: ThresholdMetEmitted) => calls.announce.push(`${e.reason}: ${e.message}`));
   manager().on('pod.evicted', (e: PodEvictedEmitted) => calls.evictedEvents.push(e));
-  if (runtimeReady) manager().send({ type: 'runtime.health.changed', health: 'ready', reason: '' });
+  if (runtimeReady) manager().send({ type: 'runtime.up' });
   const tick = async (ms: number) => {
     clock.increment(ms);
     await settle();
@@ -96,22 +96,12 @@ function start(thresholds: Threshold[], world: World, transitionMs = 30_000, run
 const stateOf = (m: { getSnapshot(): { value: unknown } }) => m.getSnapshot().value;
 
 describe('evictionManagerMachine', () => {
-  it('waits for the runtime to be ready before its first observation', async () => {
+  it('waits for the runtime machine\'s first RuntimeReady answer (runtime.up) before its first observation', async () => {
     const world = { memoryAvailable: 900 * Mi, nodefsAvailable: 900, gcFrees: 0, candidates: [] };
     const { calls, manager, tick } = start([hardMemory(100 * Mi)], world, 30_000, false);
     await tick(60_000);
     expect(calls.observe).toBe(0);
-    manager().send({ type: 'runtime.health.changed', health: 'notReady', reason: 'x' });
-    await settle();
     expect(stateOf(manager())).toBe('waitingForRuntime');
-    manager().send({ type: 'runtime.health.changed', health: 'ready', reason: '' });
-    await settle();
-    expect(calls.observe).toBe(1);
-  });
-
-  it('starts on the runtime machine first RuntimeReady answer (runtime.up) too', async () => {
-    const world = { memoryAvailable: 900 * Mi, nodefsAvailable: 900, gcFrees: 0, candidates: [] };
-    const { calls, manager } = start([hardMemory(100 * Mi)], world, 30_000, false);
     manager().send({ type: 'runtime.up' });
     await settle();
     expect(calls.observe).toBe(1);

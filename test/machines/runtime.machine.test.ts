@@ -110,8 +110,8 @@ describe('runtimeMachine and the syncLoop', () => {
   });
 });
 
-describe('runtimeMachine and the container manager', () => {
-  it('says runtime.up once, on the first answer with RuntimeReady, even while the network is not ready', async () => {
+describe('runtimeMachine and the runtime-dependent modules', () => {
+  it('says runtime.up once to the container and eviction managers, on the first answer with RuntimeReady, even while the network is not ready', async () => {
     const clock = new SimulatedClock();
     const seen: string[] = [];
     const answers = [failed, noNetwork, ready, failed, ready];
@@ -119,11 +119,13 @@ describe('runtimeMachine and the container manager', () => {
     const parent = setup({
       actors: {
         runtime: runtimeMachine.provide({ actors: { checkRuntime: fromPromise(async () => ({ ...answers[Math.min(calls++, answers.length - 1)]!, observedAtMs: clock.now() })) } }),
-        containerManager: fromCallback<{ type: string }>(({ receive }) => { receive((e) => void seen.push(e.type)); }),
+        containerManager: fromCallback<{ type: string }>(({ receive }) => { receive((e) => void seen.push(`containerManager ${e.type}`)); }),
+        evictionManager: fromCallback<{ type: string }>(({ receive }) => { receive((e) => void seen.push(`evictionManager ${e.type}`)); }),
       },
     }).createMachine({
       invoke: [
         { src: 'containerManager', systemId: 'containerManager' },
+        { src: 'evictionManager', systemId: 'evictionManager' },
         { src: 'runtime', input: { startedAtMs: 0 } },
       ],
     });
@@ -131,6 +133,6 @@ describe('runtimeMachine and the container manager', () => {
     await settle();
     expect(seen).toEqual([]);
     for (let i = 0; i < 4; i++) await tick(clock, 5_000);
-    expect(seen).toEqual(['runtime.up']);
+    expect(seen).toEqual(['containerManager runtime.up', 'evictionManager runtime.up']);
   });
 });
