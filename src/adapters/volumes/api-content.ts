@@ -17,7 +17,8 @@ import type { KeyedData, Payload, Volume } from '../../domain/volumes/sources.js
 import type { Clock } from '../../ports/clock.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
 import { dataDirName, writePayloadAtomically } from './atomic-writer.js';
-import type { VolumeContentWriter } from './volume-plugins.js';
+import { inlineCalls, threadPoolCalls } from './fs-calls.js';
+import type { VolumeContent, VolumeContentWriter } from './volume-plugins.js';
 
 /** Go's default for a projected token without expirationSeconds (1 h). */
 const defaultTokenExpirationSeconds = 3600;
@@ -56,7 +57,7 @@ export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWr
     return nodeAllocatable ? { nodeAllocatable } : {};
   };
 
-  async function payloadOf(pod: Pod, volume: Volume): Promise<{ payload: Payload; refreshAtMs?: number }> {
+  async function payloadOf(pod: Pod, volume: Volume): Promise<VolumeContent> {
     const namespace = pod.metadata.namespace ?? 'default';
     if (volume.configMap) {
       const name = volume.configMap.name ?? '';
@@ -97,14 +98,17 @@ export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWr
 
   return {
     forget: (dir) => written.delete(dir),
-    async write(pod, volume, dir) {
+    async fetch(pod, volume) {
       sources.registerPod(pod);
-      const { payload, refreshAtMs } = await payloadOf(pod, volume);
+      return payloadOf(pod, volume);
+    },
+    async write(pod, dir, { payload, refreshAtMs }, memoryBacked) {
       const fsGroup = pod.spec.securityContext?.fsGroup;
       const refresh = refreshAtMs !== undefined ? { refreshAfterMs: Math.max(refreshAtMs - opts.clock.now(), 0) } : {};
       const digest = payloadDigest(payload, fsGroup);
       if (written.get(dir) === digest && (await exists(`${dir}/${dataDirName}`))) return { changed: false, ...refresh };
-      const { changed } = await writePayloadAtomically(dir, payload, { ...(fsGroup !== undefined ? { fsGroup } : {}) });
+      const calls = memoryBacked ? inlineCalls : threadPoolCalls;
+      const { changed } = await writePayloadAtomically(dir, payload, { calls, ...(fsGroup !== undefined ? { fsGroup } : {}) });
       written.set(dir, digest);
       return { changed, ...refresh };
     },

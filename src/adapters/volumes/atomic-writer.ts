@@ -11,7 +11,6 @@
  * Names starting with `..` belong to the writer; payload paths may not start with one. Writes to one
  * target directory are serialized here (Go leaves that to the caller); nothing else may write there.
  */
-import { chmod, chown, lchown, lstat, mkdir, readFile, readdir, readlink, rename, rm, stat, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
 import { dataDirectoryMode, fsGroupMode, volumeEntryModes } from '../../domain/volumes/fs-group-modes.js';
@@ -21,6 +20,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Random } from '../../ports/random.js';
 import { mathRandom } from '../math-random.js';
 import { systemClock } from '../system-clock.js';
+import { threadPoolCalls, type FsCalls } from './fs-calls.js';
 
 export const dataDirName = '..data';
 export const newDataDirName = '..data_tmp';
@@ -36,6 +36,8 @@ export interface AtomicWriteOptions {
   clock?: Pick<Clock, 'now'>;
   /** Draws the timestamped directory's suffix; default Math.random. */
   random?: Random;
+  /** How the file system is called (fs-calls.ts): inline on a tmpfs, through the thread pool (default) on a disk. */
+  calls?: FsCalls;
 }
 
 export interface AtomicWriteResult {
@@ -80,9 +82,9 @@ function cleanPayload(payload: Payload): Map<string, PayloadFile> {
 }
 
 /** The timestamped directory `..data` names, or undefined (no `..data`, or a link this writer did not make). */
-async function currentDataDir(targetDir: string): Promise<string | undefined> {
+async function currentDataDir(fs: FsCalls, targetDir: string): Promise<string | undefined> {
   try {
-    const name = await readlink(join(targetDir, dataDirName));
+    const name = await fs.readlink(join(targetDir, dataDirName));
     return timestampedNamePattern.test(name) ? name : undefined;
   } catch (err) {
     if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'EINVAL') return undefined;
@@ -91,10 +93,10 @@ async function currentDataDir(targetDir: string): Promise<string | undefined> {
 }
 
 /** Every path under dir, relative to it (directories included). */
-async function walk(dir: string): Promise<string[]> {
+async function walk(fs: FsCalls, dir: string): Promise<string[]> {
   const out: string[] = [];
   const visit = async (rel: string) => {
-    for (const entry of await readdir(rel === '' ? dir : join(dir, rel), { withFileTypes: true })) {
+    for (const entry of await fs.readdirEntries(rel === '' ? dir : join(dir, rel))) {
       const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
       out.push(child);
       if (entry.isDirectory()) await visit(child);
@@ -105,7 +107,7 @@ async function walk(dir: string): Promise<string[]> {
 }
 
 /** Go's pathsToRemove: what the old data holds that neither a new file nor a new file's directory is. */
-async function pathsToRemove(payload: Map<string, PayloadFile>, oldDataDir: string): Promise<Set<string>> {
+async function pathsToRemove(fs: FsCalls, payload: Map<string, PayloadFile>, oldDataDir: string): Promise<Set<string>> {
   const wanted = new Set<string>();
   for (const path of payload.keys()) {
     const parts = path.split('/');
@@ -113,7 +115,7 @@ async function pathsToRemove(payload: Map<string, PayloadFile>, oldDataDir: stri
   }
   let present: string[];
   try {
-    present = await walk(oldDataDir);
+    present = await walk(fs, oldDataDir);
   } catch (err) {
     if (errnoOf(err) === 'ENOENT') return new Set();
     throw err;
@@ -122,13 +124,13 @@ async function pathsToRemove(payload: Map<string, PayloadFile>, oldDataDir: stri
 }
 
 /** Whether the old data holds every file with the same bytes and the mode it would be given now. */
-async function holdsPayload(payload: Map<string, PayloadFile>, oldDataDir: string, modes: Map<string, number>): Promise<boolean> {
+async function holdsPayload(fs: FsCalls, payload: Map<string, PayloadFile>, oldDataDir: string, modes: Map<string, number>): Promise<boolean> {
   for (const [path, file] of payload) {
     const full = join(oldDataDir, path);
     try {
-      const st = await lstat(full);
+      const st = await fs.lstat(full);
       if (!st.isFile() || (st.mode & 0o7777) !== modes.get(path)) return false;
-      if (!file.content.equals(await readFile(full))) return false;
+      if (!file.content.equals(await fs.readFile(full))) return false;
     } catch (err) {
       if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'ENOTDIR') return false;
       throw err;
@@ -137,11 +139,11 @@ async function holdsPayload(payload: Map<string, PayloadFile>, oldDataDir: strin
   return true;
 }
 
-async function makeDataDir(targetDir: string, clock: Pick<Clock, 'now'>, random: Random): Promise<string> {
+async function makeDataDir(fs: FsCalls, targetDir: string, clock: Pick<Clock, 'now'>, random: Random): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     const name = timestampedDirName(clock.now(), random.next());
     try {
-      await mkdir(join(targetDir, name), { mode: dataDirectoryMode });
+      await fs.mkdir(join(targetDir, name), { mode: dataDirectoryMode });
       return name;
     } catch (err) {
       if (errnoOf(err) !== 'EEXIST' || attempt >= 100) throw err;
@@ -153,51 +155,51 @@ async function makeDataDir(targetDir: string, clock: Pick<Clock, 'now'>, random:
  * The payload's files in the new data directory, every entry at its final mode (chmod after the
  * write, so the umask does not matter) and, with an fsGroup or a file's fsUser, its owners.
  */
-async function writeDataDir(dir: string, payload: Map<string, PayloadFile>, opts: { fsGroup?: number; readOnly: boolean }): Promise<void> {
+async function writeDataDir(fs: FsCalls, dir: string, payload: Map<string, PayloadFile>, opts: { fsGroup?: number; readOnly: boolean }): Promise<void> {
   const entries = volumeEntryModes(payload, opts);
   const gid = opts.fsGroup ?? -1;
   for (const entry of entries) {
     const full = entry.path === '.' ? dir : join(dir, entry.path);
     if (entry.kind === 'directory') {
-      if (entry.path !== '.') await mkdir(full, { mode: dataDirectoryMode });
+      if (entry.path !== '.') await fs.mkdir(full, { mode: dataDirectoryMode });
     } else {
       const file = payload.get(entry.path);
       if (file === undefined) continue;
-      await writeFile(full, file.content, { mode: entry.mode & 0o777, flag: 'wx' });
+      await fs.writeFile(full, file.content, { mode: entry.mode & 0o777, flag: 'wx' });
     }
     const uid = entry.kind === 'file' ? (payload.get(entry.path)?.fsUser ?? -1) : -1;
-    if (uid !== -1 || gid !== -1) await chown(full, uid, gid);
-    await chmod(full, entry.mode);
+    if (uid !== -1 || gid !== -1) await fs.chown(full, uid, gid);
+    await fs.chmod(full, entry.mode);
   }
 }
 
 /** SetVolumeOwnership on the volume directory itself: its group, and g+rx (or rwx) and setgid added. */
-async function ownTargetDir(targetDir: string, fsGroup: number, readOnly: boolean): Promise<void> {
-  const st = await stat(targetDir);
-  await chown(targetDir, -1, fsGroup);
-  await chmod(targetDir, fsGroupMode(st.mode & 0o7777, 'directory', readOnly));
+async function ownTargetDir(fs: FsCalls, targetDir: string, fsGroup: number, readOnly: boolean): Promise<void> {
+  const st = await fs.stat(targetDir);
+  await fs.chown(targetDir, -1, fsGroup);
+  await fs.chmod(targetDir, fsGroupMode(st.mode & 0o7777, 'directory', readOnly));
 }
 
 /** Go's createUserVisibleFiles: `name → ..data/name` for each top-level name that has no link yet. */
-async function linkTopLevelNames(targetDir: string, payload: Map<string, PayloadFile>, fsGroup: number | undefined): Promise<void> {
+async function linkTopLevelNames(fs: FsCalls, targetDir: string, payload: Map<string, PayloadFile>, fsGroup: number | undefined): Promise<void> {
   const names = new Set([...payload.keys()].map((p) => p.split('/')[0] ?? p));
   for (const name of names) {
     const visible = join(targetDir, name);
     try {
-      await lstat(visible);
+      await fs.lstat(visible);
       continue;
     } catch (err) {
       if (errnoOf(err) !== 'ENOENT') throw err;
     }
-    await symlink(`${dataDirName}/${name}`, visible);
-    if (fsGroup !== undefined) await lchown(visible, -1, fsGroup);
+    await fs.symlink(`${dataDirName}/${name}`, visible);
+    if (fsGroup !== undefined) await fs.lchown(visible, -1, fsGroup);
   }
 }
 
 /** Timestamped directories `..data` does not name: left by a write that failed or crashed half-way. */
-async function removeOrphanDataDirs(targetDir: string, keep: string): Promise<void> {
-  for (const name of await readdir(targetDir)) {
-    if (name !== keep && timestampedNamePattern.test(name)) await rm(join(targetDir, name), { recursive: true, force: true });
+async function removeOrphanDataDirs(fs: FsCalls, targetDir: string, keep: string): Promise<void> {
+  for (const name of await fs.readdir(targetDir)) {
+    if (name !== keep && timestampedNamePattern.test(name)) await fs.rm(join(targetDir, name), { recursive: true, force: true });
   }
 }
 
@@ -225,54 +227,55 @@ async function write(targetDir: string, payload: Payload, options: AtomicWriteOp
   const clean = cleanPayload(payload);
   const owner = { fsGroup: options.fsGroup, readOnly: options.readOnly ?? true };
   const modes = new Map(volumeEntryModes(clean, owner).filter((e) => e.kind === 'file').map((e) => [e.path, e.mode]));
+  const fs = options.calls ?? threadPoolCalls;
 
   try {
-    const targetStat = await stat(targetDir);
+    const targetStat = await fs.stat(targetDir);
     if (!targetStat.isDirectory()) throw new KubeletError('KLT_ERR_HOST_IO', `atomic write to ${targetDir} failed: not a directory`);
 
     // Step 2: what `..data` holds now, what of it the payload no longer has, and whether it differs.
-    const oldDataDir = await currentDataDir(targetDir);
+    const oldDataDir = await currentDataDir(fs, targetDir);
     let stale = new Set<string>();
     if (oldDataDir !== undefined) {
       const oldPath = join(targetDir, oldDataDir);
-      stale = await pathsToRemove(clean, oldPath);
-      if (stale.size === 0 && (await holdsPayload(clean, oldPath, modes))) {
+      stale = await pathsToRemove(fs, clean, oldPath);
+      if (stale.size === 0 && (await holdsPayload(fs, clean, oldPath, modes))) {
         // Nothing to write, but a link may be missing (Go #121472).
-        await linkTopLevelNames(targetDir, clean, owner.fsGroup);
+        await linkTopLevelNames(fs, targetDir, clean, owner.fsGroup);
         return { changed: false };
       }
     }
 
     // Step 3: the new data, in full, in a directory no reader can reach yet.
-    const newDataDir = await makeDataDir(targetDir, options.clock ?? systemClock, options.random ?? mathRandom);
+    const newDataDir = await makeDataDir(fs, targetDir, options.clock ?? systemClock, options.random ?? mathRandom);
     const newDataPath = join(targetDir, newDataDir);
     const tmpLink = join(targetDir, newDataDirName);
     try {
-      await writeDataDir(newDataPath, clean, owner);
-      if (owner.fsGroup !== undefined) await ownTargetDir(targetDir, owner.fsGroup, owner.readOnly);
+      await writeDataDir(fs, newDataPath, clean, owner);
+      if (owner.fsGroup !== undefined) await ownTargetDir(fs, targetDir, owner.fsGroup, owner.readOnly);
 
       // Step 4: one rename switches `..data` to it.
-      await rm(tmpLink, { force: true });
-      await symlink(newDataDir, tmpLink);
-      if (owner.fsGroup !== undefined) await lchown(tmpLink, -1, owner.fsGroup);
-      await rename(tmpLink, join(targetDir, dataDirName));
+      await fs.rm(tmpLink, { force: true });
+      await fs.symlink(newDataDir, tmpLink);
+      if (owner.fsGroup !== undefined) await fs.lchown(tmpLink, -1, owner.fsGroup);
+      await fs.rename(tmpLink, join(targetDir, dataDirName));
     } catch (err) {
-      await rm(tmpLink, { force: true }).catch(() => undefined);
-      await rm(newDataPath, { recursive: true, force: true }).catch(() => undefined);
+      await fs.rm(tmpLink, { force: true }).catch(() => undefined);
+      await fs.rm(newDataPath, { recursive: true, force: true }).catch(() => undefined);
       throw err;
     }
 
     // Step 5: links for new top-level names; links for names gone (only top-level ones are links).
-    await linkTopLevelNames(targetDir, clean, owner.fsGroup);
+    await linkTopLevelNames(fs, targetDir, clean, owner.fsGroup);
     for (const path of stale) {
       if (path.includes('/')) continue;
-      await unlink(join(targetDir, path)).catch((err: unknown) => {
+      await fs.unlink(join(targetDir, path)).catch((err: unknown) => {
         if (errnoOf(err) !== 'ENOENT') throw err;
       });
     }
 
     // Step 6: the old data, and any a failed write left behind.
-    await removeOrphanDataDirs(targetDir, newDataDir);
+    await removeOrphanDataDirs(fs, targetDir, newDataDir);
     return { changed: true };
   } catch (err) {
     throw ioError(targetDir, err);

@@ -23,6 +23,11 @@ export function createVolumeHost(deps: { clock: Clock; random: Random; logger: L
     ? createVolumeSources({ api: opts.api, clock: deps.clock, logger: deps.logger, strategy: strategyOf(opts.strategy) })
     : createStandaloneVolumeSources();
   const content = createApiContentWriter({ sources, clock: deps.clock, nodeAllocatable: () => opts.nodeAllocatable });
-  const plugins = createVolumePlugins({ rootDir: opts.rootDir, mounter: systemMounter(), content, onPodGone: (uid) => sources.unregisterPod(uid) });
-  return { sources, plugins, files: createPodFiles(opts.rootDir, deps.random), close: () => sources.close() };
+  const mounter = systemMounter();
+  const plugins = createVolumePlugins({ rootDir: opts.rootDir, mounter, content, onPodGone: (uid) => sources.unregisterPod(uid) });
+  const close = () => {
+    sources.close();
+    mounter.close?.();
+  };
+  return { sources, plugins, files: createPodFiles(opts.rootDir, deps.random), close };
 }

@@ -8,16 +8,26 @@
 import { KubeletError } from '../../domain/errors.js';
 import type { Pod } from '../../domain/pod/types.js';
 import { podVolumeDirectory, volumePluginName, volumeSourceName, type VolumePluginName } from '../../domain/volumes/pod-volumes.js';
-import type { Volume } from '../../domain/volumes/sources.js';
+import type { Payload, Volume } from '../../domain/volumes/sources.js';
 import type { VolumePlugins, VolumeSetUpResult } from '../../ports/volumes.js';
 import { makeDirectory, setUpEmptyDir, setUpMemoryDir } from './empty-dir.js';
 import { checkHostPath } from './host-path.js';
 import type { Mounter } from './mount-table.js';
 import { cleanupOrphanedPodDirectories, removePodDirectory, tearDownDirectory } from './pod-directories.js';
 
-/** Writes an API-backed volume's content into `dir` (made already), atomically. */
+/** An API-backed volume's content, fetched and not yet written. */
+export interface VolumeContent {
+  payload: Payload;
+  /** When it must be fetched again (a token's refresh time, on the clock's scale). */
+  refreshAtMs?: number;
+}
+
+/** An API-backed volume's content: fetched (the objects, a token), then written into its directory atomically. */
 export interface VolumeContentWriter {
-  write(pod: Pod, volume: Volume, dir: string): Promise<{ changed: boolean; refreshAfterMs?: number }>;
+  /** Fetches what the volume holds, touching no disk (the pod is registered with the managers first). */
+  fetch(pod: Pod, volume: Volume): Promise<VolumeContent>;
+  /** Writes fetched content into `dir` (made already) for `pod`'s fsGroup; `memoryBacked`: `dir` is a tmpfs. */
+  write(pod: Pod, dir: string, content: VolumeContent, memoryBacked: boolean): Promise<{ changed: boolean; refreshAfterMs?: number }>;
   /** The directory was torn down: nothing is known of its content any more. */
   forget?(dir: string): void;
 }
@@ -57,9 +67,15 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
       await setUpEmptyDir(mounter, dir, volume.emptyDir ?? {}, pod.spec.securityContext?.fsGroup);
       return { hostPath: dir, changed: false };
     }
-    if (onTmpfs(plugin)) await setUpMemoryDir(mounter, dir);
-    else await makeDirectory(dir, 0o777);
-    const written = await opts.content.write(pod, volume, dir);
+    // The content is fetched while the directory (and its tmpfs) is made: a token's round trip to
+    // the API server overlaps the mount. Go fetches first; a failed fetch is reported first here too.
+    const [fetched, made] = await Promise.allSettled([
+      opts.content.fetch(pod, volume),
+      onTmpfs(plugin) ? setUpMemoryDir(mounter, dir) : makeDirectory(dir, 0o777),
+    ]);
+    if (fetched.status === 'rejected') throw fetched.reason;
+    if (made.status === 'rejected') throw made.reason;
+    const written = await opts.content.write(pod, dir, fetched.value, onTmpfs(plugin));
     return { hostPath: dir, changed: written.changed, ...(written.refreshAfterMs !== undefined ? { refreshAfterMs: written.refreshAfterMs } : {}) };
   }
 

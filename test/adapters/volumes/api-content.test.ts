@@ -15,6 +15,8 @@ function podWith(spec: Partial<PodSpec> = {}): Pod {
   };
 }
 
+/** A set-up's two steps: the content fetched, then written into `dir`. */
+const writeVolume = async (pod: Pod, volume: Volume, into: string) => writer.write(pod, into, await writer.fetch(pod, volume), false);
 const text = (dir: string, path: string) => readFile(join(dir, path), 'utf8');
 const modeOf = async (p: string) => (await stat(p)).mode & 0o7777;
 
@@ -40,7 +42,7 @@ describe('createApiContentWriter', () => {
   it('writes a configMap volume through ..data, having registered the pod first', async () => {
     sources.configMaps.set('shop/settings', keyed({ mode: 'fast', 'app.yaml': 'a: 1' }));
     const volume: Volume = { name: 'config', configMap: { name: 'settings' } };
-    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true });
+    expect(await writeVolume(podWith(), volume, dir)).toEqual({ changed: true });
     expect(sources.calls).toEqual(['registerPod uid-1', 'configMap shop/settings']);
     expect(sources.registered.map((p) => p.metadata.uid)).toEqual(['uid-1']);
     expect(await text(dir, 'mode')).toBe('fast');
@@ -54,7 +56,7 @@ describe('createApiContentWriter', () => {
   it('writes a secret volume\'s listed items with their modes', async () => {
     sources.secrets.set('shop/creds', keyed({ password: 's3cret', user: 'admin' }));
     const volume: Volume = { name: 'creds', secret: { secretName: 'creds', defaultMode: 0o400, items: [{ key: 'password', path: 'db/pass' }] } };
-    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true });
+    expect(await writeVolume(podWith(), volume, dir)).toEqual({ changed: true });
     expect(sources.calls).toEqual(['registerPod uid-1', 'secret shop/creds']);
     expect(await text(dir, 'db/pass')).toBe('s3cret');
     expect(await modeOf(join(dir, 'db/pass'))).toBe(0o400);
@@ -74,7 +76,7 @@ describe('createApiContentWriter', () => {
       },
     };
     writer = createApiContentWriter({ sources, clock: { now: () => now }, nodeAllocatable: () => ({ cpu: '4', memory: '8Gi' }) });
-    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true });
+    expect(await writeVolume(podWith(), volume, dir)).toEqual({ changed: true });
     expect(await text(dir, 'name')).toBe('web');
     expect(await text(dir, 'labels')).toBe('app="web"');
     expect(await text(dir, 'cpu-limit')).toBe('4');
@@ -96,7 +98,7 @@ describe('createApiContentWriter', () => {
         ],
       },
     };
-    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true, refreshAfterMs: 9_000 });
+    expect(await writeVolume(podWith(), volume, dir)).toEqual({ changed: true, refreshAfterMs: 9_000 });
     expect(sources.tokenRequests).toEqual([
       { namespace: 'shop', serviceAccountName: 'default', audience: '', expirationSeconds: 3600, pod: { namespace: 'shop', name: 'web', uid: 'uid-1' } },
     ]);
@@ -114,7 +116,7 @@ describe('createApiContentWriter', () => {
       name: 'tokens',
       projected: { sources: [{ serviceAccountToken: { path: 'vault-token', audience: 'vault', expirationSeconds: 7200 } }, { serviceAccountToken: { path: 'token' } }] },
     };
-    expect(await writer.write(podWith({ serviceAccountName: 'robot' }), volume, dir)).toEqual({ changed: true, refreshAfterMs: 30_000 });
+    expect(await writeVolume(podWith({ serviceAccountName: 'robot' }), volume, dir)).toEqual({ changed: true, refreshAfterMs: 30_000 });
     expect(sources.tokenRequests.map((r) => [r.serviceAccountName, r.audience, r.expirationSeconds])).toEqual([['robot', 'vault', 7200], ['robot', '', 3600]]);
     expect(await text(dir, 'vault-token')).toBe('t-vault');
     expect(await text(dir, 'token')).toBe('t-api');
@@ -123,12 +125,12 @@ describe('createApiContentWriter', () => {
   it('answers refreshAfterMs 0 for a token whose refresh time has passed', async () => {
     now = 50_000;
     const volume: Volume = { name: 'tokens', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } };
-    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true, refreshAfterMs: 0 });
+    expect(await writeVolume(podWith(), volume, dir)).toEqual({ changed: true, refreshAfterMs: 0 });
   });
 
   it.skipIf(notRoot)(`writes the token 0600 for a pod with fsGroup, widened to 0640 for the group by the ownership pass (${needsRoot})`, async () => {
     const volume: Volume = { name: 'tokens', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } };
-    await writer.write(podWith({ securityContext: { fsGroup: 2000 } }), volume, dir);
+    await writeVolume(podWith({ securityContext: { fsGroup: 2000 } }), volume, dir);
     const token = await stat(join(dir, 'token'));
     expect(token.mode & 0o7777).toBe(0o640);
     expect(token.gid).toBe(2000);
@@ -136,7 +138,7 @@ describe('createApiContentWriter', () => {
 
   it.skipIf(notRoot)(`writes the token 0600, owned by the pod's one user, for a pod with runAsUser (${needsRoot})`, async () => {
     const volume: Volume = { name: 'tokens', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } };
-    await writer.write(podWith({ securityContext: { runAsUser: 1234 } }), volume, dir);
+    await writeVolume(podWith({ securityContext: { runAsUser: 1234 } }), volume, dir);
     const token = await stat(join(dir, 'token'));
     expect(token.mode & 0o7777).toBe(0o600);
     expect(token.uid).toBe(1234);
@@ -145,12 +147,12 @@ describe('createApiContentWriter', () => {
   it('answers changed:false for the same content, and changed:true with the new file after a ConfigMap change', async () => {
     sources.configMaps.set('shop/settings', keyed({ mode: 'fast' }));
     const volume: Volume = { name: 'config', configMap: { name: 'settings' } };
-    await writer.write(podWith(), volume, dir);
+    await writeVolume(podWith(), volume, dir);
     const first = await readlink(join(dir, '..data'));
-    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: false });
+    expect(await writeVolume(podWith(), volume, dir)).toEqual({ changed: false });
     expect(await readlink(join(dir, '..data'))).toBe(first);
     sources.configMaps.set('shop/settings', keyed({ mode: 'slow' }));
-    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true });
+    expect(await writeVolume(podWith(), volume, dir)).toEqual({ changed: true });
     expect(await text(dir, 'mode')).toBe('slow');
     expect(await readlink(join(dir, '..data'))).not.toBe(first);
   });
@@ -160,7 +162,7 @@ describe('createApiContentWriter', () => {
     [{ name: 'creds', secret: { secretName: 'x' } }, 'secret "x" not found'],
     [{ name: 'bundle', projected: { sources: [{ configMap: { name: 'x' } }] } }, 'configmap "x" not found'],
   ] as [Volume, string][])('rejects a missing non-optional object (%#) and writes nothing', async (volume, message) => {
-    const failure = writer.write(podWith(), volume, dir);
+    const failure = writeVolume(podWith(), volume, dir);
     await expect(failure).rejects.toMatchObject({ code: 'KLT_ERR_API_NOT_FOUND' });
     await expect(failure).rejects.toThrow(message);
     expect(await readdir(dir)).toEqual([]);
@@ -168,7 +170,7 @@ describe('createApiContentWriter', () => {
 
   it('writes an empty volume for a missing optional ConfigMap', async () => {
     const volume: Volume = { name: 'config', configMap: { name: 'x', optional: true } };
-    expect(await writer.write(podWith(), volume, dir)).toEqual({ changed: true });
+    expect(await writeVolume(podWith(), volume, dir)).toEqual({ changed: true });
     expect(await readdir(dir)).toContain('..data');
     expect((await readdir(dir)).filter((n) => !n.startsWith('..'))).toEqual([]);
   });
@@ -176,6 +178,6 @@ describe('createApiContentWriter', () => {
   it('rejects with the manager\'s error when a read fails', async () => {
     sources.failNext = new Error('the API server is unreachable');
     const volume: Volume = { name: 'config', configMap: { name: 'settings' } };
-    await expect(writer.write(podWith(), volume, dir)).rejects.toThrow('the API server is unreachable');
+    await expect(writeVolume(podWith(), volume, dir)).rejects.toThrow('the API server is unreachable');
   });
 });

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { KubeletError } from '../../../src/domain/errors.js';
 import type { Payload } from '../../../src/domain/volumes/sources.js';
 import { timestampedDirName, writePayloadAtomically, type AtomicWriteOptions } from '../../../src/adapters/volumes/atomic-writer.js';
+import { inlineCalls, threadPoolCalls, type FsCalls } from '../../../src/adapters/volumes/fs-calls.js';
 
 const payloadOf = (files: Record<string, string | [string, number]>): Payload =>
   new Map(Object.entries(files).map(([path, v]) => {
@@ -16,7 +17,9 @@ const payloadOf = (files: Record<string, string | [string, number]>): Payload =>
 let dir: string;
 let ticks: number;
 // A clock that moves a second per write and a fixed draw sequence: names are predictable.
-const seams = (): AtomicWriteOptions => ({ clock: { now: () => Date.UTC(2024, 4, 1, 12, 0, ticks++) }, random: { next: () => 0.5 } });
+// Every case runs with both flavours of file system calls (fs-calls.ts).
+let calls: FsCalls;
+const seams = (): AtomicWriteOptions => ({ clock: { now: () => Date.UTC(2024, 4, 1, 12, 0, ticks++) }, random: { next: () => 0.5 }, calls });
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'atomic-writer-'));
@@ -35,7 +38,11 @@ describe('timestampedDirName', () => {
   });
 });
 
-describe('writePayloadAtomically', () => {
+describe.each([['through the thread pool', threadPoolCalls], ['inline', inlineCalls]] as const)('writePayloadAtomically, calls %s', (_, flavour) => {
+  beforeEach(() => {
+    calls = flavour;
+  });
+
   it('writes a first payload into a timestamped directory behind ..data, with top-level links', async () => {
     const result = await writePayloadAtomically(dir, payloadOf({ name: 'web', 'conf/app.yaml': 'a: 1', 'conf/deep/x': 'x' }), seams());
     expect(result).toEqual({ changed: true });

@@ -2,7 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemMounter } from '../../../src/adapters/volumes/mount-table.js';
-import { createVolumePlugins, type VolumeContentWriter } from '../../../src/adapters/volumes/volume-plugins.js';
+import { createVolumePlugins, type VolumeContent, type VolumeContentWriter } from '../../../src/adapters/volumes/volume-plugins.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
 import type { Volume } from '../../../src/domain/volumes/sources.js';
 import type { VolumePlugins } from '../../../src/ports/volumes.js';
@@ -12,14 +12,20 @@ import { mountInfoLine, mountPointsUnder, needsRoot, notRoot, tempRoot, unmountA
 class FakeContentWriter implements VolumeContentWriter {
   readonly writes: { podUid: string; volume: string; dir: string }[] = [];
   answer: { changed: boolean; refreshAfterMs?: number } = { changed: true };
+  /** The next fetch fails with this (a missing object, an unreachable API server). */
   failNext?: Error;
 
-  async write(pod: Pod, volume: Volume, dir: string) {
-    this.writes.push({ podUid: pod.metadata.uid, volume: volume.name, dir });
+  async fetch(_pod: Pod, volume: Volume) {
     const failure = this.failNext;
     this.failNext = undefined;
     if (failure) throw failure;
-    await writeFile(join(dir, 'content'), volume.name);
+    return { payload: new Map([['content', { path: 'content', content: Buffer.from(volume.name), mode: 0o644 }]]) };
+  }
+
+  async write(pod: Pod, dir: string, content: VolumeContent) {
+    const file = content.payload.get('content')!;
+    this.writes.push({ podUid: pod.metadata.uid, volume: file.content.toString(), dir });
+    await writeFile(join(dir, 'content'), file.content);
     return this.answer;
   }
 }
@@ -133,9 +139,10 @@ describe('createVolumePlugins setUp', () => {
     expect(writer.writes).toHaveLength(2);
   });
 
-  it('fails when the content writer fails', async () => {
+  it('fails when the content cannot be fetched, and writes nothing', async () => {
     writer.failNext = new Error('configmap "settings" not found');
     await expect(plugins.setUp(pod(), 'config', { remount: false })).rejects.toThrow('configmap "settings" not found');
+    expect(writer.writes).toEqual([]);
   });
 
   it('refuses a volume the pod does not declare', async () => {

@@ -1,0 +1,71 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createMountHelper, MountCommandError, type MountHelper } from '../../../src/adapters/volumes/mount-helper.js';
+import { mountPointsUnder, needsRoot, notRoot, tempRoot, unmountAndRemove } from './mount-helpers.js';
+
+let helper: MountHelper;
+let root: string | undefined;
+
+beforeEach(async () => {
+  helper = createMountHelper();
+  root = await tempRoot('klt-mount-helper-');
+});
+afterEach(async () => {
+  helper.close();
+  await unmountAndRemove(root);
+  root = undefined;
+});
+
+describe('createMountHelper', () => {
+  it('answers a failed command with its exit code and its output on one line', async () => {
+    const failure = helper.run('umount', [join(root!, 'not a mount point')]);
+    await expect(failure).rejects.toBeInstanceOf(MountCommandError);
+    const error = (await failure.catch((e: unknown) => e)) as MountCommandError;
+    expect(error.exitCode).not.toBe(0);
+    expect(error.output).toContain('not a mount point');
+    expect(error.output).not.toContain('\n');
+  });
+
+  it('keeps answers apart when many commands run at once', async () => {
+    const names = Array.from({ length: 20 }, (_, i) => join(root!, `missing ${i}`));
+    const errors = await Promise.all(names.map((n) => helper.run('umount', [n]).catch((e: unknown) => e as MountCommandError)));
+    errors.forEach((error, i) => expect(error.output).toContain(`missing ${i}`));
+  });
+
+  it('refuses what it cannot frame, and says so', async () => {
+    expect(helper.canCarry(['a\tb'])).toBe(false);
+    expect(helper.canCarry(['a\nb'])).toBe(false);
+    expect(helper.canCarry([''])).toBe(false);
+    expect(helper.canCarry(['-t', 'tmpfs', '/a b/c'])).toBe(true);
+    await expect(helper.run('umount', ['a\tb'])).rejects.toThrow('an argument holds a tab or a newline, or is empty');
+  });
+
+  it('runs nothing but mount and umount', async () => {
+    const sneaky = helper.run('rm' as 'mount', ['-rf', join(root!, 'x')]);
+    await expect(sneaky).rejects.toMatchObject({ exitCode: 127, output: 'refused: rm' });
+  });
+
+  it('fails what is in flight when closed, and starts a new shell on the next call', async () => {
+    const inFlight = helper.run('umount', [join(root!, 'gone')]);
+    helper.close();
+    await expect(inFlight).rejects.toThrow('the mount helper was closed');
+    await expect(helper.run('umount', [join(root!, 'again')])).rejects.toBeInstanceOf(MountCommandError);
+  });
+
+  it('fails every call when the shell cannot start', async () => {
+    const broken = createMountHelper('/nonexistent/sh');
+    await expect(broken.run('umount', ['/x'])).rejects.toThrow('the mount helper shell');
+    broken.close();
+  });
+
+  it.skipIf(notRoot)(`mounts and unmounts tmpfs in parallel, paths with spaces included (${needsRoot})`, async () => {
+    const dirs = Array.from({ length: 8 }, (_, i) => join(root!, `vol ${i}`));
+    await Promise.all(dirs.map((d) => mkdir(d)));
+    await Promise.all(dirs.map((d) => helper.run('mount', ['-t', 'tmpfs', '-o', 'mode=0777,size=1048576', 'tmpfs', d])));
+    expect((await mountPointsUnder(root!)).sort()).toEqual([...dirs].sort());
+    await Promise.all(dirs.map((d) => helper.run('umount', [d])));
+    expect(await mountPointsUnder(root!)).toEqual([]);
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true })));
+  });
+});
