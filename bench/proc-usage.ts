@@ -30,6 +30,17 @@ export function pssMiB(pid: number): number {
   }
 }
 
+/**
+ * utime + stime in seconds of the process's main thread (the event loop, where JavaScript runs)
+ * alone; cpuSeconds less this is its other threads: V8's GC and compiler threads, libuv's pool (file
+ * system calls, with the kernel's time in them).
+ */
+export function mainThreadCpuSeconds(pid: number): number {
+  const stat = parsePidStat(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
+  if (!stat) throw new Error(`/proc/${pid}/task/${pid}/stat is not a thread's stat line`);
+  return Number(stat.cpuTicks * NS_PER_CLOCK_TICK) / 1e9;
+}
+
 /** utime + stime in seconds. */
 export function cpuSeconds(pid: number): number {
   const stat = parsePidStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
