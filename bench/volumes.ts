@@ -19,7 +19,7 @@
  * KUBELET_BENCH_VOLUMES_RUNS=N (default 3); KUBELET_BENCH_VOLUMES_IDLE_SECONDS=S (default 60);
  * KUBELET_BENCH_VOLUMES_RUNTIMES=containerd|embedded: one runtime only. KUBELET_BENCH_VOLUMES_FLEET=plain:
  * the 110 pods of (c) without volumes, to set beside a run with them.
- * KUBELET_BENCH_VOLUMES_PARTS=burst: (a) and (b) only, without the 110 pods of (c).
+ * KUBELET_BENCH_VOLUMES_PARTS=burst: (a) and (b) only, without the 110 pods of (c); =fleet: (c) only.
  * KUBELET_BENCH_CLUSTER_FLAGS='--flag=value ...': more daemon flags, as for `cluster`.
  * KUBELET_BENCH_KEEP_JOURNAL=DIR copies each run's event log there (for a look at where a start's time went).
  * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon there (bench/cluster.ts).
@@ -50,6 +50,7 @@ const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 3600 & wait 
 const IMAGE = 'kubelet-ts.local/busybox:1.0';
 const FLEET_VOLUMES = process.env.KUBELET_BENCH_VOLUMES_FLEET !== 'plain';
 const WITH_FLEET = process.env.KUBELET_BENCH_VOLUMES_PARTS !== 'burst';
+const WITH_BURSTS = process.env.KUBELET_BENCH_VOLUMES_PARTS !== 'fleet';
 
 /** Issue 15's targets (the idle ones are the pod targets of docs/BENCHMARKS.md). */
 const TARGETS: Record<string, number> = {
@@ -167,7 +168,7 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
       await sleep(20);
     }
     await sleep(3000);
-    for (const phase of order) {
+    for (const phase of WITH_BURSTS ? order : []) {
       const prefix = phase === 'a' ? 'plain' : 'vols';
       const cpu0 = cpuSeconds(kubelet.pid);
       const main0 = mainThreadCpuSeconds(kubelet.pid);
@@ -184,8 +185,10 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
       await deletePods(api, cri, namespace, names, 120_000);
       await sleep(2000);
     }
-    out['burst.p99Ratio'] = round(out['burst.b.p99Ms']! / out['burst.a.p99Ms']!, 3);
-    out['burst.p50Ratio'] = round(out['burst.b.p50Ms']! / out['burst.a.p50Ms']!, 3);
+    if (WITH_BURSTS) {
+      out['burst.p99Ratio'] = round(out['burst.b.p99Ms']! / out['burst.a.p99Ms']!, 3);
+      out['burst.p50Ratio'] = round(out['burst.b.p50Ms']! / out['burst.a.p50Ms']!, 3);
+    }
 
     // (c) 110 pods with volumes (unless KUBELET_BENCH_VOLUMES_FLEET=plain), idle, deleted.
     if (WITH_FLEET) await fleetRun(api, kubelet, watch, cri, namespace, root, out);
@@ -226,6 +229,7 @@ async function fleetRun(
   });
   await sleep(5000);
   const cpu0 = cpuSeconds(kubelet.pid);
+  const main0 = mainThreadCpuSeconds(kubelet.pid);
   const rss: number[] = [];
   const idleEnd = performance.now() + IDLE_MS;
   while (performance.now() < idleEnd) {
@@ -234,8 +238,10 @@ async function fleetRun(
   }
   rss.push(rssMiB(kubelet.pid));
   const cpu = cpuSeconds(kubelet.pid) - cpu0;
+  const main = mainThreadCpuSeconds(kubelet.pid) - main0;
   Object.assign(out, {
     [`idle${FLEET}.cpuPercentOfCore`]: round((cpu * 100_000) / IDLE_MS, 2), [`idle${FLEET}.cpuSecondsPerMinute`]: round((cpu * 60_000) / IDLE_MS, 2),
+    [`idle${FLEET}.mainThreadCpuPercentOfCore`]: round((main * 100_000) / IDLE_MS, 2),
     [`idle${FLEET}.rssMiB`]: round(median(rss), 1), tokenRequests: api.tokens.requests.length,
   });
   const delete0 = performance.now();
