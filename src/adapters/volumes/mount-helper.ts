@@ -98,12 +98,14 @@ export function createMountHelper(shell = '/bin/sh'): MountHelper {
     return shellProcess;
   }
 
-  /** An idle shell never keeps the process alive; one with answers to come does. */
+  /**
+   * An idle shell never keeps the process alive; one with answers to come does. The child and its
+   * pipes (sockets, though their stream types do not say so) each hold the event loop open.
+   */
   function holdOpen(shellProcess: ChildProcessWithoutNullStreams, hold: boolean): void {
     for (const handle of [shellProcess, shellProcess.stdin, shellProcess.stdout, shellProcess.stderr]) {
-      const refs = handle as unknown as { ref?: () => void; unref?: () => void };
-      if (hold) refs.ref?.();
-      else refs.unref?.();
+      const method: unknown = Reflect.get(handle, hold ? 'ref' : 'unref');
+      if (typeof method === 'function') method.call(handle);
     }
   }
 
