@@ -23,9 +23,10 @@
  * KUBELET_BENCH_CLUSTER_FLAGS='--flag=value ...': more daemon flags, as for `cluster`.
  * KUBELET_BENCH_KEEP_JOURNAL=DIR copies each run's event log there (for a look at where a start's time went).
  * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon there (bench/cluster.ts).
- * The daemon's root dir is made under os.tmpdir(): TMPDIR=DIR puts it on another file system. On a
- * machine whose /tmp has seen millions of files made and deleted (these test suites), ext4 spends
- * 0.5–1 ms of kernel CPU on each new inode skipping recently deleted ones, and volumes make inodes.
+ * The daemon's root dir is made under os.tmpdir(): TMPDIR=DIR puts it on another file system. The
+ * bench prints which one it is: an ext4 without a journal (this machine's root) spends 0.5–1 ms of
+ * kernel CPU on each new inode skipping those deleted in the last minutes (the suites', the (a)
+ * burst's teardown), and volumes make inodes (bench/root-fs.ts).
  */
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -37,6 +38,7 @@ import type { CriClient } from '../src/ports/cri.js';
 import { startTestApiServer, type TestApiServer } from '../test/apiserver/index.js';
 import { isNodeReady, leftInRuntime, startClusterKubelet, type ClusterKubelet } from './cluster.js';
 import { podStartTimings } from './pod-start-timings.js';
+import { describeRootFileSystem, rootFileSystem } from './root-fs.js';
 import { cpuSeconds, mainThreadCpuSeconds, rssMiB } from './proc-usage.js';
 import { podRuns, removePods, sleep, type PodRun } from './static-pod-fleet.js';
 import { median, percentile, round } from './stats.js';
@@ -106,6 +108,7 @@ export async function benchVolumes(): Promise<Record<string, number>> {
   // containerd first in each round: the runtime whose figures are the kubelet's alone.
   const runtimes = podRuns('volumes', [FLEET], [FLEET]).reverse()
     .filter((r) => !only || only === (r.endpoint === 'embedded' ? 'embedded' : 'containerd'));
+  process.stdout.write(`volumes: the kubelet's root dirs go under ${tmpdir()}: ${describeRootFileSystem(rootFileSystem(tmpdir()))}\n`);
   const samples = new Map<string, number[]>();
   for (let i = 0; i < RUNS; i++) {
     for (const run of runtimes) {
