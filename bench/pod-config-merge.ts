@@ -10,28 +10,23 @@
 import { initialPodConfigState, mergeSnapshot } from '../src/domain/pod-config/merge.js';
 import type { Pod } from '../src/domain/pod/types.js';
 import { podToRun, podToRunPerObject } from '../src/domain/status-manager/api-pod-snapshot.js';
+import { kubeApiAccessVolume } from '../test/apiserver/kube-api-access.js';
 import { median, round } from './stats.js';
 
 const PODS = 110;
 const EVENTS = 220;
 
 function apiPod(i: number): Pod {
+  const access = kubeApiAccessVolume('kube-api-access-x7k2q');
   return {
     metadata: { name: `p${i}`, namespace: 'ns', uid: `u${i}`, resourceVersion: '1', labels: { app: 'bench' } },
     spec: {
       nodeName: 'node-a', serviceAccountName: 'default',
       containers: [{
         name: 'c', image: 'busybox:1.36', command: ['sh', '-c', 'sleep 3600'],
-        volumeMounts: [{ name: 'kube-api-access-x7k2q', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true }, { name: 'cfg', mountPath: '/etc/cfg' }],
+        volumeMounts: [access.mount, { name: 'cfg', mountPath: '/etc/cfg' }],
       }],
-      volumes: [
-        { name: 'kube-api-access-x7k2q', projected: { defaultMode: 420, sources: [
-          { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
-          { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-          { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
-        ] } },
-        { name: 'cfg', configMap: { name: 'settings' } },
-      ],
+      volumes: [access.volume, { name: 'cfg', configMap: { name: 'settings' } }],
     },
     status: { phase: 'Pending' },
   } as Pod;

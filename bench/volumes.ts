@@ -20,6 +20,7 @@
  * KUBELET_BENCH_VOLUMES_RUNTIMES=containerd|embedded: one runtime only. KUBELET_BENCH_VOLUMES_FLEET=plain:
  * the 110 pods of (c) without volumes, to set beside a run with them.
  * KUBELET_BENCH_VOLUMES_PARTS=burst: (a) and (b) only, without the 110 pods of (c); =fleet: (c) only.
+ * KUBELET_BENCH_VOLUMES_ORDER=a|b|ab|ba: these bursts in every run instead of the alternating pair.
  * KUBELET_BENCH_CLUSTER_FLAGS='--flag=value ...': more daemon flags, as for `cluster`.
  * KUBELET_BENCH_KEEP_JOURNAL=DIR copies each run's event log there (for a look at where a start's time went).
  * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon there (bench/cluster.ts).
@@ -35,7 +36,7 @@ import { performance } from 'node:perf_hooks';
 import { readJournal } from '../src/adapters/journal-file/reader.js';
 import { createCriClient } from '../src/adapters/cri-grpc/index.js';
 import type { CriClient } from '../src/ports/cri.js';
-import { startTestApiServer, type TestApiServer } from '../test/apiserver/index.js';
+import { kubeApiAccessName, kubeApiAccessVolume, startTestApiServer, type TestApiServer } from '../test/apiserver/index.js';
 import { isNodeReady, leftInRuntime, startClusterKubelet, type ClusterKubelet } from './cluster.js';
 import { podStartTimings } from './pod-start-timings.js';
 import { describeRootFileSystem, rootFileSystem } from './root-fs.js';
@@ -53,6 +54,9 @@ const IMAGE = 'kubelet-ts.local/busybox:1.0';
 const FLEET_VOLUMES = process.env.KUBELET_BENCH_VOLUMES_FLEET !== 'plain';
 const WITH_FLEET = process.env.KUBELET_BENCH_VOLUMES_PARTS !== 'burst';
 const WITH_BURSTS = process.env.KUBELET_BENCH_VOLUMES_PARTS !== 'fleet';
+/** KUBELET_BENCH_VOLUMES_ORDER=a|b|ab|ba: the bursts each run makes, in that order (for a profile of one alone). */
+const ORDER = /^(a|b|ab|ba)$/.test(process.env.KUBELET_BENCH_VOLUMES_ORDER ?? '')
+  ? [...process.env.KUBELET_BENCH_VOLUMES_ORDER!].map((c) => (c === 'a' ? 'a' : 'b') as 'a' | 'b') : undefined;
 
 /** Issue 15's targets (the idle ones are the pod targets of docs/BENCHMARKS.md). */
 const TARGETS: Record<string, number> = {
@@ -66,27 +70,18 @@ const TARGETS: Record<string, number> = {
 
 type PodObject = { metadata?: { name?: string; namespace?: string }; status?: { phase?: string } };
 
-/** utilrand.String's alphabet, as the admission plugin names `kube-api-access-<x>`. */
-const SUFFIX_CHARS = 'bcdfghjklmnpqrstvwxz2456789';
-const suffix = () => Array.from({ length: 5 }, () => SUFFIX_CHARS[Math.floor(Math.random() * SUFFIX_CHARS.length)]).join('');
-
 function podObject(name: string, namespace: string, withVolumes: boolean): Record<string, unknown> {
   const container: Record<string, unknown> = { name: 'main', image: IMAGE, command: SLEEPER };
   const spec: Record<string, unknown> = { nodeName: NODE, serviceAccountName: 'default', terminationGracePeriodSeconds: 2, containers: [container] };
   if (withVolumes) {
-    const access = `kube-api-access-${suffix()}`;
-    // As plugin/pkg/admission/serviceaccount adds it: token 3607 s, the root CA, the namespace, mode 0644.
+    const access = kubeApiAccessVolume(kubeApiAccessName());
     spec.volumes = [
-      { name: access, projected: { defaultMode: 420, sources: [
-        { serviceAccountToken: { expirationSeconds: 3607, path: 'token' } },
-        { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-        { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
-      ] } },
+      access.volume,
       { name: 'settings', configMap: { name: 'settings', defaultMode: 420 } },
       { name: 'creds', secret: { secretName: 'creds', defaultMode: 420 } },
     ];
     container.volumeMounts = [
-      { name: access, mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true },
+      access.mount,
       { name: 'settings', mountPath: '/etc/settings', readOnly: true },
       { name: 'creds', mountPath: '/etc/creds', readOnly: true },
     ];
@@ -113,7 +108,7 @@ export async function benchVolumes(): Promise<Record<string, number>> {
   for (let i = 0; i < RUNS; i++) {
     for (const run of runtimes) {
       const name = run.endpoint === 'embedded' ? 'embedded' : 'containerd';
-      const figures = await oneRun(run, i % 2 === 0 ? ['a', 'b'] : ['b', 'a']);
+      const figures = await oneRun(run, ORDER ?? (i % 2 === 0 ? ['a', 'b'] : ['b', 'a']));
       process.stdout.write(`volumes: run ${i + 1}/${RUNS}, ${name}: ${JSON.stringify(figures)}\n`);
       for (const [k, v] of Object.entries(figures)) {
         const key = `${name}.${k}`;
@@ -188,7 +183,7 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
       await deletePods(api, cri, namespace, names, 120_000);
       await sleep(2000);
     }
-    if (WITH_BURSTS) {
+    if (WITH_BURSTS && out['burst.a.p99Ms'] !== undefined && out['burst.b.p99Ms'] !== undefined) {
       out['burst.p99Ratio'] = round(out['burst.b.p99Ms']! / out['burst.a.p99Ms']!, 3);
       out['burst.p50Ratio'] = round(out['burst.b.p50Ms']! / out['burst.a.p50Ms']!, 3);
     }

@@ -2,7 +2,8 @@
  * Records the cluster-mode event log for the replay gate (test/fixtures/eventlogs/cluster-embedded.jsonl):
  * the real binary with --kubeconfig against the test API server on loopback, on the embedded
  * runtime. It registers its Node and keeps its Lease (node status, lease), creates the mirror pod of
- * its static pod (status manager), posts its events, runs a pod created through the API, rides out
+ * its static pod (status manager), posts its events, runs a pod created through the API with the
+ * volumes a real cluster's pod has (kube-api-access, a ConfigMap, a Secret), rides out
  * a 12 s API server outage (longer than a lease renewal and a node status update, so both fail and recover) during which another pod is created, then kills a pod deleted with a 2 s
  * grace period; then SIGTERM. The pods are removed afterwards.
  *
@@ -14,7 +15,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startTestApiServer, type KubeObject } from '../test/apiserver/index.js';
+import { kubeApiAccessVolume, startTestApiServer, type KubeObject } from '../test/apiserver/index.js';
 import { removeEmbeddedPods, waitFor } from './record-support.js';
 
 const NODE = 'fixture-node';
@@ -29,6 +30,14 @@ const apiPod = (name: string, grace: number) => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
   spec: { nodeName: NODE, terminationGracePeriodSeconds: grace, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', LOOP] }] },
 });
+
+/** A real cluster's pod: the admission plugin's kube-api-access volume, a ConfigMap and a Secret mounted. */
+function withVolumes(pod: ReturnType<typeof apiPod>) {
+  const access = kubeApiAccessVolume('kube-api-access-r7k2x');
+  const volumes = [access.volume, { name: 'settings', configMap: { name: 'settings' } }, { name: 'creds', secret: { secretName: 'creds', defaultMode: 0o400 } }];
+  const mounts = [access.mount, { name: 'settings', mountPath: '/etc/settings' }, { name: 'creds', mountPath: '/etc/creds', readOnly: true }];
+  return { ...pod, spec: { ...pod.spec, serviceAccountName: 'default', volumes, containers: pod.spec.containers.map((c) => ({ ...c, volumeMounts: mounts })) } };
+}
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'kts-record-cluster-'));
@@ -60,7 +69,9 @@ async function main() {
 
   await waitFor('the Lease', () => api.store.get('leases', 'kube-node-lease', NODE) !== undefined);
   await waitFor('the static pod\'s mirror Running', () => running(`static-${NODE}`));
-  api.store.create('pods', apiPod('web', 2) as never, 'default');
+  api.store.create('configmaps', { metadata: { name: 'settings', namespace: 'default' }, data: { mode: 'fixture' } } as never, 'default');
+  api.store.create('secrets', { metadata: { name: 'creds', namespace: 'default' }, data: { password: Buffer.from('fixture-password').toString('base64') } } as never, 'default');
+  api.store.create('pods', withVolumes(apiPod('web', 2)) as never, 'default');
   await waitFor('web Running', () => running('web'));
 
   // The fault closes the watches and the listener at once: 'during' is created with no watch open.

@@ -32,6 +32,7 @@ export type {
 } from './service-account-tokens.js';
 export type { RsaJwk } from './jwt.js';
 export { DEFAULT_SERVICE_ACCOUNT, ROOT_CA_CONFIGMAP } from './namespace-defaults.js';
+export { kubeApiAccessName, kubeApiAccessVolume } from './kube-api-access.js';
 export { ApiError, statusBody } from './status.js';
 export { KUBELET_CLIENT_USER } from './kubelet-client.js';
 export type { StatusBody, StatusCause } from './status.js';

@@ -55,6 +55,23 @@ describe('recorded event logs', () => {
     expect(answers.slice(failedAt).some((r) => JSON.stringify(r.payload).includes('"ok":true'))).toBe(true);
   });
 
+  it('cluster-embedded.jsonl holds a real cluster\'s pod whole: its kube-api-access, ConfigMap and Secret volumes mounted, no secret value', () => {
+    const text = readFileSync(join(DIR, 'cluster-embedded.jsonl'), 'utf8');
+    const { records } = readJournal(join(DIR, 'cluster-embedded.jsonl'));
+    // The API source's snapshot, as the watch gave it: the projected volume's deepest field is there.
+    const snapshot = records.find((r) => r.kind === 'input' && r.name === 'pod.source.snapshot' && JSON.stringify(r.payload).includes('kube-api-access-'));
+    const web = (snapshot?.payload as { pods: { metadata: { name: string }; spec: { volumes: unknown[] } }[] }).pods.find((p) => p.metadata.name === 'web');
+    expect(web?.spec.volumes).toContainEqual(expect.objectContaining({
+      projected: expect.objectContaining({ sources: expect.arrayContaining([{ downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } }]) }),
+    }));
+    expect(web?.spec.volumes).toContainEqual({ name: 'creds', secret: { secretName: 'creds', defaultMode: 0o400 } });
+    expect(records.filter((r) => r.name === 'volume.mounted').length).toBe(3);
+    expect(text).not.toContain('[depth]');
+    expect(text).not.toContain('fixture-password');
+    expect(text).not.toContain(Buffer.from('fixture-password').toString('base64'));
+    expect(text).not.toMatch(/eyJ[\w-]{10,}\.eyJ/); // no service-account token (a JWT)
+  });
+
   it('fails with the divergence when a machine changed: admission that refuses every pod', () => {
     const log = readJournal(join(DIR, 'standalone-embedded.jsonl'));
     // The same syncLoop, but with room for no pod on the node: the first ADD is now refused.

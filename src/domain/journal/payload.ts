@@ -8,7 +8,13 @@
  */
 import { serializeError } from '../errors.js';
 
-const MAX_DEPTH = 12;
+/**
+ * Only a guard against runaway nesting: cycles are cut by `seen`. Inputs must reach the journal whole,
+ * or replay feeds the machines something else: a pod's kube-api-access volume alone nests 13 deep
+ * (payload.pods[i].spec.volumes[j].projected.sources[k].downwardAPI.items[l].fieldRef), and a 12
+ * here once cut it, so no pod of a real cluster replayed.
+ */
+const MAX_DEPTH = 64;
 
 export function toJournalPayload(value: unknown, depth = 0, seen?: Set<object>): unknown {
   if (value === null || value === undefined) return null;

@@ -1,7 +1,8 @@
 /**
  * Redaction before anything reaches the journal (DESIGN.md §3: the log never holds a secret in
  * clear). Runs on plain JSON (after toJournalPayload) and returns a redacted copy. The rules:
- * - values under keys that name a credential: tokens, passwords, private keys, authorization headers;
+ * - values under keys that name a credential: tokens, passwords, private keys, authorization headers
+ *   (but not a pod's `secret` volume source or projection, which holds names and modes);
  * - staticPodURLHeader: every header value (the Go kubelet masks them in /configz too);
  * - `argv` (the command line in the supervisor's input): the values of secret-bearing flags
  *   (redact-argv.ts: --manifest-url-header);
@@ -54,6 +55,9 @@ function walk(value: unknown, key: string | null): unknown {
     else if (k === 'argv' && Array.isArray(v) && v.every((a) => typeof a === 'string')) r = sameOrNew(v, redactArgv(v, REDACTED));
     else if (k === 'env' && Array.isArray(v)) r = v.map(redactPodEnv);
     else if (k === 'envs' && Array.isArray(v)) r = v.map(redactCriEnv);
+    // A pod's secret volume or projection ({ secretName | name, items, defaultMode, optional }) names
+    // a Secret and holds none of it: the log keeps which Secret a pod mounts, and with which modes.
+    else if (k === 'secret' && isRecord(v)) r = walk(v, null);
     else if (CREDENTIAL_KEYS.has(k.toLowerCase())) r = isRecord(v) || Array.isArray(v) ? maskDeep(v) : REDACTED;
     else r = walk(v, k);
     if (r !== v && out === null) {

@@ -30,6 +30,15 @@ describe('redact', () => {
     expect(out.config.envs[0]!.key).toBe('PW');
   });
 
+  it('keeps a pod\'s secret volume and projection (names and modes) and still masks a value under `secret`', () => {
+    const volumes = [
+      { name: 'creds', secret: { secretName: 'creds', defaultMode: 256, items: [{ key: 'password', path: 'pw' }] } },
+      { name: 'all', projected: { sources: [{ secret: { name: 'creds', optional: true } }] } },
+    ];
+    expect(redact({ spec: { volumes } })).toEqual({ spec: { volumes } });
+    expect(redact({ config: { secret: SECRET } })).toEqual({ config: { secret: REDACTED } });
+  });
+
   it('returns the very same object when there is nothing to redact', () => {
     const value = { podUid: 'u1', reason: 'pleg', nested: { list: [1, 'a', null] } };
     expect(redact(value)).toBe(value);
@@ -66,6 +75,13 @@ describe('toJournalPayload', () => {
       big: '10',
       nan: 'NaN',
     });
+  });
+
+  it('keeps a deeply nested input whole: the kube-api-access volume inside a pod source snapshot', () => {
+    const fieldRef = { apiVersion: 'v1', fieldPath: 'metadata.namespace' };
+    const snapshot = { source: 'api', pods: [{ spec: { volumes: [{ projected: { sources: [{ downwardAPI: { items: [{ path: 'namespace', fieldRef }] } }] } }] } }] };
+    expect(toJournalPayload(snapshot)).toBe(snapshot);
+    expect(toJournalPayload({ wrapped: { event: snapshot } })).toEqual({ wrapped: { event: snapshot } });
   });
 
   it.each([
