@@ -1,4 +1,4 @@
-/** Order statistics for benchmark samples (nearest-rank, as the figures in ANCHORS.md are). */
+/** Order statistics for benchmark samples: percentiles by nearest rank (as the figures in ANCHORS.md are), the usual median. */
 
 /** The p-th percentile (0 < p ≤ 100) by nearest rank; NaN for no samples. */
 export function percentile(samples: readonly number[], p: number): number {
@@ -8,7 +8,16 @@ export function percentile(samples: readonly number[], p: number): number {
   return sorted[Math.min(rank, sorted.length) - 1]!;
 }
 
-export const median = (samples: readonly number[]): number => percentile(samples, 50);
+/**
+ * The middle sample, or the mean of the two middle ones for an even count: the nearest rank alone
+ * would take the lower of the two, so a median of two runs would always report the better one.
+ */
+export function median(samples: readonly number[]): number {
+  if (samples.length === 0) return Number.NaN;
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
 
 /** Rounds to a fixed number of decimals, for printing (the figures go into a Markdown table). */
 export const round = (value: number, decimals = 2): number => Number(value.toFixed(decimals));

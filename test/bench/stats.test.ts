@@ -19,6 +19,13 @@ describe('percentile', () => {
     expect(xs).toEqual([3, 1, 2]);
   });
 
+  it('takes the middle sample as the median, or the mean of the two middle ones for an even count', () => {
+    expect(median([5, 1, 4, 2, 3])).toBe(3);
+    expect(median([1.203, 1.227])).toBeCloseTo(1.215, 10);
+    expect(median([4, 1, 3, 2])).toBe(2.5);
+    expect(median([])).toBeNaN();
+  });
+
   it('rounds to the given decimals', () => {
     expect(round(1.23456, 3)).toBe(1.235);
     expect(round(2.5, 0)).toBe(3);
