@@ -2,7 +2,8 @@
  * The journal on disk: JSON Lines appended in the background so actors never wait on I/O.
  *
  * - `append` serialises the record and queues the line; one write is in flight at a time and
- *   carries everything queued meanwhile (batching), so throughput does not depend on fsync.
+ *   carries everything queued meanwhile (batching), so throughput does not depend on fsync. A pod
+ *   source's snapshot is written with its unchanged pods as references (snapshot-refs.ts).
  * - Records that arrive before `open` (the file's place is known only once the configuration is)
  *   are kept and written right after the header.
  * - Rotation by size: when the active file passes `maxSegmentBytes`, it is renamed `PATH.<n>` (n
@@ -18,6 +19,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { makeKubeletDirectorySync } from '../fs/make-directories.js';
 import type { JournalHeader, JournalRecord } from '../../domain/journal/record.js';
+import { SnapshotCompactor } from '../../domain/journal/snapshot-refs.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { JournalSink } from '../../ports/journal.js';
 
@@ -45,6 +47,8 @@ export class FileJournalSink implements JournalSink {
   private failed = false;
   private readonly maxSegmentBytes: number;
   private readonly maxSegments: number;
+  /** A pod source's unchanged pods written as references to its previous snapshot (snapshot-refs.ts). */
+  private readonly snapshots = new SnapshotCompactor();
 
   constructor(private readonly opts: FileSinkOptions) {
     this.maxSegmentBytes = opts.maxSegmentBytes ?? 64 * 1024 * 1024;
@@ -71,7 +75,7 @@ export class FileJournalSink implements JournalSink {
 
   append(record: JournalRecord): void {
     if (this.failed) return;
-    const line = JSON.stringify(record) + '\n';
+    const line = JSON.stringify(this.snapshots.compact(record)) + '\n';
     this.queue.push(line);
     if (this.header) this.schedule();
   }

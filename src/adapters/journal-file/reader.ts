@@ -2,7 +2,8 @@
  * Reads a journal back: the active file and its rotated segments (`PATH.<n>`, oldest first), the
  * header, every record in order. A line that is not JSON (a torn last line after a crash, or damage)
  * is reported and skipped; reading goes on. A file that is not a kubelet-ts journal, or of another
- * format version, is an error (KLT_ERR_JOURNAL_FORMAT) naming the file.
+ * format version, is an error (KLT_ERR_JOURNAL_FORMAT) naming the file. A pod source's snapshots are
+ * put back whole (snapshot-refs.ts): every record read is as the kubelet made it.
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -14,6 +15,10 @@ import {
   type JournalHeader,
   type JournalRecord,
 } from '../../domain/journal/record.js';
+import { SnapshotExpander } from '../../domain/journal/snapshot-refs.js';
+
+/** Version 1 has no snapshot references; 2 (today's) writes a pod source's unchanged pods as references. */
+const READABLE_VERSIONS: readonly number[] = [1, JOURNAL_VERSION];
 
 export interface SkippedLine {
   file: string;
@@ -54,6 +59,7 @@ export function readJournal(path: string): JournalContents {
   const skipped: SkippedLine[] = [];
   const records: JournalRecord[] = [];
   let header: JournalHeader | null = null;
+  const snapshots = new SnapshotExpander();
   for (const file of files) {
     // A FIFO would block the read for ever, a device never end it (issue 14): only regular files.
     const info = statSync(file);
@@ -74,9 +80,9 @@ export function readJournal(path: string): JournalContents {
         if (!isJournalHeader(value)) {
           throw new KubeletError('KLT_ERR_JOURNAL_FORMAT', `${file} is not a kubelet-ts event log (no header on line 1)`);
         }
-        if (value.version !== JOURNAL_VERSION) {
+        if (!READABLE_VERSIONS.includes(value.version)) {
           throw new KubeletError('KLT_ERR_JOURNAL_FORMAT',
-            `${file} is format version ${value.version}; this kubelet-ts reads version ${JOURNAL_VERSION}`);
+            `${file} is format version ${value.version}; this kubelet-ts reads versions ${READABLE_VERSIONS.join(' and ')}`);
         }
         header ??= value;
         return;
@@ -85,7 +91,11 @@ export function readJournal(path: string): JournalContents {
         skipped.push({ file, line: i + 1, reason: 'not a journal record' });
         return;
       }
-      records.push(value);
+      try {
+        records.push(snapshots.expand(value));
+      } catch (err) {
+        skipped.push({ file, line: i + 1, reason: `a pod snapshot that cannot be read whole: ${(err as Error).message} (its segment was rotated away?)` });
+      }
     });
   }
   if (!header) throw new KubeletError('KLT_ERR_JOURNAL_FORMAT', `${path} is empty: not a kubelet-ts event log`);

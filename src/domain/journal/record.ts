@@ -4,7 +4,8 @@
  * time from the injected clock so a replay can reproduce it.
  */
 export const JOURNAL_FORMAT = 'kubelet-ts.journal';
-export const JOURNAL_VERSION = 1;
+/** 2: a pod source's unchanged pods are written as references to its previous snapshot (snapshot-refs.ts). */
+export const JOURNAL_VERSION = 2;
 
 export interface JournalHeader {
   format: typeof JOURNAL_FORMAT;

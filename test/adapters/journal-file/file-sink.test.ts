@@ -59,6 +59,60 @@ describe('FileJournalSink', () => {
     expect(seqs[0]).toBeGreaterThan(1);
   });
 
+  describe('a pod source\'s snapshots', () => {
+    // Ten pods; each snapshot changes one (a new object) and re-sends the other nine as they were.
+    function snapshots(count: number): JournalRecord[] {
+      let pods = Array.from({ length: 10 }, (_, i) => ({ metadata: { name: `p${i}`, resourceVersion: '0' }, spec: { pad: 'x'.repeat(200) } }));
+      return Array.from({ length: count }, (_, n) => {
+        pods = pods.map((p, i) => (i === n % 10 ? { ...p, metadata: { ...p.metadata, resourceVersion: String(n + 1) } } : p));
+        return { seq: 0, t: n, wall: 'w', actor: 'podConfig', kind: 'input', type: 'event', name: 'pod.source.snapshot', source: 'podConfig/apiSource', payload: { source: 'api', pods, rejected: [], observedAtMs: n } };
+      });
+    }
+    const checkpoint = (): JournalRecord => ({ seq: 0, t: 0, wall: 'w', actor: 'supervisor', kind: 'derived', type: 'checkpoint', name: 'checkpoint', source: null, payload: {} });
+    /**
+     * Appends with seqs in order, each written before the next (so each rotation's checkpoint, which
+     * the daemon writes on rotating, follows it at once); answers the path and the records by seq.
+     */
+    async function write(records: JournalRecord[], maxSegments: number): Promise<{ path: string; bySeq: Map<number, JournalRecord> }> {
+      const path = join(dir, 'j.jsonl');
+      const bySeq = new Map<number, JournalRecord>();
+      let seq = 0;
+      const sink: FileJournalSink = new FileJournalSink({ path, maxSegmentBytes: 8 * 1024, maxSegments, onRotate: () => sink.append({ ...checkpoint(), seq: ++seq }) });
+      sink.open(header);
+      for (const r of records) {
+        const numbered = { ...r, seq: ++seq };
+        bySeq.set(seq, numbered);
+        sink.append(numbered);
+        await sink.flush();
+      }
+      await sink.close();
+      return { path, bySeq };
+    }
+
+    it('writes the pods sent again as references and reads every snapshot back whole, across rotations', async () => {
+      const { path, bySeq } = await write(snapshots(40), 100);
+      expect(readdirSync(dir).length).toBeGreaterThan(2);
+      const text = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('');
+      expect(text.match(/"\$prev":/g)?.length).toBeGreaterThan(40 * 6); // nine of ten pods in each, but the first and each after a checkpoint
+      const read = readJournal(path);
+      expect(read.skipped).toEqual([]);
+      expect(read.records.filter((r) => r.type !== 'checkpoint')).toEqual([...bySeq.values()]);
+    });
+
+    it('reads every snapshot after the first checkpoint whole when older segments are gone, skipping what refers to them', async () => {
+      const { path, bySeq } = await write(snapshots(80), 2);
+      const read = readJournal(path);
+      const firstCheckpoint = read.records.find((r) => r.type === 'checkpoint')!;
+      const snapshotsRead = read.records.filter((r) => r.type !== 'checkpoint');
+      for (const r of snapshotsRead) expect(r).toEqual(bySeq.get(r.seq));
+      // Everything after the first checkpoint is there; what was skipped came before it.
+      const lastSeq = Math.max(...bySeq.keys());
+      expect(snapshotsRead.filter((r) => r.seq > firstCheckpoint.seq).map((r) => r.seq)).toEqual([...bySeq.keys()].filter((q) => q > firstCheckpoint.seq && q <= lastSeq));
+      expect(read.skipped.length).toBeGreaterThan(0);
+      for (const s of read.skipped) expect(s.reason).toMatch(/a pod snapshot that cannot be read whole/);
+    });
+  });
+
   it('reports a write failure once and drops records instead of throwing into actors', async () => {
     const errors: unknown[] = [];
     writeFileSync(join(dir, 'blocker'), '');

@@ -31,6 +31,10 @@ describe('readJournal on files that are not event logs', () => {
     expect(() => readJournal(file(`${name.replace(/\W+/g, '-')}.jsonl`, content))).toThrow(message);
   });
 
+  it('names a format version it does not read, and the ones it does', () => {
+    expect(() => readJournal(file('v3.jsonl', `${HEADER.replace('"version":1', '"version":3')}\n`))).toThrow(/is format version 3; this kubelet-ts reads versions 1 and 2/);
+  });
+
   it('still reads a log whose last line was torn by a crash, reporting the line', () => {
     const record = JSON.stringify({ seq: 1, t: 0, wall: 'w', actor: 'a', kind: 'input', type: 'event', name: 'x', source: null, payload: {} });
     const log = readJournal(file('torn.jsonl', `${HEADER}\n${record}\n{"seq":2,"t":`));
