@@ -35,16 +35,14 @@ export function pssMiB(pid: number): number {
  * alone; cpuSeconds less this is its other threads: V8's GC and compiler threads, libuv's pool (file
  * system calls, with the kernel's time in them).
  */
-export function mainThreadCpuSeconds(pid: number): number {
-  const stat = parsePidStat(readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8'));
-  if (!stat) throw new Error(`/proc/${pid}/task/${pid}/stat is not a thread's stat line`);
-  return Number(stat.cpuTicks * NS_PER_CLOCK_TICK) / 1e9;
-}
+export const mainThreadCpuSeconds = (pid: number): number => statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
 
 /** utime + stime in seconds. */
-export function cpuSeconds(pid: number): number {
-  const stat = parsePidStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  if (!stat) throw new Error(`/proc/${pid}/stat is not a process's stat line`);
+export const cpuSeconds = (pid: number): number => statCpuSeconds(`/proc/${pid}/stat`);
+
+function statCpuSeconds(path: string): number {
+  const stat = parsePidStat(readFileSync(path, 'utf8'));
+  if (!stat) throw new Error(`${path} is not a stat line`);
   return Number(stat.cpuTicks * NS_PER_CLOCK_TICK) / 1e9;
 }
 
