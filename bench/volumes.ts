@@ -22,14 +22,15 @@
  * KUBELET_BENCH_VOLUMES_PARTS=burst: (a) and (b) only, without the 110 pods of (c); =fleet: (c) only.
  * KUBELET_BENCH_VOLUMES_ORDER=a|b|ab|ba: these bursts in every run instead of the alternating pair.
  * KUBELET_BENCH_CLUSTER_FLAGS='--flag=value ...': more daemon flags, as for `cluster`.
- * KUBELET_BENCH_KEEP_JOURNAL=DIR copies each run's event log there (for a look at where a start's time went).
+ * KUBELET_BENCH_KEEP_JOURNAL=DIR copies each run's event log there (for a look at where a start's time went);
+ * the directory is made if missing.
  * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon there (bench/cluster.ts).
  * The daemon's root dir is made under os.tmpdir(): TMPDIR=DIR puts it on another file system. The
  * bench prints which one it is: an ext4 without a journal (this machine's root) spends 0.5–1 ms of
  * kernel CPU on each new inode skipping those deleted in the last minutes (the suites', the (a)
  * burst's teardown), and volumes make inodes (bench/root-fs.ts).
  */
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -199,15 +200,23 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
     // The pods outlive the kubelet, as in Go: removed through the runtime (a fresh embedded one on its state).
     out.podsRemoved = await removePods(run, { dir, root }, (name, ns) => ns === namespace && /^(plain|vols|fleet)-\d+$/.test(name));
   }
-  // The kubelet's own share of each start, from its event log (after the daemon's exit: the log is complete).
-  const starts = podStartTimings(readJournal(join(root, 'events', 'latest.jsonl')).records);
-  for (const [label, prefix] of [['a', 'plain-'], ['b', 'vols-'], [`${FLEET}`, 'fleet-']] as const) {
-    const share = starts.filter((s) => s.name.startsWith(prefix)).map((s) => s.kubeletMs);
-    const key = label === `${FLEET}` ? `start${FLEET}` : `burst.${label}`;
-    Object.assign(out, { [`${key}.journaledStarts`]: share.length, [`${key}.kubeletShareP50Ms`]: percentile(share, 50), [`${key}.kubeletShareP99Ms`]: percentile(share, 99) });
+  // The kubelet's own share of each start, from its event log (after the daemon's exit: the log is
+  // complete). None with the journal off (KUBELET_BENCH_CLUSTER_FLAGS=--event-log=): then only the
+  // timings seen from outside are printed.
+  const eventLog = join(root, 'events', 'latest.jsonl');
+  if (existsSync(eventLog)) {
+    const starts = podStartTimings(readJournal(eventLog).records);
+    for (const [label, prefix] of [['a', 'plain-'], ['b', 'vols-'], [`${FLEET}`, 'fleet-']] as const) {
+      const share = starts.filter((s) => s.name.startsWith(prefix)).map((s) => s.kubeletMs);
+      const key = label === `${FLEET}` ? `start${FLEET}` : `burst.${label}`;
+      Object.assign(out, { [`${key}.journaledStarts`]: share.length, [`${key}.kubeletShareP50Ms`]: percentile(share, 50), [`${key}.kubeletShareP99Ms`]: percentile(share, 99) });
+    }
+    const keep = process.env.KUBELET_BENCH_KEEP_JOURNAL;
+    if (keep) {
+      mkdirSync(keep, { recursive: true });
+      copyFileSync(eventLog, join(keep, `volumes-${run.label}-${Date.now()}.jsonl`));
+    }
   }
-  const keep = process.env.KUBELET_BENCH_KEEP_JOURNAL;
-  if (keep) copyFileSync(join(root, 'events', 'latest.jsonl'), join(keep, `volumes-${run.label}-${Date.now()}.jsonl`));
   rmSync(dir, { recursive: true, force: true });
   return out;
 }
