@@ -1,20 +1,24 @@
 import { join, resolve } from 'node:path';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
+import type { EmbeddedRuntime } from '../adapters/embedded-runtime/index.js';
 import type { RuntimeConnector } from '../ports/runtime-connector.js';
 import { actorLogger, type Logger } from '../log.js';
 
 /**
- * CRI over gRPC to any endpoint; `embedded` is served in-process on a socket under --root-dir.
+ * CRI over gRPC to any endpoint; `embedded` is served in-process on a socket under --root-dir, and the
+ * kubelet's own client calls it over its in-process channel (no HTTP/2 inside one process), while
+ * the socket serves anyone else.
  * The gRPC modules (grpc-js, the proto, the embedded runtime) are loaded here, at
  * run.preInitRuntime, not when the daemon starts: ~55 ms that healthz, which starts earlier, does
  * not wait for.
  */
 export function createRuntimeConnector(logger: Logger, counts: OperationCounts): RuntimeConnector {
+  let embedded: EmbeddedRuntime | undefined;
   return {
     async startEmbedded(rootDir) {
       const { startEmbeddedRuntime } = await import('../adapters/embedded-runtime/index.js');
       const stateDir = join(resolve(rootDir), 'embedded-runtime');
-      const runtime = await startEmbeddedRuntime({
+      const runtime = embedded = await startEmbeddedRuntime({
         socketPath: join(stateDir, 'cri.sock'),
         stateDir,
         logger: actorLogger(logger, 'embeddedRuntime', 'embeddedRuntime'),
@@ -23,7 +27,8 @@ export function createRuntimeConnector(logger: Logger, counts: OperationCounts):
     },
     async connect(opts) {
       const [{ createCriClient }, { instrumentCri }] = await Promise.all([import('../adapters/cri-grpc/index.js'), import('../adapters/cri-grpc/instrumented.js')]);
-      return instrumentCri(createCriClient(opts), counts);
+      const inProcess = embedded && { endpoint: embedded.endpoint, channel: embedded.inProcessChannel };
+      return instrumentCri(createCriClient({ ...opts, ...(inProcess && { inProcess }) }), counts);
     },
   };
 }

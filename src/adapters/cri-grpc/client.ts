@@ -1,5 +1,6 @@
 /**
- * The CRI client: both CRI services over grpc-js on unix sockets, implementing `CriClient`.
+ * The CRI client: both CRI services over grpc-js on unix sockets (or over the in-process channel of
+ * a runtime served in this process), implementing `CriClient`.
  *
  * Connection handling follows the Go kubelet's remote runtime: one channel per endpoint, calls fail
  * fast (no wait-for-ready) with KLT_ERR_CRI_UNAVAILABLE while the runtime is away, and the channel
@@ -13,12 +14,12 @@ import type { CriClient } from '../../ports/cri.js';
 import {
   DEFAULT_IMAGE_PULL_TIMEOUT_MS, DEFAULT_READ_TIMEOUT_MS, DEFAULT_RUNTIME_REQUEST_TIMEOUT_MS, type CriDeadlines,
 } from './deadlines.js';
-import { parseCriEndpoint } from './endpoint.js';
+import { parseCriEndpoint, type CriEndpoint } from './endpoint.js';
 import { createImageService } from './image-service.js';
 import { loadCriProto } from './proto.js';
 import { decodingRepeatedAnswers } from './repeated-answers.js';
 import { createRuntimeService, type GrpcCriRuntimeService } from './runtime-service.js';
-import { socketChannel } from './socket-channel.js';
+import { socketChannel, type CriChannel } from './socket-channel.js';
 
 export interface CriClientOptions {
   /** --container-runtime-endpoint, `unix:///path`. */
@@ -30,6 +31,11 @@ export interface CriClientOptions {
   /** Deadline of reads and status calls (kubelet-ts only; see deadlines.ts). */
   readTimeoutMs?: number;
   imagePullTimeoutMs?: number;
+  /**
+   * A runtime served in this very process (the embedded one): calls to its endpoint go over its
+   * in-process channel instead of its socket.
+   */
+  inProcess?: { readonly endpoint: string; channel(): CriChannel };
 }
 
 /** `CriClient` whose runtime service implements every optional method of the port. */
@@ -65,11 +71,12 @@ export function createCriClient(options: CriClientOptions): GrpcCriClient {
     imagePullTimeoutMs: options.imagePullTimeoutMs ?? DEFAULT_IMAGE_PULL_TIMEOUT_MS,
   };
 
-  const runtimeChannel = socketChannel(runtimeEndpoint.target, runtimeEndpoint.socketPath, CHANNEL_OPTIONS);
+  const inProcessSocket = options.inProcess ? parseCriEndpoint(options.inProcess.endpoint).socketPath : undefined;
+  const channelTo = ({ target, socketPath }: CriEndpoint): CriChannel =>
+    socketPath === inProcessSocket ? options.inProcess!.channel() : socketChannel(target, socketPath, CHANNEL_OPTIONS);
+  const runtimeChannel = channelTo(runtimeEndpoint);
   // Same socket: the image service calls on the runtime's channel, so there is one connection to watch and close.
-  const imageChannel = imageEndpoint.socketPath === runtimeEndpoint.socketPath
-    ? runtimeChannel
-    : socketChannel(imageEndpoint.target, imageEndpoint.socketPath, CHANNEL_OPTIONS);
+  const imageChannel = imageEndpoint.socketPath === runtimeEndpoint.socketPath ? runtimeChannel : channelTo(imageEndpoint);
 
   let closed = false;
   return {

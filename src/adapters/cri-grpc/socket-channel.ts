@@ -13,10 +13,11 @@
  */
 import { statSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
+import type { UnaryClient } from './unary-call.js';
 
 export interface CriChannel {
   /** The client to call on now. */
-  client(): grpc.Client;
+  client(): UnaryClient;
   close(): void;
 }
 

@@ -2,6 +2,17 @@
 import type * as grpc from '@grpc/grpc-js';
 import { toKubeletError } from './grpc-errors.js';
 
+/**
+ * What a unary call needs of a client: grpc-js's `Client`, or a channel that serves the call in the
+ * process (the embedded runtime's, in-process-channel.ts).
+ */
+export interface UnaryClient {
+  makeUnaryRequest<Req, Res>(
+    path: string, serialize: (request: Req) => Buffer, deserialize: (bytes: Buffer) => Res, request: Req,
+    options: { deadline: number }, callback: (err: grpc.ServiceError | null, response?: Res) => void,
+  ): unknown;
+}
+
 /** What a unary call needs of a generated method definition: its path and its two codecs. */
 export interface UnaryMethod<Req, Res> {
   readonly path: string;
@@ -14,7 +25,7 @@ function rpcName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);
 }
 
-export function unaryCall<Req, Res>(client: grpc.Client, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number): Promise<Res> {
+export function unaryCall<Req, Res>(client: UnaryClient, method: UnaryMethod<Req, Res>, request: Req, timeoutMs: number): Promise<Res> {
   const rpc = rpcName(method.path);
   return new Promise<Res>((resolve, reject) => {
     try {

@@ -1,11 +1,14 @@
 /**
- * The gRPC face of the embedded runtime: one unary handler per implemented RPC, each a thin call into
- * the runtime's operations (sandboxes.ts, containers.ts, exec.ts, stream-requests.ts, stats.ts) / EmbeddedImageService.
- * RPCs left out here (RuntimeConfig, …) get grpc-js's UNIMPLEMENTED, the answer containerd 1.6 gives to RPCs it lacks.
+ * The embedded runtime's RPCs: one operation per implemented RPC (request in, answer out), each a thin
+ * call into the runtime's operations (sandboxes.ts, containers.ts, exec.ts, stream-requests.ts,
+ * stats.ts) / EmbeddedImageService. Two faces serve the same table: grpc-js handlers on the socket
+ * (`grpcHandlers`), and the kubelet's own in-process channel (in-process-channel.ts); both settle a
+ * call through `settle`, so they answer and log alike.
+ * RPCs left out here (RuntimeConfig, …) get UNIMPLEMENTED, the answer containerd 1.6 gives to RPCs it lacks.
  * KubeletErrors become gRPC statuses through one table; anything else is UNKNOWN (gRPC 2), which is what
  * containerd answers for its plain errors.
  */
-import { status as GrpcStatus, type handleUnaryCall } from '@grpc/grpc-js';
+import { status as GrpcStatus, type handleUnaryCall, type UntypedHandleCall } from '@grpc/grpc-js';
 import { KubeletError, type KubeletErrorCode } from '../../domain/errors.js';
 import type { ImageServiceHandlers } from '../../generated/runtime/v1/ImageService.js';
 import type { RuntimeServiceHandlers } from '../../generated/runtime/v1/RuntimeService.js';
@@ -36,20 +39,48 @@ export function grpcStatusFor(err: unknown): { code: GrpcStatus; details: string
   return { code: GrpcStatus.UNKNOWN, details: err instanceof Error ? err.message : String(err) };
 }
 
-function unary<Req, Res>(rpc: string, logger: Logger, handle: (request: Req) => Res | Promise<Res>): handleUnaryCall<Req, Res> {
-  return (call, callback) => {
-    Promise.resolve()
-      .then(() => handle(call.request))
-      .then(
-        (response) => callback(null, response),
-        (err: unknown) => {
-          const status = grpcStatusFor(err);
-          if (status.code === GrpcStatus.UNKNOWN) logger.warn({ rpc, err }, 'CRI call failed');
-          else logger.debug({ rpc, code: status.code, details: status.details }, 'CRI call refused');
-          callback(status);
-        },
-      );
-  };
+/** One RPC's work: the decoded request in, the answer out; a failure is thrown (a KubeletError where it has a status of its own). */
+export type Operation<Req, Res> = (request: Req) => Res | Promise<Res>;
+
+/**
+ * The operations behind a generated handlers type: each handler's request and answer, without grpc-js's
+ * call object. The generated types' string index signature (grpc-js's untyped implementation) is left out.
+ */
+export type Operations<Handlers> = {
+  [Rpc in keyof Handlers as string extends Rpc ? never : Rpc]: Handlers[Rpc] extends handleUnaryCall<infer Req, infer Res> ? Operation<Req, Res> : never;
+};
+
+export type GrpcStatusOf = ReturnType<typeof grpcStatusFor>;
+
+/**
+ * Runs one operation, never synchronously (as a call that came off a socket), and hands `done` its
+ * answer or its gRPC status. Statuses of the runtime's own (NOT_FOUND, …) are the caller's business
+ * and logged at debug; anything unexpected (UNKNOWN) is a warning.
+ */
+export function settle<Req, Res>(rpc: string, logger: Logger, operation: Operation<Req, Res>, request: Req, done: (failure: GrpcStatusOf | null, answer?: Res) => void): void {
+  Promise.resolve()
+    .then(() => operation(request))
+    .then(
+      (answer) => done(null, answer),
+      (err: unknown) => {
+        const failure = grpcStatusFor(err);
+        if (failure.code === GrpcStatus.UNKNOWN) logger.warn({ rpc, err }, 'CRI call failed');
+        else logger.debug({ rpc, code: failure.code, details: failure.details }, 'CRI call refused');
+        done(failure);
+      },
+    );
+}
+
+/** The grpc-js face of an operations table: one unary handler per operation. */
+export function grpcHandlers<Handlers>(operations: Operations<Handlers>, logger: Logger): Handlers {
+  const handlers: Record<string, UntypedHandleCall> = {};
+  for (const [rpc, operation] of Object.entries(operations as Record<string, Operation<unknown, unknown>>)) {
+    const handler: handleUnaryCall<unknown, unknown> = (call, callback) =>
+      settle(rpc, logger, operation, call.request, (failure, answer) => (failure ? callback(failure) : callback(null, answer)));
+    handlers[rpc] = handler;
+  }
+  // Each handler was made from the operation of the same name, whose types are those of Handlers[rpc].
+  return handlers as Handlers;
 }
 
 /** int64 fields arrive as decimal strings (longs: String). */
@@ -59,48 +90,48 @@ function seconds(value: string): number {
 }
 
 /** The RPCs the embedded runtime serves; the rest of RuntimeService (RuntimeConfig) answers UNIMPLEMENTED. */
-type ServedRuntimeRpcs = Pick<RuntimeServiceHandlers,
+export type ServedRuntimeRpcs = Pick<RuntimeServiceHandlers,
   | 'Version' | 'Status' | 'UpdateRuntimeConfig'
   | 'RunPodSandbox' | 'StopPodSandbox' | 'RemovePodSandbox' | 'PodSandboxStatus' | 'ListPodSandbox'
   | 'CreateContainer' | 'StartContainer' | 'StopContainer' | 'RemoveContainer' | 'ListContainers' | 'ContainerStatus'
   | 'UpdateContainerResources' | 'ReopenContainerLog' | 'ExecSync' | 'Exec' | 'Attach' | 'PortForward'
   | 'ContainerStats' | 'ListContainerStats' | 'PodSandboxStats' | 'ListPodSandboxStats'>;
 
-export function runtimeServiceHandlers(state: RuntimeState, streaming: StreamingServer, logger: Logger): ServedRuntimeRpcs {
+export function runtimeOperations(state: RuntimeState, streaming: StreamingServer): Operations<ServedRuntimeRpcs> {
   return {
-    Version: unary('Version', logger, () => version()),
-    Status: unary('Status', logger, (r) => status(state.options.stateDir, r.verbose)),
-    UpdateRuntimeConfig: unary('UpdateRuntimeConfig', logger, () => ({})),
-    RunPodSandbox: unary('RunPodSandbox', logger, async (r) => ({ pod_sandbox_id: await runPodSandbox(state, r.config, r.runtime_handler) })),
-    StopPodSandbox: unary('StopPodSandbox', logger, async (r) => { await stopPodSandbox(state, r.pod_sandbox_id); return {}; }),
-    RemovePodSandbox: unary('RemovePodSandbox', logger, async (r) => { await removePodSandbox(state, r.pod_sandbox_id); return {}; }),
-    PodSandboxStatus: unary('PodSandboxStatus', logger, (r) => podSandboxStatus(state, r.pod_sandbox_id, r.verbose)),
-    ListPodSandbox: unary('ListPodSandbox', logger, (r) => ({ items: listPodSandbox(state, r.filter) })),
-    CreateContainer: unary('CreateContainer', logger, async (r) => ({ container_id: await createContainer(state, r.pod_sandbox_id, r.config, r.sandbox_config) })),
-    StartContainer: unary('StartContainer', logger, async (r) => { await startContainer(state, r.container_id); return {}; }),
-    StopContainer: unary('StopContainer', logger, async (r) => { await stopContainer(state, r.container_id, seconds(r.timeout)); return {}; }),
-    RemoveContainer: unary('RemoveContainer', logger, async (r) => { await removeContainer(state, r.container_id); return {}; }),
-    ListContainers: unary('ListContainers', logger, async (r) => ({ containers: await listContainers(state, r.filter) })),
-    ContainerStatus: unary('ContainerStatus', logger, (r) => containerStatus(state, r.container_id, r.verbose)),
-    UpdateContainerResources: unary('UpdateContainerResources', logger, async (r) => { await updateContainerResources(state, r.container_id, r.linux); return {}; }),
-    ReopenContainerLog: unary('ReopenContainerLog', logger, async (r) => { await reopenContainerLog(state, r.container_id); return {}; }),
-    ExecSync: unary('ExecSync', logger, (r) => execSync(state, r.container_id, r.cmd, seconds(r.timeout))),
-    Exec: unary('Exec', logger, async (r) => ({ url: await execUrl(state, streaming, r) })),
-    Attach: unary('Attach', logger, async (r) => ({ url: await attachUrl(state, streaming, r) })),
-    PortForward: unary('PortForward', logger, (r) => ({ url: portForwardUrl(state, streaming, r) })),
-    ContainerStats: unary('ContainerStats', logger, async (r) => ({ stats: await containerStats(state, r.container_id) })),
-    ListContainerStats: unary('ListContainerStats', logger, async (r) => ({ stats: await listContainerStats(state, r.filter) })),
-    PodSandboxStats: unary('PodSandboxStats', logger, async (r) => ({ stats: await podSandboxStats(state, r.pod_sandbox_id) })),
-    ListPodSandboxStats: unary('ListPodSandboxStats', logger, async (r) => ({ stats: await listPodSandboxStats(state, r.filter) })),
+    Version: () => version(),
+    Status: (r) => status(state.options.stateDir, r.verbose),
+    UpdateRuntimeConfig: () => ({}),
+    RunPodSandbox: async (r) => ({ pod_sandbox_id: await runPodSandbox(state, r.config, r.runtime_handler) }),
+    StopPodSandbox: async (r) => { await stopPodSandbox(state, r.pod_sandbox_id); return {}; },
+    RemovePodSandbox: async (r) => { await removePodSandbox(state, r.pod_sandbox_id); return {}; },
+    PodSandboxStatus: (r) => podSandboxStatus(state, r.pod_sandbox_id, r.verbose),
+    ListPodSandbox: (r) => ({ items: listPodSandbox(state, r.filter) }),
+    CreateContainer: async (r) => ({ container_id: await createContainer(state, r.pod_sandbox_id, r.config, r.sandbox_config) }),
+    StartContainer: async (r) => { await startContainer(state, r.container_id); return {}; },
+    StopContainer: async (r) => { await stopContainer(state, r.container_id, seconds(r.timeout)); return {}; },
+    RemoveContainer: async (r) => { await removeContainer(state, r.container_id); return {}; },
+    ListContainers: async (r) => ({ containers: await listContainers(state, r.filter) }),
+    ContainerStatus: (r) => containerStatus(state, r.container_id, r.verbose),
+    UpdateContainerResources: async (r) => { await updateContainerResources(state, r.container_id, r.linux); return {}; },
+    ReopenContainerLog: async (r) => { await reopenContainerLog(state, r.container_id); return {}; },
+    ExecSync: (r) => execSync(state, r.container_id, r.cmd, seconds(r.timeout)),
+    Exec: async (r) => ({ url: await execUrl(state, streaming, r) }),
+    Attach: async (r) => ({ url: await attachUrl(state, streaming, r) }),
+    PortForward: (r) => ({ url: portForwardUrl(state, streaming, r) }),
+    ContainerStats: async (r) => ({ stats: await containerStats(state, r.container_id) }),
+    ListContainerStats: async (r) => ({ stats: await listContainerStats(state, r.filter) }),
+    PodSandboxStats: async (r) => ({ stats: await podSandboxStats(state, r.pod_sandbox_id) }),
+    ListPodSandboxStats: async (r) => ({ stats: await listPodSandboxStats(state, r.filter) }),
   };
 }
 
-export function imageServiceHandlers(images: EmbeddedImageService, logger: Logger): ImageServiceHandlers {
+export function imageOperations(images: EmbeddedImageService): Operations<ImageServiceHandlers> {
   return {
-    ListImages: unary('ListImages', logger, (r) => ({ images: images.listImages(r.filter) })),
-    ImageStatus: unary('ImageStatus', logger, (r) => images.imageStatus(r.image, r.verbose)),
-    PullImage: unary('PullImage', logger, async (r) => ({ image_ref: await images.pullImage(r.image) })),
-    RemoveImage: unary('RemoveImage', logger, async (r) => { await images.removeImage(r.image); return {}; }),
-    ImageFsInfo: unary('ImageFsInfo', logger, () => images.imageFsInfo()),
+    ListImages: (r) => ({ images: images.listImages(r.filter) }),
+    ImageStatus: (r) => images.imageStatus(r.image, r.verbose),
+    PullImage: async (r) => ({ image_ref: await images.pullImage(r.image) }),
+    RemoveImage: async (r) => { await images.removeImage(r.image); return {}; },
+    ImageFsInfo: () => images.imageFsInfo(),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The embedded CRI runtime: a real CRI v1 gRPC server (runtime.v1.RuntimeService and ImageService) on a
  * unix socket, inside kubelet-ts, that runs containers as plain host processes. It lets kubelet-ts run
- * pods on a machine without containerd, through the same CRI client code path.
+ * pods on a machine without containerd, through the same CRI client code path (over the socket, or
+ * over the in-process channel the kubelet's own client uses: in-process-channel.ts).
  *
  * How it differs from containerd — say it plainly, it is not a container runtime in the isolation sense:
  * - No isolation: no namespaces (pid, network, ipc, uts, user), no chroot, no seccomp, no
@@ -53,7 +54,9 @@ import type { Clock } from '../../ports/clock.js';
 import { loadCriProto } from '../cri-grpc/proto.js';
 import { encodingRepeatedAnswers } from '../cri-grpc/repeated-answers.js';
 import { wallClockNs } from './cri-log-writer.js';
-import { imageServiceHandlers, runtimeServiceHandlers } from './grpc-handlers.js';
+import type { CriChannel } from '../cri-grpc/socket-channel.js';
+import { grpcHandlers, imageOperations, runtimeOperations } from './grpc-handlers.js';
+import { inProcessServer } from './in-process-channel.js';
 import { EmbeddedImageService } from './image-service.js';
 import { DEFAULT_EMBEDDED_IMAGES, ImageStore } from './image-store.js';
 import { RuntimeState } from './runtime-state.js';
@@ -89,6 +92,8 @@ export interface EmbeddedRuntime {
   readonly endpoint: string;
   /** Where the streaming URLs Exec/Attach/PortForward answer point: `http://127.0.0.1:PORT`. */
   readonly streamingUrl: string;
+  /** A channel to this runtime for a client in the same process (in-process-channel.ts): the socket's calls without the socket. */
+  inProcessChannel(): CriChannel;
   /** Stops serving and releases the socket and the state dir; running containers keep running. */
   close(): Promise<void>;
 }
@@ -139,8 +144,14 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
       ListPodSandbox: (answer) => ('items' in answer ? answer.items : undefined),
       ListContainers: (answer) => ('containers' in answer ? answer.containers : undefined),
     });
-    grpcServer.addService(runtimeService, runtimeServiceHandlers(runtime, streams, logger));
-    grpcServer.addService(proto.imageService, imageServiceHandlers(images, logger));
+    const runtimeOps = runtimeOperations(runtime, streams);
+    const imageOps = imageOperations(images);
+    grpcServer.addService(runtimeService, grpcHandlers(runtimeOps, logger));
+    grpcServer.addService(proto.imageService, grpcHandlers(imageOps, logger));
+    const inProcess = inProcessServer([
+      { definition: runtimeService, operations: runtimeOps },
+      { definition: proto.imageService, operations: imageOps },
+    ], logger);
     await unlink(options.socketPath).catch(() => undefined);
     await makeKubeletDirectory(dirname(options.socketPath));
     const endpoint = `unix://${options.socketPath}`;
@@ -154,7 +165,9 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
     return {
       endpoint,
       streamingUrl: streams.baseUrl,
+      inProcessChannel: () => inProcess.channel(),
       close: () => (closed ??= (async () => {
+        inProcess.stop();
         await shutdown(grpcServer);
         await streams.close();
         runtime.close();

@@ -5,7 +5,8 @@
  *   imports. Without it the target is skipped, saying so; in CI (CI=true) a missing endpoint is a
  *   failure, never a skip (test/support/real-parts.ts).
  * - the embedded runtime (src/adapters/embedded-runtime, its target in
- *   test/adapters/embedded-runtime/contract-target.ts): always, in a temp dir of its own.
+ *   test/adapters/embedded-runtime/contract-target.ts): always, in a temp dir of its own, over its
+ *   socket and over its in-process channel (what the kubelet's own client uses).
  */
 import { createCriClient } from '../../../src/adapters/cri-grpc/index.js';
 import type { CriClient } from '../../../src/ports/cri.js';
@@ -51,7 +52,7 @@ function endpointTarget(endpoint: string, env: NodeJS.ProcessEnv): CriTarget {
 }
 
 /** Targets that need no environment: they always run. */
-const EXTRA_TARGETS: CriTarget[] = [embeddedRuntimeTarget()];
+const EXTRA_TARGETS: CriTarget[] = [embeddedRuntimeTarget(), embeddedRuntimeTarget({ inProcess: true })];
 
 /** Every target, always registered: the endpoint's runs when KUBELET_IT_CRI names one. */
 export function selectCriTargets(env: NodeJS.ProcessEnv = process.env, extra: CriTarget[] = EXTRA_TARGETS): GatedTarget[] {

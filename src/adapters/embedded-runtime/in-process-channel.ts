@@ -1,0 +1,112 @@
+/**
+ * The kubelet's channel to the embedded runtime it runs itself: the same CRI calls as on the socket,
+ * without HTTP/2 between two ends of one process.
+ *
+ * Why: over the socket, each call was paid twice in the one process, grpc-js's client and its server;
+ * the relist's two calls a second were a third of an idle node's CPU on the embedded runtime
+ * (docs/BENCHMARKS.md, issue 19). Here a call is what it would be on the wire minus the transport:
+ * the request is encoded by the client's codec and decoded by the server's, the answer encoded by
+ * the server's and decoded by the client's. So the kubelet sees exactly what a socket would hand it
+ * (defaults filled, int64 as strings, its own copies, never the runtime's objects), and the
+ * repeated-answer codecs on both ends (cri-grpc/repeated-answers.ts) still skip an unchanged relist.
+ * Failures are gRPC statuses as on the socket (grpc-handlers.ts `settle`), so the client maps them
+ * to the same KubeletErrors; the deadline is kept by a timer, as grpc-js keeps it.
+ *
+ * The socket is still served (crictl, the CRI contract suite, anything else on the node).
+ */
+import { Metadata, status as GrpcStatus, type MethodDefinition, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import type { Logger } from '../../log.js';
+import type { CriChannel } from '../cri-grpc/socket-channel.js';
+import type { UnaryClient } from '../cri-grpc/unary-call.js';
+import { settle, type GrpcStatusOf, type Operation } from './grpc-handlers.js';
+
+/** A service definition and the operations that serve its methods (by the definition's method names). */
+export interface ServedService {
+  readonly definition: ServiceDefinition;
+  readonly operations: object;
+}
+
+interface ServedMethod {
+  readonly rpc: string;
+  readonly definition: MethodDefinition<unknown, unknown>;
+  readonly operation: Operation<unknown, unknown>;
+}
+
+/** What a grpc-js client reports for a status: the code, the details, and `code NAME: details` as the message. */
+function serviceError({ code, details }: GrpcStatusOf): ServiceError {
+  return Object.assign(new Error(`${code} ${GrpcStatus[code]}: ${details}`), { code, details, metadata: new Metadata() });
+}
+
+function methodsByPath(services: readonly ServedService[]): Map<string, ServedMethod> {
+  const byPath = new Map<string, ServedMethod>();
+  for (const { definition, operations } of services) {
+    for (const [rpc, method] of Object.entries(definition)) {
+      const operation = (operations as Record<string, Operation<unknown, unknown> | undefined>)[rpc];
+      if (operation) byPath.set(method.path, { rpc, definition: method as MethodDefinition<unknown, unknown>, operation });
+    }
+  }
+  return byPath;
+}
+
+export interface InProcessServer {
+  /** A channel for one client; closing it ends that client's calls only. */
+  channel(): CriChannel;
+  /** The runtime is going away: every channel's calls fail UNAVAILABLE from now on, as on a closed socket. */
+  stop(): void;
+}
+
+export function inProcessServer(services: readonly ServedService[], logger: Logger): InProcessServer {
+  const methods = methodsByPath(services);
+  let serving = true;
+
+  const call = <Req, Res>(
+    path: string, serialize: (request: Req) => Buffer, deserialize: (bytes: Buffer) => Res, request: Req,
+    deadline: number, callback: (err: ServiceError | null, response?: Res) => void,
+    open: () => boolean,
+  ): void => {
+    // The client's codec runs first and may throw, synchronously, as grpc-js's does.
+    const bytes = serialize(request);
+    let settled = false;
+    const finish = (err: ServiceError | null, response?: Res) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      callback(err, response);
+    };
+    const fail = (code: GrpcStatus, details: string) => queueMicrotask(() => finish(serviceError({ code, details })));
+    // Unreferenced, as grpc-js's own deadline timers: a pending call does not keep the process alive.
+    const timer = setTimeout(() => finish(serviceError({ code: GrpcStatus.DEADLINE_EXCEEDED, details: 'Deadline exceeded' })), Math.max(0, deadline - Date.now()));
+    timer.unref();
+    if (!serving || !open()) return fail(GrpcStatus.UNAVAILABLE, 'the embedded runtime is not serving');
+    const method = methods.get(path);
+    if (!method) return fail(GrpcStatus.UNIMPLEMENTED, `The server does not implement the method ${path}`);
+    let served: unknown;
+    try {
+      served = method.definition.requestDeserialize(bytes);
+    } catch (err) {
+      return fail(GrpcStatus.INTERNAL, `Error deserializing request: ${(err as Error).message}`);
+    }
+    settle(method.rpc, logger, method.operation, served, (failure, answer) => {
+      if (failure) return finish(serviceError(failure));
+      let response: Res;
+      try {
+        response = deserialize(method.definition.responseSerialize(answer));
+      } catch (err) {
+        return finish(serviceError({ code: GrpcStatus.INTERNAL, details: `Error serializing response: ${(err as Error).message}` }));
+      }
+      finish(null, response);
+    });
+  };
+
+  return {
+    channel() {
+      let open = true;
+      const client: UnaryClient = {
+        makeUnaryRequest: (path, serialize, deserialize, request, options, callback) =>
+          call(path, serialize, deserialize, request, options.deadline, callback, () => open),
+      };
+      return { client: () => client, close: () => { open = false; } };
+    },
+    stop: () => { serving = false; },
+  };
+}
