@@ -3,8 +3,8 @@
  * without HTTP/2 between two ends of one process.
  *
  * Why: over the socket, each call was paid twice in the one process, grpc-js's client and its server;
- * the relist's two calls a second were a third of an idle node's CPU on the embedded runtime
- * (docs/BENCHMARKS.md, issue 19). Here a call is what it would be on the wire minus the transport:
+ * with the relist's two calls a second that HTTP/2 was half of an idle node's CPU on the embedded
+ * runtime (docs/BENCHMARKS.md, issue 19). Here a call is what it would be on the wire minus the transport:
  * the request is encoded by the client's codec and decoded by the server's, the answer encoded by
  * the server's and decoded by the client's. So the kubelet sees exactly what a socket would hand it
  * (defaults filled, int64 as strings, its own copies, never the runtime's objects), and the
@@ -66,6 +66,18 @@ export function inProcessServer(services: readonly ServedService[], logger: Logg
   ): void => {
     // The client's codec runs first and may throw, synchronously, as grpc-js's does.
     const bytes = serialize(request);
+    const refuse = (code: GrpcStatus, details: string) => queueMicrotask(() => callback(serviceError({ code, details })));
+    if (!serving || !open()) return refuse(GrpcStatus.UNAVAILABLE, 'the embedded runtime is not serving');
+    const method = methods.get(path);
+    if (!method) return refuse(GrpcStatus.UNIMPLEMENTED, `The server does not implement the method ${path}`);
+    let served: unknown;
+    try {
+      served = method.definition.requestDeserialize(bytes);
+    } catch (err) {
+      return refuse(GrpcStatus.INTERNAL, `Error deserializing request: ${(err as Error).message}`);
+    }
+    // Whichever comes first, the answer or the deadline, is the call's; the other is dropped. Unreferenced:
+    // a call waiting on its deadline does not keep the process alive by itself.
     let settled = false;
     const finish = (err: ServiceError | null, response?: Res) => {
       if (settled) return;
@@ -73,19 +85,8 @@ export function inProcessServer(services: readonly ServedService[], logger: Logg
       clearTimeout(timer);
       callback(err, response);
     };
-    const fail = (code: GrpcStatus, details: string) => queueMicrotask(() => finish(serviceError({ code, details })));
-    // Unreferenced, as grpc-js's own deadline timers: a pending call does not keep the process alive.
     const timer = setTimeout(() => finish(serviceError({ code: GrpcStatus.DEADLINE_EXCEEDED, details: 'Deadline exceeded' })), Math.max(0, deadline - Date.now()));
     timer.unref();
-    if (!serving || !open()) return fail(GrpcStatus.UNAVAILABLE, 'the embedded runtime is not serving');
-    const method = methods.get(path);
-    if (!method) return fail(GrpcStatus.UNIMPLEMENTED, `The server does not implement the method ${path}`);
-    let served: unknown;
-    try {
-      served = method.definition.requestDeserialize(bytes);
-    } catch (err) {
-      return fail(GrpcStatus.INTERNAL, `Error deserializing request: ${(err as Error).message}`);
-    }
     settle(method.rpc, logger, method.operation, served, (failure, answer) => {
       if (failure) return finish(serviceError(failure));
       let response: Res;
