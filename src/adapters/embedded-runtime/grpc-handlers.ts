@@ -90,7 +90,7 @@ function seconds(value: string): number {
 }
 
 /** The RPCs the embedded runtime serves; the rest of RuntimeService (RuntimeConfig) answers UNIMPLEMENTED. */
-export type ServedRuntimeRpcs = Pick<RuntimeServiceHandlers,
+type ServedRuntimeRpcs = Pick<RuntimeServiceHandlers,
   | 'Version' | 'Status' | 'UpdateRuntimeConfig'
   | 'RunPodSandbox' | 'StopPodSandbox' | 'RemovePodSandbox' | 'PodSandboxStatus' | 'ListPodSandbox'
   | 'CreateContainer' | 'StartContainer' | 'StopContainer' | 'RemoveContainer' | 'ListContainers' | 'ContainerStatus'
