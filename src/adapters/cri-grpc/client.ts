@@ -6,7 +6,10 @@
  * fast (no wait-for-ready) with KLT_ERR_CRI_UNAVAILABLE while the runtime is away, and the channel
  * reconnects on its own with a short capped back-off (100 ms → 3 s, as the Go kubelet's dial
  * options), so a runtime that comes back is used again without recreating the client. A runtime
- * that comes back on a new socket is called at once on a fresh channel (socket-channel.ts).
+ * that comes back on a new socket is called at once on a fresh channel (socket-channel.ts). The
+ * list calls the relist makes every second (ListPodSandbox, ListContainers, whoever calls them) skip
+ * grpc-js for a bare HTTP/2 stream on the same socket (hot-calls-channel.ts, http2-unary-client.ts):
+ * the same bytes and statuses at less CPU.
  */
 import * as grpc from '@grpc/grpc-js';
 import type { RuntimeServiceDefinition } from '../../generated/runtime/v1/RuntimeService.js';
@@ -20,6 +23,7 @@ import { loadCriProto } from './proto.js';
 import { decodingRepeatedAnswers } from './repeated-answers.js';
 import { createRuntimeService, type GrpcCriRuntimeService } from './runtime-service.js';
 import { socketChannel, type CriChannel } from './socket-channel.js';
+import { withHotCallsOnHttp2 } from './hot-calls-channel.js';
 
 export interface CriClientOptions {
   /** --container-runtime-endpoint, `unix:///path`. */
@@ -62,6 +66,12 @@ function runtimeServiceForClients(): RuntimeServiceDefinition {
   return relistAwareService;
 }
 
+/** The relist's calls by path: on a runtime's socket they skip grpc-js (hot-calls-channel.ts). */
+function relistPaths(): ReadonlySet<string> {
+  const service = runtimeServiceForClients();
+  return new Set(RELIST_METHODS.map((method) => service[method].path));
+}
+
 export function createCriClient(options: CriClientOptions): GrpcCriClient {
   const runtimeEndpoint = parseCriEndpoint(options.endpoint);
   const imageEndpoint = options.imageEndpoint ? parseCriEndpoint(options.imageEndpoint) : runtimeEndpoint;
@@ -74,7 +84,9 @@ export function createCriClient(options: CriClientOptions): GrpcCriClient {
   const inProcessSocket = options.inProcess ? parseCriEndpoint(options.inProcess.endpoint).socketPath : undefined;
   const channelTo = ({ target, socketPath }: CriEndpoint): CriChannel =>
     socketPath === inProcessSocket ? options.inProcess!.channel() : socketChannel(target, socketPath, CHANNEL_OPTIONS);
-  const runtimeChannel = channelTo(runtimeEndpoint);
+  const runtimeChannel = runtimeEndpoint.socketPath === inProcessSocket
+    ? channelTo(runtimeEndpoint)
+    : withHotCallsOnHttp2(channelTo(runtimeEndpoint), runtimeEndpoint.socketPath, relistPaths(), MAX_MESSAGE_BYTES);
   // Same socket: the image service calls on the runtime's channel, so there is one connection to watch and close.
   const imageChannel = imageEndpoint.socketPath === runtimeEndpoint.socketPath ? runtimeChannel : channelTo(imageEndpoint);
 

@@ -14,11 +14,12 @@
  *
  * The socket is still served (crictl, the CRI contract suite, anything else on the node).
  */
-import { Metadata, status as GrpcStatus, type MethodDefinition, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import { status as GrpcStatus, type MethodDefinition, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
 import type { Logger } from '../../log.js';
 import type { CriChannel } from '../cri-grpc/socket-channel.js';
 import type { UnaryClient } from '../cri-grpc/unary-call.js';
-import { settle, type GrpcStatusOf, type Operation } from './grpc-handlers.js';
+import { serviceError } from '../cri-grpc/service-error.js';
+import { settle, type Operation } from './grpc-handlers.js';
 
 /** A service definition and the operations that serve its methods (by the definition's method names). */
 export interface ServedService {
@@ -30,11 +31,6 @@ interface ServedMethod {
   readonly rpc: string;
   readonly definition: MethodDefinition<unknown, unknown>;
   readonly operation: Operation<unknown, unknown>;
-}
-
-/** What a grpc-js client reports for a status: the code, the details, and `code NAME: details` as the message. */
-function serviceError({ code, details }: GrpcStatusOf): ServiceError {
-  return Object.assign(new Error(`${code} ${GrpcStatus[code]}: ${details}`), { code, details, metadata: new Metadata() });
 }
 
 function methodsByPath(services: readonly ServedService[]): Map<string, ServedMethod> {
@@ -66,7 +62,7 @@ export function inProcessServer(services: readonly ServedService[], logger: Logg
   ): void => {
     // The client's codec runs first and may throw, synchronously, as grpc-js's does.
     const bytes = serialize(request);
-    const refuse = (code: GrpcStatus, details: string) => queueMicrotask(() => callback(serviceError({ code, details })));
+    const refuse = (code: GrpcStatus, details: string) => queueMicrotask(() => callback(serviceError(code, details)));
     if (!serving || !open()) return refuse(GrpcStatus.UNAVAILABLE, 'the embedded runtime is not serving');
     const method = methods.get(path);
     if (!method) return refuse(GrpcStatus.UNIMPLEMENTED, `The server does not implement the method ${path}`);
@@ -85,15 +81,15 @@ export function inProcessServer(services: readonly ServedService[], logger: Logg
       clearTimeout(timer);
       callback(err, response);
     };
-    const timer = setTimeout(() => finish(serviceError({ code: GrpcStatus.DEADLINE_EXCEEDED, details: 'Deadline exceeded' })), Math.max(0, deadline - Date.now()));
+    const timer = setTimeout(() => finish(serviceError(GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded')), Math.max(0, deadline - Date.now()));
     timer.unref();
     settle(method.rpc, logger, method.operation, served, (failure, answer) => {
-      if (failure) return finish(serviceError(failure));
+      if (failure) return finish(serviceError(failure.code, failure.details));
       let response: Res;
       try {
         response = deserialize(method.definition.responseSerialize(answer));
       } catch (err) {
-        return finish(serviceError({ code: GrpcStatus.INTERNAL, details: `Error serializing response: ${(err as Error).message}` }));
+        return finish(serviceError(GrpcStatus.INTERNAL, `Error serializing response: ${(err as Error).message}`));
       }
       finish(null, response);
     });

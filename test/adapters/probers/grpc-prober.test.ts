@@ -1,13 +1,10 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import net from 'node:net';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { grpcProbe } from '../../../src/adapters/probers/grpc-prober.js';
 import { probeUserAgent } from '../../../src/domain/probe/target.js';
 import { until } from '../../support/daemon.js';
+import { builtModule, runScriptInChild } from '../../support/script-in-child.js';
 import {
   healthService, startGrpcServer, type CheckHandler, type SeenCheck, type StatusAnswer,
 } from '../../support/grpc-health-server.js';
@@ -173,22 +170,15 @@ describe('grpcProbe', () => {
 
 /**
  * Runs one probe per port, one after another, in a fresh Node process importing the built prober,
- * and waits for that process to end by itself; a handle left open keeps it alive past `ms`.
+ * and waits for that process to end by itself (script-in-child.ts).
  */
-async function probeInChild(ports: number[], ms = 10_000): Promise<{ code: number | null; results: string[] }> {
-  const prober = pathToFileURL(resolve('dist/src/adapters/probers/grpc-prober.js')).href;
+async function probeInChild(ports: number[]): Promise<{ code: number | null; results: string[] }> {
   const script = `
-    const { grpcProbe } = await import(${JSON.stringify(prober)});
+    const { grpcProbe } = await import(${builtModule('dist/src/adapters/probers/grpc-prober.js')});
     for (const port of ${JSON.stringify(ports)}) {
       const { result } = await grpcProbe({ kind: 'grpc', host: '127.0.0.1', port, service: '', timeoutSeconds: 1 });
       process.stdout.write(result + '\\n');
     }`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let stdout = '';
-  child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
-  const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
-  clearTimeout(timer);
-  if (signal === 'SIGKILL') throw new Error(`the probing process was still alive ${ms} ms on (printed: ${JSON.stringify(stdout)})`);
+  const { code, stdout } = await runScriptInChild(script);
   return { code, results: stdout.trim().split('\n') };
 }
