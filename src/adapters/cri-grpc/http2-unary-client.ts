@@ -14,7 +14,7 @@
  * the answer the same way, then its status in the trailers (or in the headers alone, a
  * "trailers-only" answer), `grpc-message` percent-encoded. What it leaves out, because these calls
  * never need it: compression, metadata, streaming, TLS. Failures are the statuses grpc-js reports
- * (service-error.ts), so callers map them to the same KubeletErrors.
+ * (call-outcome.ts), so callers map them to the same KubeletErrors.
  *
  * The connection: one session, opened by the first call, forgotten when it closes, fails or is sent
  * GOAWAY; the next call opens a new one. No back-off: a relist comes once a second anyway, and a
@@ -23,9 +23,9 @@
  */
 import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import { connect as connectSocket } from 'node:net';
-import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
-import { serviceError } from './service-error.js';
-import type { UnaryClient } from './unary-call.js';
+import { status as GrpcStatus } from '@grpc/grpc-js';
+import { refuseCall, serviceError, settledOnce } from './call-outcome.js';
+import type { UnaryCallback, UnaryClient } from './unary-call.js';
 
 /** The flag byte and the 4-byte length in front of every message. */
 const PREFIX_BYTES = 5;
@@ -117,11 +117,11 @@ export function http2UnaryClient(socketPath: string, { maxMessageBytes }: { maxM
   return {
     makeUnaryRequest<Req, Res>(
       path: string, serialize: (request: Req) => Buffer, deserialize: (bytes: Buffer) => Res, request: Req,
-      { deadline }: { deadline: number }, callback: (err: ServiceError | null, response?: Res) => void,
+      { deadline }: { deadline: number }, callback: UnaryCallback<Res>,
     ): void {
       // The codec runs first and may throw, synchronously, as grpc-js's does.
       const message = serialize(request);
-      const refuse = (code: GrpcStatus, details: string) => queueMicrotask(() => callback(serviceError(code, details)));
+      const refuse = (code: GrpcStatus, details: string) => refuseCall(callback, code, details);
       if (closed) return refuse(GrpcStatus.UNAVAILABLE, 'the client is closed');
       if (message.length > maxMessageBytes) {
         return refuse(GrpcStatus.RESOURCE_EXHAUSTED, `Sent message larger than max (${message.length} vs. ${maxMessageBytes})`);
@@ -140,18 +140,8 @@ export function http2UnaryClient(socketPath: string, { maxMessageBytes }: { maxM
         // A session torn down in this very tick refuses new streams synchronously.
         return refuse(GrpcStatus.UNAVAILABLE, (err as Error).message);
       }
-      // Whichever comes first, the answer or the deadline, is the call's.
-      let settled = false;
-      const timer = setTimeout(() => {
-        finish(serviceError(GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded'));
-        stream.close(constants.NGHTTP2_CANCEL);
-      }, Math.max(0, deadline - Date.now()));
-      const finish = (err: ServiceError | null, response?: Res) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        callback(err, response);
-      };
+      // The idle session is unreferenced (above): the deadline's timer holds the process for the call.
+      const finish = settledOnce(deadline, callback, { holdsProcess: true, onExpired: () => stream.close(constants.NGHTTP2_CANCEL) });
 
       const chunks: Buffer[] = [];
       let received = 0;

@@ -2,6 +2,9 @@
 import type * as grpc from '@grpc/grpc-js';
 import { toKubeletError } from './grpc-errors.js';
 
+/** How a unary call ends: grpc-js's callback shape, which every CRI channel keeps. */
+export type UnaryCallback<Res> = (err: grpc.ServiceError | null, response?: Res) => void;
+
 /**
  * What a unary call needs of a client: grpc-js's `Client`, or a channel that serves the call in the
  * process (the embedded runtime's, in-process-channel.ts).
@@ -9,7 +12,7 @@ import { toKubeletError } from './grpc-errors.js';
 export interface UnaryClient {
   makeUnaryRequest<Req, Res>(
     path: string, serialize: (request: Req) => Buffer, deserialize: (bytes: Buffer) => Res, request: Req,
-    options: { deadline: number }, callback: (err: grpc.ServiceError | null, response?: Res) => void,
+    options: { deadline: number }, callback: UnaryCallback<Res>,
   ): unknown;
 }
 

@@ -14,11 +14,11 @@
  *
  * The socket is still served (crictl, the CRI contract suite, anything else on the node).
  */
-import { status as GrpcStatus, type MethodDefinition, type ServiceDefinition, type ServiceError } from '@grpc/grpc-js';
+import { status as GrpcStatus, type MethodDefinition, type ServiceDefinition } from '@grpc/grpc-js';
 import type { Logger } from '../../log.js';
 import type { CriChannel } from '../cri-grpc/socket-channel.js';
-import type { UnaryClient } from '../cri-grpc/unary-call.js';
-import { serviceError } from '../cri-grpc/service-error.js';
+import type { UnaryCallback, UnaryClient } from '../cri-grpc/unary-call.js';
+import { refuseCall, serviceError, settledOnce } from '../cri-grpc/call-outcome.js';
 import { settle, type Operation } from './grpc-handlers.js';
 
 /** A service definition and the operations that serve its methods (by the definition's method names). */
@@ -57,12 +57,12 @@ export function inProcessServer(services: readonly ServedService[], logger: Logg
 
   const call = <Req, Res>(
     path: string, serialize: (request: Req) => Buffer, deserialize: (bytes: Buffer) => Res, request: Req,
-    deadline: number, callback: (err: ServiceError | null, response?: Res) => void,
+    deadline: number, callback: UnaryCallback<Res>,
     open: () => boolean,
   ): void => {
     // The client's codec runs first and may throw, synchronously, as grpc-js's does.
     const bytes = serialize(request);
-    const refuse = (code: GrpcStatus, details: string) => queueMicrotask(() => callback(serviceError(code, details)));
+    const refuse = (code: GrpcStatus, details: string) => refuseCall(callback, code, details);
     if (!serving || !open()) return refuse(GrpcStatus.UNAVAILABLE, 'the embedded runtime is not serving');
     const method = methods.get(path);
     if (!method) return refuse(GrpcStatus.UNIMPLEMENTED, `The server does not implement the method ${path}`);
@@ -72,17 +72,8 @@ export function inProcessServer(services: readonly ServedService[], logger: Logg
     } catch (err) {
       return refuse(GrpcStatus.INTERNAL, `Error deserializing request: ${(err as Error).message}`);
     }
-    // Whichever comes first, the answer or the deadline, is the call's; the other is dropped. Unreferenced:
-    // a call waiting on its deadline does not keep the process alive by itself.
-    let settled = false;
-    const finish = (err: ServiceError | null, response?: Res) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      callback(err, response);
-    };
-    const timer = setTimeout(() => finish(serviceError(GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded')), Math.max(0, deadline - Date.now()));
-    timer.unref();
+    // A call waiting on its deadline does not keep the process alive by itself.
+    const finish = settledOnce(deadline, callback, { holdsProcess: false });
     settle(method.rpc, logger, method.operation, served, (failure, answer) => {
       if (failure) return finish(serviceError(failure.code, failure.details));
       let response: Res;
