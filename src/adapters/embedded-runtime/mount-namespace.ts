@@ -5,8 +5,12 @@
  *    volumes; and, where nothing better can be done, mount points on the host (returned, to record);
  * 2. writes the holder script, which the shim runs as `unshare --mount --propagation slave sh -c …`:
  *    in the new namespace it mounts the overlays (binding back what was mounted below them), then
- *    each bind (`mount --rbind [-o ro] --make-rprivate|--make-rslave`), checks the working directory
+ *    the binds (`mount --rbind [-o ro] --make-rprivate|--make-rslave`), checks the working directory
  *    and that the command can be found, says `ready` on fd 3 and waits for its stdin to close.
+ *    Neighbouring mounts that may share a call (mountCalls: the overlays with nothing to bind back,
+ *    then the binds) are made by one mount(8) from a table in fstab's format (`mount --all --fstab`):
+ *    each mount(8) costs a fork and exec and ~1 ms of loading and parsing, which a pod with a few
+ *    volumes (an overlay for /run/secrets, one for /etc/<config>, a bind each) paid for every one.
  *    Anything that fails is written to fd 3 instead (the shim's StartContainer error) and it exits;
  * 3. says how to enter it: the shim pins the namespace and starts the container with
  *    `nsenter --mount=… --wd=… [-G gid] [-S uid] -- command…` (shim-namespace.ts), so the container's
@@ -21,7 +25,7 @@ import { chmod, chown, mkdir, open, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
 import type { MountTools } from './mount-host.js';
-import type { MountPlan, MountPointKind } from './mount-plan.js';
+import type { BindStep, MountPlan, MountPointKind, OverlayStep } from './mount-plan.js';
 import { HOLDER_READY, type MountNamespaceSpec } from './shim-protocol.js';
 
 /** execvp's search path when the environment has no PATH. */
@@ -75,6 +79,8 @@ export function enterCommand(tools: Pick<MountTools, 'env'>, container: Omit<Nam
  * points it made on the host itself (outermost directory made), to be recorded.
  */
 export async function prepareMountPoints(plan: MountPlan, nsDir: string): Promise<string[]> {
+  // The holder writes its mount tables there; the overlays' directories make it too.
+  if (plan.overlays.length === 0 && mountCalls(plan, nsDir).some((call) => call.length > 1)) await mkdir(nsDir, { recursive: true });
   for (const [i, overlay] of plan.overlays.entries()) {
     const upper = join(nsDir, String(i), 'upper');
     await mkdir(upper, { recursive: true });
@@ -139,21 +145,30 @@ export function holderScript({ plan, nsDir, tools, workingDir, command, path }: 
   const lines = ['klt_fail() { printf \'%s\\n\' "$1" >&3; exit 1; }'];
   /** Runs argv, failing with `message` and what it printed. */
   const run = (argv: string[], message: string) => lines.push(`klt_out=$(${argv.map(shellQuote).join(' ')} 2>&1) || klt_fail ${shellQuote(`${message}: `)}"$klt_out"`);
+  // Overlays with something to bind back over them first, each in steps of its own (the binds back
+  // go through fd 4); what is mounted after them may go in shared calls (mountCalls).
   for (const [i, overlay] of plan.overlays.entries()) {
-    const dir = join(nsDir, String(i));
+    if (overlay.rebind.length === 0) continue;
     const what = `cannot make mount points in ${JSON.stringify(overlay.at)}`;
     // fd 4 keeps the original directory reachable once the overlay covers it.
     lines.push(`exec 4<${shellQuote(overlay.at)} || klt_fail ${shellQuote(`${what}: cannot open it`)}`);
-    run([tools.mount, '-t', 'overlay', '-o', `lowerdir=${overlay.at},upperdir=${dir}/upper,workdir=${dir}/work`, 'kubelet-ts', overlay.at], `${what}: overlay mount failed`);
+    run([tools.mount, '-t', 'overlay', '-o', overlayOptions(overlay, nsDir, i), 'kubelet-ts', overlay.at], `${what}: overlay mount failed`);
     for (const entry of overlay.rebind) {
       // --no-canonicalize: the source must be walked through fd 4, not resolved to its name (now covered).
       run([tools.mount, '--no-canonicalize', '--rbind', `/proc/self/fd/4/${entry}`, join(overlay.at, entry)], `${what}: cannot bind ${JSON.stringify(join(overlay.at, entry))} back over the overlay`);
     }
     lines.push('exec 4<&-');
   }
-  for (const bind of plan.binds) {
-    run([tools.mount, '--rbind', ...(bind.readonly ? ['-o', 'ro'] : []), `--make-${bind.propagation}`, bind.hostPath, bind.target],
-      `cannot mount host path ${JSON.stringify(bind.hostPath)} at container path ${JSON.stringify(bind.containerPath)}`);
+  for (const [i, call] of mountCalls(plan, nsDir).entries()) {
+    const named = call.map((step) => step.named).join(', ');
+    if (call.length === 1) {
+      run([tools.mount, ...call[0]!.args], `cannot mount ${named}`);
+      continue;
+    }
+    // printf is the shell's own: the table costs no process. mount(8) cannot read it from a pipe (a here-document).
+    const table = join(nsDir, `mounts-${i}.fstab`);
+    lines.push(`printf '%s\\n' ${call.map((step) => shellQuote(step.fstab)).join(' ')} >${shellQuote(table)} || klt_fail ${shellQuote(`cannot write ${table}`)}`);
+    run([tools.mount, '--all', '--fstab', table], `cannot mount ${named}`);
   }
   lines.push(`cd ${shellQuote(workingDir)} 2>/dev/null || klt_fail ${shellQuote(`failed to start container: working directory ${JSON.stringify(workingDir)} does not exist in the container's mount namespace (the embedded runtime runs containers as host processes and does not create it)`)}`);
   // The exec itself happens in nsenter, after this holder has said it is ready: look the command up now,
@@ -164,6 +179,65 @@ export function holderScript({ plan, nsDir, tools, workingDir, command, path }: 
   lines.push(`printf '%s\\n' ${HOLDER_READY} >&3`);
   lines.push('read -r klt_ || :');
   return lines.join('\n');
+}
+
+/** One mount(8) the holder makes after the overlays it binds mounts back over: as arguments and as a line of fstab. */
+export interface MountCallStep {
+  /** For the failure message: `host path "…" at container path "…"`, or the overlay's directory. */
+  named: string;
+  args: string[];
+  fstab: string;
+  batchable: boolean;
+}
+
+/**
+ * The plan's overlays with nothing to bind back over them, then its binds, in order, as mount(8)
+ * calls: neighbouring batchable steps together, every other one alone. Such an overlay has no mount
+ * below it, so no other overlay either, and its mount point is its own: it can go first and share a
+ * call. mount(8)'s fstab mode would skip an overlay only if `kubelet-ts` were mounted there already.
+ */
+export function mountCalls(plan: MountPlan, nsDir: string): MountCallStep[][] {
+  const steps: MountCallStep[] = [];
+  for (const [i, overlay] of plan.overlays.entries()) {
+    if (overlay.rebind.length > 0) continue;
+    const options = overlayOptions(overlay, nsDir, i);
+    steps.push({
+      named: `mount points in ${JSON.stringify(overlay.at)} (an overlay)`,
+      args: ['-t', 'overlay', '-o', options, 'kubelet-ts', overlay.at],
+      fstab: `kubelet-ts ${fstabField(overlay.at)} overlay ${fstabField(options)} 0 0`,
+      batchable: true,
+    });
+  }
+  for (const bind of plan.binds) {
+    steps.push({
+      named: `host path ${JSON.stringify(bind.hostPath)} at container path ${JSON.stringify(bind.containerPath)}`,
+      args: ['--rbind', ...(bind.readonly ? ['-o', 'ro'] : []), `--make-${bind.propagation}`, bind.hostPath, bind.target],
+      fstab: fstabLine(bind),
+      batchable: bind.batchable,
+    });
+  }
+  const calls: MountCallStep[][] = [];
+  for (const step of steps) {
+    const last = calls.at(-1);
+    if (step.batchable && last?.[0]?.batchable) last.push(step);
+    else calls.push([step]);
+  }
+  return calls;
+}
+
+function overlayOptions(overlay: OverlayStep, nsDir: string, i: number): string {
+  const dir = join(nsDir, String(i));
+  return `lowerdir=${overlay.at},upperdir=${dir}/upper,workdir=${dir}/work`;
+}
+
+/** A bind as a line of fstab, read-only and propagation as options. */
+export function fstabLine(bind: BindStep): string {
+  return `${fstabField(bind.hostPath)} ${fstabField(bind.target)} none ${['rbind', ...(bind.readonly ? ['ro'] : []), bind.propagation].join(',')} 0 0`;
+}
+
+/** fstab(5) separates its fields by spaces: space, tab, newline and backslash are written in octal. */
+function fstabField(text: string): string {
+  return text.replace(/[\\ \t\n]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
 }
 
 export function shellQuote(word: string): string {

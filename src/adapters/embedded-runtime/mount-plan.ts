@@ -38,6 +38,13 @@ export interface BindStep {
   target: string;
   readonly: boolean;
   propagation: 'rprivate' | 'rslave';
+  /**
+   * Whether mount(8) may make it in one call with the binds around it, from a table in fstab's format
+   * (mount-namespace.ts). That mode skips an entry it finds mounted already (the same source at the
+   * target), which would drop this bind's read-only and propagation options; so a bind whose target
+   * is a mount point, or lies below another bind (which may bring one there), gets a call of its own.
+   */
+  batchable: boolean;
 }
 
 export interface OverlayStep {
@@ -118,6 +125,7 @@ export async function planMounts(mounts: readonly Mount[], host: MountHost, uppe
       target,
       readonly: m.readonly,
       propagation: m.propagation === 'PROPAGATION_HOST_TO_CONTAINER' ? 'rslave' : 'rprivate',
+      batchable: false,
     };
     const wanted: MountPointKind = sourceKind === 'directory' ? 'directory' : 'file';
     const volume = deepestAbove(target, boundSources);
@@ -131,6 +139,8 @@ export async function planMounts(mounts: readonly Mount[], host: MountHost, uppe
       const kind = await host.kindOf(target);
       if (kind) checkKinds(m, sourceKind, kind);
       else missing.push(await locateMissing(m, host, bind, wanted));
+      // A mount point made for it is new and empty; an existing target may be mounted on already.
+      bind.batchable = !kind || !table.isMountPoint(await host.realpath(target));
     }
     boundSources.set(target, source);
     plan.binds.push(bind);

@@ -59,6 +59,11 @@ export class MountTable {
     return found;
   }
 
+  /** Whether something is mounted at `path` itself (a real, absolute path). */
+  isMountPoint(path: string): boolean {
+    return this.entries.some((e) => e.mountPoint === path);
+  }
+
   /** Mount points strictly below `dir`. */
   mountPointsBelow(dir: string): string[] {
     return this.entries.map((e) => e.mountPoint).filter((m) => m !== dir && isSameOrBelow(m, dir));

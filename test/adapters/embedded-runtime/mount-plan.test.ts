@@ -87,6 +87,25 @@ describe('planMounts', () => {
     expect(plan.overlays).toEqual([]);
   });
 
+  it('lets a bind share a mount(8) call unless its target is a mount point (through a symlink too) or lies below another bind', async () => {
+    const plan = await planMounts([
+      mount('/var/lib/kubelet/pods/p/volumes/data', '/srv'),
+      mount('/var/lib/kubelet/pods/p/volumes/data', '/srv/inner'),
+      mount('/var/lib/kubelet/pods/p/etc-hosts', '/etc/hosts'),
+      mount('/var/lib/kubelet/pods/p/volumes/data', '/var/run/lock'),
+      mount('/var/lib/kubelet/pods/p/volumes/data', '/run/user/0'),
+      mount('/var/lib/kubelet/pods/p/volumes/data', '/var/run/secrets/kubernetes.io/serviceaccount'),
+    ], host.add('/srv'), STATE);
+    expect(plan.binds.map((b) => [b.target, b.batchable])).toEqual([
+      ['/srv', true],
+      ['/srv/inner', false],
+      ['/etc/hosts', true],
+      ['/var/run/lock', false],
+      ['/run/user/0', false],
+      ['/run/secrets/kubernetes.io/serviceaccount', true],
+    ]);
+  });
+
   it('makes /dev/termination-log in an overlay on /dev, binding back what is mounted below /dev', async () => {
     const plan = await planMounts([mount('/var/lib/kubelet/pods/p/containers/c/0', '/dev/termination-log')], host, STATE);
     expect(plan.overlays).toEqual([{ at: '/dev', rebind: ['pts', 'shm'], create: [{ rel: 'termination-log', kind: 'file' }] }]);

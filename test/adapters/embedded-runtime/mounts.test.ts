@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -177,6 +177,23 @@ describe.runIf(isRoot)('embedded runtime mounts', () => {
     expect(await waitForExit(cri, containerId)).toMatchObject({ exit_code: 0, reason: 'Completed' });
   });
 
+  it('binds host paths with a space, a tab and a backslash in one mount(8) call, read-only where asked', async () => {
+    const cri = await start();
+    const odd = join(dir, 'a dir\twith \\ odd');
+    await mkdir(odd);
+    await writeFile(join(odd, 'in-volume'), 'odd\n');
+    const { data, target } = await makeTree();
+    const oddTarget = join(dir, 'odd target');
+    await mkdir(oddTarget);
+    const script = `cat '${oddTarget}/in-volume' ${target}/in-volume; (echo nope > '${oddTarget}/x') 2>&1 | grep -q 'Read-only file system' && echo erofs; echo done`;
+    const { containerId, logPath } = await run(cri, 'odd', script, [
+      { host_path: odd, container_path: oddTarget, readonly: true },
+      { host_path: data, container_path: target },
+    ]);
+    expect(await waitForLog(logPath, 'done')).toEqual(['odd', 'from the host', 'erofs', 'done']);
+    expect(await waitForExit(cri, containerId)).toMatchObject({ exit_code: 0, reason: 'Completed' });
+  });
+
   it('reports the mounts back in ContainerStatus, as given', async () => {
     const cri = await start();
     const { data, target } = await makeTree();
@@ -222,6 +239,28 @@ describe.runIf(isRoot)('embedded runtime mounts', () => {
     expect(record.mount_points_created_on_host).toEqual([join(dir, 'made')]);
     await cri.runtime.stopContainer(containerId, 10);
     expect(existsSync(logName)).toBe(false);
+  });
+
+  it('makes mount points in an overlay with nothing mounted below it, in the same mount(8) call as the binds into it', async () => {
+    const cri = await start();
+    const { data } = await makeTree();
+    const other = await mkdtemp(join(tmpdir(), 'klt-overlay-'));
+    try {
+      const secret = join(dir, 'secret');
+      await mkdir(secret);
+      await writeFile(join(secret, 'password'), 'hunter2\n');
+      const script = `cat ${other}/conf/app/in-volume ${other}/conf/secret/password; ls ${other}; echo done`;
+      const { containerId, logPath } = await run(cri, 'overlaid', script, [
+        { host_path: data, container_path: join(other, 'conf', 'app'), readonly: true },
+        { host_path: secret, container_path: join(other, 'conf', 'secret'), readonly: true },
+      ]);
+      expect(await waitForLog(logPath, 'done')).toEqual(['from the host', 'hunter2', 'conf', 'done']);
+      expect(await waitForExit(cri, containerId)).toMatchObject({ exit_code: 0, reason: 'Completed' });
+      // The mount points were made in the overlay's upper directory, not on the host.
+      expect(await readdir(other)).toEqual([]);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
   });
 
   it('keeps the mounts out of the host\'s mount table and out of a second container\'s view', async () => {
