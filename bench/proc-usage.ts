@@ -4,7 +4,7 @@
  * that share Node's text are not counted a hundred times), utime+stime from stat.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { NS_PER_CLOCK_TICK, parsePidStat, parsePidStatus } from '../src/domain/stats/node-readings.js';
+import { NS_PER_CLOCK_TICK, parsePidStat, parsePidStatus, parseProcStat } from '../src/domain/stats/node-readings.js';
 
 
 function kib(text: string, field: string): number {
@@ -36,6 +36,16 @@ export function pssMiB(pid: number): number {
  * system calls, with the kernel's time in them).
  */
 export const mainThreadCpuSeconds = (pid: number): number => statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
+
+/**
+ * The whole machine's busy CPU in seconds (/proc/stat, every core): what a burst costs the kubelet,
+ * its runtime, the containers and the bench's own API server together.
+ */
+export function machineCpuSeconds(): number {
+  const stat = parseProcStat(readFileSync('/proc/stat', 'utf8'));
+  if (!stat) throw new Error('/proc/stat has no cpu line');
+  return Number(stat.cpuNs) / 1e9;
+}
 
 /** utime + stime in seconds. */
 export const cpuSeconds = (pid: number): number => statCpuSeconds(`/proc/${pid}/stat`);

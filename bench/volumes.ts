@@ -8,7 +8,12 @@
  *   (b) the same 30 pods, each with the projected `kube-api-access-<x>` volume exactly as the
  *       ServiceAccount admission plugin adds it, a configMap volume and a secret volume (one shared
  *       ConfigMap and Secret) → the same figures; p99(b)/p99(a) against issue 15's 1.10;
- *   (a) and (b) alternate their order from run to run, to cancel drift;
+ *   (a) and (b) alternate their order from run to run, to cancel drift; before them, a first burst of
+ *       30 pods without volumes, not measured: the first pods a daemon starts pay for loading and
+ *       compiling the code every pod start runs (some 300–500 ms of the kubelet's CPU on this
+ *       machine), which would otherwise land on whichever of (a) and (b) came first — on (b) in every
+ *       other run, though volumes have nothing to do with it. (b) still pays its own code's first use.
+ *       KUBELET_BENCH_VOLUMES_WARMUP=0 leaves it out (the runs before 2026-11-25 had none);
  *   (c) 110 pods with those volumes → all Running; idle → the daemon's CPU (% of a core) and RSS
  *       (median of the window); their deletion → every pod directory under the root dir removed and
  *       no mount left under it (/proc/self/mountinfo).
@@ -41,7 +46,7 @@ import { kubeApiAccessName, kubeApiAccessVolume, startTestApiServer, type TestAp
 import { isNodeReady, leftInRuntime, startClusterKubelet, type ClusterKubelet } from './cluster.js';
 import { podStartTimings } from './pod-start-timings.js';
 import { describeRootFileSystem, rootFileSystem } from './root-fs.js';
-import { cpuSeconds, mainThreadCpuSeconds, rssMiB } from './proc-usage.js';
+import { cpuSeconds, machineCpuSeconds, mainThreadCpuSeconds, rssMiB } from './proc-usage.js';
 import { podRuns, removePods, sleep, type PodRun } from './static-pod-fleet.js';
 import { median, percentile, round } from './stats.js';
 
@@ -55,6 +60,7 @@ const IMAGE = 'kubelet-ts.local/busybox:1.0';
 const FLEET_VOLUMES = process.env.KUBELET_BENCH_VOLUMES_FLEET !== 'plain';
 const WITH_FLEET = process.env.KUBELET_BENCH_VOLUMES_PARTS !== 'burst';
 const WITH_BURSTS = process.env.KUBELET_BENCH_VOLUMES_PARTS !== 'fleet';
+const WARMUP = process.env.KUBELET_BENCH_VOLUMES_WARMUP !== '0';
 /** KUBELET_BENCH_VOLUMES_ORDER=a|b|ab|ba: the bursts each run makes, in that order (for a profile of one alone). */
 const ORDER_TEXT = process.env.KUBELET_BENCH_VOLUMES_ORDER ?? '';
 const ORDER = /^(a|b|ab|ba)$/.test(ORDER_TEXT) ? [...ORDER_TEXT].filter((c): c is 'a' | 'b' => c === 'a' || c === 'b') : undefined;
@@ -167,19 +173,31 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
       await sleep(20);
     }
     await sleep(3000);
+    if (WITH_BURSTS && WARMUP) {
+      const names = await startPods(api, kubelet, watch, namespace, 'warmup', BURST, false, 120_000);
+      out['burst.warmup.p99Ms'] = round(percentile(names.map((n) => watch.runningMs.get(n)!), 99), 0);
+      await deletePods(api, cri, namespace, names, 120_000);
+      await sleep(2000);
+    }
     for (const phase of WITH_BURSTS ? order : []) {
       const prefix = phase === 'a' ? 'plain' : 'vols';
       const cpu0 = cpuSeconds(kubelet.pid);
       const main0 = mainThreadCpuSeconds(kubelet.pid);
+      const machine0 = machineCpuSeconds();
+      const bench0 = process.cpuUsage();
       const names = await startPods(api, kubelet, watch, namespace, prefix, BURST, phase === 'b', 120_000);
       // The kubelet's CPU from the creations to the last pod Running (the embedded runtime's included),
       // and its main thread's share.
       const cpuMs = (cpuSeconds(kubelet.pid) - cpu0) * 1000;
       const mainMs = (mainThreadCpuSeconds(kubelet.pid) - main0) * 1000;
+      const machineMs = (machineCpuSeconds() - machine0) * 1000;
+      const benchUsage = process.cpuUsage(bench0);
       const ms = names.map((n) => watch.runningMs.get(n)!);
       Object.assign(out, {
         [`burst.${phase}.p50Ms`]: round(percentile(ms, 50), 0), [`burst.${phase}.p99Ms`]: round(percentile(ms, 99), 0),
         [`burst.${phase}.kubeletCpuMs`]: round(cpuMs, 0), [`burst.${phase}.kubeletMainThreadCpuMs`]: round(mainMs, 0),
+        [`burst.${phase}.machineCpuMs`]: round(machineMs, 0),
+        [`burst.${phase}.benchCpuMs`]: round((benchUsage.user + benchUsage.system) / 1000, 0),
       });
       await deletePods(api, cri, namespace, names, 120_000);
       await sleep(2000);
