@@ -183,7 +183,7 @@ export function holderScript({ plan, nsDir, tools, workingDir, command, path }: 
 
 /** One mount(8) the holder makes after the overlays it binds mounts back over: as arguments and as a line of fstab. */
 export interface MountCallStep {
-  /** For the failure message: `host path "…" at container path "…"`, or the overlay's directory. */
+  /** For the failure message: `host path "…" at container path "…"`, or `an overlay on "…" (…)`. */
   named: string;
   args: string[];
   fstab: string;
@@ -202,7 +202,7 @@ export function mountCalls(plan: MountPlan, nsDir: string): MountCallStep[][] {
     if (overlay.rebind.length > 0) continue;
     const options = overlayOptions(overlay, nsDir, i);
     steps.push({
-      named: `mount points in ${JSON.stringify(overlay.at)} (an overlay)`,
+      named: `an overlay on ${JSON.stringify(overlay.at)} (to make the container's mount points there)`,
       args: ['-t', 'overlay', '-o', options, 'kubelet-ts', overlay.at],
       fstab: `kubelet-ts ${fstabField(overlay.at)} overlay ${fstabField(options)} 0 0`,
       batchable: true,
