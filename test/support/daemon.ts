@@ -59,9 +59,13 @@ export async function removePods(opts: { endpoint: string; rootDir: string; sele
   await withRuntime(opts, async (cri) => {
     for (const s of await cri.runtime.listPodSandbox()) {
       if (opts.select && !opts.select(s.metadata.name)) continue;
-      for (const c of await cri.runtime.listContainers({ pod_sandbox_id: s.id })) await cri.runtime.stopContainer(c.id, 0).catch(() => {});
-      await cri.runtime.stopPodSandbox(s.id).catch(() => {});
-      await cri.runtime.removePodSandbox(s.id);
+      // A container the stopped kubelet was starting stays in containerd's "starting" state until runc's
+      // start returns, and cannot be removed until then ("container is in starting state"): try again.
+      await vi.waitFor(async () => {
+        for (const c of await cri.runtime.listContainers({ pod_sandbox_id: s.id })) await cri.runtime.stopContainer(c.id, 0).catch(() => {});
+        await cri.runtime.stopPodSandbox(s.id).catch(() => {});
+        await cri.runtime.removePodSandbox(s.id);
+      }, { timeout: 15_000, interval: 250 });
     }
   });
 }
