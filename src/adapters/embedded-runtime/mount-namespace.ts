@@ -24,6 +24,7 @@
 import { chmod, chown, mkdir, open, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
+import { escapeOctal } from '../host/mount-info.js';
 import type { MountTools } from './mount-host.js';
 import type { BindStep, MountPlan, MountPointKind, OverlayStep } from './mount-plan.js';
 import { HOLDER_READY, type MountNamespaceSpec } from './shim-protocol.js';
@@ -204,7 +205,7 @@ export function mountCalls(plan: MountPlan, nsDir: string): MountCallStep[][] {
     steps.push({
       named: `an overlay on ${JSON.stringify(overlay.at)} (to make the container's mount points there)`,
       args: ['-t', 'overlay', '-o', options, 'kubelet-ts', overlay.at],
-      fstab: `kubelet-ts ${fstabField(overlay.at)} overlay ${fstabField(options)} 0 0`,
+      fstab: `kubelet-ts ${escapeOctal(overlay.at)} overlay ${escapeOctal(options)} 0 0`,
       batchable: true,
     });
   }
@@ -232,12 +233,7 @@ function overlayOptions(overlay: OverlayStep, nsDir: string, i: number): string 
 
 /** A bind as a line of fstab, read-only and propagation as options. */
 export function fstabLine(bind: BindStep): string {
-  return `${fstabField(bind.hostPath)} ${fstabField(bind.target)} none ${['rbind', ...(bind.readonly ? ['ro'] : []), bind.propagation].join(',')} 0 0`;
-}
-
-/** fstab(5) separates its fields by spaces: space, tab, newline and backslash are written in octal. */
-function fstabField(text: string): string {
-  return text.replace(/[\\ \t\n]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+  return `${escapeOctal(bind.hostPath)} ${escapeOctal(bind.target)} none ${['rbind', ...(bind.readonly ? ['ro'] : []), bind.propagation].join(',')} 0 0`;
 }
 
 export function shellQuote(word: string): string {

@@ -34,7 +34,14 @@ export function parseMountInfo(text: string): MountEntry[] {
   return entries;
 }
 
-/** mountinfo writes space, tab, newline and backslash in paths as \040, \011, \012, \134. */
+/**
+ * The kernel's mountinfo and fstab(5) separate fields by spaces, so both write space, tab, newline
+ * and backslash in a path as \040, \011, \012, \134: escapeOctal writes a field, unescapeOctal reads one.
+ */
+export function escapeOctal(field: string): string {
+  return field.replace(/[\\ \t\n]/g, (c) => `\\${c.charCodeAt(0).toString(8).padStart(3, '0')}`);
+}
+
 function unescapeOctal(field: string): string {
   return field.replace(/\\([0-7]{3})/g, (_match, octal: string) => String.fromCharCode(parseInt(octal, 8)));
 }
