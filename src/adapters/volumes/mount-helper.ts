@@ -15,6 +15,10 @@
  * mount and umount. An argument holding a tab or a newline cannot be framed; it is refused here and
  * the caller spawns the command itself. If the shell dies, what was in flight fails and the next
  * call starts a new shell. With the kubelet gone the shell reads end-of-file and exits.
+ *
+ * `mount-table` takes fstab(5) lines instead of arguments: the shell writes them to a file in a
+ * directory of its own (mktemp -d, removed when it exits) and runs `mount --all --fstab` on it, so
+ * many mounts cost one mount(8) (mount(8) cannot read a table from a pipe).
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -32,6 +36,8 @@ export class MountCommandError extends Error {
 export interface MountHelper {
   /** Runs the command; rejects with MountCommandError when it fails, with Error when the shell does. */
   run(command: MountCommand, args: readonly string[]): Promise<void>;
+  /** Mounts what the fstab(5) lines say in one `mount --all --fstab`; rejects as `run` does (exit status 64: some mounted). */
+  mountTable(lines: readonly string[]): Promise<void>;
   /** Whether `run` can carry these arguments (no tab, no newline). */
   canCarry(args: readonly string[]): boolean;
   /** Stops the shell; commands in flight are left to finish and their answers dropped. */
@@ -40,18 +46,28 @@ export interface MountHelper {
 
 const SCRIPT = `set -f
 tab=$(printf '\\t')
+tables=$(mktemp -d) || exit 1
+trap 'rm -rf "$tables"' EXIT
 while IFS= read -r line; do
   IFS=$tab
   set -- $line
   IFS=' '
   id=$1; shift
   case $1 in
-    mount|umount) ;;
+    mount|umount|mount-table) ;;
     *) printf '%s 127 refused: %s\\n' "$id" "$1"; continue ;;
   esac
   (
-    out=$("$@" 2>&1)
-    rc=$?
+    if [ "$1" = mount-table ]; then
+      shift
+      printf '%s\\n' "$@" > "$tables/$id.fstab"
+      out=$(mount --all --fstab "$tables/$id.fstab" 2>&1)
+      rc=$?
+      rm -f "$tables/$id.fstab"
+    else
+      out=$("$@" 2>&1)
+      rc=$?
+    fi
     if [ "$rc" -eq 0 ]; then printf '%s 0\\n' "$id"
     else printf '%s %s %s\\n' "$id" "$rc" "$(printf '%s' "$out" | tr '\\n' ' ')"
     fi
@@ -111,17 +127,20 @@ export function createMountHelper(shell = '/bin/sh'): MountHelper {
 
   const canCarry = (args: readonly string[]) => args.every((a) => a !== '' && !/[\t\n]/.test(a));
 
+  function send(verb: MountCommand | 'mount-table', args: readonly string[]): Promise<void> {
+    if (!canCarry(args)) return Promise.reject(new Error('an argument holds a tab or a newline, or is empty'));
+    child ??= start();
+    if (pending.size === 0) holdOpen(child, true);
+    const id = nextId++;
+    const done = new Promise<void>((resolve, reject) => pending.set(id, { resolve, reject }));
+    child.stdin.write(`${[String(id), verb, ...args].join('\t')}\n`);
+    return done;
+  }
+
   return {
     canCarry,
-    run(command, args) {
-      if (!canCarry(args)) return Promise.reject(new Error('an argument holds a tab or a newline, or is empty'));
-      child ??= start();
-      if (pending.size === 0) holdOpen(child, true);
-      const id = nextId++;
-      const done = new Promise<void>((resolve, reject) => pending.set(id, { resolve, reject }));
-      child.stdin.write(`${[String(id), command, ...args].join('\t')}\n`);
-      return done;
-    },
+    run: (command, args) => send(command, args),
+    mountTable: (lines) => send('mount-table', lines),
     close() {
       const shellProcess = child;
       child = undefined;

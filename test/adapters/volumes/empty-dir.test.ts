@@ -1,7 +1,8 @@
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isMountPoint, makeDirectory, setUpEmptyDir, setUpMemoryDir } from '../../../src/adapters/volumes/empty-dir.js';
+import { makeDirectory, setUpEmptyDir, setUpMemoryDir } from '../../../src/adapters/volumes/empty-dir.js';
+import { isMountPoint } from '../../../src/adapters/volumes/mount-table.js';
 import { systemMounter } from '../../../src/adapters/volumes/mount-table.js';
 import { mountInfoLine, mountPointsUnder, needsRoot, notRoot, tempRoot, unmountAndRemove } from './mount-helpers.js';
 

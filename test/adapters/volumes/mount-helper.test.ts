@@ -1,6 +1,7 @@
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { escapeOctal } from '../../../src/adapters/host/mount-info.js';
 import { createMountHelper, MountCommandError, type MountHelper } from '../../../src/adapters/volumes/mount-helper.js';
 import { mountPointsUnder, needsRoot, notRoot, tempRoot, unmountAndRemove } from './mount-helpers.js';
 
@@ -67,5 +68,44 @@ describe('createMountHelper', () => {
     await Promise.all(dirs.map((d) => helper.run('umount', [d])));
     expect(await mountPointsUnder(root!)).toEqual([]);
     await Promise.all(dirs.map((d) => rm(d, { recursive: true })));
+  });
+
+  it.skipIf(notRoot)(`mounts what a table says in one call, paths with spaces included (${needsRoot})`, async () => {
+    const dirs = Array.from({ length: 5 }, (_, i) => join(root!, `vol ${i}`));
+    await Promise.all(dirs.map((d) => mkdir(d)));
+    await helper.mountTable(dirs.map((d) => `tmpfs ${escapeOctal(d)} tmpfs mode=0755 0 0`));
+    expect((await mountPointsUnder(root!)).sort()).toEqual([...dirs].sort());
+  });
+
+  it.skipIf(notRoot)(`fails a table with a line that cannot be mounted, saying which, and mounts the rest (${needsRoot})`, async () => {
+    const good = join(root!, 'good');
+    const missing = join(root!, 'missing');
+    await mkdir(good);
+    const failure = helper.mountTable([missing, good].map((d) => `tmpfs ${d} tmpfs mode=0755 0 0`));
+    await expect(failure).rejects.toBeInstanceOf(MountCommandError);
+    const error = (await failure.catch((e: unknown) => e)) as MountCommandError;
+    expect(error.output).toContain(missing);
+    expect(await mountPointsUnder(root!)).toEqual([good]);
+  });
+
+  it.skipIf(notRoot)(`leaves no table behind: each is removed after its call, their directory when the shell exits (${needsRoot})`, async () => {
+    const tmp = join(root!, 'tmp');
+    await mkdir(tmp);
+    const dir = join(root!, 'vol');
+    await mkdir(dir);
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    const own = createMountHelper();
+    try {
+      await own.mountTable([`tmpfs ${dir} tmpfs mode=0755 0 0`]);
+      const [tables] = await readdir(tmp);
+      expect(tables).toBeDefined();
+      expect(await readdir(join(tmp, tables!))).toEqual([]);
+    } finally {
+      own.close();
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+    await vi.waitFor(async () => expect(await readdir(tmp)).toEqual([]), { timeout: 5000, interval: 50 });
   });
 });

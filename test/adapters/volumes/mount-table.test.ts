@@ -1,7 +1,8 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { mountsUnder, mountPoints, systemMounter } from '../../../src/adapters/volumes/mount-table.js';
+import { createMountHelper, type MountHelper } from '../../../src/adapters/volumes/mount-helper.js';
+import { mountsUnder, mountPoints, systemMounter, tmpfsTableLine } from '../../../src/adapters/volumes/mount-table.js';
 import { mountInfoLine, needsRoot, notRoot, tempRoot, unmountAndRemove } from './mount-helpers.js';
 
 // Lines as the kernel writes them: space, tab, newline and backslash in a path are octal escapes.
@@ -43,6 +44,31 @@ describe('mountsUnder', () => {
     expect(mountsUnder(points, '/z')).toEqual([]);
   });
 });
+
+describe('tmpfsTableLine', () => {
+  it('writes the directory as fstab(5) does, octal escapes for space, tab, newline and backslash', () => {
+    expect(tmpfsTableLine({ dir: '/v/my vol\t1\n\\x', options: 'mode=0777,size=1048576' }))
+      .toBe('tmpfs /v/my\\040vol\\0111\\012\\134x tmpfs mode=0777,size=1048576 0 0');
+  });
+});
+
+/** The real helper, its calls counted: which went alone (`mount -t`) and which as a table. */
+function countedHelper(): MountHelper & { alone: string[]; tables: number[] } {
+  const real = createMountHelper();
+  const alone: string[] = [];
+  const tables: number[] = [];
+  return {
+    alone, tables, canCarry: real.canCarry, close: real.close,
+    run: (command, args) => {
+      alone.push(args.at(-1) ?? '');
+      return real.run(command, args);
+    },
+    mountTable: (lines) => {
+      tables.push(lines.length);
+      return real.mountTable(lines);
+    },
+  };
+}
 
 describe('systemMounter', () => {
   let root: string | undefined;
@@ -103,5 +129,44 @@ describe('systemMounter', () => {
     const failure = systemMounter().unmount(root!);
     await expect(failure).rejects.toMatchObject({ code: 'KLT_ERR_VOLUME_MOUNT' });
     await expect(failure).rejects.toThrow(`unmount of ${root!} failed: `);
+  });
+
+  it.skipIf(notRoot)(`mounts the tmpfs asked for while one is under way in one table, each with its options (${needsRoot})`, async () => {
+    const helper = countedHelper();
+    const mounter = systemMounter('/proc/self/mountinfo', helper);
+    const dirs = Array.from({ length: 6 }, (_, i) => join(root!, `vol ${i}`));
+    await Promise.all(dirs.map((d) => mkdir(d)));
+    try {
+      await Promise.all(dirs.map((d, i) => mounter.mountTmpfs(d, { mode: 0o750 + i, sizeBytes: (i + 1) * 1024 * 1024 })));
+      expect(helper.alone).toEqual([dirs[0]]);
+      expect(helper.tables).toEqual([5]);
+      for (const [i, d] of dirs.entries()) {
+        const line = await mountInfoLine(d);
+        expect(line).toMatch(/ - tmpfs tmpfs /);
+        expect(line).toMatch(new RegExp(`[ ,]size=${(i + 1) * 1024}k(,|$)`));
+        expect((await stat(d)).mode & 0o7777).toBe(0o750 + i);
+      }
+    } finally {
+      mounter.close?.();
+    }
+  });
+
+  it.skipIf(notRoot)(`fails only the mount of a table that could not be made, with its own error, once each (${needsRoot})`, async () => {
+    const helper = countedHelper();
+    const mounter = systemMounter('/proc/self/mountinfo', helper);
+    const [first, good, missing, other] = ['first', 'good', 'missing', 'other'].map((n) => join(root!, n));
+    await Promise.all([first!, good!, other!].map((d) => mkdir(d)));
+    try {
+      const outcomes = await Promise.allSettled([first!, good!, missing!, other!].map((d) => mounter.mountTmpfs(d, {})));
+      expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled']);
+      expect((outcomes[2] as PromiseRejectedResult).reason).toMatchObject({ code: 'KLT_ERR_VOLUME_MOUNT' });
+      expect(String((outcomes[2] as PromiseRejectedResult).reason)).toContain(`mount of tmpfs on ${missing!} failed: `);
+      expect(helper.tables).toEqual([3]);
+      // After the failed table only the missing directory was tried again: no tmpfs is mounted twice.
+      expect(helper.alone).toEqual([first, missing]);
+      expect((await mounter.mountPoints()).filter((p) => p.startsWith(`${root!}/`)).sort()).toEqual([first, good, other].sort());
+    } finally {
+      mounter.close?.();
+    }
   });
 });
