@@ -123,20 +123,33 @@ async function pathsToRemove(fs: FsCalls, payload: Map<string, PayloadFile>, old
   return new Set(present.filter((p) => !wanted.has(p)));
 }
 
-/** Whether the old data holds every file with the same bytes and the mode it would be given now. */
+/** Whether the old data holds every file with the same bytes and the mode it would be given now (the files read side by side). */
 async function holdsPayload(fs: FsCalls, payload: Map<string, PayloadFile>, oldDataDir: string, modes: Map<string, number>): Promise<boolean> {
-  for (const [path, file] of payload) {
+  const same = await allOrFirstError([...payload].map(async ([path, file]) => {
     const full = join(oldDataDir, path);
     try {
       const st = await fs.lstat(full);
       if (!st.isFile() || (st.mode & 0o7777) !== modes.get(path)) return false;
-      if (!file.content.equals(await fs.readFile(full))) return false;
+      return file.content.equals(await fs.readFile(full));
     } catch (err) {
       if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'ENOTDIR') return false;
       throw err;
     }
-  }
-  return true;
+  }));
+  return same.every(Boolean);
+}
+
+/**
+ * Every call's answer once all have ended; the first failure if any failed. Side by side, the
+ * calls of one write wait for the event loop's turns together: on the thread pool, each call's
+ * answer waits for a turn of a busy loop, and a configMap's write of two files made some twenty of
+ * them in a row.
+ */
+async function allOrFirstError<T>(calls: Promise<T>[]): Promise<T[]> {
+  const settled = await Promise.allSettled(calls);
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
 }
 
 async function makeDataDir(fs: FsCalls, targetDir: string, clock: Pick<Clock, 'now'>, random: Random): Promise<string> {
@@ -153,24 +166,28 @@ async function makeDataDir(fs: FsCalls, targetDir: string, clock: Pick<Clock, 'n
 
 /**
  * The payload's files in the new data directory, every entry at its final mode (chmod after the
- * write, so the umask does not matter) and, with an fsGroup or a file's fsUser, its owners.
+ * write, so the umask does not matter) and, with an fsGroup or a file's fsUser, its owners. The
+ * directories are made first, parents before children; then the files side by side.
  */
 async function writeDataDir(fs: FsCalls, dir: string, payload: Map<string, PayloadFile>, opts: { fsGroup?: number; readOnly: boolean }): Promise<void> {
   const entries = volumeEntryModes(payload, opts);
   const gid = opts.fsGroup ?? -1;
-  for (const entry of entries) {
-    const full = entry.path === '.' ? dir : join(dir, entry.path);
-    if (entry.kind === 'directory') {
-      if (entry.path !== '.') await fs.mkdir(full, { mode: dataDirectoryMode });
-    } else {
-      const file = payload.get(entry.path);
-      if (file === undefined) continue;
-      await fs.writeFile(full, file.content, { mode: entry.mode & 0o777, flag: 'wx' });
-    }
-    const uid = entry.kind === 'file' ? (payload.get(entry.path)?.fsUser ?? -1) : -1;
+  const finish = async (full: string, uid: number, mode: number) => {
     if (uid !== -1 || gid !== -1) await fs.chown(full, uid, gid);
-    await fs.chmod(full, entry.mode);
+    await fs.chmod(full, mode);
+  };
+  for (const entry of entries.filter((e) => e.kind === 'directory')) {
+    const full = entry.path === '.' ? dir : join(dir, entry.path);
+    if (entry.path !== '.') await fs.mkdir(full, { mode: dataDirectoryMode });
+    await finish(full, -1, entry.mode);
   }
+  await allOrFirstError(entries.filter((e) => e.kind === 'file').map(async (entry) => {
+    const file = payload.get(entry.path);
+    if (file === undefined) return;
+    const full = join(dir, entry.path);
+    await fs.writeFile(full, file.content, { mode: entry.mode & 0o777, flag: 'wx' });
+    await finish(full, file.fsUser ?? -1, entry.mode);
+  }));
 }
 
 /** SetVolumeOwnership on the volume directory itself: its group, and g+rx (or rwx) and setgid added. */
@@ -180,27 +197,29 @@ async function ownTargetDir(fs: FsCalls, targetDir: string, fsGroup: number, rea
   await fs.chmod(targetDir, fsGroupMode(st.mode & 0o7777, 'directory', readOnly));
 }
 
-/** Go's createUserVisibleFiles: `name → ..data/name` for each top-level name that has no link yet. */
+/**
+ * Go's createUserVisibleFiles: `name → ..data/name` for each top-level name that has no link yet.
+ * The link is made outright: a name that exists already (a link, or anything else Go would also
+ * leave alone) answers EEXIST.
+ */
 async function linkTopLevelNames(fs: FsCalls, targetDir: string, payload: Map<string, PayloadFile>, fsGroup: number | undefined): Promise<void> {
   const names = new Set([...payload.keys()].map((p) => p.split('/')[0] ?? p));
-  for (const name of names) {
+  await allOrFirstError([...names].map(async (name) => {
     const visible = join(targetDir, name);
     try {
-      await fs.lstat(visible);
-      continue;
+      await fs.symlink(`${dataDirName}/${name}`, visible);
     } catch (err) {
-      if (errnoOf(err) !== 'ENOENT') throw err;
+      if (errnoOf(err) === 'EEXIST') return;
+      throw err;
     }
-    await fs.symlink(`${dataDirName}/${name}`, visible);
     if (fsGroup !== undefined) await fs.lchown(visible, -1, fsGroup);
-  }
+  }));
 }
 
 /** Timestamped directories `..data` does not name: left by a write that failed or crashed half-way. */
 async function removeOrphanDataDirs(fs: FsCalls, targetDir: string, keep: string): Promise<void> {
-  for (const name of await fs.readdir(targetDir)) {
-    if (name !== keep && timestampedNamePattern.test(name)) await fs.rm(join(targetDir, name), { recursive: true, force: true });
-  }
+  const orphans = (await fs.readdir(targetDir)).filter((name) => name !== keep && timestampedNamePattern.test(name));
+  await allOrFirstError(orphans.map((name) => fs.rm(join(targetDir, name), { recursive: true, force: true })));
 }
 
 const writesInFlight = new Map<string, Promise<unknown>>();
@@ -230,11 +249,10 @@ async function write(targetDir: string, payload: Payload, options: AtomicWriteOp
   const fs = options.calls ?? threadPoolCalls;
 
   try {
-    const targetStat = await fs.stat(targetDir);
+    // Step 2: what `..data` holds now (read beside the target's own check), what of it the payload
+    // no longer has, and whether it differs.
+    const [targetStat, oldDataDir] = await Promise.all([fs.stat(targetDir), currentDataDir(fs, targetDir)]);
     if (!targetStat.isDirectory()) throw new KubeletError('KLT_ERR_HOST_IO', `atomic write to ${targetDir} failed: not a directory`);
-
-    // Step 2: what `..data` holds now, what of it the payload no longer has, and whether it differs.
-    const oldDataDir = await currentDataDir(fs, targetDir);
     let stale = new Set<string>();
     if (oldDataDir !== undefined) {
       const oldPath = join(targetDir, oldDataDir);
@@ -254,9 +272,12 @@ async function write(targetDir: string, payload: Payload, options: AtomicWriteOp
       await writeDataDir(fs, newDataPath, clean, owner);
       if (owner.fsGroup !== undefined) await ownTargetDir(fs, targetDir, owner.fsGroup, owner.readOnly);
 
-      // Step 4: one rename switches `..data` to it.
-      await fs.rm(tmpLink, { force: true });
-      await fs.symlink(newDataDir, tmpLink);
+      // Step 4: one rename switches `..data` to it. A `..data_tmp` left by a crashed write is removed first.
+      await fs.symlink(newDataDir, tmpLink).catch(async (err: unknown) => {
+        if (errnoOf(err) !== 'EEXIST') throw err;
+        await fs.rm(tmpLink, { force: true });
+        await fs.symlink(newDataDir, tmpLink);
+      });
       if (owner.fsGroup !== undefined) await fs.lchown(tmpLink, -1, owner.fsGroup);
       await fs.rename(tmpLink, join(targetDir, dataDirName));
     } catch (err) {
@@ -266,16 +287,11 @@ async function write(targetDir: string, payload: Payload, options: AtomicWriteOp
     }
 
     // Step 5: links for new top-level names; links for names gone (only top-level ones are links).
-    await linkTopLevelNames(fs, targetDir, clean, owner.fsGroup);
-    for (const path of stale) {
-      if (path.includes('/')) continue;
-      await fs.unlink(join(targetDir, path)).catch((err: unknown) => {
-        if (errnoOf(err) !== 'ENOENT') throw err;
-      });
-    }
-
-    // Step 6: the old data, and any a failed write left behind.
-    await removeOrphanDataDirs(fs, targetDir, newDataDir);
+    // Step 6, beside it: the old data, and any a failed write left behind.
+    const goneLinks = [...stale].filter((path) => !path.includes('/')).map((path) => fs.unlink(join(targetDir, path)).catch((err: unknown) => {
+      if (errnoOf(err) !== 'ENOENT') throw err;
+    }));
+    await allOrFirstError([linkTopLevelNames(fs, targetDir, clean, owner.fsGroup), ...goneLinks, removeOrphanDataDirs(fs, targetDir, newDataDir)]);
     return { changed: true };
   } catch (err) {
     throw ioError(targetDir, err);

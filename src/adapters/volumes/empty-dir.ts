@@ -31,11 +31,19 @@ export async function setUpEmptyDir(mounter: Mounter, dir: string, source: Empty
   if (medium !== '' && medium !== 'Memory') {
     throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `emptyDir medium "${medium}" is not supported by kubelet-ts`);
   }
-  await makeDirectory(dir, 0o777);
-  if (medium === 'Memory' && !(await isMountPoint(dir))) {
+  // A directory made just now is no mount point, so it is not checked, and its mode is set while the
+  // tmpfs is mounted: what the container sees is 0777 either way, the tmpfs being mounted with that
+  // mode (the chmod may land on the directory below it, or on the tmpfs). Each call on the thread
+  // pool waits for a turn of the event loop, and in a burst of pods a turn is long.
+  const made = await mkdir(dir, { recursive: true, mode: 0o777 });
+  const mountIfNeeded = async () => {
+    if (medium !== 'Memory' || (made === undefined && (await isMountPoint(dir)))) return;
     const sizeBytes = source.sizeLimit !== undefined ? Number(quantityValue(parseQuantity(source.sizeLimit))) : undefined;
     await mounter.mountTmpfs(dir, { mode: 0o777, ...(sizeBytes !== undefined && sizeBytes > 0 ? { sizeBytes } : {}) });
-  }
+  };
+  const [moded, mounted] = await Promise.allSettled([chmod(dir, 0o777), mountIfNeeded()]);
+  if (mounted.status === 'rejected') throw mounted.reason;
+  if (moded.status === 'rejected') throw moded.reason;
   if (fsGroup !== undefined) await applyFsGroup(dir, fsGroup);
 }
 

@@ -159,6 +159,38 @@ describe.each([['through the thread pool', threadPoolCalls], ['inline', inlineCa
     expect(await readFile(join(dir, 'elsewhere', 'a'), 'utf8')).toBe('foreign');
   });
 
+  it('writes the files of a payload side by side, and reads them so when checking for a change', async () => {
+    // Calls that answer no file write (and no file read) until all three have begun: one after the
+    // other, the write would never end.
+    const gate = (n: number) => {
+      let waiting: (() => void)[] = [];
+      return () => new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        if (waiting.length === n) {
+          waiting.forEach((r) => r());
+          waiting = [];
+        }
+      });
+    };
+    const writes = gate(3);
+    const reads = gate(3);
+    calls = {
+      ...flavour,
+      writeFile: async (path, content, options) => {
+        await writes();
+        return flavour.writeFile(path, content, options);
+      },
+      readFile: async (path) => {
+        await reads();
+        return flavour.readFile(path);
+      },
+    };
+    const payload = payloadOf({ a: 'a', b: 'b', 'sub/c': 'c' });
+    expect(await writePayloadAtomically(dir, payload, seams())).toEqual({ changed: true });
+    expect(await writePayloadAtomically(dir, payload, seams())).toEqual({ changed: false });
+    expect(await readFile(join(dir, 'sub/c'), 'utf8')).toBe('c');
+  }, 2000);
+
   it('serializes concurrent writes to one directory: the last payload wins', async () => {
     const writes = Array.from({ length: 10 }, (_, i) => writePayloadAtomically(dir, payloadOf({ a: `v${i}`, [`only${i}`]: 'x' }), seams()));
     await Promise.all(writes);

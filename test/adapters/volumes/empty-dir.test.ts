@@ -2,8 +2,7 @@ import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { makeDirectory, setUpEmptyDir, setUpMemoryDir } from '../../../src/adapters/volumes/empty-dir.js';
-import { isMountPoint } from '../../../src/adapters/volumes/mount-table.js';
-import { systemMounter } from '../../../src/adapters/volumes/mount-table.js';
+import { isMountPoint, systemMounter } from '../../../src/adapters/volumes/mount-table.js';
 import { mountInfoLine, mountPointsUnder, needsRoot, notRoot, tempRoot, unmountAndRemove } from './mount-helpers.js';
 
 const mounter = systemMounter();
@@ -86,6 +85,13 @@ describe('setUpEmptyDir', () => {
     await setUpEmptyDir(mounter, dir, { medium: 'Memory', sizeLimit: '1Mi' });
     expect(await mountPointsUnder(root!)).toEqual([dir]);
     expect(await readFile(join(dir, 'kept'), 'utf8')).toBe('in memory');
+  });
+
+  it.skipIf(notRoot)(`mounts a tmpfs on a directory that exists without one (${needsRoot})`, async () => {
+    await mkdir(dir, { recursive: true });
+    await setUpEmptyDir(mounter, dir, { medium: 'Memory' });
+    expect(await mountPointsUnder(root!)).toEqual([dir]);
+    expect(await modeOf(dir)).toBe(0o777);
   });
 
   it.skipIf(notRoot)(`mounts a tmpfs of the kernel's default size without a sizeLimit (${needsRoot})`, async () => {
