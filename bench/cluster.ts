@@ -96,10 +96,13 @@ export interface ClusterKubelet {
   stop(): Promise<void>;
 }
 
+/** KUBELET_BENCH_V8_FLAGS='--flag=value ...': V8 options after the #! line's (the later wins), to weigh other settings. */
+const v8Flags = (): string[] => (process.env.KUBELET_BENCH_V8_FLAGS ?? '').split(' ').filter(Boolean);
+
 /**
  * Spawns the bundled binary with --kubeconfig against `api`, its config file, root dir and pod
  * logs under `dir` (root dir `<dir>/root`), on `run.endpoint`, `enableServer: false`, healthz on a free
- * loopback port, with the flags of the binary's #! line. KUBELET_BENCH_CPU_PROF=DIR profiles it.
+ * loopback port, with the flags of the binary's #! line (and KUBELET_BENCH_V8_FLAGS). KUBELET_BENCH_CPU_PROF=DIR profiles it.
  * `flags`: more daemon flags.
  */
 export async function startClusterKubelet(run: Pick<PodRun, 'endpoint'>, api: TestApiServer, dir: string, node: string, flags: readonly string[] = []): Promise<ClusterKubelet> {
@@ -113,7 +116,7 @@ export async function startClusterKubelet(run: Pick<PodRun, 'endpoint'>, api: Te
   const t0 = performance.now();
   // The flags of the binary's #! line, as a user runs it.
   const child = spawn(process.execPath, [
-    '--max-semi-space-size=4', '--heap-growing-percent=50', ...profile, BIN, `--config=${join(dir, 'kubelet.yaml')}`,
+    '--max-semi-space-size=4', '--heap-growing-percent=50', ...v8Flags(), ...profile, BIN, `--config=${join(dir, 'kubelet.yaml')}`,
     `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`, ...(run.endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []),
     '--debug-address=', `--hostname-override=${node}`, ...flags,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });

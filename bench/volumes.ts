@@ -13,7 +13,9 @@
  *       compiling the code every pod start runs (some 300–500 ms of the kubelet's CPU on this
  *       machine), which would otherwise land on whichever of (a) and (b) came first — on (b) in every
  *       other run, though volumes have nothing to do with it. (b) still pays its own code's first use.
- *       KUBELET_BENCH_VOLUMES_WARMUP=0 leaves it out (the runs before 2026-11-25 had none);
+ *       KUBELET_BENCH_VOLUMES_WARMUP=0 leaves it out (the runs before 2026-11-25 had none); =both makes
+ *       every other pod of it one with volumes, so (b) too comes to warm code (it changed little:
+ *       docs/BENCHMARKS.md);
  *   (c) 110 pods with those volumes → all Running; idle → the daemon's CPU (% of a core) and RSS
  *       (median of the window); their deletion → every pod directory under the root dir removed and
  *       no mount left under it (/proc/self/mountinfo).
@@ -29,7 +31,9 @@
  * KUBELET_BENCH_CLUSTER_FLAGS='--flag=value ...': more daemon flags, as for `cluster`.
  * KUBELET_BENCH_KEEP_JOURNAL=DIR copies each run's event log there (for a look at where a start's time went);
  * the directory is made if missing.
- * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon there (bench/cluster.ts).
+ * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon there (bench/cluster.ts), and each
+ * burst's span is printed on the monotonic clock the profile's timestamps count on, to cut it by.
+ * KUBELET_BENCH_V8_FLAGS='--flag ...': V8 options for the daemon after its own (bench/cluster.ts).
  * The daemon's root dir is made under os.tmpdir(): TMPDIR=DIR puts it on another file system. The
  * bench prints which one it is: an ext4 without a journal (this machine's root) spends 0.5–1 ms of
  * kernel CPU on each new inode skipping those deleted in the last minutes (the suites', the (a)
@@ -60,7 +64,10 @@ const IMAGE = 'kubelet-ts.local/busybox:1.0';
 const FLEET_VOLUMES = process.env.KUBELET_BENCH_VOLUMES_FLEET !== 'plain';
 const WITH_FLEET = process.env.KUBELET_BENCH_VOLUMES_PARTS !== 'burst';
 const WITH_BURSTS = process.env.KUBELET_BENCH_VOLUMES_PARTS !== 'fleet';
-const WARMUP = process.env.KUBELET_BENCH_VOLUMES_WARMUP !== '0';
+/** KUBELET_BENCH_VOLUMES_WARMUP=0|plain|both: no warm-up burst, one of plain pods, one of both kinds taking turns. */
+const WARMUP_TEXT = process.env.KUBELET_BENCH_VOLUMES_WARMUP ?? 'plain';
+const WARMUP = WARMUP_TEXT !== '0';
+const WARMUP_VOLUMES = WARMUP_TEXT === 'both' ? 'alternate' : false;
 /** KUBELET_BENCH_VOLUMES_ORDER=a|b|ab|ba: the bursts each run makes, in that order (for a profile of one alone). */
 const ORDER_TEXT = process.env.KUBELET_BENCH_VOLUMES_ORDER ?? '';
 const ORDER = /^(a|b|ab|ba)$/.test(ORDER_TEXT) ? [...ORDER_TEXT].filter((c): c is 'a' | 'b' => c === 'a' || c === 'b') : undefined;
@@ -174,7 +181,7 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
     }
     await sleep(3000);
     if (WITH_BURSTS && WARMUP) {
-      const names = await startPods(api, kubelet, watch, namespace, 'warmup', BURST, false, 120_000);
+      const names = await startPods(api, kubelet, watch, namespace, 'warmup', BURST, WARMUP_VOLUMES, 120_000);
       out['burst.warmup.p99Ms'] = round(percentile(names.map((n) => watch.runningMs.get(n)!), 99), 0);
       await deletePods(api, cri, namespace, names, 120_000);
       await sleep(2000);
@@ -185,7 +192,10 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
       const main0 = mainThreadCpuSeconds(kubelet.pid);
       const machine0 = machineCpuSeconds();
       const bench0 = process.cpuUsage();
+      const burstStartUs = process.hrtime.bigint() / 1000n;
       const names = await startPods(api, kubelet, watch, namespace, prefix, BURST, phase === 'b', 120_000);
+      // The burst's span on the monotonic clock a CPU profile's timestamps count on.
+      if (process.env.KUBELET_BENCH_CPU_PROF) process.stdout.write(`volumes: burst ${phase} of pid ${kubelet.pid}: ${burstStartUs} to ${process.hrtime.bigint() / 1000n} us\n`);
       // The kubelet's CPU from the creations to the last pod Running (the embedded runtime's included),
       // and its main thread's share.
       const cpuMs = (cpuSeconds(kubelet.pid) - cpu0) * 1000;
@@ -290,10 +300,10 @@ async function fleetRun(
 /** Creates `n` pods at once and waits until the API shows every one Running; answers their names. */
 async function startPods(
   api: TestApiServer, kubelet: ClusterKubelet, watch: ReturnType<typeof watchRunning>, namespace: string,
-  prefix: string, n: number, withVolumes: boolean, timeoutMs: number, onTick?: () => void,
+  prefix: string, n: number, withVolumes: boolean | 'alternate', timeoutMs: number, onTick?: () => void,
 ): Promise<string[]> {
   const names = Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
-  const objects = names.map((name) => podObject(name, namespace, withVolumes));
+  const objects = names.map((name, i) => podObject(name, namespace, withVolumes === 'alternate' ? i % 2 === 1 : withVolumes));
   const t0 = performance.now();
   for (const [i, name] of names.entries()) {
     watch.created(name);
