@@ -99,15 +99,16 @@ interface Missing {
  * The plan for `mounts`, or a KLT_ERR_CRI_INVALID_ARGUMENT naming the first mount that cannot be
  * honoured and why. `upperRoot` is where the overlays' upper directories will be (the state directory).
  */
-export async function planMounts(mounts: readonly Mount[], host: MountHost, upperRoot: string): Promise<MountPlan> {
+export async function planMounts(mounts: readonly Mount[], realHost: MountHost, upperRoot: string): Promise<MountPlan> {
   const plan: MountPlan = { overlays: [], createOnHost: [], binds: [] };
   if (mounts.length === 0) return plan;
-  const unavailable = host.unavailable();
+  const unavailable = realHost.unavailable();
   if (unavailable) throw mountRefused(mounts[0]!, unavailable);
-  const table = await host.mountTable();
-  const missing: Missing[] = [];
   // Parents before children (containerd sorts by path depth too), so a mount below another lands in it.
   const ordered = mounts.map((m) => ({ m, target: checkPaths(m) })).sort((a, b) => depth(a.target) - depth(b.target));
+  const host = askingAhead(realHost, ordered.map(({ m, target }) => ({ source: m.host_path, target })));
+  const table = await host.mountTable();
+  const missing: Missing[] = [];
   const boundSources = new Map<string, string>();
   for (const { m, target } of ordered) {
     if (boundSources.has(target)) throw mountRefused(m, 'another mount has the same container path');
@@ -147,6 +148,48 @@ export async function planMounts(mounts: readonly Mount[], host: MountHost, uppe
   }
   placeMountPoints(plan, missing, table, upperRoot);
   return plan;
+}
+
+/**
+ * `host` with its answers about paths asked once each, and all that a plan will surely need asked
+ * at once, before the plan looks at any: the mount table, each mount's source (kind and real path)
+ * and target (the same, and the kind of every directory above it, where a missing mount point is
+ * looked for). On the thread pool each answer waits for a turn of the event loop: asked one after
+ * another, a container with a Secret, a ConfigMap and a `kube-api-access` volume waited for some
+ * twenty turns, long ones in a burst of pods.
+ */
+function askingAhead(host: MountHost, mounts: readonly { source: string; target: string }[]): MountHost {
+  const kinds = new Map<string, Promise<PathKind | undefined>>();
+  const realPaths = new Map<string, Promise<string>>();
+  const kindOf = (path: string) => {
+    let kind = kinds.get(path);
+    if (kind === undefined) kinds.set(path, (kind = host.kindOf(path)));
+    return kind;
+  };
+  const realpathOf = (path: string) => {
+    let real = realPaths.get(path);
+    if (real === undefined) {
+      realPaths.set(path, (real = host.realpath(path)));
+      real.catch(() => undefined); // asked ahead: a failure counts only where the plan awaits it
+    }
+    return real;
+  };
+  const table = host.mountTable();
+  table.catch(() => undefined);
+  for (const { source, target } of mounts) {
+    for (const path of [source, target]) {
+      void kindOf(path);
+      void realpathOf(path);
+    }
+    for (let dir = dirname(target); dir !== dirname(dir); dir = dirname(dir)) void kindOf(dir);
+  }
+  return {
+    unavailable: () => host.unavailable(),
+    selinuxEnabled: () => host.selinuxEnabled(),
+    mountTable: () => table,
+    kindOf,
+    realpath: realpathOf,
+  };
 }
 
 /** container_path, normalized; refuses what cannot be a bind target at all. */

@@ -106,6 +106,36 @@ describe('planMounts', () => {
     ]);
   });
 
+  it('asks the host about every mount\'s paths at once, and about each path once', async () => {
+    // Answers that take a turn of the event loop, as the thread pool's do, counted while in flight.
+    let inFlight = 0;
+    let most = 0;
+    const asked = new Map<string, number>();
+    const slow = <T>(path: string, answer: () => Promise<T>) => {
+      asked.set(path, (asked.get(path) ?? 0) + 1);
+      most = Math.max(most, ++inFlight);
+      return new Promise<T>((resolve, reject) => setImmediate(() => {
+        inFlight -= 1;
+        answer().then(resolve, reject);
+      }));
+    };
+    const counted: MountHost = {
+      unavailable: () => host.unavailable(),
+      selinuxEnabled: () => host.selinuxEnabled(),
+      mountTable: () => host.mountTable(),
+      kindOf: (path) => slow(`kind ${path}`, () => host.kindOf(path)),
+      realpath: (path) => slow(`real ${path}`, () => host.realpath(path)),
+    };
+    const plan = await planMounts([
+      mount('/var/lib/kubelet/pods/p/volumes/data', '/etc/settings', { readonly: true }),
+      mount('/var/lib/kubelet/pods/p/etc-hosts', '/etc/hosts'),
+      mount('/var/lib/kubelet/pods/p/volumes/data', '/var/run/secrets/kubernetes.io/serviceaccount', { readonly: true }),
+    ], counted, STATE);
+    expect(plan.binds.map((b) => b.target)).toEqual(['/etc/settings', '/etc/hosts', '/run/secrets/kubernetes.io/serviceaccount']);
+    expect(most).toBeGreaterThanOrEqual(12);
+    expect([...asked].filter(([, n]) => n > 1)).toEqual([]);
+  });
+
   it('makes /dev/termination-log in an overlay on /dev, binding back what is mounted below /dev', async () => {
     const plan = await planMounts([mount('/var/lib/kubelet/pods/p/containers/c/0', '/dev/termination-log')], host, STATE);
     expect(plan.overlays).toEqual([{ at: '/dev', rebind: ['pts', 'shm'], create: [{ rel: 'termination-log', kind: 'file' }] }]);
