@@ -7,6 +7,11 @@
  * path), so recording an event allocates nothing beyond its line.
  */
 import { serializeError } from '../errors.js';
+import { FormsByIdentity, isPodObject } from './pod-forms.js';
+
+/** Each pod's form, kept by identity (pod-forms.ts); a form made where the depth guard cut nothing. */
+const podForms = new FormsByIdentity();
+let depthCuts = 0;
 
 /**
  * Only a guard against runaway nesting: cycles are cut by `seen`. Inputs must reach the journal whole,
@@ -31,8 +36,24 @@ export function toJournalPayload(value: unknown, depth = 0, seen?: Set<object>):
       return undefined;
   }
   const obj = value as object;
-  if (depth >= MAX_DEPTH) return '[depth]';
+  if (depth >= MAX_DEPTH) {
+    depthCuts += 1;
+    return '[depth]';
+  }
   if (seen?.has(obj)) return '[cycle]';
+  if (isPodObject(obj)) {
+    const known = podForms.get(obj, depth);
+    if (known !== undefined) return known;
+    const cutsBefore = depthCuts;
+    const form = plainForm(obj, depth, seen);
+    // Made whole, the form holds at this depth and any shallower one.
+    if (depthCuts === cutsBefore && form !== undefined) podForms.set(obj, form, depth);
+    return form;
+  }
+  return plainForm(obj, depth, seen);
+}
+
+function plainForm(obj: object, depth: number, seen: Set<object> | undefined): unknown {
   if (obj instanceof Error) return serializeError(obj);
   if (obj instanceof Uint8Array) return { base64: Buffer.from(obj).toString('base64') };
   if (obj instanceof Date) return obj.toISOString();

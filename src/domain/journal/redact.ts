@@ -13,7 +13,11 @@
  * Deterministic, so replay regenerates identical redacted records. Copy-on-write: data with
  * nothing to redact is returned as is.
  */
+import { FormsByIdentity, isPodObject } from './pod-forms.js';
 import { redactArgv } from './redact-argv.js';
+
+/** Each pod's redacted form, kept by identity (pod-forms.ts): what redaction does to a pod depends on nothing around it. */
+const podForms = new FormsByIdentity();
 
 export const REDACTED = '<redacted>';
 
@@ -43,7 +47,17 @@ function walk(value: unknown, key: string | null): unknown {
     return out ?? value;
   }
   if (typeof value !== 'object' || value === null) return value;
-  const obj = value as Record<string, unknown>;
+  if (isPodObject(value)) {
+    const known = podForms.get(value);
+    if (known !== undefined) return known;
+    const form = walkObject(value as Record<string, unknown>);
+    podForms.set(value, form);
+    return form;
+  }
+  return walkObject(value as Record<string, unknown>);
+}
+
+function walkObject(obj: Record<string, unknown>): unknown {
   let out: Record<string, unknown> | null = null;
   const keys = Object.keys(obj);
   for (let i = 0; i < keys.length; i++) {
