@@ -18,7 +18,8 @@
  *
  * `mount-table` takes fstab(5) lines instead of arguments: the shell writes them to a file in a
  * directory of its own (mktemp -d, removed when it exits) and runs `mount --all --fstab` on it, so
- * many mounts cost one mount(8) (mount(8) cannot read a table from a pipe).
+ * many mounts cost one mount(8) (mount(8) cannot read a table from a pipe). Without such a
+ * directory (no writable TMPDIR) every table fails, and mount and umount work as before.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -46,8 +47,8 @@ export interface MountHelper {
 
 const SCRIPT = `set -f
 tab=$(printf '\\t')
-tables=$(mktemp -d) || exit 1
-trap 'rm -rf "$tables"' EXIT
+tables=$(mktemp -d 2>/dev/null) || tables=
+[ -n "$tables" ] && trap 'rm -rf "$tables"' EXIT
 while IFS= read -r line; do
   IFS=$tab
   set -- $line
@@ -58,7 +59,10 @@ while IFS= read -r line; do
     *) printf '%s 127 refused: %s\\n' "$id" "$1"; continue ;;
   esac
   (
-    if [ "$1" = mount-table ]; then
+    if [ "$1" = mount-table ] && [ -z "$tables" ]; then
+      out='no directory for mount tables: mktemp -d failed'
+      rc=1
+    elif [ "$1" = mount-table ]; then
       shift
       printf '%s\\n' "$@" > "$tables/$id.fstab"
       out=$(mount --all --fstab "$tables/$id.fstab" 2>&1)

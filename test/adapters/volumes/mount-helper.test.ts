@@ -108,4 +108,20 @@ describe('createMountHelper', () => {
     }
     await vi.waitFor(async () => expect(await readdir(tmp)).toEqual([]), { timeout: 5000, interval: 50 });
   });
+
+  it('fails every table, and nothing else, when it has no directory to write tables in', async () => {
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = join(root!, 'missing');
+    const own = createMountHelper();
+    try {
+      const table = own.mountTable([`tmpfs ${join(root!, 'vol')} tmpfs mode=0755 0 0`]);
+      await expect(table).rejects.toMatchObject({ exitCode: 1, output: 'no directory for mount tables: mktemp -d failed' });
+      await expect(own.run('umount', [join(root!, 'not mounted')])).rejects.toBeInstanceOf(MountCommandError);
+      expect(await mountPointsUnder(root!)).toEqual([]);
+    } finally {
+      own.close();
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
+  });
 });
