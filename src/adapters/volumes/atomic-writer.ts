@@ -10,6 +10,10 @@
  *
  * Names starting with `..` belong to the writer; payload paths may not start with one. Writes to one
  * target directory are serialized here (Go leaves that to the caller); nothing else may write there.
+ *
+ * Calls that nothing orders run side by side (settled-calls.ts): on the thread pool each call's
+ * answer waits for a turn of the event loop, and in a burst of pods a configMap's write of two
+ * files made some twenty of those turns in a row.
  */
 import { join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
@@ -21,6 +25,7 @@ import type { Random } from '../../ports/random.js';
 import { mathRandom } from '../math-random.js';
 import { systemClock } from '../system-clock.js';
 import { threadPoolCalls, type FsCalls } from './fs-calls.js';
+import { allOrFirstError } from './settled-calls.js';
 
 export const dataDirName = '..data';
 export const newDataDirName = '..data_tmp';
@@ -137,19 +142,6 @@ async function holdsPayload(fs: FsCalls, payload: Map<string, PayloadFile>, oldD
     }
   }));
   return same.every(Boolean);
-}
-
-/**
- * Every call's answer once all have ended; the first failure if any failed. Side by side, the
- * calls of one write wait for the event loop's turns together: on the thread pool, each call's
- * answer waits for a turn of a busy loop, and a configMap's write of two files made some twenty of
- * them in a row.
- */
-async function allOrFirstError<T>(calls: Promise<T>[]): Promise<T[]> {
-  const settled = await Promise.allSettled(calls);
-  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((r) => (r as PromiseFulfilledResult<T>).value);
 }
 
 async function makeDataDir(fs: FsCalls, targetDir: string, clock: Pick<Clock, 'now'>, random: Random): Promise<string> {

@@ -19,6 +19,7 @@ import { KubeletError } from '../../domain/errors.js';
 import { parseQuantity, quantityValue } from '../../domain/resources/quantity.js';
 import type { EmptyDirVolumeSource } from '../../domain/volumes/sources.js';
 import { isMountPoint, type Mounter } from './mount-table.js';
+import { allOrFirstError } from './settled-calls.js';
 
 /** Makes `dir` (and its parents) with exactly `mode`, whatever the umask. */
 export async function makeDirectory(dir: string, mode: number): Promise<void> {
@@ -41,9 +42,7 @@ export async function setUpEmptyDir(mounter: Mounter, dir: string, source: Empty
     const sizeBytes = source.sizeLimit !== undefined ? Number(quantityValue(parseQuantity(source.sizeLimit))) : undefined;
     await mounter.mountTmpfs(dir, { mode: 0o777, ...(sizeBytes !== undefined && sizeBytes > 0 ? { sizeBytes } : {}) });
   };
-  const [moded, mounted] = await Promise.allSettled([chmod(dir, 0o777), mountIfNeeded()]);
-  if (mounted.status === 'rejected') throw mounted.reason;
-  if (moded.status === 'rejected') throw moded.reason;
+  await allOrFirstError([mountIfNeeded(), chmod(dir, 0o777)]);
   if (fsGroup !== undefined) await applyFsGroup(dir, fsGroup);
 }
 

@@ -14,6 +14,7 @@ import { makeDirectory, setUpEmptyDir, setUpMemoryDir } from './empty-dir.js';
 import { checkHostPath } from './host-path.js';
 import type { Mounter } from './mount-table.js';
 import { cleanupOrphanedPodDirectories, removePodDirectory, tearDownDirectory } from './pod-directories.js';
+import { allOrFirstError } from './settled-calls.js';
 
 /** An API-backed volume's content, fetched and not yet written. */
 export interface VolumeContent {
@@ -69,13 +70,11 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
     }
     // The content is fetched while the directory (and its tmpfs) is made: a token's round trip to
     // the API server overlaps the mount. Go fetches first; a failed fetch is reported first here too.
-    const [fetched, made] = await Promise.allSettled([
+    const [fetched] = await allOrFirstError([
       opts.content.fetch(pod, volume),
       onTmpfs(plugin) ? setUpMemoryDir(mounter, dir) : makeDirectory(dir, 0o777),
     ]);
-    if (fetched.status === 'rejected') throw fetched.reason;
-    if (made.status === 'rejected') throw made.reason;
-    const written = await opts.content.write(pod, dir, fetched.value, onTmpfs(plugin));
+    const written = await opts.content.write(pod, dir, fetched, onTmpfs(plugin));
     return { hostPath: dir, changed: written.changed, ...(written.refreshAfterMs !== undefined ? { refreshAfterMs: written.refreshAfterMs } : {}) };
   }
 
