@@ -288,6 +288,35 @@ describe('statusManagerMachine', () => {
     await flush();
     expect(Object.keys(h.actor.getSnapshot().context.sync.statuses)).toEqual([]);
   });
+
+  it('forgets what the API server showed of a pod no longer known, but not of one whose patch is in flight', async () => {
+    const h = harness();
+    const withStatus = (uid: string, resourceVersion: string): Pod => ({ ...apiPod(uid, { resourceVersion }), status: { phase: 'Pending' } });
+    h.actor.send({ type: 'status.pods.known', pods: [withStatus('u1', '5'), withStatus('u2', '6')] });
+    h.actor.send({ type: 'pod.status.updated', podUid: 'u2', status: running(true) });
+    await flush();
+    expect(Object.keys(h.actor.getSnapshot().context.sync.apiStatuses).sort()).toEqual(['u1', 'u2']);
+    h.actor.send({ type: 'status.pods.known', pods: [] });
+    await flush();
+    expect(Object.keys(h.actor.getSnapshot().context.sync.apiStatuses)).toEqual(['u2']);
+    await h.answerNext();
+    h.actor.send({ type: 'status.pods.known', pods: [] });
+    await flush();
+    expect(h.actor.getSnapshot().context.sync.apiStatuses).toEqual({});
+  });
+
+  it('sends a status whose patch failed again when the pods change, and leaves a sent one alone', async () => {
+    const h = harness();
+    h.actor.send({ type: 'status.pods.known', pods: [apiPod('u1'), apiPod('u2')] });
+    h.actor.send({ type: 'pod.status.updated', podUid: 'u1', status: running(true) });
+    h.actor.send({ type: 'pod.status.updated', podUid: 'u2', status: running(true) });
+    await flush();
+    await h.answerNext({ kind: 'patchPodStatus', podUid: 'u1', version: 1, ok: false, error: { code: 'KLT_ERR_API_UNAVAILABLE', message: 'refused', retryable: true } });
+    await h.answerNext();
+    h.actor.send({ type: 'status.pods.known', pods: [apiPod('u1'), apiPod('u2'), apiPod('u3')] });
+    await flush();
+    expect(h.patches().map((p) => p.podUid)).toEqual(['u1', 'u2', 'u1']);
+  });
 });
 
 describe('statusManagerMachine fed by pod config updates', () => {

@@ -84,10 +84,17 @@ function isNewer(candidate: string | undefined, known: string | undefined): bool
   return true;
 }
 
+/** What the API server shows of a pod, once `pod` (as it showed it) is seen: the newer of the two. */
+function observedView(known: ApiStatusView | undefined, pod: Pod): ApiStatusView {
+  if (known && !isNewer(pod.metadata.resourceVersion, known.resourceVersion)) return known;
+  const status = pod.status ?? null;
+  if (known && known.resourceVersion === pod.metadata.resourceVersion && known.status === status) return known;
+  return { resourceVersion: pod.metadata.resourceVersion, status };
+}
+
 function observeApiStatus(views: Record<string, ApiStatusView>, uid: string, pod: Pod): Record<string, ApiStatusView> {
-  const known = views[uid];
-  if (known && !isNewer(pod.metadata.resourceVersion, known.resourceVersion)) return views;
-  return { ...views, [uid]: { resourceVersion: pod.metadata.resourceVersion, status: pod.status ?? null } };
+  const view = observedView(views[uid], pod);
+  return view === views[uid] ? views : { ...views, [uid]: view };
 }
 
 /** Where a pod's status is written: the pod itself, or a static pod's mirror. */
@@ -160,9 +167,14 @@ function deleteIfFinished(state: StatusSyncState, podUid: string): Step {
 
 /** Runs `step` for every pod with a status (sorted, so the effects come in a stable order). */
 function forEveryStatus(state: StatusSyncState, step: (s: StatusSyncState, uid: string) => Step): Step {
+  return forStatuses(state, Object.keys(state.statuses), step);
+}
+
+/** Runs `step` for each of these pods with a status, sorted as forEveryStatus. */
+function forStatuses(state: StatusSyncState, uids: readonly string[], step: (s: StatusSyncState, uid: string) => Step): Step {
   let current = state;
   const effects: StatusEffect[] = [];
-  for (const uid of Object.keys(state.statuses).sort()) {
+  for (const uid of [...uids].sort()) {
     const result = step(current, uid);
     current = result.state;
     effects.push(...result.effects);
@@ -198,20 +210,52 @@ function then(first: Step, next: (s: StatusSyncState) => Step): Step {
 
 /**
  * The pods the kubelet has now. Statuses of pods no longer there are dropped (Go's
- * RemoveOrphanedStatuses), unless a patch or delete is in flight for them.
+ * RemoveOrphanedStatuses), unless a patch or delete is in flight for them; so are the API server's
+ * views of them (Go drops their apiStatusVersions there too). The views were once kept for every
+ * pod the node had ever run, and every update copied them all for each pod it carried: after
+ * 10,000 pods, one update cost ~80 ms (docs/BENCHMARKS.md).
+ *
+ * Only the statuses this can change are synced: those of pods added, changed (a deletion) or gone,
+ * and those still to be sent (a patch that failed, or one that waited for its pod). For any other,
+ * nothing syncPodStatus reads has changed since it last ran for it, so it would decide the same:
+ * nothing. Syncing every status on every update made a burst of N pods cost N² syncs.
  */
 export function setKnownPods(state: StatusSyncState, pods: readonly Pod[]): Step {
   const byUid: Record<string, Pod> = {};
-  let apiStatuses = state.apiStatuses;
-  for (const pod of pods) {
-    byUid[pod.metadata.uid] = pod;
-    if (!isStaticPod(pod) && pod.status !== undefined) apiStatuses = observeApiStatus(apiStatuses, pod.metadata.uid, pod);
-  }
+  for (const pod of pods) byUid[pod.metadata.uid] = pod;
   const statuses = Object.fromEntries(
     Object.entries(state.statuses).filter(([uid, entry]) => byUid[uid] !== undefined || entry.sendingVersion !== null || entry.deletion === 'inFlight'),
   );
+  const apiStatuses = apiViewsOfKnown(state.apiStatuses, pods, [...Object.keys(statuses), ...Object.values(state.mirrors ?? {}).map((m) => m.metadata.uid)]);
   const next = { ...state, pods: byUid, statuses, apiStatuses };
-  return then(forEveryStatus(next, (s, uid) => syncPodStatus(s, uid, false)), syncMirrorPods);
+  const touched = Object.keys(statuses).filter((uid) =>
+    state.pods[uid] !== byUid[uid] || state.apiStatuses[uid] !== apiStatuses[uid] || isUnsent(statuses[uid]!));
+  return then(forStatuses(next, touched, (s, uid) => syncPodStatus(s, uid, false)), syncMirrorPods);
+}
+
+/** A status newer than what the API server accepted, with no patch or delete under way. */
+function isUnsent(entry: StatusEntry): boolean {
+  return entry.version > entry.sentVersion && entry.sendingVersion === null && entry.deletion === 'none';
+}
+
+/**
+ * The API server's views of the pods given (each observed: their own pod object's status, when
+ * newer) and of `alsoKeep` (statuses in flight, mirror pods), and of nothing else. A view that did
+ * not change is the very object it was.
+ */
+function apiViewsOfKnown(views: Record<string, ApiStatusView>, pods: readonly Pod[], alsoKeep: readonly string[]): Record<string, ApiStatusView> {
+  const next: Record<string, ApiStatusView> = {};
+  for (const uid of alsoKeep) if (views[uid] !== undefined) next[uid] = views[uid];
+  for (const pod of pods) {
+    const uid = pod.metadata.uid;
+    const known = views[uid];
+    if (isStaticPod(pod) || pod.status === undefined) {
+      if (known !== undefined) next[uid] = known;
+      continue;
+    }
+    next[uid] = observedView(known, pod);
+  }
+  return next;
 }
 
 /** The mirror pods the API server has for this node (from the apiserver pod source). */
