@@ -12,6 +12,7 @@ import { benchPodConfigMerge } from './pod-config-merge.js';
 import { benchPods } from './pods.js';
 import { benchStartup } from './startup.js';
 import { benchStartupCerts } from './startup-certs.js';
+import { benchStatusHistory } from './status-history.js';
 import { benchVolumes } from './volumes.js';
 
 const only = process.argv.slice(2);
@@ -22,6 +23,7 @@ async function main() {
   if (want('startup')) print('startup', { ...(await benchStartup()), ...(await benchStartupCerts()) });
   if (want('cri')) print('cri', await benchCri());
   if (want('podconfig')) print('podconfig', benchPodConfigMerge());
+  if (want('statushistory')) print('statushistory', benchStatusHistory());
   if (want('pods')) print('pods', await benchPods());
   if (want('http')) print('http', await benchHttp(envOptions()));
   if (want('overload')) print('overload', await benchOverload());
