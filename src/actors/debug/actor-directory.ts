@@ -3,6 +3,12 @@
  * its logic (machine id or actor src), its current state value and status, since when (logical
  * time on the injected clock) and what it waits on. Fed by the same inspection stream as the
  * journal, so what a person sees is what the log says.
+ *
+ * An actor that ends is dropped, with its last snapshot. A machine that ends with its parent (the
+ * system stopping) is kept, so its final state stays in view: a stopped syncLoop is reported as
+ * stopped, not as never started. A machine that ends while its parent runs on (a pod's worker,
+ * volume or probe) has left for good. Such machines were once kept too, each with its last
+ * context: after a node had run 210 pods with volumes, 480 of them (docs/BENCHMARKS.md).
  */
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import type { Clock } from '../../ports/clock.js';
@@ -65,7 +71,7 @@ export class ActorDirectory {
     view.valueKey = valueKey;
     view.status = snap.status ?? 'active';
     view.waitingOn = snap.context?.waiting?.reason ?? null;
-    if (view.status !== 'active' && !view.machine) {
+    if (view.status !== 'active' && (!view.machine || parentRunsOn(ref))) {
       this.actors.delete(ref);
       this.snapshots.delete(view.id);
     }
@@ -86,6 +92,11 @@ export class ActorDirectory {
   list(): ActorView[] {
     return [...this.actors.values()].map(view);
   }
+}
+
+/** The actor has a parent that is still active (when a parent stops, its children stop first). */
+function parentRunsOn(ref: AnyActorRef): boolean {
+  return ref._parent !== undefined && ref._parent.getSnapshot().status === 'active';
 }
 
 function view({ valueKey: _valueKey, ...v }: Entry): ActorView {
