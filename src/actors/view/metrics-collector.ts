@@ -39,6 +39,11 @@ export class MetricsCollector {
       // The pod worker's `syncing` is a top-level state: a string compare, no serialising per event.
       const syncing = snap.value === 'syncing' || (typeof snap.value === 'object' && snap.value !== null && 'syncing' in snap.value);
       const since = this.syncingSince.get(id);
+      // A worker that ended (or was stopped) mid-sync records no duration, and is forgotten.
+      if ((snap as { status?: string }).status !== 'active') {
+        this.syncingSince.delete(id);
+        return;
+      }
       if (syncing && since === undefined) this.syncingSince.set(id, this.clock.now());
       if (!syncing && since !== undefined) {
         recordMs(this.podWorkerSync, this.clock.now() - since);
@@ -49,9 +54,18 @@ export class MetricsCollector {
     }
   };
 
+  /** Pods whose start or sync is being timed (each forgotten once its pod is removed). */
+  get trackedPods(): number {
+    return this.firstSeen.size + this.syncingSince.size;
+  }
+
   private onSyncLoopEvent(event: { type: string; op?: string; pods?: Pod[]; podUid?: string; status?: PodStatus }): void {
     if (event.type === 'pod.config.updated' && event.op === 'ADD') {
       for (const p of event.pods ?? []) if (p.metadata.uid && !this.firstSeen.has(p.metadata.uid)) this.firstSeen.set(p.metadata.uid, this.clock.now());
+    }
+    // A removed pod's marks go with it: kept, they grew by one for every pod the node ever ran.
+    if (event.type === 'pod.config.updated' && event.op === 'REMOVE') {
+      for (const p of event.pods ?? []) this.firstSeen.delete(p.metadata.uid);
     }
     if (event.type === 'pod.status.updated' && event.podUid) {
       const seen = this.firstSeen.get(event.podUid);
