@@ -24,7 +24,9 @@
  *   deleted (grace 0) when stale (other hash, or being deleted) and created again, deleted when
  *   their static pod is gone.
  * Effects (spawned children, answers as `xstate.done.actor.<id>` with a StatusEffectResult; they
- * never reject): `patchPodStatus`, `deletePod`, `createMirrorPod`, `deleteMirrorPod`. Decisions
+ * never reject): `patchPodStatus`, `deletePod`, `createMirrorPod`, `deleteMirrorPod`. Each is
+ * stopped once it has answered: a spawned child stays among the machine's children until then, and
+ * these once stayed for good, two patches and a delete for every pod the node ran. Decisions
  * are the pure functions of domain/status-manager/status-sync.ts.
  * Pure: no I/O, no clock reads; time only through the `syncPeriod` delay.
  */
@@ -107,9 +109,15 @@ function spawnEffect(effect: StatusEffect, id: string) {
   }
 }
 
-/** Applies a step: its effects spawned as children (ids numbered so they never repeat), its state into context. */
+const DONE_PREFIX = 'xstate.done.actor.';
+
+/**
+ * Applies a step: its effects spawned as children (ids numbered so they never repeat), its state
+ * into context. The effect whose answer the event is, if it is one, is stopped first.
+ */
 const applyStep = (stepOf: (context: StatusManagerContext, event: StatusManagerEvent) => Step | undefined) =>
   statusManagerSetup.enqueueActions(({ context, event, enqueue }) => {
+    if (event.type.startsWith(DONE_PREFIX)) enqueue.stopChild(event.type.slice(DONE_PREFIX.length));
     const step = stepOf(context, event);
     if (!step) return;
     let count = context.effectCount;

@@ -305,6 +305,18 @@ describe('statusManagerMachine', () => {
     expect(h.actor.getSnapshot().context.sync.apiStatuses).toEqual({});
   });
 
+  it('stops each effect once it has answered, so none stays among its children', async () => {
+    const h = harness({ auto: true });
+    h.actor.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [apiPod('u1'), apiPod('u2')] });
+    h.actor.send({ type: 'pod.status.updated', podUid: 'u1', status: terminated });
+    h.actor.send({ type: 'pod.status.updated', podUid: 'u2', status: running(true) });
+    await flush();
+    h.actor.send({ type: 'pod.config.updated', op: 'DELETE', source: 'api', pods: [apiPod('u1', { deletionTimestamp: '2026-01-01T00:01:00Z' })] });
+    await flush();
+    expect(h.calls.map((c) => c.kind)).toEqual(['patchPodStatus', 'patchPodStatus', 'deletePod']);
+    expect(Object.keys(h.actor.getSnapshot().children)).toEqual([]);
+  });
+
   it('sends a status whose patch failed again when the pods change, and leaves a sent one alone', async () => {
     const h = harness();
     h.actor.send({ type: 'status.pods.known', pods: [apiPod('u1'), apiPod('u2')] });
