@@ -5,6 +5,9 @@
  *
  * Writes of one record are queued, and a deleted id stays deleted: a status refresh that saves a
  * record while RemoveContainer deletes it must not bring the file back (ids are never reused).
+ * "Stays" is bounded: the last DELETED_IDS_KEPT deleted ids are remembered, enough for any save
+ * that was under way when its record went. All of them were once kept, one for every container
+ * and sandbox the node ever removed.
  */
 import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,12 +20,19 @@ export interface LoadResult<T> {
 }
 
 const SUFFIX = '.json';
+/** How many deleted ids are remembered (the oldest forgotten first). */
+export const DELETED_IDS_KEPT = 4096;
 
 export class JsonRecordStore<T extends { id: string }> {
   private readonly queue = new KeyedMutex();
   private readonly deleted = new Set<string>();
 
   constructor(readonly dir: string) {}
+
+  /** How many deleted ids are remembered now. */
+  get deletedIdsKept(): number {
+    return this.deleted.size;
+  }
 
   fileFor(id: string): string {
     if (!/^[A-Za-z0-9_.-]+$/.test(id) || id.startsWith('.')) throw new RangeError(`unsafe record id ${JSON.stringify(id)}`);
@@ -61,6 +71,8 @@ export class JsonRecordStore<T extends { id: string }> {
     const file = this.fileFor(id);
     await this.queue.run(id, async () => {
       this.deleted.add(id);
+      // A Set iterates in insertion order: the first is the oldest.
+      if (this.deleted.size > DELETED_IDS_KEPT) this.deleted.delete(this.deleted.values().next().value!);
       await unlink(file).catch((err: NodeJS.ErrnoException) => {
         if (err.code !== 'ENOENT') throw err;
       });

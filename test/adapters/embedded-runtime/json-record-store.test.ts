@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { JsonRecordStore } from '../../../src/adapters/embedded-runtime/json-record-store.js';
+import { DELETED_IDS_KEPT, JsonRecordStore } from '../../../src/adapters/embedded-runtime/json-record-store.js';
 
 interface Rec { id: string; n: number }
 
@@ -62,6 +62,17 @@ describe('JsonRecordStore ordering', () => {
     const late = store.put({ id: 'x', n: 3 });
     await Promise.all([racing, removing, late]);
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('remembers the last DELETED_IDS_KEPT deleted ids, not every one', async () => {
+    const store = new JsonRecordStore<Rec>(dir);
+    for (let i = 0; i < DELETED_IDS_KEPT + 10; i++) await store.delete(`r${i}`);
+    expect(store.deletedIdsKept).toBe(DELETED_IDS_KEPT);
+    // The newest are still refused; the oldest ten are forgotten.
+    await store.put({ id: `r${DELETED_IDS_KEPT + 9}`, n: 1 });
+    await store.put({ id: 'r10', n: 1 });
+    await store.put({ id: 'r9', n: 1 });
+    expect(await readdir(dir)).toEqual(['r9.json']);
   });
 
   it('writes what the record held when put was called, in call order', async () => {
