@@ -23,6 +23,7 @@ import { createCriClient } from '../src/adapters/cri-grpc/index.js';
 import type { CriClient } from '../src/ports/cri.js';
 import { startTestApiServer, type TestApiServer } from '../test/apiserver/index.js';
 import { freePort } from './free-port.js';
+import { heapSnapshotFlags } from './heap-snapshot.js';
 import { cpuSeconds, rssMiB } from './proc-usage.js';
 import { podRuns, removePods, sleep, type PodRun } from './static-pod-fleet.js';
 import { median, round } from './stats.js';
@@ -102,7 +103,8 @@ const v8Flags = (): string[] => (process.env.KUBELET_BENCH_V8_FLAGS ?? '').split
 /**
  * Spawns the bundled binary with --kubeconfig against `api`, its config file, root dir and pod
  * logs under `dir` (root dir `<dir>/root`), on `run.endpoint`, `enableServer: false`, healthz on a free
- * loopback port, with the flags of the binary's #! line (and KUBELET_BENCH_V8_FLAGS). KUBELET_BENCH_CPU_PROF=DIR profiles it.
+ * loopback port, with the flags of the binary's #! line (and KUBELET_BENCH_V8_FLAGS). KUBELET_BENCH_CPU_PROF=DIR profiles it;
+ * KUBELET_BENCH_HEAP_SNAPSHOTS=DIR lets heap-snapshot.ts take its heap snapshots.
  * `flags`: more daemon flags.
  */
 export async function startClusterKubelet(run: Pick<PodRun, 'endpoint'>, api: TestApiServer, dir: string, node: string, flags: readonly string[] = []): Promise<ClusterKubelet> {
@@ -116,7 +118,7 @@ export async function startClusterKubelet(run: Pick<PodRun, 'endpoint'>, api: Te
   const t0 = performance.now();
   // The flags of the binary's #! line, as a user runs it.
   const child = spawn(process.execPath, [
-    '--max-semi-space-size=4', '--heap-growing-percent=50', ...v8Flags(), ...profile, BIN, `--config=${join(dir, 'kubelet.yaml')}`,
+    '--max-semi-space-size=4', '--heap-growing-percent=50', ...v8Flags(), ...profile, ...heapSnapshotFlags(), BIN, `--config=${join(dir, 'kubelet.yaml')}`,
     `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`, ...(run.endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []),
     '--debug-address=', `--hostname-override=${node}`, ...flags,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -27,7 +27,12 @@
  * KUBELET_BENCH_VOLUMES_RUNTIMES=containerd|embedded: one runtime only. KUBELET_BENCH_VOLUMES_FLEET=plain:
  * the 110 pods of (c) without volumes, to set beside a run with them.
  * KUBELET_BENCH_VOLUMES_PARTS=burst: (a) and (b) only, without the 110 pods of (c); =fleet: (c) only.
- * KUBELET_BENCH_VOLUMES_ORDER=a|b|ab|ba: these bursts in every run instead of the alternating pair.
+ * KUBELET_BENCH_VOLUMES_ORDER=a|b|ab|ba|abab…: these bursts in every run instead of the alternating
+ * pair, any number of each; a repeated kind's figures are those of its last burst (the first burst
+ * of each kind keeps the names plain-N and vols-N, whose event-log shares are printed).
+ * KUBELET_BENCH_HEAP_SNAPSHOTS=DIR (with three bursts or more): heap snapshots of the daemon after the
+ * second burst and after the last, each once its pods are gone and housekeeping has run; compare
+ * them with `node dist/bench/heap-diff.js` (what the daemon kept per pod shows as growth).
  * KUBELET_BENCH_CLUSTER_FLAGS='--flag=value ...': more daemon flags, as for `cluster`.
  * KUBELET_BENCH_KEEP_JOURNAL=DIR copies each run's event log there (for a look at where a start's time went);
  * the directory is made if missing.
@@ -49,6 +54,7 @@ import type { CriClient } from '../src/ports/cri.js';
 import { kubeApiAccessName, kubeApiAccessVolume, startTestApiServer, type TestApiServer } from '../test/apiserver/index.js';
 import { isNodeReady, leftInRuntime, startClusterKubelet, type ClusterKubelet } from './cluster.js';
 import { podStartTimings } from './pod-start-timings.js';
+import { heapSnapshotDir, takeHeapSnapshot } from './heap-snapshot.js';
 import { describeRootFileSystem, rootFileSystem } from './root-fs.js';
 import { cpuSeconds, machineCpuSeconds, mainThreadCpuSeconds, rssMiB } from './proc-usage.js';
 import { podRuns, removePods, sleep, type PodRun } from './static-pod-fleet.js';
@@ -68,9 +74,9 @@ const WITH_BURSTS = process.env.KUBELET_BENCH_VOLUMES_PARTS !== 'fleet';
 const WARMUP_TEXT = process.env.KUBELET_BENCH_VOLUMES_WARMUP ?? 'plain';
 const WARMUP = WARMUP_TEXT !== '0';
 const WARMUP_VOLUMES = WARMUP_TEXT === 'both' ? 'alternate' : false;
-/** KUBELET_BENCH_VOLUMES_ORDER=a|b|ab|ba: the bursts each run makes, in that order (for a profile of one alone). */
+/** KUBELET_BENCH_VOLUMES_ORDER=a|b|ab|ba|abab…: the bursts each run makes, in that order (a profile of one alone, a soak). */
 const ORDER_TEXT = process.env.KUBELET_BENCH_VOLUMES_ORDER ?? '';
-const ORDER = /^(a|b|ab|ba)$/.test(ORDER_TEXT) ? [...ORDER_TEXT].filter((c): c is 'a' | 'b' => c === 'a' || c === 'b') : undefined;
+const ORDER = /^[ab]+$/.test(ORDER_TEXT) ? [...ORDER_TEXT].filter((c): c is 'a' | 'b' => c === 'a' || c === 'b') : undefined;
 
 /** Issue 15's targets (the idle ones are the pod targets of docs/BENCHMARKS.md). */
 const TARGETS: Record<string, number> = {
@@ -186,8 +192,10 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
       await deletePods(api, cri, namespace, names, 120_000);
       await sleep(2000);
     }
-    for (const phase of WITH_BURSTS ? order : []) {
-      const prefix = phase === 'a' ? 'plain' : 'vols';
+    const bursts = WITH_BURSTS ? order : [];
+    for (const [index, phase] of bursts.entries()) {
+      // Pods of a repeated burst get names of their own (plain3-N, vols4-N): the API still has the last ones' for a while.
+      const prefix = (phase === 'a' ? 'plain' : 'vols') + (bursts.indexOf(phase) === index ? '' : String(index + 1));
       const cpu0 = cpuSeconds(kubelet.pid);
       const main0 = mainThreadCpuSeconds(kubelet.pid);
       const machine0 = machineCpuSeconds();
@@ -211,6 +219,12 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
       });
       await deletePods(api, cri, namespace, names, 120_000);
       await sleep(2000);
+      const heapDir = heapSnapshotDir();
+      if (heapDir !== undefined && bursts.length > 2 && (index === 1 || index === bursts.length - 1)) {
+        // The pod directories go with housekeeping's next sweep (every 2 s): then the snapshot.
+        await sleep(4000);
+        process.stdout.write(`volumes: heap snapshot after burst ${index + 1} of ${bursts.length}: ${await takeHeapSnapshot(kubelet.pid, heapDir)}\n`);
+      }
     }
     if (out['burst.a.p99Ms'] !== undefined && out['burst.b.p99Ms'] !== undefined) {
       out['burst.p99Ratio'] = round(out['burst.b.p99Ms']! / out['burst.a.p99Ms']!, 3);
@@ -226,7 +240,7 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
     await kubelet.stop();
     await api.close();
     // The pods outlive the kubelet, as in Go: removed through the runtime (a fresh embedded one on its state).
-    out.podsRemoved = await removePods(run, { dir, root }, (name, ns) => ns === namespace && /^(plain|vols|fleet)-\d+$/.test(name));
+    out.podsRemoved = await removePods(run, { dir, root }, (name, ns) => ns === namespace && /^(plain|vols|fleet)\d*-\d+$/.test(name));
   }
   // The kubelet's own share of each start, from its event log (after the daemon's exit: the log is
   // complete). None with the journal off (KUBELET_BENCH_CLUSTER_FLAGS=--event-log=): then only the
