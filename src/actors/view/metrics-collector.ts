@@ -39,16 +39,14 @@ export class MetricsCollector {
       // The pod worker's `syncing` is a top-level state: a string compare, no serialising per event.
       const syncing = snap.value === 'syncing' || (typeof snap.value === 'object' && snap.value !== null && 'syncing' in snap.value);
       const since = this.syncingSince.get(id);
-      // A worker that ended (or was stopped) mid-sync records no duration, and is forgotten.
-      if ((snap as { status?: string }).status !== 'active') {
-        this.syncingSince.delete(id);
-        return;
-      }
-      if (syncing && since === undefined) this.syncingSince.set(id, this.clock.now());
+      const active = (snap as { status?: string }).status === 'active';
+      if (syncing && since === undefined && active) this.syncingSince.set(id, this.clock.now());
       if (!syncing && since !== undefined) {
         recordMs(this.podWorkerSync, this.clock.now() - since);
         this.syncingSince.delete(id);
       }
+      // A worker stopped in the middle of a sync records no duration, and is forgotten.
+      if (!active) this.syncingSince.delete(id);
     } else if (id === 'supervisor' && snap.value === 'running' && this.startupMs === null) {
       this.startupMs = this.clock.now() - this.processStartMs;
     }

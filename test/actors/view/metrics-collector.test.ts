@@ -32,16 +32,20 @@ describe('MetricsCollector', () => {
     expect(metrics.startedPods).toBe(2);
   });
 
-  it('times a worker\'s sync, and forgets one that ends in the middle of it', () => {
+  it('times a worker\'s sync, and forgets one stopped in the middle of it', () => {
     const { clock, metrics, worker } = collector();
     worker('a', 'syncing');
     worker('b', 'syncing');
+    worker('c', 'syncing');
     clock.increment(40);
     worker('a', 'idle');
     expect(metrics.podWorkerSync.count).toBe(1);
-    expect(metrics.trackedPods).toBe(1);
-    worker('b', 'terminated', 'done');
+    expect(metrics.trackedPods).toBe(2);
+    worker('b', 'syncing', 'stopped');
     expect(metrics.podWorkerSync.count).toBe(1);
+    // One that leaves `syncing` for its final state has its last sync timed.
+    worker('c', 'terminated', 'done');
+    expect(metrics.podWorkerSync.count).toBe(2);
     expect(metrics.trackedPods).toBe(0);
   });
 });
