@@ -79,7 +79,12 @@ for (const rt of RUNTIMES) describeNeeding(allOf(partForEndpoint(rt.endpoint), c
     const kubepods = await cgroups.read(`${ROOT}/kubepods`);
     // The kernel keeps a v1 limit in whole pages.
     expect(Math.abs(kubepods.memoryLimitBytes! - memTotal)).toBeLessThan(4096);
-    expect((await cgroups.read(`${ROOT}/kubepods/besteffort`)).cpuShares).toBe(2);
+    // A cgroup is made, then its values are written (cgroupfs.ts create): the test may look in between.
+    const besteffort = await until('besteffort\'s cpu.shares written', async () => {
+      const read = await cgroups.read(`${ROOT}/kubepods/besteffort`);
+      return read.cpuShares === 2 ? read : undefined;
+    }, 10_000);
+    expect(besteffort.cpuShares).toBe(2);
   });
 
   it('puts each pod in its QoS class cgroup with Go\'s values, and its containers below it', async () => {
