@@ -27,7 +27,9 @@
  *   a shorter grace period restarts the kill with it); a failed kill is retried after backOffPeriod;
  *   then the final status (podIsTerminal). A kill the parent asked for ends in `terminated`; one
  *   caused by activeDeadlineSeconds ends in `idle` with phase Failed, waiting for the deletion.
- * - `terminated`: final; output `{ podUid }`.
+ * - `terminated`: the parent is told `pod.worker.terminated { podUid }` and stops the worker; until
+ *   then every event is ignored, as in a final state. Not a final state: that would answer as
+ *   `xstate.done.actor.pod:<uid>`, a type per pod that xstate memoises for good (answering-effect.ts).
  *
  * A runtime-only pod (input `runtimeOnly`: an orphan the runtime runs but no source has, Go's
  * UpdatePod with a RunningPod) has no spec: the worker starts terminating with the given kill
@@ -167,7 +169,8 @@ export type PodWorkerEvent =
 /** Sent to the parent when the computed status changed. */
 export interface PodStatusUpdatedEvent { type: 'pod.status.updated'; podUid: string; status: PodStatus }
 
-export interface PodWorkerOutput { podUid: string }
+/** Sent to the parent when the worker reached `terminated`: nothing of the pod runs any more. */
+export interface PodWorkerTerminatedEvent { type: 'pod.worker.terminated'; podUid: string }
 
 /** The effectful actor srcs: replay makes exactly these inert. */
 export const POD_WORKER_EFFECTS = ['syncPod', 'killPod', 'getPodStatus'] as const;
@@ -250,7 +253,6 @@ export const podWorkerMachine = setup({
     context: {} as PodWorkerContext,
     events: {} as PodWorkerEvent,
     input: {} as PodWorkerInput,
-    output: {} as PodWorkerOutput,
   },
   actors: {
     syncPod: fromPromise<PodSyncOutcome, SyncPodInput>(notProvided('syncPod')),
@@ -291,6 +293,9 @@ export const podWorkerMachine = setup({
     notifyParent: enqueueActions(({ context, enqueue }) => {
       if (!context.statusChanged || context.apiStatus === null) return;
       enqueue.sendParent({ type: 'pod.status.updated', podUid: context.podUid, status: context.apiStatus } satisfies PodStatusUpdatedEvent);
+    }),
+    reportTerminated: enqueueActions(({ context, enqueue }) => {
+      enqueue.sendParent({ type: 'pod.worker.terminated', podUid: context.podUid } satisfies PodWorkerTerminatedEvent);
     }),
     // The latest spec wins. A pod the API server marked deleted is a kill request (Go's UpdatePod).
     recordSpec: assign(({ context, event }) => {
@@ -629,8 +634,9 @@ export const podWorkerMachine = setup({
     },
     terminated: {
       meta: { description: 'TerminatedPod: nothing of the pod runs any more; the parent forgets the worker' },
-      type: 'final',
+      entry: 'reportTerminated',
+      // Taken here, every event goes no further: the root's handlers would record or report more.
+      on: { '*': {} },
     },
   },
-  output: ({ context }) => ({ podUid: context.podUid }),
 });

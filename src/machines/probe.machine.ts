@@ -302,8 +302,10 @@ export const probeMachine = setup({
       meta: { description: 'the container is not running: waiting for its restart' },
     },
     stopped: {
-      type: 'final',
       meta: { description: 'the pod is terminating: liveness and startup no longer judge it' },
+      // Not a final state, whose answer `xstate.done.actor.probe:<uid>:…` xstate would memoise for
+      // good (answering-effect.ts): every event ends here, and the syncLoop stops the worker with its pod's.
+      on: { '*': {} },
     },
   },
 });

@@ -23,15 +23,15 @@
  * - Mirror pods: created for each static pod (config.mirror = its hash, owned by the Node),
  *   deleted (grace 0) when stale (other hash, or being deleted) and created again, deleted when
  *   their static pod is gone.
- * Effects (spawned children, answers as `xstate.done.actor.<id>` with a StatusEffectResult; they
- * never reject): `patchPodStatus`, `deletePod`, `createMirrorPod`, `deleteMirrorPod`. Each is
- * stopped once it has answered: a spawned child stays among the machine's children until then, and
- * these once stayed for good, two patches and a delete for every pod the node ran. Decisions
- * are the pure functions of domain/status-manager/status-sync.ts.
+ * Effects (spawned children answering as `effect.answered` with a StatusEffectResult, see
+ * answering-effect.ts; they never reject): `patchPodStatus`, `deletePod`, `createMirrorPod`,
+ * `deleteMirrorPod`. Each is stopped once it has answered: a spawned child stays among the
+ * machine's children until then, and these once stayed for good, two patches and a delete for
+ * every pod the node ran. Decisions are the pure functions of domain/status-manager/status-sync.ts.
  * Pure: no I/O, no clock reads; time only through the `syncPeriod` delay.
  */
-import { fromPromise, setup } from 'xstate';
-import { doneOutput } from './done-output.js';
+import { setup } from 'xstate';
+import { answeredOutput, effectNotProvided, EFFECT_ANSWERED, type EffectAnswered } from './answering-effect.js';
 import type { Pod, PodStatus } from '../domain/pod/types.js';
 import type { PodOperation } from '../domain/pod-config/types.js';
 import {
@@ -64,7 +64,8 @@ export type StatusManagerEvent =
   | { type: 'status.pods.known'; pods: Pod[] }
   | { type: 'pod.config.updated'; op: PodOperation; source: string; pods: Pod[] }
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
-  | { type: 'node.uid.known'; nodeUid: string };
+  | { type: 'node.uid.known'; nodeUid: string }
+  | EffectAnswered<StatusEffectResult>;
 
 export interface StatusManagerContext {
   syncPeriodMs: number;
@@ -78,10 +79,7 @@ export const STATUS_MANAGER_EFFECTS = ['patchPodStatus', 'deletePod', 'createMir
 
 type EffectOf<K extends StatusEffect['kind']> = Extract<StatusEffect, { kind: K }>;
 
-const notProvided = <K extends StatusEffect['kind']>(name: K) =>
-  fromPromise<StatusEffectResult, EffectOf<K>>(async () => {
-    throw new Error(`actor ${name} was not provided`);
-  });
+const notProvided = <K extends StatusEffect['kind']>(name: K) => effectNotProvided<StatusEffectResult, EffectOf<K>>(name);
 
 // The machine's types and effect actors first, so the actions below are written with its typed
 // `spawnChild` and `assign` (each effect kind spawns its own src with that src's input).
@@ -109,15 +107,13 @@ function spawnEffect(effect: StatusEffect, id: string) {
   }
 }
 
-const DONE_PREFIX = 'xstate.done.actor.';
-
 /**
  * Applies a step: its effects spawned as children (ids numbered so they never repeat), its state
  * into context. The effect whose answer the event is, if it is one, is stopped first.
  */
 const applyStep = (stepOf: (context: StatusManagerContext, event: StatusManagerEvent) => Step | undefined) =>
   statusManagerSetup.enqueueActions(({ context, event, enqueue }) => {
-    if (event.type.startsWith(DONE_PREFIX)) enqueue.stopChild(event.type.slice(DONE_PREFIX.length));
+    if (event.type === EFFECT_ANSWERED) enqueue.stopChild(event.id);
     const step = stepOf(context, event);
     if (!step) return;
     let count = context.effectCount;
@@ -140,9 +136,8 @@ export const statusManagerMachine = statusManagerSetup.extend({
       event.type === 'api.mirrorPods.observed' ? setObservedMirrors(sync, event.pods) : undefined),
     recordNodeUid: applyStep(({ sync }, event) =>
       event.type === 'node.uid.known' ? setNodeUid(sync, event.nodeUid) : undefined),
-    // Only 'xstate.done.actor.*' (the spawned effects finishing) runs this.
     recordEffectResult: applyStep(({ sync }, event) => {
-      const output = doneOutput<StatusEffectResult | undefined>(event);
+      const output = event.type === EFFECT_ANSWERED ? answeredOutput(event) : undefined;
       return output ? applyEffectResult(sync, output) : undefined;
     }),
     resyncAll: applyStep(({ sync }) => resync(sync)),
@@ -168,7 +163,7 @@ export const statusManagerMachine = statusManagerSetup.extend({
         'pod.config.updated': { actions: 'recordPodConfigUpdate' },
         'api.mirrorPods.observed': { actions: 'recordMirrors' },
         'node.uid.known': { actions: 'recordNodeUid' },
-        'xstate.done.actor.*': { actions: 'recordEffectResult' },
+        'effect.answered': { actions: 'recordEffectResult' },
       },
     },
   },

@@ -20,8 +20,8 @@
  *   announced health (`runtime.health.changed`) is not ready: then, as Go's syncLoop skips its
  *   iterations, nothing is dispatched until the runtime is back, and then every pod syncs.
  * - probe results → `probe.result.changed`: forwarded to the pod's worker.
- * - A worker that finished (`terminated`, `xstate.done.actor.pod:<uid>`) is forgotten once its pod
- *   left the config.
+ * - A worker that finished (`terminated`, `pod.worker.terminated`) is stopped, and forgotten once its
+ *   pod left the config.
  * - Dead containers (Go's pod container deletor, cleanUpContainersInPod): each ContainerDied asks the
  *   `containerDeletor` child to remove the older exited instances of that container, keeping
  *   `deadContainersKept`; all of the pod's exited containers go when its content is to be removed
@@ -60,7 +60,7 @@ import { findOrphans, orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain
 import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
 import type { PlegInput } from './pleg.machine.js';
 import type { PodConfigInput } from './pod-config.machine.js';
-import type { PodWorkerInput } from './pod-worker.machine.js';
+import type { PodWorkerInput, PodWorkerTerminatedEvent } from './pod-worker.machine.js';
 import type { ProbeInput } from './probe.machine.js';
 import { subsystemSlot } from './subsystem-slot.js';
 
@@ -127,7 +127,7 @@ export type SyncLoopEvent =
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
   | { type: 'node.pressure.changed'; conditions: PressureCondition[] }
   | { type: 'pod.evict.requested'; podUid: string; gracePeriodSeconds: number; reason: string; message: string; condition?: PodCondition }
-  | { type: `xstate.done.actor.${string}`; output: { podUid?: string } | undefined };
+  | PodWorkerTerminatedEvent;
 
 /** Sent to the `containerDeletor` child: remove the pod's exited containers but the newest `keep` of each name. */
 export interface DeadContainersRemoveRequested {
@@ -439,32 +439,31 @@ export const syncLoopMachine = setup({
         enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, status: event.status, probedStarts, ...(releaseVolumes ? { volumesReleased: true } : {}) } } });
       })],
     },
-    // A pod worker reached `terminated` (its output names the pod).
-    'xstate.done.actor.*': {
+    // A pod worker reached `terminated`.
+    'pod.worker.terminated': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
-        const uid = (event as { output?: { podUid?: string } }).output?.podUid;
+        const uid = event.podUid;
+        // The worker waits in `terminated` to be stopped (a spawned child stays among the children until then).
+        enqueue.stopChild(podWorkerId(uid));
         // The pod's worker is done: nothing of it runs, its volumes and directory can go.
         const volumeManager = system.get('volumeManager') as AnyActorRef | undefined;
-        if (uid !== undefined && volumeManager) enqueue.sendTo(volumeManager, { type: 'volumes.pod.release', podUid: uid, removeDirectory: true });
-        const orphan = uid === undefined ? undefined : context.orphans[uid];
-        if (orphan && uid !== undefined) {
+        if (volumeManager) enqueue.sendTo(volumeManager, { type: 'volumes.pod.release', podUid: uid, removeDirectory: true });
+        const orphan = context.orphans[uid];
+        if (orphan) {
           // An orphan is gone: forgotten, and a source's pod with its uid that waited is added now.
-          enqueue.stopChild(podWorkerId(uid));
           const { [uid]: _done, ...orphans } = context.orphans;
           enqueue.assign({ orphans });
           enqueue('cleanupOrphanedPodCgroups');
           if (orphan.deferred) enqueue.raise({ type: 'pod.config.updated', op: 'ADD', source: orphan.deferred.source, pods: [orphan.deferred.pod] });
           return;
         }
-        const entry = uid === undefined ? undefined : context.pods[uid];
-        if (!entry || uid === undefined) return;
+        const entry = context.pods[uid];
+        if (!entry) return;
         for (const id of probeWorkersOf(uid, entry)) enqueue.stopChild(id);
         if (entry.evicting) {
           const evictionManager = system.get('evictionManager') as AnyActorRef | undefined;
           if (evictionManager) enqueue.sendTo(evictionManager, { type: 'pod.eviction.finished', podUid: uid, evicted: true });
         }
-        // A spawned child that reached its final state stays among the children until stopped.
-        enqueue.stopChild(podWorkerId(uid));
         const { evicting: _answered, ...rest } = entry;
         const terminated: PodEntry = { ...rest, lifecycle: 'terminated', probedStarts: {} };
         if (isPodContentRemovable(terminated, context.sourcesReady)) {

@@ -22,11 +22,12 @@
  *   by the `cleanupOrphanedPodDirectories` effect.
  * Pure: no I/O, no clock reads.
  */
-import { enqueueActions, fromPromise, setup, type AnyActorRef } from 'xstate';
+import { enqueueActions, setup, type AnyActorRef } from 'xstate';
 import type { Pod } from '../domain/pod/types.js';
 import { mountedVolumes, requiresRemount, volumeActorId, volumePluginName, volumeSourceName } from '../domain/volumes/pod-volumes.js';
+import { effectNotProvided, type EffectAnswered } from './answering-effect.js';
 import { subsystemSlot } from './subsystem-slot.js';
-import type { VolumeInput, VolumeOutput, VolumeReport } from './volume.machine.js';
+import type { VolumeInput, VolumeReport } from './volume.machine.js';
 
 export interface VolumeManagerInput {
   /** The per-volume back-off (Go's 500 ms doubling to 2 min 2 s when absent). */
@@ -58,7 +59,7 @@ export type VolumeManagerEvent =
   | { type: 'volumes.pods.known'; podUids: string[] }
   | { type: 'volumes.pod.waitTimedOut'; podUid: string; message: string }
   | VolumeReport
-  | { type: `xstate.done.actor.${string}`; output?: unknown };
+  | EffectAnswered<PodDirectoryOutcome>;
 
 /** Emitted for each failed set-up: what Go's operation executor records as a FailedMount event. */
 export interface VolumeMountFailed {
@@ -88,11 +89,8 @@ export interface PodDirectoryOutcome { removed: string[]; kept: { podUid: string
 
 export const VOLUME_MANAGER_EFFECTS = ['removePodDirectory', 'cleanupOrphanedPodDirectories'] as const;
 
-const notProvided = (name: string) => async (): Promise<never> => {
-  throw new Error(`actor ${name} was not provided`);
-};
-
-const podDirectoryActorId = (uid: string) => `podDirectory:${uid}`;
+const POD_DIRECTORY_PREFIX = 'podDirectory:';
+const podDirectoryActorId = (uid: string) => `${POD_DIRECTORY_PREFIX}${uid}`;
 
 /** Go's message for a volume no plugin can mount (the operation generator's). */
 function noPluginMessage(volumeName: string, source: string): string {
@@ -121,8 +119,8 @@ export const volumeManagerMachine = setup({
   },
   actors: {
     volume: subsystemSlot<VolumeInput>(),
-    removePodDirectory: fromPromise<PodDirectoryOutcome, RemovePodDirectoryInput>(notProvided('removePodDirectory')),
-    cleanupOrphanedPodDirectories: fromPromise<PodDirectoryOutcome, CleanupOrphanedPodDirectoriesInput>(notProvided('cleanupOrphanedPodDirectories')),
+    removePodDirectory: effectNotProvided<PodDirectoryOutcome, RemovePodDirectoryInput>('removePodDirectory'),
+    cleanupOrphanedPodDirectories: effectNotProvided<PodDirectoryOutcome, CleanupOrphanedPodDirectoriesInput>('cleanupOrphanedPodDirectories'),
   },
 }).createMachine({
   id: 'volumeManager',
@@ -239,30 +237,28 @@ export const volumeManagerMachine = setup({
         });
       }),
     },
-    // A volume torn down (`volume:<uid>:<name>`), a pod directory removed, or the orphan sweep done.
-    'xstate.done.actor.*': {
+    // A volume torn down: its machine is stopped (it does not end by itself) and the pod forgets it.
+    'volume.unmounted': {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        const id = event.type.slice('xstate.done.actor.'.length);
-        if (!id.startsWith('volume:')) {
-          // Spawned effects stay among the children until stopped.
-          enqueue.stopChild(id);
-          if (id.startsWith('podDirectory:')) {
-            const uid = id.slice('podDirectory:'.length);
-            if (!context.pods[uid]?.releasing) return;
-            const { [uid]: _gone, ...pods } = context.pods;
-            enqueue.assign({ pods });
-          }
-          return;
-        }
-        const { podUid, volumeName } = (event as { output?: VolumeOutput }).output ?? { podUid: '', volumeName: '' };
-        enqueue.stopChild(id);
-        const entry = context.pods[podUid];
+        enqueue.stopChild(volumeActorId(event.podUid, event.volumeName));
+        const entry = context.pods[event.podUid];
         if (!entry) return;
-        const { [volumeName]: _done, ...volumes } = entry.volumes;
+        const { [event.volumeName]: _done, ...volumes } = entry.volumes;
         const next = { ...entry, volumes };
-        const pods = { ...context.pods, [podUid]: next };
+        const pods = { ...context.pods, [event.podUid]: next };
         enqueue.assign({ pods });
-        if (Object.keys(volumes).length === 0) finishRelease(enqueue, pods, podUid, next);
+        if (Object.keys(volumes).length === 0) finishRelease(enqueue, pods, event.podUid, next);
+      }),
+    },
+    // A pod directory removed, or an orphan sweep done: the effect is stopped (see answering-effect.ts).
+    'effect.answered': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        enqueue.stopChild(event.id);
+        if (!event.id.startsWith(POD_DIRECTORY_PREFIX)) return;
+        const uid = event.id.slice(POD_DIRECTORY_PREFIX.length);
+        if (!context.pods[uid]?.releasing) return;
+        const { [uid]: _gone, ...pods } = context.pods;
+        enqueue.assign({ pods });
       }),
     },
   },

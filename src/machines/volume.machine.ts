@@ -15,7 +15,9 @@
  *   container goes on reading the last content, as in Go) and retries after the back-off.
  * - `unmounting`: the `unmountVolume` effect tears it down (unmount, then remove the directory,
  *   never through a mount point still mounted); a failure retries after the back-off.
- * - `unmounted`: final; output names the pod and volume.
+ * - `unmounted`: torn down; the parent is told `volume.unmounted` and stops the machine. Not a
+ *   final state: a final one would answer as `xstate.done.actor.volume:<uid>:<name>`, a type per
+ *   volume that xstate memoises for good (answering-effect.ts says why that grows).
  * `volume.unmount` is taken in every state: a mount in flight finishes first, then the volume is
  * torn down.
  * Pure: no I/O, no clock reads; every delay is relative and comes from the input or the effect.
@@ -76,9 +78,8 @@ export type VolumeEvent =
 /** Sent to the parent (the volume manager). */
 export type VolumeReport =
   | { type: 'volume.mounted'; podUid: string; volumeName: string; hostPath: string; changed: boolean }
-  | { type: 'volume.mount.failed'; podUid: string; volumeName: string; error: SerializedError; remount: boolean };
-
-export interface VolumeOutput { podUid: string; volumeName: string }
+  | { type: 'volume.mount.failed'; podUid: string; volumeName: string; error: SerializedError; remount: boolean }
+  | { type: 'volume.unmounted'; podUid: string; volumeName: string };
 
 export const VOLUME_EFFECTS = ['mountVolume', 'unmountVolume'] as const;
 
@@ -111,7 +112,6 @@ export const volumeMachine = setup({
     context: {} as VolumeContext,
     events: {} as VolumeEvent,
     input: {} as VolumeInput,
-    output: {} as VolumeOutput,
   },
   actors: {
     mountVolume: fromPromise<MountVolumeOutput, MountVolumeInput>(notProvided('mountVolume')),
@@ -146,6 +146,9 @@ export const volumeMachine = setup({
     takeRemount: assign(({ context, event }) => (event.type === 'volume.remount' ? { pod: event.pod, remountPending: context.requiresRemount } : {})),
     startOperation: assign({ remountPending: false }),
     requestUnmount: assign({ unmountRequested: true }),
+    reportUnmounted: enqueueActions(({ context, enqueue }) => {
+      enqueue.sendParent({ type: 'volume.unmounted', podUid: context.podUid, volumeName: context.volumeName } satisfies VolumeReport);
+    }),
   },
   delays: {
     backoff: ({ context }) => volumeBackoffMs(context.failures, context.backoff),
@@ -219,7 +222,9 @@ export const volumeMachine = setup({
       meta: { description: 'the tear-down failed: tries again after the back-off' },
       after: { unmountBackoff: { target: 'unmounting' } },
     },
-    unmounted: { type: 'final' },
+    unmounted: {
+      meta: { description: 'torn down: the volume manager stops this machine' },
+      entry: 'reportUnmounted',
+    },
   },
-  output: ({ context }) => ({ podUid: context.podUid, volumeName: context.volumeName }),
 });

@@ -62,7 +62,7 @@ function harness(input: Partial<PodWorkerInput> = {}, opts: { volumeManager?: bo
   const syncAnswers: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[] = [];
   const killAnswers: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[] = [];
   const volumeRequests: { type: string; pod?: Pod; podUid?: string; message?: string }[] = [];
-  const state = { runtime: runtimeWith('running'), done: null as unknown };
+  const state = { runtime: runtimeWith('running'), terminated: null as unknown };
 
   const answer = async (queue: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[]) => {
     // The first sync starts with the actor; let the test queue its answer first.
@@ -91,10 +91,12 @@ function harness(input: Partial<PodWorkerInput> = {}, opts: { volumeManager?: bo
         systemId: 'pod:u1',
         src: worker,
         input: { pod: makePod(), ...input },
-        onDone: { actions: ({ event }: { event: { output: unknown } }) => { state.done = event.output; } },
       },
     ],
-    on: { 'pod.status.updated': { actions: ({ event }) => { statuses.push((event as unknown as { status: PodStatus }).status); } } },
+    on: {
+      'pod.status.updated': { actions: ({ event }) => { statuses.push((event as unknown as { status: PodStatus }).status); } },
+      'pod.worker.terminated': { actions: ({ event }) => { state.terminated = { podUid: event['podUid'] }; } },
+    },
   });
   const root = createActor(parent, { clock });
   root.start();
@@ -189,8 +191,8 @@ describe('podWorkerMachine', () => {
     await flush();
     expect(h.syncs).toHaveLength(1);
     expect(h.kills).toEqual([{ pod: makePod('web', { terminationGracePeriodSeconds: 45 }), gracePeriodSeconds: 45 }]);
-    expect(h.workerRef()).toBeUndefined();
-    expect(h.state.done).toEqual({ podUid: 'u1' });
+    expect(h.value()).toBe('terminated');
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
   });
 
   it('kills with the requested grace period, and restarts the kill when a second request shortens it', async () => {
@@ -206,7 +208,7 @@ describe('podWorkerMachine', () => {
     h.send({ type: 'pod.kill.requested', gracePeriodSeconds: 2, reason: 'evicted' });
     await flush();
     expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([20, 2]);
-    expect(h.state.done).toEqual({ podUid: 'u1' });
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
   });
 
   it('ends an eviction with status Failed, reason Evicted and the message, even when a deletion follows (#18)', async () => {
@@ -221,7 +223,7 @@ describe('podWorkerMachine', () => {
     expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([1]);
     expect(h.statuses.at(-1)).toMatchObject({ phase: 'Failed', reason: 'Evicted', message: 'The node was low on resource: memory. ' });
     expect(h.statuses.at(-1)?.conditions?.filter((c) => c.type === 'DisruptionTarget')).toEqual([{ ...condition, lastTransitionTime: expect.any(String) }]);
-    expect(h.state.done).toEqual({ podUid: 'u1' });
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
   });
 
   it('retries a failed kill after the back-off period', async () => {
@@ -235,7 +237,7 @@ describe('podWorkerMachine', () => {
     expect(h.kills).toHaveLength(1);
     await h.advance(1);
     expect(h.kills).toHaveLength(2);
-    expect(h.state.done).toEqual({ podUid: 'u1' });
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
   });
 
   it.each([
@@ -362,7 +364,7 @@ describe('podWorkerMachine', () => {
     expect(h.syncs).toHaveLength(1);
     h.send({ type: 'pod.kill.requested', reason: 'deleted' });
     await flush();
-    expect(h.state.done).toEqual({ podUid: 'u1' });
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
   });
 
   it('reports Failed under Never after a non-zero exit and stays idle', async () => {
@@ -371,7 +373,7 @@ describe('podWorkerMachine', () => {
     await flush();
     expect(h.statuses.at(-1)?.phase).toBe('Failed');
     expect(h.value()).toBe('idle');
-    expect(h.state.done).toBeNull();
+    expect(h.state.terminated).toBeNull();
   });
 
   it('kills the pod when activeDeadlineSeconds passes and reports Failed with DeadlineExceeded, keeping the worker', async () => {
@@ -404,7 +406,7 @@ describe('podWorkerMachine', () => {
     await flush();
     expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([20, 4]);
     expect(h.syncs).toHaveLength(1);
-    expect(h.state.done).toEqual({ podUid: 'u1' });
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
   });
 
   it('ends terminated, not idle, when the pod is deleted while the deadline kill runs', async () => {
@@ -417,7 +419,7 @@ describe('podWorkerMachine', () => {
     h.send({ type: 'pod.spec.updated', pod: { ...makePod('web', { activeDeadlineSeconds: 30 }), metadata: { ...makePod().metadata, deletionTimestamp: '2026-11-22T01:00:31Z' } } });
     slow.resolve(ok());
     await flush();
-    expect(h.state.done).toEqual({ podUid: 'u1' });
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
   });
 
   it('terminates without syncing a pod that arrives already deleted', async () => {
@@ -426,7 +428,7 @@ describe('podWorkerMachine', () => {
     await flush();
     expect(h.syncs).toHaveLength(0);
     expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([7]);
-    expect(h.state.done).toEqual({ podUid: 'u1' });
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
   });
 
   it('kills a runtime-only pod at once with its request, and terminates without a status read or report', async () => {
@@ -436,7 +438,7 @@ describe('podWorkerMachine', () => {
     expect(h.kills).toEqual([{ pod: { metadata: { uid: 'u1', name: '' }, spec: { containers: [] } }, gracePeriodSeconds: 1 }]);
     expect(h.statusReads).toEqual([]);
     expect(h.statuses).toEqual([]);
-    expect(h.state.done).toEqual({ podUid: 'u1' });
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
   });
 
   it('retries the kill of a runtime-only pod until it succeeds', async () => {
@@ -447,22 +449,26 @@ describe('podWorkerMachine', () => {
     await h.advance(10_000);
     expect(h.kills).toHaveLength(2);
     expect(h.statusReads).toEqual([]);
-    expect(h.state.done).toEqual({ podUid: 'u1' });
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
   });
 
-  it('ignores events once terminated (a final state)', async () => {
+  it('ignores events once terminated, as a final state would, until its parent stops it', async () => {
     const h = harness();
     await flush();
     const seen: { value: unknown; status: string }[] = [];
     h.workerRef()?.subscribe((snap: { value: unknown; status: string }) => seen.push({ value: snap.value, status: snap.status }));
     h.send({ type: 'pod.kill.requested', reason: 'deleted' });
     await flush();
-    expect(seen.at(-1)).toEqual({ value: 'terminated', status: 'done' });
-    expect(h.state.done).toEqual({ podUid: 'u1' });
+    expect(seen.at(-1)).toEqual({ value: 'terminated', status: 'active' });
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
     const before = { syncs: h.syncs.length, kills: h.kills.length };
+    const statusesBefore = h.statuses.length;
     h.send({ type: 'pod.spec.updated', pod: makePod('x') });
+    h.send({ type: 'probe.result.changed', container: 'web', probe: 'readiness', result: 'success' } as PodWorkerEvent);
     await h.advance(120_000);
     expect({ syncs: h.syncs.length, kills: h.kills.length }).toEqual(before);
+    expect(h.statuses).toHaveLength(statusesBefore);
+    expect(h.context().pod.metadata.name).not.toBe('x');
   });
 
   it('never loses a kill requested during a status read', async () => {
@@ -472,7 +478,7 @@ describe('podWorkerMachine', () => {
     h.send({ type: 'pod.kill.requested', reason: 'deleted' });
     await flush();
     expect(h.kills).toHaveLength(1);
-    expect(h.state.done).toEqual({ podUid: 'u1' });
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
   });
 });
 
@@ -489,7 +495,7 @@ describe('podWorkerMachine as a graph', () => {
     { type: 'pod.kill.requested', reason: 'deleted' },
     { type: 'pod.spec.updated', pod: makePod('web2') },
   ];
-  const paths = getShortestPaths(podWorkerMachine.provide({ actions: { notifyParent: () => {} } }), {
+  const paths = getShortestPaths(podWorkerMachine.provide({ actions: { notifyParent: () => {}, reportTerminated: () => {} } }), {
     events: events as never,
     input: { pod: makePod() },
     serializeState: (s: { value: unknown; context: PodWorkerContext }) => JSON.stringify([s.value, s.context.killRequest !== null, s.context.syncFailed, s.context.pendingSync]),
@@ -605,7 +611,7 @@ describe('podWorkerMachine waiting for volumes (WaitForAttachAndMount)', () => {
     await flush();
     expect(h.syncs).toHaveLength(0);
     expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([grace]);
-    expect(h.state.done).toEqual({ podUid: 'u1' });
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
     await h.advance(120_000);
     expect(requestTypes(h)).toEqual(['volumes.pod.sync']);
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import { createActor, SimulatedClock } from 'xstate';
 import type { Pod, PodStatus } from '../../src/domain/pod/types.js';
 import type { StatusEffect, StatusEffectResult } from '../../src/domain/status-manager/status-sync.js';
+import { fromAnsweringPromise } from '../../src/machines/answering-effect.js';
 import { STATUS_MANAGER_EFFECTS, statusManagerMachine } from '../../src/machines/status-manager.machine.js';
 import { settle } from '../support/settle.js';
 
@@ -70,7 +71,7 @@ function harness(opts: { auto?: boolean; nodeUid?: string } = {}) {
         return { kind: 'deleteMirrorPod', fullName: effect.fullName, ok: true };
     }
   };
-  const effect = fromPromise<StatusEffectResult, StatusEffect>(({ input }) => {
+  const effect = fromAnsweringPromise<StatusEffectResult, StatusEffect>((input) => {
     calls.push(input);
     if (opts.auto) return Promise.resolve(answer(input));
     return new Promise((resolve) => pending.push({ effect: input, resolve }));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, setup, type AnyActorRef } from 'xstate';
+import { createActor, fromCallback, sendParent, setup, type AnyActorRef } from 'xstate';
 import type { AdmissionNode } from '../../src/domain/pod/admission-node.js';
 import type { Pod } from '../../src/domain/pod/types.js';
 import { syncLoopMachine, type PodAdmissionRejected, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
@@ -13,9 +13,9 @@ const fakePodWorker = setup({
   initial: 'running',
   states: {
     running: { on: { 'pod.kill.requested': { target: 'done', actions: ({ context, event }) => void kills.push({ uid: context.uid, event }) } } },
-    done: { type: 'final' },
+    // As the real worker's `terminated`: it tells the syncLoop, which stops it.
+    done: { entry: sendParent(({ context }) => ({ type: 'pod.worker.terminated', podUid: context.uid })) },
   },
-  output: ({ context }) => ({ podUid: context.uid }),
 });
 
 const idle = fromCallback(() => {});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, setup, type AnyActorRef } from "xstate";
+import { createActor, fromCallback, sendParent, setup, type AnyActorRef } from 'xstate';
 import type { AdmissionNode } from '../../src/domain/pod/admission-node.js';
 import type { Pod, PodStatus } from '../../src/domain/pod/types.js';
 import { syncLoopMachine, type PodAdmissionRejected, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
@@ -31,9 +31,9 @@ const fakePodWorker = setup({
         'pod.kill.requested': { guard: ({ context }) => !context.slowKill, target: 'done', actions: ({ context, event }) => (received[`pod:${context.uid}`] ??= []).push(event) },
       },
     },
-    done: { type: 'final' },
+    // As the real worker's `terminated`: it tells the syncLoop, which stops it.
+    done: { entry: sendParent(({ context }) => ({ type: 'pod.worker.terminated', podUid: context.uid })) },
   },
-  output: ({ context }) => ({ podUid: context.uid }),
 });
 
 const fakeProbe = setup({ types: { input: {} as { podUid: string; container: { name: string }; probe: string } } }).createMachine({

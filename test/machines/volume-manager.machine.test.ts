@@ -14,6 +14,7 @@ import {
   type VolumeMountFailed,
   type VolumeWaitTimedOut,
 } from '../../src/machines/volume-manager.machine.js';
+import { fromAnsweringPromise } from '../../src/machines/answering-effect.js';
 import { volumeMachine, type MountVolumeInput, type MountVolumeOutput, type UnmountVolumeInput, type VolumeContext } from '../../src/machines/volume.machine.js';
 import { deferred, type Deferred } from '../support/deferred.js';
 import { settle } from '../support/settle.js';
@@ -79,11 +80,11 @@ function harness() {
   const manager = volumeManagerMachine.provide({
     actors: {
       volume,
-      removePodDirectory: fromPromise<PodDirectoryOutcome, RemovePodDirectoryInput>(async ({ input }) => {
+      removePodDirectory: fromAnsweringPromise<PodDirectoryOutcome, RemovePodDirectoryInput>(async (input) => {
         removals.push(input);
         return { removed: [input.podUid], kept: [] };
       }),
-      cleanupOrphanedPodDirectories: fromPromise<PodDirectoryOutcome, CleanupOrphanedPodDirectoriesInput>(async ({ input }) => {
+      cleanupOrphanedPodDirectories: fromAnsweringPromise<PodDirectoryOutcome, CleanupOrphanedPodDirectoriesInput>(async (input) => {
         sweeps.push(input);
         return nothingRemoved;
       }),

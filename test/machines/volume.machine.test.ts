@@ -47,7 +47,7 @@ function harness(input: Partial<VolumeInput> = {}) {
   const unmountAnswers: Answer<void>[] = [];
   const fallback: { mount: () => MountVolumeOutput | Error; unmount: () => void | Error } = { mount: () => mountedAt(), unmount: () => undefined };
   const reports: VolumeReport[] = [];
-  const state = { done: null as unknown };
+  const state = { unmounted: null as unknown };
 
   async function answer<T>(queue: Answer<T>[], byDefault: () => T | Error): Promise<T> {
     // The first mount starts with the actor; let the test queue its answer first.
@@ -75,9 +75,9 @@ function harness(input: Partial<VolumeInput> = {}) {
       systemId: 'volume:u1:cfg',
       src: volume,
       input: { pod: makePod(), volumeName: 'cfg', plugin: 'kubernetes.io/configmap', requiresRemount: true, ...input },
-      onDone: { actions: ({ event }) => { state.done = event.output; } },
     },
     on: {
+      'volume.unmounted': { actions: ({ event }) => { state.unmounted = { podUid: event['podUid'], volumeName: event['volumeName'] }; } },
       'volume.mounted': { actions: ({ event }) => { reports.push(event as unknown as VolumeReport); } },
       'volume.mount.failed': { actions: ({ event }) => { reports.push(event as unknown as VolumeReport); } },
     },
@@ -238,13 +238,13 @@ describe('volumeMachine', () => {
     expect(h.context().failures).toBe(0);
   });
 
-  it('tears a mounted volume down on volume.unmount and ends with its pod and name', async () => {
+  it('tears a mounted volume down on volume.unmount and tells its parent the pod and name', async () => {
     const h = harness();
     await flush();
     h.send({ type: 'volume.unmount' });
     await flush();
     expect(h.unmounts).toEqual([{ atMs: 0, input: { podUid: 'u1', volumeName: 'cfg', plugin: 'kubernetes.io/configmap' } }]);
-    expect(h.state.done).toEqual({ podUid: 'u1', volumeName: 'cfg' });
+    expect(h.state.unmounted).toEqual({ podUid: 'u1', volumeName: 'cfg' });
   });
 
   it('tears a backing-off volume down at once, without mounting again', async () => {
@@ -255,7 +255,7 @@ describe('volumeMachine', () => {
     h.send({ type: 'volume.unmount' });
     await flush();
     expect(h.unmounts).toHaveLength(1);
-    expect(h.state.done).toEqual({ podUid: 'u1', volumeName: 'cfg' });
+    expect(h.state.unmounted).toEqual({ podUid: 'u1', volumeName: 'cfg' });
     await h.advance(10_000);
     expect(h.mounts).toHaveLength(1);
   });
@@ -277,7 +277,7 @@ describe('volumeMachine', () => {
     await flush();
     expect(h.mounts).toHaveLength(1);
     expect(h.unmounts).toHaveLength(1);
-    expect(h.state.done).toEqual({ podUid: 'u1', volumeName: 'cfg' });
+    expect(h.state.unmounted).toEqual({ podUid: 'u1', volumeName: 'cfg' });
   });
 
   it('retries a failed tear-down after the back-off', async () => {
@@ -296,7 +296,7 @@ describe('volumeMachine', () => {
     expect(h.unmounts).toHaveLength(2);
     await h.advance(1);
     expect(h.unmounts.map((u) => u.atMs)).toEqual([0, 500, 1500]);
-    expect(h.state.done).toEqual({ podUid: 'u1', volumeName: 'cfg' });
+    expect(h.state.unmounted).toEqual({ podUid: 'u1', volumeName: 'cfg' });
   });
 
   it('backs a tear-down off on its own count, not on the failed mounts before it (Go resets the back-off per operation)', async () => {
@@ -337,6 +337,7 @@ describe('volumeMachine as a graph', () => {
         refreshAfterMs: (event as { output?: MountVolumeOutput }).output?.refreshAfterMs ?? null,
       })),
       recordMountFailure: assign(({ context }) => ({ failures: context.failures + 1 })),
+      reportUnmounted: () => {},
     },
   });
   const paths = getShortestPaths(alone, {

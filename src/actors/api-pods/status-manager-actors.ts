@@ -8,8 +8,8 @@
  *   CreateMirrorPod checks the same).
  * - deleteMirrorPod: grace 0 with the UID precondition; NotFound is fine.
  */
-import { fromPromise } from 'xstate';
 import { KubeletError, serializeError } from '../../domain/errors.js';
+import { fromAnsweringPromise } from '../../machines/answering-effect.js';
 import { CONFIG_MIRROR_ANNOTATION } from '../../domain/pod-config/types.js';
 import type { StatusEffect, StatusEffectResult } from '../../domain/status-manager/status-sync.js';
 import type { Logger } from '../../log.js';
@@ -27,7 +27,7 @@ export interface StatusManagerActorDeps {
 
 export function createStatusManagerActors({ pods, logger }: StatusManagerActorDeps) {
   return {
-    patchPodStatus: fromPromise<StatusEffectResult, EffectOf<'patchPodStatus'>>(async ({ input }) => {
+    patchPodStatus: fromAnsweringPromise<StatusEffectResult, EffectOf<'patchPodStatus'>>(async (input) => {
       try {
         const stored = await pods.patchPodStatus(input.namespace, input.name, input.patch);
         logger.debug({ pod: `${input.namespace}/${input.name}`, podUid: input.podUid, version: input.version }, 'Status for pod updated successfully');
@@ -37,7 +37,7 @@ export function createStatusManagerActors({ pods, logger }: StatusManagerActorDe
         return { kind: 'patchPodStatus', podUid: input.podUid, version: input.version, ok: false, error: serializeError(err) };
       }
     }),
-    deletePod: fromPromise<StatusEffectResult, EffectOf<'deletePod'>>(async ({ input }) => {
+    deletePod: fromAnsweringPromise<StatusEffectResult, EffectOf<'deletePod'>>(async (input) => {
       try {
         await pods.deletePod(input.namespace, input.name, { gracePeriodSeconds: 0, uid: input.uid });
         logger.info({ pod: `${input.namespace}/${input.name}`, podUid: input.podUid }, 'Pod fully terminated and removed from etcd');
@@ -48,7 +48,7 @@ export function createStatusManagerActors({ pods, logger }: StatusManagerActorDe
         return { kind: 'deletePod', podUid: input.podUid, ok: false, error: serializeError(err) };
       }
     }),
-    createMirrorPod: fromPromise<StatusEffectResult, EffectOf<'createMirrorPod'>>(async ({ input }) => {
+    createMirrorPod: fromAnsweringPromise<StatusEffectResult, EffectOf<'createMirrorPod'>>(async (input) => {
       const namespace = input.pod.metadata.namespace ?? 'default';
       const wantedHash = input.pod.metadata.annotations?.[CONFIG_MIRROR_ANNOTATION];
       try {
@@ -72,7 +72,7 @@ export function createStatusManagerActors({ pods, logger }: StatusManagerActorDe
         return { kind: 'createMirrorPod', fullName: input.fullName, ok: false, error: serializeError(err) };
       }
     }),
-    deleteMirrorPod: fromPromise<StatusEffectResult, EffectOf<'deleteMirrorPod'>>(async ({ input }) => {
+    deleteMirrorPod: fromAnsweringPromise<StatusEffectResult, EffectOf<'deleteMirrorPod'>>(async (input) => {
       try {
         await pods.deletePod(input.namespace, input.name, { gracePeriodSeconds: 0, uid: input.uid });
         logger.info({ pod: `${input.namespace}/${input.name}`, podUid: input.uid }, 'Deleted mirror pod');

@@ -46,8 +46,9 @@ export class ProbeMetricsCollector {
     }
     if (!id.startsWith('probe:')) return;
     if (ev.type === '@xstate.snapshot') {
-      const snap = ev.snapshot as { status?: string; context?: { podUid?: string; container?: { name?: string }; probe?: ProbeType } };
-      if (snap.status !== undefined && snap.status !== 'active') {
+      const snap = ev.snapshot as { status?: string; value?: unknown; context?: { podUid?: string; container?: { name?: string }; probe?: ProbeType } };
+      // `stopped` is where a liveness or startup worker ends when its pod terminates (its parent stops it later).
+      if ((snap.status !== undefined && snap.status !== 'active') || snap.value === 'stopped') {
         this.workers.delete(id);
         this.attemptStarts.delete(id);
       } else if (!this.workers.has(id) && snap.context) this.addWorker(id, snap.context);

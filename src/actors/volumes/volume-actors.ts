@@ -6,6 +6,7 @@
  */
 import { fromPromise } from 'xstate';
 import type { Logger } from '../../log.js';
+import { fromAnsweringPromise } from '../../machines/answering-effect.js';
 import type { MountVolumeInput, MountVolumeOutput, UnmountVolumeInput } from '../../machines/volume.machine.js';
 import type { CleanupOrphanedPodDirectoriesInput, PodDirectoryOutcome, RemovePodDirectoryInput } from '../../machines/volume-manager.machine.js';
 import type { PodDirectoryCleanup, VolumePlugins } from '../../ports/volumes.js';
@@ -21,9 +22,9 @@ export function createVolumeActors(plugins: () => VolumePlugins, logger: Logger)
   return {
     mountVolume: fromPromise<MountVolumeOutput, MountVolumeInput>(({ input }) => plugins().setUp(input.pod, input.volumeName, { remount: input.remount })),
     unmountVolume: fromPromise<void, UnmountVolumeInput>(({ input }) => plugins().tearDown(input.podUid, input.volumeName, input.plugin)),
-    removePodDirectory: fromPromise<PodDirectoryOutcome, RemovePodDirectoryInput>(({ input }) =>
+    removePodDirectory: fromAnsweringPromise<PodDirectoryOutcome, RemovePodDirectoryInput>((input) =>
       plugins().removePodDirectory(input.podUid).then(reportKept, (error: unknown) => failed([input.podUid], error))),
-    cleanupOrphanedPodDirectories: fromPromise<PodDirectoryOutcome, CleanupOrphanedPodDirectoriesInput>(({ input }) =>
+    cleanupOrphanedPodDirectories: fromAnsweringPromise<PodDirectoryOutcome, CleanupOrphanedPodDirectoriesInput>((input) =>
       plugins().cleanupOrphanedPodDirectories(input.keep).then(reportKept, (error: unknown) => failed(['*'], error))),
   };
 }

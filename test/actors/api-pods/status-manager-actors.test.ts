@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createActor, toPromise } from 'xstate';
+import { outputOf } from '../../support/answer-of.js';
 import { createStatusManagerActors } from '../../../src/actors/api-pods/status-manager-actors.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
@@ -39,7 +39,7 @@ describe('status manager actors', () => {
   it('deletes with grace 0 and the uid precondition; a pod already gone counts as deleted', async () => {
     const fake = fakePods({ delete: () => { throw new KubeletError('KLT_ERR_API_NOT_FOUND', 'gone'); } });
     const actors = createStatusManagerActors({ pods: fake.pods, logger });
-    const result = await toPromise(createActor(actors.deletePod, { input: { kind: 'deletePod', podUid: 'u', namespace: 'ns', name: 'p', uid: 'u' } }).start());
+    const result = await outputOf(actors.deletePod, { kind: 'deletePod', podUid: 'u', namespace: 'ns', name: 'p', uid: 'u' });
     expect(result).toEqual({ kind: 'deletePod', podUid: 'u', ok: true });
     expect(fake.calls).toEqual([['delete', 'ns', 'p', { gracePeriodSeconds: 0, uid: 'u' }]]);
   });
@@ -47,7 +47,7 @@ describe('status manager actors', () => {
   it('answers a failed patch as data, with the error code', async () => {
     const fake = fakePods({ patch: () => { throw new KubeletError('KLT_ERR_API_UNAVAILABLE', 'refused', { retryable: true }); } });
     const actors = createStatusManagerActors({ pods: fake.pods, logger });
-    const result = await toPromise(createActor(actors.patchPodStatus, { input: { kind: 'patchPodStatus', podUid: 'u', version: 2, namespace: 'ns', name: 'p', patch: {} } }).start());
+    const result = await outputOf(actors.patchPodStatus, { kind: 'patchPodStatus', podUid: 'u', version: 2, namespace: 'ns', name: 'p', patch: {} });
     expect(result).toMatchObject({ kind: 'patchPodStatus', podUid: 'u', version: 2, ok: false, error: { code: 'KLT_ERR_API_UNAVAILABLE', retryable: true } });
   });
 
@@ -55,7 +55,7 @@ describe('status manager actors', () => {
     const existing = { ...mirrorPod, metadata: { ...mirrorPod.metadata, uid: 'm1' } } as unknown as KubeObject;
     const fake = fakePods({ create: () => { throw new KubeletError('KLT_ERR_API_ALREADY_EXISTS', 'exists'); }, get: () => existing });
     const actors = createStatusManagerActors({ pods: fake.pods, logger });
-    const result = await toPromise(createActor(actors.createMirrorPod, { input: { kind: 'createMirrorPod', fullName: 'etcd_kube-system', pod: mirrorPod } }).start());
+    const result = await outputOf(actors.createMirrorPod, { kind: 'createMirrorPod', fullName: 'etcd_kube-system', pod: mirrorPod });
     expect(result).toMatchObject({ kind: 'createMirrorPod', ok: true, pod: { metadata: { uid: 'm1' } } });
     const sent = fake.calls[0]![2] as KubeObject;
     expect('uid' in sent.metadata).toBe(false);
@@ -65,7 +65,7 @@ describe('status manager actors', () => {
     const other = { ...mirrorPod, metadata: { ...mirrorPod.metadata, uid: 'm1', annotations: { 'kubernetes.io/config.mirror': 'h0' } } } as unknown as KubeObject;
     const fake = fakePods({ create: () => { throw new KubeletError('KLT_ERR_API_ALREADY_EXISTS', 'exists'); }, get: () => other });
     const actors = createStatusManagerActors({ pods: fake.pods, logger });
-    const result = await toPromise(createActor(actors.createMirrorPod, { input: { kind: 'createMirrorPod', fullName: 'etcd_kube-system', pod: mirrorPod } }).start());
+    const result = await outputOf(actors.createMirrorPod, { kind: 'createMirrorPod', fullName: 'etcd_kube-system', pod: mirrorPod });
     expect(result).toMatchObject({ kind: 'createMirrorPod', ok: false, error: { code: 'KLT_ERR_API_ALREADY_EXISTS' } });
   });
 });

@@ -56,19 +56,19 @@ beforeEach(() => {
  */
 function start(opts: { withPleg?: boolean } = {}) {
   const statuses: PodStatus[] = [];
-  const done: unknown[] = [];
+  const terminated: unknown[] = [];
   const parent = createMachine({
     invoke: [
       {
         id: 'pod:uid-1', systemId: 'pod:uid-1',
         src: podWorkerMachine.provide({ actors: createPodWorkerActors(manager, clock) }),
         input: { pod, hostIP: '192.168.1.5', runtimeName: 'fake' },
-        onDone: { actions: ({ event }) => { done.push(event.output); } },
       },
       ...(opts.withPleg ? [{ id: 'pleg', systemId: 'pleg', src: plegMachine.provide({ actors: createPlegActors(cri, clock) }), input: {} }] : []),
     ],
     on: {
       'pod.status.updated': { actions: ({ event }) => { statuses.push((event as unknown as { status: PodStatus }).status); } },
+      'pod.worker.terminated': { actions: ({ event }) => { terminated.push({ podUid: event['podUid'] }); } },
       'pleg.events': {
         guard: ({ event }) => (event as unknown as PlegEventsEvent).events.some((e) => e.podUid === 'uid-1'),
         actions: sendTo('pod:uid-1', { type: 'pod.sync.requested', reason: 'pleg' }),
@@ -80,7 +80,7 @@ function start(opts: { withPleg?: boolean } = {}) {
   worker = () => root.system.get('pod:uid-1') as AnyActorRef | undefined;
   pleg = () => root.system.get('pleg') as AnyActorRef | undefined;
   const send = (e: PodWorkerEvent) => worker()?.send(e);
-  return { statuses, done, send };
+  return { statuses, terminated, send };
 }
 
 describe('createPodWorkerActors', () => {
@@ -132,7 +132,7 @@ describe('createPodWorkerActors', () => {
     await flush();
     expect(cri.calls.filter((c) => c.startsWith('stopContainer') || c.startsWith('stopPodSandbox'))).toHaveLength(2);
     expect([...cri.sandboxes.values()].every((s) => s.state === 'SANDBOX_NOTREADY')).toBe(true);
-    expect(w.done).toEqual([{ podUid: 'uid-1' }]);
+    expect(w.terminated).toEqual([{ podUid: 'uid-1' }]);
     expect(w.statuses.at(-1)?.containerStatuses?.[0]?.state?.terminated).toBeDefined();
   });
 });
