@@ -29,7 +29,7 @@ export class MetricsCollector {
     const id = this.stableId(ev.actorRef as AnyActorRef);
     if (ev.type === '@xstate.event' && id === 'syncLoop') this.onSyncLoopEvent(ev.event);
     if (ev.type !== '@xstate.snapshot') return;
-    const snap = ev.snapshot as { value?: unknown; context?: Record<string, unknown> };
+    const snap = ev.snapshot as { value?: unknown; status?: string; context?: Record<string, unknown> };
     if (id === 'pleg') {
       const count = Number(snap.context?.relistCount ?? 0);
       const ms = snap.context?.lastRelistDurationMs;
@@ -39,7 +39,7 @@ export class MetricsCollector {
       // The pod worker's `syncing` is a top-level state: a string compare, no serialising per event.
       const syncing = snap.value === 'syncing' || (typeof snap.value === 'object' && snap.value !== null && 'syncing' in snap.value);
       const since = this.syncingSince.get(id);
-      const active = (snap as { status?: string }).status === 'active';
+      const active = snap.status === 'active';
       if (syncing && since === undefined && active) this.syncingSince.set(id, this.clock.now());
       if (!syncing && since !== undefined) {
         recordMs(this.podWorkerSync, this.clock.now() - since);
