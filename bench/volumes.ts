@@ -37,7 +37,8 @@
  * KUBELET_BENCH_KEEP_JOURNAL=DIR copies each run's event log there (for a look at where a start's time went);
  * the directory is made if missing.
  * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon there (bench/cluster.ts), and each
- * burst's span is printed on the monotonic clock the profile's timestamps count on, to cut it by.
+ * burst's span and the idle window's are printed on the monotonic clock the profile's timestamps
+ * count on, to cut it by.
  * KUBELET_BENCH_V8_FLAGS='--flag ...': V8 options for the daemon after its own (bench/cluster.ts).
  * The daemon's root dir is made under os.tmpdir(): TMPDIR=DIR puts it on another file system. The
  * bench prints which one it is: an ext4 without a journal (this machine's root) spends 0.5–1 ms of
@@ -281,11 +282,13 @@ async function fleetRun(
   const main0 = mainThreadCpuSeconds(kubelet.pid);
   const rss: number[] = [];
   const idleEnd = performance.now() + IDLE_MS;
+  const idleStartUs = process.hrtime.bigint() / 1000n;
   while (performance.now() < idleEnd) {
     rss.push(rssMiB(kubelet.pid));
     await sleep(Math.min(5000, Math.max(0, idleEnd - performance.now())));
   }
   rss.push(rssMiB(kubelet.pid));
+  if (process.env.KUBELET_BENCH_CPU_PROF) process.stdout.write(`volumes: idle of pid ${kubelet.pid}: ${idleStartUs} to ${process.hrtime.bigint() / 1000n} us\n`);
   const cpu = cpuSeconds(kubelet.pid) - cpu0;
   const main = mainThreadCpuSeconds(kubelet.pid) - main0;
   Object.assign(out, {

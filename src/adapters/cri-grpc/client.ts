@@ -19,6 +19,7 @@ import {
 } from './deadlines.js';
 import { parseCriEndpoint, type CriEndpoint } from './endpoint.js';
 import { createImageService } from './image-service.js';
+import { listAnswerShape } from './list-answer-shape.js';
 import { loadCriProto } from './proto.js';
 import { decodingRepeatedAnswers } from './repeated-answers.js';
 import { createRuntimeService, type GrpcCriRuntimeService } from './runtime-service.js';
@@ -57,12 +58,15 @@ const CHANNEL_OPTIONS: grpc.ChannelOptions = {
   'grpc.max_reconnect_backoff_ms': 3_000,
 };
 
-/** The lists a relist asks for every second: their repeated answers are not decoded again. */
+/** The lists a relist asks for every second: their repeated entries are not decoded again. */
 const RELIST_METHODS = ['ListPodSandbox', 'ListContainers'] as const;
 let relistAwareService: RuntimeServiceDefinition | undefined;
 
 function runtimeServiceForClients(): RuntimeServiceDefinition {
-  relistAwareService ??= decodingRepeatedAnswers(loadCriProto().runtimeService, RELIST_METHODS);
+  if (relistAwareService) return relistAwareService;
+  const { runtimeService, definition } = loadCriProto();
+  const lists = Object.fromEntries(RELIST_METHODS.map((method) => [method, listAnswerShape(definition, 'runtime.v1.RuntimeService', method)]));
+  relistAwareService = decodingRepeatedAnswers(runtimeService, lists);
   return relistAwareService;
 }
 

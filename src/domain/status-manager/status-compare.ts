@@ -84,6 +84,19 @@ export function statusMergePatch(uid: string, previous: PodStatus | null | undef
  */
 export function isStatusReflected(ours: PodStatus, api: PodStatus | null | undefined): boolean {
   if (!api) return false;
+  // The 10 s resync asks this of every pod, and on a quiet node of the very same two statuses (they
+  // are replaced, never changed in place): a node of 110 pods spent ~0.05 s a minute comparing them.
+  const remembered = reflectedBefore.get(ours);
+  if (remembered?.api === api) return remembered.reflected;
+  const reflected = projectedIsSame(ours, api);
+  reflectedBefore.set(ours, { api, reflected });
+  return reflected;
+}
+
+/** isStatusReflected's last answer for a status of ours, and the API server's status it was about. */
+const reflectedBefore = new WeakMap<PodStatus, { api: PodStatus; reflected: boolean }>();
+
+function projectedIsSame(ours: PodStatus, api: PodStatus): boolean {
   const projected: Record<string, unknown> = {};
   for (const key of Object.keys(ours) as (keyof PodStatus)[]) {
     if (ours[key] === undefined) continue;

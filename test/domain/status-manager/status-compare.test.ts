@@ -66,6 +66,19 @@ describe('isStatusReflected', () => {
     expect(isStatusReflected(ours, { phase: 'Running', conditions: [{ type: 'Ready', status: 'False' }] })).toBe(false);
     expect(isStatusReflected(ours, null)).toBe(false);
   });
+
+  it('answers again for the same two status objects without comparing them, and anew for another', () => {
+    const status: PodStatus = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
+    const api: PodStatus = { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] };
+    expect(isStatusReflected(status, api)).toBe(true);
+    const moved: PodStatus = { phase: 'Failed', conditions: [{ type: 'Ready', status: 'True' }] };
+    expect(isStatusReflected(status, moved)).toBe(false);
+    expect(isStatusReflected(status, api)).toBe(true);
+    // Statuses are replaced, never changed in place: one changed in place is not looked at again.
+    api.phase = 'Pending';
+    expect(isStatusReflected(status, api)).toBe(true);
+    expect(isStatusReflected(status, { ...api })).toBe(false);
+  });
 });
 
 describe('keepTransitionTimes and startTime', () => {

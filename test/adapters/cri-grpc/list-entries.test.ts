@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { listEntries } from '../../../src/adapters/cri-grpc/list-entries.js';
+import { loadCriProto } from '../../../src/adapters/cri-grpc/proto.js';
+
+/** PodSandbox's map fields: labels (5) and annotations (6). */
+const MAPS = new Set([5, 6]);
+
+const list = loadCriProto().runtimeService.ListPodSandbox;
+const sandbox = (id: string, labels: Record<string, string> = {}) => ({
+  id, metadata: { name: id, uid: `uid-${id}`, namespace: 'default', attempt: 0 }, state: 'SANDBOX_READY', created_at: '1', labels,
+});
+
+describe('listEntries', () => {
+  it('splits a list answer into spans that each decode as an answer of that one entry', () => {
+    // One entry over 127 bytes, so its length takes a two-byte varint.
+    const items = [sandbox('a'), sandbox('b', { big: 'x'.repeat(300) }), sandbox('c')];
+    const bytes = list.responseSerialize({ items });
+    const spans = listEntries(bytes, MAPS)!;
+    expect(spans.spans).toHaveLength(3);
+    expect(spans.spans.map((span) => list.responseDeserialize(span).items.map((item) => item.id))).toEqual([['a'], ['b'], ['c']]);
+    expect(Buffer.concat(spans.spans).equals(bytes)).toBe(true);
+    expect(new Set(spans.keys).size).toBe(3);
+  });
+
+  it('keys an entry by its fields, its map pairs in any order', () => {
+    const key = (labels: Record<string, string>, annotations: Record<string, string> = {}) =>
+      listEntries(list.responseSerialize({ items: [sandbox('a', labels)].map((s) => ({ ...s, annotations })) }), MAPS)!.keys[0];
+    expect(key({ x: '1', y: '2' }, { p: 'q', r: 's' })).toBe(key({ y: '2', x: '1' }, { r: 's', p: 'q' }));
+    expect(key({ x: '1', y: '2' })).not.toBe(key({ x: '1', y: '3' }));
+    // A label is not an annotation.
+    expect(key({ x: '1' })).not.toBe(key({}, { x: '1' }));
+    // Without the map fields named, the order counts.
+    const plainKey = (labels: Record<string, string>) => listEntries(list.responseSerialize({ items: [sandbox('a', labels)] }), new Set())!.keys[0];
+    expect(plainKey({ x: '1', y: '2' })).not.toBe(plainKey({ y: '2', x: '1' }));
+  });
+
+  it('finds no entries in an empty answer', () => {
+    expect(listEntries(Buffer.alloc(0), MAPS)).toEqual({ spans: [], keys: [] });
+  });
+
+  it('gives up on any other field and on a length past the end', () => {
+    const bytes = list.responseSerialize({ items: [sandbox('a')] });
+    expect(listEntries(Buffer.concat([bytes, Buffer.from([0x10, 0x01])]), MAPS)).toBeUndefined();
+    expect(listEntries(bytes.subarray(0, bytes.length - 1), MAPS)).toBeUndefined();
+    expect(listEntries(Buffer.from([0x0a]), MAPS)).toBeUndefined();
+    // An entry whose own fields run past its length.
+    expect(listEntries(Buffer.from([0x0a, 0x02, 0x0a, 0x05]), MAPS)).toBeUndefined();
+    expect(listEntries(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), MAPS)).toBeUndefined();
+  });
+});
