@@ -48,7 +48,8 @@ function readField(bytes: Buffer, at: number, end: number): { number: number; en
   switch (key % 8) {
     case 0: {
       next = valueAt;
-      while (next < end && bytes[next]! >= 0x80 && next - valueAt < MAX_VARINT_BYTES) next++;
+      while (next < end && bytes[next]! >= 0x80) next++;
+      if (next >= end || next - valueAt >= MAX_VARINT_BYTES) return undefined;
       next++;
       break;
     }

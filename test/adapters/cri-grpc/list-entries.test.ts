@@ -43,6 +43,10 @@ describe('listEntries', () => {
     expect(listEntries(Buffer.concat([bytes, Buffer.from([0x10, 0x01])]), MAPS)).toBeUndefined();
     expect(listEntries(bytes.subarray(0, bytes.length - 1), MAPS)).toBeUndefined();
     expect(listEntries(Buffer.from([0x0a]), MAPS)).toBeUndefined();
+    // An entry with a varint field of 11 bytes, or one cut short.
+    expect(listEntries(Buffer.from([0x0a, 0x0c, 0x38, ...Array<number>(10).fill(0x80), 0x01]), MAPS)).toBeUndefined();
+    expect(listEntries(Buffer.from([0x0a, 0x02, 0x38, 0x80]), MAPS)).toBeUndefined();
+    expect(listEntries(Buffer.from([0x0a, 0x03, 0x38, 0x80, 0x01]), MAPS)?.spans).toHaveLength(1);
     // An entry whose own fields run past its length.
     expect(listEntries(Buffer.from([0x0a, 0x02, 0x0a, 0x05]), MAPS)).toBeUndefined();
     expect(listEntries(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), MAPS)).toBeUndefined();
