@@ -225,6 +225,8 @@ export const volumeMachine = setup({
     unmounted: {
       meta: { description: 'torn down: the volume manager stops this machine' },
       entry: 'reportUnmounted',
+      // Until it is stopped every event ends here, as in a final state: the root's would take a remount.
+      on: { '*': {} },
     },
   },
 });

@@ -247,6 +247,21 @@ describe('volumeMachine', () => {
     expect(h.state.unmounted).toEqual({ podUid: 'u1', volumeName: 'cfg' });
   });
 
+  it('takes no event once unmounted, as a final state would', async () => {
+    const h = harness();
+    await flush();
+    h.send({ type: 'volume.unmount' });
+    await flush();
+    expect(h.value()).toBe('unmounted');
+    const before = h.context();
+    h.send({ type: 'volume.remount', pod: makePod() });
+    h.send({ type: 'volume.unmount' });
+    await h.advance(10_000);
+    expect(h.context()).toBe(before);
+    expect(h.mounts).toHaveLength(1);
+    expect(h.unmounts).toHaveLength(1);
+  });
+
   it('tears a backing-off volume down at once, without mounting again', async () => {
     const h = harness();
     h.fallback.mount = () => failure();
