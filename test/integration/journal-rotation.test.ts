@@ -1,11 +1,11 @@
 /**
- * A long run's journal (issue 13 item 5): segments rotate and the oldest are deleted, so the log no
- * longer starts at record 1; the daemon journals a checkpoint (the whole system's persisted
- * snapshot) after each rotation, and `kubelet-ts replay` starts from one. The real binary on the
+ * A long run's journal: segments rotate and the oldest are deleted, so the log no longer starts at
+ * record 1; the daemon journals a checkpoint (the whole system's persisted snapshot) after each
+ * rotation, the segment holds it before it may rotate again, and `kubelet-ts replay` starts from one. The real binary on the
  * embedded runtime with 8 KiB segments (smaller than a checkpoint: each segment holds one and what follows) (KUBELET_TS_EVENT_LOG_SEGMENT_BYTES), 8 kept.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
@@ -41,11 +41,21 @@ describe('a journal whose first segments were rotated away', () => {
     await kubelet?.dispose();
   }, 30_000);
 
-  it('starts past record 1 and holds checkpoints (one after each batch of writes that rotated)', () => {
+  it('starts past record 1 and holds a checkpoint in every segment but the oldest kept, however the writes were batched', () => {
     const { records } = readJournal(log);
     expect(records[0]!.seq).toBeGreaterThan(1);
+    const active = realpathSync(log);
+    const rotated = readdirSync(join(kubelet.root, 'events'))
+      .map((name) => ({ name, n: Number(/\.jsonl\.(\d+)$/.exec(name)?.[1] ?? NaN) }))
+      .filter((f) => join(kubelet.root, 'events', f.name).startsWith(active) && Number.isFinite(f.n))
+      .sort((a, b) => a.n - b.n);
+    expect(rotated.length).toBe(7);
+    for (const f of [...rotated.slice(1).map((r) => r.name), active.split('/').at(-1)!]) {
+      const lines = readFileSync(join(kubelet.root, 'events', f), 'utf8').split('\n').filter((l) => l.includes('"type":"checkpoint"'));
+      expect(lines.length, f).toBeGreaterThanOrEqual(1);
+    }
     const checkpoints = records.filter((r) => r.type === 'checkpoint');
-    expect(checkpoints.length).toBeGreaterThanOrEqual(2);
+    expect(checkpoints.length).toBeGreaterThanOrEqual(7);
     expect(checkpoints[0]).toMatchObject({ actor: 'supervisor', kind: 'derived', name: 'checkpoint', payload: { snapshot: { status: 'active' } } });
   });
 

@@ -10,6 +10,11 @@
  *   counts up from 1) and a new PATH starts with a copy of the header (`segment` n+1). Only the newest
  *   `maxSegments` files are kept. A segment holds at least one line besides its header, so a line
  *   longer than a segment (a checkpoint) is written whole instead of rotating for ever.
+ * - With `onRotate` (the daemon queues a checkpoint there), a new segment does not rotate again
+ *   until that checkpoint is in it: a large batch may overfill it, but every rotated segment holds
+ *   a checkpoint, so the kept files replay alone however the writes were batched. Should no
+ *   checkpoint be queued by the end of the next batch (none is made before the supervisor starts),
+ *   the hold ends there.
  * - A crash leaves at most the last line torn: lines are written whole, in order, and never rewritten.
  * - Every file is the owner's alone (0600, set on the open file so an older 0644 file is fixed too):
  *   the journal holds pod specs, node names and the command line (issue 14, item 10).
@@ -36,15 +41,22 @@ export interface FileSinkOptions {
   onRotate?: () => void;
 }
 
+interface QueuedLine {
+  text: string;
+  checkpoint: boolean;
+}
+
 export class FileJournalSink implements JournalSink {
   private header: JournalHeader | null = null;
-  private queue: string[] = [];
+  private queue: QueuedLine[] = [];
   private handle: FileHandle | null = null;
   private writing: Promise<void> | null = null;
   private bytesInSegment = 0;
   private headerBytes = 0;
   private segment = 1;
   private failed = false;
+  /** A rotation asked for a checkpoint that is not written yet: do not rotate again before it is. */
+  private awaitingCheckpoint = false;
   private readonly maxSegmentBytes: number;
   private readonly maxSegments: number;
   /** A pod source's unchanged pods written as references to its previous snapshot (snapshot-refs.ts). */
@@ -75,8 +87,8 @@ export class FileJournalSink implements JournalSink {
 
   append(record: JournalRecord): void {
     if (this.failed) return;
-    const line = JSON.stringify(this.snapshots.compact(record)) + '\n';
-    this.queue.push(line);
+    const text = JSON.stringify(this.snapshots.compact(record)) + '\n';
+    this.queue.push({ text, checkpoint: record.type === 'checkpoint' });
     if (this.header) this.schedule();
   }
 
@@ -108,17 +120,22 @@ export class FileJournalSink implements JournalSink {
       let chunk: string[] = [];
       let chunkBytes = 0;
       for (const line of lines) {
-        const n = Buffer.byteLength(line);
-        if (this.bytesInSegment + chunkBytes + n > this.maxSegmentBytes && this.bytesInSegment + chunkBytes > this.headerBytes) {
+        const n = Buffer.byteLength(line.text);
+        const full = this.bytesInSegment + chunkBytes + n > this.maxSegmentBytes && this.bytesInSegment + chunkBytes > this.headerBytes;
+        if (full && !this.awaitingCheckpoint) {
           await this.write(chunk.join(''));
           chunk = [];
           chunkBytes = 0;
           await this.rotate();
         }
-        chunk.push(line);
+        if (line.checkpoint) this.awaitingCheckpoint = false;
+        chunk.push(line.text);
         chunkBytes += n;
       }
       if (chunk.length > 0) await this.write(chunk.join(''));
+      // onRotate queues its checkpoint synchronously, so it is in the next batch at the latest; if
+      // none is queued now, none is coming.
+      if (this.awaitingCheckpoint && !this.queue.some((l) => l.checkpoint)) this.awaitingCheckpoint = false;
     } catch (err) {
       this.failed = true;
       this.opts.onError?.(new KubeletError('KLT_ERR_JOURNAL_IO', `cannot write the event log ${this.opts.path}`, { cause: err }));
@@ -144,7 +161,10 @@ export class FileJournalSink implements JournalSink {
     await this.handle.chmod(FILE_MODE);
     await this.handle.write(header);
     this.bytesInSegment = this.headerBytes = Buffer.byteLength(header);
-    this.opts.onRotate?.();
+    if (this.opts.onRotate) {
+      this.awaitingCheckpoint = true;
+      this.opts.onRotate();
+    }
   }
 }
 

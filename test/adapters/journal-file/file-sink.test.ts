@@ -59,6 +59,36 @@ describe('FileJournalSink', () => {
     expect(seqs[0]).toBeGreaterThan(1);
   });
 
+  it('holds a checkpoint in every segment after the first, however many rotations one batch of writes makes', async () => {
+    const path = join(dir, 'j.jsonl');
+    let seq = 0;
+    let lastWasCheckpoint = false;
+    const append = (r: JournalRecord) => {
+      lastWasCheckpoint = r.type === 'checkpoint';
+      sink.append(r);
+    };
+    // As the daemon's tap: no second checkpoint while nothing was journaled since the last one.
+    const big = (): JournalRecord => ({ ...rec(0), seq: ++seq, type: 'checkpoint', name: 'checkpoint', payload: { pad: 'c'.repeat(5000) } });
+    const sink: FileJournalSink = new FileJournalSink({ path, maxSegmentBytes: 4096, maxSegments: 100, onRotate: () => {
+      if (!lastWasCheckpoint) append(big());
+    } });
+    sink.open(header);
+    // Batches of several segments each: a batch's lines are all queued before the sink writes any.
+    for (let batch = 0; batch < 10; batch++) {
+      for (let i = 1; i <= 100; i++) append(rec(++seq));
+      await sink.flush();
+    }
+    await sink.close();
+    const segments = readdirSync(dir).filter((f) => f !== 'j.jsonl').sort((a, b) => Number(a.split('.').at(-1)) - Number(b.split('.').at(-1)));
+    expect(segments.length).toBeGreaterThan(4);
+    for (const f of [...segments.slice(1), 'j.jsonl']) {
+      const types = readFileSync(join(dir, f), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l).type);
+      expect(types, f).toContain('checkpoint');
+    }
+    const seqs = readJournal(path).records.map((r) => r.seq);
+    expect(seqs.at(-1)).toBe(seq);
+  });
+
   describe('a pod source\'s snapshots', () => {
     // Ten pods; each snapshot changes one (a new object) and re-sends the other nine as they were.
     function snapshots(count: number): JournalRecord[] {
