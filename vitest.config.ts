@@ -33,6 +33,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
+    globalSetup: ['test/support/fresh-build.global-setup.ts'],
     // Every kubelet a test spawns inherits this: no /kubepods on the host running the suite (see
     // NO_QOS_CGROUPS_ENV in src/actors/phases/run-phases.ts). The cgroup e2e test unsets it.
     env: { KUBELET_TS_NO_QOS_CGROUPS: '1' },
