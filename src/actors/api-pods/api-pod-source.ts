@@ -14,8 +14,9 @@
  * - A failed list keeps the last pods and is retried after the back-off. So an API server outage
  *   changes nothing for the pods running; when it is back, the resumed watch (or the relist)
  *   brings what happened meanwhile.
- * Back-off as the reflector's: 800 ms doubling to 30 s, reset by a success. Differs from Go: no
- * jitter (the clock is injected and replay wants the same delays), and no paginated list.
+ * Back-off: 800 ms doubling to API_SOURCE_BACKOFF_MAX_MS, reset by a success. Differs from Go: a
+ * lower cap than the reflector's (see the constant), no jitter (the clock is injected and replay
+ * wants the same delays), and no paginated list.
  */
 import { fromCallback } from 'xstate';
 import { KubeletError } from '../../domain/errors.js';
