@@ -6,6 +6,7 @@ import { benchCluster } from './cluster.js';
 import { benchCri } from './cri.js';
 import { benchHttp } from './http.js';
 import { benchStreaming } from './streaming.js';
+import { benchStreamingSplitFrames } from './streaming-split-frames.js';
 import { benchJournal } from './journal.js';
 import { benchOverload } from './overload.js';
 import { benchPodConfigMerge } from './pod-config-merge.js';
@@ -28,6 +29,7 @@ async function main() {
   if (want('http')) print('http', await benchHttp(envOptions()));
   if (want('overload')) print('overload', await benchOverload());
   if (want('streaming')) print('streaming', await benchStreaming());
+  if (want('splitframes')) print('splitframes', await benchStreamingSplitFrames());
   // Cluster mode's cost (issue 19): minutes a run, so only when named.
   if (only.includes('cluster')) print('cluster', await benchCluster());
   // Volumes' cost in cluster mode (issue 15): minutes a run, so only when named.

@@ -7,6 +7,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import type { Writable } from 'node:stream';
+import { ChunkQueue } from '../stream-protocols/chunk-queue.js';
 import type { RemoteCommandSession } from '../stream-protocols/sessions.js';
 import { requireRunningContainer } from './exec.js';
 import { isAlive, sleep } from './processes.js';
@@ -63,17 +64,37 @@ async function connectToShim(container: ContainerRecord): Promise<Socket> {
   }
 }
 
-/** Unframes `[stream][u32 length][data]` into stdout/stderr, pausing the shim's socket while the client is behind. */
+/** The shim's output frame: a stream byte (1 stdout, 2 stderr), then the data's length (u32 BE). */
+const OUTPUT_HEADER_BYTES = 5;
+
+/**
+ * Unframes `[stream][u32 length][data]` as it comes off the shim's socket; a frame is copied at most
+ * once, when its last byte arrives, however the reads split it (chunk-queue.ts).
+ */
+export class AttachOutputReader {
+  private readonly held = new ChunkQueue();
+
+  push(chunk: Buffer): Array<{ stream: number; data: Buffer }> {
+    this.held.push(chunk);
+    const frames: Array<{ stream: number; data: Buffer }> = [];
+    while (this.held.length >= OUTPUT_HEADER_BYTES) {
+      const header = this.held.peek(OUTPUT_HEADER_BYTES);
+      const length = header.readUInt32BE(1);
+      if (this.held.length < OUTPUT_HEADER_BYTES + length) break;
+      const stream = header[0]!;
+      this.held.take(OUTPUT_HEADER_BYTES);
+      frames.push({ stream, data: this.held.take(length) });
+    }
+    return frames;
+  }
+}
+
+/** Writes the shim's output to stdout/stderr, pausing the shim's socket while the client is behind. */
 function readOutput(socket: Socket, stdout: Writable | null, stderr: Writable | null): void {
-  let pending: Buffer = Buffer.alloc(0);
+  const reader = new AttachOutputReader();
   socket.on('data', (chunk: Buffer) => {
-    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
-    while (pending.length >= 5) {
-      const length = pending.readUInt32BE(1);
-      if (pending.length < 5 + length) break;
-      const target = pending[0] === 2 ? stderr : stdout;
-      const data = pending.subarray(5, 5 + length);
-      pending = pending.subarray(5 + length);
+    for (const { stream, data } of reader.push(chunk)) {
+      const target = stream === 2 ? stderr : stdout;
       if (target && !target.write(data)) {
         socket.pause();
         target.once('drain', () => socket.resume());

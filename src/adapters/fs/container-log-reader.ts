@@ -33,6 +33,7 @@ import { open, stat, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseCriLogLine, renderCriLogRecord } from '../../domain/http/cri-log-line.js';
 import type { LogOptions } from '../../domain/http/log-options.js';
+import { ChunkQueue } from '../stream-protocols/chunk-queue.js';
 
 const CHUNK = 64 * 1024;
 
@@ -98,7 +99,8 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
   try {
     let pos = opts.tailLines === null ? 0 : await tailStartOffset(fh, opts.tailLines);
     let budget = opts.limitBytes ?? Infinity;
-    let pending = Buffer.alloc(0);
+    // The line being read, in the pieces its reads brought: joined once, when its newline comes.
+    const pending = new ChunkQueue();
     const buf = Buffer.alloc(CHUNK);
     const deadline = follow ? Date.now() + follow.maxFollowMs : 0;
     let finalPass = false;
@@ -119,22 +121,23 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
     };
     // The last bytes of a file that will not grow any more are a line even without a newline.
     const flushPending = function* (): Generator<Buffer, boolean> {
-      const last = pending;
-      pending = Buffer.alloc(0);
-      return last.length === 0 ? true : yield* emit(last);
+      return pending.length === 0 ? true : yield* emit(pending.take(pending.length));
     };
 
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
       if (bytesRead > 0) {
         pos += bytesRead;
-        pending = pending.length === 0 ? Buffer.from(buf.subarray(0, bytesRead)) : Buffer.concat([pending, buf.subarray(0, bytesRead)]);
-        let nl: number;
-        while ((nl = pending.indexOf(0x0a)) >= 0) {
-          const line = pending.subarray(0, nl + 1);
-          pending = pending.subarray(nl + 1);
-          if (!(yield* emit(line))) return;
+        const read = buf.subarray(0, bytesRead);
+        let start = 0;
+        // Only the new bytes are searched for a newline: what is held has none.
+        for (let nl = read.indexOf(0x0a); nl >= 0; nl = read.indexOf(0x0a, start)) {
+          pending.push(read.subarray(start, nl + 1));
+          start = nl + 1;
+          if (!(yield* emit(pending.take(pending.length)))) return;
         }
+        // `buf` is read into again: the rest of an unfinished line is kept as a copy.
+        if (start < bytesRead) pending.push(Buffer.from(read.subarray(start)));
         continue;
       }
       // End of file. Without follow (or once the container has stopped) the file is complete.

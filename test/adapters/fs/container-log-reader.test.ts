@@ -7,6 +7,7 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readContainerLog, tailStartOffset } from '../../../src/adapters/fs/container-log-reader.js';
 import type { LogOptions } from '../../../src/domain/http/log-options.js';
+import { copiedBytes } from '../../support/copied-bytes.js';
 
 // A full collection on demand (vitest's workers run without --expose-gc).
 setFlagsFromString('--expose-gc');
@@ -54,6 +55,17 @@ describe('readContainerLog', () => {
     const p = join(dir, 'log');
     await writeFile(p, '2024-01-01T00:00:00Z stdout F a\n2024-01-01T00:00:01Z stdout F b');
     expect(await collect(p, ALL)).toBe('a\nb\n');
+  });
+
+  it('joins a line of many reads once, not once per read (a runtime with no line cap)', async () => {
+    const p = join(dir, 'log');
+    const content = 'y'.repeat(8 * 1024 * 1024);
+    await writeFile(p, `2024-01-01T00:00:00Z stdout F ${content}\n2024-01-01T00:00:01Z stdout F after`);
+    let text = '';
+    const copied = await copiedBytes(async () => (text = await collect(p, ALL)));
+    expect(text).toBe(`${content}\nafter\n`);
+    // The file is copied out of the read buffer once and joined once; the test's own join of the output once more.
+    expect(copied).toBeLessThanOrEqual(3 * (content.length + 64));
   });
 
   it('counts limitBytes in bytes, not characters', async () => {

@@ -7,12 +7,17 @@
  * The directory is the attack surface, so every request is confined to it:
  * - a `..` segment is refused with 400 before the file system is touched (domain/http/system-logs);
  * - the path is resolved with every symbolic link followed, and must stay inside the directory
- *   (itself resolved): a link that points out is answered 404. Go's http.Dir follows such links;
- *   we do not;
- * - the final open does not follow a link (O_NOFOLLOW), and on Linux the opened descriptor's own
- *   path (/proc/self/fd) is checked again, so a link swapped in after the check is not served;
+ *   (itself resolved): a link that points out is answered 404;
+ * - the path is opened once, the final component without following a link (O_NOFOLLOW); from then
+ *   on only the descriptor is used: its own entry in /proc/self/fd must still lie inside the
+ *   directory (a link swapped into the path after the check is refused), a directory is listed
+ *   through that entry and a file is fstat'ed and read through the descriptor, so nothing swapped in
+ *   later is listed or served. Without /proc there is no answer (500), never an unchecked one;
  * - only regular files and directories are served: a FIFO or a device is answered 404, and the open
  *   is non-blocking so a FIFO cannot hold the request.
+ * Go serves /logs/ with http.FileServer(http.Dir("/var/log/")): it also opens once and lists or reads
+ * the open file, but follows every link, out of the directory too (http.Dir's documented behaviour).
+ * We differ there on purpose: a link, or a swapped component, that leads out is 404.
  * Errors as Go maps them: missing → 404, no permission → 403.
  *
  * Not served: Go's `?query=` node log queries (journal and service logs, the NodeLogQuery feature
@@ -29,6 +34,8 @@ export interface SystemLogsOptions {
   enabled: boolean;
   /** The directory served; /var/log in production. */
   dir: string;
+  /** How a path under it is opened (fs/promises open by default): tests change the tree right after. */
+  openPath?: (path: string, flags: number) => Promise<FileHandle>;
 }
 
 const PREFIX = '/logs/';
@@ -51,13 +58,13 @@ export function registerSystemLogs(app: FastifyInstance, opts: SystemLogsOptions
     const rawPath = req.url.split('?')[0] ?? '';
     const parsed = parseLogsPath(rawPath.slice(PREFIX.length));
     if (!parsed.ok) return text(400, parsed.reason);
-    return serveConfined(opts.dir, parsed.segments, parsed.trailingSlash, reply, text);
+    return serveConfined(opts, parsed.segments, parsed.trailingSlash, reply, text);
   };
   app.get('/logs/', serve);
   app.get('/logs/*', serve);
 }
 
-async function serveConfined(dir: string, segments: string[], trailingSlash: boolean, reply: FastifyReply, text: Text): Promise<FastifyReply> {
+async function serveConfined({ dir, openPath = open }: SystemLogsOptions, segments: string[], trailingSlash: boolean, reply: FastifyReply, text: Text): Promise<FastifyReply> {
   let root: string;
   let target: string;
   try {
@@ -70,12 +77,18 @@ async function serveConfined(dir: string, segments: string[], trailingSlash: boo
 
   let handle: FileHandle;
   try {
-    handle = await open(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    handle = await openPath(target, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (err) {
     return fsError(err, text);
   }
   try {
-    const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => target);
+    // What was opened, whatever the path names by now; no answer from /proc is no answer at all.
+    const procEntry = openedPath(handle);
+    const opened = await readlink(procEntry).catch(() => undefined);
+    if (opened === undefined) {
+      await handle.close();
+      return text(500, `500 Internal Server Error: cannot tell where the opened log path is (${procEntry} is unreadable)`);
+    }
     if (!isInside(root, opened)) {
       await handle.close();
       return text(404, 'the log path resolves outside the log directory');
@@ -83,9 +96,12 @@ async function serveConfined(dir: string, segments: string[], trailingSlash: boo
     const stat = await handle.stat();
     const name = segments[segments.length - 1] ?? '';
     if (stat.isDirectory()) {
-      await handle.close();
-      if (!trailingSlash) return reply.code(301).header('location', `./${encodeURIComponent(name)}/`).send();
-      const entries = await readdir(target, { withFileTypes: true });
+      if (!trailingSlash) {
+        await handle.close();
+        return reply.code(301).header('location', `./${encodeURIComponent(name)}/`).send();
+      }
+      // Listed through the descriptor: the directory checked above, never what the path names now.
+      const entries = await readdir(procEntry, { withFileTypes: true }).finally(() => handle.close());
       return reply.code(200).type('text/html; charset=utf-8').send(directoryListingHtml(entries.map((e) => ({ name: e.name, directory: e.isDirectory() }))));
     }
     if (!stat.isFile()) {
@@ -109,6 +125,11 @@ async function serveConfined(dir: string, segments: string[], trailingSlash: boo
     await handle.close().catch(() => {});
     return fsError(err, text);
   }
+}
+
+/** The descriptor's own entry in /proc: a link to what it has open, and a way to list it. */
+function openedPath(handle: FileHandle): string {
+  return `/proc/self/fd/${handle.fd}`;
 }
 
 function isInside(root: string, path: string): boolean {

@@ -1,10 +1,12 @@
 /**
  * `/logs/` over real TLS sockets on 127.0.0.1, against a temp directory standing in for /var/log:
  * listings, files, redirects, and every way out of the directory refused (`..` in all spellings,
- * symbolic links to a file or a directory outside, a FIFO that would block a reader).
+ * symbolic links to a file or a directory outside, a FIFO that would block a reader), and a
+ * directory swapped for a link to a decoy between the checks and the listing never listing the decoy.
  */
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { mkdir, mkdtemp, open, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { Agent, request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -153,4 +155,106 @@ describe('/logs/ switched off', () => {
     expect(await get('/logs/', p)).toMatchObject({ status: 405, body: 'Debug endpoints are disabled.\n' });
     expect(await get('/logs/syslog', p)).toMatchObject({ status: 405, body: 'Debug endpoints are disabled.\n' });
   });
+});
+
+describe('/logs/ against a directory swapped for a link while it is served', () => {
+  const DECOY_ENTRY = 'decoy-entry-must-not-be-listed';
+  let raceDir: string;
+
+  beforeAll(async () => {
+    raceDir = join(dir, 'race-root');
+    await mkdir(join(raceDir, 'sub'), { recursive: true });
+    await writeFile(join(raceDir, 'sub', 'inside.log'), 'inside\n');
+    await writeFile(join(raceDir, 'sub', 'other.log'), 'other\n');
+    await mkdir(join(dir, 'decoy'));
+    await writeFile(join(dir, 'decoy', DECOY_ENTRY), SECRET);
+  });
+
+  /** Puts a link to the decoy where `sub` was (`sub` moved aside), or back. */
+  async function swap(toDecoy: boolean): Promise<void> {
+    if (toDecoy) {
+      await rename(join(raceDir, 'sub'), join(raceDir, 'sub.aside'));
+      await symlink(join(dir, 'decoy'), join(raceDir, 'sub'));
+    } else {
+      await rm(join(raceDir, 'sub'));
+      await rename(join(raceDir, 'sub.aside'), join(raceDir, 'sub'));
+    }
+  }
+
+  it('lists the directory it opened when the swap comes right after the open', async () => {
+    let swapNext = false;
+    const p = await start({
+      systemLogs: {
+        enabled: true, dir: raceDir,
+        openPath: async (path, flags) => {
+          const handle = await open(path, flags);
+          if (swapNext) {
+            swapNext = false;
+            await swap(true);
+          }
+          return handle;
+        },
+      },
+    });
+    swapNext = true;
+    try {
+      const r = await get('/logs/sub/', p);
+      expect(r.body).not.toContain(DECOY_ENTRY);
+      expect(r).toMatchObject({ status: 200 });
+      expect(r.body).toContain('inside.log');
+    } finally {
+      await swap(false);
+    }
+    // A file opened just before its directory is swapped is still the one read.
+    swapNext = true;
+    try {
+      expect(await get('/logs/sub/inside.log', p)).toMatchObject({ status: 200, body: 'inside\n' });
+    } finally {
+      await swap(false);
+    }
+  });
+
+  it('never lists the decoy in 1,500 requests while another process swaps the directory in a tight loop', async () => {
+    const p = await start({ systemLogs: { enabled: true, dir: raceDir } });
+    const swapper = spawn(process.execPath, ['-e', `
+      const fs = require('node:fs');
+      const [sub, aside, decoy] = process.argv.slice(1);
+      for (;;) {
+        fs.renameSync(sub, aside);
+        fs.symlinkSync(decoy, sub);
+        fs.unlinkSync(sub);
+        fs.renameSync(aside, sub);
+      }`, join(raceDir, 'sub'), join(raceDir, 'sub.aside'), join(dir, 'decoy')], { stdio: 'ignore' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 4, rejectUnauthorized: false });
+    const fetchListing = () => new Promise<{ status: number; body: string }>((done, fail) => {
+      request({ host: '127.0.0.1', port: p, path: '/logs/sub/', agent }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+      }).on('error', fail).end();
+    });
+    const statuses = new Map<number, number>();
+    let decoys = 0;
+    let listed = 0;
+    try {
+      for (let i = 0; i < 1500; i += 4) {
+        for (const r of await Promise.all([fetchListing(), fetchListing(), fetchListing(), fetchListing()])) {
+          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+          if (r.body.includes(DECOY_ENTRY)) decoys++;
+          if (r.status === 200 && r.body.includes('inside.log')) listed++;
+        }
+      }
+    } finally {
+      const exited = new Promise((r) => swapper.once('exit', r));
+      swapper.kill('SIGKILL');
+      await exited;
+      agent.destroy();
+      // Leave the tree as it was, whichever step the swapper was killed at.
+      await rm(join(raceDir, 'sub'), { force: true }).catch(() => undefined);
+      await rename(join(raceDir, 'sub.aside'), join(raceDir, 'sub')).catch(() => undefined);
+    }
+    expect(decoys, `decoy listed; statuses ${JSON.stringify([...statuses])}`).toBe(0);
+    // The loop did reach the directory itself, not only the link.
+    expect(listed).toBeGreaterThan(0);
+  }, 120_000);
 });
