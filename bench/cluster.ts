@@ -177,7 +177,7 @@ async function oneRuntime(run: PodRun): Promise<Record<string, number>> {
     await idle('0pods');
     // The minute after: the same work (the journal shows the same records each minute), but V8 has
     // compiled what an idle second runs by then. Not a target; it tells the JIT's warm-up from the
-    // steady cost (docs/BENCHMARKS.md, "The idle minute, first and second").
+    // steady cost (docs/benchmarks-archive.md, "The idle minute, first and second").
     await idle('0podsSecondMinute', 0);
     const cpu0 = cpuSeconds(child.pid!);
     const burst0 = performance.now();

@@ -15,7 +15,7 @@
  *       other run, though volumes have nothing to do with it. (b) still pays its own code's first use.
  *       KUBELET_BENCH_VOLUMES_WARMUP=0 leaves it out (the runs before 2026-11-25 had none); =both makes
  *       every other pod of it one with volumes, so (b) too comes to warm code (it changed little:
- *       docs/BENCHMARKS.md);
+ *       docs/benchmarks-archive.md);
  *   (c) 110 pods with those volumes → all Running; idle → the daemon's CPU (% of a core) and RSS
  *       (median of the window); their deletion → every pod directory under the root dir removed and
  *       no mount left under it (/proc/self/mountinfo).
