@@ -22,7 +22,7 @@ export interface DaemonPaths {
 export interface RunningDaemon {
   child: ChildProcess;
   pid: number;
-  /** Epoch ms just before the spawn (t0 of ANCHORS.md's start-up figures). */
+  /** Epoch ms just before the spawn (t0 of the start-up figures, the Go kubelet's too). */
   spawnedAtMs: number;
   /** host:port of the debug server. */
   debugAddress: string;

@@ -1,7 +1,7 @@
 /**
  * Pod lifecycle benchmarks (issue 5): N static pods from a manifest directory, through the real
  * binary, on the embedded runtime (110 pods, the Kubernetes per-node limit, and 30 pods to set
- * beside ANCHORS.md's Go figures), and on containerd too when KUBELET_IT_CRI names one.
+ * beside the Go kubelet's figures in docs/BENCHMARKS.md), and on containerd too when KUBELET_IT_CRI names one.
  *
  * Per run: spawn → every pod's containers started (from the event log's wall clock), per-pod
  * manifest seen → containers started (p50/p99) and the kubelet's own share of it (the event log's

@@ -1,5 +1,5 @@
 /**
- * A process's memory and CPU from /proc, the way the node e2e resource checks and ANCHORS.md read
+ * A process's memory and CPU from /proc, the way the node e2e resource checks read
  * them: VmRSS from status, PSS from smaps_rollup (shared pages divided among their users, so shims
  * that share Node's text are not counted a hundred times), utime+stime from stat.
  */

@@ -1,6 +1,6 @@
 /**
  * N static pods run by the real binary, for the benchmarks that need a full node (`pods`, `http`):
- * a manifest directory of the ANCHORS.md test pod, the daemon started on it, every pod waited for
+ * a manifest directory of the test pod of docs/BENCHMARKS.md, the daemon started on it, every pod waited for
  * until its containers run; afterwards the daemon stopped and every pod removed through the runtime
  * (the containers outlive the kubelet, as in Go) and the directory deleted.
  */
@@ -49,7 +49,7 @@ export function podRuns(mode: string, embeddedPods: readonly number[], container
   return runs;
 }
 
-/** The test pod of ANCHORS.md: one busybox container that sleeps until SIGTERM, image never pulled. */
+/** The test pod of docs/BENCHMARKS.md: one busybox container that sleeps until SIGTERM, image never pulled. */
 export function sleeperPodManifest(name: string): string {
   return JSON.stringify({
     apiVersion: 'v1', kind: 'Pod', metadata: { name },

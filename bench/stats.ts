@@ -1,4 +1,4 @@
-/** Order statistics for benchmark samples: percentiles by nearest rank (as the figures in ANCHORS.md are), the usual median. */
+/** Order statistics for benchmark samples: percentiles by nearest rank (as the Go kubelet's figures we compare with are), the usual median. */
 
 /** The p-th percentile (0 < p ≤ 100) by nearest rank; NaN for no samples. */
 export function percentile(samples: readonly number[], p: number): number {

@@ -1,5 +1,5 @@
 /**
- * The start-up phases of the Go kubelet, in its documented order (DESIGN.md §1, from the seeds'
+ * The start-up phases of the Go kubelet, in its order (docs/ARCHITECTURE.md, Start-up; from its
  * call tree: NewKubeletCommand → run() → RunKubelet → createAndInitKubelet → startKubelet →
  * Kubelet.Run → syncLoop). The supervisor machine has one explicit state per entry; the journal,
  * `kubelet-ts report` and the visualizer name phases by these ids.

@@ -2,7 +2,7 @@
  * The supervisor: the Go kubelet's start-up order as one statechart.
  *
  * Contract:
- * - One explicit state per phase of DESIGN.md §1 (`PHASES`), nested by the Go function that owns it
+ * - One state per phase of src/domain/phases.ts (`PHASES`), nested by the Go function that owns it
  *   (command → run → runKubelet → startKubelet → runTail). Each phase state invokes the actor of the
  *   same name; its output (plain JSON) is stored under `context.outputs[phase]` and the next phase
  *   starts. The supervisor owns the order; the actors own the work.

@@ -1,7 +1,7 @@
 /**
  * The CRI contract: what kubelet-ts relies on from any CRI v1 runtime, checked against each target
  * from cri-contract/targets.ts (containerd through KUBELET_IT_CRI; the embedded runtime). The
- * behaviour asserted is containerd 1.6's, as observed in the lab (the CRI lab notes (shared/lab/cri/NOTES.md)), which
+ * behaviour asserted is containerd 1.6's, as observed in the lab, which
  * is also what the Go kubelet is written against.
  *
  * Every test removes its pods in afterEach (StopContainer → StopPodSandbox → RemovePodSandbox), and

@@ -142,7 +142,7 @@ for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `on the
       const cs = ((mirror?.status?.containerStatuses ?? []) as { restartCount: number; state: { running?: object } }[])[0];
       expect(cs?.state.running).toBeDefined();
       expect(cs?.restartCount).toBe(0);
-      // Within one lease period of the return; the new pod within a few seconds (ANCHORS.md's aim).
+      // Within one lease period of the return; the new pod within a few seconds (Go: 21–38 s).
       expect(leaseAfterMs).toBeLessThan(11_000);
       expect(podAfterMs).toBeLessThan(15_000);
       process.stderr.write(`outage recovery: lease renewed ${leaseAfterMs} ms, new pod Running ${podAfterMs} ms after the API server returned\n`);

@@ -1,6 +1,7 @@
 /**
- * Machines are pure (DESIGN.md §2): a replay can only reproduce what the log's inputs and the
- * machines determine. The lint rules say so for the editor; this test says so for CI, file by file.
+ * Machines are pure (docs/ARCHITECTURE.md, Layers): a replay can only reproduce what the log's
+ * inputs and the machines determine. The lint rules say so for the editor; this test says so for
+ * CI, file by file.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

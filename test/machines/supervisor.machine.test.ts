@@ -11,7 +11,7 @@ import {
 } from '../../src/machines/supervisor.machine.js';
 
 /**
- * The phase order of DESIGN.md §1, written out by hand so a reordering of PHASES is caught; but for
+ * The Go kubelet's phase order (docs/ARCHITECTURE.md, Start-up), written out by hand so a reordering of PHASES is caught; but for
  * run.healthz, which kubelet-ts starts right after run.configz (issue 19; README, Where we differ).
  */
 const DESIGN_ORDER: PhaseId[] = [
@@ -71,7 +71,7 @@ function startSupervisor(opts: {
 const never = () => new Promise<never>(() => {});
 
 describe('supervisorMachine', () => {
-  it('walks the phases in exactly the order of DESIGN.md §1 and ends in running', async () => {
+  it('walks the phases in exactly the Go kubelet\'s order and ends in running', async () => {
     const { actor, calls, visited } = startSupervisor({});
     const snap = await waitFor(actor, (s) => s.matches('running'));
     expect(PHASE_IDS).toEqual(DESIGN_ORDER);

@@ -1,5 +1,6 @@
 /**
- * Taps XState's inspection stream and turns it into journal records (our schema, DESIGN.md §3).
+ * Taps XState's inspection stream and turns it into journal records (our schema:
+ * src/domain/journal/record.ts).
  *
  * What is recorded:
  * - `actor`: every actor created anywhere in the system (derived);

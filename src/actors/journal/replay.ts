@@ -1,8 +1,8 @@
 /**
- * Deterministic replay (DESIGN.md §3): a fresh actor system whose effectful actors are inert (they
- * never do anything; their results are in the log), driven by the log's inputs alone on a clock
- * that only the log moves. Every record the replay makes is compared with the log's, in order; the
- * first difference is the divergence.
+ * Deterministic replay (docs/ARCHITECTURE.md, The event log): a fresh actor system whose effectful
+ * actors are inert (they never do anything; their results are in the log), driven by the log's
+ * inputs alone on a clock that only the log moves. Every record the replay makes is compared with
+ * the log's, in order; the first difference is the divergence.
  *
  * Inputs are fed, not compared for their sender (a fed event has none); derived records are
  * compared on everything but the clocks (`sameRecord`). The root's `xstate.init` input is

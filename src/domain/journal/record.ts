@@ -1,7 +1,7 @@
 /**
- * The journal's schema (DESIGN.md §3): JSON Lines, a header then one record per event that crossed
- * an actor boundary. Our own schema, not Stately's inspection stream: no random ids, and logical
- * time from the injected clock so a replay can reproduce it.
+ * The journal's schema (docs/ARCHITECTURE.md, The event log): JSON Lines, a header then one record
+ * per event that crossed an actor boundary. Our own schema, not Stately's inspection stream: no
+ * random ids, and logical time from the injected clock so a replay can reproduce it.
  */
 export const JOURNAL_FORMAT = 'kubelet-ts.journal';
 /** 2: a pod source's unchanged pods are written as references to its previous snapshot (snapshot-refs.ts). */

@@ -1,6 +1,7 @@
 /**
- * Redaction before anything reaches the journal (DESIGN.md §3: the log never holds a secret in
- * clear). Runs on plain JSON (after toJournalPayload) and returns a redacted copy. The rules:
+ * Redaction before anything reaches the journal, which never holds a secret in clear
+ * (docs/ARCHITECTURE.md, The event log). Runs on plain JSON (after toJournalPayload) and returns
+ * a redacted copy. The rules:
  * - values under keys that name a credential: tokens, passwords, private keys, authorization headers
  *   (but not a pod's `secret` volume source or projection, which holds names and modes);
  * - staticPodURLHeader: every header value (the Go kubelet masks them in /configz too);

@@ -1,5 +1,5 @@
 /**
- * The start-up as a table, from a journal: each phase of DESIGN.md §1 with its start offset,
+ * The start-up as a table, from a journal: each phase of src/domain/phases.ts with its start offset,
  * duration and outcome, read from the supervisor's state records; what a phase still waiting waits
  * on (its last `phase.waiting`); and the critical path. The supervisor runs its phases one after
  * another, as the Go kubelet's run() does, so the critical path is the whole chain of phases up to

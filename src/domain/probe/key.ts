@@ -1,4 +1,4 @@
-/** Probe worker actor ids, as STYLE.md names them (Go: probeKey{podUID, containerName, probeType}). */
+/** Probe worker actor ids (Go: probeKey{podUID, containerName, probeType}). */
 import type { ProbeType } from './types.js';
 
 export const PROBE_TYPES: readonly ProbeType[] = ['startup', 'liveness', 'readiness'];
