@@ -15,6 +15,7 @@ import { createKubeletView } from '../actors/view/kubelet-view.js';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { makeDirectories, nodeGcFs } from '../adapters/fs/node-fs.js';
 import { createVolumeHost } from '../adapters/volumes/volume-host.js';
+import { startServiceInformer } from '../adapters/apiserver/service-informer.js';
 import { ProcHostStats } from '../adapters/host/host-stats.js';
 import { mathRandom } from '../adapters/math-random.js';
 import { systemClock } from '../adapters/system-clock.js';
@@ -147,6 +148,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     currentClientCertificate: async (kubeconfigPath, certDir) => (await import('../adapters/certificates/current-client-pair.js')).currentClientPair(kubeconfigPath, certDir),
     // client-node costs ~70 MiB of memory once loaded: only cluster mode loads it.
     createVolumeHost: (o) => createVolumeHost({ clock, random: mathRandom, logger: actorLogger(logger, 'volumeManager', 'volumeManager') }, o),
+    startServiceInformer: (api) => startServiceInformer({ api, clock, logger: actorLogger(logger, 'serviceInformer', 'apiserver') }),
     createApiClients: async (o) => {
       const { createApiClients } = await import('../adapters/apiserver/create-api-clients.js');
       return createApiClients({ ...o, clock, logger: actorLogger(logger, 'apiClients', 'apiserver') });

@@ -32,10 +32,13 @@ export interface LeaseApi {
   updateLease(lease: LeaseObject): Promise<LeaseObject>;
 }
 
-export interface PodList {
+/** A list's items and the resourceVersion a watch resumes from. */
+export interface KubeObjectList {
   resourceVersion: string;
   items: KubeObject[];
 }
+
+export type PodList = KubeObjectList;
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';
 
@@ -64,6 +67,18 @@ export interface PodApi {
   createPod(namespace: string, pod: KubeObject): Promise<KubeObject>;
   /** DELETE with grace period and an optional uid precondition (mirror pods, Go's deletePod). */
   deletePod(namespace: string, name: string, opts?: { gracePeriodSeconds?: number; uid?: string }): Promise<void>;
+}
+
+/** Services of every namespace, for the Service environment variables (Go's service informer). */
+export interface ServiceApi {
+  /** GET /api/v1/services. */
+  listServices(): Promise<KubeObjectList>;
+  /** WATCH /api/v1/services from `resourceVersion`, with bookmarks; `onDone` as watchPods'. */
+  watchServices(opts: {
+    resourceVersion: string;
+    onEvent: (type: WatchEventType, object: KubeObject) => void;
+    onDone: (err: unknown) => void;
+  }): Promise<WatchHandle>;
 }
 
 /** The API objects a volume's content comes from, by their plural resource name. */
@@ -152,7 +167,7 @@ export interface HeartbeatApi extends NodeApi, LeaseApi {
 
 /** Go's three clients (run.clients): kubeClient, eventClient, heartbeatClient. */
 export interface ApiClients {
-  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi;
+  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi & ServiceApi;
   events: EventApi;
   heartbeat: HeartbeatApi;
   /** The API server's URL from the kubeconfig (for logs). */

@@ -3,11 +3,12 @@
  * (scope, status subresource, generation, graceful deletion, field selectors).
  */
 import { prepareConfigMapWrite, prepareSecretWrite } from './configmap-secret-rules.js';
+import { prepareServiceWrite } from './service-rules.js';
 import { coreEventFromEventsV1, eventsV1FromCoreEvent } from './event-conversion.js';
 
 /** Where objects live in the store. events.k8s.io/v1 events share core/v1 `events` storage, as in Go. */
 export type StorageKey =
-  | 'namespaces' | 'nodes' | 'pods' | 'events' | 'leases' | 'certificatesigningrequests' | 'configmaps' | 'secrets' | 'serviceaccounts';
+  | 'namespaces' | 'nodes' | 'pods' | 'events' | 'leases' | 'certificatesigningrequests' | 'configmaps' | 'secrets' | 'serviceaccounts' | 'services';
 
 export type KubeObject = Record<string, unknown> & {
   apiVersion?: string;
@@ -94,6 +95,8 @@ export const RESOURCES: readonly ResourceDef[] = [
     hasGeneration: false, gracefulDelete: false, deleteReturnsObject: false, fields: ['type'], prepareWrite: prepareSecretWrite },
   { ...core, resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, storage: 'serviceaccounts', hasStatus: false,
     hasGeneration: false, gracefulDelete: false, deleteReturnsObject: false, fields: [] },
+  { ...core, resource: 'services', kind: 'Service', namespaced: true, storage: 'services', hasStatus: true,
+    hasGeneration: false, gracefulDelete: false, deleteReturnsObject: true, fields: [], prepareWrite: prepareServiceWrite },
 ];
 
 /** The core/v1 form of each storage key, which the store holds. */

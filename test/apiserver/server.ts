@@ -43,6 +43,7 @@ import { INITIAL_NAMESPACES } from './resources.js';
 import { createReviews, type Reviews } from './reviews.js';
 import { route, sendError } from './router.js';
 import { ServiceAccountTokens } from './service-account-tokens.js';
+import { masterService } from './service-rules.js';
 import { ApiError, apiErrors, statusBody } from './status.js';
 import { ObjectStore } from './store.js';
 import { WatchHub } from './watch.js';
@@ -73,6 +74,8 @@ export interface TestApiServerOptions {
   rootCaConfigMaps?: boolean;
   /** Make the `default` ServiceAccount in every namespace, as kube-controller-manager does (default true). */
   defaultServiceAccounts?: boolean;
+  /** Keep the `kubernetes` Service in `default` (10.96.0.1:443), as the API server does (default true). */
+  masterService?: boolean;
   /**
    * pods/log dials this host for every kubelet instead of the node's address (pod-log-proxy.ts):
    * test kubelets listen on 127.0.0.1, which no node address is.
@@ -316,6 +319,7 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
   await listen(0);
   listening = true;
   const port = (server.address() as AddressInfo).port;
+  if (opts.masterService !== false) store.create('services', masterService(port));
   const url = `${pki === undefined ? 'http' : 'https'}://127.0.0.1:${port}`;
   // handle() names its request URL `url`; requests only arrive after this is set.
   const serverUrl = url;

@@ -5,7 +5,8 @@
  */
 import type { KubeletConfiguration } from '../../domain/config/types.js';
 import type { Logger } from '../../log.js';
-import type { ApiClients } from '../../ports/apiserver.js';
+import type { ApiClients, ServiceApi } from '../../ports/apiserver.js';
+import type { ServiceInformer } from '../../ports/services.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Random } from '../../ports/random.js';
 import type { ConfigSteps } from '../../ports/config-steps.js';
@@ -69,6 +70,8 @@ export interface PhaseDeps {
   requestStop: (reason: string) => void;
   /** runKubelet.newMainKubelet: the ConfigMap, Secret and token managers and the volume plugins. */
   createVolumeHost: VolumeHostFactory;
+  /** runKubelet.newMainKubelet in cluster mode: the Service informer (every namespace), for the Service variables. */
+  startServiceInformer: (api: ServiceApi) => ServiceInformer;
   /** run.containerManager with cgroupsPerQOS: the host's cgroups (their version found on first use). */
   cgroups: (driver: CgroupDriver) => Promise<CgroupManager>;
   /** The syncLoop's pods as the container manager reads them: active ones, and the uids that may still run. */

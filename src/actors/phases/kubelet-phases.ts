@@ -13,6 +13,7 @@ import { nodeRegistrationSpec, nodeSideSettings } from '../../domain/node-status
 import { admissionNode } from '../../domain/pod/admission-node.js';
 import { nodeStaticFacts } from '../../domain/node-status/static-facts.js';
 import { createRuntimeManager } from '../runtime-manager/runtime-manager.js';
+import { serviceEnvSource } from '../runtime-manager/service-env-source.js';
 import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS, startGarbageCollection } from '../gc/gc-loops.js';
 import type { PhaseDeps } from './deps.js';
 import { evictionManagerInput } from './eviction-input.js';
@@ -75,6 +76,9 @@ export function kubeletPhases(deps: PhaseDeps) {
       deps.lifetimes.add('volumeSources', async () => volumes.close());
       live.volumeSources.set(volumes.sources);
       live.volumePlugins.set(volumes.plugins);
+      // Go starts the Service informer here too; standalone there is none, and no Service variables.
+      const services = api ? deps.startServiceInformer(api.main) : undefined;
+      if (services) deps.lifetimes.add('serviceInformer', async () => services.stop());
       live.runtimeManager.set(createRuntimeManager({
         cri,
         podLogsDir: c.podLogsDir,
@@ -91,6 +95,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           cpuCfsQuotaPeriodMicros: parseGoDuration(c.cpuCFSQuotaPeriod) * 1000,
           cgroupParentFor: (pod) => live.containerManager.require().cgroupParentFor(pod),
           ensurePodCgroup: (pod) => live.containerManager.require().ensurePod(pod),
+          ...(services ? { serviceEnvFor: serviceEnvSource(services) } : {}),
         },
         // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".
         pod: { rootDir, files: volumes.files, ...(api ? { sources: volumes.sources } : {}) },

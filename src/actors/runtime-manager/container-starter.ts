@@ -33,6 +33,8 @@ export interface ContainerStarterDeps extends HookDeps {
   mounts?: ContainerMountDeps;
   /** The ConfigMap and Secret managers for env; without them (standalone) such references fail. */
   envSources?: VolumeSources;
+  /** The pod's Service variables; without it (standalone) none. A throw is a CreateContainerConfigError. */
+  serviceEnvFor?: (pod: Pod) => ReadonlyMap<string, string>;
 }
 
 /** What one sync knows about the pod when it starts containers. */
@@ -94,10 +96,14 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     }
     const previous = findContainerStatus(status, container.name);
     const restartCount = previous ? previous.restartCount + 1 : await restartCountFromLogs(deps, ctx, container);
+    // Go's makeEnvironmentVariables: the Services first (waiting for their first list), then the sources.
+    const serviceEnv = deps.serviceEnvFor?.(pod);
     const lookup = deps.envSources ? await fetchEnvSources(deps.envSources, pod, container) : undefined;
-    const node: NodeRuntimeContext = lookup ? { ...ctx.node, lookup } : ctx.node;
+    const node: NodeRuntimeContext = { ...ctx.node, ...(lookup ? { lookup } : {}), ...(serviceEnv ? { serviceEnv } : {}) };
     // subPathExpr expands against the container's env; it is built only for a mount that needs it.
-    const env = () => makeEnvironmentVariables(pod, container, { podIPs: ctx.podIPs, hostIPs: node.hostIPs, ...(node.lookup ? { lookup: node.lookup } : {}) });
+    const env = () => makeEnvironmentVariables(pod, container, {
+      podIPs: ctx.podIPs, hostIPs: node.hostIPs, ...(node.lookup ? { lookup: node.lookup } : {}), ...(node.serviceEnv ? { serviceEnv: node.serviceEnv } : {}),
+    });
     const mounts = deps.mounts ? await makeContainerMounts(deps.mounts, pod, container, ctx.podIPs, env) : [];
     const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs, mounts }, node);
     reason = 'CreateContainerError';

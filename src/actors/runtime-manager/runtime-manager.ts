@@ -65,7 +65,10 @@ export interface RuntimeNodeOptions {
    * answer its name (the sandbox's cgroup_parent). Default: cgroupParentFor alone.
    */
   ensurePodCgroup?: (pod: Pod) => Promise<string | undefined>;
-  /** Service link variables for a pod (enableServiceLinks). Default none. */
+  /**
+   * The Service variables of a pod (Go's getServiceEnvVarMap), read for each container it starts; a
+   * throw fails that start with CreateContainerConfigError. Default none (standalone, as Go).
+   */
   serviceEnvFor?: (pod: Pod) => ReadonlyMap<string, string>;
   /** ConfigMaps and Secrets for env vars, fixed (tests). Default: read through `pod.sources`, else none. */
   lookup?: EnvSourceLookup;
@@ -118,10 +121,9 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
   const { host } = opts;
   const resolvConfPath = node.resolvConf ?? '/etc/resolv.conf';
 
-  async function nodeContext(pod: Pod): Promise<NodeRuntimeContext> {
+  async function nodeContext(): Promise<NodeRuntimeContext> {
     // Read on every sandbox, as Go does: resolv.conf may change while the kubelet runs.
     const hostDns = resolvConfPath === '' ? undefined : parseResolvConf(await host.readTextFile(resolvConfPath));
-    const serviceEnv = node.serviceEnvFor?.(pod);
     return {
       podLogsDir: opts.podLogsDir,
       dns: { clusterDNS: node.clusterDNS ?? [], clusterDomain: node.clusterDomain ?? '', nodeIPs: node.hostIPs ?? [], ...(hostDns ? { hostDns } : {}) },
@@ -130,7 +132,6 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
       ...(node.nodeAllocatable ? { nodeAllocatable: node.nodeAllocatable } : {}),
       ...(node.cpuCfsQuota !== undefined ? { cpuCfsQuota: node.cpuCfsQuota } : {}),
       ...(node.cpuCfsQuotaPeriodMicros !== undefined ? { cpuCfsQuotaPeriodMicros: node.cpuCfsQuotaPeriodMicros } : {}),
-      ...(serviceEnv ? { serviceEnv } : {}),
       ...(node.lookup ? { lookup: node.lookup } : {}),
     };
   }
@@ -141,6 +142,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     ...killer, images, crashBackoff, listFiles: (dir: string) => host.listFiles(dir),
     ...(podOpts ? { mounts: { rootDir: podOpts.rootDir, files: podOpts.files, clusterDomain: node.clusterDomain ?? '', log } } : {}),
     ...(podOpts?.sources && !node.lookup ? { envSources: podOpts.sources } : {}),
+    ...(node.serviceEnvFor ? { serviceEnvFor: node.serviceEnvFor } : {}),
   };
 
   async function syncPod(pod: Pod, syncOpts: SyncPodOptions = {}): Promise<SyncPodResult> {
@@ -203,7 +205,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     let podIPs = status.ips;
     const configStep = actions.createSandbox ? 'createPodSandbox' : 'configPodSandbox';
     const configured = await runStep(clock, configStep, ref, actions.createSandbox ? 'CreatePodSandboxError' : 'ConfigPodSandboxError', async () => {
-      const ctx = await nodeContext(pod);
+      const ctx = await nodeContext();
       const cgroupParent = actions.createSandbox && node.ensurePodCgroup ? await node.ensurePodCgroup(pod) : node.cgroupParentFor?.(pod);
       return { ctx, sandboxConfig: generatePodSandboxConfig(pod, actions.attempt, ctx, cgroupParent) };
     });

@@ -11,7 +11,7 @@ import { KubeletError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
   ReviewApi,
-  EventApi, HeartbeatApi, KubeObject, LeaseApi, LeaseObject, NodeApi, NodeMetadataPatch, NodeObject, NodeStatus, PodApi, PodList, WatchEventType, WatchHandle,
+  EventApi, HeartbeatApi, KubeObject, KubeObjectList, LeaseApi, LeaseObject, NodeApi, NodeMetadataPatch, NodeObject, NodeStatus, PodApi, PodList, ServiceApi, WatchEventType, WatchHandle,
   TokenRequestAnswer, TokenRequestBody, VolumeApi, VolumeObject, VolumeObjectList, VolumeObjectResource,
 } from '../../ports/apiserver.js';
 import { toApiError } from './api-errors.js';
@@ -43,7 +43,7 @@ export function nodeStatusPatch(status: NodeStatus): { status: Record<string, un
   return { status: { ...status, addresses: [{ $patch: 'replace' }, ...status.addresses] } };
 }
 
-export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi, VolumeApi {
+export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi, VolumeApi, ServiceApi {
   private rest!: RestClient;
 
   constructor(private readonly opts: KubeApiOptions) {
@@ -179,6 +179,16 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
   async deletePod(namespace: string, name: string, opts: { gracePeriodSeconds?: number; uid?: string } = {}): Promise<void> {
     const body = { apiVersion: 'v1', kind: 'DeleteOptions', ...(opts.gracePeriodSeconds === undefined ? {} : { gracePeriodSeconds: opts.gracePeriodSeconds }), ...(opts.uid ? { preconditions: { uid: opts.uid } } : {}) };
     await this.call('delete pod', 'DELETE', `/api/v1/namespaces/${seg(namespace)}/pods/${seg(name)}`, { body, query: { gracePeriodSeconds: opts.gracePeriodSeconds } });
+  }
+
+  // ServiceApi (the Service informer). No field selector: spec.clusterIP=None-excluding selectors
+  // are unknown to API servers before 1.30, and a headless Service is skipped when read anyway.
+  async listServices(): Promise<KubeObjectList> {
+    const list = await this.call<{ metadata?: { resourceVersion?: string }; items?: KubeObject[] }>('list services', 'GET', '/api/v1/services');
+    return { resourceVersion: list.metadata?.resourceVersion ?? '', items: list.items ?? [] };
+  }
+  watchServices(opts: Parameters<ServiceApi['watchServices']>[0]): Promise<WatchHandle> {
+    return this.watch('watch services', '/api/v1/services', { resourceVersion: opts.resourceVersion }, opts);
   }
 
   // VolumeApi (the ConfigMap, Secret and token managers)

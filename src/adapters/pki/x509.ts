@@ -205,7 +205,9 @@ export async function createCertificateRequest(subject: DistinguishedName, keys:
   csr.subject = nameOf(subject);
   await csr.subjectPublicKeyInfo.importKey(keys.publicKey);
   const san = altNames ? altNamesExtension(altNames) : null;
-  if (san) csr.attributes = [new pkijs.Attribute({ type: OID.extensionRequest, values: [new pkijs.Extensions({ extensions: [san] }).toSchema()] })];
+  // RFC 2986 makes `attributes` mandatory: an empty SET when there are none. pkijs leaves the field
+  // out unless it is set, which OpenSSL forgives and Go's x509 (every API server) refuses.
+  csr.attributes = san ? [new pkijs.Attribute({ type: OID.extensionRequest, values: [new pkijs.Extensions({ extensions: [san] }).toSchema()] })] : [];
   await csr.sign(keys.privateKey, 'SHA-256');
   return derToPem(csr.toSchema(true).toBER(false), 'CERTIFICATE REQUEST');
 }

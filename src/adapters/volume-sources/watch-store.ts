@@ -18,7 +18,7 @@ import { KubeletError } from '../../domain/errors.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { VolumeApi, VolumeObject, VolumeObjectResource } from '../../ports/apiserver.js';
-import { startObjectReflector, type ObjectReflector } from './object-reflector.js';
+import { startReflector, type Reflector } from '../apiserver/reflector.js';
 import { notRegistered, objectKey, type ObjectStore } from './object-store.js';
 
 export const SYNC_TIMEOUT_MS = 1_000;
@@ -44,7 +44,7 @@ interface Item {
   name: string;
   refCount: number;
   /** null: not watching (stopped as idle or immutable). */
-  reflector: ObjectReflector | null;
+  reflector: Reflector | null;
   /** A list has answered since the watch (re)started (or the object is immutable). */
   synced: boolean;
   object: VolumeObject | undefined;
@@ -70,16 +70,19 @@ export function watchStore(opts: WatchStoreOptions): ObjectStore {
 
   function start(item: Item): void {
     const { namespace, name } = item;
-    item.reflector = startObjectReflector({
-      api, resource, namespace, name, clock, logger,
-      onReplaced: (object) => {
-        item.object = object;
+    // Go's NewObjectCache: one reflector per object, listing and watching by metadata.name.
+    item.reflector = startReflector<VolumeObject>({
+      list: () => api.listObject(resource, namespace, name),
+      watch: (w) => api.watchObject(resource, { namespace, name, ...w }),
+      clock, logger, what: `the ${resource} object`, logFields: { resource, namespace, name },
+      onReplaced: (objects) => {
+        item.object = objects.find((o) => o.metadata.name === name);
         item.synced = true;
         item.lastError = undefined;
         wake(item);
       },
-      onChanged: (object) => {
-        item.object = object;
+      onChanged: (type, object) => {
+        if (object.metadata.name === name) item.object = type === 'DELETED' ? undefined : object;
       },
       onFailed: (err) => {
         item.lastError = err;

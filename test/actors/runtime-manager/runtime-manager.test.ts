@@ -288,6 +288,34 @@ describe('runtimeManager.syncPod', () => {
     expect(lifecycle(cri)).toEqual(['runPodSandbox web', 'createContainer sidecar', 'startContainer sidecar']);
   });
 
+  it('gives each started container the pod\'s Service variables, under its own env; a failed read is that container\'s CreateContainerConfigError', async () => {
+    let synced = false;
+    const asked: string[] = [];
+    const withServices = build({
+      node: {
+        resolvConf: '', memoryCapacityBytes: 8 * 1024 ** 3, hostIPs: ['192.168.1.5'],
+        serviceEnvFor: (pod) => {
+          asked.push(pod.metadata.name);
+          if (!synced) throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', 'services have not yet been read at least once, cannot construct envvars');
+          return new Map([['KUBERNETES_SERVICE_HOST', '10.96.0.1'], ['KUBERNETES_SERVICE_PORT', '443']]);
+        },
+      },
+    });
+    const own: Container = { ...app, env: [{ name: 'KUBERNETES_SERVICE_PORT', value: '6443' }, { name: 'URL', value: 'https://$(KUBERNETES_SERVICE_HOST):$(KUBERNETES_SERVICE_PORT)' }] };
+    const pod = makePod({ initContainers: [], containers: [own] });
+    const early = await withServices.syncPod(pod);
+    expect(failedSteps(early)).toEqual([{ step: 'startContainer', target: 'app', reason: 'CreateContainerConfigError', code: 'KLT_ERR_CONTAINER_CONFIG' }]);
+    expect(early.steps.find((s) => !s.ok)?.error?.message).toBe('services have not yet been read at least once, cannot construct envvars');
+    expect(lifecycle(cri)).toEqual(['runPodSandbox web']);
+
+    synced = true;
+    expect((await withServices.syncPod(pod)).ok).toBe(true);
+    const config = [...cri.containers.values()].find((c) => c.config.metadata.name === 'app')!.config;
+    const envs = Object.fromEntries((config.envs ?? []).map((e) => [e.key, Buffer.from(e.value).toString()]));
+    expect(envs).toMatchObject({ KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '6443', URL: 'https://10.96.0.1:6443' });
+    expect(asked).toEqual(['web', 'web']);
+  });
+
   it('refuses a runAsNonRoot container whose image runs as root, and starts one whose image has a uid', async () => {
     cri.addImage('rootful:1');
     cri.addImage('rootless:1', { uid: { value: '65534' } });

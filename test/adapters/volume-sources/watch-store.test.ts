@@ -3,7 +3,7 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock } from 'xstate';
 import { createVolumeSources } from '../../../src/adapters/volume-sources/create-volume-sources.js';
-import { REFLECTOR_BACKOFF_INITIAL_MS } from '../../../src/adapters/volume-sources/object-reflector.js';
+import { REFLECTOR_BACKOFF_INITIAL_MS } from '../../../src/adapters/apiserver/reflector.js';
 import { DEFAULT_MAX_IDLE_MS, IDLE_CHECK_PERIOD_MS, SYNC_TIMEOUT_MS } from '../../../src/adapters/volume-sources/watch-store.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 import { settle } from '../../support/settle.js';

@@ -1,10 +1,9 @@
 /**
- * A list/watch loop for one ConfigMap or Secret (Go: the reflector NewObjectCache starts per object
- * in watch_based_manager.go, over client-go's Reflector.ListAndWatch with the field selector
- * metadata.name=<name>): it lists, hands the object (or its absence) over, then watches from the
- * list's resourceVersion.
- * - ADDED and MODIFIED replace the object, DELETED removes it; bookmarks only move the
- *   resourceVersion forward.
+ * A list/watch loop over one list (client-go's Reflector.ListAndWatch): it lists, hands the items
+ * over, then watches from the list's resourceVersion. What is listed (one ConfigMap or Secret by
+ * name, every Service) is the caller's: it gives the list and watch calls.
+ * - ADDED, MODIFIED and DELETED are handed over one by one; bookmarks only move the resourceVersion
+ *   forward.
  * - A watch the server ends cleanly (its timeout) is resumed at once from the last resourceVersion,
  *   unless it ended within a second without an event (Go's "very short watch"), which is resumed
  *   after the back-off.
@@ -16,33 +15,34 @@
 import { KubeletError } from '../../domain/errors.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
-import type { VolumeApi, VolumeObject, VolumeObjectResource, WatchEventType, WatchHandle } from '../../ports/apiserver.js';
+import type { KubeObject, WatchEventType, WatchHandle } from '../../ports/apiserver.js';
 
 export const REFLECTOR_BACKOFF_INITIAL_MS = 800;
 export const REFLECTOR_BACKOFF_MAX_MS = 30_000;
 export const VERY_SHORT_WATCH_MS = 1_000;
 
-export interface ObjectReflectorOptions {
-  api: Pick<VolumeApi, 'listObject' | 'watchObject'>;
-  resource: VolumeObjectResource;
-  namespace: string;
-  name: string;
+export interface ReflectorOptions<T extends KubeObject> {
+  list: () => Promise<{ resourceVersion: string; items: T[] }>;
+  watch: (opts: { resourceVersion: string; onEvent: (type: WatchEventType, object: T) => void; onDone: (err: unknown) => void }) => Promise<WatchHandle>;
   clock: Clock;
   logger: Logger;
-  /** A list answered: the object, or undefined when it does not exist. */
-  onReplaced: (object: VolumeObject | undefined) => void;
-  /** A watch event changed the object (undefined: deleted). */
-  onChanged: (object: VolumeObject | undefined) => void;
+  /** What is listed, for the log (`what` and its fields). */
+  what: string;
+  logFields: Record<string, unknown>;
+  /** A list answered: every item, in place of what was known. */
+  onReplaced: (items: T[]) => void;
+  /** A watch event changed one item. */
+  onChanged: (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: T) => void;
   /** A list or watch failed (kept for the reader that times out waiting for the first list). */
   onFailed: (err: unknown) => void;
 }
 
-export interface ObjectReflector {
+export interface Reflector {
   stop(): void;
 }
 
-export function startObjectReflector(opts: ObjectReflectorOptions): ObjectReflector {
-  const { api, resource, namespace, name, clock, logger } = opts;
+export function startReflector<T extends KubeObject>(opts: ReflectorOptions<T>): Reflector {
+  const { clock, logger, what } = opts;
   let stopped = false;
   let failures = 0;
   let resourceVersion = '';
@@ -62,21 +62,21 @@ export function startObjectReflector(opts: ObjectReflectorOptions): ObjectReflec
 
   function failed(err: unknown, message: string): void {
     opts.onFailed(err);
-    logger.warn({ err, resource, namespace, name }, message);
+    logger.warn({ err, ...opts.logFields }, message);
     later(() => void list());
   }
 
   async function list(): Promise<void> {
     let answer;
     try {
-      answer = await api.listObject(resource, namespace, name);
+      answer = await opts.list();
     } catch (err) {
-      if (!stopped) failed(err, 'Failed to list the object, listing again after a back-off');
+      if (!stopped) failed(err, `Failed to list ${what}, listing again after a back-off`);
       return;
     }
     if (stopped) return;
     resourceVersion = answer.resourceVersion;
-    opts.onReplaced(answer.items.find((item) => item.metadata.name === name));
+    opts.onReplaced(answer.items);
     void watch();
   }
 
@@ -92,7 +92,7 @@ export function startObjectReflector(opts: ObjectReflectorOptions): ObjectReflec
       handle = null;
       ended?.stop();
       if (err !== null) {
-        failed(err, 'The object\'s watch broke, listing again after a back-off');
+        failed(err, `The watch of ${what} broke, listing again after a back-off`);
       } else if (events === 0 && clock.now() - startedAtMs < VERY_SHORT_WATCH_MS) {
         later(() => void watch());
       } else {
@@ -100,22 +100,22 @@ export function startObjectReflector(opts: ObjectReflectorOptions): ObjectReflec
         void watch();
       }
     };
-    const onEvent = (type: WatchEventType, object: VolumeObject) => {
+    const onEvent = (type: WatchEventType, object: T) => {
       if (!current()) return;
       if (type === 'ERROR') {
         const code = (object as { code?: unknown }).code;
-        end(new KubeletError(code === 410 ? 'KLT_ERR_API_GONE' : 'KLT_ERR_API_FAILED', `watch ${resource}: an ERROR event (${String(code)})`));
+        end(new KubeletError(code === 410 ? 'KLT_ERR_API_GONE' : 'KLT_ERR_API_FAILED', `watch ${what}: an ERROR event (${String(code)})`));
         return;
       }
       events++;
       failures = 0;
       resourceVersion = object.metadata.resourceVersion ?? resourceVersion;
-      if (type === 'BOOKMARK' || object.metadata.name !== name) return;
-      opts.onChanged(type === 'DELETED' ? undefined : object);
+      if (type === 'BOOKMARK') return;
+      opts.onChanged(type, object);
     };
     let opened: WatchHandle;
     try {
-      opened = await api.watchObject(resource, { namespace, name, resourceVersion, onEvent, onDone: end });
+      opened = await opts.watch({ resourceVersion, onEvent, onDone: end });
     } catch (err) {
       end(err);
       return;
