@@ -15,13 +15,14 @@ import { actorLogger, type Logger } from '../log.js';
 export function createRuntimeConnector(logger: Logger, counts: OperationCounts): RuntimeConnector {
   let embedded: EmbeddedRuntime | undefined;
   return {
-    async startEmbedded(rootDir) {
+    async startEmbedded(rootDir, reservedPorts) {
       const { startEmbeddedRuntime } = await import('../adapters/embedded-runtime/index.js');
       const stateDir = join(resolve(rootDir), 'embedded-runtime');
       const runtime = embedded = await startEmbeddedRuntime({
         socketPath: join(stateDir, 'cri.sock'),
         stateDir,
         logger: actorLogger(logger, 'embeddedRuntime', 'embeddedRuntime'),
+        ...(reservedPorts ? { reservedPorts } : {}),
       });
       return { endpoint: runtime.endpoint, close: () => runtime.close() };
     },

@@ -3,10 +3,13 @@
  * run() when rotateCertificates is on): renews the client certificate at a jittered 70–90 % of its
  * validity (domain/certificates/rotation.ts) by a new key and CSR, and has the API clients use it.
  *
- * States: `waiting` until the rotation deadline (at once when it has passed, an expired
- * certificate included), `rotating` while the effect asks for, waits for and installs the new
- * pair, `backingOff` after a failure (2 s doubling to 5 min, for ever: a node whose certificate
- * expired while the API server was away keeps trying, visible here, and does not exit).
+ * States: `waiting` until the rotation deadline (at once at start when it has passed, an expired
+ * certificate included; never sooner than a second after a try), `rotating` while the effect asks
+ * for, waits for and installs the new pair, `backingOff` after a failure (2 s doubling to 5 min,
+ * for ever: a node whose certificate expired while the API server was away keeps trying, visible
+ * here, and does not exit). An issued certificate that is expired or not yet valid when it arrives
+ * is a failure too: a signer that issues such certificates must not get a request per turn of the
+ * event loop.
  *
  * The `rotateClientCertificate` effect does the I/O: a key, a CSR with the current certificate's
  * credentials, the wait for it (15 minutes, Go's), the new pair in the cert dir's store, and the
@@ -17,7 +20,7 @@
 import { assign, fromPromise, setup, type AnyEventObject } from 'xstate';
 import { doneOutput } from './done-output.js';
 import type { SerializedError } from '../domain/errors.js';
-import { rotationDeadlineMs, rotationRetryMs } from '../domain/certificates/rotation.js';
+import { rotationDeadlineMs, rotationRetryMs, rotationWaitMs, unusableIssuedCertificate } from '../domain/certificates/rotation.js';
 
 export interface CertificateValidity {
   notBeforeMs: number;
@@ -63,6 +66,11 @@ export const SERVING_CERTIFICATE_MANAGER_EFFECTS = ['rotateServingCertificate'] 
 
 const rotation = (event: AnyEventObject) => doneOutput<CertificateRotation>(event);
 
+/** Why the effect's answer is not a usable certificate (its error, or the new one's validity), or null. */
+function rotationError(answer: CertificateRotation, what: string): SerializedError | null {
+  return answer.ok ? unusableIssuedCertificate(what, answer, answer.observedAtMs) : answer.error;
+}
+
 const schedule = (v: CertificateValidity) => ({
   notBeforeMs: v.notBeforeMs,
   notAfterMs: v.notAfterMs,
@@ -86,11 +94,11 @@ function certificateManager(id: string, effect: RotateEffect, what: string) {
     types: { context: {} as CertificateManagerContext, input: {} as CertificateManagerInput },
     actors: { rotateClientCertificate: notProvided('rotateClientCertificate'), rotateServingCertificate: notProvided('rotateServingCertificate') },
     delays: {
-      untilRotation: ({ context }) => Math.max(0, context.rotateAtMs - context.observedAtMs),
+      untilRotation: ({ context }) => rotationWaitMs(context.rotateAtMs, context.observedAtMs, context.rotations > 0),
       retryDelay: ({ context }) => rotationRetryMs(context.failures),
     },
     guards: {
-      isRotated: ({ event }) => rotation(event).ok,
+      isRotated: ({ event }) => rotationError(rotation(event), what) === null,
     },
   }).createMachine({
     id,
@@ -120,7 +128,7 @@ function certificateManager(id: string, effect: RotateEffect, what: string) {
               target: 'backingOff',
               actions: assign(({ context, event }) => ({
                 failures: context.failures + 1,
-                lastError: (rotation(event) as Extract<CertificateRotation, { ok: false }>).error,
+                lastError: rotationError(rotation(event), what),
               })),
             },
           ],

@@ -30,10 +30,12 @@ const IDLE_SECONDS = 3;
 const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
 
 /** A pod with one container `main` running `script`, stopped quickly. */
-function pod(name: string, node: string, script: string) {
+/** `ports`: the container's declared ports (the embedded runtime forwards to no other). */
+function pod(name: string, node: string, script: string, ports: number[] = []) {
+  const declared = ports.length > 0 ? { ports: ports.map((containerPort) => ({ containerPort })) } : {};
   return {
     metadata: { name, namespace: 'default' },
-    spec: { nodeName: node, terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: IMAGE, command: ['sh', '-c', script] }] },
+    spec: { nodeName: node, terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: IMAGE, command: ['sh', '-c', script], ...declared }] },
   };
 }
 
@@ -69,7 +71,7 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubectlPart(KUBECTL), partForEn
     api.store.create('pods', pod('printer', node, "trap 'exit 0' TERM; i=1; while :; do echo \"tick $i\"; i=$((i+1)); sleep 0.3; done"));
     httpPort = await freePort();
     // `busybox httpd` and a temp dir: the image's busybox on containerd, the host's on the embedded runtime.
-    api.store.create('pods', pod('web', node, `d=$(mktemp -d) && printf '${PAGE.replace('\n', '\\n')}' > $d/index.html && exec busybox httpd -f -p ${httpPort} -h $d`));
+    api.store.create('pods', pod('web', node, `d=$(mktemp -d) && printf '${PAGE.replace('\n', '\\n')}' > $d/index.html && exec busybox httpd -f -p ${httpPort} -h $d`, [httpPort, cluster.kubeletPort]));
     const running = (name: string) => {
       const p = api.store.get('pods', 'default', name) as { status?: { containerStatuses?: { state?: { running?: object } }[] } } | undefined;
       return p?.status?.containerStatuses?.[0]?.state?.running !== undefined;
@@ -177,6 +179,20 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubectlPart(KUBECTL), partForEn
     const ws = await new Attach(clientNode()).attach('default', 'printer', 'main', out.stream, null, null, false);
     await until('two ticks through Attach', () => (out.text().match(/tick \d+\n/g)?.length ?? 0) >= 2, 20_000, out.text);
     ws.close();
+  }, 60_000);
+
+  it.runIf(rt.endpoint === 'embedded')('port-forward on the embedded runtime refuses an undeclared port and the kubelet\'s own, saying why', async () => {
+    // A port only the host has (the pod shares the host's network here), then the kubelet's own server, which the pod declares.
+    const undeclared = await freePort();
+    for (const [port, why] of [[undeclared, `declares no TCP containerPort ${undeclared}`], [cluster!.kubeletPort, 'is the kubelet\'s server port (port)']] as const) {
+      const out = sink();
+      const errors = sink();
+      const ws = await new PortForward(clientNode()).portForward('default', 'web', [port], out.stream, errors.stream, new PassThrough());
+      await until(`the refusal of port ${port}`, () => errors.text().includes(why), 20_000, errors.text);
+      expect(errors.text()).toContain(`error forwarding port ${port} to pod `);
+      expect(out.text()).toBe('');
+      (ws as { close: () => void }).close();
+    }
   }, 60_000);
 
   it('client-node\'s PortForward (WebSocket) carries an HTTP exchange', async () => {

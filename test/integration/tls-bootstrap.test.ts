@@ -213,6 +213,25 @@ describe('TLS bootstrap refused or delayed', () => {
   }, 90_000);
 });
 
+/** A kubelet with serverTLSBootstrap on the embedded runtime, its server on 127.0.0.1:port, as the node already joined: call to start it (again). */
+async function servingKubelet(dir: string, api: TestApiServer, node: string, port: number): Promise<() => Kubelet> {
+  const client = await api.issueClientCertificate(`system:node:${node}`, ['system:nodes']);
+  writeFileSync(join(dir, 'kubelet.yaml'), [
+    'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', `podLogsDir: ${join(dir, 'logs')}`,
+    'containerRuntimeEndpoint: embedded', 'healthzPort: 0', 'address: 127.0.0.1', `port: ${port}`, 'serverTLSBootstrap: true', '',
+  ].join('\n'));
+  const kubeconfig = api.kubeconfigPath(dir, { clientCertificate: client });
+  return () => {
+    const child = spawn(process.execPath, [
+      BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--cert-dir=${join(dir, 'pki')}`,
+      `--kubeconfig=${kubeconfig}`, '--embedded-runtime-allow-cluster', '--debug-address=', `--hostname-override=${node}`,
+    ], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let text = '';
+    child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
+    return { child, stderr: () => text, exited: new Promise((r) => child.once('exit', (code) => r(code))) };
+  };
+}
+
 describe('serverTLSBootstrap: the serving certificate asked for and swapped in place', () => {
   const node = 'node-serving';
   let dir: string;
@@ -233,21 +252,7 @@ describe('serverTLSBootstrap: the serving certificate asked for and swapped in p
 
   it('serves the self-signed pair until the CSR is issued, then the issued certificate to new connections while an open one keeps working', async () => {
     const port = await freePort();
-    const client = await api.issueClientCertificate(`system:node:${node}`, ['system:nodes']);
-    writeFileSync(join(dir, 'kubelet.yaml'), [
-      'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', `podLogsDir: ${join(dir, 'logs')}`,
-      'containerRuntimeEndpoint: embedded', 'healthzPort: 0', 'address: 127.0.0.1', `port: ${port}`, 'serverTLSBootstrap: true', '',
-    ].join('\n'));
-    const kubeconfig = api.kubeconfigPath(dir, { clientCertificate: client });
-    const spawnKubelet = (): Kubelet => {
-      const child = spawn(process.execPath, [
-        BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--cert-dir=${join(dir, 'pki')}`,
-        `--kubeconfig=${kubeconfig}`, '--embedded-runtime-allow-cluster', '--debug-address=', `--hostname-override=${node}`,
-      ], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let text = '';
-      child.stderr!.on('data', (d: Buffer) => (text += d.toString()));
-      return { child, stderr: () => text, exited: new Promise((r) => child.once('exit', (code) => r(code))) };
-    };
+    const spawnKubelet = await servingKubelet(dir, api, node, port);
     kubelet = spawnKubelet();
     const stderr = () => kubelet!.stderr();
 
@@ -293,4 +298,29 @@ describe('serverTLSBootstrap: the serving certificate asked for and swapped in p
     again.destroy();
     expect((api.store.list('certificatesigningrequests').items as Csr[]).filter((c) => c.spec.signerName === 'kubernetes.io/kubelet-serving')).toHaveLength(1);
   }, 120_000);
+});
+
+describe('serverTLSBootstrap against a signer that issues expired certificates', () => {
+  const node = 'node-expired-serving';
+  let dir: string;
+  let api: TestApiServer;
+  let kubelet: Kubelet | null = null;
+  beforeAll(async () => {
+    ({ dir, api } = await setUp('kts-expired-serving-'));
+    // Approved and signed at once, but expired an hour before they are issued.
+    api.csr!.policy.validitySeconds = -3600;
+  });
+  afterAll(() => tearDown(kubelet, api, 'embedded', dir), 60_000);
+
+  it('backs off instead of asking again at once: a few CSRs in 10 s, each failure said in Go\'s words', async () => {
+    kubelet = (await servingKubelet(dir, api, node, await freePort()))();
+    const servingCsrs = () => (api.store.list('certificatesigningrequests').items as { spec: { signerName: string } }[])
+      .filter((c) => c.spec.signerName === 'kubernetes.io/kubelet-serving').length;
+    await until('the first serving CSR', () => servingCsrs() > 0, 60_000, kubelet.stderr);
+    await new Promise((r) => setTimeout(r, 10_000));
+    // Back-off from the first failure: 2 s, 4 s, 8 s (a CSR at 0, 2, 6 and perhaps 14 s).
+    expect(servingCsrs()).toBeLessThanOrEqual(4);
+    expect(kubelet.stderr()).toContain('the issued serving certificate cannot be used: x509: certificate has expired or is not yet valid: current time');
+    expect(existsSync(join(dir, 'pki', 'kubelet-server-current.pem'))).toBe(false);
+  }, 90_000);
 });

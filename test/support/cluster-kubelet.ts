@@ -62,6 +62,8 @@ export interface KubectlCluster {
   dir: string;
   api: TestApiServer;
   kubelet: ClusterKubelet;
+  /** The kubelet server's port on 127.0.0.1. */
+  kubeletPort: number;
   kubeconfig: string;
   /** The users the API server's SubjectAccessReviews were asked about, in order. */
   reviewed: string[];
@@ -92,7 +94,7 @@ export async function startKubectlCluster(prefix: string, endpoint: string, node
     throw err;
   }
   return {
-    dir, api, kubelet, kubeconfig, reviewed,
+    dir, api, kubelet, kubeletPort: port, kubeconfig, reviewed,
     dispose: async () => {
       await stopClusterKubelet(kubelet);
       await api.close();

@@ -8,11 +8,14 @@
  * - serving (serverTLSBootstrap): signer kubernetes.io/kubelet-serving with the node's names as
  *   SANs; once issued, the `kubelet-server` store and the kubelet server's TLS context, swapped in
  *   place.
- * Answers with the new validity and a fresh jitter, or with the error; never throws.
+ * An issued certificate that is expired or not yet valid is not stored: the renewal fails with
+ * Go's x509 words and the pair in use stays. Answers with the new validity and a fresh jitter, or
+ * with the error; never throws.
  */
 import { X509Certificate } from 'node:crypto';
 import { fromPromise } from 'xstate';
-import { serializeError } from '../../domain/errors.js';
+import { unusableIssuedCertificate } from '../../domain/certificates/rotation.js';
+import { KubeletError, serializeError } from '../../domain/errors.js';
 import type { CertificateRotation, RotateCertificateInput } from '../../machines/certificate-manager.machine.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Random } from '../../ports/random.js';
@@ -57,12 +60,16 @@ export function rotateCertificateActor(deps: RotateDeps) {
         onCreated: (name) => deps.logger.info({ csr: name, attempt: input.attempt }, `Requesting a new ${what}`),
         onState: () => {},
       });
+      const cert = readIssued(certificatePem, what);
+      const validity = { notBeforeMs: Date.parse(cert.validFrom), notAfterMs: Date.parse(cert.validTo) };
+      // Checked before the store: an expired or not yet valid certificate must not replace the one in use.
+      const unusable = unusableIssuedCertificate(what, validity, deps.clock.now());
+      if (unusable) throw new KubeletError(unusable.code, unusable.message, { retryable: unusable.retryable });
       // The store refuses a pair TLS cannot load, so a bad one fails the rotation and the old one stays in use.
       await new PairStore(certDir, deps.kind === 'serving' ? 'kubelet-server' : 'kubelet-client').update(certificatePem, privateKeyPem, new Date(deps.clock.now()));
       deps.install({ certificatePem, keyPem: privateKeyPem });
-      const cert = new X509Certificate(certificatePem);
       deps.logger.info({ csr, notAfter: cert.validTo }, `New ${what} in use`);
-      return { ok: true, csr, notBeforeMs: Date.parse(cert.validFrom), notAfterMs: Date.parse(cert.validTo), observedAtMs: deps.clock.now(), jitter: deps.random.next() };
+      return { ok: true, csr, ...validity, observedAtMs: deps.clock.now(), jitter: deps.random.next() };
     } catch (err) {
       deps.logger.warn({ err: serializeError(err), attempt: input.attempt }, `Could not rotate the ${what}`);
       return { ok: false, error: serializeError(err), observedAtMs: deps.clock.now() };
@@ -70,4 +77,12 @@ export function rotateCertificateActor(deps: RotateDeps) {
       rest?.close();
     }
   });
+}
+
+function readIssued(certificatePem: string, what: string): X509Certificate {
+  try {
+    return new X509Certificate(certificatePem);
+  } catch (err) {
+    throw new KubeletError('KLT_ERR_BOOTSTRAP', `the issued ${what} cannot be read: ${(err as Error).message}`, { cause: err });
+  }
 }

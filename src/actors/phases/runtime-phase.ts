@@ -3,10 +3,12 @@
  * Version. An absent runtime does not crash start-up: the phase waits, retrying with back-off
  * (1 s doubling to 10 s), and tells the supervisor what it waits on. `embedded` starts the
  * project's own CRI runtime in-process on a private socket under --root-dir; it runs containers as
- * unconfined host processes, so it refuses cluster mode unless --embedded-runtime-allow-cluster.
+ * unconfined host processes, so it refuses cluster mode unless --embedded-runtime-allow-cluster;
+ * its port forwards never reach the kubelet's own ports.
  */
 import { KubeletError, serializeError } from '../../domain/errors.js';
 import { parseGoDuration } from '../../domain/config/duration.js';
+import { kubeletReservedPorts } from '../../domain/runtime/reserved-ports.js';
 import type { Clock } from '../../ports/clock.js';
 import type { PhaseDeps } from './deps.js';
 import { phaseActor } from './phase-actor.js';
@@ -25,7 +27,7 @@ export function runtimePhase(deps: PhaseDeps) {
           'the embedded runtime runs containers as unconfined host processes, so it does not serve pods from an API server; ' +
           'use a real runtime (containerd), or pass --embedded-runtime-allow-cluster for a test cluster');
       }
-      const runtime = await deps.runtime.startEmbedded(settings.rootDir(live));
+      const runtime = await deps.runtime.startEmbedded(settings.rootDir(live), kubeletReservedPorts(settings.config(live), settings.debugAddress(live)));
       deps.lifetimes.add('embeddedRuntime', runtime.close);
       endpoint = runtime.endpoint;
     }

@@ -16,7 +16,8 @@
  *   "present"; nothing is downloaded; the id is sha256 of the normalized name; the size is a nominal
  *   constant (1 MiB). Every image's default entrypoint is `sh` (an empty command runs `sh` with the args).
  * - Host network only: sandboxes have no process and no IP (`network.ip` is empty, like a host-network
- *   pod); NetworkReady is always true. Port mappings and DNS config are ignored.
+ *   pod); NetworkReady is always true. DNS config is ignored; port mappings bind
+ *   no host port and only name what a port forward may reach.
  * - Cgroups only when the sandbox names a cgroup_parent (the kubelet with cgroupsPerQOS, as root):
  *   the container then gets `<parent>/<id>` with its cpu and memory limits, its process joins it
  *   before running the command, and an exit the OOM killer caused is `OOMKilled`
@@ -34,6 +35,8 @@
  * - ExecSync kills what the command left running in its process group when the command exits.
  * - Exec, Attach and PortForward hand out URLs of a streaming server of its own on 127.0.0.1
  *   (streaming/, README "Streaming"); attach cannot give a TTY (containers run without a terminal).
+ *   A port forward reaches only the TCP ports the pod declares, never the node's own
+ *   (port-forward-rules.ts): on the host's network, any other port is some other service's.
  *   RuntimeConfig answers UNIMPLEMENTED.
  *
  * What it keeps from containerd: the CRI log format and 16 KiB line cap, process-group signalling for
@@ -62,11 +65,13 @@ import { DEFAULT_EMBEDDED_IMAGES, ImageStore } from './image-store.js';
 import { RuntimeState } from './runtime-state.js';
 import { resolveShimCommand } from './shim-launcher.js';
 import { lockStateDir } from './state-dir-lock.js';
+import { PortForwardRules, type ReservedPort } from './port-forward-rules.js';
 import { streamHandlers } from './stream-handlers.js';
 import { startStreamingServer, type StreamingServer } from './streaming/streaming-server.js';
 
 export { DEFAULT_EMBEDDED_IMAGES } from './image-store.js';
 export { EMBEDDED_RUNTIME_NAME } from './runtime-service.js';
+export type { ReservedPort } from './port-forward-rules.js';
 
 export interface EmbeddedRuntimeOptions {
   /** Absolute path of the unix socket to serve on. A stale socket file there is replaced. */
@@ -85,6 +90,11 @@ export interface EmbeddedRuntimeOptions {
   maxLogLineBytes?: number;
   /** The streaming server for Exec/Attach/PortForward: default 127.0.0.1, a free port, 4 h idle timeout. */
   streaming?: { host?: string; port?: number; idleTimeoutMs?: number };
+  /**
+   * The node's own ports (the kubelet's server, read-only, healthz and debug ports): a port forward
+   * never reaches them, even to a pod that declares them. The streaming server's port is added.
+   */
+  reservedPorts?: readonly ReservedPort[];
 }
 
 export interface EmbeddedRuntime {
@@ -128,13 +138,15 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
     const runtime = await RuntimeState.open({
       stateDir: options.stateDir, images: imageStore, shim, logger, nowNs, maxLogLineBytes: options.maxLogLineBytes,
     });
+    const forwarding = new PortForwardRules((id) => runtime.findSandbox(id), options.reservedPorts);
     streaming = await startStreamingServer({
-      handlers: streamHandlers(runtime, logger),
+      handlers: streamHandlers(runtime, forwarding, logger),
       ...(options.streaming?.host !== undefined ? { host: options.streaming.host } : {}),
       ...(options.streaming?.port !== undefined ? { port: options.streaming.port } : {}),
       limits: { ...(options.streaming?.idleTimeoutMs !== undefined ? { idleTimeoutMs: options.streaming.idleTimeoutMs } : {}) },
     });
     const streams = streaming;
+    forwarding.reserve({ port: streams.port, owner: 'embedded runtime\'s streaming server' });
     const images = new EmbeddedImageService(imageStore, options.stateDir, nowNs);
     const proto = loadCriProto();
     const grpcServer = new grpc.Server(SERVER_OPTIONS);

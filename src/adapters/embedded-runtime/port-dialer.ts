@@ -1,14 +1,18 @@
 /**
  * PortForward's other end: the embedded runtime's pods share the host's network, so a pod's port is
- * the host's loopback port. A failure is worded as Go's streaming server and containerd word it
+ * the host's loopback port, dialled only when the pod declares it and it is not one of the node's
+ * own. A failure is worded as Go's streaming server and containerd word it
  * together ("error forwarding port P to pod ID, uid : failed to connect to localhost:P inside
  * namespace …"), since that text goes to the client's error channel as it is.
  */
 import { connect, type Socket } from 'node:net';
 import type { PortDialer } from '../stream-protocols/sessions.js';
 
-export function hostNetworkDialer(sandboxId: string): PortDialer {
+/** Dials the host's loopback, but never a port `refusal` gives a reason for (port-forward-rules.ts). */
+export function hostNetworkDialer(sandboxId: string, refusal: (port: number) => string | null): PortDialer {
   return async (port) => {
+    const refused = refusal(port);
+    if (refused !== null) throw new Error(refused);
     const v4 = await dial('127.0.0.1', port);
     if (v4.ok) return v4.socket;
     const v6 = await dial('::1', port);

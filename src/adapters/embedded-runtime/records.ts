@@ -26,10 +26,22 @@ export interface SandboxRecord {
   /** linux.cgroup_parent: the pod cgroup its containers' cgroups go under ('' or absent: none). */
   cgroup_parent?: string;
   /**
+   * PodSandboxConfig.port_mappings: the pod's declared ports, the only ones a port forward reaches
+   * (port-forward-rules.ts). Absent in records written before it was kept: no port is forwarded.
+   */
+  port_mappings?: SandboxPortMapping[];
+  /**
    * The kernel's boot id when the sandbox was created. A sandbox from an earlier boot is NOTREADY, as
    * containerd reports a sandbox whose pause container a reboot took away; the kubelet then recreates it.
    */
   boot_id?: string;
+}
+
+export interface SandboxPortMapping {
+  protocol: 'TCP' | 'UDP' | 'SCTP';
+  container_port: number;
+  host_port: number;
+  host_ip: string;
 }
 
 /** CREATED → RUNNING → EXITED, as in CRI; UNKNOWN is never stored (we always know, see refresh). */

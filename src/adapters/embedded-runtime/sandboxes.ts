@@ -44,6 +44,7 @@ export async function runPodSandbox(state: RuntimeState, config: PodSandboxConfi
     runtime_handler: runtimeHandler,
     boot_id: currentBootId(),
     ...(config.linux?.cgroup_parent ? { cgroup_parent: config.linux.cgroup_parent } : {}),
+    port_mappings: config.port_mappings.map((m) => ({ protocol: m.protocol, container_port: m.container_port, host_port: m.host_port, host_ip: m.host_ip })),
   };
   state.sandboxes.set(record.id, record);
   await state.sandboxStore.put(record);

@@ -1,17 +1,19 @@
 /**
  * What the streaming server runs behind each session it accepted: an exec (exec-session.ts), an
- * attach (attach-session.ts), or the host-network dialer of a port forward (port-dialer.ts). A
- * session that fails unexpectedly still ends, with an internal error on its error channel.
+ * attach (attach-session.ts), or the host-network dialer of a port forward (port-dialer.ts), held
+ * to the pod's declared ports (port-forward-rules.ts). A session that fails unexpectedly still
+ * ends, with an internal error on its error channel.
  */
 import type { Logger } from '../../log.js';
 import type { RemoteCommandSession } from '../stream-protocols/sessions.js';
 import { runAttachSession } from './attach-session.js';
 import { runExecSession } from './exec-session.js';
 import { hostNetworkDialer } from './port-dialer.js';
+import type { PortForwardRules } from './port-forward-rules.js';
 import type { RuntimeState } from './runtime-state.js';
 import type { StreamHandlers } from './streaming/streaming-server.js';
 
-export function streamHandlers(state: RuntimeState, logger: Logger): StreamHandlers {
+export function streamHandlers(state: RuntimeState, forwarding: PortForwardRules, logger: Logger): StreamHandlers {
   const guarded = (what: string, session: RemoteCommandSession, run: Promise<void>): void => {
     run.catch((err: unknown) => {
       logger.warn({ err, what }, 'Streaming session failed');
@@ -21,6 +23,6 @@ export function streamHandlers(state: RuntimeState, logger: Logger): StreamHandl
   return {
     exec: (request, session) => guarded('exec', session, runExecSession(state, { containerId: request.containerId, cmd: request.cmd }, session)),
     attach: (request, session) => guarded('attach', session, runAttachSession(state, request.containerId, session)),
-    dialer: (request) => hostNetworkDialer(request.podSandboxId),
+    dialer: (request) => hostNetworkDialer(request.podSandboxId, (port) => forwarding.refusal(request.podSandboxId, port)),
   };
 }

@@ -49,6 +49,11 @@ export async function attachUrl(state: RuntimeState, server: StreamingServer, r:
   return server.urlFor({ kind: 'attach', containerId: container.id, options: options(r) });
 }
 
+/**
+ * The ports are checked against the pod's when dialled (port-forward-rules.ts), not here: a refusal
+ * then reaches the client on the port's error stream, in words, as a dial failure does (a failed
+ * PortForward call reaches it as a bare HTTP 500).
+ */
 export function portForwardUrl(state: RuntimeState, server: StreamingServer, r: PortForwardRequest__Output): string {
   if (!r.pod_sandbox_id) throw new KubeletError('KLT_ERR_CRI_INVALID_ARGUMENT', 'missing required pod_sandbox_id');
   const sandbox = state.requireSandbox(r.pod_sandbox_id);

@@ -42,6 +42,8 @@ export interface StreamingServerOptions {
 export interface StreamingServer {
   /** `http://host:port`, no trailing slash. */
   readonly baseUrl: string;
+  /** The port it listens on. */
+  readonly port: number;
   /** Stores `request` and returns the URL that serves it once. */
   urlFor(request: StreamRequest): string;
   /** Stops listening and ends every open session. */
@@ -100,6 +102,7 @@ export async function startStreamingServer(options: StreamingServerOptions): Pro
   const baseUrl = `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;
   return {
     baseUrl,
+    port: address.port,
     urlFor: (request) => `${baseUrl}/${request.kind}/${cache.insert(request)}`,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());

@@ -80,7 +80,6 @@ describe('client-node against the embedded streaming server', () => {
   });
 
   it('PortForward: 10 MiB from a server on the pod\'s (host) network, intact', async () => {
-    const { sandboxId } = await fx.runContainer('cn-pf', ['sh', '-c', 'sleep 3600']);
     const payload = createHash('sha512').update('seed').digest();
     const total = 10 * 1024 * 1024;
     const server: Server = createServer((socket) => {
@@ -97,6 +96,8 @@ describe('client-node against the embedded streaming server', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as { port: number }).port;
     try {
+      // The pod declares the port: the embedded runtime forwards to no other.
+      const { sandboxId } = await fx.runContainer('cn-pf', ['sh', '-c', 'sleep 3600'], {}, { port_mappings: [{ protocol: 'TCP', container_port: port, host_port: 0, host_ip: '' }] });
       const { url } = await fx.call<{ url: string }>('PortForward', { pod_sandbox_id: sandboxId });
       const output = new Collect();
       const ws = await new PortForward(kc, false, handlerFor(() => url)).portForward('default', 'pod', [port], output, new Collect(), new PassThrough()) as WebSocket;

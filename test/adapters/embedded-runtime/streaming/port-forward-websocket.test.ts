@@ -1,6 +1,6 @@
 /**
- * PortForward through the embedded runtime's streaming server over WebSocket: the pod's port is the
- * host's loopback port (host network). 100 MiB each way with checksums, through a real TCP server
+ * PortForward through the embedded runtime's streaming server over WebSocket: the pod's port (one
+ * it declares) is the host's loopback port (host network). 100 MiB each way with checksums, through a real TCP server
  * started by the test, with the client reading slowly at first (backpressure); Go's framing (port
  * bytes first on both channels) and error text.
  */
@@ -15,6 +15,8 @@ let fx: RuntimeFixture;
 let sandboxId: string;
 let server: Server;
 let port: number;
+/** A port nothing listens on (a server's, closed). */
+let closedPort: number;
 /** What the server received on its last upload connection, by sha256. */
 let uploads: Array<Promise<{ bytes: number; sha256: string }>> = [];
 /** MiB the download connection has handed to its socket so far. */
@@ -34,7 +36,6 @@ const CHUNK = block(7, MiB);
 
 beforeAll(async () => {
   fx = await startRuntimeFixture();
-  ({ sandboxId } = await fx.runContainer('pf', ['sh', '-c', 'sleep 3600']));
   // "download": sends 100 MiB and closes; "upload": hashes what it gets until the client's end.
   server = createServer((socket) => {
     socket.once('data', (first: Buffer) => {
@@ -66,6 +67,16 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   port = (server.address() as { port: number }).port;
+  closedPort = await new Promise<number>((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+  // The pod declares both ports: the embedded runtime forwards to no other.
+  const declared = [port, closedPort].map((containerPort) => ({ protocol: 'TCP' as const, container_port: containerPort, host_port: 0, host_ip: '' }));
+  ({ sandboxId } = await fx.runContainer('pf', ['sh', '-c', 'sleep 3600'], {}, { port_mappings: declared }));
 });
 afterAll(async () => {
   server?.close();
@@ -116,13 +127,7 @@ describe('port forward over WebSocket', () => {
   }, 90_000);
 
   it('reports a closed port on the error channel, in Go\'s words', async () => {
-    const closed = await new Promise<number>((resolve) => {
-      const s = createServer();
-      s.listen(0, '127.0.0.1', () => {
-        const p = (s.address() as { port: number }).port;
-        s.close(() => resolve(p));
-      });
-    });
+    const closed = closedPort;
     const client = await connectChannels(await forwardUrl([closed]), ['v4.base64.channel.k8s.io']);
     await client.closed;
     const text = client.bytes(1).subarray(2).toString();

@@ -19,7 +19,8 @@ export interface RuntimeFixture {
   cri: GrpcCriClient;
   /** A raw call of a RuntimeService RPC; rejects with the gRPC error. */
   call<T>(rpc: 'Exec' | 'Attach' | 'PortForward', request: object): Promise<T>;
-  runContainer(name: string, command: string[], extra?: Partial<ContainerConfig>): Promise<{ sandboxId: string; containerId: string }>;
+  /** A sandbox (with `sandboxExtra`, e.g. the pod's port_mappings) and one container in it, started. */
+  runContainer(name: string, command: string[], extra?: Partial<ContainerConfig>, sandboxExtra?: Partial<PodSandboxConfig>): Promise<{ sandboxId: string; containerId: string }>;
   stop(): Promise<void>;
 }
 
@@ -37,10 +38,11 @@ export async function startRuntimeFixture(options: Partial<EmbeddedRuntimeOption
     call: <T>(rpc: string, request: object) => new Promise<T>((resolve, reject) => {
       raw[rpc]!.call(raw, request, (err, res) => (err ? reject(err) : resolve(res as T)));
     }),
-    async runContainer(name, command, extra = {}) {
+    async runContainer(name, command, extra = {}, sandboxExtra = {}) {
       const sandbox: PodSandboxConfig = {
         metadata: { name, uid: `uid-${name}`, namespace: 'default', attempt: 0 },
         log_directory: join(dir, 'logs', name),
+        ...sandboxExtra,
       };
       const sandboxId = await cri.runtime.runPodSandbox(sandbox);
       const config: ContainerConfig = { metadata: { name, attempt: 0 }, image: { image: BUSYBOX }, command, log_path: `${name}/0.log`, ...extra };
