@@ -7,9 +7,10 @@
  *   (an API server has already applied them; a test double or an older server may not have).
  * - Mirror pods are not pods to run: they are split off for the status manager (Go's pod
  *   manager keeps them apart from the pods it syncs).
- * - A pod whose UID is not one safe path segment (pod-uid.ts) is refused, mirror or not: the
- *   kubelet names directories after UIDs. It is reported by `namespace/name`, as the file source
- *   reports a manifest by its path. Differs from Go, which takes any UID the API server gives.
+ * - A pod to run whose UID is not one safe path segment (pod-uid.ts) is refused: the kubelet
+ *   names directories after UIDs. It is reported by `namespace/name`, as the file source reports a
+ *   manifest by its path. Differs from Go, which takes any UID the API server gives. Mirror pods
+ *   are not held to it: nothing on the node is named after theirs.
  */
 import type { Pod } from '../pod/types.js';
 import { applyPodDefaults } from '../pod-config/pod-defaults.js';
@@ -74,8 +75,8 @@ export function viewApiPods(pods: Iterable<Pod>, toRun: (pod: Pod) => Pod = podT
   const refused: RejectedManifest[] = [];
   for (const pod of pods) {
     const uidError = podUidError(pod.metadata.uid);
-    if (uidError !== undefined) refused.push({ origin: `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`, reason: uidError });
-    else if (isMirrorPod(pod)) mirrorPods.push(pod);
+    if (isMirrorPod(pod)) mirrorPods.push(pod);
+    else if (uidError !== undefined) refused.push({ origin: `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`, reason: uidError });
     else regular.push(toRun(pod));
   }
   refused.sort((a, b) => (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : 0));

@@ -27,11 +27,11 @@ describe('api pod view', () => {
     expect(view.mirrorPods.map((p) => p.metadata.uid)).toEqual(['2']);
   });
 
-  it('refuses pods whose UID is not one safe path segment (never run, never mirrored), naming them and why', () => {
-    const view = viewApiPods([pod('ok', 'u-1'), pod('dots', '..'), pod('slash', 'a/b', { namespace: 'n' }), pod('empty', ''), pod('m', '../m', { annotations: { 'kubernetes.io/config.mirror': 'h' } })]);
+  it('refuses pods to run whose UID is not one safe path segment, naming them and why (mirror pods name nothing on the node)', () => {
+    const view = viewApiPods([pod('ok', 'u-1'), pod('dots', '..'), pod('slash', 'a/b', { namespace: 'n' }), pod('empty', ''), pod('m', '', { annotations: { 'kubernetes.io/config.mirror': 'h' } })]);
     expect(view.pods.map((p) => p.metadata.name)).toEqual(['ok']);
-    expect(view.mirrorPods).toEqual([]);
-    expect(view.refused.map((r) => r.origin)).toEqual(['default/dots', 'default/empty', 'default/m', 'n/slash']);
+    expect(view.mirrorPods.map((p) => p.metadata.name)).toEqual(['m']);
+    expect(view.refused.map((r) => r.origin)).toEqual(['default/dots', 'default/empty', 'n/slash']);
     expect(view.refused[0]!.reason).toMatch(/^metadata\.uid: Invalid value: "\.\.": must be a single path segment/);
   });
 });
