@@ -157,9 +157,8 @@ function projectedErrors(projected: ProjectedVolumeSource, path: string): string
   (projected.sources ?? []).forEach((source, i) => {
     const at = `${path}.sources[${i}]`;
     const kinds = PROJECTION_KEYS.filter((key) => (source as Record<string, unknown>)[key] !== undefined);
-    for (const keyed of [source.secret, source.configMap]) {
+    for (const [kind, keyed] of [['secret', source.secret], ['configMap', source.configMap]] as const) {
       if (keyed === undefined) continue;
-      const kind = keyed === source.secret ? 'secret' : 'configMap';
       if (!keyed.name) errors.push(required(`${at}.${kind}.name`));
       (keyed.items ?? []).forEach((item, j) => {
         errors.push(...keyToPathErrors(item, `${at}.${kind}.items[${j}]`));

@@ -64,6 +64,11 @@ describe('static pods Go would refuse are refused, naming the field (the reprodu
     expect(reasonOf(doc)).toContain('spec.containers[0].volumeMounts[0].name: Not found: "nope"');
   });
 
+  it('reads an emptyDir sizeLimit written as a number as its text, as for every other quantity', () => {
+    const decoded = decodeStaticPod(manifest([{ name: 'mem', emptyDir: { medium: 'Memory', sizeLimit: 64 } }]), ORIGIN);
+    expect(decoded.ok && decoded.value.spec.volumes?.[0]?.emptyDir?.sizeLimit).toBe('64');
+  });
+
   it('a volume source that is not an object, or a hostPath path that is not text', () => {
     expect(reasonOf(manifest([{ name: 'e', emptyDir: 'yes' }]))).toContain('spec.volumes[0].emptyDir: must be an object');
     expect(reasonOf(manifest([{ name: 'h', hostPath: { path: 7 } }]))).toContain('spec.volumes[0].hostPath.path: must be a string');
