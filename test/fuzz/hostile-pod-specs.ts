@@ -36,9 +36,19 @@ const mode = mostly(fc.constantFrom(undefined, 0o644, 0o400, 0o777, 0), fc.const
 
 const fieldRef = fc.record({ fieldPath: mostly(fc.constantFrom('metadata.name', 'metadata.uid', 'metadata.labels', "metadata.annotations['a']"), fc.constant('spec.nodeName')) });
 const downwardItems = fc.uniqueArray(fc.record({ path: relativePath, fieldRef, mode }, { requiredKeys: ['path', 'fieldRef'] }), { maxLength: 3, selector: (item) => item.path });
-const keyItems = fc.array(fc.record({ key: fc.oneof(fc.constantFrom('k', 'tls.crt'), hostileText), path: relativePath, mode }, { requiredKeys: ['key', 'path'] }), { maxLength: 2 });
+const keyItems = fc.uniqueArray(fc.record({ key: mostly(fc.constantFrom('k', 'tls.crt'), hostileText), path: relativePath, mode }, { requiredKeys: ['key', 'path'] }), { maxLength: 2, selector: (item) => item.path });
 
-function source(sandbox: string): fc.Arbitrary<Record<string, unknown>> {
+/** What a ConfigMap or Secret holds: keys as an API server might let them through (or a hostile one would). */
+export const hostileObjectData = fc.dictionary(
+  fc.oneof({ weight: 3, arbitrary: fc.constantFrom('k', 'tls.crt', 'a', 'conf.yaml') }, { weight: 1, arbitrary: hostileText }),
+  fc.string({ maxLength: 8 }), { maxKeys: 4 },
+);
+
+/**
+ * One volume source. `apiObjects`: as an API pod would have them, ConfigMap, Secret and projected
+ * sources (with tokens) as often as the others; a static pod may name none, so they are rare there.
+ */
+function source(sandbox: string, apiObjects: boolean): fc.Arbitrary<Record<string, unknown>> {
   // At most two elements after the sandbox: were validation to let `..` runs through, they would
   // still land in the decoy tree (the test puts the sandbox deeper than 16 levels), not on the host.
   const hostPath = fc.record({
@@ -57,9 +67,11 @@ function source(sandbox: string): fc.Arbitrary<Record<string, unknown>> {
     { weight: 6, arbitrary: hostPath.map((hostPath) => ({ hostPath })) },
     { weight: 6, arbitrary: fc.record({ items: downwardItems, defaultMode: mode }).map((downwardAPI) => ({ downwardAPI })) },
     { weight: 4, arbitrary: downwardItems.map((items) => ({ projected: { sources: [{ downwardAPI: { items } }] } })) },
-    // Static pods may not reference API objects: these end refused either way.
-    { weight: 1, arbitrary: keyItems.map((items) => ({ configMap: { name: 'c', items } })) },
-    { weight: 1, arbitrary: keyItems.map((items) => ({ secret: { secretName: 's', items } })) },
+    { weight: apiObjects ? 6 : 1, arbitrary: fc.record({ items: keyItems, defaultMode: mode }).map((configMap) => ({ configMap: { name: 'c', ...configMap } })) },
+    { weight: apiObjects ? 6 : 1, arbitrary: fc.record({ items: keyItems, defaultMode: mode }).map((secret) => ({ secret: { secretName: 's', ...secret } })) },
+    { weight: apiObjects ? 4 : 1, arbitrary: fc.tuple(keyItems, keyItems, relativePath).map(([cmItems, secretItems, tokenPath]) => ({ projected: { sources: [
+      { configMap: { name: 'c', items: cmItems } }, { secret: { name: 's', items: secretItems } }, { serviceAccountToken: { path: tokenPath } },
+    ] } })) },
     { weight: 1, arbitrary: fc.tuple(emptyDir, hostPath).map(([emptyDir, hostPath]) => ({ emptyDir, hostPath })) },
     { weight: 2, arbitrary: fc.constant({}) },
   );
@@ -77,13 +89,13 @@ const mount = (names: string[], index: number) => fc.record({
   ),
 }).map(({ sub, ...rest }) => ({ ...rest, ...sub }));
 
-/** A static pod manifest (apiVersion v1, kind Pod) aimed at the node's files. */
-export function hostilePodManifest(sandbox: string): fc.Arbitrary<Record<string, unknown>> {
+/** A pod manifest (apiVersion v1, kind Pod) aimed at the node's files; `apiObjects` as for `source`. */
+export function hostilePodManifest(sandbox: string, opts: { apiObjects?: boolean } = {}): fc.Arbitrary<Record<string, unknown>> {
   return fc.record({
     uid,
     fsGroup: mostly(fc.constantFrom(undefined, 4242, 0), fc.constantFrom(-1, 2 ** 32)),
     // Each volume named after its place (`v0`, `v1`…), now and then a hostile name or a repeat of the first.
-    volumes: fc.array(fc.tuple(mostly(fc.constant(undefined), fc.oneof(hostileText, fc.constant('v0'))), source(sandbox)), { maxLength: 4 })
+    volumes: fc.array(fc.tuple(mostly(fc.constant(undefined), fc.oneof(hostileText, fc.constant('v0'))), source(sandbox, opts.apiObjects === true)), { maxLength: 4 })
       .map((drawn) => drawn.map(([hostile, src], i) => ({ name: hostile ?? `v${i}`, ...src }))),
     sub: mostly(fc.constantFrom('a', 'a/b'), hostileText),
     containers: fc.integer({ min: 1, max: 2 }),
