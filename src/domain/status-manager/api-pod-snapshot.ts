@@ -74,10 +74,13 @@ export function viewApiPods(pods: Iterable<Pod>, toRun: (pod: Pod) => Pod = podT
   const mirrorPods: Pod[] = [];
   const refused: RejectedManifest[] = [];
   for (const pod of pods) {
+    if (isMirrorPod(pod)) {
+      mirrorPods.push(pod);
+      continue;
+    }
     const uidError = podUidError(pod.metadata.uid);
-    if (isMirrorPod(pod)) mirrorPods.push(pod);
-    else if (uidError !== undefined) refused.push({ origin: `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`, reason: uidError });
-    else regular.push(toRun(pod));
+    if (uidError === undefined) regular.push(toRun(pod));
+    else refused.push({ origin: `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`, reason: uidError });
   }
   refused.sort((a, b) => (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : 0));
   return { pods: regular.sort(byFullName), mirrorPods: mirrorPods.sort(byFullName), refused };
