@@ -6,6 +6,8 @@
  * - Every change (a list, a watch event) sends the whole set to the pod config as
  *   `pod.source.snapshot` with source 'api' (the pod config merges snapshots), and the mirror
  *   pods, which are not pods to run, as `api.mirrorPods.observed` (for the status manager).
+ * - A pod whose UID is not a safe path segment is not sent as a pod but as a rejection (by
+ *   `namespace/name`, as the file source rejects a manifest), and logged when the set changes.
  * - Bookmarks only move the resourceVersion forward.
  * - A watch that ends cleanly (the server's timeout) is resumed at once from the last
  *   resourceVersion; one that fails, reports an ERROR event, or closes within a second without
@@ -81,10 +83,16 @@ export function runApiPodSource(opts: ApiPodSourceOptions): () => void {
   // sent before, which the pod config compares by identity.
   const podToRunOnce = podToRunPerObject();
 
+  // What was last logged as refused: logged again only when it changes, not at every watch event.
+  let lastRefused = '';
+
   function deliver(): void {
     const observedAtMs = clock.now();
     const view = viewApiPods(pods.values(), podToRunOnce);
-    opts.sendBack({ type: 'pod.source.snapshot', source: 'api', pods: view.pods, rejected: [], observedAtMs });
+    const refused = JSON.stringify(view.refused);
+    if (refused !== lastRefused && view.refused.length > 0) logger.warn({ refused: view.refused }, 'Refusing API pods whose UID is not a safe path segment');
+    lastRefused = refused;
+    opts.sendBack({ type: 'pod.source.snapshot', source: 'api', pods: view.pods, rejected: view.refused, observedAtMs });
     opts.sendBack({ type: 'api.mirrorPods.observed', pods: view.mirrorPods, observedAtMs });
   }
 

@@ -10,6 +10,7 @@
  */
 
 import { isPlainObject as isObject } from '../config/decode.js';
+import { VOLUME_SOURCE_KEYS } from './validate-volume-sources.js';
 
 type Shape =
   | 'string' | 'integer' | 'boolean' | 'quantity' | 'intOrString'
@@ -31,11 +32,12 @@ const seLinuxOptions = object({ user: str, role: str, type: str, level: str });
 const seccompProfile = object({ type: str, localhostProfile: str });
 const keySelector = object({ name: str, key: str, optional: bool });
 const optionalRef = object({ name: str, optional: bool });
+const fieldRef = object({ apiVersion: str, fieldPath: str });
+const resourceFieldRef = object({ containerName: str, resource: str, divisor: 'quantity' });
 const envVar = object({
   name: str, value: str,
   valueFrom: object({
-    fieldRef: object({ apiVersion: str, fieldPath: str }),
-    resourceFieldRef: object({ containerName: str, resource: str, divisor: 'quantity' }),
+    fieldRef, resourceFieldRef,
     configMapKeyRef: keySelector,
     secretKeyRef: keySelector,
   }),
@@ -62,6 +64,27 @@ const container = object({
   lifecycle: object({ postStart: handler, preStop: handler }),
   terminationMessagePath: str, terminationMessagePolicy: str, stdin: bool, stdinOnce: bool, tty: bool,
 });
+const keyToPath = object({ key: str, path: str, mode: int });
+const downwardApiFile = object({ path: str, mode: int, fieldRef, resourceFieldRef });
+const keyedProjection = object({ name: str, items: list(keyToPath), optional: bool });
+/** The sources kubelet-ts mounts field by field (their values are validated, then the plugins read them); every other source only as an object. */
+const volume = object({
+  ...Object.fromEntries(VOLUME_SOURCE_KEYS.map((key) => [key, object({})])),
+  name: str,
+  emptyDir: object({ medium: str, sizeLimit: 'quantity' }),
+  hostPath: object({ path: str, type: str }),
+  gitRepo: object({ repository: str, revision: str, directory: str }),
+  configMap: object({ name: str, items: list(keyToPath), defaultMode: int, optional: bool }),
+  secret: object({ secretName: str, items: list(keyToPath), defaultMode: int, optional: bool }),
+  downwardAPI: object({ items: list(downwardApiFile), defaultMode: int }),
+  projected: object({
+    defaultMode: int,
+    sources: list(object({
+      secret: keyedProjection, configMap: keyedProjection, downwardAPI: object({ items: list(downwardApiFile) }),
+      serviceAccountToken: object({ audience: str, expirationSeconds: int, path: str }),
+    })),
+  }),
+});
 const selectorRequirements = list(object({ key: str, operator: str, values: strings }));
 const nodeSelectorTerm = object({ matchExpressions: selectorRequirements, matchFields: selectorRequirements });
 
@@ -81,8 +104,7 @@ const SPEC = object({
     runAsUser: int, runAsGroup: int, runAsNonRoot: bool, supplementalGroups: list(int), fsGroup: int,
     sysctls: list(object({ name: str, value: str })), seLinuxOptions, seccompProfile,
   }),
-  // A volume's source is read by the volume plugins that know it; here only that it is an object.
-  volumes: list(named),
+  volumes: list(volume),
   priority: int, priorityClassName: str, runtimeClassName: str, schedulerName: str, enableServiceLinks: bool,
   tolerations: list(object({ key: str, operator: str, value: str, effect: str, tolerationSeconds: int })),
   nodeSelector: { map: 'string' },

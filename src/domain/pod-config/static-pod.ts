@@ -124,7 +124,8 @@ function checkShape(obj: Record<string, unknown>): string | null {
 
 /**
  * A quantity written as a number (YAML `cpu: 2`) as Go's Quantity decodes it too: every resource
- * list keeps its amounts as text, which is what the rest of the kubelet parses. Works on a copy.
+ * list, and an emptyDir's sizeLimit, keeps its amounts as text, which is what the rest of the
+ * kubelet parses. Works on a copy.
  */
 function quantitiesAsText(pod: Pod): Pod {
   const copy = structuredClone(pod);
@@ -138,6 +139,7 @@ function quantitiesAsText(pod: Pod): Pod {
   fix(copy.spec.resources?.requests);
   fix(copy.spec.resources?.limits);
   fix(copy.spec.overhead);
+  for (const volume of copy.spec.volumes ?? []) if (volume.emptyDir) fix(volume.emptyDir as Record<string, unknown>);
   return copy;
 }
 

@@ -4,6 +4,7 @@
  */
 import { parseQuantity } from '../resources/quantity.js';
 import type { Container, Pod, Probe, ResourceList } from '../pod/types.js';
+import { dnsLabelErrors, inclusiveRange, invalid } from './field-errors.js';
 
 /** Go's apimachinery TotalAnnotationSizeLimitB: keys and values together. */
 export const TOTAL_ANNOTATION_SIZE_LIMIT_BYTES = 256 * 1024;
@@ -34,11 +35,29 @@ export function validatePodCreateRules(pod: Pod): string[] {
   if (deadline !== undefined && (!Number.isInteger(deadline) || deadline < 1 || deadline > 2147483647)) {
     errors.push(`spec.activeDeadlineSeconds: Invalid value: ${JSON.stringify(deadline)}: must be between 1 and 2147483647, inclusive`);
   }
+  const podContext = spec.securityContext;
+  errors.push(...idErrors('spec.securityContext', podContext));
+  if (podContext?.fsGroup !== undefined) errors.push(...idRangeErrors('spec.securityContext.fsGroup', podContext.fsGroup));
+  (podContext?.supplementalGroups ?? []).forEach((gid, i) => errors.push(...idRangeErrors(`spec.securityContext.supplementalGroups[${i}]`, gid)));
+  if (spec.hostname) errors.push(...dnsLabelErrors('spec.hostname', spec.hostname));
+  if (spec.subdomain) errors.push(...dnsLabelErrors('spec.subdomain', spec.subdomain));
   const groups = [['spec.initContainers', spec.initContainers ?? []], ['spec.containers', spec.containers]] as const;
   for (const [group, containers] of groups) {
     containers.forEach((container, i) => errors.push(...containerErrors(`${group}[${i}]`, container)));
   }
   return errors;
+}
+
+/** Go's IsValidUserID / IsValidGroupID: the ids the kubelet chowns to and the runtime runs as. */
+function idRangeErrors(path: string, id: number): string[] {
+  return id < 0 || id > 2147483647 ? [invalid(path, id, inclusiveRange(0, 2147483647))] : [];
+}
+
+function idErrors(path: string, context: { runAsUser?: number; runAsGroup?: number } | undefined): string[] {
+  return [
+    ...(context?.runAsUser !== undefined ? idRangeErrors(`${path}.runAsUser`, context.runAsUser) : []),
+    ...(context?.runAsGroup !== undefined ? idRangeErrors(`${path}.runAsGroup`, context.runAsGroup) : []),
+  ];
 }
 
 function containerErrors(path: string, container: Container): string[] {
@@ -50,6 +69,7 @@ function containerErrors(path: string, container: Container): string[] {
       errors.push(`${path}.ports[${j}].hostPort: Invalid value: ${JSON.stringify(hostPort)}: must be between 1 and 65535, inclusive`);
     }
   });
+  errors.push(...idErrors(`${path}.securityContext`, container.securityContext));
   (container.env ?? []).forEach((env, j) => {
     if (!env.name) errors.push(`${path}.env[${j}].name: Required value`);
   });

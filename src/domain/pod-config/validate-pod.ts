@@ -1,22 +1,22 @@
 /**
  * The part of the API server's pod validation (pkg/apis/core/validation ValidatePodCreate) that
- * protects the kubelet: what would break naming, container bookkeeping or the restart logic.
+ * protects the kubelet: what would break naming, container bookkeeping or the restart logic, and
+ * what names a path on the node (the UID, volumes and mounts: validate-pod-volumes.ts).
  * Messages follow Go's field.Error form, `<field path>: <what>`, so a rejected manifest names the
  * field at fault. Everything else the API server checks is not checked here (differs from Go).
  */
 import { parseQuantity } from '../resources/quantity.js';
 import type { Pod, ResourceList } from '../pod/types.js';
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN } from '../names/dns1123.js';
+import { notSupported as unsupported } from './field-errors.js';
+import { podUidError } from './pod-uid.js';
 import { validatePodCreateRules } from './validate-pod-create.js';
+import { validatePodVolumes } from './validate-pod-volumes.js';
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const PULL_POLICIES = ['Always', 'IfNotPresent', 'Never'];
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
-
-const quoteList = (values: string[]): string => values.map((v) => JSON.stringify(v)).join(', ');
-const unsupported = (path: string, value: unknown, supported: string[]): string =>
-  `${path}: Unsupported value: ${JSON.stringify(value)}: supported values: ${quoteList(supported)}`;
 
 export function isDns1123Subdomain(value: string): boolean {
   return value.length <= 253 && DNS1123_SUBDOMAIN.test(value);
@@ -37,6 +37,8 @@ export function validatePod(pod: Pod): string[] {
   if (metadata.namespace !== undefined && !isDns1123Label(metadata.namespace)) {
     errors.push(`metadata.namespace: Invalid value: ${JSON.stringify(metadata.namespace)}: a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character`);
   }
+  const uidError = podUidError(metadata.uid);
+  if (uidError) errors.push(uidError);
   if (spec.restartPolicy !== undefined && !RESTART_POLICIES.includes(spec.restartPolicy)) {
     errors.push(unsupported('spec.restartPolicy', spec.restartPolicy, RESTART_POLICIES));
   }
@@ -83,6 +85,7 @@ export function validatePod(pod: Pod): string[] {
   errors.push(...quantityErrors('spec.resources.requests', spec.resources?.requests));
   errors.push(...quantityErrors('spec.resources.limits', spec.resources?.limits));
   errors.push(...quantityErrors('spec.overhead', spec.overhead));
+  errors.push(...validatePodVolumes(pod));
   errors.push(...validatePodCreateRules(pod));
   return errors;
 }

@@ -16,23 +16,11 @@ import { KubeletError } from '../errors.js';
 import type { VolumeMount } from '../pod/types.js';
 import type { EnvVarValue } from './env.js';
 import { expand } from './expansion.js';
+import { invalid } from '../pod-config/field-errors.js';
+import { hasBackstep, localDescendingPathErrors } from '../pod-config/local-paths.js';
 
 /** An absolute path (Linux: it starts with '/'). */
 const isAbsolute = (path: string) => path.startsWith('/');
-
-/** Whether any '/'-separated element is `..`. */
-export function hasBackstep(path: string): boolean {
-  return path.split('/').includes('..');
-}
-
-const invalid = (field: string, value: string, detail: string) => `${field}: Invalid value: ${JSON.stringify(value)}: ${detail}`;
-
-function localDescendingPathErrors(path: string, field: string): string[] {
-  const errors: string[] = [];
-  if (isAbsolute(path)) errors.push(invalid(field, path, 'must be a relative path'));
-  if (hasBackstep(path)) errors.push(invalid(field, path, "must not contain '..'"));
-  return errors;
-}
 
 /**
  * The API server's checks of one mount, as field errors. `listField` is the mounts' field path
@@ -42,10 +30,10 @@ function localDescendingPathErrors(path: string, field: string): string[] {
  */
 export function validateVolumeMountSubPath(mount: VolumeMount, listField: string, index: number): string[] {
   const errors: string[] = [];
-  if (mount.subPath) errors.push(...localDescendingPathErrors(mount.subPath, `${listField}.subPath`));
+  if (mount.subPath) errors.push(...localDescendingPathErrors(`${listField}.subPath`, mount.subPath));
   if (mount.subPathExpr) {
     if (mount.subPath) errors.push(invalid(`${listField}[${index}].subPathExpr`, mount.subPathExpr, 'subPathExpr and subPath are mutually exclusive'));
-    errors.push(...localDescendingPathErrors(mount.subPathExpr, `${listField}.subPathExpr`));
+    errors.push(...localDescendingPathErrors(`${listField}.subPathExpr`, mount.subPathExpr));
   }
   return errors;
 }

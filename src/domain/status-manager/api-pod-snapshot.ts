@@ -7,9 +7,15 @@
  *   (an API server has already applied them; a test double or an older server may not have).
  * - Mirror pods are not pods to run: they are split off for the status manager (Go's pod
  *   manager keeps them apart from the pods it syncs).
+ * - A pod to run whose UID is not one safe path segment (pod-uid.ts) is refused: the kubelet
+ *   names directories after UIDs. It is reported by `namespace/name`, as the file source reports a
+ *   manifest by its path. Differs from Go, which takes any UID the API server gives. Mirror pods
+ *   are not held to it: nothing on the node is named after theirs.
  */
 import type { Pod } from '../pod/types.js';
 import { applyPodDefaults } from '../pod-config/pod-defaults.js';
+import { podUidError } from '../pod-config/pod-uid.js';
+import type { RejectedManifest } from '../pod-config/types.js';
 import { isMirrorPod } from './mirror-pods.js';
 
 export type ApiPodChange =
@@ -29,6 +35,8 @@ export interface ApiPodView {
   pods: Pod[];
   /** Mirror pods of this node's static pods, as the API server has them. */
   mirrorPods: Pod[];
+  /** Pods refused for their UID, by `namespace/name`, sorted. */
+  refused: RejectedManifest[];
 }
 
 const byFullName = (a: Pod, b: Pod): number => {
@@ -64,9 +72,16 @@ export function podToRunPerObject(): (pod: Pod) => Pod {
 export function viewApiPods(pods: Iterable<Pod>, toRun: (pod: Pod) => Pod = podToRun): ApiPodView {
   const regular: Pod[] = [];
   const mirrorPods: Pod[] = [];
+  const refused: RejectedManifest[] = [];
   for (const pod of pods) {
-    if (isMirrorPod(pod)) mirrorPods.push(pod);
-    else regular.push(toRun(pod));
+    if (isMirrorPod(pod)) {
+      mirrorPods.push(pod);
+      continue;
+    }
+    const uidError = podUidError(pod.metadata.uid);
+    if (uidError === undefined) regular.push(toRun(pod));
+    else refused.push({ origin: `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name}`, reason: uidError });
   }
-  return { pods: regular.sort(byFullName), mirrorPods: mirrorPods.sort(byFullName) };
+  refused.sort((a, b) => (a.origin < b.origin ? -1 : a.origin > b.origin ? 1 : 0));
+  return { pods: regular.sort(byFullName), mirrorPods: mirrorPods.sort(byFullName), refused };
 }

@@ -272,6 +272,30 @@ describe('runApiPodSource', () => {
     expect(s.snapshots()).toHaveLength(1);
     expect(api.watches).toHaveLength(1);
   });
+
+  it('refuses a pod whose UID is not one safe path segment, reports it by namespace/name and logs it once; the others run', async () => {
+    const api = fakeApi();
+    api.lists.push({ resourceVersion: '10', items: [pod('a', '5'), pod('../../../victim-uid', '6'), pod('x/y', '7')] });
+    const warnings: unknown[] = [];
+    const clock = new SimulatedClock();
+    const events: ApiPodSourceEvent[] = [];
+    const spy = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line)) });
+    const stop = runApiPodSource({ nodeName: 'node-a', listPods: api.listPods, watchPods: api.watchPods, clock, logger: spy, sendBack: (e) => events.push(e) });
+    await flush();
+    api.last().onEvent('MODIFIED', pod('a', '8', { labels: { v: '2' } }));
+    await flush();
+    const snapshots = events.filter((e) => e.type === 'pod.source.snapshot');
+    expect(snapshots).toHaveLength(2);
+    for (const snapshot of snapshots) {
+      expect(snapshot.pods.map((p) => p.metadata.uid)).toEqual(['a']);
+      expect(snapshot.rejected).toEqual([
+        { origin: 'ns/pod-../../../victim-uid', reason: expect.stringMatching(/^metadata\.uid: Invalid value: "\.\.\/\.\.\/\.\.\/victim-uid": must be a single path segment/) },
+        { origin: 'ns/pod-x/y', reason: expect.stringContaining('metadata.uid: Invalid value: "x/y"') },
+      ]);
+    }
+    expect(warnings.filter((w) => (w as { msg: string }).msg === 'Refusing API pods whose UID is not a safe path segment')).toHaveLength(1);
+    stop();
+  });
 });
 
 describe('createApiPodSourceActor', () => {

@@ -27,3 +27,26 @@ describe('validatePod, ValidatePodCreate rules for static pods (#14)', () => {
     expect(validatePod(pod)).toEqual([expect.stringContaining(message)]);
   });
 });
+
+describe('validatePod: the ids the kubelet chowns to and runs as, and the pod\'s host name (Go\'s ValidatePodSecurityContext, ValidateDNS1123Label)', () => {
+  it.each<[string, (p: Pod) => void, string]>([
+    ['fsGroup -1', (p) => { p.spec.securityContext = { fsGroup: -1 }; }, 'spec.securityContext.fsGroup: Invalid value: -1: must be between 0 and 2147483647, inclusive'],
+    ['fsGroup 2^32', (p) => { p.spec.securityContext = { fsGroup: 2 ** 32 }; }, 'spec.securityContext.fsGroup: Invalid value: 4294967296: must be between 0 and 2147483647, inclusive'],
+    ['a pod runAsUser of -2', (p) => { p.spec.securityContext = { runAsUser: -2 }; }, 'spec.securityContext.runAsUser: Invalid value: -2'],
+    ['a supplemental group of -1', (p) => { p.spec.securityContext = { supplementalGroups: [0, -1] }; }, 'spec.securityContext.supplementalGroups[1]: Invalid value: -1'],
+    ['a container runAsGroup of 2^31', (p) => { p.spec.containers[0]!.securityContext = { runAsGroup: 2 ** 31 }; }, 'spec.containers[0].securityContext.runAsGroup: Invalid value: 2147483648'],
+    ['a hostname with a dot', (p) => { p.spec.hostname = 'a.b'; }, 'spec.hostname: Invalid value: "a.b": a lowercase RFC 1123 label'],
+    ['a subdomain with a new line', (p) => { p.spec.subdomain = 'a\nb'; }, 'spec.subdomain: Invalid value: "a\\nb"'],
+  ])('rejects %s', (_what, change, message) => {
+    const pod = valid();
+    change(pod);
+    expect(validatePod(pod)).toEqual([expect.stringContaining(message)]);
+  });
+
+  it('accepts ids 0 and 2147483647 and a DNS-label hostname', () => {
+    const pod = valid();
+    pod.spec.securityContext = { fsGroup: 0, runAsUser: 2147483647, runAsGroup: 0, supplementalGroups: [1, 2147483647] };
+    pod.spec.hostname = 'web-0';
+    expect(validatePod(pod)).toEqual([]);
+  });
+});

@@ -26,4 +26,12 @@ describe('api pod view', () => {
     expect(view.pods[1]!.spec.containers[0]!.imagePullPolicy).toBe('Always');
     expect(view.mirrorPods.map((p) => p.metadata.uid)).toEqual(['2']);
   });
+
+  it('refuses pods to run whose UID is not one safe path segment, naming them and why (mirror pods name nothing on the node)', () => {
+    const view = viewApiPods([pod('ok', 'u-1'), pod('dots', '..'), pod('slash', 'a/b', { namespace: 'n' }), pod('empty', ''), pod('m', '', { annotations: { 'kubernetes.io/config.mirror': 'h' } })]);
+    expect(view.pods.map((p) => p.metadata.name)).toEqual(['ok']);
+    expect(view.mirrorPods.map((p) => p.metadata.name)).toEqual(['m']);
+    expect(view.refused.map((r) => r.origin)).toEqual(['default/dots', 'default/empty', 'n/slash']);
+    expect(view.refused[0]!.reason).toMatch(/^metadata\.uid: Invalid value: "\.\.": must be a single path segment/);
+  });
 });
