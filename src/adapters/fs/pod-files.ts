@@ -1,6 +1,6 @@
 /** The PodFiles port over --root-dir: the hosts file, termination-message files and subPath checks. */
 import { mkdir } from 'node:fs/promises';
-import { podDirectory } from '../../domain/volumes/pod-volumes.js';
+import { podContainerDirectory, podDirectory, podEtcHostsPath } from '../../domain/pod/pod-paths.js';
 import type { PodFiles } from '../../ports/pod-files.js';
 import type { Random } from '../../ports/random.js';
 import { ensureHostsFile } from './etc-hosts-file.js';
@@ -10,11 +10,11 @@ import { createTerminationMessageFile, readTerminationMessage } from './terminat
 export function createPodFiles(rootDir: string, random: Random, nodeHostsPath?: string): PodFiles {
   return {
     async ensureHostsFile(pod, podIPs, clusterDomain) {
-      const podDir = podDirectory(rootDir, pod.metadata.uid);
-      await mkdir(podDir, { recursive: true, mode: 0o750 });
-      return ensureHostsFile(pod, { podDir, podIPs, clusterDomain, ...(nodeHostsPath !== undefined ? { nodeHostsPath } : {}) });
+      const path = podEtcHostsPath(rootDir, pod.metadata.uid);
+      await mkdir(podDirectory(rootDir, pod.metadata.uid), { recursive: true, mode: 0o750 });
+      return ensureHostsFile(pod, { path, podIPs, clusterDomain, ...(nodeHostsPath !== undefined ? { nodeHostsPath } : {}) });
     },
-    createTerminationMessageFile: (podUid, containerName) => createTerminationMessageFile(podDirectory(rootDir, podUid), containerName, random),
+    createTerminationMessageFile: (podUid, containerName) => createTerminationMessageFile(podContainerDirectory(rootDir, podUid, containerName), random),
     resolveSubPath: (mount) => resolveSubPath(mount),
     readTerminationMessage: (status) => readTerminationMessage(status),
   };
