@@ -60,9 +60,6 @@ export function volumeHostPath(rootDir: string, podUid: string, volume: Volume):
   return plugin === undefined ? undefined : podVolumeDirectory(rootDir, podUid, plugin, volume.name);
 }
 
-/** A volume's actor id under the volume manager: `volume:<pod uid>:<volume name>`. */
-export const volumeActorId = (podUid: string, volumeName: string) => `volume:${podUid}:${volumeName}`;
-
 /**
  * Go's exponential back-off for a failed volume operation (nestedpendingoperations'
  * exponentialbackoff): 500 ms, doubling, at most 2 min 2 s.
