@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { podContainerDirectory, podDirectory, podEtcHostsPath } from '../../domain/pod/pod-paths.js';
 import type { PodFiles } from '../../ports/pod-files.js';
 import type { Random } from '../../ports/random.js';
+import { assertBelowPodDirectory } from '../volumes/pod-confinement.js';
 import { ensureHostsFile } from './etc-hosts-file.js';
 import { resolveSubPath } from './subpath-resolver.js';
 import { createTerminationMessageFile, readTerminationMessage } from './termination-message-file.js';
@@ -11,10 +12,13 @@ export function createPodFiles(rootDir: string, random: Random, nodeHostsPath?: 
   return {
     async ensureHostsFile(pod, podIPs, clusterDomain) {
       const path = podEtcHostsPath(rootDir, pod.metadata.uid);
-      await mkdir(podDirectory(rootDir, pod.metadata.uid), { recursive: true, mode: 0o750 });
+      const podDir = podDirectory(rootDir, pod.metadata.uid);
+      await mkdir(podDir, { recursive: true, mode: 0o750 });
+      await assertBelowPodDirectory({ dir: path, podDir });
       return ensureHostsFile(pod, { path, podIPs, clusterDomain, ...(nodeHostsPath !== undefined ? { nodeHostsPath } : {}) });
     },
-    createTerminationMessageFile: (podUid, containerName) => createTerminationMessageFile(podContainerDirectory(rootDir, podUid, containerName), random),
+    createTerminationMessageFile: async (podUid, containerName) =>
+      createTerminationMessageFile(podContainerDirectory(rootDir, podUid, containerName), random, (dir) => assertBelowPodDirectory({ dir, podDir: podDirectory(rootDir, podUid) })),
     resolveSubPath: (mount) => resolveSubPath(mount),
     readTerminationMessage: (status) => readTerminationMessage(status),
   };

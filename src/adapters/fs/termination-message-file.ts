@@ -39,10 +39,12 @@ const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoExcepti
  * missing) for a container about to be created and answers its host path. Go logs a
  * failure here and starts the container without the mount; the caller decides (KLT_ERR_HOST_IO).
  */
-export async function createTerminationMessageFile(dir: string, random: Random): Promise<string> {
+export async function createTerminationMessageFile(dir: string, random: Random, checkDirectory: (dir: string) => Promise<void> = async () => {}): Promise<string> {
   const path = join(dir, terminationMessageFileName(random.next()));
   try {
     await makeDirectories(dir, podContainerDirMode);
+    // The file is made world-writable below: only where the caller allows (below the pod's directory).
+    await checkDirectory(dir);
     const file = await open(path, 'w', terminationFileMode);
     await file.close();
   } catch (err) {
