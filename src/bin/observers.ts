@@ -9,6 +9,7 @@ import { relayAdmissionRejections } from '../actors/api-pods/admission-events.js
 import { relayVolumeEvents } from '../actors/volumes/volume-events.js';
 import { relayEvictionEvents } from '../actors/eviction/eviction-events.js';
 import type { EventRecorder } from '../ports/event-recorder.js';
+import type { PodActorFailed } from '../machines/sync-loop.machine.js';
 import { ActorDirectory } from '../actors/debug/actor-directory.js';
 import { createInspectionTap } from '../actors/journal/inspection-tap.js';
 import { MetricsCollector } from '../actors/view/metrics-collector.js';
@@ -46,9 +47,21 @@ export function createObservers(clock: Clock, logger: Logger, events: () => Even
     transitions(ev);
     // The syncLoop's refused pods, the volume manager's failed mounts and the eviction manager's
     // evictions become Warning events (emitted events are not in this stream).
-    if (ev.type === '@xstate.actor') relayEmittedEvents(ev.actorRef as AnyActorRef, tap.stableId(ev.actorRef as AnyActorRef), events);
+    if (ev.type === '@xstate.actor') {
+      const ref = ev.actorRef as AnyActorRef;
+      const id = tap.stableId(ref);
+      relayEmittedEvents(ref, id, events);
+      if (id === 'syncLoop') logFailedPodActors(ref, logger);
+    }
   };
   return { journal, feed, directory, views, metrics, probeMetrics, lag, eventLoop, inspect, checkpoint: tap.checkpoint };
+}
+
+/** A pod's worker that threw fails only that pod: said at error level, since it is a kubelet bug. */
+function logFailedPodActors(syncLoop: AnyActorRef, logger: Logger): void {
+  syncLoop.on('pod.actor.failed', (event: PodActorFailed) => {
+    logger.error({ pod: `${event.pod.namespace}/${event.pod.name}`, podUID: event.pod.uid, actor: event.actorId, err: event.message }, 'A pod actor failed: the pod is failed, its containers stopped, and the kubelet goes on');
+  });
 }
 
 const RELAYS: Record<string, (ref: AnyActorRef, recorder: () => EventRecorder | undefined) => void> = {

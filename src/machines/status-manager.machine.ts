@@ -30,6 +30,7 @@
  * every pod the node ran. Decisions are the pure functions of domain/status-manager/status-sync.ts.
  * Pure: no I/O, no clock reads; time only through the `syncPeriod` delay.
  */
+import { actorId } from '../domain/actor-ids.js';
 import { setup } from 'xstate';
 import { answeredOutput, effectNotProvided, EFFECT_ANSWERED, type EffectAnswered } from './answering-effect.js';
 import type { Pod, PodStatus } from '../domain/pod/types.js';
@@ -119,7 +120,7 @@ const applyStep = (stepOf: (context: StatusManagerContext, event: StatusManagerE
     let count = context.effectCount;
     for (const effect of step.effects) {
       const key = effect.kind === 'patchPodStatus' || effect.kind === 'deletePod' ? effect.podUid : effect.fullName;
-      enqueue(spawnEffect(effect, `${effect.kind}:${key}:${count++}`));
+      enqueue(spawnEffect(effect, actorId(effect.kind, key, String(count++))));
     }
     enqueue.assign({ sync: step.state, effectCount: count });
   });

@@ -48,10 +48,13 @@
  * the done/REMOVE handling and the PLEG's running pods here, so an idle node journals nothing.
  * Pure: no I/O, no clock reads.
  */
-import { assign, enqueueActions, fromCallback, setup, type AnyActorRef } from 'xstate';
+import { assign, enqueueActions, fromCallback, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { actorIdParts, podWorkerId, probeWorkerId } from '../domain/actor-ids.js';
+import { serializeError } from '../domain/errors.js';
 import { admitUnderPressure } from '../domain/eviction/admission.js';
 import type { PressureCondition } from '../domain/eviction/signals.js';
 import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
+import { admitPodIdentity, crashedPodStatus, REASON_POD_ACTOR_FAILED } from '../domain/pod/spec-identity.js';
 import { isTerminalPhase } from '../domain/pod/status.js';
 import type { AdmissionNode } from '../domain/pod/admission-node.js';
 import { isActiveForAdmission, isPodContentRemovable, killGracePeriod, probeTargets, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
@@ -149,7 +152,7 @@ export interface PodAdmissionRejected {
   message: string;
 }
 
-export const podWorkerId = (uid: string) => `pod:${uid}`;
+export { podWorkerId, probeWorkerId };
 
 /** Pods whose worker is not done (active or terminating) and orphans being killed, sorted. */
 function possiblyRunningPods(context: SyncLoopContext): string[] {
@@ -159,17 +162,47 @@ function possiblyRunningPods(context: SyncLoopContext): string[] {
 /** The probe workers a pod has, by id. */
 const probeWorkersOf = (uid: string, entry: PodEntry): string[] =>
   Object.keys(entry.probedStarts).map((key) => {
-    const [container, probe] = key.split(':') as [string, ProbeType];
-    return probeWorkerId(uid, container, probe);
+    // `<container>:<probe>`: the probe type has no colon, a container name given by a source may.
+    const colon = key.lastIndexOf(':');
+    return probeWorkerId(uid, key.slice(0, colon), key.slice(colon + 1));
   });
-export const probeWorkerId = (uid: string, container: string, probe: ProbeType) => `probe:${uid}:${container}:${probe}`;
+
+/** Emitted when a pod's worker or probe worker threw: the daemon logs it as an error. */
+export interface PodActorFailed {
+  type: 'pod.actor.failed';
+  pod: { namespace: string; name: string; uid: string };
+  actorId: string;
+  message: string;
+}
+
+const podRefOf = (pod: Pod) => ({ namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid: pod.metadata.uid ?? '' });
+
+const ERROR_EVENT_PREFIX = 'xstate.error.actor.';
+
+/** The pod worker or probe worker an `xstate.error.actor.<id>` event is about, with its pod and error; null for any other actor. */
+function crashedActorOf(event: AnyEventObject): { id: string; uid: string; message: string } | null {
+  if (!event.type.startsWith(ERROR_EVENT_PREFIX)) return null;
+  const id = event.type.slice(ERROR_EVENT_PREFIX.length);
+  const uid = (actorIdParts(id, 'pod') ?? actorIdParts(id, 'probe'))?.[0];
+  if (uid === undefined) return null;
+  return { id, uid, message: serializeError((event as { error?: unknown }).error).message };
+}
+
+/** A runtime-only worker for `uid`: it kills whatever of the pod the runtime runs, knowing no spec. */
+function spawnRuntimeOnlyWorker(enqueue: { spawnChild: (src: 'podWorker', opts: { id: string; systemId: string; input: PodWorkerInput }) => void }, input: SyncLoopInput, uid: string): void {
+  enqueue.spawnChild('podWorker', {
+    id: podWorkerId(uid),
+    systemId: podWorkerId(uid),
+    input: { ...input.podWorker, pod: runtimeOnlyPod(uid), hostIP: input.hostIP, runtimeOnly: { reason: 'orphaned', gracePeriodSeconds: orphanGracePeriodSeconds } },
+  });
+}
 
 export const syncLoopMachine = setup({
   types: {
     context: {} as SyncLoopContext,
     events: {} as SyncLoopEvent,
     input: {} as SyncLoopInput,
-    emitted: {} as PodAdmissionRejected,
+    emitted: {} as PodAdmissionRejected | PodActorFailed,
   },
   actors: {
     podConfig: subsystemSlot<PodConfigInput>(),
@@ -187,19 +220,42 @@ export const syncLoopMachine = setup({
       if (orphans.length === 0) return;
       const added: Record<string, OrphanEntry> = {};
       for (const uid of orphans) {
-        enqueue.spawnChild('podWorker', {
-          id: podWorkerId(uid),
-          systemId: podWorkerId(uid),
-          input: {
-            ...context.input.podWorker,
-            pod: runtimeOnlyPod(uid),
-            hostIP: context.input.hostIP,
-            runtimeOnly: { reason: 'orphaned', gracePeriodSeconds: orphanGracePeriodSeconds },
-          },
-        });
+        spawnRuntimeOnlyWorker(enqueue, context.input, uid);
         added[uid] = { deferred: null };
       }
       enqueue.assign({ orphans: { ...context.orphans, ...added } });
+    }),
+    /**
+     * A pod worker or probe worker threw (a kubelet bug met with one pod's data): that pod fails
+     * (status Failed, a Warning event, an error logged), a runtime-only worker kills whatever of it
+     * runs, and every other pod goes on. A runtime-only worker that throws is forgotten.
+     */
+    failPodOfCrashedActor: enqueueActions(({ context, event, enqueue, system }) => {
+      const crashed = crashedActorOf(event);
+      if (!crashed) return;
+      const { id, uid, message } = crashed;
+      enqueue.stopChild(id);
+      const pod = context.pods[uid]?.pod ?? runtimeOnlyPod(uid);
+      enqueue.emit({ type: 'pod.actor.failed', pod: podRefOf(pod), actorId: id, message });
+      if (context.orphans[uid]) {
+        if (id !== podWorkerId(uid)) return;
+        const { [uid]: _forgotten, ...orphans } = context.orphans;
+        enqueue.assign({ orphans });
+        return;
+      }
+      const entry = context.pods[uid];
+      if (!entry || entry.lifecycle === 'rejected' || entry.lifecycle === 'terminated') return;
+      enqueue.stopChild(podWorkerId(uid));
+      for (const probe of probeWorkersOf(uid, entry)) enqueue.stopChild(probe);
+      const status = crashedPodStatus(entry.pod, message);
+      const statusManager = system.get('statusManager') as AnyActorRef | undefined;
+      if (statusManager) enqueue.sendTo(statusManager, { type: 'pod.status.updated', podUid: uid, status });
+      enqueue.emit({ type: 'pod.admission.rejected', pod: podRefOf(entry.pod), reason: REASON_POD_ACTOR_FAILED, message });
+      spawnRuntimeOnlyWorker(enqueue, context.input, uid);
+      enqueue.assign({
+        pods: { ...context.pods, [uid]: { ...entry, lifecycle: 'rejected', status, probedStarts: {} } },
+        orphans: { ...context.orphans, [uid]: { deferred: null } },
+      });
     }),
     /**
      * In cluster mode the status manager (system id `statusManager`) keeps the API server's view:
@@ -251,7 +307,11 @@ export const syncLoopMachine = setup({
           const orphan = orphans[uid];
           if (orphan) {
             // The uid's runtime-only worker is still killing it: the source's pod waits (latest form wins).
-            if (event.op === 'REMOVE') orphans[uid] = { deferred: null };
+            if (event.op === 'REMOVE') {
+              orphans[uid] = { deferred: null };
+              // A pod failed for a crashed worker is being killed as an orphan: gone from its source, it is forgotten.
+              if (pods[uid]?.lifecycle === 'rejected') delete pods[uid];
+            }
             else if (event.op === 'ADD' || (orphan.deferred && event.op !== 'RECONCILE')) orphans[uid] = { deferred: { pod, source: event.source } };
             continue;
           }
@@ -270,8 +330,10 @@ export const syncLoopMachine = setup({
                 break;
               }
               usage ??= usageOf(Object.values(pods).filter((p) => isActiveForAdmission(p.lifecycle, p.status)).map((p) => p.pod));
-              // Go's admit handlers in order: the eviction manager's, then the predicates.
-              const underPressure = admitUnderPressure(pod, context.pressure);
+              // A uid or a name the kubelet cannot use first; then Go's admit handlers in order: the
+              // eviction manager's, then the predicates.
+              const identity = admitPodIdentity(pod);
+              const underPressure = identity.admit ? admitUnderPressure(pod, context.pressure) : identity;
               const admission = underPressure.admit ? admitPod(pod, context.input.node, usage) : underPressure;
               if (!admission.admit) {
                 const status = rejectedPodStatus(pod, admission);
@@ -320,6 +382,8 @@ export const syncLoopMachine = setup({
       })],
     },
     'node.pressure.changed': { actions: assign({ pressure: ({ event }) => event.conditions }) },
+    // Typed loosely: the children that may throw are spawned, so their error events carry ids xstate cannot list.
+    ...({ 'xstate.error.actor.*': { guard: ({ event }: { event: AnyEventObject }) => crashedActorOf(event) !== null, actions: 'failPodOfCrashedActor' } } as object),
     // The eviction manager's killPodFunc: the worker kills the pod and ends it Failed/Evicted.
     'pod.evict.requested': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {

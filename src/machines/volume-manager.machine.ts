@@ -22,9 +22,11 @@
  *   by the `cleanupOrphanedPodDirectories` effect.
  * Pure: no I/O, no clock reads.
  */
-import { enqueueActions, setup, type AnyActorRef } from 'xstate';
+import { enqueueActions, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { serializeError } from '../domain/errors.js';
 import type { Pod } from '../domain/pod/types.js';
-import { mountedVolumes, requiresRemount, volumeActorId, volumePluginName, volumeSourceName } from '../domain/volumes/pod-volumes.js';
+import { actorIdParts, podDirectoryActorId, podWorkerId, volumeActorId } from '../domain/actor-ids.js';
+import { mountedVolumes, requiresRemount, volumePluginName, volumeSourceName } from '../domain/volumes/pod-volumes.js';
 import { effectNotProvided, type EffectAnswered } from './answering-effect.js';
 import { subsystemSlot } from './subsystem-slot.js';
 import type { VolumeInput, VolumeReport } from './volume.machine.js';
@@ -89,12 +91,14 @@ export interface PodDirectoryOutcome { removed: string[]; kept: { podUid: string
 
 export const VOLUME_MANAGER_EFFECTS = ['removePodDirectory', 'cleanupOrphanedPodDirectories'] as const;
 
-const POD_DIRECTORY_PREFIX = 'podDirectory:';
-const podDirectoryActorId = (uid: string) => `${POD_DIRECTORY_PREFIX}${uid}`;
 
 /** Go's message for a volume no plugin can mount (the operation generator's). */
 function noPluginMessage(volumeName: string, source: string): string {
   return `failed to get Plugin from volumeSpec for volume "${volumeName}" err=no volume plugin matched (source "${source}")`;
+}
+
+function duplicateVolumeMessage(volumeName: string): string {
+  return `the pod has more than one volume named "${volumeName}": none of them is mounted`;
 }
 
 function unmountedOf(entry: PodVolumesEntry): string[] {
@@ -102,7 +106,7 @@ function unmountedOf(entry: PodVolumesEntry): string[] {
 }
 
 function tellWorker(enqueue: { sendTo: (to: AnyActorRef, event: PodVolumesChanged) => void }, system: { get: (id: string) => unknown }, uid: string, entry: PodVolumesEntry): void {
-  const worker = system.get(`pod:${uid}`) as AnyActorRef | undefined;
+  const worker = system.get(podWorkerId(uid)) as AnyActorRef | undefined;
   if (worker) enqueue.sendTo(worker, { type: 'pod.volumes.changed', unmounted: unmountedOf(entry) });
 }
 
@@ -148,7 +152,18 @@ export const volumeManagerMachine = setup({
           return;
         }
         const entry: PodVolumesEntry = { pod: podRefOf(pod), volumes: {}, waiting: false, releasing: false, removeDirectory: false };
-        for (const volume of mountedVolumes(pod)) {
+        const volumes = mountedVolumes(pod);
+        const names = volumes.map((v) => v.name);
+        for (const volume of volumes) {
+          if (names.indexOf(volume.name) !== names.lastIndexOf(volume.name)) {
+            // Two volumes of one name (from a source that did not validate) would be two actors of one
+            // id and one directory: neither is mounted, and the pod is told why.
+            if (entry.volumes[volume.name] !== undefined) continue;
+            const message = duplicateVolumeMessage(volume.name);
+            entry.volumes[volume.name] = { state: 'unsupported', error: message };
+            enqueue.emit({ type: 'volume.mount.failed', pod: entry.pod, volumeName: volume.name, message });
+            continue;
+          }
           const plugin = volumePluginName(volume);
           if (plugin === undefined) {
             const message = noPluginMessage(volume.name, volumeSourceName(volume));
@@ -237,6 +252,28 @@ export const volumeManagerMachine = setup({
         });
       }),
     },
+    // A volume actor that threw (a kubelet bug met with one volume's data): that volume is failed and
+    // reported, the pod's wait runs out as for a volume that never mounts, and the kubelet goes on.
+    ...({
+      'xstate.error.actor.*': {
+        guard: ({ event }: { event: AnyEventObject }) => crashedVolumeOf(event) !== null,
+        actions: enqueueActions(({ context, event, enqueue }: { context: VolumeManagerContext; event: AnyEventObject; enqueue: VolumeManagerEnqueue }) => {
+          const crashed = crashedVolumeOf(event);
+          if (!crashed) return;
+          enqueue.stopChild(crashed.id);
+          const entry = context.pods[crashed.podUid];
+          if (!entry || entry.volumes[crashed.volumeName] === undefined) return;
+          const message = `the kubelet failed to set up volume "${crashed.volumeName}": ${crashed.message}`;
+          enqueue.emit({ type: 'volume.mount.failed', pod: entry.pod, volumeName: crashed.volumeName, message });
+          const volumes = { ...entry.volumes, [crashed.volumeName]: { state: 'unsupported' as const, error: message } };
+          const next = { ...entry, volumes };
+          const pods = { ...context.pods, [crashed.podUid]: next };
+          enqueue.assign({ pods });
+          // A pod being released waited for this volume's `volume.unmounted`, which will not come.
+          if (next.releasing && Object.values(volumes).every((v) => v.state === 'unsupported')) finishRelease(enqueue, pods, crashed.podUid, { ...next, volumes: {} });
+        }),
+      },
+    } as object),
     // A volume torn down: its machine is stopped (it does not end by itself) and the pod forgets it.
     'volume.unmounted': {
       actions: enqueueActions(({ context, event, enqueue }) => {
@@ -254,15 +291,31 @@ export const volumeManagerMachine = setup({
     'effect.answered': {
       actions: enqueueActions(({ context, event, enqueue }) => {
         enqueue.stopChild(event.id);
-        if (!event.id.startsWith(POD_DIRECTORY_PREFIX)) return;
-        const uid = event.id.slice(POD_DIRECTORY_PREFIX.length);
-        if (!context.pods[uid]?.releasing) return;
+        const uid = actorIdParts(event.id, 'podDirectory')?.[0];
+        if (uid === undefined || !context.pods[uid]?.releasing) return;
         const { [uid]: _gone, ...pods } = context.pods;
         enqueue.assign({ pods });
       }),
     },
   },
 });
+
+type VolumeManagerEnqueue = {
+  assign: (v: Partial<VolumeManagerContext>) => void;
+  emit: (e: VolumeMountFailed) => void;
+  stopChild: (id: string) => void;
+  spawnChild: (src: 'removePodDirectory', opts: { id: string; input: RemovePodDirectoryInput }) => void;
+};
+
+/** The volume an `xstate.error.actor.<id>` event is about, with its error; null for any other actor. */
+function crashedVolumeOf(event: AnyEventObject): { id: string; podUid: string; volumeName: string; message: string } | null {
+  const prefix = 'xstate.error.actor.';
+  if (!event.type.startsWith(prefix)) return null;
+  const id = event.type.slice(prefix.length);
+  const [podUid, volumeName] = actorIdParts(id, 'volume') ?? [];
+  if (podUid === undefined || volumeName === undefined) return null;
+  return { id, podUid, volumeName, message: serializeError((event as { error?: unknown }).error).message };
+}
 
 /** Every volume of a released pod is down: forget it, or first remove its directory. */
 function finishRelease(

@@ -308,3 +308,50 @@ describe('volumeManagerMachine', () => {
     expect(h.emitted).toEqual([{ type: 'volume.wait.timedOut', pod: { namespace: 'ns', name: 'p-u1', uid: 'u1' }, message }]);
   });
 });
+
+describe('volumeManagerMachine: ids and names no two volume actors may share', () => {
+  it('two volumes named d: neither is mounted, the pod is told why, and the manager goes on', async () => {
+    const h = harness();
+    const d: Volume = { name: 'd', emptyDir: {} };
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [d, { ...d }, cache]) });
+    await flush();
+    expect(h.context().pods.u1?.volumes.d).toEqual({ state: 'unsupported', error: 'the pod has more than one volume named "d": none of them is mounted' });
+    expect(Object.keys(h.children())).toEqual(['volume:u1:cache']);
+    expect(h.emitted).toEqual([expect.objectContaining({ type: 'volume.mount.failed', volumeName: 'd', message: 'the pod has more than one volume named "d": none of them is mounted' })]);
+    expect(names(h.mounts)).toEqual(['cache']);
+    expect(h.lists().at(-1)).toEqual(['d']);
+  });
+
+  it('pod u1 with volume a:b and pod u1:a with volume b get one actor each', async () => {
+    const h = harness();
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [{ name: 'a:b', emptyDir: {} }]) });
+    h.send({ type: 'volumes.pod.sync', pod: makePod('u1:a', [{ name: 'b', emptyDir: {} }]) });
+    await flush();
+    expect(Object.keys(h.children()).sort()).toEqual(['volume:u1%3Aa:b', 'volume:u1:a%3Ab']);
+    expect(h.mounts.map((m) => [m.pod.metadata.uid, m.volumeName]).sort()).toEqual([['u1', 'a:b'], ['u1:a', 'b']]);
+    expect(h.context().pods['u1:a']?.volumes.b?.state).toBe('mounted');
+    expect(h.context().pods.u1?.volumes['a:b']?.state).toBe('mounted');
+  });
+
+  it('a volume actor that throws fails that volume only, and the manager goes on', async () => {
+    const throwing = setup({ types: { input: {} as { volumeName: string } } }).createMachine({
+      entry: ({ self }) => {
+        if (self.id.endsWith(':bad')) throw new Error('volume bug');
+      },
+    });
+    const manager = volumeManagerMachine.provide({ actors: { volume: throwing as never } });
+    const actor = createActor(manager, { input: {} });
+    const failed: VolumeMountFailed[] = [];
+    actor.on('volume.mount.failed', (e) => void failed.push(e));
+    actor.start();
+    actor.send({ type: 'volumes.pod.sync', pod: makePod('u1', [{ name: 'bad', emptyDir: {} }, cache]) });
+    await flush();
+    expect(actor.getSnapshot().status).toBe('active');
+    expect(actor.getSnapshot().context.pods.u1?.volumes.bad).toEqual({ state: 'unsupported', error: 'the kubelet failed to set up volume "bad": volume bug' });
+    expect(Object.keys(actor.getSnapshot().children)).toEqual(['volume:u1:cache']);
+    expect(failed.map((e) => e.message)).toEqual(['the kubelet failed to set up volume "bad": volume bug']);
+    actor.send({ type: 'volumes.pod.sync', pod: makePod('u2', [cache]) });
+    expect(Object.keys(actor.getSnapshot().children)).toEqual(['volume:u1:cache', 'volume:u2:cache']);
+    actor.stop();
+  });
+});

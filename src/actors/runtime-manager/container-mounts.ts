@@ -14,7 +14,7 @@ import type { EnvVarValue } from '../../domain/runtime/env.js';
 import { criMountPropagation } from '../../domain/runtime/mount-propagation.js';
 import { containerSubPath } from '../../domain/runtime/subpath.js';
 import { terminationMessageMount, terminationMessagePath } from '../../domain/runtime/termination-message.js';
-import { podDirectory, requiresRemount, volumeHostPath, volumePluginName } from '../../domain/volumes/pod-volumes.js';
+import { requiresRemount, volumeHostPath, volumePluginName } from '../../domain/volumes/pod-volumes.js';
 import type { Logger } from '../../log.js';
 import type { PodFiles } from '../../ports/pod-files.js';
 import { podRef } from './step-runner.js';
@@ -53,8 +53,8 @@ export async function makeContainerMounts(deps: ContainerMountDeps, pod: Pod, co
     });
   }
   if (shouldMountHostsFileFor(pod, container, podIPs)) {
-    await deps.files.ensureHostsFile(pod, podIPs, deps.clusterDomain);
-    mounts.push(etcHostsMount(podDirectory(deps.rootDir, pod.metadata.uid), false));
+    const hostsFile = await deps.files.ensureHostsFile(pod, podIPs, deps.clusterDomain);
+    mounts.push(etcHostsMount(hostsFile, false));
   }
   const messagePath = terminationMessagePath(container);
   if (messagePath !== '') {

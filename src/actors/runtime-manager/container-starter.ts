@@ -9,6 +9,7 @@ import { KubeletError } from '../../domain/errors.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
 import { Backoff } from '../../domain/runtime/backoff.js';
 import { hashContainer } from '../../domain/runtime/container-hash.js';
+import { containerLogDirectory } from '../../domain/pod/pod-paths.js';
 import { generateContainerConfig, podLogsDirectory, restartCountFromLogFiles, type NodeRuntimeContext } from '../../domain/runtime/container-config.js';
 import type { CriPodSandboxConfig } from '../../domain/runtime/cri-config.js';
 import { findContainerStatus, type RuntimePodStatus } from '../../domain/runtime/pod-status.js';
@@ -59,8 +60,8 @@ function nanosToMillis(ns: string): number {
 
 /** With no status to go by, resume the count from the container's log directory (Go does the same). */
 async function restartCountFromLogs(deps: ContainerStarterDeps, ctx: PodStartContext, container: Container): Promise<number> {
-  const dir = `${ctx.sandboxConfig.log_directory ?? podLogsDirectory(ctx.node.podLogsDir, ctx.pod)}/${container.name}`;
   try {
+    const dir = containerLogDirectory(ctx.sandboxConfig.log_directory ?? podLogsDirectory(ctx.node.podLogsDir, ctx.pod), container.name);
     return restartCountFromLogFiles(await deps.listFiles(dir));
   } catch (err) {
     deps.log.warn({ pod: podRef(ctx.pod), containerName: container.name, err }, 'Failed to calculate restartCount using log directory');

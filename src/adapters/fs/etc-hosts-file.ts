@@ -7,12 +7,13 @@
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { KubeletError } from '../../domain/errors.js';
 import type { Pod } from '../../domain/pod/types.js';
-import { etcHostsPath, podEtcHostsPath, podHostsFileContent } from '../../domain/runtime/etc-hosts.js';
+import { etcHostsPath, podHostsFileContent } from '../../domain/runtime/etc-hosts.js';
 
 const hostsFileMode = 0o644;
 
 export interface EnsureHostsFileInput {
-  podDir: string;
+  /** `<podDir>/etc-hosts` (domain/pod/pod-paths.ts). */
+  path: string;
   podIPs: readonly string[];
   clusterDomain: string;
   /** The node's hosts file, read for hostNetwork pods; /etc/hosts unless a test says otherwise. */
@@ -21,7 +22,7 @@ export interface EnsureHostsFileInput {
 
 /** Writes the pod's hosts file and answers its path (the mount's host side). */
 export async function ensureHostsFile(pod: Pod, input: EnsureHostsFileInput): Promise<string> {
-  const path = podEtcHostsPath(input.podDir);
+  const path = input.path;
   const nodeHostsPath = input.nodeHostsPath ?? etcHostsPath;
   try {
     const nodeHostsFile = pod.spec.hostNetwork ? await readFile(nodeHostsPath, 'utf8') : undefined;

@@ -1,8 +1,9 @@
 /** The PodFiles port over --root-dir: the hosts file, termination-message files and subPath checks. */
 import { mkdir } from 'node:fs/promises';
-import { podDirectory } from '../../domain/volumes/pod-volumes.js';
+import { podContainerDirectory, podDirectory, podEtcHostsPath } from '../../domain/pod/pod-paths.js';
 import type { PodFiles } from '../../ports/pod-files.js';
 import type { Random } from '../../ports/random.js';
+import { assertBelowPodDirectory } from '../volumes/pod-confinement.js';
 import { ensureHostsFile } from './etc-hosts-file.js';
 import { resolveSubPath } from './subpath-resolver.js';
 import { createTerminationMessageFile, readTerminationMessage } from './termination-message-file.js';
@@ -10,11 +11,14 @@ import { createTerminationMessageFile, readTerminationMessage } from './terminat
 export function createPodFiles(rootDir: string, random: Random, nodeHostsPath?: string): PodFiles {
   return {
     async ensureHostsFile(pod, podIPs, clusterDomain) {
+      const path = podEtcHostsPath(rootDir, pod.metadata.uid);
       const podDir = podDirectory(rootDir, pod.metadata.uid);
       await mkdir(podDir, { recursive: true, mode: 0o750 });
-      return ensureHostsFile(pod, { podDir, podIPs, clusterDomain, ...(nodeHostsPath !== undefined ? { nodeHostsPath } : {}) });
+      await assertBelowPodDirectory({ dir: path, podDir });
+      return ensureHostsFile(pod, { path, podIPs, clusterDomain, ...(nodeHostsPath !== undefined ? { nodeHostsPath } : {}) });
     },
-    createTerminationMessageFile: (podUid, containerName) => createTerminationMessageFile(podDirectory(rootDir, podUid), containerName, random),
+    createTerminationMessageFile: async (podUid, containerName) =>
+      createTerminationMessageFile(podContainerDirectory(rootDir, podUid, containerName), random, (dir) => assertBelowPodDirectory({ dir, podDir: podDirectory(rootDir, podUid) })),
     resolveSubPath: (mount) => resolveSubPath(mount),
     readTerminationMessage: (status) => readTerminationMessage(status),
   };

@@ -11,6 +11,7 @@
  *   their last 2048 bytes.
  */
 import { chmod, open } from 'node:fs/promises';
+import { join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
 import {
   lastBytes,
@@ -18,7 +19,6 @@ import {
   maxTerminationMessageLogBytes,
   maxTerminationMessageLogLines,
   planTerminationMessage,
-  podContainerDirectory,
   terminationLogReadError,
   terminationMessageFileName,
   terminationMessageFromFile,
@@ -35,14 +35,16 @@ const terminationFileMode = 0o666;
 const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
 
 /**
- * Creates the empty file for a container about to be created and answers its host path. Go logs a
+ * Creates the empty file in the container's directory (`<podDir>/containers/<name>`, made if
+ * missing) for a container about to be created and answers its host path. Go logs a
  * failure here and starts the container without the mount; the caller decides (KLT_ERR_HOST_IO).
  */
-export async function createTerminationMessageFile(podDir: string, containerName: string, random: Random): Promise<string> {
-  const dir = podContainerDirectory(podDir, containerName);
-  const path = `${dir}/${terminationMessageFileName(random.next())}`;
+export async function createTerminationMessageFile(dir: string, random: Random, checkDirectory: (dir: string) => Promise<void> = async () => {}): Promise<string> {
+  const path = join(dir, terminationMessageFileName(random.next()));
   try {
     await makeDirectories(dir, podContainerDirMode);
+    // The file is made world-writable below: only where the caller allows (below the pod's directory).
+    await checkDirectory(dir);
     const file = await open(path, 'w', terminationFileMode);
     await file.close();
   } catch (err) {

@@ -17,6 +17,7 @@ import type { KeyedData, Payload, Volume } from '../../domain/volumes/sources.js
 import type { Clock } from '../../ports/clock.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
 import { dataDirName, writePayloadAtomically } from './atomic-writer.js';
+import { assertBelowPodDirectory } from './pod-confinement.js';
 import { inlineCalls, threadPoolCalls } from './fs-calls.js';
 import type { VolumeContent, VolumeContentWriter } from './volume-plugins.js';
 
@@ -102,11 +103,14 @@ export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWr
       sources.registerPod(pod);
       return payloadOf(pod, volume);
     },
-    async write(pod, dir, { payload, refreshAtMs }, memoryBacked) {
+    async write(pod, target, { payload, refreshAtMs }, memoryBacked) {
+      const { dir } = target;
       const fsGroup = pod.spec.securityContext?.fsGroup;
       const refresh = refreshAtMs !== undefined ? { refreshAfterMs: Math.max(refreshAtMs - opts.clock.now(), 0) } : {};
       const digest = payloadDigest(payload, fsGroup);
       if (written.get(dir) === digest && (await exists(`${dir}/${dataDirName}`))) return { changed: false, ...refresh };
+      // The writer chowns and chmods what it writes: only ever below the pod's directory.
+      await assertBelowPodDirectory(target);
       const calls = memoryBacked ? inlineCalls : threadPoolCalls;
       const { changed } = await writePayloadAtomically(dir, payload, { calls, ...(fsGroup !== undefined ? { fsGroup } : {}) });
       written.set(dir, digest);

@@ -19,15 +19,18 @@ import { KubeletError } from '../../domain/errors.js';
 import { parseQuantity, quantityValue } from '../../domain/resources/quantity.js';
 import type { EmptyDirVolumeSource } from '../../domain/volumes/sources.js';
 import { isMountPoint, type Mounter } from './mount-table.js';
+import { assertBelowPodDirectory, type PodVolumeTarget } from './pod-confinement.js';
 import { allOrFirstError } from './settled-calls.js';
 
-/** Makes `dir` (and its parents) with exactly `mode`, whatever the umask. */
-export async function makeDirectory(dir: string, mode: number): Promise<void> {
-  await mkdir(dir, { recursive: true, mode });
-  await chmod(dir, mode);
+/** Makes `dir` (and its parents) with exactly `mode` whatever the umask, once it is known to be below the pod's directory. */
+export async function makePodVolumeDirectory(target: PodVolumeTarget, mode: number): Promise<void> {
+  await mkdir(target.dir, { recursive: true, mode });
+  await assertBelowPodDirectory(target);
+  await chmod(target.dir, mode);
 }
 
-export async function setUpEmptyDir(mounter: Mounter, dir: string, source: EmptyDirVolumeSource, fsGroup?: number): Promise<void> {
+export async function setUpEmptyDir(mounter: Mounter, target: PodVolumeTarget, source: EmptyDirVolumeSource, fsGroup?: number): Promise<void> {
+  const { dir } = target;
   const medium = source.medium ?? '';
   if (medium !== '' && medium !== 'Memory') {
     throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `emptyDir medium "${medium}" is not supported by kubelet-ts`);
@@ -37,6 +40,7 @@ export async function setUpEmptyDir(mounter: Mounter, dir: string, source: Empty
   // mode (the chmod may land on the directory below it, or on the tmpfs). Each call on the thread
   // pool waits for a turn of the event loop, and in a burst of pods a turn is long.
   const made = await mkdir(dir, { recursive: true, mode: 0o777 });
+  await assertBelowPodDirectory(target);
   const mountIfNeeded = async () => {
     if (medium !== 'Memory' || (made === undefined && (await isMountPoint(dir)))) return;
     const sizeBytes = source.sizeLimit !== undefined ? Number(quantityValue(parseQuantity(source.sizeLimit))) : undefined;
@@ -57,6 +61,6 @@ async function applyFsGroup(path: string, fsGroup: number): Promise<void> {
 }
 
 /** A memory-backed directory for content kept off the disk (Secret and projected volumes), 0777 as Go's wrapped emptyDir. */
-export async function setUpMemoryDir(mounter: Mounter, dir: string): Promise<void> {
-  await setUpEmptyDir(mounter, dir, { medium: 'Memory' });
+export async function setUpMemoryDir(mounter: Mounter, target: PodVolumeTarget): Promise<void> {
+  await setUpEmptyDir(mounter, target, { medium: 'Memory' });
 }

@@ -5,11 +5,13 @@
  * first looks at the mount table: what it mounted itself (a tmpfs) it unmounts, anything else still
  * mounted below keeps the directory in place, named in the answer.
  */
-import { readdir, rm } from 'node:fs/promises';
+import { lstat, readdir, unlink } from 'node:fs/promises';
 import { KubeletError } from '../../domain/errors.js';
-import { escapedPluginName, podDirectory, type VolumePluginName } from '../../domain/volumes/pod-volumes.js';
+import { escapedPluginName, podDirectory, podsDirectory, podVolumesDirectory } from '../../domain/pod/pod-paths.js';
+import type { VolumePluginName } from '../../domain/volumes/pod-volumes.js';
 import type { PodDirectoryCleanup } from '../../ports/volumes.js';
 import { mountsUnder, type Mounter } from './mount-table.js';
+import { removeAllOneFilesystem } from './remove-one-filesystem.js';
 
 /** Unmounts `dir` if it is a mount point, then removes it, unless something is still mounted below it. */
 export async function tearDownDirectory(mounter: Mounter, dir: string): Promise<void> {
@@ -19,17 +21,49 @@ export async function tearDownDirectory(mounter: Mounter, dir: string): Promise<
   if (left.length > 0) {
     throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `cannot remove ${base}: still mounted: ${left.join(', ')}`);
   }
-  await rm(base, { recursive: true, force: true });
+  await removeAllOneFilesystem(base);
 }
 
-export async function removePodDirectory(mounter: Mounter, rootDir: string, podUid: string): Promise<PodDirectoryCleanup> {
-  const dir = podDirectory(rootDir, podUid);
-  const left = mountsUnder(await mounter.mountPoints(), dir);
-  if (left.length > 0) return { removed: [], kept: [{ podUid, reason: `still mounted: ${left.join(', ')}` }] };
+/** The names in `<rootDir>/pods`: the only pod directories the kubelet ever deletes. */
+async function listPodDirectories(rootDir: string): Promise<string[]> {
+  const podsDir = podsDirectory(rootDir);
   try {
-    await rm(dir, { recursive: true, force: true });
+    if ((await lstat(podsDir)).isSymbolicLink()) throw new KubeletError('KLT_ERR_PATH_UNSAFE', `${podsDir} is a symlink: the kubelet removes nothing through it`);
+    return await readdir(podsDir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/**
+ * Removes `<rootDir>/pods/<uid>` when listing `<rootDir>/pods` finds it: a symlink there is unlinked
+ * (never followed); a directory goes unless something is mounted below it, and never across a mount.
+ */
+export async function removePodDirectory(mounter: Mounter, rootDir: string, podUid: string): Promise<PodDirectoryCleanup> {
+  try {
+    podDirectory(rootDir, podUid);
+    if (!(await listPodDirectories(rootDir)).includes(podUid)) return { removed: [podUid], kept: [] };
+  } catch (error) {
+    return { removed: [], kept: [{ podUid, reason: (error as Error).message }] };
+  }
+  return removeListedPodDirectory(mounter, rootDir, podUid);
+}
+
+/** Removes the pod directory `uid`, a name listing `<rootDir>/pods` gave. */
+async function removeListedPodDirectory(mounter: Mounter, rootDir: string, podUid: string): Promise<PodDirectoryCleanup> {
+  try {
+    const dir = podDirectory(rootDir, podUid);
+    if ((await lstat(dir)).isSymbolicLink()) {
+      await unlink(dir);
+      return { removed: [podUid], kept: [] };
+    }
+    const left = mountsUnder(await mounter.mountPoints(), dir);
+    if (left.length > 0) return { removed: [], kept: [{ podUid, reason: `still mounted: ${left.join(', ')}` }] };
+    await removeAllOneFilesystem(dir);
     return { removed: [podUid], kept: [] };
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { removed: [podUid], kept: [] };
     return { removed: [], kept: [{ podUid, reason: (error as Error).message }] };
   }
 }
@@ -51,16 +85,12 @@ function isOwnVolumeMount(volumesDir: string, point: string): boolean {
  * elsewhere under `volumes/` included, keeps it.
  */
 export async function cleanupOrphanedPodDirectories(mounter: Mounter, rootDir: string, keep: readonly string[]): Promise<PodDirectoryCleanup> {
-  const podsDir = `${rootDir.replace(/\/+$/, '')}/pods`;
-  const entries = await readdir(podsDir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return [] as string[];
-    throw error;
-  });
+  const entries = await listPodDirectories(rootDir);
   const keepSet = new Set(keep);
   const result: PodDirectoryCleanup = { removed: [], kept: [] };
   for (const uid of entries.filter((e) => !keepSet.has(e)).sort()) {
-    const volumesDir = `${podDirectory(rootDir, uid)}/volumes/`;
     try {
+      const volumesDir = `${podVolumesDirectory(rootDir, uid)}/`;
       for (const point of mountsUnder(await mounter.mountPoints(), volumesDir.slice(0, -1)).filter((p) => isOwnVolumeMount(volumesDir, p)).reverse()) {
         await mounter.unmount(point);
       }
@@ -68,7 +98,7 @@ export async function cleanupOrphanedPodDirectories(mounter: Mounter, rootDir: s
       result.kept.push({ podUid: uid, reason: (error as Error).message });
       continue;
     }
-    const outcome = await removePodDirectory(mounter, rootDir, uid);
+    const outcome = await removeListedPodDirectory(mounter, rootDir, uid);
     result.removed.push(...outcome.removed);
     result.kept.push(...outcome.kept);
   }

@@ -7,12 +7,14 @@
  */
 import { KubeletError } from '../../domain/errors.js';
 import type { Pod } from '../../domain/pod/types.js';
-import { podVolumeDirectory, volumePluginName, volumeSourceName, type VolumePluginName } from '../../domain/volumes/pod-volumes.js';
+import { podDirectory, podVolumeDirectory } from '../../domain/pod/pod-paths.js';
+import { volumePluginName, volumeSourceName, type VolumePluginName } from '../../domain/volumes/pod-volumes.js';
 import type { Payload, Volume } from '../../domain/volumes/sources.js';
 import type { VolumePlugins, VolumeSetUpResult } from '../../ports/volumes.js';
-import { makeDirectory, setUpEmptyDir, setUpMemoryDir } from './empty-dir.js';
+import { makePodVolumeDirectory, setUpEmptyDir, setUpMemoryDir } from './empty-dir.js';
 import { checkHostPath } from './host-path.js';
 import type { Mounter } from './mount-table.js';
+import type { PodVolumeTarget } from './pod-confinement.js';
 import { cleanupOrphanedPodDirectories, removePodDirectory, tearDownDirectory } from './pod-directories.js';
 import { allOrFirstError } from './settled-calls.js';
 
@@ -27,8 +29,8 @@ export interface VolumeContent {
 export interface VolumeContentWriter {
   /** Fetches what the volume holds, touching no disk (the pod is registered with the managers first). */
   fetch(pod: Pod, volume: Volume): Promise<VolumeContent>;
-  /** Writes fetched content into `dir` (made already) for `pod`'s fsGroup; `memoryBacked`: `dir` is a tmpfs. */
-  write(pod: Pod, dir: string, content: VolumeContent, memoryBacked: boolean): Promise<{ changed: boolean; refreshAfterMs?: number }>;
+  /** Writes fetched content into `target.dir` (made already, below `target.podDir`) for `pod`'s fsGroup; `memoryBacked`: it is a tmpfs. */
+  write(pod: Pod, target: PodVolumeTarget, content: VolumeContent, memoryBacked: boolean): Promise<{ changed: boolean; refreshAfterMs?: number }>;
   /** The directory was torn down: nothing is known of its content any more. */
   forget?(dir: string): void;
 }
@@ -64,17 +66,18 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
       return { hostPath: volume.hostPath.path, changed: false };
     }
     const dir = dirOf(pod.metadata.uid, plugin, volumeName);
+    const target = { dir, podDir: podDirectory(rootDir, pod.metadata.uid) };
     if (plugin === 'kubernetes.io/empty-dir') {
-      await setUpEmptyDir(mounter, dir, volume.emptyDir ?? {}, pod.spec.securityContext?.fsGroup);
+      await setUpEmptyDir(mounter, target, volume.emptyDir ?? {}, pod.spec.securityContext?.fsGroup);
       return { hostPath: dir, changed: false };
     }
     // The content is fetched while the directory (and its tmpfs) is made: a token's round trip to
     // the API server overlaps the mount. Go fetches first; a failed fetch is reported first here too.
     const [fetched] = await allOrFirstError([
       opts.content.fetch(pod, volume),
-      onTmpfs(plugin) ? setUpMemoryDir(mounter, dir) : makeDirectory(dir, 0o777),
+      onTmpfs(plugin) ? setUpMemoryDir(mounter, target) : makePodVolumeDirectory(target, 0o777),
     ]);
-    const written = await opts.content.write(pod, dir, fetched, onTmpfs(plugin));
+    const written = await opts.content.write(pod, target, fetched, onTmpfs(plugin));
     return { hostPath: dir, changed: written.changed, ...(written.refreshAfterMs !== undefined ? { refreshAfterMs: written.refreshAfterMs } : {}) };
   }
 

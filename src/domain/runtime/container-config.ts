@@ -7,6 +7,7 @@
  * termination-message file). Not built yet (Go does): devices, seccomp/AppArmor/SELinux,
  * pod overhead resources on the sandbox, hugepages, swap, CDI devices, the runtime handler.
  */
+import { containerLogPath, podLogDirectory } from '../pod/pod-paths.js';
 import type { Container, Pod } from '../pod/types.js';
 import type { CriContainerConfig, CriMount, CriPodSandboxConfig } from './cri-config.js';
 import { podDnsConfig, podHostname, type DnsContext } from './dns.js';
@@ -34,14 +35,10 @@ export interface NodeRuntimeContext {
 
 /** <podLogsDir>/<namespace>_<name>_<uid> (BuildPodLogsDirectory). */
 export function podLogsDirectory(podLogsDir: string, pod: Pod): string {
-  const dir = podLogsDir.replace(/\/+$/, '');
-  return `${dir}/${pod.metadata.namespace ?? 'default'}_${pod.metadata.name}_${pod.metadata.uid}`;
+  return podLogDirectory(podLogsDir, pod.metadata.namespace ?? 'default', pod.metadata.name, pod.metadata.uid);
 }
 
-/** <containerName>/<restartCount>.log, relative to the sandbox's log directory (BuildContainerLogsPath). */
-export function containerLogPath(containerName: string, restartCount: number): string {
-  return `${containerName}/${restartCount}.log`;
-}
+export { containerLogPath };
 
 /**
  * The restart count to resume from when the runtime has no status for a container (it lost its

@@ -8,7 +8,7 @@
  *   HostAliases section.
  * - A hostNetwork pod gets the node's own /etc/hosts under a header of its own, then the HostAliases
  *   section.
- * The file lives at `<podDir>/etc-hosts`; writing it (mode 0644, every time a container is started,
+ * The file lives at `<podDir>/etc-hosts` (domain/pod/pod-paths.ts); writing it (mode 0644, every time a container is started,
  * as Go does) is the adapters' business: src/adapters/fs/etc-hosts-file.ts.
  *
  * Windows (Go also skips the mount for a pod with a hostProcess container there) is not handled:
@@ -24,11 +24,6 @@ export const etcHostsPath = '/etc/hosts';
 
 export const managedHostsHeader = '# Kubernetes-managed hosts file.\n';
 export const managedHostsHeaderWithHostNetwork = '# Kubernetes-managed hosts file (host network).\n';
-
-/** The host side of the mount: `<podDir>/etc-hosts` (getEtcHostsPath). */
-export function podEtcHostsPath(podDir: string): string {
-  return makeAbsolutePath(`${podDir}/etc-hosts`);
-}
 
 /**
  * Whether the pod's containers get the managed file at all: once the sandbox has an IP, or at
@@ -120,10 +115,10 @@ export function podHostsFileContent(pod: Pod, input: PodHostsFileInput): string 
  * The mount of the file into a container (makeHostsMount): writable, private propagation, and
  * relabeled for SELinux when the host has SELinux on (kuberuntime's makeMounts asks the host).
  */
-export function etcHostsMount(podDir: string, selinuxEnabled: boolean): CriMount {
+export function etcHostsMount(hostsFile: string, selinuxEnabled: boolean): CriMount {
   return {
     container_path: etcHostsPath,
-    host_path: podEtcHostsPath(podDir),
+    host_path: makeAbsolutePath(hostsFile),
     readonly: false,
     selinux_relabel: selinuxEnabled,
     propagation: 'PROPAGATION_PRIVATE',

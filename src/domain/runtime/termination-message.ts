@@ -3,7 +3,7 @@
  * getTerminationMessage, readLastStringFromContainerLogs, convertToKubeContainerStatus; the limits
  * from pkg/kubelet/container/runtime.go).
  *
- * Before a container starts, the kubelet creates an empty file `<podDir>/containers/<name>/<id>`
+ * Before a container starts, the kubelet creates an empty file `<podDir>/containers/<name>/<id>` (domain/pod/pod-paths.ts)
  * (the id random, so each instance of the container has its own) and bind-mounts it at the
  * container's terminationMessagePath. When the container has exited, the kubelet finds that mount
  * again in the runtime's ContainerStatus (by its container path) and reads the file's last 4096
@@ -33,11 +33,6 @@ export const containerCannotRunReason = 'ContainerCannotRun';
 /** The path in the container; '' means no termination message file at all. */
 export function terminationMessagePath(container: Container): string {
   return container.terminationMessagePath ?? defaultTerminationMessagePath;
-}
-
-/** `<podDir>/containers/<containerName>` (getPodContainerDir), made with mode 0750. */
-export function podContainerDirectory(podDir: string, containerName: string): string {
-  return makeAbsolutePath(`${podDir}/containers/${containerName}`);
 }
 
 /** The file's name from a draw in [0, 1): a uint32 in 8 hex digits, as Go's makeUID. */

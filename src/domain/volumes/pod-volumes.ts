@@ -4,6 +4,7 @@
  * pkg/volume/*, and the pod directory layout of kubelet_getters.go).
  */
 import type { Container, Pod } from '../pod/types.js';
+import { podVolumeDirectory } from '../pod/pod-paths.js';
 import type { Volume } from './sources.js';
 
 export type VolumePluginName =
@@ -52,30 +53,12 @@ export function mountedVolumes(pod: Pod): Volume[] {
   return (pod.spec.volumes ?? []).filter((v) => used.has(v.name));
 }
 
-/** <rootDir>/pods/<uid> (getPodDir). */
-export function podDirectory(rootDir: string, podUid: string): string {
-  return `${rootDir.replace(/\/+$/, '')}/pods/${podUid}`;
-}
-
-/** The plugin name as a directory name: `kubernetes.io~configmap` (EscapeQualifiedName). */
-export function escapedPluginName(plugin: VolumePluginName): string {
-  return plugin.replaceAll('/', '~');
-}
-
-/** <podDir>/volumes/<escaped plugin>/<volume name> (getPodVolumeDir). */
-export function podVolumeDirectory(rootDir: string, podUid: string, plugin: VolumePluginName, volumeName: string): string {
-  return `${podDirectory(rootDir, podUid)}/volumes/${escapedPluginName(plugin)}/${volumeName}`;
-}
-
 /** Where a volume's content is on the node: a hostPath volume is its path; every other one its pod volume directory. */
 export function volumeHostPath(rootDir: string, podUid: string, volume: Volume): string | undefined {
   if (volume.hostPath !== undefined) return volume.hostPath.path;
   const plugin = volumePluginName(volume);
   return plugin === undefined ? undefined : podVolumeDirectory(rootDir, podUid, plugin, volume.name);
 }
-
-/** A volume's actor id under the volume manager: `volume:<pod uid>:<volume name>`. */
-export const volumeActorId = (podUid: string, volumeName: string) => `volume:${podUid}:${volumeName}`;
 
 /**
  * Go's exponential back-off for a failed volume operation (nestedpendingoperations'

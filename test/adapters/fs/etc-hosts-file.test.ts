@@ -16,18 +16,18 @@ describe('ensureHostsFile', () => {
   const pod = (hostNetwork: boolean) => ({ metadata: { name: 'web', namespace: 'shop', uid: 'u' }, spec: { containers: [], hostNetwork } });
 
   it('writes <podDir>/etc-hosts with mode 0644, rewriting it each time', async () => {
-    const path = await ensureHostsFile(pod(false), { podDir: dir, podIPs: ['10.0.0.9'], clusterDomain: 'cluster.local' });
+    const path = await ensureHostsFile(pod(false), { path: join(dir, 'etc-hosts'), podIPs: ['10.0.0.9'], clusterDomain: 'cluster.local' });
     expect(path).toBe(join(dir, 'etc-hosts'));
     chmodSync(path, 0o600);
-    await ensureHostsFile(pod(false), { podDir: dir, podIPs: ['10.0.0.9'], clusterDomain: 'cluster.local' });
+    await ensureHostsFile(pod(false), { path: join(dir, 'etc-hosts'), podIPs: ['10.0.0.9'], clusterDomain: 'cluster.local' });
     expect(statSync(path).mode & 0o777).toBe(0o644);
     expect(readdirSync(dir)).toEqual(['etc-hosts']);
   });
 
   it('copies the node hosts file for a hostNetwork pod, and fails with KLT_ERR_HOST_IO when it is missing', async () => {
     writeFileSync(join(dir, 'node-hosts'), '127.0.0.1\tlocalhost\n');
-    await ensureHostsFile(pod(true), { podDir: dir, podIPs: [], clusterDomain: 'c', nodeHostsPath: join(dir, 'node-hosts') });
+    await ensureHostsFile(pod(true), { path: join(dir, 'etc-hosts'), podIPs: [], clusterDomain: 'c', nodeHostsPath: join(dir, 'node-hosts') });
     expect(readFileSync(join(dir, 'etc-hosts'), 'utf8')).toBe('# Kubernetes-managed hosts file (host network).\n127.0.0.1\tlocalhost\n');
-    await expect(ensureHostsFile(pod(true), { podDir: dir, podIPs: [], clusterDomain: 'c', nodeHostsPath: join(dir, 'nope') })).rejects.toMatchObject({ code: 'KLT_ERR_HOST_IO' });
+    await expect(ensureHostsFile(pod(true), { path: join(dir, 'etc-hosts'), podIPs: [], clusterDomain: 'c', nodeHostsPath: join(dir, 'nope') })).rejects.toMatchObject({ code: 'KLT_ERR_HOST_IO' });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -52,6 +52,33 @@ describe('createPodFiles', () => {
     expect(path).toBe(join(root, 'pods/uid-1/containers/app', name));
     expect(await readFile(path, 'utf8')).toBe('');
     expect((await stat(path)).mode & 0o777).toBe(0o666);
+  });
+
+  it('writes no hosts file through a symlink that leads out of the pod directory', async () => {
+    await mkdir(join(root, 'pods/uid-1'), { recursive: true });
+    await writeFile(join(root, 'victim'), 'keep', { mode: 0o600 });
+    await chmod(join(root, 'victim'), 0o600);
+    await symlink(join(root, 'victim'), join(root, 'pods/uid-1/etc-hosts'));
+    const files = createPodFiles(root, new SeededRandom(1));
+    await expect(files.ensureHostsFile(pod(), ['10.1.0.5'], 'cluster.local')).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE' });
+    expect(await readFile(join(root, 'victim'), 'utf8')).toBe('keep');
+    expect((await stat(join(root, 'victim'))).mode & 0o777).toBe(0o600);
+  });
+
+  it('makes no world-writable termination-message file through a symlink that leads out of the pod directory', async () => {
+    await mkdir(join(root, 'pods/uid-1'), { recursive: true });
+    await mkdir(join(root, 'decoy'));
+    await symlink(join(root, 'decoy'), join(root, 'pods/uid-1/containers'));
+    const files = createPodFiles(root, new SeededRandom(7));
+    await expect(files.createTerminationMessageFile('uid-1', 'app')).rejects.toMatchObject({ code: 'KLT_ERR_HOST_IO', cause: expect.objectContaining({ code: 'KLT_ERR_PATH_UNSAFE' }) });
+    expect(await readdir(join(root, 'decoy/app'))).toEqual([]);
+  });
+
+  it('refuses a uid or a container name that is a path, making nothing', async () => {
+    const files = createPodFiles(root, new SeededRandom(7));
+    await expect(files.ensureHostsFile({ ...pod(), metadata: { name: 'web', uid: '../../x' } }, ['10.1.0.5'], 'c')).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE' });
+    await expect(files.createTerminationMessageFile('uid-1', '../../../x')).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE' });
+    expect(await readdir(root)).toEqual([]);
   });
 
   it('resolveSubPath makes a missing subPath inside the volume and answers its node path', async () => {

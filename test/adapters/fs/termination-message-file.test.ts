@@ -29,7 +29,7 @@ describe('createTerminationMessageFile', () => {
   it('creates an empty file named by the random draw, mode 0666 despite the umask, in a 0750 directory', async () => {
     const previous = process.umask(0o022);
     try {
-      const path = await createTerminationMessageFile(dir, 'app', fixedRandom(0.5));
+      const path = await createTerminationMessageFile(join(dir, 'containers', 'app'), fixedRandom(0.5));
       expect(path).toBe(join(dir, 'containers', 'app', '80000000'));
       const info = statSync(path);
       expect(info.size).toBe(0);
@@ -42,7 +42,7 @@ describe('createTerminationMessageFile', () => {
 
   it('fails with KLT_ERR_HOST_IO when the pod directory cannot hold it', async () => {
     writeFileSync(join(dir, 'containers'), '');
-    await expect(createTerminationMessageFile(dir, 'app', fixedRandom(0))).rejects.toMatchObject({ code: 'KLT_ERR_HOST_IO' });
+    await expect(createTerminationMessageFile(join(dir, 'containers', 'app'), fixedRandom(0))).rejects.toMatchObject({ code: 'KLT_ERR_HOST_IO' });
   });
 });
 

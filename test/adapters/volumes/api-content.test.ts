@@ -1,5 +1,5 @@
 import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiContentWriter } from '../../../src/adapters/volumes/api-content.js';
 import type { VolumeContentWriter } from '../../../src/adapters/volumes/volume-plugins.js';
@@ -16,7 +16,7 @@ function podWith(spec: Partial<PodSpec> = {}): Pod {
 }
 
 /** A set-up's two steps: the content fetched, then written into `dir`. */
-const writeVolume = async (pod: Pod, volume: Volume, into: string) => writer.write(pod, into, await writer.fetch(pod, volume), false);
+const writeVolume = async (pod: Pod, volume: Volume, into: string) => writer.write(pod, { dir: into, podDir: dirname(into) }, await writer.fetch(pod, volume), false);
 const text = (dir: string, path: string) => readFile(join(dir, path), 'utf8');
 const modeOf = async (p: string) => (await stat(p)).mode & 0o7777;
 
@@ -173,6 +173,16 @@ describe('createApiContentWriter', () => {
     expect(await writeVolume(podWith(), volume, dir)).toEqual({ changed: true });
     expect(await readdir(dir)).toContain('..data');
     expect((await readdir(dir)).filter((n) => !n.startsWith('..'))).toEqual([]);
+  });
+
+  it('writes nothing, and owns nothing, outside the pod directory', async () => {
+    const pod = podWith({ securityContext: { fsGroup: 4242 } });
+    sources.configMaps.set('shop/cm', keyed({ k: 'v' }));
+    const volume: Volume = { name: 'cfg', configMap: { name: 'cm' } };
+    const content = await writer.fetch(pod, volume);
+    const outside = { dir: root!, podDir: join(root!, 'pods/uid-1') };
+    await expect(writer.write(pod, outside, content, false)).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE' });
+    expect(await readdir(root!)).toEqual([]);
   });
 
   it('rejects with the manager\'s error when a read fails', async () => {

@@ -1,7 +1,7 @@
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { makeDirectory, setUpEmptyDir, setUpMemoryDir } from '../../../src/adapters/volumes/empty-dir.js';
+import { makePodVolumeDirectory, setUpEmptyDir, setUpMemoryDir } from '../../../src/adapters/volumes/empty-dir.js';
 import { isMountPoint, systemMounter } from '../../../src/adapters/volumes/mount-table.js';
 import { mountInfoLine, mountPointsUnder, needsRoot, notRoot, tempRoot, unmountAndRemove } from './mount-helpers.js';
 
@@ -10,6 +10,7 @@ const modeOf = async (p: string) => (await stat(p)).mode & 0o7777;
 
 let root: string | undefined;
 let dir: string;
+const target = () => ({ dir, podDir: join(root!, 'pods/u1') });
 beforeEach(async () => {
   root = await tempRoot('klt-empty-dir-');
   dir = join(root, 'pods/u1/volumes/kubernetes.io~empty-dir/cache');
@@ -19,11 +20,11 @@ afterEach(async () => {
   root = undefined;
 });
 
-describe('makeDirectory', () => {
+describe('makePodVolumeDirectory', () => {
   it('makes the directory and its parents with exactly the mode, whatever the umask', async () => {
     const previous = process.umask(0o077);
     try {
-      await makeDirectory(dir, 0o777);
+      await makePodVolumeDirectory(target(), 0o777);
     } finally {
       process.umask(previous);
     }
@@ -33,38 +34,66 @@ describe('makeDirectory', () => {
 
 describe('setUpEmptyDir', () => {
   it('makes a world-writable directory on disk for the default medium', async () => {
-    await setUpEmptyDir(mounter, dir, {});
+    await setUpEmptyDir(mounter, target(), {});
     expect(await modeOf(dir)).toBe(0o777);
     expect(await mountPointsUnder(root!)).toEqual([]);
   });
 
   it.skipIf(notRoot)('gives the directory and what is in it the pod\'s fsGroup: group read-write, directories setgid', async () => {
-    await setUpEmptyDir(mounter, dir, {});
+    await setUpEmptyDir(mounter, target(), {});
     await mkdir(join(dir, 'sub'));
     await writeFile(join(dir, 'sub', 'f'), 'x', { mode: 0o600 });
-    await setUpEmptyDir(mounter, dir, {}, 4321);
+    await setUpEmptyDir(mounter, target(), {}, 4321);
     for (const p of [dir, join(dir, 'sub'), join(dir, 'sub', 'f')]) expect((await stat(p)).gid).toBe(4321);
     expect(await modeOf(dir)).toBe(0o2777);
     expect(await modeOf(join(dir, 'sub')) & 0o2070).toBe(0o2070);
     expect(await modeOf(join(dir, 'sub', 'f'))).toBe(0o660);
   });
 
+  it('changes no mode or group outside the pod directory: a victim directory named as the volume is refused', async () => {
+    const victim = join(root!, 'victim-vol');
+    await mkdir(victim, { mode: 0o700 });
+    await chmod(victim, 0o700);
+    await writeFile(join(victim, 'file'), 'x', { mode: 0o644 });
+    const before = await stat(victim);
+    const failure = setUpEmptyDir(mounter, { dir: victim, podDir: join(root!, 'pods/u1') }, {}, 4242);
+    await expect(failure).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE' });
+    await expect(failure).rejects.toThrow(`${victim} is not below the pod directory ${join(root!, 'pods/u1')}`);
+    expect(await modeOf(victim)).toBe(0o700);
+    expect((await stat(victim)).gid).toBe(before.gid);
+    expect(await modeOf(join(victim, 'file'))).toBe(0o644);
+  });
+
+  it('changes no mode or group through a symlink in the pod directory that leads out of it', async () => {
+    const decoy = join(root!, 'decoy');
+    await mkdir(join(root!, 'pods/u1'), { recursive: true });
+    await mkdir(decoy, { mode: 0o700 });
+    await chmod(decoy, 0o700);
+    await symlink(decoy, join(root!, 'pods/u1/volumes'));
+    const failure = setUpEmptyDir(mounter, target(), {}, 4242);
+    await expect(failure).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE' });
+    await expect(failure).rejects.toThrow(`(${join(decoy, 'kubernetes.io~empty-dir/cache')})`);
+    expect(await modeOf(decoy)).toBe(0o700);
+    expect(await modeOf(join(decoy, 'kubernetes.io~empty-dir/cache'))).not.toBe(0o777);
+    expect(await readdir(join(decoy, 'kubernetes.io~empty-dir/cache'))).toEqual([]);
+  });
+
   it('keeps the content of an existing directory on a second set-up', async () => {
-    await setUpEmptyDir(mounter, dir, { medium: '' });
+    await setUpEmptyDir(mounter, target(), { medium: '' });
     await writeFile(join(dir, 'kept'), 'data');
-    await setUpEmptyDir(mounter, dir, { medium: '' });
+    await setUpEmptyDir(mounter, target(), { medium: '' });
     expect(await readFile(join(dir, 'kept'), 'utf8')).toBe('data');
   });
 
   it('refuses the HugePages medium with KLT_ERR_VOLUME_MOUNT and makes nothing', async () => {
-    const failure = setUpEmptyDir(mounter, dir, { medium: 'HugePages' });
+    const failure = setUpEmptyDir(mounter, target(), { medium: 'HugePages' });
     await expect(failure).rejects.toMatchObject({ code: 'KLT_ERR_VOLUME_MOUNT' });
     await expect(failure).rejects.toThrow('emptyDir medium "HugePages" is not supported by kubelet-ts');
     await expect(stat(dir)).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
   it.skipIf(notRoot)(`mounts a tmpfs sized by sizeLimit in bytes for medium Memory (${needsRoot})`, async () => {
-    await setUpEmptyDir(mounter, dir, { medium: 'Memory', sizeLimit: '1Mi' });
+    await setUpEmptyDir(mounter, target(), { medium: 'Memory', sizeLimit: '1Mi' });
     expect(await mountPointsUnder(root!)).toEqual([dir]);
     const line = await mountInfoLine(dir);
     expect(line).toMatch(/ - tmpfs tmpfs /);
@@ -74,28 +103,28 @@ describe('setUpEmptyDir', () => {
   });
 
   it.skipIf(notRoot)(`refuses a file larger than the sizeLimit with ENOSPC (${needsRoot})`, async () => {
-    await setUpEmptyDir(mounter, dir, { medium: 'Memory', sizeLimit: '1Mi' });
+    await setUpEmptyDir(mounter, target(), { medium: 'Memory', sizeLimit: '1Mi' });
     await writeFile(join(dir, 'small'), Buffer.alloc(512 * 1024));
     await expect(writeFile(join(dir, 'big'), Buffer.alloc(2 * 1024 * 1024))).rejects.toMatchObject({ code: 'ENOSPC' });
   });
 
   it.skipIf(notRoot)(`keeps the mounted tmpfs and its content on a second set-up (${needsRoot})`, async () => {
-    await setUpEmptyDir(mounter, dir, { medium: 'Memory', sizeLimit: '1Mi' });
+    await setUpEmptyDir(mounter, target(), { medium: 'Memory', sizeLimit: '1Mi' });
     await writeFile(join(dir, 'kept'), 'in memory');
-    await setUpEmptyDir(mounter, dir, { medium: 'Memory', sizeLimit: '1Mi' });
+    await setUpEmptyDir(mounter, target(), { medium: 'Memory', sizeLimit: '1Mi' });
     expect(await mountPointsUnder(root!)).toEqual([dir]);
     expect(await readFile(join(dir, 'kept'), 'utf8')).toBe('in memory');
   });
 
   it.skipIf(notRoot)(`mounts a tmpfs on a directory that exists without one (${needsRoot})`, async () => {
     await mkdir(dir, { recursive: true });
-    await setUpEmptyDir(mounter, dir, { medium: 'Memory' });
+    await setUpEmptyDir(mounter, target(), { medium: 'Memory' });
     expect(await mountPointsUnder(root!)).toEqual([dir]);
     expect(await modeOf(dir)).toBe(0o777);
   });
 
   it.skipIf(notRoot)(`mounts a tmpfs of the kernel's default size without a sizeLimit (${needsRoot})`, async () => {
-    await setUpEmptyDir(mounter, dir, { medium: 'Memory' });
+    await setUpEmptyDir(mounter, target(), { medium: 'Memory' });
     expect(await mountPointsUnder(root!)).toEqual([dir]);
     expect(await mountInfoLine(dir)).toMatch(/ - tmpfs tmpfs /);
   });
@@ -103,7 +132,7 @@ describe('setUpEmptyDir', () => {
 
 describe('setUpMemoryDir', () => {
   it.skipIf(notRoot)(`mounts a world-writable tmpfs (${needsRoot})`, async () => {
-    await setUpMemoryDir(mounter, dir);
+    await setUpMemoryDir(mounter, target());
     expect(await mountInfoLine(dir)).toMatch(/ - tmpfs tmpfs /);
     expect(await modeOf(dir)).toBe(0o777);
   });
@@ -117,7 +146,7 @@ describe('isMountPoint', () => {
   });
 
   it.skipIf(notRoot)(`answers true for a mount point, with or without a trailing slash (${needsRoot})`, async () => {
-    await setUpMemoryDir(mounter, dir);
+    await setUpMemoryDir(mounter, target());
     expect(await isMountPoint(`${dir}/`)).toBe(true);
     expect(await isMountPoint(join(root!, 'pods'))).toBe(false);
   });

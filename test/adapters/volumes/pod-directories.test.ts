@@ -1,11 +1,13 @@
-import { mkdir, readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile, readdir, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { systemMounter } from '../../../src/adapters/volumes/mount-table.js';
+import { systemMounter, type Mounter } from '../../../src/adapters/volumes/mount-table.js';
 import { cleanupOrphanedPodDirectories, removePodDirectory, tearDownDirectory } from '../../../src/adapters/volumes/pod-directories.js';
 import { bindMount, mountPointsUnder, needsRoot, notRoot, tempRoot, tmpfsMount, unmountAndRemove } from './mount-helpers.js';
 
 const mounter = systemMounter();
+/** A mounter whose table names no mount at all (a mount made in another namespace, say). */
+const blindMounter: Mounter = { mountPoints: async () => [], mountTmpfs: async () => undefined, unmount: async () => undefined };
 const exists = (p: string) => stat(p).then(() => true, () => false);
 
 let root: string | undefined;
@@ -120,7 +122,54 @@ describe('removePodDirectory', () => {
   });
 });
 
+describe('removePodDirectory never leaves <root>/pods', () => {
+  it('refuses a uid that is not one path segment and deletes nothing outside the root', async () => {
+    await mkdir(join(rootDir, 'pods'), { recursive: true });
+    const victim = join(rootDir, 'victim-uid');
+    await mkdir(victim);
+    await writeFile(join(victim, 'precious.txt'), 'keep');
+    const outcome = await removePodDirectory(mounter, rootDir, '../victim-uid');
+    expect(outcome.removed).toEqual([]);
+    expect(outcome.kept).toEqual([{ podUid: '../victim-uid', reason: 'pod uid "../victim-uid" contains "/": it cannot name a directory under the kubelet\'s root' }]);
+    expect(await readFile(join(victim, 'precious.txt'), 'utf8')).toBe('keep');
+  });
+
+  it('unlinks a symlink inside the pod directory and leaves the decoy it points to intact', async () => {
+    const dir = await makePodDir('u1');
+    await symlink(hostDir, join(dir, 'volumes-link'));
+    await symlink(join(hostDir, 'precious'), join(dir, 'containers/c/file-link'));
+    expect(await removePodDirectory(mounter, rootDir, 'u1')).toEqual({ removed: ['u1'], kept: [] });
+    expect(await exists(dir)).toBe(false);
+    expect(await readFile(join(hostDir, 'precious'), 'utf8')).toBe('host data');
+  });
+
+  it('unlinks a pod directory that is itself a symlink, and leaves its target intact', async () => {
+    await mkdir(join(rootDir, 'pods'), { recursive: true });
+    await symlink(hostDir, join(rootDir, 'pods', 'u1'));
+    expect(await removePodDirectory(mounter, rootDir, 'u1')).toEqual({ removed: ['u1'], kept: [] });
+    expect(await lstat(join(rootDir, 'pods', 'u1')).catch(() => undefined)).toBeUndefined();
+    expect(await readFile(join(hostDir, 'precious'), 'utf8')).toBe('host data');
+  });
+
+  it.skipIf(notRoot)(`does not cross a mount the mount table does not name: the device differs (${needsRoot})`, async () => {
+    const dir = await makePodDir('u1', 'volumes/x/mnt');
+    await tmpfsMount(join(dir, 'volumes/x/mnt'));
+    await writeFile(join(dir, 'volumes/x/mnt/data'), 'on the mount');
+    const outcome = await removePodDirectory(blindMounter, rootDir, 'u1');
+    expect(outcome.removed).toEqual([]);
+    expect(outcome.kept).toEqual([{ podUid: 'u1', reason: `cannot delete directory ${dir}/volumes/x/mnt: it is a mount point` }]);
+    expect(await readFile(join(dir, 'volumes/x/mnt/data'), 'utf8')).toBe('on the mount');
+  });
+});
+
 describe('cleanupOrphanedPodDirectories', () => {
+  it('unlinks a symlink listed under <root>/pods and leaves its target intact', async () => {
+    await mkdir(join(rootDir, 'pods'), { recursive: true });
+    await symlink(hostDir, join(rootDir, 'pods', 'evil'));
+    expect(await cleanupOrphanedPodDirectories(mounter, rootDir, [])).toEqual({ removed: ['evil'], kept: [] });
+    expect(await readFile(join(hostDir, 'precious'), 'utf8')).toBe('host data');
+  });
+
   it('removes the pod directories not in keep and leaves the kept ones', async () => {
     await makePodDir('b');
     await makePodDir('a');

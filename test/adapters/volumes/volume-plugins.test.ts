@@ -1,4 +1,4 @@
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemMounter } from '../../../src/adapters/volumes/mount-table.js';
@@ -22,7 +22,7 @@ class FakeContentWriter implements VolumeContentWriter {
     return { payload: new Map([['content', { path: 'content', content: Buffer.from(volume.name), mode: 0o644 }]]) };
   }
 
-  async write(pod: Pod, dir: string, content: VolumeContent) {
+  async write(pod: Pod, { dir }: { dir: string }, content: VolumeContent) {
     const file = content.payload.get('content')!;
     this.writes.push({ podUid: pod.metadata.uid, volume: file.content.toString(), dir });
     await writeFile(join(dir, 'content'), file.content);
@@ -74,6 +74,33 @@ afterEach(async () => {
   await unmountAndRemove(host);
   root = undefined;
   host = undefined;
+});
+
+describe('createVolumePlugins with names that are paths', () => {
+  it('an emptyDir named ../../../../victim-vol with an fsGroup changes, writes and removes nothing outside the pod', async () => {
+    const victim = join(rootDir, 'victim-vol');
+    await mkdir(victim, { mode: 0o700 });
+    await chmod(victim, 0o700);
+    await writeFile(join(victim, 'file'), 'x', { mode: 0o644 });
+    const hostile: Pod = { ...podWith([]), spec: { containers: [{ name: 'c', image: 'busybox' }], volumes: [{ name: '../../../../victim-vol', emptyDir: {} }], securityContext: { fsGroup: 4242 } } };
+    await expect(plugins.setUp(hostile, '../../../../victim-vol', { remount: false })).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE' });
+    await expect(plugins.tearDown('uid-1', '../../../../victim-vol', 'kubernetes.io/empty-dir')).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE' });
+    expect(await modeOf(victim)).toBe(0o700);
+    expect(await modeOf(join(victim, 'file'))).toBe(0o644);
+    expect(await readFile(join(victim, 'file'), 'utf8')).toBe('x');
+  });
+
+  it('a pod uid ../../victim-uid makes and removes nothing outside the root', async () => {
+    const victim = join(rootDir, 'victim-uid');
+    await mkdir(victim);
+    await writeFile(join(victim, 'precious.txt'), 'keep');
+    const hostile = podWith([{ name: 'scratch', emptyDir: {} }, { name: 'config', configMap: { name: 'settings' } }], '../../victim-uid');
+    await expect(plugins.setUp(hostile, 'scratch', { remount: false })).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE' });
+    await expect(plugins.setUp(hostile, 'config', { remount: false })).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE' });
+    expect((await plugins.removePodDirectory('../../victim-uid')).removed).toEqual([]);
+    expect(await readdir(victim)).toEqual(['precious.txt']);
+    expect(writer.writes).toEqual([]);
+  });
 });
 
 describe('createVolumePlugins setUp', () => {

@@ -5,7 +5,6 @@ import {
   etcHostsMount,
   managedHostsFileContent,
   nodeHostsFileContent,
-  podEtcHostsPath,
   podHostnameAndDomain,
   podHostsFileContent,
   shouldMountHostsFile,
@@ -106,11 +105,10 @@ describe('shouldMountHostsFile', () => {
 });
 
 describe('etcHostsMount', () => {
-  it('mounts <podDir>/etc-hosts writable at /etc/hosts, relabeled only with SELinux on', () => {
-    expect(etcHostsMount('/var/lib/kubelet/pods/u1/', true)).toEqual({
+  it('mounts the pod hosts file writable at /etc/hosts, relabeled only with SELinux on', () => {
+    expect(etcHostsMount('/var/lib/kubelet/pods/u1//etc-hosts', true)).toEqual({
       container_path: '/etc/hosts', host_path: '/var/lib/kubelet/pods/u1/etc-hosts', readonly: false, selinux_relabel: true, propagation: 'PROPAGATION_PRIVATE',
     });
     expect(etcHostsMount('/p', false).selinux_relabel).toBe(false);
-    expect(podEtcHostsPath('/p//x')).toBe('/p/x/etc-hosts');
   });
 });
