@@ -9,18 +9,20 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { actorTreeMermaid, readActorTree, type ActorTreeNode } from '../src/domain/graph/actor-tree.js';
 import { PHASE_IDS } from '../src/domain/phases.js';
-import { volumeActorId } from '../src/domain/volumes/pod-volumes.js';
+import { podWorkerId, probeWorkerId, volumeActorId } from '../src/domain/actor-ids.js';
 import { inertSystemEffects, provideSystem } from '../src/bin/system.js';
 import { MACHINES } from '../src/machines/index.js';
 import { SUBSYSTEMS } from '../src/machines/supervisor.machine.js';
-import { podWorkerId, probeWorkerId, type ProbeType } from '../src/machines/sync-loop.machine.js';
 
-/** The ids spawned children get, from the functions the machines spawn them with. */
+/**
+ * The ids spawned children get, from the functions the machines spawn them with. The placeholders
+ * are capitals: the id functions percent-encode anything a path or a separator could hide in.
+ */
 const SPAWN_IDS = {
   // The supervisor spawns each subsystem under its own name, in this order (stopped in reverse).
   supervisor: Object.fromEntries(SUBSYSTEMS.map((name, i) => [name, `${i + 1}: ${name}`])),
-  syncLoop: { podWorker: `${podWorkerId('{uid}')} (one per pod)`, probe: probeWorkerId('{uid}', '{container}', '{type}' as ProbeType) },
-  volumeManager: { volume: `${volumeActorId('{uid}', '{volume}')} (one per pod volume)` },
+  syncLoop: { podWorker: `${podWorkerId('UID')} (one per pod)`, probe: probeWorkerId('UID', 'CONTAINER', 'TYPE') },
+  volumeManager: { volume: `${volumeActorId('UID', 'VOLUME')} (one per pod volume)` },
 };
 
 export function systemActorTree(): ActorTreeNode {
