@@ -44,7 +44,7 @@ describe('upOnce', () => {
     const scripts = fakeScripts('echo "kube-lab: FAILED: etcd did not become healthy (logs/etcd.log)" >&2; exit 1');
     const dir = fresh('kts-fake-lab-');
     const first = upOnce(dir, scripts);
-    await expect(first).rejects.toThrow(/the real control plane did not come up: .*up\.sh in .* failed:\nkube-lab: FAILED: etcd did not become healthy/);
+    await expect(first).rejects.toThrow(/^bringing up the real control plane \(.*\/up\.sh, KUBE_LAB=.*\) failed \(exit 1\):\nkube-lab: FAILED: etcd did not become healthy/);
     await expect(upOnce(dir, scripts)).rejects.toThrow('kube-lab: FAILED: etcd did not become healthy');
     expect(runs(scripts)).toBe(1);
   });

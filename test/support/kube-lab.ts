@@ -62,7 +62,7 @@ D=$KUBE_LAB
 if [ -s "$D/.up.env" ]; then exit 0; fi
 if [ -s "$D/.up.failed" ]; then cat "$D/.up.failed" >&2; exit 1; fi
 if bash "$1/up.sh" > "$D/.up.env.tmp" 2> "$D/.up.log"; then mv "$D/.up.env.tmp" "$D/.up.env"; exit 0; fi
-{ echo "the real control plane did not come up: $1/up.sh in $D failed:"; tail -n 15 "$D/.up.log"; } > "$D/.up.failed"
+tail -n 15 "$D/.up.log" > "$D/.up.failed"; [ -s "$D/.up.failed" ] || echo "up.sh said nothing" > "$D/.up.failed"
 cat "$D/.up.failed" >&2; exit 1
 `;
 
