@@ -16,6 +16,7 @@ const ONE_RUNTIME = [
   'test/integration/orphans.e2e.test.ts',
   'test/integration/pods.e2e.test.ts',
   'test/integration/qos-cgroups.e2e.test.ts',
+  'test/integration/real-control-plane.e2e.test.ts',
   'test/integration/runtime-outage.e2e.test.ts',
   'test/integration/stats-metrics.e2e.test.ts',
   'test/integration/stats-summary.e2e.test.ts',
@@ -33,7 +34,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 20_000,
     hookTimeout: 60_000,
-    globalSetup: ['test/support/fresh-build.global-setup.ts'],
+    // The real control plane (test/support/kube-lab.ts): started by the first file that needs it, once per run.
+    globalSetup: ['test/support/fresh-build.global-setup.ts', 'test/support/kube-lab.global-setup.ts'],
     // Every kubelet a test spawns inherits this: no /kubepods on the host running the suite (see
     // NO_QOS_CGROUPS_ENV in src/actors/phases/run-phases.ts). The cgroup e2e test unsets it.
     env: { KUBELET_TS_NO_QOS_CGROUPS: '1' },

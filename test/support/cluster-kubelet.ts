@@ -21,17 +21,28 @@ export async function startClusterKubelet(
 ): Promise<ClusterKubelet> {
   const clientCa = join(dir, 'apiserver-kubelet-client-ca.crt');
   writeFileSync(clientCa, await api.kubeletClientCaPem());
+  return spawnClusterKubelet({ dir, endpoint, node, port, clientCa, extraConfig, kubeconfigArgs: [`--kubeconfig=${api.kubeconfigPath(dir)}`] });
+}
+
+/**
+ * The daemon on any API server: `kubeconfigArgs` say how it reaches it (--kubeconfig, and
+ * --bootstrap-kubeconfig for a TLS bootstrap), `clientCa` what signs the API server's client certificate.
+ */
+export function spawnClusterKubelet(opts: {
+  dir: string; endpoint: string; node: string; port: number; clientCa: string; kubeconfigArgs: string[]; extraConfig?: string[];
+}): ClusterKubelet {
+  const { dir, endpoint } = opts;
   writeFileSync(join(dir, 'kubelet.yaml'), [
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
     `podLogsDir: ${join(dir, 'logs')}`, `containerRuntimeEndpoint: ${endpoint}`, 'healthzPort: 0',
-    'address: 127.0.0.1', `port: ${port}`, 'readOnlyPort: 0',
-    `authentication: {anonymous: {enabled: false}, webhook: {enabled: true}, x509: {clientCAFile: ${clientCa}}}`,
-    'authorization: {mode: Webhook}', ...extraConfig, '',
+    'address: 127.0.0.1', `port: ${opts.port}`, 'readOnlyPort: 0',
+    `authentication: {anonymous: {enabled: false}, webhook: {enabled: true}, x509: {clientCAFile: ${opts.clientCa}}}`,
+    'authorization: {mode: Webhook}', ...(opts.extraConfig ?? []), '',
   ].join('\n'));
   const child = spawn(process.execPath, [
-    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--kubeconfig=${api.kubeconfigPath(dir)}`,
+    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, ...opts.kubeconfigArgs,
     `--cert-dir=${join(dir, 'pki')}`, ...(endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []), '--debug-address=',
-    `--hostname-override=${node}`,
+    `--hostname-override=${opts.node}`,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -1,0 +1,75 @@
+/**
+ * The real control plane's harness, with stand-in scripts: up.sh runs once per lab directory however
+ * many files ask at once, a failure reaches every caller naming what failed without running up.sh
+ * again, and a missing lab is reported with where it was looked for.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { kubeLabPart, upOnce } from './kube-lab.js';
+
+const dirs: string[] = [];
+const fresh = (prefix: string) => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** Scripts whose up.sh counts its runs in <scripts>/runs, then runs `body`. */
+function fakeScripts(body: string): string {
+  const scripts = fresh('kts-fake-lab-scripts-');
+  writeFileSync(join(scripts, 'up.sh'), `echo run >> "${scripts}/runs"\nsleep 0.3\n${body}\n`);
+  return scripts;
+}
+const runs = (scripts: string) => readFileSync(join(scripts, 'runs'), 'utf8').split('\n').filter(Boolean).length;
+
+describe('upOnce', () => {
+  it('runs up.sh once for callers that ask together, and gives each the lab it printed', async () => {
+    const scripts = fakeScripts([
+      'echo "kube-lab: up" >&2',
+      'echo "export KUBE_LAB=$KUBE_LAB"', 'echo "export KUBE_LAB_SERVER=https://127.0.0.1:6443"',
+      'echo "export KUBE_LAB_CA=$KUBE_LAB/pki/ca.crt"', 'echo "export KUBECONFIG=$KUBE_LAB/admin.kubeconfig"',
+    ].join('\n'));
+    const dir = fresh('kts-fake-lab-');
+    const labs = await Promise.all([upOnce(dir, scripts), upOnce(dir, scripts), upOnce(dir, scripts)]);
+    expect(runs(scripts)).toBe(1);
+    for (const lab of labs) expect(lab).toMatchObject({ dir, server: 'https://127.0.0.1:6443', ca: `${dir}/pki/ca.crt`, adminKubeconfig: `${dir}/admin.kubeconfig` });
+  });
+
+  it('a failed up.sh fails every caller with its last words, and is not run again', async () => {
+    const scripts = fakeScripts('echo "kube-lab: FAILED: etcd did not become healthy (logs/etcd.log)" >&2; exit 1');
+    const dir = fresh('kts-fake-lab-');
+    const first = upOnce(dir, scripts);
+    await expect(first).rejects.toThrow(/^bringing up the real control plane \(.*\/up\.sh, KUBE_LAB=.*\) failed \(exit 1\):\nkube-lab: FAILED: etcd did not become healthy/);
+    await expect(upOnce(dir, scripts)).rejects.toThrow('kube-lab: FAILED: etcd did not become healthy');
+    expect(runs(scripts)).toBe(1);
+  });
+
+  it('an up.sh that prints no server is an error naming the missing export', async () => {
+    const scripts = fakeScripts('echo "export KUBE_LAB=$KUBE_LAB"');
+    await expect(upOnce(fresh('kts-fake-lab-'), scripts)).rejects.toThrow(/up\.sh printed no KUBE_LAB_SERVER/);
+  });
+});
+
+describe('kubeLabPart', () => {
+  it('is missing, saying where it looked, when the scripts are absent', () => {
+    const scripts = join(fresh('kts-no-lab-'), 'lab', 'kube');
+    const part = kubeLabPart({ KUBELET_IT_KUBE_LAB_SCRIPTS: scripts, KUBECTL: '/bin/sh', PATH: '/usr/bin:/bin' });
+    expect(part.missing).toContain(`the real control plane's scripts are absent (${scripts}`);
+  });
+
+  it('is there with up.sh beside it and kubectl installed', () => {
+    const scripts = fakeScripts('exit 0');
+    const part = kubeLabPart({ KUBELET_IT_KUBE_LAB_SCRIPTS: scripts, KUBECTL: '/bin/sh', PATH: `${scripts}:/usr/bin:/bin` });
+    expect(part.missing).toBe('');
+  });
+
+  it('names a kubectl that is not there', () => {
+    const part = kubeLabPart({ KUBELET_IT_KUBE_LAB_SCRIPTS: fakeScripts('exit 0'), KUBECTL: '/nowhere/kubectl', PATH: '/usr/bin:/bin' });
+    expect(part.missing).toBe('kubectl is not installed at /nowhere/kubectl (apt-get install kubernetes-client)');
+  });
+});
