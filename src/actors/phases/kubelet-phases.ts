@@ -80,6 +80,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       const services = api ? deps.startServiceInformer(api.main) : undefined;
       if (services) deps.lifetimes.add('serviceInformer', async () => services.stop());
       live.runtimeManager.set(createRuntimeManager({
+        events: () => live.events.peek(),
         cri,
         podLogsDir: c.podLogsDir,
         clock: deps.clock,
