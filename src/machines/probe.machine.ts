@@ -105,6 +105,8 @@ export interface ProbeResultChangedEvent {
   result: ProbeResult;
   /** The prober's output for the attempt that changed the verdict, when there was one. */
   output?: string;
+  /** When that attempt ended (the probe actor's stamp); absent for changes no attempt made. */
+  observedAtMs?: number;
 }
 
 export interface RunProbeInput {
@@ -142,7 +144,7 @@ function buildContext(input: ProbeInput): ProbeContext {
   };
 }
 
-function resultChanged(context: ProbeContext, result: ProbeResult, output?: string): ProbeResultChangedEvent {
+function resultChanged(context: ProbeContext, result: ProbeResult, outcome?: ProbeOutcome): ProbeResultChangedEvent {
   return {
     type: 'probe.result.changed',
     podUid: context.podUid,
@@ -150,7 +152,8 @@ function resultChanged(context: ProbeContext, result: ProbeResult, output?: stri
     containerId: context.containerId,
     probe: context.probe,
     result,
-    ...(output ? { output } : {}),
+    ...(outcome?.output ? { output: outcome.output } : {}),
+    ...(outcome?.observedAtMs !== undefined ? { observedAtMs: outcome.observedAtMs } : {}),
   };
 }
 
@@ -221,7 +224,7 @@ export const probeMachine = setup({
         lastOutcome: outcome,
         attempts: context.attempts + 1,
       });
-      if (counted.changed) enqueue(sendParent(resultChanged(context, counted.counter.result, outcome.output)));
+      if (counted.changed) enqueue(sendParent(resultChanged(context, counted.counter.result, outcome)));
     }),
     /** The probe actor itself failed (a bug, not a probe failure): Go discards such an attempt. */
     recordProbeError: assign({

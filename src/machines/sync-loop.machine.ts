@@ -122,7 +122,7 @@ export type SyncLoopEvent =
   | { type: 'pod.manifest.cleared'; source: string; origin: string }
   | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[]; runningPodUids?: string[]; discarded?: number; discardedPodUids?: string[] }
   | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
-  | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string }
+  | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string; observedAtMs?: number }
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
   | { type: 'node.pressure.changed'; conditions: PressureCondition[] }
@@ -399,7 +399,9 @@ export const syncLoopMachine = setup({
     'probe.result.changed': {
       actions: enqueueActions(({ context, event, enqueue }) => {
         if (context.pods[event.podUid]?.lifecycle !== 'active') return;
-        enqueue.sendTo(podWorkerId(event.podUid), { type: 'probe.result.changed', container: event.container, probe: event.probe, result: event.result });
+        // With the probe's time, so a readiness change moves the Ready condition when the probe ran.
+        const { container, probe, result, observedAtMs } = event;
+        enqueue.sendTo(podWorkerId(event.podUid), { type: 'probe.result.changed', container, probe, result, ...(observedAtMs !== undefined ? { observedAtMs } : {}) });
       }),
     },
     'pod.status.updated': {

@@ -334,8 +334,10 @@ describe('syncLoopMachine', () => {
       const a = start();
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [probed()] });
       a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
-      a.send({ type: 'probe.result.changed', podUid: 'u1', container: 'main', probe: 'liveness', result: 'failure' });
+      a.send({ type: 'probe.result.changed', podUid: 'u1', container: 'main', probe: 'liveness', result: 'failure', observedAtMs: 61_000 });
       expect(types('pod:u1')).toContain('probe.result.changed');
+      // With the probe's time: the pod worker computes the status (Ready's lastTransitionTime) at it.
+      expect((received['pod:u1'] ?? []).find((e) => e.type === 'probe.result.changed')).toMatchObject({ observedAtMs: 61_000 });
       a.send({ type: 'pod.config.updated', op: 'REMOVE', source: 'file', pods: [probed()] });
       expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig']);
     });

@@ -9,6 +9,7 @@ import type { ProbeOutcome, ProbeTarget } from '../../domain/probe/types.js';
 import type { Probers } from '../../ports/probers.js';
 import type { RunProbeInput } from '../../machines/probe.machine.js';
 import type { Logger } from '../../log.js';
+import type { Clock } from '../../ports/clock.js';
 
 /** Go: maxProbeRetries. */
 export const PROBE_ATTEMPTS = 3;
@@ -24,12 +25,15 @@ export interface ProbeActorDeps {
   /** One prober per handler kind (src/adapters/probers: createProbers({ execSync })). */
   probers: Probers;
   logger?: Logger;
+  /** Stamps each outcome's observedAtMs; without it (tests of the probers alone) outcomes carry no time. */
+  clock?: Clock;
 }
 
 export function createProbeActors(deps: ProbeActorDeps) {
   return {
     runProbe: fromPromise<ProbeOutcome, RunProbeInput>(async ({ input }) => {
       const outcome = forJournal(await runWithRetries(deps.probers, input.target));
+      if (deps.clock) outcome.observedAtMs = deps.clock.now();
       if (outcome.result !== 'success' && deps.logger?.isLevelEnabled('debug')) {
         deps.logger.debug({ probeType: input.probe, handler: input.target.kind, result: outcome.result, output: outcome.output }, 'Probe did not succeed');
       }
@@ -39,7 +43,7 @@ export function createProbeActors(deps: ProbeActorDeps) {
 }
 
 export function forJournal(outcome: ProbeOutcome): ProbeOutcome {
-  if (outcome.result === 'success' && !outcome.warning) return { result: 'success' };
+  if (outcome.result === 'success' && !outcome.warning) return { result: 'success', ...(outcome.observedAtMs !== undefined ? { observedAtMs: outcome.observedAtMs } : {}) };
   if (outcome.output === undefined || outcome.output.length <= MAX_OUTCOME_OUTPUT_CHARS) return outcome;
   return { ...outcome, output: outcome.output.slice(0, MAX_OUTCOME_OUTPUT_CHARS) };
 }

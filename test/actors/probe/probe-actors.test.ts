@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createActor, setup, toPromise, waitFor } from 'xstate';
+import { createActor, setup, SimulatedClock, toPromise, waitFor } from 'xstate';
 import { createProbeActors, forJournal, MAX_OUTCOME_OUTPUT_CHARS, PROBE_ATTEMPTS, runWithRetries } from '../../../src/actors/probe/probe-actors.js';
 import { createProbers } from '../../../src/adapters/probers/index.js';
 import { probeMachine } from '../../../src/machines/probe.machine.js';
@@ -31,6 +31,14 @@ const targets: ProbeTarget[] = [
 ];
 
 describe('createProbeActors', () => {
+  it('stamps each outcome with the time the attempt ended, on the injected clock', async () => {
+    const { probers } = fakeProbers({ exec: [{ result: 'success' }] });
+    const clock = new SimulatedClock();
+    clock.set(42_000);
+    const actor = createActor(createProbeActors({ probers, clock }).runProbe, { input: { probe: 'readiness', target: targets[0]! } }).start();
+    expect(await toPromise(actor)).toEqual({ result: 'success', observedAtMs: 42_000 });
+  });
+
   it.each(targets)('runs the $kind prober for a $kind target', async (target) => {
     const { calls, probers } = fakeProbers({ [target.kind]: [{ result: 'failure', output: 'no' }] });
     const actor = createActor(createProbeActors({ probers }).runProbe, { input: { probe: 'liveness', target } }).start();
