@@ -65,7 +65,8 @@ export function kubeletPhases(deps: PhaseDeps) {
       const rootDir = settings.rootDir(live);
       const api = live.api.peek();
       const allocated = input.outputs['run.containerManager']?.allocatable;
-      // resourceFieldRef's fallback for containers without limits, in the API's quantities.
+      // resourceFieldRef's fallback for containers without limits, in the API's quantities: for
+      // Downward API volumes and for env vars alike (Go's MergeContainerResourceLimits).
       const allocatable = allocated && { cpu: `${allocated.cpuMillis}m`, memory: String(allocated.memoryBytes), 'ephemeral-storage': String(allocated.ephemeralStorageBytes) };
       const volumes = deps.createVolumeHost({
         rootDir,
@@ -94,6 +95,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           resolvConf: c.resolvConf,
           cpuCfsQuota: c.cpuCFSQuota,
           cpuCfsQuotaPeriodMicros: parseGoDuration(c.cpuCFSQuotaPeriod) * 1000,
+          ...(allocatable ? { nodeAllocatable: allocatable } : {}),
           cgroupParentFor: (pod) => live.containerManager.require().cgroupParentFor(pod),
           ensurePodCgroup: (pod) => live.containerManager.require().ensurePod(pod),
           ...(services ? { serviceEnvFor: serviceEnvSource(services) } : {}),

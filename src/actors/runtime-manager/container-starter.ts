@@ -109,6 +109,7 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     // subPathExpr expands against the container's env; it is built only for a mount that needs it.
     const env = () => makeEnvironmentVariables(pod, container, {
       podIPs: ctx.podIPs, hostIPs: node.hostIPs, ...(node.lookup ? { lookup: node.lookup } : {}), ...(node.serviceEnv ? { serviceEnv: node.serviceEnv } : {}),
+      ...(node.nodeAllocatable ? { nodeAllocatable: node.nodeAllocatable } : {}),
     });
     const mounts = deps.mounts ? await makeContainerMounts(deps.mounts, pod, container, ctx.podIPs, env) : [];
     const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs, mounts }, node);
