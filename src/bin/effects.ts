@@ -72,6 +72,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
       probers: createProbers({ execSync: (id, cmd, timeout) => live.runtimeManager.require().execSync(id, cmd, timeout) }),
       logger: actorLogger(logger, 'probes', 'probe'),
       clock,
+      events: () => live.events.peek(),
     }),
   };
 }

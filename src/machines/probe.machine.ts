@@ -36,6 +36,7 @@ import { containerProbe, probeTiming, type ProbeTiming } from '../domain/probe/d
 import { resolveProbeTarget } from '../domain/probe/target.js';
 import { countProbeResult, holdAfterFailure, initialProbeCounter, type ProbeCounter } from '../domain/probe/thresholds.js';
 import type { ProbeOutcome, ProbeResult, ProbeTarget, ProbeType } from '../domain/probe/types.js';
+import type { ObjectReference } from '../domain/status-manager/event-aggregation.js';
 
 /** The effectful actors replay makes inert. */
 export const PROBE_EFFECTS = ['runProbe'] as const;
@@ -59,6 +60,8 @@ export interface ProbeInput {
    * has a startup probe; a parent that already saw the startup probe succeed passes false.
    */
   awaitStartup?: boolean;
+  /** The container as events name it (the pod, fieldPath spec.containers{name}): failures are recorded against it. */
+  containerRef?: ObjectReference;
 }
 
 export interface ProbeContext {
@@ -78,6 +81,7 @@ export interface ProbeContext {
   lastOutcome: ProbeOutcome | null;
   /** How many attempts ran against the current container. */
   attempts: number;
+  containerRef: ObjectReference | null;
 }
 
 export type ProbeEvent =
@@ -112,6 +116,8 @@ export interface ProbeResultChangedEvent {
 export interface RunProbeInput {
   probe: ProbeType;
   target: ProbeTarget;
+  /** Where the attempt's Unhealthy / ProbeWarning event goes; without it, none is recorded. */
+  containerRef?: ObjectReference;
 }
 
 function initialDelayRemaining(timing: ProbeTiming, startedAtMs: number, observedAtMs: number | undefined): number {
@@ -141,6 +147,7 @@ function buildContext(input: ProbeInput): ProbeContext {
     counter: initialProbeCounter(input.probe),
     lastOutcome: null,
     attempts: 0,
+    containerRef: input.containerRef ?? null,
   };
 }
 
@@ -273,7 +280,7 @@ export const probeMachine = setup({
       invoke: {
         id: 'runProbe',
         src: 'runProbe',
-        input: ({ context }) => ({ probe: context.probe, target: context.target }),
+        input: ({ context }) => ({ probe: context.probe, target: context.target, ...(context.containerRef ? { containerRef: context.containerRef } : {}) }),
         onDone: [
           {
             guard: { type: 'isHoldingOutcome', params: ({ event }) => ({ outcome: event.output }) },

@@ -58,6 +58,7 @@ import { isActiveForAdmission, isPodContentRemovable, killGracePeriod, probeTarg
 import { usageOf, withPod, type NodeUsage } from '../domain/pod/node-usage.js';
 import { findOrphans, orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
 import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
+import { containerRef } from '../domain/runtime/container-events.js';
 import type { PlegInput } from './pleg.machine.js';
 import type { PodConfigInput } from './pod-config.machine.js';
 import type { PodWorkerInput, PodWorkerTerminatedEvent } from './pod-worker.machine.js';
@@ -430,6 +431,7 @@ export const syncLoopMachine = setup({
                   containerId: t.containerId,
                   probe: t.probe,
                   containerStartedAtMs: t.startedAtMs,
+                  ...probeEventRef(entry.pod, t.container.name),
                 },
               });
             } else {
@@ -481,3 +483,9 @@ export const syncLoopMachine = setup({
     },
   },
 });
+
+/** The container's reference for its probe events, when the pod's spec names it. */
+function probeEventRef(pod: Pod, container: string): Pick<ProbeInput, 'containerRef'> {
+  const ref = containerRef(pod, container);
+  return ref ? { containerRef: ref } : {};
+}

@@ -36,8 +36,9 @@ const fakePodWorker = setup({
   },
 });
 
-const fakeProbe = setup({ types: { input: {} as { podUid: string; container: { name: string }; probe: string } } }).createMachine({
-  context: ({ input }: { input: { podUid: string; container: { name: string }; probe: string } }) => ({ id: `probe:${input.podUid}:${input.container.name}:${input.probe}` }),
+type FakeProbeInput = { podUid: string; container: { name: string }; probe: string; containerRef?: object };
+const fakeProbe = setup({ types: { input: {} as FakeProbeInput } }).createMachine({
+  context: ({ input }: { input: FakeProbeInput }) => ({ id: `probe:${input.podUid}:${input.container.name}:${input.probe}`, containerRef: input.containerRef }),
   on: { '*': { actions: ({ context, event }) => (received[(context as { id: string }).id] ??= []).push(event) } },
 });
 
@@ -319,6 +320,14 @@ describe('syncLoopMachine', () => {
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [probed()] });
       a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
       expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'podConfig', 'probe:u1:main:liveness', 'probe:u1:main:readiness']);
+    });
+
+    it('names the container for its probe events as Go does: the pod, fieldPath spec.containers{name}', () => {
+      const a = start();
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [probed()] });
+      a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
+      const probe = (a.getSnapshot() as { children: Record<string, AnyActorRef> }).children['probe:u1:main:liveness'];
+      expect(probe?.getSnapshot().context.containerRef).toEqual({ kind: 'Pod', apiVersion: 'v1', namespace: 'default', name: 'u1', uid: 'u1', fieldPath: 'spec.containers{main}' });
     });
 
     it('tells the probe workers when the container restarted, and starts none twice', () => {

@@ -26,10 +26,16 @@ export function containerFieldPath(pod: PodMeta, name: string): string | undefin
   return undefined;
 }
 
+/** Go's GenerateContainerRef; undefined when the pod has no such container. */
+export function containerRef(pod: PodMeta, name: string): ObjectReference | undefined {
+  const fieldPath = containerFieldPath(pod, name);
+  return fieldPath === undefined ? undefined : { ...podObjectRef(pod), fieldPath };
+}
+
 /** An event about one container; undefined when the pod has no such container (Go then records none). */
 export function containerEvent(pod: PodMeta, name: string, type: EventType, reason: string, message: string): EventRequest | undefined {
-  const fieldPath = containerFieldPath(pod, name);
-  return fieldPath === undefined ? undefined : { object: { ...podObjectRef(pod), fieldPath }, type, reason, message };
+  const object = containerRef(pod, name);
+  return object === undefined ? undefined : { object, type, reason, message };
 }
 
 export function podEvent(pod: Pick<Pod, 'metadata'>, type: EventType, reason: string, message: string): EventRequest {

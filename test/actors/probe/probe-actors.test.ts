@@ -7,6 +7,7 @@ import { createProbers } from '../../../src/adapters/probers/index.js';
 import { probeMachine } from '../../../src/machines/probe.machine.js';
 import type { ProbeOutcome, ProbeTarget } from '../../../src/domain/probe/types.js';
 import type { Probers } from '../../../src/ports/probers.js';
+import type { EventRequest } from '../../../src/domain/status-manager/event-aggregation.js';
 import { healthService, startGrpcServer, type SeenCheck, type StatusAnswer } from '../../support/grpc-health-server.js';
 import { until } from '../../support/daemon.js';
 
@@ -31,6 +32,18 @@ const targets: ProbeTarget[] = [
 ];
 
 describe('createProbeActors', () => {
+  it('records Go\'s Unhealthy event for an attempt that fails or errors, and none for a success', async () => {
+    const recorded: EventRequest[] = [];
+    const events = { recordEvent: (e: EventRequest) => void recorded.push(e), flush: async () => undefined };
+    const containerRef = { kind: 'Pod', apiVersion: 'v1', namespace: 'ns', name: 'web', uid: 'u1', fieldPath: 'spec.containers{app}' };
+    const { probers } = fakeProbers({ exec: [{ result: 'failure', output: 'cat: /tmp/health: No such file or directory\n' }, { result: 'success' }] });
+    const actors = createProbeActors({ probers, events: () => events });
+    const run = (probe: 'liveness' | 'readiness') => toPromise(createActor(actors.runProbe, { input: { probe, target: targets[0]!, containerRef } }).start());
+    await run('liveness');
+    await run('readiness');
+    expect(recorded).toEqual([{ object: containerRef, type: 'Warning', reason: 'Unhealthy', message: 'Liveness probe failed: cat: /tmp/health: No such file or directory\n' }]);
+  });
+
   it('stamps each outcome with the time the attempt ended, on the injected clock', async () => {
     const { probers } = fakeProbers({ exec: [{ result: 'success' }] });
     const clock = new SimulatedClock();
