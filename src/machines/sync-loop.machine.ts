@@ -52,6 +52,7 @@ import { assign, enqueueActions, fromCallback, setup, type AnyActorRef } from 'x
 import { admitUnderPressure } from '../domain/eviction/admission.js';
 import type { PressureCondition } from '../domain/eviction/signals.js';
 import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
+import { admitSysctls, sysctlAllowlist } from '../domain/pod/sysctls.js';
 import { isTerminalPhase } from '../domain/pod/status.js';
 import type { AdmissionNode } from '../domain/pod/admission-node.js';
 import { isActiveForAdmission, isPodContentRemovable, killGracePeriod, probeTargets, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
@@ -81,6 +82,8 @@ export interface SyncLoopInput {
   hostIP: string;
   /** Dead instances kept per container of a pod that stays (deadContainersKept of --maximum-dead-containers-per-container). */
   deadContainersKept: number;
+  /** --allowed-unsafe-sysctls, validated (each known to be namespaced). Default none: the safe sysctls only. */
+  allowedUnsafeSysctls?: string[];
 }
 
 export interface PodEntry {
@@ -271,9 +274,10 @@ export const syncLoopMachine = setup({
                 break;
               }
               usage ??= usageOf(Object.values(pods).filter((p) => isActiveForAdmission(p.lifecycle, p.status)).map((p) => p.pod));
-              // Go's admit handlers in order: the eviction manager's, then the predicates.
+              // Go's admit handlers in order: the eviction manager's, the sysctls', then the predicates.
               const underPressure = admitUnderPressure(pod, context.pressure);
-              const admission = underPressure.admit ? admitPod(pod, context.input.node, usage) : underPressure;
+              const sysctls = underPressure.admit ? admitSysctls(pod, sysctlAllowlist(context.input.allowedUnsafeSysctls ?? [])) : underPressure;
+              const admission = sysctls.admit ? admitPod(pod, context.input.node, usage) : sysctls;
               if (!admission.admit) {
                 const status = rejectedPodStatus(pod, admission);
                 pods[uid] = { pod, lifecycle: 'rejected', removed: false, status, probedStarts: {} };

@@ -67,14 +67,17 @@ function node(maxPods = 110): AdmissionNode {
 /** Admission refusals the machine emitted since the last start(). */
 const rejections: PodAdmissionRejected[] = [];
 
-function start(maxPods = 110) {
+function start(maxPods = 110, allowedUnsafeSysctls?: string[]) {
   for (const k of Object.keys(received)) delete received[k];
   spawned.length = 0;
   rejections.length = 0;
   const machine = syncLoopMachine.provide({
     actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never, containerDeletor: fakeDeletor },
   });
-  const input: SyncLoopInput = { nodeName: 'node-a', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 2 };
+  const input: SyncLoopInput = {
+    nodeName: 'node-a', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 2,
+    ...(allowedUnsafeSysctls ? { allowedUnsafeSysctls } : {}),
+  };
   const actor = createActor(machine, { input });
   actor.on('pod.admission.rejected', (e) => void rejections.push(e));
   actor.start();
@@ -160,6 +163,15 @@ describe('syncLoopMachine', () => {
         type: 'pod.admission.rejected', pod: { namespace: 'default', name: 'picky', uid: 'u1' },
         reason: 'NodeAffinity', message: "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector",
       }]);
+    });
+
+    it('refuses a pod asking for an unsafe sysctl the node does not allow (SysctlForbidden), before the predicates', () => {
+      const withSysctl = (uid: string, name: string): Pod => ({ ...pod(uid), spec: { ...pod(uid).spec, nodeSelector: { disk: 'hdd' }, securityContext: { sysctls: [{ name, value: '1' }] } } });
+      start().send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [withSysctl('u1', 'kernel.msgmax')] });
+      expect(rejections.map((r) => [r.reason, r.message])).toEqual([['SysctlForbidden', 'forbidden sysctl: "kernel.msgmax" not allowlisted']]);
+      // Allowed by the node, the pod goes on to the predicates (and fails its node selector here).
+      start(110, ['kernel.msg*']).send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [withSysctl('u1', 'kernel.msgmax')] });
+      expect(rejections.map((r) => r.reason)).toEqual(['NodeAffinity']);
     });
 
     it('frees what a pod held once it is Succeeded or Failed, or its worker is done', () => {

@@ -160,6 +160,7 @@ export function kubeletPhases(deps: PhaseDeps) {
         syncLoop: {
           nodeName,
           node: admissionNode(registration, allocatable),
+          ...(c.allowedUnsafeSysctls.length > 0 ? { allowedUnsafeSysctls: c.allowedUnsafeSysctls } : {}),
           hostIP,
           podConfig: {
             staticPodPath: c.staticPodPath,
