@@ -71,6 +71,8 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     ...createProbeActors({
       probers: createProbers({ execSync: (id, cmd, timeout) => live.runtimeManager.require().execSync(id, cmd, timeout) }),
       logger: actorLogger(logger, 'probes', 'probe'),
+      clock,
+      events: () => live.events.peek(),
     }),
   };
 }

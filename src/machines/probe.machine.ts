@@ -36,6 +36,7 @@ import { containerProbe, probeTiming, type ProbeTiming } from '../domain/probe/d
 import { resolveProbeTarget } from '../domain/probe/target.js';
 import { countProbeResult, holdAfterFailure, initialProbeCounter, type ProbeCounter } from '../domain/probe/thresholds.js';
 import type { ProbeOutcome, ProbeResult, ProbeTarget, ProbeType } from '../domain/probe/types.js';
+import type { ObjectReference } from '../domain/status-manager/event-aggregation.js';
 
 /** The effectful actors replay makes inert. */
 export const PROBE_EFFECTS = ['runProbe'] as const;
@@ -59,6 +60,8 @@ export interface ProbeInput {
    * has a startup probe; a parent that already saw the startup probe succeed passes false.
    */
   awaitStartup?: boolean;
+  /** The container as events name it (the pod, fieldPath spec.containers{name}): failures are recorded against it. */
+  containerRef?: ObjectReference;
 }
 
 export interface ProbeContext {
@@ -78,6 +81,7 @@ export interface ProbeContext {
   lastOutcome: ProbeOutcome | null;
   /** How many attempts ran against the current container. */
   attempts: number;
+  containerRef: ObjectReference | null;
 }
 
 export type ProbeEvent =
@@ -105,11 +109,15 @@ export interface ProbeResultChangedEvent {
   result: ProbeResult;
   /** The prober's output for the attempt that changed the verdict, when there was one. */
   output?: string;
+  /** When that attempt ended (the probe actor's stamp); absent for changes no attempt made. */
+  observedAtMs?: number;
 }
 
 export interface RunProbeInput {
   probe: ProbeType;
   target: ProbeTarget;
+  /** Where the attempt's Unhealthy / ProbeWarning event goes; without it, none is recorded. */
+  containerRef?: ObjectReference;
 }
 
 function initialDelayRemaining(timing: ProbeTiming, startedAtMs: number, observedAtMs: number | undefined): number {
@@ -139,10 +147,11 @@ function buildContext(input: ProbeInput): ProbeContext {
     counter: initialProbeCounter(input.probe),
     lastOutcome: null,
     attempts: 0,
+    containerRef: input.containerRef ?? null,
   };
 }
 
-function resultChanged(context: ProbeContext, result: ProbeResult, output?: string): ProbeResultChangedEvent {
+function resultChanged(context: ProbeContext, result: ProbeResult, outcome?: ProbeOutcome): ProbeResultChangedEvent {
   return {
     type: 'probe.result.changed',
     podUid: context.podUid,
@@ -150,7 +159,8 @@ function resultChanged(context: ProbeContext, result: ProbeResult, output?: stri
     containerId: context.containerId,
     probe: context.probe,
     result,
-    ...(output ? { output } : {}),
+    ...(outcome?.output ? { output: outcome.output } : {}),
+    ...(outcome?.observedAtMs !== undefined ? { observedAtMs: outcome.observedAtMs } : {}),
   };
 }
 
@@ -221,7 +231,7 @@ export const probeMachine = setup({
         lastOutcome: outcome,
         attempts: context.attempts + 1,
       });
-      if (counted.changed) enqueue(sendParent(resultChanged(context, counted.counter.result, outcome.output)));
+      if (counted.changed) enqueue(sendParent(resultChanged(context, counted.counter.result, outcome)));
     }),
     /** The probe actor itself failed (a bug, not a probe failure): Go discards such an attempt. */
     recordProbeError: assign({
@@ -270,7 +280,7 @@ export const probeMachine = setup({
       invoke: {
         id: 'runProbe',
         src: 'runProbe',
-        input: ({ context }) => ({ probe: context.probe, target: context.target }),
+        input: ({ context }) => ({ probe: context.probe, target: context.target, ...(context.containerRef ? { containerRef: context.containerRef } : {}) }),
         onDone: [
           {
             guard: { type: 'isHoldingOutcome', params: ({ event }) => ({ outcome: event.output }) },

@@ -55,12 +55,14 @@ import { admitUnderPressure } from '../domain/eviction/admission.js';
 import type { PressureCondition } from '../domain/eviction/signals.js';
 import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
 import { admitPodIdentity, crashedPodStatus, REASON_POD_ACTOR_FAILED } from '../domain/pod/spec-identity.js';
+import { admitSysctls, sysctlAllowlist } from '../domain/pod/sysctls.js';
 import { isTerminalPhase } from '../domain/pod/status.js';
 import type { AdmissionNode } from '../domain/pod/admission-node.js';
 import { isActiveForAdmission, isPodContentRemovable, killGracePeriod, probeTargets, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
 import { usageOf, withPod, type NodeUsage } from '../domain/pod/node-usage.js';
 import { findOrphans, orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
 import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
+import { containerRef } from '../domain/runtime/container-events.js';
 import type { PlegInput } from './pleg.machine.js';
 import type { PodConfigInput } from './pod-config.machine.js';
 import type { PodWorkerInput, PodWorkerTerminatedEvent } from './pod-worker.machine.js';
@@ -83,6 +85,8 @@ export interface SyncLoopInput {
   hostIP: string;
   /** Dead instances kept per container of a pod that stays (deadContainersKept of --maximum-dead-containers-per-container). */
   deadContainersKept: number;
+  /** --allowed-unsafe-sysctls, validated (each known to be namespaced). Default none: the safe sysctls only. */
+  allowedUnsafeSysctls?: string[];
 }
 
 export interface PodEntry {
@@ -125,7 +129,7 @@ export type SyncLoopEvent =
   | { type: 'pod.manifest.cleared'; source: string; origin: string }
   | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[]; runningPodUids?: string[]; discarded?: number; discardedPodUids?: string[] }
   | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
-  | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string }
+  | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string; observedAtMs?: number }
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
   | { type: 'node.pressure.changed'; conditions: PressureCondition[] }
@@ -331,10 +335,11 @@ export const syncLoopMachine = setup({
               }
               usage ??= usageOf(Object.values(pods).filter((p) => isActiveForAdmission(p.lifecycle, p.status)).map((p) => p.pod));
               // A uid or a name the kubelet cannot use first; then Go's admit handlers in order: the
-              // eviction manager's, then the predicates.
+              // eviction manager's, the sysctls', then the predicates.
               const identity = admitPodIdentity(pod);
               const underPressure = identity.admit ? admitUnderPressure(pod, context.pressure) : identity;
-              const admission = underPressure.admit ? admitPod(pod, context.input.node, usage) : underPressure;
+              const sysctls = underPressure.admit ? admitSysctls(pod, sysctlAllowlist(context.input.allowedUnsafeSysctls ?? [])) : underPressure;
+              const admission = sysctls.admit ? admitPod(pod, context.input.node, usage) : sysctls;
               if (!admission.admit) {
                 const status = rejectedPodStatus(pod, admission);
                 pods[uid] = { pod, lifecycle: 'rejected', removed: false, status, probedStarts: {} };
@@ -463,7 +468,9 @@ export const syncLoopMachine = setup({
     'probe.result.changed': {
       actions: enqueueActions(({ context, event, enqueue }) => {
         if (context.pods[event.podUid]?.lifecycle !== 'active') return;
-        enqueue.sendTo(podWorkerId(event.podUid), { type: 'probe.result.changed', container: event.container, probe: event.probe, result: event.result });
+        // With the probe's time, so a readiness change moves the Ready condition when the probe ran.
+        const { container, probe, result, observedAtMs } = event;
+        enqueue.sendTo(podWorkerId(event.podUid), { type: 'probe.result.changed', container, probe, result, ...(observedAtMs !== undefined ? { observedAtMs } : {}) });
       }),
     },
     'pod.status.updated': {
@@ -492,6 +499,7 @@ export const syncLoopMachine = setup({
                   containerId: t.containerId,
                   probe: t.probe,
                   containerStartedAtMs: t.startedAtMs,
+                  ...probeEventRef(entry.pod, t.container.name),
                 },
               });
             } else {
@@ -543,3 +551,9 @@ export const syncLoopMachine = setup({
     },
   },
 });
+
+/** The container's reference for its probe events, when the pod's spec names it. */
+function probeEventRef(pod: Pod, container: string): Pick<ProbeInput, 'containerRef'> {
+  const ref = containerRef(pod, container);
+  return ref ? { containerRef: ref } : {};
+}

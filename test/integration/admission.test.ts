@@ -2,7 +2,8 @@
  * Pod admission end to end (issue #5): the real binary, standalone, on the embedded runtime, with
  * node labels and a NoExecute taint from the command line. A static pod asking for 1000 cores and
  * one whose nodeSelector the node lacks are refused (phase Failed, OutOfcpu / NodeAffinity, Go's
- * messages) on /pods and /debug/pods, and their Warning events reach the log; a pod selecting
+ * messages) on /pods and /debug/pods, and their Warning events reach the log; so is one asking for
+ * an unsafe sysctl the node does not allow (SysctlForbidden); a pod selecting
  * the node's own labels runs beside them (a static pod is not held to the node's taints).
  * Admission does not touch the runtime, so the embedded runtime is enough.
  */
@@ -47,10 +48,14 @@ describe('pod admission on the embedded runtime', () => {
         containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', resources: { requests: { cpu: '10m', memory: '16Mi' } }, command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }],
       },
     }));
-    await until('good running, big and picky refused', async () => {
+    writeFileSync(join(k.manifests, 'tuned.json'), JSON.stringify({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'tuned' },
+      spec: { securityContext: { sysctls: [{ name: 'kernel.shm_rmid_forced', value: '1' }, { name: 'kernel.msgmax', value: '10000000000' }] }, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', 'sleep 3600'] }] },
+    }));
+    await until('good running, big, picky and tuned refused', async () => {
       const pods = await debugPods();
       const good = byName(pods, 'good')?.status?.containerStatuses?.[0]?.state?.running;
-      return good && byName(pods, 'big')?.lifecycle === 'rejected' && byName(pods, 'picky')?.lifecycle === 'rejected';
+      return good && ['big', 'picky', 'tuned'].every((name) => byName(pods, name)?.lifecycle === 'rejected');
     }, 60_000, () => k.stderr());
   }, 90_000);
 
@@ -68,6 +73,12 @@ describe('pod admission on the embedded runtime', () => {
       phase: 'Failed', reason: 'NodeAffinity', message: "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector",
     });
     expect(byName(pods, 'good')?.lifecycle).toBe('active');
+  });
+
+  it('refuses the pod asking for an unsafe sysctl the node does not allow with SysctlForbidden', async () => {
+    expect(byName(await debugPods(), 'tuned')?.status).toMatchObject({
+      phase: 'Failed', reason: 'SysctlForbidden', message: 'Pod was rejected: forbidden sysctl: "kernel.msgmax" not allowlisted',
+    });
   });
 
   it('serves the same statuses on the kubelet server\'s /pods', async () => {

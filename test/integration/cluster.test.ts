@@ -32,6 +32,9 @@ let exited: Promise<unknown> | null = null;
 type Obj = { metadata: { name: string; uid?: string; deletionTimestamp?: string; ownerReferences?: { kind: string; name: string }[] }; status?: Record<string, unknown>; spec?: Record<string, unknown> };
 
 const get = (res: 'nodes' | 'leases' | 'pods', ns: string | undefined, name: string) => api.store.get(res, ns, name) as unknown as Obj | undefined;
+type PostedEvent = { type?: string; reason?: string; message?: string; source?: object; involvedObject?: { uid?: string; fieldPath?: string } };
+/** The events posted about the pod with this uid. */
+const webEvents = (uid: string | undefined) => (api.store.list('events', {}).items as unknown as PostedEvent[]).filter((e) => uid !== undefined && e.involvedObject?.uid === uid);
 const ready = (node: Obj | undefined) => ((node?.status?.conditions ?? []) as { type: string; status: string }[]).find((c) => c.type === 'Ready')?.status;
 
 for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `on the ${rt.name} runtime`, () => {
@@ -101,10 +104,30 @@ for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint), `on the
       expect(statuses[0]?.state.running).toBeDefined();
     }, 40_000);
 
-    it('kills the pod when it is deleted, then removes it from the API', async () => {
+    it('posts the container\'s Pulled, Created and Started events as Go does, against spec.containers{main}', async () => {
+      const uid = get('pods', 'default', 'web')?.metadata.uid;
+      const seen = await waitUntil('web\'s Started event', () => {
+        const mine = webEvents(uid);
+        return mine.some((e) => e.reason === 'Started') ? mine : undefined;
+      });
+      expect(seen.map((e) => `${e.type} ${e.reason}: ${e.message}`)).toEqual(expect.arrayContaining([
+        'Normal Pulled: Container image "kubelet-ts.local/busybox:1.0" already present on machine',
+        'Normal Created: Created container main',
+        'Normal Started: Started container main',
+      ]));
+      for (const e of seen) {
+        expect(e.involvedObject).toMatchObject({ kind: 'Pod', apiVersion: 'v1', namespace: 'default', name: 'web', uid, fieldPath: 'spec.containers{main}' });
+        expect(e.source).toEqual({ component: 'kubelet', host: NODE });
+      }
+    }, 40_000);
+
+    it('kills the pod when it is deleted, then removes it from the API, and posts its Killing event', async () => {
+      const uid = get('pods', 'default', 'web')?.metadata.uid;
       api.store.delete('pods', 'default', 'web', { gracePeriodSeconds: 2 });
       expect(get('pods', 'default', 'web')?.metadata.deletionTimestamp).toBeDefined();
       await waitUntil('web removed', () => get('pods', 'default', 'web') === undefined, 30_000);
+      const killing = await waitUntil('web\'s Killing event', () => webEvents(uid).find((e) => e.reason === 'Killing'));
+      expect(killing).toMatchObject({ type: 'Normal', message: 'Stopping container main', involvedObject: { fieldPath: 'spec.containers{main}' } });
     }, 40_000);
 
     it('creates a mirror pod for its static pod, with the static pod\'s status', async () => {

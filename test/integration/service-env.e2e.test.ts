@@ -4,7 +4,8 @@
  * environment. It sees the master Service (KUBERNETES_SERVICE_HOST/PORT, what client-go's in-cluster
  * configuration reads) and its namespace's Service with its named ports and link variables, not a
  * headless one nor another namespace's; its own `env` wins and `$(VAR)` sees the Service variables.
- * A pod with enableServiceLinks: false sees the master Service only.
+ * A pod with enableServiceLinks: false sees the master Service only. A container without limits
+ * gets the Node's allocatable for its limits.cpu / limits.memory resourceFieldRef variables.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,7 +54,7 @@ for (const endpoint of ['embedded', containerdEndpoint()]) describeNeeding(partF
   afterAll(async () => {
     await stopClusterKubelet(kubelet);
     await api.close();
-    await removePods({ endpoint, rootDir: join(dir, 'root'), select: (n) => n === 'linked' || n === 'unlinked' });
+    await removePods({ endpoint, rootDir: join(dir, 'root'), select: (n) => n === 'linked' || n === 'unlinked' || n === 'limits' });
     rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
@@ -101,5 +102,20 @@ for (const endpoint of ['embedded', containerdEndpoint()]) describeNeeding(partF
     expect(env.KUBERNETES_SERVICE_HOST).toBe('10.96.0.1');
     expect(env.KUBERNETES_SERVICE_PORT).toBe('443');
     expect(Object.keys(env).filter((k) => k.startsWith('CART_API_'))).toEqual([]);
+  }, 90_000);
+
+  it('a container without limits gets the Node\'s allocatable for limits.cpu and limits.memory (Downward API)', async () => {
+    const resource = (name: string, res: string) => ({ name, valueFrom: { resourceFieldRef: { resource: res } } });
+    const env = await runPod('limits', {
+      containers: [{ name: 'c', image: IMAGE, command: PRINT_ENV, env: [resource('CPU_LIMIT', 'limits.cpu'), resource('MEMORY_LIMIT', 'limits.memory')] }],
+    });
+    const node = api.store.get('nodes', undefined, NODE) as unknown as { status: { allocatable: { cpu: string; memory: string } } };
+    const { cpu, memory } = node.status.allocatable;
+    // What the e2e spec compares: whole cores rounded up, and bytes.
+    const cores = cpu.endsWith('m') ? Math.ceil(Number(cpu.slice(0, -1)) / 1000) : Number(cpu);
+    const units: Record<string, number> = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3 };
+    const [, digits, unit] = /^(\d+)(Ki|Mi|Gi)?$/.exec(memory) ?? [];
+    expect(Number(env.CPU_LIMIT)).toBeGreaterThan(0);
+    expect(env).toMatchObject({ CPU_LIMIT: String(cores), MEMORY_LIMIT: String(Number(digits) * (unit ? units[unit]! : 1)) });
   }, 90_000);
 });

@@ -352,6 +352,15 @@ describe('podWorkerMachine', () => {
     expect(h.statuses).toHaveLength(3);
   });
 
+  it('moves Ready\'s lastTransitionTime at the probe\'s time, not at the last runtime read\'s', async () => {
+    const h = harness({ pod: { ...makePod(), spec: { containers: [{ name: 'web', image: 'nginx:1.27', readinessProbe: { exec: { command: ['true'] }, initialDelaySeconds: 15 } }] } } });
+    await flush();
+    const probedAt = Date.parse('2030-01-01T00:00:15Z');
+    h.send({ type: 'probe.result.changed', container: 'web', probe: 'readiness', result: 'success', observedAtMs: probedAt });
+    await flush();
+    expect(h.statuses.at(-1)?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({ status: 'True', lastTransitionTime: '2030-01-01T00:00:15Z' });
+  });
+
   it('stays idle without resyncing once the pod succeeded under OnFailure, until it is killed', async () => {
     const h = harness({ pod: makePod('web', { restartPolicy: 'OnFailure' }) });
     h.state.runtime = runtimeWith('exited0');

@@ -33,7 +33,8 @@ const flush = () => settle();
 
 /** Runs the worker under a parent that records its events; runProbe answers from `script` (then `rest`). */
 async function start(
-  overrides: Partial<ProbeInput> & { probeSpec?: Probe },
+  /** stamped: outcomes carry the time their attempt ended (250 ms after it began), as the probe actor stamps them. */
+  overrides: Partial<ProbeInput> & { probeSpec?: Probe; stamped?: true },
   script: Attempt[] = [],
   rest: Attempt = 'success',
 ): Promise<Harness> {
@@ -45,7 +46,7 @@ async function start(
     calls.push({ atMs: clock.now(), input });
     const next = queue.shift() ?? rest;
     if (next === 'throw') throw new Error('prober exploded');
-    return { result: next, output: `attempt ${calls.length}` };
+    return { result: next, output: `attempt ${calls.length}`, ...(overrides.stamped ? { observedAtMs: clock.now() + 250 } : {}) };
   });
   const kind = overrides.probe ?? 'liveness';
   const spec = overrides.probeSpec ?? { exec: { command: ['true'] }, periodSeconds: 10 };
@@ -152,6 +153,16 @@ describe('probeMachine', () => {
       probe: 'liveness',
       target: { kind: 'tcpSocket', host: '10.1.1.1', port: 80, timeoutSeconds: 1 },
     });
+  });
+
+  it('stamps a verdict change with the time its attempt ended, so the pod\'s Ready condition moves then', async () => {
+    const h = await start(
+      { probe: 'readiness', stamped: true, containerStartedAtMs: 0, probeSpec: { httpGet: { port: 80 }, initialDelaySeconds: 15, periodSeconds: 10 } },
+      ['success'],
+    );
+    await h.advance(20_000);
+    expect(times(h)).toEqual([15_000]);
+    expect(h.changes).toMatchObject([{ result: 'success', observedAtMs: 15_250 }]);
   });
 
   it('reports one liveness failure after failureThreshold failures in a row, then holds', async () => {

@@ -36,8 +36,9 @@ const fakePodWorker = setup({
   },
 });
 
-const fakeProbe = setup({ types: { input: {} as { podUid: string; container: { name: string }; probe: string } } }).createMachine({
-  context: ({ input }: { input: { podUid: string; container: { name: string }; probe: string } }) => ({ id: `probe:${input.podUid}:${input.container.name}:${input.probe}` }),
+type FakeProbeInput = { podUid: string; container: { name: string }; probe: string; containerRef?: object };
+const fakeProbe = setup({ types: { input: {} as FakeProbeInput } }).createMachine({
+  context: ({ input }: { input: FakeProbeInput }) => ({ id: `probe:${input.podUid}:${input.container.name}:${input.probe}`, containerRef: input.containerRef }),
   on: { '*': { actions: ({ context, event }) => (received[(context as { id: string }).id] ??= []).push(event) } },
 });
 
@@ -66,14 +67,17 @@ function node(maxPods = 110): AdmissionNode {
 /** Admission refusals the machine emitted since the last start(). */
 const rejections: PodAdmissionRejected[] = [];
 
-function start(maxPods = 110) {
+function start(maxPods = 110, allowedUnsafeSysctls?: string[]) {
   for (const k of Object.keys(received)) delete received[k];
   spawned.length = 0;
   rejections.length = 0;
   const machine = syncLoopMachine.provide({
     actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never, containerDeletor: fakeDeletor },
   });
-  const input: SyncLoopInput = { nodeName: 'node-a', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 2 };
+  const input: SyncLoopInput = {
+    nodeName: 'node-a', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 2,
+    ...(allowedUnsafeSysctls ? { allowedUnsafeSysctls } : {}),
+  };
   const actor = createActor(machine, { input });
   actor.on('pod.admission.rejected', (e) => void rejections.push(e));
   actor.start();
@@ -159,6 +163,15 @@ describe('syncLoopMachine', () => {
         type: 'pod.admission.rejected', pod: { namespace: 'default', name: 'picky', uid: 'u1' },
         reason: 'NodeAffinity', message: "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector",
       }]);
+    });
+
+    it('refuses a pod asking for an unsafe sysctl the node does not allow (SysctlForbidden), before the predicates', () => {
+      const withSysctl = (uid: string, name: string): Pod => ({ ...pod(uid), spec: { ...pod(uid).spec, nodeSelector: { disk: 'hdd' }, securityContext: { sysctls: [{ name, value: '1' }] } } });
+      start().send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [withSysctl('u1', 'kernel.msgmax')] });
+      expect(rejections.map((r) => [r.reason, r.message])).toEqual([['SysctlForbidden', 'forbidden sysctl: "kernel.msgmax" not allowlisted']]);
+      // Allowed by the node, the pod goes on to the predicates (and fails its node selector here).
+      start(110, ['kernel.msg*']).send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [withSysctl('u1', 'kernel.msgmax')] });
+      expect(rejections.map((r) => r.reason)).toEqual(['NodeAffinity']);
     });
 
     it('frees what a pod held once it is Succeeded or Failed, or its worker is done', () => {
@@ -321,6 +334,14 @@ describe('syncLoopMachine', () => {
       expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'podConfig', 'probe:u1:main:liveness', 'probe:u1:main:readiness']);
     });
 
+    it('names the container for its probe events as Go does: the pod, fieldPath spec.containers{name}', () => {
+      const a = start();
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [probed()] });
+      a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
+      const probe = (a.getSnapshot() as { children: Record<string, AnyActorRef> }).children['probe:u1:main:liveness'];
+      expect(probe?.getSnapshot().context.containerRef).toEqual({ kind: 'Pod', apiVersion: 'v1', namespace: 'default', name: 'u1', uid: 'u1', fieldPath: 'spec.containers{main}' });
+    });
+
     it('tells the probe workers when the container restarted, and starts none twice', () => {
       const a = start();
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [probed()] });
@@ -334,8 +355,10 @@ describe('syncLoopMachine', () => {
       const a = start();
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [probed()] });
       a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
-      a.send({ type: 'probe.result.changed', podUid: 'u1', container: 'main', probe: 'liveness', result: 'failure' });
+      a.send({ type: 'probe.result.changed', podUid: 'u1', container: 'main', probe: 'liveness', result: 'failure', observedAtMs: 61_000 });
       expect(types('pod:u1')).toContain('probe.result.changed');
+      // With the probe's time: the pod worker computes the status (Ready's lastTransitionTime) at it.
+      expect((received['pod:u1'] ?? []).find((e) => e.type === 'probe.result.changed')).toMatchObject({ observedAtMs: 61_000 });
       a.send({ type: 'pod.config.updated', op: 'REMOVE', source: 'file', pods: [probed()] });
       expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig']);
     });

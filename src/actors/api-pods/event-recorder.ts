@@ -3,14 +3,16 @@
  * component "kubelet", host = node name). `recordEvent` never blocks and never throws: events go
  * through a bounded queue (Go's broadcaster queue, 1000; beyond it the newest are dropped, as
  * Go's DropIfChannelFull does) and are posted one at a time through the event client, whose QPS
- * and burst limit them. Repeats are aggregated (count + 1, lastTimestamp) by a patch of the Event
- * already posted; a patch that finds the event gone posts it anew, as Go does.
+ * and burst limit them. Each event first goes through Go's EventCorrelator (similar events
+ * combined, 25 per object then 1 per 5 minutes), at the time it is recorded. Repeats are
+ * aggregated (count + 1, lastTimestamp) by a patch of the Event already posted; a patch that finds
+ * the event gone posts it anew, as Go does.
  * Standalone: `createLogEventRecorder` writes each event to the log only.
  */
 import { KubeletError } from '../../domain/errors.js';
+import { EventCorrelator } from '../../domain/status-manager/event-correlator.js';
 import {
   EventCache,
-  eventKey,
   makeEvent,
   repeatPatch,
   type EventRequest,
@@ -38,15 +40,15 @@ const isNotFound = (err: unknown): boolean => err instanceof KubeletError && err
 export function createApiEventRecorder(opts: ApiEventRecorderOptions): EventRecorder {
   const source: EventSource = { component: opts.component ?? 'kubelet', host: opts.host };
   const cache = new EventCache();
-  const queue: { request: EventRequest; atMs: number }[] = [];
+  const correlator = new EventCorrelator(source);
+  const queue: { request: EventRequest; key: string; atMs: number }[] = [];
   let sequence = 0;
   let draining: Promise<void> | null = null;
 
-  async function post(request: EventRequest, atMs: number): Promise<void> {
-    const key = eventKey(source, request);
+  async function post(request: EventRequest, key: string, atMs: number): Promise<void> {
     const previous = cache.get(key);
     if (previous) {
-      const patch = repeatPatch(previous, atMs);
+      const patch = repeatPatch(previous, atMs, request.message);
       try {
         const stored = await opts.events.patchEvent(previous.metadata.namespace, previous.metadata.name, patch);
         cache.set(key, { ...previous, ...patch, ...eventFromApi(stored) });
@@ -64,7 +66,7 @@ export function createApiEventRecorder(opts: ApiEventRecorderOptions): EventReco
   async function drain(): Promise<void> {
     for (let next = queue.shift(); next; next = queue.shift()) {
       try {
-        await post(next.request, next.atMs);
+        await post(next.request, next.key, next.atMs);
       } catch (err) {
         opts.logger.warn({ err, reason: next.request.reason, object: next.request.object }, 'Unable to write event');
       }
@@ -86,7 +88,13 @@ export function createApiEventRecorder(opts: ApiEventRecorderOptions): EventReco
         opts.logger.warn({ reason: request.reason }, 'Event queue full, dropping event');
         return;
       }
-      queue.push({ request, atMs: opts.clock.now() });
+      const atMs = opts.clock.now();
+      const correlated = correlator.correlate(request, atMs);
+      if (correlated.skip) {
+        opts.logger.debug({ reason: request.reason, object: request.object }, 'Event dropped by the spam filter');
+        return;
+      }
+      queue.push({ request: correlated.request, key: correlated.key, atMs });
       kick();
     },
     async flush() {

@@ -65,7 +65,8 @@ export function kubeletPhases(deps: PhaseDeps) {
       const rootDir = settings.rootDir(live);
       const api = live.api.peek();
       const allocated = input.outputs['run.containerManager']?.allocatable;
-      // resourceFieldRef's fallback for containers without limits, in the API's quantities.
+      // resourceFieldRef's fallback for containers without limits, in the API's quantities: for
+      // Downward API volumes and for env vars alike (Go's MergeContainerResourceLimits).
       const allocatable = allocated && { cpu: `${allocated.cpuMillis}m`, memory: String(allocated.memoryBytes), 'ephemeral-storage': String(allocated.ephemeralStorageBytes) };
       const volumes = deps.createVolumeHost({
         rootDir,
@@ -80,6 +81,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       const services = api ? deps.startServiceInformer(api.main) : undefined;
       if (services) deps.lifetimes.add('serviceInformer', async () => services.stop());
       live.runtimeManager.set(createRuntimeManager({
+        events: () => live.events.peek(),
         cri,
         podLogsDir: c.podLogsDir,
         clock: deps.clock,
@@ -93,6 +95,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           resolvConf: c.resolvConf,
           cpuCfsQuota: c.cpuCFSQuota,
           cpuCfsQuotaPeriodMicros: parseGoDuration(c.cpuCFSQuotaPeriod) * 1000,
+          ...(allocatable ? { nodeAllocatable: allocatable } : {}),
           cgroupParentFor: (pod) => live.containerManager.require().cgroupParentFor(pod),
           ensurePodCgroup: (pod) => live.containerManager.require().ensurePod(pod),
           ...(services ? { serviceEnvFor: serviceEnvSource(services) } : {}),
@@ -157,6 +160,7 @@ export function kubeletPhases(deps: PhaseDeps) {
         syncLoop: {
           nodeName,
           node: admissionNode(registration, allocatable),
+          ...(c.allowedUnsafeSysctls.length > 0 ? { allowedUnsafeSysctls: c.allowedUnsafeSysctls } : {}),
           hostIP,
           podConfig: {
             staticPodPath: c.staticPodPath,

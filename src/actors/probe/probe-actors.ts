@@ -2,13 +2,18 @@
  * The probe worker's one effect: run a probe attempt with the prober for its handler (Go:
  * prober.runProbeWithRetries over runProbe). An attempt that could not run at all (`unknown`) is
  * tried again, three attempts in all, as Go does; failures are verdicts and are not retried.
- * Never rejects for a probe-level problem: the outcome is data the worker counts.
+ * Never rejects for a probe-level problem: the outcome is data the worker counts. Each attempt that
+ * does not succeed is a Warning event on the container, as Go's prober records it: Unhealthy
+ * ("Liveness probe failed: <output>", "… probe errored: …"), or ProbeWarning for a warning.
  */
 import { fromPromise } from 'xstate';
 import type { ProbeOutcome, ProbeTarget } from '../../domain/probe/types.js';
 import type { Probers } from '../../ports/probers.js';
 import type { RunProbeInput } from '../../machines/probe.machine.js';
 import type { Logger } from '../../log.js';
+import type { Clock } from '../../ports/clock.js';
+import type { EventRecorder } from '../../ports/event-recorder.js';
+import { probeEvent } from '../../domain/probe/probe-events.js';
 
 /** Go: maxProbeRetries. */
 export const PROBE_ATTEMPTS = 3;
@@ -24,12 +29,20 @@ export interface ProbeActorDeps {
   /** One prober per handler kind (src/adapters/probers: createProbers({ execSync })). */
   probers: Probers;
   logger?: Logger;
+  /** Stamps each outcome's observedAtMs; without it (tests of the probers alone) outcomes carry no time. */
+  clock?: Clock;
+  /** The kubelet's event recorder, read per attempt; without it, no events. */
+  events?: () => EventRecorder | undefined;
 }
 
 export function createProbeActors(deps: ProbeActorDeps) {
   return {
     runProbe: fromPromise<ProbeOutcome, RunProbeInput>(async ({ input }) => {
-      const outcome = forJournal(await runWithRetries(deps.probers, input.target));
+      const full = await runWithRetries(deps.probers, input.target);
+      const event = input.containerRef ? probeEvent(input.containerRef, input.probe, full) : undefined;
+      if (event) deps.events?.()?.recordEvent(event);
+      const outcome = forJournal(full);
+      if (deps.clock) outcome.observedAtMs = deps.clock.now();
       if (outcome.result !== 'success' && deps.logger?.isLevelEnabled('debug')) {
         deps.logger.debug({ probeType: input.probe, handler: input.target.kind, result: outcome.result, output: outcome.output }, 'Probe did not succeed');
       }
@@ -39,7 +52,7 @@ export function createProbeActors(deps: ProbeActorDeps) {
 }
 
 export function forJournal(outcome: ProbeOutcome): ProbeOutcome {
-  if (outcome.result === 'success' && !outcome.warning) return { result: 'success' };
+  if (outcome.result === 'success' && !outcome.warning) return { result: 'success', ...(outcome.observedAtMs !== undefined ? { observedAtMs: outcome.observedAtMs } : {}) };
   if (outcome.output === undefined || outcome.output.length <= MAX_OUTCOME_OUTPUT_CHARS) return outcome;
   return { ...outcome, output: outcome.output.slice(0, MAX_OUTCOME_OUTPUT_CHARS) };
 }

@@ -10,6 +10,8 @@ import type { ContainerKillReason } from '../../domain/runtime/compute-pod-actio
 import { containerGracePeriodSeconds, minimumGracePeriodSeconds } from '../../domain/runtime/grace-period.js';
 import { executePreStopHook, type HookDeps } from './lifecycle-hooks.js';
 import { podRef } from './step-runner.js';
+import { ContainerEventMessage, containerEvent } from '../../domain/runtime/container-events.js';
+import { EventReason } from '../../domain/status-manager/event-reasons.js';
 import type { TerminationOrdering } from './termination-ordering.js';
 
 export interface ContainerToStop {
@@ -17,6 +19,8 @@ export interface ContainerToStop {
   name: string;
   /** Why (probe failures may carry their own grace period); undefined for pod termination. */
   reason?: ContainerKillReason | 'FailedPostStartHook';
+  /** Why, in words, for the Killing event ("Container c failed liveness probe, will be restarted"). */
+  message?: string;
 }
 
 export async function killContainer(
@@ -31,6 +35,9 @@ export async function killContainer(
   const probeReason = target.reason === 'LivenessProbe' || target.reason === 'StartupProbe' ? target.reason : undefined;
   // The 2 s floor is applied after the hook, as Go does; compute the starting point without it.
   let grace = containerGracePeriodSeconds(pod, spec, probeReason, gracePeriodOverride, { floor: false });
+  // Recorded before the preStop hook, as Go does; a container the pod's spec does not know (an
+  // orphan's) gets no event, as in Go.
+  if (spec) deps.recordEvent?.(containerEvent(pod, target.name, 'Normal', EventReason.KillingContainer, target.message || ContainerEventMessage.stopping(target.name)));
   if (spec?.lifecycle?.preStop && grace > 0) {
     grace -= await executePreStopHook(deps, pod, spec, target.id, grace, podIPs);
   }

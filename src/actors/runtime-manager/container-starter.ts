@@ -3,7 +3,8 @@
  * back-off, ensure the image, generate the config, CreateContainer, StartContainer, postStart hook.
  * The failure's reason follows how far it got (ErrImagePull…, CreateContainerConfigError,
  * CreateContainerError, RunContainerError, PostStartHookError), as the container's waiting reason
- * will show it.
+ * will show it. Go's events go with each step: BackOff, the image's, Created, Started, and Failed
+ * ("Error: …") or FailedPostStartHook when a step fails.
  */
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
@@ -19,6 +20,9 @@ import type { VolumeSources } from '../../ports/volume-sources.js';
 import { killContainer } from './container-killer.js';
 import { makeContainerMounts, type ContainerMountDeps } from './container-mounts.js';
 import { fetchEnvSources } from './env-sources.js';
+import { ContainerEventMessage, containerEvent } from '../../domain/runtime/container-events.js';
+import type { EventType } from '../../domain/status-manager/event-aggregation.js';
+import { EventReason } from '../../domain/status-manager/event-reasons.js';
 import type { ImageManager } from './image-manager.js';
 import { runLifecycleHandler, type HookDeps } from './lifecycle-hooks.js';
 import { podRef, runStep } from './step-runner.js';
@@ -72,6 +76,7 @@ async function restartCountFromLogs(deps: ContainerStarterDeps, ctx: PodStartCon
 export async function startContainer(deps: ContainerStarterDeps, step: 'startInitContainer' | 'startContainer', container: Container, ctx: PodStartContext): Promise<SyncStepResult> {
   const { cri, clock, log, crashBackoff } = deps;
   const { pod, status } = ctx;
+  const record = (type: EventType, eventReason: string, message: string) => deps.recordEvent?.(containerEvent(pod, container.name, type, eventReason, message));
   let reason = 'CrashLoopBackOff';
   const { result, value } = await runStep(clock, step, container.name, () => reason, async () => {
     // doBackOff: measured from when the newest exited instance finished.
@@ -80,6 +85,7 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
       const key = crashBackoffKey(pod, container);
       if (crashBackoff.isInBackoffSince(key, nanosToMillis(exited.finishedAt), clock.now())) {
         const seconds = Math.round((crashBackoff.current(key) ?? 0) / 1000);
+        record('Warning', EventReason.BackOffStartContainer, ContainerEventMessage.backOff(container.name, pod));
         throw new KubeletError('KLT_ERR_CONTAINER_BACKOFF', `back-off ${seconds}s restarting failed container=${container.name} pod=${podRef(pod)}`, { retryable: true });
       }
       crashBackoff.next(key, clock.now());
@@ -104,13 +110,17 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     // subPathExpr expands against the container's env; it is built only for a mount that needs it.
     const env = () => makeEnvironmentVariables(pod, container, {
       podIPs: ctx.podIPs, hostIPs: node.hostIPs, ...(node.lookup ? { lookup: node.lookup } : {}), ...(node.serviceEnv ? { serviceEnv: node.serviceEnv } : {}),
+      ...(node.nodeAllocatable ? { nodeAllocatable: node.nodeAllocatable } : {}),
     });
     const mounts = deps.mounts ? await makeContainerMounts(deps.mounts, pod, container, ctx.podIPs, env) : [];
     const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs, mounts }, node);
     reason = 'CreateContainerError';
     const id = await cri.runtime.createContainer(ctx.sandboxId, config, ctx.sandboxConfig);
+    record('Normal', EventReason.CreatedContainer, ContainerEventMessage.created(container.name));
     reason = 'RunContainerError';
     await cri.runtime.startContainer(id);
+    record('Normal', EventReason.StartedContainer, ContainerEventMessage.started(container.name));
+    reason = 'PostStartHookError';
     const postStart = container.lifecycle?.postStart;
     if (postStart) {
       // Runs to completion before the sync goes on, as in Go; a failure kills the container.
@@ -118,7 +128,8 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
         await runLifecycleHandler(deps, pod, container, id, postStart, ctx.podIPs);
       } catch (err) {
         log.warn({ pod: podRef(pod), containerName: container.name, containerId: id, err }, 'Failed to execute PostStartHook');
-        await killContainer(deps, pod, container, { id, name: container.name, reason: 'FailedPostStartHook' }, ctx.podIPs)
+        record('Warning', EventReason.FailedPostStartHook, err instanceof Error ? err.message : String(err));
+        await killContainer(deps, pod, container, { id, name: container.name, reason: 'FailedPostStartHook', message: 'FailedPostStartHook' }, ctx.podIPs)
           .catch((killErr: unknown) => log.warn({ pod: podRef(pod), containerName: container.name, containerId: id, err: killErr }, 'Failed to kill container'));
         throw err;
       }
@@ -126,6 +137,27 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     return id;
   });
   if (result.ok) log.info({ pod: podRef(pod), containerName: container.name, containerId: value }, 'Started container');
-  else log.warn({ pod: podRef(pod), containerName: container.name, reason: result.reason, err: result.error }, 'Container start failed in pod');
+  else {
+    log.warn({ pod: podRef(pod), containerName: container.name, reason: result.reason, err: result.error }, 'Container start failed in pod');
+    const failed = failedEventMessage(reason, result.reason, result.error?.message);
+    if (failed !== undefined) record('Warning', EventReason.FailedToCreateContainer, failed);
+  }
   return value !== undefined ? { ...result, id: value } : result;
+}
+
+/**
+ * Go's "Error: …" Failed event for how far the start got: the image's error by its reason
+ * (ErrImagePull, ImagePullBackOff…), the others by their message. A back-off or a failed postStart
+ * hook has its own event instead.
+ */
+function failedEventMessage(stage: string, reason: string | undefined, message: string | undefined): string | undefined {
+  switch (stage) {
+    case 'CrashLoopBackOff':
+    case 'PostStartHookError':
+      return undefined;
+    case 'ErrImagePull':
+      return ContainerEventMessage.error(reason ?? stage);
+    default:
+      return ContainerEventMessage.error(message ?? reason ?? stage);
+  }
 }

@@ -2,6 +2,8 @@
  * Makes sure a container's image is on the node before it is created (Go's imageManager
  * EnsureImageExists): ImageStatus first, then a pull only when the pull policy asks for one, with
  * per pod-and-image back-off after failures (10 s doubling to 300 s on the injected clock).
+ * Records Go's events about the container on the way: Pulling, Pulled (pulled, or already
+ * present), Failed, BackOff, ErrImageNeverPull, InspectFailed.
  */
 import type { Logger } from '../../log.js';
 import { KubeletError } from '../../domain/errors.js';
@@ -10,6 +12,9 @@ import { Backoff, imagePullBackoffPolicy, type BackoffPolicy } from '../../domai
 import { applyDefaultImageTag, effectivePullPolicy, imagePullBackoffKey, shouldPullImage } from '../../domain/runtime/image-policy.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CriClient, PodSandboxConfig } from '../../ports/cri.js';
+import { ContainerEventMessage, containerEvent } from '../../domain/runtime/container-events.js';
+import type { EventRequest, EventType } from '../../domain/status-manager/event-aggregation.js';
+import { EventReason } from '../../domain/status-manager/event-reasons.js';
 
 export interface ImageManager {
   /** Resolves to the image reference to create the container with; rejects with KLT_ERR_IMAGE_*. */
@@ -21,6 +26,7 @@ export interface ImageManagerOptions {
   clock: Clock;
   logger: Logger;
   backoff?: BackoffPolicy;
+  recordEvent?: (event: EventRequest | undefined) => void;
 }
 
 export function createImageManager(opts: ImageManagerOptions): ImageManager {
@@ -30,11 +36,14 @@ export function createImageManager(opts: ImageManagerOptions): ImageManager {
   return {
     async ensureImageExists(pod, container, sandboxConfig) {
       const requested = container.image;
+      const record = (type: EventType, reason: string, message: string) => opts.recordEvent?.(containerEvent(pod, container.name, type, reason, message));
       let image: string;
       try {
         image = applyDefaultImageTag(requested);
       } catch (err) {
-        throw new KubeletError('KLT_ERR_IMAGE_NAME_INVALID', `Failed to apply default image tag "${requested}"`, { cause: err });
+        const message = `Failed to apply default image tag "${requested}"`;
+        record('Warning', EventReason.FailedToInspectImage, `${message}: ${errorText(err)}`);
+        throw new KubeletError('KLT_ERR_IMAGE_NAME_INVALID', message, { cause: err });
       }
       const spec = { image, annotations: { ...pod.metadata.annotations } };
 
@@ -42,6 +51,7 @@ export function createImageManager(opts: ImageManagerOptions): ImageManager {
       try {
         imageRef = (await opts.cri.images.imageStatus(spec)).image?.id ?? '';
       } catch (err) {
+        record('Warning', EventReason.FailedToInspectImage, `Failed to inspect image "${requested}": ${errorText(err)}`);
         throw new KubeletError('KLT_ERR_IMAGE_INSPECT', `Failed to inspect image "${image}"`, { cause: err, retryable: true });
       }
 
@@ -49,28 +59,40 @@ export function createImageManager(opts: ImageManagerOptions): ImageManager {
       if (!shouldPullImage(policy, imageRef !== '')) {
         if (imageRef !== '') {
           log.debug({ image: requested }, 'Container image already present on machine');
+          record('Normal', EventReason.PulledImage, ContainerEventMessage.alreadyPresent(requested));
           return imageRef;
         }
-        throw new KubeletError('KLT_ERR_IMAGE_NEVER_PULL', `Container image "${requested}" is not present with pull policy of Never`);
+        const message = `Container image "${requested}" is not present with pull policy of Never`;
+        record('Warning', EventReason.ErrImageNeverPullPolicy, message);
+        throw new KubeletError('KLT_ERR_IMAGE_NEVER_PULL', message);
       }
 
       const key = imagePullBackoffKey(pod.metadata.uid, requested);
       if (backoff.isInBackoff(key, opts.clock.now())) {
+        record('Normal', EventReason.BackOffPullImage, `Back-off pulling image "${requested}"`);
         throw new KubeletError('KLT_ERR_IMAGE_PULL_BACKOFF', `Back-off pulling image "${requested}"`, { retryable: true });
       }
       log.info({ image: requested }, 'Pulling image');
+      record('Normal', EventReason.PullingImage, ContainerEventMessage.pulling(requested));
       const started = opts.clock.now();
       try {
         const ref = await opts.cri.images.pullImage(spec, sandboxConfig);
-        log.info({ image: requested, durationMs: opts.clock.now() - started }, 'Successfully pulled image');
+        const durationMs = opts.clock.now() - started;
+        log.info({ image: requested, durationMs }, 'Successfully pulled image');
+        record('Normal', EventReason.PulledImage, ContainerEventMessage.pulled(requested, durationMs));
         backoff.gc(opts.clock.now());
         return ref;
       } catch (err) {
         backoff.next(key, opts.clock.now());
         log.warn({ image: requested, err }, 'Failed to pull image');
-        const reason = err instanceof Error ? err.message : String(err);
+        const reason = errorText(err);
+        record('Warning', EventReason.FailedToPullImage, ContainerEventMessage.failedToPull(requested, reason));
         throw new KubeletError('KLT_ERR_IMAGE_PULL', `Failed to pull image "${requested}": ${reason}`, { cause: err, retryable: true });
       }
     },
   };
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

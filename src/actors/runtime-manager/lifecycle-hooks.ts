@@ -11,12 +11,15 @@ import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CriClient } from '../../ports/cri.js';
 import type { HttpGet } from '../../ports/http-get.js';
+import type { EventRequest } from '../../domain/status-manager/event-aggregation.js';
 
 export interface HookDeps {
   cri: CriClient;
   clock: Clock;
   log: Logger;
   httpGet: HttpGet;
+  /** Records an event about the pod or a container (undefined: nothing to record); without it, none are. */
+  recordEvent?: (event: EventRequest | undefined) => void;
 }
 
 function hookError(message: string, cause?: unknown): KubeletError {

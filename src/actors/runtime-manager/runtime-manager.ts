@@ -17,8 +17,9 @@
  * Every result is plain data (SyncPodResult), so pod workers can carry it in events and the journal.
  *
  * Differs from Go (not done yet): no ephemeral containers, in-place resize, DRA or image volumes;
- * the runtime handler of a RuntimeClass is not resolved; no events are recorded (results carry the
- * reasons instead); a failed sandbox creation of a pod already being terminated is still reported.
+ * the runtime handler of a RuntimeClass is not resolved; a failed sandbox creation of a pod already
+ * being terminated is still reported. Events are recorded where Go records them (kuberuntime, the
+ * image manager), through `events`: they are effects of this actor, never journaled inputs.
  */
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
@@ -41,6 +42,10 @@ import { readPodStatus } from './pod-status-reader.js';
 import { podRef, runStep } from './step-runner.js';
 import type { PodFiles } from '../../ports/pod-files.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
+import type { EventRecorder } from '../../ports/event-recorder.js';
+import type { EventRequest } from '../../domain/status-manager/event-aggregation.js';
+import { ContainerEventMessage, podEvent } from '../../domain/runtime/container-events.js';
+import { EventReason } from '../../domain/status-manager/event-reasons.js';
 
 /** What the node contributes to pod configuration; every field has the Go kubelet's default. */
 export interface RuntimeNodeOptions {
@@ -99,6 +104,8 @@ export interface RuntimeManagerOptions {
    * --resolv-conf, httpGet lifecycle hooks.
    */
   host: RuntimeHost;
+  /** The kubelet's event recorder, read per event (it exists once the recorder phase ran). Default none. */
+  events?: () => EventRecorder | undefined;
 }
 
 function isNothingToDo(actions: PodActions): boolean {
@@ -116,7 +123,10 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
   const { cri, clock } = opts;
   const log = opts.logger.child({ component: 'runtimeManager' });
   const node = opts.node ?? {};
-  const images = createImageManager({ cri, clock, logger: log, ...(opts.imagePullBackOff ? { backoff: opts.imagePullBackOff } : {}) });
+  const recordEvent = (event: EventRequest | undefined) => {
+    if (event) opts.events?.()?.recordEvent(event);
+  };
+  const images = createImageManager({ cri, clock, logger: log, recordEvent, ...(opts.imagePullBackOff ? { backoff: opts.imagePullBackOff } : {}) });
   const crashBackoff = new Backoff(opts.containerBackOff ?? containerRestartBackoffPolicy);
   const { host } = opts;
   const resolvConfPath = node.resolvConf ?? '/etc/resolv.conf';
@@ -136,7 +146,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     };
   }
 
-  const killer = { cri, clock, log, httpGet: host.httpGet };
+  const killer = { cri, clock, log, httpGet: host.httpGet, recordEvent };
   const podOpts = opts.pod;
   const starter = {
     ...killer, images, crashBackoff, listFiles: (dir: string) => host.listFiles(dir),
@@ -173,6 +183,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     // Step 2: Kill the pod if the sandbox has changed (or nothing is left to run).
     if (actions.killPod) {
       log.info({ pod: ref, podUid: uid, createSandbox: actions.createSandbox }, 'Stopping PodSandbox for pod');
+      if (actions.createSandbox && actions.sandboxId !== undefined) recordEvent(podEvent(pod, 'Normal', EventReason.SandboxChanged, ContainerEventMessage.sandboxChanged()));
       const killed = await killPodContainersAndSandboxes(killer, pod, status);
       steps.push(...killed);
       if (killed.some((s) => !s.ok)) return done(actions, actions.sandboxId);
@@ -226,6 +237,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
       steps.push(created.value ? { ...created.result, id: created.value.id } : created.result);
       if (!created.value) {
         log.error({ pod: ref, podUid: uid, err: created.result.error }, 'CreatePodSandbox for pod failed');
+        recordEvent(podEvent(pod, 'Warning', EventReason.FailedCreatePodSandBox, ContainerEventMessage.failedCreateSandbox(created.result.error?.message ?? 'unknown error')));
         return done(actions);
       }
       sandboxId = created.value.id;

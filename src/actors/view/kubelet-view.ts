@@ -11,7 +11,7 @@ import { KubeletError } from '../../domain/errors.js';
 import { runtimeContainerId } from '../../domain/http/container-identities.js';
 import type { KubeletMetricsSnapshot, LagFigures } from '../../domain/http/kubelet-metrics.js';
 import type { MachineInfo } from '../../domain/node/host-types.js';
-import type { Pod } from '../../domain/pod/types.js';
+import type { Pod, PodStatus } from '../../domain/pod/types.js';
 import type { Summary } from '../../domain/stats/summary-types.js';
 import type { Clock } from '../../ports/clock.js';
 import { podUidLabel } from '../../domain/runtime/labels.js';
@@ -81,8 +81,13 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
   };
   let metricsOf: { atMs: number; snapshot: KubeletMetricsSnapshot } | null = null;
   let podsOf: { ctx: SyncLoopContext | undefined; pods: readonly Pod[] } | null = null;
-  const containerStatus = (namespace: string, name: string, container: string) =>
-    find(namespace, name)?.[1].status?.containerStatuses?.find((c) => c.name === container);
+  // Logs outlive the pod worker: a finished pod's are served until the pod is gone, as Go serves
+  // them from the status it keeps; a pod running under the same name comes first.
+  const findWithLogs = (namespace: string, name: string) =>
+    find(namespace, name) ?? entries().find(([, p]) => (p.pod.metadata.namespace ?? 'default') === namespace && p.pod.metadata.name === name);
+  const statusIn = (status: PodStatus | null | undefined, container: string) =>
+    status?.containerStatuses?.find((c) => c.name === container) ?? status?.initContainerStatuses?.find((c) => c.name === container);
+  const containerStatus = (namespace: string, name: string, container: string) => statusIn(find(namespace, name)?.[1].status, container);
 
   return {
     // The syncLoop's context is a new object whenever it changes: the list is rebuilt only then.
@@ -99,8 +104,8 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       return metricsOf.snapshot;
     },
     containerLogPath: (namespace, name, container, previous) => {
-      const hit = find(namespace, name);
-      const status = containerStatus(namespace, name, container);
+      const hit = findWithLogs(namespace, name);
+      const status = statusIn(hit?.[1].status, container);
       if (!hit || !status) return null;
       const restart = status.restartCount - (previous ? 1 : 0);
       if (restart < 0) return null;
@@ -114,7 +119,7 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       if (!hit || (uid !== undefined && hit[0] !== uid)) return { found: 'noPod' };
       const spec = hit[1].pod.spec;
       if (![...spec.containers, ...(spec.initContainers ?? [])].some((c) => c.name === container)) return { found: 'noContainer' };
-      const status = containerStatus(namespace, name, container) ?? hit[1].status?.initContainerStatuses?.find((c) => c.name === container);
+      const status = containerStatus(namespace, name, container);
       const id = status?.state?.running ? runtimeContainerId(status.containerID) : '';
       return id ? { found: 'running', containerId: id } : { found: 'notRunning' };
     },

@@ -9,6 +9,7 @@
 import { percentageValue } from '../resources/percentage.js';
 import { quantityNumber } from '../resources/quantity.js';
 import type { KubeletConfiguration } from './types.js';
+import { sysctlNamespace, toDottedSysctl } from '../pod/sysctls.js';
 
 type Fail = (field: string, value: unknown, message: string) => void;
 
@@ -66,6 +67,10 @@ export function validateConfiguredValues(kc: KubeletConfiguration, fail: Fail): 
   }
   kc.allowedUnsafeSysctls.forEach((pattern, i) => {
     if (!SYSCTL_PATTERN.test(pattern)) fail(`allowedUnsafeSysctls[${i}]`, pattern, `allowedUnsafeSysctls (--allowed-unsafe-sysctls) ${JSON.stringify(pattern)} is not a valid sysctl pattern`);
+    // Go's NewAllowlist refuses to start with a sysctl the kernel does not namespace.
+    else if (sysctlNamespace(toDottedSysctl(pattern).replace(/\*$/, '')) === undefined) {
+      fail(`allowedUnsafeSysctls[${i}]`, pattern, `allowedUnsafeSysctls (--allowed-unsafe-sysctls): the sysctls ${JSON.stringify(pattern)} are not known to be namespaced`);
+    }
   });
   kc.reservedMemory.forEach((reservation, i) => {
     for (const [resource, value] of Object.entries(reservation.limits)) {

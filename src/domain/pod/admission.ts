@@ -22,9 +22,10 @@
  * <the scheduler's reason text>`. A refused pod's status is phase Failed with the reason and
  * `Pod was rejected: <message>` (rejectPod), and its QoS class.
  *
- * The eviction manager's admit handler runs before these (domain/eviction/admission.ts, called by
- * the syncLoop). Not built (Go has them): the other admit handlers (sysctls, the resource managers'
- * allocation, shutdown, AppArmor, pod features); the SupplementalGroupsPolicy check; preemption of
+ * The eviction manager's and the sysctls' admit handlers run before these (domain/eviction/
+ * admission.ts, sysctls.ts, called by the syncLoop). Not built (Go has them): the other admit
+ * handlers (the resource managers' allocation, shutdown, AppArmor, pod features); the
+ * SupplementalGroupsPolicy check; preemption of
  * lower-priority pods to make room for a critical pod that did not fit (Go's
  * CriticalPodAdmissionHandler); the NotEvictPodOnKubeletRestart gate's skipped checks; and the
  * re-check against a freshly fetched Node when only node affinity failed (our node's labels are

@@ -25,6 +25,11 @@ export interface ProbeOutcome {
   output?: string;
   /** A success Go calls a warning (probe.Warning: an HTTP redirect that was not followed); it earns a Warning event. */
   warning?: true;
+  /**
+   * When the attempt ended, on the kubelet's clock (stamped by the probe actor): a verdict it changes
+   * moves the pod's Ready condition at this time, not at the last runtime read's.
+   */
+  observedAtMs?: number;
 }
 
 /** A probe handler resolved against the container and the pod's addresses: everything a prober needs. */

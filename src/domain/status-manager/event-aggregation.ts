@@ -4,9 +4,8 @@
  *
  * A repeat of an event (same source, object, type, reason and message) already posted is not a
  * new Event: the stored one gets count + 1 and a new lastTimestamp (Go's eventObserve → patch).
- * Differs from Go: no "similar events" aggregation (10 events differing only in message within
- * 10 minutes become one "(combined from similar events)"), and no per-object spam filter; rate
- * limiting is the event client's (eventRecordQPS / eventBurst).
+ * Similar-event aggregation and the per-object spam filter are the EventCorrelator's
+ * (event-correlator.ts); the event client adds its own rate limit (eventRecordQPS / eventBurst).
  */
 
 export type EventType = 'Normal' | 'Warning';
@@ -92,9 +91,9 @@ export function makeEvent(source: EventSource, request: EventRequest, nowMs: num
   };
 }
 
-/** The merge patch for a repeat of `previous` at `nowMs`. */
-export function repeatPatch(previous: CoreEvent, nowMs: number): { count: number; lastTimestamp: string; message: string } {
-  return { count: previous.count + 1, lastTimestamp: new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'), message: previous.message };
+/** The merge patch for a repeat of `previous` at `nowMs` (a combined event carries the latest message). */
+export function repeatPatch(previous: CoreEvent, nowMs: number, message = previous.message): { count: number; lastTimestamp: string; message: string } {
+  return { count: previous.count + 1, lastTimestamp: new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'), message };
 }
 
 /** A small LRU by insertion order (Map keeps it); a hit moves the key to the end. */

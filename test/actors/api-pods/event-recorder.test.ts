@@ -90,7 +90,8 @@ describe('createApiEventRecorder', () => {
       },
     };
     const recorder = createApiEventRecorder({ events: api, clock: new SimulatedClock(), logger, host: 'node-a' });
-    for (let i = 0; i < EVENT_QUEUE_LENGTH + 10; i++) recorder.recordEvent({ ...request, message: `m${i}` });
+    // One object each, so the spam filter (25 per object) lets them all through to the queue.
+    for (let i = 0; i < EVENT_QUEUE_LENGTH + 10; i++) recorder.recordEvent({ ...request, object: { ...request.object, name: `web-${i}` } });
     release();
     await recorder.flush();
     // The first is taken off the queue at once, so the queue holds EVENT_QUEUE_LENGTH more.
@@ -107,5 +108,19 @@ describe('createLogEventRecorder', () => {
     await recorder.flush();
     const record = JSON.parse(lines[0]!) as Record<string, unknown>;
     expect(record).toMatchObject({ msg: 'Event occurred', reason: 'Started', eventType: 'Normal', object: request.object });
+  });
+});
+
+describe('createApiEventRecorder: the EventCorrelator', () => {
+  it('drops what one object records beyond the spam burst, and combines similar events into one', async () => {
+    const api = new FakeEventApi();
+    const recorder = createApiEventRecorder({ events: api, clock: new SimulatedClock(), logger, host: 'node-a' });
+    for (let i = 0; i < 30; i++) recorder.recordEvent({ ...request, type: 'Warning', reason: 'Unhealthy', message: `Liveness probe failed: ${i}` });
+    await recorder.flush();
+    // 25 pass the spam filter: 9 events of their own, then one combined event patched 15 times.
+    expect(api.calls.filter((c) => c.startsWith('create'))).toHaveLength(10);
+    expect(api.calls.filter((c) => c.startsWith('patch'))).toHaveLength(15);
+    const combined = [...api.stored.values()].find((e) => String((e as { message?: string }).message).startsWith('(combined'));
+    expect(combined).toMatchObject({ count: 16, message: '(combined from similar events): Liveness probe failed: 24' });
   });
 });

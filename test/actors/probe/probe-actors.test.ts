@@ -1,12 +1,13 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createActor, setup, toPromise, waitFor } from 'xstate';
+import { createActor, setup, SimulatedClock, toPromise, waitFor } from 'xstate';
 import { createProbeActors, forJournal, MAX_OUTCOME_OUTPUT_CHARS, PROBE_ATTEMPTS, runWithRetries } from '../../../src/actors/probe/probe-actors.js';
 import { createProbers } from '../../../src/adapters/probers/index.js';
 import { probeMachine } from '../../../src/machines/probe.machine.js';
 import type { ProbeOutcome, ProbeTarget } from '../../../src/domain/probe/types.js';
 import type { Probers } from '../../../src/ports/probers.js';
+import type { EventRequest } from '../../../src/domain/status-manager/event-aggregation.js';
 import { healthService, startGrpcServer, type SeenCheck, type StatusAnswer } from '../../support/grpc-health-server.js';
 import { until } from '../../support/daemon.js';
 
@@ -31,6 +32,26 @@ const targets: ProbeTarget[] = [
 ];
 
 describe('createProbeActors', () => {
+  it('records Go\'s Unhealthy event for an attempt that fails or errors, and none for a success', async () => {
+    const recorded: EventRequest[] = [];
+    const events = { recordEvent: (e: EventRequest) => void recorded.push(e), flush: async () => undefined };
+    const containerRef = { kind: 'Pod', apiVersion: 'v1', namespace: 'ns', name: 'web', uid: 'u1', fieldPath: 'spec.containers{app}' };
+    const { probers } = fakeProbers({ exec: [{ result: 'failure', output: 'cat: /tmp/health: No such file or directory\n' }, { result: 'success' }] });
+    const actors = createProbeActors({ probers, events: () => events });
+    const run = (probe: 'liveness' | 'readiness') => toPromise(createActor(actors.runProbe, { input: { probe, target: targets[0]!, containerRef } }).start());
+    await run('liveness');
+    await run('readiness');
+    expect(recorded).toEqual([{ object: containerRef, type: 'Warning', reason: 'Unhealthy', message: 'Liveness probe failed: cat: /tmp/health: No such file or directory\n' }]);
+  });
+
+  it('stamps each outcome with the time the attempt ended, on the injected clock', async () => {
+    const { probers } = fakeProbers({ exec: [{ result: 'success' }] });
+    const clock = new SimulatedClock();
+    clock.set(42_000);
+    const actor = createActor(createProbeActors({ probers, clock }).runProbe, { input: { probe: 'readiness', target: targets[0]! } }).start();
+    expect(await toPromise(actor)).toEqual({ result: 'success', observedAtMs: 42_000 });
+  });
+
   it.each(targets)('runs the $kind prober for a $kind target', async (target) => {
     const { calls, probers } = fakeProbers({ [target.kind]: [{ result: 'failure', output: 'no' }] });
     const actor = createActor(createProbeActors({ probers }).runProbe, { input: { probe: 'liveness', target } }).start();

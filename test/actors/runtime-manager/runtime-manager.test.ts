@@ -316,6 +316,16 @@ describe('runtimeManager.syncPod', () => {
     expect(asked).toEqual(['web', 'web']);
   });
 
+  it('gives a container without limits the node\'s allocatable for its limits.cpu / limits.memory variables', async () => {
+    const withAllocatable = build({ node: { resolvConf: '', memoryCapacityBytes: 8 * 1024 ** 3, nodeAllocatable: { cpu: '3500m', memory: '4294967296' } } });
+    const resource = (name: string, res: string) => ({ name, valueFrom: { resourceFieldRef: { resource: res } } });
+    const limited: Container = { ...app, env: [resource('CPU_LIMIT', 'limits.cpu'), resource('MEMORY_LIMIT', 'limits.memory')] };
+    expect((await withAllocatable.syncPod(makePod({ initContainers: [], containers: [limited] }))).ok).toBe(true);
+    const config = [...cri.containers.values()].find((c) => c.config.metadata.name === 'app')!.config;
+    const envs = Object.fromEntries((config.envs ?? []).map((e) => [e.key, Buffer.from(e.value).toString()]));
+    expect(envs).toMatchObject({ CPU_LIMIT: '4', MEMORY_LIMIT: '4294967296' });
+  });
+
   it('refuses a runAsNonRoot container whose image runs as root, and starts one whose image has a uid', async () => {
     cri.addImage('rootful:1');
     cri.addImage('rootless:1', { uid: { value: '65534' } });

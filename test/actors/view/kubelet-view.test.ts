@@ -71,6 +71,29 @@ describe('createKubeletView: /run lookups', () => {
   });
 });
 
+describe('createKubeletView: container log paths', () => {
+  it('finds the log of a running container, of an init container, and of the instance before', () => {
+    const { v } = view();
+    expect(v.containerLogPath('prod', 'web', 'app', false)).toBe('/var/log/pods/prod_web_uid-web/app/1.log');
+    expect(v.containerLogPath('prod', 'web', 'app', true)).toBe('/var/log/pods/prod_web_uid-web/app/0.log');
+    expect(v.containerLogPath('prod', 'web', 'init', false)).toBe('/var/log/pods/prod_web_uid-web/init/0.log');
+    expect(v.containerLogPath('prod', 'web', 'init', true)).toBeNull();
+  });
+
+  it('finds the log of a pod whose worker has terminated (a finished restartPolicy: Never pod), as Go serves it', () => {
+    expect(view({}, 'terminated').v.containerLogPath('prod', 'web', 'app', false)).toBe('/var/log/pods/prod_web_uid-web/app/1.log');
+  });
+
+  it('prefers the pod running under a name over a terminated one of the same name', () => {
+    const next: Pod = { ...pod, metadata: { ...pod.metadata, uid: 'uid-next' } };
+    const ctx = { pods: {
+      'uid-web': { pod, status, lifecycle: 'terminated', removed: false, probedStarts: {} },
+      'uid-next': { pod: next, status, lifecycle: 'active', removed: false, probedStarts: {} },
+    } } as unknown as SyncLoopContext;
+    expect(view({ syncLoop: () => ctx }).v.containerLogPath('prod', 'web', 'app', false)).toBe('/var/log/pods/prod_web_uid-next/app/1.log');
+  });
+});
+
 describe('createKubeletView: what it answers again (#7)', () => {
   const withPods = (names: string[]) =>
     ({ pods: Object.fromEntries(names.map((name) => [`uid-${name}`, { pod: { ...pod, metadata: { ...pod.metadata, name, uid: `uid-${name}` } }, status, lifecycle: 'active', removed: false, probedStarts: {} }])) }) as unknown as SyncLoopContext;

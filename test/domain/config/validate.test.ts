@@ -87,6 +87,7 @@ const INVALID: InvalidRow[] = [
   ['qosReserved over 100%', { qosReserved: { memory: '200%' } }, {}, 'qosReserved.memory', 'between 0% and 100%'],
   ['qosReserved of cpu', { qosReserved: { cpu: '10%' } }, {}, 'qosReserved.cpu', 'only memory is supported'],
   ['bad allowedUnsafeSysctls pattern', { allowedUnsafeSysctls: ['net.core.*', 'Kernel/Bad!'] }, {}, 'allowedUnsafeSysctls[1]', 'not a valid sysctl pattern'],
+  ['allowedUnsafeSysctls not namespaced', { allowedUnsafeSysctls: ['net.core.*', 'vm.swappiness'] }, {}, 'allowedUnsafeSysctls[1]', 'are not known to be namespaced'],
   ['reservedMemory not a quantity', { reservedMemory: [{ numaNode: 0, limits: { memory: 'lots' } }] }, {}, 'reservedMemory[0].limits.memory', 'must be a non-negative quantity'],
 ];
 

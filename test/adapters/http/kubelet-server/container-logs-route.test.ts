@@ -75,6 +75,16 @@ describe('/containerLogs', () => {
     expect(none.body).toBe('previous terminated container "side" in pod "web" not found');
   });
 
+  it('accepts every query shape the API server and client-go send: explicit false booleans, sinceTime, and parameters it does not use', async () => {
+    const whole = 'one\ntwo\nthree\nfour\n';
+    for (const query of ['?previous=false', '?follow=false&previous=false&timestamps=false', '?container=app&previous=false', '?insecureSkipTLSVerifyBackend=true', '?follow=False&timestamps=0', '?tail=all']) {
+      const res = await logs(query);
+      expect({ query, status: res.statusCode, body: res.body }).toEqual({ query, status: 200, body: whole });
+    }
+    expect((await logs('?sinceTime=2024-01-02T03:04:03Z&tailLines=10&limitBytes=1000')).body).toBe('three\nfour\n');
+    expect((await logs('?tail=1')).body).toBe('four\n');
+  });
+
   it('answers 404 for an unknown pod or container, 400/422 for bad queries', async () => {
     expect([(await logs('', 'nope')).statusCode, (await logs('', 'nope')).body]).toEqual([404, 'pod "nope" does not exist']);
     expect((await logs('', 'web', 'nope')).body).toBe('container "nope" not found in pod "web"');
