@@ -4,6 +4,12 @@
  * payload built by the domain's builders, and written by the atomic writer with the pod's fsGroup.
  * A projected token is asked for on every set-up; the manager hands back its cached token until it
  * needs refreshing, and `refreshAfterMs` tells the volume machine when to set the volume up again.
+ *
+ * The writes on disk of every pod share one set of call slots (call-slots.ts), the node's budget for
+ * pod content: however many pods write, and however many keys their objects hold, their files take
+ * at most that many descriptors, and the kubelet's own calls (its certificates, /proc, the API
+ * client's files) wait in the thread pool behind at most that many of theirs. Writes to a tmpfs
+ * need none: an inline call opens and closes its file before it returns.
  */
 import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
@@ -16,18 +22,24 @@ import { secretPayload } from '../../domain/volumes/secret-payload.js';
 import type { KeyedData, Payload, Volume } from '../../domain/volumes/sources.js';
 import type { Clock } from '../../ports/clock.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
+import { callSlots } from '../fs/call-slots.js';
 import { dataDirName, writePayloadAtomically } from './atomic-writer.js';
-import { inlineCalls, threadPoolCalls } from './fs-calls.js';
+import { inlineCalls, limitedCalls, threadPoolCalls, type FsCalls } from './fs-calls.js';
 import type { VolumeContent, VolumeContentWriter } from './volume-plugins.js';
 
 /** Go's default for a projected token without expirationSeconds (1 h). */
 const defaultTokenExpirationSeconds = 3600;
+
+/** Pod content's calls on disk under way at once, node-wide: twice a write's own bound, so two writes go at full speed. */
+export const podContentCallSlots = 16;
 
 export interface ApiContentOptions {
   sources: VolumeSources;
   clock: Pick<Clock, 'now'>;
   /** Node allocatable, for resourceFieldRef of containers without limits. */
   nodeAllocatable?: () => Record<string, string> | undefined;
+  /** How content on disk is written (default the thread pool's calls), before the node's slots are put in front. */
+  diskCalls?: FsCalls;
 }
 
 async function fetchAll(names: readonly string[], read: (name: string) => Promise<KeyedData | undefined>): Promise<Map<string, KeyedData | undefined>> {
@@ -49,6 +61,7 @@ const exists = (path: string) => lstat(path).then(() => true, () => false);
 
 export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWriter {
   const { sources } = opts;
+  const diskCalls = limitedCalls(opts.diskCalls ?? threadPoolCalls, callSlots(podContentCallSlots));
   // What each directory was last written with: a remount that finds the same payload (the usual
   // case, once a pod resync a minute) leaves the disk alone instead of reading every file back.
   const written = new Map<string, string>();
@@ -107,7 +120,7 @@ export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWr
       const refresh = refreshAtMs !== undefined ? { refreshAfterMs: Math.max(refreshAtMs - opts.clock.now(), 0) } : {};
       const digest = payloadDigest(payload, fsGroup);
       if (written.get(dir) === digest && (await exists(`${dir}/${dataDirName}`))) return { changed: false, ...refresh };
-      const calls = memoryBacked ? inlineCalls : threadPoolCalls;
+      const calls = memoryBacked ? inlineCalls : diskCalls;
       const { changed } = await writePayloadAtomically(dir, payload, { calls, ...(fsGroup !== undefined ? { fsGroup } : {}) });
       written.set(dir, digest);
       return { changed, ...refresh };
