@@ -25,6 +25,7 @@ import type { VolumeSources } from '../../ports/volume-sources.js';
 import { callSlots } from '../fs/call-slots.js';
 import { dataDirName, writePayloadAtomically } from './atomic-writer.js';
 import { inlineCalls, limitedCalls, threadPoolCalls, type FsCalls } from './fs-calls.js';
+import { turnIfLarge, turnIfLargeKeys } from './large-payload.js';
 import type { VolumeContent, VolumeContentWriter } from './volume-plugins.js';
 
 /** Go's default for a projected token without expirationSeconds (1 h). */
@@ -59,6 +60,13 @@ function payloadDigest(payload: Payload, fsGroup: number | undefined): string {
 
 const exists = (path: string) => lstat(path).then(() => true, () => false);
 
+/** The object read, after a turn of the event loop when it holds a large payload's keys (its decoding was one step). */
+async function afterTurnIfLarge(read: Promise<KeyedData | undefined>): Promise<KeyedData | undefined> {
+  const object = await read;
+  await turnIfLargeKeys(object?.data);
+  return object;
+}
+
 export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWriter {
   const { sources } = opts;
   const diskCalls = limitedCalls(opts.diskCalls ?? threadPoolCalls, callSlots(podContentCallSlots));
@@ -73,12 +81,12 @@ export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWr
   async function payloadOf(pod: Pod, volume: Volume): Promise<VolumeContent> {
     const namespace = pod.metadata.namespace ?? 'default';
     if (volume.configMap) {
-      const name = volume.configMap.name ?? '';
-      return { payload: configMapPayload(volume.configMap, await sources.configMap(namespace, name)) };
+      const configMap = await afterTurnIfLarge(sources.configMap(namespace, volume.configMap.name ?? ''));
+      return { payload: configMapPayload(volume.configMap, configMap) };
     }
     if (volume.secret) {
-      const name = volume.secret.secretName ?? '';
-      return { payload: secretPayload(volume.secret, await sources.secret(namespace, name)) };
+      const secret = await afterTurnIfLarge(sources.secret(namespace, volume.secret.secretName ?? ''));
+      return { payload: secretPayload(volume.secret, secret) };
     }
     if (volume.downwardAPI) return { payload: downwardApiPayload(volume.downwardAPI, pod, node()) };
     const projected = volume.projected ?? {};
@@ -118,6 +126,7 @@ export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWr
     async write(pod, dir, { payload, refreshAtMs }, memoryBacked) {
       const fsGroup = pod.spec.securityContext?.fsGroup;
       const refresh = refreshAtMs !== undefined ? { refreshAfterMs: Math.max(refreshAtMs - opts.clock.now(), 0) } : {};
+      await turnIfLarge(payload.size);
       const digest = payloadDigest(payload, fsGroup);
       if (written.get(dir) === digest && (await exists(`${dir}/${dataDirName}`))) return { changed: false, ...refresh };
       const calls = memoryBacked ? inlineCalls : diskCalls;

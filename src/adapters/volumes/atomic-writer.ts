@@ -20,7 +20,7 @@
  */
 import { join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
-import { dataDirectoryMode, fsGroupMode, volumeEntryModes } from '../../domain/volumes/fs-group-modes.js';
+import { dataDirectoryMode, fsGroupMode, volumeEntryModes, type VolumeEntryMode } from '../../domain/volumes/fs-group-modes.js';
 import { checkedPayloadPath } from '../../domain/volumes/payload-path.js';
 import type { Payload, PayloadFile } from '../../domain/volumes/sources.js';
 import type { Clock } from '../../ports/clock.js';
@@ -30,6 +30,7 @@ import { callSlots } from '../fs/call-slots.js';
 import { mathRandom } from '../math-random.js';
 import { systemClock } from '../system-clock.js';
 import { limitedCalls, threadPoolCalls, type FsCalls } from './fs-calls.js';
+import { turnIfLarge } from './large-payload.js';
 import { allOrFirstError } from './settled-calls.js';
 
 /**
@@ -87,9 +88,10 @@ function cleanPayload(payload: Payload): Map<string, PayloadFile> {
   const clean = new Map<string, PayloadFile>();
   for (const [key, file] of payload) {
     const path = checkedPayloadPath(key);
-    clean.set(path, { ...file, path });
+    clean.set(path, file.path === path ? file : { ...file, path });
   }
   for (const path of clean.keys()) {
+    if (!path.includes('/')) continue;
     const parts = path.split('/');
     for (let i = 1; i < parts.length; i++) {
       const dir = parts.slice(0, i).join('/');
@@ -128,8 +130,10 @@ async function walk(fs: FsCalls, dir: string): Promise<string[]> {
 async function pathsToRemove(fs: FsCalls, payload: Map<string, PayloadFile>, oldDataDir: string): Promise<Set<string>> {
   const wanted = new Set<string>();
   for (const path of payload.keys()) {
+    wanted.add(path);
+    if (!path.includes('/')) continue;
     const parts = path.split('/');
-    for (let i = 1; i <= parts.length; i++) wanted.add(parts.slice(0, i).join('/'));
+    for (let i = 1; i < parts.length; i++) wanted.add(parts.slice(0, i).join('/'));
   }
   let present: string[];
   try {
@@ -174,8 +178,9 @@ async function makeDataDir(fs: FsCalls, targetDir: string, clock: Pick<Clock, 'n
  * write, so the umask does not matter) and, with an fsGroup or a file's fsUser, its owners. The
  * directories are made first, parents before children; then the files side by side.
  */
-async function writeDataDir(fs: FsCalls, dir: string, payload: Map<string, PayloadFile>, opts: { fsGroup?: number; readOnly: boolean; concurrency: number }): Promise<void> {
-  const entries = volumeEntryModes(payload, opts);
+async function writeDataDir(
+  fs: FsCalls, dir: string, payload: Map<string, PayloadFile>, entries: readonly VolumeEntryMode[], opts: { fsGroup?: number; concurrency: number },
+): Promise<void> {
   const gid = opts.fsGroup ?? -1;
   const finish = async (full: string, uid: number, mode: number) => {
     if (uid !== -1 || gid !== -1) await fs.chown(full, uid, gid);
@@ -266,8 +271,10 @@ export function writePayloadAtomically(targetDir: string, payload: Payload, opti
 async function write(targetDir: string, payload: Payload, options: AtomicWriteOptions): Promise<AtomicWriteResult> {
   // Step 1: the payload is valid before anything is touched.
   const clean = cleanPayload(payload);
+  await turnIfLarge(clean.size);
   const owner = { fsGroup: options.fsGroup, readOnly: options.readOnly ?? true };
-  const modes = new Map(volumeEntryModes(clean, owner).filter((e) => e.kind === 'file').map((e) => [e.path, e.mode]));
+  const entries = volumeEntryModes(clean, owner);
+  const modes = new Map(entries.filter((e) => e.kind === 'file').map((e) => [e.path, e.mode]));
   // Every call of this write, whatever its step, takes one of its slots.
   const concurrency = options.concurrency ?? defaultWriteConcurrency;
   const fs = limitedCalls(options.calls ?? threadPoolCalls, callSlots(concurrency));
@@ -293,7 +300,7 @@ async function write(targetDir: string, payload: Payload, options: AtomicWriteOp
     const newDataPath = join(targetDir, newDataDir);
     const tmpLink = join(targetDir, newDataDirName);
     try {
-      await writeDataDir(fs, newDataPath, clean, { ...owner, concurrency });
+      await writeDataDir(fs, newDataPath, clean, entries, { ...owner, concurrency });
       if (owner.fsGroup !== undefined) await ownTargetDir(fs, targetDir, owner.fsGroup, owner.readOnly);
 
       // Step 4: one rename switches `..data` to it. A `..data_tmp` left by a crashed write is removed first.
