@@ -22,6 +22,7 @@ import { secretPayload } from '../../domain/volumes/secret-payload.js';
 import type { KeyedData, Payload, Volume } from '../../domain/volumes/sources.js';
 import type { Clock } from '../../ports/clock.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
+import { allBounded } from '../fs/bounded-calls.js';
 import { callSlots } from '../fs/call-slots.js';
 import { dataDirName, writePayloadAtomically } from './atomic-writer.js';
 import { inlineCalls, limitedCalls, threadPoolCalls, type FsCalls } from './fs-calls.js';
@@ -30,6 +31,9 @@ import type { VolumeContent, VolumeContentWriter } from './volume-plugins.js';
 
 /** Go's default for a projected token without expirationSeconds (1 h). */
 const defaultTokenExpirationSeconds = 3600;
+
+/** The objects of one projected volume read at once. */
+const projectedReadConcurrency = 8;
 
 /** Pod content's calls on disk under way at once, node-wide: twice a write's own bound, so two writes go at full speed. */
 export const podContentCallSlots = 16;
@@ -43,8 +47,9 @@ export interface ApiContentOptions {
   diskCalls?: FsCalls;
 }
 
+/** Objects a projected volume names, read a few at a time: the pod chooses how many it names. */
 async function fetchAll(names: readonly string[], read: (name: string) => Promise<KeyedData | undefined>): Promise<Map<string, KeyedData | undefined>> {
-  const entries = await Promise.all([...new Set(names)].map(async (name) => [name, await read(name)] as const));
+  const entries = await allBounded([...new Set(names)], projectedReadConcurrency, async (name) => [name, await read(name)] as const);
   return new Map(entries);
 }
 

@@ -187,6 +187,23 @@ describe('createApiContentWriter', () => {
     for (const d of dirs) expect(await text(d, 'k999')).toBe('999');
   });
 
+  it('reads the objects a projected volume names a few at a time, however many it names', async () => {
+    const reads = { now: 0, max: 0 };
+    const read = sources.configMap.bind(sources);
+    sources.configMap = async (namespace, name) => {
+      reads.max = Math.max(reads.max, ++reads.now);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      reads.now--;
+      return read(namespace, name);
+    };
+    const names = Array.from({ length: 50 }, (_, i) => `cm${i}`);
+    for (const name of names) sources.configMaps.set(`shop/${name}`, keyed({ [`${name}.txt`]: name }));
+    const volume: Volume = { name: 'many', projected: { sources: names.map((name) => ({ configMap: { name } })) } };
+    expect(await writeVolume(podWith(), volume, dir)).toEqual({ changed: true });
+    expect(await text(dir, 'cm49.txt')).toBe('cm49');
+    expect(reads.max).toBeLessThanOrEqual(8);
+  });
+
   it('writes an empty volume for a missing optional ConfigMap', async () => {
     const volume: Volume = { name: 'config', configMap: { name: 'x', optional: true } };
     expect(await writeVolume(podWith(), volume, dir)).toEqual({ changed: true });
