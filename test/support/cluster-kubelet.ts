@@ -15,7 +15,13 @@ import { KUBELET_BIN as BIN } from './kubelet-bin.js';
 
 export interface ClusterKubelet { child: ChildProcess; stderr: () => string; exited: Promise<number | null> }
 
-/** Starts it with its files under `dir`; `extraConfig` lines are added to its KubeletConfiguration. */
+/** The top-level key a `key: value` line of YAML sets. */
+const keyOf = (line: string) => line.split(':', 1)[0]!.trim();
+
+/**
+ * Starts it with its files under `dir`; `extraConfig` lines are added to its KubeletConfiguration,
+ * a line whose key is one of the defaults below taking its place (`healthzPort: 10250`, say).
+ */
 export async function startClusterKubelet(
   dir: string, api: TestApiServer, endpoint: string, node: string, port: number, extraConfig: string[] = [],
 ): Promise<ClusterKubelet> {
@@ -27,18 +33,23 @@ export async function startClusterKubelet(
 /**
  * The daemon on any API server: `kubeconfigArgs` say how it reaches it (--kubeconfig, and
  * --bootstrap-kubeconfig for a TLS bootstrap), `clientCa` what signs the API server's client certificate.
+ * A line of `extraConfig` replaces the default line of the same key.
  */
 export function spawnClusterKubelet(opts: {
   dir: string; endpoint: string; node: string; port: number; clientCa: string; kubeconfigArgs: string[]; extraConfig?: string[];
 }): ClusterKubelet {
   const { dir, endpoint } = opts;
-  writeFileSync(join(dir, 'kubelet.yaml'), [
+  const extraConfig = opts.extraConfig ?? [];
+  const overridden = new Set(extraConfig.map(keyOf));
+  const defaults = [
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
     `podLogsDir: ${join(dir, 'logs')}`, `containerRuntimeEndpoint: ${endpoint}`, 'healthzPort: 0',
     'address: 127.0.0.1', `port: ${opts.port}`, 'readOnlyPort: 0',
     `authentication: {anonymous: {enabled: false}, webhook: {enabled: true}, x509: {clientCAFile: ${opts.clientCa}}}`,
-    'authorization: {mode: Webhook}', ...(opts.extraConfig ?? []), '',
-  ].join('\n'));
+    'authorization: {mode: Webhook}',
+  ].filter((line) => !overridden.has(keyOf(line)));
+  writeFileSync(join(dir, 'kubelet.yaml'), [...defaults, ...extraConfig, ''].join('
+'));
   const child = spawn(process.execPath, [
     BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, ...opts.kubeconfigArgs,
     `--cert-dir=${join(dir, 'pki')}`, ...(endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []), '--debug-address=',

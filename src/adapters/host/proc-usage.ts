@@ -12,6 +12,10 @@
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { NS_PER_CLOCK_TICK, parsePidStat, parsePidStatus, type ProcessUsage } from '../../domain/stats/node-readings.js';
+import { allBounded } from '../fs/bounded-calls.js';
+
+/** /proc files read at once by one pass over the node's processes. */
+const procReadConcurrency = 16;
 
 export interface PidUsage extends ProcessUsage {
   pgrp: number;
@@ -53,13 +57,12 @@ export async function readProcessGroupUsage(groups: ReadonlySet<number>, procRoo
   const out = new Map<number, GroupUsage>();
   if (groups.size === 0) return out;
   const pids = (await readdir(procRoot)).filter((name) => /^\d+$/.test(name)).map(Number);
-  // Reading stat first and status only for members keeps the pass cheap on a busy host.
-  const stats = await Promise.all(pids.map(async (pid) => {
+  // Reading stat first and status only for members keeps the pass cheap on a busy host. A pod can
+  // fork thousands of processes: the files are read a few at a time, never all open at once.
+  await allBounded(pids, procReadConcurrency, async (pid) => {
     const text = await readOrNull(`${procRoot}/${pid}/stat`);
     const stat = text === null ? null : parsePidStat(text);
-    return stat && groups.has(stat.pgrp) ? { pid, stat } : null;
-  }));
-  await Promise.all(stats.map(async (hit) => {
+    const hit = stat && groups.has(stat.pgrp) ? { pid, stat } : null;
     if (!hit) return;
     const statusText = await readOrNull(`${procRoot}/${hit.pid}/status`);
     const mem = statusText === null ? { residentBytes: 0n, anonBytes: 0n } : parsePidStatus(statusText);
@@ -71,6 +74,6 @@ export async function readProcessGroupUsage(groups: ReadonlySet<number>, procRoo
     sum.majorFaults += hit.stat.majorFaults;
     sum.processes += 1;
     out.set(hit.stat.pgrp, sum);
-  }));
+  });
   return out;
 }

@@ -14,6 +14,7 @@ import type { KeyedData } from '../../domain/volumes/sources.js';
 import type { Logger } from '../../log.js';
 import type { VolumeApi, VolumeObject, VolumeObjectResource } from '../../ports/apiserver.js';
 import type { Clock } from '../../ports/clock.js';
+import { turnIfLargeKeys } from '../volumes/large-payload.js';
 import { configMapData, secretData } from './keyed-data.js';
 import { directStore, type ObjectStore } from './object-store.js';
 import { configMapNames, secretNames } from './references.js';
@@ -64,7 +65,10 @@ export function createObjectManager(opts: ObjectManagerOptions): ObjectManager {
   return {
     async get(namespace, name) {
       const object = await store.get(namespace, name);
-      return object === undefined ? undefined : kind.decode(object);
+      if (object === undefined) return undefined;
+      // Reading a large object (parsing it, for a first read) was one step; decoding it is the next.
+      await turnIfLargeKeys(object.data, object.binaryData, object.stringData);
+      return kind.decode(object);
     },
     registerPod(pod) {
       const uid = pod.metadata.uid;

@@ -4,6 +4,12 @@
  * payload built by the domain's builders, and written by the atomic writer with the pod's fsGroup.
  * A projected token is asked for on every set-up; the manager hands back its cached token until it
  * needs refreshing, and `refreshAfterMs` tells the volume machine when to set the volume up again.
+ *
+ * The writes on disk of every pod share one set of call slots (call-slots.ts), the node's budget for
+ * pod content: however many pods write, and however many keys their objects hold, their files take
+ * at most that many descriptors, and the kubelet's own calls (its certificates, /proc, the API
+ * client's files) wait in the thread pool behind at most that many of theirs. Writes to a tmpfs
+ * need none: an inline call opens and closes its file before it returns.
  */
 import { createHash } from 'node:crypto';
 import { lstat } from 'node:fs/promises';
@@ -16,23 +22,35 @@ import { secretPayload } from '../../domain/volumes/secret-payload.js';
 import type { KeyedData, Payload, Volume } from '../../domain/volumes/sources.js';
 import type { Clock } from '../../ports/clock.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
+import { allBounded } from '../fs/bounded-calls.js';
+import { callSlots } from '../fs/call-slots.js';
 import { dataDirName, writePayloadAtomically } from './atomic-writer.js';
 import { assertBelowPodDirectory } from './pod-confinement.js';
-import { inlineCalls, threadPoolCalls } from './fs-calls.js';
+import { inlineCalls, limitedCalls, threadPoolCalls, type FsCalls } from './fs-calls.js';
+import { turnIfLarge, turnIfLargeKeys } from './large-payload.js';
 import type { VolumeContent, VolumeContentWriter } from './volume-plugins.js';
 
 /** Go's default for a projected token without expirationSeconds (1 h). */
 const defaultTokenExpirationSeconds = 3600;
+
+/** The objects of one projected volume read at once. */
+const projectedReadConcurrency = 8;
+
+/** Pod content's calls on disk under way at once, node-wide: twice a write's own bound, so two writes go at full speed. */
+export const podContentCallSlots = 16;
 
 export interface ApiContentOptions {
   sources: VolumeSources;
   clock: Pick<Clock, 'now'>;
   /** Node allocatable, for resourceFieldRef of containers without limits. */
   nodeAllocatable?: () => Record<string, string> | undefined;
+  /** How content on disk is written (default the thread pool's calls), before the node's slots are put in front. */
+  diskCalls?: FsCalls;
 }
 
+/** Objects a projected volume names, read a few at a time: the pod chooses how many it names. */
 async function fetchAll(names: readonly string[], read: (name: string) => Promise<KeyedData | undefined>): Promise<Map<string, KeyedData | undefined>> {
-  const entries = await Promise.all([...new Set(names)].map(async (name) => [name, await read(name)] as const));
+  const entries = await allBounded([...new Set(names)], projectedReadConcurrency, async (name) => [name, await read(name)] as const);
   return new Map(entries);
 }
 
@@ -48,8 +66,16 @@ function payloadDigest(payload: Payload, fsGroup: number | undefined): string {
 
 const exists = (path: string) => lstat(path).then(() => true, () => false);
 
+/** The object read, after a turn of the event loop when it holds a large payload's keys (its decoding was one step). */
+async function afterTurnIfLarge(read: Promise<KeyedData | undefined>): Promise<KeyedData | undefined> {
+  const object = await read;
+  await turnIfLargeKeys(object?.data);
+  return object;
+}
+
 export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWriter {
   const { sources } = opts;
+  const diskCalls = limitedCalls(opts.diskCalls ?? threadPoolCalls, callSlots(podContentCallSlots));
   // What each directory was last written with: a remount that finds the same payload (the usual
   // case, once a pod resync a minute) leaves the disk alone instead of reading every file back.
   const written = new Map<string, string>();
@@ -61,12 +87,12 @@ export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWr
   async function payloadOf(pod: Pod, volume: Volume): Promise<VolumeContent> {
     const namespace = pod.metadata.namespace ?? 'default';
     if (volume.configMap) {
-      const name = volume.configMap.name ?? '';
-      return { payload: configMapPayload(volume.configMap, await sources.configMap(namespace, name)) };
+      const configMap = await afterTurnIfLarge(sources.configMap(namespace, volume.configMap.name ?? ''));
+      return { payload: configMapPayload(volume.configMap, configMap) };
     }
     if (volume.secret) {
-      const name = volume.secret.secretName ?? '';
-      return { payload: secretPayload(volume.secret, await sources.secret(namespace, name)) };
+      const secret = await afterTurnIfLarge(sources.secret(namespace, volume.secret.secretName ?? ''));
+      return { payload: secretPayload(volume.secret, secret) };
     }
     if (volume.downwardAPI) return { payload: downwardApiPayload(volume.downwardAPI, pod, node()) };
     const projected = volume.projected ?? {};
@@ -107,11 +133,12 @@ export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWr
       const { dir } = target;
       const fsGroup = pod.spec.securityContext?.fsGroup;
       const refresh = refreshAtMs !== undefined ? { refreshAfterMs: Math.max(refreshAtMs - opts.clock.now(), 0) } : {};
+      await turnIfLarge(payload.size);
       const digest = payloadDigest(payload, fsGroup);
       if (written.get(dir) === digest && (await exists(`${dir}/${dataDirName}`))) return { changed: false, ...refresh };
       // The writer chowns and chmods what it writes: only ever below the pod's directory.
       await assertBelowPodDirectory(target);
-      const calls = memoryBacked ? inlineCalls : threadPoolCalls;
+      const calls = memoryBacked ? inlineCalls : diskCalls;
       const { changed } = await writePayloadAtomically(dir, payload, { calls, ...(fsGroup !== undefined ? { fsGroup } : {}) });
       written.set(dir, digest);
       return { changed, ...refresh };

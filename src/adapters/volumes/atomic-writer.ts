@@ -11,21 +11,33 @@
  * Names starting with `..` belong to the writer; payload paths may not start with one. Writes to one
  * target directory are serialized here (Go leaves that to the caller); nothing else may write there.
  *
- * Calls that nothing orders run side by side (settled-calls.ts): on the thread pool each call's
- * answer waits for a turn of the event loop, and in a burst of pods a configMap's write of two
- * files made some twenty of those turns in a row.
+ * Calls that nothing orders run side by side: on the thread pool each call's answer waits for a
+ * turn of the event loop, and in a burst of pods a configMap's write of two files made some twenty
+ * of those turns in a row. But never more than `concurrency` of one write's calls at once, and
+ * never more pending than that (bounded-calls.ts): the payload's size is the pod's to choose, and a
+ * call of the thread pool holds its file open until its answer's turn comes. Go writes one file at
+ * a time.
  */
 import { join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
-import { dataDirectoryMode, fsGroupMode, volumeEntryModes } from '../../domain/volumes/fs-group-modes.js';
+import { dataDirectoryMode, fsGroupMode, volumeEntryModes, type VolumeEntryMode } from '../../domain/volumes/fs-group-modes.js';
 import { checkedPayloadPath } from '../../domain/volumes/payload-path.js';
 import type { Payload, PayloadFile } from '../../domain/volumes/sources.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Random } from '../../ports/random.js';
+import { allBounded } from '../fs/bounded-calls.js';
+import { callSlots } from '../fs/call-slots.js';
 import { mathRandom } from '../math-random.js';
 import { systemClock } from '../system-clock.js';
-import { threadPoolCalls, type FsCalls } from './fs-calls.js';
+import { limitedCalls, threadPoolCalls, type FsCalls } from './fs-calls.js';
+import { turnIfLarge } from './large-payload.js';
 import { allOrFirstError } from './settled-calls.js';
+
+/**
+ * A write's calls under way at once, by default. Through the thread pool, 8 write 40,000 files as
+ * fast as 64 do (its 4 threads are the limit); one at a time takes about twice as long.
+ */
+export const defaultWriteConcurrency = 8;
 
 export const dataDirName = '..data';
 export const newDataDirName = '..data_tmp';
@@ -43,6 +55,8 @@ export interface AtomicWriteOptions {
   random?: Random;
   /** How the file system is called (fs-calls.ts): inline on a tmpfs, through the thread pool (default) on a disk. */
   calls?: FsCalls;
+  /** At most this many of the write's calls under way at once (default defaultWriteConcurrency). */
+  concurrency?: number;
 }
 
 export interface AtomicWriteResult {
@@ -74,9 +88,10 @@ function cleanPayload(payload: Payload): Map<string, PayloadFile> {
   const clean = new Map<string, PayloadFile>();
   for (const [key, file] of payload) {
     const path = checkedPayloadPath(key);
-    clean.set(path, { ...file, path });
+    clean.set(path, file.path === path ? file : { ...file, path });
   }
   for (const path of clean.keys()) {
+    if (!path.includes('/')) continue;
     const parts = path.split('/');
     for (let i = 1; i < parts.length; i++) {
       const dir = parts.slice(0, i).join('/');
@@ -115,8 +130,10 @@ async function walk(fs: FsCalls, dir: string): Promise<string[]> {
 async function pathsToRemove(fs: FsCalls, payload: Map<string, PayloadFile>, oldDataDir: string): Promise<Set<string>> {
   const wanted = new Set<string>();
   for (const path of payload.keys()) {
+    wanted.add(path);
+    if (!path.includes('/')) continue;
     const parts = path.split('/');
-    for (let i = 1; i <= parts.length; i++) wanted.add(parts.slice(0, i).join('/'));
+    for (let i = 1; i < parts.length; i++) wanted.add(parts.slice(0, i).join('/'));
   }
   let present: string[];
   try {
@@ -129,8 +146,8 @@ async function pathsToRemove(fs: FsCalls, payload: Map<string, PayloadFile>, old
 }
 
 /** Whether the old data holds every file with the same bytes and the mode it would be given now (the files read side by side). */
-async function holdsPayload(fs: FsCalls, payload: Map<string, PayloadFile>, oldDataDir: string, modes: Map<string, number>): Promise<boolean> {
-  const same = await allOrFirstError([...payload].map(async ([path, file]) => {
+async function holdsPayload(fs: FsCalls, payload: Map<string, PayloadFile>, oldDataDir: string, modes: Map<string, number>, concurrency: number): Promise<boolean> {
+  const same = await allBounded([...payload], concurrency, async ([path, file]) => {
     const full = join(oldDataDir, path);
     try {
       const st = await fs.lstat(full);
@@ -140,7 +157,7 @@ async function holdsPayload(fs: FsCalls, payload: Map<string, PayloadFile>, oldD
       if (errnoOf(err) === 'ENOENT' || errnoOf(err) === 'ENOTDIR') return false;
       throw err;
     }
-  }));
+  });
   return same.every(Boolean);
 }
 
@@ -161,8 +178,9 @@ async function makeDataDir(fs: FsCalls, targetDir: string, clock: Pick<Clock, 'n
  * write, so the umask does not matter) and, with an fsGroup or a file's fsUser, its owners. The
  * directories are made first, parents before children; then the files side by side.
  */
-async function writeDataDir(fs: FsCalls, dir: string, payload: Map<string, PayloadFile>, opts: { fsGroup?: number; readOnly: boolean }): Promise<void> {
-  const entries = volumeEntryModes(payload, opts);
+async function writeDataDir(
+  fs: FsCalls, dir: string, payload: Map<string, PayloadFile>, entries: readonly VolumeEntryMode[], opts: { fsGroup?: number; concurrency: number },
+): Promise<void> {
   const gid = opts.fsGroup ?? -1;
   const finish = async (full: string, uid: number, mode: number) => {
     if (uid !== -1 || gid !== -1) await fs.chown(full, uid, gid);
@@ -173,13 +191,13 @@ async function writeDataDir(fs: FsCalls, dir: string, payload: Map<string, Paylo
     if (entry.path !== '.') await fs.mkdir(full, { mode: dataDirectoryMode });
     await finish(full, -1, entry.mode);
   }
-  await allOrFirstError(entries.filter((e) => e.kind === 'file').map(async (entry) => {
+  await allBounded(entries.filter((e) => e.kind === 'file'), opts.concurrency, async (entry) => {
     const file = payload.get(entry.path);
     if (file === undefined) return;
     const full = join(dir, entry.path);
     await fs.writeFile(full, file.content, { mode: entry.mode & 0o777, flag: 'wx' });
     await finish(full, file.fsUser ?? -1, entry.mode);
-  }));
+  });
 }
 
 /** SetVolumeOwnership on the volume directory itself: its group, and g+rx (or rwx) and setgid added. */
@@ -194,9 +212,9 @@ async function ownTargetDir(fs: FsCalls, targetDir: string, fsGroup: number, rea
  * The link is made outright: a name that exists already (a link, or anything else Go would also
  * leave alone) answers EEXIST.
  */
-async function linkTopLevelNames(fs: FsCalls, targetDir: string, payload: Map<string, PayloadFile>, fsGroup: number | undefined): Promise<void> {
+async function linkTopLevelNames(fs: FsCalls, targetDir: string, payload: Map<string, PayloadFile>, fsGroup: number | undefined, concurrency: number): Promise<void> {
   const names = new Set([...payload.keys()].map((p) => p.split('/')[0] ?? p));
-  await allOrFirstError([...names].map(async (name) => {
+  await allBounded([...names], concurrency, async (name) => {
     const visible = join(targetDir, name);
     try {
       await fs.symlink(`${dataDirName}/${name}`, visible);
@@ -205,13 +223,30 @@ async function linkTopLevelNames(fs: FsCalls, targetDir: string, payload: Map<st
       throw err;
     }
     if (fsGroup !== undefined) await fs.lchown(visible, -1, fsGroup);
-  }));
+  });
 }
 
-/** Timestamped directories `..data` does not name: left by a write that failed or crashed half-way. */
-async function removeOrphanDataDirs(fs: FsCalls, targetDir: string, keep: string): Promise<void> {
+const ignoringMissing = (err: unknown) => {
+  if (errnoOf(err) !== 'ENOENT') throw err;
+};
+
+/**
+ * A data directory and everything in it, a missing one included. The entries of one directory go
+ * `concurrency` at a time and its subdirectories one after the other, so the calls under way stay
+ * within `concurrency` however deep or wide the tree (Node's recursive rm starts a call for every
+ * entry at once). A link is removed, never followed.
+ */
+async function removeDataDir(fs: FsCalls, dir: string, concurrency: number): Promise<void> {
+  const entries = await fs.readdirEntries(dir).catch((err: unknown) => (ignoringMissing(err), []));
+  await allBounded(entries.filter((e) => !e.isDirectory()), concurrency, (e) => fs.unlink(join(dir, e.name)).catch(ignoringMissing));
+  for (const sub of entries.filter((e) => e.isDirectory())) await removeDataDir(fs, join(dir, sub.name), concurrency);
+  await fs.rmdir(dir).catch(ignoringMissing);
+}
+
+/** Timestamped directories `..data` does not name: the one it named before, or left by a write that failed or crashed half-way. */
+async function removeOrphanDataDirs(fs: FsCalls, targetDir: string, keep: string, concurrency: number): Promise<void> {
   const orphans = (await fs.readdir(targetDir)).filter((name) => name !== keep && timestampedNamePattern.test(name));
-  await allOrFirstError(orphans.map((name) => fs.rm(join(targetDir, name), { recursive: true, force: true })));
+  for (const name of orphans) await removeDataDir(fs, join(targetDir, name), concurrency);
 }
 
 const writesInFlight = new Map<string, Promise<unknown>>();
@@ -236,9 +271,13 @@ export function writePayloadAtomically(targetDir: string, payload: Payload, opti
 async function write(targetDir: string, payload: Payload, options: AtomicWriteOptions): Promise<AtomicWriteResult> {
   // Step 1: the payload is valid before anything is touched.
   const clean = cleanPayload(payload);
+  await turnIfLarge(clean.size);
   const owner = { fsGroup: options.fsGroup, readOnly: options.readOnly ?? true };
-  const modes = new Map(volumeEntryModes(clean, owner).filter((e) => e.kind === 'file').map((e) => [e.path, e.mode]));
-  const fs = options.calls ?? threadPoolCalls;
+  const entries = volumeEntryModes(clean, owner);
+  const modes = new Map(entries.filter((e) => e.kind === 'file').map((e) => [e.path, e.mode]));
+  // Every call of this write, whatever its step, takes one of its slots.
+  const concurrency = options.concurrency ?? defaultWriteConcurrency;
+  const fs = limitedCalls(options.calls ?? threadPoolCalls, callSlots(concurrency));
 
   try {
     // Step 2: what `..data` holds now (read beside the target's own check), what of it the payload
@@ -249,9 +288,9 @@ async function write(targetDir: string, payload: Payload, options: AtomicWriteOp
     if (oldDataDir !== undefined) {
       const oldPath = join(targetDir, oldDataDir);
       stale = await pathsToRemove(fs, clean, oldPath);
-      if (stale.size === 0 && (await holdsPayload(fs, clean, oldPath, modes))) {
+      if (stale.size === 0 && (await holdsPayload(fs, clean, oldPath, modes, concurrency))) {
         // Nothing to write, but a link may be missing (Go #121472).
-        await linkTopLevelNames(fs, targetDir, clean, owner.fsGroup);
+        await linkTopLevelNames(fs, targetDir, clean, owner.fsGroup, concurrency);
         return { changed: false };
       }
     }
@@ -261,7 +300,7 @@ async function write(targetDir: string, payload: Payload, options: AtomicWriteOp
     const newDataPath = join(targetDir, newDataDir);
     const tmpLink = join(targetDir, newDataDirName);
     try {
-      await writeDataDir(fs, newDataPath, clean, owner);
+      await writeDataDir(fs, newDataPath, clean, entries, { ...owner, concurrency });
       if (owner.fsGroup !== undefined) await ownTargetDir(fs, targetDir, owner.fsGroup, owner.readOnly);
 
       // Step 4: one rename switches `..data` to it. A `..data_tmp` left by a crashed write is removed first.
@@ -274,16 +313,18 @@ async function write(targetDir: string, payload: Payload, options: AtomicWriteOp
       await fs.rename(tmpLink, join(targetDir, dataDirName));
     } catch (err) {
       await fs.rm(tmpLink, { force: true }).catch(() => undefined);
-      await fs.rm(newDataPath, { recursive: true, force: true }).catch(() => undefined);
+      await removeDataDir(fs, newDataPath, concurrency).catch(() => undefined);
       throw err;
     }
 
     // Step 5: links for new top-level names; links for names gone (only top-level ones are links).
     // Step 6, beside it: the old data, and any a failed write left behind.
-    const goneLinks = [...stale].filter((path) => !path.includes('/')).map((path) => fs.unlink(join(targetDir, path)).catch((err: unknown) => {
-      if (errnoOf(err) !== 'ENOENT') throw err;
-    }));
-    await allOrFirstError([linkTopLevelNames(fs, targetDir, clean, owner.fsGroup), ...goneLinks, removeOrphanDataDirs(fs, targetDir, newDataDir)]);
+    const goneLinks = [...stale].filter((path) => !path.includes('/'));
+    await allOrFirstError([
+      linkTopLevelNames(fs, targetDir, clean, owner.fsGroup, concurrency),
+      allBounded(goneLinks, concurrency, (path) => fs.unlink(join(targetDir, path)).catch(ignoringMissing)),
+      removeOrphanDataDirs(fs, targetDir, newDataDir, concurrency),
+    ]);
     return { changed: true };
   } catch (err) {
     throw ioError(targetDir, err);

@@ -47,6 +47,7 @@ export function volumeEntryModes(payload: Payload, opts: { fsGroup?: number; rea
   const owned = opts.fsGroup !== undefined;
   const directories = new Set<string>();
   for (const path of payload.keys()) {
+    if (!path.includes('/')) continue;
     const parts = path.split('/');
     for (let i = 1; i < parts.length; i++) directories.add(parts.slice(0, i).join('/'));
   }

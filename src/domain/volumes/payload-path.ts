@@ -7,6 +7,8 @@ import { KubeletError } from '../errors.js';
 
 const maxPathBytes = 4096;
 const maxNameBytes = 255;
+/** One path element of ASCII letters, digits, `-`, `_` and `.` (one byte each). */
+const plainNamePattern = /^[-._a-zA-Z0-9]+$/;
 
 /** Go's validatePath: the problem with a payload path, in Go's words, or undefined when it is fine. */
 export function payloadPathError(path: string): string | undefined {
@@ -34,6 +36,9 @@ export function cleanPayloadPath(path: string): string {
  * checked again (Go checks only the raw one, so `./..data` would slip through) and must name a file.
  */
 export function checkedPayloadPath(path: string): string {
+  // A plain file name (what a ConfigMap or Secret key is) is its own clean form: a volume of
+  // 40,000 keys is checked without splitting, cleaning and measuring each one three times.
+  if (path.length <= maxNameBytes && plainNamePattern.test(path) && !path.startsWith('..') && path !== '.') return path;
   const clean = cleanPayloadPath(path);
   const problem = payloadPathError(path) ?? payloadPathError(clean) ?? (clean === '.' ? `invalid path: must name a file: ${path}` : undefined);
   if (problem !== undefined) throw new KubeletError('KLT_ERR_POD_SPEC_INVALID', problem);

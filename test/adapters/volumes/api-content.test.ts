@@ -1,11 +1,14 @@
-import { lstat, readdir, readFile, readlink, stat } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createApiContentWriter } from '../../../src/adapters/volumes/api-content.js';
+import { createApiContentWriter, podContentCallSlots } from '../../../src/adapters/volumes/api-content.js';
+import { defaultWriteConcurrency } from '../../../src/adapters/volumes/atomic-writer.js';
+import { threadPoolCalls } from '../../../src/adapters/volumes/fs-calls.js';
 import type { VolumeContentWriter } from '../../../src/adapters/volumes/volume-plugins.js';
 import type { Pod, PodSpec } from '../../../src/domain/pod/types.js';
 import type { Volume } from '../../../src/domain/volumes/sources.js';
 import { FakeVolumeSources, keyed } from '../../fakes/fake-volume-sources.js';
+import { countedCalls } from './counted-fs-calls.js';
 import { needsRoot, notRoot, tempRoot, unmountAndRemove } from './mount-helpers.js';
 
 function podWith(spec: Partial<PodSpec> = {}): Pod {
@@ -166,6 +169,39 @@ describe('createApiContentWriter', () => {
     await expect(failure).rejects.toMatchObject({ code: 'KLT_ERR_API_NOT_FOUND' });
     await expect(failure).rejects.toThrow(message);
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('writes every pod\'s content on disk within the node\'s call slots, however many volumes write at once', async () => {
+    const { calls: counted, counts: stats } = countedCalls(threadPoolCalls);
+    writer = createApiContentWriter({ sources, clock: { now: () => now }, diskCalls: counted });
+    sources.configMaps.set('shop/wide', keyed(Object.fromEntries(Array.from({ length: 1_000 }, (_, i) => [`k${i}`, String(i)]))));
+    const volume: Volume = { name: 'wide', configMap: { name: 'wide' } };
+    const dirs = await Promise.all(Array.from({ length: 6 }, (_, i) => mkdir(join(dir, `v${i}`)).then(() => join(dir, `v${i}`))));
+    const pods = dirs.map((_, i) => ({ ...podWith(), metadata: { ...podWith().metadata, uid: `uid-${i}` } }));
+    const contents = await Promise.all(pods.map((pod) => writer.fetch(pod, volume)));
+    const results = await Promise.all(dirs.map((d, i) => writer.write(pods[i]!, { dir: d, podDir: dir }, contents[i]!, false)));
+    expect(results.every((r) => r.changed)).toBe(true);
+    expect(stats.max).toBeLessThanOrEqual(podContentCallSlots);
+    // More than one write's own bound: the writes share the slots, they do not take turns.
+    expect(stats.max).toBeGreaterThan(defaultWriteConcurrency);
+    for (const d of dirs) expect(await text(d, 'k999')).toBe('999');
+  });
+
+  it('reads the objects a projected volume names a few at a time, however many it names', async () => {
+    const reads = { now: 0, max: 0 };
+    const read = sources.configMap.bind(sources);
+    sources.configMap = async (namespace, name) => {
+      reads.max = Math.max(reads.max, ++reads.now);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      reads.now--;
+      return read(namespace, name);
+    };
+    const names = Array.from({ length: 50 }, (_, i) => `cm${i}`);
+    for (const name of names) sources.configMaps.set(`shop/${name}`, keyed({ [`${name}.txt`]: name }));
+    const volume: Volume = { name: 'many', projected: { sources: names.map((name) => ({ configMap: { name } })) } };
+    expect(await writeVolume(podWith(), volume, dir)).toEqual({ changed: true });
+    expect(await text(dir, 'cm49.txt')).toBe('cm49');
+    expect(reads.max).toBeLessThanOrEqual(8);
   });
 
   it('writes an empty volume for a missing optional ConfigMap', async () => {

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import { KubeletError } from '../../../src/domain/errors.js';
 import type { Payload } from '../../../src/domain/volumes/sources.js';
 import { timestampedDirName, writePayloadAtomically, type AtomicWriteOptions } from '../../../src/adapters/volumes/atomic-writer.js';
 import { inlineCalls, threadPoolCalls, type FsCalls } from '../../../src/adapters/volumes/fs-calls.js';
+import { countedCalls } from './counted-fs-calls.js';
 
 const payloadOf = (files: Record<string, string | [string, number]>): Payload =>
   new Map(Object.entries(files).map(([path, v]) => {
@@ -30,6 +32,26 @@ afterEach(async () => {
 });
 
 const entries = async () => (await readdir(dir)).sort();
+
+/** Every entry below `root`: its kind, mode, and a link's target or a file's content. */
+async function treeOf(root: string): Promise<{ path: string; kind: string; mode: string; value?: string }[]> {
+  const out: { path: string; kind: string; mode: string; value?: string }[] = [];
+  const visit = async (rel: string) => {
+    for (const name of (await readdir(join(root, rel))).sort()) {
+      const path = rel === '' ? name : `${rel}/${name}`;
+      const full = join(root, path);
+      const info = await lstat(full);
+      const mode = (info.mode & 0o7777).toString(8);
+      if (info.isSymbolicLink()) out.push({ path, kind: 'link', mode: '', value: await readlink(full) });
+      else if (info.isDirectory()) {
+        out.push({ path, kind: 'dir', mode });
+        await visit(path);
+      } else out.push({ path, kind: 'file', mode, value: await readFile(full, 'utf8') });
+    }
+  };
+  await visit('');
+  return out;
+}
 const modeOf = async (p: string) => ((await stat(join(dir, p))).mode & 0o7777).toString(8);
 
 describe('timestampedDirName', () => {
@@ -197,6 +219,52 @@ describe.each([['through the thread pool', threadPoolCalls], ['inline', inlineCa
     expect(await readFile(join(dir, 'a'), 'utf8')).toBe('v9');
     expect((await entries()).filter((e) => !e.startsWith('..'))).toEqual(['a', 'only9']);
   });
+
+  it('has at most `concurrency` calls under way writing, checking and replacing 10,000 files, and writes what an unbounded write writes', async () => {
+    // Every call counted while under way: a file is open only inside a call.
+    const { calls: counted, counts: stats } = countedCalls(flavour);
+    const wide = (version: string, from: number) => payloadOf(Object.fromEntries(Array.from({ length: 10_000 }, (_, i) => {
+      const n = from + i;
+      const path = n % 10 === 0 ? `d${n % 7}/k${n}` : `k${n}`;
+      return [path, [`${version}${n}`, n % 3 === 0 ? 0o400 : 0o644]];
+    })));
+    // A first write, the same payload again (read back, unchanged), then one that changes every
+    // file and drops a quarter of the names (the old data removed).
+    const writeThree = async (target: string, concurrency: number) => {
+      ticks = 0;
+      const results = [];
+      for (const payload of [wide('a', 0), wide('a', 0), wide('b', 2_500)]) {
+        results.push((await writePayloadAtomically(target, payload, { ...seams(), calls: counted, concurrency })).changed);
+      }
+      return results;
+    };
+
+    // In memory when the node has it: what is counted is calls, and a disk shared with other work
+    // makes 100,000 of them take a minute.
+    const base = await mkdtemp(join(existsSync('/dev/shm') ? '/dev/shm' : dir, 'atomic-writer-wide-'));
+    const [bounded, unbounded] = [join(base, 'bounded'), join(base, 'unbounded')];
+    try {
+      await Promise.all([mkdir(bounded), mkdir(unbounded)]);
+      expect(await writeThree(bounded, 8)).toEqual([true, false, true]);
+      expect(stats.max).toBeLessThanOrEqual(8);
+      expect(stats.total).toBeGreaterThan(40_000);
+      expect(await writeThree(unbounded, 1_000_000)).toEqual([true, false, true]);
+      const tree = await treeOf(bounded);
+      expect(await treeOf(unbounded)).toEqual(tree);
+
+      // What readers see: ..data names the newest directory, the only one left; each name links through it.
+      const dataDir = await readlink(join(bounded, '..data'));
+      expect(tree.filter((e) => /^\.\.\d/.test(e.path) && !e.path.includes('/'))).toEqual([{ path: dataDir, kind: 'dir', mode: '755' }]);
+      expect(tree.filter((e) => e.kind === 'file')).toHaveLength(10_000);
+      expect(tree.find((e) => e.path === 'k2501')).toEqual({ path: 'k2501', kind: 'link', mode: '', value: '..data/k2501' });
+      expect(tree.find((e) => e.path === `${dataDir}/k2501`)).toEqual({ path: `${dataDir}/k2501`, kind: 'file', mode: '644', value: 'b2501' });
+      expect(tree.find((e) => e.path === `${dataDir}/k2502`)).toMatchObject({ mode: '400', value: 'b2502' });
+      expect(tree.find((e) => e.path === `${dataDir}/d4/k2510`)).toMatchObject({ mode: '644', value: 'b2510' });
+      expect(tree.find((e) => e.path === 'k2499')).toBeUndefined();
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   describe.runIf(process.getuid?.() === 0)('with an fsGroup (as root)', () => {
     it('gives every entry the group, files g+r, directories g+rx and setgid, the fsUser its file', async () => {

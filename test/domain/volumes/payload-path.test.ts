@@ -32,6 +32,13 @@ describe('checkedPayloadPath', () => {
     expect(checkedPayloadPath('conf//app.yaml')).toBe('conf/app.yaml');
   });
 
+  it('takes a plain key as it is, and refuses the plain names the writer owns or that are too long, with the slow path\'s words', () => {
+    for (const key of ['app.yaml', '.hidden', 'a..b', '-_.', 'x'.repeat(255)]) expect(checkedPayloadPath(key)).toBe(key);
+    expect(() => checkedPayloadPath('..data')).toThrow("invalid path: must not start with '..': ..data");
+    expect(() => checkedPayloadPath('..')).toThrow("invalid path: must not contain '..': ..");
+    expect(() => checkedPayloadPath('x'.repeat(256))).toThrow('invalid path: filenames must be less than or equal to 255 characters');
+  });
+
   it('refuses a path that only cleans to a reserved name (./..data) or to nothing', () => {
     for (const path of ['./..data', './', '.']) {
       expect(() => checkedPayloadPath(path)).toThrow(KubeletError);
