@@ -48,8 +48,7 @@ export function spawnClusterKubelet(opts: {
     `authentication: {anonymous: {enabled: false}, webhook: {enabled: true}, x509: {clientCAFile: ${opts.clientCa}}}`,
     'authorization: {mode: Webhook}',
   ].filter((line) => !overridden.has(keyOf(line)));
-  writeFileSync(join(dir, 'kubelet.yaml'), [...defaults, ...extraConfig, ''].join('
-'));
+  writeFileSync(join(dir, 'kubelet.yaml'), [...defaults, ...extraConfig, ''].join('\n'));
   const child = spawn(process.execPath, [
     BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, ...opts.kubeconfigArgs,
     `--cert-dir=${join(dir, 'pki')}`, ...(endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []), '--debug-address=',
