@@ -62,7 +62,7 @@ const MUTATIONS: Mutation[] = [
     from: 'stopTimeout: ({ context }) => context.stopTimeoutMs,', to: 'stopTimeout: ({ context }) => context.stopTimeoutMs + 1000,' },
   // Effect inputs.
   { what: 'a probe runs without its target', machine: 'probe', file: 'probe.machine.js',
-    from: 'input: ({ context }) => ({ probe: context.probe, target: context.target }),', to: 'input: ({ context }) => ({ probe: context.probe, target: null }),' },
+    from: 'input: ({ context }) => ({ probe: context.probe, target: context.target,', to: 'input: ({ context }) => ({ probe: context.probe, target: null,' },
   { what: 'the file source is started with another input', machine: 'podConfig', file: 'pod-config.machine.js',
     from: 'periodMs: context.input.fileCheckFrequencyMs,', to: 'periodMs: context.input.fileCheckFrequencyMs * 2,' },
   // Guards and targets.
