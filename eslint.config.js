@@ -1,5 +1,6 @@
-// Layering and purity rules. Imports flow one way: domain ← machines ← actors ← adapters ← bin,
-// and ports import only domain. Machines and domain are pure (no I/O, clock or randomness) so a run
+// Layering and purity rules. Imports flow one way: domain ← machines ← actors ← bin, ports import
+// only domain, and adapters implement ports over domain and ports (no machines, no actors), static
+// or dynamic imports alike. Machines and domain are pure (no I/O, clock or randomness) so a run
 // can be replayed from its log; actors reach the world only through ports (test/lint/layers.test.ts
 // shows each rule refusing a violation).
 import tseslint from 'typescript-eslint';
@@ -14,10 +15,31 @@ const randomCrypto = ['node:crypto', 'crypto'].map((name) => ({
   name, importNames: ['randomUUID', 'randomBytes', 'randomInt', 'randomFillSync', 'randomFill'], message: 'no randomness here: take it from the Random port',
 }));
 const refused = (paths, message) => paths.map((name) => ({ name, message }));
-const layer = (name) => ({ group: [`**/${name}/**`, `../${name}/*`, `../../${name}/*`], message: `imports flow one way: this layer may not import ${name}/` });
+const refusal = (name) => `imports flow one way: this layer may not import ${name}/`;
+const layer = (name) => ({ group: [`**/${name}/**`, `../${name}/*`, `../../${name}/*`], message: refusal(name) });
+// no-restricted-imports sees only static imports and re-exports: a dynamic import() (also a
+// type-only `import('…')`) of a layer above is refused here, so a lazy load cannot cross a layer.
+const dynamicImportsOf = (names) => names.flatMap((name) => {
+  const path = `/(^|\\/)${name}\\//`;
+  const message = `${refusal(name)} (not by import() either: take it through a port, wired in src/bin)`;
+  return [
+    { selector: `:matches(ImportExpression, TSImportType)[source.value=${path}]`, message },
+    { selector: `ImportExpression > TemplateLiteral > TemplateElement[value.raw=${path}]`, message },
+  ];
+});
+
+// What each layer may not import. An adapter that needs what machines make (their graphs) is
+// handed it by the composition root (src/bin).
+const above = {
+  domain: ['machines', 'actors', 'adapters', 'bin', 'ports'],
+  ports: ['machines', 'actors', 'adapters', 'bin'],
+  machines: ['actors', 'adapters', 'bin'],
+  actors: ['adapters', 'bin'],
+  adapters: ['machines', 'actors', 'bin'],
+};
 
 // What reads the clock or draws randomness, for the layers that must not.
-const clockAndRandomness = (why) => ({
+const clockAndRandomness = (why, layersAbove) => ({
   'no-restricted-properties': ['error',
     { object: 'Date', property: 'now', message: `${why}: time comes from events or the injected clock` },
     { object: 'performance', property: 'now', message: `${why}: time comes from events or the injected clock` },
@@ -27,7 +49,8 @@ const clockAndRandomness = (why) => ({
   // `new Date(x)` parses a given time; `new Date()` and `Date()` read the clock.
   'no-restricted-syntax': ['error',
     { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: `${why}: no clock reads (new Date() with no argument)` },
-    { selector: "CallExpression[callee.name='Date']", message: `${why}: no clock reads (Date() is the time as text)` }],
+    { selector: "CallExpression[callee.name='Date']", message: `${why}: no clock reads (Date() is the time as text)` },
+    ...dynamicImportsOf(layersAbove)],
 });
 
 export default tseslint.config(
@@ -41,26 +64,28 @@ export default tseslint.config(
   {
     files: ['src/domain/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [...nodeIo, ...randomCrypto], patterns: ['machines', 'actors', 'adapters', 'bin', 'ports'].map(layer) }],
+      'no-restricted-imports': ['error', { paths: [...nodeIo, ...randomCrypto], patterns: above.domain.map(layer) }],
       'no-restricted-globals': ['error', 'setTimeout', 'setInterval', 'setImmediate', 'performance', 'process', 'fetch'],
-      ...clockAndRandomness('domain is pure'),
+      ...clockAndRandomness('domain is pure', above.domain),
     },
   },
   {
     files: ['src/ports/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: nodeIo, patterns: ['machines', 'actors', 'adapters', 'bin'].map(layer) }],
+      'no-restricted-imports': ['error', { paths: nodeIo, patterns: above.ports.map(layer) }],
+      'no-restricted-syntax': ['error', ...dynamicImportsOf(above.ports)],
     },
   },
   {
     files: ['src/machines/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [...nodeIo, ...randomCrypto], patterns: ['actors', 'adapters', 'bin'].map(layer) }],
+      'no-restricted-imports': ['error', { paths: [...nodeIo, ...randomCrypto], patterns: above.machines.map(layer) }],
       'no-restricted-globals': ['error', 'setTimeout', 'setInterval', 'setImmediate', 'performance', 'process', 'fetch'],
-      ...clockAndRandomness('machines are pure'),
+      ...clockAndRandomness('machines are pure', above.machines),
       // Stricter than domain: a machine builds no Date at all (times travel as numbers and strings).
       'no-restricted-syntax': ['error', { selector: "NewExpression[callee.name='Date']", message: 'machines are pure: no clock reads' },
-        { selector: "CallExpression[callee.name='Date']", message: 'machines are pure: no clock reads' }],
+        { selector: "CallExpression[callee.name='Date']", message: 'machines are pure: no clock reads' },
+        ...dynamicImportsOf(above.machines)],
     },
   },
   {
@@ -68,19 +93,20 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         paths: [...refused(actorIo, 'actors do I/O through a port (src/ports), implemented in src/adapters'), ...randomCrypto],
-        patterns: ['adapters', 'bin'].map(layer),
+        patterns: above.actors.map(layer),
       }],
       'no-restricted-globals': ['error',
         { name: 'setTimeout', message: 'actors take timers from the injected Clock' },
         { name: 'setInterval', message: 'actors take timers from the injected Clock' },
         { name: 'fetch', message: 'actors do I/O through a port' }],
-      ...clockAndRandomness('actors take time and randomness from ports'),
+      ...clockAndRandomness('actors take time and randomness from ports', above.actors),
     },
   },
   {
     files: ['src/adapters/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: ['actors', 'bin'].map(layer) }],
+      'no-restricted-imports': ['error', { patterns: above.adapters.map(layer) }],
+      'no-restricted-syntax': ['error', ...dynamicImportsOf(above.adapters)],
     },
   },
 );

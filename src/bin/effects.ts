@@ -28,6 +28,7 @@ import type { RuntimeManager } from '../ports/runtime-manager.js';
 import { createPodSourceIo } from '../adapters/pod-sources/index.js';
 import { createProbers } from '../adapters/probers/index.js';
 import { actorLogger } from '../log.js';
+import { lazyCertificateRenewal } from './certificate-renewal.js';
 import { lateHeartbeatApi, lateNodeApi, lateStatusPodApi } from './late-clients.js';
 import type { SystemEffects } from './system.js';
 
@@ -91,9 +92,9 @@ function certificateEffects(deps: PhaseDeps) {
   const { live } = deps;
   const common = {
     settings: () => ({ kubeconfigPath: settings.kubeconfig(live), certDir: settings.flags(live).certDirectory }),
+    io: lazyCertificateRenewal({ clock: deps.clock, userAgent: kubeletUserAgent() }),
     clock: deps.clock,
     random: deps.random,
-    userAgent: kubeletUserAgent(),
   };
   return {
     rotateClientCertificate: rotateCertificateActor({

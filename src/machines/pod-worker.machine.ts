@@ -60,11 +60,10 @@ import { DeadlineExceededMessage, DeadlineExceededReason, generateAPIPodStatus, 
 import { updateReasonCache, type PodSyncOutcome, type ReasonCache } from '../domain/pod/sync-outcome.js';
 import { effectiveGracePeriodSeconds } from '../domain/pod/termination-grace.js';
 import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
+import type { ProbeType } from '../domain/probe/types.js';
 import type { ProbeFailures } from '../domain/runtime/compute-pod-actions.js';
 import type { RuntimePodStatus } from '../domain/runtime/pod-status.js';
 import { attachAndMountTimeoutMessage, mountedVolumes, podAttachAndMountTimeoutMs } from '../domain/volumes/pod-volumes.js';
-
-export type ProbeKind = 'liveness' | 'readiness' | 'startup';
 
 export interface PodWorkerInput {
   pod: Pod;
@@ -164,7 +163,7 @@ export type PodWorkerEvent =
   | { type: 'pod.runtime.unseen' }
   /** From the volume manager: the pod's volumes not mounted yet (none: containers may start). */
   | { type: 'pod.volumes.changed'; unmounted: string[] }
-  | { type: 'probe.result.changed'; container: string; probe: ProbeKind; result: 'success' | 'failure' | string; observedAtMs?: number };
+  | { type: 'probe.result.changed'; container: string; probe: ProbeType; result: 'success' | 'failure' | string; observedAtMs?: number };
 
 /** Sent to the parent when the computed status changed. */
 export interface PodStatusUpdatedEvent { type: 'pod.status.updated'; podUid: string; status: PodStatus }

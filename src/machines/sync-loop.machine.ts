@@ -58,7 +58,8 @@ import { admitPodIdentity, crashedPodStatus, REASON_POD_ACTOR_FAILED } from '../
 import { admitSysctls, sysctlAllowlist } from '../domain/pod/sysctls.js';
 import { isTerminalPhase } from '../domain/pod/status.js';
 import type { AdmissionNode } from '../domain/pod/admission-node.js';
-import { isActiveForAdmission, isPodContentRemovable, killGracePeriod, probeTargets, resyncJitterFraction, type ProbeType } from '../domain/pod/lifecycle.js';
+import { isActiveForAdmission, isPodContentRemovable, killGracePeriod, probeTargets, resyncJitterFraction } from '../domain/pod/lifecycle.js';
+import type { ProbeType } from '../domain/probe/types.js';
 import { usageOf, withPod, type NodeUsage } from '../domain/pod/node-usage.js';
 import { findOrphans, orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
 import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
@@ -70,7 +71,6 @@ import type { ProbeInput } from './probe.machine.js';
 import { subsystemSlot } from './subsystem-slot.js';
 
 export type PodOperation = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
-export type { ProbeType };
 
 export interface SyncLoopInput {
   nodeName: string;

@@ -2,6 +2,7 @@
  * The resources the test API server serves, with the per-resource rules the Go registry applies
  * (scope, status subresource, generation, graceful deletion, field selectors).
  */
+import type { ObjectMeta as KubeletObjectMeta } from '../../src/domain/api/common-types.js';
 import { prepareConfigMapWrite, prepareSecretWrite } from './configmap-secret-rules.js';
 import { prepareServiceWrite } from './service-rules.js';
 import { coreEventFromEventsV1, eventsV1FromCoreEvent } from './event-conversion.js';
@@ -16,22 +17,8 @@ export type KubeObject = Record<string, unknown> & {
   metadata?: ObjectMeta;
 };
 
-export interface ObjectMeta {
-  name?: string;
-  generateName?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: unknown[];
-  finalizers?: string[];
-  [key: string]: unknown;
-}
+/** The metadata the kubelet knows, plus what only the server keeps (finalizers) and whatever a client sends. */
+export type ObjectMeta = KubeletObjectMeta & { finalizers?: string[]; [key: string]: unknown };
 
 export interface ResourceDef {
   group: string;

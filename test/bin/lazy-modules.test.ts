@@ -52,6 +52,9 @@ describe('the daemon\'s modules', () => {
     expect(loaded).toContain('dist/src/bin/daemon.js');
     expect(serverModules(loaded)).toEqual([]);
     expect(loaded.filter((m) => m.includes('/bin/commands/'))).toEqual([]);
+    // The certificate renewal's adapters wait for the first renewal.
+    expect(loaded.filter((m) => m.endsWith('/adapters/certificates/renewal.js') || m.endsWith('/adapters/pki/x509.js'))).toEqual([]);
+    expect(loaded).toContain('dist/src/bin/certificate-renewal.js');
   }, 30_000);
 
   it('loads each server it starts', async () => {

@@ -43,12 +43,28 @@ describe('eslint.config.js layer rules', () => {
     ['src/actors/x/y.ts', 'export const r = Math.random();', 'no-restricted-properties'],
     ['src/actors/x/y.ts', 'export const id = crypto.randomUUID();', 'no-restricted-properties'],
     ['src/actors/x/y.ts', "import { nodeHttpGet } from '../../adapters/http/http-get.js';\nexport { nodeHttpGet };", 'no-restricted-imports'],
+    ['src/actors/x/y.ts', "export { PairStore } from '../../adapters/certificates/pair-store.js';", 'no-restricted-imports'],
+    // a lazy load is an import all the same
+    ['src/actors/x/y.ts', "export const load = () => import('../../adapters/pki/x509.js');", 'no-restricted-syntax'],
+    ['src/actors/x/y.ts', "export const load = async () => (await Promise.all([import('../../adapters/certificates/pair-store.js')]))[0];", 'no-restricted-syntax'],
+    ['src/actors/x/y.ts', 'export const load = () => import(`../../adapters/pki/x509.js`);', 'no-restricted-syntax'],
+    ['src/actors/x/y.ts', "export type Store = import('../../adapters/certificates/pair-store.js').PairStore;", 'no-restricted-syntax'],
+    ['src/actors/x/y.ts', "export const load = () => import('../../bin/daemon.js');", 'no-restricted-syntax'],
     // ports: interfaces over domain only
     ['src/ports/x.ts', "import type { RuntimeHost } from '../adapters/host/runtime-host.js';\nexport type { RuntimeHost };", 'no-restricted-imports'],
     ['src/ports/x.ts', "import type { HookDeps } from '../actors/runtime-manager/lifecycle-hooks.js';\nexport type { HookDeps };", 'no-restricted-imports'],
     // adapters: implement ports, never reach back into actors
     ['src/adapters/x/y.ts', "import type { HookDeps } from '../../actors/runtime-manager/lifecycle-hooks.js';\nexport type { HookDeps };", 'no-restricted-imports'],
     ['src/adapters/x/y.ts', "import { runDaemon } from '../../bin/daemon.js';\nexport { runDaemon };", 'no-restricted-imports'],
+    // adapters take what machines make from the composition root
+    ['src/adapters/x/y.ts', "import { machineGraphs } from '../../machines/index.js';\nexport { machineGraphs };", 'no-restricted-imports'],
+    ['src/adapters/x/y.ts', "import type { CertificateRotation } from '../../machines/certificate-manager.machine.js';\nexport type { CertificateRotation };", 'no-restricted-imports'],
+    ['src/adapters/x/y.ts', "export const load = () => import('../../machines/index.js');", 'no-restricted-syntax'],
+    ['src/adapters/x/y.ts', "export const load = () => import('../../actors/phases/index.js');", 'no-restricted-syntax'],
+    // the pure layers refuse a lazy load as well
+    ['src/machines/x.machine.ts', "export const load = () => import('../actors/phases/index.js');", 'no-restricted-syntax'],
+    ['src/domain/x.ts', "export const load = () => import('../machines/index.js');", 'no-restricted-syntax'],
+    ['src/ports/x.ts', "export const load = () => import('../adapters/pki/x509.js');", 'no-restricted-syntax'],
   ])('refuses in %s: %s', async (filePath, code, rule) => {
     expect(await refusals(filePath, code)).toContain(rule);
   });
@@ -59,6 +75,10 @@ describe('eslint.config.js layer rules', () => {
     // actors: time from the Clock port, pure Node modules allowed
     ['src/actors/x/y.ts', "import { join } from 'node:path';\nimport type { Clock } from '../../ports/clock.js';\nexport const later = (clock: Clock) => clock.setTimeout(() => join('a', 'b'), 5);\nexport const iso = (clock: Clock) => new Date(clock.now()).toISOString();"],
     // adapters may do I/O and import ports and domain
+    // a lazy load within the layer or from the layers below is fine; bin loads adapters lazily
+    ['src/adapters/x/y.ts', "export const load = () => import('../pki/x509.js');\nexport const ports = () => import('../../ports/clock.js');"],
+    ['src/actors/x/y.ts', "export const load = () => import('../../domain/errors.js');\nexport const peer = () => import('../phases/index.js');"],
+    ['src/bin/x.ts', "export const load = () => import('../adapters/certificates/renewal.js');\nexport const graphs = () => import('../machines/index.js');"],
     ['src/adapters/x/y.ts', "import { readFile } from 'node:fs/promises';\nimport type { Clock } from '../../ports/clock.js';\nexport const read = (_c: Clock) => readFile('/etc/hostname', 'utf8');\nexport const t = Date.now();"],
     ['src/machines/x.machine.ts', "import { setup } from 'xstate';\nimport type { Pod } from '../domain/pod/types.js';\nexport const m = setup({ types: { context: {} as { pod: Pod | null } } }).createMachine({ context: { pod: null } });"],
   ])('accepts clean code in %s', async (filePath, code) => {

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createChartRenderer, renderInProcess } from '../../src/adapters/visualizer/chart-renderer.js';
-import { knownMachineGraphs } from '../../src/adapters/visualizer/known-machines.js';
+import { machineGraphs } from '../../src/machines/index.js';
 
 const compiled = pathToFileURL(resolve('dist/src/adapters/visualizer/chart-renderer.js')).href;
 
@@ -15,7 +15,7 @@ describe('chart renderer', () => {
     const { createChartRenderer: fromDist } = (await import(compiled)) as { createChartRenderer: typeof createChartRenderer };
     const render = fromDist();
     expect(render).not.toBe(renderInProcess);
-    const supervisor = knownMachineGraphs().find((g) => g.machine === 'supervisor')!;
+    const supervisor = machineGraphs().find((g) => g.machine === 'supervisor')!;
     let ticks = 0;
     const timer = setInterval(() => ticks++, 10);
     const started = Date.now();

@@ -5,6 +5,7 @@ import { JournalFeed, staticFeed } from '../../src/adapters/debug-server/journal
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { startupReport } from '../../src/domain/journal/report.js';
 import type { JournalRecord } from '../../src/domain/journal/record.js';
+import { machineGraphs } from '../../src/machines/index.js';
 
 const FIXTURE = 'test/fixtures/eventlogs/standalone-embedded.jsonl';
 const base = { actors: () => [], pods: () => ({ pods: [] }), journal: () => ({ path: null, records: 0 }) };
@@ -28,7 +29,7 @@ describe('debug server: visualizer routes', () => {
   });
 
   it('lists the machines and draws each as SVG', async () => {
-    const app = buildDebugApp(base);
+    const app = buildDebugApp({ ...base, visualizer: { mode: 'live', graphs: machineGraphs() } });
     const info = (await app.inject({ url: '/visualizer/info' })).json();
     expect(info).toMatchObject({ mode: 'live', journal: false });
     expect(info.machines).toContain('supervisor');
@@ -41,7 +42,7 @@ describe('debug server: visualizer routes', () => {
 
   it('answers the start-up report up to a record, as kubelet-ts report computes it', async () => {
     const { records } = readJournal(FIXTURE);
-    const app = buildDebugApp({ ...base, visualizer: { mode: 'replay', feed: staticFeed(records) } });
+    const app = buildDebugApp({ ...base, visualizer: { mode: 'replay', graphs: machineGraphs(), feed: staticFeed(records) } });
     expect((await app.inject({ url: '/debug/startup' })).json()).toEqual(startupReport(records));
     const mid = records[40]!.seq;
     expect((await app.inject({ url: `/debug/startup?upTo=${mid}` })).json()).toEqual(startupReport(records.filter((r) => r.seq <= mid)));
@@ -77,7 +78,7 @@ describe('journal stream (server-sent events)', () => {
 
   it('sends every record to a reader that keeps up', async () => {
     const feed = new JournalFeed();
-    server = await startDebugServer('127.0.0.1:0', { ...base, visualizer: { mode: 'live', feed } });
+    server = await startDebugServer('127.0.0.1:0', { ...base, visualizer: { mode: 'live', graphs: machineGraphs(), feed } });
     const text = await new Promise<string>((resolve, reject) => {
       const req = request(`http://${server!.address}/debug/journal/stream`, (res) => {
         expect(res.headers['content-type']).toMatch(/text\/event-stream/);
@@ -102,7 +103,7 @@ describe('journal stream (server-sent events)', () => {
 
   it('drops records for a reader that does not read, tells it how many, and never blocks the appender', async () => {
     const feed = new JournalFeed();
-    server = await startDebugServer('127.0.0.1:0', { ...base, visualizer: { mode: 'live', feed, stream: { maxQueue: 100 } } });
+    server = await startDebugServer('127.0.0.1:0', { ...base, visualizer: { mode: 'live', graphs: machineGraphs(), feed, stream: { maxQueue: 100 } } });
     const res = await new Promise<import('node:http').IncomingMessage>((resolve, reject) => {
       const req = request(`http://${server!.address}/debug/journal/stream`, resolve);
       req.on('error', reject);

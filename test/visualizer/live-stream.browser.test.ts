@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { chromiumPart, describeNeeding } from '../support/real-parts.js';
 import { JournalFeed } from '../../src/adapters/debug-server/journal-feed.js';
 import { startDebugServer, type DebugServer } from '../../src/adapters/debug-server/server.js';
+import { machineGraphs } from '../../src/machines/index.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { PHASE_IDS } from '../../src/domain/phases.js';
 import { CHROMIUM, launchBrowser, openPage, screenshot, type WatchedPage } from './browser.js';
@@ -26,7 +27,7 @@ describeNeeding(chromiumPart(CHROMIUM), 'visualizer live journal in Chromium', (
       actors: () => [],
       pods: () => ({ pods: [] }),
       journal: () => ({ path: null, records: 0 }),
-      visualizer: { mode: 'live', feed },
+      visualizer: { mode: 'live', graphs: machineGraphs(), feed },
     });
     browser = await launchBrowser();
     w = await openPage(browser, `http://${server.address}/`);

@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { JournalFeed } from '../../src/adapters/debug-server/journal-feed.js';
 import { startDebugServer } from '../../src/adapters/debug-server/server.js';
+import { machineGraphs } from '../../src/machines/index.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { launchBrowser, openPage } from './browser.js';
 import { removePods, startStaticPodKubelet, until } from '../support/daemon.js';
@@ -66,7 +67,7 @@ async function startPods(withPage: boolean): Promise<RunResult> {
       // The stream: this run's own records, appended back to back, to one page.
       const { records } = readJournal(open.eventLog);
       const feed = new JournalFeed();
-      const server = await startDebugServer('127.0.0.1:0', { actors: () => [], pods: () => ({ pods: [] }), journal: () => ({ path: null, records: 0 }), visualizer: { mode: 'live', feed } });
+      const server = await startDebugServer('127.0.0.1:0', { actors: () => [], pods: () => ({ pods: [] }), journal: () => ({ path: null, records: 0 }), visualizer: { mode: 'live', graphs: machineGraphs(), feed } });
       const browser = await launchBrowser();
       const { page } = await openPage(browser, `http://${server.address}/`);
       await vi.waitUntil(() => feed.subscribers > 0, { timeout: 10_000 });

@@ -1,7 +1,8 @@
 /**
  * The certificate managers' effects (CERTIFICATE_MANAGER_EFFECTS, SERVING_CERTIFICATE_MANAGER_EFFECTS):
- * one renewal. With --kubeconfig's credentials (the current client certificate: the node asks as
- * itself, as Go's managers do), a new ECDSA P-256 key and a CSR for it:
+ * one renewal, through the CertificateRenewalIo port. With --kubeconfig's credentials (the current
+ * client certificate: the node asks as itself, as Go's managers do), a new ECDSA P-256 key and a CSR
+ * for it:
  * - client: signer kubernetes.io/kube-apiserver-client-kubelet; once issued, the pair goes into the
  *   cert dir's `kubelet-client` store (the current link moves) and the API clients are reopened on
  *   it, closing their old connections (Go's closeAllConns);
@@ -17,6 +18,7 @@ import { fromPromise } from 'xstate';
 import { unusableIssuedCertificate } from '../../domain/certificates/rotation.js';
 import { KubeletError, serializeError } from '../../domain/errors.js';
 import type { CertificateRotation, RotateCertificateInput } from '../../machines/certificate-manager.machine.js';
+import type { CertificateRenewalIo, CertificateSigner } from '../../ports/certificate-renewal.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Random } from '../../ports/random.js';
 import type { Logger } from '../../log.js';
@@ -30,9 +32,10 @@ export interface RotateDeps {
   settings: () => { kubeconfigPath: string; certDir: string };
   /** Puts the new pair to use: the API clients reopened, or the kubelet server's context swapped. */
   install: (pair: { certificatePem: string; keyPem: string }) => void;
+  /** The key, the certificates API and the pair store. */
+  io: CertificateRenewalIo;
   clock: Clock;
   random: Random;
-  userAgent: string;
   logger: Logger;
 }
 
@@ -40,25 +43,15 @@ export function rotateCertificateActor(deps: RotateDeps) {
   const what = `${deps.kind} certificate`;
   return fromPromise<CertificateRotation, RotateCertificateInput>(async ({ input, signal }) => {
     const { kubeconfigPath, certDir } = deps.settings();
-    const [{ readKubeconfig }, { RestClient }, { askForNodeCertificate }, { PairStore }, { generateKeyPair }] = await Promise.all([
-      import('../../adapters/apiserver/kubeconfig-file.js'),
-      import('../../adapters/apiserver/rest-client.js'),
-      import('../../adapters/certificates/node-certificate.js'),
-      import('../../adapters/certificates/pair-store.js'),
-      import('../../adapters/pki/x509.js'),
-    ]);
-    let rest: InstanceType<typeof RestClient> | null = null;
+    let signer: CertificateSigner | null = null;
     try {
-      rest = new RestClient(readKubeconfig(kubeconfigPath), deps.clock, deps.userAgent);
-      const { privateKeyPem } = await generateKeyPair('ecdsa-p256');
-      const { csr, certificatePem } = await askForNodeCertificate(rest, privateKeyPem, input.nodeName, {
+      signer = await deps.io.connect(kubeconfigPath);
+      const privateKeyPem = await deps.io.newPrivateKey();
+      const { csr, certificatePem } = await signer.request(privateKeyPem, input.nodeName, {
         ...(deps.kind === 'serving' ? { serving: input.servingNames ?? { dnsNames: [input.nodeName], ipAddresses: [] } } : {}),
-        named: false,
-        clock: deps.clock,
         signal,
         timeoutMs: ROTATION_WAIT_MS,
         onCreated: (name) => deps.logger.info({ csr: name, attempt: input.attempt }, `Requesting a new ${what}`),
-        onState: () => {},
       });
       const cert = readIssued(certificatePem, what);
       const validity = { notBeforeMs: Date.parse(cert.validFrom), notAfterMs: Date.parse(cert.validTo) };
@@ -66,15 +59,16 @@ export function rotateCertificateActor(deps: RotateDeps) {
       const unusable = unusableIssuedCertificate(what, validity, deps.clock.now());
       if (unusable) throw new KubeletError(unusable.code, unusable.message, { retryable: unusable.retryable });
       // The store refuses a pair TLS cannot load, so a bad one fails the rotation and the old one stays in use.
-      await new PairStore(certDir, deps.kind === 'serving' ? 'kubelet-server' : 'kubelet-client').update(certificatePem, privateKeyPem, new Date(deps.clock.now()));
-      deps.install({ certificatePem, keyPem: privateKeyPem });
+      const pair = { certificatePem, keyPem: privateKeyPem };
+      await deps.io.store(certDir, deps.kind === 'serving' ? 'kubelet-server' : 'kubelet-client', pair, new Date(deps.clock.now()));
+      deps.install(pair);
       deps.logger.info({ csr, notAfter: cert.validTo }, `New ${what} in use`);
       return { ok: true, csr, ...validity, observedAtMs: deps.clock.now(), jitter: deps.random.next() };
     } catch (err) {
       deps.logger.warn({ err: serializeError(err), attempt: input.attempt }, `Could not rotate the ${what}`);
       return { ok: false, error: serializeError(err), observedAtMs: deps.clock.now() };
     } finally {
-      rest?.close();
+      signer?.close();
     }
   });
 }

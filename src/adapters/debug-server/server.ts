@@ -21,7 +21,7 @@ export interface DebugServerSources {
   /** The pods the syncLoop knows, with their latest status. */
   pods: () => unknown;
   journal: () => { path: string | null; records: number };
-  /** The visualizer's sources; without them the page is live, with the known machines and no journal. */
+  /** The visualizer's sources; without them the page is live, with no machines and no journal. */
   visualizer?: VisualizerSources;
 }
 
@@ -36,7 +36,7 @@ export function buildDebugApp(sources: DebugServerSources): FastifyInstance {
   app.get('/debug/actors', async () => ({ actors: sources.actors() }));
   app.get('/debug/journal/stats', async () => sources.journal());
   app.get('/debug/pods', async () => sources.pods());
-  registerVisualizer(app, sources.visualizer ?? { mode: 'live' });
+  registerVisualizer(app, sources.visualizer ?? { mode: 'live', graphs: [] });
   return app;
 }
 

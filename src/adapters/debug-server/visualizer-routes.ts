@@ -11,7 +11,6 @@ import type { FastifyInstance } from 'fastify';
 import type { StateGraph } from '../../domain/graph/model.js';
 import { startupReport } from '../../domain/journal/report.js';
 import { createChartRenderer, type ChartRenderer } from '../visualizer/chart-renderer.js';
-import { knownMachineGraphs } from '../visualizer/known-machines.js';
 import { PAGE_HTML } from '../visualizer/page.js';
 import { prerenderedCharts, type PrerenderedLookup } from '../visualizer/prerendered-charts.js';
 import { PAGE_SCRIPT } from '../visualizer/client-script.js';
@@ -21,8 +20,8 @@ import { streamRecords, type SseStreamOptions } from './sse-stream.js';
 
 export interface VisualizerSources {
   mode: 'live' | 'replay';
-  /** One per machine kind; defaults to the known machines. */
-  graphs?: StateGraph[];
+  /** One per machine kind: the machine registry's, given by the composition root (the same `kubelet-ts graph` draws). */
+  graphs: StateGraph[];
   /** Journal records; without it the page shows charts and actors but no stream or timeline. */
   feed?: JournalFeedSource;
   /** Shown in the page's title bar: node name, log file. */
@@ -35,7 +34,7 @@ export interface VisualizerSources {
 }
 
 export function registerVisualizer(app: FastifyInstance, sources: VisualizerSources): void {
-  const graphs = sources.graphs ?? knownMachineGraphs();
+  const { graphs } = sources;
   // Charts come from the build (dist/charts/) when it drew this very graph. Otherwise layout takes
   // a second or two for the supervisor: done once per machine, on first request, off the event loop
   // (see chart-renderer.ts). A failed layout is not cached, so a reload retries.

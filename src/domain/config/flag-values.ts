@@ -13,7 +13,8 @@ import { normalizeGoDuration } from './duration.js';
 import { parseIpSloppy } from '../net/ip-address.js';
 import { isQuantity } from '../resources/quantity.js';
 import type { FlagKind } from './flag-table.js';
-import type { MemoryReservation, Taint, VModuleItem } from './types.js';
+import type { MemoryReservation, VModuleItem } from './types.js';
+import { TAINT_EFFECTS, type Taint } from '../api/common-types.js';
 
 export class FlagValueError extends Error {
   override readonly name = 'FlagValueError';
@@ -21,7 +22,6 @@ export class FlagValueError extends Error {
 
 const TRUE = new Set(['1', 't', 'T', 'TRUE', 'true', 'True']);
 const FALSE = new Set(['0', 'f', 'F', 'FALSE', 'false', 'False']);
-const TAINT_EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
 
 export function parseBool(text: string): boolean {
   if (TRUE.has(text)) return true;

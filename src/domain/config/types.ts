@@ -6,6 +6,7 @@
  *   pointer left nil (the field is unset and has no default).
  * - KubeletFlags: what only the command line sets (cmd/kubelet/app/options KubeletFlags).
  */
+import type { Taint } from '../api/common-types.js';
 
 export const KUBELET_CONFIG_API_VERSION = 'kubelet.config.k8s.io/v1beta1';
 export const KUBELET_CONFIG_KIND = 'KubeletConfiguration';
@@ -18,13 +19,6 @@ export interface FieldError {
   value: unknown;
   /** What is wrong, without the field name. */
   message: string;
-}
-
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: string;
-  timeAdded?: string;
 }
 
 export interface MemoryReservation {

@@ -13,6 +13,7 @@
 import { parseGoDuration } from './duration.js';
 import { isEnabled, type FeatureGates } from './feature-gates.js';
 import { cpuSetError, labelValueErrors, qualifiedNameErrors } from './label-syntax.js';
+import { TAINT_EFFECTS } from '../api/common-types.js';
 import { percentageValue } from '../resources/percentage.js';
 import { isQuantity, quantityNumber } from '../resources/quantity.js';
 import { validateConfiguredValues } from './validate-values.js';
@@ -103,7 +104,7 @@ export function validateKubeletConfiguration(kc: KubeletConfiguration, gates: Fe
     const problems = [
       ...qualifiedNameErrors(taint.key),
       ...labelValueErrors(taint.value ?? ''),
-      ...(['NoSchedule', 'PreferNoSchedule', 'NoExecute'].includes(taint.effect) ? [] : [`invalid taint effect: ${taint.effect}`]),
+      ...(TAINT_EFFECTS.includes(taint.effect) ? [] : [`invalid taint effect: ${taint.effect}`]),
     ];
     const shown = `${taint.key}${taint.value !== undefined ? `=${taint.value}` : ''}:${taint.effect}`;
     if (problems.length > 0) errors.push({ field: `registerWithTaints[${i}]`, value: taint, message: `invalid taint: ${shown} (${problems.join('; ')})` });

@@ -3,32 +3,7 @@
  * (camelCase, times as RFC 3339 strings, quantities as strings). Only the fields the kubelet sets
  * or reads are typed; anything else the server returns rides along untyped.
  */
-
-export interface ObjectMeta {
-  name?: string;
-  namespace?: string;
-  uid?: string;
-  resourceVersion?: string;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-  [extra: string]: unknown;
-}
-
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-}
-
-export interface Taint {
-  key: string;
-  value?: string;
-  effect: 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
-}
-
-export type ConditionStatus = 'True' | 'False' | 'Unknown';
+import type { ConditionStatus, ObjectMeta, Taint } from '../api/common-types.js';
 
 export interface NodeCondition {
   type: string;

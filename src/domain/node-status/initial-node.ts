@@ -3,7 +3,8 @@
  * how an existing Node is brought in line on re-registration (reconcileExistingNode's label and
  * annotation parts). Pure: every host fact comes in as data.
  */
-import type { NodeObject, Taint } from './api-objects.js';
+import type { Taint } from '../api/common-types.js';
+import type { NodeObject } from './api-objects.js';
 
 export const LABEL_HOSTNAME = 'kubernetes.io/hostname';
 export const LABEL_OS = 'kubernetes.io/os';

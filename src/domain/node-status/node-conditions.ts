@@ -8,7 +8,8 @@
  * part of Ready (we have neither a volume plugin manager nor a shutdown manager).
  */
 import type { PressureCondition } from '../eviction/signals.js';
-import { metaTime, type ConditionStatus, type NodeCondition } from './api-objects.js';
+import type { ConditionStatus } from '../api/common-types.js';
+import { metaTime, type NodeCondition } from './api-objects.js';
 
 /** What the kubelet knows about its own health, from the runtime machine and the PLEG. */
 export interface NodeHealth {

@@ -3,7 +3,8 @@
  * kube-node-lease/<node>, held by the node name, renewed every quarter of its duration, owned by
  * the Node so it is garbage collected with it.
  */
-import { microTime, type LeaseObject, type OwnerReference } from './api-objects.js';
+import type { OwnerReference } from '../api/common-types.js';
+import { microTime, type LeaseObject } from './api-objects.js';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
 /** Go: nodeLeaseDurationSeconds default. */

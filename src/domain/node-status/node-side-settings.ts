@@ -5,7 +5,7 @@
  */
 import { parseGoDuration } from '../config/duration.js';
 import type { KubeletConfiguration, KubeletFlags } from '../config/types.js';
-import type { Taint } from './api-objects.js';
+import type { Taint } from '../api/common-types.js';
 import { heartbeatTimeoutMsFor } from './heartbeat-timeout.js';
 import type { NodeRegistrationSpec } from './initial-node.js';
 

@@ -6,7 +6,7 @@
  * registers, with the container manager's allocatable. Labels or taints an administrator later
  * puts on the Node in the API server are not seen (differs from Go).
  */
-import type { Taint } from '../node-status/api-objects.js';
+import type { Taint } from '../api/common-types.js';
 import { initialNode, type NodeRegistrationSpec } from '../node-status/initial-node.js';
 import type { NodeResources } from '../resources/allocatable.js';
 

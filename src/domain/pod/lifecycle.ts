@@ -3,9 +3,8 @@
  * container probes to run for a pod's status, and when a pod's dead containers may all go.
  */
 import { isTerminalPhase } from './status.js';
+import type { ProbeType } from '../probe/types.js';
 import type { Container, Pod, PodStatus, Probe } from './types.js';
-
-export type ProbeType = 'liveness' | 'readiness' | 'startup';
 
 const PROBE_FIELDS: Record<ProbeType, keyof Container> = {
   liveness: 'livenessProbe',

@@ -6,7 +6,7 @@
  * TaintTolerationComparisonOperators gate are not known: such a toleration tolerates nothing, as
  * with the gate off.
  */
-import type { Taint } from '../node-status/api-objects.js';
+import type { Taint } from '../api/common-types.js';
 import type { Toleration } from './types.js';
 
 export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {

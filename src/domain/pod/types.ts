@@ -7,6 +7,7 @@
  * the pod sources' job, and the consumers here fall back to the same defaults when a field is absent.
  * Quantities (`resources`) stay strings ("100m", "128Mi"); `quantity.ts` parses them.
  */
+import type { ConditionStatus, ObjectMeta } from '../api/common-types.js';
 import type { Volume } from '../volumes/sources.js';
 
 export type RestartPolicy = 'Always' | 'OnFailure' | 'Never';
@@ -16,35 +17,9 @@ export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed' | 'Unknown
 export type PodQOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
 export type ContainerProtocol = 'TCP' | 'UDP' | 'SCTP';
 export type TerminationMessagePolicy = 'File' | 'FallbackToLogsOnError';
-export type ConditionStatus = 'True' | 'False' | 'Unknown';
 
 /** A resource name ("cpu", "memory", "ephemeral-storage", extended resources) to a quantity string. */
 export type ResourceList = Record<string, string>;
-
-export interface OwnerReference {
-  apiVersion: string;
-  kind: string;
-  name: string;
-  uid: string;
-  controller?: boolean;
-  blockOwnerDeletion?: boolean;
-}
-
-export interface ObjectMeta {
-  name: string;
-  namespace?: string;
-  uid: string;
-  generateName?: string;
-  resourceVersion?: string;
-  generation?: number;
-  creationTimestamp?: string;
-  /** RFC 3339; set once the pod is being deleted. */
-  deletionTimestamp?: string;
-  deletionGracePeriodSeconds?: number;
-  labels?: Record<string, string>;
-  annotations?: Record<string, string>;
-  ownerReferences?: OwnerReference[];
-}
 
 export interface ObjectFieldSelector { apiVersion?: string; fieldPath: string }
 export interface ResourceFieldSelector { containerName?: string; resource: string; divisor?: string }
@@ -328,7 +303,8 @@ export interface PodStatus {
 export interface Pod {
   apiVersion?: 'v1';
   kind?: 'Pod';
-  metadata: ObjectMeta;
+  /** Every pod the kubelet holds has a name and a uid: the pod sources see to it. */
+  metadata: ObjectMeta & { name: string; uid: string };
   spec: PodSpec;
   status?: PodStatus;
 }

@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, toPromise } from 'xstate';
 import { rotateCertificateActor } from '../../../src/actors/certificates/rotate-certificate.js';
+import { createCertificateRenewal } from '../../../src/adapters/certificates/renewal.js';
 import { systemClock } from '../../../src/adapters/system-clock.js';
 import type { CertificateRotation } from '../../../src/machines/certificate-manager.machine.js';
 import type { Clock } from '../../../src/ports/clock.js';
@@ -36,7 +37,7 @@ async function rotate(kind: 'client' | 'serving', clock: Clock, certDir: string)
   let installed = 0;
   const effect = rotateCertificateActor({
     kind, settings: () => ({ kubeconfigPath, certDir }), install: () => { installed++; },
-    clock, random: { next: () => 0.5 }, userAgent: 'kubelet-ts-test', logger: pino({ level: 'silent' }),
+    io: createCertificateRenewal({ clock, userAgent: 'kubelet-ts-test' }), clock, random: { next: () => 0.5 }, logger: pino({ level: 'silent' }),
   });
   const actor = createActor(effect, { input: { nodeName: 'n1', servingNames: { dnsNames: ['n1'], ipAddresses: ['127.0.0.1'] }, attempt: 0 } });
   actor.start();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Taint } from '../../../src/domain/node-status/api-objects.js';
+import type { Taint } from '../../../src/domain/api/common-types.js';
 import { findUntoleratedTaint, toleratesTaint } from '../../../src/domain/pod/tolerations.js';
 import type { Toleration } from '../../../src/domain/pod/types.js';
 
