@@ -23,8 +23,8 @@ export function actorIdParts(id: string, kind: string): string[] | null {
   }
 }
 
-/** The pod worker of a pod, under the syncLoop. */
-export const podWorkerId = (podUid: string): string => actorId('pod', podUid);
+/** The pod worker of a pod, under the syncLoop: actorId('pod', podUid), written out so its type keeps the prefix. */
+export const podWorkerId = (podUid: string): `pod:${string}` => `pod:${encodePart(podUid)}`;
 
 /** A volume's actor under the volume manager. */
 export const volumeActorId = (podUid: string, volumeName: string): string => actorId('volume', podUid, volumeName);

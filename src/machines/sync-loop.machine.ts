@@ -48,9 +48,9 @@
  * the done/REMOVE handling and the PLEG's running pods here, so an idle node journals nothing.
  * Pure: no I/O, no clock reads.
  */
-import { assign, enqueueActions, fromCallback, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromCallback, setup, type AnyEventObject } from 'xstate';
 import { actorIdParts, podWorkerId, probeWorkerId } from '../domain/actor-ids.js';
-import { serializeError } from '../domain/errors.js';
+import { effectError } from './done-output.js';
 import { admitUnderPressure } from '../domain/eviction/admission.js';
 import type { PressureCondition } from '../domain/eviction/signals.js';
 import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
@@ -68,6 +68,7 @@ import type { PodConfigInput } from './pod-config.machine.js';
 import type { PodWorkerInput, PodWorkerTerminatedEvent } from './pod-worker.machine.js';
 import type { ProbeInput } from './probe.machine.js';
 import { subsystemSlot } from './subsystem-slot.js';
+import { sendToSystem, sendToSystemIfRunning } from './system-sends.js';
 
 export type PodOperation = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
 export type { ProbeType };
@@ -189,7 +190,7 @@ function crashedActorOf(event: AnyEventObject): { id: string; uid: string; messa
   const id = event.type.slice(ERROR_EVENT_PREFIX.length);
   const uid = (actorIdParts(id, 'pod') ?? actorIdParts(id, 'probe'))?.[0];
   if (uid === undefined) return null;
-  return { id, uid, message: serializeError((event as { error?: unknown }).error).message };
+  return { id, uid, message: effectError(event).message };
 }
 
 /** A runtime-only worker for `uid`: it kills whatever of the pod the runtime runs, knowing no spec. */
@@ -252,8 +253,8 @@ export const syncLoopMachine = setup({
       enqueue.stopChild(podWorkerId(uid));
       for (const probe of probeWorkersOf(uid, entry)) enqueue.stopChild(probe);
       const status = crashedPodStatus(entry.pod, message);
-      const statusManager = system.get('statusManager') as AnyActorRef | undefined;
-      if (statusManager) enqueue.sendTo(statusManager, { type: 'pod.status.updated', podUid: uid, status });
+      // Cluster mode only, as for every status.
+      sendToSystemIfRunning(enqueue, system, 'statusManager', { type: 'pod.status.updated', podUid: uid, status });
       enqueue.emit({ type: 'pod.admission.rejected', pod: podRefOf(entry.pod), reason: REASON_POD_ACTOR_FAILED, message });
       spawnRuntimeOnlyWorker(enqueue, context.input, uid);
       enqueue.assign({
@@ -264,20 +265,21 @@ export const syncLoopMachine = setup({
     /**
      * In cluster mode the status manager (system id `statusManager`) keeps the API server's view:
      * it is told every pod config update, every pod status and the mirror pods the API source saw.
+     * Standalone, there is none.
      */
     forwardToStatusManager: enqueueActions(({ event, enqueue, system }) => {
-      const target = system.get('statusManager') as AnyActorRef | undefined;
-      if (target) enqueue.sendTo(target, event);
+      assertEvent(event, ['pod.config.updated', 'pod.status.updated', 'api.mirrorPods.observed']);
+      sendToSystemIfRunning(enqueue, system, 'statusManager', event);
     }),
     /** Housekeeping's cleanupOrphanedPodDirs: every pod the sources have is kept. */
     cleanupOrphanedPodDirectories: enqueueActions(({ context, enqueue, system }) => {
-      const volumeManager = system.get('volumeManager') as AnyActorRef | undefined;
-      if (volumeManager) enqueue.sendTo(volumeManager, { type: 'volumes.pods.known', podUids: [...Object.keys(context.pods), ...Object.keys(context.orphans)] });
+      // Like every volume send: the volume manager is optional to the syncLoop (see the contract).
+      sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pods.known', podUids: [...Object.keys(context.pods), ...Object.keys(context.orphans)] });
     }),
     /** Housekeeping's cleanupOrphanedPodCgroups: the cgroups of pods that may still run are kept. */
     cleanupOrphanedPodCgroups: enqueueActions(({ context, enqueue, system }) => {
-      const containerManager = system.get('containerManager') as AnyActorRef | undefined;
-      if (containerManager && context.sourcesReady) enqueue.sendTo(containerManager, { type: 'cgroups.pods.running', podUids: possiblyRunningPods(context) });
+      // The syncLoop runs without a container manager where pods get no cgroups of their own (its tests, tools).
+      if (context.sourcesReady) sendToSystemIfRunning(enqueue, system, 'containerManager', { type: 'cgroups.pods.running', podUids: possiblyRunningPods(context) });
     }),
   },
 }).createMachine({
@@ -343,8 +345,7 @@ export const syncLoopMachine = setup({
               if (!admission.admit) {
                 const status = rejectedPodStatus(pod, admission);
                 pods[uid] = { pod, lifecycle: 'rejected', removed: false, status, probedStarts: {} };
-                const statusManager = system.get('statusManager') as AnyActorRef | undefined;
-                if (statusManager) enqueue.sendTo(statusManager, { type: 'pod.status.updated', podUid: uid, status });
+                sendToSystemIfRunning(enqueue, system, 'statusManager', { type: 'pod.status.updated', podUid: uid, status }); // cluster mode only
                 enqueue.emit({
                   type: 'pod.admission.rejected',
                   pod: { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid },
@@ -394,8 +395,8 @@ export const syncLoopMachine = setup({
       actions: enqueueActions(({ context, event, enqueue, system }) => {
         const entry = context.pods[event.podUid];
         if (entry?.lifecycle !== 'active') {
-          const evictionManager = system.get('evictionManager') as AnyActorRef | undefined;
-          if (evictionManager) enqueue.sendTo(evictionManager, { type: 'pod.eviction.finished', podUid: event.podUid, evicted: false });
+          // The eviction manager asked, and it is stopped after the syncLoop: it waits for this answer.
+          sendToSystem(enqueue, system, 'evictionManager', { type: 'pod.eviction.finished', podUid: event.podUid, evicted: false });
           return;
         }
         enqueue.sendTo(podWorkerId(event.podUid), {
@@ -479,8 +480,7 @@ export const syncLoopMachine = setup({
         if (!entry) return;
         // A pod that ran to completion no longer needs its volumes (its directory stays until it is gone).
         const releaseVolumes = !entry.volumesReleased && isTerminalPhase(event.status.phase);
-        const volumeManager = system.get('volumeManager') as AnyActorRef | undefined;
-        if (releaseVolumes && volumeManager) enqueue.sendTo(volumeManager, { type: 'volumes.pod.release', podUid: event.podUid, removeDirectory: false });
+        if (releaseVolumes) sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pod.release', podUid: event.podUid, removeDirectory: false });
         const probedStarts = { ...entry.probedStarts };
         if (entry.lifecycle === 'active') {
           for (const t of probeTargets(entry.pod, event.status)) {
@@ -518,8 +518,7 @@ export const syncLoopMachine = setup({
         // The worker waits in `terminated` to be stopped (a spawned child stays among the children until then).
         enqueue.stopChild(podWorkerId(uid));
         // The pod's worker is done: nothing of it runs, its volumes and directory can go.
-        const volumeManager = system.get('volumeManager') as AnyActorRef | undefined;
-        if (volumeManager) enqueue.sendTo(volumeManager, { type: 'volumes.pod.release', podUid: uid, removeDirectory: true });
+        sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pod.release', podUid: uid, removeDirectory: true });
         const orphan = context.orphans[uid];
         if (orphan) {
           // An orphan is gone: forgotten, and a source's pod with its uid that waited is added now.
@@ -533,8 +532,7 @@ export const syncLoopMachine = setup({
         if (!entry) return;
         for (const id of probeWorkersOf(uid, entry)) enqueue.stopChild(id);
         if (entry.evicting) {
-          const evictionManager = system.get('evictionManager') as AnyActorRef | undefined;
-          if (evictionManager) enqueue.sendTo(evictionManager, { type: 'pod.eviction.finished', podUid: uid, evicted: true });
+          sendToSystem(enqueue, system, 'evictionManager', { type: 'pod.eviction.finished', podUid: uid, evicted: true });
         }
         const { evicting: _answered, ...rest } = entry;
         const terminated: PodEntry = { ...rest, lifecycle: 'terminated', probedStarts: {} };

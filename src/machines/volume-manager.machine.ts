@@ -22,13 +22,14 @@
  *   by the `cleanupOrphanedPodDirectories` effect.
  * Pure: no I/O, no clock reads.
  */
-import { enqueueActions, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
-import { serializeError } from '../domain/errors.js';
+import { enqueueActions, setup, type AnyEventObject } from 'xstate';
+import { effectError } from './done-output.js';
 import type { Pod } from '../domain/pod/types.js';
 import { actorIdParts, podDirectoryActorId, podWorkerId, volumeActorId } from '../domain/actor-ids.js';
 import { mountedVolumes, requiresRemount, volumePluginName, volumeSourceName } from '../domain/volumes/pod-volumes.js';
 import { effectNotProvided, type EffectAnswered } from './answering-effect.js';
 import { subsystemSlot } from './subsystem-slot.js';
+import { sendToSystemIfRunning, type SystemLookup, type SystemSendQueue } from './system-sends.js';
 import type { VolumeInput, VolumeReport } from './volume.machine.js';
 
 export interface VolumeManagerInput {
@@ -105,9 +106,9 @@ function unmountedOf(entry: PodVolumesEntry): string[] {
   return Object.entries(entry.volumes).filter(([, v]) => v.state !== 'mounted').map(([name]) => name).sort();
 }
 
-function tellWorker(enqueue: { sendTo: (to: AnyActorRef, event: PodVolumesChanged) => void }, system: { get: (id: string) => unknown }, uid: string, entry: PodVolumesEntry): void {
-  const worker = system.get(podWorkerId(uid)) as AnyActorRef | undefined;
-  if (worker) enqueue.sendTo(worker, { type: 'pod.volumes.changed', unmounted: unmountedOf(entry) });
+/** The pod's worker may be gone already: a volume set up late for a pod that was deleted meanwhile. */
+function tellWorker(enqueue: SystemSendQueue, system: SystemLookup, uid: string, entry: PodVolumesEntry): void {
+  sendToSystemIfRunning(enqueue, system, podWorkerId(uid), { type: 'pod.volumes.changed', unmounted: unmountedOf(entry) } satisfies PodVolumesChanged);
 }
 
 function podRefOf(pod: Pod) {
@@ -314,7 +315,7 @@ function crashedVolumeOf(event: AnyEventObject): { id: string; podUid: string; v
   const id = event.type.slice(prefix.length);
   const [podUid, volumeName] = actorIdParts(id, 'volume') ?? [];
   if (podUid === undefined || volumeName === undefined) return null;
-  return { id, podUid, volumeName, message: serializeError((event as { error?: unknown }).error).message };
+  return { id, podUid, volumeName, message: effectError(event).message };
 }
 
 /** Every volume of a released pod is down: forget it, or first remove its directory. */
