@@ -68,7 +68,7 @@ import type { PodConfigInput } from './pod-config.machine.js';
 import type { PodWorkerInput, PodWorkerTerminatedEvent } from './pod-worker.machine.js';
 import type { ProbeInput } from './probe.machine.js';
 import { subsystemSlot } from './subsystem-slot.js';
-import { sendToSystem, sendToSystemIfRunning } from './system-sends.js';
+import { sendToChild, sendToSystem, sendToSystemIfRunning } from './system-sends.js';
 
 export type PodOperation = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
 export type { ProbeType };
@@ -165,7 +165,7 @@ function possiblyRunningPods(context: SyncLoopContext): string[] {
   return [...running, ...Object.keys(context.orphans)].sort();
 }
 /** The probe workers a pod has, by id. */
-const probeWorkersOf = (uid: string, entry: PodEntry): string[] =>
+const probeWorkersOf = (uid: string, entry: PodEntry): ReturnType<typeof probeWorkerId>[] =>
   Object.keys(entry.probedStarts).map((key) => {
     // `<container>:<probe>`: the probe type has no colon, a container name given by a source may.
     const colon = key.lastIndexOf(':');
@@ -331,7 +331,7 @@ export const syncLoopMachine = setup({
                 break;
               }
               if (entry && entry.lifecycle !== 'terminated') {
-                enqueue.sendTo(worker, { type: 'pod.spec.updated', pod });
+                sendToChild(enqueue, worker, { type: 'pod.spec.updated', pod });
                 pods[uid] = { ...entry, pod, removed: false };
                 break;
               }
@@ -365,7 +365,7 @@ export const syncLoopMachine = setup({
             }
             case 'UPDATE':
               if (entry?.lifecycle === 'active') {
-                enqueue.sendTo(worker, { type: 'pod.spec.updated', pod });
+                sendToChild(enqueue, worker, { type: 'pod.spec.updated', pod });
                 pods[uid] = { ...entry, pod };
               }
               break;
@@ -373,8 +373,8 @@ export const syncLoopMachine = setup({
             case 'REMOVE':
               if (!entry) break;
               if (entry.lifecycle === 'active' || entry.lifecycle === 'terminating') {
-                enqueue.sendTo(worker, { type: 'pod.kill.requested', gracePeriodSeconds: killGracePeriod(pod), reason: event.op === 'DELETE' ? 'deleted' : 'removed from its source' });
-                for (const id of probeWorkersOf(uid, entry)) enqueue.sendTo(id, { type: 'probe.pod.terminating' });
+                sendToChild(enqueue, worker, { type: 'pod.kill.requested', gracePeriodSeconds: killGracePeriod(pod), reason: event.op === 'DELETE' ? 'deleted' : 'removed from its source' });
+                for (const id of probeWorkersOf(uid, entry)) sendToChild(enqueue, id, { type: 'probe.pod.terminating' });
                 pods[uid] = { ...entry, pod, lifecycle: 'terminating', removed: entry.removed || event.op === 'REMOVE' };
               } else if (event.op === 'REMOVE') {
                 delete pods[uid];
@@ -399,13 +399,13 @@ export const syncLoopMachine = setup({
           sendToSystem(enqueue, system, 'evictionManager', { type: 'pod.eviction.finished', podUid: event.podUid, evicted: false });
           return;
         }
-        enqueue.sendTo(podWorkerId(event.podUid), {
+        sendToChild(enqueue, podWorkerId(event.podUid), {
           type: 'pod.kill.requested',
           gracePeriodSeconds: event.gracePeriodSeconds,
           reason: 'evicted',
           eviction: { reason: event.reason, message: event.message, ...(event.condition ? { condition: event.condition } : {}) },
         });
-        for (const id of probeWorkersOf(event.podUid, entry)) enqueue.sendTo(id, { type: 'probe.pod.terminating' });
+        for (const id of probeWorkersOf(event.podUid, entry)) sendToChild(enqueue, id, { type: 'probe.pod.terminating' });
         enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, lifecycle: 'terminating', evicting: true } } });
       }),
     },
@@ -429,7 +429,7 @@ export const syncLoopMachine = setup({
         // Back from an outage: every pod syncs now rather than at its next resync, and orphans go.
         if (healthy && !context.runtime.healthy) {
           for (const [uid, p] of Object.entries(context.pods)) {
-            if (p.lifecycle === 'active' || p.lifecycle === 'terminating') enqueue.sendTo(podWorkerId(uid), { type: 'pod.sync.requested', reason: 'runtime ready' });
+            if (p.lifecycle === 'active' || p.lifecycle === 'terminating') sendToChild(enqueue, podWorkerId(uid), { type: 'pod.sync.requested', reason: 'runtime ready' });
           }
           enqueue('killOrphans');
         }
@@ -444,25 +444,25 @@ export const syncLoopMachine = setup({
         }
         // Pods whose every event was dropped: their last runtime view is out of date (the PLEG's note).
         for (const uid of event.discardedPodUids ?? []) {
-          if (context.pods[uid]?.lifecycle === 'active') enqueue.sendTo(podWorkerId(uid), { type: 'pod.runtime.unseen' });
+          if (context.pods[uid]?.lifecycle === 'active') sendToChild(enqueue, podWorkerId(uid), { type: 'pod.runtime.unseen' });
         }
         // Go's syncLoop skips its iterations while the runtime reports errors.
         if (!context.runtime.healthy) return;
         const uids = new Set(event.events.map((e) => e.podUid));
         for (const uid of uids) {
           if (context.pods[uid]?.lifecycle === 'active' || context.pods[uid]?.lifecycle === 'terminating') {
-            enqueue.sendTo(podWorkerId(uid), { type: 'pod.sync.requested', reason: 'pleg' });
+            sendToChild(enqueue, podWorkerId(uid), { type: 'pod.sync.requested', reason: 'pleg' });
           }
         }
         for (const e of event.events) {
           if (e.type !== 'ContainerDied' || e.containerId === undefined) continue;
           const removeAll = isPodContentRemovable(context.pods[e.podUid], context.sourcesReady);
-          enqueue.sendTo('containerDeletor', {
+          sendToChild(enqueue, 'containerDeletor', {
             type: 'pod.deadContainers.remove',
             podUid: e.podUid,
             containerId: removeAll ? null : e.containerId,
             keep: removeAll ? 0 : context.input.deadContainersKept,
-          } satisfies DeadContainersRemoveRequested);
+          });
         }
       }),
     },
@@ -471,7 +471,7 @@ export const syncLoopMachine = setup({
         if (context.pods[event.podUid]?.lifecycle !== 'active') return;
         // With the probe's time, so a readiness change moves the Ready condition when the probe ran.
         const { container, probe, result, observedAtMs } = event;
-        enqueue.sendTo(podWorkerId(event.podUid), { type: 'probe.result.changed', container, probe, result, ...(observedAtMs !== undefined ? { observedAtMs } : {}) });
+        sendToChild(enqueue, podWorkerId(event.podUid), { type: 'probe.result.changed', container, probe, result, ...(observedAtMs !== undefined ? { observedAtMs } : {}) });
       }),
     },
     'pod.status.updated': {
@@ -503,7 +503,7 @@ export const syncLoopMachine = setup({
                 },
               });
             } else {
-              enqueue.sendTo(id, { type: 'probe.container.restarted', containerId: t.containerId, containerStartedAtMs: t.startedAtMs, podIP: event.status.podIP ?? '' });
+              sendToChild(enqueue, id, { type: 'probe.container.restarted', containerId: t.containerId, containerStartedAtMs: t.startedAtMs, podIP: event.status.podIP ?? '' });
             }
             probedStarts[`${t.container.name}:${t.probe}`] = t.startedAtMs;
           }
@@ -537,7 +537,7 @@ export const syncLoopMachine = setup({
         const { evicting: _answered, ...rest } = entry;
         const terminated: PodEntry = { ...rest, lifecycle: 'terminated', probedStarts: {} };
         if (isPodContentRemovable(terminated, context.sourcesReady)) {
-          enqueue.sendTo('containerDeletor', { type: 'pod.deadContainers.remove', podUid: uid, containerId: null, keep: 0 } satisfies DeadContainersRemoveRequested);
+          sendToChild(enqueue, 'containerDeletor', { type: 'pod.deadContainers.remove', podUid: uid, containerId: null, keep: 0 });
         }
         const pods = { ...context.pods };
         if (entry.removed) delete pods[uid];

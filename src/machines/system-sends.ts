@@ -1,11 +1,13 @@
 /**
  * Typed sends to the actors registered under a system id.
  *
- * An actor reaches a sibling through the actor system (`system.get(id)`), which knows neither the
- * ids nor what each actor accepts. This map does: a send with an id no actor is registered under,
- * an event type the receiver does not handle or a payload of the wrong shape fails to compile.
- * Each call site also says whether the receiver may be absent: `sendToSystem` treats absence as a
- * bug and throws, naming the id and the event; `sendToSystemIfRunning` skips the send.
+ * An actor reaches a sibling through the actor system (`system.get(id)`), and its own children by
+ * id; neither knows the ids nor what each actor accepts. This map does: a send with an id no actor
+ * is registered under, an event type the receiver does not handle or a payload of the wrong shape
+ * fails to compile. A sibling send also says whether the receiver may be absent: `sendToSystem`
+ * treats absence as a bug and throws, naming the id and the event; `sendToSystemIfRunning` skips
+ * the send. A child send (`sendToChild`) needs no such choice: XState throws when there is no
+ * child of that id.
  */
 import type { AnyActorRef, EventObject } from 'xstate';
 import type { ContainerManagerEvent } from './container-manager.machine.js';
@@ -13,9 +15,11 @@ import type { EvictionManagerEvent } from './eviction-manager.machine.js';
 import type { NodeLeaseEvent } from './node-lease.machine.js';
 import type { NodeStatusEvent } from './node-status.machine.js';
 import type { PodWorkerEvent } from './pod-worker.machine.js';
+import type { ProbeEvent } from './probe.machine.js';
 import type { StatusManagerEvent } from './status-manager.machine.js';
-import type { SyncLoopEvent } from './sync-loop.machine.js';
+import type { DeadContainersRemoveRequested, SyncLoopEvent } from './sync-loop.machine.js';
 import type { VolumeManagerEvent } from './volume-manager.machine.js';
+import type { VolumeEvent } from './volume.machine.js';
 
 /** What each actor registered under a fixed system id accepts: its machine's event union. */
 export interface SystemActorEvents {
@@ -26,15 +30,24 @@ export interface SystemActorEvents {
   evictionManager: EvictionManagerEvent;
   nodeStatus: NodeStatusEvent;
   nodeLease: NodeLeaseEvent;
+  containerDeletor: DeadContainersRemoveRequested;
 }
 
-/** A pod worker's system id, one per pod (see podWorkerId). */
-export type PodWorkerSystemId = `pod:${string}`;
+/** The actors made per pod, volume or probe, by the prefix of their ids (see domain/actor-ids.ts). */
+export interface PerObjectActorEvents {
+  pod: PodWorkerEvent;
+  probe: ProbeEvent;
+  volume: VolumeEvent;
+}
+export type PerObjectActorId = `${keyof PerObjectActorEvents}:${string}`;
 
-export type SystemId = keyof SystemActorEvents | PodWorkerSystemId;
+export type SystemId = keyof SystemActorEvents | PerObjectActorId;
 
 /** The events the actor registered as `Id` accepts. */
-export type SystemEventOf<Id extends SystemId> = Id extends keyof SystemActorEvents ? SystemActorEvents[Id] : PodWorkerEvent;
+export type SystemEventOf<Id extends SystemId> =
+  Id extends keyof SystemActorEvents ? SystemActorEvents[Id]
+  : Id extends `${infer Kind extends keyof PerObjectActorEvents}:${string}` ? PerObjectActorEvents[Kind]
+  : never;
 
 /**
  * An event every actor of `Id` accepts. `Id` is a union when a loop sends one event to several
@@ -46,6 +59,8 @@ export type SystemEventForAll<Id extends SystemId> =
 
 /** What an action's `enqueue` offers a send. */
 export interface SystemSendQueue { sendTo: (to: AnyActorRef, event: EventObject) => void }
+/** What an action's `enqueue` offers a send to one of its children. */
+export interface ChildSendQueue { sendTo: (to: string, event: EventObject) => void }
 /** What an action's `system` offers a send. */
 export interface SystemLookup { get: (id: string) => AnyActorRef | undefined }
 
@@ -60,4 +75,9 @@ export function sendToSystem<Id extends SystemId>(enqueue: SystemSendQueue, syst
 export function sendToSystemIfRunning<Id extends SystemId>(enqueue: SystemSendQueue, system: SystemLookup, id: Id, event: SystemEventForAll<Id>): void {
   const target = system.get(id);
   if (target) enqueue.sendTo(target, event);
+}
+
+/** Sends `event` to the caller's child `id` (spawned or invoked under that id and system id). */
+export function sendToChild<Id extends SystemId>(enqueue: ChildSendQueue, id: Id, event: SystemEventForAll<Id>): void {
+  enqueue.sendTo(id, event);
 }

@@ -29,7 +29,7 @@ import { actorIdParts, podDirectoryActorId, podWorkerId, volumeActorId } from '.
 import { mountedVolumes, requiresRemount, volumePluginName, volumeSourceName } from '../domain/volumes/pod-volumes.js';
 import { effectNotProvided, type EffectAnswered } from './answering-effect.js';
 import { subsystemSlot } from './subsystem-slot.js';
-import { sendToSystemIfRunning, type SystemLookup, type SystemSendQueue } from './system-sends.js';
+import { sendToChild, sendToSystemIfRunning, type SystemLookup, type SystemSendQueue } from './system-sends.js';
 import type { VolumeInput, VolumeReport } from './volume.machine.js';
 
 export interface VolumeManagerInput {
@@ -145,7 +145,7 @@ export const volumeManagerMachine = setup({
         if (known?.releasing) return;
         if (known) {
           for (const name of event.remount ? Object.keys(known.volumes) : []) {
-            if (known.volumes[name]?.state !== 'unsupported') enqueue.sendTo(volumeActorId(uid, name), { type: 'volume.remount', pod });
+            if (known.volumes[name]?.state !== 'unsupported') sendToChild(enqueue, volumeActorId(uid, name), { type: 'volume.remount', pod });
           }
           const waiting = unmountedOf(known).length > 0;
           if (waiting !== known.waiting) enqueue.assign({ pods: { ...context.pods, [uid]: { ...known, waiting } } });
@@ -237,7 +237,7 @@ export const volumeManagerMachine = setup({
         for (const [name, v] of Object.entries(entry.volumes)) {
           if (v.state === 'unsupported') continue;
           volumes[name] = { ...v, state: 'unmounting' };
-          enqueue.sendTo(volumeActorId(uid, name), { type: 'volume.unmount' });
+          sendToChild(enqueue, volumeActorId(uid, name), { type: 'volume.unmount' });
         }
         const next = { ...entry, volumes, waiting: false, releasing: true, removeDirectory: event.removeDirectory };
         enqueue.assign({ pods: { ...context.pods, [uid]: next } });

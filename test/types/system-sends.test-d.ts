@@ -1,14 +1,16 @@
 /**
  * Sends between actors are typed: each `@ts-expect-error` below is a send that must not compile
- * (an id no actor is registered under, an event its receiver does not handle, a wrong payload).
+ * (an id no actor is registered under, an event its receiver does not handle, a wrong payload),
+ * to a sibling through the system or to one of the sender's children.
  * If the helpers went back to an untyped `system.get(...)`, these lines would compile and their
  * unused `@ts-expect-error` would fail `tsc -p test/types`.
  */
-import { podWorkerId } from '../../src/domain/actor-ids.js';
-import { sendToSystem, sendToSystemIfRunning, type SystemLookup, type SystemSendQueue } from '../../src/machines/system-sends.js';
+import { podWorkerId, probeWorkerId, volumeActorId } from '../../src/domain/actor-ids.js';
+import { sendToChild, sendToSystem, sendToSystemIfRunning, type ChildSendQueue, type SystemLookup, type SystemSendQueue } from '../../src/machines/system-sends.js';
 
 declare const enqueue: SystemSendQueue;
 declare const system: SystemLookup;
+declare const childQueue: ChildSendQueue;
 
 // The right event with the right payload, to a fixed id and to a pod worker's id.
 sendToSystem(enqueue, system, 'volumeManager', { type: 'volumes.pod.release', podUid: 'u1', removeDirectory: true });
@@ -35,3 +37,13 @@ for (const id of ['containerManager', 'evictionManager'] as const) {
   // @ts-expect-error the eviction manager does not handle the container manager's cgroup sweep
   sendToSystemIfRunning(enqueue, system, id, { type: 'cgroups.pods.running', podUids: [] });
 }
+
+// A parent's sends to its own children, typed by the prefix of their ids.
+sendToChild(childQueue, probeWorkerId('u1', 'main', 'liveness'), { type: 'probe.pod.terminating' });
+sendToChild(childQueue, 'containerDeletor', { type: 'pod.deadContainers.remove', podUid: 'u1', containerId: null, keep: 0 });
+// @ts-expect-error a probe worker does not take a pod worker's kill request
+sendToChild(childQueue, probeWorkerId('u1', 'main', 'liveness'), { type: 'pod.kill.requested', reason: 'deleted' });
+// @ts-expect-error a volume's remount carries the pod
+sendToChild(childQueue, volumeActorId('u1', 'cfg'), { type: 'volume.remount' });
+// @ts-expect-error no child kind `podWorker`: pod workers are `pod:<uid>`
+sendToChild(childQueue, 'podWorker:u1', { type: 'pod.sync.requested', reason: 'pleg' });
