@@ -31,7 +31,7 @@
  * Pure: no I/O, no clock reads; time only through the `syncPeriod` delay.
  */
 import { actorId } from '../domain/actor-ids.js';
-import { setup } from 'xstate';
+import { assertEvent, setup } from 'xstate';
 import { answeredOutput, effectNotProvided, EFFECT_ANSWERED, type EffectAnswered } from './answering-effect.js';
 import type { Pod, PodStatus } from '../domain/pod/types.js';
 import type { PodOperation } from '../domain/pod-config/types.js';
@@ -127,18 +127,29 @@ const applyStep = (stepOf: (context: StatusManagerContext, event: StatusManagerE
 
 export const statusManagerMachine = statusManagerSetup.extend({
   actions: {
-    recordStatus: applyStep(({ sync }, event) =>
-      event.type === 'pod.status.updated' ? setPodStatus(sync, event.podUid, event.status) : undefined),
-    recordKnownPods: applyStep(({ sync }, event) =>
-      event.type === 'status.pods.known' ? setKnownPods(sync, event.pods) : undefined),
-    recordPodConfigUpdate: applyStep(({ sync }, event) =>
-      event.type === 'pod.config.updated' ? applyPodConfigUpdate(sync, event.op, event.pods) : undefined),
-    recordMirrors: applyStep(({ sync }, event) =>
-      event.type === 'api.mirrorPods.observed' ? setObservedMirrors(sync, event.pods) : undefined),
-    recordNodeUid: applyStep(({ sync }, event) =>
-      event.type === 'node.uid.known' ? setNodeUid(sync, event.nodeUid) : undefined),
+    recordStatus: applyStep(({ sync }, event) => {
+      assertEvent(event, 'pod.status.updated');
+      return setPodStatus(sync, event.podUid, event.status);
+    }),
+    recordKnownPods: applyStep(({ sync }, event) => {
+      assertEvent(event, 'status.pods.known');
+      return setKnownPods(sync, event.pods);
+    }),
+    recordPodConfigUpdate: applyStep(({ sync }, event) => {
+      assertEvent(event, 'pod.config.updated');
+      return applyPodConfigUpdate(sync, event.op, event.pods);
+    }),
+    recordMirrors: applyStep(({ sync }, event) => {
+      assertEvent(event, 'api.mirrorPods.observed');
+      return setObservedMirrors(sync, event.pods);
+    }),
+    recordNodeUid: applyStep(({ sync }, event) => {
+      assertEvent(event, 'node.uid.known');
+      return setNodeUid(sync, event.nodeUid);
+    }),
     recordEffectResult: applyStep(({ sync }, event) => {
-      const output = event.type === EFFECT_ANSWERED ? answeredOutput(event) : undefined;
+      assertEvent(event, EFFECT_ANSWERED);
+      const output = answeredOutput(event);
       return output ? applyEffectResult(sync, output) : undefined;
     }),
     resyncAll: applyStep(({ sync }) => resync(sync)),
