@@ -122,8 +122,8 @@ export const NODE_STATUS_EFFECTS = ['registerNode', 'reconcileNode', 'getNode', 
 
 // Only invoked effects' onDone call this.
 const answerOf = <T>(event: AnyEventObject) => doneOutput<ApiAnswer<T>>(event);
-const okValue = <T>(event: AnyEventObject) => (answerOf<T>(event) as Extract<ApiAnswer<T>, { ok: true }>);
-const failure = (event: AnyEventObject) => (answerOf<unknown>(event) as Extract<ApiAnswer<unknown>, { ok: false }>).error;
+const okValue = <T>(event: AnyEventObject) => doneOutput<Extract<ApiAnswer<T>, { ok: true }>>(event);
+const failure = (event: AnyEventObject) => doneOutput<Extract<ApiAnswer<unknown>, { ok: false }>>(event).error;
 const conditionsOf = (s: NodeStatus | null): NodeCondition[] => s?.conditions ?? [];
 const readyCondition = (s: NodeStatus | null) => conditionsOf(s).find((c) => c.type === 'Ready');
 
