@@ -8,9 +8,9 @@
  */
 const encodePart = (part: string): string => encodeURIComponent(part);
 
-/** `<kind>:<part>:<part>…`, each part encoded. */
-export function actorId(kind: string, ...parts: readonly string[]): string {
-  return [kind, ...parts.map(encodePart)].join(':');
+/** `<kind>:<part>:<part>…`, each part encoded; its type keeps the kind, so typed sends know the actor. */
+export function actorId<K extends string>(kind: K, first: string, ...rest: readonly string[]): `${K}:${string}` {
+  return `${kind}:${[first, ...rest].map(encodePart).join(':')}`;
 }
 
 /** The decoded parts of an id made by actorId with this kind, or null for any other id. */
@@ -24,13 +24,13 @@ export function actorIdParts(id: string, kind: string): string[] | null {
 }
 
 /** The pod worker of a pod, under the syncLoop. */
-export const podWorkerId = (podUid: string): string => actorId('pod', podUid);
+export const podWorkerId = (podUid: string): `pod:${string}` => actorId('pod', podUid);
 
 /** A volume's actor under the volume manager. */
-export const volumeActorId = (podUid: string, volumeName: string): string => actorId('volume', podUid, volumeName);
+export const volumeActorId = (podUid: string, volumeName: string): `volume:${string}` => actorId('volume', podUid, volumeName);
 
 /** A container probe's worker under the syncLoop (Go: probeKey{podUID, containerName, probeType}). */
-export const probeWorkerId = (podUid: string, containerName: string, probe: string): string => actorId('probe', podUid, containerName, probe);
+export const probeWorkerId = (podUid: string, containerName: string, probe: string): `probe:${string}` => actorId('probe', podUid, containerName, probe);
 
 /** The effect that removes a pod's directory, under the volume manager. */
 export const podDirectoryActorId = (podUid: string): string => actorId('podDirectory', podUid);

@@ -120,7 +120,7 @@ function certificateManager(id: string, effect: RotateEffect, what: string) {
               guard: 'isRotated',
               target: 'waiting',
               actions: assign(({ context, event }) => {
-                const r = rotation(event) as Extract<CertificateRotation, { ok: true }>;
+                const r = doneOutput<Extract<CertificateRotation, { ok: true }>>(event);
                 return { ...schedule(r), rotations: context.rotations + 1, failures: 0, lastCsr: r.csr, lastError: null };
               }),
             },

@@ -18,7 +18,8 @@
 import { assign, fromPromise, setup } from 'xstate';
 import type { QosCgroupConfigs } from '../domain/cgroups/qos-cgroups.js';
 import type { ResourceConfig } from '../domain/cgroups/resource-config.js';
-import { serializeError, type SerializedError } from '../domain/errors.js';
+import type { SerializedError } from '../domain/errors.js';
+import { effectError } from './done-output.js';
 
 export interface ContainerManagerInput {
   /** cgroupsPerQOS in effect: without it nothing is created and nothing is updated periodically. */
@@ -76,7 +77,7 @@ export const containerManagerMachine = setup({
     cleanupPodCgroups: fromPromise<PodCgroupSweep, CleanupPodCgroupsInput>(notProvided('cleanupPodCgroups')),
   },
   actions: {
-    recordError: assign({ lastError: ({ event }) => serializeError((event as { error?: unknown }).error) }),
+    recordError: assign({ lastError: ({ event }) => effectError(event) }),
   },
   guards: {
     hasPendingSweep: ({ context }) => context.pendingKeep !== null,

@@ -1,14 +1,23 @@
-import type { AnyEventObject } from 'xstate';
+import type { AnyEventObject, EventObject } from 'xstate';
+import { serializeError, type SerializedError } from '../domain/errors.js';
 
 /**
- * The output an invoked or spawned effect finished with, read from its `xstate.done.actor.*` event.
+ * Reading what an invoked or spawned effect finished or failed with.
  *
- * Named actions and guards see the machine's own event union, which cannot list done events (their
- * type carries the child's id, made at spawn time), so XState hands them over as AnyEventObject,
- * whose fields are `any`. The caller names what the effect it listens to returns; this is the one
- * place that trusts it, instead of a cast in each machine.
+ * An inline `onDone`/`onError` of an invoke whose src is typed reads XState's typed `event.output`
+ * or `event.error` directly. Named actions and guards cannot: they see the machine's own event
+ * union, which cannot list done and error events (their type carries the child's id, made at
+ * spawn time). They use these two helpers, the one place that trusts the event's shape, instead
+ * of a cast in each machine.
  */
-export function doneOutput<T>(event: AnyEventObject): T {
-  const output: T = event.output;
+
+/** The output from an `xstate.done.actor.*` event; the caller names what its effect returns. */
+export function doneOutput<T>(event: EventObject): T {
+  const output: T = (event as AnyEventObject).output;
   return output;
+}
+
+/** The error from an `xstate.error.actor.*` event, serialized for the context and the journal. */
+export function effectError(event: EventObject): SerializedError {
+  return serializeError((event as { error?: unknown }).error);
 }

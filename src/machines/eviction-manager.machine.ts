@@ -30,8 +30,9 @@
  *   starts at once, as Go synchronizes again after waitForPodsCleanup instead of sleeping.
  * Pure: time arrives on the effects' answers (`observedAtMs`); periods run on the injected clock.
  */
-import { and, assign, enqueueActions, fromPromise, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { and, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { doneOutput } from './done-output.js';
+import { sendToSystemIfRunning } from './system-sends.js';
 import type { EvictionCandidate } from '../domain/eviction/candidates.js';
 import { disruptionTargetCondition, EVICTED_REASON, THRESHOLD_MET_REASON, thresholdMetMessage } from '../domain/eviction/messages.js';
 import type { Observations } from '../domain/eviction/observations.js';
@@ -160,7 +161,7 @@ export const evictionManagerMachine = setup({
   },
   actions: {
     recordCycle: enqueueActions(({ context, event, enqueue, system }) => {
-      const reading = doneOutput<ObserveOutput>(event as AnyEventObject);
+      const reading = doneOutput<ObserveOutput>(event);
       if (reading === null) {
         enqueue.assign({ reading: null, starvation: null });
         return;
@@ -169,10 +170,8 @@ export const evictionManagerMachine = setup({
       enqueue.assign({ memory: outcome.memory, conditions: outcome.conditions, reading, starvation: outcome.starvation, choice: null });
       if (sameConditions(outcome.conditions, context.conditions)) return;
       const changed: PressureChangedEvent = { type: 'node.pressure.changed', conditions: outcome.conditions };
-      for (const id of ['nodeStatus', 'syncLoop']) {
-        const target = system.get(id) as AnyActorRef | undefined;
-        if (target) enqueue.sendTo(target, changed);
-      }
+      // nodeStatus runs in cluster mode only; the syncLoop is stopped before this manager.
+      for (const id of ['nodeStatus', 'syncLoop'] as const) sendToSystemIfRunning(enqueue, system, id, changed);
     }),
     announceThresholdMet: enqueueActions(({ context, enqueue }) => {
       if (!context.starvation) return;
@@ -181,7 +180,7 @@ export const evictionManagerMachine = setup({
     chooseVictim: assign({
       choice: ({ context, event }) =>
         context.starvation && context.reading
-          ? chooseEviction(context.settings, context.starvation, doneOutput<ListCandidatesOutput>(event as AnyEventObject), context.reading.observations)
+          ? chooseEviction(context.settings, context.starvation, doneOutput<ListCandidatesOutput>(event), context.reading.observations)
           : null,
     }),
     requestEviction: enqueueActions(({ context, enqueue, system }) => {
@@ -194,12 +193,12 @@ export const evictionManagerMachine = setup({
         message: choice.message,
         annotations: choice.annotations,
       });
-      const syncLoop = system.get('syncLoop') as AnyActorRef | undefined;
       const request: EvictRequestedEvent = {
         type: 'pod.evict.requested', podUid: choice.uid, gracePeriodSeconds: choice.gracePeriodSeconds, reason: EVICTED_REASON, message: choice.message,
         condition: disruptionTargetCondition(choice.message),
       };
-      if (syncLoop) enqueue.sendTo(syncLoop, request);
+      // The syncLoop is stopped before this manager: an eviction chosen during the stop has no one to kill the pod.
+      sendToSystemIfRunning(enqueue, system, 'syncLoop', request);
     }),
     countEviction: assign({ evictions: ({ context }) => context.evictions + 1 }),
   },

@@ -64,8 +64,10 @@ export type LeaseRenewal =
 
 export const NODE_LEASE_EFFECTS = ['renewLease'] as const;
 
-// Only the renewLease invoke's onDone calls this.
+// Only the renewLease invoke's onDone calls these; the guards tell which answer it was.
 const renewal = (event: AnyEventObject) => doneOutput<LeaseRenewal>(event);
+const renewed = (event: AnyEventObject) => doneOutput<Extract<LeaseRenewal, { ok: true }>>(event);
+const renewalError = (event: AnyEventObject) => doneOutput<Extract<LeaseRenewal, { ok: false }>>(event).error;
 
 export const nodeLeaseMachine = setup({
   types: { context: {} as NodeLeaseContext, events: {} as NodeLeaseEvent, input: {} as NodeLeaseMachineInput },
@@ -127,7 +129,7 @@ export const nodeLeaseMachine = setup({
             guard: 'isRenewed',
             target: 'waiting',
             actions: assign(({ event }) => {
-              const r = renewal(event) as Extract<LeaseRenewal, { ok: true }>;
+              const r = renewed(event);
               return { lease: r.lease, failures: 0, lastRenewedAtMs: r.observedAtMs, lastError: null };
             }),
           },
@@ -136,7 +138,7 @@ export const nodeLeaseMachine = setup({
             target: 'backingOff',
             actions: assign(({ context, event }) => ({
               failures: context.failures + 1,
-              lastError: (renewal(event) as Extract<LeaseRenewal, { ok: false }>).error,
+              lastError: renewalError(event),
             })),
           },
           {
@@ -145,7 +147,7 @@ export const nodeLeaseMachine = setup({
             actions: assign(({ event }) => ({
               failures: 0,
               lease: null,
-              lastError: (renewal(event) as Extract<LeaseRenewal, { ok: false }>).error,
+              lastError: renewalError(event),
             })),
           },
         ],

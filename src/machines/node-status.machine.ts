@@ -26,8 +26,9 @@
  *   at creation, NodeReady / NodeNotReady on a flip), for the event recorder.
  * Effects answer with data (`ApiAnswer`), never throw. Pure: time comes on the answers.
  */
-import { assign, emit, enqueueActions, fromPromise, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { assign, emit, enqueueActions, fromPromise, setup, type AnyEventObject } from 'xstate';
 import { doneOutput } from './done-output.js';
+import { sendToSystemIfRunning } from './system-sends.js';
 import type { SerializedError } from '../domain/errors.js';
 import type { NodeCondition, NodeObject, NodeStatus } from '../domain/node-status/api-objects.js';
 import { jitteredMs, retryDelayMs } from '../domain/node-status/backoff.js';
@@ -121,8 +122,8 @@ export const NODE_STATUS_EFFECTS = ['registerNode', 'reconcileNode', 'getNode', 
 
 // Only invoked effects' onDone call this.
 const answerOf = <T>(event: AnyEventObject) => doneOutput<ApiAnswer<T>>(event);
-const okValue = <T>(event: AnyEventObject) => (answerOf<T>(event) as Extract<ApiAnswer<T>, { ok: true }>);
-const failure = (event: AnyEventObject) => (answerOf<unknown>(event) as Extract<ApiAnswer<unknown>, { ok: false }>).error;
+const okValue = <T>(event: AnyEventObject) => doneOutput<Extract<ApiAnswer<T>, { ok: true }>>(event);
+const failure = (event: AnyEventObject) => doneOutput<Extract<ApiAnswer<unknown>, { ok: false }>>(event).error;
 const conditionsOf = (s: NodeStatus | null): NodeCondition[] => s?.conditions ?? [];
 const readyCondition = (s: NodeStatus | null) => conditionsOf(s).find((c) => c.type === 'Ready');
 
@@ -179,11 +180,10 @@ export const nodeStatusMachine = setup({
     }),
     announceRegistered: enqueueActions(({ context, enqueue, system }) => {
       const registered: NodeRegisteredEvent = { type: 'node.registered', nodeName: context.registration.nodeName, uid: context.nodeUid ?? '' };
-      const lease = system.get('nodeLease') as AnyActorRef | undefined;
-      if (lease) enqueue.sendTo(lease, registered);
-      // Mirror pods are owned by the Node: the status manager waits for its uid.
-      const statusManager = system.get('statusManager') as AnyActorRef | undefined;
-      if (statusManager && context.nodeUid) enqueue.sendTo(statusManager, { type: 'node.uid.known', nodeUid: context.nodeUid });
+      // The lease is stopped before this machine: a registration that lands during the stop finds it gone.
+      sendToSystemIfRunning(enqueue, system, 'nodeLease', registered);
+      // Mirror pods are owned by the Node: the status manager, when there is one, waits for its uid.
+      if (context.nodeUid) sendToSystemIfRunning(enqueue, system, 'statusManager', { type: 'node.uid.known', nodeUid: context.nodeUid });
       enqueue.emit(registered);
     }),
     recordRegisterFailure: assign(({ context, event }) => ({ registerFailures: context.registerFailures + 1, lastError: failure(event) })),

@@ -36,8 +36,10 @@
  * the evented PLEG is not built.
  * Pure: no I/O, no clock reads.
  */
-import { assign, enqueueActions, fromPromise, sendParent, setup, type AnyActorRef } from 'xstate';
-import { serializeError, type SerializedError } from '../domain/errors.js';
+import { assign, enqueueActions, fromPromise, sendParent, setup } from 'xstate';
+import { sendToSystemIfRunning } from './system-sends.js';
+import type { SerializedError } from '../domain/errors.js';
+import { doneOutput, effectError } from './done-output.js';
 import { diffRelists, reportableEvents, type PlegEvent } from '../domain/pleg/diff.js';
 import type { RelistInput, RelistOutput, RelistPod } from '../domain/pleg/relist.js';
 import { runningPodUids, sameUids } from '../domain/pleg/running-pods.js';
@@ -98,7 +100,7 @@ export const plegMachine = setup({
   },
   actions: {
     recordRelist: enqueueActions(({ context, event, enqueue, system }) => {
-      const output = (event as { output?: RelistOutput }).output;
+      const output = doneOutput<RelistOutput | undefined>(event);
       if (!output) return;
       const pods = output.unchanged || !output.pods ? context.pods : output.pods;
       const reportable = output.unchanged ? [] : reportableEvents(diffRelists(context.pods, pods));
@@ -126,12 +128,12 @@ export const plegMachine = setup({
         } satisfies PlegEventsEvent));
       }
       // Cluster mode: the first relist makes the PLEG healthy for the node's Ready condition.
-      const nodeStatus = system.get('nodeStatus') as AnyActorRef | undefined;
-      if (context.relistCount === 0 && nodeStatus) {
-        enqueue.sendTo(nodeStatus, { type: 'node.pleg.health', healthy: true, observedAtMs: output.observedAtMs });
+      if (context.relistCount === 0) {
+        // nodeStatus runs in cluster mode only.
+        sendToSystemIfRunning(enqueue, system, 'nodeStatus', { type: 'node.pleg.health', healthy: true, observedAtMs: output.observedAtMs });
       }
     }),
-    recordRelistError: assign({ lastError: ({ event }) => serializeError((event as { error?: unknown }).error) }),
+    recordRelistError: assign({ lastError: ({ event }) => effectError(event) }),
   },
   delays: {
     relistPeriod: ({ context }) => context.relistPeriodMs,

@@ -26,7 +26,7 @@
  *   a graph traversal without a parent can replace them.
  * Pure: no I/O, no clock reads; times arrive on events (`observedAtMs`, stamped by the sources).
  */
-import { assign, enqueueActions, fromCallback, sendParent, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromCallback, sendParent, setup } from 'xstate';
 import { areSourcesReady, initialPodConfigState, mergeSnapshot, type PodConfigState } from '../domain/pod-config/merge.js';
 import type { PodOperation, PodSourceName, RejectedManifest } from '../domain/pod-config/types.js';
 import type { Pod } from '../domain/pod/types.js';
@@ -143,7 +143,7 @@ export const podConfigMachine = setup({
   },
   actions: {
     mergeSnapshot: assign(({ context, event }) => {
-      if (event.type !== 'pod.source.snapshot') return {};
+      assertEvent(event, 'pod.source.snapshot');
       const { state, updates } = mergeSnapshot(context.merge, event.source, event.pods, event.observedAtMs);
       const rejectedNow = Object.fromEntries(event.rejected.map((r) => [r.origin, r.reason]));
       const reports = rejectionChanges(event.source, context.rejected[event.source] ?? {}, rejectedNow);
@@ -154,7 +154,7 @@ export const podConfigMachine = setup({
       };
     }),
     recordFailure: assign(({ context, event }) => {
-      if (event.type !== 'pod.source.failed') return {};
+      assertEvent(event, 'pod.source.failed');
       // The source's pods stay as they were; only the failure is recorded (and reported once). The
       // source's other rejections are cleared: a failed read says nothing of them any more.
       const rejectedNow = { [event.origin]: event.reason };

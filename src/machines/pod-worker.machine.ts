@@ -53,8 +53,10 @@
  * where Go computes it before the runtime sync from the PLEG cache.
  * Pure: no I/O, no clock reads; times come from the getPodStatus output (observedAtMs).
  */
-import { and, assign, enqueueActions, fromPromise, setup, type AnyActorRef } from 'xstate';
-import { serializeError, type SerializedError } from '../domain/errors.js';
+import { and, assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
+import { sendToSystem } from './system-sends.js';
+import type { SerializedError } from '../domain/errors.js';
+import { doneOutput, effectError } from './done-output.js';
 import { activeDeadlineRemainingMs, isPastActiveDeadline } from '../domain/pod/active-deadline.js';
 import { DeadlineExceededMessage, DeadlineExceededReason, generateAPIPodStatus, isTerminalPhase } from '../domain/pod/status.js';
 import { updateReasonCache, type PodSyncOutcome, type ReasonCache } from '../domain/pod/sync-outcome.js';
@@ -271,8 +273,8 @@ export const podWorkerMachine = setup({
     hasPendingSync: ({ context }) => context.pendingSync,
     volumesReady: ({ context }) => !context.hasVolumes || (context.unmountedVolumes !== null && context.unmountedVolumes.length === 0),
     hasSyncFailed: ({ context }) => context.syncFailed,
-    syncChangedNothing: ({ event }) => (event as { output?: PodSyncOutcome }).output?.podStatus !== undefined,
-    isKillOk: ({ event }) => (event as { output?: PodSyncOutcome }).output?.ok === true,
+    syncChangedNothing: ({ event }) => doneOutput<PodSyncOutcome | undefined>(event)?.podStatus !== undefined,
+    isKillOk: ({ event }) => doneOutput<PodSyncOutcome | undefined>(event)?.ok === true,
     // A kill request or a pod update (a shorter deletionGracePeriodSeconds) that shrinks the grace period in force.
     shortensGracePeriod: ({ context, event }) => {
       if (context.gracePeriodSeconds === null) return false;
@@ -298,18 +300,21 @@ export const podWorkerMachine = setup({
     }),
     // The latest spec wins. A pod the API server marked deleted is a kill request (Go's UpdatePod).
     recordSpec: assign(({ context, event }) => {
-      if (event.type !== 'pod.spec.updated') return {};
+      assertEvent(event, 'pod.spec.updated');
       return { pod: event.pod, pendingSync: true, remountVolumes: true, ...(context.killRequest === null ? deletionKillRequest(event.pod) : {}) };
     }),
     recordSyncRequest: assign({ pendingSync: true }),
     /** WaitForAttachAndMount: the volume manager mounts what is missing, sets up API content again, and answers. */
     askForVolumes: enqueueActions(({ context, enqueue, system }) => {
       if (!context.hasVolumes) return;
-      const manager = system.get('volumeManager') as AnyActorRef | undefined;
-      if (manager) enqueue.sendTo(manager, { type: 'volumes.pod.sync', pod: context.pod, remount: context.remountVolumes });
+      // The worker waits for the answer: without a volume manager it would wait out the timeout for nothing.
+      sendToSystem(enqueue, system, 'volumeManager', { type: 'volumes.pod.sync', pod: context.pod, remount: context.remountVolumes });
       enqueue.assign({ remountVolumes: false });
     }),
-    recordVolumes: assign(({ event }) => (event.type === 'pod.volumes.changed' ? { unmountedVolumes: event.unmounted } : {})),
+    recordVolumes: assign(({ event }) => {
+      assertEvent(event, 'pod.volumes.changed');
+      return { unmountedVolumes: event.unmounted };
+    }),
     /** The wait ran out: the sync fails with Go's error, and the volume manager records the FailedMount event. */
     recordVolumeTimeout: enqueueActions(({ context, enqueue, system }) => {
       const message = attachAndMountTimeoutMessage(context.unmountedVolumes ?? mountedVolumes(context.pod).map((v) => v.name));
@@ -319,11 +324,10 @@ export const podWorkerMachine = setup({
         lastSyncError: { code: 'KLT_ERR_VOLUME_MOUNT', message, retryable: true },
         syncFailed: true,
       });
-      const manager = system.get('volumeManager') as AnyActorRef | undefined;
-      if (manager) enqueue.sendTo(manager, { type: 'volumes.pod.waitTimedOut', podUid: context.podUid, message });
+      sendToSystem(enqueue, system, 'volumeManager', { type: 'volumes.pod.waitTimedOut', podUid: context.podUid, message });
     }),
     recordKillRequest: assign(({ context, event }) => {
-      if (event.type !== 'pod.kill.requested') return {};
+      assertEvent(event, 'pod.kill.requested');
       const previous = context.killRequest?.gracePeriodSeconds;
       const requested = event.gracePeriodSeconds;
       // The shortest grace period asked for so far stands (Go never lengthens it).
@@ -333,7 +337,7 @@ export const podWorkerMachine = setup({
       return { killRequest: { reason: event.reason, ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}), ...(eviction ? { eviction } : {}) } };
     }),
     recordProbeResult: assign(({ context, event }) => {
-      if (event.type !== 'probe.result.changed') return {};
+      assertEvent(event, 'probe.result.changed');
       // Only success makes a container ready or started, only failure restarts it (an unknown
       // result does neither, as Go's results.Unknown).
       const success = event.result === 'success';
@@ -367,7 +371,7 @@ export const podWorkerMachine = setup({
       probesInFlight: { livenessFailed: context.livenessFailed, startupFailed: context.startupFailed },
     })),
     recordSyncResult: assign(({ context, event }) => {
-      const output = (event as { output?: PodSyncOutcome }).output;
+      const output = doneOutput<PodSyncOutcome | undefined>(event);
       if (!output) return {};
       return {
         syncCount: context.syncCount + 1,
@@ -388,26 +392,26 @@ export const podWorkerMachine = setup({
     recordSyncError: assign(({ context, event }) => ({
       syncCount: context.syncCount + 1,
       resyncFromLastStatus: false,
-      lastSyncError: serializeError((event as { error?: unknown }).error),
+      lastSyncError: effectError(event),
       syncFailed: true,
     })),
-    recordStatusReadError: assign(({ event }) => ({ lastSyncError: serializeError((event as { error?: unknown }).error), syncFailed: true })),
+    recordStatusReadError: assign(({ event }) => ({ lastSyncError: effectError(event), syncFailed: true })),
     /** Store the runtime's view and the API status computed from it, noting whether it changed. */
     storeStatus: assign(({ context, event }, params: { podIsTerminal: boolean }) =>
-      storeObservation(context, (event as { output?: PodStatusObservation }).output, params.podIsTerminal)),
+      storeObservation(context, doneOutput<PodStatusObservation | undefined>(event), params.podIsTerminal)),
     /** A sync that changed nothing hands back the status it planned from: that is the pod's status now. */
-    storeSyncStatus: assign(({ context, event }) => storeObservation(context, (event as { output?: PodSyncOutcome }).output?.podStatus, false)),
+    storeSyncStatus: assign(({ context, event }) => storeObservation(context, doneOutput<PodSyncOutcome | undefined>(event)?.podStatus, false)),
     markDeadlineExceeded: assign({ deadlineExceeded: true }),
     startTerminating: assign(({ context }) => ({
       gracePeriodSeconds: effectiveGracePeriodSeconds(context.pod, context.gracePeriodSeconds ?? undefined, context.killRequest?.gracePeriodSeconds),
     })),
     recordKillError: assign(({ event }) => {
-      const output = (event as { output?: PodSyncOutcome }).output;
+      const output = doneOutput<PodSyncOutcome | undefined>(event);
       const failed = output?.steps.find((s) => !s.ok);
       return {
         lastKillError: output
           ? (failed?.error ?? { code: 'KLT_ERR_INTERNAL' as const, message: 'kill failed', retryable: true })
-          : serializeError((event as { error?: unknown }).error),
+          : effectError(event),
       };
     }),
   },

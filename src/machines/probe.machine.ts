@@ -30,7 +30,7 @@
  *
  * Pure: no I/O and no clock reads; delays run on the injected clock, probes run in `runProbe`.
  */
-import { assign, enqueueActions, fromPromise, not, sendParent, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromPromise, not, sendParent, setup } from 'xstate';
 import type { Container } from '../domain/pod/types.js';
 import { containerProbe, probeTiming, type ProbeTiming } from '../domain/probe/defaults.js';
 import { resolveProbeTarget } from '../domain/probe/target.js';
@@ -198,7 +198,7 @@ export const probeMachine = setup({
   actions: {
     /** A new container: fresh verdict, counters and initial delay; the startup gate closes again. */
     resetForNewContainer: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'probe.container.restarted') return;
+      assertEvent(event, 'probe.container.restarted');
       const podIP = event.podIP ?? context.podIP;
       const spec = containerProbe(context.container, context.probe) ?? {};
       const counter = initialProbeCounter(context.probe);

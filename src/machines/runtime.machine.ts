@@ -6,8 +6,9 @@
  * data — a failed call is a fact like any other in the journal) → the state the answer implies.
  * Pure: times come on the answers (`observedAtMs`); the period runs on the injected clock.
  */
-import { assign, enqueueActions, fromPromise, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { assign, enqueueActions, fromPromise, setup, type AnyEventObject } from 'xstate';
 import { doneOutput } from './done-output.js';
+import { sendToSystemIfRunning } from './system-sends.js';
 import { RUNTIME_STATUS_PERIOD_MS, runtimeHealth, type RuntimeCheck, type RuntimeHealth } from '../domain/runtime/runtime-state.js';
 
 export interface RuntimeMachineInput {
@@ -59,28 +60,23 @@ const announceChange = (health: RuntimeHealth) =>
     if (context.announced === health) return;
     const check = answer(event);
     const reason = runtimeHealth(check, context.lastSuccess, context.startedAtMs).reason;
-    const syncLoop = system.get('syncLoop') as AnyActorRef | undefined;
-    if (syncLoop) enqueue.sendTo(syncLoop, { type: 'runtime.health.changed', health, reason } satisfies RuntimeHealthChangedEvent);
-    // Cluster mode: the node's Ready condition follows the runtime (Go: runtimeState.runtimeErrors/networkErrors).
-    const nodeStatus = system.get('nodeStatus') as AnyActorRef | undefined;
-    if (nodeStatus) {
-      enqueue.sendTo(nodeStatus, {
-        type: 'node.runtime.health',
-        runtimeReady: check.ok && check.runtimeReady === true,
-        networkReady: check.ok && check.networkReady === true,
-        ...(reason ? { message: reason } : {}),
-        observedAtMs: check.observedAtMs,
-      });
-    }
+    // The syncLoop is stopped before the runtime actor, which may still answer during the stop.
+    sendToSystemIfRunning(enqueue, system, 'syncLoop', { type: 'runtime.health.changed', health, reason } satisfies RuntimeHealthChangedEvent);
+    // Cluster mode only: the node's Ready condition follows the runtime (Go: runtimeState.runtimeErrors/networkErrors).
+    sendToSystemIfRunning(enqueue, system, 'nodeStatus', {
+      type: 'node.runtime.health',
+      runtimeReady: check.ok && check.runtimeReady === true,
+      networkReady: check.ok && check.networkReady === true,
+      ...(reason ? { message: reason } : {}),
+      observedAtMs: check.observedAtMs,
+    });
   });
 
 const announceRuntimeUp = enqueueActions<RuntimeMachineContext, AnyEventObject, undefined, AnyEventObject, never, never, never, never, never>(({ context, event, enqueue, system }) => {
   const check = answer(event);
   if (context.runtimeUp || !check.ok || check.runtimeReady !== true) return;
-  for (const id of RUNTIME_DEPENDENT_MODULES) {
-    const target = system.get(id) as AnyActorRef | undefined;
-    if (target) enqueue.sendTo(target, { type: 'runtime.up' } satisfies RuntimeUpEvent);
-  }
+  // The eviction manager runs only with thresholds set; either may be stopped already during a stop.
+  for (const id of RUNTIME_DEPENDENT_MODULES) sendToSystemIfRunning(enqueue, system, id, { type: 'runtime.up' } satisfies RuntimeUpEvent);
   enqueue.assign({ runtimeUp: true });
 });
 

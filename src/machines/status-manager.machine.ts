@@ -31,7 +31,7 @@
  * Pure: no I/O, no clock reads; time only through the `syncPeriod` delay.
  */
 import { actorId } from '../domain/actor-ids.js';
-import { setup } from 'xstate';
+import { assertEvent, setup, type ExtractEvent } from 'xstate';
 import { answeredOutput, effectNotProvided, EFFECT_ANSWERED, type EffectAnswered } from './answering-effect.js';
 import type { Pod, PodStatus } from '../domain/pod/types.js';
 import type { PodOperation } from '../domain/pod-config/types.js';
@@ -125,20 +125,22 @@ const applyStep = (stepOf: (context: StatusManagerContext, event: StatusManagerE
     enqueue.assign({ sync: step.state, effectCount: count });
   });
 
+/** A step taken on one event type only: the action asserts that type and hands over the narrowed event. */
+const applyStepOn = <T extends StatusManagerEvent['type']>(type: T, stepOf: (sync: StatusSyncState, event: ExtractEvent<StatusManagerEvent, T>) => Step | undefined) =>
+  applyStep(({ sync }, event) => {
+    assertEvent(event, type);
+    return stepOf(sync, event);
+  });
+
 export const statusManagerMachine = statusManagerSetup.extend({
   actions: {
-    recordStatus: applyStep(({ sync }, event) =>
-      event.type === 'pod.status.updated' ? setPodStatus(sync, event.podUid, event.status) : undefined),
-    recordKnownPods: applyStep(({ sync }, event) =>
-      event.type === 'status.pods.known' ? setKnownPods(sync, event.pods) : undefined),
-    recordPodConfigUpdate: applyStep(({ sync }, event) =>
-      event.type === 'pod.config.updated' ? applyPodConfigUpdate(sync, event.op, event.pods) : undefined),
-    recordMirrors: applyStep(({ sync }, event) =>
-      event.type === 'api.mirrorPods.observed' ? setObservedMirrors(sync, event.pods) : undefined),
-    recordNodeUid: applyStep(({ sync }, event) =>
-      event.type === 'node.uid.known' ? setNodeUid(sync, event.nodeUid) : undefined),
-    recordEffectResult: applyStep(({ sync }, event) => {
-      const output = event.type === EFFECT_ANSWERED ? answeredOutput(event) : undefined;
+    recordStatus: applyStepOn('pod.status.updated', (sync, event) => setPodStatus(sync, event.podUid, event.status)),
+    recordKnownPods: applyStepOn('status.pods.known', (sync, event) => setKnownPods(sync, event.pods)),
+    recordPodConfigUpdate: applyStepOn('pod.config.updated', (sync, event) => applyPodConfigUpdate(sync, event.op, event.pods)),
+    recordMirrors: applyStepOn('api.mirrorPods.observed', (sync, event) => setObservedMirrors(sync, event.pods)),
+    recordNodeUid: applyStepOn('node.uid.known', (sync, event) => setNodeUid(sync, event.nodeUid)),
+    recordEffectResult: applyStepOn(EFFECT_ANSWERED, (sync, event) => {
+      const output = answeredOutput(event);
       return output ? applyEffectResult(sync, output) : undefined;
     }),
     resyncAll: applyStep(({ sync }) => resync(sync)),

@@ -20,9 +20,10 @@
  *   `stopSubsystems` (what the phases opened, in reverse), bounded by `stopTimeoutMs`; then `stopped`.
  * Pure: no I/O, no clock reads; delays run on the injected clock.
  */
-import { assign, enqueueActions, fromPromise, setup, type AnyEventObject, type PromiseActorLogic } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromPromise, setup, type AnyEventObject, type PromiseActorLogic } from 'xstate';
 import { PHASE_IDS, type PhaseId } from '../domain/phases.js';
-import { serializeError, type SerializedError } from '../domain/errors.js';
+import type { SerializedError } from '../domain/errors.js';
+import { doneOutput, effectError } from './done-output.js';
 import type { KubeletRunOutput, PhaseOutputs } from './phase-outputs.js';
 import { subsystemSlot } from './subsystem-slot.js';
 
@@ -75,7 +76,7 @@ const phaseActors = Object.fromEntries(PHASE_IDS.map((id) => [id, notProvided(id
 export const SUBSYSTEMS = ['certificateManager', 'servingCertificateManager', 'volumeManager', 'containerManager', 'runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'evictionManager', 'syncLoop'] as const;
 
 const spawnSubsystems = enqueueActions(({ enqueue, event }: { enqueue: { spawnChild: (src: string, opts: object) => void }; event: AnyEventObject }) => {
-  const out = ((event as { output?: KubeletRunOutput }).output ?? {}) as KubeletRunOutput;
+  const out: KubeletRunOutput = doneOutput<KubeletRunOutput | undefined>(event) ?? {};
   for (const name of SUBSYSTEMS) {
     const input = out[name];
     if (input) enqueue.spawnChild(name, { id: name, systemId: name, input });
@@ -124,14 +125,13 @@ export const supervisorMachine = setup({
     evictionManager: subsystemSlot<NonNullable<KubeletRunOutput['evictionManager']>>(),
   },
   actions: {
-    recordWaiting: assign({
-      waiting: ({ event }) => (event.type === 'phase.waiting' ? { phase: event.phase, reason: event.reason } : null),
+    recordWaiting: assign(({ event }) => {
+      assertEvent(event, 'phase.waiting');
+      return { waiting: { phase: event.phase, reason: event.reason } };
     }),
-    recordStop: assign({
-      stop: ({ context, event }) =>
-        event.type === 'kubelet.stop.requested'
-          ? { signal: event.signal, duringPhase: context.currentPhase ?? ('running' as const) }
-          : context.stop,
+    recordStop: assign(({ context, event }) => {
+      assertEvent(event, 'kubelet.stop.requested');
+      return { stop: { signal: event.signal, duringPhase: context.currentPhase ?? ('running' as const) } };
     }),
   },
   delays: {
@@ -206,7 +206,7 @@ function buildPhaseStates() {
           actions: [...(id === 'startKubelet.run' ? [spawnSubsystems] : []), assign({
             outputs: ({ context, event }: { context: SupervisorContext; event: AnyEventObject }) => ({
               ...context.outputs,
-              [id]: (event as { output?: unknown }).output ?? null,
+              [id]: doneOutput<unknown>(event) ?? null,
             }),
             waiting: null,
           })],
@@ -216,7 +216,7 @@ function buildPhaseStates() {
           actions: assign({
             failure: ({ event }: { event: AnyEventObject }) => ({
               phase: id,
-              error: serializeError((event as { error?: unknown }).error),
+              error: effectError(event),
             }),
             waiting: null,
           }),

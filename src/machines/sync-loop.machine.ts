@@ -48,9 +48,9 @@
  * the done/REMOVE handling and the PLEG's running pods here, so an idle node journals nothing.
  * Pure: no I/O, no clock reads.
  */
-import { assign, enqueueActions, fromCallback, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromCallback, setup, type AnyEventObject } from 'xstate';
 import { actorIdParts, podWorkerId, probeWorkerId } from '../domain/actor-ids.js';
-import { serializeError } from '../domain/errors.js';
+import { effectError } from './done-output.js';
 import { admitUnderPressure } from '../domain/eviction/admission.js';
 import type { PressureCondition } from '../domain/eviction/signals.js';
 import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
@@ -69,6 +69,7 @@ import type { PodConfigInput } from './pod-config.machine.js';
 import type { PodWorkerInput, PodWorkerTerminatedEvent } from './pod-worker.machine.js';
 import type { ProbeInput } from './probe.machine.js';
 import { subsystemSlot } from './subsystem-slot.js';
+import { sendToChild, sendToSystem, sendToSystemIfRunning } from './system-sends.js';
 
 export type PodOperation = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
 
@@ -164,7 +165,7 @@ function possiblyRunningPods(context: SyncLoopContext): string[] {
   return [...running, ...Object.keys(context.orphans)].sort();
 }
 /** The probe workers a pod has, by id. */
-const probeWorkersOf = (uid: string, entry: PodEntry): string[] =>
+const probeWorkersOf = (uid: string, entry: PodEntry): ReturnType<typeof probeWorkerId>[] =>
   Object.keys(entry.probedStarts).map((key) => {
     // `<container>:<probe>`: the probe type has no colon, a container name given by a source may.
     const colon = key.lastIndexOf(':');
@@ -189,7 +190,7 @@ function crashedActorOf(event: AnyEventObject): { id: string; uid: string; messa
   const id = event.type.slice(ERROR_EVENT_PREFIX.length);
   const uid = (actorIdParts(id, 'pod') ?? actorIdParts(id, 'probe'))?.[0];
   if (uid === undefined) return null;
-  return { id, uid, message: serializeError((event as { error?: unknown }).error).message };
+  return { id, uid, message: effectError(event).message };
 }
 
 /** A runtime-only worker for `uid`: it kills whatever of the pod the runtime runs, knowing no spec. */
@@ -252,8 +253,8 @@ export const syncLoopMachine = setup({
       enqueue.stopChild(podWorkerId(uid));
       for (const probe of probeWorkersOf(uid, entry)) enqueue.stopChild(probe);
       const status = crashedPodStatus(entry.pod, message);
-      const statusManager = system.get('statusManager') as AnyActorRef | undefined;
-      if (statusManager) enqueue.sendTo(statusManager, { type: 'pod.status.updated', podUid: uid, status });
+      // Cluster mode only, as for every status.
+      sendToSystemIfRunning(enqueue, system, 'statusManager', { type: 'pod.status.updated', podUid: uid, status });
       enqueue.emit({ type: 'pod.admission.rejected', pod: podRefOf(entry.pod), reason: REASON_POD_ACTOR_FAILED, message });
       spawnRuntimeOnlyWorker(enqueue, context.input, uid);
       enqueue.assign({
@@ -264,20 +265,21 @@ export const syncLoopMachine = setup({
     /**
      * In cluster mode the status manager (system id `statusManager`) keeps the API server's view:
      * it is told every pod config update, every pod status and the mirror pods the API source saw.
+     * Standalone, there is none.
      */
     forwardToStatusManager: enqueueActions(({ event, enqueue, system }) => {
-      const target = system.get('statusManager') as AnyActorRef | undefined;
-      if (target) enqueue.sendTo(target, event);
+      assertEvent(event, ['pod.config.updated', 'pod.status.updated', 'api.mirrorPods.observed']);
+      sendToSystemIfRunning(enqueue, system, 'statusManager', event);
     }),
     /** Housekeeping's cleanupOrphanedPodDirs: every pod the sources have is kept. */
     cleanupOrphanedPodDirectories: enqueueActions(({ context, enqueue, system }) => {
-      const volumeManager = system.get('volumeManager') as AnyActorRef | undefined;
-      if (volumeManager) enqueue.sendTo(volumeManager, { type: 'volumes.pods.known', podUids: [...Object.keys(context.pods), ...Object.keys(context.orphans)] });
+      // Like every volume send: the volume manager is optional to the syncLoop (see the contract).
+      sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pods.known', podUids: [...Object.keys(context.pods), ...Object.keys(context.orphans)] });
     }),
     /** Housekeeping's cleanupOrphanedPodCgroups: the cgroups of pods that may still run are kept. */
     cleanupOrphanedPodCgroups: enqueueActions(({ context, enqueue, system }) => {
-      const containerManager = system.get('containerManager') as AnyActorRef | undefined;
-      if (containerManager && context.sourcesReady) enqueue.sendTo(containerManager, { type: 'cgroups.pods.running', podUids: possiblyRunningPods(context) });
+      // The syncLoop runs without a container manager where pods get no cgroups of their own (its tests, tools).
+      if (context.sourcesReady) sendToSystemIfRunning(enqueue, system, 'containerManager', { type: 'cgroups.pods.running', podUids: possiblyRunningPods(context) });
     }),
   },
 }).createMachine({
@@ -329,7 +331,7 @@ export const syncLoopMachine = setup({
                 break;
               }
               if (entry && entry.lifecycle !== 'terminated') {
-                enqueue.sendTo(worker, { type: 'pod.spec.updated', pod });
+                sendToChild(enqueue, worker, { type: 'pod.spec.updated', pod });
                 pods[uid] = { ...entry, pod, removed: false };
                 break;
               }
@@ -343,8 +345,7 @@ export const syncLoopMachine = setup({
               if (!admission.admit) {
                 const status = rejectedPodStatus(pod, admission);
                 pods[uid] = { pod, lifecycle: 'rejected', removed: false, status, probedStarts: {} };
-                const statusManager = system.get('statusManager') as AnyActorRef | undefined;
-                if (statusManager) enqueue.sendTo(statusManager, { type: 'pod.status.updated', podUid: uid, status });
+                sendToSystemIfRunning(enqueue, system, 'statusManager', { type: 'pod.status.updated', podUid: uid, status }); // cluster mode only
                 enqueue.emit({
                   type: 'pod.admission.rejected',
                   pod: { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid },
@@ -364,7 +365,7 @@ export const syncLoopMachine = setup({
             }
             case 'UPDATE':
               if (entry?.lifecycle === 'active') {
-                enqueue.sendTo(worker, { type: 'pod.spec.updated', pod });
+                sendToChild(enqueue, worker, { type: 'pod.spec.updated', pod });
                 pods[uid] = { ...entry, pod };
               }
               break;
@@ -372,8 +373,8 @@ export const syncLoopMachine = setup({
             case 'REMOVE':
               if (!entry) break;
               if (entry.lifecycle === 'active' || entry.lifecycle === 'terminating') {
-                enqueue.sendTo(worker, { type: 'pod.kill.requested', gracePeriodSeconds: killGracePeriod(pod), reason: event.op === 'DELETE' ? 'deleted' : 'removed from its source' });
-                for (const id of probeWorkersOf(uid, entry)) enqueue.sendTo(id, { type: 'probe.pod.terminating' });
+                sendToChild(enqueue, worker, { type: 'pod.kill.requested', gracePeriodSeconds: killGracePeriod(pod), reason: event.op === 'DELETE' ? 'deleted' : 'removed from its source' });
+                for (const id of probeWorkersOf(uid, entry)) sendToChild(enqueue, id, { type: 'probe.pod.terminating' });
                 pods[uid] = { ...entry, pod, lifecycle: 'terminating', removed: entry.removed || event.op === 'REMOVE' };
               } else if (event.op === 'REMOVE') {
                 delete pods[uid];
@@ -394,17 +395,17 @@ export const syncLoopMachine = setup({
       actions: enqueueActions(({ context, event, enqueue, system }) => {
         const entry = context.pods[event.podUid];
         if (entry?.lifecycle !== 'active') {
-          const evictionManager = system.get('evictionManager') as AnyActorRef | undefined;
-          if (evictionManager) enqueue.sendTo(evictionManager, { type: 'pod.eviction.finished', podUid: event.podUid, evicted: false });
+          // The eviction manager asked, and it is stopped after the syncLoop: it waits for this answer.
+          sendToSystem(enqueue, system, 'evictionManager', { type: 'pod.eviction.finished', podUid: event.podUid, evicted: false });
           return;
         }
-        enqueue.sendTo(podWorkerId(event.podUid), {
+        sendToChild(enqueue, podWorkerId(event.podUid), {
           type: 'pod.kill.requested',
           gracePeriodSeconds: event.gracePeriodSeconds,
           reason: 'evicted',
           eviction: { reason: event.reason, message: event.message, ...(event.condition ? { condition: event.condition } : {}) },
         });
-        for (const id of probeWorkersOf(event.podUid, entry)) enqueue.sendTo(id, { type: 'probe.pod.terminating' });
+        for (const id of probeWorkersOf(event.podUid, entry)) sendToChild(enqueue, id, { type: 'probe.pod.terminating' });
         enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, lifecycle: 'terminating', evicting: true } } });
       }),
     },
@@ -428,7 +429,7 @@ export const syncLoopMachine = setup({
         // Back from an outage: every pod syncs now rather than at its next resync, and orphans go.
         if (healthy && !context.runtime.healthy) {
           for (const [uid, p] of Object.entries(context.pods)) {
-            if (p.lifecycle === 'active' || p.lifecycle === 'terminating') enqueue.sendTo(podWorkerId(uid), { type: 'pod.sync.requested', reason: 'runtime ready' });
+            if (p.lifecycle === 'active' || p.lifecycle === 'terminating') sendToChild(enqueue, podWorkerId(uid), { type: 'pod.sync.requested', reason: 'runtime ready' });
           }
           enqueue('killOrphans');
         }
@@ -443,25 +444,25 @@ export const syncLoopMachine = setup({
         }
         // Pods whose every event was dropped: their last runtime view is out of date (the PLEG's note).
         for (const uid of event.discardedPodUids ?? []) {
-          if (context.pods[uid]?.lifecycle === 'active') enqueue.sendTo(podWorkerId(uid), { type: 'pod.runtime.unseen' });
+          if (context.pods[uid]?.lifecycle === 'active') sendToChild(enqueue, podWorkerId(uid), { type: 'pod.runtime.unseen' });
         }
         // Go's syncLoop skips its iterations while the runtime reports errors.
         if (!context.runtime.healthy) return;
         const uids = new Set(event.events.map((e) => e.podUid));
         for (const uid of uids) {
           if (context.pods[uid]?.lifecycle === 'active' || context.pods[uid]?.lifecycle === 'terminating') {
-            enqueue.sendTo(podWorkerId(uid), { type: 'pod.sync.requested', reason: 'pleg' });
+            sendToChild(enqueue, podWorkerId(uid), { type: 'pod.sync.requested', reason: 'pleg' });
           }
         }
         for (const e of event.events) {
           if (e.type !== 'ContainerDied' || e.containerId === undefined) continue;
           const removeAll = isPodContentRemovable(context.pods[e.podUid], context.sourcesReady);
-          enqueue.sendTo('containerDeletor', {
+          sendToChild(enqueue, 'containerDeletor', {
             type: 'pod.deadContainers.remove',
             podUid: e.podUid,
             containerId: removeAll ? null : e.containerId,
             keep: removeAll ? 0 : context.input.deadContainersKept,
-          } satisfies DeadContainersRemoveRequested);
+          });
         }
       }),
     },
@@ -470,7 +471,7 @@ export const syncLoopMachine = setup({
         if (context.pods[event.podUid]?.lifecycle !== 'active') return;
         // With the probe's time, so a readiness change moves the Ready condition when the probe ran.
         const { container, probe, result, observedAtMs } = event;
-        enqueue.sendTo(podWorkerId(event.podUid), { type: 'probe.result.changed', container, probe, result, ...(observedAtMs !== undefined ? { observedAtMs } : {}) });
+        sendToChild(enqueue, podWorkerId(event.podUid), { type: 'probe.result.changed', container, probe, result, ...(observedAtMs !== undefined ? { observedAtMs } : {}) });
       }),
     },
     'pod.status.updated': {
@@ -479,8 +480,7 @@ export const syncLoopMachine = setup({
         if (!entry) return;
         // A pod that ran to completion no longer needs its volumes (its directory stays until it is gone).
         const releaseVolumes = !entry.volumesReleased && isTerminalPhase(event.status.phase);
-        const volumeManager = system.get('volumeManager') as AnyActorRef | undefined;
-        if (releaseVolumes && volumeManager) enqueue.sendTo(volumeManager, { type: 'volumes.pod.release', podUid: event.podUid, removeDirectory: false });
+        if (releaseVolumes) sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pod.release', podUid: event.podUid, removeDirectory: false });
         const probedStarts = { ...entry.probedStarts };
         if (entry.lifecycle === 'active') {
           for (const t of probeTargets(entry.pod, event.status)) {
@@ -503,7 +503,7 @@ export const syncLoopMachine = setup({
                 },
               });
             } else {
-              enqueue.sendTo(id, { type: 'probe.container.restarted', containerId: t.containerId, containerStartedAtMs: t.startedAtMs, podIP: event.status.podIP ?? '' });
+              sendToChild(enqueue, id, { type: 'probe.container.restarted', containerId: t.containerId, containerStartedAtMs: t.startedAtMs, podIP: event.status.podIP ?? '' });
             }
             probedStarts[`${t.container.name}:${t.probe}`] = t.startedAtMs;
           }
@@ -518,8 +518,7 @@ export const syncLoopMachine = setup({
         // The worker waits in `terminated` to be stopped (a spawned child stays among the children until then).
         enqueue.stopChild(podWorkerId(uid));
         // The pod's worker is done: nothing of it runs, its volumes and directory can go.
-        const volumeManager = system.get('volumeManager') as AnyActorRef | undefined;
-        if (volumeManager) enqueue.sendTo(volumeManager, { type: 'volumes.pod.release', podUid: uid, removeDirectory: true });
+        sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pod.release', podUid: uid, removeDirectory: true });
         const orphan = context.orphans[uid];
         if (orphan) {
           // An orphan is gone: forgotten, and a source's pod with its uid that waited is added now.
@@ -533,13 +532,12 @@ export const syncLoopMachine = setup({
         if (!entry) return;
         for (const id of probeWorkersOf(uid, entry)) enqueue.stopChild(id);
         if (entry.evicting) {
-          const evictionManager = system.get('evictionManager') as AnyActorRef | undefined;
-          if (evictionManager) enqueue.sendTo(evictionManager, { type: 'pod.eviction.finished', podUid: uid, evicted: true });
+          sendToSystem(enqueue, system, 'evictionManager', { type: 'pod.eviction.finished', podUid: uid, evicted: true });
         }
         const { evicting: _answered, ...rest } = entry;
         const terminated: PodEntry = { ...rest, lifecycle: 'terminated', probedStarts: {} };
         if (isPodContentRemovable(terminated, context.sourcesReady)) {
-          enqueue.sendTo('containerDeletor', { type: 'pod.deadContainers.remove', podUid: uid, containerId: null, keep: 0 } satisfies DeadContainersRemoveRequested);
+          sendToChild(enqueue, 'containerDeletor', { type: 'pod.deadContainers.remove', podUid: uid, containerId: null, keep: 0 });
         }
         const pods = { ...context.pods };
         if (entry.removed) delete pods[uid];

@@ -22,13 +22,14 @@
  *   by the `cleanupOrphanedPodDirectories` effect.
  * Pure: no I/O, no clock reads.
  */
-import { enqueueActions, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
-import { serializeError } from '../domain/errors.js';
+import { enqueueActions, setup, type AnyEventObject } from 'xstate';
+import { effectError } from './done-output.js';
 import type { Pod } from '../domain/pod/types.js';
 import { actorIdParts, podDirectoryActorId, podWorkerId, volumeActorId } from '../domain/actor-ids.js';
 import { mountedVolumes, requiresRemount, volumePluginName, volumeSourceName } from '../domain/volumes/pod-volumes.js';
 import { effectNotProvided, type EffectAnswered } from './answering-effect.js';
 import { subsystemSlot } from './subsystem-slot.js';
+import { sendToChild, sendToSystemIfRunning, type SystemLookup, type SystemSendQueue } from './system-sends.js';
 import type { VolumeInput, VolumeReport } from './volume.machine.js';
 
 export interface VolumeManagerInput {
@@ -105,9 +106,9 @@ function unmountedOf(entry: PodVolumesEntry): string[] {
   return Object.entries(entry.volumes).filter(([, v]) => v.state !== 'mounted').map(([name]) => name).sort();
 }
 
-function tellWorker(enqueue: { sendTo: (to: AnyActorRef, event: PodVolumesChanged) => void }, system: { get: (id: string) => unknown }, uid: string, entry: PodVolumesEntry): void {
-  const worker = system.get(podWorkerId(uid)) as AnyActorRef | undefined;
-  if (worker) enqueue.sendTo(worker, { type: 'pod.volumes.changed', unmounted: unmountedOf(entry) });
+/** The pod's worker may be gone already: a volume set up late for a pod that was deleted meanwhile. */
+function tellWorker(enqueue: SystemSendQueue, system: SystemLookup, uid: string, entry: PodVolumesEntry): void {
+  sendToSystemIfRunning(enqueue, system, podWorkerId(uid), { type: 'pod.volumes.changed', unmounted: unmountedOf(entry) } satisfies PodVolumesChanged);
 }
 
 function podRefOf(pod: Pod) {
@@ -144,7 +145,7 @@ export const volumeManagerMachine = setup({
         if (known?.releasing) return;
         if (known) {
           for (const name of event.remount ? Object.keys(known.volumes) : []) {
-            if (known.volumes[name]?.state !== 'unsupported') enqueue.sendTo(volumeActorId(uid, name), { type: 'volume.remount', pod });
+            if (known.volumes[name]?.state !== 'unsupported') sendToChild(enqueue, volumeActorId(uid, name), { type: 'volume.remount', pod });
           }
           const waiting = unmountedOf(known).length > 0;
           if (waiting !== known.waiting) enqueue.assign({ pods: { ...context.pods, [uid]: { ...known, waiting } } });
@@ -236,7 +237,7 @@ export const volumeManagerMachine = setup({
         for (const [name, v] of Object.entries(entry.volumes)) {
           if (v.state === 'unsupported') continue;
           volumes[name] = { ...v, state: 'unmounting' };
-          enqueue.sendTo(volumeActorId(uid, name), { type: 'volume.unmount' });
+          sendToChild(enqueue, volumeActorId(uid, name), { type: 'volume.unmount' });
         }
         const next = { ...entry, volumes, waiting: false, releasing: true, removeDirectory: event.removeDirectory };
         enqueue.assign({ pods: { ...context.pods, [uid]: next } });
@@ -314,7 +315,7 @@ function crashedVolumeOf(event: AnyEventObject): { id: string; podUid: string; v
   const id = event.type.slice(prefix.length);
   const [podUid, volumeName] = actorIdParts(id, 'volume') ?? [];
   if (podUid === undefined || volumeName === undefined) return null;
-  return { id, podUid, volumeName, message: serializeError((event as { error?: unknown }).error).message };
+  return { id, podUid, volumeName, message: effectError(event).message };
 }
 
 /** Every volume of a released pod is down: forget it, or first remove its directory. */

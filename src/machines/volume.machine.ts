@@ -22,11 +22,11 @@
  * torn down.
  * Pure: no I/O, no clock reads; every delay is relative and comes from the input or the effect.
  */
-import { assign, enqueueActions, fromPromise, setup, type AnyEventObject } from 'xstate';
-import { serializeError, type SerializedError } from '../domain/errors.js';
+import { assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
+import type { SerializedError } from '../domain/errors.js';
 import type { Pod } from '../domain/pod/types.js';
 import { volumeBackoff, volumeBackoffMs, type VolumePluginName } from '../domain/volumes/pod-volumes.js';
-import { doneOutput } from './done-output.js';
+import { doneOutput, effectError } from './done-output.js';
 
 export interface VolumeInput {
   pod: Pod;
@@ -87,7 +87,6 @@ const notProvided = (name: string) => async (): Promise<never> => {
   throw new Error(`actor ${name} was not provided`);
 };
 
-const errorOf = (event: AnyEventObject): SerializedError => serializeError((event as { error?: unknown }).error);
 
 /**
  * The set-up both `mounting` and `remounting` invoke: a first set-up and a remount differ only in
@@ -137,13 +136,16 @@ export const volumeMachine = setup({
       enqueue.sendParent({ type: 'volume.mounted', podUid: context.podUid, volumeName: context.volumeName, hostPath: out.hostPath, changed: out.changed } satisfies VolumeReport);
     }),
     recordMountFailure: enqueueActions(({ context, event, enqueue }) => {
-      const error = errorOf(event);
+      const error = effectError(event);
       enqueue.assign({ failures: context.failures + 1, lastError: error });
       enqueue.sendParent({ type: 'volume.mount.failed', podUid: context.podUid, volumeName: context.volumeName, error, remount: context.everMounted } satisfies VolumeReport);
     }),
-    recordUnmountFailure: assign(({ context, event }) => ({ unmountFailures: context.unmountFailures + 1, lastError: errorOf(event) })),
+    recordUnmountFailure: assign(({ context, event }) => ({ unmountFailures: context.unmountFailures + 1, lastError: effectError(event) })),
     // A volume without API content (emptyDir, hostPath) has nothing to set up again.
-    takeRemount: assign(({ context, event }) => (event.type === 'volume.remount' ? { pod: event.pod, remountPending: context.requiresRemount } : {})),
+    takeRemount: assign(({ context, event }) => {
+      assertEvent(event, 'volume.remount');
+      return { pod: event.pod, remountPending: context.requiresRemount };
+    }),
     startOperation: assign({ remountPending: false }),
     requestUnmount: assign({ unmountRequested: true }),
     reportUnmounted: enqueueActions(({ context, enqueue }) => {

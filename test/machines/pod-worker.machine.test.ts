@@ -62,7 +62,7 @@ function harness(input: Partial<PodWorkerInput> = {}, opts: { volumeManager?: bo
   const syncAnswers: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[] = [];
   const killAnswers: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[] = [];
   const volumeRequests: { type: string; pod?: Pod; podUid?: string; message?: string }[] = [];
-  const state = { runtime: runtimeWith('running'), terminated: null as unknown };
+  const state = { runtime: runtimeWith('running'), terminated: null as unknown, crashed: null as Error | null };
 
   const answer = async (queue: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[]) => {
     // The first sync starts with the actor; let the test queue its answer first.
@@ -96,6 +96,8 @@ function harness(input: Partial<PodWorkerInput> = {}, opts: { volumeManager?: bo
     on: {
       'pod.status.updated': { actions: ({ event }) => { statuses.push((event as unknown as { status: PodStatus }).status); } },
       'pod.worker.terminated': { actions: ({ event }) => { state.terminated = { podUid: event['podUid'] }; } },
+      // As the syncLoop does: a worker that throws is the parent's to handle.
+      'xstate.error.actor.pod:u1': { actions: ({ event }) => { state.crashed = event['error'] as Error; } },
     },
   });
   const root = createActor(parent, { clock });
@@ -542,6 +544,13 @@ describe('podWorkerMachine waiting for volumes (WaitForAttachAndMount)', () => {
     await flush();
     expect(h.syncs).toHaveLength(1);
     expect(h.volumeRequests).toEqual([]);
+  });
+
+  it('fails, naming the volume manager, when it would wait for volumes no volume manager mounts', async () => {
+    const h = harness({ pod: podWithVolumes(), waitForVolumes: true });
+    await flush();
+    expect(h.state.crashed?.message).toBe("no actor is registered as 'volumeManager' to receive 'volumes.pod.sync'");
+    expect(h.syncs).toHaveLength(0);
   });
 
   it('asks the volume manager and holds the first sync until it says no volume is left unmounted', async () => {
