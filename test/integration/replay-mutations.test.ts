@@ -82,7 +82,7 @@ const MUTATIONS: Mutation[] = [
     to: "{ guard: 'isFromFileSource', target: '.healthy', actions: ['mergeSnapshot'] }," },
   // Events sent.
   { what: 'the runtime reports its health change with another reason', machine: 'runtime', file: 'runtime.machine.js',
-    from: "enqueue.sendTo(syncLoop, { type: 'runtime.health.changed', health, reason });", to: "enqueue.sendTo(syncLoop, { type: 'runtime.health.changed', health, reason: 'mutated' });" },
+    from: "{ type: 'runtime.health.changed', health, reason }", to: "{ type: 'runtime.health.changed', health, reason: 'mutated' }" },
   { what: 'the syncLoop asks for a PLEG sync with another reason', machine: 'syncLoop', file: 'sync-loop.machine.js',
     from: "{ type: 'pod.sync.requested', reason: 'pleg' }", to: "{ type: 'pod.sync.requested', reason: 'relist' }" },
   { what: 'the PLEG reports its events with one dropped', machine: 'pleg', file: 'pleg.machine.js',
