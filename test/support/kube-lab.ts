@@ -71,7 +71,8 @@ cat "$D/.up.failed" >&2; exit 1
  * asks and however many at once; a failure is kept and given to every later caller.
  */
 export async function upOnce(dir: string, scripts: string): Promise<KubeLab> {
-  await runScript('flock', [join(dir, '.lock'), 'bash', '-c', UP_ONCE, 'up-once', scripts], scriptEnv(dir), 240_000, `bringing up the real control plane (${scripts}/up.sh, KUBE_LAB=${dir})`);
+  // --close: the daemons up.sh leaves running must not hold the lock, or every later caller waits for them.
+  await runScript('flock', ['--close', join(dir, '.lock'), 'bash', '-c', UP_ONCE, 'up-once', scripts], scriptEnv(dir), 240_000, `bringing up the real control plane (${scripts}/up.sh, KUBE_LAB=${dir})`);
   const file = join(dir, '.up.env');
   const exports = Object.fromEntries([...readFileSync(file, 'utf8').matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
   const need = (key: string) => {
