@@ -4,14 +4,17 @@
  * volume to the pod, and the kubelet fills it and a projected serviceAccountToken through
  * TokenRequest: the real API server's TokenReview accepts the token the container sees, bound to the
  * pod. A ConfigMap and a Secret updated in the API show up in the mounted files. Then Debian's
- * kubectl (KUBECTL names another) reads the pod's log and execs in it through the API server's
- * pods/log and pods/exec proxy, which dials the kubelet by the Node's Hostname address: the test
- * makes the node's name resolve to 127.0.0.1 for as long as it runs (an /etc/hosts line).
+ * kubectl (KUBECTL names another) reads and follows pods' logs, execs in a pod and forwards a port
+ * to it through the API server's pods/log, pods/exec and pods/portforward proxy, which dials the
+ * kubelet by the Node's Hostname address: the test makes the node's name resolve to 127.0.0.1 for
+ * as long as it runs (an /etc/hosts line).
  */
+import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { freePort } from '../support/daemon.js';
 import { kubeLabPart, labApi } from '../support/kube-lab.js';
 import { runKubectl } from '../support/kubectl-run.js';
 import { BUSYBOX, startLabNode, type LabNode } from '../support/lab-node.js';
@@ -118,4 +121,41 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     expect(failed).toMatchObject({ code: 3, stdout: 'out\n' });
     expect(failed.stderr).toMatch(/^err\n/);
   }, 60_000);
+
+  it('kubectl logs -f follows a running container to its end', async () => {
+    const lines = Array.from({ length: 12 }, (_, i) => `tick ${i + 1}\n`).join('');
+    await n.createPod('ticker', { restartPolicy: 'Never', containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', 'i=1; while [ $i -le 12 ]; do echo "tick $i"; i=$((i+1)); sleep 0.4; done'] }] });
+    await n.whileUp('ticker\'s first line through kubectl logs', async () => (await kubectl(['logs', 'ticker'])).stdout.startsWith('tick 1\n'), 60_000);
+    const started = Date.now();
+    expect(await kubectl(['logs', '-f', 'ticker'])).toEqual({ code: 0, stdout: lines, stderr: '' });
+    // It followed: the container was still printing when it started.
+    expect(Date.now() - started).toBeGreaterThan(1_000);
+  }, 90_000);
+
+  it('kubectl port-forward reaches a container\'s port through the API server\'s proxy', async () => {
+    // `busybox httpd`: the image's on containerd, the host's on the embedded runtime, whose pods share the host's network.
+    const http = await freePort();
+    await n.createPod('web', { containers: [{
+      name: 'main', image: BUSYBOX, ports: [{ containerPort: http }],
+      command: ['sh', '-c', `d=$(mktemp -d) && echo served > $d/index.html && exec busybox httpd -f -p ${http} -h $d`],
+    }] });
+    await n.whileUp('web Running', async () => (await n.pod('web'))?.status?.phase === 'Running', 60_000);
+    const local = await freePort();
+    const child = spawn(n.lab.kubectl, [`--kubeconfig=${n.lab.adminKubeconfig}`, '-n', ns, 'port-forward', 'pod/web', `${local}:${http}`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let said = '';
+    child.stdout.on('data', (d: Buffer) => (said += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (said += d.toString()));
+    try {
+      await n.whileUp('kubectl port-forward to listen', () => said.includes(`Forwarding from 127.0.0.1:${local}`), 20_000);
+      // The server may still be starting: the first exchange is retried.
+      const body = await n.whileUp('the page through the forward', async () => {
+        const res = await fetch(`http://127.0.0.1:${local}/index.html`).catch(() => undefined);
+        return res?.status === 200 ? res.text() : undefined;
+      }, 20_000);
+      expect(body).toBe('served\n');
+      for (let i = 0; i < 5; i += 1) expect(await (await fetch(`http://127.0.0.1:${local}/index.html`)).text()).toBe('served\n');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 90_000);
 });
