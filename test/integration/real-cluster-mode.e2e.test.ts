@@ -5,12 +5,13 @@
  * registers its Node and becomes Ready, keeps a Lease owned by its Node, runs a pod created with
  * spec.nodeName and reports it Running through the status subresource, posts the container's events
  * with Go's reasons and texts, kills a deleted pod and lets it go from the API, keeps a mirror pod for
- * its static pod, refuses a pod its Node does not match (Failed with NodeAffinity, a Warning event),
- * posts its Starting event, and leaves a journal that replays identically, the real API server's
- * answers included.
+ * its static pod (recreated when deleted, deleted when the static pod goes), refuses a pod its Node
+ * does not match (Failed with NodeAffinity, a Warning event), posts its Starting event, folds a
+ * crashing container's repeated events into one with a count and posts its BackOff, and leaves a
+ * journal that replays identically, the real API server's answers included.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
@@ -27,6 +28,7 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
   let ns: string;
   let webUid = '';
   let firstRenewal = '';
+  let crasherUid = '';
   const withReason = async (selector: Record<string, string>, reason: string, inNs?: string): Promise<LabEvent | undefined> =>
     (await n.events(selector, inNs)).find((e) => e.reason === reason);
 
@@ -71,6 +73,8 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
   it('runs a pod created with spec.nodeName and reports it Running through the status subresource', async () => {
     const created = await n.createPod('web', { terminationGracePeriodSeconds: 30, containers: main(SLEEP) });
     webUid = created.metadata.uid;
+    // Restarted after each exit: its repeated events are checked later, once a back-off has passed.
+    crasherUid = (await n.createPod('crasher', { containers: main('exit 1') })).metadata.uid;
     const pod = await n.whileUp('web Running', async () => {
       const p = await n.pod('web');
       return p?.status?.phase === 'Running' ? p : undefined;
@@ -116,6 +120,20 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     expect(mirror.status?.containerStatuses?.[0]).toMatchObject({ name: 'main', ready: true });
   }, 40_000);
 
+  it('recreates its mirror pod when it is deleted, and deletes it when its static pod goes', async () => {
+    const name = `static-${node}`;
+    const before = (await n.pod(name))!;
+    // As `kubectl delete pod` does: graceful, with the pod's own grace period.
+    expect((await labApi(n.lab, 'DELETE', `/api/v1/namespaces/${ns}/pods/${name}`)).status).toBe(200);
+    const again = await n.whileUp('a new mirror pod', async () => {
+      const p = await n.pod(name);
+      return p && p.metadata.uid !== before.metadata.uid && !p.metadata.deletionTimestamp ? p : undefined;
+    }, 30_000);
+    expect(again.metadata.annotations?.['kubernetes.io/config.mirror']).toBe(before.metadata.annotations?.['kubernetes.io/config.mirror']);
+    rmSync(join(n.dir, 'manifests', 'static.json'));
+    await n.whileUp('the mirror pod gone with its static pod', async () => (await n.pod(name)) === undefined, 30_000);
+  }, 70_000);
+
   it('refuses a pod whose nodeSelector its Node lacks: Failed with NodeAffinity through the status subresource, and a Warning event', async () => {
     const created = await n.createPod('picky', { nodeSelector: { disktype: 'ssd' }, containers: main('sleep 3600') });
     const pod = await n.whileUp('picky Failed', async () => {
@@ -136,6 +154,17 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     await n.whileUp('a Lease renewal', async () =>
       (await n.get<{ spec: { renewTime?: string } }>(`/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${node}`)).spec.renewTime !== firstRenewal, 15_000);
   }, 20_000);
+
+  it('folds a repeated event into one with a count, and posts Go\'s BackOff for a crashing container', async () => {
+    const events = await n.whileUp('crasher\'s second start and its back-off', async () => {
+      const mine = await n.events({ uid: crasherUid });
+      const started = mine.filter((e) => e.reason === 'Started');
+      return started.length === 1 && (started[0]!.count ?? 0) >= 2 && mine.some((e) => e.reason === 'BackOff') ? mine : undefined;
+    }, 30_000);
+    expect(events.find((e) => e.reason === 'BackOff')).toMatchObject({
+      type: 'Warning', message: `Back-off restarting failed container main in pod crasher_${ns}(${crasherUid})`, involvedObject: { fieldPath: 'spec.containers{main}' },
+    });
+  }, 40_000);
 
   it('stops cleanly and leaves a journal that replays identically, the real API server\'s answers included', async () => {
     expect(await n.stop()).toBe(0);
