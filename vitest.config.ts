@@ -9,14 +9,15 @@ import { defineConfig } from 'vitest/config';
  */
 const ONE_RUNTIME = [
   'test/adapters/cri.contract.test.ts',
-  'test/integration/cluster.test.ts',
   'test/integration/eviction.e2e.test.ts',
   'test/integration/kubectl-exec.e2e.test.ts',
   'test/integration/kubectl-logs.e2e.test.ts',
   'test/integration/orphans.e2e.test.ts',
   'test/integration/pods.e2e.test.ts',
   'test/integration/qos-cgroups.e2e.test.ts',
+  'test/integration/real-cluster-mode.e2e.test.ts',
   'test/integration/real-control-plane.e2e.test.ts',
+  'test/integration/real-volumes-kubectl.e2e.test.ts',
   'test/integration/runtime-outage.e2e.test.ts',
   'test/integration/stats-metrics.e2e.test.ts',
   'test/integration/stats-summary.e2e.test.ts',

@@ -1,5 +1,9 @@
 /**
- * The test API server for cluster-mode tests: import everything from here.
+ * The test API server: kept for the faults a real API server cannot produce on demand (injected
+ * latency, 5xx answers, 410 Gone, dropped watches, an outage mid-request or of a minute) and for
+ * unit-level checks of the API clients. Cluster-mode behaviour a real API server can show runs on the
+ * real control plane (test/support/kube-lab.ts, lab-node.ts); where the two servers differ is listed in
+ * docs/reference/cluster-mode.md. Import everything from here.
  *
  *   const server = await startTestApiServer({ token: 't' });      // or { tls: true }
  *   const kubeconfig = server.kubeconfigPath(dir);                 // token user; TLS: CA data too

@@ -40,6 +40,26 @@ describe('upOnce', () => {
     for (const lab of labs) expect(lab).toMatchObject({ dir, server: 'https://127.0.0.1:6443', ca: `${dir}/pki/ca.crt`, adminKubeconfig: `${dir}/admin.kubeconfig` });
   });
 
+  it('finds the lab up at once for a later caller while the daemons up.sh started run', async () => {
+    const scripts = fakeScripts([
+      // A daemon as up.sh starts its own: detached, outliving up.sh, its pid kept.
+      'setsid sleep 60 </dev/null >/dev/null 2>&1 & echo $! > "$KUBE_LAB/daemon.pid"',
+      'echo "export KUBE_LAB_SERVER=https://127.0.0.1:6443"', 'echo "export KUBE_LAB_CA=$KUBE_LAB/ca.crt"', 'echo "export KUBECONFIG=$KUBE_LAB/admin.kubeconfig"',
+    ].join('\n'));
+    const dir = fresh('kts-fake-lab-');
+    try {
+      await upOnce(dir, scripts);
+      const started = Date.now();
+      await upOnce(dir, scripts);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(runs(scripts)).toBe(1);
+    } finally {
+      try {
+        process.kill(Number(readFileSync(join(dir, 'daemon.pid'), 'utf8')));
+      } catch { /* already gone */ }
+    }
+  }, 90_000);
+
   it('a failed up.sh fails every caller with its last words, and is not run again', async () => {
     const scripts = fakeScripts('echo "kube-lab: FAILED: etcd did not become healthy (logs/etcd.log)" >&2; exit 1');
     const dir = fresh('kts-fake-lab-');

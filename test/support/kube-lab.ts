@@ -71,7 +71,8 @@ cat "$D/.up.failed" >&2; exit 1
  * asks and however many at once; a failure is kept and given to every later caller.
  */
 export async function upOnce(dir: string, scripts: string): Promise<KubeLab> {
-  await runScript('flock', [join(dir, '.lock'), 'bash', '-c', UP_ONCE, 'up-once', scripts], scriptEnv(dir), 240_000, `bringing up the real control plane (${scripts}/up.sh, KUBE_LAB=${dir})`);
+  // --close: the daemons up.sh leaves running must not hold the lock, or every later caller waits for them.
+  await runScript('flock', ['--close', join(dir, '.lock'), 'bash', '-c', UP_ONCE, 'up-once', scripts], scriptEnv(dir), 240_000, `bringing up the real control plane (${scripts}/up.sh, KUBE_LAB=${dir})`);
   const file = join(dir, '.up.env');
   const exports = Object.fromEntries([...readFileSync(file, 'utf8').matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
   const need = (key: string) => {
@@ -103,11 +104,13 @@ export async function bootstrapKubeconfig(lab: KubeLab): Promise<{ text: string;
 export function labApi<T = unknown>(lab: KubeLab, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
   const pki = join(lab.dir, 'pki');
   const url = new URL(path, lab.server);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((done, fail) => {
     const req = request({
       host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent: false,
       ca: readFileSync(lab.ca), cert: readFileSync(join(pki, 'admin.crt')), key: readFileSync(join(pki, 'admin.key')),
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      // A length, always: Node sends a DELETE's body unframed (not chunked), and the API server never reads it.
+      headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
     }, (res) => {
       let text = '';
       res.on('data', (d: Buffer) => (text += d.toString()));
@@ -120,6 +123,6 @@ export function labApi<T = unknown>(lab: KubeLab, method: string, path: string, 
       });
     });
     req.on('error', fail);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
+    req.end(payload);
   });
 }

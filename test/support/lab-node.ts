@@ -1,0 +1,152 @@
+/**
+ * A kubelet-ts node on the run's real control plane (kube-lab.ts), as a node that has already joined
+ * runs: a client certificate for system:node:<name> (node-kubeconfig.sh), its own namespace for the
+ * test's pods (with the service account and root CA ConfigMap the controller-manager puts in it),
+ * the kubelet server on 127.0.0.1 letting the API server in by its kubelet-client certificate, and
+ * the API read and written as system:masters. Disposing of it leaves nothing on the shared lab: the
+ * namespace's pods force-deleted, the Node deleted, the runtime's pods removed.
+ */
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawnClusterKubelet, stopClusterKubelet, type ClusterKubelet } from './cluster-kubelet.js';
+import { freePort, removePods, until } from './daemon.js';
+import { kubeLab, labApi, type KubeLab } from './kube-lab.js';
+import { runScript, scriptEnv } from './kube-lab-scripts.js';
+
+export const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
+/** A container that sleeps until SIGTERM and then exits 0 at once. */
+export const SLEEP = "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done";
+
+export interface Condition { type: string; status: string; reason?: string; message?: string }
+export interface ContainerStatus { name: string; ready?: boolean; restartCount?: number; state?: { running?: object; waiting?: { reason?: string; message?: string }; terminated?: object } }
+export interface LabPod {
+  metadata: { name: string; uid: string; deletionTimestamp?: string; annotations?: Record<string, string>; ownerReferences?: { kind: string; name: string; controller?: boolean }[] };
+  spec: Record<string, unknown> & { nodeName?: string };
+  status?: { phase?: string; reason?: string; message?: string; podIP?: string; containerStatuses?: ContainerStatus[] };
+}
+export interface LabEvent {
+  type?: string; reason?: string; message?: string; count?: number; source?: { component?: string; host?: string };
+  involvedObject?: { kind?: string; apiVersion?: string; namespace?: string; name?: string; uid?: string; fieldPath?: string };
+}
+
+export interface LabNode {
+  lab: KubeLab;
+  node: string;
+  ns: string;
+  dir: string;
+  /** The kubelet server's port on 127.0.0.1. */
+  port: number;
+  kubelet: () => ClusterKubelet;
+  /** until(), its failure carrying the kubelet's log, cut short when the kubelet exits. */
+  whileUp: <T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms: number) => Promise<T>;
+  /** GET that must answer 200. */
+  get: <T>(path: string) => Promise<T>;
+  /** POST that must answer 201: the created object. */
+  create: <T = unknown>(path: string, object: unknown) => Promise<T>;
+  /** The test's namespace's pod, or undefined once it is gone. */
+  pod: (name: string) => Promise<LabPod | undefined>;
+  /** Events of the namespace (the test's by default) whose involvedObject matches `field=value` selectors. */
+  events: (selector: Record<string, string>, ns?: string) => Promise<LabEvent[]>;
+  /** Creates a pod in the test's namespace bound to this node (spec.nodeName, no scheduler). */
+  createPod: (name: string, spec: Record<string, unknown>) => Promise<LabPod>;
+  /** Stops the kubelet (idempotent): its exit code. */
+  stop: () => Promise<number | null>;
+  dispose: () => Promise<void>;
+}
+
+export interface LabNodeOptions {
+  /** Node name and namespace; also the prefix of the temporary directory. */
+  name: string;
+  endpoint: string;
+  /** Lines added to the KubeletConfiguration (see spawnClusterKubelet). */
+  extraConfig?: (dir: string) => string[];
+  /** Written before the kubelet starts (static pod manifests, say). */
+  prepare?: (dir: string) => void;
+  /** Makes the node's name resolve to 127.0.0.1 (an /etc/hosts line, removed on dispose): the API server's proxy (logs, exec) dials the node by its Hostname address. */
+  resolvable?: boolean;
+}
+
+const HOSTS = '/etc/hosts';
+
+/** The lab, a namespace ready for pods, and the kubelet started (not yet waited for). */
+export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
+  const lab = await kubeLab();
+  const node = opts.name;
+  const ns = opts.name;
+  const dir = mkdtempSync(join(tmpdir(), `${opts.name}-`));
+  const port = await freePort();
+  const hostsLine = `127.0.0.1 ${node} # kubelet-ts test ${process.pid}`;
+  let kubelet: ClusterKubelet | null = null;
+
+  const call = async <T>(method: string, path: string, body: unknown, want: number[]): Promise<T> => {
+    const res = await labApi<T>(lab, method, path, body);
+    if (!want.includes(res.status)) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const get = <T>(path: string) => call<T>('GET', path, undefined, [200]);
+  const create = <T = unknown>(path: string, object: unknown) => call<T>('POST', path, object, [201]);
+  const whileUp = <T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms: number): Promise<T> => {
+    const k = kubelet!;
+    return Promise.race([
+      until(what, probe, ms, k.stderr),
+      k.exited.then((code) => { throw new Error(`the kubelet exited (${code}) while waiting for ${what}:\n${k.stderr().slice(-3000)}`); }),
+    ]);
+  };
+  const pod = async (name: string) => {
+    const res = await labApi<LabPod>(lab, 'GET', `/api/v1/namespaces/${ns}/pods/${name}`);
+    if (res.status === 404) return undefined;
+    if (res.status !== 200) throw new Error(`GET pod ${ns}/${name}: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body;
+  };
+  const events = async (selector: Record<string, string>, inNs = ns) => {
+    const fields = Object.entries(selector).map(([k, v]) => `involvedObject.${k}=${v}`).join(',');
+    return (await get<{ items: LabEvent[] }>(`/api/v1/namespaces/${inNs}/events?fieldSelector=${encodeURIComponent(fields)}`)).items;
+  };
+  const createPod = (name: string, spec: Record<string, unknown>) =>
+    create<LabPod>(`/api/v1/namespaces/${ns}/pods`, { metadata: { name }, spec: { nodeName: node, terminationGracePeriodSeconds: 1, ...spec } });
+  const stop = async () => {
+    const k = kubelet;
+    if (!k) return null;
+    await stopClusterKubelet(k);
+    return k.child.exitCode;
+  };
+
+  // A pod is admitted only once the namespace has its default ServiceAccount, and its token volume
+  // (added by that admission) mounts only once the root CA ConfigMap is published.
+  await create('/api/v1/namespaces', { metadata: { name: ns } });
+  await until(`${ns}'s default ServiceAccount and kube-root-ca.crt`, async () =>
+    (await labApi(lab, 'GET', `/api/v1/namespaces/${ns}/serviceaccounts/default`)).status === 200
+    && (await labApi(lab, 'GET', `/api/v1/namespaces/${ns}/configmaps/kube-root-ca.crt`)).status === 200, 30_000);
+  writeFileSync(join(dir, 'node.kubeconfig'), await runScript('bash', [join(lab.scripts, 'node-kubeconfig.sh'), node], scriptEnv(lab.dir), 30_000));
+  if (opts.resolvable) appendFileSync(HOSTS, `${hostsLine}\n`);
+  opts.prepare?.(dir);
+  kubelet = spawnClusterKubelet({
+    dir, endpoint: opts.endpoint, node, port, clientCa: lab.ca,
+    kubeconfigArgs: [`--kubeconfig=${join(dir, 'node.kubeconfig')}`], extraConfig: opts.extraConfig?.(dir) ?? [],
+  });
+
+  const dispose = async () => {
+    if (kubelet && kubelet.child.exitCode === null) {
+      // Deleted while the kubelet runs, its pods go as they would in a cluster; force-deleted after.
+      await labApi(lab, 'DELETE', `/api/v1/namespaces/${ns}/pods`, { gracePeriodSeconds: 1 });
+      await until(`every pod of ${ns} gone`, async () => (await get<{ items: unknown[] }>(`/api/v1/namespaces/${ns}/pods`)).items.length === 0, 30_000, kubelet.stderr)
+        .catch((err: unknown) => console.error(err));
+    }
+    await stop();
+    await labApi(lab, 'DELETE', `/api/v1/namespaces/${ns}/pods`, { gracePeriodSeconds: 0 });
+    await labApi(lab, 'DELETE', `/api/v1/namespaces/${ns}`);
+    // A stopped kubelet's Node stays Ready for the node controller's grace period: gone, nothing more is put on it.
+    await labApi(lab, 'DELETE', `/api/v1/nodes/${node}`);
+    if (opts.resolvable) writeFileSync(HOSTS, readFileSync(HOSTS, 'utf8').split('\n').filter((l) => l !== hostsLine).join('\n'));
+    // Embedded-runtime pods outlive the kubelet, as containerd's do.
+    await removePods({ endpoint: opts.endpoint, rootDir: join(dir, 'root') });
+    // The volumes of pods still there when the kubelet stopped stay mounted (tmpfs): never delete through them.
+    const mounted = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((l) => l.split(' ')[4] ?? '').filter((p) => p.startsWith(`${dir}/`));
+    for (const point of mounted.reverse()) execFileSync('umount', [point]);
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  return { lab, node, ns, dir, port, kubelet: () => kubelet!, whileUp, get, create, pod, events, createPod, stop, dispose };
+}
