@@ -9,6 +9,8 @@ import { defineConfig } from 'vitest/config';
  */
 const ONE_RUNTIME = [
   'test/adapters/cri.contract.test.ts',
+  // Embedded only, but its outage's timings are asserted: it runs where nothing else competes.
+  'test/integration/cluster.test.ts',
   'test/integration/eviction.e2e.test.ts',
   'test/integration/kubectl-exec.e2e.test.ts',
   'test/integration/kubectl-logs.e2e.test.ts',
@@ -19,9 +21,11 @@ const ONE_RUNTIME = [
   'test/integration/real-control-plane.e2e.test.ts',
   'test/integration/real-volumes-kubectl.e2e.test.ts',
   'test/integration/runtime-outage.e2e.test.ts',
+  'test/integration/service-env.e2e.test.ts',
   'test/integration/stats-metrics.e2e.test.ts',
   'test/integration/stats-summary.e2e.test.ts',
   'test/integration/tls-bootstrap.test.ts',
+  'test/integration/volume-fd-budget.e2e.test.ts',
   'test/integration/volumes.e2e.test.ts',
 ];
 
