@@ -104,6 +104,7 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
   }, 90_000);
 
   it('kubectl logs reads the container\'s log through the API server\'s proxy', async () => {
+    await n.untilProxied('vols');
     const all = await kubectl(['logs', 'vols']);
     expect(all).toMatchObject({ code: 0, stderr: '' });
     expect(all.stdout).toMatch(/^TOKEN [0-9a-f]{64}\nSA /);

@@ -14,6 +14,7 @@ import { spawnClusterKubelet, stopClusterKubelet, type ClusterKubelet } from './
 import { freePort, removePods, until } from './daemon.js';
 import { kubeLab, labApi, type KubeLab } from './kube-lab.js';
 import { runScript, scriptEnv } from './kube-lab-scripts.js';
+import { runKubectl } from './kubectl-run.js';
 
 export const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
 /** A container that sleeps until SIGTERM and then exits 0 at once. */
@@ -49,6 +50,12 @@ export interface LabNode {
   pod: (name: string) => Promise<LabPod | undefined>;
   /** Events of the namespace (the test's by default) whose involvedObject matches `field=value` selectors. */
   events: (selector: Record<string, string>, ns?: string) => Promise<LabEvent[]>;
+  /**
+   * Waits until the API server's proxy reaches the kubelet for the pod's log (`resolvable` nodes).
+   * The API server, a Go program, reads /etc/hosts again at most every 5 s: a line just added may
+   * not resolve yet, and kubectl would say `no such host`.
+   */
+  untilProxied: (podName: string) => Promise<void>;
   /** Creates a pod in the test's namespace bound to this node (spec.nodeName, no scheduler). */
   createPod: (name: string, spec: Record<string, unknown>) => Promise<LabPod>;
   /** Stops the kubelet (idempotent): its exit code. */
@@ -148,5 +155,10 @@ export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
     rmSync(dir, { recursive: true, force: true });
   };
 
-  return { lab, node, ns, dir, port, kubelet: () => kubelet!, whileUp, get, create, pod, events, createPod, stop, dispose };
+  const untilProxied = async (podName: string) => {
+    await whileUp(`the API server's proxy to reach ${node} for ${podName}'s log`, async () =>
+      (await runKubectl(lab.kubectl, lab.adminKubeconfig, ['-n', ns, 'logs', '--limit-bytes=1', podName])).code === 0, 15_000);
+  };
+
+  return { lab, node, ns, dir, port, kubelet: () => kubelet!, whileUp, get, create, pod, events, untilProxied, createPod, stop, dispose };
 }
