@@ -11,6 +11,7 @@ import { benchJournal } from './journal.js';
 import { benchOverload } from './overload.js';
 import { benchPodConfigMerge } from './pod-config-merge.js';
 import { benchPods } from './pods.js';
+import { benchSideBySide } from './sidebyside.js';
 import { benchStartup } from './startup.js';
 import { benchStartupCerts } from './startup-certs.js';
 import { benchStatusHistory } from './status-history.js';
@@ -34,6 +35,8 @@ async function main() {
   if (only.includes('cluster')) print('cluster', await benchCluster());
   // Volumes' cost in cluster mode (issue 15): minutes a run, so only when named.
   if (only.includes('volumes')) print('volumes', await benchVolumes());
+  // The Go kubelet beside kubelet-ts on the real control plane (issue 46): minutes a turn, so only when named.
+  if (only.includes('sidebyside')) print('sidebyside', await benchSideBySide());
 }
 
 /** KUBELET_BENCH_HTTP_CLIENTS / _SECONDS / _PODS: a shorter or smaller http run, e.g. while profiling. */
@@ -48,7 +51,7 @@ function envOptions() {
   };
 }
 
-function print(name: string, figures: Record<string, number>) {
+function print(name: string, figures: Record<string, number | string>) {
   process.stdout.write(`${name}\n`);
   for (const [k, v] of Object.entries(figures)) process.stdout.write(`  ${k.padEnd(32)} ${v}\n`);
 }

@@ -6,14 +6,11 @@
 # Removing pods through CRI (StopContainer → StopPodSandbox → RemovePodSandbox) is the test suite's
 # job and comes first; this script then handles whatever is left, in the order that works:
 # containerd by its PID → runc containers → shims naming our socket (by PID) → mounts, deepest
-# first → the kts0 bridge → empty pod cgroups under /kubelet-ts-ci → the lab directory.
+# first → the lab's bridge → its empty pod cgroups → the lab directory.
 # It never kills by process name.
 set -u
 
 LAB=${1:-${KUBELET_IT_CRI_LAB:-}}
-BRIDGE=kts0
-CNI_NETWORK=kubelet-ts-ci
-CGROUP_PARENT=kubelet-ts-ci
 SHIM_SOCKET_DIR=/run/containerd/s   # containerd 1.6's compiled-in place for shim sockets
 
 log() { echo "down.sh: $*" >&2; }
@@ -24,6 +21,13 @@ case "$LAB" in
   *) log "refusing LAB='$LAB': give the absolute directory up.sh printed"; exit 2 ;;
 esac
 SOCK=$LAB/containerd.sock
+# The bridge, CNI network and cgroup parent up.sh was given (network.env), else its defaults.
+BRIDGE=kts0
+CNI_NETWORK=kubelet-ts-ci
+CGROUP_PARENT=/kubelet-ts-ci
+# shellcheck disable=SC1091
+[ -s "$LAB/network.env" ] && . "$LAB/network.env"
+CGROUP_PARENT=${CGROUP_PARENT#/}
 
 # 1. containerd, by its recorded PID: SIGTERM, then SIGKILL after 10 s. The comm check guards
 #    against a recycled PID. Pods survive this (shims are re-parented), hence the steps after.

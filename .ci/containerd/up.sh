@@ -8,17 +8,21 @@
 #   KUBELET_IT_CRI_IMAGE, KUBELET_IT_CRI_PAUSE_IMAGE
 # Everything else goes to stderr. Needs root (mounts, netns, cgroups) and no stdin.
 # Everything lives in a per-run directory (LAB, default mktemp -d /tmp/kts-cri.XXXX) with its own
-# socket, runc root, CNI bridge (kts0, 10.214.0.0/24) and cgroup parent (/kubelet-ts-ci), so it
-# cannot collide with a developer's containerd, and a second containerd never shares a root.
+# socket, runc root, CNI bridge (BRIDGE, default kts0; POD_SUBNET, default 10.214.0.0/24) and cgroup
+# parent (CGROUP_PARENT, default /kubelet-ts-ci), so it cannot collide with a developer's containerd,
+# and a second containerd never shares a root. Two labs at once need a BRIDGE, POD_SUBNET and CNI_NETWORK
+# (default kubelet-ts-ci: it names libcni's cache files, which down.sh removes) each; they are kept in
+# $LAB/network.env for down.sh.
 # Pitfalls it handles are in the CRI lab notes (shared/lab/cri/NOTES.md) §8 (copied into comments below).
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 LAB=${LAB:-$(mktemp -d /tmp/kts-cri.XXXX)}
 SOCK=$LAB/containerd.sock
-BRIDGE=kts0
-POD_SUBNET=10.214.0.0/24
-CGROUP_PARENT=/kubelet-ts-ci
+BRIDGE=${BRIDGE:-kts0}
+POD_SUBNET=${POD_SUBNET:-10.214.0.0/24}
+CGROUP_PARENT=${CGROUP_PARENT:-/kubelet-ts-ci}
+CNI_NETWORK=${CNI_NETWORK:-kubelet-ts-ci}
 PAUSE_REF=kubelet-ts.local/pause:1.0
 BUSYBOX_REF=kubelet-ts.local/busybox:1.0
 export DEBIAN_FRONTEND=noninteractive
@@ -38,6 +42,7 @@ mkdir -p "$LAB"/{root,state,runc,opt,logs,images,cni/net.d,cni/ipam,cni/bin}
 if [ -s "$LAB/containerd.pid" ] && kill -0 "$(cat "$LAB/containerd.pid")" 2>/dev/null; then
   log "containerd already running for $LAB (pid $(cat "$LAB/containerd.pid")); run down.sh first"; exit 1
 fi
+printf 'BRIDGE=%s\nCNI_NETWORK=%s\nCGROUP_PARENT=%s\n' "$BRIDGE" "$CNI_NETWORK" "$CGROUP_PARENT" > "$LAB/network.env"
 
 # CNI: our bin_dir links Debian's plugins. containerd runs `loopback` from it itself, so link them all.
 CNI_PLUGINS=$(dirname "$(dpkg -L containernetworking-plugins | grep '/bridge$' | head -n1)")
@@ -87,7 +92,7 @@ TOML
 cat > "$LAB/cni/net.d/10-kubelet-ts.conflist" <<JSON
 {
   "cniVersion": "1.0.0",
-  "name": "kubelet-ts-ci",
+  "name": "$CNI_NETWORK",
   "plugins": [
     { "type": "bridge", "bridge": "$BRIDGE", "isGateway": true, "ipMasq": false, "hairpinMode": true,
       "ipam": { "type": "host-local", "dataDir": "$LAB/cni/ipam",

@@ -1,0 +1,99 @@
+/**
+ * The two kubelets the side-by-side bench compares, started the same way: cluster mode with a node
+ * kubeconfig (a client certificate for system:node:<name>), the kubelet server on 127.0.0.1 with a
+ * self-signed serving certificate generated at start (the Go kubelet's default), the API server let in
+ * by its client certificate and a SubjectAccessReview, no read-only port, healthz on loopback, the
+ * same client QPS and burst, no QoS cgroups, and the same containerd.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
+import { freePort } from './free-port.js';
+import { KUBELET_BIN } from './kubelet-bin.js';
+
+export type KubeletKind = 'go' | 'ts';
+
+export interface NodeSetup {
+  /** The kubelet's own directory: config, root dir, certificates, logs. */
+  dir: string;
+  node: string;
+  kubeconfig: string;
+  /** What signs the API server's client certificate (the lab's CA). */
+  clientCa: string;
+  /** unix:// socket of containerd. */
+  endpoint: string;
+  /** The sandbox image containerd has (the Go kubelet's --pod-infra-container-image). */
+  pauseImage: string;
+}
+
+export interface StartedKubelet {
+  pid: number;
+  /** performance.now() just before the spawn. */
+  t0: number;
+  healthzPort: number;
+  exitCode(): number | null;
+  stderrTail(): string;
+  /** SIGTERM, SIGKILL after 30 s; resolves on exit. */
+  stop(): Promise<void>;
+}
+
+/** The lines of configuration both kubelets are given. */
+function sharedConfig(s: NodeSetup, port: number, healthzPort: number): string[] {
+  return [
+    'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
+    'address: 127.0.0.1', `port: ${port}`, 'readOnlyPort: 0', `healthzPort: ${healthzPort}`, 'healthzBindAddress: 127.0.0.1',
+    `authentication: {anonymous: {enabled: false}, webhook: {enabled: true}, x509: {clientCAFile: ${s.clientCa}}}`,
+    'authorization: {mode: Webhook}', 'kubeAPIQPS: 50', 'kubeAPIBurst: 100',
+  ];
+}
+
+/**
+ * The Go kubelet, unpacked from `xzPath` into `binDir` once. readOnlyPort stays 0 (that build panics
+ * on any other value); no QoS cgroups and no iptables chains, as kubelet-ts here.
+ */
+export async function startGoKubelet(xzPath: string, binDir: string, s: NodeSetup): Promise<StartedKubelet> {
+  const bin = join(binDir, 'kubelet');
+  if (!existsSync(bin)) {
+    execFileSync('sh', ['-c', 'xz -dc "$1" > "$2.tmp" && chmod 755 "$2.tmp" && mv "$2.tmp" "$2"', 'unpack', xzPath, bin]);
+  }
+  const [port, healthzPort] = [await freePort(), await freePort()];
+  writeFileSync(join(s.dir, 'kubelet.yaml'), [
+    ...sharedConfig(s, port, healthzPort),
+    'cgroupDriver: cgroupfs', 'cgroupsPerQOS: false', 'enforceNodeAllocatable: []', 'failSwapOn: false', 'makeIPTablesUtilChains: false', '',
+  ].join('\n'));
+  return spawnKubelet(bin, [
+    `--config=${join(s.dir, 'kubelet.yaml')}`, `--kubeconfig=${s.kubeconfig}`, `--root-dir=${join(s.dir, 'root')}`, `--cert-dir=${join(s.dir, 'pki')}`,
+    `--container-runtime-endpoint=${s.endpoint}`, `--pod-infra-container-image=${s.pauseImage}`, `--hostname-override=${s.node}`,
+  ], healthzPort);
+}
+
+/** kubelet-ts: the bundle users run, with the V8 flags of its #! line. */
+export async function startKubeletTs(s: NodeSetup): Promise<StartedKubelet> {
+  const [port, healthzPort] = [await freePort(), await freePort()];
+  writeFileSync(join(s.dir, 'kubelet.yaml'), [
+    ...sharedConfig(s, port, healthzPort), `containerRuntimeEndpoint: ${s.endpoint}`, `podLogsDir: ${join(s.dir, 'logs')}`, '',
+  ].join('\n'));
+  return spawnKubelet(process.execPath, [
+    ...KUBELET_NODE_FLAGS, KUBELET_BIN, `--config=${join(s.dir, 'kubelet.yaml')}`, `--kubeconfig=${s.kubeconfig}`,
+    `--root-dir=${join(s.dir, 'root')}`, `--cert-dir=${join(s.dir, 'pki')}`, '--debug-address=', `--hostname-override=${s.node}`,
+  ], healthzPort);
+}
+
+function spawnKubelet(file: string, args: string[], healthzPort: number): StartedKubelet {
+  const t0 = performance.now();
+  const child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-100_000)));
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  return {
+    pid: child.pid!, t0, healthzPort, exitCode: () => child.exitCode ?? (child.signalCode ? -1 : null), stderrTail: () => stderr.slice(-3000),
+    stop: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

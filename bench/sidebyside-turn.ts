@@ -1,0 +1,186 @@
+/**
+ * One kubelet's turn on the real control plane (see sidebyside.ts): started → healthz ok, → Node
+ * Ready, → its Lease; an idle window with no pods; 30 pods created through the API at once (nodeName
+ * set) → each Running with every container running, CPU and peak RSS until all are; an idle window
+ * with them; their graceful deletion → no container, no sandbox left in containerd, no pod left in
+ * the API. Then the node is cleaned for the next turn, whatever happened: pods deleted, kubelet
+ * stopped, leftover sandboxes removed, the Node and its Lease deleted.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { createCriClient } from '../src/adapters/cri-grpc/index.js';
+import { labApi, type KubeLab } from '../test/support/kube-lab-up.js';
+import { leftInRuntime } from './cluster.js';
+import { tearDownSandbox } from './cri-fixtures.js';
+import { labWatch } from './lab-watch.js';
+import { cpuSeconds, rssMiB } from './proc-usage.js';
+import type { NodeSetup, StartedKubelet } from './sidebyside-kubelets.js';
+import { sleep } from './static-pod-fleet.js';
+import { percentile, round } from './stats.js';
+
+export const BURST = 30;
+const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"];
+
+type Lab = Pick<KubeLab, 'dir' | 'ca' | 'server'>;
+interface Condition { type: string; status: string }
+interface Pod {
+  metadata: { name: string };
+  status?: { phase?: string; containerStatuses?: { state?: { running?: object } }[] };
+}
+
+export interface TurnOptions {
+  lab: Lab;
+  setup: NodeSetup;
+  namespace: string;
+  image: string;
+  idleMs: number;
+  start(): Promise<StartedKubelet>;
+}
+
+async function api<T>(lab: Lab, method: string, path: string, body?: unknown, ok: number[] = [200, 201]): Promise<T> {
+  const res = await labApi<T>(lab, method, path, body);
+  if (!ok.includes(res.status)) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
+  return res.body;
+}
+
+/** Polls `probe` every `everyMs` until it answers true; fails after `ms`, or at once when the kubelet has exited. */
+async function until(kubelet: StartedKubelet, what: string, probe: () => boolean | Promise<boolean>, ms: number, everyMs = 50): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!(await probe())) {
+    if (kubelet.exitCode() !== null) throw new Error(`the kubelet exited (${kubelet.exitCode()}) while waiting for ${what}:\n${kubelet.stderrTail()}`);
+    if (performance.now() > deadline) throw new Error(`no ${what} within ${ms} ms:\n${kubelet.stderrTail()}`);
+    await sleep(everyMs);
+  }
+}
+
+/** A namespace whose pods can be admitted with a service-account token: its default ServiceAccount and root CA ConfigMap exist. */
+async function readyNamespace(lab: Lab, ns: string): Promise<void> {
+  await api(lab, 'POST', '/api/v1/namespaces', { metadata: { name: ns } });
+  const deadline = performance.now() + 60_000;
+  for (;;) {
+    const sa = await labApi(lab, 'GET', `/api/v1/namespaces/${ns}/serviceaccounts/default`);
+    const ca = await labApi(lab, 'GET', `/api/v1/namespaces/${ns}/configmaps/kube-root-ca.crt`);
+    if (sa.status === 200 && ca.status === 200) return;
+    if (performance.now() > deadline) throw new Error(`namespace ${ns}: no default ServiceAccount or kube-root-ca.crt after 60 s`);
+    await sleep(200);
+  }
+}
+
+export async function oneTurn(o: TurnOptions): Promise<Record<string, number>> {
+  const { lab, setup, namespace: ns } = o;
+  const out: Record<string, number> = {};
+  await readyNamespace(lab, ns);
+  const kubelet = await o.start();
+  try {
+    await startUp(o, kubelet, out);
+    await idle(kubelet, o.idleMs, 'idle0pods', out);
+    await burst(o, kubelet, out);
+    await idle(kubelet, o.idleMs, `idle${BURST}pods`, out);
+    await teardown(o, kubelet, out);
+  } finally {
+    await cleanUp(o, kubelet).catch((err: unknown) => process.stderr.write(`sidebyside: cleaning up ${setup.node}: ${String(err)}\n`));
+  }
+  return out;
+}
+
+async function startUp(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>): Promise<void> {
+  const { lab, setup } = o;
+  const since = () => round(performance.now() - kubelet.t0, 0);
+  const healthz = until(kubelet, 'healthz ok', async () =>
+    (await fetch(`http://127.0.0.1:${kubelet.healthzPort}/healthz`).then((r) => r.text()).catch(() => '')) === 'ok', 60_000, 20)
+    .then(() => (out.healthzMs = since()));
+  const ready = until(kubelet, 'Node Ready', async () => {
+    const node = await labApi<{ status?: { conditions?: Condition[] } }>(lab, 'GET', `/api/v1/nodes/${setup.node}`);
+    return node.status === 200 && (node.body.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+  }, 60_000).then(() => (out.nodeReadyMs = since()));
+  const lease = until(kubelet, 'Lease', async () =>
+    (await labApi(lab, 'GET', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${setup.node}`)).status === 200, 60_000)
+    .then(() => (out.leaseMs = since()));
+  await Promise.all([healthz, ready, lease]);
+}
+
+/** CPU over the window as seconds per minute (comparable across window lengths) and RSS at its end, after 5 s to settle. */
+async function idle(kubelet: StartedKubelet, idleMs: number, label: string, out: Record<string, number>): Promise<void> {
+  await sleep(5000);
+  const cpu0 = cpuSeconds(kubelet.pid);
+  await sleep(idleMs);
+  out[`${label}.cpuSecondsPerMinute`] = round(((cpuSeconds(kubelet.pid) - cpu0) * 60_000) / idleMs, 2);
+  out[`${label}.rssMiB`] = round(rssMiB(kubelet.pid), 1);
+}
+
+const isRunning = (p: Pod) => p.status?.phase === 'Running' && (p.status.containerStatuses ?? []).length > 0 &&
+  (p.status.containerStatuses ?? []).every((c) => c.state?.running !== undefined);
+
+async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>): Promise<void> {
+  const { lab, setup, namespace: ns } = o;
+  const createdAt = new Map<string, number>();
+  const runningAfter = new Map<string, number>();
+  const watch = await labWatch<Pod>(lab, `/api/v1/namespaces/${ns}/pods`, (e) => {
+    const name = e.object.metadata.name;
+    const t = createdAt.get(name);
+    if (t !== undefined && !runningAfter.has(name) && isRunning(e.object)) runningAfter.set(name, performance.now() - t);
+  });
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMiB(kubelet.pid))), 50);
+  try {
+    const cpu0 = cpuSeconds(kubelet.pid);
+    const burst0 = performance.now();
+    await Promise.all(Array.from({ length: BURST }, (_, i) => {
+      const name = `p${i}`;
+      createdAt.set(name, performance.now());
+      return api(lab, 'POST', `/api/v1/namespaces/${ns}/pods`, {
+        metadata: { name },
+        spec: { nodeName: setup.node, terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: o.image, imagePullPolicy: 'Never', command: SLEEPER }] },
+      });
+    }));
+    await until(kubelet, `all ${BURST} pods Running`, () => runningAfter.size === BURST, 180_000, 20);
+    const cpu = cpuSeconds(kubelet.pid) - cpu0;
+    const times = [...runningAfter.values()];
+    Object.assign(out, {
+      'burst.p50Ms': round(percentile(times, 50), 0), 'burst.p99Ms': round(percentile(times, 99), 0),
+      'burst.allRunningMs': round(performance.now() - burst0, 0), 'burst.cpuSeconds': round(cpu, 2), 'burst.peakRssMiB': round(peak, 1),
+    });
+  } finally {
+    clearInterval(sampler);
+    watch.stop();
+  }
+}
+
+async function teardown(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>): Promise<void> {
+  const { lab, setup, namespace: ns } = o;
+  const delete0 = performance.now();
+  await Promise.all(Array.from({ length: BURST }, (_, i) => api(lab, 'DELETE', `/api/v1/namespaces/${ns}/pods/p${i}`)));
+  const done: Record<string, number> = {};
+  const cri = createCriClient({ endpoint: setup.endpoint });
+  await until(kubelet, 'the deleted pods gone', async () => {
+    const elapsed = round(performance.now() - delete0, 0);
+    const left = await leftInRuntime(cri, ns);
+    if (left.containers === 0) done['teardown.containersRemovedMs'] ??= elapsed;
+    if (left.sandboxes === 0) done['teardown.sandboxesRemovedMs'] ??= elapsed;
+    const pods = await api<{ items: Pod[] }>(lab, 'GET', `/api/v1/namespaces/${ns}/pods`);
+    if (pods.items.length === 0) done['teardown.podsGoneFromApiMs'] ??= elapsed;
+    return Object.keys(done).length === 3;
+  }, 180_000, 100).finally(() => cri.close());
+  Object.assign(out, done);
+}
+
+async function cleanUp(o: TurnOptions, kubelet: StartedKubelet): Promise<void> {
+  const { lab, setup, namespace: ns } = o;
+  // Whatever a failed turn left: pods removed from the API at once, then from containerd behind the stopped kubelet.
+  await api(lab, 'DELETE', `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`, undefined, [200, 404]);
+  await kubelet.stop();
+  const cri = createCriClient({ endpoint: setup.endpoint });
+  try {
+    for (const s of await cri.runtime.listPodSandbox()) await tearDownSandbox(cri, s.id);
+  } finally {
+    cri.close();
+  }
+  await api(lab, 'DELETE', `/api/v1/nodes/${setup.node}`, undefined, [200, 404]);
+  await api(lab, 'DELETE', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${setup.node}`, undefined, [200, 404]);
+  await api(lab, 'DELETE', `/api/v1/namespaces/${ns}`, undefined, [200, 202, 404]);
+  // Volumes a kubelet mounted under its root dir (service-account tokens on tmpfs), deepest first.
+  const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(`${setup.dir}/`)).sort().reverse();
+  for (const m of mounts) execFileSync('umount', ['-l', m]);
+  rmSync(setup.dir, { recursive: true, force: true });
+}

@@ -1,0 +1,83 @@
+/**
+ * The Go kubelet v1.26 and kubelet-ts side by side (`npm run bench -- sidebyside`): the same real
+ * control plane (../shared/lab/kube/up.sh, started once here and stopped after), the same containerd
+ * (KUBELET_IT_CRI, e.g. from .ci/containerd/up.sh), cluster mode, each kubelet joining with a node
+ * kubeconfig under a node name of its own, in alternating turns (sidebyside-turn.ts says what a turn
+ * measures). Prints each figure's median per kubelet and the ratio kubelet-ts / Go (below 1: kubelet-ts
+ * is faster or cheaper); each turn's figures go to stderr as they come.
+ * KUBELET_BENCH_SIDEBYSIDE_REPS=N: N turns of each (2); KUBELET_BENCH_SIDEBYSIDE_IDLE_SECONDS=S: idle
+ * windows of S s (60). Skipped, with the reason, without the Go kubelet, the lab's scripts or a containerd.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { kubeLabScripts, purgeKubeLab, runScript, scriptEnv } from '../test/support/kube-lab-scripts.js';
+import { upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
+import { KUBELET_BIN } from './kubelet-bin.js';
+import { startGoKubelet, startKubeletTs, type KubeletKind, type NodeSetup } from './sidebyside-kubelets.js';
+import { oneTurn } from './sidebyside-turn.js';
+import { median, round } from './stats.js';
+
+const REPS = Number(process.env.KUBELET_BENCH_SIDEBYSIDE_REPS ?? 2);
+const IDLE_MS = Number(process.env.KUBELET_BENCH_SIDEBYSIDE_IDLE_SECONDS ?? 60) * 1000;
+
+/** Why the bench cannot run here, or '' when it can. */
+function missing(scripts: string): string {
+  return [
+    existsSync(join(scripts, 'go-kubelet.xz')) ? '' : `no Go kubelet at ${join(scripts, 'go-kubelet.xz')}`,
+    existsSync(join(scripts, 'up.sh')) ? '' : `no real control plane's scripts in ${scripts}`,
+    process.env.KUBELET_IT_CRI ? '' : 'no containerd: KUBELET_IT_CRI is unset (eval "$(bash .ci/containerd/up.sh)" first, with a LAB, BRIDGE and POD_SUBNET of its own when another is running)',
+    existsSync(KUBELET_BIN) ? '' : `no kubelet-ts bundle at ${KUBELET_BIN} (npm run build)`,
+  ].filter(Boolean).join('; ');
+}
+
+export async function benchSideBySide(): Promise<Record<string, number | string>> {
+  const scripts = kubeLabScripts();
+  const skip = missing(scripts);
+  if (skip) return { skipped: skip };
+  if (!(REPS >= 1) || !(IDLE_MS > 0)) throw new Error('KUBELET_BENCH_SIDEBYSIDE_REPS must be ≥ 1 and KUBELET_BENCH_SIDEBYSIDE_IDLE_SECONDS > 0');
+  const work = mkdtempSync(join(tmpdir(), 'kts-sidebyside-'));
+  const labDir = join(work, 'lab');
+  mkdirSync(labDir);
+  const samples: Record<KubeletKind, Map<string, number[]>> = { go: new Map(), ts: new Map() };
+  try {
+    const lab = await upOnce(labDir, scripts);
+    for (let rep = 1; rep <= REPS; rep++) {
+      // Alternating which goes first, so neither always runs on the machine the other just left.
+      const order: KubeletKind[] = rep % 2 === 1 ? ['go', 'ts'] : ['ts', 'go'];
+      for (const kind of order) {
+        const figures = await turn(lab, work, kind, rep);
+        // The machine is shared: its load beside each turn's figures says how far to trust them.
+        const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+        process.stderr.write(`sidebyside: ${kind} rep ${rep} (load average after it ${load}): ${JSON.stringify(figures)}\n`);
+        for (const [k, v] of Object.entries(figures)) samples[kind].set(k, [...(samples[kind].get(k) ?? []), v]);
+      }
+    }
+  } finally {
+    await purgeKubeLab(labDir, scripts).catch((err: unknown) => process.stderr.write(`sidebyside: stopping the control plane: ${String(err)}\n`));
+    rmSync(work, { recursive: true, force: true });
+  }
+  const out: Record<string, number> = { reps: REPS, idleSeconds: IDLE_MS / 1000 };
+  for (const [key, goValues] of samples.go) {
+    const go = median(goValues);
+    const ts = median(samples.ts.get(key) ?? []);
+    Object.assign(out, { [`${key}.go`]: go, [`${key}.kubelet-ts`]: ts, [`${key}.kubelet-ts/go`]: round(ts / go, 2) });
+  }
+  return out;
+}
+
+async function turn(lab: KubeLab, work: string, kind: KubeletKind, rep: number): Promise<Record<string, number>> {
+  const node = `sbs-${kind}-${rep}`;
+  const dir = join(work, node);
+  mkdirSync(dir);
+  const kubeconfig = join(dir, 'node.kubeconfig');
+  writeFileSync(kubeconfig, await runScript('bash', [join(lab.scripts, 'node-kubeconfig.sh'), node], scriptEnv(lab.dir), 60_000));
+  const setup: NodeSetup = {
+    dir, node, kubeconfig, clientCa: lab.ca, endpoint: process.env.KUBELET_IT_CRI!,
+    pauseImage: process.env.KUBELET_IT_CRI_PAUSE_IMAGE ?? 'kubelet-ts.local/pause:1.0',
+  };
+  return oneTurn({
+    lab, setup, namespace: node, image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', idleMs: IDLE_MS,
+    start: () => (kind === 'go' ? startGoKubelet(join(lab.scripts, 'go-kubelet.xz'), work, setup) : startKubeletTs(setup)),
+  });
+}

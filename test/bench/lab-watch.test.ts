@@ -1,0 +1,56 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { labWatch, type WatchEvent } from '../../bench/lab-watch.js';
+import { generateSelfSignedPair } from '../../src/adapters/http/tls/self-signed.js';
+
+const cleanups: (() => void)[] = [];
+afterEach(() => {
+  for (const c of cleanups.splice(0)) c();
+});
+
+/** An HTTPS API server on 127.0.0.1 answering each request with `answer`, and a lab directory whose CA trusts it. */
+async function fakeLab(answer: (url: string, res: import('node:http').ServerResponse) => void) {
+  const { certPem, keyPem } = await generateSelfSignedPair('localhost', ['127.0.0.1'], Math.floor(Date.now() / 1000));
+  const dir = mkdtempSync(join(tmpdir(), 'kts-lab-watch-'));
+  mkdirSync(join(dir, 'pki'));
+  for (const [file, text] of [['ca.crt', certPem], ['admin.crt', certPem], ['admin.key', keyPem]] as const) writeFileSync(join(dir, 'pki', file), text);
+  const server: Server = createServer({ cert: certPem, key: keyPem }, (req, res) => answer(req.url ?? '', res));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  cleanups.push(() => {
+    server.closeAllConnections();
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return { dir, ca: join(dir, 'pki', 'ca.crt'), server: `https://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+describe('labWatch', () => {
+  it('asks for a watch and hands over each event whole, however the stream is cut', async () => {
+    let asked = '';
+    const lab = await fakeLab((url, res) => {
+      asked = url;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"type":"ADDED","object":{"metadata":{"na');
+      setTimeout(() => res.write('me":"p0"}}}\n{"type":"MODIFIED","object":{"metadata":{"name":"p0"}}}\n{"type":"DEL'), 20);
+      setTimeout(() => res.write('ETED","object":{"metadata":{"name":"p1"}}}\n'), 40);
+    });
+    const events: WatchEvent<{ metadata: { name: string } }>[] = [];
+    const watch = await labWatch<{ metadata: { name: string } }>(lab, '/api/v1/namespaces/ns/pods?labelSelector=a%3Db', (e) => events.push(e));
+    await expect.poll(() => events.length).toBe(3);
+    watch.stop();
+    expect(asked).toBe('/api/v1/namespaces/ns/pods?labelSelector=a%3Db&watch=1');
+    expect(events.map((e) => `${e.type} ${e.object.metadata.name}`)).toEqual(['ADDED p0', 'MODIFIED p0', 'DELETED p1']);
+  });
+
+  it('fails naming the path and the status when the API server refuses the watch', async () => {
+    const lab = await fakeLab((_url, res) => {
+      res.writeHead(403);
+      res.end('{"kind":"Status"}');
+    });
+    await expect(labWatch(lab, '/api/v1/pods', () => undefined)).rejects.toThrow('watch /api/v1/pods: 403');
+  });
+});
