@@ -74,6 +74,7 @@ describe('test API server: namespace defaults', () => {
     expect(await failureOf(() => c.core.createNamespacedServiceAccountToken({ name: 'default', namespace: 'default', body: { spec: { audiences: [] } } })))
       .toMatchObject({ code: 404, message: 'serviceaccounts "default" not found' });
     await c.core.createNamespace({ body: { metadata: { name: 'team-b' } } });
+    // Nothing may be made: a short wait gives a wrong default the chance to appear.
     await new Promise((r) => setTimeout(r, 20));
     expect(server.store.list('configmaps').items).toEqual([]);
     expect(server.store.list('serviceaccounts').items).toEqual([]);

@@ -90,9 +90,8 @@ describe('references from the code', () => {
 
   it('cite no design or anchor document outside the repository, nor do the README and docs/', () => {
     const outside = ['DESIGN', 'ANCHORS'].map((name) => `${name}.md`);
-    // The archive keeps its dated runs as written; its preface says what the anchor file was.
     const docs = ['README.md', ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
-      .filter((f) => f.endsWith('.md') && f !== 'benchmarks-archive.md').map((f) => `docs/${f}`)];
+      .filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
     expect([...sources, ...docs].filter((f) => outside.some((doc) => read(f).includes(doc)))).toEqual([]);
   });
 });

@@ -317,6 +317,7 @@ describe('serverTLSBootstrap against a signer that issues expired certificates',
     const servingCsrs = () => (api.store.list('certificatesigningrequests').items as { spec: { signerName: string } }[])
       .filter((c) => c.spec.signerName === 'kubernetes.io/kubelet-serving').length;
     await until('the first serving CSR', () => servingCsrs() > 0, 60_000, kubelet.stderr);
+    // The window the back-off is judged over: CSRs are counted after 10 s of it.
     await new Promise((r) => setTimeout(r, 10_000));
     // Back-off from the first failure: 2 s, 4 s, 8 s (a CSR at 0, 2, 6 and perhaps 14 s).
     expect(servingCsrs()).toBeLessThanOrEqual(4);

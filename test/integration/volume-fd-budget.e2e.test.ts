@@ -155,6 +155,7 @@ for (const endpoint of ['embedded', containerdEndpoint()]) describeNeeding(partF
         }
         const base = logDir();
         if (existsSync(base)) listed = /COUNT \d+ LAST \d/.exec(readdirSync(base).map((f) => readFileSync(join(base, f), 'utf8')).join(''))?.[0] ?? '';
+        // The pod's state is sampled, not waited for: this is the sampling period.
         await sleep(100);
       }
     };

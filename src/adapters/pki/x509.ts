@@ -17,6 +17,8 @@ import { formatIp, isIPv4, parseIpSloppy } from '../../domain/net/ip-address.js'
 type CryptoKeyPair = webcrypto.CryptoKeyPair;
 type CryptoKey = webcrypto.CryptoKey;
 
+// Cast: Node's webcrypto is the Web Crypto API, typed by @types/node apart from the DOM's Crypto
+// that pkijs names; the two declarations differ, not the object.
 pkijs.setEngine('node', new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'] }));
 
 /** ECDSA P-256 for the kubelet's client and serving keys (Go's certificate manager); RSA 2048 for the self-signed pair (Go's certutil). */

@@ -102,6 +102,7 @@ describe('the container deletor actor', () => {
     actor.send(request('u4', 'c1', 1));
     actor.send(request('u4', 'c2', 1));
     await expect.poll(() => listed.length).toBe(5);
+    // Nothing more may come: a short wait gives a wrong extra list the chance to show.
     await new Promise((r) => setTimeout(r, 10));
     expect(listed).toEqual(['busy', 'u2', 'u3', 'u4', 'u4']);
     actor.stop();
@@ -119,6 +120,7 @@ describe('the container deletor actor', () => {
     const actor = createActor(createContainerDeletorActor({ cri, logger })).start();
     for (let i = 0; i < 5; i++) actor.send(request(`u${i}`, null, 0));
     actor.stop();
+    // A stopped deletor must list nothing more: wait a little for a wrong list to show.
     await new Promise((r) => setTimeout(r, 20));
     expect(lists).toBe(1);
   });

@@ -110,6 +110,7 @@ describe('createCriClient', () => {
   });
 
   it('gives reads the short deadline and reports KLT_ERR_CRI_DEADLINE when it passes', async () => {
+    // A runtime slower than the call's deadline.
     const server = await serve({ ListPodSandbox: never, RunPodSandbox: async () => { await sleep(400); return { pod_sandbox_id: 's1' }; } });
     const cri = client({ endpoint: server.endpoint, readTimeoutMs: 150, runtimeRequestTimeoutMs: 2_000 });
     const started = Date.now();
@@ -122,12 +123,14 @@ describe('createCriClient', () => {
   });
 
   it('lets a per-call timeoutMs override the default deadline', async () => {
+    // A runtime slower than the call's deadline.
     const server = await serve({ Status: async () => { await sleep(300); return { status: { conditions: [] }, info: {} }; } });
     const cri = client({ endpoint: server.endpoint, readTimeoutMs: 100 });
     await expect(cri.runtime.status(false, { timeoutMs: 2_000 })).resolves.toMatchObject({ status: { conditions: [] } });
   });
 
   it('extends the StopContainer deadline by the grace period', async () => {
+    // A runtime slower than the call's deadline.
     const server = await serve({ StopContainer: async () => { await sleep(700); return {}; } });
     const cri = client({ endpoint: server.endpoint, runtimeRequestTimeoutMs: 300 });
     await expect(cri.runtime.stopContainer('c1', 1)).resolves.toBeUndefined();
@@ -160,6 +163,7 @@ describe('createCriClient', () => {
   });
 
   it('extends the ExecSync deadline by the command timeout', async () => {
+    // A runtime slower than the call's deadline.
     const server = await serve({ ExecSync: async () => { await sleep(700); return { exit_code: 0 }; } });
     const cri = client({ endpoint: server.endpoint, runtimeRequestTimeoutMs: 300 });
     await expect(cri.runtime.execSync('c1', ['true'], 1)).resolves.toMatchObject({ exit_code: 0 });

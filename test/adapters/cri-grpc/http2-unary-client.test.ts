@@ -91,6 +91,7 @@ describe('http2UnaryClient', () => {
 
     accepted[0]!.destroy();
     await vi.waitFor(() => expect(accepted[0]!.destroyed).toBe(true));
+    // The client learns of the closed session on its own: no event of its tells the test when.
     await new Promise((r) => setTimeout(r, 50));
     await expect(listContainers(client)).resolves.toEqual({ containers: [] });
     expect(accepted).toHaveLength(2);
@@ -137,6 +138,7 @@ describe('http2UnaryClient', () => {
 
   // The property is the process's, so it is checked on a process of its own (as grpc-prober.test.ts does).
   it('holds the process open while a call is in flight, and not once it is answered', async () => {
+    // A runtime slower than the call's deadline.
     const server = await serve({ ListContainers: async () => { await new Promise((r) => setTimeout(r, 300)); return { containers: [] }; } });
     const exit = await callInChild(server.socketPath);
     // The child ends when its event loop is empty (it never closes the client nor calls process.exit),

@@ -169,6 +169,7 @@ describe('readContainerLog following a rotation', () => {
     const f = following(p);
     await expect.poll(f.text).toBe(lines(1));
     await rename(p, `${p}.1`);
+    // The follower polls: give it a turn to see the rename before the old file grows.
     await sleep(30);
     await appendFile(`${p}.1`, line(2));
     await expect.poll(f.text).toBe(lines(1, 2));
@@ -188,6 +189,7 @@ describe('readContainerLog following a rotation', () => {
     await f.done;
     expect(f.text()).toBe(lines(1, 2));
     await appendFile(p, line(3));
+    // A stopped follower must read nothing more: a wrong read gets the chance to show.
     await sleep(20);
     expect(f.text()).toBe(lines(1, 2));
   });

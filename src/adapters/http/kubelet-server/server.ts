@@ -20,7 +20,7 @@
  * ways for 5 minutes is closed; a log follow lasts at most 4 h (Go's write timeout).
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import type { TLSSocket } from 'node:tls';
+import { Server as TlsServer, type TLSSocket } from 'node:tls';
 import type { Logger } from 'pino';
 import { KubeletError } from '../../../domain/errors.js';
 import { listenAndReport, type RunningServer } from '../listen.js';
@@ -229,8 +229,10 @@ export async function startKubeletServer(opts: KubeletServerOptions): Promise<Ru
   opts.logger.info({ address: server.address }, 'Starting to listen');
   if (!opts.servingCertificates) return server;
   // New connections get the new certificate; open ones keep the one they were made with (Go: GetCertificate).
+  const tlsServer = app.server;
+  if (!(tlsServer instanceof TlsServer)) throw new KubeletError('KLT_ERR_CONFIG_INVALID', 'serving certificates were given to a kubelet server without TLS');
   const unsubscribe = opts.servingCertificates.subscribe((pair) => {
-    (app.server as unknown as { setSecureContext(o: object): void }).setSecureContext(withPair(pair));
+    tlsServer.setSecureContext(withPair(pair));
     opts.logger.info({}, 'Serving certificate replaced');
   });
   return { address: server.address, close: async () => { unsubscribe(); await server.close(); } };

@@ -69,7 +69,9 @@ export function serveSpdyRemoteCommand(
   function allThere(): void {
     waiting = false;
     clearTimeout(timer);
-    const streams = Object.fromEntries(found) as unknown as RemoteCommandStreams;
+    // expectedStreams always asks for the error stream, so it is among those found.
+    const streams: RemoteCommandStreams = { error: found.get('error')! };
+    for (const [type, stream] of found) streams[type] = stream;
     run(new SpdyRemoteCommandSession(session, streams, options.tty, decision.ok && decision.protocol === 'v4.channel.k8s.io'));
   }
 }

@@ -104,6 +104,7 @@ describe('exec over WebSocket', () => {
     // Two sizes in one message, split oddly: the last one wins.
     client.send(4, '{"Width":100,"Height":30}{"Wid');
     client.send(4, 'th":132,"Height":43}');
+    // The shim applies the sizes before the script reads its input and prints the terminal's size.
     await new Promise((r) => setTimeout(r, 200));
     client.send(0, 'go\r');
     await client.closed;

@@ -96,6 +96,7 @@ describe('port forward over WebSocket', () => {
     // Read slowly at first: the server must hold back, not buffer the whole transfer.
     client.ws.pause();
     client.send(0, 'download');
+    // A paused reader for a second: long enough for an unbounded server to have sent far more.
     await new Promise((r) => setTimeout(r, 1000));
     // Socket buffers on both hops hold a few MiB; anything near 100 would mean we buffered it all.
     expect(downloadSent).toBeLessThan(32);
@@ -117,6 +118,7 @@ describe('port forward over WebSocket', () => {
     for (let i = 0; i < 100; i++) {
       client.send(0, CHUNK);
       expected.update(CHUNK);
+      // Back-pressure by polling: ws has no event for a drained send buffer.
       while (client.ws.bufferedAmount > 8 * MiB) await new Promise((r) => setTimeout(r, 5));
     }
     // These protocols have no half-close: closing the WebSocket ends the forwarded connection,

@@ -88,6 +88,7 @@ describe('streaming server limits', () => {
     const ticker = setInterval(() => busy.send(0, '.'), 100);
     try {
       await idle.closed;
+      // After the idle one closed, the busy one must still be open a while later (past the idle timeout).
       await new Promise((r) => setTimeout(r, 400));
       expect(busy.ws.readyState).toBe(busy.ws.OPEN);
     } finally {

@@ -113,6 +113,7 @@ async function send(port: number, method: string, path: string, headers: Record<
     const deadline = Date.now() + ms;
     while (!got.includes(text)) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${JSON.stringify(text)}; got ${JSON.stringify(got)}`);
+      // The poll period of until().
       await new Promise((r) => setTimeout(r, 10));
     }
   };
@@ -197,6 +198,7 @@ describe('streaming routes: the proxied session', () => {
     const opened = Date.now();
     // Traffic keeps it open…
     for (let i = 0; i < 4; i += 1) {
+      // Traffic spaced under the 300 ms idle timeout: the connection must outlive it.
       await new Promise((r) => setTimeout(r, 150));
       c.socket.write(`t${i}`);
       await c.until(`echo:t${i}|`);

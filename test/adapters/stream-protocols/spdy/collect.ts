@@ -17,6 +17,7 @@ export async function eventually(what: string, check: () => boolean, ms = 5000):
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    // The poll period of eventually().
     await new Promise((r) => setTimeout(r, 10));
   }
 }

@@ -141,6 +141,7 @@ describe('remotecommand over SPDY: a session', () => {
     await eventually('the session', () => session !== undefined);
     expect(session!.tty).toBe(true);
     expect(session!.stderr).toBeNull();
+    // The first, partial resize line is read before anyone listens: it must be kept, not lost.
     await new Promise((r) => setTimeout(r, 50));
     session!.onResize((size) => sizes.push(size));
     resize.write('th":120,"Height":40}{"Width":1,"Height":2}');
@@ -166,6 +167,7 @@ describe('remotecommand over SPDY: a session', () => {
     // Far more than any buffer: the server stops reading the socket until someone reads stdin.
     const chunk = Buffer.alloc(256 * 1024, 7);
     const pump = setInterval(() => stdin.write(chunk), 5);
+    // Stdin is pumped unread for a while, so the server's back-pressure has filled every buffer.
     await new Promise((r) => setTimeout(r, 300));
     session!.stdout!.write('bye');
     session!.finish({ kind: 'exited', exitCode: 1, command: ['x'] });
@@ -232,6 +234,7 @@ describe('remotecommand over SPDY: a session', () => {
     const c = await client(port);
     for (let i = 0; i < 6; i++) {
       await c.ping(2 * i + 1);
+      // Pings spaced under the 300 ms idle timeout, six of them: the session must outlive it.
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(c.goAway).toBeUndefined();
