@@ -8,10 +8,10 @@
  * Unreadable or unparsable files still fail command.loadConfigFile.
  */
 import { loadKubeletConfiguration } from '../adapters/config-file/load-kubelet-configuration.js';
-import type { ConfigSteps, FieldError, ParsedArgs } from '../ports/config-steps.js';
+import type { ConfigSteps, FieldError, NotHonoured, ParsedArgs } from '../ports/config-steps.js';
 import { invalid } from '../actors/phases/command-phases.js';
 import { parseCommandLine, type ParsedCommandLine } from '../domain/config/command-line.js';
-import { maskForConfigz as mask } from '../domain/config/configz.js';
+import { configzBody as body, type ConfigzBody } from '../domain/config/configz.js';
 import { resolveFeatureGates } from '../domain/config/feature-gates.js';
 import type { KubeletConfiguration } from '../domain/config/types.js';
 import { validateKubeletFlags } from '../domain/config/validate.js';
@@ -19,6 +19,7 @@ import { validateKubeletFlags } from '../domain/config/validate.js';
 export function createConfigSteps(): ConfigSteps {
   let parsed: ParsedCommandLine | null = null;
   let loadErrors: FieldError[] = [];
+  let notActedOn: NotHonoured[] = [];
   const need = () => {
     if (!parsed) throw new Error('command line used before command.parse');
     return parsed;
@@ -38,10 +39,12 @@ export function createConfigSteps(): ConfigSteps {
     async load() {
       const loaded = await loadKubeletConfiguration(need());
       loadErrors = loaded.errors;
+      notActedOn = loaded.notHonoured;
       return { config: loaded.config, gates: { ...loaded.gates } };
     },
     validateConfig: () => loadErrors,
+    notActedOn: () => notActedOn,
   };
 }
 
-export const maskForConfigz: (config: KubeletConfiguration) => KubeletConfiguration = mask;
+export const configzBody: (config: KubeletConfiguration, gates: Record<string, boolean>) => ConfigzBody = body;

@@ -26,7 +26,7 @@ import { KUBELET_TS_VERSION } from '../domain/config/version.js';
 import { activePhase, type SupervisorContext } from '../machines/supervisor.machine.js';
 import { actorLogger, createRootLogger, type Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
-import { createConfigSteps, maskForConfigz } from './config-steps.js';
+import { configzBody, createConfigSteps } from './config-steps.js';
 import { CONTAINER_MANAGER_START_FAILED, createEffects } from './effects.js';
 import { createHealthChecks } from './health-checks.js';
 import { createHostPorts } from './host-ports.js';
@@ -111,7 +111,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     clock,
     random: mathRandom,
     config: createConfigSteps(),
-    maskForConfigz,
+    configzBody,
     ...createHostPorts(io.env, logger),
     hostname: { hostname: () => osHostname() },
     runtime: createRuntimeConnector(logger, runtimeCalls),

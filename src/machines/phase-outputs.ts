@@ -47,7 +47,7 @@ export interface PhaseOutputs {
   'command.featureGates': { gates: Record<string, boolean> };
   'command.validateFlags': { valid: true };
   'command.loadConfigFile': { config: KubeletConfiguration };
-  'command.validateConfig': { valid: true };
+  'command.validateConfig': { valid: true; notActedOn: string[] };
   'command.dependencies': { eventLog: string | null };
   'run.lockFile': { lockFile: null } | { lockFile: string; exitOnContention: boolean };
   'run.configz': { registered: true };

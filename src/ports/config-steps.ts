@@ -2,9 +2,10 @@
  * The configuration loader as the command phases use it (NewKubeletCommand's steps); implemented
  * over src/domain/config in src/bin/config-steps.ts.
  */
+import type { NotHonoured } from '../domain/config/not-honoured.js';
 import type { FieldError, KubeletConfiguration, KubeletFlags } from '../domain/config/types.js';
 
-export type { FieldError };
+export type { FieldError, NotHonoured };
 
 /** The command line as parsed: kubelet flags by their Go field names, and which flags were given. */
 export interface ParsedArgs {
@@ -20,4 +21,6 @@ export interface ConfigSteps {
   /** The effective configuration: file, drop-ins and flags, defaulted (every field present). */
   load(parsed: ParsedArgs): Promise<{ config: KubeletConfiguration; gates: Record<string, boolean> }>;
   validateConfig(config: KubeletConfiguration, gates: Record<string, boolean>): FieldError[];
+  /** The settings accepted but not acted on (known once loaded): one start-up warning each. */
+  notActedOn(): NotHonoured[];
 }

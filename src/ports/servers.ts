@@ -12,7 +12,7 @@ export interface ServerStarter {
     address: string;
     port: number;
     tls: { certFile?: string; keyFile?: string; certDir: string; hostname: string; nodeIPs: string[]; minVersion?: string; cipherSuites?: string[] };
-    auth: { anonymous: boolean; clientCAFile?: string; authorizationMode: 'AlwaysAllow' | 'Webhook'; nodeName: string };
+    auth: { anonymous: boolean; clientCAFile?: string; authorizationMode: 'AlwaysAllow' | 'Webhook'; nodeName: string; fineGrainedAuthz: boolean };
     /** Webhook authentication/authorization through the API server (cluster mode), with Go's cache TTLs. */
     webhook?: { authentication: boolean; authorization: boolean; tokenTtlMs: number; authorizedTtlMs: number; unauthorizedTtlMs: number };
     debuggingHandlers: boolean;

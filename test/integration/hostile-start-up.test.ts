@@ -73,6 +73,21 @@ describe('kubelet-ts start-up with hostile input (#14)', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
+  it('refuses settings whose absence would weaken the node, and warns of the ones merely not acted on', () => {
+    const refused = configFile('not-built.yaml', 'cpuManagerPolicy: static\nshutdownGracePeriod: 30s\npodsPerCore: 10\n');
+    const r = run([`--config=${refused}`, `--root-dir=${join(dir, 'root')}`]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain('start-up failed in phase command.validateConfig');
+    expect(r.stderr).toMatch(/cpuManagerPolicy.*exclusive CPUs/);
+    expect(r.stderr).toMatch(/shutdownGracePeriod.*graceful node shutdown/);
+
+    const warned = configFile('not-acted-on.yaml', 'podsPerCore: 10\ncontainerLogMaxFiles: 3\n');
+    const c = spawnSync(process.execPath, [BIN, 'config', `--config=${warned}`], { encoding: 'utf8', timeout: 20_000 });
+    expect(c.status).toBe(0);
+    expect(c.stderr).toContain('warning: podsPerCore: 10 is accepted but not acted on by kubelet-ts (the Go kubelet would cap maxPods');
+    expect(c.stderr).toContain('warning: containerLogMaxFiles: 3 is accepted but not acted on');
+  });
+
   it.each([
     ['a cgroup root that does not exist', ['--cgroup-root=/kts-missing-root'], 'has some missing paths', '/kts-missing-root'],
     ['the systemd cgroup driver', ['--cgroup-driver=systemd'], 'cgroupDriver (--cgroup-driver) "systemd"', 'use "cgroupfs"'],

@@ -51,7 +51,9 @@ export function commandPhases(deps: PhaseDeps) {
     'command.validateConfig': phaseActor(async () => {
       const errors = deps.config.validateConfig(live.config.require(), live.gates.peek() ?? {});
       if (errors.length > 0) throw invalid('KLT_ERR_CONFIG_INVALID', 'invalid configuration', errors);
-      return { valid: true };
+      const notActedOn = deps.config.notActedOn();
+      for (const w of notActedOn) deps.logger.warn({ field: w.field, value: w.value, goWould: w.goWould }, 'Setting accepted but not acted on by kubelet-ts');
+      return { valid: true, notActedOn: notActedOn.map((w) => w.field) };
     }),
     'command.dependencies': phaseActor(async () => {
       const path = settings.eventLog(live);

@@ -4,6 +4,7 @@
  * (live-state.ts).
  */
 import type { KubeletConfiguration } from '../../domain/config/types.js';
+import type { ConfigzBody } from '../../domain/config/configz.js';
 import type { Logger } from '../../log.js';
 import type { ApiClients, ServiceApi } from '../../ports/apiserver.js';
 import type { ServiceInformer } from '../../ports/services.js';
@@ -34,7 +35,7 @@ export interface PhaseDeps {
   random: Random;
   config: ConfigSteps;
   /** /configz's document: the effective config with secrets masked. */
-  maskForConfigz: (config: KubeletConfiguration) => KubeletConfiguration;
+  configzBody: (config: KubeletConfiguration, gates: Record<string, boolean>) => ConfigzBody;
   lockFile: LockFile;
   machineInfo: MachineInfoSource;
   oomScore: OomScoreWriter;

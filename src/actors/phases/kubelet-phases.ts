@@ -225,6 +225,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           // Passed through as configured: the server treats every mode but AlwaysAllow as Webhook (fails closed).
           authorizationMode: authz.mode as 'AlwaysAllow' | 'Webhook',
           nodeName,
+          fineGrainedAuthz: live.gates.peek()?.KubeletFineGrainedAuthz ?? true,
         },
         debuggingHandlers: c.enableDebuggingHandlers,
         serverTLSBootstrap: c.serverTLSBootstrap && live.api.peek() !== undefined,

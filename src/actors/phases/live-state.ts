@@ -5,6 +5,7 @@
  * None of this enters a machine: machines see only each phase's output (PhaseOutputs).
  */
 import type { KubeletConfiguration } from '../../domain/config/types.js';
+import type { ConfigzBody } from '../../domain/config/configz.js';
 import { KubeletBug } from '../../domain/errors.js';
 import type { PhaseId } from '../../domain/phases.js';
 import type { ApiClients } from '../../ports/apiserver.js';
@@ -45,7 +46,7 @@ export interface LiveState {
   /** Set from the flags by command.featureGates, then with the file's by command.loadConfigFile. */
   readonly gates: LateSlot<Record<string, boolean>>;
   /** /configz's document: the effective configuration with secrets masked. */
-  readonly configz: LateSlot<{ kubeletconfig: KubeletConfiguration }>;
+  readonly configz: LateSlot<ConfigzBody>;
   readonly cri: LateSlot<CriClient>;
   /** Built over `cri`; the pod workers call it. */
   readonly runtimeManager: LateSlot<RuntimeManager>;

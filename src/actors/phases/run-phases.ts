@@ -64,7 +64,7 @@ export function runPhases(deps: PhaseDeps) {
       return { lockFile: path, exitOnContention: settings.exitOnLockContention(live) };
     }),
     'run.configz': phaseActor(async () => {
-      live.configz.set({ kubeletconfig: deps.maskForConfigz(settings.config(live)) });
+      live.configz.set(deps.configzBody(settings.config(live), live.gates.peek() ?? {}));
       return { registered: true };
     }),
     'run.standalone': phaseActor(async () => {

@@ -14,6 +14,7 @@ import { KubeletError } from '../../domain/errors.js';
 import { parseCommandLine, type ParsedCommandLine } from '../../domain/config/command-line.js';
 import { buildEffectiveConfig } from '../../domain/config/effective.js';
 import type { FeatureGates } from '../../domain/config/feature-gates.js';
+import type { NotHonoured } from '../../domain/config/not-honoured.js';
 import type { FieldError, KubeletConfiguration } from '../../domain/config/types.js';
 import { readRegularFile } from '../bounded-input/read-regular-file.js';
 import { parseConfigText } from './parse-config-text.js';
@@ -55,6 +56,8 @@ export interface LoadedKubeletConfiguration {
   parsed: ParsedCommandLine;
   config: KubeletConfiguration;
   gates: FeatureGates;
+  /** Settings accepted but not acted on: warnings, not errors. */
+  notHonoured: NotHonoured[];
   errors: FieldError[];
 }
 
@@ -91,7 +94,7 @@ export async function loadKubeletConfiguration(
   }
 
   const built = buildEffectiveConfig({ parsed, ...(file !== undefined ? { file, fileName } : {}), dropIns });
-  return { parsed, config: built.config, gates: built.gates, errors: built.errors };
+  return { parsed, config: built.config, gates: built.gates, notHonoured: built.notHonoured, errors: built.errors };
 }
 
 async function read(fs: ConfigFileSystem, path: string, what: string): Promise<string> {

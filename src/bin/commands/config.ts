@@ -1,13 +1,14 @@
 /**
  * `kubelet-ts config [flags]`: the effective KubeletConfiguration as JSON (apiVersion, kind and every
  * field, defaulted; 2-space indent) on stdout, exit 0. Invalid input: every problem on stderr, one
- * per line, each naming its field or flag, exit 1. Deprecation notices for the flags used go to
- * stderr and do not change the exit code. `--help` and `--version` behave as for the kubelet.
+ * per line, each naming its field or flag, exit 1. Deprecation notices for the flags used, and a
+ * warning for each setting accepted but not acted on, go to stderr and do not change the exit code. `--help` and `--version` behave as for the kubelet.
  */
 import { KubeletError } from '../../domain/errors.js';
 import { formatUsage } from '../../domain/config/usage.js';
 import { rawVersionInfo, versionLine } from '../../domain/config/version.js';
 import { parseCommandLine } from '../../domain/config/command-line.js';
+import { describeNotHonoured } from '../../domain/config/not-honoured.js';
 import {
   loadKubeletConfiguration,
   nodeConfigFileSystem,
@@ -44,6 +45,7 @@ export async function runConfigCommand(argv: string[], io: ConfigCommandIO): Pro
       for (const error of loaded.errors) io.stderr(`${error.message}\n`);
       return 1;
     }
+    for (const w of loaded.notHonoured) io.stderr(`warning: ${describeNotHonoured(w)}\n`);
     io.stdout(`${JSON.stringify(loaded.config, null, 2)}\n`);
     return 0;
   } catch (err) {

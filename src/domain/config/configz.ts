@@ -1,11 +1,21 @@
 /**
  * What /configz serves: the effective configuration with secrets masked, as the Go kubelet does
  * before registering it (every staticPodURLHeader value becomes `<masked>`, since headers may
- * carry credentials for the manifest URL). Go serves it as `{"kubeletconfig": {...}}`.
+ * carry credentials for the manifest URL). Go serves it as `{"kubeletconfig": {...}}`; beside it,
+ * `kubeletTs` marks what this kubelet accepts without acting on it: the settings field-support.ts
+ * calls ignored that are set, and the gates on in Go's terms whose feature kubelet-ts lacks.
  */
+import { reportedFeatureGates } from './feature-gate-support.js';
+import type { FeatureGates } from './feature-gates.js';
+import { findNotHonoured, type NotHonoured } from './not-honoured.js';
 import type { KubeletConfiguration } from './types.js';
 
 export const MASKED = '<masked>';
+
+export interface ConfigzBody {
+  kubeletconfig: KubeletConfiguration;
+  kubeletTs: { notActedOn: NotHonoured[]; featureGatesReportedOff: string[] };
+}
 
 export function maskForConfigz(cfg: KubeletConfiguration): KubeletConfiguration {
   const masked = structuredClone(cfg);
@@ -14,6 +24,10 @@ export function maskForConfigz(cfg: KubeletConfiguration): KubeletConfiguration 
 }
 
 /** The /configz response body. */
-export function configzBody(cfg: KubeletConfiguration): { kubeletconfig: KubeletConfiguration } {
-  return { kubeletconfig: maskForConfigz(cfg) };
+export function configzBody(cfg: KubeletConfiguration, gates: FeatureGates): ConfigzBody {
+  const reported = reportedFeatureGates(gates);
+  const off = Object.keys(gates).filter((name) => gates[name] === true && reported[name] === false).sort();
+  const masked = maskForConfigz(cfg);
+  // Warnings name values; a masked configuration keeps header secrets out of them too.
+  return { kubeletconfig: masked, kubeletTs: { notActedOn: findNotHonoured(masked, gates).warnings, featureGatesReportedOff: off } };
 }

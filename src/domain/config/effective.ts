@@ -8,7 +8,8 @@
  * 3. the flags actually given on the command line are applied last (kubeletConfigFlagPrecedence):
  *    each replaces its field (a map flag replaces the whole map), except --feature-gates, which is
  *    merged over the configured gates;
- * 4. feature gates are resolved and the configuration and flags validated.
+ * 4. feature gates are resolved and the configuration and flags validated; settings kubelet-ts
+ *    accepts but does not act on are listed, or refused where ignoring them would weaken the node.
  * Every problem (decoding, gates, validation) is returned together.
  *
  * Difference from Go: without --config, Go defaults before it parses --feature-gates, so a gate
@@ -18,7 +19,9 @@
 import { applyKubeletConfigurationDefaults, flagOnlyDefaultConfiguration } from './defaults.js';
 import { decodeKubeletConfiguration, isPlainObject } from './decode.js';
 import { resolveFeatureGates, type FeatureGates } from './feature-gates.js';
+import { lackingGatesSetOn } from './feature-gate-support.js';
 import { findFlag } from './flag-table.js';
+import { findNotHonoured, type NotHonoured } from './not-honoured.js';
 import { getAtPath, jsonMergePatch, setAtPath } from './merge.js';
 import { validateKubeletConfiguration, validateKubeletFlags } from './validate.js';
 import type { ParsedCommandLine } from './command-line.js';
@@ -36,6 +39,8 @@ export interface EffectiveConfigInput {
 export interface EffectiveConfig {
   config: KubeletConfiguration;
   gates: FeatureGates;
+  /** Settings accepted but not acted on (field-support.ts): one start-up warning each. */
+  notHonoured: NotHonoured[];
   errors: FieldError[];
 }
 
@@ -77,11 +82,19 @@ export function buildEffectiveConfig(input: EffectiveConfigInput): EffectiveConf
   const configuredGates = { ...config.featureGates };
   applyGivenFlags(config, parsed);
 
-  const resolved = resolveFeatureGates({ field: 'featureGates', gates: withoutKeys(configuredGates, flagGates) }, { field: '--feature-gates', gates: flagGates });
+  const gateSources = [
+    { field: 'featureGates', gates: withoutKeys(configuredGates, flagGates) },
+    { field: '--feature-gates', gates: flagGates },
+  ];
+  const resolved = resolveFeatureGates(...gateSources);
   errors.push(...resolved.errors);
   errors.push(...validateKubeletConfiguration(config, resolved.gates));
   errors.push(...validateKubeletFlags(parsed.flags));
-  return { config, gates: resolved.gates, errors };
+  const honesty = findNotHonoured(config, resolved.gates);
+  // A value already invalid is reported once, as invalid.
+  const invalidFields = new Set(errors.map((e) => e.field));
+  errors.push(...honesty.errors.filter((e) => !invalidFields.has(e.field)), ...lackingGatesSetOn(gateSources));
+  return { config, gates: resolved.gates, notHonoured: honesty.warnings, errors };
 }
 
 /** Step 3: the given config-backed flags, in the order given, over the configuration. */

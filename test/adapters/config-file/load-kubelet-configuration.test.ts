@@ -38,7 +38,7 @@ describe('loadKubeletConfiguration', () => {
     expect(config.staticPodPath).toBe(join(fixtures, 'manifests'));
     expect(config.readOnlyPort).toBe(0);
     expect(config.kubeReserved).toEqual({ cpu: '200m', memory: '512Mi' });
-    expect(gates.EventedPLEG).toBe(true);
+    expect(gates.CustomCPUCFSQuotaPeriod).toBe(true);
   });
 
   it('reads a JSON file', async () => {
