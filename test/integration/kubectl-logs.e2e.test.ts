@@ -19,8 +19,9 @@ import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../s
 
 const LINES = 30;
 const TICKER = `i=1; while [ $i -le ${LINES} ]; do echo "line $i"; i=$((i+1)); sleep 0.3; done`;
-const RUN_LINES = 12;
-const runLines = (n: number) => Array.from({ length: RUN_LINES }, (_, i) => `run ${n} line ${i + 1}\n`).join('');
+/** Lines each instance of the restarting container prints, 0.5 s apart: the first few, so that it restarts soon; the later ones longer, so that one is still running when its test comes. */
+const runLength = (n: number) => (n === 1 ? 4 : 20);
+const runLines = (n: number) => Array.from({ length: runLength(n) }, (_, i) => `run ${n} line ${i + 1}\n`).join('');
 const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}\n`).join('');
 
 const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
@@ -37,7 +38,7 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     // Started first: its restarts take Go's 10 s back-off, which runs while the other tests do.
     // An emptyDir outlives the container's restarts: each instance numbers itself there.
     const run = 'n=$(cat /data/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /data/n; '
-      + `i=1; while [ $i -le ${RUN_LINES} ]; do echo "run $n line $i"; i=$((i+1)); sleep 0.5; done; exit 1`;
+      + `last=${runLength(2)}; [ $n -eq 1 ] && last=${runLength(1)}; i=1; while [ $i -le $last ]; do echo "run $n line $i"; i=$((i+1)); sleep 0.5; done; exit 1`;
     await n.createPod('restarter', {
       restartPolicy: 'Always', volumes: [{ name: 'data', emptyDir: {} }],
       containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', run], volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
