@@ -1,9 +1,13 @@
 /**
  * The test API server: kept for the faults a real API server cannot produce on demand (injected
- * latency, 5xx answers, 410 Gone, dropped watches, an outage mid-request or of a minute) and for
- * unit-level checks of the API clients. Cluster-mode behaviour a real API server can show runs on the
- * real control plane (test/support/kube-lab.ts, lab-node.ts); where the two servers differ is listed in
- * docs/reference/cluster-mode.md. Import everything from here.
+ * latency, 5xx answers, 410 Gone, dropped watches, an outage mid-request or of a minute), for the
+ * cluster-mode suites not moved to the real control plane yet (eviction, the resource metrics,
+ * certificate rotation, the API pod source's edge cases) and for unit-level checks of the API
+ * clients. Cluster-mode behaviour a real API server can show runs on the real control plane
+ * (test/support/kube-lab.ts, lab-node.ts): kubectl logs, exec, attach and port-forward and the
+ * kubelet server's TokenReview and SubjectAccessReview among it, so no integration test goes
+ * through this server's pods/log, exec, attach or portforward proxy any more. Where the two servers
+ * differ is listed in docs/reference/cluster-mode.md. Import everything from here.
  *
  *   const server = await startTestApiServer({ token: 't' });      // or { tls: true }
  *   const kubeconfig = server.kubeconfigPath(dir);                 // token user; TLS: CA data too

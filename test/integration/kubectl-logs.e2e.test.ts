@@ -1,8 +1,10 @@
 /**
  * `kubectl logs` and `kubectl logs -f` — a real kubectl (Debian's kubernetes-client in CI; KUBECTL
- * names another binary) — through the test API server's pods/log proxy to the real kubelet daemon
- * in cluster mode, on the embedded runtime and on containerd (KUBELET_IT_CRI; in CI it must run).
- * The kubelet server lets the API server in as a cluster's does (support/cluster-kubelet.ts).
+ * names another binary) — through the real API server's pods/log proxy (kube-lab.ts) to the real
+ * kubelet daemon, on the embedded runtime and on containerd (KUBELET_IT_CRI; in CI it must run). The
+ * API server dials the node by its Hostname address: the test makes the node's name resolve to
+ * 127.0.0.1 while it runs (an /etc/hosts line, lab-node.ts); the kubelet server lets it in by its
+ * kubelet-client certificate and a real SubjectAccessReview.
  * The pod prints a numbered line every 0.3 s and exits: `-f` started while it prints sees the lines
  * written after it started, each once, and ends by itself once the container has stopped. A pod
  * whose container restarts: `-f` follows the running instance to its end (the kubelet's follow ends
@@ -10,57 +12,58 @@
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { KUBELET_CLIENT_USER, type TestApiServer } from '../apiserver/index.js';
-import { until } from '../support/daemon.js';
-import { allOf, containerdEndpoint, describeNeeding, kubectlPart, partForEndpoint } from '../support/real-parts.js';
-import { startKubectlCluster, type KubectlCluster } from '../support/cluster-kubelet.js';
+import { kubeLabPart } from '../support/kube-lab.js';
 import { runKubectl } from '../support/kubectl-run.js';
+import { BUSYBOX, startLabNode, type LabNode } from '../support/lab-node.js';
+import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
 
-const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
 const LINES = 30;
 const TICKER = `i=1; while [ $i -le ${LINES} ]; do echo "line $i"; i=$((i+1)); sleep 0.3; done`;
-const RUN_LINES = 12;
-const runLines = (n: number) => Array.from({ length: RUN_LINES }, (_, i) => `run ${n} line ${i + 1}\n`).join('');
+/** Lines each instance of the restarting container prints, 0.5 s apart: the first few, so that it restarts soon; the later ones longer, so that one is still running when its test comes. */
+const runLength = (n: number) => (n === 1 ? 4 : 20);
+const runLines = (n: number) => Array.from({ length: runLength(n) }, (_, i) => `run ${n} line ${i + 1}\n`).join('');
 const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}\n`).join('');
 
 const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
 
-for (const rt of RUNTIMES) describeNeeding(allOf(kubectlPart(KUBECTL), partForEndpoint(rt.endpoint)), `kubectl logs on the ${rt.name} runtime`, () => {
-  const node = `node-logs-${rt.name}`;
-  let cluster: KubectlCluster | undefined;
-  let api: TestApiServer;
-  let kubeconfig: string;
+for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabPart() : allOf(kubeLabPart(), containerdPart()), `kubectl logs through the real API server, ${rt.name} runtime`, () => {
+  let n: LabNode;
+  let ns: string;
 
-  const kubectl = (...args: string[]) => runKubectl(KUBECTL, kubeconfig, args);
-  const context = () => cluster?.kubelet.stderr() ?? '';
+  const kubectl = (...args: string[]) => runKubectl(n.lab.kubectl, n.lab.adminKubeconfig, ['-n', ns, ...args]);
 
   beforeAll(async () => {
-    cluster = await startKubectlCluster('kts-kubectl-logs-', rt.endpoint, node);
-    ({ api, kubeconfig } = cluster);
-  }, 60_000);
+    n = await startLabNode({ name: `kts-lg-${rt.name}`, endpoint: rt.endpoint, resolvable: true });
+    ns = n.ns;
+    // Started first: its restarts take Go's 10 s back-off, which runs while the other tests do.
+    // An emptyDir outlives the container's restarts: each instance numbers itself there.
+    const run = 'n=$(cat /data/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /data/n; '
+      + `last=${runLength(2)}; [ $n -eq 1 ] && last=${runLength(1)}; i=1; while [ $i -le $last ]; do echo "run $n line $i"; i=$((i+1)); sleep 0.5; done; exit 1`;
+    await n.createPod('restarter', {
+      restartPolicy: 'Always', volumes: [{ name: 'data', emptyDir: {} }],
+      containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', run], volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
+    });
+    await n.whileUp('restarter Running', async () => (await n.pod('restarter'))?.status?.phase === 'Running', 60_000);
+    await n.untilProxied('restarter');
+  }, 120_000);
+
   afterAll(async () => {
-    await cluster?.dispose();
-  }, 60_000);
+    await n?.dispose();
+  }, 120_000);
 
   it('follows with -f: the lines written after it started, each once, to its end when the container stops', async () => {
-    api.store.create('pods', {
-      metadata: { name: 'ticker', namespace: 'default' },
-      spec: {
-        nodeName: node, restartPolicy: 'Never', terminationGracePeriodSeconds: 1,
-        containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', TICKER] }],
-      },
-    });
+    await n.createPod('ticker', { restartPolicy: 'Never', containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', TICKER] }] });
     // Without -f: what was printed so far, and no more.
-    const sofar = await until('kubectl logs to show the first lines', async () => {
+    const sofar = await n.whileUp('kubectl logs to show the first lines', async () => {
       const r = await kubectl('logs', 'ticker');
       return r.code === 0 && r.stdout.includes('line 3\n') ? r.stdout : undefined;
-    }, 120_000, context);
+    }, 60_000);
     const printed = sofar.split('\n').filter(Boolean).length;
     expect(sofar).toBe(numbered(1, printed));
     expect(printed).toBeLessThan(LINES - 5);
 
     const startedAt = Date.now();
-    const follow = spawn(KUBECTL, [`--kubeconfig=${kubeconfig}`, 'logs', '-f', 'ticker'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const follow = spawn(n.lab.kubectl, [`--kubeconfig=${n.lab.adminKubeconfig}`, '-n', ns, 'logs', '-f', 'ticker'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     let lastLineAt = 0;
@@ -78,11 +81,8 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubectlPart(KUBECTL), partForEn
     expect(lastLineAt - startedAt).toBeGreaterThan(2000);
     // …and it ended by itself soon after, once the kubelet saw the container stop.
     expect(endedAt - lastLineAt).toBeLessThan(15_000);
-    const phase = () => (api.store.get('pods', 'default', 'ticker') as { status?: { phase?: string } } | undefined)?.status?.phase;
-    await until('the pod to have succeeded', () => phase() === 'Succeeded', 15_000, context);
-    // The kubelet let the API server in by its certificate and a SubjectAccessReview.
-    expect(cluster!.reviewed).toContain(KUBELET_CLIENT_USER);
-  }, 180_000);
+    await n.whileUp('the pod to have succeeded', async () => (await n.pod('ticker'))?.status?.phase === 'Succeeded', 15_000);
+  }, 120_000);
 
   it('answers --tail and a -f of a stopped container at once', async () => {
     expect(await kubectl('logs', 'ticker', '--tail=2')).toEqual({ code: 0, stdout: numbered(LINES - 1, LINES), stderr: '' });
@@ -90,27 +90,6 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubectlPart(KUBECTL), partForEn
     expect(await kubectl('logs', '-f', 'ticker')).toEqual({ code: 0, stdout: numbered(1, LINES), stderr: '' });
     expect(Date.now() - started).toBeLessThan(10_000);
   }, 60_000);
-
-  it('follows a restarted container: -f streams the running instance to its end, --previous the one before', async () => {
-    // An emptyDir outlives the container's restarts: each instance numbers itself there.
-    const run = 'n=$(cat /data/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /data/n; '
-      + `i=1; while [ $i -le ${RUN_LINES} ]; do echo "run $n line $i"; i=$((i+1)); sleep 0.5; done; exit 1`;
-    api.store.create('pods', {
-      metadata: { name: 'restarter', namespace: 'default' },
-      spec: {
-        nodeName: node, restartPolicy: 'Always', terminationGracePeriodSeconds: 1, volumes: [{ name: 'data', emptyDir: {} }],
-        containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', run], volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
-      },
-    });
-    // The first restart comes after Go's 10 s back-off.
-    await until('the second instance to print', async () => {
-      const r = await kubectl('logs', 'restarter');
-      return r.code === 0 && r.stdout.startsWith('run 2 line 1\n');
-    }, 120_000, context);
-    const follow = kubectl('logs', '-f', 'restarter');
-    expect(await kubectl('logs', '--previous', 'restarter')).toEqual({ code: 0, stdout: runLines(1), stderr: '' });
-    expect(await follow).toEqual({ code: 0, stdout: runLines(2), stderr: '' });
-  }, 180_000);
 
   it('says what the API server said for an unknown pod or container', async () => {
     const pod = await kubectl('logs', 'nope');
@@ -121,4 +100,18 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubectlPart(KUBECTL), partForEn
     expect(container.code).toBe(1);
     expect(container.stderr).toContain('container nope is not valid for pod ticker');
   }, 60_000);
+
+  it('follows a restarted container: -f streams the running instance to its end, --previous the one before', async () => {
+    // The first restart comes after Go's 10 s back-off. Instance k runs once the container has
+    // restarted k-1 times; when this test comes late it takes a later instance, never one that ended.
+    const k = await n.whileUp('a restarted instance running and printing', async () => {
+      const status = (await n.pod('restarter'))?.status?.containerStatuses?.[0];
+      if (!status?.state?.running || !status.restartCount) return undefined;
+      const r = await kubectl('logs', 'restarter');
+      return r.code === 0 && r.stdout.startsWith(`run ${status.restartCount + 1} line 1\n`) ? status.restartCount + 1 : undefined;
+    }, 120_000);
+    const follow = kubectl('logs', '-f', 'restarter');
+    expect(await kubectl('logs', '--previous', 'restarter')).toEqual({ code: 0, stdout: runLines(k - 1), stderr: '' });
+    expect(await follow).toEqual({ code: 0, stdout: runLines(k), stderr: '' });
+  }, 180_000);
 });

@@ -1,16 +1,13 @@
 /**
- * The real kubelet daemon in cluster mode against the test API server, its kubelet server on
- * 127.0.0.1 letting the API server in as a cluster's does: the API server's client certificate
- * against authentication.x509.clientCAFile, then a SubjectAccessReview (authorization mode
- * Webhook). What kubectl's suites (logs, exec, attach, port-forward) drive through the API server.
+ * The real kubelet daemon in cluster mode, on the test API server or the real one (lab-node.ts), its
+ * kubelet server on 127.0.0.1 letting the API server in as a cluster's does: the API server's client
+ * certificate against authentication.x509.clientCAFile, then a SubjectAccessReview (authorization
+ * mode Webhook).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KUBELET_CLIENT_USER, startTestApiServer, type TestApiServer } from '../apiserver/index.js';
-import { freePort, removePods, until } from './daemon.js';
+import type { TestApiServer } from '../apiserver/index.js';
 import { KUBELET_BIN as BIN } from './kubelet-bin.js';
 
 export interface ClusterKubelet { child: ChildProcess; stderr: () => string; exited: Promise<number | null> }
@@ -60,67 +57,9 @@ export function spawnClusterKubelet(opts: {
   return { child, stderr: () => stderr, exited };
 }
 
-/** Whether something accepts TCP connections on 127.0.0.1:port. */
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: '127.0.0.1', port }, () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 /** Stops it (SIGTERM) and waits for it to exit. */
 export async function stopClusterKubelet(kubelet: ClusterKubelet | null): Promise<void> {
   if (!kubelet) return;
   if (kubelet.child.exitCode === null) kubelet.child.kill('SIGTERM');
   await kubelet.exited;
-}
-
-/** A test API server over TLS, a kubelet on it, and a kubeconfig for kubectl: what a kubectl suite drives. */
-export interface KubectlCluster {
-  dir: string;
-  api: TestApiServer;
-  kubelet: ClusterKubelet;
-  /** The kubelet server's port on 127.0.0.1. */
-  kubeletPort: number;
-  kubeconfig: string;
-  /** The users the API server's SubjectAccessReviews were asked about, in order. */
-  reviewed: string[];
-  /** Stops the kubelet and the API server, removes the pods and the directory. */
-  dispose(): Promise<void>;
-}
-
-/** Only the API server's own user may use the kubelet's API (the webhook denies everyone else). */
-export async function startKubectlCluster(prefix: string, endpoint: string, node: string, extraConfig: string[] = []): Promise<KubectlCluster> {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  // Over TLS: kubectl sends no bearer token to a plain-HTTP server.
-  const api = await startTestApiServer({ tls: true, kubeletDialHost: '127.0.0.1' });
-  const reviewed: string[] = [];
-  api.reviews.authorize = (spec) => {
-    reviewed.push(spec.user ?? '');
-    return { allowed: spec.user === KUBELET_CLIENT_USER };
-  };
-  const kubeconfig = api.kubeconfigPath(dir, { fileName: 'kubectl.kubeconfig' });
-  const port = await freePort();
-  const kubelet = await startClusterKubelet(dir, api, endpoint, node, port, extraConfig);
-  // As in Go, the kubelet server listens alongside the sync loop, not before it: a pod can be
-  // Running before the API server can reach the kubelet (its dial is refused until then).
-  try {
-    await until('the kubelet server to listen', () => accepts(port), 60_000, kubelet.stderr);
-  } catch (err) {
-    await stopClusterKubelet(kubelet);
-    await api.close();
-    throw err;
-  }
-  return {
-    dir, api, kubelet, kubeletPort: port, kubeconfig, reviewed,
-    dispose: async () => {
-      await stopClusterKubelet(kubelet);
-      await api.close();
-      await removePods({ endpoint, rootDir: join(dir, 'root') });
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
