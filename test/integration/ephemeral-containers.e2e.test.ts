@@ -6,7 +6,8 @@
  * the pod's volume and its own env, reports it in status.ephemeralContainerStatuses, posts its
  * events at spec.ephemeralContainers{debugger}, and the API server's exec and logs proxies reach it
  * by name. On containerd it shares its target's process namespace (pid TARGET): its pid 1 is the
- * target's process. Deleting the pod stops it with the pod.
+ * target's process. Once exited it is never started again; deleting the pod stops a running one
+ * (its Killing event) before the pod leaves the API.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kubeLabPart, labApi } from '../support/kube-lab.js';
@@ -109,7 +110,8 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     await labApi(n.lab, 'DELETE', `/api/v1/namespaces/${ns}/pods/target`, { gracePeriodSeconds: 5 });
     // The pod leaves the API only once its status shows no container running, the ephemeral ones included.
     await n.whileUp('target gone from the API', async () => (await n.pod('target')) === undefined, 30_000);
-    const kills = n.kubelet().stderr().split('\n').filter((l) => l.includes('"containerName":"lingering"') && l.includes('Killing container with a grace period'));
-    expect(kills).toHaveLength(1);
+    const killing = await n.whileUp('lingering\'s Killing event', async () =>
+      (await n.events({ name: 'target', fieldPath: 'spec.ephemeralContainers{lingering}' })).find((e) => e.reason === 'Killing'), 15_000);
+    expect(killing).toMatchObject({ type: 'Normal', message: 'Stopping container lingering' });
   }, 120_000);
 });

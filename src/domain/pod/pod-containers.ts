@@ -1,6 +1,7 @@
 /**
  * A pod's containers of every kind, for what finds a container by name whatever its kind: logs,
- * exec, attach, events, env sources (Go's podutil.VisitContainers with AllContainers).
+ * exec, attach, the kill of a container, the ConfigMaps and Secrets a pod refers to (Go's
+ * podutil.VisitContainers with AllContainers).
  */
 import type { Container, Pod } from './types.js';
 
