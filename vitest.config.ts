@@ -11,6 +11,7 @@ const ONE_RUNTIME = [
   'test/adapters/cri.contract.test.ts',
   // Embedded only, but its outage's timings are asserted: it runs where nothing else competes.
   'test/integration/cluster.test.ts',
+  'test/integration/ephemeral-containers.e2e.test.ts',
   'test/integration/eviction.e2e.test.ts',
   'test/integration/kubectl-exec.e2e.test.ts',
   'test/integration/kubectl-logs.e2e.test.ts',

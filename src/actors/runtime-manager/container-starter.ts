@@ -7,7 +7,8 @@
  * ("Error: …") or FailedPostStartHook when a step fails.
  */
 import { KubeletError } from '../../domain/errors.js';
-import type { Container, Pod } from '../../domain/pod/types.js';
+import type { Container, EphemeralContainer, Pod } from '../../domain/pod/types.js';
+import { namespaceTargetId } from '../../domain/runtime/ephemeral-containers.js';
 import { Backoff } from '../../domain/runtime/backoff.js';
 import { hashContainer } from '../../domain/runtime/container-hash.js';
 import { containerLogDirectory } from '../../domain/pod/pod-paths.js';
@@ -73,7 +74,8 @@ async function restartCountFromLogs(deps: ContainerStarterDeps, ctx: PodStartCon
   }
 }
 
-export async function startContainer(deps: ContainerStarterDeps, step: 'startInitContainer' | 'startContainer', container: Container, ctx: PodStartContext): Promise<SyncStepResult> {
+/** An ephemeral container starts as a regular one, with its target's process namespace when it names one. */
+export async function startContainer(deps: ContainerStarterDeps, step: 'startInitContainer' | 'startContainer', container: Container | EphemeralContainer, ctx: PodStartContext): Promise<SyncStepResult> {
   const { cri, clock, log, crashBackoff } = deps;
   const { pod, status } = ctx;
   const record = (type: EventType, eventReason: string, message: string) => deps.recordEvent?.(containerEvent(pod, container.name, type, eventReason, message));
@@ -103,6 +105,8 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     }
     const previous = findContainerStatus(status, container.name);
     const restartCount = previous ? previous.restartCount + 1 : await restartCountFromLogs(deps, ctx, container);
+    const target = namespaceTargetId(container, status);
+    if (target.error !== undefined) throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', target.error);
     // Go's makeEnvironmentVariables: the Services first (waiting for their first list), then the sources.
     const serviceEnv = deps.serviceEnvFor?.(pod);
     const lookup = deps.envSources ? await fetchEnvSources(deps.envSources, pod, container) : undefined;
@@ -113,7 +117,7 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
       ...(node.nodeAllocatable ? { nodeAllocatable: node.nodeAllocatable } : {}),
     });
     const mounts = deps.mounts ? await makeContainerMounts(deps.mounts, pod, container, ctx.podIPs, env) : [];
-    const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs, mounts }, node);
+    const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs, mounts, ...(target.id !== undefined ? { namespaceTargetId: target.id } : {}) }, node);
     reason = 'CreateContainerError';
     const id = await cri.runtime.createContainer(ctx.sandboxId, config, ctx.sandboxConfig);
     record('Normal', EventReason.CreatedContainer, ContainerEventMessage.created(container.name));

@@ -6,6 +6,7 @@
  * without grace. Nothing is removed: that is garbage collection's job.
  */
 import { KubeletError } from '../../domain/errors.js';
+import { allContainers } from '../../domain/pod/pod-containers.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
 import type { RuntimePodStatus } from '../../domain/runtime/pod-status.js';
 import { hasRestartableInitContainer } from '../../domain/runtime/init-containers.js';
@@ -17,8 +18,9 @@ import { TerminationOrdering } from './termination-ordering.js';
 
 export type PodKillerDeps = HookDeps;
 
+/** Every container of the spec, ephemeral ones included (Go's GetContainerSpec), by name. */
 export function specsByName(pod: Pod): Map<string, Container> {
-  return new Map([...(pod.spec.initContainers ?? []), ...pod.spec.containers].map((c) => [c.name, c]));
+  return new Map(allContainers(pod).map((c) => [c.name, c]));
 }
 
 export async function killPodContainersAndSandboxes(deps: PodKillerDeps, pod: Pod, status: RuntimePodStatus, gracePeriodOverride?: number): Promise<SyncStepResult[]> {

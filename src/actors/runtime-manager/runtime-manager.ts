@@ -8,21 +8,23 @@
  *   Step 3: otherwise kill the containers not to keep (a failure ends the sync);
  *   Step 4: create the sandbox if needed (RunPodSandbox, then PodSandboxStatus for its IPs; a failure
  *           ends the sync);
- *   Step 5: start the init containers to start (a failure ends the sync, except a sidecar's);
- *   Step 6: start the regular containers (a failure is recorded and the next container is tried).
+ *   Step 5: start the ephemeral containers never run yet (a failure is recorded and the sync goes on);
+ *   Step 6: start the init containers to start (a failure ends the sync, except a sidecar's);
+ *   Step 7: start the regular containers (a failure is recorded and the next container is tried).
  * Starting a container: crash-loop back-off check, ensure the image, CreateContainer, StartContainer,
  * postStart hook (a failed hook kills the container: PostStartHookError). Stopping one runs its
  * preStop hook within the grace period first.
  *
  * Every result is plain data (SyncPodResult), so pod workers can carry it in events and the journal.
  *
- * Differs from Go (not done yet): no ephemeral containers, in-place resize, DRA or image volumes;
+ * Differs from Go (not done yet): no in-place resize, DRA or image volumes;
  * the runtime handler of a RuntimeClass is not resolved; a failed sandbox creation of a pod already
  * being terminated is still reported. Events are recorded where Go records them (kuberuntime, the
  * image manager), through `events`: they are effects of this actor, never journaled inputs.
  */
 import { KubeletError } from '../../domain/errors.js';
-import type { Container, Pod } from '../../domain/pod/types.js';
+import type { Container, EphemeralContainer, Pod } from '../../domain/pod/types.js';
+import { findEphemeralContainer } from '../../domain/runtime/ephemeral-containers.js';
 import { Backoff, containerRestartBackoffPolicy, type BackoffPolicy } from '../../domain/runtime/backoff.js';
 import { computePodActions, type PodActions } from '../../domain/runtime/compute-pod-actions.js';
 import { generatePodSandboxConfig, type NodeRuntimeContext } from '../../domain/runtime/container-config.js';
@@ -110,7 +112,8 @@ export interface RuntimeManagerOptions {
 
 function isNothingToDo(actions: PodActions): boolean {
   return !actions.killPod && !actions.createSandbox && actions.containersToKill.length === 0 &&
-    actions.initContainersToStart.length === 0 && actions.containersToStart.length === 0;
+    actions.initContainersToStart.length === 0 && actions.containersToStart.length === 0 &&
+    (actions.ephemeralContainersToStart ?? []).length === 0;
 }
 
 const noActions: PodActions = { killPod: false, createSandbox: false, attempt: 0, initContainersToStart: [], containersToStart: [], containersToKill: [] };
@@ -248,13 +251,20 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
 
     if (sandboxId === undefined) return done(actions); // nothing to start containers in (a pod only being killed)
     const startCtx = { pod, status, sandboxId, sandboxConfig, node: ctx, podIPs };
-    const start = async (step: 'startInitContainer' | 'startContainer', container: Container): Promise<boolean> => {
+    const start = async (step: 'startInitContainer' | 'startContainer', container: Container | EphemeralContainer): Promise<boolean> => {
       const result = await startContainer(starter, step, container, startCtx);
       steps.push(result);
       return result.ok;
     };
 
-    // Step 5: start init containers, in order. A sidecar that fails to start is skipped (it is
+    // Step 5: start ephemeral containers. They go before init containers so that one can debug a pod
+    // whose initialization is stuck (though none can exist before the pod has started).
+    for (const name of actions.ephemeralContainersToStart ?? []) {
+      const ephemeral = findEphemeralContainer(pod, name);
+      if (ephemeral) await start('startContainer', ephemeral);
+    }
+
+    // Step 6: start init containers, in order. A sidecar that fails to start is skipped (it is
     // retried next sync); an ordinary init container that fails ends the sync.
     for (const index of actions.initContainersToStart) {
       const init = pod.spec.initContainers?.[index];
@@ -262,7 +272,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
       if (!(await start('startInitContainer', init)) && !isRestartableInitContainer(init)) return done(actions, sandboxId);
     }
 
-    // Step 6: start containers in containersToStart; a failure does not stop the others.
+    // Step 7: start containers in containersToStart; a failure does not stop the others.
     for (const name of actions.containersToStart) {
       const container = pod.spec.containers.find((c) => c.name === name);
       if (container) await start('startContainer', container);

@@ -20,6 +20,7 @@ import type { ContainerLookup, KubeletView, StreamingSession } from '../../ports
 import type { SyncLoopContext } from '../../machines/sync-loop.machine.js';
 import type { MetricsCollector } from './metrics-collector.js';
 import type { ProbeMetricsCollector } from './probe-metrics-collector.js';
+import { findContainer } from '../../domain/pod/pod-containers.js';
 
 export interface KubeletViewSources {
   syncLoop: () => SyncLoopContext | undefined;
@@ -86,7 +87,8 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
   const findWithLogs = (namespace: string, name: string) =>
     find(namespace, name) ?? entries().find(([, p]) => (p.pod.metadata.namespace ?? 'default') === namespace && p.pod.metadata.name === name);
   const statusIn = (status: PodStatus | null | undefined, container: string) =>
-    status?.containerStatuses?.find((c) => c.name === container) ?? status?.initContainerStatuses?.find((c) => c.name === container);
+    status?.containerStatuses?.find((c) => c.name === container) ?? status?.initContainerStatuses?.find((c) => c.name === container) ??
+    status?.ephemeralContainerStatuses?.find((c) => c.name === container);
   const containerStatus = (namespace: string, name: string, container: string) => statusIn(find(namespace, name)?.[1].status, container);
 
   return {
@@ -117,8 +119,7 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
     runningContainer: (namespace, name, container, uid): ContainerLookup => {
       const hit = find(namespace, name);
       if (!hit || (uid !== undefined && hit[0] !== uid)) return { found: 'noPod' };
-      const spec = hit[1].pod.spec;
-      if (![...spec.containers, ...(spec.initContainers ?? [])].some((c) => c.name === container)) return { found: 'noContainer' };
+      if (!findContainer(hit[1].pod, container)) return { found: 'noContainer' };
       const status = containerStatus(namespace, name, container);
       const id = status?.state?.running ? runtimeContainerId(status.containerID) : '';
       return id ? { found: 'running', containerId: id } : { found: 'notRunning' };

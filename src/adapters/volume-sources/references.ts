@@ -4,13 +4,13 @@
  * VisitPodSecretNames over every container (init, regular, ephemeral) and every volume; empty names
  * are skipped (skipEmptyNames). Transitive references (pod → PVC → PV → secret) are not followed.
  */
-import type { Container, Pod } from '../../domain/pod/types.js';
+import { allContainers as containersOf } from '../../domain/pod/pod-containers.js';
+import type { Pod } from '../../domain/pod/types.js';
 import type { Volume } from '../../domain/volumes/sources.js';
 
 /** What a PodSpec may carry beyond the fields kubelet-ts types. */
 interface SpecExtras {
   imagePullSecrets?: { name?: string }[];
-  ephemeralContainers?: Container[];
 }
 
 /** Volume sources of other plugins that name a Secret through `<source>.<field>.name` (Go's switch in VisitPodSecretNames). */
@@ -19,10 +19,6 @@ const SECRET_REF_FIELDS: Record<string, string> = {
   iscsi: 'secretRef', storageos: 'secretRef', csi: 'nodePublishSecretRef',
 };
 
-function containersOf(pod: Pod): Container[] {
-  const extras = pod.spec as Pod['spec'] & SpecExtras;
-  return [...(extras.initContainers ?? []), ...extras.containers, ...(extras.ephemeralContainers ?? [])];
-}
 
 function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;

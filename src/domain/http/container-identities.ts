@@ -24,7 +24,9 @@ export function containerIdentities(pods: readonly Pod[]): Map<string, Container
   const out = new Map<string, ContainerIdentity>();
   for (const pod of pods) {
     const namespace = pod.metadata.namespace ?? 'default';
-    const statuses: ContainerStatus[] = [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])];
+    const statuses: ContainerStatus[] = [
+      ...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? []), ...(pod.status?.ephemeralContainerStatuses ?? []),
+    ];
     for (const s of statuses) {
       if (!s.state?.running || !s.containerID) continue;
       out.set(containerKey(namespace, pod.metadata.name, s.name), { runtimeId: runtimeContainerId(s.containerID), image: s.image });

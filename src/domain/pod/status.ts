@@ -16,7 +16,10 @@
  * - IPs from the newest ready sandbox; a host-network pod without them gets the node's IPs.
  * - startTime: kept from before, else now.
  *
- * Differs from Go: no readiness gates, resize conditions, ephemeral container statuses, resources
+ * - Ephemeral containers get statuses as regular ones do, never ready nor started (no probe runs on
+ *   them); they count for neither the phase nor the conditions.
+ *
+ * Differs from Go: no readiness gates, resize conditions, resources
  * or volume mounts in container statuses; pod IPs are not re-sorted by the node's IP family.
  */
 import { podSandboxChanged } from '../runtime/compute-pod-actions.js';
@@ -114,6 +117,10 @@ export function generateAPIPodStatus(pod: Pod, runtimeStatus: RuntimePodStatus, 
     pod, runtimeStatus, containers: inits, previous: previous.initContainerStatuses, hasInitContainers, isInitContainer: true, reasons, runtimeName,
   });
   applyProbeResults(pod, containerStatuses, initContainerStatuses, opts);
+  const ephemeral = pod.spec.ephemeralContainers ?? [];
+  const ephemeralContainerStatuses = ephemeral.length === 0 ? [] : convertContainerStatuses({
+    pod, runtimeStatus, containers: ephemeral, previous: previous.ephemeralContainerStatuses, hasInitContainers, isInitContainer: false, reasons, runtimeName,
+  });
 
   const all = [...containerStatuses, ...initContainerStatuses];
   let phase = getPodPhase(pod, all, opts.podIsTerminal ?? false);
@@ -166,6 +173,7 @@ export function generateAPIPodStatus(pod: Pod, runtimeStatus: RuntimePodStatus, 
     startTime: previous.startTime ?? apiStatus.startTime ?? rfc3339FromMs(opts.nowMs),
     ...(hasInitContainers ? { initContainerStatuses } : {}),
     containerStatuses,
+    ...(ephemeralContainerStatuses.length > 0 ? { ephemeralContainerStatuses } : {}),
     qosClass: podQOS(pod),
   };
   return status;

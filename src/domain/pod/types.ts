@@ -162,6 +162,15 @@ export interface Container {
   tty?: boolean;
 }
 
+/**
+ * A debugging container added to a running pod through the pods/ephemeralcontainers subresource:
+ * started once, never restarted; the API server refuses ports, probes, resources and lifecycle on it.
+ */
+export interface EphemeralContainer extends Container {
+  /** A container of the pod whose process namespace it joins (when the runtime can). */
+  targetContainerName?: string;
+}
+
 export type { Volume };
 
 export interface PodDNSConfigOption { name: string; value?: string }
@@ -213,6 +222,7 @@ export interface PodOS { name: string }
 export interface PodSpec {
   containers: Container[];
   initContainers?: Container[];
+  ephemeralContainers?: EphemeralContainer[];
   restartPolicy?: RestartPolicy;
   terminationGracePeriodSeconds?: number;
   activeDeadlineSeconds?: number;
@@ -297,6 +307,7 @@ export interface PodStatus {
   startTime?: string;
   initContainerStatuses?: ContainerStatus[];
   containerStatuses?: ContainerStatus[];
+  ephemeralContainerStatuses?: ContainerStatus[];
   qosClass?: PodQOSClass;
 }
 

@@ -18,8 +18,10 @@
  * 4. A running container whose spec hash changed is killed and restarted whatever the policy; one
  *    that failed its liveness or startup probe is killed and restarted unless the policy is Never.
  * 5. No regular container running to keep and nothing to start → kill the pod (sidecars included).
+ * 6. Ephemeral containers the runtime has never run are started in the existing sandbox, even before
+ *    initialization is done (ephemeral-containers.ts); a pod being killed starts none.
  *
- * Not handled (Go does): ephemeral containers; in-place resize; a sandbox whose network namespace
+ * Not handled (Go does): in-place resize; a sandbox whose network namespace
  * mode changed (our CRI status view has no namespace options).
  */
 import type { Container, Pod } from '../pod/types.js';
@@ -28,6 +30,7 @@ import {
   classicInitContainerActions, computeInitContainerActions, findNextInitContainerToRun, hasAnyRegularContainerCreated,
   hasRestartableInitContainer, shouldRestartOnFailure,
 } from './init-containers.js';
+import { ephemeralContainersToStart } from './ephemeral-containers.js';
 import { findContainerStatus, type RuntimePodStatus } from './pod-status.js';
 
 export { isInitContainerFailed, shouldRestartOnFailure } from './init-containers.js';
@@ -57,6 +60,8 @@ export interface PodActions {
   /** Regular containers to start, by name, in spec order. */
   containersToStart: string[];
   containersToKill: ContainerToKill[];
+  /** Ephemeral containers to start, by name, in spec order; absent when none. */
+  ephemeralContainersToStart?: string[];
 }
 
 export interface ProbeFailures {
@@ -144,6 +149,9 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
   const startupFailed = new Set(probes.startupFailed ?? []);
   const startupSucceeded = new Set(probes.startupSucceeded ?? []);
 
+  const ephemeral = ephemeralContainersToStart(pod, status);
+  if (ephemeral.length > 0) actions.ephemeralContainersToStart = ephemeral;
+
   const init = sidecars
     ? computeInitContainerActions(pod, status, { livenessFailed, startupFailed, startupSucceeded })
     : classicInitContainerActions(pod, status);
@@ -151,9 +159,13 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
   actions.initContainersToStart = init.toStart;
   const first = init.toStart[0];
   if (first !== undefined) actions.nextInitContainerToStart = (inits[first] as Container).name;
-  if (init.killPod) actions.killPod = true;
-  // Initialization failed or still in progress: regular containers wait.
-  if (init.killPod || !init.initialized) return actions;
+  if (init.killPod) {
+    actions.killPod = true;
+    delete actions.ephemeralContainersToStart;
+    return actions;
+  }
+  // Initialization still in progress: regular containers wait.
+  if (!init.initialized) return actions;
 
   let keepCount = 0;
   for (const container of pod.spec.containers) {
@@ -196,6 +208,7 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
     // Sidecars must not keep a finished pod alive.
     actions.initContainersToStart = [];
     delete actions.nextInitContainerToStart;
+    delete actions.ephemeralContainersToStart;
   }
   return actions;
 }

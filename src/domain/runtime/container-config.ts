@@ -9,7 +9,8 @@
  */
 import { containerLogPath, podLogDirectory } from '../pod/pod-paths.js';
 import type { Container, Pod } from '../pod/types.js';
-import type { CriContainerConfig, CriMount, CriPodSandboxConfig } from './cri-config.js';
+import type { CriContainerConfig, CriLinuxContainerSecurityContext, CriMount, CriPodSandboxConfig } from './cri-config.js';
+import { withNamespaceTarget } from './ephemeral-containers.js';
 import { podDnsConfig, podHostname, type DnsContext } from './dns.js';
 import { expandCommandAndArgs, makeEnvironmentVariables, type EnvSourceLookup } from './env.js';
 import { newContainerAnnotations, newContainerLabels, newPodAnnotations, newPodLabels } from './labels.js';
@@ -84,6 +85,12 @@ export interface ContainerStartContext {
   podIPs: string[];
   /** The container's mounts, in order. */
   mounts?: CriMount[];
+  /** An ephemeral container's target: the runtime id whose process namespace it joins. */
+  namespaceTargetId?: string;
+}
+
+function targeted(sc: CriLinuxContainerSecurityContext, targetId: string | undefined): CriLinuxContainerSecurityContext {
+  return sc.namespace_options ? { ...sc, namespace_options: withNamespaceTarget(sc.namespace_options, targetId) } : sc;
 }
 
 export function generateContainerConfig(pod: Pod, container: Container, start: ContainerStartContext, ctx: NodeRuntimeContext): CriContainerConfig {
@@ -111,7 +118,7 @@ export function generateContainerConfig(pod: Pod, container: Container, start: C
         ...(ctx.cpuCfsQuota !== undefined ? { cpuCfsQuota: ctx.cpuCfsQuota } : {}),
         ...(ctx.cpuCfsQuotaPeriodMicros !== undefined ? { cpuCfsQuotaPeriodMicros: ctx.cpuCfsQuotaPeriodMicros } : {}),
       }),
-      security_context: containerSecurityContext(pod, container),
+      security_context: targeted(containerSecurityContext(pod, container), start.namespaceTargetId),
     },
   };
   if (container.workingDir) config.working_dir = container.workingDir;

@@ -21,8 +21,7 @@ export function podObjectRef(pod: Pick<Pod, 'metadata'>): ObjectReference {
 export function containerFieldPath(pod: PodMeta, name: string): string | undefined {
   if (pod.spec.containers.some((c) => c.name === name)) return `spec.containers{${name}}`;
   if (pod.spec.initContainers?.some((c) => c.name === name)) return `spec.initContainers{${name}}`;
-  const ephemeral = (pod.spec as { ephemeralContainers?: { name: string }[] }).ephemeralContainers;
-  if (ephemeral?.some((c) => c.name === name)) return `spec.ephemeralContainers{${name}}`;
+  if (pod.spec.ephemeralContainers?.some((c) => c.name === name)) return `spec.ephemeralContainers{${name}}`;
   return undefined;
 }
 

@@ -9,7 +9,13 @@
 export type CriNamespaceMode = 'POD' | 'CONTAINER' | 'NODE' | 'TARGET';
 export type CriProtocol = 'TCP' | 'UDP' | 'SCTP';
 
-export interface CriNamespaceOption { network: CriNamespaceMode; pid: CriNamespaceMode; ipc: CriNamespaceMode }
+export interface CriNamespaceOption {
+  network: CriNamespaceMode;
+  pid: CriNamespaceMode;
+  ipc: CriNamespaceMode;
+  /** The container whose namespace a TARGET mode joins. */
+  target_id?: string;
+}
 export interface CriInt64Value { value: string }
 export interface CriKeyValue { key: string; value: Buffer }
 export interface CriPortMapping { protocol: CriProtocol; container_port: number; host_port: number; host_ip: string }

@@ -14,7 +14,7 @@ const isRunning = (s: ContainerStatus): boolean => s.state?.running !== undefine
 
 /** True when no container in the status is running. */
 export function hasNoRunningContainers(status: PodStatus): boolean {
-  return ![...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])].some(isRunning);
+  return ![...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? []), ...(status.ephemeralContainerStatuses ?? [])].some(isRunning);
 }
 
 export function canBeDeleted(pod: Pod, status: PodStatus | null | undefined): boolean {

@@ -15,6 +15,7 @@ export function normalizeStatus(status: PodStatus): PodStatus {
   const copy: PodStatus = structuredClone(status);
   if (copy.containerStatuses) copy.containerStatuses.sort(byName);
   if (copy.initContainerStatuses) copy.initContainerStatuses.sort(byName);
+  if (copy.ephemeralContainerStatuses) copy.ephemeralContainerStatuses.sort(byName);
   if (copy.conditions) {
     copy.conditions = copy.conditions
       .map(({ lastProbeTime: _ignored, ...rest }) => rest)

@@ -1,7 +1,7 @@
 /**
  * The runtime manager records Go's container events (kuberuntime, the image manager): reasons,
  * messages, types, and the container reference (fieldPath spec.containers{name} /
- * spec.initContainers{name}).
+ * spec.initContainers{name} / spec.ephemeralContainers{name}).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -123,6 +123,22 @@ describe('runtime manager events', () => {
     recorder.events.length = 0;
     await manager.killPod(p, 1);
     expect(recorder.lines()).toEqual(['Normal Killing spec.containers{app}: Stopping container app']);
+  });
+
+  it('records Pulled, Created, Started and Killing against an ephemeral container', async () => {
+    const p = pod();
+    await manager.syncPod(p);
+    recorder.events.length = 0;
+    const debugging = pod({ ephemeralContainers: [{ name: 'debugger', image: 'busybox:1.36', targetContainerName: 'app' }] });
+    await manager.syncPod(debugging);
+    expect(recorder.lines()).toEqual([
+      'Normal Pulled spec.ephemeralContainers{debugger}: Container image "busybox:1.36" already present on machine',
+      'Normal Created spec.ephemeralContainers{debugger}: Created container debugger',
+      'Normal Started spec.ephemeralContainers{debugger}: Started container debugger',
+    ]);
+    recorder.events.length = 0;
+    await manager.killPod(debugging, 1);
+    expect(recorder.lines().sort()).toEqual(['Normal Killing spec.containers{app}: Stopping container app', 'Normal Killing spec.ephemeralContainers{debugger}: Stopping container debugger']);
   });
 
   it('records FailedCreatePodSandBox on the pod, and SandboxChanged when a dead sandbox is replaced', async () => {

@@ -498,3 +498,46 @@ describe('runtimeManager passthroughs', () => {
     expect(info.image_filesystems[0]?.fs_id?.mountpoint).toBe('/var/lib/fake');
   });
 });
+
+describe('runtimeManager.syncPod with ephemeral containers', () => {
+  const debug = { name: 'debugger', image: 'busybox:1.36', command: ['sh'], stdin: true, tty: true, targetContainerName: 'app' };
+
+  it('starts an ephemeral container once in the running sandbox, in the target\'s PID namespace, and never again', async () => {
+    const pod = makePod({ initContainers: [], containers: [app] });
+    const first = await manager.syncPod(pod);
+    const debugging = { ...pod, spec: { ...pod.spec, ephemeralContainers: [debug] } };
+    cri.calls.length = 0;
+    const second = await manager.syncPod(debugging);
+    expect(second.ok).toBe(true);
+    expect(second.actions.ephemeralContainersToStart).toEqual(['debugger']);
+    expect(lifecycle(cri)).toEqual(['createContainer debugger', 'startContainer debugger']);
+    const started = cri.latestContainer('debugger');
+    expect(started?.sandboxId).toBe(first.sandboxId);
+    expect(started?.config).toMatchObject({ stdin: true, tty: true, linux: { security_context: { namespace_options: { pid: 'TARGET', target_id: cri.latestContainer('app')?.id } } } });
+
+    // Exited, even with a failure and restartPolicy Always: not started again.
+    cri.exitContainer(started?.id ?? '', 1);
+    cri.calls.length = 0;
+    await manager.syncPod(debugging);
+    expect(lifecycle(cri)).toEqual([]);
+  });
+
+  it('fails the start with CreateContainerConfigError when the target container is unknown, and goes on', async () => {
+    const pod = makePod({ initContainers: [], containers: [app], ephemeralContainers: [{ ...debug, targetContainerName: 'gone' }] });
+    await manager.syncPod({ ...pod, spec: { ...pod.spec, ephemeralContainers: [] } });
+    const result = await manager.syncPod(pod);
+    expect(failedSteps(result)).toEqual([{ step: 'startContainer', target: 'debugger', reason: 'CreateContainerConfigError', code: 'KLT_ERR_CONTAINER_CONFIG' }]);
+    expect(cri.latestContainer('debugger')).toBeUndefined();
+  });
+
+  it('stops a running ephemeral container with the pod', async () => {
+    const pod = makePod({ initContainers: [], containers: [app], ephemeralContainers: [debug] });
+    await manager.syncPod({ ...pod, spec: { ...pod.spec, ephemeralContainers: [] } });
+    await manager.syncPod(pod);
+    expect(cri.latestContainer('debugger')?.state).toBe('CONTAINER_RUNNING');
+    cri.calls.length = 0;
+    const killed = await manager.killPod(pod, 0);
+    expect(killed.ok).toBe(true);
+    expect(lifecycle(cri)).toEqual(expect.arrayContaining(['stopContainer debugger', 'stopContainer app', 'stopPodSandbox web']));
+  });
+});

@@ -10,13 +10,19 @@ import type { ExecSyncResponse } from '../../../src/ports/cri.js';
 
 const pod: Pod = {
   metadata: { name: 'web', namespace: 'prod', uid: 'uid-web' },
-  spec: { initContainers: [{ name: 'init', image: 'busybox' }], containers: [{ name: 'app', image: 'busybox' }, { name: 'idle', image: 'busybox' }] },
+  spec: {
+    initContainers: [{ name: 'init', image: 'busybox' }], containers: [{ name: 'app', image: 'busybox' }, { name: 'idle', image: 'busybox' }],
+    ephemeralContainers: [{ name: 'debugger', image: 'busybox', targetContainerName: 'app' }],
+  },
 };
 const status: PodStatus = {
   initContainerStatuses: [{ name: 'init', image: 'busybox', imageID: '', ready: false, restartCount: 0, containerID: 'embedded://init-1', state: { terminated: { exitCode: 0 } } }],
   containerStatuses: [
     { name: 'app', image: 'busybox', imageID: '', ready: true, restartCount: 1, containerID: 'containerd://abc123', state: { running: { startedAt: '2024-01-01T00:00:00Z' } } },
     { name: 'idle', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } },
+  ],
+  ephemeralContainerStatuses: [
+    { name: 'debugger', image: 'busybox', imageID: '', ready: false, restartCount: 0, containerID: 'containerd://dbg1', state: { running: { startedAt: '2024-01-01T00:00:01Z' } } },
   ],
 };
 
@@ -45,6 +51,10 @@ describe('createKubeletView: /run lookups', () => {
   it('finds the running container by the runtime id in its status', () => {
     expect(view().v.runningContainer('prod', 'web', 'app')).toEqual({ found: 'running', containerId: 'abc123' });
     expect(view().v.runningContainer('prod', 'web', 'app', 'uid-web')).toEqual({ found: 'running', containerId: 'abc123' });
+  });
+
+  it('finds a running ephemeral container by its name', () => {
+    expect(view().v.runningContainer('prod', 'web', 'debugger')).toEqual({ found: 'running', containerId: 'dbg1' });
   });
 
   it('tells a missing pod, a wrong UID, a missing container and a container not running apart', () => {
@@ -78,6 +88,7 @@ describe('createKubeletView: container log paths', () => {
     expect(v.containerLogPath('prod', 'web', 'app', true)).toBe('/var/log/pods/prod_web_uid-web/app/0.log');
     expect(v.containerLogPath('prod', 'web', 'init', false)).toBe('/var/log/pods/prod_web_uid-web/init/0.log');
     expect(v.containerLogPath('prod', 'web', 'init', true)).toBeNull();
+    expect(v.containerLogPath('prod', 'web', 'debugger', false)).toBe('/var/log/pods/prod_web_uid-web/debugger/0.log');
   });
 
   it('finds the log of a pod whose worker has terminated (a finished restartPolicy: Never pod), as Go serves it', () => {

@@ -237,3 +237,37 @@ describe('generateAPIPodStatus', () => {
     expect(after.containerStatuses?.[0]).toMatchObject({ started: true, ready: true });
   });
 });
+
+describe('generateAPIPodStatus with ephemeral containers', () => {
+  const debug = { name: 'debugger', image: 'busybox:1.36', targetContainerName: 'web' };
+
+  it('reports none for a pod without ephemeral containers', () => {
+    expect(generateAPIPodStatus(makePod(), runtime([running('web')]), opts()).ephemeralContainerStatuses).toBeUndefined();
+  });
+
+  it('reports one waiting until it runs, then running with its image and id, never ready', () => {
+    const pod = makePod({ ephemeralContainers: [debug] });
+    const waiting = generateAPIPodStatus(pod, runtime([running('web')]), opts());
+    expect(waiting.ephemeralContainerStatuses).toEqual([{ name: 'debugger', state: { waiting: { reason: 'ContainerCreating' } }, lastState: {}, ready: false, restartCount: 0, image: 'busybox:1.36', imageID: '' }]);
+    const ran = generateAPIPodStatus(pod, runtime([running('web'), running('debugger', 2, { id: 'dbg', image: 'docker.io/library/busybox:1.36', imageRef: 'sha256:bb' })]), opts());
+    expect(ran.ephemeralContainerStatuses).toEqual([{
+      name: 'debugger', state: { running: { startedAt: iso(2) } }, lastState: {}, ready: false, restartCount: 0,
+      image: 'docker.io/library/busybox:1.36', imageID: 'sha256:bb', containerID: 'containerd://dbg',
+    }]);
+    // Neither the phase nor the readiness of the pod looks at it.
+    expect(ran.phase).toBe('Running');
+    expect(short(condition(ran, 'Ready'))).toEqual(['True', '', '']);
+  });
+
+  it('shows a failed start by its reason, and an exit as terminated', () => {
+    const pod = makePod({ ephemeralContainers: [debug] });
+    const failed: PodSyncOutcome = {
+      podUid: 'u1', ok: false,
+      steps: [{ step: 'startContainer', target: 'debugger', ok: false, reason: 'CreateContainerConfigError', error: { code: 'KLT_ERR_CONTAINER_CONFIG', message: 'unable to find target container web', retryable: false } }],
+    };
+    const s = generateAPIPodStatus(pod, runtime([]), opts({ lastSyncResult: failed }));
+    expect(s.ephemeralContainerStatuses?.[0]?.state).toEqual({ waiting: { reason: 'CreateContainerConfigError', message: 'unable to find target container web' } });
+    const done = generateAPIPodStatus(pod, runtime([running('web'), exited('debugger', 0, 2, 3)]), opts());
+    expect(done.ephemeralContainerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 0, reason: 'Completed' });
+  });
+});

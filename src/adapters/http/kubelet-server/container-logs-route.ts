@@ -12,6 +12,7 @@ import { parseLogOptions } from '../../../domain/http/log-options.js';
 import type { Pod } from '../../../domain/pod/types.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
 import { readContainerLog } from '../../fs/container-log-reader.js';
+import { findContainer } from '../../../domain/pod/pod-containers.js';
 
 export interface ContainerLogLimits {
   /** How often a follow re-reads the file, looks for a rotation and asks whether the container still runs. */
@@ -21,8 +22,7 @@ export interface ContainerLogLimits {
 }
 
 function hasContainer(pod: Pod, name: string): boolean {
-  const all = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])];
-  return all.some((c) => c.name === name);
+  return findContainer(pod, name) !== undefined;
 }
 
 /**

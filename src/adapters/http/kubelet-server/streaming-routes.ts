@@ -28,6 +28,7 @@ import type { Logger } from '../../../log.js';
 import type { KubeletView, StreamingSession } from '../../../ports/kubelet-view.js';
 import { proxyStream } from './stream-proxy.js';
 import { upgradedConnection } from './upgrade-requests.js';
+import { findContainer } from '../../../domain/pod/pod-containers.js';
 
 export interface StreamingRouteOptions {
   /** streamingConnectionIdleTimeout in ms (Go's default 4 h); 0: never. */
@@ -82,7 +83,7 @@ async function attachSession(view: KubeletView, req: Req): Promise<StreamingSess
   if (!options.ok) throw new Refusal(400, options.message);
   const pod = await podNamed(view, req.params.namespace, req.params.pod);
   const containerId = await runningContainerId(view, req.params);
-  const spec = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])].find((c) => c.name === req.params.container);
+  const spec = req.params.container === undefined ? undefined : findContainer(pod, req.params.container);
   const { stdin, stdout, stderr } = options.value;
   return { kind: 'attach', request: { container_id: containerId, stdin, stdout, stderr, tty: spec?.tty ?? false } };
 }

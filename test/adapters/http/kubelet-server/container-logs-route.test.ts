@@ -93,6 +93,13 @@ describe('/containerLogs', () => {
     expect((await logs('?limitBytes=0')).statusCode).toBe(422);
   });
 
+  it('reads an ephemeral container\'s log by its name', async () => {
+    const [web] = view.podsList;
+    view.podsList = [{ ...web!, spec: { ...web!.spec, ephemeralContainers: [{ name: 'debugger', image: 'busybox' }] } }];
+    view.logPaths.set('prod/web/debugger', logPath);
+    expect(await logs('?tailLines=1', 'web', 'debugger')).toMatchObject({ statusCode: 200, body: 'four\n' });
+  });
+
   it('answers 400 when the log file cannot be opened', async () => {
     view.logPaths.set('prod/web/app', join(dir, 'missing.log'));
     const res = await logs();

@@ -2,6 +2,7 @@ import type {
   ContainerLookup, ExecOutput, KubeletView, KubeletMetricsSnapshot, ProbeMetricsSnapshot, StreamingSession,
 } from '../../../../src/ports/kubelet-view.js';
 import type { MachineInfo } from '../../../../src/domain/node/host-types.js';
+import { findContainer } from '../../../../src/domain/pod/pod-containers.js';
 import type { Pod } from '../../../../src/domain/pod/types.js';
 import type { Summary } from '../../../../src/domain/stats/summary-types.js';
 
@@ -53,7 +54,7 @@ export class FakeKubeletView implements KubeletView {
   runningContainer(namespace: string, pod: string, container: string, uid?: string): ContainerLookup {
     const p = this.podsList.find((x) => x.metadata.name === pod && (x.metadata.namespace ?? 'default') === namespace);
     if (!p || (uid !== undefined && p.metadata.uid !== uid)) return { found: 'noPod' };
-    if (!p.spec.containers.some((c) => c.name === container)) return { found: 'noContainer' };
+    if (!findContainer(p, container)) return { found: 'noContainer' };
     const hit = this.containers.get(`${namespace}/${pod}/${container}`);
     return hit ? { found: 'running', containerId: hit.containerId } : { found: 'notRunning' };
   }

@@ -191,6 +191,15 @@ describe('streaming routes: the proxied session', () => {
     ]);
   });
 
+  it('attaches to an ephemeral container by its name, with its terminal setting', async () => {
+    const v = await viewBehindRuntime('/session/dbg');
+    v.podsList[0]!.spec.ephemeralContainers = [{ name: 'debugger', image: 'busybox', stdin: true, tty: true, targetContainerName: 'app' }];
+    v.containers.set('default/web/debugger', { containerId: 'c-dbg', uid: 'uid-web' });
+    const c = await send(await start(v), 'POST', '/attach/default/web/debugger?input=1&output=1&tty=1', SPDY);
+    await c.until('hello from runtime|');
+    expect(v.sessions).toEqual([{ kind: 'attach', request: { container_id: 'c-dbg', stdin: true, stdout: true, stderr: false, tty: true } }]);
+  });
+
   it('closes a joined connection silent both ways for streamingConnectionIdleTimeout', async () => {
     const v = await viewBehindRuntime('/session/idle');
     const c = await send(await start(v, { idleMs: 300 }), 'POST', '/exec/default/web/app?command=sh&input=1', SPDY);
