@@ -5,7 +5,7 @@
  * k8s.io/apiserver healthz does. Plain HTTP on loopback, no authentication (as in Go).
  *
  * Served by node:http rather than fastify: the healthz server starts early in start-up, and
- * loading fastify there (~70 ms) would put it on the path to the first `ok`. The kubelet server
+ * loading fastify there would put its load time on the path to the first `ok`. The kubelet server
  * answers its own /healthz with the same `healthzAnswer`.
  */
 import { createServer } from 'node:http';
