@@ -1,5 +1,5 @@
 /**
- * Journal benchmarks (issue #3): append throughput and bytes per event, the tap's cost on a live
+ * Journal benchmarks, for what recording every event costs: append throughput and bytes per event, the tap's cost on a live
  * actor (journal on against off, same run), and replay speed. Bounded in count; temp files only.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
