@@ -1,7 +1,7 @@
 /**
  * A quiet node asks its runtime the same two lists every second (the PLEG's relist) and gets the same
- * entries back, 110 pods' worth of sandboxes and containers. Decoding those unchanged answers was the
- * largest single cost of an idle kubelet: on the embedded runtime, where both ends live in one process,
+ * entries back, every pod's sandboxes and containers. Decoding those unchanged answers is the
+ * largest single cost of an idle kubelet (docs/FINDINGS.md): on the embedded runtime, where both ends live in one process,
  * and on containerd, which writes its sandboxes and containers, and each one's labels and
  * annotations, in Go's map order, so that the same entries come back in other bytes nearly every
  * time. These wrappers of a grpc-js service

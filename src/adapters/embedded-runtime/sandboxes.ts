@@ -1,6 +1,5 @@
 /**
- * Sandboxes: records only (no process, host network). As containerd's CRI plugin was seen to do (lab
- * NOTES §4): stopping or removing an unknown id succeeds, the status of an unknown id is NOT_FOUND,
+ * Sandboxes: records only (no process, host network). As containerd's CRI plugin does: stopping or removing an unknown id succeeds, the status of an unknown id is NOT_FOUND,
  * StopPodSandbox kills without grace, RemovePodSandbox removes the pod's containers.
  */
 import { hostname } from 'node:os';
