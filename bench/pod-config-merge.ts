@@ -35,7 +35,8 @@ function apiPod(i: number): Pod {
 /** CPU milliseconds of EVENTS merges, with unchanged pods re-sent as the same objects or as fresh ones. */
 function mergeBurst(resend: boolean): number {
   const api = Array.from({ length: PODS }, (_, i) => apiPod(i));
-  // What the apiserver source does (each pod's form kept per object), or every pod defaulted again per event.
+  // What the apiserver source does (each pod's form kept per object), or every pod defaulted again
+  // per event.
   const view = resend ? podToRunPerObject() : podToRun;
   let state = initialPodConfigState();
   const t0 = process.cpuUsage();

@@ -11,8 +11,9 @@
  *       ConfigMap and Secret) → the same figures; p99(b)/p99(a) against its target of 1.10;
  *   (a) and (b) alternate their order from run to run, to cancel drift; before them, a first burst of
  *       30 pods without volumes, not measured: the first pods a daemon starts pay for loading and
- *       compiling the code every pod start runs, which would otherwise land on whichever of (a) and (b) came first — on (b) in every
- *       other run, though volumes have nothing to do with it. (b) still pays its own code's first use.
+ *       compiling the code every pod start runs, which would otherwise land on whichever of (a) and
+ *       (b) came first — on (b) in every other run, though volumes have nothing to do with it. (b)
+ *       still pays its own code's first use.
  *       KUBELET_BENCH_VOLUMES_WARMUP=0 leaves it out; =both makes every other pod of it one with
  *       volumes, so (b) too comes to warm code;
  *   (c) 110 pods with those volumes → all Running; idle → the daemon's CPU (% of a core) and RSS
