@@ -1,15 +1,16 @@
 /**
- * Cluster mode as a user runs it (issue 19's scenario): the real binary with --kubeconfig against the
- * test API server (its cost is not counted: it runs in this process), on the embedded runtime and on
- * containerd when KUBELET_IT_CRI names one. Each run prints start → healthz and → Node Ready with the
- * time each start-up phase began, the daemon's CPU and RSS to Ready, then 60 s idle with no pods, a
- * burst of 30 pods created at once (→ all Running, CPU, peak RSS), 60 s idle with them, and their
- * graceful deletion (→ every container, → every sandbox gone from the runtime; → every pod gone from
- * the API). The idle minute with no pods is followed by a second one (`idle0podsSecondMinute`, not a
- * target), which shows what of the first is V8 still compiling. The runtimes take turns, run after
- * run (3 by default), and the medians are printed, each targeted figure also as its ratio to issue
- * 19's target (≤ 1 meets it), and each idle minute's CPU also with its lowest and highest run.
- * `npm run bench -- cluster` (run only when named: it takes ~5 minutes a run and runtime).
+ * Cluster mode as a user runs it, for its start-up, idle and burst costs: the real binary with
+ * --kubeconfig against the test API server (its cost is not counted: it runs in this process), on
+ * the embedded runtime and on containerd when KUBELET_IT_CRI names one. Each run prints start →
+ * healthz and → Node Ready with the time each start-up phase began, the daemon's CPU and RSS to
+ * Ready, then 60 s idle with no pods, a burst of 30 pods created at once (→ all Running, CPU, peak
+ * RSS), 60 s idle with them, and their graceful deletion (→ every container, → every sandbox gone
+ * from the runtime; → every pod gone from the API). The idle minute with no pods is followed by a
+ * second one (`idle0podsSecondMinute`, not a target), which shows what of the first is V8 still
+ * compiling. The runtimes take turns, run after run (3 by default), and the medians are printed,
+ * each targeted figure also as its ratio to its target (≤ 1 meets it), and each idle minute's CPU
+ * also with its lowest and highest run.
+ * `npm run bench -- cluster` (run only when named: it takes minutes a run and runtime).
  * KUBELET_BENCH_CLUSTER_RUNS=N: N runs; KUBELET_BENCH_CLUSTER_IDLE_SECONDS=S: idle periods of S s;
  * KUBELET_BENCH_CLUSTER_FLAGS='--flag=value ...': more daemon flags (e.g. --event-log= turns the journal off).
  * KUBELET_BENCH_CPU_PROF=DIR writes a CPU profile of each daemon (start-up included) there.
@@ -34,7 +35,7 @@ const BURST = 30;
 const IDLE_MS = Number(process.env.KUBELET_BENCH_CLUSTER_IDLE_SECONDS ?? 60) * 1000;
 const RUNS = Number(process.env.KUBELET_BENCH_CLUSTER_RUNS ?? 3);
 
-/** Issue 19's targets for this scenario (medians on these 2-core machines). */
+/** The targets for this scenario (medians on the project's 2-core machines). */
 const TARGETS: Record<string, number> = {
   healthzMs: 300,
   nodeReadyMs: 600,

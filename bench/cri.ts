@@ -1,5 +1,6 @@
 /**
- * CRI benchmarks (issue 4).
+ * CRI benchmarks: what kubelet-ts's CRI client adds over bare grpc-js, and how the embedded runtime
+ * compares with containerd.
  *
  * 1. Client overhead: kubelet-ts's CRI client (`createCriClient`) against a bare grpc-js client on
  *    the same proto (raw-cri.ts), alternating call by call in one run, on each runtime available:

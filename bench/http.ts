@@ -1,5 +1,6 @@
 /**
- * The kubelet server under load (issue 7): the real binary with 110 static pods running (the
+ * The kubelet server under load, to show that many clients do not delay the syncLoop's timed
+ * inputs: the real binary with 110 static pods running (the
  * embedded runtime; containerd too when KUBELET_IT_CRI names one), then `clients` concurrent
  * keep-alive HTTPS clients (anonymous, the daemon runs with anonymous + AlwaysAllow) on /pods and
  * /metrics for `loadSeconds`.
@@ -32,7 +33,7 @@ export interface HttpBenchOptions {
   paths?: string[];
 }
 
-/** The target of issue 7: the syncLoop's timed inputs never handled more than this late under load. */
+/** The target: the syncLoop's timed inputs never handled more than this late under load. */
 export const LAG_TARGET_SECONDS = 0.1;
 const LAG = 'kubelet_ts_sync_loop_iteration_lag_seconds';
 const DELAY = 'kubelet_ts_event_loop_delay_seconds';

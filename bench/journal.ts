@@ -1,6 +1,7 @@
 /**
- * Journal benchmarks (issue #3): append throughput and bytes per event, the tap's cost on a live
- * actor (journal on against off, same run), and replay speed. Bounded in count; temp files only.
+ * Journal benchmarks, for what recording every event costs: append throughput and bytes per event,
+ * the tap's cost on a live actor (journal on against off, same run), and replay speed. Bounded in
+ * count; temp files only.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

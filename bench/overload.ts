@@ -1,5 +1,6 @@
 /**
- * The kubelet server overloaded (issue 14, item 9): the real binary with 110 static pods running
+ * The kubelet server overloaded, to show that a burst of requests is answered or refused cleanly
+ * and does not starve the kubelet's own CRI calls: the real binary with 110 static pods running
  * (embedded runtime; containerd too when KUBELET_IT_CRI names one), then `concurrency` requests sent
  * at once, each on its own new TLS connection, first all on /stats/summary, then all on /pods.
  *

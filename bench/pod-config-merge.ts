@@ -3,8 +3,8 @@
  * projected volume and a configMap volume, as a real cluster's pods have), 220 watch events each
  * changing one pod's status, and every event merging the whole snapshot (as the apiserver source
  * sends it). Two ways side by side, alternating: the objects of unchanged pods re-sent as they were
- * (what api-pod-source.ts does now, compared by identity), and every pod defaulted again per event
- * (what it did before: new objects, compared by canonical JSON, as replay still compares them).
+ * (what api-pod-source.ts does, compared by identity), and every pod defaulted again per event
+ * (new objects, compared by canonical JSON, as replay compares them), to show what the first saves.
  * CPU of the views and merges.
  */
 import { initialPodConfigState, mergeSnapshot } from '../src/domain/pod-config/merge.js';
@@ -35,7 +35,8 @@ function apiPod(i: number): Pod {
 /** CPU milliseconds of EVENTS merges, with unchanged pods re-sent as the same objects or as fresh ones. */
 function mergeBurst(resend: boolean): number {
   const api = Array.from({ length: PODS }, (_, i) => apiPod(i));
-  // What the apiserver source does now, or did before: every pod defaulted again per event.
+  // What the apiserver source does (each pod's form kept per object), or every pod defaulted again
+  // per event.
   const view = resend ? podToRunPerObject() : podToRun;
   let state = initialPodConfigState();
   const t0 = process.cpuUsage();

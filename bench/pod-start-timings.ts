@@ -1,5 +1,6 @@
 /**
- * Pod start-up figures read back from a kubelet-ts event log (issue 5): for each pod, the time from
+ * Pod start-up figures read back from a kubelet-ts event log, so the kubelet's own share can be told
+ * from the runtime's: for each pod, the time from
  * the manifest being seen (the first pod-source snapshot that lists it) to the end of the sync that
  * started its last container, and how much of that the runtime's calls account for (the sync steps'
  * `durationMs`, every step being built around CRI calls, plus any pod-status reads in between).

@@ -1,5 +1,6 @@
 /**
- * Pod lifecycle benchmarks (issue 5): N static pods from a manifest directory, through the real
+ * Pod lifecycle benchmarks: how fast the kubelet starts pods and what it costs at idle, set beside
+ * the Go kubelet's figures. N static pods from a manifest directory, through the real
  * binary, on the embedded runtime (110 pods, the Kubernetes per-node limit, and 30 pods to set
  * beside the Go kubelet's figures in docs/BENCHMARKS.md), and on containerd too when KUBELET_IT_CRI names one.
  *
@@ -23,8 +24,8 @@ export interface PodsBenchOptions {
   /**
    * Seconds of the idle window (CPU, RSS, relists). Default 90: the longest resync period
    * (syncFrequency 60 s, jittered up to +50 %), so every pod's periodic resync falls in it once.
-   * A 60 s window right after the start wave missed most of the first round of resyncs (they are
-   * due 60-90 s after the pods started, all together) and read low.
+   * A 60 s window right after the start wave would miss most of the first round of resyncs (they
+   * are due 60–90 s after the pods start, all together) and read low.
    */
   idleSeconds?: number;
   /** Seconds between all pods running and the idle window. */
@@ -38,7 +39,7 @@ export interface PodsBenchOptions {
   /** Also run the largest embedded count under V8's default options (default true). */
   v8DefaultsRun?: boolean;
   /**
-   * Also run the largest count of each runtime with QoS and pod cgroups on (issue 18), right after
+   * Also run the largest count of each runtime with QoS and pod cgroups on (what they cost), right after
    * the same count without, under a cgroup root of the bench's own (made and removed here; root
    * only). Default: KUBELET_BENCH_PODS_QOS_CGROUPS=1.
    */
@@ -83,7 +84,7 @@ async function measure({ run, paths, daemon }: Fleet, p: string, peakRss: number
 
   await daemon.stop();
   const records = readJournal(join(paths.root, 'events', 'latest.jsonl')).records;
-  // What the journal costs on disk at idle (issue 13: with the derived action records), per minute
+  // What the journal costs on disk at idle (the derived action records included), per minute
   // and over a day; rotation caps it at 8 × 64 MiB whatever the rate.
   const idleBytes = records.filter((r) => {
     const at = Date.parse(r.wall);

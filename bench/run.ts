@@ -31,11 +31,11 @@ async function main() {
   if (want('overload')) print('overload', await benchOverload());
   if (want('streaming')) print('streaming', await benchStreaming());
   if (want('splitframes')) print('splitframes', await benchStreamingSplitFrames());
-  // Cluster mode's cost (issue 19): minutes a run, so only when named.
+  // Cluster mode's cost: minutes a run, so only when named.
   if (only.includes('cluster')) print('cluster', await benchCluster());
-  // Volumes' cost in cluster mode (issue 15): minutes a run, so only when named.
+  // Volumes' cost in cluster mode: minutes a run, so only when named.
   if (only.includes('volumes')) print('volumes', await benchVolumes());
-  // The Go kubelet beside kubelet-ts on the real control plane (issue 46): minutes a turn, so only when named.
+  // The Go kubelet beside kubelet-ts on the real control plane: minutes a turn, so only when named.
   if (only.includes('sidebyside')) print('sidebyside', await benchSideBySide());
 }
 

@@ -1,5 +1,6 @@
 /**
- * Start-up with an empty cert dir against a kept one (issue 17): the real binary, standalone on the
+ * Start-up with an empty cert dir against a kept one, for what making the serving pair costs a
+ * first start: the real binary, standalone on the
  * embedded runtime with its kubelet server on, spawn → `healthz` answers 200, and spawn → the kubelet
  * server completes a TLS handshake (the serving pair exists then). An empty dir makes the self-signed
  * pair (two RSA 2048 keys, in process); a kept one reuses it, as Go does. A third series starts tsc's

@@ -1,7 +1,8 @@
 /**
- * Start-up with the journal on against off (issue #3): the real binary on the embedded runtime,
- * spawn → the supervisor reaches `running` (its log line), alternating on/off runs in one process so
- * the noisy 2-core machine treats both alike. Medians, and the ratio on/off.
+ * Start-up with the journal on against off, for what the journal adds to a start: the real binary
+ * on the embedded runtime, spawn → the supervisor reaches `running` (its log line), alternating
+ * on/off runs in one process so the noisy 2-core machine treats both alike. Medians, and the ratio
+ * on/off.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,9 +1,9 @@
 /**
  * The status manager's cost per pod config update, by how many pods the node has run before (all
  * gone since): 30 live pods with statuses, then the 90 updates of one pod each that a 30-pod burst's
- * watch brings. Once, every pod ever seen stayed in the status manager's API views, and each update
- * copied them all for each pod it carried: 430 ms for the 90 updates after 1,000 pods, 7.5 s after
- * 10,000. The ratio to a fresh node's cost should stay near 1.
+ * watch brings. A status manager that kept every pod ever seen in its API views would copy them all
+ * for each pod an update carries, a cost that grows with the node's history (docs/FINDINGS.md).
+ * The ratio to a fresh node's cost should stay near 1.
  */
 import type { Pod } from '../src/domain/pod/types.js';
 import { applyPodConfigUpdate, initialStatusSyncState, setPodStatus, type StatusSyncState } from '../src/domain/status-manager/status-sync.js';

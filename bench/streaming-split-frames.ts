@@ -1,6 +1,7 @@
 /**
- * SPDY frames trickled in (issue 40, finding 5): the real binary with one static pod, its server on
- * 127.0.0.1 (anonymous + AlwaysAllow, as the http bench), and one exec session of
+ * SPDY frames trickled in: whether a peer that splits its frames into small writes makes the
+ * kubelet's SPDY reader cost much more than whole frames do. The real binary with one static pod,
+ * its server on 127.0.0.1 (anonymous + AlwaysAllow, as the http bench), and one exec session of
  * `sh -c 'cat >/dev/null'` through the kubelet's exec path, over SPDY/3.1 as kubectl speaks it. On
  * its stdin go 12 data frames of 16 MiB (the 24-bit maximum), first sent whole, then in a second
  * session split: each frame's first byte alone (a pause lets it arrive alone), then the rest in

@@ -1,5 +1,6 @@
 /**
- * Streaming through the kubelet under load (issue 16): the real binary with one static pod and its
+ * Streaming through the kubelet under load, to show that exec and port-forward traffic pass intact
+ * and leave the syncLoop on time: the real binary with one static pod and its
  * server on 127.0.0.1 (anonymous + AlwaysAllow, as the http bench), then all at once
  * - 20 exec sessions of `cat`: 1 MiB of random bytes in through stdin, back out through stdout,
  *   checked by sha256, the v4 Status on the error stream a Success;

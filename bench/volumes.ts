@@ -1,5 +1,6 @@
 /**
- * Volumes' cost in cluster mode (issue 15): the real binary with --kubeconfig against the test API
+ * Volumes' cost in cluster mode, how much later a pod with the usual volumes runs than one
+ * without: the real binary with --kubeconfig against the test API
  * server (in this process; its cost is not counted), on containerd (KUBELET_IT_CRI) and the embedded
  * runtime, taking turns, a fresh daemon per runtime and run. Each run:
  *   (a) 30 pods without volumes created at once → each pod Running (from its own creation, as the
@@ -7,22 +8,21 @@
  *       and their containers from the runtime;
  *   (b) the same 30 pods, each with the projected `kube-api-access-<x>` volume exactly as the
  *       ServiceAccount admission plugin adds it, a configMap volume and a secret volume (one shared
- *       ConfigMap and Secret) → the same figures; p99(b)/p99(a) against issue 15's 1.10;
+ *       ConfigMap and Secret) → the same figures; p99(b)/p99(a) against its target of 1.10;
  *   (a) and (b) alternate their order from run to run, to cancel drift; before them, a first burst of
  *       30 pods without volumes, not measured: the first pods a daemon starts pay for loading and
- *       compiling the code every pod start runs (some 300–500 ms of the kubelet's CPU on this
- *       machine), which would otherwise land on whichever of (a) and (b) came first — on (b) in every
- *       other run, though volumes have nothing to do with it. (b) still pays its own code's first use.
- *       KUBELET_BENCH_VOLUMES_WARMUP=0 leaves it out (the runs before 2026-11-25 had none); =both makes
- *       every other pod of it one with volumes, so (b) too comes to warm code (it changed little:
- *       docs/benchmarks-archive.md);
+ *       compiling the code every pod start runs, which would otherwise land on whichever of (a) and
+ *       (b) came first — on (b) in every other run, though volumes have nothing to do with it. (b)
+ *       still pays its own code's first use.
+ *       KUBELET_BENCH_VOLUMES_WARMUP=0 leaves it out; =both makes every other pod of it one with
+ *       volumes, so (b) too comes to warm code;
  *   (c) 110 pods with those volumes → all Running; idle → the daemon's CPU (% of a core) and RSS
  *       (median of the window); their deletion → every pod directory under the root dir removed and
  *       no mount left under it (/proc/self/mountinfo).
  * The kubelet's own share of each pod's start (the event log's sync steps subtracted, as the `pods`
  * bench computes it; mounting the volumes counts as the kubelet's) is read from the event log at the end.
  * Medians over the runs are printed, each targeted figure also as its ratio to the target (≤ 1 meets it).
- * `npm run bench -- volumes` (run only when named: ~4 minutes a run and runtime).
+ * `npm run bench -- volumes` (run only when named: it takes minutes a run and runtime).
  * KUBELET_BENCH_VOLUMES_RUNS=N (default 3); KUBELET_BENCH_VOLUMES_IDLE_SECONDS=S (default 60);
  * KUBELET_BENCH_VOLUMES_RUNTIMES=containerd|embedded: one runtime only. KUBELET_BENCH_VOLUMES_FLEET=plain:
  * the 110 pods of (c) without volumes, to set beside a run with them.
@@ -41,8 +41,8 @@
  * count on, to cut it by.
  * KUBELET_BENCH_V8_FLAGS='--flag ...': V8 options for the daemon after its own (bench/cluster.ts).
  * The daemon's root dir is made under os.tmpdir(): TMPDIR=DIR puts it on another file system. The
- * bench prints which one it is: an ext4 without a journal (this machine's root) spends 0.5–1 ms of
- * kernel CPU on each new inode skipping those deleted in the last minutes (the suites', the (a)
+ * bench prints which one it is: an ext4 without a journal (as some machines' root is) spends kernel
+ * CPU on each new inode skipping those deleted in the last minutes (the suites', the (a)
  * burst's teardown), and volumes make inodes (bench/root-fs.ts).
  */
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -79,7 +79,7 @@ const WARMUP_VOLUMES = WARMUP_TEXT === 'both' ? 'alternate' : false;
 const ORDER_TEXT = process.env.KUBELET_BENCH_VOLUMES_ORDER ?? '';
 const ORDER = /^[ab]+$/.test(ORDER_TEXT) ? [...ORDER_TEXT].filter((c): c is 'a' | 'b' => c === 'a' || c === 'b') : undefined;
 
-/** Issue 15's targets (the idle ones are the pod targets of docs/BENCHMARKS.md). */
+/** The targets (the idle ones are the pod targets of docs/BENCHMARKS.md). */
 const TARGETS: Record<string, number> = {
   'burst.p99Ratio': 1.1,
   [`idle${FLEET}.cpuPercentOfCore`]: 2,
@@ -164,8 +164,8 @@ function watchRunning(api: TestApiServer, namespace: string): { created: (name: 
 
 async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string, number>> {
   const api = await startTestApiServer();
-  // The service-account signing key, which the test API server makes on first use (an RSA key,
-  // 50–300 ms), is made now: a kube-apiserver reads its key at start, so no TokenRequest waits for it.
+  // The service-account signing key, which the test API server makes on first use (an RSA key, slow
+  // to generate), is made now: a kube-apiserver reads its key at start, so no TokenRequest waits for it.
   await api.tokens.publicKeyPem();
   const dir = mkdtempSync(join(tmpdir(), 'kts-volumes-'));
   const root = join(dir, 'root');

@@ -1,8 +1,8 @@
 /**
  * Bundles the built binary into dist/bundle/ (part of `npm run build`, after tsc). Start-up time is
  * mostly module loading, and Node's ESM loader pays per file (resolve, stat, open, read, link): the
- * daemon loads about 300 of our modules before healthz answers, which cost ~120 ms of a ~330 ms
- * start on these machines (docs/benchmarks-archive.md, "The bundled binary"). One file per lazy boundary
+ * daemon loads hundreds of our modules before healthz answers, a large share of its start
+ * (docs/FINDINGS.md). One file per lazy boundary
  * keeps the dynamic imports lazy: rolldown splits at each `import()`, so a server's code still
  * loads only when that server starts.
  *

@@ -146,9 +146,10 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       return loadClientCert({ ...o, clock, userAgent: kubeletUserAgent(), log: (msg, fields) => log.info(fields ?? {}, msg) });
     },
     currentClientCertificate: async (kubeconfigPath, certDir) => (await import('../adapters/certificates/current-client-pair.js')).currentClientPair(kubeconfigPath, certDir),
-    // client-node costs ~70 MiB of memory once loaded: only cluster mode loads it.
     createVolumeHost: (o) => createVolumeHost({ clock, random: mathRandom, logger: actorLogger(logger, 'volumeManager', 'volumeManager') }, o),
     startServiceInformer: (api) => startServiceInformer({ api, clock, logger: actorLogger(logger, 'serviceInformer', 'apiserver') }),
+    // Loaded only in cluster mode; client-node, large once loaded, only for a kubeconfig user that
+    // is an exec plugin or auth-provider (rest-client.ts).
     createApiClients: async (o) => {
       const { createApiClients } = await import('../adapters/apiserver/create-api-clients.js');
       return createApiClients({ ...o, clock, logger: actorLogger(logger, 'apiClients', 'apiserver') });

@@ -20,7 +20,7 @@ const SUBCOMMANDS: Record<string, Command> = {
   visualize: async (argv, io) => (await import('./commands/visualize.js')).runVisualizeCommand(argv, io),
 };
 
-// Subcommands named in the docs but not built yet: answered with a pointer to their issue.
+// Subcommands named in the docs but not built yet: answered with a message saying so.
 const LATER: Record<string, string> = {};
 
 export async function main(argv: string[], io: CommandIo = processCommandIo): Promise<number> {

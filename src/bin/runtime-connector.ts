@@ -9,8 +9,8 @@ import { actorLogger, type Logger } from '../log.js';
  * kubelet's own client calls it over its in-process channel (no HTTP/2 inside one process), while
  * the socket serves anyone else.
  * The gRPC modules (grpc-js, the proto, the embedded runtime) are loaded here, at
- * run.preInitRuntime, not when the daemon starts: ~55 ms that healthz, which starts earlier, does
- * not wait for.
+ * run.preInitRuntime, not when the daemon starts, so healthz, which starts earlier, does not wait
+ * for their load (docs/FINDINGS.md).
  */
 export function createRuntimeConnector(logger: Logger, counts: OperationCounts): RuntimeConnector {
   let embedded: EmbeddedRuntime | undefined;

@@ -22,7 +22,10 @@ import { podsView, type SystemViews } from './system-views.js';
 /** What `/logs/` serves, as Go's kubelet: the node's log directory. */
 const SYSTEM_LOG_DIR = '/var/log';
 
-/** The debug server is optional: a taken address is logged and retried in the background (issue 14). */
+/**
+ * The debug server is optional: a taken address is logged and retried in the background, as a taken
+ * port must not stop a kubelet that runs pods without it.
+ */
 export function debugServerStarter(
   o: { directory: ActorDirectory; views: SystemViews; feed: JournalFeed; journal: DeferredJournalSink },
   logger: Logger,

@@ -33,9 +33,9 @@ import { podFromApi } from './api-objects.js';
 
 export const API_SOURCE_BACKOFF_INITIAL_MS = 800;
 /**
- * Go's reflector caps its back-off at 30 s, which is why a Go kubelet picks up a pod created during
- * an API outage 21–38 s after the server returns. We cap at 4 s: a few requests a
- * second at most against a recovering server, and new pods run within seconds of its return.
+ * Go's reflector caps its back-off at 30 s, so a Go kubelet may pick up a pod created during an API
+ * outage tens of seconds after the server returns (docs/FINDINGS.md). We cap at 4 s: a few requests
+ * a second at most against a recovering server, and new pods run within seconds of its return.
  */
 export const API_SOURCE_BACKOFF_MAX_MS = 4_000;
 export const VERY_SHORT_WATCH_MS = 1_000;

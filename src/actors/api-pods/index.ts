@@ -1,5 +1,5 @@
 /**
- * The pod side of cluster mode, for the supervisor to wire (issue 6 items 5–7):
+ * The pod side of cluster mode, for the supervisor to wire:
  * - createApiPodSourceActor: the apiserver pod source, invoked with `{ nodeName }`; sends
  *   `pod.source.snapshot` (source 'api') for the pod config and `api.mirrorPods.observed` for the
  *   status manager.

@@ -7,8 +7,8 @@
  * An actor that ends is dropped, with its last snapshot. A machine that ends with its parent (the
  * system stopping) is kept, so its final state stays in view: a stopped syncLoop is reported as
  * stopped, rather than as not started yet. A machine that ends while its parent runs on (a pod's
- * worker, volume or probe) has left for good. Such machines were once kept too, each with its
- * last context: after a node had run 210 pods with volumes, 480 of them (docs/BENCHMARKS.md).
+ * worker, volume or probe) has left for good: keeping it, with its last context, would grow the
+ * directory by every pod the node has ever run (docs/FINDINGS.md).
  */
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import type { Clock } from '../../ports/clock.js';

@@ -6,8 +6,8 @@
  *   stats" and skips the cycle.
  * - `listCandidates`: the active pods as eviction candidates, with their usage from a full summary
  *   read made then, in the cycles that rank pods only. Go ranks with the summary it observed; ours
- *   is read a moment later, so a quiet node lists and sizes no container every 10 s (at 110 pods on
- *   the embedded runtime that read was most of an idle minute's growth). A failed read answers no
+ *   is read a moment later, so a quiet node lists and sizes no container every 10 s (on a node of
+ *   many pods that read is a large part of its idle CPU: docs/FINDINGS.md). A failed read answers no
  *   candidate: no pod is evicted this cycle, as Go evicts none when its summary fails.
  * - `reclaimNodeLevel`: Go's node-level reclaim for disk signals: container GC, then every unused
  *   image, each failure logged and the next one still tried; then a fresh reading, so the machine can

@@ -2,8 +2,8 @@
  * What the journal and the debug directory read about an actor beyond the ActorRef interface the
  * inspection stream hands out: its systemId and its logic (is it a machine, and its id). ActorRef
  * does not declare them; XState's Actor class does, and every actor XState creates is one, so an
- * instanceof check reaches them without a cast. These are the only such reads: the replay issue
- * that replaces stable ids will replace this file.
+ * instanceof check reaches them without a cast. These are the only such reads, kept in this one
+ * file so that a change to how actors are identified touches one place.
  */
 import { Actor, type AnyActorRef } from 'xstate';
 

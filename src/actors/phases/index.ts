@@ -1,6 +1,6 @@
 /**
- * Every phase actor of the supervisor, real ones where the work exists, and clear refusals where a
- * later issue owns it. The composition root provides these to `supervisorMachine`.
+ * Every phase actor of the supervisor, merged from the groups that build them. The composition root
+ * provides these to `supervisorMachine`.
  */
 import type { PhaseId } from '../../domain/phases.js';
 import { commandPhases } from './command-phases.js';

@@ -2,7 +2,8 @@
  * run()'s phases (cmd/kubelet/app/server.go): lock file, /configz, standalone, node name, clients,
  * auth, cgroup roots, machine info, event recorder, container manager, OOM score, and RunKubelet's
  * node IP check. Phases that need an API server answer "none" in standalone mode, as the Go kubelet
- * does, and refuse clearly in cluster mode until that work lands.
+ * does; settings that need one (webhook authentication or authorization, a bootstrap kubeconfig)
+ * are refused there.
  */
 import type { KubeletConfiguration } from '../../domain/config/types.js';
 import { KubeletError, serializeError } from '../../domain/errors.js';

@@ -1,10 +1,11 @@
 /**
  * One expensive read shared by every caller that asks while it runs, its answer reused while fresh,
- * and a bound on how many callers may wait for it (issue 14, item 9).
+ * and a bound on how many callers may wait for it.
  *
- * Without it, 1,000 concurrent GET /stats/summary made 1,000 sets of CRI list/stats calls: the
- * runtime's answers timed out (CRI deadline exceeded) and the kubelet's own CRI Status checks failed
- * with them. Go's summary provider leans on cAdvisor's housekeeping cache for the same reason.
+ * Without it, every concurrent GET /stats/summary makes its own set of CRI list/stats calls: under a
+ * burst of them the runtime's answers time out (CRI deadline exceeded) and the kubelet's own CRI
+ * Status checks fail with them (docs/FINDINGS.md). Go's summary provider leans on cAdvisor's
+ * housekeeping cache for the same reason.
  * Here a caller arriving while a read runs waits for that read; a caller arriving within `maxAgeMs`
  * of a successful read gets its answer; past `maxWaiting` waiting callers, a caller is refused at
  * once (KLT_ERR_STATS_BUSY, which the server answers with 503 and Retry-After) rather than queued.

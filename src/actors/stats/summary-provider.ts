@@ -70,7 +70,8 @@ export class SummaryProvider {
   /**
    * The node's part alone (memory, file systems, the runtime's image file system, pids), with no
    * pods: what the eviction manager observes every 10 s. It lists no container and reads no stats
-   * or log directory, which at 110 pods on the embedded runtime was most of an idle minute's growth.
+   * or log directory, which on a node of many pods would be a large part of its idle CPU
+   * (docs/FINDINGS.md).
    */
   nodeOnly(): Promise<Summary> {
     return this.nodeLevel.get();

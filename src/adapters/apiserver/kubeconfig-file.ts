@@ -7,7 +7,8 @@
  * An exec plugin or auth-provider user is not handled here: `external` says so, and the caller
  * gets its credentials from @kubernetes/client-node's KubeConfig (which runs the plugin and caches
  * its token), loaded only then. Kubelet kubeconfigs use client certificates almost always, so the
- * ~800 ms and ~70 MiB that loading client-node costs is paid only by the nodes that need it.
+ * CPU and memory that loading client-node costs (rest-client.ts) are paid only by the nodes that
+ * need it.
  * Every problem is a KLT_ERR_API_CONFIG naming the field.
  */
 import { readFileSync } from 'node:fs';

@@ -3,9 +3,9 @@
  * keep-alive agent per client, so the three Go clients (main, events, heartbeat) keep their own
  * connections, and `close()` drops them all (Go's closeAllConns).
  *
- * Why not @kubernetes/client-node for this: loading it costs ~800 ms of CPU and ~70 MiB of RSS at
- * start (its generated client and undici come with KubeConfig; measured, docs/BENCHMARKS.md), more
- * than the rest of cluster mode, for ~15 REST calls and one watch that the kubelet makes. Answers
+ * Why not @kubernetes/client-node for this: loading it costs more CPU and memory at start than the
+ * rest of cluster mode (its generated client and undici come with KubeConfig; docs/FINDINGS.md),
+ * for the few REST calls and one watch that the kubelet makes. Answers
  * stay wire JSON (no model classes, no Date round-trip). client-node is still used for what it
  * serves and we do not rebuild: the credentials of exec plugins and auth-providers (`external`).
  *

@@ -3,7 +3,8 @@
  * trust: manifests and kubelet configuration files.
  *
  * Why not the `yaml` package's own `uniqueKeys` check: it compares every key with every earlier key
- * of its mapping (quadratic: 40,000 labels took 29 s, issue 14). We turn it off and check each
+ * of its mapping, quadratic in a mapping's size, so a manifest with very many labels holds the
+ * decoder for a long time (docs/FINDINGS.md). We turn it off and check each
  * mapping with a Set instead. Aliases are bounded by the package's `maxAliasCount` (an alias bomb is
  * an error, not an exponential expansion), and the errors it throws while building the data (an
  * unresolved alias, too many aliases) come back as problems with a line, never as exceptions.

@@ -2,11 +2,10 @@
  * Unary gRPC calls on a bare `node:http2` session to a unix socket: the PLEG's relist, two calls
  * every second on every node, without grpc-js's machinery around each call.
  *
- * Why: on an idle node the relist's ListPodSandbox and ListContainers are most of the kubelet's CPU
- * (docs/BENCHMARKS.md, issue 19). Measured against containerd, a pair cost 2.6–3.2 ms of CPU through
- * grpc-js and 2.1 ms as bare HTTP/2 requests: grpc-js's call objects, filters, metadata, picker and
- * status add a quarter to a half again, and these calls need none of it. An idle minute on
- * containerd went from 0.28–0.32 s to 0.25–0.28 s, side by side. Every other CRI call stays on grpc-js.
+ * Why: on an idle node the relist's ListPodSandbox and ListContainers are most of the kubelet's CPU.
+ * grpc-js's call objects, filters, metadata, picker and status make each pair cost noticeably more
+ * CPU than the bare HTTP/2 requests, and these calls need none of it (docs/FINDINGS.md). Every other
+ * CRI call stays on grpc-js, where that machinery is not paid every second.
  *
  * What of gRPC's HTTP/2 protocol this speaks: a POST to `/<service>/<method>` with
  * `content-type: application/grpc`, `te: trailers` and `grpc-timeout`; the request as one

@@ -1,11 +1,11 @@
 /**
- * A quiet node asks its runtime the same two lists every second (the PLEG's relist) and gets the same
- * entries back, 110 pods' worth of sandboxes and containers. Decoding those unchanged answers was the
- * largest single cost of an idle kubelet: on the embedded runtime, where both ends live in one process,
- * and on containerd, which writes its sandboxes and containers, and each one's labels and
- * annotations, in Go's map order, so that the same entries come back in other bytes nearly every
- * time. These wrappers of a grpc-js service
- * definition skip the repeated work, leaving the bytes on the wire as they were:
+ * A quiet node asks its runtime the same two lists every second (the PLEG's relist) and gets the
+ * same entries back, every pod's sandboxes and containers. Decoding those unchanged answers is the
+ * largest single cost of an idle kubelet (docs/FINDINGS.md): on the embedded runtime, where both
+ * ends live in one process, and on containerd, which writes its sandboxes and containers, and each
+ * one's labels and annotations, in Go's map order, so that the same entries come back in other
+ * bytes nearly every time. These wrappers of a grpc-js service definition skip the repeated work,
+ * leaving the bytes on the wire as they were:
  * - `decodingRepeatedAnswers` (client): a list answer whose entries, in any order, are those of one of
  *   the few answers of the same method used most recently is not decoded again; the earlier object
  *   is handed back, in the order it had. Of an answer with other entries, only the entries not seen

@@ -5,8 +5,8 @@
  * and a call made meanwhile fails at once. A runtime that restarts makes its socket anew, so a call
  * made while the channel is backing off looks at the socket path: a socket that is not the one the
  * channel was made for means the runtime is back, and the call goes out on a fresh channel, which
- * connects at once (issue 14: a pod created just after containerd returned waited for the back-off,
- * then for the pod worker's 10 s back-off after the failed sync). A socket left behind by a dead
+ * connects at once (otherwise a pod created just after the runtime returns waits for the back-off,
+ * then for the pod worker's back-off after the failed sync). A socket left behind by a dead
  * runtime is the same file, so it changes nothing: the back-off goes on as before.
  *
  * The Go kubelet waits for grpc-go's back-off (same bounds) here; this is quicker, never slower.

@@ -2,8 +2,8 @@
  * The debug server: started in `command.debugServer`, before every other phase, because a stuck
  * start-up is exactly when it is needed. Loopback by default (`--debug-address`, default
  * 127.0.0.1:10260; empty turns it off). Serves `/debug/actors` (every live actor and its state)
- * and `/debug/journal/stats`, and the visualizer (issue 8: the page at `/`, charts, journal stream,
- * start-up timeline; see visualizer-routes.ts).
+ * and `/debug/journal/stats`, and the visualizer (the page at `/`, charts, journal stream, start-up timeline;
+ * see visualizer-routes.ts).
  *
  * It is optional: when its address cannot be bound (another process on 10260), start-up goes on,
  * the failure is logged with the address and reason, and the bind is retried in the background

@@ -1,7 +1,7 @@
 /**
- * Containers: host processes started through detached shims (shim.ts). As containerd's CRI plugin was
- * seen to do (lab NOTES §4): stopping or removing an unknown id succeeds, the status of an unknown id
- * is NOT_FOUND, and a failed start leaves the container EXITED with reason StartError and exit code 128.
+ * Containers: host processes started through detached shims (shim.ts). As containerd's CRI plugin
+ * does: stopping or removing an unknown id succeeds, the status of an unknown id is NOT_FOUND, and
+ * a failed start leaves the container EXITED with reason StartError and exit code 128.
  */
 import { rm, stat } from 'node:fs/promises';
 import { KubeletError } from '../../domain/errors.js';

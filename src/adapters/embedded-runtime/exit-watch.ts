@@ -1,9 +1,10 @@
 /**
  * Which running containers may have exited since they were last checked, without reading anything.
  *
- * Every List* used to check every running container: a read of its exit.json (failing with ENOENT)
- * and of /proc/<pid>/stat. The PLEG lists twice a second-ish and pod workers list too, so at 110 pods
- * that was most of an idle kubelet's CPU. Instead, an inotify watch (fs.watch) on each running
+ * Checking every running container on every List* means a read of its exit.json (failing with
+ * ENOENT) and of /proc/<pid>/stat for each. The PLEG's relist lists every second and pod workers
+ * list too, so on a node of many pods that would be most of an idle kubelet's CPU
+ * (docs/FINDINGS.md). Instead, an inotify watch (fs.watch) on each running
  * container's shim directory marks the container when its shim writes exit.json (the shim's normal
  * way of reporting an exit), and the processes' liveness is read again only every LIVENESS_RECHECK_MS:
  * that covers a shim killed before it could write exit.json, which nothing announces. Such a recheck

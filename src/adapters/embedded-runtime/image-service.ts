@@ -1,6 +1,6 @@
 /**
  * runtime.v1.ImageService over names only. PullImage never downloads anything: it records the name,
- * so the image becomes "present" (containerd offline would fail the pull instead; see lab NOTES §3).
+ * so the image becomes "present" (containerd offline would fail the pull instead).
  * ImageFsInfo reports the file system holding the state directory.
  */
 import { statfs } from 'node:fs/promises';

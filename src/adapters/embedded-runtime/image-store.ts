@@ -14,7 +14,7 @@ const IMAGES_FILE = 'images.json';
 
 /**
  * There is no content, so no real size. A runtime's images are never empty (containerd reports the
- * unpacked layers; the lab's busybox is ~1 MB), and the kubelet's node status and image GC account in
+ * unpacked layers, about a megabyte for busybox), and the kubelet's node status and image GC account in
  * sizes, so every image reports this nominal constant instead of 0.
  */
 export const NOMINAL_IMAGE_SIZE_BYTES = 1024 * 1024;

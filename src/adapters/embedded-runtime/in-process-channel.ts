@@ -2,15 +2,16 @@
  * The kubelet's channel to the embedded runtime it runs itself: the same CRI calls as on the socket,
  * without HTTP/2 between two ends of one process.
  *
- * Why: over the socket, each call was paid twice in the one process, grpc-js's client and its server;
- * with the relist's two calls a second that HTTP/2 was half of an idle node's CPU on the embedded
- * runtime (docs/BENCHMARKS.md, issue 19). Here a call is what it would be on the wire minus the transport:
- * the request is encoded by the client's codec and decoded by the server's, the answer encoded by
- * the server's and decoded by the client's. So the kubelet sees exactly what a socket would hand it
- * (defaults filled, int64 as strings, its own copies, never the runtime's objects), and the
- * repeated-answer codecs on both ends (cri-grpc/repeated-answers.ts) still skip an unchanged relist.
- * Failures are gRPC statuses as on the socket (grpc-handlers.ts `settle`), so the client maps them
- * to the same KubeletErrors; the deadline is kept by a timer, as grpc-js keeps it.
+ * Why: over the socket, each call would be paid twice in the one process, grpc-js's client and its
+ * server; with the relist's two calls a second that HTTP/2 is the largest part of an idle node's
+ * CPU on the embedded runtime (docs/FINDINGS.md). Here a call is what it would be on the wire minus
+ * the transport: the request is encoded by the client's codec and decoded by the server's, the
+ * answer encoded by the server's and decoded by the client's. So the kubelet sees exactly what a
+ * socket would hand it (defaults filled, int64 as strings, its own copies, never the runtime's
+ * objects), and the repeated-answer codecs on both ends (cri-grpc/repeated-answers.ts) still skip
+ * an unchanged relist. Failures are gRPC statuses as on the socket (grpc-handlers.ts `settle`), so
+ * the client maps them to the same KubeletErrors; the deadline is kept by a timer, as grpc-js keeps
+ * it.
  *
  * The socket is still served (crictl, the CRI contract suite, anything else on the node).
  */

@@ -6,8 +6,8 @@
  * Writes of one record are queued, and a deleted id stays deleted: a status refresh that saves a
  * record while RemoveContainer deletes it must not bring the file back (ids are never reused).
  * "Stays" is bounded: the last DELETED_IDS_KEPT deleted ids are remembered, enough for any save
- * that was under way when its record went. All of them were once kept, one for every container
- * and sandbox the node ever removed.
+ * that was under way when its record went; keeping them all would grow with every container and
+ * sandbox the node ever removed.
  */
 import { mkdir, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -9,8 +9,8 @@
  *    and that the command can be found, says `ready` on fd 3 and waits for its stdin to close.
  *    Neighbouring mounts that may share a call (mountCalls: the overlays with nothing to bind back,
  *    then the binds) are made by one mount(8) from a table in fstab's format (`mount --all --fstab`):
- *    each mount(8) costs a fork and exec and ~1 ms of loading and parsing, which a pod with a few
- *    volumes (an overlay for /run/secrets, one for /etc/<config>, a bind each) paid for every one.
+ *    each mount(8) costs a fork and exec and its loading and parsing, which a pod with a few volumes
+ *    (an overlay for /run/secrets, one for /etc/<config>, a bind each) would pay for every one.
  *    Anything that fails is written to fd 3 instead (the shim's StartContainer error) and it exits;
  * 3. says how to enter it: the shim pins the namespace and starts the container with
  *    `nsenter --mount=… --wd=… [-G gid] [-S uid] -- command…` (shim-namespace.ts), so the container's

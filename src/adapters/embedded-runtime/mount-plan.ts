@@ -154,9 +154,10 @@ export async function planMounts(mounts: readonly Mount[], realHost: MountHost, 
  * `host` with its answers about paths asked once each, and all that a plan may need asked at once,
  * before the plan looks at any: the mount table, each mount's source (kind and real path) and
  * target (the same, and the kind of every directory above it, which only a missing mount point
- * needs: a few stats more, side by side, cost less than one more turn of the loop). On the thread pool each answer waits for a turn of the event loop: asked one after
- * another, a container with a Secret, a ConfigMap and a `kube-api-access` volume waited for some
- * twenty turns, long ones in a burst of pods.
+ * needs: a few stats more, side by side, cost less than one more turn of the loop). On the thread
+ * pool each answer waits for a turn of the event loop: asked one after another, a container with a
+ * Secret, a ConfigMap and a `kube-api-access` volume would wait for some twenty turns, long ones in
+ * a burst of pods.
  */
 function askingAhead(host: MountHost, mounts: readonly { source: string; target: string }[]): MountHost {
   const kinds = new Map<string, Promise<PathKind | undefined>>();

@@ -1,7 +1,7 @@
 /**
- * Sandboxes: records only (no process, host network). As containerd's CRI plugin was seen to do (lab
- * NOTES §4): stopping or removing an unknown id succeeds, the status of an unknown id is NOT_FOUND,
- * StopPodSandbox kills without grace, RemovePodSandbox removes the pod's containers.
+ * Sandboxes: records only (no process, host network). As containerd's CRI plugin does: stopping or
+ * removing an unknown id succeeds, the status of an unknown id is NOT_FOUND, StopPodSandbox kills
+ * without grace, RemovePodSandbox removes the pod's containers.
  */
 import { hostname } from 'node:os';
 import { KubeletError } from '../../domain/errors.js';

@@ -3,16 +3,16 @@
  * --cert-dir, the event log's directory, pod log directories.
  *
  * Why not `fs.mkdir(path, { recursive: true })`: on Node 20 it never returns for a path under /proc
- * whose parent is missing (`/proc/nope/x` spins at 100 % CPU, deaf to SIGTERM, issue 14): mkdir on
- * procfs answers ENOENT for the parent and Node's recursive walk keeps retrying. Here the walk is
+ * whose parent is missing (`/proc/nope/x` spins on a core, deaf to SIGTERM): mkdir on procfs
+ * answers ENOENT for the parent and Node's recursive walk keeps retrying. Here the walk is
  * ours and bounded by the path's depth: find the deepest ancestor that exists, then create each
  * missing level once; any error is thrown as is (its message names the path).
  *
  * The walk is written once, as a generator of file system steps, and run two ways: synchronously for
  * the start-up callers that are synchronous (the journal's sink, the event log), and through
  * node:fs/promises for the rest. A pod's log directory is made on the hot path of a start wave:
- * made synchronously, 110 pods' mkdirs blocked the event loop and doubled the kubelet's own share of
- * a pod start (docs/BENCHMARKS.md, issue 12's re-run).
+ * made synchronously, a wave's mkdirs would block the event loop and lengthen the kubelet's own
+ * share of every pod start (docs/FINDINGS.md).
  */
 import { mkdirSync, statSync, type Stats } from 'node:fs';
 import { mkdir, stat } from 'node:fs/promises';

@@ -21,11 +21,9 @@ export interface EventLoopDelayMeter {
 }
 
 /**
- * The monitor's timer wakes the process every `resolutionMs` even on a quiet node. At 10 ms that was
- * 0.6 % of a core by itself (118 ms of CPU in 20 s against 4 ms without it). At 100 ms it still cost
- * 0.05–0.07 s of CPU a minute on an idle cluster-mode node with no pods (0.36–0.42 s against
- * 0.29–0.34 s without it, side by side; 950 against 310 voluntary context switches a minute), a sixth
- * of issue 19's idle budget. At 1 s it wakes the process no more often than the PLEG's relist does.
+ * The monitor's timer wakes the process every `resolutionMs` even on a quiet node, and each wake-up
+ * costs CPU: sampled every 10 or 100 ms, the monitor alone is a visible share of an idle node's CPU
+ * (docs/FINDINGS.md). At 1 s it wakes the process no more often than the PLEG's relist does.
  * A long block still shows whole when it holds up a sample; shorter ones are sampled less often.
  */
 export const EVENT_LOOP_SAMPLE_MS = 1000;

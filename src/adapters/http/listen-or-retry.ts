@@ -2,7 +2,7 @@
  * Listening for an optional server (the debug server, the read-only port): when the address cannot
  * be bound (another process holds the port, the address is not up yet), the kubelet starts anyway;
  * the failure is logged with the address and the reason, and the bind is retried in the background
- * with a back-off (1 s doubling to 30 s) until it succeeds or the server is closed (issue 14, item 12).
+ * with a back-off (1 s doubling to 30 s) until it succeeds or the server is closed.
  *
  * The fastify app is made ready once and its Node server re-listened on each attempt (Node allows
  * listen again after an 'error'), so routes and hooks are not rebuilt.

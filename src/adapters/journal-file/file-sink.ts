@@ -17,7 +17,7 @@
  *   the hold ends there.
  * - A crash leaves at most the last line torn: lines are written whole, in order, and never rewritten.
  * - Every file is the owner's alone (0600, set on the open file so an older 0644 file is fixed too):
- *   the journal holds pod specs, node names and the command line (issue 14, item 10).
+ *   the journal holds pod specs, node names and the command line.
  */
 import { openSync, closeSync, fchmodSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';

@@ -61,7 +61,7 @@ export function readJournal(path: string): JournalContents {
   let header: JournalHeader | null = null;
   const snapshots = new SnapshotExpander();
   for (const file of files) {
-    // A FIFO would block the read for ever, a device never end it (issue 14): only regular files.
+    // A FIFO would block the read for ever, a device never end it: only regular files.
     const info = statSync(file);
     if (!info.isFile()) throw new KubeletError('KLT_ERR_JOURNAL_IO', `event log ${file} is ${kindOf(info)}, not a regular file`);
     const lines = readFileSync(file, 'utf8').split('\n');

@@ -1,9 +1,9 @@
 /**
  * X.509 in process: key pairs, certificates and certificate requests, over Node's WebCrypto with
  * pkijs for the ASN.1 structures (Node can read certificates, crypto.X509Certificate, but cannot
- * write them; spawning `openssl` for it cost ~0.4 s of a cold start). This module is imported only
+ * write them, and spawning `openssl` for it is slow on a cold start). This module is imported only
  * where a certificate is made (the first start with an empty cert dir, a bootstrap, a rotation):
- * pkijs and asn1js take ~80 ms to load.
+ * pkijs and asn1js are slow to load (docs/FINDINGS.md).
  *
  * What is written is what client-go's certificate helpers write, as far as a TLS peer can tell:
  * keys as PEM in their traditional form (`EC PRIVATE KEY`, `RSA PRIVATE KEY`), SANs as DNS names

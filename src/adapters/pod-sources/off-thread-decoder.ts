@@ -1,8 +1,8 @@
 /**
  * Large manifests are decoded on a worker thread, so the kubelet's event loop (its timers, probes,
  * servers and every other pod) runs on meanwhile. A manifest near the 10 MiB limit takes seconds to
- * parse and validate (250,000 labels: about 2.5 s of YAML and 1.7 s of validation on these
- * machines); Go does it on a goroutine of its own and holds nothing else up (issue 14).
+ * parse and validate (docs/FINDINGS.md); Go does it on a goroutine of its own and holds nothing
+ * else up.
  *
  * Small manifests, nearly all of them, are decoded inline: a worker costs tens of milliseconds to
  * start, far more than they take. One worker per large manifest, ended when it answers; the file

@@ -39,7 +39,7 @@ export function createChartRenderer(): ChartRenderer {
         pending.delete(m.id);
         if (pending.size === 0) {
           worker?.unref();
-          // A worker is a V8 isolate with elkjs loaded (~80 MiB): let it go once the page has its charts.
+          // A worker is a V8 isolate with elkjs loaded, tens of MiB: let it go once the page has its charts.
           idleTimer = setTimeout(() => void worker?.terminate(), WORKER_IDLE_MS);
           idleTimer.unref();
         }

@@ -34,8 +34,8 @@ import { turnIfLarge } from './large-payload.js';
 import { allOrFirstError } from './settled-calls.js';
 
 /**
- * A write's calls under way at once, by default. Through the thread pool, 8 write 40,000 files as
- * fast as 64 do (its 4 threads are the limit); one at a time takes about twice as long.
+ * A write's calls under way at once, by default. The thread pool's 4 threads are the limit: more
+ * calls at once write no faster, and one at a time is much slower (docs/FINDINGS.md).
  */
 export const defaultWriteConcurrency = 8;
 

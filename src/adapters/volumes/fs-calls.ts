@@ -3,13 +3,13 @@
  *
  * - `threadPoolCalls` (node:fs/promises): each call runs on libuv's thread pool. Use them on a disk,
  *   where a metadata call can wait milliseconds for the file system's journal and must not stop the
- *   event loop. Here, 60 three-file writes took 170 ms on the root disk.
+ *   event loop.
  * - `inlineCalls` (the synchronous calls behind a promise): each call runs at once on the caller's
- *   thread. Use them on a tmpfs, where a call is a few microseconds of memory work. The same 60
- *   writes took 8 ms. Through the pool each call would also wait for a turn of a busy event loop:
- *   in a burst of 30 pods, a Secret's write waited 150 ms that way. A run of inline calls lets the
- *   event loop turn once it has held it for a few milliseconds: a Secret of 40,000 keys would
- *   otherwise stop the kubelet for over a second.
+ *   thread. Use them on a tmpfs, where a call is a few microseconds of memory work, far less than a
+ *   trip through the pool (docs/FINDINGS.md). Through the pool each call would also wait for a turn
+ *   of a busy event loop, as in a burst of pods. A run of inline calls lets the event loop turn once
+ *   it has held it for a few milliseconds: a Secret of very many keys would otherwise stop the
+ *   kubelet for as long as its writes take.
  * - `limitedCalls` puts either behind shared slots (call-slots.ts): the node's budget of descriptors
  *   and thread pool calls for pod-driven work.
  */

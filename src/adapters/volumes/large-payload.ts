@@ -1,9 +1,9 @@
 /**
  * Building and writing a payload costs CPU in proportion to its files (decoding, checking paths,
- * hashing, listing modes), and each step runs without a break: for 40,000 keys the steps together
- * held the event loop for a quarter of a second. Past a size, each step waits for a turn of the
- * loop first, so healthz, the Lease and the API client get theirs in between; a small payload
- * goes straight through, as a turn can be long in a burst of pods.
+ * hashing, listing modes), and each step runs without a break: for tens of thousands of keys the
+ * steps together hold the event loop for a noticeable time (docs/FINDINGS.md). Past a size, each
+ * step waits for a turn of the loop first, so healthz, the Lease and the API client get theirs in
+ * between; a small payload goes straight through, as a turn can be long in a burst of pods.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 

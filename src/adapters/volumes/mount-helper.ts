@@ -2,9 +2,10 @@
  * mount(8) and umount(8) run by one long-lived shell instead of spawned from the kubelet.
  *
  * Why: Node spawns a child by forking the whole kubelet on its event loop, and waits there until
- * the child has exec'd. At 150 MiB that is 1–3 ms per child with the loop stopped. A burst of 30
- * pods with a Secret and a `kube-api-access` volume each makes 60 tmpfs mounts, which held the loop
- * for ~200 ms. In that time every other volume's set-up, the API watches and the pod workers wait.
+ * the child has exec'd, a cost that grows with the kubelet's memory. A burst of pods with a Secret
+ * and a `kube-api-access` volume each makes two tmpfs mounts a pod, which would hold the loop for a
+ * noticeable time (docs/FINDINGS.md). In that time every other volume's set-up, the API watches and
+ * the pod workers wait.
  * Go's exec of mount costs its caller next to nothing (a vfork). A small shell (dash) forks cheaply;
  * it runs each command in the background and answers on one line when it ends, so mounts run in
  * parallel, off the kubelet's thread.

@@ -5,9 +5,10 @@
  * read from /proc/self/mountinfo (adapters/host/mount-info.ts).
  *
  * Tmpfs mounts asked for while one is under way wait for it and then go together, in one
- * `mount --all --fstab` (coalesced-calls.ts). A mount(8) costs ~1 ms of CPU whatever it mounts: a
- * burst of 30 pods with a Secret and a `kube-api-access` volume asked for 60 at once, and they took
- * 45 ms of the machine's two cores running side by side, where one table of 60 lines takes 5 ms.
+ * `mount --all --fstab` (coalesced-calls.ts). A mount(8) costs about the same CPU whatever it
+ * mounts, most of it loading and parsing, so a burst of pods each with a Secret and a
+ * `kube-api-access` volume costs far less as one table than as a mount(8) per volume
+ * (docs/FINDINGS.md).
  */
 import { execFile } from 'node:child_process';
 import { readFile, stat } from 'node:fs/promises';
@@ -42,8 +43,8 @@ export function mountsUnder(points: readonly string[], dir: string): string[] {
 
 /**
  * Whether `dir` is a mount point of a file system of its own (a tmpfs the kubelet mounted): its
- * device differs from its parent's. Two stats, where reading the whole mount table cost 0.7 ms a
- * call with 110 pods' mounts (a bind mount within one file system is not seen: none is made here).
+ * device differs from its parent's. Two stats, rather than reading the whole mount table, which
+ * grows with every pod's mounts (a bind mount within one file system is not seen: none is made here).
  */
 export async function isMountPoint(dir: string): Promise<boolean> {
   const path = dir.replace(/\/+$/, '');

@@ -1,8 +1,8 @@
 /**
  * The journal's form of each pod object, kept by identity. A pod reaches the journal many times
  * over: every pod source's snapshot carries all of its pods, and every volume actor's spawn and
- * input carry the whole pod. In a burst of 30 pods with volumes, the snapshots alone made 0.7 of
- * the 1.8 MB recorded while the pods arrived, most of it pods already walked. Pod objects are never changed in place once made (machines replace
+ * input carry the whole pod, so most of what a burst of pods records is pods already walked
+ * (docs/FINDINGS.md). Pod objects are never changed in place once made (machines replace
  * them, and a source hands an unchanged pod on as the very object it sent before: snapshot-refs.ts
  * relies on the same), so the form found for a pod the first time holds for every later time.
  *

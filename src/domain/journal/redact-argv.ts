@@ -1,6 +1,7 @@
 /**
  * A command line with the values of secret-bearing flags masked, for the journal's first record
- * (the supervisor's input) and any log of the command line (issue 14, item 10).
+ * (the supervisor's input) and any log of the command line: a journal or log may be read by
+ * more people than the bearer token is meant for.
  *
  * Of the kubelet's flags only --manifest-url-header carries a secret in its value (an
  * `Authorization:Bearer …` header for --manifest-url); the credentials of the others (kubeconfig,

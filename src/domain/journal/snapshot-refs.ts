@@ -2,12 +2,12 @@
  * How the journal file keeps a pod source's snapshots small (format version 2).
  *
  * A pod source hands the pod config every pod it knows on each change (Go's apiserver source sends
- * the whole set on every watch event), so in a burst of 30 pods each `pod.source.snapshot` input
- * repeats 29 pods it already held: 60 % of a burst's log. The source hands an unchanged pod on as
- * the very object it sent before, so the writer can tell it by identity, without comparing: such a
- * pod is written `{"$prev": i}`, the i-th pod of the same source's previous snapshot. The reader
- * puts the pod back, so replay, report and the visualizer see every record whole.
- *
+ * the whole set on every watch event), so in a burst of pods each `pod.source.snapshot` input
+ * repeats every pod it already held, most of a burst's log (docs/FINDINGS.md). The source hands an
+ * unchanged pod on as the very object it sent before, so the writer can tell it by identity,
+ * without comparing: such a pod is written `{"$prev": i}`, the i-th pod of the same source's
+ * previous snapshot. The reader puts the pod back, so replay, report and the visualizer see every
+ * record whole.
  * A checkpoint starts afresh: no reference reaches back past one, so a log whose first segments
  * were rotated away still reads from its first checkpoint on.
  */

@@ -41,8 +41,8 @@ export interface RelistInput {
  * A stable digest of a relist's pods: two 32-bit FNV-1a hashes (different offset bases) over their
  * fields, pods sorted by uid, each field ended by a separator no id, name or state contains. Computed
  * once a second over every pod, so it hashes the fields where they are instead of building their JSON
- * first (a BigInt FNV-64 over a JSON string was a measurable share of an idle node's CPU and garbage
- * at 110 pods).
+ * first: a BigInt hash over a JSON string makes a measurable share of an idle node's CPU and garbage
+ * (docs/FINDINGS.md).
  */
 export function relistDigest(pods: readonly RelistPod[]): string {
   let a = 0x811c9dc5;

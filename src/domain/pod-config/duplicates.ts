@@ -2,7 +2,7 @@
  * Two manifests of one source giving the same pod (same `<name>_<namespace>`): one is kept and every
  * other is rejected with a reason naming both origins. The one kept is the one that gave the pod at
  * the source's previous read (`previousOrigins`), so a new file with a running pod's name never
- * replaces (kills) the running pod (#14); otherwise the first in the source's order (file names
+ * replaces (kills) the running pod; otherwise the first in the source's order (file names
  * sorted, list order for a URL).
  *
  * Differs from Go on purpose: Go's file source keys its store by namespace/name, so the later file

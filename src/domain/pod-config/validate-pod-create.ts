@@ -1,6 +1,6 @@
 /**
- * More of Go's ValidatePodCreate for static pods (#14 item 6): rules whose absence let a pod run that
- * Go refuses, with Go's field paths and messages. Called by validatePod.
+ * More of Go's ValidatePodCreate for static pods: rules without which a pod that Go refuses would
+ * run, with Go's field paths and messages. Called by validatePod.
  */
 import { parseQuantity } from '../resources/quantity.js';
 import type { Container, Pod, Probe, ResourceList } from '../pod/types.js';

@@ -27,8 +27,8 @@ export function parseOnlyCpuAndMemory(query: Query): { ok: true; value: boolean 
 }
 
 export function registerStatsSummary(app: FastifyInstance, view: KubeletView, logger?: Logger): void {
-  // Requests that shared one summary read get the same object: render it once for all of them
-  // (issue 14: 1,000 concurrent requests on 110 pods, each serialising the summary anew).
+  // Requests that shared one summary read get the same object: render it once for all of them,
+  // rather than once per request when a burst of them arrives together.
   const body = { full: renderedPerValue(summaryBody), cpuAndMemory: renderedPerValue(summaryBody) };
   const handler = async (req: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply) => {
     const only = parseOnlyCpuAndMemory(req.query);

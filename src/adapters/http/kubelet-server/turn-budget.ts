@@ -2,8 +2,8 @@
  * Spreads request handling over event-loop turns, so the kubelet's own timers run between them.
  *
  * Node handles every socket that became readable in one poll phase before it runs timers again: with
- * 200 clients each asking for a 110-pod PodList, one turn could hold the loop for hundreds of
- * milliseconds, and the PLEG's relist or a pod's resync waited that long (issue 7's syncLoop lag).
+ * many clients each asking for a large PodList, one turn can hold the loop for hundreds of
+ * milliseconds, and the PLEG's relist or a pod's resync waits that long (docs/FINDINGS.md).
  * Go has no such problem: its handlers are goroutines, preempted, and the syncLoop is another.
  *
  * So each request enters a slice that starts with the first request after a quiet spell and ends

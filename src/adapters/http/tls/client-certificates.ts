@@ -142,8 +142,8 @@ export function createClientCertificateVerifier(roots: readonly X509Certificate[
   const verdicts = new WeakMap<object, ClientCertificateVerdict>();
   // Certificates that chained to a root, by fingerprint, with the end of their chain's validity: a
   // client that connects again (or resumes its session) with the same certificate is not verified
-  // again. Reading its chain and checking the signatures cost ~0.7 ms of CPU per connection; the
-  // leaf alone, ~0.08 ms.
+  // again. Reading its chain and checking the signatures costs several times the CPU of reading the
+  // leaf alone, on every new connection (docs/FINDINGS.md).
   const verifiedLeaves = new Map<string, number>();
   return {
     admit(socket) {

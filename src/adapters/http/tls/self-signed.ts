@@ -5,8 +5,8 @@
  * a throw-away CA `<host>-ca@<unix time>` signs the serving certificate `<host>@<unix time>`, both
  * RSA 2048 and valid one year from an hour ago; kubelet.crt holds the serving certificate then the
  * CA's, kubelet.key the serving key (PKCS #1). Made in process (../../pki/x509.ts, loaded only
- * here); the keys are generated on libuv's pool, off the main thread. RSA, as Go, although two RSA
- * keys cost 300-400 ms of CPU here against a few ms for ECDSA: a tlsCipherSuites list of
+ * here); the keys are generated on libuv's pool, off the main thread. RSA, as Go, although RSA key
+ * generation costs far more CPU than ECDSA's (docs/FINDINGS.md): a tlsCipherSuites list of
  * ECDHE_RSA suites only (as hardening guides write them) cannot be served with an ECDSA key.
  *
  * Differs from Go, stated: Go's SANs are the hostname alone (an IP SAN when the hostname is an
