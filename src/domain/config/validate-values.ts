@@ -1,6 +1,6 @@
 /**
  * Configuration values the Go kubelet refuses outside ValidateKubeletConfiguration, at the place
- * that first reads them during start-up (issue 14, item 5): parseResourceList for the reserved
+ * that first reads them during start-up: parseResourceList for the reserved
  * resources, eviction.ParseThresholdConfig for the signals, the CPU and memory managers' policy
  * lookups, the authorizer's mode switch, ParseQOSReserved, the container log manager's size, and
  * the sysctl patterns. kubelet-ts refuses them with the rest of the configuration, every field

@@ -229,7 +229,7 @@ export function validateKubeletConfiguration(kc: KubeletConfiguration, gates: Fe
     if (kc.evictionSoftGracePeriod[signal] === undefined) fail(`evictionSoftGracePeriod.${signal}`, undefined, `evictionSoft ${signal} has no grace period in evictionSoftGracePeriod`);
   }
   if (ms(kc.syncFrequency) <= 0) fail('syncFrequency', kc.syncFrequency, `syncFrequency (--sync-frequency) ${kc.syncFrequency} must be greater than zero (Go: invalid sync frequency)`); // Go: NewMainKubelet
-  // Not in Go's validation; a period of zero or less would re-read staticPodPath without pause (#14).
+  // Not in Go's validation; a period of zero or less would re-read staticPodPath without pause.
   if (ms(kc.fileCheckFrequency) <= 0) fail('fileCheckFrequency', kc.fileCheckFrequency, `fileCheckFrequency (--file-check-frequency) ${kc.fileCheckFrequency} must be greater than zero`);
   if (!['cgroupfs', 'systemd'].includes(kc.cgroupDriver)) {
     fail('cgroupDriver', kc.cgroupDriver, `cgroupDriver (--cgroup-driver) ${JSON.stringify(kc.cgroupDriver)} must be "cgroupfs" or "systemd"`);
