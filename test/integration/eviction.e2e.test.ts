@@ -19,10 +19,10 @@
  */
 import { totalmem } from 'node:os';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { kubeLabPart } from '../support/kube-lab.js';
+import { kubeLabPartFor } from '../support/kube-lab.js';
 import { BUSYBOX, SLEEP, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
 import { strictFamilies } from '../support/strict-prometheus-text.js';
-import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
+import { containerdEndpoint, describeNeeding } from '../support/real-parts.js';
 
 const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
 const MAIN = [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', SLEEP] }];
@@ -32,7 +32,7 @@ const TAINT = 'node.kubernetes.io/memory-pressure';
 
 interface SummaryPod { podRef: { name: string; namespace: string; uid: string }; memory?: { workingSetBytes?: number } }
 
-for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabPart() : allOf(kubeLabPart(), containerdPart()), `eviction on the real control plane, ${rt.name} runtime`, () => {
+for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `eviction on the real control plane, ${rt.name} runtime`, () => {
   let n: LabNode;
   const memoryPressure = async () => (await n.nodeObject()).status?.conditions?.find((c) => c.type === 'MemoryPressure');
   const tainted = async () => ((await n.nodeObject()).spec.taints ?? []).some((t) => t.key === TAINT && t.effect === 'NoSchedule');

@@ -9,16 +9,16 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../support/daemon.js';
-import { kubeLabPart } from '../support/kube-lab.js';
+import { kubeLabPartFor } from '../support/kube-lab.js';
 import { runKubectl } from '../support/kubectl-run.js';
 import { BUSYBOX, SLEEP, startLabNode, type LabNode } from '../support/lab-node.js';
-import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
+import { containerdEndpoint, describeNeeding } from '../support/real-parts.js';
 
 const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
 /** Prints its ConfigMap's greeting and two lines, then sleeps until SIGTERM. */
 const TALKER = `echo "CM $(cat /cm/greeting)"; echo second; echo third; ${SLEEP}`;
 
-for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabPart() : allOf(kubeLabPart(), containerdPart()), `kubectl through the real API server, ${rt.name} runtime`, () => {
+for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `kubectl through the real API server, ${rt.name} runtime`, () => {
   let n: LabNode;
   let ns: string;
   const kubectl = (args: string[], input?: string) => runKubectl(n.lab.kubectl, n.lab.adminKubeconfig, ['-n', ns, ...args], input === undefined ? {} : { input });

@@ -11,9 +11,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { kubeLabPart, labApi } from '../support/kube-lab.js';
+import { kubeLabPartFor, labApi } from '../support/kube-lab.js';
 import { BUSYBOX, startLabNode, type LabNode } from '../support/lab-node.js';
-import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
+import { containerdEndpoint, describeNeeding } from '../support/real-parts.js';
 
 const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
 const PRINT_ENV = ['sh', '-c', 'env | sort; echo END-OF-ENV'];
@@ -24,7 +24,7 @@ function envOf(log: string): Record<string, string> {
   return Object.fromEntries(log.split('\n').filter((l) => /^[A-Z_][A-Z0-9_]*=/.test(l)).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
 }
 
-for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabPart() : allOf(kubeLabPart(), containerdPart()), `Service variables on the real control plane, ${rt.name} runtime`, () => {
+for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `Service variables on the real control plane, ${rt.name} runtime`, () => {
   let n: LabNode;
   let other = '';
   let cartIp = '';

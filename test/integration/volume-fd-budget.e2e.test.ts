@@ -15,9 +15,9 @@ import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort } from '../support/daemon.js';
-import { kubeLabPart, labApi } from '../support/kube-lab.js';
+import { kubeLabPartFor, labApi } from '../support/kube-lab.js';
 import { BUSYBOX, startLabNode, type LabNode } from '../support/lab-node.js';
-import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
+import { containerdEndpoint, describeNeeding } from '../support/real-parts.js';
 
 const KEYS = 40_000;
 const FD_HEADROOM = 200;
@@ -84,7 +84,7 @@ async function sampleUntil<T>(everyMs: number, stop: () => boolean, probe: () =>
 
 const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
 
-for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabPart() : allOf(kubeLabPart(), containerdPart()), `a ${KEYS}-key ConfigMap volume on the real control plane, ${rt.name} runtime`, () => {
+for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `a ${KEYS}-key ConfigMap volume on the real control plane, ${rt.name} runtime`, () => {
   let n: LabNode;
   let healthzPort: number;
   /** The kubelet's open descriptors once the node is up, before the pod. */

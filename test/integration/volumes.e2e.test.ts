@@ -18,9 +18,9 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { kubeLabPart, labApi } from '../support/kube-lab.js';
+import { kubeLabPartFor, labApi } from '../support/kube-lab.js';
 import { BUSYBOX, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
-import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
+import { containerdEndpoint, describeNeeding } from '../support/real-parts.js';
 
 const SECRET_VALUE = 's3cr3t-value-that-must-not-leak';
 const SECRET_UPDATED = 'an0ther-s3cr3t-that-must-not-leak';
@@ -101,7 +101,7 @@ function filesUnder(dir: string): string[] {
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
 
-for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabPart() : allOf(kubeLabPart(), containerdPart()), `volumes on the real control plane, ${rt.name} runtime`, () => {
+for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `volumes on the real control plane, ${rt.name} runtime`, () => {
   let n: LabNode;
   let ns = '';
   let uid = '';
