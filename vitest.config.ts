@@ -20,7 +20,6 @@ const ONE_RUNTIME = [
   'test/integration/qos-cgroups.e2e.test.ts',
   'test/integration/real-cluster-mode.e2e.test.ts',
   'test/integration/real-control-plane.e2e.test.ts',
-  'test/integration/real-volumes.e2e.test.ts',
   'test/integration/runtime-outage.e2e.test.ts',
   'test/integration/service-env.e2e.test.ts',
   'test/integration/stats-metrics.e2e.test.ts',

@@ -1,111 +1,121 @@
 /**
- * The eviction manager end to end (issue 18), in cluster mode against the test API server, on the
- * embedded runtime and on containerd (with KUBELET_IT_CRI):
+ * The eviction manager end to end in cluster mode on the real control plane (kube-lab.ts), on the
+ * embedded runtime and on containerd (KUBELET_IT_CRI):
  * 1. With the default thresholds a BestEffort pod that tolerates the memory-pressure taint and a
- *    Burstable pod well within its memory request run.
+ *    Burstable pod well within its memory request run, and the API server's kubelet client reads
+ *    their memory in /stats/summary and /metrics/resource (scraped directly: the API server refuses
+ *    to proxy to a loopback address).
  * 2. The kubelet restarts with `evictionHard: {memory.available: <MemTotal − 50 Mi>}` (more than
  *    the node has free while more than 50 Mi is in use; not 1Pi: the hard thresholds come off node
  *    allocatable, as in Go, and the re-admitted Burstable pod must still fit): the Node reports
- *    MemoryPressure, the BestEffort pod (using more than it requests, 0) is
- *    evicted first, Failed with reason Evicted and Go's message, with its Evicted event and the
- *    node's EvictionThresholdMet; the Burstable one goes in a later cycle; a new BestEffort pod is
- *    refused at admission with "The node had condition: [MemoryPressure]. ".
- * 3. Restarted with the default thresholds, the Node's MemoryPressure is False again. (The
- *    transition period is the eviction manager's memory and, as in Go, does not outlive a restart:
- *    the machine tests show it holding a condition within one run.)
+ *    MemoryPressure and the controller-manager taints it; the BestEffort pod (using more than it
+ *    requests, 0) is evicted first, Failed with reason Evicted and Go's message as the API server
+ *    stores them, with its Evicted event and the node's EvictionThresholdMet; the Burstable one goes
+ *    in a later cycle; a new BestEffort pod is refused at admission with "The node had condition:
+ *    [MemoryPressure]. ".
+ * 3. Restarted with the default thresholds, the Node's MemoryPressure is False again and its taint
+ *    gone. (The transition period is the eviction manager's memory and, as in Go, does not outlive a
+ *    restart: the machine tests show it holding a condition within one run.)
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { totalmem } from 'node:os';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
-import { startClusterKubelet, stopClusterKubelet, type ClusterKubelet } from '../support/cluster-kubelet.js';
-import { freePort, removePods, until } from '../support/daemon.js';
-import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
+import { kubeLabPartFor } from '../support/kube-lab.js';
+import { BUSYBOX, SLEEP, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
+import { strictFamilies } from '../support/strict-prometheus-text.js';
+import { containerdEndpoint, describeNeeding } from '../support/real-parts.js';
 
-const NODE = 'node-evict';
-const IMAGE = 'kubelet-ts.local/busybox:1.0';
-const LOOP = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"];
+const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
+const MAIN = [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', SLEEP] }];
 const PRESSURE = [`evictionHard: {memory.available: "${Math.floor(totalmem() / 1024) - 50 * 1024}Ki"}`, 'evictionPressureTransitionPeriod: 5s'];
 const RELAXED = ['evictionPressureTransitionPeriod: 5s'];
+const TAINT = 'node.kubernetes.io/memory-pressure';
 
-type Obj = { metadata: { name: string; uid?: string }; status?: { phase?: string; reason?: string; message?: string; conditions?: { type: string; status: string; reason?: string; message?: string }[] } };
-type Event = { type?: string; reason?: string; message?: string; firstTimestamp?: string; involvedObject?: { kind?: string; name?: string } };
+interface SummaryPod { podRef: { name: string; namespace: string; uid: string }; memory?: { workingSetBytes?: number } }
 
-for (const endpoint of ['embedded', containerdEndpoint()]) describeNeeding(partForEndpoint(endpoint), `eviction on the ${endpoint === 'embedded' ? 'embedded' : 'containerd'} runtime`, () => {
-  let dir: string;
-  let api: TestApiServer;
-  let kubelet: ClusterKubelet | null = null;
-
-  const get = (res: 'nodes' | 'pods', ns: string | undefined, name: string) => api.store.get(res, ns, name) as unknown as Obj | undefined;
-  const memoryPressure = () => get('nodes', undefined, NODE)?.status?.conditions?.find((c) => c.type === 'MemoryPressure');
-  const events = () => api.store.list('events', {}).items as unknown as Event[];
-  const createPod = (name: string, spec: Record<string, unknown>) =>
-    api.store.create('pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { nodeName: NODE, terminationGracePeriodSeconds: 1, ...spec } } as never, 'default');
-  const start = async (config: string[]) => {
-    await stopClusterKubelet(kubelet);
-    kubelet = await startClusterKubelet(dir, api, endpoint, NODE, await freePort(), config);
-  };
-  const stderr = () => kubelet?.stderr() ?? '';
+for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `eviction on the real control plane, ${rt.name} runtime`, () => {
+  let n: LabNode;
+  const memoryPressure = async () => (await n.nodeObject()).status?.conditions?.find((c) => c.type === 'MemoryPressure');
+  const tainted = async () => ((await n.nodeObject()).spec.taints ?? []).some((t) => t.key === TAINT && t.effect === 'NoSchedule');
+  const failed = (name: string, ms: number) => n.whileUp(`${name} Failed`, async () => {
+    const p = await n.pod(name);
+    return p?.status?.phase === 'Failed' ? p : undefined;
+  }, ms);
+  const uids: Record<string, string> = {};
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kts-evict-'));
-    api = await startTestApiServer({ tls: true, kubeletDialHost: '127.0.0.1' });
-    await start(RELAXED);
-  }, 60_000);
-
-  afterAll(async () => {
-    await stopClusterKubelet(kubelet);
-    await api.close();
-    await removePods({ endpoint, rootDir: join(dir, 'root'), select: (n) => n === 'be' || n === 'burst' });
-    rmSync(dir, { recursive: true, force: true });
-  }, 60_000);
-
-  it('runs a tolerating BestEffort pod and a Burstable pod while no threshold is met', async () => {
-    await until('Node MemoryPressure False', () => memoryPressure()?.status === 'False', 60_000, stderr);
-    createPod('be', { tolerations: [{ key: 'node.kubernetes.io/memory-pressure', operator: 'Exists', effect: 'NoSchedule' }], containers: [{ name: 'main', image: IMAGE, command: LOOP }] });
-    createPod('burst', { containers: [{ name: 'main', image: IMAGE, command: LOOP, resources: { requests: { memory: '20Mi' } } }] });
-    for (const name of ['be', 'burst']) await until(`${name} Running`, () => get('pods', 'default', name)?.status?.phase === 'Running', 60_000, stderr);
+    n = await startLabNode({ name: `kts-ev-${rt.name}`, endpoint: rt.endpoint, extraConfig: () => RELAXED });
   }, 120_000);
 
-  it('reports MemoryPressure within a monitoring period of the restart with evictionHard memory.available above what is free', async () => {
+  afterAll(async () => {
+    await n?.dispose();
+  }, 120_000);
+
+  it('runs a tolerating BestEffort pod and a Burstable pod while no threshold is met; its summary and resource metrics show them', async () => {
+    await n.whileUp('Node MemoryPressure False', async () => (await memoryPressure())?.status === 'False', 60_000);
+    for (const [name, spec] of [
+      ['be', { tolerations: [{ key: TAINT, operator: 'Exists', effect: 'NoSchedule' }], containers: MAIN }],
+      ['burst', { containers: [{ ...MAIN[0], resources: { requests: { memory: '20Mi' } } }] }],
+    ] as const) uids[name] = (await n.createPod(name, spec)).metadata.uid;
+    for (const name of ['be', 'burst']) await n.whileUp(`${name} Running`, async () => (await n.pod(name))?.status?.phase === 'Running', 60_000);
+
+    const pods = await n.whileUp('both pods\' memory in /stats/summary', async () => {
+      const res = await n.kubeletGet('/stats/summary');
+      if (res.status !== 200) throw new Error(`/stats/summary: ${res.status} ${res.body}`);
+      const mine = (JSON.parse(res.body) as { pods: SummaryPod[] }).pods.filter((p) => p.podRef.namespace === n.ns);
+      return mine.length === 2 && mine.every((p) => (p.memory?.workingSetBytes ?? 0) > 0) ? mine : undefined;
+    }, 30_000);
+    expect(pods.map((p) => [p.podRef.name, p.podRef.uid]).sort()).toEqual([['be', uids.be], ['burst', uids.burst]]);
+    const metrics = await n.kubeletGet('/metrics/resource');
+    expect(metrics.status).toBe(200);
+    const workingSet = strictFamilies(metrics.body).get('pod_memory_working_set_bytes')?.samples.filter((s) => s.labels.namespace === n.ns) ?? [];
+    expect(workingSet.map((s) => s.labels.pod).sort()).toEqual(['be', 'burst']);
+  }, 120_000);
+
+  it('reports MemoryPressure within a monitoring period of the restart with evictionHard memory.available above what is free; the controller-manager taints the Node', async () => {
     const restartedAt = Date.now();
-    await start(PRESSURE);
-    const condition = await until('Node MemoryPressure True', () => (memoryPressure()?.status === 'True' ? memoryPressure() : undefined), 60_000, stderr);
-    expect(condition).toMatchObject({ reason: 'KubeletHasInsufficientMemory' });
-    process.stderr.write(`eviction e2e: MemoryPressure True ${Date.now() - restartedAt} ms after the restart\n`);
+    await n.restart(PRESSURE);
+    const condition = await n.whileUp('Node MemoryPressure True', async () => {
+      const c = await memoryPressure();
+      return c?.status === 'True' ? c : undefined;
+    }, 60_000);
+    expect(condition).toMatchObject({ reason: 'KubeletHasInsufficientMemory', message: 'kubelet has insufficient memory available' });
+    process.stderr.write(`eviction e2e (${rt.name}): MemoryPressure True ${Date.now() - restartedAt} ms after the restart\n`);
+    await n.whileUp(`the ${TAINT} taint`, tainted, 30_000);
   }, 90_000);
 
   it('evicts the BestEffort pod first: Failed, reason Evicted, Go\'s message, the Evicted and EvictionThresholdMet events', async () => {
-    const be = await until('be Failed', () => (get('pods', 'default', 'be')?.status?.phase === 'Failed' ? get('pods', 'default', 'be') : undefined), 60_000, stderr);
+    const be: LabPod = await failed('be', 60_000);
     expect(be.status?.reason).toBe('Evicted');
-    process.stderr.write(`eviction e2e: be evicted: ${be.status?.message}\n`);
+    process.stderr.write(`eviction e2e (${rt.name}): be evicted: ${be.status?.message}\n`);
     expect(be.status?.conditions?.find((c) => c.type === 'DisruptionTarget')).toMatchObject({ status: 'True', reason: 'TerminationByKubelet', message: be.status?.message });
     // Go names a container only when it uses more than it requests (0 here). containerd's working set
     // of an idle shell (usage minus inactive file pages) is sometimes 0; the embedded runtime's is not.
-    const containerPart = endpoint === 'embedded' ? '' : '?';
+    const containerPart = rt.name === 'embedded' ? '' : '?';
     expect(be.status?.message).toMatch(new RegExp(`^The node was low on resource: memory\\. Threshold quantity: \\d+(Ki|Mi|Gi)?, available: \\d+(Ki|Mi|Gi)?\\. (Container main was using \\d+(Ki|Mi)?, request is 0, has larger consumption of memory\\. )${containerPart}$`));
-    const evicted = await until('the Evicted event of be', () => events().find((e) => e.reason === 'Evicted' && e.involvedObject?.name === 'be'), 30_000);
-    expect(evicted).toMatchObject({ type: 'Warning', message: be.status?.message, involvedObject: { kind: 'Pod' } });
-    const met = await until('EvictionThresholdMet', () => events().find((e) => e.reason === 'EvictionThresholdMet'), 30_000);
-    expect(met).toMatchObject({ type: 'Warning', message: 'Attempting to reclaim memory', involvedObject: { kind: 'Node', name: NODE } });
+    const evicted = await n.whileUp('the Evicted event of be', async () => (await n.events({ uid: uids.be! })).find((e) => e.reason === 'Evicted'), 30_000);
+    expect(evicted).toMatchObject({ type: 'Warning', message: be.status?.message, involvedObject: { kind: 'Pod', name: 'be' }, source: { component: 'kubelet', host: n.node } });
+    const met = await n.whileUp('EvictionThresholdMet', async () => (await n.events({ kind: 'Node', name: n.node }, 'default')).find((e) => e.reason === 'EvictionThresholdMet'), 30_000);
+    expect(met).toMatchObject({ type: 'Warning', message: 'Attempting to reclaim memory', involvedObject: { kind: 'Node', name: n.node } });
   }, 90_000);
 
   it('refuses a new BestEffort pod at admission: Failed, reason Evicted, "The node had condition: [MemoryPressure]. "', async () => {
-    createPod('late', { containers: [{ name: 'main', image: IMAGE, command: LOOP }] });
-    const late = await until('late Failed', () => (get('pods', 'default', 'late')?.status?.phase === 'Failed' ? get('pods', 'default', 'late') : undefined), 30_000, stderr);
+    await n.createPod('late', { containers: MAIN });
+    const late = await failed('late', 30_000);
     expect(late.status).toMatchObject({ reason: 'Evicted', message: 'Pod was rejected: The node had condition: [MemoryPressure]. ' });
   }, 60_000);
 
   it('evicts the Burstable pod in a later cycle, after the BestEffort one', async () => {
-    const burst = await until('burst Failed', () => (get('pods', 'default', 'burst')?.status?.phase === 'Failed' ? get('pods', 'default', 'burst') : undefined), 60_000, stderr);
+    const burst = await failed('burst', 60_000);
     expect(burst.status?.reason).toBe('Evicted');
-    const evictedPods = events().filter((e) => e.reason === 'Evicted' && (e.involvedObject?.name === 'be' || e.involvedObject?.name === 'burst'));
-    expect(evictedPods.map((e) => e.involvedObject?.name)).toEqual(['be', 'burst']);
+    const firstEvicted = async (uid: string) => (await n.events({ uid })).find((e) => e.reason === 'Evicted')?.firstTimestamp ?? '';
+    const burstAt = await n.whileUp('the Evicted event of burst', () => firstEvicted(uids.burst!), 30_000);
+    // A later monitoring cycle (10 s): a later second, in the events' whole-second times.
+    expect(Date.parse(burstAt)).toBeGreaterThan(Date.parse(await firstEvicted(uids.be!)));
   }, 90_000);
 
-  it('reports MemoryPressure False again once restarted with the default thresholds', async () => {
-    await start(RELAXED);
-    await until('Node MemoryPressure False', () => memoryPressure()?.status === 'False', 60_000, stderr);
-  }, 90_000);
+  it('reports MemoryPressure False again once restarted with the default thresholds, and the taint goes', async () => {
+    await n.restart(RELAXED);
+    await n.whileUp('Node MemoryPressure False', async () => (await memoryPressure())?.status === 'False', 60_000);
+    await n.whileUp(`the ${TAINT} taint gone`, async () => !(await tainted()), 30_000);
+  }, 120_000);
 });

@@ -1,7 +1,7 @@
 /**
- * A pod cannot take the kubelet's file descriptors: the real binary in cluster mode against the
- * test API server mounts a ConfigMap of 40,000 one-byte keys (600 KB, what a real API server
- * accepts) while the test samples the kubelet's open descriptors (/proc/<pid>/fd) and its healthz,
+ * A pod cannot take the kubelet's file descriptors: the real binary in cluster mode on the real
+ * control plane (kube-lab.ts) mounts a ConfigMap of 40,000 one-byte keys (600 KB, which the real
+ * API server accepts and serves to the node its pod is bound to) while the test samples the kubelet's open descriptors (/proc/<pid>/fd) and its healthz,
  * each every few tens of milliseconds, from the pod's creation until its container has listed the
  * volume. The descriptors stay within 200 of the idle count, healthz keeps answering, the pod runs
  * and sees every key; deleting the pod tears the volume down within the same bound. On the
@@ -10,15 +10,14 @@
  * Healthz is held to 1 s here (a shared two-core machine); the report of each run prints its
  * maximum, p90 and p50 beside the idle figures, and the slow samples with their times.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
-import { startClusterKubelet, stopClusterKubelet, type ClusterKubelet } from '../support/cluster-kubelet.js';
-import { freePort, removePods, until } from '../support/daemon.js';
-import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
+import { freePort } from '../support/daemon.js';
+import { kubeLabPartFor, labApi } from '../support/kube-lab.js';
+import { BUSYBOX, startLabNode, type LabNode } from '../support/lab-node.js';
+import { containerdEndpoint, describeNeeding } from '../support/real-parts.js';
 
 const KEYS = 40_000;
 const FD_HEADROOM = 200;
@@ -26,16 +25,14 @@ const FD_HEADROOM = 200;
 const HEALTHZ_LIMIT_MS = 1000;
 const key = (i: number) => `k${String(i).padStart(5, '0')}`;
 
-type PodObject = { metadata?: { uid?: string }; status?: { phase?: string } };
-
 const openFds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /**
  * Samples healthz every `everyMs` (one GET at a time, each on a connection of its own: a slow answer
- * is one long sample) from a thread of its own, so that the test API server's work on this thread
- * (serving a 600 KB ConfigMap) is not counted against the kubelet. `stop()` answers every sample:
+ * is one long sample) from a thread of its own, so that this thread's work (sampling descriptors,
+ * polling the API server and the pod's log) is not counted against the kubelet. `stop()` answers every sample:
  * how long it took (Infinity for no 200 answer) and when it began, in ms since the sampler started.
  */
 function healthzSampler(port: number, everyMs: number): { stop: () => Promise<{ ms: number; at: number }[]> } {
@@ -85,41 +82,32 @@ async function sampleUntil<T>(everyMs: number, stop: () => boolean, probe: () =>
   return out;
 }
 
-for (const endpoint of ['embedded', containerdEndpoint()]) describeNeeding(partForEndpoint(endpoint), `a ${KEYS}-key ConfigMap volume on the ${endpoint === 'embedded' ? 'embedded' : 'containerd'} runtime`, () => {
-  const node = `node-fds-${endpoint === 'embedded' ? 'embedded' : 'containerd'}`;
-  let dir: string;
-  let api: TestApiServer;
-  let kubelet: ClusterKubelet | null = null;
+const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
+
+for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `a ${KEYS}-key ConfigMap volume on the real control plane, ${rt.name} runtime`, () => {
+  let n: LabNode;
   let healthzPort: number;
   /** The kubelet's open descriptors once the node is up, before the pod. */
   let idle = NaN;
+  let uid = '';
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'kts-fds-'));
-    api = await startTestApiServer({ tls: true, kubeletDialHost: '127.0.0.1' });
     healthzPort = await freePort();
+    n = await startLabNode({ name: `kts-fds-${rt.name}`, endpoint: rt.endpoint, extraConfig: () => [`healthzPort: ${healthzPort}`, 'healthzBindAddress: 127.0.0.1'] });
     const data = Object.fromEntries(Array.from({ length: KEYS }, (_, i) => [key(i), String(i % 10)]));
-    api.store.create('configmaps', { metadata: { name: 'wide', namespace: 'default' }, data });
-    kubelet = await startClusterKubelet(dir, api, endpoint, node, await freePort(), [`healthzPort: ${healthzPort}`, 'healthzBindAddress: 127.0.0.1']);
-  }, 60_000);
+    await n.create(`/api/v1/namespaces/${n.ns}/configmaps`, { metadata: { name: 'wide' }, data });
+  }, 120_000);
 
   afterAll(async () => {
-    await stopClusterKubelet(kubelet);
-    await api.close();
-    await removePods({ endpoint, rootDir: join(dir, 'root') });
-    rmSync(dir, { recursive: true, force: true });
+    await n?.dispose();
   }, 120_000);
 
   it('stays within 200 descriptors of idle and keeps answering healthz while it writes the volume; the pod sees every key', async () => {
-    const k = kubelet!;
+    const k = n.kubelet();
     const pid = k.child.pid!;
     const stderr = () => k.stderr();
-    await until('the node Ready', () => {
-      const ready = (api.store.get('nodes', undefined, node) as { status?: { conditions?: { type: string; status: string }[] } } | undefined)
-        ?.status?.conditions?.find((c) => c.type === 'Ready');
-      return ready?.status === 'True';
-    }, 60_000, stderr);
-    await until('healthz', async () => (await fetch(`http://127.0.0.1:${healthzPort}/healthz`)).ok, 30_000, stderr);
+    await n.whileUp('the node Ready', async () => (await n.nodeObject().catch(() => undefined))?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), 60_000);
+    await n.whileUp('healthz', async () => (await fetch(`http://127.0.0.1:${healthzPort}/healthz`)).ok, 30_000);
     // Idle: the median of three seconds of samples once the node is up (healthz too, to compare).
     const idleOver = ((end) => () => performance.now() > end)(performance.now() + 3000);
     const idleSampler = healthzSampler(healthzPort, 50);
@@ -129,31 +117,24 @@ for (const endpoint of ['embedded', containerdEndpoint()]) describeNeeding(partF
 
     const sampler = healthzSampler(healthzPort, 50);
     const created = performance.now();
-    api.store.create('pods', {
-      metadata: { name: 'wide', namespace: 'default' },
-      spec: {
-        nodeName: node, terminationGracePeriodSeconds: 1,
-        containers: [{
-          name: 'main', image: 'kubelet-ts.local/busybox:1.0',
-          command: ['sh', '-c', `echo "COUNT $(ls /cm | wc -l) LAST $(cat /cm/${key(KEYS - 1)})"; sleep 3600`],
-          volumeMounts: [{ name: 'cm', mountPath: '/cm', readOnly: true }],
-        }],
-        volumes: [{ name: 'cm', configMap: { name: 'wide' } }],
-      },
-    });
+    uid = (await n.createPod('wide', {
+      containers: [{
+        name: 'main', image: BUSYBOX,
+        command: ['sh', '-c', `echo "COUNT $(ls /cm | wc -l) LAST $(cat /cm/${key(KEYS - 1)})"; sleep 3600`],
+        volumeMounts: [{ name: 'cm', mountPath: '/cm', readOnly: true }],
+      }],
+      volumes: [{ name: 'cm', configMap: { name: 'wide' } }],
+    })).metadata.uid;
     let listed = '';
     let runningAfterMs = NaN;
     const done = () => listed !== '' || k.child.exitCode !== null || performance.now() - created > 150_000;
-    const logDir = () => {
-      const uid = (api.store.get('pods', 'default', 'wide') as PodObject | undefined)?.metadata?.uid;
-      return join(dir, 'logs', `default_wide_${uid}`, 'main');
-    };
+    const logDir = join(n.dir, 'logs', `${n.ns}_wide_${uid}`, 'main');
     const watchPod = async () => {
       while (!done()) {
-        if (Number.isNaN(runningAfterMs) && (api.store.get('pods', 'default', 'wide') as PodObject | undefined)?.status?.phase === 'Running') {
+        if (Number.isNaN(runningAfterMs) && (await n.pod('wide'))?.status?.phase === 'Running') {
           runningAfterMs = performance.now() - created;
         }
-        const base = logDir();
+        const base = logDir;
         if (existsSync(base)) listed = /COUNT \d+ LAST \d/.exec(readdirSync(base).map((f) => readFileSync(join(base, f), 'utf8')).join(''))?.[0] ?? '';
         // The pod's state is sampled, not waited for: this is the sampling period.
         await sleep(100);
@@ -166,7 +147,7 @@ for (const endpoint of ['embedded', containerdEndpoint()]) describeNeeding(partF
 
     const peak = Math.max(...fds);
     const sorted = [...healthz].sort((a, b) => a - b);
-    process.stderr.write(`volume fd budget (${endpoint}): idle ${idle} fds, peak ${peak} (+${peak - idle}) over ${fds.length} samples; ` +
+    process.stderr.write(`volume fd budget (${rt.name}): idle ${idle} fds, peak ${peak} (+${peak - idle}) over ${fds.length} samples; ` +
       `healthz max ${sorted.at(-1)!.toFixed(1)} ms, p90 ${percentile(sorted, 90).toFixed(1)} ms, p50 ${percentile(sorted, 50).toFixed(1)} ms over ${sorted.length} samples ` +
       `(idle: max ${Math.max(...idleHealthz).toFixed(1)} ms over ${idleHealthz.length}); ` +
       `Running after ${runningAfterMs.toFixed(0)} ms, listed after ${(performance.now() - created).toFixed(0)} ms; healthz over 50 ms: ${slow.join(', ') || 'none'}\n`);
@@ -178,17 +159,16 @@ for (const endpoint of ['embedded', containerdEndpoint()]) describeNeeding(partF
   }, 300_000);
 
   it('stays within 200 descriptors of idle while it tears the volume down and removes the pod directory', async () => {
-    const k = kubelet!;
-    const uid = (api.store.get('pods', 'default', 'wide') as PodObject | undefined)?.metadata?.uid;
+    const k = n.kubelet();
     expect(uid).toBeTruthy();
-    const podDir = join(dir, 'root', 'pods', uid!);
+    const podDir = join(n.dir, 'root', 'pods', uid);
     expect(existsSync(podDir)).toBe(true);
-    api.store.delete('pods', 'default', 'wide', { gracePeriodSeconds: 0 });
+    expect((await labApi(n.lab, 'DELETE', `/api/v1/namespaces/${n.ns}/pods/wide`, { gracePeriodSeconds: 0 })).status).toBe(200);
     const started = performance.now();
     const gone = () => !existsSync(podDir) || k.child.exitCode !== null || performance.now() - started > 120_000;
     const fds = await sampleUntil(20, gone, () => openFds(k.child.pid!));
     const peak = Math.max(...fds);
-    process.stderr.write(`volume fd budget (${endpoint}), tear-down: idle ${idle} fds, peak ${peak} (+${peak - idle}) over ${fds.length} samples; ` +
+    process.stderr.write(`volume fd budget (${rt.name}), tear-down: idle ${idle} fds, peak ${peak} (+${peak - idle}) over ${fds.length} samples; ` +
       `pod directory gone after ${(performance.now() - started).toFixed(0)} ms\n`);
     expect(existsSync(podDir), k.stderr().slice(-3000)).toBe(false);
     expect(peak - idle).toBeLessThan(FD_HEADROOM);

@@ -34,6 +34,8 @@ export async function startClusterKubelet(
  */
 export function spawnClusterKubelet(opts: {
   dir: string; endpoint: string; node: string; port: number; clientCa: string; kubeconfigArgs: string[]; extraConfig?: string[];
+  /** host:port of the debug server (/debug/actors, /debug/pods); none by default. */
+  debugAddress?: string;
 }): ClusterKubelet {
   const { dir, endpoint } = opts;
   const extraConfig = opts.extraConfig ?? [];
@@ -48,7 +50,7 @@ export function spawnClusterKubelet(opts: {
   writeFileSync(join(dir, 'kubelet.yaml'), [...defaults, ...extraConfig, ''].join('\n'));
   const child = spawn(process.execPath, [
     BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, ...opts.kubeconfigArgs,
-    `--cert-dir=${join(dir, 'pki')}`, ...(endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []), '--debug-address=',
+    `--cert-dir=${join(dir, 'pki')}`, ...(endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []), `--debug-address=${opts.debugAddress ?? ''}`,
     `--hostname-override=${opts.node}`,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

@@ -78,3 +78,24 @@ export function labApi<T = unknown>(lab: Pick<KubeLab, 'dir' | 'ca' | 'server'>,
     req.end(payload);
   });
 }
+
+/**
+ * Watches `path` (a list path; `watch=1` is added) as system:masters, calling `onEvent` with each
+ * event the API server sends, until `stop()`.
+ */
+export function labWatch<T = unknown>(lab: Pick<KubeLab, 'dir' | 'ca' | 'server'>, path: string, onEvent: (event: { type: string; object: T }) => void): { stop: () => void } {
+  const url = new URL(path, lab.server);
+  url.searchParams.set('watch', '1');
+  let pending = '';
+  const req = request({ host: url.hostname, port: url.port, path: url.pathname + url.search, agent: false, ...adminTls(lab), headers: { accept: 'application/json' } }, (res) => {
+    res.on('data', (d: Buffer) => {
+      const lines = (pending + d.toString()).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines.filter(Boolean)) onEvent(JSON.parse(line) as { type: string; object: T });
+    });
+  });
+  // A watch stopped by stop() ends in an abort: nothing to report.
+  req.on('error', () => undefined);
+  req.end();
+  return { stop: () => req.destroy() };
+}

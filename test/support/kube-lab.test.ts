@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { kubeLabPart, upOnce } from './kube-lab.js';
+import { kubeLabPart, kubeLabPartFor, upOnce } from './kube-lab.js';
 
 const dirs: string[] = [];
 const fresh = (prefix: string) => {
@@ -91,5 +91,14 @@ describe('kubeLabPart', () => {
   it('names a kubectl that is not there', () => {
     const part = kubeLabPart({ KUBELET_IT_KUBE_LAB_SCRIPTS: fakeScripts('exit 0'), KUBECTL: '/nowhere/kubectl', PATH: '/usr/bin:/bin' });
     expect(part.missing).toBe('kubectl is not installed at /nowhere/kubectl (apt-get install kubernetes-client)');
+  });
+});
+
+describe('kubeLabPartFor', () => {
+  it('needs containerd besides the lab for a socket, not for the embedded runtime', () => {
+    const env = { KUBELET_IT_KUBE_LAB_SCRIPTS: fakeScripts('exit 0'), KUBECTL: '/bin/sh', PATH: '/usr/bin:/bin' };
+    expect(kubeLabPartFor('embedded', env).missing).toBe('');
+    expect(kubeLabPartFor('', env).missing).toContain('KUBELET_IT_CRI is unset');
+    expect(kubeLabPartFor('unix:///run/c.sock', { ...env, KUBELET_IT_CRI: 'unix:///run/c.sock' }).missing).toBe('');
   });
 });

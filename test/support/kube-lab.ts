@@ -12,9 +12,9 @@ import { delimiter, join } from 'node:path';
 import { inject } from 'vitest';
 import { kubectlBin, kubeLabScripts, runScript, scriptEnv } from './kube-lab-scripts.js';
 import { upOnce, type KubeLab } from './kube-lab-up.js';
-import type { RealPart } from './real-parts.js';
+import { allOf, containerdPart, type RealPart } from './real-parts.js';
 
-export { labApi, upOnce, type KubeLab } from './kube-lab-up.js';
+export { labApi, labWatch, upOnce, type KubeLab } from './kube-lab-up.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -43,6 +43,11 @@ export function kubeLabPart(env: NodeJS.ProcessEnv = process.env): RealPart {
     onPath('etcd', env) || process.getuid?.() === 0 ? '' : 'etcd is not installed and up.sh cannot install it without root (apt-get install etcd-server)',
   ].filter(Boolean);
   return { name: 'the real control plane (../shared/lab/kube)', missing: missing.join('; ') };
+}
+
+/** What a node on the lab needs on a runtime endpoint: the lab, and containerd unless the runtime is the embedded one. */
+export function kubeLabPartFor(endpoint: string, env: NodeJS.ProcessEnv = process.env): RealPart {
+  return endpoint === 'embedded' ? kubeLabPart(env) : allOf(kubeLabPart(env), containerdPart(env));
 }
 
 let started: Promise<KubeLab> | undefined;

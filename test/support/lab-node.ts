@@ -11,7 +11,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnClusterKubelet, stopClusterKubelet, type ClusterKubelet } from './cluster-kubelet.js';
-import { freePort, removePods, until } from './daemon.js';
+import { freePort, httpsRequest, removePods, until } from './daemon.js';
 import { kubeLab, labApi, type KubeLab } from './kube-lab.js';
 import { runScript, scriptEnv } from './kube-lab-scripts.js';
 import { runKubectl } from './kubectl-run.js';
@@ -25,10 +25,15 @@ export interface ContainerStatus { name: string; ready?: boolean; restartCount?:
 export interface LabPod {
   metadata: { name: string; uid: string; deletionTimestamp?: string; annotations?: Record<string, string>; ownerReferences?: { kind: string; name: string; controller?: boolean }[] };
   spec: Record<string, unknown> & { nodeName?: string };
-  status?: { phase?: string; reason?: string; message?: string; podIP?: string; containerStatuses?: ContainerStatus[] };
+  status?: { phase?: string; reason?: string; message?: string; podIP?: string; conditions?: Condition[]; containerStatuses?: ContainerStatus[] };
+}
+export interface LabNodeObject {
+  metadata: { name: string; uid: string; labels?: Record<string, string> };
+  spec: { taints?: { key: string; effect: string; value?: string }[] };
+  status?: { conditions?: Condition[]; allocatable?: Record<string, string>; capacity?: Record<string, string> };
 }
 export interface LabEvent {
-  type?: string; reason?: string; message?: string; count?: number; source?: { component?: string; host?: string };
+  type?: string; reason?: string; message?: string; count?: number; firstTimestamp?: string; source?: { component?: string; host?: string };
   involvedObject?: { kind?: string; apiVersion?: string; namespace?: string; name?: string; uid?: string; fieldPath?: string };
 }
 
@@ -39,6 +44,8 @@ export interface LabNode {
   dir: string;
   /** The kubelet server's port on 127.0.0.1. */
   port: number;
+  /** The debug server's port on 127.0.0.1 (`debug` nodes), else 0. */
+  debugPort: number;
   kubelet: () => ClusterKubelet;
   /** until(), its failure carrying the kubelet's log, cut short when the kubelet exits. */
   whileUp: <T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms: number) => Promise<T>;
@@ -46,6 +53,10 @@ export interface LabNode {
   get: <T>(path: string) => Promise<T>;
   /** POST that must answer 201: the created object. */
   create: <T = unknown>(path: string, object: unknown) => Promise<T>;
+  /** Its Node as the API server has it. */
+  nodeObject: () => Promise<LabNodeObject>;
+  /** A GET to the kubelet server as the API server's kubelet client (apiserver-kubelet-client): the API server refuses to proxy to a loopback address. */
+  kubeletGet: (path: string) => Promise<{ status: number; body: string }>;
   /** The test's namespace's pod, or undefined once it is gone. */
   pod: (name: string) => Promise<LabPod | undefined>;
   /** Events of the namespace (the test's by default) whose involvedObject matches `field=value` selectors. */
@@ -60,6 +71,8 @@ export interface LabNode {
   createPod: (name: string, spec: Record<string, unknown>) => Promise<LabPod>;
   /** Stops the kubelet (idempotent): its exit code. */
   stop: () => Promise<number | null>;
+  /** Stops the kubelet and starts it again on the same directories and port, its configuration's extra lines now `extraConfig`. */
+  restart: (extraConfig: string[]) => Promise<void>;
   dispose: () => Promise<void>;
 }
 
@@ -73,6 +86,8 @@ export interface LabNodeOptions {
   prepare?: (dir: string) => void;
   /** Makes the node's name resolve to 127.0.0.1 (an /etc/hosts line, removed on dispose): the API server's proxy (logs, exec) dials the node by its Hostname address. */
   resolvable?: boolean;
+  /** Serves the debug server on a free port of 127.0.0.1. */
+  debug?: boolean;
 }
 
 const HOSTS = '/etc/hosts';
@@ -84,6 +99,7 @@ export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
   const ns = opts.name;
   const dir = mkdtempSync(join(tmpdir(), `${opts.name}-`));
   const port = await freePort();
+  const debugPort = opts.debug ? await freePort() : 0;
   const hostsLine = `127.0.0.1 ${node} # kubelet-ts test ${process.pid}`;
   let kubelet: ClusterKubelet | null = null;
 
@@ -119,6 +135,17 @@ export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
     await stopClusterKubelet(k);
     return k.child.exitCode;
   };
+  const spawnKubelet = (extraConfig: string[]) => spawnClusterKubelet({
+    dir, endpoint: opts.endpoint, node, port, clientCa: lab.ca, extraConfig,
+    kubeconfigArgs: [`--kubeconfig=${join(dir, 'node.kubeconfig')}`], ...(debugPort ? { debugAddress: `127.0.0.1:${debugPort}` } : {}),
+  });
+  const restart = async (extraConfig: string[]) => {
+    await stop();
+    kubelet = spawnKubelet(extraConfig);
+  };
+  const nodeObject = () => get<LabNodeObject>(`/api/v1/nodes/${node}`);
+  const kubeletClient = { cert: readFileSync(join(lab.dir, 'pki', 'apiserver-kubelet-client.crt')), key: readFileSync(join(lab.dir, 'pki', 'apiserver-kubelet-client.key')) };
+  const kubeletGet = (path: string) => httpsRequest(port, path, { auth: kubeletClient });
 
   // A pod is admitted only once the namespace has its default ServiceAccount, and its token volume
   // (added by that admission) mounts only once the root CA ConfigMap is published.
@@ -129,10 +156,7 @@ export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
   writeFileSync(join(dir, 'node.kubeconfig'), await runScript('bash', [join(lab.scripts, 'node-kubeconfig.sh'), node], scriptEnv(lab.dir), 30_000));
   if (opts.resolvable) appendFileSync(HOSTS, `${hostsLine}\n`);
   opts.prepare?.(dir);
-  kubelet = spawnClusterKubelet({
-    dir, endpoint: opts.endpoint, node, port, clientCa: lab.ca,
-    kubeconfigArgs: [`--kubeconfig=${join(dir, 'node.kubeconfig')}`], extraConfig: opts.extraConfig?.(dir) ?? [],
-  });
+  kubelet = spawnKubelet(opts.extraConfig?.(dir) ?? []);
 
   const dispose = async () => {
     if (kubelet && kubelet.child.exitCode === null) {
@@ -160,5 +184,5 @@ export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
       (await runKubectl(lab.kubectl, lab.adminKubeconfig, ['-n', ns, 'logs', '--limit-bytes=1', podName])).code === 0, 15_000);
   };
 
-  return { lab, node, ns, dir, port, kubelet: () => kubelet!, whileUp, get, create, pod, events, untilProxied, createPod, stop, dispose };
+  return { lab, node, ns, dir, port, debugPort, kubelet: () => kubelet!, whileUp, get, create, nodeObject, kubeletGet, pod, events, untilProxied, createPod, stop, restart, dispose };
 }
