@@ -15,9 +15,9 @@ import { mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } fro
 import { join } from 'node:path';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createCertificate, generateKeyPair, importPrivateKey } from '../../src/adapters/pki/x509.js';
 import { kubeLab, kubeLabPart, labApi, type KubeLab } from '../support/kube-lab.js';
 import { runKubectl } from '../support/kubectl-run.js';
+import { labClientCertificate, labKubeconfig, type LabClientCertificate } from '../support/lab-pki.js';
 import { BUSYBOX, SLEEP, startLabNode, type Condition, type LabNode } from '../support/lab-node.js';
 import { describeNeeding } from '../support/real-parts.js';
 
@@ -42,18 +42,13 @@ function writeClientPair(pki: string, certificatePem: string, keyPem: string): s
 }
 
 /** A client certificate for system:node:<node> signed by the lab's CA key, expiring LIFETIME_MS from now. */
-async function shortLivedNodeCertificate(lab: KubeLab, node: string): Promise<{ certificatePem: string; keyPem: string; notAfterMs: number }> {
-  const ca = { certificatePem: readFileSync(lab.ca, 'utf8'), privateKey: (await importPrivateKey(readFileSync(join(lab.dir, 'pki', 'ca.key'), 'utf8'))).privateKey };
-  const keys = await generateKeyPair('ecdsa-p256');
+async function shortLivedNodeCertificate(lab: KubeLab, node: string): Promise<LabClientCertificate & { notAfterMs: number }> {
   const now = Date.now();
   // Backdated, so the rotation deadline (70–90 % of the validity, counted from notBefore) falls
   // 10–30 s from now, before the expiry.
   const notAfter = new Date(Math.floor((now + LIFETIME_MS) / 1000) * 1000);
-  const certificatePem = await createCertificate({
-    subject: { commonName: `system:node:${node}`, organizations: ['system:nodes'] }, notBefore: new Date(now - BACKDATED_MS), notAfter,
-    publicKey: keys.keys.publicKey, keyUsages: ['digitalSignature', 'keyEncipherment'], extendedKeyUsages: ['clientAuth'],
-  }, ca);
-  return { certificatePem, keyPem: keys.privateKeyPem, notAfterMs: notAfter.getTime() };
+  const pair = await labClientCertificate(lab, { user: `system:node:${node}`, groups: ['system:nodes'] }, { notBefore: new Date(now - BACKDATED_MS), notAfter });
+  return { ...pair, notAfterMs: notAfter.getTime() };
 }
 
 const peer = (port: number) => new Promise<TLSSocket>((resolveSocket, reject) => {
@@ -78,12 +73,7 @@ describeNeeding(kubeLabPart(), 'certificate rotation through the real approver a
       extraConfig: () => ['rotateCertificates: true', 'serverTLSBootstrap: true', 'nodeStatusUpdateFrequency: 5s', 'nodeLeaseDurationSeconds: 20'],
       prepare: (dir) => {
         current = writeClientPair(join(dir, 'pki'), first.certificatePem, first.keyPem);
-        writeFileSync(join(dir, 'node.kubeconfig'), [
-          'apiVersion: v1', 'kind: Config',
-          `clusters: [{name: kube-lab, cluster: {server: "${lab.server}", certificate-authority: "${lab.ca}"}}]`,
-          `users: [{name: default-auth, user: {client-certificate: "${current}", client-key: "${current}"}}]`,
-          'contexts: [{name: default-context, context: {cluster: kube-lab, user: default-auth}}]', 'current-context: default-context', '',
-        ].join('\n'));
+        writeFileSync(join(dir, 'node.kubeconfig'), labKubeconfig(lab, current, current));
       },
     });
   }, 120_000);
@@ -104,7 +94,7 @@ describeNeeding(kubeLabPart(), 'certificate rotation through the real approver a
     expect((await n.get<Csr>(`${CSRS}/${pending.metadata.name}`)).status?.conditions ?? []).toEqual([]);
     const before = await n.whileUp('the kubelet server answering TLS', () => peer(n.port).catch(() => null), 30_000);
     expect(before.getPeerCertificate().issuer?.CN).toMatch(new RegExp(`^${name}-ca@\\d+$`));
-    before.destroy();
+    const selfSigned = before.getPeerCertificate().fingerprint256;
 
     const approved = await runKubectl(n.lab.kubectl, n.lab.adminKubeconfig, ['certificate', 'approve', pending.metadata.name]);
     expect(approved.stderr).toBe('');
@@ -122,6 +112,20 @@ describeNeeding(kubeLabPart(), 'certificate rotation through the real approver a
     expect(issuedCert.subject).toBe(`O=system:nodes\nCN=system:node:${name}`);
     expect(issuedCert.subjectAltName).toContain(`DNS:${name}`);
     expect(new X509Certificate(readFileSync(join(n.dir, 'pki', 'kubelet-server-current.pem'))).fingerprint256).toBe(issuedCert.fingerprint256);
+
+    // Swapped in place: the connection opened before keeps its certificate and still carries requests.
+    expect(before.getPeerCertificate().fingerprint256).toBe(selfSigned);
+    const answer = await new Promise<string>((resolveAnswer) => {
+      let text = '';
+      before.on('data', (d: Buffer) => {
+        text += d.toString();
+        if (text.includes('\r\n\r\n')) resolveAnswer(text);
+      });
+      before.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    });
+    before.destroy();
+    // Anonymous requests are refused (authentication.anonymous off): an answer all the same.
+    expect(answer).toMatch(/^HTTP\/1\.1 401 /);
   }, 120_000);
 
   it('renews its short-lived client certificate as system:node:<name>, AutoApproved and issued, and keeps its Lease and status past the old expiry', async () => {
