@@ -30,9 +30,14 @@ export async function labNodeClients(
   });
 }
 
-/** client-node's core API as system:masters. */
-export function labAdminCore(lab: KubeLab): CoreV1Api {
+/** client-node's configuration as system:masters (for a Watch, say). */
+export function labAdminConfig(lab: KubeLab): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromFile(lab.adminKubeconfig);
-  return kc.makeApiClient(CoreV1Api);
+  return kc;
+}
+
+/** client-node's core API as system:masters. */
+export function labAdminCore(lab: KubeLab): CoreV1Api {
+  return labAdminConfig(lab).makeApiClient(CoreV1Api);
 }
