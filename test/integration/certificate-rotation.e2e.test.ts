@@ -8,7 +8,8 @@
  * and the Lease and the Node's status keep being written past the old certificate's expiry.
  * serverTLSBootstrap: the v1.26 approver leaves a kubelet-serving CSR alone, as it does the Go
  * kubelet's; `kubectl certificate approve` does it, and the kubelet server then presents what the
- * signer issued. Embedded runtime: what is tested is the certificates, not the pods' runtime.
+ * signer issued, from the first connection after a restart too, with no new CSR. Embedded runtime:
+ * what is tested is the certificates, not the pods' runtime.
  */
 import { X509Certificate } from 'node:crypto';
 import { mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -168,4 +169,22 @@ describeNeeding(kubeLabPart(), 'certificate rotation through the real approver a
     const pod = await n.pod('through-rotation');
     expect([pod?.status?.phase, pod?.status?.containerStatuses?.[0]?.restartCount]).toEqual(['Running', 0]);
   }, 120_000);
+
+  it('restarted, it serves the kept serving certificate from its first connection and asks for neither certificate again', async () => {
+    const pki = join(n.dir, 'pki');
+    const links = () => [readlinkSync(current), readlinkSync(join(pki, 'kubelet-server-current.pem'))];
+    const before = links();
+    const count = async () => (await csrs('kubernetes.io/kube-apiserver-client-kubelet')).length + (await csrs('kubernetes.io/kubelet-serving')).length;
+    const asked = await count();
+    const stoppedAt = Date.now();
+    await n.restart();
+    const first = await n.whileUp('the kubelet server answering TLS after the restart', () => peer(n.port).catch(() => null), 60_000);
+    const fingerprint = first.getPeerCertificate().fingerprint256;
+    first.destroy();
+    expect(fingerprint).toBe(new X509Certificate(readFileSync(join(pki, 'kubelet-server-current.pem'))).fingerprint256);
+    await n.whileUp('a Lease renewal after the restart', async () =>
+      Date.parse((await n.get<{ spec?: { renewTime?: string } }>(`/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${name}`)).spec?.renewTime ?? '') > stoppedAt, 30_000);
+    expect(links()).toEqual(before);
+    expect(await count()).toBe(asked);
+  }, 90_000);
 });

@@ -60,6 +60,8 @@ export interface LabNode {
   createPod: (name: string, spec: Record<string, unknown>) => Promise<LabPod>;
   /** Stops the kubelet (idempotent): its exit code. */
   stop: () => Promise<number | null>;
+  /** Stops the kubelet and starts it again with the same files and flags. */
+  restart: () => Promise<void>;
   dispose: () => Promise<void>;
 }
 
@@ -129,10 +131,15 @@ export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
   writeFileSync(join(dir, 'node.kubeconfig'), await runScript('bash', [join(lab.scripts, 'node-kubeconfig.sh'), node], scriptEnv(lab.dir), 30_000));
   if (opts.resolvable) appendFileSync(HOSTS, `${hostsLine}\n`);
   opts.prepare?.(dir);
-  kubelet = spawnClusterKubelet({
+  const spawnKubelet = () => spawnClusterKubelet({
     dir, endpoint: opts.endpoint, node, port, clientCa: lab.ca,
     kubeconfigArgs: [`--kubeconfig=${join(dir, 'node.kubeconfig')}`], extraConfig: opts.extraConfig?.(dir) ?? [],
   });
+  kubelet = spawnKubelet();
+  const restart = async () => {
+    await stop();
+    kubelet = spawnKubelet();
+  };
 
   const dispose = async () => {
     if (kubelet && kubelet.child.exitCode === null) {
@@ -160,5 +167,5 @@ export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
       (await runKubectl(lab.kubectl, lab.adminKubeconfig, ['-n', ns, 'logs', '--limit-bytes=1', podName])).code === 0, 15_000);
   };
 
-  return { lab, node, ns, dir, port, kubelet: () => kubelet!, whileUp, get, create, pod, events, untilProxied, createPod, stop, dispose };
+  return { lab, node, ns, dir, port, kubelet: () => kubelet!, whileUp, get, create, pod, events, untilProxied, createPod, stop, restart, dispose };
 }
