@@ -11,18 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CoreV1Api } from '@kubernetes/client-node';
 import { pino } from 'pino';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import { createActor } from 'xstate';
-import { runApiPodSource, type ApiPodSourceEvent } from '../../src/actors/api-pods/api-pod-source.js';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { createApiEventRecorder } from '../../src/actors/api-pods/event-recorder.js';
-import { createStatusManagerActors } from '../../src/actors/api-pods/status-manager-actors.js';
 import { systemClock } from '../../src/adapters/system-clock.js';
 import type { Pod, PodStatus } from '../../src/domain/pod/types.js';
-import { statusManagerMachine } from '../../src/machines/status-manager.machine.js';
 import type { ApiClients } from '../../src/ports/apiserver.js';
 import { until } from '../support/daemon.js';
 import { kubeLab, kubeLabPart, labApi, type KubeLab } from '../support/kube-lab.js';
 import { labAdminCore, labNodeClients } from '../support/lab-clients.js';
+import { runningStatus, startStatusManager, waitFor, wirePodSide, type PodSideOptions } from '../support/pod-side.js';
 import { describeNeeding } from '../support/real-parts.js';
 
 const logger = pino({ level: 'silent' });
@@ -66,12 +63,6 @@ describeNeeding(kubeLabPart(), 'cluster mode, pod side, on the real control plan
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T> {
-    const found = await vi.waitUntil(async () => (await probe()) ?? false, { timeout: timeoutMs, interval: 50 })
-      .catch(() => { throw new Error(`timed out waiting for ${what}`); });
-    return found as T;
-  }
-
   /** The pod as the node reads it, or null once it is gone. */
   async function readPod(name: string, namespace = NS): Promise<Pod | null> {
     try {
@@ -81,34 +72,11 @@ describeNeeding(kubeLabPart(), 'cluster mode, pod side, on the real control plan
     }
   }
 
-  /** The source and the status manager, wired as the supervisor does: the source's pods and the static pods are the pods known. */
-  function wire(opts: { staticPods?: Pod[]; nodeUid?: string; pods?: Parameters<typeof createStatusManagerActors>[0]['pods'] } = {}) {
-    const events: ApiPodSourceEvent[] = [];
-    const manager = createActor(statusManagerMachine.provide({ actors: createStatusManagerActors({ pods: opts.pods ?? api.main, logger }) }), {
-      input: { nodeName: node, ...(opts.nodeUid ? { nodeUid: opts.nodeUid } : {}) },
-    }).start();
-    const stopSource = runApiPodSource({
-      nodeName: node, listPods: (o) => api.main.listPods(o), watchPods: (o) => api.main.watchPods(o), clock: systemClock, logger,
-      sendBack: (event) => {
-        events.push(event);
-        if (event.type === 'pod.source.snapshot') manager.send({ type: 'status.pods.known', pods: [...event.pods, ...(opts.staticPods ?? [])] });
-        else manager.send(event);
-      },
-    });
-    stops.push(stopSource, () => manager.stop());
-    const lastPods = () => events.filter((e) => e.type === 'pod.source.snapshot').at(-1)?.pods ?? [];
-    return { events, manager, lastPods };
-  }
+  const wire = (opts: PodSideOptions = {}) => wirePodSide(api, node, opts, stops);
 
   const podBody = (name: string, nodeName = node) => ({
     metadata: { name: `${name}-${tests}`, namespace: NS },
     spec: { nodeName, terminationGracePeriodSeconds: 30, containers: [{ name: 'c', image: 'busybox:1.36' }] },
-  });
-
-  const runningStatus = (): PodStatus => ({
-    phase: 'Running',
-    conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }],
-    containerStatuses: [{ name: 'c', ready: true, restartCount: 0, image: 'busybox:1.36', imageID: '', containerID: 'embedded://1', started: true, state: { running: { startedAt: '2026-01-01T00:00:00Z' } } }],
   });
 
   const finishedStatus = (): PodStatus => ({
@@ -146,8 +114,7 @@ describeNeeding(kubeLabPart(), 'cluster mode, pod side, on the real control plan
     const refused: unknown[] = [];
     const pods = { ...api.main, patchPodStatus: (...args: Parameters<ApiClients['main']['patchPodStatus']>) =>
       api.main.patchPodStatus(...args).catch((err: unknown) => { refused.push(err); throw err; }) };
-    const manager = createActor(statusManagerMachine.provide({ actors: createStatusManagerActors({ pods, logger }) }), { input: { nodeName: node } }).start();
-    stops.push(() => manager.stop());
+    const manager = startStatusManager(api, node, { pods }, stops);
     const old = await kubectl.createNamespacedPod({ namespace: NS, body: podBody('web') });
     const name = old.metadata!.name!;
     // The kubelet knows the old pod; it is replaced behind its back before its status goes out.
@@ -155,7 +122,7 @@ describeNeeding(kubeLabPart(), 'cluster mode, pod side, on the real control plan
     await kubectl.deleteNamespacedPod({ namespace: NS, name, gracePeriodSeconds: 0 });
     const replacement = await kubectl.createNamespacedPod({ namespace: NS, body: podBody('web') });
     manager.send({ type: 'pod.status.updated', podUid: old.metadata!.uid!, status: runningStatus() });
-    await waitFor('the patch refused', () => refused[0]);
+    await waitFor('the patch refused', () => refused[0], 10_000);
     // The uid in a status patch is no precondition to the real server: it applies the patch and
     // refuses the result, a pod's uid being immutable.
     expect(String((refused[0] as Error).message)).toMatch(new RegExp(`^patch pod status: 422 Invalid: Pod "${name}" is invalid: metadata\\.uid: Invalid value: "${old.metadata!.uid}": field is immutable$`));

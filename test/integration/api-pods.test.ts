@@ -10,17 +10,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createActor, waitFor as xstateWaitFor } from 'xstate';
-import { runApiPodSource, type ApiPodSourceEvent } from '../../src/actors/api-pods/api-pod-source.js';
-import { createStatusManagerActors } from '../../src/actors/api-pods/status-manager-actors.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { waitFor as xstateWaitFor } from 'xstate';
 import { createApiClients } from '../../src/adapters/apiserver/create-api-clients.js';
 import { systemClock } from '../../src/adapters/system-clock.js';
-import type { Pod, PodStatus } from '../../src/domain/pod/types.js';
-import { statusManagerMachine } from '../../src/machines/status-manager.machine.js';
+import type { Pod } from '../../src/domain/pod/types.js';
 import type { ApiClients } from '../../src/ports/apiserver.js';
 import { clientsFor, type Clients } from '../apiserver/client-helpers.js';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
+import { runningStatus, waitFor, wirePodSide, type PodSideOptions } from '../support/pod-side.js';
 
 const logger = pino({ level: 'silent' });
 const NODE = 'node-a';
@@ -48,12 +46,6 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 5_000): Promise<T> {
-  const found = await vi.waitUntil(async () => (await probe()) ?? false, { timeout: timeoutMs, interval: 20 })
-    .catch(() => { throw new Error(`timed out waiting for ${what}`); });
-  return found as T;
-}
-
 async function readPod(name: string, namespace = 'default'): Promise<Pod | null> {
   try {
     return (await api.main.getPod(namespace, name)) as unknown as Pod;
@@ -62,39 +54,12 @@ async function readPod(name: string, namespace = 'default'): Promise<Pod | null>
   }
 }
 
-/**
- * The source and the status manager, wired as the supervisor would: the source's pods are the
- * pods the kubelet knows; its mirror pods go to the status manager.
- */
-function wire(opts: { syncPeriodMs?: number } = {}) {
-  const events: ApiPodSourceEvent[] = [];
-  const manager = createActor(statusManagerMachine.provide({ actors: createStatusManagerActors({ pods: api.main, logger }) }), {
-    input: { nodeName: NODE, ...(opts.syncPeriodMs ? { syncPeriodMs: opts.syncPeriodMs } : {}) },
-  }).start();
-  const stopSource = runApiPodSource({
-    nodeName: NODE, listPods: (o) => api.main.listPods(o), watchPods: (o) => api.main.watchPods(o), clock: systemClock, logger,
-    sendBack: (event) => {
-      events.push(event);
-      if (event.type === 'pod.source.snapshot') manager.send({ type: 'status.pods.known', pods: event.pods });
-      else manager.send(event);
-    },
-  });
-  stops.push(stopSource, () => manager.stop());
-  const lastPods = () => events.filter((e) => e.type === 'pod.source.snapshot').at(-1)?.pods ?? [];
-  return { events, manager, lastPods };
-}
+const wire = (opts: PodSideOptions = {}) => wirePodSide(api, NODE, opts, stops);
 
 const podBody = (name: string, nodeName: string) => ({
   metadata: { name, namespace: 'default' },
   spec: { nodeName, containers: [{ name: 'c', image: 'busybox:1.36' }] },
 });
-
-const runningStatus = (): PodStatus => ({
-  phase: 'Running',
-  conditions: [{ type: 'Ready', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }],
-  containerStatuses: [{ name: 'c', ready: true, restartCount: 0, image: 'busybox:1.36', imageID: '', containerID: 'embedded://1', started: true, state: { running: { startedAt: '2026-01-01T00:00:00Z' } } }],
-});
-
 
 describe('cluster mode, pod side, through the test API server\'s faults', () => {
   it('picks up a pod created while the watch was dropped', async () => {

@@ -93,7 +93,7 @@ describeNeeding(kubeLabPart(), 'certificate rotation through the real approver a
     // The v1.26 approver recognises no kubelet-serving request: still pending a few seconds on.
     await new Promise((r) => setTimeout(r, 3000));
     expect((await n.get<Csr>(`${CSRS}/${pending.metadata.name}`)).status?.conditions ?? []).toEqual([]);
-    const before = await n.whileUp('the kubelet server answering TLS', () => peer(n.port).catch(() => null), 30_000);
+    const before = await n.whileUp('the kubelet server answering TLS', () => peer(n.port).catch(() => undefined), 30_000);
     expect(before.getPeerCertificate().issuer?.CN).toMatch(new RegExp(`^${name}-ca@\\d+$`));
     const selfSigned = before.getPeerCertificate().fingerprint256;
 
@@ -178,7 +178,7 @@ describeNeeding(kubeLabPart(), 'certificate rotation through the real approver a
     const asked = await count();
     const stoppedAt = Date.now();
     await n.restart();
-    const first = await n.whileUp('the kubelet server answering TLS after the restart', () => peer(n.port).catch(() => null), 60_000);
+    const first = await n.whileUp('the kubelet server answering TLS after the restart', () => peer(n.port).catch(() => undefined), 60_000);
     const fingerprint = first.getPeerCertificate().fingerprint256;
     first.destroy();
     expect(fingerprint).toBe(new X509Certificate(readFileSync(join(pki, 'kubelet-server-current.pem'))).fingerprint256);
