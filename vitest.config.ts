@@ -24,7 +24,6 @@ const ONE_RUNTIME = [
   'test/integration/service-env.e2e.test.ts',
   'test/integration/stats-metrics.e2e.test.ts',
   'test/integration/stats-summary.e2e.test.ts',
-  'test/integration/tls-bootstrap.test.ts',
   'test/integration/volume-fd-budget.e2e.test.ts',
   'test/integration/volumes.e2e.test.ts',
 ];

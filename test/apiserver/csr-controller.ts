@@ -3,8 +3,9 @@
  * server in TLS mode: the approver (csrapproving: a node's client CSR, signer
  * kubernetes.io/kube-apiserver-client-kubelet, is approved with reason AutoApproved) and the signer
  * (csrsigning: an approved CSR of the kubelet signers gets status.certificate, signed by the test
- * CA). The test steers the approver: approve (default), deny, or leave it to the test, each after an
- * optional delay, and sets how long issued certificates are valid (short, to see rotation).
+ * CA). A test sets how long issued certificates are valid: negative, the signer issues expired
+ * ones, a fault no real signer commits. A CSR denied or left pending is the real controller-manager's
+ * to show (tls-bootstrap.e2e.test.ts), and so are renewals (certificate-rotation.e2e.test.ts).
  *
  * Differs from the real controllers: no RBAC check of the requester, no check that the request's
  * subject and usages are what the signer allows (a real signer fails such a CSR).
@@ -18,10 +19,6 @@ export const CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
 export const SERVING_SIGNER = 'kubernetes.io/kubelet-serving';
 
 export interface CsrPolicy {
-  /** What the approver does with a new kubelet CSR; 'none' leaves it pending (the test approves or denies it). */
-  approval: 'approve' | 'deny' | 'none';
-  /** How long the approver waits before deciding (default 0). */
-  delayMs: number;
   /** Validity of issued certificates in seconds, capped by the CSR's expirationSeconds (default a day). */
   validitySeconds: number;
 }
@@ -35,11 +32,8 @@ interface Csr extends KubeObject {
 const hasCondition = (csr: Csr, type: string) => (csr.status?.conditions ?? []).some((c) => c.type === type && c.status === 'True');
 
 export class CsrController {
-  readonly policy: CsrPolicy = { approval: 'approve', delayMs: 0, validitySeconds: 24 * 3600 };
-  /** CSRs signed so far, by name, in order (a test counts them). */
-  readonly signed: string[] = [];
+  readonly policy: CsrPolicy = { validitySeconds: 24 * 3600 };
   private readonly unsubscribe: () => void;
-  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly store: ObjectStore, private readonly pki: TestPki) {
     this.unsubscribe = store.subscribe((change) => {
@@ -47,37 +41,25 @@ export class CsrController {
       const csr = change.object as Csr;
       const signer = csr.spec?.signerName;
       if (signer !== CLIENT_SIGNER && signer !== SERVING_SIGNER) return;
-      if (change.type === 'ADDED') this.decideLater(csr.metadata?.name ?? '');
+      // After the creation's own notifications: the approval is a write of its own.
+      if (change.type === 'ADDED') queueMicrotask(() => this.approve(csr.metadata?.name ?? ''));
       if (hasCondition(csr, 'Approved') && !hasCondition(csr, 'Denied') && !hasCondition(csr, 'Failed') && !csr.status?.certificate) {
         void this.sign(csr);
       }
     });
   }
 
-  /** Approve or deny a CSR now, as `kubectl certificate approve|deny` does. */
-  decide(name: string, decision: 'approve' | 'deny'): void {
-    const csr = this.store.get('certificatesigningrequests', undefined, name) as Csr | undefined;
-    if (!csr || hasCondition(csr, 'Approved') || hasCondition(csr, 'Denied')) return;
-    const condition: Condition = decision === 'approve'
-      ? { type: 'Approved', status: 'True', reason: 'AutoApproved', message: 'Auto approving kubelet client certificate after SubjectAccessReview.' }
-      : { type: 'Denied', status: 'True', reason: 'TestDenied', message: 'denied by the test API server' };
-    const status = { ...csr.status, conditions: [...(csr.status?.conditions ?? []), { ...condition, lastUpdateTime: new Date().toISOString() }] };
-    this.store.update('certificatesigningrequests', { ...csr, status }, 'status', undefined, name);
-  }
-
   close(): void {
     this.unsubscribe();
-    for (const t of this.timers) clearTimeout(t);
   }
 
-  private decideLater(name: string): void {
-    const { approval, delayMs } = this.policy;
-    if (approval === 'none') return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.decide(name, approval);
-    }, delayMs);
-    this.timers.add(timer);
+  /** Approves a new CSR at once, with the real approver's reason and message. */
+  private approve(name: string): void {
+    const csr = this.store.get('certificatesigningrequests', undefined, name) as Csr | undefined;
+    if (!csr || hasCondition(csr, 'Approved') || hasCondition(csr, 'Denied')) return;
+    const condition: Condition = { type: 'Approved', status: 'True', reason: 'AutoApproved', message: 'Auto approving kubelet client certificate after SubjectAccessReview.', lastUpdateTime: new Date().toISOString() };
+    const status = { ...csr.status, conditions: [...(csr.status?.conditions ?? []), condition] };
+    this.store.update('certificatesigningrequests', { ...csr, status }, 'status', undefined, name);
   }
 
   private async sign(csr: Csr): Promise<void> {
@@ -95,7 +77,6 @@ export class CsrController {
     const pem = await this.pki.signRequest(request, usage, new Date(Date.now() + seconds * 1000));
     const latest = this.store.get('certificatesigningrequests', undefined, name) as Csr | undefined;
     if (!latest || latest.status?.certificate) return;
-    this.signed.push(name);
     this.store.update('certificatesigningrequests', { ...latest, status: { ...latest.status, certificate: Buffer.from(pem).toString('base64') } }, 'status', undefined, name);
   }
 }

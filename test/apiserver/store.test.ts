@@ -77,11 +77,13 @@ describe('ObjectStore', () => {
 });
 
 describe('ObjectStore preconditions', () => {
-  it('refuses a status patch whose metadata.uid is not the stored pod\'s (the kubelet\'s uid precondition)', () => {
+  it('refuses a status patch whose metadata.uid is not the stored pod\'s: 422, the uid immutable, as the real server', () => {
     const s = new ObjectStore();
     const a = s.create('pods', pod('a'));
     expect(codeOf(() => s.patch('pods', 'default', 'a', 'application/strategic-merge-patch+json',
-      { metadata: { uid: 'someone-else' }, status: { phase: 'Running' } }, 'status'))).toBe(409);
+      { metadata: { uid: 'someone-else' }, status: { phase: 'Running' } }, 'status'))).toBe(422);
+    expect(() => s.patch('pods', 'default', 'a', 'application/strategic-merge-patch+json', { metadata: { uid: 'someone-else' } }, 'status'))
+      .toThrow('Pod "a" is invalid: metadata.uid: Invalid value: "someone-else": field is immutable');
     const ok = s.patch('pods', 'default', 'a', 'application/strategic-merge-patch+json',
       { metadata: { uid: a.metadata?.uid }, status: { phase: 'Running' } }, 'status');
     expect(ok.status).toMatchObject({ phase: 'Running' });

@@ -23,6 +23,7 @@ import { randomUUID } from 'node:crypto';
 import { applyPodDefaults } from '../../src/domain/pod-config/pod-defaults.js';
 import { computePodQOS } from '../../src/domain/pod/qos.js';
 import type { Pod } from '../../src/domain/pod/types.js';
+import { invalidObject } from './field-errors.js';
 import { deepClone } from './json.js';
 import { applyPatch } from './patch.js';
 import { apiVersionOf, storageDef, type KubeObject, type ObjectMeta, type ResourceDef, type StorageKey } from './resources.js';
@@ -208,8 +209,7 @@ export class ObjectStore {
     if (meta.resourceVersion !== undefined && meta.resourceVersion !== '' && meta.resourceVersion !== oldMeta.resourceVersion) {
       throw apiErrors.conflict(def.group, def.resource, objName, STALE_OBJECT_MESSAGE);
     }
-    // A uid in the body is a precondition: the Go kubelet puts the pod's uid in every status patch
-    // so that it cannot land on a newer pod of the same name.
+    // A uid in a PUT's body is a precondition (a patch's is checked in patch()).
     if (meta.uid !== undefined && meta.uid !== '' && meta.uid !== oldMeta.uid) {
       throw apiErrors.conflict(def.group, def.resource, objName,
         `Precondition failed: UID in precondition: ${meta.uid}, UID in object meta: ${oldMeta.uid ?? ''}`);
@@ -252,6 +252,12 @@ export class ObjectStore {
     const patched = applyPatch(contentType, current, patch) as KubeObject;
     if (patched === null || typeof patched !== 'object' || Array.isArray(patched)) {
       throw apiErrors.badRequest('the patch did not produce an object');
+    }
+    // A uid the patch changes is no precondition, as it is in a PUT's body: the real server applies
+    // the patch and refuses the result, the uid being immutable.
+    const uid = patched.metadata?.uid;
+    if (uid !== undefined && uid !== '' && uid !== current.metadata?.uid) {
+      throw invalidObject(def.group, def.kind, name, [{ type: 'Invalid', field: 'metadata.uid', value: uid, detail: 'field is immutable' }]);
     }
     // A resourceVersion the patch sets is a precondition (update checks it); otherwise the patch is unconditional.
     return this.update(def, patched, mode, namespace, name);

@@ -5,7 +5,8 @@
  * signed by the controller-manager. Then the scheduler is in the loop: a Deployment of 3, a DaemonSet
  * and a Job land on the node and run, the Job completes, a Deployment pod sees the master Service's
  * variables, and deleting the Deployment removes its pods from the API and from the runtime.
- * Restarted, the kubelet reuses its certificate.
+ * Restarted, the kubelet reuses its certificate. A CSR refused or left pending is in
+ * tls-bootstrap.e2e.test.ts; renewals through the approver and signer in certificate-rotation.e2e.test.ts.
  */
 import { X509Certificate } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ const CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
 
 interface Condition { type: string; status: string; reason?: string; message?: string }
 interface Pod { metadata: { name: string; uid: string; labels?: Record<string, string> }; spec: { nodeName?: string }; status?: { phase?: string } }
-interface Csr { metadata: { name: string }; spec: { username: string; signerName: string }; status?: { conditions?: Condition[]; certificate?: string } }
+interface Csr { metadata: { name: string }; spec: { username: string; groups: string[]; signerName: string; usages: string[] }; status?: { conditions?: Condition[]; certificate?: string } }
 
 const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
 
@@ -109,7 +110,10 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     const csrs = await myCsrs();
     expect(csrs).toHaveLength(1);
     const csr = csrs[0]!;
+    expect(csr.metadata.name).toMatch(/^node-csr-[A-Za-z0-9_-]{43}$/);
     expect(csr.spec.signerName).toBe(CLIENT_SIGNER);
+    expect(csr.spec.usages).toEqual(['digital signature', 'client auth']);
+    expect(csr.spec.groups).toEqual(expect.arrayContaining(['system:bootstrappers', 'system:bootstrappers:kube-lab']));
     // The controller-manager's approver: its reason and message, not a test's.
     expect(csr.status?.conditions).toEqual([expect.objectContaining({
       type: 'Approved', status: 'True', reason: 'AutoApproved', message: 'Auto approving kubelet client certificate after SubjectAccessReview.',
@@ -117,7 +121,13 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     const issued = new X509Certificate(Buffer.from(csr.status!.certificate!, 'base64'));
     expect(issued.subject).toBe(`O=system:nodes\nCN=system:node:${node}`);
     expect(issued.verify(new X509Certificate(readFileSync(lab.ca)).publicKey)).toBe(true);
-    expect(new X509Certificate(readFileSync(join(dir, 'pki', 'kubelet-client-current.pem'))).fingerprint256).toBe(issued.fingerprint256);
+    const current = join(dir, 'pki', 'kubelet-client-current.pem');
+    expect(new X509Certificate(readFileSync(current)).fingerprint256).toBe(issued.fingerprint256);
+    // Go's store: the pair in kubelet-client-<time>.pem, the link naming it, --kubeconfig naming the link.
+    expect(readlinkSync(current)).toMatch(/^kubelet-client-\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d\.pem$/);
+    expect(existsSync(join(dir, 'pki', 'kubelet-client.key.tmp'))).toBe(false);
+    const kubeconfig = JSON.parse(readFileSync(join(dir, 'kubelet.kubeconfig'), 'utf8')) as { users: { user: Record<string, string> }[] };
+    expect(kubeconfig.users[0]!.user).toEqual({ 'client-certificate': current, 'client-key': current });
 
     const shown = await runKubectl(lab.kubectl, lab.adminKubeconfig, ['get', 'csr', csr.metadata.name, '--no-headers']);
     expect(shown.stderr).toBe('');

@@ -71,8 +71,8 @@ export interface LabNode {
   createPod: (name: string, spec: Record<string, unknown>) => Promise<LabPod>;
   /** Stops the kubelet (idempotent): its exit code. */
   stop: () => Promise<number | null>;
-  /** Stops the kubelet and starts it again on the same directories and port, its configuration's extra lines now `extraConfig`. */
-  restart: (extraConfig: string[]) => Promise<void>;
+  /** Stops the kubelet and starts it again on the same directories and port; `extraConfig` replaces its configuration's extra lines (absent: the same). */
+  restart: (extraConfig?: string[]) => Promise<void>;
   dispose: () => Promise<void>;
 }
 
@@ -139,7 +139,7 @@ export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
     dir, endpoint: opts.endpoint, node, port, clientCa: lab.ca, extraConfig,
     kubeconfigArgs: [`--kubeconfig=${join(dir, 'node.kubeconfig')}`], ...(debugPort ? { debugAddress: `127.0.0.1:${debugPort}` } : {}),
   });
-  const restart = async (extraConfig: string[]) => {
+  const restart = async (extraConfig: string[] = opts.extraConfig?.(dir) ?? []) => {
     await stop();
     kubelet = spawnKubelet(extraConfig);
   };
