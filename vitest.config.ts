@@ -12,6 +12,7 @@ const ONE_RUNTIME = [
   // Embedded only, but its outage's timings are asserted: it runs where nothing else competes.
   'test/integration/cluster.test.ts',
   'test/integration/eviction.e2e.test.ts',
+  'test/integration/image-pull-backoff-deletion.e2e.test.ts',
   'test/integration/kubectl-exec.e2e.test.ts',
   'test/integration/kubectl-logs.e2e.test.ts',
   'test/integration/orphans.e2e.test.ts',

@@ -25,8 +25,10 @@
  *   wakes a Go worker at once.
  * - `terminating`: killPod with the effective grace period (it only ever shrinks: a second kill with
  *   a shorter grace period restarts the kill with it); a failed kill is retried after backOffPeriod;
- *   then the final status (podIsTerminal). A kill the parent asked for ends in `terminated`; one
- *   caused by activeDeadlineSeconds ends in `idle` with phase Failed, waiting for the deletion.
+ *   then the final status (podIsTerminal). A kill the parent asked for ends in `terminated`, its
+ *   status finished as Go's TerminatePod does (a container that never started is shown terminated,
+ *   the phase Failed unless Succeeded), so a pod deleted before its image could be pulled leaves the
+ *   API; one caused by activeDeadlineSeconds ends in `idle` with phase Failed, waiting for the deletion.
  * - `terminated`: the parent is told `pod.worker.terminated { podUid }` and stops the worker; until
  *   then every event is ignored, as in a final state. Not a final state: that would answer as
  *   `xstate.done.actor.pod:<uid>`, a type per pod that xstate memoises for good (answering-effect.ts).
@@ -60,6 +62,7 @@ import { doneOutput, effectError } from './done-output.js';
 import { activeDeadlineRemainingMs, isPastActiveDeadline } from '../domain/pod/active-deadline.js';
 import { DeadlineExceededMessage, DeadlineExceededReason, generateAPIPodStatus, isTerminalPhase } from '../domain/pod/status.js';
 import { updateReasonCache, type PodSyncOutcome, type ReasonCache } from '../domain/pod/sync-outcome.js';
+import { terminatedPodStatus } from '../domain/pod/terminated-status.js';
 import { effectiveGracePeriodSeconds } from '../domain/pod/termination-grace.js';
 import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
 import type { ProbeType } from '../domain/probe/types.js';
@@ -401,6 +404,15 @@ export const podWorkerMachine = setup({
       storeObservation(context, doneOutput<PodStatusObservation | undefined>(event), params.podIsTerminal)),
     /** A sync that changed nothing hands back the status it planned from: that is the pod's status now. */
     storeSyncStatus: assign(({ context, event }) => storeObservation(context, doneOutput<PodSyncOutcome | undefined>(event)?.podStatus, false)),
+    /**
+     * The pod is done (Go's TerminatePod): no container left waiting or running, a terminal phase,
+     * so the status manager can finish its deletion even when no container ever started.
+     */
+    finishStatus: assign(({ context }) => {
+      if (context.apiStatus === null) return {};
+      const final = terminatedPodStatus(context.pod, context.apiStatus);
+      return JSON.stringify(final) === JSON.stringify(context.apiStatus) ? {} : { apiStatus: final, statusChanged: true };
+    }),
     markDeadlineExceeded: assign({ deadlineExceeded: true }),
     startTerminating: assign(({ context }) => ({
       gracePeriodSeconds: effectiveGracePeriodSeconds(context.pod, context.gracePeriodSeconds ?? undefined, context.killRequest?.gracePeriodSeconds),
@@ -624,11 +636,11 @@ export const podWorkerMachine = setup({
             src: 'getPodStatus',
             input: ({ context }) => ({ podUid: context.podUid }),
             onDone: [
-              { guard: 'hasKillRequest', target: '#podWorker.terminated', actions: [{ type: 'storeStatus', params: { podIsTerminal: true } }, 'notifyParent'] },
+              { guard: 'hasKillRequest', target: '#podWorker.terminated', actions: [{ type: 'storeStatus', params: { podIsTerminal: true } }, 'finishStatus', 'notifyParent'] },
               { target: '#podWorker.idle', actions: [{ type: 'storeStatus', params: { podIsTerminal: true } }, 'notifyParent'] },
             ],
             onError: [
-              { guard: 'hasKillRequest', target: '#podWorker.terminated' },
+              { guard: 'hasKillRequest', target: '#podWorker.terminated', actions: [assign({ statusChanged: false }), 'finishStatus', 'notifyParent'] },
               { target: '#podWorker.idle' },
             ],
           },

@@ -420,6 +420,25 @@ describe('podWorkerMachine', () => {
     expect(h.state.terminated).toEqual({ podUid: 'u1' });
   });
 
+  it('kills a pod deleted while its image pull backs off at once, and ends it Failed with its never-started container terminated', async () => {
+    const h = harness();
+    h.state.runtime = runtimeWith('none');
+    h.syncAnswers.push(failed());
+    await flush();
+    expect(h.value()).toBe('backingOff');
+    expect(h.statuses.at(-1)).toMatchObject({ phase: 'Pending', containerStatuses: [{ state: { waiting: { reason: 'ErrImagePull' } } }] });
+    h.send({ type: 'pod.spec.updated', pod: { ...makePod(), metadata: { ...makePod().metadata, deletionTimestamp: '2026-11-22T01:00:30Z', deletionGracePeriodSeconds: 30 } } });
+    await flush();
+    expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([30]);
+    expect(h.syncs).toHaveLength(1);
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
+    // What lets the status manager finish the deletion: a terminal phase, no container waiting.
+    expect(h.statuses.at(-1)).toMatchObject({
+      phase: 'Failed',
+      containerStatuses: [{ name: 'web', state: { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown' } } }],
+    });
+  });
+
   it('ends terminated, not idle, when the pod is deleted while the deadline kill runs', async () => {
     const h = harness({ pod: makePod('web', { activeDeadlineSeconds: 30 }) });
     await flush();
