@@ -41,6 +41,10 @@
  * A pod update carrying a deletionTimestamp (graceful deletion through the API) is a kill request
  * with the pod's deletionGracePeriodSeconds, as in Go's UpdatePod; a later update with a shorter
  * one shortens the kill.
+ * A change of the pod's status alone in the API server (`pod.status.reconciled`, Go's
+ * HandlePodReconcile) keeps it for the statuses to come, which carry the conditions others set; when
+ * a readiness gate's condition changed what Ready should say, the status is recomputed and reported
+ * at once from the last runtime view, without a sync (Go dispatches a sync for it).
  * Kill requests are never lost: from any state they are recorded, and a running sync or status read
  * is followed by terminating. Liveness/startup failures are handed to the next syncPod (so the
  * runtime manager restarts the container) and kept until a sync succeeds; readiness and startup
@@ -60,6 +64,7 @@ import { sendToSystem } from './system-sends.js';
 import type { SerializedError } from '../domain/errors.js';
 import { doneOutput, effectError } from './done-output.js';
 import { activeDeadlineRemainingMs, isPastActiveDeadline } from '../domain/pod/active-deadline.js';
+import { needToReconcilePodReadiness } from '../domain/pod/conditions.js';
 import { DeadlineExceededMessage, DeadlineExceededReason, generateAPIPodStatus, isTerminalPhase } from '../domain/pod/status.js';
 import { updateReasonCache, type PodSyncOutcome, type ReasonCache } from '../domain/pod/sync-outcome.js';
 import { terminatedPodStatus } from '../domain/pod/terminated-status.js';
@@ -164,6 +169,8 @@ export type PodWorkerEvent =
   | { type: 'pod.spec.updated'; pod: Pod }
   | { type: 'pod.kill.requested'; gracePeriodSeconds?: number; reason: string; eviction?: PodEviction }
   | { type: 'pod.sync.requested'; reason: string }
+  /** Only the pod's status changed in the API server (a RECONCILE): someone else's conditions, say. */
+  | { type: 'pod.status.reconciled'; pod: Pod }
   /** The PLEG dropped this pod's events: the next periodic resync must read the runtime. */
   | { type: 'pod.runtime.unseen' }
   /** From the volume manager: the pod's volumes not mounted yet (none: containers may start). */
@@ -285,6 +292,8 @@ export const podWorkerMachine = setup({
       const requested = event.type === 'pod.kill.requested' ? event.gracePeriodSeconds : context.killRequest?.gracePeriodSeconds;
       return effectiveGracePeriodSeconds(pod, context.gracePeriodSeconds, requested) < context.gracePeriodSeconds;
     },
+    // NeedToReconcilePodReadiness: a readiness gate's condition changed what Ready should say.
+    isReadinessStale: ({ event }) => event.type === 'pod.status.reconciled' && needToReconcilePodReadiness(event.pod),
     isDeletionUpdate: ({ event }) => event.type === 'pod.spec.updated' && event.pod.metadata.deletionTimestamp !== undefined,
     isRestartProbeFailure: ({ context, event }) =>
       isActivePod(context) && event.type === 'probe.result.changed' && event.probe !== 'readiness' && event.result === 'failure',
@@ -307,6 +316,11 @@ export const podWorkerMachine = setup({
       return { pod: event.pod, pendingSync: true, remountVolumes: true, ...(context.killRequest === null ? deletionKillRequest(event.pod) : {}) };
     }),
     recordSyncRequest: assign({ pendingSync: true }),
+    /** The API server's status of the pod (its conditions set by others): the next status keeps them. */
+    recordApiStatus: assign(({ context, event }) => {
+      assertEvent(event, 'pod.status.reconciled');
+      return { pod: { ...context.pod, ...(event.pod.status ? { status: event.pod.status } : {}) } };
+    }),
     /** WaitForAttachAndMount: the volume manager mounts what is missing, sets up API content again, and answers. */
     askForVolumes: enqueueActions(({ context, enqueue, system }) => {
       if (!context.hasVolumes) return;
@@ -483,6 +497,10 @@ export const podWorkerMachine = setup({
     'pod.runtime.unseen': { actions: assign({ runtimeViewStale: true }) },
     'pod.volumes.changed': { actions: 'recordVolumes' },
     'probe.result.changed': { actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
+    'pod.status.reconciled': [
+      { guard: 'isReadinessStale', actions: ['recordApiStatus', 'recomputeStatus', 'notifyParent'] },
+      { actions: 'recordApiStatus' },
+    ],
   },
   states: {
     starting: {

@@ -354,6 +354,31 @@ describe('podWorkerMachine', () => {
     expect(h.statuses).toHaveLength(3);
   });
 
+  it('recomputes Ready at once, without a sync, when a readiness gate\'s condition changes in the API server', async () => {
+    const gated = makePod('web', { readinessGates: [{ conditionType: 'example.com/gate' }] });
+    const h = harness({ pod: gated });
+    await flush();
+    const ready = () => h.statuses.at(-1)?.conditions?.find((c) => c.type === 'Ready');
+    expect(ready()).toMatchObject({ status: 'False', reason: 'ReadinessGatesNotReady', message: 'corresponding condition of pod readiness gate "example.com/gate" does not exist.' });
+    // The API server's pod: the kubelet's last status, with the gate's condition someone else set.
+    const withGate = (status: 'True' | 'False'): Pod => ({
+      ...gated, status: { ...h.statuses.at(-1)!, conditions: [{ type: 'example.com/gate', status }, ...h.statuses.at(-1)!.conditions!] },
+    });
+    h.send({ type: 'pod.status.reconciled', pod: withGate('True') });
+    await flush();
+    expect(ready()).toMatchObject({ status: 'True' });
+    expect(h.statuses.at(-1)?.conditions?.find((c) => c.type === 'example.com/gate')).toEqual({ type: 'example.com/gate', status: 'True' });
+    const reported = h.statuses.length;
+    // The echo of the kubelet's own status changes nothing.
+    h.send({ type: 'pod.status.reconciled', pod: withGate('True') });
+    await flush();
+    expect(h.statuses).toHaveLength(reported);
+    h.send({ type: 'pod.status.reconciled', pod: withGate('False') });
+    await flush();
+    expect(ready()).toMatchObject({ status: 'False', message: 'the status of pod readiness gate "example.com/gate" is not "True", but False' });
+    expect(h.syncs).toHaveLength(1);
+  });
+
   it('moves Ready\'s lastTransitionTime at the probe\'s time, not at the last runtime read\'s', async () => {
     const h = harness({ pod: { ...makePod(), spec: { containers: [{ name: 'web', image: 'nginx:1.27', readinessProbe: { exec: { command: ['true'] }, initialDelaySeconds: 15 } }] } } });
     await flush();

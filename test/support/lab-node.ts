@@ -25,7 +25,7 @@ export interface ContainerStatus { name: string; ready?: boolean; restartCount?:
 export interface LabPod {
   metadata: { name: string; uid: string; deletionTimestamp?: string; annotations?: Record<string, string>; ownerReferences?: { kind: string; name: string; controller?: boolean }[] };
   spec: Record<string, unknown> & { nodeName?: string };
-  status?: { phase?: string; reason?: string; message?: string; podIP?: string; containerStatuses?: ContainerStatus[] };
+  status?: { phase?: string; reason?: string; message?: string; podIP?: string; conditions?: Condition[]; containerStatuses?: ContainerStatus[] };
 }
 export interface LabEvent {
   type?: string; reason?: string; message?: string; count?: number; source?: { component?: string; host?: string };
