@@ -25,8 +25,10 @@
  *   wakes a Go worker at once.
  * - `terminating`: killPod with the effective grace period (it only ever shrinks: a second kill with
  *   a shorter grace period restarts the kill with it); a failed kill is retried after backOffPeriod;
- *   then the final status (podIsTerminal). A kill the parent asked for ends in `terminated`; one
- *   caused by activeDeadlineSeconds ends in `idle` with phase Failed, waiting for the deletion.
+ *   then the final status (podIsTerminal). A kill the parent asked for ends in `terminated`, its
+ *   status finished as Go's TerminatePod does (a container that never started is shown terminated,
+ *   the phase Failed unless Succeeded), so a pod deleted before its image could be pulled leaves the
+ *   API; one caused by activeDeadlineSeconds ends in `idle` with phase Failed, waiting for the deletion.
  * - `terminated`: the parent is told `pod.worker.terminated { podUid }` and stops the worker; until
  *   then every event is ignored, as in a final state. Not a final state: that would answer as
  *   `xstate.done.actor.pod:<uid>`, a type per pod that xstate memoises for good (answering-effect.ts).
@@ -39,6 +41,10 @@
  * A pod update carrying a deletionTimestamp (graceful deletion through the API) is a kill request
  * with the pod's deletionGracePeriodSeconds, as in Go's UpdatePod; a later update with a shorter
  * one shortens the kill.
+ * A change of the pod's status alone in the API server (`pod.status.reconciled`, Go's
+ * HandlePodReconcile) keeps it for the statuses to come, which carry the conditions others set; when
+ * a readiness gate's condition changed what Ready should say, the status is recomputed and reported
+ * at once from the last runtime view, without a sync (Go dispatches a sync for it).
  * Kill requests are never lost: from any state they are recorded, and a running sync or status read
  * is followed by terminating. Liveness/startup failures are handed to the next syncPod (so the
  * runtime manager restarts the container) and kept until a sync succeeds; readiness and startup
@@ -58,8 +64,10 @@ import { sendToSystem } from './system-sends.js';
 import type { SerializedError } from '../domain/errors.js';
 import { doneOutput, effectError } from './done-output.js';
 import { activeDeadlineRemainingMs, isPastActiveDeadline } from '../domain/pod/active-deadline.js';
+import { needToReconcilePodReadiness } from '../domain/pod/conditions.js';
 import { DeadlineExceededMessage, DeadlineExceededReason, generateAPIPodStatus, isTerminalPhase } from '../domain/pod/status.js';
 import { updateReasonCache, type PodSyncOutcome, type ReasonCache } from '../domain/pod/sync-outcome.js';
+import { terminatedPodStatus } from '../domain/pod/terminated-status.js';
 import { effectiveGracePeriodSeconds } from '../domain/pod/termination-grace.js';
 import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
 import type { ProbeType } from '../domain/probe/types.js';
@@ -161,6 +169,8 @@ export type PodWorkerEvent =
   | { type: 'pod.spec.updated'; pod: Pod }
   | { type: 'pod.kill.requested'; gracePeriodSeconds?: number; reason: string; eviction?: PodEviction }
   | { type: 'pod.sync.requested'; reason: string }
+  /** Only the pod's status changed in the API server (a RECONCILE): someone else's conditions, say. */
+  | { type: 'pod.status.reconciled'; pod: Pod }
   /** The PLEG dropped this pod's events: the next periodic resync must read the runtime. */
   | { type: 'pod.runtime.unseen' }
   /** From the volume manager: the pod's volumes not mounted yet (none: containers may start). */
@@ -282,6 +292,8 @@ export const podWorkerMachine = setup({
       const requested = event.type === 'pod.kill.requested' ? event.gracePeriodSeconds : context.killRequest?.gracePeriodSeconds;
       return effectiveGracePeriodSeconds(pod, context.gracePeriodSeconds, requested) < context.gracePeriodSeconds;
     },
+    // NeedToReconcilePodReadiness: a readiness gate's condition changed what Ready should say.
+    isReadinessStale: ({ event }) => event.type === 'pod.status.reconciled' && needToReconcilePodReadiness(event.pod),
     isDeletionUpdate: ({ event }) => event.type === 'pod.spec.updated' && event.pod.metadata.deletionTimestamp !== undefined,
     isRestartProbeFailure: ({ context, event }) =>
       isActivePod(context) && event.type === 'probe.result.changed' && event.probe !== 'readiness' && event.result === 'failure',
@@ -304,6 +316,11 @@ export const podWorkerMachine = setup({
       return { pod: event.pod, pendingSync: true, remountVolumes: true, ...(context.killRequest === null ? deletionKillRequest(event.pod) : {}) };
     }),
     recordSyncRequest: assign({ pendingSync: true }),
+    /** The API server's status of the pod (its conditions set by others): the next status keeps them. */
+    recordApiStatus: assign(({ context, event }) => {
+      assertEvent(event, 'pod.status.reconciled');
+      return { pod: { ...context.pod, ...(event.pod.status ? { status: event.pod.status } : {}) } };
+    }),
     /** WaitForAttachAndMount: the volume manager mounts what is missing, sets up API content again, and answers. */
     askForVolumes: enqueueActions(({ context, enqueue, system }) => {
       if (!context.hasVolumes) return;
@@ -401,6 +418,15 @@ export const podWorkerMachine = setup({
       storeObservation(context, doneOutput<PodStatusObservation | undefined>(event), params.podIsTerminal)),
     /** A sync that changed nothing hands back the status it planned from: that is the pod's status now. */
     storeSyncStatus: assign(({ context, event }) => storeObservation(context, doneOutput<PodSyncOutcome | undefined>(event)?.podStatus, false)),
+    /**
+     * The pod is done (Go's TerminatePod): no container left waiting or running, a terminal phase,
+     * so the status manager can finish its deletion even when no container ever started.
+     */
+    finishStatus: assign(({ context }) => {
+      if (context.apiStatus === null) return {};
+      const final = terminatedPodStatus(context.pod, context.apiStatus);
+      return JSON.stringify(final) === JSON.stringify(context.apiStatus) ? {} : { apiStatus: final, statusChanged: true };
+    }),
     markDeadlineExceeded: assign({ deadlineExceeded: true }),
     startTerminating: assign(({ context }) => ({
       gracePeriodSeconds: effectiveGracePeriodSeconds(context.pod, context.gracePeriodSeconds ?? undefined, context.killRequest?.gracePeriodSeconds),
@@ -471,6 +497,10 @@ export const podWorkerMachine = setup({
     'pod.runtime.unseen': { actions: assign({ runtimeViewStale: true }) },
     'pod.volumes.changed': { actions: 'recordVolumes' },
     'probe.result.changed': { actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
+    'pod.status.reconciled': [
+      { guard: 'isReadinessStale', actions: ['recordApiStatus', 'recomputeStatus', 'notifyParent'] },
+      { actions: 'recordApiStatus' },
+    ],
   },
   states: {
     starting: {
@@ -624,11 +654,11 @@ export const podWorkerMachine = setup({
             src: 'getPodStatus',
             input: ({ context }) => ({ podUid: context.podUid }),
             onDone: [
-              { guard: 'hasKillRequest', target: '#podWorker.terminated', actions: [{ type: 'storeStatus', params: { podIsTerminal: true } }, 'notifyParent'] },
+              { guard: 'hasKillRequest', target: '#podWorker.terminated', actions: [{ type: 'storeStatus', params: { podIsTerminal: true } }, 'finishStatus', 'notifyParent'] },
               { target: '#podWorker.idle', actions: [{ type: 'storeStatus', params: { podIsTerminal: true } }, 'notifyParent'] },
             ],
             onError: [
-              { guard: 'hasKillRequest', target: '#podWorker.terminated' },
+              { guard: 'hasKillRequest', target: '#podWorker.terminated', actions: [assign({ statusChanged: false }), 'finishStatus', 'notifyParent'] },
               { target: '#podWorker.idle' },
             ],
           },

@@ -9,8 +9,9 @@
  *   as active) and spawns its worker; a refused pod is kept as `rejected` with Go's Failed status,
  *   which goes to the status manager (cluster mode) and is emitted as `pod.admission.rejected`
  *   (the composition root records the Warning event). UPDATE forwards the spec; DELETE and REMOVE
- *   ask the worker to kill the pod with its grace period; RECONCILE changes nothing the kubelet
- *   acts on.
+ *   ask the worker to kill the pod with its grace period; RECONCILE (only the status changed in
+ *   the API server) hands the worker the pod's new status when a readiness gate's condition changed
+ *   what Ready should say (Go's HandlePodReconcile with NeedToReconcilePodReadiness).
  * - Eviction (system id `evictionManager`): `node.pressure.changed` keeps the node's pressure
  *   conditions for admission, whose first handler is the eviction manager's (admitUnderPressure,
  *   reason `Evicted`); `pod.evict.requested` asks an active pod's worker to kill it as an eviction
@@ -54,6 +55,7 @@ import { effectError } from './done-output.js';
 import { admitUnderPressure } from '../domain/eviction/admission.js';
 import type { PressureCondition } from '../domain/eviction/signals.js';
 import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
+import { needToReconcilePodReadiness } from '../domain/pod/conditions.js';
 import { admitPodIdentity, crashedPodStatus, REASON_POD_ACTOR_FAILED } from '../domain/pod/spec-identity.js';
 import { admitSysctls, sysctlAllowlist } from '../domain/pod/sysctls.js';
 import { isTerminalPhase } from '../domain/pod/status.js';
@@ -381,6 +383,12 @@ export const syncLoopMachine = setup({
               }
               break;
             case 'RECONCILE':
+              // HandlePodReconcile: a sync when a readiness gate's condition changed what Ready should
+              // say (the other reconciles, the echoes of the kubelet's own patches mostly, wake nobody).
+              if ((entry?.lifecycle === 'active' || entry?.lifecycle === 'terminating') && needToReconcilePodReadiness(pod)) {
+                sendToChild(enqueue, worker, { type: 'pod.status.reconciled', pod });
+                pods[uid] = { ...entry, pod };
+              }
               break;
           }
         }

@@ -354,6 +354,31 @@ describe('podWorkerMachine', () => {
     expect(h.statuses).toHaveLength(3);
   });
 
+  it('recomputes Ready at once, without a sync, when a readiness gate\'s condition changes in the API server', async () => {
+    const gated = makePod('web', { readinessGates: [{ conditionType: 'example.com/gate' }] });
+    const h = harness({ pod: gated });
+    await flush();
+    const ready = () => h.statuses.at(-1)?.conditions?.find((c) => c.type === 'Ready');
+    expect(ready()).toMatchObject({ status: 'False', reason: 'ReadinessGatesNotReady', message: 'corresponding condition of pod readiness gate "example.com/gate" does not exist.' });
+    // The API server's pod: the kubelet's last status, with the gate's condition someone else set.
+    const withGate = (status: 'True' | 'False'): Pod => ({
+      ...gated, status: { ...h.statuses.at(-1)!, conditions: [{ type: 'example.com/gate', status }, ...h.statuses.at(-1)!.conditions!] },
+    });
+    h.send({ type: 'pod.status.reconciled', pod: withGate('True') });
+    await flush();
+    expect(ready()).toMatchObject({ status: 'True' });
+    expect(h.statuses.at(-1)?.conditions?.find((c) => c.type === 'example.com/gate')).toEqual({ type: 'example.com/gate', status: 'True' });
+    const reported = h.statuses.length;
+    // The echo of the kubelet's own status changes nothing.
+    h.send({ type: 'pod.status.reconciled', pod: withGate('True') });
+    await flush();
+    expect(h.statuses).toHaveLength(reported);
+    h.send({ type: 'pod.status.reconciled', pod: withGate('False') });
+    await flush();
+    expect(ready()).toMatchObject({ status: 'False', message: 'the status of pod readiness gate "example.com/gate" is not "True", but False' });
+    expect(h.syncs).toHaveLength(1);
+  });
+
   it('moves Ready\'s lastTransitionTime at the probe\'s time, not at the last runtime read\'s', async () => {
     const h = harness({ pod: { ...makePod(), spec: { containers: [{ name: 'web', image: 'nginx:1.27', readinessProbe: { exec: { command: ['true'] }, initialDelaySeconds: 15 } }] } } });
     await flush();
@@ -418,6 +443,25 @@ describe('podWorkerMachine', () => {
     expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([20, 4]);
     expect(h.syncs).toHaveLength(1);
     expect(h.state.terminated).toEqual({ podUid: 'u1' });
+  });
+
+  it('kills a pod deleted while its image pull backs off at once, and ends it Failed with its never-started container terminated', async () => {
+    const h = harness();
+    h.state.runtime = runtimeWith('none');
+    h.syncAnswers.push(failed());
+    await flush();
+    expect(h.value()).toBe('backingOff');
+    expect(h.statuses.at(-1)).toMatchObject({ phase: 'Pending', containerStatuses: [{ state: { waiting: { reason: 'ErrImagePull' } } }] });
+    h.send({ type: 'pod.spec.updated', pod: { ...makePod(), metadata: { ...makePod().metadata, deletionTimestamp: '2026-11-22T01:00:30Z', deletionGracePeriodSeconds: 30 } } });
+    await flush();
+    expect(h.kills.map((k) => k.gracePeriodSeconds)).toEqual([30]);
+    expect(h.syncs).toHaveLength(1);
+    expect(h.state.terminated).toEqual({ podUid: 'u1' });
+    // What lets the status manager finish the deletion: a terminal phase, no container waiting.
+    expect(h.statuses.at(-1)).toMatchObject({
+      phase: 'Failed',
+      containerStatuses: [{ name: 'web', state: { terminated: { exitCode: 137, reason: 'ContainerStatusUnknown' } } }],
+    });
   });
 
   it('ends terminated, not idle, when the pod is deleted while the deadline kill runs', async () => {

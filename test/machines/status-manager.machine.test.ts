@@ -184,6 +184,22 @@ describe('statusManagerMachine', () => {
     expect((h.patches()[1]!.patch['status'] as PodStatus).phase).toBe('Running');
   });
 
+  it('writes the conditions others own as the API server has them, never the older copy in the kubelet\'s status', async () => {
+    const h = harness({ auto: true });
+    const gate = (status: 'True' | 'False') => ({ type: 'example.com/gate', status, lastTransitionTime: '2026-01-01T00:00:09Z' });
+    // The API server's view: a controller just set the gate True.
+    h.actor.send({ type: 'status.pods.known', pods: [{ ...apiPod('u1', { resourceVersion: '5' }), status: { phase: 'Running', conditions: [gate('True')] } }] });
+    // The kubelet's status was built from an older view, where the gate was False.
+    h.actor.send({ type: 'pod.status.updated', podUid: 'u1', status: { ...running(true), conditions: [gate('False'), ...running(true).conditions!] } });
+    await flush();
+    const sent = h.patches()[0]!.patch['status'] as PodStatus;
+    expect(sent.conditions?.map((c) => `${c.type}=${c.status}`)).toEqual(['example.com/gate=True', 'Ready=True']);
+    // What was written is what the API server shows: no patch again at the resync.
+    h.clock.increment(10_000);
+    await flush();
+    expect(h.patches()).toHaveLength(1);
+  });
+
   it('deletes a pod being deleted with grace 0 once its status is terminal with no container running', async () => {
     const h = harness({ auto: true });
     const deleting = apiPod('u1', { deletionTimestamp: '2026-01-01T00:01:00Z', deletionGracePeriodSeconds: 30 });

@@ -103,6 +103,28 @@ describe('syncLoopMachine', () => {
     expect(a.getSnapshot().context.pods.u1?.pod.spec.containers[0]?.image).toBe('other:2');
   });
 
+  it('hands the worker a RECONCILE only when a readiness gate\'s condition changed what Ready should say', () => {
+    const a = start();
+    const gated = (gate: 'True' | 'False', ready: 'True' | 'False'): Pod => {
+      const p = pod('u1');
+      return {
+        ...p,
+        spec: { ...p.spec, readinessGates: [{ conditionType: 'example.com/gate' }] },
+        status: {
+          phase: 'Running',
+          conditions: [{ type: 'example.com/gate', status: gate }, { type: 'Ready', status: ready }],
+          containerStatuses: [{ name: 'main', ready: true, restartCount: 0, image: 'busybox', imageID: '', state: { running: {} } }],
+        },
+      };
+    };
+    a.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
+    // The echo of the kubelet's own status: Ready already says what the gate calls for.
+    a.send({ type: 'pod.config.updated', op: 'RECONCILE', source: 'api', pods: [gated('True', 'True')] });
+    expect(types('pod:u1')).not.toContain('pod.status.reconciled');
+    a.send({ type: 'pod.config.updated', op: 'RECONCILE', source: 'api', pods: [gated('False', 'True')] });
+    expect(types('pod:u1')).toContain('pod.status.reconciled');
+  });
+
   it.each(['DELETE', 'REMOVE'] as const)('asks the worker to kill the pod with its grace period on %s', (op) => {
     const a = start();
     a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1')] });

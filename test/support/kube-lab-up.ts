@@ -54,15 +54,18 @@ export function adminTls(lab: Pick<KubeLab, 'dir' | 'ca'>): { ca: Buffer; cert: 
   return { ca: readFileSync(lab.ca), cert: readFileSync(join(pki, 'admin.crt')), key: readFileSync(join(pki, 'admin.key')) };
 }
 
-/** A request to the API server as system:masters (the admin client certificate); the body parsed as JSON. */
-export function labApi<T = unknown>(lab: Pick<KubeLab, 'dir' | 'ca' | 'server'>, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> {
+/**
+ * A request to the API server as system:masters (the admin client certificate); the body parsed as
+ * JSON. A PATCH names its kind by `contentType` (application/strategic-merge-patch+json, say).
+ */
+export function labApi<T = unknown>(lab: Pick<KubeLab, 'dir' | 'ca' | 'server'>, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: T }> {
   const url = new URL(path, lab.server);
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((done, fail) => {
     const req = request({
       host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent: false, ...adminTls(lab),
       // A length, always: Node sends a DELETE's body unframed (not chunked), and the API server never reads it.
-      headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) }) },
+      headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) }) },
     }, (res) => {
       let text = '';
       res.on('data', (d: Buffer) => (text += d.toString()));

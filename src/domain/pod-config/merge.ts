@@ -88,9 +88,14 @@ function compareWithExisting(existing: Pod, ref: Pod): { op: PodOperation | null
     const kept = withIncomingObjects(existing, ref, sameStatus);
     if (sameStatus) return { op: null, stored: kept };
     // The kubelet is the source of truth of a pod's status; a source's change to it is only reconciled.
-    return { op: 'RECONCILE', stored: { ...kept, status: ref.status } };
+    // The status keeps the resourceVersion it came with: the status manager orders what the API
+    // server showed by it, and would take the new status for an older one under the old version.
+    const metadata = { ...kept.metadata };
+    assignOrDelete(metadata, 'resourceVersion', ref.metadata.resourceVersion);
+    return { op: 'RECONCILE', stored: { ...kept, metadata, status: ref.status } };
   }
   const metadata = { ...existing.metadata };
+  assignOrDelete(metadata, 'resourceVersion', ref.metadata.resourceVersion);
   assignOrDelete(metadata, 'labels', ref.metadata.labels);
   assignOrDelete(metadata, 'deletionTimestamp', ref.metadata.deletionTimestamp);
   assignOrDelete(metadata, 'deletionGracePeriodSeconds', ref.metadata.deletionGracePeriodSeconds);

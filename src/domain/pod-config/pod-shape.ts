@@ -116,6 +116,7 @@ const SPEC = object({
     podAffinity: object({}), podAntiAffinity: object({}),
   }),
   os: named, overhead: resourceList, resources, imagePullSecrets: list(named),
+  readinessGates: list(object({ conditionType: str })),
 });
 
 function fits(shape: 'string' | 'integer' | 'boolean' | 'quantity' | 'intOrString', v: unknown): boolean {

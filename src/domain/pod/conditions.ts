@@ -2,8 +2,9 @@
  * The pod conditions the kubelet owns (pkg/kubelet/status/generate.go), from the container
  * statuses and the phase: PodReadyToStartContainers, Initialized, Ready, ContainersReady and
  * PodScheduled. Reasons and messages are Go's, lists printed as Go prints a []string ("[a b]").
- * Readiness gates are not supported (the Pod type does not carry them): Ready follows
- * ContainersReady. Sidecars count as ordinary init containers.
+ * Ready follows ContainersReady, and when that is True also needs every readiness gate's condition
+ * (set by others through the status subresource) to be True. Sidecars count as ordinary init
+ * containers.
  */
 import { hasAnyRegularContainerStarted } from './phase.js';
 import type { ContainerStatus, Pod, PodCondition, PodPhase } from './types.js';
@@ -13,6 +14,7 @@ export const PodCompleted = 'PodCompleted';
 export const PodFailed = 'PodFailed';
 export const ContainersNotReady = 'ContainersNotReady';
 export const ContainersNotInitialized = 'ContainersNotInitialized';
+export const ReadinessGatesNotReady = 'ReadinessGatesNotReady';
 
 /** PodConditionsByKubelet: the condition types a kubelet sets; the rest are kept as they are. */
 export const kubeletOwnedConditionTypes: ReadonlySet<string> = new Set([
@@ -48,10 +50,39 @@ export function containersReadyCondition(pod: Pod, statuses: readonly ContainerS
   return { type: 'ContainersReady', status: 'True' };
 }
 
-/** Ready mirrors ContainersReady (no readiness gates). */
-export function podReadyCondition(pod: Pod, statuses: readonly ContainerStatus[] | undefined, phase: PodPhase): PodCondition {
+/** Why a readiness gate holds the pod back, in Go's words; null when its condition is True. */
+function unreadyGateMessage(conditionType: string, conditions: readonly PodCondition[]): string | null {
+  const condition = conditions.find((c) => c.type === conditionType);
+  if (!condition) return `corresponding condition of pod readiness gate ${JSON.stringify(conditionType)} does not exist.`;
+  if (condition.status !== 'True') return `the status of pod readiness gate ${JSON.stringify(conditionType)} is not "True", but ${condition.status}`;
+  return null;
+}
+
+/**
+ * GeneratePodReadyCondition: ContainersReady's verdict while it is not True; then False with
+ * ReadinessGatesNotReady while a readiness gate's condition (looked up in `conditions`) is missing or
+ * not True; else True.
+ */
+export function podReadyCondition(pod: Pod, conditions: readonly PodCondition[], statuses: readonly ContainerStatus[] | undefined, phase: PodPhase): PodCondition {
   const containersReady = containersReadyCondition(pod, statuses, phase);
-  return { ...containersReady, type: 'Ready' };
+  if (containersReady.status !== 'True') return { ...containersReady, type: 'Ready' };
+  const unready = (pod.spec.readinessGates ?? []).map((g) => unreadyGateMessage(g.conditionType, conditions)).filter((m) => m !== null);
+  if (unready.length > 0) return { type: 'Ready', status: 'False', reason: ReadinessGatesNotReady, message: unready.join(', ') };
+  return { type: 'Ready', status: 'True' };
+}
+
+/**
+ * NeedToReconcilePodReadiness: the pod has readiness gates and the Ready condition its status shows
+ * is not the one its conditions now call for (status or message), as after someone else changed a
+ * gate's condition. Read on a pod as the API server has it.
+ */
+export function needToReconcilePodReadiness(pod: Pod): boolean {
+  if ((pod.spec.readinessGates ?? []).length === 0) return false;
+  const status = pod.status ?? {};
+  const current = status.conditions?.find((c) => c.type === 'Ready');
+  if (!current) return false;
+  const wanted = podReadyCondition(pod, status.conditions ?? [], status.containerStatuses, status.phase ?? 'Pending');
+  return current.status !== wanted.status || (current.message ?? '') !== (wanted.message ?? '');
 }
 
 export function podInitializedCondition(pod: Pod, statuses: readonly ContainerStatus[] | undefined, phase: PodPhase): PodCondition {

@@ -9,6 +9,7 @@
  *   and message. An eviction (activeDeadlineSeconds) forces Failed with its reason and message.
  * - Conditions: those the kubelet does not own are kept from pod.status; then
  *   PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled, in Go's order.
+ *   Ready also waits for the readiness gates' conditions, read among the kept ones.
  *   lastTransitionTime changes only when a condition's status does (updateLastTransitionTime).
  * - Ready: a running, started container is ready when it has no readiness probe or its last
  *   readiness result was success; an init container is ready once it exited 0. Started: a running
@@ -19,7 +20,7 @@
  * - Ephemeral containers get statuses as regular ones do, never ready nor started (no probe runs on
  *   them); they count for neither the phase nor the conditions.
  *
- * Differs from Go: no readiness gates, resize conditions, resources
+ * Differs from Go: no resize conditions, resources
  * or volume mounts in container statuses; pod IPs are not re-sorted by the node's IP family.
  */
 import { podSandboxChanged } from '../runtime/compute-pod-actions.js';
@@ -147,10 +148,13 @@ export function generateAPIPodStatus(pod: Pod, runtimeStatus: RuntimePodStatus, 
     ...(apiStatus.conditions ?? []).filter((c) => !kubeletOwnedConditionTypes.has(c.type)),
     readyToStartContainersCondition(!podSandboxChanged(pod, runtimeStatus).changed),
     podInitializedCondition(pod, initsAndRegular, phase),
-    podReadyCondition(pod, initsAndRegular, phase),
+  ];
+  // Ready reads the readiness gates' conditions among those gathered so far, as Go's does.
+  conditions.push(
+    podReadyCondition(pod, conditions, initsAndRegular, phase),
     containersReadyCondition(pod, initsAndRegular, phase),
     { type: 'PodScheduled', status: 'True' },
-  ];
+  );
   const evictionCondition = opts.eviction?.condition;
   if (evictionCondition) {
     // Go's podutil.UpdatePodCondition: the eviction's condition replaces one of its type.

@@ -253,7 +253,11 @@ export interface PodSpec {
   overhead?: ResourceList;
   /** Pod-level resources (cpu, memory, hugepages-*): when requested, they stand for the containers' sum. */
   resources?: ResourceRequirements;
+  /** Conditions, set by others through the status subresource, that must be True for the pod to be Ready. */
+  readinessGates?: PodReadinessGate[];
 }
+
+export interface PodReadinessGate { conditionType: string }
 
 export interface PodCondition {
   type: string;

@@ -12,6 +12,7 @@ import type { SerializedError } from '../errors.js';
 import type { Pod, PodStatus } from '../pod/types.js';
 import { podFullName } from '../pod-config/types.js';
 import { buildMirrorPod, isMirrorPodOf, isStaticPod, planMirrorPods } from './mirror-pods.js';
+import { mergePodStatus } from './merge-status.js';
 import { canBeDeleted } from './pod-deletion.js';
 import { isSameStatus, isStatusReflected, keepTransitionTimes, statusMergePatch } from './status-compare.js';
 
@@ -132,8 +133,10 @@ export function syncPodStatus(state: StatusSyncState, podUid: string, reconcile:
   const target = statusTarget(state, podUid);
   if (!target) return { state, effects: [] };
   const apiView = state.apiStatuses[target.apiKey];
-  const newer = entry.version > entry.sentVersion && !isSameStatus(entry.latest, entry.sent);
-  const drifted = reconcile && apiView !== undefined && !isStatusReflected(entry.latest, apiView.status);
+  // What is written: our status, with the conditions others own as the API server has them now.
+  const merged = mergePodStatus(apiView?.status, entry.latest);
+  const newer = entry.version > entry.sentVersion && !isSameStatus(merged, entry.sent);
+  const drifted = reconcile && apiView !== undefined && !isStatusReflected(merged, apiView.status);
   if (newer || drifted) {
     const previous = entry.sent ?? apiView?.status ?? null;
     const effect: StatusEffect = {
@@ -142,9 +145,9 @@ export function syncPodStatus(state: StatusSyncState, podUid: string, reconcile:
       version: entry.version,
       namespace: target.namespace,
       name: target.name,
-      patch: statusMergePatch(target.uid, previous, entry.latest),
+      patch: statusMergePatch(target.uid, previous, merged),
     };
-    const sending: StatusEntry = { ...entry, sendingVersion: entry.version, sendingStatus: entry.latest };
+    const sending: StatusEntry = { ...entry, sendingVersion: entry.version, sendingStatus: merged };
     return { state: { ...state, statuses: { ...state.statuses, [podUid]: sending } }, effects: [effect] };
   }
   return deleteIfFinished(state, podUid);

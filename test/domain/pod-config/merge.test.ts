@@ -106,6 +106,16 @@ describe('mergeSnapshot', () => {
     expect(stored.metadata.annotations?.['kubernetes.io/config.seen']).toBe(new Date(T0).toISOString());
   });
 
+  it('stores the resourceVersion a new status came with, on a RECONCILE and on an UPDATE', () => {
+    const state = after([['api', [pod('a', (p) => { p.metadata.resourceVersion = '10'; })]]]);
+    const reconciled = mergeSnapshot(state, 'api', [pod('a', (p) => { p.metadata.resourceVersion = '11'; p.status = { phase: 'Running' }; })], T0 + 1);
+    expect(summary(reconciled.updates)).toEqual(['RECONCILE:a']);
+    expect(reconciled.updates[0]!.pods[0]!.metadata.resourceVersion).toBe('11');
+    const updated = mergeSnapshot(reconciled.state, 'api', [pod('a', (p) => { p.metadata.resourceVersion = '12'; p.spec.restartPolicy = 'Never'; })], T0 + 2);
+    expect(summary(updated.updates)).toEqual(['UPDATE:a']);
+    expect(updated.updates[0]!.pods[0]!.metadata.resourceVersion).toBe('12');
+  });
+
   it('does not change the state it is given', () => {
     const state = after([['file', [pod('a')]]]);
     const copy = structuredClone(state);

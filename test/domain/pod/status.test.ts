@@ -139,6 +139,21 @@ describe('generateAPIPodStatus', () => {
     expect(cs).toMatchObject({ restartCount: 3, ready: false, started: false, containerID: 'containerd://dead1', image: 'docker.io/library/nginx:1.27', imageID: 'sha256:abc' });
   });
 
+  it('keeps the readiness gate\'s condition from pod.status and is Ready only once it is True', () => {
+    const gated = (gate?: 'True' | 'False') => makePod({ readinessGates: [{ conditionType: 'example.com/gate' }] }, {
+      status: { conditions: gate ? [{ type: 'example.com/gate', status: gate, lastTransitionTime: iso(2) }] : [] },
+    });
+    const rt = runtime([running('web')]);
+    expect(short(condition(generateAPIPodStatus(gated(), rt, opts()), 'Ready')))
+      .toEqual(['False', 'ReadinessGatesNotReady', 'corresponding condition of pod readiness gate "example.com/gate" does not exist.']);
+    expect(short(condition(generateAPIPodStatus(gated('False'), rt, opts()), 'Ready')))
+      .toEqual(['False', 'ReadinessGatesNotReady', 'the status of pod readiness gate "example.com/gate" is not "True", but False']);
+    const open = generateAPIPodStatus(gated('True'), rt, opts());
+    expect(short(condition(open, 'Ready'))).toEqual(['True', '', '']);
+    expect(short(condition(open, 'ContainersReady'))).toEqual(['True', '', '']);
+    expect(condition(open, 'example.com/gate')).toEqual({ type: 'example.com/gate', status: 'True', lastTransitionTime: iso(2) });
+  });
+
   it('shows the previous instance as lastState of a restarted running container', () => {
     const rt = runtime([running('web', 20, { id: 'new', restartCount: 1 }), exited('web', 137, 1, 10, { id: 'old', reason: 'Error' })]);
     const s = generateAPIPodStatus(makePod(), rt, opts());

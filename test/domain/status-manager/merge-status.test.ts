@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import type { PodCondition, PodStatus } from '../../../src/domain/pod/types.js';
+import { mergePodStatus } from '../../../src/domain/status-manager/merge-status.js';
+
+const c = (type: string, status: PodCondition['status'], reason?: string): PodCondition => ({ type, status, ...(reason ? { reason } : {}) });
+const types = (s: PodStatus) => s.conditions?.map((x) => `${x.type}=${x.status}`);
+
+describe('mergePodStatus', () => {
+  it('takes the kubelet\'s own conditions from its status and every other one from the API server\'s', () => {
+    const api: PodStatus = { phase: 'Running', conditions: [c('example.com/gate', 'True'), c('Ready', 'False'), c('PodScheduled', 'True')] };
+    const ours: PodStatus = { phase: 'Running', conditions: [c('example.com/gate', 'False'), c('example.com/stale', 'True'), c('Ready', 'True'), c('PodScheduled', 'True')] };
+    const merged = mergePodStatus(api, ours);
+    expect(types(merged)).toEqual(['example.com/gate=True', 'Ready=True', 'PodScheduled=True']);
+    expect(merged.phase).toBe('Running');
+  });
+
+  it('lets the kubelet\'s DisruptionTarget replace the API server\'s', () => {
+    const api: PodStatus = { conditions: [c('DisruptionTarget', 'False', 'Other')] };
+    const merged = mergePodStatus(api, { conditions: [c('Ready', 'False'), c('DisruptionTarget', 'True', 'TerminationByKubelet')] });
+    expect(merged.conditions).toEqual([c('Ready', 'False'), c('DisruptionTarget', 'True', 'TerminationByKubelet')]);
+  });
+
+  it('leaves a status alone without an API view, or without conditions of its own', () => {
+    const ours: PodStatus = { phase: 'Failed', reason: 'NodeAffinity' };
+    expect(mergePodStatus(null, { conditions: [c('x', 'True')] })).toEqual({ conditions: [c('x', 'True')] });
+    expect(mergePodStatus({ conditions: [c('example.com/gate', 'True')] }, ours)).toBe(ours);
+  });
+});
