@@ -26,6 +26,7 @@ const ONE_RUNTIME = [
   'test/integration/stats-metrics.e2e.test.ts',
   'test/integration/stats-summary.e2e.test.ts',
   'test/integration/volume-fd-budget.e2e.test.ts',
+  'test/integration/volume-updates-pod-log.e2e.test.ts',
   'test/integration/volumes.e2e.test.ts',
 ];
 

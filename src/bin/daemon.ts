@@ -192,9 +192,6 @@ function machineInfoOf(supervisor: SupervisorActor | null): MachineInfo | undefi
   return supervisor?.getSnapshot().context.outputs['run.machineInfo'];
 }
 
-/** Before command.loadConfigFile the views answer with the defaults, as the configuration would. */
-const podLogsDirOf = (live: LiveState) => live.config.peek()?.podLogsDir ?? DEFAULT_POD_LOGS_DIR;
-
 /** /stats/summary's reads, shared by the kubelet server and the eviction manager. */
 function createSummaryProvider(live: LiveState, clock: Clock, nodeName: () => string | undefined): SummaryProvider {
   return new SummaryProvider({
@@ -202,19 +199,18 @@ function createSummaryProvider(live: LiveState, clock: Clock, nodeName: () => st
     host: new ProcHostStats(),
     nodeName: () => nodeName() ?? osHostname(),
     rootDir: () => live.parsed.peek()?.flags.rootDirectory ?? DEFAULT_KUBELET_FLAGS.rootDirectory,
-    podLogsDir: () => podLogsDirOf(live),
+    // Before command.loadConfigFile, the default, as the configuration would say.
+    podLogsDir: () => live.config.peek()?.podLogsDir ?? DEFAULT_POD_LOGS_DIR,
   }, { now: () => clock.now() });
 }
 
 /** The kubelet as its servers read it: pods, stats, metrics, configz, logs, exec. */
 function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof createObservers>; runtimeCalls: OperationCounts; clock: Clock; stats: SummaryProvider; machineInfo: () => MachineInfo | undefined }) {
   const { live, observers, runtimeCalls, clock, stats } = o;
-  const podLogsDir = () => podLogsDirOf(live);
   return createKubeletView({
     syncLoop: observers.views.syncLoop,
     pleg: observers.views.pleg,
     configz: () => live.configz.peek() ?? { kubeletconfig: {} },
-    podLogsDir,
     metrics: observers.metrics,
     probeMetrics: observers.probeMetrics,
     execSync: () => {

@@ -158,11 +158,6 @@ export interface PodWorkerContext {
   attachAndMountTimeoutMs: number;
   /** The volumes the volume manager last said are not mounted yet; null before it answered. */
   unmountedVolumes: string[] | null;
-  /**
-   * The next sync sets API-backed volumes up again: a periodic resync or a spec update (Go remounts
-   * on every sync; a sync a container's start or death asked for has nothing new to write).
-   */
-  remountVolumes: boolean;
 }
 
 export type PodWorkerEvent =
@@ -313,7 +308,7 @@ export const podWorkerMachine = setup({
     // The latest spec wins. A pod the API server marked deleted is a kill request (Go's UpdatePod).
     recordSpec: assign(({ context, event }) => {
       assertEvent(event, 'pod.spec.updated');
-      return { pod: event.pod, pendingSync: true, remountVolumes: true, ...(context.killRequest === null ? deletionKillRequest(event.pod) : {}) };
+      return { pod: event.pod, pendingSync: true, ...(context.killRequest === null ? deletionKillRequest(event.pod) : {}) };
     }),
     recordSyncRequest: assign({ pendingSync: true }),
     /** The API server's status of the pod (its conditions set by others): the next status keeps them. */
@@ -325,8 +320,7 @@ export const podWorkerMachine = setup({
     askForVolumes: enqueueActions(({ context, enqueue, system }) => {
       if (!context.hasVolumes) return;
       // The worker waits for the answer: without a volume manager it would wait out the timeout for nothing.
-      sendToSystem(enqueue, system, 'volumeManager', { type: 'volumes.pod.sync', pod: context.pod, remount: context.remountVolumes });
-      enqueue.assign({ remountVolumes: false });
+      sendToSystem(enqueue, system, 'volumeManager', { type: 'volumes.pod.sync', pod: context.pod });
     }),
     recordVolumes: assign(({ event }) => {
       assertEvent(event, 'pod.volumes.changed');
@@ -486,7 +480,6 @@ export const podWorkerMachine = setup({
     hasVolumes: (input.waitForVolumes ?? false) && input.runtimeOnly === undefined && mountedVolumes(input.pod).length > 0,
     attachAndMountTimeoutMs: input.attachAndMountTimeoutMs ?? podAttachAndMountTimeoutMs,
     unmountedVolumes: null,
-    remountVolumes: false,
   }),
   initial: 'starting',
   // Outside of idle and backingOff, requests are remembered and acted on when the work in flight ends.
@@ -588,7 +581,7 @@ export const podWorkerMachine = setup({
         ],
       },
       after: {
-        resyncInterval: { guard: 'isActive', target: 'syncing', actions: assign(({ context }) => ({ resyncFromLastStatus: !context.runtimeViewStale, remountVolumes: true })) },
+        resyncInterval: { guard: 'isActive', target: 'syncing', actions: assign(({ context }) => ({ resyncFromLastStatus: !context.runtimeViewStale })) },
         activeDeadline: { guard: 'hasActiveDeadline', target: 'refreshingStatus' },
       },
     },

@@ -6,8 +6,9 @@
  * Contract:
  * - `volumes.pod.sync` (a pod worker about to sync; Go's WaitForAttachAndMount + ReprocessPod): a pod
  *   seen for the first time gets a child per volume its containers mount (the populator's
- *   processPodVolumes); a known one has its API-backed volumes set up again when the sync is a
- *   resync or a spec update (`remount`). Once every volume has
+ *   processPodVolumes); a known one has its API-backed volumes set up again, at every sync whatever
+ *   asked for it (a resync, a spec update, a container's start or death, a back-off's end), so a
+ *   ConfigMap or Secret changed meanwhile shows even when other syncs keep the resync away. Once every volume has
  *   been mounted, the worker (`pod:<uid>`) is told so by `pod.volumes.changed` with an empty list of
  *   unmounted volumes — at once when they already were, else when the last one mounts (every
  *   answer lists what is still unmounted, for the worker's timeout error). A volume with no plugin never mounts: its error is kept and
@@ -56,8 +57,7 @@ export interface VolumeManagerContext {
 }
 
 export type VolumeManagerEvent =
-  /** `remount`: a resync or a spec update, whose API content is set up again (Go's ReprocessPod). */
-  | { type: 'volumes.pod.sync'; pod: Pod; remount?: boolean }
+  | { type: 'volumes.pod.sync'; pod: Pod }
   | { type: 'volumes.pod.release'; podUid: string; removeDirectory: boolean }
   | { type: 'volumes.pods.known'; podUids: string[] }
   | { type: 'volumes.pod.waitTimedOut'; podUid: string; message: string }
@@ -144,7 +144,7 @@ export const volumeManagerMachine = setup({
         const known = context.pods[uid];
         if (known?.releasing) return;
         if (known) {
-          for (const name of event.remount ? Object.keys(known.volumes) : []) {
+          for (const name of Object.keys(known.volumes)) {
             if (known.volumes[name]?.state !== 'unsupported') sendToChild(enqueue, volumeActorId(uid, name), { type: 'volume.remount', pod });
           }
           const waiting = unmountedOf(known).length > 0;

@@ -33,10 +33,11 @@ export interface KubeletView {
   /** The prober's counters and durations, for /metrics/probes. */
   probeMetrics(): MaybePromise<ProbeMetricsSnapshot>;
   /**
-   * The CRI log file of the container's current instance, or of the one before it when `previous`;
-   * null when there is none (container never started, or no previous instance).
+   * The CRI log file of the container instance Go's validateContainerLogStatus picks from the pod's
+   * status (domain/http/container-log-status.ts), as the runtime reports it for that instance; or
+   * why there is none, in Go's words (the server answers them as 400).
    */
-  containerLogPath(namespace: string, pod: string, container: string, previous: boolean): MaybePromise<string | null>;
+  containerLogPath(namespace: string, pod: string, container: string, previous: boolean): MaybePromise<ContainerLogFile>;
   /**
    * /stats/summary: node and pod stats now (cpu and memory only when asked). Rejects with
    * KLT_ERR_STATS_UNAVAILABLE, naming what could not be read, when the runtime or host fails.
@@ -72,6 +73,9 @@ export type StreamingSession =
   | { kind: 'exec'; request: ExecRequest }
   | { kind: 'attach'; request: AttachRequest }
   | { kind: 'portForward'; podSandboxId: string; ports: number[] };
+
+/** A log file to read, or why there is none. */
+export type ContainerLogFile = { path: string } | { error: string };
 
 export type ContainerLookup =
   | { found: 'running'; containerId: string }

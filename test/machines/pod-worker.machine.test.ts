@@ -601,7 +601,7 @@ describe('podWorkerMachine waiting for volumes (WaitForAttachAndMount)', () => {
     const h = harness({ pod: podWithVolumes(), waitForVolumes: true }, { volumeManager: true });
     await flush();
     expect(h.value()).toEqual({ syncing: 'waitingForVolumes' });
-    expect(h.volumeRequests).toEqual([{ type: 'volumes.pod.sync', pod: podWithVolumes(), remount: false }]);
+    expect(h.volumeRequests).toEqual([{ type: 'volumes.pod.sync', pod: podWithVolumes() }]);
     expect(h.syncs).toHaveLength(0);
     h.send(changed('cache', 'cfg'));
     h.send(changed('cfg'));
@@ -614,7 +614,7 @@ describe('podWorkerMachine waiting for volumes (WaitForAttachAndMount)', () => {
     expect(h.value()).toBe('idle');
   });
 
-  it('syncs a pod whose volumes are mounted straight away on a resync, still asking the volume manager (the remount)', async () => {
+  it('asks the volume manager at every sync, whatever asked for it: the resync, the PLEG, a spec update', async () => {
     const h = harness({ pod: podWithVolumes(), waitForVolumes: true }, { volumeManager: true });
     await flush();
     h.send(changed());
@@ -624,10 +624,34 @@ describe('podWorkerMachine waiting for volumes (WaitForAttachAndMount)', () => {
     h.send({ type: 'pod.sync.requested', reason: 'pleg' });
     await flush();
     expect(h.syncs).toHaveLength(3);
-    expect(requestTypes(h)).toEqual(['volumes.pod.sync', 'volumes.pod.sync', 'volumes.pod.sync']);
-    // The resync sets API content up again; the first sync and the PLEG's do not.
-    expect(h.volumeRequests.map((r) => (r as { remount?: boolean }).remount)).toEqual([false, true, false]);
+    const updated = podWithVolumes();
+    updated.metadata.labels = { rev: '2' };
+    h.send({ type: 'pod.spec.updated', pod: updated });
+    await flush();
+    expect(h.syncs).toHaveLength(4);
+    expect(h.volumeRequests).toEqual([...Array<unknown>(3).fill({ type: 'volumes.pod.sync', pod: podWithVolumes() }), { type: 'volumes.pod.sync', pod: updated }]);
     expect(h.value()).toBe('idle');
+  });
+
+  it('asks the volume manager at each sync of a container in CrashLoopBackOff, whose worker never idles for a resync', async () => {
+    const h = harness({ pod: podWithVolumes(), waitForVolumes: true }, { volumeManager: true });
+    const backOff = (retryIn: number): PodSyncOutcome => ({
+      podUid: 'u1', ok: false,
+      steps: [{ step: 'startContainer', target: 'web', ok: false, reason: 'CrashLoopBackOff', retryAtMs: h.clock.now() + retryIn }],
+    });
+    h.syncAnswers.push(backOff(10_000));
+    await flush();
+    h.send(changed());
+    await flush();
+    expect(h.value()).toBe('backingOff');
+    h.syncAnswers.push(backOff(20_000));
+    await h.advance(10_000);
+    expect(h.value()).toBe('backingOff');
+    h.syncAnswers.push(backOff(40_000));
+    await h.advance(20_000);
+    expect(h.syncs).toHaveLength(3);
+    expect(h.volumeRequests).toHaveLength(3);
+    expect(h.volumeRequests.every((r) => r.type === 'volumes.pod.sync')).toBe(true);
   });
 
   it.each([

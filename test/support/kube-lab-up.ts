@@ -59,23 +59,37 @@ export function adminTls(lab: Pick<KubeLab, 'dir' | 'ca'>): { ca: Buffer; cert: 
  * JSON. A PATCH names its kind by `contentType` (application/strategic-merge-patch+json, say).
  */
 export function labApi<T = unknown>(lab: Pick<KubeLab, 'dir' | 'ca' | 'server'>, method: string, path: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; body: T }> {
+  return labRequest(lab, method, path, 'application/json', body, contentType).then(({ status, text }) => {
+    try {
+      return { status, body: (text ? JSON.parse(text) : undefined) as T };
+    } catch {
+      throw new Error(`${method} ${path}: ${status} with a body that is not JSON: ${text.slice(0, 300)}`);
+    }
+  });
+}
+
+/**
+ * A pod's log as client-go's RESTClient asks for it (the e2e framework's GetPodLogs: GET pods/NAME/log
+ * with `container` and `previous`, Accept `application/json, *\/*`): the text, or the API server's
+ * Status when it refused (a 400 from the kubelet comes back as a BadRequest Status with its words).
+ */
+export async function labPodLog(lab: Pick<KubeLab, 'dir' | 'ca' | 'server'>, ns: string, pod: string, container: string, previous = false): Promise<{ status: number; text: string }> {
+  const query = new URLSearchParams({ container, previous: String(previous) });
+  return labRequest(lab, 'GET', `/api/v1/namespaces/${ns}/pods/${pod}/log?${query}`, 'application/json, */*');
+}
+
+function labRequest(lab: Pick<KubeLab, 'dir' | 'ca' | 'server'>, method: string, path: string, accept: string, body?: unknown, contentType = 'application/json'): Promise<{ status: number; text: string }> {
   const url = new URL(path, lab.server);
   const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((done, fail) => {
     const req = request({
       host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent: false, ...adminTls(lab),
       // A length, always: Node sends a DELETE's body unframed (not chunked), and the API server never reads it.
-      headers: { accept: 'application/json', ...(payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) }) },
+      headers: { accept, ...(payload === undefined ? {} : { 'content-type': contentType, 'content-length': Buffer.byteLength(payload) }) },
     }, (res) => {
       let text = '';
       res.on('data', (d: Buffer) => (text += d.toString()));
-      res.on('end', () => {
-        try {
-          done({ status: res.statusCode ?? 0, body: (text ? JSON.parse(text) : undefined) as T });
-        } catch {
-          fail(new Error(`${method} ${path}: ${res.statusCode} with a body that is not JSON: ${text.slice(0, 300)}`));
-        }
-      });
+      res.on('end', () => done({ status: res.statusCode ?? 0, text }));
     });
     req.on('error', fail);
     req.end(payload);

@@ -14,7 +14,7 @@ import { kubectlBin, kubeLabScripts, runScript, scriptEnv } from './kube-lab-scr
 import { upOnce, type KubeLab } from './kube-lab-up.js';
 import { allOf, containerdPart, type RealPart } from './real-parts.js';
 
-export { labApi, labWatch, upOnce, type KubeLab } from './kube-lab-up.js';
+export { labApi, labPodLog, labWatch, upOnce, type KubeLab } from './kube-lab-up.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -1,13 +1,13 @@
 /**
  * The kubelet as its HTTP server reads it (the KubeletView port): pods and statuses from the
  * syncLoop's last snapshot, /configz from what run.configz registered, metrics from the collector
- * and the CRI call counts, container log files from the pod log directory layout the runtime
- * manager writes (`<podLogsDir>/<ns>_<name>_<uid>/<container>/<restartCount>.log`), probe metrics
- * from the probe collector, /run's commands through the CRI's ExecSync, /exec, /attach and
+ * and the CRI call counts, container log files by the instance the pod's status names and the
+ * log path the CRI's ContainerStatus gives for it, probe metrics from the probe collector, /run's commands through the CRI's ExecSync, /exec, /attach and
  * /portForward's session URLs through the CRI's streaming calls, and /stats/summary from the stats
  * provider (actors/stats/summary-provider.ts).
  */
 import { KubeletError } from '../../domain/errors.js';
+import { containerLogInstance } from '../../domain/http/container-log-status.js';
 import { runtimeContainerId } from '../../domain/http/container-identities.js';
 import type { KubeletMetricsSnapshot, LagFigures } from '../../domain/http/kubelet-metrics.js';
 import type { MachineInfo } from '../../domain/node/host-types.js';
@@ -16,7 +16,7 @@ import type { Summary } from '../../domain/stats/summary-types.js';
 import type { Clock } from '../../ports/clock.js';
 import { podUidLabel } from '../../domain/runtime/labels.js';
 import type { CriRuntimeService, ExecSyncResponse } from '../../ports/cri.js';
-import type { ContainerLookup, KubeletView, StreamingSession } from '../../ports/kubelet-view.js';
+import type { ContainerLogFile, ContainerLookup, KubeletView, StreamingSession } from '../../ports/kubelet-view.js';
 import type { SyncLoopContext } from '../../machines/sync-loop.machine.js';
 import type { MetricsCollector } from './metrics-collector.js';
 import type { ProbeMetricsCollector } from './probe-metrics-collector.js';
@@ -26,14 +26,13 @@ export interface KubeletViewSources {
   syncLoop: () => SyncLoopContext | undefined;
   pleg: () => { lastRelistAtMs?: number | null; discardedEvents?: number } | undefined;
   configz: () => { kubeletconfig: unknown };
-  podLogsDir: () => string;
   metrics: MetricsCollector;
   probeMetrics: ProbeMetricsCollector;
   /** The CRI's ExecSync; undefined until run.preInitRuntime has connected the runtime. */
   execSync: () => ((containerId: string, cmd: string[], timeoutSeconds: number) => Promise<ExecSyncResponse>) | undefined;
   runtimeCalls: () => Map<string, { count: number; errors: number }>;
-  /** The CRI calls /exec, /attach and /portForward need; undefined until the runtime is connected. */
-  streaming?: () => Pick<CriRuntimeService, 'exec' | 'attach' | 'portForward' | 'listPodSandbox'> | undefined;
+  /** The CRI calls /exec, /attach, /portForward and /containerLogs need; undefined until the runtime is connected. */
+  streaming?: () => Pick<CriRuntimeService, 'exec' | 'attach' | 'portForward' | 'listPodSandbox' | 'containerStatus'> | undefined;
   /** GET /stats/summary: a SummaryProvider's get. */
   statsSummary: (onlyCpuAndMemory: boolean) => Promise<Summary>;
   /** run.machineInfo's answer; undefined before that phase ran (or when not wired). */
@@ -105,13 +104,17 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       if (!metricsOf || now - metricsOf.atMs >= (src.metricsMaxAgeMs ?? 0)) metricsOf = { atMs: now, snapshot: metricsSnapshot() };
       return metricsOf.snapshot;
     },
-    containerLogPath: (namespace, name, container, previous) => {
-      const hit = findWithLogs(namespace, name);
-      const status = statusIn(hit?.[1].status, container);
-      if (!hit || !status) return null;
-      const restart = status.restartCount - (previous ? 1 : 0);
-      if (restart < 0) return null;
-      return `${src.podLogsDir()}/${namespace}_${hit[1].pod.metadata.name}_${hit[0]}/${container}/${restart}.log`;
+    containerLogPath: async (namespace, name, container, previous): Promise<ContainerLogFile> => {
+      const picked = containerLogInstance(findWithLogs(namespace, name)?.[1].status, name, container, previous);
+      if (!picked.ok) return { error: picked.message };
+      // The runtime's log path of that instance, as Go's GetContainerLogs asks ContainerStatus for it.
+      const id = runtimeContainerId(picked.containerId);
+      try {
+        const status = await connectedStreaming(src).containerStatus(id);
+        return { path: status.status?.log_path ?? '' };
+      } catch (err) {
+        return { error: `failed to get container status ${JSON.stringify(id)}: ${(err as Error).message}` };
+      }
     },
     statsSummary: (onlyCpuAndMemory) => src.statsSummary(onlyCpuAndMemory),
     machineInfo: () => src.machineInfo?.() ?? null,

@@ -16,7 +16,7 @@ const pod: Pod = {
   },
 };
 const status: PodStatus = {
-  initContainerStatuses: [{ name: 'init', image: 'busybox', imageID: '', ready: false, restartCount: 0, containerID: 'embedded://init-1', state: { terminated: { exitCode: 0 } } }],
+  initContainerStatuses: [{ name: 'init', image: 'busybox', imageID: '', ready: false, restartCount: 0, containerID: 'embedded://init-1', state: { terminated: { exitCode: 0, containerID: 'embedded://init-1' } } }],
   containerStatuses: [
     { name: 'app', image: 'busybox', imageID: '', ready: true, restartCount: 1, containerID: 'containerd://abc123', state: { running: { startedAt: '2024-01-01T00:00:00Z' } } },
     { name: 'idle', image: 'busybox', imageID: '', ready: false, restartCount: 0, state: { waiting: { reason: 'ContainerCreating' } } },
@@ -34,7 +34,6 @@ function view(over: Partial<KubeletViewSources> = {}, lifecycle = 'active') {
     syncLoop: () => ctx,
     pleg: () => undefined,
     configz: () => ({ kubeletconfig: {} }),
-    podLogsDir: () => '/var/log/pods',
     metrics: new MetricsCollector(clock, () => '', 0),
     probeMetrics: new ProbeMetricsCollector(clock, () => '', () => undefined, 0),
     execSync: () => async (id, cmd, timeout): Promise<ExecSyncResponse> => {
@@ -82,26 +81,46 @@ describe('createKubeletView: /run lookups', () => {
 });
 
 describe('createKubeletView: container log paths', () => {
-  it('finds the log of a running container, of an init container, and of the instance before', () => {
-    const { v } = view();
-    expect(v.containerLogPath('prod', 'web', 'app', false)).toBe('/var/log/pods/prod_web_uid-web/app/1.log');
-    expect(v.containerLogPath('prod', 'web', 'app', true)).toBe('/var/log/pods/prod_web_uid-web/app/0.log');
-    expect(v.containerLogPath('prod', 'web', 'init', false)).toBe('/var/log/pods/prod_web_uid-web/init/0.log');
-    expect(v.containerLogPath('prod', 'web', 'init', true)).toBeNull();
-    expect(v.containerLogPath('prod', 'web', 'debugger', false)).toBe('/var/log/pods/prod_web_uid-web/debugger/0.log');
+  /** The runtime's ContainerStatus, answering a log path per container ID. */
+  const runtime = (paths: Record<string, string>, asked: string[] = []) => ({
+    streaming: () => ({
+      containerStatus: async (id: string) => {
+        asked.push(id);
+        if (!(id in paths)) throw new Error(`rpc error: code = NotFound desc = container ${JSON.stringify(id)} not found`);
+        return { status: { log_path: paths[id] } };
+      },
+    }) as unknown as ReturnType<NonNullable<KubeletViewSources['streaming']>>,
   });
 
-  it('finds the log of a pod whose worker has terminated (a finished restartPolicy: Never pod), as Go serves it', () => {
-    expect(view({}, 'terminated').v.containerLogPath('prod', 'web', 'app', false)).toBe('/var/log/pods/prod_web_uid-web/app/1.log');
+  it('asks the runtime for the log path of the instance the status names', async () => {
+    const asked: string[] = [];
+    const { v } = view(runtime({ abc123: '/var/log/pods/prod_web_uid-web/app/1.log', 'init-1': '/var/log/pods/prod_web_uid-web/init/0.log', dbg1: '/var/log/pods/prod_web_uid-web/debugger/0.log' }, asked));
+    expect(await v.containerLogPath('prod', 'web', 'app', false)).toEqual({ path: '/var/log/pods/prod_web_uid-web/app/1.log' });
+    expect(await v.containerLogPath('prod', 'web', 'init', false)).toEqual({ path: '/var/log/pods/prod_web_uid-web/init/0.log' });
+    expect(await v.containerLogPath('prod', 'web', 'debugger', false)).toEqual({ path: '/var/log/pods/prod_web_uid-web/debugger/0.log' });
+    expect(asked).toEqual(['abc123', 'init-1', 'dbg1']);
   });
 
-  it('prefers the pod running under a name over a terminated one of the same name', () => {
+  it('says why there is no log in Go\'s words: no previous instance, waiting to start, an instance the runtime no longer has', async () => {
+    const { v } = view(runtime({}));
+    expect(await v.containerLogPath('prod', 'web', 'app', true)).toEqual({ error: 'previous terminated container "app" in pod "web" not found' });
+    expect(await v.containerLogPath('prod', 'web', 'idle', false)).toEqual({ error: 'container "idle" in pod "web" is waiting to start: ContainerCreating' });
+    expect(await v.containerLogPath('prod', 'web', 'app', false)).toEqual({ error: 'failed to get container status "abc123": rpc error: code = NotFound desc = container "abc123" not found' });
+    expect(await view().v.containerLogPath('prod', 'web', 'app', false)).toEqual({ error: 'failed to get container status "abc123": the container runtime is not connected yet' });
+  });
+
+  it('finds the log of a pod whose worker has terminated (a finished restartPolicy: Never pod), as Go serves it', async () => {
+    expect(await view({ ...runtime({ abc123: '/l/1.log' }) }, 'terminated').v.containerLogPath('prod', 'web', 'app', false)).toEqual({ path: '/l/1.log' });
+  });
+
+  it('prefers the pod running under a name over a terminated one of the same name', async () => {
     const next: Pod = { ...pod, metadata: { ...pod.metadata, uid: 'uid-next' } };
+    const nextStatus: PodStatus = { containerStatuses: [{ ...status.containerStatuses![0]!, containerID: 'containerd://next' }] };
     const ctx = { pods: {
       'uid-web': { pod, status, lifecycle: 'terminated', removed: false, probedStarts: {} },
-      'uid-next': { pod: next, status, lifecycle: 'active', removed: false, probedStarts: {} },
+      'uid-next': { pod: next, status: nextStatus, lifecycle: 'active', removed: false, probedStarts: {} },
     } } as unknown as SyncLoopContext;
-    expect(view({ syncLoop: () => ctx }).v.containerLogPath('prod', 'web', 'app', false)).toBe('/var/log/pods/prod_web_uid-next/app/1.log');
+    expect(await view({ syncLoop: () => ctx, ...runtime({ abc123: '/old.log', next: '/next.log' }) }).v.containerLogPath('prod', 'web', 'app', false)).toEqual({ path: '/next.log' });
   });
 });
 

@@ -2,8 +2,9 @@
  * `GET /containerLogs/{namespace}/{pod}/{container}`: the container's CRI log file, shaped by the
  * query (tailLines, limitBytes, timestamps, previous, sinceSeconds/sinceTime, follow). Statuses and
  * bodies as Go's getContainerLogs: 400/422 for a bad query, 404 `pod "…" does not exist` and
- * `container "…" not found in pod "…"`, 400 when there is no log to read (not started yet, or no
- * previous instance). The body streams (chunked), so `follow` delivers lines as they are written.
+ * `container "…" not found in pod "…"`, 400 with Go's words when the pod's status names no
+ * instance to read (waiting to start, no previous instance) or its file cannot be opened. A
+ * container waiting to restart shows the instance that last terminated. The body streams (chunked), so `follow` delivers lines as they are written.
  */
 import { access, constants } from 'node:fs/promises';
 import { Readable } from 'node:stream';
@@ -53,12 +54,9 @@ export function registerContainerLogs(app: FastifyInstance, view: KubeletView, l
       if (!pod) return text(404, `pod ${JSON.stringify(podName)} does not exist`);
       if (!hasContainer(pod, container)) return text(404, `container ${JSON.stringify(container)} not found in pod ${JSON.stringify(podName)}`);
 
-      const path = await view.containerLogPath(namespace, podName, container, opts.previous);
-      if (path === null) {
-        return text(400, opts.previous
-          ? `previous terminated container ${JSON.stringify(container)} in pod ${JSON.stringify(podName)} not found`
-          : `container ${JSON.stringify(container)} in pod ${JSON.stringify(podName)} is waiting to start`);
-      }
+      const file = await view.containerLogPath(namespace, podName, container, opts.previous);
+      if ('error' in file) return text(400, file.error);
+      const { path } = file;
 
       const abort = new AbortController();
       reply.raw.on('close', () => abort.abort());

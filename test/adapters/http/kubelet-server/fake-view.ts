@@ -1,5 +1,5 @@
 import type {
-  ContainerLookup, ExecOutput, KubeletView, KubeletMetricsSnapshot, ProbeMetricsSnapshot, StreamingSession,
+  ContainerLogFile, ContainerLookup, ExecOutput, KubeletView, KubeletMetricsSnapshot, ProbeMetricsSnapshot, StreamingSession,
 } from '../../../../src/ports/kubelet-view.js';
 import type { MachineInfo } from '../../../../src/domain/node/host-types.js';
 import { findContainer } from '../../../../src/domain/pod/pod-containers.js';
@@ -33,8 +33,10 @@ export class FakeKubeletView implements KubeletView {
   metrics(): KubeletMetricsSnapshot {
     return this.snapshot;
   }
-  containerLogPath(namespace: string, pod: string, container: string, previous: boolean): string | null {
-    return this.logPaths.get(`${namespace}/${pod}/${container}${previous ? '#previous' : ''}`) ?? null;
+  containerLogPath(namespace: string, pod: string, container: string, previous: boolean): ContainerLogFile {
+    const path = this.logPaths.get(`${namespace}/${pod}/${container}${previous ? '#previous' : ''}`);
+    if (path !== undefined) return { path };
+    return { error: previous ? `previous terminated container ${JSON.stringify(container)} in pod ${JSON.stringify(pod)} not found` : `container ${JSON.stringify(container)} in pod ${JSON.stringify(pod)} is waiting to start: ContainerCreating` };
   }
   /** What /stats/summary answers; an Error here makes statsSummary reject with it. */
   summary: Summary | Error = { node: { nodeName: 'node-1', startTime: '2024-01-01T00:00:00Z' }, pods: [] };
