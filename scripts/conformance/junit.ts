@@ -12,7 +12,7 @@ export interface SpecResult {
   /** ginkgo's state: passed, failed, skipped, timedout, interrupted, aborted, panicked, pending. */
   status: string;
   seconds: number;
-  /** The first non-empty line of the failure (or of the reason a spec skipped itself). */
+  /** The first non-empty line of the failure (or of the reason a spec skipped itself), without the framework's time stamp. */
   failure?: string;
 }
 
@@ -25,6 +25,8 @@ export interface JunitSpecs {
   suiteFailures: SpecResult[];
 }
 
+/** The time the e2e framework puts before its failure messages ("Nov 25 23:45:34.576: "): left out, so runs compare. */
+const FRAMEWORK_STAMP = /^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\.\d+: /;
 const SUITE_NODE = /^\[(Synchronized)?(Before|After|ReportBefore|ReportAfter)Suite\]/;
 
 export function parseJunit(xml: string): JunitSpecs {
@@ -40,7 +42,7 @@ export function parseJunit(xml: string): JunitSpecs {
       out.notSelected++;
       continue;
     }
-    const firstLine = message.split('\n').map((l) => l.trim()).find((l) => l !== '');
+    const firstLine = message.split('\n').map((l) => l.trim().replace(FRAMEWORK_STAMP, '')).find((l) => l !== '');
     const result: SpecResult = { name, status, seconds: Number(attrs.time ?? 0), ...(firstLine ? { failure: firstLine } : {}) };
     if (!SUITE_NODE.test(name)) out.specs.push(result);
     else if (status !== 'passed') out.suiteFailures.push(result);

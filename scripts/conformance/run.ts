@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { detectCgroupLayout } from '../../src/adapters/host/cgroup-layout.js';
 import { Cgroupfs } from '../../src/adapters/host/cgroupfs.js';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
@@ -22,6 +22,7 @@ import { parseJunit } from './junit.js';
 import { labParts, missingParts, unpackXz } from './lab-parts.js';
 import { addHostsLine, nodeDir, startNodeKubelet, unmountUnder, untilNodeReady } from './node.js';
 import { parseOptions, type Options } from './options.js';
+import { removePodLogs, watchNodePods } from './pod-logs.js';
 import { renderConformance, type LabCause } from './report.js';
 import { countByStatus, resultsFile, RUNTIME_LABEL, type ConformanceResults, type Runtime } from './results.js';
 import { exactFocus, pickSubset, specNamesOf, SUITE_FOCUS, SUITE_SKIP } from './selection.js';
@@ -58,7 +59,8 @@ async function main(): Promise<number> {
   const parts = labParts();
   const missing = missingParts(parts, opts.runtime === 'go');
   if (missing) throw new Error(missing);
-  const artifacts = join('test-artifacts', 'conformance', opts.runtime === 'ts' ? 'kts' : 'go');
+  // Absolute: ginkgo runs the suite in the binary's directory.
+  const artifacts = resolve('test-artifacts', 'conformance', opts.runtime === 'ts' ? 'kts' : 'go');
   rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });
   const work = mkdtempSync('/tmp/kts-conformance-');
@@ -123,6 +125,11 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   const kubeconfig = join(dir, 'node.kubeconfig');
   writeFileSync(kubeconfig, await runScript('bash', [join(parts.kube, 'node-kubeconfig.sh'), name], scriptEnv(labDir), 60_000));
   teardown.add(`removing ${name} from /etc/hosts`, addHostsLine(name));
+  const pods = await watchNodePods(lab, name);
+  teardown.add('removing the logs of the node\'s pods from /var/log', () => {
+    pods.stop();
+    log(`removed the logs of ${removePodLogs(pods.uids)} of ${pods.uids.size} pods`);
+  });
   const goBinary = opts.runtime === 'go' ? unpackXz(join(parts.kube, 'go-kubelet.xz'), join(bin, 'kubelet')) : undefined;
   const kubeletLog = join(artifacts, 'kubelet.log');
   const kubelet = await step(`starting the ${RUNTIME_LABEL[opts.runtime]} as node ${name}`, () => startNodeKubelet({
