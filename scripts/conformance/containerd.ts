@@ -5,8 +5,9 @@
  * else the run's own defaults, which collide with neither CI's containerd nor the tests'.
  */
 import { readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { runScript } from '../../test/support/kube-lab-scripts.js';
+import { buildExtraImages } from './extra-images.js';
 
 export const PAUSE_IMAGE = 'registry.k8s.io/pause:3.9';
 
@@ -38,11 +39,16 @@ export async function downContainerd(c: Pick<Containerd, 'lab'>): Promise<void> 
   await runScript('bash', [resolve('.ci/containerd/down.sh'), c.lab], process.env, 120_000);
 }
 
-/** Builds the suite's images with the lab's images.sh into `dir` and imports each archive. */
-export async function importSuiteImages(c: Containerd, imagesSh: string, dir: string): Promise<string[]> {
+/**
+ * Builds the suite's images with the lab's images.sh into `dir`, then the run's own (extra-images.ts:
+ * agnhost again, with curl, so it replaces the lab's), and imports each archive in that order.
+ * `labOnly` leaves the run's own out, as the lab's baseline had them.
+ */
+export async function importSuiteImages(c: Containerd, imagesSh: string, dir: string, labOnly: boolean): Promise<string[]> {
   await runScript('bash', [imagesSh, dir], process.env, 300_000);
-  const archives = readdirSync(dir).filter((f) => f.endsWith('.tar')).sort();
+  const archives = readdirSync(dir).filter((f) => f.endsWith('.tar')).sort().map((f) => join(dir, f));
+  if (!labOnly) archives.push(...buildExtraImages(dir, join(dir, 'agnhost.tar')));
   const socket = c.endpoint.replace(/^unix:\/\//, '');
-  for (const a of archives) await runScript('ctr', ['--address', socket, '-n', 'k8s.io', 'images', 'import', join(dir, a)], process.env, 120_000);
-  return archives;
+  for (const a of archives) await runScript('ctr', ['--address', socket, '-n', 'k8s.io', 'images', 'import', a], process.env, 120_000);
+  return archives.map((a) => basename(a));
 }

@@ -1,7 +1,8 @@
 /**
  * `npm run conformance [-- --runtime=ts|go] [--dry-run] [--report]` and its environment:
  * CONFORMANCE_PROCS (ginkgo processes, 2), CONFORMANCE_TIMEOUT (the suite's, 180m),
- * CONFORMANCE_FOCUS (a regular expression on spec names) and CONFORMANCE_SPECS (a file of spec names).
+ * CONFORMANCE_FOCUS (a regular expression on spec names), CONFORMANCE_SPECS (a file of spec names) and
+ * CONFORMANCE_LAB_IMAGES_ONLY=1 (only the lab's images, without the run's own: extra-images.ts).
  */
 import type { Runtime } from './results.js';
 
@@ -15,6 +16,7 @@ export interface Options {
   timeout: string;
   focus?: string;
   specsFile?: string;
+  labImagesOnly: boolean;
   /** How to run this again, for the results file. */
   command: string;
 }
@@ -35,10 +37,11 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): O
   const procs = Number(env.CONFORMANCE_PROCS || 2);
   if (!Number.isInteger(procs) || procs < 1) throw new Error(`CONFORMANCE_PROCS must be a whole number ≥ 1, not ${env.CONFORMANCE_PROCS}`);
   const timeout = env.CONFORMANCE_TIMEOUT || '180m';
-  const set = ['CONFORMANCE_PROCS', 'CONFORMANCE_TIMEOUT', 'CONFORMANCE_FOCUS', 'CONFORMANCE_SPECS'].filter((k) => env[k]).map((k) => `${k}=${shellQuote(env[k]!)} `);
+  const labImagesOnly = env.CONFORMANCE_LAB_IMAGES_ONLY === '1';
+  const set = ['CONFORMANCE_PROCS', 'CONFORMANCE_TIMEOUT', 'CONFORMANCE_FOCUS', 'CONFORMANCE_SPECS', 'CONFORMANCE_LAB_IMAGES_ONLY'].filter((k) => env[k]).map((k) => `${k}=${shellQuote(env[k]!)} `);
   const command = `${set.join('')}npm run conformance${runtime === 'go' ? ' -- --runtime=go' : ''}`;
   return {
-    runtime, dryRun, reportOnly, procs, timeout, command,
+    runtime, dryRun, reportOnly, procs, timeout, command, labImagesOnly,
     ...(env.CONFORMANCE_FOCUS ? { focus: env.CONFORMANCE_FOCUS } : {}),
     ...(env.CONFORMANCE_SPECS ? { specsFile: env.CONFORMANCE_SPECS } : {}),
   };

@@ -28,6 +28,8 @@ export interface ConformanceResults {
   wallSeconds: number;
   focus: string;
   skip: string;
+  /** The image archives imported into containerd, in order (a later one of the same name replaces an earlier). */
+  images: string[];
   /** A subset, a dry run or an interrupted run: not the whole selection's verdict. */
   partial: boolean;
   /** Specs the focus and skip left out of the binary's. */

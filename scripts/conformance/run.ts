@@ -117,7 +117,7 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   const criLab = crEnv.LAB || mkdtempSync('/tmp/kts-cri.conformance-');
   teardown.add(`stopping containerd (${criLab})`, () => downContainerd({ lab: criLab }));
   const containerd = await step('bringing up containerd', () => upContainerd({ ...crEnv, LAB: criLab }));
-  const images = await step('building and importing the suite\'s images', () => importSuiteImages(containerd, join(parts.e2e, 'images.sh'), join(work, 'images')));
+  const images = await step('building and importing the suite\'s images', () => importSuiteImages(containerd, join(parts.e2e, 'images.sh'), join(work, 'images'), opts.labImagesOnly));
   log(`imported ${images.join(', ')}`);
 
   const name = `conformance-${opts.runtime}`;
@@ -164,7 +164,7 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   const results: ConformanceResults = {
     runtime: opts.runtime, kubelet: kubeletLabel(opts.runtime, goBinary), date: started.toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memGiB: Math.round(totalmem() / 2 ** 30), kernel: release(), loadAtStart },
-    command: opts.command, procs: opts.procs, wallSeconds, focus: SUITE_FOCUS, skip: SUITE_SKIP,
+    command: opts.command, procs: opts.procs, wallSeconds, focus: SUITE_FOCUS, skip: SUITE_SKIP, images,
     partial: subset || interrupted, notSelected: junit.notSelected, suiteFailures: junit.suiteFailures, specs: junit.specs,
   };
   const file = resultsFile(opts.runtime, results.partial);

@@ -10,7 +10,7 @@ const ENV = '[sig-node] Pods should contain environment variables for services [
 function run(runtime: Runtime, kubelet: string, specs: SpecResult[], wallSeconds: number): ConformanceResults {
   return {
     runtime, kubelet, date: '2026-11-25T23:40:28.697Z', machine: { cpus: 2, cpuModel: 'AMD EPYC', memGiB: 24, kernel: '6.18', loadAtStart: 0.5 },
-    command: `npm run conformance${runtime === 'go' ? ' -- --runtime=go' : ''}`, procs: 2, wallSeconds, focus: '\\[NodeConformance\\]', skip: '\\[Serial\\]',
+    command: `npm run conformance${runtime === 'go' ? ' -- --runtime=go' : ''}`, procs: 2, wallSeconds, focus: '\\[NodeConformance\\]', skip: '\\[Serial\\]', images: ['agnhost.tar'],
     partial: false, notSelected: 82, suiteFailures: [], specs,
   };
 }
