@@ -2,11 +2,13 @@
  * Images the lab's images.sh does not make, built here offline from what Debian installs, so the specs
  * that need them test the kubelet rather than the lab:
  * - agnhost:2.43 with curl: the lab's agnhost plus one layer holding Debian's curl and the shared
- *   libraries it loads (the networking and exec-hook specs run curl inside agnhost);
+ *   libraries it loads (the networking and exec-hook specs run curl inside agnhost). A netcat with -u
+ *   would not help the UDP spec that lacks one: the image's busybox sh runs its own nc applet first;
  * - nonewprivs:1.3: a setuid-root program that prints its effective uid, compiled here statically;
  * - etcd:3.5.6-0: Debian's etcd (3.4) at /usr/local/bin/etcd with its libraries, the gRPC health
  *   server the gRPC probe specs ask.
- * Layers are reproducible: sorted entries, mtime 0, owner root, gzip without a name or time.
+ * Layers are reproducible: sorted entries, mtime 0, owner root, gzip without a name or time. The
+ * Debian packages they come from are installed first when missing, as .ci/containerd/up.sh does its own.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -28,8 +30,8 @@ interface ImageConfig {
 }
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-const deterministicTar = (root: string, out: string) =>
-  execFileSync('tar', ['--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '--format=gnu', '-C', root, '-cf', out, '.']);
+const deterministicTar = (root: string, out: string, entries = ['.']) =>
+  execFileSync('tar', ['--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '--format=gnu', '-C', root, '-cf', out, ...entries]);
 
 /** The shared libraries `ldd` says a dynamically linked program loads (absolute paths). */
 export function sharedLibraries(lddOutput: string): string[] {
@@ -107,7 +109,7 @@ export function buildImage(opts: { ref: string; root: string; out: string; work:
       manifests: [{ ...manifestDesc, platform: { architecture: 'amd64', os: 'linux' }, annotations }],
     }));
     writeFileSync(join(layout.dir, 'oci-layout'), '{"imageLayoutVersion":"1.0.0"}');
-    execFileSync('tar', ['--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '--format=gnu', '-C', layout.dir, '-cf', opts.out, 'oci-layout', 'index.json', 'blobs']);
+    deterministicTar(layout.dir, opts.out, ['oci-layout', 'index.json', 'blobs']);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -115,6 +117,35 @@ export function buildImage(opts: { ref: string; root: string; out: string; work:
 
 // Prints the effective uid: 0 when the setuid bit took effect, the caller's uid under no_new_privs.
 const NNP_SOURCE = '#include <stdio.h>\n#include <unistd.h>\nint main(void) { printf("Effective uid: %d\\n", (int)geteuid()); return 0; }\n';
+
+/** The programs the images are made of, and the Debian package of each. */
+const TOOLS: Record<string, string> = { curl: 'curl', etcd: 'etcd-server', gcc: 'gcc' };
+
+const which = (command: string) => {
+  try {
+    return execFileSync('sh', ['-c', 'command -v "$1"', 'which', command], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+};
+
+function ensureTools(): void {
+  const missing = Object.entries(TOOLS).filter(([command]) => which(command) === '').map(([, pkg]) => pkg);
+  // A static binary needs libc.a beside gcc.
+  if (!statSafe('/usr/lib/x86_64-linux-gnu/libc.a')) missing.push('libc6-dev');
+  if (missing.length === 0) return;
+  execFileSync('apt-get', ['-o', 'DPkg::Lock::Timeout=300', '-q', 'install', '-y', '--no-install-recommends', ...missing], {
+    stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+}
+
+const statSafe = (path: string) => {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+};
 
 /** Builds the three images into `dir` (agnhost on the lab's `agnhostArchive`); the archives' paths. */
 export function buildExtraImages(dir: string, agnhostArchive: string): string[] {
@@ -126,8 +157,9 @@ export function buildExtraImages(dir: string, agnhostArchive: string): string[] 
     return r;
   };
   try {
+    ensureTools();
     const curl = root('curl');
-    copyWithLibraries(curl, execFileSync('sh', ['-c', 'command -v curl'], { encoding: 'utf8' }).trim(), '/usr/bin/curl');
+    copyWithLibraries(curl, which('curl'), '/usr/bin/curl');
     const out = { agnhost: join(dir, 'extra-agnhost.tar'), nonewprivs: join(dir, 'extra-nonewprivs.tar'), etcd: join(dir, 'extra-etcd.tar') };
     buildImage({ ref: EXTRA_IMAGES.agnhost, root: curl, out: out.agnhost, work, base: agnhostArchive });
 
@@ -139,7 +171,7 @@ export function buildExtraImages(dir: string, agnhostArchive: string): string[] 
     buildImage({ ref: EXTRA_IMAGES.nonewprivs, root: nnp, out: out.nonewprivs, work, process: { Cmd: ['nnp'] } });
 
     const etcd = root('etcd');
-    copyWithLibraries(etcd, execFileSync('sh', ['-c', 'command -v etcd'], { encoding: 'utf8' }).trim(), '/usr/local/bin/etcd');
+    copyWithLibraries(etcd, which('etcd'), '/usr/local/bin/etcd');
     buildImage({ ref: EXTRA_IMAGES.etcd, root: etcd, out: out.etcd, work, process: { Entrypoint: ['/usr/local/bin/etcd'] } });
     return Object.values(out);
   } finally {

@@ -209,6 +209,6 @@ function writeReport(): boolean {
 }
 
 main().then((code) => process.exit(code), (err: unknown) => {
-  log(`failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  log(`failed: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });

@@ -7,10 +7,10 @@ const PULL = '[sig-node] Container Runtime blackbox test when running a containe
 const GATES = '[sig-node] Pods should support pod readiness gates [NodeConformance]';
 const ENV = '[sig-node] Pods should contain environment variables for services [NodeConformance] [Conformance]';
 
-function run(runtime: Runtime, kubelet: string, specs: SpecResult[], wallSeconds: number): ConformanceResults {
+function run(runtime: Runtime, kubelet: string, specs: SpecResult[], wallSeconds: number, images = ['agnhost.tar', 'extra-agnhost.tar']): ConformanceResults {
   return {
     runtime, kubelet, date: '2026-11-25T23:40:28.697Z', machine: { cpus: 2, cpuModel: 'AMD EPYC', memGiB: 24, kernel: '6.18', loadAtStart: 0.5 },
-    command: `npm run conformance${runtime === 'go' ? ' -- --runtime=go' : ''}`, procs: 2, wallSeconds, focus: '\\[NodeConformance\\]', skip: '\\[Serial\\]', images: ['agnhost.tar'],
+    command: `npm run conformance${runtime === 'go' ? ' -- --runtime=go' : ''}`, procs: 2, wallSeconds, focus: '\\[NodeConformance\\]', skip: '\\[Serial\\]', images,
     partial: false, notSelected: 82, suiteFailures: [], specs,
   };
 }
@@ -25,7 +25,7 @@ const go = run('go', 'Go kubelet v1.26.0', [
   { name: GATES, status: 'passed', seconds: 10 },
   { name: ENV, status: 'timedout', seconds: 300, failure: 'A suite timeout occurred' },
 ], 1800);
-const causes = [{ spec: PULL, cause: 'no registry | offline' }];
+const causes = [{ spec: PULL, cause: 'no registry | offline' }, { spec: ENV, cause: 'no image in the lab', labImagesOnly: true }];
 
 describe('renderConformance', () => {
   const page = renderConformance({ ts, go, causes });
@@ -50,8 +50,14 @@ describe('renderConformance', () => {
     expect(page).toContain('## Every spec that did not pass (3)');
   });
 
+  it('gives a cause of the lab\'s images alone only to runs that had them alone', () => {
+    const labOnly = renderConformance({ ts, go: run('go', 'Go kubelet v1.26.0', go.specs, 1800, ['agnhost.tar']), causes });
+    expect(labOnly.split('\n')).toContain(`| ${ENV} | passed | timedout | lab: no image in the lab |`);
+  });
+
   it('keeps the lab causes table, and reports one kubelet alone without the kubelet-ts-only list', () => {
-    expect(lines).toContain(`| ${PULL} | no registry \\| offline |`);
+    expect(lines).toContain(`| ${PULL} | no registry \\| offline | yes |`);
+    expect(lines).toContain(`| ${ENV} | no image in the lab | no |`);
     const alone = renderConformance({ go, causes });
     expect(alone).not.toContain('## Fails on kubelet-ts only');
     expect(alone).toContain('| spec | Go kubelet | cause');
