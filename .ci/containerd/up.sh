@@ -12,7 +12,8 @@
 # parent (CGROUP_PARENT, default /kubelet-ts-ci), so it cannot collide with a developer's containerd,
 # and a second containerd never shares a root. Two labs at once need a BRIDGE, POD_SUBNET and CNI_NETWORK
 # (default kubelet-ts-ci: it names libcni's cache files, which down.sh removes) each; they are kept in
-# $LAB/network.env for down.sh.
+# $LAB/network.env for down.sh. PAUSE_REF (default kubelet-ts.local/pause:1.0) names the sandbox image
+# it builds and configures, e.g. registry.k8s.io/pause:3.9 for the upstream e2e suite.
 # Pitfalls it handles are in the CRI lab notes (shared/lab/cri/NOTES.md) §8 (copied into comments below).
 set -euo pipefail
 
@@ -23,7 +24,7 @@ BRIDGE=${BRIDGE:-kts0}
 POD_SUBNET=${POD_SUBNET:-10.214.0.0/24}
 CGROUP_PARENT=${CGROUP_PARENT:-/kubelet-ts-ci}
 CNI_NETWORK=${CNI_NETWORK:-kubelet-ts-ci}
-PAUSE_REF=kubelet-ts.local/pause:1.0
+PAUSE_REF=${PAUSE_REF:-kubelet-ts.local/pause:1.0}
 BUSYBOX_REF=kubelet-ts.local/busybox:1.0
 export DEBIAN_FRONTEND=noninteractive
 

@@ -1,0 +1,50 @@
+/**
+ * `npm run conformance [-- --runtime=ts|go] [--dry-run] [--report]` and its environment:
+ * CONFORMANCE_PROCS (ginkgo processes, 2), CONFORMANCE_TIMEOUT (the suite's, 180m),
+ * CONFORMANCE_FOCUS (a regular expression on spec names), CONFORMANCE_SPECS (a file of spec names) and
+ * CONFORMANCE_LAB_IMAGES_ONLY=1 (only the lab's images, without the run's own: extra-images.ts).
+ */
+import type { Runtime } from './results.js';
+
+export interface Options {
+  runtime: Runtime;
+  /** List the selection (and the subset) without running anything. */
+  dryRun: boolean;
+  /** Only regenerate docs/CONFORMANCE.md from the kept runs. */
+  reportOnly: boolean;
+  procs: number;
+  timeout: string;
+  focus?: string;
+  specsFile?: string;
+  labImagesOnly: boolean;
+  /** How to run this again, for the results file. */
+  command: string;
+}
+
+export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Options {
+  let runtime: Runtime = 'ts';
+  let dryRun = false;
+  let reportOnly = false;
+  for (const arg of argv) {
+    const runtimeArg = /^--runtime=(.*)$/.exec(arg);
+    if (runtimeArg) {
+      if (runtimeArg[1] !== 'ts' && runtimeArg[1] !== 'go') throw new Error(`--runtime must be ts or go, not ${runtimeArg[1]}`);
+      runtime = runtimeArg[1];
+    } else if (arg === '--dry-run' || arg === '--ginkgo.dry-run') dryRun = true;
+    else if (arg === '--report') reportOnly = true;
+    else throw new Error(`unknown argument ${arg} (--runtime=ts|go, --dry-run, --report)`);
+  }
+  const procs = Number(env.CONFORMANCE_PROCS || 2);
+  if (!Number.isInteger(procs) || procs < 1) throw new Error(`CONFORMANCE_PROCS must be a whole number ≥ 1, not ${env.CONFORMANCE_PROCS}`);
+  const timeout = env.CONFORMANCE_TIMEOUT || '180m';
+  const labImagesOnly = env.CONFORMANCE_LAB_IMAGES_ONLY === '1';
+  const set = ['CONFORMANCE_PROCS', 'CONFORMANCE_TIMEOUT', 'CONFORMANCE_FOCUS', 'CONFORMANCE_SPECS', 'CONFORMANCE_LAB_IMAGES_ONLY'].filter((k) => env[k]).map((k) => `${k}=${shellQuote(env[k]!)} `);
+  const command = `${set.join('')}npm run conformance${runtime === 'go' ? ' -- --runtime=go' : ''}`;
+  return {
+    runtime, dryRun, reportOnly, procs, timeout, command, labImagesOnly,
+    ...(env.CONFORMANCE_FOCUS ? { focus: env.CONFORMANCE_FOCUS } : {}),
+    ...(env.CONFORMANCE_SPECS ? { specsFile: env.CONFORMANCE_SPECS } : {}),
+  };
+}
+
+const shellQuote = (v: string) => (/^[\w./:=-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);

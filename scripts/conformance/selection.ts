@@ -1,0 +1,48 @@
+/**
+ * Which specs a run selects: the node conformance selection of the upstream suite (the lab's README:
+ * every [NodeConformance] spec that is neither serial, disruptive, flaky, slow nor a feature's), and
+ * a subset of it named by CONFORMANCE_FOCUS (a regular expression on spec names) or CONFORMANCE_SPECS
+ * (a file of spec names, one a line). A subset is resolved against the selection the binary itself
+ * lists (a dry run), then handed to ginkgo as the exact names: ginkgo ORs its focus flags, so a
+ * narrower --focus beside the suite's would widen the run instead of narrowing it.
+ */
+
+export const SUITE_FOCUS = String.raw`\[NodeConformance\]`;
+export const SUITE_SKIP = String.raw`\[Serial\]|\[Disruptive\]|\[Flaky\]|\[Slow\]|\[Feature:`;
+
+export interface SubsetRequest {
+  /** A JavaScript regular expression matched against each selected spec's name. */
+  focus?: string;
+  /** Spec names, exactly as the suite lists them. */
+  names?: string[];
+}
+
+/** The selected names the request keeps; an error names what matched nothing. */
+export function pickSubset(selection: readonly string[], request: SubsetRequest): string[] {
+  const known = new Set(selection);
+  const unknown = (request.names ?? []).filter((n) => !known.has(n));
+  if (unknown.length > 0) throw new Error(`not in the conformance selection:\n  ${unknown.join('\n  ')}`);
+  const named = new Set(request.names ?? []);
+  const focus = request.focus === undefined ? undefined : new RegExp(request.focus);
+  const picked = selection.filter((n) => (request.names === undefined || named.has(n)) && (focus === undefined || focus.test(n)));
+  if (picked.length === 0) throw new Error(`no spec of the conformance selection matches CONFORMANCE_FOCUS=${request.focus ?? ''}`);
+  return picked;
+}
+
+/** The lines of a CONFORMANCE_SPECS file that name a spec (blank lines and # comments left out). */
+export function specNamesOf(text: string): string[] {
+  return text.split('\n').map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+}
+
+/** Go's regexp.QuoteMeta: the name as a literal in an RE2 pattern. */
+export function quoteMeta(text: string): string {
+  return text.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
+}
+
+/**
+ * A ginkgo --focus that selects exactly these specs. Ginkgo matches it against a text that has more
+ * before the spec's full name (a suite-level node's text and a space), so only the end is anchored.
+ */
+export function exactFocus(names: readonly string[]): string {
+  return `(^|.* )(${names.map(quoteMeta).join('|')})$`;
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { renderConformance } from '../../../scripts/conformance/report.js';
+import type { ConformanceResults, Runtime } from '../../../scripts/conformance/results.js';
+import type { SpecResult } from '../../../scripts/conformance/junit.js';
+
+const PULL = '[sig-node] Container Runtime blackbox test when running a container with a new image should be able to pull image [NodeConformance]';
+const GATES = '[sig-node] Pods should support pod readiness gates [NodeConformance]';
+const ENV = '[sig-node] Pods should contain environment variables for services [NodeConformance] [Conformance]';
+
+function run(runtime: Runtime, kubelet: string, specs: SpecResult[], wallSeconds: number, images = ['agnhost.tar', 'extra-agnhost.tar']): ConformanceResults {
+  return {
+    runtime, kubelet, date: '2026-11-25T23:40:28.697Z', machine: { cpus: 2, cpuModel: 'AMD EPYC', memGiB: 24, kernel: '6.18', loadAtStart: 0.5 },
+    command: `npm run conformance${runtime === 'go' ? ' -- --runtime=go' : ''}`, procs: 2, wallSeconds, focus: '\\[NodeConformance\\]', skip: '\\[Serial\\]', images,
+    partial: false, notSelected: 82, suiteFailures: [], specs,
+  };
+}
+
+const ts = run('ts', 'kubelet-ts 0.1.0 (abc1234)', [
+  { name: PULL, status: 'failed', seconds: 30, failure: 'pull failed' },
+  { name: GATES, status: 'failed', seconds: 20, failure: 'Ready condition to be false initially' },
+  { name: ENV, status: 'passed', seconds: 4 },
+], 3000);
+const go = run('go', 'Go kubelet v1.26.0', [
+  { name: PULL, status: 'failed', seconds: 30, failure: 'pull failed too' },
+  { name: GATES, status: 'passed', seconds: 10 },
+  { name: ENV, status: 'timedout', seconds: 300, failure: 'A suite timeout occurred' },
+], 1800);
+const causes = [{ spec: PULL, cause: 'no registry | offline' }, { spec: ENV, cause: 'no image in the lab', labImagesOnly: true }];
+
+describe('renderConformance', () => {
+  const page = renderConformance({ ts, go, causes });
+  const lines = page.split('\n');
+
+  it('gives each kubelet its counts, wall time and processes', () => {
+    expect(lines).toContain('| kubelet-ts 0.1.0 (abc1234) | 2026-11-25 | `npm run conformance` | **1** | 2 | 0 | 0 | 0 | 50 min | 2 | 2 × AMD EPYC, 24 GiB, load 0.50 at start |');
+    expect(lines).toContain('| Go kubelet v1.26.0 | 2026-11-25 | `npm run conformance -- --runtime=go` | **1** | 1 | 1 | 0 | 0 | 30 min | 2 | 2 × AMD EPYC, 24 GiB, load 0.50 at start |');
+    expect(page).toContain('3 of the binary\'s 85 specs');
+  });
+
+  it('lists what fails on kubelet-ts only, with what the suite saw', () => {
+    const section = page.slice(page.indexOf('## Fails on kubelet-ts only'), page.indexOf('## Every spec'));
+    expect(section).toContain('(1)');
+    expect(section).toContain(`| ${GATES} | Ready condition to be false initially |`);
+    expect(section).not.toContain(PULL);
+  });
+
+  it('gives every spec that did not pass on either kubelet one line, a lab cause before the failure', () => {
+    expect(lines).toContain(`| ${PULL} | failed | failed | lab: no registry \\| offline |`);
+    expect(lines).toContain(`| ${ENV} | passed | timedout | A suite timeout occurred |`);
+    expect(page).toContain('## Every spec that did not pass (3)');
+  });
+
+  it('gives a cause of the lab\'s images alone only to runs that had them alone', () => {
+    const labOnly = renderConformance({ ts, go: run('go', 'Go kubelet v1.26.0', go.specs, 1800, ['agnhost.tar']), causes });
+    expect(labOnly.split('\n')).toContain(`| ${ENV} | passed | timedout | lab: no image in the lab |`);
+  });
+
+  it('keeps the lab causes table, and reports one kubelet alone without the kubelet-ts-only list', () => {
+    expect(lines).toContain(`| ${PULL} | no registry \\| offline | yes |`);
+    expect(lines).toContain(`| ${ENV} | no image in the lab | no |`);
+    const alone = renderConformance({ go, causes });
+    expect(alone).not.toContain('## Fails on kubelet-ts only');
+    expect(alone).toContain('| spec | Go kubelet | cause');
+    expect(() => renderConformance({ causes })).toThrow(/no full run/);
+  });
+});

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { exactFocus, pickSubset, quoteMeta, specNamesOf } from '../../../scripts/conformance/selection.js';
+
+const SELECTION = [
+  '[sig-node] Pods should contain environment variables for services [NodeConformance] [Conformance]',
+  '[sig-node] Sysctls [LinuxOnly] [NodeConformance] should support sysctls [MinimumKubeletVersion:1.21] [Conformance]',
+  '[sig-node] Probing container should *not* be restarted with a GRPC liveness probe [NodeConformance]',
+];
+
+describe('pickSubset', () => {
+  it('keeps the selected specs the focus matches', () => {
+    expect(pickSubset(SELECTION, { focus: 'Sysctls|environment variables' })).toEqual([SELECTION[0], SELECTION[1]]);
+  });
+
+  it('keeps the named specs, narrowed further by a focus', () => {
+    expect(pickSubset(SELECTION, { names: [SELECTION[2]!, SELECTION[1]!] })).toEqual([SELECTION[1], SELECTION[2]]);
+    expect(pickSubset(SELECTION, { names: [SELECTION[2]!, SELECTION[1]!], focus: 'GRPC' })).toEqual([SELECTION[2]]);
+  });
+
+  it('refuses a name outside the selection and a focus that matches nothing', () => {
+    expect(() => pickSubset(SELECTION, { names: ['[sig-node] no such spec'] })).toThrow(/not in the conformance selection/);
+    expect(() => pickSubset(SELECTION, { focus: 'nothing like it' })).toThrow(/no spec/);
+  });
+});
+
+describe('specNamesOf', () => {
+  it('reads one name a line, leaving blank lines and comments out', () => {
+    expect(specNamesOf(`# rerun\n${SELECTION[0]}\n\n  ${SELECTION[1]}  \n`)).toEqual([SELECTION[0], SELECTION[1]]);
+  });
+});
+
+describe('exactFocus', () => {
+  it('quotes every metacharacter as Go\'s QuoteMeta does', () => {
+    expect(quoteMeta('a.b+c*d?(e)|[f]{g}^h$\\')).toBe('a\\.b\\+c\\*d\\?\\(e\\)\\|\\[f\\]\\{g\\}\\^h\\$\\\\');
+  });
+
+  it('matches each named spec after whatever ginkgo puts before it, and no other', () => {
+    const focus = new RegExp(exactFocus([SELECTION[2]!, SELECTION[0]!]));
+    expect(SELECTION.map((n) => focus.test(`Top ${n}`))).toEqual([true, false, true]);
+    expect(focus.test(SELECTION[0]!)).toBe(true);
+    expect(focus.test(`${SELECTION[0]} [Slow]`)).toBe(false);
+    expect(focus.test(`[sig-x]${SELECTION[0]}`)).toBe(false);
+  });
+});
