@@ -5,7 +5,7 @@
  * a type that carries the id. XState 5 memoises, on every state node it asks, the transitions
  * found for each event type (StateNode.next), and never forgets a type. Children whose ids never
  * repeat (one per status patch, per pod directory removed) would each add entries there for as
- * long as the kubelet runs: ~45 MB after 10,000 pods (docs/BENCHMARKS.md). Under one type, the
+ * long as the kubelet runs (docs/FINDINGS.md). Under one type, the
  * memo holds one entry however many effects ran.
  *
  * An answering effect never ends by itself: its parent stops it once the answer is in (a child

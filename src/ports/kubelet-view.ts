@@ -4,7 +4,7 @@
  * synchronously or with a promise; the server awaits each one per request and holds nothing.
  *
  * Also here: the two auth ports the server delegates to the API server when there is one
- * (TokenReview for bearer tokens, SubjectAccessReview for the Webhook authorizer, issue 6).
+ * (TokenReview for bearer tokens, SubjectAccessReview for the Webhook authorizer).
  */
 import type { Pod } from '../domain/pod/types.js';
 import type { Durations, KubeletMetricsSnapshot } from '../domain/http/kubelet-metrics.js';

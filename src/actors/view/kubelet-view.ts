@@ -39,8 +39,8 @@ export interface KubeletViewSources {
   machineInfo?: () => MachineInfo | undefined;
   /**
    * For how long one metrics snapshot is answered again (0: built per call). Under a crowd of
-   * scrapers, building and rendering /metrics per request held the event loop (issue 7); counters
-   * a second old are still what a scrape expects.
+   * scrapers, building and rendering /metrics per request holds the event loop; counters a second
+   * old are still what a scrape expects.
    */
   metricsMaxAgeMs?: number;
   clock?: Pick<Clock, 'now'>;

@@ -214,9 +214,9 @@ function then(first: Step, next: (s: StatusSyncState) => Step): Step {
 /**
  * The pods the kubelet has now. Statuses of pods no longer there are dropped (Go's
  * RemoveOrphanedStatuses), unless a patch or delete is in flight for them; so are the API server's
- * views of them (Go drops their apiStatusVersions there too). The views were once kept for every
- * pod the node had ever run, and every update copied them all for each pod it carried: after
- * 10,000 pods, one update cost ~80 ms (docs/BENCHMARKS.md).
+ * views of them (Go drops their apiStatusVersions there too). Kept for every pod the node ever ran,
+ * they would be copied whole by every update for each pod it carries, a cost growing without
+ * bound (docs/FINDINGS.md, bench/status-history.ts).
  *
  * Only the statuses this can change are synced: those of pods added, changed (a deletion) or gone,
  * and those still to be sent (a patch that failed, or one that waited for its pod). For any other,
