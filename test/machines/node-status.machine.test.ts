@@ -21,7 +21,7 @@ async function tick(clock: SimulatedClock, ms: number) {
 
 const registration: NodeRegistrationSpec = {
   nodeName: 'n1', hostname: 'n1', operatingSystem: 'linux', architecture: 'amd64',
-  nodeLabels: {}, registerWithTaints: [], registerSchedulable: true, enableControllerAttachDetach: true,
+  nodeLabels: {}, registerWithTaints: [], registerSchedulable: true, enableControllerAttachDetach: true, externalCloudProvider: false,
 };
 const facts: NodeStaticFacts = {
   hostname: 'n1', nodeIps: ['10.0.0.5'],

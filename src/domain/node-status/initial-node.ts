@@ -15,6 +15,8 @@ export const LABEL_ARCH_BETA = 'beta.kubernetes.io/arch';
 export const ANNOTATION_CMAD = 'volumes.kubernetes.io/controller-managed-attach-detach';
 /** The taint Go adds when --register-schedulable=false (deprecated flag, still honoured). */
 export const TAINT_UNSCHEDULABLE: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+/** The taint Go registers with under --cloud-provider=external, until the cloud controller initializes the Node. */
+export const TAINT_EXTERNAL_CLOUD_PROVIDER: Taint = { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' };
 
 export interface NodeRegistrationSpec {
   nodeName: string;
@@ -29,6 +31,8 @@ export interface NodeRegistrationSpec {
   registerWithTaints: Taint[];
   registerSchedulable: boolean;
   enableControllerAttachDetach: boolean;
+  /** --cloud-provider=external: the Node is registered with the uninitialized taint. */
+  externalCloudProvider: boolean;
 }
 
 /** The labels Go's updateDefaultLabels keeps in line with the kubelet (cloud labels are not set here). */
@@ -52,9 +56,9 @@ export function initialNode(spec: NodeRegistrationSpec): NodeObject {
   // user cannot override kubernetes.io/hostname and friends.
   const labels = { ...spec.nodeLabels, ...defaultLabels(spec) };
   const taints = [...spec.registerWithTaints];
-  if (!spec.registerSchedulable && !taints.some((t) => t.key === TAINT_UNSCHEDULABLE.key && t.effect === TAINT_UNSCHEDULABLE.effect)) {
-    taints.push({ ...TAINT_UNSCHEDULABLE });
-  }
+  const has = (taint: Taint) => taints.some((t) => t.key === taint.key && t.effect === taint.effect);
+  if (!spec.registerSchedulable && !has(TAINT_UNSCHEDULABLE)) taints.push({ ...TAINT_UNSCHEDULABLE });
+  if (spec.externalCloudProvider && !has(TAINT_EXTERNAL_CLOUD_PROVIDER)) taints.push({ ...TAINT_EXTERNAL_CLOUD_PROVIDER });
   const metadata: NodeObject['metadata'] = { name: spec.nodeName, labels };
   if (spec.enableControllerAttachDetach) metadata.annotations = { [ANNOTATION_CMAD]: 'true' };
   const node: NodeObject = { apiVersion: 'v1', kind: 'Node', metadata, spec: {} };

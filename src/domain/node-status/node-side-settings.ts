@@ -25,6 +25,8 @@ export interface NodeSideSettings {
   registerWithTaints: Taint[];
   registerSchedulable: boolean;
   enableControllerAttachDetach: boolean;
+  /** --cloud-provider=external: a cloud controller initializes the Node. */
+  externalCloudProvider: boolean;
 }
 
 const num = (v: unknown, fallback: number) => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
@@ -50,6 +52,7 @@ export function nodeSideSettings(config: Partial<KubeletConfiguration>, flags: P
     registerWithTaints: [...((config.registerWithTaints as Taint[] | undefined) ?? [])],
     registerSchedulable: bool(flags.registerSchedulable, true),
     enableControllerAttachDetach: bool(config.enableControllerAttachDetach, true),
+    externalCloudProvider: flags.cloudProvider === 'external',
   };
 }
 
@@ -68,5 +71,6 @@ export function nodeRegistrationSpec(s: NodeSideSettings, nodeName: string, host
     registerWithTaints: s.registerWithTaints,
     registerSchedulable: s.registerSchedulable,
     enableControllerAttachDetach: s.enableControllerAttachDetach,
+    externalCloudProvider: s.externalCloudProvider,
   };
 }

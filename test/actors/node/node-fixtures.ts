@@ -14,7 +14,7 @@ import type { NodeStaticFacts } from '../../../src/domain/node-status/node-statu
 export function nodeRegistration(nodeName: string): NodeRegistrationSpec {
   return {
     nodeName, hostname: nodeName, operatingSystem: 'linux', architecture: 'amd64',
-    nodeLabels: { 'kubelet-ts.test/pool': 'it' }, registerWithTaints: [], registerSchedulable: true, enableControllerAttachDetach: true,
+    nodeLabels: { 'kubelet-ts.test/pool': 'it' }, registerWithTaints: [], registerSchedulable: true, enableControllerAttachDetach: true, externalCloudProvider: false,
   };
 }
 

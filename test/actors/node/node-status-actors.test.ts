@@ -8,7 +8,7 @@ import { FakeNodeApi } from './fake-node-api.js';
 
 const registration: NodeRegistrationSpec = {
   nodeName: 'n1', hostname: 'n1', operatingSystem: 'linux', architecture: 'amd64',
-  nodeLabels: { team: 'a' }, registerWithTaints: [], registerSchedulable: true, enableControllerAttachDetach: true,
+  nodeLabels: { team: 'a' }, registerWithTaints: [], registerSchedulable: true, enableControllerAttachDetach: true, externalCloudProvider: false,
 };
 const facts: NodeStaticFacts = {
   hostname: 'n1', nodeIps: ['10.0.0.5'],

@@ -5,7 +5,7 @@ const spec: NodeRegistrationSpec = {
   nodeName: 'worker-1', hostname: 'worker-1', operatingSystem: 'linux', architecture: 'arm64',
   nodeLabels: { 'node-role.kubernetes.io/worker': '', 'kubernetes.io/hostname': 'spoofed' },
   registerWithTaints: [{ key: 'dedicated', value: 'gpu', effect: 'NoSchedule' }],
-  registerSchedulable: true, enableControllerAttachDetach: true,
+  registerSchedulable: true, enableControllerAttachDetach: true, externalCloudProvider: false,
 };
 
 describe('initialNode', () => {
@@ -30,6 +30,17 @@ describe('initialNode', () => {
     const node = initialNode({ ...spec, registerWithTaints: [], registerSchedulable: false, enableControllerAttachDetach: false });
     expect(node.spec?.taints).toEqual([{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' }]);
     expect(node.metadata.annotations).toBeUndefined();
+  });
+
+  it('registers with the uninitialized taint under --cloud-provider=external, after the others, once', () => {
+    const node = initialNode({ ...spec, externalCloudProvider: true, registerSchedulable: false });
+    expect(node.spec?.taints).toEqual([
+      { key: 'dedicated', value: 'gpu', effect: 'NoSchedule' },
+      { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' },
+      { key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' },
+    ]);
+    const given = [{ key: 'node.cloudprovider.kubernetes.io/uninitialized', value: 'true', effect: 'NoSchedule' as const }];
+    expect(initialNode({ ...spec, registerWithTaints: given, externalCloudProvider: true }).spec?.taints).toEqual(given);
   });
 });
 
