@@ -5,6 +5,7 @@
  * servers, healthz, and tell systemd.
  */
 import { deadContainersKept } from '../../domain/runtime/dead-containers.js';
+import { seccompProfileRoot } from '../../domain/runtime/seccomp.js';
 import { KubeletError } from '../../domain/errors.js';
 import { parseGoDuration } from '../../domain/config/duration.js';
 import type { KubeletRunOutput, PhaseInput } from '../../machines/supervisor.machine.js';
@@ -98,6 +99,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           ...(allocatable ? { nodeAllocatable: allocatable } : {}),
           cgroupParentFor: (pod) => live.containerManager.require().cgroupParentFor(pod),
           ensurePodCgroup: (pod) => live.containerManager.require().ensurePod(pod),
+          seccomp: { runtimeDefault: c.seccompDefault || settings.flags(live).seccompDefault, profileRoot: seccompProfileRoot(rootDir) },
           ...(services ? { serviceEnvFor: serviceEnvSource(services) } : {}),
         },
         // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".

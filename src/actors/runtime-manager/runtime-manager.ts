@@ -31,6 +31,7 @@ import { generatePodSandboxConfig, type NodeRuntimeContext } from '../../domain/
 import { parseResolvConf } from '../../domain/runtime/dns.js';
 import type { EnvSourceLookup } from '../../domain/runtime/env.js';
 import { isRestartableInitContainer } from '../../domain/runtime/init-containers.js';
+import type { SeccompPolicy } from '../../domain/runtime/seccomp.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CriClient } from '../../ports/cri.js';
@@ -79,6 +80,8 @@ export interface RuntimeNodeOptions {
   serviceEnvFor?: (pod: Pod) => ReadonlyMap<string, string>;
   /** ConfigMaps and Secrets for env vars, fixed (tests). Default: read through `pod.sources`, else none. */
   lookup?: EnvSourceLookup;
+  /** seccompDefault and <root-dir>/seccomp, for the profile every sandbox and container is sent. */
+  seccomp?: SeccompPolicy;
 }
 
 /** What a container's mounts and env read besides the CRI: the pod's files and the API objects. */
@@ -146,6 +149,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
       ...(node.cpuCfsQuota !== undefined ? { cpuCfsQuota: node.cpuCfsQuota } : {}),
       ...(node.cpuCfsQuotaPeriodMicros !== undefined ? { cpuCfsQuotaPeriodMicros: node.cpuCfsQuotaPeriodMicros } : {}),
       ...(node.lookup ? { lookup: node.lookup } : {}),
+      ...(node.seccomp ? { seccomp: node.seccomp } : {}),
     };
   }
 

@@ -16,6 +16,7 @@ import { newId } from './new-id.js';
 import { stopLocked } from './processes.js';
 import type { SandboxRecord } from './records.js';
 import type { RuntimeState } from './runtime-state.js';
+import { refuseSeccompFilter } from './seccomp-refusal.js';
 
 function sandboxName(sandbox: { metadata: { name: string; namespace: string; uid: string; attempt?: number } }): string {
   const m = sandbox.metadata;
@@ -27,6 +28,7 @@ export async function runPodSandbox(state: RuntimeState, config: PodSandboxConfi
   if (!config || !metadata || !metadata.name || !metadata.uid || !metadata.namespace) {
     throw new KubeletError('KLT_ERR_CRI_INVALID_ARGUMENT', 'sandbox config must include metadata with name, uid and namespace');
   }
+  refuseSeccompFilter('sandbox', config.linux?.security_context?.seccomp);
   const name = sandboxName({ metadata });
   const clash = [...state.sandboxes.values()].find((s) => sandboxName(s) === name);
   if (clash) {

@@ -152,7 +152,7 @@ export const FIELD_SUPPORT: { readonly [F in ConfigField]: Support } = {
   reservedMemory: ignored('reserve memory per NUMA node for the memory manager'),
   enableProfilingHandler: honoured,
   enableDebugFlagsHandler: ignored('serve /debug/flags/v to change the log verbosity at run time'),
-  seccompDefault: refused('run every container without a seccomp profile under the runtime\'s default profile (RuntimeDefault)'),
+  seccompDefault: honoured,
   memoryThrottlingFactor: ignored('throttle memory at this fraction of the limit (MemoryQoS, cgroup v2 memory.high)'),
   memoryReservationPolicy: ignored('reserve pods\' memory requests with this policy'),
   registerWithTaints: honoured,

@@ -4,7 +4,7 @@
  * kuberuntime_container_linux.go generateLinuxContainerConfig).
  *
  * Mounts come ready made (the runtime manager's makeContainerMounts: volumes, /etc/hosts, the
- * termination-message file). Not built yet (Go does): devices, seccomp/AppArmor/SELinux,
+ * termination-message file). Not built yet (Go does): devices, AppArmor/SELinux,
  * pod overhead resources on the sandbox, hugepages, swap, CDI devices, the runtime handler.
  */
 import { containerLogPath, podLogDirectory } from '../pod/pod-paths.js';
@@ -16,6 +16,7 @@ import { expandCommandAndArgs, makeEnvironmentVariables, type EnvSourceLookup } 
 import { newContainerAnnotations, newContainerLabels, newPodAnnotations, newPodLabels } from './labels.js';
 import { podPortMappings } from './port-mappings.js';
 import { linuxContainerResources } from './resources.js';
+import { seccompProfileRoot, type SeccompPolicy } from './seccomp.js';
 import { containerSecurityContext, sandboxSecurityContext } from './security-context.js';
 
 /** What the node contributes to a pod's runtime configuration. */
@@ -32,7 +33,11 @@ export interface NodeRuntimeContext {
   cpuCfsQuotaPeriodMicros?: number;
   serviceEnv?: ReadonlyMap<string, string>;
   lookup?: EnvSourceLookup;
+  /** seccompDefault and <root-dir>/seccomp. Default: off, under /var/lib/kubelet. */
+  seccomp?: SeccompPolicy;
 }
+
+const defaultSeccompPolicy: SeccompPolicy = { runtimeDefault: false, profileRoot: seccompProfileRoot('/var/lib/kubelet') };
 
 /** <podLogsDir>/<namespace>_<name>_<uid> (BuildPodLogsDirectory). */
 export function podLogsDirectory(podLogsDir: string, pod: Pod): string {
@@ -64,7 +69,7 @@ export function generatePodSandboxConfig(pod: Pod, attempt: number, ctx: NodeRun
     dns_config: podDnsConfig(pod, ctx.dns),
     log_directory: podLogsDirectory(ctx.podLogsDir, pod),
     port_mappings: podPortMappings(pod),
-    linux: { security_context: sandboxSecurityContext(pod) },
+    linux: { security_context: sandboxSecurityContext(pod, ctx.seccomp ?? defaultSeccompPolicy) },
   };
   const hostname = podHostname(pod, ctx.dns.clusterDomain);
   if (hostname !== undefined) config.hostname = hostname;
@@ -118,7 +123,7 @@ export function generateContainerConfig(pod: Pod, container: Container, start: C
         ...(ctx.cpuCfsQuota !== undefined ? { cpuCfsQuota: ctx.cpuCfsQuota } : {}),
         ...(ctx.cpuCfsQuotaPeriodMicros !== undefined ? { cpuCfsQuotaPeriodMicros: ctx.cpuCfsQuotaPeriodMicros } : {}),
       }),
-      security_context: targeted(containerSecurityContext(pod, container), start.namespaceTargetId),
+      security_context: targeted(containerSecurityContext(pod, container, ctx.seccomp ?? defaultSeccompPolicy), start.namespaceTargetId),
     },
   };
   if (container.workingDir) config.working_dir = container.workingDir;

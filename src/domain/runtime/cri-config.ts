@@ -29,6 +29,12 @@ export interface CriLinuxContainerResources {
   oom_score_adj?: string;
 }
 
+/** runtime.v1 SecurityProfile; localhost_ref is an absolute path on the node, only for Localhost. */
+export interface CriSecurityProfile {
+  profile_type: 'RuntimeDefault' | 'Unconfined' | 'Localhost';
+  localhost_ref?: string;
+}
+
 export interface CriLinuxSandboxSecurityContext {
   namespace_options?: CriNamespaceOption;
   run_as_user?: CriInt64Value | null;
@@ -36,6 +42,7 @@ export interface CriLinuxSandboxSecurityContext {
   readonly_rootfs?: boolean;
   supplemental_groups?: string[];
   privileged?: boolean;
+  seccomp?: CriSecurityProfile;
 }
 
 export interface CriPodSandboxConfig {
@@ -62,6 +69,7 @@ export interface CriLinuxContainerSecurityContext {
   readonly_rootfs?: boolean;
   supplemental_groups?: string[];
   no_new_privs?: boolean;
+  seccomp?: CriSecurityProfile;
 }
 
 /**

@@ -2,13 +2,14 @@
  * The container's effective security context (determineEffectiveSecurityContext): the pod's
  * runAsUser/runAsGroup unless the container overrides them, the pod's supplemental groups and
  * fsGroup, and the container's own privileged / readOnlyRootFilesystem / capabilities /
- * allowPrivilegeEscalation, and the runAsNonRoot check. SELinux, seccomp, AppArmor, masked and
- * read-only paths are not set yet.
+ * allowPrivilegeEscalation, the seccomp profile (seccomp.ts), and the runAsNonRoot check. SELinux,
+ * AppArmor, masked and read-only paths are not set yet.
  */
 import { KubeletError } from '../errors.js';
 import type { Container, Pod } from '../pod/types.js';
 import type { CriLinuxContainerSecurityContext, CriLinuxSandboxSecurityContext } from './cri-config.js';
 import { namespacesForPod } from './namespaces.js';
+import { seccompProfileFor, type SeccompPolicy } from './seccomp.js';
 
 function supplementalGroups(pod: Pod): string[] {
   const sc = pod.spec.securityContext;
@@ -16,7 +17,7 @@ function supplementalGroups(pod: Pod): string[] {
   return groups.map(String);
 }
 
-export function containerSecurityContext(pod: Pod, container: Container): CriLinuxContainerSecurityContext {
+export function containerSecurityContext(pod: Pod, container: Container, seccomp: SeccompPolicy): CriLinuxContainerSecurityContext {
   const podSc = pod.spec.securityContext;
   const sc = container.securityContext;
   const out: CriLinuxContainerSecurityContext = {
@@ -25,6 +26,7 @@ export function containerSecurityContext(pod: Pod, container: Container): CriLin
     namespace_options: namespacesForPod(pod),
     // AddNoNewPrivileges: only an explicit allowPrivilegeEscalation: false sets no_new_privs.
     no_new_privs: sc?.allowPrivilegeEscalation === false,
+    seccomp: seccompProfileFor(pod, container, seccomp),
   };
   const runAsUser = sc?.runAsUser ?? podSc?.runAsUser;
   if (runAsUser !== undefined) out.run_as_user = { value: String(runAsUser) };
@@ -39,13 +41,17 @@ export function containerSecurityContext(pod: Pod, container: Container): CriLin
   return out;
 }
 
-/** The sandbox's security context: pod-level user/group, namespaces, privileged if any container is. */
-export function sandboxSecurityContext(pod: Pod): CriLinuxSandboxSecurityContext {
+/**
+ * The sandbox's security context: pod-level user/group, namespaces, privileged if any container is,
+ * the pod-level seccomp profile.
+ */
+export function sandboxSecurityContext(pod: Pod, seccomp: SeccompPolicy): CriLinuxSandboxSecurityContext {
   const podSc = pod.spec.securityContext;
   const all = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])];
   const out: CriLinuxSandboxSecurityContext = {
     namespace_options: namespacesForPod(pod),
     privileged: all.some((c) => c.securityContext?.privileged === true),
+    seccomp: seccompProfileFor(pod, undefined, seccomp),
   };
   if (podSc?.runAsUser !== undefined) out.run_as_user = { value: String(podSc.runAsUser) };
   if (podSc?.runAsGroup !== undefined) out.run_as_group = { value: String(podSc.runAsGroup) };

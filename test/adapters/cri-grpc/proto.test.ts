@@ -45,6 +45,10 @@ describe('loadCriProto', () => {
     expect(fields('LinuxSandboxSecurityContext').run_as_group?.id).toBe(8);
     expect(fields('LinuxContainerSecurityContext').run_as_group?.id).toBe(12);
     expect(fields('LinuxContainerSecurityContext').no_new_privs?.id).toBe(11);
+    expect(fields('LinuxSandboxSecurityContext').seccomp).toEqual({ id: 9, type: 'TYPE_MESSAGE' });
+    expect(fields('LinuxContainerSecurityContext').seccomp).toEqual({ id: 15, type: 'TYPE_MESSAGE' });
+    expect(fields('SecurityProfile').profile_type).toEqual({ id: 1, type: 'TYPE_ENUM' });
+    expect(fields('SecurityProfile').localhost_ref).toEqual({ id: 2, type: 'TYPE_STRING' });
     expect(fields('ContainerStatus').log_path?.id).toBe(15);
     expect(fields('StopContainerRequest').timeout).toEqual({ id: 2, type: 'TYPE_INT64' });
     expect(fields('ExecSyncResponse').stdout).toEqual({ id: 1, type: 'TYPE_BYTES' });
@@ -74,6 +78,7 @@ describe('proto and port agree', () => {
         readonly_rootfs: true,
         supplemental_groups: ['4000'],
         privileged: true,
+        seccomp: { profile_type: 'Unconfined', localhost_ref: '' },
       },
       sysctls: { 'net.ipv4.ip_forward': '1' },
       resources: { cpu_period: '100000', cpu_quota: '50000', cpu_shares: '512', memory_limit_in_bytes: '67108864', oom_score_adj: '-997', cpuset_cpus: '0-1', cpuset_mems: '0', unified: { 'memory.high': '1' }, memory_swap_limit_in_bytes: '1' },
@@ -105,6 +110,7 @@ describe('proto and port agree', () => {
         readonly_rootfs: true,
         supplemental_groups: ['3'],
         no_new_privs: true,
+        seccomp: { profile_type: 'Localhost', localhost_ref: '/var/lib/kubelet/seccomp/audit.json' },
       },
     },
   };

@@ -268,6 +268,24 @@ describe('startEmbeddedRuntime', () => {
     await expect(cri.runtime.createContainer(sandboxId, container, config)).rejects.toMatchObject({ code: 'KLT_ERR_CRI_INVALID_ARGUMENT' });
   });
 
+  it('refuses a seccomp filter it cannot install, for a sandbox or a container, and runs Unconfined ones', async () => {
+    const cri = await start();
+    const filtered = { ...sandboxConfig('seccomp'), linux: { security_context: { seccomp: { profile_type: 'RuntimeDefault' as const } } } };
+    await expect(cri.runtime.runPodSandbox(filtered)).rejects.toMatchObject({
+      code: 'KLT_ERR_CRI_INVALID_ARGUMENT',
+      message: expect.stringContaining('sandbox linux.security_context.seccomp RuntimeDefault is not supported'),
+    });
+    const config = { ...sandboxConfig('seccomp'), linux: { security_context: { seccomp: { profile_type: 'Unconfined' as const } } } };
+    const sandboxId = await cri.runtime.runPodSandbox(config);
+    const localhost = containerConfig('c', 'true', { linux: { security_context: { seccomp: { profile_type: 'Localhost', localhost_ref: '/var/lib/kubelet/seccomp/audit.json' } } } });
+    await expect(cri.runtime.createContainer(sandboxId, localhost, config)).rejects.toMatchObject({
+      code: 'KLT_ERR_CRI_INVALID_ARGUMENT',
+      message: expect.stringContaining('container linux.security_context.seccomp Localhost "/var/lib/kubelet/seccomp/audit.json"'),
+    });
+    const unconfined = containerConfig('c', 'true', { linux: { security_context: { seccomp: { profile_type: 'Unconfined' } } } });
+    expect(await cri.runtime.createContainer(sandboxId, unconfined, config)).toMatch(/^[0-9a-f]+$/);
+  });
+
   it('fails CreateContainer with NOT_FOUND for an image that is not present, and finds it after PullImage', async () => {
     const cri = await start();
     const config = sandboxConfig('img');

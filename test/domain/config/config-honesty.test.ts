@@ -63,8 +63,13 @@ describe('settings accepted but not acted on', () => {
     expect(bestEffort.errors).toEqual([]);
     expect(bestEffort.notHonoured.map((w) => w.field)).toEqual(['topologyManagerPolicy']);
     expect(withFile({ topologyManagerPolicy: 'single-numa-node' }).errors.map((e) => e.field)).toEqual(['topologyManagerPolicy']);
-    expect(withFile({ seccompDefault: true }).errors.map((e) => e.field)).toEqual(['seccompDefault']);
     expect(withFile({ failSwapOn: false }).notHonoured).toEqual([]);
+  });
+
+  it('accepts seccompDefault, which now sends RuntimeDefault for every profile-less container', () => {
+    const built = withFile({ seccompDefault: true });
+    expect(built.errors).toEqual([]);
+    expect(built.notHonoured).toEqual([]);
   });
 
   it('warns for the parts of logging it ignores, not for the verbosity --v sets', () => {

@@ -73,6 +73,7 @@ describe('generatePodSandboxConfig', () => {
       privileged: false,
       run_as_group: { value: '3000' },
       supplemental_groups: ['2000', '4000'],
+      seccomp: { profile_type: 'Unconfined' },
     });
     expect(config.linux?.sysctls).toEqual({ 'net.ipv4.ip_unprivileged_port_start': '0' });
   });
@@ -140,7 +141,17 @@ describe('generateContainerConfig', () => {
       run_as_group: { value: '3000' },
       capabilities: { add_capabilities: ['NET_BIND_SERVICE'], drop_capabilities: ['ALL'] },
       supplemental_groups: ['2000', '4000'],
+      seccomp: { profile_type: 'Unconfined' },
     });
+  });
+
+  it('sends the seccomp profile of the node\'s policy to the sandbox (pod level) and the container (its own first)', () => {
+    const node: NodeRuntimeContext = { ...ctx, seccomp: { runtimeDefault: true, profileRoot: '/var/lib/kts/seccomp' } };
+    const audited: Container = { ...web, securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: 'audit.json' } } };
+    const both: Pod = { ...pod, spec: { ...pod.spec, containers: [audited] } };
+    expect(generatePodSandboxConfig(both, 0, node).linux?.security_context?.seccomp).toEqual({ profile_type: 'RuntimeDefault' });
+    expect(generateContainerConfig(both, audited, { restartCount: 0, imageRef: 'sha256:feed', podIPs: [] }, node).linux?.security_context?.seccomp)
+      .toEqual({ profile_type: 'Localhost', localhost_ref: '/var/lib/kts/seccomp/audit.json' });
   });
 
   it('passes stdin and tty', () => {
