@@ -22,6 +22,7 @@ const ONE_RUNTIME = [
   'test/integration/real-cluster-mode.e2e.test.ts',
   'test/integration/real-control-plane.e2e.test.ts',
   'test/integration/runtime-outage.e2e.test.ts',
+  'test/integration/seccomp.e2e.test.ts',
   'test/integration/service-env.e2e.test.ts',
   'test/integration/stats-metrics.e2e.test.ts',
   'test/integration/stats-summary.e2e.test.ts',
