@@ -5,8 +5,8 @@
  * over the in-process channel the kubelet's own client uses: in-process-channel.ts).
  *
  * How it differs from containerd — say it plainly, it is not a container runtime in the isolation sense:
- * - No isolation: no namespaces (pid, network, ipc, uts, user), no chroot, no seccomp, no
- *   capabilities dropped. A container is a host process that sees the host's whole file system. It runs
+ * - No isolation: no namespaces (pid, network, ipc, uts, user), no chroot, no seccomp (a
+ *   sandbox or container asking for a filter is refused: seccomp-refusal.ts), no capabilities dropped. A container is a host process that sees the host's whole file system. It runs
  *   as the user running kubelet-ts, or as run_as_user/run_as_group when given (which needs root);
  *   run_as_username is refused (no image /etc/passwd). The one namespace: a container with mounts
  *   runs in a mount namespace of its own, where they are bind-mounted over the host's file system
