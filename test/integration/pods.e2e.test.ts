@@ -109,6 +109,16 @@ for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint()), `on t
       await until('web logging', async () => logOf('web').includes('stdout F web-v1'));
     });
 
+    it('gives a container its pod\'s status.hostIP through the downward API, with no --node-ip', async () => {
+      const env = [{ name: 'HOST_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } }];
+      writeFileSync(join(k.manifests, 'hostip.json'), pod('hostip', { env, command: ['sh', '-c', 'echo "host-ip=$HOST_IP"; trap \'exit 0\' TERM; sleep 3600 & wait $!'] }));
+      const p = await until('hostip running', async () => running(await byName('hostip')));
+      const hostIP = p.status?.hostIP;
+      expect(hostIP).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
+      await until('hostip logging its HOST_IP', async () => logOf('hostip').includes(`stdout F host-ip=${hostIP}`));
+      rmSync(join(k.manifests, 'hostip.json'));
+    });
+
     it('reports a malformed manifest by file name while the others keep running', async () => {
       const view = await until('the rejection', async () => {
         const v = await pods();

@@ -13,6 +13,7 @@ import { KUBELET_TS_VERSION } from '../../domain/config/version.js';
 import { nodeRegistrationSpec, nodeSideSettings } from '../../domain/node-status/node-side-settings.js';
 import { admissionNode } from '../../domain/pod/admission-node.js';
 import { nodeStaticFacts } from '../../domain/node-status/static-facts.js';
+import { nodeHostIps } from '../../domain/node/node-ip.js';
 import { createRuntimeManager } from '../runtime-manager/runtime-manager.js';
 import { serviceEnvSource } from '../runtime-manager/service-env-source.js';
 import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS, startGarbageCollection } from '../gc/gc-loops.js';
@@ -89,7 +90,7 @@ export function kubeletPhases(deps: PhaseDeps) {
         logger: deps.logger,
         host: deps.runtimeHost,
         node: {
-          hostIPs: ips?.nodeIps ?? [],
+          hostIPs: nodeHostIps(ips?.nodeIps ?? [], deps.hostAddresses.addresses()),
           ...(info ? { memoryCapacityBytes: info.memoryCapacityBytes } : {}),
           clusterDNS: c.clusterDNS,
           clusterDomain: c.clusterDomain,
@@ -148,8 +149,8 @@ export function kubeletPhases(deps: PhaseDeps) {
       // initializeModules: the data directories and the container logs directory.
       await deps.makeDirectories([root, `${root}/pods`, `${root}/plugins`, `${root}/pod-resources`, c.podLogsDir]);
       const { nodeName } = outputOf(input, 'run.nodeName');
-      const nodeIps = input.outputs['runKubelet.validateNodeIP']?.nodeIps ?? [];
-      const hostIP = nodeIps[0] ?? deps.hostAddresses.addresses().find((a) => a.family === 4)?.address ?? '127.0.0.1';
+      const hostIps = nodeHostIps(input.outputs['runKubelet.validateNodeIP']?.nodeIps ?? [], deps.hostAddresses.addresses());
+      const hostIP = hostIps[0]!;
       // Admission's node: the Node this kubelet registers (labels, taints) with its allocatable.
       const registration = nodeRegistrationSpec(nodeSideSettings(c, settings.flags(live)), nodeName, outputOf(input, 'run.machineInfo'));
       const { allocatable } = outputOf(input, 'run.containerManager');
@@ -182,7 +183,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       };
       const eviction = evictionManagerInput(c, nodeName);
       if (eviction) out.evictionManager = eviction;
-      if (live.api.peek()) Object.assign(out, clusterSubsystems(input, nodeName, nodeIps.length > 0 ? nodeIps : [hostIP]));
+      if (live.api.peek()) Object.assign(out, clusterSubsystems(input, nodeName, hostIps));
       if (live.api.peek() && out.syncLoop) out.syncLoop.podConfig.apiSource = true;
       if (live.api.peek() && settings.config(live).rotateCertificates) {
         // Go's manager renews the certificate it loaded from the store; here, the store's current pair when --kubeconfig uses it.
@@ -195,7 +196,7 @@ export function kubeletPhases(deps: PhaseDeps) {
         const serving = deps.servingCertificates.load(settings.flags(live).certDirectory, deps.clock.now());
         if ('why' in serving) deps.logger.info({ reason: serving.why }, 'No serving certificate yet: requesting one (the self-signed pair is served until it is issued)');
         const validity = 'why' in serving ? { notBeforeMs: 0, notAfterMs: 0 } : serving;
-        const servingNames = { dnsNames: [nodeName], ipAddresses: nodeIps.length > 0 ? nodeIps : [hostIP] };
+        const servingNames = { dnsNames: [nodeName], ipAddresses: hostIps };
         out.servingCertificateManager = { nodeName, servingNames, ...validity, observedAtMs: deps.clock.now(), jitter: deps.random.next() };
       }
       return out;

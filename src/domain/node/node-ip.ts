@@ -104,3 +104,13 @@ export function resolveNodeIps(input: { nodeIp: string; cloudProvider: string; h
   }
   return { nodeIps: ips.map(formatIp), unspecifiedFamily: null, invalid };
 }
+
+/**
+ * The node's IPs as the Node reports them (InternalIP) and as its pods see them (status.hostIP,
+ * the downward API's status.hostIP/hostIPs): --node-ip's, else the host's first IPv4 address, else
+ * loopback. One answer for every reader, so a pod's HOST_IP is the address its status shows.
+ */
+export function nodeHostIps(nodeIps: readonly string[], hostAddresses: readonly { address: string; family: number }[]): string[] {
+  if (nodeIps.length > 0) return [...nodeIps];
+  return [hostAddresses.find((a) => a.family === 4)?.address ?? '127.0.0.1'];
+}

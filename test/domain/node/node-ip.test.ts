@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatIp, parseIpSloppy } from '../../../src/domain/net/ip-address.js';
-import { parseNodeIpArgument, resolveNodeIps, validateNodeIp } from '../../../src/domain/node/node-ip.js';
+import { nodeHostIps, parseNodeIpArgument, resolveNodeIps, validateNodeIp } from '../../../src/domain/node/node-ip.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 
 const HOST = ['192.0.2.10', 'fd00::2', 'fe80::fc:ff:fe00:1'];
@@ -97,5 +97,21 @@ describe('resolveNodeIps', () => {
     expect(resolveNodeIps({ nodeIp: '192.0.2.10,nope', cloudProvider: '', hostAddresses: HOST })).toEqual({
       nodeIps: ['192.0.2.10'], unspecifiedFamily: null, invalid: ['nope'],
     });
+  });
+});
+
+describe('nodeHostIps', () => {
+  const host = [{ address: '::1', family: 6 }, { address: '10.1.2.3', family: 4 }, { address: '192.168.0.9', family: 4 }];
+
+  it('is --node-ip when given, whatever the host has', () => {
+    expect(nodeHostIps(['10.9.9.9', 'fd00::9'], host)).toEqual(['10.9.9.9', 'fd00::9']);
+  });
+
+  it('is the host\'s first IPv4 address without --node-ip, so a pod\'s status.hostIP is never unknown', () => {
+    expect(nodeHostIps([], host)).toEqual(['10.1.2.3']);
+  });
+
+  it('falls back to loopback on a host with no IPv4 address', () => {
+    expect(nodeHostIps([], [{ address: '::1', family: 6 }])).toEqual(['127.0.0.1']);
   });
 });
