@@ -66,8 +66,12 @@ export async function oneTurn(o: TurnOptions): Promise<TurnResult> {
     await burst(o, kubelet, out);
     await idle(kubelet, o.idleMs, `idle${BURST}pods`, out);
     await teardown(o, kubelet, out);
-    const workloads = await scheduledWorkloads({ lab, node: setup.node, namespace: ns, image: o.image, endpoint: setup.endpoint }, kubelet);
-    return { figures: out, workloads };
+    const cri = createCriClient({ endpoint: setup.endpoint });
+    try {
+      return { figures: out, workloads: await scheduledWorkloads({ lab, node: setup.node, namespace: ns, image: o.image, cri }, kubelet) };
+    } finally {
+      cri.close();
+    }
   } finally {
     await cleanUp(o, kubelet).catch((err: unknown) => process.stderr.write(`sidebyside: cleaning up ${setup.node}: ${String(err)}\n`));
   }

@@ -8,7 +8,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { createCriClient } from '../src/adapters/cri-grpc/index.js';
 import type { CriClient } from '../src/ports/cri.js';
 import {
   daemonSetPath, daemonSetReady, DELETE_IN_BACKGROUND, deploymentAvailable, deploymentPath, expectedPlacement, jobComplete, jobPath,
@@ -18,17 +17,17 @@ import { api, until, type Lab } from './sidebyside-api.js';
 import type { StartedKubelet } from './sidebyside-kubelets.js';
 import { round } from './stats.js';
 
-/** The checks, in the order they are printed. */
+/** The checks, in the order they are printed (each name fits the bench's 32-column key). */
 export const WORKLOAD_CHECKS = [
-  'Deployment 3/3 available', 'DaemonSet 1/1 ready', 'Job complete', 'web pod log: host=10.96.0.1 port=443',
-  'Deployment deleted: pods off the API', 'Deployment deleted: pods stopped in CRI',
+  'Deployment 3/3 available', 'DaemonSet 1/1 ready', 'Job complete', 'log: host=10.96.0.1 port=443',
+  'deleted → web pods off the API', 'deleted → none running in CRI',
 ] as const;
 export type WorkloadCheckName = typeof WORKLOAD_CHECKS[number];
 /** Passed or not; ms from the objects' creation (the deletion's two: from the DELETE); why not. */
 export interface WorkloadCheck { ok: boolean; ms: number; reason?: string }
 export type WorkloadResults = Partial<Record<WorkloadCheckName, WorkloadCheck>>;
 
-export interface WorkloadOptions { lab: Lab; node: string; namespace: string; image: string; endpoint: string }
+export interface WorkloadOptions { lab: Lab; node: string; namespace: string; image: string; cri: CriClient }
 
 const POD_LABEL = 'io.kubernetes.pod.name';
 const NS_LABEL = 'io.kubernetes.pod.namespace';
@@ -51,7 +50,7 @@ export async function scheduledWorkloads(o: WorkloadOptions, kubelet: StartedKub
     const [found, want] = [JSON.stringify(placement(await pods())[key]), JSON.stringify(expectedPlacement(o.node)[key])];
     if (found !== want) throw new Error(`${key}'s pods [node, phase]: ${found}, not ${want}`);
   };
-  const cri = createCriClient({ endpoint: o.endpoint });
+  const { cri } = o;
   try {
     const t0 = performance.now();
     const created = (async () => {
@@ -73,16 +72,15 @@ export async function scheduledWorkloads(o: WorkloadOptions, kubelet: StartedKub
         await until(kubelet, 'the Job complete', async () => jobComplete(await get(jobPath(ns))), 120_000, 200);
         await placed('once');
       }),
-      check('web pod log: host=10.96.0.1 port=443', t0, async () => {
+      check('log: host=10.96.0.1 port=443', t0, async () => {
         await created;
         let line: string | undefined;
         await until(kubelet, "a web pod's output", async () => (line = await webPodLine(cri, ns)) !== undefined, 120_000, 200);
         if (line !== SERVICE_ENV_LINE) throw new Error(`a web pod wrote "${line}", not "${SERVICE_ENV_LINE}"`);
       }),
     ]);
-    await deleteDeployment(o, kubelet, cri, check, pods);
+    await deleteDeployment(o, kubelet, check, pods);
   } finally {
-    cri.close();
     // Nothing of them may outlive the turn: the next node is another, but the same control plane.
     for (const path of [deploymentPath(ns), daemonSetPath(ns), jobPath(ns)]) {
       await api(lab, 'DELETE', path, DELETE_IN_BACKGROUND, [200, 202, 404]).catch(() => undefined);
@@ -92,7 +90,7 @@ export async function scheduledWorkloads(o: WorkloadOptions, kubelet: StartedKub
 }
 
 async function deleteDeployment(
-  o: WorkloadOptions, kubelet: StartedKubelet, cri: CriClient,
+  o: WorkloadOptions, kubelet: StartedKubelet,
   check: (name: WorkloadCheckName, since: number, work: () => Promise<void>) => Promise<void>,
   pods: (app?: string) => Promise<WorkloadPod[]>,
 ): Promise<void> {
@@ -100,18 +98,18 @@ async function deleteDeployment(
   const d0 = performance.now();
   const deleted = api(o.lab, 'DELETE', deploymentPath(o.namespace), DELETE_IN_BACKGROUND);
   await Promise.all([
-    check('Deployment deleted: pods off the API', d0, async () => {
+    check('deleted → web pods off the API', d0, async () => {
       await deleted;
       await until(kubelet, "the Deployment's pods gone from the API", async () => (await pods('web')).length === 0, 90_000, 100);
       const agent = (await pods('agent')).map((p) => p.status?.phase);
       if (JSON.stringify(agent) !== '["Running"]') throw new Error(`the DaemonSet's pod phases after: ${JSON.stringify(agent)}, not ["Running"]`);
     }),
     // As the kubelet's /runningpods/ counts them: a ready sandbox or a running container.
-    check('Deployment deleted: pods stopped in CRI', d0, async () => {
+    check('deleted → none running in CRI', d0, async () => {
       await deleted;
       if (names.size === 0) throw new Error('no web pod to follow');
       await until(kubelet, "the Deployment's pods stopped in containerd", async () => {
-        const [sandboxes, containers] = await Promise.all([cri.runtime.listPodSandbox(), cri.runtime.listContainers()]);
+        const [sandboxes, containers] = await Promise.all([o.cri.runtime.listPodSandbox(), o.cri.runtime.listContainers()]);
         const theirs = (labels: Record<string, string> | undefined) => labels?.[NS_LABEL] === o.namespace && names.has(labels[POD_LABEL] ?? '');
         return !sandboxes.some((s) => s.state === 'SANDBOX_READY' && theirs(s.labels)) && !containers.some((c) => c.state === 'CONTAINER_RUNNING' && theirs(c.labels));
       }, 120_000, 100);
