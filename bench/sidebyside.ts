@@ -63,8 +63,8 @@ export async function benchSideBySide(): Promise<Record<string, number | string>
   }
   const out: Record<string, number | string> = { reps: REPS, idleSeconds: IDLE_MS / 1000 };
   for (const [key, goValues] of samples.go) {
-    const go = median(goValues);
-    const ts = median(samples.ts.get(key) ?? []);
+    const go = round(median(goValues), 2);
+    const ts = round(median(samples.ts.get(key) ?? []), 2);
     Object.assign(out, { [`${key}.go`]: go, [`${key}.kubelet-ts`]: ts, [`${key}.kubelet-ts/go`]: round(ts / go, 2) });
   }
   out['scheduled workloads'] = 'go | kubelet-ts, a turn each: ✓ or ✗, s from the objects\' creation (deleted →: from the DELETE)';
