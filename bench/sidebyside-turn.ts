@@ -3,26 +3,28 @@
  * Ready, → its Lease; an idle window with no pods; 30 pods created through the API at once (nodeName
  * set) → each Running with every container running, CPU and peak RSS until all are; an idle window
  * with them; their graceful deletion → no container, no sandbox left in containerd, no pod left in
- * the API. Then the node is cleaned for the next turn, whatever happened: pods deleted, kubelet
- * stopped, leftover sandboxes removed, the Node and its Lease deleted.
+ * the API; then the e2e test's scheduled workloads (sidebyside-workloads.ts), each passed or failed
+ * without ending the turn. Then the node is cleaned for the next turn, whatever happened: pods
+ * deleted, kubelet stopped, leftover sandboxes removed, the Node and its Lease deleted.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { createCriClient } from '../src/adapters/cri-grpc/index.js';
-import { labApi, type KubeLab } from '../test/support/kube-lab-up.js';
+import { labApi } from '../test/support/kube-lab-up.js';
 import { leftInRuntime } from './cluster.js';
 import { tearDownSandbox } from './cri-fixtures.js';
 import { labWatch } from './lab-watch.js';
+import { api, until, type Lab } from './sidebyside-api.js';
 import { cpuSeconds, rssMiB } from './proc-usage.js';
 import type { NodeSetup, StartedKubelet } from './sidebyside-kubelets.js';
+import { scheduledWorkloads, type WorkloadResults } from './sidebyside-workloads.js';
 import { sleep } from './static-pod-fleet.js';
 import { percentile, round } from './stats.js';
 
 export const BURST = 30;
 const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"];
 
-type Lab = Pick<KubeLab, 'dir' | 'ca' | 'server'>;
 interface Condition { type: string; status: string }
 interface Pod {
   metadata: { name: string };
@@ -38,22 +40,6 @@ export interface TurnOptions {
   start(): Promise<StartedKubelet>;
 }
 
-async function api<T>(lab: Lab, method: string, path: string, body?: unknown, ok: number[] = [200, 201]): Promise<T> {
-  const res = await labApi<T>(lab, method, path, body);
-  if (!ok.includes(res.status)) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
-  return res.body;
-}
-
-/** Polls `probe` every `everyMs` until it answers true; fails after `ms`, or at once when the kubelet has exited. */
-async function until(kubelet: StartedKubelet, what: string, probe: () => boolean | Promise<boolean>, ms: number, everyMs = 50): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!(await probe())) {
-    if (kubelet.exitCode() !== null) throw new Error(`the kubelet exited (${kubelet.exitCode()}) while waiting for ${what}:\n${kubelet.stderrTail()}`);
-    if (performance.now() > deadline) throw new Error(`no ${what} within ${ms} ms:\n${kubelet.stderrTail()}`);
-    await sleep(everyMs);
-  }
-}
-
 /** A namespace whose pods can be admitted with a service-account token: its default ServiceAccount and root CA ConfigMap exist. */
 async function readyNamespace(lab: Lab, ns: string): Promise<void> {
   await api(lab, 'POST', '/api/v1/namespaces', { metadata: { name: ns } });
@@ -67,7 +53,9 @@ async function readyNamespace(lab: Lab, ns: string): Promise<void> {
   }
 }
 
-export async function oneTurn(o: TurnOptions): Promise<Record<string, number>> {
+export interface TurnResult { figures: Record<string, number>; workloads: WorkloadResults }
+
+export async function oneTurn(o: TurnOptions): Promise<TurnResult> {
   const { lab, setup, namespace: ns } = o;
   const out: Record<string, number> = {};
   await readyNamespace(lab, ns);
@@ -78,10 +66,15 @@ export async function oneTurn(o: TurnOptions): Promise<Record<string, number>> {
     await burst(o, kubelet, out);
     await idle(kubelet, o.idleMs, `idle${BURST}pods`, out);
     await teardown(o, kubelet, out);
+    const cri = createCriClient({ endpoint: setup.endpoint });
+    try {
+      return { figures: out, workloads: await scheduledWorkloads({ lab, node: setup.node, namespace: ns, image: o.image, cri }, kubelet) };
+    } finally {
+      cri.close();
+    }
   } finally {
     await cleanUp(o, kubelet).catch((err: unknown) => process.stderr.write(`sidebyside: cleaning up ${setup.node}: ${String(err)}\n`));
   }
-  return out;
 }
 
 async function startUp(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>): Promise<void> {

@@ -4,7 +4,8 @@
  * (KUBELET_IT_CRI, e.g. from .ci/containerd/up.sh), cluster mode, each kubelet joining with a node
  * kubeconfig under a node name of its own, in alternating turns (sidebyside-turn.ts says what a turn
  * measures). Prints each figure's median per kubelet and the ratio kubelet-ts / Go (below 1: kubelet-ts
- * is faster or cheaper); each turn's figures go to stderr as they come.
+ * is faster or cheaper), then a row per scheduled-workload check with each turn's ✓ or ✗ and time per
+ * kubelet (✗ with its reason); each turn's figures go to stderr as they come.
  * KUBELET_BENCH_SIDEBYSIDE_REPS=N: N turns of each (2); KUBELET_BENCH_SIDEBYSIDE_IDLE_SECONDS=S: idle
  * windows of S s (60). Skipped, with the reason, without the Go kubelet, the lab's scripts or a containerd.
  */
@@ -15,7 +16,8 @@ import { kubeLabScripts, purgeKubeLab, runScript, scriptEnv } from '../test/supp
 import { upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
 import { KUBELET_BIN } from './kubelet-bin.js';
 import { startGoKubelet, startKubeletTs, type KubeletKind, type NodeSetup } from './sidebyside-kubelets.js';
-import { oneTurn } from './sidebyside-turn.js';
+import { oneTurn, type TurnResult } from './sidebyside-turn.js';
+import { WORKLOAD_CHECKS, type WorkloadCheck, type WorkloadResults } from './sidebyside-workloads.js';
 import { median, round } from './stats.js';
 
 const REPS = Number(process.env.KUBELET_BENCH_SIDEBYSIDE_REPS ?? 2);
@@ -40,33 +42,47 @@ export async function benchSideBySide(): Promise<Record<string, number | string>
   const labDir = join(work, 'lab');
   mkdirSync(labDir);
   const samples: Record<KubeletKind, Map<string, number[]>> = { go: new Map(), ts: new Map() };
+  const workloads: Record<KubeletKind, WorkloadResults[]> = { go: [], ts: [] };
   try {
     const lab = await upOnce(labDir, scripts);
     for (let rep = 1; rep <= REPS; rep++) {
       // Alternating which goes first, so neither always runs on the machine the other just left.
       const order: KubeletKind[] = rep % 2 === 1 ? ['go', 'ts'] : ['ts', 'go'];
       for (const kind of order) {
-        const figures = await turn(lab, work, kind, rep);
+        const { figures, workloads: checks } = await turn(lab, work, kind, rep);
         // The machine is shared: its load beside each turn's figures says how far to trust them.
         const load = loadavg().map((l) => l.toFixed(2)).join(' ');
-        process.stderr.write(`sidebyside: ${kind} rep ${rep} (load average after it ${load}): ${JSON.stringify(figures)}\n`);
+        process.stderr.write(`sidebyside: ${kind} rep ${rep} (load average after it ${load}): ${JSON.stringify(figures)} ${JSON.stringify(checks)}\n`);
         for (const [k, v] of Object.entries(figures)) samples[kind].set(k, [...(samples[kind].get(k) ?? []), v]);
+        workloads[kind].push(checks);
       }
     }
   } finally {
     await purgeKubeLab(labDir, scripts).catch((err: unknown) => process.stderr.write(`sidebyside: stopping the control plane: ${String(err)}\n`));
     rmSync(work, { recursive: true, force: true });
   }
-  const out: Record<string, number> = { reps: REPS, idleSeconds: IDLE_MS / 1000 };
+  const out: Record<string, number | string> = { reps: REPS, idleSeconds: IDLE_MS / 1000 };
   for (const [key, goValues] of samples.go) {
-    const go = median(goValues);
-    const ts = median(samples.ts.get(key) ?? []);
+    const go = round(median(goValues), 2);
+    const ts = round(median(samples.ts.get(key) ?? []), 2);
     Object.assign(out, { [`${key}.go`]: go, [`${key}.kubelet-ts`]: ts, [`${key}.kubelet-ts/go`]: round(ts / go, 2) });
+  }
+  out['scheduled workloads'] = 'go | kubelet-ts, a turn each: ✓ or ✗, s from the objects\' creation (deleted →: from the DELETE)';
+  for (const check of WORKLOAD_CHECKS) {
+    const cells = (kind: KubeletKind) => workloads[kind].map((turnChecks) => cell(turnChecks[check])).join(', ');
+    out[check] = `${cells('go')} | ${cells('ts')}`;
   }
   return out;
 }
 
-async function turn(lab: KubeLab, work: string, kind: KubeletKind, rep: number): Promise<Record<string, number>> {
+/** One turn's outcome of a check: ✓ or ✗ and the seconds to it, ✗ with why. */
+function cell(c: WorkloadCheck | undefined): string {
+  if (!c) return '✗ (not run)';
+  const time = `${(c.ms / 1000).toFixed(1)} s`;
+  return c.ok ? `✓ ${time}` : `✗ ${time} (${c.reason ?? ''})`;
+}
+
+async function turn(lab: KubeLab, work: string, kind: KubeletKind, rep: number): Promise<TurnResult> {
   const node = `sbs-${kind}-${rep}`;
   const dir = join(work, node);
   mkdirSync(dir);

@@ -1,31 +1,16 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { labWatch, type WatchEvent } from '../../bench/lab-watch.js';
-import { generateSelfSignedPair } from '../../src/adapters/http/tls/self-signed.js';
+import { fakeLab as startFakeLab } from '../support/fake-lab.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-/** An HTTPS API server on 127.0.0.1 answering each request with `answer`, and a lab directory whose CA trusts it. */
 async function fakeLab(answer: (url: string, res: import('node:http').ServerResponse) => void) {
-  const { certPem, keyPem } = await generateSelfSignedPair('localhost', ['127.0.0.1'], Math.floor(Date.now() / 1000));
-  const dir = mkdtempSync(join(tmpdir(), 'kts-lab-watch-'));
-  mkdirSync(join(dir, 'pki'));
-  for (const [file, text] of [['ca.crt', certPem], ['admin.crt', certPem], ['admin.key', keyPem]] as const) writeFileSync(join(dir, 'pki', file), text);
-  const server: Server = createServer({ cert: certPem, key: keyPem }, (req, res) => answer(req.url ?? '', res));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  cleanups.push(() => {
-    server.closeAllConnections();
-    server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return { dir, ca: join(dir, 'pki', 'ca.crt'), server: `https://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  const lab = await startFakeLab(answer);
+  cleanups.push(lab.close);
+  return lab;
 }
 
 describe('labWatch', () => {

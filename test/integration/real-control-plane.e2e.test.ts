@@ -18,13 +18,15 @@ import { freePort, httpsGet, removePods, until } from '../support/daemon.js';
 import { bootstrapKubeconfig, kubeLab, kubeLabPart, labApi, type KubeLab } from '../support/kube-lab.js';
 import { runKubectl } from '../support/kubectl-run.js';
 import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
+import {
+  daemonSetPath, daemonSetReady, DELETE_IN_BACKGROUND, deploymentAvailable, deploymentPath, expectedPlacement, jobComplete, jobPath,
+  placement, podsPath, SERVICE_ENV_LINE, serviceEnvLine, WEB_REPLICAS, workloadObjects, type WorkloadPod,
+} from '../support/scheduled-workloads.js';
 
 const IMAGE = 'kubelet-ts.local/busybox:1.0';
-const SLEEP = "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done";
 const CLIENT_SIGNER = 'kubernetes.io/kube-apiserver-client-kubelet';
 
 interface Condition { type: string; status: string; reason?: string; message?: string }
-interface Pod { metadata: { name: string; uid: string; labels?: Record<string, string> }; spec: { nodeName?: string }; status?: { phase?: string } }
 interface Csr { metadata: { name: string }; spec: { username: string; groups: string[]; signerName: string; usages: string[] }; status?: { conditions?: Condition[]; certificate?: string } }
 
 const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
@@ -56,8 +58,7 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     const { status, body } = await labApi(lab, 'POST', path, object);
     if (status !== 201) throw new Error(`POST ${path}: ${status} ${JSON.stringify(body)}`);
   };
-  const pods = async (app?: string) =>
-    (await get<{ items: Pod[] }>(`/api/v1/namespaces/${ns}/pods${app ? `?labelSelector=app%3D${app}` : ''}`)).items;
+  const pods = async (app?: string) => (await get<{ items: WorkloadPod[] }>(podsPath(ns, app))).items;
   const myCsrs = async () =>
     (await get<{ items: Csr[] }>('/apis/certificates.k8s.io/v1/certificatesigningrequests')).items.filter((c) => c.spec.username === `system:bootstrap:${tokenId}`);
   const nodeReady = async () =>
@@ -67,16 +68,12 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     const pki = join(lab.dir, 'pki');
     const res = await httpsGet(port, '/runningpods/', { cert: readFileSync(join(pki, 'apiserver-kubelet-client.crt')), key: readFileSync(join(pki, 'apiserver-kubelet-client.key')) });
     if (res.status !== 200) throw new Error(`/runningpods/: ${res.status} ${res.body}`);
-    return (JSON.parse(res.body) as { items: Pod[] }).items.map((p) => p.metadata.name);
+    return (JSON.parse(res.body) as { items: WorkloadPod[] }).items.map((p) => p.metadata.name);
   };
   const start = () => spawnClusterKubelet({
     dir, endpoint: rt.endpoint, node, port, clientCa: lab.ca,
     kubeconfigArgs: [`--bootstrap-kubeconfig=${join(dir, 'bootstrap.kubeconfig')}`, `--kubeconfig=${join(dir, 'kubelet.kubeconfig')}`],
     extraConfig: ['rotateCertificates: true'],
-  });
-  const podSpec = (command: string, extra: Record<string, unknown> = {}) => ({
-    nodeSelector: { 'kubernetes.io/hostname': node }, terminationGracePeriodSeconds: 1,
-    containers: [{ name: 'main', image: IMAGE, command: ['sh', '-c', command] }], ...extra,
   });
 
   beforeAll(async () => {
@@ -135,25 +132,13 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
   }, 120_000);
 
   it('runs what the scheduler puts on it: a Deployment of 3, a DaemonSet, a Job to completion', async () => {
-    const template = (app: string, spec: unknown) => ({ selector: { matchLabels: { app } }, template: { metadata: { labels: { app } }, spec } });
-    // Each web pod prints the master Service's variables (what client-go's in-cluster config reads), then sleeps.
-    const printService = 'echo "host=$KUBERNETES_SERVICE_HOST port=$KUBERNETES_SERVICE_PORT"; ' + SLEEP;
-    await create(`/apis/apps/v1/namespaces/${ns}/deployments`, { metadata: { name: 'web' }, spec: { replicas: 3, ...template('web', podSpec(printService)) } });
-    await create(`/apis/apps/v1/namespaces/${ns}/daemonsets`, { metadata: { name: 'agent' }, spec: template('agent', podSpec(SLEEP)) });
-    await create(`/apis/batch/v1/namespaces/${ns}/jobs`, { metadata: { name: 'once' }, spec: { backoffLimit: 0, template: { spec: podSpec('echo job done', { restartPolicy: 'Never' }) } } });
+    for (const { path, object } of workloadObjects(ns, IMAGE, node)) await create(path, object);
 
-    await whileUp('the Deployment available with 3 replicas', async () =>
-      (await get<{ status?: { availableReplicas?: number } }>(`/apis/apps/v1/namespaces/${ns}/deployments/web`)).status?.availableReplicas === 3, 120_000);
-    await whileUp('the DaemonSet ready on the node', async () =>
-      (await get<{ status?: { numberReady?: number } }>(`/apis/apps/v1/namespaces/${ns}/daemonsets/agent`)).status?.numberReady === 1, 60_000);
-    await whileUp('the Job complete', async () =>
-      (await get<{ status?: { succeeded?: number; conditions?: Condition[] } }>(`/apis/batch/v1/namespaces/${ns}/jobs/once`)).status?.conditions?.some((c) => c.type === 'Complete' && c.status === 'True'), 60_000);
+    await whileUp('the Deployment available with 3 replicas', async () => deploymentAvailable(await get(deploymentPath(ns))), 120_000);
+    await whileUp('the DaemonSet ready on the node', async () => daemonSetReady(await get(daemonSetPath(ns))), 60_000);
+    await whileUp('the Job complete', async () => jobComplete(await get(jobPath(ns))), 60_000);
 
-    const all = await pods();
-    const byApp = (app: string) => all.filter((p) => p.metadata.labels?.app === app);
-    expect(byApp('web').map((p) => [p.spec.nodeName, p.status?.phase])).toEqual(Array(3).fill([node, 'Running']));
-    expect(byApp('agent').map((p) => [p.spec.nodeName, p.status?.phase])).toEqual([[node, 'Running']]);
-    expect(all.filter((p) => p.metadata.labels?.['job-name'] === 'once').map((p) => [p.spec.nodeName, p.status?.phase])).toEqual([[node, 'Succeeded']]);
+    expect(placement(await pods())).toEqual(expectedPlacement(node));
   }, 300_000);
 
   it('a Deployment pod reads KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT', async () => {
@@ -161,18 +146,17 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     const logDir = join(dir, 'logs', `${ns}_${pod.metadata.name}_${pod.metadata.uid}`, 'main');
     const line = await whileUp(`${pod.metadata.name}'s output`, () => {
       if (!existsSync(logDir)) return undefined;
-      return readdirSync(logDir).map((f) => readFileSync(join(logDir, f), 'utf8')).join('').split('\n').find((l) => l.includes('host='));
+      return serviceEnvLine(readdirSync(logDir).map((f) => readFileSync(join(logDir, f), 'utf8')).join(''));
     }, 10_000);
-    // A CRI log line: time, stream, tag, then what the container wrote.
-    expect(line.split(' ').slice(3).join(' ')).toBe('host=10.96.0.1 port=443');
+    expect(line).toBe(SERVICE_ENV_LINE);
   }, 30_000);
 
   it('deleting the Deployment removes its pods from the API and from the runtime', async () => {
     const names = (await pods('web')).map((p) => p.metadata.name);
-    expect(names).toHaveLength(3);
+    expect(names).toHaveLength(WEB_REPLICAS);
     expect((await runtimePods()).filter((n) => names.includes(n)).sort()).toEqual([...names].sort());
 
-    const { status } = await labApi(lab, 'DELETE', `/apis/apps/v1/namespaces/${ns}/deployments/web`, { propagationPolicy: 'Background' });
+    const { status } = await labApi(lab, 'DELETE', deploymentPath(ns), DELETE_IN_BACKGROUND);
     expect(status).toBe(200);
     await whileUp('the Deployment\'s pods gone from the API', async () => (await pods('web')).length === 0, 90_000);
     await whileUp('the Deployment\'s pods gone from the runtime', async () => !(await runtimePods()).some((n) => names.includes(n)), 30_000);
