@@ -17,6 +17,8 @@ export interface ChannelClient {
   bytes(channel: number): Buffer;
   send(channel: number, data: Buffer | string): void;
   closeChannel(channel: number): void;
+  /** Resolves on the server's answer to a ping sent now: it has read every message sent before it. */
+  roundTrip(): Promise<void>;
   /** Resolves with the close code once the server closed the connection. */
   closed: Promise<number>;
 }
@@ -64,6 +66,12 @@ export function connectChannels(url: string, protocols: string[]): Promise<Chann
         },
         closeChannel(channel) {
           ws.send(Buffer.of(255, channel));
+        },
+        roundTrip() {
+          return new Promise((pong) => {
+            ws.once('pong', () => pong());
+            ws.ping();
+          });
         },
       };
       resolve(client);
