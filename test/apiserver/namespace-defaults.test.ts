@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { clientsFor, failureOf } from './client-helpers.js';
 import { startTestApiServer, type TestApiServer, type TestApiServerOptions } from './index.js';
+import { settle } from '../support/settle.js';
 
 const merge = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -74,8 +75,9 @@ describe('test API server: namespace defaults', () => {
     expect(await failureOf(() => c.core.createNamespacedServiceAccountToken({ name: 'default', namespace: 'default', body: { spec: { audiences: [] } } })))
       .toMatchObject({ code: 404, message: 'serviceaccounts "default" not found' });
     await c.core.createNamespace({ body: { metadata: { name: 'team-b' } } });
-    // Nothing may be made: a short wait gives a wrong default the chance to appear.
-    await new Promise((r) => setTimeout(r, 20));
+    // Nothing may be made. The defaults are made in a microtask after the namespace is stored, so a
+    // wrong one would exist before the answer went out, and surely one event-loop turn later.
+    await settle();
     expect(server.store.list('configmaps').items).toEqual([]);
     expect(server.store.list('serviceaccounts').items).toEqual([]);
   });

@@ -197,7 +197,8 @@ function parseJson(text: string, contentType: string): unknown {
   }
 }
 
-function sleep(ms: number): Promise<void> {
+/** A fault's own duration: the latency or the outage a test asked for. */
+function faultLasting(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
@@ -233,7 +234,7 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
     try {
       // An upgraded request has no body: what follows its headers belongs to the stream.
       const text = upgradedConnection(req) ? '' : await readBody(req);
-      if (faultState.delayMs > 0) await sleep(faultState.delayMs);
+      if (faultState.delayMs > 0) await faultLasting(faultState.delayMs);
       const failure = faultState.takeFailure({ method, path: url.pathname });
       if (failure !== undefined) {
         sendError(res, new ApiError(statusBody(failure, `injected failure (${failure})`)));
@@ -332,7 +333,7 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
   const faults: Faults = {
     async refuseConnections(ms) {
       await stopListening();
-      await sleep(ms);
+      await faultLasting(ms);
       await resumeListening();
     },
     stopListening,

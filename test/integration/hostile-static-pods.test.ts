@@ -84,7 +84,8 @@ describe('static pods aimed outside the root dir, on the embedded runtime', () =
       const v = await view();
       return v.rejectedManifests.length === 0 ? v : undefined;
     });
-    // A few sync periods for any removal to have happened.
+    // Kept: no event says that no removal will come. 3 s is time for one started by the manifests'
+    // going (a pod's stop, then its directories' cleanup) to reach the disk.
     await new Promise((r) => setTimeout(r, 3_000));
     expect(outsideRoot()).toEqual(before);
     expect(goodRunning(await view())).toBeTruthy();

@@ -4,6 +4,7 @@ import pino from 'pino';
 import { CONTAINER_DELETOR_BUFFER, createContainerDeletorActor, removeDeadContainers } from '../../../src/actors/gc/container-deletor.js';
 import type { DeadContainersRemoveRequested } from '../../../src/machines/sync-loop.machine.js';
 import { FakeCri } from '../../fakes/fake-cri.js';
+import { settle } from '../../support/settle.js';
 
 const IMAGE = 'kubelet-ts.local/busybox:1.0';
 const logger = pino({ level: 'silent' });
@@ -101,27 +102,29 @@ describe('the container deletor actor', () => {
     actor.send(request('u3', 'c2', 1));
     actor.send(request('u4', 'c1', 1));
     actor.send(request('u4', 'c2', 1));
-    await expect.poll(() => listed.length).toBe(5);
-    // Nothing more may come: a short wait gives a wrong extra list the chance to show.
-    await new Promise((r) => setTimeout(r, 10));
-    expect(listed).toEqual(['busy', 'u2', 'u3', 'u4', 'u4']);
+    // The queue is first in, first out: a request wrongly kept would be listed before this last one.
+    actor.send(request('last', null, 0));
+    await expect.poll(() => listed.at(-1)).toBe('last');
+    expect(listed).toEqual(['busy', 'u2', 'u3', 'u4', 'u4', 'last']);
     actor.stop();
   });
 
   it('stops working through its queue once stopped', async () => {
     const { cri } = await setup('u1', ['app'], 1);
-    let lists = 0;
+    const answers: Promise<unknown>[] = [];
     const list = cri.runtime.listContainers.bind(cri.runtime);
-    cri.runtime.listContainers = async (filter) => {
-      lists += 1;
-      await new Promise((r) => setImmediate(r));
-      return list(filter);
+    cri.runtime.listContainers = (filter) => {
+      const answer = new Promise<void>((r) => setImmediate(r)).then(() => list(filter));
+      answers.push(answer);
+      return answer;
     };
     const actor = createActor(createContainerDeletorActor({ cri, logger })).start();
     for (let i = 0; i < 5; i++) actor.send(request(`u${i}`, null, 0));
     actor.stop();
-    // A stopped deletor must list nothing more: wait a little for a wrong list to show.
-    await new Promise((r) => setTimeout(r, 20));
-    expect(lists).toBe(1);
+    // Once the request in hand is answered, the fake runtime's removals and the worker's next step
+    // are promise callbacks, all run within one turn of the event loop: a wrong next list shows by then.
+    await answers[0];
+    await settle();
+    expect(answers).toHaveLength(1);
   });
 });

@@ -4,10 +4,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCriClient, type GrpcCriClient } from '../../../src/adapters/cri-grpc/client.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 import type { PodSandboxConfig } from '../../../src/ports/cri.js';
-import { fakeCriServer, StatusError, type FakeCriServer, type Handlers } from './fake-cri-server.js';
+import { fakeCriServer, runtimeLatency, StatusError, type FakeCriServer, type Handlers } from './fake-cri-server.js';
 
-/** Only for the fake server's handlers: a slow runtime, so the client's deadlines can pass. */
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const never = () => new Promise<never>(() => {});
 
 const cleanups: (() => unknown)[] = [];
@@ -111,7 +109,7 @@ describe('createCriClient', () => {
 
   it('gives reads the short deadline and reports KLT_ERR_CRI_DEADLINE when it passes', async () => {
     // A runtime slower than the call's deadline.
-    const server = await serve({ ListPodSandbox: never, RunPodSandbox: async () => { await sleep(400); return { pod_sandbox_id: 's1' }; } });
+    const server = await serve({ ListPodSandbox: never, RunPodSandbox: async () => { await runtimeLatency(400); return { pod_sandbox_id: 's1' }; } });
     const cri = client({ endpoint: server.endpoint, readTimeoutMs: 150, runtimeRequestTimeoutMs: 2_000 });
     const started = Date.now();
     const err = await rejection(cri.runtime.listPodSandbox());
@@ -124,14 +122,14 @@ describe('createCriClient', () => {
 
   it('lets a per-call timeoutMs override the default deadline', async () => {
     // A runtime slower than the call's deadline.
-    const server = await serve({ Status: async () => { await sleep(300); return { status: { conditions: [] }, info: {} }; } });
+    const server = await serve({ Status: async () => { await runtimeLatency(300); return { status: { conditions: [] }, info: {} }; } });
     const cri = client({ endpoint: server.endpoint, readTimeoutMs: 100 });
     await expect(cri.runtime.status(false, { timeoutMs: 2_000 })).resolves.toMatchObject({ status: { conditions: [] } });
   });
 
   it('extends the StopContainer deadline by the grace period', async () => {
     // A runtime slower than the call's deadline.
-    const server = await serve({ StopContainer: async () => { await sleep(700); return {}; } });
+    const server = await serve({ StopContainer: async () => { await runtimeLatency(700); return {}; } });
     const cri = client({ endpoint: server.endpoint, runtimeRequestTimeoutMs: 300 });
     await expect(cri.runtime.stopContainer('c1', 1)).resolves.toBeUndefined();
     expect(server.requests[0]?.request).toMatchObject({ container_id: 'c1', timeout: '1' });
@@ -164,7 +162,7 @@ describe('createCriClient', () => {
 
   it('extends the ExecSync deadline by the command timeout', async () => {
     // A runtime slower than the call's deadline.
-    const server = await serve({ ExecSync: async () => { await sleep(700); return { exit_code: 0 }; } });
+    const server = await serve({ ExecSync: async () => { await runtimeLatency(700); return { exit_code: 0 }; } });
     const cri = client({ endpoint: server.endpoint, runtimeRequestTimeoutMs: 300 });
     await expect(cri.runtime.execSync('c1', ['true'], 1)).resolves.toMatchObject({ exit_code: 0 });
     expect((await rejection(cri.runtime.execSync('c1', ['true'], 0))).code).toBe('KLT_ERR_CRI_DEADLINE');

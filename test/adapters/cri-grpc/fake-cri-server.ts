@@ -11,6 +11,9 @@ import { loadCriProto } from '../../../src/adapters/cri-grpc/proto.js';
 export type Handler = (request: Record<string, unknown>) => unknown | Promise<unknown>;
 export type Handlers = Record<string, Handler>;
 
+/** For a handler: a slow runtime, the latency a test puts its client's deadlines against. */
+export const runtimeLatency = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Throw this from a handler to answer with a gRPC status. */
 export class StatusError extends Error {
   constructor(readonly code: grpc.status, details: string) { super(details); }

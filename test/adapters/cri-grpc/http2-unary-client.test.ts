@@ -14,7 +14,7 @@ import { loadCriProto } from '../../../src/adapters/cri-grpc/proto.js';
 import type { CriChannel } from '../../../src/adapters/cri-grpc/socket-channel.js';
 import { unaryCall, type UnaryClient } from '../../../src/adapters/cri-grpc/unary-call.js';
 import { builtModule, runScriptInChild } from '../../support/script-in-child.js';
-import { fakeCriServer, StatusError, type FakeCriServer, type Handlers } from './fake-cri-server.js';
+import { fakeCriServer, runtimeLatency, StatusError, type FakeCriServer, type Handlers } from './fake-cri-server.js';
 
 const MAX = 16 * 1024 * 1024;
 const never = () => new Promise<never>(() => {});
@@ -91,9 +91,9 @@ describe('http2UnaryClient', () => {
 
     accepted[0]!.destroy();
     await vi.waitFor(() => expect(accepted[0]!.destroyed).toBe(true));
-    // The client learns of the closed session on its own: no event of its tells the test when.
-    await new Promise((r) => setTimeout(r, 50));
-    await expect(listContainers(client)).resolves.toEqual({ containers: [] });
+    // The client learns of the closed session on its own and tells no one: a call made before then
+    // may fail on the old session, so calls are retried until one is answered, on a second connection.
+    await expect(vi.waitFor(() => listContainers(client), { interval: 10 })).resolves.toEqual({ containers: [] });
     expect(accepted).toHaveLength(2);
     expect(server.requests).toHaveLength(9);
   });
@@ -138,8 +138,8 @@ describe('http2UnaryClient', () => {
 
   // The property is the process's, so it is checked on a process of its own (as grpc-prober.test.ts does).
   it('holds the process open while a call is in flight, and not once it is answered', async () => {
-    // A runtime slower than the call's deadline.
-    const server = await serve({ ListContainers: async () => { await new Promise((r) => setTimeout(r, 300)); return { containers: [] }; } });
+    // The runtime's latency under test: long enough for a process that nothing holds to end first.
+    const server = await serve({ ListContainers: async () => { await runtimeLatency(300); return { containers: [] }; } });
     const exit = await callInChild(server.socketPath);
     // The child ends when its event loop is empty (it never closes the client nor calls process.exit),
     // and only after the slow answer came.

@@ -1,5 +1,4 @@
 import { appendFile, mkdtemp, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -7,6 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readContainerLog, tailStartOffset } from '../../../src/adapters/fs/container-log-reader.js';
 import type { LogOptions } from '../../../src/domain/http/log-options.js';
+import { createChangeWaiter } from '../../support/change-waiter.js';
 import { copiedBytes } from '../../support/copied-bytes.js';
 
 // A full collection on demand (vitest's workers run without --expose-gc).
@@ -81,15 +81,28 @@ describe('readContainerLog', () => {
 /** A follow over `path` whose container runs until `stop()`; `text()` is what arrived so far. */
 function following(path: string, opts: LogOptions = ALL) {
   let running = true;
+  // The follower asks whether the container runs once per poll that found nothing new to read.
+  let asked = 0;
+  const waiter = createChangeWaiter();
   const parts: Buffer[] = [];
   const abort = new AbortController();
   const done = (async () => {
-    for await (const c of readContainerLog(path, opts, { running: () => running, pollMs: 5, maxFollowMs: 60_000, signal: abort.signal })) parts.push(c);
+    const isRunning = () => {
+      asked += 1;
+      waiter.changed();
+      return running;
+    };
+    for await (const c of readContainerLog(path, opts, { running: isRunning, pollMs: 5, maxFollowMs: 60_000, signal: abort.signal })) parts.push(c);
   })();
   return {
     text: () => Buffer.concat(parts).toString('utf8'),
     stop: () => { running = false; },
     abort: () => abort.abort(),
+    /** Resolves once `n` more polls have found nothing new (the first may have begun before the call). */
+    polls: (n: number) => {
+      const until = asked + n;
+      return waiter.until(() => asked >= until, () => `${n} polls of the log file`);
+    },
     done,
   };
 }
@@ -142,7 +155,7 @@ describe('readContainerLog following a rotation', () => {
     await writeFile(p, line(1) + whole.slice(0, 20));
     const f = following(p);
     await expect.poll(f.text).toBe(lines(1));
-    await sleep(30); // several polls see the half line: it is held back, not sent
+    await f.polls(3); // several polls see the half line: it is held back, not sent
     expect(f.text()).toBe(lines(1));
     await appendFile(p, whole.slice(20));
     await rotate(p, '1', line(2));
@@ -169,8 +182,8 @@ describe('readContainerLog following a rotation', () => {
     const f = following(p);
     await expect.poll(f.text).toBe(lines(1));
     await rename(p, `${p}.1`);
-    // The follower polls: give it a turn to see the rename before the old file grows.
-    await sleep(30);
+    // The follower polls: a whole poll begun after the rename sees the path missing before the old file grows.
+    await f.polls(2);
     await appendFile(`${p}.1`, line(2));
     await expect.poll(f.text).toBe(lines(1, 2));
     await writeFile(p, line(3));
@@ -187,10 +200,6 @@ describe('readContainerLog following a rotation', () => {
     await appendFile(p, line(2));
     f.stop();
     await f.done;
-    expect(f.text()).toBe(lines(1, 2));
-    await appendFile(p, line(3));
-    // A stopped follower must read nothing more: a wrong read gets the chance to show.
-    await sleep(20);
     expect(f.text()).toBe(lines(1, 2));
   });
 

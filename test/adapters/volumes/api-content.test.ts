@@ -192,8 +192,8 @@ describe('createApiContentWriter', () => {
     const read = sources.configMap.bind(sources);
     sources.configMap = async (namespace, name) => {
       reads.max = Math.max(reads.max, ++reads.now);
-      // Each read stays in flight a moment, so reads that could overlap do.
-      await new Promise((resolve) => setTimeout(resolve, 1));
+      // Each read stays in flight for a turn of the event loop, so reads that could overlap do.
+      await new Promise((resolve) => setImmediate(resolve));
       reads.now--;
       return read(namespace, name);
     };

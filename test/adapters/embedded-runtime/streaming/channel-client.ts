@@ -15,8 +15,11 @@ export interface ChannelClient {
   messages: Array<[number, Buffer]>;
   text(channel: number): string;
   bytes(channel: number): Buffer;
-  send(channel: number, data: Buffer | string): void;
+  /** `sent` is called once the message is handed to the socket (ws's send callback). */
+  send(channel: number, data: Buffer | string, sent?: () => void): void;
   closeChannel(channel: number): void;
+  /** Resolves on the server's answer to a ping sent now: it has read every message sent before it. */
+  roundTrip(): Promise<void>;
   /** Resolves with the close code once the server closed the connection. */
   closed: Promise<number>;
 }
@@ -57,13 +60,20 @@ export function connectChannels(url: string, protocols: string[]): Promise<Chann
         closed,
         bytes: (channel) => Buffer.concat(received.get(channel) ?? []),
         text: (channel) => Buffer.concat(received.get(channel) ?? []).toString('utf8'),
-        send(channel, data) {
+        send(channel, data, sent) {
           const bytes = Buffer.from(data);
-          if (base64) ws.send(String.fromCharCode(48 + channel) + bytes.toString('base64'));
-          else ws.send(Buffer.concat([Buffer.of(channel), bytes]));
+          const done = sent && (() => sent());
+          if (base64) ws.send(String.fromCharCode(48 + channel) + bytes.toString('base64'), done);
+          else ws.send(Buffer.concat([Buffer.of(channel), bytes]), done);
         },
         closeChannel(channel) {
           ws.send(Buffer.of(255, channel));
+        },
+        roundTrip() {
+          return new Promise((pong) => {
+            ws.once('pong', () => pong());
+            ws.ping();
+          });
         },
       };
       resolve(client);

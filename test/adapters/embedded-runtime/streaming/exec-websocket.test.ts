@@ -104,8 +104,9 @@ describe('exec over WebSocket', () => {
     // Two sizes in one message, split oddly: the last one wins.
     client.send(4, '{"Width":100,"Height":30}{"Wid');
     client.send(4, 'th":132,"Height":43}');
-    // The shim applies the sizes before the script reads its input and prints the terminal's size.
-    await new Promise((r) => setTimeout(r, 200));
+    // The server applies each size as it reads it (or, before the command starts, before its stdin is
+    // read): once it answers a ping sent after them, the input that follows comes after the sizes.
+    await client.roundTrip();
     client.send(0, 'go\r');
     await client.closed;
     expect(client.text(1)).toMatch(/43 132\r\n/);

@@ -96,7 +96,8 @@ describe('port forward over WebSocket', () => {
     // Read slowly at first: the server must hold back, not buffer the whole transfer.
     client.ws.pause();
     client.send(0, 'download');
-    // A paused reader for a second: long enough for an unbounded server to have sent far more.
+    // Kept: no event says "nothing more will come". A paused reader for a second: long enough for an
+    // unbounded server to have sent far more.
     await new Promise((r) => setTimeout(r, 1000));
     // Socket buffers on both hops hold a few MiB; anything near 100 would mean we buffered it all.
     expect(downloadSent).toBeLessThan(32);
@@ -116,10 +117,10 @@ describe('port forward over WebSocket', () => {
     client.send(0, 'upload  ');
     const expected = createHash('sha256');
     for (let i = 0; i < 100; i++) {
-      client.send(0, CHUNK);
+      const sent = new Promise<void>((done) => client.send(0, CHUNK, done));
       expected.update(CHUNK);
-      // Back-pressure by polling: ws has no event for a drained send buffer.
-      while (client.ws.bufferedAmount > 8 * MiB) await new Promise((r) => setTimeout(r, 5));
+      // Back-pressure: past 8 MiB unsent, wait until this chunk (and so all before it) left.
+      if (client.ws.bufferedAmount > 8 * MiB) await sent;
     }
     // These protocols have no half-close: closing the WebSocket ends the forwarded connection,
     // after what was sent before it.

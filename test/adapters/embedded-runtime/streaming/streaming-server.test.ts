@@ -4,7 +4,8 @@
  * as in Go), and close() ends open sessions.
  */
 import { request } from 'node:http';
-import { afterEach, describe, expect, it } from 'vitest';
+import { setTimeout as realDelay } from 'node:timers/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startStreamingServer, type StreamingServer } from '../../../../src/adapters/embedded-runtime/streaming/streaming-server.js';
 import { connectChannels } from './channel-client.js';
 
@@ -79,20 +80,29 @@ describe('streaming server', () => {
 
 describe('streaming server limits', () => {
   it('closes a session with no traffic for the idle timeout, and not one that keeps talking', async () => {
-    server = await startStreamingServer({
-      limits: { idleTimeoutMs: 300 },
-      handlers: { exec: (_r, session) => session.stdin?.pipe(session.stdout!), attach: () => undefined, dialer: () => () => Promise.reject(new Error('none')) },
-    });
-    const idle = await connectChannels(server.urlFor(EXEC), ['v5.channel.k8s.io']);
-    const busy = await connectChannels(server.urlFor(EXEC), ['v5.channel.k8s.io']);
-    const ticker = setInterval(() => busy.send(0, '.'), 100);
+    // Only timers are faked: the sockets stay real, and the idle timers run on the test's time.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
-      await idle.closed;
-      // After the idle one closed, the busy one must still be open a while later (past the idle timeout).
-      await new Promise((r) => setTimeout(r, 400));
-      expect(busy.ws.readyState).toBe(busy.ws.OPEN);
+      server = await startStreamingServer({
+        limits: { idleTimeoutMs: 300 },
+        handlers: { exec: (_r, session) => session.stdin?.pipe(session.stdout!), attach: () => undefined, dialer: () => () => Promise.reject(new Error('none')) },
+      });
+      const idle = await connectChannels(server.urlFor(EXEC), ['v5.channel.k8s.io']);
+      const busy = await connectChannels(server.urlFor(EXEC), ['v5.channel.k8s.io']);
+      let idleClosed = false;
+      void idle.closed.then(() => (idleClosed = true));
+      // The busy one talks every 100 ms for 700 ms, past the idle one's end at 300 ms.
+      for (let elapsed = 0; elapsed < 700; elapsed += 100) {
+        busy.send(0, '.');
+        await Promise.race([busy.roundTrip(), busy.closed]);
+        expect(busy.ws.readyState).toBe(busy.ws.OPEN);
+        if (elapsed < 300) expect(idleClosed).toBe(false);
+        // Its hang-up is on its way: a deadline on the real clock (vi.waitFor would move the fake one).
+        else await Promise.race([idle.closed, realDelay(2_000, undefined, { ref: false })]).then(() => expect(idleClosed).toBe(true));
+        await vi.advanceTimersByTimeAsync(100);
+      }
     } finally {
-      clearInterval(ticker);
+      vi.useRealTimers();
     }
   });
 });

@@ -207,7 +207,8 @@ describe('streaming routes: the proxied session', () => {
     const opened = Date.now();
     // Traffic keeps it open…
     for (let i = 0; i < 4; i += 1) {
-      // Traffic spaced under the 300 ms idle timeout: the connection must outlive it.
+      // Kept real: traffic spaced under the 300 ms idle timeout must keep the connection past it, and
+      // that timeout is the socket's own (socket.setTimeout), which fake timers do not reach.
       await new Promise((r) => setTimeout(r, 150));
       c.socket.write(`t${i}`);
       await c.until(`echo:t${i}|`);

@@ -3,7 +3,7 @@
  * streams an exec asks for, stdin/stdout/stderr with half-close, resize, the v4 Status (and the plain
  * text of older versions), GOAWAY only after the verdict, and the timeouts that end a session.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { exitStatus } from '../../../../src/adapters/stream-protocols/exit-status.js';
 import type { RemoteCommandOptions, RemoteCommandSession, TerminalSize } from '../../../../src/adapters/stream-protocols/sessions.js';
 import { serveSpdyRemoteCommand } from '../../../../src/adapters/stream-protocols/spdy/remote-command.js';
@@ -141,8 +141,9 @@ describe('remotecommand over SPDY: a session', () => {
     await eventually('the session', () => session !== undefined);
     expect(session!.tty).toBe(true);
     expect(session!.stderr).toBeNull();
-    // The first, partial resize line is read before anyone listens: it must be kept, not lost.
-    await new Promise((r) => setTimeout(r, 50));
+    // The first, partial resize line is read before anyone listens: it must be kept, not lost. The
+    // server reads frames in order, so once it echoes a PING sent after them it has read them.
+    await c.ping(1);
     session!.onResize((size) => sizes.push(size));
     resize.write('th":120,"Height":40}{"Width":1,"Height":2}');
     await eventually('three sizes', () => sizes.length === 3);
@@ -167,8 +168,11 @@ describe('remotecommand over SPDY: a session', () => {
     // Far more than any buffer: the server stops reading the socket until someone reads stdin.
     const chunk = Buffer.alloc(256 * 1024, 7);
     const pump = setInterval(() => stdin.write(chunk), 5);
-    // Stdin is pumped unread for a while, so the server's back-pressure has filled every buffer.
-    await new Promise((r) => setTimeout(r, 300));
+    // Stdin is pumped unread until the back-pressure reaches the client: the server's stdin buffer is
+    // full (so it stopped reading the socket) and the client's writes queue up behind its socket.
+    const stdinOnServer = session!.stdin!;
+    await eventually('the back-pressure to reach the client',
+      () => stdinOnServer.readableLength >= stdinOnServer.readableHighWaterMark && stdin.writableLength >= 4 * chunk.length);
     session!.stdout!.write('bye');
     session!.finish({ kind: 'exited', exitCode: 1, command: ['x'] });
     try {
@@ -230,14 +234,24 @@ describe('remotecommand over SPDY: a session', () => {
   });
 
   it('echoes a PING and keeps the session alive while frames flow', async () => {
-    const port = await serve(ALL, () => undefined, { idleTimeoutMs: 300 });
-    const c = await client(port);
-    for (let i = 0; i < 6; i++) {
-      await c.ping(2 * i + 1);
-      // Pings spaced under the 300 ms idle timeout, six of them: the session must outlive it.
-      await new Promise((r) => setTimeout(r, 100));
+    // Only timers are faked: the sockets stay real, and the session's idle timer runs on the test's time.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const port = await serve(ALL, () => undefined, { idleTimeoutMs: 300 });
+      const c = await client(port);
+      // Six pings 100 ms apart: twice the idle timeout in all, never that long without a frame.
+      for (let i = 0; i < 6; i++) {
+        await Promise.race([c.ping(2 * i + 1), c.closed]);
+        expect(c.goAway).toBeUndefined();
+        await vi.advanceTimersByTimeAsync(100);
+      }
+      expect(c.socket.destroyed).toBe(false);
+      // And the timer is live: a silence of its length ends the session.
+      await vi.advanceTimersByTimeAsync(300);
+      await c.closed;
+      expect(c.goAway).toBeDefined();
+    } finally {
+      vi.useRealTimers();
     }
-    expect(c.goAway).toBeUndefined();
-    expect(c.socket.destroyed).toBe(false);
   });
 });
