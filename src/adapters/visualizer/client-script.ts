@@ -64,11 +64,23 @@ export const PAGE_SCRIPT = String.raw`(function () {
       var body = el('div', { 'class': 'chart-body' }, 'laying out…');
       box.appendChild(body);
       host.appendChild(box);
-      return fetch('/visualizer/charts/' + encodeURIComponent(m) + '.svg').then(function (r) { return r.text(); }).then(function (svg) {
+      return getChart(m, 0).then(function (svg) {
         body.innerHTML = svg;
         indexChart(m);
       });
     }));
+  }
+  // On a busy node a layout can outlast the server's request timeout, or fail once: the server keeps
+  // a layout it started and forgets a failed one, so asking again is what lets the page come up.
+  var CHART_ATTEMPTS = 5;
+  function getChart(m, attempt) {
+    return fetch('/visualizer/charts/' + encodeURIComponent(m) + '.svg').then(function (r) {
+      if (!r.ok) throw new Error('chart ' + m + ': ' + r.status);
+      return r.text();
+    }).catch(function (err) {
+      if (attempt + 1 >= CHART_ATTEMPTS) throw err;
+      return new Promise(function (done) { setTimeout(done, 500 * (attempt + 1)); }).then(function () { return getChart(m, attempt + 1); });
+    });
   }
 
   // Per chart: its state groups by path (looked up once) and what is lit now, so an update
