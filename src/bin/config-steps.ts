@@ -47,4 +47,4 @@ export function createConfigSteps(): ConfigSteps {
   };
 }
 
-export const configzBody: (config: KubeletConfiguration, gates: Record<string, boolean>) => ConfigzBody = body;
+export const configzBody: (config: KubeletConfiguration, gates: Record<string, boolean>, notActedOn: readonly NotHonoured[]) => ConfigzBody = body;

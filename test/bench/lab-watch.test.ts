@@ -20,6 +20,7 @@ describe('labWatch', () => {
       asked = url;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"type":"ADDED","object":{"metadata":{"na');
+      // Written apart in time so the watch reads them as separate chunks, split mid-event.
       setTimeout(() => res.write('me":"p0"}}}\n{"type":"MODIFIED","object":{"metadata":{"name":"p0"}}}\n{"type":"DEL'), 20);
       setTimeout(() => res.write('ETED","object":{"metadata":{"name":"p1"}}}\n'), 40);
     });

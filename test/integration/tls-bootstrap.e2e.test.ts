@@ -91,6 +91,7 @@ describeNeeding(kubeLabPart(), 'TLS bootstrap refused or delayed, on the real co
 
     const denied = await runKubectl(lab.kubectl, lab.adminKubeconfig, ['certificate', 'deny', csr.metadata.name]);
     expect(denied.stderr).toBe('');
+    // Not a sleep: the kubelet's exit ends the race at once; 30 s only bounds a kubelet that never notices the denial.
     const code = await Promise.race([k.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 30_000))]);
     expect(code).not.toBe('running');
     expect(code).not.toBe(0);

@@ -57,6 +57,7 @@ function healthzSampler(port: number, everyMs: number): { stop: () => Promise<{ 
       while (!stopped) {
         const sample = await once();
         samples.push(sample);
+        // The sampling period: a measurement's pace, not a wait for an event.
         await new Promise((r) => setTimeout(r, Math.max(0, everyMs - sample.ms)));
       }
       parentPort.postMessage(samples);
@@ -77,6 +78,7 @@ async function sampleUntil<T>(everyMs: number, stop: () => boolean, probe: () =>
   while (!stop()) {
     const started = performance.now();
     out.push(await probe());
+    // The sampling period: a measurement's pace, not a wait for an event.
     await sleep(Math.max(0, everyMs - (performance.now() - started)));
   }
   return out;

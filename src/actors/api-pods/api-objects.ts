@@ -11,7 +11,7 @@ import type { KubeObject } from '../../ports/apiserver.js';
 function answeredAs<T extends Pod | CoreEvent>(object: KubeObject): T {
   // No type can carry the API server's contract across the wire, and checking every field of every
   // answer would cost the hot watch path for nothing the server does not already guarantee.
-  return object as unknown as T; // the server's contract, not a type (see above)
+  return object as unknown as T; // cast: the server's contract, not a type (see above)
 }
 
 export const podFromApi = (object: KubeObject): Pod => answeredAs<Pod>(object);

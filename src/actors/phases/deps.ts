@@ -10,7 +10,7 @@ import type { ApiClients, ServiceApi } from '../../ports/apiserver.js';
 import type { ServiceInformer } from '../../ports/services.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Random } from '../../ports/random.js';
-import type { ConfigSteps } from '../../ports/config-steps.js';
+import type { ConfigSteps, NotHonoured } from '../../ports/config-steps.js';
 import type { EvictionHost } from '../../ports/eviction-host.js';
 import type { GcHost } from '../../ports/gc-host.js';
 import type { JournalOpener } from '../../ports/journal-opener.js';
@@ -35,7 +35,7 @@ export interface PhaseDeps {
   random: Random;
   config: ConfigSteps;
   /** /configz's document: the effective config with secrets masked. */
-  configzBody: (config: KubeletConfiguration, gates: Record<string, boolean>) => ConfigzBody;
+  configzBody: (config: KubeletConfiguration, gates: Record<string, boolean>, notActedOn: readonly NotHonoured[]) => ConfigzBody;
   lockFile: LockFile;
   machineInfo: MachineInfoSource;
   oomScore: OomScoreWriter;

@@ -65,7 +65,7 @@ export function runPhases(deps: PhaseDeps) {
       return { lockFile: path, exitOnContention: settings.exitOnLockContention(live) };
     }),
     'run.configz': phaseActor(async () => {
-      live.configz.set(deps.configzBody(settings.config(live), live.gates.peek() ?? {}));
+      live.configz.set(deps.configzBody(settings.config(live), live.gates.peek() ?? {}, deps.config.notActedOn()));
       return { registered: true };
     }),
     'run.standalone': phaseActor(async () => {

@@ -19,7 +19,7 @@ type CryptoKey = webcrypto.CryptoKey;
 
 // Cast: Node's webcrypto is the Web Crypto API, typed by @types/node apart from the DOM's Crypto
 // that pkijs names; the two declarations differ, not the object.
-pkijs.setEngine('node', new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'] }));
+pkijs.setEngine('node', new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'] })); // cast: see above
 
 /** ECDSA P-256 for the kubelet's client and serving keys (Go's certificate manager); RSA 2048 for the self-signed pair (Go's certutil). */
 export type KeyKind = 'ecdsa-p256' | 'rsa-2048';

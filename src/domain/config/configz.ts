@@ -7,7 +7,7 @@
  */
 import { reportedFeatureGates } from './feature-gate-support.js';
 import type { FeatureGates } from './feature-gates.js';
-import { findNotHonoured, type NotHonoured } from './not-honoured.js';
+import type { NotHonoured } from './not-honoured.js';
 import type { KubeletConfiguration } from './types.js';
 
 export const MASKED = '<masked>';
@@ -23,11 +23,9 @@ export function maskForConfigz(cfg: KubeletConfiguration): KubeletConfiguration 
   return masked;
 }
 
-/** The /configz response body. */
-export function configzBody(cfg: KubeletConfiguration, gates: FeatureGates): ConfigzBody {
+/** The /configz response body; `notActedOn` as the configuration's loading found it (no secret is among them: every field that can carry one is honoured). */
+export function configzBody(cfg: KubeletConfiguration, gates: FeatureGates, notActedOn: readonly NotHonoured[]): ConfigzBody {
   const reported = reportedFeatureGates(gates);
   const off = Object.keys(gates).filter((name) => gates[name] === true && reported[name] === false).sort();
-  const masked = maskForConfigz(cfg);
-  // Warnings name values; a masked configuration keeps header secrets out of them too.
-  return { kubeletconfig: masked, kubeletTs: { notActedOn: findNotHonoured(masked, gates).warnings, featureGatesReportedOff: off } };
+  return { kubeletconfig: maskForConfigz(cfg), kubeletTs: { notActedOn: [...notActedOn], featureGatesReportedOff: off } };
 }

@@ -17,6 +17,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     if (Date.now() > deadline) {
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
     }
+    // The poll period of a wait for a condition the runtime offers no event for.
     await sleep(everyMs);
   }
 }

@@ -33,6 +33,7 @@ describe('allBounded', () => {
   it('starts no call after a failure, waits for those under way, and fails with the first failure in the items\' order', async () => {
     const ended: number[] = [];
     const { run, stats } = counted(async (i: number) => {
+      // Simulated call lengths, not waits: item 1 fails after the others have started.
       await new Promise((resolve) => setTimeout(resolve, i === 1 ? 20 : 1));
       ended.push(i);
       if (i === 1 || i === 2) throw new Error(`item ${i}`);

@@ -17,6 +17,7 @@ beforeEach(async () => {
   reply = { status: 200, body: '' };
   server = createServer((req, res) => {
     requests.push(req.headers);
+    // The server's answer time under test (reply.delayMs), not a wait of the test's.
     setTimeout(() => {
       res.writeHead(reply.status, { 'content-type': 'application/yaml' });
       res.end(reply.body);

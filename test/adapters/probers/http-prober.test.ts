@@ -16,6 +16,7 @@ beforeAll(async () => {
     const status = Number(url.searchParams.get('status') ?? '200');
     switch (url.pathname) {
       case '/slow':
+        // A server slower than the probe's timeout: the latency under test.
         setTimeout(() => res.end('late'), 3000).unref();
         return;
       case '/same-host':

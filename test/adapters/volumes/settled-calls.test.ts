@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allOrFirstError } from '../../../src/adapters/volumes/settled-calls.js';
 
+// Simulated call lengths: the order in which calls settle is what the tests vary.
 const after = <T>(ms: number, value: T, fail = false) => new Promise<T>((resolve, reject) => setTimeout(() => (fail ? reject(new Error(String(value))) : resolve(value)), ms));
 
 describe('allOrFirstError', () => {

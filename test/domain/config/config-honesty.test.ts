@@ -96,7 +96,7 @@ describe('reported feature gates', () => {
 
   it('marks them in /configz beside the settings not acted on', () => {
     const built = withFile({ podsPerCore: 4 });
-    const body = configzBody(built.config, built.gates);
+    const body = configzBody(built.config, built.gates, built.notHonoured);
     expect(body.kubeletTs.notActedOn.map((w) => w.field)).toEqual(['podsPerCore']);
     expect(body.kubeletTs.featureGatesReportedOff).toContain('GracefulNodeShutdown');
     expect(body.kubeletTs.featureGatesReportedOff).not.toContain('SidecarContainers');

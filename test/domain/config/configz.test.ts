@@ -22,6 +22,6 @@ describe('maskForConfigz', () => {
   });
 
   it('wraps the masked configuration under kubeletconfig for /configz', () => {
-    expect(configzBody(cfg, resolveFeatureGates().gates).kubeletconfig.staticPodURLHeader.Authorization).toEqual([MASKED]);
+    expect(configzBody(cfg, resolveFeatureGates().gates, []).kubeletconfig.staticPodURLHeader.Authorization).toEqual([MASKED]);
   });
 });

@@ -109,6 +109,7 @@ function slowDigest(stream: Readable, flight: InFlight): Promise<{ sha: string; 
       if (sincePause >= 256 * 1024) {
         sincePause = 0;
         stream.pause();
+        // A slow reader: paused, then resumed a moment later, so the sender meets back-pressure.
         setTimeout(() => stream.resume(), 2);
       }
     });

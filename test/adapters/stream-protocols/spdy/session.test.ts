@@ -156,6 +156,7 @@ describe('SPDY session', () => {
       const outcome = await Promise.race([
         client.ping(101).then(() => 'answered'),
         client.closed.then(() => 'ended'),
+        // Garbage may leave the session waiting for a frame that never comes: nothing signals that, so 300 ms bounds the race.
         new Promise((r) => setTimeout(() => r('waiting'), 300)),
       ]);
       if (outcome === 'ended') await eventually('the session to end', () => session.signal.aborted);
