@@ -65,6 +65,11 @@ export async function tearDownSandbox(cri: CriClient, podSandboxId: string): Pro
   await cri.runtime.removePodSandbox(podSandboxId);
 }
 
+/** Removes every pod sandbox a runtime has, with its containers: what a kubelet left behind it. */
+export async function tearDownEverySandbox(cri: CriClient): Promise<void> {
+  for (const s of await cri.runtime.listPodSandbox()) await tearDownSandbox(cri, s.id);
+}
+
 export async function tearDownContainer(cri: CriClient, containerId: string): Promise<void> {
   await ignoreNotFound(cri.runtime.stopContainer(containerId, 0));
   await cri.runtime.removeContainer(containerId);

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { createCriClient } from '../src/adapters/cri-grpc/index.js';
 import { labApi } from '../test/support/kube-lab-up.js';
 import { leftInRuntime } from './cluster.js';
-import { tearDownSandbox } from './cri-fixtures.js';
+import { tearDownEverySandbox } from './cri-fixtures.js';
 import { labWatch } from './lab-watch.js';
 import { api, until, type Lab } from './sidebyside-api.js';
 import { cpuSeconds, rssMiB } from './proc-usage.js';
@@ -165,7 +165,7 @@ async function cleanUp(o: TurnOptions, kubelet: StartedKubelet): Promise<void> {
   await kubelet.stop();
   const cri = createCriClient({ endpoint: setup.endpoint });
   try {
-    for (const s of await cri.runtime.listPodSandbox()) await tearDownSandbox(cri, s.id);
+    await tearDownEverySandbox(cri);
   } finally {
     cri.close();
   }

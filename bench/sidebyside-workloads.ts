@@ -29,6 +29,16 @@ export type WorkloadResults = Partial<Record<WorkloadCheckName, WorkloadCheck>>;
 
 export interface WorkloadOptions { lab: Lab; node: string; namespace: string; image: string; cri: CriClient }
 
+type Getter = <T>(path: string) => Promise<T>;
+/** A controller's outcome: the check, what is awaited, when it is reached (read from its object), whose pods must then be placed. */
+const outcome = <T>(check: WorkloadCheckName, what: string, path: (ns: string) => string, done: (object: T) => boolean, key: 'web' | 'agent' | 'once') =>
+  ({ check, what, key, reached: async (ns: string, get: Getter) => done(await get<T>(path(ns))) });
+const OUTCOMES = [
+  outcome('Deployment 3/3 available', 'the Deployment available with 3 replicas', deploymentPath, deploymentAvailable, 'web'),
+  outcome('DaemonSet 1/1 ready', 'the DaemonSet ready on the node', daemonSetPath, daemonSetReady, 'agent'),
+  outcome('Job complete', 'the Job complete', jobPath, jobComplete, 'once'),
+];
+
 const POD_LABEL = 'io.kubernetes.pod.name';
 const NS_LABEL = 'io.kubernetes.pod.namespace';
 
@@ -57,21 +67,11 @@ export async function scheduledWorkloads(o: WorkloadOptions, kubelet: StartedKub
       for (const { path, object } of workloadObjects(ns, o.image, o.node)) await api(lab, 'POST', path, object);
     })();
     await Promise.all([
-      check('Deployment 3/3 available', t0, async () => {
+      ...OUTCOMES.map(({ check: name, what, reached, key }) => check(name, t0, async () => {
         await created;
-        await until(kubelet, 'the Deployment available with 3 replicas', async () => deploymentAvailable(await get(deploymentPath(ns))), 120_000, 200);
-        await placed('web');
-      }),
-      check('DaemonSet 1/1 ready', t0, async () => {
-        await created;
-        await until(kubelet, 'the DaemonSet ready on the node', async () => daemonSetReady(await get(daemonSetPath(ns))), 120_000, 200);
-        await placed('agent');
-      }),
-      check('Job complete', t0, async () => {
-        await created;
-        await until(kubelet, 'the Job complete', async () => jobComplete(await get(jobPath(ns))), 120_000, 200);
-        await placed('once');
-      }),
+        await until(kubelet, what, () => reached(ns, get), 120_000, 200);
+        await placed(key);
+      })),
       check('log: host=10.96.0.1 port=443', t0, async () => {
         await created;
         let line: string | undefined;

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { detectCgroupLayout } from '../../src/adapters/host/cgroup-layout.js';
 import { Cgroupfs } from '../../src/adapters/host/cgroupfs.js';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
-import { tearDownSandbox } from '../../bench/cri-fixtures.js';
+import { tearDownEverySandbox } from '../../bench/cri-fixtures.js';
 import { purgeKubeLab, runScript, scriptEnv } from '../../test/support/kube-lab-scripts.js';
 import { upOnce } from '../../test/support/kube-lab-up.js';
 import { containerdEnv, downContainerd, importSuiteImages, PAUSE_IMAGE, upContainerd } from './containerd.js';
@@ -140,7 +140,7 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
     await kubelet.stop();
     const cri = createCriClient({ endpoint: containerd.endpoint });
     try {
-      for (const s of await cri.runtime.listPodSandbox()) await tearDownSandbox(cri, s.id);
+      await tearDownEverySandbox(cri);
     } finally {
       cri.close();
     }
