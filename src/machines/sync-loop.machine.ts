@@ -47,33 +47,36 @@
  *   more, finding nothing to stop (Go's housekeeping reads a cache with the same lag).
  * The 1 s syncCh and 2 s housekeeping ticks of Go are folded into the workers' own resync timers,
  * the done/REMOVE handling and the PLEG's running pods here, so an idle node journals nothing.
- * Pure: no I/O, no clock reads.
+ * The decisions are the pure functions of domain/sync-loop (one file per kind of event): each takes
+ * the state and the event and returns the next state and the commands, which `carryOut` turns into
+ * sends, spawns and emits in order. Pure: no I/O, no clock reads.
  */
-import { assertEvent, assign, enqueueActions, fromCallback, setup, type AnyEventObject } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromCallback, setup, type AnyActorRef, type AnyEventObject, type EventObject } from 'xstate';
 import { actorIdParts, podWorkerId, probeWorkerId } from '../domain/actor-ids.js';
 import { effectError } from './done-output.js';
-import { admitUnderPressure } from '../domain/eviction/admission.js';
 import type { PressureCondition } from '../domain/eviction/signals.js';
-import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
-import { needToReconcilePodReadiness } from '../domain/pod/conditions.js';
-import { admitPodIdentity, crashedPodStatus, REASON_POD_ACTOR_FAILED } from '../domain/pod/spec-identity.js';
-import { admitSysctls, sysctlAllowlist } from '../domain/pod/sysctls.js';
-import { isTerminalPhase } from '../domain/pod/status.js';
 import type { AdmissionNode } from '../domain/pod/admission-node.js';
-import { isActiveForAdmission, isPodContentRemovable, killGracePeriod, probeTargets, resyncJitterFraction } from '../domain/pod/lifecycle.js';
+import { resyncJitterFraction } from '../domain/pod/lifecycle.js';
 import type { ProbeType } from '../domain/probe/types.js';
-import { usageOf, withPod, type NodeUsage } from '../domain/pod/node-usage.js';
-import { findOrphans, orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
+import { orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
 import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
-import { containerRef } from '../domain/runtime/container-events.js';
+import type { PodActorFailed, PodAdmissionRejected, SyncLoopCommand } from '../domain/sync-loop/commands.js';
+import { decideOrphanKills, podCgroupsToKeep } from '../domain/sync-loop/orphans.js';
+import { decideCrashedActor, decideEviction, decideWorkerTerminated } from '../domain/sync-loop/pod-ends.js';
+import { decidePodConfigUpdate, type PodOperation } from '../domain/sync-loop/pod-config-update.js';
+import { decidePodStatus } from '../domain/sync-loop/pod-status.js';
+import { decidePlegEvents, decideRuntimeHealth } from '../domain/sync-loop/runtime-events.js';
+import type { SyncLoopSettings, SyncLoopState } from '../domain/sync-loop/state.js';
 import type { PlegInput } from './pleg.machine.js';
 import type { PodConfigInput } from './pod-config.machine.js';
 import type { PodWorkerInput, PodWorkerTerminatedEvent } from './pod-worker.machine.js';
 import type { ProbeInput } from './probe.machine.js';
 import { subsystemSlot } from './subsystem-slot.js';
-import { sendToChild, sendToSystem, sendToSystemIfRunning } from './system-sends.js';
+import { sendToChild, sendToSystem, sendToSystemIfRunning, type SystemLookup } from './system-sends.js';
 
-export type PodOperation = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
+export type { OrphanEntry, PodEntry } from '../domain/sync-loop/state.js';
+export type { PodActorFailed, PodAdmissionRejected } from '../domain/sync-loop/commands.js';
+export type { PodOperation };
 
 export interface SyncLoopInput {
   nodeName: string;
@@ -92,37 +95,9 @@ export interface SyncLoopInput {
   allowedUnsafeSysctls?: string[];
 }
 
-export interface PodEntry {
-  pod: Pod;
-  /** active: a worker drives it; rejected: admission refused it; terminated: its worker is done. */
-  lifecycle: 'active' | 'terminating' | 'terminated' | 'rejected';
-  /** Removed from its source: forget it once terminated. */
-  removed: boolean;
-  status: PodStatus | null;
-  /** Container start time (ms) per container name that probe workers were started for. */
-  probedStarts: Record<string, number>;
-  /** The volume manager was told to tear this pod's volumes down (it reached Succeeded or Failed). */
-  volumesReleased?: boolean;
-  /** The eviction manager asked for this pod's kill: it is told when the worker is done. */
-  evicting?: boolean;
-}
-
-/** A runtime-only pod being killed; `deferred` is a source's pod with the same uid, added once it is gone. */
-export interface OrphanEntry { deferred: { pod: Pod; source: string } | null }
-
-export interface SyncLoopContext {
+export interface SyncLoopContext extends SyncLoopState {
   input: SyncLoopInput;
-  pods: Record<string, PodEntry>;
-  /** Orphans with a runtime-only worker, by uid. */
-  orphans: Record<string, OrphanEntry>;
-  /** The pods the runtime runs, as the PLEG last reported them (sorted uids). */
-  runtimePodUids: string[];
-  sourcesReady: boolean;
   rejectedManifests: { source: string; origin: string; reason: string }[];
-  /** The runtime's last announced health: while it is not ready, PLEG-driven syncs are skipped. */
-  runtime: { healthy: boolean; reason: string };
-  /** The node's pressure conditions as the eviction manager last reported them (its admit handler). */
-  pressure: PressureCondition[];
 }
 
 export type SyncLoopEvent =
@@ -151,38 +126,7 @@ export interface DeadContainersRemoveRequested {
 /** The effectful actor srcs: replay makes exactly these inert. */
 export const SYNC_LOOP_EFFECTS = ['containerDeletor'] as const;
 
-/** Emitted when admission refuses a pod: Go's rejectPod records a Warning event with these. */
-export interface PodAdmissionRejected {
-  type: 'pod.admission.rejected';
-  pod: { namespace: string; name: string; uid: string };
-  reason: string;
-  message: string;
-}
-
 export { podWorkerId, probeWorkerId };
-
-/** Pods whose worker is not done (active or terminating) and orphans being killed, sorted. */
-function possiblyRunningPods(context: SyncLoopContext): string[] {
-  const running = Object.entries(context.pods).filter(([, e]) => e.lifecycle === 'active' || e.lifecycle === 'terminating').map(([uid]) => uid);
-  return [...running, ...Object.keys(context.orphans)].sort();
-}
-/** The probe workers a pod has, by id. */
-const probeWorkersOf = (uid: string, entry: PodEntry): ReturnType<typeof probeWorkerId>[] =>
-  Object.keys(entry.probedStarts).map((key) => {
-    // `<container>:<probe>`: the probe type has no colon, a container name given by a source may.
-    const colon = key.lastIndexOf(':');
-    return probeWorkerId(uid, key.slice(0, colon), key.slice(colon + 1));
-  });
-
-/** Emitted when a pod's worker or probe worker threw: the daemon logs it as an error. */
-export interface PodActorFailed {
-  type: 'pod.actor.failed';
-  pod: { namespace: string; name: string; uid: string };
-  actorId: string;
-  message: string;
-}
-
-const podRefOf = (pod: Pod) => ({ namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid: pod.metadata.uid ?? '' });
 
 const ERROR_EVENT_PREFIX = 'xstate.error.actor.';
 
@@ -195,13 +139,87 @@ function crashedActorOf(event: AnyEventObject): { id: string; uid: string; messa
   return { id, uid, message: effectError(event).message };
 }
 
-/** A runtime-only worker for `uid`: it kills whatever of the pod the runtime runs, knowing no spec. */
-function spawnRuntimeOnlyWorker(enqueue: { spawnChild: (src: 'podWorker', opts: { id: string; systemId: string; input: PodWorkerInput }) => void }, input: SyncLoopInput, uid: string): void {
-  enqueue.spawnChild('podWorker', {
-    id: podWorkerId(uid),
-    systemId: podWorkerId(uid),
-    input: { ...input.podWorker, pod: runtimeOnlyPod(uid), hostIP: input.hostIP, runtimeOnly: { reason: 'orphaned', gracePeriodSeconds: orphanGracePeriodSeconds } },
-  });
+const settingsOf = (input: SyncLoopInput): SyncLoopSettings => ({
+  node: input.node,
+  hostIP: input.hostIP,
+  deadContainersKept: input.deadContainersKept,
+  ...(input.allowedUnsafeSysctls ? { allowedUnsafeSysctls: input.allowedUnsafeSysctls } : {}),
+});
+
+/** The state fields of a decision's result, for an assign (the context keeps its input and manifests). */
+const stateOf = (state: SyncLoopState): SyncLoopState => ({
+  pods: state.pods,
+  orphans: state.orphans,
+  runtimePodUids: state.runtimePodUids,
+  sourcesReady: state.sourcesReady,
+  runtime: state.runtime,
+  pressure: state.pressure,
+});
+
+/** What carryOut needs of an action's `enqueue`. */
+interface CommandQueue {
+  sendTo(to: string | AnyActorRef, event: EventObject): void;
+  spawnChild(src: 'podWorker', options: { id: string; systemId: string; input: PodWorkerInput }): void;
+  spawnChild(src: 'probe', options: { id: string; systemId: string; input: ProbeInput }): void;
+  stopChild(id: string): void;
+  emit(event: PodAdmissionRejected | PodActorFailed): void;
+  raise(event: SyncLoopEvent): void;
+}
+
+/** A decision's commands, in order: each a send, a spawn, a stop, an emit or a raise. */
+function carryOut(enqueue: CommandQueue, system: SystemLookup, input: SyncLoopInput, commands: readonly SyncLoopCommand[]): void {
+  for (const c of commands) {
+    switch (c.kind) {
+      case 'startWorker': {
+        const id = podWorkerId(c.pod.metadata.uid ?? '');
+        enqueue.spawnChild('podWorker', { id, systemId: id, input: { ...input.podWorker, pod: c.pod, hostIP: input.hostIP, resyncJitterFraction: resyncJitterFraction(c.pod.metadata.uid ?? '') } });
+        break;
+      }
+      case 'startRuntimeOnlyWorker': {
+        const id = podWorkerId(c.podUid);
+        enqueue.spawnChild('podWorker', { id, systemId: id, input: { ...input.podWorker, pod: runtimeOnlyPod(c.podUid), hostIP: input.hostIP, runtimeOnly: { reason: 'orphaned', gracePeriodSeconds: orphanGracePeriodSeconds } } });
+        break;
+      }
+      case 'tellWorker':
+        sendToChild(enqueue, podWorkerId(c.podUid), c.message);
+        break;
+      case 'startProbe': {
+        const { id, podUid, podIP, container, containerId, probe, containerStartedAtMs, containerRef } = c.probe;
+        enqueue.spawnChild('probe', { id, systemId: id, input: { podUid, podIP, hostIP: input.hostIP, container, containerId, probe, containerStartedAtMs, ...(containerRef ? { containerRef } : {}) } });
+        break;
+      }
+      case 'tellProbe':
+        sendToChild(enqueue, c.id, c.message);
+        break;
+      case 'stop':
+        enqueue.stopChild(c.id);
+        break;
+      case 'reportStatus':
+        // Cluster mode only, as for every status.
+        sendToSystemIfRunning(enqueue, system, 'statusManager', { type: 'pod.status.updated', podUid: c.podUid, status: c.status });
+        break;
+      case 'emit':
+        enqueue.emit(c.event);
+        break;
+      case 'removeDeadContainers':
+        sendToChild(enqueue, 'containerDeletor', { type: 'pod.deadContainers.remove', podUid: c.podUid, containerId: c.containerId, keep: c.keep });
+        break;
+      case 'releaseVolumes':
+        // Like every volume send: the volume manager is optional to the syncLoop (see the contract).
+        sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pod.release', podUid: c.podUid, removeDirectory: c.removeDirectory });
+        break;
+      case 'evictionFinished':
+        sendToSystem(enqueue, system, 'evictionManager', { type: 'pod.eviction.finished', podUid: c.podUid, evicted: c.evicted });
+        break;
+      case 'keepPodCgroups':
+        // The syncLoop runs without a container manager where pods get no cgroups of their own (its tests, tools).
+        sendToSystemIfRunning(enqueue, system, 'containerManager', { type: 'cgroups.pods.running', podUids: c.podUids });
+        break;
+      case 'addDeferred':
+        enqueue.raise({ type: 'pod.config.updated', op: 'ADD', source: c.source, pods: [c.pod] });
+        break;
+    }
+  }
 }
 
 export const syncLoopMachine = setup({
@@ -221,48 +239,18 @@ export const syncLoopMachine = setup({
   },
   actions: {
     /** Housekeeping's orphan kill: a runtime-only worker for each orphan (see the contract above). */
-    killOrphans: enqueueActions(({ context, enqueue }) => {
-      if (!context.sourcesReady || !context.runtime.healthy) return;
-      const orphans = findOrphans(context.runtimePodUids, new Set(Object.keys(context.pods)), new Set(Object.keys(context.orphans)));
-      if (orphans.length === 0) return;
-      const added: Record<string, OrphanEntry> = {};
-      for (const uid of orphans) {
-        spawnRuntimeOnlyWorker(enqueue, context.input, uid);
-        added[uid] = { deferred: null };
-      }
-      enqueue.assign({ orphans: { ...context.orphans, ...added } });
+    killOrphans: enqueueActions(({ context, enqueue, system }) => {
+      const { state, commands } = decideOrphanKills(context);
+      if (commands.length === 0) return;
+      carryOut(enqueue, system, context.input, commands);
+      enqueue.assign({ orphans: state.orphans });
     }),
-    /**
-     * A pod worker or probe worker threw (a kubelet bug met with one pod's data): that pod fails
-     * (status Failed, a Warning event, an error logged), a runtime-only worker kills whatever of it
-     * runs, and every other pod goes on. A runtime-only worker that throws is forgotten.
-     */
     failPodOfCrashedActor: enqueueActions(({ context, event, enqueue, system }) => {
       const crashed = crashedActorOf(event);
       if (!crashed) return;
-      const { id, uid, message } = crashed;
-      enqueue.stopChild(id);
-      const pod = context.pods[uid]?.pod ?? runtimeOnlyPod(uid);
-      enqueue.emit({ type: 'pod.actor.failed', pod: podRefOf(pod), actorId: id, message });
-      if (context.orphans[uid]) {
-        if (id !== podWorkerId(uid)) return;
-        const { [uid]: _forgotten, ...orphans } = context.orphans;
-        enqueue.assign({ orphans });
-        return;
-      }
-      const entry = context.pods[uid];
-      if (!entry || entry.lifecycle === 'rejected' || entry.lifecycle === 'terminated') return;
-      enqueue.stopChild(podWorkerId(uid));
-      for (const probe of probeWorkersOf(uid, entry)) enqueue.stopChild(probe);
-      const status = crashedPodStatus(entry.pod, message);
-      // Cluster mode only, as for every status.
-      sendToSystemIfRunning(enqueue, system, 'statusManager', { type: 'pod.status.updated', podUid: uid, status });
-      enqueue.emit({ type: 'pod.admission.rejected', pod: podRefOf(entry.pod), reason: REASON_POD_ACTOR_FAILED, message });
-      spawnRuntimeOnlyWorker(enqueue, context.input, uid);
-      enqueue.assign({
-        pods: { ...context.pods, [uid]: { ...entry, lifecycle: 'rejected', status, probedStarts: {} } },
-        orphans: { ...context.orphans, [uid]: { deferred: null } },
-      });
+      const { state, commands } = decideCrashedActor(context, crashed);
+      carryOut(enqueue, system, context.input, commands);
+      enqueue.assign(stateOf(state));
     }),
     /**
      * In cluster mode the status manager (system id `statusManager`) keeps the API server's view:
@@ -275,13 +263,11 @@ export const syncLoopMachine = setup({
     }),
     /** Housekeeping's cleanupOrphanedPodDirs: every pod the sources have is kept. */
     cleanupOrphanedPodDirectories: enqueueActions(({ context, enqueue, system }) => {
-      // Like every volume send: the volume manager is optional to the syncLoop (see the contract).
       sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pods.known', podUids: [...Object.keys(context.pods), ...Object.keys(context.orphans)] });
     }),
     /** Housekeeping's cleanupOrphanedPodCgroups: the cgroups of pods that may still run are kept. */
     cleanupOrphanedPodCgroups: enqueueActions(({ context, enqueue, system }) => {
-      // The syncLoop runs without a container manager where pods get no cgroups of their own (its tests, tools).
-      if (context.sourcesReady) sendToSystemIfRunning(enqueue, system, 'containerManager', { type: 'cgroups.pods.running', podUids: possiblyRunningPods(context) });
+      carryOut(enqueue, system, context.input, podCgroupsToKeep(context));
     }),
   },
 }).createMachine({
@@ -306,115 +292,20 @@ export const syncLoopMachine = setup({
     'api.mirrorPods.observed': { actions: 'forwardToStatusManager' },
     'pod.config.updated': {
       actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue, system }) => {
-        const pods = { ...context.pods };
-        const orphans = { ...context.orphans };
-        // What the active pods hold, counted once per update and grown as pods are admitted.
-        let usage: NodeUsage | null = null;
-        for (const pod of event.pods) {
-          const uid = pod.metadata.uid ?? '';
-          const orphan = orphans[uid];
-          if (orphan) {
-            // The uid's runtime-only worker is still killing it: the source's pod waits (latest form wins).
-            if (event.op === 'REMOVE') {
-              orphans[uid] = { deferred: null };
-              // A pod failed for a crashed worker is being killed as an orphan: gone from its source, it is forgotten.
-              if (pods[uid]?.lifecycle === 'rejected') delete pods[uid];
-            }
-            else if (event.op === 'ADD' || (orphan.deferred && event.op !== 'RECONCILE')) orphans[uid] = { deferred: { pod, source: event.source } };
-            continue;
-          }
-          const entry = pods[uid];
-          const worker = podWorkerId(uid);
-          switch (event.op) {
-            case 'ADD': {
-              if (entry?.lifecycle === 'rejected') {
-                // Refused once, Failed for good (Go keeps a rejected pod's status).
-                pods[uid] = { ...entry, pod, removed: false };
-                break;
-              }
-              if (entry && entry.lifecycle !== 'terminated') {
-                sendToChild(enqueue, worker, { type: 'pod.spec.updated', pod });
-                pods[uid] = { ...entry, pod, removed: false };
-                break;
-              }
-              usage ??= usageOf(Object.values(pods).filter((p) => isActiveForAdmission(p.lifecycle, p.status)).map((p) => p.pod));
-              // A uid or a name the kubelet cannot use first; then Go's admit handlers in order: the
-              // eviction manager's, the sysctls', then the predicates.
-              const identity = admitPodIdentity(pod);
-              const underPressure = identity.admit ? admitUnderPressure(pod, context.pressure) : identity;
-              const sysctls = underPressure.admit ? admitSysctls(pod, sysctlAllowlist(context.input.allowedUnsafeSysctls ?? [])) : underPressure;
-              const admission = sysctls.admit ? admitPod(pod, context.input.node, usage) : sysctls;
-              if (!admission.admit) {
-                const status = rejectedPodStatus(pod, admission);
-                pods[uid] = { pod, lifecycle: 'rejected', removed: false, status, probedStarts: {} };
-                sendToSystemIfRunning(enqueue, system, 'statusManager', { type: 'pod.status.updated', podUid: uid, status }); // cluster mode only
-                enqueue.emit({
-                  type: 'pod.admission.rejected',
-                  pod: { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid },
-                  reason: admission.reason,
-                  message: admission.message,
-                });
-                break;
-              }
-              usage = withPod(usage, pod);
-              enqueue.spawnChild('podWorker', {
-                id: worker,
-                systemId: worker,
-                input: { ...context.input.podWorker, pod, hostIP: context.input.hostIP, resyncJitterFraction: resyncJitterFraction(uid) },
-              });
-              pods[uid] = { pod, lifecycle: 'active', removed: false, status: null, probedStarts: {} };
-              break;
-            }
-            case 'UPDATE':
-              if (entry?.lifecycle === 'active') {
-                sendToChild(enqueue, worker, { type: 'pod.spec.updated', pod });
-                pods[uid] = { ...entry, pod };
-              }
-              break;
-            case 'DELETE':
-            case 'REMOVE':
-              if (!entry) break;
-              if (entry.lifecycle === 'active' || entry.lifecycle === 'terminating') {
-                sendToChild(enqueue, worker, { type: 'pod.kill.requested', gracePeriodSeconds: killGracePeriod(pod), reason: event.op === 'DELETE' ? 'deleted' : 'removed from its source' });
-                for (const id of probeWorkersOf(uid, entry)) sendToChild(enqueue, id, { type: 'probe.pod.terminating' });
-                pods[uid] = { ...entry, pod, lifecycle: 'terminating', removed: entry.removed || event.op === 'REMOVE' };
-              } else if (event.op === 'REMOVE') {
-                delete pods[uid];
-              }
-              break;
-            case 'RECONCILE':
-              // HandlePodReconcile: a sync when a readiness gate's condition changed what Ready should
-              // say (the other reconciles, the echoes of the kubelet's own patches mostly, wake nobody).
-              if ((entry?.lifecycle === 'active' || entry?.lifecycle === 'terminating') && needToReconcilePodReadiness(pod)) {
-                sendToChild(enqueue, worker, { type: 'pod.status.reconciled', pod });
-                pods[uid] = { ...entry, pod };
-              }
-              break;
-          }
-        }
-        enqueue.assign({ pods, orphans });
+        const { state, commands } = decidePodConfigUpdate(context, settingsOf(context.input), event);
+        carryOut(enqueue, system, context.input, commands);
+        enqueue.assign({ pods: state.pods, orphans: state.orphans });
       })],
     },
     'node.pressure.changed': { actions: assign({ pressure: ({ event }) => event.conditions }) },
     // Typed loosely: the children that may throw are spawned, so their error events carry ids xstate cannot list.
     ...({ 'xstate.error.actor.*': { guard: ({ event }: { event: AnyEventObject }) => crashedActorOf(event) !== null, actions: 'failPodOfCrashedActor' } } as object),
-    // The eviction manager's killPodFunc: the worker kills the pod and ends it Failed/Evicted.
     'pod.evict.requested': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
-        const entry = context.pods[event.podUid];
-        if (entry?.lifecycle !== 'active') {
-          // The eviction manager asked, and it is stopped after the syncLoop: it waits for this answer.
-          sendToSystem(enqueue, system, 'evictionManager', { type: 'pod.eviction.finished', podUid: event.podUid, evicted: false });
-          return;
-        }
-        sendToChild(enqueue, podWorkerId(event.podUid), {
-          type: 'pod.kill.requested',
-          gracePeriodSeconds: event.gracePeriodSeconds,
-          reason: 'evicted',
-          eviction: { reason: event.reason, message: event.message, ...(event.condition ? { condition: event.condition } : {}) },
-        });
-        for (const id of probeWorkersOf(event.podUid, entry)) sendToChild(enqueue, id, { type: 'probe.pod.terminating' });
-        enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, lifecycle: 'terminating', evicting: true } } });
+        const eviction = { reason: event.reason, message: event.message, ...(event.condition ? { condition: event.condition } : {}) };
+        const { state, commands } = decideEviction(context, { podUid: event.podUid, gracePeriodSeconds: event.gracePeriodSeconds, eviction });
+        carryOut(enqueue, system, context.input, commands);
+        enqueue.assign({ pods: state.pods });
       }),
     },
     'pod.manifest.rejected': {
@@ -431,51 +322,21 @@ export const syncLoopMachine = setup({
       }),
     },
     'runtime.health.changed': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        const healthy = event.health === 'ready';
-        enqueue.assign({ runtime: { healthy, reason: event.reason } });
-        // Back from an outage: every pod syncs now rather than at its next resync, and orphans go.
-        if (healthy && !context.runtime.healthy) {
-          for (const [uid, p] of Object.entries(context.pods)) {
-            if (p.lifecycle === 'active' || p.lifecycle === 'terminating') sendToChild(enqueue, podWorkerId(uid), { type: 'pod.sync.requested', reason: 'runtime ready' });
-          }
-          enqueue('killOrphans');
-        }
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
+        const { state, commands } = decideRuntimeHealth(context, event);
+        enqueue.assign(stateOf(state));
+        carryOut(enqueue, system, context.input, commands);
       }),
     },
     'pleg.events': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        // A changed set of running pods is kept (and looked through for orphans) even while the runtime is not ready.
-        if (event.runningPodUids) {
-          enqueue.assign({ runtimePodUids: event.runningPodUids });
-          enqueue('killOrphans');
-        }
-        // Pods whose every event was dropped: their last runtime view is out of date (the PLEG's note).
-        for (const uid of event.discardedPodUids ?? []) {
-          if (context.pods[uid]?.lifecycle === 'active') sendToChild(enqueue, podWorkerId(uid), { type: 'pod.runtime.unseen' });
-        }
-        // Go's syncLoop skips its iterations while the runtime reports errors.
-        if (!context.runtime.healthy) return;
-        const uids = new Set(event.events.map((e) => e.podUid));
-        for (const uid of uids) {
-          if (context.pods[uid]?.lifecycle === 'active' || context.pods[uid]?.lifecycle === 'terminating') {
-            sendToChild(enqueue, podWorkerId(uid), { type: 'pod.sync.requested', reason: 'pleg' });
-          }
-        }
-        for (const e of event.events) {
-          if (e.type !== 'ContainerDied' || e.containerId === undefined) continue;
-          const removeAll = isPodContentRemovable(context.pods[e.podUid], context.sourcesReady);
-          sendToChild(enqueue, 'containerDeletor', {
-            type: 'pod.deadContainers.remove',
-            podUid: e.podUid,
-            containerId: removeAll ? null : e.containerId,
-            keep: removeAll ? 0 : context.input.deadContainersKept,
-          });
-        }
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
+        const { state, commands } = decidePlegEvents(context, context.input, event);
+        enqueue.assign(stateOf(state));
+        carryOut(enqueue, system, context.input, commands);
       }),
     },
     'probe.result.changed': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
         if (context.pods[event.podUid]?.lifecycle !== 'active') return;
         // With the probe's time, so a readiness change moves the Ready condition when the probe ran.
         const { container, probe, result, observedAtMs } = event;
@@ -484,82 +345,18 @@ export const syncLoopMachine = setup({
     },
     'pod.status.updated': {
       actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue, system }) => {
-        const entry = context.pods[event.podUid];
-        if (!entry) return;
-        // A pod that ran to completion no longer needs its volumes (its directory stays until it is gone).
-        const releaseVolumes = !entry.volumesReleased && isTerminalPhase(event.status.phase);
-        if (releaseVolumes) sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pod.release', podUid: event.podUid, removeDirectory: false });
-        const probedStarts = { ...entry.probedStarts };
-        if (entry.lifecycle === 'active') {
-          for (const t of probeTargets(entry.pod, event.status)) {
-            const id = probeWorkerId(event.podUid, t.container.name, t.probe);
-            const known = probedStarts[`${t.container.name}:${t.probe}`];
-            if (known === t.startedAtMs) continue;
-            if (known === undefined) {
-              enqueue.spawnChild('probe', {
-                id,
-                systemId: id,
-                input: {
-                  podUid: event.podUid,
-                  podIP: event.status.podIP ?? '',
-                  hostIP: context.input.hostIP,
-                  container: t.container,
-                  containerId: t.containerId,
-                  probe: t.probe,
-                  containerStartedAtMs: t.startedAtMs,
-                  ...probeEventRef(entry.pod, t.container.name),
-                },
-              });
-            } else {
-              sendToChild(enqueue, id, { type: 'probe.container.restarted', containerId: t.containerId, containerStartedAtMs: t.startedAtMs, podIP: event.status.podIP ?? '' });
-            }
-            probedStarts[`${t.container.name}:${t.probe}`] = t.startedAtMs;
-          }
-        }
-        enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, status: event.status, probedStarts, ...(releaseVolumes ? { volumesReleased: true } : {}) } } });
+        const { state, commands } = decidePodStatus(context, event.podUid, event.status);
+        carryOut(enqueue, system, context.input, commands);
+        enqueue.assign({ pods: state.pods });
       })],
     },
     // A pod worker reached `terminated`.
     'pod.worker.terminated': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
-        const uid = event.podUid;
-        // The worker waits in `terminated` to be stopped (a spawned child stays among the children until then).
-        enqueue.stopChild(podWorkerId(uid));
-        // The pod's worker is done: nothing of it runs, its volumes and directory can go.
-        sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pod.release', podUid: uid, removeDirectory: true });
-        const orphan = context.orphans[uid];
-        if (orphan) {
-          // An orphan is gone: forgotten, and a source's pod with its uid that waited is added now.
-          const { [uid]: _done, ...orphans } = context.orphans;
-          enqueue.assign({ orphans });
-          enqueue('cleanupOrphanedPodCgroups');
-          if (orphan.deferred) enqueue.raise({ type: 'pod.config.updated', op: 'ADD', source: orphan.deferred.source, pods: [orphan.deferred.pod] });
-          return;
-        }
-        const entry = context.pods[uid];
-        if (!entry) return;
-        for (const id of probeWorkersOf(uid, entry)) enqueue.stopChild(id);
-        if (entry.evicting) {
-          sendToSystem(enqueue, system, 'evictionManager', { type: 'pod.eviction.finished', podUid: uid, evicted: true });
-        }
-        const { evicting: _answered, ...rest } = entry;
-        const terminated: PodEntry = { ...rest, lifecycle: 'terminated', probedStarts: {} };
-        if (isPodContentRemovable(terminated, context.sourcesReady)) {
-          sendToChild(enqueue, 'containerDeletor', { type: 'pod.deadContainers.remove', podUid: uid, containerId: null, keep: 0 });
-        }
-        const pods = { ...context.pods };
-        if (entry.removed) delete pods[uid];
-        else pods[uid] = terminated;
-        enqueue.assign({ pods });
-        // Nothing of the pod runs any more: its cgroup goes (Go: the next housekeeping's cleanup).
-        enqueue('cleanupOrphanedPodCgroups');
+        const { state, commands } = decideWorkerTerminated(context, event.podUid);
+        carryOut(enqueue, system, context.input, commands);
+        enqueue.assign(stateOf(state));
       }),
     },
   },
 });
-
-/** The container's reference for its probe events, when the pod's spec names it. */
-function probeEventRef(pod: Pod, container: string): Pick<ProbeInput, 'containerRef'> {
-  const ref = containerRef(pod, container);
-  return ref ? { containerRef: ref } : {};
-}

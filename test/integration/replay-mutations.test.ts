@@ -83,8 +83,9 @@ const MUTATIONS: Mutation[] = [
   // Events sent.
   { what: 'the runtime reports its health change with another reason', machine: 'runtime', file: 'runtime.machine.js',
     from: "{ type: 'runtime.health.changed', health, reason }", to: "{ type: 'runtime.health.changed', health, reason: 'mutated' }" },
-  { what: 'the syncLoop asks for a PLEG sync with another reason', machine: 'syncLoop', file: 'sync-loop.machine.js',
-    from: "{ type: 'pod.sync.requested', reason: 'pleg' }", to: "{ type: 'pod.sync.requested', reason: 'relist' }" },
+  { what: 'the syncLoop hands its workers a sync with another reason', machine: 'syncLoop', file: 'sync-loop.machine.js',
+    from: 'sendToChild(enqueue, podWorkerId(c.podUid), c.message);',
+    to: "sendToChild(enqueue, podWorkerId(c.podUid), c.message.type === 'pod.sync.requested' ? { ...c.message, reason: 'relist' } : c.message);" },
   { what: 'the PLEG reports its events with one dropped', machine: 'pleg', file: 'pleg.machine.js',
     from: 'enqueue(sendParent({', to: 'enqueue(sendParent({ dropped: true,' },
   // Cluster mode: the node status, the lease and the status manager, against the cluster fixture.

@@ -1,0 +1,112 @@
+/**
+ * A pod config update (Go's syncLoopIteration on configCh: HandlePodAdditions, HandlePodUpdates,
+ * HandlePodRemoves, HandlePodReconcile).
+ *
+ * - ADD admits the pod (canAdmitPod: a uid or a name the kubelet cannot use first, then Go's admit
+ *   handlers in order: the eviction manager's, the sysctls', the predicates) against the pods that
+ *   count as active, and starts its worker; a refused pod is kept as `rejected` with Go's Failed
+ *   status, reported and emitted. A pod refused once stays Failed (Go keeps a rejected pod's status).
+ * - UPDATE hands an active pod's worker the new spec.
+ * - DELETE and REMOVE ask the worker to kill the pod with its grace period, and its probes to stop.
+ * - RECONCILE (only the status changed in the API server) hands the worker the pod's new status
+ *   when a readiness gate's condition changed what Ready should say.
+ * A uid whose runtime-only worker is still killing it waits: the source's latest form is kept and
+ * added once the orphan is gone.
+ */
+import { admitUnderPressure } from '../eviction/admission.js';
+import { admitPod, rejectedPodStatus } from '../pod/admission.js';
+import { needToReconcilePodReadiness } from '../pod/conditions.js';
+import { isActiveForAdmission, killGracePeriod } from '../pod/lifecycle.js';
+import { usageOf, withPod, type NodeUsage } from '../pod/node-usage.js';
+import { admitPodIdentity } from '../pod/spec-identity.js';
+import { admitSysctls, sysctlAllowlist } from '../pod/sysctls.js';
+import type { Pod } from '../pod/types.js';
+import type { Decision, SyncLoopCommand } from './commands.js';
+import { probeWorkersOf } from './probe-workers.js';
+import { isRunningLifecycle, type SyncLoopSettings, type SyncLoopState } from './state.js';
+
+export type PodOperation = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
+
+export interface PodConfigUpdate { op: PodOperation; source: string; pods: Pod[] }
+
+type State = Pick<SyncLoopState, 'pods' | 'orphans' | 'pressure'>;
+
+export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, update: PodConfigUpdate): Decision<State> {
+  const pods = { ...state.pods };
+  const orphans = { ...state.orphans };
+  const commands: SyncLoopCommand[] = [];
+  // What the active pods hold, counted once per update and grown as pods are admitted.
+  let usage: NodeUsage | null = null;
+  for (const pod of update.pods) {
+    const uid = pod.metadata.uid ?? '';
+    const orphan = orphans[uid];
+    if (orphan) {
+      if (update.op === 'REMOVE') {
+        orphans[uid] = { deferred: null };
+        // A pod failed for a crashed worker is being killed as an orphan: gone from its source, it is forgotten.
+        if (pods[uid]?.lifecycle === 'rejected') delete pods[uid];
+      } else if (update.op === 'ADD' || (orphan.deferred && update.op !== 'RECONCILE')) {
+        orphans[uid] = { deferred: { pod, source: update.source } };
+      }
+      continue;
+    }
+    const entry = pods[uid];
+    switch (update.op) {
+      case 'ADD': {
+        if (entry?.lifecycle === 'rejected') {
+          pods[uid] = { ...entry, pod, removed: false };
+          break;
+        }
+        if (entry && entry.lifecycle !== 'terminated') {
+          commands.push({ kind: 'tellWorker', podUid: uid, message: { type: 'pod.spec.updated', pod } });
+          pods[uid] = { ...entry, pod, removed: false };
+          break;
+        }
+        usage ??= usageOf(Object.values(pods).filter((p) => isActiveForAdmission(p.lifecycle, p.status)).map((p) => p.pod));
+        const identity = admitPodIdentity(pod);
+        const underPressure = identity.admit ? admitUnderPressure(pod, state.pressure) : identity;
+        const sysctls = underPressure.admit ? admitSysctls(pod, sysctlAllowlist(settings.allowedUnsafeSysctls ?? [])) : underPressure;
+        const admission = sysctls.admit ? admitPod(pod, settings.node, usage) : sysctls;
+        if (!admission.admit) {
+          const status = rejectedPodStatus(pod, admission);
+          pods[uid] = { pod, lifecycle: 'rejected', removed: false, status, probedStarts: {} };
+          commands.push(
+            { kind: 'reportStatus', podUid: uid, status },
+            { kind: 'emit', event: { type: 'pod.admission.rejected', pod: { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid }, reason: admission.reason, message: admission.message } },
+          );
+          break;
+        }
+        usage = withPod(usage, pod);
+        commands.push({ kind: 'startWorker', pod });
+        pods[uid] = { pod, lifecycle: 'active', removed: false, status: null, probedStarts: {} };
+        break;
+      }
+      case 'UPDATE':
+        if (entry?.lifecycle === 'active') {
+          commands.push({ kind: 'tellWorker', podUid: uid, message: { type: 'pod.spec.updated', pod } });
+          pods[uid] = { ...entry, pod };
+        }
+        break;
+      case 'DELETE':
+      case 'REMOVE':
+        if (!entry) break;
+        if (isRunningLifecycle(entry.lifecycle)) {
+          const reason = update.op === 'DELETE' ? 'deleted' : 'removed from its source';
+          commands.push({ kind: 'tellWorker', podUid: uid, message: { type: 'pod.kill.requested', gracePeriodSeconds: killGracePeriod(pod), reason } });
+          for (const id of probeWorkersOf(uid, entry)) commands.push({ kind: 'tellProbe', id, message: { type: 'probe.pod.terminating' } });
+          pods[uid] = { ...entry, pod, lifecycle: 'terminating', removed: entry.removed || update.op === 'REMOVE' };
+        } else if (update.op === 'REMOVE') {
+          delete pods[uid];
+        }
+        break;
+      case 'RECONCILE':
+        // The other reconciles, the echoes of the kubelet's own patches mostly, wake nobody.
+        if (entry && isRunningLifecycle(entry.lifecycle) && needToReconcilePodReadiness(pod)) {
+          commands.push({ kind: 'tellWorker', podUid: uid, message: { type: 'pod.status.reconciled', pod } });
+          pods[uid] = { ...entry, pod };
+        }
+        break;
+    }
+  }
+  return { state: { ...state, pods, orphans }, commands };
+}

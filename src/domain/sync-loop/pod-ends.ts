@@ -1,0 +1,97 @@
+/**
+ * How a pod's worker ends: it finished (Go's pod worker reaching terminated), the eviction manager
+ * asked for the pod's kill, or the worker (or a probe worker) threw.
+ */
+import { podWorkerId } from '../actor-ids.js';
+import { isPodContentRemovable } from '../pod/lifecycle.js';
+import { runtimeOnlyPod } from '../pod/orphans.js';
+import { crashedPodStatus, REASON_POD_ACTOR_FAILED } from '../pod/spec-identity.js';
+import type { Pod } from '../pod/types.js';
+import type { Decision, KillEviction, SyncLoopCommand } from './commands.js';
+import { podCgroupsToKeep } from './orphans.js';
+import { probeWorkersOf } from './probe-workers.js';
+import type { PodEntry, SyncLoopState } from './state.js';
+
+const podRefOf = (pod: Pod) => ({ namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid: pod.metadata.uid ?? '' });
+
+/**
+ * The worker reached `terminated` (it waits there to be stopped): nothing of the pod runs, so its
+ * volumes and directory go, its probe workers stop, its cgroup goes (Go: at the next housekeeping)
+ * and its dead containers when its content may go. An orphan is forgotten, and a source's pod with
+ * its uid that waited is added. A removed pod is forgotten; the eviction manager hears of its kill.
+ */
+export function decideWorkerTerminated(state: SyncLoopState, uid: string): Decision<SyncLoopState> {
+  const commands: SyncLoopCommand[] = [
+    { kind: 'stop', id: podWorkerId(uid) },
+    { kind: 'releaseVolumes', podUid: uid, removeDirectory: true },
+  ];
+  const orphan = state.orphans[uid];
+  if (orphan) {
+    const { [uid]: _done, ...orphans } = state.orphans;
+    const next = { ...state, orphans };
+    commands.push(...podCgroupsToKeep(next));
+    if (orphan.deferred) commands.push({ kind: 'addDeferred', pod: orphan.deferred.pod, source: orphan.deferred.source });
+    return { state: next, commands };
+  }
+  const entry = state.pods[uid];
+  if (!entry) return { state, commands };
+  for (const id of probeWorkersOf(uid, entry)) commands.push({ kind: 'stop', id });
+  if (entry.evicting) commands.push({ kind: 'evictionFinished', podUid: uid, evicted: true });
+  const { evicting: _answered, ...rest } = entry;
+  const terminated: PodEntry = { ...rest, lifecycle: 'terminated', probedStarts: {} };
+  if (isPodContentRemovable(terminated, state.sourcesReady)) commands.push({ kind: 'removeDeadContainers', podUid: uid, containerId: null, keep: 0 });
+  const pods = { ...state.pods };
+  if (entry.removed) delete pods[uid];
+  else pods[uid] = terminated;
+  const next = { ...state, pods };
+  return { state: next, commands: [...commands, ...podCgroupsToKeep(next)] };
+}
+
+export interface EvictRequest { podUid: string; gracePeriodSeconds: number; eviction: KillEviction }
+
+/** The eviction manager's killPodFunc: the worker kills the pod and ends it Failed with the eviction's reason. */
+export function decideEviction<S extends Pick<SyncLoopState, 'pods'>>(state: S, request: EvictRequest): Decision<S> {
+  const entry = state.pods[request.podUid];
+  // The eviction manager waits for an answer (it is stopped after the syncLoop): no active pod, none evicted.
+  if (entry?.lifecycle !== 'active') return { state, commands: [{ kind: 'evictionFinished', podUid: request.podUid, evicted: false }] };
+  const commands: SyncLoopCommand[] = [{ kind: 'tellWorker', podUid: request.podUid, message: { type: 'pod.kill.requested', gracePeriodSeconds: request.gracePeriodSeconds, reason: 'evicted', eviction: request.eviction } }];
+  for (const id of probeWorkersOf(request.podUid, entry)) commands.push({ kind: 'tellProbe', id, message: { type: 'probe.pod.terminating' } });
+  return { state: { ...state, pods: { ...state.pods, [request.podUid]: { ...entry, lifecycle: 'terminating', evicting: true } } }, commands };
+}
+
+/**
+ * A pod worker or probe worker threw (a kubelet bug met with one pod's data): that pod fails
+ * (status Failed, a Warning event, an error logged), a runtime-only worker kills whatever of it
+ * runs, and every other pod goes on. A runtime-only worker that throws is forgotten.
+ */
+export function decideCrashedActor(state: SyncLoopState, crashed: { id: string; uid: string; message: string }): Decision<SyncLoopState> {
+  const { id, uid, message } = crashed;
+  const pod = state.pods[uid]?.pod ?? runtimeOnlyPod(uid);
+  const commands: SyncLoopCommand[] = [
+    { kind: 'stop', id },
+    { kind: 'emit', event: { type: 'pod.actor.failed', pod: podRefOf(pod), actorId: id, message } },
+  ];
+  if (state.orphans[uid]) {
+    if (id !== podWorkerId(uid)) return { state, commands };
+    const { [uid]: _forgotten, ...orphans } = state.orphans;
+    return { state: { ...state, orphans }, commands };
+  }
+  const entry = state.pods[uid];
+  if (!entry || entry.lifecycle === 'rejected' || entry.lifecycle === 'terminated') return { state, commands };
+  commands.push({ kind: 'stop', id: podWorkerId(uid) });
+  for (const probe of probeWorkersOf(uid, entry)) commands.push({ kind: 'stop', id: probe });
+  const status = crashedPodStatus(entry.pod, message);
+  commands.push(
+    { kind: 'reportStatus', podUid: uid, status },
+    { kind: 'emit', event: { type: 'pod.admission.rejected', pod: podRefOf(entry.pod), reason: REASON_POD_ACTOR_FAILED, message } },
+    { kind: 'startRuntimeOnlyWorker', podUid: uid },
+  );
+  return {
+    state: {
+      ...state,
+      pods: { ...state.pods, [uid]: { ...entry, lifecycle: 'rejected', status, probedStarts: {} } },
+      orphans: { ...state.orphans, [uid]: { deferred: null } },
+    },
+    commands,
+  };
+}

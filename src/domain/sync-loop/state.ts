@@ -1,0 +1,51 @@
+/**
+ * What the syncLoop keeps between events, as its decisions (the other files of this folder) read
+ * and return it. The machine holds it in its context beside its input.
+ */
+import type { PressureCondition } from '../eviction/signals.js';
+import type { AdmissionNode } from '../pod/admission-node.js';
+import type { Pod, PodStatus } from '../pod/types.js';
+
+export type PodLifecycle = 'active' | 'terminating' | 'terminated' | 'rejected';
+
+export interface PodEntry {
+  pod: Pod;
+  /** active: a worker drives it; rejected: admission refused it; terminated: its worker is done. */
+  lifecycle: PodLifecycle;
+  /** Removed from its source: forget it once terminated. */
+  removed: boolean;
+  status: PodStatus | null;
+  /** Container start time (ms) per container name that probe workers were started for. */
+  probedStarts: Record<string, number>;
+  /** The volume manager was told to tear this pod's volumes down (it reached Succeeded or Failed). */
+  volumesReleased?: boolean;
+  /** The eviction manager asked for this pod's kill: it is told when the worker is done. */
+  evicting?: boolean;
+}
+
+/** A runtime-only pod being killed; `deferred` is a source's pod with the same uid, added once it is gone. */
+export interface OrphanEntry { deferred: { pod: Pod; source: string } | null }
+
+export interface SyncLoopState {
+  pods: Record<string, PodEntry>;
+  /** Orphans with a runtime-only worker, by uid. */
+  orphans: Record<string, OrphanEntry>;
+  /** The pods the runtime runs, as the PLEG last reported them (sorted uids). */
+  runtimePodUids: string[];
+  sourcesReady: boolean;
+  /** The runtime's last announced health: while it is not ready, PLEG-driven syncs are skipped. */
+  runtime: { healthy: boolean; reason: string };
+  /** The node's pressure conditions as the eviction manager last reported them (its admit handler). */
+  pressure: PressureCondition[];
+}
+
+/** The parts of the syncLoop's input its decisions read. */
+export interface SyncLoopSettings {
+  /** The node admission checks pods against. */
+  node: AdmissionNode;
+  hostIP: string;
+  deadContainersKept: number;
+  allowedUnsafeSysctls?: string[];
+}
+
+export const isRunningLifecycle = (lifecycle: PodLifecycle | undefined): boolean => lifecycle === 'active' || lifecycle === 'terminating';

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { decidePlegEvents, decideRuntimeHealth } from '../../../src/domain/sync-loop/runtime-events.js';
+import { settings, state } from './fixtures.js';
+
+describe('decidePlegEvents', () => {
+  it('syncs each pod with an event once, and asks for the older dead instances of a container that died', () => {
+    const before = state({ a: { lifecycle: 'active' }, t: { lifecycle: 'terminating' }, r: { lifecycle: 'rejected' } });
+    const { commands } = decidePlegEvents(before, settings, {
+      events: [{ podUid: 'a', type: 'ContainerStarted' }, { podUid: 'a', type: 'ContainerDied', containerId: 'c1' }, { podUid: 't', type: 'ContainerDied', containerId: 'c2' }, { podUid: 'r', type: 'ContainerStarted' }],
+    });
+    expect(commands).toEqual([
+      { kind: 'tellWorker', podUid: 'a', message: { type: 'pod.sync.requested', reason: 'pleg' } },
+      { kind: 'tellWorker', podUid: 't', message: { type: 'pod.sync.requested', reason: 'pleg' } },
+      { kind: 'removeDeadContainers', podUid: 'a', containerId: 'c1', keep: 2 },
+      { kind: 'removeDeadContainers', podUid: 't', containerId: 'c2', keep: 2 },
+    ]);
+  });
+
+  it('while the runtime is not ready: no syncs, but the running pods are kept and a dropped pod is marked unseen', () => {
+    const before = state({ a: { lifecycle: 'active' } }, { runtime: { healthy: false, reason: 'down' } });
+    const { state: next, commands } = decidePlegEvents(before, settings, { events: [{ podUid: 'a', type: 'ContainerDied', containerId: 'c' }], runningPodUids: ['a', 'x'], discardedPodUids: ['a'] });
+    expect(commands).toEqual([{ kind: 'tellWorker', podUid: 'a', message: { type: 'pod.runtime.unseen' } }]);
+    expect(next.runtimePodUids).toEqual(['a', 'x']);
+    expect(next.orphans).toEqual({});
+  });
+
+  it('a running pod no source has becomes an orphan with a runtime-only worker, once the sources were seen', () => {
+    const early = decidePlegEvents(state({}, { sourcesReady: false }), settings, { events: [], runningPodUids: ['x'] });
+    expect(early.commands).toEqual([]);
+    const { state: next, commands } = decidePlegEvents(state(), settings, { events: [], runningPodUids: ['x'] });
+    expect(commands).toEqual([{ kind: 'startRuntimeOnlyWorker', podUid: 'x' }]);
+    expect(next.orphans).toEqual({ x: { deferred: null } });
+  });
+});
+
+describe('decideRuntimeHealth', () => {
+  it('back from an outage: every running pod syncs, then orphans are killed', () => {
+    const before = state({ a: { lifecycle: 'active' }, d: { lifecycle: 'terminated' } }, { runtime: { healthy: false, reason: 'down' }, runtimePodUids: ['a', 'x'] });
+    const { state: next, commands } = decideRuntimeHealth(before, { health: 'ready', reason: '' });
+    expect(commands).toEqual([
+      { kind: 'tellWorker', podUid: 'a', message: { type: 'pod.sync.requested', reason: 'runtime ready' } },
+      { kind: 'startRuntimeOnlyWorker', podUid: 'x' },
+    ]);
+    expect(next.runtime).toEqual({ healthy: true, reason: '' });
+  });
+
+  it('going down or staying up asks for nothing', () => {
+    expect(decideRuntimeHealth(state({ a: { lifecycle: 'active' } }), { health: 'down', reason: 'socket gone' })).toMatchObject({ commands: [], state: { runtime: { healthy: false, reason: 'socket gone' } } });
+    expect(decideRuntimeHealth(state({ a: { lifecycle: 'active' } }), { health: 'ready', reason: '' }).commands).toEqual([]);
+  });
+});
