@@ -21,39 +21,33 @@
  * - `volumes.pods.known` (every pod source seen; Go's housekeeping cleanupOrphanedPodDirs): pod
  *   directories on disk of pods that are neither given nor known here are torn down and removed
  *   by the `cleanupOrphanedPodDirectories` effect.
- * Pure: no I/O, no clock reads.
+ * The decisions are the pure functions of domain/volume-manager; `carryOut` turns their commands
+ * into spawns, sends, stops and emits, in order. Pure: no I/O, no clock reads.
  */
-import { enqueueActions, setup, type AnyEventObject } from 'xstate';
+import { enqueueActions, setup, type AnyActorRef, type AnyEventObject, type EventObject } from 'xstate';
 import { effectError } from './done-output.js';
 import type { Pod } from '../domain/pod/types.js';
 import { actorIdParts, podDirectoryActorId, podWorkerId, volumeActorId } from '../domain/actor-ids.js';
-import { mountedVolumes, requiresRemount, volumePluginName, volumeSourceName } from '../domain/volumes/pod-volumes.js';
+import type { VolumeManagerCommand, VolumeMountFailed, VolumeWaitTimedOut } from '../domain/volume-manager/commands.js';
+import { decidePodSync } from '../domain/volume-manager/pod-sync.js';
+import { decideDirectoryAnswered, decideOrphanSweep, decideRelease } from '../domain/volume-manager/release.js';
+import type { VolumeManagerState } from '../domain/volume-manager/state.js';
+import { decideVolumeCrashed, decideVolumeMounted, decideVolumeMountFailed, decideVolumeUnmounted } from '../domain/volume-manager/volume-reports.js';
 import { effectNotProvided, type EffectAnswered } from './answering-effect.js';
 import { subsystemSlot } from './subsystem-slot.js';
-import { sendToChild, sendToSystemIfRunning, type SystemLookup, type SystemSendQueue } from './system-sends.js';
+import { sendToChild, sendToSystemIfRunning, type SystemLookup } from './system-sends.js';
 import type { VolumeInput, VolumeReport } from './volume.machine.js';
+
+export type { PodVolumesEntry, VolumeState } from '../domain/volume-manager/state.js';
+export type { VolumeMountFailed, VolumeWaitTimedOut } from '../domain/volume-manager/commands.js';
 
 export interface VolumeManagerInput {
   /** The per-volume back-off (Go's 500 ms doubling to 2 min 2 s when absent). */
   backoff?: { initialMs: number; maxMs: number };
 }
 
-export type VolumeState = 'mounting' | 'mounted' | 'unmounting' | 'unsupported';
-
-export interface PodVolumesEntry {
-  pod: { namespace: string; name: string; uid: string };
-  volumes: Record<string, { state: VolumeState; error: string | null }>;
-  /** A worker waits for `pod.volumes.mounted`. */
-  waiting: boolean;
-  releasing: boolean;
-  removeDirectory: boolean;
-}
-
-export interface VolumeManagerContext {
+export interface VolumeManagerContext extends VolumeManagerState {
   input: VolumeManagerInput;
-  pods: Record<string, PodVolumesEntry>;
-  /** Orphan sweeps started (each effect gets its own id). */
-  sweeps: number;
 }
 
 export type VolumeManagerEvent =
@@ -63,21 +57,6 @@ export type VolumeManagerEvent =
   | { type: 'volumes.pod.waitTimedOut'; podUid: string; message: string }
   | VolumeReport
   | EffectAnswered<PodDirectoryOutcome>;
-
-/** Emitted for each failed set-up: what Go's operation executor records as a FailedMount event. */
-export interface VolumeMountFailed {
-  type: 'volume.mount.failed';
-  pod: { namespace: string; name: string; uid: string };
-  volumeName: string;
-  message: string;
-}
-
-/** Emitted when a pod's wait for its volumes ran out: Go's "Unable to attach or mount volumes: …" FailedMount event. */
-export interface VolumeWaitTimedOut {
-  type: 'volume.wait.timedOut';
-  pod: { namespace: string; name: string; uid: string };
-  message: string;
-}
 
 /** Sent to the pod worker `pod:<uid>`: its volumes not mounted yet, by name (none: it may start its containers). */
 export interface PodVolumesChanged { type: 'pod.volumes.changed'; unmounted: string[] }
@@ -92,27 +71,56 @@ export interface PodDirectoryOutcome { removed: string[]; kept: { podUid: string
 
 export const VOLUME_MANAGER_EFFECTS = ['removePodDirectory', 'cleanupOrphanedPodDirectories'] as const;
 
-
-/** Go's message for a volume no plugin can mount (the operation generator's). */
-function noPluginMessage(volumeName: string, source: string): string {
-  return `failed to get Plugin from volumeSpec for volume "${volumeName}" err=no volume plugin matched (source "${source}")`;
+/** What carryOut needs of an action's `enqueue`. */
+interface CommandQueue {
+  sendTo(to: string | AnyActorRef, event: EventObject): void;
+  spawnChild(src: 'volume', options: { id: string; systemId: string; input: VolumeInput }): void;
+  spawnChild(src: 'removePodDirectory', options: { id: string; input: RemovePodDirectoryInput }): void;
+  spawnChild(src: 'cleanupOrphanedPodDirectories', options: { id: string; input: CleanupOrphanedPodDirectoriesInput }): void;
+  stopChild(id: string): void;
+  emit(event: VolumeMountFailed | VolumeWaitTimedOut): void;
 }
 
-function duplicateVolumeMessage(volumeName: string): string {
-  return `the pod has more than one volume named "${volumeName}": none of them is mounted`;
+/** A decision's commands, in order. */
+function carryOut(enqueue: CommandQueue, system: SystemLookup, input: VolumeManagerInput, commands: readonly VolumeManagerCommand[]): void {
+  for (const c of commands) {
+    switch (c.kind) {
+      case 'startVolume': {
+        const id = volumeActorId(c.pod.metadata.uid, c.volumeName);
+        enqueue.spawnChild('volume', { id, systemId: id, input: { pod: c.pod, volumeName: c.volumeName, plugin: c.plugin, requiresRemount: c.requiresRemount, ...(input.backoff ? { backoff: input.backoff } : {}) } });
+        break;
+      }
+      case 'tellVolume':
+        sendToChild(enqueue, volumeActorId(c.podUid, c.volumeName), c.message);
+        break;
+      case 'tellWorker':
+        // The pod's worker may be gone already: a volume set up late for a pod that was deleted meanwhile.
+        sendToSystemIfRunning(enqueue, system, podWorkerId(c.podUid), { type: 'pod.volumes.changed', unmounted: c.unmounted } satisfies PodVolumesChanged);
+        break;
+      case 'emit':
+        enqueue.emit(c.event);
+        break;
+      case 'removePodDirectory':
+        enqueue.spawnChild('removePodDirectory', { id: podDirectoryActorId(c.podUid), input: { podUid: c.podUid } });
+        break;
+      case 'sweepOrphanedPodDirectories':
+        enqueue.spawnChild('cleanupOrphanedPodDirectories', { id: `cleanupOrphanedPodDirectories:${c.sweep}`, input: { keep: c.keep } });
+        break;
+      case 'stop':
+        enqueue.stopChild(c.id);
+        break;
+    }
+  }
 }
 
-function unmountedOf(entry: PodVolumesEntry): string[] {
-  return Object.entries(entry.volumes).filter(([, v]) => v.state !== 'mounted').map(([name]) => name).sort();
-}
-
-/** The pod's worker may be gone already: a volume set up late for a pod that was deleted meanwhile. */
-function tellWorker(enqueue: SystemSendQueue, system: SystemLookup, uid: string, entry: PodVolumesEntry): void {
-  sendToSystemIfRunning(enqueue, system, podWorkerId(uid), { type: 'pod.volumes.changed', unmounted: unmountedOf(entry) } satisfies PodVolumesChanged);
-}
-
-function podRefOf(pod: Pod) {
-  return { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid: pod.metadata.uid };
+/** The volume an `xstate.error.actor.<id>` event is about, with its error; null for any other actor. */
+function crashedVolumeOf(event: AnyEventObject): { id: string; podUid: string; volumeName: string; message: string } | null {
+  const prefix = 'xstate.error.actor.';
+  if (!event.type.startsWith(prefix)) return null;
+  const id = event.type.slice(prefix.length);
+  const [podUid, volumeName] = actorIdParts(id, 'volume') ?? [];
+  if (podUid === undefined || volumeName === undefined) return null;
+  return { id, podUid, volumeName, message: effectError(event).message };
 }
 
 export const volumeManagerMachine = setup({
@@ -127,6 +135,16 @@ export const volumeManagerMachine = setup({
     removePodDirectory: effectNotProvided<PodDirectoryOutcome, RemovePodDirectoryInput>('removePodDirectory'),
     cleanupOrphanedPodDirectories: effectNotProvided<PodDirectoryOutcome, CleanupOrphanedPodDirectoriesInput>('cleanupOrphanedPodDirectories'),
   },
+  actions: {
+    /** The volume a crashed actor set up is failed (see decideVolumeCrashed). */
+    failCrashedVolume: enqueueActions(({ context, event, enqueue, system }) => {
+      const crashed = crashedVolumeOf(event);
+      if (!crashed) return;
+      const { state, commands } = decideVolumeCrashed(context, crashed);
+      carryOut(enqueue, system, context.input, commands);
+      enqueue.assign({ pods: state.pods });
+    }),
+  },
 }).createMachine({
   id: 'volumeManager',
   context: ({ input }) => ({ input, pods: {}, sweeps: 0 }),
@@ -139,49 +157,9 @@ export const volumeManagerMachine = setup({
   on: {
     'volumes.pod.sync': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
-        const pod = event.pod;
-        const uid = pod.metadata.uid;
-        const known = context.pods[uid];
-        if (known?.releasing) return;
-        if (known) {
-          for (const name of Object.keys(known.volumes)) {
-            if (known.volumes[name]?.state !== 'unsupported') sendToChild(enqueue, volumeActorId(uid, name), { type: 'volume.remount', pod });
-          }
-          const waiting = unmountedOf(known).length > 0;
-          if (waiting !== known.waiting) enqueue.assign({ pods: { ...context.pods, [uid]: { ...known, waiting } } });
-          tellWorker(enqueue, system, uid, known);
-          return;
-        }
-        const entry: PodVolumesEntry = { pod: podRefOf(pod), volumes: {}, waiting: false, releasing: false, removeDirectory: false };
-        const volumes = mountedVolumes(pod);
-        const names = volumes.map((v) => v.name);
-        for (const volume of volumes) {
-          if (names.indexOf(volume.name) !== names.lastIndexOf(volume.name)) {
-            // Two volumes of one name (from a source that did not validate) would be two actors of one
-            // id and one directory: neither is mounted, and the pod is told why.
-            if (entry.volumes[volume.name] !== undefined) continue;
-            const message = duplicateVolumeMessage(volume.name);
-            entry.volumes[volume.name] = { state: 'unsupported', error: message };
-            enqueue.emit({ type: 'volume.mount.failed', pod: entry.pod, volumeName: volume.name, message });
-            continue;
-          }
-          const plugin = volumePluginName(volume);
-          if (plugin === undefined) {
-            const message = noPluginMessage(volume.name, volumeSourceName(volume));
-            entry.volumes[volume.name] = { state: 'unsupported', error: message };
-            enqueue.emit({ type: 'volume.mount.failed', pod: entry.pod, volumeName: volume.name, message });
-            continue;
-          }
-          entry.volumes[volume.name] = { state: 'mounting', error: null };
-          enqueue.spawnChild('volume', {
-            id: volumeActorId(uid, volume.name),
-            systemId: volumeActorId(uid, volume.name),
-            input: { pod, volumeName: volume.name, plugin, requiresRemount: requiresRemount(plugin), ...(context.input.backoff ? { backoff: context.input.backoff } : {}) },
-          });
-        }
-        entry.waiting = unmountedOf(entry).length > 0;
-        enqueue.assign({ pods: { ...context.pods, [uid]: entry } });
-        tellWorker(enqueue, system, uid, entry);
+        const { state, commands } = decidePodSync(context, event.pod);
+        enqueue.assign({ pods: state.pods });
+        carryOut(enqueue, system, context.input, commands);
       }),
     },
     'volumes.pod.waitTimedOut': {
@@ -192,143 +170,48 @@ export const volumeManagerMachine = setup({
     },
     'volume.mounted': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
-        const entry = context.pods[event.podUid];
-        const volume = entry?.volumes[event.volumeName];
-        if (!entry || !volume || volume.state === 'unmounting') return;
-        if (volume.state === 'mounted') {
-          // A remount that failed before has recovered: its error goes.
-          if (volume.error !== null) enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, volumes: { ...entry.volumes, [event.volumeName]: { state: 'mounted', error: null } } } } });
-          return;
-        }
-        const next: PodVolumesEntry = { ...entry, volumes: { ...entry.volumes, [event.volumeName]: { state: 'mounted', error: null } } };
-        if (next.waiting) {
-          next.waiting = unmountedOf(next).length > 0;
-          tellWorker(enqueue, system, event.podUid, next);
-        }
-        enqueue.assign({ pods: { ...context.pods, [event.podUid]: next } });
+        const { state, commands } = decideVolumeMounted(context, event.podUid, event.volumeName);
+        carryOut(enqueue, system, context.input, commands);
+        enqueue.assign({ pods: state.pods });
       }),
     },
     'volume.mount.failed': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        const entry = context.pods[event.podUid];
-        const volume = entry?.volumes[event.volumeName];
-        if (!entry || !volume) return;
-        enqueue.emit({ type: 'volume.mount.failed', pod: entry.pod, volumeName: event.volumeName, message: event.error.message });
-        enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, volumes: { ...entry.volumes, [event.volumeName]: { ...volume, error: event.error.message } } } } });
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
+        const { state, commands } = decideVolumeMountFailed(context, event.podUid, event.volumeName, event.error.message);
+        carryOut(enqueue, system, context.input, commands);
+        enqueue.assign({ pods: state.pods });
       }),
     },
     'volumes.pod.release': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        const uid = event.podUid;
-        const entry = context.pods[uid];
-        if (!entry) {
-          if (event.removeDirectory) enqueue.spawnChild('removePodDirectory', { id: podDirectoryActorId(uid), input: { podUid: uid } });
-          return;
-        }
-        if (entry.releasing) {
-          if (!event.removeDirectory || entry.removeDirectory) return;
-          const next = { ...entry, removeDirectory: true };
-          enqueue.assign({ pods: { ...context.pods, [uid]: next } });
-          // Already torn down (a terminal pod now deleted): only its directory is left to remove.
-          if (Object.keys(next.volumes).length === 0) finishRelease(enqueue, context.pods, uid, next);
-          return;
-        }
-        const volumes: PodVolumesEntry['volumes'] = {};
-        for (const [name, v] of Object.entries(entry.volumes)) {
-          if (v.state === 'unsupported') continue;
-          volumes[name] = { ...v, state: 'unmounting' };
-          sendToChild(enqueue, volumeActorId(uid, name), { type: 'volume.unmount' });
-        }
-        const next = { ...entry, volumes, waiting: false, releasing: true, removeDirectory: event.removeDirectory };
-        enqueue.assign({ pods: { ...context.pods, [uid]: next } });
-        if (Object.keys(volumes).length === 0) finishRelease(enqueue, context.pods, uid, next);
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
+        const { state, commands } = decideRelease(context, event.podUid, event.removeDirectory);
+        carryOut(enqueue, system, context.input, commands);
+        enqueue.assign({ pods: state.pods });
       }),
     },
     'volumes.pods.known': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        enqueue.assign({ sweeps: context.sweeps + 1 });
-        enqueue.spawnChild('cleanupOrphanedPodDirectories', {
-          id: `cleanupOrphanedPodDirectories:${context.sweeps}`,
-          input: { keep: [...new Set([...event.podUids, ...Object.keys(context.pods)])].sort() },
-        });
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
+        const { state, commands } = decideOrphanSweep(context, event.podUids);
+        enqueue.assign({ sweeps: state.sweeps });
+        carryOut(enqueue, system, context.input, commands);
       }),
     },
-    // A volume actor that threw (a kubelet bug met with one volume's data): that volume is failed and
-    // reported, the pod's wait runs out as for a volume that never mounts, and the kubelet goes on.
-    ...({
-      'xstate.error.actor.*': {
-        guard: ({ event }: { event: AnyEventObject }) => crashedVolumeOf(event) !== null,
-        actions: enqueueActions(({ context, event, enqueue }: { context: VolumeManagerContext; event: AnyEventObject; enqueue: VolumeManagerEnqueue }) => {
-          const crashed = crashedVolumeOf(event);
-          if (!crashed) return;
-          enqueue.stopChild(crashed.id);
-          const entry = context.pods[crashed.podUid];
-          if (!entry || entry.volumes[crashed.volumeName] === undefined) return;
-          const message = `the kubelet failed to set up volume "${crashed.volumeName}": ${crashed.message}`;
-          enqueue.emit({ type: 'volume.mount.failed', pod: entry.pod, volumeName: crashed.volumeName, message });
-          const volumes = { ...entry.volumes, [crashed.volumeName]: { state: 'unsupported' as const, error: message } };
-          const next = { ...entry, volumes };
-          const pods = { ...context.pods, [crashed.podUid]: next };
-          enqueue.assign({ pods });
-          // A pod being released waited for this volume's `volume.unmounted`, which will not come.
-          if (next.releasing && Object.values(volumes).every((v) => v.state === 'unsupported')) finishRelease(enqueue, pods, crashed.podUid, { ...next, volumes: {} });
-        }),
-      },
-    } as object),
-    // A volume torn down: its machine is stopped (it does not end by itself) and the pod forgets it.
+    // A volume actor that threw: typed loosely, as the children that may throw are spawned and their error events carry ids xstate cannot list.
+    ...({ 'xstate.error.actor.*': { guard: ({ event }: { event: AnyEventObject }) => crashedVolumeOf(event) !== null, actions: 'failCrashedVolume' } } as object),
     'volume.unmounted': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        enqueue.stopChild(volumeActorId(event.podUid, event.volumeName));
-        const entry = context.pods[event.podUid];
-        if (!entry) return;
-        const { [event.volumeName]: _done, ...volumes } = entry.volumes;
-        const next = { ...entry, volumes };
-        const pods = { ...context.pods, [event.podUid]: next };
-        enqueue.assign({ pods });
-        if (Object.keys(volumes).length === 0) finishRelease(enqueue, pods, event.podUid, next);
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
+        const { state, commands } = decideVolumeUnmounted(context, event.podUid, event.volumeName, volumeActorId(event.podUid, event.volumeName));
+        carryOut(enqueue, system, context.input, commands);
+        enqueue.assign({ pods: state.pods });
       }),
     },
     // A pod directory removed, or an orphan sweep done: the effect is stopped (see answering-effect.ts).
     'effect.answered': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        enqueue.stopChild(event.id);
-        const uid = actorIdParts(event.id, 'podDirectory')?.[0];
-        if (uid === undefined || !context.pods[uid]?.releasing) return;
-        const { [uid]: _gone, ...pods } = context.pods;
-        enqueue.assign({ pods });
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
+        const { state, commands } = decideDirectoryAnswered(context, event.id, actorIdParts(event.id, 'podDirectory')?.[0]);
+        carryOut(enqueue, system, context.input, commands);
+        enqueue.assign({ pods: state.pods });
       }),
     },
   },
 });
-
-type VolumeManagerEnqueue = {
-  assign: (v: Partial<VolumeManagerContext>) => void;
-  emit: (e: VolumeMountFailed) => void;
-  stopChild: (id: string) => void;
-  spawnChild: (src: 'removePodDirectory', opts: { id: string; input: RemovePodDirectoryInput }) => void;
-};
-
-/** The volume an `xstate.error.actor.<id>` event is about, with its error; null for any other actor. */
-function crashedVolumeOf(event: AnyEventObject): { id: string; podUid: string; volumeName: string; message: string } | null {
-  const prefix = 'xstate.error.actor.';
-  if (!event.type.startsWith(prefix)) return null;
-  const id = event.type.slice(prefix.length);
-  const [podUid, volumeName] = actorIdParts(id, 'volume') ?? [];
-  if (podUid === undefined || volumeName === undefined) return null;
-  return { id, podUid, volumeName, message: effectError(event).message };
-}
-
-/** Every volume of a released pod is down: forget it, or first remove its directory. */
-function finishRelease(
-  enqueue: { assign: (v: Partial<VolumeManagerContext>) => void; spawnChild: (src: 'removePodDirectory', opts: { id: string; input: RemovePodDirectoryInput }) => void },
-  pods: Record<string, PodVolumesEntry>,
-  uid: string,
-  entry: PodVolumesEntry,
-): void {
-  if (entry.removeDirectory) {
-    enqueue.spawnChild('removePodDirectory', { id: podDirectoryActorId(uid), input: { podUid: uid } });
-    return;
-  }
-  // Unmounted but kept (a terminal pod not yet deleted): its entry stays, releasing, so a late sync does not mount again.
-  enqueue.assign({ pods: { ...pods, [uid]: entry } });
-}

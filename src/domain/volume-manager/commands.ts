@@ -1,0 +1,30 @@
+/**
+ * What a volume manager decision asks for; the machine carries each out in order as one spawn,
+ * send, stop or emit.
+ */
+import type { Pod } from '../pod/types.js';
+import type { VolumePluginName } from '../volumes/pod-volumes.js';
+import type { PodRef, VolumeManagerState } from './state.js';
+
+/** Emitted for each failed set-up: what Go's operation executor records as a FailedMount event. */
+export interface VolumeMountFailed { type: 'volume.mount.failed'; pod: PodRef; volumeName: string; message: string }
+
+/** Emitted when a pod's wait for its volumes ran out: Go's "Unable to attach or mount volumes: …" FailedMount event. */
+export interface VolumeWaitTimedOut { type: 'volume.wait.timedOut'; pod: PodRef; message: string }
+
+export type VolumeManagerCommand =
+  /** A volume's actor, which sets it up at once. */
+  | { kind: 'startVolume'; pod: Pod; volumeName: string; plugin: VolumePluginName; requiresRemount: boolean }
+  | { kind: 'tellVolume'; podUid: string; volumeName: string; message: { type: 'volume.remount'; pod: Pod } | { type: 'volume.unmount' } }
+  /** To the pod's worker, when it still runs: the volumes not mounted yet (none: its containers may start). */
+  | { kind: 'tellWorker'; podUid: string; unmounted: string[] }
+  | { kind: 'emit'; event: VolumeMountFailed | VolumeWaitTimedOut }
+  | { kind: 'removePodDirectory'; podUid: string }
+  | { kind: 'sweepOrphanedPodDirectories'; sweep: number; keep: string[] }
+  /** Stops a child: a volume's actor or a finished directory effect, by id. */
+  | { kind: 'stop'; id: string };
+
+export interface VolumeDecision {
+  state: VolumeManagerState;
+  commands: VolumeManagerCommand[];
+}

@@ -1,0 +1,67 @@
+/** What a volume's actor reports: set up, failed to set up, torn down, or crashed. */
+import type { VolumeDecision, VolumeManagerCommand } from './commands.js';
+import { finishRelease } from './release.js';
+import { unmountedOf, type PodVolumesEntry, type VolumeManagerState } from './state.js';
+
+const withVolume = (state: VolumeManagerState, podUid: string, entry: PodVolumesEntry): VolumeManagerState => ({ ...state, pods: { ...state.pods, [podUid]: entry } });
+
+/** Set up: the pod's waiting worker hears once the last one is; a remount that failed before has recovered. */
+export function decideVolumeMounted(state: VolumeManagerState, podUid: string, volumeName: string): VolumeDecision {
+  const entry = state.pods[podUid];
+  const volume = entry?.volumes[volumeName];
+  if (!entry || !volume || volume.state === 'unmounting') return { state, commands: [] };
+  if (volume.state === 'mounted') {
+    if (volume.error === null) return { state, commands: [] };
+    return { state: withVolume(state, podUid, { ...entry, volumes: { ...entry.volumes, [volumeName]: { state: 'mounted', error: null } } }), commands: [] };
+  }
+  const next: PodVolumesEntry = { ...entry, volumes: { ...entry.volumes, [volumeName]: { state: 'mounted', error: null } } };
+  const commands: VolumeManagerCommand[] = [];
+  if (next.waiting) {
+    next.waiting = unmountedOf(next).length > 0;
+    commands.push({ kind: 'tellWorker', podUid, unmounted: unmountedOf(next) });
+  }
+  return { state: withVolume(state, podUid, next), commands };
+}
+
+/** A failed set-up is reported (Go's FailedMount) and its error kept for the worker's timeout. */
+export function decideVolumeMountFailed(state: VolumeManagerState, podUid: string, volumeName: string, message: string): VolumeDecision {
+  const entry = state.pods[podUid];
+  const volume = entry?.volumes[volumeName];
+  if (!entry || !volume) return { state, commands: [] };
+  return {
+    state: withVolume(state, podUid, { ...entry, volumes: { ...entry.volumes, [volumeName]: { ...volume, error: message } } }),
+    commands: [{ kind: 'emit', event: { type: 'volume.mount.failed', pod: entry.pod, volumeName, message } }],
+  };
+}
+
+/** Torn down: its actor is stopped (it does not end by itself) and the pod forgets it; the last one finishes the release. */
+export function decideVolumeUnmounted(state: VolumeManagerState, podUid: string, volumeName: string, volumeActorId: string): VolumeDecision {
+  const commands: VolumeManagerCommand[] = [{ kind: 'stop', id: volumeActorId }];
+  const entry = state.pods[podUid];
+  if (!entry) return { state, commands };
+  const { [volumeName]: _done, ...volumes } = entry.volumes;
+  const next = { ...entry, volumes };
+  const after = withVolume(state, podUid, next);
+  if (Object.keys(volumes).length > 0) return { state: after, commands };
+  const finished = finishRelease(after, podUid, next);
+  return { state: finished.state, commands: [...commands, ...finished.commands] };
+}
+
+/**
+ * A volume's actor threw (a kubelet bug met with one volume's data): that volume is failed and
+ * reported, the pod's wait runs out as for a volume that never mounts, and the kubelet goes on. A
+ * pod being released waited for this volume's teardown, which will not come.
+ */
+export function decideVolumeCrashed(state: VolumeManagerState, crashed: { id: string; podUid: string; volumeName: string; message: string }): VolumeDecision {
+  const commands: VolumeManagerCommand[] = [{ kind: 'stop', id: crashed.id }];
+  const entry = state.pods[crashed.podUid];
+  if (!entry || entry.volumes[crashed.volumeName] === undefined) return { state, commands };
+  const message = `the kubelet failed to set up volume "${crashed.volumeName}": ${crashed.message}`;
+  commands.push({ kind: 'emit', event: { type: 'volume.mount.failed', pod: entry.pod, volumeName: crashed.volumeName, message } });
+  const volumes = { ...entry.volumes, [crashed.volumeName]: { state: 'unsupported' as const, error: message } };
+  const next = { ...entry, volumes };
+  const after = withVolume(state, crashed.podUid, next);
+  if (!next.releasing || !Object.values(volumes).every((v) => v.state === 'unsupported')) return { state: after, commands };
+  const finished = finishRelease(after, crashed.podUid, { ...next, volumes: {} });
+  return { state: finished.state, commands: [...commands, ...finished.commands] };
+}
