@@ -14,13 +14,13 @@ const unconfined = { runtimeDefault: false, profileRoot: '/var/lib/kubelet/secco
 /** The context the kubelet sends for this pod, as the runtime decodes it (proto3 defaults filled in). */
 function sent(pod: Partial<Pod['metadata']> = {}, sc: Container['securityContext'] = undefined): LinuxContainerSecurityContext__Output {
   const container: Container = { name: 'app', image: 'busybox', ...(sc ? { securityContext: sc } : {}) };
-  const built = containerSecurityContext({ metadata: { name: 'p', uid: 'u', ...pod }, spec: { containers: [container] } }, container, unconfined);
+  const { capabilities, ...built } = containerSecurityContext({ metadata: { name: 'p', uid: 'u', ...pod }, spec: { containers: [container] } }, container, unconfined);
   return {
-    capabilities: null, privileged: false, namespace_options: null, selinux_options: null, run_as_user: null, run_as_username: '',
+    privileged: false, namespace_options: null, selinux_options: null, run_as_user: null, run_as_username: '',
     readonly_rootfs: false, supplemental_groups: [], apparmor_profile: '', no_new_privs: false, run_as_group: null,
     masked_paths: [], readonly_paths: [], seccomp: null, apparmor: null,
     ...built,
-    capabilities: built.capabilities ? { add_capabilities: built.capabilities.add_capabilities ?? [], drop_capabilities: built.capabilities.drop_capabilities ?? [] } : null,
+    capabilities: capabilities ? { add_capabilities: capabilities.add_capabilities ?? [], drop_capabilities: capabilities.drop_capabilities ?? [] } : null,
   } as LinuxContainerSecurityContext__Output;
 }
 
