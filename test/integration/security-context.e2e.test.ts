@@ -1,9 +1,10 @@
 /**
  * Masked /proc paths and AppArmor end to end: the real binary, standalone, with static pods. On
- * containerd the container's own /proc/self/mountinfo answers: a plain container has /proc/kcore
- * masked (a mount over it) and /proc/sys read-only, as Go's default lists ask (containerd 1.6
- * applies exactly the lists it is sent, so without them nothing is masked); `procMount: Unmasked`
- * sends none. A pod asking for an AppArmor profile on a host without AppArmor stays Pending with
+ * containerd the container's own /proc/self/mountinfo answers: a plain container has
+ * /proc/timer_list and /proc/keys masked (a mount over each; /proc/kcore, the usual example, does
+ * not exist on every kernel, and runc skips what is missing) and /proc/sys read-only, as Go's
+ * default lists ask (containerd 1.6 applies exactly the lists it is sent, so without them nothing
+ * is masked); `procMount: Unmasked` sends none. A pod asking for an AppArmor profile on a host without AppArmor stays Pending with
  * Go's reason and message and nothing of it is created; on a host with AppArmor it runs under the
  * profile. On the embedded runtime, a plain pod runs (the default lists are accepted) and one asking
  * for no_new_privs is refused with the CRI error naming the field.
@@ -67,13 +68,13 @@ async function createdOf(name: string): Promise<number> {
   }
 }
 
-/** What the running container's mount table says of /proc/kcore (masked: a mount there) and /proc/sys (its options). */
-async function procView(name: string): Promise<{ kcoreMasked: boolean; procSys: string }> {
+/** What the running container's mount table says of two masked files (a mount on each) and /proc/sys (its options). */
+async function procView(name: string): Promise<{ masked: boolean; procSys: string }> {
   await until(`${name} running`, async () => (await container(name))?.state?.running);
   const table = await execIn(name, 'cat /proc/self/mountinfo');
   const mounts = table.split('\n').map((line) => line.split(' ')).filter((f) => f.length > 5);
   const at = (path: string) => mounts.filter((f) => f[4] === path);
-  return { kcoreMasked: at('/proc/kcore').length > 0, procSys: at('/proc/sys').at(-1)?.[5]?.split(',')[0] ?? 'none' };
+  return { masked: at('/proc/timer_list').length > 0 && at('/proc/keys').length > 0, procSys: at('/proc/sys').at(-1)?.[5]?.split(',')[0] ?? 'none' };
 }
 
 /** runc's test for AppArmor, as the kubelet makes it. */
@@ -93,14 +94,15 @@ describeNeeding(partForEndpoint(containerdCri), 'masked /proc paths and AppArmor
     await k?.dispose((name) => name.endsWith(`-${NODE}`));
   }, 60_000);
 
-  it('masks /proc/kcore and makes /proc/sys read-only in a plain container', async () => {
-    expect(await procView('plain')).toEqual({ kcoreMasked: true, procSys: 'ro' });
-    // Masked with /dev/null: reading it gives nothing rather than the kernel's memory.
-    expect(await execIn('plain', 'wc -c < /proc/kcore')).toBe('0\n');
+  it('masks /proc/timer_list and /proc/keys and makes /proc/sys read-only in a plain container', async () => {
+    expect(await procView('plain')).toEqual({ masked: true, procSys: 'ro' });
+    // Masked with /dev/null: reading it gives nothing rather than the kernel's timers.
+    expect(await execIn('plain', 'wc -c < /proc/timer_list')).toBe('0\n');
   }, 60_000);
 
   it('masks nothing for procMount: Unmasked', async () => {
-    expect((await procView('unmasked')).kcoreMasked).toBe(false);
+    expect((await procView('unmasked')).masked).toBe(false);
+    expect(Number(await execIn('unmasked', 'wc -c < /proc/timer_list'))).toBeGreaterThan(0);
   }, 60_000);
 
   it('runs a pod whose AppArmor annotation says unconfined', async () => {
