@@ -23,6 +23,7 @@ const ONE_RUNTIME = [
   'test/integration/real-control-plane.e2e.test.ts',
   'test/integration/runtime-outage.e2e.test.ts',
   'test/integration/seccomp.e2e.test.ts',
+  'test/integration/security-context.e2e.test.ts',
   'test/integration/service-env.e2e.test.ts',
   'test/integration/stats-metrics.e2e.test.ts',
   'test/integration/stats-summary.e2e.test.ts',

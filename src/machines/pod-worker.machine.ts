@@ -242,6 +242,7 @@ function computeStatus(context: PodWorkerContext, nowMs: number, podIsTerminal: 
     podIsTerminal,
     ...evictionOf(context),
     ...(context.runtimeName !== undefined ? { runtimeName: context.runtimeName } : {}),
+    ...(context.lastSyncResult?.blocked ? { blocked: context.lastSyncResult.blocked } : {}),
   });
 }
 

@@ -16,4 +16,8 @@ export interface RuntimeHost {
   httpGet: HttpGet;
   /** This machine's memory in bytes, when the caller knows no better (no machine info read). */
   memoryCapacityBytes(): number;
+  /** Whether SELinux is on (Go's selinux.GetEnabled): the kubelet then asks for volume relabelling. */
+  selinuxEnabled(): boolean;
+  /** Whether the kernel has AppArmor enabled (runc's apparmor.IsEnabled); a pod asking for a profile needs it. */
+  appArmorEnabled(): boolean;
 }

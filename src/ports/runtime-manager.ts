@@ -11,6 +11,7 @@ import type { ImageFsInfoResponse } from './cri.js';
 
 /** Go's SyncAction, by step of SyncPod / KillPod. */
 export type SyncStep =
+  | 'canRunPod'
   | 'computePodActions'
   | 'killPod'
   | 'killContainer'
@@ -45,6 +46,8 @@ export interface SyncPodResult {
   steps: SyncStepResult[];
   /** The sync changed nothing: the status it planned from (see PodSyncOutcome.podStatus). */
   podStatus?: { runtimeStatus: RuntimePodStatus; observedAtMs: number };
+  /** The pod cannot run on this node as asked (see PodSyncOutcome.blocked). */
+  blocked?: { reason: string; message: string };
 }
 
 export interface KillPodResult {

@@ -9,6 +9,8 @@ export class FakeRuntimeHost implements RuntimeHost {
   readonly files = new Map<string, string>();
   readonly gets: { url: string; headers: Record<string, string> }[] = [];
   httpStatus = 200;
+  selinux = false;
+  appArmor = false;
   failNext?: Error | undefined;
 
   constructor(private readonly memoryBytes = 8 * 1024 ** 3) {}
@@ -40,5 +42,13 @@ export class FakeRuntimeHost implements RuntimeHost {
 
   memoryCapacityBytes(): number {
     return this.memoryBytes;
+  }
+
+  selinuxEnabled(): boolean {
+    return this.selinux;
+  }
+
+  appArmorEnabled(): boolean {
+    return this.appArmor;
   }
 }

@@ -2,6 +2,9 @@
  * A container's mounts (Go: kubelet_pods.go makeMounts, with the termination-message mount of
  * kuberuntime_container.go): each volumeMount from its volume's node path (or a subPath inside it),
  * the pod's managed /etc/hosts when Go would mount it, and the termination-message file.
+ * On a host with SELinux on, the runtime is asked to relabel what the kubelet manages (Go: the
+ * volume plugin's Managed and SELinuxRelabel attributes: emptyDir and the API-content volumes,
+ * never a hostPath), /etc/hosts and the termination-message file; without SELinux, nothing.
  * A volume the pod does not declare, or a subPath that is refused, fails the container with
  * CreateContainerConfigError, as in Go; a termination-message file that cannot be made is logged
  * and left out, as Go does.
@@ -23,12 +26,19 @@ export interface ContainerMountDeps {
   rootDir: string;
   files: PodFiles;
   clusterDomain: string;
+  /** The host has SELinux on (RuntimeHost.selinuxEnabled). */
+  selinuxEnabled: boolean;
   log: Logger;
 }
 
 function isApiContent(volume: Parameters<typeof volumePluginName>[0]): boolean {
   const plugin = volumePluginName(volume);
   return plugin !== undefined && requiresRemount(plugin);
+}
+
+/** The plugin's Managed and SELinuxRelabel attributes: the kubelet made the content, so it may relabel it. */
+function isRelabelled(volume: Parameters<typeof volumePluginName>[0]): boolean {
+  return volumePluginName(volume) === 'kubernetes.io/empty-dir' || isApiContent(volume);
 }
 
 export async function makeContainerMounts(deps: ContainerMountDeps, pod: Pod, container: Container, podIPs: readonly string[], env: () => EnvVarValue[]): Promise<CriMount[]> {
@@ -48,19 +58,19 @@ export async function makeContainerMounts(deps: ContainerMountDeps, pod: Pod, co
       host_path: hostPath,
       // API content is always mounted read-only (Go: the plugin's ReadOnly attribute, mustMountRO).
       readonly: (mount.readOnly ?? false) || isApiContent(volume),
-      selinux_relabel: false,
+      selinux_relabel: deps.selinuxEnabled && isRelabelled(volume),
       propagation: criMountPropagation(mount.mountPropagation),
     });
   }
   if (shouldMountHostsFileFor(pod, container, podIPs)) {
     const hostsFile = await deps.files.ensureHostsFile(pod, podIPs, deps.clusterDomain);
-    mounts.push(etcHostsMount(hostsFile, false));
+    mounts.push(etcHostsMount(hostsFile, deps.selinuxEnabled));
   }
   const messagePath = terminationMessagePath(container);
   if (messagePath !== '') {
     try {
       const file = await deps.files.createTerminationMessageFile(pod.metadata.uid, container.name);
-      mounts.push(terminationMessageMount(file, messagePath, false));
+      mounts.push(terminationMessageMount(file, messagePath, deps.selinuxEnabled));
     } catch (err) {
       deps.log.warn({ pod: podRef(pod), containerName: container.name, err }, 'Failed to create the termination message file; the container runs without one');
     }

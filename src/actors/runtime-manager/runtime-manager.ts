@@ -2,7 +2,11 @@
  * The runtime manager pod workers call (Go's kubeGenericRuntimeManager): SyncPod, KillPod,
  * removal, the runtime's view of a pod, ExecSync and image filesystem info, over the CRI port.
  *
- * syncPod plans with computePodActions and executes the plan step by step in SyncPod's order:
+ * syncPod first asks whether the node can run the pod as asked (Kubelet.SyncPod's canRunPod, its
+ * soft admission: AppArmor, apparmor.ts). A pod it cannot is stopped, nothing is started, and the
+ * result carries why (`blocked`) and fails, so the pod worker retries after its back-off, as Go's
+ * "pod cannot be run" sync error does. Otherwise it
+ * plans with computePodActions and executes the plan step by step in SyncPod's order:
  *   Step 1: read the runtime's view and compute the actions;
  *   Step 2: kill the pod if the sandbox changed or nothing is left to run (a failure ends the sync);
  *   Step 3: otherwise kill the containers not to keep (a failure ends the sync);
@@ -24,6 +28,7 @@
  */
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, EphemeralContainer, Pod } from '../../domain/pod/types.js';
+import { admitAppArmor } from '../../domain/runtime/apparmor.js';
 import { findEphemeralContainer } from '../../domain/runtime/ephemeral-containers.js';
 import { Backoff, containerRestartBackoffPolicy, type BackoffPolicy } from '../../domain/runtime/backoff.js';
 import { computePodActions, type PodActions } from '../../domain/runtime/compute-pod-actions.js';
@@ -157,10 +162,26 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
   const podOpts = opts.pod;
   const starter = {
     ...killer, images, crashBackoff, listFiles: (dir: string) => host.listFiles(dir),
-    ...(podOpts ? { mounts: { rootDir: podOpts.rootDir, files: podOpts.files, clusterDomain: node.clusterDomain ?? '', log } } : {}),
+    ...(podOpts ? { mounts: { rootDir: podOpts.rootDir, files: podOpts.files, clusterDomain: node.clusterDomain ?? '', selinuxEnabled: host.selinuxEnabled(), log } } : {}),
     ...(podOpts?.sources && !node.lookup ? { envSources: podOpts.sources } : {}),
     ...(node.serviceEnvFor ? { serviceEnvFor: node.serviceEnvFor } : {}),
   };
+
+  // Read once, as Go's AppArmor validator reads the host when the kubelet starts.
+  let hostAppArmor: boolean | undefined;
+
+  /** The pod is refused by canRunPod: what runs of it is stopped, and the sync fails with why. */
+  async function blockPod(pod: Pod, syncOpts: SyncPodOptions, refusal: { reason: string; message: string }): Promise<SyncPodResult> {
+    const ref = podRef(pod);
+    log.info({ pod: ref, podUid: pod.metadata.uid, reason: refusal.reason, message: refusal.message }, 'Pod cannot be run; stopping it');
+    const status = syncOpts.podStatus ?? (await readPodStatus(cri, pod.metadata.uid, opts.pod?.files));
+    const killed = await killPodContainersAndSandboxes(killer, pod, status);
+    const refused: SyncStepResult = {
+      step: 'canRunPod', target: ref, ok: false, reason: refusal.reason, durationMs: 0,
+      error: { code: 'KLT_ERR_POD_NOT_RUNNABLE', message: `pod cannot be run: ${refusal.message}`, retryable: true },
+    };
+    return { podUid: pod.metadata.uid, ok: false, actions: noActions, steps: [...killed, refused], blocked: refusal };
+  }
 
   async function syncPod(pod: Pod, syncOpts: SyncPodOptions = {}): Promise<SyncPodResult> {
     const uid = pod.metadata.uid;
@@ -173,6 +194,10 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
       ...(sandboxId !== undefined ? { sandboxId } : {}),
       steps,
     });
+
+    hostAppArmor ??= host.appArmorEnabled();
+    const runnable = admitAppArmor(pod, hostAppArmor);
+    if (!runnable.admit) return blockPod(pod, syncOpts, runnable);
 
     // Step 1: Compute sandbox and container changes.
     // Stamped before the read, as the pod worker stamps its own status reads (a view handed in is

@@ -85,6 +85,7 @@ function toImage(name: string): Image {
   return { id, repo_tags: [name], repo_digests: [], size: String(NOMINAL_IMAGE_SIZE_BYTES), uid: { value: String(runtimeUid()) }, username: '', spec: { image: id, annotations: {}, user_specified_image: '', runtime_handler: '' }, pinned: false };
 }
 
-function runtimeUid(): number {
+/** The uid the runtime runs as, which a container without run_as_user runs as too. */
+export function runtimeUid(): number {
   return typeof process.getuid === 'function' ? process.getuid() : 0;
 }

@@ -6,7 +6,10 @@
  *
  * How it differs from containerd — say it plainly, it is not a container runtime in the isolation sense:
  * - No isolation: no namespaces (pid, network, ipc, uts, user), no chroot, no seccomp (a
- *   sandbox or container asking for a filter is refused: seccomp-refusal.ts), no capabilities dropped. A container is a host process that sees the host's whole file system. It runs
+ *   sandbox or container asking for a filter is refused: seccomp-refusal.ts), no capabilities
+ *   dropped, no AppArmor or SELinux label, no masked /proc paths. What a pod asks for beyond that
+ *   default and cannot be applied (AppArmor, SELinux, no_new_privs, a read-only root, dropped
+ *   capabilities…) is refused (security-refusals.ts). A container is a host process that sees the host's whole file system. It runs
  *   as the user running kubelet-ts, or as run_as_user/run_as_group when given (which needs root);
  *   run_as_username is refused (no image /etc/passwd). The one namespace: a container with mounts
  *   runs in a mount namespace of its own, where they are bind-mounted over the host's file system

@@ -1,4 +1,5 @@
 /** The RuntimeHost port over the node's file system, node:http(s) and node:os. */
+import { existsSync, readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import type { RuntimeHost } from '../../ports/runtime-host.js';
@@ -14,6 +15,21 @@ async function listRegularFiles(dir: string): Promise<string[]> {
   }
 }
 
+/** An SELinux file system with a policy loaded (where go-selinux looks first). */
+function selinuxEnabled(): boolean {
+  return existsSync('/sys/fs/selinux/enforce');
+}
+
+/** runc's test: the securityfs directory exists and the module's `enabled` parameter says Y. */
+function appArmorEnabled(): boolean {
+  if (!existsSync('/sys/kernel/security/apparmor')) return false;
+  try {
+    return readFileSync('/sys/module/apparmor/parameters/enabled', 'utf8').startsWith('Y');
+  } catch {
+    return false;
+  }
+}
+
 export function createRuntimeHost(): RuntimeHost {
   return {
     makeDirectory: (path) => makeDirectories(path, 0o755),
@@ -21,5 +37,7 @@ export function createRuntimeHost(): RuntimeHost {
     listFiles: listRegularFiles,
     httpGet: nodeHttpGet,
     memoryCapacityBytes: () => totalmem(),
+    selinuxEnabled,
+    appArmorEnabled,
   };
 }

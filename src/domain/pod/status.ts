@@ -7,6 +7,8 @@
  * - Phase: getPodPhase over init and regular statuses; a phase that is not terminal never replaces
  *   a terminal one (previous status or the API's), and a phase kept from before keeps its reason
  *   and message. An eviction (activeDeadlineSeconds) forces Failed with its reason and message.
+ *   A pod the last sync found it cannot run (`blocked`, Go's canRunPod) is Pending, unless
+ *   finished, with the refusal's reason and message, and its waiting containers are Blocked.
  * - Conditions: those the kubelet does not own are kept from pod.status; then
  *   PodReadyToStartContainers, Initialized, Ready, ContainersReady, PodScheduled, in Go's order.
  *   Ready also waits for the readiness gates' conditions, read among the kept ones.
@@ -61,6 +63,8 @@ export interface PodStatusOptions {
   eviction?: { reason: string; message: string; condition?: PodCondition };
   /** Scheme of container ids, the CRI runtime_name. Default "containerd". */
   runtimeName?: string;
+  /** The last sync found the pod cannot run here (PodSyncOutcome.blocked). */
+  blocked?: { reason: string; message: string };
 }
 
 const terminalPhases = new Set(['Succeeded', 'Failed']);
@@ -180,5 +184,20 @@ export function generateAPIPodStatus(pod: Pod, runtimeStatus: RuntimePodStatus, 
     ...(ephemeralContainerStatuses.length > 0 ? { ephemeralContainerStatuses } : {}),
     qosClass: podQOS(pod),
   };
+  if (opts.blocked) applyBlocked(status, opts.blocked);
   return status;
+}
+
+/**
+ * Kubelet.SyncPod's rewrite of the status of a pod canRunPod refused: Pending unless already
+ * finished, the refusal as reason and message, and every waiting container Blocked.
+ */
+function applyBlocked(status: PodStatus, blocked: { reason: string; message: string }): void {
+  if (!isTerminalPhase(status.phase)) status.phase = 'Pending';
+  status.reason = blocked.reason;
+  status.message = blocked.message;
+  for (const s of [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])]) {
+    // A copy: the waiting state may be the previous status's own object.
+    if (s.state?.waiting) s.state = { waiting: { ...s.state.waiting, reason: 'Blocked' } };
+  }
 }

@@ -31,6 +31,11 @@ export interface PodSyncOutcome {
    * again (Go's periodic syncs read no runtime at all: they take the PLEG's cache).
    */
   podStatus?: { runtimeStatus: RuntimePodStatus; observedAtMs: number };
+  /**
+   * Present when the kubelet's soft admission refused the pod (Go's canRunPod: AppArmor asked of a
+   * host without it): its containers were stopped and none started; the status says why.
+   */
+  blocked?: { reason: string; message: string };
 }
 
 export interface ContainerStartFailure {

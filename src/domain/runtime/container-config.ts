@@ -4,8 +4,8 @@
  * kuberuntime_container_linux.go generateLinuxContainerConfig).
  *
  * Mounts come ready made (the runtime manager's makeContainerMounts: volumes, /etc/hosts, the
- * termination-message file). Not built yet (Go does): devices, AppArmor/SELinux,
- * pod overhead resources on the sandbox, hugepages, swap, CDI devices, the runtime handler.
+ * termination-message file); the security contexts from security-context.ts. Not built yet (Go
+ * does): devices, pod overhead resources on the sandbox, hugepages, swap, CDI devices, the runtime handler.
  */
 import { containerLogPath, podLogDirectory } from '../pod/pod-paths.js';
 import type { Container, Pod } from '../pod/types.js';

@@ -35,8 +35,12 @@ export interface CriSecurityProfile {
   localhost_ref?: string;
 }
 
+/** runtime.v1 SELinuxOption: the SELinux label's four parts, empty when not set. */
+export interface CriSELinuxOption { user: string; role: string; type: string; level: string }
+
 export interface CriLinuxSandboxSecurityContext {
   namespace_options?: CriNamespaceOption;
+  selinux_options?: CriSELinuxOption;
   run_as_user?: CriInt64Value | null;
   run_as_group?: CriInt64Value | null;
   readonly_rootfs?: boolean;
@@ -64,12 +68,19 @@ export interface CriLinuxContainerSecurityContext {
   capabilities?: { add_capabilities?: string[]; drop_capabilities?: string[] } | null;
   privileged?: boolean;
   namespace_options?: CriNamespaceOption;
+  selinux_options?: CriSELinuxOption;
   run_as_user?: CriInt64Value | null;
   run_as_group?: CriInt64Value | null;
   readonly_rootfs?: boolean;
   supplemental_groups?: string[];
+  /** The AppArmor profile in the deprecated string form ("runtime/default", "localhost/<name>", "unconfined"). */
+  apparmor_profile?: string;
   no_new_privs?: boolean;
+  masked_paths?: string[];
+  readonly_paths?: string[];
   seccomp?: CriSecurityProfile;
+  /** The same AppArmor profile as a SecurityProfile; localhost_ref is the profile's name, not a path. */
+  apparmor?: CriSecurityProfile;
 }
 
 /**

@@ -1,13 +1,16 @@
 /**
  * The container's effective security context (determineEffectiveSecurityContext): the pod's
- * runAsUser/runAsGroup unless the container overrides them, the pod's supplemental groups and
- * fsGroup, and the container's own privileged / readOnlyRootFilesystem / capabilities /
- * allowPrivilegeEscalation, the seccomp profile (seccomp.ts), and the runAsNonRoot check. SELinux,
- * AppArmor, masked and read-only paths are not set yet.
+ * runAsUser/runAsGroup and seLinuxOptions unless the container overrides them (seLinuxOptions as a
+ * whole, not field by field), the pod's supplemental groups and fsGroup, and the container's own
+ * privileged / readOnlyRootFilesystem / capabilities / allowPrivilegeEscalation, the seccomp profile
+ * (seccomp.ts), the AppArmor profile (apparmor.ts), the masked and read-only paths of its procMount
+ * (masked-paths.ts), and the runAsNonRoot check.
  */
 import { KubeletError } from '../errors.js';
-import type { Container, Pod } from '../pod/types.js';
-import type { CriLinuxContainerSecurityContext, CriLinuxSandboxSecurityContext } from './cri-config.js';
+import type { Container, Pod, SELinuxOptions } from '../pod/types.js';
+import { appArmorProfileFor } from './apparmor.js';
+import type { CriLinuxContainerSecurityContext, CriLinuxSandboxSecurityContext, CriSELinuxOption } from './cri-config.js';
+import { procMountPaths } from './masked-paths.js';
 import { namespacesForPod } from './namespaces.js';
 import { seccompProfileFor, type SeccompPolicy } from './seccomp.js';
 
@@ -15,6 +18,10 @@ function supplementalGroups(pod: Pod): string[] {
   const sc = pod.spec.securityContext;
   const groups = [...(sc?.fsGroup !== undefined ? [sc.fsGroup] : []), ...(sc?.supplementalGroups ?? [])];
   return groups.map(String);
+}
+
+function criSELinuxOption(o: SELinuxOptions): CriSELinuxOption {
+  return { user: o.user ?? '', role: o.role ?? '', type: o.type ?? '', level: o.level ?? '' };
 }
 
 export function containerSecurityContext(pod: Pod, container: Container, seccomp: SeccompPolicy): CriLinuxContainerSecurityContext {
@@ -27,7 +34,11 @@ export function containerSecurityContext(pod: Pod, container: Container, seccomp
     // AddNoNewPrivileges: only an explicit allowPrivilegeEscalation: false sets no_new_privs.
     no_new_privs: sc?.allowPrivilegeEscalation === false,
     seccomp: seccompProfileFor(pod, container, seccomp),
+    ...procMountPaths(sc?.procMount),
+    ...appArmorProfileFor(pod, container.name),
   };
+  const seLinux = sc?.seLinuxOptions ?? podSc?.seLinuxOptions;
+  if (seLinux) out.selinux_options = criSELinuxOption(seLinux);
   const runAsUser = sc?.runAsUser ?? podSc?.runAsUser;
   if (runAsUser !== undefined) out.run_as_user = { value: String(runAsUser) };
   const runAsGroup = sc?.runAsGroup ?? podSc?.runAsGroup;
@@ -43,7 +54,7 @@ export function containerSecurityContext(pod: Pod, container: Container, seccomp
 
 /**
  * The sandbox's security context: pod-level user/group, namespaces, privileged if any container is,
- * the pod-level seccomp profile.
+ * the pod-level seccomp profile and seLinuxOptions.
  */
 export function sandboxSecurityContext(pod: Pod, seccomp: SeccompPolicy): CriLinuxSandboxSecurityContext {
   const podSc = pod.spec.securityContext;
@@ -55,6 +66,7 @@ export function sandboxSecurityContext(pod: Pod, seccomp: SeccompPolicy): CriLin
   };
   if (podSc?.runAsUser !== undefined) out.run_as_user = { value: String(podSc.runAsUser) };
   if (podSc?.runAsGroup !== undefined) out.run_as_group = { value: String(podSc.runAsGroup) };
+  if (podSc?.seLinuxOptions) out.selinux_options = criSELinuxOption(podSc.seLinuxOptions);
   const groups = supplementalGroups(pod);
   if (groups.length > 0) out.supplemental_groups = groups;
   return out;

@@ -38,14 +38,16 @@ const pod: Pod = {
 let clock: SimulatedClock;
 let cri: FakeCri;
 let manager: RuntimeManager;
+let host: FakeRuntimeHost;
 
 beforeEach(() => {
+  host = new FakeRuntimeHost();
   clock = new SimulatedClock();
   clock.set(1_800_000_000_000);
   cri = new FakeCri({ clock });
   cri.addImage('nginx:1.27');
   manager = createRuntimeManager({
-    cri, clock, podLogsDir: '/var/log/pods', logger: pino({ level: 'silent' }), host: new FakeRuntimeHost(),
+    cri, clock, podLogsDir: '/var/log/pods', logger: pino({ level: 'silent' }), host,
     node: { resolvConf: '', memoryCapacityBytes: 8 * 1024 ** 3, hostIPs: ['192.168.1.5'] },
   });
 });
@@ -54,7 +56,7 @@ beforeEach(() => {
  * A parent running one pod worker over the real runtime manager and the in-memory CRI; with
  * `withPleg`, also the PLEG, whose events for the pod become sync requests (the syncLoop's job).
  */
-function start(opts: { withPleg?: boolean } = {}) {
+function start(opts: { withPleg?: boolean; pod?: Pod } = {}) {
   const statuses: PodStatus[] = [];
   const terminated: unknown[] = [];
   const parent = createMachine({
@@ -62,7 +64,7 @@ function start(opts: { withPleg?: boolean } = {}) {
       {
         id: 'pod:uid-1', systemId: 'pod:uid-1',
         src: podWorkerMachine.provide({ actors: createPodWorkerActors(manager, clock) }),
-        input: { pod, hostIP: '192.168.1.5', runtimeName: 'fake' },
+        input: { pod: opts.pod ?? pod, hostIP: '192.168.1.5', runtimeName: 'fake' },
       },
       ...(opts.withPleg ? [{ id: 'pleg', systemId: 'pleg', src: plegMachine.provide({ actors: createPlegActors(cri, clock) }), input: {} }] : []),
     ],
@@ -134,6 +136,34 @@ describe('createPodWorkerActors', () => {
     expect([...cri.sandboxes.values()].every((s) => s.state === 'SANDBOX_NOTREADY')).toBe(true);
     expect(w.terminated).toEqual([{ podUid: 'uid-1' }]);
     expect(w.statuses.at(-1)?.containerStatuses?.[0]?.state?.terminated).toBeDefined();
+  });
+});
+
+describe('soft admission (canRunPod): AppArmor', () => {
+  const asking: Pod = { ...pod, metadata: { ...pod.metadata, annotations: { 'container.apparmor.security.beta.kubernetes.io/app': 'runtime/default' } } };
+
+  it('keeps a pod asking for AppArmor on a host without it Pending, its container Blocked, and starts nothing, sync after sync', async () => {
+    const w = start({ pod: asking });
+    await flush();
+    const blocked = {
+      phase: 'Pending', reason: 'AppArmor', message: 'Cannot enforce AppArmor: AppArmor is not enabled on the host',
+    };
+    expect(w.statuses.at(-1)).toMatchObject({ ...blocked, containerStatuses: [{ name: 'app', state: { waiting: { reason: 'Blocked' } } }] });
+    // The failed sync is retried after the back-off, and refused again.
+    clock.increment(11_000);
+    await flush();
+    expect(w.statuses.at(-1)).toMatchObject(blocked);
+    expect(cri.calls.filter((c) => c.startsWith('runPodSandbox') || c.startsWith('createContainer'))).toEqual([]);
+  });
+
+  it('runs it on a host with AppArmor, sending the profile in both forms', async () => {
+    host.appArmor = true;
+    const w = start({ pod: asking });
+    await flush();
+    expect(w.statuses.at(-1)?.phase).toBe('Running');
+    expect(cri.containers.get(cri.latestContainer('app')!.id)?.config.linux?.security_context).toMatchObject({
+      apparmor: { profile_type: 'RuntimeDefault' }, apparmor_profile: 'runtime/default',
+    });
   });
 });
 

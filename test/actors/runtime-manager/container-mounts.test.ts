@@ -40,7 +40,7 @@ let deps: ContainerMountDeps;
 beforeEach(() => {
   files = new FakePodFiles();
   lines = [];
-  deps = { rootDir, files, clusterDomain: 'cluster.local', log: pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) }) };
+  deps = { rootDir, files, clusterDomain: 'cluster.local', selinuxEnabled: false, log: pino({ level: 'trace' }, { write: (line: string) => void lines.push(line) }) };
 });
 
 function podWith(container: Container, spec: Partial<PodSpec> = {}): Pod {
@@ -185,5 +185,26 @@ describe('makeContainerMounts', () => {
       containerName: 'app',
       err: { message: 'disk full' },
     });
+  });
+
+  // Go: the volume plugin's Managed && SELinuxRelabel, and the host's selinux.GetEnabled().
+  it.each([
+    [true, 'scratch', true],
+    [true, 'config', true],
+    [true, 'host', false],
+    [false, 'scratch', false],
+    [false, 'config', false],
+  ])('with SELinux on = %s, asks to relabel volume %s: %s', async (selinuxEnabled, name, relabel) => {
+    const c: Container = { name: 'app', image: 'x', ...noTerminationFile, volumeMounts: [{ name, mountPath: '/data' }] };
+    const [mount] = await makeContainerMounts({ ...deps, selinuxEnabled }, podWith(c), c, [], noEnv);
+    expect(mount?.selinux_relabel).toBe(relabel);
+  });
+
+  it('asks to relabel /etc/hosts and the termination-message file exactly when SELinux is on', async () => {
+    const c: Container = { name: 'app', image: 'x' };
+    for (const selinuxEnabled of [true, false]) {
+      const mounts = await makeContainerMounts({ ...deps, selinuxEnabled }, podWith(c), c, ['10.1.0.5'], noEnv);
+      expect(mounts.map((m) => [m.container_path, m.selinux_relabel])).toEqual([['/etc/hosts', selinuxEnabled], ['/dev/termination-log', selinuxEnabled]]);
+    }
   });
 });

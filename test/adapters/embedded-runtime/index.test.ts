@@ -12,6 +12,7 @@ import * as grpc from '@grpc/grpc-js';
 import { createCriClient, loadCriProto, type GrpcCriClient } from '../../../src/adapters/cri-grpc/index.js';
 import { startEmbeddedRuntime, type EmbeddedRuntime } from '../../../src/adapters/embedded-runtime/index.js';
 import { KUBELET_TS_VERSION } from '../../../src/domain/config/version.js';
+import { DEFAULT_MASKED_PATHS, DEFAULT_READONLY_PATHS } from '../../../src/domain/runtime/masked-paths.js';
 import { identifyProcess } from '../../../src/adapters/embedded-runtime/proc-stat.js';
 import { hostPodIP } from '../../../src/adapters/embedded-runtime/runtime-service.js';
 import { EXIT_FILE } from '../../../src/adapters/embedded-runtime/shim-protocol.js';
@@ -284,6 +285,22 @@ describe('startEmbeddedRuntime', () => {
     });
     const unconfined = containerConfig('c', 'true', { linux: { security_context: { seccomp: { profile_type: 'Unconfined' } } } });
     expect(await cri.runtime.createContainer(sandboxId, unconfined, config)).toMatch(/^[0-9a-f]+$/);
+  });
+
+  it('refuses over gRPC the security a pod asks for and it cannot apply, and accepts the kubelet\'s defaults', async () => {
+    const cri = await start();
+    const labelled = { ...sandboxConfig('lsm'), linux: { security_context: { selinux_options: { user: '', role: '', type: 'spc_t', level: '' } } } };
+    await expect(cri.runtime.runPodSandbox(labelled)).rejects.toMatchObject({
+      code: 'KLT_ERR_CRI_INVALID_ARGUMENT', message: expect.stringContaining('sandbox linux.security_context.selinux_options ::spc_t:'),
+    });
+    const config = sandboxConfig('lsm');
+    const sandboxId = await cri.runtime.runPodSandbox(config);
+    const profiled = containerConfig('c', 'true', { linux: { security_context: { apparmor_profile: 'localhost/k8s-deny-write' } } });
+    await expect(cri.runtime.createContainer(sandboxId, profiled, config)).rejects.toMatchObject({
+      code: 'KLT_ERR_CRI_INVALID_ARGUMENT', message: expect.stringContaining('container linux.security_context.apparmor "localhost/k8s-deny-write"'),
+    });
+    const plain = containerConfig('c', 'true', { linux: { security_context: { masked_paths: [...DEFAULT_MASKED_PATHS], readonly_paths: [...DEFAULT_READONLY_PATHS] } } });
+    expect(await cri.runtime.createContainer(sandboxId, plain, config)).toMatch(/^[0-9a-f]+$/);
   });
 
   it('fails CreateContainer with NOT_FOUND for an image that is not present, and finds it after PullImage', async () => {

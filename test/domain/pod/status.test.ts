@@ -131,6 +131,17 @@ describe('generateAPIPodStatus', () => {
     expect(short(condition(s, 'ContainersReady'))).toEqual(ready);
   });
 
+  // Kubelet.SyncPod's rewrite for a pod canRunPod refused.
+  it.each([
+    { name: 'a pod never started', previous: undefined, rt: runtime([], []), phase: 'Pending', waiting: 'Blocked' },
+    { name: 'a pod already Failed', previous: { phase: 'Failed' as const }, rt: runtime([exited('web', 1, 1, 2)], [sandbox({ ready: false })]), phase: 'Failed', waiting: undefined },
+  ])('shows $name that cannot run with the refusal, phase $phase', ({ previous, rt, phase, waiting }) => {
+    const blocked = { reason: 'AppArmor', message: 'Cannot enforce AppArmor: AppArmor is not enabled on the host' };
+    const s = generateAPIPodStatus(makePod(), rt, opts({ blocked, ...(previous ? { previous } : {}) }));
+    expect(s).toMatchObject({ phase, ...blocked });
+    expect(s.containerStatuses?.[0]?.state?.waiting?.reason).toBe(waiting);
+  });
+
   it('keeps the terminated instance as lastState of a waiting crash-looping container, with its restart count and ids', () => {
     const rt = runtime([exited('web', 1, 1, 2, { id: 'dead1', restartCount: 3 })]);
     const s = generateAPIPodStatus(makePod(), rt, opts({ lastSyncResult: backoffResult }));

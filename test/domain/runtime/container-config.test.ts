@@ -3,6 +3,7 @@ import { generateContainerConfig, generatePodSandboxConfig, restartCountFromLogF
 import { containerInfoFromRuntime } from '../../../src/domain/runtime/labels.js';
 import { hashContainer } from '../../../src/domain/runtime/container-hash.js';
 import type { Container, Pod } from '../../../src/domain/pod/types.js';
+import { DEFAULT_MASKED_PATHS, DEFAULT_READONLY_PATHS } from '../../../src/domain/runtime/masked-paths.js';
 
 const web: Container = {
   name: 'web',
@@ -142,6 +143,8 @@ describe('generateContainerConfig', () => {
       capabilities: { add_capabilities: ['NET_BIND_SERVICE'], drop_capabilities: ['ALL'] },
       supplemental_groups: ['2000', '4000'],
       seccomp: { profile_type: 'Unconfined' },
+      masked_paths: [...DEFAULT_MASKED_PATHS],
+      readonly_paths: [...DEFAULT_READONLY_PATHS],
     });
   });
 
