@@ -26,7 +26,7 @@ async function codeOf(container: Container): Promise<string | undefined> {
 describe('imageManager.ensureImageExists', () => {
   it('returns the present image id without pulling under IfNotPresent', async () => {
     const image = cri.addImage('app:1');
-    await expect(images.ensureImageExists(pod, { name: 'c', image: 'app:1' }, sandboxConfig)).resolves.toBe(image.id);
+    await expect(images.ensureImageExists(pod, { name: 'c', image: 'app:1' }, sandboxConfig)).resolves.toEqual({ ref: image.id });
     expect(cri.calls).toEqual(['imageStatus app:1']);
   });
 
