@@ -18,7 +18,6 @@ export interface SchemelessUrl {
 export function parseSchemelessUrl(value: string): SchemelessUrl | Error {
   const raw = `https://${value}`;
   const failed = (why: string) => new Error(`parse ${JSON.stringify(raw)}: ${why}`);
-  // eslint-disable-next-line no-control-regex
   if (/[\x00-\x1f\x7f]/.test(value)) return failed('net/url: invalid control character in URL');
   const cut = value.search(/[/?#]/);
   let authority = cut === -1 ? value : value.slice(0, cut);
