@@ -12,6 +12,7 @@
 import { parseGoDuration } from '../config/duration.js';
 import type { FieldError } from '../config/types.js';
 import { parseSchemelessUrl } from './url-match.js';
+import { isPlainObject } from '../config/decode.js';
 
 export const CONFIG_GROUP = 'kubelet.config.k8s.io';
 const CONFIG_VERSIONS = ['v1', 'v1beta1', 'v1alpha1'].map((v) => `${CONFIG_GROUP}/${v}`);
@@ -34,7 +35,7 @@ const PROVIDER_FIELDS = new Set(['name', 'matchImages', 'defaultCacheDuration', 
 export function decodeCredentialProviderConfig(doc: unknown): { providers: CredentialProvider[] } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const err = (field: string, value: unknown, message: string) => errors.push({ field, value, message });
-  if (!isObject(doc)) return { errors: [{ field: '', value: doc, message: 'a CredentialProviderConfig must be an object' }] };
+  if (!isPlainObject(doc)) return { errors: [{ field: '', value: doc, message: 'a CredentialProviderConfig must be an object' }] };
   if (doc['kind'] !== 'CredentialProviderConfig') err('kind', doc['kind'], 'must be CredentialProviderConfig');
   if (typeof doc['apiVersion'] !== 'string' || !CONFIG_VERSIONS.includes(doc['apiVersion'])) err('apiVersion', doc['apiVersion'], `supported values: ${CONFIG_VERSIONS.map((v) => JSON.stringify(v)).join(', ')}`);
   for (const key of Object.keys(doc)) if (!TOP_FIELDS.has(key)) err(key, doc[key], 'unknown field');
@@ -45,7 +46,7 @@ export function decodeCredentialProviderConfig(doc: unknown): { providers: Crede
 }
 
 function decodeProvider(p: unknown, at: string, err: (field: string, value: unknown, message: string) => void): CredentialProvider | undefined {
-  if (!isObject(p)) {
+  if (!isPlainObject(p)) {
     err(at, p, 'must be an object');
     return undefined;
   }
@@ -70,7 +71,7 @@ function decodeProvider(p: unknown, at: string, err: (field: string, value: unkn
   }
   const envList = Array.isArray(p['env']) ? p['env'] : p['env'] === undefined ? [] : (err(`${at}.env`, p['env'], 'must be a list'), []);
   const env = envList.flatMap((e: unknown, i: number) => {
-    if (isObject(e) && typeof e['name'] === 'string' && typeof (e['value'] ?? '') === 'string') return [{ name: e['name'], value: String(e['value'] ?? '') }];
+    if (isPlainObject(e) && typeof e['name'] === 'string' && typeof (e['value'] ?? '') === 'string') return [{ name: e['name'], value: String(e['value'] ?? '') }];
     err(`${at}.env[${i}]`, e, 'must be {name, value} strings');
     return [];
   });
@@ -103,8 +104,4 @@ export function validateCredentialProviders(providers: readonly CredentialProvid
     if (p.defaultCacheDurationMs < 0) err('providers.defaultCacheDuration', p.defaultCacheDurationMs, 'defaultCacheDuration must be greater than or equal to 0');
   }
   return errors;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -9,6 +9,7 @@
  */
 import { parseGoDuration } from '../config/duration.js';
 import type { DockerConfig } from './keyring.js';
+import { isPlainObject } from '../config/decode.js';
 
 export type CacheKeyType = 'Image' | 'Registry' | 'Global';
 
@@ -34,7 +35,7 @@ export function parseProviderResponse(stdout: string, apiVersion: string): Provi
   } catch {
     return new Error('error reading GVK from response: the plugin\'s stdout is not JSON');
   }
-  if (!isObject(doc)) return new Error('error decoding credential provider plugin response from stdout');
+  if (!isPlainObject(doc)) return new Error('error decoding credential provider plugin response from stdout');
   if (doc['apiVersion'] !== apiVersion) {
     return new Error(`apiVersion from credential plugin response did not match expected apiVersion:${apiVersion}, actual apiVersion:${typeof doc['apiVersion'] === 'string' ? doc['apiVersion'] : ''}`);
   }
@@ -53,9 +54,9 @@ export function parseProviderResponse(stdout: string, apiVersion: string): Provi
   }
   const auth: DockerConfig = {};
   const given = doc['auth'] ?? {};
-  if (!isObject(given)) return new Error('error decoding credential provider plugin response from stdout');
+  if (!isPlainObject(given)) return new Error('error decoding credential provider plugin response from stdout');
   for (const [registry, entry] of Object.entries(given)) {
-    if (!isObject(entry)) return new Error('error decoding credential provider plugin response from stdout');
+    if (!isPlainObject(entry)) return new Error('error decoding credential provider plugin response from stdout');
     auth[registry] = { username: stringOr(entry['username']), password: stringOr(entry['password']) };
   }
   return { cacheKeyType, cacheDurationMs, auth };
@@ -89,8 +90,4 @@ export function cachedAnswer(cache: ReadonlyMap<string, CacheEntry>, image: stri
 
 function stringOr(v: unknown): string {
   return typeof v === 'string' ? v : '';
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

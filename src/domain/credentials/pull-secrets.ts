@@ -9,6 +9,7 @@
  * never its content.
  */
 import type { DockerConfig } from './keyring.js';
+import { isPlainObject } from '../config/decode.js';
 
 export const DOCKER_CONFIG_JSON_TYPE = 'kubernetes.io/dockerconfigjson';
 export const DOCKERCFG_TYPE = 'kubernetes.io/dockercfg';
@@ -28,7 +29,7 @@ export function dockerConfigOf(secret: PullSecret): DockerConfig | undefined | E
   try {
     if (secret.type === DOCKER_CONFIG_JSON_TYPE && json && json.length > 0) {
       const parsed: unknown = JSON.parse(json.toString('utf8'));
-      raw = isObject(parsed) ? parsed['auths'] ?? {} : parsed;
+      raw = isPlainObject(parsed) ? parsed['auths'] ?? {} : parsed;
     } else if (secret.type === DOCKERCFG_TYPE && cfg && cfg.length > 0) {
       raw = JSON.parse(cfg.toString('utf8'));
     } else {
@@ -37,7 +38,7 @@ export function dockerConfigOf(secret: PullSecret): DockerConfig | undefined | E
   } catch {
     return new Error(`image pull secret ${secret.ref}: its docker config is not valid JSON`);
   }
-  if (!isObject(raw)) return new Error(`image pull secret ${secret.ref}: its docker config is not an object of registries`);
+  if (!isPlainObject(raw)) return new Error(`image pull secret ${secret.ref}: its docker config is not an object of registries`);
   const config: DockerConfig = {};
   for (const [registry, entry] of Object.entries(raw)) {
     const decoded = decodeEntry(entry);
@@ -49,7 +50,7 @@ export function dockerConfigOf(secret: PullSecret): DockerConfig | undefined | E
 
 function decodeEntry(entry: unknown): DockerConfig[string] | Error {
   if (entry === null) return { username: '', password: '' };
-  if (!isObject(entry)) return new Error('an entry must be an object');
+  if (!isPlainObject(entry)) return new Error('an entry must be an object');
   const text = (key: string): string | Error => {
     const v = entry[key];
     if (v === undefined || v === null) return '';
@@ -65,8 +66,4 @@ function decodeEntry(entry: unknown): DockerConfig[string] | Error {
   const colon = pair.indexOf(':');
   if (colon === -1) return new Error('unable to parse auth field, must be formatted as base64(username:password)');
   return { ...out, username: pair.slice(0, colon), password: pair.slice(colon + 1) };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
