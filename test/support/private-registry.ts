@@ -54,7 +54,7 @@ export async function startPrivateRegistry(opts: { hostsDir: string }): Promise<
   writeFileSync(join(dir, 'htpasswd'), execFileSync('htpasswd', ['-Bbn', username, password]));
   writeFileSync(join(dir, 'config.yml'), [
     'version: 0.1',
-    'log: {level: warn}',
+    'log: {level: warn, accesslog: {disabled: true}}',
     `storage: {filesystem: {rootdirectory: ${join(dir, 'data')}}}`,
     `http: {addr: "${host}", secret: kubelet-ts-test, tls: {certificate: ${join(dir, 'server.crt')}, key: ${join(dir, 'server.key')}}}`,
     `auth: {htpasswd: {realm: kubelet-ts-test, path: ${join(dir, 'htpasswd')}}}`,
