@@ -12,6 +12,7 @@ import type { Pod } from '../../domain/pod/types.js';
 import type { Logger } from '../../log.js';
 import type { ImageCredentialProviders } from '../../ports/image-credentials.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
+import type { KeyedData } from '../../domain/volumes/sources.js';
 
 export interface PullCredentialSources {
   /** The Secret manager; absent standalone, where every pull secret is unreadable (as in Go). */
@@ -38,7 +39,7 @@ async function pullSecretConfigs(secrets: VolumeSources | undefined, log: Logger
   const configs: { source: string; config: DockerConfig }[] = [];
   for (const name of names) {
     const ref = `${namespace}/${name}`;
-    let secret;
+    let secret: KeyedData | undefined;
     try {
       secret = secrets ? await secrets.secret(namespace, name) : undefined;
       if (!secret) throw new Error(secrets ? `secret "${name}" not found` : 'no kubeClient defined');
