@@ -14,6 +14,10 @@
 # (default kubelet-ts-ci: it names libcni's cache files, which down.sh removes) each; they are kept in
 # $LAB/network.env for down.sh. PAUSE_REF (default kubelet-ts.local/pause:1.0) names the sandbox image
 # it builds and configures, e.g. registry.k8s.io/pause:3.9 for the upstream e2e suite.
+# REGISTRY_CONFIG_DIR (default unset: containerd's own registry defaults) is a hosts.toml directory
+# (containerd's registry.config_path, one `<host:port>/hosts.toml` each, read at every pull) for tests
+# that pull from a registry of their own, e.g. one whose CA they made; it is then exported as
+# KUBELET_IT_CRI_REGISTRY_CONFIG.
 # Pitfalls it handles are in the CRI lab notes (shared/lab/cri/NOTES.md) §8 (copied into comments below).
 set -euo pipefail
 
@@ -25,6 +29,7 @@ POD_SUBNET=${POD_SUBNET:-10.214.0.0/24}
 CGROUP_PARENT=${CGROUP_PARENT:-/kubelet-ts-ci}
 CNI_NETWORK=${CNI_NETWORK:-kubelet-ts-ci}
 PAUSE_REF=${PAUSE_REF:-kubelet-ts.local/pause:1.0}
+REGISTRY_CONFIG_DIR=${REGISTRY_CONFIG_DIR:-}
 BUSYBOX_REF=kubelet-ts.local/busybox:1.0
 export DEBIAN_FRONTEND=noninteractive
 
@@ -88,6 +93,10 @@ state = "$LAB/state"
       conf_dir = "$LAB/cni/net.d"
       max_conf_num = 1
 TOML
+if [ -n "$REGISTRY_CONFIG_DIR" ]; then
+  mkdir -p "$REGISTRY_CONFIG_DIR"
+  printf '    [plugins."io.containerd.grpc.v1.cri".registry]\n      config_path = "%s"\n' "$REGISTRY_CONFIG_DIR" >> "$LAB/config.toml"
+fi
 
 # ipMasq false keeps iptables out of it; NetworkReady turns true once this file exists.
 cat > "$LAB/cni/net.d/10-kubelet-ts.conflist" <<JSON
@@ -134,3 +143,4 @@ echo "export KUBELET_IT_CRI_LAB=$LAB"
 echo "export KUBELET_IT_CRI_CGROUP_PARENT=$CGROUP_PARENT"
 echo "export KUBELET_IT_CRI_IMAGE=$BUSYBOX_REF"
 echo "export KUBELET_IT_CRI_PAUSE_IMAGE=$PAUSE_REF"
+if [ -n "$REGISTRY_CONFIG_DIR" ]; then echo "export KUBELET_IT_CRI_REGISTRY_CONFIG=$REGISTRY_CONFIG_DIR"; fi

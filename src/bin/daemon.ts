@@ -148,6 +148,9 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     currentClientCertificate: async (kubeconfigPath, certDir) => (await import('../adapters/certificates/current-client-pair.js')).currentClientPair(kubeconfigPath, certDir),
     createVolumeHost: (o) => createVolumeHost({ clock, random: mathRandom, logger: actorLogger(logger, 'volumeManager', 'volumeManager') }, o),
     startServiceInformer: (api) => startServiceInformer({ api, clock, logger: actorLogger(logger, 'serviceInformer', 'apiserver') }),
+    // Loaded only when the flags name credential provider plugins.
+    loadImageCredentialProviders: async (configPath, binDir) =>
+      (await import('../adapters/credential-provider/load-providers.js')).loadCredentialProviders(configPath, binDir, { clock, logger: actorLogger(logger, 'credentialProviders', 'runtimeManager') }),
     // Loaded only in cluster mode; client-node, large once loaded, only for a kubeconfig user that
     // is an exec plugin or auth-provider (rest-client.ts).
     createApiClients: async (o) => {

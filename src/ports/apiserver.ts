@@ -94,6 +94,8 @@ export interface VolumeObject extends KubeObject {
   binaryData?: Record<string, string>;
   stringData?: Record<string, string>;
   immutable?: boolean;
+  /** A Secret's type. */
+  type?: string;
 }
 
 export interface VolumeObjectList {

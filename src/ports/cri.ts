@@ -21,6 +21,7 @@ import type { ContainerStatsFilter as ContainerStatsFilterMessage } from '../gen
 import type { ContainerStatus__Output } from '../generated/runtime/v1/ContainerStatus.js';
 import type { ContainerStatusResponse__Output } from '../generated/runtime/v1/ContainerStatusResponse.js';
 import type { AttachRequest as AttachRequestMessage } from '../generated/runtime/v1/AttachRequest.js';
+import type { AuthConfig as AuthConfigMessage } from '../generated/runtime/v1/AuthConfig.js';
 import type { ExecRequest as ExecRequestMessage } from '../generated/runtime/v1/ExecRequest.js';
 import type { ExecSyncResponse__Output } from '../generated/runtime/v1/ExecSyncResponse.js';
 import type { FilesystemUsage__Output } from '../generated/runtime/v1/FilesystemUsage.js';
@@ -102,6 +103,11 @@ export type LinuxRuntimeConfiguration = LinuxRuntimeConfiguration__Output;
 /** What every call may be given: a deadline override (ms). Adapters apply their defaults otherwise. */
 export interface CallOptions { timeoutMs?: number }
 
+/** Registry credentials sent with PullImage: never logged, never journaled. */
+export type AuthConfig = AuthConfigMessage;
+
+export interface PullImageOptions extends CallOptions { auth?: AuthConfig }
+
 /**
  * runtime.v1.RuntimeService, as used by kubelet-ts. Failures reject with KubeletError (KLT_ERR_CRI_*).
  * The methods marked optional are the rest of the surface the Go kubelet uses (resources, log
@@ -161,7 +167,7 @@ export interface CriImageService {
   listImages(filter?: ImageFilter, opts?: CallOptions): Promise<Image[]>;
   imageStatus(image: ImageSpec, verbose?: boolean, opts?: CallOptions): Promise<ImageStatusResponse>;
   /** Returns the image reference (id or digest) the runtime resolved. */
-  pullImage(image: ImageSpec, sandboxConfig?: PodSandboxConfig, opts?: CallOptions): Promise<string>;
+  pullImage(image: ImageSpec, sandboxConfig?: PodSandboxConfig, opts?: PullImageOptions): Promise<string>;
   removeImage(image: ImageSpec, opts?: CallOptions): Promise<void>;
   imageFsInfo(opts?: CallOptions): Promise<ImageFsInfoResponse>;
 }

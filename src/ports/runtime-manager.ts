@@ -33,6 +33,8 @@ export interface SyncStepResult {
   reason?: string;
   /** The container or sandbox id the step produced or acted on, when there is one. */
   id?: string;
+  /** The credential an image was pulled with: its source (`secret ns/name`, `plugin name`), never its values. */
+  pulledWith?: string;
   durationMs: number;
 }
 

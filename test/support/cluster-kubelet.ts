@@ -36,6 +36,8 @@ export function spawnClusterKubelet(opts: {
   dir: string; endpoint: string; node: string; port: number; clientCa: string; kubeconfigArgs: string[]; extraConfig?: string[];
   /** host:port of the debug server (/debug/actors, /debug/pods); none by default. */
   debugAddress?: string;
+  /** Flags added to the command line (those with no KubeletConfiguration field). */
+  extraArgs?: string[];
 }): ClusterKubelet {
   const { dir, endpoint } = opts;
   const extraConfig = opts.extraConfig ?? [];
@@ -51,7 +53,7 @@ export function spawnClusterKubelet(opts: {
   const child = spawn(process.execPath, [
     BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, ...opts.kubeconfigArgs,
     `--cert-dir=${join(dir, 'pki')}`, ...(endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []), `--debug-address=${opts.debugAddress ?? ''}`,
-    `--hostname-override=${opts.node}`,
+    `--hostname-override=${opts.node}`, ...(opts.extraArgs ?? []),
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -82,6 +82,8 @@ export interface LabNodeOptions {
   endpoint: string;
   /** Lines added to the KubeletConfiguration (see spawnClusterKubelet). */
   extraConfig?: (dir: string) => string[];
+  /** Flags added to the kubelet's command line. */
+  extraArgs?: (dir: string) => string[];
   /** Written before the kubelet starts (static pod manifests, say). */
   prepare?: (dir: string) => void;
   /** Makes the node's name resolve to 127.0.0.1 (an /etc/hosts line, removed on dispose): the API server's proxy (logs, exec) dials the node by its Hostname address. */
@@ -138,6 +140,7 @@ export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
   const spawnKubelet = (extraConfig: string[]) => spawnClusterKubelet({
     dir, endpoint: opts.endpoint, node, port, clientCa: lab.ca, extraConfig,
     kubeconfigArgs: [`--kubeconfig=${join(dir, 'node.kubeconfig')}`], ...(debugPort ? { debugAddress: `127.0.0.1:${debugPort}` } : {}),
+    ...(opts.extraArgs ? { extraArgs: opts.extraArgs(dir) } : {}),
   });
   const restart = async (extraConfig: string[] = opts.extraConfig?.(dir) ?? []) => {
     await stop();

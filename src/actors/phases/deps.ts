@@ -18,6 +18,7 @@ import type { RuntimeConnector } from '../../ports/runtime-connector.js';
 import type { DebugServerStarter, HealthzStarter, ServerStarter, ServingCertificates } from '../../ports/servers.js';
 import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
 import type { RuntimeHost } from '../../ports/runtime-host.js';
+import type { ImageCredentialProviders } from '../../ports/image-credentials.js';
 import type { Lifetimes } from './lifetimes.js';
 import type { LiveState } from './live-state.js';
 import type { PhaseOutputs } from '../../machines/supervisor.machine.js';
@@ -71,6 +72,11 @@ export interface PhaseDeps {
   requestStop: (reason: string) => void;
   /** runKubelet.newMainKubelet: the ConfigMap, Secret and token managers and the volume plugins. */
   createVolumeHost: VolumeHostFactory;
+  /**
+   * runKubelet.newMainKubelet with --image-credential-provider-config or -bin-dir: the plugins, the
+   * config validated; rejects (and the kubelet does not start) on any problem, as Go exits.
+   */
+  loadImageCredentialProviders?: (configPath: string, binDir: string) => Promise<ImageCredentialProviders>;
   /** runKubelet.newMainKubelet in cluster mode: the Service informer (every namespace), for the Service variables. */
   startServiceInformer: (api: ServiceApi) => ServiceInformer;
   /** run.containerManager with cgroupsPerQOS: the host's cgroups (their version found on first use). */

@@ -24,6 +24,14 @@ import { settings } from './settings.js';
 
 const PLEG_RELIST_PERIOD_MS = 1000;
 
+/** The credential provider plugins when either flag is given (Go's NewKubeGenericRuntimeManager registers them then). */
+async function credentialProviders(deps: PhaseDeps) {
+  const { imageCredentialProviderConfigPath: configPath, imageCredentialProviderBinDir: binDir } = settings.flags(deps.live);
+  if (configPath === '' && binDir === '') return undefined;
+  if (!deps.loadImageCredentialProviders) throw new KubeletError('KLT_ERR_CONFIG_INVALID', 'credential provider plugins are not available in this build');
+  return deps.loadImageCredentialProviders(configPath, binDir);
+}
+
 export function kubeletPhases(deps: PhaseDeps) {
   const { live } = deps;
 
@@ -82,6 +90,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       // Go starts the Service informer here too; standalone there is none, and no Service variables.
       const services = api ? deps.startServiceInformer(api.main) : undefined;
       if (services) deps.lifetimes.add('serviceInformer', async () => services.stop());
+      const imageCredentials = await credentialProviders(deps);
       live.runtimeManager.set(createRuntimeManager({
         events: () => live.events.peek(),
         cri,
@@ -105,6 +114,7 @@ export function kubeletPhases(deps: PhaseDeps) {
         },
         // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".
         pod: { rootDir, files: volumes.files, ...(api ? { sources: volumes.sources } : {}) },
+        ...(imageCredentials ? { imageCredentials } : {}),
       }));
       return {
         podLogsDir: c.podLogsDir,

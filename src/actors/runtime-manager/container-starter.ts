@@ -80,6 +80,7 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
   const { pod, status } = ctx;
   const record = (type: EventType, eventReason: string, message: string) => deps.recordEvent?.(containerEvent(pod, container.name, type, eventReason, message));
   let reason = 'CrashLoopBackOff';
+  let pulledWith: string | undefined;
   const { result, value } = await runStep(clock, step, container.name, () => reason, async () => {
     // doBackOff: measured from when the newest exited instance finished.
     const exited = status.containers.find((c) => c.name === container.name && c.state === 'exited');
@@ -93,7 +94,9 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
       crashBackoff.next(key, clock.now());
     }
     reason = 'ErrImagePull';
-    const imageRef = await deps.images.ensureImageExists(pod, container, ctx.sandboxConfig);
+    const ensured = await deps.images.ensureImageExists(pod, container, ctx.sandboxConfig);
+    const imageRef = ensured.ref;
+    if (ensured.pulledWith !== undefined) pulledWith = ensured.pulledWith;
     reason = 'CreateContainerConfigError';
     if (needsImageUser(pod, container)) {
       // getImageUser: only asked when runAsNonRoot has to be checked against the image.
@@ -146,7 +149,7 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     const failed = failedEventMessage(reason, result.reason, result.error?.message);
     if (failed !== undefined) record('Warning', EventReason.FailedToCreateContainer, failed);
   }
-  return value !== undefined ? { ...result, id: value } : result;
+  return { ...result, ...(value !== undefined ? { id: value } : {}), ...(pulledWith !== undefined ? { pulledWith } : {}) };
 }
 
 /**

@@ -4,6 +4,11 @@
  * per pod-and-image back-off after failures (10 s doubling to 300 s on the injected clock).
  * Records Go's events about the container on the way: Pulling, Pulled (pulled, or already
  * present), Failed, BackOff, ErrImageNeverPull, InspectFailed.
+ *
+ * A pull sends each matching credential in turn (pull-credentials.ts), as Go's PullImage does, and
+ * stops at the first that works; with none it pulls anonymously. When every credential fails the
+ * errors are joined Go's way (one alone as is, several as `[a, b]`). Only the credential's source
+ * (a secret's or a plugin's name) is logged and returned, never its values.
  */
 import type { Logger } from '../../log.js';
 import { KubeletError } from '../../domain/errors.js';
@@ -11,14 +16,23 @@ import type { Container, Pod } from '../../domain/pod/types.js';
 import { Backoff, imagePullBackoffPolicy, type BackoffPolicy } from '../../domain/runtime/backoff.js';
 import { applyDefaultImageTag, effectivePullPolicy, imagePullBackoffKey, shouldPullImage } from '../../domain/runtime/image-policy.js';
 import type { Clock } from '../../ports/clock.js';
-import type { CriClient, PodSandboxConfig } from '../../ports/cri.js';
+import type { CriClient, ImageSpec, PodSandboxConfig } from '../../ports/cri.js';
+import type { RegistryCredential } from '../../domain/credentials/keyring.js';
+import { pullCredentials, type PullCredentialSources } from './pull-credentials.js';
 import { ContainerEventMessage, containerEvent } from '../../domain/runtime/container-events.js';
 import type { EventRequest, EventType } from '../../domain/status-manager/event-aggregation.js';
 import { EventReason } from '../../domain/status-manager/event-reasons.js';
 
+export interface EnsuredImage {
+  /** The image reference to create the container with. */
+  ref: string;
+  /** The source of the credential the pull succeeded with (`secret ns/name`, `plugin name`), when one was used. */
+  pulledWith?: string;
+}
+
 export interface ImageManager {
-  /** Resolves to the image reference to create the container with; rejects with KLT_ERR_IMAGE_*. */
-  ensureImageExists(pod: Pod, container: Container, sandboxConfig: PodSandboxConfig): Promise<string>;
+  /** Rejects with KLT_ERR_IMAGE_*. */
+  ensureImageExists(pod: Pod, container: Container, sandboxConfig: PodSandboxConfig): Promise<EnsuredImage>;
 }
 
 export interface ImageManagerOptions {
@@ -27,6 +41,8 @@ export interface ImageManagerOptions {
   logger: Logger;
   backoff?: BackoffPolicy;
   recordEvent?: (event: EventRequest | undefined) => void;
+  /** Image pull secrets and credential provider plugins. Default none: every pull is anonymous. */
+  credentials?: PullCredentialSources;
 }
 
 export function createImageManager(opts: ImageManagerOptions): ImageManager {
@@ -60,7 +76,7 @@ export function createImageManager(opts: ImageManagerOptions): ImageManager {
         if (imageRef !== '') {
           log.debug({ image: requested }, 'Container image already present on machine');
           record('Normal', EventReason.PulledImage, ContainerEventMessage.alreadyPresent(requested));
-          return imageRef;
+          return { ref: imageRef };
         }
         const message = `Container image "${requested}" is not present with pull policy of Never`;
         record('Warning', EventReason.ErrImageNeverPullPolicy, message);
@@ -76,12 +92,13 @@ export function createImageManager(opts: ImageManagerOptions): ImageManager {
       record('Normal', EventReason.PullingImage, ContainerEventMessage.pulling(requested));
       const started = opts.clock.now();
       try {
-        const ref = await opts.cri.images.pullImage(spec, sandboxConfig);
+        const creds = opts.credentials ? await pullCredentials(opts.credentials, log, pod, image) : [];
+        const pulled = await pullWith(opts.cri, spec, sandboxConfig, creds);
         const durationMs = opts.clock.now() - started;
-        log.info({ image: requested, durationMs }, 'Successfully pulled image');
+        log.info({ image: requested, durationMs, ...(pulled.pulledWith ? { credentials: pulled.pulledWith } : {}) }, 'Successfully pulled image');
         record('Normal', EventReason.PulledImage, ContainerEventMessage.pulled(requested, durationMs));
         backoff.gc(opts.clock.now());
-        return ref;
+        return pulled;
       } catch (err) {
         backoff.next(key, opts.clock.now());
         log.warn({ image: requested, err }, 'Failed to pull image');
@@ -91,6 +108,21 @@ export function createImageManager(opts: ImageManagerOptions): ImageManager {
       }
     },
   };
+}
+
+/** Anonymously without credentials, else each in turn until one works; Go's aggregate error when none does. */
+async function pullWith(cri: CriClient, spec: ImageSpec, sandboxConfig: PodSandboxConfig, creds: RegistryCredential[]): Promise<EnsuredImage> {
+  if (creds.length === 0) return { ref: await cri.images.pullImage(spec, sandboxConfig) };
+  const errors: unknown[] = [];
+  for (const c of creds) {
+    try {
+      return { ref: await cri.images.pullImage(spec, sandboxConfig, { auth: { username: c.username, password: c.password } }), pulledWith: c.source };
+    } catch (err) {
+      errors.push(err);
+    }
+  }
+  if (errors.length === 1) throw errors[0];
+  throw new Error(`[${errors.map(errorText).join(', ')}]`, { cause: errors[0] });
 }
 
 function errorText(err: unknown): string {

@@ -50,6 +50,7 @@ import { readPodStatus } from './pod-status-reader.js';
 import { podRef, runStep } from './step-runner.js';
 import type { PodFiles } from '../../ports/pod-files.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
+import type { ImageCredentialProviders } from '../../ports/image-credentials.js';
 import type { EventRecorder } from '../../ports/event-recorder.js';
 import type { EventRequest } from '../../domain/status-manager/event-aggregation.js';
 import { ContainerEventMessage, podEvent } from '../../domain/runtime/container-events.js';
@@ -116,6 +117,8 @@ export interface RuntimeManagerOptions {
   host: RuntimeHost;
   /** The kubelet's event recorder, read per event (it exists once the recorder phase ran). Default none. */
   events?: () => EventRecorder | undefined;
+  /** --image-credential-provider-config's plugins. Default none. */
+  imageCredentials?: ImageCredentialProviders;
 }
 
 function isNothingToDo(actions: PodActions): boolean {
@@ -137,7 +140,8 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
   const recordEvent = (event: EventRequest | undefined) => {
     if (event) opts.events?.()?.recordEvent(event);
   };
-  const images = createImageManager({ cri, clock, logger: log, recordEvent, ...(opts.imagePullBackOff ? { backoff: opts.imagePullBackOff } : {}) });
+  const credentials = { ...(opts.pod?.sources ? { secrets: opts.pod.sources } : {}), ...(opts.imageCredentials ? { providers: opts.imageCredentials } : {}) };
+  const images = createImageManager({ cri, clock, logger: log, recordEvent, credentials, ...(opts.imagePullBackOff ? { backoff: opts.imagePullBackOff } : {}) });
   const crashBackoff = new Backoff(opts.containerBackOff ?? containerRestartBackoffPolicy);
   const { host } = opts;
   const resolvConfPath = node.resolvConf ?? '/etc/resolv.conf';

@@ -13,7 +13,7 @@ export function createImageService(channel: CriChannel, service: ImageServiceDef
     listImages: async (filter, opts) => (await call(service.ListImages, { filter }, 'read', opts)).images,
     imageStatus: (image, verbose = false, opts) => call(service.ImageStatus, { image, verbose }, 'read', opts),
     pullImage: async (image, sandboxConfig, opts) =>
-      (await call(service.PullImage, { image, sandbox_config: sandboxConfig }, 'pull', opts)).image_ref,
+      (await call(service.PullImage, { image, sandbox_config: sandboxConfig, ...(opts?.auth ? { auth: opts.auth } : {}) }, 'pull', opts)).image_ref,
     removeImage: async (image, opts) => {
       await call(service.RemoveImage, { image }, 'mutate', opts);
     },

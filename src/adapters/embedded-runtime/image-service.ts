@@ -1,6 +1,8 @@
 /**
  * runtime.v1.ImageService over names only. PullImage never downloads anything: it records the name,
- * so the image becomes "present" (containerd offline would fail the pull instead).
+ * so the image becomes "present" (containerd offline would fail the pull instead). Registry
+ * credentials sent with it (the kubelet's image pull secrets and plugins) are accepted and unused:
+ * no registry is contacted, so a private image "pulls" without them too.
  * ImageFsInfo reports the file system holding the state directory.
  */
 import { statfs } from 'node:fs/promises';

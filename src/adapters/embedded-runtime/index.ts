@@ -18,6 +18,7 @@
  * - No images: an image is a name. Seeded names (`images` option) and names recorded by PullImage are
  *   "present"; nothing is downloaded; the id is sha256 of the normalized name; the size is a nominal
  *   constant (1 MiB). Every image's default entrypoint is `sh` (an empty command runs `sh` with the args).
+ *   PullImage's AuthConfig is ignored (no registry is contacted): pull credentials change nothing here.
  * - Host network only: sandboxes have no process and no IP (`network.ip` is empty, like a host-network
  *   pod); NetworkReady is always true. DNS config is ignored; port mappings bind
  *   no host port and only name what a port forward may reach.

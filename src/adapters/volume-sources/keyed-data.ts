@@ -23,5 +23,5 @@ export function secretData(object: VolumeObject): KeyedData {
   const data: Record<string, Buffer> = {};
   decode(data, object.data, 'base64');
   decode(data, object.stringData, 'utf8');
-  return { data };
+  return object.type !== undefined ? { data, type: object.type } : { data };
 }

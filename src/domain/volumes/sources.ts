@@ -54,6 +54,8 @@ export interface KeyedData {
   data: Record<string, Buffer>;
   /** A ConfigMap's binaryData keys: volumes hold them, env never sees them (Go reads only `data` there). */
   binaryKeys?: string[];
+  /** A Secret's type (`kubernetes.io/dockerconfigjson`…): image pull secrets are read by it. */
+  type?: string;
 }
 
 /**

@@ -26,7 +26,7 @@ async function codeOf(container: Container): Promise<string | undefined> {
 describe('imageManager.ensureImageExists', () => {
   it('returns the present image id without pulling under IfNotPresent', async () => {
     const image = cri.addImage('app:1');
-    await expect(images.ensureImageExists(pod, { name: 'c', image: 'app:1' }, sandboxConfig)).resolves.toBe(image.id);
+    await expect(images.ensureImageExists(pod, { name: 'c', image: 'app:1' }, sandboxConfig)).resolves.toEqual({ ref: image.id });
     expect(cri.calls).toEqual(['imageStatus app:1']);
   });
 
@@ -53,5 +53,89 @@ describe('imageManager.ensureImageExists', () => {
     expect(await codeOf({ name: 'd', image: 'other:1' })).toBeUndefined();
     now += 10_000;
     expect(await codeOf({ name: 'c', image: 'app:1' })).toBeUndefined();
+  });
+});
+
+describe('imageManager pulls with credentials', () => {
+  const dockerconfig = (auths: Record<string, { username: string; password: string }>) =>
+    ({ type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from(JSON.stringify({ auths })) } });
+  const secrets = new Map<string, ReturnType<typeof dockerconfig> | Error>([
+    ['team', dockerconfig({ 'reg.io/team': { username: 'team', password: 'team-pw' } })],
+    ['host', dockerconfig({ 'reg.io': { username: 'host', password: 'host-pw' } })],
+    ['other', dockerconfig({ 'other.io': { username: 'other', password: 'x' } })],
+    ['broken', { type: 'kubernetes.io/dockerconfigjson', data: { '.dockerconfigjson': Buffer.from('{') } } as ReturnType<typeof dockerconfig>],
+    ['unreadable', new Error('forbidden')],
+  ]);
+  const sources = {
+    configMap: async () => undefined,
+    secret: async (_ns: string, name: string) => {
+      const s = secrets.get(name);
+      if (s instanceof Error) throw s;
+      return s;
+    },
+    serviceAccountToken: async () => { throw new Error('unused'); },
+    registerPod: () => undefined,
+    unregisterPod: () => undefined,
+  };
+  let sent: (string | undefined)[];
+  let refuse: Set<string>;
+
+  const managerWith = (providers?: { provide: (repo: string) => Promise<{ source: string; config: Record<string, { username: string; password: string }> }[]> }) => {
+    const fake = new FakeCri();
+    const pullImage: typeof fake.images.pullImage = async (spec, sb, opts) => {
+      const user = opts?.auth?.username;
+      sent.push(user);
+      if (user === undefined || refuse.has(user)) throw new KubeletError('KLT_ERR_CRI_FAILED', `401 Unauthorized for ${user ?? 'anonymous'}`);
+      return fake.images.pullImage(spec, sb);
+    };
+    return createImageManager({
+      cri: { runtime: fake.runtime, images: { ...fake.images, pullImage }, close: () => undefined },
+      clock: { now: () => now, setTimeout: () => undefined, clearTimeout: () => undefined }, logger: pino({ level: 'silent' }),
+      credentials: { secrets: sources, ...(providers ? { providers } : {}) },
+    });
+  };
+  const podWith = (...names: string[]): Pod => ({ ...pod, spec: { containers: [], imagePullSecrets: names.map((name) => ({ name })) } as Pod['spec'] });
+  const errorOf = (p: Promise<unknown>) => p.then(() => undefined, (err: KubeletError) => err);
+
+  beforeEach(() => {
+    sent = [];
+    refuse = new Set();
+  });
+
+  it('sends the most specific matching credential first and stops at the first that works', async () => {
+    refuse.add('team');
+    const got = await managerWith().ensureImageExists(podWith('host', 'other', 'team'), { name: 'c', image: 'reg.io/team/app:1' }, sandboxConfig);
+    expect(sent).toEqual(['team', 'host']);
+    expect(got.pulledWith).toBe('secret ns/host');
+  });
+
+  it('pulls anonymously when no credential matches, and skips a secret it cannot read', async () => {
+    const err = await errorOf(managerWith().ensureImageExists(podWith('unreadable', 'other'), { name: 'c', image: 'reg.io/app:1' }, sandboxConfig));
+    expect(sent).toEqual([undefined]);
+    expect(err?.message).toContain('401 Unauthorized for anonymous');
+  });
+
+  it('joins the errors of every credential tried, Go\'s aggregate way', async () => {
+    refuse.add('team').add('host');
+    const err = await errorOf(managerWith().ensureImageExists(podWith('team', 'host'), { name: 'c', image: 'reg.io/team/app:1' }, sandboxConfig));
+    expect(err?.code).toBe('KLT_ERR_IMAGE_PULL');
+    expect(err?.message).toContain('[401 Unauthorized for team, 401 Unauthorized for host]');
+  });
+
+  it('fails the pull on a secret that does not decode, without a call to the runtime', async () => {
+    const err = await errorOf(managerWith().ensureImageExists(podWith('broken'), { name: 'c', image: 'reg.io/app:1' }, sandboxConfig));
+    expect(err?.code).toBe('KLT_ERR_IMAGE_PULL');
+    expect(err?.message).toContain('ns/broken');
+    expect(sent).toEqual([]);
+  });
+
+  it('tries the plugins\' credentials after the secrets\', asking them about the repository without its tag', async () => {
+    refuse.add('host');
+    const asked: string[] = [];
+    const providers = { provide: async (repo: string) => (asked.push(repo), [{ source: 'plugin p', config: { 'reg.io': { username: 'plugin', password: 'pw' } } }]) };
+    const got = await managerWith(providers).ensureImageExists(podWith('host'), { name: 'c', image: 'reg.io/app:1' }, sandboxConfig);
+    expect(asked).toEqual(['reg.io/app']);
+    expect(sent).toEqual(['host', 'plugin']);
+    expect(got.pulledWith).toBe('plugin p');
   });
 });
