@@ -12,6 +12,12 @@
  *   ask the worker to kill the pod with its grace period; RECONCILE (only the status changed in
  *   the API server) hands the worker the pod's new status when a readiness gate's condition changed
  *   what Ready should say (Go's HandlePodReconcile with NeedToReconcilePodReadiness).
+ * - The node (cluster mode, `liveNode`): admission's labels and taints are the API server's Node's,
+ *   as `nodeStatus` reports them changed (`node.object.changed`). A pod that node affinity alone
+ *   refused waits, not admitted, while `nodeStatus` reads the Node again (`node.refresh.requested`),
+ *   then is admitted once more against what was read (`node.object.refreshed`), and refused for
+ *   good if it still does not match (Go's predicate handler re-fetching the Node). Pods that came
+ *   while a read was under way wait for the next one. A waiting pod counts as known to housekeeping.
  * - Eviction (system id `evictionManager`): `node.pressure.changed` keeps the node's pressure
  *   conditions for admission, whose first handler is the eviction manager's (admitUnderPressure,
  *   reason `Evicted`); `pod.evict.requested` asks an active pod's worker to kill it as an eviction
@@ -54,12 +60,13 @@ import { actorIdParts, podWorkerId, probeWorkerId } from '../domain/actor-ids.js
 import { effectError } from './done-output.js';
 import { admitUnderPressure } from '../domain/eviction/admission.js';
 import type { PressureCondition } from '../domain/eviction/signals.js';
-import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
+import { admitPod, refusedOnlyForNodeAffinity, rejectedPodStatus } from '../domain/pod/admission.js';
 import { needToReconcilePodReadiness } from '../domain/pod/conditions.js';
 import { admitPodIdentity, crashedPodStatus, REASON_POD_ACTOR_FAILED } from '../domain/pod/spec-identity.js';
 import { admitSysctls, sysctlAllowlist } from '../domain/pod/sysctls.js';
 import { isTerminalPhase } from '../domain/pod/status.js';
-import type { AdmissionNode } from '../domain/pod/admission-node.js';
+import { withApiNode, type AdmissionNode } from '../domain/pod/admission-node.js';
+import type { Taint } from '../domain/api/common-types.js';
 import { isActiveForAdmission, isPodContentRemovable, killGracePeriod, probeTargets, resyncJitterFraction } from '../domain/pod/lifecycle.js';
 import type { ProbeType } from '../domain/probe/types.js';
 import { usageOf, withPod, type NodeUsage } from '../domain/pod/node-usage.js';
@@ -90,6 +97,8 @@ export interface SyncLoopInput {
   deadContainersKept: number;
   /** --allowed-unsafe-sysctls, validated (each known to be namespaced). Default none: the safe sysctls only. */
   allowedUnsafeSysctls?: string[];
+  /** Cluster mode: the node follows the API server's Node, which `nodeStatus` can be asked to read again. */
+  liveNode?: boolean;
 }
 
 export interface PodEntry {
@@ -107,6 +116,9 @@ export interface PodEntry {
   evicting?: boolean;
 }
 
+/** A pod node affinity alone refused, waiting for the Node to be read again; `asked`: a read was requested since it came. */
+export interface AwaitingNodeEntry { pod: Pod; source: string; asked: boolean }
+
 /** A runtime-only pod being killed; `deferred` is a source's pod with the same uid, added once it is gone. */
 export interface OrphanEntry { deferred: { pod: Pod; source: string } | null }
 
@@ -123,11 +135,19 @@ export interface SyncLoopContext {
   runtime: { healthy: boolean; reason: string };
   /** The node's pressure conditions as the eviction manager last reported them (its admit handler). */
   pressure: PressureCondition[];
+  /** The node admission checks against: the input's, with the API server's labels and taints once seen. */
+  node: AdmissionNode;
+  /** Pods waiting for the Node to be read again, by uid. */
+  awaitingNode: Record<string, AwaitingNodeEntry>;
+  /** A read of the Node was requested and is not answered yet. */
+  nodeRefreshing: boolean;
 }
 
 export type SyncLoopEvent =
-  | { type: 'pod.config.updated'; op: PodOperation; source: string; pods: Pod[] }
+  | { type: 'pod.config.updated'; op: PodOperation; source: string; pods: Pod[]; afterNodeRefresh?: boolean }
   | { type: 'pod.config.sourcesReady' }
+  | { type: 'node.object.changed'; labels: Record<string, string>; taints: Taint[] }
+  | { type: 'node.object.refreshed' }
   | { type: 'pod.manifest.rejected'; source: string; origin: string; reason: string }
   | { type: 'pod.manifest.cleared'; source: string; origin: string }
   | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[]; runningPodUids?: string[]; discarded?: number; discardedPodUids?: string[] }
@@ -164,7 +184,7 @@ export { podWorkerId, probeWorkerId };
 /** Pods whose worker is not done (active or terminating) and orphans being killed, sorted. */
 function possiblyRunningPods(context: SyncLoopContext): string[] {
   const running = Object.entries(context.pods).filter(([, e]) => e.lifecycle === 'active' || e.lifecycle === 'terminating').map(([uid]) => uid);
-  return [...running, ...Object.keys(context.orphans)].sort();
+  return [...running, ...Object.keys(context.orphans), ...Object.keys(context.awaitingNode)].sort();
 }
 /** The probe workers a pod has, by id. */
 const probeWorkersOf = (uid: string, entry: PodEntry): ReturnType<typeof probeWorkerId>[] =>
@@ -223,7 +243,7 @@ export const syncLoopMachine = setup({
     /** Housekeeping's orphan kill: a runtime-only worker for each orphan (see the contract above). */
     killOrphans: enqueueActions(({ context, enqueue }) => {
       if (!context.sourcesReady || !context.runtime.healthy) return;
-      const orphans = findOrphans(context.runtimePodUids, new Set(Object.keys(context.pods)), new Set(Object.keys(context.orphans)));
+      const orphans = findOrphans(context.runtimePodUids, new Set([...Object.keys(context.pods), ...Object.keys(context.awaitingNode)]), new Set(Object.keys(context.orphans)));
       if (orphans.length === 0) return;
       const added: Record<string, OrphanEntry> = {};
       for (const uid of orphans) {
@@ -273,10 +293,19 @@ export const syncLoopMachine = setup({
       assertEvent(event, ['pod.config.updated', 'pod.status.updated', 'api.mirrorPods.observed']);
       sendToSystemIfRunning(enqueue, system, 'statusManager', event);
     }),
+    /** Pods wait for the Node to be read again: ask `nodeStatus`, one read at a time. */
+    requestNodeRefresh: enqueueActions(({ context, enqueue, system }) => {
+      const unasked = Object.entries(context.awaitingNode).filter(([, w]) => !w.asked);
+      if (context.nodeRefreshing || unasked.length === 0) return;
+      sendToSystem(enqueue, system, 'nodeStatus', { type: 'node.refresh.requested' });
+      const awaitingNode = { ...context.awaitingNode };
+      for (const [uid, w] of unasked) awaitingNode[uid] = { ...w, asked: true };
+      enqueue.assign({ awaitingNode, nodeRefreshing: true });
+    }),
     /** Housekeeping's cleanupOrphanedPodDirs: every pod the sources have is kept. */
     cleanupOrphanedPodDirectories: enqueueActions(({ context, enqueue, system }) => {
       // Like every volume send: the volume manager is optional to the syncLoop (see the contract).
-      sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pods.known', podUids: [...Object.keys(context.pods), ...Object.keys(context.orphans)] });
+      sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pods.known', podUids: [...Object.keys(context.pods), ...Object.keys(context.orphans), ...Object.keys(context.awaitingNode)] });
     }),
     /** Housekeeping's cleanupOrphanedPodCgroups: the cgroups of pods that may still run are kept. */
     cleanupOrphanedPodCgroups: enqueueActions(({ context, enqueue, system }) => {
@@ -286,7 +315,10 @@ export const syncLoopMachine = setup({
   },
 }).createMachine({
   id: 'syncLoop',
-  context: ({ input }) => ({ input, pods: {}, orphans: {}, runtimePodUids: [], sourcesReady: false, rejectedManifests: [], runtime: { healthy: true, reason: '' }, pressure: [] }),
+  context: ({ input }) => ({
+    input, pods: {}, orphans: {}, runtimePodUids: [], sourcesReady: false, rejectedManifests: [], runtime: { healthy: true, reason: '' }, pressure: [],
+    node: input.node, awaitingNode: {}, nodeRefreshing: false,
+  }),
   invoke: [
     { id: 'podConfig', systemId: 'podConfig', src: 'podConfig', input: ({ context }: { context: SyncLoopContext }) => ({ ...context.input.podConfig, nodeName: context.input.nodeName }) },
     { id: 'pleg', systemId: 'pleg', src: 'pleg', input: ({ context }: { context: SyncLoopContext }) => context.input.pleg },
@@ -308,10 +340,18 @@ export const syncLoopMachine = setup({
       actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue, system }) => {
         const pods = { ...context.pods };
         const orphans = { ...context.orphans };
+        const awaitingNode = { ...context.awaitingNode };
         // What the active pods hold, counted once per update and grown as pods are admitted.
         let usage: NodeUsage | null = null;
         for (const pod of event.pods) {
           const uid = pod.metadata.uid ?? '';
+          const waiting = awaitingNode[uid];
+          if (waiting) {
+            // Not admitted yet: it is admitted in its latest form once the Node is read, or forgotten if it left its source.
+            if (event.op === 'REMOVE') delete awaitingNode[uid];
+            else if (event.op !== 'RECONCILE') awaitingNode[uid] = { ...waiting, pod };
+            continue;
+          }
           const orphan = orphans[uid];
           if (orphan) {
             // The uid's runtime-only worker is still killing it: the source's pod waits (latest form wins).
@@ -343,7 +383,12 @@ export const syncLoopMachine = setup({
               const identity = admitPodIdentity(pod);
               const underPressure = identity.admit ? admitUnderPressure(pod, context.pressure) : identity;
               const sysctls = underPressure.admit ? admitSysctls(pod, sysctlAllowlist(context.input.allowedUnsafeSysctls ?? [])) : underPressure;
-              const admission = sysctls.admit ? admitPod(pod, context.input.node, usage) : sysctls;
+              const admission = sysctls.admit ? admitPod(pod, context.node, usage) : sysctls;
+              if (!admission.admit && admission.reason === 'NodeAffinity' && context.input.liveNode && !event.afterNodeRefresh
+                && refusedOnlyForNodeAffinity(pod, context.node, usage)) {
+                awaitingNode[uid] = { pod, source: event.source, asked: false };
+                break;
+              }
               if (!admission.admit) {
                 const status = rejectedPodStatus(pod, admission);
                 pods[uid] = { pod, lifecycle: 'rejected', removed: false, status, probedStarts: {} };
@@ -392,8 +437,21 @@ export const syncLoopMachine = setup({
               break;
           }
         }
-        enqueue.assign({ pods, orphans });
+        enqueue.assign({ pods, orphans, awaitingNode });
+        enqueue('requestNodeRefresh');
       })],
+    },
+    'node.object.changed': { actions: assign({ node: ({ context, event }) => withApiNode(context.node, event) }) },
+    // The read is in (the Node it found came first, as `node.object.changed`): the pods that asked are admitted again.
+    'node.object.refreshed': {
+      actions: [enqueueActions(({ context, enqueue }) => {
+        const awaitingNode: Record<string, AwaitingNodeEntry> = {};
+        for (const [uid, waiting] of Object.entries(context.awaitingNode)) {
+          if (waiting.asked) enqueue.raise({ type: 'pod.config.updated', op: 'ADD', source: waiting.source, pods: [waiting.pod], afterNodeRefresh: true });
+          else awaitingNode[uid] = waiting;
+        }
+        enqueue.assign({ awaitingNode, nodeRefreshing: false });
+      }), 'requestNodeRefresh'],
     },
     'node.pressure.changed': { actions: assign({ pressure: ({ event }) => event.conditions }) },
     // Typed loosely: the children that may throw are spawned, so their error events carry ids xstate cannot list.

@@ -151,7 +151,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       const { nodeName } = outputOf(input, 'run.nodeName');
       const hostIps = nodeHostIps(input.outputs['runKubelet.validateNodeIP']?.nodeIps ?? [], deps.hostAddresses.addresses());
       const hostIP = hostIps[0]!;
-      // Admission's node: the Node this kubelet registers (labels, taints) with its allocatable.
+      // Admission's node until the API server's is seen: the Node this kubelet registers (labels, taints) with its allocatable.
       const registration = nodeRegistrationSpec(nodeSideSettings(c, settings.flags(live)), nodeName, outputOf(input, 'run.machineInfo'));
       const { allocatable } = outputOf(input, 'run.containerManager');
       const out: KubeletRunOutput = {
@@ -184,7 +184,11 @@ export function kubeletPhases(deps: PhaseDeps) {
       const eviction = evictionManagerInput(c, nodeName);
       if (eviction) out.evictionManager = eviction;
       if (live.api.peek()) Object.assign(out, clusterSubsystems(input, nodeName, hostIps));
-      if (live.api.peek() && out.syncLoop) out.syncLoop.podConfig.apiSource = true;
+      if (live.api.peek() && out.syncLoop) {
+        out.syncLoop.podConfig.apiSource = true;
+        // Admission follows the Node in the API server (the node status machine's informer).
+        out.syncLoop.liveNode = true;
+      }
       if (live.api.peek() && settings.config(live).rotateCertificates) {
         // Go's manager renews the certificate it loaded from the store; here, the store's current pair when --kubeconfig uses it.
         const current = await deps.currentClientCertificate(settings.kubeconfig(live), settings.flags(live).certDirectory);
