@@ -18,7 +18,7 @@ import { settings } from '../actors/phases/settings.js';
 import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
 import { nodeFollower } from '../adapters/apiserver/node-informer.js';
 import { nodeStatusActors } from '../actors/node/node-status-actors.js';
-import type { CriClient, CriRuntimeService } from '../ports/cri.js';
+import type { CriClient } from '../ports/cri.js';
 import type { ListedImage } from '../domain/node-status/node-status.js';
 import { createPodWorkerActors } from '../actors/pod-worker/pod-worker-actors.js';
 import { createProbeActors } from '../actors/probe/probe-actors.js';
@@ -32,7 +32,7 @@ import { actorLogger } from '../log.js';
 import { lazyCertificateRenewal } from './certificate-renewal.js';
 import { lateHeartbeatApi, lateNodeApi, lateStatusPodApi } from './late-clients.js';
 import type { SystemEffects } from './system.js';
-import { KubeletError } from '../domain/errors.js';
+import { updateRuntimeConfig } from '../actors/runtime/update-runtime-config.js';
 
 /** The stop reason when ContainerManager.Start fails: the daemon then exits 1, as Go's kubelet does. */
 export const CONTAINER_MANAGER_START_FAILED = 'container manager failed to start';
@@ -86,12 +86,6 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
       events: () => live.events.peek(),
     }),
   };
-}
-
-/** CRI UpdateRuntimeConfig; a client without it is a runtime that cannot be told. */
-async function updateRuntimeConfig(runtime: CriRuntimeService, podCIDR: string): Promise<void> {
-  if (!runtime.updateRuntimeConfig) throw new KubeletError('KLT_ERR_CRI_UNIMPLEMENTED', 'the CRI client has no UpdateRuntimeConfig');
-  await runtime.updateRuntimeConfig(podCIDR);
 }
 
 /** The node's images for its status (CRI ListImages), in the node status's terms. */

@@ -71,6 +71,8 @@ export interface NodeStatusMachineInput {
   startedAtMs: number;
   /** registerNode (default true). False: never create or change the Node, only read it and report status (Go). */
   registerNode?: boolean;
+  /** The pod CIDR the runtime was given at start-up (the configured podCIDR), '' or absent for none. */
+  runtimePodCIDR?: string;
 }
 
 export interface NodeRuntimeHealthEvent {
@@ -289,7 +291,7 @@ export const nodeStatusMachine = setup({
     reportedReady: false,
     lastError: null,
     apiNode: null,
-    runtimePodCIDR: '',
+    runtimePodCIDR: input.runtimePodCIDR ?? '',
   }),
   // Go's node informer runs from NewMainKubelet on: before registration it finds no Node yet.
   invoke: { id: 'watchNode', src: 'watchNode', input: ({ context }: { context: NodeStatusContext }) => ({ nodeName: context.registration.nodeName }) },

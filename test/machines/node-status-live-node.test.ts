@@ -30,7 +30,7 @@ const live = (rv: string, over: Partial<LiveNode> = {}): LiveNode => ({ resource
  * A node status machine whose `watchNode` is a fake the test drives (`observe`, and the refresh
  * requests it records), beside a fake syncLoop (system id `syncLoop`) recording what it is told.
  */
-function start(opts: { podCIDRFails?: number } = {}) {
+function start(opts: { podCIDRFails?: number; runtimePodCIDR?: string } = {}) {
   const clock = new SimulatedClock();
   const told: { type: string }[] = [];
   const refreshes: { type: string }[] = [];
@@ -58,7 +58,7 @@ function start(opts: { podCIDRFails?: number } = {}) {
     actors: { nodeStatus: machine, syncLoop: fromCallback<{ type: string }>(({ receive }) => { receive((e) => void told.push(e)); }) },
   }).createMachine({
     invoke: [
-      { id: 'nodeStatus', src: 'nodeStatus', systemId: 'nodeStatus', input: { registration, facts, jitter: 0, startedAtMs: 0 } },
+      { id: 'nodeStatus', src: 'nodeStatus', systemId: 'nodeStatus', input: { registration, facts, jitter: 0, startedAtMs: 0, ...(opts.runtimePodCIDR ? { runtimePodCIDR: opts.runtimePodCIDR } : {}) } },
       { src: 'syncLoop', systemId: 'syncLoop' },
     ],
   });
@@ -123,5 +123,14 @@ describe('nodeStatusMachine and the Node as the API server has it', () => {
     await tick(10_000);
     expect(podCIDRs).toHaveLength(2);
     expect(actor.getSnapshot().context.runtimePodCIDR).toBe('10.1.0.0/24');
+  });
+
+  it('does not give the runtime again the pod CIDR it took at start-up from the configuration', async () => {
+    const { podCIDRs, observe, tick } = start({ runtimePodCIDR: '10.1.0.0/24' });
+    await settle(5);
+    observe(live('5', { podCIDR: '10.1.0.0/24' }));
+    await tick(10_000);
+    await tick(10_000);
+    expect(podCIDRs).toEqual([]);
   });
 });

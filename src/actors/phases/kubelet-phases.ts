@@ -15,6 +15,9 @@ import { admissionNode } from '../../domain/pod/admission-node.js';
 import { nodeStaticFacts } from '../../domain/node-status/static-facts.js';
 import { nodeHostIps } from '../../domain/node/node-ip.js';
 import { createRuntimeManager } from '../runtime-manager/runtime-manager.js';
+import { updateRuntimeConfig } from '../runtime/update-runtime-config.js';
+import type { CriRuntimeService } from '../../ports/cri.js';
+import type { Logger } from '../../log.js';
 import { serviceEnvSource } from '../runtime-manager/service-env-source.js';
 import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS, startGarbageCollection } from '../gc/gc-loops.js';
 import type { PhaseDeps } from './deps.js';
@@ -53,7 +56,10 @@ export function kubeletPhases(deps: PhaseDeps) {
     const registration = nodeRegistrationSpec(s, nodeName, machineInfo);
     return {
       statusManager: { nodeName },
-      nodeStatus: { registration, facts, jitter: deps.random.next(), startedAtMs: deps.clock.now(), updateFrequencyMs: s.updateFrequencyMs, reportFrequencyMs: s.reportFrequencyMs, registerNode: s.registerNode },
+      nodeStatus: {
+        registration, facts, jitter: deps.random.next(), startedAtMs: deps.clock.now(), updateFrequencyMs: s.updateFrequencyMs, reportFrequencyMs: s.reportFrequencyMs, registerNode: s.registerNode,
+        runtimePodCIDR: input.outputs['runKubelet.newMainKubelet']?.podCIDR ?? '',
+      },
       nodeLease: { nodeName, leaseDurationSeconds: s.leaseDurationSeconds, jitter: deps.random.next() },
     };
   };
@@ -106,9 +112,11 @@ export function kubeletPhases(deps: PhaseDeps) {
         // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".
         pod: { rootDir, files: volumes.files, ...(api ? { sources: volumes.sources } : {}) },
       }));
+      const podCIDR = await givePodCIDR(cri.runtime, c.podCIDR, deps.logger);
       return {
         podLogsDir: c.podLogsDir,
         parts: ['runtimeManager', 'secretManager', 'configMapManager', 'tokenManager', 'volumePluginManager', 'podConfig', 'pleg', 'podWorkers', 'probeManager', 'statusCache'],
+        ...(podCIDR ? { podCIDR } : {}),
       };
     }),
     'runKubelet.birthCry': phaseActor(async ({ input }) => {
@@ -266,4 +274,21 @@ export function kubeletPhases(deps: PhaseDeps) {
       return { healthz: server.address };
     }),
   } satisfies PhaseGroup;
+}
+
+/**
+ * Go's NewMainKubelet gives the runtime the configured podCIDR (updatePodCIDR, in either mode; a
+ * failure is logged, not fatal). In cluster mode the Node's pod CIDR replaces it later. Answers
+ * the CIDR the runtime took, or undefined.
+ */
+async function givePodCIDR(runtime: CriRuntimeService, podCIDR: string, logger: Logger): Promise<string | undefined> {
+  if (podCIDR === '') return undefined;
+  try {
+    await updateRuntimeConfig(runtime, podCIDR);
+    logger.info({ originalPodCIDR: '', newPodCIDR: podCIDR }, 'Updating Pod CIDR');
+    return podCIDR;
+  } catch (err) {
+    logger.error({ err }, 'Pod CIDR update failed');
+    return undefined;
+  }
 }
