@@ -16,6 +16,7 @@ import { nodeLeaseActors } from '../actors/node/node-lease-actors.js';
 import { rotateCertificateActor } from '../actors/certificates/rotate-certificate.js';
 import { settings } from '../actors/phases/settings.js';
 import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
+import { nodeFollower } from '../adapters/apiserver/node-informer.js';
 import { nodeStatusActors } from '../actors/node/node-status-actors.js';
 import type { CriClient } from '../ports/cri.js';
 import type { ListedImage } from '../domain/node-status/node-status.js';
@@ -31,6 +32,7 @@ import { actorLogger } from '../log.js';
 import { lazyCertificateRenewal } from './certificate-renewal.js';
 import { lateHeartbeatApi, lateNodeApi, lateStatusPodApi } from './late-clients.js';
 import type { SystemEffects } from './system.js';
+import { updateRuntimeConfig } from '../actors/runtime/update-runtime-config.js';
 
 /** The stop reason when ContainerManager.Start fails: the daemon then exits 1, as Go's kubelet does. */
 export const CONTAINER_MANAGER_START_FAILED = 'container manager failed to start';
@@ -48,7 +50,15 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
   const clients = { main: lateNodeApi(() => api().main), heartbeat: lateHeartbeatApi(() => api().heartbeat) };
   return {
     ...createPhaseActors(deps),
-    ...nodeStatusActors({ api: clients.main, heartbeat: clients.heartbeat, listImages: nodeImagesFrom(() => live.cri.peek()), clock, logger: actorLogger(logger, 'nodeStatus', 'nodeStatus') }),
+    ...nodeStatusActors({
+      api: clients.main,
+      heartbeat: clients.heartbeat,
+      listImages: nodeImagesFrom(() => live.cri.peek()),
+      followNode: nodeFollower({ api: () => api().main, clock, logger: actorLogger(logger, 'nodeInformer', 'nodeStatus') }),
+      updateRuntimeConfig: (podCIDR) => updateRuntimeConfig(cri.runtime, podCIDR),
+      clock,
+      logger: actorLogger(logger, 'nodeStatus', 'nodeStatus'),
+    }),
     ...nodeLeaseActors({ heartbeat: clients.heartbeat, clock, logger: actorLogger(logger, 'nodeLease', 'nodeLease') }),
     ...certificateEffects(deps),
     ...createStatusManagerActors({ pods: lateStatusPodApi(() => api().main), logger: actorLogger(logger, 'statusManager', 'statusManager') }),

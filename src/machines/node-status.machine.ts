@@ -21,18 +21,29 @@
  *   still Ready does not flap it NotReady while its first runtime check is under way (Go does).
  * - Health arrives as events at any time (`node.runtime.health`, `node.pleg.health`, and the
  *   eviction manager's `node.pressure.changed`) and is used by the next update, as in Go.
+ * - The Node as the API server has it (Go's node informer): the `watchNode` effect lists and
+ *   watches it from the start and sends `node.object.observed` only when its labels, taints or pod
+ *   CIDR changed (status heartbeats are not news). A reading no newer than the one kept (by
+ *   resourceVersion, Go's isNewer) is dropped; otherwise its labels and taints go to the syncLoop
+ *   (`node.object.changed`, admission's node). `node.refresh.requested` (the syncLoop, when node
+ *   affinity alone refused a pod) is handed to `watchNode`, which GETs the Node and answers
+ *   `node.refresh.answered`, passed on to the syncLoop (`node.object.refreshed`) after the Node it read.
+ * - Pod CIDR (Go's updateNode → updatePodCIDR): at each status update, a pod CIDR of the Node that
+ *   the runtime has not been given yet is given to it first (`updatePodCIDR`, CRI
+ *   UpdateRuntimeConfig); a failure is logged by the effect and tried again at the next update.
  * - `node.readiness.changed` is emitted when the reported Ready status flips, and
  *   `node.status.event` for each event Go's condition setters record (NodeHasSufficientMemory …
  *   at creation, NodeReady / NodeNotReady on a flip), for the event recorder.
  * Effects answer with data (`ApiAnswer`), never throw. Pure: time comes on the answers.
  */
-import { assign, emit, enqueueActions, fromPromise, setup, type AnyEventObject } from 'xstate';
+import { and, assign, emit, enqueueActions, fromCallback, fromPromise, sendTo, setup, type AnyEventObject } from 'xstate';
 import { doneOutput } from './done-output.js';
 import { sendToSystemIfRunning } from './system-sends.js';
 import type { SerializedError } from '../domain/errors.js';
 import type { NodeCondition, NodeObject, NodeStatus } from '../domain/node-status/api-objects.js';
 import { jitteredMs, retryDelayMs } from '../domain/node-status/backoff.js';
 import type { NodeRegistrationSpec } from '../domain/node-status/initial-node.js';
+import { isNewerLiveNode, sameLiveNode, type LiveNode } from '../domain/node-status/live-node.js';
 import { conditionEventReasons, isReady, type NodeHealth } from '../domain/node-status/node-conditions.js';
 import { computeNodeStatus, nodeStatusChanged, type ListedImage, type NodeStaticFacts } from '../domain/node-status/node-status.js';
 import type { PressureChangedEvent } from './eviction-manager.machine.js';
@@ -60,6 +71,8 @@ export interface NodeStatusMachineInput {
   startedAtMs: number;
   /** registerNode (default true). False: never create or change the Node, only read it and report status (Go). */
   registerNode?: boolean;
+  /** The pod CIDR the runtime was given at start-up (the configured podCIDR), '' or absent for none. */
+  runtimePodCIDR?: string;
 }
 
 export interface NodeRuntimeHealthEvent {
@@ -79,7 +92,14 @@ export interface NodePlegHealthEvent {
   observedAtMs: number;
 }
 
-export type NodeStatusEvent = NodeRuntimeHealthEvent | NodePlegHealthEvent | PressureChangedEvent;
+/** From `watchNode`: the Node's labels, taints or pod CIDR differ from what it last sent. */
+export interface NodeObjectObservedEvent { type: 'node.object.observed'; node: LiveNode; observedAtMs: number }
+/** From the syncLoop: read the Node again now (Go's synchronous GET when only node affinity failed). */
+export interface NodeRefreshRequestedEvent { type: 'node.refresh.requested' }
+/** From `watchNode`, for a refresh: the Node as the GET read it, or why it could not. */
+export type NodeRefreshAnsweredEvent = { type: 'node.refresh.answered'; observedAtMs: number } & ({ node: LiveNode } | { error: SerializedError });
+
+export type NodeStatusEvent = NodeRuntimeHealthEvent | NodePlegHealthEvent | PressureChangedEvent | NodeObjectObservedEvent | NodeRefreshRequestedEvent | NodeRefreshAnsweredEvent;
 
 /** Emitted (actor.on) for the event recorder: RegisteredNode, NodeReady / NodeNotReady. */
 export type NodeStatusEmitted =
@@ -94,6 +114,8 @@ export interface RegisterNodeInput { registration: NodeRegistrationSpec; facts: 
 export interface ReconcileNodeInput { registration: NodeRegistrationSpec }
 export interface PatchNodeStatusInput { nodeName: string; status: NodeStatus; attempt: number }
 export interface NodeFacts { images: ListedImage[] }
+export interface WatchNodeInput { nodeName: string }
+export interface UpdatePodCIDRInput { podCIDR: string; previous: string }
 
 export interface NodeStatusContext {
   registration: NodeRegistrationSpec;
@@ -116,9 +138,13 @@ export interface NodeStatusContext {
   /** Ready=True has been reported once: fast updates are over. */
   reportedReady: boolean;
   lastError: SerializedError | null;
+  /** The newest reading of the Node's labels, taints and pod CIDR; null until one came. */
+  apiNode: LiveNode | null;
+  /** The pod CIDR the runtime was given ('' none yet): Go's runtimeState.podCIDR. */
+  runtimePodCIDR: string;
 }
 
-export const NODE_STATUS_EFFECTS = ['registerNode', 'reconcileNode', 'getNode', 'readNodeFacts', 'patchNodeStatus'] as const;
+export const NODE_STATUS_EFFECTS = ['registerNode', 'reconcileNode', 'getNode', 'readNodeFacts', 'patchNodeStatus', 'watchNode', 'updatePodCIDR'] as const;
 
 // Only invoked effects' onDone call this.
 const answerOf = <T>(event: AnyEventObject) => doneOutput<ApiAnswer<T>>(event);
@@ -150,6 +176,11 @@ export const nodeStatusMachine = setup({
     patchNodeStatus: fromPromise<ApiAnswer<NodeObject>, PatchNodeStatusInput>(async () => {
       throw new Error('actor patchNodeStatus was not provided');
     }),
+    // Inert until provided: a node status under test follows no Node unless it says so.
+    watchNode: fromCallback<NodeRefreshRequestedEvent, WatchNodeInput>(() => {}),
+    updatePodCIDR: fromPromise<ApiAnswer<string>, UpdatePodCIDRInput>(async () => {
+      throw new Error('actor updatePodCIDR was not provided');
+    }),
   },
   delays: {
     registerRetry: ({ context }) => retryDelayMs(context.registerFailures),
@@ -161,6 +192,7 @@ export const nodeStatusMachine = setup({
     isAlreadyExists: ({ event }) => !answerOf<unknown>(event).ok && failure(event).code === 'KLT_ERR_API_ALREADY_EXISTS',
     isDue: ({ context }) => isDue(context),
     hasTriesLeft: ({ context }) => context.patchAttempt + 1 < NODE_STATUS_UPDATE_TRIES,
+    hasPodCIDRToGive: ({ context }) => podCIDRToGive(context) !== null,
   },
   actions: {
     recordRuntimeHealth: assign(({ context, event }) => {
@@ -224,6 +256,20 @@ export const nodeStatusMachine = setup({
       lastError: null,
     })),
     recordPatchFailure: assign(({ context, event }) => ({ patchAttempt: context.patchAttempt + 1, lastError: failure(event) })),
+    /** A newer reading of the Node: kept, and its labels and taints given to admission when they changed. */
+    recordApiNode: enqueueActions(({ context, event, enqueue, system }) => {
+      const node = liveNodeOfEvent(event);
+      if (!node || !isNewerLiveNode(node, context.apiNode)) return;
+      const before = context.apiNode;
+      enqueue.assign({ apiNode: node });
+      if (before && sameLiveNode({ ...before, podCIDR: '' }, { ...node, podCIDR: '' })) return;
+      // The syncLoop is spawned after this machine, in the same step: it is there for any answer.
+      sendToSystemIfRunning(enqueue, system, 'syncLoop', { type: 'node.object.changed', labels: node.labels, taints: node.taints });
+    }),
+    answerRefresh: enqueueActions(({ enqueue, system }) => {
+      sendToSystemIfRunning(enqueue, system, 'syncLoop', { type: 'node.object.refreshed' });
+    }),
+    recordPodCIDRGiven: assign(({ event }) => ({ runtimePodCIDR: okValue<string>(event).value })),
   },
 }).createMachine({
   id: 'nodeStatus',
@@ -244,11 +290,18 @@ export const nodeStatusMachine = setup({
     patchAttempt: 0,
     reportedReady: false,
     lastError: null,
+    apiNode: null,
+    runtimePodCIDR: input.runtimePodCIDR ?? '',
   }),
+  // Go's node informer runs from NewMainKubelet on: before registration it finds no Node yet.
+  invoke: { id: 'watchNode', src: 'watchNode', input: ({ context }: { context: NodeStatusContext }) => ({ nodeName: context.registration.nodeName }) },
   on: {
     'node.runtime.health': { actions: 'recordRuntimeHealth' },
     'node.pleg.health': { actions: 'recordPlegHealth' },
     'node.pressure.changed': { actions: 'recordPressure' },
+    'node.object.observed': { actions: 'recordApiNode' },
+    'node.refresh.requested': { actions: sendTo('watchNode', ({ event }) => event) },
+    'node.refresh.answered': { actions: ['recordApiNode', 'answerRefresh'] },
   },
   initial: 'starting',
   states: {
@@ -309,10 +362,20 @@ export const nodeStatusMachine = setup({
             src: 'readNodeFacts',
             input: ({ context }) => ({ nodeName: context.registration.nodeName }),
             onDone: [
+              { guard: and(['isOk', 'hasPodCIDRToGive']), target: 'givingPodCIDR', actions: 'computeStatus' },
               { guard: 'isOk', target: 'deciding', actions: 'computeStatus' },
               { target: 'waiting', actions: assign(({ event }) => ({ lastError: failure(event) })) },
             ],
             onError: 'waiting',
+          },
+        },
+        givingPodCIDR: {
+          invoke: {
+            id: 'updatePodCIDR',
+            src: 'updatePodCIDR',
+            input: ({ context }) => ({ podCIDR: podCIDRToGive(context) ?? '', previous: context.runtimePodCIDR }),
+            onDone: [{ guard: 'isOk', target: 'deciding', actions: 'recordPodCIDRGiven' }, { target: 'deciding' }],
+            onError: 'deciding',
           },
         },
         deciding: {
@@ -350,6 +413,18 @@ function isDue(context: NodeStatusContext): boolean {
   if (!due) return false;
   const holdNotReady = isFastUpdating(context) && context.pendingAtMs - context.startedAtMs < context.updatePeriodMs;
   return isReady(conditionsOf(pending)) || !holdNotReady;
+}
+
+/** The Node's pod CIDR when the runtime has not been given it (Go: updatePodCIDR when spec.podCIDRs is set). */
+function podCIDRToGive(context: NodeStatusContext): string | null {
+  const wanted = context.apiNode?.podCIDR ?? '';
+  return wanted !== '' && wanted !== context.runtimePodCIDR ? wanted : null;
+}
+
+/** The Node a watch event or a refresh's answer carries (a failed refresh carries none). */
+function liveNodeOfEvent(event: AnyEventObject): LiveNode | null {
+  const node = (event as Partial<NodeObjectObservedEvent>).node;
+  return node ?? null;
 }
 
 /** Fast updates until Ready=True was reported, for at most FAST_STATUS_UPDATE_LIMIT_MS. */

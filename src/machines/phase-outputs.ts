@@ -68,7 +68,8 @@ export interface PhaseOutputs {
   /** CRI Version's answer, with the endpoint (`embedded` for the embedded runtime) and the attempts it took. */
   'run.preInitRuntime': { endpoint: string; attempts: number; version: string; runtime_name: string; runtime_version: string; runtime_api_version: string };
   'runKubelet.validateNodeIP': NodeIpResolution;
-  'runKubelet.newMainKubelet': { podLogsDir: string; parts: string[] };
+  /** podCIDR: the configured pod CIDR, when the runtime took it. */
+  'runKubelet.newMainKubelet': { podLogsDir: string; parts: string[]; podCIDR?: string };
   'runKubelet.birthCry': { reason: string; message: string; sink: 'apiserver' | 'log' };
   'runKubelet.garbageCollection': {
     containerGC: { periodMs: number; minAgeMs: number; maxPerPodContainer: number; maxContainers: number };

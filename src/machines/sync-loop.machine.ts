@@ -12,6 +12,12 @@
  *   ask the worker to kill the pod with its grace period; RECONCILE (only the status changed in
  *   the API server) hands the worker the pod's new status when a readiness gate's condition changed
  *   what Ready should say (Go's HandlePodReconcile with NeedToReconcilePodReadiness).
+ * - The node (cluster mode, `liveNode`): admission's labels and taints are the API server's Node's,
+ *   as `nodeStatus` reports them changed (`node.object.changed`). A pod that node affinity alone
+ *   refused waits, not admitted, while `nodeStatus` reads the Node again (`node.refresh.requested`),
+ *   then is admitted once more against what was read (`node.object.refreshed`), and refused for
+ *   good if it still does not match (Go's predicate handler re-fetching the Node). Pods that came
+ *   while a read was under way wait for the next one. A waiting pod counts as known to housekeeping.
  * - Eviction (system id `evictionManager`): `node.pressure.changed` keeps the node's pressure
  *   conditions for admission, whose first handler is the eviction manager's (admitUnderPressure,
  *   reason `Evicted`); `pod.evict.requested` asks an active pod's worker to kill it as an eviction
@@ -60,8 +66,10 @@ import { resyncJitterFraction } from '../domain/pod/lifecycle.js';
 import type { ProbeType } from '../domain/probe/types.js';
 import { orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
 import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
+import type { Taint } from '../domain/api/common-types.js';
 import type { PodActorFailed, PodAdmissionRejected, SyncLoopCommand } from '../domain/sync-loop/commands.js';
-import { decideOrphanKills, podCgroupsToKeep } from '../domain/sync-loop/orphans.js';
+import { decideNodeChanged, decideNodeRefreshed } from '../domain/sync-loop/live-node.js';
+import { decideOrphanKills, knownPods, podCgroupsToKeep } from '../domain/sync-loop/orphans.js';
 import { decideCrashedActor, decideEviction, decideWorkerTerminated } from '../domain/sync-loop/pod-ends.js';
 import { decidePodConfigUpdate, type PodOperation } from '../domain/sync-loop/pod-config-update.js';
 import { decidePodStatus } from '../domain/sync-loop/pod-status.js';
@@ -74,7 +82,7 @@ import type { ProbeInput } from './probe.machine.js';
 import { subsystemSlot } from './subsystem-slot.js';
 import { sendToChild, sendToSystem, sendToSystemIfRunning, type SystemLookup } from './system-sends.js';
 
-export type { OrphanEntry, PodEntry } from '../domain/sync-loop/state.js';
+export type { AwaitingNodeEntry, OrphanEntry, PodEntry } from '../domain/sync-loop/state.js';
 export type { PodActorFailed, PodAdmissionRejected } from '../domain/sync-loop/commands.js';
 export type { PodOperation };
 
@@ -93,6 +101,8 @@ export interface SyncLoopInput {
   deadContainersKept: number;
   /** --allowed-unsafe-sysctls, validated (each known to be namespaced). Default none: the safe sysctls only. */
   allowedUnsafeSysctls?: string[];
+  /** Cluster mode: the node follows the API server's Node, which `nodeStatus` can be asked to read again. */
+  liveNode?: boolean;
 }
 
 export interface SyncLoopContext extends SyncLoopState {
@@ -101,8 +111,10 @@ export interface SyncLoopContext extends SyncLoopState {
 }
 
 export type SyncLoopEvent =
-  | { type: 'pod.config.updated'; op: PodOperation; source: string; pods: Pod[] }
+  | { type: 'pod.config.updated'; op: PodOperation; source: string; pods: Pod[]; afterNodeRefresh?: boolean }
   | { type: 'pod.config.sourcesReady' }
+  | { type: 'node.object.changed'; labels: Record<string, string>; taints: Taint[] }
+  | { type: 'node.object.refreshed' }
   | { type: 'pod.manifest.rejected'; source: string; origin: string; reason: string }
   | { type: 'pod.manifest.cleared'; source: string; origin: string }
   | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[]; runningPodUids?: string[]; discarded?: number; discardedPodUids?: string[] }
@@ -140,10 +152,10 @@ function crashedActorOf(event: AnyEventObject): { id: string; uid: string; messa
 }
 
 const settingsOf = (input: SyncLoopInput): SyncLoopSettings => ({
-  node: input.node,
   hostIP: input.hostIP,
   deadContainersKept: input.deadContainersKept,
   ...(input.allowedUnsafeSysctls ? { allowedUnsafeSysctls: input.allowedUnsafeSysctls } : {}),
+  ...(input.liveNode ? { liveNode: true } : {}),
 });
 
 /** The state fields of a decision's result, for an assign (the context keeps its input and manifests). */
@@ -154,6 +166,9 @@ const stateOf = (state: SyncLoopState): SyncLoopState => ({
   sourcesReady: state.sourcesReady,
   runtime: state.runtime,
   pressure: state.pressure,
+  node: state.node,
+  awaitingNode: state.awaitingNode,
+  nodeRefreshing: state.nodeRefreshing,
 });
 
 /** What carryOut needs of an action's `enqueue`. */
@@ -216,7 +231,10 @@ function carryOut(enqueue: CommandQueue, system: SystemLookup, input: SyncLoopIn
         sendToSystemIfRunning(enqueue, system, 'containerManager', { type: 'cgroups.pods.running', podUids: c.podUids });
         break;
       case 'addDeferred':
-        enqueue.raise({ type: 'pod.config.updated', op: 'ADD', source: c.source, pods: [c.pod] });
+        enqueue.raise({ type: 'pod.config.updated', op: 'ADD', source: c.source, pods: [c.pod], ...(c.afterNodeRefresh ? { afterNodeRefresh: true } : {}) });
+        break;
+      case 'refreshNode':
+        sendToSystem(enqueue, system, 'nodeStatus', { type: 'node.refresh.requested' });
         break;
     }
   }
@@ -263,7 +281,7 @@ export const syncLoopMachine = setup({
     }),
     /** Housekeeping's cleanupOrphanedPodDirs: every pod the sources have is kept. */
     cleanupOrphanedPodDirectories: enqueueActions(({ context, enqueue, system }) => {
-      sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pods.known', podUids: [...Object.keys(context.pods), ...Object.keys(context.orphans)] });
+      sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pods.known', podUids: knownPods(context) });
     }),
     /** Housekeeping's cleanupOrphanedPodCgroups: the cgroups of pods that may still run are kept. */
     cleanupOrphanedPodCgroups: enqueueActions(({ context, enqueue, system }) => {
@@ -272,7 +290,10 @@ export const syncLoopMachine = setup({
   },
 }).createMachine({
   id: 'syncLoop',
-  context: ({ input }) => ({ input, pods: {}, orphans: {}, runtimePodUids: [], sourcesReady: false, rejectedManifests: [], runtime: { healthy: true, reason: '' }, pressure: [] }),
+  context: ({ input }) => ({
+    input, pods: {}, orphans: {}, runtimePodUids: [], sourcesReady: false, rejectedManifests: [], runtime: { healthy: true, reason: '' }, pressure: [],
+    node: input.node, awaitingNode: {}, nodeRefreshing: false,
+  }),
   invoke: [
     { id: 'podConfig', systemId: 'podConfig', src: 'podConfig', input: ({ context }: { context: SyncLoopContext }) => ({ ...context.input.podConfig, nodeName: context.input.nodeName }) },
     { id: 'pleg', systemId: 'pleg', src: 'pleg', input: ({ context }: { context: SyncLoopContext }) => context.input.pleg },
@@ -294,8 +315,16 @@ export const syncLoopMachine = setup({
       actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue, system }) => {
         const { state, commands } = decidePodConfigUpdate(context, settingsOf(context.input), event);
         carryOut(enqueue, system, context.input, commands);
-        enqueue.assign({ pods: state.pods, orphans: state.orphans });
+        enqueue.assign({ pods: state.pods, orphans: state.orphans, awaitingNode: state.awaitingNode, nodeRefreshing: state.nodeRefreshing });
       })],
+    },
+    'node.object.changed': { actions: assign({ node: ({ context, event }) => decideNodeChanged(context, event).node }) },
+    'node.object.refreshed': {
+      actions: enqueueActions(({ context, enqueue, system }) => {
+        const { state, commands } = decideNodeRefreshed(context);
+        enqueue.assign({ awaitingNode: state.awaitingNode, nodeRefreshing: state.nodeRefreshing });
+        carryOut(enqueue, system, context.input, commands);
+      }),
     },
     'node.pressure.changed': { actions: assign({ pressure: ({ event }) => event.conditions }) },
     // Typed loosely: the children that may throw are spawned, so their error events carry ids xstate cannot list.

@@ -69,6 +69,25 @@ export interface PodApi {
   deletePod(namespace: string, name: string, opts?: { gracePeriodSeconds?: number; uid?: string }): Promise<void>;
 }
 
+/** The kubelet's own Node, listed and watched (Go's node informer: field selector metadata.name). */
+export interface OwnNodeApi {
+  /** GET /api/v1/nodes?fieldSelector=metadata.name=<name>: zero or one item. */
+  listOwnNode(name: string): Promise<KubeObjectList>;
+  /** WATCH the same from `resourceVersion`, with bookmarks; `onDone` as watchPods'. */
+  watchOwnNode(opts: {
+    name: string;
+    resourceVersion: string;
+    onEvent: (type: WatchEventType, object: KubeObject) => void;
+    onDone: (err: unknown) => void;
+  }): Promise<WatchHandle>;
+}
+
+/**
+ * Follows the Node named `nodeName` until stopped: `onNode` gets each version the list or the
+ * watch brings (a deletion is not one); outages and expired resourceVersions are ridden out inside.
+ */
+export type FollowNode = (nodeName: string, onNode: (node: NodeObject) => void) => { stop(): void };
+
 /** Services of every namespace, for the Service environment variables (Go's service informer). */
 export interface ServiceApi {
   /** GET /api/v1/services. */
@@ -169,7 +188,7 @@ export interface HeartbeatApi extends NodeApi, LeaseApi {
 
 /** Go's three clients (run.clients): kubeClient, eventClient, heartbeatClient. */
 export interface ApiClients {
-  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi & ServiceApi;
+  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi & ServiceApi & OwnNodeApi;
   events: EventApi;
   heartbeat: HeartbeatApi;
   /** The API server's URL from the kubeconfig (for logs). */

@@ -6,7 +6,7 @@
 import type { Logger } from 'pino';
 import { nodeLeaseMachine } from '../../machines/node-lease.machine.js';
 import { nodeStatusMachine } from '../../machines/node-status.machine.js';
-import type { ApiClients } from '../../ports/apiserver.js';
+import type { ApiClients, FollowNode } from '../../ports/apiserver.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ListedImage } from '../../domain/node-status/node-status.js';
 import { nodeLeaseActors } from './node-lease-actors.js';
@@ -15,13 +15,25 @@ import { nodeStatusActors } from './node-status-actors.js';
 export interface NodeMachinesDeps {
   clients: Pick<ApiClients, 'main' | 'heartbeat'>;
   listImages: () => Promise<ListedImage[]>;
+  /** The Node's informer; absent: the Node is not followed. */
+  followNode?: FollowNode;
+  /** CRI UpdateRuntimeConfig; absent: a pod CIDR is not given to any runtime. */
+  updateRuntimeConfig?: (podCIDR: string) => Promise<void>;
   clock: Clock;
   logger: Logger;
 }
 
 export function providedNodeStatusMachine(deps: NodeMachinesDeps) {
   return nodeStatusMachine.provide({
-    actors: nodeStatusActors({ api: deps.clients.main, heartbeat: deps.clients.heartbeat, listImages: deps.listImages, clock: deps.clock, logger: deps.logger }),
+    actors: nodeStatusActors({
+      api: deps.clients.main,
+      heartbeat: deps.clients.heartbeat,
+      listImages: deps.listImages,
+      followNode: deps.followNode ?? (() => ({ stop: () => {} })),
+      updateRuntimeConfig: deps.updateRuntimeConfig ?? (async () => {}),
+      clock: deps.clock,
+      logger: deps.logger,
+    }),
   });
 }
 

@@ -1,14 +1,19 @@
 /**
  * The nodeStatusMachine's effects (its NODE_STATUS_EFFECTS), over the ApiServer port:
  * registration through the main client (Go: kl.kubeClient), status PATCHes through the heartbeat
- * client (Go: kl.heartbeatClient), images from the CRI image service.
+ * client (Go: kl.heartbeatClient), images from the CRI image service, the Node followed through
+ * the main client's informer, its pod CIDR given to the runtime (CRI UpdateRuntimeConfig).
  */
 import type { Logger } from 'pino';
-import { fromPromise } from 'xstate';
+import { fromCallback, fromPromise } from 'xstate';
 import { ANNOTATION_CMAD, defaultLabels, initialNode, reconcileExistingNode } from '../../domain/node-status/initial-node.js';
 import { computeNodeStatus, type ListedImage } from '../../domain/node-status/node-status.js';
-import type { ApiAnswer, NodeFacts, PatchNodeStatusInput, ReconcileNodeInput, RegisterNodeInput } from '../../machines/node-status.machine.js';
-import type { HeartbeatApi, NodeApi, NodeMetadataPatch, NodeObject } from '../../ports/apiserver.js';
+import { liveNodeOf, sameLiveNode, type LiveNode } from '../../domain/node-status/live-node.js';
+import type {
+  ApiAnswer, NodeFacts, NodeObjectObservedEvent, NodeRefreshAnsweredEvent, NodeRefreshRequestedEvent, PatchNodeStatusInput, ReconcileNodeInput, RegisterNodeInput,
+  UpdatePodCIDRInput, WatchNodeInput,
+} from '../../machines/node-status.machine.js';
+import type { FollowNode, HeartbeatApi, NodeApi, NodeMetadataPatch, NodeObject } from '../../ports/apiserver.js';
 import type { Clock } from '../../ports/clock.js';
 import { answer } from './answer.js';
 
@@ -19,6 +24,10 @@ export interface NodeStatusActorDeps {
   heartbeat: HeartbeatApi;
   /** The CRI ImageService's list, as the node status needs it. */
   listImages: () => Promise<ListedImage[]>;
+  /** The Node's informer (the main client). */
+  followNode: FollowNode;
+  /** CRI UpdateRuntimeConfig with the pod CIDR. */
+  updateRuntimeConfig: (podCIDR: string) => Promise<void>;
   clock: Clock;
   logger: Logger;
 }
@@ -64,5 +73,48 @@ export function nodeStatusActors(deps: NodeStatusActorDeps) {
       if (!result.ok) logger.warn({ node: input.nodeName, attempt: input.attempt, err: result.error }, 'Error updating node status, will retry');
       return result;
     }),
+    watchNode: watchNodeActor(deps),
+    updatePodCIDR: fromPromise<ApiAnswer<string>, UpdatePodCIDRInput>(async ({ input }) => {
+      const result = await answer(clock, async () => {
+        await deps.updateRuntimeConfig(input.podCIDR);
+        return input.podCIDR;
+      });
+      if (result.ok) logger.info({ originalPodCIDR: input.previous, newPodCIDR: input.podCIDR }, 'Updating Pod CIDR');
+      else logger.error({ err: result.error, podCIDR: input.podCIDR }, 'Error updating pod CIDR');
+      return result;
+    }),
   };
+}
+
+/**
+ * Follows the Node and sends `node.object.observed` only when what admission and the pod CIDR
+ * read of it changed, so the heartbeats that rewrite its status every few seconds journal nothing.
+ * Asked `node.refresh.requested`, it GETs the Node and answers with it whatever it holds.
+ */
+function watchNodeActor(deps: Pick<NodeStatusActorDeps, 'api' | 'followNode' | 'clock' | 'logger'>) {
+  return fromCallback<NodeRefreshRequestedEvent, WatchNodeInput>(({ input, sendBack, receive }) => {
+    let last: LiveNode | null = null;
+    let stopped = false;
+    const follower = deps.followNode(input.nodeName, (object) => {
+      const node = liveNodeOf(object);
+      if (last && sameLiveNode(last, node)) return;
+      last = node;
+      sendBack({ type: 'node.object.observed', node, observedAtMs: deps.clock.now() } satisfies NodeObjectObservedEvent);
+    });
+    receive(() => {
+      void answer(deps.clock, () => deps.api.getNode(input.nodeName)).then((read) => {
+        if (stopped) return;
+        if (!read.ok) deps.logger.error({ err: read.error, node: input.nodeName }, 'Failed to synchronously fetch node info');
+        const answered: NodeRefreshAnsweredEvent = read.ok
+          ? { type: 'node.refresh.answered', node: liveNodeOf(read.value), observedAtMs: read.observedAtMs }
+          : { type: 'node.refresh.answered', error: read.error, observedAtMs: read.observedAtMs };
+        if (read.ok) last = liveNodeOf(read.value);
+        sendBack(answered);
+      });
+    });
+    return () => {
+      stopped = true;
+      follower.stop();
+    };
+  });
 }

@@ -15,6 +15,9 @@ import { admissionNode } from '../../domain/pod/admission-node.js';
 import { nodeStaticFacts } from '../../domain/node-status/static-facts.js';
 import { nodeHostIps } from '../../domain/node/node-ip.js';
 import { createRuntimeManager } from '../runtime-manager/runtime-manager.js';
+import { updateRuntimeConfig } from '../runtime/update-runtime-config.js';
+import type { CriRuntimeService } from '../../ports/cri.js';
+import type { Logger } from '../../log.js';
 import { serviceEnvSource } from '../runtime-manager/service-env-source.js';
 import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS, startGarbageCollection } from '../gc/gc-loops.js';
 import type { PhaseDeps } from './deps.js';
@@ -61,7 +64,10 @@ export function kubeletPhases(deps: PhaseDeps) {
     const registration = nodeRegistrationSpec(s, nodeName, machineInfo);
     return {
       statusManager: { nodeName },
-      nodeStatus: { registration, facts, jitter: deps.random.next(), startedAtMs: deps.clock.now(), updateFrequencyMs: s.updateFrequencyMs, reportFrequencyMs: s.reportFrequencyMs, registerNode: s.registerNode },
+      nodeStatus: {
+        registration, facts, jitter: deps.random.next(), startedAtMs: deps.clock.now(), updateFrequencyMs: s.updateFrequencyMs, reportFrequencyMs: s.reportFrequencyMs, registerNode: s.registerNode,
+        runtimePodCIDR: input.outputs['runKubelet.newMainKubelet']?.podCIDR ?? '',
+      },
       nodeLease: { nodeName, leaseDurationSeconds: s.leaseDurationSeconds, jitter: deps.random.next() },
     };
   };
@@ -116,9 +122,11 @@ export function kubeletPhases(deps: PhaseDeps) {
         pod: { rootDir, files: volumes.files, ...(api ? { sources: volumes.sources } : {}) },
         ...(imageCredentials ? { imageCredentials } : {}),
       }));
+      const podCIDR = await givePodCIDR(cri.runtime, c.podCIDR, deps.logger);
       return {
         podLogsDir: c.podLogsDir,
         parts: ['runtimeManager', 'secretManager', 'configMapManager', 'tokenManager', 'volumePluginManager', 'podConfig', 'pleg', 'podWorkers', 'probeManager', 'statusCache'],
+        ...(podCIDR ? { podCIDR } : {}),
       };
     }),
     'runKubelet.birthCry': phaseActor(async ({ input }) => {
@@ -161,7 +169,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       const { nodeName } = outputOf(input, 'run.nodeName');
       const hostIps = nodeHostIps(input.outputs['runKubelet.validateNodeIP']?.nodeIps ?? [], deps.hostAddresses.addresses());
       const hostIP = hostIps[0]!;
-      // Admission's node: the Node this kubelet registers (labels, taints) with its allocatable.
+      // Admission's node until the API server's is seen: the Node this kubelet registers (labels, taints) with its allocatable.
       const registration = nodeRegistrationSpec(nodeSideSettings(c, settings.flags(live)), nodeName, outputOf(input, 'run.machineInfo'));
       const { allocatable } = outputOf(input, 'run.containerManager');
       const out: KubeletRunOutput = {
@@ -194,7 +202,11 @@ export function kubeletPhases(deps: PhaseDeps) {
       const eviction = evictionManagerInput(c, nodeName);
       if (eviction) out.evictionManager = eviction;
       if (live.api.peek()) Object.assign(out, clusterSubsystems(input, nodeName, hostIps));
-      if (live.api.peek() && out.syncLoop) out.syncLoop.podConfig.apiSource = true;
+      if (live.api.peek() && out.syncLoop) {
+        out.syncLoop.podConfig.apiSource = true;
+        // Admission follows the Node in the API server (the node status machine's informer).
+        out.syncLoop.liveNode = true;
+      }
       if (live.api.peek() && settings.config(live).rotateCertificates) {
         // Go's manager renews the certificate it loaded from the store; here, the store's current pair when --kubeconfig uses it.
         const current = await deps.currentClientCertificate(settings.kubeconfig(live), settings.flags(live).certDirectory);
@@ -272,4 +284,21 @@ export function kubeletPhases(deps: PhaseDeps) {
       return { healthz: server.address };
     }),
   } satisfies PhaseGroup;
+}
+
+/**
+ * Go's NewMainKubelet gives the runtime the configured podCIDR (updatePodCIDR, in either mode; a
+ * failure is logged, not fatal). In cluster mode the Node's pod CIDR replaces it later. Answers
+ * the CIDR the runtime took, or undefined.
+ */
+async function givePodCIDR(runtime: CriRuntimeService, podCIDR: string, logger: Logger): Promise<string | undefined> {
+  if (podCIDR === '') return undefined;
+  try {
+    await updateRuntimeConfig(runtime, podCIDR);
+    logger.info({ originalPodCIDR: '', newPodCIDR: podCIDR }, 'Updating Pod CIDR');
+    return podCIDR;
+  } catch (err) {
+    logger.error({ err }, 'Pod CIDR update failed');
+    return undefined;
+  }
 }

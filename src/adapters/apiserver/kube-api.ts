@@ -11,7 +11,7 @@ import { KubeletError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
   ReviewApi,
-  EventApi, HeartbeatApi, KubeObject, KubeObjectList, LeaseApi, LeaseObject, NodeApi, NodeMetadataPatch, NodeObject, NodeStatus, PodApi, PodList, ServiceApi, WatchEventType, WatchHandle,
+  EventApi, HeartbeatApi, KubeObject, KubeObjectList, LeaseApi, LeaseObject, NodeApi, NodeMetadataPatch, NodeObject, NodeStatus, OwnNodeApi, PodApi, PodList, ServiceApi, WatchEventType, WatchHandle,
   TokenRequestAnswer, TokenRequestBody, VolumeApi, VolumeObject, VolumeObjectList, VolumeObjectResource,
 } from '../../ports/apiserver.js';
 import { toApiError } from './api-errors.js';
@@ -43,7 +43,7 @@ export function nodeStatusPatch(status: NodeStatus): { status: Record<string, un
   return { status: { ...status, addresses: [{ $patch: 'replace' }, ...status.addresses] } };
 }
 
-export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi, VolumeApi, ServiceApi {
+export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi, VolumeApi, ServiceApi, OwnNodeApi {
   private rest!: RestClient;
 
   constructor(private readonly opts: KubeApiOptions) {
@@ -112,6 +112,15 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
   }
   patchNodeStatus(name: string, status: NodeStatus): Promise<NodeObject> {
     return this.call('patch node status', 'PATCH', `/api/v1/nodes/${seg(name)}/status`, { body: nodeStatusPatch(status), contentType: STRATEGIC_MERGE });
+  }
+
+  // OwnNodeApi (the node informer)
+  async listOwnNode(name: string): Promise<KubeObjectList> {
+    const list = await this.call<{ metadata?: { resourceVersion?: string }; items?: KubeObject[] }>('list node', 'GET', '/api/v1/nodes', { query: { fieldSelector: `metadata.name=${name}` } });
+    return { resourceVersion: list.metadata?.resourceVersion ?? '', items: list.items ?? [] };
+  }
+  watchOwnNode(opts: Parameters<OwnNodeApi['watchOwnNode']>[0]): Promise<WatchHandle> {
+    return this.watch('watch node', '/api/v1/nodes', { fieldSelector: `metadata.name=${opts.name}`, resourceVersion: opts.resourceVersion }, opts);
   }
 
   // LeaseApi

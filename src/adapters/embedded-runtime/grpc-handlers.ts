@@ -100,8 +100,11 @@ type ServedRuntimeRpcs = Pick<RuntimeServiceHandlers,
 export function runtimeOperations(state: RuntimeState, streaming: StreamingServer): Operations<ServedRuntimeRpcs> {
   return {
     Version: () => version(),
-    Status: (r) => status(state.options.stateDir, r.verbose),
-    UpdateRuntimeConfig: () => ({}),
+    Status: (r) => status(state.options.stateDir, r.verbose, state.podCIDR),
+    UpdateRuntimeConfig: (r) => {
+      state.podCIDR = r.runtime_config?.network_config?.pod_cidr ?? '';
+      return {};
+    },
     RunPodSandbox: async (r) => ({ pod_sandbox_id: await runPodSandbox(state, r.config, r.runtime_handler) }),
     StopPodSandbox: async (r) => { await stopPodSandbox(state, r.pod_sandbox_id); return {}; },
     RemovePodSandbox: async (r) => { await removePodSandbox(state, r.pod_sandbox_id); return {}; },

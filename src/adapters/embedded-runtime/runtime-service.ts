@@ -25,14 +25,15 @@ export function version(): VersionResponse {
   return { version: '0.1.0', runtime_name: EMBEDDED_RUNTIME_NAME, runtime_version: EMBEDDED_RUNTIME_VERSION, runtime_api_version: 'v1' };
 }
 
-export function status(stateDir: string, verbose: boolean): StatusResponse {
+/** `podCIDR`: the last UpdateRuntimeConfig's, shown in the verbose info (host network: nothing uses it). */
+export function status(stateDir: string, verbose: boolean, podCIDR = ''): StatusResponse {
   const conditions = [
     { type: 'RuntimeReady', status: true, reason: '', message: '' },
     // Host network only: there is no CNI to wait for, so the network is always ready.
     { type: 'NetworkReady', status: true, reason: '', message: '' },
   ];
   const info: Record<string, string> = verbose
-    ? { config: JSON.stringify({ stateDir, isolation: 'none', network: 'host' }) }
+    ? { config: JSON.stringify({ stateDir, isolation: 'none', network: 'host', podCIDR }) }
     : {};
   return { status: { conditions }, info };
 }

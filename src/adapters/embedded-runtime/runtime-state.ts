@@ -62,6 +62,8 @@ export class RuntimeState {
   /** What containers' mounts are planned against, and the tools that apply them. */
   readonly mountHost = new LinuxMountHost();
   readonly podIP: string;
+  /** The pod CIDR the kubelet last gave (UpdateRuntimeConfig); kept in memory, as containerd keeps it. */
+  podCIDR = '';
   private readonly shimRoot: string;
 
   private constructor(readonly options: RuntimeServiceOptions) {

@@ -93,7 +93,7 @@ export const FIELD_SUPPORT: { readonly [F in ConfigField]: Support } = {
   runtimeRequestTimeout: honoured,
   hairpinMode: ignored('configure hairpin traffic on the pod bridge (with CRI runtimes, the runtime\'s network plugin does)'),
   maxPods: honoured,
-  podCIDR: ignored('pass this pod CIDR to the runtime in standalone mode (UpdateRuntimeConfig)'),
+  podCIDR: honoured,
   podPidsLimit: honoured,
   resolvConf: honoured,
   runOnce: honoured,

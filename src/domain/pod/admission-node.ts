@@ -1,12 +1,14 @@
 /**
  * The node as admission sees it. Go's admission reads the Node from the API server's informer,
- * or, standalone or before the Node exists, the Node it would register (initialNode). We use the
- * latter always: the labels (--node-labels with the kubelet's own hostname, os and arch labels on
+ * or, standalone or before the Node is seen, the Node it would register (initialNode). So do we:
+ * it starts as the labels (--node-labels with the kubelet's own hostname, os and arch labels on
  * top) and taints (--register-with-taints, plus the unschedulable one) that initial-node.ts
- * registers, with the container manager's allocatable. Labels or taints an administrator later
- * puts on the Node in the API server are not seen (differs from Go).
+ * registers, and in cluster mode takes the labels and taints of the Node as the API server has it
+ * each time they change there (withApiNode). The allocatable stays the container manager's, which
+ * is what the Node reports.
  */
 import type { Taint } from '../api/common-types.js';
+import type { LiveNode } from '../node-status/live-node.js';
 import { initialNode, type NodeRegistrationSpec } from '../node-status/initial-node.js';
 import type { NodeResources } from '../resources/allocatable.js';
 
@@ -29,4 +31,9 @@ export function admissionNode(registration: NodeRegistrationSpec, allocatable: N
     taints: node.spec?.taints ?? [],
     allocatable,
   };
+}
+
+/** The node with the labels and taints the API server's Node has now. */
+export function withApiNode(node: AdmissionNode, api: Pick<LiveNode, 'labels' | 'taints'>): AdmissionNode {
+  return { ...node, labels: api.labels, taints: api.taints };
 }

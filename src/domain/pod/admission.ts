@@ -27,9 +27,9 @@
  * handlers (the resource managers' allocation, shutdown, AppArmor, pod features); the
  * SupplementalGroupsPolicy check; preemption of
  * lower-priority pods to make room for a critical pod that did not fit (Go's
- * CriticalPodAdmissionHandler); the NotEvictPodOnKubeletRestart gate's skipped checks; and the
- * re-check against a freshly fetched Node when only node affinity failed (our node's labels are
- * the ones it registered with).
+ * CriticalPodAdmissionHandler); and the NotEvictPodOnKubeletRestart gate's skipped checks.
+ * When node affinity alone failed (refusedOnlyForNodeAffinity), Go filters once more against the
+ * Node read again from the API server; the syncLoop does that with the nodeStatus's fresh read.
  */
 import { LABEL_OS } from '../node-status/initial-node.js';
 import type { NodeResources } from '../resources/allocatable.js';
@@ -82,8 +82,22 @@ function insufficientResource(pod: Pod, node: AdmissionNode, usage: NodeUsage): 
   return null;
 }
 
-/** Whether the node takes the pod, beside the active pods' `usage`; see the file comment. */
-export function admitPod(pod: Pod, node: AdmissionNode, usage: NodeUsage): AdmissionResult {
+/** Go's generalFilter: every failure of checks 3–7 in order (the resources give at most one). */
+function generalFilter(pod: Pod, node: AdmissionNode, usage: NodeUsage): AdmissionResult[] {
+  const failures: AdmissionResult[] = [];
+  const resources = insufficientResource(pod, node, usage);
+  if (resources) failures.push(resources);
+  if (!matchesRequiredNodeAffinity(pod, node)) failures.push(predicateFailed('NodeAffinity'));
+  if (pod.spec.nodeName && pod.spec.nodeName !== node.name) failures.push(predicateFailed('NodeName'));
+  if (podHostPorts(pod).some((p) => hostPortTaken(usage.hostPorts, p))) failures.push(predicateFailed('NodePorts'));
+  if (!isStaticPod(pod) && findUntoleratedTaint(node.taints, pod.spec.tolerations ?? [], (t) => t.effect === 'NoExecute')) {
+    failures.push(predicateFailed('TaintToleration'));
+  }
+  return failures;
+}
+
+/** The OS checks (1–2), which come before the general filter and end admission there. */
+function osRefusal(pod: Pod, node: AdmissionNode): AdmissionResult | null {
   const osLabel = pod.metadata.labels?.[LABEL_OS];
   if (osLabel !== undefined && osLabel !== node.operatingSystem) {
     return refuse(REASON_OS_SELECTOR, 'Failed to admit pod as the `kubernetes.io/os` label doesn\'t match node label');
@@ -91,15 +105,23 @@ export function admitPod(pod: Pod, node: AdmissionNode, usage: NodeUsage): Admis
   if (pod.spec.os && pod.spec.os.name !== node.operatingSystem) {
     return refuse(REASON_OS_NOT_SUPPORTED, "Failed to admit pod as the OS field doesn't match node OS");
   }
-  const resources = insufficientResource(pod, node, usage);
-  if (resources) return resources;
-  if (!matchesRequiredNodeAffinity(pod, node)) return predicateFailed('NodeAffinity');
-  if (pod.spec.nodeName && pod.spec.nodeName !== node.name) return predicateFailed('NodeName');
-  if (podHostPorts(pod).some((p) => hostPortTaken(usage.hostPorts, p))) return predicateFailed('NodePorts');
-  if (!isStaticPod(pod) && findUntoleratedTaint(node.taints, pod.spec.tolerations ?? [], (t) => t.effect === 'NoExecute')) {
-    return predicateFailed('TaintToleration');
-  }
-  return { admit: true };
+  return null;
+}
+
+/** Whether the node takes the pod, beside the active pods' `usage`; see the file comment. */
+export function admitPod(pod: Pod, node: AdmissionNode, usage: NodeUsage): AdmissionResult {
+  return osRefusal(pod, node) ?? generalFilter(pod, node, usage)[0] ?? { admit: true };
+}
+
+/**
+ * Go's predicate handler reads the Node again from the API server, and filters once more, when
+ * node affinity is the only thing the general filter refused: labels added to the Node a moment
+ * ago may not have reached the kubelet's copy yet.
+ */
+export function refusedOnlyForNodeAffinity(pod: Pod, node: AdmissionNode, usage: NodeUsage): boolean {
+  if (osRefusal(pod, node)) return false;
+  const failures = generalFilter(pod, node, usage);
+  return failures.length > 0 && failures.every((f) => !f.admit && f.reason === 'NodeAffinity');
 }
 
 /** rejectPod's status: Failed, the reason, `Pod was rejected: <message>`, the QoS class kept. */

@@ -72,8 +72,10 @@ export type SyncLoopCommand =
   | { kind: 'evictionFinished'; podUid: string; evicted: boolean }
   /** To the container manager, when there is one: the cgroups of these pods stay. */
   | { kind: 'keepPodCgroups'; podUids: string[] }
-  /** Handled as the syncLoop's next event: a source's pod that waited for its orphan to go. */
-  | { kind: 'addDeferred'; pod: Pod; source: string };
+  /** Handled as the syncLoop's next event: a source's pod that waited for its orphan to go, or for the Node to be read again. */
+  | { kind: 'addDeferred'; pod: Pod; source: string; afterNodeRefresh?: boolean }
+  /** To the node status: read the Node from the API server again. */
+  | { kind: 'refreshNode' };
 
 /** A decision: the state after the event and what it asks for, in order. */
 export interface Decision<S> {

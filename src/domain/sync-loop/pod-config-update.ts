@@ -11,10 +11,11 @@
  * - RECONCILE (only the status changed in the API server) hands the worker the pod's new status
  *   when a readiness gate's condition changed what Ready should say.
  * A uid whose runtime-only worker is still killing it waits: the source's latest form is kept and
- * added once the orphan is gone.
+ * added once the orphan is gone. In cluster mode a pod node affinity alone refused waits too, while
+ * the Node is read again (live-node.ts).
  */
 import { admitUnderPressure } from '../eviction/admission.js';
-import { admitPod, rejectedPodStatus } from '../pod/admission.js';
+import { admitPod, refusedOnlyForNodeAffinity, rejectedPodStatus } from '../pod/admission.js';
 import { needToReconcilePodReadiness } from '../pod/conditions.js';
 import { isActiveForAdmission, killGracePeriod } from '../pod/lifecycle.js';
 import { usageOf, withPod, type NodeUsage } from '../pod/node-usage.js';
@@ -22,23 +23,38 @@ import { admitPodIdentity } from '../pod/spec-identity.js';
 import { admitSysctls, sysctlAllowlist } from '../pod/sysctls.js';
 import type { Pod } from '../pod/types.js';
 import type { Decision, SyncLoopCommand } from './commands.js';
+import { decideNodeRefresh } from './live-node.js';
 import { probeWorkersOf } from './probe-workers.js';
 import { isRunningLifecycle, type SyncLoopSettings, type SyncLoopState } from './state.js';
 
 export type PodOperation = 'ADD' | 'UPDATE' | 'DELETE' | 'REMOVE' | 'RECONCILE';
 
-export interface PodConfigUpdate { op: PodOperation; source: string; pods: Pod[] }
+export interface PodConfigUpdate {
+  op: PodOperation;
+  source: string;
+  pods: Pod[];
+  /** Added again once the Node was read again: a node affinity refusal is final. */
+  afterNodeRefresh?: boolean;
+}
 
-type State = Pick<SyncLoopState, 'pods' | 'orphans' | 'pressure'>;
+type State = Pick<SyncLoopState, 'pods' | 'orphans' | 'pressure' | 'node' | 'awaitingNode' | 'nodeRefreshing'>;
 
 export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, update: PodConfigUpdate): Decision<State> {
   const pods = { ...state.pods };
   const orphans = { ...state.orphans };
+  const awaitingNode = { ...state.awaitingNode };
   const commands: SyncLoopCommand[] = [];
   // What the active pods hold, counted once per update and grown as pods are admitted.
   let usage: NodeUsage | null = null;
   for (const pod of update.pods) {
     const uid = pod.metadata.uid ?? '';
+    const waiting = awaitingNode[uid];
+    if (waiting) {
+      // Not admitted yet: it is admitted in its latest form once the Node is read, or forgotten if it left its source.
+      if (update.op === 'REMOVE') delete awaitingNode[uid];
+      else if (update.op !== 'RECONCILE') awaitingNode[uid] = { ...waiting, pod };
+      continue;
+    }
     const orphan = orphans[uid];
     if (orphan) {
       if (update.op === 'REMOVE') {
@@ -66,7 +82,11 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
         const identity = admitPodIdentity(pod);
         const underPressure = identity.admit ? admitUnderPressure(pod, state.pressure) : identity;
         const sysctls = underPressure.admit ? admitSysctls(pod, sysctlAllowlist(settings.allowedUnsafeSysctls ?? [])) : underPressure;
-        const admission = sysctls.admit ? admitPod(pod, settings.node, usage) : sysctls;
+        const admission = sysctls.admit ? admitPod(pod, state.node, usage) : sysctls;
+        if (!admission.admit && admission.reason === 'NodeAffinity' && settings.liveNode && !update.afterNodeRefresh && refusedOnlyForNodeAffinity(pod, state.node, usage)) {
+          awaitingNode[uid] = { pod, source: update.source, asked: false };
+          break;
+        }
         if (!admission.admit) {
           const status = rejectedPodStatus(pod, admission);
           pods[uid] = { pod, lifecycle: 'rejected', removed: false, status, probedStarts: {} };
@@ -108,5 +128,6 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
         break;
     }
   }
-  return { state: { ...state, pods, orphans }, commands };
+  const refresh = decideNodeRefresh({ ...state, pods, orphans, awaitingNode });
+  return { state: refresh.state, commands: [...commands, ...refresh.commands] };
 }

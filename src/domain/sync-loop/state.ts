@@ -23,6 +23,9 @@ export interface PodEntry {
   evicting?: boolean;
 }
 
+/** A pod node affinity alone refused, waiting for the Node to be read again; `asked`: a read was requested since it came. */
+export interface AwaitingNodeEntry { pod: Pod; source: string; asked: boolean }
+
 /** A runtime-only pod being killed; `deferred` is a source's pod with the same uid, added once it is gone. */
 export interface OrphanEntry { deferred: { pod: Pod; source: string } | null }
 
@@ -37,15 +40,21 @@ export interface SyncLoopState {
   runtime: { healthy: boolean; reason: string };
   /** The node's pressure conditions as the eviction manager last reported them (its admit handler). */
   pressure: PressureCondition[];
+  /** The node admission checks against: the input's, with the API server's labels and taints once seen. */
+  node: AdmissionNode;
+  /** Pods waiting for the Node to be read again, by uid. */
+  awaitingNode: Record<string, AwaitingNodeEntry>;
+  /** A read of the Node was requested and is not answered yet. */
+  nodeRefreshing: boolean;
 }
 
 /** The parts of the syncLoop's input its decisions read. */
 export interface SyncLoopSettings {
-  /** The node admission checks pods against. */
-  node: AdmissionNode;
   hostIP: string;
   deadContainersKept: number;
   allowedUnsafeSysctls?: string[];
+  /** Cluster mode: the node follows the API server's Node, which `nodeStatus` can be asked to read again. */
+  liveNode?: boolean;
 }
 
 export const isRunningLifecycle = (lifecycle: PodLifecycle | undefined): boolean => lifecycle === 'active' || lifecycle === 'terminating';

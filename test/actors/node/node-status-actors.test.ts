@@ -1,10 +1,14 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { createActor, SimulatedClock, toPromise, type AnyActorLogic } from 'xstate';
+import { createActor, createMachine, sendTo, SimulatedClock, toPromise, type AnyActorLogic } from 'xstate';
 import { nodeStatusActors } from '../../../src/actors/node/node-status-actors.js';
 import { ANNOTATION_CMAD, type NodeRegistrationSpec } from '../../../src/domain/node-status/initial-node.js';
 import type { NodeStaticFacts } from '../../../src/domain/node-status/node-status.js';
 import { FakeNodeApi } from './fake-node-api.js';
+import { KubeletError } from '../../../src/domain/errors.js';
+import type { NodeObject } from '../../../src/domain/node-status/api-objects.js';
+import type { FollowNode } from '../../../src/ports/apiserver.js';
+import { settle } from '../../support/settle.js';
 
 const registration: NodeRegistrationSpec = {
   nodeName: 'n1', hostname: 'n1', operatingSystem: 'linux', architecture: 'amd64',
@@ -22,13 +26,24 @@ const facts: NodeStaticFacts = {
 function setup(listImages = async () => [{ repoTags: ['busybox:1'], repoDigests: [], sizeBytes: 5 }]) {
   const api = new FakeNodeApi();
   const clock = new SimulatedClock();
-  const actors = nodeStatusActors({ api, heartbeat: api, listImages, clock, logger: pino({ level: 'silent' }) });
+  // The informer's side of the Node: the test hands it each version the list or watch would bring.
+  const follower = { onNode: null as ((n: NodeObject) => void) | null, stopped: false };
+  const followNode: FollowNode = (_name, onNode) => {
+    follower.onNode = onNode;
+    return { stop: () => { follower.stopped = true; } };
+  };
+  const runtimeConfigs: string[] = [];
+  const updateRuntimeConfig = async (cidr: string) => {
+    if (cidr === 'refused') throw new KubeletError('KLT_ERR_CRI_UNAVAILABLE', 'runtime down');
+    runtimeConfigs.push(cidr);
+  };
+  const actors = nodeStatusActors({ api, heartbeat: api, listImages, followNode, updateRuntimeConfig, clock, logger: pino({ level: 'silent' }) });
   const run = <I>(logic: AnyActorLogic, input: I) => {
     const a = createActor(logic, { input });
     a.start();
     return toPromise(a);
   };
-  return { api, actors, run };
+  return { api, actors, run, follower, runtimeConfigs };
 }
 
 describe('nodeStatusActors', () => {
@@ -78,4 +93,61 @@ describe('nodeStatusActors', () => {
     expect(r).toMatchObject({ ok: false, error: { code: 'KLT_ERR_API_UNAVAILABLE' } });
     expect(api.reopens).toBe(1);
   });
+
+  it('sends the Node only when its labels, taints or pod CIDR changed: status heartbeats journal nothing', async () => {
+    const { actors, follower } = setup();
+    const sent: { type: string; node?: { labels: Record<string, string>; podCIDR: string } }[] = [];
+    const parent = createActor(setupMachine(actors.watchNode, sent)).start();
+    const version = (rv: string, labels: Record<string, string>, podCIDR?: string, heartbeat = rv): NodeObject => ({
+      metadata: { name: 'n1', resourceVersion: rv, labels },
+      spec: podCIDR ? { podCIDR, podCIDRs: [podCIDR] } : {},
+      status: { conditions: [{ type: 'Ready', status: 'True', lastHeartbeatTime: heartbeat, lastTransitionTime: 't', reason: '', message: '' }] },
+    });
+    follower.onNode!(version('1', { a: '1' }));
+    follower.onNode!(version('2', { a: '1' }));
+    follower.onNode!(version('3', { a: '1' }));
+    follower.onNode!(version('4', { a: '1', zone: 'a' }));
+    follower.onNode!(version('5', { zone: 'a', a: '1' }, '10.1.0.0/24'));
+    expect(sent.map((e) => [e.type, e.node?.labels, e.node?.podCIDR])).toEqual([
+      ['node.object.observed', { a: '1' }, ''],
+      ['node.object.observed', { a: '1', zone: 'a' }, ''],
+      ['node.object.observed', { zone: 'a', a: '1' }, '10.1.0.0/24'],
+    ]);
+    parent.stop();
+    expect(follower.stopped).toBe(true);
+  });
+
+  it('answers a refresh with the Node it GETs, or with the error', async () => {
+    const { api, actors } = setup();
+    const sent: { type: string; node?: { labels: Record<string, string> }; error?: { code: string } }[] = [];
+    const parent = createActor(setupMachine(actors.watchNode, sent)).start();
+    api.nodes.set('n1', { metadata: { name: 'n1', resourceVersion: '8', labels: { zone: 'a' } } });
+    parent.send({ type: 'ask' });
+    await settle(5);
+    api.failNext = ['KLT_ERR_API_UNAVAILABLE'];
+    parent.send({ type: 'ask' });
+    await settle(5);
+    expect(sent.map((e) => [e.type, e.node?.labels ?? e.error?.code])).toEqual([
+      ['node.refresh.answered', { zone: 'a' }],
+      ['node.refresh.answered', 'KLT_ERR_API_UNAVAILABLE'],
+    ]);
+  });
+
+  it('gives the runtime the pod CIDR, answering with it, or with the runtime\'s error', async () => {
+    const { actors, run, runtimeConfigs } = setup();
+    expect(await run(actors.updatePodCIDR, { podCIDR: '10.1.0.0/24', previous: '' })).toMatchObject({ ok: true, value: '10.1.0.0/24' });
+    expect(runtimeConfigs).toEqual(['10.1.0.0/24']);
+    expect(await run(actors.updatePodCIDR, { podCIDR: 'refused', previous: '10.1.0.0/24' })).toMatchObject({ ok: false, error: { code: 'KLT_ERR_CRI_UNAVAILABLE' } });
+  });
 });
+
+/** A parent invoking `watchNode` for n1, recording what it sends back, and asking it for a refresh on `ask`. */
+function setupMachine(logic: AnyActorLogic, sent: object[]) {
+  return createMachine({
+    invoke: { id: 'watchNode', src: logic, input: { nodeName: 'n1' } },
+    on: {
+      ask: { actions: sendTo('watchNode', { type: 'node.refresh.requested' }) },
+      '*': { actions: ({ event }) => void sent.push(event) },
+    },
+  });
+}

@@ -164,6 +164,14 @@ describe('startEmbeddedRuntime', () => {
     expect(status?.conditions.map((c) => [c.type, c.status])).toEqual([['RuntimeReady', true], ['NetworkReady', true]]);
   });
 
+  it('accepts the pod CIDR the kubelet gives (UpdateRuntimeConfig) and shows it in the verbose Status', async () => {
+    const cri = await start();
+    const config = async () => JSON.parse((await cri.runtime.status(true)).info.config ?? '{}') as { podCIDR?: string };
+    expect((await config()).podCIDR).toBe('');
+    await cri.runtime.updateRuntimeConfig!('10.244.1.0/24');
+    expect((await config()).podCIDR).toBe('10.244.1.0/24');
+  });
+
   it('runs a container whose output reaches the CRI log file and stops it through its TERM trap', async () => {
     const cri = await start();
     const { sandboxId, containerId, pid, logPath } = await runContainer(cri, 'web', 'main', `echo err-line >&2; ${TRAPPING}`);

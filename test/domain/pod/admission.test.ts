@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { AdmissionNode } from '../../../src/domain/pod/admission-node.js';
-import { admitPod, rejectedPodStatus } from '../../../src/domain/pod/admission.js';
+import { withApiNode, type AdmissionNode } from '../../../src/domain/pod/admission-node.js';
+import { admitPod, refusedOnlyForNodeAffinity, rejectedPodStatus } from '../../../src/domain/pod/admission.js';
 import { EMPTY_USAGE, usageOf } from '../../../src/domain/pod/node-usage.js';
 import type { Container, Pod } from '../../../src/domain/pod/types.js';
 
@@ -145,5 +145,38 @@ describe('rejectedPodStatus', () => {
 
   it('leaves the class out rather than throw on a quantity that does not parse', () => {
     expect(rejectedPodStatus(requesting({ cpu: 'lots' }), { reason: 'R', message: 'm' })).toEqual({ phase: 'Failed', reason: 'R', message: 'Pod was rejected: m' });
+  });
+});
+
+describe('admission against the Node as the API server has it', () => {
+  const selecting = pod({ nodeSelector: { disktype: 'ssd' } });
+
+  it('admits a pod selecting a label the Node got after registration, and refuses one the Node lost', () => {
+    expect(admitPod(selecting, node, EMPTY_USAGE)).toMatchObject({ reason: 'NodeAffinity' });
+    expect(admitPod(selecting, withApiNode(node, { labels: { ...node.labels, disktype: 'ssd' }, taints: [] }), EMPTY_USAGE)).toEqual({ admit: true });
+    expect(admitPod(pod({ nodeSelector: { zone: 'a' } }), withApiNode(node, { labels: { 'kubernetes.io/os': 'linux' }, taints: [] }), EMPTY_USAGE)).toMatchObject({ reason: 'NodeAffinity' });
+  });
+
+  it('takes the Node\'s taints: a NoExecute taint added later refuses a pod that does not tolerate it', () => {
+    const tainted = withApiNode(node, { labels: node.labels, taints: [{ key: 'maintenance', effect: 'NoExecute' }] });
+    expect(admitPod(pod(), tainted, EMPTY_USAGE)).toMatchObject({ reason: 'TaintToleration' });
+    expect(admitPod(pod({ tolerations: [{ key: 'maintenance', operator: 'Exists' }] }), tainted, EMPTY_USAGE)).toEqual({ admit: true });
+  });
+});
+
+describe('refusedOnlyForNodeAffinity (Go reads the Node again then)', () => {
+  it('is true when node affinity is all that failed', () => {
+    expect(refusedOnlyForNodeAffinity(pod({ nodeSelector: { disktype: 'ssd' } }), node, EMPTY_USAGE)).toBe(true);
+  });
+
+  it.each([
+    ['the pod is admitted', pod()],
+    ['the node name fails too', pod({ nodeSelector: { disktype: 'ssd' }, nodeName: 'other' })],
+    ['a resource fails too', pod({ nodeSelector: { disktype: 'ssd' } }, { resources: { requests: { cpu: '100' } } })],
+    ['an untolerated NoExecute taint fails too', pod({ nodeSelector: { disktype: 'ssd' } })],
+    ['the OS label refuses first', pod({ nodeSelector: { disktype: 'ssd' } }, {}, { labels: { 'kubernetes.io/os': 'windows' } })],
+  ])('is false when %s', (what, p) => {
+    const on = what.includes('taint') ? { ...node, taints: [{ key: 'k', effect: 'NoExecute' }] } : node;
+    expect(refusedOnlyForNodeAffinity(p, on, EMPTY_USAGE)).toBe(false);
   });
 });

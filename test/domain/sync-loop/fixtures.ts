@@ -1,4 +1,5 @@
 /** Pods, a node and a state for the syncLoop's decisions. */
+import type { AdmissionNode } from '../../../src/domain/pod/admission-node.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
 import type { PodEntry, SyncLoopSettings, SyncLoopState } from '../../../src/domain/sync-loop/state.js';
 
@@ -9,11 +10,12 @@ export function pod(uid: string, spec: Partial<Pod['spec']> = {}): Pod {
   };
 }
 
+export const node: AdmissionNode = {
+  name: 'node-a', operatingSystem: 'linux', labels: { 'kubernetes.io/os': 'linux', disk: 'ssd' }, taints: [],
+  allocatable: { cpuMillis: 2000, memoryBytes: 4 * 2 ** 30, ephemeralStorageBytes: 10 * 2 ** 30, pods: 110 },
+};
+
 export const settings: SyncLoopSettings = {
-  node: {
-    name: 'node-a', operatingSystem: 'linux', labels: { 'kubernetes.io/os': 'linux', disk: 'ssd' }, taints: [],
-    allocatable: { cpuMillis: 2000, memoryBytes: 4 * 2 ** 30, ephemeralStorageBytes: 10 * 2 ** 30, pods: 110 },
-  },
   hostIP: '10.0.0.1',
   deadContainersKept: 2,
 };
@@ -21,5 +23,5 @@ export const settings: SyncLoopSettings = {
 export function state(pods: Record<string, Partial<PodEntry> & Pick<PodEntry, 'lifecycle'>> = {}, rest: Partial<SyncLoopState> = {}): SyncLoopState {
   const entries: Record<string, PodEntry> = {};
   for (const [uid, e] of Object.entries(pods)) entries[uid] = { pod: pod(uid), removed: false, status: null, probedStarts: {}, ...e };
-  return { pods: entries, orphans: {}, runtimePodUids: [], sourcesReady: true, runtime: { healthy: true, reason: '' }, pressure: [], ...rest };
+  return { pods: entries, orphans: {}, runtimePodUids: [], sourcesReady: true, runtime: { healthy: true, reason: '' }, pressure: [], node, awaitingNode: {}, nodeRefreshing: false, ...rest };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decidePodConfigUpdate } from '../../../src/domain/sync-loop/pod-config-update.js';
-import { pod, settings, state } from './fixtures.js';
+import { node, pod, settings, state } from './fixtures.js';
 
 describe('decidePodConfigUpdate', () => {
   it('ADD admits a pod that fits and starts its worker', () => {
@@ -18,8 +18,8 @@ describe('decidePodConfigUpdate', () => {
   });
 
   it('admits pods of one update against each other: the second of two that each fit alone is refused', () => {
-    const small = { ...settings, node: { ...settings.node, allocatable: { ...settings.node.allocatable, pods: 1 } } };
-    const { commands } = decidePodConfigUpdate(state(), small, { op: 'ADD', source: 'api', pods: [pod('a'), pod('b')] });
+    const small = state({}, { node: { ...node, allocatable: { ...node.allocatable, pods: 1 } } });
+    const { commands } = decidePodConfigUpdate(small, settings, { op: 'ADD', source: 'api', pods: [pod('a'), pod('b')] });
     expect(commands.map((c) => c.kind)).toEqual(['startWorker', 'reportStatus', 'emit']);
     expect(commands[2]).toMatchObject({ event: { reason: 'OutOfpods', pod: { uid: 'b' } } });
   });
@@ -62,5 +62,18 @@ describe('decidePodConfigUpdate', () => {
     const closed = { ...gated, status: { conditions: [{ type: 'example.com/lb', status: 'False' as const }, { type: 'Ready', status: 'True' as const }] } };
     const changed = decidePodConfigUpdate(before, settings, { op: 'RECONCILE', source: 'api', pods: [closed] });
     expect(changed.commands).toEqual([{ kind: 'tellWorker', podUid: 'g', message: { type: 'pod.status.reconciled', pod: closed } }]);
+  });
+
+  it('in cluster mode a pod node affinity alone refused waits for the Node to be read again, once; after the read it is admitted or refused for good', () => {
+    const live = { ...settings, liveNode: true };
+    const zoned = pod('z', { nodeSelector: { zone: 'a' } });
+    const first = decidePodConfigUpdate(state(), live, { op: 'ADD', source: 'api', pods: [zoned] });
+    expect(first.commands).toEqual([{ kind: 'refreshNode' }]);
+    expect(first.state).toMatchObject({ awaitingNode: { z: { asked: true } }, nodeRefreshing: true, pods: {} });
+    // A second such pod while the read is under way waits for the next read.
+    const second = decidePodConfigUpdate(first.state, live, { op: 'ADD', source: 'api', pods: [pod('y', { nodeSelector: { zone: 'a' } })] });
+    expect(second.commands).toEqual([]);
+    const final = decidePodConfigUpdate(state(), live, { op: 'ADD', source: 'api', pods: [zoned], afterNodeRefresh: true });
+    expect(final.commands.map((c) => c.kind)).toEqual(['reportStatus', 'emit']);
   });
 });
