@@ -16,6 +16,7 @@ import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { makeDirectories, nodeGcFs } from '../adapters/fs/node-fs.js';
 import { createVolumeHost } from '../adapters/volumes/volume-host.js';
 import { startServiceInformer } from '../adapters/apiserver/service-informer.js';
+import { startRuntimeClassInformer } from '../adapters/apiserver/runtime-class-informer.js';
 import { ProcHostStats } from '../adapters/host/host-stats.js';
 import { mathRandom } from '../adapters/math-random.js';
 import { systemClock } from '../adapters/system-clock.js';
@@ -148,6 +149,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     currentClientCertificate: async (kubeconfigPath, certDir) => (await import('../adapters/certificates/current-client-pair.js')).currentClientPair(kubeconfigPath, certDir),
     createVolumeHost: (o) => createVolumeHost({ clock, random: mathRandom, logger: actorLogger(logger, 'volumeManager', 'volumeManager') }, o),
     startServiceInformer: (api) => startServiceInformer({ api, clock, logger: actorLogger(logger, 'serviceInformer', 'apiserver') }),
+    startRuntimeClassInformer: (api) => startRuntimeClassInformer({ api, clock, logger: actorLogger(logger, 'runtimeClassInformer', 'apiserver') }),
     // Loaded only in cluster mode; client-node, large once loaded, only for a kubeconfig user that
     // is an exec plugin or auth-provider (rest-client.ts).
     createApiClients: async (o) => {

@@ -14,6 +14,7 @@ import { containerState, toContainer, type ListedContainer } from './container-a
 import { checkContainerMounts, prepareContainerMounts } from './container-mounts.js';
 import { containerArgv, containerEnv, containerLogPath, containerUser } from './container-spec.js';
 import { refuseSeccompFilter } from './seccomp-refusal.js';
+import { refuseUserNamespace } from './sandbox-refusals.js';
 import { DEFAULT_MAX_LOG_LINE_BYTES } from './cri-log-writer.js';
 import { filterContainers, matchesLabelSelector } from './filters.js';
 import { newId } from './new-id.js';
@@ -38,6 +39,7 @@ export async function createContainer(
   const metadata = config?.metadata;
   if (!config || !metadata?.name) throw new KubeletError('KLT_ERR_CRI_INVALID_ARGUMENT', 'container config must include metadata with a name');
   refuseSeccompFilter('container', config.linux?.security_context?.seccomp);
+  refuseUserNamespace('container', config.linux?.security_context?.namespace_options);
   if (sandbox.state !== 'SANDBOX_READY') {
     throw new KubeletError('KLT_ERR_CRI_FAILED', `sandbox ${sandbox.id} is in SANDBOX_NOTREADY state: cannot create containers in it`);
   }

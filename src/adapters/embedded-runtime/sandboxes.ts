@@ -17,6 +17,7 @@ import { stopLocked } from './processes.js';
 import type { SandboxRecord } from './records.js';
 import type { RuntimeState } from './runtime-state.js';
 import { refuseSeccompFilter } from './seccomp-refusal.js';
+import { refuseRuntimeHandler, refuseUserNamespace } from './sandbox-refusals.js';
 
 function sandboxName(sandbox: { metadata: { name: string; namespace: string; uid: string; attempt?: number } }): string {
   const m = sandbox.metadata;
@@ -29,6 +30,8 @@ export async function runPodSandbox(state: RuntimeState, config: PodSandboxConfi
     throw new KubeletError('KLT_ERR_CRI_INVALID_ARGUMENT', 'sandbox config must include metadata with name, uid and namespace');
   }
   refuseSeccompFilter('sandbox', config.linux?.security_context?.seccomp);
+  refuseRuntimeHandler(runtimeHandler);
+  refuseUserNamespace('sandbox', config.linux?.security_context?.namespace_options);
   const name = sandboxName({ metadata });
   const clash = [...state.sandboxes.values()].find((s) => sandboxName(s) === name);
   if (clash) {

@@ -1,0 +1,55 @@
+/**
+ * The user namespace sent for a pod's sandbox and containers (userns_manager.go), over the pure
+ * decisions of domain/runtime/user-namespaces.ts: the runtime's handlers are asked through CRI
+ * Status only when a pod wants a namespace of its own, and its range is kept per pod uid until the
+ * pod is removed.
+ * Differs from Go: the ranges are held in memory only (Go also writes them under the pod's
+ * directory), so a kubelet restarted under running user-namespaced pods starts its allocation afresh.
+ */
+import { KubeletError } from '../../domain/errors.js';
+import type { Pod } from '../../domain/pod/types.js';
+import type { CriUserNamespace } from '../../domain/runtime/cri-config.js';
+import {
+  allocateHostId, hostUserNamespace, podUserNamespace, userNamespaceRequest, userNamespaceUnsupported, type RuntimeHandlerFeatures,
+} from '../../domain/runtime/user-namespaces.js';
+
+/** The end of the kubelet's ID range when no subordinate IDs are configured for it (Go's default). */
+const KUBELET_RANGE_END = 2 ** 32;
+
+export interface UserNamespaces {
+  /** The namespace for the pod on `handler`; undefined when nothing is to be sent; throws a refusal. */
+  forPod(pod: Pod, handler: string): Promise<CriUserNamespace | undefined>;
+  /** Frees the pod's range. */
+  release(podUid: string): void;
+}
+
+export function createUserNamespaces(opts: { gateOn: boolean; runtimeHandlers: () => Promise<RuntimeHandlerFeatures[]> }): UserNamespaces {
+  const ranges = new Map<string, number>();
+  return {
+    async forPod(pod, handler) {
+      const asked = userNamespaceRequest(pod, opts.gateOn);
+      switch (asked.kind) {
+        case 'unset': return undefined;
+        case 'node': return hostUserNamespace;
+        case 'refused': throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', asked.message);
+        case 'pod': break;
+      }
+      const unsupported = userNamespaceUnsupported(handler, await opts.runtimeHandlers());
+      if (unsupported !== undefined) throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', unsupported);
+      const uid = pod.metadata.uid;
+      let hostId = ranges.get(uid);
+      if (hostId === undefined) {
+        hostId = allocateHostId(new Set(ranges.values()), KUBELET_RANGE_END);
+        if (hostId === undefined) throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', 'could not allocate a user namespace range: every range is in use');
+        ranges.set(uid, hostId);
+      }
+      return podUserNamespace(hostId);
+    },
+    release: (podUid) => void ranges.delete(podUid),
+  };
+}
+
+/** The runtime's handlers and their user namespace support, from a CRI Status answer. */
+export function handlersFromStatus(answer: { runtime_handlers?: { name: string; features: { user_namespaces: boolean } | null }[] }): RuntimeHandlerFeatures[] {
+  return (answer.runtime_handlers ?? []).map((h) => ({ name: h.name, userNamespaces: h.features?.user_namespaces ?? false }));
+}
