@@ -31,16 +31,16 @@ export function createUserNamespaces(opts: { gateOn: boolean; runtimeHandlers: (
       switch (asked.kind) {
         case 'unset': return undefined;
         case 'node': return hostUserNamespace;
-        case 'refused': throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', asked.message);
+        case 'refused': throw new KubeletError('KLT_ERR_POD_SPEC_INVALID', asked.message);
         case 'pod': break;
       }
       const unsupported = userNamespaceUnsupported(handler, await opts.runtimeHandlers());
-      if (unsupported !== undefined) throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', unsupported);
+      if (unsupported !== undefined) throw new KubeletError('KLT_ERR_CRI_UNIMPLEMENTED', unsupported);
       const uid = pod.metadata.uid;
       let hostId = ranges.get(uid);
       if (hostId === undefined) {
         hostId = allocateHostId(new Set(ranges.values()), KUBELET_RANGE_END);
-        if (hostId === undefined) throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', 'could not allocate a user namespace range: every range is in use');
+        if (hostId === undefined) throw new KubeletError('KLT_ERR_INTERNAL', 'could not allocate a user namespace range: every range is in use');
         ranges.set(uid, hostId);
       }
       return podUserNamespace(hostId);

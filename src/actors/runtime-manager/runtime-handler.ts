@@ -16,7 +16,7 @@ export function runtimeHandlerFor(pod: Pod, classes: RuntimeClassLister | undefi
   const name = pod.spec.runtimeClassName;
   if (name === undefined || name === '') return '';
   if (!classes) {
-    throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', `RuntimeClass ${JSON.stringify(name)} cannot be looked up without an API server; refusing to run the pod on the default runtime handler`);
+    throw new KubeletError('KLT_ERR_POD_SPEC_INVALID', `RuntimeClass ${JSON.stringify(name)} cannot be looked up without an API server; refusing to run the pod on the default runtime handler`);
   }
   if (!classes.hasSynced()) throw new KubeletError('KLT_ERR_API_NOT_FOUND', `${notFound(name)} (the RuntimeClasses have not been listed yet)`);
   const handler = classes.handlerOf(name);
