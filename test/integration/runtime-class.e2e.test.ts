@@ -2,7 +2,8 @@
  * RuntimeClasses and user namespaces end to end: nothing runs weaker than it asked.
  * - On the real control plane (kube-lab.ts): a pod whose RuntimeClass names a handler containerd does
  *   not have never runs (no sandbox, no runc), its FailedCreatePodSandBox event carrying containerd's
- *   own error; a pod naming a RuntimeClass that does not exist fails with Go's NotFound text; a class
+ *   own error; a pod whose RuntimeClass was deleted after admission (which refuses a missing one)
+ *   fails with Go's NotFound text; a class
  *   naming containerd's runc handler runs the pod on it, with the overhead the API server's
  *   RuntimeClass admission copied into spec.overhead. The embedded runtime refuses any handler.
  * - Standalone, with static pods (the v1.26 API server drops hostUsers with its gate off):
@@ -79,14 +80,21 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `Runtime
     expect(status?.containerStatuses?.every((c) => c.state?.running === undefined) ?? true).toBe(true);
   }, 90_000);
 
-  it('fails a pod naming a RuntimeClass that does not exist with Go\'s NotFound message', async () => {
-    const missing = className('missing');
-    const pod = await n.createPod('missing-class', podSpec(missing));
-    const event = await sandboxFailure(pod.metadata.uid);
-    expect(event.message).toBe(`Failed to create pod sandbox: runtimeclass.node.k8s.io "${missing}" not found`);
-    expect((await n.pod('missing-class'))?.status?.phase).toBe('Pending');
+  it('fails a pod whose RuntimeClass was deleted after admission with Go\'s NotFound message', async () => {
+    // The API server's RuntimeClass admission refuses a pod naming a class that does not exist, so
+    // the class goes after the pod is created, while the kubelet is down (else it would start it).
+    await n.stop();
+    const gone = await createClass('gone', { handler: 'runc' });
+    const pod = await n.createPod('class-gone', podSpec(gone));
+    await labApi(n.lab, 'DELETE', `${RUNTIME_CLASSES}/${gone}`);
+    await n.restart();
+    const want = `Failed to create pod sandbox: runtimeclass.node.k8s.io "${gone}" not found`;
+    const event = await n.whileUp('the NotFound event', async () =>
+      (await n.events({ uid: pod.metadata.uid })).find((e: LabEvent) => e.reason === 'FailedCreatePodSandBox' && e.message === want), 60_000);
+    expect(event.type).toBe('Warning');
+    expect((await n.pod('class-gone'))?.status?.phase).toBe('Pending');
     if (rt.name === 'containerd') expect(await sandboxesOf(pod.metadata.uid)).toEqual([]);
-  }, 90_000);
+  }, 120_000);
 
   if (rt.name === 'containerd') {
     it('runs a pod on the handler its RuntimeClass names, with the overhead admission copied into its spec', async () => {
