@@ -3,15 +3,18 @@
  * decisions of domain/runtime/user-namespaces.ts: the runtime's handlers are asked through CRI
  * Status only when a pod wants a namespace of its own, and its range is kept per pod uid until the
  * pod is removed.
- * Differs from Go: the ranges are held in memory only (Go also writes them under the pod's
- * directory), so a kubelet restarted under running user-namespaced pods starts its allocation afresh.
+ * Differs from Go: Go writes each pod's range under the pod's directory and reads them all back at
+ * start; here the ranges in use are read back from the runtime (the user namespace each sandbox
+ * reports) before the first allocation, so a restarted kubelet neither hands out a range a running
+ * pod holds nor gives a pod a different one.
  */
 import { KubeletError } from '../../domain/errors.js';
 import type { Pod } from '../../domain/pod/types.js';
 import type { CriUserNamespace } from '../../domain/runtime/cri-config.js';
 import {
-  allocateHostId, hostUserNamespace, podUserNamespace, userNamespaceRequest, userNamespaceUnsupported, type RuntimeHandlerFeatures,
+  allocateHostId, hostUserNamespace, podRangeStart, podUserNamespace, userNamespaceRequest, userNamespaceUnsupported, type RuntimeHandlerFeatures,
 } from '../../domain/runtime/user-namespaces.js';
+import type { CriRuntimeService } from '../../ports/cri.js';
 
 /** The end of the kubelet's ID range when no subordinate IDs are configured for it (Go's default). */
 const KUBELET_RANGE_END = 2 ** 32;
@@ -23,8 +26,22 @@ export interface UserNamespaces {
   release(podUid: string): void;
 }
 
-export function createUserNamespaces(opts: { gateOn: boolean; runtimeHandlers: () => Promise<RuntimeHandlerFeatures[]> }): UserNamespaces {
+export interface RangeInUse { podUid: string; hostId: number }
+
+export function createUserNamespaces(opts: {
+  gateOn: boolean;
+  runtimeHandlers: () => Promise<RuntimeHandlerFeatures[]>;
+  /** The ranges the runtime's sandboxes hold, read once before the first allocation. */
+  rangesInUse: () => Promise<RangeInUse[]>;
+}): UserNamespaces {
   const ranges = new Map<string, number>();
+  let recovered: Promise<void> | undefined;
+  const recover = () => (recovered ??= opts.rangesInUse().then((inUse) => {
+    for (const r of inUse) if (!ranges.has(r.podUid)) ranges.set(r.podUid, r.hostId);
+  }, (err: unknown) => {
+    recovered = undefined; // asked again by the next pod
+    throw err;
+  }));
   return {
     async forPod(pod, handler) {
       const asked = userNamespaceRequest(pod, opts.gateOn);
@@ -36,6 +53,7 @@ export function createUserNamespaces(opts: { gateOn: boolean; runtimeHandlers: (
       }
       const unsupported = userNamespaceUnsupported(handler, await opts.runtimeHandlers());
       if (unsupported !== undefined) throw new KubeletError('KLT_ERR_CRI_UNIMPLEMENTED', unsupported);
+      await recover();
       const uid = pod.metadata.uid;
       let hostId = ranges.get(uid);
       if (hostId === undefined) {
@@ -52,4 +70,15 @@ export function createUserNamespaces(opts: { gateOn: boolean; runtimeHandlers: (
 /** The runtime's handlers and their user namespace support, from a CRI Status answer. */
 export function handlersFromStatus(answer: { runtime_handlers?: { name: string; features: { user_namespaces: boolean } | null }[] }): RuntimeHandlerFeatures[] {
   return (answer.runtime_handlers ?? []).map((h) => ({ name: h.name, userNamespaces: h.features?.user_namespaces ?? false }));
+}
+
+/** The pod user namespaces the runtime's sandboxes report; a sandbox gone meanwhile is skipped. */
+export async function rangesInRuntime(runtime: Pick<CriRuntimeService, 'listPodSandbox' | 'podSandboxStatus'>): Promise<RangeInUse[]> {
+  const found: RangeInUse[] = [];
+  for (const sandbox of await runtime.listPodSandbox()) {
+    const status = await runtime.podSandboxStatus(sandbox.id).then((r) => r.status, () => null);
+    const hostId = podRangeStart(status?.linux?.namespaces?.options?.userns_options);
+    if (hostId !== undefined) found.push({ podUid: sandbox.metadata.uid, hostId });
+  }
+  return found;
 }

@@ -50,7 +50,7 @@ import type { EventRequest } from '../../domain/status-manager/event-aggregation
 import { ContainerEventMessage, podEvent } from '../../domain/runtime/container-events.js';
 import { EventReason } from '../../domain/status-manager/event-reasons.js';
 import type { RuntimeClassLister } from '../../ports/runtime-classes.js';
-import { createUserNamespaces, handlersFromStatus } from './pod-user-namespace.js';
+import { createUserNamespaces, handlersFromStatus, rangesInRuntime } from './pod-user-namespace.js';
 import { runtimeHandlerFor } from './runtime-handler.js';
 
 /** What the node contributes to pod configuration; every field has the Go kubelet's default. */
@@ -146,6 +146,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
   const userNamespaces = createUserNamespaces({
     gateOn: node.userNamespaces ?? true,
     runtimeHandlers: async () => handlersFromStatus(await cri.runtime.status(false)),
+    rangesInUse: () => rangesInRuntime(cri.runtime),
   });
 
   async function nodeContext(): Promise<NodeRuntimeContext> {

@@ -10,7 +10,7 @@
  * before 2.0, which would ignore the field and run the pod in the host's namespace) is refused.
  */
 import type { Pod } from '../pod/types.js';
-import type { CriUserNamespace } from './cri-config.js';
+import type { CriIdMapping, CriUserNamespace } from './cri-config.js';
 
 export const USER_NAMESPACES_GATE = 'UserNamespacesSupport';
 /** IDs in each pod's namespace (Go's userNsLength). */
@@ -56,6 +56,12 @@ export const hostUserNamespace: CriUserNamespace = { mode: 'NODE' };
 export function podUserNamespace(hostId: number, length = IDS_PER_POD): CriUserNamespace {
   const mapping = { host_id: hostId, container_id: 0, length };
   return { mode: 'POD', uids: [mapping], gids: [{ ...mapping }] };
+}
+
+/** The first host ID of a namespace the kubelet made (mode POD, mapped from container ID 0), as a runtime reports it back. */
+export function podRangeStart(userns: { mode: string; uids: readonly CriIdMapping[] } | null | undefined): number | undefined {
+  const first = userns?.mode === 'POD' ? userns.uids[0] : undefined;
+  return first && first.container_id === 0 ? first.host_id : undefined;
 }
 
 /**
