@@ -23,6 +23,7 @@ const ONE_RUNTIME = [
   'test/integration/qos-cgroups.e2e.test.ts',
   'test/integration/real-cluster-mode.e2e.test.ts',
   'test/integration/real-control-plane.e2e.test.ts',
+  'test/integration/runtime-class.e2e.test.ts',
   'test/integration/runtime-outage.e2e.test.ts',
   'test/integration/seccomp.e2e.test.ts',
   'test/integration/security-context.e2e.test.ts',

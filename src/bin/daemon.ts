@@ -16,6 +16,7 @@ import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { makeDirectories, nodeGcFs } from '../adapters/fs/node-fs.js';
 import { createVolumeHost } from '../adapters/volumes/volume-host.js';
 import { startServiceInformer } from '../adapters/apiserver/service-informer.js';
+import { startRuntimeClassInformer } from '../adapters/apiserver/runtime-class-informer.js';
 import { ProcHostStats } from '../adapters/host/host-stats.js';
 import { mathRandom } from '../adapters/math-random.js';
 import { systemClock } from '../adapters/system-clock.js';
@@ -151,6 +152,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     // Loaded only when the flags name credential provider plugins.
     loadImageCredentialProviders: async (configPath, binDir) =>
       (await import('../adapters/credential-provider/load-providers.js')).loadCredentialProviders(configPath, binDir, { clock, logger: actorLogger(logger, 'credentialProviders', 'runtimeManager') }),
+    startRuntimeClassInformer: (api) => startRuntimeClassInformer({ api, clock, logger: actorLogger(logger, 'runtimeClassInformer', 'apiserver') }),
     // Loaded only in cluster mode; client-node, large once loaded, only for a kubeconfig user that
     // is an exec plugin or auth-provider (rest-client.ts).
     createApiClients: async (o) => {

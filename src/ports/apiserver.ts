@@ -100,6 +100,18 @@ export interface ServiceApi {
   }): Promise<WatchHandle>;
 }
 
+/** RuntimeClasses (node.k8s.io/v1), cluster-scoped, for the runtime handler of a pod (Go's RuntimeClass manager). */
+export interface RuntimeClassApi {
+  /** GET /apis/node.k8s.io/v1/runtimeclasses. */
+  listRuntimeClasses(): Promise<KubeObjectList>;
+  /** WATCH /apis/node.k8s.io/v1/runtimeclasses from `resourceVersion`, with bookmarks; `onDone` as watchPods'. */
+  watchRuntimeClasses(opts: {
+    resourceVersion: string;
+    onEvent: (type: WatchEventType, object: KubeObject) => void;
+    onDone: (err: unknown) => void;
+  }): Promise<WatchHandle>;
+}
+
 /** The API objects a volume's content comes from, by their plural resource name. */
 export type VolumeObjectResource = 'configmaps' | 'secrets';
 
@@ -188,7 +200,7 @@ export interface HeartbeatApi extends NodeApi, LeaseApi {
 
 /** Go's three clients (run.clients): kubeClient, eventClient, heartbeatClient. */
 export interface ApiClients {
-  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi & ServiceApi & OwnNodeApi;
+  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi & ServiceApi & OwnNodeApi & RuntimeClassApi;
   events: EventApi;
   heartbeat: HeartbeatApi;
   /** The API server's URL from the kubeconfig (for logs). */

@@ -9,7 +9,7 @@ import { coreEventFromEventsV1, eventsV1FromCoreEvent } from './event-conversion
 
 /** Where objects live in the store. events.k8s.io/v1 events share core/v1 `events` storage, as in Go. */
 export type StorageKey =
-  | 'namespaces' | 'nodes' | 'pods' | 'events' | 'leases' | 'certificatesigningrequests' | 'configmaps' | 'secrets' | 'serviceaccounts' | 'services';
+  | 'namespaces' | 'nodes' | 'pods' | 'events' | 'leases' | 'certificatesigningrequests' | 'configmaps' | 'secrets' | 'serviceaccounts' | 'services' | 'runtimeclasses';
 
 export type KubeObject = Record<string, unknown> & {
   apiVersion?: string;
@@ -84,6 +84,8 @@ export const RESOURCES: readonly ResourceDef[] = [
     hasGeneration: false, gracefulDelete: false, deleteReturnsObject: false, fields: [] },
   { ...core, resource: 'services', kind: 'Service', namespaced: true, storage: 'services', hasStatus: true,
     hasGeneration: false, gracefulDelete: false, deleteReturnsObject: true, fields: [], prepareWrite: prepareServiceWrite },
+  { group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false, storage: 'runtimeclasses',
+    hasStatus: false, hasGeneration: false, gracefulDelete: false, deleteReturnsObject: false, fields: [] },
 ];
 
 /** The core/v1 form of each storage key, which the store holds. */

@@ -22,6 +22,8 @@ interface SandboxRecord {
   state: 'SANDBOX_READY' | 'SANDBOX_NOTREADY';
   createdAt: bigint;
   ip: string;
+  /** The runtime_handler RunPodSandbox was asked for. */
+  runtimeHandler: string;
 }
 
 interface ContainerRecord {
@@ -49,6 +51,8 @@ export class FakeCri implements CriClient {
   readonly calls: string[] = [];
   /** The exit code every ExecSync answers with (a hook or probe command "fails" when non-zero). */
   execExitCode = 0;
+  /** The runtime handlers Status reports (none, as containerd before 2.0). */
+  runtimeHandlers: StatusResponse['runtime_handlers'] = [];
   readonly sandboxes = new Map<string, SandboxRecord>();
   readonly containers = new Map<string, ContainerRecord>();
   /** Images on the node, by the reference they were added or pulled under. */
@@ -231,13 +235,14 @@ export class FakeCri implements CriClient {
         return {
           status: { conditions: [{ type: 'RuntimeReady', status: true, reason: '', message: '' }, { type: 'NetworkReady', status: true, reason: '', message: '' }] },
           info: {},
+          runtime_handlers: this.runtimeHandlers,
         };
       },
-      runPodSandbox: async (config: PodSandboxConfig): Promise<string> => {
+      runPodSandbox: async (config: PodSandboxConfig, runtimeHandler = ''): Promise<string> => {
         this.record('runPodSandbox', config.metadata.name);
         const id = `sandbox-${this.nextId++}`;
         const hostNetwork = config.linux?.security_context?.namespace_options?.network === 'NODE';
-        this.sandboxes.set(id, { id, config, state: 'SANDBOX_READY', createdAt: this.now(), ip: hostNetwork ? '' : `10.88.0.${this.nextId}` });
+        this.sandboxes.set(id, { id, config, state: 'SANDBOX_READY', createdAt: this.now(), ip: hostNetwork ? '' : `10.88.0.${this.nextId}`, runtimeHandler });
         return id;
       },
       stopPodSandbox: async (id: string): Promise<void> => {

@@ -6,7 +6,8 @@
 import type { KubeletConfiguration } from '../../domain/config/types.js';
 import type { ConfigzBody } from '../../domain/config/configz.js';
 import type { Logger } from '../../log.js';
-import type { ApiClients, ServiceApi } from '../../ports/apiserver.js';
+import type { ApiClients, RuntimeClassApi, ServiceApi } from '../../ports/apiserver.js';
+import type { RuntimeClassInformer } from '../../ports/runtime-classes.js';
 import type { ServiceInformer } from '../../ports/services.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Random } from '../../ports/random.js';
@@ -79,6 +80,8 @@ export interface PhaseDeps {
   loadImageCredentialProviders?: (configPath: string, binDir: string) => Promise<ImageCredentialProviders>;
   /** runKubelet.newMainKubelet in cluster mode: the Service informer (every namespace), for the Service variables. */
   startServiceInformer: (api: ServiceApi) => ServiceInformer;
+  /** runKubelet.newMainKubelet in cluster mode: the RuntimeClass informer, for the pods' runtime handlers. */
+  startRuntimeClassInformer: (api: RuntimeClassApi) => RuntimeClassInformer;
   /** run.containerManager with cgroupsPerQOS: the host's cgroups (their version found on first use). */
   cgroups: (driver: CgroupDriver) => Promise<CgroupManager>;
   /** The syncLoop's pods as the container manager reads them: active ones, and the uids that may still run. */

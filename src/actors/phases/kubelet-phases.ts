@@ -6,6 +6,7 @@
  */
 import { deadContainersKept } from '../../domain/runtime/dead-containers.js';
 import { seccompProfileRoot } from '../../domain/runtime/seccomp.js';
+import { USER_NAMESPACES_GATE } from '../../domain/runtime/user-namespaces.js';
 import { KubeletError } from '../../domain/errors.js';
 import { parseGoDuration } from '../../domain/config/duration.js';
 import type { KubeletRunOutput, PhaseInput } from '../../machines/supervisor.machine.js';
@@ -97,6 +98,8 @@ export function kubeletPhases(deps: PhaseDeps) {
       const services = api ? deps.startServiceInformer(api.main) : undefined;
       if (services) deps.lifetimes.add('serviceInformer', async () => services.stop());
       const imageCredentials = await credentialProviders(deps);
+      const runtimeClasses = api ? deps.startRuntimeClassInformer(api.main) : undefined;
+      if (runtimeClasses) deps.lifetimes.add('runtimeClassInformer', async () => runtimeClasses.stop());
       live.runtimeManager.set(createRuntimeManager({
         events: () => live.events.peek(),
         cri,
@@ -117,6 +120,8 @@ export function kubeletPhases(deps: PhaseDeps) {
           ensurePodCgroup: (pod) => live.containerManager.require().ensurePod(pod),
           seccomp: { runtimeDefault: c.seccompDefault || settings.flags(live).seccompDefault, profileRoot: seccompProfileRoot(rootDir) },
           ...(services ? { serviceEnvFor: serviceEnvSource(services) } : {}),
+          ...(runtimeClasses ? { runtimeClasses } : {}),
+          userNamespaces: live.gates.peek()?.[USER_NAMESPACES_GATE] ?? true,
         },
         // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".
         pod: { rootDir, files: volumes.files, ...(api ? { sources: volumes.sources } : {}) },

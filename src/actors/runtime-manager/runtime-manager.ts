@@ -22,7 +22,7 @@
  * Every result is plain data (SyncPodResult), so pod workers can carry it in events and the journal.
  *
  * Differs from Go (not done yet): no in-place resize, DRA or image volumes;
- * the runtime handler of a RuntimeClass is not resolved; a failed sandbox creation of a pod already
+ * a failed sandbox creation of a pod already
  * being terminated is still reported. Events are recorded where Go records them (kuberuntime, the
  * image manager), through `events`: they are effects of this actor, never journaled inputs.
  */
@@ -55,6 +55,9 @@ import type { EventRecorder } from '../../ports/event-recorder.js';
 import type { EventRequest } from '../../domain/status-manager/event-aggregation.js';
 import { ContainerEventMessage, podEvent } from '../../domain/runtime/container-events.js';
 import { EventReason } from '../../domain/status-manager/event-reasons.js';
+import type { RuntimeClassLister } from '../../ports/runtime-classes.js';
+import { createUserNamespaces, handlersFromStatus, rangesInRuntime } from './pod-user-namespace.js';
+import { runtimeHandlerFor } from './runtime-handler.js';
 
 /** What the node contributes to pod configuration; every field has the Go kubelet's default. */
 export interface RuntimeNodeOptions {
@@ -88,6 +91,10 @@ export interface RuntimeNodeOptions {
   lookup?: EnvSourceLookup;
   /** seccompDefault and <root-dir>/seccomp, for the profile every sandbox and container is sent. */
   seccomp?: SeccompPolicy;
+  /** The RuntimeClass informer (cluster mode); absent standalone, where a pod naming a class is refused. */
+  runtimeClasses?: RuntimeClassLister;
+  /** The UserNamespacesSupport gate. Default on, as in Go. */
+  userNamespaces?: boolean;
 }
 
 /** What a container's mounts and env read besides the CRI: the pod's files and the API objects. */
@@ -145,6 +152,11 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
   const crashBackoff = new Backoff(opts.containerBackOff ?? containerRestartBackoffPolicy);
   const { host } = opts;
   const resolvConfPath = node.resolvConf ?? '/etc/resolv.conf';
+  const userNamespaces = createUserNamespaces({
+    gateOn: node.userNamespaces ?? true,
+    runtimeHandlers: async () => handlersFromStatus(await cri.runtime.status(false)),
+    rangesInUse: () => rangesInRuntime(cri.runtime),
+  });
 
   async function nodeContext(): Promise<NodeRuntimeContext> {
     // Read on every sandbox, as Go does: resolv.conf may change while the kubelet runs.
@@ -251,29 +263,37 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     let sandboxId = actions.sandboxId;
     let podIPs = status.ips;
     const configStep = actions.createSandbox ? 'createPodSandbox' : 'configPodSandbox';
+    const sandboxFailed = (error: { message: string } | undefined) => {
+      log.error({ pod: ref, podUid: uid, err: error }, 'CreatePodSandbox for pod failed');
+      recordEvent(podEvent(pod, 'Warning', EventReason.FailedCreatePodSandBox, ContainerEventMessage.failedCreateSandbox(error?.message ?? 'unknown error')));
+    };
     const configured = await runStep(clock, configStep, ref, actions.createSandbox ? 'CreatePodSandboxError' : 'ConfigPodSandboxError', async () => {
-      const ctx = await nodeContext();
+      // Go looks the handler up (and the user namespace) while generating the config, on every sync that starts something.
+      const runtimeHandler = runtimeHandlerFor(pod, node.runtimeClasses);
+      const userNamespace = await userNamespaces.forPod(pod, runtimeHandler);
+      const ctx: NodeRuntimeContext = { ...(await nodeContext()), ...(userNamespace ? { userNamespace } : {}) };
       const cgroupParent = actions.createSandbox && node.ensurePodCgroup ? await node.ensurePodCgroup(pod) : node.cgroupParentFor?.(pod);
-      return { ctx, sandboxConfig: generatePodSandboxConfig(pod, actions.attempt, ctx, cgroupParent) };
+      return { ctx, runtimeHandler, sandboxConfig: generatePodSandboxConfig(pod, actions.attempt, ctx, cgroupParent) };
     });
     if (!configured.value) {
       steps.push(configured.result);
+      if (actions.createSandbox) sandboxFailed(configured.result.error);
       return done(actions, sandboxId);
     }
-    const { ctx, sandboxConfig } = configured.value;
+    const { ctx, runtimeHandler, sandboxConfig } = configured.value;
 
     if (actions.createSandbox) {
       const created = await runStep(clock, 'createPodSandbox', ref, 'CreatePodSandboxError', async () => {
         if (sandboxConfig.log_directory) await host.makeDirectory(sandboxConfig.log_directory);
-        const id = await cri.runtime.runPodSandbox(sandboxConfig);
+        if (runtimeHandler !== '') log.info({ pod: ref, runtimeHandler }, 'Running pod with runtime handler');
+        const id = await cri.runtime.runPodSandbox(sandboxConfig, runtimeHandler);
         const sandboxStatus = (await cri.runtime.podSandboxStatus(id)).status;
         if (!sandboxStatus) throw new KubeletError('KLT_ERR_CRI_FAILED', 'pod sandbox status is nil');
         return { id, ips: sandboxIPs(sandboxStatus.network) };
       });
       steps.push(created.value ? { ...created.result, id: created.value.id } : created.result);
       if (!created.value) {
-        log.error({ pod: ref, podUid: uid, err: created.result.error }, 'CreatePodSandbox for pod failed');
-        recordEvent(podEvent(pod, 'Warning', EventReason.FailedCreatePodSandBox, ContainerEventMessage.failedCreateSandbox(created.result.error?.message ?? 'unknown error')));
+        sandboxFailed(created.result.error);
         return done(actions);
       }
       sandboxId = created.value.id;
@@ -335,6 +355,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
         const { result } = await runStep(clock, 'removePodSandbox', s.id, 'RemovePodSandboxError', () => cri.runtime.removePodSandbox(s.id));
         steps.push({ ...result, id: s.id });
       }
+      if (steps.every((s) => s.ok)) userNamespaces.release(uid);
       return { podUid: uid, ok: steps.every((s) => s.ok), steps };
     },
 

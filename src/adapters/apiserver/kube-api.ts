@@ -11,7 +11,7 @@ import { KubeletError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
   ReviewApi,
-  EventApi, HeartbeatApi, KubeObject, KubeObjectList, LeaseApi, LeaseObject, NodeApi, NodeMetadataPatch, NodeObject, NodeStatus, OwnNodeApi, PodApi, PodList, ServiceApi, WatchEventType, WatchHandle,
+  EventApi, HeartbeatApi, KubeObject, KubeObjectList, LeaseApi, LeaseObject, NodeApi, NodeMetadataPatch, NodeObject, NodeStatus, OwnNodeApi, PodApi, PodList, RuntimeClassApi, ServiceApi, WatchEventType, WatchHandle,
   TokenRequestAnswer, TokenRequestBody, VolumeApi, VolumeObject, VolumeObjectList, VolumeObjectResource,
 } from '../../ports/apiserver.js';
 import { toApiError } from './api-errors.js';
@@ -43,7 +43,7 @@ export function nodeStatusPatch(status: NodeStatus): { status: Record<string, un
   return { status: { ...status, addresses: [{ $patch: 'replace' }, ...status.addresses] } };
 }
 
-export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi, VolumeApi, ServiceApi, OwnNodeApi {
+export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi, VolumeApi, ServiceApi, OwnNodeApi, RuntimeClassApi {
   private rest!: RestClient;
 
   constructor(private readonly opts: KubeApiOptions) {
@@ -198,6 +198,15 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
   }
   watchServices(opts: Parameters<ServiceApi['watchServices']>[0]): Promise<WatchHandle> {
     return this.watch('watch services', '/api/v1/services', { resourceVersion: opts.resourceVersion }, opts);
+  }
+
+  // RuntimeClassApi (the RuntimeClass informer)
+  async listRuntimeClasses(): Promise<KubeObjectList> {
+    const list = await this.call<{ metadata?: { resourceVersion?: string }; items?: KubeObject[] }>('list runtimeclasses', 'GET', '/apis/node.k8s.io/v1/runtimeclasses');
+    return { resourceVersion: list.metadata?.resourceVersion ?? '', items: list.items ?? [] };
+  }
+  watchRuntimeClasses(opts: Parameters<RuntimeClassApi['watchRuntimeClasses']>[0]): Promise<WatchHandle> {
+    return this.watch('watch runtimeclasses', '/apis/node.k8s.io/v1/runtimeclasses', { resourceVersion: opts.resourceVersion }, opts);
   }
 
   // VolumeApi (the ConfigMap, Secret and token managers)

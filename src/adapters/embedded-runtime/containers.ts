@@ -16,6 +16,7 @@ import { containerArgv, containerEnv, containerLogPath, containerUser } from './
 import { runtimeUid } from './image-store.js';
 import { refuseSeccompFilter } from './seccomp-refusal.js';
 import { refuseUnenforcedContainerSecurity } from './security-refusals.js';
+import { refuseUserNamespace } from './sandbox-refusals.js';
 import { DEFAULT_MAX_LOG_LINE_BYTES } from './cri-log-writer.js';
 import { filterContainers, matchesLabelSelector } from './filters.js';
 import { newId } from './new-id.js';
@@ -41,6 +42,7 @@ export async function createContainer(
   if (!config || !metadata?.name) throw new KubeletError('KLT_ERR_CRI_INVALID_ARGUMENT', 'container config must include metadata with a name');
   refuseSeccompFilter('container', config.linux?.security_context?.seccomp);
   refuseUnenforcedContainerSecurity(config.linux?.security_context, runtimeUid());
+  refuseUserNamespace('container', config.linux?.security_context?.namespace_options);
   if (sandbox.state !== 'SANDBOX_READY') {
     throw new KubeletError('KLT_ERR_CRI_FAILED', `sandbox ${sandbox.id} is in SANDBOX_NOTREADY state: cannot create containers in it`);
   }

@@ -35,5 +35,7 @@ export function status(stateDir: string, verbose: boolean, podCIDR = ''): Status
   const info: Record<string, string> = verbose
     ? { config: JSON.stringify({ stateDir, isolation: 'none', network: 'host', podCIDR }) }
     : {};
-  return { status: { conditions }, info };
+  // Its one handler, the default, with neither recursive read-only mounts nor user namespaces.
+  const runtime_handlers = [{ name: '', features: { recursive_read_only_mounts: false, user_namespaces: false } }];
+  return { status: { conditions }, info, runtime_handlers };
 }

@@ -18,6 +18,7 @@ import type { SandboxRecord } from './records.js';
 import type { RuntimeState } from './runtime-state.js';
 import { refuseSeccompFilter } from './seccomp-refusal.js';
 import { refuseUnenforcedSandboxSecurity } from './security-refusals.js';
+import { refuseRuntimeHandler, refuseUserNamespace } from './sandbox-refusals.js';
 
 function sandboxName(sandbox: { metadata: { name: string; namespace: string; uid: string; attempt?: number } }): string {
   const m = sandbox.metadata;
@@ -31,6 +32,8 @@ export async function runPodSandbox(state: RuntimeState, config: PodSandboxConfi
   }
   refuseSeccompFilter('sandbox', config.linux?.security_context?.seccomp);
   refuseUnenforcedSandboxSecurity(config.linux?.security_context?.selinux_options);
+  refuseRuntimeHandler(runtimeHandler);
+  refuseUserNamespace('sandbox', config.linux?.security_context?.namespace_options);
   const name = sandboxName({ metadata });
   const clash = [...state.sandboxes.values()].find((s) => sandboxName(s) === name);
   if (clash) {

@@ -18,6 +18,7 @@ export const HAS = names(`
   KubeletFineGrainedAuthz LoggingAlphaOptions LoggingBetaOptions PodLevelResources
   PodLifecycleSleepAction PodLifecycleSleepActionAllowZero PodReadyToStartContainersCondition
   PortForwardWebsockets PreventStaticPodAPIReferences RotateKubeletServerCertificate SidecarContainers
+  UserNamespacesSupport
 `);
 
 export const LACKS = names(`
@@ -40,7 +41,6 @@ export const LACKS = names(`
   RuntimeClassInImageCriAPI SELinuxChangePolicy SELinuxMount SELinuxMountReadWriteOncePod
   SupplementalGroupsPolicy SystemdWatchdog TopologyManagerPolicyAlphaOptions
   TopologyManagerPolicyBetaOptions TopologyManagerPolicyOptions UserNamespacesHostNetworkSupport
-  UserNamespacesSupport
 `);
 
 export const ELSEWHERE = names(`

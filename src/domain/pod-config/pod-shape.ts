@@ -98,7 +98,7 @@ const SPEC = object({
   restartPolicy: str, terminationGracePeriodSeconds: int, activeDeadlineSeconds: int, dnsPolicy: str,
   dnsConfig: object({ nameservers: strings, searches: strings, options: list(object({ name: str, value: str })) }),
   nodeName: str, serviceAccountName: str, serviceAccount: str, automountServiceAccountToken: bool,
-  hostNetwork: bool, hostPID: bool, hostIPC: bool, shareProcessNamespace: bool, hostname: str, subdomain: str, setHostnameAsFQDN: bool,
+  hostNetwork: bool, hostPID: bool, hostIPC: bool, shareProcessNamespace: bool, hostUsers: bool, hostname: str, subdomain: str, setHostnameAsFQDN: bool,
   hostAliases: list(object({ ip: str, hostnames: strings })),
   securityContext: object({
     runAsUser: int, runAsGroup: int, runAsNonRoot: bool, supplementalGroups: list(int), fsGroup: int,

@@ -51,9 +51,12 @@ function keepMax(into: Quantities, other: Quantities): void {
 const isSidecar = (c: Container) => c.restartPolicy === 'Always';
 const isPodLevelResource = (name: string) => name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
 
+/** What to leave out of a pod's totals: the overhead, for the sandbox's own resources (ExcludeOverhead). */
+export interface PodTotalsOptions { excludeOverhead?: boolean }
+
 /** The pod's requests (see the file comment); a resource it does not request is absent. */
-export function podRequests(pod: Pod): ResourceAmounts {
-  return podTotals(pod, 'requests');
+export function podRequests(pod: Pod, opts: PodTotalsOptions = {}): ResourceAmounts {
+  return podTotals(pod, 'requests', opts);
 }
 
 /**
@@ -62,11 +65,11 @@ export function podRequests(pod: Pod): ResourceAmounts {
  * resource that has a limit, so an unlimited resource stays unlimited. What the pod cgroup's cpu
  * quota and memory limit come from (pkg/kubelet/cm ResourceConfigForPod).
  */
-export function podLimits(pod: Pod): ResourceAmounts {
-  return podTotals(pod, 'limits');
+export function podLimits(pod: Pod, opts: PodTotalsOptions = {}): ResourceAmounts {
+  return podTotals(pod, 'limits', opts);
 }
 
-function podTotals(pod: Pod, kind: 'requests' | 'limits'): ResourceAmounts {
+function podTotals(pod: Pod, kind: 'requests' | 'limits', opts: PodTotalsOptions): ResourceAmounts {
   const total: Quantities = new Map();
   for (const c of pod.spec.containers) add(total, parsed(c.resources?.[kind]));
   const sidecars: Quantities = new Map();
@@ -86,7 +89,7 @@ function podTotals(pod: Pod, kind: 'requests' | 'limits'): ResourceAmounts {
   keepMax(total, initPeak);
   const podLevel = parsed(pod.spec.resources?.[kind]);
   for (const [name, q] of podLevel) if (isPodLevelResource(name)) total.set(name, q);
-  const overhead = parsed(pod.spec.overhead);
+  const overhead = parsed(opts.excludeOverhead ? undefined : pod.spec.overhead);
   if (kind === 'limits') {
     for (const name of [...overhead.keys()]) if (!total.has(name)) overhead.delete(name);
   }

@@ -234,6 +234,8 @@ export interface PodSpec {
   hostPID?: boolean;
   hostIPC?: boolean;
   shareProcessNamespace?: boolean;
+  /** false: the pod runs in a user namespace of its own (UserNamespacesSupport). */
+  hostUsers?: boolean;
   hostname?: string;
   subdomain?: string;
   setHostnameAsFQDN?: boolean;

@@ -4,18 +4,20 @@
  * kuberuntime_container_linux.go generateLinuxContainerConfig).
  *
  * Mounts come ready made (the runtime manager's makeContainerMounts: volumes, /etc/hosts, the
- * termination-message file); the security contexts from security-context.ts. Not built yet (Go
- * does): devices, pod overhead resources on the sandbox, hugepages, swap, CDI devices, the runtime handler.
+ * termination-message file); the security contexts from security-context.ts. The runtime handler
+ * and the user namespace are resolved by the runtime manager (they need the API and the runtime) and
+ * come in on the context. Not built yet (Go does): devices, hugepages, swap, CDI devices.
  */
 import { containerLogPath, podLogDirectory } from '../pod/pod-paths.js';
 import type { Container, Pod } from '../pod/types.js';
-import type { CriContainerConfig, CriLinuxContainerSecurityContext, CriMount, CriPodSandboxConfig } from './cri-config.js';
+import type { CriContainerConfig, CriLinuxContainerSecurityContext, CriMount, CriPodSandboxConfig, CriUserNamespace } from './cri-config.js';
 import { withNamespaceTarget } from './ephemeral-containers.js';
 import { podDnsConfig, podHostname, type DnsContext } from './dns.js';
 import { expandCommandAndArgs, makeEnvironmentVariables, type EnvSourceLookup } from './env.js';
 import { newContainerAnnotations, newContainerLabels, newPodAnnotations, newPodLabels } from './labels.js';
 import { podPortMappings } from './port-mappings.js';
 import { linuxContainerResources } from './resources.js';
+import { sandboxOverhead, sandboxResources } from './sandbox-resources.js';
 import { seccompProfileRoot, type SeccompPolicy } from './seccomp.js';
 import { containerSecurityContext, sandboxSecurityContext } from './security-context.js';
 
@@ -35,6 +37,8 @@ export interface NodeRuntimeContext {
   lookup?: EnvSourceLookup;
   /** seccompDefault and <root-dir>/seccomp. Default: off, under /var/lib/kubelet. */
   seccomp?: SeccompPolicy;
+  /** The pod's user namespace (user-namespaces.ts), for its sandbox and containers alike; none: not sent. */
+  userNamespace?: CriUserNamespace;
 }
 
 const defaultSeccompPolicy: SeccompPolicy = { runtimeDefault: false, profileRoot: seccompProfileRoot('/var/lib/kubelet') };
@@ -69,7 +73,7 @@ export function generatePodSandboxConfig(pod: Pod, attempt: number, ctx: NodeRun
     dns_config: podDnsConfig(pod, ctx.dns),
     log_directory: podLogsDirectory(ctx.podLogsDir, pod),
     port_mappings: podPortMappings(pod),
-    linux: { security_context: sandboxSecurityContext(pod, ctx.seccomp ?? defaultSeccompPolicy) },
+    linux: { security_context: withUserNamespace(sandboxSecurityContext(pod, ctx.seccomp ?? defaultSeccompPolicy), ctx.userNamespace) },
   };
   const hostname = podHostname(pod, ctx.dns.clusterDomain);
   if (hostname !== undefined) config.hostname = hostname;
@@ -78,6 +82,12 @@ export function generatePodSandboxConfig(pod: Pod, attempt: number, ctx: NodeRun
   if (sysctls && sysctls.length > 0 && config.linux) {
     // Sysctl names may use '/' as the separator; the runtime wants dots (ConvertPodSysctlsVariableToDotsSeparator).
     config.linux.sysctls = Object.fromEntries(sysctls.map((s) => [s.name.includes('/') ? s.name.replaceAll('/', '.') : s.name, s.value]));
+  }
+  if (config.linux) {
+    // applySandboxResources: the pod's own resources and its overhead, each as container resources.
+    const quota = { ...(ctx.cpuCfsQuota !== undefined ? { cpuCfsQuota: ctx.cpuCfsQuota } : {}), ...(ctx.cpuCfsQuotaPeriodMicros !== undefined ? { cpuCfsQuotaPeriodMicros: ctx.cpuCfsQuotaPeriodMicros } : {}) };
+    config.linux.resources = sandboxResources(pod, quota);
+    config.linux.overhead = sandboxOverhead(pod, quota);
   }
   return config;
 }
@@ -92,6 +102,11 @@ export interface ContainerStartContext {
   mounts?: CriMount[];
   /** An ephemeral container's target: the runtime id whose process namespace it joins. */
   namespaceTargetId?: string;
+}
+
+/** NamespacesForPod sets the user namespace on every namespace option it builds, the sandbox's and the containers'. */
+function withUserNamespace<T extends { namespace_options?: CriLinuxContainerSecurityContext['namespace_options'] }>(sc: T, userns: CriUserNamespace | undefined): T {
+  return userns && sc.namespace_options ? { ...sc, namespace_options: { ...sc.namespace_options, userns_options: userns } } : sc;
 }
 
 function targeted(sc: CriLinuxContainerSecurityContext, targetId: string | undefined): CriLinuxContainerSecurityContext {
@@ -123,7 +138,7 @@ export function generateContainerConfig(pod: Pod, container: Container, start: C
         ...(ctx.cpuCfsQuota !== undefined ? { cpuCfsQuota: ctx.cpuCfsQuota } : {}),
         ...(ctx.cpuCfsQuotaPeriodMicros !== undefined ? { cpuCfsQuotaPeriodMicros: ctx.cpuCfsQuotaPeriodMicros } : {}),
       }),
-      security_context: targeted(containerSecurityContext(pod, container, ctx.seccomp ?? defaultSeccompPolicy), start.namespaceTargetId),
+      security_context: withUserNamespace(targeted(containerSecurityContext(pod, container, ctx.seccomp ?? defaultSeccompPolicy), start.namespaceTargetId), ctx.userNamespace),
     },
   };
   if (container.workingDir) config.working_dir = container.workingDir;

@@ -9,12 +9,23 @@
 export type CriNamespaceMode = 'POD' | 'CONTAINER' | 'NODE' | 'TARGET';
 export type CriProtocol = 'TCP' | 'UDP' | 'SCTP';
 
+/** One contiguous range of IDs: container_id.. inside the namespace is host_id.. outside. */
+export interface CriIdMapping { host_id: number; container_id: number; length: number }
+
+/** runtime.v1 UserNamespace: NODE is the host's; POD a namespace of the pod's own with these mappings. */
+export interface CriUserNamespace {
+  mode: CriNamespaceMode;
+  uids?: CriIdMapping[];
+  gids?: CriIdMapping[];
+}
+
 export interface CriNamespaceOption {
   network: CriNamespaceMode;
   pid: CriNamespaceMode;
   ipc: CriNamespaceMode;
   /** The container whose namespace a TARGET mode joins. */
   target_id?: string;
+  userns_options?: CriUserNamespace;
 }
 export interface CriInt64Value { value: string }
 export interface CriKeyValue { key: string; value: Buffer }
@@ -61,6 +72,10 @@ export interface CriPodSandboxConfig {
     cgroup_parent?: string;
     security_context?: CriLinuxSandboxSecurityContext;
     sysctls?: Record<string, string>;
+    /** The pod's overhead (spec.overhead), as resources with requests equal to limits. */
+    overhead?: CriLinuxContainerResources;
+    /** The pod's own resources, its overhead left out. */
+    resources?: CriLinuxContainerResources;
   };
 }
 

@@ -56,20 +56,40 @@ export interface ResourceContext {
   cpuCfsQuotaPeriodMicros?: number;
 }
 
-export function linuxContainerResources(pod: Pod, container: Container, ctx: ResourceContext): CriLinuxContainerResources {
-  const cpuRequest = resourceQuantity(container.resources?.requests, 'cpu');
-  const cpuLimitMilli = Number(quantityMilliValue(resourceQuantity(container.resources?.limits, 'cpu') ?? { num: 0n, den: 1n }));
-  const memoryLimit = quantityValue(resourceQuantity(container.resources?.limits, 'memory') ?? { num: 0n, den: 1n });
+/** What calculateLinuxResources reads: cpu in millicores (the request absent when not asked), memory in bytes. */
+export interface LinuxResourceAmounts {
+  cpuRequestMilli?: number;
+  cpuLimitMilli: number;
+  memoryLimitBytes: bigint;
+}
 
-  // A limit without a request means request = limit (the API server defaults it; repeated here).
-  const sharesFrom = cpuRequest === undefined && cpuLimitMilli !== 0 ? cpuLimitMilli : Number(quantityMilliValue(cpuRequest ?? { num: 0n, den: 1n }));
+/**
+ * cpu shares from the request (a limit without a request stands for it: the API server defaults it,
+ * repeated here), the memory limit when there is one, and the CFS quota and period unless
+ * --cpu-cfs-quota is off (calculateLinuxResources).
+ */
+export function calculateLinuxResources(amounts: LinuxResourceAmounts, ctx: Omit<ResourceContext, 'memoryCapacityBytes'>): CriLinuxContainerResources {
+  const { cpuRequestMilli, cpuLimitMilli, memoryLimitBytes } = amounts;
+  const sharesFrom = cpuRequestMilli === undefined && cpuLimitMilli !== 0 ? cpuLimitMilli : cpuRequestMilli ?? 0;
   const resources: CriLinuxContainerResources = { cpu_shares: String(milliCpuToShares(sharesFrom)) };
-  if (memoryLimit !== 0n) resources.memory_limit_in_bytes = String(memoryLimit);
+  if (memoryLimitBytes !== 0n) resources.memory_limit_in_bytes = String(memoryLimitBytes);
   if (ctx.cpuCfsQuota ?? true) {
     const period = ctx.cpuCfsQuotaPeriodMicros ?? defaultCfsPeriodMicros;
     resources.cpu_period = String(period);
     resources.cpu_quota = String(milliCpuToQuota(cpuLimitMilli, period));
   }
+  return resources;
+}
+
+const zero = { num: 0n, den: 1n };
+
+export function linuxContainerResources(pod: Pod, container: Container, ctx: ResourceContext): CriLinuxContainerResources {
+  const cpuRequest = resourceQuantity(container.resources?.requests, 'cpu');
+  const resources = calculateLinuxResources({
+    ...(cpuRequest !== undefined ? { cpuRequestMilli: Number(quantityMilliValue(cpuRequest)) } : {}),
+    cpuLimitMilli: Number(quantityMilliValue(resourceQuantity(container.resources?.limits, 'cpu') ?? zero)),
+    memoryLimitBytes: quantityValue(resourceQuantity(container.resources?.limits, 'memory') ?? zero),
+  }, ctx);
   resources.oom_score_adj = String(containerOomScoreAdj(pod, container, ctx.memoryCapacityBytes));
   return resources;
 }

@@ -160,8 +160,10 @@ describe('startEmbeddedRuntime', () => {
     expect(runtime!.endpoint).toBe(`unix://${join(dir, 'cri.sock')}`);
     const version = await cri.runtime.version();
     expect(version).toMatchObject({ version: '0.1.0', runtime_name: 'kubelet-ts-embedded', runtime_version: KUBELET_TS_VERSION, runtime_api_version: 'v1' });
-    const { status } = await cri.runtime.status();
+    const { status, runtime_handlers } = await cri.runtime.status();
     expect(status?.conditions.map((c) => [c.type, c.status])).toEqual([['RuntimeReady', true], ['NetworkReady', true]]);
+    // Its one handler, without user namespaces: the kubelet refuses hostUsers: false before asking.
+    expect(runtime_handlers).toEqual([{ name: '', features: { recursive_read_only_mounts: false, user_namespaces: false } }]);
   });
 
   it('accepts the pod CIDR the kubelet gives (UpdateRuntimeConfig) and shows it in the verbose Status', async () => {
@@ -309,6 +311,28 @@ describe('startEmbeddedRuntime', () => {
     });
     const plain = containerConfig('c', 'true', { linux: { security_context: { masked_paths: [...DEFAULT_MASKED_PATHS], readonly_paths: [...DEFAULT_READONLY_PATHS] } } });
     expect(await cri.runtime.createContainer(sandboxId, plain, config)).toMatch(/^[0-9a-f]+$/);
+  });
+
+  it('refuses a runtime handler and a user namespace of the pod\'s own, naming the field, and accepts the host\'s', async () => {
+    const cri = await start();
+    await expect(cri.runtime.runPodSandbox(sandboxConfig('rc'), 'nosuch')).rejects.toMatchObject({
+      code: 'KLT_ERR_CRI_INVALID_ARGUMENT',
+      message: expect.stringContaining('runtime_handler "nosuch" is not supported by the embedded runtime'),
+    });
+    const namespaces = (userns: object) => ({ network: 'NODE' as const, pid: 'CONTAINER' as const, ipc: 'POD' as const, target_id: '', userns_options: userns });
+    const mapping = [{ host_id: 65536, container_id: 0, length: 65536 }];
+    const own = { ...sandboxConfig('userns'), linux: { security_context: { namespace_options: namespaces({ mode: 'POD', uids: mapping, gids: mapping }) } } };
+    await expect(cri.runtime.runPodSandbox(own)).rejects.toMatchObject({
+      code: 'KLT_ERR_CRI_INVALID_ARGUMENT',
+      message: expect.stringContaining('sandbox linux.security_context.namespace_options.userns_options mode POD is not supported by the embedded runtime'),
+    });
+    const config = { ...sandboxConfig('userns'), linux: { security_context: { namespace_options: namespaces({ mode: 'NODE' }) } } };
+    const sandboxId = await cri.runtime.runPodSandbox(config, '');
+    const container = containerConfig('c', 'true', { linux: { security_context: { namespace_options: namespaces({ mode: 'POD', uids: mapping, gids: mapping }) } } });
+    await expect(cri.runtime.createContainer(sandboxId, container, config)).rejects.toMatchObject({
+      code: 'KLT_ERR_CRI_INVALID_ARGUMENT',
+      message: expect.stringContaining('container linux.security_context.namespace_options.userns_options mode POD'),
+    });
   });
 
   it('fails CreateContainer with NOT_FOUND for an image that is not present, and finds it after PullImage', async () => {
