@@ -19,8 +19,9 @@
  *   period is 100 ms, so Ready reaches the API server as soon as the runtime is up. In that time
  *   a not-Ready status is held back for one regular period: a restarted kubelet whose Node is
  *   still Ready does not flap it NotReady while its first runtime check is under way (Go does).
- * - Health arrives as events at any time (`node.runtime.health`, `node.pleg.health`, and the
- *   eviction manager's `node.pressure.changed`) and is used by the next update, as in Go.
+ * - Health arrives as events at any time (`node.runtime.health`, `node.pleg.health`, the
+ *   eviction manager's `node.pressure.changed`, the node shutdown manager's
+ *   `node.shutdown.changed`) and is used by the next update, as in Go; a shutdown's starts one now.
  * - `node.readiness.changed` is emitted when the reported Ready status flips, and
  *   `node.status.event` for each event Go's condition setters record (NodeHasSufficientMemory …
  *   at creation, NodeReady / NodeNotReady on a flip), for the event recorder.
@@ -37,6 +38,7 @@ import { conditionEventReasons, isReady, type NodeHealth } from '../domain/node-
 import { computeNodeStatus, nodeStatusChanged, type ListedImage, type NodeStaticFacts } from '../domain/node-status/node-status.js';
 import type { PressureChangedEvent } from './eviction-manager.machine.js';
 import type { NodeRegisteredEvent } from './node-lease.machine.js';
+import type { NodeShutdownChangedEvent } from './node-shutdown.machine.js';
 
 export const NODE_STATUS_UPDATE_FREQUENCY_MS = 10_000;
 export const NODE_STATUS_REPORT_FREQUENCY_MS = 300_000;
@@ -79,7 +81,7 @@ export interface NodePlegHealthEvent {
   observedAtMs: number;
 }
 
-export type NodeStatusEvent = NodeRuntimeHealthEvent | NodePlegHealthEvent | PressureChangedEvent;
+export type NodeStatusEvent = NodeRuntimeHealthEvent | NodePlegHealthEvent | PressureChangedEvent | NodeShutdownChangedEvent;
 
 /** Emitted (actor.on) for the event recorder: RegisteredNode, NodeReady / NodeNotReady. */
 export type NodeStatusEmitted =
@@ -173,6 +175,7 @@ export const nodeStatusMachine = setup({
       return { health: { ...context.health, pleg: { healthy: e.healthy, ...(e.message === undefined ? {} : { message: e.message }) } } };
     }),
     recordPressure: assign(({ context, event }) => ({ health: { ...context.health, pressure: (event as PressureChangedEvent).conditions } })),
+    recordShutdown: assign(({ context, event }) => ({ health: { ...context.health, shuttingDown: (event as NodeShutdownChangedEvent).shuttingDown } })),
     /** Keep the server's Node: its uid for the lease, its conditions for transition times. */
     recordRegistered: assign(({ event }) => {
       const node = okValue<NodeObject>(event).value;
@@ -249,6 +252,7 @@ export const nodeStatusMachine = setup({
     'node.runtime.health': { actions: 'recordRuntimeHealth' },
     'node.pleg.health': { actions: 'recordPlegHealth' },
     'node.pressure.changed': { actions: 'recordPressure' },
+    'node.shutdown.changed': { actions: 'recordShutdown' },
   },
   initial: 'starting',
   states: {
@@ -333,7 +337,8 @@ export const nodeStatusMachine = setup({
         },
         // Re-enters `sending` so a fresh effect runs (Go retries at once within one sync).
         retrying: { always: 'sending' },
-        waiting: { after: { updatePeriod: 'collecting' } },
+        // Go's shutdown manager syncs the node status at once when a shutdown begins.
+        waiting: { after: { updatePeriod: 'collecting' }, on: { 'node.shutdown.changed': { target: 'collecting', actions: 'recordShutdown' } } },
       },
     },
   },

@@ -16,7 +16,9 @@
  *   conditions for admission, whose first handler is the eviction manager's (admitUnderPressure,
  *   reason `Evicted`); `pod.evict.requested` asks an active pod's worker to kill it as an eviction
  *   (status Failed/Evicted with the manager's message), and the manager hears `pod.eviction.finished`
- *   when the worker is done (evicted: false at once when there is no such active pod).
+ *   when the worker is done (evicted: false at once when there is no such active pod). The node
+ *   shutdown manager (system id `nodeShutdown`) kills pods the same way (`requester`), and while
+ *   it reports the node shutting down (`node.shutdown.changed`) new pods are refused.
  * - plegCh → `pleg.events`: each pod with an event is asked to sync now — unless the runtime's last
  *   announced health (`runtime.health.changed`) is not ready: then, as Go's syncLoop skips its
  *   iterations, nothing is dispatched until the runtime is back, and then every pod syncs.
@@ -53,6 +55,7 @@ import { assertEvent, assign, enqueueActions, fromCallback, setup, type AnyEvent
 import { actorIdParts, podWorkerId, probeWorkerId } from '../domain/actor-ids.js';
 import { effectError } from './done-output.js';
 import { admitUnderPressure } from '../domain/eviction/admission.js';
+import { admitDuringShutdown } from '../domain/node-shutdown/shutdown-groups.js';
 import type { PressureCondition } from '../domain/eviction/signals.js';
 import { admitPod, rejectedPodStatus } from '../domain/pod/admission.js';
 import { needToReconcilePodReadiness } from '../domain/pod/conditions.js';
@@ -103,8 +106,8 @@ export interface PodEntry {
   probedStarts: Record<string, number>;
   /** The volume manager was told to tear this pod's volumes down (it reached Succeeded or Failed). */
   volumesReleased?: boolean;
-  /** The eviction manager asked for this pod's kill: it is told when the worker is done. */
-  evicting?: boolean;
+  /** Who asked for this pod's kill as an eviction (the eviction or the node shutdown manager): it is told when the worker is done. */
+  evicting?: KillRequester;
 }
 
 /** A runtime-only pod being killed; `deferred` is a source's pod with the same uid, added once it is gone. */
@@ -123,6 +126,8 @@ export interface SyncLoopContext {
   runtime: { healthy: boolean; reason: string };
   /** The node's pressure conditions as the eviction manager last reported them (its admit handler). */
   pressure: PressureCondition[];
+  /** The node shutdown manager saw a shutdown coming: new pods are refused (its admit handler). */
+  shuttingDown?: boolean;
 }
 
 export type SyncLoopEvent =
@@ -136,8 +141,24 @@ export type SyncLoopEvent =
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
   | { type: 'node.pressure.changed'; conditions: PressureCondition[] }
-  | { type: 'pod.evict.requested'; podUid: string; gracePeriodSeconds: number; reason: string; message: string; condition?: PodCondition }
+  | PodEvictRequestedEvent
+  | { type: 'node.shutdown.changed'; shuttingDown: boolean }
   | PodWorkerTerminatedEvent;
+
+/** The managers that kill pods with a status of their own: each hears `pod.eviction.finished` when its kill is done. */
+export type KillRequester = 'evictionManager' | 'nodeShutdown';
+
+/** Kill an active pod and end it Failed with this reason, message and condition (Go's killPodFunc with a status update). */
+export interface PodEvictRequestedEvent {
+  type: 'pod.evict.requested';
+  podUid: string;
+  gracePeriodSeconds: number;
+  reason: string;
+  message: string;
+  condition?: PodCondition;
+  /** Who is answered; the eviction manager when absent. */
+  requester?: KillRequester;
+}
 
 /** Sent to the `containerDeletor` child: remove the pod's exited containers but the newest `keep` of each name. */
 export interface DeadContainersRemoveRequested {
@@ -339,11 +360,12 @@ export const syncLoopMachine = setup({
               }
               usage ??= usageOf(Object.values(pods).filter((p) => isActiveForAdmission(p.lifecycle, p.status)).map((p) => p.pod));
               // A uid or a name the kubelet cannot use first; then Go's admit handlers in order: the
-              // eviction manager's, the sysctls', then the predicates.
+              // eviction manager's, the sysctls', the predicates, then the node shutdown manager's.
               const identity = admitPodIdentity(pod);
               const underPressure = identity.admit ? admitUnderPressure(pod, context.pressure) : identity;
               const sysctls = underPressure.admit ? admitSysctls(pod, sysctlAllowlist(context.input.allowedUnsafeSysctls ?? [])) : underPressure;
-              const admission = sysctls.admit ? admitPod(pod, context.input.node, usage) : sysctls;
+              const predicates = sysctls.admit ? admitPod(pod, context.input.node, usage) : sysctls;
+              const admission = predicates.admit ? admitDuringShutdown(context.shuttingDown === true) : predicates;
               if (!admission.admit) {
                 const status = rejectedPodStatus(pod, admission);
                 pods[uid] = { pod, lifecycle: 'rejected', removed: false, status, probedStarts: {} };
@@ -396,15 +418,17 @@ export const syncLoopMachine = setup({
       })],
     },
     'node.pressure.changed': { actions: assign({ pressure: ({ event }) => event.conditions }) },
+    'node.shutdown.changed': { actions: assign({ shuttingDown: ({ event }) => event.shuttingDown }) },
     // Typed loosely: the children that may throw are spawned, so their error events carry ids xstate cannot list.
     ...({ 'xstate.error.actor.*': { guard: ({ event }: { event: AnyEventObject }) => crashedActorOf(event) !== null, actions: 'failPodOfCrashedActor' } } as object),
     // The eviction manager's killPodFunc: the worker kills the pod and ends it Failed/Evicted.
     'pod.evict.requested': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
         const entry = context.pods[event.podUid];
+        const requester = event.requester ?? 'evictionManager';
         if (entry?.lifecycle !== 'active') {
-          // The eviction manager asked, and it is stopped after the syncLoop: it waits for this answer.
-          sendToSystem(enqueue, system, 'evictionManager', { type: 'pod.eviction.finished', podUid: event.podUid, evicted: false });
+          // The requester is stopped after the syncLoop: it waits for this answer.
+          sendToSystem(enqueue, system, requester, { type: 'pod.eviction.finished', podUid: event.podUid, evicted: false });
           return;
         }
         sendToChild(enqueue, podWorkerId(event.podUid), {
@@ -414,7 +438,7 @@ export const syncLoopMachine = setup({
           eviction: { reason: event.reason, message: event.message, ...(event.condition ? { condition: event.condition } : {}) },
         });
         for (const id of probeWorkersOf(event.podUid, entry)) sendToChild(enqueue, id, { type: 'probe.pod.terminating' });
-        enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, lifecycle: 'terminating', evicting: true } } });
+        enqueue.assign({ pods: { ...context.pods, [event.podUid]: { ...entry, lifecycle: 'terminating', evicting: requester } } });
       }),
     },
     'pod.manifest.rejected': {
@@ -540,7 +564,7 @@ export const syncLoopMachine = setup({
         if (!entry) return;
         for (const id of probeWorkersOf(uid, entry)) enqueue.stopChild(id);
         if (entry.evicting) {
-          sendToSystem(enqueue, system, 'evictionManager', { type: 'pod.eviction.finished', podUid: uid, evicted: true });
+          sendToSystem(enqueue, system, entry.evicting, { type: 'pod.eviction.finished', podUid: uid, evicted: true });
         }
         const { evicting: _answered, ...rest } = entry;
         const terminated: PodEntry = { ...rest, lifecycle: 'terminated', probedStarts: {} };

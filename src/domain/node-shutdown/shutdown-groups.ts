@@ -7,6 +7,7 @@
  */
 import { parseGoDuration } from '../config/duration.js';
 import type { ShutdownGracePeriodByPodPriority } from '../config/types.js';
+import type { AdmissionResult } from '../pod/admission.js';
 import { SYSTEM_CRITICAL_PRIORITY } from '../pod/critical.js';
 
 /** The status of a pod killed for the shutdown: Failed with this reason and message. */
@@ -84,4 +85,9 @@ export function groupByPriority(classes: readonly ShutdownClass[], pods: readonl
     group.pods.push({ uid: pod.uid, gracePeriodSeconds: own !== undefined && own <= group.gracePeriodSeconds ? own : group.gracePeriodSeconds });
   }
   return groups;
+}
+
+/** Go's shutdown admit handler: every new pod is refused while the node shuts down. */
+export function admitDuringShutdown(shuttingDown: boolean): AdmissionResult {
+  return shuttingDown ? { admit: false, reason: NODE_SHUTDOWN_NOT_ADMITTED_REASON, message: NODE_SHUTDOWN_NOT_ADMITTED_MESSAGE } : { admit: true };
 }
