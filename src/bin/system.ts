@@ -10,6 +10,7 @@
  *               ├─ containerManager             (QoS and pod cgroups, after the first runtime-up)
  *               ├─ statusManager, nodeStatus, nodeLease   (cluster mode)
  *               ├─ evictionManager              (once the runtime is first ready)
+ *               ├─ nodeShutdown                 (graceful node shutdown configured; logind once the runtime is ready)
  *               └─ syncLoop ─┬─ podConfig       (file, http and api sources)
  *                            ├─ pleg
  *                            ├─ containerDeletor (removes dead containers)
