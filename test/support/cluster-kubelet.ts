@@ -36,6 +36,8 @@ export function spawnClusterKubelet(opts: {
   dir: string; endpoint: string; node: string; port: number; clientCa: string; kubeconfigArgs: string[]; extraConfig?: string[];
   /** host:port of the debug server (/debug/actors, /debug/pods); none by default. */
   debugAddress?: string;
+  /** Added to the test's environment. */
+  env?: Record<string, string>;
 }): ClusterKubelet {
   const { dir, endpoint } = opts;
   const extraConfig = opts.extraConfig ?? [];
@@ -52,7 +54,7 @@ export function spawnClusterKubelet(opts: {
     BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, ...opts.kubeconfigArgs,
     `--cert-dir=${join(dir, 'pki')}`, ...(endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []), `--debug-address=${opts.debugAddress ?? ''}`,
     `--hostname-override=${opts.node}`,
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  ], { stdio: ['ignore', 'ignore', 'pipe'], ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}) });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

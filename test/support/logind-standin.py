@@ -11,7 +11,7 @@ private D-Bus, for tests. It speaks the login1 interface the kubelet and systemd
 - systemd1 Manager.KillUnit("systemd-logind.service", "all", SIGHUP): rereads InhibitDelayMaxSec
   from the *.conf files of the drop-in directory given with --conf-dir (logind's reload).
 
-It writes one JSON line per event to stdout ({"t": ms since start, "event": ..., ...}), the
+It writes one JSON line per event to stdout ({"t": ms since start, "wallMs": epoch ms, "event": ...}), the
 timeline tests read. Python's standard library only: Node cannot send file descriptors.
 """
 import argparse
@@ -30,7 +30,7 @@ START = time.monotonic()
 
 
 def log(event, **fields):
-    fields.update({"t": round((time.monotonic() - START) * 1000), "event": event})
+    fields.update({"t": round((time.monotonic() - START) * 1000), "wallMs": round(time.time() * 1000), "event": event})
     sys.stdout.write(json.dumps(fields) + "\n")
     sys.stdout.flush()
 

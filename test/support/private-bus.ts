@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
-export interface StandinEvent { t: number; event: string; [key: string]: unknown }
+export interface StandinEvent { t: number; wallMs: number; event: string; [key: string]: unknown }
 
 export interface PrivateBus {
   /** The bus address, for DBUS_SYSTEM_BUS_ADDRESS. */
