@@ -142,6 +142,7 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `gracefu
       const p = await n.pod('late');
       return p?.status?.phase === 'Failed' ? p : undefined;
     }, 30_000);
-    expect(late.status).toMatchObject({ reason: 'NodeShutdown', message: 'Pod was rejected as the node is shutting down.' });
+    // Go's rejectPod prefixes the admit handler's message.
+    expect(late.status).toMatchObject({ reason: 'NodeShutdown', message: 'Pod was rejected: Pod was rejected as the node is shutting down.' });
   }, 60_000);
 });
