@@ -30,7 +30,7 @@ import type { SerializedError } from '../domain/errors.js';
 import { disruptionTargetCondition } from '../domain/eviction/messages.js';
 import { groupByPriority, NODE_SHUTDOWN_MESSAGE, NODE_SHUTDOWN_REASON, type ShutdownClass, type ShutdownGroup, type ShutdownPod } from '../domain/node-shutdown/shutdown-groups.js';
 import { doneOutput } from './done-output.js';
-import { sendToSystem, sendToSystemIfRunning } from './system-sends.js';
+import { sendToSystemIfRunning } from './system-sends.js';
 
 export interface NodeShutdownInput {
   nodeName: string;
@@ -128,8 +128,9 @@ export const nodeShutdownMachine = setup({
       const group = currentGroup(context);
       if (!group) return;
       enqueue.assign({ waitingFor: group.pods.map((p) => p.uid) });
+      // The syncLoop is stopped just before this manager: a class started in between waits out its period.
       for (const pod of group.pods) {
-        sendToSystem(enqueue, system, 'syncLoop', {
+        sendToSystemIfRunning(enqueue, system, 'syncLoop', {
           type: 'pod.evict.requested',
           podUid: pod.uid,
           gracePeriodSeconds: pod.gracePeriodSeconds,
