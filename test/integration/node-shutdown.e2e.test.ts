@@ -127,7 +127,7 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `gracefu
       mark(`${name}'s preStop ran`, marks[name]);
     }
     timeline.sort((a, b) => a.atMs - b.atMs);
-    console.log(`graceful node shutdown timeline (${rt.name} runtime), ms after PowerOff:\n${timeline.map((e) => `  ${String(e.atMs - t0).padStart(6)}  ${e.what}`).join('\n')}`);
+    console.log(`graceful node shutdown timeline (${rt.name} runtime), ms after PowerOff:\n${timeline.map((e) => `  ${String(Math.round(e.atMs - t0)).padStart(6)}  ${e.what}`).join('\n')}`);
 
     for (const name of ['regular', 'critical']) {
       expect(failed[name]!.status).toMatchObject({ phase: 'Failed', reason: 'Terminated', message: MESSAGE });
