@@ -16,6 +16,7 @@ const ONE_RUNTIME = [
   'test/integration/image-pull-backoff-deletion.e2e.test.ts',
   'test/integration/kubectl-exec.e2e.test.ts',
   'test/integration/kubectl-logs.e2e.test.ts',
+  'test/integration/node-shutdown.e2e.test.ts',
   'test/integration/orphans.e2e.test.ts',
   'test/integration/pods.e2e.test.ts',
   'test/integration/qos-cgroups.e2e.test.ts',
