@@ -14,12 +14,15 @@
  *    DisruptionTarget condition, then the critical pod's, then the lock is released and the
  *    stand-in powers off, well within the 20 s. The timeline is printed. A pod created afterwards is
  *    refused with NodeShutdown.
+ * 4. Stopped, it leaves a journal with the PrepareForShutdown signal as an input that replays identically.
  */
-import { statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectBus } from '../../src/adapters/dbus/connection.js';
 import { kubeLabPartFor } from '../support/kube-lab.js';
+import { KUBELET_BIN } from '../support/kubelet-bin.js';
 import { BUSYBOX, SLEEP, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
 import { startPrivateBus, type PrivateBus } from '../support/private-bus.js';
 import { containerdEndpoint, describeNeeding } from '../support/real-parts.js';
@@ -149,4 +152,15 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `gracefu
     // Go's rejectPod prefixes the admit handler's message.
     expect(late.status).toMatchObject({ reason: 'NodeShutdown', message: 'Pod was rejected: Pod was rejected as the node is shutting down.' });
   }, 60_000);
+
+  it('stops cleanly and leaves a journal that replays identically, the shutdown signal among its inputs', async () => {
+    expect(await n.stop()).toBe(0);
+    const journal = join(n.dir, 'root', 'events', 'latest.jsonl');
+    const records = readFileSync(journal, 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { kind?: string; name?: string; payload?: unknown });
+    expect(records).toContainEqual(expect.objectContaining({ kind: 'input', name: 'shutdown.prepare.signalled', payload: expect.objectContaining({ shuttingDown: true }) }));
+    expect(records.filter((r) => r.name === 'pod.evict.requested' && JSON.stringify(r.payload).includes('"requester":"nodeShutdown"'))).toHaveLength(2);
+    const r = spawnSync(process.execPath, [KUBELET_BIN, 'replay', journal], { encoding: 'utf8' });
+    expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
+    expect(r.status).toBe(0);
+  }, 30_000);
 });
