@@ -2,7 +2,7 @@
 """A stand-in for systemd-logind (and the piece of systemd's manager the kubelet calls) on a
 private D-Bus, for tests. It speaks the login1 interface the kubelet and systemd-inhibit use:
 
-- Properties.Get(org.freedesktop.login1.Manager, InhibitDelayMaxUSec) -> v(t)
+- Properties.Get(org.freedesktop.login1.Manager, InhibitDelayMaxUSec) -> v(t); Set is refused (read-only)
 - Manager.Inhibit(what, who, why, mode) -> h: a real file descriptor (the write end of a pipe,
   sent with SCM_RIGHTS); the inhibitor lasts until every copy of it is closed, as logind's fifo.
 - Manager.ListInhibitors() -> a(ssssuu)
@@ -276,6 +276,9 @@ class Logind:
                 log("property.get", name=body[1])
                 return self.bus.reply(m, "v", [("t", self.delay_usec)])
             return self.bus.error(m, "org.freedesktop.DBus.Error.UnknownProperty", "Unknown property " + body[1])
+        if iface == "org.freedesktop.DBus.Properties" and member == "Set":
+            # logind's properties are read-only: its delay changes through logind.conf and a reload.
+            return self.bus.error(m, "org.freedesktop.DBus.Error.PropertyReadOnly", "Property '%s' is not writable." % body[1])
         if iface == "org.freedesktop.DBus.Peer" and member == "Ping":
             return self.bus.reply(m)
         if iface == "org.freedesktop.login1.Manager" and member == "Inhibit":

@@ -60,6 +60,18 @@ describe('createLogindBus (real dbus-daemon, logind stand-in)', () => {
     await lock.release();
   });
 
+  it('cannot set InhibitDelayMaxUSec over the bus: logind\'s properties are read-only, hence Go\'s drop-in', async () => {
+    const { bus } = await connected();
+    const client = await connectBus(bus.address, { uid });
+    try {
+      await expect(client.setProperty('org.freedesktop.login1', '/org/freedesktop/login1', 'org.freedesktop.login1.Manager', 'InhibitDelayMaxUSec', { signature: 't', value: 30_000_000n }))
+        .rejects.toMatchObject({ code: 'KLT_ERR_DBUS_CALL', dbusName: 'org.freedesktop.DBus.Error.PropertyReadOnly' });
+      expect(await client.getProperty('org.freedesktop.login1', '/org/freedesktop/login1', 'org.freedesktop.login1.Manager', 'InhibitDelayMaxUSec')).toBe(5_000_000n);
+    } finally {
+      client.close();
+    }
+  });
+
   it('answers a call logind does not know with the D-Bus error name', async () => {
     const { bus } = await connected();
     const client = await connectBus(bus.address, { uid });
