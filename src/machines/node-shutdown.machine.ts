@@ -28,7 +28,7 @@
 import { assign, enqueueActions, fromCallback, fromPromise, setup } from 'xstate';
 import type { SerializedError } from '../domain/errors.js';
 import { disruptionTargetCondition } from '../domain/eviction/messages.js';
-import { groupByPriority, NODE_SHUTDOWN_MESSAGE, NODE_SHUTDOWN_REASON, type ShutdownClass, type ShutdownGroup, type ShutdownPod } from '../domain/node-shutdown/shutdown-groups.js';
+import { groupByPriority, NODE_SHUTDOWN_MESSAGE, NODE_SHUTDOWN_REASON, periodRequestedSeconds, type ShutdownClass, type ShutdownGroup, type ShutdownPod } from '../domain/node-shutdown/shutdown-groups.js';
 import { doneOutput } from './done-output.js';
 import { sendToSystemIfRunning } from './system-sends.js';
 
@@ -162,7 +162,7 @@ export const nodeShutdownMachine = setup({
       invoke: {
         id: 'watchShutdown',
         src: 'watchShutdown',
-        input: ({ context }) => ({ periodRequestedMs: context.classes.reduce((sum, c) => sum + c.gracePeriodSeconds, 0) * 1000 }),
+        input: ({ context }) => ({ periodRequestedMs: periodRequestedSeconds(context.classes) * 1000 }),
       },
       initial: 'starting',
       states: {
