@@ -17,6 +17,7 @@ const ONE_RUNTIME = [
   'test/integration/kubectl-exec.e2e.test.ts',
   'test/integration/kubectl-logs.e2e.test.ts',
   'test/integration/live-node.e2e.test.ts',
+  'test/integration/node-shutdown.e2e.test.ts',
   'test/integration/orphans.e2e.test.ts',
   'test/integration/pods.e2e.test.ts',
   'test/integration/private-registry.e2e.test.ts',

@@ -39,6 +39,7 @@ import { debugServerStarter, healthzStarter, kubeletServerStarter } from './serv
 import { provideSystem } from './system.js';
 import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
 import { ServingCertificateSwitch } from '../adapters/certificates/serving-switch.js';
+import { createLogindBus } from '../adapters/logind/logind-bus.js';
 import type { MachineInfo } from '../domain/node/host-types.js';
 import { hostCgroups, syncLoopPods } from './cgroups.js';
 
@@ -138,6 +139,10 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     // The eviction manager shares the servers' summary reads (coalesced, at most one a second).
     eviction: { summary: () => stats.get(false), nodeSummary: () => stats.nodeOnly(), activePods: () => evictablePods(observers.views.syncLoop()) },
+    nodeShutdown: {
+      logind: createLogindBus({ env: io.env, uid: process.getuid?.() ?? 0, ...logindConfigDirectory(io.env) }),
+      activePods: () => evictablePods(observers.views.syncLoop()),
+    },
     makeDirectories,
     lifetimes,
     live,
@@ -298,4 +303,10 @@ function segmentBytesFrom(env: Record<string, string | undefined>, logger: Logge
   if (Number.isSafeInteger(n) && n > 0) return n;
   logger.warn({ value: text }, 'KUBELET_TS_EVENT_LOG_SEGMENT_BYTES is not a positive whole number of bytes; using 64 MiB');
   return undefined;
+}
+
+/** Where logind's drop-in goes: Go's fixed directory, or KUBELET_TS_LOGIND_CONF_DIR (tests on a private bus). */
+function logindConfigDirectory(env: Record<string, string | undefined>): { configDirectory?: string } {
+  const dir = env.KUBELET_TS_LOGIND_CONF_DIR;
+  return dir ? { configDirectory: dir } : {};
 }

@@ -9,6 +9,7 @@ import { createPhaseActors } from '../actors/phases/index.js';
 import { createPlegActors } from '../actors/pleg/pleg-actors.js';
 import { createContainerDeletorActor } from '../actors/gc/container-deletor.js';
 import { createEvictionActors } from '../actors/eviction/eviction-actors.js';
+import { createNodeShutdownActors } from '../actors/node-shutdown/node-shutdown-actors.js';
 import { createPodConfigActors } from '../actors/pod-config/pod-config-actors.js';
 import { createApiPodSourceActor } from '../actors/api-pods/api-pod-source.js';
 import { createStatusManagerActors } from '../actors/api-pods/status-manager-actors.js';
@@ -74,6 +75,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     containerDeletor: createContainerDeletorActor({ cri, logger: actorLogger(logger, 'containerDeletor', 'containerDeletor') }),
     ...createPodWorkerActors(lazyManager, clock),
     ...createEvictionActors({ host: deps.eviction, collectors: () => live.garbageCollectors.peek(), clock, logger: actorLogger(logger, 'evictionManager', 'evictionManager') }),
+    ...createNodeShutdownActors({ ...deps.nodeShutdown, clock, logger: actorLogger(logger, 'nodeShutdown', 'nodeShutdown') }),
     ...createVolumeActors(() => live.volumePlugins.require(), actorLogger(logger, 'volumeManager', 'volumeManager')),
     ...createContainerManagerActors(() => live.containerManager.require(), (err) => {
       logger.error({ err }, 'Failed to start ContainerManager');

@@ -8,6 +8,7 @@ import type { AnyActorRef, InspectionEvent } from 'xstate';
 import { relayAdmissionRejections } from '../actors/api-pods/admission-events.js';
 import { relayVolumeEvents } from '../actors/volumes/volume-events.js';
 import { relayEvictionEvents } from '../actors/eviction/eviction-events.js';
+import { relayNodeShutdownEvents } from '../actors/node-shutdown/node-shutdown-events.js';
 import type { EventRecorder } from '../ports/event-recorder.js';
 import type { PodActorFailed } from '../machines/sync-loop.machine.js';
 import { ActorDirectory } from '../actors/debug/actor-directory.js';
@@ -68,6 +69,7 @@ const RELAYS: Record<string, (ref: AnyActorRef, recorder: () => EventRecorder | 
   syncLoop: relayAdmissionRejections,
   volumeManager: relayVolumeEvents,
   evictionManager: relayEvictionEvents,
+  nodeShutdown: relayNodeShutdownEvents,
 };
 
 function relayEmittedEvents(ref: AnyActorRef, id: string, recorder: () => EventRecorder | undefined): void {

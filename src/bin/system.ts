@@ -10,6 +10,7 @@
  *               ├─ containerManager             (QoS and pod cgroups, after the first runtime-up)
  *               ├─ statusManager, nodeStatus, nodeLease   (cluster mode)
  *               ├─ evictionManager              (once the runtime is first ready)
+ *               ├─ nodeShutdown                 (graceful node shutdown configured; logind once the runtime is ready)
  *               └─ syncLoop ─┬─ podConfig       (file, http and api sources)
  *                            ├─ pleg
  *                            ├─ containerDeletor (removes dead containers)
@@ -36,6 +37,7 @@ import { VOLUME_EFFECTS, volumeMachine } from '../machines/volume.machine.js';
 import { VOLUME_MANAGER_EFFECTS, volumeManagerMachine } from '../machines/volume-manager.machine.js';
 import { CONTAINER_MANAGER_EFFECTS, containerManagerMachine } from '../machines/container-manager.machine.js';
 import { EVICTION_MANAGER_EFFECTS, evictionManagerMachine } from '../machines/eviction-manager.machine.js';
+import { NODE_SHUTDOWN_EFFECTS, nodeShutdownMachine } from '../machines/node-shutdown.machine.js';
 
 /** Every effectful actor src in the system, by the machine that invokes it. */
 export const SUPERVISOR_EFFECTS = [...PHASE_IDS, 'stopSubsystems'] as const;
@@ -56,6 +58,7 @@ export const SYSTEM_EFFECTS: readonly string[] = [
   ...VOLUME_EFFECTS,
   ...CONTAINER_MANAGER_EFFECTS,
   ...EVICTION_MANAGER_EFFECTS,
+  ...NODE_SHUTDOWN_EFFECTS,
 ];
 
 /** The actor logic a machine's `setup({ actors })` declares, by src: what `provide()` accepts. */
@@ -82,7 +85,8 @@ export type SystemEffects = EffectsOf<typeof supervisorMachine, typeof SUPERVISO
   & EffectsOf<typeof volumeManagerMachine, typeof VOLUME_MANAGER_EFFECTS>
   & EffectsOf<typeof volumeMachine, typeof VOLUME_EFFECTS>
   & EffectsOf<typeof containerManagerMachine, typeof CONTAINER_MANAGER_EFFECTS>
-  & EffectsOf<typeof evictionManagerMachine, typeof EVICTION_MANAGER_EFFECTS>;
+  & EffectsOf<typeof evictionManagerMachine, typeof EVICTION_MANAGER_EFFECTS>
+  & EffectsOf<typeof nodeShutdownMachine, typeof NODE_SHUTDOWN_EFFECTS>;
 
 /**
  * Every effect inert, for replay: the log answers for them. An actor that never answers and never
@@ -123,6 +127,7 @@ export interface MachineOverrides {
   volume?: typeof volumeMachine;
   containerManager?: typeof containerManagerMachine;
   evictionManager?: typeof evictionManagerMachine;
+  nodeShutdown?: typeof nodeShutdownMachine;
 }
 
 export function provideSystem(effects: SystemEffects, overrides: MachineOverrides = {}) {
@@ -149,6 +154,7 @@ export function provideSystem(effects: SystemEffects, overrides: MachineOverride
       }),
       containerManager: (overrides.containerManager ?? containerManagerMachine).provide({ actors: pick(effects, CONTAINER_MANAGER_EFFECTS) }),
       evictionManager: (overrides.evictionManager ?? evictionManagerMachine).provide({ actors: pick(effects, EVICTION_MANAGER_EFFECTS) }),
+      nodeShutdown: (overrides.nodeShutdown ?? nodeShutdownMachine).provide({ actors: pick(effects, NODE_SHUTDOWN_EFFECTS) }),
       syncLoop,
     },
   });

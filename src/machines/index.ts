@@ -19,6 +19,7 @@ import { syncLoopMachine } from './sync-loop.machine.js';
 import { volumeManagerMachine } from './volume-manager.machine.js';
 import { volumeMachine } from './volume.machine.js';
 import { containerManagerMachine } from './container-manager.machine.js';
+import { nodeShutdownMachine } from './node-shutdown.machine.js';
 
 export const MACHINES = {
   supervisor: supervisorMachine,
@@ -37,6 +38,7 @@ export const MACHINES = {
   volume: volumeMachine,
   containerManager: containerManagerMachine,
   evictionManager: evictionManagerMachine,
+  nodeShutdown: nodeShutdownMachine,
 } as const;
 
 export type MachineName = keyof typeof MACHINES;

@@ -19,8 +19,9 @@
  *   period is 100 ms, so Ready reaches the API server as soon as the runtime is up. In that time
  *   a not-Ready status is held back for one regular period: a restarted kubelet whose Node is
  *   still Ready does not flap it NotReady while its first runtime check is under way (Go does).
- * - Health arrives as events at any time (`node.runtime.health`, `node.pleg.health`, and the
- *   eviction manager's `node.pressure.changed`) and is used by the next update, as in Go.
+ * - Health arrives as events at any time (`node.runtime.health`, `node.pleg.health`, the
+ *   eviction manager's `node.pressure.changed`, the node shutdown manager's
+ *   `node.shutdown.changed`) and is used by the next update, as in Go; a shutdown's starts one now.
  * - The Node as the API server has it (Go's node informer): the `watchNode` effect lists and
  *   watches it from the start and sends `node.object.observed` only when its labels, taints or pod
  *   CIDR changed (status heartbeats are not news). A reading no newer than the one kept (by
@@ -48,6 +49,7 @@ import { conditionEventReasons, isReady, type NodeHealth } from '../domain/node-
 import { computeNodeStatus, nodeStatusChanged, type ListedImage, type NodeStaticFacts } from '../domain/node-status/node-status.js';
 import type { PressureChangedEvent } from './eviction-manager.machine.js';
 import type { NodeRegisteredEvent } from './node-lease.machine.js';
+import type { NodeShutdownChangedEvent } from './node-shutdown.machine.js';
 
 export const NODE_STATUS_UPDATE_FREQUENCY_MS = 10_000;
 export const NODE_STATUS_REPORT_FREQUENCY_MS = 300_000;
@@ -99,7 +101,7 @@ export interface NodeRefreshRequestedEvent { type: 'node.refresh.requested' }
 /** From `watchNode`, for a refresh: the Node as the GET read it, or why it could not. */
 export type NodeRefreshAnsweredEvent = { type: 'node.refresh.answered'; observedAtMs: number } & ({ node: LiveNode } | { error: SerializedError });
 
-export type NodeStatusEvent = NodeRuntimeHealthEvent | NodePlegHealthEvent | PressureChangedEvent | NodeObjectObservedEvent | NodeRefreshRequestedEvent | NodeRefreshAnsweredEvent;
+export type NodeStatusEvent = NodeRuntimeHealthEvent | NodePlegHealthEvent | PressureChangedEvent | NodeObjectObservedEvent | NodeRefreshRequestedEvent | NodeRefreshAnsweredEvent | NodeShutdownChangedEvent;
 
 /** Emitted (actor.on) for the event recorder: RegisteredNode, NodeReady / NodeNotReady. */
 export type NodeStatusEmitted =
@@ -205,6 +207,7 @@ export const nodeStatusMachine = setup({
       return { health: { ...context.health, pleg: { healthy: e.healthy, ...(e.message === undefined ? {} : { message: e.message }) } } };
     }),
     recordPressure: assign(({ context, event }) => ({ health: { ...context.health, pressure: (event as PressureChangedEvent).conditions } })),
+    recordShutdown: assign(({ context, event }) => ({ health: { ...context.health, shuttingDown: (event as NodeShutdownChangedEvent).shuttingDown } })),
     /** Keep the server's Node: its uid for the lease, its conditions for transition times. */
     recordRegistered: assign(({ event }) => {
       const node = okValue<NodeObject>(event).value;
@@ -302,6 +305,7 @@ export const nodeStatusMachine = setup({
     'node.object.observed': { actions: 'recordApiNode' },
     'node.refresh.requested': { actions: sendTo('watchNode', ({ event }) => event) },
     'node.refresh.answered': { actions: ['recordApiNode', 'answerRefresh'] },
+    'node.shutdown.changed': { actions: 'recordShutdown' },
   },
   initial: 'starting',
   states: {
@@ -396,7 +400,8 @@ export const nodeStatusMachine = setup({
         },
         // Re-enters `sending` so a fresh effect runs (Go retries at once within one sync).
         retrying: { always: 'sending' },
-        waiting: { after: { updatePeriod: 'collecting' } },
+        // Go's shutdown manager syncs the node status at once when a shutdown begins.
+        waiting: { after: { updatePeriod: 'collecting' }, on: { 'node.shutdown.changed': { target: 'collecting', actions: 'recordShutdown' } } },
       },
     },
   },

@@ -15,6 +15,7 @@ import type { CertificateManagerInput } from './certificate-manager.machine.js';
 import type { ContainerManagerInput } from './container-manager.machine.js';
 import type { EvictionManagerInput } from './eviction-manager.machine.js';
 import type { NodeLeaseMachineInput } from './node-lease.machine.js';
+import type { NodeShutdownInput } from './node-shutdown.machine.js';
 import type { NodeStatusMachineInput } from './node-status.machine.js';
 import type { RuntimeMachineInput } from './runtime.machine.js';
 import type { StatusManagerInput } from './status-manager.machine.js';
@@ -39,6 +40,8 @@ export interface KubeletRunOutput {
   servingCertificateManager?: CertificateManagerInput;
   /** The eviction manager, when any threshold is configured (both modes). */
   evictionManager?: EvictionManagerInput;
+  /** The node shutdown manager, when a graceful shutdown is configured (both modes). */
+  nodeShutdown?: NodeShutdownInput;
 }
 
 export interface PhaseOutputs {

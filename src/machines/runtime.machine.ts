@@ -39,7 +39,7 @@ export interface RuntimeMachineContext {
 export interface RuntimeUpEvent { type: 'runtime.up' }
 
 /** Who is told `runtime.up`: the modules Go's initializeRuntimeDependentModules starts that are built here. */
-const RUNTIME_DEPENDENT_MODULES = ['containerManager', 'evictionManager'] as const;
+const RUNTIME_DEPENDENT_MODULES = ['containerManager', 'evictionManager', 'nodeShutdown'] as const;
 
 /** Sent to the syncLoop (system id `syncLoop`) when the runtime's health changes. */
 export interface RuntimeHealthChangedEvent { type: 'runtime.health.changed'; health: RuntimeHealth; reason: string }

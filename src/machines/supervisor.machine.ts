@@ -73,7 +73,7 @@ const phaseActors = Object.fromEntries(PHASE_IDS.map((id) => [id, notProvided(id
 
 
 /** The long-lived subsystems in start order (stopped in reverse). */
-export const SUBSYSTEMS = ['certificateManager', 'servingCertificateManager', 'volumeManager', 'containerManager', 'runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'evictionManager', 'syncLoop'] as const;
+export const SUBSYSTEMS = ['certificateManager', 'servingCertificateManager', 'volumeManager', 'containerManager', 'runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'evictionManager', 'nodeShutdown', 'syncLoop'] as const;
 
 const spawnSubsystems = enqueueActions(({ enqueue, event }: { enqueue: { spawnChild: (src: string, opts: object) => void }; event: AnyEventObject }) => {
   const out: KubeletRunOutput = doneOutput<KubeletRunOutput | undefined>(event) ?? {};
@@ -123,6 +123,7 @@ export const supervisorMachine = setup({
     volumeManager: subsystemSlot<NonNullable<KubeletRunOutput['volumeManager']>>(),
     containerManager: subsystemSlot<NonNullable<KubeletRunOutput['containerManager']>>(),
     evictionManager: subsystemSlot<NonNullable<KubeletRunOutput['evictionManager']>>(),
+    nodeShutdown: subsystemSlot<NonNullable<KubeletRunOutput['nodeShutdown']>>(),
   },
   actions: {
     recordWaiting: assign(({ event }) => {

@@ -22,7 +22,9 @@
  *   conditions for admission, whose first handler is the eviction manager's (admitUnderPressure,
  *   reason `Evicted`); `pod.evict.requested` asks an active pod's worker to kill it as an eviction
  *   (status Failed/Evicted with the manager's message), and the manager hears `pod.eviction.finished`
- *   when the worker is done (evicted: false at once when there is no such active pod).
+ *   when the worker is done (evicted: false at once when there is no such active pod). The node
+ *   shutdown manager (system id `nodeShutdown`) kills pods the same way (`requester`), and while
+ *   it reports the node shutting down (`node.shutdown.changed`) new pods are refused.
  * - plegCh → `pleg.events`: each pod with an event is asked to sync now — unless the runtime's last
  *   announced health (`runtime.health.changed`) is not ready: then, as Go's syncLoop skips its
  *   iterations, nothing is dispatched until the runtime is back, and then every pod syncs.
@@ -74,7 +76,7 @@ import { decideCrashedActor, decideEviction, decideWorkerTerminated } from '../d
 import { decidePodConfigUpdate, type PodOperation } from '../domain/sync-loop/pod-config-update.js';
 import { decidePodStatus } from '../domain/sync-loop/pod-status.js';
 import { decidePlegEvents, decideRuntimeHealth } from '../domain/sync-loop/runtime-events.js';
-import type { SyncLoopSettings, SyncLoopState } from '../domain/sync-loop/state.js';
+import type { KillRequester, SyncLoopSettings, SyncLoopState } from '../domain/sync-loop/state.js';
 import type { PlegInput } from './pleg.machine.js';
 import type { PodConfigInput } from './pod-config.machine.js';
 import type { PodWorkerInput, PodWorkerTerminatedEvent } from './pod-worker.machine.js';
@@ -82,7 +84,7 @@ import type { ProbeInput } from './probe.machine.js';
 import { subsystemSlot } from './subsystem-slot.js';
 import { sendToChild, sendToSystem, sendToSystemIfRunning, type SystemLookup } from './system-sends.js';
 
-export type { AwaitingNodeEntry, OrphanEntry, PodEntry } from '../domain/sync-loop/state.js';
+export type { AwaitingNodeEntry, KillRequester, OrphanEntry, PodEntry } from '../domain/sync-loop/state.js';
 export type { PodActorFailed, PodAdmissionRejected } from '../domain/sync-loop/commands.js';
 export type { PodOperation };
 
@@ -123,8 +125,21 @@ export type SyncLoopEvent =
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
   | { type: 'node.pressure.changed'; conditions: PressureCondition[] }
-  | { type: 'pod.evict.requested'; podUid: string; gracePeriodSeconds: number; reason: string; message: string; condition?: PodCondition }
+  | PodEvictRequestedEvent
+  | { type: 'node.shutdown.changed'; shuttingDown: boolean }
   | PodWorkerTerminatedEvent;
+
+/** Kill an active pod and end it Failed with this reason, message and condition (Go's killPodFunc with a status update). */
+export interface PodEvictRequestedEvent {
+  type: 'pod.evict.requested';
+  podUid: string;
+  gracePeriodSeconds: number;
+  reason: string;
+  message: string;
+  condition?: PodCondition;
+  /** Who is answered; the eviction manager when absent. */
+  requester?: KillRequester;
+}
 
 /** Sent to the `containerDeletor` child: remove the pod's exited containers but the newest `keep` of each name. */
 export interface DeadContainersRemoveRequested {
@@ -166,6 +181,7 @@ const stateOf = (state: SyncLoopState): SyncLoopState => ({
   sourcesReady: state.sourcesReady,
   runtime: state.runtime,
   pressure: state.pressure,
+  ...(state.shuttingDown !== undefined ? { shuttingDown: state.shuttingDown } : {}),
   node: state.node,
   awaitingNode: state.awaitingNode,
   nodeRefreshing: state.nodeRefreshing,
@@ -224,7 +240,7 @@ function carryOut(enqueue: CommandQueue, system: SystemLookup, input: SyncLoopIn
         sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pod.release', podUid: c.podUid, removeDirectory: c.removeDirectory });
         break;
       case 'evictionFinished':
-        sendToSystem(enqueue, system, 'evictionManager', { type: 'pod.eviction.finished', podUid: c.podUid, evicted: c.evicted });
+        sendToSystem(enqueue, system, c.requester, { type: 'pod.eviction.finished', podUid: c.podUid, evicted: c.evicted });
         break;
       case 'keepPodCgroups':
         // The syncLoop runs without a container manager where pods get no cgroups of their own (its tests, tools).
@@ -327,12 +343,13 @@ export const syncLoopMachine = setup({
       }),
     },
     'node.pressure.changed': { actions: assign({ pressure: ({ event }) => event.conditions }) },
+    'node.shutdown.changed': { actions: assign({ shuttingDown: ({ event }) => event.shuttingDown }) },
     // Typed loosely: the children that may throw are spawned, so their error events carry ids xstate cannot list.
     ...({ 'xstate.error.actor.*': { guard: ({ event }: { event: AnyEventObject }) => crashedActorOf(event) !== null, actions: 'failPodOfCrashedActor' } } as object),
     'pod.evict.requested': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
         const eviction = { reason: event.reason, message: event.message, ...(event.condition ? { condition: event.condition } : {}) };
-        const { state, commands } = decideEviction(context, { podUid: event.podUid, gracePeriodSeconds: event.gracePeriodSeconds, eviction });
+        const { state, commands } = decideEviction(context, { podUid: event.podUid, gracePeriodSeconds: event.gracePeriodSeconds, eviction, requester: event.requester ?? 'evictionManager' });
         carryOut(enqueue, system, context.input, commands);
         enqueue.assign({ pods: state.pods });
       }),

@@ -13,6 +13,7 @@ import type { AnyActorRef, EventObject } from 'xstate';
 import type { ContainerManagerEvent } from './container-manager.machine.js';
 import type { EvictionManagerEvent } from './eviction-manager.machine.js';
 import type { NodeLeaseEvent } from './node-lease.machine.js';
+import type { NodeShutdownEvent } from './node-shutdown.machine.js';
 import type { NodeStatusEvent } from './node-status.machine.js';
 import type { PodWorkerEvent } from './pod-worker.machine.js';
 import type { ProbeEvent } from './probe.machine.js';
@@ -30,6 +31,7 @@ export interface SystemActorEvents {
   evictionManager: EvictionManagerEvent;
   nodeStatus: NodeStatusEvent;
   nodeLease: NodeLeaseEvent;
+  nodeShutdown: NodeShutdownEvent;
   containerDeletor: DeadContainersRemoveRequested;
 }
 

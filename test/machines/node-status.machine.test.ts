@@ -242,6 +242,20 @@ describe('nodeStatusMachine status updates', () => {
     expect(emitted.filter((e) => e.type === 'node.status.event').map((e) => (e as { reason: string }).reason)).toContain('NodeHasInsufficientMemory');
   });
 
+  it('reports NotReady with "node is shutting down" at once when the node shutdown manager says so, not at the next period', async () => {
+    const { actor, clock, calls } = start();
+    actor.start();
+    actor.send(runtimeReady);
+    await settleAll();
+    await tick(clock, 3_000);
+    expect(calls.patch).toHaveLength(1);
+    actor.send({ type: 'node.shutdown.changed', shuttingDown: true });
+    await settleAll();
+    expect(calls.patch).toHaveLength(2);
+    expect(calls.patch[1]!.atMs).toBe(3_000);
+    expect(readyOf(calls.patch[1]!.input)).toMatchObject({ status: 'False', reason: 'KubeletNotReady', message: 'node is shutting down' });
+  });
+
   it('retries a failed PATCH at once, five tries in all, and resumes at the next period', async () => {
     const { actor, clock, calls } = start({ patchFails: 7 });
     actor.start();

@@ -31,10 +31,11 @@ function node(): AdmissionNode {
   };
 }
 
-/** A syncLoop beside a fake eviction manager (system id `evictionManager`) that records what it hears. */
+/** A syncLoop beside a fake eviction manager and node shutdown manager that record what they hear. */
 function start() {
   kills.length = 0;
   const heard: unknown[] = [];
+  const shutdownHeard: unknown[] = [];
   const rejections: PodAdmissionRejected[] = [];
   const machine = syncLoopMachine.provide({
     actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: idle as never, containerDeletor: idle as never },
@@ -42,17 +43,22 @@ function start() {
   // The pod config is a fake here: its input is never read.
   const input: SyncLoopInput = { nodeName: 'node-a', node: node(), podConfig: {} as SyncLoopInput['podConfig'], podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 1 };
   const parent = setup({
-    actors: { syncLoop: machine, evictionManager: fromCallback(({ receive }) => { receive((e) => void heard.push(e)); }) },
+    actors: {
+      syncLoop: machine,
+      evictionManager: fromCallback(({ receive }) => { receive((e) => void heard.push(e)); }),
+      nodeShutdown: fromCallback(({ receive }) => { receive((e) => void shutdownHeard.push(e)); }),
+    },
   }).createMachine({
     invoke: [
       { src: 'evictionManager', systemId: 'evictionManager' },
+      { src: 'nodeShutdown', systemId: 'nodeShutdown' },
       { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input },
     ],
   });
   const root = createActor(parent).start();
   const loop = root.system.get('syncLoop') as AnyActorRef;
   loop.on('pod.admission.rejected', (e: PodAdmissionRejected) => void rejections.push(e));
-  return { loop, heard, rejections };
+  return { loop, heard, shutdownHeard, rejections };
 }
 
 describe('syncLoopMachine and the eviction manager', () => {
@@ -86,5 +92,30 @@ describe('syncLoopMachine and the eviction manager', () => {
     const { loop, heard } = start();
     loop.send({ type: 'pod.evict.requested', podUid: 'nope', gracePeriodSeconds: 1, reason: 'Evicted', message: 'm' });
     expect(heard).toEqual([{ type: 'pod.eviction.finished', podUid: 'nope', evicted: false }]);
+  });
+});
+
+describe('syncLoopMachine and the node shutdown manager', () => {
+  it('kills a pod with the shutdown\'s status and answers the node shutdown manager, not the eviction manager', () => {
+    const { loop, heard, shutdownHeard } = start();
+    loop.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
+    const condition = { type: 'DisruptionTarget', status: 'True' as const, reason: 'TerminationByKubelet', message: 'm' };
+    loop.send({ type: 'pod.evict.requested', podUid: 'u1', gracePeriodSeconds: 10, reason: 'Terminated', message: 'm', condition, requester: 'nodeShutdown' });
+    expect(kills).toEqual([{ uid: 'u1', event: { type: 'pod.kill.requested', gracePeriodSeconds: 10, reason: 'evicted', eviction: { reason: 'Terminated', message: 'm', condition } } }]);
+    expect(shutdownHeard).toEqual([{ type: 'pod.eviction.finished', podUid: 'u1', evicted: true }]);
+    expect(heard).toEqual([]);
+    loop.send({ type: 'pod.evict.requested', podUid: 'nope', gracePeriodSeconds: 10, reason: 'Terminated', message: 'm', requester: 'nodeShutdown' });
+    expect(shutdownHeard.at(-1)).toEqual({ type: 'pod.eviction.finished', podUid: 'nope', evicted: false });
+  });
+
+  it('refuses new pods with NodeShutdown while the node shuts down, and admits again after a cancellation', () => {
+    const { loop, rejections } = start();
+    loop.send({ type: 'node.shutdown.changed', shuttingDown: true });
+    loop.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('late')] });
+    expect(rejections.map((r) => [r.pod.uid, r.reason, r.message])).toEqual([['late', 'NodeShutdown', 'Pod was rejected as the node is shutting down.']]);
+    expect(loop.getSnapshot().context.pods.late?.status).toMatchObject({ phase: 'Failed', reason: 'NodeShutdown' });
+    loop.send({ type: 'node.shutdown.changed', shuttingDown: false });
+    loop.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('later')] });
+    expect(loop.getSnapshot().context.pods.later?.lifecycle).toBe('active');
   });
 });

@@ -38,6 +38,8 @@ export function spawnClusterKubelet(opts: {
   debugAddress?: string;
   /** Flags added to the command line (those with no KubeletConfiguration field). */
   extraArgs?: string[];
+  /** Added to the test's environment. */
+  env?: Record<string, string>;
 }): ClusterKubelet {
   const { dir, endpoint } = opts;
   const extraConfig = opts.extraConfig ?? [];
@@ -54,7 +56,7 @@ export function spawnClusterKubelet(opts: {
     BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, ...opts.kubeconfigArgs,
     `--cert-dir=${join(dir, 'pki')}`, ...(endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []), `--debug-address=${opts.debugAddress ?? ''}`,
     `--hostname-override=${opts.node}`, ...(opts.extraArgs ?? []),
-  ], { stdio: ['ignore', 'ignore', 'pipe'] });
+  ], { stdio: ['ignore', 'ignore', 'pipe'], ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}) });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

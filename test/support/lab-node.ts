@@ -90,6 +90,8 @@ export interface LabNodeOptions {
   resolvable?: boolean;
   /** Serves the debug server on a free port of 127.0.0.1. */
   debug?: boolean;
+  /** Added to the kubelet's environment, read at each start. */
+  env?: () => Record<string, string>;
 }
 
 const HOSTS = '/etc/hosts';
@@ -141,6 +143,7 @@ export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
     dir, endpoint: opts.endpoint, node, port, clientCa: lab.ca, extraConfig,
     kubeconfigArgs: [`--kubeconfig=${join(dir, 'node.kubeconfig')}`], ...(debugPort ? { debugAddress: `127.0.0.1:${debugPort}` } : {}),
     ...(opts.extraArgs ? { extraArgs: opts.extraArgs(dir) } : {}),
+    ...(opts.env ? { env: opts.env() } : {}),
   });
   const restart = async (extraConfig: string[] = opts.extraConfig?.(dir) ?? []) => {
     await stop();

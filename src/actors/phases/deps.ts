@@ -13,6 +13,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Random } from '../../ports/random.js';
 import type { ConfigSteps, NotHonoured } from '../../ports/config-steps.js';
 import type { EvictionHost } from '../../ports/eviction-host.js';
+import type { Logind } from '../../ports/logind.js';
 import type { GcHost } from '../../ports/gc-host.js';
 import type { JournalOpener } from '../../ports/journal-opener.js';
 import type { RuntimeConnector } from '../../ports/runtime-connector.js';
@@ -54,6 +55,8 @@ export interface PhaseDeps {
   gc: GcHost;
   /** The eviction manager's reads: the summary and the active pods. */
   eviction: EvictionHost;
+  /** The node shutdown manager's logind and the active pods it stops. */
+  nodeShutdown: { logind: Logind; activePods: () => Pod[] };
   /** initializeModules: create the kubelet's directories (mkdir -p). */
   makeDirectories: (paths: string[]) => Promise<void>;
   lifetimes: Lifetimes;

@@ -23,6 +23,7 @@ import { serviceEnvSource } from '../runtime-manager/service-env-source.js';
 import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS, startGarbageCollection } from '../gc/gc-loops.js';
 import type { PhaseDeps } from './deps.js';
 import { evictionManagerInput } from './eviction-input.js';
+import { nodeShutdownInput } from './node-shutdown-input.js';
 import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
 
@@ -206,6 +207,8 @@ export function kubeletPhases(deps: PhaseDeps) {
       };
       const eviction = evictionManagerInput(c, nodeName);
       if (eviction) out.evictionManager = eviction;
+      const shutdown = nodeShutdownInput(c, live.gates.peek() ?? {}, nodeName, deps.logger);
+      if (shutdown) out.nodeShutdown = shutdown;
       if (live.api.peek()) Object.assign(out, clusterSubsystems(input, nodeName, hostIps));
       if (live.api.peek() && out.syncLoop) {
         out.syncLoop.podConfig.apiSource = true;

@@ -14,6 +14,7 @@ const names = (block: string): ReadonlySet<string> => new Set(block.split(/\s+/)
 
 export const HAS = names(`
   AllAlpha AllBeta
+  GracefulNodeShutdown GracefulNodeShutdownBasedOnPodPriority
   CustomCPUCFSQuotaPeriod DisableNodeKubeProxyVersion ExecProbeTimeout ImageMaximumGCAge
   KubeletFineGrainedAuthz LoggingAlphaOptions LoggingBetaOptions PodLevelResources
   PodLifecycleSleepAction PodLifecycleSleepActionAllowZero PodReadyToStartContainersCondition
@@ -26,8 +27,8 @@ export const LACKS = names(`
   CPUManagerPolicyOptions CSIMigrationPortworx CSIServiceAccountTokenSecrets CSIVolumeHealth
   ChangeContainerStatusOnKubeletRestart ClusterTrustBundleProjection ComponentFlagz ComponentStatusz
   ContainerCheckpoint ContainerRestartRules ContainerStopSignals DisableCPUQuotaWithExclusiveCPUs
-  DynamicResourceAllocation EnvFiles EventedPLEG GitRepoVolumeDriver GracefulNodeShutdown
-  GracefulNodeShutdownBasedOnPodPriority HostnameOverride ImageVolume ImageVolumeWithDigest
+  DynamicResourceAllocation EnvFiles EventedPLEG GitRepoVolumeDriver
+  HostnameOverride ImageVolume ImageVolumeWithDigest
   InPlacePodLevelResourcesVerticalScaling InPlacePodVerticalScaling InPlacePodVerticalScalingExclusiveCPUs
   InPlacePodVerticalScalingAllocatedStatus InPlacePodVerticalScalingExclusiveMemory InTreePluginPortworxUnregister KubeletCgroupDriverFromCRI
   KubeletCrashLoopBackOffMax KubeletEnsureSecretPulledImages KubeletInUserNamespace KubeletPSI

@@ -4,10 +4,11 @@
  * lastHeartbeatTime is the time of this update; lastTransitionTime moves only when the status does.
  *
  * The pressure conditions are True while the eviction manager reports them (`pressure`, held for
- * evictionPressureTransitionPeriod there). Differs from Go: storage and shutdown errors are not
- * part of Ready (we have neither a volume plugin manager nor a shutdown manager).
+ * evictionPressureTransitionPeriod there). Differs from Go: storage errors are not part of Ready
+ * (we have no volume plugin manager).
  */
 import type { PressureCondition } from '../eviction/signals.js';
+import { NODE_SHUTTING_DOWN } from '../node-shutdown/shutdown-groups.js';
 import type { ConditionStatus } from '../api/common-types.js';
 import { metaTime, type NodeCondition } from './api-objects.js';
 
@@ -18,6 +19,8 @@ export interface NodeHealth {
   pleg: { healthy: boolean; message?: string } | null;
   /** The eviction manager's pressure conditions (True); absent or empty: no pressure. */
   pressure?: readonly PressureCondition[];
+  /** The node shutdown manager saw a shutdown coming (Go's ShutdownStatus error). */
+  shuttingDown?: boolean;
 }
 
 /** Go's runtimeErrors / networkErrors / PLEG check, as the messages Go aggregates into Ready. */
@@ -33,6 +36,7 @@ export function readinessErrors(health: NodeHealth): string[] {
     }
   }
   if (health.pleg !== null && !health.pleg.healthy) errs.push(`PLEG is not healthy: ${health.pleg.message ?? 'pleg has yet to be successful'}`);
+  if (health.shuttingDown) errs.push(NODE_SHUTTING_DOWN);
   return errs;
 }
 

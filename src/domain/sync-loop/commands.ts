@@ -5,6 +5,7 @@
 import type { ProbeType } from '../probe/types.js';
 import type { Container, Pod, PodCondition, PodStatus } from '../pod/types.js';
 import type { ObjectReference } from '../status-manager/event-aggregation.js';
+import type { KillRequester } from './state.js';
 
 /** The eviction a kill carries: the pod ends Failed with this reason and message. */
 export interface KillEviction { reason: string; message: string; condition?: PodCondition }
@@ -68,8 +69,8 @@ export type SyncLoopCommand =
   | { kind: 'removeDeadContainers'; podUid: string; containerId: string | null; keep: number }
   /** To the volume manager, when there is one. */
   | { kind: 'releaseVolumes'; podUid: string; removeDirectory: boolean }
-  /** To the eviction manager, which waits for it. */
-  | { kind: 'evictionFinished'; podUid: string; evicted: boolean }
+  /** To the manager that asked for the kill (the eviction or the node shutdown manager), which waits for it. */
+  | { kind: 'evictionFinished'; requester: KillRequester; podUid: string; evicted: boolean }
   /** To the container manager, when there is one: the cgroups of these pods stay. */
   | { kind: 'keepPodCgroups'; podUids: string[] }
   /** Handled as the syncLoop's next event: a source's pod that waited for its orphan to go, or for the Node to be read again. */

@@ -3,7 +3,7 @@
  * HandlePodRemoves, HandlePodReconcile).
  *
  * - ADD admits the pod (canAdmitPod: a uid or a name the kubelet cannot use first, then Go's admit
- *   handlers in order: the eviction manager's, the sysctls', the predicates) against the pods that
+ *   handlers in order: the eviction manager's, the sysctls', the predicates, the node shutdown manager's) against the pods that
  *   count as active, and starts its worker; a refused pod is kept as `rejected` with Go's Failed
  *   status, reported and emitted. A pod refused once stays Failed (Go keeps a rejected pod's status).
  * - UPDATE hands an active pod's worker the new spec.
@@ -15,6 +15,7 @@
  * the Node is read again (live-node.ts).
  */
 import { admitUnderPressure } from '../eviction/admission.js';
+import { admitDuringShutdown } from '../node-shutdown/shutdown-groups.js';
 import { admitPod, refusedOnlyForNodeAffinity, rejectedPodStatus } from '../pod/admission.js';
 import { needToReconcilePodReadiness } from '../pod/conditions.js';
 import { isActiveForAdmission, killGracePeriod } from '../pod/lifecycle.js';
@@ -37,7 +38,7 @@ export interface PodConfigUpdate {
   afterNodeRefresh?: boolean;
 }
 
-type State = Pick<SyncLoopState, 'pods' | 'orphans' | 'pressure' | 'node' | 'awaitingNode' | 'nodeRefreshing'>;
+type State = Pick<SyncLoopState, 'pods' | 'orphans' | 'pressure' | 'shuttingDown' | 'node' | 'awaitingNode' | 'nodeRefreshing'>;
 
 export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, update: PodConfigUpdate): Decision<State> {
   const pods = { ...state.pods };
@@ -82,7 +83,8 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
         const identity = admitPodIdentity(pod);
         const underPressure = identity.admit ? admitUnderPressure(pod, state.pressure) : identity;
         const sysctls = underPressure.admit ? admitSysctls(pod, sysctlAllowlist(settings.allowedUnsafeSysctls ?? [])) : underPressure;
-        const admission = sysctls.admit ? admitPod(pod, state.node, usage) : sysctls;
+        const predicates = sysctls.admit ? admitPod(pod, state.node, usage) : sysctls;
+        const admission = predicates.admit ? admitDuringShutdown(state.shuttingDown === true) : predicates;
         if (!admission.admit && admission.reason === 'NodeAffinity' && settings.liveNode && !update.afterNodeRefresh && refusedOnlyForNodeAffinity(pod, state.node, usage)) {
           awaitingNode[uid] = { pod, source: update.source, asked: false };
           break;

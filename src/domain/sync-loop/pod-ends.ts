@@ -10,7 +10,7 @@ import type { Pod } from '../pod/types.js';
 import type { Decision, KillEviction, SyncLoopCommand } from './commands.js';
 import { podCgroupsToKeep } from './orphans.js';
 import { probeWorkersOf } from './probe-workers.js';
-import type { PodEntry, SyncLoopState } from './state.js';
+import type { KillRequester, PodEntry, SyncLoopState } from './state.js';
 
 const podRefOf = (pod: Pod) => ({ namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid: pod.metadata.uid ?? '' });
 
@@ -36,7 +36,7 @@ export function decideWorkerTerminated(state: SyncLoopState, uid: string): Decis
   const entry = state.pods[uid];
   if (!entry) return { state, commands };
   for (const id of probeWorkersOf(uid, entry)) commands.push({ kind: 'stop', id });
-  if (entry.evicting) commands.push({ kind: 'evictionFinished', podUid: uid, evicted: true });
+  if (entry.evicting) commands.push({ kind: 'evictionFinished', requester: entry.evicting, podUid: uid, evicted: true });
   const { evicting: _answered, ...rest } = entry;
   const terminated: PodEntry = { ...rest, lifecycle: 'terminated', probedStarts: {} };
   if (isPodContentRemovable(terminated, state.sourcesReady)) commands.push({ kind: 'removeDeadContainers', podUid: uid, containerId: null, keep: 0 });
@@ -47,16 +47,16 @@ export function decideWorkerTerminated(state: SyncLoopState, uid: string): Decis
   return { state: next, commands: [...commands, ...podCgroupsToKeep(next)] };
 }
 
-export interface EvictRequest { podUid: string; gracePeriodSeconds: number; eviction: KillEviction }
+export interface EvictRequest { podUid: string; gracePeriodSeconds: number; eviction: KillEviction; requester: KillRequester }
 
-/** The eviction manager's killPodFunc: the worker kills the pod and ends it Failed with the eviction's reason. */
+/** The eviction manager's killPodFunc (the node shutdown manager's too): the worker kills the pod and ends it Failed with the given reason. */
 export function decideEviction<S extends Pick<SyncLoopState, 'pods'>>(state: S, request: EvictRequest): Decision<S> {
   const entry = state.pods[request.podUid];
-  // The eviction manager waits for an answer (it is stopped after the syncLoop): no active pod, none evicted.
-  if (entry?.lifecycle !== 'active') return { state, commands: [{ kind: 'evictionFinished', podUid: request.podUid, evicted: false }] };
+  // The requester waits for an answer (it is stopped after the syncLoop): no active pod, none evicted.
+  if (entry?.lifecycle !== 'active') return { state, commands: [{ kind: 'evictionFinished', requester: request.requester, podUid: request.podUid, evicted: false }] };
   const commands: SyncLoopCommand[] = [{ kind: 'tellWorker', podUid: request.podUid, message: { type: 'pod.kill.requested', gracePeriodSeconds: request.gracePeriodSeconds, reason: 'evicted', eviction: request.eviction } }];
   for (const id of probeWorkersOf(request.podUid, entry)) commands.push({ kind: 'tellProbe', id, message: { type: 'probe.pod.terminating' } });
-  return { state: { ...state, pods: { ...state.pods, [request.podUid]: { ...entry, lifecycle: 'terminating', evicting: true } } }, commands };
+  return { state: { ...state, pods: { ...state.pods, [request.podUid]: { ...entry, lifecycle: 'terminating', evicting: request.requester } } }, commands };
 }
 
 /**

@@ -8,6 +8,9 @@ import type { Pod, PodStatus } from '../pod/types.js';
 
 export type PodLifecycle = 'active' | 'terminating' | 'terminated' | 'rejected';
 
+/** The managers that kill pods with a status of their own: each hears when its kill is done. */
+export type KillRequester = 'evictionManager' | 'nodeShutdown';
+
 export interface PodEntry {
   pod: Pod;
   /** active: a worker drives it; rejected: admission refused it; terminated: its worker is done. */
@@ -19,8 +22,8 @@ export interface PodEntry {
   probedStarts: Record<string, number>;
   /** The volume manager was told to tear this pod's volumes down (it reached Succeeded or Failed). */
   volumesReleased?: boolean;
-  /** The eviction manager asked for this pod's kill: it is told when the worker is done. */
-  evicting?: boolean;
+  /** Who asked for this pod's kill as an eviction (the eviction or the node shutdown manager): it is told when the worker is done. */
+  evicting?: KillRequester;
 }
 
 /** A pod node affinity alone refused, waiting for the Node to be read again; `asked`: a read was requested since it came. */
@@ -40,6 +43,8 @@ export interface SyncLoopState {
   runtime: { healthy: boolean; reason: string };
   /** The node's pressure conditions as the eviction manager last reported them (its admit handler). */
   pressure: PressureCondition[];
+  /** The node shutdown manager saw a shutdown coming: new pods are refused (its admit handler). */
+  shuttingDown?: boolean;
   /** The node admission checks against: the input's, with the API server's labels and taints once seen. */
   node: AdmissionNode;
   /** Pods waiting for the Node to be read again, by uid. */

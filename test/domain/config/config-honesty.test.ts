@@ -33,11 +33,11 @@ describe('settings accepted but not acted on', () => {
     expect(built.notHonoured).toEqual([]);
   });
 
-  it('refuses cpuManagerPolicy static and shutdownGracePeriod together, naming both and what Go would do', () => {
-    const built = withFile({ cpuManagerPolicy: 'static', shutdownGracePeriod: '30s', reservedSystemCPUs: '0' });
+  it('refuses cpuManagerPolicy static and protectKernelDefaults together, naming both and what Go would do', () => {
+    const built = withFile({ cpuManagerPolicy: 'static', protectKernelDefaults: true, reservedSystemCPUs: '0' });
     const fields = built.errors.map((e) => e.field);
     expect(fields).toContain('cpuManagerPolicy');
-    expect(fields).toContain('shutdownGracePeriod');
+    expect(fields).toContain('protectKernelDefaults');
     const cpu = built.errors.find((e) => e.field === 'cpuManagerPolicy')!;
     expect(cpu.message).toContain('exclusive CPUs');
     expect(cpu.message).toContain('leave cpuManagerPolicy at its default ("none")');
@@ -78,18 +78,18 @@ describe('settings accepted but not acted on', () => {
   });
 
   it('refuses a gate of a feature kubelet-ts lacks when it is set on, from the file or the flags', () => {
-    const built = withFile({ featureGates: { MemoryQoS: true, EventedPLEG: false } }, ['--feature-gates=GracefulNodeShutdown=true']);
-    expect(built.errors.map((e) => e.field).sort()).toEqual(['--feature-gates.GracefulNodeShutdown', 'featureGates.MemoryQoS']);
-    expect(withFile({ featureGates: { GracefulNodeShutdown: false, NFTablesProxyMode: true } }).errors).toEqual([]);
+    const built = withFile({ featureGates: { MemoryQoS: true, EventedPLEG: false } }, ['--feature-gates=KubeletPSI=true']);
+    expect(built.errors.map((e) => e.field).sort()).toEqual(['--feature-gates.KubeletPSI', 'featureGates.MemoryQoS']);
+    expect(withFile({ featureGates: { KubeletPSI: false, NFTablesProxyMode: true } }).errors).toEqual([]);
   });
 });
 
 describe('reported feature gates', () => {
   it('reports a lacking feature off even where Go defaults it on, and leaves the others as resolved', () => {
     const resolved = resolveFeatureGates().gates;
-    expect(resolved.GracefulNodeShutdown).toBe(true);
+    expect(resolved.KubeletPSI).toBe(true);
     const reported = reportedFeatureGates(resolved);
-    expect(reported.GracefulNodeShutdown).toBe(false);
+    expect(reported.KubeletPSI).toBe(false);
     expect(reported.SidecarContainers).toBe(true);
     expect(reported.NFTablesProxyMode).toBe(true);
   });
@@ -98,7 +98,16 @@ describe('reported feature gates', () => {
     const built = withFile({ podsPerCore: 4 });
     const body = configzBody(built.config, built.gates, built.notHonoured);
     expect(body.kubeletTs.notActedOn.map((w) => w.field)).toEqual(['podsPerCore']);
-    expect(body.kubeletTs.featureGatesReportedOff).toContain('GracefulNodeShutdown');
+    expect(body.kubeletTs.featureGatesReportedOff).toContain('KubeletPSI');
     expect(body.kubeletTs.featureGatesReportedOff).not.toContain('SidecarContainers');
+  });
+});
+
+describe('graceful node shutdown settings', () => {
+  it('acts on shutdownGracePeriod, shutdownGracePeriodCriticalPods and their gates', () => {
+    const built = withFile({ shutdownGracePeriod: '20s', shutdownGracePeriodCriticalPods: '10s', featureGates: { GracefulNodeShutdown: true } });
+    expect(built.errors).toEqual([]);
+    expect(built.notHonoured).toEqual([]);
+    expect(reportedFeatureGates(resolveFeatureGates().gates).GracefulNodeShutdown).toBe(true);
   });
 });

@@ -11,6 +11,8 @@ describe('nodeConditions', () => {
     ['runtime down', { runtime: { runtimeReady: false, networkReady: false }, pleg: null }, 'False', 'container runtime is down'],
     ['network not ready', { runtime: { runtimeReady: true, networkReady: false, message: 'NetworkReady=false reason:NetworkPluginNotReady message:cni' }, pleg: { healthy: true } }, 'False', 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:cni'],
     ['network and PLEG', { runtime: { runtimeReady: true, networkReady: false }, pleg: { healthy: false, message: 'x' } }, 'False', '[container runtime network not ready: NetworkReady=false, PLEG is not healthy: x]'],
+    ['the node shuts down', { ...ok, shuttingDown: true }, 'False', 'node is shutting down'],
+    ['PLEG unhealthy while the node shuts down', { ...ok, pleg: { healthy: false, message: 'x' }, shuttingDown: true }, 'False', '[PLEG is not healthy: x, node is shutting down]'],
   ])('Ready when %s', (_name, health, status, message) => {
     const ready = nodeConditions([], health, 0).find((c) => c.type === 'Ready');
     expect(ready).toMatchObject({ status, message, reason: status === 'True' ? 'KubeletReady' : 'KubeletNotReady' });

@@ -17,10 +17,10 @@ describe('decideWorkerTerminated', () => {
     expect(next.pods.a).toMatchObject({ lifecycle: 'terminated', probedStarts: {} });
   });
 
-  it('a pod removed from its source is forgotten; an evicted one is answered to the eviction manager', () => {
-    const before = state({ a: { lifecycle: 'terminating', removed: true, evicting: true } });
+  it('a pod removed from its source is forgotten; an evicted one is answered to whoever asked for the kill', () => {
+    const before = state({ a: { lifecycle: 'terminating', removed: true, evicting: 'nodeShutdown' } });
     const { state: next, commands } = decideWorkerTerminated(before, 'a');
-    expect(commands).toContainEqual({ kind: 'evictionFinished', podUid: 'a', evicted: true });
+    expect(commands).toContainEqual({ kind: 'evictionFinished', requester: 'nodeShutdown', podUid: 'a', evicted: true });
     expect(next.pods).toEqual({});
   });
 
@@ -35,10 +35,10 @@ describe('decideWorkerTerminated', () => {
 describe('decideEviction', () => {
   it('kills an active pod as an eviction; answers at once for any other', () => {
     const eviction = { reason: 'Evicted', message: 'The node was low on resource: memory.' };
-    const { state: next, commands } = decideEviction(state({ a: { lifecycle: 'active' } }), { podUid: 'a', gracePeriodSeconds: 0, eviction });
+    const { state: next, commands } = decideEviction(state({ a: { lifecycle: 'active' } }), { podUid: 'a', gracePeriodSeconds: 0, eviction, requester: 'evictionManager' as const });
     expect(commands).toEqual([{ kind: 'tellWorker', podUid: 'a', message: { type: 'pod.kill.requested', gracePeriodSeconds: 0, reason: 'evicted', eviction } }]);
-    expect(next.pods.a).toMatchObject({ lifecycle: 'terminating', evicting: true });
-    expect(decideEviction(state({ a: { lifecycle: 'terminating' } }), { podUid: 'a', gracePeriodSeconds: 0, eviction }).commands).toEqual([{ kind: 'evictionFinished', podUid: 'a', evicted: false }]);
+    expect(next.pods.a).toMatchObject({ lifecycle: 'terminating', evicting: 'evictionManager' });
+    expect(decideEviction(state({ a: { lifecycle: 'terminating' } }), { podUid: 'a', gracePeriodSeconds: 0, eviction, requester: 'evictionManager' as const }).commands).toEqual([{ kind: 'evictionFinished', requester: 'evictionManager', podUid: 'a', evicted: false }]);
   });
 });
 

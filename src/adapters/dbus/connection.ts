@@ -1,0 +1,238 @@
+/**
+ * A D-Bus client connection over a unix socket: SASL EXTERNAL authentication (the peer checks our
+ * uid from the socket's credentials), Hello, method calls with their replies, signals by match
+ * rule, and the Properties interface. What the kubelet needs from logind and systemd and no more:
+ * no unix fd passing (Node's sockets cannot receive SCM_RIGHTS), so calls that answer with a file
+ * descriptor are out of reach here (see logind-inhibitor.ts for the lock).
+ */
+import { createConnection, type Socket } from 'node:net';
+import { KubeletError } from '../../domain/errors.js';
+import { decodeMessage, encodeMessage, messageLength, type DbusMessage } from './message.js';
+import type { DbusValue, Variant } from './marshal.js';
+
+const BUS_NAME = 'org.freedesktop.DBus';
+const BUS_PATH = '/org/freedesktop/DBus';
+const PROPERTIES = 'org.freedesktop.DBus.Properties';
+/** Where the system bus listens when DBUS_SYSTEM_BUS_ADDRESS does not say (the D-Bus specification's default). */
+export const DEFAULT_SYSTEM_BUS_ADDRESS = 'unix:path=/var/run/dbus/system_bus_socket';
+
+export interface MethodCall {
+  destination: string;
+  path: string;
+  interface: string;
+  member: string;
+  signature?: string;
+  body?: DbusValue[];
+}
+
+export interface SignalMatch { path: string; interface: string; member: string }
+
+export interface DbusConnection {
+  /** The unique name the bus gave us (":1.42"). */
+  readonly uniqueName: string;
+  /** Calls a method; resolves with the reply's body, rejects with the D-Bus error's name and text. */
+  call(call: MethodCall): Promise<DbusValue[]>;
+  getProperty(destination: string, path: string, iface: string, name: string): Promise<DbusValue>;
+  setProperty(destination: string, path: string, iface: string, name: string, value: Variant): Promise<void>;
+  /** Adds a match rule and hands every matching signal's body to `handler`. */
+  onSignal(match: SignalMatch, handler: (body: DbusValue[], signal: DbusMessage) => void): Promise<void>;
+  /** Called once when the connection ends, by our close or the peer's. */
+  onClose(handler: (err?: Error) => void): void;
+  close(): void;
+}
+
+/** The system bus's address: DBUS_SYSTEM_BUS_ADDRESS (as libdbus, godbus and sd-bus read it), else the default. */
+export function systemBusAddress(env: Readonly<Record<string, string | undefined>>): string {
+  return env['DBUS_SYSTEM_BUS_ADDRESS'] || DEFAULT_SYSTEM_BUS_ADDRESS;
+}
+
+/** The socket path of the first unix address in a D-Bus address list (an abstract one gets its leading NUL). */
+export function unixSocketPath(address: string): string {
+  for (const entry of address.split(';')) {
+    const [transport, rest = ''] = entry.split(/:(.*)/s) as [string, string?];
+    if (transport !== 'unix') continue;
+    const keys = new Map(rest.split(',').map((kv) => kv.split(/=(.*)/s) as [string, string]));
+    const path = keys.get('path');
+    if (path) return decodeURIComponent(path);
+    const abstract = keys.get('abstract');
+    if (abstract) return `\0${decodeURIComponent(abstract)}`;
+  }
+  throw new KubeletError('KLT_ERR_DBUS_UNAVAILABLE', `no unix socket in the D-Bus address ${JSON.stringify(address)}`);
+}
+
+/** The D-Bus error a call was answered with. */
+export class DbusCallError extends KubeletError {
+  constructor(readonly dbusName: string, message: string) {
+    super('KLT_ERR_DBUS_CALL', `${dbusName}: ${message}`);
+  }
+}
+
+export interface ConnectOptions {
+  uid: number;
+  /** How long to wait for the socket, the authentication and Hello. */
+  timeoutMs?: number;
+}
+
+export async function connectBus(address: string, options: ConnectOptions): Promise<DbusConnection> {
+  const path = unixSocketPath(address);
+  const socket = createConnection({ path });
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  try {
+    await withTimeout(authenticate(socket, options.uid), timeoutMs, `D-Bus authentication at ${address} timed out`);
+  } catch (err) {
+    socket.destroy();
+    if (err instanceof KubeletError) throw err;
+    throw new KubeletError('KLT_ERR_DBUS_UNAVAILABLE', `cannot connect to the D-Bus at ${address}: ${(err as Error).message}`, { cause: err });
+  }
+  const conn = new Connection(socket);
+  try {
+    const [name] = await withTimeout(
+      conn.call({ destination: BUS_NAME, path: BUS_PATH, interface: BUS_NAME, member: 'Hello' }),
+      timeoutMs,
+      `D-Bus Hello at ${address} timed out`,
+    );
+    conn.uniqueName = String(name);
+  } catch (err) {
+    conn.close();
+    throw err;
+  }
+  return conn;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new KubeletError('KLT_ERR_DBUS_UNAVAILABLE', message)), ms);
+    p.then((v) => { clearTimeout(timer); resolve(v); }, (e: unknown) => { clearTimeout(timer); reject(e); });
+  });
+}
+
+/** SASL: a NUL byte, AUTH EXTERNAL with the uid's decimal digits in hex, OK, BEGIN. */
+function authenticate(socket: Socket, uid: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let text = '';
+    const fail = (err: Error) => { cleanup(); reject(err); };
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      const eol = text.indexOf('\r\n');
+      if (eol < 0) return;
+      const line = text.slice(0, eol);
+      cleanup();
+      if (!line.startsWith('OK ')) {
+        reject(new KubeletError('KLT_ERR_DBUS_UNAVAILABLE', `D-Bus refused authentication: ${line}`));
+        return;
+      }
+      socket.write('BEGIN\r\n');
+      resolve();
+    };
+    const onClose = () => fail(new Error('the bus closed the connection during authentication'));
+    const cleanup = () => {
+      socket.off('data', onData);
+      socket.off('error', fail);
+      socket.off('close', onClose);
+    };
+    socket.on('data', onData);
+    socket.on('error', fail);
+    socket.on('close', onClose);
+    socket.write(`\0AUTH EXTERNAL ${Buffer.from(String(uid), 'ascii').toString('hex')}\r\n`);
+  });
+}
+
+interface Pending { resolve: (body: DbusValue[]) => void; reject: (err: Error) => void }
+interface Subscription { match: SignalMatch; handler: (body: DbusValue[], signal: DbusMessage) => void }
+
+class Connection implements DbusConnection {
+  uniqueName = '';
+  private serial = 0;
+  private readonly pending = new Map<number, Pending>();
+  private readonly subscriptions: Subscription[] = [];
+  private readonly closeHandlers: ((err?: Error) => void)[] = [];
+  private inbox: Buffer = Buffer.alloc(0);
+  private closed = false;
+
+  constructor(private readonly socket: Socket) {
+    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    socket.on('error', (err) => this.end(err));
+    socket.on('close', () => this.end());
+  }
+
+  call(call: MethodCall): Promise<DbusValue[]> {
+    if (this.closed) return Promise.reject(new KubeletError('KLT_ERR_DBUS_UNAVAILABLE', 'the D-Bus connection is closed'));
+    const serial = ++this.serial;
+    return new Promise<DbusValue[]>((resolve, reject) => {
+      this.pending.set(serial, { resolve, reject });
+      this.socket.write(encodeMessage({ kind: 'call', serial, ...call }));
+    });
+  }
+
+  async getProperty(destination: string, path: string, iface: string, name: string): Promise<DbusValue> {
+    const [v] = await this.call({ destination, path, interface: PROPERTIES, member: 'Get', signature: 'ss', body: [iface, name] });
+    return (v as Variant).value;
+  }
+
+  async setProperty(destination: string, path: string, iface: string, name: string, value: Variant): Promise<void> {
+    await this.call({ destination, path, interface: PROPERTIES, member: 'Set', signature: 'ssv', body: [iface, name, value] });
+  }
+
+  async onSignal(match: SignalMatch, handler: (body: DbusValue[], signal: DbusMessage) => void): Promise<void> {
+    const rule = `type='signal',path='${match.path}',interface='${match.interface}',member='${match.member}'`;
+    await this.call({ destination: BUS_NAME, path: BUS_PATH, interface: BUS_NAME, member: 'AddMatch', signature: 's', body: [rule] });
+    this.subscriptions.push({ match, handler });
+  }
+
+  onClose(handler: (err?: Error) => void): void {
+    if (this.closed) handler();
+    else this.closeHandlers.push(handler);
+  }
+
+  close(): void {
+    this.socket.end();
+    this.socket.destroy();
+    this.end();
+  }
+
+  private receive(chunk: Buffer): void {
+    this.inbox = this.inbox.length === 0 ? chunk : Buffer.concat([this.inbox, chunk]);
+    for (;;) {
+      let length: number | null;
+      let message: DbusMessage;
+      try {
+        length = messageLength(this.inbox);
+        if (length === null || this.inbox.length < length) return;
+        message = decodeMessage(this.inbox.subarray(0, length));
+      } catch (err) {
+        // A message we cannot read leaves the stream out of step: the connection is over.
+        this.socket.destroy();
+        this.end(err as Error);
+        return;
+      }
+      this.inbox = this.inbox.subarray(length);
+      this.dispatch(message);
+    }
+  }
+
+  private dispatch(m: DbusMessage): void {
+    if (m.kind === 'return' || m.kind === 'error') {
+      const waiter = m.replySerial === undefined ? undefined : this.pending.get(m.replySerial);
+      if (!waiter) return;
+      this.pending.delete(m.replySerial as number);
+      if (m.kind === 'return') waiter.resolve(m.body ?? []);
+      else waiter.reject(new DbusCallError(m.errorName ?? 'org.freedesktop.DBus.Error.Failed', String(m.body?.[0] ?? '')));
+      return;
+    }
+    if (m.kind === 'signal') {
+      for (const s of this.subscriptions) {
+        if (s.match.path === m.path && s.match.interface === m.interface && s.match.member === m.member) s.handler(m.body ?? [], m);
+      }
+    }
+    // Method calls to us: nothing is exported, and the bus answers for us when a call needs a reply.
+  }
+
+  private end(err?: Error): void {
+    if (this.closed) return;
+    this.closed = true;
+    const reason = new KubeletError('KLT_ERR_DBUS_UNAVAILABLE', `the D-Bus connection ended${err ? `: ${err.message}` : ''}`);
+    for (const p of this.pending.values()) p.reject(reason);
+    this.pending.clear();
+    for (const h of this.closeHandlers.splice(0)) h(err);
+  }
+}
