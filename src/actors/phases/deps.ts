@@ -18,6 +18,7 @@ import type { RuntimeConnector } from '../../ports/runtime-connector.js';
 import type { DebugServerStarter, HealthzStarter, ServerStarter, ServingCertificates } from '../../ports/servers.js';
 import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
 import type { RuntimeHost } from '../../ports/runtime-host.js';
+import type { ContainerLogHost } from '../../ports/container-logs.js';
 import type { Lifetimes } from './lifetimes.js';
 import type { LiveState } from './live-state.js';
 import type { PhaseOutputs } from '../../machines/supervisor.machine.js';
@@ -50,6 +51,8 @@ export interface PhaseDeps {
   healthz: HealthzStarter;
   servers: ServerStarter;
   gc: GcHost;
+  /** The container log manager's files and the legacy links' directory. */
+  containerLogs: ContainerLogHost;
   /** The eviction manager's reads: the summary and the active pods. */
   eviction: EvictionHost;
   /** initializeModules: create the kubelet's directories (mkdir -p). */

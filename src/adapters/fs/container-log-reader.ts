@@ -16,7 +16,8 @@
  * - Go reopens on the first fsnotify rename/create event and drops what the old file received after
  *   its last read, and a path still missing at that moment is not looked at again. We look at the
  *   path on every poll and switch only once a different file is there; before switching we read the
- *   old file to its end, so no line is lost or read twice. A line left without its newline in the
+ *   old file to its end (and again a poll later, for a runtime's last write to it), so no line is
+ *   lost or read twice. A line left without its newline in the
  *   old file is final (its writer moved on): we send it, Go drops it. Same when the container stops.
  * - We poll (`pollMs`) instead of watching with inotify. fs.watch reports a rename as a 'rename'
  *   on the old inode, may coalesce or miss events, and costs a watch per follower; Go itself falls
@@ -91,6 +92,16 @@ async function openIfReplaced(path: string, current: FileHandle): Promise<FileHa
   }
 }
 
+/** Waits one poll period; false when the client went away meanwhile. */
+async function pause(follow: FollowControl): Promise<boolean> {
+  try {
+    await sleep(follow.pollMs, undefined, follow.signal ? { signal: follow.signal } : undefined);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The rendered output, chunk by chunk; ends on EOF (or, following, when the container stops). */
 export async function* readContainerLog(path: string, opts: LogOptions, follow?: FollowControl): AsyncGenerator<Buffer> {
   let fh = await open(path, 'r');
@@ -104,6 +115,8 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
     const buf = Buffer.alloc(CHUNK);
     const deadline = follow ? Date.now() + follow.maxFollowMs : 0;
     let finalPass = false;
+    // Set at the first end of a rotated-away file: the next end of it is the last.
+    let drained = false;
 
     // Render one complete line; returns false once the byte budget is spent.
     const emit = function* (line: Buffer): Generator<Buffer, boolean> {
@@ -127,6 +140,7 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
       if (bytesRead > 0) {
+        drained = false;
         pos += bytesRead;
         const read = buf.subarray(0, bytesRead);
         let start = 0;
@@ -146,7 +160,15 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
         return;
       }
       if (next) {
-        // The rotated-away file is read to its end: go on at the top of its successor.
+        // The rotated-away file is read to its end twice, a poll apart, before going on at the top of
+        // its successor: a runtime may finish a write to the old file just after the new one appeared
+        // (containerd creates the new file, then swaps its writer).
+        if (!drained) {
+          drained = true;
+          if (!(await pause(follow))) return;
+          continue;
+        }
+        drained = false;
         if (!(yield* flushPending())) return;
         await fh.close();
         [fh, next, pos] = [next, null, 0];
@@ -159,11 +181,7 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
         finalPass = true; // one more read: lines written just before the container stopped
         continue;
       }
-      try {
-        await sleep(follow.pollMs, undefined, follow.signal ? { signal: follow.signal } : undefined);
-      } catch {
-        return; // aborted: the client went away
-      }
+      if (!(await pause(follow))) return;
     }
   } finally {
     await next?.close();
