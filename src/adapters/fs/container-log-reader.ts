@@ -17,12 +17,14 @@
  *   its last read, and a path still missing at that moment is not looked at again. We look at the
  *   path on every poll and switch only once a different file is there; before switching we read the
  *   old file to its end (and again a poll later, for a runtime's last write to it), so no line is
- *   lost or read twice. A line left without its newline in the
- *   old file is final (its writer moved on): we send it, Go drops it. Same when the container stops.
+ *   lost or read twice. A line left without its newline in the old file is final (its writer moved
+ *   on): we send it, Go drops it. Same when the container stops.
  * - We poll (`pollMs`) instead of watching with inotify. fs.watch reports a rename as a 'rename'
  *   on the old inode, may coalesce or miss events, and costs a watch per follower; Go itself falls
  *   back to a forced re-read every second (logForceCheckPeriod) because events are not enough. A
  *   poll is one read and one stat of a file already in the page cache.
+ * - The path is looked at every poll period also while the follower catches up with a fast writer,
+ *   so a rotated file is not skipped when the follower is behind.
  * Not handled, as in Go: copytruncate rotation; a file rotated twice within one poll period (the
  *   middle one is never seen).
  *
@@ -117,6 +119,8 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
     let finalPass = false;
     // Set at the first end of a rotated-away file: the next end of it is the last.
     let drained = false;
+    // When the path was last looked at for a rotation.
+    let lookedAtMs = Date.now();
 
     // Render one complete line; returns false once the byte budget is spent.
     const emit = function* (line: Buffer): Generator<Buffer, boolean> {
@@ -152,6 +156,12 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
         }
         // `buf` is read into again: the rest of an unfinished line is kept as a copy.
         if (start < bytesRead) pending.push(Buffer.from(read.subarray(start)));
+        // A follower behind a fast writer looks at the path while it catches up too: a file that
+        // is at the path only between two rotations would otherwise be skipped.
+        if (follow && !next && Date.now() - lookedAtMs >= follow.pollMs) {
+          lookedAtMs = Date.now();
+          next = await openIfReplaced(path, fh);
+        }
         continue;
       }
       // End of file. Without follow (or once the container has stopped) the file is complete.
@@ -175,6 +185,7 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
         continue;
       }
       if (follow.signal?.aborted || Date.now() >= deadline) return;
+      lookedAtMs = Date.now();
       next = await openIfReplaced(path, fh);
       if (next) continue; // read what the old file received since the last read, then switch
       if (!(await follow.running())) {

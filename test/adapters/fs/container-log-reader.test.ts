@@ -170,6 +170,25 @@ describe('readContainerLog following a rotation', () => {
     expect(f.text()).toBe(lines(1, 2, 3));
   });
 
+  it('does not skip a file that was at the path only while it was catching up with a fast writer', async () => {
+    const p = join(dir, '0.log');
+    const backlog = Array.from({ length: 5000 }, (_, i) => i + 1);
+    await writeFile(p, backlog.map(line).join(''));
+    const reader = readContainerLog(p, ALL, { running: () => true, pollMs: 5, maxFollowMs: 60_000 });
+    const got: string[] = [];
+    const take = async (n: number) => {
+      for (let i = 0; i < n; i++) got.push(((await reader.next()).value as Buffer).toString());
+    };
+    await take(1);
+    await rotate(p, '1', line('A'));
+    await new Promise((r) => setTimeout(r, 20));
+    await take(2000); // past a read of the backlog: the path is looked at, A's file seen
+    await rotate(p, '2', line('B'));
+    await take(backlog.length - 2001 + 2);
+    await reader.return(undefined);
+    expect(got.join('')).toBe(lines(...backlog, 'A', 'B'));
+  });
+
   it('completes a line half-written when the rotation came', async () => {
     const p = join(dir, '0.log');
     const whole = line('half');
