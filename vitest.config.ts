@@ -11,6 +11,7 @@ const ONE_RUNTIME = [
   'test/adapters/cri.contract.test.ts',
   // Embedded only, but its outage's timings are asserted: it runs where nothing else competes.
   'test/integration/cluster.test.ts',
+  'test/integration/container-log-rotation.e2e.test.ts',
   'test/integration/ephemeral-containers.e2e.test.ts',
   'test/integration/eviction.e2e.test.ts',
   'test/integration/image-pull-backoff-deletion.e2e.test.ts',
@@ -32,7 +33,7 @@ const ONE_RUNTIME = [
 ];
 
 /** Where the kubelets of the tests put their /var/log/containers links. */
-export const TEST_LOG_LINKS_DIR = '/tmp/kts-test-log-links';
+const TEST_LOG_LINKS_DIR = '/tmp/kts-test-log-links';
 
 // Measurements (minutes long, for docs/BENCHMARKS.md) run only when asked for.
 const EXCLUDE = process.env.KUBELET_VIZ_MEASURE ? ['**/node_modules/**'] : ['**/node_modules/**', 'test/**/*.measure.test.ts'];
