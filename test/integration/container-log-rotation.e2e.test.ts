@@ -102,8 +102,9 @@ describeNeeding(allOf(kubeLabPart(), containerdPart()), 'container log rotation 
       mostFiles = Math.max(mostFiles, files.length);
       const rotatedNow = files.filter((f) => f !== '0.log' && !f.endsWith('.tmp'));
       for (const f of rotatedNow) rotated.add(f.replace(/\.gz$/, ''));
-      // Every rotated file but the newest is compressed (a compression under way shows its .tmp).
-      const plain = rotatedNow.slice(0, -1).filter((f) => !f.endsWith('.gz'));
+      // Every rotated file but the newest is compressed. A compression under way shows its .tmp,
+      // and for a moment both the plain file and its .gz: that plain file is on its way out.
+      const plain = rotatedNow.slice(0, -1).filter((f) => !f.endsWith('.gz') && !files.includes(`${f}.gz`));
       plainOld ||= plain.length > 0 ? files.join(' ') : '';
       gzipped ||= rotatedNow.find((f) => f.endsWith('.gz')) ?? '';
       stopped = follow.exitCode !== null || (await n.pod('writer'))?.status?.phase === 'Succeeded';
@@ -120,6 +121,7 @@ describeNeeding(allOf(kubeLabPart(), containerdPart()), 'container log rotation 
     expect(rotated.size).toBeGreaterThanOrEqual(ROTATIONS);
     expect(mostFiles).toBeLessThanOrEqual(3);
     expect(plainOld).toBe('');
+    expect(gzipped).not.toBe('');
     // Every line from the first one followed to the last one written, each once.
     const plainFiles = readdirSync(logDir).filter((f) => !f.endsWith('.gz')).map((f) => readFileSync(join(logDir, f), 'utf8')).join('');
     const lastWritten = Number(/ (\d+) last\n/.exec(plainFiles)?.[1]);

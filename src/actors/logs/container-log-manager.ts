@@ -83,37 +83,83 @@ export async function rotateContainerLog(deps: ContainerLogManagerDeps, id: stri
   return { rotated: true, sizeBytes: size, rotatedTo: plan.rotateTo, removed: plan.remove, compressed: plan.compress };
 }
 
-/** One pass over the running containers, `maxWorkers` at a time; a container's failure is logged and the others go on. */
-export async function rotateLogs(deps: ContainerLogManagerDeps): Promise<{ rotated: string[]; failed: string[] }> {
-  const running = (await deps.cri.runtime.listContainers()).filter((c) => c.state === 'CONTAINER_RUNNING').map((c) => c.id);
-  const rotated: string[] = [];
-  const failed: string[] = [];
-  let next = 0;
-  const worker = async () => {
-    while (next < running.length) {
-      const id = running[next++]!;
-      try {
-        const r = await rotateContainerLog(deps, id);
-        if (r?.rotated) {
-          rotated.push(id);
-          deps.logger.debug({ containerID: id, ...r }, 'Rotated container log');
-        }
-      } catch (err) {
-        failed.push(id);
-        deps.logger.error({ err, containerID: id }, 'Failed to rotate log for container');
-      }
+/**
+ * Go's work queue and its workers: a container is looked at by one of `maxWorkers` workers, and is
+ * not queued again while it waits or is being rotated. The periodic pass only queues, so a slow
+ * rotation (a big file to compress) does not push the next pass back.
+ */
+export class RotationQueue {
+  private readonly waiting: string[] = [];
+  private readonly queued = new Set<string>();
+  private busy = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  /** `outcome`, when given, collects which containers rotated and which failed (one pass's). */
+  constructor(private readonly deps: ContainerLogManagerDeps, private readonly outcome?: { rotated: string[]; failed: string[] }) {}
+
+  /** Go's rotateLogs: every running container queued. */
+  async queueRunning(): Promise<void> {
+    const running = (await this.deps.cri.runtime.listContainers()).filter((c) => c.state === 'CONTAINER_RUNNING');
+    for (const c of running) this.add(c.id);
+  }
+
+  add(id: string): void {
+    if (this.queued.has(id)) return;
+    this.queued.add(id);
+    this.waiting.push(id);
+    this.pump();
+  }
+
+  /** Resolves once nothing waits and no worker works. */
+  idle(): Promise<void> {
+    if (this.busy === 0 && this.waiting.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private pump(): void {
+    while (this.busy < Math.max(1, this.deps.policy.maxWorkers) && this.waiting.length > 0) {
+      const id = this.waiting.shift()!;
+      this.busy += 1;
+      void this.process(id).finally(() => {
+        this.busy -= 1;
+        this.queued.delete(id);
+        this.pump();
+        if (this.busy === 0 && this.waiting.length === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+      });
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, deps.policy.maxWorkers) }, worker));
-  return { rotated, failed };
+  }
+
+  /** Go's processContainer: a container's failure is logged, the others go on. */
+  private async process(id: string): Promise<void> {
+    try {
+      const r = await rotateContainerLog(this.deps, id);
+      if (r?.rotated) {
+        this.outcome?.rotated.push(id);
+        this.deps.logger.debug({ containerID: id, ...r }, 'Rotated container log');
+      }
+    } catch (err) {
+      this.outcome?.failed.push(id);
+      this.deps.logger.error({ err, containerID: id }, 'Failed to rotate log for container');
+    }
+  }
 }
 
-/** Starts the periodic passes (Go's Start); answers how to stop them. */
+/** One pass over the running containers, to its end: what rotated and what failed. */
+export async function rotateLogs(deps: ContainerLogManagerDeps): Promise<{ rotated: string[]; failed: string[] }> {
+  const outcome = { rotated: [] as string[], failed: [] as string[] };
+  const queue = new RotationQueue(deps, outcome);
+  await queue.queueRunning();
+  await queue.idle();
+  return outcome;
+}
+
+/** Starts the periodic passes and the workers (Go's Start); answers how to stop them. */
 export function startContainerLogManager(deps: ContainerLogManagerDeps & { clock: Clock }): () => void {
   deps.logger.info({ workers: deps.policy.maxWorkers, monitorPeriodMs: deps.policy.monitorIntervalMs }, 'Initializing container log rotate workers');
+  const queue = new RotationQueue(deps);
   return every(deps.clock, deps.policy.monitorIntervalMs, async () => {
     try {
-      await rotateLogs(deps);
+      await queue.queueRunning();
     } catch (err) {
       deps.logger.error({ err }, 'Failed to rotate container logs');
     }

@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import pino from 'pino';
 import { SimulatedClock } from 'xstate';
 import { describe, expect, it } from 'vitest';
-import { logRotatePolicy, rotateContainerLog, rotateLogs, startContainerLogManager, type ContainerLogManagerDeps } from '../../../src/actors/logs/container-log-manager.js';
+import { logRotatePolicy, rotateContainerLog, rotateLogs, RotationQueue, startContainerLogManager, type ContainerLogManagerDeps } from '../../../src/actors/logs/container-log-manager.js';
 import { containerLogFiles } from '../../../src/adapters/fs/container-log-files.js';
 import { LogRuntime } from './log-runtime.js';
 
@@ -140,3 +140,16 @@ async function until(ok: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
   expect(ok()).toBe(true);
 }
+
+describe('RotationQueue', () => {
+  it('does not queue a container again while it waits or is being rotated', async () => {
+    const { rt, deps } = setup({ maxWorkers: 1 });
+    rt.add('a', MiB);
+    rt.add('b', MiB);
+    const queue = new RotationQueue(deps);
+    await queue.queueRunning();
+    await queue.queueRunning();
+    await queue.idle();
+    expect(rt.calls.filter((c) => c.startsWith('containerStatus')).sort()).toEqual(['containerStatus a', 'containerStatus b']);
+  });
+});
