@@ -19,7 +19,7 @@ import { kubeLabPart, labApi } from '../support/kube-lab.js';
 import { BUSYBOX, startLabNode, type LabNode } from '../support/lab-node.js';
 import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
 
-const WRITE_SECONDS = 66;
+const WRITE_SECONDS = 68;
 const ROTATIONS = 20;
 const LINE_BYTES = 1024;
 const LINES_PER_SECOND = 10 * 1024;
