@@ -44,7 +44,8 @@ describe('container log rotation, embedded runtime', () => {
       return pod && existsSync(join(k.logs, pod, 'main', '0.log')) ? join(k.logs, pod, 'main') : undefined;
     });
     const live = join(logDir, '0.log');
-    const [link, ...others] = readdirSync(links);
+    // Made once StartContainer has answered, which is after the log appeared.
+    const [link, ...others] = await until('the link', () => (readdirSync(links).length > 0 ? readdirSync(links) : undefined), 10_000);
     expect(others).toEqual([]);
     expect(link).toMatch(new RegExp(`^writer-${NODE}_default_main-[0-9a-f]+\\.log$`));
     expect(readlinkSync(join(links, link!))).toBe(live);
