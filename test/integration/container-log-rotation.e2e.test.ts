@@ -7,6 +7,7 @@
  *   newest is gzip-compressed;
  * - `kubectl logs -f`, started while it writes, gets every line from its first on, in order, none
  *   twice, across at least 20 rotations, to the container's last line;
+ * - `kubectl logs --tail` afterwards reads the live file's last lines;
  * - the legacy link `<pod>_<ns>_<container>-<id>.log` (here in the tests' directory,
  *   KUBELET_TS_LEGACY_LOG_DIR) points at the live log, and goes when the pod (so the container) does.
  */
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kubeLabPart, labApi } from '../support/kube-lab.js';
+import { runKubectl } from '../support/kubectl-run.js';
 import { BUSYBOX, startLabNode, type LabNode } from '../support/lab-node.js';
 import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
 
@@ -127,6 +129,9 @@ describeNeeding(allOf(kubeLabPart(), containerdPart()), 'container log rotation 
     const lastWritten = Number(/ (\d+) last\n/.exec(plainFiles)?.[1]);
     expect(last).toBe(lastWritten);
     expect(lines).toBe(last - first + 1);
+    // --tail reads the live file, whatever was rotated before it.
+    const tail = await runKubectl(n.lab.kubectl, n.lab.adminKubeconfig, ['-n', n.ns, 'logs', 'writer', '--tail=2']);
+    expect(tail).toEqual({ code: 0, stdout: `${String(lastWritten).padStart(10, '0')} ${'x'.repeat(LINE_BYTES - 12)}\n${lastWritten} last\n`, stderr: '' });
     // A compressed file is the lines it was, gzipped.
     const gz = readdirSync(logDir).find((f) => f.endsWith('.gz'))!;
     const inside = gunzipSync(readFileSync(join(logDir, gz))).toString().split('\n').filter(Boolean);
