@@ -11,6 +11,7 @@ const ONE_RUNTIME = [
   'test/adapters/cri.contract.test.ts',
   // Embedded only, but its outage's timings are asserted: it runs where nothing else competes.
   'test/integration/cluster.test.ts',
+  'test/integration/container-log-rotation.e2e.test.ts',
   'test/integration/ephemeral-containers.e2e.test.ts',
   'test/integration/eviction.e2e.test.ts',
   'test/integration/image-pull-backoff-deletion.e2e.test.ts',
@@ -36,6 +37,9 @@ const ONE_RUNTIME = [
   'test/integration/volumes.e2e.test.ts',
 ];
 
+/** Where the kubelets of the tests put their /var/log/containers links. */
+const TEST_LOG_LINKS_DIR = '/tmp/kts-test-log-links';
+
 // Measurements (minutes long, for docs/BENCHMARKS.md) run only when asked for.
 const EXCLUDE = process.env.KUBELET_VIZ_MEASURE ? ['**/node_modules/**'] : ['**/node_modules/**', 'test/**/*.measure.test.ts'];
 
@@ -48,9 +52,11 @@ export default defineConfig({
     hookTimeout: 60_000,
     // The real control plane (test/support/kube-lab.ts): started by the first file that needs it, once per run.
     globalSetup: ['test/support/fresh-build.global-setup.ts', 'test/support/kube-lab.global-setup.ts'],
-    // Every kubelet a test spawns inherits this: no /kubepods on the host running the suite (see
-    // NO_QOS_CGROUPS_ENV in src/actors/phases/run-phases.ts). The cgroup e2e test unsets it.
-    env: { KUBELET_TS_NO_QOS_CGROUPS: '1' },
+    // Every kubelet a test spawns inherits these: no /kubepods on the host running the suite (see
+    // NO_QOS_CGROUPS_ENV in src/actors/phases/run-phases.ts; the cgroup e2e test unsets it), and the
+    // legacy container log links in a directory of the tests', not the host's /var/log/containers
+    // (LEGACY_LOG_DIR_ENV in src/bin/daemon.ts).
+    env: { KUBELET_TS_NO_QOS_CGROUPS: '1', KUBELET_TS_LEGACY_LOG_DIR: TEST_LOG_LINKS_DIR },
     projects: [
       { extends: true, test: { name: 'suite', include: ['test/**/*.test.ts'], exclude: [...EXCLUDE, ...ONE_RUNTIME], sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'shared-containerd', include: ONE_RUNTIME, fileParallelism: false, sequence: { groupOrder: 1 } } },

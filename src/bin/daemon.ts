@@ -14,6 +14,8 @@ import { evictablePods } from '../actors/eviction/active-pods.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { makeDirectories, nodeGcFs } from '../adapters/fs/node-fs.js';
+import { containerLogFiles } from '../adapters/fs/container-log-files.js';
+import { LEGACY_CONTAINER_LOGS_DIR } from '../domain/runtime/legacy-log-symlink.js';
 import { createVolumeHost } from '../adapters/volumes/volume-host.js';
 import { startServiceInformer } from '../adapters/apiserver/service-informer.js';
 import { startRuntimeClassInformer } from '../adapters/apiserver/runtime-class-informer.js';
@@ -137,6 +139,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       },
       ...nodeGcFs,
     },
+    containerLogs: { files: containerLogFiles, linkDir: io.env[LEGACY_LOG_DIR_ENV] || LEGACY_CONTAINER_LOGS_DIR },
     // The eviction manager shares the servers' summary reads (coalesced, at most one a second).
     eviction: { summary: () => stats.get(false), nodeSummary: () => stats.nodeOnly(), activePods: () => evictablePods(observers.views.syncLoop()) },
     nodeShutdown: {
@@ -291,6 +294,9 @@ function whereToLook(context: SupervisorContext) {
     healthz: out['run.healthz']?.healthz,
   };
 }
+
+/** Where the legacy container log links go instead of /var/log/containers: tests keep them in their own directory. */
+export const LEGACY_LOG_DIR_ENV = 'KUBELET_TS_LEGACY_LOG_DIR';
 
 /**
  * KUBELET_TS_EVENT_LOG_SEGMENT_BYTES: the journal's segment size (default 64 MiB), for tests and

@@ -81,11 +81,13 @@ describe('kubelet-ts start-up with hostile input (#14)', () => {
     expect(r.stderr).toMatch(/cpuManagerPolicy.*exclusive CPUs/);
     expect(r.stderr).toMatch(/shutdownGracePeriod.*graceful node shutdown/);
 
-    const warned = configFile('not-acted-on.yaml', 'podsPerCore: 10\ncontainerLogMaxFiles: 3\n');
+    const warned = configFile('not-acted-on.yaml', 'podsPerCore: 10\nmaxOpenFiles: 4096\ncontainerLogMaxFiles: 3\n');
     const c = spawnSync(process.execPath, [BIN, 'config', `--config=${warned}`], { encoding: 'utf8', timeout: 20_000 });
     expect(c.status).toBe(0);
     expect(c.stderr).toContain('warning: podsPerCore: 10 is accepted but not acted on by kubelet-ts (the Go kubelet would cap maxPods');
-    expect(c.stderr).toContain('warning: containerLogMaxFiles: 3 is accepted but not acted on');
+    expect(c.stderr).toContain('warning: maxOpenFiles: 4096 is accepted but not acted on');
+    // Acted on (the container log manager keeps at most that many files): no warning.
+    expect(c.stderr).not.toContain('containerLogMaxFiles');
   });
 
   it.each([

@@ -6,25 +6,12 @@
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { GarbageCollectors } from '../../ports/gc-host.js';
+import { every } from '../every.js';
 import { collectContainers, type ContainerGcDeps } from './container-gc.js';
 import { collectImages, type ImageGcDeps } from './image-gc.js';
 
 export const CONTAINER_GC_PERIOD_MS = 60_000;
 export const IMAGE_GC_PERIOD_MS = 5 * 60_000;
-
-function every(clock: Clock, periodMs: number, run: () => Promise<void>): () => void {
-  let stopped = false;
-  let timer: unknown;
-  const tick = async () => {
-    await run();
-    if (!stopped) timer = clock.setTimeout(() => void tick(), periodMs);
-  };
-  timer = clock.setTimeout(() => void tick(), periodMs);
-  return () => {
-    stopped = true;
-    clock.clearTimeout(timer);
-  };
-}
 
 /** Starts both loops; answers how to stop them and the collectors for the eviction manager's node-level reclaim. */
 export function startGarbageCollection(opts: {

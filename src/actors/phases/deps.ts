@@ -21,6 +21,7 @@ import type { DebugServerStarter, HealthzStarter, ServerStarter, ServingCertific
 import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
 import type { RuntimeHost } from '../../ports/runtime-host.js';
 import type { ImageCredentialProviders } from '../../ports/image-credentials.js';
+import type { ContainerLogHost } from '../../ports/container-logs.js';
 import type { Lifetimes } from './lifetimes.js';
 import type { LiveState } from './live-state.js';
 import type { PhaseOutputs } from '../../machines/supervisor.machine.js';
@@ -53,6 +54,8 @@ export interface PhaseDeps {
   healthz: HealthzStarter;
   servers: ServerStarter;
   gc: GcHost;
+  /** The container log manager's files and the legacy links' directory. */
+  containerLogs: ContainerLogHost;
   /** The eviction manager's reads: the summary and the active pods. */
   eviction: EvictionHost;
   /** The node shutdown manager's logind and the active pods it stops. */

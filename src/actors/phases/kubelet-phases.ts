@@ -21,6 +21,7 @@ import type { CriRuntimeService } from '../../ports/cri.js';
 import type { Logger } from '../../log.js';
 import { serviceEnvSource } from '../runtime-manager/service-env-source.js';
 import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS, startGarbageCollection } from '../gc/gc-loops.js';
+import { logRotatePolicy, startContainerLogManager } from '../logs/container-log-manager.js';
 import type { PhaseDeps } from './deps.js';
 import { evictionManagerInput } from './eviction-input.js';
 import { nodeShutdownInput } from './node-shutdown-input.js';
@@ -170,8 +171,13 @@ export function kubeletPhases(deps: PhaseDeps) {
     'startKubelet.run': phaseActor(async ({ input }) => {
       const c = settings.config(live);
       const root = settings.rootDir(live);
-      // initializeModules: the data directories and the container logs directory.
-      await deps.makeDirectories([root, `${root}/pods`, `${root}/plugins`, `${root}/pod-resources`, c.podLogsDir]);
+      // initializeModules: the data directories, the pod logs directory and the legacy links' one.
+      await deps.makeDirectories([root, `${root}/pods`, `${root}/plugins`, `${root}/pod-resources`, c.podLogsDir, deps.containerLogs.linkDir]);
+      // Go starts it once the runtime answers (initializeRuntimeDependentModules); its first pass
+      // here comes a monitor interval later, and a pass the runtime fails is tried again at the next.
+      deps.lifetimes.add('containerLogManager', startContainerLogManager({
+        cri: live.cri.require(), files: deps.containerLogs.files, policy: logRotatePolicy(c), clock: deps.clock, logger: deps.logger,
+      }));
       const { nodeName } = outputOf(input, 'run.nodeName');
       const hostIps = nodeHostIps(input.outputs['runKubelet.validateNodeIP']?.nodeIps ?? [], deps.hostAddresses.addresses());
       const hostIP = hostIps[0]!;

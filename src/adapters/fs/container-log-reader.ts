@@ -16,18 +16,22 @@
  * - Go reopens on the first fsnotify rename/create event and drops what the old file received after
  *   its last read, and a path still missing at that moment is not looked at again. We look at the
  *   path on every poll and switch only once a different file is there; before switching we read the
- *   old file to its end, so no line is lost or read twice. A line left without its newline in the
- *   old file is final (its writer moved on): we send it, Go drops it. Same when the container stops.
+ *   old file to its end (and again a poll later, for a runtime's last write to it), so no line is
+ *   lost or read twice. A line left without its newline in the old file is final (its writer moved
+ *   on): we send it, Go drops it. Same when the container stops.
  * - We poll (`pollMs`) instead of watching with inotify. fs.watch reports a rename as a 'rename'
  *   on the old inode, may coalesce or miss events, and costs a watch per follower; Go itself falls
  *   back to a forced re-read every second (logForceCheckPeriod) because events are not enough. A
  *   poll is one read and one stat of a file already in the page cache.
+ * - The path is looked at every poll period also while the follower catches up with a fast writer,
+ *   and every file seen there is held open until read, so a follower behind by several rotations
+ *   skips none.
  * Not handled, as in Go: copytruncate rotation; a file rotated twice within one poll period (the
  *   middle one is never seen).
  *
  * Memory stays bounded: the file is read in 64 KiB chunks; finding the tail keeps only the offsets
  * of the last `tailLines` lines; at most two files are open (the old one until it is read to its
- * end). Lines not in CRI format are skipped, as Go skips them.
+ * end), and one more for each further rotation a follower is behind. Lines not in CRI format are skipped, as Go skips them.
  */
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -91,11 +95,31 @@ async function openIfReplaced(path: string, current: FileHandle): Promise<FileHa
   }
 }
 
+/** Waits one poll period; false when the client went away meanwhile. */
+async function pause(follow: FollowControl): Promise<boolean> {
+  try {
+    await sleep(follow.pollMs, undefined, follow.signal ? { signal: follow.signal } : undefined);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The rendered output, chunk by chunk; ends on EOF (or, following, when the container stops). */
 export async function* readContainerLog(path: string, opts: LogOptions, follow?: FollowControl): AsyncGenerator<Buffer> {
   let fh = await open(path, 'r');
-  // The file that replaced `fh` at `path`, opened as soon as it was seen; read once `fh` is drained.
-  let next: FileHandle | null = null;
+  // The files that replaced `fh` at `path`, oldest first, each opened as soon as it was seen; the
+  // first is read once `fh` is drained. More than one only while the follower is behind.
+  const successors: FileHandle[] = [];
+  // When the path was last looked at for a rotation.
+  let lookedAtMs = Date.now();
+  // Looks at the path: a file that replaced the newest one open is added. True when one was.
+  const lookAtPath = async (): Promise<boolean> => {
+    lookedAtMs = Date.now();
+    const replaced = await openIfReplaced(path, successors.at(-1) ?? fh);
+    if (replaced) successors.push(replaced);
+    return replaced !== null;
+  };
   try {
     let pos = opts.tailLines === null ? 0 : await tailStartOffset(fh, opts.tailLines);
     let budget = opts.limitBytes ?? Infinity;
@@ -104,6 +128,8 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
     const buf = Buffer.alloc(CHUNK);
     const deadline = follow ? Date.now() + follow.maxFollowMs : 0;
     let finalPass = false;
+    // Set at the first end of a rotated-away file: the next end of it is the last.
+    let drained = false;
 
     // Render one complete line; returns false once the byte budget is spent.
     const emit = function* (line: Buffer): Generator<Buffer, boolean> {
@@ -127,6 +153,7 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
     for (;;) {
       const { bytesRead } = await fh.read(buf, 0, CHUNK, pos);
       if (bytesRead > 0) {
+        drained = false;
         pos += bytesRead;
         const read = buf.subarray(0, bytesRead);
         let start = 0;
@@ -138,6 +165,9 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
         }
         // `buf` is read into again: the rest of an unfinished line is kept as a copy.
         if (start < bytesRead) pending.push(Buffer.from(read.subarray(start)));
+        // A follower behind a fast writer looks at the path while it catches up too: a file that
+        // is at the path only between two rotations would otherwise be skipped.
+        if (follow && Date.now() - lookedAtMs >= follow.pollMs) await lookAtPath();
         continue;
       }
       // End of file. Without follow (or once the container has stopped) the file is complete.
@@ -145,28 +175,31 @@ export async function* readContainerLog(path: string, opts: LogOptions, follow?:
         yield* flushPending();
         return;
       }
-      if (next) {
-        // The rotated-away file is read to its end: go on at the top of its successor.
+      if (successors.length > 0) {
+        // The rotated-away file is read to its end twice, a poll apart, before going on at the top of
+        // its successor: a runtime may finish a write to the old file just after the new one appeared
+        // (containerd creates the new file, then swaps its writer).
+        if (!drained) {
+          drained = true;
+          if (!(await pause(follow))) return;
+          continue;
+        }
+        drained = false;
         if (!(yield* flushPending())) return;
         await fh.close();
-        [fh, next, pos] = [next, null, 0];
+        [fh, pos] = [successors.shift()!, 0];
         continue;
       }
       if (follow.signal?.aborted || Date.now() >= deadline) return;
-      next = await openIfReplaced(path, fh);
-      if (next) continue; // read what the old file received since the last read, then switch
+      if (await lookAtPath()) continue; // read what the old file received since the last read, then switch
       if (!(await follow.running())) {
         finalPass = true; // one more read: lines written just before the container stopped
         continue;
       }
-      try {
-        await sleep(follow.pollMs, undefined, follow.signal ? { signal: follow.signal } : undefined);
-      } catch {
-        return; // aborted: the client went away
-      }
+      if (!(await pause(follow))) return;
     }
   } finally {
-    await next?.close();
+    for (const f of successors) await f.close();
     await fh.close();
   }
 }

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, open, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readdir, readlink, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -79,7 +79,7 @@ describe('readContainerLog', () => {
 });
 
 /** A follow over `path` whose container runs until `stop()`; `text()` is what arrived so far. */
-function following(path: string, opts: LogOptions = ALL) {
+function following(path: string, opts: LogOptions = ALL, pollMs = 5) {
   let running = true;
   // The follower asks whether the container runs once per poll that found nothing new to read.
   let asked = 0;
@@ -92,7 +92,7 @@ function following(path: string, opts: LogOptions = ALL) {
       waiter.changed();
       return running;
     };
-    for await (const c of readContainerLog(path, opts, { running: isRunning, pollMs: 5, maxFollowMs: 60_000, signal: abort.signal })) parts.push(c);
+    for await (const c of readContainerLog(path, opts, { running: isRunning, pollMs, maxFollowMs: 60_000, signal: abort.signal })) parts.push(c);
   })();
   return {
     text: () => Buffer.concat(parts).toString('utf8'),
@@ -147,6 +147,50 @@ describe('readContainerLog following a rotation', () => {
     f.stop();
     await f.done;
     expect(f.text()).toBe(lines(...want));
+  });
+
+  it('reads what the runtime still wrote to the old file just after the new one appeared', async () => {
+    // containerd creates the new file, then swaps its writer: a last line may land in the old file
+    // after the follower first saw the new one and read the old one to its end.
+    const p = join(dir, '0.log');
+    await writeFile(p, line(1));
+    const f = following(p, ALL, 300);
+    await expect.poll(f.text).toBe(lines(1));
+    await rename(p, `${p}.1`);
+    await writeFile(p, line(3));
+    const opened = async () => {
+      for (const fd of await readdir('/proc/self/fd')) if ((await readlink(`/proc/self/fd/${fd}`).catch(() => '')) === p) return true;
+      return false;
+    };
+    await expect.poll(opened, { interval: 1, timeout: 5_000 }).toBe(true);
+    await appendFile(`${p}.1`, line(2));
+    await expect.poll(f.text, { timeout: 5_000 }).toBe(lines(1, 2, 3));
+    f.stop();
+    await f.done;
+    expect(f.text()).toBe(lines(1, 2, 3));
+  });
+
+  it('skips no file that was at the path only while it was catching up with a fast writer, however far behind', async () => {
+    const p = join(dir, '0.log');
+    const backlog = Array.from({ length: 5000 }, (_, i) => i + 1);
+    await writeFile(p, backlog.map(line).join(''));
+    const reader = readContainerLog(p, ALL, { running: () => true, pollMs: 5, maxFollowMs: 60_000 });
+    const got: string[] = [];
+    const take = async (n: number) => {
+      for (let i = 0; i < n; i++) got.push(((await reader.next()).value as Buffer).toString());
+    };
+    const pause = () => new Promise((r) => setTimeout(r, 20));
+    await take(1);
+    await rotate(p, '1', line('A'));
+    await pause();
+    await take(1500); // past a read of the backlog: the path is looked at, A's file seen
+    await rotate(p, '2', line('B'));
+    await pause();
+    await take(1500); // still behind: B's file seen too
+    await rotate(p, '3', line('C'));
+    await take(backlog.length - 3001 + 3);
+    await reader.return(undefined);
+    expect(got.join('')).toBe(lines(...backlog, 'A', 'B', 'C'));
   });
 
   it('completes a line half-written when the rotation came', async () => {
