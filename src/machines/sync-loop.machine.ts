@@ -30,6 +30,11 @@
  *   source was seen). Unlike Go, a deleted pod's worker finishing asks for that too: our PLEG may
  *   report the deaths while the worker is still terminating, and then Go's rule would keep one each
  *   until the periodic GC.
+ * - Stopped sandboxes (Go's pod sandbox deletor): each ContainerDied or ContainerRemoved (the PLEG
+ *   reports sandboxes as containers) asks the `sandboxDeletor` child, once per pod and batch, to
+ *   remove the pod's stopped sandboxes no container names; a pod whose content is to be removed
+ *   keeps none, any other its latest (`sandboxesKept`). A deleted pod's worker finishing asks too:
+ *   its sandbox may have stopped, its containers gone, while the worker was still terminating.
  * - Status: each worker reports `pod.status.updated`; the syncLoop keeps the latest per pod (the
  *   status manager reads it), and starts or restarts probe workers as containers start.
  * - Volumes (system id `volumeManager`, when there is one): a pod that reached Succeeded or Failed
@@ -66,6 +71,7 @@ import { usageOf, withPod, type NodeUsage } from '../domain/pod/node-usage.js';
 import { findOrphans, orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
 import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
 import { containerRef } from '../domain/runtime/container-events.js';
+import { sandboxesKept } from '../domain/runtime/dead-sandboxes.js';
 import type { PlegInput } from './pleg.machine.js';
 import type { PodConfigInput } from './pod-config.machine.js';
 import type { PodWorkerInput, PodWorkerTerminatedEvent } from './pod-worker.machine.js';
@@ -148,8 +154,15 @@ export interface DeadContainersRemoveRequested {
   keep: number;
 }
 
+/** Sent to the `sandboxDeletor` child: remove the pod's stopped sandboxes without containers but the newest `keep`. */
+export interface PodSandboxesRemoveRequested {
+  type: 'pod.sandboxes.remove';
+  podUid: string;
+  keep: number;
+}
+
 /** The effectful actor srcs: replay makes exactly these inert. */
-export const SYNC_LOOP_EFFECTS = ['containerDeletor'] as const;
+export const SYNC_LOOP_EFFECTS = ['containerDeletor', 'sandboxDeletor'] as const;
 
 /** Emitted when admission refuses a pod: Go's rejectPod records a Warning event with these. */
 export interface PodAdmissionRejected {
@@ -218,6 +231,7 @@ export const syncLoopMachine = setup({
     probe: subsystemSlot<ProbeInput>(),
     // Inert until provided (provideSystem requires it): a syncLoop under test removes nothing.
     containerDeletor: fromCallback<DeadContainersRemoveRequested>(() => {}),
+    sandboxDeletor: fromCallback<PodSandboxesRemoveRequested>(() => {}),
   },
   actions: {
     /** Housekeeping's orphan kill: a runtime-only worker for each orphan (see the contract above). */
@@ -291,6 +305,7 @@ export const syncLoopMachine = setup({
     { id: 'podConfig', systemId: 'podConfig', src: 'podConfig', input: ({ context }: { context: SyncLoopContext }) => ({ ...context.input.podConfig, nodeName: context.input.nodeName }) },
     { id: 'pleg', systemId: 'pleg', src: 'pleg', input: ({ context }: { context: SyncLoopContext }) => context.input.pleg },
     { id: 'containerDeletor', systemId: 'containerDeletor', src: 'containerDeletor' },
+    { id: 'sandboxDeletor', systemId: 'sandboxDeletor', src: 'sandboxDeletor' },
   ],
   initial: 'waitingForSources',
   states: {
@@ -472,6 +487,10 @@ export const syncLoopMachine = setup({
             keep: removeAll ? 0 : context.input.deadContainersKept,
           });
         }
+        const sandboxPods = new Set(event.events.filter((e) => e.type === 'ContainerDied' || e.type === 'ContainerRemoved').map((e) => e.podUid));
+        for (const uid of sandboxPods) {
+          sendToChild(enqueue, 'sandboxDeletor', { type: 'pod.sandboxes.remove', podUid: uid, keep: sandboxesKept(isPodContentRemovable(context.pods[uid], context.sourcesReady)) });
+        }
       }),
     },
     'probe.result.changed': {
@@ -546,6 +565,7 @@ export const syncLoopMachine = setup({
         const terminated: PodEntry = { ...rest, lifecycle: 'terminated', probedStarts: {} };
         if (isPodContentRemovable(terminated, context.sourcesReady)) {
           sendToChild(enqueue, 'containerDeletor', { type: 'pod.deadContainers.remove', podUid: uid, containerId: null, keep: 0 });
+          sendToChild(enqueue, 'sandboxDeletor', { type: 'pod.sandboxes.remove', podUid: uid, keep: sandboxesKept(true) });
         }
         const pods = { ...context.pods };
         if (entry.removed) delete pods[uid];
