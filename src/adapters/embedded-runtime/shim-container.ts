@@ -127,7 +127,11 @@ export async function runContainer(dir: string, host: ContainerHost): Promise<vo
     }
   });
   const pinned: number[] = [];
+  // Once only: in a shim shared by every container, a descriptor number closed twice may be another container's by then.
+  let released = false;
   const release = (): void => {
+    if (released) return;
+    released = true;
     forgetReopen();
     closeQuietly(logFd);
     pinned.forEach(closeQuietly);
@@ -175,17 +179,19 @@ export async function runContainer(dir: string, host: ContainerHost): Promise<vo
   });
   const attach = serveAttach(join(dir, ATTACH_SOCKET), child.stdin, spec.stdinOnce === true, host.diagnose);
   return new Promise<void>((done) => {
-    let started = false;
+    // 'spawned' once the process runs; 'failed' once the start was reported failed (its end is then no exit).
+    let phase: 'starting' | 'spawned' | 'failed' = 'starting';
     const fail = (error: string): void => {
+      phase = 'failed';
       refuse(error);
       void attach.close().then(done);
     };
     child.once('error', (err) => {
-      if (started) return host.diagnose(`child error: ${err.message}`);
+      if (phase !== 'starting') return host.diagnose(`child error: ${err.message}`);
       fail(`failed to start ${JSON.stringify(command)}: ${err.message}`);
     });
     child.once('spawn', () => {
-      started = true;
+      phase = 'spawned';
       const pid = child.pid!;
       if (cgroupProcs.length > 0) {
         const refused = joinCgroups(pid, cgroupProcs);
@@ -216,6 +222,7 @@ export async function runContainer(dir: string, host: ContainerHost): Promise<vo
 
     let finished = false;
     child.once('exit', (code, signal) => {
+      if (phase !== 'spawned') return;
       const exit: ExitRecord = { exit_code: exitCodeFor(code, signal), signal, finished_at: wallClockNs().toString() };
       killGroup(child.pid!);
       const finish = (): void => {
