@@ -159,7 +159,8 @@ async function startShim(shim: ShimCommand, shimsDir: string): Promise<ProcessId
   const shimLog = openSync(join(shimsDir, SHIM_LOG_FILE), 'a', 0o600);
   let child;
   try {
-    child = spawn(shim.execPath, [shim.scriptPath], {
+    // The directory again as an argument, so `ps` (and the benchmarks) can tell which shim serves what.
+    child = spawn(shim.execPath, [shim.scriptPath, shimsDir], {
       cwd: shimsDir,
       // The shim needs nothing from our environment, and must not inherit NODE_OPTIONS or secrets.
       env: {},

@@ -1,5 +1,5 @@
 /**
- * The container shim, run as `node shim.js` in a shims directory by the embedded runtime, detached (its
+ * The container shim, run as `node shim.js <shimsDir>` in that directory by the embedded runtime, detached (its
  * own session) and unref'd, so it survives a kubelet-ts restart — the role containerd-shim plays for
  * containerd. One shim serves every container of the shims directory: a Node process costs tens of MiB,
  * which a process per container paid again for each one.
