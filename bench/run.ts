@@ -12,6 +12,7 @@ import { benchOverload } from './overload.js';
 import { benchPodConfigMerge } from './pod-config-merge.js';
 import { benchPods } from './pods.js';
 import { benchSideBySide } from './sidebyside.js';
+import { benchShimPss } from './shim-pss.js';
 import { benchStartup } from './startup.js';
 import { benchStartupCerts } from './startup-certs.js';
 import { benchStatusHistory } from './status-history.js';
@@ -31,6 +32,7 @@ async function main() {
   if (want('overload')) print('overload', await benchOverload());
   if (want('streaming')) print('streaming', await benchStreaming());
   if (want('splitframes')) print('splitframes', await benchStreamingSplitFrames());
+  if (want('shimpss')) print('shimpss', await benchShimPss());
   // Cluster mode's cost: minutes a run, so only when named.
   if (only.includes('cluster')) print('cluster', await benchCluster());
   // Volumes' cost in cluster mode: minutes a run, so only when named.

@@ -8,6 +8,7 @@ import type { PhaseDeps } from '../actors/phases/deps.js';
 import { createPhaseActors } from '../actors/phases/index.js';
 import { createPlegActors } from '../actors/pleg/pleg-actors.js';
 import { createContainerDeletorActor } from '../actors/gc/container-deletor.js';
+import { createSandboxDeletorActor } from '../actors/gc/sandbox-deletor.js';
 import { createEvictionActors } from '../actors/eviction/eviction-actors.js';
 import { createNodeShutdownActors } from '../actors/node-shutdown/node-shutdown-actors.js';
 import { createPodConfigActors } from '../actors/pod-config/pod-config-actors.js';
@@ -73,6 +74,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     ...createPodConfigActors({ clock, logger: actorLogger(logger, 'podConfig', 'podConfig'), io: createPodSourceIo() }),
     ...createPlegActors(cri, clock),
     containerDeletor: createContainerDeletorActor({ cri, logger: actorLogger(logger, 'containerDeletor', 'containerDeletor') }),
+    sandboxDeletor: createSandboxDeletorActor({ cri, logger: actorLogger(logger, 'sandboxDeletor', 'sandboxDeletor') }),
     ...createPodWorkerActors(lazyManager, clock),
     ...createEvictionActors({ host: deps.eviction, collectors: () => live.garbageCollectors.peek(), clock, logger: actorLogger(logger, 'evictionManager', 'evictionManager') }),
     ...createNodeShutdownActors({ ...deps.nodeShutdown, clock, logger: actorLogger(logger, 'nodeShutdown', 'nodeShutdown') }),

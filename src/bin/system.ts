@@ -14,6 +14,7 @@
  *               └─ syncLoop ─┬─ podConfig       (file, http and api sources)
  *                            ├─ pleg
  *                            ├─ containerDeletor (removes dead containers)
+ *                            ├─ sandboxDeletor  (removes stopped sandboxes)
  *                            ├─ pod:<uid>       (one pod worker per pod)
  *                            └─ probe:<uid>:<container>:<type>
  */

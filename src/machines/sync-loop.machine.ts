@@ -38,6 +38,10 @@
  *   source was seen). Unlike Go, a deleted pod's worker finishing asks for that too: our PLEG may
  *   report the deaths while the worker is still terminating, and then Go's rule would keep one each
  *   until the periodic GC.
+ * - Stopped sandboxes (Go's pod sandbox deletor): each ContainerDied or ContainerRemoved (the PLEG
+ *   reports sandboxes as containers) asks the `sandboxDeletor` child, once per pod and batch, to
+ *   remove the pod's stopped sandboxes no container names; a pod whose content is to be removed
+ *   keeps none, any other its latest (`sandboxesKept`). A deleted pod's worker finishing asks too.
  * - Status: each worker reports `pod.status.updated`; the syncLoop keeps the latest per pod (the
  *   status manager reads it), and starts or restarts probe workers as containers start.
  * - Volumes (system id `volumeManager`, when there is one): a pod that reached Succeeded or Failed
@@ -150,8 +154,15 @@ export interface DeadContainersRemoveRequested {
   keep: number;
 }
 
+/** Sent to the `sandboxDeletor` child: remove the pod's stopped sandboxes without containers but the newest `keep`. */
+export interface PodSandboxesRemoveRequested {
+  type: 'pod.sandboxes.remove';
+  podUid: string;
+  keep: number;
+}
+
 /** The effectful actor srcs: replay makes exactly these inert. */
-export const SYNC_LOOP_EFFECTS = ['containerDeletor'] as const;
+export const SYNC_LOOP_EFFECTS = ['containerDeletor', 'sandboxDeletor'] as const;
 
 export { podWorkerId, probeWorkerId };
 
@@ -235,6 +246,9 @@ function carryOut(enqueue: CommandQueue, system: SystemLookup, input: SyncLoopIn
       case 'removeDeadContainers':
         sendToChild(enqueue, 'containerDeletor', { type: 'pod.deadContainers.remove', podUid: c.podUid, containerId: c.containerId, keep: c.keep });
         break;
+      case 'removeDeadSandboxes':
+        sendToChild(enqueue, 'sandboxDeletor', { type: 'pod.sandboxes.remove', podUid: c.podUid, keep: c.keep });
+        break;
       case 'releaseVolumes':
         // Like every volume send: the volume manager is optional to the syncLoop (see the contract).
         sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pod.release', podUid: c.podUid, removeDirectory: c.removeDirectory });
@@ -270,6 +284,7 @@ export const syncLoopMachine = setup({
     probe: subsystemSlot<ProbeInput>(),
     // Inert until provided (provideSystem requires it): a syncLoop under test removes nothing.
     containerDeletor: fromCallback<DeadContainersRemoveRequested>(() => {}),
+    sandboxDeletor: fromCallback<PodSandboxesRemoveRequested>(() => {}),
   },
   actions: {
     /** Housekeeping's orphan kill: a runtime-only worker for each orphan (see the contract above). */
@@ -314,6 +329,7 @@ export const syncLoopMachine = setup({
     { id: 'podConfig', systemId: 'podConfig', src: 'podConfig', input: ({ context }: { context: SyncLoopContext }) => ({ ...context.input.podConfig, nodeName: context.input.nodeName }) },
     { id: 'pleg', systemId: 'pleg', src: 'pleg', input: ({ context }: { context: SyncLoopContext }) => context.input.pleg },
     { id: 'containerDeletor', systemId: 'containerDeletor', src: 'containerDeletor' },
+    { id: 'sandboxDeletor', systemId: 'sandboxDeletor', src: 'sandboxDeletor' },
   ],
   initial: 'waitingForSources',
   states: {

@@ -18,7 +18,7 @@ import type { NodeStatusEvent } from './node-status.machine.js';
 import type { PodWorkerEvent } from './pod-worker.machine.js';
 import type { ProbeEvent } from './probe.machine.js';
 import type { StatusManagerEvent } from './status-manager.machine.js';
-import type { DeadContainersRemoveRequested, SyncLoopEvent } from './sync-loop.machine.js';
+import type { DeadContainersRemoveRequested, PodSandboxesRemoveRequested, SyncLoopEvent } from './sync-loop.machine.js';
 import type { VolumeManagerEvent } from './volume-manager.machine.js';
 import type { VolumeEvent } from './volume.machine.js';
 
@@ -33,6 +33,7 @@ export interface SystemActorEvents {
   nodeLease: NodeLeaseEvent;
   nodeShutdown: NodeShutdownEvent;
   containerDeletor: DeadContainersRemoveRequested;
+  sandboxDeletor: PodSandboxesRemoveRequested;
 }
 
 /** The actors made per pod, volume or probe, by the prefix of their ids (see domain/actor-ids.ts). */

@@ -27,6 +27,8 @@ interface PodView {
 interface PodRuntime {
   name: string;
   endpoint: () => string;
+  /** Where a client reaches the runtime while the kubelet runs (the embedded runtime serves a socket in its state dir). */
+  criEndpoint: () => string;
   /** The marker's path as the container sees it. */
   markerPath: (name: string) => string;
   setMarker: (podName: string, name: string, present: boolean) => Promise<void>;
@@ -35,6 +37,7 @@ interface PodRuntime {
 const embedded: PodRuntime = {
   name: 'embedded',
   endpoint: () => 'embedded',
+  criEndpoint: () => `unix://${join(k.root, 'embedded-runtime', 'cri.sock')}`,
   markerPath: (name) => join(k.dir, name),
   setMarker: async (_pod, name, present) => {
     if (present) writeFileSync(join(k.dir, name), '');
@@ -46,6 +49,7 @@ function containerd(endpoint: string): PodRuntime {
   return {
     name: 'containerd',
     endpoint: () => endpoint,
+    criEndpoint: () => endpoint,
     markerPath: (name) => `/tmp/${name}`,
     // Inside the container's own file system: through the runtime, as `kubectl exec` would.
     setMarker: async (podName, name, present) => {
@@ -90,6 +94,16 @@ function logOf(name: string): string {
       return existsSync(cdir) ? readdirSync(cdir).map((f) => readFileSync(join(cdir, f), 'utf8')) : [];
     })
     .join('');
+}
+
+/** The ids of the runtime's sandboxes of static pod `name`, whatever their state. */
+async function sandboxesOf(rt: PodRuntime, name: string): Promise<string[]> {
+  const cri = createCriClient({ endpoint: rt.criEndpoint() });
+  try {
+    return (await cri.runtime.listPodSandbox({ label_selector: { 'io.kubernetes.pod.name': `${name}-${NODE}` } })).map((s) => s.id);
+  } finally {
+    cri.close();
+  }
 }
 
 for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint()), `on the ${rt.name} runtime`, () => {
@@ -139,14 +153,19 @@ for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint()), `on t
       await until('web logging v2', async () => logOf('web').includes('stdout F web-v2'));
     }, 40_000);
 
-    it('terminates a pod within its grace period when its manifest is deleted', async () => {
+    it('terminates a pod within its grace period when its manifest is deleted, and removes its sandbox at once', async () => {
       await until('worker running', async () => running(await byName('worker')));
+      expect(await sandboxesOf(rt, 'worker')).toHaveLength(1);
       const t0 = Date.now();
       unlinkSync(join(k.manifests, 'worker.yaml'));
       await until('worker gone', async () => !(await pods()).pods.some((p) => p.name === `worker-${NODE}`), 15_000);
       // Grace period 3 s; the trap exits at once. Allow the file watch and the kill round trip.
       expect(Date.now() - t0).toBeLessThan(3_000 + 5_000);
-    });
+      // The pod sandbox deletor, not the minute's container GC: its containers go, then its sandbox,
+      // each within a relist or two of the pod's end.
+      await until('worker\'s sandbox removed', async () => (await sandboxesOf(rt, 'worker')).length === 0, 20_000);
+      expect(Date.now() - t0).toBeLessThan(3_000 + 12_000);
+    }, 40_000);
 
     it('restarts a crashing container with CrashLoopBackOff in between', async () => {
       writeFileSync(join(k.manifests, 'crash.json'), pod('crash', { command: ['sh', '-c', 'echo crashing; exit 1'] }));

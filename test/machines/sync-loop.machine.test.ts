@@ -44,9 +44,9 @@ const fakeProbe = setup({ types: { input: {} as FakeProbeInput } }).createMachin
 
 const idle = fromCallback(() => {});
 
-/** A fake container deletor: records what it is asked, under `containerDeletor`. */
-const fakeDeletor = fromCallback(({ receive }) => {
-  receive((event) => void (received.containerDeletor ??= []).push(event));
+/** A fake deletor: records what it is asked, under its id. */
+const fakeDeletor = (id: 'containerDeletor' | 'sandboxDeletor') => fromCallback(({ receive }) => {
+  receive((event) => void (received[id] ??= []).push(event));
 });
 
 function pod(uid: string, name = uid, extra: Partial<Pod['spec']['containers'][number]> = {}): Pod {
@@ -72,7 +72,7 @@ function start(maxPods = 110, allowedUnsafeSysctls?: string[]) {
   spawned.length = 0;
   rejections.length = 0;
   const machine = syncLoopMachine.provide({
-    actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never, containerDeletor: fakeDeletor },
+    actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never, containerDeletor: fakeDeletor('containerDeletor'), sandboxDeletor: fakeDeletor('sandboxDeletor') },
   });
   const input: SyncLoopInput = {
     nodeName: 'node-a', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 2,
@@ -91,7 +91,7 @@ describe('syncLoopMachine', () => {
   it('spawns one pod worker per added pod, named pod:<uid>', () => {
     const a = start();
     a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1'), pod('u2')] });
-    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'pod:u2', 'podConfig']);
+    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'pod:u2', 'podConfig', 'sandboxDeletor']);
     expect(a.getSnapshot().context.pods.u1?.lifecycle).toBe('active');
   });
 
@@ -140,7 +140,7 @@ describe('syncLoopMachine', () => {
     a.send({ type: 'pod.config.updated', op: 'DELETE', source: 'file', pods: [pod('u2')] });
     expect(a.getSnapshot().context.pods.u1).toBeUndefined();
     expect(a.getSnapshot().context.pods.u2?.lifecycle).toBe('terminated');
-    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig']);
+    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig', 'sandboxDeletor']);
   });
 
   it('re-adds a pod whose earlier worker terminated, with a fresh worker', () => {
@@ -173,7 +173,7 @@ describe('syncLoopMachine', () => {
       const { pods } = a.getSnapshot().context;
       expect([pods.u1?.lifecycle, pods.u2?.lifecycle, pods.u3?.lifecycle]).toEqual(['active', 'rejected', 'active']);
       expect(pods.u2?.status?.message).toBe("Pod was rejected: Node didn't have enough resource: cpu, requested: 600, used: 1500, capacity: 2000");
-      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'pod:u3', 'podConfig']);
+      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'pod:u3', 'podConfig', 'sandboxDeletor']);
     });
 
     it('emits each refusal with the reason and message for the Warning event', () => {
@@ -226,7 +226,7 @@ describe('syncLoopMachine', () => {
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1', 'u1', { image: 'other:2' })] });
       expect(a.getSnapshot().context.pods.u1).toMatchObject({ lifecycle: 'rejected', status: { reason: 'OutOfpods' }, pod: { spec: { containers: [{ image: 'other:2' }] } } });
-      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig']);
+      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig', 'sandboxDeletor']);
       expect(rejections).toHaveLength(1);
     });
   });
@@ -319,6 +319,57 @@ describe('syncLoopMachine', () => {
     });
   });
 
+  describe('stopped sandboxes (the pod sandbox deletor)', () => {
+    const requests = () => (received.sandboxDeletor ?? []) as unknown as { podUid: string; keep: number }[];
+    const plegEvents = (...events: [string, string, string][]) => ({ type: 'pleg.events' as const, events: events.map(([podUid, type, containerId]) => ({ podUid, type, containerId })) });
+
+    it('asks once per pod and batch on a death or a removal, keeping the latest sandbox of a pod that stays', () => {
+      const a = start();
+      a.send({ type: 'pod.config.sourcesReady' });
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1'), pod('u2')] });
+      a.send(plegEvents(['u1', 'ContainerDied', 'c1'], ['u1', 'ContainerDied', 's1'], ['u2', 'ContainerStarted', 'c2'], ['u2', 'ContainerChanged', 'c3']));
+      expect(requests()).toEqual([{ type: 'pod.sandboxes.remove', podUid: 'u1', keep: 1 }]);
+      a.send(plegEvents(['u2', 'ContainerRemoved', 'c2']));
+      expect(requests().at(-1)).toEqual({ type: 'pod.sandboxes.remove', podUid: 'u2', keep: 1 });
+    });
+
+    it('keeps none of a deleted pod\'s sandboxes once its worker is done, and asks when it is done', () => {
+      const a = start();
+      a.send({ type: 'pod.config.sourcesReady' });
+      const slow = pod('u1');
+      slow.metadata.annotations = { 'test/slow-kill': '' };
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [slow] });
+      const deleted = { ...slow, metadata: { ...slow.metadata, deletionTimestamp: '2026-11-23T08:00:00Z' } };
+      a.send({ type: 'pod.config.updated', op: 'DELETE', source: 'api', pods: [deleted] });
+      // Still terminating: its latest sandbox stays.
+      a.send(plegEvents(['u1', 'ContainerDied', 's1']));
+      expect(requests()).toEqual([{ type: 'pod.sandboxes.remove', podUid: 'u1', keep: 1 }]);
+      (a.getSnapshot() as { children: Record<string, AnyActorRef> }).children['pod:u1']!.send({ type: 'test.kill.done' });
+      expect(requests()[1]).toEqual({ type: 'pod.sandboxes.remove', podUid: 'u1', keep: 0 });
+      a.send(plegEvents(['u1', 'ContainerRemoved', 'c1']));
+      expect(requests()[2]).toEqual({ type: 'pod.sandboxes.remove', podUid: 'u1', keep: 0 });
+    });
+
+    it('keeps none for a pod no source has once every source was seen, and asks nothing while the runtime is not ready', () => {
+      const a = start();
+      a.send(plegEvents(['zz', 'ContainerRemoved', 'c1']));
+      a.send({ type: 'pod.config.sourcesReady' });
+      a.send(plegEvents(['zz', 'ContainerRemoved', 'c2']));
+      expect(requests().map((r) => r.keep)).toEqual([1, 0]);
+      a.send({ type: 'runtime.health.changed', health: 'down', reason: 'container runtime is down' });
+      a.send(plegEvents(['zz', 'ContainerDied', 's1']));
+      expect(requests()).toHaveLength(2);
+    });
+
+    it('asks nothing when a pod that stays finishes', () => {
+      const a = start();
+      a.send({ type: 'pod.config.sourcesReady' });
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1')] });
+      (a.getSnapshot() as { children: Record<string, AnyActorRef> }).children['pod:u1']!.send({ type: 'test.kill.done' });
+      expect(requests()).toEqual([]);
+    });
+  });
+
   it('moves from waitingForSources to syncing once every source was seen', () => {
     const a = start();
     expect(a.getSnapshot().value).toBe('waitingForSources');
@@ -353,7 +404,7 @@ describe('syncLoopMachine', () => {
       const a = start();
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [probed()] });
       a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
-      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'podConfig', 'probe:u1:main:liveness', 'probe:u1:main:readiness']);
+      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'podConfig', 'probe:u1:main:liveness', 'probe:u1:main:readiness', 'sandboxDeletor']);
     });
 
     it('names the container for its probe events as Go does: the pod, fieldPath spec.containers{name}', () => {
@@ -382,7 +433,7 @@ describe('syncLoopMachine', () => {
       // With the probe's time: the pod worker computes the status (Ready's lastTransitionTime) at it.
       expect((received['pod:u1'] ?? []).find((e) => e.type === 'probe.result.changed')).toMatchObject({ observedAtMs: 61_000 });
       a.send({ type: 'pod.config.updated', op: 'REMOVE', source: 'file', pods: [probed()] });
-      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig']);
+      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig', 'sandboxDeletor']);
     });
   });
 });
@@ -441,7 +492,7 @@ describe('syncLoopMachine orphans (HandlePodCleanups)', () => {
     killDone(a, 'orphan');
     killDone(a, 'other');
     expect(a.getSnapshot().context.orphans).toEqual({});
-    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig']);
+    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig', 'sandboxDeletor']);
   });
 
   it('kills no orphan while the runtime is not ready, and kills it once the runtime is back', () => {
@@ -484,7 +535,7 @@ describe('syncLoopMachine in cluster mode', () => {
   function startInCluster(maxPods: number) {
     const forwarded: { type: string; podUid?: string; status?: PodStatus }[] = [];
     const machine = syncLoopMachine.provide({
-      actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never, containerDeletor: fakeDeletor },
+      actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never, containerDeletor: fakeDeletor('containerDeletor'), sandboxDeletor: fakeDeletor('sandboxDeletor') },
     });
     const parent = setup({
       actors: {

@@ -7,13 +7,13 @@
  * beyond the buffer they are dropped with a log line, as Go drops them (the periodic GC still gets
  * those containers).
  */
-import { fromCallback } from 'xstate';
 import { deadContainersToRemove, type DeadContainerCandidate } from '../../domain/runtime/dead-containers.js';
 import { containerNameLabel, podUidLabel } from '../../domain/runtime/labels.js';
 import type { Logger } from '../../log.js';
 import type { CriClient } from '../../ports/cri.js';
 import { runtimeContainerState } from '../runtime-manager/container-state.js';
 import type { DeadContainersRemoveRequested } from '../../machines/sync-loop.machine.js';
+import { oneAtATimeActor, type BoundedQueue } from './one-at-a-time.js';
 
 /** Go's containerDeletorBufferLimit. */
 export const CONTAINER_DELETOR_BUFFER = 50;
@@ -45,32 +45,10 @@ export async function removeDeadContainers(deps: ContainerDeletorDeps, request: 
 }
 
 export function createContainerDeletorActor(deps: ContainerDeletorDeps) {
-  return fromCallback<DeadContainersRemoveRequested>(({ receive }) => {
-    const queue = new DeletionQueue();
-    let working = false;
-    let stopped = false;
-    const work = async () => {
-      working = true;
-      for (let request = queue.next(); !stopped && request; request = queue.next()) {
-        try {
-          const removed = await removeDeadContainers(deps, request);
-          if (removed.length > 0) deps.logger.debug({ podUID: request.podUid, removed }, 'Removed dead containers');
-        } catch (err) {
-          deps.logger.warn({ err, podUID: request.podUid }, 'Failed to list the pod\'s containers to remove the dead ones');
-        }
-      }
-      working = false;
-    };
-    receive((request) => {
-      if (!queue.add(request)) {
-        deps.logger.info({ podUID: request.podUid, containerID: request.containerId }, 'Failed to issue the request to remove containers: the queue is full');
-        return;
-      }
-      if (!working) void work();
-    });
-    return () => {
-      stopped = true;
-    };
+  return oneAtATimeActor(deps.logger, () => new DeletionQueue(), (request) => removeDeadContainers(deps, request), {
+    removed: 'Removed dead containers',
+    listFailed: 'Failed to list the pod\'s containers to remove the dead ones',
+    dropped: 'Failed to issue the request to remove containers: the queue is full',
   });
 }
 
@@ -80,10 +58,9 @@ export function createContainerDeletorActor(deps: ContainerDeletorDeps) {
  * them, so a deleted pod waits once however many of its containers die (Go keys its queue by
  * container id; coalescing per pod is how our requests, which name a pod, stay within the bound).
  */
-class DeletionQueue {
+class DeletionQueue implements BoundedQueue<DeadContainersRemoveRequested> {
   private readonly waiting = new Map<string, DeadContainersRemoveRequested>();
 
-  /** False when the request was dropped: the queue is full. */
   add(request: DeadContainersRemoveRequested): boolean {
     const all = `${request.podUid}/*`;
     const key = request.containerId === null ? all : `${request.podUid}/${request.containerId}`;

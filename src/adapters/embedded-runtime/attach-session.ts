@@ -1,6 +1,6 @@
 /**
  * The streaming Attach: a connection to the container's shim (shim-attach.ts) through
- * /proc/<shim>/cwd/attach.sock, which carries the container's output from now on and, for a
+ * /proc/<shim>/cwd/<id>/attach.sock, which carries the container's output from now on and, for a
  * container created with stdin, the client's input. The session ends when the container exits (the
  * shim ends the connection) or the client goes away; as with containerd, an attach reports success
  * whatever the container's exit code (the kubelet reads that from ContainerStatus).
@@ -53,7 +53,7 @@ async function connectToShim(container: ContainerRecord): Promise<Socket> {
     if (!isAlive(container.shim)) throw new Error(`container ${container.id} has no shim to attach to`);
     try {
       return await new Promise<Socket>((resolve, reject) => {
-        const socket = connect({ path: `/proc/${container.shim!.pid}/cwd/${ATTACH_SOCKET}`, allowHalfOpen: true });
+        const socket = connect({ path: `/proc/${container.shim!.pid}/cwd/${container.id}/${ATTACH_SOCKET}`, allowHalfOpen: true });
         socket.once('connect', () => resolve(socket));
         socket.once('error', reject);
       });

@@ -45,9 +45,10 @@
  *
  * What it keeps from containerd: the CRI log format and 16 KiB line cap, process-group signalling for
  * StopContainer (SIGTERM, SIGKILL after the timeout; exit 137 when killed), idempotent Stop/Remove,
- * NOT_FOUND on unknown ids, and survival across restarts: each container runs under a detached shim
- * (shim.ts) that owns its output and records its exit, so a new runtime on the same stateDir adopts
- * running containers (pid + /proc start time) and knows the exit codes of those that finished meanwhile.
+ * NOT_FOUND on unknown ids, and survival across restarts: the containers run under a detached shim
+ * (shim.ts, one for all of them) that owns their output and records their exits, so a new runtime on the
+ * same stateDir adopts running containers (pid + /proc start time) and knows the exit codes of those
+ * that finished meanwhile.
  * close() stops serving but leaves containers running, as stopping containerd does.
  */
 import { chmod, unlink } from 'node:fs/promises';

@@ -1,8 +1,8 @@
 /**
  * The shim's attach socket: how an Attach reaches a container whose pipes the detached shim owns.
- * The shim listens on `attach.sock` in its own directory (its working directory, so the runtime can
- * reach it as /proc/<shim>/cwd/attach.sock, short whatever the state directory's length: a unix
- * socket path has 107 bytes). Each connection
+ * The shim listens on `<container id>/attach.sock` below its working directory (the shims directory,
+ * so the runtime can reach it as /proc/<shim>/cwd/<id>/attach.sock, short whatever the state
+ * directory's length: a unix socket path has 107 bytes). Each connection
  * - first sends one byte: 1 to feed the container's stdin, 0 for output only;
  * - then receives the container's output as it is produced, framed `[stream 1|2][u32 BE length][data]`,
  *   while the same output still goes to the CRI log;
@@ -17,7 +17,7 @@
 import { chmodSync, unlinkSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
 import type { Writable } from 'node:stream';
-import { ATTACH_SOCKET, ATTACH_WITH_STDIN } from './shim-protocol.js';
+import { ATTACH_WITH_STDIN } from './shim-protocol.js';
 
 const MAX_CLIENT_BACKLOG_BYTES = 8 * 1024 * 1024;
 /** After the container exited, how long clients get to receive the last output. */
@@ -30,7 +30,8 @@ export interface AttachHub {
   close(): Promise<void>;
 }
 
-export function serveAttach(stdin: Writable | null, stdinOnce: boolean, report: (message: string) => void): AttachHub {
+/** `socketPath`: where to listen, relative to the shim's working directory (kept short: see above). */
+export function serveAttach(socketPath: string, stdin: Writable | null, stdinOnce: boolean, report: (message: string) => void): AttachHub {
   const clients = new Set<Socket>();
   let stdinClosed = stdin === null;
   stdin?.on('error', () => undefined); // EPIPE: the container closed its stdin
@@ -60,14 +61,14 @@ export function serveAttach(stdin: Writable | null, stdinOnce: boolean, report: 
     });
   });
   try {
-    unlinkSync(ATTACH_SOCKET);
+    unlinkSync(socketPath);
   } catch {
     // none left over
   }
   server.on('error', (err) => report(`attach socket: ${err.message}`));
-  server.listen(ATTACH_SOCKET, () => {
+  server.listen(socketPath, () => {
     try {
-      chmodSync(ATTACH_SOCKET, 0o600);
+      chmodSync(socketPath, 0o600);
     } catch (err) {
       report(`attach socket: ${(err as Error).message}`);
     }

@@ -1,7 +1,8 @@
 /**
- * What the runtime and its detached container shim (shim.ts) tell each other, all through files in the
- * container's shim directory plus one line on the shim's stdout. Files, not pipes, because the shim
- * outlives the runtime: a restarted runtime finds the answers on disk.
+ * What the runtime and its detached container shim (shim.ts) tell each other: through files in each
+ * container's directory below the shims directory, the shim's control socket (one line asking for a
+ * container, one ShimReport line answering) and one line on the shim's stdout when it is ready. Files,
+ * not pipes, because the shim outlives the runtime: a restarted runtime finds the answers on disk.
  *
  * This module imports nothing from the project: the detached shim uses it too.
  */
@@ -16,18 +17,24 @@ export const LAUNCH_FILE = 'launch.json';
 export const STARTED_FILE = 'started.json';
 /** Written (atomically) by the shim once the container has exited and its output is flushed. */
 export const EXIT_FILE = 'exit.json';
-/** The shim's own diagnostics (its stderr). Never the container's output. */
+/** The shim's own diagnostics (its stderr), in the shims directory. Never a container's output. */
 export const SHIM_LOG_FILE = 'shim.log';
+/** The shim's control socket, in the shims directory (its working directory): `<container dir>\n` starts that container. */
+export const SHIM_SOCKET = 'shim.sock';
+/** Written (atomically) by the shim in the shims directory once it listens: who to connect to. */
+export const SHIM_FILE = 'shim.json';
+/** The shim's one stdout line once it listens. */
+export const SHIM_READY = 'ready';
 
 /**
- * The shim's attach socket (shim-attach.ts), in the shim's directory, which is also its working
- * directory: the runtime connects through /proc/<shim>/cwd/ so the path stays short.
+ * A container's attach socket (shim-attach.ts), in its directory below the shim's working directory:
+ * the runtime connects through /proc/<shim>/cwd/<id>/ so the path stays short.
  */
 export const ATTACH_SOCKET = 'attach.sock';
 /** An attach's first byte: it feeds the container's stdin (else 0: output only). */
 export const ATTACH_WITH_STDIN = 1;
 
-/** The shim re-opens the container log on this signal (ReopenContainerLog). SIGUSR1 is Node's debugger. */
+/** The shim re-opens its containers' logs on this signal (ReopenContainerLog). SIGUSR1 is Node's debugger. */
 export const REOPEN_LOG_SIGNAL = 'SIGUSR2';
 
 export interface LaunchSpec {
@@ -67,10 +74,16 @@ export interface MountNamespaceSpec {
   enterArgs: string[];
 }
 
-/** The shim's one stdout line, once the container process has started (or failed to). */
+/** The shim's answer on the control socket, once the container process has started (or failed to). */
 export type ShimReport =
   | { ok: true; pid: number; startTime: string | null; startedAt: string }
   | { ok: false; error: string };
+
+/** shim.json: the running shim of a shims directory. */
+export interface ShimRecord {
+  pid: number;
+  startTime: string | null;
+}
 
 export interface StartedRecord {
   pid: number;

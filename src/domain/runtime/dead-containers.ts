@@ -36,7 +36,8 @@ export function deadContainersToRemove(containers: readonly DeadContainerCandida
   return newestFirst.slice(Math.max(0, keep)).map((c) => c.id);
 }
 
-function compareNs(a: string, b: string): number {
+/** Orders two runtime creation times (decimal nanosecond strings). */
+export function compareNs(a: string, b: string): number {
   const x = BigInt(a || '0');
   const y = BigInt(b || '0');
   return x > y ? 1 : x < y ? -1 : 0;

@@ -67,6 +67,8 @@ export type SyncLoopCommand =
   | { kind: 'emit'; event: PodAdmissionRejected | PodActorFailed }
   /** To the container deletor: the pod's exited containers but the newest `keep` of each name (null: of every name). */
   | { kind: 'removeDeadContainers'; podUid: string; containerId: string | null; keep: number }
+  /** To the sandbox deletor: the pod's stopped sandboxes no container names but the newest `keep`. */
+  | { kind: 'removeDeadSandboxes'; podUid: string; keep: number }
   /** To the volume manager, when there is one. */
   | { kind: 'releaseVolumes'; podUid: string; removeDirectory: boolean }
   /** To the manager that asked for the kill (the eviction or the node shutdown manager), which waits for it. */

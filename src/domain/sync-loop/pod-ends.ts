@@ -4,6 +4,7 @@
  */
 import { podWorkerId } from '../actor-ids.js';
 import { isPodContentRemovable } from '../pod/lifecycle.js';
+import { sandboxesKept } from '../runtime/dead-sandboxes.js';
 import { runtimeOnlyPod } from '../pod/orphans.js';
 import { crashedPodStatus, REASON_POD_ACTOR_FAILED } from '../pod/spec-identity.js';
 import type { Pod } from '../pod/types.js';
@@ -39,7 +40,10 @@ export function decideWorkerTerminated(state: SyncLoopState, uid: string): Decis
   if (entry.evicting) commands.push({ kind: 'evictionFinished', requester: entry.evicting, podUid: uid, evicted: true });
   const { evicting: _answered, ...rest } = entry;
   const terminated: PodEntry = { ...rest, lifecycle: 'terminated', probedStarts: {} };
-  if (isPodContentRemovable(terminated, state.sourcesReady)) commands.push({ kind: 'removeDeadContainers', podUid: uid, containerId: null, keep: 0 });
+  if (isPodContentRemovable(terminated, state.sourcesReady)) {
+    // Its sandbox may have stopped, its containers gone, while the worker was still terminating.
+    commands.push({ kind: 'removeDeadContainers', podUid: uid, containerId: null, keep: 0 }, { kind: 'removeDeadSandboxes', podUid: uid, keep: sandboxesKept(true) });
+  }
   const pods = { ...state.pods };
   if (entry.removed) delete pods[uid];
   else pods[uid] = terminated;

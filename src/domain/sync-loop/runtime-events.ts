@@ -3,6 +3,7 @@
  * health.
  */
 import { isPodContentRemovable } from '../pod/lifecycle.js';
+import { sandboxesKept } from '../runtime/dead-sandboxes.js';
 import type { Decision, SyncLoopCommand } from './commands.js';
 import { decideOrphanKills } from './orphans.js';
 import { isRunningLifecycle, type SyncLoopSettings, type SyncLoopState } from './state.js';
@@ -16,7 +17,9 @@ export interface PlegEvents {
 /**
  * Each pod with an event syncs now, unless the runtime is not ready (Go's syncLoop skips its
  * iterations then); each ContainerDied asks for the older exited instances of that container to go
- * (Go's pod container deletor), all of them when the pod's content may go. A changed set of running
+ * (Go's pod container deletor), all of them when the pod's content may go; and each pod with a
+ * ContainerDied or ContainerRemoved (the PLEG reports sandboxes as containers) has its stopped
+ * sandboxes removed, once per batch (Go's pod sandbox deletor). A changed set of running
  * pods is kept, and looked through for orphans, even while the runtime is not ready.
  */
 export function decidePlegEvents(state: SyncLoopState, settings: Pick<SyncLoopSettings, 'deadContainersKept'>, pleg: PlegEvents): Decision<SyncLoopState> {
@@ -39,6 +42,10 @@ export function decidePlegEvents(state: SyncLoopState, settings: Pick<SyncLoopSe
     if (e.type !== 'ContainerDied' || e.containerId === undefined) continue;
     const removeAll = isPodContentRemovable(state.pods[e.podUid], state.sourcesReady);
     commands.push({ kind: 'removeDeadContainers', podUid: e.podUid, containerId: removeAll ? null : e.containerId, keep: removeAll ? 0 : settings.deadContainersKept });
+  }
+  const sandboxPods = new Set(pleg.events.filter((e) => e.type === 'ContainerDied' || e.type === 'ContainerRemoved').map((e) => e.podUid));
+  for (const uid of sandboxPods) {
+    commands.push({ kind: 'removeDeadSandboxes', podUid: uid, keep: sandboxesKept(isPodContentRemovable(state.pods[uid], state.sourcesReady)) });
   }
   return { state: next, commands };
 }

@@ -1,16 +1,16 @@
 /**
- * The detached shim on its own (no gRPC): launch, CRI log output, exit.json, leftover cleanup and
- * spawn errors. The shim is the transpiled shim.ts, as the runtime runs it from sources.
+ * The detached shim on its own (no gRPC): launch, CRI log output, exit.json, leftover cleanup, spawn
+ * errors, one shim for every container of a directory, and log re-opening. The shim is the transpiled shim.ts, as the runtime runs it from sources.
  */
 import { watch } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readJsonFileSync } from '../../../src/adapters/embedded-runtime/atomic-file.js';
 import { identifyProcess } from '../../../src/adapters/embedded-runtime/proc-stat.js';
 import { launchThroughShim, resolveShimCommand, type ShimCommand } from '../../../src/adapters/embedded-runtime/shim-launcher.js';
-import { EXIT_FILE, STARTED_FILE, type ExitRecord, type LaunchSpec, type StartedRecord } from '../../../src/adapters/embedded-runtime/shim-protocol.js';
+import { EXIT_FILE, SHIM_FILE, STARTED_FILE, type ExitRecord, type LaunchSpec, type StartedRecord } from '../../../src/adapters/embedded-runtime/shim-protocol.js';
 
 let scratch: string;
 let shim: ShimCommand;
@@ -87,5 +87,35 @@ describe('launchThroughShim', () => {
     expect(err).toMatchObject({ code: 'KLT_ERR_CRI_FAILED' });
     expect((err as Error).message).toContain('no-such-command-klt');
     expect(readJsonFileSync(join(shimDir, EXIT_FILE))).toEqual({ kind: 'absent' });
+  });
+
+  it('serves every container of a shims directory from one process, which exits after the last; the next launch starts another', async () => {
+    const go = join(dir, 'go');
+    const first = await launchThroughShim(shim, join(dir, 'one'), spec(`while [ ! -e ${go} ]; do sleep 0.05; done; echo one; exit 1`));
+    const second = await launchThroughShim(shim, join(dir, 'two'), spec(`while [ ! -e ${go} ]; do sleep 0.05; done; echo two; exit 2`));
+    expect(second.shim).toEqual(first.shim);
+    expect(readJsonFileSync(join(dir, SHIM_FILE))).toEqual({ kind: 'ok', value: { pid: first.shim.pid, startTime: first.shim.startTime } });
+    await writeFile(go, '');
+    expect(await waitForExit(join(dir, 'one'))).toMatchObject({ exit_code: 1 });
+    expect(await waitForExit(join(dir, 'two'))).toMatchObject({ exit_code: 2 });
+    await vi.waitFor(() => expect(isAlive(first.shim.pid)).toBe(false), { timeout: 3000, interval: 20 });
+    const third = await launchThroughShim(shim, join(dir, 'three'), spec('exit 3'));
+    expect(third.shim.pid).not.toBe(first.shim.pid);
+    expect(await waitForExit(join(dir, 'three'))).toMatchObject({ exit_code: 3 });
+  });
+
+  it('re-opens every container\'s log on SIGUSR2 (ReopenContainerLog after a rotation)', async () => {
+    const loop = (word: string) => spec(`trap "exit 0" TERM; while :; do echo ${word}; sleep 0.05; done`, { logPath: join(dir, 'logs', word, '0.log') });
+    const a = await launchThroughShim(shim, join(dir, 'a'), loop('a'));
+    const b = await launchThroughShim(shim, join(dir, 'b'), loop('b'));
+    const logA = join(dir, 'logs', 'a', '0.log');
+    const logB = join(dir, 'logs', 'b', '0.log');
+    await vi.waitFor(async () => expect(await readFile(logB, 'utf8')).toContain('stdout F b'), { timeout: 3000, interval: 20 });
+    await rename(logA, `${logA}.1`);
+    process.kill(a.shim.pid, 'SIGUSR2');
+    await vi.waitFor(async () => expect(await readFile(logA, 'utf8')).toContain('stdout F a'), { timeout: 3000, interval: 20 });
+    for (const c of [a, b]) process.kill(-c.container.pid, 'SIGTERM');
+    expect(await waitForExit(join(dir, 'a'))).toMatchObject({ exit_code: 0 });
+    expect(await waitForExit(join(dir, 'b'))).toMatchObject({ exit_code: 0 });
   });
 });

@@ -3,7 +3,7 @@ import { decideCrashedActor, decideEviction, decideWorkerTerminated } from '../.
 import { pod, state } from './fixtures.js';
 
 describe('decideWorkerTerminated', () => {
-  it('a deleted pod: worker and probes stopped, volumes and directory released, dead containers and cgroup gone', () => {
+  it('a deleted pod: worker and probes stopped, volumes and directory released, dead containers, sandboxes and cgroup gone', () => {
     const deleted = { ...pod('a'), metadata: { ...pod('a').metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } };
     const before = state({ a: { lifecycle: 'terminating', pod: deleted, probedStarts: { 'main:liveness': 5 } }, b: { lifecycle: 'active' } });
     const { state: next, commands } = decideWorkerTerminated(before, 'a');
@@ -12,6 +12,7 @@ describe('decideWorkerTerminated', () => {
       { kind: 'releaseVolumes', podUid: 'a', removeDirectory: true },
       { kind: 'stop', id: 'probe:a:main:liveness' },
       { kind: 'removeDeadContainers', podUid: 'a', containerId: null, keep: 0 },
+      { kind: 'removeDeadSandboxes', podUid: 'a', keep: 0 },
       { kind: 'keepPodCgroups', podUids: ['b'] },
     ]);
     expect(next.pods.a).toMatchObject({ lifecycle: 'terminated', probedStarts: {} });

@@ -3,7 +3,7 @@ import { decidePlegEvents, decideRuntimeHealth } from '../../../src/domain/sync-
 import { settings, state } from './fixtures.js';
 
 describe('decidePlegEvents', () => {
-  it('syncs each pod with an event once, and asks for the older dead instances of a container that died', () => {
+  it('syncs each pod with an event once, asks for the older dead instances of a container that died, and for the pod\'s stopped sandboxes but its newest', () => {
     const before = state({ a: { lifecycle: 'active' }, t: { lifecycle: 'terminating' }, r: { lifecycle: 'rejected' } });
     const { commands } = decidePlegEvents(before, settings, {
       events: [{ podUid: 'a', type: 'ContainerStarted' }, { podUid: 'a', type: 'ContainerDied', containerId: 'c1' }, { podUid: 't', type: 'ContainerDied', containerId: 'c2' }, { podUid: 'r', type: 'ContainerStarted' }],
@@ -13,6 +13,8 @@ describe('decidePlegEvents', () => {
       { kind: 'tellWorker', podUid: 't', message: { type: 'pod.sync.requested', reason: 'pleg' } },
       { kind: 'removeDeadContainers', podUid: 'a', containerId: 'c1', keep: 2 },
       { kind: 'removeDeadContainers', podUid: 't', containerId: 'c2', keep: 2 },
+      { kind: 'removeDeadSandboxes', podUid: 'a', keep: 1 },
+      { kind: 'removeDeadSandboxes', podUid: 't', keep: 1 },
     ]);
   });
 
