@@ -34,7 +34,7 @@ const SRC = join(DIST, 'src');
 const ENTRIES: Record<string, string> = {
   kubelet: join(SRC, 'bin/kubelet.js'),
   // Loaded by path at run time, beside the module that asks for them.
-  shim: join(SRC, 'adapters/embedded-runtime/shim.js'),
+  shim: join(SRC, 'adapters/embedded-runtime/shim/shim.js'),
   'decode-manifest-worker': join(SRC, 'adapters/pod-sources/decode-manifest-worker.js'),
   'layout-worker': join(SRC, 'adapters/visualizer/layout-worker.js'),
   // Not run by anything: the bundle's own machine registry, for the check below.

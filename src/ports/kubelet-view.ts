@@ -7,10 +7,10 @@
  * (TokenReview for bearer tokens, SubjectAccessReview for the Webhook authorizer).
  */
 import type { Pod } from '../domain/pod/types.js';
-import type { Durations, KubeletMetricsSnapshot } from '../domain/http/kubelet-metrics.js';
-import type { HistogramCounts } from '../domain/http/histogram-counts.js';
-import type { ProbeMetricsSnapshot } from '../domain/http/probe-metrics.js';
-import type { NodeRequestAttributes, UserInfo } from '../domain/http/request-attributes.js';
+import type { Durations, KubeletMetricsSnapshot } from '../domain/kubelet-server/kubelet-metrics.js';
+import type { HistogramCounts } from '../domain/kubelet-server/histogram-counts.js';
+import type { ProbeMetricsSnapshot } from '../domain/kubelet-server/probe-metrics.js';
+import type { NodeRequestAttributes, UserInfo } from '../domain/kubelet-server/request-attributes.js';
 import type { MachineInfo } from '../domain/node/host-types.js';
 import type { Summary } from '../domain/stats/summary-types.js';
 import type { AttachRequest, ExecRequest } from './cri.js';
@@ -34,7 +34,7 @@ export interface KubeletView {
   probeMetrics(): MaybePromise<ProbeMetricsSnapshot>;
   /**
    * The CRI log file of the container instance Go's validateContainerLogStatus picks from the pod's
-   * status (domain/http/container-log-status.ts), as the runtime reports it for that instance; or
+   * status (domain/kubelet-server/container-log-status.ts), as the runtime reports it for that instance; or
    * why there is none, in Go's words (the server answers them as 400).
    */
   containerLogPath(namespace: string, pod: string, container: string, previous: boolean): MaybePromise<ContainerLogFile>;

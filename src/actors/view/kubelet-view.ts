@@ -7,9 +7,9 @@
  * provider (actors/stats/summary-provider.ts).
  */
 import { KubeletError } from '../../domain/errors.js';
-import { containerLogInstance } from '../../domain/http/container-log-status.js';
-import { runtimeContainerId } from '../../domain/http/container-identities.js';
-import type { KubeletMetricsSnapshot, LagFigures } from '../../domain/http/kubelet-metrics.js';
+import { containerLogInstance } from '../../domain/kubelet-server/container-log-status.js';
+import { runtimeContainerId } from '../../domain/kubelet-server/container-identities.js';
+import type { KubeletMetricsSnapshot, LagFigures } from '../../domain/kubelet-server/kubelet-metrics.js';
 import type { MachineInfo } from '../../domain/node/host-types.js';
 import type { Pod, PodStatus } from '../../domain/pod/types.js';
 import type { Summary } from '../../domain/stats/summary-types.js';

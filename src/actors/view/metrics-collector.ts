@@ -7,9 +7,9 @@
  * counts, so memory stays bounded however long the kubelet runs.
  */
 import type { AnyActorRef, InspectionEvent } from 'xstate';
-import { newHistogramCounts, recordMs, type HistogramCounts } from '../../domain/http/histogram-counts.js';
-import { POD_START_BUCKETS } from '../../domain/http/kubelet-metrics.js';
-import { DEFAULT_BUCKETS } from '../../domain/http/prometheus-text.js';
+import { newHistogramCounts, recordMs, type HistogramCounts } from '../../domain/kubelet-server/histogram-counts.js';
+import { POD_START_BUCKETS } from '../../domain/kubelet-server/kubelet-metrics.js';
+import { DEFAULT_BUCKETS } from '../../domain/kubelet-server/prometheus-text.js';
 import type { Pod, PodStatus } from '../../domain/pod/types.js';
 import type { Clock } from '../../ports/clock.js';
 

@@ -10,9 +10,9 @@
  * Memory: one entry per live probe worker.
  */
 import type { AnyActorRef, InspectionEvent } from 'xstate';
-import { newHistogramCounts, recordMs } from '../../domain/http/histogram-counts.js';
-import { goProbeResult, goProbeType, isTimedResult, type ProbeMetricsSnapshot, type ProbeSeries } from '../../domain/http/probe-metrics.js';
-import { DEFAULT_BUCKETS } from '../../domain/http/prometheus-text.js';
+import { newHistogramCounts, recordMs } from '../../domain/kubelet-server/histogram-counts.js';
+import { goProbeResult, goProbeType, isTimedResult, type ProbeMetricsSnapshot, type ProbeSeries } from '../../domain/kubelet-server/probe-metrics.js';
+import { DEFAULT_BUCKETS } from '../../domain/kubelet-server/prometheus-text.js';
 import type { ProbeOutcome, ProbeType } from '../../domain/probe/types.js';
 import type { Clock } from '../../ports/clock.js';
 

@@ -18,9 +18,9 @@
  * `@xstate.event` the inspection stream shows then is that event. Machines are untouched.
  */
 import type { AnyActorRef, InspectionEvent } from 'xstate';
-import { newHistogramCounts, recordMs, type HistogramCounts } from '../../domain/http/histogram-counts.js';
-import { LAG_BUCKETS } from '../../domain/http/kubelet-metrics.js';
-import { RecentMax } from '../../domain/http/recent-max.js';
+import { newHistogramCounts, recordMs, type HistogramCounts } from '../../domain/kubelet-server/histogram-counts.js';
+import { LAG_BUCKETS } from '../../domain/kubelet-server/kubelet-metrics.js';
+import { RecentMax } from '../../domain/kubelet-server/recent-max.js';
 import type { Clock } from '../../ports/clock.js';
 
 /** The actors whose timers are the syncLoop's timed inputs (see above), by stable id. */

@@ -13,15 +13,15 @@ import { KubeletError, type KubeletErrorCode } from '../../domain/errors.js';
 import type { ImageServiceHandlers } from '../../generated/runtime/v1/ImageService.js';
 import type { RuntimeServiceHandlers } from '../../generated/runtime/v1/RuntimeService.js';
 import type { Logger } from '../../log.js';
-import { containerStatus, createContainer, listContainers, removeContainer, reopenContainerLog, startContainer, stopContainer, updateContainerResources } from './containers.js';
-import { execSync } from './exec.js';
-import type { EmbeddedImageService } from './image-service.js';
-import type { RuntimeState } from './runtime-state.js';
+import { containerStatus, createContainer, listContainers, removeContainer, reopenContainerLog, startContainer, stopContainer, updateContainerResources } from './containers/containers.js';
+import { execSync } from './streaming/exec.js';
+import type { EmbeddedImageService } from './images/image-service.js';
+import type { RuntimeState } from './state/runtime-state.js';
 import { status, version } from './runtime-service.js';
-import { attachUrl, execUrl, portForwardUrl } from './stream-requests.js';
+import { attachUrl, execUrl, portForwardUrl } from './streaming/stream-requests.js';
 import type { StreamingServer } from './streaming/streaming-server.js';
-import { listPodSandbox, podSandboxStatus, removePodSandbox, runPodSandbox, stopPodSandbox } from './sandboxes.js';
-import { containerStats, listContainerStats, listPodSandboxStats, podSandboxStats } from './stats.js';
+import { listPodSandbox, podSandboxStatus, removePodSandbox, runPodSandbox, stopPodSandbox } from './containers/sandboxes.js';
+import { containerStats, listContainerStats, listPodSandboxStats, podSandboxStats } from './containers/stats.js';
 
 export const KUBELET_ERROR_TO_GRPC_STATUS: ReadonlyMap<KubeletErrorCode, GrpcStatus> = new Map<KubeletErrorCode, GrpcStatus>([
   ['KLT_ERR_CRI_NOT_FOUND', GrpcStatus.NOT_FOUND],

@@ -61,22 +61,22 @@ import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import { loadCriProto } from '../cri-grpc/proto.js';
 import { encodingRepeatedAnswers } from '../cri-grpc/repeated-answers.js';
-import { wallClockNs } from './cri-log-writer.js';
+import { wallClockNs } from './shim/cri-log-writer.js';
 import type { CriChannel } from '../cri-grpc/socket-channel.js';
 import { grpcHandlers, imageOperations, runtimeOperations } from './grpc-handlers.js';
 import { inProcessServer } from './in-process-channel.js';
-import { EmbeddedImageService } from './image-service.js';
-import { DEFAULT_EMBEDDED_IMAGES, ImageStore } from './image-store.js';
-import { RuntimeState } from './runtime-state.js';
-import { resolveShimCommand } from './shim-launcher.js';
-import { lockStateDir } from './state-dir-lock.js';
-import { PortForwardRules, type ReservedPort } from './port-forward-rules.js';
-import { streamHandlers } from './stream-handlers.js';
+import { EmbeddedImageService } from './images/image-service.js';
+import { DEFAULT_EMBEDDED_IMAGES, ImageStore } from './images/image-store.js';
+import { RuntimeState } from './state/runtime-state.js';
+import { resolveShimCommand } from './shim/shim-launcher.js';
+import { lockStateDir } from './state/state-dir-lock.js';
+import { PortForwardRules, type ReservedPort } from './streaming/port-forward-rules.js';
+import { streamHandlers } from './streaming/stream-handlers.js';
 import { startStreamingServer, type StreamingServer } from './streaming/streaming-server.js';
 
-export { DEFAULT_EMBEDDED_IMAGES } from './image-store.js';
+export { DEFAULT_EMBEDDED_IMAGES } from './images/image-store.js';
 export { EMBEDDED_RUNTIME_NAME } from './runtime-service.js';
-export type { ReservedPort } from './port-forward-rules.js';
+export type { ReservedPort } from './streaming/port-forward-rules.js';
 
 export interface EmbeddedRuntimeOptions {
   /** Absolute path of the unix socket to serve on. A stale socket file there is replaced. */

@@ -35,8 +35,8 @@
  */
 import { open, stat, type FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseCriLogLine, renderCriLogRecord } from '../../domain/http/cri-log-line.js';
-import type { LogOptions } from '../../domain/http/log-options.js';
+import { parseCriLogLine, renderCriLogRecord } from '../../domain/kubelet-server/cri-log-line.js';
+import type { LogOptions } from '../../domain/kubelet-server/log-options.js';
 import { ChunkQueue } from '../stream-protocols/chunk-queue.js';
 
 const CHUNK = 64 * 1024;

@@ -8,9 +8,9 @@
  * timers.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { newHistogramCounts, recordDistributionMs, type HistogramCounts } from '../../domain/http/histogram-counts.js';
-import { LAG_BUCKETS } from '../../domain/http/kubelet-metrics.js';
-import { RecentMax } from '../../domain/http/recent-max.js';
+import { newHistogramCounts, recordDistributionMs, type HistogramCounts } from '../../domain/kubelet-server/histogram-counts.js';
+import { LAG_BUCKETS } from '../../domain/kubelet-server/kubelet-metrics.js';
+import { RecentMax } from '../../domain/kubelet-server/recent-max.js';
 import type { Clock } from '../../ports/clock.js';
 
 export interface EventLoopDelayMeter {

@@ -12,7 +12,7 @@ export interface TerminalSize {
 }
 
 /** What the CRI request asked for: only these channels are opened (Go's StreamOptions; the kubelet parses the same). */
-export type { RemoteCommandOptions } from '../../domain/http/streaming-options.js';
+export type { RemoteCommandOptions } from '../../domain/kubelet-server/streaming-options.js';
 
 /** How a command ended, as the runtime reports it back on the error channel. */
 export type RemoteCommandOutcome =

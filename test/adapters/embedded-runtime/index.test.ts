@@ -13,9 +13,9 @@ import { createCriClient, loadCriProto, type GrpcCriClient } from '../../../src/
 import { startEmbeddedRuntime, type EmbeddedRuntime } from '../../../src/adapters/embedded-runtime/index.js';
 import { KUBELET_TS_VERSION } from '../../../src/domain/config/version.js';
 import { DEFAULT_MASKED_PATHS, DEFAULT_READONLY_PATHS } from '../../../src/domain/runtime/masked-paths.js';
-import { identifyProcess } from '../../../src/adapters/embedded-runtime/proc-stat.js';
+import { identifyProcess } from '../../../src/adapters/embedded-runtime/shim/proc-stat.js';
 import { hostPodIP } from '../../../src/adapters/embedded-runtime/runtime-service.js';
-import { EXIT_FILE } from '../../../src/adapters/embedded-runtime/shim-protocol.js';
+import { EXIT_FILE } from '../../../src/adapters/embedded-runtime/shim/shim-protocol.js';
 import type { ContainerConfig, PodSandboxConfig } from '../../../src/ports/cri.js';
 
 const BUSYBOX = 'kubelet-ts.local/busybox:1.0';

@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { readContainerLog, tailStartOffset } from '../../../src/adapters/fs/container-log-reader.js';
-import type { LogOptions } from '../../../src/domain/http/log-options.js';
+import type { LogOptions } from '../../../src/domain/kubelet-server/log-options.js';
 import { createChangeWaiter } from '../../support/change-waiter.js';
 import { copiedBytes } from '../../support/copied-bytes.js';
 

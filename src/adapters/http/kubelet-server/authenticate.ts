@@ -14,7 +14,7 @@
  */
 import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage } from 'node:http';
-import { ANONYMOUS_USER, AUTHENTICATED_GROUP, type UserInfo } from '../../../domain/http/request-attributes.js';
+import { ANONYMOUS_USER, AUTHENTICATED_GROUP, type UserInfo } from '../../../domain/kubelet-server/request-attributes.js';
 import type { TokenReviewer } from '../../../ports/kubelet-view.js';
 import type { ClientCertificateVerdict } from '../tls/client-certificates.js';
 

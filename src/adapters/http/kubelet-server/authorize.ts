@@ -6,7 +6,7 @@
  */
 import {
   authorizationErrorMessage, forbiddenMessage, type NodeRequestAttributes,
-} from '../../../domain/http/request-attributes.js';
+} from '../../../domain/kubelet-server/request-attributes.js';
 import type { SubjectAccessReviewer } from '../../../ports/kubelet-view.js';
 
 export type AuthorizationMode = 'AlwaysAllow' | 'Webhook';

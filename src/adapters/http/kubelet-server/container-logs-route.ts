@@ -9,7 +9,7 @@
 import { access, constants } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { parseLogOptions } from '../../../domain/http/log-options.js';
+import { parseLogOptions } from '../../../domain/kubelet-server/log-options.js';
 import type { Pod } from '../../../domain/pod/types.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
 import { readContainerLog } from '../../fs/container-log-reader.js';

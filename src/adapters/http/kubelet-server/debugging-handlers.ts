@@ -13,7 +13,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from '../../../log.js';
-import { runningPodList } from '../../../domain/http/pod-list.js';
+import { runningPodList } from '../../../domain/kubelet-server/pod-list.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
 import { registerContainerLogs, type ContainerLogLimits } from './container-logs-route.js';
 import { registerRun } from './run-route.js';

@@ -10,10 +10,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { cadvisorMetricFamilies } from '../../../domain/http/cadvisor-metrics.js';
-import { containerIdentities } from '../../../domain/http/container-identities.js';
-import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../../../domain/http/prometheus-text.js';
-import { resourceMetricFamilies } from '../../../domain/http/resource-metrics.js';
+import { cadvisorMetricFamilies } from '../../../domain/kubelet-server/cadvisor-metrics.js';
+import { containerIdentities } from '../../../domain/kubelet-server/container-identities.js';
+import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../../../domain/kubelet-server/prometheus-text.js';
+import { resourceMetricFamilies } from '../../../domain/kubelet-server/resource-metrics.js';
 import type { Summary } from '../../../domain/stats/summary-types.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
 

@@ -6,7 +6,7 @@
  * Each resolves its target, asks the runtime for a streaming session (CRI Exec, Attach or
  * PortForward) and proxies the client's upgraded connection to the URL the runtime answers
  * (stream-proxy.ts). Before that, in Go's order, with Go's codes and plain-text messages:
- * - 400 for options Go refuses (domain/http/streaming-options.ts);
+ * - 400 for options Go refuses (domain/kubelet-server/streaming-options.ts);
  * - 404 `pod does not exist` for a pod the kubelet does not have; for port forward, 404
  *   `pod not found` when the `{uid}` is not the pod's;
  * - 500 `container not found ("c")` for a container that is not running (or a `{uid}` that is not
@@ -22,7 +22,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { KubeletError } from '../../../domain/errors.js';
 import {
   execCommand, isUpgradeRequest, isWebSocketRequest, parsePortForwardPorts, parseRemoteCommandOptions, type Query,
-} from '../../../domain/http/streaming-options.js';
+} from '../../../domain/kubelet-server/streaming-options.js';
 import type { Pod } from '../../../domain/pod/types.js';
 import type { Logger } from '../../../log.js';
 import type { KubeletView, StreamingSession } from '../../../ports/kubelet-view.js';

@@ -5,7 +5,7 @@
  * redirected to it, as Go's FileServer does.
  *
  * The directory is the attack surface, so every request is confined to it:
- * - a `..` segment is refused with 400 before the file system is touched (domain/http/system-logs);
+ * - a `..` segment is refused with 400 before the file system is touched (domain/kubelet-server/system-logs);
  * - the path is resolved with every symbolic link followed, and must stay inside the directory
  *   (itself resolved): a link that points out is answered 404;
  * - the path is opened once, the final component without following a link (O_NOFOLLOW); from then
@@ -27,7 +27,7 @@ import { constants } from 'node:fs';
 import { open, readdir, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { directoryListingHtml, parseLogsPath, sniffLogContentType } from '../../../domain/http/system-logs.js';
+import { directoryListingHtml, parseLogsPath, sniffLogContentType } from '../../../domain/kubelet-server/system-logs.js';
 
 export interface SystemLogsOptions {
   /** enableSystemLogHandler: false answers 405 `logs endpoint is disabled.`, as Go. */

@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import type { SecureContextOptions, TlsOptions } from 'node:tls';
 import { KubeletError } from '../../../domain/errors.js';
-import { tlsSettings } from '../../../domain/http/tls-settings.js';
+import { tlsSettings } from '../../../domain/kubelet-server/tls-settings.js';
 import { ensureSelfSignedCertificate } from './self-signed.js';
 
 export interface KubeletTlsConfig {

@@ -11,7 +11,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { parsePortForwardPorts } from '../../../domain/http/streaming-options.js';
+import { parsePortForwardPorts } from '../../../domain/kubelet-server/streaming-options.js';
 import type { PortDialer } from '../sessions.js';
 import { writeRawHttpError } from '../raw-http-error.js';
 import { acceptWebSocket } from './accept-websocket.js';

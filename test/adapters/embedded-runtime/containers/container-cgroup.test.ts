@@ -1,0 +1,14 @@
+import { describe, expect, it } from 'vitest';
+import { containerResources } from '../../../../src/adapters/embedded-runtime/containers/container-cgroup.js';
+import type { LinuxContainerResources__Output } from '../../../../src/generated/runtime/v1/LinuxContainerResources.js';
+
+describe('containerResources', () => {
+  it('keeps the positive cpu and memory settings, leaving CRI\'s zeros (unset) out', () => {
+    const resources = { cpu_shares: '512', cpu_period: '100000', cpu_quota: '0', memory_limit_in_bytes: '16777216', oom_score_adj: '1000' } as Partial<LinuxContainerResources__Output>;
+    expect(containerResources(resources as LinuxContainerResources__Output)).toEqual({ cpuShares: 512, cpuPeriod: 100_000, memoryLimitBytes: 16_777_216 });
+  });
+
+  it('answers nothing without resources', () => {
+    expect(containerResources(null)).toBeUndefined();
+  });
+});
