@@ -398,7 +398,7 @@ export const syncLoopMachine = setup({
       }),
     },
     'probe.result.changed': {
-      actions: enqueueActions(({ context, event, enqueue, system }) => {
+      actions: enqueueActions(({ context, event, enqueue }) => {
         if (context.pods[event.podUid]?.lifecycle !== 'active') return;
         // With the probe's time, so a readiness change moves the Ready condition when the probe ran.
         const { container, probe, result, observedAtMs } = event;
