@@ -108,6 +108,8 @@ describe('kubelet-ts (the binary)', () => {
         `--root-dir=${root()}`,
         `--container-runtime-endpoint=unix://${join(dir, 'absent.sock')}`,
         '--debug-address=127.0.0.1:0',
+        // Not the default 10248, which another file's kubelet may hold at the same moment.
+        '--healthz-port=0',
         '--hostname-override=Node-A',
       ], 'Container runtime not ready, waiting');
     }, 40_000);
