@@ -44,6 +44,7 @@ import { ServingCertificateSwitch } from '../adapters/certificates/serving-switc
 import { createLogindBus } from '../adapters/logind/logind-bus.js';
 import type { MachineInfo } from '../domain/node/host-types.js';
 import { hostCgroups, syncLoopPods } from './cgroups.js';
+import { phaseBuilders } from './phase-builders.js';
 
 type SupervisorActor = Actor<ReturnType<typeof provideSystem>>;
 
@@ -108,6 +109,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
   });
   const servingCertificates = new ServingCertificateSwitch();
+  const { runtimeHost, ...hostPorts } = createHostPorts(io.env, logger);
+  const containerLogs = { files: containerLogFiles, linkDir: io.env[LEGACY_LOG_DIR_ENV] || LEGACY_CONTAINER_LOGS_DIR };
   const deps: PhaseDeps = {
     argv,
     env: io.env,
@@ -116,7 +119,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     random: mathRandom,
     config: createConfigSteps(),
     configzBody,
-    ...createHostPorts(io.env, logger),
+    ...hostPorts,
     hostname: { hostname: () => osHostname() },
     runtime: createRuntimeConnector(logger, runtimeCalls),
     debugServer: debugServerStarter(observers, logger),
@@ -132,14 +135,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     healthz: healthzStarter(healthChecks),
     servers: kubeletServerStarter({ live, view, healthChecks, clock, logger, servingCertificates }),
     servingCertificates,
-    gc: {
-      activePods: () => {
-        const ctx = observers.views.syncLoop();
-        return ctx?.sourcesReady ? new Set(Object.keys(ctx.pods)) : null;
-      },
-      ...nodeGcFs,
-    },
-    containerLogs: { files: containerLogFiles, linkDir: io.env[LEGACY_LOG_DIR_ENV] || LEGACY_CONTAINER_LOGS_DIR },
+    containerLogs,
     // The eviction manager shares the servers' summary reads (coalesced, at most one a second).
     eviction: { summary: () => stats.get(false), nodeSummary: () => stats.nodeOnly(), activePods: () => evictablePods(observers.views.syncLoop()) },
     nodeShutdown: {
@@ -169,7 +165,20 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     requestStop: (reason) => supervisor?.send({ type: 'kubelet.stop.requested', signal: reason }),
     cgroups: hostCgroups,
-    pods: syncLoopPods(observers.views.syncLoop),
+    build: phaseBuilders({
+      clock,
+      logger,
+      runtimeHost,
+      gc: {
+        activePods: () => {
+          const ctx = observers.views.syncLoop();
+          return ctx?.sourcesReady ? new Set(Object.keys(ctx.pods)) : null;
+        },
+        ...nodeGcFs,
+      },
+      containerLogs,
+      pods: syncLoopPods(observers.views.syncLoop),
+    }),
   };
 
   const actor = createActor(provideSystem(createEffects(deps)), {

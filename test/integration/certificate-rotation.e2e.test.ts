@@ -16,6 +16,7 @@ import { mkdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } fro
 import { join } from 'node:path';
 import { connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { approverCaughtUp } from '../support/approver-barrier.js';
 import { kubeLab, kubeLabPart, labApi, type KubeLab } from '../support/kube-lab.js';
 import { runKubectl } from '../support/kubectl-run.js';
 import { labClientCertificate, labKubeconfig, type LabClientCertificate } from '../support/lab-pki.js';
@@ -90,8 +91,8 @@ describeNeeding(kubeLabPart(), 'certificate rotation through the real approver a
   it('serverTLSBootstrap: its kubelet-serving CSR waits for an approver; approved with kubectl, the server presents the issued certificate', async () => {
     const pending = await n.whileUp('the serving CSR', async () => (await csrs('kubernetes.io/kubelet-serving'))[0], 60_000);
     expect(pending.spec.usages).toEqual(['digital signature', 'server auth']);
-    // The v1.26 approver recognises no kubelet-serving request: still pending a few seconds on.
-    await new Promise((r) => setTimeout(r, 3000));
+    // The v1.26 approver recognises no kubelet-serving request: still pending once it has taken it up.
+    await approverCaughtUp(n.lab);
     expect((await n.get<Csr>(`${CSRS}/${pending.metadata.name}`)).status?.conditions ?? []).toEqual([]);
     const before = await n.whileUp('the kubelet server answering TLS', () => peer(n.port).catch(() => undefined), 30_000);
     expect(before.getPeerCertificate().issuer?.CN).toMatch(new RegExp(`^${name}-ca@\\d+$`));

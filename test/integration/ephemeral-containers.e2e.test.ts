@@ -9,8 +9,10 @@
  * target's process. Once exited it is never started again; deleting the pod stops a running one
  * (its Killing event) before the pod leaves the API.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kubeLabPart, labApi } from '../support/kube-lab.js';
+import { journalMark, untilChildDone } from '../support/kubelet-journal.js';
 import { runKubectl } from '../support/kubectl-run.js';
 import { BUSYBOX, SLEEP, startLabNode, type ContainerStatus, type LabNode, type LabPod } from '../support/lab-node.js';
 import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
@@ -94,8 +96,14 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
       return s?.state?.terminated ? s : undefined;
     }, 30_000);
     expect(exited).toMatchObject({ restartCount: 0, containerID: running?.containerID, state: { terminated: { exitCode: 0, reason: 'Completed' } } });
-    // Later syncs (the pod resync, the PLEG's) leave it exited.
-    await new Promise((resolve) => setTimeout(resolve, 4000)); // the time a few syncs take, to see that none restarts it
+    // A later sync leaves it exited: one started by a label change, after the exit was reported.
+    const root = join(n.dir, 'root');
+    const mark = journalMark(root);
+    const target = await n.get<LabPod>(`/api/v1/namespaces/${ns}/pods/target`);
+    expect((await labApi(n.lab, 'PATCH', `/api/v1/namespaces/${ns}/pods/target`, { metadata: { labels: { resynced: 'yes' } } }, 'application/strategic-merge-patch+json')).status).toBe(200);
+    const synced = await untilChildDone(root, mark, `pod:${target.metadata.uid}`, 'syncPod', 30_000, n.kubelet().stderr) as { ok: boolean; actions?: { ephemeralContainersToStart?: string[] } };
+    expect(synced.ok).toBe(true);
+    expect(synced.actions?.ephemeralContainersToStart ?? []).toEqual([]);
     expect(await debuggerStatus()).toMatchObject({ restartCount: 0, containerID: running?.containerID, state: { terminated: { exitCode: 0 } } });
     expect((await n.pod('target'))?.status?.phase).toBe('Running');
   }, 60_000);

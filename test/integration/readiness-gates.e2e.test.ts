@@ -5,10 +5,12 @@
  * both are patched True through the status subresource, and not Ready again when one goes False.
  * The conditions others set stay as they set them, whatever the kubelet writes after.
  */
+import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kubeLabPart, labApi } from '../support/kube-lab.js';
 import { BUSYBOX, SLEEP, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
 import { describeNeeding } from '../support/real-parts.js';
+import { journalMark, untilPassAnswered } from '../support/kubelet-journal.js';
 
 const GATE1 = 'k8s.io/test-condition1';
 const GATE2 = 'k8s.io/test-condition2';
@@ -66,8 +68,10 @@ describeNeeding(kubeLabPart(), 'pod readiness gates on the real control plane, e
     await patchGates({ [GATE1]: 'False' });
     const pod = await readyBecomes('False', 10_000);
     expect(condition(pod, 'Ready')).toMatchObject({ reason: 'ReadinessGatesNotReady', message: `the status of pod readiness gate "${GATE1}" is not "True", but False` });
-    // Waits out one status manager resync (10 s), the kubelet's chance to write a stale copy of them.
-    await new Promise((r) => setTimeout(r, 11_000));
+    // The kubelet's chance to write a stale copy of them: its status manager's next resync, and the
+    // patches that resync sent answered.
+    const root = join(n.dir, 'root');
+    await untilPassAnswered(root, journalMark(root), 'statusManager', 'xstate.after.syncPeriod.statusManager.syncing', 20_000, n.kubelet().stderr);
     const later = await n.pod('gated');
     expect([condition(later, GATE1)?.status, condition(later, GATE2)?.status, condition(later, 'Ready')?.status]).toEqual(['False', 'True', 'False']);
   }, 40_000);

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { approverCaughtUp } from '../support/approver-barrier.js';
 import { spawnClusterKubelet, stopClusterKubelet, type ClusterKubelet } from '../support/cluster-kubelet.js';
 import { freePort, until } from '../support/daemon.js';
 import { kubeLab, kubeLabPart, labApi, type KubeLab } from '../support/kube-lab.js';
@@ -103,8 +104,8 @@ describeNeeding(kubeLabPart(), 'TLS bootstrap refused or delayed, on the real co
     const node = 'kts-boot-pending';
     const k = await start(node);
     const csr = await pendingCsr(k);
-    // Still pending, the node not registered, a few seconds on.
-    await new Promise((r) => setTimeout(r, 3000));
+    // Still pending, the node not registered, once the approver has taken the request up.
+    await approverCaughtUp(lab);
     expect((await labApi<Csr>(lab, 'GET', `${CSRS}/${csr.metadata.name}`)).body.status?.conditions ?? []).toEqual([]);
     expect((await labApi(lab, 'GET', `/api/v1/nodes/${node}`)).status).toBe(404);
     expect(k.child.exitCode).toBeNull();

@@ -1,7 +1,8 @@
 /**
  * What the phase actors need from the world: ports only (src/ports; the composition root in src/bin
- * builds the adapters), plus `live`, the typed slots where phases leave the objects later phases use
- * (live-state.ts).
+ * builds the adapters), the factories of the parts they build from earlier phases' outputs
+ * (`build`, builders.ts), plus `live`, the typed slots where phases leave the objects later phases
+ * use (live-state.ts).
  */
 import type { KubeletConfiguration } from '../../domain/config/types.js';
 import type { ConfigzBody } from '../../domain/config/configz.js';
@@ -14,16 +15,15 @@ import type { Random } from '../../ports/random.js';
 import type { ConfigSteps, NotHonoured } from '../../ports/config-steps.js';
 import type { EvictionHost } from '../../ports/eviction-host.js';
 import type { Logind } from '../../ports/logind.js';
-import type { GcHost } from '../../ports/gc-host.js';
 import type { JournalOpener } from '../../ports/journal-opener.js';
 import type { RuntimeConnector } from '../../ports/runtime-connector.js';
 import type { DebugServerStarter, HealthzStarter, ServerStarter, ServingCertificates } from '../../ports/servers.js';
 import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
-import type { RuntimeHost } from '../../ports/runtime-host.js';
 import type { ImageCredentialProviders } from '../../ports/image-credentials.js';
 import type { ContainerLogHost } from '../../ports/container-logs.js';
 import type { Lifetimes } from './lifetimes.js';
 import type { LiveState } from './live-state.js';
+import type { PhaseBuilders } from './builders.js';
 import type { PhaseOutputs } from '../../machines/supervisor.machine.js';
 import type { VolumeHostFactory } from '../../ports/volume-host.js';
 import type { CgroupManager } from '../../ports/cgroups.js';
@@ -46,16 +46,13 @@ export interface PhaseDeps {
   systemd: SystemdNotifier;
   hostname: HostnameSource;
   hostAddresses: HostAddresses;
-  /** The runtime manager's files, hook requests and memory fallback. */
-  runtimeHost: RuntimeHost;
   runtime: RuntimeConnector;
   debugServer: DebugServerStarter;
   journal: JournalOpener;
   healthz: HealthzStarter;
   servers: ServerStarter;
-  gc: GcHost;
-  /** The container log manager's files and the legacy links' directory. */
-  containerLogs: ContainerLogHost;
+  /** The legacy log links' directory, made by initializeModules. */
+  containerLogs: Pick<ContainerLogHost, 'linkDir'>;
   /** The eviction manager's reads: the summary and the active pods. */
   eviction: EvictionHost;
   /** The node shutdown manager's logind and the active pods it stops. */
@@ -90,6 +87,6 @@ export interface PhaseDeps {
   startRuntimeClassInformer: (api: RuntimeClassApi) => RuntimeClassInformer;
   /** run.containerManager with cgroupsPerQOS: the host's cgroups (their version found on first use). */
   cgroups: (driver: CgroupDriver) => Promise<CgroupManager>;
-  /** The syncLoop's pods as the container manager reads them: active ones, and the uids that may still run. */
-  pods: { active: () => Pod[]; possiblyRunning: () => ReadonlySet<string> };
+  /** The runtime manager, GC loops, container log manager, event recorder and container manager, built when their phases ask. */
+  build: PhaseBuilders;
 }

@@ -15,13 +15,12 @@ import { nodeRegistrationSpec, nodeSideSettings } from '../../domain/node-status
 import { admissionNode } from '../../domain/pod/admission-node.js';
 import { nodeStaticFacts } from '../../domain/node-status/static-facts.js';
 import { nodeHostIps } from '../../domain/node/node-ip.js';
-import { createRuntimeManager } from '../runtime-manager/runtime-manager.js';
 import { updateRuntimeConfig } from '../runtime/update-runtime-config.js';
 import type { CriRuntimeService } from '../../ports/cri.js';
 import type { Logger } from '../../log.js';
 import { serviceEnvSource } from '../runtime-manager/service-env-source.js';
-import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS, startGarbageCollection } from '../gc/gc-loops.js';
-import { logRotatePolicy, startContainerLogManager } from '../logs/container-log-manager.js';
+import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS } from '../gc/gc-loops.js';
+import { logRotatePolicy } from '../logs/container-log-manager.js';
 import type { PhaseDeps } from './deps.js';
 import { evictionManagerInput } from './eviction-input.js';
 import { nodeShutdownInput } from './node-shutdown-input.js';
@@ -102,13 +101,10 @@ export function kubeletPhases(deps: PhaseDeps) {
       const imageCredentials = await credentialProviders(deps);
       const runtimeClasses = api ? deps.startRuntimeClassInformer(api.main) : undefined;
       if (runtimeClasses) deps.lifetimes.add('runtimeClassInformer', async () => runtimeClasses.stop());
-      live.runtimeManager.set(createRuntimeManager({
+      live.runtimeManager.set(deps.build.runtimeManager({
         events: () => live.events.peek(),
         cri,
         podLogsDir: c.podLogsDir,
-        clock: deps.clock,
-        logger: deps.logger,
-        host: deps.runtimeHost,
         node: {
           hostIPs: nodeHostIps(ips?.nodeIps ?? [], deps.hostAddresses.addresses()),
           ...(info ? { memoryCapacityBytes: info.memoryCapacityBytes } : {}),
@@ -158,12 +154,7 @@ export function kubeletPhases(deps: PhaseDeps) {
         maxAgeMs: parseGoDuration(c.imageMaximumGCAge),
       };
       const cri = live.cri.require();
-      const { stop, collectors } = startGarbageCollection({
-        clock: deps.clock,
-        logger: deps.logger,
-        containers: { cri, policy: containers, activePods: deps.gc.activePods, podLogsDir: c.podLogsDir, listDirs: deps.gc.listDirs, removeDir: deps.gc.removeDir },
-        images: { cri, policy: images, fsUsage: deps.gc.fsUsage },
-      });
+      const { stop, collectors } = deps.build.garbageCollection({ cri, podLogsDir: c.podLogsDir, containers, images });
       deps.lifetimes.add('garbageCollection', stop);
       live.garbageCollectors.set(collectors);
       return { containerGC: { periodMs: CONTAINER_GC_PERIOD_MS, ...containers }, imageGC: { periodMs: IMAGE_GC_PERIOD_MS, ...images } };
@@ -175,9 +166,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       await deps.makeDirectories([root, `${root}/pods`, `${root}/plugins`, `${root}/pod-resources`, c.podLogsDir, deps.containerLogs.linkDir]);
       // Go starts it once the runtime answers (initializeRuntimeDependentModules); its first pass
       // here comes a monitor interval later, and a pass the runtime fails is tried again at the next.
-      deps.lifetimes.add('containerLogManager', startContainerLogManager({
-        cri: live.cri.require(), files: deps.containerLogs.files, policy: logRotatePolicy(c), clock: deps.clock, logger: deps.logger,
-      }));
+      deps.lifetimes.add('containerLogManager', deps.build.containerLogManager({ cri: live.cri.require(), policy: logRotatePolicy(c) }));
       const { nodeName } = outputOf(input, 'run.nodeName');
       const hostIps = nodeHostIps(input.outputs['runKubelet.validateNodeIP']?.nodeIps ?? [], deps.hostAddresses.addresses());
       const hostIP = hostIps[0]!;

@@ -12,11 +12,9 @@ import { resolveNodeName } from '../../domain/node/node-name.js';
 import { resolveNodeIps } from '../../domain/node/node-ip.js';
 import { computeAllocatable } from '../../domain/resources/allocatable.js';
 import type { PhaseDeps } from './deps.js';
-import { createApiEventRecorder, createLogEventRecorder } from '../api-pods/event-recorder.js';
 import { nodeSideSettings } from '../../domain/node-status/node-side-settings.js';
 import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
-import { createContainerManager } from '../container-manager/container-manager.js';
 import { parseGoDuration } from '../../domain/config/duration.js';
 
 /**
@@ -123,13 +121,12 @@ export function runPhases(deps: PhaseDeps) {
     'run.machineInfo': phaseActor(async () => deps.machineInfo.read(settings.rootDir(live))),
     'run.eventRecorder': phaseActor(async ({ input }) => {
       const { nodeName } = outputOf(input, 'run.nodeName');
-      const logger = deps.logger.child({ component: 'events' });
       const api = live.api.peek();
       if (standalone() || !api) {
-        live.events.set(createLogEventRecorder(logger));
+        live.events.set(deps.build.logEventRecorder());
         return { sink: 'log' };
       }
-      const recorder = createApiEventRecorder({ events: api.events, clock: deps.clock, logger, host: nodeName });
+      const recorder = deps.build.apiEventRecorder({ events: api.events, host: nodeName });
       live.events.set(recorder);
       deps.lifetimes.add('eventRecorder', () => recorder.flush());
       return { sink: 'apiserver' };
@@ -155,16 +152,13 @@ export function runPhases(deps: PhaseDeps) {
           throw new KubeletError('KLT_ERR_CONFIG_INVALID', `invalid configuration: ${(err as Error).message}`, { cause: err });
         });
       }
-      live.containerManager.set(createContainerManager({
+      live.containerManager.set(deps.build.containerManager({
         cgroups,
         roots,
         resources,
         kubeReserved: c.kubeReserved,
         systemReserved: c.systemReserved,
         pod: { enforceCpuLimits: c.cpuCFSQuota, cpuPeriodMicros: parseGoDuration(c.cpuCFSQuotaPeriod) * 1000, podPidsLimit: c.podPidsLimit },
-        activePods: deps.pods.active,
-        possiblyRunning: deps.pods.possiblyRunning,
-        logger: deps.logger.child({ component: 'containerManager' }),
       }));
       return resources;
     }),

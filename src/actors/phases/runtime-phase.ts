@@ -11,7 +11,6 @@ import { parseGoDuration } from '../../domain/config/duration.js';
 import { kubeletReservedPorts } from '../../domain/runtime/reserved-ports.js';
 import type { Clock } from '../../ports/clock.js';
 import type { PhaseDeps } from './deps.js';
-import { withContainerLogLinks } from '../logs/container-log-links.js';
 import { phaseActor } from './phase-actor.js';
 import { settings } from './settings.js';
 
@@ -39,7 +38,7 @@ export function runtimePhase(deps: PhaseDeps) {
       runtimeRequestTimeoutMs: parseGoDuration(settings.runtimeRequestTimeout(live)),
     });
     deps.lifetimes.add('criClient', () => cri.close());
-    live.cri.set(withContainerLogLinks(cri, deps.containerLogs, deps.logger));
+    live.cri.set(deps.build.containerLogLinks(cri));
 
     for (let attempt = 0, backoffMs = 1000; ; attempt++, backoffMs = Math.min(backoffMs * 2, 10_000)) {
       try {

@@ -122,15 +122,17 @@ describe('startContainerLogManager', () => {
     const clock = new SimulatedClock();
     const c = rt.add('a', MiB);
     const stop = startContainerLogManager({ ...deps, clock });
+    // A pass begins with ListContainers in the timer's own turn: none means none started.
     clock.increment(9_999);
-    await new Promise((r) => setTimeout(r, 50));
+    expect(rt.lists).toBe(0);
     expect(files()).toEqual(['a.log']);
     clock.increment(1);
+    expect(rt.lists).toBe(1);
     await until(() => files().length === 2);
     stop();
     writeFileSync(c.log, 'x'.repeat(MiB));
     clock.increment(20_000);
-    await new Promise((r) => setTimeout(r, 50));
+    expect(rt.lists).toBe(1);
     expect(files().map((f) => basename(f))).toHaveLength(2);
     expect(existsSync(c.log)).toBe(true);
   });

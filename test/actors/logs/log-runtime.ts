@@ -16,6 +16,8 @@ export class LogRuntime {
   readonly containers = new Map<string, LogContainer>();
   readonly calls: string[] = [];
   reopenFails = false;
+  /** ListContainers calls: a log manager pass starts with one. */
+  lists = 0;
   /** Reopens in progress at once, the most seen (the workers' bound). */
   inFlight = 0;
   maxInFlight = 0;
@@ -44,7 +46,7 @@ export class LogRuntime {
   /** The calls the log manager and the links make; a test hands it where a CriClient is wanted. */
   client(): CriClient {
     const runtime: Partial<CriRuntimeService> = {
-      listContainers: async () => [...this.containers.values()].map((c) => ({ id: c.id, state: c.state }) as Partial<Container> as Container),
+      listContainers: async () => (this.lists++, [...this.containers.values()]).map((c) => ({ id: c.id, state: c.state }) as Partial<Container> as Container),
       containerStatus: async (id) => {
         this.calls.push(`containerStatus ${id}`);
         return { status: this.status(this.must(id)), info: {} };

@@ -1,0 +1,50 @@
+/**
+ * The root's side of PhaseBuilders: each part built over the real host, with the daemon's clock and
+ * logger, when its phase asks (the phase passes what earlier phases produced).
+ */
+import { createApiEventRecorder, createLogEventRecorder } from '../actors/api-pods/event-recorder.js';
+import { createContainerManager } from '../actors/container-manager/container-manager.js';
+import { startGarbageCollection } from '../actors/gc/gc-loops.js';
+import { withContainerLogLinks } from '../actors/logs/container-log-links.js';
+import { startContainerLogManager } from '../actors/logs/container-log-manager.js';
+import type { PhaseBuilders } from '../actors/phases/builders.js';
+import { createRuntimeManager } from '../actors/runtime-manager/runtime-manager.js';
+import type { Logger } from '../log.js';
+import type { Clock } from '../ports/clock.js';
+import type { ContainerLogHost } from '../ports/container-logs.js';
+import type { GcHost } from '../ports/gc-host.js';
+import type { Pod } from '../domain/pod/types.js';
+import type { RuntimeHost } from '../ports/runtime-host.js';
+
+export interface PhaseBuilderHost {
+  clock: Clock;
+  logger: Logger;
+  /** The runtime manager's files, hook requests and memory fallback. */
+  runtimeHost: RuntimeHost;
+  /** The container GC's pods and directories, the image GC's file system. */
+  gc: GcHost;
+  /** The container log manager's files; the legacy links' files and directory. */
+  containerLogs: ContainerLogHost;
+  /** The syncLoop's pods as the container manager reads them: active ones, and the uids that may still run. */
+  pods: { active: () => Pod[]; possiblyRunning: () => ReadonlySet<string> };
+}
+
+export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
+  const { clock, logger, gc } = host;
+  return {
+    containerLogLinks: (cri) => withContainerLogLinks(cri, host.containerLogs, logger),
+    runtimeManager: (o) => createRuntimeManager({ ...o, clock, logger, host: host.runtimeHost }),
+    garbageCollection: ({ cri, podLogsDir, containers, images }) => startGarbageCollection({
+      clock,
+      logger,
+      containers: { cri, policy: containers, activePods: gc.activePods, podLogsDir, listDirs: gc.listDirs, removeDir: gc.removeDir },
+      images: { cri, policy: images, fsUsage: gc.fsUsage },
+    }),
+    containerLogManager: ({ cri, policy }) => startContainerLogManager({ cri, files: host.containerLogs.files, policy, clock, logger }),
+    logEventRecorder: () => createLogEventRecorder(logger.child({ component: 'events' })),
+    apiEventRecorder: ({ events, host: node }) => createApiEventRecorder({ events, clock, logger: logger.child({ component: 'events' }), host: node }),
+    containerManager: (o) => createContainerManager({
+      ...o, activePods: host.pods.active, possiblyRunning: host.pods.possiblyRunning, logger: logger.child({ component: 'containerManager' }),
+    }),
+  };
+}
