@@ -4,7 +4,8 @@
  * and how many to keep (machines/sync-loop.machine.ts); this actor reads the pod's sandboxes and
  * containers from the runtime, picks (domain/runtime/dead-sandboxes.ts) and removes them, one request
  * at a time. Requests waiting are coalesced per pod, the latest `keep` winning (it is the syncLoop's
- * newest view of the pod); beyond the buffer they are dropped with a log line, as Go drops them.
+ * newest view of the pod); beyond the buffer (far more pods than a node runs) they are dropped with a
+ * log line.
  */
 import { sandboxesToRemove } from '../../domain/runtime/dead-sandboxes.js';
 import { podUidLabel } from '../../domain/runtime/labels.js';
@@ -13,8 +14,13 @@ import type { CriClient } from '../../ports/cri.js';
 import type { PodSandboxesRemoveRequested } from '../../machines/sync-loop.machine.js';
 import { oneAtATimeActor, type BoundedQueue } from './one-at-a-time.js';
 
-/** Go's sandboxDeletionBufferLimit. */
-export const SANDBOX_DELETOR_BUFFER = 20;
+/**
+ * Pods with a request waiting. Go buffers 20 requests and drops the rest, so a node deleting 30 pods
+ * at once leaves some sandboxes to the GC's next minute; here a request per pod is kept (a pod asked
+ * again replaces its own), so the bound is the node's pods, and this limit only guards against a
+ * flood of uids.
+ */
+export const SANDBOX_DELETOR_BUFFER = 1024;
 
 export interface SandboxDeletorDeps {
   cri: Pick<CriClient, 'runtime'>;
