@@ -32,6 +32,8 @@ interface Variant {
   nodeFlags: readonly string[];
   /** A bare Node process instead of the kubelet. */
   bare?: boolean;
+  /** More environment for the process (glibc's malloc reads its tunables there). */
+  env?: Record<string, string>;
 }
 
 const young = (mib: number) => [`--max-semi-space-size=${mib}`, '--heap-growing-percent=50'];
@@ -43,6 +45,8 @@ const VARIANTS: Variant[] = [
   { name: 'semi-space-1', nodeFlags: young(1) },
   { name: 'lite-mode', nodeFlags: [...KUBELET_NODE_FLAGS, '--lite-mode'] },
   { name: 'optimize-for-size', nodeFlags: [...KUBELET_NODE_FLAGS, '--optimize-for-size'] },
+  { name: 'v8-pool-size-1', nodeFlags: [...KUBELET_NODE_FLAGS, '--v8-pool-size=1'] },
+  { name: 'malloc-arena-max-2', nodeFlags: KUBELET_NODE_FLAGS, env: { MALLOC_ARENA_MAX: '2' } },
 ];
 
 interface Running {
@@ -70,7 +74,16 @@ function startBare(nodeFlags: readonly string[]): Running {
 
 async function startVariant(v: Variant, api: TestApiServer, dir: string, node: string): Promise<Running> {
   if (v.bare) return startBare(v.nodeFlags);
-  const k = await startClusterKubelet({ endpoint: process.env.KUBELET_IT_CRI! }, api, dir, node, [], v.nodeFlags);
+  // The child inherits this process's environment at its spawn: set for that moment only.
+  const saved = { ...process.env };
+  Object.assign(process.env, v.env ?? {});
+  const k = await startClusterKubelet({ endpoint: process.env.KUBELET_IT_CRI! }, api, dir, node, [], v.nodeFlags)
+    .finally(() => {
+      for (const key of Object.keys(v.env ?? {})) {
+        if (saved[key] === undefined) delete process.env[key];
+        else process.env[key] = saved[key];
+      }
+    });
   return {
     pid: k.pid,
     ready: () => {
@@ -141,7 +154,10 @@ export async function benchIdleMem(): Promise<Record<string, number | string>> {
     rmSync(work, { recursive: true, force: true });
   }
   const out: Record<string, number | string> = { runs: RUNS, settleSeconds: SETTLE_MS / 1000, windowSeconds: WINDOW_MS / 1000 };
-  for (const v of variants) out[`${v.name}.nodeFlags`] = v.nodeFlags.join(' ') || '(none)';
+  for (const v of variants) {
+    const env = Object.entries(v.env ?? {}).map(([k, value]) => `${k}=${value} `).join('');
+    out[`${v.name}.nodeFlags`] = env + (v.nodeFlags.join(' ') || '(none)');
+  }
   for (const v of variants) {
     for (const [key, values] of samples) {
       if (key.startsWith(`${v.name}.`)) out[key] = round(median(values), key.endsWith('cpuSecondsPerMinute') ? 3 : 1);
