@@ -8,6 +8,9 @@
  * each kubelet's RSS less the bare process's (what kubelet-ts itself holds).
  * KUBELET_IT_CRI names the containerd (skipped without it). KUBELET_BENCH_IDLEMEM_RUNS=N (5);
  * _SETTLE_SECONDS=S (20) after Ready; _SECONDS=S (30) of window; _VARIANTS=a,b: only those.
+ * KUBELET_BENCH_IDLEMEM_PODS=N (0): then N pods on each kubelet at once (its peak RSS and CPU to all
+ * Running as `burst.*`), a settle and a second window (`pods.*`), and their graceful deletion, waited
+ * for in the runtime, before the kubelets stop (the next run's kubelets would find them orphans).
  * KUBELET_BENCH_HEAP_SNAPSHOTS=DIR: a heap snapshot of every process at the end of the last run
  * (compare the bare one with a kubelet's: `node dist/bench/heap-diff.js BARE KUBELET`).
  */
@@ -26,6 +29,8 @@ import { median, round } from './stats.js';
 const RUNS = Number(process.env.KUBELET_BENCH_IDLEMEM_RUNS ?? 5);
 const SETTLE_MS = Number(process.env.KUBELET_BENCH_IDLEMEM_SETTLE_SECONDS ?? 20) * 1000;
 const WINDOW_MS = Number(process.env.KUBELET_BENCH_IDLEMEM_SECONDS ?? 30) * 1000;
+const PODS = Number(process.env.KUBELET_BENCH_IDLEMEM_PODS ?? 0);
+const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"];
 
 interface Variant {
   name: string;
@@ -51,6 +56,8 @@ const VARIANTS: Variant[] = [
 
 interface Running {
   pid: number;
+  /** The kubelet's node; none for the bare process. */
+  node?: string;
   /** Whether it is up and, for a kubelet, its Node Ready; throws once it has exited. */
   ready(): boolean;
   stop(): Promise<void>;
@@ -85,7 +92,7 @@ async function startVariant(v: Variant, api: TestApiServer, dir: string, node: s
       }
     });
   return {
-    pid: k.pid,
+    pid: k.pid, node,
     ready: () => {
       if (k.child.exitCode !== null) throw new Error(`${node} exited:\n${k.stderr().slice(-2000)}`);
       return isNodeReady(api, node);
@@ -111,15 +118,12 @@ async function oneRun(api: TestApiServer, work: string, run: number, variants: V
       if (Date.now() - t0 > 120_000) throw new Error('not every kubelet Ready within 120 s');
       await sleep(100);
     }
-    await sleep(SETTLE_MS);
-    const cpu0 = new Map([...started].map(([name, r]) => [name, cpuSeconds(r.pid)]));
-    await sleep(WINDOW_MS);
-    for (const [name, r] of started) {
-      const parts = rssPartsMiB(r.pid);
-      out.set(name, {
-        rssMiB: rssMiB(r.pid), rssAnonMiB: parts.anon, rssFileMiB: parts.file,
-        cpuSecondsPerMinute: ((cpuSeconds(r.pid) - cpu0.get(name)!) * 60_000) / WINDOW_MS,
-      });
+    for (const [name, figures] of await idleWindow(started, '')) out.set(name, figures);
+    if (PODS > 0) {
+      const kubelets = [...started].filter(([, r]) => r.node !== undefined);
+      for (const [name, figures] of await podBurst(api, kubelets)) Object.assign(out.get(name)!, figures);
+      for (const [name, figures] of await idleWindow(started, 'pods.')) Object.assign(out.get(name)!, figures);
+      await deletePods(api, kubelets);
     }
     const dir = heapSnapshotDir();
     if (last && dir) {
@@ -129,6 +133,59 @@ async function oneRun(api: TestApiServer, work: string, run: number, variants: V
     await Promise.all([...started.values()].map((r) => r.stop()));
   }
   return out;
+}
+
+/** After the settle, each process's CPU over the window and its RSS at the end, keys prefixed. */
+async function idleWindow(started: Map<string, Running>, prefix: string): Promise<Map<string, Record<string, number>>> {
+  await sleep(SETTLE_MS);
+  const cpu0 = new Map([...started].map(([name, r]) => [name, cpuSeconds(r.pid)]));
+  await sleep(WINDOW_MS);
+  const out = new Map<string, Record<string, number>>();
+  for (const [name, r] of started) {
+    const parts = rssPartsMiB(r.pid);
+    out.set(name, {
+      [`${prefix}rssMiB`]: rssMiB(r.pid), [`${prefix}rssAnonMiB`]: parts.anon, [`${prefix}rssFileMiB`]: parts.file,
+      [`${prefix}cpuSecondsPerMinute`]: ((cpuSeconds(r.pid) - cpu0.get(name)!) * 60_000) / WINDOW_MS,
+    });
+  }
+  return out;
+}
+
+type PodObject = { status?: { phase?: string } };
+
+/** PODS pods on every kubelet's node at once (a namespace per node); each one's peak RSS and CPU until all of its own run. */
+async function podBurst(api: TestApiServer, kubelets: [string, Running][]): Promise<Map<string, Record<string, number>>> {
+  const cpu0 = new Map(kubelets.map(([name, r]) => [name, cpuSeconds(r.pid)]));
+  const peak = new Map(kubelets.map(([name]) => [name, 0]));
+  const done = new Map<string, Record<string, number>>();
+  for (const [, r] of kubelets) {
+    api.store.create('namespaces', { metadata: { name: r.node } });
+    for (let i = 0; i < PODS; i++) {
+      api.store.create('pods', { metadata: { name: `p${i}`, namespace: r.node }, spec: { nodeName: r.node, terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', command: SLEEPER }] } });
+    }
+  }
+  const t0 = Date.now();
+  while (done.size < kubelets.length) {
+    for (const [name, r] of kubelets) {
+      if (done.has(name)) continue;
+      peak.set(name, Math.max(peak.get(name)!, rssMiB(r.pid)));
+      const running = api.store.list('pods', { namespace: r.node }).items.filter((p) => (p as PodObject).status?.phase === 'Running').length;
+      if (running === PODS) done.set(name, { 'burst.peakRssMiB': peak.get(name)!, 'burst.cpuSeconds': cpuSeconds(r.pid) - cpu0.get(name)!, 'burst.allRunningMs': Date.now() - t0 });
+    }
+    if (Date.now() - t0 > 180_000) throw new Error(`not every kubelet's ${PODS} pods Running within 180 s`);
+    await sleep(100);
+  }
+  return done;
+}
+
+/** Deletes every kubelet's pods as kubectl does and waits until they are gone from the API (the kubelet removed them). */
+async function deletePods(api: TestApiServer, kubelets: [string, Running][]): Promise<void> {
+  for (const [, r] of kubelets) for (let i = 0; i < PODS; i++) api.store.delete('pods', r.node!, `p${i}`, { gracePeriodSeconds: 2 });
+  const t0 = Date.now();
+  while (kubelets.some(([, r]) => api.store.list('pods', { namespace: r.node }).items.length > 0)) {
+    if (Date.now() - t0 > 180_000) throw new Error('pods still in the API 180 s after their deletion');
+    await sleep(200);
+  }
 }
 
 export async function benchIdleMem(): Promise<Record<string, number | string>> {
