@@ -107,16 +107,18 @@ const v8Flags = (): string[] => (process.env.KUBELET_BENCH_V8_FLAGS ?? '').split
  * logs under `dir` (root dir `<dir>/root`), on `run.endpoint`, `enableServer: false`, healthz on a free
  * loopback port, with the flags of the binary's #! line (and KUBELET_BENCH_V8_FLAGS). KUBELET_BENCH_CPU_PROF=DIR profiles it;
  * KUBELET_BENCH_HEAP_SNAPSHOTS=DIR lets heap-snapshot.ts take its heap snapshots.
- * `flags`: more daemon flags; `nodeFlags`: node's own options in place of the #! line's.
+ * `flags`: more daemon flags; `more.nodeFlags`: node's own options in place of the #! line's;
+ * `more.server`: the kubelet server's lines of the config file in place of `enableServer: false`.
  */
 export async function startClusterKubelet(
   run: Pick<PodRun, 'endpoint'>, api: TestApiServer, dir: string, node: string, flags: readonly string[] = [],
-  nodeFlags: readonly string[] = [...KUBELET_NODE_FLAGS, ...v8Flags()],
+  more: { nodeFlags?: readonly string[]; server?: readonly string[] } = {},
 ): Promise<ClusterKubelet> {
+  const nodeFlags = more.nodeFlags ?? [...KUBELET_NODE_FLAGS, ...v8Flags()];
   const healthzPort = await freePort();
   writeFileSync(join(dir, 'kubelet.yaml'), [
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', `podLogsDir: ${join(dir, 'logs')}`,
-    `containerRuntimeEndpoint: ${run.endpoint}`, 'enableServer: false', `healthzPort: ${healthzPort}`, 'healthzBindAddress: 127.0.0.1', '',
+    `containerRuntimeEndpoint: ${run.endpoint}`, ...(more.server ?? ['enableServer: false']), `healthzPort: ${healthzPort}`, 'healthzBindAddress: 127.0.0.1', '',
   ].join('\n'));
   const profile = process.env.KUBELET_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.KUBELET_BENCH_CPU_PROF}`] : [];
   const spawnedAt = Date.now();

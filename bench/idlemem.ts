@@ -8,6 +8,8 @@
  * each kubelet's RSS less the bare process's (what kubelet-ts itself holds).
  * KUBELET_IT_CRI names the containerd (skipped without it). KUBELET_BENCH_IDLEMEM_RUNS=N (5);
  * _SETTLE_SECONDS=S (20) after Ready; _SECONDS=S (30) of window; _VARIANTS=a,b: only those.
+ * The kubelet server is on, as in a cluster (on 127.0.0.1, anonymous, a self-signed certificate made at
+ * start); KUBELET_BENCH_IDLEMEM_SERVER=0 turns it off.
  * KUBELET_BENCH_IDLEMEM_PODS=N (0): then N pods on each kubelet at once (its peak RSS and CPU to all
  * Running as `burst.*`), a settle and a second window (`pods.*`), and their graceful deletion, waited
  * for in the runtime, before the kubelets stop (the next run's kubelets would find them orphans).
@@ -21,6 +23,7 @@ import { join } from 'node:path';
 import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
 import { startTestApiServer, type TestApiServer } from '../test/apiserver/index.js';
 import { isNodeReady, startClusterKubelet } from './cluster.js';
+import { freePort } from './free-port.js';
 import { heapSnapshotDir, heapSnapshotFlags, takeHeapSnapshot } from './heap-snapshot.js';
 import { cpuSeconds, rssMiB, rssPartsMiB } from './proc-usage.js';
 import { sleep } from './static-pod-fleet.js';
@@ -29,6 +32,7 @@ import { median, round } from './stats.js';
 const RUNS = Number(process.env.KUBELET_BENCH_IDLEMEM_RUNS ?? 5);
 const SETTLE_MS = Number(process.env.KUBELET_BENCH_IDLEMEM_SETTLE_SECONDS ?? 20) * 1000;
 const WINDOW_MS = Number(process.env.KUBELET_BENCH_IDLEMEM_SECONDS ?? 30) * 1000;
+const SERVER = process.env.KUBELET_BENCH_IDLEMEM_SERVER !== '0';
 const PODS = Number(process.env.KUBELET_BENCH_IDLEMEM_PODS ?? 0);
 const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"];
 
@@ -49,6 +53,8 @@ const VARIANTS: Variant[] = [
   { name: 'semi-space-2', nodeFlags: young(2) },
   { name: 'semi-space-1', nodeFlags: young(1) },
   { name: 'lite-mode', nodeFlags: [...KUBELET_NODE_FLAGS, '--lite-mode'] },
+  { name: 'no-opt', nodeFlags: [...KUBELET_NODE_FLAGS, '--no-opt'] },
+  { name: 'jitless', nodeFlags: [...KUBELET_NODE_FLAGS, '--jitless'] },
   { name: 'optimize-for-size', nodeFlags: [...KUBELET_NODE_FLAGS, '--optimize-for-size'] },
   { name: 'v8-pool-size-1', nodeFlags: [...KUBELET_NODE_FLAGS, '--v8-pool-size=1'] },
   { name: 'malloc-arena-max-2', nodeFlags: KUBELET_NODE_FLAGS, env: { MALLOC_ARENA_MAX: '2' } },
@@ -84,7 +90,8 @@ async function startVariant(v: Variant, api: TestApiServer, dir: string, node: s
   // The child inherits this process's environment at its spawn: set for that moment only.
   const saved = { ...process.env };
   Object.assign(process.env, v.env ?? {});
-  const k = await startClusterKubelet({ endpoint: process.env.KUBELET_IT_CRI! }, api, dir, node, [], v.nodeFlags)
+  const server = SERVER ? ['address: 127.0.0.1', `port: ${await freePort()}`, 'authentication: {anonymous: {enabled: true}, webhook: {enabled: false}}', 'authorization: {mode: AlwaysAllow}'] : undefined;
+  const k = await startClusterKubelet({ endpoint: process.env.KUBELET_IT_CRI! }, api, dir, node, [], { nodeFlags: v.nodeFlags, ...(server ? { server } : {}) })
     .finally(() => {
       for (const key of Object.keys(v.env ?? {})) {
         if (saved[key] === undefined) delete process.env[key];
