@@ -108,11 +108,12 @@ const v8Flags = (): string[] => (process.env.KUBELET_BENCH_V8_FLAGS ?? '').split
  * loopback port, with the flags of the binary's #! line (and KUBELET_BENCH_V8_FLAGS). KUBELET_BENCH_CPU_PROF=DIR profiles it;
  * KUBELET_BENCH_HEAP_SNAPSHOTS=DIR lets heap-snapshot.ts take its heap snapshots.
  * `flags`: more daemon flags; `more.nodeFlags`: node's own options in place of the #! line's;
- * `more.server`: the kubelet server's lines of the config file in place of `enableServer: false`.
+ * `more.server`: the kubelet server's lines of the config file in place of `enableServer: false`;
+ * `more.bin`: another build of the binary.
  */
 export async function startClusterKubelet(
   run: Pick<PodRun, 'endpoint'>, api: TestApiServer, dir: string, node: string, flags: readonly string[] = [],
-  more: { nodeFlags?: readonly string[]; server?: readonly string[] } = {},
+  more: { nodeFlags?: readonly string[]; server?: readonly string[]; bin?: string } = {},
 ): Promise<ClusterKubelet> {
   const nodeFlags = more.nodeFlags ?? [...KUBELET_NODE_FLAGS, ...v8Flags()];
   const healthzPort = await freePort();
@@ -125,7 +126,7 @@ export async function startClusterKubelet(
   const t0 = performance.now();
   // The flags of the binary's #! line, as a user runs it.
   const child = spawn(process.execPath, [
-    ...nodeFlags, ...profile, ...heapSnapshotFlags(), BIN, `--config=${join(dir, 'kubelet.yaml')}`,
+    ...nodeFlags, ...profile, ...heapSnapshotFlags(), more.bin ?? BIN, `--config=${join(dir, 'kubelet.yaml')}`,
     `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`, ...(run.endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []),
     '--debug-address=', `--hostname-override=${node}`, ...flags,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -13,13 +13,15 @@
  * KUBELET_BENCH_IDLEMEM_PODS=N (0): then N pods on each kubelet at once (its peak RSS and CPU to all
  * Running as `burst.*`), a settle and a second window (`pods.*`), and their graceful deletion, waited
  * for in the runtime, before the kubelets stop (the next run's kubelets would find them orphans).
+ * KUBELET_BENCH_IDLEMEM_BASELINE=DIR: one more kubelet, `baseline`, from an earlier build's bundle copied
+ * to DIR (inside the package, e.g. dist/bundle-before, so it finds node_modules), for a cut's before/after.
  * KUBELET_BENCH_HEAP_SNAPSHOTS=DIR: a heap snapshot of every process at the end of the last run
  * (compare the bare one with a kubelet's: `node dist/bench/heap-diff.js BARE KUBELET`).
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
 import { startTestApiServer, type TestApiServer } from '../test/apiserver/index.js';
 import { isNodeReady, startClusterKubelet } from './cluster.js';
@@ -41,6 +43,8 @@ interface Variant {
   nodeFlags: readonly string[];
   /** A bare Node process instead of the kubelet. */
   bare?: boolean;
+  /** Another build of the binary (KUBELET_BENCH_IDLEMEM_BASELINE). */
+  bin?: string;
   /** More environment for the process (glibc's malloc reads its tunables there). */
   env?: Record<string, string>;
 }
@@ -91,7 +95,7 @@ async function startVariant(v: Variant, api: TestApiServer, dir: string, node: s
   const saved = { ...process.env };
   Object.assign(process.env, v.env ?? {});
   const server = SERVER ? ['address: 127.0.0.1', `port: ${await freePort()}`, 'authentication: {anonymous: {enabled: true}, webhook: {enabled: false}}', 'authorization: {mode: AlwaysAllow}'] : undefined;
-  const k = await startClusterKubelet({ endpoint: process.env.KUBELET_IT_CRI! }, api, dir, node, [], { nodeFlags: v.nodeFlags, ...(server ? { server } : {}) })
+  const k = await startClusterKubelet({ endpoint: process.env.KUBELET_IT_CRI! }, api, dir, node, [], { nodeFlags: v.nodeFlags, ...(server ? { server } : {}), ...(v.bin ? { bin: v.bin } : {}) })
     .finally(() => {
       for (const key of Object.keys(v.env ?? {})) {
         if (saved[key] === undefined) delete process.env[key];
@@ -198,7 +202,11 @@ async function deletePods(api: TestApiServer, kubelets: [string, Running][]): Pr
 export async function benchIdleMem(): Promise<Record<string, number | string>> {
   if (!process.env.KUBELET_IT_CRI) return { skipped: 'no containerd: KUBELET_IT_CRI is unset (.ci/containerd/up.sh)' };
   const only = (process.env.KUBELET_BENCH_IDLEMEM_VARIANTS ?? '').split(',').filter(Boolean);
-  const variants = VARIANTS.filter((v) => v.bare || only.length === 0 || only.includes(v.name));
+  const baseline = process.env.KUBELET_BENCH_IDLEMEM_BASELINE;
+  const variants = [
+    ...VARIANTS.filter((v) => v.bare || only.length === 0 || only.includes(v.name)),
+    ...(baseline ? [{ name: 'baseline', nodeFlags: KUBELET_NODE_FLAGS, bin: resolve(baseline, 'kubelet.js') }] : []),
+  ];
   const samples = new Map<string, number[]>();
   const api = await startTestApiServer();
   const work = mkdtempSync(join(tmpdir(), 'kts-idlemem-'));
