@@ -23,6 +23,7 @@ import { performance } from 'node:perf_hooks';
 import { createCriClient } from '../src/adapters/cri-grpc/index.js';
 import type { CriClient } from '../src/ports/cri.js';
 import { startTestApiServer, type TestApiServer } from '../test/apiserver/index.js';
+import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
 import { freePort } from './free-port.js';
 import { heapSnapshotFlags } from './heap-snapshot.js';
 import { cpuSeconds, rssMiB } from './proc-usage.js';
@@ -106,20 +107,26 @@ const v8Flags = (): string[] => (process.env.KUBELET_BENCH_V8_FLAGS ?? '').split
  * logs under `dir` (root dir `<dir>/root`), on `run.endpoint`, `enableServer: false`, healthz on a free
  * loopback port, with the flags of the binary's #! line (and KUBELET_BENCH_V8_FLAGS). KUBELET_BENCH_CPU_PROF=DIR profiles it;
  * KUBELET_BENCH_HEAP_SNAPSHOTS=DIR lets heap-snapshot.ts take its heap snapshots.
- * `flags`: more daemon flags.
+ * `flags`: more daemon flags; `more.nodeFlags`: node's own options in place of the #! line's;
+ * `more.server`: the kubelet server's lines of the config file in place of `enableServer: false`;
+ * `more.bin`: another build of the binary.
  */
-export async function startClusterKubelet(run: Pick<PodRun, 'endpoint'>, api: TestApiServer, dir: string, node: string, flags: readonly string[] = []): Promise<ClusterKubelet> {
+export async function startClusterKubelet(
+  run: Pick<PodRun, 'endpoint'>, api: TestApiServer, dir: string, node: string, flags: readonly string[] = [],
+  more: { nodeFlags?: readonly string[]; server?: readonly string[]; bin?: string } = {},
+): Promise<ClusterKubelet> {
+  const nodeFlags = more.nodeFlags ?? [...KUBELET_NODE_FLAGS, ...v8Flags()];
   const healthzPort = await freePort();
   writeFileSync(join(dir, 'kubelet.yaml'), [
     'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', `podLogsDir: ${join(dir, 'logs')}`,
-    `containerRuntimeEndpoint: ${run.endpoint}`, 'enableServer: false', `healthzPort: ${healthzPort}`, 'healthzBindAddress: 127.0.0.1', '',
+    `containerRuntimeEndpoint: ${run.endpoint}`, ...(more.server ?? ['enableServer: false']), `healthzPort: ${healthzPort}`, 'healthzBindAddress: 127.0.0.1', '',
   ].join('\n'));
   const profile = process.env.KUBELET_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.KUBELET_BENCH_CPU_PROF}`] : [];
   const spawnedAt = Date.now();
   const t0 = performance.now();
   // The flags of the binary's #! line, as a user runs it.
   const child = spawn(process.execPath, [
-    '--max-semi-space-size=4', '--heap-growing-percent=50', ...v8Flags(), ...profile, ...heapSnapshotFlags(), BIN, `--config=${join(dir, 'kubelet.yaml')}`,
+    ...nodeFlags, ...profile, ...heapSnapshotFlags(), more.bin ?? BIN, `--config=${join(dir, 'kubelet.yaml')}`,
     `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`, ...(run.endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []),
     '--debug-address=', `--hostname-override=${node}`, ...flags,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });

@@ -70,3 +70,13 @@ export function pidsWithCommandLine(needle: string): number[] {
   }
   return pids;
 }
+
+/** VmRSS split into its anonymous pages (heaps, stacks) and file pages (node's text, mapped files), in MiB; zeros when gone. */
+export function rssPartsMiB(pid: number): { anon: number; file: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return { anon: kib(status, 'RssAnon') / 1024, file: kib(status, 'RssFile') / 1024 };
+  } catch {
+    return { anon: 0, file: 0 };
+  }
+}

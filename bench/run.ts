@@ -5,6 +5,7 @@
 import { benchCluster } from './cluster.js';
 import { benchCri } from './cri.js';
 import { benchHttp } from './http.js';
+import { benchIdleMem } from './idlemem.js';
 import { benchStreaming } from './streaming.js';
 import { benchStreamingSplitFrames } from './streaming-split-frames.js';
 import { benchJournal } from './journal.js';
@@ -37,6 +38,8 @@ async function main() {
   if (only.includes('cluster')) print('cluster', await benchCluster());
   // Volumes' cost in cluster mode: minutes a run, so only when named.
   if (only.includes('volumes')) print('volumes', await benchVolumes());
+  // Idle memory side by side with a bare Node process and under V8 options: minutes a run, so only when named.
+  if (only.includes('idlemem')) print('idlemem', await benchIdleMem());
   // The Go kubelet beside kubelet-ts on the real control plane: minutes a turn, so only when named.
   if (only.includes('sidebyside')) print('sidebyside', await benchSideBySide());
 }

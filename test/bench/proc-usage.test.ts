@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuSeconds, pidsWithCommandLine, pssMiB, rssMiB } from '../../bench/proc-usage.js';
+import { cpuSeconds, pidsWithCommandLine, pssMiB, rssMiB, rssPartsMiB } from '../../bench/proc-usage.js';
 
 describe('proc-usage', () => {
   it('reads this process: RSS within what Node reports, PSS no more than RSS', () => {
@@ -9,6 +9,14 @@ describe('proc-usage', () => {
     expect(rss).toBeLessThan(nodeRss * 2);
     expect(pssMiB(process.pid)).toBeGreaterThan(0);
     expect(pssMiB(process.pid)).toBeLessThanOrEqual(rss + 1);
+  });
+
+  it('splits RSS into anonymous and file pages that add up to it (shared memory aside), zeros for no process', () => {
+    const { anon, file } = rssPartsMiB(process.pid);
+    expect(anon).toBeGreaterThan(1);
+    expect(file).toBeGreaterThan(1);
+    expect(anon + file).toBeLessThanOrEqual(rssMiB(process.pid) + 1);
+    expect(rssPartsMiB(2 ** 22 + 1)).toEqual({ anon: 0, file: 0 });
   });
 
   it('counts CPU time as the process itself accounts it, in seconds', () => {
