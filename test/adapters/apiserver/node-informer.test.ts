@@ -45,6 +45,8 @@ describe('the node informer against the test API server', () => {
     const count = seen.length;
     const last = cluster.server.store.get('nodes', undefined, 'n1')!;
     cluster.server.store.update('nodes', { ...last, metadata: { ...last.metadata, labels: { zone: 'b' } } });
+    // Kept: a stopped watch reports nothing, so there is no event to wait for; 200 ms is many times
+    // what the test API server takes to deliver a watch event on loopback.
     await new Promise((r) => setTimeout(r, 200));
     expect(seen.length).toBe(count);
   }, 20_000);
