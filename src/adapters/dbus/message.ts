@@ -39,6 +39,17 @@ const FIELDS = [
   [9, 'unixFds', 'u'],
 ] as const;
 
+type FieldKey = (typeof FIELDS)[number][1];
+
+/** A header field as the message's own type has it; a field of the wrong type from the peer is dropped. */
+function setField(m: DbusMessage, key: FieldKey, value: DbusValue): void {
+  if (key === 'replySerial' || key === 'unixFds') {
+    if (typeof value === 'number') m[key] = value;
+  } else if (typeof value === 'string') {
+    m[key] = value;
+  }
+}
+
 const LITTLE_ENDIAN = 0x6c; // 'l'
 const FIXED_HEADER = 16;
 
@@ -69,10 +80,10 @@ export function decodeMessage(buf: Buffer, offset = 0): DbusMessage {
   const r = new DbusReader(buf, offset, offset);
   const [, kind, flags, , bodyLength, serial, fields] = r.read('yyyyuua(yv)') as [number, number, number, number, number, number, [number, { value: DbusValue }][]];
   const m: DbusMessage = { kind: KIND_OF[kind] ?? 'call', serial, flags };
-  const known = new Map<number, string>(FIELDS.map(([code, key]) => [code, key]));
+  const known = new Map<number, FieldKey>(FIELDS.map(([code, key]) => [code, key]));
   for (const [code, v] of fields) {
     const key = known.get(code);
-    if (key) (m as unknown as Record<string, DbusValue>)[key] = v.value;
+    if (key) setField(m, key, v.value);
   }
   r.align(8);
   const end = r.offset + bodyLength;
