@@ -199,6 +199,7 @@ function parseJson(text: string, contentType: string): unknown {
 
 /** A fault's own duration: the latency or the outage a test asked for. */
 function faultLasting(ms: number): Promise<void> {
+  // The fault itself, not a wait in a test: the server answers this much later.
   return new Promise((r) => setTimeout(r, ms));
 }
 

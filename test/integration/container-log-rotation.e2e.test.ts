@@ -110,6 +110,7 @@ describeNeeding(allOf(kubeLabPart(), containerdPart()), 'container log rotation 
       plainOld ||= plain.length > 0 ? files.join(' ') : '';
       gzipped ||= rotatedNow.find((f) => f.endsWith('.gz')) ?? '';
       stopped = follow.exitCode !== null || (await n.pod('writer'))?.status?.phase === 'Succeeded';
+      // The sampling period of the directory (see above), not a wait for an outcome.
       await new Promise((r) => setTimeout(r, 100));
     }
     const code = await ended;

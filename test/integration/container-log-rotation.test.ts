@@ -56,7 +56,6 @@ describe('container log rotation, embedded runtime', () => {
       const files = readdirSync(logDir).filter((f) => f.startsWith('0.log')).sort();
       mostFiles = Math.max(mostFiles, files.length);
       for (const f of files) if (f !== '0.log' && !f.endsWith('.tmp')) rotated.add(f.replace(/\.gz$/, ''));
-      await new Promise((r) => setTimeout(r, 100));
       return rotated.size >= 3 && files.some((f) => f.endsWith('.gz'));
     });
     expect(mostFiles).toBeLessThanOrEqual(3);

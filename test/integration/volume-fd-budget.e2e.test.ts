@@ -26,6 +26,7 @@ const HEALTHZ_LIMIT_MS = 1000;
 const key = (i: number) => `k${String(i).padStart(5, '0')}`;
 
 const openFds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+// The sampling period of the loops below, never a wait for an outcome.
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import pino from 'pino';
 import { SimulatedClock } from 'xstate';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { logRotatePolicy, rotateContainerLog, rotateLogs, RotationQueue, startContainerLogManager, type ContainerLogManagerDeps } from '../../../src/actors/logs/container-log-manager.js';
 import { containerLogFiles } from '../../../src/adapters/fs/container-log-files.js';
 import { LogRuntime } from './log-runtime.js';
@@ -139,8 +139,7 @@ describe('startContainerLogManager', () => {
 });
 
 async function until(ok: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(ok()).toBe(true);
+  await vi.waitFor(() => expect(ok()).toBe(true), { timeout: 2_000, interval: 10 });
 }
 
 describe('RotationQueue', () => {

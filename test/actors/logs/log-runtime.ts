@@ -62,6 +62,8 @@ export class LogRuntime {
       reopenContainerLog: async (id) => {
         this.calls.push(`reopenContainerLog ${id}`);
         this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
+        // A simulated call length, not a wait: long enough that the workers' calls overlap, so
+        // maxInFlight shows how many run at once.
         await new Promise((r) => setTimeout(r, 5));
         this.inFlight--;
         if (this.reopenFails) throw new KubeletError('KLT_ERR_CRI_FAILED', 'injected reopen failure');

@@ -1,6 +1,7 @@
 /** Polling and CRI log reading for the contract suite (runtimes report state asynchronously). */
 import { readFile } from 'node:fs/promises';
 
+// The poll period of waitFor below and of the suites' sampling loops, never a wait for an outcome.
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */

@@ -179,6 +179,8 @@ describe('readContainerLog following a rotation', () => {
     const take = async (n: number) => {
       for (let i = 0; i < n; i++) got.push(((await reader.next()).value as Buffer).toString());
     };
+    // Kept: four poll periods, time for the follower to look at the path once between rotations,
+    // which is what this test is about; the reader signals no such look.
     const pause = () => new Promise((r) => setTimeout(r, 20));
     await take(1);
     await rotate(p, '1', line('A'));
