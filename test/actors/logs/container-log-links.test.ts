@@ -27,6 +27,18 @@ describe('withContainerLogLinks', () => {
     expect(rt.calls.indexOf('startContainer abc')).toBeLessThan(rt.calls.indexOf('containerStatus abc'));
   });
 
+  it('links a container it saw created from that CreateContainer\'s config, asking for no status', async () => {
+    const { rt, cri, linkDir } = setup();
+    const labels = { 'io.kubernetes.pod.name': 'web', 'io.kubernetes.pod.namespace': 'ns', 'io.kubernetes.container.name': 'app' };
+    // Only what the links read of a config and a sandbox config.
+    const config = { metadata: { name: 'c1', attempt: 0 }, labels, log_path: 'c1.log' } as Parameters<typeof cri.runtime.createContainer>[1];
+    const sandbox = { log_directory: rt.dir } as Parameters<typeof cri.runtime.createContainer>[2];
+    const id = await cri.runtime.createContainer('sb', config, sandbox);
+    await cri.runtime.startContainer(id);
+    expect(readlinkSync(join(linkDir, 'web_ns_app-c1.log'))).toBe(join(rt.dir, 'c1.log'));
+    expect(rt.calls).toEqual(['createContainer c1', 'startContainer c1']);
+  });
+
   it('makes no link to a log that does not exist, and a start whose link fails still succeeds', async () => {
     const { rt, cri, linkDir } = setup();
     rmSync(rt.add('nolog', 0).log);

@@ -51,6 +51,13 @@ export class LogRuntime {
         this.calls.push(`containerStatus ${id}`);
         return { status: this.status(this.must(id)), info: {} };
       },
+      // The container is named by its config's metadata, and its log goes where the config says.
+      createContainer: async (_sandboxId, config) => {
+        const id = config.metadata?.name ?? '';
+        this.calls.push(`createContainer ${id}`);
+        this.add(id, 10);
+        return id;
+      },
       startContainer: async (id) => {
         this.calls.push(`startContainer ${id}`);
       },
