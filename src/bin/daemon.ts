@@ -141,6 +141,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     nodeShutdown: {
       logind: createLogindBus({ env: io.env, uid: process.getuid?.() ?? 0, ...logindConfigDirectory(io.env) }),
       activePods: () => evictablePods(observers.views.syncLoop()),
+      ...dbusReconnectPeriod(io.env, logger),
     },
     makeDirectories,
     lifetimes,
@@ -312,11 +313,24 @@ export const LEGACY_LOG_DIR_ENV = 'KUBELET_TS_LEGACY_LOG_DIR';
  * soak runs that want rotations (and their checkpoints) sooner. Not a kubelet flag: Go has no journal.
  */
 function segmentBytesFrom(env: Record<string, string | undefined>, logger: Logger): number | undefined {
-  const text = env.KUBELET_TS_EVENT_LOG_SEGMENT_BYTES;
+  return positiveWholeNumber(env, 'KUBELET_TS_EVENT_LOG_SEGMENT_BYTES', logger, 'bytes; using 64 MiB');
+}
+
+/**
+ * KUBELET_TS_DBUS_RECONNECT_PERIOD_MS: the node shutdown manager's reconnect period (default Go's
+ * 1 s), for tests that watch for a retry without waiting a whole period. Not a kubelet flag.
+ */
+function dbusReconnectPeriod(env: Record<string, string | undefined>, logger: Logger): { reconnectPeriodMs?: number } {
+  const ms = positiveWholeNumber(env, 'KUBELET_TS_DBUS_RECONNECT_PERIOD_MS', logger, 'milliseconds; using 1 s');
+  return ms === undefined ? {} : { reconnectPeriodMs: ms };
+}
+
+function positiveWholeNumber(env: Record<string, string | undefined>, name: string, logger: Logger, otherwise: string): number | undefined {
+  const text = env[name];
   if (text === undefined) return undefined;
   const n = Number(text);
   if (Number.isSafeInteger(n) && n > 0) return n;
-  logger.warn({ value: text }, 'KUBELET_TS_EVENT_LOG_SEGMENT_BYTES is not a positive whole number of bytes; using 64 MiB');
+  logger.warn({ value: text }, `${name} is not a positive whole number of ${otherwise}`);
   return undefined;
 }
 

@@ -55,8 +55,8 @@ export interface PhaseDeps {
   containerLogs: Pick<ContainerLogHost, 'linkDir'>;
   /** The eviction manager's reads: the summary and the active pods. */
   eviction: EvictionHost;
-  /** The node shutdown manager's logind and the active pods it stops. */
-  nodeShutdown: { logind: Logind; activePods: () => Pod[] };
+  /** The node shutdown manager's logind, the active pods it stops, and its reconnect period (Go's when absent). */
+  nodeShutdown: { logind: Logind; activePods: () => Pod[]; reconnectPeriodMs?: number };
   /** initializeModules: create the kubelet's directories (mkdir -p). */
   makeDirectories: (paths: string[]) => Promise<void>;
   lifetimes: Lifetimes;
