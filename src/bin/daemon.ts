@@ -16,9 +16,6 @@ import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { makeDirectories, nodeGcFs } from '../adapters/fs/node-fs.js';
 import { containerLogFiles } from '../adapters/fs/container-log-files.js';
 import { LEGACY_CONTAINER_LOGS_DIR } from '../domain/runtime/legacy-log-symlink.js';
-import { createVolumeHost } from '../adapters/volumes/volume-host.js';
-import { startServiceInformer } from '../adapters/apiserver/service-informer.js';
-import { startRuntimeClassInformer } from '../adapters/apiserver/runtime-class-informer.js';
 import { ProcHostStats } from '../adapters/host/host-stats.js';
 import { mathRandom } from '../adapters/math-random.js';
 import { systemClock } from '../adapters/system-clock.js';
@@ -43,7 +40,7 @@ import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
 import { ServingCertificateSwitch } from '../adapters/certificates/serving-switch.js';
 import { createLogindBus } from '../adapters/logind/logind-bus.js';
 import type { MachineInfo } from '../domain/node/host-types.js';
-import { hostCgroups, syncLoopPods } from './cgroups.js';
+import { syncLoopPods } from './cgroups.js';
 import { phaseBuilders } from './phase-builders.js';
 
 type SupervisorActor = Actor<ReturnType<typeof provideSystem>>;
@@ -141,6 +138,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     nodeShutdown: {
       logind: createLogindBus({ env: io.env, uid: process.getuid?.() ?? 0, ...logindConfigDirectory(io.env) }),
       activePods: () => evictablePods(observers.views.syncLoop()),
+      ...dbusReconnectPeriod(io.env, logger),
     },
     makeDirectories,
     lifetimes,
@@ -151,20 +149,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       return loadClientCert({ ...o, clock, userAgent: kubeletUserAgent(), log: (msg, fields) => log.info(fields ?? {}, msg) });
     },
     currentClientCertificate: async (kubeconfigPath, certDir) => (await import('../adapters/certificates/current-client-pair.js')).currentClientPair(kubeconfigPath, certDir),
-    createVolumeHost: (o) => createVolumeHost({ clock, random: mathRandom, logger: actorLogger(logger, 'volumeManager', 'volumeManager') }, o),
-    startServiceInformer: (api) => startServiceInformer({ api, clock, logger: actorLogger(logger, 'serviceInformer', 'apiserver') }),
-    // Loaded only when the flags name credential provider plugins.
-    loadImageCredentialProviders: async (configPath, binDir) =>
-      (await import('../adapters/credential-provider/load-providers.js')).loadCredentialProviders(configPath, binDir, { clock, logger: actorLogger(logger, 'credentialProviders', 'runtimeManager') }),
-    startRuntimeClassInformer: (api) => startRuntimeClassInformer({ api, clock, logger: actorLogger(logger, 'runtimeClassInformer', 'apiserver') }),
-    // Loaded only in cluster mode; client-node, large once loaded, only for a kubeconfig user that
-    // is an exec plugin or auth-provider (rest-client.ts).
-    createApiClients: async (o) => {
-      const { createApiClients } = await import('../adapters/apiserver/create-api-clients.js');
-      return createApiClients({ ...o, clock, logger: actorLogger(logger, 'apiClients', 'apiserver') });
-    },
     requestStop: (reason) => supervisor?.send({ type: 'kubelet.stop.requested', signal: reason }),
-    cgroups: hostCgroups,
     build: phaseBuilders({
       clock,
       logger,
@@ -312,11 +297,24 @@ export const LEGACY_LOG_DIR_ENV = 'KUBELET_TS_LEGACY_LOG_DIR';
  * soak runs that want rotations (and their checkpoints) sooner. Not a kubelet flag: Go has no journal.
  */
 function segmentBytesFrom(env: Record<string, string | undefined>, logger: Logger): number | undefined {
-  const text = env.KUBELET_TS_EVENT_LOG_SEGMENT_BYTES;
+  return positiveWholeNumber(env, 'KUBELET_TS_EVENT_LOG_SEGMENT_BYTES', logger, 'bytes; using 64 MiB');
+}
+
+/**
+ * KUBELET_TS_DBUS_RECONNECT_PERIOD_MS: the node shutdown manager's reconnect period (default Go's
+ * 1 s), for tests that watch for a retry without waiting a whole period. Not a kubelet flag.
+ */
+function dbusReconnectPeriod(env: Record<string, string | undefined>, logger: Logger): { reconnectPeriodMs?: number } {
+  const ms = positiveWholeNumber(env, 'KUBELET_TS_DBUS_RECONNECT_PERIOD_MS', logger, 'milliseconds; using 1 s');
+  return ms === undefined ? {} : { reconnectPeriodMs: ms };
+}
+
+function positiveWholeNumber(env: Record<string, string | undefined>, name: string, logger: Logger, otherwise: string): number | undefined {
+  const text = env[name];
   if (text === undefined) return undefined;
   const n = Number(text);
   if (Number.isSafeInteger(n) && n > 0) return n;
-  logger.warn({ value: text }, 'KUBELET_TS_EVENT_LOG_SEGMENT_BYTES is not a positive whole number of bytes; using 64 MiB');
+  logger.warn({ value: text }, `${name} is not a positive whole number of ${otherwise}`);
   return undefined;
 }
 

@@ -1,6 +1,8 @@
 /**
  * The root's side of PhaseBuilders: each part built over the real host, with the daemon's clock and
- * logger, when its phase asks (the phase passes what earlier phases produced).
+ * logger, when its phase asks (the phase passes what earlier phases produced). The API clients and
+ * the credential provider plugins are loaded on first use: client-node is large, and neither is
+ * needed standalone or without the flags.
  */
 import { createApiEventRecorder, createLogEventRecorder } from '../actors/api-pods/event-recorder.js';
 import { createContainerManager } from '../actors/container-manager/container-manager.js';
@@ -9,12 +11,18 @@ import { withContainerLogLinks } from '../actors/logs/container-log-links.js';
 import { startContainerLogManager } from '../actors/logs/container-log-manager.js';
 import type { PhaseBuilders } from '../actors/phases/builders.js';
 import { createRuntimeManager } from '../actors/runtime-manager/runtime-manager.js';
-import type { Logger } from '../log.js';
+import { serviceEnvSource } from '../actors/runtime-manager/service-env-source.js';
+import { startRuntimeClassInformer } from '../adapters/apiserver/runtime-class-informer.js';
+import { startServiceInformer } from '../adapters/apiserver/service-informer.js';
+import { mathRandom } from '../adapters/math-random.js';
+import { createVolumeHost } from '../adapters/volumes/volume-host.js';
+import { actorLogger, type Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
 import type { ContainerLogHost } from '../ports/container-logs.js';
 import type { GcHost } from '../ports/gc-host.js';
 import type { Pod } from '../domain/pod/types.js';
 import type { RuntimeHost } from '../ports/runtime-host.js';
+import { hostCgroups } from './cgroups.js';
 
 export interface PhaseBuilderHost {
   clock: Clock;
@@ -32,6 +40,20 @@ export interface PhaseBuilderHost {
 export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
   const { clock, logger, gc } = host;
   return {
+    // client-node is used only for a kubeconfig user that is an exec plugin or auth-provider (rest-client.ts).
+    apiClients: async (o) => {
+      const { createApiClients } = await import('../adapters/apiserver/create-api-clients.js');
+      return createApiClients({ ...o, clock, logger: actorLogger(logger, 'apiClients', 'apiserver') });
+    },
+    cgroups: hostCgroups,
+    volumeHost: (o) => createVolumeHost({ clock, random: mathRandom, logger: actorLogger(logger, 'volumeManager', 'volumeManager') }, o),
+    serviceEnvironment: (api) => {
+      const informer = startServiceInformer({ api, clock, logger: actorLogger(logger, 'serviceInformer', 'apiserver') });
+      return { envFor: serviceEnvSource(informer), stop: () => informer.stop() };
+    },
+    runtimeClassInformer: (api) => startRuntimeClassInformer({ api, clock, logger: actorLogger(logger, 'runtimeClassInformer', 'apiserver') }),
+    imageCredentialProviders: async (configPath, binDir) =>
+      (await import('../adapters/credential-provider/load-providers.js')).loadCredentialProviders(configPath, binDir, { clock, logger: actorLogger(logger, 'credentialProviders', 'runtimeManager') }),
     containerLogLinks: (cri) => withContainerLogLinks(cri, host.containerLogs, logger),
     runtimeManager: (o) => createRuntimeManager({ ...o, clock, logger, host: host.runtimeHost }),
     garbageCollection: ({ cri, podLogsDir, containers, images }) => startGarbageCollection({

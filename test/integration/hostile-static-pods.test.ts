@@ -4,13 +4,14 @@
  * attacker's target was). A manifest whose emptyDir is named `../../../../../victim-vol` (with
  * fsGroup 4242) and one whose metadata.uid is `../../victim-uid` both aim at the decoys; both are
  * refused by their file with Go's field errors, the decoys stay as they were (modes, owners, bytes)
- * while the manifests are there and after they are removed, and a valid pod with a volume runs beside
- * them throughout.
+ * while the manifests are there and after they are removed (whose going starts no kill, release or
+ * sweep, by the journal), and a valid pod with a volume runs beside them throughout.
  */
 import { mkdirSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStaticPodKubelet, until as waitUntil, type StaticPodKubelet } from '../support/daemon.js';
+import { journalLines, journalMark, untilPassAnswered } from '../support/kubelet-journal.js';
 import { listTree } from '../support/tree-listing.js';
 
 const NODE = 'node-hostile';
@@ -78,15 +79,22 @@ describe('static pods aimed outside the root dir, on the embedded runtime', () =
 
   it('leaves the decoys as they were while the manifests are there, and after they are removed', async () => {
     expect(outsideRoot()).toEqual(before);
+    const mark = journalMark(k.root);
     unlinkSync(join(k.manifests, 'volume-name.json'));
     unlinkSync(join(k.manifests, 'uid.json'));
     await until('the rejections cleared', async () => {
       const v = await view();
       return v.rejectedManifests.length === 0 ? v : undefined;
     });
-    // Kept: no event says that no removal will come. 3 s is time for one started by the manifests'
-    // going (a pod's stop, then its directories' cleanup) to reach the disk.
-    await new Promise((r) => setTimeout(r, 3_000));
+    // The files' going reaches the syncLoop as one `pod.manifest.cleared` each; what it does about
+    // them is journaled before a later PLEG pass. Nothing is started: no kill, no volume release,
+    // no directory removal or sweep.
+    const cleared = () => journalLines(k.root).filter((r) => r.seq > mark && r.actor === 'syncLoop' && r.type === 'event' && r.name === 'pod.manifest.cleared');
+    await until('both manifests cleared in the syncLoop', async () => cleared().length === 2);
+    await untilPassAnswered(k.root, cleared()[1]!.seq, 'pleg', 'xstate.after.relistPeriod.pleg.waiting', 10_000, () => k.stderr());
+    const since = journalLines(k.root).filter((r) => r.seq > mark);
+    expect(since.filter((r) => r.type === 'event' && /^(pod\.kill|volumes\.pod\.release|volumes\.pods\.known)/.test(r.name)).map((r) => `${r.actor} ${r.name}`)).toEqual([]);
+    expect(since.filter((r) => r.name === 'spawn' && /removePodDirectory|cleanupOrphanedPodDirectories|killPod/.test(r.payload.child ?? '')).map((r) => r.payload.child)).toEqual([]);
     expect(outsideRoot()).toEqual(before);
     expect(goodRunning(await view())).toBeTruthy();
     expect(k.child.exitCode).toBeNull();

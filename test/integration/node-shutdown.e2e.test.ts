@@ -3,7 +3,8 @@
  * (kube-lab.ts), a real dbus-daemon as the system bus (private-bus.ts) with the logind stand-in
  * (logind-standin.py) owning org.freedesktop.login1, on the embedded runtime and on containerd
  * (KUBELET_IT_CRI):
- * 1. With no system bus at start-up the kubelet says so once and runs on: the Node is Ready.
+ * 1. With no system bus at start-up the kubelet says so once and runs on: the Node is Ready, and no
+ *    retry comes in a second of 50 ms reconnect periods.
  * 2. Restarted on the private bus with shutdownGracePeriod 20s and shutdownGracePeriodCriticalPods
  *    10s, it raises logind's InhibitDelayMaxUSec from 5 s to 20 s (the drop-in and a reload through
  *    systemd's KillUnit) and takes a delay lock as who=kubelet.
@@ -23,12 +24,16 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectBus } from '../../src/adapters/dbus/connection.js';
 import { kubeLabPartFor } from '../support/kube-lab.js';
 import { KUBELET_BIN } from '../support/kubelet-bin.js';
+import { journalMark, untilPassAnswered } from '../support/kubelet-journal.js';
 import { BUSYBOX, SLEEP, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
 import { startPrivateBus, type PrivateBus } from '../support/private-bus.js';
 import { containerdEndpoint, describeNeeding } from '../support/real-parts.js';
 
 const RUNTIMES = [{ name: 'embedded', endpoint: 'embedded' }, { name: 'containerd', endpoint: containerdEndpoint() }];
 const GRACE = ['shutdownGracePeriod: 20s', 'shutdownGracePeriodCriticalPods: 10s'];
+/** The kubelet's reconnect period here: short, so that a retry would show within a PLEG relist. */
+const RECONNECT_MS = 50;
+const RELIST = 'xstate.after.relistPeriod.pleg.waiting';
 const MESSAGE = 'Pod was terminated in response to imminent node shutdown.';
 const uid = process.getuid?.() ?? 0;
 
@@ -57,7 +62,7 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `gracefu
       name: `kts-shut-${rt.name}`,
       endpoint: rt.endpoint,
       extraConfig: () => GRACE,
-      env: () => ({ DBUS_SYSTEM_BUS_ADDRESS: busAddress, KUBELET_TS_LOGIND_CONF_DIR: bus.confDir }),
+      env: () => ({ DBUS_SYSTEM_BUS_ADDRESS: busAddress, KUBELET_TS_LOGIND_CONF_DIR: bus.confDir, KUBELET_TS_DBUS_RECONNECT_PERIOD_MS: String(RECONNECT_MS) }),
     });
   }, 120_000);
 
@@ -70,8 +75,12 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `gracefu
     await n.whileUp('Node Ready', async () => (await ready())?.status === 'True', 60_000);
     const failures = () => n.kubelet().stderr().split('\n').filter((l) => l.includes('Failed to start node shutdown manager'));
     await n.whileUp('the manager\'s start-up failure logged', () => failures().length > 0, 10_000);
-    // Longer than the 1 s reconnect period: not tried again.
-    await new Promise((r) => setTimeout(r, 2_000));
+    // Then two of the PLEG's 1 s relists, on the kubelet's own timers: at least 20 of its 50 ms
+    // reconnect periods have passed since the failure, time for a retry to have been logged.
+    const root = join(n.dir, 'root');
+    const relisted = await untilPassAnswered(root, journalMark(root), 'pleg', RELIST, 10_000, n.kubelet().stderr);
+    await untilPassAnswered(root, relisted, 'pleg', RELIST, 10_000, n.kubelet().stderr);
+    expect(n.kubelet().stderr()).not.toContain('Unable to watch the node for shutdown events');
     const lines = failures();
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('no-such-bus.sock');

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, sendParent, setup, type AnyActorRef } from 'xstate';
+import { fromCallback, sendParent, setup } from 'xstate';
 import type { AdmissionNode } from '../../src/domain/pod/admission-node.js';
 import type { Pod } from '../../src/domain/pod/types.js';
 import { syncLoopMachine, type PodAdmissionRejected, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
+import { startSyncLoopAmong } from '../support/sync-loop-peers.js';
 
 /** A fake pod worker: records the kill it is asked for and finishes with `{ podUid }`. */
 const kills: { uid: string; event: unknown }[] = [];
@@ -42,21 +43,7 @@ function start() {
   });
   // The pod config is a fake here: its input is never read.
   const input: SyncLoopInput = { nodeName: 'node-a', node: node(), podConfig: {} as SyncLoopInput['podConfig'], podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 1 };
-  const parent = setup({
-    actors: {
-      syncLoop: machine,
-      evictionManager: fromCallback(({ receive }) => { receive((e) => void heard.push(e)); }),
-      nodeShutdown: fromCallback(({ receive }) => { receive((e) => void shutdownHeard.push(e)); }),
-    },
-  }).createMachine({
-    invoke: [
-      { src: 'evictionManager', systemId: 'evictionManager' },
-      { src: 'nodeShutdown', systemId: 'nodeShutdown' },
-      { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input },
-    ],
-  });
-  const root = createActor(parent).start();
-  const loop = root.system.get('syncLoop') as AnyActorRef;
+  const loop = startSyncLoopAmong(machine, input, { evictionManager: (e) => void heard.push(e), nodeShutdown: (e) => void shutdownHeard.push(e) });
   loop.on('pod.admission.rejected', (e: PodAdmissionRejected) => void rejections.push(e));
   return { loop, heard, shutdownHeard, rejections };
 }

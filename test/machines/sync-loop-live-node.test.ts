@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, setup, type AnyActorRef } from 'xstate';
+import { fromCallback } from 'xstate';
 import type { AdmissionNode } from '../../src/domain/pod/admission-node.js';
 import type { Pod } from '../../src/domain/pod/types.js';
 import { syncLoopMachine, type PodAdmissionRejected, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
+import { startSyncLoopAmong } from '../support/sync-loop-peers.js';
 
 const idle = fromCallback(() => {});
 
@@ -29,16 +30,7 @@ function start(liveNode = true) {
     nodeName: 'node-a', node: node(), podConfig: {} as SyncLoopInput['podConfig'], podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 1,
     ...(liveNode ? { liveNode } : {}),
   };
-  const parent = setup({
-    actors: { syncLoop: machine, nodeStatus: fromCallback<{ type: string }>(({ receive }) => { receive((e) => void asked.push(e)); }) },
-  }).createMachine({
-    invoke: [
-      { src: 'nodeStatus', systemId: 'nodeStatus' },
-      { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input },
-    ],
-  });
-  const root = createActor(parent).start();
-  const loop = root.system.get('syncLoop') as AnyActorRef;
+  const loop = startSyncLoopAmong(machine, input, { nodeStatus: (e) => void asked.push(e) });
   loop.on('pod.admission.rejected', (e: PodAdmissionRejected) => void rejections.push(e));
   const context = () => loop.getSnapshot().context as { pods: Record<string, { lifecycle: string }>; awaitingNode: Record<string, { asked: boolean }>; nodeRefreshing: boolean };
   return { loop, asked, rejections, context };

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, sendParent, setup, type AnyActorRef } from 'xstate';
+import { fromCallback, sendParent, setup, type AnyActorRef } from 'xstate';
 import type { AdmissionNode } from '../../src/domain/pod/admission-node.js';
 import type { Pod } from '../../src/domain/pod/types.js';
 import { syncLoopMachine, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
+import { startSyncLoopAmong } from '../support/sync-loop-peers.js';
 
 /** A fake pod worker: a kill request (or `test.kill.done`, for a runtime-only one) makes it finish with `{ podUid }`. */
 const fakePodWorker = setup({
@@ -43,21 +44,10 @@ function start() {
   });
   // The pod config is a fake here: its input is never read.
   const input: SyncLoopInput = { nodeName: 'node-a', node: node(), podConfig: {} as SyncLoopInput['podConfig'], podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 1 };
-  const parent = setup({
-    actors: {
-      syncLoop: machine,
-      volumeManager: fromCallback<VolumeRequest>(({ receive }) => { receive((e) => void told.push(e)); }),
-      containerManager: fromCallback<(typeof cgroupsTold)[number]>(({ receive }) => { receive((e) => void cgroupsTold.push(e)); }),
-    },
-  }).createMachine({
-    invoke: [
-      { src: 'volumeManager', systemId: 'volumeManager' },
-      { src: 'containerManager', systemId: 'containerManager' },
-      { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input },
-    ],
+  const loop = startSyncLoopAmong(machine, input, {
+    volumeManager: (e) => void told.push(e as VolumeRequest),
+    containerManager: (e) => void cgroupsTold.push(e as (typeof cgroupsTold)[number]),
   });
-  const root = createActor(parent).start();
-  const loop = root.system.get('syncLoop') as AnyActorRef;
   const worker = (uid: string) => (loop.getSnapshot() as { children: Record<string, AnyActorRef> }).children[`pod:${uid}`];
   return { loop, told, cgroupsTold, worker };
 }

@@ -7,7 +7,8 @@ private D-Bus, for tests. It speaks the login1 interface the kubelet and systemd
   sent with SCM_RIGHTS); the inhibitor lasts until every copy of it is closed, as logind's fifo.
 - Manager.ListInhibitors() -> a(ssssuu)
 - Manager.PowerOff(b): PrepareForShutdown(true) is signalled, then "poweroff" happens once every
-  delay inhibitor of "shutdown" is released or InhibitDelayMaxUSec has passed, as logind does.
+  delay inhibitor of "shutdown" is released or InhibitDelayMaxUSec has passed, as logind does
+  ("poweroff.delayed" names the inhibitors it waits for).
 - systemd1 Manager.KillUnit("systemd-logind.service", "all", SIGHUP): rereads InhibitDelayMaxSec
   from the *.conf files of the drop-in directory given with --conf-dir (logind's reload).
 
@@ -296,6 +297,9 @@ class Logind:
             log("shutdown.prepare", active=True)
             self.bus.signal("/org/freedesktop/login1", "org.freedesktop.login1.Manager", "PrepareForShutdown", "b", [True])
             self.shutdown_deadline = time.monotonic() + self.delay_usec / 1e6
+            held = self.delay_locks()
+            if held:
+                log("poweroff.delayed", by=[{"who": i[1], "why": i[2]} for i in held])
             self.maybe_power_off()
             return
         if iface == "org.freedesktop.systemd1.Manager" and member == "KillUnit":

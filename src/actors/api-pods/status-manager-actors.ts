@@ -26,6 +26,19 @@ export interface StatusManagerActorDeps {
 }
 
 export function createStatusManagerActors({ pods, logger }: StatusManagerActorDeps) {
+  /**
+   * Grace 0 with the UID precondition. 'deleted', or 'gone' when it already was (NotFound) or was
+   * replaced by another of the same name (the precondition failed); anything else throws.
+   */
+  const deleteAtOnce = async (input: { namespace: string; name: string; uid: string }): Promise<'deleted' | 'gone'> => {
+    try {
+      await pods.deletePod(input.namespace, input.name, { gracePeriodSeconds: 0, uid: input.uid });
+      return 'deleted';
+    } catch (err) {
+      if (hasCode(err, 'KLT_ERR_API_NOT_FOUND', 'KLT_ERR_API_CONFLICT')) return 'gone';
+      throw err;
+    }
+  };
   return {
     patchPodStatus: fromAnsweringPromise<StatusEffectResult, EffectOf<'patchPodStatus'>>(async (input) => {
       try {
@@ -39,11 +52,9 @@ export function createStatusManagerActors({ pods, logger }: StatusManagerActorDe
     }),
     deletePod: fromAnsweringPromise<StatusEffectResult, EffectOf<'deletePod'>>(async (input) => {
       try {
-        await pods.deletePod(input.namespace, input.name, { gracePeriodSeconds: 0, uid: input.uid });
-        logger.info({ pod: `${input.namespace}/${input.name}`, podUid: input.podUid }, 'Pod fully terminated and removed from etcd');
+        if (await deleteAtOnce(input) === 'deleted') logger.info({ pod: `${input.namespace}/${input.name}`, podUid: input.podUid }, 'Pod fully terminated and removed from etcd');
         return { kind: 'deletePod', podUid: input.podUid, ok: true };
       } catch (err) {
-        if (hasCode(err, 'KLT_ERR_API_NOT_FOUND', 'KLT_ERR_API_CONFLICT')) return { kind: 'deletePod', podUid: input.podUid, ok: true };
         logger.warn({ err, pod: `${input.namespace}/${input.name}` }, 'Failed to delete status for pod');
         return { kind: 'deletePod', podUid: input.podUid, ok: false, error: serializeError(err) };
       }
@@ -74,11 +85,9 @@ export function createStatusManagerActors({ pods, logger }: StatusManagerActorDe
     }),
     deleteMirrorPod: fromAnsweringPromise<StatusEffectResult, EffectOf<'deleteMirrorPod'>>(async (input) => {
       try {
-        await pods.deletePod(input.namespace, input.name, { gracePeriodSeconds: 0, uid: input.uid });
-        logger.info({ pod: `${input.namespace}/${input.name}`, podUid: input.uid }, 'Deleted mirror pod');
+        if (await deleteAtOnce(input) === 'deleted') logger.info({ pod: `${input.namespace}/${input.name}`, podUid: input.uid }, 'Deleted mirror pod');
         return { kind: 'deleteMirrorPod', fullName: input.fullName, ok: true };
       } catch (err) {
-        if (hasCode(err, 'KLT_ERR_API_NOT_FOUND', 'KLT_ERR_API_CONFLICT')) return { kind: 'deleteMirrorPod', fullName: input.fullName, ok: true };
         logger.warn({ err, pod: `${input.namespace}/${input.name}` }, 'Failed deleting a mirror pod');
         return { kind: 'deleteMirrorPod', fullName: input.fullName, ok: false, error: serializeError(err) };
       }

@@ -4,8 +4,8 @@
  *   failure (no system bus, no logind, a delay logind would not raise) is logged once and answered
  *   `shutdown.watch.failed`; nothing more is tried, as Go's Start returns the error and the kubelet
  *   logs "Failed to start node shutdown manager" and runs on. Once started, a lost connection is
- *   watched again after 1 s (Go's dbusReconnectPeriod), each failure logged. Commands release and
- *   take again the delay lock.
+ *   watched again after the reconnect period (Go's dbusReconnectPeriod by default), each failure
+ *   logged. Commands release and take again the delay lock.
  * - `listShutdownPods`: the active pods with their priority and own grace period (Go's getPods).
  */
 import { fromCallback, fromPromise } from 'xstate';
@@ -26,6 +26,8 @@ export interface NodeShutdownActorDeps {
   activePods: () => Pod[];
   clock: Clock;
   logger: Logger;
+  /** How long after a lost connection (or a failed reconnect) logind is watched again; Go's period when absent. */
+  reconnectPeriodMs?: number;
 }
 
 /** Go's start(): the bus, the delay (raised when short), the lock, the signal. Returns the connection and its lock. */
@@ -64,6 +66,7 @@ async function start(logind: Logind, periodRequestedMs: number, onSignal: (shutt
 
 export function createNodeShutdownActors(deps: NodeShutdownActorDeps) {
   const { logind, clock, logger } = deps;
+  const reconnectPeriodMs = deps.reconnectPeriodMs ?? DBUS_RECONNECT_PERIOD_MS;
   return {
     watchShutdown: fromCallback<WatchShutdownCommand, WatchShutdownInput>(({ input, sendBack, receive }) => {
       const send = (e: NodeShutdownEvent) => sendBack(e);
@@ -92,7 +95,7 @@ export function createNodeShutdownActors(deps: NodeShutdownActorDeps) {
             conn = null;
             void lock?.release();
             lock = null;
-            if (!stopped) timer = clock.setTimeout(() => void run(false), DBUS_RECONNECT_PERIOD_MS);
+            if (!stopped) timer = clock.setTimeout(() => void run(false), reconnectPeriodMs);
           });
           if (first) {
             logger.info({ inhibitDelayMaxMs: started.delayMs }, 'Node shutdown manager started: holding a delay inhibitor lock');
@@ -105,7 +108,7 @@ export function createNodeShutdownActors(deps: NodeShutdownActorDeps) {
             return;
           }
           logger.error({ err }, 'Unable to watch the node for shutdown events');
-          if (!stopped) timer = clock.setTimeout(() => void run(false), DBUS_RECONNECT_PERIOD_MS);
+          if (!stopped) timer = clock.setTimeout(() => void run(false), reconnectPeriodMs);
         }
       };
       void run(true);

@@ -1,21 +1,51 @@
 /**
  * What the phases build from earlier phases' outputs, as factories the composition root wires
- * (src/bin/phase-builders.ts). The root decides how: the implementation, its clock and logger, the
- * host it works on (the node's files, the pods it counts). The phase decides when, and with what:
- * the CRI client, the loaded configuration, the API clients, the cgroup roots.
+ * (src/bin/phase-builders.ts): the one place a phase gets a part from. The root decides how: the
+ * implementation, its clock and logger, the host it works on (the node's files, the pods it
+ * counts). The phase decides when, and with what: the CRI client, the loaded configuration, the API
+ * clients, the cgroup roots.
  */
 import type { ContainerGcPolicy } from '../gc/container-gc.js';
 import type { ImageGcPolicy } from '../gc/image-gc.js';
 import type { LogRotatePolicy } from '../logs/container-log-manager.js';
 import type { RuntimeManagerOptions } from '../runtime-manager/runtime-manager.js';
 import type { ContainerManager, ContainerManagerOptions } from '../container-manager/container-manager.js';
-import type { EventApi } from '../../ports/apiserver.js';
+import type { CgroupDriver } from '../../domain/node/cgroup-roots.js';
+import type { Pod } from '../../domain/pod/types.js';
+import type { ApiClients, EventApi, RuntimeClassApi, ServiceApi } from '../../ports/apiserver.js';
+import type { CgroupManager } from '../../ports/cgroups.js';
+import type { ImageCredentialProviders } from '../../ports/image-credentials.js';
+import type { RuntimeClassInformer } from '../../ports/runtime-classes.js';
+import type { VolumeHostFactory } from '../../ports/volume-host.js';
 import type { CriClient } from '../../ports/cri.js';
 import type { EventRecorder } from '../../ports/event-recorder.js';
 import type { GarbageCollectors } from '../../ports/gc-host.js';
 import type { RuntimeManager } from '../../ports/runtime-manager.js';
 
+/** The Service informer started, and the pods' Service variables from what it lists. */
+export interface ServiceEnvironment {
+  /** A pod's Service variables; throws for a pod from the API server before the first list. */
+  envFor(pod: Pod): ReadonlyMap<string, string>;
+  /** Stops the informer. */
+  stop(): void;
+}
+
 export interface PhaseBuilders {
+  /** run.clients: the three API clients from a kubeconfig (client-node underneath). */
+  apiClients(o: { kubeconfigPath: string; qps: number; burst: number; eventQps: number; eventBurst: number; heartbeatTimeoutMs: number }): Promise<ApiClients>;
+  /** run.containerManager with cgroupsPerQOS: the host's cgroups (their version found on first use). */
+  cgroups(driver: CgroupDriver): Promise<CgroupManager>;
+  /** runKubelet.newMainKubelet: the ConfigMap, Secret and token managers and the volume plugins. */
+  volumeHost: VolumeHostFactory;
+  /** runKubelet.newMainKubelet in cluster mode: the Service informer (every namespace), for the Service variables. */
+  serviceEnvironment(api: ServiceApi): ServiceEnvironment;
+  /** runKubelet.newMainKubelet in cluster mode: the RuntimeClass informer, for the pods' runtime handlers. */
+  runtimeClassInformer(api: RuntimeClassApi): RuntimeClassInformer;
+  /**
+   * runKubelet.newMainKubelet with --image-credential-provider-config or -bin-dir: the plugins, the
+   * config validated; rejects (and the kubelet does not start) on any problem, as Go exits.
+   */
+  imageCredentialProviders?(configPath: string, binDir: string): Promise<ImageCredentialProviders>;
   /** run.preInitRuntime: the connected CRI client, making each started container's legacy log link. */
   containerLogLinks(cri: CriClient): CriClient;
   /** runKubelet.newMainKubelet: the runtime manager over the connected CRI client. */

@@ -7,9 +7,6 @@
 import type { KubeletConfiguration } from '../../domain/config/types.js';
 import type { ConfigzBody } from '../../domain/config/configz.js';
 import type { Logger } from '../../log.js';
-import type { ApiClients, RuntimeClassApi, ServiceApi } from '../../ports/apiserver.js';
-import type { RuntimeClassInformer } from '../../ports/runtime-classes.js';
-import type { ServiceInformer } from '../../ports/services.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Random } from '../../ports/random.js';
 import type { ConfigSteps, NotHonoured } from '../../ports/config-steps.js';
@@ -19,16 +16,12 @@ import type { JournalOpener } from '../../ports/journal-opener.js';
 import type { RuntimeConnector } from '../../ports/runtime-connector.js';
 import type { DebugServerStarter, HealthzStarter, ServerStarter, ServingCertificates } from '../../ports/servers.js';
 import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
-import type { ImageCredentialProviders } from '../../ports/image-credentials.js';
 import type { ContainerLogHost } from '../../ports/container-logs.js';
 import type { Lifetimes } from './lifetimes.js';
 import type { LiveState } from './live-state.js';
 import type { PhaseBuilders } from './builders.js';
 import type { PhaseOutputs } from '../../machines/supervisor.machine.js';
-import type { VolumeHostFactory } from '../../ports/volume-host.js';
-import type { CgroupManager } from '../../ports/cgroups.js';
 import type { Pod } from '../../domain/pod/types.js';
-import type { CgroupDriver } from '../../domain/node/cgroup-roots.js';
 
 export interface PhaseDeps {
   argv: string[];
@@ -55,8 +48,8 @@ export interface PhaseDeps {
   containerLogs: Pick<ContainerLogHost, 'linkDir'>;
   /** The eviction manager's reads: the summary and the active pods. */
   eviction: EvictionHost;
-  /** The node shutdown manager's logind and the active pods it stops. */
-  nodeShutdown: { logind: Logind; activePods: () => Pod[] };
+  /** The node shutdown manager's logind, the active pods it stops, and its reconnect period (Go's when absent). */
+  nodeShutdown: { logind: Logind; activePods: () => Pod[]; reconnectPeriodMs?: number };
   /** initializeModules: create the kubelet's directories (mkdir -p). */
   makeDirectories: (paths: string[]) => Promise<void>;
   lifetimes: Lifetimes;
@@ -70,23 +63,8 @@ export interface PhaseDeps {
   currentClientCertificate: (kubeconfigPath: string, certDir: string) => Promise<{ notBeforeMs: number; notAfterMs: number } | { why: string }>;
   /** serverTLSBootstrap: the kubelet server's certificate, shared by the server and its certificate manager. */
   servingCertificates: ServingCertificates;
-  /** run.clients: the three API clients from a kubeconfig (client-node underneath). */
-  createApiClients: (opts: { kubeconfigPath: string; qps: number; burst: number; eventQps: number; eventBurst: number; heartbeatTimeoutMs: number }) => Promise<ApiClients>;
   /** Ask the supervisor for an orderly stop (lock contention does this). */
   requestStop: (reason: string) => void;
-  /** runKubelet.newMainKubelet: the ConfigMap, Secret and token managers and the volume plugins. */
-  createVolumeHost: VolumeHostFactory;
-  /**
-   * runKubelet.newMainKubelet with --image-credential-provider-config or -bin-dir: the plugins, the
-   * config validated; rejects (and the kubelet does not start) on any problem, as Go exits.
-   */
-  loadImageCredentialProviders?: (configPath: string, binDir: string) => Promise<ImageCredentialProviders>;
-  /** runKubelet.newMainKubelet in cluster mode: the Service informer (every namespace), for the Service variables. */
-  startServiceInformer: (api: ServiceApi) => ServiceInformer;
-  /** runKubelet.newMainKubelet in cluster mode: the RuntimeClass informer, for the pods' runtime handlers. */
-  startRuntimeClassInformer: (api: RuntimeClassApi) => RuntimeClassInformer;
-  /** run.containerManager with cgroupsPerQOS: the host's cgroups (their version found on first use). */
-  cgroups: (driver: CgroupDriver) => Promise<CgroupManager>;
-  /** The runtime manager, GC loops, container log manager, event recorder and container manager, built when their phases ask. */
+  /** Every part a phase builds from earlier phases' outputs (API clients, cgroups, volume host, informers, runtime manager, …), when it asks. */
   build: PhaseBuilders;
 }

@@ -18,7 +18,6 @@ import { nodeHostIps } from '../../domain/node/node-ip.js';
 import { updateRuntimeConfig } from '../runtime/update-runtime-config.js';
 import type { CriRuntimeService } from '../../ports/cri.js';
 import type { Logger } from '../../log.js';
-import { serviceEnvSource } from '../runtime-manager/service-env-source.js';
 import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS } from '../gc/gc-loops.js';
 import { logRotatePolicy } from '../logs/container-log-manager.js';
 import type { PhaseDeps } from './deps.js';
@@ -33,8 +32,8 @@ const PLEG_RELIST_PERIOD_MS = 1000;
 async function credentialProviders(deps: PhaseDeps) {
   const { imageCredentialProviderConfigPath: configPath, imageCredentialProviderBinDir: binDir } = settings.flags(deps.live);
   if (configPath === '' && binDir === '') return undefined;
-  if (!deps.loadImageCredentialProviders) throw new KubeletError('KLT_ERR_CONFIG_INVALID', 'credential provider plugins are not available in this build');
-  return deps.loadImageCredentialProviders(configPath, binDir);
+  if (!deps.build.imageCredentialProviders) throw new KubeletError('KLT_ERR_CONFIG_INVALID', 'credential provider plugins are not available in this build');
+  return deps.build.imageCredentialProviders(configPath, binDir);
 }
 
 export function kubeletPhases(deps: PhaseDeps) {
@@ -86,7 +85,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       // resourceFieldRef's fallback for containers without limits, in the API's quantities: for
       // Downward API volumes and for env vars alike (Go's MergeContainerResourceLimits).
       const allocatable = allocated && { cpu: `${allocated.cpuMillis}m`, memory: String(allocated.memoryBytes), 'ephemeral-storage': String(allocated.ephemeralStorageBytes) };
-      const volumes = deps.createVolumeHost({
+      const volumes = deps.build.volumeHost({
         rootDir,
         ...(api ? { api: api.main } : {}),
         strategy: c.configMapAndSecretChangeDetectionStrategy,
@@ -96,10 +95,10 @@ export function kubeletPhases(deps: PhaseDeps) {
       live.volumeSources.set(volumes.sources);
       live.volumePlugins.set(volumes.plugins);
       // Go starts the Service informer here too; standalone there is none, and no Service variables.
-      const services = api ? deps.startServiceInformer(api.main) : undefined;
+      const services = api ? deps.build.serviceEnvironment(api.main) : undefined;
       if (services) deps.lifetimes.add('serviceInformer', async () => services.stop());
       const imageCredentials = await credentialProviders(deps);
-      const runtimeClasses = api ? deps.startRuntimeClassInformer(api.main) : undefined;
+      const runtimeClasses = api ? deps.build.runtimeClassInformer(api.main) : undefined;
       if (runtimeClasses) deps.lifetimes.add('runtimeClassInformer', async () => runtimeClasses.stop());
       live.runtimeManager.set(deps.build.runtimeManager({
         events: () => live.events.peek(),
@@ -117,7 +116,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           cgroupParentFor: (pod) => live.containerManager.require().cgroupParentFor(pod),
           ensurePodCgroup: (pod) => live.containerManager.require().ensurePod(pod),
           seccomp: { runtimeDefault: c.seccompDefault || settings.flags(live).seccompDefault, profileRoot: seccompProfileRoot(rootDir) },
-          ...(services ? { serviceEnvFor: serviceEnvSource(services) } : {}),
+          ...(services ? { serviceEnvFor: (pod) => services.envFor(pod) } : {}),
           ...(runtimeClasses ? { runtimeClasses } : {}),
           userNamespaces: live.gates.peek()?.[USER_NAMESPACES_GATE] ?? true,
         },

@@ -86,7 +86,7 @@ export function runPhases(deps: PhaseDeps) {
     'run.clients': phaseActor(async () => {
       if (standalone()) return { clients: 'none' };
       const s = nodeSideSettings(settings.config(live), settings.flags(live));
-      const api = await deps.createApiClients({
+      const api = await deps.build.apiClients({
         kubeconfigPath: settings.kubeconfig(live),
         qps: s.qps,
         burst: s.burst,
@@ -146,7 +146,7 @@ export function runPhases(deps: PhaseDeps) {
       });
       // NewContainerManager: with cgroupsPerQOS the cgroup root must exist in every controller (and,
       // here, be writable); the QoS hierarchy itself is made later, once the runtime is up.
-      const cgroups = roots.qos ? await deps.cgroups(roots.driver) : null;
+      const cgroups = roots.qos ? await deps.build.cgroups(roots.driver) : null;
       if (cgroups) {
         await cgroups.validate(roots.cgroupRoot).catch((err: unknown) => {
           throw new KubeletError('KLT_ERR_CONFIG_INVALID', `invalid configuration: ${(err as Error).message}`, { cause: err });

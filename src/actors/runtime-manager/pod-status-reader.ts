@@ -17,6 +17,20 @@ function isNotFound(err: unknown): boolean {
   return err instanceof KubeletError && err.code === 'KLT_ERR_CRI_NOT_FOUND';
 }
 
+/** Each listed item with its status, read one after the other; one removed since the list is skipped. */
+async function* withStatuses<L extends { id: string }, S>(listed: readonly L[], read: (id: string) => Promise<{ status?: S | null }>): AsyncGenerator<{ listed: L; s: S }> {
+  for (const item of listed) {
+    let response;
+    try {
+      response = await read(item.id);
+    } catch (err) {
+      if (isNotFound(err)) continue;
+      throw err;
+    }
+    if (response.status) yield { listed: item, s: response.status };
+  }
+}
+
 export async function readPodStatus(cri: CriClient, uid: string, files?: Pick<PodFiles, 'readTerminationMessage'>): Promise<RuntimePodStatus> {
   const selector = { [podUidLabel]: uid };
   const [sandboxList, containerList] = await Promise.all([
@@ -27,16 +41,7 @@ export async function readPodStatus(cri: CriClient, uid: string, files?: Pick<Po
   const sandboxes: RuntimeSandboxStatus[] = [];
   let name = '';
   let namespace = '';
-  for (const listed of sandboxList) {
-    let response;
-    try {
-      response = await cri.runtime.podSandboxStatus(listed.id);
-    } catch (err) {
-      if (isNotFound(err)) continue;
-      throw err;
-    }
-    const s = response.status;
-    if (!s) continue;
+  for await (const { s } of withStatuses(sandboxList, (id) => cri.runtime.podSandboxStatus(id))) {
     const ips = s.network ? [s.network.ip, ...(s.network.additional_ips ?? []).map((a) => a.ip)].filter((ip) => ip !== '') : [];
     sandboxes.push({ id: s.id, attempt: s.metadata.attempt, ready: s.state === 'SANDBOX_READY', createdAt: s.created_at, ips, hasNetworkStatus: s.network !== null });
     name ||= s.metadata.name;
@@ -45,16 +50,7 @@ export async function readPodStatus(cri: CriClient, uid: string, files?: Pick<Po
   sandboxes.sort(newestFirst);
 
   const containers: RuntimeContainerStatus[] = [];
-  for (const listed of containerList) {
-    let response;
-    try {
-      response = await cri.runtime.containerStatus(listed.id);
-    } catch (err) {
-      if (isNotFound(err)) continue;
-      throw err;
-    }
-    const s = response.status;
-    if (!s) continue;
+  for await (const { listed, s } of withStatuses(containerList, (id) => cri.runtime.containerStatus(id))) {
     const info = containerInfoFromRuntime(s.labels, s.annotations);
     const state = runtimeContainerState(s.state);
     const message = state === 'exited' && files

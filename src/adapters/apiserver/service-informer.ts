@@ -1,14 +1,14 @@
 /**
  * The Service informer (Go's NewMainKubelet: a shared informer on every namespace's Services, no
  * resync): listed once, then watched, over the reflector (reflector.ts). Only what the environment
- * variables read of each Service is kept.
+ * variables read of each Service is kept; the pods wait on hasSynced, as Go's do.
  */
 import type { Service, ServicePort } from '../../domain/runtime/service-env.js';
 import type { Logger } from '../../log.js';
 import type { KubeObject, ServiceApi } from '../../ports/apiserver.js';
 import type { Clock } from '../../ports/clock.js';
 import type { ServiceInformer } from '../../ports/services.js';
-import { startReflector } from './reflector.js';
+import { startReflectedMap } from './reflected-map.js';
 
 /** The fields the variables read; a Service's wire form is the API server's contract. */
 function serviceFromApi(object: KubeObject): Service {
@@ -21,30 +21,19 @@ function serviceFromApi(object: KubeObject): Service {
 const keyOf = (object: KubeObject): string => `${object.metadata.namespace ?? ''}/${object.metadata.name ?? ''}`;
 
 export function startServiceInformer(deps: { api: ServiceApi; clock: Clock; logger: Logger }): ServiceInformer {
-  const services = new Map<string, Service>();
-  let synced = false;
-  const reflector = startReflector<KubeObject>({
+  const services = startReflectedMap({
     list: () => deps.api.listServices(),
     watch: (w) => deps.api.watchServices(w),
     clock: deps.clock,
     logger: deps.logger,
     what: 'services',
     logFields: { resource: 'services' },
-    onReplaced: (items) => {
-      services.clear();
-      for (const item of items) services.set(keyOf(item), serviceFromApi(item));
-      synced = true;
-    },
-    onChanged: (type, object) => {
-      if (type === 'DELETED') services.delete(keyOf(object));
-      else services.set(keyOf(object), serviceFromApi(object));
-    },
-    // The reflector logs and retries; the pods wait on hasSynced, as Go's do.
-    onFailed: () => {},
+    keyOf,
+    valueOf: serviceFromApi,
   });
   return {
-    list: () => [...services.values()],
-    hasSynced: () => synced,
-    stop: () => reflector.stop(),
+    list: () => [...services.entries.values()],
+    hasSynced: () => services.hasSynced(),
+    stop: () => services.stop(),
   };
 }

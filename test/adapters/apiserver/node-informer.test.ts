@@ -42,12 +42,12 @@ describe('the node informer against the test API server', () => {
     } finally {
       follower.stop();
     }
+    // Stopped, its watch is closed: the server has no stream left to hand the next change to.
+    await vi.waitUntil(() => cluster.server.watchCount() === 0, { timeout: 5_000, interval: 10 });
     const count = seen.length;
     const last = cluster.server.store.get('nodes', undefined, 'n1')!;
     cluster.server.store.update('nodes', { ...last, metadata: { ...last.metadata, labels: { zone: 'b' } } });
-    // Kept: a stopped watch reports nothing, so there is no event to wait for; 200 ms is many times
-    // what the test API server takes to deliver a watch event on loopback.
-    await new Promise((r) => setTimeout(r, 200));
+    expect(cluster.server.watchCount()).toBe(0);
     expect(seen.length).toBe(count);
   }, 20_000);
 });

@@ -13,10 +13,10 @@ import { createCriClient, loadCriProto, type GrpcCriClient } from '../../../src/
 import { startEmbeddedRuntime, type EmbeddedRuntime } from '../../../src/adapters/embedded-runtime/index.js';
 import { KUBELET_TS_VERSION } from '../../../src/domain/config/version.js';
 import { DEFAULT_MASKED_PATHS, DEFAULT_READONLY_PATHS } from '../../../src/domain/runtime/masked-paths.js';
-import { identifyProcess } from '../../../src/adapters/embedded-runtime/shim/proc-stat.js';
 import { hostPodIP } from '../../../src/adapters/embedded-runtime/runtime-service.js';
 import { EXIT_FILE } from '../../../src/adapters/embedded-runtime/shim/shim-protocol.js';
 import type { ContainerConfig, PodSandboxConfig } from '../../../src/ports/cri.js';
+import { isAlive, tearDownEmbedded } from './embedded-teardown.js';
 
 const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
 /** Exits 0 on SIGTERM, prints `ready` once the trap is installed (NOTES §8.7: stop only after that). */
@@ -109,16 +109,6 @@ function waitForLog(path: string, ...contents: string[]): Promise<string[]> {
   });
 }
 
-/** kill(pid, 0) says yes for a zombie too, so a zombie (state Z in /proc) counts as gone. */
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  return identifyProcess(pid) !== undefined;
-}
-
 async function waitForExitState(cri: GrpcCriClient, containerId: string) {
   return waitFor('CONTAINER_EXITED', async () => {
     const { status } = await cri.runtime.containerStatus(containerId);
@@ -134,22 +124,9 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  // Tear down through CRI first (what a kubelet would do), then make sure nothing we started survived.
-  if (client) {
-    for (const sandbox of await client.runtime.listPodSandbox().catch(() => [])) {
-      await client.runtime.removePodSandbox(sandbox.id).catch(() => undefined);
-    }
-    client.close();
-  }
-  await runtime?.close();
+  const leftovers = await tearDownEmbedded(client, runtime, pids);
   client = undefined;
   runtime = undefined;
-  // A shim exits just after writing exit.json; give it a moment before calling it a leftover.
-  await waitFor('started processes to end', async () => ([...pids].some(isAlive) ? undefined : true), 3000).catch(() => undefined);
-  const leftovers = [...pids].filter(isAlive);
-  for (const pid of leftovers) {
-    try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
-  }
   await rm(dir, { recursive: true, force: true });
   expect(leftovers).toEqual([]);
 });

@@ -15,7 +15,10 @@ const collectGarbage = runInNewContext('gc') as () => void;
 
 let dir: string;
 beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'klt-reader-')); });
-afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+afterEach(async () => {
+  vi.useRealTimers();
+  await rm(dir, { recursive: true, force: true });
+});
 
 async function offset(content: string, n: number): Promise<number> {
   const p = join(dir, 'f');
@@ -174,20 +177,21 @@ describe('readContainerLog following a rotation', () => {
     const p = join(dir, '0.log');
     const backlog = Array.from({ length: 5000 }, (_, i) => i + 1);
     await writeFile(p, backlog.map(line).join(''));
+    // The reader's clock is fake: a poll period passes between two rotations only when the test says.
+    vi.useFakeTimers({ toFake: ['Date'] });
     const reader = readContainerLog(p, ALL, { running: () => true, pollMs: 5, maxFollowMs: 60_000 });
     const got: string[] = [];
     const take = async (n: number) => {
       for (let i = 0; i < n; i++) got.push(((await reader.next()).value as Buffer).toString());
     };
-    // Kept: four poll periods, time for the follower to look at the path once between rotations,
-    // which is what this test is about; the reader signals no such look.
-    const pause = () => new Promise((r) => setTimeout(r, 20));
+    // A poll period: time for the follower to look at the path once between rotations.
+    const pause = () => vi.setSystemTime(Date.now() + 5);
     await take(1);
     await rotate(p, '1', line('A'));
-    await pause();
+    pause();
     await take(1500); // past a read of the backlog: the path is looked at, A's file seen
     await rotate(p, '2', line('B'));
-    await pause();
+    pause();
     await take(1500); // still behind: B's file seen too
     await rotate(p, '3', line('C'));
     await take(backlog.length - 3001 + 3);

@@ -52,8 +52,8 @@ describe('createLogindBus (real dbus-daemon, logind stand-in)', () => {
     expect(await bus.waitFor('inhibitor.taken')).toMatchObject({ what: 'shutdown', who: 'kubelet', why: INHIBIT_WHY, mode: 'delay' });
     await powerOff(bus.address);
     await expect.poll(() => signals).toEqual([true]);
-    // Still held: no power-off yet.
-    await new Promise((r) => setTimeout(r, 300));
+    // Still held: logind waits for our lock.
+    expect(await bus.waitFor('poweroff.delayed')).toMatchObject({ by: [{ who: 'kubelet', why: INHIBIT_WHY }] });
     expect(bus.events.map((e) => e.event)).not.toContain('poweroff');
     await lock.release();
     expect(await bus.waitFor('poweroff')).toMatchObject({ timedOut: false });

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCriClient, type GrpcCriClient } from '../../../../src/adapters/cri-grpc/index.js';
 import { startEmbeddedRuntime, type EmbeddedRuntime } from '../../../../src/adapters/embedded-runtime/index.js';
-import { identifyProcess } from '../../../../src/adapters/embedded-runtime/shim/proc-stat.js';
 import type { Mount as CriMount } from '../../../../src/generated/runtime/v1/Mount.js';
 import type { ContainerConfig, PodSandboxConfig } from '../../../../src/ports/cri.js';
+import { isAlive, tearDownEmbedded } from '../embedded-teardown.js';
 
 const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
 const TRAPPING = `trap "exit 0" TERM; echo ready; while :; do sleep 3600 & wait $!; done`;
@@ -96,15 +96,6 @@ async function waitForExit(cri: GrpcCriClient, containerId: string) {
   return status!;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  return identifyProcess(pid) !== undefined;
-}
-
 /** Mount points in the given (host) mount table at or below `path`. */
 function mountedAt(path: string, mountinfo = readFileSync('/proc/self/mountinfo', 'utf8')): string[] {
   return mountinfo.split('\n').map((l) => l.split(' ')[4] ?? '').filter((m) => m === path || m.startsWith(`${path}/`));
@@ -127,20 +118,9 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  if (client) {
-    for (const sandbox of await client.runtime.listPodSandbox().catch(() => [])) {
-      await client.runtime.removePodSandbox(sandbox.id).catch(() => undefined);
-    }
-    client.close();
-  }
-  await runtime?.close();
+  const leftovers = await tearDownEmbedded(client, runtime, pids);
   client = undefined;
   runtime = undefined;
-  await vi.waitFor(() => expect([...pids].filter(isAlive)).toEqual([]), { timeout: 3000, interval: 25 }).catch(() => undefined);
-  const leftovers = [...pids].filter(isAlive);
-  for (const pid of leftovers) {
-    try { process.kill(-pid, 'SIGKILL'); } catch { /* gone */ }
-  }
   for (const path of hostMounts.splice(0).reverse()) execFileSync('umount', ['-l', path]);
   await rm(dir, { recursive: true, force: true });
   expect(leftovers).toEqual([]);
