@@ -3,7 +3,7 @@
  * syncNodeStatus, fastStatusUpdateOnce).
  *
  * Contract:
- * - `awaitingHealth`: the first registration waits for the runtime machine's first answer, at most
+ * - `awaitingRuntime`: the first registration waits for the runtime machine's first answer, at most
  *   100 ms (Go sleeps 100 ms before its first try, by when its runtime check has usually answered),
  *   so the Node is created with the Ready condition that answer gives, as Go's initialNode does,
  *   and a runtime that is up costs no second round trip (the PATCH) before the Node is Ready.
@@ -258,9 +258,9 @@ export const nodeStatusMachine = setup({
      * does not: its Ready is the previous run's, and the first check of this one is still to come.)
      */
     announceCreated: enqueueActions(({ context, enqueue, event }) => {
-      if (isReady(okValue<NodeObject>(event).value.status?.conditions ?? [])) enqueue.assign({ reportedReady: true });
       const nodeName = context.registration.nodeName;
       const conditions = okValue<NodeObject>(event).value.status?.conditions ?? [];
+      if (isReady(conditions)) enqueue.assign({ reportedReady: true });
       for (const reason of conditionEventReasons([], conditions)) {
         enqueue(emit({ type: 'node.status.event', nodeName, reason, message: `Node ${nodeName} status is now: ${reason}` }));
       }
@@ -324,9 +324,9 @@ export const nodeStatusMachine = setup({
   initial: 'starting',
   states: {
     starting: {
-      always: [{ guard: 'isRegistering', target: 'awaitingHealth' }, { target: 'adopting' }],
+      always: [{ guard: 'isRegistering', target: 'awaitingRuntime' }, { target: 'adopting' }],
     },
-    awaitingHealth: {
+    awaitingRuntime: {
       meta: { description: 'before registering: the first runtime status answer, at most 100 ms' },
       always: { guard: 'isRuntimeKnownOrRetry', target: 'registering' },
       after: { firstRegistrationHold: 'registering' },
