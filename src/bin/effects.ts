@@ -60,6 +60,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
       updateRuntimeConfig: (podCIDR) => updateRuntimeConfig(cri.runtime, podCIDR),
       clock,
       logger: actorLogger(logger, 'nodeStatus', 'nodeStatus'),
+      onRegistrationAnswered: () => live.firstRegistration.answer(),
     }),
     ...nodeLeaseActors({ heartbeat: clients.heartbeat, clock, logger: actorLogger(logger, 'nodeLease', 'nodeLease') }),
     ...certificateEffects(deps),

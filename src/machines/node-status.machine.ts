@@ -3,10 +3,14 @@
  * syncNodeStatus, fastStatusUpdateOnce).
  *
  * Contract:
+ * - `awaitingRuntime`: the first registration waits for the runtime machine's first answer, at most
+ *   100 ms (Go sleeps 100 ms before its first try, by when its runtime check has usually answered),
+ *   so the Node is created with the Ready condition that answer gives, as Go's initialNode does,
+ *   and a runtime that is up costs no second round trip (the PATCH) before the Node is Ready.
  * - `registering`: the `registerNode` effect POSTs the initial Node. On KLT_ERR_API_ALREADY_EXISTS
  *   the machine moves to `reconciling`, where `reconcileNode` GETs the Node and patches the labels
  *   and annotations the kubelet owns (Go's reconcileExistingNode). Any other failure is retried
- *   after 100 ms, 200 ms, … capped at 7 s (Go sleeps 100 ms before its first try; we do not).
+ *   after 100 ms, 200 ms, … capped at 7 s.
  *   Once registered, `node.registered` (with the uid) goes to the `nodeLease` actor and is emitted.
  *   With registerNode=false it only reads the Node (`getNode`, same back-off) until it exists.
  * - `updating`: every nodeStatusUpdateFrequency (×(1 + 0.04 × jitter)), the `readNodeFacts`
@@ -57,6 +61,8 @@ export const NODE_STATUS_REPORT_FREQUENCY_MS = 300_000;
 export const FAST_STATUS_UPDATE_MS = 100;
 /** Go: nodeReadyGracePeriod, how long fastStatusUpdateOnce keeps trying. */
 export const FAST_STATUS_UPDATE_LIMIT_MS = 120_000;
+/** Go: registerWithAPIServer's sleep before its first try; the longest the first registration waits for health. */
+export const FIRST_REGISTRATION_HOLD_MS = 100;
 /** Go: nodeStatusUpdateRetry. */
 export const NODE_STATUS_UPDATE_TRIES = 5;
 /** Go: wait.JitterUntil(kl.syncNodeStatus, kl.nodeStatusUpdateFrequency, 0.04, …). */
@@ -186,10 +192,13 @@ export const nodeStatusMachine = setup({
   },
   delays: {
     registerRetry: ({ context }) => retryDelayMs(context.registerFailures),
+    firstRegistrationHold: FIRST_REGISTRATION_HOLD_MS,
     updatePeriod: ({ context }) => (isFastUpdating(context) ? FAST_STATUS_UPDATE_MS : context.updatePeriodMs),
   },
   guards: {
     isRegistering: ({ context }) => context.registerNode,
+    // A retry does not wait again: a runtime that never answers must not slow registration further.
+    isRuntimeKnownOrRetry: ({ context }) => context.health.runtime !== null || context.registerFailures > 0,
     isOk: ({ event }) => answerOf<unknown>(event).ok,
     isAlreadyExists: ({ event }) => !answerOf<unknown>(event).ok && failure(event).code === 'KLT_ERR_API_ALREADY_EXISTS',
     isDue: ({ context }) => isDue(context),
@@ -243,10 +252,15 @@ export const nodeStatusMachine = setup({
       if (after === undefined || before?.status === after.status) return;
       enqueue(emit({ type: 'node.readiness.changed', nodeName, ready: after.status === 'True', message: after.message }));
     }),
-    /** A Node we created: the events its first conditions stand for (Go records them in initialNode's setters). */
+    /**
+     * A Node we created: the events its first conditions stand for (Go records them in initialNode's
+     * setters); created Ready, it ends the fast updates as a Ready PATCH does. (A Node found existing
+     * does not: its Ready is the previous run's, and the first check of this one is still to come.)
+     */
     announceCreated: enqueueActions(({ context, enqueue, event }) => {
       const nodeName = context.registration.nodeName;
       const conditions = okValue<NodeObject>(event).value.status?.conditions ?? [];
+      if (isReady(conditions)) enqueue.assign({ reportedReady: true });
       for (const reason of conditionEventReasons([], conditions)) {
         enqueue(emit({ type: 'node.status.event', nodeName, reason, message: `Node ${nodeName} status is now: ${reason}` }));
       }
@@ -310,7 +324,12 @@ export const nodeStatusMachine = setup({
   initial: 'starting',
   states: {
     starting: {
-      always: [{ guard: 'isRegistering', target: 'registering' }, { target: 'adopting' }],
+      always: [{ guard: 'isRegistering', target: 'awaitingRuntime' }, { target: 'adopting' }],
+    },
+    awaitingRuntime: {
+      meta: { description: 'before registering: the first runtime status answer, at most 100 ms' },
+      always: { guard: 'isRuntimeKnownOrRetry', target: 'registering' },
+      after: { firstRegistrationHold: 'registering' },
     },
     adopting: {
       meta: { description: 'registerNode is false: waiting for the Node to exist' },

@@ -3,13 +3,14 @@ import { createActor, createMachine, fromPromise, SimulatedClock } from 'xstate'
 import type { SerializedError } from '../../src/domain/errors.js';
 import type { NodeObject, NodeStatus } from '../../src/domain/node-status/api-objects.js';
 import type { NodeRegistrationSpec } from '../../src/domain/node-status/initial-node.js';
-import type { NodeStaticFacts } from '../../src/domain/node-status/node-status.js';
+import { computeNodeStatus, type NodeStaticFacts } from '../../src/domain/node-status/node-status.js';
 import {
   nodeStatusMachine,
   type ApiAnswer,
   type NodeFacts,
   type NodeStatusEmitted,
   type PatchNodeStatusInput,
+  type RegisterNodeInput,
 } from '../../src/machines/node-status.machine.js';
 import { settle } from '../support/settle.js';
 
@@ -87,11 +88,61 @@ describe('nodeStatusMachine registration', () => {
     const { actor, clock, calls } = start({ register: Array<SerializedError>(9).fill(unavailable) });
     actor.start();
     await settleAll();
+    // No runtime answer: the first try waits out the 100 ms hold.
+    expect(calls.register).toEqual([]);
+    await tick(clock, 100);
+    expect(calls.register).toEqual([100]);
     for (const step of [100, 200, 400, 800, 1_600, 3_200, 6_400, 7_000, 7_000]) await tick(clock, step);
     const gaps = calls.register.slice(1).map((t, i) => t - calls.register[i]!);
     expect(gaps).toEqual([100, 200, 400, 800, 1_600, 3_200, 6_400, 7_000, 7_000]);
     expect(actor.getSnapshot().matches('updating')).toBe(true);
     expect(actor.getSnapshot().context.registerFailures).toBe(0);
+  });
+
+  it('waits for the first runtime answer (at most 100 ms) and creates the Node Ready with it, which ends the fast updates', async () => {
+    const clock = new SimulatedClock();
+    const registered: RegisterNodeInput[] = [];
+    const patches: PatchNodeStatusInput[] = [];
+    const machine = nodeStatusMachine.provide({
+      actors: {
+        // As the API server: the Node comes back with the status it was created with.
+        registerNode: fromPromise<ApiAnswer<NodeObject>, RegisterNodeInput>(async ({ input }) => {
+          registered.push(input);
+          const status = computeNodeStatus({ facts: input.facts, health: input.health, images: [], previousConditions: [], nowMs: clock.now() });
+          return { ok: true, value: { metadata: { name: 'n1', uid: 'u1' }, status }, observedAtMs: clock.now() };
+        }),
+        readNodeFacts: fromPromise(async () => ({ ok: true as const, value: { images: [] }, observedAtMs: clock.now() })),
+        patchNodeStatus: fromPromise<ApiAnswer<NodeObject>, PatchNodeStatusInput>(async ({ input }) => {
+          patches.push(input);
+          return { ok: true, value: { metadata: { name: 'n1' }, status: input.status }, observedAtMs: clock.now() };
+        }),
+      },
+    });
+    const actor = createActor(machine, { clock, input: { registration, facts, jitter: 0, startedAtMs: 0 } });
+    actor.start();
+    await tick(clock, 40);
+    expect(registered).toHaveLength(0);
+    actor.send({ ...runtimeReady, observedAtMs: 40 });
+    await settleAll();
+    expect(registered.map((r) => r.health.runtime)).toEqual([{ runtimeReady: true, networkReady: true }]);
+    expect(actor.getSnapshot().context.reportedReady).toBe(true);
+    // The first update follows at once (Go's syncNodeStatus: never reported, so due), already Ready;
+    // the next is a regular period away, not a fast 100 ms one.
+    expect(patches.map((p) => readyOf(p)?.status)).toEqual(['True']);
+    await tick(clock, 100);
+    expect(patches).toHaveLength(1);
+  });
+
+  it('registers after 100 ms without a runtime answer, and its retries do not wait again', async () => {
+    const { actor, clock, calls } = start({ register: [unavailable] });
+    actor.start();
+    await tick(clock, 99);
+    expect(calls.register).toEqual([]);
+    await tick(clock, 1);
+    expect(calls.register).toEqual([100]);
+    await tick(clock, 100);
+    expect(calls.register).toEqual([100, 200]);
+    expect(actor.getSnapshot().matches('updating')).toBe(true);
   });
 
   it('reconciles the existing Node on AlreadyExists and keeps its conditions for transition times', async () => {
@@ -132,6 +183,7 @@ describe('nodeStatusMachine registration', () => {
     const statusRef = root.getSnapshot().children.nodeStatus!;
     const local: unknown[] = [];
     statusRef.on('node.registered', (e: unknown) => local.push(e));
+    statusRef.send(runtimeReady);
     await settleAll();
     expect(received).toEqual([{ type: 'node.registered', nodeName: 'n1', uid: 'u9' }]);
     expect(local).toEqual(received);
@@ -173,7 +225,9 @@ describe('nodeStatusMachine status updates', () => {
     await settleAll();
     await tick(clock, 100);
     await tick(clock, 100);
-    expect(calls.facts).toEqual([0, 100, 200]);
+    await tick(clock, 100);
+    expect(calls.register).toEqual([100]);
+    expect(calls.facts).toEqual([100, 200, 300]);
     actor.send(runtimeReady);
     await tick(clock, 100);
     expect(readyOf(calls.patch.at(-1)?.input)?.status).toBe('True');

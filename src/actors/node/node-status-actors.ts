@@ -30,6 +30,8 @@ export interface NodeStatusActorDeps {
   updateRuntimeConfig: (podCIDR: string) => Promise<void>;
   clock: Clock;
   logger: Logger;
+  /** Told of each registration answer, whatever it was (the kubelet server's start waits for the first). */
+  onRegistrationAnswered?: () => void;
 }
 
 export function nodeStatusActors(deps: NodeStatusActorDeps) {
@@ -42,6 +44,7 @@ export function nodeStatusActors(deps: NodeStatusActorDeps) {
       const node = initialNode(input.registration);
       node.status = computeNodeStatus({ facts: input.facts, health: input.health, images: lastImages, previousConditions: [], nowMs: clock.now() });
       const result = await answer(clock, () => deps.api.createNode(node));
+      deps.onRegistrationAnswered?.();
       if (result.ok) logger.info({ node: input.registration.nodeName }, 'Successfully registered node');
       else logger.info({ node: input.registration.nodeName, err: result.error }, 'Unable to register node with API server');
       return result;

@@ -22,6 +22,7 @@ import { CONTAINER_GC_PERIOD_MS, IMAGE_GC_PERIOD_MS } from '../gc/gc-loops.js';
 import { logRotatePolicy } from '../logs/container-log-manager.js';
 import type { PhaseDeps } from './deps.js';
 import { evictionManagerInput } from './eviction-input.js';
+import { SERVER_START_HOLD_MS } from './first-registration.js';
 import { nodeShutdownInput } from './node-shutdown-input.js';
 import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
@@ -229,6 +230,9 @@ export function kubeletPhases(deps: PhaseDeps) {
       const c = settings.config(live);
       // Go starts the kubelet server and the read-only port only with enableServer.
       if (!c.enableServer) return { servers: 'disabled (enableServer: false)' };
+      // The Node's POST is in flight: the server's start would hold up its answer (first-registration.ts).
+      const nodeStatus = input.outputs['startKubelet.run']?.nodeStatus;
+      if (nodeStatus && nodeStatus.registerNode !== false) await live.firstRegistration.wait(deps.clock, SERVER_START_HOLD_MS);
       const { nodeName } = outputOf(input, 'run.nodeName');
       const nodeIPs = input.outputs['runKubelet.validateNodeIP']?.nodeIps ?? [];
       const { authentication: authn, authorization: authz } = c;

@@ -17,6 +17,7 @@ import type { RuntimeManager } from '../../ports/runtime-manager.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
 import type { VolumePlugins } from '../../ports/volumes.js';
 import type { ContainerManager } from '../container-manager/container-manager.js';
+import { FirstRegistration } from './first-registration.js';
 
 export class LateSlot<T> {
   private value: T | undefined;
@@ -62,6 +63,8 @@ export interface LiveState {
   readonly containerManager: LateSlot<ContainerManager>;
   /** The container and image collectors, for the eviction manager's node-level reclaim. */
   readonly garbageCollectors: LateSlot<GarbageCollectors>;
+  /** Not a slot: answered by the nodeStatus machine's registration effect, awaited by startKubelet.servers. */
+  readonly firstRegistration: FirstRegistration;
 }
 
 export function createLiveState(): LiveState {
@@ -78,5 +81,6 @@ export function createLiveState(): LiveState {
     volumePlugins: new LateSlot('the volume plugins', 'runKubelet.newMainKubelet'),
     containerManager: new LateSlot('the container manager', 'run.containerManager'),
     garbageCollectors: new LateSlot('the garbage collectors', 'runKubelet.garbageCollection'),
+    firstRegistration: new FirstRegistration(),
   };
 }

@@ -60,7 +60,8 @@ describeNeeding(kubeLabPart(), 'node status and lease on the real control plane'
     const n = (await node())!;
     expect(n.metadata.labels).toMatchObject({ 'kubernetes.io/hostname': NODE, 'kubelet-ts.test/pool': 'it' });
     expect(n.status?.nodeInfo?.containerRuntimeVersion).toBe('embedded://0.1.0');
-    expect(n.status?.images?.[0]?.names).toEqual(['busybox:1.36']);
+    // Created Ready with the runtime's first answer; the images come with the status update that follows at once.
+    await expect.poll(async () => (await node())?.status?.images?.[0]?.names, { timeout: 5_000 }).toEqual(['busybox:1.36']);
     const owner = [{ apiVersion: 'v1', kind: 'Node', name: NODE, uid: n.metadata.uid }];
     await expect.poll(async () => (await lease())?.metadata.ownerReferences, { timeout: 5_000 }).toEqual(owner);
     // The lease waited for the Node: its first version already carried the owner.

@@ -57,6 +57,24 @@ describe('nodeStatusActors', () => {
     expect(node.status?.conditions?.find((c) => c.type === 'Ready')?.status).toBe('False');
   });
 
+  it('tells of every registration answer, created or refused (the kubelet server waits for the first)', async () => {
+    const api = new FakeNodeApi();
+    let answers = 0;
+    const actors = nodeStatusActors({
+      api, heartbeat: api, listImages: async () => [], followNode: () => ({ stop: () => {} }), updateRuntimeConfig: async () => {},
+      clock: new SimulatedClock(), logger: pino({ level: 'silent' }), onRegistrationAnswered: () => answers++,
+    });
+    const register = async () => {
+      const a = createActor(actors.registerNode, { input: { registration, facts, health: { runtime: null, pleg: null } } });
+      a.start();
+      return toPromise(a);
+    };
+    expect(await register()).toMatchObject({ ok: true });
+    expect(answers).toBe(1);
+    expect(await register()).toMatchObject({ ok: false, error: { code: 'KLT_ERR_API_ALREADY_EXISTS' } });
+    expect(answers).toBe(2);
+  });
+
   it('answers AlreadyExists as data, and reconciling patches only what drifted', async () => {
     const { api, actors, run } = setup();
     api.nodes.set('n1', { metadata: { name: 'n1', uid: 'old', labels: { 'kubernetes.io/arch': 'arm64', mine: 'x' } } });
