@@ -3,8 +3,9 @@
  * syncNodeStatus, fastStatusUpdateOnce).
  *
  * Contract:
- * - `awaitingRuntime`: the first registration waits for the runtime machine's first answer, at most
- *   100 ms (Go sleeps 100 ms before its first try, by when its runtime check has usually answered),
+ * - `awaitingRuntime`: the first registration waits for the runtime machine's first answer and the
+ *   PLEG's first relist, at most 100 ms (Go sleeps 100 ms before its first try, by when both have
+ *   usually answered),
  *   so the Node is created with the Ready condition that answer gives, as Go's initialNode does,
  *   and a runtime that is up costs no second round trip (the PATCH) before the Node is Ready.
  * - `registering`: the `registerNode` effect POSTs the initial Node. On KLT_ERR_API_ALREADY_EXISTS
@@ -198,7 +199,7 @@ export const nodeStatusMachine = setup({
   guards: {
     isRegistering: ({ context }) => context.registerNode,
     // A retry does not wait again: a runtime that never answers must not slow registration further.
-    isRuntimeKnownOrRetry: ({ context }) => context.health.runtime !== null || context.registerFailures > 0,
+    isRuntimeKnownOrRetry: ({ context }) => (context.health.runtime !== null && context.health.pleg !== null) || context.registerFailures > 0,
     isOk: ({ event }) => answerOf<unknown>(event).ok,
     isAlreadyExists: ({ event }) => !answerOf<unknown>(event).ok && failure(event).code === 'KLT_ERR_API_ALREADY_EXISTS',
     isDue: ({ context }) => isDue(context),
@@ -327,7 +328,7 @@ export const nodeStatusMachine = setup({
       always: [{ guard: 'isRegistering', target: 'awaitingRuntime' }, { target: 'adopting' }],
     },
     awaitingRuntime: {
-      meta: { description: 'before registering: the first runtime status answer, at most 100 ms' },
+      meta: { description: 'before registering: the first runtime status answer and PLEG relist, at most 100 ms' },
       always: { guard: 'isRuntimeKnownOrRetry', target: 'registering' },
       after: { firstRegistrationHold: 'registering' },
     },

@@ -81,6 +81,12 @@ function start(script: Script = {}) {
 }
 
 const runtimeReady = { type: 'node.runtime.health', runtimeReady: true, networkReady: true, observedAtMs: 0 } as const;
+const plegHealthy = { type: 'node.pleg.health', healthy: true, observedAtMs: 0 } as const;
+/** The runtime's first answer and the PLEG's first relist: what Ready waits for. */
+function sendHealthy(actor: { send(event: typeof runtimeReady | typeof plegHealthy): void }): void {
+  actor.send(runtimeReady);
+  actor.send(plegHealthy);
+}
 const readyOf = (input: PatchNodeStatusInput | undefined) => input?.status.conditions?.find((c) => c.type === 'Ready');
 
 describe('nodeStatusMachine registration', () => {
@@ -99,7 +105,7 @@ describe('nodeStatusMachine registration', () => {
     expect(actor.getSnapshot().context.registerFailures).toBe(0);
   });
 
-  it('waits for the first runtime answer (at most 100 ms) and creates the Node Ready with it, which ends the fast updates', async () => {
+  it('waits for the first runtime answer and PLEG relist (at most 100 ms) and creates the Node Ready with them, which ends the fast updates', async () => {
     const clock = new SimulatedClock();
     const registered: RegisterNodeInput[] = [];
     const patches: PatchNodeStatusInput[] = [];
@@ -123,6 +129,10 @@ describe('nodeStatusMachine registration', () => {
     await tick(clock, 40);
     expect(registered).toHaveLength(0);
     actor.send({ ...runtimeReady, observedAtMs: 40 });
+    await settleAll();
+    // Go's PLEG check fails until the first relist: the runtime alone does not make the Node Ready.
+    expect(registered).toHaveLength(0);
+    actor.send({ ...plegHealthy, observedAtMs: 45 });
     await settleAll();
     expect(registered.map((r) => r.health.runtime)).toEqual([{ runtimeReady: true, networkReady: true }]);
     expect(actor.getSnapshot().context.reportedReady).toBe(true);
@@ -153,7 +163,7 @@ describe('nodeStatusMachine registration', () => {
     };
     const { actor, calls } = start({ register: [exists], existing });
     actor.start();
-    actor.send(runtimeReady);
+    sendHealthy(actor);
     await settleAll();
     expect(calls.reconcile).toHaveLength(1);
     expect(actor.getSnapshot().context.nodeUid).toBe('uid-old');
@@ -183,7 +193,7 @@ describe('nodeStatusMachine registration', () => {
     const statusRef = root.getSnapshot().children.nodeStatus!;
     const local: unknown[] = [];
     statusRef.on('node.registered', (e: unknown) => local.push(e));
-    statusRef.send(runtimeReady);
+    sendHealthy(statusRef);
     await settleAll();
     expect(received).toEqual([{ type: 'node.registered', nodeName: 'n1', uid: 'u9' }]);
     expect(local).toEqual(received);
@@ -228,7 +238,7 @@ describe('nodeStatusMachine status updates', () => {
     await tick(clock, 100);
     expect(calls.register).toEqual([100]);
     expect(calls.facts).toEqual([100, 200, 300]);
-    actor.send(runtimeReady);
+    sendHealthy(actor);
     await tick(clock, 100);
     expect(readyOf(calls.patch.at(-1)?.input)?.status).toBe('True');
     const factsBefore = calls.facts.length;
@@ -246,13 +256,13 @@ describe('nodeStatusMachine status updates', () => {
     expect(calls.patch).toHaveLength(0);
     await tick(clock, 100);
     expect(calls.patch).toHaveLength(1);
-    expect(readyOf(calls.patch[0]?.input)).toMatchObject({ status: 'False', reason: 'KubeletNotReady', message: 'container runtime status check may not have completed yet' });
+    expect(readyOf(calls.patch[0]?.input)).toMatchObject({ status: 'False', reason: 'KubeletNotReady', message: '[container runtime status check may not have completed yet, PLEG is not healthy: pleg has yet to be successful]' });
   });
 
   it('sends an unchanged status only after the report frequency (5 m)', async () => {
     const { actor, clock, calls } = start();
     actor.start();
-    actor.send(runtimeReady);
+    sendHealthy(actor);
     await settleAll();
     expect(calls.patch).toHaveLength(1);
     for (let t = 10_000; t < 300_000; t += 10_000) await tick(clock, 10_000);
@@ -267,7 +277,7 @@ describe('nodeStatusMachine status updates', () => {
   it('sends at the next period when the health changed, and emits the readiness change', async () => {
     const { actor, clock, calls, emitted } = start();
     actor.start();
-    actor.send(runtimeReady);
+    sendHealthy(actor);
     await settleAll();
     actor.send({ type: 'node.pleg.health', healthy: false, message: 'pleg was last seen active 3m1s ago; threshold is 3m0s', observedAtMs: 5_000 });
     await tick(clock, 9_999);
@@ -286,7 +296,7 @@ describe('nodeStatusMachine status updates', () => {
   it('reports the eviction manager pressure at the next period, with the NodeHasInsufficientMemory event (#18)', async () => {
     const { actor, clock, calls, emitted } = start();
     actor.start();
-    actor.send(runtimeReady);
+    sendHealthy(actor);
     await settleAll();
     actor.send({ type: 'node.pressure.changed', conditions: ['MemoryPressure'] });
     await tick(clock, 10_000);
@@ -299,7 +309,7 @@ describe('nodeStatusMachine status updates', () => {
   it('reports NotReady with "node is shutting down" at once when the node shutdown manager says so, not at the next period', async () => {
     const { actor, clock, calls } = start();
     actor.start();
-    actor.send(runtimeReady);
+    sendHealthy(actor);
     await settleAll();
     await tick(clock, 3_000);
     expect(calls.patch).toHaveLength(1);
@@ -313,7 +323,7 @@ describe('nodeStatusMachine status updates', () => {
   it('retries a failed PATCH at once, five tries in all, and resumes at the next period', async () => {
     const { actor, clock, calls } = start({ patchFails: 7 });
     actor.start();
-    actor.send(runtimeReady);
+    sendHealthy(actor);
     await settleAll();
     expect(calls.patch.map((p) => p.input.attempt)).toEqual([0, 1, 2, 3, 4]);
     expect(actor.getSnapshot().context.lastError?.code).toBe('KLT_ERR_API_UNAVAILABLE');

@@ -35,7 +35,9 @@ export function readinessErrors(health: NodeHealth): string[] {
       errs.push(`container runtime network not ready: ${rt.message ?? 'NetworkReady=false'}`);
     }
   }
-  if (health.pleg !== null && !health.pleg.healthy) errs.push(`PLEG is not healthy: ${health.pleg.message ?? 'pleg has yet to be successful'}`);
+  // Go's PLEG check fails until the first relist has succeeded.
+  if (health.pleg === null) errs.push('PLEG is not healthy: pleg has yet to be successful');
+  else if (!health.pleg.healthy) errs.push(`PLEG is not healthy: ${health.pleg.message ?? 'pleg has yet to be successful'}`);
   if (health.shuttingDown) errs.push(NODE_SHUTTING_DOWN);
   return errs;
 }

@@ -56,6 +56,8 @@ describeNeeding(kubeLabPart(), 'node status and lease on the real control plane'
     const lease = () => clients.main.getLease('kube-node-lease', NODE).catch(() => undefined);
 
     started.status.send({ type: 'node.runtime.health', runtimeReady: true, networkReady: true, observedAtMs: systemClock.now() });
+
+    started.status.send({ type: 'node.pleg.health', healthy: true, observedAtMs: systemClock.now() });
     await expect.poll(async () => ready(await node())?.status, { timeout: 10_000 }).toBe('True');
     const n = (await node())!;
     expect(n.metadata.labels).toMatchObject({ 'kubernetes.io/hostname': NODE, 'kubelet-ts.test/pool': 'it' });

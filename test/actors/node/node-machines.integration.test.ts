@@ -50,6 +50,7 @@ describe('node status and lease through an API server outage', () => {
   it('survives an API outage, and lease and status resume within a period of its end', async () => {
     const { api, status, node, lease } = await startNode();
     status.send({ type: 'node.runtime.health', runtimeReady: true, networkReady: true, observedAtMs: systemClock.now() });
+    status.send({ type: 'node.pleg.health', healthy: true, observedAtMs: systemClock.now() });
     await expect.poll(async () => ready(await node())?.status, { timeout: 5_000 }).toBe('True');
     await expect.poll(lease, { timeout: 3_000 }).toBeDefined();
     const outage = api.faults.refuseConnections(2_000);

@@ -7,8 +7,9 @@ const ok: NodeHealth = { runtime: { runtimeReady: true, networkReady: true }, pl
 describe('nodeConditions', () => {
   it.each<[string, NodeHealth, string, string]>([
     ['all healthy', ok, 'True', 'kubelet is posting ready status'],
-    ['no runtime answer yet', { runtime: null, pleg: null }, 'False', 'container runtime status check may not have completed yet'],
-    ['runtime down', { runtime: { runtimeReady: false, networkReady: false }, pleg: null }, 'False', 'container runtime is down'],
+    ['no runtime answer yet', { runtime: null, pleg: null }, 'False', '[container runtime status check may not have completed yet, PLEG is not healthy: pleg has yet to be successful]'],
+    ['no relist yet', { runtime: { runtimeReady: true, networkReady: true }, pleg: null }, 'False', 'PLEG is not healthy: pleg has yet to be successful'],
+    ['runtime down', { runtime: { runtimeReady: false, networkReady: false }, pleg: { healthy: true } }, 'False', 'container runtime is down'],
     ['network not ready', { runtime: { runtimeReady: true, networkReady: false, message: 'NetworkReady=false reason:NetworkPluginNotReady message:cni' }, pleg: { healthy: true } }, 'False', 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:cni'],
     ['network and PLEG', { runtime: { runtimeReady: true, networkReady: false }, pleg: { healthy: false, message: 'x' } }, 'False', '[container runtime network not ready: NetworkReady=false, PLEG is not healthy: x]'],
     ['the node shuts down', { ...ok, shuttingDown: true }, 'False', 'node is shutting down'],
