@@ -90,7 +90,7 @@ export class FakeCri implements CriClient {
   /** Puts an image on the node; `extra` sets fields such as `uid`/`username` (the image's user). */
   addImage(ref: string, extra: Partial<Image> = {}): Image {
     const id = `sha256:${ref.replace(/[^a-z0-9]/g, '').padEnd(12, '0').slice(0, 12)}`;
-    const image: Image = { id, repo_tags: [ref], repo_digests: [], size: '1000', ...extra };
+    const image: Image = { id, repo_tags: [ref], repo_digests: [], size: '1000', uid: null, username: '', spec: null, pinned: false, ...extra };
     this.imageStore.set(ref, image);
     return image;
   }
@@ -167,8 +167,9 @@ export class FakeCri implements CriClient {
       id: c.id,
       pod_sandbox_id: c.sandboxId,
       metadata: { ...c.config.metadata },
-      image: { image: c.config.image.image },
+      image: { image: c.config.image.image, annotations: {}, user_specified_image: '', runtime_handler: '' },
       image_ref: c.imageRef,
+      image_id: c.imageRef,
       state: c.state,
       created_at: String(c.createdAt),
       labels: { ...c.config.labels },
@@ -186,6 +187,7 @@ export class FakeCri implements CriClient {
       reason: c.reason,
       message: '',
       mounts: [],
+      resources: null,
       log_path: `${sandbox?.config.log_directory ?? ''}/${c.config.log_path ?? ''}`,
     };
   }
@@ -198,6 +200,7 @@ export class FakeCri implements CriClient {
       created_at: String(s.createdAt),
       labels: { ...s.config.labels },
       annotations: { ...s.config.annotations },
+      runtime_handler: '',
     };
   }
 
@@ -261,7 +264,7 @@ export class FakeCri implements CriClient {
       podSandboxStatus: async (id: string): Promise<PodSandboxStatusResponse> => {
         this.record('podSandboxStatus', this.sandboxes.get(id)?.config.metadata.name ?? id);
         const s = this.mustSandbox(id);
-        return { status: { ...this.sandboxView(s), network: { ip: s.ip } }, info: {} };
+        return { status: { ...this.sandboxView(s), network: { ip: s.ip, additional_ips: [] }, linux: null }, info: {} };
       },
       listPodSandbox: async (filter?: PodSandboxFilter): Promise<PodSandbox[]> => {
         this.record('listPodSandbox');

@@ -18,6 +18,7 @@ interface PodView {
   lifecycle: string;
   status: {
     phase?: string;
+    hostIP?: string;
     conditions?: { type: string; status: string }[];
     containerStatuses?: { name: string; restartCount: number; state?: { running?: object; waiting?: { reason?: string }; terminated?: object } }[];
   } | null;

@@ -36,7 +36,9 @@ interface Mutation {
 const MODULE_EXPORT: Record<keyof MachineOverrides, string> = {
   supervisor: 'supervisorMachine', syncLoop: 'syncLoopMachine', podConfig: 'podConfigMachine', pleg: 'plegMachine',
   podWorker: 'podWorkerMachine', probe: 'probeMachine', runtime: 'runtimeMachine', nodeStatus: 'nodeStatusMachine',
-  nodeLease: 'nodeLeaseMachine', statusManager: 'statusManagerMachine',
+  nodeLease: 'nodeLeaseMachine', statusManager: 'statusManagerMachine', certificateManager: 'certificateManagerMachine',
+  servingCertificateManager: 'servingCertificateManagerMachine', volumeManager: 'volumeManagerMachine', volume: 'volumeMachine',
+  containerManager: 'containerManagerMachine', evictionManager: 'evictionManagerMachine', nodeShutdown: 'nodeShutdownMachine',
 };
 
 const MUTATIONS: Mutation[] = [

@@ -75,7 +75,7 @@ function randomOutcome(rng: Rng, clock: SimulatedClock): PodSyncOutcome {
     case 1: return { podUid: 'u1', ok: true, steps: [], podStatus: { runtimeStatus: randomRuntime(rng, clock.now()), observedAtMs: clock.now() } };
     default: return {
       podUid: 'u1', ok: false,
-      steps: [{ step: 'startContainer', target: 'c0', ok: false, reason: 'CrashLoopBackOff', error: { code: 'KLT_ERR_CONTAINER_START', message: 'back-off', retryable: true }, retryAtMs: clock.now() + rng.int(20_000) }],
+      steps: [{ step: 'startContainer', target: 'c0', ok: false, reason: 'CrashLoopBackOff', error: { code: 'KLT_ERR_CONTAINER_BACKOFF', message: 'back-off', retryable: true }, retryAtMs: clock.now() + rng.int(20_000) }],
     };
   }
 }

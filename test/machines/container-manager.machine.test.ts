@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { containerManagerMachine, type ContainerManagerStarted } from '../../src/machines/container-manager.machine.js';
+import type { QosCgroupConfigs } from '../../src/domain/cgroups/qos-cgroups.js';
 import { KubeletError } from '../../src/domain/errors.js';
 import { settle } from '../support/settle.js';
 
@@ -17,7 +18,7 @@ function start(o: { qosCgroups?: boolean; failStart?: boolean; holdSweeps?: bool
         if (o.failStart) throw new KubeletError('KLT_ERR_CGROUP', 'failed to create cgroup "/kubepods": EROFS');
         return started;
       }),
-      updateQosCgroups: fromPromise(async () => {
+      updateQosCgroups: fromPromise<QosCgroupConfigs | null>(async () => {
         calls.push('updateQos');
         return null;
       }),

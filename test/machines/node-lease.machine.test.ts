@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromPromise, SimulatedClock } from 'xstate';
+import { createActor, fromPromise, SimulatedClock, type SnapshotFrom } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import type { LeaseObject } from '../../src/domain/node-status/api-objects.js';
 import { LEASE_MAX_TRIES } from '../../src/domain/node-status/node-lease.js';
@@ -120,7 +120,7 @@ describe('nodeLeaseMachine, every reachable state', () => {
   const paths = getShortestPaths(nodeLeaseMachine, {
     events: events as never,
     input: { nodeName: 'n1', jitter: 0 },
-    serializeState: (st) => JSON.stringify([st.value, st.context.failures, st.context.nodeUid, st.context.lease !== null]),
+    serializeState: (st: SnapshotFrom<typeof nodeLeaseMachine>) => JSON.stringify([st.value, st.context.failures, st.context.nodeUid, st.context.lease !== null]),
   } as never);
 
   it('reaches every state', () => {

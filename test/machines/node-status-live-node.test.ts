@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, fromPromise, setup, SimulatedClock, type AnyActorRef } from 'xstate';
+import { createActor, fromCallback, fromPromise, setup, SimulatedClock, type AnyActorRef, type AnyEventObject } from 'xstate';
 import type { SerializedError } from '../../src/domain/errors.js';
 import type { NodeObject } from '../../src/domain/node-status/api-objects.js';
 import type { NodeRegistrationSpec } from '../../src/domain/node-status/initial-node.js';
 import type { LiveNode } from '../../src/domain/node-status/live-node.js';
 import type { NodeStaticFacts } from '../../src/domain/node-status/node-status.js';
-import { nodeStatusMachine, type ApiAnswer, type NodeFacts, type UpdatePodCIDRInput } from '../../src/machines/node-status.machine.js';
+import {
+  nodeStatusMachine, type ApiAnswer, type NodeFacts, type NodeRefreshRequestedEvent, type PatchNodeStatusInput, type RegisterNodeInput,
+  type UpdatePodCIDRInput, type WatchNodeInput,
+} from '../../src/machines/node-status.machine.js';
 import { settle } from '../support/settle.js';
 
 const registration: NodeRegistrationSpec = {
@@ -36,14 +39,14 @@ function start(opts: { podCIDRFails?: number; runtimePodCIDR?: string } = {}) {
   const refreshes: { type: string }[] = [];
   const podCIDRs: UpdatePodCIDRInput[] = [];
   let podCIDRFails = opts.podCIDRFails ?? 0;
-  let watcher: ((e: object) => void) | null = null;
+  let watcher: ((e: AnyEventObject) => void) | null = null;
   const ok = <T>(value: T): ApiAnswer<T> => ({ ok: true, value, observedAtMs: clock.now() });
   const machine = nodeStatusMachine.provide({
     actors: {
-      registerNode: fromPromise<ApiAnswer<NodeObject>>(async () => ok({ metadata: { name: 'n1', uid: 'uid-1' } })),
-      readNodeFacts: fromPromise<ApiAnswer<NodeFacts>>(async () => ok({ images: [] })),
-      patchNodeStatus: fromPromise<ApiAnswer<NodeObject>>(async () => ok({ metadata: { name: 'n1', uid: 'uid-1' } })),
-      watchNode: fromCallback(({ sendBack, receive }) => {
+      registerNode: fromPromise<ApiAnswer<NodeObject>, RegisterNodeInput>(async () => ok({ metadata: { name: 'n1', uid: 'uid-1' } })),
+      readNodeFacts: fromPromise<ApiAnswer<NodeFacts>, { nodeName: string }>(async () => ok({ images: [] })),
+      patchNodeStatus: fromPromise<ApiAnswer<NodeObject>, PatchNodeStatusInput>(async () => ok({ metadata: { name: 'n1', uid: 'uid-1' } })),
+      watchNode: fromCallback<NodeRefreshRequestedEvent, WatchNodeInput>(({ sendBack, receive }) => {
         watcher = sendBack;
         receive((e) => void refreshes.push(e));
       }),
@@ -69,7 +72,7 @@ function start(opts: { podCIDRFails?: number; runtimePodCIDR?: string } = {}) {
     clock.increment(ms);
     await settle(5);
   };
-  return { actor, clock, told, refreshes, podCIDRs, observe, tick, send: (e: object) => watcher!(e) };
+  return { actor, clock, told, refreshes, podCIDRs, observe, tick, send: (e: AnyEventObject) => watcher!(e) };
 }
 
 describe('nodeStatusMachine and the Node as the API server has it', () => {

@@ -10,6 +10,7 @@ import {
   type NodeFacts,
   type NodeStatusEmitted,
   type PatchNodeStatusInput,
+  type ReconcileNodeInput,
   type RegisterNodeInput,
 } from '../../src/machines/node-status.machine.js';
 import { settle } from '../support/settle.js';
@@ -52,16 +53,16 @@ function start(script: Script = {}) {
   const node = (status?: NodeStatus): NodeObject => ({ metadata: { name: 'n1', uid: 'uid-1' }, ...(status ? { status } : {}) });
   const machine = nodeStatusMachine.provide({
     actors: {
-      registerNode: fromPromise<ApiAnswer<NodeObject>>(async () => {
+      registerNode: fromPromise<ApiAnswer<NodeObject>, RegisterNodeInput>(async () => {
         calls.register.push(clock.now());
         const err = script.register?.[calls.register.length - 1];
         return err ? { ok: false, error: err, observedAtMs: clock.now() } : { ok: true, value: node(), observedAtMs: clock.now() };
       }),
-      reconcileNode: fromPromise<ApiAnswer<NodeObject>>(async () => {
+      reconcileNode: fromPromise<ApiAnswer<NodeObject>, ReconcileNodeInput>(async () => {
         calls.reconcile.push(clock.now());
         return { ok: true, value: script.existing ?? node(), observedAtMs: clock.now() };
       }),
-      readNodeFacts: fromPromise<ApiAnswer<NodeFacts>>(async () => {
+      readNodeFacts: fromPromise<ApiAnswer<NodeFacts>, { nodeName: string }>(async () => {
         calls.facts.push(clock.now());
         return { ok: true, value: { images: [] }, observedAtMs: clock.now() };
       }),
@@ -117,7 +118,7 @@ describe('nodeStatusMachine registration', () => {
           const status = computeNodeStatus({ facts: input.facts, health: input.health, images: [], previousConditions: [], nowMs: clock.now() });
           return { ok: true, value: { metadata: { name: 'n1', uid: 'u1' }, status }, observedAtMs: clock.now() };
         }),
-        readNodeFacts: fromPromise(async () => ({ ok: true as const, value: { images: [] }, observedAtMs: clock.now() })),
+        readNodeFacts: fromPromise<ApiAnswer<NodeFacts>, { nodeName: string }>(async () => ({ ok: true, value: { images: [] }, observedAtMs: clock.now() })),
         patchNodeStatus: fromPromise<ApiAnswer<NodeObject>, PatchNodeStatusInput>(async ({ input }) => {
           patches.push(input);
           return { ok: true, value: { metadata: { name: 'n1' }, status: input.status }, observedAtMs: clock.now() };
@@ -175,9 +176,9 @@ describe('nodeStatusMachine registration', () => {
     const clock = new SimulatedClock();
     const statusMachine = nodeStatusMachine.provide({
       actors: {
-        registerNode: fromPromise(async () => ({ ok: true as const, value: { metadata: { name: 'n1', uid: 'u9' } }, observedAtMs: 0 })),
-        readNodeFacts: fromPromise(async () => ({ ok: true as const, value: { images: [] }, observedAtMs: 0 })),
-        patchNodeStatus: fromPromise(async () => ({ ok: true as const, value: { metadata: {} }, observedAtMs: 0 })),
+        registerNode: fromPromise<ApiAnswer<NodeObject>, RegisterNodeInput>(async () => ({ ok: true as const, value: { metadata: { name: 'n1', uid: 'u9' } }, observedAtMs: 0 })),
+        readNodeFacts: fromPromise<ApiAnswer<NodeFacts>, { nodeName: string }>(async () => ({ ok: true as const, value: { images: [] }, observedAtMs: 0 })),
+        patchNodeStatus: fromPromise<ApiAnswer<NodeObject>, PatchNodeStatusInput>(async () => ({ ok: true as const, value: { metadata: {} }, observedAtMs: 0 })),
       },
     });
     const fakeLease = createMachine({ on: { 'node.registered': { actions: ({ event }) => received.push(event) } } });
@@ -207,14 +208,14 @@ describe('nodeStatusMachine with registerNode=false', () => {
     const gets: number[] = [];
     const machine = nodeStatusMachine.provide({
       actors: {
-        getNode: fromPromise(async () => {
+        getNode: fromPromise<ApiAnswer<NodeObject>, { nodeName: string }>(async () => {
           gets.push(clock.now());
           return gets.length < 3
             ? { ok: false as const, error: { code: 'KLT_ERR_API_NOT_FOUND' as const, message: 'not found', retryable: false }, observedAtMs: clock.now() }
             : { ok: true as const, value: { metadata: { name: 'n1', uid: 'admin-made' } }, observedAtMs: clock.now() };
         }),
-        readNodeFacts: fromPromise(async () => ({ ok: true as const, value: { images: [] }, observedAtMs: clock.now() })),
-        patchNodeStatus: fromPromise(async () => ({ ok: true as const, value: { metadata: {} }, observedAtMs: clock.now() })),
+        readNodeFacts: fromPromise<ApiAnswer<NodeFacts>, { nodeName: string }>(async () => ({ ok: true as const, value: { images: [] }, observedAtMs: clock.now() })),
+        patchNodeStatus: fromPromise<ApiAnswer<NodeObject>, PatchNodeStatusInput>(async () => ({ ok: true as const, value: { metadata: {} }, observedAtMs: clock.now() })),
       },
     });
     const actor = createActor(machine, { clock, input: { registration, facts, jitter: 0, startedAtMs: 0, registerNode: false } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, fromPromise, SimulatedClock, type AnyActorRef } from 'xstate';
-import type { RelistOutput, RelistPod } from '../../src/domain/pleg/relist.js';
+import type { RelistInput, RelistOutput, RelistPod } from '../../src/domain/pleg/relist.js';
 import { isPlegHealthy } from '../../src/domain/pleg/health.js';
 import { PLEG_CHANNEL_CAPACITY, plegMachine, PLEG_EFFECTS, type PlegContext, type PlegEventsEvent } from '../../src/machines/pleg.machine.js';
 import { settle } from '../support/settle.js';
@@ -16,7 +16,7 @@ function harness(relistPeriodMs?: number) {
   const received: PlegEventsEvent[] = [];
   const pleg = plegMachine.provide({
     actors: {
-      relist: fromPromise<RelistOutput, unknown>(async () => {
+      relist: fromPromise<RelistOutput, RelistInput>(async () => {
         relists.push(clock.now());
         await Promise.resolve(); // the first relist starts with the actor: let the test set the world
         if (world.failing) throw new Error('runtime down');
@@ -52,7 +52,7 @@ describe('plegMachine', () => {
     ];
     const received: PlegEventsEvent[] = [];
     const pleg = plegMachine.provide({
-      actors: { relist: fromPromise<RelistOutput, unknown>(async ({ input }) => { inputs.push(input); return answers[Math.min(inputs.length - 1, 1)]!; }) },
+      actors: { relist: fromPromise<RelistOutput, RelistInput>(async ({ input }) => { inputs.push(input); return answers[Math.min(inputs.length - 1, 1)]!; }) },
     });
     const parent = createMachine({
       invoke: { id: 'pleg', systemId: 'pleg', src: pleg, input: {} },

@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { assign, createActor, fromCallback, setup, type AnyActorRef, type AnyEventObject } from 'xstate';
+import { assign, createActor, fromCallback, setup, type AnyActorRef, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import type { PodSourceName } from '../../src/domain/pod-config/types.js';
 import type { Pod } from '../../src/domain/pod/types.js';
 import {
   POD_CONFIG_EFFECTS,
   podConfigMachine,
+  type ApiSourceInput,
   type FileSourceInput,
   type HttpSourceInput,
   type PodConfigInput,
@@ -32,9 +33,9 @@ const pod = (uid: string, image = 'busybox:1.36'): Pod => ({
  */
 function start(input: Partial<PodConfigInput> = {}, overrides: { fileSource?: ReturnType<typeof fromCallback<PodSourceEvent, FileSourceInput>> } = {}) {
   const sendBacks: Partial<Record<PodSourceName, (e: PodSourceEvent) => void>> = {};
-  const inputs: Partial<Record<PodSourceName, FileSourceInput | HttpSourceInput>> = {};
+  const inputs: Partial<Record<PodSourceName, FileSourceInput | HttpSourceInput | ApiSourceInput>> = {};
   const stopped: PodSourceName[] = [];
-  const fake = <T extends FileSourceInput | HttpSourceInput>(source: PodSourceName) =>
+  const fake = <T extends FileSourceInput | HttpSourceInput | ApiSourceInput>(source: PodSourceName) =>
     fromCallback<PodSourceEvent, T>(({ input: sourceInput, sendBack }) => {
       sendBacks[source] = sendBack;
       inputs[source] = sourceInput;
@@ -44,7 +45,7 @@ function start(input: Partial<PodConfigInput> = {}, overrides: { fileSource?: Re
   const parent = setup({
     actors: {
       podConfig: podConfigMachine.provide({
-        actors: { fileSource: overrides.fileSource ?? fake<FileSourceInput>('file'), httpSource: fake<HttpSourceInput>('http'), apiSource: fake<FileSourceInput>('api') },
+        actors: { fileSource: overrides.fileSource ?? fake<FileSourceInput>('file'), httpSource: fake<HttpSourceInput>('http'), apiSource: fake<ApiSourceInput>('api') },
       }),
     },
   }).createMachine({
@@ -216,7 +217,7 @@ describe('podConfigMachine state graph', () => {
       getShortestPaths(alone, {
         events: events as never,
         input,
-        serializeState: (s) => JSON.stringify(s.value),
+        serializeState: (s: SnapshotFrom<typeof alone>) => JSON.stringify(s.value),
       } as never).map((p) => JSON.stringify(p.state.value)),
     );
 
@@ -232,7 +233,7 @@ describe('podConfigMachine state graph', () => {
   });
 
   it('never becomes ready before each configured source delivered a snapshot', () => {
-    const paths = getShortestPaths(alone, { events: events as never, input: { ...baseInput, staticPodURL: 'http://x/' }, serializeState: (s) => JSON.stringify(s.value) } as never);
+    const paths = getShortestPaths(alone, { events: events as never, input: { ...baseInput, staticPodURL: 'http://x/' }, serializeState: (s: SnapshotFrom<typeof alone>) => JSON.stringify(s.value) } as never);
     expect(paths.length).toBeGreaterThan(20);
     for (const path of paths) {
       const ready = (path.state.value as { readiness: string }).readiness === 'sourcesReady';

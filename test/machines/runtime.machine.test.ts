@@ -93,7 +93,7 @@ describe('runtimeMachine and the syncLoop', () => {
     let calls = 0;
     const parent = setup({
       actors: {
-        runtime: runtimeMachine.provide({ actors: { checkRuntime: fromPromise(async () => ({ ...answers[Math.min(calls++, answers.length - 1)]!, observedAtMs: clock.now() })) } }),
+        runtime: runtimeMachine.provide({ actors: { checkRuntime: fromPromise<RuntimeCheck>(async () => ({ ...answers[Math.min(calls++, answers.length - 1)]!, observedAtMs: clock.now() })) } }),
         syncLoop: fromCallback<{ type: string; health: string }>(({ receive }) => { receive((e) => void seen.push({ health: e.health })); }),
       },
     }).createMachine({
@@ -118,7 +118,7 @@ describe('runtimeMachine and the runtime-dependent modules', () => {
     let calls = 0;
     const parent = setup({
       actors: {
-        runtime: runtimeMachine.provide({ actors: { checkRuntime: fromPromise(async () => ({ ...answers[Math.min(calls++, answers.length - 1)]!, observedAtMs: clock.now() })) } }),
+        runtime: runtimeMachine.provide({ actors: { checkRuntime: fromPromise<RuntimeCheck>(async () => ({ ...answers[Math.min(calls++, answers.length - 1)]!, observedAtMs: clock.now() })) } }),
         containerManager: fromCallback<{ type: string }>(({ receive }) => { receive((e) => void seen.push(`containerManager ${e.type}`)); }),
         evictionManager: fromCallback<{ type: string }>(({ receive }) => { receive((e) => void seen.push(`evictionManager ${e.type}`)); }),
       },

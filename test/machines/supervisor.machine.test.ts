@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, fromPromise, SimulatedClock, waitFor, type AnyEventObject } from 'xstate';
+import { createActor, fromCallback, fromPromise, SimulatedClock, waitFor, type AnyEventObject, type SnapshotFrom } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import { KubeletError } from '../../src/domain/errors.js';
 import { PHASE_IDS, type PhaseId } from '../../src/domain/phases.js';
@@ -206,7 +206,7 @@ describe('supervisorMachine subsystems', () => {
     const machine = supervisorMachine.provide({
       actors: {
         ...fakePhases([], { 'startKubelet.run': async () => ({ runtime: { startedAtMs: 5 }, syncLoop: { nodeName: 'n' } }) }),
-        stopSubsystems: fromPromise(async () => { order.push('stopSubsystems'); return 'clean' as const; }),
+        stopSubsystems: fromPromise<'clean' | 'failed', { signal: string }>(async () => { order.push('stopSubsystems'); return 'clean'; }),
         syncLoop: subsystem('syncLoop'),
         runtime: subsystem('runtime'),
       },
@@ -232,7 +232,7 @@ describe('supervisorMachine as a graph', () => {
   const paths = getShortestPaths(supervisorMachine, {
     events: events as never,
     input: { argv: [] },
-    serializeState: (s) => JSON.stringify(s.value),
+    serializeState: (s: SnapshotFrom<typeof supervisorMachine>) => JSON.stringify(s.value),
   } as never);
   const reached = new Set(paths.map((p) => activePhase(p.state.value)).filter((p) => p !== null));
   const values = new Set(paths.map((p) => JSON.stringify(p.state.value)));

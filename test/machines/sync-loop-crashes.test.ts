@@ -3,6 +3,7 @@ import { createActor, fromCallback, setup } from 'xstate';
 import type { AdmissionNode } from '../../src/domain/pod/admission-node.js';
 import type { Pod } from '../../src/domain/pod/types.js';
 import { syncLoopMachine, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
+import { inertDeletors, noPodSources } from '../support/sync-loop-fixtures.js';
 
 /** The pods each fake worker was spawned for, in spawn order (runtime-only ones have no name). */
 const spawned: { uid: string; runtimeOnly: boolean }[] = [];
@@ -42,8 +43,8 @@ const node: AdmissionNode = {
 
 function start() {
   spawned.length = 0;
-  const machine = syncLoopMachine.provide({ actors: { podConfig: idle as never, pleg: idle as never, podWorker: throwingPodWorker as never, probe: throwingProbe as never, containerDeletor: idle } });
-  const input: SyncLoopInput = { nodeName: 'node-a', node, podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 2 };
+  const machine = syncLoopMachine.provide({ actors: { podConfig: idle as never, pleg: idle as never, podWorker: throwingPodWorker as never, probe: throwingProbe as never, ...inertDeletors } });
+  const input: SyncLoopInput = { nodeName: 'node-a', node, podConfig: noPodSources, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 2 };
   const actor = createActor(machine, { input });
   const failures: { actorId: string; message: string }[] = [];
   const warnings: { reason: string; message: string }[] = [];

@@ -4,6 +4,7 @@ import type { AdmissionNode } from '../../src/domain/pod/admission-node.js';
 import type { Pod } from '../../src/domain/pod/types.js';
 import { syncLoopMachine, type PodAdmissionRejected, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
 import { startSyncLoopAmong } from '../support/sync-loop-peers.js';
+import { noPodSources } from '../support/sync-loop-fixtures.js';
 
 /** A fake pod worker: records the kill it is asked for and finishes with `{ podUid }`. */
 const kills: { uid: string; event: unknown }[] = [];
@@ -42,7 +43,7 @@ function start() {
     actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: idle as never, containerDeletor: idle as never },
   });
   // The pod config is a fake here: its input is never read.
-  const input: SyncLoopInput = { nodeName: 'node-a', node: node(), podConfig: {} as SyncLoopInput['podConfig'], podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 1 };
+  const input: SyncLoopInput = { nodeName: 'node-a', node: node(), podConfig: noPodSources, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 1 };
   const loop = startSyncLoopAmong(machine, input, { evictionManager: (e) => void heard.push(e), nodeShutdown: (e) => void shutdownHeard.push(e) });
   loop.on('pod.admission.rejected', (e: PodAdmissionRejected) => void rejections.push(e));
   return { loop, heard, shutdownHeard, rejections };

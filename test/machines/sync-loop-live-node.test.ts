@@ -4,6 +4,7 @@ import type { AdmissionNode } from '../../src/domain/pod/admission-node.js';
 import type { Pod } from '../../src/domain/pod/types.js';
 import { syncLoopMachine, type PodAdmissionRejected, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
 import { startSyncLoopAmong } from '../support/sync-loop-peers.js';
+import { noPodSources } from '../support/sync-loop-fixtures.js';
 
 const idle = fromCallback(() => {});
 
@@ -27,7 +28,7 @@ function start(liveNode = true) {
     actors: { podConfig: idle as never, pleg: idle as never, podWorker: idle as never, probe: idle as never, containerDeletor: idle as never },
   });
   const input: SyncLoopInput = {
-    nodeName: 'node-a', node: node(), podConfig: {} as SyncLoopInput['podConfig'], podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 1,
+    nodeName: 'node-a', node: node(), podConfig: noPodSources, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 1,
     ...(liveNode ? { liveNode } : {}),
   };
   const loop = startSyncLoopAmong(machine, input, { nodeStatus: (e) => void asked.push(e) });

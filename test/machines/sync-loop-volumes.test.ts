@@ -4,6 +4,7 @@ import type { AdmissionNode } from '../../src/domain/pod/admission-node.js';
 import type { Pod } from '../../src/domain/pod/types.js';
 import { syncLoopMachine, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
 import { startSyncLoopAmong } from '../support/sync-loop-peers.js';
+import { noPodSources } from '../support/sync-loop-fixtures.js';
 
 /** A fake pod worker: a kill request (or `test.kill.done`, for a runtime-only one) makes it finish with `{ podUid }`. */
 const fakePodWorker = setup({
@@ -43,7 +44,7 @@ function start() {
     actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: idle as never, containerDeletor: idle as never },
   });
   // The pod config is a fake here: its input is never read.
-  const input: SyncLoopInput = { nodeName: 'node-a', node: node(), podConfig: {} as SyncLoopInput['podConfig'], podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 1 };
+  const input: SyncLoopInput = { nodeName: 'node-a', node: node(), podConfig: noPodSources, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 1 };
   const loop = startSyncLoopAmong(machine, input, {
     volumeManager: (e) => void told.push(e as VolumeRequest),
     containerManager: (e) => void cgroupsTold.push(e as (typeof cgroupsTold)[number]),

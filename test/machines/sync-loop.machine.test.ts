@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromCallback, sendParent, setup, type AnyActorRef } from 'xstate';
 import type { AdmissionNode } from '../../src/domain/pod/admission-node.js';
 import type { Pod, PodStatus } from '../../src/domain/pod/types.js';
-import { syncLoopMachine, type PodAdmissionRejected, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
+import { syncLoopMachine, type DeadContainersRemoveRequested, type PodAdmissionRejected, type PodSandboxesRemoveRequested, type SyncLoopInput } from '../../src/machines/sync-loop.machine.js';
+import { noPodSources } from '../support/sync-loop-fixtures.js';
 
 /** Records every event a fake child receives, by actor id. */
 const received: Record<string, { type: string }[]> = {};
@@ -45,7 +46,7 @@ const fakeProbe = setup({ types: { input: {} as FakeProbeInput } }).createMachin
 const idle = fromCallback(() => {});
 
 /** A fake deletor: records what it is asked, under its id. */
-const fakeDeletor = (id: 'containerDeletor' | 'sandboxDeletor') => fromCallback(({ receive }) => {
+const fakeDeletor = <E extends DeadContainersRemoveRequested | PodSandboxesRemoveRequested>(id: 'containerDeletor' | 'sandboxDeletor') => fromCallback<E>(({ receive }) => {
   receive((event) => void (received[id] ??= []).push(event));
 });
 
@@ -72,10 +73,10 @@ function start(maxPods = 110, allowedUnsafeSysctls?: string[]) {
   spawned.length = 0;
   rejections.length = 0;
   const machine = syncLoopMachine.provide({
-    actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never, containerDeletor: fakeDeletor('containerDeletor'), sandboxDeletor: fakeDeletor('sandboxDeletor') },
+    actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never, containerDeletor: fakeDeletor<DeadContainersRemoveRequested>('containerDeletor'), sandboxDeletor: fakeDeletor<PodSandboxesRemoveRequested>('sandboxDeletor') },
   });
   const input: SyncLoopInput = {
-    nodeName: 'node-a', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 2,
+    nodeName: 'node-a', node: node(maxPods), podConfig: noPodSources, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 2,
     ...(allowedUnsafeSysctls ? { allowedUnsafeSysctls } : {}),
   };
   const actor = createActor(machine, { input });
@@ -535,7 +536,7 @@ describe('syncLoopMachine in cluster mode', () => {
   function startInCluster(maxPods: number) {
     const forwarded: { type: string; podUid?: string; status?: PodStatus }[] = [];
     const machine = syncLoopMachine.provide({
-      actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never, containerDeletor: fakeDeletor('containerDeletor'), sandboxDeletor: fakeDeletor('sandboxDeletor') },
+      actors: { podConfig: idle as never, pleg: idle as never, podWorker: fakePodWorker as never, probe: fakeProbe as never, containerDeletor: fakeDeletor<DeadContainersRemoveRequested>('containerDeletor'), sandboxDeletor: fakeDeletor<PodSandboxesRemoveRequested>('sandboxDeletor') },
     });
     const parent = setup({
       actors: {
@@ -545,7 +546,7 @@ describe('syncLoopMachine in cluster mode', () => {
     }).createMachine({
       invoke: [
         { src: 'statusManager', systemId: 'statusManager' },
-        { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input: { nodeName: 'n', node: node(maxPods), podConfig: {}, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 1 } },
+        { id: 'syncLoop', src: 'syncLoop', systemId: 'syncLoop', input: { nodeName: 'n', node: node(maxPods), podConfig: noPodSources, podWorker: {}, pleg: {}, hostIP: '10.0.0.1', deadContainersKept: 1 } },
       ],
     });
     const root = createActor(parent).start();

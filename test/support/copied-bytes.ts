@@ -15,7 +15,7 @@ export async function copiedBytes(run: () => unknown): Promise<number> {
     copied += out.length;
     return out;
   });
-  const copySpy = vi.spyOn(Buffer.prototype, 'copy').mockImplementation(function (this: Buffer, ...args: Parameters<Buffer['copy']>) {
+  const copySpy = vi.spyOn(Buffer.prototype as Buffer, 'copy').mockImplementation(function (this: Buffer, ...args: Parameters<Buffer['copy']>) {
     const n = copy.apply(this, args);
     copied += n;
     return n;

@@ -6,10 +6,11 @@ export interface KubectlRun { code: number | null; stdout: string; stderr: strin
 export function runKubectl(bin: string, kubeconfig: string, args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<KubectlRun> {
   return new Promise((done) => {
     const child = spawn(bin, [`--kubeconfig=${kubeconfig}`, ...args], { stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    // stdout and stderr are piped (the stdio above), so the child has both streams.
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
     child.once('close', (code) => {
       clearTimeout(timer);

@@ -1,6 +1,6 @@
 /**
  * The seams are typed: each `@ts-expect-error` below is a wrongly typed effect, phase output or
- * subsystem input that must not compile. Checked by `tsc -p test/types` (npm run typecheck, npm
+ * subsystem input that must not compile. Checked by `tsc -p test` (npm run typecheck, npm
  * test); if a seam went back to `Record<string, …>` or a cast, the line would compile, its
  * `@ts-expect-error` would be unused, and that is an error too.
  */

@@ -3,7 +3,7 @@
  * (an id no actor is registered under, an event its receiver does not handle, a wrong payload),
  * to a sibling through the system or to one of the sender's children.
  * If the helpers went back to an untyped `system.get(...)`, these lines would compile and their
- * unused `@ts-expect-error` would fail `tsc -p test/types`.
+ * unused `@ts-expect-error` would fail `tsc -p test`.
  */
 import { podWorkerId, probeWorkerId, volumeActorId } from '../../src/domain/actor-ids.js';
 import { sendToChild, sendToSystem, sendToSystemIfRunning, type ChildSendQueue, type SystemLookup, type SystemSendQueue } from '../../src/machines/system-sends.js';

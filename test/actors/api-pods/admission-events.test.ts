@@ -5,6 +5,7 @@ import type { EventRecorder } from '../../../src/ports/event-recorder.js';
 import type { EventRequest } from '../../../src/domain/status-manager/event-aggregation.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
 import { syncLoopMachine } from '../../../src/machines/sync-loop.machine.js';
+import { inertDeletors, noPodSources } from '../../support/sync-loop-fixtures.js';
 
 const idle = fromCallback(() => {});
 
@@ -12,9 +13,9 @@ describe('relayAdmissionRejections', () => {
   it('records a Warning event on the pod for each pod the syncLoop refuses, once the recorder exists', () => {
     const recorded: EventRequest[] = [];
     const live: { events?: EventRecorder } = {};
-    const loop = createActor(syncLoopMachine.provide({ actors: { podConfig: idle as never, pleg: idle as never, podWorker: idle as never, probe: idle as never, containerDeletor: idle } }), {
+    const loop = createActor(syncLoopMachine.provide({ actors: { podConfig: idle as never, pleg: idle as never, podWorker: idle as never, probe: idle as never, ...inertDeletors } }), {
       input: {
-        nodeName: 'node-a', hostIP: '10.0.0.1', podConfig: {}, podWorker: {}, pleg: {}, deadContainersKept: 1,
+        nodeName: 'node-a', hostIP: '10.0.0.1', podConfig: noPodSources, podWorker: {}, pleg: {}, deadContainersKept: 1,
         node: { name: 'node-a', operatingSystem: 'linux', labels: {}, taints: [], allocatable: { cpuMillis: 1000, memoryBytes: 1, ephemeralStorageBytes: 1, pods: 10 } },
       },
     });

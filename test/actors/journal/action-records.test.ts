@@ -9,6 +9,7 @@ import { createInspectionTap } from '../../../src/actors/journal/inspection-tap.
 import type { JournalRecord } from '../../../src/domain/journal/record.js';
 
 const machine = setup({
+  types: { emitted: {} as { type: 'decided'; why: string } },
   actors: {
     work: fromPromise<string, { item: string }>(async ({ input }) => input.item),
     idle: fromPromise<string>(() => new Promise<string>(() => {})),

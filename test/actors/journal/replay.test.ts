@@ -21,7 +21,7 @@ async function recordRun(opts: { failAt?: string } = {}): Promise<JournalRecord[
     return { phase: id, at: 'fake' };
   })]));
   const actor = createActor(supervisorMachine.provide({
-    actors: { ...phases, stopSubsystems: fromPromise(async () => 'clean' as const) },
+    actors: { ...phases, stopSubsystems: fromPromise<'clean' | 'failed', { signal: string }>(async () => 'clean') },
   }), { input: { argv: ['--v=2'], stopTimeoutMs: 5000 }, systemId: 'supervisor', inspect: tap.inspect, clock: realClock });
   actor.start();
   if (!opts.failAt) {

@@ -31,7 +31,7 @@ describe('withContainerLogLinks', () => {
     const { rt, cri, linkDir } = setup();
     const labels = { 'io.kubernetes.pod.name': 'web', 'io.kubernetes.pod.namespace': 'ns', 'io.kubernetes.container.name': 'app' };
     // Only what the links read of a config and a sandbox config.
-    const config = { metadata: { name: 'c1', attempt: 0 }, labels, log_path: 'c1.log' } as Parameters<typeof cri.runtime.createContainer>[1];
+    const config: Parameters<typeof cri.runtime.createContainer>[1] = { metadata: { name: 'c1', attempt: 0 }, image: { image: 'busybox' }, labels, log_path: 'c1.log' };
     const sandbox = { log_directory: rt.dir } as Parameters<typeof cri.runtime.createContainer>[2];
     const id = await cri.runtime.createContainer('sb', config, sandbox);
     await cri.runtime.startContainer(id);

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { createUserNamespaces, rangesInRuntime, type RangeInUse } from '../../../src/actors/runtime-manager/pod-user-namespace.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
-import type { PodSandbox, PodSandboxStatusResponse } from '../../../src/ports/cri.js';
+import type { UserNamespace__Output } from '../../../src/generated/runtime/v1/UserNamespace.js';
+import type { PodSandbox, PodSandboxStatus, PodSandboxStatusResponse } from '../../../src/ports/cri.js';
 
 const pod = (uid: string): Pod => ({ metadata: { name: uid, namespace: 'ns', uid }, spec: { containers: [], hostUsers: false } });
 const supported = async () => [{ name: '', userNamespaces: true }];
@@ -38,9 +39,13 @@ describe('createUserNamespaces', () => {
 describe('rangesInRuntime', () => {
   it('reads the pod user namespaces the sandboxes report, skipping host ones and sandboxes gone meanwhile', async () => {
     const sandbox = (id: string, uid: string) => ({ id, metadata: { name: id, uid, namespace: 'ns', attempt: 0 } }) as PodSandbox;
-    const statusOf: Record<string, PodSandboxStatusResponse['status']> = {
-      a: { linux: { namespaces: { options: { userns_options: { mode: 'POD', uids: [{ host_id: 65536, container_id: 0, length: 65536 }], gids: [] } } } } } as PodSandboxStatusResponse['status'],
-      b: { linux: { namespaces: { options: { userns_options: { mode: 'NODE', uids: [], gids: [] } } } } } as PodSandboxStatusResponse['status'],
+    const status = (id: string, uid: string, userns: UserNamespace__Output): PodSandboxStatus => ({
+      ...sandbox(id, uid), state: 'SANDBOX_READY', created_at: '1', labels: {}, annotations: {}, runtime_handler: '', network: null,
+      linux: { namespaces: { options: { network: 'POD', pid: 'CONTAINER', ipc: 'POD', target_id: '', userns_options: userns } } },
+    });
+    const statusOf: Record<string, PodSandboxStatus> = {
+      a: status('a', 'uid-a', { mode: 'POD', uids: [{ host_id: 65536, container_id: 0, length: 65536 }], gids: [] }),
+      b: status('b', 'uid-b', { mode: 'NODE', uids: [], gids: [] }),
     };
     const runtime = {
       listPodSandbox: async () => [sandbox('a', 'uid-a'), sandbox('b', 'uid-b'), sandbox('gone', 'uid-gone')],

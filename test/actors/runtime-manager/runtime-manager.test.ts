@@ -311,7 +311,7 @@ describe('runtimeManager.syncPod', () => {
     synced = true;
     expect((await withServices.syncPod(pod)).ok).toBe(true);
     const config = [...cri.containers.values()].find((c) => c.config.metadata.name === 'app')!.config;
-    const envs = Object.fromEntries((config.envs ?? []).map((e) => [e.key, Buffer.from(e.value).toString()]));
+    const envs = Object.fromEntries((config.envs ?? []).map((e) => [e.key, Buffer.from(e.value ?? '').toString()]));
     expect(envs).toMatchObject({ KUBERNETES_SERVICE_HOST: '10.96.0.1', KUBERNETES_SERVICE_PORT: '6443', URL: 'https://10.96.0.1:6443' });
     expect(asked).toEqual(['web', 'web']);
   });
@@ -322,7 +322,7 @@ describe('runtimeManager.syncPod', () => {
     const limited: Container = { ...app, env: [resource('CPU_LIMIT', 'limits.cpu'), resource('MEMORY_LIMIT', 'limits.memory')] };
     expect((await withAllocatable.syncPod(makePod({ initContainers: [], containers: [limited] }))).ok).toBe(true);
     const config = [...cri.containers.values()].find((c) => c.config.metadata.name === 'app')!.config;
-    const envs = Object.fromEntries((config.envs ?? []).map((e) => [e.key, Buffer.from(e.value).toString()]));
+    const envs = Object.fromEntries((config.envs ?? []).map((e) => [e.key, Buffer.from(e.value ?? '').toString()]));
     expect(envs).toMatchObject({ CPU_LIMIT: '4', MEMORY_LIMIT: '4294967296' });
   });
 

@@ -41,6 +41,7 @@ function view(over: Partial<KubeletViewSources> = {}, lifecycle = 'active') {
       return { stdout: Buffer.from('hi'), stderr: Buffer.alloc(0), exit_code: 3 };
     },
     runtimeCalls: () => new Map(),
+    statsSummary: () => Promise.reject(new Error('no stats in these tests')),
     ...over,
   });
   return { v, execs };
@@ -159,9 +160,9 @@ describe('createKubeletView: what it answers again (#7)', () => {
 });
 
 describe('createKubeletView: metrics', () => {
-  it('reads the PLEG\'s discarded events from its context, 0 before it has any', () => {
-    expect(view().v.metrics().plegDiscardedEvents).toBe(0);
-    expect(view({ pleg: () => ({ lastRelistAtMs: 5, discardedEvents: 200 }) }).v.metrics().plegDiscardedEvents).toBe(200);
+  it('reads the PLEG\'s discarded events from its context, 0 before it has any', async () => {
+    expect((await view().v.metrics()).plegDiscardedEvents).toBe(0);
+    expect((await view({ pleg: () => ({ lastRelistAtMs: 5, discardedEvents: 200 }) }).v.metrics()).plegDiscardedEvents).toBe(200);
   });
 });
 
@@ -178,6 +179,8 @@ describe('createKubeletView: machineInfo', () => {
 });
 
 describe('createKubeletView: streaming sessions', () => {
+  /** The container status call, which these sessions never need. */
+  const containerStatus = (): Promise<never> => Promise.reject(new Error('containerStatus is not asked for a session'));
   const sandboxes = (filters: unknown[]) => async (filter?: unknown) => {
     filters.push(filter);
     return [
@@ -189,7 +192,7 @@ describe('createKubeletView: streaming sessions', () => {
 
   it('finds the pod\'s newest sandbox by its UID label', async () => {
     const filters: unknown[] = [];
-    const { v } = view({ streaming: () => ({ listPodSandbox: sandboxes(filters) }) });
+    const { v } = view({ streaming: () => ({ listPodSandbox: sandboxes(filters), containerStatus }) });
     expect(await v.podSandboxId('uid-web')).toBe('new');
     expect(filters).toEqual([{ label_selector: { 'io.kubernetes.pod.uid': 'uid-web' } }]);
   });
@@ -199,6 +202,7 @@ describe('createKubeletView: streaming sessions', () => {
     const { v } = view({
       streaming: () => ({
         listPodSandbox: async () => [],
+        containerStatus,
         exec: async (r) => (asked.push(r), 'http://rt/exec'),
         attach: async (r) => (asked.push(r), 'http://rt/attach'),
         portForward: async (id, ports) => (asked.push([id, ports]), 'http://rt/pf'),
@@ -213,7 +217,7 @@ describe('createKubeletView: streaming sessions', () => {
   it('rejects before the runtime is connected, and for a client without streaming calls', async () => {
     await expect(view().v.streamingUrl({ kind: 'portForward', podSandboxId: 's', ports: [] })).rejects.toMatchObject({ code: 'KLT_ERR_CRI_UNAVAILABLE' });
     await expect(view().v.podSandboxId('uid-web')).rejects.toMatchObject({ code: 'KLT_ERR_CRI_UNAVAILABLE' });
-    const bare = view({ streaming: () => ({ listPodSandbox: async () => [] }) }).v;
+    const bare = view({ streaming: () => ({ listPodSandbox: async () => [], containerStatus }) }).v;
     await expect(bare.streamingUrl({ kind: 'exec', request: { container_id: 'c', cmd: [] } })).rejects.toMatchObject({ code: 'KLT_ERR_CRI_UNIMPLEMENTED' });
   });
 });

@@ -27,7 +27,8 @@ describe('the node informer against the test API server', () => {
       cluster.server.store.create('nodes', { metadata: { name: 'n1', labels: { 'kubernetes.io/hostname': 'n1' } } });
       await vi.waitUntil(() => seen.length === 1, { timeout: 5_000, interval: 10 });
       const held = cluster.server.store.get('nodes', undefined, 'n1')!;
-      cluster.server.store.update('nodes', { ...held, metadata: { ...held.metadata, labels: { ...held.metadata.labels, zone: 'a' } } });
+      expect(held.metadata).toBeDefined();
+      cluster.server.store.update('nodes', { ...held, metadata: { ...held.metadata!, labels: { ...held.metadata!.labels, zone: 'a' } } });
       await vi.waitUntil(() => lastLabels()?.zone === 'a', { timeout: 5_000, interval: 10 });
       expect(seen.every((n) => n.metadata.name === 'n1')).toBe(true);
 

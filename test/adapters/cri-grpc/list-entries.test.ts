@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { listEntries } from '../../../src/adapters/cri-grpc/list-entries.js';
 import { loadCriProto } from '../../../src/adapters/cri-grpc/proto.js';
+import type { PodSandbox } from '../../../src/generated/runtime/v1/PodSandbox.js';
 
 /** PodSandbox's map fields: labels (5) and annotations (6). */
 const MAPS = new Set([5, 6]);
 
 const list = loadCriProto().runtimeService.ListPodSandbox;
-const sandbox = (id: string, labels: Record<string, string> = {}) => ({
+const sandbox = (id: string, labels: Record<string, string> = {}): PodSandbox => ({
   id, metadata: { name: id, uid: `uid-${id}`, namespace: 'default', attempt: 0 }, state: 'SANDBOX_READY', created_at: '1', labels,
 });
 

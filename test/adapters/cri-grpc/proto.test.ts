@@ -144,8 +144,8 @@ describe('proto and port agree', () => {
       created_at: '1795303315659029051', started_at: '1795303315659029052', finished_at: '1795303315659029053',
       exit_code: 137, image: { image: 'busybox:1', annotations: {}, user_specified_image: '', runtime_handler: '' },
       image_ref: 'sha256:abc', reason: 'OOMKilled', message: 'm', labels: { a: 'b' }, annotations: { c: 'd' },
-      mounts: [{ container_path: '/d', host_path: '/h', readonly: false, selinux_relabel: false }],
-      log_path: '/var/log/pods/x/c/0.log', image_id: 'sha256:abc',
+      mounts: [{ container_path: '/d', host_path: '/h', readonly: false, selinux_relabel: false, propagation: 'PROPAGATION_HOST_TO_CONTAINER' }],
+      log_path: '/var/log/pods/x/c/0.log', image_id: 'sha256:abc', resources: null,
     };
     const method = loadCriProto().runtimeService.ContainerStatus!;
     const back = method.responseDeserialize(method.responseSerialize({ status, info: { k: 'v' } })) as { status: ContainerStatus };

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadCriProto } from '../../../src/adapters/cri-grpc/proto.js';
 import { socketChannel, type CriChannel } from '../../../src/adapters/cri-grpc/socket-channel.js';
-import { unaryCall } from '../../../src/adapters/cri-grpc/unary-call.js';
+import { unaryCall, type UnaryClient } from '../../../src/adapters/cri-grpc/unary-call.js';
 import { fakeCriServer, type FakeCriServer } from './fake-cri-server.js';
 
 // A back-off far longer than the test: whatever reconnects within it is not grpc-js's own retry.
@@ -20,7 +20,7 @@ async function runtimeServer(): Promise<FakeCriServer> {
   return server;
 }
 
-const version = (client: grpc.Client) => unaryCall(client, loadCriProto().runtimeService.Version, { version: '0.1.0' }, 2_000);
+const version = (client: UnaryClient) => unaryCall(client, loadCriProto().runtimeService.Version, { version: '0.1.0' }, 2_000);
 
 function channelTo(server: FakeCriServer): CriChannel {
   const channel = socketChannel(server.endpoint, server.socketPath, LONG_BACKOFF);

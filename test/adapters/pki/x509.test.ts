@@ -4,7 +4,8 @@
  */
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { once } from 'node:events';
-import { createSecureContext, createServer, connect, type AddressInfo } from 'node:tls';
+import type { AddressInfo } from 'node:net';
+import { createSecureContext, createServer, connect } from 'node:tls';
 import { describe, expect, it } from 'vitest';
 import {
   createCertificate, createCertificateRequest, generateKeyPair, importPrivateKey, parseCertificateRequest, type KeyPair,

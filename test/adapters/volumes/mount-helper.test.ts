@@ -30,7 +30,7 @@ describe('createMountHelper', () => {
 
   it('keeps answers apart when many commands run at once', async () => {
     const names = Array.from({ length: 20 }, (_, i) => join(root!, `missing ${i}`));
-    const errors = await Promise.all(names.map((n) => helper.run('umount', [n]).catch((e: unknown) => e as MountCommandError)));
+    const errors = await Promise.all(names.map((n) => helper.run('umount', [n]).then(() => expect.fail(`umount ${n} succeeded`), (e: unknown) => e as MountCommandError)));
     errors.forEach((error, i) => expect(error.output).toContain(`missing ${i}`));
   });
 

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { fromCallback, fromPromise, setup } from 'xstate';
+import { fromPromise, setup } from 'xstate';
 import { actorTreeMermaid, readActorTree, treeMachines } from '../../../src/domain/graph/actor-tree.js';
+import { subsystemSlot } from '../../../src/machines/subsystem-slot.js';
 
 const notProvided = fromPromise<void>(async () => {
   throw new Error('not provided');
 });
-const slot = fromCallback(() => {});
+// A child machine's slot, declared as the machines declare theirs.
+const slot = subsystemSlot<unknown>();
 
 const leaf = setup({ actors: { work: notProvided, unused: notProvided } }).createMachine({
   id: 'leaf', initial: 'working', states: { working: { invoke: { src: 'work' } } },

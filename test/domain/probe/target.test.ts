@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Container } from '../../../src/domain/pod/types.js';
+import type { Container, Probe } from '../../../src/domain/pod/types.js';
 import {
   canonicalHeaderKey,
   formatProbeUrl,
@@ -102,7 +102,8 @@ describe('resolveProbeTarget', () => {
     [{ httpGet: { port: 'missing' } }, 'port missing not found'],
     [{ tcpSocket: { port: 0 } }, 'invalid port number: 0'],
     [{ grpc: { port: 70000 } }, 'invalid port number: 70000'],
-    [{ grpc: { port: 'grpc' } }, 'invalid port number: grpc'],
+    // The API says int32, but a manifest's JSON can carry a name here: the check does not trust the type.
+    [{ grpc: { port: 'grpc' } } as unknown as Probe, 'invalid port number: grpc'],
     [{}, 'missing probe handler for container web'],
   ])('makes %j unresolvable', (probe, reason) => {
     expect(resolveProbeTarget(probe, container, addresses)).toEqual({ kind: 'unresolvable', reason });

@@ -3,10 +3,10 @@ import { filterContainers, filterSandboxes, matchesLabelSelector } from '../../.
 import type { Container, PodSandbox } from '../../../../src/ports/cri.js';
 
 function sandbox(id: string, state: PodSandbox['state'], labels: Record<string, string>): PodSandbox {
-  return { id, metadata: { name: id, uid: id, namespace: 'ns', attempt: 0 }, state, created_at: '1', labels, annotations: {} };
+  return { id, metadata: { name: id, uid: id, namespace: 'ns', attempt: 0 }, state, created_at: '1', labels, annotations: {}, runtime_handler: '' };
 }
 function container(id: string, pod: string, state: Container['state'], labels: Record<string, string>): Container {
-  return { id, pod_sandbox_id: pod, metadata: { name: id, attempt: 0 }, image: { image: 'i' }, image_ref: 'r', state, created_at: '1', labels, annotations: {} };
+  return { id, pod_sandbox_id: pod, metadata: { name: id, attempt: 0 }, image: { image: 'i', annotations: {}, user_specified_image: '', runtime_handler: '' }, image_ref: 'r', image_id: 'r', state, created_at: '1', labels, annotations: {} };
 }
 
 const sandboxes = [
@@ -42,7 +42,7 @@ describe('filterSandboxes', () => {
     [{ state: { state: 'SANDBOX_READY' as const }, label_selector: { app: 'web' } }, ['s1']],
     [{ id: 's3', label_selector: { app: 'web' } }, []],
   ])('filter %j → %j', (filter, ids) => {
-    expect(filterSandboxes(sandboxes, filter).map((s) => s.id)).toEqual(ids);
+    expect(filterSandboxes<PodSandbox['state'], PodSandbox>(sandboxes, filter).map((s) => s.id)).toEqual(ids);
   });
 });
 
@@ -54,6 +54,6 @@ describe('filterContainers', () => {
     [{ label_selector: { role: 'main' }, pod_sandbox_id: 's3' }, ['c3']],
     [{ id: 'c2', state: { state: 'CONTAINER_RUNNING' as const } }, []],
   ])('filter %j → %j', (filter, ids) => {
-    expect(filterContainers(containers, filter).map((c) => c.id)).toEqual(ids);
+    expect(filterContainers<Container['state'], Container>(containers, filter).map((c) => c.id)).toEqual(ids);
   });
 });

@@ -81,6 +81,12 @@ async function viewBehindRuntime(path: string): Promise<FakeKubeletView> {
   return v;
 }
 
+/** The fake runtime viewBehindRuntime started for this test. */
+function startedRuntime(): NonNullable<typeof runtime> {
+  expect(runtime).toBeDefined();
+  return runtime!;
+}
+
 async function start(v: FakeKubeletView, o: { auth?: Partial<KubeletServerAuth>; debuggingHandlers?: boolean; idleMs?: number } = {}): Promise<number> {
   app = buildKubeletApp({
     view: v,
@@ -144,7 +150,7 @@ describe('streaming routes: the proxied session', () => {
     expect(v.sessions).toEqual([{
       kind: 'exec', request: { container_id: 'c-app', cmd: ['sh', '-c', 'echo hi'], stdin: true, stdout: true, stderr: true, tty: false },
     }]);
-    const [seen] = runtime.seen;
+    const [seen] = startedRuntime().seen;
     // The runtime URL's path and query, the client's method and upgrade headers; not its credentials.
     expect(seen).toMatchObject({ method: 'POST', url: '/session/abc?token=1' });
     expect(seen!.headers).toMatchObject({ upgrade: 'SPDY/3.1', 'x-stream-protocol-version': 'v4.channel.k8s.io', 'x-forwarded-for': '10.0.0.9, 127.0.0.1' });
@@ -155,7 +161,7 @@ describe('streaming routes: the proxied session', () => {
     const v = await viewBehindRuntime('/session/x');
     const c = await send(await start(v), 'GET', '/exec/default/web/app?command=true&output=1', SPDY);
     await c.until('hello from runtime|');
-    runtime.sockets[0]!.end('bye|');
+    startedRuntime().sockets[0]!.end('bye|');
     await c.closed;
     expect(c.got().endsWith('bye|')).toBe(true);
   });
@@ -165,7 +171,7 @@ describe('streaming routes: the proxied session', () => {
     const c = await send(await start(v), 'GET', '/portForward/default/web?port=8080,9090', WEBSOCKET);
     await c.until('hello from runtime|');
     expect(v.sessions).toEqual([{ kind: 'portForward', podSandboxId: 's-web', ports: [8080, 9090] }]);
-    expect(runtime.seen[0]!.headers).toMatchObject({
+    expect(startedRuntime().seen[0]!.headers).toMatchObject({
       'sec-websocket-key': WEBSOCKET['Sec-WebSocket-Key'], 'sec-websocket-protocol': 'v4.channel.k8s.io', 'sec-websocket-version': '13',
     });
   });
