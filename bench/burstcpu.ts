@@ -7,16 +7,20 @@
  * the ratio head / baseline; each turn's figures and the load average go to stderr.
  * KUBELET_BENCH_BURSTCPU_BASELINE=DIR: the other build's bundle, a copy of dist/bundle kept inside the
  * repository (its packages resolve from node_modules above it); without it, head alone.
+ * KUBELET_BENCH_BURSTCPU_HEAD_ARGS / _BASELINE_ARGS: more kubelet flags for either, space-separated
+ * (a baseline with flags alone runs this build again, e.g. `--event-log=` to weigh the journal).
  * KUBELET_BENCH_BURSTCPU_REPS=N (5) bursts of each; _SETTLE_SECONDS=S (10) between Ready and the burst.
  * KUBELET_BENCH_CPU_PROF=DIR profiles each daemon and prints each burst's span on the profile's clock
  * (scripts/cpu-profile-categories.ts cuts a profile to it); KUBELET_BENCH_KEEP_JOURNAL=DIR copies each
  * turn's event log there.
  */
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { kubeLabScripts, purgeKubeLab, runScript, scriptEnv } from '../test/support/kube-lab-scripts.js';
-import { upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
+import { adminTls, upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
 import { KUBELET_BIN } from './kubelet-bin.js';
 import { startKubeletTs, type NodeSetup } from './sidebyside-kubelets.js';
 import { burst, cleanUp, readyNamespace, startUp, type TurnOptions } from './sidebyside-turn.js';
@@ -31,7 +35,11 @@ export async function benchBurstCpu(): Promise<Record<string, number | string>> 
   if (!existsSync(join(scripts, 'up.sh'))) return { skipped: `no real control plane's scripts in ${scripts}` };
   if (!process.env.KUBELET_IT_CRI) return { skipped: 'no containerd: KUBELET_IT_CRI is unset (.ci/containerd/up.sh)' };
   const baseline = process.env.KUBELET_BENCH_BURSTCPU_BASELINE;
-  const builds: [string, string][] = [['head', KUBELET_BIN], ...(baseline ? [['baseline', resolve(baseline, 'kubelet.js')] as [string, string]] : [])];
+  const args = (name: string) => (process.env[`KUBELET_BENCH_BURSTCPU_${name}_ARGS`] ?? '').split(' ').filter(Boolean);
+  const builds: Build[] = [
+    { name: 'head', bin: KUBELET_BIN, args: args('HEAD') },
+    ...(baseline || args('BASELINE').length > 0 ? [{ name: 'baseline', bin: baseline ? resolve(baseline, 'kubelet.js') : KUBELET_BIN, args: args('BASELINE') }] : []),
+  ];
   const work = mkdtempSync(join(tmpdir(), 'kts-burstcpu-'));
   const labDir = join(work, 'lab');
   mkdirSync(labDir);
@@ -40,8 +48,9 @@ export async function benchBurstCpu(): Promise<Record<string, number | string>> 
     const lab = await upOnce(labDir, scripts);
     for (let rep = 1; rep <= REPS; rep++) {
       const order = rep % 2 === 1 ? builds : [...builds].reverse();
-      for (const [name, bin] of order) {
-        const figures = await turn(lab, work, name, bin, rep);
+      for (const build of order) {
+        const { name } = build;
+        const figures = await turn(lab, work, build, rep);
         process.stderr.write(`burstcpu: ${name} rep ${rep} (load average after it ${loadavg().map((l) => l.toFixed(2)).join(' ')}): ${JSON.stringify(figures)}\n`);
         for (const [k, v] of Object.entries(figures)) samples.set(`${name}.${k}`, [...(samples.get(`${name}.${k}`) ?? []), v]);
       }
@@ -52,7 +61,7 @@ export async function benchBurstCpu(): Promise<Record<string, number | string>> 
   }
   const out: Record<string, number | string> = { reps: REPS, settleSeconds: SETTLE_MS / 1000 };
   for (const [key, values] of samples) out[key] = round(median(values), 2);
-  if (baseline) {
+  if (builds.length > 1) {
     for (const [key, values] of samples) {
       if (!key.startsWith('head.')) continue;
       const base = samples.get(`baseline.${key.slice('head.'.length)}`);
@@ -62,7 +71,31 @@ export async function benchBurstCpu(): Promise<Record<string, number | string>> 
   return out;
 }
 
-async function turn(lab: KubeLab, work: string, name: string, bin: string, rep: number): Promise<Record<string, number>> {
+/** The process's established TCP connections to `port` (ss -tnp). */
+function connectionsTo(pid: number, port: string): number {
+  const lines = execFileSync('ss', ['-tnpH', 'state', 'established', `( dport = :${port} )`], { encoding: 'utf8' }).split('\n');
+  return lines.filter((l) => l.includes(`pid=${pid},`)).length;
+}
+
+/** kubelet_runtime_operations_total by operation, read from the kubelet server as the lab's admin. */
+async function criCalls(lab: KubeLab, port: number): Promise<Map<string, number>> {
+  const text = await new Promise<string>((resolve, reject) => {
+    const req = httpsRequest({ host: '127.0.0.1', port, path: '/metrics', ...adminTls(lab), rejectUnauthorized: false }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve(body));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  const calls = new Map<string, number>();
+  for (const m of text.matchAll(/^kubelet_runtime_operations_total\{operation_type="(\w+)"\} (\d+)/gm)) calls.set(m[1]!, Number(m[2]));
+  return calls;
+}
+
+interface Build { name: string; bin: string; args: string[] }
+
+async function turn(lab: KubeLab, work: string, { name, bin, args }: Build, rep: number): Promise<Record<string, number>> {
   const node = `bcpu-${name}-${rep}`;
   const dir = join(work, node);
   mkdirSync(dir);
@@ -74,7 +107,7 @@ async function turn(lab: KubeLab, work: string, name: string, bin: string, rep: 
   };
   const o: TurnOptions = {
     lab, setup, namespace: node, image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', idleMs: 0,
-    start: () => startKubeletTs(setup, bin),
+    start: () => startKubeletTs(setup, bin, args),
   };
   const out: Record<string, number> = {};
   await readyNamespace(lab, node);
@@ -83,6 +116,10 @@ async function turn(lab: KubeLab, work: string, name: string, bin: string, rep: 
     await startUp(o, kubelet, out);
     await sleep(SETTLE_MS);
     await burst(o, kubelet, out);
+    // Connections the kubelet holds to the API server after the burst: keep-alive keeps each it opened.
+    out['burst.apiConnections'] = connectionsTo(kubelet.pid, new URL(lab.server).port);
+    // The CRI calls of the start-up and the burst, by operation, from the kubelet's own counter.
+    for (const [op, n] of await criCalls(lab, kubelet.port)) out[`cri.${op}`] = n;
     const keep = process.env.KUBELET_BENCH_KEEP_JOURNAL;
     if (keep) {
       await kubelet.stop();

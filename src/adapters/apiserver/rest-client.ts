@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
+import { createSecureContext } from 'node:tls';
 import type { Clock } from '../../ports/clock.js';
 import type { Kubeconfig } from './kubeconfig-file.js';
 
@@ -81,12 +82,16 @@ export class RestClient {
   private newAgent(): http.Agent {
     if (!this.secure) return new http.Agent({ keepAlive: true });
     const { cluster, user } = this.config;
+    const material = { ...(cluster.ca ? { ca: cluster.ca } : {}), ...(user.cert && user.key ? { cert: user.cert, key: user.key } : {}) };
     return new https.Agent({
       keepAlive: true,
-      ...(cluster.ca ? { ca: cluster.ca } : {}),
+      ...material,
       rejectUnauthorized: !cluster.insecureSkipTlsVerify,
       ...(cluster.tlsServerName ? { servername: cluster.tlsServerName } : {}),
-      ...(user.cert && user.key ? { cert: user.cert, key: user.key } : {}),
+      // One TLS context for every connection: else each new one parses the CA and the key again,
+      // and a burst of requests opens many at once. Not for an exec plugin's user, whose certificate
+      // comes with each request (the agent's options would override it).
+      ...(user.external ? {} : { secureContext: createSecureContext(material) }),
     });
   }
 
