@@ -8,7 +8,10 @@
  * then the sample goes to the first category that matches walking from the leaf up (so JSON.stringify
  * called by the journal counts as the journal's serialisation, and a leaf in node's own code counts for
  * the first of our modules above it). Prints ms per category, the top self functions, and for the
- * largest categories who called into them.
+ * largest categories who called into them. The maps are read from beside the bundle the profile
+ * names: read a profile before that bundle is rebuilt (or profile a copy of it), or its frames are
+ * mapped through another build's maps. A profile's samples also count time the main thread was
+ * descheduled: on a busy machine compare shares of one run's profiles, not milliseconds across runs.
  */
 import { readFileSync } from 'node:fs';
 import { SourceMap } from 'node:module';
