@@ -33,6 +33,8 @@ export interface StartedKubelet {
   /** performance.now() just before the spawn. */
   t0: number;
   healthzPort: number;
+  /** The kubelet server's port (HTTPS on 127.0.0.1). */
+  port: number;
   exitCode(): number | null;
   stderrTail(): string;
   /** SIGTERM, SIGKILL after 30 s; resolves on exit. */
@@ -66,29 +68,33 @@ export async function startGoKubelet(xzPath: string, binDir: string, s: NodeSetu
   return spawnKubelet(bin, [
     `--config=${join(s.dir, 'kubelet.yaml')}`, `--kubeconfig=${s.kubeconfig}`, `--root-dir=${join(s.dir, 'root')}`, `--cert-dir=${join(s.dir, 'pki')}`,
     `--container-runtime-endpoint=${s.endpoint}`, `--pod-infra-container-image=${s.pauseImage}`, `--hostname-override=${s.node}`,
-  ], healthzPort);
+  ], port, healthzPort);
 }
 
-/** kubelet-ts: the bundle users run, with the V8 flags of its #! line. */
-export async function startKubeletTs(s: NodeSetup): Promise<StartedKubelet> {
+/**
+ * kubelet-ts: the bundle users run (or `bin`, another build's), with the V8 flags of its #! line;
+ * KUBELET_BENCH_CPU_PROF=DIR adds a CPU profile of the daemon written there at its exit.
+ */
+export async function startKubeletTs(s: NodeSetup, bin = KUBELET_BIN, extraArgs: readonly string[] = []): Promise<StartedKubelet> {
+  const profile = process.env.KUBELET_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.KUBELET_BENCH_CPU_PROF}`] : [];
   const [port, healthzPort] = [await freePort(), await freePort()];
   writeFileSync(join(s.dir, 'kubelet.yaml'), [
     ...sharedConfig(s, port, healthzPort), `containerRuntimeEndpoint: ${s.endpoint}`, `podLogsDir: ${join(s.dir, 'logs')}`, '',
   ].join('\n'));
   return spawnKubelet(process.execPath, [
-    ...KUBELET_NODE_FLAGS, KUBELET_BIN, `--config=${join(s.dir, 'kubelet.yaml')}`, `--kubeconfig=${s.kubeconfig}`,
-    `--root-dir=${join(s.dir, 'root')}`, `--cert-dir=${join(s.dir, 'pki')}`, '--debug-address=', `--hostname-override=${s.node}`,
-  ], healthzPort);
+    ...KUBELET_NODE_FLAGS, ...profile, bin, `--config=${join(s.dir, 'kubelet.yaml')}`, `--kubeconfig=${s.kubeconfig}`,
+    `--root-dir=${join(s.dir, 'root')}`, `--cert-dir=${join(s.dir, 'pki')}`, '--debug-address=', `--hostname-override=${s.node}`, ...extraArgs,
+  ], port, healthzPort);
 }
 
-function spawnKubelet(file: string, args: string[], healthzPort: number): StartedKubelet {
+function spawnKubelet(file: string, args: string[], port: number, healthzPort: number): StartedKubelet {
   const t0 = performance.now();
   const child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-100_000)));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return {
-    pid: child.pid!, t0, healthzPort, exitCode: () => child.exitCode ?? (child.signalCode ? -1 : null), stderrTail: () => stderr.slice(-3000),
+    pid: child.pid!, t0, port, healthzPort, exitCode: () => child.exitCode ?? (child.signalCode ? -1 : null), stderrTail: () => stderr.slice(-3000),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);

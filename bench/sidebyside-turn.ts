@@ -41,7 +41,7 @@ export interface TurnOptions {
 }
 
 /** A namespace whose pods can be admitted with a service-account token: its default ServiceAccount and root CA ConfigMap exist. */
-async function readyNamespace(lab: Lab, ns: string): Promise<void> {
+export async function readyNamespace(lab: Lab, ns: string): Promise<void> {
   await api(lab, 'POST', '/api/v1/namespaces', { metadata: { name: ns } });
   const deadline = performance.now() + 60_000;
   for (;;) {
@@ -77,7 +77,7 @@ export async function oneTurn(o: TurnOptions): Promise<TurnResult> {
   }
 }
 
-async function startUp(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>): Promise<void> {
+export async function startUp(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>): Promise<void> {
   const { lab, setup } = o;
   const since = () => round(performance.now() - kubelet.t0, 0);
   const healthz = until(kubelet, 'healthz ok', async () =>
@@ -105,7 +105,7 @@ async function idle(kubelet: StartedKubelet, idleMs: number, label: string, out:
 const isRunning = (p: Pod) => p.status?.phase === 'Running' && (p.status.containerStatuses ?? []).length > 0 &&
   (p.status.containerStatuses ?? []).every((c) => c.state?.running !== undefined);
 
-async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>): Promise<void> {
+export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>): Promise<void> {
   const { lab, setup, namespace: ns } = o;
   const createdAt = new Map<string, number>();
   const runningAfter = new Map<string, number>();
@@ -119,6 +119,7 @@ async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record<string
   try {
     const cpu0 = cpuSeconds(kubelet.pid);
     const burst0 = performance.now();
+    const burst0Us = process.hrtime.bigint() / 1000n;
     await Promise.all(Array.from({ length: BURST }, (_, i) => {
       const name = `p${i}`;
       createdAt.set(name, performance.now());
@@ -129,6 +130,8 @@ async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record<string
     }));
     await until(kubelet, `all ${BURST} pods Running`, () => runningAfter.size === BURST, 180_000, 20);
     const cpu = cpuSeconds(kubelet.pid) - cpu0;
+    // On the monotonic clock a --cpu-prof profile's timestamps use, to cut the profile to the burst.
+    if (process.env.KUBELET_BENCH_CPU_PROF) process.stderr.write(`sidebyside: burst of pid ${kubelet.pid}: ${burst0Us} to ${process.hrtime.bigint() / 1000n} us\n`);
     const times = [...runningAfter.values()];
     Object.assign(out, {
       'burst.p50Ms': round(percentile(times, 50), 0), 'burst.p99Ms': round(percentile(times, 99), 0),
@@ -158,7 +161,7 @@ async function teardown(o: TurnOptions, kubelet: StartedKubelet, out: Record<str
   Object.assign(out, done);
 }
 
-async function cleanUp(o: TurnOptions, kubelet: StartedKubelet): Promise<void> {
+export async function cleanUp(o: TurnOptions, kubelet: StartedKubelet): Promise<void> {
   const { lab, setup, namespace: ns } = o;
   // Whatever a failed turn left: pods removed from the API at once, then from containerd behind the stopped kubelet.
   await api(lab, 'DELETE', `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`, undefined, [200, 404]);

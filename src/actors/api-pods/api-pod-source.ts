@@ -67,6 +67,8 @@ function httpCode(err: unknown): number | undefined {
 
 const isGone = (err: unknown): boolean => httpCode(err) === 410;
 
+const sameObjects = (a: readonly object[], b: readonly object[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
 /** Runs the list/watch loop until the returned function is called. */
 export function runApiPodSource(opts: ApiPodSourceOptions): () => void {
   const { nodeName, clock, logger } = opts;
@@ -85,6 +87,10 @@ export function runApiPodSource(opts: ApiPodSourceOptions): () => void {
 
   // What was last logged as refused: logged again only when it changes, not at every watch event.
   let lastRefused = '';
+  // The mirror pods last sent: sent again only when one of them changed, came or went. Each watch
+  // event delivers a snapshot, and an unchanged mirror pod is the very object sent before; the status
+  // manager re-checks every pod's status on each observation, for nothing when no mirror changed.
+  let lastMirrors: readonly Pod[] | null = null;
 
   function deliver(): void {
     const observedAtMs = clock.now();
@@ -93,6 +99,8 @@ export function runApiPodSource(opts: ApiPodSourceOptions): () => void {
     if (refused !== lastRefused && view.refused.length > 0) logger.warn({ refused: view.refused }, 'Refusing API pods whose UID is not a safe path segment');
     lastRefused = refused;
     opts.sendBack({ type: 'pod.source.snapshot', source: 'api', pods: view.pods, rejected: view.refused, observedAtMs });
+    if (lastMirrors !== null && sameObjects(lastMirrors, view.mirrorPods)) return;
+    lastMirrors = view.mirrorPods;
     opts.sendBack({ type: 'api.mirrorPods.observed', pods: view.mirrorPods, observedAtMs });
   }
 

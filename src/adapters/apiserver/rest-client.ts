@@ -14,7 +14,7 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import tls from 'node:tls';
+import { createSecureContext } from 'node:tls';
 import type { Clock } from '../../ports/clock.js';
 import type { Kubeconfig } from './kubeconfig-file.js';
 
@@ -39,11 +39,20 @@ export interface Credentials {
   key?: Buffer | string;
 }
 
+/**
+ * Requests in flight at once on one client: more wait for a free connection. Unbounded, a burst of
+ * pods (a token, a status patch, events for each) opened a TLS connection per concurrent request,
+ * each a handshake, where client-go multiplexes them on one HTTP/2 connection. Watches, which hold
+ * their connection for their whole life, have connections of their own and are not counted here.
+ */
+const MAX_REQUEST_CONNECTIONS = 8;
+
 /** client-go re-reads a token file at most once a minute (cachingTokenSource). */
 const TOKEN_FILE_TTL_MS = 60_000;
 
 export class RestClient {
   private agent: http.Agent;
+  private watchAgent: http.Agent;
   private readonly base: string;
   private readonly secure: boolean;
   private fileToken: { value: string; readAtMs: number } | null = null;
@@ -52,7 +61,8 @@ export class RestClient {
   constructor(private readonly config: Kubeconfig, private readonly clock: Pick<Clock, 'now'>, private readonly userAgent: string) {
     this.base = config.cluster.server.replace(/\/+$/, '');
     this.secure = this.base.startsWith('https:');
-    this.agent = this.newAgent();
+    this.agent = this.newAgent(MAX_REQUEST_CONNECTIONS);
+    this.watchAgent = this.newAgent(Infinity);
   }
 
   get server(): string {
@@ -62,7 +72,8 @@ export class RestClient {
   /** Drops every connection: requests after this open new ones. */
   close(): void {
     this.agent.destroy();
-    this.agent = this.newAgent();
+    this.agent = this.newAgent(MAX_REQUEST_CONNECTIONS);
+    this.watchAgent = this.newAgent(Infinity);
   }
 
   async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
@@ -74,27 +85,29 @@ export class RestClient {
 
   /** A GET whose answer is a stream (a watch): resolves once a 200 arrives, rejects with HttpStatusError otherwise. */
   async stream(path: string, opts: RequestOptions = {}): Promise<http.IncomingMessage> {
-    const res = await this.send('GET', path, opts);
+    const res = await this.send('GET', path, opts, this.watchAgent);
     if (res.statusCode !== 200) throw new HttpStatusError(res.statusCode ?? 0, await readBody(res));
     return res;
   }
 
-  private newAgent(): http.Agent {
-    if (!this.secure) return new http.Agent({ keepAlive: true });
+  private newAgent(maxSockets: number): http.Agent {
+    if (!this.secure) return new http.Agent({ keepAlive: true, maxSockets });
     const { cluster, user } = this.config;
     const material = { ...(cluster.ca ? { ca: cluster.ca } : {}), ...(user.cert && user.key ? { cert: user.cert, key: user.key } : {}) };
     return new https.Agent({
       keepAlive: true,
-      // One TLS context for every connection of this agent: otherwise each new one (every watch
-      // holds its own) parses the CA, certificate and key again, about a millisecond of CPU. Not
-      // with an exec or auth-provider plugin, whose per-request certificate must not be overridden.
-      ...(user.external ? material : { secureContext: tls.createSecureContext(material) }),
+      maxSockets,
+      ...material,
       rejectUnauthorized: !cluster.insecureSkipTlsVerify,
       ...(cluster.tlsServerName ? { servername: cluster.tlsServerName } : {}),
+      // One TLS context for every connection: else each new one parses the CA and the key again,
+      // and a burst of requests opens many at once. Not for an exec plugin's user, whose certificate
+      // comes with each request (the agent's options would override it).
+      ...(user.external ? {} : { secureContext: createSecureContext(material) }),
     });
   }
 
-  private async send(method: string, path: string, opts: RequestOptions): Promise<http.IncomingMessage> {
+  private async send(method: string, path: string, opts: RequestOptions, agent = this.agent): Promise<http.IncomingMessage> {
     const url = new URL(this.base + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const payload = opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body));
@@ -110,7 +123,7 @@ export class RestClient {
       const req = transport.request(url, {
         method,
         headers,
-        agent: this.agent,
+        agent,
         ...(opts.signal ? { signal: opts.signal } : {}),
         ...(credentials.cert && credentials.key ? { cert: credentials.cert, key: credentials.key } : {}),
       }, resolve);

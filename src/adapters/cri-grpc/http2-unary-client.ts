@@ -1,11 +1,11 @@
 /**
- * Unary gRPC calls on a bare `node:http2` session to a unix socket: the PLEG's relist, two calls
- * every second on every node, without grpc-js's machinery around each call.
+ * Unary gRPC calls on a bare `node:http2` session to a unix socket: every CRI call the kubelet
+ * makes to a runtime's socket, without grpc-js's machinery around each call.
  *
- * Why: on an idle node the relist's ListPodSandbox and ListContainers are most of the kubelet's CPU.
- * grpc-js's call objects, filters, metadata, picker and status make each pair cost noticeably more
- * CPU than the bare HTTP/2 requests, and these calls need none of it (docs/FINDINGS.md). Every other
- * CRI call stays on grpc-js, where that machinery is not paid every second.
+ * Why: grpc-js's call objects, filters, metadata checks, picker, retry layer and status make each
+ * call cost noticeably more CPU than the bare HTTP/2 request, and CRI calls need none of it. On an
+ * idle node the relist's two calls a second are most of the kubelet's CPU; in a burst of pod starts
+ * the sandbox, container and status calls are (docs/FINDINGS.md).
  *
  * What of gRPC's HTTP/2 protocol this speaks: a POST to `/<service>/<method>` with
  * `content-type: application/grpc`, `te: trailers` and `grpc-timeout`; the request as one
@@ -16,8 +16,8 @@
  * (call-outcome.ts), so callers map them to the same KubeletErrors.
  *
  * The connection: one session, opened by the first call, forgotten when it closes, fails or is sent
- * GOAWAY; the next call opens a new one. No back-off: a relist comes once a second anyway, and a
- * runtime back on a new socket is reached at the next call. An idle session does not hold the process
+ * GOAWAY; the next call opens a new one. No back-off: the kubelet's loops pace their own calls (the
+ * relist comes once a second anyway), and a runtime back on a new socket is reached at the next call. An idle session does not hold the process
  * open; a call in flight does, through its deadline timer.
  */
 import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';

@@ -2,8 +2,7 @@
 import type { ImageServiceDefinition } from '../../generated/runtime/v1/ImageService.js';
 import type { CallOptions, CriImageService } from '../../ports/cri.js';
 import { deadlineMs, type CallKind, type CriDeadlines } from './deadlines.js';
-import type { CriChannel } from './socket-channel.js';
-import { unaryCall, type UnaryMethod } from './unary-call.js';
+import { type CriChannel, unaryCall, type UnaryMethod } from './unary-call.js';
 
 export function createImageService(channel: CriChannel, service: ImageServiceDefinition, deadlines: CriDeadlines): CriImageService {
   const call = <Req, Res>(method: UnaryMethod<Req, Res>, request: Req, kind: CallKind, opts?: CallOptions): Promise<Res> =>

@@ -4,8 +4,7 @@ import type { CallOptions, CriRuntimeService, KeyValue } from '../../ports/cri.j
 import {
   deadlineMs, execSyncDeadlineMs, stopContainerDeadlineMs, type CallKind, type CriDeadlines,
 } from './deadlines.js';
-import type { CriChannel } from './socket-channel.js';
-import { unaryCall, type UnaryMethod } from './unary-call.js';
+import { type CriChannel, unaryCall, type UnaryMethod } from './unary-call.js';
 import { completeContainerStatus, completeSandboxStatus, listedContainers, listedSandboxes } from './complete-answers.js';
 
 /** The CRI API version string the Go kubelet sends in VersionRequest. */

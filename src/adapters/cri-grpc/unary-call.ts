@@ -16,6 +16,13 @@ export interface UnaryClient {
   ): unknown;
 }
 
+/** Where a CRI service's calls go out: a runtime's socket (http2-channel.ts) or a runtime in this process. */
+export interface CriChannel {
+  /** The client to call on now. */
+  client(): UnaryClient;
+  close(): void;
+}
+
 /** What a unary call needs of a generated method definition: its path and its two codecs. */
 export interface UnaryMethod<Req, Res> {
   readonly path: string;

@@ -17,8 +17,7 @@
  */
 import { status as GrpcStatus, type MethodDefinition, type ServiceDefinition } from '@grpc/grpc-js';
 import type { Logger } from '../../log.js';
-import type { CriChannel } from '../cri-grpc/socket-channel.js';
-import type { UnaryCallback, UnaryClient } from '../cri-grpc/unary-call.js';
+import type { CriChannel, UnaryCallback, UnaryClient } from '../cri-grpc/unary-call.js';
 import { refuseCall, serviceError, settledOnce } from '../cri-grpc/call-outcome.js';
 import { settle, type Operation } from './grpc-handlers.js';
 

@@ -62,7 +62,7 @@ import type { Clock } from '../../ports/clock.js';
 import { loadCriProto } from '../cri-grpc/proto.js';
 import { encodingRepeatedAnswers } from '../cri-grpc/repeated-answers.js';
 import { wallClockNs } from './shim/cri-log-writer.js';
-import type { CriChannel } from '../cri-grpc/socket-channel.js';
+import type { CriChannel } from '../cri-grpc/unary-call.js';
 import { grpcHandlers, imageOperations, runtimeOperations } from './grpc-handlers.js';
 import { inProcessServer } from './in-process-channel.js';
 import { EmbeddedImageService } from './images/image-service.js';

@@ -15,10 +15,11 @@ import {
   type JournalHeader,
   type JournalRecord,
 } from '../../domain/journal/record.js';
+import { PodExpander } from '../../domain/journal/pod-refs.js';
 import { SnapshotExpander } from '../../domain/journal/snapshot-refs.js';
 
 /** Version 1 has no snapshot references; 2 (today's) writes a pod source's unchanged pods as references. */
-const READABLE_VERSIONS: readonly number[] = [1, JOURNAL_VERSION];
+const READABLE_VERSIONS: readonly number[] = [1, 2, JOURNAL_VERSION];
 
 export interface SkippedLine {
   file: string;
@@ -60,6 +61,7 @@ export function readJournal(path: string): JournalContents {
   const records: JournalRecord[] = [];
   let header: JournalHeader | null = null;
   const snapshots = new SnapshotExpander();
+  const pods = new PodExpander();
   for (const file of files) {
     // A FIFO would block the read for ever, a device never end it: only regular files.
     const info = statSync(file);
@@ -82,7 +84,7 @@ export function readJournal(path: string): JournalContents {
         }
         if (!READABLE_VERSIONS.includes(value.version)) {
           throw new KubeletError('KLT_ERR_JOURNAL_FORMAT',
-            `${file} is format version ${value.version}; this kubelet-ts reads versions ${READABLE_VERSIONS.join(' and ')}`);
+            `${file} is format version ${value.version}; this kubelet-ts reads versions ${READABLE_VERSIONS.join(', ')}`);
         }
         header ??= value;
         return;
@@ -92,9 +94,9 @@ export function readJournal(path: string): JournalContents {
         return;
       }
       try {
-        records.push(snapshots.expand(value));
+        records.push(snapshots.expand(pods.expand(value)));
       } catch (err) {
-        skipped.push({ file, line: i + 1, reason: `a pod snapshot that cannot be read whole: ${(err as Error).message} (its segment was rotated away?)` });
+        skipped.push({ file, line: i + 1, reason: `a pod that cannot be read whole: ${(err as Error).message} (its segment was rotated away?)` });
       }
     });
   }

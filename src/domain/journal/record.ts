@@ -4,8 +4,11 @@
  * random ids, and logical time from the injected clock so a replay can reproduce it.
  */
 export const JOURNAL_FORMAT = 'kubelet-ts.journal';
-/** 2: a pod source's unchanged pods are written as references to its previous snapshot (snapshot-refs.ts). */
-export const JOURNAL_VERSION = 2;
+/**
+ * 2: a pod source's unchanged pods are written as references to its previous snapshot (snapshot-refs.ts).
+ * 3: any pod written before is written as a reference to where it was written whole (pod-refs.ts).
+ */
+export const JOURNAL_VERSION = 3;
 
 export interface JournalHeader {
   format: typeof JOURNAL_FORMAT;

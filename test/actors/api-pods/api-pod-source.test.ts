@@ -144,6 +144,26 @@ describe('runApiPodSource', () => {
     s.stop();
   });
 
+  it('reports the mirror pods again only when one of them changed, came or went', async () => {
+    const api = fakeApi();
+    const mirror = pod('m', '6', { annotations: { 'kubernetes.io/config.mirror': 'hash' } });
+    api.lists.push({ resourceVersion: '10', items: [pod('a', '5'), mirror] });
+    const s = start(api);
+    await flush();
+    const mirrorUids = () => s.events.filter((e) => e.type === 'api.mirrorPods.observed').map((e) => e.pods.map((p) => p.metadata.uid));
+    api.last().onEvent('MODIFIED', pod('a', '11', { labels: { x: 'y' } }));
+    api.last().onEvent('ADDED', pod('b', '12'));
+    expect(s.snapshots()).toHaveLength(3); // every watch event still sends the pods to run
+    expect(mirrorUids()).toEqual([['m']]);
+    api.last().onEvent('MODIFIED', pod('m', '13', { annotations: { 'kubernetes.io/config.mirror': 'hash' }, labels: { x: 'y' } }));
+    api.last().onEvent('ADDED', pod('n', '14', { annotations: { 'kubernetes.io/config.mirror': 'hash' } }));
+    api.last().onEvent('DELETED', pod('m', '15'));
+    api.last().onEvent('DELETED', pod('n', '16'));
+    api.last().onEvent('MODIFIED', pod('b', '17', { labels: { x: 'z' } }));
+    expect(mirrorUids()).toEqual([['m'], ['m'], ['m', 'n'], ['n'], []]);
+    s.stop();
+  });
+
   it('resumes a watch that ended cleanly from the last resourceVersion, bookmarks included', async () => {
     const api = fakeApi();
     api.lists.push({ resourceVersion: '10', items: [] });

@@ -2,8 +2,9 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import tls from 'node:tls';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApiClients } from '../../../src/adapters/apiserver/create-api-clients.js';
 import { systemClock } from '../../../src/adapters/system-clock.js';
 import { startTestApiServer, type TestApiServer } from '../../apiserver/index.js';
@@ -34,5 +35,24 @@ describe('createApiClients over TLS', () => {
     expect(node.status?.addresses).toEqual([{ type: 'Hostname', address: 'tls-node' }]);
     const users = server.requests.filter((r) => r.path.includes('/nodes')).map((r) => r.user?.username);
     expect(users).toEqual(['system:node:tls-node', 'system:node:tls-node', 'system:node:tls-node']);
+  });
+
+  it('opens the connections of concurrent requests with the one TLS context the client made', async () => {
+    const cert = await server.issueClientCertificate('system:node:tls-burst', ['system:nodes']);
+    const clients = createApiClients({
+      kubeconfigPath: server.kubeconfigPath(dir, { clientCertificate: cert }),
+      qps: 50, burst: 100, eventQps: 50, eventBurst: 100, heartbeatTimeoutMs: 5_000, clock: systemClock, logger: pino({ level: 'silent' }),
+    });
+    await clients.main.createNode({ metadata: { name: 'tls-burst' } });
+    const contexts = vi.spyOn(tls, 'createSecureContext');
+    try {
+      const before = server.requests.length;
+      // At once: the keep-alive agent has one free connection and opens a new one for each other request.
+      await Promise.all(Array.from({ length: 5 }, () => clients.main.getNode('tls-burst')));
+      expect(server.requests.slice(before).map((r) => r.user?.username)).toEqual(Array(5).fill('system:node:tls-burst'));
+      expect(contexts).not.toHaveBeenCalled();
+    } finally {
+      contexts.mockRestore();
+    }
   });
 });

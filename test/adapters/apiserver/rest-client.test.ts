@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readKubeconfig } from '../../../src/adapters/apiserver/kubeconfig-file.js';
 import { HttpStatusError, RestClient } from '../../../src/adapters/apiserver/rest-client.js';
 
@@ -90,5 +90,47 @@ describe('RestClient', () => {
     now = 60_000;
     expect(await tokenSent()).toBe('Bearer second');
     rest.close();
+  });
+
+  it('keeps at most 8 requests in flight on its connections, the rest waiting, and opens watches beside them', async () => {
+    let open = 0;
+    let mostOpen = 0;
+    const held: (() => void)[] = [];
+    const slow = createServer((req, res) => {
+      // A watch answers at once and stays open; a request is answered once the test lets it.
+      if (req.url?.includes('watch=true')) return void res.writeHead(200, { 'Content-Type': 'application/json' }).write('');
+      held.push(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}'));
+    });
+    slow.on('connection', (socket) => {
+      mostOpen = Math.max(mostOpen, ++open);
+      socket.on('close', () => open--);
+    });
+    await new Promise<void>((r) => slow.listen(0, '127.0.0.1', r));
+    const path = join(mkdtempSync(join(tmpdir(), 'kts-rest-')), 'kubeconfig');
+    writeFileSync(path, `
+current-context: c
+contexts: [{ name: c, context: { cluster: c, user: u } }]
+clusters: [{ name: c, cluster: { server: "http://127.0.0.1:${(slow.address() as AddressInfo).port}" } }]
+users: [{ name: u, user: { token: t } }]
+`);
+    const rest = new RestClient(readKubeconfig(path), { now: () => 0 }, 'ua');
+    let cleanupTimer = () => {};
+    try {
+      const watches = await Promise.all([rest.stream('/w1', { query: { watch: true } }), rest.stream('/w2', { query: { watch: true } })]);
+      const answers = Promise.all(Array.from({ length: 20 }, (_, i) => rest.request('GET', `/r${i}`)));
+      await vi.waitFor(() => expect(held).toHaveLength(8));
+      expect(open).toBe(10);
+      // Each answer frees its connection for a waiting request: no new connection is opened.
+      const answering = setInterval(() => held.splice(0).forEach((answer) => answer()), 5);
+      cleanupTimer = () => clearInterval(answering);
+      await expect(answers).resolves.toHaveLength(20);
+      expect(mostOpen).toBe(10);
+      for (const w of watches) w.destroy();
+    } finally {
+      cleanupTimer();
+      rest.close();
+      slow.closeAllConnections();
+      await new Promise((r) => slow.close(r));
+    }
   });
 });

@@ -10,9 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   framedMessage, grpcTimeout, http2UnaryClient, statusForHttp, statusIn, unframedMessage, type Http2UnaryClient,
 } from '../../../src/adapters/cri-grpc/http2-unary-client.js';
-import { withHotCallsOnHttp2 } from '../../../src/adapters/cri-grpc/hot-calls-channel.js';
 import { loadCriProto } from '../../../src/adapters/cri-grpc/proto.js';
-import type { CriChannel } from '../../../src/adapters/cri-grpc/socket-channel.js';
 import { unaryCall, type UnaryClient } from '../../../src/adapters/cri-grpc/unary-call.js';
 import { builtModule, runScriptInChild } from '../../support/script-in-child.js';
 import { fakeCriServer, runtimeLatency, StatusError, type FakeCriServer, type Handlers } from './fake-cri-server.js';
@@ -187,30 +185,6 @@ describe('the gRPC framing', () => {
     expect(statusForHttp(404)).toBe(grpc.status.UNIMPLEMENTED);
     expect(statusForHttp(503)).toBe(grpc.status.UNAVAILABLE);
     expect(statusForHttp(500)).toBe(grpc.status.UNKNOWN);
-  });
-});
-
-describe('withHotCallsOnHttp2', () => {
-  it('sends the hot paths on the bare client and every other call on the channel\'s client', async () => {
-    const server = await serve({ ListContainers: () => ({ containers: [] }), Version: () => ({ version: '0.1.0' }) });
-    const viaChannel: string[] = [];
-    const grpcJs = grpcJsClient(server);
-    const channel: CriChannel = {
-      client: () => ({
-        makeUnaryRequest: (path: string, ...rest: Parameters<UnaryClient['makeUnaryRequest']> extends [string, ...infer R] ? R : never) => {
-          viaChannel.push(path);
-          return grpcJs.makeUnaryRequest(path, ...rest);
-        },
-      }) as UnaryClient,
-      close: () => undefined,
-    };
-    const proto = loadCriProto().runtimeService;
-    const routed = withHotCallsOnHttp2(channel, server.socketPath, new Set([proto.ListContainers.path]), MAX);
-    cleanups.push(() => routed.close());
-    await expect(listContainers(routed.client())).resolves.toEqual({ containers: [] });
-    await expect(unaryCall(routed.client(), proto.Version, { version: '0.1.0' }, 2_000)).resolves.toMatchObject({ version: '0.1.0' });
-    expect(viaChannel).toEqual([proto.Version.path]);
-    expect(server.requests.map((r) => r.rpc)).toEqual(['ListContainers', 'Version']);
   });
 });
 

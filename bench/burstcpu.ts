@@ -1,0 +1,132 @@
+/**
+ * What the side-by-side bench's 30-pod burst costs kubelet-ts in CPU, this build against another
+ * (`npm run bench -- burstcpu`): the same real control plane and containerd as sidebyside.ts, turns
+ * of the two builds alternating (which goes first too), each turn a fresh node: started → Node Ready
+ * and its Lease, a settle, the burst of sidebyside-turn.ts (CPU from the POSTs to all 30 Running),
+ * then the node cleaned at once (no graceful deletion, no workloads). Prints each build's median and
+ * the ratio head / baseline; each turn's figures and the load average go to stderr.
+ * KUBELET_BENCH_BURSTCPU_BASELINE=DIR: the other build's bundle, a copy of dist/bundle kept inside the
+ * repository (its packages resolve from node_modules above it); without it, head alone.
+ * KUBELET_BENCH_BURSTCPU_HEAD_ARGS / _BASELINE_ARGS: more kubelet flags for either, space-separated
+ * (a baseline with flags alone runs this build again, e.g. `--event-log=` to weigh the journal).
+ * KUBELET_BENCH_BURSTCPU_REPS=N (5) bursts of each; _SETTLE_SECONDS=S (10) between Ready and the burst.
+ * KUBELET_BENCH_CPU_PROF=DIR profiles each daemon and prints each burst's span on the profile's clock
+ * (scripts/cpu-profile-categories.ts cuts a profile to it); KUBELET_BENCH_KEEP_JOURNAL=DIR copies each
+ * turn's event log there.
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { kubeLabScripts, purgeKubeLab, runScript, scriptEnv } from '../test/support/kube-lab-scripts.js';
+import { adminTls, upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
+import { KUBELET_BIN } from './kubelet-bin.js';
+import { startKubeletTs, type NodeSetup } from './sidebyside-kubelets.js';
+import { burst, cleanUp, readyNamespace, startUp, type TurnOptions } from './sidebyside-turn.js';
+import { sleep } from './static-pod-fleet.js';
+import { median, round } from './stats.js';
+
+const REPS = Number(process.env.KUBELET_BENCH_BURSTCPU_REPS ?? 5);
+const SETTLE_MS = Number(process.env.KUBELET_BENCH_BURSTCPU_SETTLE_SECONDS ?? 10) * 1000;
+
+export async function benchBurstCpu(): Promise<Record<string, number | string>> {
+  const scripts = kubeLabScripts();
+  if (!existsSync(join(scripts, 'up.sh'))) return { skipped: `no real control plane's scripts in ${scripts}` };
+  if (!process.env.KUBELET_IT_CRI) return { skipped: 'no containerd: KUBELET_IT_CRI is unset (.ci/containerd/up.sh)' };
+  const baseline = process.env.KUBELET_BENCH_BURSTCPU_BASELINE;
+  const args = (name: string) => (process.env[`KUBELET_BENCH_BURSTCPU_${name}_ARGS`] ?? '').split(' ').filter(Boolean);
+  const builds: Build[] = [
+    { name: 'head', bin: KUBELET_BIN, args: args('HEAD') },
+    ...(baseline || args('BASELINE').length > 0 ? [{ name: 'baseline', bin: baseline ? resolve(baseline, 'kubelet.js') : KUBELET_BIN, args: args('BASELINE') }] : []),
+  ];
+  const work = mkdtempSync(join(tmpdir(), 'kts-burstcpu-'));
+  const labDir = join(work, 'lab');
+  mkdirSync(labDir);
+  const samples = new Map<string, number[]>();
+  try {
+    const lab = await upOnce(labDir, scripts);
+    for (let rep = 1; rep <= REPS; rep++) {
+      const order = rep % 2 === 1 ? builds : [...builds].reverse();
+      for (const build of order) {
+        const { name } = build;
+        const figures = await turn(lab, work, build, rep);
+        process.stderr.write(`burstcpu: ${name} rep ${rep} (load average after it ${loadavg().map((l) => l.toFixed(2)).join(' ')}): ${JSON.stringify(figures)}\n`);
+        for (const [k, v] of Object.entries(figures)) samples.set(`${name}.${k}`, [...(samples.get(`${name}.${k}`) ?? []), v]);
+      }
+    }
+  } finally {
+    await purgeKubeLab(labDir, scripts).catch((err: unknown) => process.stderr.write(`burstcpu: stopping the control plane: ${String(err)}\n`));
+    rmSync(work, { recursive: true, force: true });
+  }
+  const out: Record<string, number | string> = { reps: REPS, settleSeconds: SETTLE_MS / 1000 };
+  for (const [key, values] of samples) out[key] = round(median(values), 2);
+  if (builds.length > 1) {
+    for (const [key, values] of samples) {
+      if (!key.startsWith('head.')) continue;
+      const base = samples.get(`baseline.${key.slice('head.'.length)}`);
+      if (base) out[`head/baseline ${key.slice('head.'.length)}`] = round(median(values) / median(base), 2);
+    }
+  }
+  return out;
+}
+
+/** The process's established TCP connections to `port` (ss -tnp). */
+function connectionsTo(pid: number, port: string): number {
+  const lines = execFileSync('ss', ['-tnpH', 'state', 'established', `( dport = :${port} )`], { encoding: 'utf8' }).split('\n');
+  return lines.filter((l) => l.includes(`pid=${pid},`)).length;
+}
+
+/** kubelet_runtime_operations_total by operation, read from the kubelet server as the lab's admin. */
+async function criCalls(lab: KubeLab, port: number): Promise<Map<string, number>> {
+  const text = await new Promise<string>((resolve, reject) => {
+    const req = httpsRequest({ host: '127.0.0.1', port, path: '/metrics', ...adminTls(lab), rejectUnauthorized: false }, (res) => {
+      let body = '';
+      res.on('data', (d: Buffer) => (body += d.toString()));
+      res.on('end', () => resolve(body));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  const calls = new Map<string, number>();
+  for (const m of text.matchAll(/^kubelet_runtime_operations_total\{operation_type="(\w+)"\} (\d+)/gm)) calls.set(m[1]!, Number(m[2]));
+  return calls;
+}
+
+interface Build { name: string; bin: string; args: string[] }
+
+async function turn(lab: KubeLab, work: string, { name, bin, args }: Build, rep: number): Promise<Record<string, number>> {
+  const node = `bcpu-${name}-${rep}`;
+  const dir = join(work, node);
+  mkdirSync(dir);
+  const kubeconfig = join(dir, 'node.kubeconfig');
+  writeFileSync(kubeconfig, await runScript('bash', [join(lab.scripts, 'node-kubeconfig.sh'), node], scriptEnv(lab.dir), 60_000));
+  const setup: NodeSetup = {
+    dir, node, kubeconfig, clientCa: lab.ca, endpoint: process.env.KUBELET_IT_CRI!,
+    pauseImage: process.env.KUBELET_IT_CRI_PAUSE_IMAGE ?? 'kubelet-ts.local/pause:1.0',
+  };
+  const o: TurnOptions = {
+    lab, setup, namespace: node, image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', idleMs: 0,
+    start: () => startKubeletTs(setup, bin, args),
+  };
+  const out: Record<string, number> = {};
+  await readyNamespace(lab, node);
+  const kubelet = await o.start();
+  try {
+    await startUp(o, kubelet, out);
+    await sleep(SETTLE_MS);
+    await burst(o, kubelet, out);
+    // Connections the kubelet holds to the API server after the burst: keep-alive keeps each it opened.
+    out['burst.apiConnections'] = connectionsTo(kubelet.pid, new URL(lab.server).port);
+    // The CRI calls of the start-up and the burst, by operation, from the kubelet's own counter.
+    for (const [op, n] of await criCalls(lab, kubelet.port)) out[`cri.${op}`] = n;
+    const keep = process.env.KUBELET_BENCH_KEEP_JOURNAL;
+    if (keep) {
+      await kubelet.stop();
+      cpSync(join(dir, 'root', 'events'), join(keep, node), { recursive: true });
+    }
+  } finally {
+    await cleanUp(o, kubelet).catch((err: unknown) => process.stderr.write(`burstcpu: cleaning up ${node}: ${String(err)}\n`));
+  }
+  return out;
+}
