@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { status } from '@grpc/grpc-js';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createCriClient, type GrpcCriClient } from '../../../src/adapters/cri-grpc/client.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 import type { PodSandboxConfig } from '../../../src/ports/cri.js';
