@@ -13,15 +13,18 @@
  * KUBELET_BENCH_IDLEMEM_PODS=N (0): then N pods on each kubelet at once (its peak RSS and CPU to all
  * Running as `burst.*`), a settle and a second window (`pods.*`), and their graceful deletion, waited
  * for in the runtime, before the kubelets stop (the next run's kubelets would find them orphans).
- * KUBELET_BENCH_IDLEMEM_BASELINE=DIR: one more kubelet, `baseline`, from an earlier build's bundle copied
- * to DIR (inside the package, e.g. dist/bundle-before, so it finds node_modules), for a cut's before/after.
- * KUBELET_BENCH_HEAP_SNAPSHOTS=DIR: a heap snapshot of every process at the end of the last run
- * (compare the bare one with a kubelet's: `node dist/bench/heap-diff.js BARE KUBELET`).
+ * KUBELET_BENCH_IDLEMEM_BASELINE=DIR[,DIR…]: one more kubelet per DIR, named as DIR is, from an earlier
+ * build's bundle copied there (inside the package, e.g. dist/bundle-before, so it finds node_modules),
+ * for a cut's before/after.
+ * KUBELET_BENCH_HEAP_SNAPSHOTS=DIR: a heap snapshot of every process at the end of the last run's idle
+ * window, and with PODS at the end of each of its two (compare the bare one with a kubelet's, or a
+ * kubelet's two: `node dist/bench/heap-diff.js A B`). Writing one swells the process's RSS, so the
+ * figures after the first snapshot are not to be compared.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
 import { startTestApiServer, type TestApiServer } from '../test/apiserver/index.js';
 import { isNodeReady, startClusterKubelet } from './cluster.js';
@@ -129,16 +132,22 @@ async function oneRun(api: TestApiServer, work: string, run: number, variants: V
       if (Date.now() - t0 > 120_000) throw new Error('not every kubelet Ready within 120 s');
       await sleep(100);
     }
+    const snapshots = async (when: string) => {
+      const dir = heapSnapshotDir();
+      if (!last || !dir) return;
+      for (const [name, r] of started) process.stderr.write(`idlemem: ${name} ${when}: ${await takeHeapSnapshot(r.pid, dir)}\n`);
+    };
     for (const [name, figures] of await idleWindow(started, '')) out.set(name, figures);
     if (PODS > 0) {
+      // After the window's figures; a snapshot's writing swells RSS for what follows: compare a run without.
+      await snapshots('idle, no pods');
       const kubelets = [...started].filter(([, r]) => r.node !== undefined);
       for (const [name, figures] of await podBurst(api, kubelets)) Object.assign(out.get(name)!, figures);
       for (const [name, figures] of await idleWindow(started, 'pods.')) Object.assign(out.get(name)!, figures);
+      await snapshots(`idle, ${PODS} pods`);
       await deletePods(api, kubelets);
-    }
-    const dir = heapSnapshotDir();
-    if (last && dir) {
-      for (const [name, r] of started) process.stderr.write(`idlemem: ${name}: ${await takeHeapSnapshot(r.pid, dir)}\n`);
+    } else {
+      await snapshots('idle');
     }
   } finally {
     await Promise.all([...started.values()].map((r) => r.stop()));
@@ -202,10 +211,10 @@ async function deletePods(api: TestApiServer, kubelets: [string, Running][]): Pr
 export async function benchIdleMem(): Promise<Record<string, number | string>> {
   if (!process.env.KUBELET_IT_CRI) return { skipped: 'no containerd: KUBELET_IT_CRI is unset (.ci/containerd/up.sh)' };
   const only = (process.env.KUBELET_BENCH_IDLEMEM_VARIANTS ?? '').split(',').filter(Boolean);
-  const baseline = process.env.KUBELET_BENCH_IDLEMEM_BASELINE;
+  const baseline = (process.env.KUBELET_BENCH_IDLEMEM_BASELINE ?? '').split(',').filter(Boolean);
   const variants = [
     ...VARIANTS.filter((v) => v.bare || only.length === 0 || only.includes(v.name)),
-    ...(baseline ? [{ name: 'baseline', nodeFlags: KUBELET_NODE_FLAGS, bin: resolve(baseline, 'kubelet.js') }] : []),
+    ...baseline.map((dir): Variant => ({ name: basename(dir), nodeFlags: KUBELET_NODE_FLAGS, bin: resolve(dir, 'kubelet.js') })),
   ];
   const samples = new Map<string, number[]>();
   const api = await startTestApiServer();
