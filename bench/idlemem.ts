@@ -12,19 +12,27 @@
  * start); KUBELET_BENCH_IDLEMEM_SERVER=0 turns it off.
  * KUBELET_BENCH_IDLEMEM_PODS=N (0): then N pods on each kubelet at once (its peak RSS and CPU to all
  * Running as `burst.*`), a settle and a second window (`pods.*`), and their graceful deletion, waited
- * for in the runtime, before the kubelets stop (the next run's kubelets would find them orphans).
- * KUBELET_BENCH_IDLEMEM_BASELINE=DIR: one more kubelet, `baseline`, from an earlier build's bundle copied
- * to DIR (inside the package, e.g. dist/bundle-before, so it finds node_modules), for a cut's before/after.
- * KUBELET_BENCH_HEAP_SNAPSHOTS=DIR: a heap snapshot of every process at the end of the last run
- * (compare the bare one with a kubelet's: `node dist/bench/heap-diff.js BARE KUBELET`).
+ * for in the runtime, before the kubelets stop (the next run's kubelets would find them orphans);
+ * the sandboxes they leave are removed through CRI after.
+ * KUBELET_BENCH_IDLEMEM_BASELINE=DIR[,DIR…]: one more kubelet per DIR, named as DIR is, from an earlier
+ * build's bundle copied there (inside the package, e.g. dist/bundle-before, so it finds node_modules),
+ * for a cut's before/after. KUBELET_BENCH_IDLEMEM_APART=1: the kubelets one at a time (each beside a
+ * bare process), in turns: with PODS, each then lists only its own pods from the shared runtime, as on
+ * a node, rather than every kubelet's.
+ * KUBELET_BENCH_HEAP_SNAPSHOTS=DIR: a heap snapshot of every process at the end of the last run's idle
+ * window, and with PODS at the end of each of its two (compare the bare one with a kubelet's, or a
+ * kubelet's two: `node dist/bench/heap-diff.js A B`). Writing one swells the process's RSS, so the
+ * figures after the first snapshot are not to be compared.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { createCriClient } from '../src/adapters/cri-grpc/index.js';
 import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
 import { startTestApiServer, type TestApiServer } from '../test/apiserver/index.js';
 import { isNodeReady, startClusterKubelet } from './cluster.js';
+import { tearDownEverySandbox } from './cri-fixtures.js';
 import { freePort } from './free-port.js';
 import { heapSnapshotDir, heapSnapshotFlags, takeHeapSnapshot } from './heap-snapshot.js';
 import { cpuSeconds, rssMiB, rssPartsMiB } from './proc-usage.js';
@@ -36,6 +44,7 @@ const SETTLE_MS = Number(process.env.KUBELET_BENCH_IDLEMEM_SETTLE_SECONDS ?? 20)
 const WINDOW_MS = Number(process.env.KUBELET_BENCH_IDLEMEM_SECONDS ?? 30) * 1000;
 const SERVER = process.env.KUBELET_BENCH_IDLEMEM_SERVER !== '0';
 const PODS = Number(process.env.KUBELET_BENCH_IDLEMEM_PODS ?? 0);
+const APART = process.env.KUBELET_BENCH_IDLEMEM_APART === '1';
 const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"];
 
 interface Variant {
@@ -112,14 +121,14 @@ async function startVariant(v: Variant, api: TestApiServer, dir: string, node: s
   };
 }
 
-async function oneRun(api: TestApiServer, work: string, run: number, variants: Variant[], last: boolean): Promise<Map<string, Record<string, number>>> {
+async function oneRun(api: TestApiServer, work: string, run: number, variants: Variant[], last: boolean, turn = ''): Promise<Map<string, Record<string, number>>> {
   const started = new Map<string, Running>();
   const out = new Map<string, Record<string, number>>();
   try {
     // In a turning order, so no variant always starts first on a busy machine.
     for (let i = 0; i < variants.length; i++) {
       const v = variants[(i + run) % variants.length]!;
-      const node = `idlemem-${v.name}-${run}`;
+      const node = `idlemem-${v.name}-${run}${turn}`;
       const dir = join(work, node);
       mkdirSync(dir);
       started.set(v.name, await startVariant(v, api, dir, node));
@@ -129,19 +138,34 @@ async function oneRun(api: TestApiServer, work: string, run: number, variants: V
       if (Date.now() - t0 > 120_000) throw new Error('not every kubelet Ready within 120 s');
       await sleep(100);
     }
+    const snapshots = async (when: string) => {
+      const dir = heapSnapshotDir();
+      if (!last || !dir) return;
+      for (const [name, r] of started) process.stderr.write(`idlemem: ${name} ${when}: ${await takeHeapSnapshot(r.pid, dir)}\n`);
+    };
     for (const [name, figures] of await idleWindow(started, '')) out.set(name, figures);
     if (PODS > 0) {
+      // After the window's figures; a snapshot's writing swells RSS for what follows: compare a run without.
+      await snapshots('idle, no pods');
       const kubelets = [...started].filter(([, r]) => r.node !== undefined);
       for (const [name, figures] of await podBurst(api, kubelets)) Object.assign(out.get(name)!, figures);
       for (const [name, figures] of await idleWindow(started, 'pods.')) Object.assign(out.get(name)!, figures);
+      await snapshots(`idle, ${PODS} pods`);
       await deletePods(api, kubelets);
-    }
-    const dir = heapSnapshotDir();
-    if (last && dir) {
-      for (const [name, r] of started) process.stderr.write(`idlemem: ${name}: ${await takeHeapSnapshot(r.pid, dir)}\n`);
+    } else {
+      await snapshots('idle');
     }
   } finally {
     await Promise.all([...started.values()].map((r) => r.stop()));
+    // The stopped kubelets' sandboxes would be in the next kubelets' relists, as if their own.
+    if (PODS > 0) {
+      const cri = createCriClient({ endpoint: process.env.KUBELET_IT_CRI! });
+      try {
+        await tearDownEverySandbox(cri);
+      } finally {
+        cri.close();
+      }
+    }
   }
   return out;
 }
@@ -199,20 +223,38 @@ async function deletePods(api: TestApiServer, kubelets: [string, Running][]): Pr
   }
 }
 
+/**
+ * A run of one kubelet at a time beside the bare process, the kubelets in turns (in a turning order
+ * from run to run): each has the runtime to itself, so its relists hold its own pods alone.
+ */
+async function apart(api: TestApiServer, work: string, run: number, variants: Variant[], last: boolean): Promise<Map<string, Record<string, number>>> {
+  const kubelets = variants.filter((v) => !v.bare);
+  const bare = variants.filter((v) => v.bare);
+  const out = new Map<string, Record<string, number>>();
+  for (let i = 0; i < kubelets.length; i++) {
+    const v = kubelets[(i + run) % kubelets.length]!;
+    const figures = await oneRun(api, work, run, [...bare, v], last, `-${i}`);
+    out.set(v.name, figures.get(v.name)!);
+    // The bare process of the last turn stands for the run's.
+    for (const b of bare) out.set(b.name, figures.get(b.name)!);
+  }
+  return out;
+}
+
 export async function benchIdleMem(): Promise<Record<string, number | string>> {
   if (!process.env.KUBELET_IT_CRI) return { skipped: 'no containerd: KUBELET_IT_CRI is unset (.ci/containerd/up.sh)' };
   const only = (process.env.KUBELET_BENCH_IDLEMEM_VARIANTS ?? '').split(',').filter(Boolean);
-  const baseline = process.env.KUBELET_BENCH_IDLEMEM_BASELINE;
+  const baseline = (process.env.KUBELET_BENCH_IDLEMEM_BASELINE ?? '').split(',').filter(Boolean);
   const variants = [
     ...VARIANTS.filter((v) => v.bare || only.length === 0 || only.includes(v.name)),
-    ...(baseline ? [{ name: 'baseline', nodeFlags: KUBELET_NODE_FLAGS, bin: resolve(baseline, 'kubelet.js') }] : []),
+    ...baseline.map((dir): Variant => ({ name: basename(dir), nodeFlags: KUBELET_NODE_FLAGS, bin: resolve(dir, 'kubelet.js') })),
   ];
   const samples = new Map<string, number[]>();
   const api = await startTestApiServer();
   const work = mkdtempSync(join(tmpdir(), 'kts-idlemem-'));
   try {
     for (let run = 0; run < RUNS; run++) {
-      const figures = await oneRun(api, work, run, variants, run === RUNS - 1);
+      const figures = APART ? await apart(api, work, run, variants, run === RUNS - 1) : await oneRun(api, work, run, variants, run === RUNS - 1);
       process.stderr.write(`idlemem: run ${run + 1}: ${JSON.stringify(Object.fromEntries(figures))}\n`);
       const bare = figures.get('bare')!.rssMiB!;
       for (const [name, f] of figures) {

@@ -31,13 +31,15 @@ export function debugServerStarter(
   logger: Logger,
 ): DebugServerStarter {
   return {
-    start: async (address) =>
-      (await import('../adapters/debug-server/server.js')).startDebugServer(address, {
+    start: async (address) => {
+      o.feed.keepRecent();
+      return (await import('../adapters/debug-server/server.js')).startDebugServer(address, {
         actors: () => o.directory.list(),
         pods: () => podsView(o.views.syncLoop()),
         visualizer: { mode: 'live', graphs: machineGraphs(), feed: o.feed },
         journal: () => ({ path: null, records: o.journal.records }),
-      }, { logger }),
+      }, { logger });
+    },
   };
 }
 

@@ -27,58 +27,113 @@ export interface ListEntries {
   keys: string[];
 }
 
-/** The varint at `at` as [value, end]; undefined if it runs past `end` or is too long for a length. */
-function readLength(bytes: Buffer, at: number, end: number): [number, number] | undefined {
+/**
+ * Where the last read ended: the readers below answer their value and leave their end here rather
+ * than in a new pair, since they run for every field of every entry of every relist.
+ */
+const read = { end: 0 };
+
+/** The varint at `at` (its end in `read.end`); -1 if it runs past `end` or is too long for a length. */
+function readLength(bytes: Buffer, at: number, end: number): number {
   let value = 0;
   for (let shift = 0; ; shift += 7) {
-    if (at >= end || shift > MAX_LENGTH_SHIFT) return undefined;
+    if (at >= end || shift > MAX_LENGTH_SHIFT) return -1;
     const byte = bytes[at++]!;
     value += (byte & 0x7f) * 2 ** shift;
-    if (byte < 0x80) return [value, at];
+    if (byte < 0x80) {
+      read.end = at;
+      return value;
+    }
   }
 }
 
-/** Where the field starting at `at` (its tag) ends, and its number; undefined if malformed or a group. */
-function readField(bytes: Buffer, at: number, end: number): { number: number; end: number } | undefined {
-  const tag = readLength(bytes, at, end);
-  if (!tag) return undefined;
-  const [key, valueAt] = tag;
+/** The number of the field starting at `at` (its tag; its end in `read.end`); -1 if malformed or a group. */
+function readField(bytes: Buffer, at: number, end: number): number {
+  const key = readLength(bytes, at, end);
+  if (key < 0) return -1;
+  const valueAt = read.end;
   const number = Math.floor(key / 8);
   let next: number;
   switch (key % 8) {
     case 0: {
       next = valueAt;
       while (next < end && bytes[next]! >= 0x80) next++;
-      if (next >= end || next - valueAt >= MAX_VARINT_BYTES) return undefined;
+      if (next >= end || next - valueAt >= MAX_VARINT_BYTES) return -1;
       next++;
       break;
     }
     case 1: next = valueAt + 8; break;
     case 2: {
       const length = readLength(bytes, valueAt, end);
-      if (!length) return undefined;
-      next = length[1] + length[0];
+      if (length < 0) return -1;
+      next = read.end + length;
       break;
     }
     case 5: next = valueAt + 4; break;
-    default: return undefined; // groups (3, 4) and the unused 6, 7
+    default: return -1; // groups (3, 4) and the unused 6, 7
   }
-  return next <= end && number > 0 ? { number, end: next } : undefined;
+  if (next > end || number <= 0) return -1;
+  read.end = next;
+  return number;
 }
+
+/** Whether bytes[a, aEnd) sorts before bytes[b, bEnd), byte by byte (a prefix first). */
+function before(bytes: Buffer, a: number, aEnd: number, b: number, bEnd: number): boolean {
+  for (; a < aEnd && b < bEnd; a++, b++) {
+    if (bytes[a] !== bytes[b]) return bytes[a]! < bytes[b]!;
+  }
+  return aEnd - a < bEnd - b;
+}
+
+/**
+ * Scratch for entryKey, kept from entry to entry: a relist keys every entry of both lists every
+ * second, and a view, an array or a copy per field would be most of what an idle node allocates.
+ * `fields` holds each field's [start, end), kept ones from the front, map pairs from the back.
+ */
+const scratch = { fields: new Int32Array(256), out: Buffer.alloc(4096) };
 
 /** The key of the message in bytes[from, to): its fields as sent, its map pairs sorted after them. */
 function entryKey(bytes: Buffer, from: number, to: number, mapFields: ReadonlySet<number>): string | undefined {
-  const kept: Buffer[] = [];
-  const pairs: Buffer[] = [];
+  let kept = 0;
+  let pairs = scratch.fields.length;
   for (let at = from; at < to;) {
-    const field = readField(bytes, at, to);
-    if (!field) return undefined;
-    (mapFields.has(field.number) ? pairs : kept).push(bytes.subarray(at, field.end));
-    at = field.end;
+    const number = readField(bytes, at, to);
+    if (number < 0) return undefined;
+    const fieldEnd = read.end;
+    if (kept + 2 > pairs) {
+      const grown = new Int32Array(scratch.fields.length * 2);
+      grown.set(scratch.fields.subarray(0, kept));
+      grown.set(scratch.fields.subarray(pairs), grown.length - (scratch.fields.length - pairs));
+      pairs += grown.length - scratch.fields.length;
+      scratch.fields = grown;
+    }
+    const f = scratch.fields;
+    if (mapFields.has(number)) {
+      // Insertion sort as they come (a message has a few dozen pairs at most). A pair's span starts
+      // with its field's tag, so sorting the spans keeps each map's pairs together.
+      let i = pairs;
+      while (i < f.length && before(bytes, f[i]!, f[i + 1]!, at, fieldEnd)) {
+        f[i - 2] = f[i]!;
+        f[i - 1] = f[i + 1]!;
+        i += 2;
+      }
+      f[i - 2] = at;
+      f[i - 1] = fieldEnd;
+      pairs -= 2;
+    } else {
+      f[kept++] = at;
+      f[kept++] = fieldEnd;
+    }
+    at = fieldEnd;
   }
-  // A pair's span starts with its field's tag, so sorting the spans keeps each map's pairs together.
-  pairs.sort(Buffer.compare);
-  return Buffer.concat([...kept, ...pairs]).toString('latin1');
+  if (scratch.out.length < to - from) scratch.out = Buffer.alloc(2 * (to - from));
+  const { fields: f, out } = scratch;
+  let length = 0;
+  for (let i = 0; i < f.length; i += 2) {
+    if (i === kept) i = pairs;
+    for (let b = f[i]!; b < f[i + 1]!; b++) out[length++] = bytes[b]!;
+  }
+  return out.toString('latin1', 0, length);
 }
 
 /**
@@ -93,9 +148,9 @@ export function listEntries(bytes: Buffer, mapFields: ReadonlySet<number>): List
   while (at < bytes.length) {
     const start = at;
     if (bytes[at++] !== LIST_FIELD_TAG) return undefined;
-    const length = readLength(bytes, at, bytes.length);
-    if (!length) return undefined;
-    const [size, messageAt] = length;
+    const size = readLength(bytes, at, bytes.length);
+    if (size < 0) return undefined;
+    const messageAt = read.end;
     at = messageAt + size;
     if (at > bytes.length) return undefined;
     const key = entryKey(bytes, messageAt, at, mapFields);

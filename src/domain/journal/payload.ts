@@ -73,12 +73,19 @@ function plainForm(obj: object, depth: number, seen: Set<object> | undefined): u
       }
       return out ?? obj;
     }
+    // Keys, not entries: a pair per field of every object of every event was most of what the
+    // journal allocated on an idle node with pods.
+    const record = obj as Record<string, unknown>;
     let out: Record<string, unknown> | null = null;
-    const entries = Object.entries(obj);
-    for (let i = 0; i < entries.length; i++) {
-      const [k, v] = entries[i]!;
+    const keys = Object.keys(record);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const v = record[k];
       const j = toJournalPayload(v, depth + 1, path);
-      if (j !== v && out === null) out = Object.fromEntries(entries.slice(0, i));
+      if (j !== v && out === null) {
+        out = {};
+        for (let m = 0; m < i; m++) out[keys[m]!] = record[keys[m]!];
+      }
       if (out !== null && j !== undefined) out[k] = j;
     }
     return out ?? obj;

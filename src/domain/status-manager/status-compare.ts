@@ -9,13 +9,14 @@ const byName = (a: ContainerStatus, b: ContainerStatus): number => (a.name < b.n
 
 /**
  * The status as it is compared: container statuses sorted by name (Go sorts them too) and the
- * conditions' lastProbeTime dropped, since a probe time moving is a heartbeat, not a change.
+ * conditions' lastProbeTime dropped, since a probe time moving is a heartbeat, not a change. The
+ * lists are new; what is in them is the input's, left unchanged.
  */
 export function normalizeStatus(status: PodStatus): PodStatus {
-  const copy: PodStatus = structuredClone(status);
-  if (copy.containerStatuses) copy.containerStatuses.sort(byName);
-  if (copy.initContainerStatuses) copy.initContainerStatuses.sort(byName);
-  if (copy.ephemeralContainerStatuses) copy.ephemeralContainerStatuses.sort(byName);
+  const copy: PodStatus = { ...status };
+  if (copy.containerStatuses) copy.containerStatuses = [...copy.containerStatuses].sort(byName);
+  if (copy.initContainerStatuses) copy.initContainerStatuses = [...copy.initContainerStatuses].sort(byName);
+  if (copy.ephemeralContainerStatuses) copy.ephemeralContainerStatuses = [...copy.ephemeralContainerStatuses].sort(byName);
   if (copy.conditions) {
     copy.conditions = copy.conditions
       .map(({ lastProbeTime: _ignored, ...rest }) => rest)
@@ -24,22 +25,33 @@ export function normalizeStatus(status: PodStatus): PodStatus {
   return copy;
 }
 
-/** Key-order-independent JSON, so two statuses built in different orders compare equal. */
-function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+/**
+ * Whether two JSON values would print alike with their keys in any order: a field set to undefined
+ * is no field, as in JSON. Walked rather than printed: the resync compares every pod's statuses.
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
   }
-  return JSON.stringify(value);
+  const [x, y] = [a as Record<string, unknown>, b as Record<string, unknown>];
+  let fields = 0;
+  for (const key of Object.keys(x)) {
+    if (x[key] === undefined) continue;
+    if (!sameJson(x[key], y[key])) return false;
+    fields++;
+  }
+  for (const key of Object.keys(y)) if (y[key] !== undefined) fields--;
+  return fields === 0;
 }
 
 /** True when the two statuses differ only in heartbeat-like fields or order. */
 export function isSameStatus(a: PodStatus | null | undefined, b: PodStatus | null | undefined): boolean {
   if (!a || !b) return a === b;
-  return stableJson(normalizeStatus(a)) === stableJson(normalizeStatus(b));
+  return a === b || sameJson(normalizeStatus(a), normalizeStatus(b));
 }
 
 /**

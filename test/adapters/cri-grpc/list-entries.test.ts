@@ -35,6 +35,20 @@ describe('listEntries', () => {
     expect(plainKey({ x: '1', y: '2' })).not.toBe(plainKey({ y: '2', x: '1' }));
   });
 
+  it('keys entries of hundreds of pairs and of many kilobytes alike, in any order, and apart when one pair differs', () => {
+    const many = Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`key-${i}`, `value-${i}-${'v'.repeat(i % 40)}`]));
+    const reversed = Object.fromEntries(Object.entries(many).reverse());
+    const answer = (labels: Record<string, string>) => list.responseSerialize({ items: [sandbox('a', labels), sandbox('b', { small: '1' })] });
+    const [first, second] = [answer(many), answer(reversed)];
+    expect(first.equals(second)).toBe(false);
+    const [a, b] = [listEntries(first, MAPS)!, listEntries(second, MAPS)!];
+    expect(first.length).toBeGreaterThan(8192);
+    expect(a.keys).toEqual(b.keys);
+    expect(listEntries(answer({ ...many, 'key-150': 'other' }), MAPS)!.keys[0]).not.toBe(a.keys[0]);
+    // The small entry after the large one is keyed as it is alone.
+    expect(a.keys[1]).toBe(listEntries(list.responseSerialize({ items: [sandbox('b', { small: '1' })] }), MAPS)!.keys[0]);
+  });
+
   it('finds no entries in an empty answer', () => {
     expect(listEntries(Buffer.alloc(0), MAPS)).toEqual({ spans: [], keys: [] });
   });

@@ -25,4 +25,16 @@ describe('mergePodStatus', () => {
     expect(mergePodStatus(null, { conditions: [c('x', 'True')] })).toEqual({ conditions: [c('x', 'True')] });
     expect(mergePodStatus({ conditions: [c('example.com/gate', 'True')] }, ours)).toBe(ours);
   });
+
+  it('hands back the same merge for the same two statuses, and a new one when the API server\'s changes', () => {
+    const ours: PodStatus = { phase: 'Running', conditions: [c('Ready', 'True')] };
+    const api: PodStatus = { conditions: [c('example.com/gate', 'True')] };
+    const first = mergePodStatus(api, ours);
+    expect(mergePodStatus(api, ours)).toBe(first);
+    const changed: PodStatus = { conditions: [c('example.com/gate', 'False')] };
+    const second = mergePodStatus(changed, ours);
+    expect(second).not.toBe(first);
+    expect(types(second)).toEqual(['example.com/gate=False', 'Ready=True']);
+    expect(types(mergePodStatus(api, { ...ours }))).toEqual(['example.com/gate=True', 'Ready=True']);
+  });
 });

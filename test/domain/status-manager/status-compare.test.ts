@@ -20,6 +20,17 @@ describe('isSameStatus', () => {
     expect(isSameStatus(base, { ...base, ...change })).toBe(false);
   });
 
+  it('compares as the statuses would print as JSON: a field set to undefined is none, null is a value, lists in their order', () => {
+    const base: PodStatus = { phase: 'Running', podIPs: [{ ip: '10.0.0.1' }, { ip: 'fd00::1' }], containerStatuses: [{ ...cs('a', true), state: { running: { startedAt: 't' } } }] };
+    expect(isSameStatus(base, { ...base, message: undefined })).toBe(true);
+    expect(isSameStatus(base, { ...base, message: null } as unknown as PodStatus)).toBe(false);
+    expect(isSameStatus(base, { ...base, podIPs: [{ ip: 'fd00::1' }, { ip: '10.0.0.1' }] })).toBe(false);
+    expect(isSameStatus(base, { ...base, podIPs: [{ ip: '10.0.0.1' }] })).toBe(false);
+    expect(isSameStatus(base, { ...base, containerStatuses: [{ ...cs('a', true), state: { running: { startedAt: 'u' } } }] })).toBe(false);
+    expect(isSameStatus(base, { ...base, containerStatuses: [{ ...cs('a', true), state: { running: { startedAt: 't' } }, started: undefined }] })).toBe(true);
+    expect(isSameStatus(base, structuredClone(base))).toBe(true);
+  });
+
   it('treats a missing status as different from any status', () => {
     expect(isSameStatus(null, { phase: 'Pending' })).toBe(false);
     expect(isSameStatus(null, null)).toBe(true);
