@@ -25,9 +25,8 @@ import { createSystemViews } from './system-views.js';
 
 export function createObservers(clock: Clock, logger: Logger, events: () => EventRecorder | undefined) {
   const journal = new DeferredJournalSink();
-  // The visualizer's live stream: every record, bounded per browser, never slowing the actors; its
-  // ring of recent records only once the debug server starts.
-  const feed = new JournalFeed({ idle: true });
+  // The visualizer's live stream: every record, bounded per browser, never slowing the actors.
+  const feed = new JournalFeed();
   journal.subscribe(feed.append);
   const tap = createInspectionTap({ clock, onRecord: journal.append });
   const directory = new ActorDirectory(clock, tap.stableId);

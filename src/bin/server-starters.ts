@@ -31,15 +31,13 @@ export function debugServerStarter(
   logger: Logger,
 ): DebugServerStarter {
   return {
-    start: async (address) => {
-      o.feed.keepRecent();
-      return (await import('../adapters/debug-server/server.js')).startDebugServer(address, {
+    start: async (address) =>
+      (await import('../adapters/debug-server/server.js')).startDebugServer(address, {
         actors: () => o.directory.list(),
         pods: () => podsView(o.views.syncLoop()),
         visualizer: { mode: 'live', graphs: machineGraphs(), feed: o.feed },
         journal: () => ({ path: null, records: o.journal.records }),
-      }, { logger });
-    },
+      }, { logger }),
   };
 }
 

@@ -26,17 +26,4 @@ describe('DeferredJournalSink.subscribe (the visualizer feed)', () => {
     off.append(rec(7));
     expect(seen).toEqual([7]);
   });
-
-  it('keeps no recent records in an idle feed until it is told to (the debug server started), the start-up ones always', () => {
-    const feed = new JournalFeed({ idle: true, maxRecent: 2 });
-    const live: number[] = [];
-    feed.subscribe((r) => live.push(r.seq));
-    feed.append(rec(1));
-    feed.append(rec(2, 'pod:a'));
-    expect(feed.history().map((r) => r.seq)).toEqual([1]);
-    feed.keepRecent();
-    for (const seq of [3, 4, 5]) feed.append(rec(seq, 'pod:a'));
-    expect(feed.history().map((r) => r.seq)).toEqual([1, 4, 5]);
-    expect(live).toEqual([1, 2, 3, 4, 5]);
-  });
 });

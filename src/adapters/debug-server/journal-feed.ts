@@ -3,8 +3,7 @@
  *
  * - The supervisor's records (its states, `phase.waiting`, its phase errors) are kept from the
  *   first one, up to `maxStartup`: the start-up timeline is computed from them, and they are few.
- * - Every other record is kept in a ring of the last `maxRecent`, for a page that opens late (from
- *   `keepRecent` on, when made `idle`).
+ * - Every other record is kept in a ring of the last `maxRecent`, for a page that opens late.
  * - `append` is on the kubelet's hot path: it stores a reference and calls the listeners, which
  *   must only enqueue (see sse-stream.ts). A listener that throws is dropped, never the kubelet.
  */
@@ -20,21 +19,12 @@ export interface JournalFeedSource {
 
 export class JournalFeed implements JournalFeedSource {
   private readonly startup: JournalRecord[] = [];
-  private recent: (JournalRecord | undefined)[] = [];
+  private readonly recent: (JournalRecord | undefined)[];
   private next = 0;
   private readonly listeners = new Set<RecordListener>();
 
-  /** `idle`: no ring until `keepRecent` (no page can ask for it before the debug server is up). */
-  constructor(private readonly opts: { maxStartup?: number; maxRecent?: number; rootActor?: string; idle?: boolean } = {}) {
-    if (!opts.idle) this.keepRecent();
-  }
-
-  /**
-   * Starts keeping the last `maxRecent` records. A kubelet without a debug server would otherwise
-   * hold thousands of records, and every pod object and status their payloads point at, for no one.
-   */
-  keepRecent(): void {
-    if (this.recent.length === 0) this.recent = new Array(this.opts.maxRecent ?? 5000);
+  constructor(private readonly opts: { maxStartup?: number; maxRecent?: number; rootActor?: string } = {}) {
+    this.recent = new Array(opts.maxRecent ?? 5000);
   }
 
   readonly append = (record: JournalRecord): void => {
