@@ -38,6 +38,8 @@ export interface FleetOptions {
   daemon?: DaemonOptions;
   /** Called while waiting for the pods (e.g. to sample the daemon's RSS). */
   onTick?: (daemon: RunningDaemon) => void;
+  /** TCP ports the pods' container declares (the embedded runtime forwards only declared ports). */
+  containerPorts?: readonly number[];
 }
 
 /** The runs of a benchmark: its pod counts on the embedded runtime, and on containerd when KUBELET_IT_CRI names one. */
@@ -50,7 +52,7 @@ export function podRuns(mode: string, embeddedPods: readonly number[], container
 }
 
 /** The test pod of docs/BENCHMARKS.md: one busybox container that sleeps until SIGTERM, image never pulled. */
-export function sleeperPodManifest(name: string): string {
+export function sleeperPodManifest(name: string, containerPorts: readonly number[] = []): string {
   return JSON.stringify({
     apiVersion: 'v1', kind: 'Pod', metadata: { name },
     spec: {
@@ -58,6 +60,7 @@ export function sleeperPodManifest(name: string): string {
       containers: [{
         name: 'main', image: 'kubelet-ts.local/busybox:1.0', imagePullPolicy: 'Never',
         command: ['sh', '-c', 'trap "exit 0" TERM; while :; do sleep 3600 & wait $!; done'],
+        ...(containerPorts.length > 0 ? { ports: containerPorts.map((containerPort) => ({ containerPort, protocol: 'TCP' })) } : {}),
       }],
     },
   });
@@ -113,7 +116,7 @@ export async function withStaticPods<T>(run: PodRun, o: FleetOptions, body: (fle
   const nodeName = `bench-${randomUUID().slice(0, 8)}`;
   for (let i = 0; i < run.pods; i++) {
     const name = `bench-${String(i).padStart(3, '0')}`;
-    writeFileSync(join(paths.manifests, `${name}.json`), sleeperPodManifest(name));
+    writeFileSync(join(paths.manifests, `${name}.json`), sleeperPodManifest(name, o.containerPorts));
   }
   let daemon: RunningDaemon | undefined;
   let result: T;
