@@ -119,7 +119,9 @@ async function sendFrames({ daemon, nodeName }: Fleet, port: number, mode: Mode)
 
 export async function benchStreamingSplitFrames(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
-  for (const run of podRuns('splitframes', [1], [1])) {
+  // The embedded runtime only: its SPDY reader is the one under test; on containerd the kubelet
+  // proxies the bytes to containerd's own streaming server, whose reader is not ours to measure.
+  for (const run of podRuns('splitframes', [1], [])) {
     const port = await freePort();
     const { result } = await withStaticPods(run, { startTimeoutSeconds: 60, daemon: { serverPort: port } }, async (fleet) => {
       try {
