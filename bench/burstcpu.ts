@@ -15,14 +15,14 @@
  * turn's event log there.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { kubeLabScripts, purgeKubeLab, runScript, scriptEnv } from '../test/support/kube-lab-scripts.js';
+import { kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
 import { adminTls, upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
 import { KUBELET_BIN } from './kubelet-bin.js';
-import { startKubeletTs, type NodeSetup } from './sidebyside-kubelets.js';
+import { prepareNode, startKubeletTs } from './sidebyside-kubelets.js';
 import { burst, cleanUp, readyNamespace, startUp, type TurnOptions } from './sidebyside-turn.js';
 import { sleep } from './static-pod-fleet.js';
 import { median, round } from './stats.js';
@@ -97,14 +97,7 @@ interface Build { name: string; bin: string; args: string[] }
 
 async function turn(lab: KubeLab, work: string, { name, bin, args }: Build, rep: number): Promise<Record<string, number>> {
   const node = `bcpu-${name}-${rep}`;
-  const dir = join(work, node);
-  mkdirSync(dir);
-  const kubeconfig = join(dir, 'node.kubeconfig');
-  writeFileSync(kubeconfig, await runScript('bash', [join(lab.scripts, 'node-kubeconfig.sh'), node], scriptEnv(lab.dir), 60_000));
-  const setup: NodeSetup = {
-    dir, node, kubeconfig, clientCa: lab.ca, endpoint: process.env.KUBELET_IT_CRI!,
-    pauseImage: process.env.KUBELET_IT_CRI_PAUSE_IMAGE ?? 'kubelet-ts.local/pause:1.0',
-  };
+  const setup = await prepareNode(lab, work, node);
   const o: TurnOptions = {
     lab, setup, namespace: node, image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', idleMs: 0,
     start: () => startKubeletTs(setup, bin, args),
@@ -123,7 +116,7 @@ async function turn(lab: KubeLab, work: string, { name, bin, args }: Build, rep:
     const keep = process.env.KUBELET_BENCH_KEEP_JOURNAL;
     if (keep) {
       await kubelet.stop();
-      cpSync(join(dir, 'root', 'events'), join(keep, node), { recursive: true });
+      cpSync(join(setup.dir, 'root', 'events'), join(keep, node), { recursive: true });
     }
   } finally {
     await cleanUp(o, kubelet).catch((err: unknown) => process.stderr.write(`burstcpu: cleaning up ${node}: ${String(err)}\n`));

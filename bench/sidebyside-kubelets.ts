@@ -12,6 +12,10 @@ import { performance } from 'node:perf_hooks';
 import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
 import { freePort } from './free-port.js';
 import { KUBELET_BIN } from './kubelet-bin.js';
+import { mkdirSync, writeFileSync as writeNodeFile } from 'node:fs';
+import { join as joinPath } from 'node:path';
+import { runScript, scriptEnv } from '../test/support/kube-lab-scripts.js';
+import type { KubeLab } from '../test/support/kube-lab-up.js';
 
 export type KubeletKind = 'go' | 'ts';
 
@@ -26,6 +30,18 @@ export interface NodeSetup {
   endpoint: string;
   /** The sandbox image containerd has (the Go kubelet's --pod-infra-container-image). */
   pauseImage: string;
+}
+
+/** A node of its own for one turn: its directory under `work`, and a node kubeconfig from the lab's script. */
+export async function prepareNode(lab: KubeLab, work: string, node: string): Promise<NodeSetup> {
+  const dir = joinPath(work, node);
+  mkdirSync(dir);
+  const kubeconfig = joinPath(dir, 'node.kubeconfig');
+  writeNodeFile(kubeconfig, await runScript('bash', [joinPath(lab.scripts, 'node-kubeconfig.sh'), node], scriptEnv(lab.dir), 60_000));
+  return {
+    dir, node, kubeconfig, clientCa: lab.ca, endpoint: process.env.KUBELET_IT_CRI!,
+    pauseImage: process.env.KUBELET_IT_CRI_PAUSE_IMAGE ?? 'kubelet-ts.local/pause:1.0',
+  };
 }
 
 export interface StartedKubelet {

@@ -9,13 +9,13 @@
  * KUBELET_BENCH_SIDEBYSIDE_REPS=N: N turns of each (2); KUBELET_BENCH_SIDEBYSIDE_IDLE_SECONDS=S: idle
  * windows of S s (60). Skipped, with the reason, without the Go kubelet, the lab's scripts or a containerd.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubeLabScripts, purgeKubeLab, runScript, scriptEnv } from '../test/support/kube-lab-scripts.js';
+import { kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
 import { upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
 import { KUBELET_BIN } from './kubelet-bin.js';
-import { startGoKubelet, startKubeletTs, type KubeletKind, type NodeSetup } from './sidebyside-kubelets.js';
+import { prepareNode, startGoKubelet, startKubeletTs, type KubeletKind } from './sidebyside-kubelets.js';
 import { oneTurn, type TurnResult } from './sidebyside-turn.js';
 import { WORKLOAD_CHECKS, type WorkloadCheck, type WorkloadResults } from './sidebyside-workloads.js';
 import { median, round } from './stats.js';
@@ -84,14 +84,7 @@ function cell(c: WorkloadCheck | undefined): string {
 
 async function turn(lab: KubeLab, work: string, kind: KubeletKind, rep: number): Promise<TurnResult> {
   const node = `sbs-${kind}-${rep}`;
-  const dir = join(work, node);
-  mkdirSync(dir);
-  const kubeconfig = join(dir, 'node.kubeconfig');
-  writeFileSync(kubeconfig, await runScript('bash', [join(lab.scripts, 'node-kubeconfig.sh'), node], scriptEnv(lab.dir), 60_000));
-  const setup: NodeSetup = {
-    dir, node, kubeconfig, clientCa: lab.ca, endpoint: process.env.KUBELET_IT_CRI!,
-    pauseImage: process.env.KUBELET_IT_CRI_PAUSE_IMAGE ?? 'kubelet-ts.local/pause:1.0',
-  };
+  const setup = await prepareNode(lab, work, node);
   return oneTurn({
     lab, setup, namespace: node, image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', idleMs: IDLE_MS,
     start: () => (kind === 'go' ? startGoKubelet(join(lab.scripts, 'go-kubelet.xz'), work, setup) : startKubeletTs(setup)),
