@@ -115,14 +115,24 @@ async function send(port: number, method: string, path: string, headers: Record<
   await once(socket, 'connect');
   const lines = Object.entries({ Host: `127.0.0.1:${port}`, ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('');
   socket.write(`${method} ${path} HTTP/1.1\r\n${lines}\r\n${early}`);
-  const until = async (text: string, ms = 5000) => {
-    const deadline = Date.now() + ms;
-    while (!got.includes(text)) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${JSON.stringify(text)}; got ${JSON.stringify(got)}`);
-      // The poll period of until().
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  };
+  // Resolves on the data event that brings `text` (or at once if it came), not on a poll.
+  const until = (text: string, ms = 5000) => new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (!got.includes(text)) return;
+      done();
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`timed out waiting for ${JSON.stringify(text)}; got ${JSON.stringify(got)}`));
+    }, ms);
+    const done = () => {
+      clearTimeout(timer);
+      socket.off('data', check);
+    };
+    socket.on('data', check);
+    check();
+  });
   return { socket, got: () => got, until, closed };
 }
 

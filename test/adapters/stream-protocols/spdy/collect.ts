@@ -1,5 +1,6 @@
 /** Small helpers for the SPDY tests: reading a stream to its end, waiting for a condition, feeding input in pieces. */
 import type { Readable } from 'node:stream';
+import { vi } from 'vitest';
 
 /** Reads a stream to its end (FIN) and gives back everything it carried. */
 export function collect(stream: Readable): Promise<Buffer> {
@@ -12,14 +13,11 @@ export function collect(stream: Readable): Promise<Buffer> {
   });
 }
 
-/** Resolves when `check` holds, polling; fails after `ms`. */
+/** Resolves when `check` holds (vi.waitFor's polling); fails after `ms`, naming `what`. */
 export async function eventually(what: string, check: () => boolean, ms = 5000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    // The poll period of eventually().
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await vi.waitFor(() => {
+    if (!check()) throw new Error(`timed out waiting for ${what}`);
+  }, { timeout: ms, interval: 10 });
 }
 
 /**
