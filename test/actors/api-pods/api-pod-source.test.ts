@@ -132,12 +132,17 @@ describe('runApiPodSource', () => {
     s.stop();
   });
 
-  it('splits mirror pods off the snapshot and reports them for the status manager', async () => {
+  /** A source listing pod a and the mirror pod m, started and flushed. */
+  async function startWithMirrorPod() {
     const api = fakeApi();
-    const mirror = pod('m', '6', { annotations: { 'kubernetes.io/config.mirror': 'hash' } });
-    api.lists.push({ resourceVersion: '10', items: [pod('a', '5'), mirror] });
+    api.lists.push({ resourceVersion: '10', items: [pod('a', '5'), pod('m', '6', { annotations: { 'kubernetes.io/config.mirror': 'hash' } })] });
     const s = start(api);
     await flush();
+    return { api, s };
+  }
+
+  it('splits mirror pods off the snapshot and reports them for the status manager', async () => {
+    const { s } = await startWithMirrorPod();
     expect(s.lastUids()).toEqual(['a']);
     const mirrors = s.events.filter((e) => e.type === 'api.mirrorPods.observed');
     expect(mirrors[0]!.pods.map((p) => p.metadata.uid)).toEqual(['m']);
@@ -145,11 +150,7 @@ describe('runApiPodSource', () => {
   });
 
   it('reports the mirror pods again only when one of them changed, came or went', async () => {
-    const api = fakeApi();
-    const mirror = pod('m', '6', { annotations: { 'kubernetes.io/config.mirror': 'hash' } });
-    api.lists.push({ resourceVersion: '10', items: [pod('a', '5'), mirror] });
-    const s = start(api);
-    await flush();
+    const { api, s } = await startWithMirrorPod();
     const mirrorUids = () => s.events.filter((e) => e.type === 'api.mirrorPods.observed').map((e) => e.pods.map((p) => p.metadata.uid));
     api.last().onEvent('MODIFIED', pod('a', '11', { labels: { x: 'y' } }));
     api.last().onEvent('ADDED', pod('b', '12'));
