@@ -18,7 +18,7 @@ import {
 import { PodExpander } from '../../domain/journal/pod-refs.js';
 import { SnapshotExpander } from '../../domain/journal/snapshot-refs.js';
 
-/** Version 1 has no snapshot references; 2 (today's) writes a pod source's unchanged pods as references. */
+/** Version 1 has no references; 2 writes a pod source's unchanged pods as references; 3 (today's) also any pod written before (pod-refs.ts). */
 const READABLE_VERSIONS: readonly number[] = [1, 2, JOURNAL_VERSION];
 
 export interface SkippedLine {
