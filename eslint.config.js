@@ -54,7 +54,7 @@ const clockAndRandomness = (why, layersAbove) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.kubelet-ts/**', 'coverage/**', 'src/generated/**'] },
+  { ignores: ['dist/**', 'node_modules/**', '.kubelet-ts/**', 'coverage/**', 'src/generated/**', 'bench-baseline/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
