@@ -20,10 +20,12 @@ const BY_STATUS: Record<number, { code: KubeletErrorCode; retryable: boolean }> 
   504: { code: 'KLT_ERR_API_TIMEOUT', retryable: true },
 };
 
-/** errno codes (and undici's) that mean the request never got an answer. */
+/** errno codes (and undici's, and node:http2's for a session or stream cut) that mean the request never got an answer. */
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT',
   'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT',
+  'ERR_HTTP2_GOAWAY_SESSION', 'ERR_HTTP2_INVALID_SESSION', 'ERR_HTTP2_SESSION_ERROR', 'ERR_HTTP2_STREAM_ERROR',
+  'ERR_HTTP2_STREAM_CANCEL', 'ERR_HTTP2_PING_CANCEL', 'ERR_HTTP2_ERROR',
 ]);
 
 interface StatusBody { reason?: string; message?: string }

@@ -1,7 +1,8 @@
 /**
- * The kubelet's HTTP client for the API server: JSON over node:https (or node:http) with one
- * keep-alive agent per client, so the three Go clients (main, events, heartbeat) keep their own
- * connections, and `close()` drops them all (Go's closeAllConns).
+ * The kubelet's HTTP client for the API server: JSON over one HTTP/2 session per client when the
+ * server offers h2 (h2-session.ts; kube-apiserver does, as client-go uses it), else over
+ * node:https (or node:http) with keep-alive agents. Each of the three Go clients (main, events,
+ * heartbeat) keeps its own connections, and `close()` drops them all (Go's closeAllConns).
  *
  * Why not @kubernetes/client-node for this: loading it costs more CPU and memory at start than the
  * rest of cluster mode (its generated client and undici come with KubeConfig; docs/FINDINGS.md),
@@ -14,8 +15,10 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
-import { createSecureContext } from 'node:tls';
+import type { Readable } from 'node:stream';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import type { Clock } from '../../ports/clock.js';
+import { H2Endpoint, h2SettingsFromEnv, resetError, type H2Settings } from './h2-session.js';
 import type { Kubeconfig } from './kubeconfig-file.js';
 
 export class HttpStatusError extends Error {
@@ -39,8 +42,14 @@ export interface Credentials {
   key?: Buffer | string;
 }
 
+/** An answer: its status and the body to read (an HTTP/1.1 response or an HTTP/2 stream). */
+interface Answer {
+  status: number;
+  body: Readable;
+}
+
 /**
- * Requests in flight at once on one client: more wait for a free connection. Unbounded, a burst of
+ * Over HTTP/1.1, requests in flight at once on one client: more wait for a free connection. Unbounded, a burst of
  * pods (a token, a status patch, events for each) opened a TLS connection per concurrent request,
  * each a handshake, where client-go multiplexes them on one HTTP/2 connection. Watches, which hold
  * their connection for their whole life, have connections of their own and are not counted here.
@@ -57,10 +66,23 @@ export class RestClient {
   private readonly secure: boolean;
   private fileToken: { value: string; readAtMs: number } | null = null;
   private external: Promise<(opts: https.RequestOptions) => Promise<void>> | null = null;
+  /** One TLS context for every connection: else each new one parses the CA and the key again. */
+  private readonly secureContext: SecureContext | undefined;
+  private readonly h2: H2Endpoint | null;
 
-  constructor(private readonly config: Kubeconfig, private readonly clock: Pick<Clock, 'now'>, private readonly userAgent: string) {
+  /** h2: null keeps to HTTP/1.1 (DISABLE_HTTP2, as client-go reads it). */
+  constructor(private readonly config: Kubeconfig, private readonly clock: Pick<Clock, 'now'>, private readonly userAgent: string, h2: H2Settings | null = h2SettingsFromEnv()) {
     this.base = config.cluster.server.replace(/\/+$/, '');
     this.secure = this.base.startsWith('https:');
+    const { cluster, user } = config;
+    // Not for an exec plugin's user, whose certificate comes with each request: it stays on HTTP/1.1.
+    this.secureContext = this.secure && !user.external ? createSecureContext(this.tlsMaterial()) : undefined;
+    this.h2 = h2 && this.secureContext ? new H2Endpoint({
+      origin: new URL(this.base),
+      secureContext: this.secureContext,
+      rejectUnauthorized: !cluster.insecureSkipTlsVerify,
+      ...(cluster.tlsServerName ? { servername: cluster.tlsServerName } : {}),
+    }, h2) : null;
     this.agent = this.newAgent(MAX_REQUEST_CONNECTIONS);
     this.watchAgent = this.newAgent(Infinity);
   }
@@ -71,53 +93,66 @@ export class RestClient {
 
   /** Drops every connection: requests after this open new ones. */
   close(): void {
+    this.h2?.close();
     this.agent.destroy();
+    this.watchAgent.destroy();
     this.agent = this.newAgent(MAX_REQUEST_CONNECTIONS);
     this.watchAgent = this.newAgent(Infinity);
   }
 
   async request<T>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     const res = await this.send(method, path, opts);
-    const text = await readBody(res);
-    if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) throw new HttpStatusError(res.statusCode ?? 0, text);
+    const text = await readBody(res.body);
+    if (res.status < 200 || res.status > 299) throw new HttpStatusError(res.status, text);
     return (text === '' ? {} : JSON.parse(text)) as T;
   }
 
   /** A GET whose answer is a stream (a watch): resolves once a 200 arrives, rejects with HttpStatusError otherwise. */
-  async stream(path: string, opts: RequestOptions = {}): Promise<http.IncomingMessage> {
+  async stream(path: string, opts: RequestOptions = {}): Promise<Readable> {
     const res = await this.send('GET', path, opts, this.watchAgent);
-    if (res.statusCode !== 200) throw new HttpStatusError(res.statusCode ?? 0, await readBody(res));
-    return res;
+    if (res.status !== 200) throw new HttpStatusError(res.status, await readBody(res.body));
+    return res.body;
+  }
+
+  /** Whether this client's requests go as HTTP/2 streams (known after the first request). */
+  async protocol(): Promise<'h2' | 'http/1.1'> {
+    return (await this.h2?.session()) ? 'h2' : 'http/1.1';
+  }
+
+  private tlsMaterial(): { ca?: string | Buffer; cert?: string | Buffer; key?: string | Buffer } {
+    const { cluster, user } = this.config;
+    return { ...(cluster.ca ? { ca: cluster.ca } : {}), ...(user.cert && user.key ? { cert: user.cert, key: user.key } : {}) };
   }
 
   private newAgent(maxSockets: number): http.Agent {
     if (!this.secure) return new http.Agent({ keepAlive: true, maxSockets });
-    const { cluster, user } = this.config;
-    const material = { ...(cluster.ca ? { ca: cluster.ca } : {}), ...(user.cert && user.key ? { cert: user.cert, key: user.key } : {}) };
+    const { cluster } = this.config;
     return new https.Agent({
       keepAlive: true,
       maxSockets,
-      ...material,
+      ...this.tlsMaterial(),
       rejectUnauthorized: !cluster.insecureSkipTlsVerify,
       ...(cluster.tlsServerName ? { servername: cluster.tlsServerName } : {}),
-      // One TLS context for every connection: else each new one parses the CA and the key again,
-      // and a burst of requests opens many at once. Not for an exec plugin's user, whose certificate
-      // comes with each request (the agent's options would override it).
-      ...(user.external ? {} : { secureContext: createSecureContext(material) }),
+      // An exec plugin's certificate comes with each request (the agent's context would override it).
+      ...(this.secureContext ? { secureContext: this.secureContext } : {}),
     });
   }
 
-  private async send(method: string, path: string, opts: RequestOptions, agent = this.agent): Promise<http.IncomingMessage> {
+  private async send(method: string, path: string, opts: RequestOptions, agent = this.agent): Promise<Answer> {
     const url = new URL(this.base + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const payload = opts.body === undefined ? undefined : Buffer.from(JSON.stringify(opts.body));
     const credentials = await this.credentials();
     const headers: Record<string, string> = {
-      Accept: 'application/json',
-      'User-Agent': this.userAgent,
+      accept: 'application/json',
+      'user-agent': this.userAgent,
       ...credentials.headers,
-      ...(payload ? { 'Content-Type': opts.contentType ?? 'application/json', 'Content-Length': String(payload.length) } : {}),
+      ...(payload ? { 'content-type': opts.contentType ?? 'application/json', 'content-length': String(payload.length) } : {}),
     };
+    if (this.h2) {
+      const answer = await this.h2.request({ ...headers, ':method': method, ':path': url.pathname + url.search }, payload, opts.signal);
+      if (answer) return { status: answer.status, body: answer.stream };
+    }
     const transport = this.secure ? https : http;
     return new Promise((resolve, reject) => {
       const req = transport.request(url, {
@@ -126,7 +161,7 @@ export class RestClient {
         agent,
         ...(opts.signal ? { signal: opts.signal } : {}),
         ...(credentials.cert && credentials.key ? { cert: credentials.cert, key: credentials.key } : {}),
-      }, resolve);
+      }, (res) => resolve({ status: res.statusCode ?? 0, body: res }));
       req.on('error', reject);
       req.end(payload);
     });
@@ -136,13 +171,13 @@ export class RestClient {
     const { user } = this.config;
     const headers: Record<string, string> = {};
     const token = user.token ?? this.tokenFromFile();
-    if (token !== undefined) headers.Authorization = `Bearer ${token}`;
-    else if (user.basic) headers.Authorization = `Basic ${Buffer.from(`${user.basic.username}:${user.basic.password}`).toString('base64')}`;
+    if (token !== undefined) headers.authorization = `Bearer ${token}`;
+    else if (user.basic) headers.authorization = `Basic ${Buffer.from(`${user.basic.username}:${user.basic.password}`).toString('base64')}`;
     if (!user.external) return { headers };
     const apply = await (this.external ??= loadExternalCredentials(this.config.path));
     const opts: https.RequestOptions = { headers: {} };
     await apply(opts);
-    const fromPlugin = Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k, String(v)]));
+    const fromPlugin = Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k.toLowerCase(), String(v)]));
     return {
       headers: { ...headers, ...fromPlugin },
       ...(opts.cert && opts.key ? { cert: opts.cert as Buffer | string, key: opts.key as Buffer | string } : {}),
@@ -168,11 +203,17 @@ async function loadExternalCredentials(path: string): Promise<(opts: https.Reque
   return (opts) => kc.applyToHTTPSOptions(opts);
 }
 
-function readBody(res: http.IncomingMessage): Promise<string> {
+function readBody(res: Readable): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    res.on('end', () => {
+      const cut = resetError(res);
+      if (cut) reject(cut);
+      else resolve(Buffer.concat(chunks).toString('utf8'));
+    });
     res.on('error', reject);
+    // An HTTP/2 stream whose session closed ends with 'close' alone.
+    res.on('close', () => reject(Object.assign(new Error('the connection closed before the answer ended'), { code: 'ECONNRESET' })));
   });
 }
