@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, printed as figures and, where two implementations or modes
  * run side by side, their ratio from the same run. Results are kept in docs/BENCHMARKS.md.
  */
+import { benchApiClient } from './apiclient.js';
 import { benchBurstCpu } from './burstcpu.js';
 import { benchCluster } from './cluster.js';
 import { benchCri } from './cri.js';
@@ -45,6 +46,8 @@ async function main() {
   if (only.includes('sidebyside')) print('sidebyside', await benchSideBySide());
   // kubelet-ts's CPU in that bench's 30-pod burst, this build against another: minutes, so only when named.
   if (only.includes('burstcpu')) print('burstcpu', await benchBurstCpu());
+  // The API client's transport, HTTP/2 against HTTP/1.1, on the real control plane: a minute, so only when named.
+  if (only.includes('apiclient')) print('apiclient', await benchApiClient());
 }
 
 /** KUBELET_BENCH_HTTP_CLIENTS / _SECONDS / _PODS: a shorter or smaller http run, e.g. while profiling. */
