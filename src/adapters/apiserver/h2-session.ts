@@ -52,7 +52,8 @@ export class H2Endpoint {
   private offersH2: boolean | undefined = undefined;
   private current: ClientHttp2Session | null = null;
   private connecting: Promise<ClientHttp2Session | null> | null = null;
-  private open = 0;
+  /** Open streams per session: a session holds the process up only while it has some. */
+  private readonly open = new WeakMap<ClientHttp2Session, number>();
 
   constructor(private readonly target: H2Target, private readonly settings: H2Settings) {}
 
@@ -89,16 +90,25 @@ export class H2Endpoint {
   private send(session: ClientHttp2Session, headers: OutgoingHttpHeaders, payload: Buffer | undefined, signal?: AbortSignal): Promise<H2Answer> {
     return new Promise((resolve, reject) => {
       const stream = session.request(headers, { endStream: payload === undefined, ...(signal ? { signal } : {}) });
-      if (this.open++ === 0) session.ref();
+      let answered = false;
+      const open = this.open.get(session) ?? 0;
+      this.open.set(session, open + 1);
+      if (open === 0) session.ref();
       stream.once('close', () => {
-        if (--this.open === 0 && !session.destroyed) session.unref();
+        const left = (this.open.get(session) ?? 1) - 1;
+        this.open.set(session, left);
+        if (left === 0 && !session.destroyed) session.unref();
         // A session closed without an error ends its streams without one: the request must still end.
+        if (answered) return;
         const err = `the API server ${this.target.origin.origin} closed the stream before answering (HTTP/2 code ${stream.rstCode ?? 'none'})`;
         reject(Object.assign(new Error(err), { code: 'ERR_HTTP2_STREAM_ERROR' }));
       });
       // Kept after the answer: an error after it reaches the body's reader, and never goes unhandled.
       stream.on('error', reject);
-      stream.once('response', (answer) => resolve({ status: Number(answer[':status'] ?? 0), stream }));
+      stream.once('response', (answer) => {
+        answered = true;
+        resolve({ status: Number(answer[':status'] ?? 0), stream });
+      });
       if (payload !== undefined) stream.end(payload);
     });
   }

@@ -4,7 +4,8 @@
  * connections. Every call takes a token, runs under the timeout on the injected clock, and maps
  * failures through api-errors.ts. Bodies and answers are wire JSON, as the domain speaks it.
  *
- * A timed-out request is aborted on its socket, as Go's http.Client timeout cancels it.
+ * A timed-out request is aborted (its stream reset, or on HTTP/1.1 its socket closed), as Go's
+ * http.Client timeout cancels it.
  * `reopen()` reads the kubeconfig afresh and drops the old connections (Go's closeAllConns).
  */
 import { KubeletError } from '../../domain/errors.js';
@@ -173,7 +174,7 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
       },
       onEnd: (err) => finish(err === null ? null : toApiError(err, what)),
     });
-    // Closing the answer closes its connection: the server sees the watch end.
+    // Closing the answer resets its stream (on HTTP/1.1, closes its connection): the server sees the watch end.
     return { stop: () => { stopped = true; answer.destroy(); } };
   }
   patchPodStatus(namespace: string, name: string, patch: Record<string, unknown>): Promise<KubeObject> {

@@ -138,6 +138,28 @@ describe('RestClient over HTTP/2', () => {
     }
   });
 
+  it('fails requests as a connection error while the API server is down, and connects again once it is back', async () => {
+    const down = http2.createSecureServer({ key: pki.serverKeyPem, cert: pki.serverCertPem }, (_req, res) => res.end('{"back":true}'));
+    const open: ServerHttp2Session[] = [];
+    down.on('session', (session: ServerHttp2Session) => open.push(session));
+    await new Promise<void>((r) => down.listen(0, '127.0.0.1', r));
+    const downPort = (down.address() as AddressInfo).port;
+    const api = new KubeApi({ loadConfig: () => kubeconfig(`https://127.0.0.1:${downPort}`, pki.caPem), limiter: noRateLimit, timeoutMs: 5_000, clock: systemClock, userAgent: 'ua' });
+    try {
+      await expect(api.getNode('n')).resolves.toEqual({ back: true });
+      const closed = new Promise<void>((r) => down.close(() => r()));
+      for (const session of open.splice(0)) session.destroy();
+      await closed;
+      await expect(api.getNode('n')).rejects.toMatchObject({ code: 'KLT_ERR_API_UNAVAILABLE', retryable: true, message: 'get node: ECONNREFUSED' });
+      await new Promise<void>((r) => down.listen(downPort, '127.0.0.1', r));
+      await expect(api.getNode('n')).resolves.toEqual({ back: true });
+    } finally {
+      api.close();
+      for (const session of open) session.destroy();
+      down.close();
+    }
+  });
+
   it('keeps to HTTP/1.1 with a server that offers only http/1.1', async () => {
     const h1 = await startTestApiServer({ tls: true, token: 'tok' });
     try {
