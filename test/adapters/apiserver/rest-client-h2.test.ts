@@ -1,8 +1,9 @@
 /**
  * The REST client over HTTP/2 against node's own h2 server with a throw-away CA: ALPN chooses h2,
  * requests and watches share one session, a session the server ends is replaced on the next
- * request (the reflector re-lists), an unanswered ping closes the connection, and a server that
- * offers only http/1.1 keeps the client on it.
+ * request (the reflector re-lists), a GOAWAY sends new requests to a new session while open watches
+ * go on, an unanswered ping closes the connection, an outage fails requests until the server is
+ * back, and a server that offers only http/1.1 keeps the client on it.
  */
 import { mkdtempSync } from 'node:fs';
 import http2, { type Http2SecureServer, type Http2ServerRequest, type Http2ServerResponse, type ServerHttp2Session } from 'node:http2';
@@ -15,6 +16,7 @@ import { KubeApi } from '../../../src/adapters/apiserver/kube-api.js';
 import { noRateLimit } from '../../../src/adapters/apiserver/rate-limiter.js';
 import { startReflector } from '../../../src/adapters/apiserver/reflector.js';
 import { RestClient } from '../../../src/adapters/apiserver/rest-client.js';
+import { readWatchEvents } from '../../../src/adapters/apiserver/watch-stream.js';
 import { systemClock } from '../../../src/adapters/system-clock.js';
 import { startTestApiServer } from '../../apiserver/index.js';
 import { writeKubeconfig } from '../../apiserver/kubeconfig.js';
@@ -102,6 +104,29 @@ describe('RestClient over HTTP/2', () => {
     } finally {
       reflector.stop();
       api.close();
+    }
+  });
+
+  it('after a GOAWAY, keeps the watch on the old session and sends new requests on a new one', async () => {
+    onWatch = (req, res) => {
+      writeEvent(res, 'ADDED', service('2'));
+      // kube-apiserver's --goaway-chance: the session takes no new streams, those open go on.
+      setTimeout(() => req.stream.session?.goaway(), 20);
+      setTimeout(() => writeEvent(res, 'MODIFIED', service('3')), 200);
+    };
+    const rest = new RestClient(kubeconfig(`https://127.0.0.1:${port}`, pki.caPem), { now: () => 0 }, 'ua', H2);
+    try {
+      const watch = await rest.stream('/api/v1/services', { query: { watch: true } });
+      const events: string[] = [];
+      readWatchEvents(watch, { onEvent: (type) => events.push(type), onEnd: (err) => events.push(`end ${String(err)}`) });
+      await vi.waitFor(() => expect(events).toEqual(['ADDED']));
+      await new Promise((r) => setTimeout(r, 50));
+      await expect(rest.request('GET', '/after-goaway')).resolves.toEqual({ path: '/after-goaway' });
+      expect(sessions).toHaveLength(2);
+      await vi.waitFor(() => expect(events).toEqual(['ADDED', 'MODIFIED']));
+      watch.destroy();
+    } finally {
+      rest.close();
     }
   });
 
