@@ -49,10 +49,10 @@ interface Answer {
 }
 
 /**
- * Over HTTP/1.1, requests in flight at once on one client: more wait for a free connection. Unbounded, a burst of
- * pods (a token, a status patch, events for each) opened a TLS connection per concurrent request,
- * each a handshake, where client-go multiplexes them on one HTTP/2 connection. Watches, which hold
- * their connection for their whole life, have connections of their own and are not counted here.
+ * Over HTTP/1.1, requests in flight at once on one client: more wait for a free connection.
+ * Unbounded, a burst of pods (a token, a status patch, events for each) opened a TLS connection per
+ * concurrent request, each a handshake. Watches, which hold their connection for their whole life,
+ * have connections of their own and are not counted here. (HTTP/2 needs neither: one connection.)
  */
 const MAX_REQUEST_CONNECTIONS = 8;
 
@@ -214,6 +214,8 @@ function readBody(res: Readable): Promise<string> {
     });
     res.on('error', reject);
     // An HTTP/2 stream whose session closed ends with 'close' alone.
-    res.on('close', () => reject(Object.assign(new Error('the connection closed before the answer ended'), { code: 'ECONNRESET' })));
+    res.on('close', () => {
+      if (!res.readableEnded) reject(Object.assign(new Error('the connection closed before the answer ended'), { code: 'ECONNRESET' }));
+    });
   });
 }
