@@ -19,6 +19,7 @@ import { LEGACY_CONTAINER_LOGS_DIR } from '../domain/runtime/legacy-log-symlink.
 import { ProcHostStats } from '../adapters/host/host-stats.js';
 import { mathRandom } from '../adapters/math-random.js';
 import { systemClock } from '../adapters/system-clock.js';
+import { startHeapTrimmer } from '../adapters/host/heap-trim.js';
 import { DEFAULT_POD_LOGS_DIR } from '../domain/config/defaults.js';
 import { DEFAULT_KUBELET_FLAGS } from '../domain/config/flag-table.js';
 import { formatUsage } from '../domain/config/usage.js';
@@ -176,10 +177,14 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   logPhases(actor, logger);
   const unsubscribe = io.onSignal((signal) => actor.send({ type: 'kubelet.stop.requested', signal }));
   actor.start();
+  const stopHeapTrimmer = startHeapTrimmer(clock, {
+    onTrim: (before, after) => logger.debug({ beforeMiB: mib(before), afterMiB: mib(after) }, 'Heap trimmed after a busy spell'),
+  });
 
   const final = await waitFor(actor, (s) => s.status !== 'active', { timeout: Infinity });
   unsubscribe();
   observers.eventLoop.stop();
+  stopHeapTrimmer();
   if (final.value === 'failed') {
     // A failed phase skips the orderly stop: close what start-up had opened.
     await lifetimes.closeAll(5000);
@@ -188,6 +193,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   await journalFile.close?.();
   return reportExit(final.context, io, logger);
 }
+
+const mib = (bytes: number) => Math.round(bytes / 104_857.6) / 10;
 
 /** run.nodeName's answer, once that phase has run. */
 function nodeNameOf(supervisor: SupervisorActor | null): string | undefined {
