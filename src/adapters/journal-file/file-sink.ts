@@ -3,8 +3,8 @@
  *
  * - `append` serialises the record and queues the line; one write is in flight at a time and
  *   carries everything queued meanwhile (batching), so throughput does not depend on fsync. A pod
- *   source's snapshot is written with its unchanged pods as references (snapshot-refs.ts), and any
- *   pod written before as a reference to where it was written whole (pod-refs.ts).
+ *   written before, in a pod source's snapshot or anywhere else, is written as a reference to where
+ *   it was written whole (pod-refs.ts): one walk of each record.
  * - Records that arrive before `open` (the file's place is known only once the configuration is)
  *   are kept and written right after the header.
  * - Rotation by size: when the active file passes `maxSegmentBytes`, it is renamed `PATH.<n>` (n
@@ -26,7 +26,6 @@ import { dirname } from 'node:path';
 import { makeKubeletDirectorySync } from '../fs/make-directories.js';
 import type { JournalHeader, JournalRecord } from '../../domain/journal/record.js';
 import { PodCompactor } from '../../domain/journal/pod-refs.js';
-import { SnapshotCompactor } from '../../domain/journal/snapshot-refs.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { JournalSink } from '../../ports/journal.js';
 
@@ -61,8 +60,6 @@ export class FileJournalSink implements JournalSink {
   private awaitingCheckpoint = false;
   private readonly maxSegmentBytes: number;
   private readonly maxSegments: number;
-  /** A pod source's unchanged pods written as references to its previous snapshot (snapshot-refs.ts). */
-  private readonly snapshots = new SnapshotCompactor();
   /** A pod written before, in any record, written as a reference to where it was written whole (pod-refs.ts). */
   private readonly pods = new PodCompactor();
 
@@ -91,7 +88,7 @@ export class FileJournalSink implements JournalSink {
 
   append(record: JournalRecord): void {
     if (this.failed) return;
-    const text = JSON.stringify(this.pods.compact(this.snapshots.compact(record))) + '\n';
+    const text = JSON.stringify(this.pods.compact(record)) + '\n';
     this.queue.push({ text, checkpoint: record.type === 'checkpoint' });
     if (this.header) this.schedule();
   }
