@@ -140,7 +140,7 @@ describe('FileJournalSink', () => {
       const lastSeq = Math.max(...bySeq.keys());
       expect(snapshotsRead.filter((r) => r.seq > firstCheckpoint.seq).map((r) => r.seq)).toEqual([...bySeq.keys()].filter((q) => q > firstCheckpoint.seq && q <= lastSeq));
       expect(read.skipped.length).toBeGreaterThan(0);
-      for (const s of read.skipped) expect(s.reason).toMatch(/a pod that cannot be read whole/);
+      for (const s of read.skipped) expect(s.reason).toMatch(/a record that cannot be read whole/);
     });
   });
 
