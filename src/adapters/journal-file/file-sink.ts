@@ -5,7 +5,8 @@
  *   carries everything queued meanwhile (batching), so throughput does not depend on fsync. A pod
  *   written before, in a pod source's snapshot or anywhere else, is written as a reference to where
  *   it was written whole (pod-refs.ts): one walk of each record. A start-up phase's spawn writes the
- *   earlier phases' outputs it carries as references to where they were written whole (outputs-refs.ts).
+ *   earlier phases' outputs it carries as references to where they were written whole (outputs-refs.ts),
+ *   and an event between machines is written once, its delivery a reference to its send (event-refs.ts).
  * - Records that arrive before `open` (the file's place is known only once the configuration is)
  *   are kept and written right after the header.
  * - Rotation by size: when the active file passes `maxSegmentBytes`, it is renamed `PATH.<n>` (n
@@ -26,6 +27,7 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { makeKubeletDirectorySync } from '../fs/make-directories.js';
 import type { JournalHeader, JournalRecord } from '../../domain/journal/record.js';
+import { EventCompactor } from '../../domain/journal/event-refs.js';
 import { OutputsCompactor } from '../../domain/journal/outputs-refs.js';
 import { PodCompactor } from '../../domain/journal/pod-refs.js';
 import { KubeletError } from '../../domain/errors.js';
@@ -66,6 +68,8 @@ export class FileJournalSink implements JournalSink {
   private readonly pods = new PodCompactor();
   /** A phase output an earlier phase's spawn carried, written as a reference to where it was written whole (outputs-refs.ts). */
   private readonly outputs = new OutputsCompactor();
+  /** An event between machines, written once: its delivery refers to the record that sent it (event-refs.ts). */
+  private readonly events = new EventCompactor();
 
   constructor(private readonly opts: FileSinkOptions) {
     this.maxSegmentBytes = opts.maxSegmentBytes ?? 64 * 1024 * 1024;
@@ -92,7 +96,7 @@ export class FileJournalSink implements JournalSink {
 
   append(record: JournalRecord): void {
     if (this.failed) return;
-    const text = JSON.stringify(this.pods.compact(this.outputs.compact(record))) + '\n';
+    const text = JSON.stringify(this.pods.compact(this.outputs.compact(this.events.compact(record)))) + '\n';
     this.queue.push({ text, checkpoint: record.type === 'checkpoint' });
     if (this.header) this.schedule();
   }
