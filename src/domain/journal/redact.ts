@@ -14,6 +14,7 @@
  * Deterministic, so replay regenerates identical redacted records. Copy-on-write: data with
  * nothing to redact is returned as is.
  */
+import { copyUntil } from './copy-on-write.js';
 import { FormsByIdentity, isPodObject } from './pod-forms.js';
 import { redactArgv } from './redact-argv.js';
 
@@ -77,9 +78,9 @@ function mapSame(items: readonly unknown[], fn: (item: unknown) => unknown): rea
 
 function walkObject(obj: Record<string, unknown>): unknown {
   let out: Record<string, unknown> | null = null;
-  const keys = Object.keys(obj);
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
+  // for-in: no array of keys per object (see payload.ts).
+  for (const k in obj) {
+    if (!Object.hasOwn(obj, k)) continue;
     const v = obj[k];
     let r: unknown;
     if (k === 'staticPodURLHeader' && isRecord(v)) r = maskValues(v);
@@ -92,10 +93,7 @@ function walkObject(obj: Record<string, unknown>): unknown {
     else if (k === 'secret' && isRecord(v)) r = walk(v);
     else if (isCredentialKey(k)) r = isRecord(v) || Array.isArray(v) ? maskDeep(v) : REDACTED;
     else r = walk(v);
-    if (r !== v && out === null) {
-      out = {};
-      for (let j = 0; j < i; j++) out[keys[j]!] = obj[keys[j]!];
-    }
+    if (r !== v && out === null) out = copyUntil(obj, k);
     if (out !== null) out[k] = r;
   }
   return out ?? obj;
