@@ -126,7 +126,7 @@ describe('kubelet-ts (the binary)', () => {
       expect(r.status).toBe(0);
       expect(r.stdout).toMatch(/^replay: identical: \d+ records, \d+ actors, [\d.]+s simulated\n$/);
       const header = JSON.parse(readFileSync(log(), 'utf8').split('\n')[0]!);
-      expect(header).toMatchObject({ format: 'kubelet-ts.journal', version: 3, nodeName: 'node-a', segment: 1 });
+      expect(header).toMatchObject({ format: 'kubelet-ts.journal', version: 4, nodeName: 'node-a', segment: 1 });
       expect(header.configSha256).toMatch(/^[0-9a-f]{64}$/);
     });
 

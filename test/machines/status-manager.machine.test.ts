@@ -62,7 +62,7 @@ function harness(opts: { auto?: boolean; nodeUid?: string } = {}) {
   const answer = (effect: StatusEffect): StatusEffectResult => {
     switch (effect.kind) {
       case 'patchPodStatus':
-        return { kind: 'patchPodStatus', podUid: effect.podUid, version: effect.version, ok: true, pod: { metadata: { name: effect.name, uid: (effect.patch['metadata'] as { uid: string }).uid }, spec: { containers: [] }, status: effect.patch['status'] as PodStatus } };
+        return { kind: 'patchPodStatus', podUid: effect.podUid, version: effect.version, ok: true, pod: { metadata: { uid: (effect.patch['metadata'] as { uid: string }).uid }, status: effect.patch['status'] as PodStatus } };
       case 'deletePod':
         return { kind: 'deletePod', podUid: effect.podUid, ok: true };
       case 'createMirrorPod':

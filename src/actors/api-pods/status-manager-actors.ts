@@ -11,7 +11,8 @@
 import { KubeletError, serializeError } from '../../domain/errors.js';
 import { fromAnsweringPromise } from '../../machines/answering-effect.js';
 import { CONFIG_MIRROR_ANNOTATION } from '../../domain/pod-config/types.js';
-import type { StatusEffect, StatusEffectResult } from '../../domain/status-manager/status-sync.js';
+import type { Pod } from '../../domain/pod/types.js';
+import type { PatchedPodStatus, StatusEffect, StatusEffectResult } from '../../domain/status-manager/status-sync.js';
 import type { Logger } from '../../log.js';
 import type { PodApi } from '../../ports/apiserver.js';
 import { podFromApi, toApiObject } from './api-objects.js';
@@ -44,7 +45,7 @@ export function createStatusManagerActors({ pods, logger }: StatusManagerActorDe
       try {
         const stored = await pods.patchPodStatus(input.namespace, input.name, input.patch);
         logger.debug({ pod: `${input.namespace}/${input.name}`, podUid: input.podUid, version: input.version }, 'Status for pod updated successfully');
-        return { kind: 'patchPodStatus', podUid: input.podUid, version: input.version, ok: true, pod: podFromApi(stored) };
+        return { kind: 'patchPodStatus', podUid: input.podUid, version: input.version, ok: true, pod: patchedStatusOf(podFromApi(stored)) };
       } catch (err) {
         logger.warn({ err, pod: `${input.namespace}/${input.name}`, podUid: input.podUid }, 'Failed to update status for pod');
         return { kind: 'patchPodStatus', podUid: input.podUid, version: input.version, ok: false, error: serializeError(err) };
@@ -92,5 +93,13 @@ export function createStatusManagerActors({ pods, logger }: StatusManagerActorDe
         return { kind: 'deleteMirrorPod', fullName: input.fullName, ok: false, error: serializeError(err) };
       }
     }),
+  };
+}
+
+/** What the status manager reads of a patch's answer; fields the pod lacks stay out (the journal would write them null). */
+function patchedStatusOf({ metadata, status }: Pod): PatchedPodStatus {
+  return {
+    metadata: { uid: metadata.uid, ...(metadata.resourceVersion !== undefined ? { resourceVersion: metadata.resourceVersion } : {}) },
+    ...(status !== undefined ? { status } : {}),
   };
 }

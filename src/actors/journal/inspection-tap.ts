@@ -21,6 +21,7 @@
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import { toJournalPayload } from '../../domain/journal/payload.js';
 import { redact } from '../../domain/journal/redact.js';
+import { sameJson } from '../../domain/journal/same-json.js';
 import type { JournalRecord, RecordKind } from '../../domain/journal/record.js';
 import type { Clock } from '../../ports/clock.js';
 import { actionRecordOf } from './action-records.js';
@@ -72,7 +73,8 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
     return wallText;
   };
   const ids = new WeakMap<object, string>();
-  const lastState = new WeakMap<object, string>();
+  /** Each machine's last state record, in the journal's form. */
+  const lastState = new WeakMap<object, unknown>();
   let seq = opts.startSeq ?? 0;
   let muted = false;
   let lastCheckpointSeq = -1;
@@ -85,7 +87,7 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
     return id;
   };
 
-  /** `asJson`: the payload is plain JSON already (a snapshot, whose depth the journal's payload form would cut). */
+  /** `asJson`: the payload is plain JSON already (a snapshot, whose depth the journal's payload form would cut, or a form made here). */
   const emit = (actor: string, kind: RecordKind, type: JournalRecord['type'], name: string, source: string | null, payload: unknown, asJson = false) => {
     if (muted) return;
     seq += 1;
@@ -122,10 +124,10 @@ export function createInspectionTap(opts: InspectionTapOptions): InspectionTap {
         const state: Record<string, unknown> = { value: snap.value ?? null, status: snap.status ?? 'active' };
         if (snap.status === 'done' && snap.output !== undefined) state.output = snap.output;
         if (snap.status === 'error') state.error = snap.error;
-        const key = JSON.stringify(toJournalPayload(state));
-        if (lastState.get(target) === key) return;
-        lastState.set(target, key);
-        emit(stableId(target), 'derived', 'state', logicNameOf(target), null, state);
+        const form = toJournalPayload(state);
+        if (sameJson(lastState.get(target), form)) return;
+        lastState.set(target, form);
+        emit(stableId(target), 'derived', 'state', logicNameOf(target), null, form, true);
         return;
       }
       case '@xstate.action': {

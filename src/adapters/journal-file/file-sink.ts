@@ -3,8 +3,10 @@
  *
  * - `append` serialises the record and queues the line; one write is in flight at a time and
  *   carries everything queued meanwhile (batching), so throughput does not depend on fsync. A pod
- *   source's snapshot is written with its unchanged pods as references (snapshot-refs.ts), and any
- *   pod written before as a reference to where it was written whole (pod-refs.ts).
+ *   written before, in a pod source's snapshot or anywhere else, is written as a reference to where
+ *   it was written whole (pod-refs.ts): one walk of each record. A start-up phase's spawn writes the
+ *   earlier phases' outputs it carries as references to where they were written whole (outputs-refs.ts),
+ *   and an event between machines is written once, its delivery a reference to its send (event-refs.ts).
  * - Records that arrive before `open` (the file's place is known only once the configuration is)
  *   are kept and written right after the header.
  * - Rotation by size: when the active file passes `maxSegmentBytes`, it is renamed `PATH.<n>` (n
@@ -25,8 +27,9 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { makeKubeletDirectorySync } from '../fs/make-directories.js';
 import type { JournalHeader, JournalRecord } from '../../domain/journal/record.js';
+import { EventCompactor } from '../../domain/journal/event-refs.js';
+import { OutputsCompactor } from '../../domain/journal/outputs-refs.js';
 import { PodCompactor } from '../../domain/journal/pod-refs.js';
-import { SnapshotCompactor } from '../../domain/journal/snapshot-refs.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { JournalSink } from '../../ports/journal.js';
 
@@ -61,10 +64,12 @@ export class FileJournalSink implements JournalSink {
   private awaitingCheckpoint = false;
   private readonly maxSegmentBytes: number;
   private readonly maxSegments: number;
-  /** A pod source's unchanged pods written as references to its previous snapshot (snapshot-refs.ts). */
-  private readonly snapshots = new SnapshotCompactor();
   /** A pod written before, in any record, written as a reference to where it was written whole (pod-refs.ts). */
   private readonly pods = new PodCompactor();
+  /** A phase output an earlier phase's spawn carried, written as a reference to where it was written whole (outputs-refs.ts). */
+  private readonly outputs = new OutputsCompactor();
+  /** An event between machines, written once: its delivery refers to the record that sent it (event-refs.ts). */
+  private readonly events = new EventCompactor();
 
   constructor(private readonly opts: FileSinkOptions) {
     this.maxSegmentBytes = opts.maxSegmentBytes ?? 64 * 1024 * 1024;
@@ -91,7 +96,7 @@ export class FileJournalSink implements JournalSink {
 
   append(record: JournalRecord): void {
     if (this.failed) return;
-    const text = JSON.stringify(this.pods.compact(this.snapshots.compact(record))) + '\n';
+    const text = JSON.stringify(this.pods.compact(this.outputs.compact(this.events.compact(record)))) + '\n';
     this.queue.push({ text, checkpoint: record.type === 'checkpoint' });
     if (this.header) this.schedule();
   }

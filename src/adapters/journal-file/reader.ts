@@ -2,8 +2,10 @@
  * Reads a journal back: the active file and its rotated segments (`PATH.<n>`, oldest first), the
  * header, every record in order. A line that is not JSON (a torn last line after a crash, or damage)
  * is reported and skipped; reading goes on. A file that is not a kubelet-ts journal, or of another
- * format version, is an error (KLT_ERR_JOURNAL_FORMAT) naming the file. A pod source's snapshots are
- * put back whole (snapshot-refs.ts): every record read is as the kubelet made it.
+ * format version, is an error (KLT_ERR_JOURNAL_FORMAT) naming the file. What the writer wrote as a
+ * reference is put back whole (pod-refs.ts, event-refs.ts, outputs-refs.ts, and older logs'
+ * snapshot-refs.ts): every
+ * record read is as the kubelet made it.
  */
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -15,11 +17,17 @@ import {
   type JournalHeader,
   type JournalRecord,
 } from '../../domain/journal/record.js';
+import { EventExpander } from '../../domain/journal/event-refs.js';
+import { OutputsExpander } from '../../domain/journal/outputs-refs.js';
 import { PodExpander } from '../../domain/journal/pod-refs.js';
 import { SnapshotExpander } from '../../domain/journal/snapshot-refs.js';
 
-/** Version 1 has no references; 2 writes a pod source's unchanged pods as references; 3 (today's) also any pod written before (pod-refs.ts). */
-const READABLE_VERSIONS: readonly number[] = [1, 2, JOURNAL_VERSION];
+/**
+ * Version 1 has no references; 2 writes a pod source's unchanged pods as references; 3 also any pod
+ * written before (pod-refs.ts); 4 (today's) also a phase output an earlier spawn carried (outputs-refs.ts) and an event's delivery
+ * (event-refs.ts).
+ */
+const READABLE_VERSIONS: readonly number[] = [1, 2, 3, JOURNAL_VERSION];
 
 export interface SkippedLine {
   file: string;
@@ -62,6 +70,8 @@ export function readJournal(path: string): JournalContents {
   let header: JournalHeader | null = null;
   const snapshots = new SnapshotExpander();
   const pods = new PodExpander();
+  const outputs = new OutputsExpander();
+  const events = new EventExpander();
   for (const file of files) {
     // A FIFO would block the read for ever, a device never end it: only regular files.
     const info = statSync(file);
@@ -94,9 +104,9 @@ export function readJournal(path: string): JournalContents {
         return;
       }
       try {
-        records.push(snapshots.expand(pods.expand(value)));
+        records.push(snapshots.expand(events.expand(outputs.expand(pods.expand(value)))));
       } catch (err) {
-        skipped.push({ file, line: i + 1, reason: `a pod that cannot be read whole: ${(err as Error).message} (its segment was rotated away?)` });
+        skipped.push({ file, line: i + 1, reason: `a record that cannot be read whole: ${(err as Error).message} (its segment was rotated away?)` });
       }
     });
   }

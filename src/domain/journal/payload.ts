@@ -7,6 +7,7 @@
  * path), so recording an event allocates nothing beyond its line.
  */
 import { serializeError } from '../errors.js';
+import { copyUntil } from './copy-on-write.js';
 import { FormsByIdentity, isPodObject } from './pod-forms.js';
 
 /** Each pod's form, kept by identity (pod-forms.ts); a form made where the depth guard cut nothing. */
@@ -21,7 +22,16 @@ let depthCuts = 0;
  */
 const MAX_DEPTH = 64;
 
-export function toJournalPayload(value: unknown, depth = 0, seen?: Set<object>): unknown {
+/**
+ * The objects above the one being walked, to cut cycles: an array searched from the top, not a Set
+ * made per call, whose table grew and rehashed on every record (most of what the journal's payload
+ * form allocated). Paths are short (MAX_DEPTH at most), so the search is cheap.
+ */
+type Path = object[];
+/** The path of a top-level call: one array for every record (the walk never runs inside itself). */
+const topPath: Path = [];
+
+export function toJournalPayload(value: unknown, depth = 0, seen?: Path): unknown {
   if (value === null || value === undefined) return null;
   switch (typeof value) {
     case 'string':
@@ -40,7 +50,7 @@ export function toJournalPayload(value: unknown, depth = 0, seen?: Set<object>):
     depthCuts += 1;
     return '[depth]';
   }
-  if (seen?.has(obj)) return '[cycle]';
+  if (seen?.includes(obj)) return '[cycle]';
   if (isPodObject(obj)) {
     const known = podForms.get(obj, depth);
     if (known !== undefined) return known;
@@ -53,15 +63,15 @@ export function toJournalPayload(value: unknown, depth = 0, seen?: Set<object>):
   return plainForm(obj, depth, seen);
 }
 
-function plainForm(obj: object, depth: number, seen: Set<object> | undefined): unknown {
+function plainForm(obj: object, depth: number, seen: Path | undefined): unknown {
   if (obj instanceof Error) return serializeError(obj);
   if (obj instanceof Uint8Array) return { base64: Buffer.from(obj).toString('base64') };
   if (obj instanceof Date) return obj.toISOString();
   if (isActorRef(obj)) return { actorRef: obj.id };
   if (obj instanceof Map) return toJournalPayload(Object.fromEntries(obj), depth + 1, seen);
   if (obj instanceof Set) return toJournalPayload([...obj], depth + 1, seen);
-  const path = seen ?? new Set<object>();
-  path.add(obj);
+  const path = seen ?? (topPath.length === 0 ? topPath : []);
+  path.push(obj);
   try {
     if (Array.isArray(obj)) {
       let out: unknown[] | null = null;
@@ -73,24 +83,20 @@ function plainForm(obj: object, depth: number, seen: Set<object> | undefined): u
       }
       return out ?? obj;
     }
-    // Keys, not entries: a pair per field of every object of every event was most of what the
-    // journal allocated on an idle node with pods.
     const record = obj as Record<string, unknown>;
     let out: Record<string, unknown> | null = null;
-    const keys = Object.keys(record);
-    for (let i = 0; i < keys.length; i++) {
-      const k = keys[i]!;
+    // for-in, not entries nor keys: an array per object of every event was most of what the
+    // journal allocated on an idle node with pods (for-in reads a plain object's cached keys).
+    for (const k in record) {
+      if (!Object.hasOwn(record, k)) continue;
       const v = record[k];
       const j = toJournalPayload(v, depth + 1, path);
-      if (j !== v && out === null) {
-        out = {};
-        for (let m = 0; m < i; m++) out[keys[m]!] = record[keys[m]!];
-      }
+      if (j !== v && out === null) out = copyUntil(record, k);
       if (out !== null && j !== undefined) out[k] = j;
     }
     return out ?? obj;
   } finally {
-    path.delete(obj);
+    path.pop();
   }
 }
 

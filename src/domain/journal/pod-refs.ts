@@ -13,6 +13,7 @@
  * A checkpoint starts afresh on both sides: no reference reaches back past one, and the reader keeps
  * no more pods than the records since the last checkpoint hold.
  */
+import { copyUntil } from './copy-on-write.js';
 import { isPodObject } from './pod-forms.js';
 import type { JournalRecord } from './record.js';
 
@@ -31,16 +32,15 @@ function mapPods(value: unknown, fn: (pod: object) => unknown, isRef: (o: object
     return out ?? value;
   }
   if (isPodObject(value) || isRef(value)) return fn(value);
+  const obj = value as Record<string, unknown>;
   let out: Record<string, unknown> | null = null;
-  const keys = Object.keys(value);
-  for (let i = 0; i < keys.length; i++) {
-    const v = (value as Record<string, unknown>)[keys[i]!];
+  // for-in: no array of keys per object (payload.ts).
+  for (const k in obj) {
+    if (!Object.hasOwn(obj, k)) continue;
+    const v = obj[k];
     const mapped = mapPods(v, fn, isRef);
-    if (mapped !== v && out === null) {
-      out = {};
-      for (let j = 0; j < i; j++) out[keys[j]!] = (value as Record<string, unknown>)[keys[j]!];
-    }
-    if (out !== null) out[keys[i]!] = mapped;
+    if (mapped !== v && out === null) out = copyUntil(obj, k);
+    if (out !== null) out[k] = mapped;
   }
   return out ?? value;
 }

@@ -7,8 +7,11 @@ export const JOURNAL_FORMAT = 'kubelet-ts.journal';
 /**
  * 2: a pod source's unchanged pods are written as references to its previous snapshot (snapshot-refs.ts).
  * 3: any pod written before is written as a reference to where it was written whole (pod-refs.ts).
+ * 4: a start-up phase's spawn writes the outputs an earlier spawn carried as references (outputs-refs.ts),
+ *    and an event's delivery refers to the send, raise or spawn that carried it (event-refs.ts);
+ *    snapshots are no longer written with the references of 2 (their pods are pod references).
  */
-export const JOURNAL_VERSION = 3;
+export const JOURNAL_VERSION = 4;
 
 export interface JournalHeader {
   format: typeof JOURNAL_FORMAT;

@@ -14,6 +14,7 @@
  * Deterministic, so replay regenerates identical redacted records. Copy-on-write: data with
  * nothing to redact is returned as is.
  */
+import { copyUntil } from './copy-on-write.js';
 import { FormsByIdentity, isPodObject } from './pod-forms.js';
 import { redactArgv } from './redact-argv.js';
 
@@ -31,22 +32,28 @@ const CREDENTIAL_KEYS = new Set(
 );
 
 export function redact(value: unknown): unknown {
-  return walk(value, null);
+  return walk(value);
 }
 
-function walk(value: unknown, key: string | null): unknown {
-  if (key !== null && CREDENTIAL_KEYS.has(key.toLowerCase()) && value !== null && typeof value !== 'object') {
-    return REDACTED;
+/**
+ * Whether a key names a credential, in any case. Remembered per key: lower-casing allocates a string
+ * each time, for every key of every record; the keys are a small vocabulary, and the memo is bounded
+ * for maps keyed by names or uids.
+ */
+const credentialKeys = new Map<string, boolean>();
+const CREDENTIAL_KEY_MEMO = 4096;
+function isCredentialKey(key: string): boolean {
+  let hit = credentialKeys.get(key);
+  if (hit === undefined) {
+    hit = CREDENTIAL_KEYS.has(key.toLowerCase());
+    if (credentialKeys.size >= CREDENTIAL_KEY_MEMO) credentialKeys.clear();
+    credentialKeys.set(key, hit);
   }
-  if (Array.isArray(value)) {
-    let out: unknown[] | null = null;
-    for (let i = 0; i < value.length; i++) {
-      const r = walk(value[i], null);
-      if (r !== value[i] && out === null) out = value.slice(0, i);
-      if (out !== null) out.push(r);
-    }
-    return out ?? value;
-  }
+  return hit;
+}
+
+function walk(value: unknown): unknown {
+  if (Array.isArray(value)) return mapSame(value, walk);
   if (typeof value !== 'object' || value === null) return value;
   if (isPodObject(value)) {
     const known = podForms.get(value);
@@ -58,27 +65,35 @@ function walk(value: unknown, key: string | null): unknown {
   return walkObject(value as Record<string, unknown>);
 }
 
+/** `items` mapped by `fn`; the very array when `fn` changed none of them (copy-on-write). */
+function mapSame(items: readonly unknown[], fn: (item: unknown) => unknown): readonly unknown[] {
+  let out: unknown[] | null = null;
+  for (let i = 0; i < items.length; i++) {
+    const r = fn(items[i]);
+    if (r !== items[i] && out === null) out = items.slice(0, i);
+    if (out !== null) out.push(r);
+  }
+  return out ?? items;
+}
+
 function walkObject(obj: Record<string, unknown>): unknown {
   let out: Record<string, unknown> | null = null;
-  const keys = Object.keys(obj);
-  for (let i = 0; i < keys.length; i++) {
-    const k = keys[i]!;
+  // for-in: no array of keys per object (see payload.ts).
+  for (const k in obj) {
+    if (!Object.hasOwn(obj, k)) continue;
     const v = obj[k];
     let r: unknown;
     if (k === 'staticPodURLHeader' && isRecord(v)) r = maskValues(v);
     else if ((k === 'data' || k === 'stringData') && obj.kind === 'Secret' && isRecord(v)) r = maskValues(v);
     else if (k === 'argv' && Array.isArray(v) && v.every((a) => typeof a === 'string')) r = sameOrNew(v, redactArgv(v, REDACTED));
-    else if (k === 'env' && Array.isArray(v)) r = v.map(redactPodEnv);
-    else if (k === 'envs' && Array.isArray(v)) r = v.map(redactCriEnv);
+    else if (k === 'env' && Array.isArray(v)) r = mapSame(v, redactPodEnv);
+    else if (k === 'envs' && Array.isArray(v)) r = mapSame(v, redactCriEnv);
     // A pod's secret volume or projection ({ secretName | name, items, defaultMode, optional }) names
     // a Secret and holds none of it: the log keeps which Secret a pod mounts, and with which modes.
-    else if (k === 'secret' && isRecord(v)) r = walk(v, null);
-    else if (CREDENTIAL_KEYS.has(k.toLowerCase())) r = isRecord(v) || Array.isArray(v) ? maskDeep(v) : REDACTED;
-    else r = walk(v, k);
-    if (r !== v && out === null) {
-      out = {};
-      for (let j = 0; j < i; j++) out[keys[j]!] = obj[keys[j]!];
-    }
+    else if (k === 'secret' && isRecord(v)) r = walk(v);
+    else if (isCredentialKey(k)) r = isRecord(v) || Array.isArray(v) ? maskDeep(v) : REDACTED;
+    else r = walk(v);
+    if (r !== v && out === null) out = copyUntil(obj, k);
     if (out !== null) out[k] = r;
   }
   return out ?? obj;
@@ -90,15 +105,16 @@ function sameOrNew(prev: readonly string[], next: string[]): readonly string[] {
 }
 
 function redactPodEnv(entry: unknown): unknown {
-  if (!isRecord(entry)) return walk(entry, null);
+  if (!isRecord(entry)) return walk(entry);
   const fromSecret = isRecord(entry.valueFrom) && entry.valueFrom.secretKeyRef !== undefined;
-  const walked = walk(entry, null) as Record<string, unknown>;
-  return fromSecret && 'value' in walked ? { ...walked, value: REDACTED } : walked;
+  const walked = walk(entry) as Record<string, unknown>;
+  return fromSecret && 'value' in walked && walked.value !== REDACTED ? { ...walked, value: REDACTED } : walked;
 }
 
 function redactCriEnv(entry: unknown): unknown {
-  if (!isRecord(entry) || !('key' in entry)) return walk(entry, null);
-  return { ...(walk(entry, null) as Record<string, unknown>), value: REDACTED };
+  if (!isRecord(entry) || !('key' in entry)) return walk(entry);
+  const walked = walk(entry) as Record<string, unknown>;
+  return walked.value === REDACTED ? walked : { ...walked, value: REDACTED };
 }
 
 function maskValues(map: Record<string, unknown>): Record<string, unknown> {

@@ -1,13 +1,11 @@
 /**
- * How the journal file keeps a pod source's snapshots small (format version 2).
+ * How logs of format versions 2 and 3 kept a pod source's snapshots small, read back.
  *
- * A pod source hands the pod config every pod it knows on each change (Go's apiserver source sends
- * the whole set on every watch event), so in a burst of pods each `pod.source.snapshot` input
- * repeats every pod it already held, most of a burst's log (docs/FINDINGS.md). The source hands an
- * unchanged pod on as the very object it sent before, so the writer can tell it by identity,
- * without comparing: such a pod is written `{"$prev": i}`, the i-th pod of the same source's
- * previous snapshot. The reader puts the pod back, so replay, report and the visualizer see every
- * record whole.
+ * A pod source hands the pod config every pod it knows on each change, so each `pod.source.snapshot`
+ * repeats every pod it already held. Those writers wrote such a pod `{"$prev": i}`, the i-th pod of
+ * the same source's previous snapshot. Today's writer leaves this to pod references (pod-refs.ts),
+ * one walk of each record instead of two; the reader still puts `$prev` pods back, so older logs and
+ * fixtures replay, report and show whole.
  * A checkpoint starts afresh: no reference reaches back past one, so a log whose first segments
  * were rotated away still reads from its first checkpoint on.
  */
@@ -46,24 +44,6 @@ function mapChanged(items: unknown[], fn: (item: unknown, index: number) => unkn
 
 const withPods = (record: JournalRecord, snapshot: SnapshotPayload, pods: unknown[]): JournalRecord =>
   pods === snapshot.pods ? record : { ...record, payload: { ...snapshot, pods } };
-
-/** The writer's side: what each source sent last, by identity. */
-export class SnapshotCompactor {
-  private readonly previous = new Map<string, Map<unknown, number>>();
-
-  compact(record: JournalRecord): JournalRecord {
-    const found = sourceSnapshot(record, this.previous);
-    if (!found) return record;
-    const { snapshot, key } = found;
-    const before = this.previous.get(key);
-    this.previous.set(key, new Map(snapshot.pods.map((pod, i) => [pod, i])));
-    if (!before) return record;
-    return withPods(record, snapshot, mapChanged(snapshot.pods, (pod) => {
-      const at = typeof pod === 'object' && pod !== null ? before.get(pod) : undefined;
-      return at === undefined ? pod : { $prev: at };
-    }));
-  }
-}
 
 /** The reader's side: each source's last snapshot, whole, to put referenced pods back from. */
 export class SnapshotExpander {

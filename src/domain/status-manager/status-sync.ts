@@ -56,9 +56,19 @@ export type StatusEffect =
   | { kind: 'createMirrorPod'; fullName: string; pod: Pod }
   | { kind: 'deleteMirrorPod'; fullName: string; namespace: string; name: string; uid: string };
 
+/**
+ * What the API server answered a status patch with, as far as the status manager reads it: the pod's
+ * UID, resourceVersion and status. Not the whole pod: the answer is an input the journal keeps, and
+ * the spec and managed fields it would carry were most of each answer's record and never read.
+ */
+export interface PatchedPodStatus {
+  metadata: { uid: string; resourceVersion?: string };
+  status?: PodStatus;
+}
+
 /** What an effect actor answers (never a rejection: failures are data). */
 export type StatusEffectResult =
-  | { kind: 'patchPodStatus'; podUid: string; version: number; ok: true; pod: Pod }
+  | { kind: 'patchPodStatus'; podUid: string; version: number; ok: true; pod: PatchedPodStatus }
   | { kind: 'patchPodStatus'; podUid: string; version: number; ok: false; error: SerializedError }
   | { kind: 'deletePod'; podUid: string; ok: boolean; error?: SerializedError }
   | { kind: 'createMirrorPod'; fullName: string; ok: true; pod: Pod }
@@ -86,14 +96,14 @@ function isNewer(candidate: string | undefined, known: string | undefined): bool
 }
 
 /** What the API server shows of a pod, once `pod` (as it showed it) is seen: the newer of the two. */
-function observedView(known: ApiStatusView | undefined, pod: Pod): ApiStatusView {
+function observedView(known: ApiStatusView | undefined, pod: PatchedPodStatus): ApiStatusView {
   if (known && !isNewer(pod.metadata.resourceVersion, known.resourceVersion)) return known;
   const status = pod.status ?? null;
   if (known && known.resourceVersion === pod.metadata.resourceVersion && known.status === status) return known;
   return { resourceVersion: pod.metadata.resourceVersion, status };
 }
 
-function observeApiStatus(views: Record<string, ApiStatusView>, uid: string, pod: Pod): Record<string, ApiStatusView> {
+function observeApiStatus(views: Record<string, ApiStatusView>, uid: string, pod: PatchedPodStatus): Record<string, ApiStatusView> {
   const view = observedView(views[uid], pod);
   return view === views[uid] ? views : { ...views, [uid]: view };
 }

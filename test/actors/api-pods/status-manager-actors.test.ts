@@ -44,6 +44,14 @@ describe('status manager actors', () => {
     expect(fake.calls).toEqual([['delete', 'ns', 'p', { gracePeriodSeconds: 0, uid: 'u' }]]);
   });
 
+  it('answers a patch with what the status manager reads of the stored pod: its uid, resourceVersion and status', async () => {
+    const stored = { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'p', namespace: 'ns', uid: 'u', resourceVersion: '7', managedFields: [{ manager: 'kubelet' }] }, spec: { containers: [{ name: 'c', image: 'i' }] }, status: { phase: 'Running' } } as unknown as KubeObject;
+    const fake = fakePods({ patch: () => stored });
+    const actors = createStatusManagerActors({ pods: fake.pods, logger });
+    const result = await outputOf(actors.patchPodStatus, { kind: 'patchPodStatus', podUid: 'u', version: 2, namespace: 'ns', name: 'p', patch: {} });
+    expect(result).toEqual({ kind: 'patchPodStatus', podUid: 'u', version: 2, ok: true, pod: { metadata: { uid: 'u', resourceVersion: '7' }, status: { phase: 'Running' } } });
+  });
+
   it('answers a failed patch as data, with the error code', async () => {
     const fake = fakePods({ patch: () => { throw new KubeletError('KLT_ERR_API_UNAVAILABLE', 'refused', { retryable: true }); } });
     const actors = createStatusManagerActors({ pods: fake.pods, logger });

@@ -92,7 +92,7 @@ describe('FileJournalSink', () => {
   describe('a pod source\'s snapshots', () => {
     // Ten pods; each snapshot changes one (a new object) and re-sends the other nine as they were.
     function snapshots(count: number): JournalRecord[] {
-      let pods = Array.from({ length: 10 }, (_, i) => ({ metadata: { name: `p${i}`, resourceVersion: '0' }, spec: { pad: 'x'.repeat(200) } }));
+      let pods = Array.from({ length: 10 }, (_, i) => ({ metadata: { name: `p${i}`, resourceVersion: '0' }, spec: { containers: [{ name: 'c' }], pad: 'x'.repeat(200) } }));
       return Array.from({ length: count }, (_, n) => {
         pods = pods.map((p, i) => (i === n % 10 ? { ...p, metadata: { ...p.metadata, resourceVersion: String(n + 1) } } : p));
         return { seq: 0, t: n, wall: 'w', actor: 'podConfig', kind: 'input', type: 'event', name: 'pod.source.snapshot', source: 'podConfig/apiSource', payload: { source: 'api', pods, rejected: [], observedAtMs: n } };
@@ -123,7 +123,8 @@ describe('FileJournalSink', () => {
       const { path, bySeq } = await write(snapshots(40), 100);
       expect(readdirSync(dir).length).toBeGreaterThan(2);
       const text = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('');
-      expect(text.match(/"\$prev":/g)?.length).toBeGreaterThan(40 * 6); // nine of ten pods in each, but the first and each after a checkpoint
+      expect(text.match(/"\$pod":/g)?.length).toBeGreaterThan(40 * 6); // nine of ten pods in each, but the first and each after a checkpoint
+      expect(text).not.toContain('"$prev"');
       const read = readJournal(path);
       expect(read.skipped).toEqual([]);
       expect(read.records.filter((r) => r.type !== 'checkpoint')).toEqual([...bySeq.values()]);
@@ -139,7 +140,7 @@ describe('FileJournalSink', () => {
       const lastSeq = Math.max(...bySeq.keys());
       expect(snapshotsRead.filter((r) => r.seq > firstCheckpoint.seq).map((r) => r.seq)).toEqual([...bySeq.keys()].filter((q) => q > firstCheckpoint.seq && q <= lastSeq));
       expect(read.skipped.length).toBeGreaterThan(0);
-      for (const s of read.skipped) expect(s.reason).toMatch(/a pod that cannot be read whole/);
+      for (const s of read.skipped) expect(s.reason).toMatch(/a record that cannot be read whole/);
     });
   });
 

@@ -32,7 +32,7 @@ describe('readJournal on files that are not event logs', () => {
   });
 
   it('names a format version it does not read, and the ones it does', () => {
-    expect(() => readJournal(file('v4.jsonl', `${HEADER.replace('"version":1', '"version":4')}\n`))).toThrow(/is format version 4; this kubelet-ts reads versions 1, 2, 3/);
+    expect(() => readJournal(file('v5.jsonl', `${HEADER.replace('"version":1', '"version":5')}\n`))).toThrow(/is format version 5; this kubelet-ts reads versions 1, 2, 3, 4/);
   });
 
   it('still reads a log whose last line was torn by a crash, reporting the line', () => {

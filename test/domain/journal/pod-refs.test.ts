@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PodCompactor, PodExpander } from '../../../src/domain/journal/pod-refs.js';
 import type { JournalRecord } from '../../../src/domain/journal/record.js';
-import { SnapshotCompactor, SnapshotExpander } from '../../../src/domain/journal/snapshot-refs.js';
+import { SnapshotExpander } from '../../../src/domain/journal/snapshot-refs.js';
 
 let seq = 0;
 const record = (name: string, payload: unknown, actor = 'syncLoop'): JournalRecord => ({
@@ -14,10 +14,10 @@ const snapshot = (pods: unknown[]): JournalRecord => ({
 const checkpoint = (): JournalRecord => ({ seq: ++seq, t: seq, wall: '', actor: 'supervisor', kind: 'derived', type: 'checkpoint', name: 'checkpoint', source: null, payload: { snapshot: {} } });
 const pod = (name: string, rv = '1') => ({ metadata: { name, uid: `uid-${name}`, resourceVersion: rv }, spec: { containers: [{ name: 'c' }] } });
 
-/** What the file holds, as the sink writes it (snapshot references, then pod references) and the reader parses it. */
+/** What the file holds, as the sink writes it (pod references) and the reader parses it. */
 function throughFile(records: JournalRecord[]): JournalRecord[] {
-  const [snapshots, pods] = [new SnapshotCompactor(), new PodCompactor()];
-  return records.map((r) => JSON.parse(JSON.stringify(pods.compact(snapshots.compact(r)))) as JournalRecord);
+  const pods = new PodCompactor();
+  return records.map((r) => JSON.parse(JSON.stringify(pods.compact(r))) as JournalRecord);
 }
 function read(written: JournalRecord[]): JournalRecord[] {
   const [snapshots, pods] = [new SnapshotExpander(), new PodExpander()];
@@ -46,11 +46,23 @@ describe('pod references', () => {
     expect(written.map((r) => JSON.stringify(r.payload).includes('$pod'))).toEqual([false, false, false, false, true]);
   });
 
-  it('keeps working beside snapshot references: a snapshot\'s new pod may be one written before', () => {
+  it('writes a snapshot\'s pods sent before, by the source or anyone, as references: one scheme for every record', () => {
     const [a, b] = [pod('a'), pod('b')];
     const records = [snapshot([a]), record('send', { pod: b }), snapshot([a, b]), record('send', { pods: [a, b] })];
     const written = throughFile(records);
-    expect((written[2]!.payload as { pods: unknown[] }).pods).toEqual([{ $prev: 0 }, { $pod: [records[1]!.seq, 0] }]);
+    const [first, second] = records;
+    expect((written[2]!.payload as { pods: unknown[] }).pods).toEqual([{ $pod: [first!.seq, 0] }, { $pod: [second!.seq, 0] }]);
+    expect(read(written)).toEqual(records);
+  });
+
+  it('reads a format 3 log, whose snapshots hold both kinds of reference, back whole', () => {
+    const [a, b] = [pod('a'), pod('b')];
+    const records = [snapshot([a]), record('send', { pod: b }), snapshot([a, b]), record('send', { pods: [a, b] })];
+    const written = JSON.parse(JSON.stringify([
+      records[0], records[1],
+      { ...records[2], payload: { ...(records[2]!.payload as object), pods: [{ $prev: 0 }, { $pod: [records[1]!.seq, 0] }] } },
+      { ...records[3], payload: { pods: [{ $pod: [records[0]!.seq, 0] }, { $pod: [records[1]!.seq, 0] }] } },
+    ])) as JournalRecord[];
     expect(read(written)).toEqual(records);
   });
 

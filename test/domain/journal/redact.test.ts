@@ -45,6 +45,17 @@ describe('redact', () => {
     expect(toJournalPayload(value)).toBe(value);
   });
 
+  it('returns the very same object when a container\'s env holds no secret, or its secrets are masked already', () => {
+    const container = { name: 'app', env: [{ name: 'MODE', value: 'fast' }, { name: 'PW', valueFrom: { secretKeyRef: { name: 's', key: 'k' } } }] };
+    const config = { envs: [{ key: 'PW', value: REDACTED }], Labels: { Team: 'a' } };
+    const value = { event: { container, config }, Authorization: REDACTED };
+    expect(redact(value)).toBe(value);
+  });
+
+  it('masks a credential key in any case, the same each time', () => {
+    for (let i = 0; i < 2; i++) expect(redact({ Headers: { AUTHORIZATION: SECRET, Accept: 'json' } })).toEqual({ Headers: { AUTHORIZATION: REDACTED, Accept: 'json' } });
+  });
+
   it('never changes its input', () => {
     const value = { user: { token: SECRET } };
     redact(value);
