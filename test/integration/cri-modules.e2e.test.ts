@@ -1,8 +1,9 @@
 /**
  * On a runtime's socket the daemon speaks CRI without grpc-js and without parsing the proto: its
  * calls go on a bare HTTP/2 client (http2-unary-client.ts) and its codec is built from the
- * descriptor generated at build time (proto.ts). grpc-js and proto-loader stay for what needs them
- * (the embedded runtime's server, the gRPC prober) and are loaded only with it. Checked on the
+ * descriptor generated at build time (proto.ts). grpc-js stays for what needs it (the embedded
+ * runtime's server, the gRPC prober) and is loaded only with it; no proto text is parsed at run
+ * time at all (proto-loader generates the types at build time). Checked on the
  * tsc-built binary against containerd, with the resolve hook of test/support/module-log, up to the
  * supervisor's `running` (the CRI client has connected and asked the runtime's version by then).
  */

@@ -16,7 +16,8 @@ import {
 import { parseCriEndpoint, type CriEndpoint } from './endpoint.js';
 import { createImageService } from './image-service.js';
 import { listAnswerShape } from './list-answer-shape.js';
-import { loadCriProto, type ServiceCodecs } from './proto.js';
+import type { ServiceCodecs } from '../proto-service.js';
+import { loadCriProto } from './proto.js';
 import { decodingRepeatedAnswers } from './repeated-answers.js';
 import { createRuntimeService, type GrpcCriRuntimeService } from './runtime-service.js';
 import { http2Channel } from './http2-channel.js';

@@ -1,7 +1,7 @@
 /** runtime.v1.ImageService over a CRI channel. */
 import type { ImageServiceDefinition } from '../../generated/runtime/v1/ImageService.js';
 import type { CallOptions, CriImageService } from '../../ports/cri.js';
-import type { ServiceCodecs } from './proto.js';
+import type { ServiceCodecs } from '../proto-service.js';
 import { deadlineMs, type CallKind, type CriDeadlines } from './deadlines.js';
 import { type CriChannel, unaryCall, type UnaryMethod } from './unary-call.js';
 

@@ -4,7 +4,7 @@ import type { CallOptions, CriRuntimeService, KeyValue } from '../../ports/cri.j
 import {
   deadlineMs, execSyncDeadlineMs, stopContainerDeadlineMs, type CallKind, type CriDeadlines,
 } from './deadlines.js';
-import type { ServiceCodecs } from './proto.js';
+import type { ServiceCodecs } from '../proto-service.js';
 import { type CriChannel, unaryCall, type UnaryMethod } from './unary-call.js';
 import { completeContainerStatus, completeSandboxStatus, listedContainers, listedSandboxes } from './complete-answers.js';
 

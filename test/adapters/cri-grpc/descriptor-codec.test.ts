@@ -1,8 +1,8 @@
 /**
- * The CRI codec built from the generated descriptor (proto.ts) against the one @grpc/proto-loader
- * builds from the .proto text with the same options, as the daemon had it: for every message of
- * every method of both services, the same object encodes to the same bytes and the same bytes
- * decode to the same object.
+ * The codecs built from the generated descriptors (proto-service.ts: the CRI's in cri-grpc/proto.ts,
+ * the gRPC prober's health protocol) against the ones @grpc/proto-loader builds from the .proto text
+ * with the same options, as the daemon had them: for every message of every method of every
+ * service, the same object encodes to the same bytes and the same bytes decode to the same object.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,22 +11,30 @@ import fc from 'fast-check';
 import protobuf from 'protobufjs/light.js';
 import { describe, expect, it } from 'vitest';
 import { CRI_CONVERSION_OPTIONS, loadCriProto } from '../../../src/adapters/cri-grpc/proto.js';
+import { HEALTH_CONVERSION_OPTIONS, loadHealthProto } from '../../../src/adapters/probers/grpc-health-proto.js';
+import { HEALTH_DESCRIPTOR } from '../../../src/generated/health-descriptor.js';
 
-const PROTO = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'proto', 'runtime', 'v1', 'api.proto');
-const SERVICES = ['runtime.v1.RuntimeService', 'runtime.v1.ImageService'] as const;
+const PROTO_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'proto');
 /** How deep nested messages go in generated objects: CRI configs nest about four deep. */
 const DEPTH = 4;
 
 type Codec = { serialize: (value: object) => Buffer; deserialize: (bytes: Buffer) => object };
 type MethodCodecs = Record<'requestSerialize' | 'responseSerialize', (value: object) => Buffer> & Record<'requestDeserialize' | 'responseDeserialize', (bytes: Buffer) => object>;
+type Services = Record<string, Record<string, MethodCodecs & { path: string }>>;
 
-const reference = protoLoader.loadSync(PROTO, { keepCase: true, ...CRI_CONVERSION_OPTIONS });
-const { root, runtimeService, imageService } = loadCriProto();
-const ours: Record<string, Record<string, MethodCodecs>> = {
-  'runtime.v1.RuntimeService': runtimeService as unknown as Record<string, MethodCodecs>,
-  'runtime.v1.ImageService': imageService as unknown as Record<string, MethodCodecs>,
-};
-const theirs = (service: string) => reference[service] as unknown as Record<string, MethodCodecs & { path: string }>;
+/** One proto: our services (by fully qualified name) and reflection, and proto-loader's definition of the same file. */
+interface Subject { root: protobuf.Root; ours: Services; reference: protoLoader.PackageDefinition }
+
+function subject(file: string, conversion: protobuf.IConversionOptions, root: protobuf.Root, ours: Record<string, object>): Subject {
+  return { root, ours: ours as Services, reference: protoLoader.loadSync(join(PROTO_DIR, file), { keepCase: true, ...conversion }) };
+}
+
+const cri = loadCriProto();
+const SUBJECTS = [
+  subject('runtime/v1/api.proto', CRI_CONVERSION_OPTIONS, cri.root, { 'runtime.v1.RuntimeService': cri.runtimeService, 'runtime.v1.ImageService': cri.imageService }),
+  subject('grpc/health/v1/health.proto', HEALTH_CONVERSION_OPTIONS, protobuf.Root.fromJSON(HEALTH_DESCRIPTOR), { 'grpc.health.v1.Health': loadHealthProto().healthService }),
+];
+const theirs = ({ reference }: Subject, service: string) => reference[service] as unknown as Services[string];
 
 const int64 = fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map(String);
 const uint64 = fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map(String);
@@ -63,37 +71,42 @@ function messageOf(type: protobuf.Type, depth: number): fc.Arbitrary<Record<stri
   return fc.record(fields, { requiredKeys: [] });
 }
 
-function codecsOf(service: string, method: string, side: 'request' | 'response'): { ours: Codec; theirs: Codec; type: protobuf.Type } {
-  const rpc = root.lookupService(service).methods[method]!;
+function codecsOf(subject: Subject, service: string, method: string, side: 'request' | 'response'): { ours: Codec; theirs: Codec; type: protobuf.Type } {
+  const rpc = subject.root.lookupService(service).methods[method]!;
   rpc.resolve();
   const pick = (codecs: MethodCodecs): Codec => ({ serialize: codecs[`${side}Serialize`], deserialize: codecs[`${side}Deserialize`] });
   return {
-    ours: pick(ours[service]![method]!),
-    theirs: pick(theirs(service)[method]!),
+    ours: pick(subject.ours[service]![method]!),
+    theirs: pick(theirs(subject, service)[method]!),
     type: (side === 'request' ? rpc.resolvedRequestType : rpc.resolvedResponseType)!,
   };
 }
 
-const methodsOf = (service: string) => root.lookupService(service).methodsArray.map((m) => m.name);
-const cases = SERVICES.flatMap((service) => methodsOf(service).flatMap((method) =>
-  (['request', 'response'] as const).map((side) => [`${service.split('.').pop()}.${method} ${side}`, service, method, side] as const)));
+const cases = SUBJECTS.flatMap((subject) => Object.keys(subject.ours).flatMap((service) =>
+  subject.root.lookupService(service).methodsArray.flatMap(({ name: method }) =>
+    (['request', 'response'] as const).map((side) => [`${service.split('.').pop()}.${method} ${side}`, subject, service, method, side] as const))));
 
-describe('the CRI codec from the generated descriptor', () => {
-  it('has the methods proto-loader finds in the proto, at the same paths', () => {
-    for (const service of SERVICES) {
-      expect(Object.keys(ours[service]!).sort()).toEqual(Object.keys(theirs(service)).sort());
-      for (const [name, method] of Object.entries(theirs(service))) expect(ours[service]![name]).toHaveProperty('path', method.path);
+describe('the codecs from the generated descriptors', () => {
+  it('have the methods proto-loader finds in the protos, at the same paths', () => {
+    for (const subject of SUBJECTS) {
+      const services = Object.keys(subject.reference).filter((name) => !('format' in subject.reference[name]!));
+      expect(Object.keys(subject.ours).sort()).toEqual(services.sort());
+      for (const service of services) {
+        expect(Object.keys(subject.ours[service]!).sort()).toEqual(Object.keys(theirs(subject, service)).sort());
+        for (const [name, method] of Object.entries(theirs(subject, service))) expect(subject.ours[service]![name]).toHaveProperty('path', method.path);
+      }
     }
     // Each method's request and answer are checked below.
-    expect(cases).toHaveLength(2 * SERVICES.reduce((n, service) => n + Object.keys(theirs(service)).length, 0));
+    const methods = SUBJECTS.flatMap((subject) => Object.keys(subject.ours).flatMap((service) => Object.keys(theirs(subject, service))));
+    expect(cases).toHaveLength(2 * methods.length);
   });
 
-  it('keeps the proto\'s field names (snake_case), as the generated types have them', () => {
-    expect(root.lookupType('runtime.v1.RunPodSandboxResponse').fieldsArray.map((f) => f.name)).toEqual(['pod_sandbox_id']);
+  it('keep the proto\'s field names (snake_case), as the generated types have them', () => {
+    expect(cri.root.lookupType('runtime.v1.RunPodSandboxResponse').fieldsArray.map((f) => f.name)).toEqual(['pod_sandbox_id']);
   });
 
-  it.each(cases)('%s: the same bytes as proto-loader\'s codec, and the same object back', (_name, service, method, side) => {
-    const { ours: codec, theirs: reference, type } = codecsOf(service, method, side);
+  it.each(cases)('%s: the same bytes as proto-loader\'s codec, and the same object back', (_name, subject, service, method, side) => {
+    const { ours: codec, theirs: reference, type } = codecsOf(subject, service, method, side);
     fc.assert(fc.property(messageOf(type, DEPTH), (value) => {
       const bytes = codec.serialize(value);
       expect(Buffer.isBuffer(bytes)).toBe(true);
@@ -102,16 +115,23 @@ describe('the CRI codec from the generated descriptor', () => {
     }), { numRuns: 25 });
   });
 
-  it('decodes an empty message with every default filled in, as proto-loader does', () => {
-    for (const [, service, method, side] of cases) {
-      const { ours: codec, theirs: reference } = codecsOf(service, method, side);
+  it('decode an empty message with every default filled in, as proto-loader does', () => {
+    for (const [, subject, service, method, side] of cases) {
+      const { ours: codec, theirs: reference } = codecsOf(subject, service, method, side);
       expect(codec.deserialize(Buffer.alloc(0))).toStrictEqual(reference.deserialize(Buffer.alloc(0)));
     }
   });
 
-  it('keeps int64 values beyond 2^53 exact', () => {
-    const { ours: codec } = codecsOf('runtime.v1.RuntimeService', 'StopContainer', 'request');
+  it('keep int64 values beyond 2^53 exact', () => {
+    const { ours: codec } = codecsOf(SUBJECTS[0]!, 'runtime.v1.RuntimeService', 'StopContainer', 'request');
     const back = codec.deserialize(codec.serialize({ container_id: 'c', timeout: '9223372036854775807' }));
     expect(back).toEqual({ container_id: 'c', timeout: '9223372036854775807' });
+  });
+
+  it('decode an enum value newer than the proto as its number, as proto-loader does', () => {
+    const { ours: codec, theirs: reference } = codecsOf(SUBJECTS[1]!, 'grpc.health.v1.Health', 'Check', 'response');
+    const bytes = Buffer.from([0x08, 0x07]); // status = 7
+    expect(codec.deserialize(bytes)).toEqual({ status: 7 });
+    expect(codec.deserialize(bytes)).toStrictEqual(reference.deserialize(bytes));
   });
 });
