@@ -4,7 +4,7 @@
  * mapping, no request shaping. Whatever kubelet-ts's client costs on top shows as the ratio.
  */
 import * as grpc from '@grpc/grpc-js';
-import { loadCriProto } from '../src/adapters/cri-grpc/index.js';
+import { runtimeServiceClient } from '../src/adapters/cri-grpc/grpc-js-client.js';
 
 type Callback = (err: grpc.ServiceError | null, response?: unknown) => void;
 type RawMethod = (request: object, callback: Callback) => grpc.ClientUnaryCall;
@@ -17,7 +17,7 @@ export interface RawRuntimeClient {
 const SIXTEEN_MIB = 16 * 1024 * 1024;
 
 export function createRawRuntimeClient(endpoint: string): RawRuntimeClient {
-  const { RuntimeServiceClient } = loadCriProto();
+  const RuntimeServiceClient = runtimeServiceClient();
   // Same limits as kubelet-ts's client; the reconnect back-off does not matter to a live socket.
   const client = new RuntimeServiceClient(endpoint, grpc.credentials.createInsecure(), {
     'grpc.max_receive_message_length': SIXTEEN_MIB,

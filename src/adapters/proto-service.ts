@@ -1,20 +1,47 @@
 /**
- * A service of a loaded proto, as the definition type proto-loader-gen-types generated for it.
- * Types cannot follow a file read at run time, so this is where the two meet: the loaded definition
- * is checked to be a service (every entry a method with a path), and the generated type, made from
- * the same .proto file with the same loader options, names its methods and message shapes.
+ * A service of a proto, as the definition type proto-loader-gen-types generated for it, built with
+ * protobufjs/light from the proto's JSON descriptor (`npm run generate`: scripts/proto-descriptor.mjs).
+ * Types cannot follow a descriptor read at run time, so this is where the two meet: the generated
+ * type, made from the same .proto file with the same options, names the methods and message shapes;
+ * the codecs are protobufjs's, as @grpc/proto-loader makes them (fromObject then encode; decode then
+ * toObject with the conversion options), without parsing .proto text when the daemon runs.
  */
-import type * as grpc from '@grpc/grpc-js';
-import type * as protoLoader from '@grpc/proto-loader';
+import type protobuf from 'protobufjs/light.js';
 
-function isServiceOf<D extends grpc.ServiceDefinition>(entry: protoLoader.AnyDefinition | undefined, name: string): entry is D & protoLoader.ServiceDefinition {
-  if (entry === undefined || 'format' in entry) return false; // absent, or a message or enum type
-  const methods = Object.values(entry);
-  return methods.length > 0 && methods.every((method) => method.path.startsWith(`/${name}/`));
+/**
+ * A generated service definition as built here: proto-loader's definitions also carry each message's
+ * descriptor and the method's options, which nothing reads.
+ */
+export type ServiceCodecs<D> = { readonly [K in keyof D]: Omit<D[K], 'requestType' | 'responseType' | 'options'> };
+
+function serializer(type: protobuf.Type): (value: object) => Buffer {
+  return (value) => {
+    if (Array.isArray(value)) throw new Error(`Failed to serialize message: expected object with ${type.name} structure, got array instead`);
+    // In Node protobufjs writes into a Buffer (its BufferWriter).
+    return type.encode(type.fromObject(value)).finish() as Buffer;
+  };
 }
 
-export function serviceDefinition<D extends grpc.ServiceDefinition>(definition: protoLoader.PackageDefinition, name: string): D {
-  const entry = definition[name];
-  if (!isServiceOf<D>(entry, name)) throw new Error(`${name} is not a service of the loaded proto`);
-  return entry;
+function deserializer(type: protobuf.Type, conversion: protobuf.IConversionOptions): (bytes: Buffer) => object {
+  return (bytes) => type.toObject(type.decode(bytes), conversion);
+}
+
+/** Every method of the service `name` (fully qualified) in `root`, with its path and four codecs, as grpc-js reads a service definition. */
+export function serviceCodecs<D>(root: protobuf.Root, name: string, conversion: protobuf.IConversionOptions): ServiceCodecs<D> {
+  const service = root.lookupService(name);
+  const methods: Record<string, object> = {};
+  for (const method of service.methodsArray) {
+    method.resolve();
+    const [request, response] = [method.resolvedRequestType!, method.resolvedResponseType!];
+    methods[method.name] = {
+      path: `/${name}/${method.name}`,
+      requestStream: method.requestStream === true,
+      responseStream: method.responseStream === true,
+      requestSerialize: serializer(request),
+      requestDeserialize: deserializer(request, conversion),
+      responseSerialize: serializer(response),
+      responseDeserialize: deserializer(response, conversion),
+    };
+  }
+  return methods as ServiceCodecs<D>;
 }

@@ -8,9 +8,9 @@ import { actorLogger, type Logger } from '../log.js';
  * CRI over gRPC to any endpoint; `embedded` is served in-process on a socket under --root-dir, and the
  * kubelet's own client calls it over its in-process channel (no HTTP/2 inside one process), while
  * the socket serves anyone else.
- * The gRPC modules (grpc-js, the proto, the embedded runtime) are loaded here, at
- * run.preInitRuntime, not when the daemon starts, so healthz, which starts earlier, does not wait
- * for their load (docs/FINDINGS.md).
+ * The CRI modules (the client and its codec; the embedded runtime, and grpc-js for its server, only
+ * when it is used) are loaded here, at run.preInitRuntime, not when the daemon starts, so healthz,
+ * which starts earlier, does not wait for their load (docs/FINDINGS.md).
  */
 export function createRuntimeConnector(logger: Logger, counts: OperationCounts): RuntimeConnector {
   let embedded: EmbeddedRuntime | undefined;

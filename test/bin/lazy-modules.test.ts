@@ -3,43 +3,15 @@
  * time is mostly module loading (docs/BENCHMARKS.md). Checked on the built binary, with a resolve
  * hook that logs every module the process loads until the supervisor reaches `running`.
  */
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { freePort } from '../support/daemon.js';
+import { modulesUntilRunning as modulesOf } from '../support/module-log/modules-until-running.js';
 
 const BIN = resolve('dist/src/bin/kubelet.js');
-const REGISTER = resolve('test/support/module-log/register.mjs');
-const dirs: string[] = [];
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
 
-/** The modules the daemon loaded up to `running`, as paths under dist/ or node_modules/. */
-async function modulesUntilRunning(flags: string[]): Promise<string[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'kts-lazy-'));
-  dirs.push(dir);
-  const log = join(dir, 'modules.txt');
-  const child = spawn(process.execPath, [
-    '--import', REGISTER, BIN, '--container-runtime-endpoint=embedded', `--root-dir=${join(dir, 'root')}`,
-    `--cert-dir=${join(dir, 'pki')}`, '--fail-swap-on=false', ...flags,
-  ], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MODULE_LOG: log } });
-  let stderr = '';
-  await new Promise<void>((done, fail) => {
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (stderr.includes('"phase":"running"')) done();
-    });
-    child.once('exit', () => fail(new Error(`the kubelet exited before running:\n${stderr.slice(-2000)}`)));
-  });
-  const loaded = readFileSync(log, 'utf8').split('\n').filter(Boolean);
-  const exited = new Promise((done) => child.once('exit', done));
-  child.kill('SIGTERM');
-  await exited;
-  return loaded.map((url) => url.replace(/^.*\/(dist|node_modules)\//, '$1/'));
-}
+/** The modules the daemon on the embedded runtime loaded up to `running`, as paths under dist/ or node_modules/. */
+const modulesUntilRunning = (flags: string[]) => modulesOf(BIN, 'embedded', flags);
 
 // The debug server's journal feed is not among them: the journal fills it whether or not a server reads it.
 const serverModules = (loaded: string[]) => loaded.filter((m) =>

@@ -4,12 +4,12 @@
  * ServiceErrors shaped as grpc-js makes them, the callback runs once and never synchronously, and a
  * call not answered by its deadline ends DEADLINE_EXCEEDED, whatever comes after it being dropped.
  */
-import { Metadata, status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import { GrpcStatus, grpcStatusName, type ServiceError } from './grpc-status.js';
 import type { UnaryCallback } from './unary-call.js';
 
 /** The code, the details, and `code NAME: details` as the message, as a grpc-js client's error has them. */
 export function serviceError(code: GrpcStatus, details: string): ServiceError {
-  return Object.assign(new Error(`${code} ${GrpcStatus[code]}: ${details}`), { code, details, metadata: new Metadata() });
+  return Object.assign(new Error(`${code} ${grpcStatusName(code)}: ${details}`), { code, details });
 }
 
 /** Fails a call before it went anywhere: asynchronously, as grpc-js does. */

@@ -16,6 +16,7 @@ import {
 import { parseCriEndpoint, type CriEndpoint } from './endpoint.js';
 import { createImageService } from './image-service.js';
 import { listAnswerShape } from './list-answer-shape.js';
+import type { ServiceCodecs } from '../proto-service.js';
 import { loadCriProto } from './proto.js';
 import { decodingRepeatedAnswers } from './repeated-answers.js';
 import { createRuntimeService, type GrpcCriRuntimeService } from './runtime-service.js';
@@ -49,12 +50,12 @@ const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 
 /** The lists a relist asks for every second: their repeated entries are not decoded again. */
 const RELIST_METHODS = ['ListPodSandbox', 'ListContainers'] as const;
-let relistAwareService: RuntimeServiceDefinition | undefined;
+let relistAwareService: ServiceCodecs<RuntimeServiceDefinition> | undefined;
 
-function runtimeServiceForClients(): RuntimeServiceDefinition {
+function runtimeServiceForClients(): ServiceCodecs<RuntimeServiceDefinition> {
   if (relistAwareService) return relistAwareService;
-  const { runtimeService, definition } = loadCriProto();
-  const lists = Object.fromEntries(RELIST_METHODS.map((method) => [method, listAnswerShape(definition, 'runtime.v1.RuntimeService', method)]));
+  const { runtimeService, root } = loadCriProto();
+  const lists = Object.fromEntries(RELIST_METHODS.map((method) => [method, listAnswerShape(root, 'runtime.v1.RuntimeService', method)]));
   relistAwareService = decodingRepeatedAnswers(runtimeService, lists);
   return relistAwareService;
 }

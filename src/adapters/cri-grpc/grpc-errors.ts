@@ -2,7 +2,7 @@
  * gRPC status → KubeletError, in one table (fastify's AVVIO_ERRORS_MAP pattern). The runtime's own
  * message (the status details) is kept, prefixed by the RPC that failed.
  */
-import { status as GrpcStatus, type ServiceError } from '@grpc/grpc-js';
+import { GrpcStatus, type ServiceError } from './grpc-status.js';
 import { KubeletError, type KubeletErrorCode } from '../../domain/errors.js';
 
 interface Mapping { code: KubeletErrorCode; retryable: boolean }
@@ -26,7 +26,7 @@ function isServiceError(err: unknown): err is ServiceError {
   return err instanceof Error && typeof (err as Partial<ServiceError>).code === 'number';
 }
 
-/** Translates whatever a grpc-js call rejected with into a KubeletError carrying the original as cause. */
+/** Translates whatever a call rejected with into a KubeletError carrying the original as cause. */
 export function toKubeletError(err: unknown, rpc: string): KubeletError {
   if (err instanceof KubeletError) return err;
   if (!isServiceError(err)) {

@@ -22,8 +22,8 @@
  */
 import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import { connect as connectSocket } from 'node:net';
-import { status as GrpcStatus } from '@grpc/grpc-js';
 import { refuseCall, serviceError, settledOnce } from './call-outcome.js';
+import { GrpcStatus, isGrpcStatus } from './grpc-status.js';
 import type { UnaryCallback, UnaryClient } from './unary-call.js';
 
 /** The flag byte and the 4-byte length in front of every message. */
@@ -65,7 +65,7 @@ export function statusIn(headers: IncomingHttpHeaders): { code: GrpcStatus; deta
   const code = Number(raw);
   const message = headers['grpc-message'];
   return {
-    code: Number.isInteger(code) && code >= 0 && code <= 16 ? code : GrpcStatus.UNKNOWN,
+    code: isGrpcStatus(code) ? code : GrpcStatus.UNKNOWN,
     details: typeof message === 'string' ? percentDecoded(message) : '',
   };
 }

@@ -1,10 +1,11 @@
-/** runtime.v1.ImageService over a grpc-js client. */
+/** runtime.v1.ImageService over a CRI channel. */
 import type { ImageServiceDefinition } from '../../generated/runtime/v1/ImageService.js';
 import type { CallOptions, CriImageService } from '../../ports/cri.js';
+import type { ServiceCodecs } from '../proto-service.js';
 import { deadlineMs, type CallKind, type CriDeadlines } from './deadlines.js';
 import { type CriChannel, unaryCall, type UnaryMethod } from './unary-call.js';
 
-export function createImageService(channel: CriChannel, service: ImageServiceDefinition, deadlines: CriDeadlines): CriImageService {
+export function createImageService(channel: CriChannel, service: ServiceCodecs<ImageServiceDefinition>, deadlines: CriDeadlines): CriImageService {
   const call = <Req, Res>(method: UnaryMethod<Req, Res>, request: Req, kind: CallKind, opts?: CallOptions): Promise<Res> =>
     unaryCall(channel.client(), method, request, opts?.timeoutMs ?? deadlineMs(deadlines, kind));
 

@@ -4,7 +4,7 @@
  * largest single cost of an idle kubelet (docs/FINDINGS.md): on the embedded runtime, where both
  * ends live in one process, and on containerd, which writes its sandboxes and containers, and each
  * one's labels and annotations, in Go's map order, so that the same entries come back in other
- * bytes nearly every time. These wrappers of a grpc-js service definition skip the repeated work,
+ * bytes nearly every time. These wrappers of a service definition (grpc-js's shape) skip the repeated work,
  * leaving the bytes on the wire as they were:
  * - `decodingRepeatedAnswers` (client): a list answer whose entries, in any order, are those of one of
  *   the few answers of the same method used most recently is not decoded again; the earlier object
@@ -75,7 +75,7 @@ class AnswerMemory {
       if (reordered >= 0) return this.use(reordered);
     }
     const value = (spans && keys && this.fromEntries(spans, keys)) ?? deepFreeze(this.decode(bytes));
-    // grpc-js may hand us a view into a larger buffer it reuses: keep a copy.
+    // The bytes may be a view into a larger buffer that is reused: keep a copy.
     this.recent.unshift({ bytes: Buffer.from(bytes), value, entries });
     if (this.recent.length > REMEMBERED_ANSWERS) this.recent.pop();
     return value;

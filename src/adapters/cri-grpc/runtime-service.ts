@@ -1,9 +1,10 @@
-/** runtime.v1.RuntimeService over a grpc-js client: request shapes in, port shapes out. */
+/** runtime.v1.RuntimeService over a CRI channel: request shapes in, port shapes out. */
 import type { RuntimeServiceDefinition } from '../../generated/runtime/v1/RuntimeService.js';
 import type { CallOptions, CriRuntimeService, KeyValue } from '../../ports/cri.js';
 import {
   deadlineMs, execSyncDeadlineMs, stopContainerDeadlineMs, type CallKind, type CriDeadlines,
 } from './deadlines.js';
+import type { ServiceCodecs } from '../proto-service.js';
 import { type CriChannel, unaryCall, type UnaryMethod } from './unary-call.js';
 import { completeContainerStatus, completeSandboxStatus, listedContainers, listedSandboxes } from './complete-answers.js';
 
@@ -25,7 +26,7 @@ function envsAsBytes(envs: KeyValue[] | undefined): KeyValue[] | undefined {
   }));
 }
 
-export function createRuntimeService(channel: CriChannel, service: RuntimeServiceDefinition, deadlines: CriDeadlines): GrpcCriRuntimeService {
+export function createRuntimeService(channel: CriChannel, service: ServiceCodecs<RuntimeServiceDefinition>, deadlines: CriDeadlines): GrpcCriRuntimeService {
   const call = <Req, Res>(method: UnaryMethod<Req, Res>, request: Req, kind: CallKind, opts?: CallOptions): Promise<Res> =>
     unaryCall(channel.client(), method, request, opts?.timeoutMs ?? deadlineMs(deadlines, kind));
 

@@ -1,13 +1,14 @@
-/** One promise-returning unary call on a grpc-js client, with a deadline and our error mapping. */
-import type * as grpc from '@grpc/grpc-js';
+/** One promise-returning unary call on a CRI channel's client, with a deadline and our error mapping. */
 import { toKubeletError } from './grpc-errors.js';
+import type { ServiceError } from './grpc-status.js';
 
 /** How a unary call ends: grpc-js's callback shape, which every CRI channel keeps. */
-export type UnaryCallback<Res> = (err: grpc.ServiceError | null, response?: Res) => void;
+export type UnaryCallback<Res> = (err: ServiceError | null, response?: Res) => void;
 
 /**
- * What a unary call needs of a client: grpc-js's `Client`, or a channel that serves the call in the
- * process (the embedded runtime's, in-process-channel.ts).
+ * What a unary call needs of a client: the bare HTTP/2 client of a runtime's socket
+ * (http2-unary-client.ts) or a channel that serves the call in the process (the embedded runtime's,
+ * in-process-channel.ts). grpc-js's `Client` has the same method.
  */
 export interface UnaryClient {
   makeUnaryRequest<Req, Res>(
@@ -45,7 +46,7 @@ export function unaryCall<Req, Res>(client: UnaryClient, method: UnaryMethod<Req
         else resolve(response);
       });
     } catch (err) {
-      // grpc-js throws synchronously on a closed client or a request it cannot serialize.
+      // A codec throws synchronously on a request it cannot serialize.
       reject(toKubeletError(err, rpc));
     }
   });

@@ -15,10 +15,11 @@
  *
  * The socket is still served (crictl, the CRI contract suite, anything else on the node).
  */
-import { status as GrpcStatus, type MethodDefinition, type ServiceDefinition } from '@grpc/grpc-js';
+import type { MethodDefinition, ServiceDefinition } from '@grpc/grpc-js';
 import type { Logger } from '../../log.js';
 import type { CriChannel, UnaryCallback, UnaryClient } from '../cri-grpc/unary-call.js';
 import { refuseCall, serviceError, settledOnce } from '../cri-grpc/call-outcome.js';
+import { GrpcStatus } from '../cri-grpc/grpc-status.js';
 import { settle, type Operation } from './grpc-handlers.js';
 
 /** A service definition and the operations that serve its methods (by the definition's method names). */

@@ -1,23 +1,22 @@
 /**
- * Loads the gRPC health checking protocol (`proto/grpc/health/v1/health.proto`, grpc.health.v1)
- * once per process. The prober's client and the test suite's health servers both come here, so they
- * share loader options: enums as their names, and absent fields filled with defaults (proto3 leaves
- * a status of UNKNOWN, 0, off the wire). The types are generated from the same file (`npm run generate`,
- * with the CRI's options: their extra longs and oneofs settings change nothing here, where there are
- * no int64 or oneof fields).
+ * The gRPC health checking protocol (`proto/grpc/health/v1/health.proto`, grpc.health.v1), built
+ * once per process from its descriptor (`npm run generate`, ../proto-service.ts). The prober's
+ * client and the test suite's health servers both come here, so they share the conversion: enums as
+ * their names, and absent fields filled with defaults (proto3 leaves a status of UNKNOWN, 0, off
+ * the wire). The types are generated from the same file (`npm run generate`, with the CRI's options:
+ * their extra longs and oneofs settings change nothing here, where there are no int64 or oneof fields).
  */
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import * as protoLoader from '@grpc/proto-loader';
+import protobuf from 'protobufjs/light.js';
+import { HEALTH_DESCRIPTOR } from '../../generated/health-descriptor.js';
 import type { HealthDefinition } from '../../generated/grpc/health/v1/Health.js';
 import type { HealthCheckRequest__Output } from '../../generated/grpc/health/v1/HealthCheckRequest.js';
 import type {
   HealthCheckResponse, _grpc_health_v1_HealthCheckResponse_ServingStatus__Output,
 } from '../../generated/grpc/health/v1/HealthCheckResponse.js';
-import { findPackageProto } from '../proto-path.js';
-import { serviceDefinition } from '../proto-service.js';
+import { serviceCodecs, type ServiceCodecs } from '../proto-service.js';
 
-export const HEALTH_PROTO_RELATIVE_PATH = join('proto', 'grpc', 'health', 'v1', 'health.proto');
+/** How a decoded health message looks (see the module's comment). */
+export const HEALTH_CONVERSION_OPTIONS = { enums: String, defaults: true } as const satisfies protobuf.IConversionOptions;
 
 /** grpc.health.v1.HealthCheckResponse.ServingStatus, by name. */
 export type ServingStatus = _grpc_health_v1_HealthCheckResponse_ServingStatus__Output;
@@ -28,15 +27,14 @@ export type { HealthCheckResponse };
 
 export interface HealthProto {
   /** grpc.health.v1.Health, for `server.addService` or a client's unary call. */
-  readonly healthService: HealthDefinition;
+  readonly healthService: ServiceCodecs<HealthDefinition>;
 }
 
 let loaded: HealthProto | undefined;
 
 export function loadHealthProto(): HealthProto {
   if (loaded) return loaded;
-  const protoPath = findPackageProto(HEALTH_PROTO_RELATIVE_PATH, dirname(fileURLToPath(import.meta.url)));
-  const definition = protoLoader.loadSync(protoPath, { keepCase: true, enums: String, defaults: true });
-  loaded = { healthService: serviceDefinition<HealthDefinition>(definition, 'grpc.health.v1.Health') };
+  const root = protobuf.Root.fromJSON(HEALTH_DESCRIPTOR);
+  loaded = { healthService: serviceCodecs<HealthDefinition>(root, 'grpc.health.v1.Health', HEALTH_CONVERSION_OPTIONS) };
   return loaded;
 }

@@ -37,7 +37,6 @@ export async function grpcProbe(target: GrpcTarget): Promise<ProbeOutcome> {
   const address = joinHostPort(target.host, target.port);
   const timeout = formatGoDuration(target.timeoutSeconds * 1000);
   const deadline = Date.now() + target.timeoutSeconds * 1000;
-  // A missing proto is an installation fault, not the container's: it throws (an `unknown` attempt).
   const { healthService } = loadHealthProto();
   let client: grpc.Client;
   try {

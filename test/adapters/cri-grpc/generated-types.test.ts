@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CRI_PROTO_LOADER_OPTIONS } from '../../../src/adapters/cri-grpc/proto.js';
+import { CRI_CONVERSION_OPTIONS } from '../../../src/adapters/cri-grpc/proto.js';
 
 /** The flags `npm run generate` passes to proto-loader-gen-types. */
 function generateFlags(): Set<string> {
@@ -9,11 +9,12 @@ function generateFlags(): Set<string> {
 }
 
 describe('npm run generate', () => {
-  // The generated types describe what the loader hands out only while both are made with the same options.
-  it('generates the CRI types with the options the CRI proto is loaded with', () => {
+  // The generated types describe what the codec hands out only while both are made with the same options.
+  it('generates the CRI types with the options the CRI codec converts with', () => {
     const flags = generateFlags();
-    const o = CRI_PROTO_LOADER_OPTIONS;
-    expect(flags.has('--keepCase')).toBe(o.keepCase === true);
+    const o = CRI_CONVERSION_OPTIONS;
+    // The descriptor keeps the proto's field names (scripts/cri-descriptor.mjs, descriptor-codec.test.ts).
+    expect(flags.has('--keepCase')).toBe(true);
     expect(flags.has('--longs=String')).toBe(o.longs === String);
     expect(flags.has('--enums=String')).toBe(o.enums === String);
     expect(flags.has('--defaults')).toBe(o.defaults === true);

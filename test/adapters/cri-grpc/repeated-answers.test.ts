@@ -7,7 +7,7 @@ import { decodingRepeatedAnswers, encodingRepeatedAnswers } from '../../../src/a
 type Method = grpc.MethodDefinition<object, object>;
 const method = (service: grpc.ServiceDefinition, name: string) => (service as Record<string, Method>)[name]!;
 
-const LISTS = { ListContainers: listAnswerShape(loadCriProto().definition, 'runtime.v1.RuntimeService', 'ListContainers') };
+const LISTS = { ListContainers: listAnswerShape(loadCriProto().root, 'runtime.v1.RuntimeService', 'ListContainers') };
 
 function containersAnswer(ids: string[], attempt = 0, labels: Record<string, string> = { 'io.kubernetes.pod.uid': 'u' }) {
   return {

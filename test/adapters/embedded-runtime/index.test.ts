@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
-import { createCriClient, loadCriProto, type GrpcCriClient } from '../../../src/adapters/cri-grpc/index.js';
+import { runtimeServiceClient } from '../../../src/adapters/cri-grpc/grpc-js-client.js';
+import { createCriClient, type GrpcCriClient } from '../../../src/adapters/cri-grpc/index.js';
 import { startEmbeddedRuntime, type EmbeddedRuntime } from '../../../src/adapters/embedded-runtime/index.js';
 import { KUBELET_TS_VERSION } from '../../../src/domain/config/version.js';
 import { DEFAULT_MASKED_PATHS, DEFAULT_READONLY_PATHS } from '../../../src/domain/runtime/masked-paths.js';
@@ -462,7 +463,7 @@ describe('startEmbeddedRuntime', () => {
 
   it('answers UNIMPLEMENTED for RPCs it does not serve', async () => {
     await start();
-    const { RuntimeServiceClient } = loadCriProto();
+    const RuntimeServiceClient = runtimeServiceClient();
     const raw = new RuntimeServiceClient(runtime!.endpoint, grpc.credentials.createInsecure()) as unknown as {
       RuntimeConfig(req: object, cb: (err: grpc.ServiceError | null) => void): void;
       close(): void;

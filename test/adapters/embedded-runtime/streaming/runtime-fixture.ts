@@ -7,7 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { createCriClient, loadCriProto, type GrpcCriClient } from '../../../../src/adapters/cri-grpc/index.js';
+import { runtimeServiceClient } from '../../../../src/adapters/cri-grpc/grpc-js-client.js';
+import { createCriClient, type GrpcCriClient } from '../../../../src/adapters/cri-grpc/index.js';
 import { startEmbeddedRuntime, type EmbeddedRuntime, type EmbeddedRuntimeOptions } from '../../../../src/adapters/embedded-runtime/index.js';
 import type { ContainerConfig, PodSandboxConfig } from '../../../../src/ports/cri.js';
 
@@ -28,7 +29,7 @@ export async function startRuntimeFixture(options: Partial<EmbeddedRuntimeOption
   const dir = await mkdtemp(join(tmpdir(), 'klt-stream-'));
   const runtime = await startEmbeddedRuntime({ socketPath: join(dir, 'cri.sock'), stateDir: join(dir, 'state'), ...options });
   const cri = createCriClient({ endpoint: runtime.endpoint });
-  const Client = loadCriProto().RuntimeServiceClient;
+  const Client = runtimeServiceClient();
   const raw = new Client(runtime.endpoint, grpc.credentials.createInsecure()) as unknown as Record<string, (req: object, cb: (err: Error | null, res: unknown) => void) => void>;
   const containers: string[] = [];
   return {
