@@ -70,6 +70,7 @@ const VARIANTS: Variant[] = [
   { name: 'jitless', nodeFlags: [...KUBELET_NODE_FLAGS, '--jitless'] },
   { name: 'optimize-for-size', nodeFlags: [...KUBELET_NODE_FLAGS, '--optimize-for-size'] },
   { name: 'v8-pool-size-1', nodeFlags: [...KUBELET_NODE_FLAGS, '--v8-pool-size=1'] },
+  { name: 'no-sparkplug', nodeFlags: [...KUBELET_NODE_FLAGS, '--no-sparkplug'] },
   { name: 'malloc-arena-max-2', nodeFlags: KUBELET_NODE_FLAGS, env: { MALLOC_ARENA_MAX: '2' } },
 ];
 

@@ -6,10 +6,15 @@
  * keeps the dynamic imports lazy: rolldown splits at each `import()`, so a server's code still
  * loads only when that server starts.
  *
- * What stays outside: node_modules (resolved at run time as before; pino's worker and grpc's
- * proto files need their own paths) and node: builtins. The files found beside a module at run time
- * are entries of their own, named as tsc names them, so `new URL('./x.js', import.meta.url)` finds
- * them beside the chunk that asks: the embedded runtime's shim and the two worker scripts.
+ * The pure-JS packages the daemon loads (xstate, yaml, pino, fastify, ws, grpc-js, protobufjs…)
+ * are bundled too, and everything is minified: V8 keeps every loaded module's source text for the
+ * life of the process, so fewer and shorter sources are memory an idle node does not hold. What
+ * stays outside (KEEP_EXTERNAL, resolved from node_modules at run time) is what needs files by its
+ * own path or is rarely loaded and large. Code the bundled packages reach by path only on paths
+ * the daemon does not take (pino's transports' worker, grpc's channelz and ORCA protos) would not
+ * find its files from dist/bundle. The files found beside a module at run time are entries of their
+ * own, named as tsc names them, so `new URL('./x.js', import.meta.url)` finds them beside the chunk
+ * that asks: the embedded runtime's shim and the two worker scripts.
  *
  * The machines: the journal header names their definitions by a hash of their functions' source
  * text (src/bin/machines.ts). The bundler reprints that text (indentation, quotes, numerals), so
@@ -41,26 +46,37 @@ const ENTRIES: Record<string, string> = {
   machines: join(SRC, 'machines/index.js'),
 };
 
-const isPackageOrBuiltin = (id: string) => !id.startsWith('.') && !id.startsWith('/');
+/**
+ * Packages left to node_modules: native addons (node-pty; ws's optional bufferutil and
+ * utf-8-validate), typescript (the shim's compile from source, in a checkout only), the API client
+ * and the layout engine (large, loaded on demand: cluster start-up's clients, the visualizer's
+ * worker), and light-my-request (fastify requires it only for inject(), which the daemon never calls).
+ */
+const KEEP_EXTERNAL = ['node-pty', 'bufferutil', 'utf-8-validate', 'typescript', '@kubernetes/client-node', 'elkjs', 'light-my-request'];
+const isExternal = (id: string) => id.startsWith('node:') || KEEP_EXTERNAL.some((p) => id === p || id.startsWith(`${p}/`));
+const KEEP_NAMES = { function: true, class: true };
 
 const sha256 = machinesSha256();
 rmSync(OUT, { recursive: true, force: true });
 await build({
   input: ENTRIES,
   platform: 'node',
-  external: isPackageOrBuiltin,
+  external: isExternal,
   transform: { define: { [MACHINES_SHA256_GLOBAL]: JSON.stringify(sha256) } },
   // An actor reaches an adapter through import() (the layers' rule, eslint's no-restricted-imports)
   // even where the daemon has loaded that adapter already; rolldown's note on each is no news.
   onLog: (level, log, report) => {
     if (log.code !== 'INEFFECTIVE_DYNAMIC_IMPORT') report(level, log);
   },
-  // V8 keeps every loaded module's source text for the life of the process, two bytes a character
-  // once one character is beyond Latin-1 (an arrow in a comment will do): without comments and with
-  // string literals escaped to ASCII, the daemon's sources are one byte a character and shorter.
+  // V8 keeps a module's source at two bytes a character once one character is beyond Latin-1 (an
+  // arrow in a comment will do): without comments and with string literals escaped to ASCII, the
+  // sources are one byte a character. Functions and classes keep their names: pino logs an error's
+  // class name as its type, the visualizer labels a guard by its function's name, and stack traces
+  // stay readable without the source maps.
   output: {
     dir: OUT, format: 'esm', entryFileNames: '[name].js', chunkFileNames: '[name]-[hash].js', sourcemap: true,
-    comments: false, minify: { compress: false, mangle: false, codegen: { removeWhitespace: false, asciiOnly: true } },
+    comments: false,
+    minify: { compress: { keepNames: KEEP_NAMES }, mangle: { keepNames: KEEP_NAMES }, codegen: { removeWhitespace: true, asciiOnly: true } },
   },
 });
 

@@ -11,7 +11,7 @@
  * figure; a Node kubelet's one event loop does, and these show when it does.
  */
 import { countsFromMs, type HistogramCounts } from './histogram-counts.js';
-import { DEFAULT_BUCKETS, type MetricFamily } from './prometheus-text.js';
+import { byCodeUnits, DEFAULT_BUCKETS, type MetricFamily } from './prometheus-text.js';
 
 export type NodeStartupPhase = 'total' | 'preKubelet' | 'preRegistration' | 'registration' | 'postRegistration';
 
@@ -66,7 +66,7 @@ const STARTUP_GAUGES: Record<NodeStartupPhase, string> = {
 
 const isDurations = (d: unknown): d is Durations => Array.isArray(d) || (typeof d === 'object' && d !== null && 'buckets' in d && 'counts' in d);
 const counts = (buckets: readonly number[], d: Durations): HistogramCounts => (Array.isArray(d) ? countsFromMs(buckets, d) : (d as HistogramCounts));
-const byName = <T extends { [k: string]: unknown }>(a: T, b: T, key: keyof T) => String(a[key]).localeCompare(String(b[key]));
+const byName = <T extends { [k: string]: unknown }>(a: T, b: T, key: keyof T) => byCodeUnits(String(a[key]), String(b[key]));
 
 export function kubeletMetricFamilies(m: KubeletMetricsSnapshot): MetricFamily[] {
   const workers: Readonly<Record<string, Durations>> = isDurations(m.podWorkerDurationsMs) ? { sync: m.podWorkerDurationsMs } : m.podWorkerDurationsMs;

@@ -10,7 +10,7 @@
  */
 import type { ProbeOutcome, ProbeType } from '../probe/types.js';
 import type { HistogramCounts } from './histogram-counts.js';
-import type { MetricFamily } from './prometheus-text.js';
+import { byCodeUnits, type MetricFamily } from './prometheus-text.js';
 
 export type GoProbeType = 'Liveness' | 'Readiness' | 'Startup';
 export type GoProbeResult = 'successful' | 'failed' | 'unknown';
@@ -45,7 +45,7 @@ export const goProbeResult = (r: ProbeOutcome['result']): GoProbeResult => GO_RE
 export const isTimedResult = (r: ProbeOutcome['result']): boolean => r !== 'failure';
 
 export function probeMetricFamilies(s: ProbeMetricsSnapshot): MetricFamily[] {
-  const series = [...s.series].sort((a, b) => `${a.namespace}/${a.pod}/${a.container}/${a.probeType}`.localeCompare(`${b.namespace}/${b.pod}/${b.container}/${b.probeType}`));
+  const series = [...s.series].sort((a, b) => byCodeUnits(`${a.namespace}/${a.pod}/${a.container}/${a.probeType}`, `${b.namespace}/${b.pod}/${b.container}/${b.probeType}`));
   const workerLabels = (p: ProbeSeries) => ({ probe_type: p.probeType, container: p.container, pod: p.pod, namespace: p.namespace });
   return [
     {

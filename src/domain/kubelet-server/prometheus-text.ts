@@ -58,8 +58,14 @@ function escapeHelp(v: string): string {
   return v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
 }
 
+/**
+ * Strings in UTF-16 code-unit order, as Go compares label values (bytes, the same order for ASCII).
+ * Not localeCompare: its first call maps ICU's collation data into the process for the rest of its life.
+ */
+export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 function labelText(labels: Labels | undefined, extra?: [string, string]): string {
-  const pairs = Object.entries(labels ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const pairs = Object.entries(labels ?? {}).sort(([a], [b]) => byCodeUnits(a, b));
   if (extra) pairs.push(extra);
   if (pairs.length === 0) return '';
   return `{${pairs.map(([k, v]) => `${k}="${escapeLabelValue(v)}"`).join(',')}}`;

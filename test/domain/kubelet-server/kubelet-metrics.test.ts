@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { kubeletMetricFamilies, LAG_BUCKETS, type KubeletMetricsSnapshot } from '../../../src/domain/kubelet-server/kubelet-metrics.js';
 import { newHistogramCounts, recordMs } from '../../../src/domain/kubelet-server/histogram-counts.js';
 import { DEFAULT_BUCKETS, renderExposition } from '../../../src/domain/kubelet-server/prometheus-text.js';
@@ -31,6 +31,19 @@ describe('kubeletMetricFamilies', () => {
     expect(lines).toContain('kubelet_node_startup_duration_seconds 2.5');
     expect(lines).toContain('kubelet_node_startup_pre_kubelet_duration_seconds 0.1');
     expect(lines).toContain('# TYPE kubelet_pleg_relist_duration_seconds histogram');
+  });
+
+  it('orders the runtime operations by code units, without ICU\'s collation', () => {
+    const compare = vi.spyOn(String.prototype, 'localeCompare');
+    try {
+      const ops = [{ op: 'list_b', count: 1, errors: 0 }, { op: 'list_B', count: 1, errors: 0 }];
+      const out = renderExposition(kubeletMetricFamilies({ ...snapshot, runtimeOperations: ops }));
+      // A collation puts `list_b` first; code units put `B` (0x42) before `b` (0x62).
+      expect(out.indexOf('operation_type="list_B"')).toBeLessThan(out.indexOf('operation_type="list_b"'));
+      expect(compare).not.toHaveBeenCalled();
+    } finally {
+      compare.mockRestore();
+    }
   });
 
   it('converts milliseconds to seconds in histograms, with Go buckets', () => {

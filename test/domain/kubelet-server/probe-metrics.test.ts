@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { newHistogramCounts, recordMs } from '../../../src/domain/kubelet-server/histogram-counts.js';
 import { probeMetricFamilies, type ProbeSeries } from '../../../src/domain/kubelet-server/probe-metrics.js';
 import { DEFAULT_BUCKETS, renderExposition } from '../../../src/domain/kubelet-server/prometheus-text.js';
@@ -35,6 +35,18 @@ describe('probeMetricFamilies', () => {
     expect(lines).toContain('process_start_time_seconds 1700000000.25');
     expect(lines).toContain('# HELP prober_probe_total [BETA] Cumulative number of a liveness, readiness or startup probe for a container by result.');
     expect(lines).toContain('# TYPE prober_probe_duration_seconds histogram');
+  });
+
+  it('orders the series by code units, as Go compares label values, without ICU\'s collation', () => {
+    const compare = vi.spyOn(String.prototype, 'localeCompare');
+    try {
+      const text = renderExposition(probeMetricFamilies({ processStartSeconds: 5, series: [readiness, { ...readiness, pod: 'Web' }] }));
+      // A collation puts `web` first; code units put `W` (0x57) before `w` (0x77).
+      expect(text.indexOf('pod="Web"')).toBeLessThan(text.indexOf('pod="web"'));
+      expect(compare).not.toHaveBeenCalled();
+    } finally {
+      compare.mockRestore();
+    }
   });
 
   it('has only the start time when no probe has run', () => {
