@@ -73,8 +73,9 @@ function mapFor(url: string): SourceMap | null {
 
 /** The frame's original source file and function, through the bundle's source map when it has one. */
 function original(frame: CallFrame): { src: string; name: string } {
-  // Only the bundle is mapped: a package's own maps would name its sources without the package.
-  if (!frame.url.startsWith('file:') || !frame.url.includes('/dist/')) return { src: frame.url.replace(/^file:\/\/.*?(node_modules\/)/, '$1'), name: frame.functionName };
+  // Only a bundle is mapped (dist/bundle, or a copy such as a bench's baseline): a package's own
+  // maps would name its sources without the package.
+  if (!frame.url.startsWith('file:') || frame.url.includes('/node_modules/')) return { src: frame.url.replace(/^file:\/\/.*?(node_modules\/)/, '$1'), name: frame.functionName };
   const entry = mapFor(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number } | undefined;
   if (!entry?.originalSource) return { src: fileURLToPath(frame.url), name: frame.functionName };
   const src = entry.originalSource.replace(/^.*?(node_modules\/|src\/|bench\/)/, '$1');
