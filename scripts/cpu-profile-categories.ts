@@ -1,7 +1,7 @@
 /**
  * Where a daemon's CPU went in a window of a `--cpu-prof` profile, by kind of work:
  *
- *   node dist/scripts/cpu-profile-categories.js PROFILE.cpuprofile [FROM_US TO_US] ... [--top N]
+ *   node dist/scripts/cpu-profile-categories.js PROFILE.cpuprofile [FROM_US TO_US] ... [--top N] [--within REGEX]
  *
  * FROM_US/TO_US are on the monotonic clock (the benches print a burst's span so); without them the
  * whole profile. Each sample's frames are mapped through the bundle's source maps to our sources,
@@ -10,7 +10,8 @@
  * the first of our modules above it). Prints ms per category, the top self functions, and for the
  * largest categories who called into them. The maps are read from beside the bundle the profile
  * names: read a profile before that bundle is rebuilt (or profile a copy of it), or its frames are
- * mapped through another build's maps. A profile's samples also count time the main thread was
+ * mapped through another build's maps. `--within REGEX` adds, for the categories whose name matches,
+ * their top self functions and each of those under the frame that put it in the category. A profile's samples also count time the main thread was
  * descheduled: on a busy machine compare shares of one run's profiles, not milliseconds across runs.
  */
 import { readFileSync } from 'node:fs';
@@ -72,8 +73,9 @@ function mapFor(url: string): SourceMap | null {
 
 /** The frame's original source file and function, through the bundle's source map when it has one. */
 function original(frame: CallFrame): { src: string; name: string } {
-  // Only the bundle is mapped: a package's own maps would name its sources without the package.
-  if (!frame.url.startsWith('file:') || !frame.url.includes('/dist/')) return { src: frame.url.replace(/^file:\/\/.*?(node_modules\/)/, '$1'), name: frame.functionName };
+  // Only a bundle is mapped (dist/bundle, or a copy such as a bench's baseline): a package's own
+  // maps would name its sources without the package.
+  if (!frame.url.startsWith('file:') || frame.url.includes('/node_modules/')) return { src: frame.url.replace(/^file:\/\/.*?(node_modules\/)/, '$1'), name: frame.functionName };
   const entry = mapFor(frame.url)?.findEntry(frame.lineNumber, frame.columnNumber) as { originalSource?: string; originalLine?: number } | undefined;
   if (!entry?.originalSource) return { src: fileURLToPath(frame.url), name: frame.functionName };
   const src = entry.originalSource.replace(/^.*?(node_modules\/|src\/|bench\/)/, '$1');
@@ -84,18 +86,19 @@ function main(): void {
   const args = process.argv.slice(2);
   const topAt = args.indexOf('--top');
   const top = topAt >= 0 ? Number(args.splice(topAt, 2)[1]) : 25;
+  const withinAt = args.indexOf('--within');
+  const within = withinAt >= 0 ? new RegExp(args.splice(withinAt, 2)[1] ?? '') : undefined;
   const inputs: { file: string; fromUs: number; toUs: number }[] = [];
   for (let i = 0; i < args.length; i++) {
     const windowed = /^\d+$/.test(args[i + 1] ?? '') && /^\d+$/.test(args[i + 2] ?? '');
     inputs.push({ file: args[i]!, fromUs: windowed ? Number(args[i + 1]) : -Infinity, toUs: windowed ? Number(args[i + 2]) : Infinity });
     if (windowed) i += 2;
   }
-  if (inputs.length === 0) throw new Error('usage: cpu-profile-categories PROFILE.cpuprofile [FROM_US TO_US] ... [--top N]');
-  const perCategory = new Map<string, number>();
-  const perSelf = new Map<string, number>();
-  const callers = new Map<string, Map<string, number>>();
+  if (inputs.length === 0) throw new Error('usage: cpu-profile-categories PROFILE.cpuprofile [FROM_US TO_US] ... [--top N] [--within REGEX]');
+  const sums: Sums = { perCategory: new Map(), perSelf: new Map(), callers: new Map(), withinSelf: new Map(), withinPair: new Map() };
+  const { perCategory, perSelf, callers } = sums;
   let total = 0;
-  for (const { file, fromUs, toUs } of inputs) total += addProfile(file, fromUs, toUs, perCategory, perSelf, callers);
+  for (const { file, fromUs, toUs } of inputs) total += addProfile(file, fromUs, toUs, sums, within);
   const line = (ms: number, what: string) => `${ms.toFixed(1).padStart(9)} ms ${((100 * ms) / total).toFixed(1).padStart(5)} %  ${what}`;
   process.stdout.write(`busy (not idle) ${total.toFixed(1)} ms in ${inputs.length} profile(s)\n\nby category:\n`);
   const sorted = [...perCategory].sort((a, b) => b[1] - a[1]);
@@ -106,10 +109,28 @@ function main(): void {
     process.stdout.write(`\n${c}, by the frame that matched:\n`);
     for (const [f, ms] of [...callers.get(c)!].sort((a, b) => b[1] - a[1]).slice(0, 6)) process.stdout.write(`${line(ms, f)}\n`);
   }
+  if (within === undefined) return;
+  const sortedTop = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top);
+  process.stdout.write(`\nwithin ${String(within)}, top ${top} self:\n`);
+  for (const [f, ms] of sortedTop(sums.withinSelf)) process.stdout.write(`${line(ms, f)}\n`);
+  process.stdout.write(`\nwithin ${String(within)}, top ${top} self  <=  frame that matched:\n`);
+  for (const [f, ms] of sortedTop(sums.withinPair)) process.stdout.write(`${line(ms, f)}\n`);
 }
 
+interface Sums {
+  perCategory: Map<string, number>;
+  perSelf: Map<string, number>;
+  callers: Map<string, Map<string, number>>;
+  /** Self time of the samples in the categories `--within` names, and the same by self and matched frame. */
+  withinSelf: Map<string, number>;
+  withinPair: Map<string, number>;
+}
+
+const add = (m: Map<string, number>, key: string, dt: number) => m.set(key, (m.get(key) ?? 0) + dt);
+
 /** One profile's samples in [fromUs, toUs] added to the sums; returns its busy (not idle) ms. */
-function addProfile(file: string, fromUs: number, toUs: number, perCategory: Map<string, number>, perSelf: Map<string, number>, callers: Map<string, Map<string, number>>): number {
+function addProfile(file: string, fromUs: number, toUs: number, sums: Sums, within: RegExp | undefined): number {
+  const { perCategory, perSelf, callers } = sums;
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   for (const n of profile.nodes) for (const c of n.children ?? []) byId.get(c)!.parent = n.id;
@@ -146,13 +167,17 @@ function addProfile(file: string, fromUs: number, toUs: number, perCategory: Map
     if (t < fromUs || t > toUs) continue;
     const leaf = byId.get(profile.samples[i]!)!;
     const { category, caller } = categoryOf(leaf);
-    perCategory.set(category, (perCategory.get(category) ?? 0) + dt);
+    add(perCategory, category, dt);
     const o = orig(leaf);
     const self = `${o.name || '(anonymous)'} ${o.src}`;
-    perSelf.set(self, (perSelf.get(self) ?? 0) + dt);
+    add(perSelf, self, dt);
     const byCaller = callers.get(category) ?? new Map<string, number>();
-    byCaller.set(caller, (byCaller.get(caller) ?? 0) + dt);
+    add(byCaller, caller, dt);
     callers.set(category, byCaller);
+    if (within?.test(category)) {
+      add(sums.withinSelf, self, dt);
+      add(sums.withinPair, `${self}  <=  ${caller}`, dt);
+    }
     if (category !== 'idle') total += dt;
   }
   return total;

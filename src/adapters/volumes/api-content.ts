@@ -12,7 +12,6 @@
  * need none: an inline call opens and closes its file before it returns.
  */
 import { createHash } from 'node:crypto';
-import { lstat } from 'node:fs/promises';
 import type { Pod } from '../../domain/pod/types.js';
 import { configMapPayload } from '../../domain/volumes/configmap-payload.js';
 import { downwardApiPayload } from '../../domain/volumes/downward-api-payload.js';
@@ -64,7 +63,7 @@ function payloadDigest(payload: Payload, fsGroup: number | undefined): string {
   return hash.digest('hex');
 }
 
-const exists = (path: string) => lstat(path).then(() => true, () => false);
+const exists = (calls: FsCalls, path: string) => calls.lstat(path).then(() => true, () => false);
 
 /** The object read, after a turn of the event loop when it holds a large payload's keys (its decoding was one step). */
 async function afterTurnIfLarge(read: Promise<KeyedData | undefined>): Promise<KeyedData | undefined> {
@@ -135,10 +134,10 @@ export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWr
       const refresh = refreshAtMs !== undefined ? { refreshAfterMs: Math.max(refreshAtMs - opts.clock.now(), 0) } : {};
       await turnIfLarge(payload.size);
       const digest = payloadDigest(payload, fsGroup);
-      if (written.get(dir) === digest && (await exists(`${dir}/${dataDirName}`))) return { changed: false, ...refresh };
+      const calls = memoryBacked ? inlineCalls : diskCalls;
+      if (written.get(dir) === digest && (await exists(calls, `${dir}/${dataDirName}`))) return { changed: false, ...refresh };
       // The writer chowns and chmods what it writes: only ever below the pod's directory.
       await assertBelowPodDirectory(target);
-      const calls = memoryBacked ? inlineCalls : diskCalls;
       const { changed } = await writePayloadAtomically(dir, payload, { calls, ...(fsGroup !== undefined ? { fsGroup } : {}) });
       written.set(dir, digest);
       return { changed, ...refresh };

@@ -35,6 +35,13 @@ export async function setUpEmptyDir(mounter: Mounter, target: PodVolumeTarget, s
   if (medium !== '' && medium !== 'Memory') {
     throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `emptyDir medium "${medium}" is not supported by kubelet-ts`);
   }
+  // Go's SetUpAt: a memory-backed directory that is a mount point already is set up (a remount, or
+  // a set-up after a restart), so it is neither made nor changed again, once it is known to be the
+  // pod's. With an fsGroup, its ownership is applied as always.
+  if (medium === 'Memory' && fsGroup === undefined && (await isMountPoint(dir).catch(() => false))) {
+    await assertBelowPodDirectory(target);
+    return;
+  }
   // A directory made just now is no mount point, so it is not checked, and its mode is set while the
   // tmpfs is mounted: what the container sees is 0777 either way, the tmpfs being mounted with that
   // mode (the chmod may land on the directory below it, or on the tmpfs). Each call on the thread

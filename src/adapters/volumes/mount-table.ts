@@ -11,7 +11,8 @@
  * (docs/FINDINGS.md).
  */
 import { execFile } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
 import { KubeletError } from '../../domain/errors.js';
@@ -45,11 +46,12 @@ export function mountsUnder(points: readonly string[], dir: string): string[] {
  * Whether `dir` is a mount point of a file system of its own (a tmpfs the kubelet mounted): its
  * device differs from its parent's. Two stats, rather than reading the whole mount table, which
  * grows with every pod's mounts (a bind mount within one file system is not seen: none is made here).
+ * They run on the caller's thread: every set-up of a memory-backed volume asks, the two entries are
+ * in the kernel's cache, and two trips through the thread pool cost the event loop more.
  */
 export async function isMountPoint(dir: string): Promise<boolean> {
   const path = dir.replace(/\/+$/, '');
-  const [self, parent] = await Promise.all([stat(path), stat(dirname(path))]);
-  return self.dev !== parent.dev;
+  return statSync(path).dev !== statSync(dirname(path)).dev;
 }
 
 interface TmpfsMount { dir: string; options: string }

@@ -116,6 +116,24 @@ describe('setUpEmptyDir', () => {
     expect(await readFile(join(dir, 'kept'), 'utf8')).toBe('in memory');
   });
 
+  it.skipIf(notRoot)(`changes nothing on a tmpfs mounted already, as Go finds the volume set up (${needsRoot})`, async () => {
+    await setUpMemoryDir(mounter, target());
+    await chmod(dir, 0o750);
+    await setUpMemoryDir(mounter, target());
+    expect(await modeOf(dir)).toBe(0o750);
+    expect(await mountPointsUnder(root!)).toEqual([dir]);
+  });
+
+  it.skipIf(notRoot)(`refuses a tmpfs mounted already that a symlink in the pod directory leads out to (${needsRoot})`, async () => {
+    const decoy = join(root!, 'decoy');
+    await mkdir(join(decoy, 'kubernetes.io~empty-dir/cache'), { recursive: true });
+    await mounter.mountTmpfs(join(decoy, 'kubernetes.io~empty-dir/cache'), { mode: 0o700 });
+    await mkdir(join(root!, 'pods/u1'), { recursive: true });
+    await symlink(decoy, join(root!, 'pods/u1/volumes'));
+    await expect(setUpMemoryDir(mounter, target())).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE' });
+    expect(await modeOf(join(decoy, 'kubernetes.io~empty-dir/cache'))).toBe(0o700);
+  });
+
   it.skipIf(notRoot)(`mounts a tmpfs on a directory that exists without one (${needsRoot})`, async () => {
     await mkdir(dir, { recursive: true });
     await setUpEmptyDir(mounter, target(), { medium: 'Memory' });

@@ -1,11 +1,14 @@
+import { createHook } from 'node:async_hooks';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApiContentWriter } from '../../../src/adapters/volumes/api-content.js';
 import { systemMounter } from '../../../src/adapters/volumes/mount-table.js';
 import { createVolumePlugins, type VolumeContent, type VolumeContentWriter } from '../../../src/adapters/volumes/volume-plugins.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
 import type { Volume } from '../../../src/domain/volumes/sources.js';
 import type { VolumePlugins } from '../../../src/ports/volumes.js';
+import { FakeVolumeSources } from '../../fakes/fake-volume-sources.js';
 import { mountInfoLine, mountPointsUnder, needsRoot, notRoot, tempRoot, unmountAndRemove } from './mount-helpers.js';
 
 /** Records each write and leaves a file in the directory, as the API content writer would. */
@@ -28,6 +31,18 @@ class FakeContentWriter implements VolumeContentWriter {
     await writeFile(join(dir, 'content'), file.content);
     return this.answer;
   }
+}
+
+/** How many file system calls went through libuv's thread pool while `run` ran. */
+async function threadPoolRequestsDuring(run: () => Promise<unknown>): Promise<number> {
+  let requests = 0;
+  const hook = createHook({ init: (_id, type) => void (type.startsWith('FSREQ') && requests++) }).enable();
+  try {
+    await run();
+  } finally {
+    hook.disable();
+  }
+  return requests;
 }
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
@@ -164,6 +179,15 @@ describe('createVolumePlugins setUp', () => {
     expect(await plugins.setUp(pod(), 'creds', { remount: true })).toEqual({ hostPath: volumeDir('kubernetes.io~secret', 'creds'), changed: false });
     expect(await mountPointsUnder(rootDir)).toEqual([volumeDir('kubernetes.io~secret', 'creds')]);
     expect(writer.writes).toHaveLength(2);
+  });
+
+  it.skipIf(notRoot)(`remounts current projected content with no call through the thread pool, as a burst of pods remounts (${needsRoot})`, async () => {
+    const content = createApiContentWriter({ sources: new FakeVolumeSources(), clock: { now: () => 1_000 } });
+    const real = createVolumePlugins({ rootDir, mounter: systemMounter(), content });
+    const projected = podWith([{ name: 'bundle', projected: { sources: [{ downwardAPI: { items: [{ path: 'name', fieldRef: { fieldPath: 'metadata.name' } }] } }] } }]);
+    expect((await real.setUp(projected, 'bundle', { remount: false })).changed).toBe(true);
+    expect(await threadPoolRequestsDuring(async () => expect(await real.setUp(projected, 'bundle', { remount: true })).toMatchObject({ changed: false }))).toBe(0);
+    expect(await readFile(join(volumeDir('kubernetes.io~projected', 'bundle'), 'name'), 'utf8')).toBe('web');
   });
 
   it('fails when the content cannot be fetched, and writes nothing', async () => {
