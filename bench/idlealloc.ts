@@ -4,8 +4,9 @@
  * at 0 pods a window for CPU a minute and RSS at its end, then one profiled through the inspector (a
  * CPU profile, and a sampling heap profile that keeps the objects the GC collected, so its total is
  * what was allocated); the 30-pod burst of sidebyside-turn.ts, a settle, and the same two windows
- * at 30 idle pods. The profilers cost CPU: the CPU figure is the unprofiled window's. V8 gives back a burst's heap only once the process allocates little, so the bytes a second
- * at 30 idle pods are what decides its RSS.
+ * at 30 idle pods. The profilers cost CPU: the CPU figure is the unprofiled window's. With the RSS,
+ * V8's heap committed and used (process.memoryUsage through the inspector). V8 gives back a burst's
+ * heap only once the process allocates little, so the bytes a second at 30 idle pods decide its RSS.
  * KUBELET_BENCH_IDLEALLOC_BASELINE=DIR: another build's bundle (inside the repository), in turns with
  * this one. _REPS=N (1) turns of each; _SETTLE_SECONDS (30); _SECONDS (60) of the CPU window,
  * _PROFILE_SECONDS (30) of the profiled one. KUBELET_BENCH_KEEP_JOURNAL=DIR copies each turn's event log there.
@@ -100,6 +101,10 @@ async function window(session: InspectorSession, kubelet: StartedKubelet, label:
   await sleep(WINDOW_MS);
   out[`${label}.cpuSecondsPerMinute`] = round(((cpuSeconds(kubelet.pid) - cpu0) * 60_000) / WINDOW_MS, 3);
   out[`${label}.rssMiB`] = round(rssMiB(kubelet.pid), 1);
+  // Of the RSS, what V8's heap has committed and what is live in it.
+  const { result } = await session.send<{ result: { value: { heapTotal: number; heapUsed: number } } }>('Runtime.evaluate', { expression: 'process.memoryUsage()', returnByValue: true });
+  out[`${label}.heapTotalMiB`] = round(result.value.heapTotal / 2 ** 20, 1);
+  out[`${label}.heapUsedMiB`] = round(result.value.heapUsed / 2 ** 20, 1);
   await session.send('Profiler.enable');
   await session.send('Profiler.start');
   await session.send('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
