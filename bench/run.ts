@@ -7,6 +7,7 @@ import { benchBurstCpu } from './burstcpu.js';
 import { benchCluster } from './cluster.js';
 import { benchCri } from './cri.js';
 import { benchHttp } from './http.js';
+import { benchIdleAlloc } from './idlealloc.js';
 import { benchIdleMem } from './idlemem.js';
 import { benchStreaming } from './streaming.js';
 import { benchStreamingSplitFrames } from './streaming-split-frames.js';
@@ -48,6 +49,8 @@ async function main() {
   if (only.includes('burstcpu')) print('burstcpu', await benchBurstCpu());
   // The API client's transport, HTTP/2 against HTTP/1.1, on the real control plane: a minute, so only when named.
   if (only.includes('apiclient')) print('apiclient', await benchApiClient());
+  // What an idle node allocates and burns on the real control plane, profiled: minutes a turn, so only when named.
+  if (only.includes('idlealloc')) print('idlealloc', await benchIdleAlloc());
 }
 
 /** KUBELET_BENCH_HTTP_CLIENTS / _SECONDS / _PODS: a shorter or smaller http run, e.g. while profiling. */

@@ -89,16 +89,17 @@ export async function startGoKubelet(xzPath: string, binDir: string, s: NodeSetu
 
 /**
  * kubelet-ts: the bundle users run (or `bin`, another build's), with the V8 flags of its #! line;
- * KUBELET_BENCH_CPU_PROF=DIR adds a CPU profile of the daemon written there at its exit.
+ * KUBELET_BENCH_CPU_PROF=DIR adds a CPU profile of the daemon written there at its exit. `nodeFlags`:
+ * more of node's own options (an --inspect port, say).
  */
-export async function startKubeletTs(s: NodeSetup, bin = KUBELET_BIN, extraArgs: readonly string[] = []): Promise<StartedKubelet> {
+export async function startKubeletTs(s: NodeSetup, bin = KUBELET_BIN, extraArgs: readonly string[] = [], nodeFlags: readonly string[] = []): Promise<StartedKubelet> {
   const profile = process.env.KUBELET_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.KUBELET_BENCH_CPU_PROF}`] : [];
   const [port, healthzPort] = [await freePort(), await freePort()];
   writeFileSync(join(s.dir, 'kubelet.yaml'), [
     ...sharedConfig(s, port, healthzPort), `containerRuntimeEndpoint: ${s.endpoint}`, `podLogsDir: ${join(s.dir, 'logs')}`, '',
   ].join('\n'));
   return spawnKubelet(process.execPath, [
-    ...KUBELET_NODE_FLAGS, ...profile, bin, `--config=${join(s.dir, 'kubelet.yaml')}`, `--kubeconfig=${s.kubeconfig}`,
+    ...KUBELET_NODE_FLAGS, ...nodeFlags, ...profile, bin, `--config=${join(s.dir, 'kubelet.yaml')}`, `--kubeconfig=${s.kubeconfig}`,
     `--root-dir=${join(s.dir, 'root')}`, `--cert-dir=${join(s.dir, 'pki')}`, '--debug-address=', `--hostname-override=${s.node}`, ...extraArgs,
   ], port, healthzPort);
 }

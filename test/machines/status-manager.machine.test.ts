@@ -184,6 +184,28 @@ describe('statusManagerMachine', () => {
     expect((h.patches()[1]!.patch['status'] as PodStatus).phase).toBe('Running');
   });
 
+  it('does not resend at the resync a field the API server dropped from its answer (an older server), until another writer changes the status', async () => {
+    const h = harness();
+    h.actor.send({ type: 'status.pods.known', pods: [apiPod('u1', { resourceVersion: '3' })] });
+    h.actor.send({ type: 'pod.status.updated', podUid: 'u1', status: { ...running(true), hostIPs: [{ ip: '192.0.2.2' }] } });
+    await flush();
+    // The server stores the status without hostIPs, a field it does not know.
+    const { hostIPs: _dropped, ...stored } = h.patches()[0]!.patch['status'] as PodStatus;
+    const answered: Pod = { ...apiPod('u1', { resourceVersion: '4' }), status: stored };
+    await h.answerNext({ kind: 'patchPodStatus', podUid: 'u1', version: 1, ok: true, pod: answered });
+    // The watch then brings the same pod, as another object.
+    h.actor.send({ type: 'status.pods.known', pods: [structuredClone(answered)] });
+    h.clock.increment(30_000);
+    await flush();
+    expect(h.patches()).toHaveLength(1);
+    // Another writer changes the status: the resync finds the drift and sends ours again.
+    h.actor.send({ type: 'status.pods.known', pods: [{ ...apiPod('u1', { resourceVersion: '7' }), status: { ...stored, phase: 'Pending' } }] });
+    h.clock.increment(10_000);
+    await flush();
+    expect(h.patches()).toHaveLength(2);
+    expect((h.patches()[1]!.patch['status'] as PodStatus).phase).toBe('Running');
+  });
+
   it('writes the conditions others own as the API server has them, never the older copy in the kubelet\'s status', async () => {
     const h = harness({ auto: true });
     const gate = (status: 'True' | 'False') => ({ type: 'example.com/gate', status, lastTransitionTime: '2026-01-01T00:00:09Z' });

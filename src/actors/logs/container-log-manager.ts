@@ -53,12 +53,19 @@ async function reopen(deps: ContainerLogManagerDeps, id: string): Promise<void> 
   await runtime.reopenContainerLog(id);
 }
 
-/** One container (Go's processContainer and rotateLog): its log rotated when it is big enough. */
-export async function rotateContainerLog(deps: ContainerLogManagerDeps, id: string): Promise<RotationResult | null> {
+/** A container's log path, from its status (fixed when it was created: the queue remembers it). */
+export async function containerLogPath(deps: Pick<ContainerLogManagerDeps, 'cri'>, id: string): Promise<string | null> {
+  return (await deps.cri.runtime.containerStatus(id)).status?.log_path || null;
+}
+
+/**
+ * One container (Go's processContainer and rotateLog): its log rotated when it is big enough.
+ * `knownLog`: its log path when already known, else it is read from the container's status.
+ */
+export async function rotateContainerLog(deps: ContainerLogManagerDeps, id: string, knownLog?: string): Promise<RotationResult | null> {
   const { files, policy } = deps;
-  const status = (await deps.cri.runtime.containerStatus(id)).status;
-  if (!status?.log_path) return null;
-  const log = status.log_path;
+  const log = knownLog ?? await containerLogPath(deps, id);
+  if (!log) return null;
   let size = await files.size(log);
   if (size === null) {
     // Gone (a rotation whose reopen never happened, say): the runtime makes it again.
@@ -87,10 +94,15 @@ export async function rotateContainerLog(deps: ContainerLogManagerDeps, id: stri
  * Go's work queue and its workers: a container is looked at by one of `maxWorkers` workers, and is
  * not queued again while it waits or is being rotated. The periodic pass only queues, so a slow
  * rotation (a big file to compress) does not push the next pass back.
+ *
+ * Each running container's log path is remembered from its first status (a container's log path is
+ * set when it is created and never changes): Go asks ContainerStatus for every running container at
+ * every pass, which on a quiet node is most of its CRI calls besides the relist.
  */
 export class RotationQueue {
   private readonly waiting: string[] = [];
   private readonly queued = new Set<string>();
+  private logPaths = new Map<string, string>();
   private busy = 0;
   private idleWaiters: (() => void)[] = [];
 
@@ -100,6 +112,13 @@ export class RotationQueue {
   /** Go's rotateLogs: every running container queued. */
   async queueRunning(): Promise<void> {
     const running = (await this.deps.cri.runtime.listContainers()).filter((c) => c.state === 'CONTAINER_RUNNING');
+    // Only the running containers' paths are kept: a container gone is forgotten at the next pass.
+    const kept = new Map<string, string>();
+    for (const c of running) {
+      const log = this.logPaths.get(c.id);
+      if (log !== undefined) kept.set(c.id, log);
+    }
+    this.logPaths = kept;
     for (const c of running) this.add(c.id);
   }
 
@@ -132,7 +151,13 @@ export class RotationQueue {
   /** Go's processContainer: a container's failure is logged, the others go on. */
   private async process(id: string): Promise<void> {
     try {
-      const r = await rotateContainerLog(this.deps, id);
+      let log = this.logPaths.get(id);
+      if (log === undefined) {
+        const read = await containerLogPath(this.deps, id);
+        if (read === null) return;
+        this.logPaths.set(id, (log = read));
+      }
+      const r = await rotateContainerLog(this.deps, id, log);
       if (r?.rotated) {
         this.outcome?.rotated.push(id);
         this.deps.logger.debug({ containerID: id, ...r }, 'Rotated container log');

@@ -17,6 +17,12 @@ import type { FollowNode, HeartbeatApi, NodeApi, NodeMetadataPatch, NodeObject }
 import type { Clock } from '../../ports/clock.js';
 import { answer } from './answer.js';
 
+/**
+ * How long an image list is used for the node status before it is read again: Go's image manager
+ * refreshes the list it hands the node status every 30 s, while the status is computed every 10 s.
+ */
+export const IMAGE_LIST_REFRESH_MS = 30_000;
+
 export interface NodeStatusActorDeps {
   /** The main client: registration. */
   api: NodeApi;
@@ -39,6 +45,7 @@ export function nodeStatusActors(deps: NodeStatusActorDeps) {
   // The last image list that could be read: a runtime outage must not stop status updates (the
   // Ready condition has to say the runtime is down), so the images stay as they were.
   let lastImages: ListedImage[] = [];
+  let listedAtMs: number | null = null;
   return {
     registerNode: fromPromise<ApiAnswer<NodeObject>, RegisterNodeInput>(async ({ input }) => {
       const node = initialNode(input.registration);
@@ -63,7 +70,10 @@ export function nodeStatusActors(deps: NodeStatusActorDeps) {
     getNode: fromPromise<ApiAnswer<NodeObject>, { nodeName: string }>(async ({ input }) => answer(clock, () => deps.api.getNode(input.nodeName))),
     readNodeFacts: fromPromise<ApiAnswer<NodeFacts>, { nodeName: string }>(async () => {
       try {
-        lastImages = await deps.listImages();
+        if (listedAtMs === null || clock.now() - listedAtMs >= IMAGE_LIST_REFRESH_MS) {
+          lastImages = await deps.listImages();
+          listedAtMs = clock.now();
+        }
       } catch (err) {
         logger.debug({ err }, 'Failed to list images for the node status, keeping the last list');
       }

@@ -21,10 +21,18 @@ const MAX_LENGTH_SHIFT = 28;
 const MAX_VARINT_BYTES = 10;
 
 export interface ListEntries {
-  /** Each entry's span of the answer (views, not copies), in order. */
-  spans: Buffer[];
+  /**
+   * Where each entry's span of the answer ends, in order (the next one starts there; the first at
+   * 0): offsets rather than a view per entry, since most entries of a relist are never decoded.
+   */
+  ends: number[];
   /** Each entry's key (latin1, a character a byte): equal for the same message, map pairs in any order. */
   keys: string[];
+}
+
+/** Entry `i`'s span of `bytes`, the answer `entries` was read from (a view, not a copy). */
+export function entrySpan(bytes: Buffer, entries: Pick<ListEntries, 'ends'>, i: number): Buffer {
+  return bytes.subarray(i === 0 ? 0 : entries.ends[i - 1]!, entries.ends[i]!);
 }
 
 /**
@@ -129,11 +137,46 @@ function entryKey(bytes: Buffer, from: number, to: number, mapFields: ReadonlySe
   if (scratch.out.length < to - from) scratch.out = Buffer.alloc(2 * (to - from));
   const { fields: f, out } = scratch;
   let length = 0;
+  // FNV-1a over the key's bytes as they are copied: where to look for the same key made before.
+  let hash = 0x811c9dc5;
   for (let i = 0; i < f.length; i += 2) {
     if (i === kept) i = pairs;
-    for (let b = f[i]!; b < f[i + 1]!; b++) out[length++] = bytes[b]!;
+    for (let b = f[i]!; b < f[i + 1]!; b++) {
+      const byte = bytes[b]!;
+      out[length++] = byte;
+      hash = Math.imul(hash ^ byte, 0x01000193);
+    }
   }
-  return out.toString('latin1', 0, length);
+  return keyOf(out, length, hash);
+}
+
+/**
+ * Keys made before, by their hash, in two generations: once `current` holds KEYS_KEPT keys it
+ * becomes `previous`, and what is in neither is forgotten. A quiet node keys the same entries at
+ * every relist; handing back the key made before instead of a new string of the same bytes is most
+ * of what keying them would otherwise allocate. Two keys with one hash simply replace each other.
+ */
+const KEYS_KEPT = 2048;
+const keys = { current: new Map<number, string>(), previous: new Map<number, string>() };
+
+function keyOf(out: Buffer, length: number, hash: number): string {
+  const known = keys.current.get(hash);
+  if (known !== undefined && isKey(known, out, length)) return known;
+  const older = keys.previous.get(hash);
+  const key = older !== undefined && isKey(older, out, length) ? older : out.toString('latin1', 0, length);
+  keys.current.set(hash, key);
+  if (keys.current.size >= KEYS_KEPT) {
+    keys.previous = keys.current;
+    keys.current = new Map();
+  }
+  return key;
+}
+
+/** Whether `key` (latin1: a character a byte) is out[0, length). */
+function isKey(key: string, out: Buffer, length: number): boolean {
+  if (key.length !== length) return false;
+  for (let i = 0; i < length; i++) if (key.charCodeAt(i) !== out[i]) return false;
+  return true;
 }
 
 /**
@@ -142,11 +185,10 @@ function entryKey(bytes: Buffer, from: number, to: number, mapFields: ReadonlySe
  * length, a malformed entry), so the caller decodes it whole instead.
  */
 export function listEntries(bytes: Buffer, mapFields: ReadonlySet<number>): ListEntries | undefined {
-  const spans: Buffer[] = [];
+  const ends: number[] = [];
   const keys: string[] = [];
   let at = 0;
   while (at < bytes.length) {
-    const start = at;
     if (bytes[at++] !== LIST_FIELD_TAG) return undefined;
     const size = readLength(bytes, at, bytes.length);
     if (size < 0) return undefined;
@@ -155,8 +197,8 @@ export function listEntries(bytes: Buffer, mapFields: ReadonlySet<number>): List
     if (at > bytes.length) return undefined;
     const key = entryKey(bytes, messageAt, at, mapFields);
     if (key === undefined) return undefined;
-    spans.push(bytes.subarray(start, at));
+    ends.push(at);
     keys.push(key);
   }
-  return { spans, keys };
+  return { ends, keys };
 }

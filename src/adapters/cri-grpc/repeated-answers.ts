@@ -19,7 +19,7 @@
  */
 import type * as grpc from '@grpc/grpc-js';
 import type { ListAnswerShape } from './list-answer-shape.js';
-import { listEntries } from './list-entries.js';
+import { entrySpan, listEntries, type ListEntries } from './list-entries.js';
 
 /** Answers remembered per method: the unfiltered list and a few filtered ones (one pod's). */
 const REMEMBERED_ANSWERS = 4;
@@ -67,14 +67,15 @@ class AnswerMemory {
     if (this.answers % ENTRY_KEPT_FOR_ANSWERS === 0) this.forgetUnused();
     const same = this.recent.findIndex((r) => r.bytes.equals(bytes));
     if (same >= 0) return this.use(same);
-    const { spans, keys } = listEntries(bytes, this.shape.entryMapFields) ?? {};
+    const listed = listEntries(bytes, this.shape.entryMapFields);
+    const keys = listed?.keys;
     const distinct = keys && new Set(keys);
     const entries = distinct && distinct.size === keys.length ? distinct : undefined;
     if (keys && entries) {
       const reordered = this.recent.findIndex((r) => r.entries?.size === entries.size && keys.every((key) => r.entries!.has(key)));
       if (reordered >= 0) return this.use(reordered);
     }
-    const value = (spans && keys && this.fromEntries(spans, keys)) ?? deepFreeze(this.decode(bytes));
+    const value = (listed && this.fromEntries(bytes, listed)) ?? deepFreeze(this.decode(bytes));
     // The bytes may be a view into a larger buffer that is reused: keep a copy.
     this.recent.unshift({ bytes: Buffer.from(bytes), value, entries });
     if (this.recent.length > REMEMBERED_ANSWERS) this.recent.pop();
@@ -96,12 +97,12 @@ class AnswerMemory {
   }
 
   /** The answer made of its entries, each decoded once; undefined if an entry does not decode as one. */
-  private fromEntries(spans: readonly Buffer[], keys: readonly string[]): object | undefined {
+  private fromEntries(bytes: Buffer, listed: ListEntries): object | undefined {
     const list: object[] = [];
-    for (const [i, key] of keys.entries()) {
+    for (const [i, key] of listed.keys.entries()) {
       let entry = this.entries.get(key);
       if (!entry) {
-        const one = (this.decode(spans[i]!) as Record<string, unknown>)[this.shape.field];
+        const one = (this.decode(entrySpan(bytes, listed, i)) as Record<string, unknown>)[this.shape.field];
         if (!Array.isArray(one) || one.length !== 1) return undefined;
         entry = { value: deepFreeze(one[0] as object), usedAt: this.answers };
         this.entries.set(key, entry);

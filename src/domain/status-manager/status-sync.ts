@@ -23,6 +23,12 @@ export interface StatusEntry {
   /** The last status the API server accepted, and its version (0: none yet). */
   sent: PodStatus | null;
   sentVersion: number;
+  /**
+   * The pod's resourceVersion in the API server's answer to that patch: at that resourceVersion its
+   * status is what the server made of ours, fields it does not know dropped (an older API server
+   * drops hostIPs, say), so a resync finds no drift there to send again.
+   */
+  acceptedResourceVersion?: string;
   /** The patch in flight, if any: only one per pod; newer statuses wait and supersede. */
   sendingVersion: number | null;
   sendingStatus: PodStatus | null;
@@ -146,7 +152,7 @@ export function syncPodStatus(state: StatusSyncState, podUid: string, reconcile:
   // What is written: our status, with the conditions others own as the API server has them now.
   const merged = mergePodStatus(apiView?.status, entry.latest);
   const newer = entry.version > entry.sentVersion && !isSameStatus(merged, entry.sent);
-  const drifted = reconcile && apiView !== undefined && !isStatusReflected(merged, apiView.status);
+  const drifted = reconcile && apiView !== undefined && !isAcceptedAnswer(entry, apiView) && !isStatusReflected(merged, apiView.status);
   if (newer || drifted) {
     const previous = entry.sent ?? apiView?.status ?? null;
     const effect: StatusEffect = {
@@ -161,6 +167,11 @@ export function syncPodStatus(state: StatusSyncState, podUid: string, reconcile:
     return { state: { ...state, statuses: { ...state.statuses, [podUid]: sending } }, effects: [effect] };
   }
   return deleteIfFinished(state, podUid);
+}
+
+/** Whether the API server's view is its answer to our last accepted patch (nothing changed since). */
+function isAcceptedAnswer(entry: StatusEntry, apiView: ApiStatusView): boolean {
+  return entry.acceptedResourceVersion !== undefined && apiView.resourceVersion === entry.acceptedResourceVersion;
 }
 
 function deleteIfFinished(state: StatusSyncState, podUid: string): Step {
@@ -298,7 +309,8 @@ export function applyEffectResult(state: StatusSyncState, result: StatusEffectRe
       let next: StatusEntry = { ...entry, sendingVersion: null, sendingStatus: null };
       let apiStatuses = state.apiStatuses;
       if (result.ok) {
-        next = { ...next, sent: entry.sendingStatus, sentVersion: result.version };
+        const accepted = result.pod.metadata.resourceVersion;
+        next = { ...next, sent: entry.sendingStatus, sentVersion: result.version, ...(accepted === undefined ? {} : { acceptedResourceVersion: accepted }) };
         apiStatuses = observeApiStatus(apiStatuses, result.pod.metadata.uid, result.pod);
       }
       // A failed patch is retried by the next status or the next resync, as in Go.

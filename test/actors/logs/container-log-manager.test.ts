@@ -154,3 +154,27 @@ describe('RotationQueue', () => {
     expect(rt.calls.filter((c) => c.startsWith('containerStatus')).sort()).toEqual(['containerStatus a', 'containerStatus b']);
   });
 });
+
+describe('RotationQueue log paths', () => {
+  it('reads a running container\'s log path once, rotates it at later passes, and forgets it once the container is gone', async () => {
+    const { rt, deps, files } = setup({ maxWorkers: 1 });
+    const a = rt.add('a', 10);
+    const queue = new RotationQueue(deps);
+    await queue.queueRunning();
+    await queue.idle();
+    writeFileSync(a.log, 'x'.repeat(MiB));
+    await queue.queueRunning();
+    await queue.idle();
+    // The second pass rotated the log without asking for its status again.
+    expect(files().filter((f) => f.startsWith('a.log.'))).toHaveLength(1);
+    expect(rt.calls.filter((c) => c.startsWith('containerStatus'))).toEqual(['containerStatus a']);
+    // Gone from the running list, then back (the same id): its path is read again.
+    a.state = 'CONTAINER_EXITED';
+    await queue.queueRunning();
+    await queue.idle();
+    a.state = 'CONTAINER_RUNNING';
+    await queue.queueRunning();
+    await queue.idle();
+    expect(rt.calls.filter((c) => c.startsWith('containerStatus'))).toEqual(['containerStatus a', 'containerStatus a']);
+  });
+});

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { createActor, createMachine, sendTo, SimulatedClock, toPromise, type AnyActorLogic } from 'xstate';
-import { nodeStatusActors } from '../../../src/actors/node/node-status-actors.js';
+import { IMAGE_LIST_REFRESH_MS, nodeStatusActors } from '../../../src/actors/node/node-status-actors.js';
 import { ANNOTATION_CMAD, type NodeRegistrationSpec } from '../../../src/domain/node-status/initial-node.js';
 import type { NodeStaticFacts } from '../../../src/domain/node-status/node-status.js';
 import { FakeNodeApi } from './fake-node-api.js';
@@ -43,7 +43,7 @@ function setup(listImages = async () => [{ repoTags: ['busybox:1'], repoDigests:
     a.start();
     return toPromise(a);
   };
-  return { api, actors, run, follower, runtimeConfigs };
+  return { api, actors, run, follower, runtimeConfigs, clock };
 }
 
 describe('nodeStatusActors', () => {
@@ -91,14 +91,31 @@ describe('nodeStatusActors', () => {
 
   it('keeps the last image list when the runtime cannot list images', async () => {
     let fail = false;
-    const { actors, run } = setup(async () => {
+    let lists = 0;
+    const { actors, run, clock } = setup(async () => {
+      lists++;
       if (fail) throw new Error('runtime down');
       return [{ repoTags: ['a:1'], repoDigests: [], sizeBytes: 1 }];
     });
     await run(actors.readNodeFacts, { nodeName: 'n1' });
     fail = true;
+    clock.increment(IMAGE_LIST_REFRESH_MS);
     const r = await run(actors.readNodeFacts, { nodeName: 'n1' });
+    expect(lists).toBe(2);
     expect(r).toMatchObject({ ok: true, value: { images: [{ repoTags: ['a:1'] }] } });
+  });
+
+  it('lists images at most every 30 s, as Go refreshes the list the node status reads', async () => {
+    let lists = 0;
+    const { actors, run, clock } = setup(async () => [{ repoTags: [`a:${++lists}`], repoDigests: [], sizeBytes: 1 }]);
+    await run(actors.readNodeFacts, { nodeName: 'n1' });
+    clock.increment(IMAGE_LIST_REFRESH_MS - 1);
+    const cached = await run(actors.readNodeFacts, { nodeName: 'n1' });
+    expect(cached).toMatchObject({ value: { images: [{ repoTags: ['a:1'] }] } });
+    clock.increment(1);
+    const fresh = await run(actors.readNodeFacts, { nodeName: 'n1' });
+    expect(fresh).toMatchObject({ value: { images: [{ repoTags: ['a:2'] }] } });
+    expect(lists).toBe(2);
   });
 
   it('re-opens connections from the second PATCH try on', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listEntries } from '../../../src/adapters/cri-grpc/list-entries.js';
+import { entrySpan, listEntries } from '../../../src/adapters/cri-grpc/list-entries.js';
 import { loadCriProto } from '../../../src/adapters/cri-grpc/proto.js';
 import type { PodSandbox } from '../../../src/generated/runtime/v1/PodSandbox.js';
 
@@ -16,11 +16,23 @@ describe('listEntries', () => {
     // One entry over 127 bytes, so its length takes a two-byte varint.
     const items = [sandbox('a'), sandbox('b', { big: 'x'.repeat(300) }), sandbox('c')];
     const bytes = list.responseSerialize({ items });
-    const spans = listEntries(bytes, MAPS)!;
-    expect(spans.spans).toHaveLength(3);
-    expect(spans.spans.map((span) => list.responseDeserialize(span).items.map((item) => item.id))).toEqual([['a'], ['b'], ['c']]);
-    expect(Buffer.concat(spans.spans).equals(bytes)).toBe(true);
-    expect(new Set(spans.keys).size).toBe(3);
+    const entries = listEntries(bytes, MAPS)!;
+    const spans = entries.keys.map((_, i) => entrySpan(bytes, entries, i));
+    expect(spans).toHaveLength(3);
+    expect(spans.map((span) => list.responseDeserialize(span).items.map((item) => item.id))).toEqual([['a'], ['b'], ['c']]);
+    expect(Buffer.concat(spans).equals(bytes)).toBe(true);
+    expect(new Set(entries.keys).size).toBe(3);
+  });
+
+  it('keys the same entry alike, and others apart, however many entries were keyed in between', () => {
+    const keyOf = (id: string, labels: Record<string, string> = {}) => listEntries(list.responseSerialize({ items: [sandbox(id, labels)] }), MAPS)!.keys[0]!;
+    const first = keyOf('a', { x: '1', y: '2' });
+    // More than the keys remembered from one call to the next, so earlier ones are forgotten.
+    const others = new Set(Array.from({ length: 5000 }, (_, i) => keyOf(`s${i}`)));
+    expect(others.size).toBe(5000);
+    expect(others.has(first)).toBe(false);
+    expect(keyOf('a', { y: '2', x: '1' })).toBe(first);
+    expect(keyOf('a', { x: '1', y: '3' })).not.toBe(first);
   });
 
   it('keys an entry by its fields, its map pairs in any order', () => {
@@ -50,7 +62,7 @@ describe('listEntries', () => {
   });
 
   it('finds no entries in an empty answer', () => {
-    expect(listEntries(Buffer.alloc(0), MAPS)).toEqual({ spans: [], keys: [] });
+    expect(listEntries(Buffer.alloc(0), MAPS)).toEqual({ ends: [], keys: [] });
   });
 
   it('gives up on any other field and on a length past the end', () => {
@@ -61,7 +73,7 @@ describe('listEntries', () => {
     // An entry with a varint field of 11 bytes, or one cut short.
     expect(listEntries(Buffer.from([0x0a, 0x0c, 0x38, ...Array<number>(10).fill(0x80), 0x01]), MAPS)).toBeUndefined();
     expect(listEntries(Buffer.from([0x0a, 0x02, 0x38, 0x80]), MAPS)).toBeUndefined();
-    expect(listEntries(Buffer.from([0x0a, 0x03, 0x38, 0x80, 0x01]), MAPS)?.spans).toHaveLength(1);
+    expect(listEntries(Buffer.from([0x0a, 0x03, 0x38, 0x80, 0x01]), MAPS)?.ends).toEqual([5]);
     // An entry whose own fields run past its length.
     expect(listEntries(Buffer.from([0x0a, 0x02, 0x0a, 0x05]), MAPS)).toBeUndefined();
     expect(listEntries(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]), MAPS)).toBeUndefined();
