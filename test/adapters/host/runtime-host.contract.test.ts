@@ -53,6 +53,14 @@ describe.each(rigs)('RuntimeHost (%s)', (_name, makeRig) => {
     await expect(rig.host.readTextFile(join(dir, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('reads a rewritten file again, even one of the same size', async () => {
+    const path = join(dir, 'resolv.conf');
+    await rig.writeFile(path, 'nameserver 10.0.0.10\n');
+    expect(await rig.host.readTextFile(path)).toBe('nameserver 10.0.0.10\n');
+    await rig.writeFile(path, 'nameserver 10.0.0.11\n');
+    expect(await rig.host.readTextFile(path)).toBe('nameserver 10.0.0.11\n');
+  });
+
   it('knows how much memory the machine has', () => {
     expect(rig.host.memoryCapacityBytes()).toBeGreaterThan(0);
   });
