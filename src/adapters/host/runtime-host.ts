@@ -38,17 +38,19 @@ function appArmorEnabled(): boolean {
 /**
  * --resolv-conf is read for every pod sandbox: its text is kept while a stat (on the caller's
  * thread, a few microseconds) finds the file unchanged, instead of four trips through the thread
- * pool (open, two reads, close) each time. A changed file is read again.
+ * pool (open, two reads, close) each time. The read itself is kept, so that a burst of sandboxes
+ * shares one; a changed file is read again, a failed read is not kept.
  */
 function unchangedFileReader(): (path: string) => Promise<string> {
-  const kept = new Map<string, { version: string; text: string }>();
+  const kept = new Map<string, { version: string; text: Promise<string> }>();
   return async (path) => {
     const info = statSync(path, { bigint: true });
     const version = `${info.dev}:${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
     const hit = kept.get(path);
     if (hit?.version === version) return hit.text;
-    const text = await readFile(path, 'utf8');
+    const text = readFile(path, 'utf8');
     kept.set(path, { version, text });
+    text.catch(() => kept.get(path)?.text === text && kept.delete(path));
     return text;
   };
 }
