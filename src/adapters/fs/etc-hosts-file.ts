@@ -1,13 +1,15 @@
 /**
  * Writing a pod's /etc/hosts (Go: ensureHostsFile): the content from domain/runtime/etc-hosts.ts,
- * written to `<podDir>/etc-hosts` with mode 0644 whatever the umask (Go chmods after writing).
+ * written to `<podDir>/etc-hosts` with mode 0644 whatever the umask (Go chmods after writing; here
+ * small-file.ts sets it on the open file).
  * Like Go, the file is rewritten on each container start and not atomically: a container that is
  * running already has it bind-mounted and sees the new content.
  */
-import { chmod, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { KubeletError } from '../../domain/errors.js';
 import type { Pod } from '../../domain/pod/types.js';
 import { etcHostsPath, podHostsFileContent } from '../../domain/runtime/etc-hosts.js';
+import { writeSmallFile } from './small-file.js';
 
 const hostsFileMode = 0o644;
 
@@ -27,8 +29,7 @@ export async function ensureHostsFile(pod: Pod, input: EnsureHostsFileInput): Pr
   try {
     const nodeHostsFile = pod.spec.hostNetwork ? await readFile(nodeHostsPath, 'utf8') : undefined;
     const content = podHostsFileContent(pod, { podIPs: input.podIPs, clusterDomain: input.clusterDomain, nodeHostsFile });
-    await writeFile(path, content, { mode: hostsFileMode });
-    await chmod(path, hostsFileMode);
+    await writeSmallFile(path, content, { mode: hostsFileMode });
     return path;
   } catch (err) {
     throw new KubeletError('KLT_ERR_HOST_IO', `cannot write the pod hosts file ${path}: ${(err as Error).message}`, { cause: err });

@@ -1,10 +1,10 @@
 /** The PodFiles port over --root-dir: the hosts file, termination-message files and subPath checks. */
-import { mkdir } from 'node:fs/promises';
 import { podContainerDirectory, podDirectory, podEtcHostsPath } from '../../domain/pod/pod-paths.js';
 import type { PodFiles } from '../../ports/pod-files.js';
 import type { Random } from '../../ports/random.js';
 import { assertBelowPodDirectory } from '../volumes/pod-confinement.js';
 import { ensureHostsFile } from './etc-hosts-file.js';
+import { makeDirectories } from './make-directories.js';
 import { resolveSubPath } from './subpath-resolver.js';
 import { createTerminationMessageFile, readTerminationMessage } from './termination-message-file.js';
 
@@ -13,7 +13,7 @@ export function createPodFiles(rootDir: string, random: Random, nodeHostsPath?: 
     async ensureHostsFile(pod, podIPs, clusterDomain) {
       const path = podEtcHostsPath(rootDir, pod.metadata.uid);
       const podDir = podDirectory(rootDir, pod.metadata.uid);
-      await mkdir(podDir, { recursive: true, mode: 0o750 });
+      await makeDirectories(podDir, 0o750);
       await assertBelowPodDirectory({ dir: path, podDir });
       return ensureHostsFile(pod, { path, podIPs, clusterDomain, ...(nodeHostsPath !== undefined ? { nodeHostsPath } : {}) });
     },

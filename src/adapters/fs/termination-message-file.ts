@@ -10,7 +10,7 @@
  *   80 lines of the container's CRI log, rendered as `kubectl logs` would (no timestamps), cut to
  *   their last 2048 bytes.
  */
-import { chmod, open } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
 import {
@@ -28,6 +28,7 @@ import {
 import type { Random } from '../../ports/random.js';
 import { readContainerLog } from './container-log-reader.js';
 import { makeDirectories } from './make-directories.js';
+import { writeSmallFile } from './small-file.js';
 
 const podContainerDirMode = 0o750;
 const terminationFileMode = 0o666;
@@ -45,14 +46,12 @@ export async function createTerminationMessageFile(dir: string, random: Random, 
     await makeDirectories(dir, podContainerDirMode);
     // The file is made world-writable below: only where the caller allows (below the pod's directory).
     await checkDirectory(dir);
-    const file = await open(path, 'w', terminationFileMode);
-    await file.close();
+    // The umask narrows the mode open() uses, hence the chmod. As in Go, a failed chmod still leaves
+    // a usable mount (only for the container's own user), so it does not fail the start.
+    await writeSmallFile(path, '', { mode: terminationFileMode, chmodBestEffort: true });
   } catch (err) {
     throw new KubeletError('KLT_ERR_HOST_IO', `error on creating termination-log file ${path}: ${(err as Error).message}`, { cause: err });
   }
-  // The umask has narrowed the mode open() used. As in Go, a failed chmod still leaves a usable
-  // mount (only for the container's own user), so it does not fail the start.
-  await chmod(path, terminationFileMode).catch(() => undefined);
   return path;
 }
 

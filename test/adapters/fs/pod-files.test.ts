@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPodFiles } from '../../../src/adapters/fs/pod-files.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
 import { SeededRandom } from '../../fakes/seeded-random.js';
+import { threadPoolRequestsDuring } from '../../support/thread-pool-requests.js';
 
 const pod = (hostNetwork = false): Pod => ({ metadata: { name: 'web', namespace: 'shop', uid: 'uid-1' }, spec: { containers: [], hostNetwork } });
 
@@ -52,6 +53,20 @@ describe('createPodFiles', () => {
     expect(path).toBe(join(root, 'pods/uid-1/containers/app', name));
     expect(await readFile(path, 'utf8')).toBe('');
     expect((await stat(path)).mode & 0o777).toBe(0o666);
+  });
+
+  it('a container start in an existing pod directory goes through the thread pool only to open its files and make new directories', async () => {
+    const files = createPodFiles(root, new SeededRandom(1));
+    await mkdir(join(root, 'pods/uid-1'), { recursive: true });
+    // The open of the hosts file; the branch start made 5 (mkdir -p, open, write, close, chmod).
+    expect(await threadPoolRequestsDuring(() => files.ensureHostsFile(pod(), ['10.1.0.5'], 'cluster.local'))).toBe(1);
+    // The mkdirs of containers/ and containers/app/, the open; the branch start made 8 (and 3 stats).
+    expect(await threadPoolRequestsDuring(() => files.createTerminationMessageFile('uid-1', 'app'))).toBe(3);
+    const second = await threadPoolRequestsDuring(() => files.createTerminationMessageFile('uid-1', 'app'));
+    expect(second).toBe(1);
+    const names = await readdir(join(root, 'pods/uid-1/containers/app'));
+    expect(names).toHaveLength(2);
+    for (const name of names) expect((await stat(join(root, 'pods/uid-1/containers/app', name))).mode & 0o777).toBe(0o666);
   });
 
   it('writes no hosts file through a symlink that leads out of the pod directory', async () => {

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRuntimeHost } from '../../../src/adapters/host/runtime-host.js';
 import type { RuntimeHost } from '../../../src/ports/runtime-host.js';
 import { FakeRuntimeHost } from '../../fakes/fake-runtime-host.js';
+import { threadPoolRequestsDuring } from '../../support/thread-pool-requests.js';
 
 interface Rig {
   host: RuntimeHost;
@@ -53,7 +54,33 @@ describe.each(rigs)('RuntimeHost (%s)', (_name, makeRig) => {
     await expect(rig.host.readTextFile(join(dir, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  it('reads a rewritten file again, even one of the same size', async () => {
+    const path = join(dir, 'resolv.conf');
+    await rig.writeFile(path, 'nameserver 10.0.0.10\n');
+    expect(await rig.host.readTextFile(path)).toBe('nameserver 10.0.0.10\n');
+    await rig.writeFile(path, 'nameserver 10.0.0.11\n');
+    expect(await rig.host.readTextFile(path)).toBe('nameserver 10.0.0.11\n');
+  });
+
   it('knows how much memory the machine has', () => {
     expect(rig.host.memoryCapacityBytes()).toBeGreaterThan(0);
+  });
+});
+
+describe('RuntimeHost (node adapter) reading --resolv-conf', () => {
+  it('reads an unchanged file through the thread pool once, even for a burst of readers', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'klt-runtime-host-'));
+    try {
+      const path = join(dir, 'resolv.conf');
+      await writeFile(path, 'nameserver 10.0.0.10\n');
+      const one = await threadPoolRequestsDuring(() => createRuntimeHost().readTextFile(path));
+      expect(one).toBeGreaterThan(0);
+      const host = createRuntimeHost();
+      const burst = await threadPoolRequestsDuring(() => Promise.all(Array.from({ length: 10 }, () => host.readTextFile(path))));
+      expect(burst).toBe(one);
+      expect(await threadPoolRequestsDuring(() => host.readTextFile(path))).toBe(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

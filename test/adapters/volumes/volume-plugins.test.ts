@@ -1,4 +1,3 @@
-import { createHook } from 'node:async_hooks';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import type { Pod } from '../../../src/domain/pod/types.js';
 import type { Volume } from '../../../src/domain/volumes/sources.js';
 import type { VolumePlugins } from '../../../src/ports/volumes.js';
 import { FakeVolumeSources } from '../../fakes/fake-volume-sources.js';
+import { threadPoolRequestsDuring } from '../../support/thread-pool-requests.js';
 import { mountInfoLine, mountPointsUnder, needsRoot, notRoot, tempRoot, unmountAndRemove } from './mount-helpers.js';
 
 /** Records each write and leaves a file in the directory, as the API content writer would. */
@@ -31,18 +31,6 @@ class FakeContentWriter implements VolumeContentWriter {
     await writeFile(join(dir, 'content'), file.content);
     return this.answer;
   }
-}
-
-/** How many file system calls went through libuv's thread pool while `run` ran. */
-async function threadPoolRequestsDuring(run: () => Promise<unknown>): Promise<number> {
-  let requests = 0;
-  const hook = createHook({ init: (_id, type) => void (type.startsWith('FSREQ') && requests++) }).enable();
-  try {
-    await run();
-  } finally {
-    hook.disable();
-  }
-  return requests;
 }
 
 const exists = (p: string) => stat(p).then(() => true, () => false);
