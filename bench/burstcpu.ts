@@ -15,12 +15,11 @@
  * turn's event log there.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
-import { adminTls, upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
+import { adminTls, type KubeLab } from '../test/support/kube-lab-up.js';
+import { alternateBuilds, medians, realLabMissing } from './alternating-builds.js';
 import { KUBELET_BIN } from './kubelet-bin.js';
 import { prepareNode, startKubeletTs } from './sidebyside-kubelets.js';
 import { burst, cleanUp, readyNamespace, startUp, type TurnOptions } from './sidebyside-turn.js';
@@ -31,36 +30,16 @@ const REPS = Number(process.env.KUBELET_BENCH_BURSTCPU_REPS ?? 5);
 const SETTLE_MS = Number(process.env.KUBELET_BENCH_BURSTCPU_SETTLE_SECONDS ?? 10) * 1000;
 
 export async function benchBurstCpu(): Promise<Record<string, number | string>> {
-  const scripts = kubeLabScripts();
-  if (!existsSync(join(scripts, 'up.sh'))) return { skipped: `no real control plane's scripts in ${scripts}` };
-  if (!process.env.KUBELET_IT_CRI) return { skipped: 'no containerd: KUBELET_IT_CRI is unset (.ci/containerd/up.sh)' };
+  const missing = realLabMissing();
+  if (missing) return { skipped: missing };
   const baseline = process.env.KUBELET_BENCH_BURSTCPU_BASELINE;
   const args = (name: string) => (process.env[`KUBELET_BENCH_BURSTCPU_${name}_ARGS`] ?? '').split(' ').filter(Boolean);
   const builds: Build[] = [
     { name: 'head', bin: KUBELET_BIN, args: args('HEAD') },
     ...(baseline || args('BASELINE').length > 0 ? [{ name: 'baseline', bin: baseline ? resolve(baseline, 'kubelet.js') : KUBELET_BIN, args: args('BASELINE') }] : []),
   ];
-  const work = mkdtempSync(join(tmpdir(), 'kts-burstcpu-'));
-  const labDir = join(work, 'lab');
-  mkdirSync(labDir);
-  const samples = new Map<string, number[]>();
-  try {
-    const lab = await upOnce(labDir, scripts);
-    for (let rep = 1; rep <= REPS; rep++) {
-      const order = rep % 2 === 1 ? builds : [...builds].reverse();
-      for (const build of order) {
-        const { name } = build;
-        const figures = await turn(lab, work, build, rep);
-        process.stderr.write(`burstcpu: ${name} rep ${rep} (load average after it ${loadavg().map((l) => l.toFixed(2)).join(' ')}): ${JSON.stringify(figures)}\n`);
-        for (const [k, v] of Object.entries(figures)) samples.set(`${name}.${k}`, [...(samples.get(`${name}.${k}`) ?? []), v]);
-      }
-    }
-  } finally {
-    await purgeKubeLab(labDir, scripts).catch((err: unknown) => process.stderr.write(`burstcpu: stopping the control plane: ${String(err)}\n`));
-    rmSync(work, { recursive: true, force: true });
-  }
-  const out: Record<string, number | string> = { reps: REPS, settleSeconds: SETTLE_MS / 1000 };
-  for (const [key, values] of samples) out[key] = round(median(values), 2);
+  const samples = await alternateBuilds('burstcpu', builds, REPS, turn);
+  const out: Record<string, number | string> = { reps: REPS, settleSeconds: SETTLE_MS / 1000, ...medians(samples, 2) };
   if (builds.length > 1) {
     for (const [key, values] of samples) {
       if (!key.startsWith('head.')) continue;

@@ -13,19 +13,18 @@
  * KUBELET_BENCH_IDLEALLOC_PROFILES=DIR keeps the profiles there (`.cpuprofile`, `.heapprofile`); read
  * them with `node dist/bench/heap-profile-top.js` and `node dist/scripts/cpu-profile-categories.js`.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
-import { upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
+import type { KubeLab } from '../test/support/kube-lab-up.js';
 import { freePort } from './free-port.js';
 import { openInspector, type InspectorSession } from './inspector-session.js';
+import { alternateBuilds, medians, realLabMissing } from './alternating-builds.js';
 import { KUBELET_BIN } from './kubelet-bin.js';
 import { cpuSeconds, rssMiB } from './proc-usage.js';
 import { prepareNode, startKubeletTs, type StartedKubelet } from './sidebyside-kubelets.js';
 import { burst, cleanUp, readyNamespace, startUp, type TurnOptions } from './sidebyside-turn.js';
 import { sleep } from './static-pod-fleet.js';
-import { median, round } from './stats.js';
+import { round } from './stats.js';
 
 const REPS = Number(process.env.KUBELET_BENCH_IDLEALLOC_REPS ?? 1);
 const SETTLE_MS = Number(process.env.KUBELET_BENCH_IDLEALLOC_SETTLE_SECONDS ?? 30) * 1000;
@@ -36,31 +35,12 @@ interface Build { name: string; bin: string }
 interface HeapNode { selfSize: number; children: HeapNode[] }
 
 export async function benchIdleAlloc(): Promise<Record<string, number | string>> {
-  const scripts = kubeLabScripts();
-  if (!existsSync(join(scripts, 'up.sh'))) return { skipped: `no real control plane's scripts in ${scripts}` };
-  if (!process.env.KUBELET_IT_CRI) return { skipped: 'no containerd: KUBELET_IT_CRI is unset (.ci/containerd/up.sh)' };
+  const missing = realLabMissing();
+  if (missing) return { skipped: missing };
   const baseline = process.env.KUBELET_BENCH_IDLEALLOC_BASELINE;
   const builds: Build[] = [{ name: 'head', bin: KUBELET_BIN }, ...(baseline ? [{ name: 'baseline', bin: resolve(baseline, 'kubelet.js') }] : [])];
-  const work = mkdtempSync(join(tmpdir(), 'kts-idlealloc-'));
-  const labDir = join(work, 'lab');
-  mkdirSync(labDir);
-  const samples = new Map<string, number[]>();
-  try {
-    const lab = await upOnce(labDir, scripts);
-    for (let rep = 1; rep <= REPS; rep++) {
-      for (const build of rep % 2 === 1 ? builds : [...builds].reverse()) {
-        const figures = await turn(lab, work, build, rep);
-        process.stderr.write(`idlealloc: ${build.name} rep ${rep} (load average after it ${loadavg().map((l) => l.toFixed(2)).join(' ')}): ${JSON.stringify(figures)}\n`);
-        for (const [k, v] of Object.entries(figures)) samples.set(`${build.name}.${k}`, [...(samples.get(`${build.name}.${k}`) ?? []), v]);
-      }
-    }
-  } finally {
-    await purgeKubeLab(labDir, scripts).catch((err: unknown) => process.stderr.write(`idlealloc: stopping the control plane: ${String(err)}\n`));
-    rmSync(work, { recursive: true, force: true });
-  }
-  const out: Record<string, number | string> = { reps: REPS, settleSeconds: SETTLE_MS / 1000, windowSeconds: WINDOW_MS / 1000, profileSeconds: PROFILE_MS / 1000 };
-  for (const [key, values] of samples) out[key] = round(median(values), 3);
-  return out;
+  const samples = await alternateBuilds('idlealloc', builds, REPS, turn);
+  return { reps: REPS, settleSeconds: SETTLE_MS / 1000, windowSeconds: WINDOW_MS / 1000, profileSeconds: PROFILE_MS / 1000, ...medians(samples, 3) };
 }
 
 async function turn(lab: KubeLab, work: string, build: Build, rep: number): Promise<Record<string, number>> {
