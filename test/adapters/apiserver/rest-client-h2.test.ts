@@ -108,11 +108,14 @@ describe('RestClient over HTTP/2', () => {
   });
 
   it('after a GOAWAY, keeps the watch on the old session and sends new requests on a new one', async () => {
+    let watchAnswer: Http2ServerResponse | undefined;
     onWatch = (req, res) => {
+      watchAnswer = res;
       writeEvent(res, 'ADDED', service('2'));
-      // kube-apiserver's --goaway-chance: the session takes no new streams, those open go on.
-      setTimeout(() => req.stream.session?.goaway(), 20);
-      setTimeout(() => writeEvent(res, 'MODIFIED', service('3')), 200);
+      // kube-apiserver's --goaway-chance: the session takes no new streams, those open go on. The
+      // frame follows the event's on the wire; a request the client sends before reading it is
+      // refused unprocessed and retried on a new session, so either way it lands on a new one.
+      req.stream.session?.goaway();
     };
     const rest = new RestClient(kubeconfig(`https://127.0.0.1:${port}`, pki.caPem), { now: () => 0 }, 'ua', H2);
     try {
@@ -120,9 +123,10 @@ describe('RestClient over HTTP/2', () => {
       const events: string[] = [];
       readWatchEvents(watch, { onEvent: (type) => events.push(type), onEnd: (err) => events.push(`end ${String(err)}`) });
       await vi.waitFor(() => expect(events).toEqual(['ADDED']));
-      await new Promise((r) => setTimeout(r, 50));
       await expect(rest.request('GET', '/after-goaway')).resolves.toEqual({ path: '/after-goaway' });
       expect(sessions).toHaveLength(2);
+      // The watch on the session that went away still delivers.
+      writeEvent(watchAnswer!, 'MODIFIED', service('3'));
       await vi.waitFor(() => expect(events).toEqual(['ADDED', 'MODIFIED']));
       watch.destroy();
     } finally {
@@ -147,8 +151,11 @@ describe('RestClient over HTTP/2', () => {
     try {
       const watch = await rest.stream('/w', { query: { watch: true } });
       const ended = new Promise<unknown>((resolve) => watch.on('error', resolve).on('close', () => resolve('closed')));
-      // Idle but answered: the pings keep the session.
-      await new Promise((r) => setTimeout(r, 700));
+      // Idle but answered: the pings keep the session. By the third ping the server answers (one
+      // every 200 ms idle), the first one's 300 ms timeout has passed, had its answer gone unseen.
+      let pings = 0;
+      sessions[0]!.on('ping', () => pings++);
+      await vi.waitFor(() => expect(pings).toBeGreaterThanOrEqual(3), { timeout: 5_000 });
       expect(watch.destroyed).toBe(false);
       silent = true;
       const t0 = Date.now();

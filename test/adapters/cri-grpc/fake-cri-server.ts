@@ -11,7 +11,6 @@ import { loadCriProto } from '../../../src/adapters/cri-grpc/proto.js';
 export type Handler = (request: Record<string, unknown>) => unknown | Promise<unknown>;
 export type Handlers = Record<string, Handler>;
 
-/** For a handler: a slow runtime, the latency a test puts its client's deadlines against. */
 /** A handler's simulated latency: what the client's deadlines and retries are tested against. */
 export const runtimeLatency = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
