@@ -65,6 +65,7 @@ describe('test API server faults', () => {
   });
 
   it('delays every answer while a delay is set', async () => {
+    // The fault under test, not a wait: the server holds each answer back this long.
     server.faults.delay(200);
     const t0 = performance.now();
     await c.core.listNode();

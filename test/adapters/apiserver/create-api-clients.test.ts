@@ -113,6 +113,7 @@ describe('createApiClients', () => {
 
   it('times a slow heartbeat out with KLT_ERR_API_TIMEOUT, retryable', async () => {
     const hb = build({ heartbeatTimeoutMs: 100 });
+    // A slow API server, not a wait: its answers come later than the heartbeat's deadline.
     server.faults.delay(400);
     try {
       const started = Date.now();
