@@ -27,7 +27,13 @@ export function createObservers(clock: Clock, logger: Logger, events: () => Even
   const journal = new DeferredJournalSink();
   // The visualizer's live stream: every record, bounded per browser, never slowing the actors.
   const feed = new JournalFeed();
-  journal.subscribe(feed.append);
+  const stopFeeding = journal.subscribe(feed.append);
+  // Without a debug server the feed's history (up to the last 5,000 records and every payload they
+  // hold) would only keep garbage alive.
+  const dropFeed = () => {
+    stopFeeding();
+    feed.clear();
+  };
   const tap = createInspectionTap({ clock, onRecord: journal.append });
   const directory = new ActorDirectory(clock, tap.stableId);
   const views = createSystemViews(directory);
@@ -55,7 +61,7 @@ export function createObservers(clock: Clock, logger: Logger, events: () => Even
       if (id === 'syncLoop') logFailedPodActors(ref, logger);
     }
   };
-  return { journal, feed, directory, views, metrics, probeMetrics, lag, eventLoop, inspect, checkpoint: tap.checkpoint };
+  return { journal, feed, dropFeed, directory, views, metrics, probeMetrics, lag, eventLoop, inspect, checkpoint: tap.checkpoint };
 }
 
 /** A pod's worker that threw fails only that pod: said at error level, since it is a kubelet bug. */

@@ -27,7 +27,7 @@ const SYSTEM_LOG_DIR = '/var/log';
  * port must not stop a kubelet that runs pods without it.
  */
 export function debugServerStarter(
-  o: { directory: ActorDirectory; views: SystemViews; feed: JournalFeed; journal: DeferredJournalSink },
+  o: { directory: ActorDirectory; views: SystemViews; feed: JournalFeed; dropFeed: () => void; journal: DeferredJournalSink },
   logger: Logger,
 ): DebugServerStarter {
   return {
@@ -38,6 +38,7 @@ export function debugServerStarter(
         visualizer: { mode: 'live', graphs: machineGraphs(), feed: o.feed },
         journal: () => ({ path: null, records: o.journal.records }),
       }, { logger }),
+    off: o.dropFeed,
   };
 }
 

@@ -4,6 +4,8 @@
  */
 export interface DebugServerStarter {
   start(address: string): Promise<{ address: string; listening?: boolean; close: () => Promise<void> }>;
+  /** The debug server will not run in this process: what only it would show need not be kept. */
+  off(): void;
 }
 
 /** The kubelet server (10250, TLS, authn/authz) and the read-only port, over the live kubelet. */

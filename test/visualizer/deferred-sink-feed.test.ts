@@ -27,3 +27,15 @@ describe('DeferredJournalSink.subscribe (the visualizer feed)', () => {
     expect(seen).toEqual([7]);
   });
 });
+
+describe('JournalFeed.clear (no debug server)', () => {
+  it('forgets the start-up records and the ring, and a later record starts a new history', () => {
+    const feed = new JournalFeed({ maxRecent: 3 });
+    for (let seq = 1; seq <= 5; seq++) feed.append(rec(seq, seq % 2 ? 'supervisor' : 'pod:a'));
+    expect(feed.history().map((r) => r.seq)).toEqual([1, 2, 3, 4, 5]);
+    feed.clear();
+    expect(feed.history()).toEqual([]);
+    feed.append(rec(6, 'pod:a'));
+    expect(feed.history().map((r) => r.seq)).toEqual([6]);
+  });
+});

@@ -26,7 +26,10 @@ export function commandPhases(deps: PhaseDeps) {
     }),
     'command.debugServer': phaseActor(async () => {
       const address = settings.debugAddress(live);
-      if (address === '') return { enabled: false };
+      if (address === '') {
+        deps.debugServer.off();
+        return { enabled: false };
+      }
       const server = await deps.debugServer.start(address);
       deps.lifetimes.add('debugServer', server.close);
       if (server.listening !== false) deps.logger.info({ address: server.address }, 'Debug server listening');

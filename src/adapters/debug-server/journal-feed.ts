@@ -50,6 +50,13 @@ export class JournalFeed implements JournalFeedSource {
     return mergeBySeq(this.startup, ring);
   }
 
+  /** Forgets every record kept: nobody will read the history (the debug server is off). */
+  clear(): void {
+    this.startup.length = 0;
+    this.recent.fill(undefined);
+    this.next = 0;
+  }
+
   /** How many live readers there are (pages with the stream open). */
   get subscribers(): number {
     return this.listeners.size;
