@@ -1,10 +1,10 @@
 /**
  * RS256 JSON Web Tokens for the test API server's service account tokens: an RSA 2048 key made in
- * process (WebCrypto, as pki.ts makes its keys), compact JWS signing and checking, and the public
+ * process (as pki.ts makes its keys), compact JWS signing and checking, and the public
  * key as PEM and as a JWK. As the Go API server's tokens: the header is only `alg` and `kid`, and
  * the kid is the unpadded base64url SHA-256 of the PKIX (SPKI DER) public key.
  */
-import { createHash, KeyObject, webcrypto } from 'node:crypto';
+import { createHash, sign, verify } from 'node:crypto';
 import { generateKeyPair } from '../../src/adapters/pki/x509.js';
 
 /** A public key as the API server's /openid/v1/jwks lists it. */
@@ -33,8 +33,6 @@ export interface JwtSigner {
   verify(token: string): Promise<Record<string, unknown>>;
 }
 
-const ALGORITHM = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } as const;
-
 const base64url = (bytes: Uint8Array | string) => Buffer.from(bytes).toString('base64url');
 
 function decodeJson(part: string, what: string): Record<string, unknown> {
@@ -49,19 +47,19 @@ function decodeJson(part: string, what: string): Record<string, unknown> {
 
 export async function createJwtSigner(): Promise<JwtSigner> {
   const { keys } = await generateKeyPair('rsa-2048');
-  const spki = Buffer.from(await webcrypto.subtle.exportKey('spki', keys.publicKey));
+  const spki = keys.publicKey.export({ type: 'spki', format: 'der' });
   const kid = createHash('sha256').update(spki).digest('base64url');
-  const exported = await webcrypto.subtle.exportKey('jwk', keys.publicKey);
+  const exported = keys.publicKey.export({ format: 'jwk' });
   const jwk: RsaJwk = { use: 'sig', kty: 'RSA', kid, alg: 'RS256', n: exported.n ?? '', e: exported.e ?? '' };
   const header = base64url(JSON.stringify({ alg: 'RS256', kid }));
   return {
     kid,
-    publicKeyPem: KeyObject.from(keys.publicKey).export({ type: 'spki', format: 'pem' }).toString(),
+    publicKeyPem: keys.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
     jwk,
     async sign(claims) {
       const signingInput = `${header}.${base64url(JSON.stringify(claims))}`;
-      const signature = await webcrypto.subtle.sign(ALGORITHM, keys.privateKey, Buffer.from(signingInput));
-      return `${signingInput}.${base64url(new Uint8Array(signature))}`;
+      // RSASSA-PKCS1-v1_5 with SHA-256: an RSA key's default padding.
+      return `${signingInput}.${base64url(sign('sha256', Buffer.from(signingInput), keys.privateKey))}`;
     },
     async verify(token) {
       const parts = token.split('.');
@@ -70,8 +68,7 @@ export async function createJwtSigner(): Promise<JwtSigner> {
       const jwsHeader = decodeJson(headerPart, 'header') as JwtHeader;
       if (jwsHeader.alg !== 'RS256') throw new Error(`token alg ${String(jwsHeader.alg)} is not RS256`);
       if (jwsHeader.kid !== undefined && jwsHeader.kid !== kid) throw new Error(`token kid ${String(jwsHeader.kid)} is not this server's key`);
-      const valid = await webcrypto.subtle.verify(ALGORITHM, keys.publicKey, Buffer.from(signaturePart, 'base64url'),
-        Buffer.from(`${headerPart}.${payloadPart}`));
+      const valid = verify('sha256', Buffer.from(`${headerPart}.${payloadPart}`), keys.publicKey, Buffer.from(signaturePart, 'base64url'));
       if (!valid) throw new Error('token signature does not verify with the server key');
       return decodeJson(payloadPart, 'payload');
     },

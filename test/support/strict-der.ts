@@ -1,8 +1,8 @@
 /**
  * A strict DER reader for tests (X.690 section 10 and 11): it accepts only the one encoding DER
- * allows and throws, naming the offset, on anything else. asn1js reads BER and so forgives what a
- * Go peer refuses (encoding/asn1 and cryptobyte are DER-strict), which is how a CSR without its
- * mandatory attributes field reached a real API server before any test saw it.
+ * allows and throws, naming the offset, on anything else. A BER reader (OpenSSL's, an ASN.1
+ * library's) forgives what a Go peer refuses (encoding/asn1 and cryptobyte are DER-strict), which is
+ * how a CSR without its mandatory attributes field reached a real API server before any test saw it.
  *
  * Rejected: the indefinite length; a long-form length that is not the shortest (or below 128); a
  * high tag number below 31 or with a leading 0x80 byte; content running past its parent; bytes left

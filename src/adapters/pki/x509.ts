@@ -1,69 +1,55 @@
 /**
- * X.509 in process: key pairs, certificates and certificate requests, over Node's WebCrypto with
- * pkijs for the ASN.1 structures (Node can read certificates, crypto.X509Certificate, but cannot
- * write them, and spawning `openssl` for it is slow on a cold start). This module is imported only
- * where a certificate is made (the first start with an empty cert dir, a bootstrap, a rotation):
- * pkijs and asn1js are slow to load (docs/FINDINGS.md).
+ * X.509 in process: key pairs, certificates and certificate requests, over node:crypto's key
+ * objects (keys, signatures, SubjectPublicKeyInfo) with the ASN.1 structures written by ./der.ts.
+ * Node can read certificates (crypto.X509Certificate) but cannot write them, spawning `openssl`
+ * for it is slow on a cold start, and an ASN.1 library's code stays in the process for its life
+ * once a first start or a bootstrap has loaded it; these structures are few and fixed.
  *
  * What is written is what client-go's certificate helpers write, as far as a TLS peer can tell:
- * keys as PEM in their traditional form (`EC PRIVATE KEY`, `RSA PRIVATE KEY`), SANs as DNS names
- * and IP addresses, a subject key identifier on a CA and the issuer's as authority key identifier.
+ * keys as PEM in their traditional form (`EC PRIVATE KEY`, `RSA PRIVATE KEY`), names with one
+ * attribute per RDN (organizations before the common name, as Go's pkix.Name), SANs as DNS names
+ * and IP addresses, a critical key usage and basic constraints, a subject key identifier on a CA
+ * and the issuer's as authority key identifier.
  */
-import { KeyObject, randomBytes, webcrypto } from 'node:crypto';
-import * as asn1js from 'asn1js';
-import * as pkijs from 'pkijs';
+import {
+  KeyObject, createHash, createPrivateKey, createPublicKey, generateKeyPair as generateKeyObjects, randomBytes, sign, verify,
+} from 'node:crypto';
 import { formatIp, isIPv4, parseIpSloppy } from '../../domain/net/ip-address.js';
-
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
-type CryptoKey = webcrypto.CryptoKey;
-
-// Cast: Node's webcrypto is the Web Crypto API, typed by @types/node apart from the DOM's Crypto
-// that pkijs names; the two declarations differ, not the object.
-pkijs.setEngine('node', new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'] })); // cast: see above
+import {
+  TAG, bitString, boolean, children, childOf, explicit, implicit, nullElement, octetString, oid, oidText, readDer, sequence, set,
+  setContent, smallInteger, time, unsignedInteger, utf8String, type DerElement,
+} from './der.js';
 
 /** ECDSA P-256 for the kubelet's client and serving keys (Go's certificate manager); RSA 2048 for the self-signed pair (Go's certutil). */
 export type KeyKind = 'ecdsa-p256' | 'rsa-2048';
 
+export interface SigningKeys {
+  privateKey: KeyObject;
+  publicKey: KeyObject;
+}
+
 export interface KeyPair {
-  keys: CryptoKeyPair;
+  keys: SigningKeys;
   /** The private key as PEM: `EC PRIVATE KEY` (SEC 1) or `RSA PRIVATE KEY` (PKCS #1), as Go writes them. */
   privateKeyPem: string;
 }
 
-const ALGORITHMS: Record<KeyKind, webcrypto.EcKeyGenParams | webcrypto.RsaHashedKeyGenParams> = {
-  'ecdsa-p256': { name: 'ECDSA', namedCurve: 'P-256' },
-  'rsa-2048': { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
-};
-
-/** A new key pair; generated off the main thread (WebCrypto's jobs run on libuv's pool). */
+/** A new key pair; generated off the main thread (on libuv's pool). */
 export async function generateKeyPair(kind: KeyKind): Promise<KeyPair> {
-  const keys = (await webcrypto.subtle.generateKey(ALGORITHMS[kind], true, ['sign', 'verify'])) as CryptoKeyPair;
-  return { keys, privateKeyPem: privateKeyPem(keys.privateKey) };
-}
-
-function privateKeyPem(key: CryptoKey): string {
-  const type = key.algorithm.name === 'ECDSA' ? 'sec1' : 'pkcs1';
-  return KeyObject.from(key).export({ type, format: 'pem' }).toString();
+  const keys = await new Promise<SigningKeys>((resolve, reject) => {
+    const done = (err: Error | null, publicKey: KeyObject, privateKey: KeyObject) => (err ? reject(err) : resolve({ publicKey, privateKey }));
+    if (kind === 'ecdsa-p256') generateKeyObjects('ec', { namedCurve: 'P-256' }, done);
+    else generateKeyObjects('rsa', { modulusLength: 2048, publicExponent: 0x10001 }, done);
+  });
+  const type = kind === 'ecdsa-p256' ? 'sec1' : 'pkcs1';
+  return { keys, privateKeyPem: keys.privateKey.export({ type, format: 'pem' }).toString() };
 }
 
 /** A PEM private key (SEC 1, PKCS #1 or PKCS #8; EC P-256 or RSA) as a signing key pair. */
-export async function importPrivateKey(pem: string): Promise<CryptoKeyPair> {
-  const { createPrivateKey, createPublicKey } = await import('node:crypto');
+export async function importPrivateKey(pem: string): Promise<SigningKeys> {
   const privateKey = createPrivateKey(pem);
-  const kind: KeyKind = privateKey.asymmetricKeyType === 'ec' ? 'ecdsa-p256' : 'rsa-2048';
-  const algorithm = kind === 'ecdsa-p256' ? ALGORITHMS[kind] : { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
-  const pkcs8 = privateKey.export({ type: 'pkcs8', format: 'der' });
-  const spki = createPublicKey(privateKey).export({ type: 'spki', format: 'der' });
-  return {
-    privateKey: await webcrypto.subtle.importKey('pkcs8', pkcs8, algorithm, true, ['sign']),
-    publicKey: await webcrypto.subtle.importKey('spki', spki, algorithm, true, ['verify']),
-  };
-}
-
-/** A distinguished name: the common name and the organizations (CN = user, O = groups for the API server). */
-export interface DistinguishedName {
-  commonName: string;
-  organizations?: readonly string[];
+  signatureAlgorithm(privateKey);
+  return { privateKey, publicKey: createPublicKey(privateKey) };
 }
 
 const OID = {
@@ -78,26 +64,57 @@ const OID = {
   extensionRequest: '1.2.840.113549.1.9.14',
   serverAuth: '1.3.6.1.5.5.7.3.1',
   clientAuth: '1.3.6.1.5.5.7.3.2',
+  ecdsaWithSha256: '1.2.840.10045.4.3.2',
+  sha256WithRsa: '1.2.840.113549.1.1.11',
 } as const;
 
-/**
- * A name with one attribute per RDN, as Go's pkix.Name marshals it (organizations before the common
- * name). pkijs would put every attribute into one multi-valued RDN (`O=... + CN=...`), so the
- * encoding is built here and handed over as the name's bytes.
- */
-function nameOf(name: DistinguishedName): pkijs.RelativeDistinguishedNames {
-  const typesAndValues = [
-    ...(name.organizations ?? []).map((o) => new pkijs.AttributeTypeAndValue({ type: OID.organization, value: new asn1js.Utf8String({ value: o }) })),
-    new pkijs.AttributeTypeAndValue({ type: OID.commonName, value: new asn1js.Utf8String({ value: name.commonName }) }),
-  ];
-  const encoded = new asn1js.Sequence({ value: typesAndValues.map((tv) => new asn1js.Set({ value: [tv.toSchema()] })) }).toBER(false);
-  return new pkijs.RelativeDistinguishedNames({ typesAndValues, valueBeforeDecode: encoded });
+/** The AlgorithmIdentifier a key signs with: ECDSA's has no parameters (RFC 5758), RSA's a NULL (RFC 4055). */
+function signatureAlgorithm(key: KeyObject): Buffer {
+  if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return sequence(oid(OID.ecdsaWithSha256));
+  if (key.asymmetricKeyType === 'rsa') return sequence(oid(OID.sha256WithRsa), nullElement());
+  throw new Error(`unsupported key: ${key.asymmetricKeyType} ${key.asymmetricKeyDetails?.namedCurve ?? ''}`.trim());
 }
 
-/** The name's common name and organizations, read back (for a CSR's subject). */
-export function readName(names: pkijs.RelativeDistinguishedNames): DistinguishedName {
-  const values = (type: string) => names.typesAndValues.filter((tv) => tv.type === type).map((tv) => String(tv.value.valueBlock.value));
-  return { commonName: values(OID.commonName)[0] ?? '', organizations: values(OID.organization) };
+/** The hash each signature algorithm a request may carry uses (what Go's x509 verifies). */
+const SIGNATURE_HASHES: Record<string, string> = {
+  [OID.ecdsaWithSha256]: 'sha256', '1.2.840.10045.4.3.3': 'sha384', '1.2.840.10045.4.3.4': 'sha512',
+  [OID.sha256WithRsa]: 'sha256', '1.2.840.113549.1.1.12': 'sha384', '1.2.840.113549.1.1.13': 'sha512',
+};
+
+/** `toBeSigned` wrapped with its algorithm and signature (a Certificate and a CertificationRequest have this shape). */
+async function signed(toBeSigned: Buffer, key: KeyObject): Promise<Buffer> {
+  const algorithm = signatureAlgorithm(key);
+  const signature = await new Promise<Buffer>((resolve, reject) => {
+    sign('sha256', toBeSigned, { key, dsaEncoding: 'der' }, (err, sig) => (err ? reject(err) : resolve(sig)));
+  });
+  return sequence(toBeSigned, algorithm, bitString(signature));
+}
+
+/** A distinguished name: the common name and the organizations (CN = user, O = groups for the API server). */
+export interface DistinguishedName {
+  commonName: string;
+  organizations?: readonly string[];
+}
+
+function nameOf(name: DistinguishedName): Buffer {
+  const rdn = (type: string, value: string) => set(sequence(oid(type), utf8String(value)));
+  return sequence(...(name.organizations ?? []).map((o) => rdn(OID.organization, o)), rdn(OID.commonName, name.commonName));
+}
+
+/** A Name's common name and organizations, read back (for a CSR's subject). */
+function readName(name: DerElement): DistinguishedName {
+  const read = { commonName: '', organizations: [] as string[] };
+  for (const rdn of children(name)) {
+    for (const attribute of children(rdn)) {
+      const [type, value] = children(attribute);
+      if (!type || !value) continue;
+      const text = value.tag === TAG.bmpString ? Buffer.from(value.content).swap16().toString('utf16le') : Buffer.from(value.content).toString('utf8');
+      const dotted = oidText(type.content);
+      if (dotted === OID.commonName && read.commonName === '') read.commonName = text;
+      if (dotted === OID.organization) read.organizations.push(text);
+    }
+  }
+  return read;
 }
 
 /** Subject alternative names: DNS names and IP addresses (v4 or v6, read as ParseIPSloppy reads them). */
@@ -106,6 +123,9 @@ export interface AltNames {
   ipAddresses?: readonly string[];
 }
 
+/** GeneralName's dNSName and iPAddress choices. */
+const GENERAL_NAME = { dns: 2, ip: 7 } as const;
+
 /** An IP SAN's bytes: 4 for IPv4 (Go's x509 marshals To4() when it has one), 16 for IPv6. */
 function ipBytes(text: string): Uint8Array {
   const ip = parseIpSloppy(text);
@@ -113,36 +133,40 @@ function ipBytes(text: string): Uint8Array {
   return Uint8Array.from(isIPv4(ip) ? ip.bytes.slice(12) : ip.bytes);
 }
 
-function altNamesExtension(names: AltNames): pkijs.Extension | null {
-  const general = [
-    ...(names.dnsNames ?? []).map((value) => new pkijs.GeneralName({ type: 2, value })),
-    ...(names.ipAddresses ?? []).map((ip) => new pkijs.GeneralName({ type: 7, value: new asn1js.OctetString({ valueHex: ipBytes(ip) }) })),
-  ];
-  if (general.length === 0) return null;
-  return extension(OID.subjectAltName, false, new pkijs.GeneralNames({ names: general }).toSchema());
+function ipText(bytes: Uint8Array): string {
+  return formatIp({ bytes: bytes.length === 4 ? [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...bytes] : [...bytes] });
 }
 
-function extension(extnID: string, critical: boolean, value: { toBER(sizeOnly?: boolean): ArrayBuffer }): pkijs.Extension {
-  return new pkijs.Extension({ extnID, critical, extnValue: value.toBER(false) });
+/** An Extension: DER leaves `critical` out when it is false, its default. */
+function extension(extnID: string, critical: boolean, value: Uint8Array): Buffer {
+  return critical ? sequence(oid(extnID), boolean(true), octetString(value)) : sequence(oid(extnID), octetString(value));
+}
+
+function altNamesExtension(names: AltNames): Buffer | null {
+  const general = [
+    ...(names.dnsNames ?? []).map((name) => implicit(GENERAL_NAME.dns, Buffer.from(name, 'latin1'))),
+    ...(names.ipAddresses ?? []).map((ip) => implicit(GENERAL_NAME.ip, ipBytes(ip))),
+  ];
+  return general.length === 0 ? null : extension(OID.subjectAltName, false, sequence(...general));
 }
 
 /** Key usages by their bit in the KeyUsage BIT STRING (RFC 5280 4.2.1.3). */
 export type KeyUsage = 'digitalSignature' | 'keyEncipherment' | 'keyCertSign';
 const KEY_USAGE_BITS: Record<KeyUsage, number> = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5 };
 
-function keyUsageExtension(usages: readonly KeyUsage[]): pkijs.Extension {
+/** One byte; DER drops the trailing zero bits, so the unused bits run from the highest usage's. */
+function keyUsageExtension(usages: readonly KeyUsage[]): Buffer {
   const bits = usages.map((u) => KEY_USAGE_BITS[u]);
-  const highest = Math.max(...bits);
   let byte = 0;
   for (const bit of bits) byte |= 0x80 >> bit;
-  return extension(OID.keyUsage, true, new asn1js.BitString({ valueHex: new Uint8Array([byte]), unusedBits: 7 - highest }));
+  return extension(OID.keyUsage, true, bitString(Uint8Array.of(byte), 7 - Math.max(...bits)));
 }
 
 export interface CertificateSpec {
   subject: DistinguishedName;
   notBefore: Date;
   notAfter: Date;
-  publicKey: CryptoKey | pkijs.PublicKeyInfo;
+  publicKey: KeyObject;
   isCA?: boolean;
   keyUsages: readonly KeyUsage[];
   extendedKeyUsages?: readonly ('serverAuth' | 'clientAuth')[];
@@ -152,98 +176,133 @@ export interface CertificateSpec {
 /** Who signs: a CA's certificate and key, or nothing for a self-signed certificate (then the spec's own key signs). */
 export interface Issuer {
   certificatePem: string;
-  privateKey: CryptoKey;
+  privateKey: KeyObject;
 }
 
-const sha1 = async (bytes: ArrayBuffer) => new Uint8Array(await webcrypto.subtle.digest('SHA-1', bytes));
+/** A key identifier: the SHA-1 of the SubjectPublicKeyInfo's key bits (RFC 5280 4.2.1.2 (1), as Go computes it). */
+function keyIdOf(spki: DerElement): Buffer {
+  const bits = childOf(spki, 1, TAG.bitString, 'subjectPublicKey');
+  return createHash('sha1').update(bits.content.subarray(1)).digest();
+}
+
+/** An issuer certificate's subject (its exact bytes, as the issued certificate's issuer) and its SubjectPublicKeyInfo. */
+function readIssuer(pem: string): { subject: Uint8Array; spki: DerElement } {
+  const certificate = readDer(new Uint8Array(pemToDer(pem, 'CERTIFICATE')));
+  const tbs = childOf(certificate, 0, TAG.sequence, 'tbsCertificate');
+  // The version is `[0] EXPLICIT`, absent for v1; then serial, signature, issuer, validity, subject, key.
+  const first = children(tbs)[0]?.tag === 0xa0 ? 1 : 0;
+  return { subject: childOf(tbs, first + 4, TAG.sequence, 'subject').encoding, spki: childOf(tbs, first + 5, TAG.sequence, 'subjectPublicKeyInfo') };
+}
 
 /** A signed certificate as PEM. A self-signed one needs the key pair's private key as `selfKey`. */
-export async function createCertificate(spec: CertificateSpec, signer: Issuer | { selfKey: CryptoKey }): Promise<string> {
-  const cert = new pkijs.Certificate();
-  cert.version = 2;
+export async function createCertificate(spec: CertificateSpec, signer: Issuer | { selfKey: KeyObject }): Promise<string> {
   // A random positive 128-bit serial, as Go's signers use. DER wants an INTEGER's shortest form:
-  // a first byte of 0 followed by one below 0x80 is a padding OpenSSL refuses ("illegal padding",
-  // one certificate in 512 before), so the first byte is kept in 0x40-0x7f: non-zero and positive.
+  // a first byte of 0 followed by one below 0x80 is a padding OpenSSL refuses ("illegal padding"),
+  // so the first byte is kept in 0x40-0x7f: non-zero and positive, always 16 bytes.
   const serial = randomBytes(16);
   serial[0] = (serial[0]! & 0x3f) | 0x40;
-  cert.serialNumber = new asn1js.Integer({ valueHex: serial });
-  cert.subject = nameOf(spec.subject);
-  cert.notBefore.value = spec.notBefore;
-  cert.notAfter.value = spec.notAfter;
-  if (spec.publicKey instanceof pkijs.PublicKeyInfo) cert.subjectPublicKeyInfo = spec.publicKey;
-  else await cert.subjectPublicKeyInfo.importKey(spec.publicKey);
-  const ownKeyId = await sha1(cert.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView.slice().buffer);
-  let signingKey: CryptoKey;
-  let authorityKeyId: Uint8Array;
+  const spkiBytes = spec.publicKey.export({ type: 'spki', format: 'der' });
+  const ownKeyId = keyIdOf(readDer(spkiBytes));
+  const subject = nameOf(spec.subject);
+  let issuerName: Uint8Array;
+  let authorityKeyId: Buffer;
+  let signingKey: KeyObject;
   if ('selfKey' in signer) {
-    cert.issuer = nameOf(spec.subject);
-    signingKey = signer.selfKey;
+    issuerName = subject;
     authorityKeyId = ownKeyId;
+    signingKey = signer.selfKey;
   } else {
-    const issuer = pkijs.Certificate.fromBER(pemToDer(signer.certificatePem, 'CERTIFICATE'));
-    cert.issuer = issuer.subject;
+    const issuer = readIssuer(signer.certificatePem);
+    issuerName = issuer.subject;
+    authorityKeyId = keyIdOf(issuer.spki);
     signingKey = signer.privateKey;
-    authorityKeyId = await sha1(issuer.subjectPublicKeyInfo.subjectPublicKey.valueBlock.valueHexView.slice().buffer);
   }
   const extensions = [
     keyUsageExtension(spec.keyUsages),
-    extension(OID.basicConstraints, true, new pkijs.BasicConstraints({ cA: spec.isCA === true }).toSchema()),
+    extension(OID.basicConstraints, true, spec.isCA ? sequence(boolean(true)) : sequence()),
   ];
-  if (spec.extendedKeyUsages?.length) {
-    extensions.push(extension(OID.extKeyUsage, false, new pkijs.ExtKeyUsage({ keyPurposes: spec.extendedKeyUsages.map((u) => OID[u]) }).toSchema()));
-  }
-  if (spec.isCA) extensions.push(extension(OID.subjectKeyIdentifier, false, new asn1js.OctetString({ valueHex: ownKeyId })));
-  extensions.push(extension(OID.authorityKeyIdentifier, false, new pkijs.AuthorityKeyIdentifier({ keyIdentifier: new asn1js.OctetString({ valueHex: authorityKeyId }) }).toSchema()));
+  if (spec.extendedKeyUsages?.length) extensions.push(extension(OID.extKeyUsage, false, sequence(...spec.extendedKeyUsages.map((u) => oid(OID[u])))));
+  if (spec.isCA) extensions.push(extension(OID.subjectKeyIdentifier, false, octetString(ownKeyId)));
+  extensions.push(extension(OID.authorityKeyIdentifier, false, sequence(implicit(0, authorityKeyId))));
   const altNames = spec.altNames ? altNamesExtension(spec.altNames) : null;
   if (altNames) extensions.push(altNames);
-  cert.extensions = extensions;
-  await cert.sign(signingKey, 'SHA-256');
-  return derToPem(cert.toSchema(true).toBER(false), 'CERTIFICATE');
+  const tbs = sequence(
+    explicit(0, smallInteger(2)), // v3
+    unsignedInteger(serial),
+    signatureAlgorithm(signingKey),
+    issuerName,
+    sequence(time(spec.notBefore), time(spec.notAfter)),
+    subject,
+    spkiBytes,
+    explicit(3, sequence(...extensions)),
+  );
+  return derToPem(await signed(tbs, signingKey), 'CERTIFICATE');
 }
 
 /** A PKCS #10 certificate request as PEM, signed by the key pair it carries. */
-export async function createCertificateRequest(subject: DistinguishedName, keys: CryptoKeyPair, altNames?: AltNames): Promise<string> {
-  const csr = new pkijs.CertificationRequest();
-  csr.subject = nameOf(subject);
-  await csr.subjectPublicKeyInfo.importKey(keys.publicKey);
+export async function createCertificateRequest(subject: DistinguishedName, keys: SigningKeys, altNames?: AltNames): Promise<string> {
   const san = altNames ? altNamesExtension(altNames) : null;
-  // RFC 2986 makes `attributes` mandatory: an empty SET when there are none. pkijs leaves the field
-  // out unless it is set, which OpenSSL forgives and Go's x509 (every API server) refuses.
-  csr.attributes = san ? [new pkijs.Attribute({ type: OID.extensionRequest, values: [new pkijs.Extensions({ extensions: [san] }).toSchema()] })] : [];
-  await csr.sign(keys.privateKey, 'SHA-256');
-  return derToPem(csr.toSchema(true).toBER(false), 'CERTIFICATE REQUEST');
+  // RFC 2986 makes `attributes` mandatory: an empty SET when there are none. Go's x509 (every API
+  // server) refuses a request without it, where OpenSSL forgives.
+  const attributes = san ? [sequence(oid(OID.extensionRequest), set(sequence(san)))] : [];
+  const info = sequence(
+    smallInteger(0), // v1
+    nameOf(subject),
+    keys.publicKey.export({ type: 'spki', format: 'der' }),
+    implicit(0, setContent(attributes), true),
+  );
+  return derToPem(await signed(info, keys.privateKey), 'CERTIFICATE REQUEST');
 }
 
 /** A certificate request read back: its subject, its key, its requested names; null when its signature does not verify. */
 export interface ParsedCertificateRequest {
   subject: DistinguishedName;
-  publicKey: pkijs.PublicKeyInfo;
+  publicKey: KeyObject;
   altNames: { dnsNames: string[]; ipAddresses: string[] };
 }
 
 export async function parseCertificateRequest(pem: string): Promise<ParsedCertificateRequest | null> {
-  const csr = pkijs.CertificationRequest.fromBER(pemToDer(pem, 'CERTIFICATE REQUEST'));
-  if (!(await csr.verify())) return null;
+  const request = readDer(new Uint8Array(pemToDer(pem, 'CERTIFICATE REQUEST')));
+  const info = childOf(request, 0, TAG.sequence, 'certificationRequestInfo');
+  const algorithm = childOf(request, 1, TAG.sequence, 'signatureAlgorithm');
+  const signature = childOf(request, 2, TAG.bitString, 'signature');
+  const fields = children(info);
+  const spki = childOf(info, 2, TAG.sequence, 'subjectPKInfo');
+  const publicKey = createPublicKey({ key: Buffer.from(spki.encoding), format: 'der', type: 'spki' });
+  const hash = SIGNATURE_HASHES[oidText(childOf(algorithm, 0, TAG.oid, 'signatureAlgorithm.algorithm').content)];
+  if (!hash || !(await verified(hash, info.encoding, publicKey, signature.content.subarray(1)))) return null;
   const altNames = { dnsNames: [] as string[], ipAddresses: [] as string[] };
-  for (const attr of csr.attributes ?? []) {
-    if (attr.type !== OID.extensionRequest) continue;
-    for (const ext of new pkijs.Extensions({ schema: attr.values[0] }).extensions) {
-      if (ext.extnID !== OID.subjectAltName) continue;
-      for (const name of (ext.parsedValue as pkijs.AltName).altNames) {
-        if (name.type === 2) altNames.dnsNames.push(String(name.value));
-        if (name.type === 7) altNames.ipAddresses.push(ipText(new Uint8Array((name.value as asn1js.OctetString).valueBlock.valueHexView)));
+  const attributes = fields[3]?.tag === 0xa0 ? children(fields[3]) : [];
+  for (const attribute of attributes) {
+    const [type, values] = children(attribute);
+    if (!type || !values || oidText(type.content) !== OID.extensionRequest) continue;
+    for (const extensions of children(values)) {
+      for (const ext of children(extensions)) {
+        const parts = children(ext);
+        if (oidText(parts[0]!.content) !== OID.subjectAltName) continue;
+        for (const name of children(readDer(parts[parts.length - 1]!.content))) {
+          if (name.tag === (0x80 | GENERAL_NAME.dns)) altNames.dnsNames.push(Buffer.from(name.content).toString('latin1'));
+          if (name.tag === (0x80 | GENERAL_NAME.ip)) altNames.ipAddresses.push(ipText(name.content));
+        }
       }
     }
   }
-  return { subject: readName(csr.subject), publicKey: csr.subjectPublicKeyInfo, altNames };
+  return { subject: readName(childOf(info, 1, TAG.sequence, 'subject')), publicKey, altNames };
 }
 
-function ipText(bytes: Uint8Array): string {
-  return formatIp({ bytes: bytes.length === 4 ? [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...bytes] : [...bytes] });
+/** Whether the signature verifies; a malformed one (an ECDSA signature that is not DER) does not. */
+function verified(hash: string, data: Uint8Array, key: KeyObject, signature: Uint8Array): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      verify(hash, data, { key, dsaEncoding: 'der' }, signature, (err, ok) => resolve(!err && ok));
+    } catch {
+      resolve(false);
+    }
+  });
 }
 
-export function derToPem(der: ArrayBuffer, label: string): string {
-  const base64 = Buffer.from(der).toString('base64');
+export function derToPem(der: ArrayBuffer | Uint8Array, label: string): string {
+  const base64 = Buffer.from(der instanceof ArrayBuffer ? new Uint8Array(der) : der).toString('base64');
   return `-----BEGIN ${label}-----\n${base64.match(/.{1,64}/g)!.join('\n')}\n-----END ${label}-----\n`;
 }
 
