@@ -3,14 +3,14 @@
  * (readOnlyPort, plain HTTP, no auth), as Go's pkg/kubelet/server builds them.
  *
  * Both serve `/pods`, `/metrics`, `/metrics/probes`, `/metrics/resource`, `/metrics/cadvisor`
- * (stats-metrics-routes.ts), `/stats/summary` and `/healthz` (delegated to the healthz checks).
+ * (stats-metrics-routes.ts), `/stats/summary` and `/healthz` (default-handlers.ts).
  * The kubelet server with debugging handlers on (enableDebuggingHandlers, default true) adds `/containerLogs`, `/runningpods/`, `/configz`, `/run`, `/logs/`,
  * and `/exec`, `/attach` and `/portForward` proxied to the runtime's streaming server (debugging-handlers.ts);
  * the read-only server, like Go's, has its debugging handlers off and answers their paths with 405
  * `Debug endpoints are disabled.` (`/configz` is not there at all).
  * Not served yet (Go serves them): /spec, /checkpoint,
  * /debug/pprof, /debug/flags/v, /statusz, /flagz. Upgrade requests (exec, attach, port-forward)
- * take the same routes and hooks as the rest (upgrade-requests.ts).
+ * take the same pipeline and routes as the rest (upgrade-requests.ts, request-pipeline.ts).
  *
  * Under load, request handling is spread over event-loop turns (turn-budget.ts) and the PodList
  * and the metrics text are rendered once per view answer, not per request.
@@ -23,8 +23,8 @@
  * framework: the kubelet's memory at idle is compared with Go's, and loading a framework costs
  * more than this server's own code.
  */
-import type { Logger } from 'pino';
 import type { TLSSocket } from 'node:tls';
+import type { Logger } from 'pino';
 import { KubeletError } from '../../../domain/errors.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
 import type { ServingCertificates, ServingPair } from '../../../ports/servers.js';
