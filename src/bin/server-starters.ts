@@ -1,8 +1,9 @@
 /**
- * The HTTP servers the phases start, over fastify: the debug server (visualizer, /debug/*), healthz,
- * the kubelet server with webhook authn/authz through the API clients, and the read-only port.
+ * The HTTP servers the phases start: the debug server (visualizer, /debug/*; on fastify), healthz,
+ * the kubelet server with webhook authn/authz through the API clients, and the read-only port (these
+ * three on node:http / node:https).
  *
- * Each server's modules (fastify, its routes, the visualizer, the stats summary) are loaded when
+ * Each server's modules (its routes, fastify for the debug server, the visualizer) are loaded when
  * that server is started: a kubelet that runs without one does not load it at start-up, as a Go
  * kubelet does not start it.
  */

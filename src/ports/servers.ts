@@ -1,6 +1,7 @@
 /**
  * The HTTP servers the phases start (debug, kubelet and read-only, healthz); each answers with the
- * address it listens on and a close. Implemented over fastify in src/adapters.
+ * address it listens on and a close. Implemented over node:http / node:https in src/adapters (the
+ * debug server over fastify).
  */
 export interface DebugServerStarter {
   start(address: string): Promise<{ address: string; listening?: boolean; close: () => Promise<void> }>;

@@ -3,8 +3,11 @@
  * time is mostly module loading (docs/BENCHMARKS.md). Checked on the built binary, with a resolve
  * hook that logs every module the process loads until the supervisor reaches `running`.
  */
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startTestApiServer } from '../apiserver/index.js';
 import { freePort } from '../support/daemon.js';
 import { modulesUntilRunning as modulesOf } from '../support/module-log/modules-until-running.js';
 
@@ -44,4 +47,32 @@ describe('the daemon\'s modules', () => {
     expect(grpc).toBeGreaterThan(loaded.indexOf('dist/src/adapters/http/healthz.js'));
     expect(loaded.indexOf('dist/src/adapters/http/healthz.js')).toBeGreaterThan(-1);
   }, 30_000);
+
+  // fastify is the debug server's alone: a kubelet serving its API without the debug server
+  // must not pay for loading it.
+  const fastify = (loaded: string[]) => loaded.filter((m) => m.startsWith('node_modules/fastify/'));
+  const kubeletServers = async () => [`--port=${await freePort()}`, '--address=127.0.0.1', `--read-only-port=${await freePort()}`];
+
+  it('serves the kubelet server and the read-only port without loading fastify', async () => {
+    const loaded = await modulesUntilRunning(['--debug-address=', '--healthz-port=0', ...await kubeletServers()]);
+    expect(loaded).toContain('dist/src/adapters/http/kubelet-server/server.js');
+    expect(fastify(loaded)).toEqual([]);
+  }, 30_000);
+
+  it('loads no fastify in a cluster daemon without the debug server', async () => {
+    const api = await startTestApiServer();
+    const dir = mkdtempSync(join(tmpdir(), 'kts-lazy-cluster-'));
+    try {
+      const loaded = await modulesUntilRunning([
+        '--debug-address=', '--healthz-port=0', ...await kubeletServers(), `--kubeconfig=${api.kubeconfigPath(dir)}`,
+        '--embedded-runtime-allow-cluster', '--hostname-override=lazy-modules-node',
+      ]);
+      expect(loaded).toContain('dist/src/adapters/http/kubelet-server/server.js');
+      expect(loaded).toEqual(expect.arrayContaining(['dist/src/adapters/apiserver/create-api-clients.js', 'dist/src/actors/view/api-reviewers.js']));
+      expect(fastify(loaded)).toEqual([]);
+    } finally {
+      await api.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -7,13 +7,13 @@
  *
  * It is optional: when its address cannot be bound (another process on 10260), start-up goes on,
  * the failure is logged with the address and reason, and the bind is retried in the background
- * (listen-or-retry.ts). Go has no debug server of its own (pprof lives on 10250).
+ * (listen-fastify.ts). Go has no debug server of its own (pprof lives on 10250).
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { KubeletError } from '../../domain/errors.js';
-import { listenAndReport, type RunningServer } from '../http/listen.js';
-import { listenOrRetry } from '../http/listen-or-retry.js';
+import type { RunningServer } from '../http/listen.js';
+import { listenFastify, listenFastifyOrRetry } from './listen-fastify.js';
 import { registerVisualizer, type VisualizerSources } from './visualizer-routes.js';
 
 export interface DebugServerSources {
@@ -56,6 +56,6 @@ export function parseDebugAddress(address: string): { host: string; port: number
 export async function startDebugServer(address: string, sources: DebugServerSources, retry?: { logger: Logger }): Promise<DebugServer> {
   const { host, port } = parseDebugAddress(address);
   const app = buildDebugApp(sources);
-  if (retry) return listenOrRetry(app, host, port, { what: 'debug server', logger: retry.logger });
-  return { ...(await listenAndReport(app, { host, port, what: '--debug-address', retryable: false })), listening: true };
+  if (retry) return listenFastifyOrRetry(app, host, port, { what: 'debug server', logger: retry.logger });
+  return { ...(await listenFastify(app, { host, port, what: '--debug-address', retryable: false })), listening: true };
 }

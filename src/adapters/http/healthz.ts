@@ -4,9 +4,8 @@
  * with the failed checks; `/healthz/<check>` runs one; `?verbose` lists each, as the Go kubelet's
  * k8s.io/apiserver healthz does. Plain HTTP on loopback, no authentication (as in Go).
  *
- * Served by node:http rather than fastify: the healthz server starts early in start-up, and
- * loading fastify there would put its load time on the path to the first `ok`. The kubelet server
- * answers its own /healthz with the same `healthzAnswer`.
+ * Served by node:http with no routing table: the healthz server starts early in start-up, and has
+ * two paths. The kubelet server answers its own /healthz with the same `healthzAnswer`.
  */
 import { createServer } from 'node:http';
 import { listenHttpServer, type RunningServer } from './listen.js';
@@ -53,7 +52,7 @@ export async function startHealthz(host: string, port: number, checks: readonly 
     res.writeHead(answer.code, { 'Content-Type': HEALTHZ_CONTENT_TYPE, 'Content-Length': Buffer.byteLength(answer.body) });
     res.end(req.method === 'HEAD' ? undefined : answer.body);
   });
-  // A client that sends nothing for 10 s is dropped (fastify's connectionTimeout, done by hand):
+  // A client that sends nothing for 10 s is dropped:
   // idle connections must not pile up on a server every prober reaches.
   server.setTimeout(10_000, (socket) => socket.destroy());
   return listenHttpServer(server, { host, port, what: 'healthz address', retryable: true });

@@ -4,12 +4,11 @@
  * the failure is logged with the address and the reason, and the bind is retried in the background
  * with a back-off (1 s doubling to 30 s) until it succeeds or the server is closed.
  *
- * The fastify app is made ready once and its Node server re-listened on each attempt (Node allows
- * listen again after an 'error'), so routes and hooks are not rebuilt.
+ * The same Node server is re-listened on each attempt (Node allows listen again after an 'error'),
+ * so what serves its requests is built once.
  */
-import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { joinHostPort } from './listen.js';
+import { boundAddress, joinHostPort, type NodeHttpServer } from './listen.js';
 
 export interface OptionalServer {
   /** host:port bound, or the address asked for while it is not bound yet. */
@@ -25,20 +24,15 @@ export interface RetryOptions {
   logger?: Logger;
   firstDelayMs?: number;
   maxDelayMs?: number;
+  /** Run first on close, before the server stops listening (a framework's own shutdown). */
+  beforeClose?: () => Promise<void>;
 }
 
 const FIRST_DELAY_MS = 1000;
 const MAX_DELAY_MS = 30_000;
 
-function addressOf(app: FastifyInstance, fallback: string): string {
-  const a = app.server.address();
-  if (typeof a === 'object' && a) return joinHostPort(a.address, a.port);
-  return fallback;
-}
-
-function listenOnce(app: FastifyInstance, host: string, port: number): Promise<void> {
+function listenOnce(server: NodeHttpServer, host: string, port: number): Promise<void> {
   return new Promise((done, fail) => {
-    const server = app.server;
     const onError = (err: Error) => {
       server.off('listening', onListening);
       fail(err);
@@ -53,22 +47,21 @@ function listenOnce(app: FastifyInstance, host: string, port: number): Promise<v
   });
 }
 
-export async function listenOrRetry(app: FastifyInstance, host: string, port: number, opts: RetryOptions): Promise<OptionalServer> {
-  const asked = joinHostPort(host, port);
+export async function listenOrRetry(server: NodeHttpServer, host: string, port: number, opts: RetryOptions): Promise<OptionalServer> {
+  const asked = { host, port };
   const log = opts.logger;
   let timer: NodeJS.Timeout | null = null;
   let closed = false;
-  await app.ready();
 
   const attempt = async (delayMs: number, first: boolean): Promise<boolean> => {
     try {
-      await listenOnce(app, host, port);
-      if (!first) log?.info({ address: addressOf(app, asked), server: opts.what }, 'Optional server listening after retry');
+      await listenOnce(server, host, port);
+      if (!first) log?.info({ address: boundAddress(server, asked), server: opts.what }, 'Optional server listening after retry');
       return true;
     } catch (err) {
       if (closed) return false;
       const next = Math.min(delayMs * 2, opts.maxDelayMs ?? MAX_DELAY_MS);
-      log?.warn({ address: asked, server: opts.what, reason: (err as Error).message, retryInMs: delayMs }, 'Optional server cannot listen; retrying in the background');
+      log?.warn({ address: joinHostPort(host, port), server: opts.what, reason: (err as Error).message, retryInMs: delayMs }, 'Optional server cannot listen; retrying in the background');
       timer = setTimeout(() => void attempt(next, false), delayMs);
       timer.unref();
       return false;
@@ -78,15 +71,13 @@ export async function listenOrRetry(app: FastifyInstance, host: string, port: nu
   const listening = await attempt(opts.firstDelayMs ?? FIRST_DELAY_MS, true);
   return {
     get address() {
-      return addressOf(app, asked);
+      return boundAddress(server, asked);
     },
     listening,
     close: async () => {
       closed = true;
       if (timer) clearTimeout(timer);
-      const server = app.server;
-      // fastify closes only a server it listened itself; its onClose hooks end long responses first.
-      await app.close();
+      await opts.beforeClose?.();
       if (server.listening) {
         const stopped = new Promise<void>((done) => server.close(() => done()));
         server.closeIdleConnections();

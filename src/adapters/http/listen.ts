@@ -1,11 +1,11 @@
 /**
- * Listen and report where: the one way our fastify servers (kubelet server, read-only port,
- * healthz, debug server) bind and say which address they got. The reported address is Go's
- * net.JoinHostPort form, so an IPv6 address is bracketed (`[::1]:10250`) and the port chosen for
- * port 0 is the real one.
+ * Listen and report where: the one way our servers (kubelet server, read-only port, healthz, debug
+ * server) bind and say which address they got. The reported address is Go's net.JoinHostPort
+ * form, so an IPv6 address is bracketed (`[::1]:10250`) and the port chosen for port 0 is the real
+ * one.
  */
-import type { Server } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import type { Server as HttpServer } from 'node:http';
+import type { Server as HttpsServer } from 'node:https';
 import { KubeletError } from '../../domain/errors.js';
 
 export interface RunningServer {
@@ -14,27 +14,20 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** A node:http or node:https server. */
+export type NodeHttpServer = HttpServer | HttpsServer;
+
 /** Go's net.JoinHostPort: a host with a colon (IPv6) goes in brackets. */
 export function joinHostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
 /**
- * Listens on host:port and answers the bound address. A failure closes the app and becomes
- * KLT_ERR_HOST_IO naming `what` (e.g. "the read-only port") and the address.
+ * Listens on host:port and answers the bound address; closing it drops every connection, open
+ * requests too. A failure becomes KLT_ERR_HOST_IO naming `what` (e.g. "healthz address") and the
+ * address.
  */
-export async function listenAndReport(app: FastifyInstance, where: ListenWhere): Promise<RunningServer> {
-  try {
-    await app.listen({ host: where.host, port: where.port });
-  } catch (err) {
-    await app.close();
-    throw listenError(err, where);
-  }
-  return { address: boundAddress(app.server, where), close: () => app.close() };
-}
-
-/** The same for a plain node:http server (healthz). */
-export async function listenHttpServer(server: Server, where: ListenWhere): Promise<RunningServer> {
+export async function listenHttpServer(server: NodeHttpServer, where: ListenWhere): Promise<RunningServer> {
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -56,16 +49,16 @@ export async function listenHttpServer(server: Server, where: ListenWhere): Prom
   };
 }
 
-interface ListenWhere { host: string; port: number; what: string; retryable: boolean }
+export interface ListenWhere { host: string; port: number; what: string; retryable: boolean }
 
-function listenError(err: unknown, where: ListenWhere): KubeletError {
+export function listenError(err: unknown, where: ListenWhere): KubeletError {
   return new KubeletError('KLT_ERR_HOST_IO', `cannot listen on ${where.what} ${joinHostPort(where.host, where.port)}: ${(err as Error).message}`, {
     cause: err,
     retryable: where.retryable,
   });
 }
 
-function boundAddress(server: Server, where: ListenWhere): string {
+export function boundAddress(server: NodeHttpServer, where: Pick<ListenWhere, 'host' | 'port'>): string {
   const bound = server.address();
   return typeof bound === 'object' && bound ? joinHostPort(bound.address, bound.port) : joinHostPort(where.host, where.port);
 }

@@ -22,7 +22,7 @@ export interface RemoteCommandOptions {
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 
-/** Read-only view of a query: URLSearchParams, or fastify's parsed object turned into one. */
+/** Read-only view of a query: URLSearchParams, or a parsed query object turned into one. */
 export type Query = Pick<URLSearchParams, 'get' | 'getAll'>;
 
 export function parseRemoteCommandOptions(query: Query): Parsed<RemoteCommandOptions> {

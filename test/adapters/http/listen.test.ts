@@ -1,9 +1,9 @@
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
-import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startDebugServer } from '../../../src/adapters/debug-server/server.js';
 import { startHealthz } from '../../../src/adapters/http/healthz.js';
-import { joinHostPort, listenAndReport, type RunningServer } from '../../../src/adapters/http/listen.js';
+import { joinHostPort, listenHttpServer, type RunningServer } from '../../../src/adapters/http/listen.js';
 
 describe('joinHostPort', () => {
   it.each([
@@ -16,14 +16,14 @@ describe('joinHostPort', () => {
   });
 });
 
-describe('listenAndReport', () => {
+describe('listenHttpServer', () => {
   const running: RunningServer[] = [];
   afterEach(async () => {
     await Promise.all(running.splice(0).map((s) => s.close()));
   });
 
   it('reports the real port of port 0 on IPv4', async () => {
-    const server = await listenAndReport(Fastify(), { host: '127.0.0.1', port: 0, what: 'the test port', retryable: true });
+    const server = await listenHttpServer(createHttpServer(), { host: '127.0.0.1', port: 0, what: 'the test port', retryable: true });
     running.push(server);
     expect(server.address).toMatch(/^127\.0\.0\.1:[1-9]\d*$/);
   });
@@ -45,7 +45,7 @@ describe('listenAndReport', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
     try {
-      const err = await listenAndReport(Fastify(), { host: '127.0.0.1', port, what: 'the test port', retryable: true }).catch((e: unknown) => e);
+      const err = await listenHttpServer(createHttpServer(), { host: '127.0.0.1', port, what: 'the test port', retryable: true }).catch((e: unknown) => e);
       expect(err).toMatchObject({ code: 'KLT_ERR_HOST_IO', retryable: true });
       expect((err as Error).message).toContain(`the test port 127.0.0.1:${port}`);
     } finally {

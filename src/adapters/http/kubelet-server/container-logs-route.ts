@@ -8,12 +8,13 @@
  */
 import { access, constants } from 'node:fs/promises';
 import { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import { parseLogOptions } from '../../../domain/kubelet-server/log-options.js';
 import type { Pod } from '../../../domain/pod/types.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
 import { readContainerLog } from '../../fs/container-log-reader.js';
 import { findContainer } from '../../../domain/pod/pod-containers.js';
+import { reply, replyText, TEXT_PLAIN } from './reply.js';
+import type { Router } from './router.js';
 
 export interface ContainerLogLimits {
   /** How often a follow re-reads the file, looks for a rotation and asks whether the container still runs. */
@@ -40,13 +41,13 @@ async function followedInstanceRunning(view: KubeletView, namespace: string, pod
   };
 }
 
-export function registerContainerLogs(app: FastifyInstance, view: KubeletView, limits: ContainerLogLimits): void {
-  app.get<{ Params: { namespace: string; pod: string; container: string }; Querystring: Record<string, string | string[]> }>(
+export function registerContainerLogs(router: Router, view: KubeletView, limits: ContainerLogLimits): void {
+  router.get(
     '/containerLogs/:namespace/:pod/:container',
-    async (req, reply) => {
-      const { namespace, pod: podName, container } = req.params;
-      const text = (code: number, body: string) => reply.code(code).type('text/plain; charset=utf-8').send(body);
-      const parsed = parseLogOptions(req.query, Date.now());
+    async (req, res) => {
+      const { namespace, pod: podName, container } = req.params as { namespace: string; pod: string; container: string };
+      const text = (code: number, body: string) => replyText(res, code, body);
+      const parsed = parseLogOptions(req.query as Record<string, string | string[]>, Date.now());
       if (!parsed.ok) return text(parsed.status, parsed.body);
       const opts = parsed.options;
 
@@ -59,7 +60,7 @@ export function registerContainerLogs(app: FastifyInstance, view: KubeletView, l
       const { path } = file;
 
       const abort = new AbortController();
-      reply.raw.on('close', () => abort.abort());
+      res.on('close', () => abort.abort());
       const follow = opts.follow
         ? {
             running: await followedInstanceRunning(view, namespace, podName, container),
@@ -78,7 +79,7 @@ export function registerContainerLogs(app: FastifyInstance, view: KubeletView, l
         return text(400, `failed to open log file ${JSON.stringify(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
       }
       const body = Readable.from(readContainerLog(path, opts, follow));
-      return reply.code(200).type('text/plain; charset=utf-8').send(body);
+      return reply(res, 200, body, { type: TEXT_PLAIN });
     },
   );
 }

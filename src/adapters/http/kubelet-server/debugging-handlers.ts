@@ -11,10 +11,11 @@
  * there at all (404). A path without its slash (`/run`) answers 405 too, where Go's mux first
  * redirects it to `/run/`.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from '../../../log.js';
 import { runningPodList } from '../../../domain/kubelet-server/pod-list.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
+import { replyJson, replyText } from './reply.js';
+import type { RouteHandler, Router } from './router.js';
 import { registerContainerLogs, type ContainerLogLimits } from './container-logs-route.js';
 import { registerRun } from './run-route.js';
 import { registerStreamingRoutes } from './streaming-routes.js';
@@ -33,25 +34,25 @@ export interface DebuggingHandlerOptions {
 
 /** Go's InstallDebuggingDisabledHandlers paths (each also below itself). */
 const DEBUG_PATHS = ['/run', '/exec', '/attach', '/portForward', '/containerLogs', '/runningpods', '/debug/pprof', '/logs'];
-function answerAll(app: FastifyInstance, paths: readonly string[], status: number, body: string): void {
-  const handler = async (_req: unknown, reply: FastifyReply) => reply.code(status).type('text/plain; charset=utf-8').send(`${body}\n`);
+function answerAll(router: Router, paths: readonly string[], status: number, body: string): void {
+  const handler: RouteHandler = (_req, res) => replyText(res, status, `${body}\n`);
   for (const p of paths) {
-    app.all(p, handler);
-    app.all(`${p}/*`, handler);
+    router.add('ALL', p, handler);
+    router.add('ALL', `${p}/*`, handler);
   }
 }
 
-export function registerDebuggingHandlers(app: FastifyInstance, view: KubeletView, opts: DebuggingHandlerOptions): void {
+export function registerDebuggingHandlers(router: Router, view: KubeletView, opts: DebuggingHandlerOptions): void {
   if (!opts.enabled) {
-    answerAll(app, DEBUG_PATHS, 405, 'Debug endpoints are disabled.');
+    answerAll(router, DEBUG_PATHS, 405, 'Debug endpoints are disabled.');
     return;
   }
-  registerContainerLogs(app, view, { followPollMs: 250, maxFollowMs: 4 * 3600_000, ...opts.logLimits });
-  const running = async (_req: unknown, reply: FastifyReply) => reply.type('application/json').send(JSON.stringify(runningPodList(await view.pods())));
-  app.get('/runningpods/', running);
-  app.get('/runningpods', running);
-  app.get('/configz', async (_req, reply) => reply.type('application/json').send(JSON.stringify(await view.configz())));
-  registerRun(app, view, opts.logger);
-  registerStreamingRoutes(app, view, { idleTimeoutMs: opts.streamingIdleTimeoutMs, logger: opts.logger });
-  registerSystemLogs(app, opts.systemLogs ?? { enabled: false, dir: '' });
+  registerContainerLogs(router, view, { followPollMs: 250, maxFollowMs: 4 * 3600_000, ...opts.logLimits });
+  const running: RouteHandler = async (_req, res) => replyJson(res, runningPodList(await view.pods()));
+  router.get('/runningpods/', running);
+  router.get('/runningpods', running);
+  router.get('/configz', async (_req, res) => replyJson(res, await view.configz()));
+  registerRun(router, view, opts.logger);
+  registerStreamingRoutes(router, view, { idleTimeoutMs: opts.streamingIdleTimeoutMs, logger: opts.logger });
+  registerSystemLogs(router, opts.systemLogs ?? { enabled: false, dir: '' });
 }

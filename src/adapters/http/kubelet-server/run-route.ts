@@ -9,22 +9,18 @@
  * (Go runs an empty command and answers 500), 500 naming the exit code and stderr when the command
  * fails (Go's CRI client's wording), 500 when the runtime cannot run it. Other methods get 405.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import { KubeletError } from '../../../domain/errors.js';
 import type { Logger } from '../../../log.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
+import { replyJson, replyText } from './reply.js';
+import type { RouteRequest, Router } from './router.js';
 
-interface RunParams {
-  namespace: string;
-  pod: string;
-  uid?: string;
-  container: string;
-}
-
-export function registerRun(app: FastifyInstance, view: KubeletView, logger?: Logger): void {
-  const run = async (req: FastifyRequest<{ Params: RunParams; Querystring: Record<string, string | string[] | undefined> }>, reply: FastifyReply) => {
-    const text = (status: number, body: string) => reply.code(status).type('text/plain; charset=utf-8').send(`${body}\n`);
-    const { namespace, pod, uid, container } = req.params;
+export function registerRun(router: Router, view: KubeletView, logger?: Logger): void {
+  const run = async (req: RouteRequest, res: ServerResponse) => {
+    const text = (status: number, body: string) => replyText(res, status, `${body}\n`);
+    const { namespace, pod, container } = req.params as Record<'namespace' | 'pod' | 'container', string>;
+    const uid = req.params.uid;
     const raw = req.query.cmd;
     const cmd = Array.isArray(raw) ? raw[0] : raw;
     if (!cmd) return text(400, 'missing the command to run: ?cmd=');
@@ -46,19 +42,11 @@ export function registerRun(app: FastifyInstance, view: KubeletView, logger?: Lo
       return text(500, err instanceof Error ? err.message : String(err));
     }
     if (out.exitCode !== 0) return text(500, `command '${argv.join(' ')}' exited with ${out.exitCode}: ${out.stderr.toString('utf8')}`);
-    return reply.code(200).type('application/json').send(Buffer.concat([out.stdout, out.stderr]));
+    return replyJson(res, Buffer.concat([out.stdout, out.stderr]));
   };
 
-  app.register(async (scope) => {
-    // The command comes in the query; a body (curl -d sends a form) is read, bounded, and ignored.
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, _body, done) => done(null, undefined));
-    scope.post('/run/:namespace/:pod/:container', run);
-    scope.post('/run/:namespace/:pod/:uid/:container', run);
-  });
-  app.route({
-    method: ['GET', 'PUT', 'PATCH', 'DELETE'],
-    url: '/run/*',
-    handler: async (_req, reply) => reply.code(405).type('text/plain; charset=utf-8').send('405: Method Not Allowed\n'),
-  });
+  // The command comes in the query; a body (curl -d sends a form) is read, bounded, and ignored.
+  router.add(['POST'], '/run/:namespace/:pod/:container', run);
+  router.add(['POST'], '/run/:namespace/:pod/:uid/:container', run);
+  router.add(['GET', 'PUT', 'PATCH', 'DELETE'], '/run/*', (_req, res) => replyText(res, 405, '405: Method Not Allowed\n'));
 }

@@ -8,7 +8,6 @@
  * set to 1 (Go: `scrape_error 1`, cAdvisor: `container_scrape_error 1`), so a scraper keeps its
  * target up and sees why the series are missing.
  */
-import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { cadvisorMetricFamilies } from '../../../domain/kubelet-server/cadvisor-metrics.js';
 import { containerIdentities } from '../../../domain/kubelet-server/container-identities.js';
@@ -16,8 +15,10 @@ import { PROMETHEUS_CONTENT_TYPE, renderExposition } from '../../../domain/kubel
 import { resourceMetricFamilies } from '../../../domain/kubelet-server/resource-metrics.js';
 import type { Summary } from '../../../domain/stats/summary-types.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
+import { reply } from './reply.js';
+import type { Router } from './router.js';
 
-export function registerStatsMetrics(app: FastifyInstance, view: KubeletView, now: () => number, logger?: Logger): void {
+export function registerStatsMetrics(router: Router, view: KubeletView, now: () => number, logger?: Logger): void {
   const summaryOrNull = async (path: string): Promise<Summary | null> => {
     try {
       return await view.statsSummary(true);
@@ -27,12 +28,12 @@ export function registerStatsMetrics(app: FastifyInstance, view: KubeletView, no
     }
   };
 
-  app.get('/metrics/resource', async (_req, reply) =>
-    reply.type(PROMETHEUS_CONTENT_TYPE).send(renderExposition(resourceMetricFamilies(await summaryOrNull('/metrics/resource')))));
+  router.get('/metrics/resource', async (_req, res) =>
+    reply(res, 200, renderExposition(resourceMetricFamilies(await summaryOrNull('/metrics/resource'))), { type: PROMETHEUS_CONTENT_TYPE }));
 
-  app.get('/metrics/cadvisor', async (_req, reply) => {
+  router.get('/metrics/cadvisor', async (_req, res) => {
     const [summary, pods, machine] = await Promise.all([summaryOrNull('/metrics/cadvisor'), view.pods(), view.machineInfo()]);
     const text = renderExposition(cadvisorMetricFamilies({ summary, identities: containerIdentities(pods), machine, nowMs: now() }));
-    return reply.type(PROMETHEUS_CONTENT_TYPE).send(text);
+    reply(res, 200, text, { type: PROMETHEUS_CONTENT_TYPE });
   });
 }

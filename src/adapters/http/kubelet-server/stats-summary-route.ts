@@ -8,13 +8,15 @@
  * Where we differ: Go takes only the exact value `true` and treats anything else (`yes`, `1`, two
  * values) as false; here anything but `true` or `false`, once, is a 400 naming the value.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { KubeletError } from '../../../domain/errors.js';
 import { summaryJson } from '../../../domain/stats/summary-json.js';
 import type { Summary } from '../../../domain/stats/summary-types.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
 import { renderedPerValue } from './rendered-per-value.js';
+import { reply, replyJson, replyText, TEXT_PLAIN } from './reply.js';
+import type { RouteRequest, Router } from './router.js';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -26,28 +28,27 @@ export function parseOnlyCpuAndMemory(query: Query): { ok: true; value: boolean 
   return { ok: false, reason: `invalid only_cpu_and_memory ${JSON.stringify(raw)}: must be true or false` };
 }
 
-export function registerStatsSummary(app: FastifyInstance, view: KubeletView, logger?: Logger): void {
+export function registerStatsSummary(router: Router, view: KubeletView, logger?: Logger): void {
   // Requests that shared one summary read get the same object: render it once for all of them,
   // rather than once per request when a burst of them arrives together.
   const body = { full: renderedPerValue(summaryBody), cpuAndMemory: renderedPerValue(summaryBody) };
-  const handler = async (req: FastifyRequest<{ Querystring: Query }>, reply: FastifyReply) => {
+  const handler = async (req: RouteRequest, res: ServerResponse) => {
     const only = parseOnlyCpuAndMemory(req.query);
-    if (!only.ok) return reply.code(400).type('text/plain; charset=utf-8').send(`${only.reason}\n`);
+    if (!only.ok) return replyText(res, 400, `${only.reason}\n`);
     let rendered: Buffer;
     try {
       const summary = await view.statsSummary(only.value);
       rendered = (only.value ? body.cpuAndMemory : body.full)(summary);
     } catch (err) {
       if (err instanceof KubeletError && err.code === 'KLT_ERR_STATS_BUSY') {
-        return reply.code(503).header('retry-after', '1').type('text/plain; charset=utf-8').send(`${err.message}\n`);
+        return reply(res, 503, `${err.message}\n`, { type: TEXT_PLAIN, headers: { 'retry-after': '1' } });
       }
       logger?.error({ err, path: '/stats/summary' }, 'Stats summary failed');
-      return reply.code(500).type('text/plain; charset=utf-8').send(`Internal Error: ${(err as Error).message}\n`);
+      return replyText(res, 500, `Internal Error: ${(err as Error).message}\n`);
     }
-    return reply.type('application/json').send(rendered);
+    return replyJson(res, rendered);
   };
-  app.get('/stats/summary', handler);
-  app.post('/stats/summary', handler);
+  router.add(['GET', 'POST'], '/stats/summary', handler);
 }
 
 const summaryBody = (summary: Summary) => Buffer.from(summaryJson(summary));

@@ -18,7 +18,7 @@
  * Attach runs with the terminal setting the container was created with (Go's rule: it cannot
  * change once the process runs), whatever the request's `tty` says.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import { KubeletError } from '../../../domain/errors.js';
 import {
   execCommand, isUpgradeRequest, isWebSocketRequest, parsePortForwardPorts, parseRemoteCommandOptions, type Query,
@@ -29,6 +29,8 @@ import type { KubeletView, StreamingSession } from '../../../ports/kubelet-view.
 import { proxyStream } from './stream-proxy.js';
 import { upgradedConnection } from './upgrade-requests.js';
 import { findContainer } from '../../../domain/pod/pod-containers.js';
+import { replyText } from './reply.js';
+import type { RouteRequest, Router } from './router.js';
 
 export interface StreamingRouteOptions {
   /** streamingConnectionIdleTimeout in ms (Go's default 4 h); 0: never. */
@@ -43,7 +45,7 @@ interface Params {
   container?: string;
 }
 
-type Req = FastifyRequest<{ Params: Params }>;
+type Req = RouteRequest & { params: Params };
 
 /** A refusal before the upgrade: status and plain-text message. */
 class Refusal {
@@ -51,7 +53,7 @@ class Refusal {
 }
 
 function queryOf(req: Req): Query {
-  return new URL(req.url, 'http://kubelet').searchParams;
+  return new URL(req.raw.url ?? '/', 'http://kubelet').searchParams;
 }
 
 async function podNamed(view: KubeletView, namespace: string, name: string): Promise<Pod> {
@@ -90,7 +92,7 @@ async function attachSession(view: KubeletView, req: Req): Promise<StreamingSess
 
 /** The session port forward asks for: the pod's sandbox, and the ports when the query names them. */
 async function portForwardSession(view: KubeletView, req: Req): Promise<StreamingSession> {
-  const ports = parsePortForwardPorts(queryOf(req), isWebSocketRequest(req.headers));
+  const ports = parsePortForwardPorts(queryOf(req), isWebSocketRequest(req.raw.headers));
   if (!ports.ok) throw new Refusal(400, ports.message);
   const pod = await podNamed(view, req.params.namespace, req.params.pod);
   const uid = pod.metadata.uid ?? '';
@@ -111,14 +113,15 @@ function runtimeRefusal(err: unknown, kind: StreamingSession['kind']): Refusal {
   return new Refusal(err.code === 'KLT_ERR_CRI_NOT_FOUND' ? 404 : 500, err.message);
 }
 
-export function registerStreamingRoutes(app: FastifyInstance, view: KubeletView, opts: StreamingRouteOptions): void {
-  const handler = (resolve: (view: KubeletView, req: Req) => Promise<StreamingSession>) => async (req: Req, reply: FastifyReply) => {
-    const refuse = (r: Refusal) => reply.code(r.status).type('text/plain; charset=utf-8').send(r.message);
+export function registerStreamingRoutes(router: Router, view: KubeletView, opts: StreamingRouteOptions): void {
+  const handler = (resolve: (view: KubeletView, req: Req) => Promise<StreamingSession>) => async (route: RouteRequest, res: ServerResponse) => {
+    const req = route as Req;
+    const refuse = (r: Refusal) => replyText(res, r.status, r.message);
     let url: string;
     let session: StreamingSession | undefined;
     try {
       session = await resolve(view, req);
-      if (!isUpgradeRequest(req.headers)) throw new Refusal(500, 'Upgrade request required');
+      if (!isUpgradeRequest(req.raw.headers)) throw new Refusal(500, 'Upgrade request required');
       url = await view.streamingUrl(session).catch((err: unknown) => { throw runtimeRefusal(err, session!.kind); });
     } catch (err) {
       if (err instanceof Refusal) return refuse(err);
@@ -134,22 +137,16 @@ export function registerStreamingRoutes(app: FastifyInstance, view: KubeletView,
     }
     // The command and the URL (which names the session) may carry secrets: neither is logged.
     opts.logger?.info({ request: { kind: session.kind, namespace: req.params.namespace, pod: req.params.pod } }, 'Proxying streaming session');
-    reply.hijack();
+    // The response is left unanswered: the socket is the proxy's from here.
     proxyStream(req.raw, connection, target, { idleTimeoutMs: opts.idleTimeoutMs, logger: opts.logger });
-    return reply;
   };
 
-  app.register(async (scope) => {
-    // Options come in the query; a body is not read (an upgrade request's bytes after the headers
-    // belong to the stream, not to a body).
-    scope.removeAllContentTypeParsers();
-    scope.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
-    const methods: ('GET' | 'POST')[] = ['GET', 'POST'];
-    for (const [path, resolve] of [['exec', execSession], ['attach', attachSession]] as const) {
-      scope.route({ method: methods, url: `/${path}/:namespace/:pod/:container`, handler: handler(resolve) });
-      scope.route({ method: methods, url: `/${path}/:namespace/:pod/:uid/:container`, handler: handler(resolve) });
-    }
-    scope.route({ method: methods, url: '/portForward/:namespace/:pod', handler: handler(portForwardSession) });
-    scope.route({ method: methods, url: '/portForward/:namespace/:pod/:uid', handler: handler(portForwardSession) });
-  });
+  // Options come in the query; an upgrade request's bytes after the headers belong to the stream.
+  const methods = ['GET', 'POST'];
+  for (const [path, resolve] of [['exec', execSession], ['attach', attachSession]] as const) {
+    router.add(methods, `/${path}/:namespace/:pod/:container`, handler(resolve));
+    router.add(methods, `/${path}/:namespace/:pod/:uid/:container`, handler(resolve));
+  }
+  router.add(methods, '/portForward/:namespace/:pod', handler(portForwardSession));
+  router.add(methods, '/portForward/:namespace/:pod/:uid', handler(portForwardSession));
 }

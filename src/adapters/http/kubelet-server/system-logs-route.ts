@@ -26,8 +26,10 @@
 import { constants } from 'node:fs';
 import { open, readdir, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ServerResponse } from 'node:http';
 import { directoryListingHtml, parseLogsPath, sniffLogContentType } from '../../../domain/kubelet-server/system-logs.js';
+import { reply, replyText } from './reply.js';
+import type { RouteRequest, Router } from './router.js';
 
 export interface SystemLogsOptions {
   /** enableSystemLogHandler: false answers 405 `logs endpoint is disabled.`, as Go. */
@@ -41,30 +43,29 @@ export interface SystemLogsOptions {
 const PREFIX = '/logs/';
 const SNIFF_BYTES = 512;
 
-type Text = (status: number, body: string) => FastifyReply;
+type Text = (status: number, body: string) => void;
 
-export function registerSystemLogs(app: FastifyInstance, opts: SystemLogsOptions): void {
+export function registerSystemLogs(router: Router, opts: SystemLogsOptions): void {
   if (!opts.enabled) {
-    const disabled = async (_req: FastifyRequest, reply: FastifyReply) => reply.code(405).type('text/plain; charset=utf-8').send('logs endpoint is disabled.\n');
-    app.all('/logs/', disabled);
-    app.all('/logs/*', disabled);
+    const disabled = (_req: RouteRequest, res: ServerResponse) => replyText(res, 405, 'logs endpoint is disabled.\n');
+    router.add('ALL', '/logs/', disabled);
+    router.add('ALL', '/logs/*', disabled);
     return;
   }
-  const serve = async (req: FastifyRequest<{ Querystring: Record<string, unknown> }>, reply: FastifyReply) => {
-    const text: Text = (status, body) => reply.code(status).type('text/plain; charset=utf-8').send(`${body}\n`);
+  const serve = async (req: RouteRequest, res: ServerResponse) => {
+    const text: Text = (status, body) => replyText(res, status, `${body}\n`);
     if (req.query.query !== undefined) {
       return text(501, 'node log queries (?query=, the NodeLogQuery feature) are not implemented by kubelet-ts; /logs/ serves the files of the log directory');
     }
-    const rawPath = req.url.split('?')[0] ?? '';
-    const parsed = parseLogsPath(rawPath.slice(PREFIX.length));
+    const parsed = parseLogsPath(req.rawPath.slice(PREFIX.length));
     if (!parsed.ok) return text(400, parsed.reason);
-    return serveConfined(opts, parsed.segments, parsed.trailingSlash, reply, text);
+    return serveConfined(opts, parsed.segments, parsed.trailingSlash, res, text);
   };
-  app.get('/logs/', serve);
-  app.get('/logs/*', serve);
+  router.get('/logs/', serve);
+  router.get('/logs/*', serve);
 }
 
-async function serveConfined({ dir, openPath = open }: SystemLogsOptions, segments: string[], trailingSlash: boolean, reply: FastifyReply, text: Text): Promise<FastifyReply> {
+async function serveConfined({ dir, openPath = open }: SystemLogsOptions, segments: string[], trailingSlash: boolean, res: ServerResponse, text: Text): Promise<void> {
   let root: string;
   let target: string;
   try {
@@ -98,11 +99,11 @@ async function serveConfined({ dir, openPath = open }: SystemLogsOptions, segmen
     if (stat.isDirectory()) {
       if (!trailingSlash) {
         await handle.close();
-        return reply.code(301).header('location', `./${encodeURIComponent(name)}/`).send();
+        return reply(res, 301, undefined, { headers: { location: `./${encodeURIComponent(name)}/` } });
       }
       // Listed through the descriptor: the directory checked above, never what the path names now.
       const entries = await readdir(procEntry, { withFileTypes: true }).finally(() => handle.close());
-      return reply.code(200).type('text/html; charset=utf-8').send(directoryListingHtml(entries.map((e) => ({ name: e.name, directory: e.isDirectory() }))));
+      return reply(res, 200, directoryListingHtml(entries.map((e) => ({ name: e.name, directory: e.isDirectory() }))), { type: 'text/html; charset=utf-8' });
     }
     if (!stat.isFile()) {
       await handle.close();
@@ -110,17 +111,17 @@ async function serveConfined({ dir, openPath = open }: SystemLogsOptions, segmen
     }
     if (trailingSlash) {
       await handle.close();
-      return reply.code(301).header('location', `../${encodeURIComponent(name)}`).send();
+      return reply(res, 301, undefined, { headers: { location: `../${encodeURIComponent(name)}` } });
     }
     if (stat.size === 0) {
       await handle.close();
-      return reply.code(200).type('text/plain; charset=utf-8').send('');
+      return replyText(res, 200, '');
     }
     const head = Buffer.alloc(Math.min(SNIFF_BYTES, stat.size));
     await handle.read(head, 0, head.length, 0);
     // The stream owns the handle from here and closes it at its end, or when the client goes. A log
     // grows while it is read: the body stops at the size announced in Content-Length.
-    return reply.code(200).type(sniffLogContentType(head)).header('content-length', stat.size).send(handle.createReadStream({ start: 0, end: stat.size - 1 }));
+    return reply(res, 200, handle.createReadStream({ start: 0, end: stat.size - 1 }), { type: sniffLogContentType(head), headers: { 'content-length': stat.size } });
   } catch (err) {
     await handle.close().catch(() => {});
     return fsError(err, text);
@@ -137,7 +138,7 @@ function isInside(root: string, path: string): boolean {
 }
 
 /** Go's toHTTPError: not found → 404, permission → 403, anything else → 500. */
-function fsError(err: unknown, text: Text): FastifyReply {
+function fsError(err: unknown, text: Text): void {
   const code = (err as NodeJS.ErrnoException).code;
   if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'ELOOP') return text(404, '404 page not found');
   if (code === 'EACCES' || code === 'EPERM') return text(403, '403 Forbidden');

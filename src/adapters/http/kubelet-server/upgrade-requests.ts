@@ -1,17 +1,17 @@
 /**
  * Upgrade requests (`Connection: Upgrade`, as kubectl's SPDY and WebSocket clients send them) go
- * through the same fastify routing, hooks and handlers as every other request.
+ * through the same request pipeline, routes and handlers as every other request.
  *
  * Why: once a Node HTTP server has an 'upgrade' listener, such requests never reach its 'request'
- * handler (fastify's); without one, Node answers them as plain requests and then parses the
- * upgraded bytes as HTTP. So the listener hands each one to fastify with a response bound to its
- * socket (the way @fastify/websocket does): authentication and authorization run as for any other
- * path, an error before the upgrade is an ordinary reply, and a streaming handler hijacks the reply
- * and takes the socket (with the bytes that came after the headers, `upgradeHead`).
+ * handler; without one, Node answers them as plain requests and then parses the upgraded bytes as
+ * HTTP. So the listener hands each one to the pipeline with a response bound to its socket:
+ * authentication and authorization run as for any other path, an error before the upgrade is an
+ * ordinary reply, and a streaming handler leaves the response alone and takes the socket (with the
+ * bytes that came after the headers, `upgradeHead`).
  */
-import { ServerResponse, type IncomingMessage, type Server } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
+import type { NodeHttpServer } from '../listen.js';
 
 export interface UpgradedConnection {
   socket: Duplex;
@@ -30,7 +30,7 @@ export function upgradedConnection(req: IncomingMessage): UpgradedConnection | u
  * Hands every upgrade request the server receives to `handle` as if it were a plain request, with
  * a response written to its socket; `upgradedConnection(req)` then gives the socket to take over.
  */
-export function serveUpgradeRequests(server: Server, handle: (req: IncomingMessage, res: ServerResponse) => void): void {
+export function serveUpgradeRequests(server: NodeHttpServer, handle: (req: IncomingMessage, res: ServerResponse) => void): void {
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     upgraded.set(req, { socket, head });
     const res = new ServerResponse(req);
@@ -41,8 +41,4 @@ export function serveUpgradeRequests(server: Server, handle: (req: IncomingMessa
     socket.once('error', () => socket.destroy());
     handle(req, res);
   });
-}
-
-export function routeUpgradeRequests(app: FastifyInstance): void {
-  serveUpgradeRequests(app.server, (req, res) => app.routing(req, res));
 }

@@ -4,9 +4,9 @@ import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { buildKubeletApp } from '../../../../src/adapters/http/kubelet-server/server.js';
 import { FakeKubeletView, testPod } from './fake-view.js';
+import { serveApp, type ServedApp } from './served-app.js';
 
 const LOG = [
   '2024-01-02T03:04:01.000000001Z stdout F one',
@@ -20,7 +20,7 @@ const LOG = [
 let dir: string;
 let logPath: string;
 let view: FakeKubeletView;
-let app: FastifyInstance;
+let app: ServedApp;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'klt-logs-'));
@@ -29,7 +29,7 @@ beforeEach(async () => {
   view = new FakeKubeletView();
   view.podsList = [testPod('web', 'prod', ['app', 'side'])];
   view.logPaths.set('prod/web/app', logPath);
-  app = buildKubeletApp({ view, debuggingHandlers: true, logLimits: { followPollMs: 20 } });
+  app = serveApp(buildKubeletApp({ view, debuggingHandlers: true, logLimits: { followPollMs: 20 } }));
 });
 
 afterEach(async () => {
@@ -109,8 +109,7 @@ describe('/containerLogs', () => {
 
   it('with follow, delivers a line appended after the request and ends when the container stops', async () => {
     view.containers.set('prod/web/app', { containerId: 'c1', uid: 'uid-web' });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as { port: number };
+    const port = await app.port();
     const received: string[] = [];
     let ended = false;
     const done = new Promise<number>((resolve, reject) => {
@@ -132,8 +131,7 @@ describe('/containerLogs', () => {
 
   it('with follow, ends when the followed instance restarts, as Go follows one container ID', async () => {
     view.containers.set('prod/web/app', { containerId: 'c1', uid: 'uid-web' });
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as { port: number };
+    const port = await app.port();
     const received: string[] = [];
     const done = new Promise<number>((resolve, reject) => {
       get({ host: '127.0.0.1', port, path: '/containerLogs/prod/web/app?follow=true&tailLines=1' }, (res) => {
@@ -160,8 +158,7 @@ describe('/containerLogs', () => {
       if (container === 'app' || container === 'side') polls[container] += 1;
       return running(namespace, pod, container, uid);
     };
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as { port: number };
+    const port = await app.port();
     const serverSide = new Promise<Socket>((resolve) => app.server.once('connection', resolve));
     const follow = (container: string) => new Promise<ClientRequest>((resolve, reject) => {
       const req = get({ host: '127.0.0.1', port, path: `/containerLogs/prod/web/${container}?follow=true` }, (res) => {
@@ -189,7 +186,7 @@ describe('/containerLogs', () => {
   });
 });
 
-describe('/containerLogs follow without a socket (inject)', () => {
+describe('/containerLogs follow of a container that is not running', () => {
   it('ends at once when the container is not running, with what the file holds', async () => {
     const res = await app.inject('/containerLogs/prod/web/app?follow=1&tailLines=3');
     expect([res.statusCode, res.body]).toEqual([200, 'three\nfour\n']);

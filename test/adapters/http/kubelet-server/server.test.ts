@@ -1,24 +1,25 @@
+import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { buildKubeletApp, type KubeletServerAuth } from '../../../../src/adapters/http/kubelet-server/server.js';
 import { KubeletError } from '../../../../src/domain/errors.js';
 import type { NodeRequestAttributes, SubjectAccessReviewer, TokenReviewer } from '../../../../src/ports/kubelet-view.js';
 import { parseMetrics } from '../../../support/prometheus-text.js';
 import { FakeKubeletView, testPod } from './fake-view.js';
+import { serveApp, type ServedApp } from './served-app.js';
 
-let app: FastifyInstance | undefined;
+let app: ServedApp | undefined;
 afterEach(async () => {
   await app?.close();
   app = undefined;
 });
 
 function build(view: FakeKubeletView, auth?: Partial<KubeletServerAuth>, debuggingHandlers = true) {
-  app = buildKubeletApp({
+  app = serveApp(buildKubeletApp({
     view,
     auth: auth ? { anonymous: false, authorizationMode: 'AlwaysAllow', nodeName: 'node-a', ...auth } : undefined,
     debuggingHandlers,
     healthChecks: [{ name: 'ping', check: () => null }, { name: 'syncloop', check: () => 'sync Loop took longer than expected' }],
-  });
+  }));
   return app;
 }
 
@@ -134,6 +135,42 @@ describe('kubelet server endpoints', () => {
   });
 });
 
+describe('kubelet server methods and URLs', () => {
+  it('answers HEAD on a GET path with its head and no body', async () => {
+    const get = await build(new FakeKubeletView()).inject('/pods');
+    const head = await app!.inject({ method: 'HEAD', url: '/pods' });
+    expect([head.statusCode, head.headers['content-type'], head.headers['content-length'], head.body])
+      .toEqual([200, get.headers['content-type'], String(Buffer.byteLength(get.body)), '']);
+  });
+
+  it.each([['POST', '/pods'], ['DELETE', '/metrics'], ['PUT', '/stats/summary'], ['POST', '/containerLogs/default/web/app']])(
+    'answers %s %s, a path served for other methods, with 405 as go-restful does', async (method, url) => {
+      const res = await build(new FakeKubeletView()).inject({ method, url });
+      expect([res.statusCode, res.body]).toEqual([405, '405: Method Not Allowed\n']);
+    },
+  );
+
+  it('answers a URL that does not decode with 400, before authentication', async () => {
+    const res = await build(new FakeKubeletView(), { anonymous: false }).inject('/pods%zz');
+    expect([res.statusCode, res.body]).toEqual([400, "'/pods%zz' is not a valid url component\n"]);
+  });
+
+  it('routes the decoded path', async () => {
+    expect((await build(new FakeKubeletView()).inject('/%70ods')).statusCode).toBe(200);
+  });
+
+  it('answers 500 Internal Server Error, logged, when a handler fails', async () => {
+    const view = new FakeKubeletView();
+    view.pods = () => { throw new Error('view broke'); };
+    const lines: string[] = [];
+    app = serveApp(buildKubeletApp({ view, debuggingHandlers: true, logger: pino({}, { write: (s: string) => void lines.push(s) }) }));
+    const res = await app.inject('/pods');
+    expect([res.statusCode, res.body]).toEqual([500, 'Internal Server Error\n']);
+    expect(lines.join('')).toContain('view broke');
+    expect((await app.inject('/metrics')).statusCode).toBe(200);
+  });
+});
+
 describe('read-only server routes', () => {
   it('serves /pods, /metrics and /healthz without auth', async () => {
     const a = build(new FakeKubeletView(), undefined, false);
@@ -163,6 +200,12 @@ describe('kubelet server bounds', () => {
   it('refuses a body over 64 KiB', async () => {
     const res = await build(new FakeKubeletView()).inject({ method: 'POST', url: '/pods', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ a: 'x'.repeat(70 * 1024) }) });
     expect(res.statusCode).toBe(413);
+  });
+
+  it('refuses headers over 64 KiB', async () => {
+    const a = build(new FakeKubeletView());
+    expect((await a.inject({ url: '/pods', headers: { 'x-big': 'x'.repeat(60 * 1024) } })).statusCode).toBe(200);
+    expect((await a.inject({ url: '/pods', headers: { 'x-big': 'x'.repeat(70 * 1024) } })).statusCode).toBe(431);
   });
 
   it('authorizes the decoded path, as Go reads r.URL.Path', async () => {

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
-import type { FastifyServerOptions } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildKubeletApp } from '../../../../src/adapters/http/kubelet-server/server.js';
 import { FakeKubeletView } from './fake-view.js';
+import { serveApp } from './served-app.js';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -13,11 +13,9 @@ afterEach(async () => {
 describe('kubelet server and a slow client', () => {
   it('drops a client that never finishes its request once the request timeout passes', async () => {
     // The production bound is 60 s; shortened here, with Node checking often, to keep the test quick.
-    const app = buildKubeletApp({ view: new FakeKubeletView(), debuggingHandlers: true },
-      { requestTimeout: 300, http: { connectionsCheckingInterval: 50 } } as Partial<FastifyServerOptions>);
+    const app = serveApp(buildKubeletApp({ view: new FakeKubeletView(), debuggingHandlers: true }), { requestTimeoutMs: 300, connectionsCheckingIntervalMs: 50 });
     close = () => app.close();
-    await app.listen({ host: '127.0.0.1', port: 0 });
-    const { port } = app.server.address() as { port: number };
+    const port = await app.port();
     const started = Date.now();
     const answer = await new Promise<string>((resolve, reject) => {
       let got = '';

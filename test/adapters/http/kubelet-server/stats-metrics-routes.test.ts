@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { buildKubeletApp } from '../../../../src/adapters/http/kubelet-server/server.js';
 import { KubeletError } from '../../../../src/domain/errors.js';
 import type { MachineInfo } from '../../../../src/domain/node/host-types.js';
 import type { SubjectAccessReviewer } from '../../../../src/ports/kubelet-view.js';
 import { strictFamilies } from '../../../support/strict-prometheus-text.js';
 import { FakeKubeletView, testPod } from './fake-view.js';
+import { serveApp, type ServedApp } from './served-app.js';
 
-let app: FastifyInstance | undefined;
+let app: ServedApp | undefined;
 afterEach(async () => {
   await app?.close();
   app = undefined;
@@ -16,12 +16,12 @@ afterEach(async () => {
 const NOW = Date.parse('2024-05-01T10:00:10Z');
 
 function build(view: FakeKubeletView, accessReviewer?: SubjectAccessReviewer) {
-  app = buildKubeletApp({
+  app = serveApp(buildKubeletApp({
     view,
     auth: accessReviewer ? { anonymous: true, authorizationMode: 'Webhook', accessReviewer, nodeName: 'node-a' } : undefined,
     debuggingHandlers: !accessReviewer,
     now: () => NOW,
-  });
+  }));
   return app;
 }
 

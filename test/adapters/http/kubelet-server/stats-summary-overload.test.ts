@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { SummaryProvider } from '../../../../src/actors/stats/summary-provider.js';
 import { buildKubeletApp } from '../../../../src/adapters/http/kubelet-server/server.js';
 import { KubeletError } from '../../../../src/domain/errors.js';
 import { FakeCri } from '../../../fakes/fake-cri.js';
 import { FakeHostStats } from '../../../fakes/fake-host-stats.js';
 import { FakeKubeletView } from './fake-view.js';
+import { serveApp, type ServedApp } from './served-app.js';
 
-let app: FastifyInstance | undefined;
+let app: ServedApp | undefined;
 afterEach(async () => app?.close());
 
 const LIST_AND_STATS = ['listPodSandbox', 'listContainers', 'listContainerStats', 'imageFsInfo'];
@@ -18,7 +18,7 @@ describe('GET /stats/summary under load (#14)', () => {
     const provider = new SummaryProvider({ cri: () => cri, host: new FakeHostStats(), nodeName: () => 'node-1', rootDir: () => '/var/lib/kubelet', podLogsDir: () => '/var/log/pods' }, { now: () => performance.now() });
     const view = new FakeKubeletView();
     view.statsSummary = (only: boolean) => provider.get(only);
-    app = buildKubeletApp({ view, debuggingHandlers: true });
+    app = serveApp(buildKubeletApp({ view, debuggingHandlers: true }));
     const answers = await Promise.all(Array.from({ length: 200 }, () => app!.inject({ method: 'GET', url: '/stats/summary' })));
     expect(answers.map((a) => a.statusCode)).toEqual(Array.from({ length: 200 }, () => 200));
     // The turn budget may spread the requests over a few turns; the first answer is reused for a second.
@@ -30,7 +30,7 @@ describe('GET /stats/summary under load (#14)', () => {
     let renders = 0;
     const node = { nodeName: 'n', startTime: 't', toJSON: () => (renders += 1, { nodeName: 'n', startTime: 't' }) };
     view.summary = { node, pods: [] };
-    app = buildKubeletApp({ view, debuggingHandlers: true });
+    app = serveApp(buildKubeletApp({ view, debuggingHandlers: true }));
     const answers = await Promise.all(Array.from({ length: 50 }, () => app!.inject({ method: 'GET', url: '/stats/summary' })));
     expect(new Set(answers.map((a) => a.body))).toEqual(new Set(['{"node":{"nodeName":"n","startTime":"t"},"pods":[]}']));
     expect(renders).toBe(1);
@@ -39,7 +39,7 @@ describe('GET /stats/summary under load (#14)', () => {
   it('answers 503 with Retry-After when too many requests wait for the summary', async () => {
     const view = new FakeKubeletView();
     view.summary = new KubeletError('KLT_ERR_STATS_BUSY', '512 requests already wait for the stats summary', { retryable: true });
-    app = buildKubeletApp({ view, debuggingHandlers: true });
+    app = serveApp(buildKubeletApp({ view, debuggingHandlers: true }));
     const res = await app.inject({ method: 'GET', url: '/stats/summary' });
     expect([res.statusCode, res.headers['retry-after'], res.body]).toEqual([503, '1', '512 requests already wait for the stats summary\n']);
   });

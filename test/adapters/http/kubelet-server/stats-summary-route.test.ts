@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
 import { buildKubeletApp } from '../../../../src/adapters/http/kubelet-server/server.js';
 import { KubeletError } from '../../../../src/domain/errors.js';
 import { FakeKubeletView } from './fake-view.js';
+import { serveApp, type ServedApp } from './served-app.js';
 
-let app: FastifyInstance | undefined;
+let app: ServedApp | undefined;
 afterEach(async () => app?.close());
 
 function serve(debuggingHandlers = true) {
   const view = new FakeKubeletView();
-  app = buildKubeletApp({ view, debuggingHandlers });
+  app = serveApp(buildKubeletApp({ view, debuggingHandlers }));
   return { view, app };
 }
 

@@ -7,12 +7,12 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildKubeletApp, type KubeletServerAuth } from '../../../../src/adapters/http/kubelet-server/server.js';
 import { KubeletError } from '../../../../src/domain/errors.js';
 import type { NodeRequestAttributes, SubjectAccessReviewer } from '../../../../src/ports/kubelet-view.js';
 import { FakeKubeletView, testPod } from './fake-view.js';
+import { serveApp, type ServedApp } from './served-app.js';
 
 interface RuntimeSeen { method: string; url: string; headers: IncomingMessage['headers']; head: string }
 
@@ -50,7 +50,7 @@ async function fakeRuntime(): Promise<{ server: Server; base: string; seen: Runt
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, sockets };
 }
 
-let app: FastifyInstance | undefined;
+let app: ServedApp | undefined;
 let runtime: Awaited<ReturnType<typeof fakeRuntime>> | undefined;
 const clients: Socket[] = [];
 afterEach(async () => {
@@ -88,14 +88,13 @@ function startedRuntime(): NonNullable<typeof runtime> {
 }
 
 async function start(v: FakeKubeletView, o: { auth?: Partial<KubeletServerAuth>; debuggingHandlers?: boolean; idleMs?: number } = {}): Promise<number> {
-  app = buildKubeletApp({
+  app = serveApp(buildKubeletApp({
     view: v,
     auth: o.auth ? { anonymous: false, authorizationMode: 'AlwaysAllow', nodeName: 'node-a', ...o.auth } : undefined,
     debuggingHandlers: o.debuggingHandlers ?? true,
     ...(o.idleMs !== undefined ? { streamingIdleTimeoutMs: o.idleMs } : {}),
-  });
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  return (app.server.address() as AddressInfo).port;
+  }));
+  return app.port();
 }
 
 const SPDY = { Connection: 'Upgrade', Upgrade: 'SPDY/3.1', 'X-Stream-Protocol-Version': 'v4.channel.k8s.io' };

@@ -125,6 +125,12 @@ describe('kubelet server over TLS', () => {
     expect(JSON.parse(res.body).kind).toBe('PodList');
   });
 
+  it('bounds request headers to 64 KiB over TLS too', async () => {
+    const s = await start({ anonymous: true });
+    expect((await get(s, '/pods', undefined, { headers: { 'x-big': 'x'.repeat(60 * 1024) } })).status).toBe(200);
+    expect((await get(s, '/pods', undefined, { headers: { 'x-big': 'x'.repeat(70 * 1024) } })).status).toBe(431);
+  });
+
   it('authenticates a client certificate signed by clientCAFile: CN is the user, O the groups', async () => {
     const seen: NodeRequestAttributes[] = [];
     const s = await start({ anonymous: false, authorizationMode: 'Webhook', accessReviewer: { review: async (a) => (seen.push(a), { allowed: true }) } });
