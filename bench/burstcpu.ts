@@ -8,7 +8,9 @@
  * KUBELET_BENCH_BURSTCPU_BASELINE=DIR: the other build's bundle, a copy of dist/bundle kept inside the
  * repository (its packages resolve from node_modules above it); without it, head alone.
  * KUBELET_BENCH_BURSTCPU_HEAD_ARGS / _BASELINE_ARGS: more kubelet flags for either, space-separated
- * (a baseline with flags alone runs this build again, e.g. `--event-log=` to weigh the journal).
+ * (a baseline with flags alone runs this build again, e.g. `--event-log=` to weigh the journal);
+ * _HEAD_NODE_FLAGS / _BASELINE_NODE_FLAGS: node's own options after the bundle's #! line's, which they
+ * override (e.g. `--max-semi-space-size=2` to weigh the young generation against the burst's CPU).
  * KUBELET_BENCH_BURSTCPU_REPS=N (5) bursts of each; _SETTLE_SECONDS=S (10) between Ready and the burst.
  * KUBELET_BENCH_CPU_PROF=DIR profiles each daemon and prints each burst's span on the profile's clock
  * (scripts/cpu-profile-categories.ts cuts a profile to it); KUBELET_BENCH_KEEP_JOURNAL=DIR copies each
@@ -33,10 +35,12 @@ export async function benchBurstCpu(): Promise<Record<string, number | string>> 
   const missing = realLabMissing();
   if (missing) return { skipped: missing };
   const baseline = process.env.KUBELET_BENCH_BURSTCPU_BASELINE;
-  const args = (name: string) => (process.env[`KUBELET_BENCH_BURSTCPU_${name}_ARGS`] ?? '').split(' ').filter(Boolean);
+  const words = (name: string) => (process.env[`KUBELET_BENCH_BURSTCPU_${name}`] ?? '').split(' ').filter(Boolean);
+  const build = (name: string, bin: string): Build => ({ name, bin, args: words(`${name.toUpperCase()}_ARGS`), nodeFlags: words(`${name.toUpperCase()}_NODE_FLAGS`) });
+  const withBaseline = baseline || words('BASELINE_ARGS').length > 0 || words('BASELINE_NODE_FLAGS').length > 0;
   const builds: Build[] = [
-    { name: 'head', bin: KUBELET_BIN, args: args('HEAD') },
-    ...(baseline || args('BASELINE').length > 0 ? [{ name: 'baseline', bin: baseline ? resolve(baseline, 'kubelet.js') : KUBELET_BIN, args: args('BASELINE') }] : []),
+    build('head', KUBELET_BIN),
+    ...(withBaseline ? [build('baseline', baseline ? resolve(baseline, 'kubelet.js') : KUBELET_BIN)] : []),
   ];
   const samples = await alternateBuilds('burstcpu', builds, REPS, turn);
   const out: Record<string, number | string> = { reps: REPS, settleSeconds: SETTLE_MS / 1000, ...medians(samples, 2) };
@@ -72,14 +76,14 @@ async function criCalls(lab: KubeLab, port: number): Promise<Map<string, number>
   return calls;
 }
 
-interface Build { name: string; bin: string; args: string[] }
+interface Build { name: string; bin: string; args: string[]; nodeFlags: string[] }
 
-async function turn(lab: KubeLab, work: string, { name, bin, args }: Build, rep: number): Promise<Record<string, number>> {
+async function turn(lab: KubeLab, work: string, { name, bin, args, nodeFlags }: Build, rep: number): Promise<Record<string, number>> {
   const node = `bcpu-${name}-${rep}`;
   const setup = await prepareNode(lab, work, node);
   const o: TurnOptions = {
     lab, setup, namespace: node, image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', idleMs: 0,
-    start: () => startKubeletTs(setup, bin, args),
+    start: () => startKubeletTs(setup, bin, args, nodeFlags),
   };
   const out: Record<string, number> = {};
   await readyNamespace(lab, node);
