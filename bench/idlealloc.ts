@@ -12,6 +12,8 @@
  * _PROFILE_SECONDS (30) of the profiled one. KUBELET_BENCH_KEEP_JOURNAL=DIR copies each turn's event log there.
  * KUBELET_BENCH_IDLEALLOC_PROFILES=DIR keeps the profiles there (`.cpuprofile`, `.heapprofile`); read
  * them with `node dist/bench/heap-profile-top.js` and `node dist/scripts/cpu-profile-categories.js`.
+ * The burst is profiled too (its allocation alone: `burst.allocatedMB`, `-burst.heapprofile`), which
+ * costs its CPU and times: read those from burstcpu.ts or sidebyside.ts.
  */
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -60,7 +62,7 @@ async function turn(lab: KubeLab, work: string, build: Build, rep: number): Prom
     session = await openInspector(inspectPort);
     await sleep(SETTLE_MS);
     await window(session, kubelet, 'idle', node, out);
-    await burst(o, kubelet, out);
+    await heapSampling(session, () => burst(o, kubelet, out), 'burst', node, out);
     await sleep(SETTLE_MS);
     await window(session, kubelet, 'pods', node, out);
     const keep = process.env.KUBELET_BENCH_KEEP_JOURNAL;
@@ -87,16 +89,27 @@ async function window(session: InspectorSession, kubelet: StartedKubelet, label:
   out[`${label}.heapUsedMiB`] = round(result.value.heapUsed / 2 ** 20, 1);
   await session.send('Profiler.enable');
   await session.send('Profiler.start');
-  await session.send('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-  await sleep(PROFILE_MS);
-  const { profile: heap } = await session.send<{ profile: { head: HeapNode } }>('HeapProfiler.stopSampling');
+  const allocated = await heapSampling(session, () => sleep(PROFILE_MS), label, node, out);
   const { profile: cpu } = await session.send<{ profile: unknown }>('Profiler.stop');
+  out[`${label}.allocatedMBPerSecond`] = round(allocated / 1e6 / (PROFILE_MS / 1000), 3);
+  keepProfile(`${node}-${label}.cpuprofile`, cpu);
+}
+
+/** Bytes allocated while `work` runs (a sampling profile keeping what the GC collected), as `<label>.allocatedMB`. */
+async function heapSampling(session: InspectorSession, work: () => Promise<unknown>, label: string, node: string, out: Record<string, number>): Promise<number> {
+  await session.send('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  await work();
+  const { profile: heap } = await session.send<{ profile: { head: HeapNode } }>('HeapProfiler.stopSampling');
   const total = (n: HeapNode): number => n.selfSize + n.children.reduce((s, c) => s + total(c), 0);
-  out[`${label}.allocatedMBPerSecond`] = round(total(heap.head) / 1e6 / (PROFILE_MS / 1000), 3);
+  const bytes = total(heap.head);
+  out[`${label}.allocatedMB`] = round(bytes / 1e6, 1);
+  keepProfile(`${node}-${label}.heapprofile`, heap);
+  return bytes;
+}
+
+function keepProfile(name: string, profile: unknown): void {
   const dir = process.env.KUBELET_BENCH_IDLEALLOC_PROFILES;
-  if (dir) {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, `${node}-${label}.heapprofile`), JSON.stringify(heap));
-    writeFileSync(join(dir, `${node}-${label}.cpuprofile`), JSON.stringify(cpu));
-  }
+  if (!dir) return;
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, name), JSON.stringify(profile));
 }
