@@ -21,7 +21,7 @@
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import { toJournalPayload } from '../../domain/journal/payload.js';
 import { redact } from '../../domain/journal/redact.js';
-import { sameJson } from '../../domain/journal/same-json.js';
+import { sameJson } from '../../domain/same-json.js';
 import type { JournalRecord, RecordKind } from '../../domain/journal/record.js';
 import type { Clock } from '../../ports/clock.js';
 import { actionRecordOf } from './action-records.js';

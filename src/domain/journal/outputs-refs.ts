@@ -11,7 +11,7 @@
  * A checkpoint starts afresh on both sides, as with pod references (pod-refs.ts).
  */
 import type { JournalRecord } from './record.js';
-import { sameJson } from './same-json.js';
+import { sameJson } from '../same-json.js';
 
 /** Where each output was written whole: by actor, then by phase id. */
 type Written = Map<string, Map<string, { seq: number; value: unknown }>>;

@@ -17,7 +17,7 @@
  * filterInvalidPods does; the sources report such duplicates themselves (duplicates.ts).
  */
 import type { Pod } from '../pod/types.js';
-import { canonicalJson } from '../runtime/container-hash.js';
+import { sameJson } from '../same-json.js';
 import {
   CONFIG_SEEN_ANNOTATION,
   CONFIG_SOURCE_ANNOTATION,
@@ -84,7 +84,7 @@ export function mergeSnapshot(state: PodConfigState, source: PodSourceName, snap
 /** Go's checkAndUpdatePod: what changed, and the pod to store from now on. */
 function compareWithExisting(existing: Pod, ref: Pod): { op: PodOperation | null; stored: Pod } {
   if (!differSemantically(existing, ref)) {
-    const sameStatus = sameJson(existing.status, ref.status);
+    const sameStatus = sameJson(existing.status ?? null, ref.status ?? null);
     const kept = withIncomingObjects(existing, ref, sameStatus);
     if (sameStatus) return { op: null, stored: kept };
     // The kubelet is the source of truth of a pod's status; a source's change to it is only reconciled.
@@ -159,12 +159,6 @@ function withoutDuplicates(pods: Pod[]): Pod[] {
 
 function withAnnotation(pod: Pod, key: string, value: string): Pod {
   return { ...pod, metadata: { ...pod.metadata, annotations: { ...pod.metadata.annotations, [key]: value } } };
-}
-
-/** The same object is the same JSON: a source that re-sends unchanged pods as they were costs no serialising. */
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  return canonicalJson(a ?? null) === canonicalJson(b ?? null);
 }
 
 function assignOrDelete<T extends object, K extends keyof T>(target: T, key: K, value: T[K] | undefined): void {
