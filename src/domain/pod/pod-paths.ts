@@ -14,6 +14,7 @@ import type { VolumePluginName } from '../volumes/pod-volumes.js';
 
 /** NAME_MAX of Linux file systems: a longer segment could never be made. */
 const maxSegmentBytes = 255;
+const utf8 = new TextEncoder();
 
 /** Why `value` is not one path segment, or null when it is. */
 export function segmentProblem(value: string): string | null {
@@ -21,7 +22,8 @@ export function segmentProblem(value: string): string | null {
   if (value === '.' || value === '..') return `is "${value}"`;
   if (value.includes('/')) return 'contains "/"';
   if (value.includes('\0')) return 'contains a NUL byte';
-  if (new TextEncoder().encode(value).length > maxSegmentBytes) return `is longer than ${maxSegmentBytes} bytes`;
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: only a long name needs encoding to be measured.
+  if (value.length * 3 > maxSegmentBytes && utf8.encode(value).length > maxSegmentBytes) return `is longer than ${maxSegmentBytes} bytes`;
   return null;
 }
 
@@ -34,21 +36,25 @@ export function safeSegment(what: string, value: string): string {
 
 /** Whether `path` is `base` itself or below it, both cleaned (no symlink is looked at). */
 export function isSameOrBelowPath(path: string, base: string): boolean {
-  const p = cleanPath(path);
-  const b = cleanPath(base);
+  return sameOrBelowCleaned(cleanPath(path), cleanPath(base));
+}
+
+function sameOrBelowCleaned(p: string, b: string): boolean {
   if (b === '.') return !p.startsWith('/') && p !== '..' && !p.startsWith('../');
   return p === b || p.startsWith(b === '/' ? '/' : `${b}/`);
 }
 
 /** Whether `path` is strictly below `base`, both cleaned. */
 export function isBelowPath(path: string, base: string): boolean {
-  return cleanPath(path) !== cleanPath(base) && isSameOrBelowPath(path, base);
+  const [p, b] = [cleanPath(path), cleanPath(base)];
+  return p !== b && sameOrBelowCleaned(p, b);
 }
 
 /** `base` joined with already checked segments, refused unless the result is strictly below `root`. */
 function below(root: string, base: string, segments: readonly string[]): string {
   const path = cleanPath([base, ...segments].join('/'));
-  if (!isBelowPath(path, root)) throw new KubeletError('KLT_ERR_PATH_UNSAFE', `${JSON.stringify(path)} is not below the kubelet's root ${JSON.stringify(cleanPath(root))}`);
+  const cleanRoot = cleanPath(root);
+  if (path === cleanRoot || !sameOrBelowCleaned(path, cleanRoot)) throw new KubeletError('KLT_ERR_PATH_UNSAFE', `${JSON.stringify(path)} is not below the kubelet's root ${JSON.stringify(cleanRoot)}`);
   return path;
 }
 
