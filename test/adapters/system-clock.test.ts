@@ -8,12 +8,14 @@ import { systemClock } from '../../src/adapters/system-clock.js';
 
 const DAY_MS = 24 * 3600_000;
 
+// Fake timers throughout: the timers under test are advanced by hand, nothing here waits.
 beforeEach(() => { vi.useFakeTimers(); });
 afterEach(() => { vi.useRealTimers(); });
 
 describe('systemClock', () => {
   it('fires a timer longer than Node\'s 2^31-1 ms limit when it is due, not at once', () => {
     const fired = vi.fn();
+    // The timer under test, on the fake clock.
     systemClock.setTimeout(fired, 300 * DAY_MS);
     vi.advanceTimersByTime(1000);
     expect(fired).not.toHaveBeenCalled();
@@ -26,6 +28,7 @@ describe('systemClock', () => {
   it('clears a long timer after its first hop as before it', () => {
     const early = vi.fn();
     const late = vi.fn();
+    // The timer under test, on the fake clock.
     const a = systemClock.setTimeout(early, 60 * DAY_MS);
     const b = systemClock.setTimeout(late, 60 * DAY_MS);
     systemClock.clearTimeout(a);
@@ -38,6 +41,7 @@ describe('systemClock', () => {
 
   it('keeps short timers as Node\'s own', () => {
     const fired = vi.fn();
+    // The timer under test, on the fake clock.
     systemClock.setTimeout(fired, 50);
     vi.advanceTimersByTime(49);
     expect(fired).not.toHaveBeenCalled();

@@ -22,6 +22,7 @@ describe('labWatch', () => {
       res.write('{"type":"ADDED","object":{"metadata":{"na');
       // Written apart in time so the watch reads them as separate chunks, split mid-event.
       setTimeout(() => res.write('me":"p0"}}}\n{"type":"MODIFIED","object":{"metadata":{"name":"p0"}}}\n{"type":"DEL'), 20);
+      // The last piece later still: the event that the earlier chunk cut in two ends here.
       setTimeout(() => res.write('ETED","object":{"metadata":{"name":"p1"}}}\n'), 40);
     });
     const events: WatchEvent<{ metadata: { name: string } }>[] = [];

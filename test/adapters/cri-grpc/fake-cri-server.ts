@@ -12,6 +12,7 @@ export type Handler = (request: Record<string, unknown>) => unknown | Promise<un
 export type Handlers = Record<string, Handler>;
 
 /** A handler's simulated latency: what the client's deadlines and retries are tested against. */
+// The runtime's own slowness under test, not a wait in a test: the handler answers this much later.
 export const runtimeLatency = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Throw this from a handler to answer with a gRPC status. */
