@@ -48,20 +48,48 @@ describeNeeding(chromiumPart(CHROMIUM), 'visualizer on a live daemon in Chromium
     const worker = await until('a pod worker in the tree', async () => w.page.locator('#tree li[data-logic="podWorker"]').first().getAttribute('data-actor'), 30_000, stderr);
     expect(worker).toMatch(/^pod:/);
     await w.page.locator(`#tree li[data-actor="${worker}"] > button`).click();
-    const valueOf = () => w.page.locator(`#tree li[data-actor="${worker}"]`).getAttribute('data-value');
-    await until('the worker idle with its pod running', async () => (await valueOf()) === 'idle', 30_000, stderr);
+    // One read in the page: a locator's getAttribute waits for its element, so a worker removed between
+    // a count() and that read would stall the poll past its deadline instead of reading "gone".
+    let connection: string | null = null;
+    const valueOf = async () => {
+      const seen = await w.page.evaluate((id) => {
+        const li = [...document.querySelectorAll('#tree li')].find((l) => l.getAttribute('data-actor') === id);
+        return { value: li ? li.getAttribute('data-value') : 'gone', connection: document.getElementById('conn')?.textContent ?? null };
+      }, worker);
+      connection = seen.connection;
+      return seen.value;
+    };
+    const pageAndStderr = () => `page connection: ${connection}\n${stderr()}`;
+    await until('the worker idle with its pod running', async () => (await valueOf()) === 'idle', 30_000, pageAndStderr);
     expect(await w.page.locator('#chart-podWorker').getAttribute('data-actor')).toBe(worker);
     expect(await w.page.locator('#chart-podWorker g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')))).toEqual(['idle']);
     await screenshot(w.page, 'live-pod-worker-idle');
 
     // Removing the manifest makes the worker kill the pod: the page follows it into terminating.
     unlinkSync(join(k.manifests, 'viz.json'));
-    await until('the worker killing', async () => (await valueOf()) === 'terminating.killing', 10_000, stderr);
+    await until('the worker killing', async () => (await valueOf()) === 'terminating.killing', 10_000, pageAndStderr);
     expect(await w.page.locator('#chart-podWorker g.state.active').evaluateAll((gs) => gs.map((g) => g.getAttribute('data-path')).sort())).toEqual(['terminating', 'terminating.killing']);
     await screenshot(w.page, 'live-pod-worker-killing');
     await until('the worker past the kill', async () => {
-      const v = await w.page.locator(`#tree li[data-actor="${worker}"]`).count() === 0 ? 'gone' : await valueOf();
+      const v = await valueOf();
       return v !== 'terminating.killing' ? v : undefined;
-    }, 15_000, stderr);
+    }, 15_000, pageAndStderr);
   }, 60_000);
+
+  it('shows itself disconnected when a poll goes unanswered, and live again on the next answer', async () => {
+    await w.page.waitForSelector('#conn:text-is("live")', { timeout: 10_000 });
+    // The next poll is held and never answered; the ones after it go through.
+    let held = false;
+    await w.page.route('**/debug/actors', async (route) => {
+      if (held) return route.fallback();
+      held = true;
+    });
+    try {
+      await w.page.waitForSelector('#conn:text-is("disconnected")', { timeout: 15_000 });
+      await w.page.waitForSelector('#conn:text-is("live")', { timeout: 15_000 });
+    } finally {
+      await w.page.unroute('**/debug/actors');
+    }
+    expect(held).toBe(true);
+  }, 40_000);
 });

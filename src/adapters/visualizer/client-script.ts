@@ -23,8 +23,12 @@ export const PAGE_SCRIPT = String.raw`(function () {
     if (text !== undefined && text !== null) e.textContent = String(text);
     return e;
   }
-  function getJson(url) {
-    return fetch(url, { cache: 'no-store' }).then(function (r) {
+  // A live poll that never answered would freeze the page on its last state: polls pass a
+  // timeout, after which the page shows itself disconnected and polls again.
+  function getJson(url, timeoutMs) {
+    var init = { cache: 'no-store' };
+    if (timeoutMs) init.signal = AbortSignal.timeout(timeoutMs);
+    return fetch(url, init).then(function (r) {
       if (!r.ok) throw new Error(url + ': ' + r.status);
       return r.json();
     });
@@ -202,7 +206,7 @@ export const PAGE_SCRIPT = String.raw`(function () {
   // ---- live mode ----------------------------------------------------------------------------
   function startLive() {
     function poll() {
-      getJson('/debug/actors').then(function (body) {
+      getJson('/debug/actors', 5000).then(function (body) {
         ui.actors = body.actors.filter(function (a) { return a.machine; });
         $('conn').textContent = 'live';
         $('conn').classList.remove('down');
@@ -219,7 +223,7 @@ export const PAGE_SCRIPT = String.raw`(function () {
       return;
     }
     function pollReport() {
-      getJson('/debug/startup').then(renderTimeline).catch(function () {}).then(function () { setTimeout(pollReport, 1000); });
+      getJson('/debug/startup', 5000).then(renderTimeline).catch(function () {}).then(function () { setTimeout(pollReport, 1000); });
     }
     pollReport();
     var list = $('stream');
