@@ -10,8 +10,11 @@
  * KUBELET_BENCH_BURSTCPU_HEAD_ARGS / _BASELINE_ARGS: more kubelet flags for either, space-separated
  * (a baseline with flags alone runs this build again, e.g. `--event-log=` to weigh the journal);
  * _HEAD_NODE_FLAGS / _BASELINE_NODE_FLAGS: node's own options after the bundle's #! line's, which they
- * override (e.g. `--max-semi-space-size=2` to weigh the young generation against the burst's CPU).
- * KUBELET_BENCH_BURSTCPU_REPS=N (5) bursts of each; _SETTLE_SECONDS=S (10) between Ready and the burst.
+ * override (e.g. `--max-semi-space-size=2` to weigh the young generation against the burst's CPU);
+ * _HEAD_NODE / _BASELINE_NODE: the node executable either runs on (this one's by default), to weigh
+ * one Node release against another.
+ * KUBELET_BENCH_BURSTCPU_REPS=N (5) bursts of each; _SETTLE_SECONDS=S (10) between Ready and the burst;
+ * _WARM_BURSTS=N (0) bursts run and deleted before the settle, each one's CPU printed as `warmN`.
  * KUBELET_BENCH_CPU_PROF=DIR profiles each daemon and prints each burst's span on the profile's clock
  * (scripts/cpu-profile-categories.ts cuts a profile to it); KUBELET_BENCH_KEEP_JOURNAL=DIR copies each
  * turn's event log there.
@@ -24,26 +27,31 @@ import { adminTls, type KubeLab } from '../test/support/kube-lab-up.js';
 import { alternateBuilds, medians, realLabMissing } from './alternating-builds.js';
 import { KUBELET_BIN } from './kubelet-bin.js';
 import { prepareNode, startKubeletTs } from './sidebyside-kubelets.js';
-import { burst, cleanUp, readyNamespace, startUp, type TurnOptions } from './sidebyside-turn.js';
+import { burst, cleanUp, readyNamespace, startUp, teardown, type TurnOptions } from './sidebyside-turn.js';
 import { sleep } from './static-pod-fleet.js';
 import { median, round } from './stats.js';
 
 const REPS = Number(process.env.KUBELET_BENCH_BURSTCPU_REPS ?? 5);
 const SETTLE_MS = Number(process.env.KUBELET_BENCH_BURSTCPU_SETTLE_SECONDS ?? 10) * 1000;
+/** Bursts run and deleted before the measured one: how much of a burst's CPU is a fresh process's warm-up. */
+const WARM_BURSTS = Number(process.env.KUBELET_BENCH_BURSTCPU_WARM_BURSTS ?? 0);
 
 export async function benchBurstCpu(): Promise<Record<string, number | string>> {
   const missing = realLabMissing();
   if (missing) return { skipped: missing };
   const baseline = process.env.KUBELET_BENCH_BURSTCPU_BASELINE;
   const words = (name: string) => (process.env[`KUBELET_BENCH_BURSTCPU_${name}`] ?? '').split(' ').filter(Boolean);
-  const build = (name: string, bin: string): Build => ({ name, bin, args: words(`${name.toUpperCase()}_ARGS`), nodeFlags: words(`${name.toUpperCase()}_NODE_FLAGS`) });
-  const withBaseline = baseline || words('BASELINE_ARGS').length > 0 || words('BASELINE_NODE_FLAGS').length > 0;
+  const build = (name: string, bin: string): Build => ({
+    name, bin, args: words(`${name.toUpperCase()}_ARGS`), nodeFlags: words(`${name.toUpperCase()}_NODE_FLAGS`),
+    node: process.env[`KUBELET_BENCH_BURSTCPU_${name.toUpperCase()}_NODE`] || process.execPath,
+  });
+  const withBaseline = baseline || words('BASELINE_ARGS').length > 0 || words('BASELINE_NODE_FLAGS').length > 0 || words('BASELINE_NODE').length > 0;
   const builds: Build[] = [
     build('head', KUBELET_BIN),
     ...(withBaseline ? [build('baseline', baseline ? resolve(baseline, 'kubelet.js') : KUBELET_BIN)] : []),
   ];
   const samples = await alternateBuilds('burstcpu', builds, REPS, turn);
-  const out: Record<string, number | string> = { reps: REPS, settleSeconds: SETTLE_MS / 1000, ...medians(samples, 2) };
+  const out: Record<string, number | string> = { reps: REPS, settleSeconds: SETTLE_MS / 1000, warmBursts: WARM_BURSTS, ...medians(samples, 2) };
   if (builds.length > 1) {
     for (const [key, values] of samples) {
       if (!key.startsWith('head.')) continue;
@@ -76,20 +84,26 @@ async function criCalls(lab: KubeLab, port: number): Promise<Map<string, number>
   return calls;
 }
 
-interface Build { name: string; bin: string; args: string[]; nodeFlags: string[] }
+interface Build { name: string; bin: string; args: string[]; nodeFlags: string[]; node: string }
 
-async function turn(lab: KubeLab, work: string, { name, bin, args, nodeFlags }: Build, rep: number): Promise<Record<string, number>> {
+async function turn(lab: KubeLab, work: string, { name, bin, args, nodeFlags, node: nodeBinary }: Build, rep: number): Promise<Record<string, number>> {
   const node = `bcpu-${name}-${rep}`;
   const setup = await prepareNode(lab, work, node);
   const o: TurnOptions = {
     lab, setup, namespace: node, image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', idleMs: 0,
-    start: () => startKubeletTs(setup, bin, args, nodeFlags),
+    start: () => startKubeletTs(setup, bin, args, nodeFlags, nodeBinary),
   };
   const out: Record<string, number> = {};
   await readyNamespace(lab, node);
   const kubelet = await o.start();
   try {
     await startUp(o, kubelet, out);
+    for (let i = 0; i < WARM_BURSTS; i++) {
+      const warm: Record<string, number> = {};
+      await burst(o, kubelet, warm);
+      await teardown(o, kubelet, warm);
+      out[`warm${i + 1}.cpuSeconds`] = warm['burst.cpuSeconds']!;
+    }
     await sleep(SETTLE_MS);
     await burst(o, kubelet, out);
     // Connections the kubelet holds to the API server after the burst: keep-alive keeps each it opened.

@@ -92,13 +92,13 @@ export async function startGoKubelet(xzPath: string, binDir: string, s: NodeSetu
  * KUBELET_BENCH_CPU_PROF=DIR adds a CPU profile of the daemon written there at its exit. `nodeFlags`:
  * more of node's own options (an --inspect port, say).
  */
-export async function startKubeletTs(s: NodeSetup, bin = KUBELET_BIN, extraArgs: readonly string[] = [], nodeFlags: readonly string[] = []): Promise<StartedKubelet> {
+export async function startKubeletTs(s: NodeSetup, bin = KUBELET_BIN, extraArgs: readonly string[] = [], nodeFlags: readonly string[] = [], node = process.execPath): Promise<StartedKubelet> {
   const profile = process.env.KUBELET_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.KUBELET_BENCH_CPU_PROF}`] : [];
   const [port, healthzPort] = [await freePort(), await freePort()];
   writeFileSync(join(s.dir, 'kubelet.yaml'), [
     ...sharedConfig(s, port, healthzPort), `containerRuntimeEndpoint: ${s.endpoint}`, `podLogsDir: ${join(s.dir, 'logs')}`, '',
   ].join('\n'));
-  return spawnKubelet(process.execPath, [
+  return spawnKubelet(node, [
     ...KUBELET_NODE_FLAGS, ...nodeFlags, ...profile, bin, `--config=${join(s.dir, 'kubelet.yaml')}`, `--kubeconfig=${s.kubeconfig}`,
     `--root-dir=${join(s.dir, 'root')}`, `--cert-dir=${join(s.dir, 'pki')}`, '--debug-address=', `--hostname-override=${s.node}`, ...extraArgs,
   ], port, healthzPort);

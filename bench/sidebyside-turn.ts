@@ -143,7 +143,7 @@ export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record
   }
 }
 
-async function teardown(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>): Promise<void> {
+export async function teardown(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>): Promise<void> {
   const { lab, setup, namespace: ns } = o;
   const delete0 = performance.now();
   await Promise.all(Array.from({ length: BURST }, (_, i) => api(lab, 'DELETE', `/api/v1/namespaces/${ns}/pods/p${i}`)));
