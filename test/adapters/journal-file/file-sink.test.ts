@@ -39,6 +39,31 @@ describe('FileJournalSink', () => {
     expect(read.skipped).toEqual([]);
   });
 
+  it('gathers records for its batch window before writing them, and writes them at once on a flush', async () => {
+    const path = join(dir, 'j.jsonl');
+    const lines = () => readFileSync(path, 'utf8').trim().split('\n').length;
+    const held = new FileJournalSink({ path, batchMs: 60_000 });
+    held.open(header);
+    for (let i = 1; i <= 10; i++) held.append(rec(i));
+    // Kept: a write would have landed long before this (it starts at once without a window).
+    await new Promise((done) => setTimeout(done, 200));
+    expect(lines()).toBe(1);
+    await held.flush();
+    expect(lines()).toBe(11);
+    await held.close();
+
+    const timed = new FileJournalSink({ path: join(dir, 'k.jsonl'), batchMs: 20 });
+    timed.open(header);
+    timed.append(rec(1));
+    const deadline = Date.now() + 5_000;
+    while (readFileSync(join(dir, 'k.jsonl'), 'utf8').trim().split('\n').length < 2 && Date.now() < deadline) {
+      // Polled: the window ends by itself, without a flush.
+      await new Promise((done) => setTimeout(done, 20));
+    }
+    expect(readJournal(join(dir, 'k.jsonl')).records.map((r) => r.seq)).toEqual([1]);
+    await timed.close();
+  });
+
   it('rotates by size, keeps at most maxSegments files, and each segment starts with the header', async () => {
     const path = join(dir, 'j.jsonl');
     const sink = new FileJournalSink({ path, maxSegmentBytes: 4096, maxSegments: 3 });
