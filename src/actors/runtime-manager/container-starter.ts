@@ -143,7 +143,8 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     }
     return id;
   });
-  if (result.ok) log.info({ pod: podRef(pod), containerName: container.name, containerId: value }, 'Started container');
+  // Go logs no line here (its Started event is the record); ours is kept for --v=4.
+  if (result.ok) log.trace({ pod: podRef(pod), containerName: container.name, containerId: value }, 'Started container');
   else {
     log.warn({ pod: podRef(pod), containerName: container.name, reason: result.reason, err: result.error }, 'Container start failed in pod');
     const failed = failedEventMessage(reason, result.reason, result.error?.message);

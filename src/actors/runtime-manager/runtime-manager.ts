@@ -230,7 +230,9 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
 
     // Step 2: Kill the pod if the sandbox has changed (or nothing is left to run).
     if (actions.killPod) {
-      log.info({ pod: ref, podUid: uid, createSandbox: actions.createSandbox }, 'Stopping PodSandbox for pod');
+      // At Go's verbosity for this line (4), as for "Created PodSandbox for pod": a pod start logs
+      // nothing at the default verbosity, and a burst of them writes no line each.
+      log.trace({ pod: ref, podUid: uid, createSandbox: actions.createSandbox }, 'Stopping PodSandbox for pod');
       if (actions.createSandbox && actions.sandboxId !== undefined) recordEvent(podEvent(pod, 'Normal', EventReason.SandboxChanged, ContainerEventMessage.sandboxChanged()));
       const killed = await killPodContainersAndSandboxes(killer, pod, status);
       steps.push(...killed);
@@ -299,7 +301,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
       sandboxId = created.value.id;
       // A host-network sandbox reports no IP of its own: keep what the status had, as Go does.
       if (!pod.spec.hostNetwork) podIPs = created.value.ips;
-      log.info({ pod: ref, podUid: uid, podSandboxId: sandboxId }, 'Created PodSandbox for pod');
+      log.trace({ pod: ref, podUid: uid, podSandboxId: sandboxId }, 'Created PodSandbox for pod');
     }
 
     if (sandboxId === undefined) return done(actions); // nothing to start containers in (a pod only being killed)
