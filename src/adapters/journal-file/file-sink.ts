@@ -2,9 +2,9 @@
  * The journal on disk: JSON Lines appended in the background so actors never wait on I/O.
  *
  * - `append` serialises the record and queues the line. Lines gather for `batchMs` before a write,
- *   one write is in flight at a time, and it carries everything queued meanwhile: a pod start's
- *   hundred-odd records cost a write or two instead of one thread-pool trip each, and throughput
- *   does not depend on fsync. `flush` writes at once. A pod
+ *   one write is in flight at a time, and it carries everything queued meanwhile: a busy moment's
+ *   records go in one write instead of many small ones (each a trip through the thread pool), and
+ *   throughput does not depend on fsync. `flush` writes at once. A pod
  *   written before, in a pod source's snapshot or anywhere else, is written as a reference to where
  *   it was written whole (pod-refs.ts): one walk of each record. A start-up phase's spawn writes the
  *   earlier phases' outputs it carries as references to where they were written whole (outputs-refs.ts),
