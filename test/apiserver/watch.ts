@@ -64,11 +64,13 @@ class WatchStream {
     }
     this.unsubscribe = this.store.subscribe((change) => this.onChange(change));
     if (this.req.allowBookmarks) {
+      // The stand-in server's bookmark period, as kube-apiserver sends them: what it serves, not a wait.
       const t = setInterval(() => this.bookmark(), bookmarkIntervalMs);
       t.unref();
       this.timers.push(t);
     }
     const timeoutMs = (this.req.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
+    // The watch's own timeoutSeconds, as kube-apiserver ends a watch: what it serves, not a wait.
     const t = setTimeout(() => {
       if (this.req.allowBookmarks) this.bookmark();
       this.end();

@@ -46,6 +46,7 @@ function start(args: string[]): Promise<StartOutcome> {
     let stderr = '';
     let reachedRunning = false;
     let hung = false;
+    // A watchdog, not a wait: a daemon that neither exits nor runs by HANG_MS is the hang the fuzz looks for.
     const killWhenHung = () => setTimeout(() => {
       hung = true;
       child.kill('SIGKILL');

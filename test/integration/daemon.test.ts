@@ -26,6 +26,7 @@ function runUntilLogged(args: string[], text: string): Promise<{ code: number | 
     const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     let signalled = false;
+    // A deadline, not a wait: the log line normally comes first and clears it; this only ends a hung daemon.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       fail(new Error(`daemon never logged ${JSON.stringify(text)}:\n${stderr}`));

@@ -29,6 +29,7 @@ export function createChangeWaiter(): ChangeWaiter {
           finish();
           resolve();
         };
+        // A deadline, not a wait: the change normally comes first and clears it.
         const deadline = setTimeout(() => {
           finish();
           reject(new Error(`timed out after ${timeoutMs} ms waiting for ${what()}`));

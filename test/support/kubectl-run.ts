@@ -11,6 +11,7 @@ export function runKubectl(bin: string, kubeconfig: string, args: string[], opts
     let stderr = '';
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    // A deadline, not a wait: kubectl normally exits first and clears it; this only ends a hung one.
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 30_000);
     child.once('close', (code) => {
       clearTimeout(timer);

@@ -90,6 +90,7 @@ export async function startPrivateBus(options: { withStandin?: boolean; inhibitD
       const seen = events.find((e) => e.event === name && where(e));
       if (seen) return Promise.resolve(seen);
       return new Promise((resolve, reject) => {
+        // A deadline, not a wait: the signal normally comes first and clears it.
         const timer = setTimeout(() => reject(new Error(`the logind stand-in did not report ${name} in ${timeoutMs} ms; saw ${JSON.stringify(events)}`)), timeoutMs);
         waiters.push({ name, where, resolve: (e) => { clearTimeout(timer); resolve(e); } });
       });

@@ -18,6 +18,7 @@ export async function runScriptInChild(script: string, ms = 10_000): Promise<{ c
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });
+  // A deadline, not a wait: the child normally exits first and clears it; one still alive is the failure.
   const timer = setTimeout(() => child.kill('SIGKILL'), ms);
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   clearTimeout(timer);

@@ -34,6 +34,7 @@ export class TextFeed {
       };
       const waiter = { needle, resolve: () => { clearTimeout(timer); resolve(); } };
       this.waiters.add(waiter);
+      // A deadline, not a wait: the text normally arrives first and clears it.
       if (opts.timeoutMs !== undefined) timer = setTimeout(() => fail(`timed out after ${opts.timeoutMs} ms`), opts.timeoutMs);
       opts.ended?.then(() => fail('ended'), () => fail('ended'));
     });

@@ -17,6 +17,7 @@ describe('chart renderer', () => {
     expect(render).not.toBe(renderInProcess);
     const supervisor = machineGraphs().find((g) => g.machine === 'supervisor')!;
     let ticks = 0;
+    // Counts event-loop turns during the render, not a wait: a render off the main thread lets them run.
     const timer = setInterval(() => ticks++, 10);
     const started = Date.now();
     const svg = await render(supervisor);

@@ -27,6 +27,7 @@ const handle = await new FlockLockFile({ pollIntervalMs: 50 }).acquire(path, {
 });
 console.log('locked');
 handle.onContention((c) => { console.log('contention ' + JSON.stringify(c)); process.exit(0); });
+// Keeps the holder alive until it is killed or contended: nothing waits on this timer.
 setInterval(() => {}, 1000);
 `;
 

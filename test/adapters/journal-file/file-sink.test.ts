@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { DeferredJournalSink } from '../../../src/adapters/journal-file/deferred-sink.js';
 import { FileJournalSink } from '../../../src/adapters/journal-file/file-sink.js';
 import { readJournal } from '../../../src/adapters/journal-file/reader.js';
@@ -55,12 +55,8 @@ describe('FileJournalSink', () => {
     const timed = new FileJournalSink({ path: join(dir, 'k.jsonl'), batchMs: 20 });
     timed.open(header);
     timed.append(rec(1));
-    const deadline = Date.now() + 5_000;
-    while (readFileSync(join(dir, 'k.jsonl'), 'utf8').trim().split('\n').length < 2 && Date.now() < deadline) {
-      // Polled: the window ends by itself, without a flush.
-      await new Promise((done) => setTimeout(done, 20));
-    }
-    expect(readJournal(join(dir, 'k.jsonl')).records.map((r) => r.seq)).toEqual([1]);
+    // The window ends by itself, without a flush.
+    await vi.waitFor(() => expect(readJournal(join(dir, 'k.jsonl')).records.map((r) => r.seq)).toEqual([1]), { timeout: 5_000, interval: 20 });
     await timed.close();
   });
 

@@ -121,6 +121,7 @@ async function send(port: number, method: string, path: string, headers: Record<
       done();
       resolve();
     };
+    // A deadline, not a wait: the text normally arrives first and clears it; this only bounds a failure.
     const timer = setTimeout(() => {
       done();
       reject(new Error(`timed out waiting for ${JSON.stringify(text)}; got ${JSON.stringify(got)}`));

@@ -154,6 +154,7 @@ describe('portforward over SPDY', () => {
     error.resume();
     const rssBefore = process.memoryUsage().rss;
     let rssPeak = 0;
+    // A sampler of RSS while the transfer runs, not a wait: the test waits for the digest.
     const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage().rss - rssBefore)), 20);
     const atClient = slowDigest(data, down);
     pattern(TOTAL, 1, up).pipe(data);
