@@ -45,7 +45,7 @@ export async function benchBurstCpu(): Promise<Record<string, number | string>> 
     name, bin, args: words(`${name.toUpperCase()}_ARGS`), nodeFlags: words(`${name.toUpperCase()}_NODE_FLAGS`),
     node: process.env[`KUBELET_BENCH_BURSTCPU_${name.toUpperCase()}_NODE`] || process.execPath,
   });
-  const withBaseline = baseline || words('BASELINE_ARGS').length > 0 || words('BASELINE_NODE_FLAGS').length > 0 || words('BASELINE_NODE').length > 0;
+  const withBaseline = baseline || words('BASELINE_ARGS').length > 0 || words('BASELINE_NODE_FLAGS').length > 0 || process.env.KUBELET_BENCH_BURSTCPU_BASELINE_NODE;
   const builds: Build[] = [
     build('head', KUBELET_BIN),
     ...(withBaseline ? [build('baseline', baseline ? resolve(baseline, 'kubelet.js') : KUBELET_BIN)] : []),

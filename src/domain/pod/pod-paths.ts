@@ -46,7 +46,10 @@ function sameOrBelowCleaned(p: string, b: string): boolean {
 
 /** Whether `path` is strictly below `base`, both cleaned. */
 export function isBelowPath(path: string, base: string): boolean {
-  const [p, b] = [cleanPath(path), cleanPath(base)];
+  return belowCleaned(cleanPath(path), cleanPath(base));
+}
+
+function belowCleaned(p: string, b: string): boolean {
   return p !== b && sameOrBelowCleaned(p, b);
 }
 
@@ -54,7 +57,7 @@ export function isBelowPath(path: string, base: string): boolean {
 function below(root: string, base: string, segments: readonly string[]): string {
   const path = cleanPath([base, ...segments].join('/'));
   const cleanRoot = cleanPath(root);
-  if (path === cleanRoot || !sameOrBelowCleaned(path, cleanRoot)) throw new KubeletError('KLT_ERR_PATH_UNSAFE', `${JSON.stringify(path)} is not below the kubelet's root ${JSON.stringify(cleanRoot)}`);
+  if (!belowCleaned(path, cleanRoot)) throw new KubeletError('KLT_ERR_PATH_UNSAFE', `${JSON.stringify(path)} is not below the kubelet's root ${JSON.stringify(cleanRoot)}`);
   return path;
 }
 
