@@ -21,11 +21,11 @@
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
 import { join, resolve } from 'node:path';
-import { adminTls, type KubeLab } from '../test/support/kube-lab-up.js';
+import type { KubeLab } from '../test/support/kube-lab-up.js';
 import { alternateBuilds, medians, realLabMissing } from './alternating-builds.js';
 import { KUBELET_BIN } from './kubelet-bin.js';
+import { criCalls } from './kubelet-cri-calls.js';
 import { prepareNode, startKubeletTs } from './sidebyside-kubelets.js';
 import { burst, cleanUp, readyNamespace, startUp, teardown, type TurnOptions } from './sidebyside-turn.js';
 import { sleep } from './static-pod-fleet.js';
@@ -66,22 +66,6 @@ export async function benchBurstCpu(): Promise<Record<string, number | string>> 
 function connectionsTo(pid: number, port: string): number {
   const lines = execFileSync('ss', ['-tnpH', 'state', 'established', `( dport = :${port} )`], { encoding: 'utf8' }).split('\n');
   return lines.filter((l) => l.includes(`pid=${pid},`)).length;
-}
-
-/** kubelet_runtime_operations_total by operation, read from the kubelet server as the lab's admin. */
-async function criCalls(lab: KubeLab, port: number): Promise<Map<string, number>> {
-  const text = await new Promise<string>((resolve, reject) => {
-    const req = httpsRequest({ host: '127.0.0.1', port, path: '/metrics', ...adminTls(lab), rejectUnauthorized: false }, (res) => {
-      let body = '';
-      res.on('data', (d: Buffer) => (body += d.toString()));
-      res.on('end', () => resolve(body));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-  const calls = new Map<string, number>();
-  for (const m of text.matchAll(/^kubelet_runtime_operations_total\{operation_type="(\w+)"\} (\d+)/gm)) calls.set(m[1]!, Number(m[2]));
-  return calls;
 }
 
 interface Build { name: string; bin: string; args: string[]; nodeFlags: string[]; node: string }
