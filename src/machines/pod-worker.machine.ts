@@ -18,7 +18,10 @@
  *   resync plans from the last runtime view instead of reading the runtime again: had the runtime
  *   changed the pod since, the PLEG's next relist would have asked for a sync (Go's periodic syncs
  *   read the PLEG's pod cache, no runtime call either) — unless the PLEG had to drop this pod's
- *   events (`pod.runtime.unseen`): then that resync reads afresh too. Every other sync does.
+ *   events (`pod.runtime.unseen`): then that resync reads afresh too. A sync the PLEG asked for plans
+ *   from the last view as well when that view already shows the relist's events (a container the
+ *   relist saw start while the sync that started it still ran: view-shows-events.ts). Every other
+ *   sync reads afresh.
  * - `backingOff`: after a failed sync, waits backOffPeriod (10 s) before syncing again — or, when
  *   every failure was a back-off that reports its expiry (`retryAtMs`), until the earliest expiry
  *   (Go's MinBackoffExpiration); an update or sync request ends the wait early, as a pod update
@@ -73,6 +76,7 @@ import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
 import type { ProbeType } from '../domain/probe/types.js';
 import type { ProbeFailures } from '../domain/runtime/compute-pod-actions.js';
 import type { RuntimePodStatus } from '../domain/runtime/pod-status.js';
+import { viewShowsEvents, type RuntimeEventNote } from '../domain/pleg/view-shows-events.js';
 import { attachAndMountTimeoutMessage, mountedVolumes, podAttachAndMountTimeoutMs } from '../domain/volumes/pod-volumes.js';
 
 export interface PodWorkerInput {
@@ -128,7 +132,13 @@ export interface PodWorkerContext {
   runtimeName: string | undefined;
   /** An update or sync request arrived since the current sync started. */
   pendingSync: boolean;
-  /** The sync starting is the periodic resync: it plans from `runtimeStatus` (see `idle`). */
+  /**
+   * What the pending sync is for: the relist events that asked for it, or `read` once anything else
+   * did (a spec update, a probe, the runtime back). Only events the last view already shows let the
+   * sync plan from that view (view-shows-events.ts).
+   */
+  pendingFor: RuntimeEventNote[] | 'read';
+  /** The sync starting plans from `runtimeStatus`: the periodic resync (see `idle`), or one for events that view shows. */
   resyncFromLastStatus: boolean;
   /** The runtime changed the pod since `runtimeStatus` without a sync request (PLEG events dropped). */
   runtimeViewStale: boolean;
@@ -163,7 +173,8 @@ export interface PodWorkerContext {
 export type PodWorkerEvent =
   | { type: 'pod.spec.updated'; pod: Pod }
   | { type: 'pod.kill.requested'; gracePeriodSeconds?: number; reason: string; eviction?: PodEviction }
-  | { type: 'pod.sync.requested'; reason: string }
+  /** `runtimeEvents`: the relist's events of the pod that asked for the sync (the PLEG's requests). */
+  | { type: 'pod.sync.requested'; reason: string; runtimeEvents?: RuntimeEventNote[] }
   /** Only the pod's status changed in the API server (a RECONCILE): someone else's conditions, say. */
   | { type: 'pod.status.reconciled'; pod: Pod }
   /** The PLEG dropped this pod's events: the next periodic resync must read the runtime. */
@@ -309,9 +320,13 @@ export const podWorkerMachine = setup({
     // The latest spec wins. A pod the API server marked deleted is a kill request (Go's UpdatePod).
     recordSpec: assign(({ context, event }) => {
       assertEvent(event, 'pod.spec.updated');
-      return { pod: event.pod, pendingSync: true, ...(context.killRequest === null ? deletionKillRequest(event.pod) : {}) };
+      return { pod: event.pod, pendingSync: true, pendingFor: 'read' as const, ...(context.killRequest === null ? deletionKillRequest(event.pod) : {}) };
     }),
-    recordSyncRequest: assign({ pendingSync: true }),
+    recordSyncRequest: assign(({ context, event }) => {
+      assertEvent(event, 'pod.sync.requested');
+      const pendingFor = context.pendingFor === 'read' || event.runtimeEvents === undefined ? 'read' as const : [...context.pendingFor, ...event.runtimeEvents];
+      return { pendingSync: true, pendingFor };
+    }),
     /** The API server's status of the pod (its conditions set by others): the next status keeps them. */
     recordApiStatus: assign(({ context, event }) => {
       assertEvent(event, 'pod.status.reconciled');
@@ -362,9 +377,14 @@ export const podWorkerMachine = setup({
             startup: { ...context.startup, [event.container]: success },
             startupFailed: withName(context.startupFailed, event.container, failure),
             pendingSync: context.pendingSync || failure,
+            ...(failure ? { pendingFor: 'read' as const } : {}),
           };
         case 'liveness':
-          return { livenessFailed: withName(context.livenessFailed, event.container, failure), pendingSync: context.pendingSync || failure };
+          return {
+            livenessFailed: withName(context.livenessFailed, event.container, failure),
+            pendingSync: context.pendingSync || failure,
+            ...(failure ? { pendingFor: 'read' as const } : {}),
+          };
         default:
           return {};
       }
@@ -378,6 +398,9 @@ export const podWorkerMachine = setup({
     }),
     startSync: assign(({ context }) => ({
       pendingSync: false,
+      pendingFor: [],
+      resyncFromLastStatus: context.resyncFromLastStatus ||
+        (context.pendingFor !== 'read' && !context.runtimeViewStale && viewShowsEvents(context.runtimeStatus, context.pendingFor)),
       // This sync reads afresh, or plans from a view that was not stale.
       runtimeViewStale: false,
       probesInFlight: { livenessFailed: context.livenessFailed, startupFailed: context.startupFailed },
@@ -458,6 +481,7 @@ export const podWorkerMachine = setup({
     hostIPs: input.hostIPs ?? (input.hostIP ? [input.hostIP] : []),
     runtimeName: input.runtimeName,
     pendingSync: false,
+    pendingFor: [],
     resyncFromLastStatus: false,
     runtimeViewStale: false,
     syncCount: 0,
@@ -574,7 +598,7 @@ export const podWorkerMachine = setup({
           { guard: 'isDeletionUpdate', target: 'terminating', actions: 'recordSpec' },
           { guard: 'isActive', target: 'syncing', actions: 'recordSpec' },
         ],
-        'pod.sync.requested': { guard: 'isActive', target: 'syncing' },
+        'pod.sync.requested': { guard: 'isActive', target: 'syncing', actions: 'recordSyncRequest' },
         'pod.kill.requested': { target: 'terminating', actions: 'recordKillRequest' },
         'probe.result.changed': [
           { guard: 'isRestartProbeFailure', target: 'syncing', actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },

@@ -155,6 +155,43 @@ describe('podWorkerMachine', () => {
     expect(h.syncs[2]?.podStatus).toBeUndefined();
   });
 
+  it('plans a sync the PLEG asked for during a sync from the status read after it, when that read shows the events', async () => {
+    const h = harness();
+    const first = deferred<PodSyncOutcome>();
+    // The second sync finds nothing to do, as the runtime manager says when it plans from a view that shows all running.
+    h.syncAnswers.push(first, { ...ok(), podStatus: { runtimeStatus: runtimeWith('running'), observedAtMs: T0 } });
+    await flush();
+    // The relist saw the sandbox and the container start while the first sync still ran.
+    h.send({ type: 'pod.sync.requested', reason: 'pleg', runtimeEvents: [{ type: 'ContainerStarted', containerId: 'sb' }, { type: 'ContainerStarted', containerId: 'c1' }] });
+    first.resolve(ok());
+    await flush();
+    expect(h.statusReads).toHaveLength(1);
+    expect(h.syncs).toHaveLength(2);
+    expect(h.syncs[1]?.podStatus).toEqual(runtimeWith('running'));
+  });
+
+  it('reads afresh for a PLEG sync whose events the last view does not show, or when anything else asked too', async () => {
+    const h = harness();
+    await flush();
+    // The view shows c1 running: its death is news.
+    h.send({ type: 'pod.sync.requested', reason: 'pleg', runtimeEvents: [{ type: 'ContainerDied', containerId: 'c1' }] });
+    await flush();
+    expect(h.syncs[1]?.podStatus).toBeUndefined();
+
+    const held = deferred<PodSyncOutcome>();
+    h.syncAnswers.push(held);
+    h.send({ type: 'pod.sync.requested', reason: 'pleg', runtimeEvents: [{ type: 'ContainerStarted', containerId: 'c1' }] });
+    await flush();
+    expect(h.syncs[2]?.podStatus).toEqual(runtimeWith('running'));
+    // During that sync: a shown event and a spec update; the spec update needs a read.
+    h.send({ type: 'pod.sync.requested', reason: 'pleg', runtimeEvents: [{ type: 'ContainerStarted', containerId: 'c1' }] });
+    h.send({ type: 'pod.spec.updated', pod: makePod() });
+    held.resolve(ok());
+    await flush();
+    expect(h.syncs).toHaveLength(4);
+    expect(h.syncs[3]?.podStatus).toBeUndefined();
+  });
+
   it('reads afresh at the resync after the PLEG dropped the pod\'s events, then plans from its view again', async () => {
     const h = harness({ resyncIntervalMs: 60_000 });
     await flush();

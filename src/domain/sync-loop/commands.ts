@@ -2,6 +2,7 @@
  * What a syncLoop decision asks of the actors around it. The machine carries them out in order,
  * each as one send, spawn, stop, emit or raise, so a decision is tested without any actor.
  */
+import type { RuntimeEventNote } from '../pleg/view-shows-events.js';
 import type { ProbeType } from '../probe/types.js';
 import type { Container, Pod, PodCondition, PodStatus } from '../pod/types.js';
 import type { ObjectReference } from '../status-manager/event-aggregation.js';
@@ -14,7 +15,7 @@ export interface KillEviction { reason: string; message: string; condition?: Pod
 export type WorkerMessage =
   | { type: 'pod.spec.updated'; pod: Pod }
   | { type: 'pod.kill.requested'; gracePeriodSeconds: number; reason: string; eviction?: KillEviction }
-  | { type: 'pod.sync.requested'; reason: string }
+  | { type: 'pod.sync.requested'; reason: string; runtimeEvents?: RuntimeEventNote[] }
   | { type: 'pod.status.reconciled'; pod: Pod }
   | { type: 'pod.runtime.unseen' }
   | { type: 'probe.result.changed'; container: string; probe: ProbeType; result: string; observedAtMs?: number };

@@ -3,6 +3,7 @@
  * health.
  */
 import { isPodContentRemovable } from '../pod/lifecycle.js';
+import type { RuntimeEventNote } from '../pleg/view-shows-events.js';
 import { sandboxesKept } from '../runtime/dead-sandboxes.js';
 import type { Decision, SyncLoopCommand } from './commands.js';
 import { decideOrphanKills } from './orphans.js';
@@ -35,8 +36,8 @@ export function decidePlegEvents(state: SyncLoopState, settings: Pick<SyncLoopSe
     if (state.pods[uid]?.lifecycle === 'active') commands.push({ kind: 'tellWorker', podUid: uid, message: { type: 'pod.runtime.unseen' } });
   }
   if (!state.runtime.healthy) return { state: next, commands };
-  for (const uid of new Set(pleg.events.map((e) => e.podUid))) {
-    if (isRunningLifecycle(state.pods[uid]?.lifecycle)) commands.push({ kind: 'tellWorker', podUid: uid, message: { type: 'pod.sync.requested', reason: 'pleg' } });
+  for (const [uid, runtimeEvents] of eventsByPod(pleg.events)) {
+    if (isRunningLifecycle(state.pods[uid]?.lifecycle)) commands.push({ kind: 'tellWorker', podUid: uid, message: { type: 'pod.sync.requested', reason: 'pleg', ...(runtimeEvents ? { runtimeEvents } : {}) } });
   }
   for (const e of pleg.events) {
     if (e.type !== 'ContainerDied' || e.containerId === undefined) continue;
@@ -48,6 +49,20 @@ export function decidePlegEvents(state: SyncLoopState, settings: Pick<SyncLoopSe
     commands.push({ kind: 'removeDeadSandboxes', podUid: uid, keep: sandboxesKept(isPodContentRemovable(state.pods[uid], state.sourcesReady)) });
   }
   return { state: next, commands };
+}
+
+/**
+ * Each pod's events, in the order reported, for its worker to tell whether its last view already
+ * shows them (view-shows-events.ts); undefined for a pod with an event that names no container.
+ */
+function eventsByPod(events: PlegEvents['events']): Map<string, RuntimeEventNote[] | undefined> {
+  const byPod = new Map<string, RuntimeEventNote[] | undefined>();
+  for (const e of events) {
+    if (!byPod.has(e.podUid)) byPod.set(e.podUid, []);
+    if (e.containerId === undefined) byPod.set(e.podUid, undefined);
+    else byPod.get(e.podUid)?.push({ type: e.type, containerId: e.containerId });
+  }
+  return byPod;
 }
 
 /** The runtime's health: back from an outage, every pod syncs now rather than at its next resync, and orphans go. */

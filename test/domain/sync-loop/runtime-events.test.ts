@@ -10,7 +10,8 @@ describe('decidePlegEvents', () => {
     });
     expect(commands).toEqual([
       { kind: 'tellWorker', podUid: 'a', message: { type: 'pod.sync.requested', reason: 'pleg' } },
-      { kind: 'tellWorker', podUid: 't', message: { type: 'pod.sync.requested', reason: 'pleg' } },
+      // Its events go with the request, for the worker to tell whether its last view shows them (a's has one naming no container).
+      { kind: 'tellWorker', podUid: 't', message: { type: 'pod.sync.requested', reason: 'pleg', runtimeEvents: [{ type: 'ContainerDied', containerId: 'c2' }] } },
       { kind: 'removeDeadContainers', podUid: 'a', containerId: 'c1', keep: 2 },
       { kind: 'removeDeadContainers', podUid: 't', containerId: 'c2', keep: 2 },
       { kind: 'removeDeadSandboxes', podUid: 'a', keep: 1 },
