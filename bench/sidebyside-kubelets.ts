@@ -3,7 +3,7 @@
  * kubeconfig (a client certificate for system:node:<name>), the kubelet server on 127.0.0.1 with a
  * self-signed serving certificate generated at start (the Go kubelet's default), the API server let in
  * by its client certificate and a SubjectAccessReview, no read-only port, healthz on loopback, the
- * same client QPS and burst, no QoS cgroups, and the same containerd.
+ * same client and event QPS and burst, no QoS cgroups, and the same containerd.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
@@ -64,6 +64,9 @@ function sharedConfig(s: NodeSetup, port: number, healthzPort: number): string[]
     'address: 127.0.0.1', `port: ${port}`, 'readOnlyPort: 0', `healthzPort: ${healthzPort}`, 'healthzBindAddress: 127.0.0.1',
     `authentication: {anonymous: {enabled: false}, webhook: {enabled: true}, x509: {clientCAFile: ${s.clientCa}}}`,
     'authorization: {mode: Webhook}', 'kubeAPIQPS: 50', 'kubeAPIBurst: 100',
+    // Set for both: the Go kubelet v1.26 defaults to 5 and 10, kubelet-ts to 50 and 100 (later Go's),
+    // and at 5 a second most of a burst's events would be written after the burst.
+    'eventRecordQPS: 50', 'eventBurst: 100',
   ];
 }
 

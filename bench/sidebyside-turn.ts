@@ -15,6 +15,7 @@ import { createCriClient } from '../src/adapters/cri-grpc/index.js';
 import { labApi } from '../test/support/kube-lab-up.js';
 import { leftInRuntime } from './cluster.js';
 import { tearDownEverySandbox } from './cri-fixtures.js';
+import { apiserverRequests } from './apiserver-requests.js';
 import { criCalls, callsBetween } from './kubelet-cri-calls.js';
 import { labWatch } from './lab-watch.js';
 import { api, until, type Lab } from './sidebyside-api.js';
@@ -127,6 +128,7 @@ export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record
   try {
     // Read outside the CPU window: serving /metrics costs the kubelet too.
     const callsBefore = await criCalls(lab, kubelet.port);
+    const requestsBefore = await apiserverRequests(lab);
     const cpu0 = cpuSeconds(kubelet.pid);
     const burst0 = performance.now();
     const burst0Us = process.hrtime.bigint() / 1000n;
@@ -149,6 +151,8 @@ export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record
     });
     // The CRI calls the burst made, by operation: the same counter in both kubelets.
     for (const [op, n] of callsBetween(callsBefore, await criCalls(lab, kubelet.port))) out[`burst.cri.${op}`] = n;
+    // And the API server's requests by verb and resource: the kubelet's, but for the bench's own POSTs and watch.
+    for (const [kind, n] of callsBetween(requestsBefore, await apiserverRequests(lab))) out[`burst.api.${kind}`] = n;
   } finally {
     clearInterval(sampler);
     watch.stop();
