@@ -20,8 +20,9 @@
  *   read the PLEG's pod cache, no runtime call either) — unless the PLEG had to drop this pod's
  *   events (`pod.runtime.unseen`): then that resync reads afresh too. A sync the PLEG asked for plans
  *   from the last view as well when that view already shows the relist's events (a container the
- *   relist saw start while the sync that started it still ran: view-shows-events.ts). Every other
- *   sync reads afresh.
+ *   relist saw start while the sync that started it still ran: view-shows-events.ts); with every
+ *   volume mounted, that sync does not ask for the volumes to be set up again either, as the sync
+ *   that made those changes did moments before. Every other sync reads afresh.
  * - `backingOff`: after a failed sync, waits backOffPeriod (10 s) before syncing again — or, when
  *   every failure was a back-off that reports its expiry (`retryAtMs`), until the earliest expiry
  *   (Go's MinBackoffExpiration); an update or sync request ends the wait early, as a pod update
@@ -59,7 +60,8 @@
  * sync status. The back-off is not jittered (Go: up to +50 %), and the resync jitter is drawn once
  * per worker by its spawner (Go draws it at every requeue). A sync in flight is not cancelled by a
  * kill (Go cancels its context); the kill starts when it returns. Status is refreshed after a sync,
- * where Go computes it before the runtime sync from the PLEG cache.
+ * where Go computes it before the runtime sync from the PLEG cache. Go sets a pod's API-backed
+ * volumes up again at every sync; a sync for relist events the last view shows does not.
  * Pure: no I/O, no clock reads; times come from the getPodStatus output (observedAtMs).
  */
 import { and, assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
@@ -140,6 +142,11 @@ export interface PodWorkerContext {
   pendingFor: RuntimeEventNote[] | 'read';
   /** The sync starting plans from `runtimeStatus`: the periodic resync (see `idle`), or one for events that view shows. */
   resyncFromLastStatus: boolean;
+  /**
+   * The sync starting is one for events the last view shows, every volume mounted: the sync that
+   * made those changes set the volumes up moments before, so this one does not ask again.
+   */
+  volumesJustSetUp: boolean;
   /** The runtime changed the pod since `runtimeStatus` without a sync request (PLEG events dropped). */
   runtimeViewStale: boolean;
   syncCount: number;
@@ -334,7 +341,7 @@ export const podWorkerMachine = setup({
     }),
     /** WaitForAttachAndMount: the volume manager mounts what is missing, sets up API content again, and answers. */
     askForVolumes: enqueueActions(({ context, enqueue, system }) => {
-      if (!context.hasVolumes) return;
+      if (!context.hasVolumes || context.volumesJustSetUp) return;
       // The worker waits for the answer: without a volume manager it would wait out the timeout for nothing.
       sendToSystem(enqueue, system, 'volumeManager', { type: 'volumes.pod.sync', pod: context.pod });
     }),
@@ -396,15 +403,18 @@ export const podWorkerMachine = setup({
       const changed = status !== null && JSON.stringify(status) !== JSON.stringify(context.apiStatus);
       return changed ? { apiStatus: status, statusChanged: true } : { statusChanged: false };
     }),
-    startSync: assign(({ context }) => ({
-      pendingSync: false,
-      pendingFor: [],
-      resyncFromLastStatus: context.resyncFromLastStatus ||
-        (context.pendingFor !== 'read' && !context.runtimeViewStale && viewShowsEvents(context.runtimeStatus, context.pendingFor)),
-      // This sync reads afresh, or plans from a view that was not stale.
-      runtimeViewStale: false,
-      probesInFlight: { livenessFailed: context.livenessFailed, startupFailed: context.startupFailed },
-    })),
+    startSync: assign(({ context }) => {
+      const forEventsShown = context.pendingFor !== 'read' && !context.runtimeViewStale && viewShowsEvents(context.runtimeStatus, context.pendingFor);
+      return {
+        pendingSync: false,
+        pendingFor: [],
+        resyncFromLastStatus: context.resyncFromLastStatus || forEventsShown,
+        volumesJustSetUp: forEventsShown && context.unmountedVolumes !== null && context.unmountedVolumes.length === 0,
+        // This sync reads afresh, or plans from a view that was not stale.
+        runtimeViewStale: false,
+        probesInFlight: { livenessFailed: context.livenessFailed, startupFailed: context.startupFailed },
+      };
+    }),
     recordSyncResult: assign(({ context, event }) => {
       const output = doneOutput<PodSyncOutcome | undefined>(event);
       if (!output) return {};
@@ -483,6 +493,7 @@ export const podWorkerMachine = setup({
     pendingSync: false,
     pendingFor: [],
     resyncFromLastStatus: false,
+    volumesJustSetUp: false,
     runtimeViewStale: false,
     syncCount: 0,
     lastSyncResult: null,

@@ -670,6 +670,26 @@ describe('podWorkerMachine waiting for volumes (WaitForAttachAndMount)', () => {
     expect(h.value()).toBe('idle');
   });
 
+  it('does not ask again for a PLEG sync whose events the last view shows, once every volume is mounted', async () => {
+    const h = harness({ pod: podWithVolumes(), waitForVolumes: true }, { volumeManager: true });
+    await flush();
+    // Not mounted yet: even a sync for events the view shows waits for the volumes, so it asks.
+    const started: PodWorkerEvent = { type: 'pod.sync.requested', reason: 'pleg', runtimeEvents: [{ type: 'ContainerStarted', containerId: 'c1' }] };
+    h.send(changed());
+    await flush();
+    expect(h.volumeRequests).toHaveLength(1);
+    h.send(started);
+    await flush();
+    expect(h.syncs).toHaveLength(2);
+    expect(h.syncs[1]?.podStatus).toEqual(runtimeWith('running'));
+    expect(h.volumeRequests).toHaveLength(1);
+    // News (the container died): the sync reads the runtime and asks for the volumes again.
+    h.send({ type: 'pod.sync.requested', reason: 'pleg', runtimeEvents: [{ type: 'ContainerDied', containerId: 'c1' }] });
+    await flush();
+    expect(h.syncs).toHaveLength(3);
+    expect(h.volumeRequests).toHaveLength(2);
+  });
+
   it('asks the volume manager at each sync of a container in CrashLoopBackOff, whose worker never idles for a resync', async () => {
     const h = harness({ pod: podWithVolumes(), waitForVolumes: true }, { volumeManager: true });
     const backOff = (retryIn: number): PodSyncOutcome => ({
