@@ -9,7 +9,7 @@
  */
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { kubeLabPartFor } from '../support/kube-lab.js';
 import { SLEEP, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
 import { privateRegistryPart, startPrivateRegistry, type PrivateRegistry } from '../support/private-registry.js';
@@ -99,10 +99,15 @@ describeNeeding(allOf(kubeLabPartFor(endpoint), privateRegistryPart()), 'image p
     expect(requests.every((r) => r.image.includes('/viaplugin/'))).toBe(true);
   }, 90_000);
 
-  it('the event log names the secret and the plugin a pull used, and never holds the password', () => {
-    const log = eventLog();
-    expect(log).toContain(`"pulledWith":"secret ${n.ns}/regcred"`);
-    expect(log).toContain('"pulledWith":"plugin test-registry"');
+  it('the event log names the secret and the plugin a pull used, and never holds the password', async () => {
+    // The journal writes its lines in batches: the last pull's record may reach the file a moment
+    // after its pod is seen Running.
+    const log = await vi.waitFor(() => {
+      const text = eventLog();
+      expect(text).toContain(`"pulledWith":"secret ${n.ns}/regcred"`);
+      expect(text).toContain('"pulledWith":"plugin test-registry"');
+      return text;
+    }, { timeout: 5000, interval: 50 });
     expect(log).not.toContain(registry.password);
     expect(log).not.toContain(Buffer.from(`${registry.username}:${registry.password}`).toString('base64'));
   });

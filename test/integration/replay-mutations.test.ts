@@ -73,7 +73,8 @@ const MUTATIONS: Mutation[] = [
   { what: 'a failed sync no longer backs off', machine: 'podWorker', file: 'pod-worker.machine.js',
     from: "{ guard: 'hasSyncFailed', target: 'backingOff' },", to: "{ guard: 'hasSyncFailed', target: 'idle' }," },
   { what: 'a requested sync refreshes the status instead', machine: 'podWorker', file: 'pod-worker.machine.js',
-    from: "'pod.sync.requested': { guard: 'isActive', target: 'syncing' },", to: "'pod.sync.requested': { guard: 'isActive', target: 'refreshingStatus' }," },
+    from: "'pod.sync.requested': { guard: 'isActive', target: 'syncing', actions: 'recordSyncRequest' },",
+    to: "'pod.sync.requested': { guard: 'isActive', target: 'refreshingStatus', actions: 'recordSyncRequest' }," },
   { what: 'a file source snapshot marks the source failing', machine: 'podConfig', file: 'pod-config.machine.js',
     from: "'pod.source.snapshot': { guard: 'isFromFileSource', target: '.healthy',", to: "'pod.source.snapshot': { guard: 'isFromFileSource', target: '.failing'," },
   // Actions dropped.
