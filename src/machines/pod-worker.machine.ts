@@ -7,9 +7,11 @@
  * - `starting` (transient): a pod that arrives already deleted is terminated without a sync.
  * - `syncing`: syncPod({ pod, probes }) runs the plan (computePodActions) for the latest spec.
  * - `refreshingStatus`: getPodStatus reads the runtime's view; the API status is computed
- *   (generateAPIPodStatus) and sent as `pod.status.updated` when it changed. A sync that changed
- *   nothing hands back the view it planned from (`podStatus`): that is taken instead, without a
- *   second read (a quiet pod's periodic resync reads the runtime once). Then, in this order:
+ *   (generateAPIPodStatus) and sent as `pod.status.updated` when it changed. A sync hands back the
+ *   pod's status as it left it (`podStatus`: the view it planned from when it changed nothing, else
+ *   the runtime manager's read when it ended): that is taken instead. This state reads it after a
+ *   sync that threw or whose read failed, a volume wait that ran out, and for the active deadline's
+ *   check (a quiet pod's periodic resync reads the runtime once, a start twice). Then, in this order:
  *   a kill request → terminating; activeDeadlineSeconds passed → terminating (DeadlineExceeded);
  *   a terminal phase (Succeeded/Failed) → idle for good; an update or sync request that came in
  *   meanwhile → syncing again (coalesced: the latest spec wins); a failed sync → backingOff; else idle.
@@ -297,7 +299,7 @@ export const podWorkerMachine = setup({
     hasPendingSync: ({ context }) => context.pendingSync,
     volumesReady: ({ context }) => !context.hasVolumes || (context.unmountedVolumes !== null && context.unmountedVolumes.length === 0),
     hasSyncFailed: ({ context }) => context.syncFailed,
-    syncChangedNothing: ({ event }) => doneOutput<PodSyncOutcome | undefined>(event)?.podStatus !== undefined,
+    syncHandedBackStatus: ({ event }) => doneOutput<PodSyncOutcome | undefined>(event)?.podStatus !== undefined,
     isKillOk: ({ event }) => doneOutput<PodSyncOutcome | undefined>(event)?.ok === true,
     // A kill request or a pod update (a shorter deletionGracePeriodSeconds) that shrinks the grace period in force.
     shortensGracePeriod: ({ context, event }) => {
@@ -444,7 +446,7 @@ export const podWorkerMachine = setup({
     /** Store the runtime's view and the API status computed from it, noting whether it changed. */
     storeStatus: assign(({ context, event }, params: { podIsTerminal: boolean }) =>
       storeObservation(context, doneOutput<PodStatusObservation | undefined>(event), params.podIsTerminal)),
-    /** A sync that changed nothing hands back the status it planned from: that is the pod's status now. */
+    /** A sync hands back the pod's status as it left it (PodSyncOutcome.podStatus): that is the pod's status now. */
     storeSyncStatus: assign(({ context, event }) => storeObservation(context, doneOutput<PodSyncOutcome | undefined>(event)?.podStatus, false)),
     /**
      * The pod is done (Go's TerminatePod): no container left waiting or running, a terminal phase,
@@ -570,7 +572,7 @@ export const podWorkerMachine = setup({
             onDone: [
               // A kill that came in during the sync does not wait for a status read.
               { guard: 'hasKillRequest', target: '#podWorker.terminating', actions: 'recordSyncResult' },
-              { guard: 'syncChangedNothing', target: '#podWorker.decidingNext', actions: ['recordSyncResult', 'storeSyncStatus', 'notifyParent'] },
+              { guard: 'syncHandedBackStatus', target: '#podWorker.decidingNext', actions: ['recordSyncResult', 'storeSyncStatus', 'notifyParent'] },
               { target: '#podWorker.refreshingStatus', actions: 'recordSyncResult' },
             ],
             onError: [

@@ -46,7 +46,7 @@ export interface SyncPodResult {
   /** The sandbox the pod's containers run in after this sync, if any. */
   sandboxId?: string;
   steps: SyncStepResult[];
-  /** The sync changed nothing: the status it planned from (see PodSyncOutcome.podStatus). */
+  /** The pod's status after the sync (see PodSyncOutcome.podStatus). */
   podStatus?: { runtimeStatus: RuntimePodStatus; observedAtMs: number };
   /** The pod cannot run on this node as asked (see PodSyncOutcome.blocked). */
   blocked?: { reason: string; message: string };

@@ -199,7 +199,24 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     return { podUid: pod.metadata.uid, ok: false, actions: noActions, steps: [...killed, refused], blocked: refusal };
   }
 
+  /**
+   * SyncPod, then the pod's status as it left it: read here rather than by the pod worker's own
+   * effect, one trip through the actor system a sync instead of two. A sync that did nothing already
+   * hands back the view it planned from. A read that fails is left to the worker.
+   */
   async function syncPod(pod: Pod, syncOpts: SyncPodOptions = {}): Promise<SyncPodResult> {
+    const result = await applyPodActions(pod, syncOpts);
+    if (result.podStatus !== undefined) return result;
+    // Stamped before the read, as the worker stamps its own.
+    const observedAtMs = clock.now();
+    try {
+      return { ...result, podStatus: { runtimeStatus: await readPodStatus(cri, pod.metadata.uid, opts.pod?.files), observedAtMs } };
+    } catch {
+      return result;
+    }
+  }
+
+  async function applyPodActions(pod: Pod, syncOpts: SyncPodOptions): Promise<SyncPodResult> {
     const uid = pod.metadata.uid;
     const ref = podRef(pod);
     const steps: SyncStepResult[] = [];

@@ -26,9 +26,10 @@ export interface PodSyncOutcome {
   ok: boolean;
   steps: readonly SyncStepOutcome[];
   /**
-   * Present when the sync found nothing to do and changed nothing: the runtime's view it planned
-   * from, and when that was read. It is the pod's current status, so the worker need not read it
-   * again (Go's periodic syncs read no runtime at all: they take the PLEG's cache).
+   * The pod's status after the sync, and when it was read: the runtime's view it planned from when
+   * it found nothing to do, else one read when it ended. The worker takes it as the pod's current
+   * status instead of reading it again (Go's workers read no runtime at all: they take the PLEG's
+   * cache). Absent when that read failed: the worker then reads the status itself.
    */
   podStatus?: { runtimeStatus: RuntimePodStatus; observedAtMs: number };
   /**

@@ -90,10 +90,13 @@ describe('runtimeManager.syncPod', () => {
     expect(third.sandboxId).toBe(first.sandboxId);
     expect(cri.latestContainer('app')?.state).toBe('CONTAINER_RUNNING');
 
+    // A sync that started something hands back the pod's status as it left it, read at its end.
+    expect(first.podStatus?.runtimeStatus.containers.map((c) => [c.name, c.state])).toEqual([['init', 'running']]);
+    expect(third.podStatus?.runtimeStatus).toEqual(await manager.getPodStatus(pod.metadata.uid));
+    expect(third.podStatus?.runtimeStatus.containers.filter((c) => c.state === 'running').map((c) => c.name).sort()).toEqual(['app', 'sidecar']);
+
     // Steady state: nothing to do, and the status the plan was made from comes back with the
     // time of the read, so the worker need not read it again.
-    expect(first.podStatus).toBeUndefined();
-    expect(third.podStatus).toBeUndefined();
     cri.calls.length = 0;
     clock.advance(1234);
     const readAt = clock.now();
