@@ -76,6 +76,7 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     ns = n.ns;
     httpPort = await freePort();
     await n.createPod('shell', main(SLEEP));
+    // A tick each 0.3 s: the printer's pace, so attach has output to stream whenever it joins.
     await n.createPod('printer', main("trap 'exit 0' TERM; i=1; while :; do echo \"tick $i\"; i=$((i+1)); sleep 0.3; done"));
     // `busybox httpd` and a temp dir: the image's busybox on containerd, the host's on the embedded runtime.
     await n.createPod('web', main(`d=$(mktemp -d) && printf '${PAGE.replace('\n', '\\n')}' > $d/index.html && exec busybox httpd -f -p ${httpPort} -h $d`, [httpPort, n.port]));

@@ -18,6 +18,7 @@ import { BUSYBOX, startLabNode, type LabNode } from '../support/lab-node.js';
 import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
 
 const LINES = 30;
+// One line each 0.3 s: the container's pace, so lines keep coming while kubectl follows them.
 const TICKER = `i=1; while [ $i -le ${LINES} ]; do echo "line $i"; i=$((i+1)); sleep 0.3; done`;
 /** Lines each instance of the restarting container prints, 0.5 s apart: the first few, so that it restarts soon; the later ones longer, so that one is still running when its test comes. */
 const runLength = (n: number) => (n === 1 ? 4 : 20);
@@ -37,6 +38,7 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     ns = n.ns;
     // Started first: its restarts take Go's 10 s back-off, which runs while the other tests do.
     // An emptyDir outlives the container's restarts: each instance numbers itself there.
+    // Its lines come 0.5 s apart: the run's length, so each instance is seen running before it exits.
     const run = 'n=$(cat /data/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /data/n; '
       + `last=${runLength(2)}; [ $n -eq 1 ] && last=${runLength(1)}; i=1; while [ $i -le $last ]; do echo "run $n line $i"; i=$((i+1)); sleep 0.5; done; exit 1`;
     await n.createPod('restarter', {

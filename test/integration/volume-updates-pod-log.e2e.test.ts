@@ -26,7 +26,10 @@ const WATCHER = [
   '  sleep 0.2 & wait $!',
   'done',
 ].join('\n');
-/** Counts its runs in an emptyDir, says which one it is, and fails. */
+/**
+ * Counts its runs in an emptyDir, says which one it is, and fails. The second it lives is its run's
+ * length, not a wait: the test waits for the restart count and the back-off from the API.
+ */
 const CRASHER = 'n=$(( $(cat /runs/n 2>/dev/null || echo 0) + 1 )); echo $n > /runs/n; echo "run $n"; sleep 1; exit 1';
 
 interface Status { containerStatuses?: { name: string; restartCount: number; state?: { waiting?: { reason?: string } } }[] }

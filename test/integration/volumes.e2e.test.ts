@@ -47,6 +47,7 @@ const SCRIPT = [
   '  if [ "$c" != "$last" ]; then echo "SEEN $c"; last=$c; fi',
   '  p=$(stat -L -c %a /srv/v/sec/password) && p="$p $(cat /srv/v/sec/password)"',
   '  if [ "$p" != "$lastp" ]; then echo "SECRET $p"; lastp=$p; fi',
+  // The container's reading pace, not a wait of the test's: it only sets how soon a change is seen.
   '  sleep 0.05',
   'done',
 ].join('\n');

@@ -19,7 +19,10 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** Scripts whose up.sh counts its runs in <scripts>/runs, then runs `body`. */
+/**
+ * Scripts whose up.sh counts its runs in <scripts>/runs, then runs `body`. Its 0.3 s stands for a
+ * real up.sh's start-up time (callers asking meanwhile must not start another), not a wait.
+ */
 function fakeScripts(body: string): string {
   const scripts = fresh('kts-fake-lab-scripts-');
   writeFileSync(join(scripts, 'up.sh'), `echo run >> "${scripts}/runs"\nsleep 0.3\n${body}\n`);

@@ -105,6 +105,7 @@ describe('launchThroughShim', () => {
   });
 
   it('re-opens every container\'s log on SIGUSR2 (ReopenContainerLog after a rotation)', async () => {
+    // A word each 0.05 s: each container keeps writing across the rotation the test makes.
     const loop = (word: string) => spec(`trap "exit 0" TERM; while :; do echo ${word}; sleep 0.05; done`, { logPath: join(dir, 'logs', word, '0.log') });
     const a = await launchThroughShim(shim, join(dir, 'a'), loop('a'));
     const b = await launchThroughShim(shim, join(dir, 'b'), loop('b'));

@@ -23,6 +23,7 @@ async function attachUrl(containerId: string, streams: { stdin?: boolean; stderr
 
 describe('attach over WebSocket', () => {
   it('streams the output produced from now on, on stdout and stderr', async () => {
+    // A tick each 0.1 s: the container's pace, so there is output from whenever attach joins.
     const { containerId } = await fx.runContainer('ticker', ['sh', '-c', 'i=0; while :; do echo "tick $i"; echo "tock $i" >&2; i=$((i+1)); sleep 0.1; done']);
     const client = await connectChannels(await attachUrl(containerId), ['v5.channel.k8s.io']);
     await expect.poll(() => client.text(1).split('\n').length, { timeout: 5000 }).toBeGreaterThan(4);

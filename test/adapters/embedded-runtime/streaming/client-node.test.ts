@@ -71,6 +71,7 @@ describe('client-node against the embedded streaming server', () => {
   });
 
   it('Attach: the container\'s output', async () => {
+    // A line each 0.1 s: the container's pace, so there is output from whenever attach joins.
     const { containerId } = await fx.runContainer('cn-attach', ['sh', '-c', 'while :; do echo alive; sleep 0.1; done']);
     const { url } = await fx.call<{ url: string }>('Attach', { container_id: containerId, stdout: true, stderr: true });
     const stdout = new Collect();

@@ -180,8 +180,9 @@ describeNeeding(kubectlPart(KUBECTL), 'kubectl 1.20 exec and port-forward agains
   it('gives -it a TTY: the terminal size arrives on the resize stream, stderr joins stdout, the exit code comes back', async () => {
     sizes.length = 0;
     // kubectl wants a terminal on its stdin: script(1) gives it one, of a size set with stty.
+    // The command's second lets kubectl send its first size before the command is over: the size
+    // is read from what the server received (sizes), not from the command's output.
     const inner = `stty cols 91 rows 27; exec ${KUBECTL} --kubeconfig=${kubeconfig} exec -it p1 -- sh -c 'sleep 1; echo on-tty; echo err-on-tty >&2; exit 5'`;
-    // (The sleep lets kubectl send its first size before the command is over.)
     const r = await new Promise<Run>((done) => {
       execFile('script', ['-qec', inner, '/dev/null'], { timeout: 60_000 }, (err, stdout, stderr) => {
         done({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
