@@ -16,14 +16,14 @@ import { labApi } from '../test/support/kube-lab-up.js';
 import { leftInRuntime } from './cluster.js';
 import { tearDownEverySandbox } from './cri-fixtures.js';
 import { apiserverRequests } from './apiserver-requests.js';
-import { criCalls, callsBetween } from './kubelet-cri-calls.js';
+import { criCalls } from './kubelet-cri-calls.js';
 import { labWatch } from './lab-watch.js';
 import { api, until, type Lab } from './sidebyside-api.js';
 import { cpuSeconds, rssMiB } from './proc-usage.js';
 import type { NodeSetup, StartedKubelet } from './sidebyside-kubelets.js';
 import { scheduledWorkloads, type WorkloadResults } from './sidebyside-workloads.js';
 import { sleep } from './static-pod-fleet.js';
-import { percentile, round } from './stats.js';
+import { counterGrowth, percentile, round } from './stats.js';
 
 export const BURST = 30;
 const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"];
@@ -150,9 +150,9 @@ export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record
       'burst.allRunningMs': round(performance.now() - burst0, 0), 'burst.cpuSeconds': round(cpu, 2), 'burst.peakRssMiB': round(peak, 1),
     });
     // The CRI calls the burst made, by operation: the same counter in both kubelets.
-    for (const [op, n] of callsBetween(callsBefore, await criCalls(lab, kubelet.port))) out[`burst.cri.${op}`] = n;
+    for (const [op, n] of counterGrowth(callsBefore, await criCalls(lab, kubelet.port))) out[`burst.cri.${op}`] = n;
     // And the API server's requests by verb and resource: the kubelet's, but for the bench's own POSTs and watch.
-    for (const [kind, n] of callsBetween(requestsBefore, await apiserverRequests(lab))) out[`burst.api.${kind}`] = n;
+    for (const [kind, n] of counterGrowth(requestsBefore, await apiserverRequests(lab))) out[`burst.api.${kind}`] = n;
   } finally {
     clearInterval(sampler);
     watch.stop();

@@ -21,3 +21,10 @@ export function median(samples: readonly number[]): number {
 
 /** Rounds to a fixed number of decimals, for printing (the figures go into a Markdown table). */
 export const round = (value: number, decimals = 2): number => Number(value.toFixed(decimals));
+
+/** How much each counter grew between two readings (those that grew). */
+export function counterGrowth(before: Map<string, number>, after: Map<string, number>): Map<string, number> {
+  const grown = new Map<string, number>();
+  for (const [key, n] of after) if (n - (before.get(key) ?? 0) > 0) grown.set(key, n - (before.get(key) ?? 0));
+  return grown;
+}
