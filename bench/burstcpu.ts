@@ -12,7 +12,8 @@
  * _HEAD_NODE_FLAGS / _BASELINE_NODE_FLAGS: node's own options after the bundle's #! line's, which they
  * override (e.g. `--max-semi-space-size=2` to weigh the young generation against the burst's CPU);
  * _HEAD_NODE / _BASELINE_NODE: the node executable either runs on (this one's by default), to weigh
- * one Node release against another.
+ * one Node release against another; _HEAD_ENV / _BASELINE_ENV: NAME=VALUE words added to either's
+ * environment (e.g. `MALLOC_ARENA_MAX=2` to weigh the C library's allocator against the peak RSS).
  * KUBELET_BENCH_BURSTCPU_REPS=N (5) bursts of each; _SETTLE_SECONDS=S (10) between Ready and the burst;
  * _WARM_BURSTS=N (0) bursts run and deleted before the settle, each one's CPU printed as `warmN`.
  * KUBELET_BENCH_CPU_PROF=DIR profiles each daemon and prints each burst's span on the profile's clock
@@ -26,7 +27,7 @@ import type { KubeLab } from '../test/support/kube-lab-up.js';
 import { alternateBuilds, medians, realLabMissing } from './alternating-builds.js';
 import { KUBELET_BIN } from './kubelet-bin.js';
 import { criCalls } from './kubelet-cri-calls.js';
-import { prepareNode, startKubeletTs } from './sidebyside-kubelets.js';
+import { prepareNode, startKubeletTs, type KubeletTsStart } from './sidebyside-kubelets.js';
 import { burst, cleanUp, readyNamespace, startUp, teardown, type TurnOptions } from './sidebyside-turn.js';
 import { sleep } from './static-pod-fleet.js';
 import { median, round } from './stats.js';
@@ -42,10 +43,14 @@ export async function benchBurstCpu(): Promise<Record<string, number | string>> 
   const baseline = process.env.KUBELET_BENCH_BURSTCPU_BASELINE;
   const words = (name: string) => (process.env[`KUBELET_BENCH_BURSTCPU_${name}`] ?? '').split(' ').filter(Boolean);
   const build = (name: string, bin: string): Build => ({
-    name, bin, args: words(`${name.toUpperCase()}_ARGS`), nodeFlags: words(`${name.toUpperCase()}_NODE_FLAGS`),
-    node: process.env[`KUBELET_BENCH_BURSTCPU_${name.toUpperCase()}_NODE`] || process.execPath,
+    name,
+    start: {
+      bin, args: words(`${name.toUpperCase()}_ARGS`), nodeFlags: words(`${name.toUpperCase()}_NODE_FLAGS`),
+      node: process.env[`KUBELET_BENCH_BURSTCPU_${name.toUpperCase()}_NODE`] || process.execPath,
+      env: Object.fromEntries(words(`${name.toUpperCase()}_ENV`).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)])),
+    },
   });
-  const withBaseline = baseline || words('BASELINE_ARGS').length > 0 || words('BASELINE_NODE_FLAGS').length > 0 || process.env.KUBELET_BENCH_BURSTCPU_BASELINE_NODE;
+  const withBaseline = baseline || ['BASELINE_ARGS', 'BASELINE_NODE_FLAGS', 'BASELINE_ENV'].some((w) => words(w).length > 0) || process.env.KUBELET_BENCH_BURSTCPU_BASELINE_NODE;
   const builds: Build[] = [
     build('head', KUBELET_BIN),
     ...(withBaseline ? [build('baseline', baseline ? resolve(baseline, 'kubelet.js') : KUBELET_BIN)] : []),
@@ -68,14 +73,14 @@ function connectionsTo(pid: number, port: string): number {
   return lines.filter((l) => l.includes(`pid=${pid},`)).length;
 }
 
-interface Build { name: string; bin: string; args: string[]; nodeFlags: string[]; node: string }
+interface Build { name: string; start: KubeletTsStart }
 
-async function turn(lab: KubeLab, work: string, { name, bin, args, nodeFlags, node: nodeBinary }: Build, rep: number): Promise<Record<string, number>> {
+async function turn(lab: KubeLab, work: string, { name, start }: Build, rep: number): Promise<Record<string, number>> {
   const node = `bcpu-${name}-${rep}`;
   const setup = await prepareNode(lab, work, node);
   const o: TurnOptions = {
     lab, setup, namespace: node, image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', idleMs: 0,
-    start: () => startKubeletTs(setup, bin, args, nodeFlags, nodeBinary),
+    start: () => startKubeletTs(setup, start),
   };
   const out: Record<string, number> = {};
   await readyNamespace(lab, node);

@@ -51,7 +51,7 @@ async function turn(lab: KubeLab, work: string, build: Build, rep: number): Prom
   const inspectPort = await freePort();
   const o: TurnOptions = {
     lab, setup, namespace: node, image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', idleMs: 0,
-    start: () => startKubeletTs(setup, build.bin, [], [`--inspect=127.0.0.1:${inspectPort}`]),
+    start: () => startKubeletTs(setup, { bin: build.bin, nodeFlags: [`--inspect=127.0.0.1:${inspectPort}`] }),
   };
   const out: Record<string, number> = {};
   await readyNamespace(lab, node);

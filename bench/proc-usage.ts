@@ -47,6 +47,22 @@ export function machineCpuSeconds(): number {
   return Number(stat.cpuNs) / 1e9;
 }
 
+/**
+ * utime + stime in seconds of each of the process's threads, in the order they were started (by
+ * thread id; the main thread first). Node starts V8's worker threads before libuv's pool.
+ */
+export function threadCpuSeconds(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`).map(Number).sort((a, b) => a - b)) {
+    try {
+      out.set(tid, statCpuSeconds(`/proc/${pid}/task/${tid}/stat`));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
 /** utime + stime in seconds. */
 export const cpuSeconds = (pid: number): number => statCpuSeconds(`/proc/${pid}/stat`);
 

@@ -55,6 +55,8 @@ export interface StartedKubelet {
   stderrTail(): string;
   /** SIGTERM, SIGKILL after 30 s; resolves on exit. */
   stop(): Promise<void>;
+  /** kubelet-ts: its main thread is the event loop, so its CPU apart from the other threads' means something. */
+  runsJavaScript: boolean;
 }
 
 /** The lines of configuration both kubelets are given. */
@@ -87,15 +89,28 @@ export async function startGoKubelet(xzPath: string, binDir: string, s: NodeSetu
   return spawnKubelet(bin, [
     `--config=${join(s.dir, 'kubelet.yaml')}`, `--kubeconfig=${s.kubeconfig}`, `--root-dir=${join(s.dir, 'root')}`, `--cert-dir=${join(s.dir, 'pki')}`,
     `--container-runtime-endpoint=${s.endpoint}`, `--pod-infra-container-image=${s.pauseImage}`, `--hostname-override=${s.node}`,
-  ], port, healthzPort);
+  ], { port, healthzPort, runsJavaScript: false });
+}
+
+/** How a kubelet-ts build is started, beyond what every turn gives it. */
+export interface KubeletTsStart {
+  /** The bundle's entry (another build's, say); the bundle users run by default. */
+  bin?: string;
+  /** More kubelet flags. */
+  args?: readonly string[];
+  /** More of node's own options, after the #! line's (an --inspect port, say). */
+  nodeFlags?: readonly string[];
+  /** The node executable; this one's by default. */
+  node?: string;
+  /** More environment (the C library's allocator settings, say). */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**
- * kubelet-ts: the bundle users run (or `bin`, another build's), with the V8 flags of its #! line;
- * KUBELET_BENCH_CPU_PROF=DIR adds a CPU profile of the daemon written there at its exit. `nodeFlags`:
- * more of node's own options (an --inspect port, say).
+ * kubelet-ts: the bundle users run (or another build's), with the V8 flags of its #! line;
+ * KUBELET_BENCH_CPU_PROF=DIR adds a CPU profile of the daemon written there at its exit.
  */
-export async function startKubeletTs(s: NodeSetup, bin = KUBELET_BIN, extraArgs: readonly string[] = [], nodeFlags: readonly string[] = [], node = process.execPath): Promise<StartedKubelet> {
+export async function startKubeletTs(s: NodeSetup, { bin = KUBELET_BIN, args = [], nodeFlags = [], node = process.execPath, env = {} }: KubeletTsStart = {}): Promise<StartedKubelet> {
   const profile = process.env.KUBELET_BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.KUBELET_BENCH_CPU_PROF}`] : [];
   const [port, healthzPort] = [await freePort(), await freePort()];
   writeFileSync(join(s.dir, 'kubelet.yaml'), [
@@ -103,18 +118,20 @@ export async function startKubeletTs(s: NodeSetup, bin = KUBELET_BIN, extraArgs:
   ].join('\n'));
   return spawnKubelet(node, [
     ...KUBELET_NODE_FLAGS, ...nodeFlags, ...profile, bin, `--config=${join(s.dir, 'kubelet.yaml')}`, `--kubeconfig=${s.kubeconfig}`,
-    `--root-dir=${join(s.dir, 'root')}`, `--cert-dir=${join(s.dir, 'pki')}`, '--debug-address=', `--hostname-override=${s.node}`, ...extraArgs,
-  ], port, healthzPort);
+    `--root-dir=${join(s.dir, 'root')}`, `--cert-dir=${join(s.dir, 'pki')}`, '--debug-address=', `--hostname-override=${s.node}`, ...args,
+  ], { port, healthzPort, runsJavaScript: true, env });
 }
 
-function spawnKubelet(file: string, args: string[], port: number, healthzPort: number): StartedKubelet {
+interface Spawned { port: number; healthzPort: number; runsJavaScript: boolean; env?: Readonly<Record<string, string>> }
+
+function spawnKubelet(file: string, args: string[], { port, healthzPort, runsJavaScript, env = {} }: Spawned): StartedKubelet {
   const t0 = performance.now();
-  const child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
   child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-100_000)));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return {
-    pid: child.pid!, t0, port, healthzPort, exitCode: () => child.exitCode ?? (child.signalCode ? -1 : null), stderrTail: () => stderr.slice(-3000),
+    pid: child.pid!, t0, port, healthzPort, runsJavaScript, exitCode: () => child.exitCode ?? (child.signalCode ? -1 : null), stderrTail: () => stderr.slice(-3000),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuSeconds, pidsWithCommandLine, pssMiB, rssMiB, rssPartsMiB } from '../../bench/proc-usage.js';
+import { cpuSeconds, mainThreadCpuSeconds, pidsWithCommandLine, pssMiB, rssMiB, rssPartsMiB, threadCpuSeconds } from '../../bench/proc-usage.js';
 
 describe('proc-usage', () => {
   it('reads this process: RSS within what Node reports, PSS no more than RSS', () => {
@@ -33,6 +33,14 @@ describe('proc-usage', () => {
     expect(x).toBeGreaterThan(0);
     expect(spent).toBeGreaterThan(0.25); // clock ticks are 10 ms
     expect(spent).toBeLessThan(1);
+  });
+
+  it("reads each thread's CPU, the main thread first, and they add up to the process's", () => {
+    const threads = threadCpuSeconds(process.pid);
+    expect([...threads.keys()][0]).toBe(process.pid);
+    expect(threads.get(process.pid)).toBeCloseTo(mainThreadCpuSeconds(process.pid), 1);
+    const sum = [...threads.values()].reduce((a, b) => a + b, 0);
+    expect(sum).toBeLessThanOrEqual(cpuSeconds(process.pid) + 0.05);
   });
 
   it('reports 0 for a process that does not exist, and finds processes by command line', () => {

@@ -15,7 +15,7 @@ afterEach(() => {
   for (const c of cleanups.splice(0)) c();
 });
 
-const kubelet: StartedKubelet = { pid: 0, t0: 0, healthzPort: 0, port: 0, exitCode: () => null, stderrTail: () => '', stop: async () => undefined };
+const kubelet: StartedKubelet = { pid: 0, t0: 0, healthzPort: 0, port: 0, exitCode: () => null, stderrTail: () => '', stop: async () => undefined, runsJavaScript: false };
 const pod = (name: string, labels: Record<string, string>, nodeName: string, phase: string) => ({ metadata: { name, uid: name, labels }, spec: { nodeName }, status: { phase } });
 
 /** A web pod in the runtime, its sandbox ready and its container running, having written `line`. */
