@@ -161,7 +161,7 @@ export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record
     // The event loop's share; the rest is V8's compiler and collector threads and libuv's pool.
     if (kubelet.runsJavaScript) out['burst.mainThreadCpuSeconds'] = round(mainThreadCpuSeconds(kubelet.pid) - main0, 2);
     // On the monotonic clock a --cpu-prof profile's timestamps use, to cut the profile to the burst.
-    if (process.env.KUBELET_BENCH_CPU_PROF) process.stderr.write(`sidebyside: burst of pid ${kubelet.pid}: ${burst0Us} to ${process.hrtime.bigint() / 1000n} us\n`);
+    if (process.env.KUBELET_BENCH_CPU_PROF || DETAIL) process.stderr.write(`sidebyside: burst of pid ${kubelet.pid}: ${burst0Us} to ${process.hrtime.bigint() / 1000n} us\n`);
     const times = [...runningAfter.values()];
     Object.assign(out, {
       'burst.p50Ms': round(percentile(times, 50), 0), 'burst.p99Ms': round(percentile(times, 99), 0),
