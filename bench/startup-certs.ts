@@ -18,6 +18,7 @@ import { freePort } from './free-port.js';
 import { sleep } from './static-pod-fleet.js';
 import { median, round } from './stats.js';
 import { KUBELET_BIN, KUBELET_TSC_BIN } from './kubelet-bin.js';
+import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
 
 const healthzOk = (port: number) => fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status === 200, () => false);
 const tlsAnswers = (port: number) => new Promise<boolean>((done) => {
@@ -33,7 +34,7 @@ async function startOnce(root: string, certDir: string, bin = KUBELET_BIN): Prom
   const t0 = performance.now();
   // The flags of the binary's #! line, as a user runs it.
   const child = spawn(process.execPath, [
-    '--max-semi-space-size=4', '--heap-growing-percent=50', bin,
+    ...KUBELET_NODE_FLAGS, bin,
     '--container-runtime-endpoint=embedded', `--root-dir=${root}`, `--cert-dir=${certDir}`, '--debug-address=', '--fail-swap-on=false',
     `--healthz-port=${healthzPort}`, `--port=${port}`, '--address=127.0.0.1', '--read-only-port=0',
   ], { stdio: ['ignore', 'ignore', 'pipe'] });

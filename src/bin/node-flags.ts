@@ -7,7 +7,10 @@
  * several times what survived the last full collection) that garbage piles up and RSS swings to
  * several times the live heap. These flags collect the old generation once it is 1.5 times the live
  * size, with a young generation small enough to scavenge often and cheaply; they keep RSS low
- * without the CPU that --optimize-for-size costs (docs/FINDINGS.md). --expose-gc lets the heap
-trimmer (src/adapters/host/heap-trim.ts) give back what a burst grew once the node is quiet.
+ * without the CPU that --optimize-for-size costs (docs/FINDINGS.md). A young generation that small
+ * is scavenged often, and V8 splits each scavenge among its worker threads: four, whatever the
+ * machine has, so on a small node they wait on each other and burn more CPU than one thread doing
+ * it alone (--no-parallel-scavenge; the pauses stay a few milliseconds). --expose-gc lets the heap
+ * trimmer (src/adapters/host/heap-trim.ts) give back what a burst grew once the node is quiet.
  */
-export const KUBELET_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=50', '--expose-gc'];
+export const KUBELET_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=50', '--no-parallel-scavenge', '--expose-gc'];
