@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { KUBELET_NODE_FLAGS } from '../../src/bin/node-flags.js';
+import { KUBELET_COMPILER_FLAGS, KUBELET_NODE_FLAGS } from '../../src/bin/node-flags.js';
 import { KUBELET_BIN } from '../support/kubelet-bin.js';
 
 describe('the V8 options kubelet-ts runs under', () => {
@@ -12,10 +12,16 @@ describe('the V8 options kubelet-ts runs under', () => {
     expect(readFileSync(KUBELET_BIN, 'utf8').split('\n')[0]).toBe(shebang);
     const start = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts.start;
     expect(start).toContain(`node ${KUBELET_NODE_FLAGS.join(' ')} dist/bundle/kubelet.js`);
+    // The compiler's are set by the executable itself, however node was started.
+    expect(readFileSync('src/bin/kubelet.ts', 'utf8')).toContain('for (const flag of KUBELET_COMPILER_FLAGS) setFlagsFromString(flag);');
   });
 
-  it('are options this node accepts', () => {
-    const out = execFileSync(process.execPath, [...KUBELET_NODE_FLAGS, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' });
+  it('are options this node accepts, those the daemon sets on itself too (node refuses one it does not know)', () => {
+    const out = execFileSync(process.execPath, [...KUBELET_NODE_FLAGS, ...KUBELET_COMPILER_FLAGS, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' });
     expect(out).toBe('ok');
+  });
+
+  it('leave the #! line short enough for kernels that read 127 characters of it', () => {
+    expect(readFileSync('src/bin/kubelet.ts', 'utf8').split('\n')[0]!.length).toBeLessThanOrEqual(127);
   });
 });
