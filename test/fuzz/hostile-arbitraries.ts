@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { stringify as toYaml } from 'yaml';
 import { FLAG_TABLE } from '../../src/domain/config/flag-table.js';
+import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2_147_483_647);
 process.stdout.write(`fuzz seed ${FUZZ_SEED} (FUZZ_SEED=${FUZZ_SEED} repeats this run)\n`);
@@ -83,7 +84,7 @@ const podish = fc.record({
  * A pod that runs (on the test image, sleeping), with at most one field of a person's making:
  * most of these are valid, so pods start and their names collide with each other's.
  */
-const SLEEPER = { name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] };
+const SLEEPER = { name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', SLEEP_UNTIL_TERM] };
 const nearlyValidPod = fc.record({
   name: fc.constantFrom('web', 'db', 'cache', 'x', 'a-b'),
   change: fc.option(fc.oneof(

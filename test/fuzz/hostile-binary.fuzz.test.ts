@@ -24,6 +24,7 @@ import { decodeStaticPod } from '../../src/domain/pod-config/static-pod.js';
 import { startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
 import { binaryFlagArgs, configText, FUZZ_SEED, manifestText } from './hostile-arbitraries.js';
 import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
+import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 const CONFIG_CASES = 24;
 // The syncLoop keeps the latest 100 rejections (rejectedManifests, bounded); every one is also logged.
@@ -150,7 +151,7 @@ describe(`binary fuzz, seed ${FUZZ_SEED}`, () => {
       k = await startStaticPodKubelet({ endpoint: 'embedded', nodeName: NODE, prefix: 'kts-fuzz-pods-' });
       writeFileSync(join(k.manifests, 'keeper.json'), JSON.stringify({
         apiVersion: 'v1', kind: 'Pod', metadata: { name: 'keeper' },
-        spec: { terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }] },
+        spec: { terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', SLEEP_UNTIL_TERM] }] },
       }));
       await until('keeper running', async () => (await keeper())?.status?.containerStatuses?.[0]?.state?.running, 60_000, () => k.stderr());
     }, 90_000);

@@ -11,6 +11,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, httpsGet, startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
+import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 const NODE = 'node-admission';
 
@@ -45,7 +46,7 @@ describe('pod admission on the embedded runtime', () => {
       spec: {
         terminationGracePeriodSeconds: 2,
         nodeSelector: { disktype: 'hdd', 'kubernetes.io/hostname': NODE },
-        containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', resources: { requests: { cpu: '10m', memory: '16Mi' } }, command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }],
+        containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', resources: { requests: { cpu: '10m', memory: '16Mi' } }, command: ['sh', '-c', SLEEP_UNTIL_TERM] }],
       },
     }));
     writeFileSync(join(k.manifests, 'tuned.json'), JSON.stringify({

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
 import { removePods, until as waitUntil } from '../support/daemon.js';
 import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
+import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 const NODE = 'node-c';
 
@@ -38,7 +39,7 @@ describe('cluster mode against the test API server, embedded runtime', () => {
     mkdirSync(join(dir, 'manifests'));
     writeFileSync(join(dir, 'manifests', 'static.json'), JSON.stringify({
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'static' },
-      spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }] },
+      spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', SLEEP_UNTIL_TERM] }] },
     }));
     writeFileSync(join(dir, 'kubelet.yaml'), [
       'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration',
@@ -83,7 +84,7 @@ describe('cluster mode against the test API server, embedded runtime', () => {
     const outage = api.faults.refuseConnections(60_000);
     api.store.create('pods', {
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'during', namespace: 'default' },
-      spec: { nodeName: NODE, terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }] },
+      spec: { nodeName: NODE, terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', SLEEP_UNTIL_TERM] }] },
     } as never, 'default');
     await outage;
     const back = Date.now();

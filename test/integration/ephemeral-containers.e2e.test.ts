@@ -45,6 +45,7 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
 
     const pod = await n.get<DebuggedPod>(`/api/v1/namespaces/${ns}/pods/target`);
     const debug = {
+      // Polls for /shared/stop each second (a shell has no file event): it runs until the test says stop.
       name: 'debugger', image: BUSYBOX, command: ['sh', '-c', 'echo debugger up; while [ ! -e /shared/stop ]; do sleep 1; done'], stdin: true, tty: true, targetContainerName: 'main',
       env: [{ name: 'ROLE', value: 'debug' }], volumeMounts: [{ name: 'shared', mountPath: '/shared' }],
     };

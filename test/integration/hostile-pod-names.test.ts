@@ -12,10 +12,11 @@ import { chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } f
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
+import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 const NODE = 'node-hostile';
 const IMAGE = 'kubelet-ts.local/busybox:1.0';
-const SLEEP = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"];
+const SLEEP = ['sh', '-c', SLEEP_UNTIL_TERM];
 
 interface DebugPod { uid: string; name: string; lifecycle: string; status: { phase?: string; reason?: string; message?: string; containerStatuses?: { state?: { running?: object } }[] } | null }
 interface DebugPods { pods: DebugPod[]; rejectedManifests: { origin: string; reason: string }[]; orphans: string[] }

@@ -13,9 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStaticPodKubelet, until as waitUntil, type StaticPodKubelet } from '../support/daemon.js';
 import { journalLines, journalMark, untilPassAnswered } from '../support/kubelet-journal.js';
 import { listTree } from '../support/tree-listing.js';
+import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 const NODE = 'node-hostile';
-const SLEEPER = { name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] };
+const SLEEPER = { name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', SLEEP_UNTIL_TERM] };
 
 interface DebugView {
   pods: { name: string; lifecycle: string; status: { phase?: string; containerStatuses?: { state?: { running?: object } }[] } | null }[];

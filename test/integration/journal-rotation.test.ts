@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
 import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
+import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 let kubelet: StaticPodKubelet;
 let log: string;
@@ -23,7 +24,7 @@ describe('a journal whose first segments were rotated away', () => {
     writeFileSync(join(kubelet.manifests, 'probed.json'), JSON.stringify({
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'probed' },
       spec: { terminationGracePeriodSeconds: 1, containers: [{
-        name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"],
+        name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', SLEEP_UNTIL_TERM],
         readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 },
       }] },
     }));

@@ -29,6 +29,7 @@ beforeAll(async () => {
     spec: {
       terminationGracePeriodSeconds: 2,
       containers: [{
+        // A line each second until SIGTERM: the log the server serves keeps growing; not a wait of the test's.
         name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do echo served-line; sleep 1 & wait $!; done"],
         readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 },
       }],

@@ -45,6 +45,7 @@ const markedPod = (marks: string, name: string, extra: Record<string, unknown> =
   containers: [{
     name: 'main', image: BUSYBOX, command: ['sh', '-c', SLEEP],
     volumeMounts: [{ name: 'out', mountPath: '/out' }],
+    // The hook's 2 s stand for a real preStop's work: the shutdown must wait for it within the grace period.
     lifecycle: { preStop: { exec: { command: ['sh', '-c', `echo prestop > /out/${name}; sleep 2`] } } },
   }],
   ...extra,

@@ -20,6 +20,7 @@ const RUNTIMES: { name: string; endpoint: string }[] = [{ name: 'embedded', endp
 
 const pod = (name: string) => JSON.stringify({
   apiVersion: 'v1', kind: 'Pod', metadata: { name },
+  // Its name each second until SIGTERM: a running container with a log; not a wait of the test's.
   spec: { terminationGracePeriodSeconds: 30, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', `trap 'exit 0' TERM; while :; do echo ${name}; sleep 1 & wait $!; done`] }] },
 });
 

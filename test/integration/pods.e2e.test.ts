@@ -74,6 +74,7 @@ const until = <T>(what: string, probe: () => Promise<T | undefined | null | fals
 const pod = (name: string, container: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name }, spec: { terminationGracePeriodSeconds: 3, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', ...container }], ...extra } });
 
+// A line each second until SIGTERM: a running container with a log; not a wait of the test's.
 const looping = (line: string) => ({ command: ['sh', '-c', `trap 'exit 0' TERM; while :; do echo ${line}; sleep 1 & wait $!; done`] });
 
 async function pods(): Promise<{ pods: PodView[]; rejectedManifests: { origin: string; reason: string }[] }> {

@@ -12,6 +12,7 @@ import { detectCgroupLayout, type CgroupLayout } from '../../src/adapters/host/c
 import { Cgroupfs } from '../../src/adapters/host/cgroupfs.js';
 import { allOf, cgroupsPart, containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
 import { startStaticPodKubelet, until as waitUntil, type StaticPodKubelet } from '../support/daemon.js';
+import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 const NODE = 'node-qos';
 let ROOT = '';
@@ -32,7 +33,7 @@ const manifest = (name: string, resources: object | undefined, command: string, 
   apiVersion: 'v1', kind: 'Pod', metadata: { name },
   spec: { terminationGracePeriodSeconds: 2, ...extra, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', command], ...(resources ? { resources } : {}) }] },
 });
-const looping = `trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done`;
+const looping = SLEEP_UNTIL_TERM;
 
 async function byName(name: string): Promise<PodView | undefined> {
   const res = await fetch(`http://${k.debug}/debug/pods`);

@@ -15,10 +15,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
 import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
 import { startStaticPodKubelet, until as waitUntil, type StaticPodKubelet } from '../support/daemon.js';
+import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 const NODE = 'node-secctx';
 const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
-const looping = `trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done`;
+const looping = SLEEP_UNTIL_TERM;
 const APPARMOR_KEY = 'container.apparmor.security.beta.kubernetes.io/main';
 
 interface ContainerView { name: string; state?: { running?: object; waiting?: { reason?: string; message?: string } } }

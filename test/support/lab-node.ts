@@ -15,10 +15,11 @@ import { freePort, httpsRequest, removePods, until } from './daemon.js';
 import { kubeLab, labApi, type KubeLab } from './kube-lab.js';
 import { runScript, scriptEnv } from './kube-lab-scripts.js';
 import { runKubectl } from './kubectl-run.js';
+import { SLEEP_UNTIL_TERM } from './sleeper.js';
 
 export const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
 /** A container that sleeps until SIGTERM and then exits 0 at once. */
-export const SLEEP = "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done";
+export const SLEEP = SLEEP_UNTIL_TERM;
 
 export interface Condition { type: string; status: string; reason?: string; message?: string }
 export interface ContainerStatus { name: string; ready?: boolean; restartCount?: number; state?: { running?: object; waiting?: { reason?: string; message?: string }; terminated?: object } }

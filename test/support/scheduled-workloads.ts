@@ -5,7 +5,8 @@
  * All kept on one node by a nodeSelector on its hostname label. The objects, the outcomes awaited and
  * what the pods must look like after; no vitest import, so the bench can use it.
  */
-export const WORKLOAD_SLEEP = "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done";
+import { SLEEP_UNTIL_TERM } from './sleeper.js';
+export const WORKLOAD_SLEEP = SLEEP_UNTIL_TERM;
 /** What a web pod prints on the lab's control plane (the master Service is the range's first address). */
 export const SERVICE_ENV_LINE = 'host=10.96.0.1 port=443';
 export const WEB_REPLICAS = 3;

@@ -26,6 +26,7 @@ export async function startServingKubeletWithBusyPod(opts: { endpoint: string; n
   });
   writeFileSync(join(kubelet.manifests, 'web.json'), JSON.stringify({
     apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web' },
+    // Some CPU, then a tick, each second until SIGTERM: stats and logs to serve; not a wait of the test's.
     spec: { terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done; echo tick; sleep 1 & wait $!; done"] }] },
   }));
   return {

@@ -366,6 +366,7 @@ describe('startEmbeddedRuntime', () => {
   it('reopens the container log after the kubelet rotated it', async () => {
     const cri = await start();
     const { containerId, logPath } = await runContainer(cri, 'rotate', 'main',
+      // A tick each 0.1 s: the container's pace, so its log keeps growing across the rotation.
       `trap "exit 0" TERM; echo ready; while :; do echo tick; sleep 0.1 & wait $!; done`);
     await waitForLog(logPath, 'ready');
     await rename(logPath, `${logPath}.1`);

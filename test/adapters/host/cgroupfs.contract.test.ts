@@ -63,6 +63,7 @@ describe.runIf(hostCgroupsWritable())('Cgroupfs on this host', () => {
     const layout = await detectCgroupLayout();
     const cgroups = new Cgroupfs(layout);
     await cgroups.create(`${root}/podx`, {});
+    // A process that would still run when the cgroup is removed: the test checks that it is killed.
     const child = spawn('sleep', ['60'], { stdio: 'ignore' });
     const exited = new Promise((r) => child.once('exit', (_code, signal) => r(signal)));
     const procs = layout.version === 'v2' ? join(layout.unifiedRoot, root, 'podx', 'cgroup.procs') : join(layout.controllers.get('memory')!, root, 'podx', 'cgroup.procs');

@@ -66,6 +66,7 @@ describe('launchThroughShim', () => {
 
   it('kills what the main process left behind in its group when it exits, like the end of a PID namespace', async () => {
     const shimDir = join(dir, 'shim');
+    // A background child that would outlive its parent by far: the test checks that the shim kills it.
     await launchThroughShim(shim, shimDir, spec(`sleep 30 & echo $! > ${join(dir, 'bg.pid')}; exit 0`));
     expect(await waitForExit(shimDir)).toMatchObject({ exit_code: 0 });
     const bg = Number(await readFile(join(dir, 'bg.pid'), 'utf8'));
@@ -91,6 +92,8 @@ describe('launchThroughShim', () => {
 
   it('serves every container of a shims directory from one process, which exits after the last; the next launch starts another', async () => {
     const go = join(dir, 'go');
+    // Each polls for the `go` file every 0.05 s (a shell has no file event): both stay running until
+    // the test creates it, so the two share one shim.
     const first = await launchThroughShim(shim, join(dir, 'one'), spec(`while [ ! -e ${go} ]; do sleep 0.05; done; echo one; exit 1`));
     const second = await launchThroughShim(shim, join(dir, 'two'), spec(`while [ ! -e ${go} ]; do sleep 0.05; done; echo two; exit 2`));
     expect(second.shim).toEqual(first.shim);

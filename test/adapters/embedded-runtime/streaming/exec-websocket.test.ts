@@ -115,6 +115,7 @@ describe('exec over WebSocket', () => {
   });
 
   it('the client going away kills the command and what it started', async () => {
+    // A command and a child that would run 5 minutes: the test checks that the client's going kills both.
     const client = await connectChannels(await execUrl(['sh', '-c', 'sleep 300 & echo $$ $!; wait'], {}), ['v5.channel.k8s.io']);
     await expect.poll(() => client.text(1), { timeout: 5000 }).toMatch(/^\d+ \d+\n$/);
     const [shell, child] = client.text(1).trim().split(' ').map(Number) as [number, number];
