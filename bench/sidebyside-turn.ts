@@ -16,22 +16,17 @@ import { labApi } from '../test/support/kube-lab-up.js';
 import { leftInRuntime } from './cluster.js';
 import { tearDownEverySandbox } from './cri-fixtures.js';
 import { apiserverRequests } from './apiserver-requests.js';
+import { BURST_DETAIL, startBurstDetail, type BurstDetail } from './burst-detail.js';
 import { criCalls } from './kubelet-cri-calls.js';
 import { labWatch } from './lab-watch.js';
 import { api, until, type Lab } from './sidebyside-api.js';
-import { cpuSeconds, mainThreadCpuSeconds, rssMiB, rssPartsMiB, threadCpuSeconds } from './proc-usage.js';
+import { cpuSeconds, mainThreadCpuSeconds, rssMiB, rssPartsMiB } from './proc-usage.js';
 import type { NodeSetup, StartedKubelet } from './sidebyside-kubelets.js';
 import { scheduledWorkloads, type WorkloadResults } from './sidebyside-workloads.js';
-import { processSmapsClasses, type SmapsClasses } from './smaps-classes.js';
 import { sleep } from './static-pod-fleet.js';
 import { counterGrowth, percentile, round } from './stats.js';
 
 export const BURST = 30;
-/**
- * KUBELET_BENCH_BURST_DETAIL=1: the kubelet's memory by kind (smaps-classes.ts) before the burst and at
- * its peak, and the burst's CPU by thread (`thread0` the main one, then in the order they started).
- */
-const DETAIL = process.env.KUBELET_BENCH_BURST_DETAIL === '1';
 const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"];
 
 interface Condition { type: string; status: string }
@@ -131,19 +126,18 @@ export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record
   });
   let peak = 0;
   let peakParts = { anon: 0, file: 0 };
-  let peakClasses: SmapsClasses | undefined;
+  let detail: BurstDetail | undefined;
   const sampler = setInterval(() => {
     const rss = rssMiB(kubelet.pid);
     if (rss <= peak) return;
     [peak, peakParts] = [rss, rssPartsMiB(kubelet.pid)];
-    if (DETAIL) peakClasses = processSmapsClasses(kubelet.pid);
+    detail?.atPeak();
   }, 50);
   try {
     // Read outside the CPU window: serving /metrics costs the kubelet too.
     const callsBefore = await criCalls(lab, kubelet.port);
     const requestsBefore = await apiserverRequests(lab);
-    const before = DETAIL ? processSmapsClasses(kubelet.pid) : undefined;
-    const threads0 = DETAIL ? threadCpuSeconds(kubelet.pid) : undefined;
+    detail = startBurstDetail(kubelet.pid);
     const cpu0 = cpuSeconds(kubelet.pid);
     const main0 = kubelet.runsJavaScript ? mainThreadCpuSeconds(kubelet.pid) : 0;
     const burst0 = performance.now();
@@ -161,22 +155,14 @@ export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record
     // The event loop's share; the rest is V8's compiler and collector threads and libuv's pool.
     if (kubelet.runsJavaScript) out['burst.mainThreadCpuSeconds'] = round(mainThreadCpuSeconds(kubelet.pid) - main0, 2);
     // On the monotonic clock a --cpu-prof profile's timestamps use, to cut the profile to the burst.
-    if (process.env.KUBELET_BENCH_CPU_PROF || DETAIL) process.stderr.write(`sidebyside: burst of pid ${kubelet.pid}: ${burst0Us} to ${process.hrtime.bigint() / 1000n} us\n`);
+    if (process.env.KUBELET_BENCH_CPU_PROF || BURST_DETAIL) process.stderr.write(`sidebyside: burst of pid ${kubelet.pid}: ${burst0Us} to ${process.hrtime.bigint() / 1000n} us\n`);
     const times = [...runningAfter.values()];
     Object.assign(out, {
       'burst.p50Ms': round(percentile(times, 50), 0), 'burst.p99Ms': round(percentile(times, 99), 0),
       'burst.allRunningMs': round(performance.now() - burst0, 0), 'burst.cpuSeconds': round(cpu, 2), 'burst.peakRssMiB': round(peak, 1),
       'burst.peakRssAnonMiB': round(peakParts.anon, 1), 'burst.peakRssFileMiB': round(peakParts.file, 1),
     });
-    if (threads0) {
-      [...threadCpuSeconds(kubelet.pid)].forEach(([tid, seconds], i) => {
-        const used = seconds - (threads0.get(tid) ?? 0);
-        if (used > 0) out[`burst.thread${i}.cpuSeconds`] = round(used, 2);
-      });
-    }
-    for (const [when, classes] of [['before', before], ['peak', peakClasses]] as const) {
-      for (const [name, mib] of Object.entries(classes ?? {})) out[`burst.${when}.${name}MiB`] = mib;
-    }
+    detail?.finish(out);
     // The CRI calls the burst made, by operation: the same counter in both kubelets.
     for (const [op, n] of counterGrowth(callsBefore, await criCalls(lab, kubelet.port))) out[`burst.cri.${op}`] = n;
     // And the API server's requests by verb and resource: the kubelet's, but for the bench's own POSTs and watch.
