@@ -17,12 +17,14 @@ export const KUBELET_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4',
 
 /**
  * V8 options the daemon sets on itself as it starts, before anything runs hot: they only steer the
- * optimising compiler, which reads them when it compiles, and on the `#!` line they would take it
- * past the 127 characters that kernels before 5.1 read of it.
+ * compilers, which read them when they compile, and on the `#!` line they would take it past the
+ * 127 characters that kernels before 5.1 read of it.
  *
- * Each function a burst of pod starts makes hot is compiled by TurboFan on V8's worker threads, a
- * cost a compiled kubelet never pays; the more it inlines into a function, the longer the compile
- * and the more code it leaves. A pod start's path is many small functions, each called a few times
- * a pod: half V8's cumulative inlining budget keeps their speed with smaller compiles and code.
+ * --no-opt: no TurboFan, so hot functions stay in V8's interpreter and its baseline compiler
+ * (Sparkplug). A kubelet's JavaScript is many small functions run a few times a pod, over objects
+ * of many shapes; its heavy lifting (JSON, HTTP/2, TLS, the file system) is node's C++. TurboFan
+ * compiled such functions on V8's worker threads for a third of a fresh process's first burst of pod
+ * starts, threw much of it away as new shapes arrived, and its compiles and code held a seventh of
+ * the process's peak RSS; without it a burst costs no more CPU, first or later (docs/FINDINGS.md).
  */
-export const KUBELET_COMPILER_FLAGS: readonly string[] = ['--max-inlined-bytecode-size-cumulative=460'];
+export const KUBELET_COMPILER_FLAGS: readonly string[] = ['--no-opt'];
