@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=4 --heap-growing-percent=50 --no-parallel-scavenge --expose-gc
+#!/usr/bin/env -S node --max-semi-space-size=2 --heap-growing-percent=50 --no-parallel-scavenge --expose-gc
 /** The `kubelet-ts` executable: run main() and exit with its code. V8 options: see node-flags.ts. */
 import { setFlagsFromString } from 'node:v8';
 import { main } from './main.js';

@@ -13,7 +13,7 @@
  * it alone (--no-parallel-scavenge; the pauses stay a few milliseconds). --expose-gc lets the heap
  * trimmer (src/adapters/host/heap-trim.ts) give back what a burst grew once the node is quiet.
  */
-export const KUBELET_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=50', '--no-parallel-scavenge', '--expose-gc'];
+export const KUBELET_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2', '--heap-growing-percent=50', '--no-parallel-scavenge', '--expose-gc'];
 
 /**
  * V8 options the daemon sets on itself as it starts, before anything runs hot: they only steer the
