@@ -25,6 +25,7 @@ export const KUBELET_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2',
  * of many shapes; its heavy lifting (JSON, HTTP/2, TLS, the file system) is node's C++. TurboFan
  * compiled such functions on V8's worker threads for a third of a fresh process's first burst of pod
  * starts, threw much of it away as new shapes arrived, and its compiles and code held a seventh of
- * the process's peak RSS; without it a burst costs no more CPU, first or later (docs/FINDINGS.md).
+ * the process's peak RSS; without it a burst costs no more CPU, first or later. The price is paid
+ * where bytes stream through our JavaScript: exec and port-forward data cost more CPU (docs/FINDINGS.md).
  */
 export const KUBELET_COMPILER_FLAGS: readonly string[] = ['--no-opt'];
