@@ -39,6 +39,7 @@ describe('pod admission on the embedded runtime', () => {
     ].join('\n'));
     writeFileSync(join(k.manifests, 'picky.json'), JSON.stringify({
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'picky' },
+      // The container only has to exist until the test deletes its pod.
       spec: { nodeSelector: { disktype: 'ssd' }, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', 'sleep 3600'] }] },
     }));
     writeFileSync(join(k.manifests, 'good.json'), JSON.stringify({
@@ -51,6 +52,7 @@ describe('pod admission on the embedded runtime', () => {
     }));
     writeFileSync(join(k.manifests, 'tuned.json'), JSON.stringify({
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'tuned' },
+      // The container only has to exist until the test deletes its pod.
       spec: { securityContext: { sysctls: [{ name: 'kernel.shm_rmid_forced', value: '1' }, { name: 'kernel.msgmax', value: '10000000000' }] }, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', 'sleep 3600'] }] },
     }));
     await until('good running, big, picky and tuned refused', async () => {

@@ -29,6 +29,7 @@ const LINES_PER_SECOND = 10 * 1024;
 const WRITER = `end=$(( $(date +%s) + ${WRITE_SECONDS} )); i=1; `
   + 'while [ $(date +%s) -lt $end ]; do t=$(date +%s); '
   + `awk -v s=$i 'BEGIN { pad = sprintf("%${LINE_BYTES - 12}s", ""); gsub(/ /, "x", pad); for (n = s; n < s + ${LINES_PER_SECOND}; n++) printf "%010d %s\\n", n, pad }'; `
+  // The sleep paces the writer to the wall clock's next second (its rate is per second), not a wait of the test's.
   + `i=$((i+${LINES_PER_SECOND})); while [ $(date +%s) -eq $t ]; do sleep 0.05; done; done; echo "$((i-1)) last"`;
 
 const linkDir = () => process.env.KUBELET_TS_LEGACY_LOG_DIR ?? '';

@@ -127,6 +127,7 @@ for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint()), `on t
 
     it('gives a container its pod\'s status.hostIP through the downward API, with no --node-ip', async () => {
       const env = [{ name: 'HOST_IP', valueFrom: { fieldRef: { fieldPath: 'status.hostIP' } } }];
+      // Prints once, then idles until SIGTERM; the sleep is its loop's step, not a wait of the test's.
       writeFileSync(join(k.manifests, 'hostip.json'), pod('hostip', { env, command: ['sh', '-c', 'echo "host-ip=$HOST_IP"; trap \'exit 0\' TERM; sleep 3600 & wait $!'] }));
       const p = await until('hostip running', async () => running(await byName('hostip')));
       const hostIP = p.status?.hostIP;

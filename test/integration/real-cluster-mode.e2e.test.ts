@@ -135,6 +135,7 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
   }, 70_000);
 
   it('refuses a pod whose nodeSelector its Node lacks: Failed with NodeAffinity through the status subresource, and a Warning event', async () => {
+    // The container only has to exist until the test deletes its pod.
     const created = await n.createPod('picky', { nodeSelector: { disktype: 'ssd' }, containers: main('sleep 3600') });
     const pod = await n.whileUp('picky Failed', async () => {
       const p = await n.pod('picky');

@@ -123,6 +123,7 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `a ${KEY
     uid = (await n.createPod('wide', {
       containers: [{
         name: 'main', image: BUSYBOX,
+        // Prints what it sees once, then stays up (no wait of the test's) until its pod is deleted.
         command: ['sh', '-c', `echo "COUNT $(ls /cm | wc -l) LAST $(cat /cm/${key(KEYS - 1)})"; sleep 3600`],
         volumeMounts: [{ name: 'cm', mountPath: '/cm', readOnly: true }],
       }],

@@ -23,6 +23,7 @@ const WATCHER = [
   'while :; do',
   '  now="CM $(cat /cm/greeting) SECRET $(cat /opt/password 2>/dev/null || echo none)"',
   '  if [ "$now" != "$last" ]; then echo "$now"; last=$now; fi',
+  // The watcher's polling step: a shell has no event for a file's change.
   '  sleep 0.2 & wait $!',
   'done',
 ].join('\n');

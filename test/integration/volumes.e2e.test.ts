@@ -224,6 +224,7 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `volumes
 
   it('keeps a pod whose ConfigMap is missing ContainerCreating with FailedMount events, and starts it once the ConfigMap exists', async () => {
     const created = await n.createPod('waits', {
+      // Prints the file once, then stays up (no wait of the test's) until its pod is deleted.
       containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', 'cat /cfg/k; sleep 3600'], volumeMounts: [{ name: 'cfg', mountPath: '/cfg' }] }],
       volumes: [{ name: 'cfg', configMap: { name: 'late' } }],
     });

@@ -20,6 +20,7 @@ import { machineGraphs } from '../../src/machines/index.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { launchBrowser, openPage } from './browser.js';
 import { removePods, startStaticPodKubelet, until } from '../support/daemon.js';
+import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 const PODS = 110;
 
@@ -41,7 +42,7 @@ async function startPods(withPage: boolean): Promise<RunResult> {
   const written = Date.now();
   for (let i = 0; i < PODS; i++) {
     writeFileSync(join(manifests, `p${i}.json`), JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${i}` },
-      spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"] }] } }));
+      spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', SLEEP_UNTIL_TERM] }] } }));
   }
   const started = new Map<string, number>();
   await wait('110 pods running', async () => {

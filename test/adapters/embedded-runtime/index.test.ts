@@ -381,6 +381,7 @@ describe('startEmbeddedRuntime', () => {
   it('adopts a running container after a restart on the same stateDir, with the same id and pid', async () => {
     let cri = await start();
     const { sandboxId, containerId, pid, logPath } = await runContainer(cri, 'adopt', 'main',
+      // Idles until SIGTERM; the sleep is its loop's step, not a wait of the test's.
       `trap "exit 0" TERM; echo ready; while :; do sleep 3600 & wait $!; done`);
     // Finishes when told to, through a FIFO: only once the runtime is down.
     const go = join(dir, 'adopt2.go');

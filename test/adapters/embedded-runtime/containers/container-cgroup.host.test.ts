@@ -46,6 +46,7 @@ describeNeeding(cgroupsPart(), 'the embedded runtime in a pod cgroup', () => {
     const sandbox = await cri.runtime.runPodSandbox(config);
     const id = await cri.runtime.createContainer(sandbox, {
       metadata: { name: 'c', attempt: 0 }, image: { image: 'kubelet-ts.local/busybox:1.0' },
+      // Idles until SIGTERM; the sleep is its loop's step, not a wait of the test's.
       command: ['sh', '-c', 'trap "exit 0" TERM; while :; do sleep 3600 & wait $!; done'], log_path: 'c.log',
       linux: { resources: { memory_limit_in_bytes: String(32 * 2 ** 20), cpu_shares: '256' } },
     }, config);
@@ -72,6 +73,7 @@ describeNeeding(cgroupsPart(), 'the embedded runtime in a pod cgroup', () => {
     const sandbox = await cri.runtime.runPodSandbox(config);
     const id = await cri.runtime.createContainer(sandbox, {
       metadata: { name: 'c', attempt: 0 }, image: { image: 'kubelet-ts.local/busybox:1.0' },
+      // Idles until SIGTERM; the sleep is its loop's step, not a wait of the test's.
       command: extra.command ?? ['sh', '-c', 'trap "exit 0" TERM; while :; do sleep 3600 & wait $!; done'], log_path: `${name}.log`,
       linux: {
         resources: { memory_limit_in_bytes: String((extra.memory ?? 32) * 2 ** 20) },

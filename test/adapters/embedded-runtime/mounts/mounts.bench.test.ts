@@ -56,6 +56,7 @@ describe.runIf(process.env.KLT_BENCH_MOUNTS && process.getuid?.() === 0)('embedd
           const began = performance.now();
           const id = await cri.runtime.createContainer(sandboxId, {
             metadata: { name, attempt: 0 }, image: { image: 'kubelet-ts.local/busybox:1.0' },
+            // Stays up until the bench removes it.
             command: ['sh', '-c', 'echo up; exec sleep 3600'], log_path: `${name}/0.log`, mounts,
           }, sandboxConfig);
           await cri.runtime.startContainer(id);

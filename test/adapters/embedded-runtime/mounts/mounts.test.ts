@@ -16,6 +16,7 @@ import type { ContainerConfig, PodSandboxConfig } from '../../../../src/ports/cr
 import { isAlive, tearDownEmbedded } from '../embedded-teardown.js';
 
 const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
+// Idles until SIGTERM; the sleep is its loop's step, not a wait of the test's.
 const TRAPPING = `trap "exit 0" TERM; echo ready; while :; do sleep 3600 & wait $!; done`;
 const isRoot = process.getuid?.() === 0;
 
@@ -277,6 +278,7 @@ describe.runIf(isRoot)('embedded runtime mounts', () => {
     const { data, target } = await makeTree();
     const mounts = [{ host_path: data, container_path: target }];
     const trapping = await run(cri, 'trap', TRAPPING, mounts);
+    // Ignores SIGTERM and stays up, so that the stop has to kill it; the test does not wait on the sleep.
     const stubborn = await run(cri, 'stubborn', `trap '' TERM; echo ready; exec sleep 3600`, mounts);
     const three = await run(cri, 'three', 'exit 3', mounts);
     await waitForLog(trapping.logPath, 'ready');

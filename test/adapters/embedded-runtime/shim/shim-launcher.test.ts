@@ -77,6 +77,7 @@ describe('launchThroughShim', () => {
 
   it('reports 128 + signal number when a signal ends the container (SIGKILL → 137)', async () => {
     const shimDir = join(dir, 'shim');
+    // A process for the test to kill; the 30 s only bound it should the kill fail.
     const launched = await launchThroughShim(shim, shimDir, spec('exec sleep 30'));
     process.kill(-launched.container.pid, 'SIGKILL');
     expect(await waitForExit(shimDir)).toMatchObject({ exit_code: 137, signal: 'SIGKILL' });

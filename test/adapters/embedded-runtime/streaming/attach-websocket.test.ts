@@ -54,6 +54,7 @@ describe('attach over WebSocket', () => {
   });
 
   it('two attaches see the same output', async () => {
+    // Prints when told to, then stays up for the second attach; the test stops it.
     const { containerId } = await fx.runContainer('twice', ['sh', '-c', 'read go; seq 1 2000; sleep 3600'], { stdin: true });
     const a = await connectChannels(await attachUrl(containerId, { stdin: false }), ['v4.channel.k8s.io']);
     const b = await connectChannels(await attachUrl(containerId, { stdin: true }), ['v4.base64.channel.k8s.io']);
@@ -66,6 +67,7 @@ describe('attach over WebSocket', () => {
   });
 
   it('refuses a TTY with UNIMPLEMENTED, naming what is missing', async () => {
+    // A container that stays up for the attach; the test stops it.
     const { containerId } = await fx.runContainer('tty', ['sh', '-c', 'sleep 3600'], { tty: true, stdin: true });
     const err = await attachUrl(containerId, { stdin: true, stderr: false, tty: true }).catch((e: unknown) => e) as { code: number; details: string };
     expect(err.code).toBe(GrpcStatus.UNIMPLEMENTED);

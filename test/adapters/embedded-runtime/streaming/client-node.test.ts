@@ -54,6 +54,7 @@ class Collect extends Writable {
 
 describe('client-node against the embedded streaming server', () => {
   it('Exec: stdout, stderr, stdin and the exit code in the status callback', async () => {
+    // A container that stays up for the exec session to reach; the test stops it.
     const { containerId } = await fx.runContainer('cn-exec', ['sh', '-c', 'sleep 3600']);
     const { url } = await fx.call<{ url: string }>('Exec', { container_id: containerId, cmd: ['sh', '-c', 'read x; echo "out $x"; echo err >&2; exit 3'], stdin: true, stdout: true, stderr: true });
     const stdout = new Collect();

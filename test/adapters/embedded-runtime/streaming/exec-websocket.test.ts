@@ -12,6 +12,7 @@ let containerId: string;
 
 beforeAll(async () => {
   fx = await startRuntimeFixture();
+  // A container that stays up for the exec sessions to reach; the test stops it.
   ({ containerId } = await fx.runContainer('sleeper', ['sh', '-c', 'sleep 3600']));
 });
 afterAll(async () => fx?.stop());
@@ -143,6 +144,7 @@ describe.runIf(process.getuid?.() === 0)('exec over WebSocket in a container wit
     await chmod(volume, 0o755);
     await writeFile(join(volume, 'file'), 'from the volume\n');
     const target = `/klt-stream-test-${process.pid}`;
+    // A container that stays up for the exec sessions to reach; the test stops it.
     const { containerId: mounted } = await fx.runContainer('mounted', ['sh', '-c', 'sleep 3600'], {
       mounts: [{ host_path: volume, container_path: target, readonly: true }],
       linux: { security_context: { run_as_user: { value: '4242' } } },

@@ -35,6 +35,7 @@ let kubelet: Listener;
 beforeAll(async () => {
   [declared, undeclared, kubelet] = await Promise.all([listen('declared'), listen('undeclared'), listen('kubelet')]);
   fx = await startRuntimeFixture({ reservedPorts: [{ port: kubelet.port, owner: 'kubelet\'s server port (port)' }] });
+  // A sandbox that stays up for the port-forwards to reach; the test stops it.
   ({ sandboxId } = await fx.runContainer('web', ['sh', '-c', 'sleep 3600'], {}, {
     port_mappings: [
       { protocol: 'TCP', container_port: declared.port, host_port: 0, host_ip: '' },

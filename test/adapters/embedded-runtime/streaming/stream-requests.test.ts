@@ -12,6 +12,7 @@ let exited: string;
 
 beforeAll(async () => {
   fx = await startRuntimeFixture();
+  // A container that stays up for the streams to reach; the test stops it.
   running = await fx.runContainer('running', ['sh', '-c', 'sleep 3600']);
   exited = (await fx.runContainer('exited', ['true'])).containerId;
   await vi.waitUntil(async () => (await fx.cri.runtime.containerStatus(exited)).status?.state === 'CONTAINER_EXITED', { timeout: 5000, interval: 25 });
