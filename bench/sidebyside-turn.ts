@@ -27,6 +27,12 @@ import { sleep } from './static-pod-fleet.js';
 import { counterGrowth, percentile, round } from './stats.js';
 
 export const BURST = 30;
+/**
+ * The pods' container: idle until SIGTERM. Not test/support/sleeper.ts's command, whose 1 s step
+ * leaves no stray `sleep` behind on the embedded runtime (no PID namespace): here containerd's PID
+ * namespace takes the background sleep with the shell, so the step can be an hour, and 30 idle
+ * containers fork nothing while the bench measures the node.
+ */
 const SLEEPER = ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 3600 & wait $!; done"];
 
 interface Condition { type: string; status: string }
