@@ -21,7 +21,7 @@
  * turn's event log there.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { KubeLab } from '../test/support/kube-lab-up.js';
 import { alternateBuilds, medians, realLabMissing } from './alternating-builds.js';
@@ -102,7 +102,9 @@ async function turn(lab: KubeLab, work: string, { name, start }: Build, rep: num
     const keep = process.env.KUBELET_BENCH_KEEP_JOURNAL;
     if (keep) {
       await kubelet.stop();
-      cpSync(join(setup.dir, 'root', 'events'), join(keep, node), { recursive: true });
+      const events = join(setup.dir, 'root', 'events');
+      // A turn run with `--event-log=` has no log to keep.
+      if (existsSync(events)) cpSync(events, join(keep, node), { recursive: true });
     }
   } finally {
     await cleanUp(o, kubelet).catch((err: unknown) => process.stderr.write(`burstcpu: cleaning up ${node}: ${String(err)}\n`));
