@@ -24,11 +24,13 @@
  *   from the last view as well when that view already shows the relist's events (a container the
  *   relist saw start while the sync that started it still ran: view-shows-events.ts); with every
  *   volume mounted, that sync does not ask for the volumes to be set up again either, as the sync
- *   that made those changes did moments before. Every other sync reads afresh.
+ *   that made those changes did moments before. Every other sync reads afresh. A pod with
+ *   activeDeadlineSeconds wakes at its deadline instead when that comes before the resync, and
+ *   reads its status (Go checks every pod's deadline each second in its sync loop).
  * - `backingOff`: after a failed sync, waits backOffPeriod (10 s) before syncing again — or, when
  *   every failure was a back-off that reports its expiry (`retryAtMs`), until the earliest expiry
  *   (Go's MinBackoffExpiration); an update or sync request ends the wait early, as a pod update
- *   wakes a Go worker at once.
+ *   wakes a Go worker at once; an active deadline that comes first ends it as in `idle`.
  * - `terminating`: killPod with the effective grace period (it only ever shrinks: a second kill with
  *   a shorter grace period restarts the kill with it); a failed kill is retried after backOffPeriod;
  *   then the final status (podIsTerminal). A kill the parent asked for ends in `terminated`, its
@@ -231,6 +233,30 @@ function backOffDelayMs(context: PodWorkerContext): number {
   return Math.min(Math.max(earliest - context.observedAtMs, 0), context.resyncIntervalMs);
 }
 
+/** The resync interval, jittered by the fraction drawn for this worker (wait.Jitter(d, 0.5)). */
+function resyncDelayMs(context: PodWorkerContext): number {
+  return Math.round(context.resyncIntervalMs * (1 + 0.5 * context.resyncJitterFraction));
+}
+
+/** Until the pod's active deadline from its last runtime view; null for a pod without one, or ended. */
+function activeDeadlineDelayMs(context: PodWorkerContext): number | null {
+  if (!isActivePod(context) || context.observedAtMs === null) return null;
+  const remaining = activeDeadlineRemainingMs(context.pod, context.apiStatus?.startTime, context.observedAtMs);
+  return remaining === null ? null : Math.min(Math.max(remaining, 0), maxDelayMs);
+}
+
+/** A waiting pod's one timer: `otherMs`, or the active deadline when that comes first. */
+function untilDeadlineOr(context: PodWorkerContext, otherMs: number): number {
+  const deadline = activeDeadlineDelayMs(context);
+  return deadline !== null && deadline <= otherMs ? deadline : otherMs;
+}
+
+/** The timer untilDeadlineOr(context, otherMs) armed fires for the active deadline. */
+function deadlineComesFirst(context: PodWorkerContext, otherMs: number): boolean {
+  const deadline = activeDeadlineDelayMs(context);
+  return deadline !== null && deadline <= otherMs;
+}
+
 /** A pod with a deletionTimestamp is being deleted: terminate it with its deletion grace period. */
 function deletionKillRequest(pod: Pod): { killRequest: KillRequest } | Record<string, never> {
   if (pod.metadata.deletionTimestamp === undefined) return {};
@@ -292,8 +318,8 @@ export const podWorkerMachine = setup({
     // Only a pod still running can pass its deadline (once evicted it is Failed and stays so).
     isPastActiveDeadline: ({ context }) =>
       isActivePod(context) && context.observedAtMs !== null && isPastActiveDeadline(context.pod, context.apiStatus?.startTime, context.observedAtMs),
-    hasActiveDeadline: ({ context }) =>
-      isActivePod(context) && context.observedAtMs !== null && activeDeadlineRemainingMs(context.pod, context.apiStatus?.startTime, context.observedAtMs) !== null,
+    deadlineBeforeResync: ({ context }) => deadlineComesFirst(context, resyncDelayMs(context)),
+    deadlineBeforeBackOff: ({ context }) => deadlineComesFirst(context, backOffDelayMs(context)),
     isTerminal: ({ context }) => !isActivePod(context),
     isActive: ({ context }) => isActivePod(context),
     hasPendingSync: ({ context }) => context.pendingSync,
@@ -472,14 +498,11 @@ export const podWorkerMachine = setup({
     }),
   },
   delays: {
-    resyncInterval: ({ context }) => Math.round(context.resyncIntervalMs * (1 + 0.5 * context.resyncJitterFraction)),
+    // A waiting pod arms one timer, not one for each reason to wake it: most pods have no deadline.
+    resyncOrDeadline: ({ context }) => untilDeadlineOr(context, resyncDelayMs(context)),
+    backOffOrDeadline: ({ context }) => untilDeadlineOr(context, backOffDelayMs(context)),
     backOffPeriod: ({ context }) => backOffDelayMs(context),
     attachAndMountTimeout: ({ context }) => context.attachAndMountTimeoutMs,
-    activeDeadline: ({ context }) => {
-      if (context.observedAtMs === null) return maxDelayMs;
-      const remaining = activeDeadlineRemainingMs(context.pod, context.apiStatus?.startTime, context.observedAtMs);
-      return remaining === null ? maxDelayMs : Math.min(Math.max(remaining, 0), maxDelayMs);
-    },
   },
 }).createMachine({
   id: 'podWorker',
@@ -541,11 +564,17 @@ export const podWorkerMachine = setup({
     syncing: {
       meta: { description: 'SyncPod: the volumes mounted first, then the runtime manager brings the pod in line with its latest spec' },
       entry: 'startSync',
-      initial: 'waitingForVolumes',
+      initial: 'askingForVolumes',
       states: {
+        // Transient, so that a sync whose volumes are all mounted already (every sync after a pod's
+        // first) goes on without arming and disarming the wait's timeout.
+        askingForVolumes: {
+          meta: { description: 'transient: asks the volume manager for what is missing; a pod with every volume mounted goes straight on' },
+          entry: 'askForVolumes',
+          always: [{ guard: 'volumesReady', target: 'runtime' }, { target: 'waitingForVolumes' }],
+        },
         waitingForVolumes: {
           meta: { description: 'WaitForAttachAndMount: the pod stays ContainerCreating until every volume is mounted (2 min at most)' },
-          entry: 'askForVolumes',
           always: { guard: 'volumesReady', target: 'runtime' },
           on: {
             'pod.kill.requested': { target: '#podWorker.terminating', actions: 'recordKillRequest' },
@@ -619,8 +648,10 @@ export const podWorkerMachine = setup({
         ],
       },
       after: {
-        resyncInterval: { guard: 'isActive', target: 'syncing', actions: assign(({ context }) => ({ resyncFromLastStatus: !context.runtimeViewStale })) },
-        activeDeadline: { guard: 'hasActiveDeadline', target: 'refreshingStatus' },
+        resyncOrDeadline: [
+          { guard: 'deadlineBeforeResync', target: 'refreshingStatus' },
+          { guard: 'isActive', target: 'syncing', actions: assign(({ context }) => ({ resyncFromLastStatus: !context.runtimeViewStale })) },
+        ],
       },
     },
     backingOff: {
@@ -638,8 +669,7 @@ export const podWorkerMachine = setup({
         ],
       },
       after: {
-        backOffPeriod: { target: 'syncing' },
-        activeDeadline: { guard: 'hasActiveDeadline', target: 'refreshingStatus' },
+        backOffOrDeadline: [{ guard: 'deadlineBeforeBackOff', target: 'refreshingStatus' }, { target: 'syncing' }],
       },
     },
     terminating: {

@@ -48,7 +48,7 @@ describe('recorded event logs', () => {
     expect([...actors].some((a) => a.startsWith('probe:'))).toBe(true);
     expect(actors.has('pleg')).toBe(true);
     expect(records.some((r) => r.name === 'pod.manifest.rejected')).toBe(true);
-    expect(records.some((r) => r.type === 'action' && r.name === 'schedule' && (r.payload as { event?: { type?: string } }).event?.type?.startsWith('xstate.after.backOffPeriod'))).toBe(true);
+    expect(records.some((r) => r.type === 'action' && r.name === 'schedule' && (r.payload as { event?: { type?: string } }).event?.type?.startsWith('xstate.after.backOffOrDeadline'))).toBe(true);
   });
 
   it('cluster-embedded.jsonl covers cluster mode: node status, lease, status manager, mirror pod, an API outage, a deletion within its grace period', () => {

@@ -53,7 +53,7 @@ const MUTATIONS: Mutation[] = [
   { what: 'the pod worker resyncs with another jitter', machine: 'podWorker', file: 'pod-worker.machine.js',
     from: '(1 + 0.5 * context.resyncJitterFraction)', to: '(1 + 0.25 * context.resyncJitterFraction)' },
   { what: 'the crash loop backs off a millisecond longer', machine: 'podWorker', file: 'pod-worker.machine.js',
-    from: 'backOffPeriod: ({ context }) => backOffDelayMs(context),', to: 'backOffPeriod: ({ context }) => backOffDelayMs(context) + 1,' },
+    from: 'backOffOrDeadline: ({ context }) => untilDeadlineOr(context, backOffDelayMs(context)),', to: 'backOffOrDeadline: ({ context }) => untilDeadlineOr(context, backOffDelayMs(context) + 1),' },
   { what: 'probes run at twice their period', machine: 'probe', file: 'probe.machine.js',
     from: 'period: ({ context }) => context.timing.periodSeconds * 1000,', to: 'period: ({ context }) => context.timing.periodSeconds * 2000,' },
   { what: 'a probe waits a millisecond more before its first run', machine: 'probe', file: 'probe.machine.js',

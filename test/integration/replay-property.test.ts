@@ -159,12 +159,12 @@ describe('replay, property', () => {
 
   it('diverges from a checkpoint too: a changed resync delay after the restore is caught in every run that schedules one', async () => {
     const inert = podWorkerMachine.provide({ actors: inertActors(POD_WORKER_EFFECTS) as never });
-    const changed = inert.provide({ delays: { resyncInterval: 1 } });
+    const changed = inert.provide({ delays: { resyncOrDeadline: 1 } });
     let tried = 0;
     for (const seed of seeds.slice(0, 100)) {
       const run = await recordRun(seed);
       const tail = run.records.slice(run.records.findIndex((r) => r.type === 'checkpoint'));
-      const schedulesResync = tail.some((r) => r.type === 'action' && r.name === 'schedule' && JSON.stringify(r.payload).includes('xstate.after.resyncInterval'));
+      const schedulesResync = tail.some((r) => r.type === 'action' && r.name === 'schedule' && JSON.stringify(r.payload).includes('xstate.after.resyncOrDeadline'));
       if (!schedulesResync) continue;
       tried += 1;
       const result = replay(tail, { machine: parentOf(changed, run.input), rootSystemId: 'parent', from: tail[0]! });

@@ -46,6 +46,22 @@ const failed = (podUid = 'u1'): PodSyncOutcome => ({
 
 const flush = () => settle(5);
 
+/** The delays of the timers armed on `clock` from now on, and of those still pending (not fired nor cleared). */
+function trackTimers(clock: SimulatedClock) {
+  const armed: number[] = [];
+  const pending = new Map<number, number>();
+  const set = clock.setTimeout.bind(clock);
+  const clear = clock.clearTimeout.bind(clock);
+  clock.setTimeout = (fn, timeout) => {
+    armed.push(timeout);
+    const id: number = set(() => { pending.delete(id); fn(); }, timeout);
+    pending.set(id, timeout);
+    return id;
+  };
+  clock.clearTimeout = (id) => { pending.delete(id as number); clear(id); };
+  return { armed, pending: () => [...pending.values()] };
+}
+
 /**
  * A parent that invokes one pod worker with fake effects. Syncs and kills answer from queues
  * (default: ok at once) or stay pending when given a Deferred; status reads return `runtime`.
@@ -466,6 +482,21 @@ describe('podWorkerMachine', () => {
     expect(h.kills).toHaveLength(1);
   });
 
+  it('wakes at the active deadline when it comes before the resync, and at the resync when it does not', async () => {
+    const h = harness({ pod: makePod('web', { activeDeadlineSeconds: 90 }), resyncIntervalMs: 60_000 });
+    await flush();
+    expect(h.value()).toBe('idle');
+    const timers = trackTimers(h.clock);
+    await h.advance(60_000);
+    // The resync came first (60 s < 90 s); the worker now waits out the 30 s left of the deadline.
+    expect(h.syncs).toHaveLength(2);
+    expect(h.kills).toHaveLength(0);
+    expect(timers.pending()).toEqual([30_000]);
+    await h.advance(30_000);
+    expect(h.kills).toHaveLength(1);
+    expect(h.syncs).toHaveLength(2);
+  });
+
   it('terminates a pod updated with a deletionTimestamp, with its deletion grace period, and shortens it on a later update', async () => {
     const h = harness();
     await flush();
@@ -668,6 +699,23 @@ describe('podWorkerMachine waiting for volumes (WaitForAttachAndMount)', () => {
     expect(h.syncs).toHaveLength(4);
     expect(h.volumeRequests).toEqual([...Array<unknown>(3).fill({ type: 'volumes.pod.sync', pod: podWithVolumes() }), { type: 'volumes.pod.sync', pod: updated }]);
     expect(h.value()).toBe('idle');
+  });
+
+  it('arms no volume timeout for a sync whose volumes are all mounted, and one timer while idle', async () => {
+    const h = harness({ pod: podWithVolumes(), waitForVolumes: true }, { volumeManager: true });
+    await flush();
+    expect(h.value()).toEqual({ syncing: 'waitingForVolumes' });
+    const timers = trackTimers(h.clock);
+    h.send(changed());
+    await flush();
+    expect(h.value()).toBe('idle');
+    // Idle without an active deadline: the resync alone.
+    expect(timers.armed).toEqual([60_000]);
+    h.send({ type: 'pod.sync.requested', reason: 'pleg' });
+    await flush();
+    expect(h.syncs).toHaveLength(2);
+    expect(timers.armed).toEqual([60_000, 60_000]);
+    expect(timers.pending()).toEqual([60_000]);
   });
 
   it('does not ask again for a PLEG sync whose events the last view shows, once every volume is mounted', async () => {
