@@ -46,9 +46,19 @@ export type Relister = () => Promise<RelistOutput & { digest: string }>;
  */
 export function createRelister(cri: Pick<CriClient, 'runtime'>, clock: Pick<Clock, 'now'>): Relister {
   let last: { sandboxes: readonly PodSandbox[]; containers: readonly Container[]; grouped: Grouped } | null = null;
+  /**
+   * After a relist that saw no sandbox, the sandboxes are listed first and the containers only if
+   * there are any: the CRI creates every container in a sandbox and removes it with its sandbox,
+   * so a node with no pods makes one call a second, not two. Otherwise both at once, as Go does.
+   */
+  const list = async (): Promise<[readonly PodSandbox[], readonly Container[]]> => {
+    if (last === null || last.sandboxes.length > 0) return Promise.all([cri.runtime.listPodSandbox(), cri.runtime.listContainers()]);
+    const sandboxes = await cri.runtime.listPodSandbox();
+    return [sandboxes, sandboxes.length === 0 && last.containers.length === 0 ? last.containers : await cri.runtime.listContainers()];
+  };
   return async () => {
     const observedAtMs = clock.now();
-    const [sandboxes, containers] = await Promise.all([cri.runtime.listPodSandbox(), cri.runtime.listContainers()]);
+    const [sandboxes, containers] = await list();
     const durationMs = clock.now() - observedAtMs;
     if (last === null || last.sandboxes !== sandboxes || last.containers !== containers) {
       last = { sandboxes, containers, grouped: groupByPod(sandboxes, containers) };

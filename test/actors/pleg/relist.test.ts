@@ -59,6 +59,41 @@ describe('createRelister', () => {
     expect(third.pods?.[0]?.containers).toEqual([{ id: 'c1', name: 'app', state: 'exited' }]);
   });
 
+  it('lists only the sandboxes while the node has no pod, and the containers again once a sandbox is there', async () => {
+    const labels = { 'io.kubernetes.pod.uid': 'uid-a' };
+    let sandboxes: unknown[] = [];
+    let containers: unknown[] = [];
+    let containerLists = 0;
+    const cri = { runtime: { listPodSandbox: async () => sandboxes, listContainers: async () => { containerLists += 1; return containers; } } } as unknown as FakeCri;
+    const relist = createRelister(cri, steppingClock(0));
+    await relist();
+    expect(containerLists).toBe(1);
+    expect((await relist()).pods).toEqual([]);
+    expect((await relist()).pods).toEqual([]);
+    expect(containerLists).toBe(1);
+    sandboxes = [{ id: 's1', metadata: { name: 'a', namespace: 'ns', uid: 'uid-a', attempt: 0 }, state: 'SANDBOX_READY', created_at: '1', labels, annotations: {} }];
+    containers = [{ id: 'c1', pod_sandbox_id: 's1', metadata: { name: 'app', attempt: 0 }, state: 'CONTAINER_RUNNING', created_at: '2', labels, annotations: {} }];
+    expect((await relist()).pods).toEqual([{ uid: 'uid-a', sandboxes: [{ id: 's1', state: 'ready' }], containers: [{ id: 'c1', name: 'app', state: 'running' }] }]);
+    expect(containerLists).toBe(2);
+    await relist();
+    expect(containerLists).toBe(3);
+  });
+
+  it('keeps listing containers that outlived their sandboxes until they are gone', async () => {
+    const labels = { 'io.kubernetes.pod.uid': 'uid-a' };
+    let containers: unknown[] = [{ id: 'c1', pod_sandbox_id: 'gone', metadata: { name: 'app', attempt: 0 }, state: 'CONTAINER_EXITED', created_at: '2', labels, annotations: {} }];
+    let containerLists = 0;
+    const cri = { runtime: { listPodSandbox: async () => [], listContainers: async () => { containerLists += 1; return containers; } } } as unknown as FakeCri;
+    const relist = createRelister(cri, steppingClock(0));
+    await relist();
+    expect((await relist()).pods).toEqual([{ uid: 'uid-a', sandboxes: [], containers: [{ id: 'c1', name: 'app', state: 'exited' }] }]);
+    expect(containerLists).toBe(2);
+    containers = [];
+    expect((await relist()).pods).toEqual([]);
+    await relist();
+    expect(containerLists).toBe(3);
+  });
+
   it('fails as the CRI fails', async () => {
     const cri = new FakeCri();
     cri.failNext('listContainers', new KubeletError('KLT_ERR_CRI_UNAVAILABLE', 'down'));
