@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assign, createActor, fromCallback, setup, type AnyActorRef, type AnyEventObject, type SnapshotFrom } from 'xstate';
+import { assign, createActor, fromCallback, setup, type AnyActorRef, type AnyEventObject, type SnapshotFrom, waitFor } from 'xstate';
 import { getShortestPaths } from 'xstate/graph';
 import type { PodSourceName } from '../../src/domain/pod-config/types.js';
 import type { Pod } from '../../src/domain/pod/types.js';
@@ -197,7 +197,7 @@ describe('podConfigMachine', () => {
       throw new Error('boom');
     });
     const t = start({}, { fileSource: crashing });
-    await new Promise((resolve) => setImmediate(resolve));
+    await waitFor(t.child(), (s) => s.matches({ fileSource: 'crashed' }));
     expect(t.child().getSnapshot().value).toMatchObject({ fileSource: 'crashed' });
     expect(Object.keys(t.child().getSnapshot().context.merge.pods.file)).toEqual(['a']);
   });

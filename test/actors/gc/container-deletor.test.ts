@@ -69,6 +69,7 @@ describe('the container deletor actor', () => {
     cri.runtime.listContainers = async (filter) => {
       lists += 1;
       maxInFlight = Math.max(maxInFlight, ++inFlight);
+      // A simulated call length of one turn, so that two calls at once would overlap; not a wait.
       await new Promise((r) => setImmediate(r));
       inFlight -= 1;
       return list(filter);
@@ -78,6 +79,7 @@ describe('the container deletor actor', () => {
     const total = CONTAINER_DELETOR_BUFFER + 10;
     for (let i = 0; i < total; i++) actor.send(request(`u${i}`, null, 0));
     await expect.poll(() => lists).toBe(CONTAINER_DELETOR_BUFFER + 1);
+    // One more turn: each list takes one, so a request wrongly kept would have been listed by now.
     await new Promise((r) => setImmediate(r));
     expect(lists).toBe(CONTAINER_DELETOR_BUFFER + 1);
     expect(maxInFlight).toBe(1);
@@ -90,6 +92,7 @@ describe('the container deletor actor', () => {
     const list = cri.runtime.listContainers.bind(cri.runtime);
     cri.runtime.listContainers = async (filter) => {
       listed.push(filter?.label_selector?.['io.kubernetes.pod.uid'] ?? '');
+      // A simulated call length of one turn, so that two calls at once would overlap; not a wait.
       await new Promise((r) => setImmediate(r));
       return list(filter);
     };
@@ -114,6 +117,7 @@ describe('the container deletor actor', () => {
     const answers: Promise<unknown>[] = [];
     const list = cri.runtime.listContainers.bind(cri.runtime);
     cri.runtime.listContainers = (filter) => {
+      // A simulated call length of one turn; not a wait.
       const answer = new Promise<void>((r) => setImmediate(r)).then(() => list(filter));
       answers.push(answer);
       return answer;

@@ -72,6 +72,7 @@ describe('the sandbox deletor actor', () => {
     cri.runtime.listPodSandbox = async (filter) => {
       listed.push(filter?.label_selector?.['io.kubernetes.pod.uid'] ?? '');
       maxInFlight = Math.max(maxInFlight, ++inFlight);
+      // A simulated call length of one turn, so that two calls at once would overlap; not a wait.
       await new Promise((r) => setImmediate(r));
       inFlight -= 1;
       return list(filter);
@@ -82,6 +83,7 @@ describe('the sandbox deletor actor', () => {
     actor.send(request('p0', 0));
     for (let i = 1; i < SANDBOX_DELETOR_BUFFER + 5; i++) actor.send(request(`p${i}`, 0));
     await expect.poll(() => listed.length).toBe(SANDBOX_DELETOR_BUFFER + 1);
+    // One more turn: each list takes one, so a request wrongly kept would have been listed by now.
     await new Promise((r) => setImmediate(r));
     expect(listed).toEqual(['busy', ...Array.from({ length: SANDBOX_DELETOR_BUFFER }, (_, i) => `p${i}`)]);
     expect(maxInFlight).toBe(1);

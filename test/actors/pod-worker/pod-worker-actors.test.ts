@@ -21,6 +21,7 @@ let pleg: () => AnyActorRef | undefined = () => undefined;
 async function flush(): Promise<void> {
   const deadline = Date.now() + 5000;
   for (let i = 0; Date.now() < deadline; i++) {
+    // A poll of the workers' states (see above), one turn at a time; not a fixed wait.
     await new Promise((r) => setImmediate(r));
     const ref = worker();
     const value = ref?.getSnapshot().value as unknown;

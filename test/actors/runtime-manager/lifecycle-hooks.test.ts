@@ -32,9 +32,9 @@ class ManualClock implements Clock {
   }
 }
 
+/** Waits for the hook to arm its timer on the fake clock (it does so after real I/O). */
 async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setImmediate(r));
-  if (!condition()) throw new Error('condition not reached');
+  await expect.poll(condition, { interval: 1 }).toBe(true);
 }
 
 let logsDir: string;

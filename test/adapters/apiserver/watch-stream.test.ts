@@ -17,8 +17,7 @@ describe('readWatchEvents', () => {
     const text = '{"type":"ADDED","object":{"n":1}}\n{"type":"MODIFIED","object":{"n":"é"}}\n{"type":"BOOKMARK","object":{}}\n';
     const bytes = Buffer.from(text);
     for (let i = 0; i < bytes.length; i += 7) w.stream.write(bytes.subarray(i, i + 7));
-    await new Promise((r) => setImmediate(r));
-    expect(w.events).toEqual([['ADDED', { n: 1 }], ['MODIFIED', { n: 'é' }], ['BOOKMARK', {}]]);
+    await expect.poll(() => w.events).toEqual([['ADDED', { n: 1 }], ['MODIFIED', { n: 'é' }], ['BOOKMARK', {}]]);
     expect(w.ends).toEqual([]);
     w.stream.end();
     await w.settled;

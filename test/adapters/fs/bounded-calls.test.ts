@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allBounded } from '../../../src/adapters/fs/bounded-calls.js';
 
+/** A simulated call length of one turn of the loop, not a wait: some calls end later than others. */
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
 /** A call that records how many calls are under way, and the most ever. */

@@ -32,6 +32,7 @@ describe('readProcessGroupUsage', () => {
     const sample = async () => {
       while (reading) {
         peak = Math.max(peak, await openFds());
+        // Yields a turn between samples so the read being sampled makes progress; not a wait.
         await new Promise((resolve) => setImmediate(resolve));
       }
     };

@@ -11,7 +11,6 @@ function controlledRuns() {
 }
 
 const settled = (p: Promise<void>) => p.then(() => 'done', (e: Error) => `failed: ${e.message}`);
-const turn = () => new Promise((r) => setImmediate(r));
 
 describe('coalescedCalls', () => {
   it('starts a request at once when nothing runs', async () => {
@@ -27,8 +26,7 @@ describe('coalescedCalls', () => {
     const all = ['a', 'b', 'c', 'd'].map((item) => settled(call(item)));
     expect(calls.map((c) => c.items)).toEqual([['a']]);
     calls[0]!.end([undefined]);
-    await turn();
-    expect(calls.map((c) => c.items)).toEqual([['a'], ['b', 'c', 'd']]);
+    await expect.poll(() => calls.map((c) => c.items)).toEqual([['a'], ['b', 'c', 'd']]);
     calls[1]!.end([undefined, undefined, undefined]);
     expect(await Promise.all(all)).toEqual(['done', 'done', 'done', 'done']);
   });
@@ -38,7 +36,7 @@ describe('coalescedCalls', () => {
     const first = settled(call('first'));
     const rest = ['b', 'c'].map((item) => settled(call(item)));
     calls[0]!.end([undefined]);
-    await turn();
+    await expect.poll(() => calls.length).toBe(2);
     calls[1]!.end([new Error('b is wrong'), undefined]);
     expect(await first).toBe('done');
     expect(await Promise.all(rest)).toEqual(['failed: b is wrong', 'done']);
@@ -50,8 +48,7 @@ describe('coalescedCalls', () => {
     const b = settled(call('b'));
     calls[0]!.end(new Error('the helper died'));
     expect(await a).toBe('failed: the helper died');
-    await turn();
-    expect(calls.map((c) => c.items)).toEqual([['a'], ['b']]);
+    await expect.poll(() => calls.map((c) => c.items)).toEqual([['a'], ['b']]);
     calls[1]!.end([undefined]);
     expect(await b).toBe('done');
   });
@@ -61,11 +58,10 @@ describe('coalescedCalls', () => {
     void settled(call('a'));
     void settled(call('b'));
     calls[0]!.end([undefined]);
-    await turn();
+    await expect.poll(() => calls.length).toBe(2);
     void settled(call('c'));
     expect(calls.map((c) => c.items)).toEqual([['a'], ['b']]);
     calls[1]!.end([undefined]);
-    await turn();
-    expect(calls.map((c) => c.items)).toEqual([['a'], ['b'], ['c']]);
+    await expect.poll(() => calls.map((c) => c.items)).toEqual([['a'], ['b'], ['c']]);
   });
 });

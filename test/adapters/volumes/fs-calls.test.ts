@@ -17,6 +17,7 @@ describe('inlineCalls', () => {
       if (!stop) setImmediate(tick);
     };
     setImmediate(tick);
+    // Lets the turn counter start before the calls do; the test is about turns, so it waits one.
     await new Promise((resolve) => setImmediate(resolve));
     // Calls back to back until the loop has turned five times among them (a few slices), or for
     // 10 s if it does not: judged by what happened, not by how many calls fit in a time.
@@ -35,6 +36,7 @@ describe('inlineCalls', () => {
   });
 
   it('answers a call at once in a fresh turn of the loop, and a failure as a rejection', async () => {
+    // Starts in a fresh turn, as the test's name says; not a wait for anything.
     await new Promise((resolve) => setImmediate(resolve));
     let answered = false;
     void inlineCalls.lstat('/').then(() => (answered = true));

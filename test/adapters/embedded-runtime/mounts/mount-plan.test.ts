@@ -114,6 +114,7 @@ describe('planMounts', () => {
     const slow = <T>(path: string, answer: () => Promise<T>) => {
       asked.set(path, (asked.get(path) ?? 0) + 1);
       most = Math.max(most, ++inFlight);
+      // A simulated call length of one turn, so that calls made at once overlap; not a wait.
       return new Promise<T>((resolve, reject) => setImmediate(() => {
         inFlight -= 1;
         answer().then(resolve, reject);

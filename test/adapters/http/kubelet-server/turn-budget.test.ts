@@ -15,6 +15,7 @@ class HandTurns implements TurnClock {
       fn();
       this.time += costMs;
     }
+    // The fake loop's turn ends with a real one, so what the work scheduled runs before the next.
     await new Promise((r) => setImmediate(r));
   }
 }
