@@ -247,8 +247,7 @@ function activeDeadlineDelayMs(context: PodWorkerContext): number | null {
 
 /** A waiting pod's one timer: `otherMs`, or the active deadline when that comes first. */
 function untilDeadlineOr(context: PodWorkerContext, otherMs: number): number {
-  const deadline = activeDeadlineDelayMs(context);
-  return deadline !== null && deadline <= otherMs ? deadline : otherMs;
+  return Math.min(otherMs, activeDeadlineDelayMs(context) ?? otherMs);
 }
 
 /** The timer untilDeadlineOr(context, otherMs) armed fires for the active deadline. */
