@@ -15,7 +15,8 @@
  * one Node release against another; _HEAD_ENV / _BASELINE_ENV: NAME=VALUE words added to either's
  * environment (e.g. `MALLOC_ARENA_MAX=2` to weigh the C library's allocator against the peak RSS).
  * KUBELET_BENCH_BURSTCPU_REPS=N (5) bursts of each; _SETTLE_SECONDS=S (10) between Ready and the burst;
- * _WARM_BURSTS=N (0) bursts run and deleted before the settle, each one's CPU printed as `warmN`.
+ * _WARM_BURSTS=N (0) bursts run and deleted before the settle, each one's CPU and deletion times
+ * (as sidebyside's teardown) printed as `warmN`.
  * KUBELET_BENCH_CPU_PROF=DIR profiles each daemon and prints each burst's span on the profile's clock
  * (scripts/cpu-profile-categories.ts cuts a profile to it); KUBELET_BENCH_KEEP_JOURNAL=DIR copies each
  * turn's event log there.
@@ -92,6 +93,8 @@ async function turn(lab: KubeLab, work: string, { name, start }: Build, rep: num
       await burst(o, kubelet, warm);
       await teardown(o, kubelet, warm);
       out[`warm${i + 1}.cpuSeconds`] = warm['burst.cpuSeconds']!;
+      // How long its graceful deletion took: the containers, sandboxes and API objects gone.
+      for (const [key, ms] of Object.entries(warm)) if (key.startsWith('teardown.')) out[`warm${i + 1}.${key.slice('teardown.'.length)}`] = ms;
     }
     await sleep(SETTLE_MS);
     await burst(o, kubelet, out);

@@ -7,6 +7,8 @@
  *   clock when it started). Its pods are compared with the previous relist's (diffRelists); the
  *   events, ContainerChanged left out as Go does, go to the parent as
  *   `{ type: 'pleg.events', events: [{ podUid, type, containerId }], observedAtMs }` when there are any.
+ *   With events of containers that died or went, `deadCounts` tells what the relist shows of those
+ *   pods' dead (dead-counts.ts).
  *   `lastRelistAtMs` becomes the relist's time: health is `isPlegHealthy(lastRelistAtMs, now)`.
  *   When the set of running pods (a running container or a ready sandbox) changed, the message
  *   carries it whole as `runningPodUids` (sent even without events then): the syncLoop looks for
@@ -40,6 +42,7 @@ import { assign, enqueueActions, fromPromise, sendParent, setup } from 'xstate';
 import { sendToSystemIfRunning } from './system-sends.js';
 import type { SerializedError } from '../domain/errors.js';
 import { doneOutput, effectError } from './done-output.js';
+import { deadCounts, type PodDeadCounts } from '../domain/pleg/dead-counts.js';
 import { diffRelists, reportableEvents, type PlegEvent } from '../domain/pleg/diff.js';
 import type { RelistInput, RelistOutput, RelistPod } from '../domain/pleg/relist.js';
 import { runningPodUids, sameUids } from '../domain/pleg/running-pods.js';
@@ -80,6 +83,11 @@ export interface PlegEventsEvent {
    * so their workers are told to read the runtime afresh at their next periodic sync.
    */
   discardedPodUids?: string[];
+  /**
+   * For each pod with a ContainerDied or ContainerRemoved among `events`: what this relist shows of
+   * its dead (dead-counts.ts), for the syncLoop to ask the pod deletors only when they have work.
+   */
+  deadCounts?: Record<string, PodDeadCounts>;
 }
 
 /** Go's plegChannelCapacity: at most this many events reach the syncLoop per relist. */
@@ -121,10 +129,12 @@ export const plegMachine = setup({
         discardedEvents: context.discardedEvents + discarded,
       });
       if (events.length > 0 || runningChanged) {
+        const dead = deadCounts(pods, events);
         enqueue(sendParent({
           type: 'pleg.events', events, observedAtMs: output.observedAtMs,
           ...(runningChanged ? { runningPodUids: running } : {}),
           ...(discarded > 0 ? { discarded, discardedPodUids: unseen } : {}),
+          ...(Object.keys(dead).length > 0 ? { deadCounts: dead } : {}),
         } satisfies PlegEventsEvent));
       }
       // Cluster mode: the first relist makes the PLEG healthy for the node's Ready condition.

@@ -37,11 +37,14 @@
  *   (ShouldPodContentBeRemoved: a deleted pod whose worker is done, or a pod no source has once every
  *   source was seen). Unlike Go, a deleted pod's worker finishing asks for that too: our PLEG may
  *   report the deaths while the worker is still terminating, and then Go's rule would keep one each
- *   until the periodic GC.
+ *   until the periodic GC. A request goes only when the relist's `deadCounts` show something to
+ *   remove (Go's deletor finds that in its pod cache without a runtime call), and for all of a pod's
+ *   containers once per batch.
  * - Stopped sandboxes (Go's pod sandbox deletor): each ContainerDied or ContainerRemoved (the PLEG
  *   reports sandboxes as containers) asks the `sandboxDeletor` child, once per pod and batch, to
  *   remove the pod's stopped sandboxes no container names; a pod whose content is to be removed
- *   keeps none, any other its latest (`sandboxesKept`). A deleted pod's worker finishing asks too.
+ *   keeps none, any other its latest (`sandboxesKept`), and none is asked for a pod with no more
+ *   sandboxes than it keeps. A deleted pod's worker finishing asks too.
  * - Status: each worker reports `pod.status.updated`; the syncLoop keeps the latest per pod (the
  *   status manager reads it), and starts or restarts probe workers as containers start.
  * - Volumes (system id `volumeManager`, when there is one): a pod that reached Succeeded or Failed
@@ -79,7 +82,7 @@ import { decideOrphanKills, knownPods, podCgroupsToKeep } from '../domain/sync-l
 import { decideCrashedActor, decideEviction, decideWorkerTerminated } from '../domain/sync-loop/pod-ends.js';
 import { decidePodConfigUpdate, type PodOperation } from '../domain/sync-loop/pod-config-update.js';
 import { decidePodStatus } from '../domain/sync-loop/pod-status.js';
-import { decidePlegEvents, decideRuntimeHealth } from '../domain/sync-loop/runtime-events.js';
+import { decidePlegEvents, decideRuntimeHealth, type PlegEvents } from '../domain/sync-loop/runtime-events.js';
 import type { KillRequester, SyncLoopSettings, SyncLoopState } from '../domain/sync-loop/state.js';
 import type { PlegInput } from './pleg.machine.js';
 import type { PodConfigInput } from './pod-config.machine.js';
@@ -123,7 +126,7 @@ export type SyncLoopEvent =
   | { type: 'node.object.refreshed' }
   | { type: 'pod.manifest.rejected'; source: string; origin: string; reason: string }
   | { type: 'pod.manifest.cleared'; source: string; origin: string }
-  | { type: 'pleg.events'; events: { podUid: string; type: string; containerId?: string }[]; runningPodUids?: string[]; discarded?: number; discardedPodUids?: string[] }
+  | ({ type: 'pleg.events'; discarded?: number } & PlegEvents)
   | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
   | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string; observedAtMs?: number }
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }

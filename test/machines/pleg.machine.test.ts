@@ -100,6 +100,21 @@ describe('plegMachine', () => {
     expect(h.received.at(-1)?.events).toEqual([{ podUid: 'u1', type: 'ContainerDied', containerId: 'c1' }]);
   });
 
+  it('tells what the relist shows of the dead of a pod whose container died, and nothing of the other pods', async () => {
+    const h = harness();
+    h.world.pods = [running('u1', 'c1'), running('u2', 'c2')];
+    await flush();
+    expect(h.received[0]).not.toHaveProperty('deadCounts');
+    h.world.pods = [{ ...running('u1', 'c1'), containers: [{ id: 'c0', name: 'web', state: 'exited' }, { id: 'c1', name: 'web', state: 'exited' }] }, running('u2', 'c2')];
+    await h.advance(1000);
+    expect(h.received.at(-1)).toMatchObject({
+      // c0 is new to the PLEG, already exited: it died too.
+      events: [{ podUid: 'u1', type: 'ContainerDied', containerId: 'c1' }, { podUid: 'u1', type: 'ContainerDied', containerId: 'c0' }],
+      deadCounts: { u1: { sandboxes: 1, exited: 2, exitedOfName: { c0: 2, c1: 2 } } },
+    });
+    expect(Object.keys(h.received.at(-1)?.deadCounts ?? {})).toEqual(['u1']);
+  });
+
   it('reports the running pods whole when that set changes, even when no event is reportable, and not otherwise', async () => {
     const h = harness();
     h.world.pods = [running('u1', 'c1'), running('u2', 'c2')];

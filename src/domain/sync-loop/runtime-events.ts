@@ -3,6 +3,7 @@
  * health.
  */
 import { isPodContentRemovable } from '../pod/lifecycle.js';
+import type { PodDeadCounts } from '../pleg/dead-counts.js';
 import type { RuntimeEventNote } from '../pleg/view-shows-events.js';
 import { sandboxesKept } from '../runtime/dead-sandboxes.js';
 import type { Decision, SyncLoopCommand } from './commands.js';
@@ -13,15 +14,18 @@ export interface PlegEvents {
   events: { podUid: string; type: string; containerId?: string }[];
   runningPodUids?: string[];
   discardedPodUids?: string[];
+  /** What the relist shows of the dead of the pods whose containers died or went; absent: unknown. */
+  deadCounts?: Record<string, PodDeadCounts>;
 }
 
 /**
  * Each pod with an event syncs now, unless the runtime is not ready (Go's syncLoop skips its
  * iterations then); each ContainerDied asks for the older exited instances of that container to go
- * (Go's pod container deletor), all of them when the pod's content may go; and each pod with a
- * ContainerDied or ContainerRemoved (the PLEG reports sandboxes as containers) has its stopped
- * sandboxes removed, once per batch (Go's pod sandbox deletor). A changed set of running
- * pods is kept, and looked through for orphans, even while the runtime is not ready.
+ * (Go's pod container deletor), all of them, once per batch, when the pod's content may go; and
+ * each pod with a ContainerDied or ContainerRemoved (the PLEG reports sandboxes as containers) has
+ * its stopped sandboxes removed, once per batch (Go's pod sandbox deletor). No request is made
+ * where the relist's counts show nothing it would remove. A changed set of running pods is kept,
+ * and looked through for orphans, even while the runtime is not ready.
  */
 export function decidePlegEvents(state: SyncLoopState, settings: Pick<SyncLoopSettings, 'deadContainersKept'>, pleg: PlegEvents): Decision<SyncLoopState> {
   let next = state;
@@ -39,16 +43,31 @@ export function decidePlegEvents(state: SyncLoopState, settings: Pick<SyncLoopSe
   for (const [uid, runtimeEvents] of eventsByPod(pleg.events)) {
     if (isRunningLifecycle(state.pods[uid]?.lifecycle)) commands.push({ kind: 'tellWorker', podUid: uid, message: { type: 'pod.sync.requested', reason: 'pleg', ...(runtimeEvents ? { runtimeEvents } : {}) } });
   }
+  const removingAll = new Set<string>();
   for (const e of pleg.events) {
-    if (e.type !== 'ContainerDied' || e.containerId === undefined) continue;
+    if (e.type !== 'ContainerDied' || e.containerId === undefined || removingAll.has(e.podUid)) continue;
     const removeAll = isPodContentRemovable(state.pods[e.podUid], state.sourcesReady);
-    commands.push({ kind: 'removeDeadContainers', podUid: e.podUid, containerId: removeAll ? null : e.containerId, keep: removeAll ? 0 : settings.deadContainersKept });
+    if (removeAll) removingAll.add(e.podUid);
+    const request = deadContainersRequest(e.podUid, removeAll ? null : e.containerId, removeAll ? 0 : settings.deadContainersKept, pleg.deadCounts?.[e.podUid]);
+    if (request) commands.push(request);
   }
   const sandboxPods = new Set(pleg.events.filter((e) => e.type === 'ContainerDied' || e.type === 'ContainerRemoved').map((e) => e.podUid));
   for (const uid of sandboxPods) {
-    commands.push({ kind: 'removeDeadSandboxes', podUid: uid, keep: sandboxesKept(isPodContentRemovable(state.pods[uid], state.sourcesReady)) });
+    const request = deadSandboxesRequest(uid, sandboxesKept(isPodContentRemovable(state.pods[uid], state.sourcesReady)), pleg.deadCounts?.[uid]);
+    if (request) commands.push(request);
   }
   return { state: next, commands };
+}
+
+/** The container deletor's request, unless the counts show no more dead than it would keep. */
+function deadContainersRequest(podUid: string, containerId: string | null, keep: number, counts: PodDeadCounts | undefined): SyncLoopCommand | null {
+  const dead = counts === undefined ? Infinity : containerId === null ? counts.exited : counts.exitedOfName[containerId] ?? 0;
+  return dead > keep ? { kind: 'removeDeadContainers', podUid, containerId, keep } : null;
+}
+
+/** The sandbox deletor's request, unless the pod has no more sandboxes than it keeps. */
+function deadSandboxesRequest(podUid: string, keep: number, counts: PodDeadCounts | undefined): SyncLoopCommand | null {
+  return (counts?.sandboxes ?? Infinity) > keep ? { kind: 'removeDeadSandboxes', podUid, keep } : null;
 }
 
 /**

@@ -19,6 +19,35 @@ describe('decidePlegEvents', () => {
     ]);
   });
 
+  it('asks the deletors only for what the relist\'s counts show they would remove', () => {
+    const before = state({ a: { lifecycle: 'active' }, b: { lifecycle: 'active' } });
+    const { commands } = decidePlegEvents(before, settings, {
+      events: [{ podUid: 'a', type: 'ContainerDied', containerId: 'c1' }, { podUid: 'b', type: 'ContainerDied', containerId: 'c2' }, { podUid: 'b', type: 'ContainerDied', containerId: 's2' }],
+      deadCounts: {
+        // a's dead container is one of 3 exited instances of its name (2 are kept), and a has 2 sandboxes.
+        a: { sandboxes: 2, exited: 3, exitedOfName: { c1: 3 } },
+        // b's are its only dead instance and its only sandbox: nothing to remove.
+        b: { sandboxes: 1, exited: 1, exitedOfName: { c2: 1 } },
+      },
+    });
+    expect(commands.filter((c) => c.kind !== 'tellWorker')).toEqual([
+      { kind: 'removeDeadContainers', podUid: 'a', containerId: 'c1', keep: 2 },
+      { kind: 'removeDeadSandboxes', podUid: 'a', keep: 1 },
+    ]);
+  });
+
+  it('a pod whose content may go: all its dead containers asked for once a batch, none when the counts show none left', () => {
+    const before = state({ d: { lifecycle: 'terminated', removed: true }, e: { lifecycle: 'terminated', removed: true } });
+    const { commands } = decidePlegEvents(before, settings, {
+      events: [{ podUid: 'd', type: 'ContainerDied', containerId: 'c1' }, { podUid: 'd', type: 'ContainerDied', containerId: 's1' }, { podUid: 'e', type: 'ContainerRemoved', containerId: 'c2' }],
+      deadCounts: { d: { sandboxes: 1, exited: 1, exitedOfName: { c1: 1 } }, e: { sandboxes: 0, exited: 0, exitedOfName: {} } },
+    });
+    expect(commands.filter((c) => c.kind !== 'tellWorker')).toEqual([
+      { kind: 'removeDeadContainers', podUid: 'd', containerId: null, keep: 0 },
+      { kind: 'removeDeadSandboxes', podUid: 'd', keep: 0 },
+    ]);
+  });
+
   it('while the runtime is not ready: no syncs, but the running pods are kept and a dropped pod is marked unseen', () => {
     const before = state({ a: { lifecycle: 'active' } }, { runtime: { healthy: false, reason: 'down' } });
     const { state: next, commands } = decidePlegEvents(before, settings, { events: [{ podUid: 'a', type: 'ContainerDied', containerId: 'c' }], runningPodUids: ['a', 'x'], discardedPodUids: ['a'] });
