@@ -197,8 +197,12 @@ export type PodWorkerEvent =
 /** Sent to the parent when the computed status changed. */
 export interface PodStatusUpdatedEvent { type: 'pod.status.updated'; podUid: string; status: PodStatus }
 
-/** Sent to the parent when the worker reached `terminated`: nothing of the pod runs any more. */
-export interface PodWorkerTerminatedEvent { type: 'pod.worker.terminated'; podUid: string }
+/**
+ * Sent to the parent when the worker reached `terminated`: nothing of the pod runs any more.
+ * `exitedContainerIds`: the exited containers of its last runtime view, when that view has none
+ * running (it is the read after the kill), so that their removal need not read the runtime again.
+ */
+export interface PodWorkerTerminatedEvent { type: 'pod.worker.terminated'; podUid: string; exitedContainerIds?: string[] }
 
 /** The effectful actor srcs: replay makes exactly these inert. */
 export const POD_WORKER_EFFECTS = ['syncPod', 'killPod', 'getPodStatus'] as const;
@@ -300,6 +304,12 @@ function storeObservation(context: PodWorkerContext, observation: PodStatusObser
   return { runtimeStatus: observation.runtimeStatus, observedAtMs: observation.observedAtMs, statusChanged: changed, ...(changed ? { apiStatus: status } : {}) };
 }
 
+/** The view's exited container ids, or undefined when there is no view or one still shows a container running. */
+function exitedContainersOfStoppedView(view: RuntimePodStatus | null): string[] | undefined {
+  if (view === null || view.containers.some((c) => c.state === 'running')) return undefined;
+  return view.containers.filter((c) => c.state === 'exited').map((c) => c.id);
+}
+
 export const podWorkerMachine = setup({
   types: {
     context: {} as PodWorkerContext,
@@ -349,7 +359,8 @@ export const podWorkerMachine = setup({
       enqueue.sendParent({ type: 'pod.status.updated', podUid: context.podUid, status: context.apiStatus } satisfies PodStatusUpdatedEvent);
     }),
     reportTerminated: enqueueActions(({ context, enqueue }) => {
-      enqueue.sendParent({ type: 'pod.worker.terminated', podUid: context.podUid } satisfies PodWorkerTerminatedEvent);
+      const exited = exitedContainersOfStoppedView(context.runtimeStatus);
+      enqueue.sendParent({ type: 'pod.worker.terminated', podUid: context.podUid, ...(exited ? { exitedContainerIds: exited } : {}) } satisfies PodWorkerTerminatedEvent);
     }),
     // The latest spec wins. A pod the API server marked deleted is a kill request (Go's UpdatePod).
     recordSpec: assign(({ context, event }) => {

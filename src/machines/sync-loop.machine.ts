@@ -37,7 +37,8 @@
  *   (ShouldPodContentBeRemoved: a deleted pod whose worker is done, or a pod no source has once every
  *   source was seen). Unlike Go, a deleted pod's worker finishing asks for that too: our PLEG may
  *   report the deaths while the worker is still terminating, and then Go's rule would keep one each
- *   until the periodic GC. A request goes only when the relist's `deadCounts` show something to
+ *   until the periodic GC; the worker names the exited containers of its last view, and those go
+ *   without the deletor reading the runtime (Go's reads its pod cache). A request goes only when the relist's `deadCounts` show something to
  *   remove (Go's deletor finds that in its pod cache without a runtime call), and for all of a pod's
  *   containers once per batch.
  * - Stopped sandboxes (Go's pod sandbox deletor): each ContainerDied or ContainerRemoved (the PLEG
@@ -155,6 +156,8 @@ export interface DeadContainersRemoveRequested {
   /** The container that died: only its name's instances are looked at; null: every container of the pod. */
   containerId: string | null;
   keep: number;
+  /** With `containerId` null and `keep` 0: the pod's exited containers, when the pod worker's last view named them. */
+  containerIds?: string[];
 }
 
 /** Sent to the `sandboxDeletor` child: remove the pod's stopped sandboxes without containers but the newest `keep`. */
@@ -247,7 +250,7 @@ function carryOut(enqueue: CommandQueue, system: SystemLookup, input: SyncLoopIn
         enqueue.emit(c.event);
         break;
       case 'removeDeadContainers':
-        sendToChild(enqueue, 'containerDeletor', { type: 'pod.deadContainers.remove', podUid: c.podUid, containerId: c.containerId, keep: c.keep });
+        sendToChild(enqueue, 'containerDeletor', { type: 'pod.deadContainers.remove', podUid: c.podUid, containerId: c.containerId, keep: c.keep, ...(c.containerIds ? { containerIds: c.containerIds } : {}) });
         break;
       case 'removeDeadSandboxes':
         sendToChild(enqueue, 'sandboxDeletor', { type: 'pod.sandboxes.remove', podUid: c.podUid, keep: c.keep });
@@ -418,7 +421,7 @@ export const syncLoopMachine = setup({
     // A pod worker reached `terminated`.
     'pod.worker.terminated': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
-        const { state, commands } = decideWorkerTerminated(context, event.podUid);
+        const { state, commands } = decideWorkerTerminated(context, event.podUid, event.exitedContainerIds);
         carryOut(enqueue, system, context.input, commands);
         enqueue.assign(stateOf(state));
       }),

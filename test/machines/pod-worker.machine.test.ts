@@ -78,7 +78,7 @@ function harness(input: Partial<PodWorkerInput> = {}, opts: { volumeManager?: bo
   const syncAnswers: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[] = [];
   const killAnswers: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[] = [];
   const volumeRequests: { type: string; pod?: Pod; podUid?: string; message?: string }[] = [];
-  const state = { runtime: runtimeWith('running'), terminated: null as unknown, crashed: null as Error | null };
+  const state = { runtime: runtimeWith('running'), terminated: null as unknown, exitedContainerIds: undefined as unknown, crashed: null as Error | null };
 
   const answer = async (queue: (PodSyncOutcome | Error | Deferred<PodSyncOutcome>)[]) => {
     // The first sync starts with the actor; let the test queue its answer first.
@@ -111,7 +111,7 @@ function harness(input: Partial<PodWorkerInput> = {}, opts: { volumeManager?: bo
     ],
     on: {
       'pod.status.updated': { actions: ({ event }) => { statuses.push((event as unknown as { status: PodStatus }).status); } },
-      'pod.worker.terminated': { actions: ({ event }) => { state.terminated = { podUid: event['podUid'] }; } },
+      'pod.worker.terminated': { actions: ({ event }) => { state.terminated = { podUid: event['podUid'] }; state.exitedContainerIds = event['exitedContainerIds']; } },
       // As the syncLoop does: a worker that throws is the parent's to handle.
       'xstate.error.actor.pod:u1': { actions: ({ event }) => { state.crashed = event['error'] as Error; } },
     },
@@ -248,6 +248,28 @@ describe('podWorkerMachine', () => {
     expect(h.kills).toEqual([{ pod: makePod('web', { terminationGracePeriodSeconds: 45 }), gracePeriodSeconds: 45 }]);
     expect(h.value()).toBe('terminated');
     expect(h.state.terminated).toEqual({ podUid: 'u1' });
+  });
+
+  it('ends terminated naming the exited containers of the read after the kill, and none while a view shows one running', async () => {
+    const h = harness();
+    await flush();
+    // The kill fails and the read after it still shows the container running.
+    h.killAnswers.push({ podUid: 'u1', ok: false, steps: [] });
+    h.send({ type: 'pod.kill.requested', reason: 'deleted' });
+    await flush();
+    expect(h.value()).toEqual({ terminating: 'retrying' });
+    h.state.runtime = runtimeWith('exited0');
+    await h.advance(10_000);
+    expect(h.value()).toBe('terminated');
+    expect(h.state.exitedContainerIds).toEqual(['c1']);
+
+    const running = harness();
+    await flush();
+    // A kill that answers ok while the runtime still shows the container running: its removal is left to the deletor's own read.
+    running.send({ type: 'pod.kill.requested', reason: 'deleted' });
+    await flush();
+    expect(running.value()).toBe('terminated');
+    expect(running.state.exitedContainerIds).toBeUndefined();
   });
 
   it('kills with the requested grace period, and restarts the kill when a second request shortens it', async () => {

@@ -2,10 +2,10 @@
  * The pod container deletor (Go's podContainerDeletor): removes a pod's dead containers as soon as
  * the syncLoop asks, instead of leaving them to the container GC's next minute. The syncLoop decides
  * when and how many to keep (machines/sync-loop.machine.ts); this actor reads the pod's containers
- * from the runtime, picks (domain/runtime/dead-containers.ts) and removes them, one request at a
- * time, as Go's single worker goroutine does. Requests waiting are coalesced per pod (DeletionQueue);
- * beyond the buffer they are dropped with a log line, as Go drops them (the periodic GC still gets
- * those containers).
+ * from the runtime (unless the request names them: a finished worker's), picks
+ * (domain/runtime/dead-containers.ts) and removes them, one request at a time, as Go's single worker
+ * goroutine does. Requests waiting are coalesced per pod (DeletionQueue); beyond the buffer they are
+ * dropped with a log line, as Go drops them (the periodic GC still gets those containers).
  */
 import { deadContainersToRemove, type DeadContainerCandidate } from '../../domain/runtime/dead-containers.js';
 import { containerNameLabel, podUidLabel } from '../../domain/runtime/labels.js';
@@ -25,6 +25,7 @@ export interface ContainerDeletorDeps {
 
 /** Removes what one request names; a container already gone is not an error. */
 export async function removeDeadContainers(deps: ContainerDeletorDeps, request: DeadContainersRemoveRequested): Promise<string[]> {
+  if (request.containerIds) return removeEach(deps, request.podUid, request.containerIds);
   const listed = await deps.cri.runtime.listContainers({ label_selector: { [podUidLabel]: request.podUid } });
   const candidates = listed.map((c): DeadContainerCandidate => ({
     id: c.id,
@@ -32,13 +33,17 @@ export async function removeDeadContainers(deps: ContainerDeletorDeps, request: 
     state: runtimeContainerState(c.state),
     createdAtNs: c.created_at,
   }));
+  return removeEach(deps, request.podUid, deadContainersToRemove(candidates, request.containerId, request.keep));
+}
+
+async function removeEach(deps: ContainerDeletorDeps, podUid: string, ids: readonly string[]): Promise<string[]> {
   const removed: string[] = [];
-  for (const id of deadContainersToRemove(candidates, request.containerId, request.keep)) {
+  for (const id of ids) {
     try {
       await deps.cri.runtime.removeContainer(id);
       removed.push(id);
     } catch (err) {
-      deps.logger.warn({ err, containerID: id, podUID: request.podUid }, 'Failed to remove container');
+      deps.logger.warn({ err, containerID: id, podUID: podUid }, 'Failed to remove container');
     }
   }
   return removed;

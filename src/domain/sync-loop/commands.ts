@@ -66,8 +66,11 @@ export type SyncLoopCommand =
   /** To the status manager (cluster mode only). */
   | { kind: 'reportStatus'; podUid: string; status: PodStatus }
   | { kind: 'emit'; event: PodAdmissionRejected | PodActorFailed }
-  /** To the container deletor: the pod's exited containers but the newest `keep` of each name (null: of every name). */
-  | { kind: 'removeDeadContainers'; podUid: string; containerId: string | null; keep: number }
+  /**
+   * To the container deletor: the pod's exited containers but the newest `keep` of each name (null:
+   * of every name); `containerIds`, with none kept: exactly these, known without reading the runtime.
+   */
+  | { kind: 'removeDeadContainers'; podUid: string; containerId: string | null; keep: number; containerIds?: string[] }
   /** To the sandbox deletor: the pod's stopped sandboxes no container names but the newest `keep`. */
   | { kind: 'removeDeadSandboxes'; podUid: string; keep: number }
   /** To the volume manager, when there is one. */

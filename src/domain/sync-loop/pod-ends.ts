@@ -20,8 +20,11 @@ const podRefOf = (pod: Pod) => ({ namespace: pod.metadata.namespace ?? 'default'
  * volumes and directory go, its probe workers stop, its cgroup goes (Go: at the next housekeeping)
  * and its dead containers when its content may go. An orphan is forgotten, and a source's pod with
  * its uid that waited is added. A removed pod is forgotten; the eviction manager hears of its kill.
+ * `exitedContainerIds` (the worker's last view, read after the kill) go as they are, without the
+ * deletor reading the runtime; its sandboxes are then left to the PLEG's report of those removals,
+ * since a sandbox goes only once no container names it.
  */
-export function decideWorkerTerminated(state: SyncLoopState, uid: string): Decision<SyncLoopState> {
+export function decideWorkerTerminated(state: SyncLoopState, uid: string, exitedContainerIds?: readonly string[]): Decision<SyncLoopState> {
   const commands: SyncLoopCommand[] = [
     { kind: 'stop', id: podWorkerId(uid) },
     { kind: 'releaseVolumes', podUid: uid, removeDirectory: true },
@@ -42,7 +45,13 @@ export function decideWorkerTerminated(state: SyncLoopState, uid: string): Decis
   const terminated: PodEntry = { ...rest, lifecycle: 'terminated', probedStarts: {} };
   if (isPodContentRemovable(terminated, state.sourcesReady)) {
     // Its sandbox may have stopped, its containers gone, while the worker was still terminating.
-    commands.push({ kind: 'removeDeadContainers', podUid: uid, containerId: null, keep: 0 }, { kind: 'removeDeadSandboxes', podUid: uid, keep: sandboxesKept(true) });
+    if (exitedContainerIds === undefined) {
+      commands.push({ kind: 'removeDeadContainers', podUid: uid, containerId: null, keep: 0 }, { kind: 'removeDeadSandboxes', podUid: uid, keep: sandboxesKept(true) });
+    } else if (exitedContainerIds.length > 0) {
+      commands.push({ kind: 'removeDeadContainers', podUid: uid, containerId: null, keep: 0, containerIds: [...exitedContainerIds] });
+    } else {
+      commands.push({ kind: 'removeDeadSandboxes', podUid: uid, keep: sandboxesKept(true) });
+    }
   }
   const pods = { ...state.pods };
   if (entry.removed) delete pods[uid];

@@ -51,6 +51,21 @@ describe('removeDeadContainers', () => {
     expect(await removeDeadContainers({ cri: other.cri, logger }, request('u1', null, 0))).toEqual([]);
   });
 
+  it('removes the containers a request names without reading the runtime, a container already gone being no error', async () => {
+    const { cri, ids, running } = await setup('u1', ['app'], 2);
+    let lists = 0;
+    const list = cri.runtime.listContainers.bind(cri.runtime);
+    cri.runtime.listContainers = async (filter) => {
+      lists += 1;
+      return list(filter);
+    };
+    await cri.runtime.removeContainer(ids.app![1]!);
+    const removed = await removeDeadContainers({ cri, logger }, { ...request('u1', null, 0), containerIds: ids.app! });
+    expect(removed).toEqual(ids.app);
+    expect(lists).toBe(0);
+    expect(await left(cri)).toEqual([running]);
+  });
+
   it('goes on with the others when one removal fails', async () => {
     const { cri, running } = await setup('u1', ['app'], 3);
     cri.failNext('removeContainer');

@@ -18,6 +18,13 @@ describe('decideWorkerTerminated', () => {
     expect(next.pods.a).toMatchObject({ lifecycle: 'terminated', probedStarts: {} });
   });
 
+  it('a deleted pod whose worker named its exited containers: those go as named, its sandboxes once they are gone; with none named, its sandboxes at once', () => {
+    const before = state({ a: { lifecycle: 'terminating', removed: true } });
+    const removals = (ids: string[]) => decideWorkerTerminated(before, 'a', ids).commands.filter((c) => c.kind === 'removeDeadContainers' || c.kind === 'removeDeadSandboxes');
+    expect(removals(['c1', 'c0'])).toEqual([{ kind: 'removeDeadContainers', podUid: 'a', containerId: null, keep: 0, containerIds: ['c1', 'c0'] }]);
+    expect(removals([])).toEqual([{ kind: 'removeDeadSandboxes', podUid: 'a', keep: 0 }]);
+  });
+
   it('a pod removed from its source is forgotten; an evicted one is answered to whoever asked for the kill', () => {
     const before = state({ a: { lifecycle: 'terminating', removed: true, evicting: 'nodeShutdown' } });
     const { state: next, commands } = decideWorkerTerminated(before, 'a');
