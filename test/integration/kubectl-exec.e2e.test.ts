@@ -101,8 +101,10 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
 
   it('kubectl exec -it gets a terminal of the client\'s size', async () => {
     // `script` gives kubectl a terminal; its size is set before kubectl starts and sent as a resize,
-    // which reaches the runtime after the command has started: the command waits a moment for it.
-    const inner = `stty rows 33 cols 77; ${n.lab.kubectl} --kubeconfig=${n.lab.adminKubeconfig} -n ${ns} exec -it shell -- sh -c 'tty; sleep 1; stty size'`;
+    // which reaches the runtime after the command has started: the command waits for its terminal
+    // to take that size (up to 10 s, polling: a shell has no event for a resize it can wait on).
+    const waitForSize = 'i=0; while [ "$(stty size)" != "33 77" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i+1)); done';
+    const inner = `stty rows 33 cols 77; ${n.lab.kubectl} --kubeconfig=${n.lab.adminKubeconfig} -n ${ns} exec -it shell -- sh -c 'tty; ${waitForSize}; stty size'`;
     const child = spawn('script', ['-qec', inner, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
     spawned.push(child);
     const out = said(child);

@@ -82,7 +82,11 @@ describeNeeding(kubectlPart(KUBECTL), 'kubectl 1.20 exec and port-forward agains
         // An attach "joins" a container's main process: here, a fixed command stands in for it.
         const command = url.pathname.endsWith('/exec') ? url.searchParams.getAll('command') : ['sh', '-c', 'echo attached; echo on-stderr >&2'];
         serveSpdyRemoteCommand(req, socket, head, options, (session) => {
-          session.onResize((size) => sizes.push(size));
+          session.onResize((size) => {
+            sizes.push(size);
+            // What the exec'd command waits for: the size has reached the server.
+            writeFileSync(join(dir, 'resized'), '');
+          });
           runOnHost(command, session);
         }, { idleTimeoutMs: 60_000 });
       } else if (url.pathname.endsWith('/portforward')) {
@@ -180,9 +184,13 @@ describeNeeding(kubectlPart(KUBECTL), 'kubectl 1.20 exec and port-forward agains
   it('gives -it a TTY: the terminal size arrives on the resize stream, stderr joins stdout, the exit code comes back', async () => {
     sizes.length = 0;
     // kubectl wants a terminal on its stdin: script(1) gives it one, of a size set with stty.
-    // The command's second lets kubectl send its first size before the command is over: the size
-    // is read from what the server received (sizes), not from the command's output.
-    const inner = `stty cols 91 rows 27; exec ${KUBECTL} --kubeconfig=${kubeconfig} exec -it p1 -- sh -c 'sleep 1; echo on-tty; echo err-on-tty >&2; exit 5'`;
+    // The command waits (up to 10 s, polling: a shell has no file event) until the server has
+    // received kubectl's first size, so the session is still open when it comes; the size is read
+    // from what the server received (sizes), not from the command's output.
+    const resized = join(dir, 'resized');
+    rmSync(resized, { force: true });
+    const waitForSize = `i=0; while [ ! -e ${resized} ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done`;
+    const inner = `stty cols 91 rows 27; exec ${KUBECTL} --kubeconfig=${kubeconfig} exec -it p1 -- sh -c '${waitForSize}; echo on-tty; echo err-on-tty >&2; exit 5'`;
     const r = await new Promise<Run>((done) => {
       execFile('script', ['-qec', inner, '/dev/null'], { timeout: 60_000 }, (err, stdout, stderr) => {
         done({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
