@@ -103,10 +103,11 @@ describe('plegMachine', () => {
   it('tells what the relist shows of the dead of a pod whose container died, and nothing of the other pods', async () => {
     const h = harness();
     h.world.pods = [running('u1', 'c1'), running('u2', 'c2')];
-    await flush();
+    await expect.poll(() => h.received).toHaveLength(1);
     expect(h.received[0]).not.toHaveProperty('deadCounts');
     h.world.pods = [{ ...running('u1', 'c1'), containers: [{ id: 'c0', name: 'web', state: 'exited' }, { id: 'c1', name: 'web', state: 'exited' }] }, running('u2', 'c2')];
     await h.advance(1000);
+    await expect.poll(() => h.received).toHaveLength(2);
     expect(h.received.at(-1)).toMatchObject({
       // c0 is new to the PLEG, already exited: it died too.
       events: [{ podUid: 'u1', type: 'ContainerDied', containerId: 'c1' }, { podUid: 'u1', type: 'ContainerDied', containerId: 'c0' }],

@@ -252,23 +252,21 @@ describe('podWorkerMachine', () => {
 
   it('ends terminated naming the exited containers of the read after the kill, and none while a view shows one running', async () => {
     const h = harness();
-    await flush();
+    await expect.poll(() => h.value()).toBe('idle');
     // The kill fails and the read after it still shows the container running.
     h.killAnswers.push({ podUid: 'u1', ok: false, steps: [] });
     h.send({ type: 'pod.kill.requested', reason: 'deleted' });
-    await flush();
-    expect(h.value()).toEqual({ terminating: 'retrying' });
+    await expect.poll(() => h.value()).toEqual({ terminating: 'retrying' });
     h.state.runtime = runtimeWith('exited0');
     await h.advance(10_000);
-    expect(h.value()).toBe('terminated');
+    await expect.poll(() => h.value()).toBe('terminated');
     expect(h.state.exitedContainerIds).toEqual(['c1']);
 
     const running = harness();
-    await flush();
+    await expect.poll(() => running.value()).toBe('idle');
     // A kill that answers ok while the runtime still shows the container running: its removal is left to the deletor's own read.
     running.send({ type: 'pod.kill.requested', reason: 'deleted' });
-    await flush();
-    expect(running.value()).toBe('terminated');
+    await expect.poll(() => running.value()).toBe('terminated');
     expect(running.state.exitedContainerIds).toBeUndefined();
   });
 
