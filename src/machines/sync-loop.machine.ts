@@ -38,9 +38,9 @@
  *   source was seen). Unlike Go, a deleted pod's worker finishing asks for that too: our PLEG may
  *   report the deaths while the worker is still terminating, and then Go's rule would keep one each
  *   until the periodic GC; the worker names the exited containers of its last view, and those go
- *   without the deletor reading the runtime (Go's reads its pod cache). A request goes only when the relist's `deadCounts` show something to
- *   remove (Go's deletor finds that in its pod cache without a runtime call), and for all of a pod's
- *   containers once per batch.
+ *   without the deletor reading the runtime. A PLEG event asks only when the relist's `deadCounts`
+ *   show something to remove, and for all of a pod's containers once per batch (Go's deletor finds
+ *   what to remove in its pod cache, without a runtime call).
  * - Stopped sandboxes (Go's pod sandbox deletor): each ContainerDied or ContainerRemoved (the PLEG
  *   reports sandboxes as containers) asks the `sandboxDeletor` child, once per pod and batch, to
  *   remove the pod's stopped sandboxes no container names; a pod whose content is to be removed

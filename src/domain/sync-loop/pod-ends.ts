@@ -45,13 +45,11 @@ export function decideWorkerTerminated(state: SyncLoopState, uid: string, exited
   const terminated: PodEntry = { ...rest, lifecycle: 'terminated', probedStarts: {} };
   if (isPodContentRemovable(terminated, state.sourcesReady)) {
     // Its sandbox may have stopped, its containers gone, while the worker was still terminating.
-    if (exitedContainerIds === undefined) {
-      commands.push({ kind: 'removeDeadContainers', podUid: uid, containerId: null, keep: 0 }, { kind: 'removeDeadSandboxes', podUid: uid, keep: sandboxesKept(true) });
-    } else if (exitedContainerIds.length > 0) {
-      commands.push({ kind: 'removeDeadContainers', podUid: uid, containerId: null, keep: 0, containerIds: [...exitedContainerIds] });
-    } else {
-      commands.push({ kind: 'removeDeadSandboxes', podUid: uid, keep: sandboxesKept(true) });
+    const named = exitedContainerIds;
+    if (named === undefined || named.length > 0) {
+      commands.push({ kind: 'removeDeadContainers', podUid: uid, containerId: null, keep: 0, ...(named ? { containerIds: [...named] } : {}) });
     }
+    if (named === undefined || named.length === 0) commands.push({ kind: 'removeDeadSandboxes', podUid: uid, keep: sandboxesKept(true) });
   }
   const pods = { ...state.pods };
   if (entry.removed) delete pods[uid];
