@@ -96,7 +96,8 @@ export function initialStatusSyncState(nodeName: string, nodeUid: string | null)
  * the larger wins, otherwise the later arrival does.
  */
 function isNewer(candidate: string | undefined, known: string | undefined): boolean {
-  if (candidate === undefined || known === undefined) return true;
+  // The same version is the common case (a pod re-listed unchanged): no parse for it.
+  if (candidate === undefined || known === undefined || candidate === known) return true;
   if (/^\d+$/.test(candidate) && /^\d+$/.test(known)) return BigInt(candidate) >= BigInt(known);
   return true;
 }
