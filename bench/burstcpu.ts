@@ -19,7 +19,8 @@
  * (as sidebyside's teardown) printed as `warmN`.
  * KUBELET_BENCH_CPU_PROF=DIR profiles each daemon and prints each burst's span on the profile's clock
  * (scripts/cpu-profile-categories.ts cuts a profile to it); KUBELET_BENCH_KEEP_JOURNAL=DIR copies each
- * turn's event log there.
+ * turn's event log there. KUBELET_BENCH_HEAP_SNAPSHOTS=DIR: a heap snapshot of the daemon before its
+ * first burst and after each deletion (after the settle), to compare with `node dist/bench/heap-diff.js`.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync } from 'node:fs';
@@ -30,6 +31,7 @@ import { KUBELET_BIN } from './kubelet-bin.js';
 import { criCalls } from './kubelet-cri-calls.js';
 import { prepareNode, startKubeletTs, type KubeletTsStart } from './sidebyside-kubelets.js';
 import { burst, cleanUp, readyNamespace, startUp, teardown, type TurnOptions } from './sidebyside-turn.js';
+import { heapSnapshotDir, heapSnapshotFlags, takeHeapSnapshot } from './heap-snapshot.js';
 import { sleep } from './static-pod-fleet.js';
 import { median, round } from './stats.js';
 
@@ -46,7 +48,7 @@ export async function benchBurstCpu(): Promise<Record<string, number | string>> 
   const build = (name: string, bin: string): Build => ({
     name,
     start: {
-      bin, args: words(`${name.toUpperCase()}_ARGS`), nodeFlags: words(`${name.toUpperCase()}_NODE_FLAGS`),
+      bin, args: words(`${name.toUpperCase()}_ARGS`), nodeFlags: [...words(`${name.toUpperCase()}_NODE_FLAGS`), ...heapSnapshotFlags()],
       node: process.env[`KUBELET_BENCH_BURSTCPU_${name.toUpperCase()}_NODE`] || process.execPath,
       env: Object.fromEntries(words(`${name.toUpperCase()}_ENV`).map((w) => [w.slice(0, w.indexOf('=')), w.slice(w.indexOf('=') + 1)])),
     },
@@ -88,6 +90,11 @@ async function turn(lab: KubeLab, work: string, { name, start }: Build, rep: num
   const kubelet = await o.start();
   try {
     await startUp(o, kubelet, out);
+    const snapshots = heapSnapshotDir();
+    const snapshot = async (when: string) => {
+      if (snapshots) process.stderr.write(`burstcpu: ${node} heap ${when}: ${await takeHeapSnapshot(kubelet.pid, snapshots)}\n`);
+    };
+    if (WARM_BURSTS > 0) await snapshot('before the first burst');
     for (let i = 0; i < WARM_BURSTS; i++) {
       const warm: Record<string, number> = {};
       await burst(o, kubelet, warm);
@@ -97,6 +104,7 @@ async function turn(lab: KubeLab, work: string, { name, start }: Build, rep: num
       for (const [key, ms] of Object.entries(warm)) if (key.startsWith('teardown.')) out[`warm${i + 1}.${key.slice('teardown.'.length)}`] = ms;
     }
     await sleep(SETTLE_MS);
+    if (WARM_BURSTS > 0) await snapshot(`after ${WARM_BURSTS} bursts deleted`);
     await burst(o, kubelet, out);
     // Connections the kubelet holds to the API server after the burst: keep-alive keeps each it opened.
     out['burst.apiConnections'] = connectionsTo(kubelet.pid, new URL(lab.server).port);
