@@ -178,7 +178,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const unsubscribe = io.onSignal((signal) => actor.send({ type: 'kubelet.stop.requested', signal }));
   actor.start();
   const stopHeapTrimmer = startHeapTrimmer(clock, {
-    onTrim: (before, after) => logger.debug({ beforeMiB: mib(before), afterMiB: mib(after) }, 'Heap trimmed after a busy spell'),
+    podCount: () => Object.keys(observers.views.syncLoop()?.pods ?? {}).length,
+    onTrim: (before, after, why) => logger.debug({ beforeMiB: mib(before), afterMiB: mib(after), why }, 'Heap trimmed'),
   });
 
   const final = await waitFor(actor, (s) => s.status !== 'active', { timeout: Infinity });

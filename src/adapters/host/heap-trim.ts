@@ -7,6 +7,12 @@
  * one and has stopped growing (two samples a period apart within `settleBytes`), so it never runs in
  * the middle of the work that grew the heap, and never twice for one growth.
  *
+ * Pods leaving are the other moment: their state and the work of tearing them down are garbage at
+ * once, and a node that lost many pods often gets new ones next (a rollout, a drain and refill), whose
+ * start would grow the heap on top of that garbage. So once the node's pod count has fallen by
+ * `podsLeft` from its highest since the last collection, and held for a `podsCheckMs` check, the
+ * trimmer collects then.
+ *
  * The collection is V8's own `gc`, there only when node runs with --expose-gc (src/bin/node-flags.ts);
  * without it the trimmer does nothing.
  */
@@ -19,9 +25,14 @@ export interface HeapTrimOptions {
   settleBytes?: number;
   /** The heap's committed size now. */
   heapSize?: () => number;
+  /** The pods the node holds now; without it, pods leaving do not trigger a collection. */
+  podCount?: () => number;
+  podsCheckMs?: number;
+  podsLeft?: number;
   /** A full collection; undefined when node was started without --expose-gc. */
   collect?: (() => void) | undefined;
-  onTrim?: (before: number, after: number) => void;
+  /** Why: the heap grew and settled, or pods left. */
+  onTrim?: (before: number, after: number, why: 'grown' | 'podsLeft') => void;
 }
 
 const MIB = 1024 * 1024;
@@ -30,25 +41,43 @@ export function startHeapTrimmer(clock: Clock, options: HeapTrimOptions = {}): (
   const {
     periodMs = 10_000, growthBytes = 8 * MIB, settleBytes = MIB,
     heapSize = () => getHeapStatistics().total_heap_size,
+    podCount, podsCheckMs = 250, podsLeft = 10,
     onTrim,
   } = options;
   const collect = 'collect' in options ? options.collect : (globalThis as { gc?: () => void }).gc;
   if (collect === undefined) return () => {};
   let floor = heapSize();
   let last = floor;
+  let mostPods = podCount?.() ?? 0;
+  let lastPods = mostPods;
+  const trim = (why: 'grown' | 'podsLeft') => {
+    const before = heapSize();
+    collect();
+    const after = heapSize();
+    onTrim?.(before, after, why);
+    floor = last = after;
+    mostPods = lastPods;
+  };
   const sample = () => {
     const size = heapSize();
     const settled = Math.abs(size - last) <= settleBytes;
     last = size;
     if (size < floor) floor = size;
-    if (settled && size - floor >= growthBytes) {
-      collect();
-      const after = heapSize();
-      onTrim?.(size, after);
-      floor = last = after;
-    }
+    if (settled && size - floor >= growthBytes) trim('grown');
     timer = clock.setTimeout(sample, periodMs);
   };
+  const checkPods = () => {
+    const pods = podCount!();
+    const held = pods === lastPods;
+    lastPods = pods;
+    if (pods > mostPods) mostPods = pods;
+    if (held && mostPods - pods >= podsLeft) trim('podsLeft');
+    podsTimer = clock.setTimeout(checkPods, podsCheckMs);
+  };
   let timer = clock.setTimeout(sample, periodMs);
-  return () => clock.clearTimeout(timer);
+  let podsTimer = podCount ? clock.setTimeout(checkPods, podsCheckMs) : undefined;
+  return () => {
+    clock.clearTimeout(timer);
+    if (podsTimer !== undefined) clock.clearTimeout(podsTimer);
+  };
 }

@@ -66,6 +66,41 @@ describe('startHeapTrimmer', () => {
     }
   });
 
+  it('collects once pods have left and their count holds, not while they leave or arrive', () => {
+    const clock = new SimulatedClock();
+    const { heap, options } = fakeHeap(20 * MIB);
+    const pods = { count: 0 };
+    const stop = startHeapTrimmer(clock, { ...options, periodMs: 60_000, podCount: () => pods.count, podsCheckMs: 250, podsLeft: 10 });
+    try {
+      // A burst of 30 pods arriving, then held: growth alone waits for the slower heap sample.
+      for (const n of [10, 20, 30, 30, 30]) {
+        pods.count = n;
+        clock.increment(250);
+      }
+      expect(heap.collections).toBe(0);
+      // They leave over three checks; nothing is collected while the count still falls.
+      heap.size = 34 * MIB;
+      for (const n of [22, 12, 0]) {
+        pods.count = n;
+        clock.increment(250);
+      }
+      expect(heap.collections).toBe(0);
+      // The count held for a check: one collection, and none again while it stays there.
+      clock.increment(250);
+      expect(heap.collections).toBe(1);
+      for (let i = 0; i < 8; i++) clock.increment(250);
+      expect(heap.collections).toBe(1);
+      // Fewer than podsLeft leaving is ordinary churn.
+      pods.count = 9;
+      clock.increment(250);
+      pods.count = 0;
+      for (let i = 0; i < 4; i++) clock.increment(250);
+      expect(heap.collections).toBe(1);
+    } finally {
+      stop();
+    }
+  });
+
   it('does nothing without a collection to call (node started without --expose-gc), and stops its timer', () => {
     const clock = new SimulatedClock();
     const { heap, options } = fakeHeap(20 * MIB);
