@@ -167,25 +167,33 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     }),
   };
 
+  let countedPods: object | undefined;
+  const heapTrimmer = startHeapTrimmer(clock, {
+    onTrim: (before, after, why) => logger.debug({ beforeMiB: mib(before), afterMiB: mib(after), why }, 'Heap trimmed'),
+  });
   const actor = createActor(provideSystem(createEffects(deps)), {
     input: { argv, stopTimeoutMs: 20_000 },
     systemId: 'supervisor',
     clock: observers.lag.clock,
-    inspect: observers.inspect,
+    inspect: (ev) => {
+      observers.inspect(ev);
+      // The trimmer follows the node's pod count: the syncLoop's pods, as the directory just kept them
+      // (counted only when the map is a new one: most of the syncLoop's steps leave it as it was).
+      if (ev.type === '@xstate.snapshot' && ev.snapshot === observers.directory.snapshot('syncLoop')) {
+        const pods = observers.views.syncLoop()?.pods;
+        if (pods && pods !== countedPods) heapTrimmer.podCount(Object.keys(countedPods = pods).length);
+      }
+    },
   });
   supervisor = actor;
   logPhases(actor, logger);
   const unsubscribe = io.onSignal((signal) => actor.send({ type: 'kubelet.stop.requested', signal }));
   actor.start();
-  const stopHeapTrimmer = startHeapTrimmer(clock, {
-    podCount: () => Object.keys(observers.views.syncLoop()?.pods ?? {}).length,
-    onTrim: (before, after, why) => logger.debug({ beforeMiB: mib(before), afterMiB: mib(after), why }, 'Heap trimmed'),
-  });
 
   const final = await waitFor(actor, (s) => s.status !== 'active', { timeout: Infinity });
   unsubscribe();
   observers.eventLoop.stop();
-  stopHeapTrimmer();
+  heapTrimmer.stop();
   if (final.value === 'failed') {
     // A failed phase skips the orderly stop: close what start-up had opened.
     await lifetimes.closeAll(5000);

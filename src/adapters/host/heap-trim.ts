@@ -9,9 +9,10 @@
  *
  * Pods leaving are the other moment: their state and the work of tearing them down are garbage at
  * once, and a node that lost many pods often gets new ones next (a rollout, a drain and refill), whose
- * start would grow the heap on top of that garbage. So once the node's pod count has fallen by
- * `podsLeft` from its highest since the last collection, and held for a `podsCheckMs` check, the
- * trimmer collects then.
+ * start would grow the heap on top of that garbage. So once the node's pod count (told through
+ * `podCount`) has fallen by `podsLeft` from its highest since the last collection, and held for
+ * `podsHoldMs`, the trimmer collects then. It is told of changes rather than polling, so an idle node
+ * pays nothing for it.
  *
  * The collection is V8's own `gc`, there only when node runs with --expose-gc (src/bin/node-flags.ts);
  * without it the trimmer does nothing.
@@ -25,9 +26,7 @@ export interface HeapTrimOptions {
   settleBytes?: number;
   /** The heap's committed size now. */
   heapSize?: () => number;
-  /** The pods the node holds now; without it, pods leaving do not trigger a collection. */
-  podCount?: () => number;
-  podsCheckMs?: number;
+  podsHoldMs?: number;
   podsLeft?: number;
   /** A full collection; undefined when node was started without --expose-gc. */
   collect?: (() => void) | undefined;
@@ -37,20 +36,32 @@ export interface HeapTrimOptions {
 
 const MIB = 1024 * 1024;
 
-export function startHeapTrimmer(clock: Clock, options: HeapTrimOptions = {}): () => void {
+export interface HeapTrimmer {
+  /** The node's pod count now; call it when it changes. */
+  podCount: (pods: number) => void;
+  stop: () => void;
+}
+
+export function startHeapTrimmer(clock: Clock, options: HeapTrimOptions = {}): HeapTrimmer {
   const {
     periodMs = 10_000, growthBytes = 8 * MIB, settleBytes = MIB,
     heapSize = () => getHeapStatistics().total_heap_size,
-    podCount, podsCheckMs = 250, podsLeft = 10,
+    podsHoldMs = 250, podsLeft = 10,
     onTrim,
   } = options;
   const collect = 'collect' in options ? options.collect : (globalThis as { gc?: () => void }).gc;
-  if (collect === undefined) return () => {};
+  if (collect === undefined) return { podCount: () => {}, stop: () => {} };
   let floor = heapSize();
   let last = floor;
-  let mostPods = podCount?.() ?? 0;
-  let lastPods = mostPods;
+  let mostPods = 0;
+  let lastPods = 0;
+  let holding: unknown;
+  const unhold = () => {
+    if (holding !== undefined) clock.clearTimeout(holding);
+    holding = undefined;
+  };
   const trim = (why: 'grown' | 'podsLeft') => {
+    unhold();
     const before = heapSize();
     collect();
     const after = heapSize();
@@ -66,18 +77,24 @@ export function startHeapTrimmer(clock: Clock, options: HeapTrimOptions = {}): (
     if (settled && size - floor >= growthBytes) trim('grown');
     timer = clock.setTimeout(sample, periodMs);
   };
-  const checkPods = () => {
-    const pods = podCount!();
-    const held = pods === lastPods;
-    lastPods = pods;
-    if (pods > mostPods) mostPods = pods;
-    if (held && mostPods - pods >= podsLeft) trim('podsLeft');
-    podsTimer = clock.setTimeout(checkPods, podsCheckMs);
-  };
   let timer = clock.setTimeout(sample, periodMs);
-  let podsTimer = podCount ? clock.setTimeout(checkPods, podsCheckMs) : undefined;
-  return () => {
-    clock.clearTimeout(timer);
-    if (podsTimer !== undefined) clock.clearTimeout(podsTimer);
+  return {
+    podCount: (pods) => {
+      if (pods === lastPods) return;
+      lastPods = pods;
+      if (pods > mostPods) mostPods = pods;
+      // Each change restarts the hold: the collection waits for the last pod of a wave to leave.
+      unhold();
+      if (mostPods - pods >= podsLeft) {
+        holding = clock.setTimeout(() => {
+          holding = undefined;
+          trim('podsLeft');
+        }, podsHoldMs);
+      }
+    },
+    stop: () => {
+      clock.clearTimeout(timer);
+      unhold();
+    },
   };
 }

@@ -22,7 +22,7 @@ describe('startHeapTrimmer', () => {
     const clock = new SimulatedClock();
     const { heap, options } = fakeHeap(20 * MIB);
     const trims: Array<[number, number]> = [];
-    const stop = startHeapTrimmer(clock, { ...options, onTrim: (before, after) => trims.push([before, after]) });
+    const { stop } = startHeapTrimmer(clock, { ...options, onTrim: (before, after) => trims.push([before, after]) });
     try {
       // A burst: the heap grows over several samples; nothing is collected while it grows.
       for (const mib of [26, 32, 38]) {
@@ -46,7 +46,7 @@ describe('startHeapTrimmer', () => {
   it('leaves a heap that grew less than the threshold, or that shrank by itself, alone', () => {
     const clock = new SimulatedClock();
     const { heap, options } = fakeHeap(20 * MIB);
-    const stop = startHeapTrimmer(clock, options);
+    const { stop } = startHeapTrimmer(clock, options);
     try {
       heap.size = 27 * MIB;
       for (let i = 0; i < 5; i++) clock.increment(1000);
@@ -66,47 +66,56 @@ describe('startHeapTrimmer', () => {
     }
   });
 
-  it('collects once pods have left and their count holds, not while they leave or arrive', () => {
+  it('collects once pods have left and their count has held, not while they leave or arrive', () => {
     const clock = new SimulatedClock();
     const { heap, options } = fakeHeap(20 * MIB);
-    const pods = { count: 0 };
-    const stop = startHeapTrimmer(clock, { ...options, periodMs: 60_000, podCount: () => pods.count, podsCheckMs: 250, podsLeft: 10 });
+    const trimmer = startHeapTrimmer(clock, { ...options, periodMs: 60_000, podsHoldMs: 250, podsLeft: 10 });
     try {
-      // A burst of 30 pods arriving, then held: growth alone waits for the slower heap sample.
-      for (const n of [10, 20, 30, 30, 30]) {
-        pods.count = n;
+      // A burst of 30 pods arriving.
+      for (const n of [10, 20, 30]) {
+        trimmer.podCount(n);
         clock.increment(250);
       }
       expect(heap.collections).toBe(0);
-      // They leave over three checks; nothing is collected while the count still falls.
+      // They leave closer together than the hold: nothing is collected while the count still falls.
       heap.size = 34 * MIB;
       for (const n of [22, 12, 0]) {
-        pods.count = n;
-        clock.increment(250);
+        trimmer.podCount(n);
+        clock.increment(100);
       }
       expect(heap.collections).toBe(0);
-      // The count held for a check: one collection, and none again while it stays there.
-      clock.increment(250);
+      // The count held: one collection, and none again while it stays there.
+      clock.increment(150);
       expect(heap.collections).toBe(1);
-      for (let i = 0; i < 8; i++) clock.increment(250);
+      trimmer.podCount(0);
+      clock.increment(5000);
       expect(heap.collections).toBe(1);
       // Fewer than podsLeft leaving is ordinary churn.
-      pods.count = 9;
+      trimmer.podCount(9);
       clock.increment(250);
-      pods.count = 0;
-      for (let i = 0; i < 4; i++) clock.increment(250);
+      trimmer.podCount(0);
+      clock.increment(1000);
+      expect(heap.collections).toBe(1);
+      // New pods arriving within the hold call it off.
+      trimmer.podCount(20);
+      trimmer.podCount(5);
+      clock.increment(100);
+      trimmer.podCount(15);
+      clock.increment(1000);
       expect(heap.collections).toBe(1);
     } finally {
-      stop();
+      trimmer.stop();
     }
   });
 
   it('does nothing without a collection to call (node started without --expose-gc), and stops its timer', () => {
     const clock = new SimulatedClock();
     const { heap, options } = fakeHeap(20 * MIB);
-    startHeapTrimmer(clock, { ...options, collect: undefined })();
-    const stop = startHeapTrimmer(clock, options);
-    stop();
+    const inert = startHeapTrimmer(clock, { ...options, collect: undefined });
+    inert.podCount(30);
+    inert.podCount(0);
+    inert.stop();
+    startHeapTrimmer(clock, options).stop();
     heap.size = 60 * MIB;
     for (let i = 0; i < 5; i++) clock.increment(1000);
     expect(heap.collections).toBe(0);
