@@ -4,6 +4,8 @@ import type { EmbeddedRuntime } from '../adapters/embedded-runtime/index.js';
 import type { RuntimeConnector } from '../ports/runtime-connector.js';
 import { actorLogger, type Logger } from '../log.js';
 
+const CODEC_WARM_UP_DELAY_MS = 1000;
+
 /**
  * CRI over gRPC to any endpoint; `embedded` is served in-process on a socket under --root-dir, and the
  * kubelet's own client calls it over its in-process channel (no HTTP/2 inside one process), while
@@ -14,6 +16,7 @@ import { actorLogger, type Logger } from '../log.js';
  */
 export function createRuntimeConnector(logger: Logger, counts: OperationCounts): RuntimeConnector {
   let embedded: EmbeddedRuntime | undefined;
+  let codecsWarm = false;
   return {
     async startEmbedded(rootDir, reservedPorts) {
       const { startEmbeddedRuntime } = await import('../adapters/embedded-runtime/index.js');
@@ -27,8 +30,13 @@ export function createRuntimeConnector(logger: Logger, counts: OperationCounts):
       return { endpoint: runtime.endpoint, close: () => runtime.close() };
     },
     async connect(opts) {
-      const [{ createCriClient }, { instrumentCri }] = await Promise.all([import('../adapters/cri-grpc/index.js'), import('../adapters/cri-grpc/instrumented.js')]);
+      const [{ createCriClient, warmUpCriCodecs }, { instrumentCri }] = await Promise.all([import('../adapters/cri-grpc/index.js'), import('../adapters/cri-grpc/instrumented.js')]);
       const inProcess = embedded && { endpoint: embedded.endpoint, channel: embedded.inProcessChannel };
+      if (!codecsWarm) {
+        codecsWarm = true;
+        // Once start-up's own calls are done, while no pod is likely to be starting yet.
+        setTimeout(warmUpCriCodecs, CODEC_WARM_UP_DELAY_MS).unref();
+      }
       return instrumentCri(createCriClient({ ...opts, ...(inProcess && { inProcess }) }), counts);
     },
   };

@@ -16,6 +16,7 @@ import { CRI_DESCRIPTOR } from '../../generated/cri-descriptor.js';
 import type { ImageServiceDefinition } from '../../generated/runtime/v1/ImageService.js';
 import type { RuntimeServiceDefinition } from '../../generated/runtime/v1/RuntimeService.js';
 import { serviceCodecs, type ServiceCodecs } from '../proto-service.js';
+import { warmUpMethods } from '../proto-warm-up.js';
 
 /**
  * How a decoded message looks, for every CRI user: int64 as decimal strings (nanosecond timestamps
@@ -50,4 +51,23 @@ export function loadCriProto(): CriProto {
     root,
   };
   return loaded;
+}
+
+/**
+ * The calls of a pod's start and end. Only their messages are warmed: the rest (stats, exec, images'
+ * pulls and lists) are made at start-up or on a timer anyway, or seldom, and warming every type
+ * kept ~0.7 MB more of coders in the heap.
+ */
+const POD_LIFECYCLE_CALLS = {
+  'runtime.v1.RuntimeService': [
+    'RunPodSandbox', 'PodSandboxStatus', 'ListPodSandbox', 'StopPodSandbox', 'RemovePodSandbox',
+    'CreateContainer', 'StartContainer', 'ContainerStatus', 'ListContainers', 'StopContainer', 'RemoveContainer',
+  ],
+  'runtime.v1.ImageService': ['ImageStatus'],
+} as const;
+
+/** The messages of a pod's start and end through their codecs once (../proto-warm-up.ts), at a moment the caller picks. */
+export function warmUpCriCodecs(): void {
+  const { root } = loadCriProto();
+  for (const [service, methods] of Object.entries(POD_LIFECYCLE_CALLS)) warmUpMethods(root, service, methods, CRI_CONVERSION_OPTIONS);
 }
