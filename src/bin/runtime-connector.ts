@@ -34,8 +34,15 @@ export function createRuntimeConnector(logger: Logger, counts: OperationCounts):
       const inProcess = embedded && { endpoint: embedded.endpoint, channel: embedded.inProcessChannel };
       if (!codecsWarm) {
         codecsWarm = true;
-        // Once start-up's own calls are done, while no pod is likely to be starting yet.
-        setTimeout(warmUpCriCodecs, CODEC_WARM_UP_DELAY_MS).unref();
+        // Once start-up's own calls are done, while no pod is likely to be starting yet. Only an
+        // optimisation: should it ever fail, the codecs are built at their first use as before.
+        setTimeout(() => {
+          try {
+            warmUpCriCodecs();
+          } catch (err) {
+            logger.warn({ err: String(err) }, 'Warming the CRI codecs failed; they are built at first use');
+          }
+        }, CODEC_WARM_UP_DELAY_MS).unref();
       }
       return instrumentCri(createCriClient({ ...opts, ...(inProcess && { inProcess }) }), counts);
     },
