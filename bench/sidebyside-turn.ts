@@ -199,20 +199,26 @@ export async function teardown(o: TurnOptions, kubelet: StartedKubelet, out: Rec
 
 export async function cleanUp(o: TurnOptions, kubelet: StartedKubelet): Promise<void> {
   const { lab, setup, namespace: ns } = o;
-  // Whatever a failed turn left: pods removed from the API at once, then from containerd behind the stopped kubelet.
-  await api(lab, 'DELETE', `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`, undefined, [200, 404]);
-  await kubelet.stop();
-  const cri = createCriClient({ endpoint: setup.endpoint });
   try {
-    await tearDownEverySandbox(cri);
+    // Whatever a failed turn left: pods removed from the API at once, then from containerd behind the stopped kubelet.
+    await api(lab, 'DELETE', `/api/v1/namespaces/${ns}/pods?gracePeriodSeconds=0`, undefined, [200, 404]);
+    await kubelet.stop();
+    const cri = createCriClient({ endpoint: setup.endpoint });
+    try {
+      await tearDownEverySandbox(cri);
+    } finally {
+      cri.close();
+    }
+    await api(lab, 'DELETE', `/api/v1/nodes/${setup.node}`, undefined, [200, 404]);
+    await api(lab, 'DELETE', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${setup.node}`, undefined, [200, 404]);
+    await api(lab, 'DELETE', `/api/v1/namespaces/${ns}`, undefined, [200, 202, 404]);
   } finally {
-    cri.close();
+    // Even when containerd failed a call above: a mount left under the node's dir would fail the
+    // removal of the bench's work dir, ending the whole run with an error.
+    await kubelet.stop();
+    // Volumes a kubelet mounted under its root dir (service-account tokens on tmpfs), deepest first.
+    const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(`${setup.dir}/`)).sort().reverse();
+    for (const m of mounts) execFileSync('umount', ['-l', m]);
+    rmSync(setup.dir, { recursive: true, force: true });
   }
-  await api(lab, 'DELETE', `/api/v1/nodes/${setup.node}`, undefined, [200, 404]);
-  await api(lab, 'DELETE', `/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${setup.node}`, undefined, [200, 404]);
-  await api(lab, 'DELETE', `/api/v1/namespaces/${ns}`, undefined, [200, 202, 404]);
-  // Volumes a kubelet mounted under its root dir (service-account tokens on tmpfs), deepest first.
-  const mounts = readFileSync('/proc/mounts', 'utf8').split('\n').map((l) => l.split(' ')[1] ?? '').filter((m) => m.startsWith(`${setup.dir}/`)).sort().reverse();
-  for (const m of mounts) execFileSync('umount', ['-l', m]);
-  rmSync(setup.dir, { recursive: true, force: true });
 }
