@@ -16,17 +16,20 @@ async function fakeLab(answer: (url: string, res: import('node:http').ServerResp
 describe('labWatch', () => {
   it('asks for a watch and hands over each event whole, however the stream is cut', async () => {
     let asked = '';
+    let answer: import('node:http').ServerResponse | undefined;
     const lab = await fakeLab((url, res) => {
       asked = url;
+      answer = res;
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"type":"ADDED","object":{"metadata":{"na');
-      // Written apart in time so the watch reads them as separate chunks, split mid-event.
-      setTimeout(() => res.write('me":"p0"}}}\n{"type":"MODIFIED","object":{"metadata":{"name":"p0"}}}\n{"type":"DEL'), 20);
-      // The last piece later still: the event that the earlier chunk cut in two ends here.
-      setTimeout(() => res.write('ETED","object":{"metadata":{"name":"p1"}}}\n'), 40);
+      res.write('me":"p0"}}}\n{"type":"MODIFIED","object":{"metadata":{"name":"p0"}}}\n{"type":"DEL');
     });
     const events: WatchEvent<{ metadata: { name: string } }>[] = [];
     const watch = await labWatch<{ metadata: { name: string } }>(lab, '/api/v1/namespaces/ns/pods?labelSelector=a%3Db', (e) => events.push(e));
+    // The two whole events are read, the third still cut in two; only then does its end arrive, as a
+    // chunk of its own.
+    await expect.poll(() => events.length).toBe(2);
+    answer!.write('ETED","object":{"metadata":{"name":"p1"}}}\n');
     await expect.poll(() => events.length).toBe(3);
     watch.stop();
     expect(asked).toBe('/api/v1/namespaces/ns/pods?labelSelector=a%3Db&watch=1');

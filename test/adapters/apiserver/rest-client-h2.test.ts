@@ -80,10 +80,10 @@ describe('RestClient over HTTP/2', () => {
 
   it('reconnects after the server ends the session mid-watch: the reflector re-lists and the next request succeeds', async () => {
     let watches = 0;
+    let firstSession: { destroy(): void } | undefined;
     onWatch = (req, res) => {
+      if (++watches === 1) firstSession = req.stream.session;
       writeEvent(res, 'ADDED', service('2'));
-      // The first watch's session goes away under it, as when the API server restarts.
-      if (++watches === 1) setTimeout(() => req.stream.session?.destroy(), 50);
     };
     const api = new KubeApi({ loadConfig: () => kubeconfig(`https://127.0.0.1:${port}`, pki.caPem), limiter: noRateLimit, timeoutMs: 5_000, clock: systemClock, userAgent: 'ua' });
     const failures: unknown[] = [];
@@ -92,7 +92,8 @@ describe('RestClient over HTTP/2', () => {
       list: () => (lists++, api.listServices()),
       watch: (o) => api.watchServices(o),
       clock: systemClock, logger: pino({ level: 'silent' }), what: 'services', logFields: {},
-      onReplaced: () => {}, onChanged: () => {}, onFailed: (err) => failures.push(err),
+      // The first watch's session goes away under it once its event has arrived, as when the API server restarts.
+      onReplaced: () => {}, onChanged: () => firstSession?.destroy(), onFailed: (err) => failures.push(err),
     });
     try {
       await vi.waitFor(() => expect(watches).toBe(2), { timeout: 5_000 });
