@@ -1,11 +1,12 @@
 /**
- * Unary gRPC calls on a bare `node:http2` session to a unix socket: every CRI call the kubelet
- * makes to a runtime's socket, without grpc-js's machinery around each call.
+ * Unary gRPC calls on an HTTP/2 connection of our own to a unix socket (../h2/client-connection.ts):
+ * every CRI call the kubelet makes to a runtime's socket, without grpc-js's machinery around each
+ * call, nor `node:http2`'s around each stream.
  *
- * Why: grpc-js's call objects, filters, metadata checks, picker, retry layer and status make each
- * call cost noticeably more CPU than the bare HTTP/2 request, and CRI calls need none of it. On an
- * idle node the relist's two calls a second are most of the kubelet's CPU; in a burst of pod starts
- * the sandbox, container and status calls are (docs/FINDINGS.md).
+ * Why: grpc-js's call objects, filters, metadata checks, picker, retry layer and status, and then
+ * node's HTTP/2 streams, each cost more CPU than the frames a call sends, and CRI calls need none of
+ * it. On an idle node the relist's two calls a second are most of the kubelet's CPU; in a burst of
+ * pod starts the sandbox, container and status calls are (docs/FINDINGS.md).
  *
  * What of gRPC's HTTP/2 protocol this speaks: a POST to `/<service>/<method>` with
  * `content-type: application/grpc`, `te: trailers` and `grpc-timeout`; the request as one
@@ -15,13 +16,13 @@
  * never need it: compression, metadata, streaming, TLS. Failures are the statuses grpc-js reports
  * (call-outcome.ts), so callers map them to the same KubeletErrors.
  *
- * The connection: one session, opened by the first call, forgotten when it closes, fails or is sent
- * GOAWAY; the next call opens a new one. No back-off: the kubelet's loops pace their own calls (the
- * relist comes once a second anyway), and a runtime back on a new socket is reached at the next call. An idle session does not hold the process
- * open; a call in flight does, through its deadline timer.
+ * The connection: one, opened by the first call, forgotten when it closes, fails or is sent GOAWAY;
+ * the next call opens a new one. No back-off: the kubelet's loops pace their own calls (the relist
+ * comes once a second anyway), and a runtime back on a new socket is reached at the next call. An
+ * idle connection does not hold the process open; a call in flight does, through its deadline timer.
  */
-import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 import { connect as connectSocket } from 'node:net';
+import { ClientConnection, type ClientStream, type HeaderFields } from '../h2/client-connection.js';
 import { refuseCall, serviceError, settledOnce } from './call-outcome.js';
 import { GrpcStatus, isGrpcStatus } from './grpc-status.js';
 import type { UnaryCallback, UnaryClient } from './unary-call.js';
@@ -59,7 +60,7 @@ export function unframedMessage(body: Buffer): Buffer | { problem: string } {
 }
 
 /** The status in a header block, if it carries one. */
-export function statusIn(headers: IncomingHttpHeaders): { code: GrpcStatus; details: string } | null {
+export function statusIn(headers: Readonly<Record<string, string | number | string[] | undefined>>): { code: GrpcStatus; details: string } | null {
   const raw = headers['grpc-status'];
   if (typeof raw !== 'string') return null;
   const code = Number(raw);
@@ -91,24 +92,19 @@ export function statusForHttp(httpStatus: number): GrpcStatus {
 }
 
 export function http2UnaryClient(socketPath: string, { maxMessageBytes }: { maxMessageBytes: number }): Http2UnaryClient {
-  let current: ClientHttp2Session | null = null;
+  let current: ClientConnection | null = null;
   let closed = false;
 
-  const session = (): ClientHttp2Session => {
-    if (current && !current.closed && !current.destroyed) return current;
-    const opened = connect('http://localhost', { createConnection: () => connectSocket(socketPath) });
-    const forget = () => {
-      if (current === opened) current = null;
-    };
-    // A failed session fails its streams too; each call reports that on its own.
-    opened.on('error', forget);
-    opened.on('close', forget);
-    opened.on('goaway', () => {
-      forget();
-      opened.close();
-    });
+  const connection = (): ClientConnection => {
+    if (current?.usable) return current;
+    const socket = connectSocket(socketPath);
     // An idle connection does not hold the process open; a call's deadline timer does, while it lasts.
-    opened.unref();
+    socket.unref();
+    const opened = new ClientConnection(socket, {
+      onClosed: () => {
+        if (current === opened) current = null;
+      },
+    });
     current = opened;
     return opened;
   };
@@ -126,61 +122,57 @@ export function http2UnaryClient(socketPath: string, { maxMessageBytes }: { maxM
         return refuse(GrpcStatus.RESOURCE_EXHAUSTED, `Sent message larger than max (${message.length} vs. ${maxMessageBytes})`);
       }
 
-      let stream: ClientHttp2Stream;
-      try {
-        stream = session().request({
-          ':method': 'POST',
-          ':path': path,
-          'content-type': 'application/grpc',
-          te: 'trailers',
-          'grpc-timeout': grpcTimeout(deadline - Date.now()),
-        }, { endStream: false });
-      } catch (err) {
-        // A session torn down in this very tick refuses new streams synchronously.
-        return refuse(GrpcStatus.UNAVAILABLE, (err as Error).message);
-      }
-      // The idle session is unreferenced (above): the deadline's timer holds the process for the call.
-      const finish = settledOnce(deadline, callback, { holdsProcess: true, onExpired: () => stream.close(constants.NGHTTP2_CANCEL) });
-
       const chunks: Buffer[] = [];
       let received = 0;
       let httpStatus: number | undefined;
       let status: ReturnType<typeof statusIn> = null;
-      stream.on('response', (headers) => {
-        httpStatus = headers[':status'];
-        status = statusIn(headers);
-      });
-      stream.on('trailers', (trailers) => {
-        status = statusIn(trailers) ?? status;
-      });
-      stream.on('data', (chunk: Buffer) => {
-        received += chunk.length;
-        if (received > PREFIX_BYTES + maxMessageBytes) {
-          finish(serviceError(GrpcStatus.RESOURCE_EXHAUSTED, `Received message larger than max (${received - PREFIX_BYTES} vs. ${maxMessageBytes})`));
-          stream.close(constants.NGHTTP2_CANCEL);
-          return;
-        }
-        chunks.push(chunk);
-      });
-      // The socket could not be reached, or the session died under the call.
-      stream.on('error', (err: Error) => finish(serviceError(GrpcStatus.UNAVAILABLE, err.message)));
-      stream.on('close', () => {
-        if (status === null) {
-          const code = httpStatus !== undefined && httpStatus !== 200 ? statusForHttp(httpStatus) : GrpcStatus.UNAVAILABLE;
-          return finish(serviceError(code, `the stream closed without a gRPC status (HTTP ${httpStatus ?? 'none'}, RST_STREAM code ${stream.rstCode ?? 'none'})`));
-        }
-        if (status.code !== GrpcStatus.OK) return finish(serviceError(status.code, status.details));
-        const body = unframedMessage(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-        if (!Buffer.isBuffer(body)) return finish(serviceError(GrpcStatus.INTERNAL, body.problem));
-        let response: Res;
-        try {
-          response = deserialize(body);
-        } catch (err) {
-          return finish(serviceError(GrpcStatus.INTERNAL, `Failed to parse server response: ${(err as Error).message}`));
-        }
-        finish(null, response);
-      });
-      stream.end(framedMessage(message));
+      /** The stream ended without a status: what the runtime's HTTP answer and reset make of it. */
+      const statusless = (rstCode: number | undefined) => {
+        const code = httpStatus !== undefined && httpStatus !== 200 ? statusForHttp(httpStatus) : GrpcStatus.UNAVAILABLE;
+        return serviceError(code, `the stream closed without a gRPC status (HTTP ${httpStatus ?? 'none'}, RST_STREAM code ${rstCode ?? 'none'})`);
+      };
+      let finish: UnaryCallback<Res> = () => {};
+      let stream: ClientStream;
+      try {
+        stream = connection().request(requestFields(path, deadline), framedMessage(message), {
+          onHeaders(fields) {
+            const headers = headerRecord(fields);
+            if (httpStatus === undefined) httpStatus = Number(headers[':status']);
+            status = statusIn(headers) ?? status;
+          },
+          onData(chunk) {
+            received += chunk.length;
+            if (received > PREFIX_BYTES + maxMessageBytes) {
+              stream.cancel();
+              finish(serviceError(GrpcStatus.RESOURCE_EXHAUSTED, `Received message larger than max (${received - PREFIX_BYTES} vs. ${maxMessageBytes})`));
+              return;
+            }
+            chunks.push(chunk);
+          },
+          onEnd() {
+            if (status === null) return finish(statusless(undefined));
+            if (status.code !== GrpcStatus.OK) return finish(serviceError(status.code, status.details));
+            const body = unframedMessage(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+            if (!Buffer.isBuffer(body)) return finish(serviceError(GrpcStatus.INTERNAL, body.problem));
+            let response: Res;
+            try {
+              response = deserialize(body);
+            } catch (err) {
+              return finish(serviceError(GrpcStatus.INTERNAL, `Failed to parse server response: ${(err as Error).message}`));
+            }
+            finish(null, response);
+          },
+          // The socket could not be reached, the connection died under the call, or the runtime reset it.
+          onFailure({ message: reason, rstCode }) {
+            finish(rstCode !== undefined ? statusless(rstCode) : serviceError(GrpcStatus.UNAVAILABLE, reason));
+          },
+        });
+      } catch (err) {
+        // A connection that failed in this very tick takes no new stream.
+        return refuse(GrpcStatus.UNAVAILABLE, (err as Error).message);
+      }
+      // The idle connection is unreferenced (above): the deadline's timer holds the process for the call.
+      finish = settledOnce(deadline, callback, { holdsProcess: true, onExpired: () => stream.cancel() });
     },
     close() {
       closed = true;
@@ -188,4 +180,25 @@ export function http2UnaryClient(socketPath: string, { maxMessageBytes }: { maxM
       current = null;
     },
   };
+}
+
+/** The request's header fields; all but the timeout are the same for every call of a method. */
+const fieldsByPath = new Map<string, ReadonlyArray<readonly [string, string]>>();
+
+function requestFields(path: string, deadline: number): Array<readonly [string, string]> {
+  let fixed = fieldsByPath.get(path);
+  if (!fixed) {
+    fixed = [
+      [':method', 'POST'], [':scheme', 'http'], [':path', path], [':authority', 'localhost'],
+      ['content-type', 'application/grpc'], ['te', 'trailers'],
+    ];
+    fieldsByPath.set(path, fixed);
+  }
+  return [...fixed, ['grpc-timeout', grpcTimeout(deadline - Date.now())]];
+}
+
+function headerRecord(fields: HeaderFields): Record<string, string> {
+  const record: Record<string, string> = {};
+  for (const [name, value] of fields) record[name] = value;
+  return record;
 }
