@@ -1,19 +1,21 @@
 /**
- * One HTTP/2 session to the API server for one client (client-go's transport): every request and
- * watch is a stream on a single TLS connection, instead of a connection per request in flight.
+ * One HTTP/2 connection to the API server for one client (client-go's transport): every request and
+ * watch is a stream on a single TLS connection, instead of a connection per request in flight. The
+ * frames are our own (../h2/client-connection.ts), as for the runtime's socket: node's HTTP/2 streams
+ * cost several times the CPU of the requests a kubelet sends while pods start.
  * - The protocol is chosen by ALPN on the first connection: a server that does not offer h2 gets
  *   `null` from `session()`, and the caller keeps to HTTP/1.1 for this client's life.
- * - A session the server ends (GOAWAY, a closed connection, an error) is dropped: the next request
+ * - A connection the server ends (GOAWAY, a closed connection, an error) is dropped: the next request
  *   connects again, so an API server outage fails requests, never the process.
  * - client-go's health check: a connection that has been idle for `readIdleMs` is pinged, and closed
- *   if the ping has no answer within `pingTimeoutMs`, which ends its streams (watches re-list). Node
- *   counts frames sent as activity too, where Go counts frames read.
- * - The session holds the process up only while a stream is open, as an idle keep-alive socket does not.
+ *   if the ping has no answer within `pingTimeoutMs`, which ends its streams (watches re-list). Idle
+ *   means no frame read, as Go counts it.
+ * - The connection holds the process up only while a stream is open, as an idle keep-alive socket does not.
  */
-import http2, { type ClientHttp2Session, type ClientHttp2Stream, type OutgoingHttpHeaders } from 'node:http2';
 import { isIP } from 'node:net';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import tls, { type SecureContext } from 'node:tls';
+import { ClientConnection, type ClientStream, type StreamFailure } from '../h2/client-connection.js';
 
 export interface H2Settings {
   /** Idle time after which the connection is pinged; 0 turns the health check off. */
@@ -41,79 +43,123 @@ export interface H2Target {
   servername?: string;
 }
 
-/** The answer of one stream: its status and headers, and the stream to read the body from. */
+/** The answer of one stream: its status, and its body as it comes. */
 export interface H2Answer {
   status: number;
-  stream: ClientHttp2Stream;
+  body: Readable;
+}
+
+/** A request: the endpoint adds the pseudo-headers of its origin. */
+export interface H2Request {
+  method: string;
+  path: string;
+  headers: Readonly<Record<string, string>>;
 }
 
 export class H2Endpoint {
   /** undefined: not known yet; false: the server speaks HTTP/1.1 only. */
   private offersH2: boolean | undefined = undefined;
-  private current: ClientHttp2Session | null = null;
-  private connecting: Promise<ClientHttp2Session | null> | null = null;
-  /** Open streams per session: a session holds the process up only while it has some. */
-  private readonly open = new WeakMap<ClientHttp2Session, number>();
+  private current: ClientConnection | null = null;
+  private connecting: Promise<ClientConnection | null> | null = null;
 
   constructor(private readonly target: H2Target, private readonly settings: H2Settings) {}
 
-  /** A live session, or null when the server does not speak h2 (the caller uses HTTP/1.1). */
-  session(signal?: AbortSignal): Promise<ClientHttp2Session | null> {
+  /** A live connection, or null when the server does not speak h2 (the caller uses HTTP/1.1). */
+  connection(signal?: AbortSignal): Promise<ClientConnection | null> {
     if (this.offersH2 === false) return Promise.resolve(null);
     const live = this.current;
-    if (live && !live.closed && !live.destroyed) return Promise.resolve(live);
+    if (live?.usable) return Promise.resolve(live);
     this.connecting ??= this.connect().finally(() => { this.connecting = null; });
     return signal ? abortable(this.connecting, signal) : this.connecting;
   }
 
   /** Sends one request as a stream; resolves on the answer's headers. */
-  async request(headers: OutgoingHttpHeaders, payload: Buffer | undefined, signal?: AbortSignal): Promise<H2Answer | null> {
+  async request(request: H2Request, payload: Buffer | undefined, signal?: AbortSignal): Promise<H2Answer | null> {
     for (let attempt = 0; ; attempt++) {
-      const session = await this.session(signal);
-      if (session === null) return null;
+      const connection = await this.connection(signal);
+      if (connection === null) return null;
       try {
-        return await this.send(session, headers, payload, signal);
+        return await this.send(connection, request, payload, signal);
       } catch (err) {
-        // A stream the server refused unprocessed (GOAWAY, REFUSED_STREAM) goes once to a new session, as Go retries it.
-        if (attempt > 0 || signal?.aborted || !unprocessed(err)) throw err;
-        this.drop(session);
+        // A stream the server refused unprocessed (GOAWAY, REFUSED_STREAM) goes once to a new connection, as Go retries it.
+        if (attempt > 0 || signal?.aborted || !(err as { unprocessed?: boolean }).unprocessed) throw err;
+        this.drop(connection);
       }
     }
   }
 
-  /** Ends the session and its streams; later requests open a new one. */
+  /** Ends the connection and its streams; later requests open a new one. */
   close(): void {
-    this.current?.destroy();
+    this.current?.destroy(new Error('the client was closed'));
     this.current = null;
   }
 
-  private send(session: ClientHttp2Session, headers: OutgoingHttpHeaders, payload: Buffer | undefined, signal?: AbortSignal): Promise<H2Answer> {
+  private send(connection: ClientConnection, request: H2Request, payload: Buffer | undefined, signal?: AbortSignal): Promise<H2Answer> {
+    const fields: Array<[string, string]> = [
+      [':method', request.method], [':scheme', 'https'], [':authority', this.target.origin.host], [':path', request.path],
+    ];
+    for (const name in request.headers) fields.push([name, request.headers[name]!]);
     return new Promise((resolve, reject) => {
-      const stream = session.request(headers, { endStream: payload === undefined, ...(signal ? { signal } : {}) });
-      let answered = false;
-      const open = this.open.get(session) ?? 0;
-      this.open.set(session, open + 1);
-      if (open === 0) session.ref();
-      stream.once('close', () => {
-        const left = (this.open.get(session) ?? 1) - 1;
-        this.open.set(session, left);
-        if (left === 0 && !session.destroyed) session.unref();
-        // A session closed without an error ends its streams without one: the request must still end.
-        if (answered) return;
-        const err = `the API server ${this.target.origin.origin} closed the stream before answering (HTTP/2 code ${stream.rstCode ?? 'none'})`;
-        reject(Object.assign(new Error(err), { code: 'ERR_HTTP2_STREAM_ERROR' }));
-      });
-      // Kept after the answer: an error after it reaches the body's reader, and never goes unhandled.
-      stream.on('error', reject);
-      stream.once('response', (answer) => {
-        answered = true;
-        resolve({ status: Number(answer[':status'] ?? 0), stream });
-      });
-      if (payload !== undefined) stream.end(payload);
+      let body: Readable | null = null;
+      let ended = false;
+      let stream: ClientStream | undefined;
+      /** The stream's one end, whichever way it comes: false when it had ended already. */
+      const end = () => {
+        if (ended) return false;
+        ended = true;
+        signal?.removeEventListener('abort', onAbort);
+        return true;
+      };
+      const fail = (err: Error) => {
+        if (!end()) return;
+        if (body) body.destroy(err);
+        else reject(err);
+      };
+      const onAbort = () => {
+        stream?.cancel();
+        fail(signal!.reason as Error);
+      };
+      try {
+        stream = connection.request(fields, payload ?? NO_BODY, {
+          onHeaders: (headers) => {
+            // Trailers: the API server sends none a reader needs.
+            if (body) return;
+            const status = Number(headers.find(([name]) => name === ':status')?.[1] ?? 0);
+            if (status >= 100 && status < 200) return;
+            body = new Readable({
+              read() {},
+              // The reader gave up on the answer (a watch it stops): the stream is reset.
+              destroy: (err, callback) => {
+                if (end()) stream?.cancel();
+                callback(err);
+              },
+            });
+            resolve({ status, body });
+          },
+          onData: (chunk) => void body?.push(chunk),
+          onEnd: () => {
+            if (!body) return fail(this.streamError('closed the stream before answering', { message: 'no headers came' }));
+            if (end()) body.push(null);
+          },
+          onFailure: (failure) => fail(failure.cause ?? this.streamError(body ? 'closed the stream before the answer ended' : 'closed the stream before answering', failure)),
+        });
+      } catch (err) {
+        // The connection ended in this very tick: it takes no new stream, and the request went nowhere.
+        reject(Object.assign(err as Error, { code: 'ERR_HTTP2_INVALID_SESSION', unprocessed: true }));
+        return;
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) onAbort();
     });
   }
 
-  private async connect(): Promise<ClientHttp2Session | null> {
+  private streamError(what: string, failure: Pick<StreamFailure, 'message' | 'unprocessed'>): Error {
+    return Object.assign(new Error(`the API server ${this.target.origin.origin} ${what} (${failure.message})`), {
+      code: 'ERR_HTTP2_STREAM_ERROR', unprocessed: failure.unprocessed === true,
+    });
+  }
+
+  private async connect(): Promise<ClientConnection | null> {
     const socket = await this.dial();
     if (socket.alpnProtocol !== 'h2') {
       this.offersH2 = false;
@@ -121,14 +167,10 @@ export class H2Endpoint {
       return null;
     }
     this.offersH2 = true;
-    const session = http2.connect(this.target.origin, { createConnection: () => socket });
-    session.on('error', () => this.drop(session));
-    session.on('goaway', () => this.drop(session));
-    session.on('close', () => this.drop(session));
-    this.armHealthCheck(session);
-    session.unref();
-    this.current = session;
-    return session;
+    const connection: ClientConnection = new ClientConnection(socket, { holdsProcessWhileActive: true, onClosed: () => this.drop(connection) });
+    this.armHealthCheck(connection);
+    this.current = connection;
+    return connection;
   }
 
   private dial(): Promise<tls.TLSSocket> {
@@ -154,37 +196,34 @@ export class H2Endpoint {
     });
   }
 
-  /** node's session timeout fires once and counts streams' frames, not a ping's: it is armed again after each answer. */
-  private armHealthCheck(session: ClientHttp2Session): void {
-    if (this.settings.readIdleMs > 0) session.setTimeout(this.settings.readIdleMs, () => this.healthCheck(session));
+  /** A connection that read nothing for `readIdleMs` is pinged; one whose ping has no answer in `pingTimeoutMs` is closed. */
+  private armHealthCheck(connection: ClientConnection): void {
+    const { readIdleMs, pingTimeoutMs } = this.settings;
+    if (readIdleMs <= 0) return;
+    const schedule = (ms: number) => setTimeout(check, ms).unref();
+    const check = () => {
+      if (connection.closed) return;
+      const idleMs = Date.now() - connection.lastReadAt;
+      if (idleMs < readIdleMs) return void schedule(readIdleMs - idleMs);
+      const timer = setTimeout(() => {
+        const message = `the API server ${this.target.origin.origin} did not answer an HTTP/2 ping within ${pingTimeoutMs}ms`;
+        connection.destroy(Object.assign(new Error(message), { code: 'ETIMEDOUT' }));
+      }, pingTimeoutMs);
+      timer.unref();
+      connection.ping((err) => {
+        clearTimeout(timer);
+        if (!err) schedule(readIdleMs);
+      });
+    };
+    schedule(readIdleMs);
   }
 
-  private healthCheck(session: ClientHttp2Session): void {
-    if (session.destroyed) return;
-    const timer = setTimeout(() => {
-      const message = `the API server ${this.target.origin.origin} did not answer an HTTP/2 ping within ${this.settings.pingTimeoutMs}ms`;
-      session.destroy(Object.assign(new Error(message), { code: 'ETIMEDOUT' }));
-    }, this.settings.pingTimeoutMs);
-    timer.unref();
-    const sent = session.ping((err) => {
-      clearTimeout(timer);
-      if (err) session.destroy(err);
-      else this.armHealthCheck(session);
-    });
-    if (!sent) clearTimeout(timer);
-  }
-
-  private drop(session: ClientHttp2Session): void {
-    if (this.current === session) this.current = null;
+  private drop(connection: ClientConnection): void {
+    if (this.current === connection) this.current = null;
   }
 }
 
-/** node's codes for a stream the server never processed. */
-function unprocessed(err: unknown): boolean {
-  const code = (err as { code?: unknown }).code;
-  if (code === 'ERR_HTTP2_GOAWAY_SESSION' || code === 'ERR_HTTP2_INVALID_SESSION') return true;
-  return code === 'ERR_HTTP2_STREAM_ERROR' && /NGHTTP2_REFUSED_STREAM/.test(String((err as Error).message));
-}
+const NO_BODY = Buffer.alloc(0);
 
 function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason as Error);
@@ -193,14 +232,4 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
-}
-
-/**
- * An HTTP/2 stream cut by its session's end emits 'end' like a complete one, with the reset code
- * set: the error to report then, or null for a complete answer (and for HTTP/1.1's, which have none).
- */
-export function resetError(stream: Readable): Error | null {
-  const code = (stream as { rstCode?: unknown }).rstCode;
-  if (typeof code !== 'number' || code === http2.constants.NGHTTP2_NO_ERROR) return null;
-  return Object.assign(new Error(`the API server closed the stream before the answer ended (HTTP/2 code ${code})`), { code: 'ERR_HTTP2_STREAM_ERROR' });
 }

@@ -18,7 +18,7 @@ import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { Clock } from '../../ports/clock.js';
-import { H2Endpoint, h2SettingsFromEnv, resetError, type H2Settings } from './h2-session.js';
+import { H2Endpoint, h2SettingsFromEnv, type H2Settings } from './h2-session.js';
 import type { Kubeconfig } from './kubeconfig-file.js';
 
 export class HttpStatusError extends Error {
@@ -116,7 +116,7 @@ export class RestClient {
 
   /** Whether this client's requests go as HTTP/2 streams (known after the first request). */
   async protocol(): Promise<'h2' | 'http/1.1'> {
-    return (await this.h2?.session()) ? 'h2' : 'http/1.1';
+    return (await this.h2?.connection()) ? 'h2' : 'http/1.1';
   }
 
   private tlsMaterial(): { ca?: string | Buffer; cert?: string | Buffer; key?: string | Buffer } {
@@ -150,8 +150,8 @@ export class RestClient {
       ...(payload ? { 'content-type': opts.contentType ?? 'application/json', 'content-length': String(payload.length) } : {}),
     };
     if (this.h2) {
-      const answer = await this.h2.request({ ...headers, ':method': method, ':path': url.pathname + url.search }, payload, opts.signal);
-      if (answer) return { status: answer.status, body: answer.stream };
+      const answer = await this.h2.request({ method, path: url.pathname + url.search, headers }, payload, opts.signal);
+      if (answer) return answer;
     }
     const transport = this.secure ? https : http;
     return new Promise((resolve, reject) => {
@@ -207,13 +207,9 @@ function readBody(res: Readable): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => {
-      const cut = resetError(res);
-      if (cut) reject(cut);
-      else resolve(Buffer.concat(chunks).toString('utf8'));
-    });
+    res.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
     res.on('error', reject);
-    // An HTTP/2 stream whose session closed ends with 'close' alone.
+    // A connection cut without an error still ends the read.
     res.on('close', () => {
       if (!res.readableEnded) reject(Object.assign(new Error('the connection closed before the answer ended'), { code: 'ECONNRESET' }));
     });

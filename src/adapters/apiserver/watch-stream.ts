@@ -5,7 +5,6 @@
  * the connection failed, or a line was not JSON (the server is not speaking the watch protocol).
  */
 import type { Readable } from 'node:stream';
-import { resetError } from './h2-session.js';
 
 export interface WatchStreamHandlers {
   onEvent: (type: string, object: unknown) => void;
@@ -47,8 +46,6 @@ export function readWatchEvents(stream: Readable, handlers: WatchStreamHandlers)
     }
   });
   stream.on('end', () => {
-    const cut = resetError(stream);
-    if (cut) return end(cut);
     if (!ended) line(pending);
     end(null);
   });

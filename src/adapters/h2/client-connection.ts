@@ -38,6 +38,10 @@ export interface StreamFailure {
   message: string;
   /** The peer's RST_STREAM code, when it reset the stream. */
   rstCode?: number;
+  /** The peer never processed the request (its GOAWAY came first, or it refused the stream): it may be sent again. */
+  unprocessed?: boolean;
+  /** What ended the connection, when the owner ended it with an error (`destroy`). */
+  cause?: Error;
 }
 
 export interface ClientStream {
@@ -46,6 +50,11 @@ export interface ClientStream {
 }
 
 export interface ClientConnectionOptions {
+  /**
+   * Whether the socket holds the process open while a stream is open (and only then), as a
+   * request in flight does. Otherwise the owner decides (a call's own timer may hold it instead).
+   */
+  holdsProcessWhileActive?: boolean;
   /** The connection is gone: closed, failed or drained after GOAWAY. */
   onClosed?: () => void;
 }
@@ -85,11 +94,16 @@ export class ClientConnection {
   private buffered: Buffer | null = null;
   /** A header block arriving in CONTINUATION frames: its stream, its bytes so far and its END_STREAM. */
   private partialBlock: { streamId: number; chunks: Buffer[]; bytes: number; endStream: boolean } | null = null;
+  /** The answers awaited to our PINGs, in the order sent. */
+  private readonly pings: Array<(err: Error | null) => void> = [];
   private corked = false;
+  /** When the peer last sent anything (Date.now()). */
+  lastReadAt = Date.now();
   private draining = false;
   private closedReason: string | null = null;
 
   constructor(private readonly socket: Socket, private readonly options: ClientConnectionOptions) {
+    if (options.holdsProcessWhileActive) socket.unref();
     socket.on('data', (chunk: Buffer) => this.onBytes(chunk));
     socket.on('error', (err: Error) => this.fail(err.message));
     socket.on('end', () => this.fail('the peer closed the connection'));
@@ -111,6 +125,18 @@ export class ClientConnection {
     return this.closedReason !== null;
   }
 
+  /** Streams open or waiting to open. */
+  get activeStreams(): number {
+    return this.streams.size + this.waiting.length;
+  }
+
+  /** Sends a PING; `onAnswer` hears its ACK, or the connection's end. */
+  ping(onAnswer: (err: Error | null) => void): void {
+    if (this.closedReason !== null) return onAnswer(new Error(this.closedReason));
+    this.pings.push(onAnswer);
+    this.write(frame(FrameType.Ping, 0, 0, Buffer.alloc(8)));
+  }
+
   /**
    * Sends a request: its header fields (pseudo-headers first) and its whole body, which ends the
    * request's side. Throws when the connection can no longer take one (see `usable`).
@@ -122,7 +148,14 @@ export class ClientConnection {
     const stream: OpenStream = { id: 0, handler, pending: body, sendWindow: this.peerInitialWindow };
     if (this.streams.size >= this.peerMaxConcurrent) this.waiting.push({ stream, headerBlock });
     else this.open(stream, headerBlock);
+    if (this.options.holdsProcessWhileActive && this.activeStreams === 1) this.socket.ref();
     return { cancel: () => this.cancel(stream) };
+  }
+
+  /** Ends the connection at once: open streams fail with `err` as their cause. */
+  destroy(err: Error): void {
+    this.fail(err.message, err);
+    this.socket.destroy();
   }
 
   /** Sends GOAWAY and closes the socket; open streams fail. */
@@ -171,6 +204,7 @@ export class ClientConnection {
     const queued = this.waiting.findIndex((w) => w.stream === stream);
     if (queued >= 0) {
       this.waiting.splice(queued, 1);
+      this.openWaiting();
       return;
     }
     if (this.streams.get(stream.id) !== stream) return;
@@ -189,6 +223,7 @@ export class ClientConnection {
       const next = this.waiting.shift()!;
       this.open(next.stream, next.headerBlock);
     }
+    if (this.options.holdsProcessWhileActive && this.activeStreams === 0) this.socket.unref();
     if (this.draining && this.streams.size === 0) {
       this.fail('the peer sent GOAWAY');
       this.socket.end();
@@ -210,6 +245,7 @@ export class ClientConnection {
   }
 
   private onBytes(chunk: Buffer): void {
+    this.lastReadAt = Date.now();
     let bytes = this.buffered ? Buffer.concat([this.buffered, chunk]) : chunk;
     this.buffered = null;
     let offset = 0;
@@ -250,12 +286,13 @@ export class ClientConnection {
         if (!stream) return;
         const rstCode = payload.length >= 4 ? payload.readUInt32BE(0) : ErrorCode.ProtocolError;
         this.forget(streamId);
-        return stream.handler.onFailure({ message: `the peer reset the stream (code ${rstCode})`, rstCode });
+        return stream.handler.onFailure({ message: `the peer reset the stream (code ${rstCode})`, rstCode, unprocessed: rstCode === ErrorCode.RefusedStream });
       }
       case FrameType.Settings: return this.onSettings(flags, payload);
       case FrameType.PushPromise: return this.connectionError(ErrorCode.ProtocolError, 'a PUSH_PROMISE, though push was refused');
       case FrameType.Ping:
         if (!(flags & ACK)) this.write(frame(FrameType.Ping, ACK, 0, payload));
+        else this.pings.shift()?.(null);
         return;
       case FrameType.GoAway: return this.onGoAway(payload);
       case FrameType.WindowUpdate: return this.onWindowUpdate(streamId, payload);
@@ -363,10 +400,10 @@ export class ClientConnection {
     for (const [id, stream] of [...this.streams]) {
       if (id > lastStreamId) {
         this.streams.delete(id);
-        stream.handler.onFailure({ message: `the peer sent GOAWAY (code ${code}) before taking the stream` });
+        stream.handler.onFailure({ message: `the peer sent GOAWAY (code ${code}) before taking the stream`, unprocessed: true });
       }
     }
-    for (const { stream } of this.waiting.splice(0)) stream.handler.onFailure({ message: `the peer sent GOAWAY (code ${code})` });
+    for (const { stream } of this.waiting.splice(0)) stream.handler.onFailure({ message: `the peer sent GOAWAY (code ${code})`, unprocessed: true });
     this.openWaiting();
   }
 
@@ -378,7 +415,7 @@ export class ClientConnection {
   }
 
   /** The connection is over: every stream still open, or waiting to open, fails with the reason. */
-  private fail(reason: string): void {
+  private fail(reason: string, cause?: Error): void {
     if (this.closedReason !== null) return;
     this.closedReason = reason;
     const failed = [...this.streams.values(), ...this.waiting.splice(0).map((w) => w.stream)];
@@ -386,6 +423,7 @@ export class ClientConnection {
     this.buffered = null;
     this.partialBlock = null;
     this.options.onClosed?.();
-    for (const stream of failed) stream.handler.onFailure({ message: reason });
+    for (const answer of this.pings.splice(0)) answer(cause ?? new Error(reason));
+    for (const stream of failed) stream.handler.onFailure(cause ? { message: reason, cause } : { message: reason });
   }
 }

@@ -44,6 +44,7 @@ export const enum ErrorCode {
   ProtocolError = 0x1,
   FlowControlError = 0x3,
   FrameSizeError = 0x6,
+  RefusedStream = 0x7,
   Cancel = 0x8,
   CompressionError = 0x9,
 }

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClientConnection, type HeaderFields, type StreamFailure } from '../../../src/adapters/h2/client-connection.js';
+import { builtModule, runScriptInChild } from '../../support/script-in-child.js';
 
 type Handler = (req: Http2ServerRequest, res: Http2ServerResponse, body: Buffer) => void;
 
@@ -218,6 +219,25 @@ describe('ClientConnection', () => {
     const answer = await call(connection, '/after', Buffer.from('y'));
     expect(field(answer, 'x-late')).toBe('kept');
     expect(events).toEqual([]);
+  });
+});
+
+describe('ClientConnection holding the process', () => {
+  // The property is the process's, so it is checked on a process of its own.
+  it('holds the process open while a stream is open, and not once the answer came', async () => {
+    // The server's latency under test: long enough for a process that nothing holds to end first.
+    const { path } = await serve((_req, res) => void setTimeout(() => res.end('late answer'), 300));
+    const script = `
+      const { connect } = await import('node:net');
+      const { ClientConnection } = await import(${builtModule('dist/src/adapters/h2/client-connection.js')});
+      const connection = new ClientConnection(connect(${JSON.stringify(path)}), { holdsProcessWhileActive: true });
+      const chunks = [];
+      connection.request([[':method', 'GET'], [':scheme', 'http'], [':path', '/'], [':authority', 'localhost']], Buffer.alloc(0), {
+        onHeaders() {}, onData: (c) => chunks.push(c), onEnd: () => process.stdout.write(Buffer.concat(chunks)), onFailure: (f) => process.stdout.write(f.message),
+      });`;
+    // The child never closes the connection nor calls process.exit: it ends when its event loop is empty.
+    const { code, stdout } = await runScriptInChild(script);
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'late answer' });
   });
 });
 
