@@ -55,6 +55,11 @@ export interface ClientConnectionOptions {
    * request in flight does. Otherwise the owner decides (a call's own timer may hold it instead).
    */
   holdsProcessWhileActive?: boolean;
+  /**
+   * Our receive window, for each stream and (at least 64 KiB) for the connection: the widest there
+   * is unless a test wants it given back often. Half of it read, it is given back.
+   */
+  receiveWindow?: number;
   /** The connection is gone: closed, failed or drained after GOAWAY. */
   onClosed?: () => void;
 }
@@ -65,6 +70,8 @@ interface OpenStream {
   /** Request bytes not yet sent: the body, while the peer's windows hold it back. */
   pending: Buffer | null;
   sendWindow: number;
+  /** Bytes of DATA read since its window was last given back: a long watch outlives even the widest window. */
+  receivedSinceRefill: number;
 }
 
 /** Stream ids are 31 bits, odd on the client's side. */
@@ -77,8 +84,6 @@ const TABLE_SIZE_ZERO = Buffer.from([0x20]);
 const MAX_HEADER_BLOCK_BYTES = 1024 * 1024;
 /** The largest frame size a peer may announce. */
 const MAX_FRAME_SIZE = 2 ** 24 - 1;
-/** Our receive window is given back once this much of it is used: rarely, and in one frame. */
-const WINDOW_REFILL_AT = 2 ** 30;
 
 export class ClientConnection {
   private readonly decoder = new HpackDecoder();
@@ -91,6 +96,8 @@ export class ClientConnection {
   private peerInitialWindow = DEFAULT_WINDOW_SIZE;
   private connectionSendWindow = DEFAULT_WINDOW_SIZE;
   private receivedSinceRefill = 0;
+  private readonly streamRefillAt: number;
+  private readonly connectionRefillAt: number;
   private buffered: Buffer | null = null;
   /** A header block arriving in CONTINUATION frames: its stream, its bytes so far and its END_STREAM. */
   private partialBlock: { streamId: number; chunks: Buffer[]; bytes: number; endStream: boolean } | null = null;
@@ -104,6 +111,10 @@ export class ClientConnection {
 
   constructor(private readonly socket: Socket, private readonly options: ClientConnectionOptions) {
     if (options.holdsProcessWhileActive) socket.unref();
+    const receiveWindow = options.receiveWindow ?? MAX_WINDOW_SIZE;
+    const connectionWindow = Math.max(receiveWindow, DEFAULT_WINDOW_SIZE);
+    this.streamRefillAt = Math.ceil(receiveWindow / 2);
+    this.connectionRefillAt = Math.ceil(connectionWindow / 2);
     socket.on('data', (chunk: Buffer) => this.onBytes(chunk));
     socket.on('error', (err: Error) => this.fail(err.message));
     socket.on('end', () => this.fail('the peer closed the connection'));
@@ -111,9 +122,9 @@ export class ClientConnection {
     this.write(CLIENT_PREFACE);
     this.write(settingsFrame([
       [Setting.EnablePush, 0],
-      [Setting.InitialWindowSize, MAX_WINDOW_SIZE],
+      [Setting.InitialWindowSize, receiveWindow],
     ]));
-    this.write(windowUpdateFrame(0, MAX_WINDOW_SIZE - DEFAULT_WINDOW_SIZE));
+    if (connectionWindow > DEFAULT_WINDOW_SIZE) this.write(windowUpdateFrame(0, connectionWindow - DEFAULT_WINDOW_SIZE));
   }
 
   /** Whether a new request may still go on this connection. */
@@ -145,7 +156,7 @@ export class ClientConnection {
     if (!this.usable) throw new Error(this.closedReason ?? 'the connection takes no new streams');
     const headerBlock = encodeHeaderBlock(fields);
     if (headerBlock.length > this.peerMaxFrameSize) throw new Error(`the request's headers take ${headerBlock.length} bytes, over the peer's frame size`);
-    const stream: OpenStream = { id: 0, handler, pending: body, sendWindow: this.peerInitialWindow };
+    const stream: OpenStream = { id: 0, handler, pending: body, sendWindow: this.peerInitialWindow, receivedSinceRefill: 0 };
     if (this.streams.size >= this.peerMaxConcurrent) this.waiting.push({ stream, headerBlock });
     else this.open(stream, headerBlock);
     if (this.options.holdsProcessWhileActive && this.activeStreams === 1) this.socket.ref();
@@ -305,12 +316,17 @@ export class ClientConnection {
   private onDataFrame(flags: number, streamId: number, payload: Buffer): void {
     // Every DATA frame counts against our connection window, whatever became of its stream.
     this.receivedSinceRefill += payload.length;
-    if (this.receivedSinceRefill >= WINDOW_REFILL_AT) {
+    if (this.receivedSinceRefill >= this.connectionRefillAt) {
       this.write(windowUpdateFrame(0, this.receivedSinceRefill));
       this.receivedSinceRefill = 0;
     }
     const stream = this.streams.get(streamId);
     if (!stream) return;
+    stream.receivedSinceRefill += payload.length;
+    if (stream.receivedSinceRefill >= this.streamRefillAt && !(flags & FrameFlag.EndStream)) {
+      this.write(windowUpdateFrame(streamId, stream.receivedSinceRefill));
+      stream.receivedSinceRefill = 0;
+    }
     const data = unpadded(payload, flags, 0);
     if (!data) return this.connectionError(ErrorCode.ProtocolError, 'a DATA frame\'s padding is longer than the frame');
     if (data.length > 0) stream.handler.onData(data);

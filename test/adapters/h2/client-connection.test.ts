@@ -107,6 +107,16 @@ describe('ClientConnection', () => {
     expect(answer.body.toString()).toBe('small');
   });
 
+  it('gives its receive windows back as it reads, so an answer larger than them all comes whole', async () => {
+    // 100 KB windows against a 1 MB answer: without WINDOW_UPDATEs for the stream and the connection the server would stall.
+    const big = Buffer.alloc(1_000_000, 'w');
+    const { path } = await serve((_req, res) => res.end(big));
+    const connection = new ClientConnection(connect(path), { receiveWindow: 100_000 });
+    cleanups.push(() => connection.close());
+    const answers = await Promise.all([call(connection, '/a'), call(connection, '/b')]);
+    for (const answer of answers) expect(answer.body.equals(big)).toBe(true);
+  });
+
   it('reads a header block continued over CONTINUATION frames', async () => {
     const long = 'v'.repeat(6_000);
     const { path } = await serve((_req, res) => {
