@@ -16,7 +16,8 @@
  * environment (e.g. `MALLOC_ARENA_MAX=2` to weigh the C library's allocator against the peak RSS).
  * KUBELET_BENCH_BURSTCPU_REPS=N (5) bursts of each; _SETTLE_SECONDS=S (10) between Ready and the burst;
  * _WARM_BURSTS=N (0) bursts run and deleted before the settle, each one's CPU and deletion times
- * (as sidebyside's teardown) printed as `warmN`.
+ * (as sidebyside's teardown) printed as `warmN`; _WARM_PODS=N (30) pods in each (one pod weighs how
+ * much of a fresh process's first burst is its first pod's).
  * KUBELET_BENCH_CPU_PROF=DIR profiles each daemon and prints each burst's span on the profile's clock
  * (scripts/cpu-profile-categories.ts cuts a profile to it); KUBELET_BENCH_KEEP_JOURNAL=DIR copies each
  * turn's event log there. KUBELET_BENCH_HEAP_SNAPSHOTS=DIR: a heap snapshot of the daemon before its
@@ -30,7 +31,7 @@ import { alternateBuilds, medians, realLabMissing } from './alternating-builds.j
 import { KUBELET_BIN } from './kubelet-bin.js';
 import { criCalls } from './kubelet-cri-calls.js';
 import { prepareNode, startKubeletTs, type KubeletTsStart } from './sidebyside-kubelets.js';
-import { burst, cleanUp, readyNamespace, startUp, teardown, type TurnOptions } from './sidebyside-turn.js';
+import { BURST, burst, cleanUp, readyNamespace, startUp, teardown, type TurnOptions } from './sidebyside-turn.js';
 import { heapSnapshotDir, heapSnapshotFlags, takeHeapSnapshot } from './heap-snapshot.js';
 import { sleep } from './static-pod-fleet.js';
 import { median, round } from './stats.js';
@@ -39,6 +40,7 @@ const REPS = Number(process.env.KUBELET_BENCH_BURSTCPU_REPS ?? 5);
 const SETTLE_MS = Number(process.env.KUBELET_BENCH_BURSTCPU_SETTLE_SECONDS ?? 10) * 1000;
 /** Bursts run and deleted before the measured one: how much of a burst's CPU is a fresh process's warm-up. */
 const WARM_BURSTS = Number(process.env.KUBELET_BENCH_BURSTCPU_WARM_BURSTS ?? 0);
+const WARM_PODS = Number(process.env.KUBELET_BENCH_BURSTCPU_WARM_PODS ?? BURST);
 
 export async function benchBurstCpu(): Promise<Record<string, number | string>> {
   const missing = realLabMissing();
@@ -97,8 +99,8 @@ async function turn(lab: KubeLab, work: string, { name, start }: Build, rep: num
     if (WARM_BURSTS > 0) await snapshot('before the first burst');
     for (let i = 0; i < WARM_BURSTS; i++) {
       const warm: Record<string, number> = {};
-      await burst(o, kubelet, warm);
-      await teardown(o, kubelet, warm);
+      await burst(o, kubelet, warm, WARM_PODS);
+      await teardown(o, kubelet, warm, WARM_PODS);
       out[`warm${i + 1}.cpuSeconds`] = warm['burst.cpuSeconds']!;
       // How long its graceful deletion took: the containers, sandboxes and API objects gone.
       for (const [key, ms] of Object.entries(warm)) if (key.startsWith('teardown.')) out[`warm${i + 1}.${key.slice('teardown.'.length)}`] = ms;

@@ -121,7 +121,8 @@ async function idle(kubelet: StartedKubelet, idleMs: number, label: string, out:
 const isRunning = (p: Pod) => p.status?.phase === 'Running' && (p.status.containerStatuses ?? []).length > 0 &&
   (p.status.containerStatuses ?? []).every((c) => c.state?.running !== undefined);
 
-export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>): Promise<void> {
+/** `pods`: the burst's size; a smaller one serves burstcpu's warm bursts. */
+export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>, pods = BURST): Promise<void> {
   const { lab, setup, namespace: ns } = o;
   const createdAt = new Map<string, number>();
   const runningAfter = new Map<string, number>();
@@ -148,7 +149,7 @@ export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record
     const main0 = kubelet.runsJavaScript ? mainThreadCpuSeconds(kubelet.pid) : 0;
     const burst0 = performance.now();
     const burst0Us = process.hrtime.bigint() / 1000n;
-    await Promise.all(Array.from({ length: BURST }, (_, i) => {
+    await Promise.all(Array.from({ length: pods }, (_, i) => {
       const name = `p${i}`;
       createdAt.set(name, performance.now());
       return api(lab, 'POST', `/api/v1/namespaces/${ns}/pods`, {
@@ -156,7 +157,7 @@ export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record
         spec: { nodeName: setup.node, terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: o.image, imagePullPolicy: 'Never', command: SLEEPER }] },
       });
     }));
-    await until(kubelet, `all ${BURST} pods Running`, () => runningAfter.size === BURST, 180_000, 20);
+    await until(kubelet, `all ${pods} pods Running`, () => runningAfter.size === pods, 180_000, 20);
     const cpu = cpuSeconds(kubelet.pid) - cpu0;
     // The event loop's share; the rest is V8's compiler and collector threads and libuv's pool.
     if (kubelet.runsJavaScript) out['burst.mainThreadCpuSeconds'] = round(mainThreadCpuSeconds(kubelet.pid) - main0, 2);
@@ -179,10 +180,10 @@ export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record
   }
 }
 
-export async function teardown(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>): Promise<void> {
+export async function teardown(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>, pods = BURST): Promise<void> {
   const { lab, setup, namespace: ns } = o;
   const delete0 = performance.now();
-  await Promise.all(Array.from({ length: BURST }, (_, i) => api(lab, 'DELETE', `/api/v1/namespaces/${ns}/pods/p${i}`)));
+  await Promise.all(Array.from({ length: pods }, (_, i) => api(lab, 'DELETE', `/api/v1/namespaces/${ns}/pods/p${i}`)));
   const done: Record<string, number> = {};
   const cri = createCriClient({ endpoint: setup.endpoint });
   await until(kubelet, 'the deleted pods gone', async () => {
