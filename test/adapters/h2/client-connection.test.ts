@@ -143,6 +143,8 @@ describe('ClientConnection', () => {
     const { path } = await serve((_req, res, body) => {
       open += 1;
       most = Math.max(most, open);
+      // Not a wait: the answer goes out a turn later, so the streams the client opened meanwhile are
+      // open at once and `most` counts them; nothing here depends on time passing.
       setImmediate(() => {
         open -= 1;
         res.end(body);
