@@ -43,7 +43,7 @@ describe('credential provider plugins at start-up', () => {
   it.each([
     ['a missing bin dir', `${HEAD}providers:\n- {name: ok, matchImages: [reg.io], defaultCacheDuration: 1m, apiVersion: credentialprovider.kubelet.k8s.io/v1}\n`, '/nonexistent-kts', 'plugin binary directory /nonexistent-kts did not exist'],
     ['a missing plugin', `${HEAD}providers:\n- {name: ghost, matchImages: [reg.io], defaultCacheDuration: 1m, apiVersion: credentialprovider.kubelet.k8s.io/v1}\n`, undefined, 'ghost did not exist'],
-    ['an unknown field', `${HEAD}providers:\n- {name: ok, matchImages: [reg.io], defaultCacheDuration: 1m, apiVersion: credentialprovider.kubelet.k8s.io/v1, colour: red}\n`, undefined, 'providers[0].colour: "red": unknown field'],
+    ['an unknown field', `${HEAD}providers:\n- {name: ok, matchImages: [reg.io], defaultCacheDuration: 1m, apiVersion: credentialprovider.kubelet.k8s.io/v1, colour: red}\n`, undefined, 'providers[0].colour: unknown field'],
   ])('exits 1 for %s', (_, body, binDir, message) => {
     const r = run(body, binDir);
     expect(r.status).toBe(1);

@@ -4,7 +4,7 @@
  * Needs `npm run build`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -41,6 +41,32 @@ describe('kubelet-ts start-up with hostile input (#14)', () => {
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`start-up failed in phase command.loadConfigFile: KLT_ERR_CONFIG_PARSE: failed to load kubelet config file ${path}: ${reason}`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  const TOKEN = 's3cr3t-T0KEN-value';
+  const KEY_DATA = 'UExBSU5LRVlEQVRB';
+  /** A kubeconfig whose token line (17) is indented one space less than the lines around it. */
+  const BAD_INDENT_KUBECONFIG = [
+    'apiVersion: v1', 'kind: Config', 'clusters:', '- name: c', '  cluster:', '    server: https://127.0.0.1:1',
+    'contexts:', '- name: ctx', '  context:', '    cluster: c', '    user: u', 'current-context: ctx',
+    'users:', '- name: u', '  user:', '    client-certificate-data: Q0VSVA==', `   token: ${TOKEN}`, `    client-key-data: ${KEY_DATA}`, '',
+  ].join('\n');
+
+  it.each([
+    ['--kubeconfig', 'run.clients', (path: string) => [`--kubeconfig=${path}`]],
+    ['--bootstrap-kubeconfig', 'run.bootstrap', (path: string) => [`--bootstrap-kubeconfig=${path}`, `--kubeconfig=${join(dir, 'bootstrapped.kubeconfig')}`, `--cert-dir=${join(dir, 'pki')}`]],
+  ])('exits 1 for a bad indent in the %s, naming file:line:col, the token and key on no output (#60)', (_flag, phase, flags) => {
+    const path = join(dir, `bad-indent-${Math.random().toString(36).slice(2)}.kubeconfig`);
+    writeFileSync(path, BAD_INDENT_KUBECONFIG);
+    const eventLog = join(dir, `events-${Math.random().toString(36).slice(2)}`);
+    const r = run([...flags(path), `--root-dir=${join(dir, 'root')}`, `--event-log=${eventLog}/`]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain(`start-up failed in phase ${phase}: KLT_ERR_API_CONFIG: invalid kubeconfig, not YAML: ${path}:17:1: bad indentation (BAD_INDENT)`);
+    const journal = readdirSync(eventLog, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name)).toString('latin1')).join('');
+    expect(journal).toContain(`${path}:17:1: bad indentation`);
+    for (const output of [r.stdout, r.stderr, journal]) {
+      for (const secret of [TOKEN, KEY_DATA, 'T0KEN', 's3cr3t']) expect(output).not.toContain(secret);
+    }
   });
 
   it('exits 1 naming a FIFO given as --config instead of waiting for a writer', () => {

@@ -9,13 +9,15 @@
  * its token), loaded only then. Kubelet kubeconfigs use client certificates almost always, so the
  * CPU and memory that loading client-node costs (rest-client.ts) are paid only by the nodes that
  * need it.
- * Every problem is a KLT_ERR_API_CONFIG naming the field.
+ * Every problem is a KLT_ERR_API_CONFIG naming the field, or for text that is not YAML (or JSON) the
+ * line and column: never the text itself, which is often a token or a key.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
-import { parse } from 'yaml';
 import { KubeletError } from '../../domain/errors.js';
 import { isPlainObject } from '../../domain/config/decode.js';
+import { parseStrictYaml } from '../bounded-input/strict-yaml.js';
+import { describeYamlProblemsWithoutText } from '../bounded-input/yaml-problem-without-text.js';
 
 export interface KubeconfigCluster {
   server: string;
@@ -80,13 +82,17 @@ function fileOrData(entry: Entry, field: string, where: string, path: string): B
   }
 }
 
+/** The one document of the file, as plain data. */
+function documentOf(text: string, path: string): unknown {
+  const parsed = parseStrictYaml(text);
+  if (!parsed.ok) throw new KubeletError('KLT_ERR_API_CONFIG', `invalid kubeconfig, not YAML: ${describeYamlProblemsWithoutText(path, parsed.problems)}`);
+  const documents = parsed.documents.filter((d) => !d.empty);
+  if (documents.length > 1) throw configError(path, `${documents.length} YAML documents where one was expected`);
+  return documents[0]?.value ?? null;
+}
+
 export function parseKubeconfig(text: string, path: string): Kubeconfig {
-  let doc: unknown;
-  try {
-    doc = parse(text);
-  } catch (err) {
-    throw configError(path, `not YAML: ${err instanceof Error ? err.message : String(err)}`);
-  }
+  const doc = documentOf(text, path);
   if (!isPlainObject(doc)) throw configError(path, 'not a kubeconfig (expected a mapping)');
   const contextName = doc['current-context'];
   if (typeof contextName !== 'string' || contextName === '') throw configError(path, 'no current-context');

@@ -17,6 +17,8 @@ export interface YamlProblem {
   message: string;
   /** 1-based, when known. */
   line?: number;
+  /** 1-based, when the line is known. */
+  col?: number;
   /** The duplicated key, for DUPLICATE_KEY. */
   key?: string;
 }
@@ -34,13 +36,13 @@ export const MAX_ALIAS_COUNT = 100;
 
 export function parseStrictYaml(text: string): StrictYaml {
   const lines = new LineCounter();
-  const lineOf = (offset: number): number => lines.linePos(offset).line;
+  const at = (offset: number): { line: number; col: number } => lines.linePos(offset);
   const parsed = YAML.parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false, lineCounter: lines });
   if (!Array.isArray(parsed)) return { ok: true, documents: [] }; // an empty stream
   const problems: YamlProblem[] = [];
   for (const doc of parsed) {
-    for (const err of doc.errors) problems.push({ code: err.code, message: err.message, line: lineOf(err.pos[0]) });
-    problems.push(...duplicateKeys(doc, lineOf));
+    for (const err of doc.errors) problems.push({ code: err.code, message: err.message, ...at(err.pos[0]) });
+    problems.push(...duplicateKeys(doc, at));
   }
   if (problems.length > 0) return { ok: false, problems };
   const documents: YamlDocument[] = [];
@@ -57,7 +59,7 @@ export function parseStrictYaml(text: string): StrictYaml {
 }
 
 /** Every key that appears twice in one mapping, in one pass over the document. */
-function duplicateKeys(doc: YAML.Document.Parsed, lineOf: (offset: number) => number): YamlProblem[] {
+function duplicateKeys(doc: YAML.Document.Parsed, at: (offset: number) => { line: number; col: number }): YamlProblem[] {
   const found: YamlProblem[] = [];
   YAML.visit(doc, {
     Map(_, map) {
@@ -72,7 +74,7 @@ function duplicateKeys(doc: YAML.Document.Parsed, lineOf: (offset: number) => nu
           continue;
         }
         const key = String(value);
-        found.push({ code: 'DUPLICATE_KEY', key, message: `Map keys must be unique: ${JSON.stringify(key)}`, line: lineOf(range?.[0] ?? 0) });
+        found.push({ code: 'DUPLICATE_KEY', key, message: `Map keys must be unique: ${JSON.stringify(key)}`, ...at(range?.[0] ?? 0) });
       }
     },
   });

@@ -15,6 +15,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { ImageCredentialProviders } from '../../ports/image-credentials.js';
 import { readRegularFile } from '../bounded-input/read-regular-file.js';
 import { parseStrictYaml } from '../bounded-input/strict-yaml.js';
+import { describeYamlProblemsWithoutText } from '../bounded-input/yaml-problem-without-text.js';
 import { execPlugin } from './exec-plugin.js';
 import { createPluginProviders } from './plugin-providers.js';
 
@@ -65,7 +66,8 @@ async function readConfigFile(file: string): Promise<CredentialProvider[]> {
     throw invalid(`unable to read file ${JSON.stringify(file)}: ${err.message}`);
   });
   const parsed = parseStrictYaml(text);
-  if (!parsed.ok) throw invalid(`error decoding config ${JSON.stringify(file)}: ${parsed.problems.map((p) => p.message).join('; ')}`);
+  // Its env may hold a credential: a YAML problem is told by place and kind, never by its text.
+  if (!parsed.ok) throw invalid(`error decoding config, not YAML: ${describeYamlProblemsWithoutText(file, parsed.problems)}`);
   const docs = parsed.documents.filter((d) => !d.empty);
   if (docs.length !== 1) throw invalid(`error decoding config ${JSON.stringify(file)}: expected one document, found ${docs.length}`);
   const decoded = decodeCredentialProviderConfig(docs[0]!.value);
@@ -74,5 +76,5 @@ async function readConfigFile(file: string): Promise<CredentialProvider[]> {
 }
 
 function listErrors(errors: readonly FieldError[]): string {
-  return `[${errors.map((e) => `${e.field}: ${JSON.stringify(e.value)}: ${e.message}`).join(', ')}]`;
+  return `[${errors.map((e) => `${e.field}: ${e.value === undefined ? '' : `${JSON.stringify(e.value)}: `}${e.message}`).join(', ')}]`;
 }

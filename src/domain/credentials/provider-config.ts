@@ -35,22 +35,23 @@ const PROVIDER_FIELDS = new Set(['name', 'matchImages', 'defaultCacheDuration', 
 export function decodeCredentialProviderConfig(doc: unknown): { providers: CredentialProvider[] } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const err = (field: string, value: unknown, message: string) => errors.push({ field, value, message });
-  if (!isPlainObject(doc)) return { errors: [{ field: '', value: doc, message: 'a CredentialProviderConfig must be an object' }] };
+  if (!isPlainObject(doc)) return { errors: [{ field: '', value: undefined, message: 'a CredentialProviderConfig must be an object' }] };
   if (doc['kind'] !== 'CredentialProviderConfig') err('kind', doc['kind'], 'must be CredentialProviderConfig');
   if (typeof doc['apiVersion'] !== 'string' || !CONFIG_VERSIONS.includes(doc['apiVersion'])) err('apiVersion', doc['apiVersion'], `supported values: ${CONFIG_VERSIONS.map((v) => JSON.stringify(v)).join(', ')}`);
-  for (const key of Object.keys(doc)) if (!TOP_FIELDS.has(key)) err(key, doc[key], 'unknown field');
+  for (const key of Object.keys(doc)) if (!TOP_FIELDS.has(key)) err(key, undefined, 'unknown field');
   const list = doc['providers'] ?? [];
-  if (!Array.isArray(list)) err('providers', list, 'must be a list');
+  if (!Array.isArray(list)) err('providers', undefined, 'must be a list');
   const providers = Array.isArray(list) ? list.map((p, i) => decodeProvider(p, `providers[${i}]`, err)) : [];
   return errors.length > 0 ? { errors } : { providers: providers as CredentialProvider[] };
 }
 
 function decodeProvider(p: unknown, at: string, err: (field: string, value: unknown, message: string) => void): CredentialProvider | undefined {
   if (!isPlainObject(p)) {
-    err(at, p, 'must be an object');
+    err(at, undefined, 'must be an object');
     return undefined;
   }
-  for (const key of Object.keys(p)) if (!PROVIDER_FIELDS.has(key)) err(`${at}.${key}`, p[key], 'unknown field');
+  // A misplaced or misspelt field is named without its value: it may be an env holding a credential.
+  for (const key of Object.keys(p)) if (!PROVIDER_FIELDS.has(key)) err(`${at}.${key}`, undefined, 'unknown field');
   const strings = (key: string): string[] => {
     const v = p[key] ?? [];
     if (Array.isArray(v) && v.every((s) => typeof s === 'string')) return v as string[];
@@ -69,10 +70,10 @@ function decodeProvider(p: unknown, at: string, err: (field: string, value: unkn
       err(`${at}.defaultCacheDuration`, duration, (e as Error).message);
     }
   }
-  const envList = Array.isArray(p['env']) ? p['env'] : p['env'] === undefined ? [] : (err(`${at}.env`, p['env'], 'must be a list'), []);
+  const envList = Array.isArray(p['env']) ? p['env'] : p['env'] === undefined ? [] : (err(`${at}.env`, undefined, 'must be a list'), []);
   const env = envList.flatMap((e: unknown, i: number) => {
     if (isPlainObject(e) && typeof e['name'] === 'string' && typeof (e['value'] ?? '') === 'string') return [{ name: e['name'], value: String(e['value'] ?? '') }];
-    err(`${at}.env[${i}]`, e, 'must be {name, value} strings');
+    err(`${at}.env[${i}]`, undefined, 'must be {name, value} strings');
     return [];
   });
   const provider: CredentialProvider = { name, matchImages: strings('matchImages'), defaultCacheDurationMs, apiVersion, args: strings('args'), env };

@@ -68,12 +68,31 @@ describe('parseKubeconfig', () => {
     ['a proxy', kubeconfig({ server: 'https://a', 'proxy-url': 'http://proxy:3128' }), /cluster\.proxy-url: proxies are not supported/],
     ['impersonation', kubeconfig({ server: 'https://a' }, { as: 'admin' }), /user\.as: impersonation is not supported/],
     ['a server that is a number', kubeconfig({ server: 6443 }), /server: not a string/],
-    ['text that is not YAML', 'a: [', /not YAML/],
   ])('refuses %s with KLT_ERR_API_CONFIG naming the field', (_what, text, message) => {
     const err = failure(() => parseKubeconfig(text, '/etc/k/kc'));
     expect(err.code).toBe('KLT_ERR_API_CONFIG');
     expect(err.message).toMatch(/^invalid kubeconfig \/etc\/k\/kc: /);
     expect(err.message).toMatch(message);
+  });
+
+  /** A kubeconfig whose user's token line is indented one space less than the key after it. */
+  const TOKEN = 's3cr3t-T0KEN-value';
+  const KEY_DATA = 'UExBSU5LRVlEQVRB';
+  const badIndent = kubeconfig({ server: 'https://a' }, { token: TOKEN, 'client-key-data': KEY_DATA }).replace(`    token: "${TOKEN}"`, `   token: ${TOKEN}`);
+
+  it.each([
+    ['a bad indent on the token line', badIndent, 10, 11],
+    ['JSON cut short', '{"users": [{"name": "u", "user": {"token": "s3cr3t-T0KEN-value"', 1, 64],
+    ['a bad escape in a quoted token', `users:\n- name: u\n  user:\n    token: "s3cr3t\\qT0KEN-value"\n`, 4, 19],
+  ])('refuses %s naming file:line:col and what is wrong, never the text', (_what, text, line, col) => {
+    const err = failure(() => parseKubeconfig(text, '/etc/k/kc'));
+    expect(err.code).toBe('KLT_ERR_API_CONFIG');
+    expect(err.message).toMatch(new RegExp(`^invalid kubeconfig, not YAML: /etc/k/kc:${line}:${col}: [a-z]`));
+    for (const secret of [TOKEN, KEY_DATA, 'T0KEN', 's3cr3t', 'value', 'token:', '\\q']) expect(err.message).not.toContain(secret);
+  });
+
+  it('refuses more than one document', () => {
+    expect(failure(() => parseKubeconfig('current-context: a\n---\ncurrent-context: b\n', '/etc/k/kc')).message).toBe('invalid kubeconfig /etc/k/kc: 2 YAML documents where one was expected');
   });
 
   it('refuses a kubeconfig it cannot read, naming the file', () => {

@@ -90,4 +90,16 @@ describe('credential provider plugins', () => {
     expect(got).toMatch(/^KLT_ERR_CONFIG_INVALID: /);
     expect(got).toMatch(message);
   });
+
+  it.each([
+    ['a bad indent on an env value', `providers:\n- name: robot\n  env:\n  - name: PLUGIN_PASSWORD\n     value: s3cret-in-env\n`, /c\.yaml:4:11: .*\(BLOCK_AS_IMPLICIT_KEY\)/],
+    ['a misspelt env', config([provider('robot', { envs: [{ name: 'PLUGIN_PASSWORD', value: 's3cret-in-env' }] })]), /providers\[0\]\.envs: unknown field/],
+    ['an env entry that is not strings', config([provider('robot', { env: [{ name: 'PLUGIN_PASSWORD', value: ['s3cret-in-env'] }] })]), /providers\[0\]\.env\[0\]: must be \{name, value\} strings/],
+  ])('refuses %s naming the place, never the env value', async (_, text, message) => {
+    writePlugin('robot');
+    writeFileSync(join(dir, 'c.yaml'), text);
+    const got = await failure(loadCredentialProviders(join(dir, 'c.yaml'), join(dir, 'bin'), deps()));
+    expect(got).toMatch(message);
+    expect(got).not.toContain('s3cret');
+  });
 });
