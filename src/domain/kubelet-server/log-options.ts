@@ -39,11 +39,23 @@ function bool(q: Query, key: string): boolean {
   return lower !== 'false' && lower !== '0';
 }
 
-/** An int64-ish decimal; undefined when absent, NaN when not an integer. */
+/** Go's int64, the range strconv.ParseInt(s, 10, 64) accepts. */
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * A decimal int64 as Go decodes it (a sign, then digits); undefined when absent, NaN when it does
+ * not decode. Beyond 2^53 it is clamped: no log has that many lines or bytes, so the reader cannot
+ * tell, and the number stays exact.
+ */
 function int(q: Query, key: string): number | undefined {
   const v = first(q, key);
   if (v === undefined) return undefined;
-  return /^[+-]?\d{1,18}$/.test(v) ? Number(v) : NaN;
+  if (!/^[+-]?\d+$/.test(v)) return NaN;
+  const n = BigInt(v);
+  if (n < INT64_MIN || n > INT64_MAX) return NaN;
+  return Number(n > SAFE_MAX ? SAFE_MAX : n < -SAFE_MAX ? -SAFE_MAX : n);
 }
 
 /** `nowMs` turns sinceSeconds into an instant; the caller stamps it. */

@@ -44,6 +44,16 @@ describe('parseLogOptions', () => {
     expect(parseLogOptions(q, NOW)).toEqual({ ok: false, status: 422, body: INVALID_REQUEST_BODY });
   });
 
+  it('accepts any int64 as Go does, 2^63-1 included, clamped to an exact number (#60)', () => {
+    const r = parseLogOptions({ tailLines: '9223372036854775807', limitBytes: '+0009223372036854775807', sinceSeconds: '9223372036854775807' }, NOW);
+    expect(r).toEqual({ ok: true, options: expect.objectContaining({ tailLines: Number.MAX_SAFE_INTEGER, limitBytes: Number.MAX_SAFE_INTEGER, sinceMs: NOW - Number.MAX_SAFE_INTEGER * 1000 }) });
+    expect(parseLogOptions({ tailLines: '-9223372036854775808' }, NOW)).toMatchObject({ ok: false, status: 422 });
+  });
+
+  it.each(['9223372036854775808', '-9223372036854775809', '1_000', ' 5'])('answers 400 to %j, outside int64 or not decimal digits, as Go does', (tailLines) => {
+    expect(parseLogOptions({ tailLines }, NOW)).toEqual({ ok: false, status: 400, body: DECODE_ERROR_BODY });
+  });
+
   it('uses the first of repeated values', () => {
     const r = parseLogOptions({ tailLines: ['2', '9'] }, NOW);
     expect(r.ok && r.options.tailLines).toBe(2);

@@ -51,6 +51,9 @@ describe('/containerLogs', () => {
     expect((await logs('?tailLines=3')).body).toBe('three\nfour\n');
     expect((await logs('?tailLines=0')).body).toBe('');
     expect((await logs('?tailLines=100')).body).toBe('one\ntwo\nthree\nfour\n');
+    // Go accepts any int64: the largest is the whole log (#60).
+    expect(await logs('?tailLines=9223372036854775807')).toMatchObject({ statusCode: 200, body: 'one\ntwo\nthree\nfour\n' });
+    expect((await logs('?tailLines=9223372036854775808')).statusCode).toBe(400);
   });
 
   it('stops after limitBytes bytes, even mid-line', async () => {
