@@ -200,7 +200,24 @@ async function loadExternalCredentials(path: string): Promise<(opts: https.Reque
   const { KubeConfig } = await import('./client-node.js');
   const kc = new KubeConfig();
   kc.loadFromFile(path);
-  return (opts) => kc.applyToHTTPSOptions(opts);
+  return async (opts) => {
+    try {
+      await kc.applyToHTTPSOptions(opts);
+    } catch (err) {
+      throw withoutPluginOutput(err);
+    }
+  };
+}
+
+/**
+ * client-node rejects a failed exec plugin with the plugin's stderr as the message, and a bad answer
+ * with JSON.parse's, which quotes the answer: either can hold a credential, so only the error's
+ * code and the message's length are kept (no `cause`, which loggers print too).
+ */
+function withoutPluginOutput(err: unknown): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  return new Error(`the kubeconfig user's exec plugin or auth-provider gave no credentials${code ? ` (${code})` : ''}; its message (${message.length} characters) is not shown: it may hold a credential`);
 }
 
 function readBody(res: Readable): Promise<string> {

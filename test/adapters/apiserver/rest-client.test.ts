@@ -73,6 +73,19 @@ describe('RestClient', () => {
     rest.close();
   });
 
+  it.each([
+    ['fails, its stderr holding a token', `echo 'fetched s3cr3t-T0KEN' >&2; exit 1`, 21],
+    ['answers with something that is not JSON', `echo 's3cr3t-T0KEN'`, undefined],
+  ])('rejects when the exec plugin %s, without its output (#60)', async (_what, script, length) => {
+    const exec = JSON.stringify({ apiVersion: 'client.authentication.k8s.io/v1', command: 'sh', args: ['-c', script], interactiveMode: 'Never' });
+    const rest = new RestClient(config(`{ exec: ${exec} }`), { now: () => 0 }, 'ua');
+    const err = (await rest.request('GET', '/x').catch((e: unknown) => e)) as Error;
+    expect(err.message).toMatch(/^the kubeconfig user's exec plugin or auth-provider gave no credentials; its message \((\d+) characters\) is not shown/);
+    if (length !== undefined) expect(err.message).toContain(`(${length} characters)`);
+    expect(`${err.message} ${String(err.cause)}`).not.toContain('s3cr3t');
+    rest.close();
+  });
+
   it('reads a token file again once its token is a minute old, as client-go does', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kts-token-'));
     const file = join(dir, 'token');
