@@ -107,7 +107,8 @@ export function parseKubeconfig(text: string, path: string): Kubeconfig {
   try {
     url = new URL(server);
   } catch {
-    throw configError(path, `${where}.server: not a URL: ${server}`);
+    // Not quoted: a server URL may carry a user's password.
+    throw configError(path, `${where}.server: not a URL (${server.length} characters, not shown)`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw configError(path, `${where}.server: ${url.protocol} is neither https: nor http:`);
   if (c['proxy-url'] !== undefined) throw configError(path, `${where}.proxy-url: proxies are not supported by kubelet-ts`);

@@ -61,7 +61,7 @@ describe('parseKubeconfig', () => {
     ['no current-context', 'apiVersion: v1\nkind: Config\n', /no current-context/],
     ['a context that does not exist', 'current-context: x\ncontexts: []\n', /contexts: no context named "x"/],
     ['a cluster without a server', kubeconfig({}), /clusters\["c"\]\.cluster\.server: missing/],
-    ['a server that is no URL', kubeconfig({ server: 'not a url' }), /server: not a URL/],
+    ['a server that is no URL, not quoted', kubeconfig({ server: 'https://u:s3cret@[bad' }), /server: not a URL \(21 characters, not shown\)$/],
     ['a server that is not HTTP', kubeconfig({ server: 'ftp://a' }), /ftp: is neither https: nor http:/],
     ['a certificate without its key', kubeconfig({ server: 'https://a' }, { 'client-certificate-data': 'Q0VSVA==' }), /client-certificate and client-key must be given together/],
     ['a CA file that is missing', kubeconfig({ server: 'https://a', 'certificate-authority': '/nonexistent/ca.crt' }), /certificate-authority: cannot read \/nonexistent\/ca.crt: ENOENT/],
