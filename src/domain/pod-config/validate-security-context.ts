@@ -2,14 +2,16 @@
  * The security contexts in Go's ValidatePodCreate (ValidateSecurityContext for each container,
  * validatePodSpecSecurityContext for the pod) beyond the ids, which validate-pod-create.ts checks:
  * the seccomp profile (validate-seccomp.ts), procMount, allowPrivilegeEscalation against
- * privileged and CAP_SYS_ADMIN, the sysctl names, and a shared process namespace with hostPID.
- * seLinuxOptions are free strings in Go v1.26, and are here too.
+ * privileged and CAP_SYS_ADMIN, the sysctl names, fsGroupChangePolicy, a shared process namespace
+ * with hostPID, and a pod in a user namespace of its own (hostUsers: false) that shares a host
+ * namespace (validateHostUsers). seLinuxOptions are free strings in Go v1.26, and are here too.
  */
 import type { PodSpec, SecurityContext, Sysctl } from '../pod/types.js';
-import { duplicate, invalid, invalidShown, notSupported, required } from './field-errors.js';
+import { duplicate, forbidden, invalid, invalidShown, notSupported, required } from './field-errors.js';
 import { seccompProfileErrors } from './validate-seccomp.js';
 
 const PROC_MOUNT_TYPES = ['Default', 'Unmasked'];
+const FS_GROUP_CHANGE_POLICIES = ['Always', 'OnRootMismatch'];
 
 /** Go's SysctlMaxLength (k8s.io/component-helpers sysctl validation): a name of at most 253 bytes. */
 export const SYSCTL_MAX_LENGTH = 253;
@@ -45,8 +47,20 @@ export function podSecurityContextErrors(spec: PodSpec): string[] {
     errors.push(invalid('spec.securityContext.shareProcessNamespace', true, 'ShareProcessNamespace and HostPID cannot both be enabled'));
   }
   errors.push(...sysctlErrors('spec.securityContext.sysctls', sc?.sysctls ?? []));
+  const policy = sc?.fsGroupChangePolicy;
+  if (policy !== undefined && !FS_GROUP_CHANGE_POLICIES.includes(policy)) {
+    errors.push(notSupported('spec.securityContext.fsGroupChangePolicy', policy, FS_GROUP_CHANGE_POLICIES));
+  }
   errors.push(...seccompProfileErrors('spec.securityContext.seccompProfile', sc?.seccompProfile));
+  errors.push(...hostUsersErrors(spec));
   return errors;
+}
+
+/** validateHostUsers: a pod with a user namespace of its own shares no namespace with the host (Go's paths, capitals included). */
+function hostUsersErrors(spec: PodSpec): string[] {
+  if (spec.hostUsers !== false) return [];
+  const shared: [string, boolean | undefined][] = [['spec.hostNetwork', spec.hostNetwork], ['spec.HostPID', spec.hostPID], ['spec.HostIPC', spec.hostIPC]];
+  return shared.filter(([, on]) => on === true).map(([path]) => forbidden(path, 'when `pod.Spec.HostUsers` is false'));
 }
 
 /** Go's IsValidSysctlName, and validateSysctls' required and duplicate names (values are free text, as in Go). */

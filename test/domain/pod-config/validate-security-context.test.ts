@@ -128,11 +128,19 @@ describe('validatePod: the rest of the security contexts (ValidateSecurityContex
     ]],
     ['a shared process namespace with hostPID', (p) => { p.spec.shareProcessNamespace = true; p.spec.hostPID = true; },
       ['spec.securityContext.shareProcessNamespace: Invalid value: true: ShareProcessNamespace and HostPID cannot both be enabled']],
+    ['an fsGroupChangePolicy of no known value', (p) => { p.spec.securityContext = { fsGroupChangePolicy: 'Sometimes' }; },
+      ['spec.securityContext.fsGroupChangePolicy: Unsupported value: "Sometimes": supported values: "Always", "OnRootMismatch"']],
+    ['a pod with its own user namespace sharing the host\'s network, PID and IPC namespaces', (p) => { p.spec.hostUsers = false; p.spec.hostNetwork = true; p.spec.hostPID = true; p.spec.hostIPC = true; }, [
+      'spec.hostNetwork: Forbidden: when `pod.Spec.HostUsers` is false',
+      'spec.HostPID: Forbidden: when `pod.Spec.HostUsers` is false',
+      'spec.HostIPC: Forbidden: when `pod.Spec.HostUsers` is false',
+    ]],
   ])('refuses %s', (_what, change, messages) => expectRefused(change, ...messages));
 
-  it('accepts free-text seLinuxOptions, as Go v1.26 does', () => {
+  it('accepts free-text seLinuxOptions, as Go v1.26 does, a known fsGroupChangePolicy, and host namespaces with the host\'s user namespace', () => {
     const pod = valid();
-    pod.spec.securityContext = { seLinuxOptions: { user: 'system_u', role: 'system_r', type: 'container_t', level: 's0:c1,c2' } };
+    pod.spec.securityContext = { seLinuxOptions: { user: 'system_u', role: 'system_r', type: 'container_t', level: 's0:c1,c2' }, fsGroupChangePolicy: 'OnRootMismatch' };
+    Object.assign(pod.spec, { hostUsers: true, hostNetwork: true, hostPID: true });
     expect(validatePod(pod)).toEqual([]);
   });
 });
