@@ -5,7 +5,9 @@
  * fsGroup 4242) and one whose metadata.uid is `../../victim-uid` both aim at the decoys; both are
  * refused by their file with Go's field errors, the decoys stay as they were (modes, owners, bytes)
  * while the manifests are there and after they are removed (whose going starts no kill, release or
- * sweep, by the journal), and a valid pod with a volume runs beside them throughout.
+ * sweep, by the journal), and a valid pod with a volume runs beside them throughout. A third
+ * manifest names a decoy file as its Localhost seccomp profile (`../../victim-vol/precious.txt`
+ * from `<root>/seccomp`), which the runtime would read: it is refused as Go refuses it.
  */
 import { mkdirSync, unlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
@@ -53,6 +55,10 @@ describe('static pods aimed outside the root dir, on the embedded runtime', () =
     writeFileSync(join(k.manifests, 'uid.json'), JSON.stringify({
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'by-uid', uid: '../../victim-uid' }, spec: { containers: [SLEEPER] },
     }));
+    writeFileSync(join(k.manifests, 'seccomp.json'), JSON.stringify({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'by-seccomp' },
+      spec: { securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: '../../victim-vol/precious.txt' } }, containers: [SLEEPER] },
+    }));
     writeFileSync(join(k.manifests, 'good.json'), JSON.stringify({
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'good' },
       spec: {
@@ -60,9 +66,9 @@ describe('static pods aimed outside the root dir, on the embedded runtime', () =
         containers: [{ ...SLEEPER, volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
       },
     }));
-    await until('good running and both hostile manifests refused', async () => {
+    await until('good running and the hostile manifests refused', async () => {
       const v = await view();
-      return goodRunning(v) && rejection(v, 'volume-name.json') && rejection(v, 'uid.json');
+      return goodRunning(v) && rejection(v, 'volume-name.json') && rejection(v, 'uid.json') && rejection(v, 'seccomp.json');
     });
   }, 120_000);
 
@@ -74,6 +80,7 @@ describe('static pods aimed outside the root dir, on the embedded runtime', () =
     const v = await view();
     expect(rejection(v, 'volume-name.json')).toContain('spec.volumes[0].name: Invalid value: "../../../../../victim-vol": a lowercase RFC 1123 label must consist of');
     expect(rejection(v, 'uid.json')).toContain('metadata.uid: Invalid value: "../../victim-uid": must be a single path segment');
+    expect(rejection(v, 'seccomp.json')).toBe('invalid pod: spec.securityContext.seccompProfile.localhostProfile: Invalid value: "../../victim-vol/precious.txt": must not contain \'..\'');
     expect(v.pods.map((p) => p.name).sort()).toEqual([`good-${NODE}`]);
     expect(k.stderr()).toContain('Pod source has manifests it cannot use');
   });
@@ -83,6 +90,7 @@ describe('static pods aimed outside the root dir, on the embedded runtime', () =
     const mark = journalMark(k.root);
     unlinkSync(join(k.manifests, 'volume-name.json'));
     unlinkSync(join(k.manifests, 'uid.json'));
+    unlinkSync(join(k.manifests, 'seccomp.json'));
     await until('the rejections cleared', async () => {
       const v = await view();
       return v.rejectedManifests.length === 0 ? v : undefined;
@@ -91,8 +99,8 @@ describe('static pods aimed outside the root dir, on the embedded runtime', () =
     // them is journaled before a later PLEG pass. Nothing is started: no kill, no volume release,
     // no directory removal or sweep.
     const cleared = () => journalLines(k.root).filter((r) => r.seq > mark && r.actor === 'syncLoop' && r.type === 'event' && r.name === 'pod.manifest.cleared');
-    await until('both manifests cleared in the syncLoop', async () => cleared().length === 2);
-    await untilPassAnswered(k.root, cleared()[1]!.seq, 'pleg', 'xstate.after.relistPeriod.pleg.waiting', 10_000, () => k.stderr());
+    await until('the three manifests cleared in the syncLoop', async () => cleared().length === 3);
+    await untilPassAnswered(k.root, cleared()[2]!.seq, 'pleg', 'xstate.after.relistPeriod.pleg.waiting', 10_000, () => k.stderr());
     const since = journalLines(k.root).filter((r) => r.seq > mark);
     expect(since.filter((r) => r.type === 'event' && /^(pod\.kill|volumes\.pod\.release|volumes\.pods\.known)/.test(r.name)).map((r) => `${r.actor} ${r.name}`)).toEqual([]);
     expect(since.filter((r) => r.name === 'spawn' && /removePodDirectory|cleanupOrphanedPodDirectories|killPod/.test(r.payload.child ?? '')).map((r) => r.payload.child)).toEqual([]);

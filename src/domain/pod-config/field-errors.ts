@@ -8,7 +8,9 @@ import { DNS1123_LABEL } from '../names/dns1123.js';
 const shown = (value: unknown): string => (typeof value === 'string' ? JSON.stringify(value) : String(value));
 
 export const required = (path: string, detail = ''): string => `${path}: Required value${detail ? `: ${detail}` : ''}`;
-export const invalid = (path: string, value: unknown, detail: string): string => `${path}: Invalid value: ${shown(value)}: ${detail}`;
+export const invalid = (path: string, value: unknown, detail: string): string => invalidShown(path, shown(value), detail);
+/** Invalid with the value already written out: a struct, which Go prints with %#v. */
+export const invalidShown = (path: string, value: string, detail: string): string => `${path}: Invalid value: ${value}: ${detail}`;
 export const duplicate = (path: string, value: unknown): string => `${path}: Duplicate value: ${shown(value)}`;
 export const notFound = (path: string, value: unknown): string => `${path}: Not found: ${shown(value)}`;
 export const forbidden = (path: string, detail: string): string => `${path}: Forbidden: ${detail}`;

@@ -30,6 +30,7 @@ const resourceList: Shape = { map: 'quantity' };
 const resources = object({ requests: resourceList, limits: resourceList, claims: list(named) });
 const seLinuxOptions = object({ user: str, role: str, type: str, level: str });
 const seccompProfile = object({ type: str, localhostProfile: str });
+const windowsOptions = object({ gmsaCredentialSpecName: str, gmsaCredentialSpec: str, runAsUserName: str, hostProcess: bool });
 const keySelector = object({ name: str, key: str, optional: bool });
 const optionalRef = object({ name: str, optional: bool });
 const fieldRef = object({ apiVersion: str, fieldPath: str });
@@ -58,7 +59,7 @@ const container = object({
   volumeMounts: list(object({ name: str, mountPath: str, readOnly: bool, subPath: str, subPathExpr: str, mountPropagation: str })),
   securityContext: object({
     runAsUser: int, runAsGroup: int, runAsNonRoot: bool, readOnlyRootFilesystem: bool, privileged: bool, allowPrivilegeEscalation: bool,
-    capabilities: object({ add: strings, drop: strings }), seLinuxOptions, seccompProfile, procMount: str,
+    capabilities: object({ add: strings, drop: strings }), seLinuxOptions, seccompProfile, procMount: str, windowsOptions,
   }),
   livenessProbe: probe, readinessProbe: probe, startupProbe: probe,
   lifecycle: object({ postStart: handler, preStop: handler }),
@@ -94,7 +95,7 @@ const METADATA = object({
 });
 
 const SPEC = object({
-  containers: list(container), initContainers: list(container),
+  containers: list(container), initContainers: list(container), ephemeralContainers: list(container),
   restartPolicy: str, terminationGracePeriodSeconds: int, activeDeadlineSeconds: int, dnsPolicy: str,
   dnsConfig: object({ nameservers: strings, searches: strings, options: list(object({ name: str, value: str })) }),
   nodeName: str, serviceAccountName: str, serviceAccount: str, automountServiceAccountToken: bool,
@@ -102,7 +103,7 @@ const SPEC = object({
   hostAliases: list(object({ ip: str, hostnames: strings })),
   securityContext: object({
     runAsUser: int, runAsGroup: int, runAsNonRoot: bool, supplementalGroups: list(int), fsGroup: int,
-    sysctls: list(object({ name: str, value: str })), seLinuxOptions, seccompProfile,
+    sysctls: list(object({ name: str, value: str })), seLinuxOptions, seccompProfile, windowsOptions, fsGroupChangePolicy: str,
   }),
   volumes: list(volume),
   priority: int, priorityClassName: str, runtimeClassName: str, schedulerName: str, enableServiceLinks: bool,

@@ -4,7 +4,11 @@
  */
 import { parseQuantity } from '../resources/quantity.js';
 import type { Container, Pod, Probe, ResourceList } from '../pod/types.js';
-import { dnsLabelErrors, inclusiveRange, invalid } from './field-errors.js';
+import { dnsLabelErrors, forbidden, inclusiveRange, invalid } from './field-errors.js';
+import { appArmorAnnotationErrors } from './validate-apparmor.js';
+import { seccompAgreementErrors, seccompAnnotationErrors } from './validate-seccomp.js';
+import { containerSecurityContextErrors, podSecurityContextErrors } from './validate-security-context.js';
+import { hostProcessErrors, podOsErrors, windowsOptionsErrors } from './validate-windows.js';
 
 /** Go's apimachinery TotalAnnotationSizeLimitB: keys and values together. */
 export const TOTAL_ANNOTATION_SIZE_LIMIT_BYTES = 256 * 1024;
@@ -31,6 +35,7 @@ export function validatePodCreateRules(pod: Pod): string[] {
   if (annotationBytes > TOTAL_ANNOTATION_SIZE_LIMIT_BYTES) {
     errors.push(`metadata.annotations: Too long: may not be more than ${TOTAL_ANNOTATION_SIZE_LIMIT_BYTES} bytes`);
   }
+  errors.push(...seccompAnnotationErrors(metadata.annotations), ...appArmorAnnotationErrors(pod));
   const deadline = spec.activeDeadlineSeconds;
   if (deadline !== undefined && (!Number.isInteger(deadline) || deadline < 1 || deadline > 2147483647)) {
     errors.push(`spec.activeDeadlineSeconds: Invalid value: ${JSON.stringify(deadline)}: must be between 1 and 2147483647, inclusive`);
@@ -39,12 +44,16 @@ export function validatePodCreateRules(pod: Pod): string[] {
   errors.push(...idErrors('spec.securityContext', podContext));
   if (podContext?.fsGroup !== undefined) errors.push(...idRangeErrors('spec.securityContext.fsGroup', podContext.fsGroup));
   (podContext?.supplementalGroups ?? []).forEach((gid, i) => errors.push(...idRangeErrors(`spec.securityContext.supplementalGroups[${i}]`, gid)));
+  errors.push(...podSecurityContextErrors(spec), ...windowsOptionsErrors('spec.securityContext.windowsOptions', podContext?.windowsOptions));
   if (spec.hostname) errors.push(...dnsLabelErrors('spec.hostname', spec.hostname));
   if (spec.subdomain) errors.push(...dnsLabelErrors('spec.subdomain', spec.subdomain));
   const groups = [['spec.initContainers', spec.initContainers ?? []], ['spec.containers', spec.containers]] as const;
   for (const [group, containers] of groups) {
     containers.forEach((container, i) => errors.push(...containerErrors(`${group}[${i}]`, container)));
   }
+  errors.push(...hostProcessErrors(spec), ...podOsErrors(spec), ...seccompAgreementErrors(pod));
+  // Ephemeral containers are added to a running pod through their own subresource, never created with it.
+  if ((spec.ephemeralContainers ?? []).length > 0) errors.push(forbidden('spec.ephemeralContainers', 'cannot be set on create'));
   return errors;
 }
 
@@ -70,6 +79,8 @@ function containerErrors(path: string, container: Container): string[] {
     }
   });
   errors.push(...idErrors(`${path}.securityContext`, container.securityContext));
+  errors.push(...containerSecurityContextErrors(path, container.securityContext));
+  errors.push(...windowsOptionsErrors(`${path}.securityContext.windowsOptions`, container.securityContext?.windowsOptions));
   (container.env ?? []).forEach((env, j) => {
     if (!env.name) errors.push(`${path}.env[${j}].name: Required value`);
   });

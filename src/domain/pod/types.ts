@@ -61,6 +61,8 @@ export interface Capabilities { add?: string[]; drop?: string[] }
 
 export interface SELinuxOptions { user?: string; role?: string; type?: string; level?: string }
 export interface SeccompProfile { type: 'RuntimeDefault' | 'Unconfined' | 'Localhost'; localhostProfile?: string }
+/** Read only by Windows nodes; a Linux kubelet validates it as the API server does and sends none of it. */
+export interface WindowsSecurityContextOptions { gmsaCredentialSpecName?: string; gmsaCredentialSpec?: string; runAsUserName?: string; hostProcess?: boolean }
 
 export interface SecurityContext {
   runAsUser?: number;
@@ -73,6 +75,7 @@ export interface SecurityContext {
   seLinuxOptions?: SELinuxOptions;
   seccompProfile?: SeccompProfile;
   procMount?: 'Default' | 'Unmasked';
+  windowsOptions?: WindowsSecurityContextOptions;
 }
 
 export interface Sysctl { name: string; value: string }
@@ -86,6 +89,8 @@ export interface PodSecurityContext {
   sysctls?: Sysctl[];
   seLinuxOptions?: SELinuxOptions;
   seccompProfile?: SeccompProfile;
+  windowsOptions?: WindowsSecurityContextOptions;
+  fsGroupChangePolicy?: string;
 }
 
 export interface ExecAction { command?: string[] }

@@ -45,7 +45,7 @@ function requiresAppArmor(pod: Pod): boolean {
 }
 
 /** Go's ValidateAppArmorProfileFormat: empty, runtime/default, unconfined or localhost/…. */
-function profileFormatError(profile: string): string | undefined {
+export function profileFormatError(profile: string): string | undefined {
   if (profile === '' || profile === APPARMOR_RUNTIME_DEFAULT || profile === APPARMOR_UNCONFINED || profile.startsWith(APPARMOR_LOCALHOST_PREFIX)) return undefined;
   return `invalid AppArmor profile name: ${JSON.stringify(profile)}`;
 }

@@ -195,6 +195,29 @@ describe('createFileSourceReader with hostile files (#14)', () => {
   });
 });
 
+describe('createFileSourceReader with manifests Go refuses for their security settings', () => {
+  const manifest = (name: string, spec: string) =>
+    `apiVersion: v1\nkind: Pod\nmetadata: {name: ${name}}\nspec:\n  containers: [{name: c, image: busybox}]\n${spec}`;
+
+  it('rejects each by its path with Go\'s field error and keeps the good pod', async () => {
+    copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));
+    writeFileSync(join(dir, 'typo.yaml'), manifest('typo', '  securityContext: {seccompProfile: {type: RuntimeDefualt}}\n'));
+    writeFileSync(join(dir, 'no-profile.yaml'), manifest('no-profile', '  securityContext: {seccompProfile: {type: Localhost}}\n'));
+    writeFileSync(join(dir, 'shadow.yaml'), manifest('shadow', '  securityContext: {seccompProfile: {type: Localhost, localhostProfile: ../../../../etc/shadow}}\n'));
+    writeFileSync(join(dir, 'sysctl.yaml'), manifest('sysctl', '  securityContext: {sysctls: [{name: "net..ipv4.ip_forward", value: "1"}]}\n'));
+    writeFileSync(join(dir, 'debug.yaml'), manifest('debug', '  ephemeralContainers: [{name: d, image: busybox}]\n'));
+    const { names, rejected } = snapshotOf(await readDir());
+    expect(names).toEqual(['web-node-1']);
+    expect(rejected).toEqual([
+      { origin: join(dir, 'debug.yaml'), reason: 'invalid pod: spec.ephemeralContainers: Forbidden: cannot be set on create' },
+      { origin: join(dir, 'no-profile.yaml'), reason: 'invalid pod: spec.securityContext.seccompProfile.localhostProfile: Required value: must be set when seccomp type is Localhost' },
+      { origin: join(dir, 'shadow.yaml'), reason: 'invalid pod: spec.securityContext.seccompProfile.localhostProfile: Invalid value: "../../../../etc/shadow": must not contain \'..\'' },
+      { origin: join(dir, 'sysctl.yaml'), reason: expect.stringContaining('invalid pod: spec.securityContext.sysctls[0].name: Invalid value: "net..ipv4.ip_forward": must have at most 253 characters') },
+      { origin: join(dir, 'typo.yaml'), reason: 'invalid pod: spec.securityContext.seccompProfile.type: Unsupported value: "RuntimeDefualt": supported values: "Localhost", "RuntimeDefault", "Unconfined"' },
+    ]);
+  });
+});
+
 describe('createFileSourceReader with entries that are not manifests (#14)', () => {
   it('rejects each by its path and reason, never reading a FIFO or a device, and keeps the good file', async () => {
     copyFileSync(fixture('web.yaml'), join(dir, 'web.yaml'));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seccompProfileFor, seccompProfileRoot, type SeccompPolicy } from '../../../src/domain/runtime/seccomp.js';
+import { localhostProfilePath, seccompProfileFor, seccompProfileRoot, type SeccompPolicy } from '../../../src/domain/runtime/seccomp.js';
 import type { CriSecurityProfile } from '../../../src/domain/runtime/cri-config.js';
 import type { Container, Pod, SeccompProfile } from '../../../src/domain/pod/types.js';
 
@@ -39,9 +39,6 @@ describe('seccompProfileFor (the container, as getSeccompProfile with its contai
       { profile_type: 'Localhost', localhost_ref: '/var/lib/kubelet/seccomp/a/b.json' }],
     ['an absolute Localhost profile still lands under the root', { type: 'Localhost', localhostProfile: '/etc/x.json' }, undefined, off,
       { profile_type: 'Localhost', localhost_ref: '/var/lib/kubelet/seccomp/etc/x.json' }],
-    // Go's fieldSeccompProfile: a Localhost type without a name falls through to Unconfined, even with seccompDefault.
-    ['Localhost without a profile name', undefined, { type: 'Localhost' }, on, unconfined],
-    ['Localhost with an empty profile name', { type: 'Localhost', localhostProfile: '' }, undefined, on, unconfined],
   ])('%s', (_, podProfile, containerProfile, policy, expected) => {
     const { pod, container } = setup(podProfile, containerProfile);
     expect(seccompProfileFor(pod, container, policy)).toEqual(expected);
@@ -50,6 +47,26 @@ describe('seccompProfileFor (the container, as getSeccompProfile with its contai
   it('sends a privileged container the same profile: the runtime, not the kubelet, ignores it for privileged', () => {
     const { pod, container } = setup({ type: 'RuntimeDefault' }, undefined, true);
     expect(seccompProfileFor(pod, container, off)).toEqual(runtimeDefault);
+  });
+});
+
+describe('seccompProfileFor: what validation refuses fails the config here too, never runs unconfined or outside the root', () => {
+  it.each<[string, SeccompProfile | undefined, SeccompProfile | undefined, RegExp]>([
+    // Go's fieldSeccompProfile runs these two unconfined.
+    ['Localhost without a profile name', undefined, { type: 'Localhost' }, /names no localhostProfile/],
+    ['Localhost with an empty profile name', { type: 'Localhost', localhostProfile: '' }, undefined, /names no localhostProfile/],
+    ['an unknown type', { type: 'RuntimeDefualt' as 'RuntimeDefault' }, undefined, /unknown seccomp profile type "RuntimeDefualt"/],
+    // Go's filepath.Join gives /etc/shadow here.
+    ['a Localhost profile climbing out of the root', undefined, { type: 'Localhost', localhostProfile: '../../../etc/shadow' }, /outside the profile root "\/var\/lib\/kubelet\/seccomp"/],
+    ['a Localhost profile naming the root itself', { type: 'Localhost', localhostProfile: 'a/..' }, undefined, /outside the profile root/],
+  ])('%s', (_, podProfile, containerProfile, message) => {
+    const { pod, container } = setup(podProfile, containerProfile);
+    expect(() => seccompProfileFor(pod, container, on)).toThrow(expect.objectContaining({ code: 'KLT_ERR_CONTAINER_CONFIG', message: expect.stringMatching(message) }));
+  });
+
+  it('confines a profile path that climbs and comes back, and one under a root written with a trailing slash', () => {
+    expect(localhostProfilePath('/var/lib/kubelet/seccomp/', 'a/../b.json')).toBe('/var/lib/kubelet/seccomp/b.json');
+    expect(() => localhostProfilePath('/var/lib/kubelet/seccomp', '../seccomp-other/x.json')).toThrow(/outside the profile root/);
   });
 });
 
