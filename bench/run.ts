@@ -15,6 +15,7 @@ import { benchJournal } from './journal.js';
 import { benchOverload } from './overload.js';
 import { benchPodConfigMerge } from './pod-config-merge.js';
 import { benchPods } from './pods.js';
+import { benchServiceEnv } from './service-env.js';
 import { benchSideBySide } from './sidebyside.js';
 import { benchShimPss } from './shim-pss.js';
 import { benchStartup } from './startup.js';
@@ -31,6 +32,7 @@ async function main() {
   if (want('cri')) print('cri', await benchCri());
   if (want('podconfig')) print('podconfig', benchPodConfigMerge());
   if (want('statushistory')) print('statushistory', benchStatusHistory());
+  if (want('serviceenv')) print('serviceenv', await benchServiceEnv());
   if (want('pods')) print('pods', await benchPods());
   if (want('http')) print('http', await benchHttp(envOptions()));
   if (want('overload')) print('overload', await benchOverload());

@@ -29,8 +29,8 @@ export interface ReflectorOptions<T extends KubeObject> {
   /** What is listed, for the log (`what` and its fields). */
   what: string;
   logFields: Record<string, unknown>;
-  /** A list answered: every item, in place of what was known. */
-  onReplaced: (items: T[]) => void;
+  /** A list answered: every item, in place of what was known. The watch opens once it has returned, or its promise settled. */
+  onReplaced: (items: T[]) => void | Promise<void>;
   /** A watch event changed one item. */
   onChanged: (type: 'ADDED' | 'MODIFIED' | 'DELETED', object: T) => void;
   /** A list or watch failed (kept for the reader that times out waiting for the first list). */
@@ -76,7 +76,8 @@ export function startReflector<T extends KubeObject>(opts: ReflectorOptions<T>):
     }
     if (stopped) return;
     resourceVersion = answer.resourceVersion;
-    opts.onReplaced(answer.items);
+    await opts.onReplaced(answer.items);
+    if (stopped) return;
     void watch();
   }
 

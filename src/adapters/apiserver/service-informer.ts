@@ -1,7 +1,9 @@
 /**
  * The Service informer (Go's NewMainKubelet: a shared informer on every namespace's Services, no
  * resync): listed once, then watched, over the reflector (reflector.ts). Only what the environment
- * variables read of each Service is kept; the pods wait on hasSynced, as Go's do.
+ * variables read of each Service is kept, indexed by namespace: a pod's variables read its own
+ * namespace's Services and the master one, where Go lists every Service per container; the pods
+ * wait on hasSynced, as Go's do.
  */
 import type { Service, ServicePort } from '../../domain/runtime/service-env.js';
 import type { Logger } from '../../log.js';
@@ -30,8 +32,13 @@ export function startServiceInformer(deps: { api: ServiceApi; clock: Clock; logg
     logFields: { resource: 'services' },
     keyOf,
     valueOf: serviceFromApi,
+    groupOf: (object) => ({ group: object.metadata.namespace ?? '', key: object.metadata.name ?? '' }),
   });
   return {
+    inNamespace: (namespace) => {
+      const { version, entries } = services.group(namespace);
+      return { version, services: entries };
+    },
     list: () => [...services.entries.values()],
     hasSynced: () => services.hasSynced(),
     stop: () => services.stop(),

@@ -81,15 +81,20 @@ export function makeEnvironmentVariables(pod: Pod, container: Container, ctx: En
     env.set(entry.name, value);
   }
 
+  // The service variables (thousands in a namespace of many Services) are appended as they come,
+  // not copied into `env` first.
+  const vars = [...env].map(([name, value]) => ({ name, value }));
   for (const [name, value] of serviceEnv) {
-    if (!env.has(name)) env.set(name, value);
+    if (!env.has(name)) vars.push({ name, value });
   }
-  return [...env].map(([name, value]) => ({ name, value }));
+  return vars;
 }
 
 /** Command and args with `$(VAR)` expanded against the final environment. */
 export function expandCommandAndArgs(container: Container, env: EnvVarValue[]): { command?: string[]; args?: string[] } {
-  const mapping = mappingFor(new Map(env.map((e) => [e.name, e.value])));
+  // Looked up by name only once a reference is met: most commands have none.
+  let byName: Map<string, string> | undefined;
+  const mapping = (name: string) => mappingFor((byName ??= new Map(env.map((e) => [e.name, e.value]))))(name);
   const out: { command?: string[]; args?: string[] } = {};
   if (container.command) out.command = container.command.map((c) => expand(c, mapping));
   if (container.args) out.args = container.args.map((a) => expand(a, mapping));

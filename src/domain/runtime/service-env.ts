@@ -28,7 +28,9 @@ export interface Service {
 
 /** --master-service-namespace, whose default the Go kubelet has never changed. */
 export const MASTER_SERVICE_NAMESPACE = 'default';
-const MASTER_SERVICES = new Set(['kubernetes']);
+/** The master Services' names in that namespace (Go's masterServices). */
+export const MASTER_SERVICE_NAMES: readonly string[] = ['kubernetes'];
+const MASTER_SERVICES = new Set(MASTER_SERVICE_NAMES);
 
 /** v1helper.IsServiceIPSet: a cluster IP that is neither empty nor `None`. */
 export function isServiceIPSet(service: Service): boolean {
@@ -62,31 +64,39 @@ function hostPort(host: string, port: number): string {
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
 }
 
-/** FromServices: each Service's variables, in order. */
-export function envVarsFromServices(services: readonly Service[]): [string, string][] {
-  const vars: [string, string][] = [];
-  for (const service of services) {
-    if (!isServiceIPSet(service)) continue;
-    const ip = service.spec!.clusterIP!;
-    const ports = service.spec?.ports ?? [];
-    const prefix = envName(service.metadata.name ?? '');
-    vars.push([`${prefix}_SERVICE_HOST`, ip]);
-    // A cluster IP Service has at least one port (validation); one without is given its host only.
-    if (ports.length === 0) continue;
-    vars.push([`${prefix}_SERVICE_PORT`, String(ports[0]!.port)]);
-    for (const p of ports) if (p.name) vars.push([`${prefix}_SERVICE_PORT_${envName(p.name)}`, String(p.port)]);
-    ports.forEach((p, i) => {
-      const protocol = p.protocol || 'TCP';
-      const url = `${protocol.toLowerCase()}://${hostPort(ip, p.port)}`;
-      if (i === 0) vars.push([`${prefix}_PORT`, url]);
-      const portPrefix = `${prefix}_PORT_${p.port}_${protocol.toUpperCase()}`;
-      vars.push([portPrefix, url], [`${portPrefix}_PROTO`, protocol.toLowerCase()], [`${portPrefix}_PORT`, String(p.port)], [`${portPrefix}_ADDR`, ip]);
-    });
-  }
+/** FromServices for one Service: its variables, in order (none when its cluster IP is not set). */
+export function envVarsFromService(service: Service): [string, string][] {
+  if (!isServiceIPSet(service)) return [];
+  const ip = service.spec!.clusterIP!;
+  const ports = service.spec?.ports ?? [];
+  const prefix = envName(service.metadata.name ?? '');
+  const vars: [string, string][] = [[`${prefix}_SERVICE_HOST`, ip]];
+  // A cluster IP Service has at least one port (validation); one without is given its host only.
+  if (ports.length === 0) return vars;
+  vars.push([`${prefix}_SERVICE_PORT`, String(ports[0]!.port)]);
+  for (const p of ports) if (p.name) vars.push([`${prefix}_SERVICE_PORT_${envName(p.name)}`, String(p.port)]);
+  ports.forEach((p, i) => {
+    const protocol = p.protocol || 'TCP';
+    const url = `${protocol.toLowerCase()}://${hostPort(ip, p.port)}`;
+    if (i === 0) vars.push([`${prefix}_PORT`, url]);
+    const portPrefix = `${prefix}_PORT_${p.port}_${protocol.toUpperCase()}`;
+    vars.push([portPrefix, url], [`${portPrefix}_PROTO`, protocol.toLowerCase()], [`${portPrefix}_PORT`, String(p.port)], [`${portPrefix}_ADDR`, ip]);
+  });
   return vars;
 }
 
-/** getServiceEnvVarMap: the variables of the Services a pod of `namespace` sees. */
-export function serviceEnvVarMap(services: Iterable<Service>, namespace: string, enableServiceLinks: boolean): Map<string, string> {
-  return new Map(envVarsFromServices(servicesForPod(services, namespace, enableServiceLinks)));
+/** FromServices: each Service's variables, in order. */
+export function envVarsFromServices(services: readonly Service[], varsOf: (service: Service) => readonly [string, string][] = envVarsFromService): [string, string][] {
+  const vars: [string, string][] = [];
+  for (const service of services) for (const v of varsOf(service)) vars.push(v);
+  return vars;
+}
+
+/**
+ * getServiceEnvVarMap: the variables of the Services a pod of `namespace` sees, among `services`
+ * (which need hold no more than the master Services and the namespace's); `varsOf` may give each
+ * Service's variables from a cache.
+ */
+export function serviceEnvVarMap(services: Iterable<Service>, namespace: string, enableServiceLinks: boolean, varsOf?: (service: Service) => readonly [string, string][]): Map<string, string> {
+  return new Map(envVarsFromServices(servicesForPod(services, namespace, enableServiceLinks), varsOf));
 }
