@@ -14,7 +14,7 @@ import { evictablePods } from '../actors/eviction/active-pods.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { makeDirectories, nodeGcFs } from '../adapters/fs/node-fs.js';
-import { containerLogFiles } from '../adapters/fs/container-log-files.js';
+import { createContainerLogFiles } from '../adapters/fs/container-log-files.js';
 import { LEGACY_CONTAINER_LOGS_DIR } from '../domain/runtime/legacy-log-symlink.js';
 import { ProcHostStats } from '../adapters/host/host-stats.js';
 import { mathRandom } from '../adapters/math-random.js';
@@ -108,7 +108,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   });
   const servingCertificates = new ServingCertificateSwitch();
   const { runtimeHost, ...hostPorts } = createHostPorts(io.env, logger);
-  const containerLogs = { files: containerLogFiles, linkDir: io.env[LEGACY_LOG_DIR_ENV] || LEGACY_CONTAINER_LOGS_DIR };
+  const containerLogs = { files: createContainerLogFiles(logger), linkDir: io.env[LEGACY_LOG_DIR_ENV] || LEGACY_CONTAINER_LOGS_DIR };
   const deps: PhaseDeps = {
     argv,
     env: io.env,

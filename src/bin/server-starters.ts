@@ -11,9 +11,10 @@ import type { LiveState } from '../actors/phases/live-state.js';
 import { createApiReviewers } from '../actors/view/api-reviewers.js';
 import type { KubeletView } from '../ports/kubelet-view.js';
 import type { ActorDirectory } from '../actors/debug/actor-directory.js';
-import type { JournalFeed } from '../adapters/debug-server/journal-feed.js';
+import { mappedFeed, type JournalFeed } from '../adapters/debug-server/journal-feed.js';
 import type { HealthCheck } from '../adapters/http/healthz.js';
 import type { DeferredJournalSink } from '../adapters/journal-file/deferred-sink.js';
+import { redactEnvValues } from '../domain/journal/redact-env-values.js';
 import { machineGraphs } from '../machines/index.js';
 import { actorLogger, type Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
@@ -36,7 +37,8 @@ export function debugServerStarter(
       (await import('../adapters/debug-server/server.js')).startDebugServer(address, {
         actors: () => o.directory.list(),
         pods: () => podsView(o.views.syncLoop()),
-        visualizer: { mode: 'live', graphs: machineGraphs(), feed: o.feed },
+        // Any local user can ask: the pods' literal env values stay in the journal file (owner only).
+        visualizer: { mode: 'live', graphs: machineGraphs(), feed: mappedFeed(o.feed, redactEnvValues) },
         journal: () => ({ path: null, records: o.journal.records }),
       }, { logger }),
     off: o.dropFeed,

@@ -1,6 +1,8 @@
 /**
  * The node's container log files as the container log manager and the legacy links use them
- * (Go's osInterface calls in pkg/kubelet/logs and kuberuntime's removeContainerLog).
+ * (Go's osInterface calls in pkg/kubelet/logs and kuberuntime's removeContainerLog). A log, its
+ * rotated files and its directory are only ever regular files and directories: anything else there
+ * (a link a pod planted) is refused with KLT_ERR_PATH_UNSAFE, or left out of a listing.
  */
 export interface ContainerLogFiles {
   /** The file's size in bytes, or null when there is none at `path`. */
@@ -9,9 +11,12 @@ export interface ContainerLogFiles {
   siblings(path: string): Promise<string[]>;
   /** Removes a file; one already gone is not an error. */
   remove(path: string): Promise<void>;
+  /** Renames a log within its directory. */
   rename(from: string, to: string): Promise<void>;
   /** Gzips `path` to `<path>.gz` through `<path>.tmp`, then removes `path` (Go's compressLog). */
   compress(path: string): Promise<void>;
+  /** Removes a legacy link (the link itself); one already gone is not an error. */
+  removeLink(link: string): Promise<void>;
   /** A symbolic link at `link` pointing at `target`. */
   symlink(target: string, link: string): Promise<void>;
 }

@@ -63,7 +63,7 @@ export function withContainerLogLinks(cri: CriClient, host: ContainerLogHost, lo
       if (status.log_path) {
         for (const f of [...await files.siblings(status.log_path), status.log_path]) await files.remove(f);
       }
-      await files.remove(linkOf(linkDir, id, status));
+      await files.removeLink(linkOf(linkDir, id, status));
     }
     created.delete(id);
     await inner.removeContainer(id, opts);

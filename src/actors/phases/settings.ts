@@ -10,7 +10,14 @@ const flags = (live: LiveState): KubeletFlags => live.parsed.require().flags;
 const config = (live: LiveState): KubeletConfiguration => live.config.require();
 
 export const settings = {
-  debugAddress: (l: LiveState) => flags(l).debugAddress,
+  /**
+   * --debug-address. In cluster mode (a kubeconfig) the debug server answers any local user about
+   * the cluster's pods, so it is off unless the flag is given; standalone it keeps its default.
+   */
+  debugAddress: (l: LiveState): string => {
+    if (flags(l).kubeconfig !== '' && !l.parsed.require().given.includes('debug-address')) return '';
+    return flags(l).debugAddress;
+  },
   rootDir: (l: LiveState) => flags(l).rootDirectory,
   kubeconfig: (l: LiveState) => flags(l).kubeconfig,
   hostnameOverride: (l: LiveState) => flags(l).hostnameOverride,

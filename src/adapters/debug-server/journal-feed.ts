@@ -68,6 +68,11 @@ export class JournalFeed implements JournalFeedSource {
   }
 }
 
+/** `source` with each record passed through `map` on its way out, kept or live. */
+export function mappedFeed(source: JournalFeedSource, map: (record: JournalRecord) => JournalRecord): JournalFeedSource {
+  return { history: () => source.history().map(map), subscribe: (listener) => source.subscribe((r) => listener(map(r))) };
+}
+
 /** A fixed list of records (a recorded log): the history is the whole log, nothing more arrives. */
 export function staticFeed(records: readonly JournalRecord[]): JournalFeedSource {
   return { history: () => [...records], subscribe: () => () => undefined };

@@ -1,14 +1,16 @@
 /**
  * The debug server: started in `command.debugServer`, before every other phase, because a stuck
- * start-up is exactly when it is needed. Loopback by default (`--debug-address`, default
- * 127.0.0.1:10260; empty turns it off). Serves `/debug/actors` (every live actor and its state)
- * and `/debug/journal/stats`, and the visualizer (the page at `/`, charts, journal stream, start-up timeline;
- * see visualizer-routes.ts).
+ * start-up is exactly when it is needed. Loopback only (`--debug-address`, default 127.0.0.1:10260;
+ * empty turns it off; in cluster mode off unless given: actors/phases/settings.ts). Serves
+ * `/debug/actors` (every live actor and its state) and `/debug/journal/stats`, and the visualizer
+ * (the page at `/`, charts, journal stream, start-up timeline; see visualizer-routes.ts). Any local
+ * user can ask, so the daemon hands it journal records without literal env values (server-starters.ts).
  *
  * It is optional: when its address cannot be bound (another process on 10260), start-up goes on,
  * the failure is logged with the address and reason, and the bind is retried in the background
  * (listen-fastify.ts). Go has no debug server of its own (pprof lives on 10250).
  */
+import { isIPv4, isIPv6 } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { KubeletError } from '../../domain/errors.js';
@@ -40,13 +42,24 @@ export function buildDebugApp(sources: DebugServerSources): FastifyInstance {
   return app;
 }
 
+/** A loopback address, written as an address: a name could be made to resolve elsewhere. */
+function isLoopback(host: string): boolean {
+  if (isIPv4(host)) return host.startsWith('127.');
+  return isIPv6(host) && (host === '::1' || /^(0{0,4}:){7}0{0,3}1$/.test(host) || /^::ffff:127\./i.test(host));
+}
+
+/** host:port, the host a loopback address: the server has no authentication, so no other machine may reach it. */
 export function parseDebugAddress(address: string): { host: string; port: number } {
   const m = /^(\[[0-9a-fA-F:.]+\]|[^:]+):(\d{1,5})$/.exec(address);
   const port = m ? Number(m[2]) : NaN;
   if (!m || port > 65535) {
     throw new KubeletError('KLT_ERR_FLAG_INVALID', `--debug-address ${JSON.stringify(address)}: want host:port, e.g. 127.0.0.1:10260`);
   }
-  return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
+  const host = m[1]!.replace(/^\[|\]$/g, '');
+  if (!isLoopback(host)) {
+    throw new KubeletError('KLT_ERR_FLAG_INVALID', `--debug-address ${JSON.stringify(address)}: ${host} is not a loopback address; the debug server has no authentication and listens on 127.0.0.0/8 or ::1 only`);
+  }
+  return { host, port };
 }
 
 /**

@@ -29,15 +29,19 @@
  * Not handled, as in Go: copytruncate rotation; a file rotated twice within one poll period (the
  *   middle one is never seen).
  *
+ * Only a regular file is read, and never through a link (./log-directory.ts): a pod can plant links
+ * in its own log directory, and a log that is one is an error naming it, never the target's content.
+ *
  * Memory stays bounded: the file is read in 64 KiB chunks; finding the tail keeps only the offsets
  * of the last `tailLines` lines; at most two files are open (the old one until it is read to its
  * end), and one more for each further rotation a follower is behind. Lines not in CRI format are skipped, as Go skips them.
  */
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseCriLogLine, renderCriLogRecord } from '../../domain/kubelet-server/cri-log-line.js';
 import type { LogOptions } from '../../domain/kubelet-server/log-options.js';
 import { ChunkQueue } from '../stream-protocols/chunk-queue.js';
+import { openLogFile } from './log-directory.js';
 
 const CHUNK = 64 * 1024;
 
@@ -77,22 +81,21 @@ export async function tailStartOffset(fh: FileHandle, n: number): Promise<number
 /**
  * The file now at `path` when it is no longer the one `current` has open (a rotation), else null.
  * A path missing for the moment (renamed, not yet created again) is not a rotation yet: the writer
- * may still be writing to the old file.
+ * may still be writing to the old file. Nor is anything but a regular file there: it is never read.
  */
 async function openIfReplaced(path: string, current: FileHandle): Promise<FileHandle | null> {
-  let now;
+  let next: FileHandle;
   try {
-    now = await stat(path);
+    next = await openLogFile(path);
   } catch {
     return null;
   }
-  const held = await current.stat();
-  if (now.ino === held.ino && now.dev === held.dev) return null;
-  try {
-    return await open(path, 'r');
-  } catch {
-    return null; // renamed again between the stat and the open: the next poll sees what is there
+  const [now, held] = await Promise.all([next.stat(), current.stat()]);
+  if (now.ino === held.ino && now.dev === held.dev) {
+    await next.close();
+    return null;
   }
+  return next;
 }
 
 /** Waits one poll period; false when the client went away meanwhile. */
@@ -107,7 +110,7 @@ async function pause(follow: FollowControl): Promise<boolean> {
 
 /** The rendered output, chunk by chunk; ends on EOF (or, following, when the container stops). */
 export async function* readContainerLog(path: string, opts: LogOptions, follow?: FollowControl): AsyncGenerator<Buffer> {
-  let fh = await open(path, 'r');
+  let fh = await openLogFile(path);
   // The files that replaced `fh` at `path`, oldest first, each opened as soon as it was seen; the
   // first is read once `fh` is drained. More than one only while the follower is behind.
   const successors: FileHandle[] = [];

@@ -7,3 +7,14 @@ export function copyUntil(obj: Record<string, unknown>, key: string): Record<str
   }
   return out;
 }
+
+/** `items` mapped by `fn`; the very array when `fn` changed none of them (copy-on-write). */
+export function mapSame(items: readonly unknown[], fn: (item: unknown) => unknown): readonly unknown[] {
+  let out: unknown[] | null = null;
+  for (let i = 0; i < items.length; i++) {
+    const r = fn(items[i]);
+    if (r !== items[i] && out === null) out = items.slice(0, i);
+    if (out !== null) out.push(r);
+  }
+  return out ?? items;
+}

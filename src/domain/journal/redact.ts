@@ -14,7 +14,7 @@
  * Deterministic, so replay regenerates identical redacted records. Copy-on-write: data with
  * nothing to redact is returned as is.
  */
-import { copyUntil } from './copy-on-write.js';
+import { copyUntil, mapSame } from './copy-on-write.js';
 import { FormsByIdentity, isPodObject } from './pod-forms.js';
 import { redactArgv } from './redact-argv.js';
 
@@ -63,17 +63,6 @@ function walk(value: unknown): unknown {
     return form;
   }
   return walkObject(value as Record<string, unknown>);
-}
-
-/** `items` mapped by `fn`; the very array when `fn` changed none of them (copy-on-write). */
-function mapSame(items: readonly unknown[], fn: (item: unknown) => unknown): readonly unknown[] {
-  let out: unknown[] | null = null;
-  for (let i = 0; i < items.length; i++) {
-    const r = fn(items[i]);
-    if (r !== items[i] && out === null) out = items.slice(0, i);
-    if (out !== null) out.push(r);
-  }
-  return out ?? items;
 }
 
 function walkObject(obj: Record<string, unknown>): unknown {

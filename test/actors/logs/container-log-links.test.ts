@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { withContainerLogLinks } from '../../../src/actors/logs/container-log-links.js';
-import { containerLogFiles } from '../../../src/adapters/fs/container-log-files.js';
+import { createContainerLogFiles } from '../../../src/adapters/fs/container-log-files.js';
 import { LogRuntime } from './log-runtime.js';
 
 const logger = pino({ level: 'silent' });
@@ -12,7 +12,7 @@ function setup() {
   const rt = new LogRuntime();
   const linkDir = join(rt.dir, 'links');
   mkdirSync(linkDir);
-  const cri = withContainerLogLinks(rt.client(), { files: containerLogFiles, linkDir }, logger);
+  const cri = withContainerLogLinks(rt.client(), { files: createContainerLogFiles(logger), linkDir }, logger);
   return { rt, cri, linkDir };
 }
 

@@ -1,11 +1,12 @@
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import pino from 'pino';
 import { SimulatedClock } from 'xstate';
 import { describe, expect, it, vi } from 'vitest';
 import { logRotatePolicy, rotateContainerLog, rotateLogs, RotationQueue, startContainerLogManager, type ContainerLogManagerDeps } from '../../../src/actors/logs/container-log-manager.js';
-import { containerLogFiles } from '../../../src/adapters/fs/container-log-files.js';
+import { createContainerLogFiles } from '../../../src/adapters/fs/container-log-files.js';
+import { plantedLogDirectory } from '../../adapters/fs/planted-log-directory.js';
 import { LogRuntime } from './log-runtime.js';
 
 const logger = pino({ level: 'silent' });
@@ -16,7 +17,7 @@ function setup(policy: Partial<ContainerLogManagerDeps['policy']> = {}) {
   const rt = new LogRuntime();
   let now = T0;
   const deps: ContainerLogManagerDeps = {
-    cri: rt.client(), files: containerLogFiles, logger, clock: { now: () => now },
+    cri: rt.client(), files: createContainerLogFiles(logger), logger, clock: { now: () => now },
     policy: { maxSizeBytes: MiB, maxFiles: 3, maxWorkers: 1, monitorIntervalMs: 10_000, ...policy },
   };
   const files = () => readdirSync(rt.dir).sort();
@@ -89,6 +90,38 @@ describe('rotateContainerLog', () => {
     for (const f of ['20261126-020000', '20261126-020000.gz', '20261126-021000.tmp']) writeFileSync(`${c.log}.${f}`, 'x');
     await rotateContainerLog(deps, 'a');
     expect(files()).toEqual(['a.log', 'a.log.20261126-020000.gz', 'a.log.20261126-030000']);
+  });
+});
+
+describe('rotation in a log directory a pod planted links in', () => {
+  /** Container `a`, its log in a pod log directory laid out as the kubelet lays it out. */
+  function planted(policy: Partial<ContainerLogManagerDeps['policy']> = {}) {
+    const s = setup(policy);
+    const p = plantedLogDirectory();
+    s.rt.add('a', 0).log = p.log;
+    return { ...s, p };
+  }
+
+  it('leaves a rotated file that is a link out: the host file it points at is untouched and none of it enters the pod directory', async () => {
+    const { deps, p } = planted({ maxFiles: 3 });
+    writeFileSync(p.log, 'x'.repeat(MiB));
+    writeFileSync(`${p.log}.20261126-010000`, 'older\n');
+    symlinkSync(p.secret, `${p.log}.20261126-020000`);
+    expect(await rotateContainerLog(deps, 'a')).toMatchObject({ rotated: true, compressed: [`${p.log}.20261126-010000`] });
+    p.expectSecretUntouched();
+    p.expectSecretNowhereInPodDirectory();
+  });
+
+  it('never rotates a live log that is a link: the pass reports the container failed and the host file stays where it is', async () => {
+    const errors: unknown[] = [];
+    const { deps, p } = planted({ maxSizeBytes: 1, maxFiles: 2 });
+    deps.logger = { ...logger, error: (o: unknown) => void errors.push(o) } as unknown as typeof logger;
+    symlinkSync(p.secret, p.log);
+    for (let i = 0; i < 3; i++) expect(await rotateLogs(deps)).toEqual({ rotated: [], failed: ['a'] });
+    expect(errors).toHaveLength(3);
+    expect(readdirSync(p.containerDir)).toEqual(['0.log']);
+    p.expectSecretUntouched();
+    p.expectSecretNowhereInPodDirectory();
   });
 });
 

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, open, readdir, readlink, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, open, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
@@ -8,6 +8,7 @@ import { readContainerLog, tailStartOffset } from '../../../src/adapters/fs/cont
 import type { LogOptions } from '../../../src/domain/kubelet-server/log-options.js';
 import { createChangeWaiter } from '../../support/change-waiter.js';
 import { copiedBytes } from '../../support/copied-bytes.js';
+import { plantedLogDirectory } from './planted-log-directory.js';
 
 // A full collection on demand (vitest's workers run without --expose-gc).
 setFlagsFromString('--expose-gc');
@@ -118,6 +119,40 @@ async function rotate(path: string, suffix: string, firstLine?: string): Promise
   await rename(path, `${path}.${suffix}`);
   await writeFile(path, firstLine ?? '');
 }
+
+describe('readContainerLog in a log directory a pod planted links in', () => {
+  it('refuses a log that is a link, naming it, and never yields what it points at', async () => {
+    const p = plantedLogDirectory();
+    await symlink(p.secret, p.log);
+    await expect(collect(p.log, ALL)).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE', message: expect.stringContaining(`"${p.log}" is not a regular file`) as string });
+  });
+
+  it('refuses a log whose container directory is a link', async () => {
+    const p = plantedLogDirectory();
+    const elsewhere = await mkdtemp(join(tmpdir(), 'kts-elsewhere-'));
+    await writeFile(join(elsewhere, '0.log'), '2024-01-01T00:00:00Z stdout F not the pod\'s\n');
+    p.replaceContainerDirectoryWithLinkTo(elsewhere);
+    await expect(collect(p.log, ALL)).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE', message: expect.stringContaining('is not a directory') as string });
+  });
+
+  it('following, never switches to a link that replaced the log', async () => {
+    const p = plantedLogDirectory();
+    await writeFile(p.log, '2024-01-01T00:00:00Z stdout F mine\n');
+    await writeFile(p.secret, '2024-01-01T00:00:01Z stdout F root-only host file: do not copy\n');
+    let polls = 0;
+    const parts: Buffer[] = [];
+    // The container stops after a few polls: each poll looked at the path, which holds the link by then.
+    const running = () => ++polls < 5;
+    const reader = readContainerLog(p.log, ALL, { running, pollMs: 5, maxFollowMs: 60_000 });
+    const first = await reader.next();
+    parts.push(first.value as Buffer);
+    await rename(p.log, `${p.log}.20240101-000000`);
+    await symlink(p.secret, p.log);
+    for await (const c of reader) parts.push(c);
+    expect(Buffer.concat(parts).toString()).toBe('mine\n');
+    expect(polls).toBe(5);
+  });
+});
 
 describe('readContainerLog following a rotation', () => {
   it('finishes the old file, then reads the new one from its top', async () => {

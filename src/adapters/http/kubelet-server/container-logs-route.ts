@@ -3,15 +3,17 @@
  * query (tailLines, limitBytes, timestamps, previous, sinceSeconds/sinceTime, follow). Statuses and
  * bodies as Go's getContainerLogs: 400/422 for a bad query, 404 `pod "…" does not exist` and
  * `container "…" not found in pod "…"`, 400 with Go's words when the pod's status names no
- * instance to read (waiting to start, no previous instance) or its file cannot be opened. A
- * container waiting to restart shows the instance that last terminated. The body streams (chunked), so `follow` delivers lines as they are written.
+ * instance to read (waiting to start, no previous instance) or its file cannot be opened (a link is
+ * never opened: adapters/fs/log-directory.ts). A container waiting to restart shows the instance
+ * that last terminated. The body streams (chunked), so `follow` delivers lines as they are written.
  */
-import { access, constants } from 'node:fs/promises';
 import { Readable } from 'node:stream';
+import { KubeletError } from '../../../domain/errors.js';
 import { parseLogOptions } from '../../../domain/kubelet-server/log-options.js';
 import type { Pod } from '../../../domain/pod/types.js';
 import type { KubeletView } from '../../../ports/kubelet-view.js';
 import { readContainerLog } from '../../fs/container-log-reader.js';
+import { openLogFile } from '../../fs/log-directory.js';
 import { findContainer } from '../../../domain/pod/pod-containers.js';
 import { reply, replyText, TEXT_PLAIN } from './reply.js';
 import type { Router } from './router.js';
@@ -72,11 +74,12 @@ export function registerContainerLogs(router: Router, view: KubeletView, limits:
       // A quiet container must not look like an idle connection; maxFollowMs bounds the stream.
       if (follow) req.raw.socket?.setTimeout?.(0);
 
-      // Check the file before answering 200, so a missing file is still a clean 400.
+      // Open the file before answering 200, so a missing one (or a link) is still a clean 400.
       try {
-        await access(path, constants.R_OK);
+        await (await openLogFile(path)).close();
       } catch (err) {
-        return text(400, `failed to open log file ${JSON.stringify(path)}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+        const why = err instanceof KubeletError ? err.message : (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+        return text(400, `failed to open log file ${JSON.stringify(path)}: ${why}`);
       }
       const body = Readable.from(readContainerLog(path, opts, follow));
       return reply(res, 200, body, { type: TEXT_PLAIN });

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { get, type ClientRequest } from 'node:http';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -108,6 +108,18 @@ describe('/containerLogs', () => {
     const res = await logs();
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain('ENOENT');
+  });
+
+  it('answers 400 naming the file when the log is a link, never with what it points at', async () => {
+    const target = join(dir, 'host-file');
+    await writeFile(target, '2024-01-01T00:00:00Z stdout F root-only host file\n');
+    const link = join(dir, 'link.log');
+    await symlink(target, link);
+    view.logPaths.set('prod/web/app', link);
+    const res = await logs();
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toContain(`failed to open log file ${JSON.stringify(link)}: ${JSON.stringify(link)} is not a regular file`);
+    expect(res.body).not.toContain('root-only');
   });
 
   it('with follow, delivers a line appended after the request and ends when the container stops', async () => {
