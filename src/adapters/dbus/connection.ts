@@ -7,7 +7,7 @@
  */
 import { createConnection, type Socket } from 'node:net';
 import { KubeletError } from '../../domain/errors.js';
-import { decodeMessage, encodeMessage, messageLength, type DbusMessage } from './message.js';
+import { decodeBody, decodeHeader, encodeMessage, FIXED_HEADER, messageLength, type DbusMessage, type MessageHead } from './message.js';
 import type { DbusValue, Variant } from './marshal.js';
 
 const BUS_NAME = 'org.freedesktop.DBus';
@@ -146,7 +146,11 @@ class Connection implements DbusConnection {
   private readonly pending = new Map<number, Pending>();
   private readonly subscriptions: Subscription[] = [];
   private readonly closeHandlers: ((err?: Error) => void)[] = [];
-  private inbox: Buffer = Buffer.alloc(0);
+  /** The bytes received and not yet read, as they came: joined once a whole message is in. */
+  private parts: Buffer[] = [];
+  private buffered = 0;
+  /** The length of the message being received, once its fixed header is in. */
+  private expected: number | null = null;
   private closed = false;
 
   constructor(private readonly socket: Socket) {
@@ -191,40 +195,80 @@ class Connection implements DbusConnection {
   }
 
   private receive(chunk: Buffer): void {
-    this.inbox = this.inbox.length === 0 ? chunk : Buffer.concat([this.inbox, chunk]);
-    for (;;) {
-      let length: number | null;
-      let message: DbusMessage;
+    this.parts.push(chunk);
+    this.buffered += chunk.length;
+    while (!this.closed) {
+      let bytes: Buffer;
+      let head: MessageHead;
       try {
-        length = messageLength(this.inbox);
-        if (length === null || this.inbox.length < length) return;
-        message = decodeMessage(this.inbox.subarray(0, length));
+        if (this.expected === null) {
+          if (this.buffered < FIXED_HEADER) return;
+          this.expected = messageLength(this.fixedHeader()) as number;
+        }
+        const expected = this.expected;
+        if (this.buffered < expected) return;
+        bytes = this.take(expected);
+        this.expected = null;
+        head = decodeHeader(bytes);
       } catch (err) {
-        // A message we cannot read leaves the stream out of step: the connection is over.
-        this.socket.destroy();
-        this.end(err as Error);
+        this.fail(err);
         return;
       }
-      this.inbox = this.inbox.subarray(length);
-      this.dispatch(message);
+      this.dispatch(bytes, head);
     }
   }
 
-  private dispatch(m: DbusMessage): void {
+  /** The buffered bytes' first FIXED_HEADER, the first chunks joined only when the header is cut between them. */
+  private fixedHeader(): Buffer {
+    if ((this.parts[0] as Buffer).length < FIXED_HEADER) this.parts = [Buffer.concat(this.parts, this.buffered)];
+    return this.parts[0] as Buffer;
+  }
+
+  /** The next `length` bytes: the chunks they span joined once, what follows kept for the next message. */
+  private take(length: number): Buffer {
+    const joined = this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.buffered);
+    const rest = joined.subarray(length);
+    this.parts = rest.length > 0 ? [rest] : [];
+    this.buffered = rest.length;
+    return joined.subarray(0, length);
+  }
+
+  /** A message's body, read only for a reply awaited or a signal handed on; an unreadable one ends the connection. */
+  private body(bytes: Buffer, head: MessageHead): DbusValue[] | undefined {
+    try {
+      return decodeBody(bytes, head);
+    } catch (err) {
+      this.fail(err);
+      return undefined;
+    }
+  }
+
+  private dispatch(bytes: Buffer, head: MessageHead): void {
+    const m = head.message;
     if (m.kind === 'return' || m.kind === 'error') {
       const waiter = m.replySerial === undefined ? undefined : this.pending.get(m.replySerial);
       if (!waiter) return;
+      const body = this.body(bytes, head);
+      if (!body) return;
       this.pending.delete(m.replySerial as number);
-      if (m.kind === 'return') waiter.resolve(m.body ?? []);
-      else waiter.reject(new DbusCallError(m.errorName ?? 'org.freedesktop.DBus.Error.Failed', String(m.body?.[0] ?? '')));
+      if (m.kind === 'return') waiter.resolve(body);
+      else waiter.reject(new DbusCallError(m.errorName ?? 'org.freedesktop.DBus.Error.Failed', String(body[0] ?? '')));
       return;
     }
-    if (m.kind === 'signal') {
-      for (const s of this.subscriptions) {
-        if (s.match.path === m.path && s.match.interface === m.interface && s.match.member === m.member) s.handler(m.body ?? [], m);
-      }
+    if (m.kind !== 'signal') return; // Method calls to us: nothing is exported, and the bus answers for us when a call needs a reply.
+    let body: DbusValue[] | undefined;
+    for (const s of this.subscriptions) {
+      if (s.match.path !== m.path || s.match.interface !== m.interface || s.match.member !== m.member) continue;
+      body ??= this.body(bytes, head);
+      if (!body) return;
+      s.handler(body, { ...m, body });
     }
-    // Method calls to us: nothing is exported, and the bus answers for us when a call needs a reply.
+  }
+
+  /** A message we cannot read leaves the stream out of step, or a peer not to trust: the connection is over, as libdbus ends it. */
+  private fail(err: unknown): void {
+    this.socket.destroy();
+    this.end(err as Error);
   }
 
   private end(err?: Error): void {
