@@ -234,6 +234,8 @@ class Connection implements DbusConnection {
         if (!(err instanceof DbusCallError && err.dbusName === NAME_HAS_NO_OWNER)) throw err;
       }
     })();
+    // A failed first read is not kept: the next subscription asks again.
+    owner.known.catch(() => this.owners.delete(name));
     this.owners.set(name, owner);
     return owner.known;
   }
@@ -301,6 +303,7 @@ class Connection implements DbusConnection {
     }
     if (m.kind !== 'signal') return; // Method calls to us: nothing is exported, and the bus answers for us when a call needs a reply.
     if (m.sender === BUS_NAME && m.interface === BUS_NAME && m.member === 'NameOwnerChanged') this.ownerChanged(bytes, head);
+    if (this.closed) return;
     let body: DbusValue[] | undefined;
     for (const s of this.subscriptions) {
       if (s.match.path !== m.path || s.match.interface !== m.interface || s.match.member !== m.member) continue;

@@ -4,22 +4,23 @@
  * within bounds of CPU, event-loop stall and memory. The bounds are generous for a loaded 2-core
  * machine; they are not performance figures.
  */
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectBus, type DbusConnection } from '../../../src/adapters/dbus/connection.js';
 import type { DbusValue } from '../../../src/adapters/dbus/marshal.js';
 import { encodeMessage } from '../../../src/adapters/dbus/message.js';
 import { startFakeBus, type FakeBus } from '../../support/fake-bus.js';
 
-/** How long a refused message may take to close the connection. */
-const CLOSE_BOUND_MS = 5_000;
+/** How long a refused message may take to close the connection (milliseconds when the machine is quiet). */
+const CLOSE_BOUND_MS = 10_000;
 /**
- * CPU, longest event-loop stall and RSS growth allowed for reading one 32 MiB signal. The stall is
- * wall time: on two cores under load 20 one synchronous turn (one join, one decode) is descheduled
- * for most of its length, so its bound is the loosest.
+ * CPU, longest event-loop stall and RSS growth allowed for reading one 32 MiB signal. A stall is
+ * counted in CPU time (the most CPU spent between two ticks of a timer), not wall time: on two
+ * cores under load 20 a process waits seconds for its turn with nothing running in it.
  */
 const BIG_SIGNAL_CPU_BOUND_MS = 3_000;
-const BIG_SIGNAL_STALL_BOUND_MS = 5_000;
+const BIG_SIGNAL_STALL_BOUND_MS = 2_000;
+/** How long the whole signal may take to arrive and be read, a deadline: on a quiet machine it takes a second or two. */
+const BIG_SIGNAL_DEADLINE_MS = 60_000;
 const BIG_SIGNAL_RSS_BOUND = 512 * 1024 * 1024;
 /** dbus-daemon's max_message_size on the system bus (its system.conf default). */
 const SYSTEM_BUS_MAX_MESSAGE = 32 * 1024 * 1024;
@@ -94,29 +95,33 @@ describe('a D-Bus peer that misbehaves', () => {
     await variants.bus.send(rawSignal('v', body));
     expect((await closedWithin(variants.closed))?.message).toMatch(/nests containers deeper than the specification's 64/);
     expect(variants.signals).toEqual([]);
-  });
+  }, 3 * CLOSE_BOUND_MS);
 
-  it('one 32 MiB signal (the most the system bus passes) in 4 KiB pieces: read within bounds of CPU, event-loop stall and memory', async () => {
+  it('one 32 MiB signal (the most the system bus passes) in 16 KiB pieces: read within bounds of CPU, event-loop stall and memory', async () => {
     const { bus, signals } = await subscribed();
     const text = 'x'.repeat(SYSTEM_BUS_MAX_MESSAGE - 1024);
     const signal = encodeMessage({ kind: 'signal', serial: 7, sender: ':1.9', ...MATCH, signature: 's', body: [text] });
     const rss0 = process.memoryUsage().rss;
     let rssPeak = rss0;
-    const sampler = setInterval(() => { rssPeak = Math.max(rssPeak, process.memoryUsage().rss); }, 20);
-    const stalls = monitorEventLoopDelay({ resolution: 10 });
-    stalls.enable();
-    const cpu0 = process.cpuUsage();
+    const cpuNow = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
+    const cpu0 = cpuNow();
+    let lastTick = cpu0;
+    let longestTurn = 0;
+    const sampler = setInterval(() => {
+      const now = cpuNow();
+      longestTurn = Math.max(longestTurn, now - lastTick);
+      lastTick = now;
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+    }, 5);
     try {
-      await bus.send(signal, 4096);
-      await expect.poll(() => signals.length, { timeout: 10 * BIG_SIGNAL_CPU_BOUND_MS }).toBe(1);
+      await bus.send(signal, 16 * 1024);
+      await expect.poll(() => signals.length, { timeout: BIG_SIGNAL_DEADLINE_MS }).toBe(1);
     } finally {
-      stalls.disable();
       clearInterval(sampler);
     }
-    const cpu = process.cpuUsage(cpu0);
-    expect((cpu.user + cpu.system) / 1000).toBeLessThan(BIG_SIGNAL_CPU_BOUND_MS);
-    expect(stalls.max / 1e6).toBeLessThan(BIG_SIGNAL_STALL_BOUND_MS);
+    expect(cpuNow() - cpu0).toBeLessThan(BIG_SIGNAL_CPU_BOUND_MS);
+    expect(longestTurn).toBeLessThan(BIG_SIGNAL_STALL_BOUND_MS);
     expect(rssPeak - rss0).toBeLessThan(BIG_SIGNAL_RSS_BOUND);
     expect(signals[0]?.[0]).toBe(text);
-  }, 20 * BIG_SIGNAL_CPU_BOUND_MS);
+  }, 2 * BIG_SIGNAL_DEADLINE_MS);
 });
