@@ -137,7 +137,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     // The eviction manager shares the servers' summary reads (coalesced, at most one a second).
     eviction: { summary: () => stats.get(false), nodeSummary: () => stats.nodeOnly(), activePods: () => evictablePods(observers.views.syncLoop()) },
     nodeShutdown: {
-      logind: createLogindBus({ env: io.env, uid: process.getuid?.() ?? 0, ...logindConfigDirectory(io.env) }),
+      logind: createLogindBus({ env: io.env, uid: process.getuid?.() ?? 0, logger, ...logindConfigDirectory(io.env) }),
       activePods: () => evictablePods(observers.views.syncLoop()),
       ...dbusReconnectPeriod(io.env, logger),
     },

@@ -7,12 +7,13 @@
  */
 import { createConnection, type Socket } from 'node:net';
 import { KubeletError } from '../../domain/errors.js';
-import { decodeMessage, encodeMessage, messageLength, type DbusMessage } from './message.js';
+import { decodeBody, decodeHeader, encodeMessage, FIXED_HEADER, messageLength, type DbusMessage, type MessageHead } from './message.js';
 import type { DbusValue, Variant } from './marshal.js';
 
 const BUS_NAME = 'org.freedesktop.DBus';
 const BUS_PATH = '/org/freedesktop/DBus';
 const PROPERTIES = 'org.freedesktop.DBus.Properties';
+const NAME_HAS_NO_OWNER = 'org.freedesktop.DBus.Error.NameHasNoOwner';
 /** Where the system bus listens when DBUS_SYSTEM_BUS_ADDRESS does not say (the D-Bus specification's default). */
 export const DEFAULT_SYSTEM_BUS_ADDRESS = 'unix:path=/var/run/dbus/system_bus_socket';
 
@@ -25,7 +26,21 @@ export interface MethodCall {
   body?: DbusValue[];
 }
 
-export interface SignalMatch { path: string; interface: string; member: string }
+export interface SignalMatch {
+  path: string;
+  interface: string;
+  member: string;
+  /**
+   * Only signals sent by the current owner of this bus name: the match rule names it, and each
+   * signal's sender is checked against the owner GetNameOwner gave, followed by NameOwnerChanged.
+   */
+  sender?: string;
+}
+
+export interface SignalOptions {
+  /** Called, with the sender's name only, for a matching signal from someone not owning `match.sender`. */
+  onOtherSender?: (sender: string) => void;
+}
 
 export interface DbusConnection {
   /** The unique name the bus gave us (":1.42"). */
@@ -35,7 +50,7 @@ export interface DbusConnection {
   getProperty(destination: string, path: string, iface: string, name: string): Promise<DbusValue>;
   setProperty(destination: string, path: string, iface: string, name: string, value: Variant): Promise<void>;
   /** Adds a match rule and hands every matching signal's body to `handler`. */
-  onSignal(match: SignalMatch, handler: (body: DbusValue[], signal: DbusMessage) => void): Promise<void>;
+  onSignal(match: SignalMatch, handler: (body: DbusValue[], signal: DbusMessage) => void, options?: SignalOptions): Promise<void>;
   /** Called once when the connection ends, by our close or the peer's. */
   onClose(handler: (err?: Error) => void): void;
   close(): void;
@@ -138,15 +153,22 @@ function authenticate(socket: Socket, uid: number): Promise<void> {
 }
 
 interface Pending { resolve: (body: DbusValue[]) => void; reject: (err: Error) => void }
-interface Subscription { match: SignalMatch; handler: (body: DbusValue[], signal: DbusMessage) => void }
+interface Subscription { match: SignalMatch; handler: (body: DbusValue[], signal: DbusMessage) => void; options: SignalOptions }
+/** A bus name's current owner (null while it has none), and the first read of it. */
+interface Owner { unique: string | null; known: Promise<void> }
 
 class Connection implements DbusConnection {
   uniqueName = '';
   private serial = 0;
   private readonly pending = new Map<number, Pending>();
   private readonly subscriptions: Subscription[] = [];
+  private readonly owners = new Map<string, Owner>();
   private readonly closeHandlers: ((err?: Error) => void)[] = [];
-  private inbox: Buffer = Buffer.alloc(0);
+  /** The bytes received and not yet read, as they came: joined once a whole message is in. */
+  private parts: Buffer[] = [];
+  private buffered = 0;
+  /** The length of the message being received, once its fixed header is in. */
+  private expected: number | null = null;
   private closed = false;
 
   constructor(private readonly socket: Socket) {
@@ -173,10 +195,11 @@ class Connection implements DbusConnection {
     await this.call({ destination, path, interface: PROPERTIES, member: 'Set', signature: 'ssv', body: [iface, name, value] });
   }
 
-  async onSignal(match: SignalMatch, handler: (body: DbusValue[], signal: DbusMessage) => void): Promise<void> {
-    const rule = `type='signal',path='${match.path}',interface='${match.interface}',member='${match.member}'`;
-    await this.call({ destination: BUS_NAME, path: BUS_PATH, interface: BUS_NAME, member: 'AddMatch', signature: 's', body: [rule] });
-    this.subscriptions.push({ match, handler });
+  async onSignal(match: SignalMatch, handler: (body: DbusValue[], signal: DbusMessage) => void, options: SignalOptions = {}): Promise<void> {
+    if (match.sender !== undefined) await this.followOwner(match.sender);
+    const sender = match.sender === undefined ? '' : `sender='${match.sender}',`;
+    await this.addMatch(`type='signal',${sender}path='${match.path}',interface='${match.interface}',member='${match.member}'`);
+    this.subscriptions.push({ match, handler, options });
   }
 
   onClose(handler: (err?: Error) => void): void {
@@ -190,41 +213,122 @@ class Connection implements DbusConnection {
     this.end();
   }
 
-  private receive(chunk: Buffer): void {
-    this.inbox = this.inbox.length === 0 ? chunk : Buffer.concat([this.inbox, chunk]);
-    for (;;) {
-      let length: number | null;
-      let message: DbusMessage;
+  private async addMatch(rule: string): Promise<void> {
+    await this.call({ destination: BUS_NAME, path: BUS_PATH, interface: BUS_NAME, member: 'AddMatch', signature: 's', body: [rule] });
+  }
+
+  /**
+   * Keeps `name`'s owner known: NameOwnerChanged is subscribed to before GetNameOwner is asked, so
+   * no change between the two is missed (the bus answers and signals in the order it acts).
+   */
+  private followOwner(name: string): Promise<void> {
+    const seen = this.owners.get(name);
+    if (seen) return seen.known;
+    const owner: Owner = { unique: null, known: Promise.resolve() };
+    owner.known = (async () => {
+      await this.addMatch(`type='signal',sender='${BUS_NAME}',path='${BUS_PATH}',interface='${BUS_NAME}',member='NameOwnerChanged',arg0='${name}'`);
       try {
-        length = messageLength(this.inbox);
-        if (length === null || this.inbox.length < length) return;
-        message = decodeMessage(this.inbox.subarray(0, length));
+        const [unique] = await this.call({ destination: BUS_NAME, path: BUS_PATH, interface: BUS_NAME, member: 'GetNameOwner', signature: 's', body: [name] });
+        owner.unique = String(unique);
       } catch (err) {
-        // A message we cannot read leaves the stream out of step: the connection is over.
-        this.socket.destroy();
-        this.end(err as Error);
+        if (!(err instanceof DbusCallError && err.dbusName === NAME_HAS_NO_OWNER)) throw err;
+      }
+    })();
+    // A failed first read is not kept: the next subscription asks again.
+    owner.known.catch(() => this.owners.delete(name));
+    this.owners.set(name, owner);
+    return owner.known;
+  }
+
+  private receive(chunk: Buffer): void {
+    this.parts.push(chunk);
+    this.buffered += chunk.length;
+    while (!this.closed) {
+      let bytes: Buffer;
+      let head: MessageHead;
+      try {
+        if (this.expected === null) {
+          if (this.buffered < FIXED_HEADER) return;
+          this.expected = messageLength(this.fixedHeader()) as number;
+        }
+        const expected = this.expected;
+        if (this.buffered < expected) return;
+        bytes = this.take(expected);
+        this.expected = null;
+        head = decodeHeader(bytes);
+      } catch (err) {
+        this.fail(err);
         return;
       }
-      this.inbox = this.inbox.subarray(length);
-      this.dispatch(message);
+      this.dispatch(bytes, head);
     }
   }
 
-  private dispatch(m: DbusMessage): void {
+  /** The buffered bytes' first FIXED_HEADER, the first chunks joined only when the header is cut between them. */
+  private fixedHeader(): Buffer {
+    if ((this.parts[0] as Buffer).length < FIXED_HEADER) this.parts = [Buffer.concat(this.parts, this.buffered)];
+    return this.parts[0] as Buffer;
+  }
+
+  /** The next `length` bytes: the chunks they span joined once, what follows kept for the next message. */
+  private take(length: number): Buffer {
+    const joined = this.parts.length === 1 ? (this.parts[0] as Buffer) : Buffer.concat(this.parts, this.buffered);
+    const rest = joined.subarray(length);
+    this.parts = rest.length > 0 ? [rest] : [];
+    this.buffered = rest.length;
+    return joined.subarray(0, length);
+  }
+
+  /** A message's body, read only for a reply awaited or a signal handed on; an unreadable one ends the connection. */
+  private body(bytes: Buffer, head: MessageHead): DbusValue[] | undefined {
+    try {
+      return decodeBody(bytes, head);
+    } catch (err) {
+      this.fail(err);
+      return undefined;
+    }
+  }
+
+  private dispatch(bytes: Buffer, head: MessageHead): void {
+    const m = head.message;
     if (m.kind === 'return' || m.kind === 'error') {
       const waiter = m.replySerial === undefined ? undefined : this.pending.get(m.replySerial);
       if (!waiter) return;
+      const body = this.body(bytes, head);
+      if (!body) return;
       this.pending.delete(m.replySerial as number);
-      if (m.kind === 'return') waiter.resolve(m.body ?? []);
-      else waiter.reject(new DbusCallError(m.errorName ?? 'org.freedesktop.DBus.Error.Failed', String(m.body?.[0] ?? '')));
+      if (m.kind === 'return') waiter.resolve(body);
+      else waiter.reject(new DbusCallError(m.errorName ?? 'org.freedesktop.DBus.Error.Failed', String(body[0] ?? '')));
       return;
     }
-    if (m.kind === 'signal') {
-      for (const s of this.subscriptions) {
-        if (s.match.path === m.path && s.match.interface === m.interface && s.match.member === m.member) s.handler(m.body ?? [], m);
+    if (m.kind !== 'signal') return; // Method calls to us: nothing is exported, and the bus answers for us when a call needs a reply.
+    if (m.sender === BUS_NAME && m.interface === BUS_NAME && m.member === 'NameOwnerChanged') this.ownerChanged(bytes, head);
+    if (this.closed) return;
+    let body: DbusValue[] | undefined;
+    for (const s of this.subscriptions) {
+      if (s.match.path !== m.path || s.match.interface !== m.interface || s.match.member !== m.member) continue;
+      if (s.match.sender !== undefined && m.sender !== this.owners.get(s.match.sender)?.unique) {
+        s.options.onOtherSender?.(m.sender ?? '');
+        continue;
       }
+      body ??= this.body(bytes, head);
+      if (!body) return;
+      s.handler(body, { ...m, body });
     }
-    // Method calls to us: nothing is exported, and the bus answers for us when a call needs a reply.
+  }
+
+  /** NameOwnerChanged(name, old owner, new owner) from the bus itself: an empty new owner means none. */
+  private ownerChanged(bytes: Buffer, head: MessageHead): void {
+    if (head.message.signature !== 'sss') return;
+    const [name, , unique] = this.body(bytes, head) ?? [];
+    const owner = typeof name === 'string' ? this.owners.get(name) : undefined;
+    if (owner) owner.unique = unique ? String(unique) : null;
+  }
+
+  /** A message we cannot read leaves the stream out of step, or a peer not to trust: the connection is over, as libdbus ends it. */
+  private fail(err: unknown): void {
+    this.socket.destroy();
+    this.end(err as Error);
   }
 
   private end(err?: Error): void {

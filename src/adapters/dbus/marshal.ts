@@ -7,41 +7,25 @@
  * Values: integers and `h` (a unix fd's index) are numbers, `x`/`t` bigints, `b` booleans,
  * `s`/`o`/`g` strings, `v` a `Variant`, an array a JS array, a dict `a{kv}` an array of
  * `[key, value]` pairs, a struct an array of its fields.
+ *
+ * The reader trusts nothing it reads: signatures are checked before their values are read (see
+ * signature.ts), an array's announced length is bounded and its elements must end where it ends,
+ * nothing is read past the buffer, and variants cannot nest a value deeper than the specification
+ * allows.
  */
+import { parseSignature, parseSingleType, splitSignature, type DbusType } from './signature.js';
+
+export { splitSignature };
 
 export interface Variant { signature: string; value: DbusValue }
 export type DbusValue = number | bigint | boolean | string | Variant | DbusValue[];
 
-const ALIGN: Record<string, number> = { y: 1, b: 4, n: 2, q: 2, i: 4, u: 4, x: 8, t: 8, d: 8, s: 4, o: 4, g: 1, h: 4, v: 1, a: 4, '(': 8, '{': 8 };
+/** The specification's longest array: 2^26 bytes (64 MiB). */
+export const MAX_ARRAY_BYTES = 2 ** 26;
+/** The specification's deepest value: 32 arrays and 32 structs, variants counted (godbus's limit too). */
+export const MAX_VALUE_DEPTH = 64;
 
-/** Splits a signature into its complete types: "sa{sv}(ii)" → ["s", "a{sv}", "(ii)"]. */
-export function splitSignature(signature: string): string[] {
-  const types: string[] = [];
-  let i = 0;
-  while (i < signature.length) {
-    const end = completeTypeEnd(signature, i);
-    types.push(signature.slice(i, end));
-    i = end;
-  }
-  return types;
-}
-
-function completeTypeEnd(sig: string, start: number): number {
-  const c = sig[start];
-  if (c === undefined) throw new Error(`D-Bus signature '${sig}' ends inside a type`);
-  if (c === 'a') return completeTypeEnd(sig, start + 1);
-  if (c === '(' || c === '{') {
-    const close = c === '(' ? ')' : '}';
-    let i = start + 1;
-    while (sig[i] !== close) {
-      if (i >= sig.length) throw new Error(`D-Bus signature '${sig}' has an unclosed '${c}'`);
-      i = completeTypeEnd(sig, i);
-    }
-    return i + 1;
-  }
-  if (!(c in ALIGN)) throw new Error(`D-Bus type '${c}' is not supported`);
-  return start + 1;
-}
+const ALIGN: Record<DbusType['code'], number> = { y: 1, b: 4, n: 2, q: 2, i: 4, u: 4, x: 8, t: 8, d: 8, s: 4, o: 4, g: 1, h: 4, v: 1, a: 4, '(': 8, '{': 8 };
 
 /** Appends values to a growing buffer, aligning each from offset 0 of the writer. */
 export class DbusWriter {
@@ -69,15 +53,14 @@ export class DbusWriter {
 
   /** Writes `values` by `signature`, one value per complete type. */
   write(signature: string, values: readonly DbusValue[]): void {
-    const types = splitSignature(signature);
+    const types = parseSignature(signature);
     if (types.length !== values.length) throw new Error(`D-Bus signature '${signature}' wants ${types.length} values, got ${values.length}`);
     types.forEach((t, i) => this.writeOne(t, values[i] as DbusValue));
   }
 
-  private writeOne(type: string, value: DbusValue): void {
-    const c = type[0] as string;
-    this.align(ALIGN[c] ?? 1);
-    switch (c) {
+  private writeOne(type: DbusType, value: DbusValue): void {
+    this.align(ALIGN[type.code]);
+    switch (type.code) {
       case 'y': this.buf.writeUInt8(Number(value), this.reserve(1)); return;
       case 'b': this.buf.writeUInt32LE(value ? 1 : 0, this.reserve(4)); return;
       case 'n': this.buf.writeInt16LE(Number(value), this.reserve(2)); return;
@@ -101,23 +84,21 @@ export class DbusWriter {
       }
       case 'v': {
         const v = value as Variant;
-        this.writeOne('g', v.signature);
-        this.writeOne(v.signature, v.value);
+        this.writeOne({ code: 'g', signature: 'g' }, v.signature);
+        this.writeOne(parseSingleType(v.signature), v.value);
         return;
       }
       case 'a': {
-        const elem = type.slice(1);
         const lengthAt = this.reserve(4);
-        this.align(ALIGN[elem[0] as string] ?? 1);
+        this.align(ALIGN[type.elem.code]);
         const start = this.len;
-        for (const item of value as DbusValue[]) this.writeOne(elem, item);
+        for (const item of value as DbusValue[]) this.writeOne(type.elem, item);
         this.buf.writeUInt32LE(this.len - start, lengthAt);
         return;
       }
       case '(': case '{': {
-        const fields = splitSignature(type.slice(1, -1));
         const items = value as DbusValue[];
-        fields.forEach((f, i) => this.writeOne(f, items[i] as DbusValue));
+        type.fields.forEach((f, i) => this.writeOne(f, items[i] as DbusValue));
         return;
       }
     }
@@ -139,8 +120,9 @@ export class DbusReader {
     this.offset += (n - (rel % n)) % n;
   }
 
+  /** Reads one value per complete type of `signature`, which is checked before anything is read. */
   read(signature: string): DbusValue[] {
-    return splitSignature(signature).map((t) => this.readOne(t));
+    return parseSignature(signature).map((t) => this.readOne(t, 0));
   }
 
   private need(n: number): number {
@@ -150,10 +132,15 @@ export class DbusReader {
     return at;
   }
 
-  readOne(type: string): DbusValue {
-    const c = type[0] as string;
-    this.align(ALIGN[c] ?? 1);
-    switch (c) {
+  private text(n: number, encoding: 'utf8' | 'ascii'): string {
+    const at = this.need(n + 1);
+    if (this.buf[at + n] !== 0) throw new Error('D-Bus string is not followed by its NUL byte');
+    return this.buf.toString(encoding, at, at + n);
+  }
+
+  private readOne(type: DbusType, depth: number): DbusValue {
+    this.align(ALIGN[type.code]);
+    switch (type.code) {
       case 'y': return this.buf.readUInt8(this.need(1));
       case 'b': return this.buf.readUInt32LE(this.need(4)) !== 0;
       case 'n': return this.buf.readInt16LE(this.need(2));
@@ -163,33 +150,39 @@ export class DbusReader {
       case 'x': return this.buf.readBigInt64LE(this.need(8));
       case 't': return this.buf.readBigUInt64LE(this.need(8));
       case 'd': return this.buf.readDoubleLE(this.need(8));
-      case 's': case 'o': {
-        const n = this.buf.readUInt32LE(this.need(4));
-        const at = this.need(n + 1);
-        return this.buf.toString('utf8', at, at + n);
-      }
-      case 'g': {
-        const n = this.buf.readUInt8(this.need(1));
-        const at = this.need(n + 1);
-        return this.buf.toString('ascii', at, at + n);
-      }
+      case 's': case 'o': return this.text(this.buf.readUInt32LE(this.need(4)), 'utf8');
+      case 'g': return this.text(this.buf.readUInt8(this.need(1)), 'ascii');
       case 'v': {
-        const signature = this.readOne('g') as string;
-        return { signature, value: this.readOne(signature) };
+        const signature = this.text(this.buf.readUInt8(this.need(1)), 'ascii');
+        return { signature, value: this.readOne(parseSingleType(signature), this.deeper(depth)) };
       }
-      case 'a': {
-        const elem = type.slice(1);
-        const n = this.buf.readUInt32LE(this.need(4));
-        this.align(ALIGN[elem[0] as string] ?? 1);
-        const end = this.offset + n;
-        if (end > this.buf.length) throw new Error('D-Bus message is truncated');
-        const items: DbusValue[] = [];
-        while (this.offset < end) items.push(this.readOne(elem));
-        return items;
+      case 'a': return this.readArray(type.elem, this.deeper(depth));
+      case '(': case '{': {
+        const inner = this.deeper(depth);
+        return type.fields.map((f) => this.readOne(f, inner));
       }
-      case '(': case '{':
-        return splitSignature(type.slice(1, -1)).map((f) => this.readOne(f));
     }
-    throw new Error(`D-Bus type '${c}' is not supported`);
+  }
+
+  private deeper(depth: number): number {
+    if (depth >= MAX_VALUE_DEPTH) throw new Error(`D-Bus value nests containers deeper than the specification's ${MAX_VALUE_DEPTH}`);
+    return depth + 1;
+  }
+
+  private readArray(elem: DbusType, depth: number): DbusValue[] {
+    const n = this.buf.readUInt32LE(this.need(4));
+    if (n > MAX_ARRAY_BYTES) throw new Error(`D-Bus array of ${n} bytes is longer than the specification's ${MAX_ARRAY_BYTES}`);
+    this.align(ALIGN[elem.code]);
+    const end = this.offset + n;
+    if (end > this.buf.length) throw new Error('D-Bus message is truncated');
+    const items: DbusValue[] = [];
+    while (this.offset < end) {
+      const before = this.offset;
+      items.push(this.readOne(elem, depth));
+      if (this.offset > end) throw new Error("D-Bus array element runs past the array's end");
+      // Valid signatures have no element of no width; the check keeps the loop finite regardless.
+      if (this.offset === before) throw new Error('D-Bus array element has no width');
+    }
+    return items;
   }
 }

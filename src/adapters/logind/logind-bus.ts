@@ -5,6 +5,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connectBus, systemBusAddress, type DbusConnection } from '../dbus/connection.js';
+import type { Logger } from '../../log.js';
 import type { InhibitLock, Logind, LogindConnection } from '../../ports/logind.js';
 import { inhibitShutdownWithCommand } from './inhibit-command.js';
 
@@ -31,6 +32,8 @@ export interface LogindBusOptions {
   /** Where the drop-in goes; Go's is fixed, tests give their own. */
   configDirectory?: string;
   inhibitCommand?: string;
+  /** Where a PrepareForShutdown from someone other than logind is reported. */
+  logger?: Logger;
 }
 
 export function createLogindBus(options: LogindBusOptions): Logind {
@@ -42,15 +45,17 @@ export function createLogindBus(options: LogindBusOptions): Logind {
       configDirectory,
       env: options.env,
       ...(options.inhibitCommand ? { inhibitCommand: options.inhibitCommand } : {}),
+      ...(options.logger ? { logger: options.logger } : {}),
     }),
   };
 }
 
 function logindConnection(
   bus: DbusConnection,
-  o: { address: string; configDirectory: string; env: Readonly<Record<string, string | undefined>>; inhibitCommand?: string },
+  o: { address: string; configDirectory: string; env: Readonly<Record<string, string | undefined>>; inhibitCommand?: string; logger?: Logger },
 ): LogindConnection {
   let closing = false;
+  let spoofLogged = false;
   return {
     currentInhibitDelayMs: async () => {
       const usec = await bus.getProperty(LOGIND, LOGIND_PATH, LOGIND_MANAGER, 'InhibitDelayMaxUSec');
@@ -66,10 +71,18 @@ function logindConnection(
     },
     inhibitShutdown: (): Promise<InhibitLock> =>
       inhibitShutdownWithCommand({ address: o.address, env: o.env, ...(o.inhibitCommand ? { command: o.inhibitCommand } : {}) }),
+    // Only logind's own signal counts: anyone on the system bus may send one named PrepareForShutdown.
     monitorShutdown: (onEvent) =>
-      bus.onSignal({ path: LOGIND_PATH, interface: LOGIND_MANAGER, member: 'PrepareForShutdown' }, (body) => {
+      bus.onSignal({ path: LOGIND_PATH, interface: LOGIND_MANAGER, member: 'PrepareForShutdown', sender: LOGIND }, (body) => {
         // Go logs and skips a signal without a boolean; so do we, silently.
         if (typeof body[0] === 'boolean') onEvent(body[0]);
+      }, {
+        // Once per connection: a flood of them must not become a flood of logs.
+        onOtherSender: (sender) => {
+          if (spoofLogged) return;
+          spoofLogged = true;
+          o.logger?.warn({ sender, owner: LOGIND }, 'Ignoring PrepareForShutdown from a sender that does not own the logind name');
+        },
       }),
     onClose: (handler) => bus.onClose(() => { if (!closing) handler(); }),
     close: () => {

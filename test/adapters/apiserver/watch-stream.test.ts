@@ -11,6 +11,12 @@ function watch() {
   return { stream, events, ends, settled };
 }
 
+/** Generous for a loaded 2-core machine: a linear decode of 16 MiB takes a fraction of it, the quadratic one minutes. */
+const BIG_EVENT_BOUND_MS = 10_000;
+/** HTTP/2's default largest frame (SETTINGS_MAX_FRAME_SIZE): the chunks a watch arrives in. */
+const FRAME = 16 * 1024;
+const MiB = 1024 * 1024;
+
 describe('readWatchEvents', () => {
   it('hands on each event as its line completes, however the chunks cut the lines', async () => {
     const w = watch();
@@ -23,6 +29,33 @@ describe('readWatchEvents', () => {
     await w.settled;
     expect(w.ends).toEqual([null]);
   });
+
+  it('decodes several events in one chunk, and a character whose UTF-8 bytes are cut between chunks', async () => {
+    const w = watch();
+    w.stream.write('{"type":"ADDED","object":1}\n{"type":"MODIFIED","object":2}\n{"type":"DELETED","object":3}\n');
+    const cut = Buffer.from('{"type":"ADDED","object":"a😀é"}\n');
+    const emoji = cut.indexOf(Buffer.from('😀'));
+    // One byte at a time through the emoji and the é: every cut lands inside a character.
+    w.stream.write(cut.subarray(0, emoji + 1));
+    for (let i = emoji + 1; i < cut.length; i++) w.stream.write(cut.subarray(i, i + 1));
+    await expect.poll(() => w.events).toEqual([['ADDED', 1], ['MODIFIED', 2], ['DELETED', 3], ['ADDED', 'a😀é']]);
+    w.stream.end();
+    await w.settled;
+  });
+
+  it('decodes one 16 MiB event sent in 16 KiB chunks in time linear in its size', async () => {
+    const w = watch();
+    const filler = 'x'.repeat(16 * MiB);
+    const event = Buffer.from(`{"type":"MODIFIED","object":{"data":"${filler}"}}\n{"type":"BOOKMARK","object":{}}\n`);
+    const started = performance.now();
+    for (let i = 0; i < event.length; i += FRAME) w.stream.write(event.subarray(i, i + FRAME));
+    await expect.poll(() => w.events.length, { timeout: BIG_EVENT_BOUND_MS }).toBe(2);
+    expect(performance.now() - started).toBeLessThan(BIG_EVENT_BOUND_MS);
+    expect((w.events[0]?.[1] as { data: string }).data).toHaveLength(16 * MiB);
+    expect(w.events[1]).toEqual(['BOOKMARK', {}]);
+    w.stream.end();
+    await w.settled;
+  }, 4 * BIG_EVENT_BOUND_MS);
 
   it('takes a last event without its newline when the server closes the answer', async () => {
     const w = watch();

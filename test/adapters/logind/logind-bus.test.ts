@@ -2,10 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectBus, DbusCallError } from '../../../src/adapters/dbus/connection.js';
+import type { DbusMessage } from '../../../src/adapters/dbus/message.js';
 import { INHIBIT_WHY } from '../../../src/adapters/logind/inhibit-command.js';
 import { createLogindBus, KUBELET_LOGIND_CONF } from '../../../src/adapters/logind/logind-bus.js';
+import type { Logger } from '../../../src/log.js';
 import type { LogindConnection } from '../../../src/ports/logind.js';
 import { startPrivateBus, type PrivateBus } from '../../support/private-bus.js';
+import { rawBusClient, requestName, type RawBusClient } from '../../support/raw-bus-client.js';
 
 const uid = process.getuid?.() ?? 0;
 let bus: PrivateBus | null = null;
@@ -18,11 +21,31 @@ afterEach(async () => {
   bus = null;
 });
 
-async function connected(): Promise<{ bus: PrivateBus; conn: LogindConnection }> {
+async function connected(logger?: Logger): Promise<{ bus: PrivateBus; conn: LogindConnection }> {
   bus = await startPrivateBus();
-  conn = await createLogindBus({ env: { DBUS_SYSTEM_BUS_ADDRESS: bus.address }, uid, configDirectory: bus.confDir }).connect();
+  conn = await createLogindBus({ env: { DBUS_SYSTEM_BUS_ADDRESS: bus.address }, uid, configDirectory: bus.confDir, ...(logger ? { logger } : {}) }).connect();
   return { bus, conn };
 }
+
+/** The warnings a logger was given: its fields and message. */
+function warningsLogger(): { logger: Logger; warnings: { fields: Record<string, unknown>; msg: string }[] } {
+  const warnings: { fields: Record<string, unknown>; msg: string }[] = [];
+  return { logger: { warn: (fields: Record<string, unknown>, msg: string) => void warnings.push({ fields, msg }) } as unknown as Logger, warnings };
+}
+
+/** The unique name that connected last: the bus numbers them in order. */
+async function newestUniqueName(address: string): Promise<string> {
+  const client = await connectBus(address, { uid });
+  try {
+    const [names] = await client.call({ destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus', member: 'ListNames' });
+    const unique = (names as string[]).filter((n) => n.startsWith(':') && n !== client.uniqueName);
+    return unique.sort((a, b) => Number(a.split('.')[1]) - Number(b.split('.')[1])).at(-1) as string;
+  } finally {
+    client.close();
+  }
+}
+
+const PREPARE_FOR_SHUTDOWN: Omit<DbusMessage, 'serial'> = { kind: 'signal', path: '/org/freedesktop/login1', interface: 'org.freedesktop.login1.Manager', member: 'PrepareForShutdown', signature: 'b', body: [true] };
 
 /** Asks the stand-in to power off, as `systemctl poweroff` asks logind. */
 async function powerOff(address: string): Promise<void> {
@@ -58,6 +81,36 @@ describe('createLogindBus (real dbus-daemon, logind stand-in)', () => {
     await lock.release();
     expect(await bus.waitFor('poweroff')).toMatchObject({ timedOut: false });
     await lock.release();
+  });
+
+  it('hands on PrepareForShutdown from the owner of org.freedesktop.login1 only, followed as the name changes hands', async () => {
+    const { logger, warnings } = warningsLogger();
+    bus = await startPrivateBus();
+    const spoofer: RawBusClient = await rawBusClient(bus.address, uid);
+    try {
+      conn = await createLogindBus({ env: { DBUS_SYSTEM_BUS_ADDRESS: bus.address }, uid, configDirectory: bus.confDir, logger }).connect();
+      const kubelet = await newestUniqueName(bus.address);
+      const signals: boolean[] = [];
+      await conn.monitorShutdown((active) => signals.push(active));
+      // Another local user's connection: to everyone, then to the kubelet alone (the bus hands a
+      // signal with a destination over whatever the match rules say), then to everyone again.
+      spoofer.send(PREPARE_FOR_SHUTDOWN);
+      spoofer.send({ ...PREPARE_FOR_SHUTDOWN, destination: kubelet });
+      spoofer.send(PREPARE_FOR_SHUTDOWN);
+      await expect.poll(() => warnings).toEqual([{ fields: { sender: spoofer.uniqueName, owner: 'org.freedesktop.login1' }, msg: 'Ignoring PrepareForShutdown from a sender that does not own the logind name' }]);
+      // logind's own, after them: it alone is handed on.
+      await powerOff(bus.address);
+      await expect.poll(() => signals).toEqual([true]);
+      expect(warnings).toHaveLength(1);
+
+      // logind goes away and the name passes to another connection: its signal is now the owner's.
+      await bus.stopStandin();
+      requestName(spoofer, 'org.freedesktop.login1');
+      spoofer.send({ ...PREPARE_FOR_SHUTDOWN, body: [false] });
+      await expect.poll(() => signals).toEqual([true, false]);
+    } finally {
+      spoofer.close();
+    }
   });
 
   it('cannot set InhibitDelayMaxUSec over the bus: logind\'s properties are read-only, hence Go\'s drop-in', async () => {
