@@ -131,18 +131,21 @@ describe.each<Transport>(['unix', 'tls'])('a malicious HTTP/2 peer over %s', (tr
     { what: 'a zero increment to a stream\'s window', stream: true, increment: 0, code: ERROR.PROTOCOL_ERROR },
   ])('case 5, WINDOW_UPDATE', ({ what, stream, increment, code }) => {
     it(`${what}: answered with ${stream ? 'RST_STREAM or GOAWAY' : 'GOAWAY'} ${code}, and the call fails`, async () => {
-      let answer = '';
-      const { value, measured } = await runCase(transport, pki, LIMITS, async (peer) => {
+      let answered!: (answer: string) => void;
+      const answer = new Promise<string>((resolve) => (answered = resolve));
+      const { value, measured } = await runCase(transport, pki, LIMITS, async (peer, signal) => {
         const id = await peer.nextRequest();
-        if (id === null) return;
+        if (id === null) return answered('no request');
         await peer.send(frameBytes(FRAME.WINDOW_UPDATE, 0, stream ? id : 0, u32(increment)));
-        answer = codeOf(await connectionAnswer(peer));
+        answered(codeOf(await connectionAnswer(peer)));
+        await untilEnd(peer, signal);
       }, async ({ client }) => {
         const outcome = await within(client.call(), CLOSE_WITHIN_MS, TIMED_OUT);
-        return outcome !== TIMED_OUT && !outcome.ok;
+        // The server reads the client's answer before the case ends and closes both sides.
+        return { failed: outcome !== TIMED_OUT && !outcome.ok, answer: await within(answer, CLOSE_WITHIN_MS, TIMED_OUT) };
       });
-      expect(stream ? [`RST_STREAM ${code}`, `GOAWAY ${code}`] : [`GOAWAY ${code}`]).toContain(answer);
-      expect(value, `the call failed within ${CLOSE_WITHIN_MS} ms`).toBe(true);
+      expect(stream ? [`RST_STREAM ${code}`, `GOAWAY ${code}`] : [`GOAWAY ${code}`]).toContain(value.answer);
+      expect(value.failed, `the call failed within ${CLOSE_WITHIN_MS} ms`).toBe(true);
       expectBounded(measured);
     });
   });
