@@ -32,8 +32,8 @@ const printable = (min: number, max: number) => fc.integer({ min, max }).map((c)
 const value = fc.oneof(
   // What Huffman shortens: lower-case text.
   fc.array(printable(0x61, 0x7a), { maxLength: 300 }).map((cs) => cs.join('')),
-  // What it lengthens: any visible ASCII, tabs and spaces inside.
-  fc.array(fc.oneof(printable(0x20, 0x7e), fc.constant('\t')), { maxLength: 120 }).map((cs) => cs.join('').trim()),
+  // What it lengthens: any visible ASCII, tabs and spaces inside, and bytes past ASCII (obs-text, latin1 on both sides).
+  fc.array(fc.oneof(printable(0x20, 0x7e), fc.constant('\t'), printable(0x80, 0xff)), { maxLength: 120 }).map((cs) => cs.join('').trim()),
   fc.constantFrom('', '0', 'gzip', 'application/json', 'no-cache'),
 );
 const answer = fc.record({
