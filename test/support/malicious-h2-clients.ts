@@ -12,12 +12,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
+import { expect } from 'vitest';
 import { http2UnaryClient } from '../../src/adapters/cri-grpc/http2-unary-client.js';
 import { readKubeconfig } from '../../src/adapters/apiserver/kubeconfig-file.js';
 import { RestClient } from '../../src/adapters/apiserver/rest-client.js';
 import { writeKubeconfig } from '../apiserver/kubeconfig.js';
 import type { TestPki } from '../apiserver/pki.js';
-import { FRAME, FLAG, frameBytes, headerBlock, headerFrames, startMaliciousH2Server, type MaliciousH2Server, type PeerConnection, type Transport } from './malicious-h2-server.js';
+import { headerBlock, headerFrames, startMaliciousH2Server, type MaliciousH2Server, type PeerConnection, type Transport } from './malicious-h2-server.js';
 
 export type Outcome = { ok: true; body: Buffer } | { ok: false; error: Error };
 
@@ -94,7 +95,23 @@ export function answerHeaders(transport: Transport): Buffer {
   return headerBlock([[':status', '200'], ['content-type', transport === 'unix' ? 'application/grpc' : 'application/json']]);
 }
 
-export { FRAME, FLAG, frameBytes };
+/** How soon the client must refuse a call, close the connection, or answer. */
+export const CLOSE_WITHIN_MS = 5_000;
+/** How much the process's RSS may grow while a peer misbehaves. */
+export const RSS_GROWTH_LIMIT_BYTES = 64 * 1024 * 1024;
+/** The longest the event loop may be held at once by the process's own work (the meter leaves out waiting for a core). */
+export const LOOP_STALL_LIMIT_MS = 500;
+/** How long a peer goes on misbehaving when the client does not stop it: past the bound, so the bound is what fails. */
+export const CASE_LIMITS = { rssBytes: RSS_GROWTH_LIMIT_BYTES, caseMs: 2 * CLOSE_WITHIN_MS };
+/** What `within` answers when the bound passed first. */
+export const TIMED_OUT = 'timed out' as const;
+const MIB = 1024 * 1024;
+
+/** Memory and loop within their bounds over a case. */
+export function expectBounded(measured: Measured, rssLimitBytes = RSS_GROWTH_LIMIT_BYTES): void {
+  expect(measured.overMemory, `RSS grew ${(measured.rssGrowthBytes / MIB).toFixed(0)} MiB, over the ${rssLimitBytes / MIB} MiB bound`).toBe(false);
+  expect(measured.loopStallMs, 'the event loop was held past its bound').toBeLessThan(LOOP_STALL_LIMIT_MS);
+}
 
 export interface Measured {
   /** Peak RSS over the case, less the RSS at its start. */

@@ -9,32 +9,18 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createTestPki, type TestPki } from '../../apiserver/pki.js';
 import {
-  answerHeaders, FLAG, flood, FRAME, frameBytes, repeated, runCase, untilEnd, within, type CaseContext, type Measured,
+  answerHeaders, CASE_LIMITS as LIMITS, CLOSE_WITHIN_MS, expectBounded, flood, repeated, runCase, TIMED_OUT, untilEnd, within, type CaseContext,
 } from '../../support/malicious-h2-clients.js';
-import { ERROR, headerFrames, indexedLiteralField, u32, type Frame, type PeerConnection, type Transport } from '../../support/malicious-h2-server.js';
+import {
+  ERROR, FLAG, FRAME, frameBytes, headerFrames, indexedLiteralField, u32, type Frame, type PeerConnection, type Transport,
+} from '../../support/malicious-h2-server.js';
 
-/** How soon the client must refuse the call or close the connection. */
-const CLOSE_WITHIN_MS = 5_000;
-/** How much the process's RSS may grow while the peer misbehaves. */
-const RSS_GROWTH_LIMIT_BYTES = 64 * 1024 * 1024;
-/** The longest the event loop may be held at once by the process's own work (the meter leaves out waiting for a core). */
-const LOOP_STALL_LIMIT_MS = 500;
-/** How long a peer goes on misbehaving when the client does not stop it: past the bound, so the bound is what fails. */
-const LIMITS = { rssBytes: RSS_GROWTH_LIMIT_BYTES, caseMs: 2 * CLOSE_WITHIN_MS };
 const MIB = 1024 * 1024;
 
 let pki: TestPki;
 beforeAll(async () => {
   pki = await createTestPki();
 });
-
-const TIMED_OUT = 'timed out' as const;
-
-function expectBounded(measured: Measured): void {
-  expect(measured.overMemory, `RSS grew ${(measured.rssGrowthBytes / MIB).toFixed(0)} MiB, over the ${RSS_GROWTH_LIMIT_BYTES / MIB} MiB bound`).toBe(false);
-  expect(measured.rssGrowthBytes).toBeLessThan(RSS_GROWTH_LIMIT_BYTES);
-  expect(measured.loopStallMs, 'the event loop was held past its bound').toBeLessThan(LOOP_STALL_LIMIT_MS);
-}
 
 /** Whether the call ended in a failure within the bound, and the client closed the connection within it too. */
 async function refusedAndClosed({ server, client }: CaseContext): Promise<{ failed: boolean; closed: boolean }> {
