@@ -11,6 +11,8 @@
  *   if the ping has no answer within `pingTimeoutMs`, which ends its streams (watches re-list). Idle
  *   means no frame read, as Go counts it.
  * - The connection holds the process up only while a stream is open, as an idle keep-alive socket does not.
+ * - A stream's window goes back to the server as its body's reader reads, so a watch whose reader
+ *   is paused stops the server after the stream's window (limits.ts), as Go's transport does.
  */
 import { isIP } from 'node:net';
 import { Readable } from 'node:stream';
@@ -23,6 +25,8 @@ export interface H2Settings {
   pingTimeoutMs: number;
   /** Time for TCP and TLS to connect (Go: dial 30 s, TLS handshake 10 s). */
   connectTimeoutMs: number;
+  /** The last stream id of each connection: HTTP/2's, unless a test wants it to run out. */
+  lastStreamId?: number;
 }
 
 /** client-go's defaults and its environment variables (DISABLE_HTTP2, HTTP2_READ_IDLE_TIMEOUT_SECONDS, HTTP2_PING_TIMEOUT_SECONDS). */
@@ -101,6 +105,8 @@ export class H2Endpoint {
     for (const name in request.headers) fields.push([name, request.headers[name]!]);
     return new Promise((resolve, reject) => {
       let body: Readable | null = null;
+      /** Bytes pushed to `body` past its buffer's mark, not yet given back to the server. */
+      let unconsumed = 0;
       let ended = false;
       let stream: ClientStream | undefined;
       /** The stream's one end, whichever way it comes: false when it had ended already. */
@@ -127,7 +133,12 @@ export class H2Endpoint {
             const status = Number(headers.find(([name]) => name === ':status')?.[1] ?? 0);
             if (status >= 100 && status < 200) return;
             body = new Readable({
-              read() {},
+              // The reader wants more: what it was handed beyond the buffer is consumed now.
+              read() {
+                if (unconsumed === 0) return;
+                stream?.consumed(unconsumed);
+                unconsumed = 0;
+              },
               // The reader gave up on the answer (a watch it stops): the stream is reset.
               destroy: (err, callback) => {
                 if (end()) stream?.cancel();
@@ -136,7 +147,11 @@ export class H2Endpoint {
             });
             resolve({ status, body });
           },
-          onData: (chunk) => void body?.push(chunk),
+          onData: (chunk) => {
+            // Within the Readable's buffer a chunk counts as read; beyond it, it waits for the reader's read().
+            if (!body || body.push(chunk)) stream?.consumed(chunk.length);
+            else unconsumed += chunk.length;
+          },
           onEnd: () => {
             if (!body) return fail(this.streamError('closed the stream before answering', { message: 'no headers came' }));
             if (end()) body.push(null);
@@ -167,7 +182,10 @@ export class H2Endpoint {
       return null;
     }
     this.offersH2 = true;
-    const connection: ClientConnection = new ClientConnection(socket, { holdsProcessWhileActive: true, onClosed: () => this.drop(connection) });
+    const { lastStreamId } = this.settings;
+    const connection: ClientConnection = new ClientConnection(socket, {
+      holdsProcessWhileActive: true, onClosed: () => this.drop(connection), ...(lastStreamId !== undefined ? { lastStreamId } : {}),
+    });
     this.armHealthCheck(connection);
     this.current = connection;
     return connection;

@@ -16,10 +16,13 @@
  * never need it: compression, metadata, streaming, TLS. Failures are the statuses grpc-js reports
  * (call-outcome.ts), so callers map them to the same KubeletErrors.
  *
- * The connection: one, opened by the first call, forgotten when it closes, fails or is sent GOAWAY;
- * the next call opens a new one. No back-off: the kubelet's loops pace their own calls (the relist
- * comes once a second anyway), and a runtime back on a new socket is reached at the next call. An
- * idle connection does not hold the process open; a call in flight does, through its deadline timer.
+ * The connection: one, opened by the first call, forgotten when it closes, fails, is sent GOAWAY or
+ * runs out of stream ids; the next call opens a new one. A call the runtime never processed (refused
+ * by its GOAWAY or REFUSED_STREAM, or left queued on a connection out of stream ids) goes once more on
+ * a new connection, as grpc-go and grpc-js retry it. No back-off: the kubelet's loops pace their own
+ * calls (the relist comes once a second anyway), and a runtime back on a new socket is reached at the
+ * next call. An idle connection does not hold the process open; a call in flight does, through its
+ * deadline timer.
  */
 import { connect as connectSocket } from 'node:net';
 import { ClientConnection, type ClientStream, type HeaderFields } from '../h2/client-connection.js';
@@ -91,7 +94,13 @@ export function statusForHttp(httpStatus: number): GrpcStatus {
   }
 }
 
-export function http2UnaryClient(socketPath: string, { maxMessageBytes }: { maxMessageBytes: number }): Http2UnaryClient {
+export interface Http2UnaryClientOptions {
+  maxMessageBytes: number;
+  /** The last stream id of each connection: HTTP/2's, unless a test wants it to run out. */
+  lastStreamId?: number;
+}
+
+export function http2UnaryClient(socketPath: string, { maxMessageBytes, lastStreamId }: Http2UnaryClientOptions): Http2UnaryClient {
   let current: ClientConnection | null = null;
   let closed = false;
 
@@ -101,6 +110,7 @@ export function http2UnaryClient(socketPath: string, { maxMessageBytes }: { maxM
     // An idle connection does not hold the process open; a call's deadline timer does, while it lasts.
     socket.unref();
     const opened = new ClientConnection(socket, {
+      ...(lastStreamId !== undefined ? { lastStreamId } : {}),
       onClosed: () => {
         if (current === opened) current = null;
       },
@@ -122,7 +132,7 @@ export function http2UnaryClient(socketPath: string, { maxMessageBytes }: { maxM
         return refuse(GrpcStatus.RESOURCE_EXHAUSTED, `Sent message larger than max (${message.length} vs. ${maxMessageBytes})`);
       }
 
-      const chunks: Buffer[] = [];
+      let chunks: Buffer[] = [];
       let received = 0;
       let httpStatus: number | undefined;
       let status: ReturnType<typeof statusIn> = null;
@@ -133,40 +143,58 @@ export function http2UnaryClient(socketPath: string, { maxMessageBytes }: { maxM
       };
       let finish: UnaryCallback<Res> = () => {};
       let stream: ClientStream;
-      try {
-        stream = connection().request(requestFields(path, deadline), framedMessage(message), {
-          onHeaders(fields) {
-            const headers = headerRecord(fields);
-            if (httpStatus === undefined) httpStatus = Number(headers[':status']);
-            status = statusIn(headers) ?? status;
-          },
-          onData(chunk) {
-            received += chunk.length;
-            if (received > PREFIX_BYTES + maxMessageBytes) {
-              stream.cancel();
-              finish(serviceError(GrpcStatus.RESOURCE_EXHAUSTED, `Received message larger than max (${received - PREFIX_BYTES} vs. ${maxMessageBytes})`));
-              return;
-            }
-            chunks.push(chunk);
-          },
-          onEnd() {
-            if (status === null) return finish(statusless(undefined));
-            if (status.code !== GrpcStatus.OK) return finish(serviceError(status.code, status.details));
-            const body = unframedMessage(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-            if (!Buffer.isBuffer(body)) return finish(serviceError(GrpcStatus.INTERNAL, body.problem));
-            let response: Res;
+      const framed = framedMessage(message);
+      /** Sends the call as a stream; a retry is the second attempt, after the first went unprocessed. */
+      const send = (retry: boolean): ClientStream => connection().request(requestFields(path, deadline), framed, {
+        onHeaders(fields) {
+          const headers = headerRecord(fields);
+          if (httpStatus === undefined) httpStatus = Number(headers[':status']);
+          status = statusIn(headers) ?? status;
+        },
+        onData(chunk) {
+          // A unary answer is read whole, bounded by the size limit below: consumed as it comes.
+          stream.consumed(chunk.length);
+          received += chunk.length;
+          if (received > PREFIX_BYTES + maxMessageBytes) {
+            stream.cancel();
+            finish(serviceError(GrpcStatus.RESOURCE_EXHAUSTED, `Received message larger than max (${received - PREFIX_BYTES} vs. ${maxMessageBytes})`));
+            return;
+          }
+          chunks.push(chunk);
+        },
+        onEnd() {
+          if (status === null) return finish(statusless(undefined));
+          if (status.code !== GrpcStatus.OK) return finish(serviceError(status.code, status.details));
+          const body = unframedMessage(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+          if (!Buffer.isBuffer(body)) return finish(serviceError(GrpcStatus.INTERNAL, body.problem));
+          let response: Res;
+          try {
+            response = deserialize(body);
+          } catch (err) {
+            return finish(serviceError(GrpcStatus.INTERNAL, `Failed to parse server response: ${(err as Error).message}`));
+          }
+          finish(null, response);
+        },
+        // The socket could not be reached, the connection died under the call, or the runtime reset it.
+        onFailure({ message: reason, rstCode, unprocessed }) {
+          if (unprocessed && !retry) {
+            // The runtime never saw the call: it goes once more, on a new connection.
+            chunks = [];
+            received = 0;
+            httpStatus = undefined;
+            status = null;
             try {
-              response = deserialize(body);
+              stream = send(true);
+              return;
             } catch (err) {
-              return finish(serviceError(GrpcStatus.INTERNAL, `Failed to parse server response: ${(err as Error).message}`));
+              return finish(serviceError(GrpcStatus.UNAVAILABLE, (err as Error).message));
             }
-            finish(null, response);
-          },
-          // The socket could not be reached, the connection died under the call, or the runtime reset it.
-          onFailure({ message: reason, rstCode }) {
-            finish(rstCode !== undefined ? statusless(rstCode) : serviceError(GrpcStatus.UNAVAILABLE, reason));
-          },
-        });
+          }
+          finish(rstCode !== undefined ? statusless(rstCode) : serviceError(GrpcStatus.UNAVAILABLE, reason));
+        },
+      });
+      try {
+        stream = send(false);
       } catch (err) {
         // A connection that failed in this very tick takes no new stream.
         return refuse(GrpcStatus.UNAVAILABLE, (err as Error).message);

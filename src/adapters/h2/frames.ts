@@ -43,10 +43,12 @@ export const enum ErrorCode {
   NoError = 0x0,
   ProtocolError = 0x1,
   FlowControlError = 0x3,
+  StreamClosed = 0x5,
   FrameSizeError = 0x6,
   RefusedStream = 0x7,
   Cancel = 0x8,
   CompressionError = 0x9,
+  EnhanceYourCalm = 0xb,
 }
 
 /** The frame size every peer accepts until it says otherwise, and the largest window there is. */

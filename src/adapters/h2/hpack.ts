@@ -44,6 +44,12 @@ export class HpackDecoder {
   private count = 0;
   /** Where decode() is in its block. */
   private at = 0;
+  /** The block's header list so far, against its limits, and what it went past. */
+  private listBytes = 0;
+  private listFields = 0;
+  private maxListBytes = Infinity;
+  private maxFields = Infinity;
+  private over: string | null = null;
 
   constructor(maxTableSize = 4096) {
     if (!Number.isInteger(maxTableSize) || maxTableSize < 0 || maxTableSize > MAX_INTEGER) {
@@ -58,24 +64,40 @@ export class HpackDecoder {
 
   /** The fields of one complete header block (after CONTINUATION frames are joined), in order. */
   decode(block: Buffer): Array<[string, string]> {
+    return this.decodeWithin(block, Infinity, Infinity) as Array<[string, string]>;
+  }
+
+  /**
+   * The fields of one block, or, once its header list grows past `maxListBytes` (name + value + 32
+   * per field, as RFC 9113 §6.5.2 counts) or `maxFields`, what it went past. Past a limit no more
+   * fields are built, but the block is decoded to its end, so the dynamic table stays the peer's
+   * and the connection can go on.
+   */
+  decodeWithin(block: Buffer, maxListBytes: number, maxFields: number): Array<[string, string]> | string {
     const fields: Array<[string, string]> = [];
     const end = block.length;
+    this.listBytes = 0;
+    this.listFields = 0;
+    this.over = null;
+    this.maxListBytes = maxListBytes;
+    this.maxFields = maxFields;
     this.at = 0;
     while (this.at < end) {
       const first = block[this.at]!;
       if (first & 0x80) {
         // Indexed field (§6.1).
-        fields.push(this.field(this.integer(block, 0x7f)));
+        const field = this.field(this.integer(block, 0x7f));
+        if (this.within(field[0], field[1])) fields.push(field);
       } else if (first & 0x40) {
         // Literal with incremental indexing (§6.2.1): the field joins the dynamic table.
         const nameIndex = this.integer(block, 0x3f);
         const name = nameIndex === 0 ? this.string(block) : this.name(nameIndex);
         const value = this.string(block);
         this.add(name, value);
-        fields.push([name, value]);
+        if (this.within(name, value)) fields.push([name, value]);
       } else if (first & 0x20) {
         // Dynamic table size update (§6.3).
-        if (fields.length > 0) throw new HpackError('a dynamic table size update comes after a header field');
+        if (this.listFields > 0) throw new HpackError('a dynamic table size update comes after a header field');
         const size = this.integer(block, 0x1f);
         if (size > this.maxTableSize) {
           throw new HpackError(`a dynamic table size update to ${size} goes beyond the ${this.maxTableSize} announced`);
@@ -86,10 +108,20 @@ export class HpackDecoder {
         // Literal without indexing (§6.2.2) or never indexed (§6.2.3): the same to a decoder.
         const nameIndex = this.integer(block, 0x0f);
         const name = nameIndex === 0 ? this.string(block) : this.name(nameIndex);
-        fields.push([name, this.string(block)]);
+        const value = this.string(block);
+        if (this.within(name, value)) fields.push([name, value]);
       }
     }
-    return fields;
+    return this.over ?? fields;
+  }
+
+  /** Counts a field of the block against its limits; true while it may be kept. */
+  private within(name: string, value: string): boolean {
+    this.listBytes += name.length + value.length + ENTRY_OVERHEAD;
+    this.listFields++;
+    if (this.over === null && this.listBytes > this.maxListBytes) this.over = `a header list over ${this.maxListBytes} bytes`;
+    else if (this.over === null && this.listFields > this.maxFields) this.over = `a header list of more than ${this.maxFields} fields`;
+    return this.over === null;
   }
 
   /** The dynamic table, newest entry first: for tests and diagnostics. */

@@ -17,6 +17,7 @@ import { noRateLimit } from '../../../src/adapters/apiserver/rate-limiter.js';
 import { startReflector } from '../../../src/adapters/apiserver/reflector.js';
 import { RestClient } from '../../../src/adapters/apiserver/rest-client.js';
 import { readWatchEvents } from '../../../src/adapters/apiserver/watch-stream.js';
+import { STREAM_RECEIVE_WINDOW } from '../../../src/adapters/h2/limits.js';
 import { systemClock } from '../../../src/adapters/system-clock.js';
 import { startTestApiServer } from '../../apiserver/index.js';
 import { writeKubeconfig } from '../../apiserver/kubeconfig.js';
@@ -130,6 +131,33 @@ describe('RestClient over HTTP/2', () => {
       writeEvent(watchAnswer!, 'MODIFIED', service('3'));
       await vi.waitFor(() => expect(events).toEqual(['ADDED', 'MODIFIED']));
       watch.destroy();
+    } finally {
+      rest.close();
+    }
+  });
+
+  it('gives a watch\'s window back as its reader reads: a paused reader holds the server to the stream\'s window', async () => {
+    const total = 2 * STREAM_RECEIVE_WINDOW;
+    let watchAnswer: Http2ServerResponse | undefined;
+    onWatch = (_req, res) => {
+      watchAnswer = res;
+      res.writeHead(200);
+      const chunk = Buffer.alloc(64 * 1024, 'x');
+      for (let sent = 0; sent < total; sent += chunk.length) res.write(chunk);
+      res.end();
+    };
+    const rest = new RestClient(kubeconfig(`https://127.0.0.1:${port}`, pki.caPem), { now: () => 0 }, 'ua', H2);
+    try {
+      // Nobody reads the watch: its buffer fills up to the stream's window, and no further.
+      const watch = await rest.stream('/w', { query: { watch: true } });
+      await vi.waitFor(() => expect(watch.readableLength).toBe(STREAM_RECEIVE_WINDOW), { timeout: 10_000 });
+      // A PING's answer comes after every frame the server sent before it: none beyond the window came.
+      await new Promise((resolve, reject) => watchAnswer!.stream.session!.ping((err) => (err ? reject(err) : resolve(undefined))));
+      expect(watch.readableLength).toBe(STREAM_RECEIVE_WINDOW);
+      let read = 0;
+      watch.on('data', (c: Buffer) => { read += c.length; });
+      await new Promise((resolve) => watch.on('end', resolve));
+      expect(read).toBe(total);
     } finally {
       rest.close();
     }

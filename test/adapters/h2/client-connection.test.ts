@@ -53,9 +53,12 @@ function call(connection: ClientConnection, path: string, body: Buffer = Buffer.
   return new Promise((resolve, reject) => {
     const headers: HeaderFields[] = [];
     const chunks: Buffer[] = [];
-    connection.request([[':method', 'POST'], [':scheme', 'http'], [':path', path], [':authority', 'localhost'], ...extra], body, {
+    const stream = connection.request([[':method', 'POST'], [':scheme', 'http'], [':path', path], [':authority', 'localhost'], ...extra], body, {
       onHeaders: (fields) => headers.push(fields),
-      onData: (chunk) => chunks.push(chunk),
+      onData: (chunk) => {
+        chunks.push(chunk);
+        stream.consumed(chunk.length);
+      },
       onEnd: () => resolve({ headers, body: Buffer.concat(chunks) }),
       onFailure: (failure: StreamFailure) => reject(Object.assign(new Error(failure.message), failure)),
     });
@@ -111,7 +114,7 @@ describe('ClientConnection', () => {
     // 100 KB windows against a 1 MB answer: without WINDOW_UPDATEs for the stream and the connection the server would stall.
     const big = Buffer.alloc(1_000_000, 'w');
     const { path } = await serve((_req, res) => res.end(big));
-    const connection = new ClientConnection(connect(path), { receiveWindow: 100_000 });
+    const connection = new ClientConnection(connect(path), { receiveWindow: 100_000, connectionReceiveWindow: 100_000 });
     cleanups.push(() => connection.close());
     const answers = await Promise.all([call(connection, '/a'), call(connection, '/b')]);
     for (const answer of answers) expect(answer.body.equals(big)).toBe(true);
@@ -204,10 +207,12 @@ describe('ClientConnection', () => {
   });
 
   it('fails every open stream when the connection drops, and fails at once when nothing listens', async () => {
-    const { path, sessions } = await serve(() => { /* never answers */ });
+    let taken = false;
+    const { path, sessions } = await serve(() => { taken = true; /* never answers */ });
     const connection = client(path);
     const pending = call(connection, '/hang');
-    await waitUntil(() => sessions.length === 1 && sessions[0]!.state.localWindowSize !== undefined);
+    // The server has the request: its end fails the stream as a dropped connection, not as one never sent.
+    await waitUntil(() => taken);
     sessions[0]!.destroy();
     await expect(pending).rejects.toThrow(/closed|connection/);
     expect(connection.closed).toBe(true);

@@ -282,6 +282,17 @@ describe('HpackDecoder', () => {
   it('reads bytes as latin1', () => {
     expect(new HpackDecoder().decode(hex('00 01 78 02 e9ff'))).toEqual([['x', '\u00e9\u00ff']]);
   });
+
+  it('stops building a header list at its limits, counting 32 bytes a field, yet decodes the block to its end', () => {
+    // C.2.1's field (10 + 13 + 32 = 55 bytes), then it again by index, then a second literal with indexing.
+    const block = Buffer.concat([hex('400a 6375 7374 6f6d 2d6b 6579 0d63 7573 746f 6d2d 6865 6164 6572'), hex('be'), hex('40 01 61 01 62')]);
+    expect(new HpackDecoder().decodeWithin(block, 110 + 34, 3)).toEqual([['custom-key', 'custom-header'], ['custom-key', 'custom-header'], ['a', 'b']]);
+    const bySize = new HpackDecoder();
+    expect(bySize.decodeWithin(block, 109, 3)).toBe('a header list over 109 bytes');
+    // The entry after the limit still joined the table: the peer's table and ours stay the same.
+    expect(bySize.tableEntries()).toEqual([['a', 'b'], ['custom-key', 'custom-header']]);
+    expect(new HpackDecoder().decodeWithin(block, Infinity, 2)).toBe('a header list of more than 2 fields');
+  });
 });
 
 describe('encodeHeaderBlock', () => {
