@@ -108,6 +108,8 @@ export class H2Endpoint {
       /** Bytes pushed to `body` past its buffer's mark, not yet given back to the server. */
       let unconsumed = 0;
       let ended = false;
+      /** The stream's failure, kept until the answer's reader listens for it (see `fail`). */
+      let failedWith: Error | null = null;
       let stream: ClientStream | undefined;
       /** The stream's one end, whichever way it comes: false when it had ended already. */
       const end = () => {
@@ -118,8 +120,11 @@ export class H2Endpoint {
       };
       const fail = (err: Error) => {
         if (!end()) return;
-        if (body) body.destroy(err);
-        else reject(err);
+        if (!body) return reject(err);
+        // An answer handed out in this very turn has no reader yet, and an 'error' nobody listens for
+        // ends the process: the failure waits for the reader to listen and read.
+        if (body.listenerCount('error') > 0) body.destroy(err);
+        else failedWith = err;
       };
       const onAbort = () => {
         stream?.cancel();
@@ -135,6 +140,7 @@ export class H2Endpoint {
             body = new Readable({
               // The reader wants more: what it was handed beyond the buffer is consumed now.
               read() {
+                if (failedWith && this.listenerCount('error') > 0) return void this.destroy(failedWith);
                 if (unconsumed === 0) return;
                 stream?.consumed(unconsumed);
                 unconsumed = 0;
