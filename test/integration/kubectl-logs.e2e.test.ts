@@ -8,7 +8,10 @@
  * The pod prints a numbered line every 0.3 s and exits: `-f` started while it prints sees the lines
  * written after it started, each once, and ends by itself once the container has stopped. A pod
  * whose container restarts: `-f` follows the running instance to its end (the kubelet's follow ends
- * with the instance it follows, as Go's does), `--previous` shows the instance before it.
+ * with the instance it follows, as Go's does), `--previous` shows the instance before it. Every
+ * instance after the first waits, once it has printed, until the test lets it exit (a file on its
+ * emptyDir, made by `kubectl exec`): the instance `--previous` is asked about is the one before the
+ * one running, however slow the machine.
  */
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -20,8 +23,10 @@ import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../s
 const LINES = 30;
 // One line each 0.3 s: the container's pace, so lines keep coming while kubectl follows them.
 const TICKER = `i=1; while [ $i -le ${LINES} ]; do echo "line $i"; i=$((i+1)); sleep 0.3; done`;
-/** Lines each instance of the restarting container prints, 0.5 s apart: the first few, so that it restarts soon; the later ones longer, so that one is still running when its test comes. */
+/** Lines each instance of the restarting container prints, 0.5 s apart: the first few, so that it restarts soon; the later ones more. */
 const runLength = (n: number) => (n === 1 ? 4 : 20);
+/** The file that lets a restarted instance of the restarting container exit, on its emptyDir. */
+const LET_EXIT = '/data/exit';
 const runLines = (n: number) => Array.from({ length: runLength(n) }, (_, i) => `run ${n} line ${i + 1}\n`).join('');
 const numbered = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => `line ${from + i}\n`).join('');
 
@@ -37,10 +42,11 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     n = await startLabNode({ name: `kts-lg-${rt.name}`, endpoint: rt.endpoint, resolvable: true });
     ns = n.ns;
     // Started first: its restarts take Go's 10 s back-off, which runs while the other tests do.
-    // An emptyDir outlives the container's restarts: each instance numbers itself there.
-    // Its lines come 0.5 s apart: the run's length, so each instance is seen running before it exits.
+    // An emptyDir outlives the container's restarts: each instance numbers itself there. The first
+    // exits after its lines; a later one waits for LET_EXIT (its own poll of the file, in the container).
     const run = 'n=$(cat /data/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /data/n; '
-      + `last=${runLength(2)}; [ $n -eq 1 ] && last=${runLength(1)}; i=1; while [ $i -le $last ]; do echo "run $n line $i"; i=$((i+1)); sleep 0.5; done; exit 1`;
+      + `last=${runLength(2)}; [ $n -eq 1 ] && last=${runLength(1)}; i=1; while [ $i -le $last ]; do echo "run $n line $i"; i=$((i+1)); sleep 0.5; done; `
+      + `if [ $n -gt 1 ]; then until [ -e ${LET_EXIT} ]; do sleep 0.2; done; fi; exit 1`;
     await n.createPod('restarter', {
       restartPolicy: 'Always', volumes: [{ name: 'data', emptyDir: {} }],
       containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', run], volumeMounts: [{ name: 'data', mountPath: '/data' }] }],
@@ -105,15 +111,27 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
 
   it('follows a restarted container: -f streams the running instance to its end, --previous the one before', async () => {
     // The first restart comes after Go's 10 s back-off. Instance k runs once the container has
-    // restarted k-1 times; when this test comes late it takes a later instance, never one that ended.
+    // restarted k-1 times, and runs until the test lets it exit.
     const k = await n.whileUp('a restarted instance running and printing', async () => {
       const status = (await n.pod('restarter'))?.status?.containerStatuses?.[0];
       if (!status?.state?.running || !status.restartCount) return undefined;
       const r = await kubectl('logs', 'restarter');
       return r.code === 0 && r.stdout.startsWith(`run ${status.restartCount + 1} line 1\n`) ? status.restartCount + 1 : undefined;
     }, 120_000);
-    const follow = kubectl('logs', '-f', 'restarter');
-    expect(await kubectl('logs', '--previous', 'restarter')).toEqual({ code: 0, stdout: runLines(k - 1), stderr: '' });
-    expect(await follow).toEqual({ code: 0, stdout: runLines(k), stderr: '' });
+    const follow = spawn(n.lab.kubectl, [`--kubeconfig=${n.lab.adminKubeconfig}`, '-n', ns, 'logs', '-f', 'restarter'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    follow.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    follow.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const code = new Promise<number | null>((r) => follow.once('exit', r));
+    try {
+      expect(await kubectl('logs', '--previous', 'restarter')).toEqual({ code: 0, stdout: runLines(k - 1), stderr: '' });
+      // Once the follow streams the running instance (its first line came), that instance may exit.
+      await n.whileUp('kubectl logs -f streaming the running instance', () => out.startsWith(`run ${k} line 1\n`), 30_000);
+      expect(await kubectl('exec', 'restarter', '--', 'touch', LET_EXIT)).toEqual({ code: 0, stdout: '', stderr: '' });
+      expect({ code: await code, out, err }).toEqual({ code: 0, out: runLines(k), err: '' });
+    } finally {
+      if (follow.exitCode === null) follow.kill();
+    }
   }, 180_000);
 });

@@ -3,7 +3,8 @@
  * stopped while the kubelet runs in cluster mode, down through two failed Status checks (5–10 s),
  * then started again. The real Node must stay Ready throughout, as a watch on it sees every update
  * (Go calls the runtime down only after 30 s without a good Status), and a pod created right after
- * containerd is back must run within a second of its return.
+ * containerd is back must run at its first sync: none of its syncs fails, so its worker never waits
+ * out the 10 s back-off. How soon it runs is printed, a figure, not asserted.
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -29,7 +30,7 @@ describeNeeding(allOf(kubeLabPart(), containerdPart()), 'a 10 s containerd outag
     await n?.dispose();
   }, 120_000);
 
-  it('keeps the Node Ready, and runs a pod created after the return within a second of it', async () => {
+  it('keeps the Node Ready, and runs a pod created after the return at its first sync', async () => {
     const readiness: string[] = [];
     const watch = labWatch<LabNodeObject>(n.lab, `/api/v1/nodes?fieldSelector=metadata.name%3D${n.node}`, (e) => readiness.push(readyOf(e.object) ?? '?'));
     const journal = () => readJournal(join(n.dir, 'root', 'events', 'latest.jsonl')).records;
@@ -47,9 +48,14 @@ describeNeeding(allOf(kubeLabPart(), containerdPart()), 'a 10 s containerd outag
         if (!runningAt && e.object.status?.phase === 'Running') runningAt = Date.now();
       });
       // No token volume (the ServiceAccount admission's): what is timed is the runtime's return, not a TokenRequest.
-      await n.createPod('after', { automountServiceAccountToken: false, containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', SLEEP] }] });
+      const after = await n.createPod('after', { automountServiceAccountToken: false, containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', SLEEP] }] });
       await n.whileUp('the pod created after the return Running', () => runningAt > 0, 30_000).finally(() => podWatch.stop());
       const runningAfterMs = runningAt - back;
+      // Its syncs as the journal holds them (written a moment after they end: waited for).
+      const worker = `pod:${after.metadata.uid}`;
+      const ofWorker = () => journal().filter((r) => r.actor === worker);
+      const syncs = () => ofWorker().filter((r) => r.name === 'xstate.done.actor.syncPod').map((r) => (r.payload as { output?: { ok?: boolean } }).output?.ok);
+      await n.whileUp('the pod\'s sync in the journal', () => syncs().length > 0, 30_000);
 
       process.stderr.write(`runtime outage: Node Ready throughout (${readiness.length} node updates), pod Running ${runningAfterMs} ms after containerd returned\n`);
       // The Node is patched only on a change (the Lease says the node is alive): none may be NotReady,
@@ -59,7 +65,9 @@ describeNeeding(allOf(kubeLabPart(), containerdPart()), 'a 10 s containerd outag
       const healthChanges = journal().filter((r) => r.type === 'event' && r.name === 'runtime.health.changed').map((r) => (r.payload as { health: string }).health);
       expect(healthChanges).toEqual(['ready']);
       expect(readyOf(await n.nodeObject())).toBe('True');
-      expect(runningAfterMs).toBeLessThan(1_000);
+      // Running at its first sync: no call of it failed on a connection still backing off.
+      expect(syncs().filter((ok) => ok !== true)).toEqual([]);
+      expect(ofWorker().filter((r) => r.type === 'state').map((r) => (r.payload as { value: unknown }).value)).not.toContain('backingOff');
     } finally {
       watch.stop();
     }

@@ -13,8 +13,14 @@ export function builtModule(path: string): string {
   return JSON.stringify(pathToFileURL(resolve(path)).href);
 }
 
+/**
+ * How long a child may live before it counts as held open: a fresh Node loading built modules took
+ * over 10 s on a loaded 2-core machine, so generous, and below the suite's test timeout.
+ */
+const CHILD_DEADLINE_MS = 45_000;
+
 /** Runs `script` and waits for its process to end; one still alive after `ms` is killed and the test fails. */
-export async function runScriptInChild(script: string, ms = 10_000): Promise<{ code: number | null; stdout: string }> {
+export async function runScriptInChild(script: string, ms = CHILD_DEADLINE_MS): Promise<{ code: number | null; stdout: string }> {
   const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
   let stdout = '';
   child.stdout.on('data', (chunk: Buffer) => { stdout += chunk.toString(); });

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
 import { runtimeServiceClient } from '../../../src/adapters/cri-grpc/grpc-js-client.js';
 import { createCriClient, type GrpcCriClient } from '../../../src/adapters/cri-grpc/index.js';
@@ -18,6 +18,7 @@ import { hostPodIP } from '../../../src/adapters/embedded-runtime/runtime-servic
 import { EXIT_FILE } from '../../../src/adapters/embedded-runtime/shim/shim-protocol.js';
 import type { ContainerConfig, PodSandboxConfig } from '../../../src/ports/cri.js';
 import { isAlive, tearDownEmbedded } from './embedded-teardown.js';
+import { warmUpEmbeddedRuntime, WARM_UP_TIMEOUT_MS } from './embedded-warm-up.js';
 
 const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
 /** Exits 0 on SIGTERM, prints `ready` once the trap is installed (NOTES §8.7: stop only after that). */
@@ -116,6 +117,8 @@ async function waitForExitState(cri: GrpcCriClient, containerId: string) {
     return status?.state === 'CONTAINER_EXITED' ? status : undefined;
   });
 }
+
+beforeAll(warmUpEmbeddedRuntime, WARM_UP_TIMEOUT_MS);
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'klt-embedded-'));

@@ -350,5 +350,6 @@ describe('readContainerLog following a rotation', () => {
     expect(received).toBe(rendered * blocks);
     // A follower that kept what it read would hold 8 MB at the first look and 64 MB at the last.
     expect(most).toBeLessThan(4 * 1024 * 1024);
-  }, 60_000);
+    // 64 MB rendered and collected: generous for a loaded 2-core machine (over 60 s at load 20).
+  }, 180_000);
 });

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decodeManifestText } from '../../../src/adapters/pod-sources/decode-manifest.js';
+import { INLINE_DECODE_MAX_CHARS } from '../../../src/adapters/pod-sources/off-thread-decoder.js';
 
 // The worker runs the built module next to the decoder, so the decoder is taken from dist (built
 // before the tests run, as the daemon's tests take the binary).
@@ -16,6 +17,14 @@ function manifestWithLabels(count: number, lastKey = `k${count - 1}`): string {
     'spec:', '  containers:', '  - name: main', '    image: busybox', '',
   ].join('\n');
 }
+
+/**
+ * Labels enough for a manifest a fifth over the inline limit (about 19 characters a label): large
+ * enough to go to the worker, no larger, as each decode costs seconds of CPU on a busy machine.
+ */
+const LARGE_LABELS = Math.ceil((INLINE_DECODE_MAX_CHARS * 1.2) / 19);
+/** A generous bound for three decodes of that manifest on a loaded 2-core machine. */
+const LARGE_DECODE_TIMEOUT_MS = 120_000;
 
 /** Runs `work` while counting the event loop's turns (setImmediate callbacks) until it settles. */
 async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
@@ -35,24 +44,25 @@ async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turn
 describe('decodeManifestOffThread', () => {
   it('decodes a large manifest as the inline decoder does, while the event loop keeps turning', async () => {
     const { decodeManifestOffThread, INLINE_DECODE_MAX_CHARS } = await built();
-    const text = manifestWithLabels(40_000);
+    const text = manifestWithLabels(LARGE_LABELS);
     expect(text.length).toBeGreaterThan(INLINE_DECODE_MAX_CHARS);
     const { result, turns } = await turnsDuring(() => decodeManifestOffThread('/m/large.yaml', text, 'node-a'));
-    expect(result).toEqual(decodeManifestText('/m/large.yaml', text, 'node-a'));
-    expect('pod' in result && Object.keys(result.pod.metadata?.labels ?? {})).toHaveLength(40_000);
     // Inline, the whole decode is one turn: nothing else runs until it ends.
     const inline = await turnsDuring(async () => decodeManifestText('/m/large.yaml', text, 'node-a'));
+    expect(result).toEqual(inline.result);
+    expect('pod' in result && Object.keys(result.pod.metadata?.labels ?? {})).toHaveLength(LARGE_LABELS);
     expect(inline.turns).toBeLessThanOrEqual(1);
     expect(turns).toBeGreaterThan(10);
-  });
+  }, LARGE_DECODE_TIMEOUT_MS);
 
   it('rejects a large invalid manifest with the reason the inline decoder gives, naming the file', async () => {
     const { decodeManifestOffThread } = await built();
-    const text = manifestWithLabels(40_000, '"!!bad"');
+    const text = manifestWithLabels(LARGE_LABELS, '"!!bad"');
+    expect(text.length).toBeGreaterThan(INLINE_DECODE_MAX_CHARS);
     const result = await decodeManifestOffThread('/m/bad.yaml', text, 'node-a');
     expect(result).toEqual(decodeManifestText('/m/bad.yaml', text, 'node-a'));
     expect(result).toMatchObject({ origin: '/m/bad.yaml', reason: expect.stringContaining('!!bad') });
-  });
+  }, LARGE_DECODE_TIMEOUT_MS);
 
   it('decodes a small manifest inline, with the same answer', async () => {
     const { decodeManifestOffThread } = await built();

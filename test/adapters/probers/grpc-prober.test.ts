@@ -67,7 +67,14 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const probe = (port: number, service = '', timeoutSeconds = 1) =>
+/**
+ * The timeout of a probe whose server answers: generous for a loaded 2-core machine, where the test's
+ * server shares the starved process (1 s failed there). The timeout cases give Go's default, 1 s.
+ */
+const ANSWERED_TIMEOUT_SECONDS = 30;
+const TIMEOUT_SECONDS = 1;
+
+const probe = (port: number, service = '', timeoutSeconds = ANSWERED_TIMEOUT_SECONDS) =>
   grpcProbe({ kind: 'grpc', host: '127.0.0.1', port, service, timeoutSeconds });
 
 describe('grpcProbe', () => {
@@ -115,7 +122,7 @@ describe('grpcProbe', () => {
 
   it('fails once the timeout is up when nothing listens on the port', async () => {
     const port = await closedPort();
-    expect(await probe(port)).toEqual({
+    expect(await probe(port, '', TIMEOUT_SECONDS)).toEqual({
       result: 'failure',
       output: `timeout: failed to connect service "127.0.0.1:${port}" within 1s: context deadline exceeded`,
     });
@@ -128,7 +135,7 @@ describe('grpcProbe', () => {
     const realNow = Date.now.bind(Date);
     vi.spyOn(Date, 'now').mockImplementation(() => realNow() - 5);
     try {
-      expect((await probe(port)).output).toMatch(/^timeout: failed to connect service /);
+      expect((await probe(port, '', TIMEOUT_SECONDS)).output).toMatch(/^timeout: failed to connect service /);
     } finally {
       vi.restoreAllMocks();
     }
@@ -136,14 +143,14 @@ describe('grpcProbe', () => {
 
   it('fails once the timeout is up when the listener never speaks HTTP/2', async () => {
     const port = await startSilentListener();
-    const outcome = await probe(port);
+    const outcome = await probe(port, '', TIMEOUT_SECONDS);
     expect(outcome.result).toBe('failure');
     expect(outcome.output).toMatch(/^timeout: /);
   });
 
   it('fails once the timeout is up when the server never answers the call', async () => {
     const port = await startServer(() => {});
-    expect(await probe(port)).toEqual({ result: 'failure', output: 'timeout: health rpc did not complete within 1s' });
+    expect(await probe(port, '', TIMEOUT_SECONDS)).toEqual({ result: 'failure', output: 'timeout: health rpc did not complete within 1s' });
   });
 
   it('opens one connection per attempt and closes it when the attempt ends', async () => {
@@ -161,7 +168,7 @@ describe('grpcProbe', () => {
     const servingPort = await startHealthServer({ '': 'SERVING' });
     const silentPort = await startServer(() => {});
     const refused = await closedPort();
-    const exit = await probeInChild([servingPort, silentPort, refused]);
+    const exit = await probeInChild([[servingPort, ANSWERED_TIMEOUT_SECONDS], [silentPort, TIMEOUT_SECONDS], [refused, TIMEOUT_SECONDS]]);
     expect(exit.results).toEqual(['success', 'failure', 'failure']);
     // The child ends when its event loop is empty; it never calls process.exit.
     expect(exit.code).toBe(0);
@@ -172,11 +179,11 @@ describe('grpcProbe', () => {
  * Runs one probe per port, one after another, in a fresh Node process importing the built prober,
  * and waits for that process to end by itself (script-in-child.ts).
  */
-async function probeInChild(ports: number[]): Promise<{ code: number | null; results: string[] }> {
+async function probeInChild(probes: [port: number, timeoutSeconds: number][]): Promise<{ code: number | null; results: string[] }> {
   const script = `
     const { grpcProbe } = await import(${builtModule('dist/src/adapters/probers/grpc-prober.js')});
-    for (const port of ${JSON.stringify(ports)}) {
-      const { result } = await grpcProbe({ kind: 'grpc', host: '127.0.0.1', port, service: '', timeoutSeconds: 1 });
+    for (const [port, timeoutSeconds] of ${JSON.stringify(probes)}) {
+      const { result } = await grpcProbe({ kind: 'grpc', host: '127.0.0.1', port, service: '', timeoutSeconds });
       process.stdout.write(result + '\\n');
     }`;
   const { code, stdout } = await runScriptInChild(script);

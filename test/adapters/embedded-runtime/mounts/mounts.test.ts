@@ -8,12 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCriClient, type GrpcCriClient } from '../../../../src/adapters/cri-grpc/index.js';
 import { startEmbeddedRuntime, type EmbeddedRuntime } from '../../../../src/adapters/embedded-runtime/index.js';
 import type { Mount as CriMount } from '../../../../src/generated/runtime/v1/Mount.js';
 import type { ContainerConfig, PodSandboxConfig } from '../../../../src/ports/cri.js';
 import { isAlive, tearDownEmbedded } from '../embedded-teardown.js';
+import { warmUpEmbeddedRuntime, WARM_UP_TIMEOUT_MS } from '../embedded-warm-up.js';
 
 const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
 // Idles until SIGTERM; the sleep is its loop's step, not a wait of the test's.
@@ -110,6 +111,8 @@ async function makeTree(): Promise<{ data: string; target: string }> {
   await writeFile(join(data, 'in-volume'), 'from the host\n');
   return { data, target };
 }
+
+beforeAll(warmUpEmbeddedRuntime, WARM_UP_TIMEOUT_MS);
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'klt-mounts-'));

@@ -22,6 +22,8 @@ import { eventually } from './collect.js';
 import { describeNeeding, kubectlPart } from '../../../support/real-parts.js';
 
 const KUBECTL = process.env.KUBECTL ?? '/usr/bin/kubectl';
+/** The bound of the port-forward of 50 requests: generous for a loaded 2-core machine (over 60 s at load 20). */
+const PORT_FORWARD_TIMEOUT_MS = 180_000;
 
 interface Run { code: number | null; stdout: string; stderr: string }
 
@@ -236,7 +238,7 @@ describeNeeding(kubectlPart(KUBECTL), 'kubectl 1.20 exec and port-forward agains
       target.closeAllConnections();
       await new Promise<void>((r) => target.close(() => r()));
     }
-  }, 60_000);
+  }, PORT_FORWARD_TIMEOUT_MS);
 
   it('shows a dial failure: kubectl reports the error stream’s text and drops the local connection', async () => {
     const closed = createServer();
