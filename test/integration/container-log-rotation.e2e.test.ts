@@ -1,7 +1,8 @@
 /**
  * The container log manager end to end, on containerd (KUBELET_IT_CRI) through the real control
  * plane (kube-lab.ts) and a real kubectl: a container writes numbered 1 KiB lines at 10 MiB/s
- * for a little over 20 monitor intervals, with `containerLogMaxSize: 1Mi`, `containerLogMaxFiles: 3`
+ * until the test has seen 20 rotations and lets it stop (a file made by `kubectl exec`: on a busy
+ * machine rotations come further apart), with `containerLogMaxSize: 1Mi`, `containerLogMaxFiles: 3`
  * and the shortest interval Go allows (3 s). While it writes:
  * - the container's log directory never holds more than 3 files, and every rotated file but the
  *   newest is gzip-compressed;
@@ -21,13 +22,16 @@ import { runKubectl } from '../support/kubectl-run.js';
 import { BUSYBOX, startLabNode, type LabNode } from '../support/lab-node.js';
 import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
 
-const WRITE_SECONDS = 68;
+/** The writer's own end, should the test never let it stop. */
+const MAX_WRITE_SECONDS = 300;
+/** The file that lets the writer stop, once the test has seen its rotations. */
+const STOP_FILE = '/tmp/stop';
 const ROTATIONS = 20;
 const LINE_BYTES = 1024;
 const LINES_PER_SECOND = 10 * 1024;
-/** Each second 10 MiB of numbered 1 KiB lines, for WRITE_SECONDS, then the last number. */
-const WRITER = `end=$(( $(date +%s) + ${WRITE_SECONDS} )); i=1; `
-  + 'while [ $(date +%s) -lt $end ]; do t=$(date +%s); '
+/** Each second 10 MiB of numbered 1 KiB lines, until STOP_FILE exists, then the last number. */
+const WRITER = `end=$(( $(date +%s) + ${MAX_WRITE_SECONDS} )); i=1; `
+  + `while [ ! -e ${STOP_FILE} ] && [ $(date +%s) -lt $end ]; do t=$(date +%s); `
   + `awk -v s=$i 'BEGIN { pad = sprintf("%${LINE_BYTES - 12}s", ""); gsub(/ /, "x", pad); for (n = s; n < s + ${LINES_PER_SECOND}; n++) printf "%010d %s\\n", n, pad }'; `
   // The sleep paces the writer to the wall clock's next second (its rate is per second), not a wait of the test's.
   + `i=$((i+${LINES_PER_SECOND})); while [ $(date +%s) -eq $t ]; do sleep 0.05; done; done; echo "$((i-1)) last"`;
@@ -100,6 +104,7 @@ describeNeeding(allOf(kubeLabPart(), containerdPart()), 'container log rotation 
     let mostFiles = 0;
     let gzipped = '';
     let plainOld = '';
+    let stopAsked: Promise<{ code: number | null; stdout: string; stderr: string }> | undefined;
     for (let stopped = false; !stopped;) {
       const files = readdirSync(logDir).filter((f) => f.startsWith('0.log')).sort();
       mostFiles = Math.max(mostFiles, files.length);
@@ -110,11 +115,13 @@ describeNeeding(allOf(kubeLabPart(), containerdPart()), 'container log rotation 
       const plain = rotatedNow.slice(0, -1).filter((f) => !f.endsWith('.gz') && !files.includes(`${f}.gz`));
       plainOld ||= plain.length > 0 ? files.join(' ') : '';
       gzipped ||= rotatedNow.find((f) => f.endsWith('.gz')) ?? '';
+      if (rotated.size >= ROTATIONS) stopAsked ??= runKubectl(n.lab.kubectl, n.lab.adminKubeconfig, ['-n', n.ns, 'exec', 'writer', '--', 'touch', STOP_FILE]);
       stopped = follow.exitCode !== null || (await n.pod('writer'))?.status?.phase === 'Succeeded';
       // The sampling period of the directory (see above), not a wait for an outcome.
       await new Promise((r) => setTimeout(r, 100));
     }
     const code = await ended;
+    if (stopAsked) expect(await stopAsked).toMatchObject({ code: 0 });
     const seconds = (Date.now() - startedAt) / 1000;
     const summary = { code, err, bad, first, last, lines, rotations: rotated.size, mostFiles, plainOld, seconds };
     console.log('log rotation e2e', { ...summary, mibPerSecond: Math.round((lines * LINE_BYTES) / seconds / 1024 / 102.4) / 10 });
@@ -156,5 +163,5 @@ describeNeeding(allOf(kubeLabPart(), containerdPart()), 'container log rotation 
     // The pod goes, its container with it, and the link with the container.
     await labApi(n.lab, 'DELETE', `/api/v1/namespaces/${n.ns}/pods/writer`, { gracePeriodSeconds: 1 });
     await n.whileUp('the link gone with the container', () => !existsSync(link), 60_000);
-  }, 200_000);
+  }, 480_000);
 });
