@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HpackDecoder } from '../../src/adapters/h2/hpack.js';
 import { FLAG, FRAME, frameBytes, headerBlock } from '../support/malicious-h2-server.js';
 import { FUZZ_SEED } from './hostile-arbitraries.js';
+import { FrameSplitter } from '../support/h2-frame-splitter.js';
 
 const RUNS = 40;
 const CLIENT_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
@@ -48,7 +49,7 @@ type Answer = { fields: Array<[string, string]>; sensitive: boolean[] };
 
 /** A client that reads nghttp2's header blocks raw, each request answered with the next queued list. */
 class RawClient {
-  private buffered = Buffer.alloc(0);
+  private readonly frames = new FrameSplitter();
   private partial: Buffer[] | null = null;
   private readonly blocks: Buffer[] = [];
   private wake: () => void = () => {};
@@ -81,14 +82,7 @@ class RawClient {
   }
 
   private receive(chunk: Buffer): void {
-    this.buffered = Buffer.concat([this.buffered, chunk]);
-    while (this.buffered.length >= 9) {
-      const length = this.buffered.readUIntBE(0, 3);
-      if (this.buffered.length < 9 + length) break;
-      const type = this.buffered[3]!;
-      const flags = this.buffered[4]!;
-      const payload = this.buffered.subarray(9, 9 + length);
-      this.buffered = this.buffered.subarray(9 + length);
+    for (const { type, flags, payload } of this.frames.push(chunk)) {
       if (type === FRAME.SETTINGS && !(flags & FLAG.ACK)) this.socket.write(frameBytes(FRAME.SETTINGS, FLAG.ACK, 0));
       // nghttp2 sends neither padding nor priority on an answer's HEADERS.
       if (type === FRAME.HEADERS) this.partial = [payload];

@@ -15,6 +15,7 @@ import net, { type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import tls from 'node:tls';
+import { FrameSplitter, type RawFrame } from './h2-frame-splitter.js';
 
 export type Transport = 'unix' | 'tls';
 
@@ -28,12 +29,7 @@ const DEFAULT_WINDOW = 65_535;
 const CLIENT_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
 const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
 
-export interface Frame {
-  type: number;
-  flags: number;
-  streamId: number;
-  payload: Buffer;
-}
+export type Frame = RawFrame;
 
 export function frameBytes(type: number, flags: number, streamId: number, payload: Buffer = Buffer.alloc(0)): Buffer {
   const out = Buffer.allocUnsafe(9 + payload.length);
@@ -102,6 +98,7 @@ export class PeerConnection {
   private waiters: Array<() => void> = [];
   private buffered: Buffer = Buffer.alloc(0);
   private prefaceSeen = false;
+  private readonly frames = new FrameSplitter();
   /** The client's receive windows: what the server may still send, on the connection and per stream. */
   private connectionWindow = DEFAULT_WINDOW;
   private initialStreamWindow = DEFAULT_WINDOW;
@@ -226,14 +223,9 @@ export class PeerConnection {
       this.prefaceSeen = true;
       this.buffered = this.buffered.subarray(CLIENT_PREFACE.length);
     }
-    while (this.buffered.length >= 9) {
-      const length = this.buffered.readUIntBE(0, 3);
-      if (this.buffered.length < 9 + length) break;
-      const f: Frame = {
-        type: this.buffered[3]!, flags: this.buffered[4]!, streamId: this.buffered.readUInt32BE(5) & 0x7fffffff,
-        payload: Buffer.from(this.buffered.subarray(9, 9 + length)),
-      };
-      this.buffered = this.buffered.subarray(9 + length);
+    const bytes = this.buffered;
+    this.buffered = Buffer.alloc(0);
+    for (const f of this.frames.push(bytes)) {
       this.follow(f);
       this.counts.set(f.type, (this.counts.get(f.type) ?? 0) + 1);
       this.received.push(f);

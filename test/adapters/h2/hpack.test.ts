@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeHeaderBlock, HpackDecoder, HpackError } from '../../../src/adapters/h2/hpack.js';
 import { STATIC_INDEX_BY_NAME, STATIC_TABLE, STATIC_TABLE_LENGTH } from '../../../src/adapters/h2/hpack-static-table.js';
 import { decodeHuffman, EOS, HUFFMAN_CODES, HUFFMAN_LENGTHS, HuffmanError } from '../../../src/adapters/h2/huffman.js';
+import { FrameSplitter } from '../../support/h2-frame-splitter.js';
 
 /** Bytes from the RFC's hex dumps, spaces and line breaks ignored. */
 const hex = (dump: string): Buffer => Buffer.from(dump.replace(/\s+/g, ''), 'hex');
@@ -402,7 +403,7 @@ describe('against nghttp2 (node:http2)', () => {
 
   /** A raw HTTP/2 client: sends one request at a time and hands back every header block of the answer, as sent. */
   class RawClient {
-    private buffered = Buffer.alloc(0);
+    private readonly frames = new FrameSplitter();
     private blocks: Array<{ streamId: number; block: Buffer }> = [];
     private partial: { streamId: number; parts: Buffer[] } | undefined;
     private ended = new Set<number>();
@@ -421,17 +422,7 @@ describe('against nghttp2 (node:http2)', () => {
     }
 
     private receive(chunk: Buffer): void {
-      this.buffered = Buffer.concat([this.buffered, chunk]);
-      while (this.buffered.length >= 9) {
-        const length = this.buffered.readUIntBE(0, 3);
-        if (this.buffered.length < 9 + length) break;
-        const type = this.buffered[3]!;
-        const flags = this.buffered[4]!;
-        const streamId = this.buffered.readUInt32BE(5) & 0x7fffffff;
-        const payload = this.buffered.subarray(9, 9 + length);
-        this.buffered = this.buffered.subarray(9 + length);
-        this.frame(type, flags, streamId, payload);
-      }
+      for (const f of this.frames.push(chunk)) this.frame(f.type, f.flags, f.streamId, f.payload);
       this.wake();
     }
 

@@ -8,9 +8,10 @@ import { createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { vi, expect } from 'vitest';
-import { CLIENT_PREFACE, FRAME_HEADER_BYTES, frame, settingsFrame, type FrameType, type Setting } from '../../../src/adapters/h2/frames.js';
+import { FrameSplitter, type RawFrame } from '../../support/h2-frame-splitter.js';
+import { CLIENT_PREFACE, frame, settingsFrame, type FrameType, type Setting } from '../../../src/adapters/h2/frames.js';
 
-export interface Frame { type: number; flags: number; streamId: number; payload: Buffer }
+export type Frame = RawFrame;
 
 export interface RawConnection {
   socket: Socket;
@@ -63,6 +64,7 @@ function rawConnection(socket: Socket): RawConnection {
   const frames: Frame[] = [];
   let bytes = Buffer.alloc(0);
   let prefaceSeen = false;
+  const splitter = new FrameSplitter();
   socket.on('data', (chunk: Buffer) => {
     bytes = Buffer.concat([bytes, chunk]);
     if (!prefaceSeen) {
@@ -70,12 +72,8 @@ function rawConnection(socket: Socket): RawConnection {
       bytes = bytes.subarray(CLIENT_PREFACE.length);
       prefaceSeen = true;
     }
-    while (bytes.length >= FRAME_HEADER_BYTES) {
-      const length = bytes.readUIntBE(0, 3);
-      if (bytes.length < FRAME_HEADER_BYTES + length) break;
-      frames.push({ type: bytes[3]!, flags: bytes[4]!, streamId: bytes.readUInt32BE(5) & 0x7fffffff, payload: Buffer.from(bytes.subarray(FRAME_HEADER_BYTES, FRAME_HEADER_BYTES + length)) });
-      bytes = bytes.subarray(FRAME_HEADER_BYTES + length);
-    }
+    frames.push(...splitter.push(bytes));
+    bytes = Buffer.alloc(0);
   });
   const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
   return {
