@@ -36,6 +36,20 @@ export interface VolumeProjection {
 }
 export interface ProjectedVolumeSource { sources?: VolumeProjection[]; defaultMode?: number }
 
+export interface PersistentVolumeClaimVolumeSource { claimName: string; readOnly?: boolean }
+
+/** An inline CSI volume of a pod (a driver with the Ephemeral lifecycle mode). */
+export interface CsiVolumeSource {
+  driver: string;
+  readOnly?: boolean;
+  fsType?: string;
+  volumeAttributes?: Record<string, string>;
+  nodePublishSecretRef?: { name?: string };
+}
+
+/** A generic ephemeral volume: the claim `<pod>-<volume>` the ephemeral-volume controller makes from the template. */
+export interface EphemeralVolumeSource { volumeClaimTemplate?: { metadata?: Record<string, unknown>; spec: Record<string, unknown> } }
+
 /** A pod's volume: its name and one source. Sources kubelet-ts does not mount are kept as given. */
 export interface Volume {
   name: string;
@@ -45,6 +59,9 @@ export interface Volume {
   secret?: SecretVolumeSource;
   downwardAPI?: DownwardAPIVolumeSource;
   projected?: ProjectedVolumeSource;
+  persistentVolumeClaim?: PersistentVolumeClaimVolumeSource;
+  csi?: CsiVolumeSource;
+  ephemeral?: EphemeralVolumeSource;
   [source: string]: unknown;
 }
 
