@@ -25,7 +25,7 @@
 import { assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { SerializedError } from '../domain/errors.js';
 import type { Pod } from '../domain/pod/types.js';
-import { volumeBackoff, volumeBackoffMs, type VolumePluginName } from '../domain/volumes/pod-volumes.js';
+import { volumeBackoff, volumeBackoffMs, type PersistentVolumeRef, type VolumePluginName } from '../domain/volumes/pod-volumes.js';
 import { doneOutput, effectError } from './done-output.js';
 
 export interface VolumeInput {
@@ -47,6 +47,8 @@ export interface MountVolumeOutput {
   changed: boolean;
   /** Set up again after this long (a token's refresh time, counted from when it was fetched). */
   refreshAfterMs?: number;
+  /** The volume is a claim's PV. */
+  persistent?: PersistentVolumeRef;
 }
 
 export interface VolumeContext {
@@ -77,7 +79,7 @@ export type VolumeEvent =
 
 /** Sent to the parent (the volume manager). */
 export type VolumeReport =
-  | { type: 'volume.mounted'; podUid: string; volumeName: string; hostPath: string; changed: boolean }
+  | { type: 'volume.mounted'; podUid: string; volumeName: string; hostPath: string; changed: boolean; persistent?: PersistentVolumeRef }
   | { type: 'volume.mount.failed'; podUid: string; volumeName: string; error: SerializedError; remount: boolean }
   | { type: 'volume.unmounted'; podUid: string; volumeName: string };
 
@@ -133,7 +135,7 @@ export const volumeMachine = setup({
         lastError: null,
         mounts: context.mounts + 1,
       });
-      enqueue.sendParent({ type: 'volume.mounted', podUid: context.podUid, volumeName: context.volumeName, hostPath: out.hostPath, changed: out.changed } satisfies VolumeReport);
+      enqueue.sendParent({ type: 'volume.mounted', podUid: context.podUid, volumeName: context.volumeName, hostPath: out.hostPath, changed: out.changed, ...(out.persistent ? { persistent: out.persistent } : {}) } satisfies VolumeReport);
     }),
     recordMountFailure: enqueueActions(({ context, event, enqueue }) => {
       const error = effectError(event);

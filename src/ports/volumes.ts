@@ -4,7 +4,7 @@
  * system and mount table by src/adapters/volumes.
  */
 import type { Pod } from '../domain/pod/types.js';
-import type { VolumePluginName } from '../domain/volumes/pod-volumes.js';
+import type { PersistentVolumeRef, VolumePluginName } from '../domain/volumes/pod-volumes.js';
 
 export interface VolumeSetUpResult {
   /** Where the volume is on the node (what a container bind-mounts). */
@@ -13,6 +13,8 @@ export interface VolumeSetUpResult {
   changed: boolean;
   /** Set up again after this long: a projected token's refresh time. */
   refreshAfterMs?: number;
+  /** The volume is a claim's PV (absent for a pod's own volume). */
+  persistent?: PersistentVolumeRef;
 }
 
 export interface PodDirectoryCleanup {

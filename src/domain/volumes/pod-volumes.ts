@@ -13,7 +13,18 @@ export type VolumePluginName =
   | 'kubernetes.io/configmap'
   | 'kubernetes.io/secret'
   | 'kubernetes.io/downward-api'
-  | 'kubernetes.io/projected';
+  | 'kubernetes.io/projected'
+  | 'kubernetes.io/local-volume'
+  | 'kubernetes.io/csi';
+
+/** A volume that is a claim's PV: what stats and teardown need to know of it once set up. */
+export interface PersistentVolumeRef {
+  /** The pod's claim (a generic ephemeral volume's is `<pod>-<volume>`), in the pod's namespace. */
+  claimName: string;
+  pvName: string;
+  /** The PV's own plugin (host-path, local-volume or csi): its directory is `<plugin>/<pvName>`. */
+  plugin: VolumePluginName;
+}
 
 /** The plugin that mounts a volume, or undefined for a source kubelet-ts has no plugin for. */
 export function volumePluginName(volume: Volume): VolumePluginName | undefined {
