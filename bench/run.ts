@@ -4,6 +4,7 @@
  */
 import { benchApiClient } from './apiclient.js';
 import { benchBurstCpu } from './burstcpu.js';
+import { benchClaims } from './claims.js';
 import { benchCluster } from './cluster.js';
 import { benchCri } from './cri.js';
 import { benchHttp } from './http.js';
@@ -43,6 +44,8 @@ async function main() {
   if (only.includes('cluster')) print('cluster', await benchCluster());
   // Volumes' cost in cluster mode: minutes a run, so only when named.
   if (only.includes('volumes')) print('volumes', await benchVolumes());
+  // What a claim costs a pod's start, the Go kubelet beside kubelet-ts: minutes a turn, so only when named.
+  if (only.includes('claims')) print('claims', await benchClaims());
   // Idle memory side by side with a bare Node process and under V8 options: minutes a run, so only when named.
   if (only.includes('idlemem')) print('idlemem', await benchIdleMem());
   // The Go kubelet beside kubelet-ts on the real control plane: minutes a turn, so only when named.

@@ -48,6 +48,8 @@ export interface TurnOptions {
   image: string;
   idleMs: number;
   start(): Promise<StartedKubelet>;
+  /** A burst pod's volumes and its container's mounts of them (none by default). */
+  podVolumes?: (podName: string) => { volumes: object[]; volumeMounts: object[] };
 }
 
 /** A namespace whose pods can be admitted with a service-account token: its default ServiceAccount and root CA ConfigMap exist. */
@@ -152,9 +154,10 @@ export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record
     await Promise.all(Array.from({ length: pods }, (_, i) => {
       const name = `p${i}`;
       createdAt.set(name, performance.now());
+      const { volumes, volumeMounts } = o.podVolumes?.(name) ?? { volumes: [], volumeMounts: [] };
       return api(lab, 'POST', `/api/v1/namespaces/${ns}/pods`, {
         metadata: { name },
-        spec: { nodeName: setup.node, terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: o.image, imagePullPolicy: 'Never', command: SLEEPER }] },
+        spec: { nodeName: setup.node, terminationGracePeriodSeconds: 2, volumes, containers: [{ name: 'main', image: o.image, imagePullPolicy: 'Never', command: SLEEPER, volumeMounts }] },
       });
     }));
     await until(kubelet, `all ${pods} pods Running`, () => runningAfter.size === pods, 180_000, 20);

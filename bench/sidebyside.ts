@@ -23,8 +23,8 @@ import { median, round } from './stats.js';
 const REPS = Number(process.env.KUBELET_BENCH_SIDEBYSIDE_REPS ?? 2);
 const IDLE_MS = Number(process.env.KUBELET_BENCH_SIDEBYSIDE_IDLE_SECONDS ?? 60) * 1000;
 
-/** Why the bench cannot run here, or '' when it can. */
-function missing(scripts: string): string {
+/** Why a side-by-side bench cannot run here, or '' when it can. */
+export function missing(scripts: string): string {
   return [
     existsSync(join(scripts, 'go-kubelet.xz')) ? '' : `no Go kubelet at ${join(scripts, 'go-kubelet.xz')}`,
     existsSync(join(scripts, 'up.sh')) ? '' : `no real control plane's scripts in ${scripts}`,
