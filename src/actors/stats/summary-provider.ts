@@ -18,6 +18,7 @@ import { cpuAndMemoryOnly } from '../../domain/stats/cpu-and-memory.js';
 import type { DirectoryUsage, FsCapacity } from '../../domain/stats/node-readings.js';
 import type { ContainerInfo, ContainerUsage, FsUsageReading, SandboxInfo } from '../../domain/stats/summary-input.js';
 import type { Summary } from '../../domain/stats/summary-types.js';
+import type { PodVolumeStats } from '../../domain/stats/volume-stats.js';
 import type { CriClient } from '../../ports/cri.js';
 import type { HostStats } from '../../ports/stats.js';
 import { CoalescedRead, type CoalescedReadOptions } from './coalesced-read.js';
@@ -31,6 +32,8 @@ export interface SummarySources {
   nodeName: () => string;
   rootDir: () => string;
   podLogsDir: () => string;
+  /** Each pod's latest volume stats, by pod uid (the volume stats analyzer's cache); absent: none. */
+  volumeStats?: () => ReadonlyMap<string, PodVolumeStats>;
 }
 
 interface RuntimeReadings {
@@ -88,6 +91,7 @@ export class SummaryProvider {
     const logs = onlyCpuAndMemory ? { usage: new Map<string, DirectoryUsage>(), fs: null } : await this.readLogs(runtime);
     const { summary, cpuSamples } = buildSummary({
       nodeName: this.src.nodeName(), node, ...runtime, logs: logs.usage, logFs: logs.fs, previousCpu: this.cpu.previous(),
+      ...(!onlyCpuAndMemory && this.src.volumeStats ? { volumes: this.src.volumeStats() } : {}),
     });
     this.cpu.update(cpuSamples);
     return onlyCpuAndMemory ? cpuAndMemoryOnly(summary) : summary;
