@@ -1,8 +1,9 @@
 /**
  * GET /stats/summary's work: read the runtime (ListPodSandbox, ListContainers, ListContainerStats,
  * ImageFsInfo) and the host (/proc, statfs, log directories), hand both to the pure builder, keep
- * its CPU samples for the next request's rates. Go's summary provider with its CRI stats provider
- * does the same reads (through cAdvisor for the host).
+ * its CPU samples for the next request's rates. The pods' volume stats come from the volume stats
+ * analyzer's cache, never measured here. Go's summary provider with its CRI stats provider does the
+ * same reads (through cAdvisor for the host).
  *
  * Any failed read fails the request with the Go kubelet's wording ("failed to list pod stats: …"),
  * which the server answers with 500; nothing here can bring the kubelet down.
