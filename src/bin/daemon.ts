@@ -10,6 +10,10 @@ import { Lifetimes } from '../actors/phases/lifetimes.js';
 import type { PhaseDeps } from '../actors/phases/deps.js';
 import { createLiveState, type LiveState } from '../actors/phases/live-state.js';
 import { SummaryProvider } from '../actors/stats/summary-provider.js';
+import { measureVolume } from '../actors/stats/measure-volume.js';
+import { VolumeStatsAnalyzer } from '../actors/stats/volume-stats-analyzer.js';
+import { mountedVolumesByPod } from '../domain/volume-manager/mounted-volumes.js';
+import type { VolumeManagerContext } from '../machines/volume-manager.machine.js';
 import { evictablePods } from '../actors/eviction/active-pods.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
@@ -90,8 +94,10 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const journalFile: { close?: () => Promise<void> } = {};
 
   const runtimeCalls: OperationCounts = { calls: new Map() };
-  const stats = createSummaryProvider(live, clock, () => nodeNameOf(supervisor));
-  const view = createDaemonView({ live, observers, runtimeCalls, clock, stats, machineInfo: () => machineInfoOf(supervisor) });
+  const host = new ProcHostStats();
+  const volumeStats = createVolumeStatsAnalyzer(live, clock, host, () => observers.views.volumeManager(), logger);
+  const stats = createSummaryProvider(live, clock, host, () => nodeNameOf(supervisor), volumeStats);
+  const view = createDaemonView({ live, observers, runtimeCalls, clock, stats, volumeStats, machineInfo: () => machineInfoOf(supervisor) });
   const healthChecks = createHealthChecks(observers.directory, observers.views, () => live.config.peek(), clock);
   const opener = createJournalOpener({
     sink: observers.journal,
@@ -142,6 +148,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       ...dbusReconnectPeriod(io.env, logger),
     },
     makeDirectories,
+    volumeStats,
     lifetimes,
     live,
     bootstrapClientCert: async (o) => {
@@ -215,11 +222,33 @@ function machineInfoOf(supervisor: SupervisorActor | null): MachineInfo | undefi
   return supervisor?.getSnapshot().context.outputs['run.machineInfo'];
 }
 
+/**
+ * The volume stats, measured in the background from the volume manager's mounted volumes. CSI
+ * volumes are not measured until the CSI volume plugin is handed over here.
+ */
+function createVolumeStatsAnalyzer(live: LiveState, clock: Clock, host: ProcHostStats, volumeManager: () => VolumeManagerContext | undefined, logger: Logger): VolumeStatsAnalyzer {
+  return new VolumeStatsAnalyzer({
+    clock,
+    random: mathRandom,
+    pods: () => {
+      const state = volumeManager();
+      return state ? mountedVolumesByPod(state) : [];
+    },
+    measure: (podUid, volume) => measureVolume(podUid, volume, {
+      host,
+      csiVolumeHealth: live.gates.peek()?.CSIVolumeHealth ?? false,
+      nowMs: () => clock.now(),
+    }),
+    logger: actorLogger(logger, 'volumeStats', 'volumeStats'),
+  });
+}
+
 /** /stats/summary's reads, shared by the kubelet server and the eviction manager. */
-function createSummaryProvider(live: LiveState, clock: Clock, nodeName: () => string | undefined): SummaryProvider {
+function createSummaryProvider(live: LiveState, clock: Clock, host: ProcHostStats, nodeName: () => string | undefined, volumeStats: VolumeStatsAnalyzer): SummaryProvider {
   return new SummaryProvider({
     cri: () => live.cri.peek(),
-    host: new ProcHostStats(),
+    host,
+    volumeStats: () => volumeStats.all(),
     nodeName: () => nodeName() ?? osHostname(),
     rootDir: () => live.parsed.peek()?.flags.rootDirectory ?? DEFAULT_KUBELET_FLAGS.rootDirectory,
     // Before command.loadConfigFile, the default, as the configuration would say.
@@ -228,7 +257,7 @@ function createSummaryProvider(live: LiveState, clock: Clock, nodeName: () => st
 }
 
 /** The kubelet as its servers read it: pods, stats, metrics, configz, logs, exec. */
-function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof createObservers>; runtimeCalls: OperationCounts; clock: Clock; stats: SummaryProvider; machineInfo: () => MachineInfo | undefined }) {
+function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof createObservers>; runtimeCalls: OperationCounts; clock: Clock; stats: SummaryProvider; volumeStats: VolumeStatsAnalyzer; machineInfo: () => MachineInfo | undefined }) {
   const { live, observers, runtimeCalls, clock, stats } = o;
   return createKubeletView({
     syncLoop: observers.views.syncLoop,
@@ -243,6 +272,7 @@ function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof cre
     runtimeCalls: () => runtimeCalls.calls,
     streaming: () => live.cri.peek()?.runtime,
     statsSummary: (onlyCpuAndMemory) => stats.get(onlyCpuAndMemory),
+    volumeStats: () => o.volumeStats.all(),
     machineInfo: o.machineInfo,
     clock,
     metricsMaxAgeMs: 1000,

@@ -6,16 +6,19 @@
 import type { ActorDirectory } from '../actors/debug/actor-directory.js';
 import type { PlegContext } from '../machines/pleg.machine.js';
 import type { SyncLoopContext } from '../machines/sync-loop.machine.js';
+import type { VolumeManagerContext } from '../machines/volume-manager.machine.js';
 
 export interface SystemViews {
   syncLoop: () => SyncLoopContext | undefined;
   pleg: () => PlegContext | undefined;
+  volumeManager: () => VolumeManagerContext | undefined;
 }
 
 export function createSystemViews(directory: ActorDirectory): SystemViews {
   return {
     syncLoop: () => (directory.snapshot('syncLoop') as { context?: SyncLoopContext } | undefined)?.context,
     pleg: () => (directory.snapshot('pleg') as { context?: PlegContext } | undefined)?.context,
+    volumeManager: () => (directory.snapshot('volumeManager') as { context?: VolumeManagerContext } | undefined)?.context,
   };
 }
 

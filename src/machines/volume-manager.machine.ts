@@ -38,7 +38,7 @@ import { subsystemSlot } from './subsystem-slot.js';
 import { sendToChild, sendToSystemIfRunning, type SystemLookup } from './system-sends.js';
 import type { VolumeInput, VolumeReport } from './volume.machine.js';
 
-export type { PodVolumesEntry, VolumeState } from '../domain/volume-manager/state.js';
+export type { PodVolume, PodVolumesEntry, VolumeState } from '../domain/volume-manager/state.js';
 export type { VolumeMountFailed, VolumeWaitTimedOut } from '../domain/volume-manager/commands.js';
 
 export interface VolumeManagerInput {
@@ -170,7 +170,7 @@ export const volumeManagerMachine = setup({
     },
     'volume.mounted': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
-        const { state, commands } = decideVolumeMounted(context, event.podUid, event.volumeName);
+        const { state, commands } = decideVolumeMounted(context, event);
         carryOut(enqueue, system, context.input, commands);
         enqueue.assign({ pods: state.pods });
       }),

@@ -12,6 +12,7 @@
  * log, its journal, /pods or /debug/actors. A pod whose ConfigMap is missing waits with FailedMount
  * events; a missing key is CreateContainerConfigError; termination messages come back; deleting the
  * pod unmounts everything and removes its directory; a restart cleans up what a previous run left.
+ * /stats/summary lists every volume but the hostPath with its figures.
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -27,7 +28,8 @@ const SECRET_UPDATED = 'an0ther-s3cr3t-that-must-not-leak';
 const SIZE = 64 * 1024;
 const big = (ch: string) => ch.repeat(SIZE);
 const SA_DIR = '/var/run/secrets/kubernetes.io/serviceaccount';
-const RESYNC = ['syncFrequency: 2s'];
+/** A resync every 2 s, and volume stats measured as often. */
+const RESYNC = ['syncFrequency: 2s', 'volumeStatsAggPeriod: 2s'];
 
 /** Prints every file with its mode, then reads the big ConfigMap key and the Secret in a loop, reporting torn reads and changes. */
 const SCRIPT = [
@@ -181,6 +183,34 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `volumes
     expect(mounts).toContain(join(n.dir, 'root', 'pods', uid, 'volumes', 'kubernetes.io~empty-dir', 'mem'));
     expect(statSync(hostDir).isDirectory()).toBe(true);
   }, 150_000);
+
+  it('lists every volume but the hostPath in /stats/summary, the configMap and the disk emptyDir counted as ephemeral storage', async () => {
+    type Volume = { name: string; time: string; usedBytes: number; capacityBytes: number; availableBytes: number; inodes: number; inodesUsed: number; pvcRef?: object };
+    type Summary = { pods: { podRef: { uid: string }; volume?: Volume[]; 'ephemeral-storage'?: { usedBytes?: number } }[] };
+    const volumes = async () => {
+      const res = await n.kubeletGet('/stats/summary');
+      expect(res.status).toBe(200);
+      return (JSON.parse(res.body) as Summary).pods.find((p) => p.podRef.uid === uid);
+    };
+    const pod = await n.whileUp('the pod\'s volumes measured', async () => {
+      const p = await volumes();
+      return (p?.volume?.length ?? 0) >= 7 ? p : undefined;
+    }, 30_000);
+    const names = pod.volume!.map((v) => v.name);
+    expect(names.slice(0, 2)).toEqual(['cm', 'scratch']);
+    expect(names.slice(2)).toEqual(['dapi', kubeApiAccess(), 'mem', 'proj', 'sec']);
+    const byName = new Map(pod.volume!.map((v) => [v.name, v]));
+    for (const v of byName.values()) {
+      expect(v.pvcRef).toBeUndefined();
+      expect(v.capacityBytes).toBeGreaterThan(0);
+      expect(v.inodes).toBeGreaterThan(0);
+      expect(v.inodesUsed).toBeGreaterThanOrEqual(1);
+    }
+    // The 64 KiB key, written by the atomic writer; the memory emptyDir is a tmpfs of its sizeLimit.
+    expect(byName.get('cm')!.usedBytes).toBeGreaterThanOrEqual(SIZE);
+    expect(byName.get('mem')!.capacityBytes).toBe(1024 * 1024);
+    expect(pod['ephemeral-storage']?.usedBytes).toBeGreaterThanOrEqual(SIZE + byName.get('scratch')!.usedBytes);
+  }, 60_000);
 
   it('mounts tokens from the real TokenRequest API that the real TokenReview accepts, bound to the pod and to their audience', async () => {
     type Review = { status: { authenticated?: boolean; audiences?: string[]; user?: { username?: string; extra?: Record<string, string[]> } } };

@@ -184,14 +184,14 @@ describe('volumeManagerMachine', () => {
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cfg]) });
     await flush();
     expect(h.emitted).toEqual([{ type: 'volume.mount.failed', pod: { namespace: 'ns', name: 'p-u1', uid: 'u1' }, volumeName: 'cfg', message: 'configmap "app-config" not found' }]);
-    expect(h.context().pods.u1?.volumes.cfg).toEqual({ state: 'mounting', error: 'configmap "app-config" not found' });
+    expect(h.context().pods.u1?.volumes.cfg).toMatchObject({ state: 'mounting', error: 'configmap "app-config" not found' });
     await h.advance(500);
     expect(h.emitted).toHaveLength(2);
     h.failMount.delete('cfg');
     await h.advance(1000);
     expect(h.mounts).toHaveLength(3);
     expect(h.lists()).toEqual([['cfg'], []]);
-    expect(h.context().pods.u1?.volumes.cfg).toEqual({ state: 'mounted', error: null });
+    expect(h.context().pods.u1?.volumes.cfg).toMatchObject({ state: 'mounted', error: null });
   });
 
   it('tells the worker at once that nothing is to be mounted for a pod whose containers mount no volume', () => {
@@ -221,7 +221,8 @@ describe('volumeManagerMachine', () => {
     await flush();
     expect(h.unmounts.map((u) => [u.volumeName, u.plugin])).toEqual([['cache', 'kubernetes.io/empty-dir'], ['cfg', 'kubernetes.io/configmap'], ['logs', 'kubernetes.io/host-path']]);
     expect(h.removals).toEqual([]);
-    expect(h.context().pods.u1?.volumes).toEqual({ cfg: { state: 'unmounting', error: null } });
+    expect(Object.keys(h.context().pods.u1?.volumes ?? {})).toEqual(['cfg']);
+    expect(h.context().pods.u1?.volumes.cfg).toMatchObject({ state: 'unmounting', error: null });
     slow.resolve();
     await flush();
     expect(h.removals).toEqual([{ podUid: 'u1' }]);

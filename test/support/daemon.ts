@@ -2,8 +2,8 @@
  * What the end-to-end tests of the real binary share: waiting for a condition, a free loopback port,
  * and removing the pods a test left in a runtime (they outlive the kubelet, as with the Go kubelet).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
@@ -139,9 +139,16 @@ export async function startStaticPodKubelet(opts: {
     dispose: async (select) => {
       await stop();
       await removePods({ endpoint: opts.endpoint, rootDir: root, ...(select ? { select } : {}) });
+      unmountUnder(dir);
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** The volumes of pods still there when the kubelet stopped stay mounted (tmpfs): unmounted, so nothing deletes through them. */
+export function unmountUnder(dir: string): void {
+  const mounted = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((l) => l.split(' ')[4] ?? '').filter((p) => p.startsWith(`${dir}/`));
+  for (const point of mounted.reverse()) execFileSync('umount', [point]);
 }
 
 export interface HttpsAuth { cert?: Buffer; key?: Buffer; token?: string }

@@ -6,12 +6,11 @@
  * the API read and written as system:masters. Disposing of it leaves nothing on the shared lab: the
  * namespace's pods force-deleted, the Node deleted, the runtime's pods removed.
  */
-import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnClusterKubelet, stopClusterKubelet, type ClusterKubelet } from './cluster-kubelet.js';
-import { freePort, httpsRequest, removePods, until } from './daemon.js';
+import { freePort, httpsRequest, removePods, unmountUnder, until } from './daemon.js';
 import { kubeLab, labApi, type KubeLab } from './kube-lab.js';
 import { runScript, scriptEnv } from './kube-lab-scripts.js';
 import { runKubectl } from './kubectl-run.js';
@@ -180,9 +179,7 @@ export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
     if (opts.resolvable) writeFileSync(HOSTS, readFileSync(HOSTS, 'utf8').split('\n').filter((l) => l !== hostsLine).join('\n'));
     // Embedded-runtime pods outlive the kubelet, as containerd's do.
     await removePods({ endpoint: opts.endpoint, rootDir: join(dir, 'root') });
-    // The volumes of pods still there when the kubelet stopped stay mounted (tmpfs): never delete through them.
-    const mounted = readFileSync('/proc/self/mountinfo', 'utf8').split('\n').map((l) => l.split(' ')[4] ?? '').filter((p) => p.startsWith(`${dir}/`));
-    for (const point of mounted.reverse()) execFileSync('umount', [point]);
+    unmountUnder(dir);
     rmSync(dir, { recursive: true, force: true });
   };
 

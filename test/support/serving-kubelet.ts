@@ -16,12 +16,12 @@ export interface ServingKubelet {
   dispose: () => Promise<void>;
 }
 
-export async function startServingKubeletWithBusyPod(opts: { endpoint: string; nodeName: string; prefix: string }): Promise<ServingKubelet> {
+export async function startServingKubeletWithBusyPod(opts: { endpoint: string; nodeName: string; prefix: string; config?: string[] }): Promise<ServingKubelet> {
   const port = await freePort();
   const readOnlyPort = await freePort();
   const certDir = mkdtempSync(join(tmpdir(), `${opts.prefix}pki-`));
   const kubelet = await startStaticPodKubelet({
-    endpoint: opts.endpoint, nodeName: opts.nodeName, prefix: opts.prefix,
+    endpoint: opts.endpoint, nodeName: opts.nodeName, prefix: opts.prefix, ...(opts.config ? { config: opts.config } : {}),
     args: ['--enable-server=true', '--address=127.0.0.1', `--port=${port}`, `--read-only-port=${readOnlyPort}`, `--cert-dir=${certDir}`],
   });
   writeFileSync(join(kubelet.manifests, 'web.json'), JSON.stringify({

@@ -13,6 +13,7 @@ const time: Check = (v, p, out) => {
   if (typeof v !== 'string' || !/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(v)) out.push(`${p}: want an RFC 3339 time, got ${JSON.stringify(v)}`);
 };
 const uint: Check = (v, p, out) => { if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) out.push(`${p}: want an unsigned integer, got ${JSON.stringify(v)}`); };
+const bool: Check = (v, p, out) => { if (typeof v !== 'boolean') out.push(`${p}: want a boolean, got ${JSON.stringify(v)}`); };
 const int: Check = (v, p, out) => { if (typeof v !== 'number' || !Number.isInteger(v)) out.push(`${p}: want an integer, got ${JSON.stringify(v)}`); };
 const list = (item: Check): Check => (v, p, out) => {
   if (!Array.isArray(v)) out.push(`${p}: want an array, got ${JSON.stringify(v)}`);
@@ -43,7 +44,7 @@ const swap = object({ time }, { swapAvailableBytes: uint, swapUsageBytes: uint }
 const iface = { name: str, rxBytes: uint, rxErrors: uint, txBytes: uint, txErrors: uint };
 const network = object({ time }, { ...iface, interfaces: list(object({ name: str }, iface)) });
 const container = object({ name: str, startTime: time }, { cpu, memory, rootfs: fs, logs: fs, swap, accelerators: list(object({})), userDefinedMetrics: list(object({})) });
-const volume = object({}, { time, availableBytes: uint, capacityBytes: uint, usedBytes: uint, inodesFree: uint, inodes: uint, inodesUsed: uint, name: str, pvcRef: object({ name: str, namespace: str }), volumeHealthStats: object({}) });
+const volume = object({}, { time, availableBytes: uint, capacityBytes: uint, usedBytes: uint, inodesFree: uint, inodes: uint, inodesUsed: uint, name: str, pvcRef: object({ name: str, namespace: str }), volumeHealthStats: object({ abnormal: bool }) });
 
 export const summaryShape = object({
   node: object({ nodeName: str, startTime: time }, {

@@ -50,6 +50,8 @@ export interface PhaseDeps {
   eviction: EvictionHost;
   /** The node shutdown manager's logind, the active pods it stops, and its reconnect period (Go's when absent). */
   nodeShutdown: { logind: Logind; activePods: () => Pod[]; reconnectPeriodMs?: number };
+  /** The volume stats analyzer, started by initializeModules at volumeStatsAggPeriod; answers how to stop it. */
+  volumeStats?: { start: (periodMs: number) => () => void };
   /** initializeModules: create the kubelet's directories (mkdir -p). */
   makeDirectories: (paths: string[]) => Promise<void>;
   lifetimes: Lifetimes;

@@ -167,6 +167,8 @@ export function kubeletPhases(deps: PhaseDeps) {
       // Go starts it once the runtime answers (initializeRuntimeDependentModules); its first pass
       // here comes a monitor interval later, and a pass the runtime fails is tried again at the next.
       deps.lifetimes.add('containerLogManager', deps.build.containerLogManager({ cri: live.cri.require(), policy: logRotatePolicy(c) }));
+      // initializeModules starts the resource analyzer: the volume stats, measured in the background.
+      if (deps.volumeStats) deps.lifetimes.add('volumeStats', deps.volumeStats.start(parseGoDuration(c.volumeStatsAggPeriod)));
       const { nodeName } = outputOf(input, 'run.nodeName');
       const hostIps = nodeHostIps(input.outputs['runKubelet.validateNodeIP']?.nodeIps ?? [], deps.hostAddresses.addresses());
       const hostIP = hostIps[0]!;

@@ -1,8 +1,9 @@
 /**
  * GET /stats/summary's work: read the runtime (ListPodSandbox, ListContainers, ListContainerStats,
  * ImageFsInfo) and the host (/proc, statfs, log directories), hand both to the pure builder, keep
- * its CPU samples for the next request's rates. Go's summary provider with its CRI stats provider
- * does the same reads (through cAdvisor for the host).
+ * its CPU samples for the next request's rates. The pods' volume stats come from the volume stats
+ * analyzer's cache, never measured here. Go's summary provider with its CRI stats provider does the
+ * same reads (through cAdvisor for the host).
  *
  * Any failed read fails the request with the Go kubelet's wording ("failed to list pod stats: …"),
  * which the server answers with 500; nothing here can bring the kubelet down.
@@ -18,6 +19,7 @@ import { cpuAndMemoryOnly } from '../../domain/stats/cpu-and-memory.js';
 import type { DirectoryUsage, FsCapacity } from '../../domain/stats/node-readings.js';
 import type { ContainerInfo, ContainerUsage, FsUsageReading, SandboxInfo } from '../../domain/stats/summary-input.js';
 import type { Summary } from '../../domain/stats/summary-types.js';
+import type { PodVolumeStats } from '../../domain/stats/volume-stats.js';
 import type { CriClient } from '../../ports/cri.js';
 import type { HostStats } from '../../ports/stats.js';
 import { CoalescedRead, type CoalescedReadOptions } from './coalesced-read.js';
@@ -31,6 +33,8 @@ export interface SummarySources {
   nodeName: () => string;
   rootDir: () => string;
   podLogsDir: () => string;
+  /** Each pod's latest volume stats, by pod uid (the volume stats analyzer's cache); absent: none. */
+  volumeStats?: () => ReadonlyMap<string, PodVolumeStats>;
 }
 
 interface RuntimeReadings {
@@ -88,6 +92,7 @@ export class SummaryProvider {
     const logs = onlyCpuAndMemory ? { usage: new Map<string, DirectoryUsage>(), fs: null } : await this.readLogs(runtime);
     const { summary, cpuSamples } = buildSummary({
       nodeName: this.src.nodeName(), node, ...runtime, logs: logs.usage, logFs: logs.fs, previousCpu: this.cpu.previous(),
+      ...(!onlyCpuAndMemory && this.src.volumeStats ? { volumes: this.src.volumeStats() } : {}),
     });
     this.cpu.update(cpuSamples);
     return onlyCpuAndMemory ? cpuAndMemoryOnly(summary) : summary;

@@ -13,6 +13,7 @@ import type { KubeletMetricsSnapshot, LagFigures } from '../../domain/kubelet-se
 import type { MachineInfo } from '../../domain/node/host-types.js';
 import type { Pod, PodStatus } from '../../domain/pod/types.js';
 import type { Summary } from '../../domain/stats/summary-types.js';
+import type { PodVolumeStats } from '../../domain/stats/volume-stats.js';
 import type { Clock } from '../../ports/clock.js';
 import { podUidLabel } from '../../domain/runtime/labels.js';
 import type { CriRuntimeService, ExecSyncResponse } from '../../ports/cri.js';
@@ -46,6 +47,8 @@ export interface KubeletViewSources {
   clock?: Pick<Clock, 'now'>;
   /** The syncLoop's iteration lag and the event loop's delay, when measured. */
   lags?: () => { syncLoop: LagFigures; eventLoop: LagFigures };
+  /** Each pod's latest volume stats (the volume stats analyzer's cache), for /metrics. */
+  volumeStats?: () => ReadonlyMap<string, PodVolumeStats>;
 }
 
 export function createKubeletView(src: KubeletViewSources): KubeletView {
@@ -77,6 +80,7 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       startedPods: m.startedPods,
       nodeStartup: m.startupMs === null ? [] : [{ phase: 'total', durationMs: m.startupMs }],
       ...(lags ? { syncLoopLag: lags.syncLoop, eventLoopDelay: lags.eventLoop } : {}),
+      ...(src.volumeStats ? { podVolumeStats: [...src.volumeStats().values()].map((v) => [...v.ephemeral, ...v.persistent]) } : {}),
     };
   };
   let metricsOf: { atMs: number; snapshot: KubeletMetricsSnapshot } | null = null;

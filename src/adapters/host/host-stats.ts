@@ -90,18 +90,26 @@ export class ProcHostStats implements HostStats {
     return statfsCapacity(path).catch(() => null);
   }
 
-  /** Like `du -s` (allocated blocks) plus an inode count, without crossing into other file systems. */
+  /**
+   * Like `du -s` (allocated blocks) plus an inode count, without crossing into other file systems
+   * and counting a file with several hard links once (Go's fs.DiskUsage).
+   */
   async directoryUsage(dir: string): Promise<DirectoryUsage | null> {
     const top = await lstat(dir, { bigint: true }).catch(() => null);
     if (!top?.isDirectory()) return null;
     let usedBytes = top.blocks * 512n;
     let inodesUsed = 1n;
+    const linked = new Set<bigint>();
     const walk = async (path: string): Promise<void> => {
       const names = await readdir(path).catch(() => [] as string[]);
       for (const name of names) {
         const child = join(path, name);
         const st = await lstat(child, { bigint: true }).catch(() => null);
         if (!st || st.dev !== top.dev) continue;
+        if (st.nlink > 1n) {
+          if (linked.has(st.ino)) continue;
+          linked.add(st.ino);
+        }
         usedBytes += st.blocks * 512n;
         inodesUsed += 1n;
         if (st.isDirectory()) await walk(child);

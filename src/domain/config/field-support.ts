@@ -70,7 +70,7 @@ export const FIELD_SUPPORT: { readonly [F in ConfigField]: Support } = {
   imageMaximumGCAge: honoured,
   imageGCHighThresholdPercent: honoured,
   imageGCLowThresholdPercent: honoured,
-  volumeStatsAggPeriod: ignored('compute each volume\'s disk usage at this period (0 turns it off)'),
+  volumeStatsAggPeriod: honoured,
   kubeletCgroups: honoured,
   systemCgroups: honoured,
   cgroupRoot: honoured,

@@ -1,8 +1,8 @@
 /**
  * The kubelet's own metrics (pkg/kubelet/metrics) from a snapshot of its state, with Go's names,
- * labels and buckets. Help texts are ours, shorter than Go's. The prober's metrics are served
+ * labels and buckets. Help texts are ours, shorter than Go's (the volume stats' are Go's). The prober's metrics are served
  * apart, on /metrics/probes (probe-metrics.ts), as in Go. What Go has and we do not yet: cAdvisor
- * and resource metrics, runtime operation durations, evictions, volume stats, the per-pod-start SLI
+ * and resource metrics, runtime operation durations, evictions, the per-pod-start SLI
  * histograms, and the node_name gauge.
  *
  * Ours, not Go's (prefixed kubelet_ts_): the syncLoop's iteration lag (how late its timed inputs
@@ -12,6 +12,8 @@
  */
 import { countsFromMs, type HistogramCounts } from './histogram-counts.js';
 import { byCodeUnits, DEFAULT_BUCKETS, type MetricFamily } from './prometheus-text.js';
+import type { VolumeStats } from '../stats/summary-types.js';
+import { volumeStatsMetricFamilies } from './volume-stats-metrics.js';
 
 export type NodeStartupPhase = 'total' | 'preKubelet' | 'preRegistration' | 'registration' | 'postRegistration';
 
@@ -42,6 +44,8 @@ export interface KubeletMetricsSnapshot {
   syncLoopLag?: LagFigures;
   /** The event loop's delay (LAG_BUCKETS); absent when not measured. */
   eventLoopDelay?: LagFigures;
+  /** Each pod's latest volume stats (volume-stats-metrics.ts reports the claims'); absent: none. */
+  podVolumeStats?: ReadonlyArray<readonly VolumeStats[]>;
 }
 
 export interface LagFigures {
@@ -116,6 +120,7 @@ export function kubeletMetricFamilies(m: KubeletMetricsSnapshot): MetricFamily[]
     { name: 'kubelet_started_pods_total', type: 'counter', help: 'Pods started (sandboxes created).', samples: [{ value: m.startedPods }] },
     ...lagFamilies('kubelet_ts_sync_loop_iteration_lag_seconds', 'Seconds from when a timed input of the syncLoop (PLEG relist, pod resync or back-off, probe period) was due to when it was handled', m.syncLoopLag),
     ...lagFamilies('kubelet_ts_event_loop_delay_seconds', 'Seconds the event loop was late, sampled every second', m.eventLoopDelay),
+    ...volumeStatsMetricFamilies(m.podVolumeStats ?? []),
   ];
   return families;
 }

@@ -8,14 +8,18 @@
  *   container's its creation.
  * - a pod's cpu and memory are the sums of its containers' (Go's fallback when cAdvisor has no pod
  *   cgroup; kubelet-ts has no cAdvisor, so always: pod overhead outside the containers is missing).
- * - ephemeral-storage: the containers' writable layers and logs on the node's root file system
- *   (Go also counts emptyDir volumes and the pod's etc-hosts file; kubelet-ts has neither).
+ * - volume: the pod's volume stats as the volume stats calculator last measured them, local
+ *   ephemeral ones first (Go's makePodStorageStats); absent until one was measured.
+ * - ephemeral-storage: the containers' writable layers and logs and the local ephemeral volumes
+ *   (disk emptyDirs, configMaps) on the node's root file system (Go also counts the pod's etc-hosts
+ *   file; kubelet-ts has none).
  * - usageNanoCores: the runtime's when it gives one, else the rate since the previous sample.
  * - node memory as cAdvisor's root container: usage = MemTotal − MemFree, workingSet = usage −
  *   Inactive(file), available = MemTotal − workingSet, rss = AnonPages.
  */
 import { usageNanoCores, type CpuSample } from './cpu-rate.js';
 import { metaTimeFromNs } from './meta-time.js';
+import type { PodVolumeStats } from './volume-stats.js';
 import type { DirectoryUsage, FsCapacity, NodeReadings } from './node-readings.js';
 import { cpuSampleKey, type ContainerInfo, type ContainerUsage, type FsUsageReading, type SandboxInfo, type SummaryInput } from './summary-input.js';
 import { SYSTEM_CONTAINER_KUBELET, type ContainerStats, type CpuStats, type FsStats, type MemoryStats, type NodeStats, type PodStats, type Summary } from './summary-types.js';
@@ -134,7 +138,7 @@ function podStats(input: SummaryInput, rate: Rate): PodStats[] {
     }
     pod.containers.push(containerStats(input, container, usage, rate));
   }
-  for (const pod of pods.values()) addPodTotals(pod, input.node);
+  for (const pod of pods.values()) addPodTotals(pod, input.node, input.volumes?.get(pod.podRef.uid));
   return [...pods.values()];
 }
 
@@ -169,8 +173,8 @@ function definedOnly<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], un
 
 const latest = (times: string[]) => times.reduce((a, b) => (a > b ? a : b));
 
-/** Pod cpu and memory as the sum of its containers'; ephemeral storage as their rootfs + logs on the root fs (Go's calcEphemeralStorage). */
-function addPodTotals(pod: PodStats, node: NodeReadings): void {
+/** Pod cpu and memory as the sum of its containers'; ephemeral storage as their rootfs + logs + local ephemeral volumes on the root fs (Go's calcEphemeralStorage). */
+function addPodTotals(pod: PodStats, node: NodeReadings, volumes: PodVolumeStats | undefined): void {
   const sum = (values: (bigint | undefined)[]) => {
     const present = values.filter((v): v is bigint => v !== undefined);
     return present.length > 0 ? present.reduce((a, b) => a + b, 0n) : undefined;
@@ -194,10 +198,13 @@ function addPodTotals(pod: PodStats, node: NodeReadings): void {
       }),
     };
   }
-  const storage = pod.containers.flatMap((c) => [c.rootfs, c.logs]).filter((f): f is FsStats => f !== undefined);
+  const all = volumes ? [...volumes.ephemeral, ...volumes.persistent] : [];
+  if (all.length > 0) pod.volume = all;
+  const storage = [...pod.containers.flatMap((c) => [c.rootfs, c.logs]), ...(volumes?.ephemeral ?? [])].filter((f): f is FsStats => f !== undefined);
   if (storage.length > 0) {
     const used = sum(storage.map((f) => f.usedBytes));
     const inodesUsed = sum(storage.map((f) => f.inodesUsed));
-    pod['ephemeral-storage'] = fsStats(metaTimeFromNs(node.timestampNs), node.rootFs, used, inodesUsed);
+    const time = latest([metaTimeFromNs(node.timestampNs), ...(volumes?.ephemeral ?? []).map((v) => v.time)]);
+    pod['ephemeral-storage'] = fsStats(time, node.rootFs, used, inodesUsed);
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { CpuSample } from './cpu-rate.js';
 import type { DirectoryUsage, FsCapacity, NodeReadings } from './node-readings.js';
+import type { PodVolumeStats } from './volume-stats.js';
 
 export interface SandboxInfo {
   id: string;
@@ -64,6 +65,8 @@ export interface SummaryInput {
   logFs: FsCapacity | null;
   /** The CPU samples kept from an earlier request, by cpuSampleKey. */
   previousCpu: ReadonlyMap<string, CpuSample>;
+  /** Each pod's latest volume stats, by pod uid (absent: none measured yet). */
+  volumes?: ReadonlyMap<string, PodVolumeStats>;
 }
 
 /** Keys of the CPU samples the builder hands back for the next request's rates. */

@@ -74,12 +74,29 @@ export interface PodReference {
   uid: string;
 }
 
+/** A claim's reference, for a volume that is one (its namespace is the pod's). */
+export interface PvcReference {
+  name: string;
+  namespace: string;
+}
+
+/** One of a pod's volumes: its file system figures (inline, as Go embeds FsStats), name and claim. */
+export interface VolumeStats extends FsStats {
+  /** The pod's name for the volume. */
+  name: string;
+  pvcRef?: PvcReference;
+  /** A CSI driver's VOLUME_CONDITION, with the CSIVolumeHealth feature gate. */
+  volumeHealthStats?: { abnormal: boolean };
+}
+
 export interface PodStats {
   podRef: PodReference;
   startTime: MetaTime;
   containers: ContainerStats[];
   cpu?: CpuStats;
   memory?: MemoryStats;
+  /** The pod's volumes measured so far: local ephemeral ones first, then the others. */
+  volume?: VolumeStats[];
   'ephemeral-storage'?: FsStats;
 }
 

@@ -5,7 +5,7 @@
  * or Secret changed meanwhile shows. The worker hears what is still unmounted each time.
  */
 import type { Pod } from '../pod/types.js';
-import { mountedVolumes, requiresRemount, volumePluginName, volumeSourceName } from '../volumes/pod-volumes.js';
+import { isLocalEphemeralVolume, mountedVolumes, requiresRemount, volumePluginName, volumeSourceName } from '../volumes/pod-volumes.js';
 import type { VolumeDecision, VolumeManagerCommand } from './commands.js';
 import { unmountedOf, type PodVolumesEntry, type VolumeManagerState } from './state.js';
 
@@ -51,7 +51,7 @@ export function decidePodSync(state: VolumeManagerState, pod: Pod): VolumeDecisi
       commands.push({ kind: 'emit', event: { type: 'volume.mount.failed', pod: entry.pod, volumeName: volume.name, message } });
       continue;
     }
-    entry.volumes[volume.name] = { state: 'mounting', error: null };
+    entry.volumes[volume.name] = { state: 'mounting', error: null, source: { plugin, localEphemeral: isLocalEphemeralVolume(volume) } };
     commands.push({ kind: 'startVolume', pod, volumeName: volume.name, plugin, requiresRemount: requiresRemount(plugin) });
   }
   entry.waiting = unmountedOf(entry).length > 0;

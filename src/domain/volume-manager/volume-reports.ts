@@ -1,26 +1,54 @@
 /** What a volume's actor reports: set up, failed to set up, torn down, or crashed. */
+import type { PersistentVolumeRef } from '../volumes/pod-volumes.js';
 import type { VolumeDecision, VolumeManagerCommand } from './commands.js';
 import { finishRelease } from './release.js';
-import { unmountedOf, type PodVolumesEntry, type VolumeManagerState } from './state.js';
+import { unmountedOf, type PodVolumesEntry, type VolumeManagerState, type VolumeMountFacts } from './state.js';
+
+/** What decideVolumeMounted reads of a `volume.mounted` report. */
+export interface MountedReport {
+  podUid: string;
+  volumeName: string;
+  hostPath: string;
+  changed: boolean;
+  persistent?: PersistentVolumeRef;
+}
 
 const withVolume = (state: VolumeManagerState, podUid: string, entry: PodVolumesEntry): VolumeManagerState => ({ ...state, pods: { ...state.pods, [podUid]: entry } });
 
-/** Set up: the pod's waiting worker hears once the last one is; a remount that failed before has recovered. */
-export function decideVolumeMounted(state: VolumeManagerState, podUid: string, volumeName: string): VolumeDecision {
+/**
+ * Set up: the pod's waiting worker hears once the last one is; a remount that failed before has
+ * recovered. Where the volume is (and its claim) is kept for the volume stats.
+ */
+export function decideVolumeMounted(state: VolumeManagerState, report: MountedReport): VolumeDecision {
+  const { podUid, volumeName } = report;
   const entry = state.pods[podUid];
   const volume = entry?.volumes[volumeName];
   if (!entry || !volume || volume.state === 'unmounting') return { state, commands: [] };
+  const mount = mountFacts(volume.mount, report);
   if (volume.state === 'mounted') {
-    if (volume.error === null) return { state, commands: [] };
-    return { state: withVolume(state, podUid, { ...entry, volumes: { ...entry.volumes, [volumeName]: { state: 'mounted', error: null } } }), commands: [] };
+    if (volume.error === null && mount === volume.mount) return { state, commands: [] };
+    return { state: withVolume(state, podUid, { ...entry, volumes: { ...entry.volumes, [volumeName]: { ...volume, state: 'mounted', error: null, mount } } }), commands: [] };
   }
-  const next: PodVolumesEntry = { ...entry, volumes: { ...entry.volumes, [volumeName]: { state: 'mounted', error: null } } };
+  const next: PodVolumesEntry = { ...entry, volumes: { ...entry.volumes, [volumeName]: { ...volume, state: 'mounted', error: null, mount } } };
   const commands: VolumeManagerCommand[] = [];
   if (next.waiting) {
     next.waiting = unmountedOf(next).length > 0;
     commands.push({ kind: 'tellWorker', podUid, unmounted: unmountedOf(next) });
   }
   return { state: withVolume(state, podUid, next), commands };
+}
+
+/** The facts of a `volume.mounted` report; the same object when nothing the stats read changed. */
+function mountFacts(previous: VolumeMountFacts | undefined, report: MountedReport): VolumeMountFacts {
+  const samePlace = previous !== undefined && previous.hostPath === report.hostPath &&
+    previous.persistent?.claimName === report.persistent?.claimName && previous.persistent?.pvName === report.persistent?.pvName &&
+    previous.persistent?.plugin === report.persistent?.plugin;
+  if (samePlace && !report.changed) return previous;
+  return {
+    hostPath: report.hostPath,
+    ...(report.persistent ? { persistent: report.persistent } : {}),
+    contentVersion: (previous?.contentVersion ?? 0) + 1,
+  };
 }
 
 /** A failed set-up is reported (Go's FailedMount) and its error kept for the worker's timeout. */

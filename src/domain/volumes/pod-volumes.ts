@@ -43,6 +43,14 @@ export function volumeSourceName(volume: Volume): string {
 }
 
 /**
+ * A volume on the node's disk that lives as long as its pod (Go's IsLocalEphemeralVolume): a
+ * disk-backed emptyDir or a ConfigMap. Its used bytes count in the pod's ephemeral storage.
+ */
+export function isLocalEphemeralVolume(volume: Volume): boolean {
+  return (volume.emptyDir !== undefined && (volume.emptyDir.medium ?? '') === '') || volume.configMap !== undefined;
+}
+
+/**
  * Volumes whose content is rewritten on every pod sync (Go's RequiresRemount): their content comes
  * from API objects or the pod itself, which change while the pod runs.
  */

@@ -164,6 +164,13 @@ describe('createKubeletView: metrics', () => {
     expect((await view().v.metrics()).plegDiscardedEvents).toBe(0);
     expect((await view({ pleg: () => ({ lastRelistAtMs: 5, discardedEvents: 200 }) }).v.metrics()).plegDiscardedEvents).toBe(200);
   });
+
+  it('hands each pod\'s latest volume stats to /metrics, ephemeral and persistent volumes alike, and none when not wired', async () => {
+    const fs = { time: '2026-01-01T00:00:00Z', usedBytes: 1n };
+    const volumeStats = () => new Map([['uid-web', { ephemeral: [{ ...fs, name: 'scratch' }], persistent: [{ ...fs, name: 'data', pvcRef: { name: 'c', namespace: 'prod' } }] }]]);
+    expect((await view({ volumeStats }).v.metrics()).podVolumeStats?.map((vs) => vs.map((x) => x.name))).toEqual([['scratch', 'data']]);
+    expect((await view().v.metrics()).podVolumeStats).toBeUndefined();
+  });
 });
 
 describe('createKubeletView: machineInfo', () => {

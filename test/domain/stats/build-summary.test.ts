@@ -3,6 +3,9 @@ import { buildSummary } from '../../../src/domain/stats/build-summary.js';
 import { cpuAndMemoryOnly } from '../../../src/domain/stats/cpu-and-memory.js';
 import type { NodeReadings } from '../../../src/domain/stats/node-readings.js';
 import { cpuSampleKey, type SummaryInput } from '../../../src/domain/stats/summary-input.js';
+import { summaryJson } from '../../../src/domain/stats/summary-json.js';
+import { podVolumeStats } from '../../../src/domain/stats/volume-stats.js';
+import { summaryShapeProblems } from '../../support/summary-shape.js';
 
 const S = 1_000_000_000n;
 const T0 = 1_700_000_000n * S;
@@ -84,6 +87,32 @@ describe('buildSummary', () => {
     expect(pod!.memory).toEqual({ time: '2023-11-14T22:13:30Z', workingSetBytes: 1500n, rssBytes: 600n });
     expect(pod!.cpu).toMatchObject({ usageCoreNanoSeconds: 5n * S });
     expect(pod!['ephemeral-storage']).toMatchObject({ usedBytes: 4096n, inodesUsed: 3n, capacityBytes: 100n * GiB });
+  });
+
+  it('lists a pod\'s measured volumes, ephemeral ones first, and counts the ephemeral ones in its ephemeral storage (Go\'s calcEphemeralStorage)', () => {
+    const pod = { namespace: 'default', name: 'web', uid: 'u1' };
+    const at = (timeMs: number) => ({ timeMs, availableBytes: 40n * GiB, capacityBytes: 100n * GiB, inodes: 1000n, inodesFree: 400n });
+    const base = { hostPath: '/p', plugin: 'kubernetes.io/empty-dir' as const, contentVersion: 1 };
+    const volumes = podVolumeStats(pod, [
+      { volume: { ...base, name: 'scratch', localEphemeral: true }, reading: { ...at(1_700_000_030_000), usedBytes: 1_048_576n, inodesUsed: 2n } },
+      { volume: { ...base, name: 'ram', localEphemeral: false }, reading: { ...at(1_700_000_000_000), usedBytes: 9999n, inodesUsed: 9n } },
+      {
+        volume: { ...base, name: 'data', localEphemeral: false, plugin: 'kubernetes.io/csi', persistent: { claimName: 'data-claim', pvName: 'pv-1', plugin: 'kubernetes.io/csi' } },
+        reading: { timeMs: 1_700_000_000_000, usedBytes: 5n, abnormal: false },
+      },
+    ]);
+    const { summary } = buildSummary(input({ volumes: new Map([['u1', volumes]]) }));
+    const [web] = summary.pods;
+    expect(web!.volume?.map((v) => v.name)).toEqual(['scratch', 'data', 'ram']);
+    expect(web!.volume?.[1]).toEqual({
+      time: '2023-11-14T22:13:20Z', availableBytes: 0n, capacityBytes: 0n, usedBytes: 5n, inodesFree: 0n, inodes: 0n, inodesUsed: 0n,
+      name: 'data', pvcRef: { name: 'data-claim', namespace: 'default' }, volumeHealthStats: { abnormal: false },
+    });
+    // The logs' 4096 bytes and 3 inodes plus the disk emptyDir's; the tmpfs one and the claim are not counted.
+    expect(web!['ephemeral-storage']).toMatchObject({ time: '2023-11-14T22:13:50Z', usedBytes: 4096n + 1_048_576n, inodesUsed: 5n });
+    expect(summaryShapeProblems(JSON.parse(summaryJson(summary)))).toEqual([]);
+    expect(Object.keys(web!)).toEqual(['podRef', 'startTime', 'containers', 'cpu', 'memory', 'volume', 'ephemeral-storage']);
+    expect(cpuAndMemoryOnly(summary).pods[0]!.volume).toBeUndefined();
   });
 
   it('takes usageNanoCores from the runtime, else from the previous sample, else leaves it out', () => {

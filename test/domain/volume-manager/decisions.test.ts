@@ -35,13 +35,14 @@ describe('the volume manager decisions', () => {
 
   it('the waiting worker hears each mount; a mount failure is reported and kept; a recovered remount drops its error', () => {
     let state = decidePodSync(empty, pod).state;
-    const mounted = decideVolumeMounted(state, 'u1', 'cfg');
+    const report = { podUid: 'u1', volumeName: 'cfg', hostPath: '/var/lib/kubelet/pods/u1/volumes/kubernetes.io~configmap/cfg', changed: true };
+    const mounted = decideVolumeMounted(state, report);
     expect(mounted.commands).toEqual([{ kind: 'tellWorker', podUid: 'u1', unmounted: ['odd', 'scratch'] }]);
     state = mounted.state;
     const failed = decideVolumeMountFailed(state, 'u1', 'cfg', 'configmap "c" not found');
     expect(failed.commands).toEqual([{ kind: 'emit', event: { type: 'volume.mount.failed', pod: { namespace: 'default', name: 'web', uid: 'u1' }, volumeName: 'cfg', message: 'configmap "c" not found' } }]);
-    expect(failed.state.pods.u1?.volumes.cfg).toEqual({ state: 'mounted', error: 'configmap "c" not found' });
-    expect(decideVolumeMounted(failed.state, 'u1', 'cfg')).toEqual({ state, commands: [] });
+    expect(failed.state.pods.u1?.volumes.cfg).toMatchObject({ state: 'mounted', error: 'configmap "c" not found' });
+    expect(decideVolumeMounted(failed.state, { ...report, changed: false })).toEqual({ state, commands: [] });
   });
 
   it('a release tears every volume down, then removes the directory once the last is down', () => {
