@@ -2,7 +2,7 @@
  * The plugin registration directory watched for sockets (Go: pluginwatcher.Watcher): the directory
  * made 0750 when missing, an inotify watch (node:fs watch) on it and on every directory under it,
  * the tree walked once the watches are up, then each name an event mentions looked at again. A
- * socket is told as created when it appears or when a new one (another inode) takes its path, and
+ * socket is told as created when it appears or when a new one (another file) takes its path, and
  * as removed when it goes; dot-files, and files that are not sockets, are ignored, as Go ignores
  * them. Events are handled one after the other, so a quick remove-and-create is told in order.
  */
@@ -19,8 +19,8 @@ export function createPluginSocketWatcher(logger: Logger): PluginSocketWatcher {
     async watch(dir, handlers: PluginSocketHandlers) {
       await mkdir(dir, { recursive: true, mode: 0o750 });
       const watchers = new Map<string, FSWatcher>();
-      /** Sockets told as created, by path, with their inode. */
-      const sockets = new Map<string, number>();
+      /** Sockets told as created, by path, with their identity (inode and birth time: a freed inode number is reused at once). */
+      const sockets = new Map<string, string>();
       let stopped = false;
       let queue = Promise.resolve();
       const later = (work: () => Promise<void>) => {
@@ -68,8 +68,9 @@ export function createPluginSocketWatcher(logger: Logger): PluginSocketWatcher {
           logger.debug({ path }, 'Ignoring non socket file');
           return;
         }
-        if (sockets.get(path) === info.ino) return;
-        sockets.set(path, info.ino);
+        const identity = `${info.ino}:${info.birthtimeMs || info.ctimeMs}`;
+        if (sockets.get(path) === identity) return;
+        sockets.set(path, identity);
         logger.info({ path }, 'Adding socket path or updating timestamp to desired state cache');
         handlers.onCreated(path);
       };
@@ -77,8 +78,9 @@ export function createPluginSocketWatcher(logger: Logger): PluginSocketWatcher {
       /** Throws when the directory cannot be watched. */
       const addWatcher = (path: string): void => {
         if (watchers.has(path)) return;
-        const w = watch(path, { persistent: false }, (_event, name) => {
-          if (name !== null) later(() => look(join(path, name.toString())));
+        // 'rename' is a name appearing or going (Go acts on Create and Remove); 'change' is a write or a chmod.
+        const w = watch(path, { persistent: false }, (event, name) => {
+          if (event === 'rename' && name !== null) later(() => look(join(path, name.toString())));
         });
         w.on('error', (err) => logger.error({ err, path }, 'Plugin watcher: watch failed'));
         watchers.set(path, w);
