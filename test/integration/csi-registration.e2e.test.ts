@@ -4,8 +4,9 @@
  * runtime: the lab's upstream CSI mock driver registers through `<root>/plugins_registry`. The node
  * gets its CSINode at start (empty, owned by the Node); the driver's entry and the Node's nodeid
  * annotation come with the driver, which is told it was registered; SIGTERM (its sockets removed)
- * takes both away; started again, both come back.
+ * takes both away; started again, both come back. The kubelet's journal then replays identically.
  */
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { allOf, describeNeeding } from '../support/real-parts.js';
@@ -13,6 +14,8 @@ import { kubeLabPartFor, labApi } from '../support/kube-lab.js';
 import { startLabNode, type LabNode } from '../support/lab-node.js';
 import { csiMockDriverPart, MOCK_DRIVER, startCsiMockDriver, type CsiMockDriver } from '../support/csi-mock-driver.js';
 import { journalLines } from '../support/kubelet-journal.js';
+import { KUBELET_BIN } from '../support/kubelet-bin.js';
+import { readJournal } from '../../src/adapters/journal-file/reader.js';
 
 interface CsiNode {
   metadata: { name: string; ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string }[]; annotations?: Record<string, string> };
@@ -75,4 +78,14 @@ describeNeeding(allOf(kubeLabPartFor('embedded'), csiMockDriverPart()), 'CSI dri
     expect(JSON.parse((await annotation()) ?? '{}')).toEqual({ [MOCK_DRIVER]: MOCK_DRIVER });
     await n.whileUp('the driver told it was registered again', () => driver!.log().includes('"Kubelet plugin registration: registered"'), 10_000);
   }, 60_000);
+
+  it('stops cleanly and leaves a journal that replays identically, the registrations\' answers among its inputs', async () => {
+    expect(await n.stop()).toBe(0);
+    const journal = join(root(), 'events', 'latest.jsonl');
+    const { records } = readJournal(journal);
+    expect(records.filter((r) => r.kind === 'input' && r.type === 'event' && r.name === 'plugin.socket.created').length).toBeGreaterThanOrEqual(2);
+    const r = spawnSync(process.execPath, [KUBELET_BIN, 'replay', journal], { encoding: 'utf8' });
+    expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
+    expect(r.status).toBe(0);
+  }, 30_000);
 });
