@@ -14,9 +14,11 @@
  *   NotifyRegistrationStatus(false), then `retrying`.
  * - `notifying`: NotifyRegistrationStatus(true), then `registered` (a failed notify is recorded,
  *   the driver stays registered, as in Go).
- * - `retrying`: every `retryPeriodMs` (Go's reconciler loop: 1 s) GetInfo again.
+ * - `retrying`: GetInfo again at the reconciler's next pass (Go's loop: every 1 s), but not before
+ *   the socket's back-off has run out (Go's goroutinemap: 500 ms doubling to 2 min 2 s per failure
+ *   in a row).
  * - `deregistering`: the socket was removed or re-created while registered: the driver leaves the
- *   registry, the CSINode and the annotation; retried every period until that succeeds. A
+ *   registry, the CSINode and the annotation; retried as above until that succeeds. A
  *   re-created socket is then registered afresh.
  * - `ended`: removed and nothing left registered; the parent is told `plugin.registration.ended`
  *   and stops this actor. Not final (a final state's done event carries the id; see
@@ -28,6 +30,7 @@ import { assign, enqueueActions, fromPromise, setup, type AnyEventObject } from 
 import type { DriverNodeInfo } from '../domain/csi/csi-node.js';
 import { registrationFailedMessage, validatePluginInfo, type PluginInfo, type ValidCsiPlugin } from '../domain/csi/plugin-info.js';
 import type { SerializedError } from '../domain/errors.js';
+import { volumeBackoffMs } from '../domain/volumes/pod-volumes.js';
 import { doneOutput, effectError } from './done-output.js';
 
 /** Go's reconciler period. */
@@ -118,7 +121,8 @@ export const pluginRegistrationMachine = setup({
     isValidPlugin: ({ context, event }) => validationOf(context, event).ok,
   },
   delays: {
-    retryPeriod: ({ context }) => context.retryPeriodMs,
+    // The per-operation back-off Go's plugin operations share with its volume operations.
+    retryPeriod: ({ context }) => Math.max(context.retryPeriodMs, volumeBackoffMs(context.failures)),
   },
 }).createMachine({
   id: 'pluginRegistration',
@@ -240,10 +244,10 @@ export const pluginRegistrationMachine = setup({
         src: 'uninstallCsiDriver',
         input: ({ context }) => ({ driverName: driverNameOf(context), csiNode: context.csiNode }),
         onDone: [
-          { guard: 'isRecreated', target: 'gettingInfo', actions: assign({ plugin: null, nodeInfo: null }) },
-          { target: 'ended', actions: assign({ plugin: null, nodeInfo: null }) },
+          { guard: 'isRecreated', target: 'gettingInfo', actions: assign({ plugin: null, nodeInfo: null, failures: 0 }) },
+          { target: 'ended', actions: assign({ plugin: null, nodeInfo: null, failures: 0 }) },
         ],
-        onError: { target: 'deregisterBackingOff', actions: 'recordError' },
+        onError: { target: 'deregisterBackingOff', actions: ['recordError', 'countFailure'] },
       },
     },
     deregisterBackingOff: {

@@ -163,6 +163,21 @@ describe('pluginManagerMachine', () => {
     expect(calls.some((c) => c.startsWith('notify false'))).toBe(false);
   });
 
+  it('backs off a socket that keeps failing: 500 ms doubling per failure in a row, never sooner than the reconciler\'s second', async () => {
+    const { actor, calls, socket, clock } = start({ fail: { getInfo: 4 } });
+    actor.send(runtimeUp);
+    await settle();
+    socket('plugin.socket.created');
+    await settle(2);
+    const tries = () => calls.filter((c) => c.startsWith('getInfo')).length;
+    // Failures 1, 2: a second each (the back-off's 500 ms and 1 s); failure 3: 2 s; failure 4: 4 s.
+    for (const [waitMs, expected] of [[1_000, 2], [1_000, 3], [1_999, 3], [1, 4], [3_999, 4], [1, 5]] as const) {
+      clock.increment(waitMs);
+      await settle(2);
+      expect(tries()).toBe(expected);
+    }
+  });
+
   it('undoes a failed install, tells the plugin with Go\'s message, and registers it on the next try', async () => {
     const { actor, calls, socket, childState, clock } = start({ fail: { install: 1 } });
     actor.send(runtimeUp);
