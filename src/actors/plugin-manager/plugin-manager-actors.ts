@@ -13,6 +13,7 @@
 import { fromCallback, fromPromise } from 'xstate';
 import { serializeError } from '../../domain/errors.js';
 import type { DriverNodeInfo } from '../../domain/csi/csi-node.js';
+import { highestSupportedVersion } from '../../domain/csi/plugin-info.js';
 import type { Logger } from '../../log.js';
 import type { InitializeCsiNodeInput, PluginManagerEvent, WatchPluginsDirInput } from '../../machines/plugin-manager.machine.js';
 import type {
@@ -55,10 +56,17 @@ export function createPluginManagerActors(deps: PluginManagerActorDeps) {
       };
     }),
     getPluginInfo: fromPromise<GetPluginInfoOutput, GetPluginInfoInput>(async ({ input }) => {
-      const info = await clients.getInfo(input.socketPath);
+      let info;
+      try {
+        info = await clients.getInfo(input.socketPath);
+      } catch (err) {
+        logger.error({ err, path: input.socketPath }, 'OperationExecutor.RegisterPlugin failed');
+        throw err;
+      }
+      // A driver of that name registered from another socket: validation compares its highest version.
       const registered = drivers.get(info.name);
-      const highest = registered?.versions.at(-1);
-      return { info, ...(registered && highest !== undefined ? { registeredVersion: highest } : {}) };
+      const highest = registered ? highestSupportedVersion(registered.versions) : undefined;
+      return { info, ...(highest && 'version' in highest ? { registeredVersion: highest.version.join('.') } : {}) };
     }),
     notifyRegistrationStatus: fromPromise<void, NotifyRegistrationStatusInput>(async ({ input }) => {
       if (!input.registered) logger.error({ path: input.socketPath, error: input.error }, 'RegisterPlugin error');
