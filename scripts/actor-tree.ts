@@ -9,7 +9,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { actorTreeMermaid, readActorTree, type ActorTreeNode } from '../src/domain/graph/actor-tree.js';
 import { PHASE_IDS } from '../src/domain/phases.js';
-import { podWorkerId, probeWorkerId, volumeActorId } from '../src/domain/actor-ids.js';
+import { pluginActorId, podWorkerId, probeWorkerId, volumeActorId } from '../src/domain/actor-ids.js';
 import { inertSystemEffects, provideSystem } from '../src/bin/system.js';
 import { MACHINES } from '../src/machines/index.js';
 import { SUBSYSTEMS } from '../src/machines/supervisor.machine.js';
@@ -23,6 +23,7 @@ const SPAWN_IDS = {
   supervisor: Object.fromEntries(SUBSYSTEMS.map((name, i) => [name, `${i + 1}: ${name}`])),
   syncLoop: { podWorker: `${podWorkerId('UID')} (one per pod)`, probe: probeWorkerId('UID', 'CONTAINER', 'TYPE') },
   volumeManager: { volume: `${volumeActorId('UID', 'VOLUME')} (one per pod volume)` },
+  pluginManager: { pluginRegistration: `${pluginActorId('', 'SOCKET')} (one per registration socket)` },
 };
 
 export function systemActorTree(): ActorTreeNode {

@@ -44,9 +44,12 @@ import { provideSystem } from './system.js';
 import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
 import { ServingCertificateSwitch } from '../adapters/certificates/serving-switch.js';
 import { createLogindBus } from '../adapters/logind/logind-bus.js';
+import { createCsiDriverRegistry } from '../adapters/csi/csi-driver-registry.js';
+import { createPluginSocketWatcher } from '../adapters/csi/plugin-socket-watcher.js';
 import type { MachineInfo } from '../domain/node/host-types.js';
 import { syncLoopPods } from './cgroups.js';
 import { phaseBuilders } from './phase-builders.js';
+import { lazyPluginClients } from './plugin-clients.js';
 
 type SupervisorActor = Actor<ReturnType<typeof provideSystem>>;
 
@@ -113,6 +116,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
   });
   const servingCertificates = new ServingCertificateSwitch();
+  // Filled by the plugin manager's registrations, read by the CSI volume plugin.
+  const csiDrivers = createCsiDriverRegistry();
   const { runtimeHost, ...hostPorts } = createHostPorts(io.env, logger);
   const containerLogs = { files: createContainerLogFiles(logger), linkDir: io.env[LEGACY_LOG_DIR_ENV] || LEGACY_CONTAINER_LOGS_DIR };
   const deps: PhaseDeps = {
@@ -147,6 +152,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       activePods: () => evictablePods(observers.views.syncLoop()),
       ...dbusReconnectPeriod(io.env, logger),
     },
+    plugins: { watcher: createPluginSocketWatcher(actorLogger(logger, 'pluginWatcher', 'pluginManager')), clients: lazyPluginClients(), drivers: csiDrivers },
     makeDirectories,
     volumeStats,
     lifetimes,
@@ -171,6 +177,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       },
       containerLogs,
       pods: syncLoopPods(observers.views.syncLoop),
+      csiDrivers,
     }),
   };
 

@@ -11,6 +11,8 @@ import { createContainerDeletorActor } from '../actors/gc/container-deletor.js';
 import { createSandboxDeletorActor } from '../actors/gc/sandbox-deletor.js';
 import { createEvictionActors } from '../actors/eviction/eviction-actors.js';
 import { createNodeShutdownActors } from '../actors/node-shutdown/node-shutdown-actors.js';
+import { createNodeInfoManager } from '../actors/plugin-manager/node-info-manager.js';
+import { createPluginManagerActors } from '../actors/plugin-manager/plugin-manager-actors.js';
 import { createPodConfigActors } from '../actors/pod-config/pod-config-actors.js';
 import { createApiPodSourceActor } from '../actors/api-pods/api-pod-source.js';
 import { createStatusManagerActors } from '../actors/api-pods/status-manager-actors.js';
@@ -80,6 +82,11 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     ...createEvictionActors({ host: deps.eviction, collectors: () => live.garbageCollectors.peek(), clock, logger: actorLogger(logger, 'evictionManager', 'evictionManager') }),
     ...createNodeShutdownActors({ ...deps.nodeShutdown, clock, logger: actorLogger(logger, 'nodeShutdown', 'nodeShutdown') }),
     ...createVolumeActors(() => live.volumePlugins.require(), actorLogger(logger, 'volumeManager', 'volumeManager')),
+    ...createPluginManagerActors({
+      ...deps.plugins,
+      nodeInfo: createNodeInfoManager({ api: () => api().main, clock }),
+      logger: actorLogger(logger, 'pluginManager', 'pluginManager'),
+    }),
     ...createContainerManagerActors(() => live.containerManager.require(), (err) => {
       logger.error({ err }, 'Failed to start ContainerManager');
       deps.requestStop(`${CONTAINER_MANAGER_START_FAILED}: ${err instanceof Error ? err.message : String(err)}`);

@@ -19,6 +19,7 @@ import { createVolumeHost } from '../adapters/volumes/volume-host.js';
 import { actorLogger, type Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
 import type { ContainerLogHost } from '../ports/container-logs.js';
+import type { CsiDriverRegistry } from '../ports/csi-drivers.js';
 import type { GcHost } from '../ports/gc-host.js';
 import type { Pod } from '../domain/pod/types.js';
 import type { RuntimeHost } from '../ports/runtime-host.js';
@@ -35,6 +36,8 @@ export interface PhaseBuilderHost {
   containerLogs: ContainerLogHost;
   /** The syncLoop's pods as the container manager reads them: active ones, and the uids that may still run. */
   pods: { active: () => Pod[]; possiblyRunning: () => ReadonlySet<string> };
+  /** The CSI drivers the plugin manager registers, for the volume host. */
+  csiDrivers: CsiDriverRegistry;
 }
 
 export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
@@ -46,7 +49,7 @@ export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
       return createApiClients({ ...o, clock, logger: actorLogger(logger, 'apiClients', 'apiserver') });
     },
     cgroups: hostCgroups,
-    volumeHost: (o) => createVolumeHost({ clock, random: mathRandom, logger: actorLogger(logger, 'volumeManager', 'volumeManager') }, o),
+    volumeHost: (o) => createVolumeHost({ clock, random: mathRandom, logger: actorLogger(logger, 'volumeManager', 'volumeManager'), csiDrivers: host.csiDrivers }, o),
     serviceEnvironment: (api) => {
       const informer = startServiceInformer({ api, clock, logger: actorLogger(logger, 'serviceInformer', 'apiserver') });
       return { envFor: serviceEnvSource(informer), stop: () => informer.stop() };

@@ -11,6 +11,7 @@
  *               ├─ statusManager, nodeStatus, nodeLease   (cluster mode)
  *               ├─ evictionManager              (once the runtime is first ready)
  *               ├─ nodeShutdown                 (graceful node shutdown configured; logind once the runtime is ready)
+ *               ├─ pluginManager ── plugin:<socket>   (CSI driver registration; watches once the runtime is ready)
  *               └─ syncLoop ─┬─ podConfig       (file, http and api sources)
  *                            ├─ pleg
  *                            ├─ containerDeletor (removes dead containers)
@@ -39,6 +40,8 @@ import { VOLUME_MANAGER_EFFECTS, volumeManagerMachine } from '../machines/volume
 import { CONTAINER_MANAGER_EFFECTS, containerManagerMachine } from '../machines/container-manager.machine.js';
 import { EVICTION_MANAGER_EFFECTS, evictionManagerMachine } from '../machines/eviction-manager.machine.js';
 import { NODE_SHUTDOWN_EFFECTS, nodeShutdownMachine } from '../machines/node-shutdown.machine.js';
+import { PLUGIN_MANAGER_EFFECTS, pluginManagerMachine } from '../machines/plugin-manager.machine.js';
+import { PLUGIN_REGISTRATION_EFFECTS, pluginRegistrationMachine } from '../machines/plugin-registration.machine.js';
 
 /** Every effectful actor src in the system, by the machine that invokes it. */
 export const SUPERVISOR_EFFECTS = [...PHASE_IDS, 'stopSubsystems'] as const;
@@ -60,6 +63,8 @@ export const SYSTEM_EFFECTS: readonly string[] = [
   ...CONTAINER_MANAGER_EFFECTS,
   ...EVICTION_MANAGER_EFFECTS,
   ...NODE_SHUTDOWN_EFFECTS,
+  ...PLUGIN_MANAGER_EFFECTS,
+  ...PLUGIN_REGISTRATION_EFFECTS,
 ];
 
 /** The actor logic a machine's `setup({ actors })` declares, by src: what `provide()` accepts. */
@@ -87,7 +92,9 @@ export type SystemEffects = EffectsOf<typeof supervisorMachine, typeof SUPERVISO
   & EffectsOf<typeof volumeMachine, typeof VOLUME_EFFECTS>
   & EffectsOf<typeof containerManagerMachine, typeof CONTAINER_MANAGER_EFFECTS>
   & EffectsOf<typeof evictionManagerMachine, typeof EVICTION_MANAGER_EFFECTS>
-  & EffectsOf<typeof nodeShutdownMachine, typeof NODE_SHUTDOWN_EFFECTS>;
+  & EffectsOf<typeof nodeShutdownMachine, typeof NODE_SHUTDOWN_EFFECTS>
+  & EffectsOf<typeof pluginManagerMachine, typeof PLUGIN_MANAGER_EFFECTS>
+  & EffectsOf<typeof pluginRegistrationMachine, typeof PLUGIN_REGISTRATION_EFFECTS>;
 
 /**
  * Every effect inert, for replay: the log answers for them. An actor that never answers and never
@@ -129,6 +136,8 @@ export interface MachineOverrides {
   containerManager?: typeof containerManagerMachine;
   evictionManager?: typeof evictionManagerMachine;
   nodeShutdown?: typeof nodeShutdownMachine;
+  pluginManager?: typeof pluginManagerMachine;
+  pluginRegistration?: typeof pluginRegistrationMachine;
 }
 
 export function provideSystem(effects: SystemEffects, overrides: MachineOverrides = {}) {
@@ -156,6 +165,9 @@ export function provideSystem(effects: SystemEffects, overrides: MachineOverride
       containerManager: (overrides.containerManager ?? containerManagerMachine).provide({ actors: pick(effects, CONTAINER_MANAGER_EFFECTS) }),
       evictionManager: (overrides.evictionManager ?? evictionManagerMachine).provide({ actors: pick(effects, EVICTION_MANAGER_EFFECTS) }),
       nodeShutdown: (overrides.nodeShutdown ?? nodeShutdownMachine).provide({ actors: pick(effects, NODE_SHUTDOWN_EFFECTS) }),
+      pluginManager: (overrides.pluginManager ?? pluginManagerMachine).provide({
+        actors: { ...pick(effects, PLUGIN_MANAGER_EFFECTS), pluginRegistration: (overrides.pluginRegistration ?? pluginRegistrationMachine).provide({ actors: pick(effects, PLUGIN_REGISTRATION_EFFECTS) }) },
+      }),
       syncLoop,
     },
   });

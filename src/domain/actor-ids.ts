@@ -34,3 +34,9 @@ export const probeWorkerId = (podUid: string, containerName: string, probe: stri
 
 /** The effect that removes a pod's directory, under the volume manager. */
 export const podDirectoryActorId = (podUid: string): string => actorId('podDirectory', podUid);
+
+/** A plugin registration socket's actor under the plugin manager: its path under the registration directory. */
+export const pluginActorId = (pluginsDir: string, socketPath: string): `plugin:${string}` => {
+  const prefix = pluginsDir.endsWith('/') ? pluginsDir : `${pluginsDir}/`;
+  return actorId('plugin', socketPath.startsWith(prefix) ? socketPath.slice(prefix.length) : socketPath);
+};

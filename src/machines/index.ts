@@ -20,6 +20,8 @@ import { volumeManagerMachine } from './volume-manager.machine.js';
 import { volumeMachine } from './volume.machine.js';
 import { containerManagerMachine } from './container-manager.machine.js';
 import { nodeShutdownMachine } from './node-shutdown.machine.js';
+import { pluginManagerMachine } from './plugin-manager.machine.js';
+import { pluginRegistrationMachine } from './plugin-registration.machine.js';
 
 export const MACHINES = {
   supervisor: supervisorMachine,
@@ -39,6 +41,8 @@ export const MACHINES = {
   containerManager: containerManagerMachine,
   evictionManager: evictionManagerMachine,
   nodeShutdown: nodeShutdownMachine,
+  pluginManager: pluginManagerMachine,
+  pluginRegistration: pluginRegistrationMachine,
 } as const;
 
 export type MachineName = keyof typeof MACHINES;

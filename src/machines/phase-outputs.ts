@@ -17,6 +17,7 @@ import type { EvictionManagerInput } from './eviction-manager.machine.js';
 import type { NodeLeaseMachineInput } from './node-lease.machine.js';
 import type { NodeShutdownInput } from './node-shutdown.machine.js';
 import type { NodeStatusMachineInput } from './node-status.machine.js';
+import type { PluginManagerInput } from './plugin-manager.machine.js';
 import type { RuntimeMachineInput } from './runtime.machine.js';
 import type { StatusManagerInput } from './status-manager.machine.js';
 import type { SyncLoopInput } from './sync-loop.machine.js';
@@ -42,6 +43,8 @@ export interface KubeletRunOutput {
   evictionManager?: EvictionManagerInput;
   /** The node shutdown manager, when a graceful shutdown is configured (both modes). */
   nodeShutdown?: NodeShutdownInput;
+  /** The plugin manager: CSI drivers registered through plugins_registry (both modes; the CSINode in cluster mode). */
+  pluginManager?: PluginManagerInput;
 }
 
 export interface PhaseOutputs {

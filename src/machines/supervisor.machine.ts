@@ -13,7 +13,8 @@
  *   supervisor then spawns them as its children: `volumeManager` (volumeManager.Run), `containerManager`
  *   (started on the first runtime-up), `runtime` (updateRuntimeUp), and in cluster mode
  *   `statusManager`, `nodeStatus` and `nodeLease`, then `evictionManager` (which waits for the
- *   runtime's first ready, Go's initializeRuntimeDependentModules), then `syncLoop` (pod config,
+ *   runtime's first ready, Go's initializeRuntimeDependentModules), `pluginManager` (CSI driver
+ *   registration, its watcher started by the same first ready), then `syncLoop` (pod config,
  *   PLEG, pod workers, probes). They live until the stop.
  * - `kubelet.stop.requested` (a signal) at any point before the end starts an orderly stop: the
  *   subsystems spawned last are stopped first (syncLoop, runtime), then `stopping` invokes
@@ -73,7 +74,7 @@ const phaseActors = Object.fromEntries(PHASE_IDS.map((id) => [id, notProvided(id
 
 
 /** The long-lived subsystems in start order (stopped in reverse). */
-export const SUBSYSTEMS = ['certificateManager', 'servingCertificateManager', 'volumeManager', 'containerManager', 'runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'evictionManager', 'nodeShutdown', 'syncLoop'] as const;
+export const SUBSYSTEMS = ['certificateManager', 'servingCertificateManager', 'volumeManager', 'containerManager', 'runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'evictionManager', 'nodeShutdown', 'pluginManager', 'syncLoop'] as const;
 
 const spawnSubsystems = enqueueActions(({ enqueue, event }: { enqueue: { spawnChild: (src: string, opts: object) => void }; event: AnyEventObject }) => {
   const out: KubeletRunOutput = doneOutput<KubeletRunOutput | undefined>(event) ?? {};
@@ -124,6 +125,7 @@ export const supervisorMachine = setup({
     containerManager: subsystemSlot<NonNullable<KubeletRunOutput['containerManager']>>(),
     evictionManager: subsystemSlot<NonNullable<KubeletRunOutput['evictionManager']>>(),
     nodeShutdown: subsystemSlot<NonNullable<KubeletRunOutput['nodeShutdown']>>(),
+    pluginManager: subsystemSlot<NonNullable<KubeletRunOutput['pluginManager']>>(),
   },
   actions: {
     recordWaiting: assign(({ event }) => {

@@ -15,6 +15,8 @@ import type { EvictionManagerEvent } from './eviction-manager.machine.js';
 import type { NodeLeaseEvent } from './node-lease.machine.js';
 import type { NodeShutdownEvent } from './node-shutdown.machine.js';
 import type { NodeStatusEvent } from './node-status.machine.js';
+import type { PluginManagerEvent } from './plugin-manager.machine.js';
+import type { PluginRegistrationEvent } from './plugin-registration.machine.js';
 import type { PodWorkerEvent } from './pod-worker.machine.js';
 import type { ProbeEvent } from './probe.machine.js';
 import type { StatusManagerEvent } from './status-manager.machine.js';
@@ -32,6 +34,7 @@ export interface SystemActorEvents {
   nodeStatus: NodeStatusEvent;
   nodeLease: NodeLeaseEvent;
   nodeShutdown: NodeShutdownEvent;
+  pluginManager: PluginManagerEvent;
   containerDeletor: DeadContainersRemoveRequested;
   sandboxDeletor: PodSandboxesRemoveRequested;
 }
@@ -41,6 +44,7 @@ export interface PerObjectActorEvents {
   pod: PodWorkerEvent;
   probe: ProbeEvent;
   volume: VolumeEvent;
+  plugin: PluginRegistrationEvent;
 }
 export type PerObjectActorId = `${keyof PerObjectActorEvents}:${string}`;
 

@@ -6,12 +6,16 @@
  * `retryable` is true for outages, timeouts, 429 and 5xx.
  */
 import type { KubeObject, LeaseObject, NodeObject, NodeStatus } from '../domain/node-status/api-objects.js';
+import type { CsiNodeApi } from './csi-node-api.js';
 
 export type { KubeObject, LeaseObject, NodeObject, NodeStatus };
 
-/** A strategic merge patch of a Node's labels and annotations; an annotation set to null is removed. */
+/**
+ * A strategic merge patch of a Node's labels and annotations; an annotation set to null is removed.
+ * With `resourceVersion`, the server refuses it (409) when the Node changed since that version.
+ */
 export interface NodeMetadataPatch {
-  metadata: { labels?: Record<string, string>; annotations?: Record<string, string | null> };
+  metadata: { labels?: Record<string, string>; annotations?: Record<string, string | null>; resourceVersion?: string };
 }
 
 /** Nodes: registration and status (node side). */
@@ -200,7 +204,7 @@ export interface HeartbeatApi extends NodeApi, LeaseApi {
 
 /** Go's three clients (run.clients): kubeClient, eventClient, heartbeatClient. */
 export interface ApiClients {
-  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi & ServiceApi & OwnNodeApi & RuntimeClassApi;
+  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi & ServiceApi & OwnNodeApi & RuntimeClassApi & CsiNodeApi;
   events: EventApi;
   heartbeat: HeartbeatApi;
   /** The API server's URL from the kubeconfig (for logs). */

@@ -19,3 +19,9 @@ export interface CsiDriverRegistry {
   get(name: string): RegisteredCsiDriver | undefined;
   list(): RegisteredCsiDriver[];
 }
+
+/** The registry as the plugin manager fills it: a driver set at registration, deleted at deregistration. */
+export interface CsiDriverStore extends CsiDriverRegistry {
+  set(driver: RegisteredCsiDriver): void;
+  delete(name: string): void;
+}

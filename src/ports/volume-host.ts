@@ -3,6 +3,7 @@
  * token managers and the volume plugin manager) from what the earlier phases found out.
  */
 import type { VolumeApi } from './apiserver.js';
+import type { CsiDriverRegistry } from './csi-drivers.js';
 import type { PodFiles } from './pod-files.js';
 import type { VolumeSources } from './volume-sources.js';
 import type { VolumePlugins } from './volumes.js';
@@ -20,6 +21,8 @@ export interface VolumeHost {
   sources: VolumeSources;
   plugins: VolumePlugins;
   files: PodFiles;
+  /** The CSI drivers registered through plugins_registry (the plugin manager fills it). */
+  csiDrivers: CsiDriverRegistry;
   /** Stops the managers' watches and timers. */
   close(): void;
 }

@@ -39,6 +39,7 @@ const MODULE_EXPORT: Record<keyof MachineOverrides, string> = {
   nodeLease: 'nodeLeaseMachine', statusManager: 'statusManagerMachine', certificateManager: 'certificateManagerMachine',
   servingCertificateManager: 'servingCertificateManagerMachine', volumeManager: 'volumeManagerMachine', volume: 'volumeMachine',
   containerManager: 'containerManagerMachine', evictionManager: 'evictionManagerMachine', nodeShutdown: 'nodeShutdownMachine',
+  pluginManager: 'pluginManagerMachine', pluginRegistration: 'pluginRegistrationMachine',
 };
 
 const MUTATIONS: Mutation[] = [
@@ -58,6 +59,8 @@ const MUTATIONS: Mutation[] = [
     from: 'period: ({ context }) => context.timing.periodSeconds * 1000,', to: 'period: ({ context }) => context.timing.periodSeconds * 2000,' },
   { what: 'a probe waits a millisecond more before its first run', machine: 'probe', file: 'probe.machine.js',
     from: 'initialDelay: ({ context }) => context.initialDelayRemainingMs,', to: 'initialDelay: ({ context }) => context.initialDelayRemainingMs + 1,' },
+  { what: 'the CSINode is tried again a millisecond later', fixture: 'cluster', machine: 'pluginManager', file: 'plugin-manager.machine.js',
+    from: 'csiNodeBackoff: ({ context }) => csiNodeBackoffMs(context.csiNodeAttempts),', to: 'csiNodeBackoff: ({ context }) => csiNodeBackoffMs(context.csiNodeAttempts) + 1,' },
   { what: 'the runtime is checked at twice its period', machine: 'runtime', file: 'runtime.machine.js',
     from: 'delays: { period: ({ context }) => context.periodMs },', to: 'delays: { period: ({ context }) => context.periodMs * 2 },' },
   { what: 'shutdown waits a second longer for the subsystems', machine: 'supervisor', file: 'supervisor.machine.js',

@@ -12,6 +12,8 @@ import type { Random } from '../../ports/random.js';
 import type { ConfigSteps, NotHonoured } from '../../ports/config-steps.js';
 import type { EvictionHost } from '../../ports/eviction-host.js';
 import type { Logind } from '../../ports/logind.js';
+import type { CsiDriverStore } from '../../ports/csi-drivers.js';
+import type { PluginClients, PluginSocketWatcher } from '../../ports/plugin-registration.js';
 import type { JournalOpener } from '../../ports/journal-opener.js';
 import type { RuntimeConnector } from '../../ports/runtime-connector.js';
 import type { DebugServerStarter, HealthzStarter, ServerStarter, ServingCertificates } from '../../ports/servers.js';
@@ -52,6 +54,8 @@ export interface PhaseDeps {
   nodeShutdown: { logind: Logind; activePods: () => Pod[]; reconnectPeriodMs?: number };
   /** The volume stats analyzer, started by initializeModules at volumeStatsAggPeriod; answers how to stop it. */
   volumeStats?: { start: (periodMs: number) => () => void };
+  /** The plugin manager's watcher and gRPC clients, and the CSI drivers it registers (read by the CSI volume plugin). */
+  plugins: { watcher: PluginSocketWatcher; clients: PluginClients; drivers: CsiDriverStore };
   /** initializeModules: create the kubelet's directories (mkdir -p). */
   makeDirectories: (paths: string[]) => Promise<void>;
   lifetimes: Lifetimes;

@@ -24,6 +24,7 @@ import type { PhaseDeps } from './deps.js';
 import { evictionManagerInput } from './eviction-input.js';
 import { SERVER_START_HOLD_MS } from './first-registration.js';
 import { nodeShutdownInput } from './node-shutdown-input.js';
+import { migratedPlugins } from '../../domain/csi/csi-node.js';
 import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
 
@@ -206,6 +207,11 @@ export function kubeletPhases(deps: PhaseDeps) {
       if (eviction) out.evictionManager = eviction;
       const shutdown = nodeShutdownInput(c, live.gates.peek() ?? {}, nodeName, deps.logger);
       if (shutdown) out.nodeShutdown = shutdown;
+      // Go's plugin manager, started on the runtime's first ready; the CSINode in cluster mode only.
+      out.pluginManager = {
+        pluginsDir: `${root}/plugins_registry`,
+        csiNode: live.api.peek() ? { nodeName, migratedPlugins: migratedPlugins(live.gates.peek() ?? {}) } : null,
+      };
       if (live.api.peek()) Object.assign(out, clusterSubsystems(input, nodeName, hostIps));
       if (live.api.peek() && out.syncLoop) {
         out.syncLoop.podConfig.apiSource = true;

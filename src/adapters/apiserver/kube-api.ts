@@ -15,6 +15,8 @@ import type {
   EventApi, HeartbeatApi, KubeObject, KubeObjectList, LeaseApi, LeaseObject, NodeApi, NodeMetadataPatch, NodeObject, NodeStatus, OwnNodeApi, PodApi, PodList, RuntimeClassApi, ServiceApi, WatchEventType, WatchHandle,
   TokenRequestAnswer, TokenRequestBody, VolumeApi, VolumeObject, VolumeObjectList, VolumeObjectResource,
 } from '../../ports/apiserver.js';
+import type { CsiNodeObject } from '../../domain/csi/csi-node.js';
+import type { CsiNodeApi } from '../../ports/csi-node-api.js';
 import { toApiError } from './api-errors.js';
 import type { Kubeconfig } from './kubeconfig-file.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -44,7 +46,7 @@ export function nodeStatusPatch(status: NodeStatus): { status: Record<string, un
   return { status: { ...status, addresses: [{ $patch: 'replace' }, ...status.addresses] } };
 }
 
-export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi, VolumeApi, ServiceApi, OwnNodeApi, RuntimeClassApi {
+export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi, VolumeApi, ServiceApi, OwnNodeApi, RuntimeClassApi, CsiNodeApi {
   private rest!: RestClient;
 
   constructor(private readonly opts: KubeApiOptions) {
@@ -113,6 +115,17 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
   }
   patchNodeStatus(name: string, status: NodeStatus): Promise<NodeObject> {
     return this.call('patch node status', 'PATCH', `/api/v1/nodes/${seg(name)}/status`, { body: nodeStatusPatch(status), contentType: STRATEGIC_MERGE });
+  }
+
+  // CsiNodeApi (the CSI plugin manager's nodeinfomanager)
+  getCsiNode(name: string): Promise<CsiNodeObject> {
+    return this.call('get csinode', 'GET', `/apis/storage.k8s.io/v1/csinodes/${seg(name)}`);
+  }
+  createCsiNode(csiNode: CsiNodeObject): Promise<CsiNodeObject> {
+    return this.call('create csinode', 'POST', '/apis/storage.k8s.io/v1/csinodes', { body: csiNode });
+  }
+  updateCsiNode(csiNode: CsiNodeObject): Promise<CsiNodeObject> {
+    return this.call('update csinode', 'PUT', `/apis/storage.k8s.io/v1/csinodes/${seg(csiNode.metadata.name ?? '')}`, { body: csiNode });
   }
 
   // OwnNodeApi (the node informer)

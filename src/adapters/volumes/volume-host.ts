@@ -2,6 +2,7 @@
 import { KubeletError } from '../../domain/errors.js';
 import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
+import type { CsiDriverRegistry } from '../../ports/csi-drivers.js';
 import type { Random } from '../../ports/random.js';
 import type { VolumeHost, VolumeHostOptions } from '../../ports/volume-host.js';
 import { createPodFiles } from '../fs/pod-files.js';
@@ -18,7 +19,7 @@ function strategyOf(text: string): ChangeDetectionStrategy {
   return text as ChangeDetectionStrategy;
 }
 
-export function createVolumeHost(deps: { clock: Clock; random: Random; logger: Logger }, opts: VolumeHostOptions): VolumeHost {
+export function createVolumeHost(deps: { clock: Clock; random: Random; logger: Logger; csiDrivers: CsiDriverRegistry }, opts: VolumeHostOptions): VolumeHost {
   const sources = opts.api
     ? createVolumeSources({ api: opts.api, clock: deps.clock, logger: deps.logger, strategy: strategyOf(opts.strategy) })
     : createStandaloneVolumeSources();
@@ -29,5 +30,5 @@ export function createVolumeHost(deps: { clock: Clock; random: Random; logger: L
     sources.close();
     mounter.close?.();
   };
-  return { sources, plugins, files: createPodFiles(opts.rootDir, deps.random), close };
+  return { sources, plugins, files: createPodFiles(opts.rootDir, deps.random), csiDrivers: deps.csiDrivers, close };
 }

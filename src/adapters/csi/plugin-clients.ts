@@ -1,0 +1,64 @@
+/**
+ * The plugin manager's gRPC calls (PluginClients): GetInfo and NotifyRegistrationStatus on a
+ * registration socket, NodeGetInfo on a CSI driver's endpoint. A client per call, closed after it:
+ * these calls are rare (a registration, a retry a second). Deadlines are Go's: GetInfo 1 s after a
+ * dial of up to 10 s, NotifyRegistrationStatus 1 s after the same dial, NodeGetInfo 2 min (csiTimeout).
+ * A failure is a KubeletError naming the socket, with Go's wording and gRPC's status as Go prints it.
+ */
+import * as grpc from '@grpc/grpc-js';
+import type { PluginInfo } from '../../domain/csi/plugin-info.js';
+import { KubeletError } from '../../domain/errors.js';
+import type { CsiNodeInfo, PluginClients } from '../../ports/plugin-registration.js';
+import { loadCsiProto } from './csi-proto.js';
+import { unixGrpcClient, type UnixGrpcClient } from './unix-grpc-client.js';
+
+export const PLUGIN_DIAL_TIMEOUT_MS = 10_000;
+export const PLUGIN_CALL_TIMEOUT_MS = 1_000;
+export const CSI_TIMEOUT_MS = 120_000;
+
+/** A gRPC status as Go's status error prints it: `rpc error: code = Unavailable desc = …`. */
+export function grpcErrorText(err: unknown): string {
+  const e = err as Partial<grpc.ServiceError>;
+  if (typeof e?.code !== 'number') return err instanceof Error ? err.message : String(err);
+  const name = (grpc.status[e.code] ?? String(e.code)).toLowerCase().replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
+  return `rpc error: code = ${name} desc = ${e.details ?? ''}`;
+}
+
+async function using<D, T>(client: UnixGrpcClient<D>, call: (c: UnixGrpcClient<D>) => Promise<T>): Promise<T> {
+  try {
+    return await call(client);
+  } finally {
+    client.close();
+  }
+}
+
+export function createPluginClients(): PluginClients {
+  const registration = (socketPath: string) => unixGrpcClient(loadCsiProto().registration, 'pluginregistration.Registration', socketPath);
+  return {
+    async getInfo(socketPath): Promise<PluginInfo> {
+      try {
+        const info = await using(registration(socketPath), (c) => c.call.GetInfo({}, PLUGIN_DIAL_TIMEOUT_MS + PLUGIN_CALL_TIMEOUT_MS));
+        return { type: info.type, name: info.name, endpoint: info.endpoint, supportedVersions: [...info.supported_versions] };
+      } catch (err) {
+        throw new KubeletError('KLT_ERR_PLUGIN_REGISTRATION', `RegisterPlugin error -- failed to get plugin info using RPC GetInfo at socket ${socketPath}, err: ${grpcErrorText(err)}`, { cause: err, retryable: true });
+      }
+    },
+    async notifyRegistrationStatus(socketPath, status): Promise<void> {
+      try {
+        await using(registration(socketPath), (c) => c.call.NotifyRegistrationStatus({ plugin_registered: status.registered, error: status.error }, PLUGIN_DIAL_TIMEOUT_MS + PLUGIN_CALL_TIMEOUT_MS));
+      } catch (err) {
+        const what = status.registered ? 'failed to send registration status' : 'failed to send error';
+        throw new KubeletError('KLT_ERR_PLUGIN_REGISTRATION', `RegisterPlugin error -- ${what} at socket ${socketPath}, err: ${grpcErrorText(err)}`, { cause: err, retryable: true });
+      }
+    },
+    async nodeGetInfo(endpoint): Promise<CsiNodeInfo> {
+      try {
+        const node = unixGrpcClient(loadCsiProto().node, 'csi.v1.Node', endpoint);
+        const answer = await using(node, (c) => c.call.NodeGetInfo({}, CSI_TIMEOUT_MS));
+        return { nodeId: answer.node_id, maxVolumesPerNode: Number(answer.max_volumes_per_node), topology: { ...(answer.accessible_topology?.segments ?? {}) } };
+      } catch (err) {
+        throw new KubeletError('KLT_ERR_PLUGIN_REGISTRATION', `NodeGetInfo on ${endpoint}: ${grpcErrorText(err)}`, { cause: err, retryable: true });
+      }
+    },
+  };
+}

@@ -1,0 +1,91 @@
+/**
+ * CSI driver registration end to end, in cluster mode on the real control plane (kube-lab.ts) with
+ * the node's own credentials (the Node authorizer and NodeRestriction apply), on the embedded
+ * runtime: the lab's upstream CSI mock driver registers through `<root>/plugins_registry`. The node
+ * gets its CSINode at start (empty, owned by the Node); the driver's entry and the Node's nodeid
+ * annotation come with the driver, which is told it was registered; SIGTERM (its sockets removed)
+ * takes both away; started again, both come back. The kubelet's journal then replays identically.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { allOf, describeNeeding } from '../support/real-parts.js';
+import { kubeLabPartFor, labApi } from '../support/kube-lab.js';
+import { startLabNode, type LabNode } from '../support/lab-node.js';
+import { csiMockDriverPart, MOCK_DRIVER, startCsiMockDriver, type CsiMockDriver } from '../support/csi-mock-driver.js';
+import { journalLines } from '../support/kubelet-journal.js';
+import { KUBELET_BIN } from '../support/kubelet-bin.js';
+import { readJournal } from '../../src/adapters/journal-file/reader.js';
+
+interface CsiNode {
+  metadata: { name: string; ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string }[]; annotations?: Record<string, string> };
+  spec: { drivers: { name: string; nodeID: string; topologyKeys?: string[] | null }[] | null };
+}
+
+const NODE_ID_ANNOTATION = 'csi.volume.kubernetes.io/nodeid';
+
+describeNeeding(allOf(kubeLabPartFor('embedded'), csiMockDriverPart()), 'CSI driver registration on the real control plane', () => {
+  let n: LabNode;
+  let driver: CsiMockDriver | undefined;
+  const root = () => join(n.dir, 'root');
+  const csiNode = async () => {
+    const res = await labApi<CsiNode>(n.lab, 'GET', `/apis/storage.k8s.io/v1/csinodes/${n.node}`);
+    return res.status === 200 ? res.body : undefined;
+  };
+  const drivers = async () => (await csiNode())?.spec.drivers ?? [];
+  const annotation = async () => (await n.nodeObject() as { metadata: { annotations?: Record<string, string> } }).metadata.annotations?.[NODE_ID_ANNOTATION];
+
+  beforeAll(async () => {
+    n = await startLabNode({ name: 'kts-csireg', endpoint: 'embedded' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await driver?.stop();
+    await labApi(n.lab, 'DELETE', `/apis/storage.k8s.io/v1/csinodes/${n?.node}`);
+    await n?.dispose();
+  }, 60_000);
+
+  it('makes the node\'s CSINode at start: no drivers, owned by its Node', async () => {
+    const made = await n.whileUp('the CSINode', csiNode, 30_000);
+    const node = await n.nodeObject();
+    expect(made.metadata.ownerReferences).toEqual([{ apiVersion: 'v1', kind: 'Node', name: n.node, uid: node.metadata.uid }]);
+    expect(made.spec.drivers ?? []).toEqual([]);
+    expect(made.metadata.annotations?.['storage.alpha.kubernetes.io/migrated-plugins']).toContain('kubernetes.io/gce-pd');
+  }, 40_000);
+
+  it('registers the mock driver: its entry in the CSINode, its node ID on the Node, and the driver is told', async () => {
+    driver = startCsiMockDriver(root());
+    const entry = await n.whileUp('the driver in the CSINode', async () => (await drivers()).find((d) => d.name === MOCK_DRIVER), 20_000);
+    expect(entry).toMatchObject({ name: MOCK_DRIVER, nodeID: MOCK_DRIVER });
+    expect(JSON.parse((await annotation()) ?? '{}')).toEqual({ [MOCK_DRIVER]: MOCK_DRIVER });
+    await n.whileUp('the driver told it was registered', () => driver!.log().includes('"Kubelet plugin registration: registered"'), 10_000);
+    expect(driver.log()).toContain('"Kubelet plugin registration: GetInfo"');
+    expect(driver.log()).not.toContain('Kubelet plugin registration: FAILED');
+    // Every step is in the journal: the socket's actor went through GetInfo, NodeGetInfo, the install and the notify.
+    const socketActor = `plugin:${encodeURIComponent(`${MOCK_DRIVER}-reg.sock`)}`;
+    const steps = journalLines(root()).filter((l) => l.actor === socketActor && l.type === 'state').map((l) => String((l.payload as { value?: unknown }).value));
+    expect(steps.join(' ')).toMatch(/gettingInfo.*gettingNodeInfo.*installing.*notifying.*registered/);
+  }, 40_000);
+
+  it('deregisters the driver when it stops (its sockets removed), and registers it again when it comes back', async () => {
+    await driver!.stop();
+    await n.whileUp('the driver out of the CSINode', async () => (await drivers()).every((d) => d.name !== MOCK_DRIVER), 20_000);
+    await n.whileUp('the nodeid annotation gone', async () => (await annotation()) === undefined, 10_000);
+
+    driver = startCsiMockDriver(root());
+    const entry = await n.whileUp('the driver back in the CSINode', async () => (await drivers()).find((d) => d.name === MOCK_DRIVER), 20_000);
+    expect(entry).toMatchObject({ nodeID: MOCK_DRIVER });
+    expect(JSON.parse((await annotation()) ?? '{}')).toEqual({ [MOCK_DRIVER]: MOCK_DRIVER });
+    await n.whileUp('the driver told it was registered again', () => driver!.log().includes('"Kubelet plugin registration: registered"'), 10_000);
+  }, 60_000);
+
+  it('stops cleanly and leaves a journal that replays identically, the registrations\' answers among its inputs', async () => {
+    expect(await n.stop()).toBe(0);
+    const journal = join(root(), 'events', 'latest.jsonl');
+    const { records } = readJournal(journal);
+    expect(records.filter((r) => r.kind === 'input' && r.type === 'event' && r.name === 'plugin.socket.created').length).toBeGreaterThanOrEqual(2);
+    const r = spawnSync(process.execPath, [KUBELET_BIN, 'replay', journal], { encoding: 'utf8' });
+    expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
+    expect(r.status).toBe(0);
+  }, 30_000);
+});
