@@ -3,6 +3,7 @@
  * token managers and the volume plugin manager) from what the earlier phases found out.
  */
 import type { VolumeApi } from './apiserver.js';
+import type { CsiVolumePlugin } from './csi-volumes.js';
 import type { PodFiles } from './pod-files.js';
 import type { VolumeSources } from './volume-sources.js';
 import type { VolumePlugins } from './volumes.js';
@@ -14,6 +15,8 @@ export interface VolumeHostOptions {
   /** configMapAndSecretChangeDetectionStrategy: Watch, Cache or Get. */
   strategy: string;
   nodeAllocatable?: Record<string, string>;
+  /** CSI volumes; absent: a CSI volume fails with Go's unregistered-driver message. */
+  csi?: CsiVolumePlugin;
 }
 
 export interface VolumeHost {

@@ -24,7 +24,7 @@ export function createVolumeHost(deps: { clock: Clock; random: Random; logger: L
     : createStandaloneVolumeSources();
   const content = createApiContentWriter({ sources, clock: deps.clock, nodeAllocatable: () => opts.nodeAllocatable });
   const mounter = systemMounter();
-  const plugins = createVolumePlugins({ rootDir: opts.rootDir, mounter, content, onPodGone: (uid) => sources.unregisterPod(uid) });
+  const plugins = createVolumePlugins({ rootDir: opts.rootDir, mounter, content, onPodGone: (uid) => sources.unregisterPod(uid), ...(opts.csi ? { csi: opts.csi } : {}) });
   const close = () => {
     sources.close();
     mounter.close?.();
