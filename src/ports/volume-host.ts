@@ -3,7 +3,8 @@
  * token managers and the volume plugin manager) from what the earlier phases found out.
  */
 import type { VolumeApi } from './apiserver.js';
-import type { CsiVolumePlugin } from './csi-volumes.js';
+import type { CsiDriverRegistry } from './csi-drivers.js';
+import type { CsiObjectApi } from './csi-objects.js';
 import type { PodFiles } from './pod-files.js';
 import type { VolumeSources } from './volume-sources.js';
 import type { VolumePlugins } from './volumes.js';
@@ -15,8 +16,12 @@ export interface VolumeHostOptions {
   /** configMapAndSecretChangeDetectionStrategy: Watch, Cache or Get. */
   strategy: string;
   nodeAllocatable?: Record<string, string>;
-  /** CSI volumes; absent: a CSI volume fails with Go's unregistered-driver message. */
-  csi?: CsiVolumePlugin;
+  /**
+   * What the CSI volume plugin is built over: the registered drivers, this node's name (the
+   * VolumeAttachment's), the CSIDriver/VolumeAttachment/Secret reads (absent standalone). Absent:
+   * no CSI plugin, and a CSI volume fails with Go's unregistered-driver message.
+   */
+  csi?: { drivers: CsiDriverRegistry; nodeName: string; api?: CsiObjectApi };
 }
 
 export interface VolumeHost {

@@ -13,6 +13,7 @@ import type { Pod } from '../../../src/domain/pod/types.js';
 import type { CsiDriverRegistry, RegisteredCsiDriver } from '../../../src/ports/csi-drivers.js';
 import type { CsiObjectApi } from '../../../src/ports/csi-objects.js';
 import type { CsiPersistentVolume } from '../../../src/ports/csi-volumes.js';
+import type { TokenRequestSpec } from '../../../src/ports/volume-sources.js';
 import { CSI_MOCK_DRIVER_NAME, csiMockDriverPart, startCsiMockDriver, type CsiMockDriver } from '../../support/csi-mock-driver.js';
 import { describeNeeding } from '../../support/real-parts.js';
 
@@ -38,18 +39,27 @@ describeNeeding(csiMockDriverPart(), 'the CSI volume plugin on the upstream mock
   let registered: RegisteredCsiDriver[];
   let csiDriver: CsiDriverSpec | undefined;
   const secretsRead: string[] = [];
+  const attachmentsRead: string[] = [];
   const registry: CsiDriverRegistry = { get: (name) => registered.find((d) => d.name === name), list: () => registered };
   const api: CsiObjectApi = {
     getCsiDriver: async () => csiDriver,
-    getVolumeAttachment: async () => undefined,
+    getVolumeAttachment: async (name) => {
+      attachmentsRead.push(name);
+      return { metadata: { name }, status: { attached: true, attachmentMetadata: { device: '/dev/mock' } } };
+    },
     getSecret: async (namespace, name) => {
       secretsRead.push(`${namespace}/${name}`);
       return { metadata: { name, namespace }, data: { password: Buffer.from('s3cret').toString('base64') } };
     },
   };
   const plugins: { close(): void }[] = [];
+  const tokensAsked: string[] = [];
+  const serviceAccountToken = async (spec: TokenRequestSpec) => {
+    tokensAsked.push(`${spec.namespace}/${spec.serviceAccountName} ${spec.audience} ${spec.expirationSeconds} ${spec.pod.uid}`);
+    return { token: `token-for-${spec.audience}`, expirationTimestampMs: Date.UTC(2030, 0, 1), refreshAtMs: 0 };
+  };
   const newPlugin = () => {
-    const plugin = createCsiVolumePlugin({ rootDir: root, nodeName, registry, api, clock: systemClock });
+    const plugin = createCsiVolumePlugin({ rootDir: root, nodeName, registry, api, serviceAccountToken, clock: systemClock });
     plugins.push(plugin);
     return plugin;
   };
@@ -163,6 +173,37 @@ describeNeeding(csiMockDriverPart(), 'the CSI volume plugin on the upstream mock
     await plugin.tearDown('uid-d', 'pv-2');
     await driver.settled();
     expect(unstaged()).toHaveLength(1);
+  });
+
+  it('hands the CSIDriver\'s bound tokens to the driver and applies the pod\'s fsGroup under the File policy', async () => {
+    csiDriver = { attachRequired: false, podInfoOnMount: true, volumeLifecycleModes: ['Ephemeral'], fsGroupPolicy: 'File', tokenRequests: [{ audience: 'vault', expirationSeconds: 600 }, {}] };
+    tokensAsked.length = 0;
+    const plugin = newPlugin();
+    const p = pod('uid-f', [{ name: 'v', csi: { driver: driverName } }], 4321);
+    const { hostPath } = await plugin.setUpInline(p, 'v');
+    await driver.settled();
+    const publish = driver.nodeCalls('NodePublishVolume').find((c) => c.request.target_path === hostPath)!;
+    const context = publish.request.volume_context as Record<string, string>;
+    expect(JSON.parse(context['csi.storage.k8s.io/serviceAccount.tokens']!)).toEqual({
+      '': { token: 'token-for-', expirationTimestamp: '2030-01-01T00:00:00Z' },
+      vault: { token: 'token-for-vault', expirationTimestamp: '2030-01-01T00:00:00Z' },
+    });
+    expect(tokensAsked.sort()).toEqual(['ns1/sa1  3600 uid-f', 'ns1/sa1 vault 600 uid-f']);
+    const info = await stat(hostPath);
+    expect(info.gid).toBe(4321);
+    expect(info.mode & 0o2070).toBe(0o2070);
+    await plugin.tearDown('uid-f', 'v');
+  });
+
+  it('waits for the VolumeAttachment of a driver that requires attach, and hands its metadata to stage and publish', async () => {
+    csiDriver = { podInfoOnMount: true, volumeLifecycleModes: ['Persistent'] };
+    const plugin = newPlugin();
+    const { hostPath } = await plugin.setUpPersistent(pod('uid-t'), 'data', pv('3', 'pv-t'));
+    await driver.settled();
+    expect(attachmentsRead).toContain(`csi-${await sha256(`3${driverName}${nodeName}`)}`);
+    expect(driver.nodeCalls('NodeStageVolume').filter((c) => c.request.volume_id === '3').at(-1)!.request.publish_context).toEqual({ device: '/dev/mock' });
+    expect(driver.nodeCalls('NodePublishVolume').find((c) => c.request.target_path === hostPath)!.request.publish_context).toEqual({ device: '/dev/mock' });
+    await plugin.tearDown('uid-t', 'pv-t');
   });
 
   it('answers NodeGetVolumeStats of a published PV as bytes and inodes', async () => {
