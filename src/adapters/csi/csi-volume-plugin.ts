@@ -20,7 +20,7 @@ import type { Pod } from '../../domain/pod/types.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CsiDriverRegistry } from '../../ports/csi-drivers.js';
 import type { CsiObjectApi } from '../../ports/csi-objects.js';
-import type { CsiPersistentVolume, CsiVolumePlugin, CsiVolumeUsage } from '../../ports/csi-volumes.js';
+import type { CsiPersistentVolume, CsiVolumePlugin } from '../../ports/csi-volumes.js';
 import type { ServiceAccountToken, TokenRequestSpec } from '../../ports/volume-sources.js';
 import type { VolumeSetUpResult } from '../../ports/volumes.js';
 import { applyFsGroup } from '../volumes/empty-dir.js';
@@ -28,6 +28,8 @@ import { isMountPoint } from '../volumes/mount-table.js';
 import { waitForAttachment } from './attachment-wait.js';
 import { createCsiNodeClients, csiCallTimeoutMs, type CsiNodeClient, type CsiNodeClients } from './csi-node-clients.js';
 import { secretCredentials } from './csi-secrets.js';
+import { csiVolumeStats } from './csi-volume-stats.js';
+import { keyedLock } from './keyed-lock.js';
 import { podsPublishing, readPodVolData, readStagingVolData, writeVolData } from './vol-data-files.js';
 
 export interface CsiVolumePluginOptions {
@@ -79,17 +81,10 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
   const clients = opts.clients ?? createCsiNodeClients(opts.registry);
   /** Targets published by this process (a set-up after a restart publishes again: NodePublish is idempotent). */
   const published = new Set<string>();
-  const volumeLocks = new Map<string, Promise<unknown>>();
-
-  /** Runs `fn` after every earlier call for the same volume has settled. */
-  function serialized<T>(key: string, fn: () => Promise<T>): Promise<T> {
-    const previous = volumeLocks.get(key) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(fn);
-    const settled = next.catch(() => undefined);
-    volumeLocks.set(key, settled);
-    void settled.then(() => { if (volumeLocks.get(key) === settled) volumeLocks.delete(key); });
-    return next;
-  }
+  /** Volumes this process staged and has not unstaged since. */
+  const stagedHere = new Set<string>();
+  const serialized = keyedLock();
+  const volumeKey = (driver: string, volumeHandle: string) => `${driver}/${volumeHandle}`;
 
   async function policyOf(driver: string): Promise<CsiDriverPolicy> {
     return csiDriverPolicy(opts.api ? await opts.api.getCsiDriver(driver) : undefined);
@@ -169,13 +164,15 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
     return { hostPath: paths.mountPath, changed: false };
   }
 
-  /** NodeStageVolume unless a pod on the node already publishes the volume from its staging path. */
+  /** NodeStageVolume unless this process staged it, or a pod on the node already publishes it from its staging path. Called under the volume's lock. */
   async function stage(pod: Pod, pv: CsiPersistentVolume, client: CsiNodeClient, capabilities: Set<string>, publishContext: Record<string, string>): Promise<string> {
     const { driver, volumeHandle } = pv.source;
     const global = globalMountPaths(rootDir, driver, volumeHandle);
-    await serialized(`${driver}/${volumeHandle}`, async () => {
-      const staged = await readStagingVolData(global.volDataPath);
-      if (staged && (await podsPublishing(rootDir, driver, volumeHandle)).length > 0) return;
+    const key = volumeKey(driver, volumeHandle);
+    if (stagedHere.has(key)) return global.stagingPath;
+    // After a restart: staged before, and published by a pod still, it is in use as it is.
+    const staged = await readStagingVolData(global.volDataPath);
+    if (!staged || (await podsPublishing(rootDir, driver, volumeHandle)).length === 0) {
       const ref = pv.source.nodeStageSecretRef;
       const secrets = ref?.name ? await secretCredentials(opts.api, 'NodeStageSecretRef', ref.namespace ?? '', ref.name) : {};
       await writeVolData(global.stagingPath, global.volDataPath, { volumeHandle, driverName: driver });
@@ -187,7 +184,8 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
         secrets,
         volume_context: { ...(pv.source.volumeAttributes ?? {}) },
       }, csiCallTimeoutMs);
-    });
+    }
+    stagedHere.add(key);
     return global.stagingPath;
   }
 
@@ -211,8 +209,9 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
       throw failure(logged(`attacher.MountDevice failed to create newCsiDriverClient: ${messageOf(error)}`));
     }
     const capabilities = await client.capabilities();
-    const stagingPath = capabilities.has('STAGE_UNSTAGE_VOLUME') ? await stage(pod, pv, client, capabilities, publishContext) : '';
-    return publish({
+    // Stage and publish under the volume's lock: a teardown of another pod cannot unstage the
+    // volume between this pod's stage and its publish.
+    return serialized(volumeKey(driver, volumeHandle), async () => publish({
       pod,
       data: { specVolID: pv.pvName, volumeHandle, driverName: driver, nodeName, attachmentID, volumeLifecycleMode: 'Persistent' },
       readOnly: pv.readOnly,
@@ -222,11 +221,11 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
       attributes: pv.source.volumeAttributes,
       secretRef: pv.source.nodePublishSecretRef?.name ? { namespace: pv.source.nodePublishSecretRef.namespace ?? '', name: pv.source.nodePublishSecretRef.name } : undefined,
       publishContext,
-      stagingPath,
+      stagingPath: capabilities.has('STAGE_UNSTAGE_VOLUME') ? await stage(pod, pv, client, capabilities, publishContext) : '',
       policy,
       clientOf: () => client,
       capabilities,
-    });
+    }));
   }
 
   async function setUpInline(pod: Pod, volumeName: string): Promise<VolumeSetUpResult> {
@@ -271,7 +270,7 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
 
   async function unstageIfUnused(driver: string, volumeHandle: string, client: CsiNodeClient): Promise<void> {
     const global = globalMountPaths(rootDir, driver, volumeHandle);
-    await serialized(`${driver}/${volumeHandle}`, async () => {
+    await serialized(volumeKey(driver, volumeHandle), async () => {
       if ((await podsPublishing(rootDir, driver, volumeHandle)).length > 0) return;
       const staged = await readStagingVolData(global.volDataPath);
       if (!staged) return;
@@ -282,6 +281,7 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
           throw failure(logged(`attacher.UnmountDevice failed: ${messageOf(error)}`));
         }
       }
+      stagedHere.delete(volumeKey(driver, volumeHandle));
       await removeMountDir(global.stagingPath, global.volDataPath, global.dataDir);
     });
   }
@@ -312,22 +312,9 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
     if (data.volumeLifecycleMode === 'Persistent') await unstageIfUnused(data.driverName, data.volumeHandle, client);
   }
 
-  async function volumeStats(podUid: string, dirName: string): Promise<CsiVolumeUsage | undefined> {
-    const paths = podCsiVolumePaths(rootDir, podUid, dirName);
-    const data = await readPodVolData(paths.volDataPath);
-    const client = clients.get(data.driverName);
-    const capabilities = await client.capabilities();
-    if (!capabilities.has('GET_VOLUME_STATS')) return undefined;
-    const answer = await client.call.NodeGetVolumeStats({ volume_id: data.volumeHandle, volume_path: paths.mountPath }, csiCallTimeoutMs);
-    const usage: CsiVolumeUsage = {};
-    for (const u of answer.usage) {
-      const amounts = { available: Number(u.available), total: Number(u.total), used: Number(u.used) };
-      if (u.unit === 'BYTES') usage.bytes = amounts;
-      else if (u.unit === 'INODES') usage.inodes = amounts;
-    }
-    if (capabilities.has('VOLUME_CONDITION') && answer.volume_condition?.abnormal) usage.abnormal = { message: answer.volume_condition.message };
-    return usage;
-  }
-
-  return { setUpPersistent, setUpInline, tearDown, volumeStats, close: () => clients.close() };
+  return {
+    setUpPersistent, setUpInline, tearDown,
+    volumeStats: (podUid, dirName) => csiVolumeStats(clients, rootDir, podUid, dirName),
+    close: () => clients.close(),
+  };
 }
