@@ -183,7 +183,11 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
         volume_capability: volumeCapability(pv.source.fsType ?? '', pv.mountOptions, pv.accessModes, mountGroupOf(pod, capabilities)),
         secrets,
         volume_context: { ...(pv.source.volumeAttributes ?? {}) },
-      }, csiCallTimeoutMs);
+      }, csiCallTimeoutMs).catch(async (error: unknown) => {
+        // A final answer means nothing was staged: the staging directory goes, as Go's MountDevice cleans up.
+        if (error instanceof KubeletError && !error.retryable) await removeMountDir(global.stagingPath, global.volDataPath, global.dataDir).catch(() => undefined);
+        throw error;
+      });
     }
     stagedHere.add(key);
     return global.stagingPath;

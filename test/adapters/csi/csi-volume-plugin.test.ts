@@ -206,6 +206,13 @@ describeNeeding(csiMockDriverPart(), 'the CSI volume plugin on the upstream mock
     await plugin.tearDown('uid-t', 'pv-t');
   });
 
+  it('fails a PV the driver does not know with its answer, leaving no staging or pod directory behind', async () => {
+    const failure = newPlugin().setUpPersistent(pod('uid-n'), 'data', pv('9'));
+    await expect(failure).rejects.toThrow(/^rpc error: code = NotFound desc = /);
+    expect(await exists(`${root}/plugins/kubernetes.io/csi/${driverName}/${await sha256('9')}`)).toBe(false);
+    expect(await exists(`${root}/pods/uid-n/volumes/kubernetes.io~csi/pv-9`)).toBe(false);
+  });
+
   it('answers NodeGetVolumeStats of a published PV as bytes and inodes', async () => {
     const plugin = newPlugin();
     await plugin.setUpPersistent(pod('uid-s'), 'data', pv('3'));
