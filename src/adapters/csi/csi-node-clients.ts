@@ -5,6 +5,7 @@
  * Every call has Go's csiTimeout, and a failed call's message is worded as Go's gRPC status error.
  */
 import * as grpc from '@grpc/grpc-js';
+import { unregisteredDriverMessage } from '../../domain/csi/csi-driver.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { NodeDefinition } from '../../generated/csi/v1/Node.js';
 import type { CsiDriverRegistry } from '../../ports/csi-drivers.js';
@@ -27,8 +28,6 @@ export interface CsiNodeClients {
   close(): void;
 }
 
-/** Go's words for a driver the node does not know (newCsiDriverClient). */
-export const unregisteredDriverMessage = (driver: string) => `driver name ${driver} not found in the list of registered CSI drivers`;
 
 const statusNames = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k.toLowerCase().replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase())]));
 

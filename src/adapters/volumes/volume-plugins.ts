@@ -5,6 +5,7 @@
  * Secret and projected content is kept on a tmpfs, never on disk, as Go wraps them in a
  * memory-backed emptyDir; configMap and downwardAPI content is on disk.
  */
+import { unregisteredDriverMessage } from '../../domain/csi/csi-driver.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { Pod } from '../../domain/pod/types.js';
 import { podDirectory, podVolumeDirectory } from '../../domain/pod/pod-paths.js';
@@ -12,7 +13,6 @@ import { volumePluginName, volumeSourceName, type VolumePluginName } from '../..
 import type { Payload, Volume } from '../../domain/volumes/sources.js';
 import type { CsiVolumePlugin } from '../../ports/csi-volumes.js';
 import type { VolumePlugins, VolumeSetUpResult } from '../../ports/volumes.js';
-import { unregisteredDriverMessage } from '../csi/csi-node-clients.js';
 import { makePodVolumeDirectory, setUpEmptyDir, setUpMemoryDir } from './empty-dir.js';
 import { checkHostPath } from './host-path.js';
 import type { Mounter } from './mount-table.js';

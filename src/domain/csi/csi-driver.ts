@@ -54,3 +54,6 @@ export function lifecycleModeProblem(driver: string, policy: CsiDriverPolicy, mo
   if (modes.includes(mode)) return null;
   return `volume mode "${mode}" not supported by driver ${driver} (only supports [${modes.map((m) => `"${m}"`).join(' ')}])`;
 }
+
+/** Go's words for a driver the node does not know (newCsiDriverClient). */
+export const unregisteredDriverMessage = (driver: string) => `driver name ${driver} not found in the list of registered CSI drivers`;
