@@ -30,9 +30,10 @@ export interface CsiMockDriver {
   stop(): Promise<void>;
 }
 
-export async function startCsiMockDriver(rootDir: string, bin = CSI_MOCK_DRIVER_BIN): Promise<CsiMockDriver> {
-  const endpoint = `${rootDir}/plugins/${CSI_MOCK_DRIVER_NAME}/csi.sock`;
-  const child: ChildProcess = spawn(bin, [`--kubelet-dir=${rootDir}`, '--v=3'], { stdio: ['ignore', 'ignore', 'pipe'] });
+/** The mock for the kubelet root `rootDir`, under the driver name `driverName`. */
+export async function startCsiMockDriver(rootDir: string, driverName = CSI_MOCK_DRIVER_NAME, bin = CSI_MOCK_DRIVER_BIN): Promise<CsiMockDriver> {
+  const endpoint = `${rootDir}/plugins/${driverName}/csi.sock`;
+  const child: ChildProcess = spawn(bin, [`--kubelet-dir=${rootDir}`, `--drivername=${driverName}`, '--v=3'], { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
   let lastChunkAt = Date.now();
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
