@@ -5,10 +5,9 @@
  * alone, so it also holds after a restart).
  */
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { podsDirectory } from '../../domain/pod/pod-paths.js';
 import { csiPluginName, podCsiVolumePaths } from '../../domain/csi/csi-paths.js';
 import { encodeVolData, parsePodVolData, parseStagingVolData, type PodVolData, type StagingVolData } from '../../domain/csi/vol-data.js';
-import { escapedPluginName } from '../../domain/pod/pod-paths.js';
+import { escapedPluginName, podsDirectory } from '../../domain/pod/pod-paths.js';
 
 export async function writeVolData(dataDir: string, path: string, data: PodVolData | StagingVolData): Promise<void> {
   await mkdir(dataDir, { recursive: true, mode: 0o750 });
@@ -29,9 +28,10 @@ export async function readStagingVolData(path: string): Promise<StagingVolData |
   }
 }
 
+/** The directories in `dir` (a symlink is not one: nothing is read through it). */
 async function names(dir: string): Promise<string[]> {
   try {
-    return await readdir(dir);
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
     throw error;

@@ -94,6 +94,8 @@ function isOwnVolumeMount(volumesDir: string, point: string): boolean {
 async function tearDownCsiVolumes(csi: Pick<CsiVolumePlugin, 'tearDown'>, rootDir: string, podUid: string): Promise<void> {
   let names: string[];
   try {
+    // A symlink listed under <root>/pods is never followed: it is only unlinked.
+    if ((await lstat(podDirectory(rootDir, podUid))).isSymbolicLink()) return;
     names = await readdir(`${podVolumesDirectory(rootDir, podUid)}/${escapedPluginName('kubernetes.io/csi')}`);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;

@@ -188,6 +188,16 @@ describe('cleanupOrphanedPodDirectories', () => {
     expect(await exists(podDir('stuck'))).toBe(true);
   });
 
+  it('tears down no CSI volume through a symlink listed under <root>/pods', async () => {
+    await mkdir(join(hostDir, 'volumes/kubernetes.io~csi/victim'), { recursive: true });
+    await mkdir(join(rootDir, 'pods'), { recursive: true });
+    await symlink(hostDir, join(rootDir, 'pods', 'evil'));
+    const tornDown: string[] = [];
+    expect(await cleanupOrphanedPodDirectories(mounter, rootDir, [], { tearDown: async (uid, dir) => { tornDown.push(`${uid}/${dir}`); } })).toEqual({ removed: ['evil'], kept: [] });
+    expect(tornDown).toEqual([]);
+    expect(await exists(join(hostDir, 'volumes/kubernetes.io~csi/victim'))).toBe(true);
+  });
+
   it('removes the pod directories not in keep and leaves the kept ones', async () => {
     await makePodDir('b');
     await makePodDir('a');
