@@ -243,6 +243,7 @@ function createVolumeStatsAnalyzer(live: LiveState, clock: Clock, host: ProcHost
     },
     measure: (podUid, volume) => measureVolume(podUid, volume, {
       host,
+      csi: () => live.csiVolumes.peek(),
       csiVolumeHealth: live.gates.peek()?.CSIVolumeHealth ?? false,
       nowMs: () => clock.now(),
     }),

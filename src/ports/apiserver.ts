@@ -5,6 +5,7 @@
  * KubeletError whose code comes from the adapter's one status table (KLT_ERR_API_*);
  * `retryable` is true for outages, timeouts, 429 and 5xx.
  */
+import type { CsiObjectApi } from './csi-objects.js';
 import type { KubeObject, LeaseObject, NodeObject, NodeStatus } from '../domain/node-status/api-objects.js';
 import type { CsiNodeApi } from './csi-node-api.js';
 
@@ -204,7 +205,7 @@ export interface HeartbeatApi extends NodeApi, LeaseApi {
 
 /** Go's three clients (run.clients): kubeClient, eventClient, heartbeatClient. */
 export interface ApiClients {
-  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi & ServiceApi & OwnNodeApi & RuntimeClassApi & CsiNodeApi;
+  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi & ServiceApi & OwnNodeApi & RuntimeClassApi & CsiNodeApi & CsiObjectApi;
   events: EventApi;
   heartbeat: HeartbeatApi;
   /** The API server's URL from the kubeconfig (for logs). */

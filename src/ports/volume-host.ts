@@ -4,6 +4,8 @@
  */
 import type { VolumeApi } from './apiserver.js';
 import type { CsiDriverRegistry } from './csi-drivers.js';
+import type { CsiObjectApi } from './csi-objects.js';
+import type { CsiVolumePlugin } from './csi-volumes.js';
 import type { PodFiles } from './pod-files.js';
 import type { VolumeSources } from './volume-sources.js';
 import type { VolumePlugins } from './volumes.js';
@@ -15,12 +17,20 @@ export interface VolumeHostOptions {
   /** configMapAndSecretChangeDetectionStrategy: Watch, Cache or Get. */
   strategy: string;
   nodeAllocatable?: Record<string, string>;
+  /**
+   * What the CSI volume plugin is built over, beside the registered drivers: this node's name (the
+   * VolumeAttachment's), the CSIDriver/VolumeAttachment/Secret reads (absent standalone). Absent:
+   * no CSI plugin, and a CSI volume fails with Go's unregistered-driver message.
+   */
+  csi?: { nodeName: string; api?: CsiObjectApi };
 }
 
 export interface VolumeHost {
   sources: VolumeSources;
   plugins: VolumePlugins;
   files: PodFiles;
+  /** The CSI volume plugin, when built (`csi` given). */
+  csi?: CsiVolumePlugin;
   /** The CSI drivers registered through plugins_registry (the plugin manager fills it). */
   csiDrivers: CsiDriverRegistry;
   /** Stops the managers' watches and timers. */

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { csiMockDriverPart, MOCK_DRIVER, startCsiMockDriver, type CsiMockDriver } from '../support/csi-mock-driver.js';
+import { csiMockDriverPart, CSI_MOCK_DRIVER_NAME, startCsiMockDriver, type CsiMockDriver } from '../support/csi-mock-driver.js';
 import { freePort, removePods, until } from '../support/daemon.js';
 import { KUBELET_BIN } from '../support/kubelet-bin.js';
 import { describeNeeding } from '../support/real-parts.js';
@@ -19,7 +19,7 @@ import { writeServerTestConfig } from '../support/server-test-config.js';
 describeNeeding(csiMockDriverPart(), 'CSI driver registration, standalone', () => {
   const dir = mkdtempSync(join(tmpdir(), 'kts-csi-standalone-'));
   const root = join(dir, 'root');
-  const actorId = `plugin:${encodeURIComponent(`${MOCK_DRIVER}-reg.sock`)}`;
+  const actorId = `plugin:${encodeURIComponent(`${CSI_MOCK_DRIVER_NAME}-reg.sock`)}`;
   let kubelet: ChildProcess | undefined;
   let driver: CsiMockDriver | undefined;
   let stderr = '';
@@ -34,7 +34,7 @@ describeNeeding(csiMockDriverPart(), 'CSI driver registration, standalone', () =
   }, 30_000);
 
   it('registers a driver serving before the kubelet starts, writing no CSINode, and lets it go with its socket', async () => {
-    driver = startCsiMockDriver(root);
+    driver = await startCsiMockDriver(root);
     await until('the driver serving', () => driver!.log().includes('Plugin registration socket serving'), 10_000, () => driver!.log());
     debugPort = await freePort();
     mkdirSync(join(dir, 'manifests'));

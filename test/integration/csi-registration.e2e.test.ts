@@ -12,7 +12,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { allOf, describeNeeding } from '../support/real-parts.js';
 import { kubeLabPartFor, labApi } from '../support/kube-lab.js';
 import { startLabNode, type LabNode } from '../support/lab-node.js';
-import { csiMockDriverPart, MOCK_DRIVER, startCsiMockDriver, type CsiMockDriver } from '../support/csi-mock-driver.js';
+import { csiMockDriverPart, CSI_MOCK_DRIVER_NAME, startCsiMockDriver, type CsiMockDriver } from '../support/csi-mock-driver.js';
 import { journalLines } from '../support/kubelet-journal.js';
 import { KUBELET_BIN } from '../support/kubelet-bin.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
@@ -54,28 +54,28 @@ describeNeeding(allOf(kubeLabPartFor('embedded'), csiMockDriverPart()), 'CSI dri
   }, 40_000);
 
   it('registers the mock driver: its entry in the CSINode, its node ID on the Node, and the driver is told', async () => {
-    driver = startCsiMockDriver(root());
-    const entry = await n.whileUp('the driver in the CSINode', async () => (await drivers()).find((d) => d.name === MOCK_DRIVER), 20_000);
-    expect(entry).toMatchObject({ name: MOCK_DRIVER, nodeID: MOCK_DRIVER });
-    expect(JSON.parse((await annotation()) ?? '{}')).toEqual({ [MOCK_DRIVER]: MOCK_DRIVER });
+    driver = await startCsiMockDriver(root());
+    const entry = await n.whileUp('the driver in the CSINode', async () => (await drivers()).find((d) => d.name === CSI_MOCK_DRIVER_NAME), 20_000);
+    expect(entry).toMatchObject({ name: CSI_MOCK_DRIVER_NAME, nodeID: CSI_MOCK_DRIVER_NAME });
+    expect(JSON.parse((await annotation()) ?? '{}')).toEqual({ [CSI_MOCK_DRIVER_NAME]: CSI_MOCK_DRIVER_NAME });
     await n.whileUp('the driver told it was registered', () => driver!.log().includes('"Kubelet plugin registration: registered"'), 10_000);
     expect(driver.log()).toContain('"Kubelet plugin registration: GetInfo"');
     expect(driver.log()).not.toContain('Kubelet plugin registration: FAILED');
     // Every step is in the journal: the socket's actor went through GetInfo, NodeGetInfo, the install and the notify.
-    const socketActor = `plugin:${encodeURIComponent(`${MOCK_DRIVER}-reg.sock`)}`;
+    const socketActor = `plugin:${encodeURIComponent(`${CSI_MOCK_DRIVER_NAME}-reg.sock`)}`;
     const steps = journalLines(root()).filter((l) => l.actor === socketActor && l.type === 'state').map((l) => String((l.payload as { value?: unknown }).value));
     expect(steps.join(' ')).toMatch(/gettingInfo.*gettingNodeInfo.*installing.*notifying.*registered/);
   }, 40_000);
 
   it('deregisters the driver when it stops (its sockets removed), and registers it again when it comes back', async () => {
     await driver!.stop();
-    await n.whileUp('the driver out of the CSINode', async () => (await drivers()).every((d) => d.name !== MOCK_DRIVER), 20_000);
+    await n.whileUp('the driver out of the CSINode', async () => (await drivers()).every((d) => d.name !== CSI_MOCK_DRIVER_NAME), 20_000);
     await n.whileUp('the nodeid annotation gone', async () => (await annotation()) === undefined, 10_000);
 
-    driver = startCsiMockDriver(root());
-    const entry = await n.whileUp('the driver back in the CSINode', async () => (await drivers()).find((d) => d.name === MOCK_DRIVER), 20_000);
-    expect(entry).toMatchObject({ nodeID: MOCK_DRIVER });
-    expect(JSON.parse((await annotation()) ?? '{}')).toEqual({ [MOCK_DRIVER]: MOCK_DRIVER });
+    driver = await startCsiMockDriver(root());
+    const entry = await n.whileUp('the driver back in the CSINode', async () => (await drivers()).find((d) => d.name === CSI_MOCK_DRIVER_NAME), 20_000);
+    expect(entry).toMatchObject({ nodeID: CSI_MOCK_DRIVER_NAME });
+    expect(JSON.parse((await annotation()) ?? '{}')).toEqual({ [CSI_MOCK_DRIVER_NAME]: CSI_MOCK_DRIVER_NAME });
     await n.whileUp('the driver told it was registered again', () => driver!.log().includes('"Kubelet plugin registration: registered"'), 10_000);
   }, 60_000);
 

@@ -1,8 +1,9 @@
 /**
- * The lab's upstream CSI mock driver (../shared/lab/peers/README.md): found as $KUBELET_IT_CSI_MOCK_DRIVER,
- * else unpacked once from the peers folder's csi-mock-driver.xz into the temporary directory, and
- * started for a kubelet's root dir; it registers itself through `<root>/plugins_registry` as a
- * node-driver-registrar does. SIGTERM removes both of its sockets.
+ * The lab's upstream CSI mock driver (../shared/lab/peers/README.md) for a kubelet root of a test's
+ * own: found as $KUBELET_IT_CSI_MOCK_DRIVER, else unpacked once from the peers folder's
+ * csi-mock-driver.xz into the temporary directory; started, waited for (its CSI socket), its
+ * `gRPCCall` log lines parsed, stopped. It registers itself through `<root>/plugins_registry` as a
+ * node-driver-registrar does; SIGTERM removes both of its sockets.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, renameSync, writeFileSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RealPart } from './real-parts.js';
 
-export const MOCK_DRIVER = 'csi-mock.lab.k8s.io';
+export const CSI_MOCK_DRIVER_NAME = 'csi-mock.lab.k8s.io';
 
 const peersDir = (env: NodeJS.ProcessEnv) => env.KUBELET_IT_LAB_PEERS || resolve('..', 'shared', 'lab', 'peers');
 const packed = (env: NodeJS.ProcessEnv) => join(peersDir(env), 'csi-mock-driver.xz');
@@ -33,22 +34,56 @@ export function csiMockDriverBinary(env: NodeJS.ProcessEnv = process.env): strin
   return bin;
 }
 
-export interface CsiMockDriver {
-  child: ChildProcess;
-  log: () => string;
-  /** SIGTERM, and its exit waited for. */
-  stop: () => Promise<void>;
+export interface CsiCall {
+  method: string;
+  request: Record<string, unknown>;
+  error: string;
 }
 
-export function startCsiMockDriver(rootDir: string): CsiMockDriver {
-  const child = spawn(csiMockDriverBinary(), [`--kubelet-dir=${rootDir}`, '--v=3'], { stdio: ['ignore', 'pipe', 'pipe'] });
+export interface CsiMockDriver {
+  readonly endpoint: string;
+  /** Everything it logged so far. */
+  log(): string;
+  /** Resolves once the log has been quiet for a moment: the lines of the calls answered so far are in. */
+  settled(): Promise<void>;
+  /** Every gRPC call logged so far, in order. */
+  calls(): CsiCall[];
+  /** The calls of one Node method (`NodePublishVolume`), successful ones only unless `withErrors`. */
+  nodeCalls(method: string, withErrors?: boolean): CsiCall[];
+  /** SIGTERM, and its exit waited for. */
+  stop(): Promise<void>;
+}
+
+/** The mock for the kubelet root `rootDir`, under the driver name `driverName`, once its CSI socket is there. */
+export async function startCsiMockDriver(rootDir: string, driverName = CSI_MOCK_DRIVER_NAME): Promise<CsiMockDriver> {
+  const endpoint = `${rootDir}/plugins/${driverName}/csi.sock`;
+  const child: ChildProcess = spawn(csiMockDriverBinary(), [`--kubelet-dir=${rootDir}`, `--drivername=${driverName}`, '--v=3'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
-  child.stdout!.on('data', (d: Buffer) => (log += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  let lastChunkAt = Date.now();
+  const take = (chunk: string) => {
+    log += chunk;
+    lastChunkAt = Date.now();
+  };
+  child.stdout!.setEncoding('utf8').on('data', take);
+  child.stderr!.setEncoding('utf8').on('data', take);
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  for (let i = 0; !existsSync(endpoint); i++) {
+    if (child.exitCode !== null || i > 200) throw new Error(`the CSI mock driver did not serve ${endpoint}: ${log.slice(-2000)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const calls = (): CsiCall[] => log.split('\n').filter((l) => l.includes('gRPCCall: ')).map((line) => {
+    const parsed = JSON.parse(line.slice(line.indexOf('gRPCCall: ') + 'gRPCCall: '.length)) as { Method: string; Request: Record<string, unknown>; Error: string };
+    return { method: parsed.Method, request: parsed.Request, error: parsed.Error };
+  });
   return {
-    child,
+    endpoint,
     log: () => log,
+    settled: async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      while (Date.now() - lastChunkAt < 150) await new Promise((r) => setTimeout(r, 50));
+    },
+    calls,
+    nodeCalls: (method, withErrors = false) => calls().filter((c) => c.method === `/csi.v1.Node/${method}` && (withErrors || c.error === '')),
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;

@@ -92,10 +92,12 @@ export function kubeletPhases(deps: PhaseDeps) {
         ...(api ? { api: api.main } : {}),
         strategy: c.configMapAndSecretChangeDetectionStrategy,
         ...(allocatable ? { nodeAllocatable: allocatable } : {}),
+        csi: { nodeName: input.outputs['run.nodeName']?.nodeName ?? '', ...(api ? { api: api.main } : {}) },
       });
       deps.lifetimes.add('volumeSources', async () => volumes.close());
       live.volumeSources.set(volumes.sources);
       live.volumePlugins.set(volumes.plugins);
+      if (volumes.csi) live.csiVolumes.set(volumes.csi);
       // Go starts the Service informer here too; standalone there is none, and no Service variables.
       const services = api ? deps.build.serviceEnvironment(api.main) : undefined;
       if (services) deps.lifetimes.add('serviceInformer', async () => services.stop());

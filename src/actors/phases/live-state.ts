@@ -11,6 +11,7 @@ import type { PhaseId } from '../../domain/phases.js';
 import type { ApiClients } from '../../ports/apiserver.js';
 import type { ParsedArgs } from '../../ports/config-steps.js';
 import type { CriClient } from '../../ports/cri.js';
+import type { CsiVolumePlugin } from '../../ports/csi-volumes.js';
 import type { EventRecorder } from '../../ports/event-recorder.js';
 import type { GarbageCollectors } from '../../ports/gc-host.js';
 import type { RuntimeManager } from '../../ports/runtime-manager.js';
@@ -59,6 +60,8 @@ export interface LiveState {
   readonly volumeSources: LateSlot<VolumeSources>;
   /** The volume plugins the volume manager's effects call. */
   readonly volumePlugins: LateSlot<VolumePlugins>;
+  /** The CSI volume plugin, for the volume stats' NodeGetVolumeStats. */
+  readonly csiVolumes: LateSlot<CsiVolumePlugin>;
   /** QoS and pod cgroups (NewContainerManager); the containerManager machine and pod syncs use it. */
   readonly containerManager: LateSlot<ContainerManager>;
   /** The container and image collectors, for the eviction manager's node-level reclaim. */
@@ -79,6 +82,7 @@ export function createLiveState(): LiveState {
     events: new LateSlot('the event recorder', 'run.eventRecorder'),
     volumeSources: new LateSlot('the ConfigMap, Secret and token managers', 'runKubelet.newMainKubelet'),
     volumePlugins: new LateSlot('the volume plugins', 'runKubelet.newMainKubelet'),
+    csiVolumes: new LateSlot('the CSI volume plugin', 'runKubelet.newMainKubelet'),
     containerManager: new LateSlot('the container manager', 'run.containerManager'),
     garbageCollectors: new LateSlot('the garbage collectors', 'runKubelet.garbageCollection'),
     firstRegistration: new FirstRegistration(),

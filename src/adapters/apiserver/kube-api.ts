@@ -17,6 +17,9 @@ import type {
 } from '../../ports/apiserver.js';
 import type { CsiNodeObject } from '../../domain/csi/csi-node.js';
 import type { CsiNodeApi } from '../../ports/csi-node-api.js';
+import type { CsiObjectApi } from '../../ports/csi-objects.js';
+import type { VolumeAttachmentObject } from '../../domain/csi/attachment.js';
+import type { CsiDriverSpec } from '../../domain/csi/csi-driver.js';
 import { toApiError } from './api-errors.js';
 import type { Kubeconfig } from './kubeconfig-file.js';
 import type { RateLimiter } from './rate-limiter.js';
@@ -46,7 +49,7 @@ export function nodeStatusPatch(status: NodeStatus): { status: Record<string, un
   return { status: { ...status, addresses: [{ $patch: 'replace' }, ...status.addresses] } };
 }
 
-export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi, VolumeApi, ServiceApi, OwnNodeApi, RuntimeClassApi, CsiNodeApi {
+export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi, VolumeApi, ServiceApi, OwnNodeApi, RuntimeClassApi, CsiNodeApi, CsiObjectApi {
   private rest!: RestClient;
 
   constructor(private readonly opts: KubeApiOptions) {
@@ -221,6 +224,26 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
   }
   watchRuntimeClasses(opts: Parameters<RuntimeClassApi['watchRuntimeClasses']>[0]): Promise<WatchHandle> {
     return this.watch('watch runtimeclasses', '/apis/node.k8s.io/v1/runtimeclasses', { resourceVersion: opts.resourceVersion }, opts);
+  }
+
+  // CsiObjectApi (the CSI volume plugin)
+  async getCsiDriver(name: string): Promise<CsiDriverSpec | undefined> {
+    const driver = await this.getOrUndefined<{ spec?: CsiDriverSpec }>('get csidrivers', `/apis/storage.k8s.io/v1/csidrivers/${seg(name)}`);
+    return driver === undefined ? undefined : driver.spec ?? {};
+  }
+  getVolumeAttachment(name: string): Promise<VolumeAttachmentObject | undefined> {
+    return this.getOrUndefined<VolumeAttachmentObject>('get volumeattachments', `/apis/storage.k8s.io/v1/volumeattachments/${seg(name)}`);
+  }
+  getSecret(namespace: string, name: string): Promise<VolumeObject | undefined> {
+    return this.getObject('secrets', namespace, name);
+  }
+  private async getOrUndefined<T>(what: string, path: string): Promise<T | undefined> {
+    try {
+      return await this.call<T>(what, 'GET', path);
+    } catch (err) {
+      if (err instanceof KubeletError && err.code === 'KLT_ERR_API_NOT_FOUND') return undefined;
+      throw err;
+    }
   }
 
   // VolumeApi (the ConfigMap, Secret and token managers)

@@ -58,7 +58,7 @@ export async function setUpEmptyDir(mounter: Mounter, target: PodVolumeTarget, s
 }
 
 /** SetVolumeOwnership over a directory tree: the group and its modes, symlinks only chowned, as Go walks it. */
-async function applyFsGroup(path: string, fsGroup: number): Promise<void> {
+export async function applyFsGroup(path: string, fsGroup: number): Promise<void> {
   const info = await lstat(path);
   await lchown(path, -1, fsGroup);
   if (info.isSymbolicLink()) return;

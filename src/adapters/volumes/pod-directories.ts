@@ -9,6 +9,7 @@ import { lstat, readdir, unlink } from 'node:fs/promises';
 import { KubeletError } from '../../domain/errors.js';
 import { escapedPluginName, podDirectory, podsDirectory, podVolumesDirectory } from '../../domain/pod/pod-paths.js';
 import type { VolumePluginName } from '../../domain/volumes/pod-volumes.js';
+import type { CsiVolumePlugin } from '../../ports/csi-volumes.js';
 import type { PodDirectoryCleanup } from '../../ports/volumes.js';
 import { mountsUnder, type Mounter } from './mount-table.js';
 import { removeAllOneFilesystem } from './remove-one-filesystem.js';
@@ -79,17 +80,37 @@ function isOwnVolumeMount(volumesDir: string, point: string): boolean {
 }
 
 /**
- * Pod directories of pods the kubelet no longer has (after a restart, say): the memory-backed
+ * Pod directories of pods the kubelet no longer has (after a restart, say): their CSI volumes torn
+ * down through the CSI plugin (when there is one), the memory-backed
  * volumes the kubelet mounted under `<podDir>/volumes` (the volume directories of emptyDir,
  * secret and projected) are unmounted, then the directory goes as above. Any other mount below it,
  * elsewhere under `volumes/` included, keeps it.
  */
-export async function cleanupOrphanedPodDirectories(mounter: Mounter, rootDir: string, keep: readonly string[]): Promise<PodDirectoryCleanup> {
+/**
+ * The CSI volumes left in an orphaned pod directory, torn down through the CSI plugin from their
+ * vol_data.json (Go reconstructs them and unmounts them the same way): the driver unpublishes
+ * them, and unstages what no other pod publishes.
+ */
+async function tearDownCsiVolumes(csi: Pick<CsiVolumePlugin, 'tearDown'>, rootDir: string, podUid: string): Promise<void> {
+  let names: string[];
+  try {
+    // A symlink listed under <root>/pods is never followed: it is only unlinked.
+    if ((await lstat(podDirectory(rootDir, podUid))).isSymbolicLink()) return;
+    names = await readdir(`${podVolumesDirectory(rootDir, podUid)}/${escapedPluginName('kubernetes.io/csi')}`);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw error;
+  }
+  for (const name of names.sort()) await csi.tearDown(podUid, name);
+}
+
+export async function cleanupOrphanedPodDirectories(mounter: Mounter, rootDir: string, keep: readonly string[], csi?: Pick<CsiVolumePlugin, 'tearDown'>): Promise<PodDirectoryCleanup> {
   const entries = await listPodDirectories(rootDir);
   const keepSet = new Set(keep);
   const result: PodDirectoryCleanup = { removed: [], kept: [] };
   for (const uid of entries.filter((e) => !keepSet.has(e)).sort()) {
     try {
+      if (csi) await tearDownCsiVolumes(csi, rootDir, uid);
       const volumesDir = `${podVolumesDirectory(rootDir, uid)}/`;
       for (const point of mountsUnder(await mounter.mountPoints(), volumesDir.slice(0, -1)).filter((p) => isOwnVolumeMount(volumesDir, p)).reverse()) {
         await mounter.unmount(point);

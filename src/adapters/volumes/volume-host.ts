@@ -5,6 +5,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { CsiDriverRegistry } from '../../ports/csi-drivers.js';
 import type { Random } from '../../ports/random.js';
 import type { VolumeHost, VolumeHostOptions } from '../../ports/volume-host.js';
+import { createCsiVolumePlugin } from '../csi/csi-volume-plugin.js';
 import { createPodFiles } from '../fs/pod-files.js';
 import { createStandaloneVolumeSources, createVolumeSources } from '../volume-sources/create-volume-sources.js';
 import type { ChangeDetectionStrategy } from '../volume-sources/object-manager.js';
@@ -25,10 +26,19 @@ export function createVolumeHost(deps: { clock: Clock; random: Random; logger: L
     : createStandaloneVolumeSources();
   const content = createApiContentWriter({ sources, clock: deps.clock, nodeAllocatable: () => opts.nodeAllocatable });
   const mounter = systemMounter();
-  const plugins = createVolumePlugins({ rootDir: opts.rootDir, mounter, content, onPodGone: (uid) => sources.unregisterPod(uid) });
+  const csi = opts.csi && createCsiVolumePlugin({
+    rootDir: opts.rootDir,
+    nodeName: opts.csi.nodeName,
+    registry: deps.csiDrivers,
+    ...(opts.csi.api ? { api: opts.csi.api } : {}),
+    serviceAccountToken: (spec) => sources.serviceAccountToken(spec),
+    clock: deps.clock,
+  });
+  const plugins = createVolumePlugins({ rootDir: opts.rootDir, mounter, content, onPodGone: (uid) => sources.unregisterPod(uid), ...(csi ? { csi } : {}) });
   const close = () => {
     sources.close();
     mounter.close?.();
+    csi?.close();
   };
-  return { sources, plugins, files: createPodFiles(opts.rootDir, deps.random), csiDrivers: deps.csiDrivers, close };
+  return { sources, plugins, files: createPodFiles(opts.rootDir, deps.random), ...(csi ? { csi } : {}), csiDrivers: deps.csiDrivers, close };
 }

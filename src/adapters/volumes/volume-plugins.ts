@@ -5,11 +5,13 @@
  * Secret and projected content is kept on a tmpfs, never on disk, as Go wraps them in a
  * memory-backed emptyDir; configMap and downwardAPI content is on disk.
  */
+import { unregisteredDriverMessage } from '../../domain/csi/csi-driver.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { Pod } from '../../domain/pod/types.js';
 import { podDirectory, podVolumeDirectory } from '../../domain/pod/pod-paths.js';
 import { volumePluginName, volumeSourceName, type VolumePluginName } from '../../domain/volumes/pod-volumes.js';
 import type { Payload, Volume } from '../../domain/volumes/sources.js';
+import type { CsiVolumePlugin } from '../../ports/csi-volumes.js';
 import type { VolumePlugins, VolumeSetUpResult } from '../../ports/volumes.js';
 import { makePodVolumeDirectory, setUpEmptyDir, setUpMemoryDir } from './empty-dir.js';
 import { checkHostPath } from './host-path.js';
@@ -41,6 +43,8 @@ export interface VolumePluginOptions {
   content: VolumeContentWriter;
   /** The pod's directory is being removed: the managers drop its watches and tokens. */
   onPodGone?: (podUid: string) => void;
+  /** CSI volumes (a pod's inline `csi` volume here); absent: no CSI driver is ever registered. */
+  csi?: CsiVolumePlugin;
 }
 
 function volumeOf(pod: Pod, volumeName: string): Volume {
@@ -65,6 +69,10 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
       await checkHostPath(volume.hostPath);
       return { hostPath: volume.hostPath.path, changed: false };
     }
+    if (plugin === 'kubernetes.io/csi' && volume.csi) {
+      if (!opts.csi) throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `kubernetes.io/csi: mounter.SetUpAt failed to get CSI client: ${unregisteredDriverMessage(volume.csi.driver)}`);
+      return opts.csi.setUpInline(pod, volumeName);
+    }
     const dir = dirOf(pod.metadata.uid, plugin, volumeName);
     const target = { dir, podDir: podDirectory(rootDir, pod.metadata.uid) };
     if (plugin === 'kubernetes.io/empty-dir') {
@@ -86,6 +94,11 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
     // hostPath's TearDown does nothing: the path is the node's.
     tearDown: async (podUid, volumeName, plugin) => {
       if (plugin === 'kubernetes.io/host-path') return;
+      // A CSI volume's directory is named in its vol_data.json: the CSI plugin tears it down from there.
+      if (plugin === 'kubernetes.io/csi') {
+        if (!opts.csi) throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `kubernetes.io/csi: no CSI volume plugin: cannot tear down ${dirOf(podUid, plugin, volumeName)}`);
+        return opts.csi.tearDown(podUid, volumeName);
+      }
       const dir = dirOf(podUid, plugin, volumeName);
       opts.content.forget?.(dir);
       await tearDownDirectory(mounter, dir);
@@ -94,6 +107,6 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
       opts.onPodGone?.(podUid);
       return removePodDirectory(mounter, rootDir, podUid);
     },
-    cleanupOrphanedPodDirectories: (keep) => cleanupOrphanedPodDirectories(mounter, rootDir, keep),
+    cleanupOrphanedPodDirectories: (keep) => cleanupOrphanedPodDirectories(mounter, rootDir, keep, opts.csi),
   };
 }

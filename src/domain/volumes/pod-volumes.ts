@@ -34,6 +34,7 @@ export function volumePluginName(volume: Volume): VolumePluginName | undefined {
   if (volume.secret !== undefined) return 'kubernetes.io/secret';
   if (volume.downwardAPI !== undefined) return 'kubernetes.io/downward-api';
   if (volume.projected !== undefined) return 'kubernetes.io/projected';
+  if (volume.csi !== undefined) return 'kubernetes.io/csi';
   return undefined;
 }
 
@@ -72,11 +73,17 @@ export function mountedVolumes(pod: Pod): Volume[] {
   return (pod.spec.volumes ?? []).filter((v) => used.has(v.name));
 }
 
-/** Where a volume's content is on the node: a hostPath volume is its path; every other one its pod volume directory. */
+/**
+ * Where a volume's content is on the node: a hostPath volume is its path; a CSI volume the driver's
+ * publish target, `mount` in its directory (Go's csiMountMgr GetPath); every other one its pod
+ * volume directory.
+ */
 export function volumeHostPath(rootDir: string, podUid: string, volume: Volume): string | undefined {
   if (volume.hostPath !== undefined) return volume.hostPath.path;
   const plugin = volumePluginName(volume);
-  return plugin === undefined ? undefined : podVolumeDirectory(rootDir, podUid, plugin, volume.name);
+  if (plugin === undefined) return undefined;
+  const dir = podVolumeDirectory(rootDir, podUid, plugin, volume.name);
+  return plugin === 'kubernetes.io/csi' ? `${dir}/mount` : dir;
 }
 
 /**

@@ -8,19 +8,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPluginClients } from '../../../src/adapters/csi/plugin-clients.js';
-import { csiMockDriverPart, MOCK_DRIVER, startCsiMockDriver, type CsiMockDriver } from '../../support/csi-mock-driver.js';
+import { csiMockDriverPart, CSI_MOCK_DRIVER_NAME, startCsiMockDriver, type CsiMockDriver } from '../../support/csi-mock-driver.js';
 import { until } from '../../support/daemon.js';
 import { describeNeeding } from '../../support/real-parts.js';
 
 describeNeeding(csiMockDriverPart(), 'plugin clients against the CSI mock driver', () => {
   const root = mkdtempSync(join(tmpdir(), 'plugin-clients-'));
-  const registration = join(root, 'plugins_registry', `${MOCK_DRIVER}-reg.sock`);
-  const endpoint = join(root, 'plugins', MOCK_DRIVER, 'csi.sock');
+  const registration = join(root, 'plugins_registry', `${CSI_MOCK_DRIVER_NAME}-reg.sock`);
+  const endpoint = join(root, 'plugins', CSI_MOCK_DRIVER_NAME, 'csi.sock');
   const clients = createPluginClients();
   let driver: CsiMockDriver;
 
   beforeAll(async () => {
-    driver = startCsiMockDriver(root);
+    driver = await startCsiMockDriver(root);
     await until('the driver\'s sockets', () => existsSync(registration) && existsSync(endpoint), 10_000, () => driver.log());
   }, 20_000);
 
@@ -30,11 +30,11 @@ describeNeeding(csiMockDriverPart(), 'plugin clients against the CSI mock driver
   });
 
   it('asks GetInfo: a CSIPlugin, its name, its CSI endpoint and versions', async () => {
-    expect(await clients.getInfo(registration)).toEqual({ type: 'CSIPlugin', name: MOCK_DRIVER, endpoint, supportedVersions: ['1.0.0'] });
+    expect(await clients.getInfo(registration)).toEqual({ type: 'CSIPlugin', name: CSI_MOCK_DRIVER_NAME, endpoint, supportedVersions: ['1.0.0'] });
   });
 
   it('asks NodeGetInfo on the endpoint: the node ID, no limit, no topology', async () => {
-    expect(await clients.nodeGetInfo(endpoint)).toEqual({ nodeId: MOCK_DRIVER, maxVolumesPerNode: 0, topology: {} });
+    expect(await clients.nodeGetInfo(endpoint)).toEqual({ nodeId: CSI_MOCK_DRIVER_NAME, maxVolumesPerNode: 0, topology: {} });
   });
 
   it('tells the driver its registration status, which it logs', async () => {

@@ -25,6 +25,9 @@ beforeAll(async () => {
       const path = url.split('?')[0];
       if (path === '/api/v1/namespaces/ns/configmaps/missing') return json(res, 404, { kind: 'Status', reason: 'NotFound', message: 'configmaps "missing" not found' });
       if (path === '/api/v1/namespaces/ns/secrets/forbidden') return json(res, 403, { kind: 'Status', reason: 'Forbidden', message: 'no relationship found' });
+      if (path === '/apis/storage.k8s.io/v1/csidrivers/drv.example.com') return json(res, 200, { metadata: { name: 'drv.example.com' }, spec: { attachRequired: false, podInfoOnMount: true } });
+      if (path === '/apis/storage.k8s.io/v1/csidrivers/absent') return json(res, 404, { kind: 'Status', reason: 'NotFound', message: 'csidrivers.storage.k8s.io "absent" not found' });
+      if (path === '/apis/storage.k8s.io/v1/volumeattachments/csi-1') return json(res, 200, { metadata: { name: 'csi-1' }, status: { attached: true } });
       if (path === '/api/v1/namespaces/ns/configmaps/cm') return json(res, 200, { metadata: { name: 'cm', namespace: 'ns', resourceVersion: '7' }, data: { k: 'v' } });
       if (path === '/api/v1/namespaces/ns/configmaps' && url.includes('watch=true')) {
         res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -90,5 +93,15 @@ describe('KubeApi as VolumeApi', () => {
     const req = seen.at(-1)!;
     expect([req.method, req.url]).toEqual(['POST', '/api/v1/namespaces/ns/serviceaccounts/default/token']);
     expect(JSON.parse(req.body)).toEqual({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenRequest', spec });
+  });
+});
+
+describe('KubeApi as CsiObjectApi', () => {
+  it('GETs a CSIDriver\'s spec and a VolumeAttachment, undefined when absent', async () => {
+    expect(await api.getCsiDriver('drv.example.com')).toEqual({ attachRequired: false, podInfoOnMount: true });
+    expect(seen.at(-1)).toMatchObject({ method: 'GET', url: '/apis/storage.k8s.io/v1/csidrivers/drv.example.com' });
+    expect(await api.getCsiDriver('absent')).toBeUndefined();
+    expect(await api.getVolumeAttachment('csi-1')).toMatchObject({ status: { attached: true } });
+    await expect(api.getSecret('ns', 'forbidden')).rejects.toMatchObject({ code: 'KLT_ERR_API_FORBIDDEN' });
   });
 });

@@ -170,6 +170,34 @@ describe('cleanupOrphanedPodDirectories', () => {
     expect(await readFile(join(hostDir, 'precious'), 'utf8')).toBe('host data');
   });
 
+  it('tears down the CSI volumes of an orphaned pod through the CSI plugin, then removes it; a failed teardown keeps it', async () => {
+    await makePodDir('orphan', 'volumes/kubernetes.io~csi/pv-1/mount');
+    await makePodDir('stuck', 'volumes/kubernetes.io~csi/inline/mount');
+    const tornDown: string[] = [];
+    const csi = {
+      tearDown: async (uid: string, dir: string) => {
+        if (uid === 'stuck') throw new Error('driver name d not found in the list of registered CSI drivers');
+        tornDown.push(`${uid}/${dir}`);
+      },
+    };
+    expect(await cleanupOrphanedPodDirectories(mounter, rootDir, [], csi)).toEqual({
+      removed: ['orphan'],
+      kept: [{ podUid: 'stuck', reason: 'driver name d not found in the list of registered CSI drivers' }],
+    });
+    expect(tornDown).toEqual(['orphan/pv-1']);
+    expect(await exists(podDir('stuck'))).toBe(true);
+  });
+
+  it('tears down no CSI volume through a symlink listed under <root>/pods', async () => {
+    await mkdir(join(hostDir, 'volumes/kubernetes.io~csi/victim'), { recursive: true });
+    await mkdir(join(rootDir, 'pods'), { recursive: true });
+    await symlink(hostDir, join(rootDir, 'pods', 'evil'));
+    const tornDown: string[] = [];
+    expect(await cleanupOrphanedPodDirectories(mounter, rootDir, [], { tearDown: async (uid, dir) => { tornDown.push(`${uid}/${dir}`); } })).toEqual({ removed: ['evil'], kept: [] });
+    expect(tornDown).toEqual([]);
+    expect(await exists(join(hostDir, 'volumes/kubernetes.io~csi/victim'))).toBe(true);
+  });
+
   it('removes the pod directories not in keep and leaves the kept ones', async () => {
     await makePodDir('b');
     await makePodDir('a');

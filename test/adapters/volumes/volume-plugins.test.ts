@@ -243,3 +243,26 @@ describe('createVolumePlugins pod directories', () => {
     expect(await exists(kept.hostPath)).toBe(true);
   });
 });
+
+describe('createVolumePlugins with CSI volumes', () => {
+  const inline = () => podWith([{ name: 'scratch', csi: { driver: 'drv.example.com' } }]);
+
+  it('hands a pod\'s inline csi volume to the CSI plugin, for set-up and teardown', async () => {
+    const calls: string[] = [];
+    const csi = {
+      setUpPersistent: async () => { throw new Error('not here'); },
+      setUpInline: async (p: Pod, name: string) => { calls.push(`setUpInline ${p.metadata.uid} ${name}`); return { hostPath: '/published', changed: false }; },
+      tearDown: async (uid: string, dir: string) => { calls.push(`tearDown ${uid} ${dir}`); },
+      volumeStats: async () => undefined,
+    };
+    const withCsi = createVolumePlugins({ rootDir, mounter: systemMounter(), content: writer, csi });
+    expect(await withCsi.setUp(inline(), 'scratch', { remount: false })).toEqual({ hostPath: '/published', changed: false });
+    await withCsi.tearDown('uid-1', 'scratch', 'kubernetes.io/csi');
+    expect(calls).toEqual(['setUpInline uid-1 scratch', 'tearDown uid-1 scratch']);
+  });
+
+  it('without a CSI plugin, fails the volume with Go\'s unregistered-driver message', async () => {
+    await expect(plugins.setUp(inline(), 'scratch', { remount: false }))
+      .rejects.toThrow('kubernetes.io/csi: mounter.SetUpAt failed to get CSI client: driver name drv.example.com not found in the list of registered CSI drivers');
+  });
+});

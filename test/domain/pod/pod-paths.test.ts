@@ -57,6 +57,10 @@ describe('pod paths', () => {
     expect(volumeHostPath(root, 'u1', { name: 'h', hostPath: { path: '/srv/data' } })).toBe('/srv/data');
   });
 
+  it('put a CSI volume\'s content at the driver\'s publish target, `mount` in the volume\'s directory', () => {
+    expect(volumeHostPath(root, 'u1', { name: 'c', csi: { driver: 'd' } })).toBe(`${root}/pods/u1/volumes/kubernetes.io~csi/c/mount`);
+  });
+
   it('refuse an empty root, and keep a relative one relative', () => {
     expect(() => podsDirectory('')).toThrow(expect.objectContaining({ code: 'KLT_ERR_PATH_UNSAFE', message: '"/pods" is not below the kubelet\'s root "."' }));
     expect(podsDirectory('relative/root')).toBe('relative/root/pods');

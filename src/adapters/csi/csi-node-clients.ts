@@ -1,0 +1,87 @@
+/**
+ * A registered CSI driver's Node service, as the volume plugin calls it (Go: csi_client.go's
+ * csiDriverClient over the csiDrivers store): the driver is looked up in the registry on every
+ * use, so one that registers later or moved its socket is found; a connection per endpoint is kept.
+ * Every call has Go's csiTimeout, and a failed call's message is worded as Go's gRPC status error.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { unregisteredDriverMessage } from '../../domain/csi/csi-driver.js';
+import { KubeletError } from '../../domain/errors.js';
+import type { NodeDefinition } from '../../generated/csi/v1/Node.js';
+import type { CsiDriverRegistry } from '../../ports/csi-drivers.js';
+import { loadCsiProto } from './csi-proto.js';
+import { unixGrpcClient, type UnaryMethods, type UnixGrpcClient } from './unix-grpc-client.js';
+
+/** Go's csiTimeout: the deadline of every Node call. */
+export const csiCallTimeoutMs = 2 * 60_000;
+
+
+export interface CsiNodeClient {
+  /** The Node service's calls; each takes its deadline (csiCallTimeoutMs). */
+  readonly call: UnaryMethods<NodeDefinition>;
+  capabilities(): Promise<Set<string>>;
+}
+
+export interface CsiNodeClients {
+  /** The driver's Node client; throws Go's message when the driver is not registered. */
+  get(driver: string): CsiNodeClient;
+  close(): void;
+}
+
+
+const statusNames = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k.toLowerCase().replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase())]));
+
+/** Codes after which the driver may still be working on the call (Go's isFinalError is false): the volume is in an uncertain state. */
+const uncertainCodes: readonly number[] = [grpc.status.CANCELLED, grpc.status.DEADLINE_EXCEEDED, grpc.status.UNAVAILABLE, grpc.status.RESOURCE_EXHAUSTED, grpc.status.ABORTED];
+
+/** Whether a failed call is known to have done nothing (a final gRPC status). */
+export function isFinalStatus(error: unknown): boolean {
+  const code = (error as Partial<grpc.ServiceError>).code;
+  return typeof code === 'number' && !uncertainCodes.includes(code);
+}
+
+/** A gRPC failure as Go prints a status error: `rpc error: code = NotFound desc = …`. */
+export function grpcErrorText(error: unknown): string {
+  const e = error as Partial<grpc.ServiceError>;
+  if (typeof e.code === 'number') return `rpc error: code = ${statusNames[e.code] ?? e.code} desc = ${e.details ?? e.message ?? ''}`;
+  return (error as Error).message ?? String(error);
+}
+
+/** The same calls, a failure's message worded as Go's. */
+function mappedErrors(raw: UnaryMethods<NodeDefinition>): UnaryMethods<NodeDefinition> {
+  const calls = raw as unknown as Record<string, (request: unknown, timeoutMs: number) => Promise<unknown>>;
+  const mapped: Record<string, (request: unknown, timeoutMs: number) => Promise<unknown>> = {};
+  for (const [method, invoke] of Object.entries(calls)) {
+    mapped[method] = (request, timeoutMs) => invoke(request, timeoutMs).catch((error: unknown) => {
+      throw new KubeletError('KLT_ERR_VOLUME_MOUNT', grpcErrorText(error), { cause: error, retryable: !isFinalStatus(error) });
+    });
+  }
+  return mapped as unknown as UnaryMethods<NodeDefinition>;
+}
+
+export function createCsiNodeClients(registry: CsiDriverRegistry, timeoutMs = csiCallTimeoutMs): CsiNodeClients {
+  const clients = new Map<string, UnixGrpcClient<NodeDefinition>>();
+  return {
+    get(driver) {
+      const registered = registry.get(driver);
+      if (!registered) throw new KubeletError('KLT_ERR_VOLUME_MOUNT', unregisteredDriverMessage(driver));
+      let client = clients.get(registered.endpoint);
+      if (!client) {
+        client = unixGrpcClient(loadCsiProto().node, 'csi.v1.Node', registered.endpoint);
+        clients.set(registered.endpoint, client);
+      }
+      const call = mappedErrors(client.call);
+      return {
+        call,
+        capabilities: async () => {
+          const answer = await call.NodeGetCapabilities({}, timeoutMs);
+          return new Set(answer.capabilities.map((c) => c.rpc?.type).filter((t) => t !== undefined).map(String));
+        },
+      };
+    },
+    close() {
+      for (const client of clients.values()) client.close();
+      clients.clear();
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The CSI plugin's vol_data.json files on disk: written beside a publish target or a staging
+ * directory, read back at teardown, and scanned across every pod directory to learn whether another
+ * pod still publishes a staged volume (Go asks its actual state of world; this works from the disk
+ * alone, so it also holds after a restart).
+ */
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { csiPluginName, podCsiVolumePaths } from '../../domain/csi/csi-paths.js';
+import { encodeVolData, parsePodVolData, parseStagingVolData, type PodVolData, type StagingVolData } from '../../domain/csi/vol-data.js';
+import { escapedPluginName, podsDirectory } from '../../domain/pod/pod-paths.js';
+
+export async function writeVolData(dataDir: string, path: string, data: PodVolData | StagingVolData): Promise<void> {
+  await mkdir(dataDir, { recursive: true, mode: 0o750 });
+  await writeFile(path, encodeVolData(data), { mode: 0o640 });
+}
+
+export async function readPodVolData(path: string): Promise<PodVolData> {
+  return parsePodVolData(await readFile(path, 'utf8'), path);
+}
+
+/** The staging directory's file, or undefined when there is none. */
+export async function readStagingVolData(path: string): Promise<StagingVolData | undefined> {
+  try {
+    return parseStagingVolData(await readFile(path, 'utf8'), path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** The directories in `dir` (a symlink is not one: nothing is read through it). */
+async function names(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir, { withFileTypes: true })).filter((e) => e.isDirectory()).map((e) => e.name);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return [];
+    throw error;
+  }
+}
+
+/**
+ * Every pod CSI volume on the node whose vol_data.json names `driver` and `volumeHandle`, as
+ * `<podUid>/<dirName>`. An unreadable or malformed file counts as a publisher: the volume is then
+ * not unstaged under a pod that may still use it.
+ */
+export async function podsPublishing(rootDir: string, driver: string, volumeHandle: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const uid of await names(podsDirectory(rootDir))) {
+    for (const dirName of await names(`${podsDirectory(rootDir)}/${uid}/volumes/${escapedPluginName(csiPluginName)}`)) {
+      const { volDataPath } = podCsiVolumePaths(rootDir, uid, dirName);
+      try {
+        const data = await readPodVolData(volDataPath);
+        if (data.driverName === driver && data.volumeHandle === volumeHandle) found.push(`${uid}/${dirName}`);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        found.push(`${uid}/${dirName}`);
+      }
+    }
+  }
+  return found;
+}
