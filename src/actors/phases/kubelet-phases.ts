@@ -88,6 +88,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       const allocatable = allocated && { cpu: `${allocated.cpuMillis}m`, memory: String(allocated.memoryBytes), 'ephemeral-storage': String(allocated.ephemeralStorageBytes) };
       const volumes = deps.build.volumeHost({
         rootDir,
+        nodeName: input.outputs['run.nodeName']?.nodeName ?? '',
         ...(api ? { api: api.main } : {}),
         strategy: c.configMapAndSecretChangeDetectionStrategy,
         ...(allocatable ? { nodeAllocatable: allocatable } : {}),
@@ -122,7 +123,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           userNamespaces: live.gates.peek()?.[USER_NAMESPACES_GATE] ?? true,
         },
         // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".
-        pod: { rootDir, files: volumes.files, ...(api ? { sources: volumes.sources } : {}) },
+        pod: { rootDir, files: volumes.files, volumes: volumes.plugins, ...(api ? { sources: volumes.sources } : {}) },
         ...(imageCredentials ? { imageCredentials } : {}),
       }));
       const podCIDR = await givePodCIDR(cri.runtime, c.podCIDR, deps.logger);

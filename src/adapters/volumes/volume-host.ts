@@ -24,7 +24,10 @@ export function createVolumeHost(deps: { clock: Clock; random: Random; logger: L
     : createStandaloneVolumeSources();
   const content = createApiContentWriter({ sources, clock: deps.clock, nodeAllocatable: () => opts.nodeAllocatable });
   const mounter = systemMounter();
-  const plugins = createVolumePlugins({ rootDir: opts.rootDir, mounter, content, onPodGone: (uid) => sources.unregisterPod(uid) });
+  const plugins = createVolumePlugins({
+    rootDir: opts.rootDir, mounter, content, onPodGone: (uid) => sources.unregisterPod(uid),
+    ...(opts.api ? { claims: opts.api } : {}), ...(opts.nodeName ? { nodeName: opts.nodeName } : {}), ...(opts.csi ? { csi: opts.csi } : {}),
+  });
   const close = () => {
     sources.close();
     mounter.close?.();
