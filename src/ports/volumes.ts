@@ -15,6 +15,12 @@ export interface VolumeSetUpResult {
   refreshAfterMs?: number;
   /** The volume is a claim's PV (absent for a pod's own volume). */
   persistent?: PersistentVolumeRef;
+  /**
+   * Set only for a volume of an attachable plugin (Go's PluginIsAttachable: a CSI driver with
+   * attachRequired; never hostPath or local): its unique volume name, which the node status reports
+   * in `volumesInUse` while the volume is set up (`kubernetes.io/csi/<driver>^<volumeHandle>`).
+   */
+  uniqueVolumeName?: string;
 }
 
 export interface PodDirectoryCleanup {
@@ -31,6 +37,8 @@ export interface VolumePlugins {
    * (`plugin` null) is its PV's, named by `persistent`; without it nothing was set up.
    */
   tearDown(podUid: string, volumeName: string, plugin: PodVolumePlugin, persistent?: PersistentVolumeRef): Promise<void>;
+  /** Go's GetVolumesInUse: the unique names of the attachable volumes set up, sorted, without repeats. */
+  volumesInUse(): string[];
   /** Where a volume set up by this process is, and whether containers must mount it read-only (Go's GetMountedVolumesForPod). */
   mountedVolume(podUid: string, volumeName: string): { hostPath: string; readOnly: boolean } | undefined;
   /** Removes <rootDir>/pods/<uid>, never through a mount point that is still mounted. */

@@ -103,6 +103,8 @@ describeNeeding(kubeLabPartFor(endpoint), 'persistent volume claims on the real 
     expect([path0, path1].sort()).toEqual([join(pvRoot, 'local-a'), join(pvRoot, 'local-b')]);
     expect(readFileSync(join(path0, 'boots'), 'utf8')).toBe('web-0\n');
     expect(readFileSync(join(path1, 'boots'), 'utf8')).toBe('web-1\n');
+    // Go reports only attachable volumes in use: local PVs never are.
+    expect((await n.nodeObject() as { status?: { volumesInUse?: string[] } }).status?.volumesInUse ?? []).toEqual([]);
     // The volume is the local PV's bind mount under the pod's directory.
     expect(mountPoints()).toContain(join(n.dir, 'root', 'pods', first[0]!.metadata.uid, 'volumes', 'kubernetes.io~local-volume', (await claim('data-web-0')).spec.volumeName!));
 

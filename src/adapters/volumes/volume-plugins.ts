@@ -70,7 +70,7 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
   const dirOf = (podUid: string, plugin: VolumePluginName, name: string) => podVolumeDirectory(rootDir, podUid, plugin, name);
 
   /** Where each volume set up by this process is (Go's actual state of world, for makeMounts). */
-  const mounted = new Map<string, { hostPath: string; readOnly: boolean }>();
+  const mounted = new Map<string, { hostPath: string; readOnly: boolean; uniqueVolumeName?: string }>();
   const key = (podUid: string, volumeName: string) => `${podUid}/${volumeName}`;
 
   async function setUpPersistent(pod: Pod, volumeName: string, pv: PersistentVolumeMount): Promise<VolumeSetUpResult> {
@@ -101,7 +101,7 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
     if (claim !== undefined) {
       const pv = await resolveClaim({ ...(opts.claims ? { api: opts.claims } : {}), ...(opts.nodeName ? { nodeName: opts.nodeName } : {}) }, pod, volume, claim);
       const answer = await setUpPersistent(pod, volumeName, pv);
-      mounted.set(key(pod.metadata.uid, volumeName), { hostPath: answer.hostPath, readOnly: pv.readOnly });
+      mounted.set(key(pod.metadata.uid, volumeName), { hostPath: answer.hostPath, readOnly: pv.readOnly, ...(answer.uniqueVolumeName ? { uniqueVolumeName: answer.uniqueVolumeName } : {}) });
       return answer;
     }
     const plugin = volumePluginName(volume);
@@ -152,7 +152,11 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
   return {
     setUp: (pod, volumeName) => setUp(pod, volumeName),
     tearDown,
-    mountedVolume: (podUid, volumeName) => mounted.get(key(podUid, volumeName)),
+    mountedVolume: (podUid, volumeName) => {
+      const found = mounted.get(key(podUid, volumeName));
+      return found && { hostPath: found.hostPath, readOnly: found.readOnly };
+    },
+    volumesInUse: () => [...new Set([...mounted.values()].flatMap((m) => (m.uniqueVolumeName ? [m.uniqueVolumeName] : [])))].sort(),
     removePodDirectory: (podUid) => {
       opts.onPodGone?.(podUid);
       return removePodDirectory(mounter, rootDir, podUid);

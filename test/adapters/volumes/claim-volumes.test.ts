@@ -34,9 +34,11 @@ class FakeClaimApi implements ClaimApi {
 
 class FakeCsi implements CsiVolumePlugin {
   calls: unknown[][] = [];
+  /** The driver requires attach: the answer names the volume for volumesInUse. */
+  attachable = false;
   async setUpPersistent(pod: Pod, volumeName: string, pv: CsiPersistentVolume) {
     this.calls.push(['setUpPersistent', pod.metadata.uid, volumeName, pv]);
-    return { hostPath: `/csi/${pv.pvName}/mount`, changed: false };
+    return { hostPath: `/csi/${pv.pvName}/mount`, changed: false, ...(this.attachable ? { uniqueVolumeName: `kubernetes.io/csi/${pv.source.driver}^${pv.source.volumeHandle}` } : {}) };
   }
   async setUpInline(): Promise<never> { throw new Error('not used'); }
   async tearDown(podUid: string, dirName: string) { this.calls.push(['tearDown', podUid, dirName]); }
@@ -196,6 +198,18 @@ describe('a CSI PV', () => {
     }]]);
     await plugins.tearDown('uid-1', 'data', null, answer.persistent);
     expect(csi.calls.at(-1)).toEqual(['tearDown', 'uid-1', 'pv-csi']);
+  });
+
+  it('an attachable one is in volumesInUse while set up; hostPath and local ones never are', async () => {
+    csi.attachable = true;
+    bind('data', 'pv-csi', { csi: { driver: 'csi-mock.lab.k8s.io', volumeHandle: 'h1' } });
+    bind('other', 'pv-host', { hostPath: { path: hostDir } });
+    const pod = podWith([claimVolume, { name: 'other', persistentVolumeClaim: { claimName: 'other' } }]);
+    const answer = await plugins.setUp(pod, 'data', { remount: false });
+    await plugins.setUp(pod, 'other', { remount: false });
+    expect(plugins.volumesInUse()).toEqual(['kubernetes.io/csi/csi-mock.lab.k8s.io^h1']);
+    await plugins.tearDown('uid-1', 'data', null, answer.persistent);
+    expect(plugins.volumesInUse()).toEqual([]);
   });
 
   it('without a CSI plugin fails as Go does for a driver that is not registered', async () => {
