@@ -392,7 +392,8 @@ export const podWorkerMachine = setup({
     }),
     /** The populator's errors end the wait at once: the sync fails with Go's error and the volume manager records the FailedMount event. */
     recordVolumeProcessingFailure: enqueueActions(({ context, enqueue, system }) => {
-      const message = volumeProcessingFailedMessage(context.unmountedVolumes ?? mountedVolumes(context.pod).map((v) => v.name), context.volumeProcessingErrors);
+      const expected = mountedVolumes(context.pod).map((v) => v.name);
+      const message = volumeProcessingFailedMessage(context.unmountedVolumes ?? expected, expected, context.volumeProcessingErrors);
       enqueue.assign({
         syncCount: context.syncCount + 1,
         resyncFromLastStatus: false,

@@ -815,7 +815,7 @@ describe('podWorkerMachine waiting for volumes (WaitForAttachAndMount)', () => {
     const notBound = 'error processing PVC ns/cfg: PVC is not bound';
     h.send({ type: 'pod.volumes.changed', unmounted: ['cfg'], failedToProcess: [{ volumeName: 'cfg', message: notBound }] });
     await flush();
-    const message = `unmounted volumes=[cfg], unattached volumes=[cfg], failed to process volumes=[cfg]: ${notBound}`;
+    const message = `unmounted volumes=[cfg], unattached volumes=[cache cfg], failed to process volumes=[cfg]: ${notBound}`;
     expect(h.context().lastSyncError).toEqual({ code: 'KLT_ERR_VOLUME_MOUNT', message, retryable: true });
     expect(h.volumeRequests.at(-1)).toEqual({ type: 'volumes.pod.waitTimedOut', podUid: 'u1', message });
     expect(h.context().volumeProcessingErrors).toEqual([]);

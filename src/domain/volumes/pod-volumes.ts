@@ -103,10 +103,11 @@ export interface VolumeProcessingError { volumeName: string; message: string }
 /**
  * WaitForAttachAndMount's error when the populator reported errors for the pod: the wait ends at
  * once with them (verifyVolumesMountedFunc pops them), joined by "; ", the volumes that failed named
- * in `failed to process volumes`.
+ * in `failed to process volumes`. v1.26's `unattached volumes` is every expected volume (it looks
+ * the pod's volume names up as unique volume names, which never match).
  */
-export function volumeProcessingFailedMessage(unmounted: readonly string[], failed: readonly VolumeProcessingError[]): string {
-  const list = `[${[...unmounted].sort().join(' ')}]`;
+export function volumeProcessingFailedMessage(unmounted: readonly string[], expected: readonly string[], failed: readonly VolumeProcessingError[]): string {
+  const list = (names: readonly string[]) => `[${[...names].sort().join(' ')}]`;
   const errors = [...new Set(failed.map((f) => f.message))].sort().join('; ');
-  return `unmounted volumes=${list}, unattached volumes=${list}, failed to process volumes=[${failed.map((f) => f.volumeName).join(' ')}]: ${errors}`;
+  return `unmounted volumes=${list(unmounted)}, unattached volumes=${list(expected)}, failed to process volumes=${list(failed.map((f) => f.volumeName))}: ${errors}`;
 }

@@ -81,8 +81,8 @@ describe('persistentVolumeMount', () => {
 
 describe('volumeProcessingFailedMessage', () => {
   it('is WaitForAttachAndMount\'s error with the failed volumes and their errors joined', () => {
-    expect(volumeProcessingFailedMessage(['data', 'cache'], [{ volumeName: 'data', message: 'error processing PVC apps/data: PVC is not bound' }]))
-      .toBe('unmounted volumes=[cache data], unattached volumes=[cache data], failed to process volumes=[data]: error processing PVC apps/data: PVC is not bound');
+    expect(volumeProcessingFailedMessage(['data'], ['data', 'cache'], [{ volumeName: 'data', message: 'error processing PVC apps/data: PVC is not bound' }]))
+      .toBe('unmounted volumes=[data], unattached volumes=[cache data], failed to process volumes=[data]: error processing PVC apps/data: PVC is not bound');
   });
 });
 
