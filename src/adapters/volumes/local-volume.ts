@@ -26,14 +26,15 @@ export function volumeOperationError(operation: string, pvName: string, why: str
   return new KubeletError('KLT_ERR_VOLUME_OPERATION', `${operation} failed for volume "${pvName}" : ${why}`);
 }
 
-/** NewMounter's getGlobalLocalPath: the path must be a directory. */
+/** NewMounter's getGlobalLocalPath: the path must be a directory (hostutil's GetFileType and its texts). */
 async function checkLocalPath(pvName: string, path: string): Promise<void> {
   if (path === '') throw volumeOperationError('MountVolume.NewMounter initialization', pvName, 'local volume source is nil or local path is not set');
   let info;
   try {
     info = await stat(path);
   } catch (error) {
-    throw volumeOperationError('MountVolume.NewMounter initialization', pvName, `stat ${path}: ${(error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file or directory' : (error as Error).message}`);
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw volumeOperationError('MountVolume.NewMounter initialization', pvName, missing ? `path ${JSON.stringify(path)} does not exist` : (error as Error).message);
   }
   if (!info.isDirectory()) throw volumeOperationError('MountVolume.NewMounter initialization', pvName, 'only directory and block device are supported');
 }

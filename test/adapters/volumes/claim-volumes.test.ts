@@ -119,7 +119,7 @@ describe('a local PV', () => {
   it('whose path is missing is refused as NewMounter refuses it', async () => {
     bind('data', 'pv-local', { local: { path: join(hostDir!, 'gone') } });
     await expect(plugins.setUp(podWith([claimVolume]), 'data', { remount: false })).rejects.toEqual(expect.objectContaining({
-      code: 'KLT_ERR_VOLUME_OPERATION', message: `MountVolume.NewMounter initialization failed for volume "pv-local" : stat ${join(hostDir!, 'gone')}: no such file or directory`,
+      code: 'KLT_ERR_VOLUME_OPERATION', message: `MountVolume.NewMounter initialization failed for volume "pv-local" : path "${join(hostDir!, 'gone')}" does not exist`,
     }));
   });
 
