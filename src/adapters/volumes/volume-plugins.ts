@@ -4,25 +4,24 @@
  * projected) through `content`, which writes their payload into the directory made for them.
  * Secret and projected content is kept on a tmpfs, never on disk, as Go wraps them in a
  * memory-backed emptyDir; configMap and downwardAPI content is on disk.
- * A claim (persistentVolumeClaim, generic ephemeral) is first resolved to its PV (claim-volumes.ts),
+ * A claim (persistentVolumeClaim, generic ephemeral) is first resolved to its PV (persistent-volumes.ts),
  * then set up by the PV's plugin: hostPath, local (a bind mount) or CSI (the `csi` port); the answer
  * names the PV (`persistent`), which its teardown is given back.
  */
 import { KubeletError } from '../../domain/errors.js';
 import type { Pod } from '../../domain/pod/types.js';
 import { podDirectory, podVolumeDirectory } from '../../domain/pod/pod-paths.js';
-import { podVolumeClaim, type PersistentVolumeMount } from '../../domain/volumes/claims.js';
+import { podVolumeClaim } from '../../domain/volumes/claims.js';
 import { volumePluginName, volumeSourceName, type PersistentVolumeRef, type PodVolumePlugin, type VolumePluginName } from '../../domain/volumes/pod-volumes.js';
 import type { ClaimApi } from '../../ports/apiserver.js';
 import type { CsiVolumePlugin } from '../../ports/csi-volumes.js';
 import type { Payload, Volume } from '../../domain/volumes/sources.js';
 import type { VolumePlugins, VolumeSetUpResult } from '../../ports/volumes.js';
 import { makePodVolumeDirectory, setUpEmptyDir, setUpMemoryDir } from './empty-dir.js';
-import { resolveClaim } from './claim-volumes.js';
 import { checkHostPath } from './host-path.js';
-import { setUpLocalVolume, volumeOperationError } from './local-volume.js';
 import type { Mounter } from './mount-table.js';
 import type { PodVolumeTarget } from './pod-confinement.js';
+import { createPersistentVolumes } from './persistent-volumes.js';
 import { cleanupOrphanedPodDirectories, removePodDirectory, tearDownDirectory } from './pod-directories.js';
 import { allOrFirstError } from './settled-calls.js';
 
@@ -72,36 +71,16 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
   /** Where each volume set up by this process is (Go's actual state of world, for makeMounts). */
   const mounted = new Map<string, { hostPath: string; readOnly: boolean; uniqueVolumeName?: string }>();
   const key = (podUid: string, volumeName: string) => `${podUid}/${volumeName}`;
-
-  async function setUpPersistent(pod: Pod, volumeName: string, pv: PersistentVolumeMount): Promise<VolumeSetUpResult> {
-    const { ref, volume } = pv;
-    if (volume.plugin === 'kubernetes.io/host-path') {
-      try {
-        await checkHostPath(volume.source);
-      } catch (error) {
-        throw volumeOperationError('MountVolume.SetUp', ref.pvName, (error as Error).message);
-      }
-      return { hostPath: volume.source.path, changed: false, persistent: ref };
-    }
-    if (volume.plugin === 'kubernetes.io/local-volume') {
-      const dir = dirOf(pod.metadata.uid, 'kubernetes.io/local-volume', ref.pvName);
-      await setUpLocalVolume(mounter, { dir, podDir: podDirectory(rootDir, pod.metadata.uid) }, pod, { pvName: ref.pvName, path: volume.source.path, readOnly: pv.readOnly, mountOptions: pv.mountOptions });
-      return { hostPath: dir, changed: false, persistent: ref };
-    }
-    if (!opts.csi) {
-      throw volumeOperationError('MountVolume.MountDevice', ref.pvName, `kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver name ${volume.source.driver} not found in the list of registered CSI drivers`);
-    }
-    const answer = await opts.csi.setUpPersistent(pod, volumeName, { pvName: ref.pvName, source: volume.source, readOnly: pv.readOnly, mountOptions: pv.mountOptions, accessModes: pv.accessModes });
-    return { ...answer, persistent: ref };
-  }
+  const persistent = createPersistentVolumes({
+    rootDir, mounter, ...(opts.claims ? { claims: opts.claims } : {}), ...(opts.nodeName ? { nodeName: opts.nodeName } : {}), ...(opts.csi ? { csi: opts.csi } : {}),
+  });
 
   async function setUp(pod: Pod, volumeName: string): Promise<VolumeSetUpResult> {
     const volume = volumeOf(pod, volumeName);
     const claim = podVolumeClaim(pod, volume);
     if (claim !== undefined) {
-      const pv = await resolveClaim({ ...(opts.claims ? { api: opts.claims } : {}), ...(opts.nodeName ? { nodeName: opts.nodeName } : {}) }, pod, volume, claim);
-      const answer = await setUpPersistent(pod, volumeName, pv);
-      mounted.set(key(pod.metadata.uid, volumeName), { hostPath: answer.hostPath, readOnly: pv.readOnly, ...(answer.uniqueVolumeName ? { uniqueVolumeName: answer.uniqueVolumeName } : {}) });
+      const { answer, readOnly } = await persistent.setUp(pod, volume, claim);
+      mounted.set(key(pod.metadata.uid, volumeName), { hostPath: answer.hostPath, readOnly, ...(answer.uniqueVolumeName ? { uniqueVolumeName: answer.uniqueVolumeName } : {}) });
       return answer;
     }
     const plugin = volumePluginName(volume);
@@ -128,20 +107,9 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
     return { hostPath: dir, changed: written.changed, ...(written.refreshAfterMs !== undefined ? { refreshAfterMs: written.refreshAfterMs } : {}) };
   }
 
-  /** A claim's PV: by its plugin, in the directory named after the PV. */
-  async function tearDownPersistent(podUid: string, pv: PersistentVolumeRef): Promise<void> {
-    if (pv.plugin === 'kubernetes.io/host-path') return;
-    if (pv.plugin === 'kubernetes.io/csi') {
-      if (!opts.csi) throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `kubernetes.io/csi: cannot tear down volume "${pv.pvName}": no CSI volume plugin`);
-      await opts.csi.tearDown(podUid, pv.pvName);
-      return;
-    }
-    await tearDownDirectory(mounter, dirOf(podUid, pv.plugin, pv.pvName));
-  }
-
-  async function tearDown(podUid: string, volumeName: string, plugin: PodVolumePlugin, persistent?: PersistentVolumeRef): Promise<void> {
+  async function tearDown(podUid: string, volumeName: string, plugin: PodVolumePlugin, pv?: PersistentVolumeRef): Promise<void> {
     mounted.delete(key(podUid, volumeName));
-    if (persistent) return tearDownPersistent(podUid, persistent);
+    if (pv) return persistent.tearDown(podUid, pv);
     // hostPath's TearDown does nothing: the path is the node's. A claim never set up mounted nothing.
     if (plugin === null || plugin === 'kubernetes.io/host-path') return;
     const dir = dirOf(podUid, plugin, volumeName);
