@@ -27,8 +27,9 @@
  * KUBELET_BENCH_VOLUMES_RUNTIMES=containerd|embedded: one runtime only. KUBELET_BENCH_VOLUMES_FLEET=plain:
  * the 110 pods of (c) without volumes, to set beside a run with them.
  * KUBELET_BENCH_VOLUMES_PARTS=burst: (a) and (b) only, without the 110 pods of (c); =fleet: (c) only.
- * KUBELET_BENCH_VOLUMES_ORDER=a|b|ab|ba|abab…: these bursts in every run instead of the alternating
- * pair, any number of each; a repeated kind's figures are those of its last burst (the first burst
+ * KUBELET_BENCH_VOLUMES_ORDER=a|b|c|ab|ba|ac…: these bursts in every run instead of the alternating
+ * pair, any number of each (c: the 30 pods each with a claim to its own pre-bound hostPath PV, no
+ * other volume: p99(c)/p99(a) is `burst.claimsP99Ratio`); a repeated kind's figures are those of its last burst (the first burst
  * of each kind keeps the names plain-N and vols-N, whose event-log shares are printed).
  * KUBELET_BENCH_HEAP_SNAPSHOTS=DIR (with three bursts or more): heap snapshots of the daemon after the
  * second burst and after the last, each once its pods are gone and housekeeping has run; compare
@@ -77,7 +78,11 @@ const WARMUP = WARMUP_TEXT !== '0';
 const WARMUP_VOLUMES = WARMUP_TEXT === 'both' ? 'alternate' : false;
 /** KUBELET_BENCH_VOLUMES_ORDER=a|b|ab|ba|abab…: the bursts each run makes, in that order (a profile of one alone, a soak). */
 const ORDER_TEXT = process.env.KUBELET_BENCH_VOLUMES_ORDER ?? '';
-const ORDER = /^[ab]+$/.test(ORDER_TEXT) ? [...ORDER_TEXT].filter((c): c is 'a' | 'b' => c === 'a' || c === 'b') : undefined;
+type BurstKind = 'a' | 'b' | 'c';
+const ORDER = /^[abc]+$/.test(ORDER_TEXT) ? [...ORDER_TEXT].filter((c): c is BurstKind => c === 'a' || c === 'b' || c === 'c') : undefined;
+/** The pods of each burst kind: none, the usual API-content volumes, or a claim each. */
+const BURST_VOLUMES: Record<BurstKind, PodVolumes> = { a: false, b: true, c: 'claim' };
+const BURST_PREFIX: Record<BurstKind, string> = { a: 'plain', b: 'vols', c: 'claims' };
 
 /** The targets (the idle ones are the pod targets of docs/BENCHMARKS.md). */
 const TARGETS: Record<string, number> = {
@@ -91,10 +96,16 @@ const TARGETS: Record<string, number> = {
 
 type PodObject = { metadata?: { name?: string; namespace?: string }; status?: { phase?: string } };
 
-function podObject(name: string, namespace: string, withVolumes: boolean): Record<string, unknown> {
+/** A pod's volumes: none, the usual API-content ones, or one claim (`<pod name>`, bound to a hostPath PV of its own). */
+type PodVolumes = boolean | 'claim';
+
+function podObject(name: string, namespace: string, withVolumes: PodVolumes): Record<string, unknown> {
   const container: Record<string, unknown> = { name: 'main', image: IMAGE, command: SLEEPER };
   const spec: Record<string, unknown> = { nodeName: NODE, serviceAccountName: 'default', terminationGracePeriodSeconds: 2, containers: [container] };
-  if (withVolumes) {
+  if (withVolumes === 'claim') {
+    spec.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: name } }];
+    container.volumeMounts = [{ name: 'data', mountPath: '/data' }];
+  } else if (withVolumes) {
     const access = kubeApiAccessVolume(kubeApiAccessName());
     spec.volumes = [
       access.volume,
@@ -162,7 +173,26 @@ function watchRunning(api: TestApiServer, namespace: string): { created: (name: 
   return { created: (name) => createdAt.set(name, performance.now()), runningMs, close };
 }
 
-async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string, number>> {
+/** A claim per pod name, Bound to a hostPath PV of its own under `dir` (as the PV controller leaves them). */
+function createBoundClaims(api: TestApiServer, namespace: string, dir: string, names: readonly string[]): void {
+  for (const name of names) {
+    const pv = `pv-${namespace}-${name}`;
+    // The store gives the claim its uid: the PV's claimRef names it, as the PV controller's binding does.
+    const claim = api.store.create('persistentvolumeclaims', {
+      metadata: { name, namespace }, spec: { accessModes: ['ReadWriteOnce'], volumeName: pv, resources: { requests: { storage: '1Gi' } } }, status: { phase: 'Bound' },
+    });
+    api.store.create('persistentvolumes', {
+      metadata: { name: pv },
+      spec: {
+        capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: join(dir, 'pvs', name), type: 'DirectoryOrCreate' },
+        claimRef: { namespace, name, uid: claim.metadata?.uid },
+      },
+      status: { phase: 'Bound' },
+    });
+  }
+}
+
+async function oneRun(run: PodRun, order: BurstKind[]): Promise<Record<string, number>> {
   const api = await startTestApiServer();
   // The service-account signing key, which the test API server makes on first use (an RSA key, slow
   // to generate), is made now: a kube-apiserver reads its key at start, so no TokenRequest waits for it.
@@ -196,13 +226,14 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
     const bursts = WITH_BURSTS ? order : [];
     for (const [index, phase] of bursts.entries()) {
       // Pods of a repeated burst get names of their own (plain3-N, vols4-N): the API still has the last ones' for a while.
-      const prefix = (phase === 'a' ? 'plain' : 'vols') + (bursts.indexOf(phase) === index ? '' : String(index + 1));
+      const prefix = BURST_PREFIX[phase] + (bursts.indexOf(phase) === index ? '' : String(index + 1));
+      if (phase === 'c') createBoundClaims(api, namespace, dir, Array.from({ length: BURST }, (_, i) => `${prefix}-${i}`));
       const cpu0 = cpuSeconds(kubelet.pid);
       const main0 = mainThreadCpuSeconds(kubelet.pid);
       const machine0 = machineCpuSeconds();
       const bench0 = process.cpuUsage();
       const burstStartUs = process.hrtime.bigint() / 1000n;
-      const names = await startPods(api, kubelet, watch, namespace, prefix, BURST, phase === 'b', 120_000);
+      const names = await startPods(api, kubelet, watch, namespace, prefix, BURST, BURST_VOLUMES[phase], 120_000);
       // The burst's span on the monotonic clock a CPU profile's timestamps count on.
       if (process.env.KUBELET_BENCH_CPU_PROF) process.stdout.write(`volumes: burst ${phase} of pid ${kubelet.pid}: ${burstStartUs} to ${process.hrtime.bigint() / 1000n} us\n`);
       // The kubelet's CPU from the creations to the last pod Running (the embedded runtime's included),
@@ -231,6 +262,10 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
       out['burst.p99Ratio'] = round(out['burst.b.p99Ms']! / out['burst.a.p99Ms']!, 3);
       out['burst.p50Ratio'] = round(out['burst.b.p50Ms']! / out['burst.a.p50Ms']!, 3);
     }
+    if (out['burst.a.p99Ms'] !== undefined && out['burst.c.p99Ms'] !== undefined) {
+      out['burst.claimsP99Ratio'] = round(out['burst.c.p99Ms']! / out['burst.a.p99Ms']!, 3);
+      out['burst.claimsP50Ratio'] = round(out['burst.c.p50Ms']! / out['burst.a.p50Ms']!, 3);
+    }
 
     // (c) 110 pods with volumes (unless KUBELET_BENCH_VOLUMES_FLEET=plain), idle, deleted.
     if (WITH_FLEET) await fleetRun(api, kubelet, watch, cri, namespace, root, out);
@@ -241,7 +276,7 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
     await kubelet.stop();
     await api.close();
     // The pods outlive the kubelet, as in Go: removed through the runtime (a fresh embedded one on its state).
-    out.podsRemoved = await removePods(run, { dir, root }, (name, ns) => ns === namespace && /^(plain|vols|fleet)\d*-\d+$/.test(name));
+    out.podsRemoved = await removePods(run, { dir, root }, (name, ns) => ns === namespace && /^(plain|vols|claims|fleet)\d*-\d+$/.test(name));
   }
   // The kubelet's own share of each start, from its event log (after the daemon's exit: the log is
   // complete). None with the journal off (KUBELET_BENCH_CLUSTER_FLAGS=--event-log=): then only the
@@ -249,7 +284,7 @@ async function oneRun(run: PodRun, order: ('a' | 'b')[]): Promise<Record<string,
   const eventLog = join(root, 'events', 'latest.jsonl');
   if (existsSync(eventLog)) {
     const starts = podStartTimings(readJournal(eventLog).records);
-    for (const [label, prefix] of [['a', 'plain-'], ['b', 'vols-'], [`${FLEET}`, 'fleet-']] as const) {
+    for (const [label, prefix] of [['a', 'plain-'], ['b', 'vols-'], ['c', 'claims-'], [`${FLEET}`, 'fleet-']] as const) {
       const share = starts.filter((s) => s.name.startsWith(prefix)).map((s) => s.kubeletMs);
       const key = label === `${FLEET}` ? `start${FLEET}` : `burst.${label}`;
       Object.assign(out, { [`${key}.journaledStarts`]: share.length, [`${key}.kubeletShareP50Ms`]: percentile(share, 50), [`${key}.kubeletShareP99Ms`]: percentile(share, 99) });
@@ -317,7 +352,7 @@ async function fleetRun(
 /** Creates `n` pods at once and waits until the API shows every one Running; answers their names. */
 async function startPods(
   api: TestApiServer, kubelet: ClusterKubelet, watch: ReturnType<typeof watchRunning>, namespace: string,
-  prefix: string, n: number, withVolumes: boolean | 'alternate', timeoutMs: number, onTick?: () => void,
+  prefix: string, n: number, withVolumes: PodVolumes | 'alternate', timeoutMs: number, onTick?: () => void,
 ): Promise<string[]> {
   const names = Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
   const objects = names.map((name, i) => podObject(name, namespace, withVolumes === 'alternate' ? i % 2 === 1 : withVolumes));

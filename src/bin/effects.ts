@@ -63,6 +63,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
       clock,
       logger: actorLogger(logger, 'nodeStatus', 'nodeStatus'),
       onRegistrationAnswered: () => live.firstRegistration.answer(),
+      volumesInUse: () => live.volumePlugins.peek()?.volumesInUse() ?? [],
     }),
     ...nodeLeaseActors({ heartbeat: clients.heartbeat, clock, logger: actorLogger(logger, 'nodeLease', 'nodeLease') }),
     ...certificateEffects(deps),

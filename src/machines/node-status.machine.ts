@@ -122,7 +122,11 @@ export type ApiAnswer<T> = { ok: true; value: T; observedAtMs: number } | { ok: 
 export interface RegisterNodeInput { registration: NodeRegistrationSpec; facts: NodeStaticFacts; health: NodeHealth }
 export interface ReconcileNodeInput { registration: NodeRegistrationSpec }
 export interface PatchNodeStatusInput { nodeName: string; status: NodeStatus; attempt: number }
-export interface NodeFacts { images: ListedImage[] }
+export interface NodeFacts {
+  images: ListedImage[];
+  /** The attachable volumes in use (Go's GetVolumesInUse), when a volume manager runs. */
+  volumesInUse?: string[];
+}
 export interface WatchNodeInput { nodeName: string }
 export interface UpdatePodCIDRInput { podCIDR: string; previous: string }
 
@@ -238,6 +242,7 @@ export const nodeStatusMachine = setup({
         facts: context.facts,
         health: context.health,
         images: facts.value.images,
+        ...(facts.value.volumesInUse ? { volumesInUse: facts.value.volumesInUse } : {}),
         previousConditions: conditionsOf(context.lastSent),
         nowMs: facts.observedAtMs,
       });

@@ -83,7 +83,7 @@ import type { ProbeType } from '../domain/probe/types.js';
 import type { ProbeFailures } from '../domain/runtime/compute-pod-actions.js';
 import type { RuntimePodStatus } from '../domain/runtime/pod-status.js';
 import { viewShowsEvents, type RuntimeEventNote } from '../domain/pleg/view-shows-events.js';
-import { attachAndMountTimeoutMessage, mountedVolumes, podAttachAndMountTimeoutMs } from '../domain/volumes/pod-volumes.js';
+import { attachAndMountTimeoutMessage, mountedVolumes, podAttachAndMountTimeoutMs, volumeProcessingFailedMessage, type VolumeProcessingError } from '../domain/volumes/pod-volumes.js';
 
 export interface PodWorkerInput {
   pod: Pod;
@@ -179,6 +179,8 @@ export interface PodWorkerContext {
   attachAndMountTimeoutMs: number;
   /** The volumes the volume manager last said are not mounted yet; null before it answered. */
   unmountedVolumes: string[] | null;
+  /** Volumes it could not process, not yet failed a sync with (Go's pod errors, popped by the wait). */
+  volumeProcessingErrors: VolumeProcessingError[];
 }
 
 export type PodWorkerEvent =
@@ -191,7 +193,7 @@ export type PodWorkerEvent =
   /** The PLEG dropped this pod's events: the next periodic resync must read the runtime. */
   | { type: 'pod.runtime.unseen' }
   /** From the volume manager: the pod's volumes not mounted yet (none: containers may start). */
-  | { type: 'pod.volumes.changed'; unmounted: string[] }
+  | { type: 'pod.volumes.changed'; unmounted: string[]; failedToProcess?: VolumeProcessingError[] }
   | { type: 'probe.result.changed'; container: string; probe: ProbeType; result: 'success' | 'failure' | string; observedAtMs?: number };
 
 /** Sent to the parent when the computed status changed. */
@@ -332,6 +334,7 @@ export const podWorkerMachine = setup({
     isTerminal: ({ context }) => !isActivePod(context),
     isActive: ({ context }) => isActivePod(context),
     hasPendingSync: ({ context }) => context.pendingSync,
+    volumeProcessingFailed: ({ context }) => context.hasVolumes && context.volumeProcessingErrors.length > 0,
     volumesReady: ({ context }) => !context.hasVolumes || (context.unmountedVolumes !== null && context.unmountedVolumes.length === 0),
     hasSyncFailed: ({ context }) => context.syncFailed,
     syncHandedBackStatus: ({ event }) => doneOutput<PodSyncOutcome | undefined>(event)?.podStatus !== undefined,
@@ -385,7 +388,20 @@ export const podWorkerMachine = setup({
     }),
     recordVolumes: assign(({ event }) => {
       assertEvent(event, 'pod.volumes.changed');
-      return { unmountedVolumes: event.unmounted };
+      return { unmountedVolumes: event.unmounted, volumeProcessingErrors: event.failedToProcess ?? [] };
+    }),
+    /** The populator's errors end the wait at once: the sync fails with Go's error and the volume manager records the FailedMount event. */
+    recordVolumeProcessingFailure: enqueueActions(({ context, enqueue, system }) => {
+      const expected = mountedVolumes(context.pod).map((v) => v.name);
+      const message = volumeProcessingFailedMessage(context.unmountedVolumes ?? expected, expected, context.volumeProcessingErrors);
+      enqueue.assign({
+        syncCount: context.syncCount + 1,
+        resyncFromLastStatus: false,
+        lastSyncError: { code: 'KLT_ERR_VOLUME_MOUNT', message, retryable: true },
+        syncFailed: true,
+        volumeProcessingErrors: [],
+      });
+      sendToSystem(enqueue, system, 'volumeManager', { type: 'volumes.pod.waitTimedOut', podUid: context.podUid, message });
     }),
     /** The wait ran out: the sync fails with Go's error, and the volume manager records the FailedMount event. */
     recordVolumeTimeout: enqueueActions(({ context, enqueue, system }) => {
@@ -551,6 +567,7 @@ export const podWorkerMachine = setup({
     hasVolumes: (input.waitForVolumes ?? false) && input.runtimeOnly === undefined && mountedVolumes(input.pod).length > 0,
     attachAndMountTimeoutMs: input.attachAndMountTimeoutMs ?? podAttachAndMountTimeoutMs,
     unmountedVolumes: null,
+    volumeProcessingErrors: [],
   }),
   initial: 'starting',
   // Outside of idle and backingOff, requests are remembered and acted on when the work in flight ends.
@@ -581,11 +598,18 @@ export const podWorkerMachine = setup({
         askingForVolumes: {
           meta: { description: 'transient: asks the volume manager for what is missing; a pod with every volume mounted goes straight on' },
           entry: 'askForVolumes',
-          always: [{ guard: 'volumesReady', target: 'runtime' }, { target: 'waitingForVolumes' }],
+          always: [
+            { guard: 'volumesReady', target: 'runtime' },
+            { guard: 'volumeProcessingFailed', target: '#podWorker.refreshingStatus', actions: 'recordVolumeProcessingFailure' },
+            { target: 'waitingForVolumes' },
+          ],
         },
         waitingForVolumes: {
           meta: { description: 'WaitForAttachAndMount: the pod stays ContainerCreating until every volume is mounted (2 min at most)' },
-          always: { guard: 'volumesReady', target: 'runtime' },
+          always: [
+            { guard: 'volumesReady', target: 'runtime' },
+            { guard: 'volumeProcessingFailed', target: '#podWorker.refreshingStatus', actions: 'recordVolumeProcessingFailure' },
+          ],
           on: {
             'pod.kill.requested': { target: '#podWorker.terminating', actions: 'recordKillRequest' },
             'pod.spec.updated': [

@@ -14,7 +14,10 @@
  *   answer lists what is still unmounted, for the worker's timeout error). A volume with no plugin never mounts: its error is kept and
  *   reported, and the worker's wait runs out as Go's does.
  * - Each failed set-up is emitted as `volume.mount.failed` (the composition root records Go's
- *   FailedMount Warning event: "MountVolume.SetUp failed for volume …").
+ *   FailedMount Warning event: "MountVolume.SetUp failed for volume …"). A claim the set-up could
+ *   not process (not bound, its PV not the claim's; the populator's errors) is no SetUp event: a
+ *   waiting worker is told at once (`failedToProcess`) and fails its sync with Go's
+ *   "Unable to attach or mount volumes: … failed to process volumes=[…]: …".
  * - `volumes.pod.release` (the pod is terminal, or its worker is done): every volume of the pod is
  *   torn down; with `removeDirectory` (the pod is gone) the pod's directory is then removed by the
  *   `removePodDirectory` effect, which refuses to delete through anything still mounted.
@@ -27,12 +30,13 @@
 import { enqueueActions, setup, type AnyActorRef, type AnyEventObject, type EventObject } from 'xstate';
 import { effectError } from './done-output.js';
 import type { Pod } from '../domain/pod/types.js';
+import type { VolumeProcessingError } from '../domain/volumes/pod-volumes.js';
 import { actorIdParts, podDirectoryActorId, podWorkerId, volumeActorId } from '../domain/actor-ids.js';
 import type { VolumeManagerCommand, VolumeMountFailed, VolumeWaitTimedOut } from '../domain/volume-manager/commands.js';
 import { decidePodSync } from '../domain/volume-manager/pod-sync.js';
 import { decideDirectoryAnswered, decideOrphanSweep, decideRelease } from '../domain/volume-manager/release.js';
 import type { VolumeManagerState } from '../domain/volume-manager/state.js';
-import { decideVolumeCrashed, decideVolumeMounted, decideVolumeMountFailed, decideVolumeUnmounted } from '../domain/volume-manager/volume-reports.js';
+import { decideVolumeCrashed, decideVolumeMounted, decideVolumeMountFailed, decideVolumeUnmounted, mountFailureKind } from '../domain/volume-manager/volume-reports.js';
 import { effectNotProvided, type EffectAnswered } from './answering-effect.js';
 import { subsystemSlot } from './subsystem-slot.js';
 import { sendToChild, sendToSystemIfRunning, type SystemLookup } from './system-sends.js';
@@ -59,7 +63,12 @@ export type VolumeManagerEvent =
   | EffectAnswered<PodDirectoryOutcome>;
 
 /** Sent to the pod worker `pod:<uid>`: its volumes not mounted yet, by name (none: it may start its containers). */
-export interface PodVolumesChanged { type: 'pod.volumes.changed'; unmounted: string[] }
+export interface PodVolumesChanged {
+  type: 'pod.volumes.changed';
+  unmounted: string[];
+  /** Volumes the populator could not process (a claim not bound yet, say), with why: the worker's sync fails at once with them. */
+  failedToProcess?: VolumeProcessingError[];
+}
 
 export interface RemovePodDirectoryInput { podUid: string }
 export interface CleanupOrphanedPodDirectoriesInput { keep: string[] }
@@ -95,7 +104,7 @@ function carryOut(enqueue: CommandQueue, system: SystemLookup, input: VolumeMana
         break;
       case 'tellWorker':
         // The pod's worker may be gone already: a volume set up late for a pod that was deleted meanwhile.
-        sendToSystemIfRunning(enqueue, system, podWorkerId(c.podUid), { type: 'pod.volumes.changed', unmounted: c.unmounted } satisfies PodVolumesChanged);
+        sendToSystemIfRunning(enqueue, system, podWorkerId(c.podUid), { type: 'pod.volumes.changed', unmounted: c.unmounted, ...(c.failedToProcess ? { failedToProcess: c.failedToProcess } : {}) } satisfies PodVolumesChanged);
         break;
       case 'emit':
         enqueue.emit(c.event);
@@ -177,7 +186,7 @@ export const volumeManagerMachine = setup({
     },
     'volume.mount.failed': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
-        const { state, commands } = decideVolumeMountFailed(context, event.podUid, event.volumeName, event.error.message);
+        const { state, commands } = decideVolumeMountFailed(context, event.podUid, event.volumeName, event.error.message, mountFailureKind(event.error.code));
         carryOut(enqueue, system, context.input, commands);
         enqueue.assign({ pods: state.pods });
       }),

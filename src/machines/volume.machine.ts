@@ -14,7 +14,8 @@
  * - `remounting`: the same effect, for a mounted volume; a failure keeps the volume mounted (the
  *   container goes on reading the last content, as in Go) and retries after the back-off.
  * - `unmounting`: the `unmountVolume` effect tears it down (unmount, then remove the directory,
- *   never through a mount point still mounted); a failure retries after the back-off.
+ *   never through a mount point still mounted); a failure retries after the back-off. A claim's
+ *   volume is torn down as its PV (plugin and name kept from the set-up's answer).
  * - `unmounted`: torn down; the parent is told `volume.unmounted` and stops the machine. Not a
  *   final state: a final one would answer as `xstate.done.actor.volume:<uid>:<name>`, a type per
  *   volume that xstate memoises for good (answering-effect.ts says why that grows).
@@ -25,20 +26,22 @@
 import { assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import type { SerializedError } from '../domain/errors.js';
 import type { Pod } from '../domain/pod/types.js';
-import { volumeBackoff, volumeBackoffMs, type PersistentVolumeRef, type VolumePluginName } from '../domain/volumes/pod-volumes.js';
+import { volumeBackoff, volumeBackoffMs, type PersistentVolumeRef, type PodVolumePlugin } from '../domain/volumes/pod-volumes.js';
 import { doneOutput, effectError } from './done-output.js';
 
 export interface VolumeInput {
   pod: Pod;
   volumeName: string;
-  plugin: VolumePluginName;
+  /** Null for a claim: its PV's plugin comes with the set-up's answer (`persistent`). */
+  plugin: PodVolumePlugin;
   /** Set up again on every pod sync (ConfigMap, Secret, downward API, projected). */
   requiresRemount: boolean;
   backoff?: { initialMs: number; maxMs: number };
 }
 
-export interface MountVolumeInput { pod: Pod; volumeName: string; plugin: VolumePluginName; remount: boolean }
-export interface UnmountVolumeInput { podUid: string; volumeName: string; plugin: VolumePluginName }
+export interface MountVolumeInput { pod: Pod; volumeName: string; plugin: PodVolumePlugin; remount: boolean }
+/** `persistent`: the claim's PV as its last set-up answered (absent for a claim never set up: nothing to tear down). */
+export interface UnmountVolumeInput { podUid: string; volumeName: string; plugin: PodVolumePlugin; persistent?: PersistentVolumeRef }
 
 /** What a set-up answers: where the volume is and, for content that expires, when to set it up again. */
 export interface MountVolumeOutput {
@@ -55,7 +58,9 @@ export interface VolumeContext {
   pod: Pod;
   podUid: string;
   volumeName: string;
-  plugin: VolumePluginName;
+  plugin: PodVolumePlugin;
+  /** A claim's PV, from the last set-up's answer: its teardown needs the PV's plugin and name. */
+  persistent: PersistentVolumeRef | null;
   requiresRemount: boolean;
   backoff: { initialMs: number; maxMs: number };
   /** Failed set-ups in a row (the back-off's exponent). */
@@ -132,6 +137,7 @@ export const volumeMachine = setup({
         everMounted: true,
         hostPath: out.hostPath,
         refreshAfterMs: out.refreshAfterMs ?? null,
+        persistent: out.persistent ?? context.persistent,
         lastError: null,
         mounts: context.mounts + 1,
       });
@@ -166,6 +172,7 @@ export const volumeMachine = setup({
     podUid: input.pod.metadata.uid,
     volumeName: input.volumeName,
     plugin: input.plugin,
+    persistent: null,
     requiresRemount: input.requiresRemount,
     backoff: input.backoff ?? volumeBackoff,
     failures: 0,
@@ -217,7 +224,7 @@ export const volumeMachine = setup({
       invoke: {
         id: 'unmountVolume',
         src: 'unmountVolume',
-        input: ({ context }) => ({ podUid: context.podUid, volumeName: context.volumeName, plugin: context.plugin }),
+        input: ({ context }): UnmountVolumeInput => ({ podUid: context.podUid, volumeName: context.volumeName, plugin: context.plugin, ...(context.persistent ? { persistent: context.persistent } : {}) }),
         onDone: { target: 'unmounted' },
         onError: { target: 'unmountBackingOff', actions: 'recordUnmountFailure' },
       },

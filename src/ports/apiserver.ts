@@ -174,6 +174,18 @@ export interface VolumeApi {
   createServiceAccountToken(namespace: string, serviceAccountName: string, spec: TokenRequestBody): Promise<TokenRequestAnswer>;
 }
 
+/**
+ * PersistentVolumeClaims and PersistentVolumes, for the volume plugins (Go's populator reads them
+ * with the main client; the Node authorizer lets a node read only those of pods bound to it).
+ * Each answers undefined on 404.
+ */
+export interface ClaimApi {
+  getPersistentVolumeClaim(namespace: string, name: string): Promise<KubeObject | undefined>;
+  getPersistentVolume(name: string): Promise<KubeObject | undefined>;
+  /** The node's labels, for a PV's node affinity (Go's GetNodeLabels). */
+  getNode(name: string): Promise<NodeObject>;
+}
+
 /** Events (the event client, its own rate limit). */
 export interface EventApi {
   createEvent(namespace: string, event: KubeObject): Promise<KubeObject>;
@@ -205,7 +217,7 @@ export interface HeartbeatApi extends NodeApi, LeaseApi {
 
 /** Go's three clients (run.clients): kubeClient, eventClient, heartbeatClient. */
 export interface ApiClients {
-  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi & ServiceApi & OwnNodeApi & RuntimeClassApi & CsiNodeApi & CsiObjectApi;
+  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi & ClaimApi & ServiceApi & OwnNodeApi & RuntimeClassApi & CsiNodeApi & CsiObjectApi;
   events: EventApi;
   heartbeat: HeartbeatApi;
   /** The API server's URL from the kubeconfig (for logs). */

@@ -4,7 +4,7 @@
  * system and mount table by src/adapters/volumes.
  */
 import type { Pod } from '../domain/pod/types.js';
-import type { PersistentVolumeRef, VolumePluginName } from '../domain/volumes/pod-volumes.js';
+import type { PersistentVolumeRef, PodVolumePlugin } from '../domain/volumes/pod-volumes.js';
 
 export interface VolumeSetUpResult {
   /** Where the volume is on the node (what a container bind-mounts). */
@@ -15,6 +15,12 @@ export interface VolumeSetUpResult {
   refreshAfterMs?: number;
   /** The volume is a claim's PV (absent for a pod's own volume). */
   persistent?: PersistentVolumeRef;
+  /**
+   * Set only for a volume of an attachable plugin (Go's PluginIsAttachable: a CSI driver with
+   * attachRequired; never hostPath or local): its unique volume name, which the node status reports
+   * in `volumesInUse` while the volume is set up (`kubernetes.io/csi/<driver>^<volumeHandle>`).
+   */
+  uniqueVolumeName?: string;
 }
 
 export interface PodDirectoryCleanup {
@@ -26,8 +32,15 @@ export interface PodDirectoryCleanup {
 export interface VolumePlugins {
   /** SetUp: idempotent; `remount` is a set-up of a volume already mounted (content refreshed only). */
   setUp(pod: Pod, volumeName: string, opts: { remount: boolean }): Promise<VolumeSetUpResult>;
-  /** TearDown: unmounts what the plugin mounted and removes the volume's directory. */
-  tearDown(podUid: string, volumeName: string, plugin: VolumePluginName): Promise<void>;
+  /**
+   * TearDown: unmounts what the plugin mounted and removes the volume's directory. A claim's volume
+   * (`plugin` null) is its PV's, named by `persistent`; without it nothing was set up.
+   */
+  tearDown(podUid: string, volumeName: string, plugin: PodVolumePlugin, persistent?: PersistentVolumeRef): Promise<void>;
+  /** Go's GetVolumesInUse: the unique names of the attachable volumes set up, sorted, without repeats. */
+  volumesInUse(): string[];
+  /** Where a volume set up by this process is, and whether containers must mount it read-only (Go's GetMountedVolumesForPod). */
+  mountedVolume(podUid: string, volumeName: string): { hostPath: string; readOnly: boolean } | undefined;
   /** Removes <rootDir>/pods/<uid>, never through a mount point that is still mounted. */
   removePodDirectory(podUid: string): Promise<PodDirectoryCleanup>;
   /** Every pod directory whose uid is not in `keep`: its volumes torn down, then removed as above. */

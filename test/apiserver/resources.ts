@@ -9,7 +9,8 @@ import { coreEventFromEventsV1, eventsV1FromCoreEvent } from './event-conversion
 
 /** Where objects live in the store. events.k8s.io/v1 events share core/v1 `events` storage, as in Go. */
 export type StorageKey =
-  | 'namespaces' | 'nodes' | 'pods' | 'events' | 'leases' | 'certificatesigningrequests' | 'configmaps' | 'secrets' | 'serviceaccounts' | 'services' | 'runtimeclasses';
+  | 'namespaces' | 'nodes' | 'pods' | 'events' | 'leases' | 'certificatesigningrequests' | 'configmaps' | 'secrets' | 'serviceaccounts' | 'services' | 'runtimeclasses'
+  | 'persistentvolumeclaims' | 'persistentvolumes';
 
 export type KubeObject = Record<string, unknown> & {
   apiVersion?: string;
@@ -84,6 +85,10 @@ export const RESOURCES: readonly ResourceDef[] = [
     hasGeneration: false, gracefulDelete: false, deleteReturnsObject: false, fields: [] },
   { ...core, resource: 'services', kind: 'Service', namespaced: true, storage: 'services', hasStatus: true,
     hasGeneration: false, gracefulDelete: false, deleteReturnsObject: true, fields: [], prepareWrite: prepareServiceWrite },
+  { ...core, resource: 'persistentvolumeclaims', kind: 'PersistentVolumeClaim', namespaced: true, storage: 'persistentvolumeclaims', hasStatus: true,
+    hasGeneration: false, gracefulDelete: false, deleteReturnsObject: true, fields: [] },
+  { ...core, resource: 'persistentvolumes', kind: 'PersistentVolume', namespaced: false, storage: 'persistentvolumes', hasStatus: true,
+    hasGeneration: false, gracefulDelete: false, deleteReturnsObject: true, fields: [] },
   { group: 'node.k8s.io', version: 'v1', resource: 'runtimeclasses', kind: 'RuntimeClass', namespaced: false, storage: 'runtimeclasses',
     hasStatus: false, hasGeneration: false, gracefulDelete: false, deleteReturnsObject: false, fields: [] },
 ];

@@ -808,6 +808,26 @@ describe('podWorkerMachine waiting for volumes (WaitForAttachAndMount)', () => {
     expect(h.context().lastSyncError).toBeNull();
   });
 
+  it('fails the sync at once with the volumes the populator could not process (Go pops the pod\'s errors), backs off, and runs once they mount', async () => {
+    const h = harness({ pod: podWithVolumes(), waitForVolumes: true }, { volumeManager: true });
+    h.state.runtime = runtimeWith('none');
+    await flush();
+    const notBound = 'error processing PVC ns/cfg: PVC is not bound';
+    h.send({ type: 'pod.volumes.changed', unmounted: ['cfg'], failedToProcess: [{ volumeName: 'cfg', message: notBound }] });
+    await flush();
+    const message = `unmounted volumes=[cfg], unattached volumes=[cache cfg], failed to process volumes=[cfg]: ${notBound}`;
+    expect(h.context().lastSyncError).toEqual({ code: 'KLT_ERR_VOLUME_MOUNT', message, retryable: true });
+    expect(h.volumeRequests.at(-1)).toEqual({ type: 'volumes.pod.waitTimedOut', podUid: 'u1', message });
+    expect(h.context().volumeProcessingErrors).toEqual([]);
+    expect(h.value()).toBe('backingOff');
+    await h.advance(10_000);
+    expect(h.value()).toEqual({ syncing: 'waitingForVolumes' });
+    h.send(changed());
+    await flush();
+    expect(h.syncs).toHaveLength(1);
+    expect(h.context().lastSyncError).toBeNull();
+  });
+
   it.each([
     { name: 'pod.kill.requested', event: { type: 'pod.kill.requested', reason: 'deleted', gracePeriodSeconds: 3 } as PodWorkerEvent, grace: 3 },
     {

@@ -16,6 +16,7 @@ import {
 } from '../../src/machines/volume-manager.machine.js';
 import { fromAnsweringPromise } from '../../src/machines/answering-effect.js';
 import { volumeMachine, type MountVolumeInput, type MountVolumeOutput, type UnmountVolumeInput, type VolumeContext } from '../../src/machines/volume.machine.js';
+import { KubeletError } from '../../src/domain/errors.js';
 import { deferred, type Deferred } from '../support/deferred.js';
 import { settle } from '../support/settle.js';
 
@@ -25,7 +26,7 @@ const flush = () => settle(5);
 const cache: Volume = { name: 'cache', emptyDir: {} };
 const cfg: Volume = { name: 'cfg', configMap: { name: 'app-config' } };
 const logs: Volume = { name: 'logs', hostPath: { path: '/var/log/app', type: 'DirectoryOrCreate' } };
-const data: Volume = { name: 'data', persistentVolumeClaim: { claimName: 'data' } };
+const data: Volume = { name: 'data', nfs: { server: 'nfs.example', path: '/export' } };
 
 /** A pod `uid` with `volumes`, whose one container mounts those named in `mounted` (default: all). */
 function makePod(uid: string, volumes: Volume[], mounted: string[] = volumes.map((v) => v.name)): Pod {
@@ -53,7 +54,7 @@ function harness() {
   const sweeps: CleanupOrphanedPodDirectoriesInput[] = [];
   const holdMount: Record<string, Deferred<MountVolumeOutput>> = {};
   const holdUnmount: Record<string, Deferred<void>> = {};
-  const failMount = new Map<string, string>();
+  const failMount = new Map<string, string | Error>();
   const told: Record<string, PodVolumesChanged[]> = {};
   const emitted: (VolumeMountFailed | VolumeWaitTimedOut)[] = [];
 
@@ -65,8 +66,9 @@ function harness() {
         const held = holdMount[input.volumeName];
         if (held) { delete holdMount[input.volumeName]; return held.promise; }
         const failure = failMount.get(input.volumeName);
-        if (failure !== undefined) throw new Error(failure);
-        return { hostPath: `/var/lib/kubelet/pods/${input.pod.metadata.uid}/volumes/${input.plugin.replace('/', '~')}/${input.volumeName}`, changed: true };
+        if (failure !== undefined) throw typeof failure === 'string' ? new Error(failure) : failure;
+        if (input.plugin === null) return { hostPath: `/srv/pv-${input.volumeName}`, changed: false, persistent: { claimName: input.volumeName, pvName: `pv-${input.volumeName}`, plugin: 'kubernetes.io/local-volume' } };
+        return { hostPath: `/var/lib/kubelet/pods/${input.pod.metadata.uid}/volumes/${(input.plugin ?? 'claim').replace('/', '~')}/${input.volumeName}`, changed: true };
       }),
       unmountVolume: fromPromise<void, UnmountVolumeInput>(async ({ input }) => {
         unmounts.push(input);
@@ -167,7 +169,7 @@ describe('volumeManagerMachine', () => {
     const h = harness();
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, data]) });
     await flush();
-    const message = 'failed to get Plugin from volumeSpec for volume "data" err=no volume plugin matched (source "persistentVolumeClaim")';
+    const message = 'failed to get Plugin from volumeSpec for volume "data" err=no volume plugin matched (source "nfs")';
     expect(h.emitted).toEqual([{ type: 'volume.mount.failed', pod: { namespace: 'ns', name: 'p-u1', uid: 'u1' }, volumeName: 'data', message }]);
     expect(Object.keys(h.children())).toEqual(['volume:u1:cache']);
     expect(h.lists()).toEqual([['cache', 'data'], ['data']]);
@@ -351,5 +353,47 @@ describe('volumeManagerMachine: ids and names no two volume actors may share', (
     actor.send({ type: 'volumes.pod.sync', pod: makePod('u2', [cache]) });
     expect(Object.keys(actor.getSnapshot().children)).toEqual(['volume:u1:cache', 'volume:u2:cache']);
     actor.stop();
+  });
+
+  describe('claims', () => {
+    const claim: Volume = { name: 'db', persistentVolumeClaim: { claimName: 'db' } };
+    const ephemeral: Volume = { name: 'scratch', ephemeral: { volumeClaimTemplate: { spec: {} } } };
+
+    it('starts a claim\'s actor with no plugin (its PV\'s is known once set up), and tears it down as the PV its set-up named', async () => {
+      const h = harness();
+      h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [claim, ephemeral]) });
+      await flush();
+      const plugins = Object.values(h.children()).map((c) => (c.getSnapshot().context as VolumeContext).plugin);
+      expect(plugins).toEqual([null, null]);
+      expect(h.lists().at(-1)).toEqual([]);
+      h.send({ type: 'volumes.pod.release', podUid: 'u1', removeDirectory: true });
+      await flush();
+      expect(h.unmounts.find((u) => u.volumeName === 'db')).toEqual({
+        podUid: 'u1', volumeName: 'db', plugin: null, persistent: { claimName: 'db', pvName: 'pv-db', plugin: 'kubernetes.io/local-volume' },
+      });
+    });
+
+    it('a claim that cannot be processed is no SetUp event: the waiting worker is told why at once, and hears nothing more once it mounts', async () => {
+      const h = harness();
+      h.failMount.set('db', new KubeletError('KLT_ERR_VOLUME_PROCESS', 'error processing PVC ns/db: PVC is not bound'));
+      h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [claim]) });
+      await flush();
+      expect(h.emitted).toEqual([]);
+      expect(h.told.u1?.at(-1)).toEqual({ type: 'pod.volumes.changed', unmounted: ['db'], failedToProcess: [{ volumeName: 'db', message: 'error processing PVC ns/db: PVC is not bound' }] });
+      expect(h.context().pods.u1?.volumes.db).toEqual({ state: 'mounting', error: 'error processing PVC ns/db: PVC is not bound', unprocessed: true });
+      h.failMount.delete('db');
+      await h.advance(600);
+      expect(h.told.u1?.at(-1)).toEqual({ type: 'pod.volumes.changed', unmounted: [] });
+    });
+
+    it('an operation error is emitted with its whole text (Go names the PV, not the pod\'s volume)', async () => {
+      const h = harness();
+      const text = 'MountVolume.NodeAffinity check failed for volume "pv-db" : no matching NodeSelectorTerms';
+      h.failMount.set('db', new KubeletError('KLT_ERR_VOLUME_OPERATION', text));
+      h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [claim]) });
+      await flush();
+      expect(h.emitted).toEqual([{ type: 'volume.mount.failed', pod: { namespace: 'ns', name: 'p-u1', uid: 'u1' }, volumeName: 'db', message: text, eventText: text }]);
+      expect(h.told.u1?.at(-1)?.failedToProcess).toBeUndefined();
+    });
   });
 });

@@ -36,6 +36,8 @@ export interface NodeStatusActorDeps {
   updateRuntimeConfig: (podCIDR: string) => Promise<void>;
   clock: Clock;
   logger: Logger;
+  /** The volume manager's attachable volumes in use (Go's GetVolumesInUse); absent: none reported. */
+  volumesInUse?: () => string[];
   /** Told of each registration answer, whatever it was (the kubelet server's start waits for the first). */
   onRegistrationAnswered?: () => void;
 }
@@ -77,7 +79,8 @@ export function nodeStatusActors(deps: NodeStatusActorDeps) {
       } catch (err) {
         logger.debug({ err }, 'Failed to list images for the node status, keeping the last list');
       }
-      return { ok: true, value: { images: lastImages }, observedAtMs: clock.now() };
+      const volumesInUse = deps.volumesInUse?.();
+      return { ok: true, value: { images: lastImages, ...(volumesInUse ? { volumesInUse } : {}) }, observedAtMs: clock.now() };
     }),
     patchNodeStatus: fromPromise<ApiAnswer<NodeObject>, PatchNodeStatusInput>(async ({ input }) => {
       // Go: onRepeatedHeartbeatFailure (closeAllConns) from the second try on.

@@ -89,15 +89,15 @@ export function kubeletPhases(deps: PhaseDeps) {
       const allocatable = allocated && { cpu: `${allocated.cpuMillis}m`, memory: String(allocated.memoryBytes), 'ephemeral-storage': String(allocated.ephemeralStorageBytes) };
       const volumes = deps.build.volumeHost({
         rootDir,
+        nodeName: input.outputs['run.nodeName']?.nodeName ?? '',
         ...(api ? { api: api.main } : {}),
         strategy: c.configMapAndSecretChangeDetectionStrategy,
         ...(allocatable ? { nodeAllocatable: allocatable } : {}),
-        csi: { nodeName: input.outputs['run.nodeName']?.nodeName ?? '', ...(api ? { api: api.main } : {}) },
       });
       deps.lifetimes.add('volumeSources', async () => volumes.close());
       live.volumeSources.set(volumes.sources);
       live.volumePlugins.set(volumes.plugins);
-      if (volumes.csi) live.csiVolumes.set(volumes.csi);
+      live.csiVolumes.set(volumes.csi);
       // Go starts the Service informer here too; standalone there is none, and no Service variables.
       const services = api ? deps.build.serviceEnvironment(api.main) : undefined;
       if (services) deps.lifetimes.add('serviceInformer', async () => services.stop());
@@ -125,7 +125,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           userNamespaces: live.gates.peek()?.[USER_NAMESPACES_GATE] ?? true,
         },
         // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".
-        pod: { rootDir, files: volumes.files, ...(api ? { sources: volumes.sources } : {}) },
+        pod: { rootDir, files: volumes.files, volumes: volumes.plugins, ...(api ? { sources: volumes.sources } : {}) },
         ...(imageCredentials ? { imageCredentials } : {}),
       }));
       const podCIDR = await givePodCIDR(cri.runtime, c.podCIDR, deps.logger);

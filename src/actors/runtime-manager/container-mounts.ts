@@ -17,9 +17,11 @@ import type { EnvVarValue } from '../../domain/runtime/env.js';
 import { criMountPropagation } from '../../domain/runtime/mount-propagation.js';
 import { containerSubPath } from '../../domain/runtime/subpath.js';
 import { terminationMessageMount, terminationMessagePath } from '../../domain/runtime/termination-message.js';
+import { isClaimVolume } from '../../domain/volumes/claims.js';
 import { requiresRemount, volumeHostPath, volumePluginName } from '../../domain/volumes/pod-volumes.js';
 import type { Logger } from '../../log.js';
 import type { PodFiles } from '../../ports/pod-files.js';
+import type { VolumePlugins } from '../../ports/volumes.js';
 import { podRef } from './step-runner.js';
 
 export interface ContainerMountDeps {
@@ -29,6 +31,8 @@ export interface ContainerMountDeps {
   /** The host has SELinux on (RuntimeHost.selinuxEnabled). */
   selinuxEnabled: boolean;
   log: Logger;
+  /** The volume plugins' record of what they set up: a claim's path (its PV's) is known only there. */
+  volumes?: Pick<VolumePlugins, 'mountedVolume'>;
 }
 
 function isApiContent(volume: Parameters<typeof volumePluginName>[0]): boolean {
@@ -45,7 +49,9 @@ export async function makeContainerMounts(deps: ContainerMountDeps, pod: Pod, co
   const mounts: CriMount[] = [];
   for (const mount of container.volumeMounts ?? []) {
     const volume = (pod.spec.volumes ?? []).find((v) => v.name === mount.name);
-    const volumePath = volume ? volumeHostPath(deps.rootDir, pod.metadata.uid, volume) : undefined;
+    // A claim's volume is where its PV was set up, and read-only when the claim or the PV says so (Go's mustMountRO).
+    const claimMount = volume && isClaimVolume(volume) ? deps.volumes?.mountedVolume(pod.metadata.uid, volume.name) : undefined;
+    const volumePath = claimMount?.hostPath ?? (volume ? volumeHostPath(deps.rootDir, pod.metadata.uid, volume) : undefined);
     if (!volume || volumePath === undefined) {
       throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', `cannot find volume "${mount.name}" to mount into container "${container.name}"`);
     }
@@ -57,7 +63,7 @@ export async function makeContainerMounts(deps: ContainerMountDeps, pod: Pod, co
       container_path: mount.mountPath,
       host_path: hostPath,
       // API content is always mounted read-only (Go: the plugin's ReadOnly attribute, mustMountRO).
-      readonly: (mount.readOnly ?? false) || isApiContent(volume),
+      readonly: (mount.readOnly ?? false) || isApiContent(volume) || (claimMount?.readOnly ?? false),
       selinux_relabel: deps.selinuxEnabled && isRelabelled(volume),
       propagation: criMountPropagation(mount.mountPropagation),
     });

@@ -49,6 +49,7 @@ import { killPodContainersAndSandboxes, pruneInitContainers, purgeInitContainers
 import { readPodStatus } from './pod-status-reader.js';
 import { podRef, runStep } from './step-runner.js';
 import type { PodFiles } from '../../ports/pod-files.js';
+import type { VolumePlugins } from '../../ports/volumes.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
 import type { ImageCredentialProviders } from '../../ports/image-credentials.js';
 import type { EventRecorder } from '../../ports/event-recorder.js';
@@ -104,6 +105,8 @@ export interface RuntimePodOptions {
   files: PodFiles;
   /** The ConfigMap and Secret managers; absent standalone (env references then fail as in Go). */
   sources?: VolumeSources;
+  /** Where a claim's volume was set up (its path is known only once its PV was read). */
+  volumes?: Pick<VolumePlugins, 'mountedVolume'>;
 }
 
 export interface RuntimeManagerOptions {
@@ -178,7 +181,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
   const podOpts = opts.pod;
   const starter = {
     ...killer, images, crashBackoff, listFiles: (dir: string) => host.listFiles(dir),
-    ...(podOpts ? { mounts: { rootDir: podOpts.rootDir, files: podOpts.files, clusterDomain: node.clusterDomain ?? '', selinuxEnabled: host.selinuxEnabled(), log } } : {}),
+    ...(podOpts ? { mounts: { rootDir: podOpts.rootDir, files: podOpts.files, clusterDomain: node.clusterDomain ?? '', selinuxEnabled: host.selinuxEnabled(), log, ...(podOpts.volumes ? { volumes: podOpts.volumes } : {}) } } : {}),
     ...(podOpts?.sources && !node.lookup ? { envSources: podOpts.sources } : {}),
     ...(node.serviceEnvFor ? { serviceEnvFor: node.serviceEnvFor } : {}),
   };

@@ -21,7 +21,7 @@ export function createVolumeActors(plugins: () => VolumePlugins, logger: Logger)
     reportKept({ removed: [], kept: podUids.map((podUid) => ({ podUid, reason: (error as Error).message })) });
   return {
     mountVolume: fromPromise<MountVolumeOutput, MountVolumeInput>(({ input }) => plugins().setUp(input.pod, input.volumeName, { remount: input.remount })),
-    unmountVolume: fromPromise<void, UnmountVolumeInput>(({ input }) => plugins().tearDown(input.podUid, input.volumeName, input.plugin)),
+    unmountVolume: fromPromise<void, UnmountVolumeInput>(({ input }) => plugins().tearDown(input.podUid, input.volumeName, input.plugin, input.persistent)),
     removePodDirectory: fromAnsweringPromise<PodDirectoryOutcome, RemovePodDirectoryInput>((input) =>
       plugins().removePodDirectory(input.podUid).then(reportKept, (error: unknown) => failed([input.podUid], error))),
     cleanupOrphanedPodDirectories: fromAnsweringPromise<PodDirectoryOutcome, CleanupOrphanedPodDirectoriesInput>((input) =>

@@ -11,6 +11,6 @@ import { podWarning } from '../../domain/status-manager/event-aggregation.js';
 
 export function relayVolumeEvents(volumeManager: AnyActorRef, recorder: () => EventRecorder | undefined): void {
   const record = (pod: VolumeMountFailed['pod'], message: string) => recorder()?.recordEvent(podWarning(pod, 'FailedMount', message));
-  volumeManager.on('volume.mount.failed', (event: VolumeMountFailed) => record(event.pod, `MountVolume.SetUp failed for volume "${event.volumeName}" : ${event.message}`));
+  volumeManager.on('volume.mount.failed', (event: VolumeMountFailed) => record(event.pod, event.eventText ?? `MountVolume.SetUp failed for volume "${event.volumeName}" : ${event.message}`));
   volumeManager.on('volume.wait.timedOut', (event: VolumeWaitTimedOut) => record(event.pod, `Unable to attach or mount volumes: ${event.message}`));
 }

@@ -11,7 +11,7 @@
 import { KubeletError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
-  ReviewApi,
+  ReviewApi, ClaimApi,
   EventApi, HeartbeatApi, KubeObject, KubeObjectList, LeaseApi, LeaseObject, NodeApi, NodeMetadataPatch, NodeObject, NodeStatus, OwnNodeApi, PodApi, PodList, RuntimeClassApi, ServiceApi, WatchEventType, WatchHandle,
   TokenRequestAnswer, TokenRequestBody, VolumeApi, VolumeObject, VolumeObjectList, VolumeObjectResource,
 } from '../../ports/apiserver.js';
@@ -49,7 +49,7 @@ export function nodeStatusPatch(status: NodeStatus): { status: Record<string, un
   return { status: { ...status, addresses: [{ $patch: 'replace' }, ...status.addresses] } };
 }
 
-export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi, VolumeApi, ServiceApi, OwnNodeApi, RuntimeClassApi, CsiNodeApi, CsiObjectApi {
+export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatApi, ReviewApi, VolumeApi, ClaimApi, ServiceApi, OwnNodeApi, RuntimeClassApi, CsiNodeApi, CsiObjectApi {
   private rest!: RestClient;
 
   constructor(private readonly opts: KubeApiOptions) {
@@ -274,6 +274,22 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
       throw new KubeletError('KLT_ERR_API_FAILED', 'create token: the answer has no status.token or status.expirationTimestamp');
     }
     return { spec: answer.spec ?? {}, status: { token, expirationTimestamp } };
+  }
+
+  // ClaimApi (the volume plugins' claims and PVs)
+  getPersistentVolumeClaim(namespace: string, name: string): Promise<KubeObject | undefined> {
+    return this.orUndefined(this.call<KubeObject>('get persistentvolumeclaim', 'GET', `/api/v1/namespaces/${seg(namespace)}/persistentvolumeclaims/${seg(name)}`));
+  }
+  getPersistentVolume(name: string): Promise<KubeObject | undefined> {
+    return this.orUndefined(this.call<KubeObject>('get persistentvolume', 'GET', `/api/v1/persistentvolumes/${seg(name)}`));
+  }
+  private async orUndefined<T>(answer: Promise<T>): Promise<T | undefined> {
+    try {
+      return await answer;
+    } catch (err) {
+      if (err instanceof KubeletError && err.code === 'KLT_ERR_API_NOT_FOUND') return undefined;
+      throw err;
+    }
   }
 
   // EventApi

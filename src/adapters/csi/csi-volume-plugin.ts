@@ -23,7 +23,7 @@ import type { CsiObjectApi } from '../../ports/csi-objects.js';
 import type { CsiPersistentVolume, CsiVolumePlugin } from '../../ports/csi-volumes.js';
 import type { ServiceAccountToken, TokenRequestSpec } from '../../ports/volume-sources.js';
 import type { VolumeSetUpResult } from '../../ports/volumes.js';
-import { applyFsGroup } from '../volumes/empty-dir.js';
+import { setVolumeOwnership } from '../volumes/volume-ownership.js';
 import { isMountPoint } from '../volumes/mount-table.js';
 import { waitForAttachment } from './attachment-wait.js';
 import { createCsiNodeClients, csiCallTimeoutMs, type CsiNodeClient, type CsiNodeClients } from './csi-node-clients.js';
@@ -155,7 +155,8 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
     const fsGroup = pod.spec.securityContext?.fsGroup;
     if (mountGroup === '' && fsGroup !== undefined && appliesFsGroup({ fsGroup, readOnly: request.readOnly, policy: request.policy, fsType: request.fsType, accessModes: request.accessModes })) {
       try {
-        await applyFsGroup(paths.mountPath, fsGroup);
+        const policy = pod.spec.securityContext?.fsGroupChangePolicy;
+        await setVolumeOwnership(paths.mountPath, fsGroup, { readOnly: request.readOnly, ...(policy !== undefined ? { policy } : {}) });
       } catch (error) {
         throw failure(`applyFSGroup failed for vol ${data.volumeHandle}: ${messageOf(error)}`);
       }

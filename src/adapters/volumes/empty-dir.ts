@@ -4,23 +4,23 @@
  * `sizeLimit` when given. A set-up after a kubelet restart finds the tmpfs still mounted and keeps
  * it (and its content).
  *
- * With the pod's fsGroup, SetVolumeOwnership as Go applies it (fsGroupChangePolicy Always): every
- * entry gets the group, group read-write (directories also search and setgid, so files made later
- * inherit the group).
+ * With the pod's fsGroup, SetVolumeOwnership as Go applies it (volume-ownership.ts): every entry
+ * gets the group, group read-write (directories also search and setgid, so files made later inherit
+ * the group); under fsGroupChangePolicy OnRootMismatch only when the root lacks them. The directory
+ * is chmodded to 0777 only when its permission bits differ, as Go's setupDir, so its setgid bit stays.
  *
  * Differs from Go: without a sizeLimit the tmpfs has the kernel's default size (half the RAM),
  * where Go sizes it to the pod's memory limit or the node's allocatable memory.
  * HugePages media are refused.
  */
-import { chmod, lchown, lstat, mkdir, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
-import { fsGroupMode } from '../../domain/volumes/fs-group-modes.js';
+import { chmod, lstat, mkdir } from 'node:fs/promises';
 import { KubeletError } from '../../domain/errors.js';
 import { parseQuantity, quantityValue } from '../../domain/resources/quantity.js';
 import type { EmptyDirVolumeSource } from '../../domain/volumes/sources.js';
 import { isMountPoint, type Mounter } from './mount-table.js';
 import { assertBelowPodDirectory, type PodVolumeTarget } from './pod-confinement.js';
 import { allOrFirstError } from './settled-calls.js';
+import { setVolumeOwnership } from './volume-ownership.js';
 
 /** Makes `dir` (and its parents) with exactly `mode` whatever the umask, once it is known to be below the pod's directory. */
 export async function makePodVolumeDirectory(target: PodVolumeTarget, mode: number): Promise<void> {
@@ -29,7 +29,7 @@ export async function makePodVolumeDirectory(target: PodVolumeTarget, mode: numb
   await chmod(target.dir, mode);
 }
 
-export async function setUpEmptyDir(mounter: Mounter, target: PodVolumeTarget, source: EmptyDirVolumeSource, fsGroup?: number): Promise<void> {
+export async function setUpEmptyDir(mounter: Mounter, target: PodVolumeTarget, source: EmptyDirVolumeSource, fsGroup?: number, fsGroupChangePolicy?: string): Promise<void> {
   const { dir } = target;
   const medium = source.medium ?? '';
   if (medium !== '' && medium !== 'Memory') {
@@ -53,18 +53,10 @@ export async function setUpEmptyDir(mounter: Mounter, target: PodVolumeTarget, s
     const sizeBytes = source.sizeLimit !== undefined ? Number(quantityValue(parseQuantity(source.sizeLimit))) : undefined;
     await mounter.mountTmpfs(dir, { mode: 0o777, ...(sizeBytes !== undefined && sizeBytes > 0 ? { sizeBytes } : {}) });
   };
-  await allOrFirstError([mountIfNeeded(), chmod(dir, 0o777)]);
-  if (fsGroup !== undefined) await applyFsGroup(dir, fsGroup);
-}
-
-/** SetVolumeOwnership over a directory tree: the group and its modes, symlinks only chowned, as Go walks it. */
-export async function applyFsGroup(path: string, fsGroup: number): Promise<void> {
-  const info = await lstat(path);
-  await lchown(path, -1, fsGroup);
-  if (info.isSymbolicLink()) return;
-  const kind = info.isDirectory() ? 'directory' : 'file';
-  await chmod(path, fsGroupMode(info.mode & 0o7777, kind, false));
-  if (kind === 'directory') for (const name of await readdir(path)) await applyFsGroup(join(path, name), fsGroup);
+  // A directory found in place keeps its mode when its permission bits are right already (its setgid too).
+  const keepsMode = made === undefined && fsGroup !== undefined && ((await lstat(dir)).mode & 0o777) === 0o777;
+  await allOrFirstError([mountIfNeeded(), keepsMode ? Promise.resolve() : chmod(dir, 0o777)]);
+  if (fsGroup !== undefined) await setVolumeOwnership(dir, fsGroup, { readOnly: false, ...(fsGroupChangePolicy !== undefined ? { policy: fsGroupChangePolicy } : {}) });
 }
 
 /** A memory-backed directory for content kept off the disk (Secret and projected volumes), 0777 as Go's wrapped emptyDir. */

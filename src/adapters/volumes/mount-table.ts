@@ -27,6 +27,11 @@ export interface Mounter {
   mountPoints(): Promise<string[]>;
   mountTmpfs(dir: string, opts: { sizeBytes?: number; mode?: number }): Promise<void>;
   unmount(dir: string): Promise<void>;
+  /**
+   * Bind-mounts `source` on `target` (a local PV); `options` (ro, the PV's mountOptions) are applied
+   * by a remount of the bind, as Go's mounter does for a bind with options.
+   */
+  bindMount?(source: string, target: string, options: readonly string[]): Promise<void>;
   /** Stops what the mounter keeps running (its helper shell). */
   close?(): void;
 }
@@ -101,6 +106,10 @@ export function systemMounter(mountInfoPath = '/proc/self/mountinfo', helper: Mo
       return mountTmpfs({ dir, options: options.join(',') });
     },
     unmount: (dir) => runMount('umount', [dir], `unmount of ${dir} failed`),
+    bindMount: async (source, target, options) => {
+      await runMount('mount', ['--bind', source, target], `bind mount of ${source} on ${target} failed`);
+      if (options.length > 0) await runMount('mount', ['-o', ['bind', 'remount', ...options].join(','), target], `remount of ${target} with ${options.join(',')} failed`);
+    },
     close: () => helper.close(),
   };
 }

@@ -69,23 +69,20 @@ async function removeListedPodDirectory(mounter: Mounter, rootDir: string, podUi
   }
 }
 
-/** The plugins whose volume directory the kubelet mounts a tmpfs on (emptyDir of medium Memory, secret, projected). */
-const memoryBackedPlugins: readonly string[] = (['kubernetes.io/empty-dir', 'kubernetes.io/secret', 'kubernetes.io/projected'] satisfies VolumePluginName[]).map(escapedPluginName);
+/**
+ * The plugins whose volume directory the kubelet itself mounts on: a tmpfs (emptyDir of medium
+ * Memory, secret, projected) or a local PV's bind mount. Unmounting one loses nothing: the tmpfs
+ * content belongs to the pod that is gone, the local PV's data stays at its path.
+ */
+const ownMountPlugins: readonly string[] = (['kubernetes.io/empty-dir', 'kubernetes.io/secret', 'kubernetes.io/projected', 'kubernetes.io/local-volume'] satisfies VolumePluginName[]).map(escapedPluginName);
 
-/** `<volumesDir><escaped plugin>/<name>` of a memory-backed plugin: where the kubelet itself mounts. */
+/** `<volumesDir><escaped plugin>/<name>` of one of those plugins: where the kubelet itself mounts. */
 function isOwnVolumeMount(volumesDir: string, point: string): boolean {
   if (!point.startsWith(volumesDir)) return false;
   const [plugin, name, ...rest] = point.slice(volumesDir.length).split('/');
-  return plugin !== undefined && memoryBackedPlugins.includes(plugin) && name !== undefined && name !== '' && rest.length === 0;
+  return plugin !== undefined && ownMountPlugins.includes(plugin) && name !== undefined && name !== '' && rest.length === 0;
 }
 
-/**
- * Pod directories of pods the kubelet no longer has (after a restart, say): their CSI volumes torn
- * down through the CSI plugin (when there is one), the memory-backed
- * volumes the kubelet mounted under `<podDir>/volumes` (the volume directories of emptyDir,
- * secret and projected) are unmounted, then the directory goes as above. Any other mount below it,
- * elsewhere under `volumes/` included, keeps it.
- */
 /**
  * The CSI volumes left in an orphaned pod directory, torn down through the CSI plugin from their
  * vol_data.json (Go reconstructs them and unmounts them the same way): the driver unpublishes
@@ -104,6 +101,13 @@ async function tearDownCsiVolumes(csi: Pick<CsiVolumePlugin, 'tearDown'>, rootDi
   for (const name of names.sort()) await csi.tearDown(podUid, name);
 }
 
+/**
+ * Pod directories of pods the kubelet no longer has (after a restart, say): their CSI volumes torn
+ * down through the CSI plugin (when there is one), the volumes the kubelet mounted under
+ * `<podDir>/volumes` (the tmpfs of emptyDir, secret and projected, a local PV's bind mount; Go
+ * reconstructs them from the disk and the mount table) unmounted, then the directory goes as above.
+ * Any other mount below it, elsewhere under `volumes/` included, keeps it.
+ */
 export async function cleanupOrphanedPodDirectories(mounter: Mounter, rootDir: string, keep: readonly string[], csi?: Pick<CsiVolumePlugin, 'tearDown'>): Promise<PodDirectoryCleanup> {
   const entries = await listPodDirectories(rootDir);
   const keepSet = new Set(keep);

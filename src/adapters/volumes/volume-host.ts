@@ -26,19 +26,22 @@ export function createVolumeHost(deps: { clock: Clock; random: Random; logger: L
     : createStandaloneVolumeSources();
   const content = createApiContentWriter({ sources, clock: deps.clock, nodeAllocatable: () => opts.nodeAllocatable });
   const mounter = systemMounter();
-  const csi = opts.csi && createCsiVolumePlugin({
+  const csi = createCsiVolumePlugin({
     rootDir: opts.rootDir,
-    nodeName: opts.csi.nodeName,
+    nodeName: opts.nodeName ?? '',
     registry: deps.csiDrivers,
-    ...(opts.csi.api ? { api: opts.csi.api } : {}),
+    ...(opts.api ? { api: opts.api } : {}),
     serviceAccountToken: (spec) => sources.serviceAccountToken(spec),
     clock: deps.clock,
   });
-  const plugins = createVolumePlugins({ rootDir: opts.rootDir, mounter, content, onPodGone: (uid) => sources.unregisterPod(uid), ...(csi ? { csi } : {}) });
+  const plugins = createVolumePlugins({
+    rootDir: opts.rootDir, mounter, content, onPodGone: (uid) => sources.unregisterPod(uid), csi,
+    ...(opts.api ? { claims: opts.api } : {}), ...(opts.nodeName ? { nodeName: opts.nodeName } : {}),
+  });
   const close = () => {
     sources.close();
     mounter.close?.();
-    csi?.close();
+    csi.close();
   };
-  return { sources, plugins, files: createPodFiles(opts.rootDir, deps.random), ...(csi ? { csi } : {}), csiDrivers: deps.csiDrivers, close };
+  return { sources, plugins, files: createPodFiles(opts.rootDir, deps.random), csi, csiDrivers: deps.csiDrivers, close };
 }

@@ -4,12 +4,17 @@
  * projected) through `content`, which writes their payload into the directory made for them.
  * Secret and projected content is kept on a tmpfs, never on disk, as Go wraps them in a
  * memory-backed emptyDir; configMap and downwardAPI content is on disk.
+ * A claim (persistentVolumeClaim, generic ephemeral) is first resolved to its PV (persistent-volumes.ts),
+ * then set up by the PV's plugin: hostPath, local (a bind mount) or CSI (the `csi` port); the answer
+ * names the PV (`persistent`), which its teardown is given back.
  */
 import { unregisteredDriverMessage } from '../../domain/csi/csi-driver.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { Pod } from '../../domain/pod/types.js';
 import { podDirectory, podVolumeDirectory } from '../../domain/pod/pod-paths.js';
-import { volumePluginName, volumeSourceName, type VolumePluginName } from '../../domain/volumes/pod-volumes.js';
+import { podVolumeClaim } from '../../domain/volumes/claims.js';
+import { volumePluginName, volumeSourceName, type PersistentVolumeRef, type PodVolumePlugin, type VolumePluginName } from '../../domain/volumes/pod-volumes.js';
+import type { ClaimApi } from '../../ports/apiserver.js';
 import type { Payload, Volume } from '../../domain/volumes/sources.js';
 import type { CsiVolumePlugin } from '../../ports/csi-volumes.js';
 import type { VolumePlugins, VolumeSetUpResult } from '../../ports/volumes.js';
@@ -17,6 +22,7 @@ import { makePodVolumeDirectory, setUpEmptyDir, setUpMemoryDir } from './empty-d
 import { checkHostPath } from './host-path.js';
 import type { Mounter } from './mount-table.js';
 import type { PodVolumeTarget } from './pod-confinement.js';
+import { createPersistentVolumes } from './persistent-volumes.js';
 import { cleanupOrphanedPodDirectories, removePodDirectory, tearDownDirectory } from './pod-directories.js';
 import { allOrFirstError } from './settled-calls.js';
 
@@ -43,7 +49,11 @@ export interface VolumePluginOptions {
   content: VolumeContentWriter;
   /** The pod's directory is being removed: the managers drop its watches and tokens. */
   onPodGone?: (podUid: string) => void;
-  /** CSI volumes (a pod's inline `csi` volume here); absent: no CSI driver is ever registered. */
+  /** Claims and PVs; absent standalone (a claim is then refused). */
+  claims?: ClaimApi;
+  /** The node's name, for a PV's node affinity. */
+  nodeName?: string;
+  /** CSI volumes: a claim's CSI PV and a pod's inline `csi` volume; absent, every CSI driver is unknown. */
   csi?: CsiVolumePlugin;
 }
 
@@ -59,8 +69,21 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
   const { rootDir, mounter } = opts;
   const dirOf = (podUid: string, plugin: VolumePluginName, name: string) => podVolumeDirectory(rootDir, podUid, plugin, name);
 
+  /** Where each volume set up by this process is (Go's actual state of world, for makeMounts). */
+  const mounted = new Map<string, { hostPath: string; readOnly: boolean; uniqueVolumeName?: string }>();
+  const key = (podUid: string, volumeName: string) => `${podUid}/${volumeName}`;
+  const persistent = createPersistentVolumes({
+    rootDir, mounter, ...(opts.claims ? { claims: opts.claims } : {}), ...(opts.nodeName ? { nodeName: opts.nodeName } : {}), ...(opts.csi ? { csi: opts.csi } : {}),
+  });
+
   async function setUp(pod: Pod, volumeName: string): Promise<VolumeSetUpResult> {
     const volume = volumeOf(pod, volumeName);
+    const claim = podVolumeClaim(pod, volume);
+    if (claim !== undefined) {
+      const { answer, readOnly } = await persistent.setUp(pod, volume, claim);
+      mounted.set(key(pod.metadata.uid, volumeName), { hostPath: answer.hostPath, readOnly, ...(answer.uniqueVolumeName ? { uniqueVolumeName: answer.uniqueVolumeName } : {}) });
+      return answer;
+    }
     const plugin = volumePluginName(volume);
     if (plugin === undefined) {
       throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `no volume plugin matched volume "${volumeName}" (source "${volumeSourceName(volume)}")`);
@@ -76,7 +99,7 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
     const dir = dirOf(pod.metadata.uid, plugin, volumeName);
     const target = { dir, podDir: podDirectory(rootDir, pod.metadata.uid) };
     if (plugin === 'kubernetes.io/empty-dir') {
-      await setUpEmptyDir(mounter, target, volume.emptyDir ?? {}, pod.spec.securityContext?.fsGroup);
+      await setUpEmptyDir(mounter, target, volume.emptyDir ?? {}, pod.spec.securityContext?.fsGroup, pod.spec.securityContext?.fsGroupChangePolicy);
       return { hostPath: dir, changed: false };
     }
     // The content is fetched while the directory (and its tmpfs) is made: a token's round trip to
@@ -89,20 +112,29 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
     return { hostPath: dir, changed: written.changed, ...(written.refreshAfterMs !== undefined ? { refreshAfterMs: written.refreshAfterMs } : {}) };
   }
 
+  async function tearDown(podUid: string, volumeName: string, plugin: PodVolumePlugin, pv?: PersistentVolumeRef): Promise<void> {
+    mounted.delete(key(podUid, volumeName));
+    if (pv) return persistent.tearDown(podUid, pv);
+    // hostPath's TearDown does nothing: the path is the node's. A claim never set up mounted nothing.
+    if (plugin === null || plugin === 'kubernetes.io/host-path') return;
+    // An inline CSI volume's directory is named in its vol_data.json: the CSI plugin tears it down from there.
+    if (plugin === 'kubernetes.io/csi') {
+      if (!opts.csi) throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `kubernetes.io/csi: no CSI volume plugin: cannot tear down ${dirOf(podUid, plugin, volumeName)}`);
+      return opts.csi.tearDown(podUid, volumeName);
+    }
+    const dir = dirOf(podUid, plugin, volumeName);
+    opts.content.forget?.(dir);
+    await tearDownDirectory(mounter, dir);
+  }
+
   return {
     setUp: (pod, volumeName) => setUp(pod, volumeName),
-    // hostPath's TearDown does nothing: the path is the node's.
-    tearDown: async (podUid, volumeName, plugin) => {
-      if (plugin === 'kubernetes.io/host-path') return;
-      // A CSI volume's directory is named in its vol_data.json: the CSI plugin tears it down from there.
-      if (plugin === 'kubernetes.io/csi') {
-        if (!opts.csi) throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `kubernetes.io/csi: no CSI volume plugin: cannot tear down ${dirOf(podUid, plugin, volumeName)}`);
-        return opts.csi.tearDown(podUid, volumeName);
-      }
-      const dir = dirOf(podUid, plugin, volumeName);
-      opts.content.forget?.(dir);
-      await tearDownDirectory(mounter, dir);
+    tearDown,
+    mountedVolume: (podUid, volumeName) => {
+      const found = mounted.get(key(podUid, volumeName));
+      return found && { hostPath: found.hostPath, readOnly: found.readOnly };
     },
+    volumesInUse: () => [...new Set([...mounted.values()].flatMap((m) => (m.uniqueVolumeName ? [m.uniqueVolumeName] : [])))].sort(),
     removePodDirectory: (podUid) => {
       opts.onPodGone?.(podUid);
       return removePodDirectory(mounter, rootDir, podUid);

@@ -45,6 +45,8 @@ export interface NodeStatus {
   daemonEndpoints?: { kubeletEndpoint: { Port: number } };
   nodeInfo?: NodeSystemInfo;
   images?: ContainerImage[];
+  /** Unique names of the attachable volumes the node has in use (the attach/detach controller waits for them to leave before detaching). */
+  volumesInUse?: string[];
   [extra: string]: unknown;
 }
 

@@ -58,6 +58,11 @@ export interface NodeStatusInput {
   facts: NodeStaticFacts;
   health: NodeHealth;
   images: readonly ListedImage[];
+  /**
+   * setVolumesInUse: the volume manager's attachable volumes in use. Sent even when empty, so a
+   * strategic merge patch clears the list the last status sent.
+   */
+  volumesInUse?: readonly string[];
   /** The conditions last reported (or read from the existing Node), for transition times. */
   previousConditions: readonly NodeCondition[];
   nowMs: number;
@@ -73,6 +78,7 @@ export function computeNodeStatus(input: NodeStatusInput): NodeStatus {
     daemonEndpoints: { kubeletEndpoint: { Port: facts.kubeletPort } },
     nodeInfo: { ...facts.nodeInfo },
     images: nodeImages(input.images, facts.maxImages),
+    ...(input.volumesInUse ? { volumesInUse: [...input.volumesInUse] } : {}),
   };
 }
 

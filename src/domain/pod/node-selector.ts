@@ -94,6 +94,11 @@ function termMatches(term: NodeSelectorTerm, node: SelectableNode): boolean {
   return node.name === '' || fieldResults.every(Boolean);
 }
 
+/** corev1.MatchNodeSelectorTerms: one of the terms (ORed) matches the node. */
+export function matchesNodeSelectorTerms(terms: readonly NodeSelectorTerm[], node: SelectableNode): boolean {
+  return terms.some((term) => termMatches(term, node));
+}
+
 /** GetRequiredNodeAffinity(pod).Match(node): see the file comment. */
 export function matchesRequiredNodeAffinity(pod: Pod, node: SelectableNode): boolean {
   for (const [key, value] of Object.entries(pod.spec.nodeSelector ?? {})) {
@@ -101,5 +106,5 @@ export function matchesRequiredNodeAffinity(pod: Pod, node: SelectableNode): boo
   }
   const required = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
   if (!required) return true;
-  return (required.nodeSelectorTerms ?? []).some((term) => termMatches(term, node));
+  return matchesNodeSelectorTerms(required.nodeSelectorTerms ?? [], node);
 }

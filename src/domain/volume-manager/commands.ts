@@ -3,21 +3,28 @@
  * send, stop or emit.
  */
 import type { Pod } from '../pod/types.js';
-import type { VolumePluginName } from '../volumes/pod-volumes.js';
+import type { PodVolumePlugin, VolumeProcessingError } from '../volumes/pod-volumes.js';
 import type { PodRef, VolumeManagerState } from './state.js';
 
 /** Emitted for each failed set-up: what Go's operation executor records as a FailedMount event. */
-export interface VolumeMountFailed { type: 'volume.mount.failed'; pod: PodRef; volumeName: string; message: string }
+export interface VolumeMountFailed {
+  type: 'volume.mount.failed';
+  pod: PodRef;
+  volumeName: string;
+  message: string;
+  /** The plugin gave Go's whole event text (another operation than SetUp, or a PV's name): used as is. */
+  eventText?: string;
+}
 
 /** Emitted when a pod's wait for its volumes ran out: Go's "Unable to attach or mount volumes: …" FailedMount event. */
 export interface VolumeWaitTimedOut { type: 'volume.wait.timedOut'; pod: PodRef; message: string }
 
 export type VolumeManagerCommand =
   /** A volume's actor, which sets it up at once. */
-  | { kind: 'startVolume'; pod: Pod; volumeName: string; plugin: VolumePluginName; requiresRemount: boolean }
+  | { kind: 'startVolume'; pod: Pod; volumeName: string; plugin: PodVolumePlugin; requiresRemount: boolean }
   | { kind: 'tellVolume'; podUid: string; volumeName: string; message: { type: 'volume.remount'; pod: Pod } | { type: 'volume.unmount' } }
   /** To the pod's worker, when it still runs: the volumes not mounted yet (none: its containers may start). */
-  | { kind: 'tellWorker'; podUid: string; unmounted: string[] }
+  | { kind: 'tellWorker'; podUid: string; unmounted: string[]; failedToProcess?: VolumeProcessingError[] }
   | { kind: 'emit'; event: VolumeMountFailed | VolumeWaitTimedOut }
   | { kind: 'removePodDirectory'; podUid: string }
   | { kind: 'sweepOrphanedPodDirectories'; sweep: number; keep: string[] }

@@ -28,10 +28,13 @@ export function mountedVolumesByPod(state: VolumeManagerState): PodMountedVolume
     if (entry.releasing) continue;
     const volumes: MountedVolume[] = [];
     for (const [name, v] of Object.entries(entry.volumes)) {
-      if (v.state !== 'mounted' || !v.source || !v.mount) continue;
+      if (v.state !== 'mounted' || !v.mount) continue;
       const { hostPath, persistent, contentVersion } = v.mount;
+      // A claim's volume has no source facts: its plugin is its PV's, known once it is set up.
+      const plugin = persistent?.plugin ?? v.source?.plugin;
+      if (plugin === undefined) continue;
       volumes.push({
-        name, hostPath, plugin: persistent?.plugin ?? v.source.plugin, localEphemeral: v.source.localEphemeral,
+        name, hostPath, plugin, localEphemeral: v.source?.localEphemeral ?? false,
         ...(persistent ? { persistent } : {}), contentVersion,
       });
     }

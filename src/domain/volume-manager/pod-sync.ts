@@ -5,9 +5,10 @@
  * or Secret changed meanwhile shows. The worker hears what is still unmounted each time.
  */
 import type { Pod } from '../pod/types.js';
+import { isClaimVolume } from '../volumes/claims.js';
 import { isLocalEphemeralVolume, mountedVolumes, requiresRemount, volumePluginName, volumeSourceName } from '../volumes/pod-volumes.js';
 import type { VolumeDecision, VolumeManagerCommand } from './commands.js';
-import { unmountedOf, type PodVolumesEntry, type VolumeManagerState } from './state.js';
+import { unmountedOf, tellWorker, type PodVolumesEntry, type VolumeManagerState } from './state.js';
 
 /** Go's message for a volume no plugin can mount (the operation generator's). */
 function noPluginMessage(volumeName: string, source: string): string {
@@ -28,7 +29,7 @@ export function decidePodSync(state: VolumeManagerState, pod: Pod): VolumeDecisi
       if (known.volumes[name]?.state !== 'unsupported') commands.push({ kind: 'tellVolume', podUid: uid, volumeName: name, message: { type: 'volume.remount', pod } });
     }
     const waiting = unmountedOf(known).length > 0;
-    commands.push({ kind: 'tellWorker', podUid: uid, unmounted: unmountedOf(known) });
+    commands.push(tellWorker(uid, known));
     return { state: waiting === known.waiting ? state : { ...state, pods: { ...state.pods, [uid]: { ...known, waiting } } }, commands };
   }
   const entry: PodVolumesEntry = { pod: { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid }, volumes: {}, waiting: false, releasing: false, removeDirectory: false };
@@ -44,6 +45,12 @@ export function decidePodSync(state: VolumeManagerState, pod: Pod): VolumeDecisi
       commands.push({ kind: 'emit', event: { type: 'volume.mount.failed', pod: entry.pod, volumeName: volume.name, message } });
       continue;
     }
+    if (isClaimVolume(volume)) {
+      // The claim's PV, and so its plugin, is read by the set-up (the populator's createVolumeSpec).
+      entry.volumes[volume.name] = { state: 'mounting', error: null };
+      commands.push({ kind: 'startVolume', pod, volumeName: volume.name, plugin: null, requiresRemount: false });
+      continue;
+    }
     const plugin = volumePluginName(volume);
     if (plugin === undefined) {
       const message = noPluginMessage(volume.name, volumeSourceName(volume));
@@ -55,6 +62,6 @@ export function decidePodSync(state: VolumeManagerState, pod: Pod): VolumeDecisi
     commands.push({ kind: 'startVolume', pod, volumeName: volume.name, plugin, requiresRemount: requiresRemount(plugin) });
   }
   entry.waiting = unmountedOf(entry).length > 0;
-  commands.push({ kind: 'tellWorker', podUid: uid, unmounted: unmountedOf(entry) });
+  commands.push(tellWorker(uid, entry));
   return { state: { ...state, pods: { ...state.pods, [uid]: entry } }, commands };
 }

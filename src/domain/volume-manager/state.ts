@@ -24,6 +24,8 @@ export interface VolumeMountFacts {
 export interface PodVolume {
   state: VolumeState;
   error: string | null;
+  /** The error is the populator's (a claim not usable yet), not a failed set-up. */
+  unprocessed?: boolean;
   source?: VolumeSourceFacts;
   mount?: VolumeMountFacts;
 }
@@ -43,6 +45,20 @@ export interface VolumeManagerState {
   pods: Record<string, PodVolumesEntry>;
   /** Orphan sweeps started (each effect gets its own id). */
   sweeps: number;
+}
+
+/** The volumes whose claim could not be processed, with why, in name order. */
+export function processingErrorsOf(entry: PodVolumesEntry): { volumeName: string; message: string }[] {
+  return Object.entries(entry.volumes)
+    .filter(([, v]) => v.unprocessed === true && v.error !== null && v.state !== 'mounted')
+    .map(([volumeName, v]) => ({ volumeName, message: v.error ?? '' }))
+    .sort((a, b) => (a.volumeName < b.volumeName ? -1 : 1));
+}
+
+/** What the pod's worker is told: the volumes not mounted yet and, when some could not be processed, why. */
+export function tellWorker(podUid: string, entry: PodVolumesEntry): { kind: 'tellWorker'; podUid: string; unmounted: string[]; failedToProcess?: { volumeName: string; message: string }[] } {
+  const failed = processingErrorsOf(entry);
+  return { kind: 'tellWorker', podUid, unmounted: unmountedOf(entry), ...(failed.length > 0 ? { failedToProcess: failed } : {}) };
 }
 
 /** The volumes of the pod that are not mounted (yet), by name. */

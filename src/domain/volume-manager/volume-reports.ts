@@ -2,7 +2,7 @@
 import type { PersistentVolumeRef } from '../volumes/pod-volumes.js';
 import type { VolumeDecision, VolumeManagerCommand } from './commands.js';
 import { finishRelease } from './release.js';
-import { unmountedOf, type PodVolumesEntry, type VolumeManagerState, type VolumeMountFacts } from './state.js';
+import { unmountedOf, tellWorker, type PodVolumesEntry, type VolumeManagerState, type VolumeMountFacts } from './state.js';
 
 /** What decideVolumeMounted reads of a `volume.mounted` report. */
 export interface MountedReport {
@@ -33,7 +33,7 @@ export function decideVolumeMounted(state: VolumeManagerState, report: MountedRe
   const commands: VolumeManagerCommand[] = [];
   if (next.waiting) {
     next.waiting = unmountedOf(next).length > 0;
-    commands.push({ kind: 'tellWorker', podUid, unmounted: unmountedOf(next) });
+    commands.push(tellWorker(podUid, next));
   }
   return { state: withVolume(state, podUid, next), commands };
 }
@@ -51,14 +51,33 @@ function mountFacts(previous: VolumeMountFacts | undefined, report: MountedRepor
   };
 }
 
+/** How a set-up failed, from its error's code. */
+export type MountFailureKind =
+  /** The populator could not process the claim: no SetUp event; a waiting worker fails its sync with it at once. */
+  | 'processing'
+  /** The plugin's message is Go's whole event text (another operation than SetUp, a PV's name). */
+  | 'operation'
+  | 'setUp';
+
+export function mountFailureKind(code: string): MountFailureKind {
+  if (code === 'KLT_ERR_VOLUME_PROCESS') return 'processing';
+  if (code === 'KLT_ERR_VOLUME_OPERATION') return 'operation';
+  return 'setUp';
+}
+
 /** A failed set-up is reported (Go's FailedMount) and its error kept for the worker's timeout. */
-export function decideVolumeMountFailed(state: VolumeManagerState, podUid: string, volumeName: string, message: string): VolumeDecision {
+export function decideVolumeMountFailed(state: VolumeManagerState, podUid: string, volumeName: string, message: string, kind: MountFailureKind = 'setUp'): VolumeDecision {
   const entry = state.pods[podUid];
   const volume = entry?.volumes[volumeName];
   if (!entry || !volume) return { state, commands: [] };
+  if (kind === 'processing') {
+    const next: PodVolumesEntry = { ...entry, volumes: { ...entry.volumes, [volumeName]: { ...volume, error: message, unprocessed: true } } };
+    return { state: withVolume(state, podUid, next), commands: next.waiting ? [tellWorker(podUid, next)] : [] };
+  }
+  const { unprocessed: _was, ...rest } = volume;
   return {
-    state: withVolume(state, podUid, { ...entry, volumes: { ...entry.volumes, [volumeName]: { ...volume, error: message } } }),
-    commands: [{ kind: 'emit', event: { type: 'volume.mount.failed', pod: entry.pod, volumeName, message } }],
+    state: withVolume(state, podUid, { ...entry, volumes: { ...entry.volumes, [volumeName]: { ...rest, error: message } } }),
+    commands: [{ kind: 'emit', event: { type: 'volume.mount.failed', pod: entry.pod, volumeName, message, ...(kind === 'operation' ? { eventText: message } : {}) } }],
   };
 }
 

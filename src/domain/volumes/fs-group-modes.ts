@@ -61,3 +61,24 @@ export function volumeEntryModes(payload: Payload, opts: { fsGroup?: number; rea
   }
   return entries;
 }
+
+/** A volume's root as stat(2) shows it, for fsGroupChangePolicy OnRootMismatch. */
+export interface VolumeRootStat { gid: number; mode: number; isDirectory: boolean }
+
+/**
+ * Go's requiresPermissionChange: the root lacks the fsGroup, the group bits SetVolumeOwnership adds
+ * (and, for a directory, the search bits and setgid). Only then is the tree walked under
+ * OnRootMismatch.
+ */
+export function requiresPermissionChange(root: VolumeRootStat, fsGroup: number, readOnly: boolean): boolean {
+  if (root.gid !== fsGroup) return true;
+  const mask = readOnly ? fsGroupReadOnlyMask : fsGroupReadWriteMask;
+  if (!root.isDirectory) return (root.mode & mask) !== mask;
+  const wanted = mask | fsGroupSearchMask;
+  return (root.mode & wanted) !== wanted || (root.mode & setgidBit) === 0;
+}
+
+/** skipPermissionChange: under `OnRootMismatch` a root that already has the group and its modes is left alone; `Always` (the default) walks. */
+export function skipsOwnershipChange(policy: string | undefined, root: VolumeRootStat, fsGroup: number, readOnly: boolean): boolean {
+  return policy === 'OnRootMismatch' && !requiresPermissionChange(root, fsGroup, readOnly);
+}

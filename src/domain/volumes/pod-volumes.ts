@@ -26,6 +26,12 @@ export interface PersistentVolumeRef {
   plugin: VolumePluginName;
 }
 
+/**
+ * The plugin a volume actor is started with: a claim's (persistentVolumeClaim, ephemeral) is its
+ * PV's, known only once the set-up has read the claim and the PV, so it starts as null.
+ */
+export type PodVolumePlugin = VolumePluginName | null;
+
 /** The plugin that mounts a volume, or undefined for a source kubelet-ts has no plugin for. */
 export function volumePluginName(volume: Volume): VolumePluginName | undefined {
   if (volume.emptyDir !== undefined) return 'kubernetes.io/empty-dir';
@@ -104,4 +110,19 @@ export const podAttachAndMountTimeoutMs = 2 * 60_000;
 export function attachAndMountTimeoutMessage(unmounted: readonly string[]): string {
   const list = `[${[...unmounted].sort().join(' ')}]`;
   return `unmounted volumes=${list}, unattached volumes=${list}, failed to process volumes=[]: timed out waiting for the condition`;
+}
+
+/** A volume the populator could not turn into a mountable one (a claim not bound, say), and why. */
+export interface VolumeProcessingError { volumeName: string; message: string }
+
+/**
+ * WaitForAttachAndMount's error when the populator reported errors for the pod: the wait ends at
+ * once with them (verifyVolumesMountedFunc pops them), joined by "; ", the volumes that failed named
+ * in `failed to process volumes`. v1.26's `unattached volumes` is every expected volume (it looks
+ * the pod's volume names up as unique volume names, which never match).
+ */
+export function volumeProcessingFailedMessage(unmounted: readonly string[], expected: readonly string[], failed: readonly VolumeProcessingError[]): string {
+  const list = (names: readonly string[]) => `[${[...names].sort().join(' ')}]`;
+  const errors = [...new Set(failed.map((f) => f.message))].sort().join('; ');
+  return `unmounted volumes=${list(unmounted)}, unattached volumes=${list(expected)}, failed to process volumes=${list(failed.map((f) => f.volumeName))}: ${errors}`;
 }

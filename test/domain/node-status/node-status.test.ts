@@ -38,6 +38,15 @@ describe('computeNodeStatus', () => {
     const c = computeNodeStatus({ facts, health, images: [{ repoTags: ['busybox:1'], repoDigests: [], sizeBytes: 1 }], previousConditions: a.conditions ?? [], nowMs: 20_000 });
     expect(nodeStatusChanged(b, c)).toBe(true);
   });
+
+  it('reports the volumes in use when a volume manager gives them, an empty list too (it clears the last one), and a change is a change', () => {
+    const a = computeNodeStatus({ facts, health, images: [], volumesInUse: ['kubernetes.io/csi/csi-mock.lab.k8s.io^h1'], previousConditions: [], nowMs: 0 });
+    expect(a.volumesInUse).toEqual(['kubernetes.io/csi/csi-mock.lab.k8s.io^h1']);
+    const b = computeNodeStatus({ facts, health, images: [], volumesInUse: [], previousConditions: a.conditions ?? [], nowMs: 10_000 });
+    expect(b.volumesInUse).toEqual([]);
+    expect(nodeStatusChanged(a, b)).toBe(true);
+    expect(computeNodeStatus({ facts, health, images: [], previousConditions: [], nowMs: 0 })).not.toHaveProperty('volumesInUse');
+  });
 });
 
 describe('nodeImages', () => {
