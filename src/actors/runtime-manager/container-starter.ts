@@ -19,6 +19,7 @@ import { needsImageUser, verifyRunAsNonRoot } from '../../domain/runtime/securit
 import { makeEnvironmentVariables } from '../../domain/runtime/env.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
 import { killContainer } from './container-killer.js';
+import { makeContainerDevices } from './container-devices.js';
 import { makeContainerMounts, type ContainerMountDeps } from './container-mounts.js';
 import { fetchEnvSources } from './env-sources.js';
 import { ContainerEventMessage, containerEvent } from '../../domain/runtime/container-events.js';
@@ -120,7 +121,8 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
       ...(node.nodeAllocatable ? { nodeAllocatable: node.nodeAllocatable } : {}),
     });
     const mounts = deps.mounts ? await makeContainerMounts(deps.mounts, pod, container, ctx.podIPs, env) : [];
-    const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs, mounts, ...(target.id !== undefined ? { namespaceTargetId: target.id } : {}) }, node);
+    const devices = makeContainerDevices(deps.mounts?.volumes, pod, container);
+    const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs, mounts, devices, ...(target.id !== undefined ? { namespaceTargetId: target.id } : {}) }, node);
     reason = 'CreateContainerError';
     const id = await cri.runtime.createContainer(ctx.sandboxId, config, ctx.sandboxConfig);
     record('Normal', EventReason.CreatedContainer, ContainerEventMessage.created(container.name));

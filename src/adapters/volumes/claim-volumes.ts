@@ -11,6 +11,7 @@ import {
   claimProcessingError, claimRefusal, ephemeralClaimRefusal, nodeAffinityRefusal, persistentVolumeMount, persistentVolumeRefusal, volumeModeRefusal,
   type ClaimObject, type PersistentVolumeMount, type PersistentVolumeObject, type PodVolumeClaim,
 } from '../../domain/volumes/claims.js';
+import { podVolumeUses } from '../../domain/volumes/pod-volumes.js';
 import type { Volume } from '../../domain/volumes/sources.js';
 import type { ClaimApi } from '../../ports/apiserver.js';
 import { volumeOperationError } from './local-volume.js';
@@ -53,7 +54,8 @@ export async function resolveClaim(deps: ClaimResolverDeps, pod: Pod, volume: Vo
   const pvObject = pv as PersistentVolumeObject;
   const wrongClaim = persistentVolumeRefusal(pvName, pvObject, claimObject.metadata?.uid ?? '');
   if (wrongClaim !== null) throw fail(wrongClaim);
-  const mode = volumeModeRefusal(volume.name, claimObject, pvObject);
+  const uses = podVolumeUses(pod);
+  const mode = volumeModeRefusal(volume.name, claimObject, pvObject, { mounted: uses.mounts.has(volume.name), mapped: uses.devices.has(volume.name) });
   if (mode !== null) throw processing(mode);
   const mount = persistentVolumeMount(claim, pvName, pvObject);
   if (typeof mount === 'string') throw processing(mount);

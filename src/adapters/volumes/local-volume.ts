@@ -5,7 +5,8 @@
  * set up (a remount, or a set-up after a kubelet restart). A writable one gets the pod's fsGroup.
  *
  * Differs from Go: the fsGroup is applied even while another pod has the path mounted (Go applies
- * it only on the first mount and warns of a GID mismatch otherwise); block-device paths are refused.
+ * it only on the first mount and warns of a GID mismatch otherwise); a block-device path of a
+ * Filesystem PV is refused (Go formats and mounts it). A Block PV is mapped: block-volume-map.ts.
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { KubeletError } from '../../domain/errors.js';

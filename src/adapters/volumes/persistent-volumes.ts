@@ -1,11 +1,11 @@
 /**
  * A claim's volume (Go: the populator's createVolumeSpec, then the PV's plugin): the claim resolved
  * to its PV (claim-volumes.ts), then set up by the PV's plugin — hostPath (its path, checked),
- * local (a bind mount, local-volume.ts) or CSI (the `csi` port) — and torn down the same way from
+ * local (a bind mount, local-volume.ts; a Block PV a symlink to its device, block-volume-map.ts) or CSI (the `csi` port) — and torn down the same way from
  * the PV the set-up named. Failures of the PV plugins are Go's whole event texts, naming the PV.
  */
 import { KubeletError } from '../../domain/errors.js';
-import { podDirectory, podVolumeDirectory } from '../../domain/pod/pod-paths.js';
+import { podDirectory, podVolumeDevicePath, podVolumeDirectory } from '../../domain/pod/pod-paths.js';
 import type { Pod } from '../../domain/pod/types.js';
 import type { PersistentVolumeMount, PodVolumeClaim } from '../../domain/volumes/claims.js';
 import type { PersistentVolumeRef } from '../../domain/volumes/pod-volumes.js';
@@ -14,6 +14,7 @@ import type { ClaimApi } from '../../ports/apiserver.js';
 import type { CsiVolumePlugin } from '../../ports/csi-volumes.js';
 import type { VolumeSetUpResult } from '../../ports/volumes.js';
 import { resolveClaim } from './claim-volumes.js';
+import { mapBlockVolume, unmapBlockVolume } from './block-volume-map.js';
 import { checkHostPath } from './host-path.js';
 import { setUpLocalVolume, volumeOperationError } from './local-volume.js';
 import type { Mounter } from './mount-table.js';
@@ -40,6 +41,11 @@ export function createPersistentVolumes(deps: PersistentVolumeDeps) {
       }
       return { hostPath: volume.source.path, changed: false, persistent: ref };
     }
+    if (volume.plugin === 'kubernetes.io/local-volume' && volume.block) {
+      const link = podVolumeDevicePath(rootDir, pod.metadata.uid, 'kubernetes.io/local-volume', ref.pvName);
+      await mapBlockVolume({ pvName: ref.pvName, devicePath: volume.source.path, link, podDir: podDirectory(rootDir, pod.metadata.uid) });
+      return { hostPath: link, changed: false, persistent: ref };
+    }
     if (volume.plugin === 'kubernetes.io/local-volume') {
       const dir = podVolumeDirectory(rootDir, pod.metadata.uid, 'kubernetes.io/local-volume', ref.pvName);
       await setUpLocalVolume(mounter, { dir, podDir: podDirectory(rootDir, pod.metadata.uid) }, pod, { pvName: ref.pvName, path: volume.source.path, readOnly: pv.readOnly, mountOptions: pv.mountOptions });
@@ -61,6 +67,7 @@ export function createPersistentVolumes(deps: PersistentVolumeDeps) {
     /** TearDown of the PV a set-up named: hostPath leaves the node's path alone. */
     async tearDown(podUid: string, pv: PersistentVolumeRef): Promise<void> {
       if (pv.plugin === 'kubernetes.io/host-path') return;
+      if (pv.block) return unmapBlockVolume(podVolumeDevicePath(rootDir, podUid, pv.plugin, pv.pvName));
       if (pv.plugin === 'kubernetes.io/csi') {
         if (!deps.csi) throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `kubernetes.io/csi: cannot tear down volume "${pv.pvName}": no CSI volume plugin`);
         await deps.csi.tearDown(podUid, pv.pvName);

@@ -91,6 +91,11 @@ export function podVolumeDirectory(rootDir: string, podUid: string, plugin: Volu
   return below(rootDir, podPluginDirectory(rootDir, podUid, plugin), [safeSegment('volume name', volumeName)]);
 }
 
+/** `<podDir>/volumeDevices/<escaped plugin>/<volume name>` (getPodVolumeDeviceDir, then the map's name): a raw block volume's symlink. */
+export function podVolumeDevicePath(rootDir: string, podUid: string, plugin: VolumePluginName, volumeName: string): string {
+  return below(rootDir, podDirectory(rootDir, podUid), ['volumeDevices', safeSegment('volume plugin', escapedPluginName(plugin)), safeSegment('volume name', volumeName)]);
+}
+
 /** `<podDir>/containers/<container name>` (getPodContainerDir), where termination-message files are made. */
 export function podContainerDirectory(rootDir: string, podUid: string, containerName: string): string {
   return below(rootDir, podDirectory(rootDir, podUid), ['containers', safeSegment('container name', containerName)]);

@@ -141,6 +141,12 @@ export interface VolumeMount {
   mountPropagation?: MountPropagationMode;
 }
 
+/** A raw block volume given to a container as a device node at `devicePath`. */
+export interface VolumeDevice {
+  name: string;
+  devicePath: string;
+}
+
 export interface Container {
   name: string;
   image: string;
@@ -155,6 +161,7 @@ export interface Container {
   /** Only on init containers: "Always" makes it a sidecar (a restartable init container). */
   restartPolicy?: 'Always';
   volumeMounts?: VolumeMount[];
+  volumeDevices?: VolumeDevice[];
   securityContext?: SecurityContext;
   livenessProbe?: Probe;
   readinessProbe?: Probe;

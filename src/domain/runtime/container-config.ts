@@ -6,11 +6,11 @@
  * Mounts come ready made (the runtime manager's makeContainerMounts: volumes, /etc/hosts, the
  * termination-message file); the security contexts from security-context.ts. The runtime handler
  * and the user namespace are resolved by the runtime manager (they need the API and the runtime) and
- * come in on the context. Not built yet (Go does): devices, hugepages, swap, CDI devices.
+ * come in on the context. Devices are a claim's raw block volumes only. Not built yet (Go does): device plugins' devices, hugepages, swap, CDI devices.
  */
 import { containerLogPath, podLogDirectory } from '../pod/pod-paths.js';
 import type { Container, Pod } from '../pod/types.js';
-import type { CriContainerConfig, CriLinuxContainerSecurityContext, CriMount, CriPodSandboxConfig, CriUserNamespace } from './cri-config.js';
+import type { CriContainerConfig, CriDevice, CriLinuxContainerSecurityContext, CriMount, CriPodSandboxConfig, CriUserNamespace } from './cri-config.js';
 import { withNamespaceTarget } from './ephemeral-containers.js';
 import { podDnsConfig, podHostname, type DnsContext } from './dns.js';
 import { expandCommandAndArgs, makeEnvironmentVariables, type EnvSourceLookup } from './env.js';
@@ -100,6 +100,8 @@ export interface ContainerStartContext {
   podIPs: string[];
   /** The container's mounts, in order. */
   mounts?: CriMount[];
+  /** The container's raw block volumes, in order. */
+  devices?: CriDevice[];
   /** An ephemeral container's target: the runtime id whose process namespace it joins. */
   namespaceTargetId?: string;
 }
@@ -143,5 +145,6 @@ export function generateContainerConfig(pod: Pod, container: Container, start: C
   };
   if (container.workingDir) config.working_dir = container.workingDir;
   if (start.mounts && start.mounts.length > 0) config.mounts = start.mounts;
+  if (start.devices && start.devices.length > 0) config.devices = start.devices;
   return config;
 }

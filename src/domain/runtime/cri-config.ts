@@ -113,6 +113,13 @@ export interface CriMount {
   propagation?: CriMountPropagation;
 }
 
+/** A host device in a container (runtime.v1 Device): permissions are cgroup device rights, `mrw` or `r`. */
+export interface CriDevice {
+  container_path: string;
+  host_path: string;
+  permissions: string;
+}
+
 export interface CriContainerConfig {
   metadata: { name: string; attempt: number };
   image: { image: string; annotations?: Record<string, string>; user_specified_image?: string };
@@ -123,6 +130,7 @@ export interface CriContainerConfig {
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
   mounts?: CriMount[];
+  devices?: CriDevice[];
   log_path?: string;
   stdin?: boolean;
   stdin_once?: boolean;

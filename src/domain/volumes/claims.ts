@@ -100,10 +100,23 @@ export function persistentVolumeRefusal(pvName: string, pv: PersistentVolumeObje
   return null;
 }
 
-/** createVolumeSpec's volume mode check: a Block volume cannot be a container's volumeMount. */
-export function volumeModeRefusal(volumeName: string, claim: ClaimObject, pv: PersistentVolumeObject): string | null {
-  const mode = pv.spec?.volumeMode ?? claim.spec?.volumeMode ?? 'Filesystem';
-  return mode === 'Filesystem' ? null : `volume ${volumeName} has volumeMode ${mode}, but is specified in volumeMounts`;
+/** The PV's volumeMode (GetVolumeMode): Filesystem unless it says otherwise. */
+export function persistentVolumeMode(claim: ClaimObject, pv: PersistentVolumeObject): string {
+  return pv.spec?.volumeMode ?? claim.spec?.volumeMode ?? 'Filesystem';
+}
+
+/** How the pod's containers use a volume: in volumeMounts, in volumeDevices (both is possible, and refused for either mode). */
+export interface VolumeUse {
+  mounted: boolean;
+  mapped: boolean;
+}
+
+/** createVolumeSpec's volume mode checks: only a Filesystem volume is a volumeMount, only a Block one a volumeDevice. */
+export function volumeModeRefusal(volumeName: string, claim: ClaimObject, pv: PersistentVolumeObject, use: VolumeUse = { mounted: true, mapped: false }): string | null {
+  const mode = persistentVolumeMode(claim, pv);
+  if (use.mounted && mode !== 'Filesystem') return `volume ${volumeName} has volumeMode ${mode}, but is specified in volumeMounts`;
+  if (use.mapped && mode !== 'Block') return `volume ${volumeName} has volumeMode ${mode}, but is specified in volumeDevices`;
+  return null;
 }
 
 /** CheckNodeAffinity: the PV's required node affinity against the node's labels (the node's name is not looked at, as in Go). */
@@ -116,7 +129,7 @@ export function nodeAffinityRefusal(pv: PersistentVolumeObject, nodeLabels: Read
 /** A claim's PV as the plugins mount it. */
 export type ResolvedPersistentVolume =
   | { plugin: 'kubernetes.io/host-path'; source: HostPathVolumeSource }
-  | { plugin: 'kubernetes.io/local-volume'; source: { path: string } }
+  | { plugin: 'kubernetes.io/local-volume'; source: { path: string }; block?: true }
   | { plugin: 'kubernetes.io/csi'; source: CsiPersistentVolumeSourceFields };
 
 export interface PersistentVolumeMount {
@@ -128,11 +141,23 @@ export interface PersistentVolumeMount {
   accessModes: string[];
 }
 
-/** The PV source's plugin (FindPluginBySpec), or the populator's error when none of ours matches. */
+/**
+ * The PV source's plugin (FindPluginBySpec, FindMapperPluginBySpec for a Block PV), or the
+ * populator's error when none of ours matches. Only a local PV is mapped as a raw block volume here.
+ */
 export function persistentVolumeMount(claim: PodVolumeClaim, pvName: string, pv: PersistentVolumeObject): PersistentVolumeMount | string {
   const spec = pv.spec ?? {};
   const ref = (plugin: VolumePluginName): PersistentVolumeRef => ({ claimName: claim.claimName, pvName, plugin });
   const common = { mountOptions: spec.mountOptions ?? [], accessModes: spec.accessModes ?? [] };
+  if (spec.volumeMode === 'Block') {
+    if (!spec.local) return `failed to get Plugin from volumeSpec for volume "${pvName}" err=no volume plugin matched: kubelet-ts maps raw block volumes of local PVs only`;
+    return {
+      ref: { ...ref('kubernetes.io/local-volume'), block: true },
+      volume: { plugin: 'kubernetes.io/local-volume', source: { path: spec.local.path ?? '' }, block: true },
+      readOnly: claim.readOnly,
+      ...common,
+    };
+  }
   if (spec.hostPath) {
     return { ref: ref('kubernetes.io/host-path'), volume: { plugin: 'kubernetes.io/host-path', source: spec.hostPath }, readOnly: claim.readOnly, ...common };
   }

@@ -24,6 +24,8 @@ export interface PersistentVolumeRef {
   pvName: string;
   /** The PV's own plugin (host-path, local-volume or csi): its directory is `<plugin>/<pvName>`. */
   plugin: VolumePluginName;
+  /** A raw block volume: mapped (a symlink under `volumeDevices/`), not mounted. */
+  block?: true;
 }
 
 /**
@@ -66,16 +68,25 @@ export function requiresRemount(plugin: VolumePluginName): boolean {
     plugin === 'kubernetes.io/downward-api' || plugin === 'kubernetes.io/projected';
 }
 
+/** The names of the volumes the pod's containers use in volumeMounts, and in volumeDevices (GetPodVolumeNames). */
+export function podVolumeUses(pod: Pod): { mounts: Set<string>; devices: Set<string> } {
+  const containers = allContainers(pod);
+  return {
+    mounts: new Set(containers.flatMap((c) => (c.volumeMounts ?? []).map((m) => m.name))),
+    devices: new Set(containers.flatMap((c) => (c.volumeDevices ?? []).map((d) => d.name))),
+  };
+}
+
 function allContainers(pod: Pod): Container[] {
   return [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
 }
 
 /**
- * The volumes a pod's containers mount, in spec order: Go's populator mounts only those a container
- * refers to (a volume no container mounts is left alone).
+ * The volumes a pod's containers mount or map (volumeMounts, volumeDevices), in spec order: Go's
+ * populator mounts only those a container refers to (a volume no container uses is left alone).
  */
 export function mountedVolumes(pod: Pod): Volume[] {
-  const used = new Set(allContainers(pod).flatMap((c) => (c.volumeMounts ?? []).map((m) => m.name)));
+  const used = new Set(allContainers(pod).flatMap((c) => [...(c.volumeMounts ?? []), ...(c.volumeDevices ?? [])].map((m) => m.name)));
   return (pod.spec.volumes ?? []).filter((v) => used.has(v.name));
 }
 

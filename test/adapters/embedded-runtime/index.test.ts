@@ -294,7 +294,7 @@ describe('startEmbeddedRuntime', () => {
     expect(await cri.runtime.createContainer(sandboxId, plain, config)).toMatch(/^[0-9a-f]+$/);
   });
 
-  it('refuses a runtime handler and a user namespace of the pod\'s own, naming the field, and accepts the host\'s', async () => {
+  it('refuses a runtime handler, a user namespace of the pod\'s own and devices, naming the field, and accepts the host\'s namespace', async () => {
     const cri = await start();
     await expect(cri.runtime.runPodSandbox(sandboxConfig('rc'), 'nosuch')).rejects.toMatchObject({
       code: 'KLT_ERR_CRI_INVALID_ARGUMENT',
@@ -313,6 +313,11 @@ describe('startEmbeddedRuntime', () => {
     await expect(cri.runtime.createContainer(sandboxId, container, config)).rejects.toMatchObject({
       code: 'KLT_ERR_CRI_INVALID_ARGUMENT',
       message: expect.stringContaining('container linux.security_context.namespace_options.userns_options mode POD'),
+    });
+    const device = containerConfig('c', 'true', { devices: [{ container_path: '/dev/xvda', host_path: '/dev/loop0', permissions: 'mrw' }] });
+    await expect(cri.runtime.createContainer(sandboxId, device, config)).rejects.toMatchObject({
+      code: 'KLT_ERR_CRI_INVALID_ARGUMENT',
+      message: expect.stringContaining('container devices ("/dev/xvda") are not supported by the embedded runtime, whose containers see the host\'s /dev'),
     });
   });
 

@@ -2,7 +2,8 @@
  * Claims through the volume plugins, over real mounts (root): the claim and PV come from a fake of
  * the ClaimApi port, CSI PVs go to a fake of the CsiVolumePlugin port that records its calls.
  */
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { lstat, mkdir, readFile, readlink, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemMounter } from '../../../src/adapters/volumes/mount-table.js';
@@ -172,6 +173,77 @@ describe('a local PV', () => {
     expect(await after.cleanupOrphanedPodDirectories([])).toEqual({ removed: ['uid-1'], kept: [] });
     expect(await mountPointsUnder(rootDir!)).toEqual([]);
     expect(await readFile(join(hostDir!, 'kept'), 'utf8')).toBe('data');
+  });
+});
+
+describe('a local PV of volumeMode Block', () => {
+  const devicePod = (readOnly = false) => podWith([{ name: 'data', persistentVolumeClaim: { claimName: 'data', readOnly } }], {
+    containers: [{ name: 'c', image: 'busybox', volumeDevices: [{ name: 'data', devicePath: '/dev/xvda' }] }],
+  });
+  const link = (pv: string) => join(rootDir!, 'pods/uid-1/volumeDevices/kubernetes.io~local-volume', pv);
+  /** A block device node of its own (loop 7:250, never attached: only its type is looked at). */
+  const blockNode = () => {
+    const path = join(hostDir!, 'disk');
+    execFileSync('mknod', [path, 'b', '7', '250']);
+    return path;
+  };
+
+  it('in a container\'s volumeMounts is refused with Go\'s text, and a Filesystem one in volumeDevices too', async () => {
+    bind('data', 'pv-block', { local: { path: hostDir }, volumeMode: 'Block' });
+    const mounting = podWith([claimVolume], { containers: [{ name: 'c', image: 'busybox', volumeMounts: [{ name: 'data', mountPath: '/data' }] }] });
+    await expect(plugins.setUp(mounting, 'data', { remount: false })).rejects.toEqual(expect.objectContaining({
+      code: 'KLT_ERR_VOLUME_PROCESS', message: 'volume data has volumeMode Block, but is specified in volumeMounts',
+    }));
+    bind('data', 'pv-fs', { local: { path: hostDir }, volumeMode: 'Filesystem' });
+    await expect(plugins.setUp(devicePod(), 'data', { remount: false })).rejects.toEqual(expect.objectContaining({
+      code: 'KLT_ERR_VOLUME_PROCESS', message: 'volume data has volumeMode Filesystem, but is specified in volumeDevices',
+    }));
+  });
+
+  it('whose path is a directory, not a block device, is refused naming the PV', async () => {
+    bind('data', 'pv-block', { local: { path: hostDir }, volumeMode: 'Block' });
+    await expect(plugins.setUp(devicePod(), 'data', { remount: false })).rejects.toEqual(expect.objectContaining({
+      code: 'KLT_ERR_VOLUME_OPERATION',
+      message: `MapVolume.MapPodDevice failed for volume "pv-block" : path "${hostDir!}" is not a block device: kubelet-ts maps block devices only`,
+    }));
+    expect(plugins.mountedVolume('uid-1', 'data')).toBeUndefined();
+  });
+
+  it('of another plugin than local is refused by the populator', async () => {
+    bind('data', 'pv-host', { hostPath: { path: hostDir }, volumeMode: 'Block' });
+    await expect(plugins.setUp(devicePod(), 'data', { remount: false })).rejects.toEqual(expect.objectContaining({
+      code: 'KLT_ERR_VOLUME_PROCESS',
+      message: 'failed to get Plugin from volumeSpec for volume "pv-host" err=no volume plugin matched: kubelet-ts maps raw block volumes of local PVs only',
+    }));
+  });
+
+  it.skipIf(notRoot)(`is a symlink to its device at volumeDevices/kubernetes.io~local-volume/<pv>, answers the PV, and is unlinked by it (${needsRoot})`, async () => {
+    const device = blockNode();
+    bind('data', 'pv-block', { local: { path: device }, volumeMode: 'Block' });
+    const answer = await plugins.setUp(devicePod(), 'data', { remount: false });
+    expect(answer).toEqual({ hostPath: link('pv-block'), changed: false, persistent: { claimName: 'data', pvName: 'pv-block', plugin: 'kubernetes.io/local-volume', block: true } });
+    expect(await readlink(link('pv-block'))).toBe(device);
+    expect(await mountPointsUnder(rootDir!)).toEqual([]);
+    expect(plugins.mountedVolume('uid-1', 'data')).toEqual({ hostPath: link('pv-block'), readOnly: false });
+    // Set up again: the link is kept; one pointing elsewhere would be replaced.
+    await plugins.setUp(devicePod(), 'data', { remount: true });
+    expect(await readlink(link('pv-block'))).toBe(device);
+    await plugins.tearDown('uid-1', 'data', null, answer.persistent);
+    await expect(lstat(link('pv-block'))).rejects.toThrow(/ENOENT/);
+    expect((await stat(device)).isBlockDevice()).toBe(true);
+    // Gone already is torn down.
+    await plugins.tearDown('uid-1', 'data', null, answer.persistent);
+  });
+
+  it.skipIf(notRoot)(`of a read-only claim is mapped read-only; an orphaned pod directory's link is removed, not its device (${needsRoot})`, async () => {
+    const device = blockNode();
+    bind('data', 'pv-block', { local: { path: device }, volumeMode: 'Block' });
+    await plugins.setUp(devicePod(true), 'data', { remount: false });
+    expect(plugins.mountedVolume('uid-1', 'data')).toEqual({ hostPath: link('pv-block'), readOnly: true });
+    const after = createVolumePlugins({ rootDir: rootDir!, mounter: systemMounter(), content: noContent, claims: api, nodeName: 'node-a' });
+    expect(await after.cleanupOrphanedPodDirectories([])).toEqual({ removed: ['uid-1'], kept: [] });
+    await expect(lstat(join(rootDir!, 'pods/uid-1'))).rejects.toThrow(/ENOENT/);
+    expect((await stat(device)).isBlockDevice()).toBe(true);
   });
 });
 

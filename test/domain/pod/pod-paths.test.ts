@@ -10,6 +10,7 @@ import {
   podEtcHostsPath,
   podPluginDirectory,
   podsDirectory,
+  podVolumeDevicePath,
   podVolumeDirectory,
   podVolumesDirectory,
   safeSegment,
@@ -26,6 +27,8 @@ describe('pod paths', () => {
     expect(podVolumesDirectory(root, 'u1')).toBe('/var/lib/kubelet/pods/u1/volumes');
     expect(podPluginDirectory(root, 'u1', 'kubernetes.io/configmap')).toBe('/var/lib/kubelet/pods/u1/volumes/kubernetes.io~configmap');
     expect(podVolumeDirectory(root, 'u1', 'kubernetes.io/empty-dir', 'data')).toBe('/var/lib/kubelet/pods/u1/volumes/kubernetes.io~empty-dir/data');
+    expect(podVolumeDevicePath(root, 'u1', 'kubernetes.io/local-volume', 'pv-1')).toBe('/var/lib/kubelet/pods/u1/volumeDevices/kubernetes.io~local-volume/pv-1');
+    expect(() => podVolumeDevicePath(root, 'u1', 'kubernetes.io/local-volume', '../x')).toThrow(/volume name/);
     expect(podContainerDirectory(`${root}//`, 'u1', 'app')).toBe('/var/lib/kubelet/pods/u1/containers/app');
     expect(podEtcHostsPath(root, 'u1')).toBe('/var/lib/kubelet/pods/u1/etc-hosts');
   });

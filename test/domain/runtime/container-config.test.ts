@@ -184,3 +184,11 @@ describe('restartCountFromLogFiles', () => {
     expect(restartCountFromLogFiles(names)).toBe(expected);
   });
 });
+
+describe('generateContainerConfig devices', () => {
+  it('carries the raw block volumes given, and none when there are none', () => {
+    const devices = [{ container_path: '/dev/xvda', host_path: '/var/lib/kubelet/pods/1234-abcd/volumeDevices/kubernetes.io~local-volume/pv-1', permissions: 'mrw' }];
+    expect(generateContainerConfig(pod, web, { restartCount: 0, imageRef: 'sha256:feed', podIPs: [], devices }, ctx).devices).toEqual(devices);
+    expect(generateContainerConfig(pod, web, { restartCount: 0, imageRef: 'sha256:feed', podIPs: [], devices: [] }, ctx).devices).toBeUndefined();
+  });
+});

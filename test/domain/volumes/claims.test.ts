@@ -50,6 +50,17 @@ describe('persistentVolumeRefusal (getPVSpec)', () => {
     expect(volumeModeRefusal('data', bound, { spec: { volumeMode: 'Block' } })).toBe('volume data has volumeMode Block, but is specified in volumeMounts');
     expect(volumeModeRefusal('data', bound, { spec: {} })).toBeNull();
   });
+
+  it('refuses a Filesystem volume that a container maps as a device, and either mode used both ways', () => {
+    const mapped = { mounted: false, mapped: true };
+    expect(volumeModeRefusal('data', bound, { spec: {} }, mapped)).toBe('volume data has volumeMode Filesystem, but is specified in volumeDevices');
+    expect(volumeModeRefusal('data', bound, { spec: { volumeMode: 'Block' } }, mapped)).toBeNull();
+    expect(volumeModeRefusal('data', { ...bound, spec: { ...bound.spec, volumeMode: 'Block' } }, { spec: {} }, mapped)).toBeNull();
+    const both = { mounted: true, mapped: true };
+    expect(volumeModeRefusal('data', bound, { spec: { volumeMode: 'Block' } }, both)).toBe('volume data has volumeMode Block, but is specified in volumeMounts');
+    expect(volumeModeRefusal('data', bound, { spec: { volumeMode: 'Filesystem' } }, both)).toBe('volume data has volumeMode Filesystem, but is specified in volumeDevices');
+    expect(volumeModeRefusal('data', bound, { spec: { volumeMode: 'Block' } }, { mounted: false, mapped: false })).toBeNull();
+  });
 });
 
 describe('nodeAffinityRefusal (CheckNodeAffinity)', () => {
@@ -73,6 +84,15 @@ describe('persistentVolumeMount', () => {
     expect(typeof hostPath !== 'string' && [hostPath.ref.plugin, hostPath.readOnly]).toEqual(['kubernetes.io/host-path', true]);
     const csi = persistentVolumeMount(claim, 'pv-3', { spec: { csi: { driver: 'd', volumeHandle: 'h', readOnly: true }, accessModes: ['ReadWriteOnce'] } });
     expect(typeof csi !== 'string' && [csi.ref.plugin, csi.readOnly, csi.accessModes]).toEqual(['kubernetes.io/csi', true, ['ReadWriteOnce']]);
+  });
+  it('maps a Block local PV (its ref says block), and refuses a Block PV of any other source', () => {
+    expect(persistentVolumeMount({ ...claim, readOnly: true }, 'pv-5', { spec: { local: { path: '/dev/loop3' }, volumeMode: 'Block' } })).toEqual({
+      ref: { claimName: 'data', pvName: 'pv-5', plugin: 'kubernetes.io/local-volume', block: true },
+      volume: { plugin: 'kubernetes.io/local-volume', source: { path: '/dev/loop3' }, block: true },
+      readOnly: true, mountOptions: [], accessModes: [],
+    });
+    expect(persistentVolumeMount(claim, 'pv-6', { spec: { csi: { driver: 'd', volumeHandle: 'h' }, volumeMode: 'Block' } }))
+      .toBe('failed to get Plugin from volumeSpec for volume "pv-6" err=no volume plugin matched: kubelet-ts maps raw block volumes of local PVs only');
   });
   it('answers Go\'s plugin error for a source no plugin handles', () => {
     expect(persistentVolumeMount(claim, 'pv-4', { spec: { nfs: { server: 's', path: '/' } } })).toBe('failed to get Plugin from volumeSpec for volume "pv-4" err=no volume plugin matched');

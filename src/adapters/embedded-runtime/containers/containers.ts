@@ -16,7 +16,7 @@ import { containerArgv, containerEnv, containerLogPath, containerUser } from './
 import { runtimeUid } from '../images/image-store.js';
 import { refuseSeccompFilter } from './seccomp-refusal.js';
 import { refuseUnenforcedContainerSecurity } from './security-refusals.js';
-import { refuseUserNamespace } from './sandbox-refusals.js';
+import { refuseDevices, refuseUserNamespace } from './sandbox-refusals.js';
 import { DEFAULT_MAX_LOG_LINE_BYTES } from '../shim/cri-log-writer.js';
 import { filterContainers, matchesLabelSelector } from './filters.js';
 import { newId } from '../state/new-id.js';
@@ -43,6 +43,7 @@ export async function createContainer(
   refuseSeccompFilter('container', config.linux?.security_context?.seccomp);
   refuseUnenforcedContainerSecurity(config.linux?.security_context, runtimeUid());
   refuseUserNamespace('container', config.linux?.security_context?.namespace_options);
+  refuseDevices(config.devices);
   if (sandbox.state !== 'SANDBOX_READY') {
     throw new KubeletError('KLT_ERR_CRI_FAILED', `sandbox ${sandbox.id} is in SANDBOX_NOTREADY state: cannot create containers in it`);
   }
