@@ -62,6 +62,7 @@ describeNeeding(allOf(kubeLabPart(), csiMockDriverPart()), 'the CSI volume plugi
       await labApi(lab, 'DELETE', `/apis/storage.k8s.io/v1/csidrivers/${CSI_MOCK_DRIVER_NAME}`);
       await labApi(lab, 'DELETE', `/apis/storage.k8s.io/v1/csidrivers/${ATTACHED}`);
       await labApi(lab, 'DELETE', `/apis/storage.k8s.io/v1/volumeattachments/csi-${sha256(`1${ATTACHED}${NODE}`)}`);
+      await labApi(lab, 'DELETE', `/api/v1/nodes/${NODE}`);
     }
     if (root) await rm(root, { recursive: true, force: true });
   });
@@ -112,8 +113,12 @@ describeNeeding(allOf(kubeLabPart(), csiMockDriverPart()), 'the CSI volume plugi
     }
   });
 
-  it('waits for the VolumeAttachment of a driver that requires attach, read as the node, then stages and publishes with its metadata', async () => {
+  it('waits for the Node\'s volumesAttached and the VolumeAttachment of a driver that requires attach, read as the node, then stages and publishes with its metadata', async () => {
     const name = `csi-${sha256(`1${ATTACHED}${NODE}`)}`;
+    const unique = `kubernetes.io/csi/${ATTACHED}^1`;
+    // The Node without the controller-managed-attach-detach annotation: the attach/detach controller
+    // leaves its status alone, so the test sets volumesAttached as the controller would.
+    expect([201, 409]).toContain((await labApi(lab, 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: NODE } })).status);
     expect((await labApi(lab, 'POST', '/apis/storage.k8s.io/v1/volumeattachments', {
       apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name },
       spec: { attacher: ATTACHED, nodeName: NODE, source: { persistentVolumeName: 'pv-attached' } },
@@ -127,10 +132,15 @@ describeNeeding(allOf(kubeLabPart(), csiMockDriverPart()), 'the CSI volume plugi
       attachPollMs: 200,
     });
     const pod = { metadata: { name: 'pv-pod', namespace: NS, uid: 'pv-pod-uid' }, spec: { containers: [] } } as unknown as Pod;
+    const pv = { pvName: 'pv-attached', source: { driver: ATTACHED, volumeHandle: '1' }, readOnly: false, mountOptions: [], accessModes: ['ReadWriteOnce'] };
     try {
-      const setUp = plugin.setUpPersistent(pod, 'data', {
-        pvName: 'pv-attached', source: { driver: ATTACHED, volumeHandle: '1' }, readOnly: false, mountOptions: [], accessModes: ['ReadWriteOnce'],
-      });
+      const inUse: string[] = [];
+      await expect(plugin.setUpPersistent(pod, 'data', pv, (n) => inUse.push(n))).rejects.toThrow(
+        `Volume not attached according to node status for volume "pv-attached" (UniqueName: "${unique}") pod "pv-pod" (UID: "pv-pod-uid") `);
+      expect(inUse).toEqual([unique]);
+      expect((await labApi(lab, 'PATCH', `/api/v1/nodes/${NODE}/status`,
+        { status: { volumesAttached: [{ name: unique, devicePath: '' }] } }, 'application/merge-patch+json')).status).toBe(200);
+      const setUp = plugin.setUpPersistent(pod, 'data', pv);
       await new Promise((r) => setTimeout(r, 600));
       await attached.settled();
       expect(attached.nodeCalls('NodeStageVolume')).toHaveLength(0);
