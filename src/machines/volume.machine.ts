@@ -10,6 +10,7 @@
  * - `backingOff`: waits 500 ms doubling up to 2 min 2 s (Go's), then mounts again.
  * - `mounted`: set up. A volume whose content comes from the API or the pod (RequiresRemount) is
  *   set up again on every pod sync (`volume.remount`, as Go's ReprocessPod/MarkRemountRequired) and,
+ *   for a CSI driver with requiresRepublish, once a set-up's answer says `requiresRemount`;
  *   when its content expires (a service-account token at 80 % of its life), at `refreshAfterMs`.
  * - `remounting`: the same effect, for a mounted volume; a failure keeps the volume mounted (the
  *   container goes on reading the last content, as in Go) and retries after the back-off.
@@ -34,7 +35,7 @@ export interface VolumeInput {
   volumeName: string;
   /** Null for a claim: its PV's plugin comes with the set-up's answer (`persistent`). */
   plugin: PodVolumePlugin;
-  /** Set up again on every pod sync (ConfigMap, Secret, downward API, projected). */
+  /** Set up again on every pod sync (ConfigMap, Secret, downward API, projected); a set-up's answer may turn it on. */
   requiresRemount: boolean;
   backoff?: { initialMs: number; maxMs: number };
 }
@@ -52,6 +53,8 @@ export interface MountVolumeOutput {
   refreshAfterMs?: number;
   /** The volume is a claim's PV. */
   persistent?: PersistentVolumeRef;
+  /** Set up again on every pod sync from now on: the plugin learnt it at set-up (a CSI driver's requiresRepublish). */
+  requiresRemount?: boolean;
 }
 
 export interface VolumeContext {
@@ -138,6 +141,8 @@ export const volumeMachine = setup({
         hostPath: out.hostPath,
         refreshAfterMs: out.refreshAfterMs ?? null,
         persistent: out.persistent ?? context.persistent,
+        // Only ever turned on: the input's answer for API content holds whatever a set-up says.
+        requiresRemount: context.requiresRemount || out.requiresRemount === true,
         lastError: null,
         mounts: context.mounts + 1,
       });

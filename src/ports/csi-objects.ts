@@ -5,7 +5,7 @@
  */
 import type { VolumeAttachmentObject } from '../domain/csi/attachment.js';
 import type { CsiDriverSpec } from '../domain/csi/csi-driver.js';
-import type { VolumeObject } from './apiserver.js';
+import type { NodeObject, VolumeObject } from './apiserver.js';
 
 export interface CsiObjectApi {
   /** storage.k8s.io/v1 csidrivers/<name>: its spec. */
@@ -14,4 +14,6 @@ export interface CsiObjectApi {
   getVolumeAttachment(name: string): Promise<VolumeAttachmentObject | undefined>;
   /** v1 secrets/<name> in `namespace` (data in base64, as the API carries it). */
   getSecret(namespace: string, name: string): Promise<VolumeObject | undefined>;
+  /** v1 nodes/<name>: its `status.volumesAttached`, which an attachable volume waits for. */
+  getNode(name: string): Promise<NodeObject>;
 }

@@ -44,10 +44,14 @@ export interface CsiVolumePlugin {
    * SetUp of a claim's CSI PV: waits for its VolumeAttachment when the driver requires attach,
    * stages it (NodeStageVolume, when the driver has STAGE_UNSTAGE_VOLUME) at the global mount path,
    * publishes it (NodePublishVolume) at `<root>/pods/<uid>/volumes/kubernetes.io~csi/<pvName>/mount`,
-   * with `vol_data.json` beside. Idempotent.
+   * with `vol_data.json` beside. Idempotent. When the driver requires attach, the volume's unique
+   * name goes to `reportInUse` first (the node reports it in use before it is mounted, as Go's
+   * desired state does), then the Node's `status.volumesAttached` must list it before staging.
+   * A driver with requiresRepublish is published again at each set-up (the answer says
+   * `requiresRemount`).
    */
-  setUpPersistent(pod: Pod, volumeName: string, pv: CsiPersistentVolume): Promise<VolumeSetUpResult>;
-  /** SetUp of a pod's inline `csi` volume (the Ephemeral lifecycle): NodePublishVolume at `kubernetes.io~csi/<volumeName>/mount`. */
+  setUpPersistent(pod: Pod, volumeName: string, pv: CsiPersistentVolume, reportInUse?: (uniqueVolumeName: string) => void): Promise<VolumeSetUpResult>;
+  /** SetUp of a pod's inline `csi` volume (the Ephemeral lifecycle): NodePublishVolume at `kubernetes.io~csi/<volumeName>/mount`, again at each set-up with requiresRepublish. */
   setUpInline(pod: Pod, volumeName: string): Promise<VolumeSetUpResult>;
   /**
    * TearDown of `<root>/pods/<uid>/volumes/kubernetes.io~csi/<dirName>`, from its vol_data.json alone

@@ -21,6 +21,11 @@ export interface VolumeSetUpResult {
    * in `volumesInUse` while the volume is set up (`kubernetes.io/csi/<driver>^<volumeHandle>`).
    */
   uniqueVolumeName?: string;
+  /**
+   * Set up again on every pod sync (Go's RequiresRemount), known only once the set-up has read it:
+   * a CSI volume whose CSIDriver has requiresRepublish.
+   */
+  requiresRemount?: boolean;
 }
 
 export interface PodDirectoryCleanup {

@@ -62,6 +62,9 @@ describeNeeding(allOf(kubeLabPart(), csiMockDriverPart()), 'the CSI volume plugi
       await labApi(lab, 'DELETE', `/apis/storage.k8s.io/v1/csidrivers/${CSI_MOCK_DRIVER_NAME}`);
       await labApi(lab, 'DELETE', `/apis/storage.k8s.io/v1/csidrivers/${ATTACHED}`);
       await labApi(lab, 'DELETE', `/apis/storage.k8s.io/v1/volumeattachments/csi-${sha256(`1${ATTACHED}${NODE}`)}`);
+      await labApi(lab, 'DELETE', `/api/v1/persistentvolumes/pv-adc`);
+      await labApi(lab, 'DELETE', `/apis/storage.k8s.io/v1/volumeattachments/csi-${sha256(`2${ATTACHED}${NODE}`)}`);
+      await labApi(lab, 'DELETE', `/api/v1/nodes/${NODE}`);
     }
     if (root) await rm(root, { recursive: true, force: true });
   });
@@ -112,8 +115,12 @@ describeNeeding(allOf(kubeLabPart(), csiMockDriverPart()), 'the CSI volume plugi
     }
   });
 
-  it('waits for the VolumeAttachment of a driver that requires attach, read as the node, then stages and publishes with its metadata', async () => {
+  it('waits for the Node\'s volumesAttached and the VolumeAttachment of a driver that requires attach, read as the node, then stages and publishes with its metadata', async () => {
     const name = `csi-${sha256(`1${ATTACHED}${NODE}`)}`;
+    const unique = `kubernetes.io/csi/${ATTACHED}^1`;
+    // The Node without the controller-managed-attach-detach annotation: the attach/detach controller
+    // leaves its status alone, so the test sets volumesAttached as the controller would.
+    expect([201, 409]).toContain((await labApi(lab, 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: NODE } })).status);
     expect((await labApi(lab, 'POST', '/apis/storage.k8s.io/v1/volumeattachments', {
       apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name },
       spec: { attacher: ATTACHED, nodeName: NODE, source: { persistentVolumeName: 'pv-attached' } },
@@ -127,10 +134,15 @@ describeNeeding(allOf(kubeLabPart(), csiMockDriverPart()), 'the CSI volume plugi
       attachPollMs: 200,
     });
     const pod = { metadata: { name: 'pv-pod', namespace: NS, uid: 'pv-pod-uid' }, spec: { containers: [] } } as unknown as Pod;
+    const pv = { pvName: 'pv-attached', source: { driver: ATTACHED, volumeHandle: '1' }, readOnly: false, mountOptions: [], accessModes: ['ReadWriteOnce'] };
     try {
-      const setUp = plugin.setUpPersistent(pod, 'data', {
-        pvName: 'pv-attached', source: { driver: ATTACHED, volumeHandle: '1' }, readOnly: false, mountOptions: [], accessModes: ['ReadWriteOnce'],
-      });
+      const inUse: string[] = [];
+      await expect(plugin.setUpPersistent(pod, 'data', pv, (n) => inUse.push(n))).rejects.toThrow(
+        `Volume not attached according to node status for volume "pv-attached" (UniqueName: "${unique}") pod "pv-pod" (UID: "pv-pod-uid") `);
+      expect(inUse).toEqual([unique]);
+      expect((await labApi(lab, 'PATCH', `/api/v1/nodes/${NODE}/status`,
+        { status: { volumesAttached: [{ name: unique, devicePath: '' }] } }, 'application/merge-patch+json')).status).toBe(200);
+      const setUp = plugin.setUpPersistent(pod, 'data', pv);
       await new Promise((r) => setTimeout(r, 600));
       await attached.settled();
       expect(attached.nodeCalls('NodeStageVolume')).toHaveLength(0);
@@ -147,4 +159,55 @@ describeNeeding(allOf(kubeLabPart(), csiMockDriverPart()), 'the CSI volume plugi
       plugin.close();
     }
   });
+  it('is put in the Node\'s volumesAttached by the real attach/detach controller once its VolumeAttachment is attached, and only then staged', async () => {
+    const unique = `kubernetes.io/csi/${ATTACHED}^2`;
+    const vaName = `csi-${sha256(`2${ATTACHED}${NODE}`)}`;
+    // The node as a kubelet with enableControllerAttachDetach registers it: the controller manages its attachments.
+    expect([201, 409]).toContain((await labApi(lab, 'POST', '/api/v1/nodes', { apiVersion: 'v1', kind: 'Node', metadata: { name: NODE } })).status);
+    expect((await labApi(lab, 'PATCH', `/api/v1/nodes/${NODE}`,
+      { metadata: { annotations: { 'volumes.kubernetes.io/controller-managed-attach-detach': 'true' } } }, 'application/merge-patch+json')).status).toBe(200);
+    expect((await labApi(lab, 'POST', '/api/v1/persistentvolumes', {
+      apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv-adc' },
+      spec: { capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], persistentVolumeReclaimPolicy: 'Retain', csi: { driver: ATTACHED, volumeHandle: '2' }, claimRef: { namespace: NS, name: 'adc' } },
+    })).status).toBe(201);
+    expect((await labApi(lab, 'POST', `/api/v1/namespaces/${NS}/persistentvolumeclaims`, {
+      metadata: { name: 'adc' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, volumeName: 'pv-adc', storageClassName: '' },
+    })).status).toBe(201);
+    await until('the claim bound', async () => (await labApi<{ status?: { phase?: string } }>(lab, 'GET', `/api/v1/namespaces/${NS}/persistentvolumeclaims/adc`)).body.status?.phase === 'Bound', 60_000);
+    const posted = await labApi<Pod>(lab, 'POST', `/api/v1/namespaces/${NS}/pods`, {
+      metadata: { name: 'adc' },
+      spec: { nodeName: NODE, containers: [{ name: 'c', image: 'busybox', volumeMounts: [{ name: 'data', mountPath: '/data' }] }], volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'adc' } }] },
+    });
+    expect(posted.status).toBe(201);
+    const plugin = createCsiVolumePlugin({
+      rootDir: root,
+      nodeName: NODE,
+      registry: { get: (n) => (n === ATTACHED ? { name: n, endpoint: attached.endpoint, versions: ['1.0.0'], nodeId: n, maxVolumesPerNode: 0 } : undefined), list: () => [] },
+      api: api.main,
+      clock: systemClock,
+      attachPollMs: 200,
+    });
+    const pv = { pvName: 'pv-adc', source: { driver: ATTACHED, volumeHandle: '2' }, readOnly: false, mountOptions: [], accessModes: ['ReadWriteOnce'] };
+    try {
+      // The controller makes the VolumeAttachment; nothing attaches it, so the node must wait.
+      await until('the controller\'s VolumeAttachment', async () => (await labApi(lab, 'GET', `/apis/storage.k8s.io/v1/volumeattachments/${vaName}`)).status === 200, 60_000);
+      await expect(plugin.setUpPersistent(posted.body, 'data', pv)).rejects.toThrow('Volume not attached according to node status');
+      await attached.settled();
+      expect(attached.nodeCalls('NodeStageVolume').filter((c) => c.request.volume_id === '2')).toHaveLength(0);
+      // The external attacher's part: the attachment is attached; the controller records it on the Node.
+      expect((await labApi(lab, 'PATCH', `/apis/storage.k8s.io/v1/volumeattachments/${vaName}/status`,
+        { status: { attached: true } }, 'application/merge-patch+json')).status).toBe(200);
+      await until('the volume in the Node\'s volumesAttached', async () => {
+        const node = (await labApi<{ status?: { volumesAttached?: { name: string }[] } }>(lab, 'GET', `/api/v1/nodes/${NODE}`)).body;
+        return (node.status?.volumesAttached ?? []).some((v) => v.name === unique);
+      }, 90_000);
+      const answer = await plugin.setUpPersistent(posted.body, 'data', pv);
+      expect(answer.uniqueVolumeName).toBe(unique);
+      await attached.settled();
+      expect(attached.nodeCalls('NodeStageVolume').filter((c) => c.request.volume_id === '2')).toHaveLength(1);
+      await plugin.tearDown(posted.body.metadata.uid, 'pv-adc');
+    } finally {
+      plugin.close();
+    }
+  }, 240_000);
 });

@@ -192,6 +192,47 @@ describe('volumeMachine', () => {
     expect(h.value()).toEqual({ mounted: 'current' });
   });
 
+  it('sets a claim\'s CSI volume up again on each pod sync once its set-up answered requiresRemount (requiresRepublish), not before', async () => {
+    const h = harness({ plugin: null, requiresRemount: false });
+    const csiAt = (requiresRemount?: boolean): MountVolumeOutput => ({
+      hostPath: '/var/lib/kubelet/pods/u1/volumes/kubernetes.io~csi/pv-1/mount', changed: false,
+      persistent: { claimName: 'data', pvName: 'pv-1', plugin: 'kubernetes.io/csi' }, ...(requiresRemount !== undefined ? { requiresRemount } : {}),
+    });
+    // A failed first set-up says nothing: a sync during the back-off asks for no remount.
+    h.mountAnswers.push(failure('Volume not attached according to node status'));
+    await flush();
+    h.send({ type: 'volume.remount', pod: makePod() });
+    await flush();
+    expect(h.context().requiresRemount).toBe(false);
+    h.mountAnswers.push(csiAt(true));
+    await h.advance(500);
+    expect(h.mounts).toHaveLength(2);
+    expect(h.context().requiresRemount).toBe(true);
+
+    h.send({ type: 'volume.remount', pod: makePod() });
+    await flush();
+    expect(h.mounts).toHaveLength(3);
+    expect(h.mounts[2]!.input.remount).toBe(true);
+    // A later answer without the flag does not turn it off: the driver's policy is the volume's.
+    h.fallback.mount = () => csiAt();
+    h.send({ type: 'volume.remount', pod: makePod() });
+    await flush();
+    h.send({ type: 'volume.remount', pod: makePod() });
+    await flush();
+    expect(h.mounts).toHaveLength(5);
+    expect(h.value()).toEqual({ mounted: 'current' });
+  });
+
+  it('does not set a claim\'s volume up again on a pod sync when its set-up did not ask for it', async () => {
+    const h = harness({ plugin: null, requiresRemount: false });
+    h.mountAnswers.push({ hostPath: '/srv/data', changed: false, persistent: { claimName: 'data', pvName: 'pv-h', plugin: 'kubernetes.io/host-path' } });
+    await flush();
+    h.send({ type: 'volume.remount', pod: makePod() });
+    await flush();
+    expect(h.mounts).toHaveLength(1);
+    expect(h.context().requiresRemount).toBe(false);
+  });
+
   it('sets a token up again at refreshAfterMs (80 % of a 3600 s token: 2880 s), not before, and again from the new one', async () => {
     const h = harness({ plugin: 'kubernetes.io/projected' });
     const refreshAfterMs = 0.8 * 3600 * 1000;

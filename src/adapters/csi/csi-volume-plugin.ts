@@ -11,6 +11,7 @@
  * unstage. Secrets and tokens go to the driver only.
  */
 import { rmdir, unlink } from 'node:fs/promises';
+import { attachedInNodeStatus, csiUniqueVolumeName, nodeGetErrorMessage, notAttachedMessage } from '../../domain/csi/attached-volumes.js';
 import { volumeAttachmentName, globalMountPaths, inlineVolumeHandle, podCsiVolumePaths } from '../../domain/csi/csi-paths.js';
 import { csiDriverPolicy, lifecycleModeProblem, type CsiDriverPolicy } from '../../domain/csi/csi-driver.js';
 import type { PodVolData } from '../../domain/csi/vol-data.js';
@@ -122,7 +123,9 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
   async function publish(request: PublishRequest): Promise<VolumeSetUpResult> {
     const { pod, data } = request;
     const paths = podCsiVolumePaths(rootDir, pod.metadata.uid, data.specVolID);
-    if (published.has(paths.mountPath)) return { hostPath: paths.mountPath, changed: false };
+    const answer: VolumeSetUpResult = { hostPath: paths.mountPath, changed: false, ...(request.policy.requiresRepublish ? { requiresRemount: true } : {}) };
+    // requiresRepublish: NodePublishVolume again (fresh tokens), never NodeStageVolume (Go's remount).
+    if (published.has(paths.mountPath) && !request.policy.requiresRepublish) return answer;
     let client: CsiNodeClient;
     try {
       client = request.clientOf();
@@ -162,7 +165,7 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
       }
     }
     published.add(paths.mountPath);
-    return { hostPath: paths.mountPath, changed: false };
+    return answer;
   }
 
   /** NodeStageVolume unless this process staged it, or a pod on the node already publishes it from its staging path. Called under the volume's lock. */
@@ -194,7 +197,22 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
     return global.stagingPath;
   }
 
-  async function setUpPersistent(pod: Pod, _volumeName: string, pv: CsiPersistentVolume): Promise<VolumeSetUpResult> {
+  /**
+   * Go's VerifyControllerAttachedVolume: the attach/detach controller lists the volume in the Node's
+   * `status.volumesAttached` once it is attached. Checked until the volume is first published here.
+   */
+  async function verifyControllerAttached(pod: Pod, pvName: string, uniqueVolumeName: string): Promise<void> {
+    const podRef = { name: pod.metadata.name, uid: pod.metadata.uid };
+    let node;
+    try {
+      node = await opts.api!.getNode(nodeName);
+    } catch (error) {
+      throw failure(nodeGetErrorMessage(pvName, uniqueVolumeName, podRef, messageOf(error)));
+    }
+    if (!attachedInNodeStatus(node, uniqueVolumeName)) throw failure(notAttachedMessage(pvName, uniqueVolumeName, podRef));
+  }
+
+  async function setUpPersistent(pod: Pod, _volumeName: string, pv: CsiPersistentVolume, reportInUse?: (uniqueVolumeName: string) => void): Promise<VolumeSetUpResult> {
     const { driver, volumeHandle } = pv.source;
     if (!driver) throw failure(`PersistentVolume ${pv.pvName}: spec.csi.driver is empty`);
     if (!volumeHandle) throw failure(`PersistentVolume ${pv.pvName}: spec.csi.volumeHandle is empty`);
@@ -203,8 +221,11 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
     if (problem) throw failure(problem);
     const attachmentID = volumeAttachmentName(volumeHandle, driver, nodeName);
     let publishContext: Record<string, string> = {};
-    if (policy.attachRequired) {
+    const uniqueVolumeName = policy.attachRequired ? csiUniqueVolumeName(driver, volumeHandle) : undefined;
+    if (uniqueVolumeName !== undefined) {
+      reportInUse?.(uniqueVolumeName);
       if (!opts.api) throw failure(`volume ${volumeHandle} has GET error for volume attachment ${attachmentID}: no API server (standalone mode)`);
+      if (!published.has(podCsiVolumePaths(rootDir, pod.metadata.uid, pv.pvName).mountPath)) await verifyControllerAttached(pod, pv.pvName, uniqueVolumeName);
       publishContext = await waitForAttachment({ api: opts.api, clock: opts.clock, timeoutMs: opts.attachTimeoutMs, pollMs: opts.attachPollMs }, volumeHandle, attachmentID);
     }
     let client: CsiNodeClient;
@@ -216,7 +237,7 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
     const capabilities = await client.capabilities();
     // Stage and publish under the volume's lock: a teardown of another pod cannot unstage the
     // volume between this pod's stage and its publish.
-    return serialized(volumeKey(driver, volumeHandle), async () => publish({
+    const answer = await serialized(volumeKey(driver, volumeHandle), async () => publish({
       pod,
       data: { specVolID: pv.pvName, volumeHandle, driverName: driver, nodeName, attachmentID, volumeLifecycleMode: 'Persistent' },
       readOnly: pv.readOnly,
@@ -231,6 +252,7 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
       clientOf: () => client,
       capabilities,
     }));
+    return uniqueVolumeName !== undefined ? { ...answer, uniqueVolumeName } : answer;
   }
 
   async function setUpInline(pod: Pod, volumeName: string): Promise<VolumeSetUpResult> {

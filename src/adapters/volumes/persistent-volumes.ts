@@ -31,7 +31,7 @@ export interface PersistentVolumeDeps {
 export function createPersistentVolumes(deps: PersistentVolumeDeps) {
   const { rootDir, mounter } = deps;
 
-  async function setUpVolume(pod: Pod, volumeName: string, pv: PersistentVolumeMount): Promise<VolumeSetUpResult> {
+  async function setUpVolume(pod: Pod, volumeName: string, pv: PersistentVolumeMount, reportInUse?: (uniqueVolumeName: string) => void): Promise<VolumeSetUpResult> {
     const { ref, volume } = pv;
     if (volume.plugin === 'kubernetes.io/host-path') {
       try {
@@ -54,15 +54,18 @@ export function createPersistentVolumes(deps: PersistentVolumeDeps) {
     if (!deps.csi) {
       throw volumeOperationError('MountVolume.MountDevice', ref.pvName, `kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver name ${volume.source.driver} not found in the list of registered CSI drivers`);
     }
-    const answer = await deps.csi.setUpPersistent(pod, volumeName, { pvName: ref.pvName, source: volume.source, readOnly: pv.readOnly, mountOptions: pv.mountOptions, accessModes: pv.accessModes });
+    const answer = await deps.csi.setUpPersistent(pod, volumeName, { pvName: ref.pvName, source: volume.source, readOnly: pv.readOnly, mountOptions: pv.mountOptions, accessModes: pv.accessModes }, reportInUse);
     return { ...answer, persistent: ref };
   }
 
   return {
-    /** SetUp of the claim's PV: the answer names it; `readOnly` says whether containers must mount it so. */
-    async setUp(pod: Pod, volume: Volume, claim: PodVolumeClaim): Promise<{ answer: VolumeSetUpResult; readOnly: boolean }> {
+    /**
+     * SetUp of the claim's PV: the answer names it; `readOnly` says whether containers must mount it
+     * so. An attachable PV's unique name goes to `reportInUse` before it is attached or mounted.
+     */
+    async setUp(pod: Pod, volume: Volume, claim: PodVolumeClaim, reportInUse?: (uniqueVolumeName: string) => void): Promise<{ answer: VolumeSetUpResult; readOnly: boolean }> {
       const pv = await resolveClaim({ ...(deps.claims ? { api: deps.claims } : {}), ...(deps.nodeName ? { nodeName: deps.nodeName } : {}) }, pod, volume, claim);
-      return { answer: await setUpVolume(pod, volume.name, pv), readOnly: pv.readOnly };
+      return { answer: await setUpVolume(pod, volume.name, pv, reportInUse), readOnly: pv.readOnly };
     },
     /** TearDown of the PV a set-up named: hostPath leaves the node's path alone. */
     async tearDown(podUid: string, pv: PersistentVolumeRef): Promise<void> {

@@ -70,8 +70,13 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
   const dirOf = (podUid: string, plugin: VolumePluginName, name: string) => podVolumeDirectory(rootDir, podUid, plugin, name);
 
   /** Where each volume set up by this process is (Go's actual state of world, for makeMounts). */
-  const mounted = new Map<string, { hostPath: string; readOnly: boolean; uniqueVolumeName?: string }>();
+  const mounted = new Map<string, { hostPath: string; readOnly: boolean }>();
   const key = (podUid: string, volumeName: string) => `${podUid}/${volumeName}`;
+  /**
+   * The unique names of attachable volumes, from the first set-up that named one until teardown:
+   * reported in use before they are attached or mounted, as Go reports its desired state.
+   */
+  const inUse = new Map<string, string>();
   const persistent = createPersistentVolumes({
     rootDir, mounter, ...(opts.claims ? { claims: opts.claims } : {}), ...(opts.nodeName ? { nodeName: opts.nodeName } : {}), ...(opts.csi ? { csi: opts.csi } : {}),
   });
@@ -80,8 +85,8 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
     const volume = volumeOf(pod, volumeName);
     const claim = podVolumeClaim(pod, volume);
     if (claim !== undefined) {
-      const { answer, readOnly } = await persistent.setUp(pod, volume, claim);
-      mounted.set(key(pod.metadata.uid, volumeName), { hostPath: answer.hostPath, readOnly, ...(answer.uniqueVolumeName ? { uniqueVolumeName: answer.uniqueVolumeName } : {}) });
+      const { answer, readOnly } = await persistent.setUp(pod, volume, claim, (name) => inUse.set(key(pod.metadata.uid, volumeName), name));
+      mounted.set(key(pod.metadata.uid, volumeName), { hostPath: answer.hostPath, readOnly });
       return answer;
     }
     const plugin = volumePluginName(volume);
@@ -112,7 +117,13 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
     return { hostPath: dir, changed: written.changed, ...(written.refreshAfterMs !== undefined ? { refreshAfterMs: written.refreshAfterMs } : {}) };
   }
 
+  /** An attachable volume stays in use until its teardown succeeds (Go: until the actual state has it unmounted). */
   async function tearDown(podUid: string, volumeName: string, plugin: PodVolumePlugin, pv?: PersistentVolumeRef): Promise<void> {
+    await tearDownVolume(podUid, volumeName, plugin, pv);
+    inUse.delete(key(podUid, volumeName));
+  }
+
+  async function tearDownVolume(podUid: string, volumeName: string, plugin: PodVolumePlugin, pv?: PersistentVolumeRef): Promise<void> {
     mounted.delete(key(podUid, volumeName));
     if (pv) return persistent.tearDown(podUid, pv);
     // hostPath's TearDown does nothing: the path is the node's. A claim never set up mounted nothing.
@@ -134,7 +145,7 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
       const found = mounted.get(key(podUid, volumeName));
       return found && { hostPath: found.hostPath, readOnly: found.readOnly };
     },
-    volumesInUse: () => [...new Set([...mounted.values()].flatMap((m) => (m.uniqueVolumeName ? [m.uniqueVolumeName] : [])))].sort(),
+    volumesInUse: () => [...new Set(inUse.values())].sort(),
     removePodDirectory: (podUid) => {
       opts.onPodGone?.(podUid);
       return removePodDirectory(mounter, rootDir, podUid);

@@ -47,6 +47,8 @@ export interface NodeStatus {
   images?: ContainerImage[];
   /** Unique names of the attachable volumes the node has in use (the attach/detach controller waits for them to leave before detaching). */
   volumesInUse?: string[];
+  /** Set by the attach/detach controller: the volumes attached to the node, which the kubelet waits for before staging. */
+  volumesAttached?: { name: string; devicePath?: string }[];
   [extra: string]: unknown;
 }
 

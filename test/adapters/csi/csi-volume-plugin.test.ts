@@ -40,6 +40,8 @@ describeNeeding(csiMockDriverPart(), 'the CSI volume plugin on the upstream mock
   let csiDriver: CsiDriverSpec | undefined;
   const secretsRead: string[] = [];
   const attachmentsRead: string[] = [];
+  /** The Node's status.volumesAttached, as the attach/detach controller would set it. */
+  let volumesAttached: string[] = [];
   const registry: CsiDriverRegistry = { get: (name) => registered.find((d) => d.name === name), list: () => registered };
   const api: CsiObjectApi = {
     getCsiDriver: async () => csiDriver,
@@ -51,6 +53,7 @@ describeNeeding(csiMockDriverPart(), 'the CSI volume plugin on the upstream mock
       secretsRead.push(`${namespace}/${name}`);
       return { metadata: { name, namespace }, data: { password: Buffer.from('s3cret').toString('base64') } };
     },
+    getNode: async (name) => ({ metadata: { name }, status: { volumesAttached: volumesAttached.map((v) => ({ name: v, devicePath: '' })) } }),
   };
   const plugins: { close(): void }[] = [];
   const tokensAsked: string[] = [];
@@ -198,12 +201,62 @@ describeNeeding(csiMockDriverPart(), 'the CSI volume plugin on the upstream mock
   it('waits for the VolumeAttachment of a driver that requires attach, and hands its metadata to stage and publish', async () => {
     csiDriver = { podInfoOnMount: true, volumeLifecycleModes: ['Persistent'] };
     const plugin = newPlugin();
-    const { hostPath } = await plugin.setUpPersistent(pod('uid-t'), 'data', pv('3', 'pv-t'));
+    const unique = `kubernetes.io/csi/${driverName}^3`;
+    const inUse: string[] = [];
+    // Not yet in the Node's volumesAttached: refused in Go's words, reported in use all the same.
+    volumesAttached = [];
+    await driver.settled();
+    const stagesBefore = driver.nodeCalls('NodeStageVolume').length;
+    await expect(plugin.setUpPersistent(pod('uid-t'), 'data', pv('3', 'pv-t'), (name) => inUse.push(name))).rejects.toThrow(
+      `Volume not attached according to node status for volume "pv-t" (UniqueName: "${unique}") pod "pod-uid-t" (UID: "uid-t") `);
+    expect(inUse).toEqual([unique]);
+    await driver.settled();
+    expect(driver.nodeCalls('NodeStageVolume')).toHaveLength(stagesBefore);
+
+    volumesAttached = ['kubernetes.io/csi/other^3', unique];
+    const answer = await plugin.setUpPersistent(pod('uid-t'), 'data', pv('3', 'pv-t'), (name) => inUse.push(name));
+    expect(answer.uniqueVolumeName).toBe(unique);
+    expect(answer.requiresRemount).toBeUndefined();
+    const { hostPath } = answer;
     await driver.settled();
     expect(attachmentsRead).toContain(`csi-${await sha256(`3${driverName}${nodeName}`)}`);
     expect(driver.nodeCalls('NodeStageVolume').filter((c) => c.request.volume_id === '3').at(-1)!.request.publish_context).toEqual({ device: '/dev/mock' });
     expect(driver.nodeCalls('NodePublishVolume').find((c) => c.request.target_path === hostPath)!.request.publish_context).toEqual({ device: '/dev/mock' });
     await plugin.tearDown('uid-t', 'pv-t');
+  });
+
+  it('reports no unique name for a PV of a driver without attach, nor checks the Node', async () => {
+    volumesAttached = [];
+    const inUse: string[] = [];
+    const answer = await newPlugin().setUpPersistent(pod('uid-n'), 'data', pv('2', 'pv-n'), (name) => inUse.push(name));
+    expect(answer.uniqueVolumeName).toBeUndefined();
+    expect(inUse).toEqual([]);
+    await newPlugin().tearDown('uid-n', 'pv-n');
+  });
+
+  it('publishes again (never stages again) at each set-up of a driver with requiresRepublish, with fresh tokens', async () => {
+    csiDriver = { attachRequired: false, podInfoOnMount: true, requiresRepublish: true, volumeLifecycleModes: ['Persistent', 'Ephemeral'], tokenRequests: [{ audience: 'vault' }] };
+    tokensAsked.length = 0;
+    const plugin = newPlugin();
+    await driver.settled();
+    const stagesOf1 = () => driver.nodeCalls('NodeStageVolume').filter((c) => c.request.volume_id === '1').length;
+    const stagesBefore = stagesOf1();
+    const first = await plugin.setUpPersistent(pod('uid-r'), 'data', pv('1', 'pv-r'));
+    expect(first.requiresRemount).toBe(true);
+    await plugin.setUpPersistent(pod('uid-r'), 'data', pv('1', 'pv-r'));
+    await driver.settled();
+    expect(stagesOf1() - stagesBefore).toBe(1);
+    expect(driver.nodeCalls('NodePublishVolume').filter((c) => c.request.target_path === first.hostPath)).toHaveLength(2);
+    expect(tokensAsked).toEqual(['ns1/sa1 vault 3600 uid-r', 'ns1/sa1 vault 3600 uid-r']);
+
+    const inline = pod('uid-r2', [{ name: 'v', csi: { driver: driverName } }]);
+    const answer = await plugin.setUpInline(inline, 'v');
+    expect(answer.requiresRemount).toBe(true);
+    await plugin.setUpInline(inline, 'v');
+    await driver.settled();
+    expect(driver.nodeCalls('NodePublishVolume').filter((c) => c.request.target_path === answer.hostPath)).toHaveLength(2);
+    await plugin.tearDown('uid-r', 'pv-r');
+    await plugin.tearDown('uid-r2', 'v');
   });
 
   it('fails a PV the driver does not know with its answer, leaving no staging or pod directory behind', async () => {

@@ -37,12 +37,21 @@ class FakeCsi implements CsiVolumePlugin {
   calls: unknown[][] = [];
   /** The driver requires attach: the answer names the volume for volumesInUse. */
   attachable = false;
-  async setUpPersistent(pod: Pod, volumeName: string, pv: CsiPersistentVolume) {
+  /** The attach/detach controller has not attached it yet: the set-up fails after naming it in use. */
+  notAttached = false;
+  tearDownFails = false;
+  async setUpPersistent(pod: Pod, volumeName: string, pv: CsiPersistentVolume, reportInUse?: (uniqueVolumeName: string) => void) {
     this.calls.push(['setUpPersistent', pod.metadata.uid, volumeName, pv]);
-    return { hostPath: `/csi/${pv.pvName}/mount`, changed: false, ...(this.attachable ? { uniqueVolumeName: `kubernetes.io/csi/${pv.source.driver}^${pv.source.volumeHandle}` } : {}) };
+    const uniqueVolumeName = `kubernetes.io/csi/${pv.source.driver}^${pv.source.volumeHandle}`;
+    if (this.attachable) reportInUse?.(uniqueVolumeName);
+    if (this.notAttached) throw new Error('Volume not attached according to node status');
+    return { hostPath: `/csi/${pv.pvName}/mount`, changed: false, ...(this.attachable ? { uniqueVolumeName } : {}) };
   }
   async setUpInline(): Promise<never> { throw new Error('not used'); }
-  async tearDown(podUid: string, dirName: string) { this.calls.push(['tearDown', podUid, dirName]); }
+  async tearDown(podUid: string, dirName: string) {
+    this.calls.push(['tearDown', podUid, dirName]);
+    if (this.tearDownFails) throw new Error('NodeUnpublishVolume failed');
+  }
   async volumeStats() { return undefined; }
 }
 
@@ -280,7 +289,24 @@ describe('a CSI PV', () => {
     const answer = await plugins.setUp(pod, 'data', { remount: false });
     await plugins.setUp(pod, 'other', { remount: false });
     expect(plugins.volumesInUse()).toEqual(['kubernetes.io/csi/csi-mock.lab.k8s.io^h1']);
+    // In use until its teardown succeeds (Go: until the actual state has it unmounted).
+    csi.tearDownFails = true;
+    await expect(plugins.tearDown('uid-1', 'data', null, answer.persistent)).rejects.toThrow('NodeUnpublishVolume failed');
+    expect(plugins.volumesInUse()).toEqual(['kubernetes.io/csi/csi-mock.lab.k8s.io^h1']);
+    csi.tearDownFails = false;
     await plugins.tearDown('uid-1', 'data', null, answer.persistent);
+    expect(plugins.volumesInUse()).toEqual([]);
+  });
+
+  it('an attachable one is in volumesInUse before it is attached or mounted, as Go reports its desired state', async () => {
+    csi.attachable = true;
+    csi.notAttached = true;
+    bind('data', 'pv-csi', { csi: { driver: 'csi-mock.lab.k8s.io', volumeHandle: 'h1' } });
+    await expect(plugins.setUp(podWith([claimVolume]), 'data', { remount: false })).rejects.toThrow('Volume not attached according to node status');
+    expect(plugins.volumesInUse()).toEqual(['kubernetes.io/csi/csi-mock.lab.k8s.io^h1']);
+    expect(plugins.mountedVolume('uid-1', 'data')).toBeUndefined();
+    // A pod deleted before its volume was ever set up has nothing to tear down, and the name goes.
+    await plugins.tearDown('uid-1', 'data', null);
     expect(plugins.volumesInUse()).toEqual([]);
   });
 
