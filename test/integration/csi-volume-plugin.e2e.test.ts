@@ -115,6 +115,16 @@ describeNeeding(allOf(kubeLabPart(), csiMockDriverPart()), 'the CSI volume plugi
     }
   });
 
+
+  /** The plugin over the attach-requiring mock driver alone, for this file's Node, the attachment polled every 200 ms. */
+  const attachedDriverPlugin = () => createCsiVolumePlugin({
+    rootDir: root,
+    nodeName: NODE,
+    registry: { get: (n) => (n === ATTACHED ? { name: n, endpoint: attached.endpoint, versions: ['1.0.0'], nodeId: n, maxVolumesPerNode: 0 } : undefined), list: () => [] },
+    api: api.main,
+    clock: systemClock,
+    attachPollMs: 200,
+  });
   it('waits for the Node\'s volumesAttached and the VolumeAttachment of a driver that requires attach, read as the node, then stages and publishes with its metadata', async () => {
     const name = `csi-${sha256(`1${ATTACHED}${NODE}`)}`;
     const unique = `kubernetes.io/csi/${ATTACHED}^1`;
@@ -125,14 +135,7 @@ describeNeeding(allOf(kubeLabPart(), csiMockDriverPart()), 'the CSI volume plugi
       apiVersion: 'storage.k8s.io/v1', kind: 'VolumeAttachment', metadata: { name },
       spec: { attacher: ATTACHED, nodeName: NODE, source: { persistentVolumeName: 'pv-attached' } },
     })).status).toBe(201);
-    const plugin = createCsiVolumePlugin({
-      rootDir: root,
-      nodeName: NODE,
-      registry: { get: (n) => (n === ATTACHED ? { name: n, endpoint: attached.endpoint, versions: ['1.0.0'], nodeId: n, maxVolumesPerNode: 0 } : undefined), list: () => [] },
-      api: api.main,
-      clock: systemClock,
-      attachPollMs: 200,
-    });
+    const plugin = attachedDriverPlugin();
     const pod = { metadata: { name: 'pv-pod', namespace: NS, uid: 'pv-pod-uid' }, spec: { containers: [] } } as unknown as Pod;
     const pv = { pvName: 'pv-attached', source: { driver: ATTACHED, volumeHandle: '1' }, readOnly: false, mountOptions: [], accessModes: ['ReadWriteOnce'] };
     try {
@@ -179,14 +182,7 @@ describeNeeding(allOf(kubeLabPart(), csiMockDriverPart()), 'the CSI volume plugi
       spec: { nodeName: NODE, containers: [{ name: 'c', image: 'busybox', volumeMounts: [{ name: 'data', mountPath: '/data' }] }], volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'adc' } }] },
     });
     expect(posted.status).toBe(201);
-    const plugin = createCsiVolumePlugin({
-      rootDir: root,
-      nodeName: NODE,
-      registry: { get: (n) => (n === ATTACHED ? { name: n, endpoint: attached.endpoint, versions: ['1.0.0'], nodeId: n, maxVolumesPerNode: 0 } : undefined), list: () => [] },
-      api: api.main,
-      clock: systemClock,
-      attachPollMs: 200,
-    });
+    const plugin = attachedDriverPlugin();
     const pv = { pvName: 'pv-adc', source: { driver: ATTACHED, volumeHandle: '2' }, readOnly: false, mountOptions: [], accessModes: ['ReadWriteOnce'] };
     try {
       // The controller makes the VolumeAttachment; nothing attaches it, so the node must wait.
