@@ -9,27 +9,11 @@ import { unregisteredDriverMessage } from '../../domain/csi/csi-driver.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { NodeDefinition } from '../../generated/csi/v1/Node.js';
 import type { CsiDriverRegistry } from '../../ports/csi-drivers.js';
+import { csiCallTimeoutMs, type CsiNodeClients } from './csi-node-client-types.js';
 import { loadCsiProto } from './csi-proto.js';
+import { grpcErrorText } from './grpc-status-text.js';
 import { unixGrpcClient, type UnaryMethods, type UnixGrpcClient } from './unix-grpc-client.js';
 
-/** Go's csiTimeout: the deadline of every Node call. */
-export const csiCallTimeoutMs = 2 * 60_000;
-
-
-export interface CsiNodeClient {
-  /** The Node service's calls; each takes its deadline (csiCallTimeoutMs). */
-  readonly call: UnaryMethods<NodeDefinition>;
-  capabilities(): Promise<Set<string>>;
-}
-
-export interface CsiNodeClients {
-  /** The driver's Node client; throws Go's message when the driver is not registered. */
-  get(driver: string): CsiNodeClient;
-  close(): void;
-}
-
-
-const statusNames = Object.fromEntries(Object.entries(grpc.status).filter(([, v]) => typeof v === 'number').map(([k, v]) => [v, k.toLowerCase().replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase())]));
 
 /** Codes after which the driver may still be working on the call (Go's isFinalError is false): the volume is in an uncertain state. */
 const uncertainCodes: readonly number[] = [grpc.status.CANCELLED, grpc.status.DEADLINE_EXCEEDED, grpc.status.UNAVAILABLE, grpc.status.RESOURCE_EXHAUSTED, grpc.status.ABORTED];
@@ -38,13 +22,6 @@ const uncertainCodes: readonly number[] = [grpc.status.CANCELLED, grpc.status.DE
 export function isFinalStatus(error: unknown): boolean {
   const code = (error as Partial<grpc.ServiceError>).code;
   return typeof code === 'number' && !uncertainCodes.includes(code);
-}
-
-/** A gRPC failure as Go prints a status error: `rpc error: code = NotFound desc = …`. */
-export function grpcErrorText(error: unknown): string {
-  const e = error as Partial<grpc.ServiceError>;
-  if (typeof e.code === 'number') return `rpc error: code = ${statusNames[e.code] ?? e.code} desc = ${e.details ?? e.message ?? ''}`;
-  return (error as Error).message ?? String(error);
 }
 
 /** The same calls, a failure's message worded as Go's. */

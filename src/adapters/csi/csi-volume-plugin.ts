@@ -27,7 +27,7 @@ import type { VolumeSetUpResult } from '../../ports/volumes.js';
 import { setVolumeOwnership } from '../volumes/volume-ownership.js';
 import { isMountPoint } from '../volumes/mount-table.js';
 import { waitForAttachment } from './attachment-wait.js';
-import { createCsiNodeClients, csiCallTimeoutMs, type CsiNodeClient, type CsiNodeClients } from './csi-node-clients.js';
+import { csiCallTimeoutMs, lazyCsiNodeClients, type CsiNodeClient, type CsiNodeClients } from './csi-node-client-types.js';
 import { secretCredentials } from './csi-secrets.js';
 import { csiVolumeStats } from './csi-volume-stats.js';
 import { keyedLock } from './keyed-lock.js';
@@ -79,7 +79,7 @@ interface PublishRequest {
 
 export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePlugin & { close(): void } {
   const { rootDir, nodeName } = opts;
-  const clients = opts.clients ?? createCsiNodeClients(opts.registry);
+  const clients = opts.clients ?? lazyCsiNodeClients(opts.registry);
   /** Targets published by this process (a set-up after a restart publishes again: NodePublish is idempotent). */
   const published = new Set<string>();
   /** Volumes this process staged and has not unstaged since. */

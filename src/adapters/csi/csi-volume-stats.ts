@@ -5,7 +5,7 @@
  */
 import { podCsiVolumePaths } from '../../domain/csi/csi-paths.js';
 import type { CsiVolumeUsage } from '../../ports/csi-volumes.js';
-import { csiCallTimeoutMs, type CsiNodeClients } from './csi-node-clients.js';
+import { csiCallTimeoutMs, type CsiNodeClients } from './csi-node-client-types.js';
 import { readPodVolData } from './vol-data-files.js';
 
 export async function csiVolumeStats(clients: CsiNodeClients, rootDir: string, podUid: string, dirName: string): Promise<CsiVolumeUsage | undefined> {

@@ -5,24 +5,17 @@
  * dial of up to 10 s, NotifyRegistrationStatus 1 s after the same dial, NodeGetInfo 2 min (csiTimeout).
  * A failure is a KubeletError naming the socket, with Go's wording and gRPC's status as Go prints it.
  */
-import * as grpc from '@grpc/grpc-js';
 import type { PluginInfo } from '../../domain/csi/plugin-info.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { CsiNodeInfo, PluginClients } from '../../ports/plugin-registration.js';
+import { csiCallTimeoutMs } from './csi-node-client-types.js';
 import { loadCsiProto } from './csi-proto.js';
+import { grpcErrorText } from './grpc-status-text.js';
 import { unixGrpcClient, type UnixGrpcClient } from './unix-grpc-client.js';
 
 export const PLUGIN_DIAL_TIMEOUT_MS = 10_000;
 export const PLUGIN_CALL_TIMEOUT_MS = 1_000;
-export const CSI_TIMEOUT_MS = 120_000;
-
-/** A gRPC status as Go's status error prints it: `rpc error: code = Unavailable desc = …`. */
-export function grpcErrorText(err: unknown): string {
-  const e = err as Partial<grpc.ServiceError>;
-  if (typeof e?.code !== 'number') return err instanceof Error ? err.message : String(err);
-  const name = (grpc.status[e.code] ?? String(e.code)).toLowerCase().replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
-  return `rpc error: code = ${name} desc = ${e.details ?? ''}`;
-}
+export const CSI_TIMEOUT_MS = csiCallTimeoutMs;
 
 async function using<D, T>(client: UnixGrpcClient<D>, call: (c: UnixGrpcClient<D>) => Promise<T>): Promise<T> {
   try {

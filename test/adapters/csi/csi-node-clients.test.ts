@@ -1,6 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { describe, expect, it } from 'vitest';
-import { createCsiNodeClients, grpcErrorText, isFinalStatus } from '../../../src/adapters/csi/csi-node-clients.js';
+import { createCsiNodeClients, isFinalStatus } from '../../../src/adapters/csi/csi-node-clients.js';
+import { grpcErrorText } from '../../../src/adapters/csi/grpc-status-text.js';
 
 const statusError = (code: grpc.status, details: string) => Object.assign(new Error(`${code} ${details}`), { code, details, metadata: new grpc.Metadata() });
 
