@@ -63,8 +63,10 @@ describeNeeding(allOf(kubeLabPartFor('embedded'), csiMockDriverPart()), 'CSI dri
     expect(driver.log()).not.toContain('Kubelet plugin registration: FAILED');
     // Every step is in the journal: the socket's actor went through GetInfo, NodeGetInfo, the install and the notify.
     const socketActor = `plugin:${encodeURIComponent(`${CSI_MOCK_DRIVER_NAME}-reg.sock`)}`;
-    const steps = journalLines(root()).filter((l) => l.actor === socketActor && l.type === 'state').map((l) => String((l.payload as { value?: unknown }).value));
-    expect(steps.join(' ')).toMatch(/gettingInfo.*gettingNodeInfo.*installing.*notifying.*registered/);
+    // The journal is written behind the actors: read until the last step is in.
+    const steps = () => journalLines(root()).filter((l) => l.actor === socketActor && l.type === 'state').map((l) => String((l.payload as { value?: unknown }).value)).join(' ');
+    await n.whileUp('the registration\'s steps in the journal', () => /registered/.test(steps()), 10_000);
+    expect(steps()).toMatch(/gettingInfo.*gettingNodeInfo.*installing.*notifying.*registered/);
   }, 40_000);
 
   it('deregisters the driver when it stops (its sockets removed), and registers it again when it comes back', async () => {
