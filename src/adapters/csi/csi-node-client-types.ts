@@ -36,9 +36,10 @@ export function lazyCsiNodeClients(registry: CsiDriverRegistry): CsiNodeClients 
     get(driver) {
       // Refused at once, as the loaded clients refuse it: no module is loaded for a driver that is not there.
       if (!registry.get(driver)) throw new KubeletError('KLT_ERR_VOLUME_MOUNT', unregisteredDriverMessage(driver));
+      // cast (both): the loaded client's calls, looked up by the method's name; the names and types are the definition's.
       const call = new Proxy({}, {
         get: (_target, method: string): AnyCall => async (request, timeoutMs) =>
-          ((await clients()).get(driver).call as unknown as Record<string, AnyCall>)[method]!(request, timeoutMs),
+          ((await clients()).get(driver).call as Record<string, AnyCall>)[method]!(request, timeoutMs),
       }) as UnaryMethods<NodeDefinition>;
       return { call, capabilities: async () => (await clients()).get(driver).capabilities() };
     },

@@ -12,7 +12,7 @@ import type { CsiDriverRegistry } from '../../ports/csi-drivers.js';
 import { csiCallTimeoutMs, type CsiNodeClients } from './csi-node-client-types.js';
 import { loadCsiProto } from './csi-proto.js';
 import { grpcErrorText } from './grpc-status-text.js';
-import { unixGrpcClient, type UnaryMethods, type UnixGrpcClient } from './unix-grpc-client.js';
+import { unixGrpcClient, type UnixGrpcClient } from './unix-grpc-client.js';
 
 
 /** Codes after which the driver may still be working on the call (Go's isFinalError is false): the volume is in an uncertain state. */
@@ -24,16 +24,9 @@ export function isFinalStatus(error: unknown): boolean {
   return typeof code === 'number' && !uncertainCodes.includes(code);
 }
 
-/** The same calls, a failure's message worded as Go's. */
-function mappedErrors(raw: UnaryMethods<NodeDefinition>): UnaryMethods<NodeDefinition> {
-  const calls = raw as unknown as Record<string, (request: unknown, timeoutMs: number) => Promise<unknown>>;
-  const mapped: Record<string, (request: unknown, timeoutMs: number) => Promise<unknown>> = {};
-  for (const [method, invoke] of Object.entries(calls)) {
-    mapped[method] = (request, timeoutMs) => invoke(request, timeoutMs).catch((error: unknown) => {
-      throw new KubeletError('KLT_ERR_VOLUME_MOUNT', grpcErrorText(error), { cause: error, retryable: !isFinalStatus(error) });
-    });
-  }
-  return mapped as unknown as UnaryMethods<NodeDefinition>;
+/** A failed call as the volume plugin reports it: Go's wording, and whether the driver may still be at work. */
+function wordedAsGo(error: unknown): KubeletError {
+  return new KubeletError('KLT_ERR_VOLUME_MOUNT', grpcErrorText(error), { cause: error, retryable: !isFinalStatus(error) });
 }
 
 export function createCsiNodeClients(registry: CsiDriverRegistry, timeoutMs = csiCallTimeoutMs): CsiNodeClients {
@@ -44,10 +37,10 @@ export function createCsiNodeClients(registry: CsiDriverRegistry, timeoutMs = cs
       if (!registered) throw new KubeletError('KLT_ERR_VOLUME_MOUNT', unregisteredDriverMessage(driver));
       let client = clients.get(registered.endpoint);
       if (!client) {
-        client = unixGrpcClient(loadCsiProto().node, 'csi.v1.Node', registered.endpoint);
+        client = unixGrpcClient(loadCsiProto().node, registered.endpoint, wordedAsGo);
         clients.set(registered.endpoint, client);
       }
-      const call = mappedErrors(client.call);
+      const call = client.call;
       return {
         call,
         capabilities: async () => {

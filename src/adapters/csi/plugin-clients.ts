@@ -26,7 +26,7 @@ async function using<D, T>(client: UnixGrpcClient<D>, call: (c: UnixGrpcClient<D
 }
 
 export function createPluginClients(): PluginClients {
-  const registration = (socketPath: string) => unixGrpcClient(loadCsiProto().registration, 'pluginregistration.Registration', socketPath);
+  const registration = (socketPath: string) => unixGrpcClient(loadCsiProto().registration, socketPath);
   return {
     async getInfo(socketPath): Promise<PluginInfo> {
       try {
@@ -46,7 +46,7 @@ export function createPluginClients(): PluginClients {
     },
     async nodeGetInfo(endpoint): Promise<CsiNodeInfo> {
       try {
-        const node = unixGrpcClient(loadCsiProto().node, 'csi.v1.Node', endpoint);
+        const node = unixGrpcClient(loadCsiProto().node, endpoint);
         const answer = await using(node, (c) => c.call.NodeGetInfo({}, CSI_TIMEOUT_MS));
         return { nodeId: answer.node_id, maxVolumesPerNode: Number(answer.max_volumes_per_node), topology: { ...(answer.accessible_topology?.segments ?? {}) } };
       } catch (err) {

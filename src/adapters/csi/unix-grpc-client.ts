@@ -18,19 +18,28 @@ export interface UnixGrpcClient<D> {
   close(): void;
 }
 
-/** A client of the service `serviceName` at `socketPath` (an absolute path). */
-export function unixGrpcClient<D>(codecs: ServiceCodecs<D>, serviceName: string, socketPath: string): UnixGrpcClient<D> {
-  const Constructor = grpc.makeGenericClientConstructor(codecs as unknown as grpc.ServiceDefinition, serviceName);
-  const client = new Constructor(`unix:${socketPath}`, grpc.credentials.createInsecure());
-  const call = {} as Record<string, (request: unknown, timeoutMs: number) => Promise<unknown>>;
-  for (const method of Object.keys(codecs as object)) {
-    const invoke = (client as unknown as Record<string, grpc.requestCallback<unknown> & ((req: unknown, opts: grpc.CallOptions, cb: grpc.requestCallback<unknown>) => void)>)[method]!;
+/** What a unary call needs of a method's codecs. */
+interface UnaryCodecs { path: string; requestSerialize: (value: never) => Buffer; responseDeserialize: (bytes: Buffer) => unknown }
+
+/**
+ * A client of the service at `socketPath` (an absolute path): one method per entry of `codecs`.
+ * `mapError` turns a failed call's error into the caller's (a message worded as Go's, say).
+ */
+export function unixGrpcClient<D extends { [K in keyof D]: UnaryCodecs }>(
+  codecs: ServiceCodecs<D>, socketPath: string, mapError: (error: unknown) => unknown = (error) => error,
+): UnixGrpcClient<D> {
+  const client = new grpc.Client(`unix:${socketPath}`, grpc.credentials.createInsecure());
+  const call: Record<string, (request: unknown, timeoutMs: number) => Promise<unknown>> = {};
+  for (const [method, codec] of Object.entries<UnaryCodecs>(codecs)) {
+    // cast: the request's type is the method's; grpc-js takes the serializer of any value.
+    const serialize = codec.requestSerialize as (value: unknown) => Buffer;
     call[method] = (request, timeoutMs) => new Promise((resolve, reject) => {
-      invoke.call(client, request, { deadline: Date.now() + timeoutMs }, (error: grpc.ServiceError | null, answer?: unknown) => {
-        if (error) reject(error);
+      client.makeUnaryRequest(codec.path, serialize, codec.responseDeserialize, request, { deadline: Date.now() + timeoutMs }, (error, answer) => {
+        if (error) reject(mapError(error));
         else resolve(answer);
       });
     });
   }
+  // cast: one function per method of the definition, each typed by it; the keys are only known at run time.
   return { call: call as UnaryMethods<D>, close: () => client.close() };
 }
