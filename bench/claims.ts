@@ -125,6 +125,7 @@ async function boundLocalVolumes(lab: Lab, setup: NodeSetup, ns: string): Promis
     const list = await labApi<{ items: { status?: { phase?: string } }[] }>(lab, 'GET', `/api/v1/namespaces/${ns}/persistentvolumeclaims`);
     if (list.status === 200 && list.body.items.filter((c) => c.status?.phase === 'Bound').length === BURST) return pvs;
     if (performance.now() > deadline) throw new Error(`claims: the ${BURST} claims of ${ns} not all Bound after 120 s`);
+    // A poll: the claims' phases are the binder's, read through the API.
     await sleep(250);
   }
 }

@@ -146,6 +146,8 @@ describeNeeding(allOf(kubeLabPart(), csiMockDriverPart()), 'the CSI volume plugi
       expect((await labApi(lab, 'PATCH', `/api/v1/nodes/${NODE}/status`,
         { status: { volumesAttached: [{ name: unique, devicePath: '' }] } }, 'application/merge-patch+json')).status).toBe(200);
       const setUp = plugin.setUpPersistent(pod, 'data', pv);
+      // A window for something that must not happen: three of the plugin's 200 ms attachment polls,
+      // none of which may stage a volume whose attachment is not attached yet.
       await new Promise((r) => setTimeout(r, 600));
       await attached.settled();
       expect(attached.nodeCalls('NodeStageVolume')).toHaveLength(0);

@@ -69,6 +69,7 @@ export async function startCsiMockDriver(rootDir: string, driverName = CSI_MOCK_
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   for (let i = 0; !existsSync(endpoint); i++) {
     if (child.exitCode !== null || i > 200) throw new Error(`the CSI mock driver did not serve ${endpoint}: ${log.slice(-2000)}`);
+    // A poll: the socket is another process's file, and it says nothing when it is made.
     await new Promise((r) => setTimeout(r, 50));
   }
   const calls = (): CsiCall[] => log.split('\n').filter((l) => l.includes('gRPCCall: ')).map((line) => {
@@ -79,6 +80,8 @@ export async function startCsiMockDriver(rootDir: string, driverName = CSI_MOCK_
     endpoint,
     log: () => log,
     settled: async () => {
+      // The driver logs a call after answering it, from another process: the log is read as complete
+      // once it has been quiet for 150 ms (a line within the first 20 ms counts as still coming).
       await new Promise((r) => setTimeout(r, 20));
       while (Date.now() - lastChunkAt < 150) await new Promise((r) => setTimeout(r, 50));
     },
