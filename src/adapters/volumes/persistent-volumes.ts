@@ -4,6 +4,7 @@
  * local (a bind mount, local-volume.ts; a Block PV a symlink to its device, block-volume-map.ts) or CSI (the `csi` port) — and torn down the same way from
  * the PV the set-up named. Failures of the PV plugins are Go's whole event texts, naming the PV.
  */
+import { unregisteredDriverMessage } from '../../domain/csi/csi-driver.js';
 import { KubeletError } from '../../domain/errors.js';
 import { podDirectory, podVolumeDevicePath, podVolumeDirectory } from '../../domain/pod/pod-paths.js';
 import type { Pod } from '../../domain/pod/types.js';
@@ -52,7 +53,7 @@ export function createPersistentVolumes(deps: PersistentVolumeDeps) {
       return { hostPath: dir, changed: false, persistent: ref };
     }
     if (!deps.csi) {
-      throw volumeOperationError('MountVolume.MountDevice', ref.pvName, `kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: driver name ${volume.source.driver} not found in the list of registered CSI drivers`);
+      throw volumeOperationError('MountVolume.MountDevice', ref.pvName, `kubernetes.io/csi: attacher.MountDevice failed to create newCsiDriverClient: ${unregisteredDriverMessage(volume.source.driver)}`);
     }
     const answer = await deps.csi.setUpPersistent(pod, volumeName, { pvName: ref.pvName, source: volume.source, readOnly: pv.readOnly, mountOptions: pv.mountOptions, accessModes: pv.accessModes }, reportInUse);
     return { ...answer, persistent: ref };
