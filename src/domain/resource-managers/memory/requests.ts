@@ -1,0 +1,39 @@
+/**
+ * What a container and a pod ask of the Static memory manager (Go: the static policy's
+ * getRequestedResources and getPodRequestedResources): the `memory` and `hugepages-<size>` requests,
+ * in bytes. A pod needs the larger of its biggest init container and the sum of its app containers.
+ */
+import type { Container, Pod } from '../../pod/types.js';
+import { quantityValue, tryParseQuantity } from '../../resources/quantity.js';
+import { isMemoryResource } from './machine-state.js';
+
+export type MemoryRequests = Record<string, number>;
+
+/** Bytes per memory resource; a request that is no whole number of bytes is Go's error. */
+export function containerMemoryRequests(container: Container): MemoryRequests | { error: string } {
+  const out: MemoryRequests = {};
+  for (const [name, text] of Object.entries(container.resources?.requests ?? {}).sort(([a], [b]) => (a < b ? -1 : 1))) {
+    if (!isMemoryResource(name)) continue;
+    const q = tryParseQuantity(text);
+    if (q === undefined || q.num % q.den !== 0n) return { error: '[memorymanager] failed to represent quantity as int64' };
+    out[name] = Number(quantityValue(q));
+  }
+  return out;
+}
+
+export function podMemoryRequests(pod: Pod): MemoryRequests | { error: string } {
+  const initMax: MemoryRequests = {};
+  for (const c of pod.spec.initContainers ?? []) {
+    const r = containerMemoryRequests(c);
+    if ('error' in r) return r;
+    for (const [name, size] of Object.entries(r)) initMax[name] = Math.max(initMax[name] ?? 0, size);
+  }
+  const apps: MemoryRequests = {};
+  for (const c of pod.spec.containers) {
+    const r = containerMemoryRequests(c);
+    if ('error' in r) return r;
+    for (const [name, size] of Object.entries(r)) apps[name] = (apps[name] ?? 0) + size;
+  }
+  for (const name of Object.keys(apps)) apps[name] = Math.max(apps[name] ?? 0, initMax[name] ?? 0);
+  return apps;
+}
