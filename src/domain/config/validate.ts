@@ -16,6 +16,7 @@ import { cpuSetError, labelValueErrors, qualifiedNameErrors } from './label-synt
 import { TAINT_EFFECTS } from '../api/common-types.js';
 import { percentageValue } from '../resources/percentage.js';
 import { isQuantity, quantityNumber } from '../resources/quantity.js';
+import { policyOptionErrors } from '../resource-managers/topology/policy-options.js';
 import { validateConfiguredValues } from './validate-values.js';
 import { KUBERNETES_VERSION } from './version.js';
 import type { FieldError, KubeletConfiguration, KubeletFlags } from './types.js';
@@ -117,6 +118,13 @@ export function validateKubeletConfiguration(kc: KubeletConfiguration, gates: Fe
   }
   if (!['container', 'pod'].includes(kc.topologyManagerScope)) {
     fail('topologyManagerScope', kc.topologyManagerScope, `topologyManagerScope (--topology-manager-scope) ${JSON.stringify(kc.topologyManagerScope)} must be one of: "container", or "pod"`);
+  }
+  if (Object.keys(kc.topologyManagerPolicyOptions).length > 0 && !isEnabled(gates, 'TopologyManagerPolicyOptions')) {
+    fail('topologyManagerPolicyOptions', kc.topologyManagerPolicyOptions, 'topologyManagerPolicyOptions requires feature gate TopologyManagerPolicyOptions enabled');
+  }
+  // Go checks the options when it builds the topology manager, which fails the start-up alike.
+  for (const message of policyOptionErrors(kc.topologyManagerPolicyOptions, gates)) {
+    errors.push({ field: 'topologyManagerPolicyOptions', value: kc.topologyManagerPolicyOptions, message });
   }
 
   validateShutdown(kc, gates, fail);

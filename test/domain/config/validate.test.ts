@@ -44,6 +44,10 @@ const INVALID: InvalidRow[] = [
   ['serverTLSBootstrap without gate', { serverTLSBootstrap: true }, { RotateKubeletServerCertificate: false }, 'serverTLSBootstrap', 'requires feature gate RotateKubeletServerCertificate'],
   ['bad topologyManagerPolicy', { topologyManagerPolicy: 'strict' }, {}, 'topologyManagerPolicy', '"strict" must be one of'],
   ['bad topologyManagerScope', { topologyManagerScope: 'node' }, {}, 'topologyManagerScope', '"node" must be one of'],
+  ['unknown topology manager option', { topologyManagerPolicyOptions: { 'prefer-nothing': 'true' } }, {}, 'topologyManagerPolicyOptions', 'unknown Topology Manager Policy option: "prefer-nothing"'],
+  ['alpha topology manager option without its gate', { topologyManagerPolicyOptions: { 'prefer-closest-numa-nodes': 'true' } }, {}, 'topologyManagerPolicyOptions', 'Alpha-level Options not enabled, but option "prefer-closest-numa-nodes" provided'],
+  ['topology manager option not a bool', { topologyManagerPolicyOptions: { 'prefer-closest-numa-nodes': 'yes' } }, { TopologyManagerPolicyAlphaOptions: true }, 'topologyManagerPolicyOptions', 'bad value for option "prefer-closest-numa-nodes": strconv.ParseBool: parsing "yes": invalid syntax'],
+  ['topology manager options without their gate', { topologyManagerPolicyOptions: { 'prefer-closest-numa-nodes': 'true' } }, { TopologyManagerPolicyOptions: false, TopologyManagerPolicyAlphaOptions: true }, 'topologyManagerPolicyOptions', 'requires feature gate TopologyManagerPolicyOptions'],
   ['bad hairpinMode', { hairpinMode: 'loop' }, {}, 'hairpinMode', 'option "loop" specified for hairpinMode'],
   ['critical pods grace above grace', { shutdownGracePeriod: '10s', shutdownGracePeriodCriticalPods: '20s' }, {}, 'shutdownGracePeriodCriticalPods', 'must be <= shutdownGracePeriod'],
   ['shutdownGracePeriod below a second', { shutdownGracePeriod: '500ms' }, {}, 'shutdownGracePeriod', 'must be either zero or otherwise >= 1 sec'],
@@ -124,6 +128,10 @@ describe('validateKubeletConfiguration (pkg/kubelet/apis/config/validation/valid
   it('refuses the same values given as flags, every field named (issue 14, item 5)', () => {
     const { errors } = buildEffectiveConfig({ parsed: parseCommandLine(['--eviction-hard=bogus<1Gi', '--kube-reserved=memory=-1Gi', '--cpu-manager-policy=bogus', '--container-log-max-size=abc']) });
     expect(errors.map((e) => e.field).sort()).toEqual(['containerLogMaxSize', 'cpuManagerPolicy', 'evictionHard.bogus', 'kubeReserved.memory']);
+  });
+
+  it('accepts a topology manager option once the gate of its stage is on', () => {
+    expect(validate({ topologyManagerPolicy: 'restricted', topologyManagerPolicyOptions: { 'prefer-closest-numa-nodes': 'true' } }, { TopologyManagerPolicyAlphaOptions: true })).toEqual([]);
   });
 
   it('accepts the values Go accepts', () => {
