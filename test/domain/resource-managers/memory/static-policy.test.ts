@@ -100,9 +100,9 @@ describe('the Static memory policy', () => {
   });
 
   it('reads memory and hugepages requests in bytes; a pod needs its biggest init container or the sum of its app containers', () => {
-    expect(containerMemoryRequests(ctr('a', '512Mi', { 'hugepages-2Mi': '4Mi', 'example.com/gpu': '1' }))).toEqual({ 'hugepages-2Mi': 4 * 2 ** 20, memory: 512 * 2 ** 20 });
-    expect(containerMemoryRequests(ctr('a', '0.5'))).toEqual({ error: '[memorymanager] failed to represent quantity as int64' });
-    expect(podMemoryRequests(pod([ctr('a', '1Gi'), ctr('b', '1Gi')], [ctr('i', '3Gi')]))).toEqual({ memory: 3 * Gi });
-    expect(podMemoryRequests(pod([ctr('a', '1Gi'), ctr('b', '1Gi')], [ctr('i', '1Gi')]))).toEqual({ memory: 2 * Gi });
+    expect(containerMemoryRequests(ctr('a', '512Mi', { 'hugepages-2Mi': '4Mi', 'example.com/gpu': '1' }))).toEqual({ ok: true, requests: { 'hugepages-2Mi': 4 * 2 ** 20, memory: 512 * 2 ** 20 } });
+    expect(containerMemoryRequests(ctr('a', '0.5'))).toEqual({ ok: false, error: '[memorymanager] failed to represent quantity as int64' });
+    expect(podMemoryRequests(pod([ctr('a', '1Gi'), ctr('b', '1Gi')], [ctr('i', '3Gi')]))).toEqual({ ok: true, requests: { memory: 3 * Gi } });
+    expect(podMemoryRequests(pod([ctr('a', '1Gi'), ctr('b', '1Gi')], [ctr('i', '1Gi')]))).toEqual({ ok: true, requests: { memory: 2 * Gi } });
   });
 });
