@@ -20,6 +20,7 @@ import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { makeDirectories, nodeGcFs } from '../adapters/fs/node-fs.js';
 import { checkpointFiles } from '../adapters/host/checkpoint-files.js';
 import { sysfsCpuTopology } from '../adapters/host/cpu-topology.js';
+import { SysfsNumaTopology } from '../adapters/host/numa-topology.js';
 import { createContainerLogFiles } from '../adapters/fs/container-log-files.js';
 import { LEGACY_CONTAINER_LOGS_DIR } from '../domain/runtime/legacy-log-symlink.js';
 import { ProcHostStats } from '../adapters/host/host-stats.js';
@@ -156,7 +157,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     plugins: { watcher: createPluginSocketWatcher(actorLogger(logger, 'pluginWatcher', 'pluginManager')), clients: lazyPluginClients(), drivers: csiDrivers },
     makeDirectories,
-    resourceManagers: { files: checkpointFiles, cpuTopology: sysfsCpuTopology() },
+    resourceManagers: { files: checkpointFiles, cpuTopology: sysfsCpuTopology(), numaTopology: new SysfsNumaTopology() },
     volumeStats,
     lifetimes,
     live,

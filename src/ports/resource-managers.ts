@@ -3,6 +3,7 @@
  * under --root-dir) and the CPU topology (/sys).
  */
 import type { CpuTopology } from '../domain/resource-managers/cpu-inventory.js';
+import type { NumaTopologySource } from './numa-topology.js';
 
 export interface CheckpointFiles {
   /** The file's text, or null when it does not exist. */
@@ -19,4 +20,5 @@ export interface CpuTopologySource {
 export interface ResourceManagerHost {
   files: CheckpointFiles;
   cpuTopology: CpuTopologySource;
+  numaTopology: NumaTopologySource;
 }

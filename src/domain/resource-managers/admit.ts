@@ -13,10 +13,12 @@
 import type { Container, Pod } from '../pod/types.js';
 import { withoutPod, type Assignments, type ContainerAssignment, type PodAssignment } from './assignments.js';
 import type { ResourceInventory } from './inventory.js';
+import { settleMemory } from './memory-provider.js';
 import { RESOURCE_PROVIDERS } from './providers.js';
+import { TOPOLOGY_AFFINITY_ERROR, type TopologyHint } from './topology/hint.js';
+import { mergeHints as mergeByPolicy } from './topology/policy.js';
 
-/** A NUMA affinity: the nodes as sorted ids (Go's bitmask), and whether the provider prefers it. */
-export interface TopologyHint { numaNodes: number[]; preferred: boolean }
+export type { TopologyHint };
 
 /** What a provider is asked with. */
 export interface ProviderContext {
@@ -51,12 +53,18 @@ export type AdmitResourcesResult =
   | { admit: false; reason: string; message: string };
 
 /** The merged affinity, or the topology manager's refusal. */
-type Merged = { admit: true; affinity: TopologyHint | null } | { admit: false; reason: string; message: string };
+type Merged = { admit: true; affinity: TopologyHint | null } | { admit: false };
 
-/** The topology manager's merge of the providers' hints; without a policy of its own: no affinity. */
-function mergeHints(_inventory: ResourceInventory, _hints: Record<string, TopologyHint[]>[]): Merged {
-  return { admit: true, affinity: null };
+/** The topology manager's merge of the providers' hints under its policy (Go's scope calculateAffinity). */
+function mergeHints(inventory: ResourceInventory, hints: Record<string, TopologyHint[]>[]): Merged {
+  const merged = mergeByPolicy(inventory.topology, hints);
+  if (!merged.admit) return { admit: false };
+  const { numaNodes, preferred } = merged.affinity;
+  return { admit: true, affinity: numaNodes === null ? null : { numaNodes, preferred } };
 }
+
+/** Go's TopologyAffinityError is an admission error of its own: its type and text as they are. */
+const topologyRefusal: AdmitResourcesResult = { admit: false, ...TOPOLOGY_AFFINITY_ERROR };
 
 /** Go's admission.GetPodAdmitResult: every allocation error reads the same way, its type as the reason. */
 function refusal(reason: string, message: string): AdmitResourcesResult {
@@ -75,10 +83,10 @@ export function admitResources(input: AdmitResourcesInput, providers: readonly R
   const merge = (container: Container | null): Merged => mergeHints(inventory, providers.map((p) => p.hints(ctx(), container)));
   // Pod scope: one affinity for every container, merged from the pod's hints.
   const podMerged = aligned && inventory.topology.scope === 'pod' ? merge(null) : null;
-  if (podMerged && !podMerged.admit) return refusal(podMerged.reason, podMerged.message);
+  if (podMerged && !podMerged.admit) return topologyRefusal;
   for (const container of containersOf(pod)) {
     const merged = podMerged ?? (aligned ? merge(container) : { admit: true as const, affinity: null });
-    if (!merged.admit) return refusal(merged.reason, merged.message);
+    if (!merged.admit) return topologyRefusal;
     // What it had before a restart stays; the providers hand it back (or add to it).
     let share: ContainerAssignment = podAssignment[container.name] ?? {};
     for (const provider of providers) {
@@ -88,5 +96,5 @@ export function admitResources(input: AdmitResourcesInput, providers: readonly R
     }
     podAssignment = { ...podAssignment, [container.name]: share };
   }
-  return { admit: true, assignment: podAssignment };
+  return { admit: true, assignment: settleMemory(pod, podAssignment) };
 }

@@ -5,13 +5,12 @@
  * (startKubelet.resourceManagers); the device entries follow the plugins.
  */
 import type { CpuInventory } from './cpu-inventory.js';
+import type { MemoryInventory } from './memory/machine-state.js';
+import type { TopologySettings } from './topology/hint.js';
+
+export type { MemoryInventory, TopologySettings };
 
 export interface DeviceInventoryEntry { id: string; healthy: boolean; numaNodes: number[] }
-
-/** The Static memory manager's NUMA nodes and reserved memory (the memory manager's owner fills it in). */
-export interface MemoryInventory {
-  numaNodes: number[];
-}
 
 export interface ResourceInventory {
   /** Per extended resource a device plugin serves (filled through the `devices.changed` event). */
@@ -20,8 +19,8 @@ export interface ResourceInventory {
   cpu: CpuInventory | null;
   /** Static memory manager: null with the None policy. */
   memory: MemoryInventory | null;
-  /** Topology manager settings. */
-  topology: { policy: string; scope: 'container' | 'pod'; options: Record<string, string> };
+  /** Topology manager settings and the machine's NUMA nodes. */
+  topology: TopologySettings;
 }
 
 /** No resource manager acting: what a syncLoop started without the container manager's start has. */
@@ -29,5 +28,5 @@ export const EMPTY_INVENTORY: ResourceInventory = {
   devices: {},
   cpu: null,
   memory: null,
-  topology: { policy: 'none', scope: 'container', options: {} },
+  topology: { policy: 'none', scope: 'container', options: {}, numaNodes: [], distances: {} },
 };

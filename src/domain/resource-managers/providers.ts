@@ -5,5 +5,6 @@
  */
 import type { ResourceProvider } from './admit.js';
 import { cpuProvider } from './cpu-provider.js';
+import { memoryProvider } from './memory-provider.js';
 
-export const RESOURCE_PROVIDERS: readonly ResourceProvider[] = [cpuProvider];
+export const RESOURCE_PROVIDERS: readonly ResourceProvider[] = [cpuProvider, memoryProvider];

@@ -63,7 +63,7 @@ describe('admitResources', () => {
     const hinting: ResourceProvider = { name: 'h', hints: () => { hinted++; return {}; }, allocate: () => ({ ok: true, assignment: {} }) };
     admitResources({ pod: pod('p', [], ['a']), inventory: EMPTY_INVENTORY, assignments: {} }, [hinting]);
     expect(hinted).toBe(0);
-    admitResources({ pod: pod('p', [], ['a', 'b']), inventory: { ...EMPTY_INVENTORY, topology: { policy: 'best-effort', scope: 'container', options: {} } }, assignments: {} }, [hinting]);
+    admitResources({ pod: pod('p', [], ['a', 'b']), inventory: { ...EMPTY_INVENTORY, topology: { policy: 'best-effort', scope: 'container', options: {}, numaNodes: [0], distances: {} } }, assignments: {} }, [hinting]);
     expect(hinted).toBe(2);
   });
 });
