@@ -60,11 +60,16 @@ describe('settings accepted but not acted on', () => {
   it('refuses only the stricter values where a policy kubelet-ts matches exists', () => {
     expect(withFile({ imagePullCredentialsVerificationPolicy: 'NeverVerify' }).errors).toEqual([]);
     expect(withFile({ imagePullCredentialsVerificationPolicy: 'AlwaysVerify' }).errors.map((e) => e.field)).toEqual(['imagePullCredentialsVerificationPolicy']);
-    const bestEffort = withFile({ topologyManagerPolicy: 'best-effort' });
-    expect(bestEffort.errors).toEqual([]);
-    expect(bestEffort.notHonoured.map((w) => w.field)).toEqual(['topologyManagerPolicy']);
-    expect(withFile({ topologyManagerPolicy: 'single-numa-node' }).errors.map((e) => e.field)).toEqual(['topologyManagerPolicy']);
     expect(withFile({ failSwapOn: false }).notHonoured).toEqual([]);
+  });
+
+  it('accepts the topology and memory managers\' settings, which it now acts on', () => {
+    const built = withFile({
+      topologyManagerPolicy: 'single-numa-node', topologyManagerScope: 'pod', memoryManagerPolicy: 'Static',
+      reservedMemory: [{ numaNode: 0, limits: { memory: '100Mi' } }],
+    });
+    expect(built.errors).toEqual([]);
+    expect(built.notHonoured).toEqual([]);
   });
 
   it('accepts seccompDefault, which now sends RuntimeDefault for every profile-less container', () => {
