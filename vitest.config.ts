@@ -22,6 +22,7 @@ const ONE_RUNTIME = [
   'test/integration/kubectl-exec.e2e.test.ts',
   'test/integration/kubectl-logs.e2e.test.ts',
   'test/integration/live-node.e2e.test.ts',
+  'test/integration/memory-manager.e2e.test.ts',
   'test/integration/node-shutdown.e2e.test.ts',
   'test/integration/orphans.e2e.test.ts',
   'test/integration/pods.e2e.test.ts',
