@@ -7,6 +7,7 @@
  * topology manager which NUMA nodes could serve the request, the narrowest ones preferred.
  */
 import { computePodQOS } from '../pod/qos.js';
+import { isRestartableInitContainer } from '../runtime/init-containers.js';
 import type { Container, Pod } from '../pod/types.js';
 import { parseQuantity, quantityMilliValue, quantityValue } from '../resources/quantity.js';
 import type { TopologyHint } from './admit.js';
@@ -36,13 +37,14 @@ export function podGuaranteedCpus(pod: Pod): number {
   return Math.max(init, app);
 }
 
-const isInitContainer = (pod: Pod, name: string): boolean => (pod.spec.initContainers ?? []).some((c) => c.name === name);
+/** An init container that ends before the app containers start (a sidecar, restartPolicy Always, keeps running beside them). */
+const isEndingInitContainer = (pod: Pod, name: string): boolean => (pod.spec.initContainers ?? []).some((c) => c.name === name && !isRestartableInitContainer(c));
 
-/** This pod's init containers' CPUs its app containers have not taken yet (Go's cpusToReuse). */
+/** This pod's (ending) init containers' CPUs its app containers have not taken yet (Go's cpusToReuse). */
 export function reusableCpus(pod: Pod, podAssignment: PodAssignment): number[] {
   const entries = Object.entries(podAssignment);
-  const fromInit = entries.filter(([name]) => isInitContainer(pod, name)).flatMap(([, a]) => a.cpus ?? []);
-  const takenByApps = entries.filter(([name]) => !isInitContainer(pod, name)).flatMap(([, a]) => a.cpus ?? []);
+  const fromInit = entries.filter(([name]) => isEndingInitContainer(pod, name)).flatMap(([, a]) => a.cpus ?? []);
+  const takenByApps = entries.filter(([name]) => !isEndingInitContainer(pod, name)).flatMap(([, a]) => a.cpus ?? []);
   return cpusWithout(sortedCpus(fromInit), takenByApps);
 }
 

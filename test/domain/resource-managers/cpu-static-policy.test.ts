@@ -110,3 +110,11 @@ describe('the static CPU policy’s topology hints', () => {
     ] });
   });
 });
+
+describe('a sidecar (an init container with restartPolicy Always)', () => {
+  it('keeps its CPUs: the app containers do not reuse them', () => {
+    const sidecar: Container = { ...container('sidecar', '2'), restartPolicy: 'Always' };
+    const p = pod('g', [container('a', '2')], [sidecar]);
+    expect(admitResources({ pod: p, inventory: withCpus(), assignments: {} })).toEqual({ admit: true, assignment: { sidecar: { cpus: [1, 9] }, a: { cpus: [2, 10] } } });
+  });
+});
