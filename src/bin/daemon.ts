@@ -157,7 +157,10 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     plugins: { watcher: createPluginSocketWatcher(actorLogger(logger, 'pluginWatcher', 'pluginManager')), clients: lazyPluginClients(), drivers: csiDrivers },
     makeDirectories,
-    resourceManagers: { files: checkpointFiles, cpuTopology: sysfsCpuTopology(), numaTopology: new SysfsNumaTopology() },
+    resourceManagers: {
+      files: checkpointFiles, cpuTopology: sysfsCpuTopology(), numaTopology: new SysfsNumaTopology(),
+      activePodUids: () => evictablePods(observers.views.syncLoop()).map((p) => p.metadata.uid),
+    },
     volumeStats,
     lifetimes,
     live,

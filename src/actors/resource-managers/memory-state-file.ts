@@ -1,8 +1,8 @@
 /**
  * The memory manager's state file `<root-dir>/memory_manager_state` (Go's memorymanager state
  * checkpoint): read at start-up into the containers' memory shares (a file it refuses stops the
- * kubelet), then written whole after every change of the assignments, and once at start-up as Go's
- * checkpoint state does.
+ * kubelet), then written whole after every change of the assignments (and at start-up, as every
+ * state file is).
  */
 import { join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
@@ -24,7 +24,6 @@ export function memoryStateFile(ctx: StateFileContext): StateFile {
     async read() {
       const restored = restoreMemoryState(await ctx.files.read(path), inventory, path);
       if (!restored.ok) throw new KubeletError('KLT_ERR_CONFIG_INVALID', restored.message);
-      await ctx.files.write(path, memoryStateFileText(inventory, restored.shares));
       return Object.fromEntries(Object.entries(restored.shares).map(([uid, pod]) => [uid, Object.fromEntries(Object.entries(pod).map(([name, memory]) => [name, { memory }]))]));
     },
     async write(assignments) {

@@ -7,6 +7,7 @@
 import type { Assignments, ContainerAssignment } from '../../domain/resource-managers/assignments.js';
 import type { ResourceInventory } from '../../domain/resource-managers/inventory.js';
 import type { CheckpointFiles } from '../../ports/resource-managers.js';
+import { cpuStateFile } from './cpu-state-file.js';
 import { memoryStateFile } from './memory-state-file.js';
 
 export interface StateFile {
@@ -32,7 +33,7 @@ export interface StateFileContext {
 
 /** Every resource manager's state file, for this configuration. */
 export function resourceStateFiles(ctx: StateFileContext): StateFile[] {
-  return [memoryStateFile(ctx)];
+  return [cpuStateFile(ctx), memoryStateFile(ctx)];
 }
 
 /** Each container's shares from every file, together. */

@@ -10,5 +10,6 @@ export function containerCpuset(assignment: ContainerAssignment | undefined, sha
   const cpus = assignment?.cpus ?? (sharedCpus && sharedCpus.length > 0 ? sharedCpus : undefined);
   const mems = assignment?.memory?.numaNodes;
   if (cpus === undefined && mems === undefined) return null;
-  return { ...(cpus ? { cpus: formatCpuSet(cpus) } : {}), ...(mems && mems.length > 0 ? { mems: formatCpuSet(mems) } : {}) };
+  // Go writes the memory nodes as a comma-separated list, not as ranges.
+  return { ...(cpus ? { cpus: formatCpuSet(cpus) } : {}), ...(mems && mems.length > 0 ? { mems: [...mems].sort((a, b) => a - b).join(',') } : {}) };
 }

@@ -64,3 +64,28 @@ export function fnv32a(text: string): number {
 export function goChecksum(v: GoValue): number {
   return fnv32a(spewFormat(v));
 }
+
+/** A value of the simple checkpoints (the CPU manager's): a string, an unsigned number, or a map of such. */
+export type SpewValue = string | number | bigint | { [key: string]: SpewValue };
+
+/** One struct field: its Go name, its Go type as reflect names it, its value. */
+export interface SpewField { name: string; goType: string; value: SpewValue }
+
+function simpleValue(goType: string, value: SpewValue): GoValue {
+  if (typeof value === 'string') return goString(goType, value);
+  if (typeof value === 'number' || typeof value === 'bigint') return goInt(goType, value);
+  return {
+    kind: 'map',
+    type: goType,
+    entries: Object.entries(value).map(([k, v]) => [{ kind: 'string', type: 'string', value: k }, simpleValue('', v)]),
+  };
+}
+
+/** `%#v` of a pointer to a struct: `(*pkg.Type){Field:(type)value …}`; map entries print without types. */
+export function spewPointerToStruct(goType: string, fields: readonly SpewField[]): string {
+  return spewFormat({
+    kind: 'ptr',
+    type: `*${goType}`,
+    to: { kind: 'struct', type: goType, fields: fields.map((f) => [f.name, simpleValue(f.goType, f.value)]) },
+  });
+}
