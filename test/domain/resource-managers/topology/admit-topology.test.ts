@@ -5,6 +5,7 @@ import { EMPTY_INVENTORY, type ResourceInventory } from '../../../../src/domain/
 import type { MemoryInventory } from '../../../../src/domain/resource-managers/memory/machine-state.js';
 import { memoryProvider } from '../../../../src/domain/resource-managers/memory-provider.js';
 import type { TopologySettings } from '../../../../src/domain/resource-managers/topology/hint.js';
+import { inventory as cpuInventory, machine } from '../topologies.js';
 
 const Gi = 2 ** 30;
 const guaranteed = (name: string, memory: string, extra: Record<string, string> = {}): Container => ({
@@ -131,5 +132,35 @@ describe('admitResources under the topology manager', () => {
         });
       }
     });
+  });
+});
+
+describe('admitResources with the static CPU manager and the Static memory manager', () => {
+  // Two sockets of two cores, one NUMA node each: CPUs 0-1 on node 0, 2-3 on node 1; 4Gi per node.
+  const twoNodes: MemoryInventory = {
+    nodes: [{ id: 0, memoryBytes: 4 * Gi, hugepages: [] }, { id: 1, memoryBytes: 4 * Gi, hugepages: [] }],
+    systemReserved: { 0: { memory: Gi } },
+  };
+  const both = (policy: TopologySettings['policy']): ResourceInventory => ({
+    ...inventory({ policy }, twoNodes), cpu: cpuInventory(machine(2, 2, 1)),
+  });
+  const twoCpus = (name: string): Container => ({ ...guaranteed(name, '1Gi'), resources: { requests: { cpu: '2', memory: '1Gi' }, limits: { cpu: '2', memory: '1Gi' } } });
+
+  it('puts a container\'s CPUs and memory on one NUMA node', () => {
+    expect(admitResources({ pod: pod('p', [twoCpus('a')]), inventory: both('single-numa-node'), assignments: {} })).toEqual({
+      admit: true, assignment: { a: { cpus: [0, 1], memory: { numaNodes: [0], bytes: { memory: Gi } } } },
+    });
+  });
+
+  it('moves both to the other node when one node\'s CPUs are held', () => {
+    const held = { other: { x: { cpus: [0] } } };
+    expect(admitResources({ pod: pod('p', [twoCpus('a')]), inventory: both('restricted'), assignments: held })).toEqual({
+      admit: true, assignment: { a: { cpus: [2, 3], memory: { numaNodes: [1], bytes: { memory: Gi } } } },
+    });
+  });
+
+  it('refuses under single-numa-node when no node has the CPUs left', () => {
+    const held = { other: { x: { cpus: [0, 2] } } };
+    expect(admitResources({ pod: pod('p', [twoCpus('a')]), inventory: both('single-numa-node'), assignments: held })).toEqual(REFUSED);
   });
 });
