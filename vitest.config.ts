@@ -24,6 +24,7 @@ const ONE_RUNTIME = [
   'test/integration/kubectl-logs.e2e.test.ts',
   'test/integration/live-node.e2e.test.ts',
   'test/integration/memory-manager.e2e.test.ts',
+  'test/integration/topology-manager.e2e.test.ts',
   'test/integration/node-shutdown.e2e.test.ts',
   'test/integration/orphans.e2e.test.ts',
   'test/integration/pods.e2e.test.ts',
