@@ -7,10 +7,11 @@
  *   cpuPeriod/Quota   cpu/cpu.cfs_period_us, cpu.cfs_quota_us   cpu.max "<quota|max> <period>"
  *   memoryLimitBytes  memory/memory.limit_in_bytes (-1)         memory.max ("max")
  *   pidsLimit         pids/pids.max ("max")                     pids.max ("max")
+ *   cpusetCpus/Mems   cpuset/cpuset.cpus, cpuset.mems            cpuset.cpus, cpuset.mems
  *
  * The v1 period is written before the quota: the kernel checks a quota against the current period.
  */
-import { sharesToWeight, weightToShares, type ResourceConfig } from './resource-config.js';
+import { sharesToWeight, weightToShares, type NumericSetting, type ResourceConfig } from './resource-config.js';
 
 export type CgroupVersion = 'v1' | 'v2';
 
@@ -21,14 +22,18 @@ const unlimited = (n: number, word: string) => (n < 0 ? word : String(n));
 
 export function cgroupFileWrites(version: CgroupVersion, config: ResourceConfig): CgroupFileWrite[] {
   const writes: CgroupFileWrite[] = [];
-  const { cpuShares, cpuPeriod, cpuQuota, memoryLimitBytes, pidsLimit } = config;
+  const { cpuShares, cpuPeriod, cpuQuota, memoryLimitBytes, pidsLimit, cpusetCpus, cpusetMems } = config;
+  const cpuset = (controller: string) => [
+    ...(cpusetCpus !== undefined ? [{ controller, file: 'cpuset.cpus', value: cpusetCpus }] : []),
+    ...(cpusetMems !== undefined ? [{ controller, file: 'cpuset.mems', value: cpusetMems }] : []),
+  ];
   if (version === 'v1') {
     if (cpuShares !== undefined) writes.push({ controller: 'cpu', file: 'cpu.shares', value: String(cpuShares) });
     if (cpuPeriod !== undefined) writes.push({ controller: 'cpu', file: 'cpu.cfs_period_us', value: String(cpuPeriod) });
     if (cpuQuota !== undefined) writes.push({ controller: 'cpu', file: 'cpu.cfs_quota_us', value: String(cpuQuota < 0 ? -1 : cpuQuota) });
     if (memoryLimitBytes !== undefined) writes.push({ controller: 'memory', file: 'memory.limit_in_bytes', value: String(memoryLimitBytes < 0 ? -1 : memoryLimitBytes) });
     if (pidsLimit !== undefined) writes.push({ controller: 'pids', file: 'pids.max', value: unlimited(pidsLimit, 'max') });
-    return writes;
+    return [...writes, ...cpuset('cpuset')];
   }
   if (cpuShares !== undefined) writes.push({ controller: '', file: 'cpu.weight', value: String(sharesToWeight(cpuShares)) });
   if (cpuQuota !== undefined || cpuPeriod !== undefined) {
@@ -37,7 +42,7 @@ export function cgroupFileWrites(version: CgroupVersion, config: ResourceConfig)
   }
   if (memoryLimitBytes !== undefined) writes.push({ controller: '', file: 'memory.max', value: unlimited(memoryLimitBytes, 'max') });
   if (pidsLimit !== undefined) writes.push({ controller: '', file: 'pids.max', value: unlimited(pidsLimit, 'max') });
-  return writes;
+  return [...writes, ...cpuset('')];
 }
 
 /** The files cgroupFileWrites may write, to read them back: every one of the version's. */
@@ -58,7 +63,7 @@ export function cgroupFilesRead(version: CgroupVersion): Omit<CgroupFileWrite, '
 export function parseCgroupFiles(version: CgroupVersion, files: Readonly<Record<string, string>>): ResourceConfig {
   const num = (text: string | undefined) => (text === undefined ? undefined : text === 'max' ? -1 : Number(text));
   const out: ResourceConfig = {};
-  const set = <K extends keyof ResourceConfig>(key: K, value: number | undefined) => {
+  const set = (key: NumericSetting, value: number | undefined) => {
     if (value !== undefined && !Number.isNaN(value)) out[key] = value;
   };
   if (version === 'v1') {

@@ -16,7 +16,14 @@ export interface ResourceConfig {
   memoryLimitBytes?: number;
   /** pids.max; -1 is unlimited. */
   pidsLimit?: number;
+  /** cpuset.cpus, a CPU list (`0-2,5`): the CPU manager's cpuset of a container. */
+  cpusetCpus?: string;
+  /** cpuset.mems, a NUMA node list: the memory manager's. */
+  cpusetMems?: string;
 }
+
+/** The settings that are numbers (the cpuset ones are lists). */
+export type NumericSetting = Exclude<keyof ResourceConfig, 'cpusetCpus' | 'cpusetMems'>;
 
 export const MIN_SHARES = 2;
 export const MAX_SHARES = 262_144;

@@ -27,6 +27,14 @@ describe('cgroupFileWrites', () => {
     ]);
   });
 
+  it('writes the cpuset in its controller on v1 and in the one directory on v2', () => {
+    expect(cgroupFileWrites('v1', { cpusetCpus: '1-2', cpusetMems: '0' })).toEqual([
+      { controller: 'cpuset', file: 'cpuset.cpus', value: '1-2' },
+      { controller: 'cpuset', file: 'cpuset.mems', value: '0' },
+    ]);
+    expect(cgroupFileWrites('v2', { cpusetCpus: '1' })).toEqual([{ controller: '', file: 'cpuset.cpus', value: '1' }]);
+  });
+
   it('writes nothing for settings left out', () => {
     expect(cgroupFileWrites('v1', {})).toEqual([]);
   });

@@ -1,12 +1,12 @@
 /**
  * A container's cgroup, when its sandbox names a cgroup_parent (the kubelet's pod cgroup): as runc
  * does for containerd, the container gets `<cgroup_parent>/<container id>` in every hierarchy, set
- * to its linux.resources (cpu shares, cfs quota and period, memory limit), and its process joins it
+ * to its linux.resources (cpu shares, cfs quota and period, memory limit, the CPU manager's cpuset), and its process joins it
  * before it runs the container's command (the shim's cgroup join, shim.ts), so everything it forks
  * is counted and limited there. An exit the kernel's OOM killer caused is reported `OOMKilled`, as
  * containerd does. Without a cgroup_parent nothing here runs: the container stays a plain process.
  */
-import type { ResourceConfig } from '../../../domain/cgroups/resource-config.js';
+import type { NumericSetting, ResourceConfig } from '../../../domain/cgroups/resource-config.js';
 import type { LinuxContainerResources__Output } from '../../../generated/runtime/v1/LinuxContainerResources.js';
 import type { ContainerRecord, SandboxRecord } from '../state/records.js';
 import type { RuntimeState } from '../state/runtime-state.js';
@@ -19,13 +19,15 @@ export function containerResources(resources: LinuxContainerResources__Output | 
     return Number.isFinite(n) && n > 0 ? n : undefined;
   };
   const out: ResourceConfig = {};
-  const set = (key: keyof ResourceConfig, value: number | undefined) => {
+  const set = (key: NumericSetting, value: number | undefined) => {
     if (value !== undefined) out[key] = value;
   };
   set('cpuShares', positive(resources.cpu_shares));
   set('cpuPeriod', positive(resources.cpu_period));
   set('cpuQuota', positive(resources.cpu_quota));
   set('memoryLimitBytes', positive(resources.memory_limit_in_bytes));
+  if (resources.cpuset_cpus) out.cpusetCpus = resources.cpuset_cpus;
+  if (resources.cpuset_mems) out.cpusetMems = resources.cpuset_mems;
   return out;
 }
 

@@ -8,6 +8,11 @@ describe('containerResources', () => {
     expect(containerResources(resources as LinuxContainerResources__Output)).toEqual({ cpuShares: 512, cpuPeriod: 100_000, memoryLimitBytes: 16_777_216 });
   });
 
+  it('keeps the CPU manager\'s cpuset', () => {
+    const resources = { cpuset_cpus: '1', cpuset_mems: '0' } as Partial<LinuxContainerResources__Output>;
+    expect(containerResources(resources as LinuxContainerResources__Output)).toEqual({ cpusetCpus: '1', cpusetMems: '0' });
+  });
+
   it('answers nothing without resources', () => {
     expect(containerResources(null)).toBeUndefined();
   });
