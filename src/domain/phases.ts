@@ -33,7 +33,7 @@ export const PHASES = [
   { id: 'runKubelet.birthCry', go: 'createAndInitKubelet', work: '"Starting kubelet." event for the node' },
   { id: 'runKubelet.garbageCollection', go: 'createAndInitKubelet', work: 'start container and image GC loops' },
   { id: 'startKubelet.run', go: 'startKubelet', work: 'Kubelet.Run: modules, status loops, PLEG, syncLoop' },
-  { id: 'startKubelet.servers', go: 'startKubelet', work: 'kubelet server (10250) and read-only port' },
+  { id: 'startKubelet.servers', go: 'startKubelet', work: 'kubelet server (10250), read-only port, pod resources API' },
   { id: 'run.sdNotify', go: 'run()', work: 'READY=1 to systemd when NOTIFY_SOCKET is set' },
 ] as const;
 

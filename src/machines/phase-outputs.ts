@@ -82,7 +82,7 @@ export interface PhaseOutputs {
     imageGC: { periodMs: number; highThresholdPercent: number; lowThresholdPercent: number; minAgeMs: number; maxAgeMs: number };
   };
   'startKubelet.run': KubeletRunOutput;
-  'startKubelet.servers': { servers: string } | { kubeletServer: string; readOnly: string };
+  'startKubelet.servers': ({ servers: string } | { kubeletServer: string; readOnly: string }) & { podResources: string };
   'run.healthz': { healthz: string };
   'run.sdNotify': { outcome: SdNotifyOutcome };
 }
