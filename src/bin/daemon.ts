@@ -18,6 +18,8 @@ import { evictablePods } from '../actors/eviction/active-pods.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { makeDirectories, nodeGcFs } from '../adapters/fs/node-fs.js';
+import { checkpointFiles } from '../adapters/host/checkpoint-files.js';
+import { sysfsCpuTopology } from '../adapters/host/cpu-topology.js';
 import { createContainerLogFiles } from '../adapters/fs/container-log-files.js';
 import { LEGACY_CONTAINER_LOGS_DIR } from '../domain/runtime/legacy-log-symlink.js';
 import { ProcHostStats } from '../adapters/host/host-stats.js';
@@ -158,6 +160,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     plugins: { watcher: createPluginSocketWatcher(actorLogger(logger, 'pluginWatcher', 'pluginManager')), clients: lazyPluginClients(), drivers: csiDrivers },
     makeDirectories,
+    resourceManagers: { files: checkpointFiles, cpuTopology: sysfsCpuTopology() },
     volumeStats,
     lifetimes,
     live,

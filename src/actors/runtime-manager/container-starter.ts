@@ -29,6 +29,8 @@ import type { ImageManager } from './image-manager.js';
 import { runLifecycleHandler, type HookDeps } from './lifecycle-hooks.js';
 import { podRef, runStep } from './step-runner.js';
 import type { SyncStepResult } from '../../ports/runtime-manager.js';
+import type { PodAssignment } from '../../domain/resource-managers/assignments.js';
+import { containerCpuset } from '../../domain/resource-managers/container-cpuset.js';
 
 export interface ContainerStarterDeps extends HookDeps {
   images: ImageManager;
@@ -42,6 +44,8 @@ export interface ContainerStarterDeps extends HookDeps {
   envSources?: VolumeSources;
   /** The pod's Service variables; without it (standalone) none. A throw is a CreateContainerConfigError. */
   serviceEnvFor?: (pod: Pod) => ReadonlyMap<string, string>;
+  /** The static CPU manager's shared pool now (for containers without exclusive CPUs); without it, or undefined, no cpuset. */
+  sharedCpus?: () => number[] | undefined;
 }
 
 /** What one sync knows about the pod when it starts containers. */
@@ -52,6 +56,8 @@ export interface PodStartContext {
   sandboxConfig: CriPodSandboxConfig;
   node: NodeRuntimeContext;
   podIPs: string[];
+  /** What the resource managers gave the pod's containers at admission. */
+  assignment?: PodAssignment;
 }
 
 /** GetStableKey: the back-off follows a container spec, not a container instance. */
@@ -122,7 +128,8 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     });
     const mounts = deps.mounts ? await makeContainerMounts(deps.mounts, pod, container, ctx.podIPs, env) : [];
     const devices = makeContainerDevices(deps.mounts?.volumes, pod, container);
-    const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs, mounts, devices, ...(target.id !== undefined ? { namespaceTargetId: target.id } : {}) }, node);
+    const cpuset = containerCpuset(ctx.assignment?.[container.name], deps.sharedCpus?.());
+    const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs, mounts, devices, ...(target.id !== undefined ? { namespaceTargetId: target.id } : {}), ...(cpuset ? { cpuset } : {}) }, node);
     reason = 'CreateContainerError';
     const id = await cri.runtime.createContainer(ctx.sandboxId, config, ctx.sandboxConfig);
     record('Normal', EventReason.CreatedContainer, ContainerEventMessage.created(container.name));

@@ -104,6 +104,8 @@ export interface ContainerStartContext {
   devices?: CriDevice[];
   /** An ephemeral container's target: the runtime id whose process namespace it joins. */
   namespaceTargetId?: string;
+  /** The resource managers' cpuset (Go's PreCreateContainer): the CPUs and NUMA memory nodes, as cpuset strings. */
+  cpuset?: { cpus?: string; mems?: string };
 }
 
 /** NamespacesForPod sets the user namespace on every namespace option it builds, the sandbox's and the containers'. */
@@ -146,5 +148,7 @@ export function generateContainerConfig(pod: Pod, container: Container, start: C
   if (container.workingDir) config.working_dir = container.workingDir;
   if (start.mounts && start.mounts.length > 0) config.mounts = start.mounts;
   if (start.devices && start.devices.length > 0) config.devices = start.devices;
+  if (start.cpuset?.cpus && config.linux?.resources) config.linux.resources.cpuset_cpus = start.cpuset.cpus;
+  if (start.cpuset?.mems && config.linux?.resources) config.linux.resources.cpuset_mems = start.cpuset.mems;
   return config;
 }
