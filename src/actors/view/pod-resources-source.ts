@@ -8,7 +8,7 @@
  * by the syncLoop's lifecycle: `terminating` is still active, `terminated` and `rejected` are not.
  */
 import type { KnownPod, PodResourcesState } from '../../domain/pod-resources/answers.js';
-import { NOTHING_ALLOCATABLE } from '../../domain/pod-resources/node-allocatable.js';
+import { nodeAllocatable, NOTHING_ALLOCATABLE } from '../../domain/pod-resources/node-allocatable.js';
 import { isTerminalPhase } from '../../domain/pod/status.js';
 import type { PodEntry } from '../../domain/sync-loop/state.js';
 import type { SyncLoopContext } from '../../machines/sync-loop.machine.js';
@@ -23,7 +23,7 @@ export function podResourcesSource(syncLoop: () => SyncLoopContext | undefined):
   let last: { ctx: SyncLoopContext | undefined; state: PodResourcesState } | null = null;
   const stateOf = (ctx: SyncLoopContext | undefined): PodResourcesState => {
     const pods: KnownPod[] = Object.values(ctx?.pods ?? {}).filter((e) => !e.removed).map((e) => ({ pod: e.pod, active: isActive(e) }));
-    return { pods, assignments: {}, allocatable: NOTHING_ALLOCATABLE };
+    return { pods, assignments: ctx?.resources ?? {}, allocatable: ctx ? nodeAllocatable(ctx.inventory) : NOTHING_ALLOCATABLE };
   };
   return {
     // The syncLoop's context is a new object whenever it changes: the state is rebuilt only then.

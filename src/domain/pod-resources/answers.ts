@@ -12,7 +12,8 @@
 import { byCodeUnits } from '../kubelet-server/prometheus-text.js';
 import type { Container, Pod } from '../pod/types.js';
 import { isRestartableInitContainer } from '../runtime/init-containers.js';
-import type { Assignments, ContainerAssignment, DeviceInventoryEntry } from './assignment-types.js';
+import type { Assignments, ContainerAssignment } from '../resource-managers/assignments.js';
+import type { DeviceInventoryEntry } from '../resource-managers/inventory.js';
 import type { NodeAllocatable } from './node-allocatable.js';
 
 export interface TopologyAnswer { nodes: { ID: number }[] }

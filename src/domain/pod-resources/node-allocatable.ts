@@ -5,7 +5,8 @@
  * hand out (none with the `none` policy), and the memory the Static memory manager may pin, per
  * NUMA node and kind (none with the `None` policy).
  */
-import type { DeviceInventoryEntry } from './assignment-types.js';
+import type { CpuInventory } from '../resource-managers/cpu-inventory.js';
+import type { DeviceInventoryEntry, ResourceInventory } from '../resource-managers/inventory.js';
 
 export interface NodeAllocatable {
   devices: Readonly<Record<string, readonly DeviceInventoryEntry[]>>;
@@ -17,3 +18,18 @@ export interface NodeAllocatable {
 export interface NumaMemory { numaNode: number; type: string; bytes: number }
 
 export const NOTHING_ALLOCATABLE: NodeAllocatable = { devices: {}, cpus: [], memory: [] };
+
+/**
+ * From the syncLoop's inventory: the devices as the plugins serve them; with the static policy,
+ * every CPU but the reserved ones (Go's static policy GetAllocatableCPUs); with `none`, no CPU.
+ * The memory is the Static memory manager's to give; its inventory does not say yet.
+ */
+export function nodeAllocatable(inventory: ResourceInventory): NodeAllocatable {
+  return { devices: inventory.devices, cpus: allocatableCpus(inventory.cpu), memory: [] };
+}
+
+function allocatableCpus(cpu: CpuInventory | null): number[] {
+  if (!cpu) return [];
+  const reserved = new Set(cpu.reserved);
+  return cpu.topology.cpus.map((c) => c.id).filter((id) => !reserved.has(id));
+}
