@@ -160,7 +160,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     plugins: { watcher: createPluginSocketWatcher(actorLogger(logger, 'pluginWatcher', 'pluginManager')), clients: lazyPluginClients(), drivers: csiDrivers },
     makeDirectories,
-    resourceManagers: { files: checkpointFiles, cpuTopology: sysfsCpuTopology() },
+    resourceManagers: { files: checkpointFiles, cpuTopology: sysfsCpuTopology(), activePodUids: () => evictablePods(observers.views.syncLoop()).map((p) => p.metadata.uid) },
     volumeStats,
     lifetimes,
     live,

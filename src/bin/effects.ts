@@ -80,7 +80,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     ...createPlegActors(cri, clock),
     containerDeletor: createContainerDeletorActor({ cri, logger: actorLogger(logger, 'containerDeletor', 'containerDeletor') }),
     sandboxDeletor: createSandboxDeletorActor({ cri, logger: actorLogger(logger, 'sandboxDeletor', 'sandboxDeletor') }),
-    resourceManagers: createResourceManagersActor({ runtime: () => live.resourceManagers.require(), logger: actorLogger(logger, 'resourceManagers', 'resourceManagers') }),
+    resourceManagers: createResourceManagersActor({ runtime: () => live.resourceManagers.require(), clock, logger: actorLogger(logger, 'resourceManagers', 'resourceManagers') }),
     ...createPodWorkerActors(lazyManager, clock),
     ...createEvictionActors({ host: deps.eviction, collectors: () => live.garbageCollectors.peek(), clock, logger: actorLogger(logger, 'evictionManager', 'evictionManager') }),
     ...createNodeShutdownActors({ ...deps.nodeShutdown, clock, logger: actorLogger(logger, 'nodeShutdown', 'nodeShutdown') }),

@@ -19,4 +19,6 @@ export interface CpuTopologySource {
 export interface ResourceManagerHost {
   files: CheckpointFiles;
   cpuTopology: CpuTopologySource;
+  /** The uids of the pods the kubelet runs now (Go's activePods), for the CPU reconcile. */
+  activePodUids: () => string[];
 }

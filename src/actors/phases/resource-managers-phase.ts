@@ -5,12 +5,35 @@
  * assignments the state files kept across a restart, which become the syncLoop's first `resources`.
  * A state file it refuses stops the start, as Go's kubelet exits when cm.Start fails.
  */
+import { KubeletError } from '../../domain/errors.js';
+import { cpuManagerInventory } from '../../domain/resource-managers/cpu-manager-setup.js';
+import type { CpuInventory } from '../../domain/resource-managers/cpu-inventory.js';
 import type { ResourceInventory } from '../../domain/resource-managers/inventory.js';
+import { parseGoDuration } from '../../domain/config/duration.js';
+import { createCpuReconcile } from '../resource-managers/cpu-reconcile.js';
 import { LiveResources } from '../resource-managers/live-resources.js';
 import { readStateFiles, resourceStateFiles } from '../resource-managers/state-files.js';
 import type { PhaseDeps } from './deps.js';
 import { phaseActor } from './phase-actor.js';
 import { settings } from './settings.js';
+
+/** The static CPU manager's inventory (the topology read from /sys only then), or null with the none policy. */
+async function cpuInventory(deps: PhaseDeps): Promise<CpuInventory | null> {
+  const c = settings.config(deps.live);
+  if (c.cpuManagerPolicy !== 'static') return null;
+  const built = cpuManagerInventory({
+    policy: c.cpuManagerPolicy,
+    policyOptions: c.cpuManagerPolicyOptions,
+    betaOptionsGate: deps.live.gates.peek()?.['CPUManagerPolicyBetaOptions'] ?? true,
+    reservedSystemCPUs: c.reservedSystemCPUs,
+    ...(c.kubeReserved.cpu !== undefined ? { kubeReservedCpu: c.kubeReserved.cpu } : {}),
+    ...(c.systemReserved.cpu !== undefined ? { systemReservedCpu: c.systemReserved.cpu } : {}),
+    topology: await deps.resourceManagers.cpuTopology.read(),
+  });
+  if (!built.ok) throw new KubeletError('KLT_ERR_CONFIG_INVALID', built.message);
+  deps.logger.info({ reserved: built.inventory?.reserved, options: built.inventory?.options }, 'Static policy created with configuration');
+  return built.inventory;
+}
 
 export function resourceManagersPhase(deps: PhaseDeps) {
   const { live } = deps;
@@ -19,14 +42,20 @@ export function resourceManagersPhase(deps: PhaseDeps) {
     const rootDir = settings.rootDir(live);
     const inventory: ResourceInventory = {
       devices: {},
-      cpu: null,
+      cpu: await cpuInventory(deps),
       memory: null,
       topology: { policy: c.topologyManagerPolicy, scope: c.topologyManagerScope === 'pod' ? 'pod' : 'container', options: c.topologyManagerPolicyOptions },
     };
     await deps.makeDirectories([rootDir]);
     const stateFiles = resourceStateFiles({ rootDir, inventory, policies: { cpu: c.cpuManagerPolicy, memory: c.memoryManagerPolicy }, files: deps.resourceManagers.files });
     const assignments = await readStateFiles(stateFiles);
-    live.resourceManagers.set({ live: new LiveResources(inventory, assignments), stateFiles });
+    // Go writes each checkpoint as it starts (a new one, or the validated old one).
+    for (const file of stateFiles) await file.write(assignments);
+    const liveResources = new LiveResources(inventory, assignments);
+    const cpuReconcile = inventory.cpu
+      ? { periodMs: parseGoDuration(c.cpuManagerReconcilePeriod), run: createCpuReconcile({ runtime: () => live.cri.require().runtime, live: liveResources, activePodUids: deps.resourceManagers.activePodUids, logger: deps.logger }) }
+      : undefined;
+    live.resourceManagers.set({ live: liveResources, stateFiles, ...(cpuReconcile ? { cpuReconcile } : {}) });
     return { inventory, assignments };
   });
 }

@@ -16,6 +16,7 @@ import { nodeSideSettings } from '../../domain/node-status/node-side-settings.js
 import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
 import { parseGoDuration } from '../../domain/config/duration.js';
+import { reservationsWithReservedCpus } from '../../domain/resource-managers/cpu-manager-setup.js';
 
 /**
  * KUBELET_TS_NO_QOS_CGROUPS=1: this run creates no cgroup at all, as with `cgroupsPerQOS: false` and
@@ -135,13 +136,14 @@ export function runPhases(deps: PhaseDeps) {
       const c = settings.config(live);
       const info = outputOf(input, 'run.machineInfo');
       const roots = outputOf(input, 'run.cgroupRoots');
+      const reserved = reservationsWithReservedCpus(c.kubeReserved, c.systemReserved, c.reservedSystemCPUs);
       const resources = computeAllocatable({
         numCores: info.numCores,
         memoryCapacityBytes: info.memoryCapacityBytes,
         rootFsCapacityBytes: info.rootFilesystem.capacityBytes,
         maxPods: c.maxPods,
-        kubeReserved: c.kubeReserved,
-        systemReserved: c.systemReserved,
+        kubeReserved: reserved.kubeReserved,
+        systemReserved: reserved.systemReserved,
         evictionHard: c.evictionHard,
       });
       // NewContainerManager: with cgroupsPerQOS the cgroup root must exist in every controller (and,
@@ -156,8 +158,8 @@ export function runPhases(deps: PhaseDeps) {
         cgroups,
         roots,
         resources,
-        kubeReserved: c.kubeReserved,
-        systemReserved: c.systemReserved,
+        kubeReserved: reserved.kubeReserved,
+        systemReserved: reserved.systemReserved,
         pod: { enforceCpuLimits: c.cpuCFSQuota, cpuPeriodMicros: parseGoDuration(c.cpuCFSQuotaPeriod) * 1000, podPidsLimit: c.podPidsLimit },
       }));
       return resources;

@@ -3,11 +3,14 @@
  * updates the live assignments (the container starter's shared CPU pool) and writes each resource
  * manager's state file. Writes go one at a time; changes that came meanwhile are coalesced into one
  * write of the latest assignments. A failed write is logged and the next change writes again (Go
- * logs a failed checkpoint write and goes on too).
+ * logs a failed checkpoint write and goes on too). With the static CPU policy it also runs the CPU
+ * reconcile every cpuManagerReconcilePeriod (cpu-reconcile.ts).
  */
 import { fromCallback } from 'xstate';
 import type { Assignments } from '../../domain/resource-managers/assignments.js';
 import type { Logger } from '../../log.js';
+import type { Clock } from '../../ports/clock.js';
+import { every } from '../every.js';
 import type { ResourcesChanged } from '../../machines/sync-loop.machine.js';
 import type { LiveResources } from './live-resources.js';
 import type { StateFile } from './state-files.js';
@@ -16,10 +19,16 @@ import type { StateFile } from './state-files.js';
 export interface ResourceManagersRuntime {
   live: LiveResources;
   stateFiles: readonly StateFile[];
+  /** The static CPU manager's reconcile and its period; none with the none policy. */
+  cpuReconcile?: { periodMs: number; run: () => Promise<unknown> };
 }
 
-export function createResourceManagersActor(deps: { runtime: () => ResourceManagersRuntime; logger: Logger }) {
+export function createResourceManagersActor(deps: { runtime: () => ResourceManagersRuntime; clock: Clock; logger: Logger }) {
   return fromCallback<ResourcesChanged>(({ receive }) => {
+    const reconcile = deps.runtime().cpuReconcile;
+    const stopReconcile = reconcile
+      ? every(deps.clock, reconcile.periodMs, () => reconcile.run().then(() => undefined, (err: unknown) => deps.logger.error({ err }, 'CPU manager reconcile failed')))
+      : () => {};
     let pending: Assignments | null = null;
     let writing = false;
     const writeLatest = async (): Promise<void> => {
@@ -38,6 +47,6 @@ export function createResourceManagersActor(deps: { runtime: () => ResourceManag
       pending = event.assignments;
       if (!writing) void writeLatest();
     });
-    return () => {};
+    return stopReconcile;
   });
 }

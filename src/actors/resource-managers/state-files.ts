@@ -7,6 +7,7 @@
 import type { Assignments, ContainerAssignment } from '../../domain/resource-managers/assignments.js';
 import type { ResourceInventory } from '../../domain/resource-managers/inventory.js';
 import type { CheckpointFiles } from '../../ports/resource-managers.js';
+import { cpuStateFile } from './cpu-state-file.js';
 
 export interface StateFile {
   /** The file's name, for logs. */
@@ -30,8 +31,8 @@ export interface StateFileContext {
 }
 
 /** Every resource manager's state file, for this configuration. */
-export function resourceStateFiles(_ctx: StateFileContext): StateFile[] {
-  return [];
+export function resourceStateFiles(ctx: StateFileContext): StateFile[] {
+  return [cpuStateFile(ctx)];
 }
 
 /** Each container's shares from every file, together. */

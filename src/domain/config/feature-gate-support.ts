@@ -20,12 +20,11 @@ export const HAS = names(`
   LoggingAlphaOptions LoggingBetaOptions PodLevelResources
   PodLifecycleSleepAction PodLifecycleSleepActionAllowZero PodReadyToStartContainersCondition
   PortForwardWebsockets PreventStaticPodAPIReferences RotateKubeletServerCertificate SidecarContainers
-  UserNamespacesSupport
+  UserNamespacesSupport CPUManagerPolicyBetaOptions CPUManagerPolicyOptions
 `);
 
 export const LACKS = names(`
-  AllowOverwriteTerminationGracePeriodSeconds CPUManagerPolicyAlphaOptions CPUManagerPolicyBetaOptions
-  CPUManagerPolicyOptions CSIMigrationPortworx CSIServiceAccountTokenSecrets CSIVolumeHealth
+  AllowOverwriteTerminationGracePeriodSeconds CPUManagerPolicyAlphaOptions CSIMigrationPortworx CSIServiceAccountTokenSecrets CSIVolumeHealth
   ChangeContainerStatusOnKubeletRestart ClusterTrustBundleProjection ComponentFlagz ComponentStatusz
   ContainerCheckpoint ContainerRestartRules ContainerStopSignals DisableCPUQuotaWithExclusiveCPUs
   DynamicResourceAllocation EnvFiles EventedPLEG GitRepoVolumeDriver
