@@ -1,9 +1,12 @@
 /**
- * The pod resources API of the real binary, standalone, on the embedded runtime: the gRPC server
- * answers on `<root-dir>/pod-resources/kubelet.sock` once the kubelet runs; List names the running
- * static pod with its sidecar and app container and leaves out the pod admission refused; Get
+ * The pod resources API of the real binary, standalone, on the embedded runtime, with the static
+ * CPU manager and CPU 0 reserved: the gRPC server answers on `<root-dir>/pod-resources/kubelet.sock`
+ * once the kubelet runs; List names the Guaranteed pod with the CPU it got alone (CPU 1), the running
+ * static pod with its sidecar and app container on the shared pool, and leaves out the pod
+ * admission refused; GetAllocatableResources answers the CPUs the static policy may give; Get
  * answers for a pod and fails with Go's text for an unknown one; /metrics counts the calls. The
- * API reads only the kubelet's state, so the embedded runtime is enough.
+ * exclusive CPUs are decided at admission and the API reads only the kubelet's state, so the
+ * embedded runtime is enough.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -26,7 +29,17 @@ describe('the pod resources API of a running kubelet', () => {
 
   beforeAll(async () => {
     port = await freePort();
-    k = await startStaticPodKubelet({ endpoint: 'embedded', nodeName: NODE, prefix: 'kts-podres-', serverPort: port });
+    k = await startStaticPodKubelet({
+      endpoint: 'embedded', nodeName: NODE, prefix: 'kts-podres-', serverPort: port,
+      config: ['cpuManagerPolicy: static', 'reservedSystemCPUs: "0"'],
+    });
+    writeFileSync(join(k.manifests, 'pinned.json'), JSON.stringify({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: 'pinned' },
+      spec: {
+        terminationGracePeriodSeconds: 2,
+        containers: [{ name: 'main', image: IMAGE, command: ['sh', '-c', SLEEP_UNTIL_TERM], resources: { requests: { cpu: '1', memory: '32Mi' }, limits: { cpu: '1', memory: '32Mi' } } }],
+      },
+    }));
     writeFileSync(join(k.manifests, 'runner.json'), JSON.stringify({
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'runner' },
       spec: {
@@ -39,10 +52,10 @@ describe('the pod resources API of a running kubelet', () => {
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'big' },
       spec: { containers: [{ name: 'main', image: IMAGE, command: ['sh', '-c', 'sleep 3600'], resources: { requests: { cpu: '1000' } } }] },
     }));
-    await until('runner running and big refused', async () => {
+    await until('runner and pinned running, big refused', async () => {
       const pods = ((await (await fetch(`http://${k.debug}/debug/pods`)).json()) as { pods: DebugPod[] }).pods;
-      const running = pods.find((p) => p.name === `runner-${NODE}`)?.status?.containerStatuses?.[0]?.state?.running;
-      return running && pods.find((p) => p.name === `big-${NODE}`)?.lifecycle === 'rejected';
+      const running = (name: string) => pods.find((p) => p.name === `${name}-${NODE}`)?.status?.containerStatuses?.[0]?.state?.running;
+      return running('runner') && running('pinned') && pods.find((p) => p.name === `big-${NODE}`)?.lifecycle === 'rejected';
     }, 60_000, () => k.stderr());
     client = podResourcesClient(socket());
   }, 90_000);
@@ -52,15 +65,22 @@ describe('the pod resources API of a running kubelet', () => {
     await k?.dispose((name) => name.endsWith(`-${NODE}`));
   }, 60_000);
 
-  it('lists the active pod with its sidecar then its app container, and not the refused one', async () => {
+  it('lists the Guaranteed pod with its exclusive CPU, the other with its sidecar then its app container on the shared pool, and not the refused one', async () => {
     const list = await client.list();
-    expect(list.pod_resources).toEqual([{
+    const byName = (name: string) => list.pod_resources.find((p) => p.name === `${name}-${NODE}`);
+    expect(list.pod_resources.map((p) => p.name).sort()).toEqual([`pinned-${NODE}`, `runner-${NODE}`]);
+    expect(byName('pinned')).toEqual({ name: `pinned-${NODE}`, namespace: 'default', containers: [{ name: 'main', devices: [], cpu_ids: ['1'], memory: [] }] });
+    expect(byName('runner')).toEqual({
       name: `runner-${NODE}`, namespace: 'default',
       containers: [
         { name: 'helper', devices: [], cpu_ids: [], memory: [] },
         { name: 'main', devices: [], cpu_ids: [], memory: [] },
       ],
-    }]);
+    });
+  });
+
+  it('answers the CPUs the static policy may give: all but the reserved one', async () => {
+    expect((await client.allocatable()).cpu_ids).toEqual(['1']);
   });
 
   it("answers Get for a pod, and Go's error for one it does not know", async () => {
