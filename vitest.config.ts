@@ -14,6 +14,7 @@ const ONE_RUNTIME = [
   // Embedded only, but its outage's timings are asserted: it runs where nothing else competes.
   'test/integration/cluster.test.ts',
   'test/integration/container-log-rotation.e2e.test.ts',
+  'test/integration/cpu-manager.e2e.test.ts',
   'test/integration/cri-modules.e2e.test.ts',
   'test/integration/csi-pods.e2e.test.ts',
   'test/integration/ephemeral-containers.e2e.test.ts',
