@@ -42,7 +42,9 @@ import { createJournalOpener } from './journal-opener.js';
 import { machinesSha256 } from './machines.js';
 import { createObservers } from './observers.js';
 import { createRuntimeConnector } from './runtime-connector.js';
-import { debugServerStarter, healthzStarter, kubeletServerStarter } from './server-starters.js';
+import { debugServerStarter, healthzStarter, kubeletServerStarter, podResourcesStarter } from './server-starters.js';
+import { podResourcesSource } from '../actors/view/pod-resources-source.js';
+import { noPodResourcesRequests, type PodResourcesRequests } from '../domain/pod-resources/request-metrics.js';
 import { provideSystem } from './system.js';
 import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
 import { ServingCertificateSwitch } from '../adapters/certificates/serving-switch.js';
@@ -103,7 +105,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const host = new ProcHostStats();
   const volumeStats = createVolumeStatsAnalyzer(live, clock, host, () => observers.views.volumeManager(), logger);
   const stats = createSummaryProvider(live, clock, host, () => nodeNameOf(supervisor), volumeStats);
-  const view = createDaemonView({ live, observers, runtimeCalls, clock, stats, volumeStats, machineInfo: () => machineInfoOf(supervisor) });
+  const podResourcesRequests = noPodResourcesRequests();
+  const view = createDaemonView({ live, observers, runtimeCalls, clock, stats, volumeStats, podResourcesRequests, machineInfo: () => machineInfoOf(supervisor) });
   const healthChecks = createHealthChecks(observers.directory, observers.views, () => live.config.peek(), clock);
   const opener = createJournalOpener({
     sink: observers.journal,
@@ -146,6 +149,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     healthz: healthzStarter(healthChecks),
     servers: kubeletServerStarter({ live, view, healthChecks, clock, logger, servingCertificates }),
+    podResources: podResourcesStarter({ source: podResourcesSource(observers.views.syncLoop), requests: podResourcesRequests, clock, logger }),
     servingCertificates,
     containerLogs,
     // The eviction manager shares the servers' summary reads (coalesced, at most one a second).
@@ -272,7 +276,7 @@ function createSummaryProvider(live: LiveState, clock: Clock, host: ProcHostStat
 }
 
 /** The kubelet as its servers read it: pods, stats, metrics, configz, logs, exec. */
-function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof createObservers>; runtimeCalls: OperationCounts; clock: Clock; stats: SummaryProvider; volumeStats: VolumeStatsAnalyzer; machineInfo: () => MachineInfo | undefined }) {
+function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof createObservers>; runtimeCalls: OperationCounts; clock: Clock; stats: SummaryProvider; volumeStats: VolumeStatsAnalyzer; podResourcesRequests: PodResourcesRequests; machineInfo: () => MachineInfo | undefined }) {
   const { live, observers, runtimeCalls, clock, stats } = o;
   return createKubeletView({
     syncLoop: observers.views.syncLoop,
@@ -288,6 +292,7 @@ function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof cre
     streaming: () => live.cri.peek()?.runtime,
     statsSummary: (onlyCpuAndMemory) => stats.get(onlyCpuAndMemory),
     volumeStats: () => o.volumeStats.all(),
+    podResourcesRequests: () => o.podResourcesRequests,
     machineInfo: o.machineInfo,
     clock,
     metricsMaxAgeMs: 1000,

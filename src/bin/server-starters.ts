@@ -1,7 +1,7 @@
 /**
- * The HTTP servers the phases start: the debug server (visualizer, /debug/*; on fastify), healthz,
+ * The servers the phases start: the debug server (visualizer, /debug/*; on fastify), healthz,
  * the kubelet server with webhook authn/authz through the API clients, and the read-only port (these
- * three on node:http / node:https).
+ * three on node:http / node:https); the pod resources API (gRPC on a unix socket).
  *
  * Each server's modules (its routes, fastify for the debug server, the visualizer) are loaded when
  * that server is started: a kubelet that runs without one does not load it at start-up, as a Go
@@ -19,6 +19,8 @@ import { machineGraphs } from '../machines/index.js';
 import { actorLogger, type Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
 import type { DebugServerStarter, HealthzStarter, ServerStarter, ServingCertificates } from '../ports/servers.js';
+import type { PodResourcesServerStarter, PodResourcesSource } from '../ports/pod-resources.js';
+import type { PodResourcesRequests } from '../domain/pod-resources/request-metrics.js';
 import { podsView, type SystemViews } from './system-views.js';
 
 /** What `/logs/` serves, as Go's kubelet: the node's log directory. */
@@ -72,5 +74,14 @@ export function kubeletServerStarter(o: { live: LiveState; view: KubeletView; he
     },
     startReadOnly: async (opts) =>
       (await import('../adapters/http/kubelet-server/server.js')).startReadOnlyServer({ ...opts, view, healthChecks, logger: actorLogger(logger, 'readOnlyServer', 'http') }),
+  };
+}
+
+/** The pod resources API on its socket, answering from `source` and counting its calls in `requests`. */
+export function podResourcesStarter(o: { source: PodResourcesSource; requests: PodResourcesRequests; clock: Clock; logger: Logger }): PodResourcesServerStarter {
+  return {
+    start: async (opts) => (await import('../adapters/pod-resources/server.js')).startPodResourcesServer({
+      ...opts, source: o.source, requests: o.requests, clock: o.clock, logger: actorLogger(o.logger, 'podResourcesServer', 'grpc'),
+    }),
   };
 }

@@ -86,7 +86,7 @@ export interface PhaseOutputs {
   /** What admission allocates from, and the assignments the state files held. */
   'startKubelet.resourceManagers': { inventory: ResourceInventory; assignments: Assignments };
   'startKubelet.run': KubeletRunOutput;
-  'startKubelet.servers': { servers: string } | { kubeletServer: string; readOnly: string };
+  'startKubelet.servers': ({ servers: string } | { kubeletServer: string; readOnly: string }) & { podResources: string };
   'run.healthz': { healthz: string };
   'run.sdNotify': { outcome: SdNotifyOutcome };
 }

@@ -17,6 +17,7 @@ import type { PluginClients, PluginSocketWatcher } from '../../ports/plugin-regi
 import type { JournalOpener } from '../../ports/journal-opener.js';
 import type { RuntimeConnector } from '../../ports/runtime-connector.js';
 import type { DebugServerStarter, HealthzStarter, ServerStarter, ServingCertificates } from '../../ports/servers.js';
+import type { PodResourcesServerStarter } from '../../ports/pod-resources.js';
 import type { HostAddresses, HostnameSource, LockFile, MachineInfoSource, OomScoreWriter, SystemdNotifier } from '../../ports/host.js';
 import type { ContainerLogHost } from '../../ports/container-logs.js';
 import type { Lifetimes } from './lifetimes.js';
@@ -47,6 +48,8 @@ export interface PhaseDeps {
   journal: JournalOpener;
   healthz: HealthzStarter;
   servers: ServerStarter;
+  /** The pod resources API's gRPC server (startKubelet.servers). */
+  podResources: PodResourcesServerStarter;
   /** The legacy log links' directory, made by initializeModules. */
   containerLogs: Pick<ContainerLogHost, 'linkDir'>;
   /** The eviction manager's reads: the summary and the active pods. */

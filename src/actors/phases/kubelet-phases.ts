@@ -248,8 +248,17 @@ export function kubeletPhases(deps: PhaseDeps) {
     }),
     'startKubelet.servers': phaseActor(async ({ input }) => {
       const c = settings.config(live);
+      // Go's startKubelet starts ListenAndServePodResources whatever enableServer says, on a socket
+      // under the root directory initializeModules made.
+      const gates = live.gates.peek() ?? {};
+      const podResources = await deps.podResources.start({
+        socketPath: `${settings.rootDir(live)}/pod-resources/kubelet.sock`,
+        getEnabled: gates.KubeletPodResourcesGet ?? true,
+        useActivePods: gates.KubeletPodResourcesListUseActivePods ?? true,
+      });
+      deps.lifetimes.add('podResourcesServer', podResources.close);
       // Go starts the kubelet server and the read-only port only with enableServer.
-      if (!c.enableServer) return { servers: 'disabled (enableServer: false)' };
+      if (!c.enableServer) return { servers: 'disabled (enableServer: false)', podResources: podResources.address };
       // The Node's POST is in flight: the server's start would hold up its answer (first-registration.ts).
       const nodeStatus = input.outputs['startKubelet.run']?.nodeStatus;
       if (nodeStatus && nodeStatus.registerNode !== false) await live.firstRegistration.wait(deps.clock, SERVER_START_HOLD_MS);
@@ -296,10 +305,10 @@ export function kubeletPhases(deps: PhaseDeps) {
       });
       deps.lifetimes.add('kubeletServer', server.close);
       const readOnlyPort = c.readOnlyPort;
-      if (readOnlyPort === 0) return { kubeletServer: server.address, readOnly: 'disabled' };
+      if (readOnlyPort === 0) return { kubeletServer: server.address, readOnly: 'disabled', podResources: podResources.address };
       const readOnly = await deps.servers.startReadOnly({ address, port: readOnlyPort });
       deps.lifetimes.add('readOnlyServer', readOnly.close);
-      return { kubeletServer: server.address, readOnly: readOnly.address };
+      return { kubeletServer: server.address, readOnly: readOnly.address, podResources: podResources.address };
     }),
     'run.healthz': phaseActor(async () => {
       const c = settings.config(live);

@@ -14,6 +14,7 @@ import type { MachineInfo } from '../../domain/node/host-types.js';
 import type { Pod, PodStatus } from '../../domain/pod/types.js';
 import type { Summary } from '../../domain/stats/summary-types.js';
 import type { PodVolumeStats } from '../../domain/stats/volume-stats.js';
+import type { PodResourcesRequests } from '../../domain/pod-resources/request-metrics.js';
 import type { Clock } from '../../ports/clock.js';
 import { podUidLabel } from '../../domain/runtime/labels.js';
 import type { CriRuntimeService, ExecSyncResponse } from '../../ports/cri.js';
@@ -49,6 +50,8 @@ export interface KubeletViewSources {
   lags?: () => { syncLoop: LagFigures; eventLoop: LagFigures };
   /** Each pod's latest volume stats (the volume stats analyzer's cache), for /metrics. */
   volumeStats?: () => ReadonlyMap<string, PodVolumeStats>;
+  /** The pod resources API's call counters, for /metrics. */
+  podResourcesRequests?: () => PodResourcesRequests;
 }
 
 export function createKubeletView(src: KubeletViewSources): KubeletView {
@@ -81,6 +84,8 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       nodeStartup: m.startupMs === null ? [] : [{ phase: 'total', durationMs: m.startupMs }],
       ...(lags ? { syncLoopLag: lags.syncLoop, eventLoopDelay: lags.eventLoop } : {}),
       ...(src.volumeStats ? { podVolumeStats: [...src.volumeStats().values()].map((v) => [...v.ephemeral, ...v.persistent]) } : {}),
+      // A copy: the counters go on counting while this snapshot is answered.
+      ...(src.podResourcesRequests ? { podResourcesRequests: { ...src.podResourcesRequests() } } : {}),
     };
   };
   let metricsOf: { atMs: number; snapshot: KubeletMetricsSnapshot } | null = null;

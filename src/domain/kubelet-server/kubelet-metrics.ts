@@ -14,6 +14,7 @@ import { countsFromMs, type HistogramCounts } from './histogram-counts.js';
 import { byCodeUnits, DEFAULT_BUCKETS, type MetricFamily } from './prometheus-text.js';
 import type { VolumeStats } from '../stats/summary-types.js';
 import { volumeStatsMetricFamilies } from './volume-stats-metrics.js';
+import { podResourcesMetricFamilies, type PodResourcesRequests } from '../pod-resources/request-metrics.js';
 
 export type NodeStartupPhase = 'total' | 'preKubelet' | 'preRegistration' | 'registration' | 'postRegistration';
 
@@ -46,6 +47,8 @@ export interface KubeletMetricsSnapshot {
   eventLoopDelay?: LagFigures;
   /** Each pod's latest volume stats (volume-stats-metrics.ts reports the claims'); absent: none. */
   podVolumeStats?: ReadonlyArray<readonly VolumeStats[]>;
+  /** Calls to the pod resources API, by method; absent: none counted. */
+  podResourcesRequests?: PodResourcesRequests;
 }
 
 export interface LagFigures {
@@ -121,6 +124,7 @@ export function kubeletMetricFamilies(m: KubeletMetricsSnapshot): MetricFamily[]
     ...lagFamilies('kubelet_ts_sync_loop_iteration_lag_seconds', 'Seconds from when a timed input of the syncLoop (PLEG relist, pod resync or back-off, probe period) was due to when it was handled', m.syncLoopLag),
     ...lagFamilies('kubelet_ts_event_loop_delay_seconds', 'Seconds the event loop was late, sampled every second', m.eventLoopDelay),
     ...volumeStatsMetricFamilies(m.podVolumeStats ?? []),
+    ...(m.podResourcesRequests ? podResourcesMetricFamilies(m.podResourcesRequests) : []),
   ];
   return families;
 }

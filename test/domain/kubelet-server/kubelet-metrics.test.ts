@@ -101,3 +101,21 @@ describe('kubeletMetricFamilies: kubelet-ts\'s own lag figures', () => {
     expect(renderExposition(kubeletMetricFamilies(snapshot))).not.toContain('kubelet_ts_');
   });
 });
+
+describe('kubeletMetricFamilies: the pod resources API', () => {
+  it("writes Go's counters by server_api_version, and none still at zero", () => {
+    const text = renderExposition(kubeletMetricFamilies({ ...snapshot, podResourcesRequests: { total: 3, list: 2, getAllocatable: 0, get: 1, getErrors: 1 } }));
+    const lines = text.split('\n');
+    expect(lines).toContain('# TYPE kubelet_pod_resources_endpoint_requests_total counter');
+    expect(lines).toContain('kubelet_pod_resources_endpoint_requests_total{server_api_version="v1"} 3');
+    expect(lines).toContain('kubelet_pod_resources_endpoint_requests_list{server_api_version="v1"} 2');
+    expect(lines).toContain('kubelet_pod_resources_endpoint_requests_get{server_api_version="v1"} 1');
+    expect(lines).toContain('kubelet_pod_resources_endpoint_errors_get{server_api_version="v1"} 1');
+    expect(text).not.toContain('kubelet_pod_resources_endpoint_requests_get_allocatable');
+  });
+
+  it('writes nothing of it before the first call', () => {
+    const text = renderExposition(kubeletMetricFamilies({ ...snapshot, podResourcesRequests: { total: 0, list: 0, getAllocatable: 0, get: 0, getErrors: 0 } }));
+    expect(text).not.toContain('kubelet_pod_resources_');
+  });
+});

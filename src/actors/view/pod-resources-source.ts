@@ -1,0 +1,36 @@
+/**
+ * The pod resources API's reads (the PodResourcesSource port) over the syncLoop's latest snapshot:
+ * the pods the kubelet holds, the resource managers' assignments it keeps, and what the node can
+ * give from its resource inventory.
+ *
+ * Go's pod manager drops a pod its source removed, and GetActivePods leaves out a pod that is
+ * known terminated, or that reached Succeeded or Failed and is not being terminated; the same here,
+ * by the syncLoop's lifecycle: `terminating` is still active, `terminated` and `rejected` are not.
+ */
+import type { KnownPod, PodResourcesState } from '../../domain/pod-resources/answers.js';
+import { nodeAllocatable, NOTHING_ALLOCATABLE } from '../../domain/pod-resources/node-allocatable.js';
+import { isTerminalPhase } from '../../domain/pod/status.js';
+import type { PodEntry } from '../../domain/sync-loop/state.js';
+import type { SyncLoopContext } from '../../machines/sync-loop.machine.js';
+import type { PodResourcesSource } from '../../ports/pod-resources.js';
+
+function isActive(entry: PodEntry): boolean {
+  if (entry.lifecycle === 'terminating') return true;
+  return entry.lifecycle === 'active' && !isTerminalPhase(entry.status?.phase);
+}
+
+export function podResourcesSource(syncLoop: () => SyncLoopContext | undefined): PodResourcesSource {
+  let last: { ctx: SyncLoopContext | undefined; state: PodResourcesState } | null = null;
+  const stateOf = (ctx: SyncLoopContext | undefined): PodResourcesState => {
+    const pods: KnownPod[] = Object.values(ctx?.pods ?? {}).filter((e) => !e.removed).map((e) => ({ pod: e.pod, active: isActive(e) }));
+    return { pods, assignments: ctx?.resources ?? {}, allocatable: ctx ? nodeAllocatable(ctx.inventory) : NOTHING_ALLOCATABLE };
+  };
+  return {
+    // The syncLoop's context is a new object whenever it changes: the state is rebuilt only then.
+    state: () => {
+      const ctx = syncLoop();
+      if (!last || last.ctx !== ctx) last = { ctx, state: stateOf(ctx) };
+      return last.state;
+    },
+  };
+}

@@ -1,0 +1,111 @@
+/**
+ * The pod resources API's answers (Go's v1PodResourcesServer: List, Get, GetAllocatableResources),
+ * built from the pods, the resource managers' assignments and what the node can give. Field names
+ * are the proto's (proto/podresources/v1/api.proto), so the server sends these objects as they are.
+ *
+ * As Go: a pod's containers are its restartable init containers (sidecars) then its app
+ * containers; a container holds its devices (one entry per device and NUMA node, or one without
+ * topology for a device whose plugin gives none), its exclusive CPUs (none in the shared pool) and
+ * its pinned memory. Go walks maps here; kubelet-ts sorts by resource name and device ID, so the
+ * same state always gives the same answer.
+ */
+import { byCodeUnits } from '../kubelet-server/prometheus-text.js';
+import type { Container, Pod } from '../pod/types.js';
+import { isRestartableInitContainer } from '../runtime/init-containers.js';
+import type { Assignments, ContainerAssignment } from '../resource-managers/assignments.js';
+import type { DeviceInventoryEntry } from '../resource-managers/inventory.js';
+import type { NodeAllocatable } from './node-allocatable.js';
+
+export interface TopologyAnswer { nodes: { ID: number }[] }
+export interface ContainerDevicesAnswer { resource_name: string; device_ids: string[]; topology?: TopologyAnswer }
+export interface ContainerMemoryAnswer { memory_type: string; size: number; topology: TopologyAnswer }
+export interface ContainerResourcesAnswer { name: string; devices: ContainerDevicesAnswer[]; cpu_ids: number[]; memory: ContainerMemoryAnswer[] }
+export interface PodResourcesAnswer { name: string; namespace: string; containers: ContainerResourcesAnswer[] }
+export interface AllocatableAnswer { devices: ContainerDevicesAnswer[]; cpu_ids: number[]; memory: ContainerMemoryAnswer[] }
+
+/** A pod the kubelet knows (Go's pod manager), and whether it is active (Go's GetActivePods). */
+export interface KnownPod { pod: Pod; active: boolean }
+
+/** What the answers are built from: a snapshot of the kubelet's state at the call. */
+export interface PodResourcesState {
+  pods: readonly KnownPod[];
+  assignments: Assignments;
+  allocatable: NodeAllocatable;
+}
+
+/** Go's message when Get is called with the KubeletPodResourcesGet gate off. */
+export const GET_DISABLED_MESSAGE = 'PodResources API Get method disabled';
+
+/** Go's message when Get names a pod the kubelet does not know. */
+export function podNotFoundMessage(name: string, namespace: string): string {
+  return `pod ${name} in namespace ${namespace} not found`;
+}
+
+const topologyOf = (numaNodes: readonly number[]): TopologyAnswer => ({ nodes: numaNodes.map((ID) => ({ ID })) });
+const namespaceOf = (pod: Pod) => pod.metadata.namespace ?? 'default';
+
+/** Go's containerDevicesFromResourceDeviceInstances: one entry per device and NUMA node; a device without NUMA nodes, one without topology. */
+function deviceEntries(resource: string, devices: readonly Pick<DeviceInventoryEntry, 'id' | 'numaNodes'>[]): ContainerDevicesAnswer[] {
+  return [...devices].sort((a, b) => byCodeUnits(a.id, b.id)).flatMap((d) =>
+    d.numaNodes.length === 0
+      ? [{ resource_name: resource, device_ids: [d.id] }]
+      : d.numaNodes.map((node) => ({ resource_name: resource, device_ids: [d.id], topology: topologyOf([node]) })));
+}
+
+function containerDevices(assigned: ContainerAssignment['devices'], allocatable: NodeAllocatable): ContainerDevicesAnswer[] {
+  return Object.keys(assigned ?? {}).sort(byCodeUnits).flatMap((resource) => {
+    const known = allocatable.devices[resource] ?? [];
+    // A device whose plugin has gone keeps its ID; its NUMA nodes went with the plugin.
+    const devices = (assigned?.[resource] ?? []).map((id) => ({ id, numaNodes: known.find((d) => d.id === id)?.numaNodes ?? [] }));
+    return deviceEntries(resource, devices);
+  });
+}
+
+function containerMemory(memory: ContainerAssignment['memory']): ContainerMemoryAnswer[] {
+  if (!memory) return [];
+  return Object.keys(memory.bytes).sort(byCodeUnits).map((type) => ({ memory_type: type, size: memory.bytes[type] ?? 0, topology: topologyOf(memory.numaNodes) }));
+}
+
+function containerResources(pod: Pod, container: Container, state: PodResourcesState): ContainerResourcesAnswer {
+  const assigned = state.assignments[pod.metadata.uid ?? '']?.[container.name] ?? {};
+  return {
+    name: container.name,
+    devices: containerDevices(assigned.devices, state.allocatable),
+    cpu_ids: [...(assigned.cpus ?? [])],
+    memory: containerMemory(assigned.memory),
+  };
+}
+
+export function podResources(pod: Pod, state: PodResourcesState): PodResourcesAnswer {
+  const sidecars = (pod.spec.initContainers ?? []).filter(isRestartableInitContainer);
+  return {
+    name: pod.metadata.name,
+    namespace: namespaceOf(pod),
+    containers: [...sidecars, ...pod.spec.containers].map((c) => containerResources(pod, c, state)),
+  };
+}
+
+/** List: every active pod (every known pod when KubeletPodResourcesListUseActivePods is off). */
+export function listAnswer(state: PodResourcesState, useActivePods: boolean): { pod_resources: PodResourcesAnswer[] } {
+  return { pod_resources: state.pods.filter((p) => p.active || !useActivePods).map((p) => podResources(p.pod, state)) };
+}
+
+/** Get: one pod by namespace and name (an active one first, as one name is one pod in Go's pod manager), or Go's error text. */
+export function getAnswer(state: PodResourcesState, namespace: string, name: string): { ok: true; answer: { pod_resources: PodResourcesAnswer } } | { ok: false; message: string } {
+  const named = state.pods.filter((p) => namespaceOf(p.pod) === namespace && p.pod.metadata.name === name);
+  const hit = named.find((p) => p.active) ?? named[0];
+  if (!hit) return { ok: false, message: podNotFoundMessage(name, namespace) };
+  return { ok: true, answer: { pod_resources: podResources(hit.pod, state) } };
+}
+
+/** GetAllocatableResources: the healthy devices, the CPUs and the memory the node can give. */
+export function allocatableAnswer(allocatable: NodeAllocatable): AllocatableAnswer {
+  return {
+    devices: Object.keys(allocatable.devices).sort(byCodeUnits).flatMap((resource) =>
+      deviceEntries(resource, (allocatable.devices[resource] ?? []).filter((d) => d.healthy))),
+    cpu_ids: [...allocatable.cpus].sort((a, b) => a - b),
+    memory: [...allocatable.memory]
+      .sort((a, b) => a.numaNode - b.numaNode || byCodeUnits(a.type, b.type))
+      .map((m) => ({ memory_type: m.type, size: m.bytes, topology: topologyOf([m.numaNode]) })),
+  };
+}
