@@ -6,8 +6,9 @@
  *   handlers in order: the eviction manager's, the sysctls', the resource managers' (exclusive CPUs,
  *   devices, NUMA memory: admit.ts of domain/resource-managers), the predicates, the node shutdown
  *   manager's) against the pods that count as active, and starts its worker with what the resource
- *   managers gave it (kept in `resources`, and persisted when it is something); a refused pod is kept as `rejected` with Go's Failed
- *   status, reported and emitted. A pod refused once stays Failed (Go keeps a rejected pod's status).
+ *   managers gave it (kept in `resources`, and persisted when it is something); a refused pod is
+ *   kept as `rejected` with Go's Failed status, reported and emitted. A pod refused once stays
+ *   Failed (Go keeps a rejected pod's status).
  * - UPDATE hands an active pod's worker the new spec.
  * - DELETE and REMOVE ask the worker to kill the pod with its grace period, and its probes to stop.
  * - RECONCILE (only the status changed in the API server) hands the worker the pod's new status
