@@ -7,7 +7,7 @@
  * pool, which the reconcile shrinks to CPU 0 when the Guaranteed pod comes and grows back when it
  * goes; cpu_manager_state holds the assignment in Go's format; after a kubelet restart the state
  * file still holds it, the Guaranteed pod keeps its CPU, and a second Guaranteed pod is refused at
- * admission for want of CPUs.
+ * admission for want of CPUs; a Guaranteed pod that runs to completion gives its CPU back.
  * Each container reports its cpuset cgroup and, every 200 ms, its allowed CPUs in its log.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -126,4 +126,16 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubeLabPartFor(rt.endpoint), tw
     await n.whileUp('the shared pool grown back to 0-1', () => allowedCpus('shared', sharedUid) === '0-1', 15_000);
     expect(cgroupCpus('shared', sharedUid)).toBe('0-1');
   }, 120_000);
+
+  it('gives the CPU back when a Guaranteed pod runs to completion, its pod object still there', async () => {
+    await n.createPod('job', { restartPolicy: 'Never', containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', 'grep Cpus_allowed_list /proc/self/status; sleep 6'], resources: resources('1') }] });
+    const job = await runningPod('job');
+    expect(stateFile().entries).toEqual({ [job.metadata.uid]: { main: '1' } });
+    await n.whileUp('the shared pool shrunk to CPU 0 for the job', () => allowedCpus('shared', sharedUid) === '0', 15_000);
+    await n.whileUp('job Succeeded', async () => (await n.pod('job'))?.status?.phase === 'Succeeded', 60_000);
+    expect(allowedCpus('job', job.metadata.uid)).toBe('1');
+    await n.whileUp('the state file without the job', () => stateFile().entries === undefined && stateFile().defaultCpuSet === '0-1', 15_000);
+    await n.whileUp('the shared pool back to 0-1', () => allowedCpus('shared', sharedUid) === '0-1', 15_000);
+    expect(await n.pod('job')).toBeDefined();
+  }, 90_000);
 });
