@@ -222,6 +222,7 @@ const stateOf = (state: SyncLoopState): SyncLoopState => ({
   nodeRefreshing: state.nodeRefreshing,
   resources: state.resources,
   inventory: state.inventory,
+  ...(state.cpuPinning ? { cpuPinning: state.cpuPinning } : {}),
 });
 
 /** What carryOut needs of an action's `enqueue`. */
@@ -387,7 +388,10 @@ export const syncLoopMachine = setup({
       actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue, system }) => {
         const { state, commands } = decidePodConfigUpdate(context, settingsOf(context.input), event);
         carryOut(enqueue, system, context.input, commands);
-        enqueue.assign({ pods: state.pods, orphans: state.orphans, awaitingNode: state.awaitingNode, nodeRefreshing: state.nodeRefreshing, resources: state.resources });
+        enqueue.assign({
+          pods: state.pods, orphans: state.orphans, awaitingNode: state.awaitingNode, nodeRefreshing: state.nodeRefreshing, resources: state.resources,
+          ...(state.cpuPinning ? { cpuPinning: state.cpuPinning } : {}),
+        });
       })],
     },
     'node.object.changed': { actions: assign({ node: ({ context, event }) => decideNodeChanged(context, event).node }) },

@@ -112,6 +112,11 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubeLabPartFor(rt.endpoint), tw
       reason: 'UnexpectedAdmissionError',
       message: 'Pod was rejected: Allocate failed due to not enough cpus available to satisfy request, which is unexpected',
     });
+    // Go's counters, since this start: the pod re-added with its CPUs, and the one refused.
+    await n.whileUp('the pinning metrics', async () => {
+      const { body } = await n.kubeletGet('/metrics');
+      return body.includes('kubelet_cpu_manager_pinning_requests_total 2') && body.includes('kubelet_cpu_manager_pinning_errors_total 1');
+    }, 15_000);
     const after = await runningPod('exclusive');
     expect(after.status?.containerStatuses?.[0]?.restartCount).toBe(before?.status?.containerStatuses?.[0]?.restartCount);
     expect(allowedCpus('exclusive', exclusiveUid)).toBe('1');

@@ -81,6 +81,7 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       nodeStartup: m.startupMs === null ? [] : [{ phase: 'total', durationMs: m.startupMs }],
       ...(lags ? { syncLoopLag: lags.syncLoop, eventLoopDelay: lags.eventLoop } : {}),
       ...(src.volumeStats ? { podVolumeStats: [...src.volumeStats().values()].map((v) => [...v.ephemeral, ...v.persistent]) } : {}),
+      cpuPinning: src.syncLoop()?.cpuPinning ?? { requests: 0, errors: 0 },
     };
   };
   let metricsOf: { atMs: number; snapshot: KubeletMetricsSnapshot } | null = null;
