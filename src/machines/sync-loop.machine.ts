@@ -34,7 +34,8 @@
  * - Resource managers (domain/resource-managers): admission gives a pod its exclusive CPUs, devices
  *   and NUMA memory (after the sysctls' handler, before the predicates); what it gave is kept in
  *   `resources`, handed to the pod's worker (its containers' CRI configs carry it), and released when
- *   the worker is done, or at sources ready for a pod no source has. Each change goes to the
+ *   the pod reaches Succeeded or Failed or its worker is done, or at sources ready for a pod no
+ *   source has. Each change goes to the
  *   `resourceManagers` child (`resources.changed`: the state files, the CPU reconcile). The initial
  *   `resources` and the `inventory` are the input's (the state files read at start-up).
  * - Dead containers (Go's pod container deletor, cleanUpContainersInPod): each ContainerDied asks the
@@ -221,6 +222,7 @@ const stateOf = (state: SyncLoopState): SyncLoopState => ({
   nodeRefreshing: state.nodeRefreshing,
   resources: state.resources,
   inventory: state.inventory,
+  ...(state.cpuPinning ? { cpuPinning: state.cpuPinning } : {}),
 });
 
 /** What carryOut needs of an action's `enqueue`. */
@@ -386,7 +388,10 @@ export const syncLoopMachine = setup({
       actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue, system }) => {
         const { state, commands } = decidePodConfigUpdate(context, settingsOf(context.input), event);
         carryOut(enqueue, system, context.input, commands);
-        enqueue.assign({ pods: state.pods, orphans: state.orphans, awaitingNode: state.awaitingNode, nodeRefreshing: state.nodeRefreshing, resources: state.resources });
+        enqueue.assign({
+          pods: state.pods, orphans: state.orphans, awaitingNode: state.awaitingNode, nodeRefreshing: state.nodeRefreshing, resources: state.resources,
+          ...(state.cpuPinning ? { cpuPinning: state.cpuPinning } : {}),
+        });
       })],
     },
     'node.object.changed': { actions: assign({ node: ({ context, event }) => decideNodeChanged(context, event).node }) },
@@ -448,7 +453,7 @@ export const syncLoopMachine = setup({
       actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue, system }) => {
         const { state, commands } = decidePodStatus(context, event.podUid, event.status);
         carryOut(enqueue, system, context.input, commands);
-        enqueue.assign({ pods: state.pods });
+        enqueue.assign({ pods: state.pods, resources: state.resources });
       })],
     },
     // A pod worker reached `terminated`.

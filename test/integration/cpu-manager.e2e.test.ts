@@ -1,13 +1,13 @@
 /**
  * The CPU manager's static policy end to end, in cluster mode on the real control plane
- * (kube-lab.ts), on containerd (KUBELET_IT_CRI) and on the embedded runtime (with QoS and pod
- * cgroups under a private root: its containers get cgroups only then), on this 2-CPU machine with CPU 0 reserved
+ * (kube-lab.ts), on containerd (KUBELET_IT_CRI) and on the embedded runtime, with QoS and pod
+ * cgroups under a private root, on this 2-CPU machine with CPU 0 reserved
  * (reservedSystemCPUs "0"): a Guaranteed pod with cpu: 1 gets CPU 1 alone (its container's cpuset
  * cgroup says 1, and so does the kernel's view of the process), a Burstable pod runs on the shared
  * pool, which the reconcile shrinks to CPU 0 when the Guaranteed pod comes and grows back when it
  * goes; cpu_manager_state holds the assignment in Go's format; after a kubelet restart the state
  * file still holds it, the Guaranteed pod keeps its CPU, and a second Guaranteed pod is refused at
- * admission for want of CPUs.
+ * admission for want of CPUs; a Guaranteed pod that runs to completion gives its CPU back.
  * Each container reports its cpuset cgroup and, every 200 ms, its allowed CPUs in its log.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -20,17 +20,17 @@ import { kubeLabPartFor, labApi } from '../support/kube-lab.js';
 import { BUSYBOX, startLabNode, type LabNode } from '../support/lab-node.js';
 import { allOf, cgroupsPart, containerdEndpoint, describeNeeding, type RealPart } from '../support/real-parts.js';
 
-/** containerd makes its containers' cgroups itself; the embedded runtime only below a pod cgroup, so that run has QoS cgroups on, under a root of its own. */
+/** Both with QoS and pod cgroups, as a Go kubelet runs, under a root of their own (the embedded runtime gives a container a cgroup only below a pod cgroup). */
 const RUNTIMES = [
-  { name: 'containerd', endpoint: containerdEndpoint(), cgroupRoot: null },
-  { name: 'embedded', endpoint: 'embedded', cgroupRoot: `/kts-e2e-cpu-${process.pid}` },
+  { name: 'containerd', endpoint: containerdEndpoint(), cgroupRoot: `/kts-e2e-cpu-containerd-${process.pid}` },
+  { name: 'embedded', endpoint: 'embedded', cgroupRoot: `/kts-e2e-cpu-embedded-${process.pid}` },
 ];
 const REPORT = ['sh', '-c', 'grep -E ":cpuset:|^0::" /proc/self/cgroup; while true; do grep Cpus_allowed_list /proc/self/status; sleep 0.2; done'];
 const MEMORY = '32Mi';
 
 const twoCpus: RealPart = { name: 'a 2-CPU machine', missing: availableParallelism() === 2 ? '' : `this test reserves CPU 0 of 2; the machine has ${availableParallelism()}` };
 
-for (const rt of RUNTIMES) describeNeeding(allOf(kubeLabPartFor(rt.endpoint), twoCpus, ...(rt.cgroupRoot ? [cgroupsPart()] : [])), `the static CPU manager on the real control plane, ${rt.name} runtime`, () => {
+for (const rt of RUNTIMES) describeNeeding(allOf(kubeLabPartFor(rt.endpoint), twoCpus, cgroupsPart()), `the static CPU manager on the real control plane, ${rt.name} runtime`, () => {
   let n: LabNode;
   let cgroups: Cgroupfs | null = null;
   const stateFile = () => JSON.parse(readFileSync(join(n.dir, 'root', 'cpu_manager_state'), 'utf8')) as { policyName: string; defaultCpuSet: string; entries?: Record<string, Record<string, string>>; checksum: number };
@@ -62,23 +62,20 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubeLabPartFor(rt.endpoint), tw
   let exclusiveUid = '';
 
   beforeAll(async () => {
-    const qos = rt.cgroupRoot ? ['cgroupsPerQOS: true', `cgroupRoot: ${rt.cgroupRoot}`, 'cgroupDriver: cgroupfs'] : [];
-    if (rt.cgroupRoot) {
-      cgroups = new Cgroupfs(await detectCgroupLayout());
-      await cgroups.create(rt.cgroupRoot, {});
-    }
+    cgroups = new Cgroupfs(await detectCgroupLayout());
+    await cgroups.create(rt.cgroupRoot, {});
     n = await startLabNode({
       name: `kts-cpu-${rt.name}`,
       endpoint: rt.endpoint,
-      extraConfig: () => ['cpuManagerPolicy: static', 'reservedSystemCPUs: "0"', 'cpuManagerReconcilePeriod: 1s', ...qos],
-      // vitest.config.ts turns QoS cgroups off for every kubelet; this run wants them.
-      ...(rt.cgroupRoot ? { env: () => ({ KUBELET_TS_NO_QOS_CGROUPS: '' }) } : {}),
+      extraConfig: () => ['cpuManagerPolicy: static', 'reservedSystemCPUs: "0"', 'cpuManagerReconcilePeriod: 1s', 'cgroupsPerQOS: true', `cgroupRoot: ${rt.cgroupRoot}`, 'cgroupDriver: cgroupfs'],
+      // vitest.config.ts turns QoS cgroups off for every kubelet; this file wants them.
+      env: () => ({ KUBELET_TS_NO_QOS_CGROUPS: '' }),
     });
   }, 120_000);
 
   afterAll(async () => {
     await n?.dispose();
-    if (rt.cgroupRoot) await cgroups?.destroy(rt.cgroupRoot);
+    await cgroups?.destroy(rt.cgroupRoot);
   }, 120_000);
 
   it('runs a Burstable pod on the whole shared pool while no CPU is exclusive', async () => {
@@ -115,6 +112,11 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubeLabPartFor(rt.endpoint), tw
       reason: 'UnexpectedAdmissionError',
       message: 'Pod was rejected: Allocate failed due to not enough cpus available to satisfy request, which is unexpected',
     });
+    // Go's counters, since this start: the pod re-added with its CPUs, and the one refused.
+    await n.whileUp('the pinning metrics', async () => {
+      const { body } = await n.kubeletGet('/metrics');
+      return body.includes('kubelet_cpu_manager_pinning_requests_total 2') && body.includes('kubelet_cpu_manager_pinning_errors_total 1');
+    }, 15_000);
     const after = await runningPod('exclusive');
     expect(after.status?.containerStatuses?.[0]?.restartCount).toBe(before?.status?.containerStatuses?.[0]?.restartCount);
     expect(allowedCpus('exclusive', exclusiveUid)).toBe('1');
@@ -129,4 +131,16 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubeLabPartFor(rt.endpoint), tw
     await n.whileUp('the shared pool grown back to 0-1', () => allowedCpus('shared', sharedUid) === '0-1', 15_000);
     expect(cgroupCpus('shared', sharedUid)).toBe('0-1');
   }, 120_000);
+
+  it('gives the CPU back when a Guaranteed pod runs to completion, its pod object still there', async () => {
+    await n.createPod('job', { restartPolicy: 'Never', containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', 'grep Cpus_allowed_list /proc/self/status; sleep 6'], resources: resources('1') }] });
+    const job = await runningPod('job');
+    expect(stateFile().entries).toEqual({ [job.metadata.uid]: { main: '1' } });
+    await n.whileUp('the shared pool shrunk to CPU 0 for the job', () => allowedCpus('shared', sharedUid) === '0', 15_000);
+    await n.whileUp('job Succeeded', async () => (await n.pod('job'))?.status?.phase === 'Succeeded', 60_000);
+    expect(allowedCpus('job', job.metadata.uid)).toBe('1');
+    await n.whileUp('the state file without the job', () => stateFile().entries === undefined && stateFile().defaultCpuSet === '0-1', 15_000);
+    await n.whileUp('the shared pool back to 0-1', () => allowedCpus('shared', sharedUid) === '0-1', 15_000);
+    expect(await n.pod('job')).toBeDefined();
+  }, 90_000);
 });

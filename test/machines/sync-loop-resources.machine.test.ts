@@ -52,6 +52,7 @@ describe('syncLoopMachine with the static CPU manager', () => {
     const { actor, changes, rejections } = start({ gone: { main: { cpus: [1] } } });
     actor.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [guaranteed('early')] });
     expect(rejections).toEqual([expect.objectContaining({ reason: 'UnexpectedAdmissionError' })]);
+    expect(actor.getSnapshot().context.cpuPinning).toEqual({ requests: 1, errors: 1 });
     actor.send({ type: 'pod.config.sourcesReady' });
     expect(changes).toEqual([{}]);
     expect(actor.getSnapshot().context.resources).toEqual({});
@@ -62,6 +63,7 @@ describe('syncLoopMachine with the static CPU manager', () => {
     actor.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [guaranteed('g')] });
     expect(spawned).toEqual([expect.objectContaining({ assignment: { main: { cpus: [1] } } })]);
     expect(changes).toEqual([{ g: { main: { cpus: [1] } } }]);
+    expect(actor.getSnapshot().context.cpuPinning).toEqual({ requests: 1, errors: 0 });
     actor.send({ type: 'pod.config.updated', op: 'DELETE', source: 'api', pods: [guaranteed('g')] });
     expect(changes.at(-1)).toEqual({});
     expect(actor.getSnapshot().context.resources).toEqual({});

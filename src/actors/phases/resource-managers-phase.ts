@@ -49,6 +49,9 @@ export function resourceManagersPhase(deps: PhaseDeps) {
       memory: numa.memory,
       topology: numa.topology,
     };
+    const periodMs = parseGoDuration(c.cpuManagerReconcilePeriod);
+    // Go would loop without pause on a negative period (its zero is defaulted to 10s).
+    if (inventory.cpu && periodMs <= 0) throw new KubeletError('KLT_ERR_CONFIG_INVALID', `cpuManagerReconcilePeriod (--cpu-manager-reconcile-period) must be positive, got ${c.cpuManagerReconcilePeriod}`);
     await deps.makeDirectories([rootDir]);
     const stateFiles = resourceStateFiles({ rootDir, inventory, policies: { cpu: c.cpuManagerPolicy, memory: c.memoryManagerPolicy }, files: deps.resourceManagers.files });
     const assignments = await readStateFiles(stateFiles);
@@ -56,7 +59,7 @@ export function resourceManagersPhase(deps: PhaseDeps) {
     for (const file of stateFiles) await file.write(assignments);
     const liveResources = new LiveResources(inventory, assignments);
     const cpuReconcile = inventory.cpu
-      ? { periodMs: parseGoDuration(c.cpuManagerReconcilePeriod), run: createCpuReconcile({ runtime: () => live.cri.require().runtime, live: liveResources, activePodUids: deps.resourceManagers.activePodUids, logger: deps.logger }) }
+      ? { periodMs, run: createCpuReconcile({ runtime: () => live.cri.require().runtime, live: liveResources, activePodUids: deps.resourceManagers.activePodUids, logger: deps.logger }) }
       : undefined;
     live.resourceManagers.set({ live: liveResources, stateFiles, ...(cpuReconcile ? { cpuReconcile } : {}) });
     return { inventory, assignments };

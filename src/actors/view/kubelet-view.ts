@@ -86,6 +86,7 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       ...(src.volumeStats ? { podVolumeStats: [...src.volumeStats().values()].map((v) => [...v.ephemeral, ...v.persistent]) } : {}),
       // A copy: the counters go on counting while this snapshot is answered.
       ...(src.podResourcesRequests ? { podResourcesRequests: { ...src.podResourcesRequests() } } : {}),
+      cpuPinning: src.syncLoop()?.cpuPinning ?? { requests: 0, errors: 0 },
     };
   };
   let metricsOf: { atMs: number; snapshot: KubeletMetricsSnapshot } | null = null;

@@ -49,6 +49,8 @@ export interface KubeletMetricsSnapshot {
   podVolumeStats?: ReadonlyArray<readonly VolumeStats[]>;
   /** Calls to the pod resources API, by method; absent: none counted. */
   podResourcesRequests?: PodResourcesRequests;
+  /** The static CPU manager's allocations of exclusive CPUs and their failures since start; absent: 0. */
+  cpuPinning?: { requests: number; errors: number };
 }
 
 export interface LagFigures {
@@ -79,6 +81,14 @@ export function kubeletMetricFamilies(m: KubeletMetricsSnapshot): MetricFamily[]
   const workers: Readonly<Record<string, Durations>> = isDurations(m.podWorkerDurationsMs) ? { sync: m.podWorkerDurationsMs } : m.podWorkerDurationsMs;
   const ops = [...m.runtimeOperations].sort((a, b) => byName(a, b, 'op'));
   const families: MetricFamily[] = [
+    {
+      name: 'kubelet_cpu_manager_pinning_errors_total', type: 'counter', help: 'CPU allocations for containers asking for exclusive CPUs that failed.',
+      samples: [{ value: m.cpuPinning?.errors ?? 0 }],
+    },
+    {
+      name: 'kubelet_cpu_manager_pinning_requests_total', type: 'counter', help: 'CPU allocations for containers asking for exclusive CPUs.',
+      samples: [{ value: m.cpuPinning?.requests ?? 0 }],
+    },
     {
       name: 'kubelet_node_startup_duration_seconds', type: 'gauge', help: 'Node start-up time in seconds, in total.',
       samples: m.nodeStartup.filter((p) => p.phase === 'total').map((p) => ({ value: p.durationMs / 1000 })),

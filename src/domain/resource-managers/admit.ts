@@ -50,7 +50,8 @@ export interface AdmitResourcesInput {
 
 export type AdmitResourcesResult =
   | { admit: true; assignment: PodAssignment }
-  | { admit: false; reason: string; message: string };
+  /** `container`: the one refused; `provider`: the one that refused it (absent: the topology manager's merge). */
+  | { admit: false; reason: string; message: string; container: string; provider?: string };
 
 /** The merged affinity, or the topology manager's refusal. */
 type Merged = { admit: true; affinity: TopologyHint | null } | { admit: false };
@@ -64,11 +65,11 @@ function mergeHints(inventory: ResourceInventory, hints: Record<string, Topology
 }
 
 /** Go's TopologyAffinityError is an admission error of its own: its type and text as they are. */
-const topologyRefusal: AdmitResourcesResult = { admit: false, ...TOPOLOGY_AFFINITY_ERROR };
+const topologyRefusal = (container: string): AdmitResourcesResult => ({ admit: false, ...TOPOLOGY_AFFINITY_ERROR, container });
 
 /** Go's admission.GetPodAdmitResult: every allocation error reads the same way, its type as the reason. */
-function refusal(reason: string, message: string): AdmitResourcesResult {
-  return { admit: false, reason, message: `Allocate failed due to ${message}, which is unexpected` };
+function refusal(reason: string, message: string, container: string, provider?: string): AdmitResourcesResult {
+  return { admit: false, reason, message: `Allocate failed due to ${message}, which is unexpected`, container, ...(provider !== undefined ? { provider } : {}) };
 }
 
 const containersOf = (pod: Pod): Container[] => [...(pod.spec.initContainers ?? []), ...pod.spec.containers];
@@ -83,15 +84,15 @@ export function admitResources(input: AdmitResourcesInput, providers: readonly R
   const merge = (container: Container | null): Merged => mergeHints(inventory, providers.map((p) => p.hints(ctx(), container)));
   // Pod scope: one affinity for every container, merged from the pod's hints.
   const podMerged = aligned && inventory.topology.scope === 'pod' ? merge(null) : null;
-  if (podMerged && !podMerged.admit) return topologyRefusal;
+  if (podMerged && !podMerged.admit) return topologyRefusal(containersOf(pod)[0]?.name ?? '');
   for (const container of containersOf(pod)) {
     const merged = podMerged ?? (aligned ? merge(container) : { admit: true as const, affinity: null });
-    if (!merged.admit) return topologyRefusal;
+    if (!merged.admit) return topologyRefusal(container.name);
     // What it had before a restart stays; the providers hand it back (or add to it).
     let share: ContainerAssignment = podAssignment[container.name] ?? {};
     for (const provider of providers) {
       const allocated = provider.allocate(ctx(), container, merged.affinity);
-      if (!allocated.ok) return refusal(allocated.reason, allocated.message);
+      if (!allocated.ok) return refusal(allocated.reason, allocated.message, container.name, provider.name);
       share = { ...share, ...allocated.assignment };
     }
     podAssignment = { ...podAssignment, [container.name]: share };

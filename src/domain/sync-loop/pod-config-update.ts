@@ -6,8 +6,9 @@
  *   handlers in order: the eviction manager's, the sysctls', the resource managers' (exclusive CPUs,
  *   devices, NUMA memory: admit.ts of domain/resource-managers), the predicates, the node shutdown
  *   manager's) against the pods that count as active, and starts its worker with what the resource
- *   managers gave it (kept in `resources`, and persisted when it is something); a refused pod is kept as `rejected` with Go's Failed
- *   status, reported and emitted. A pod refused once stays Failed (Go keeps a rejected pod's status).
+ *   managers gave it (kept in `resources`, and persisted when it is something); a refused pod is
+ *   kept as `rejected` with Go's Failed status, reported and emitted. A pod refused once stays
+ *   Failed (Go keeps a rejected pod's status).
  * - UPDATE hands an active pod's worker the new spec.
  * - DELETE and REMOVE ask the worker to kill the pod with its grace period, and its probes to stop.
  * - RECONCILE (only the status changed in the API server) hands the worker the pod's new status
@@ -27,6 +28,7 @@ import { admitSysctls, sysctlAllowlist } from '../pod/sysctls.js';
 import type { Pod } from '../pod/types.js';
 import { admitResources } from '../resource-managers/admit.js';
 import { keptPodAssignment, withoutPod, withPodAssignment, type PodAssignment } from '../resource-managers/assignments.js';
+import { addCpuPinning, cpuPinningCounts, NO_CPU_PINNING } from '../resource-managers/cpu-pinning.js';
 import type { Decision, SyncLoopCommand } from './commands.js';
 import { decideNodeRefresh } from './live-node.js';
 import { probeWorkersOf } from './probe-workers.js';
@@ -42,13 +44,14 @@ export interface PodConfigUpdate {
   afterNodeRefresh?: boolean;
 }
 
-type State = Pick<SyncLoopState, 'pods' | 'orphans' | 'pressure' | 'shuttingDown' | 'node' | 'awaitingNode' | 'nodeRefreshing' | 'resources' | 'inventory'>;
+type State = Pick<SyncLoopState, 'pods' | 'orphans' | 'pressure' | 'shuttingDown' | 'node' | 'awaitingNode' | 'nodeRefreshing' | 'resources' | 'inventory' | 'cpuPinning'>;
 
 export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, update: PodConfigUpdate): Decision<State> {
   const pods = { ...state.pods };
   const orphans = { ...state.orphans };
   const awaitingNode = { ...state.awaitingNode };
   let resources = state.resources;
+  let cpuPinning = state.cpuPinning ?? NO_CPU_PINNING;
   const commands: SyncLoopCommand[] = [];
   // What the active pods hold, counted once per update and grown as pods are admitted.
   let usage: NodeUsage | null = null;
@@ -89,6 +92,7 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
         const underPressure = identity.admit ? admitUnderPressure(pod, state.pressure) : identity;
         const sysctls = underPressure.admit ? admitSysctls(pod, sysctlAllowlist(settings.allowedUnsafeSysctls ?? [])) : underPressure;
         const resourceAdmission = sysctls.admit ? admitResources({ pod, inventory: state.inventory, assignments: resources }) : null;
+        if (resourceAdmission) cpuPinning = addCpuPinning(cpuPinning, cpuPinningCounts(pod, state.inventory, resourceAdmission));
         const allocated = resourceAdmission ?? sysctls;
         const predicates = allocated.admit ? admitPod(pod, state.node, usage) : allocated;
         const admission = predicates.admit ? admitDuringShutdown(state.shuttingDown === true) : predicates;
@@ -147,6 +151,7 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
         break;
     }
   }
-  const refresh = decideNodeRefresh({ ...state, pods, orphans, awaitingNode, resources });
+  const counted = cpuPinning.requests > 0 || state.cpuPinning !== undefined ? { cpuPinning } : {};
+  const refresh = decideNodeRefresh({ ...state, pods, orphans, awaitingNode, resources, ...counted });
   return { state: refresh.state, commands: [...commands, ...refresh.commands] };
 }

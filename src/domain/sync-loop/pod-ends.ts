@@ -20,8 +20,8 @@ const podRefOf = (pod: Pod) => ({ namespace: pod.metadata.namespace ?? 'default'
  * The worker reached `terminated` (it waits there to be stopped): nothing of the pod runs, so its
  * volumes and directory go, its probe workers stop, its cgroup goes (Go: at the next housekeeping)
  * and its dead containers when its content may go, and what the resource managers gave it goes back
- * to their pools. An orphan is forgotten, and a source's pod with
- * its uid that waited is added. A removed pod is forgotten; the eviction manager hears of its kill.
+ * to their pools. An orphan is forgotten, and a source's pod with its uid that waited is added. A
+ * removed pod is forgotten; the eviction manager hears of its kill.
  * `exitedContainerIds` (the worker's last view, read after the kill) go as they are, without the
  * deletor reading the runtime; its sandboxes are then left to the PLEG's report of those removals,
  * since a sandbox goes only once no container names it.

@@ -1,6 +1,7 @@
 /**
  * A pod worker's new status: kept as the pod's latest (the status manager reads it); a pod that ran
- * to completion has its volumes released (its directory stays until it is gone); an active pod's
+ * to completion has its volumes released (its directory stays until it is gone) and gives back what
+ * the resource managers gave it (Go's active pods leave terminal ones out); an active pod's
  * probe workers are started for containers that started, and told of those that restarted.
  */
 import { probeWorkerId } from '../actor-ids.js';
@@ -10,9 +11,10 @@ import type { Pod, PodStatus } from '../pod/types.js';
 import { containerRef } from '../runtime/container-events.js';
 import type { Decision, ProbeStart, SyncLoopCommand } from './commands.js';
 import { probedStartKey } from './probe-workers.js';
+import { releaseResources } from './resources.js';
 import type { SyncLoopState } from './state.js';
 
-type State = Pick<SyncLoopState, 'pods'>;
+type State = Pick<SyncLoopState, 'pods' | 'resources'>;
 
 export function decidePodStatus<S extends State>(state: S, podUid: string, status: PodStatus): Decision<S> {
   const entry = state.pods[podUid];
@@ -39,7 +41,10 @@ export function decidePodStatus<S extends State>(state: S, podUid: string, statu
     }
   }
   const next = { ...entry, status, probedStarts, ...(releaseVolumes ? { volumesReleased: true } : {}) };
-  return { state: { ...state, pods: { ...state.pods, [podUid]: next } }, commands };
+  const updated = { ...state, pods: { ...state.pods, [podUid]: next } };
+  if (!isTerminalPhase(status.phase)) return { state: updated, commands };
+  const released = releaseResources(updated, podUid);
+  return { state: released.state, commands: [...commands, ...released.commands] };
 }
 
 /** The container's reference for its probe events, when the pod's spec names it. */

@@ -6,6 +6,7 @@ import type { PressureCondition } from '../eviction/signals.js';
 import type { AdmissionNode } from '../pod/admission-node.js';
 import type { Pod, PodStatus } from '../pod/types.js';
 import type { Assignments } from '../resource-managers/assignments.js';
+import type { CpuPinningCounts } from '../resource-managers/cpu-pinning.js';
 import type { ResourceInventory } from '../resource-managers/inventory.js';
 
 export type PodLifecycle = 'active' | 'terminating' | 'terminated' | 'rejected';
@@ -57,6 +58,8 @@ export interface SyncLoopState {
   resources: Assignments;
   /** What admission allocates from (the resource managers' devices, CPUs, memory, topology settings). */
   inventory: ResourceInventory;
+  /** The static CPU manager's allocations and failures since start (its metrics); absent: none. */
+  cpuPinning?: CpuPinningCounts;
 }
 
 /** The parts of the syncLoop's input its decisions read. */

@@ -13,6 +13,7 @@ const snapshot: KubeletMetricsSnapshot = {
   runtimeOperations: [{ op: 'list_containers', count: 10, errors: 0 }, { op: 'create_container', count: 4, errors: 1 }],
   startedPods: 2,
   nodeStartup: [{ phase: 'total', durationMs: 2500 }, { phase: 'preKubelet', durationMs: 100 }],
+  cpuPinning: { requests: 3, errors: 1 },
 };
 
 describe('kubeletMetricFamilies', () => {
@@ -21,6 +22,8 @@ describe('kubeletMetricFamilies', () => {
 
   it('uses the Go kubelet names and labels', () => {
     expect(lines).toContain('kubelet_running_pods 2');
+    expect(lines).toContain('kubelet_cpu_manager_pinning_requests_total 3');
+    expect(lines).toContain('kubelet_cpu_manager_pinning_errors_total 1');
     expect(lines).toContain('kubelet_running_containers{container_state="running"} 3');
     expect(lines).toContain('kubelet_running_containers{container_state="exited"} 1');
     expect(lines).toContain('kubelet_pleg_last_seen_seconds 1700000000.5');

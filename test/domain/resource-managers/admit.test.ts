@@ -55,7 +55,9 @@ describe('admitResources', () => {
 
   it("refuses the pod with Go's admission message when a provider refuses one container", () => {
     const result = admitResources({ pod: pod('p', [], ['a', 'greedy']), inventory: EMPTY_INVENTORY, assignments: {} }, [lowestFree]);
-    expect(result).toEqual({ admit: false, reason: 'UnexpectedAdmissionError', message: 'Allocate failed due to not enough cpus available to satisfy request, which is unexpected' });
+    expect(result).toEqual({
+      admit: false, reason: 'UnexpectedAdmissionError', message: 'Allocate failed due to not enough cpus available to satisfy request, which is unexpected', container: 'greedy', provider: 'cpu',
+    });
   });
 
   it('asks for no hints under the none topology policy', () => {

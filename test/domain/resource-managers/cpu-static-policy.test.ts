@@ -53,13 +53,15 @@ describe('the static CPU policy', () => {
   it("refuses a request that is not whole cores with full-pcpus-only, with Go's SMTAlignmentError", () => {
     const p = pod('g', [container('main', '1')]);
     const result = admitResources({ pod: p, inventory: withCpus(inventory(dualSocketHT, [0, 8], { fullPcpusOnly: true })), assignments: {} });
-    expect(result).toEqual({ admit: false, reason: 'SMTAlignmentError', message: 'Allocate failed due to SMT Alignment Error: requested 1 cpus not multiple cpus per core = 2, which is unexpected' });
+    expect(result).toEqual({
+      admit: false, reason: 'SMTAlignmentError', message: 'Allocate failed due to SMT Alignment Error: requested 1 cpus not multiple cpus per core = 2, which is unexpected', container: 'main', provider: 'cpu',
+    });
   });
 
   it("refuses a pod when too few CPUs are free, with Go's UnexpectedAdmissionError", () => {
     const p = pod('g', [container('main', '15')]);
     expect(admitResources({ pod: p, inventory: withCpus(), assignments: {} })).toEqual({
-      admit: false, reason: 'UnexpectedAdmissionError', message: 'Allocate failed due to not enough cpus available to satisfy request, which is unexpected',
+      admit: false, reason: 'UnexpectedAdmissionError', message: 'Allocate failed due to not enough cpus available to satisfy request, which is unexpected', container: 'main', provider: 'cpu',
     });
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decidePodConfigUpdate } from '../../../src/domain/sync-loop/pod-config-update.js';
 import { decideWorkerTerminated } from '../../../src/domain/sync-loop/pod-ends.js';
+import { decidePodStatus } from '../../../src/domain/sync-loop/pod-status.js';
 import { dropStaleResources, releaseResources } from '../../../src/domain/sync-loop/resources.js';
 import { pod, settings, state } from './fixtures.js';
 
@@ -10,6 +11,16 @@ describe('the resource managers in the syncLoop', () => {
     const { state: next, commands } = decideWorkerTerminated(s, 'a');
     expect(next.resources).toEqual({ b: { main: { cpus: [2] } } });
     expect(commands.filter((c) => c.kind === 'resourcesChanged')).toEqual([{ kind: 'resourcesChanged', assignments: { b: { main: { cpus: [2] } } } }]);
+  });
+
+  it('releases a pod’s share once it reached Succeeded or Failed, its pod object still there', () => {
+    const s = state({ a: { lifecycle: 'active' } }, { resources: { a: { main: { cpus: [1] } } } });
+    const running = decidePodStatus(s, 'a', { phase: 'Running' });
+    expect(running.state.resources).toEqual({ a: { main: { cpus: [1] } } });
+    const done = decidePodStatus(s, 'a', { phase: 'Succeeded' });
+    expect(done.state.resources).toEqual({});
+    expect(done.commands).toContainEqual({ kind: 'resourcesChanged', assignments: {} });
+    expect(decidePodStatus(done.state, 'a', { phase: 'Succeeded' }).commands.filter((c) => c.kind === 'resourcesChanged')).toEqual([]);
   });
 
   it('asks for nothing when the pod had no share', () => {
