@@ -45,7 +45,8 @@ const deviceOnNode1: ResourceProvider = {
   allocate: (_ctx, _c, affinity) => ({ ok: true, assignment: { devices: { 'example.com/gpu': [`gpu-on-${affinity?.numaNodes.join('+') ?? 'any'}`] } } }),
 };
 
-const REFUSED = { admit: false, reason: 'TopologyAffinityError', message: 'Resources cannot be allocated with Topology locality' };
+/** The topology manager's refusal of container `a`, the first of every pod refused here. */
+const REFUSED = { admit: false, reason: 'TopologyAffinityError', message: 'Resources cannot be allocated with Topology locality', container: 'a' };
 
 describe('admitResources under the topology manager', () => {
   it('container scope: each container is aligned on its own, a later one seeing what the earlier took', () => {
@@ -73,7 +74,7 @@ describe('admitResources under the topology manager', () => {
   it.each([
     ['restricted', REFUSED],
     ['single-numa-node', REFUSED],
-    ['best-effort', { admit: false, reason: 'UnexpectedAdmissionError', message: 'Allocate failed due to not enough cpus available to satisfy request, which is unexpected' }],
+    ['best-effort', { admit: false, reason: 'UnexpectedAdmissionError', message: 'Allocate failed due to not enough cpus available to satisfy request, which is unexpected', container: 'a', provider: 'cpu' }],
   ] as const)('%s: with every CPU held, the pod is refused with %j', (policy, expected) => {
     const result = admitResources({ pod: pod('p', [guaranteed('a', '1Gi')]), inventory: inventory({ policy }), assignments: { other: { x: { cpus: [0, 1] } } } }, [oneCpuPerNode]);
     expect(result).toEqual(expected);
@@ -107,6 +108,7 @@ describe('admitResources under the topology manager', () => {
       expect(admitResources({ pod: big, inventory: { ...single, topology: { ...single.topology, policy: 'none' } }, assignments: holder }, [memoryProvider])).toEqual({
         admit: false, reason: 'UnexpectedAdmissionError',
         message: 'Allocate failed due to [memorymanager] failed to get the default NUMA affinity, no NUMA nodes with enough memory is available, which is unexpected',
+        container: 'a', provider: 'memory',
       });
       expect(admitResources({ pod: big, inventory: single, assignments: {} }, [memoryProvider]).admit).toBe(true);
     });
