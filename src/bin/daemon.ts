@@ -50,6 +50,7 @@ import type { MachineInfo } from '../domain/node/host-types.js';
 import { syncLoopPods } from './cgroups.js';
 import { phaseBuilders } from './phase-builders.js';
 import { lazyPluginClients } from './plugin-clients.js';
+import { createDevicePluginHost } from '../adapters/device-plugins/device-plugin-host.js';
 
 type SupervisorActor = Actor<ReturnType<typeof provideSystem>>;
 
@@ -118,6 +119,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const servingCertificates = new ServingCertificateSwitch();
   // Filled by the plugin manager's registrations, read by the CSI volume plugin.
   const csiDrivers = createCsiDriverRegistry();
+  const devices = createDevicePluginHost({ logger: actorLogger(logger, 'deviceManager', 'deviceManager'), nowMs: () => clock.now() });
   const { runtimeHost, ...hostPorts } = createHostPorts(io.env, logger);
   const containerLogs = { files: createContainerLogFiles(logger), linkDir: io.env[LEGACY_LOG_DIR_ENV] || LEGACY_CONTAINER_LOGS_DIR };
   const deps: PhaseDeps = {
@@ -153,6 +155,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       ...dbusReconnectPeriod(io.env, logger),
     },
     plugins: { watcher: createPluginSocketWatcher(actorLogger(logger, 'pluginWatcher', 'pluginManager')), clients: lazyPluginClients(), drivers: csiDrivers },
+    devices,
     makeDirectories,
     volumeStats,
     lifetimes,
