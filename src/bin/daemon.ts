@@ -18,6 +18,8 @@ import { evictablePods } from '../actors/eviction/active-pods.js';
 import { createKubeletView } from '../actors/view/kubelet-view.js';
 import type { OperationCounts } from '../adapters/cri-grpc/instrumented.js';
 import { makeDirectories, nodeGcFs } from '../adapters/fs/node-fs.js';
+import { checkpointFiles } from '../adapters/host/checkpoint-files.js';
+import { sysfsCpuTopology } from '../adapters/host/cpu-topology.js';
 import { createContainerLogFiles } from '../adapters/fs/container-log-files.js';
 import { LEGACY_CONTAINER_LOGS_DIR } from '../domain/runtime/legacy-log-symlink.js';
 import { ProcHostStats } from '../adapters/host/host-stats.js';
@@ -50,7 +52,7 @@ import type { MachineInfo } from '../domain/node/host-types.js';
 import { syncLoopPods } from './cgroups.js';
 import { phaseBuilders } from './phase-builders.js';
 import { lazyPluginClients } from './plugin-clients.js';
-import { createDevicePluginHost } from '../adapters/device-plugins/device-plugin-host.js';
+import { createDevicePluginHost, type DevicePluginMetrics } from '../adapters/device-plugins/device-plugin-host.js';
 
 type SupervisorActor = Actor<ReturnType<typeof provideSystem>>;
 
@@ -101,7 +103,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const host = new ProcHostStats();
   const volumeStats = createVolumeStatsAnalyzer(live, clock, host, () => observers.views.volumeManager(), logger);
   const stats = createSummaryProvider(live, clock, host, () => nodeNameOf(supervisor), volumeStats);
-  const view = createDaemonView({ live, observers, runtimeCalls, clock, stats, volumeStats, machineInfo: () => machineInfoOf(supervisor) });
+  const devices = createDevicePluginHost({ logger: actorLogger(logger, 'deviceManager', 'deviceManager'), nowMs: () => clock.now() });
+  const view = createDaemonView({ live, observers, runtimeCalls, clock, stats, volumeStats, machineInfo: () => machineInfoOf(supervisor), devices });
   const healthChecks = createHealthChecks(observers.directory, observers.views, () => live.config.peek(), clock);
   const opener = createJournalOpener({
     sink: observers.journal,
@@ -119,7 +122,6 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const servingCertificates = new ServingCertificateSwitch();
   // Filled by the plugin manager's registrations, read by the CSI volume plugin.
   const csiDrivers = createCsiDriverRegistry();
-  const devices = createDevicePluginHost({ logger: actorLogger(logger, 'deviceManager', 'deviceManager'), nowMs: () => clock.now() });
   const { runtimeHost, ...hostPorts } = createHostPorts(io.env, logger);
   const containerLogs = { files: createContainerLogFiles(logger), linkDir: io.env[LEGACY_LOG_DIR_ENV] || LEGACY_CONTAINER_LOGS_DIR };
   const deps: PhaseDeps = {
@@ -157,6 +159,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     plugins: { watcher: createPluginSocketWatcher(actorLogger(logger, 'pluginWatcher', 'pluginManager')), clients: lazyPluginClients(), drivers: csiDrivers },
     devices,
     makeDirectories,
+    resourceManagers: { files: checkpointFiles, cpuTopology: sysfsCpuTopology() },
     volumeStats,
     lifetimes,
     live,
@@ -268,7 +271,7 @@ function createSummaryProvider(live: LiveState, clock: Clock, host: ProcHostStat
 }
 
 /** The kubelet as its servers read it: pods, stats, metrics, configz, logs, exec. */
-function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof createObservers>; runtimeCalls: OperationCounts; clock: Clock; stats: SummaryProvider; volumeStats: VolumeStatsAnalyzer; machineInfo: () => MachineInfo | undefined }) {
+function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof createObservers>; runtimeCalls: OperationCounts; clock: Clock; stats: SummaryProvider; volumeStats: VolumeStatsAnalyzer; machineInfo: () => MachineInfo | undefined; devices: { metrics: DevicePluginMetrics } }) {
   const { live, observers, runtimeCalls, clock, stats } = o;
   return createKubeletView({
     syncLoop: observers.views.syncLoop,
@@ -285,6 +288,7 @@ function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof cre
     statsSummary: (onlyCpuAndMemory) => stats.get(onlyCpuAndMemory),
     volumeStats: () => o.volumeStats.all(),
     machineInfo: o.machineInfo,
+    devicePlugins: () => o.devices.metrics,
     clock,
     metricsMaxAgeMs: 1000,
     lags: () => ({

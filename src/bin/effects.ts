@@ -9,6 +9,7 @@ import { createPhaseActors } from '../actors/phases/index.js';
 import { createPlegActors } from '../actors/pleg/pleg-actors.js';
 import { createContainerDeletorActor } from '../actors/gc/container-deletor.js';
 import { createSandboxDeletorActor } from '../actors/gc/sandbox-deletor.js';
+import { createResourceManagersActor } from '../actors/resource-managers/resource-managers-actor.js';
 import { createEvictionActors } from '../actors/eviction/eviction-actors.js';
 import { createNodeShutdownActors } from '../actors/node-shutdown/node-shutdown-actors.js';
 import { createNodeInfoManager } from '../actors/plugin-manager/node-info-manager.js';
@@ -80,6 +81,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     ...createPlegActors(cri, clock),
     containerDeletor: createContainerDeletorActor({ cri, logger: actorLogger(logger, 'containerDeletor', 'containerDeletor') }),
     sandboxDeletor: createSandboxDeletorActor({ cri, logger: actorLogger(logger, 'sandboxDeletor', 'sandboxDeletor') }),
+    resourceManagers: createResourceManagersActor({ runtime: () => live.resourceManagers.require(), logger: actorLogger(logger, 'resourceManagers', 'resourceManagers') }),
     ...createPodWorkerActors(lazyManager, clock),
     ...createEvictionActors({ host: deps.eviction, collectors: () => live.garbageCollectors.peek(), clock, logger: actorLogger(logger, 'evictionManager', 'evictionManager') }),
     ...createNodeShutdownActors({ ...deps.nodeShutdown, clock, logger: actorLogger(logger, 'nodeShutdown', 'nodeShutdown') }),

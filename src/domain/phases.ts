@@ -32,6 +32,7 @@ export const PHASES = [
   { id: 'runKubelet.newMainKubelet', go: 'createAndInitKubelet', work: 'pod config, pod workers, PLEG, managers' },
   { id: 'runKubelet.birthCry', go: 'createAndInitKubelet', work: '"Starting kubelet." event for the node' },
   { id: 'runKubelet.garbageCollection', go: 'createAndInitKubelet', work: 'start container and image GC loops' },
+  { id: 'startKubelet.resourceManagers', go: 'Kubelet.Run', work: "the container manager's start of its resource managers (cpuManager/memoryManager/deviceManager.Start): CPU topology, reserved CPUs, the state files read" },
   { id: 'startKubelet.run', go: 'startKubelet', work: 'Kubelet.Run: modules, status loops, PLEG, syncLoop' },
   { id: 'startKubelet.servers', go: 'startKubelet', work: 'kubelet server (10250) and read-only port' },
   { id: 'run.sdNotify', go: 'run()', work: 'READY=1 to systemd when NOTIFY_SOCKET is set' },

@@ -13,7 +13,8 @@
  *   device-plugin.machine.ts) holding its ListAndWatch stream; a plugin registering again for the
  *   same resource replaces the previous child (Go keeps the newest). The resources of the
  *   checkpoint a restart read start as children without a socket, waiting for their plugin.
- * - The devices per resource are kept here; every change goes to the node status
+ * - The devices per resource are kept here; every change goes to the syncLoop (`devices.changed`,
+ *   what admission allocates from), to the node status
  *   (`node.devices.changed`: capacity = all devices, allocatable = the healthy ones; a resource
  *   whose plugin stayed away past the grace period reported as 0) and to the Registration server's
  *   actor (`device.devices.registered`, the healthy ids the checkpoint keeps).
@@ -69,6 +70,7 @@ const healthyIds = (devices: Record<string, DeviceInventoryEntry[]>) =>
 /** The device changes out: the Node's counts and the checkpoint's registered devices. */
 const publish = enqueueActions<DeviceManagerContext, DeviceManagerEvent, undefined, DeviceManagerEvent, never, never, never, never, never>(({ context, enqueue, system }) => {
   sendToSystemIfRunning(enqueue, system, 'nodeStatus', { type: 'node.devices.changed', resources: extendedResourceCounts(context.devices, context.removed) });
+  sendToSystemIfRunning(enqueue, system, 'syncLoop', { type: 'devices.changed', devices: context.devices });
   enqueue.sendTo('serveRegistration', { type: 'device.devices.registered', registered: healthyIds(context.devices) } satisfies DevicesRegisteredEvent);
 });
 

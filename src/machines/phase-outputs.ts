@@ -23,6 +23,8 @@ import type { RuntimeMachineInput } from './runtime.machine.js';
 import type { StatusManagerInput } from './status-manager.machine.js';
 import type { SyncLoopInput } from './sync-loop.machine.js';
 import type { VolumeManagerInput } from './volume-manager.machine.js';
+import type { Assignments } from '../domain/resource-managers/assignments.js';
+import type { ResourceInventory } from '../domain/resource-managers/inventory.js';
 
 /** Kubelet.Run's output: the long-lived subsystems' inputs, each in its machine's own Input type. */
 export interface KubeletRunOutput {
@@ -84,6 +86,8 @@ export interface PhaseOutputs {
     containerGC: { periodMs: number; minAgeMs: number; maxPerPodContainer: number; maxContainers: number };
     imageGC: { periodMs: number; highThresholdPercent: number; lowThresholdPercent: number; minAgeMs: number; maxAgeMs: number };
   };
+  /** What admission allocates from, and the assignments the state files held. */
+  'startKubelet.resourceManagers': { inventory: ResourceInventory; assignments: Assignments };
   'startKubelet.run': KubeletRunOutput;
   'startKubelet.servers': { servers: string } | { kubeletServer: string; readOnly: string };
   'run.healthz': { healthz: string };

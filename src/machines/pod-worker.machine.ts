@@ -79,6 +79,7 @@ import { updateReasonCache, type PodSyncOutcome, type ReasonCache } from '../dom
 import { terminatedPodStatus } from '../domain/pod/terminated-status.js';
 import { effectiveGracePeriodSeconds } from '../domain/pod/termination-grace.js';
 import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
+import type { PodAssignment } from '../domain/resource-managers/assignments.js';
 import type { ProbeType } from '../domain/probe/types.js';
 import type { ProbeFailures } from '../domain/runtime/compute-pod-actions.js';
 import type { RuntimePodStatus } from '../domain/runtime/pod-status.js';
@@ -106,11 +107,15 @@ export interface PodWorkerInput {
   waitForVolumes?: boolean;
   /** How long a sync waits for the volumes before it fails (podAttachAndMountTimeout). Default 120 000. */
   attachAndMountTimeoutMs?: number;
+  /** What the resource managers gave the pod's containers at admission (exclusive CPUs, devices, NUMA memory). Default: nothing. */
+  assignment?: PodAssignment;
 }
 
 export interface SyncPodInput {
   pod: Pod;
   probes: ProbeFailures;
+  /** What the resource managers gave its containers; absent: nothing. */
+  assignment?: PodAssignment;
   /** The periodic resync's plan starts from this view instead of a fresh read. */
   podStatus?: RuntimePodStatus;
 }
@@ -181,6 +186,8 @@ export interface PodWorkerContext {
   unmountedVolumes: string[] | null;
   /** Volumes it could not process, not yet failed a sync with (Go's pod errors, popped by the wait). */
   volumeProcessingErrors: VolumeProcessingError[];
+  /** What the resource managers gave the pod's containers (see PodWorkerInput.assignment); null: nothing. */
+  assignment: PodAssignment | null;
 }
 
 export type PodWorkerEvent =
@@ -568,6 +575,7 @@ export const podWorkerMachine = setup({
     attachAndMountTimeoutMs: input.attachAndMountTimeoutMs ?? podAttachAndMountTimeoutMs,
     unmountedVolumes: null,
     volumeProcessingErrors: [],
+    assignment: input.assignment ?? null,
   }),
   initial: 'starting',
   // Outside of idle and backingOff, requests are remembered and acted on when the work in flight ends.
@@ -631,6 +639,7 @@ export const podWorkerMachine = setup({
                 ...(context.startupFailed.length > 0 ? { startupFailed: context.startupFailed } : {}),
               },
               ...(context.resyncFromLastStatus && context.runtimeStatus !== null ? { podStatus: context.runtimeStatus } : {}),
+              ...(context.assignment ? { assignment: context.assignment } : {}),
             }),
             onDone: [
               // A kill that came in during the sync does not wait for a status read.

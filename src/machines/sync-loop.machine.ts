@@ -31,6 +31,12 @@
  * - probe results → `probe.result.changed`: forwarded to the pod's worker.
  * - A worker that finished (`terminated`, `pod.worker.terminated`) is stopped, and forgotten once its
  *   pod left the config.
+ * - Resource managers (domain/resource-managers): admission gives a pod its exclusive CPUs, devices
+ *   and NUMA memory (after the sysctls' handler, before the predicates); what it gave is kept in
+ *   `resources`, handed to the pod's worker (its containers' CRI configs carry it), and released when
+ *   the worker is done, or at sources ready for a pod no source has. Each change goes to the
+ *   `resourceManagers` child (`resources.changed`: the state files, the CPU reconcile). The initial
+ *   `resources` and the `inventory` are the input's (the state files read at start-up).
  * - Dead containers (Go's pod container deletor, cleanUpContainersInPod): each ContainerDied asks the
  *   `containerDeletor` child to remove the older exited instances of that container, keeping
  *   `deadContainersKept`; all of the pod's exited containers go when its content is to be removed
@@ -77,12 +83,16 @@ import type { ProbeType } from '../domain/probe/types.js';
 import { orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
 import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
 import type { Taint } from '../domain/api/common-types.js';
+import type { Assignments } from '../domain/resource-managers/assignments.js';
+import { EMPTY_INVENTORY, type ResourceInventory } from '../domain/resource-managers/inventory.js';
+import { withDevices, type DevicesChangedEvent } from '../domain/resource-managers/device-inventory.js';
 import type { PodActorFailed, PodAdmissionRejected, SyncLoopCommand } from '../domain/sync-loop/commands.js';
 import { decideNodeChanged, decideNodeRefreshed } from '../domain/sync-loop/live-node.js';
 import { decideOrphanKills, knownPods, podCgroupsToKeep } from '../domain/sync-loop/orphans.js';
 import { decideCrashedActor, decideEviction, decideWorkerTerminated } from '../domain/sync-loop/pod-ends.js';
 import { decidePodConfigUpdate, type PodOperation } from '../domain/sync-loop/pod-config-update.js';
 import { decidePodStatus } from '../domain/sync-loop/pod-status.js';
+import { dropStaleResources } from '../domain/sync-loop/resources.js';
 import { decidePlegEvents, decideRuntimeHealth, type PlegEvents } from '../domain/sync-loop/runtime-events.js';
 import type { KillRequester, SyncLoopSettings, SyncLoopState } from '../domain/sync-loop/state.js';
 import type { PlegInput } from './pleg.machine.js';
@@ -103,7 +113,7 @@ export interface SyncLoopInput {
   /** Everything the pod config machine needs (sources, periods) but the node's name. */
   podConfig: Omit<PodConfigInput, 'nodeName'>;
   /** Everything a pod worker needs besides its pod, host IP and jitter (resync period…). */
-  podWorker: Omit<PodWorkerInput, 'pod' | 'hostIP' | 'resyncJitterFraction'>;
+  podWorker: Omit<PodWorkerInput, 'pod' | 'hostIP' | 'resyncJitterFraction' | 'assignment'>;
   /** Everything the PLEG needs (relist period…). */
   pleg: PlegInput;
   hostIP: string;
@@ -113,6 +123,8 @@ export interface SyncLoopInput {
   allowedUnsafeSysctls?: string[];
   /** Cluster mode: the node follows the API server's Node, which `nodeStatus` can be asked to read again. */
   liveNode?: boolean;
+  /** The resource managers' start: what admission allocates from and what the state files held. None: nothing is assigned. */
+  resourceManagers?: { inventory: ResourceInventory; assignments: Assignments };
 }
 
 export interface SyncLoopContext extends SyncLoopState {
@@ -135,6 +147,7 @@ export type SyncLoopEvent =
   | { type: 'node.pressure.changed'; conditions: PressureCondition[] }
   | PodEvictRequestedEvent
   | { type: 'node.shutdown.changed'; shuttingDown: boolean }
+  | DevicesChangedEvent
   | PodWorkerTerminatedEvent;
 
 /** Kill an active pod and end it Failed with this reason, message and condition (Go's killPodFunc with a status update). */
@@ -167,8 +180,14 @@ export interface PodSandboxesRemoveRequested {
   keep: number;
 }
 
+/** Sent to the `resourceManagers` child: every assignment now, after a change. */
+export interface ResourcesChanged {
+  type: 'resources.changed';
+  assignments: Assignments;
+}
+
 /** The effectful actor srcs: replay makes exactly these inert. */
-export const SYNC_LOOP_EFFECTS = ['containerDeletor', 'sandboxDeletor'] as const;
+export const SYNC_LOOP_EFFECTS = ['containerDeletor', 'sandboxDeletor', 'resourceManagers'] as const;
 
 export { podWorkerId, probeWorkerId };
 
@@ -202,6 +221,8 @@ const stateOf = (state: SyncLoopState): SyncLoopState => ({
   node: state.node,
   awaitingNode: state.awaitingNode,
   nodeRefreshing: state.nodeRefreshing,
+  resources: state.resources,
+  inventory: state.inventory,
 });
 
 /** What carryOut needs of an action's `enqueue`. */
@@ -220,7 +241,8 @@ function carryOut(enqueue: CommandQueue, system: SystemLookup, input: SyncLoopIn
     switch (c.kind) {
       case 'startWorker': {
         const id = podWorkerId(c.pod.metadata.uid ?? '');
-        enqueue.spawnChild('podWorker', { id, systemId: id, input: { ...input.podWorker, pod: c.pod, hostIP: input.hostIP, resyncJitterFraction: resyncJitterFraction(c.pod.metadata.uid ?? '') } });
+        const assignment = Object.keys(c.assignment).length > 0 ? { assignment: c.assignment } : {};
+        enqueue.spawnChild('podWorker', { id, systemId: id, input: { ...input.podWorker, pod: c.pod, hostIP: input.hostIP, resyncJitterFraction: resyncJitterFraction(c.pod.metadata.uid ?? ''), ...assignment } });
         break;
       }
       case 'startRuntimeOnlyWorker': {
@@ -272,6 +294,9 @@ function carryOut(enqueue: CommandQueue, system: SystemLookup, input: SyncLoopIn
       case 'refreshNode':
         sendToSystem(enqueue, system, 'nodeStatus', { type: 'node.refresh.requested' });
         break;
+      case 'resourcesChanged':
+        sendToChild(enqueue, 'resourceManagers', { type: 'resources.changed', assignments: c.assignments });
+        break;
     }
   }
 }
@@ -291,6 +316,7 @@ export const syncLoopMachine = setup({
     // Inert until provided (provideSystem requires it): a syncLoop under test removes nothing.
     containerDeletor: fromCallback<DeadContainersRemoveRequested>(() => {}),
     sandboxDeletor: fromCallback<PodSandboxesRemoveRequested>(() => {}),
+    resourceManagers: fromCallback<ResourcesChanged>(() => {}),
   },
   actions: {
     /** Housekeeping's orphan kill: a runtime-only worker for each orphan (see the contract above). */
@@ -320,6 +346,13 @@ export const syncLoopMachine = setup({
     cleanupOrphanedPodDirectories: enqueueActions(({ context, enqueue, system }) => {
       sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.pods.known', podUids: knownPods(context) });
     }),
+    /** The resource managers' stale-state clean-up: shares of pods no source has go. */
+    dropStaleResources: enqueueActions(({ context, enqueue, system }) => {
+      const { state, commands } = dropStaleResources(context);
+      if (commands.length === 0) return;
+      enqueue.assign({ resources: state.resources });
+      carryOut(enqueue, system, context.input, commands);
+    }),
     /** Housekeeping's cleanupOrphanedPodCgroups: the cgroups of pods that may still run are kept. */
     cleanupOrphanedPodCgroups: enqueueActions(({ context, enqueue, system }) => {
       carryOut(enqueue, system, context.input, podCgroupsToKeep(context));
@@ -330,18 +363,20 @@ export const syncLoopMachine = setup({
   context: ({ input }) => ({
     input, pods: {}, orphans: {}, runtimePodUids: [], sourcesReady: false, rejectedManifests: [], runtime: { healthy: true, reason: '' }, pressure: [],
     node: input.node, awaitingNode: {}, nodeRefreshing: false,
+    resources: input.resourceManagers?.assignments ?? {}, inventory: input.resourceManagers?.inventory ?? EMPTY_INVENTORY,
   }),
   invoke: [
     { id: 'podConfig', systemId: 'podConfig', src: 'podConfig', input: ({ context }: { context: SyncLoopContext }) => ({ ...context.input.podConfig, nodeName: context.input.nodeName }) },
     { id: 'pleg', systemId: 'pleg', src: 'pleg', input: ({ context }: { context: SyncLoopContext }) => context.input.pleg },
     { id: 'containerDeletor', systemId: 'containerDeletor', src: 'containerDeletor' },
     { id: 'sandboxDeletor', systemId: 'sandboxDeletor', src: 'sandboxDeletor' },
+    { id: 'resourceManagers', systemId: 'resourceManagers', src: 'resourceManagers' },
   ],
   initial: 'waitingForSources',
   states: {
     waitingForSources: {
       meta: { description: 'pods are admitted and run; housekeeping waits until every source has been seen' },
-      on: { 'pod.config.sourcesReady': { target: 'syncing', actions: [assign({ sourcesReady: true }), 'killOrphans', 'cleanupOrphanedPodDirectories', 'cleanupOrphanedPodCgroups'] } },
+      on: { 'pod.config.sourcesReady': { target: 'syncing', actions: [assign({ sourcesReady: true }), 'killOrphans', 'cleanupOrphanedPodDirectories', 'cleanupOrphanedPodCgroups', 'dropStaleResources'] } },
     },
     syncing: {
       meta: { description: 'every source seen: pods removed from all sources are cleaned up, orphaned pods killed' },
@@ -353,7 +388,7 @@ export const syncLoopMachine = setup({
       actions: ['forwardToStatusManager', enqueueActions(({ context, event, enqueue, system }) => {
         const { state, commands } = decidePodConfigUpdate(context, settingsOf(context.input), event);
         carryOut(enqueue, system, context.input, commands);
-        enqueue.assign({ pods: state.pods, orphans: state.orphans, awaitingNode: state.awaitingNode, nodeRefreshing: state.nodeRefreshing });
+        enqueue.assign({ pods: state.pods, orphans: state.orphans, awaitingNode: state.awaitingNode, nodeRefreshing: state.nodeRefreshing, resources: state.resources });
       })],
     },
     'node.object.changed': { actions: assign({ node: ({ context, event }) => decideNodeChanged(context, event).node }) },
@@ -365,6 +400,7 @@ export const syncLoopMachine = setup({
       }),
     },
     'node.pressure.changed': { actions: assign({ pressure: ({ event }) => event.conditions }) },
+    'devices.changed': { actions: assign({ inventory: ({ context, event }) => withDevices(context.inventory, event) }) },
     'node.shutdown.changed': { actions: assign({ shuttingDown: ({ event }) => event.shuttingDown }) },
     // Typed loosely: the children that may throw are spawned, so their error events carry ids xstate cannot list.
     ...({ 'xstate.error.actor.*': { guard: ({ event }: { event: AnyEventObject }) => crashedActorOf(event) !== null, actions: 'failPodOfCrashedActor' } } as object),

@@ -21,7 +21,7 @@ import type { PluginRegistrationEvent } from './plugin-registration.machine.js';
 import type { PodWorkerEvent } from './pod-worker.machine.js';
 import type { ProbeEvent } from './probe.machine.js';
 import type { StatusManagerEvent } from './status-manager.machine.js';
-import type { DeadContainersRemoveRequested, PodSandboxesRemoveRequested, SyncLoopEvent } from './sync-loop.machine.js';
+import type { DeadContainersRemoveRequested, PodSandboxesRemoveRequested, ResourcesChanged, SyncLoopEvent } from './sync-loop.machine.js';
 import type { VolumeManagerEvent } from './volume-manager.machine.js';
 import type { VolumeEvent } from './volume.machine.js';
 
@@ -39,6 +39,7 @@ export interface SystemActorEvents {
   deviceManager: DeviceManagerEvent;
   containerDeletor: DeadContainersRemoveRequested;
   sandboxDeletor: PodSandboxesRemoveRequested;
+  resourceManagers: ResourcesChanged;
 }
 
 /** The actors made per pod, volume or probe, by the prefix of their ids (see domain/actor-ids.ts). */

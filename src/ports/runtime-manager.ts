@@ -8,6 +8,7 @@ import type { PodActions, ProbeFailures } from '../domain/runtime/compute-pod-ac
 import type { RuntimePodStatus } from '../domain/runtime/pod-status.js';
 import type { Pod } from '../domain/pod/types.js';
 import type { ImageFsInfoResponse } from './cri.js';
+import type { PodAssignment } from '../domain/resource-managers/assignments.js';
 
 /** Go's SyncAction, by step of SyncPod / KillPod. */
 export type SyncStep =
@@ -63,6 +64,8 @@ export interface SyncPodOptions {
   probes?: ProbeFailures;
   /** A view of the pod read just before (by PLEG, say); read from the runtime when absent. */
   podStatus?: RuntimePodStatus;
+  /** What the resource managers gave its containers at admission (into their CRI configs). */
+  assignment?: PodAssignment;
 }
 
 export interface ExecSyncResult { stdout: string; stderr: string; exitCode: number }

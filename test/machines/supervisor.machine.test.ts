@@ -21,7 +21,7 @@ const DESIGN_ORDER: PhaseId[] = [
   'run.cgroupRoots', 'run.machineInfo', 'run.eventRecorder', 'run.containerManager', 'run.oomScore',
   'run.preInitRuntime',
   'runKubelet.validateNodeIP', 'runKubelet.newMainKubelet', 'runKubelet.birthCry', 'runKubelet.garbageCollection',
-  'startKubelet.run', 'startKubelet.servers',
+  'startKubelet.resourceManagers', 'startKubelet.run', 'startKubelet.servers',
   'run.sdNotify',
 ];
 

@@ -92,7 +92,7 @@ describe('syncLoopMachine', () => {
   it('spawns one pod worker per added pod, named pod:<uid>', () => {
     const a = start();
     a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1'), pod('u2')] });
-    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'pod:u2', 'podConfig', 'sandboxDeletor']);
+    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'pod:u2', 'podConfig', 'resourceManagers', 'sandboxDeletor']);
     expect(a.getSnapshot().context.pods.u1?.lifecycle).toBe('active');
   });
 
@@ -141,7 +141,7 @@ describe('syncLoopMachine', () => {
     a.send({ type: 'pod.config.updated', op: 'DELETE', source: 'file', pods: [pod('u2')] });
     expect(a.getSnapshot().context.pods.u1).toBeUndefined();
     expect(a.getSnapshot().context.pods.u2?.lifecycle).toBe('terminated');
-    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig', 'sandboxDeletor']);
+    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig', 'resourceManagers', 'sandboxDeletor']);
   });
 
   it('re-adds a pod whose earlier worker terminated, with a fresh worker', () => {
@@ -174,7 +174,7 @@ describe('syncLoopMachine', () => {
       const { pods } = a.getSnapshot().context;
       expect([pods.u1?.lifecycle, pods.u2?.lifecycle, pods.u3?.lifecycle]).toEqual(['active', 'rejected', 'active']);
       expect(pods.u2?.status?.message).toBe("Pod was rejected: Node didn't have enough resource: cpu, requested: 600, used: 1500, capacity: 2000");
-      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'pod:u3', 'podConfig', 'sandboxDeletor']);
+      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'pod:u3', 'podConfig', 'resourceManagers', 'sandboxDeletor']);
     });
 
     it('emits each refusal with the reason and message for the Warning event', () => {
@@ -227,7 +227,7 @@ describe('syncLoopMachine', () => {
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1')] });
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'api', pods: [pod('u1', 'u1', { image: 'other:2' })] });
       expect(a.getSnapshot().context.pods.u1).toMatchObject({ lifecycle: 'rejected', status: { reason: 'OutOfpods' }, pod: { spec: { containers: [{ image: 'other:2' }] } } });
-      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig', 'sandboxDeletor']);
+      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig', 'resourceManagers', 'sandboxDeletor']);
       expect(rejections).toHaveLength(1);
     });
   });
@@ -405,7 +405,7 @@ describe('syncLoopMachine', () => {
       const a = start();
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [probed()] });
       a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
-      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'podConfig', 'probe:u1:main:liveness', 'probe:u1:main:readiness', 'sandboxDeletor']);
+      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'pod:u1', 'podConfig', 'probe:u1:main:liveness', 'probe:u1:main:readiness', 'resourceManagers', 'sandboxDeletor']);
     });
 
     it('names the container for its probe events as Go does: the pod, fieldPath spec.containers{name}', () => {
@@ -434,7 +434,7 @@ describe('syncLoopMachine', () => {
       // With the probe's time: the pod worker computes the status (Ready's lastTransitionTime) at it.
       expect((received['pod:u1'] ?? []).find((e) => e.type === 'probe.result.changed')).toMatchObject({ observedAtMs: 61_000 });
       a.send({ type: 'pod.config.updated', op: 'REMOVE', source: 'file', pods: [probed()] });
-      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig', 'sandboxDeletor']);
+      expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig', 'resourceManagers', 'sandboxDeletor']);
     });
   });
 });
@@ -493,7 +493,7 @@ describe('syncLoopMachine orphans (HandlePodCleanups)', () => {
     killDone(a, 'orphan');
     killDone(a, 'other');
     expect(a.getSnapshot().context.orphans).toEqual({});
-    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig', 'sandboxDeletor']);
+    expect(children(a)).toEqual(['containerDeletor', 'pleg', 'podConfig', 'resourceManagers', 'sandboxDeletor']);
   });
 
   it('kills no orphan while the runtime is not ready, and kills it once the runtime is back', () => {

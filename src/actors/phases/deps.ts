@@ -25,6 +25,7 @@ import type { LiveState } from './live-state.js';
 import type { PhaseBuilders } from './builders.js';
 import type { PhaseOutputs } from '../../machines/supervisor.machine.js';
 import type { Pod } from '../../domain/pod/types.js';
+import type { ResourceManagerHost } from '../../ports/resource-managers.js';
 
 export interface PhaseDeps {
   argv: string[];
@@ -59,6 +60,8 @@ export interface PhaseDeps {
   plugins: { watcher: PluginSocketWatcher; clients: PluginClients; drivers: CsiDriverStore };
   /** The device plugins: the Registration server and streams, the containers' Allocate answers, the checkpoint. */
   devices: DevicePluginHost & ContainerDeviceAllocator & DeviceCheckpointReader;
+  /** The resource managers' state files and the CPU topology. */
+  resourceManagers: ResourceManagerHost;
   /** initializeModules: create the kubelet's directories (mkdir -p). */
   makeDirectories: (paths: string[]) => Promise<void>;
   lifetimes: Lifetimes;

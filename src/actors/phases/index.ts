@@ -6,6 +6,7 @@ import type { PhaseId } from '../../domain/phases.js';
 import { commandPhases } from './command-phases.js';
 import type { PhaseDeps } from './deps.js';
 import { kubeletPhases } from './kubelet-phases.js';
+import { resourceManagersPhase } from './resource-managers-phase.js';
 import { runPhases } from './run-phases.js';
 import { runtimePhase } from './runtime-phase.js';
 import { stopSubsystems } from './stop-subsystems.js';
@@ -16,6 +17,7 @@ export function createPhaseActors(deps: PhaseDeps) {
     ...runPhases(deps),
     'run.preInitRuntime': runtimePhase(deps),
     ...kubeletPhases(deps),
+    'startKubelet.resourceManagers': resourceManagersPhase(deps),
   } satisfies Record<PhaseId, unknown>;
   return { ...phases, stopSubsystems: stopSubsystems(deps) };
 }

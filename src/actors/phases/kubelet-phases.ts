@@ -9,7 +9,7 @@ import { seccompProfileRoot } from '../../domain/runtime/seccomp.js';
 import { USER_NAMESPACES_GATE } from '../../domain/runtime/user-namespaces.js';
 import { KubeletError } from '../../domain/errors.js';
 import { parseGoDuration } from '../../domain/config/duration.js';
-import type { KubeletRunOutput, PhaseInput } from '../../machines/supervisor.machine.js';
+import type { KubeletRunOutput, PhaseInput, PhaseOutputs } from '../../machines/supervisor.machine.js';
 import { KUBELET_TS_VERSION } from '../../domain/config/version.js';
 import { nodeRegistrationSpec, nodeSideSettings } from '../../domain/node-status/node-side-settings.js';
 import { admissionNode } from '../../domain/pod/admission-node.js';
@@ -29,6 +29,13 @@ import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
 
 const PLEG_RELIST_PERIOD_MS = 1000;
+
+/** The syncLoop's resource managers' input, left out when none acts and nothing was kept (the journal stays as it was). */
+function resourceManagersInput(started: PhaseOutputs['startKubelet.resourceManagers']): { resourceManagers?: PhaseOutputs['startKubelet.resourceManagers'] } {
+  const { inventory, assignments } = started;
+  const acting = inventory.cpu !== null || inventory.memory !== null || inventory.topology.policy !== 'none' || Object.keys(assignments).length > 0;
+  return acting ? { resourceManagers: started } : {};
+}
 
 /** The credential provider plugins when either flag is given (Go's NewKubeGenericRuntimeManager registers them then). */
 async function credentialProviders(deps: PhaseDeps) {
@@ -122,6 +129,9 @@ export function kubeletPhases(deps: PhaseDeps) {
           seccomp: { runtimeDefault: c.seccompDefault || settings.flags(live).seccompDefault, profileRoot: seccompProfileRoot(rootDir) },
           ...(services ? { serviceEnvFor: (pod) => services.envFor(pod) } : {}),
           ...(runtimeClasses ? { runtimeClasses } : {}),
+          // Read at each container start: the pool shrinks and grows as exclusive CPUs are given and freed.
+          sharedCpus: () => live.resourceManagers.peek()?.live.sharedCpus(),
+          deviceRuntime: (podUid, containerName, devices) => deps.devices.containerDevices(podUid, containerName, devices),
           userNamespaces: live.gates.peek()?.[USER_NAMESPACES_GATE] ?? true,
         },
         // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".
@@ -188,6 +198,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           nodeName,
           node: admissionNode(registration, allocatable),
           ...(c.allowedUnsafeSysctls.length > 0 ? { allowedUnsafeSysctls: c.allowedUnsafeSysctls } : {}),
+          ...resourceManagersInput(outputOf(input, 'startKubelet.resourceManagers')),
           hostIP,
           podConfig: {
             staticPodPath: c.staticPodPath,

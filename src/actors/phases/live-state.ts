@@ -19,6 +19,7 @@ import type { VolumeSources } from '../../ports/volume-sources.js';
 import type { VolumePlugins } from '../../ports/volumes.js';
 import type { ContainerManager } from '../container-manager/container-manager.js';
 import { FirstRegistration } from './first-registration.js';
+import type { ResourceManagersRuntime } from '../resource-managers/resource-managers-actor.js';
 
 export class LateSlot<T> {
   private value: T | undefined;
@@ -66,6 +67,8 @@ export interface LiveState {
   readonly containerManager: LateSlot<ContainerManager>;
   /** The container and image collectors, for the eviction manager's node-level reclaim. */
   readonly garbageCollectors: LateSlot<GarbageCollectors>;
+  /** The resource managers' live assignments and state files (cm.Start), for their effects and the container starter. */
+  readonly resourceManagers: LateSlot<ResourceManagersRuntime>;
   /** Not a slot: answered by the nodeStatus machine's registration effect, awaited by startKubelet.servers. */
   readonly firstRegistration: FirstRegistration;
 }
@@ -85,6 +88,7 @@ export function createLiveState(): LiveState {
     csiVolumes: new LateSlot('the CSI volume plugin', 'runKubelet.newMainKubelet'),
     containerManager: new LateSlot('the container manager', 'run.containerManager'),
     garbageCollectors: new LateSlot('the garbage collectors', 'runKubelet.garbageCollection'),
+    resourceManagers: new LateSlot('the resource managers', 'startKubelet.resourceManagers'),
     firstRegistration: new FirstRegistration(),
   };
 }

@@ -26,6 +26,7 @@
  * being terminated is still reported. Events are recorded where Go records them (kuberuntime, the
  * image manager), through `events`: they are effects of this actor, never journaled inputs.
  */
+import type { ContainerDeviceAllocator } from '../../ports/device-plugins.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, EphemeralContainer, Pod } from '../../domain/pod/types.js';
 import { admitAppArmor } from '../../domain/runtime/apparmor.js';
@@ -96,6 +97,13 @@ export interface RuntimeNodeOptions {
   runtimeClasses?: RuntimeClassLister;
   /** The UserNamespacesSupport gate. Default on, as in Go. */
   userNamespaces?: boolean;
+  /**
+   * The static CPU manager's shared pool now, for a container without exclusive CPUs (Go's
+   * GetCPUAffinity answers its default set); undefined: no cpuset is sent. Default: none.
+   */
+  sharedCpus?: () => number[] | undefined;
+  /** The device plugins' Allocate answers for a container's devices; without it, devices get nothing from their plugins. */
+  deviceRuntime?: ContainerDeviceAllocator['containerDevices'];
 }
 
 /** What a container's mounts and env read besides the CRI: the pod's files and the API objects. */
@@ -184,6 +192,8 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     ...(podOpts ? { mounts: { rootDir: podOpts.rootDir, files: podOpts.files, clusterDomain: node.clusterDomain ?? '', selinuxEnabled: host.selinuxEnabled(), log, ...(podOpts.volumes ? { volumes: podOpts.volumes } : {}) } } : {}),
     ...(podOpts?.sources && !node.lookup ? { envSources: podOpts.sources } : {}),
     ...(node.serviceEnvFor ? { serviceEnvFor: node.serviceEnvFor } : {}),
+    ...(node.sharedCpus ? { sharedCpus: node.sharedCpus } : {}),
+    ...(node.deviceRuntime ? { deviceRuntime: node.deviceRuntime } : {}),
   };
 
   // Read once, as Go's AppArmor validator reads the host when the kubelet starts.
@@ -325,7 +335,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     }
 
     if (sandboxId === undefined) return done(actions); // nothing to start containers in (a pod only being killed)
-    const startCtx = { pod, status, sandboxId, sandboxConfig, node: ctx, podIPs };
+    const startCtx = { pod, status, sandboxId, sandboxConfig, node: ctx, podIPs, ...(syncOpts.assignment ? { assignment: syncOpts.assignment } : {}) };
     const start = async (step: 'startInitContainer' | 'startContainer', container: Container | EphemeralContainer): Promise<boolean> => {
       const result = await startContainer(starter, step, container, startCtx);
       steps.push(result);

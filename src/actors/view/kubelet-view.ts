@@ -49,6 +49,8 @@ export interface KubeletViewSources {
   lags?: () => { syncLoop: LagFigures; eventLoop: LagFigures };
   /** Each pod's latest volume stats (the volume stats analyzer's cache), for /metrics. */
   volumeStats?: () => ReadonlyMap<string, PodVolumeStats>;
+  /** The device plugins' registrations and Allocate durations. */
+  devicePlugins?: () => NonNullable<KubeletMetricsSnapshot['devicePlugins']>;
 }
 
 export function createKubeletView(src: KubeletViewSources): KubeletView {
@@ -80,6 +82,7 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       startedPods: m.startedPods,
       nodeStartup: m.startupMs === null ? [] : [{ phase: 'total', durationMs: m.startupMs }],
       ...(lags ? { syncLoopLag: lags.syncLoop, eventLoopDelay: lags.eventLoop } : {}),
+      ...(src.devicePlugins ? { devicePlugins: src.devicePlugins() } : {}),
       ...(src.volumeStats ? { podVolumeStats: [...src.volumeStats().values()].map((v) => [...v.ephemeral, ...v.persistent]) } : {}),
     };
   };

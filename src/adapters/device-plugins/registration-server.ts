@@ -7,7 +7,8 @@
  * socket cannot be reached gets the dial's error.
  */
 import * as grpc from '@grpc/grpc-js';
-import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   DEVICE_MANAGER_CHECKPOINT, KUBELET_DEVICE_PLUGIN_SOCKET, pluginSocketPath, registrationRefusal,
@@ -15,6 +16,7 @@ import {
 import type { RegisterRequest__Output } from '../../generated/v1beta1/RegisterRequest.js';
 import type { Logger } from '../../log.js';
 import type { RegistrationHandlers } from '../../ports/device-plugins.js';
+import { startAuthorityProxy } from './authority-proxy.js';
 import { connectDevicePlugin } from './device-plugin-client.js';
 import { loadDevicePluginProto } from './device-plugin-proto.js';
 
@@ -79,15 +81,28 @@ export async function serveRegistration(dir: string, handlers: RegistrationHandl
       );
     },
   });
-  await rm(socketPath, { force: true });
+  // The gRPC server listens in a directory of its own (0700); kubelet.sock is its front (authority-proxy.ts).
+  const inner = await mkdtemp(join(tmpdir(), 'kubelet-ts-device-registration-'));
+  const innerSocket = join(inner, 'registration.sock');
   await new Promise<void>((resolve, reject) => {
-    server.bindAsync(`unix://${socketPath}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve()));
+    server.bindAsync(`unix://${innerSocket}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve()));
   });
+  let front: { close(): Promise<void> };
+  try {
+    await rm(socketPath, { force: true });
+    front = await startAuthorityProxy(socketPath, innerSocket, logger);
+  } catch (err) {
+    server.forceShutdown();
+    await rm(inner, { recursive: true, force: true });
+    throw err;
+  }
   logger.info({ socket: socketPath }, 'Serving device plugin registration server');
   return {
     stop: async () => {
+      await front.close();
       await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
       await rm(socketPath, { force: true });
+      await rm(inner, { recursive: true, force: true });
     },
   };
 }

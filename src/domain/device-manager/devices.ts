@@ -6,15 +6,11 @@
  * grace period is reported with 0 of each from then on, as Go sets a removed resource's capacity to
  * 0 rather than dropping it, so the Node still says a device plugin managed it.
  */
+import type { DeviceInventoryEntry } from '../resource-managers/inventory.js';
 import { DEVICE_HEALTHY } from './device-plugin-api.js';
 
-/** One device as admission allocates from it (the same shape as the resource managers' inventory). */
-export interface DeviceInventoryEntry {
-  id: string;
-  healthy: boolean;
-  /** NUMA node ids from the plugin's topology; empty: no affinity. */
-  numaNodes: number[];
-}
+/** One device as admission allocates from it (the resource managers' inventory entry). */
+export type { DeviceInventoryEntry } from '../resource-managers/inventory.js';
 
 /** A device as ListAndWatch sends it (the generated message's fields). */
 export interface ListedDevice {

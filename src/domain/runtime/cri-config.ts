@@ -38,6 +38,8 @@ export interface CriLinuxContainerResources {
   cpu_shares?: string;
   memory_limit_in_bytes?: string;
   oom_score_adj?: string;
+  cpuset_cpus?: string;
+  cpuset_mems?: string;
 }
 
 /** runtime.v1 SecurityProfile; localhost_ref is an absolute path on the node, only for Localhost. */

@@ -5,6 +5,7 @@
 import type { RuntimeEventNote } from '../pleg/view-shows-events.js';
 import type { ProbeType } from '../probe/types.js';
 import type { Container, Pod, PodCondition, PodStatus } from '../pod/types.js';
+import type { Assignments, PodAssignment } from '../resource-managers/assignments.js';
 import type { ObjectReference } from '../status-manager/event-aggregation.js';
 import type { KillRequester } from './state.js';
 
@@ -55,7 +56,8 @@ export interface PodActorFailed {
 }
 
 export type SyncLoopCommand =
-  | { kind: 'startWorker'; pod: Pod }
+  /** `assignment`: what the resource managers gave its containers at admission ({} for nothing). */
+  | { kind: 'startWorker'; pod: Pod; assignment: PodAssignment }
   /** A worker that kills whatever of the pod the runtime runs, knowing no spec (an orphan, a crashed pod). */
   | { kind: 'startRuntimeOnlyWorker'; podUid: string }
   | { kind: 'tellWorker'; podUid: string; message: WorkerMessage }
@@ -82,7 +84,9 @@ export type SyncLoopCommand =
   /** Handled as the syncLoop's next event: a source's pod that waited for its orphan to go, or for the Node to be read again. */
   | { kind: 'addDeferred'; pod: Pod; source: string; afterNodeRefresh?: boolean }
   /** To the node status: read the Node from the API server again. */
-  | { kind: 'refreshNode' };
+  | { kind: 'refreshNode' }
+  /** To the resource managers' effects: every assignment now (their state files follow it, the CPU reconcile its shared pool). */
+  | { kind: 'resourcesChanged'; assignments: Assignments };
 
 /** A decision: the state after the event and what it asks for, in order. */
 export interface Decision<S> {

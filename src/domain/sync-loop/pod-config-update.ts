@@ -3,8 +3,10 @@
  * HandlePodRemoves, HandlePodReconcile).
  *
  * - ADD admits the pod (canAdmitPod: a uid or a name the kubelet cannot use first, then Go's admit
- *   handlers in order: the eviction manager's, the sysctls', the predicates, the node shutdown manager's) against the pods that
- *   count as active, and starts its worker; a refused pod is kept as `rejected` with Go's Failed
+ *   handlers in order: the eviction manager's, the sysctls', the resource managers' (exclusive CPUs,
+ *   devices, NUMA memory: admit.ts of domain/resource-managers), the predicates, the node shutdown
+ *   manager's) against the pods that count as active, and starts its worker with what the resource
+ *   managers gave it (kept in `resources`, and persisted when it is something); a refused pod is kept as `rejected` with Go's Failed
  *   status, reported and emitted. A pod refused once stays Failed (Go keeps a rejected pod's status).
  * - UPDATE hands an active pod's worker the new spec.
  * - DELETE and REMOVE ask the worker to kill the pod with its grace period, and its probes to stop.
@@ -23,6 +25,8 @@ import { usageOf, withPod, type NodeUsage } from '../pod/node-usage.js';
 import { admitPodIdentity } from '../pod/spec-identity.js';
 import { admitSysctls, sysctlAllowlist } from '../pod/sysctls.js';
 import type { Pod } from '../pod/types.js';
+import { admitResources } from '../resource-managers/admit.js';
+import { keptPodAssignment, withoutPod, withPodAssignment, type PodAssignment } from '../resource-managers/assignments.js';
 import type { Decision, SyncLoopCommand } from './commands.js';
 import { decideNodeRefresh } from './live-node.js';
 import { probeWorkersOf } from './probe-workers.js';
@@ -38,12 +42,13 @@ export interface PodConfigUpdate {
   afterNodeRefresh?: boolean;
 }
 
-type State = Pick<SyncLoopState, 'pods' | 'orphans' | 'pressure' | 'shuttingDown' | 'node' | 'awaitingNode' | 'nodeRefreshing'>;
+type State = Pick<SyncLoopState, 'pods' | 'orphans' | 'pressure' | 'shuttingDown' | 'node' | 'awaitingNode' | 'nodeRefreshing' | 'resources' | 'inventory'>;
 
 export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, update: PodConfigUpdate): Decision<State> {
   const pods = { ...state.pods };
   const orphans = { ...state.orphans };
   const awaitingNode = { ...state.awaitingNode };
+  let resources = state.resources;
   const commands: SyncLoopCommand[] = [];
   // What the active pods hold, counted once per update and grown as pods are admitted.
   let usage: NodeUsage | null = null;
@@ -83,7 +88,9 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
         const identity = admitPodIdentity(pod);
         const underPressure = identity.admit ? admitUnderPressure(pod, state.pressure) : identity;
         const sysctls = underPressure.admit ? admitSysctls(pod, sysctlAllowlist(settings.allowedUnsafeSysctls ?? [])) : underPressure;
-        const predicates = sysctls.admit ? admitPod(pod, state.node, usage) : sysctls;
+        const resourceAdmission = sysctls.admit ? admitResources({ pod, inventory: state.inventory, assignments: resources }) : null;
+        const allocated = resourceAdmission ?? sysctls;
+        const predicates = allocated.admit ? admitPod(pod, state.node, usage) : allocated;
         const admission = predicates.admit ? admitDuringShutdown(state.shuttingDown === true) : predicates;
         if (!admission.admit && admission.reason === 'NodeAffinity' && settings.liveNode && !update.afterNodeRefresh && refusedOnlyForNodeAffinity(pod, state.node, usage)) {
           awaitingNode[uid] = { pod, source: update.source, asked: false };
@@ -92,6 +99,11 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
         if (!admission.admit) {
           const status = rejectedPodStatus(pod, admission);
           pods[uid] = { pod, lifecycle: 'rejected', removed: false, status, probedStarts: {} };
+          // A share kept from before a restart goes with the pod it belonged to.
+          if (uid in resources) {
+            resources = withoutPod(resources, uid);
+            commands.push({ kind: 'resourcesChanged', assignments: resources });
+          }
           commands.push(
             { kind: 'reportStatus', podUid: uid, status },
             { kind: 'emit', event: { type: 'pod.admission.rejected', pod: { namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid }, reason: admission.reason, message: admission.message } },
@@ -99,7 +111,12 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
           break;
         }
         usage = withPod(usage, pod);
-        commands.push({ kind: 'startWorker', pod });
+        const assignment: PodAssignment = (resourceAdmission?.admit ? keptPodAssignment(resourceAdmission.assignment) : null) ?? {};
+        if (Object.keys(assignment).length > 0 || uid in resources) {
+          resources = withPodAssignment(resources, uid, assignment);
+          commands.push({ kind: 'resourcesChanged', assignments: resources });
+        }
+        commands.push({ kind: 'startWorker', pod, assignment });
         pods[uid] = { pod, lifecycle: 'active', removed: false, status: null, probedStarts: {} };
         break;
       }
@@ -130,6 +147,6 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
         break;
     }
   }
-  const refresh = decideNodeRefresh({ ...state, pods, orphans, awaitingNode });
+  const refresh = decideNodeRefresh({ ...state, pods, orphans, awaitingNode, resources });
   return { state: refresh.state, commands: [...commands, ...refresh.commands] };
 }

@@ -11,6 +11,7 @@ import type { Pod } from '../pod/types.js';
 import type { Decision, KillEviction, SyncLoopCommand } from './commands.js';
 import { podCgroupsToKeep } from './orphans.js';
 import { probeWorkersOf } from './probe-workers.js';
+import { releaseResources } from './resources.js';
 import type { KillRequester, PodEntry, SyncLoopState } from './state.js';
 
 const podRefOf = (pod: Pod) => ({ namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid: pod.metadata.uid ?? '' });
@@ -18,16 +19,20 @@ const podRefOf = (pod: Pod) => ({ namespace: pod.metadata.namespace ?? 'default'
 /**
  * The worker reached `terminated` (it waits there to be stopped): nothing of the pod runs, so its
  * volumes and directory go, its probe workers stop, its cgroup goes (Go: at the next housekeeping)
- * and its dead containers when its content may go. An orphan is forgotten, and a source's pod with
+ * and its dead containers when its content may go, and what the resource managers gave it goes back
+ * to their pools. An orphan is forgotten, and a source's pod with
  * its uid that waited is added. A removed pod is forgotten; the eviction manager hears of its kill.
  * `exitedContainerIds` (the worker's last view, read after the kill) go as they are, without the
  * deletor reading the runtime; its sandboxes are then left to the PLEG's report of those removals,
  * since a sandbox goes only once no container names it.
  */
-export function decideWorkerTerminated(state: SyncLoopState, uid: string, exitedContainerIds?: readonly string[]): Decision<SyncLoopState> {
+export function decideWorkerTerminated(current: SyncLoopState, uid: string, exitedContainerIds?: readonly string[]): Decision<SyncLoopState> {
+  const released = releaseResources(current, uid);
+  const state = released.state;
   const commands: SyncLoopCommand[] = [
     { kind: 'stop', id: podWorkerId(uid) },
     { kind: 'releaseVolumes', podUid: uid, removeDirectory: true },
+    ...released.commands,
   ];
   const orphan = state.orphans[uid];
   if (orphan) {

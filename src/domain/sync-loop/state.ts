@@ -5,6 +5,8 @@
 import type { PressureCondition } from '../eviction/signals.js';
 import type { AdmissionNode } from '../pod/admission-node.js';
 import type { Pod, PodStatus } from '../pod/types.js';
+import type { Assignments } from '../resource-managers/assignments.js';
+import type { ResourceInventory } from '../resource-managers/inventory.js';
 
 export type PodLifecycle = 'active' | 'terminating' | 'terminated' | 'rejected';
 
@@ -51,6 +53,10 @@ export interface SyncLoopState {
   awaitingNode: Record<string, AwaitingNodeEntry>;
   /** A read of the Node was requested and is not answered yet. */
   nodeRefreshing: boolean;
+  /** What the resource managers assigned to the admitted pods (exclusive CPUs, devices, NUMA memory), by uid. */
+  resources: Assignments;
+  /** What admission allocates from (the resource managers' devices, CPUs, memory, topology settings). */
+  inventory: ResourceInventory;
 }
 
 /** The parts of the syncLoop's input its decisions read. */

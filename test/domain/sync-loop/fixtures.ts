@@ -1,6 +1,7 @@
 /** Pods, a node and a state for the syncLoop's decisions. */
 import type { AdmissionNode } from '../../../src/domain/pod/admission-node.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
+import { EMPTY_INVENTORY } from '../../../src/domain/resource-managers/inventory.js';
 import type { PodEntry, SyncLoopSettings, SyncLoopState } from '../../../src/domain/sync-loop/state.js';
 
 export function pod(uid: string, spec: Partial<Pod['spec']> = {}): Pod {
@@ -23,5 +24,5 @@ export const settings: SyncLoopSettings = {
 export function state(pods: Record<string, Partial<PodEntry> & Pick<PodEntry, 'lifecycle'>> = {}, rest: Partial<SyncLoopState> = {}): SyncLoopState {
   const entries: Record<string, PodEntry> = {};
   for (const [uid, e] of Object.entries(pods)) entries[uid] = { pod: pod(uid), removed: false, status: null, probedStarts: {}, ...e };
-  return { pods: entries, orphans: {}, runtimePodUids: [], sourcesReady: true, runtime: { healthy: true, reason: '' }, pressure: [], node, awaitingNode: {}, nodeRefreshing: false, ...rest };
+  return { pods: entries, orphans: {}, runtimePodUids: [], sourcesReady: true, runtime: { healthy: true, reason: '' }, pressure: [], node, awaitingNode: {}, nodeRefreshing: false, resources: {}, inventory: EMPTY_INVENTORY, ...rest };
 }

@@ -5,7 +5,7 @@ import { node, pod, settings, state } from './fixtures.js';
 describe('decidePodConfigUpdate', () => {
   it('ADD admits a pod that fits and starts its worker', () => {
     const { state: next, commands } = decidePodConfigUpdate(state(), settings, { op: 'ADD', source: 'api', pods: [pod('a')] });
-    expect(commands).toEqual([{ kind: 'startWorker', pod: pod('a') }]);
+    expect(commands).toEqual([{ kind: 'startWorker', pod: pod('a'), assignment: {} }]);
     expect(next.pods.a?.lifecycle).toBe('active');
   });
 
