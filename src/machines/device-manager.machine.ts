@@ -21,6 +21,7 @@
  * Pure: no I/O, no clock reads.
  */
 import { assign, enqueueActions, fromCallback, setup } from 'xstate';
+import { devicePluginActorId } from '../domain/actor-ids.js';
 import { allUnhealthy, extendedResourceCounts, type DeviceInventoryEntry } from '../domain/device-manager/devices.js';
 import type { SerializedError } from '../domain/errors.js';
 import type { DevicePluginInput, DevicePluginReport } from './device-plugin.machine.js';
@@ -105,7 +106,7 @@ export const deviceManagerMachine = setup({
         const plugins = { ...context.plugins };
         const devices = { ...context.devices };
         for (const resourceName of context.input.checkpointResources ?? []) {
-          const id = `devicePlugin:${resourceName}:${spawned++}`;
+          const id = devicePluginActorId(resourceName, spawned++);
           enqueue.spawnChild('devicePlugin', { id, input: { resourceName, socketPath: null, ...grace(context) } });
           plugins[resourceName] = id;
           devices[resourceName] = [];
@@ -124,7 +125,7 @@ export const deviceManagerMachine = setup({
             enqueueActions(({ context, event, enqueue }) => {
               const previous = context.plugins[event.resourceName];
               if (previous) enqueue.stopChild(previous);
-              const id = `devicePlugin:${event.resourceName}:${context.spawned}`;
+              const id = devicePluginActorId(event.resourceName, context.spawned);
               enqueue.spawnChild('devicePlugin', { id, input: { resourceName: event.resourceName, socketPath: event.socketPath, ...grace(context) } });
               enqueue.assign({
                 spawned: context.spawned + 1,

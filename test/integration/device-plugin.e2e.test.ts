@@ -77,8 +77,8 @@ describeNeeding(allOf(kubeLabPartFor(endpoint), sampleDevicePluginPart()), 'devi
     removeSampleDeviceFiles();
     n = await startLabNode({
       name: 'kts-devices', endpoint,
+      // The test kubelets' device-plugins directory is <root>/device-plugins (cluster-kubelet.ts).
       extraConfig: () => ['nodeStatusUpdateFrequency: 2s'],
-      extraArgs: (d) => [`--device-plugins-dir=${join(d, 'root', 'device-plugins')}`],
     });
     await n.whileUp('the node Ready', async () => (await n.nodeObject().catch(() => undefined))?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), 60_000);
     await n.whileUp('kubelet.sock served', () => existsSync(join(dir(), 'kubelet.sock')), 30_000);

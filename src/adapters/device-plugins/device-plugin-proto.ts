@@ -27,11 +27,23 @@ export function loadDevicePluginProto(): DevicePluginProto {
   return loaded;
 }
 
-/** The Allocate answer's bytes, as the checkpoint keeps them (AllocResp). */
+/** A decoded message without its proto3 default values, which protobufjs would write and Go does not; map keys in order, as Go writes them. */
+function withoutDefaults(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutDefaults);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (v === false || v === '' || v === 0 || v === '0' || (Array.isArray(v) && v.length === 0)) continue;
+    out[k] = withoutDefaults(v);
+  }
+  return out;
+}
+
+/** The Allocate answer's bytes, as the checkpoint keeps them (AllocResp), as Go's marshalling writes them. */
 export function encodeContainerAllocateResponse(answer: object): Buffer {
   const root = protobuf.Root.fromJSON(DEVICE_PLUGIN_DESCRIPTOR);
   const type = root.lookupType('v1beta1.ContainerAllocateResponse');
-  return Buffer.from(type.encode(type.fromObject(answer)).finish());
+  return Buffer.from(type.encode(type.fromObject(withoutDefaults(answer) as object)).finish());
 }
 
 export function decodeContainerAllocateResponse(bytes: Uint8Array): unknown {

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkpointChecksum, fnv32a, spewCheckpointData } from '../../../src/domain/device-manager/checkpoint-checksum.js';
 import { decodeDeviceCheckpoint, encodeDeviceCheckpoint, type DeviceCheckpoint } from '../../../src/domain/device-manager/checkpoint.js';
@@ -26,6 +27,13 @@ describe('the device manager checkpoint', () => {
     const cp: DeviceCheckpoint = { entries: [{ ...CP.entries[0]!, deviceIds: { '10': ['x'], '2': ['y'], '-1': ['z'] } }], registeredDevices: {} };
     expect(spewCheckpointData(cp)).toContain('map[-1:[z] 2:[y] 10:[x]]');
     expect(encodeDeviceCheckpoint(cp)).toContain('"DeviceIDs":{"-1":["z"],"10":["x"],"2":["y"]}');
+  });
+
+  it('reads the Go kubelet v1.26\'s own file (check-go-kubelet.sh, the sample plugin), checksum verified, and writes it back byte for byte', () => {
+    const text = readFileSync('test/fixtures/device-manager/go-v1.26-kubelet_internal_checkpoint.json', 'utf8').trim();
+    const decoded = decodeDeviceCheckpoint(text);
+    expect(decoded).toMatchObject({ ok: true, checkpoint: { entries: [{ containerName: 'c', resourceName: 'example.com/resource', deviceIds: { '-1': ['Dev-2'] } }], registeredDevices: { 'example.com/resource': ['Dev-1', 'Dev-2'] } } });
+    expect(decoded.ok && encodeDeviceCheckpoint(decoded.checkpoint)).toBe(text);
   });
 
   it('reads back what it wrote', () => {
