@@ -52,7 +52,8 @@ import type { MachineInfo } from '../domain/node/host-types.js';
 import { syncLoopPods } from './cgroups.js';
 import { phaseBuilders } from './phase-builders.js';
 import { lazyPluginClients } from './plugin-clients.js';
-import { createDevicePluginHost, type DevicePluginMetrics } from '../adapters/device-plugins/device-plugin-host.js';
+import { lazyDevicePluginHost } from './device-plugin-host.js';
+import type { DevicePluginMetrics } from '../ports/device-plugins.js';
 
 type SupervisorActor = Actor<ReturnType<typeof provideSystem>>;
 
@@ -103,7 +104,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const host = new ProcHostStats();
   const volumeStats = createVolumeStatsAnalyzer(live, clock, host, () => observers.views.volumeManager(), logger);
   const stats = createSummaryProvider(live, clock, host, () => nodeNameOf(supervisor), volumeStats);
-  const devices = createDevicePluginHost({ logger: actorLogger(logger, 'deviceManager', 'deviceManager'), nowMs: () => clock.now() });
+  const devices = lazyDevicePluginHost({ logger: actorLogger(logger, 'deviceManager', 'deviceManager'), nowMs: () => clock.now() });
   const view = createDaemonView({ live, observers, runtimeCalls, clock, stats, volumeStats, machineInfo: () => machineInfoOf(supervisor), devices });
   const healthChecks = createHealthChecks(observers.directory, observers.views, () => live.config.peek(), clock);
   const opener = createJournalOpener({

@@ -100,7 +100,7 @@ export const deviceManagerMachine = setup({
     },
     serving: {
       meta: { description: 'kubelet.sock served; one devicePlugin child per registered resource' },
-      entry: enqueueActions(({ context, enqueue }) => {
+      entry: [enqueueActions(({ context, enqueue }) => {
         // readCheckpoint: each registered resource waits for its plugin, as a stopped endpoint.
         let spawned = context.spawned;
         const plugins = { ...context.plugins };
@@ -112,7 +112,7 @@ export const deviceManagerMachine = setup({
           devices[resourceName] = [];
         }
         enqueue.assign({ spawned, plugins, devices });
-      }),
+      }), publish],
       invoke: {
         id: 'serveRegistration',
         src: 'serveRegistration',

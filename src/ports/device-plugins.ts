@@ -7,6 +7,13 @@
 import type { DeviceCheckpoint } from '../domain/device-manager/checkpoint.js';
 import type { ContainerDeviceRuntime } from '../domain/device-manager/container-allocation.js';
 import type { DeviceInventoryEntry } from '../domain/device-manager/devices.js';
+import type { HistogramCounts } from '../domain/kubelet-server/histogram-counts.js';
+
+/** kubelet_device_plugin_registration_total and kubelet_device_plugin_alloc_duration_seconds, by resource; the adapter adds to them. */
+export interface DevicePluginMetrics {
+  registrations: Record<string, number>;
+  allocDurations: Record<string, HistogramCounts>;
+}
 
 export interface RegistrationHandlers {
   /** A Register call; refusal: the error it is answered with, null when the plugin is dialled next. */

@@ -124,6 +124,8 @@ describeNeeding(allOf(kubeLabPartFor(endpoint), sampleDevicePluginPart()), 'devi
   it('keeps the running pods\' devices over a kubelet restart, and the plugin started again registers again', async () => {
     await n.restart();
     await n.whileUp('kubelet.sock served again', () => existsSync(join(dir(), 'kubelet.sock')), 60_000);
+    // The restarted kubelet knows the resource from its checkpoint, with no device until the plugin is back.
+    await untilCounts('0', '0', 'the resource at 0 until its plugin registers again');
     // The plugin does not notice the restart (the kubelet removed its socket): started again, as the README says.
     await plugin!.stop();
     const again = startPlugin();

@@ -120,6 +120,7 @@ describe('deviceManagerMachine', () => {
     const { dm, send, streams, lastCounts, clock } = start({ checkpointResources: [R, 'example.com/other'] });
     dm.send({ type: 'runtime.up' });
     await settle();
+    expect(lastCounts()).toEqual({ [R]: { capacity: 0, allocatable: 0 }, 'example.com/other': { capacity: 0, allocatable: 0 } });
     send({ type: 'device.plugin.connected', resourceName: R, socketPath: `${DIR}/dp.1` });
     await settle();
     streams.get(`${DIR}/dp.1`)!({ type: 'device.plugin.devices.listed', devices: [healthy('Dev-1'), healthy('Dev-2')] });

@@ -16,17 +16,12 @@ import { NODE_WITHOUT_TOPOLOGY, type DeviceCheckpoint, type PodDevicesEntry } fr
 import { mergeAllocations, type ContainerAllocation, type ContainerDeviceRuntime } from '../../domain/device-manager/container-allocation.js';
 import { devicesFromList } from '../../domain/device-manager/devices.js';
 import { KubeletError } from '../../domain/errors.js';
-import { newHistogramCounts, recordMs, type HistogramCounts } from '../../domain/kubelet-server/histogram-counts.js';
+import { newHistogramCounts, recordMs } from '../../domain/kubelet-server/histogram-counts.js';
 import { DEFAULT_BUCKETS } from '../../domain/kubelet-server/prometheus-text.js';
 import type { ContainerAllocateResponse__Output } from '../../generated/v1beta1/ContainerAllocateResponse.js';
 import type { Logger } from '../../log.js';
-import type { ContainerDeviceAllocator, DeviceCheckpointReader, DevicePluginHost } from '../../ports/device-plugins.js';
+import type { ContainerDeviceAllocator, DeviceCheckpointReader, DevicePluginHost, DevicePluginMetrics } from '../../ports/device-plugins.js';
 
-/** kubelet_device_plugin_registration_total and kubelet_device_plugin_alloc_duration_seconds, by resource. */
-export interface DevicePluginMetrics {
-  registrations: Record<string, number>;
-  allocDurations: Record<string, HistogramCounts>;
-}
 
 type Held = Record<string, Record<string, Record<string, string[]>>>;
 interface CachedAllocation { deviceIds: string[]; allocResp: string; allocation: ContainerAllocation }
@@ -44,7 +39,7 @@ export function allocationOf(answer: ContainerAllocateResponse__Output): Contain
 const key = (podUid: string, container: string, resource: string) => `${podUid}/${container}/${resource}`;
 const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join('\0') === [...b].sort().join('\0');
 
-export function createDevicePluginHost(deps: { logger: Logger; nowMs(): number }): DevicePluginHost & ContainerDeviceAllocator & DeviceCheckpointReader & { metrics: DevicePluginMetrics } {
+export function createDevicePluginHost(deps: { logger: Logger; nowMs(): number; metrics: DevicePluginMetrics }): DevicePluginHost & ContainerDeviceAllocator & DeviceCheckpointReader {
   const { logger } = deps;
   let dir: string | null = null;
   const plugins = new Map<string, { socketPath: string; options: PluginOptions }>();
@@ -52,7 +47,7 @@ export function createDevicePluginHost(deps: { logger: Logger; nowMs(): number }
   let registered: Record<string, string[]> = {};
   let held: Held = {};
   const allocations = new Map<string, CachedAllocation>();
-  const metrics: DevicePluginMetrics = { registrations: {}, allocDurations: {} };
+  const { metrics } = deps;
   let writing = Promise.resolve();
 
   const entries = (): PodDevicesEntry[] => {
@@ -109,7 +104,6 @@ export function createDevicePluginHost(deps: { logger: Logger; nowMs(): number }
   };
 
   return {
-    metrics,
     async serveRegistration(d, handlers) {
       dir = d;
       const served = await serveRegistration(d, {
