@@ -9,7 +9,7 @@ import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { actorTreeMermaid, readActorTree, type ActorTreeNode } from '../src/domain/graph/actor-tree.js';
 import { PHASE_IDS } from '../src/domain/phases.js';
-import { pluginActorId, podWorkerId, probeWorkerId, volumeActorId } from '../src/domain/actor-ids.js';
+import { devicePluginActorId, pluginActorId, podWorkerId, probeWorkerId, volumeActorId } from '../src/domain/actor-ids.js';
 import { inertSystemEffects, provideSystem } from '../src/bin/system.js';
 import { MACHINES } from '../src/machines/index.js';
 import { SUBSYSTEMS } from '../src/machines/supervisor.machine.js';
@@ -24,6 +24,7 @@ const SPAWN_IDS = {
   syncLoop: { podWorker: `${podWorkerId('UID')} (one per pod)`, probe: probeWorkerId('UID', 'CONTAINER', 'TYPE') },
   volumeManager: { volume: `${volumeActorId('UID', 'VOLUME')} (one per pod volume)` },
   pluginManager: { pluginRegistration: `${pluginActorId('', 'SOCKET')} (one per registration socket)` },
+  deviceManager: { devicePlugin: `${devicePluginActorId('RESOURCE', 'N')} (one per registration)` },
 };
 
 export function systemActorTree(): ActorTreeNode {

@@ -62,7 +62,7 @@ async function main() {
   const running = (name: string) => get(name)?.status?.phase === 'Running';
   const renewTime = () => (api.store.get('leases', 'kube-node-lease', NODE) as { spec?: { renewTime?: string } } | undefined)?.spec?.renewTime;
   const child = spawn(process.execPath, [
-    resolve('dist/bundle/kubelet.js'), `--config=${cfg}`, `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${root}`,
+    resolve('dist/bundle/kubelet.js'), `--config=${cfg}`, `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${root}`, `--device-plugins-dir=${root}/device-plugins`,
     '--embedded-runtime-allow-cluster', '--debug-address=', `--hostname-override=${NODE}`,
   ], { stdio: ['ignore', 'ignore', 'inherit'] });
   const exited = new Promise((r) => child.once('exit', r));

@@ -46,7 +46,7 @@ async function main() {
     'enableServer: false', 'healthzPort: 0', '',
   ].join('\n'));
   const bin = resolve('dist/bundle/kubelet.js');
-  const child = spawn(process.execPath, [bin, `--config=${cfg}`, `--root-dir=${root}`, '--debug-address=', '--hostname-override=fixture-node'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [bin, `--config=${cfg}`, `--root-dir=${root}`, `--device-plugins-dir=${root}/device-plugins`, '--debug-address=', '--hostname-override=fixture-node'], { stdio: ['ignore', 'ignore', 'inherit'] });
   await new Promise((r) => setTimeout(r, seconds * 1000));
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');

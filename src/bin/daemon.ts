@@ -55,6 +55,8 @@ import type { MachineInfo } from '../domain/node/host-types.js';
 import { syncLoopPods } from './cgroups.js';
 import { phaseBuilders } from './phase-builders.js';
 import { lazyPluginClients } from './plugin-clients.js';
+import { lazyDevicePluginHost } from './device-plugin-host.js';
+import type { DevicePluginMetrics } from '../ports/device-plugins.js';
 
 type SupervisorActor = Actor<ReturnType<typeof provideSystem>>;
 
@@ -106,7 +108,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const volumeStats = createVolumeStatsAnalyzer(live, clock, host, () => observers.views.volumeManager(), logger);
   const stats = createSummaryProvider(live, clock, host, () => nodeNameOf(supervisor), volumeStats);
   const podResourcesRequests = noPodResourcesRequests();
-  const view = createDaemonView({ live, observers, runtimeCalls, clock, stats, volumeStats, podResourcesRequests, machineInfo: () => machineInfoOf(supervisor) });
+  const devices = lazyDevicePluginHost({ logger: actorLogger(logger, 'deviceManager', 'deviceManager'), nowMs: () => clock.now() });
+  const view = createDaemonView({ live, observers, runtimeCalls, clock, stats, volumeStats, podResourcesRequests, machineInfo: () => machineInfoOf(supervisor), devices });
   const healthChecks = createHealthChecks(observers.directory, observers.views, () => live.config.peek(), clock);
   const opener = createJournalOpener({
     sink: observers.journal,
@@ -160,6 +163,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       ...dbusReconnectPeriod(io.env, logger),
     },
     plugins: { watcher: createPluginSocketWatcher(actorLogger(logger, 'pluginWatcher', 'pluginManager')), clients: lazyPluginClients(), drivers: csiDrivers },
+    devices,
     makeDirectories,
     resourceManagers: {
       files: checkpointFiles, cpuTopology: sysfsCpuTopology(), numaTopology: new SysfsNumaTopology(),
@@ -276,7 +280,7 @@ function createSummaryProvider(live: LiveState, clock: Clock, host: ProcHostStat
 }
 
 /** The kubelet as its servers read it: pods, stats, metrics, configz, logs, exec. */
-function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof createObservers>; runtimeCalls: OperationCounts; clock: Clock; stats: SummaryProvider; volumeStats: VolumeStatsAnalyzer; podResourcesRequests: PodResourcesRequests; machineInfo: () => MachineInfo | undefined }) {
+function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof createObservers>; runtimeCalls: OperationCounts; clock: Clock; stats: SummaryProvider; volumeStats: VolumeStatsAnalyzer; podResourcesRequests: PodResourcesRequests; machineInfo: () => MachineInfo | undefined; devices: { metrics: DevicePluginMetrics } }) {
   const { live, observers, runtimeCalls, clock, stats } = o;
   return createKubeletView({
     syncLoop: observers.views.syncLoop,
@@ -294,6 +298,7 @@ function createDaemonView(o: { live: LiveState; observers: ReturnType<typeof cre
     volumeStats: () => o.volumeStats.all(),
     podResourcesRequests: () => o.podResourcesRequests,
     machineInfo: o.machineInfo,
+    devicePlugins: () => o.devices.metrics,
     clock,
     metricsMaxAgeMs: 1000,
     lags: () => ({

@@ -14,6 +14,7 @@ import { createEvictionActors } from '../actors/eviction/eviction-actors.js';
 import { createNodeShutdownActors } from '../actors/node-shutdown/node-shutdown-actors.js';
 import { createNodeInfoManager } from '../actors/plugin-manager/node-info-manager.js';
 import { createPluginManagerActors } from '../actors/plugin-manager/plugin-manager-actors.js';
+import { createDeviceManagerActors } from '../actors/device-manager/device-manager-actors.js';
 import { createPodConfigActors } from '../actors/pod-config/pod-config-actors.js';
 import { createApiPodSourceActor } from '../actors/api-pods/api-pod-source.js';
 import { createStatusManagerActors } from '../actors/api-pods/status-manager-actors.js';
@@ -90,6 +91,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
       nodeInfo: createNodeInfoManager({ api: () => api().main, clock }),
       logger: actorLogger(logger, 'pluginManager', 'pluginManager'),
     }),
+    ...createDeviceManagerActors({ host: deps.devices, logger: actorLogger(logger, 'deviceManager', 'deviceManager') }),
     ...createContainerManagerActors(() => live.containerManager.require(), (err) => {
       logger.error({ err }, 'Failed to start ContainerManager');
       deps.requestStop(`${CONTAINER_MANAGER_START_FAILED}: ${err instanceof Error ? err.message : String(err)}`);

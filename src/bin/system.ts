@@ -12,6 +12,7 @@
  *               ├─ evictionManager              (once the runtime is first ready)
  *               ├─ nodeShutdown                 (graceful node shutdown configured; logind once the runtime is ready)
  *               ├─ pluginManager ── plugin:<socket>   (CSI driver registration; watches once the runtime is ready)
+ *               ├─ deviceManager ── devicePlugin:<resource>:<n>   (device plugins; serves kubelet.sock once the runtime is ready)
  *               └─ syncLoop ─┬─ podConfig       (file, http and api sources)
  *                            ├─ pleg
  *                            ├─ containerDeletor (removes dead containers)
@@ -42,6 +43,8 @@ import { EVICTION_MANAGER_EFFECTS, evictionManagerMachine } from '../machines/ev
 import { NODE_SHUTDOWN_EFFECTS, nodeShutdownMachine } from '../machines/node-shutdown.machine.js';
 import { PLUGIN_MANAGER_EFFECTS, pluginManagerMachine } from '../machines/plugin-manager.machine.js';
 import { PLUGIN_REGISTRATION_EFFECTS, pluginRegistrationMachine } from '../machines/plugin-registration.machine.js';
+import { DEVICE_MANAGER_EFFECTS, deviceManagerMachine } from '../machines/device-manager.machine.js';
+import { DEVICE_PLUGIN_EFFECTS, devicePluginMachine } from '../machines/device-plugin.machine.js';
 
 /** Every effectful actor src in the system, by the machine that invokes it. */
 export const SUPERVISOR_EFFECTS = [...PHASE_IDS, 'stopSubsystems'] as const;
@@ -65,6 +68,8 @@ export const SYSTEM_EFFECTS: readonly string[] = [
   ...NODE_SHUTDOWN_EFFECTS,
   ...PLUGIN_MANAGER_EFFECTS,
   ...PLUGIN_REGISTRATION_EFFECTS,
+  ...DEVICE_MANAGER_EFFECTS,
+  ...DEVICE_PLUGIN_EFFECTS,
 ];
 
 /** The actor logic a machine's `setup({ actors })` declares, by src: what `provide()` accepts. */
@@ -94,7 +99,9 @@ export type SystemEffects = EffectsOf<typeof supervisorMachine, typeof SUPERVISO
   & EffectsOf<typeof evictionManagerMachine, typeof EVICTION_MANAGER_EFFECTS>
   & EffectsOf<typeof nodeShutdownMachine, typeof NODE_SHUTDOWN_EFFECTS>
   & EffectsOf<typeof pluginManagerMachine, typeof PLUGIN_MANAGER_EFFECTS>
-  & EffectsOf<typeof pluginRegistrationMachine, typeof PLUGIN_REGISTRATION_EFFECTS>;
+  & EffectsOf<typeof pluginRegistrationMachine, typeof PLUGIN_REGISTRATION_EFFECTS>
+  & EffectsOf<typeof deviceManagerMachine, typeof DEVICE_MANAGER_EFFECTS>
+  & EffectsOf<typeof devicePluginMachine, typeof DEVICE_PLUGIN_EFFECTS>;
 
 /**
  * Every effect inert, for replay: the log answers for them. An actor that never answers and never
@@ -138,6 +145,8 @@ export interface MachineOverrides {
   nodeShutdown?: typeof nodeShutdownMachine;
   pluginManager?: typeof pluginManagerMachine;
   pluginRegistration?: typeof pluginRegistrationMachine;
+  deviceManager?: typeof deviceManagerMachine;
+  devicePlugin?: typeof devicePluginMachine;
 }
 
 export function provideSystem(effects: SystemEffects, overrides: MachineOverrides = {}) {
@@ -167,6 +176,9 @@ export function provideSystem(effects: SystemEffects, overrides: MachineOverride
       nodeShutdown: (overrides.nodeShutdown ?? nodeShutdownMachine).provide({ actors: pick(effects, NODE_SHUTDOWN_EFFECTS) }),
       pluginManager: (overrides.pluginManager ?? pluginManagerMachine).provide({
         actors: { ...pick(effects, PLUGIN_MANAGER_EFFECTS), pluginRegistration: (overrides.pluginRegistration ?? pluginRegistrationMachine).provide({ actors: pick(effects, PLUGIN_REGISTRATION_EFFECTS) }) },
+      }),
+      deviceManager: (overrides.deviceManager ?? deviceManagerMachine).provide({
+        actors: { ...pick(effects, DEVICE_MANAGER_EFFECTS), devicePlugin: (overrides.devicePlugin ?? devicePluginMachine).provide({ actors: pick(effects, DEVICE_PLUGIN_EFFECTS) }) },
       }),
       syncLoop,
     },

@@ -40,3 +40,6 @@ export const pluginActorId = (pluginsDir: string, socketPath: string): `plugin:$
   const prefix = pluginsDir.endsWith('/') ? pluginsDir : `${pluginsDir}/`;
   return actorId('plugin', socketPath.startsWith(prefix) ? socketPath.slice(prefix.length) : socketPath);
 };
+
+/** A registered device plugin's actor under the device manager: its resource and the registration's number (a plugin registering again gets a new actor). */
+export const devicePluginActorId = (resourceName: string, registration: number | string): `devicePlugin:${string}` => actorId('devicePlugin', resourceName, String(registration));

@@ -22,6 +22,8 @@ import { containerManagerMachine } from './container-manager.machine.js';
 import { nodeShutdownMachine } from './node-shutdown.machine.js';
 import { pluginManagerMachine } from './plugin-manager.machine.js';
 import { pluginRegistrationMachine } from './plugin-registration.machine.js';
+import { deviceManagerMachine } from './device-manager.machine.js';
+import { devicePluginMachine } from './device-plugin.machine.js';
 
 export const MACHINES = {
   supervisor: supervisorMachine,
@@ -43,6 +45,8 @@ export const MACHINES = {
   nodeShutdown: nodeShutdownMachine,
   pluginManager: pluginManagerMachine,
   pluginRegistration: pluginRegistrationMachine,
+  deviceManager: deviceManagerMachine,
+  devicePlugin: devicePluginMachine,
 } as const;
 
 export type MachineName = keyof typeof MACHINES;

@@ -51,6 +51,7 @@ import { jitteredMs, retryDelayMs } from '../domain/node-status/backoff.js';
 import type { NodeRegistrationSpec } from '../domain/node-status/initial-node.js';
 import { isNewerLiveNode, sameLiveNode, type LiveNode } from '../domain/node-status/live-node.js';
 import { conditionEventReasons, isReady, type NodeHealth } from '../domain/node-status/node-conditions.js';
+import type { ExtendedResourceCount } from '../domain/device-manager/devices.js';
 import { computeNodeStatus, nodeStatusChanged, type ListedImage, type NodeStaticFacts } from '../domain/node-status/node-status.js';
 import type { PressureChangedEvent } from './eviction-manager.machine.js';
 import type { NodeRegisteredEvent } from './node-lease.machine.js';
@@ -108,7 +109,10 @@ export interface NodeRefreshRequestedEvent { type: 'node.refresh.requested' }
 /** From `watchNode`, for a refresh: the Node as the GET read it, or why it could not. */
 export type NodeRefreshAnsweredEvent = { type: 'node.refresh.answered'; observedAtMs: number } & ({ node: LiveNode } | { error: SerializedError });
 
-export type NodeStatusEvent = NodeRuntimeHealthEvent | NodePlegHealthEvent | PressureChangedEvent | NodeObjectObservedEvent | NodeRefreshRequestedEvent | NodeRefreshAnsweredEvent | NodeShutdownChangedEvent;
+/** From the device manager: the extended resources its plugins serve, reported at the next update (Go's GetCapacity). */
+export interface NodeDevicesChangedEvent { type: 'node.devices.changed'; resources: Record<string, ExtendedResourceCount> }
+
+export type NodeStatusEvent = NodeRuntimeHealthEvent | NodePlegHealthEvent | PressureChangedEvent | NodeObjectObservedEvent | NodeRefreshRequestedEvent | NodeRefreshAnsweredEvent | NodeShutdownChangedEvent | NodeDevicesChangedEvent;
 
 /** Emitted (actor.on) for the event recorder: RegisteredNode, NodeReady / NodeNotReady. */
 export type NodeStatusEmitted =
@@ -155,6 +159,8 @@ export interface NodeStatusContext {
   apiNode: LiveNode | null;
   /** The pod CIDR the runtime was given ('' none yet): Go's runtimeState.podCIDR. */
   runtimePodCIDR: string;
+  /** The device plugins' resources: capacity and allocatable counts by name. */
+  extendedResources: Record<string, ExtendedResourceCount>;
 }
 
 export const NODE_STATUS_EFFECTS = ['registerNode', 'reconcileNode', 'getNode', 'readNodeFacts', 'patchNodeStatus', 'watchNode', 'updatePodCIDR'] as const;
@@ -245,6 +251,7 @@ export const nodeStatusMachine = setup({
         ...(facts.value.volumesInUse ? { volumesInUse: facts.value.volumesInUse } : {}),
         previousConditions: conditionsOf(context.lastSent),
         nowMs: facts.observedAtMs,
+        extendedResources: context.extendedResources,
       });
       return { pending, pendingAtMs: facts.observedAtMs, patchAttempt: 0 };
     }),
@@ -315,6 +322,7 @@ export const nodeStatusMachine = setup({
     lastError: null,
     apiNode: null,
     runtimePodCIDR: input.runtimePodCIDR ?? '',
+    extendedResources: {},
   }),
   // Go's node informer runs from NewMainKubelet on: before registration it finds no Node yet.
   invoke: { id: 'watchNode', src: 'watchNode', input: ({ context }: { context: NodeStatusContext }) => ({ nodeName: context.registration.nodeName }) },
@@ -326,6 +334,7 @@ export const nodeStatusMachine = setup({
     'node.refresh.requested': { actions: sendTo('watchNode', ({ event }) => event) },
     'node.refresh.answered': { actions: ['recordApiNode', 'answerRefresh'] },
     'node.shutdown.changed': { actions: 'recordShutdown' },
+    'node.devices.changed': { actions: assign({ extendedResources: ({ event }) => event.resources }) },
   },
   initial: 'starting',
   states: {

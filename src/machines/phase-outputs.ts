@@ -18,6 +18,7 @@ import type { NodeLeaseMachineInput } from './node-lease.machine.js';
 import type { NodeShutdownInput } from './node-shutdown.machine.js';
 import type { NodeStatusMachineInput } from './node-status.machine.js';
 import type { PluginManagerInput } from './plugin-manager.machine.js';
+import type { DeviceManagerInput } from './device-manager.machine.js';
 import type { RuntimeMachineInput } from './runtime.machine.js';
 import type { StatusManagerInput } from './status-manager.machine.js';
 import type { SyncLoopInput } from './sync-loop.machine.js';
@@ -47,6 +48,8 @@ export interface KubeletRunOutput {
   nodeShutdown?: NodeShutdownInput;
   /** The plugin manager: CSI drivers registered through plugins_registry (both modes; the CSINode in cluster mode). */
   pluginManager?: PluginManagerInput;
+  /** The device manager: device plugins registered on kubelet.sock (both modes). */
+  deviceManager?: DeviceManagerInput;
 }
 
 export interface PhaseOutputs {

@@ -33,14 +33,14 @@ export interface RuntimeMachineContext {
 
 /**
  * Sent once to the runtime-dependent modules (system ids `containerManager`, `evictionManager`,
- * `nodeShutdown`, `pluginManager`) on the
+ * `nodeShutdown`, `pluginManager`, `deviceManager`) on the
  * first answer with RuntimeReady, whatever the network says: Go's updateRuntimeUp runs
  * initializeRuntimeDependentModules then, once (oneTimeInitializer), and that starts both.
  */
 export interface RuntimeUpEvent { type: 'runtime.up' }
 
 /** Who is told `runtime.up`: the modules Go's initializeRuntimeDependentModules starts that are built here. */
-const RUNTIME_DEPENDENT_MODULES = ['containerManager', 'evictionManager', 'nodeShutdown', 'pluginManager'] as const;
+const RUNTIME_DEPENDENT_MODULES = ['containerManager', 'evictionManager', 'nodeShutdown', 'pluginManager', 'deviceManager'] as const;
 
 /** Sent to the syncLoop (system id `syncLoop`) when the runtime's health changes. */
 export interface RuntimeHealthChangedEvent { type: 'runtime.health.changed'; health: RuntimeHealth; reason: string }

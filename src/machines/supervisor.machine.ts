@@ -74,7 +74,7 @@ const phaseActors = Object.fromEntries(PHASE_IDS.map((id) => [id, notProvided(id
 
 
 /** The long-lived subsystems in start order (stopped in reverse). */
-export const SUBSYSTEMS = ['certificateManager', 'servingCertificateManager', 'volumeManager', 'containerManager', 'runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'evictionManager', 'nodeShutdown', 'pluginManager', 'syncLoop'] as const;
+export const SUBSYSTEMS = ['certificateManager', 'servingCertificateManager', 'volumeManager', 'containerManager', 'runtime', 'statusManager', 'nodeStatus', 'nodeLease', 'evictionManager', 'nodeShutdown', 'pluginManager', 'deviceManager', 'syncLoop'] as const;
 
 const spawnSubsystems = enqueueActions(({ enqueue, event }: { enqueue: { spawnChild: (src: string, opts: object) => void }; event: AnyEventObject }) => {
   const out: KubeletRunOutput = doneOutput<KubeletRunOutput | undefined>(event) ?? {};
@@ -126,6 +126,7 @@ export const supervisorMachine = setup({
     evictionManager: subsystemSlot<NonNullable<KubeletRunOutput['evictionManager']>>(),
     nodeShutdown: subsystemSlot<NonNullable<KubeletRunOutput['nodeShutdown']>>(),
     pluginManager: subsystemSlot<NonNullable<KubeletRunOutput['pluginManager']>>(),
+    deviceManager: subsystemSlot<NonNullable<KubeletRunOutput['deviceManager']>>(),
   },
   actions: {
     recordWaiting: assign(({ event }) => {

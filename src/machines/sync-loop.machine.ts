@@ -86,6 +86,7 @@ import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
 import type { Taint } from '../domain/api/common-types.js';
 import type { Assignments } from '../domain/resource-managers/assignments.js';
 import { EMPTY_INVENTORY, type ResourceInventory } from '../domain/resource-managers/inventory.js';
+import { withDevices, type DevicesChangedEvent } from '../domain/resource-managers/device-inventory.js';
 import type { PodActorFailed, PodAdmissionRejected, SyncLoopCommand } from '../domain/sync-loop/commands.js';
 import { decideNodeChanged, decideNodeRefreshed } from '../domain/sync-loop/live-node.js';
 import { decideOrphanKills, knownPods, podCgroupsToKeep } from '../domain/sync-loop/orphans.js';
@@ -147,6 +148,7 @@ export type SyncLoopEvent =
   | { type: 'node.pressure.changed'; conditions: PressureCondition[] }
   | PodEvictRequestedEvent
   | { type: 'node.shutdown.changed'; shuttingDown: boolean }
+  | DevicesChangedEvent
   | PodWorkerTerminatedEvent;
 
 /** Kill an active pod and end it Failed with this reason, message and condition (Go's killPodFunc with a status update). */
@@ -403,6 +405,7 @@ export const syncLoopMachine = setup({
       }),
     },
     'node.pressure.changed': { actions: assign({ pressure: ({ event }) => event.conditions }) },
+    'devices.changed': { actions: assign({ inventory: ({ context, event }) => withDevices(context.inventory, event) }) },
     'node.shutdown.changed': { actions: assign({ shuttingDown: ({ event }) => event.shuttingDown }) },
     // Typed loosely: the children that may throw are spawned, so their error events carry ids xstate cannot list.
     ...({ 'xstate.error.actor.*': { guard: ({ event }: { event: AnyEventObject }) => crashedActorOf(event) !== null, actions: 'failPodOfCrashedActor' } } as object),

@@ -16,6 +16,7 @@ import type { NodeLeaseEvent } from './node-lease.machine.js';
 import type { NodeShutdownEvent } from './node-shutdown.machine.js';
 import type { NodeStatusEvent } from './node-status.machine.js';
 import type { PluginManagerEvent } from './plugin-manager.machine.js';
+import type { DeviceManagerEvent } from './device-manager.machine.js';
 import type { PluginRegistrationEvent } from './plugin-registration.machine.js';
 import type { PodWorkerEvent } from './pod-worker.machine.js';
 import type { ProbeEvent } from './probe.machine.js';
@@ -35,6 +36,7 @@ export interface SystemActorEvents {
   nodeLease: NodeLeaseEvent;
   nodeShutdown: NodeShutdownEvent;
   pluginManager: PluginManagerEvent;
+  deviceManager: DeviceManagerEvent;
   containerDeletor: DeadContainersRemoveRequested;
   sandboxDeletor: PodSandboxesRemoveRequested;
   resourceManagers: ResourcesChanged;

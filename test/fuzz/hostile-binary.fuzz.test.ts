@@ -110,7 +110,7 @@ describe(`binary fuzz, seed ${FUZZ_SEED}`, () => {
       const caseDir = join(dir, `config-${i}`);
       const config = join(caseDir, 'kubelet.yaml');
       const safe = [
-        `--root-dir=${join(caseDir, 'root')}`, `--cert-dir=${join(caseDir, 'pki')}`, `--lock-file=${join(caseDir, 'kubelet.lock')}`,
+        `--root-dir=${join(caseDir, 'root')}`, `--device-plugins-dir=${join(caseDir, 'root')}/device-plugins`, `--cert-dir=${join(caseDir, 'pki')}`, `--lock-file=${join(caseDir, 'kubelet.lock')}`,
         '--container-runtime-endpoint=embedded', '--debug-address=', '--enable-server=false', '--read-only-port=0', '--healthz-port=0',
         '--manifest-url=', `--pod-manifest-path=${join(caseDir, 'manifests')}`, '--kubeconfig=', '--bootstrap-kubeconfig=',
       ];

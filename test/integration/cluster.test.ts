@@ -48,7 +48,7 @@ describe('cluster mode against the test API server, embedded runtime', () => {
       'enableServer: false', 'healthzPort: 0', '',
     ].join('\n'));
     daemon = spawn(process.execPath, [
-      BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`,
+      BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root')}/device-plugins`,
       '--embedded-runtime-allow-cluster', '--debug-address=', `--hostname-override=${NODE}`,
     ], { stdio: ['ignore', 'ignore', 'pipe'] });
     daemon.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -24,7 +24,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function run(configBody: string, binDir = join(dir, 'bin')) {
   const config = join(dir, `config-${Math.random().toString(36).slice(2)}.yaml`);
   writeFileSync(config, configBody);
-  return spawnSync(process.execPath, [BIN, '--debug-address=', '--healthz-port=0', '--container-runtime-endpoint=embedded', `--root-dir=${join(dir, 'root')}`,
+  return spawnSync(process.execPath, [BIN, '--debug-address=', '--healthz-port=0', '--container-runtime-endpoint=embedded', `--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root')}/device-plugins`,
     `--image-credential-provider-config=${config}`, `--image-credential-provider-bin-dir=${binDir}`], { encoding: 'utf8', timeout: 20_000 });
 }
 

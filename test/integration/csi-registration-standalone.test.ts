@@ -40,7 +40,7 @@ describeNeeding(csiMockDriverPart(), 'CSI driver registration, standalone', () =
     mkdirSync(join(dir, 'manifests'));
     writeServerTestConfig(dir, { port: await freePort(), readOnlyPort: 0 });
     kubelet = spawn(process.execPath, [
-      KUBELET_BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${root}`, `--cert-dir=${join(dir, 'pki')}`,
+      KUBELET_BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${root}`, `--device-plugins-dir=${root}/device-plugins`, `--cert-dir=${join(dir, 'pki')}`,
       `--debug-address=127.0.0.1:${debugPort}`, '--hostname-override=csi-standalone',
     ], { stdio: ['ignore', 'ignore', 'pipe'] });
     kubelet.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));

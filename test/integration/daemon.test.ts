@@ -90,7 +90,7 @@ describe('kubelet-ts (the binary)', () => {
       'enableServer: false', 'healthzPort: 0', `podLogsDir: ${join(dir, 'secret-logs')}`, '',
     ].join('\n'));
     // Stopped once the URL source's first failure (where the header could leak) has been reported.
-    const r = await runUntilLogged([`--config=${cfg}`, `--root-dir=${root}`, '--container-runtime-endpoint=embedded', '--debug-address='], 'Pod source has manifests it cannot use');
+    const r = await runUntilLogged([`--config=${cfg}`, `--root-dir=${root}`, `--device-plugins-dir=${root}/device-plugins`, '--container-runtime-endpoint=embedded', '--debug-address='], 'Pod source has manifests it cannot use');
     expect(r.code).toBe(0);
     const log = readFileSync(join(root, 'events', 'latest.jsonl'), 'utf8');
     expect(log).toContain('staticPodURLHeader');
@@ -106,7 +106,7 @@ describe('kubelet-ts (the binary)', () => {
     beforeAll(async () => {
       // Stopped while it waits out a back-off, as a stuck start-up would: the line says it does.
       result = await runUntilLogged([
-        `--root-dir=${root()}`,
+        `--root-dir=${root()}`, `--device-plugins-dir=${root()}/device-plugins`,
         `--container-runtime-endpoint=unix://${join(dir, 'absent.sock')}`,
         '--debug-address=127.0.0.1:0',
         // Not the default 10248, which another file's kubelet may hold at the same moment.

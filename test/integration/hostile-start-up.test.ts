@@ -59,7 +59,7 @@ describe('kubelet-ts start-up with hostile input (#14)', () => {
     const path = join(dir, `bad-indent-${Math.random().toString(36).slice(2)}.kubeconfig`);
     writeFileSync(path, BAD_INDENT_KUBECONFIG);
     const eventLog = join(dir, `events-${Math.random().toString(36).slice(2)}`);
-    const r = run([...flags(path), `--root-dir=${join(dir, 'root')}`, `--event-log=${eventLog}/`]);
+    const r = run([...flags(path), `--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root')}/device-plugins`, `--event-log=${eventLog}/`]);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`start-up failed in phase ${phase}: KLT_ERR_API_CONFIG: invalid kubeconfig, not YAML: ${path}:17:1: bad indentation (BAD_INDENT)`);
     const journal = readdirSync(eventLog, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => readFileSync(join(e.parentPath, e.name)).toString('latin1')).join('');
@@ -82,7 +82,7 @@ describe('kubelet-ts start-up with hostile input (#14)', () => {
     [['--root-dir=/proc/x'], 'run.preInitRuntime', 'KLT_ERR_HOST_IO: cannot create directory /proc/x', "mkdir '/proc/x'"],
     [['--cert-dir=/proc/x/pki'], 'startKubelet.servers', 'KLT_ERR_TLS_CONFIG: cannot generate a self-signed certificate in /proc/x/pki', "mkdir '/proc/x'"],
   ])('fails start-up at once for %j, naming the phase, the error and the path, where a recursive mkdir spun for ever', (args, phase, error, path) => {
-    const defaults = [`--root-dir=${join(dir, 'root')}`, `--event-log=${join(dir, 'events')}`];
+    const defaults = [`--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root')}/device-plugins`, `--event-log=${join(dir, 'events')}`];
     const r = run([...defaults, ...args]); // the later flag wins
     expect(r.status).toBe(1);
     expect(r.stderr).toContain(`start-up failed in phase ${phase}: ${error}`); // the host's error, not KLT_ERR_INTERNAL
@@ -123,7 +123,7 @@ describe('kubelet-ts start-up with hostile input (#14)', () => {
     ['the systemd cgroup driver', ['--cgroup-driver=systemd'], 'cgroupDriver (--cgroup-driver) "systemd"', 'use "cgroupfs"'],
   ])('fails start-up in run.containerManager for %s, naming it (cgroupsPerQOS on)', (_what, args, error, path) => {
     // QoS cgroups on for this run: vitest.config.ts turns them off for every other kubelet.
-    const r = run([`--root-dir=${join(dir, 'root')}`, `--event-log=${join(dir, 'events')}`, ...args], { KUBELET_TS_NO_QOS_CGROUPS: '' });
+    const r = run([`--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root')}/device-plugins`, `--event-log=${join(dir, 'events')}`, ...args], { KUBELET_TS_NO_QOS_CGROUPS: '' });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('start-up failed in phase run.containerManager: KLT_ERR_CONFIG_INVALID: invalid configuration:');
     expect(r.stderr).toContain(error);

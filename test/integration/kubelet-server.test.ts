@@ -38,7 +38,7 @@ beforeAll(async () => {
   port = await freePort();
   readOnlyPort = await freePort();
   writeServerTestConfig(dir, { port, readOnlyPort });
-  daemon = spawn(process.execPath, [BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--cert-dir=${join(dir, 'pki')}`, '--debug-address=', '--hostname-override=node-s'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  daemon = spawn(process.execPath, [BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root')}/device-plugins`, `--cert-dir=${join(dir, 'pki')}`, '--debug-address=', '--hostname-override=node-s'], { stdio: ['ignore', 'ignore', 'pipe'] });
   daemon.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   await until('the pod running', async () => (await https('/pods')).body.includes('"running"'), 50_000);
 }, 60_000);

@@ -20,7 +20,7 @@ afterAll(() => {
 
 function start(name: string) {
   const child = spawn(process.execPath, [
-    BIN, `--root-dir=${join(dir, name)}`, `--lock-file=${join(dir, 'kubelet.lock')}`, '--exit-on-lock-contention',
+    BIN, `--root-dir=${join(dir, name)}`, `--device-plugins-dir=${join(dir, name)}/device-plugins`, `--lock-file=${join(dir, 'kubelet.lock')}`, '--exit-on-lock-contention',
     `--container-runtime-endpoint=unix://${join(dir, 'no-runtime.sock')}`, '--debug-address=', '--healthz-port=0',
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   children.push(child);

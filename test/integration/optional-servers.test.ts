@@ -41,7 +41,7 @@ describe('optional servers on taken ports (#14)', () => {
     writeServerTestConfig(dir, { port, readOnlyPort });
     let stderr = '';
     daemon = spawn(process.execPath, [
-      BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--cert-dir=${join(dir, 'pki')}`,
+      BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root')}/device-plugins`, `--cert-dir=${join(dir, 'pki')}`,
       `--debug-address=127.0.0.1:${debugPort}`, '--hostname-override=node-o',
       '--manifest-url=http://127.0.0.1:1/pod.yaml', '--manifest-url-header', `Authorization:Bearer ${SECRET}`,
     ], { stdio: ['ignore', 'ignore', 'pipe'] });

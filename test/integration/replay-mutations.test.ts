@@ -40,6 +40,7 @@ const MODULE_EXPORT: Record<keyof MachineOverrides, string> = {
   servingCertificateManager: 'servingCertificateManagerMachine', volumeManager: 'volumeManagerMachine', volume: 'volumeMachine',
   containerManager: 'containerManagerMachine', evictionManager: 'evictionManagerMachine', nodeShutdown: 'nodeShutdownMachine',
   pluginManager: 'pluginManagerMachine', pluginRegistration: 'pluginRegistrationMachine',
+  deviceManager: 'deviceManagerMachine', devicePlugin: 'devicePluginMachine',
 };
 
 const MUTATIONS: Mutation[] = [

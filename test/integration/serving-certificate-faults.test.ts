@@ -43,7 +43,7 @@ describe('serverTLSBootstrap against a signer that issues expired certificates',
       'containerRuntimeEndpoint: embedded', 'healthzPort: 0', 'address: 127.0.0.1', `port: ${await freePort()}`, 'serverTLSBootstrap: true', '',
     ].join('\n'));
     child = spawn(process.execPath, [
-      BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--cert-dir=${join(dir, 'pki')}`,
+      BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root')}/device-plugins`, `--cert-dir=${join(dir, 'pki')}`,
       `--kubeconfig=${api.kubeconfigPath(dir, { clientCertificate: client })}`, '--embedded-runtime-allow-cluster', '--debug-address=', `--hostname-override=${node}`,
     ], { stdio: ['ignore', 'ignore', 'pipe'] });
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));

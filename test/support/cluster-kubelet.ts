@@ -53,7 +53,7 @@ export function spawnClusterKubelet(opts: {
   ].filter((line) => !overridden.has(keyOf(line)));
   writeFileSync(join(dir, 'kubelet.yaml'), [...defaults, ...extraConfig, ''].join('\n'));
   const child = spawn(process.execPath, [
-    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, ...opts.kubeconfigArgs,
+    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root', 'device-plugins')}`, ...opts.kubeconfigArgs,
     `--cert-dir=${join(dir, 'pki')}`, ...(endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []), `--debug-address=${opts.debugAddress ?? ''}`,
     `--hostname-override=${opts.node}`, ...(opts.extraArgs ?? []),
   ], { stdio: ['ignore', 'ignore', 'pipe'], ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}) });

@@ -111,7 +111,7 @@ export async function startStaticPodKubelet(opts: {
     ...(opts.serverPort === undefined ? ['enableServer: false'] : ['address: 127.0.0.1', `port: ${opts.serverPort}`]), 'healthzPort: 0', ...(opts.config ?? []), '',
   ].join('\n'));
   const child = spawn(process.execPath, [
-    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${root}`, `--cert-dir=${join(dir, 'pki')}`, '--debug-address=127.0.0.1:0', `--hostname-override=${opts.nodeName}`, ...(opts.args ?? []),
+    BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${root}`, `--device-plugins-dir=${join(root, 'device-plugins')}`, `--cert-dir=${join(dir, 'pki')}`, '--debug-address=127.0.0.1:0', `--hostname-override=${opts.nodeName}`, ...(opts.args ?? []),
   ], { stdio: ['ignore', 'ignore', 'pipe'], ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}) });
   let stderr = '';
   let debug = '';

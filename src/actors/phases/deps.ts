@@ -4,6 +4,7 @@
  * (`build`, builders.ts), plus `live`, the typed slots where phases leave the objects later phases
  * use (live-state.ts).
  */
+import type { ContainerDeviceAllocator, DeviceCheckpointReader, DevicePluginHost } from '../../ports/device-plugins.js';
 import type { KubeletConfiguration } from '../../domain/config/types.js';
 import type { ConfigzBody } from '../../domain/config/configz.js';
 import type { Logger } from '../../log.js';
@@ -60,6 +61,8 @@ export interface PhaseDeps {
   volumeStats?: { start: (periodMs: number) => () => void };
   /** The plugin manager's watcher and gRPC clients, and the CSI drivers it registers (read by the CSI volume plugin). */
   plugins: { watcher: PluginSocketWatcher; clients: PluginClients; drivers: CsiDriverStore };
+  /** The device plugins: the Registration server and streams, the containers' Allocate answers, the checkpoint. */
+  devices: DevicePluginHost & ContainerDeviceAllocator & DeviceCheckpointReader;
   /** The resource managers' state files and the CPU topology. */
   resourceManagers: ResourceManagerHost;
   /** initializeModules: create the kubelet's directories (mkdir -p). */

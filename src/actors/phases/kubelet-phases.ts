@@ -131,6 +131,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           ...(runtimeClasses ? { runtimeClasses } : {}),
           // Read at each container start: the pool shrinks and grows as exclusive CPUs are given and freed.
           sharedCpus: () => live.resourceManagers.peek()?.live.sharedCpus(),
+          deviceRuntime: (podUid, containerName, devices) => deps.devices.containerDevices(podUid, containerName, devices),
           userNamespaces: live.gates.peek()?.[USER_NAMESPACES_GATE] ?? true,
         },
         // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".
@@ -224,6 +225,7 @@ export function kubeletPhases(deps: PhaseDeps) {
         pluginsDir: `${root}/plugins_registry`,
         csiNode: live.api.peek() ? { nodeName, migratedPlugins: migratedPlugins(live.gates.peek() ?? {}) } : null,
       };
+      out.deviceManager = await deviceManagerInput(settings.flags(live).devicePluginsDir, deps);
       if (live.api.peek()) Object.assign(out, clusterSubsystems(input, nodeName, hostIps));
       if (live.api.peek() && out.syncLoop) {
         out.syncLoop.podConfig.apiSource = true;
@@ -335,5 +337,20 @@ async function givePodCIDR(runtime: CriRuntimeService, podCIDR: string, logger: 
   } catch (err) {
     logger.error({ err }, 'Pod CIDR update failed');
     return undefined;
+  }
+}
+
+/**
+ * The device manager's input: its directory, and the resources the checkpoint registered (Go's
+ * readCheckpoint, in deviceManager.Start). A checkpoint that cannot be used is logged and left
+ * aside, as Go goes on without it.
+ */
+async function deviceManagerInput(dir: string, deps: PhaseDeps): Promise<NonNullable<KubeletRunOutput['deviceManager']>> {
+  try {
+    const checkpoint = await deps.devices.read(dir);
+    return { dir, checkpointResources: Object.keys(checkpoint?.registeredDevices ?? {}).sort() };
+  } catch (err) {
+    deps.logger.warn({ err }, 'Continue after failing to read checkpoint file. Device allocation info may NOT be up-to-date');
+    return { dir, checkpointResources: [] };
   }
 }

@@ -53,7 +53,8 @@ export function resourceManagersPhase(deps: PhaseDeps) {
     // Go would loop without pause on a negative period (its zero is defaulted to 10s).
     if (inventory.cpu && periodMs <= 0) throw new KubeletError('KLT_ERR_CONFIG_INVALID', `cpuManagerReconcilePeriod (--cpu-manager-reconcile-period) must be positive, got ${c.cpuManagerReconcilePeriod}`);
     await deps.makeDirectories([rootDir]);
-    const stateFiles = resourceStateFiles({ rootDir, inventory, policies: { cpu: c.cpuManagerPolicy, memory: c.memoryManagerPolicy }, files: deps.resourceManagers.files });
+    const stateFiles = resourceStateFiles({ rootDir, inventory, policies: { cpu: c.cpuManagerPolicy, memory: c.memoryManagerPolicy }, files: deps.resourceManagers.files,
+      devices: { dir: settings.flags(live).devicePluginsDir, store: deps.devices } });
     const assignments = await readStateFiles(stateFiles);
     // Go writes each checkpoint as it starts (a new one, or the validated old one).
     for (const file of stateFiles) await file.write(assignments);

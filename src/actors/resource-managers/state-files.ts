@@ -9,6 +9,7 @@ import type { ResourceInventory } from '../../domain/resource-managers/inventory
 import type { CheckpointFiles } from '../../ports/resource-managers.js';
 import { cpuStateFile } from './cpu-state-file.js';
 import { memoryStateFile } from './memory-state-file.js';
+import { deviceStateFile, type DeviceStateFileContext } from './device-state-file.js';
 
 export interface StateFile {
   /** The file's name, for logs. */
@@ -29,11 +30,13 @@ export interface StateFileContext {
   /** The configured policies, which a state file names. */
   policies: { cpu: string; memory: string };
   files: CheckpointFiles;
+  /** The device manager's checkpoint, in its own directory (Go's fixed path, or --device-plugins-dir). */
+  devices?: DeviceStateFileContext;
 }
 
 /** Every resource manager's state file, for this configuration. */
 export function resourceStateFiles(ctx: StateFileContext): StateFile[] {
-  return [cpuStateFile(ctx), memoryStateFile(ctx)];
+  return [...(ctx.devices ? [deviceStateFile(ctx.devices)] : []), cpuStateFile(ctx), memoryStateFile(ctx)];
 }
 
 /** Each container's shares from every file, together. */

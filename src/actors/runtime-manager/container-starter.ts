@@ -31,6 +31,7 @@ import { podRef, runStep } from './step-runner.js';
 import type { SyncStepResult } from '../../ports/runtime-manager.js';
 import type { PodAssignment } from '../../domain/resource-managers/assignments.js';
 import { containerCpuset } from '../../domain/resource-managers/container-cpuset.js';
+import type { ContainerDeviceAllocator } from '../../ports/device-plugins.js';
 
 export interface ContainerStarterDeps extends HookDeps {
   images: ImageManager;
@@ -46,6 +47,8 @@ export interface ContainerStarterDeps extends HookDeps {
   serviceEnvFor?: (pod: Pod) => ReadonlyMap<string, string>;
   /** The static CPU manager's shared pool now (for containers without exclusive CPUs); without it, or undefined, no cpuset. */
   sharedCpus?: () => number[] | undefined;
+  /** The device plugins' Allocate answers for a container's devices (ContainerDeviceAllocator); a throw is a CreateContainerConfigError. */
+  deviceRuntime?: ContainerDeviceAllocator['containerDevices'];
 }
 
 /** What one sync knows about the pod when it starts containers. */
@@ -129,7 +132,12 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     const mounts = deps.mounts ? await makeContainerMounts(deps.mounts, pod, container, ctx.podIPs, env) : [];
     const devices = makeContainerDevices(deps.mounts?.volumes, pod, container);
     const cpuset = containerCpuset(ctx.assignment?.[container.name], deps.sharedCpus?.());
-    const config = generateContainerConfig(pod, container, { restartCount, imageRef, podIPs: ctx.podIPs, mounts, devices, ...(target.id !== undefined ? { namespaceTargetId: target.id } : {}), ...(cpuset ? { cpuset } : {}) }, node);
+    // GetResources: the device plugins' answers for the devices admission gave the container.
+    const held = ctx.assignment?.[container.name]?.devices;
+    const deviceRuntime = held && deps.deviceRuntime && Object.keys(held).length > 0 ? await deps.deviceRuntime(pod.metadata.uid ?? '', container.name, held) : undefined;
+    const config = generateContainerConfig(pod, container, {
+      restartCount, imageRef, podIPs: ctx.podIPs, mounts, devices, ...(target.id !== undefined ? { namespaceTargetId: target.id } : {}), ...(cpuset ? { cpuset } : {}), ...(deviceRuntime ? { deviceRuntime } : {}),
+    }, node);
     reason = 'CreateContainerError';
     const id = await cri.runtime.createContainer(ctx.sandboxId, config, ctx.sandboxConfig);
     record('Normal', EventReason.CreatedContainer, ContainerEventMessage.created(container.name));

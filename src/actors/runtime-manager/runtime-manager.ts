@@ -26,6 +26,7 @@
  * being terminated is still reported. Events are recorded where Go records them (kuberuntime, the
  * image manager), through `events`: they are effects of this actor, never journaled inputs.
  */
+import type { ContainerDeviceAllocator } from '../../ports/device-plugins.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, EphemeralContainer, Pod } from '../../domain/pod/types.js';
 import { admitAppArmor } from '../../domain/runtime/apparmor.js';
@@ -101,6 +102,8 @@ export interface RuntimeNodeOptions {
    * GetCPUAffinity answers its default set); undefined: no cpuset is sent. Default: none.
    */
   sharedCpus?: () => number[] | undefined;
+  /** The device plugins' Allocate answers for a container's devices; without it, devices get nothing from their plugins. */
+  deviceRuntime?: ContainerDeviceAllocator['containerDevices'];
 }
 
 /** What a container's mounts and env read besides the CRI: the pod's files and the API objects. */
@@ -190,6 +193,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     ...(podOpts?.sources && !node.lookup ? { envSources: podOpts.sources } : {}),
     ...(node.serviceEnvFor ? { serviceEnvFor: node.serviceEnvFor } : {}),
     ...(node.sharedCpus ? { sharedCpus: node.sharedCpus } : {}),
+    ...(node.deviceRuntime ? { deviceRuntime: node.deviceRuntime } : {}),
   };
 
   // Read once, as Go's AppArmor validator reads the host when the kubelet starts.

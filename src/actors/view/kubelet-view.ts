@@ -52,6 +52,8 @@ export interface KubeletViewSources {
   volumeStats?: () => ReadonlyMap<string, PodVolumeStats>;
   /** The pod resources API's call counters, for /metrics. */
   podResourcesRequests?: () => PodResourcesRequests;
+  /** The device plugins' registrations and Allocate durations. */
+  devicePlugins?: () => NonNullable<KubeletMetricsSnapshot['devicePlugins']>;
 }
 
 export function createKubeletView(src: KubeletViewSources): KubeletView {
@@ -83,6 +85,7 @@ export function createKubeletView(src: KubeletViewSources): KubeletView {
       startedPods: m.startedPods,
       nodeStartup: m.startupMs === null ? [] : [{ phase: 'total', durationMs: m.startupMs }],
       ...(lags ? { syncLoopLag: lags.syncLoop, eventLoopDelay: lags.eventLoop } : {}),
+      ...(src.devicePlugins ? { devicePlugins: src.devicePlugins() } : {}),
       ...(src.volumeStats ? { podVolumeStats: [...src.volumeStats().values()].map((v) => [...v.ephemeral, ...v.persistent]) } : {}),
       // A copy: the counters go on counting while this snapshot is answered.
       ...(src.podResourcesRequests ? { podResourcesRequests: { ...src.podResourcesRequests() } } : {}),

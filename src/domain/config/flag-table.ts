@@ -212,6 +212,7 @@ export const FLAG_TABLE: readonly FlagSpec[] = [
     help: 'Most image pulls in parallel (needs --serialize-image-pulls=false). The Go kubelet has this only in the config file.',
   },
   flag('event-log', 'string', 'eventLog', 'Event journal file or directory; empty turns the journal off. Default: <root-dir>/events/.', { ours: true }),
+  flag('device-plugins-dir', 'string', 'devicePluginsDir', 'Directory of the device plugin API: kubelet.sock, the plugins\' sockets and the device checkpoint (the Go kubelet\'s fixed /var/lib/kubelet/device-plugins, whatever --root-dir says). Give <root-dir>/device-plugins to run several kubelets on one host.', { ours: true }),
   flag('debug-address', 'string', 'debugAddress', 'Address of the debug server (statechart visualizer, /debug/actors); empty turns it off.', { ours: true }),
   flag('embedded-runtime-allow-cluster', 'bool', 'embeddedRuntimeAllowCluster', 'Allow --container-runtime-endpoint=embedded together with --kubeconfig (the embedded runtime has no isolation).', { ours: true }),
 ];
@@ -245,6 +246,7 @@ export const DEFAULT_KUBELET_FLAGS: Readonly<KubeletFlags> = {
   seccompDefault: false,
   housekeepingInterval: '10s',
   eventLog: '',
+  devicePluginsDir: '/var/lib/kubelet/device-plugins',
   debugAddress: '127.0.0.1:10260',
   embeddedRuntimeAllowCluster: false,
 };

@@ -234,6 +234,8 @@ export interface KubeletFlags {
   housekeepingInterval: string;
   /** kubelet-ts: event journal path; empty turns the journal off. Default `<root-dir>/events/`. */
   eventLog: string;
+  /** kubelet-ts: the device plugin API's directory (kubelet.sock, the checkpoint); Go's fixed path by default. */
+  devicePluginsDir: string;
   /** kubelet-ts: debug server (visualizer, /debug/actors) address; empty turns it off. */
   debugAddress: string;
   /** kubelet-ts: let the embedded runtime run pods in cluster mode (it has no isolation). */

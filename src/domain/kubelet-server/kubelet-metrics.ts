@@ -51,6 +51,8 @@ export interface KubeletMetricsSnapshot {
   podResourcesRequests?: PodResourcesRequests;
   /** The static CPU manager's allocations of exclusive CPUs and their failures since start; absent: 0. */
   cpuPinning?: { requests: number; errors: number };
+  /** The device plugins: Register calls and Allocate durations, by resource name; absent: none. */
+  devicePlugins?: { registrations: Readonly<Record<string, number>>; allocDurations: Readonly<Record<string, HistogramCounts>> };
 }
 
 export interface LagFigures {
@@ -97,6 +99,14 @@ export function kubeletMetricFamilies(m: KubeletMetricsSnapshot): MetricFamily[]
       name: STARTUP_GAUGES[phase], type: 'gauge', help: `Node start-up time in seconds, ${phase} phase.`,
       samples: m.nodeStartup.filter((p) => p.phase === phase).map((p) => ({ value: p.durationMs / 1000 })),
     })),
+    {
+      name: 'kubelet_device_plugin_alloc_duration_seconds', type: 'histogram', help: 'Seconds a device plugin took to answer Allocate, by resource.',
+      samples: Object.keys(m.devicePlugins?.allocDurations ?? {}).sort(byCodeUnits).map((r) => ({ labels: { resource_name: r }, counts: m.devicePlugins!.allocDurations[r]! })),
+    },
+    {
+      name: 'kubelet_device_plugin_registration_total', type: 'counter', help: 'Register calls from device plugins, by resource.',
+      samples: Object.keys(m.devicePlugins?.registrations ?? {}).sort(byCodeUnits).map((r) => ({ labels: { resource_name: r }, value: m.devicePlugins!.registrations[r]! })),
+    },
     {
       name: 'kubelet_pleg_discard_events', type: 'counter', help: 'PLEG events discarded because a relist had more than the channel capacity.',
       samples: [{ value: m.plegDiscardedEvents ?? 0 }],

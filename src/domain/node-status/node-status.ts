@@ -4,6 +4,7 @@
  * images and conditions. One pure function builds it; another tells whether it changed in a way
  * that must be sent before the report frequency is up (Go: nodeStatusHasChanged).
  */
+import type { ExtendedResourceCount } from '../device-manager/devices.js';
 import type { NodeResources } from '../resources/allocatable.js';
 import type { ContainerImage, NodeAddress, NodeCondition, NodeStatus, NodeSystemInfo } from './api-objects.js';
 import { nodeConditions, type NodeHealth } from './node-conditions.js';
@@ -66,13 +67,22 @@ export interface NodeStatusInput {
   /** The conditions last reported (or read from the existing Node), for transition times. */
   previousConditions: readonly NodeCondition[];
   nowMs: number;
+  /** The device plugins' resources (capacity: every device; allocatable: the healthy ones). */
+  extendedResources?: Readonly<Record<string, ExtendedResourceCount>>;
+}
+
+/** The device plugins' counts as quantities, beside the node's own resources. */
+function withExtended(list: Record<string, string>, extended: NodeStatusInput['extendedResources'], which: keyof ExtendedResourceCount): Record<string, string> {
+  const out = { ...list };
+  for (const [name, counts] of Object.entries(extended ?? {})) out[name] = countQuantity(counts[which]);
+  return out;
 }
 
 export function computeNodeStatus(input: NodeStatusInput): NodeStatus {
   const { facts } = input;
   return {
-    capacity: resourceList(facts.capacity),
-    allocatable: resourceList(facts.allocatable),
+    capacity: withExtended(resourceList(facts.capacity), input.extendedResources, 'capacity'),
+    allocatable: withExtended(resourceList(facts.allocatable), input.extendedResources, 'allocatable'),
     conditions: nodeConditions(input.previousConditions, input.health, input.nowMs),
     addresses: nodeAddresses(facts.hostname, facts.nodeIps),
     daemonEndpoints: { kubeletEndpoint: { Port: facts.kubeletPort } },

@@ -12,7 +12,8 @@
  *      (OutOfpods, OutOfcpu, OutOfmemory, OutOfephemeral-storage, OutOfhugepages-2Mi…) with
  *      `Node didn't have enough resource: <name>, requested: N, used: N, capacity: N` (cpu in
  *      millicores, capacity = allocatable). Extended resources the node does not have are not
- *      checked (removeMissingExtendedResources); our node reports none;
+ *      checked (removeMissingExtendedResources); the admission node carries none: a device plugin's
+ *      resource is decided before, by the resource managers' admission (device-provider.ts);
  *   4. NodeAffinity: spec.nodeSelector and required node affinity (node-selector.ts);
  *   5. NodeName: spec.nodeName, when set, must be this node's name;
  *   6. NodePorts: no wanted host port may be held by an active pod (host-ports.ts);

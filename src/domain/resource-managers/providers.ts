@@ -5,6 +5,7 @@
  */
 import type { ResourceProvider } from './admit.js';
 import { cpuProvider } from './cpu-provider.js';
+import { deviceProvider } from './device-provider.js';
 import { memoryProvider } from './memory-provider.js';
 
-export const RESOURCE_PROVIDERS: readonly ResourceProvider[] = [cpuProvider, memoryProvider];
+export const RESOURCE_PROVIDERS: readonly ResourceProvider[] = [deviceProvider, cpuProvider, memoryProvider];

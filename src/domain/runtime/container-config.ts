@@ -8,6 +8,7 @@
  * and the user namespace are resolved by the runtime manager (they need the API and the runtime) and
  * come in on the context. Devices are a claim's raw block volumes only. Not built yet (Go does): device plugins' devices, hugepages, swap, CDI devices.
  */
+import type { ContainerDeviceRuntime } from '../device-manager/container-allocation.js';
 import { containerLogPath, podLogDirectory } from '../pod/pod-paths.js';
 import type { Container, Pod } from '../pod/types.js';
 import type { CriContainerConfig, CriDevice, CriLinuxContainerSecurityContext, CriMount, CriPodSandboxConfig, CriUserNamespace } from './cri-config.js';
@@ -106,6 +107,8 @@ export interface ContainerStartContext {
   namespaceTargetId?: string;
   /** The resource managers' cpuset (Go's PreCreateContainer): the CPUs and NUMA memory nodes, as cpuset strings. */
   cpuset?: { cpus?: string; mems?: string };
+  /** The device plugins' Allocate answers for the container, merged: put before its own env, mounts, devices and annotations. */
+  deviceRuntime?: ContainerDeviceRuntime;
 }
 
 /** NamespacesForPod sets the user namespace on every namespace option it builds, the sandbox's and the containers'. */
@@ -125,13 +128,16 @@ export function generateContainerConfig(pod: Pod, container: Container, start: C
     ...(ctx.serviceEnv ? { serviceEnv: ctx.serviceEnv } : {}),
     ...(ctx.lookup ? { lookup: ctx.lookup } : {}),
   });
+  // GenerateRunContainerOptions: the device plugins' variables come first, the container's after them.
+  const dr = start.deviceRuntime;
+  const allEnv = dr ? [...Object.entries(dr.envs).map(([name, value]) => ({ name, value })), ...env] : env;
   const config: CriContainerConfig = {
     metadata: { name: container.name, attempt: start.restartCount },
     image: { image: start.imageRef, user_specified_image: container.image },
-    ...expandCommandAndArgs(container, env),
-    envs: env.map((e) => ({ key: e.name, value: Buffer.from(e.value, 'utf8') })),
+    ...expandCommandAndArgs(container, allEnv),
+    envs: allEnv.map((e) => ({ key: e.name, value: Buffer.from(e.value, 'utf8') })),
     labels: newContainerLabels(container, pod),
-    annotations: newContainerAnnotations(container, pod, start.restartCount),
+    annotations: { ...(dr?.annotations ?? {}), ...newContainerAnnotations(container, pod, start.restartCount) },
     log_path: containerLogPath(container.name, start.restartCount),
     stdin: container.stdin ?? false,
     stdin_once: container.stdinOnce ?? false,
@@ -146,8 +152,10 @@ export function generateContainerConfig(pod: Pod, container: Container, start: C
     },
   };
   if (container.workingDir) config.working_dir = container.workingDir;
-  if (start.mounts && start.mounts.length > 0) config.mounts = start.mounts;
-  if (start.devices && start.devices.length > 0) config.devices = start.devices;
+  const mounts = [...(dr?.mounts ?? []).map((m) => ({ container_path: m.containerPath, host_path: m.hostPath, readonly: m.readOnly, selinux_relabel: false })), ...(start.mounts ?? [])];
+  const devices = [...(dr?.devices ?? []).map((d) => ({ container_path: d.containerPath, host_path: d.hostPath, permissions: d.permissions })), ...(start.devices ?? [])];
+  if (mounts.length > 0) config.mounts = mounts;
+  if (devices.length > 0) config.devices = devices;
   if (start.cpuset?.cpus && config.linux?.resources) config.linux.resources.cpuset_cpus = start.cpuset.cpus;
   if (start.cpuset?.mems && config.linux?.resources) config.linux.resources.cpuset_mems = start.cpuset.mems;
   return config;

@@ -183,7 +183,7 @@ describe('FLAG_TABLE', () => {
 
   it('marks kubelet-ts\'s own flags', () => {
     expect(FLAG_TABLE.filter((f) => f.ours).map((f) => f.name).sort()).toEqual(
-      ['debug-address', 'embedded-runtime-allow-cluster', 'event-log', 'max-parallel-image-pulls'],
+      ['debug-address', 'device-plugins-dir', 'embedded-runtime-allow-cluster', 'event-log', 'max-parallel-image-pulls'],
     );
   });
 });

@@ -16,7 +16,7 @@ export async function modulesUntilRunning(bin: string, endpoint: string, flags: 
   try {
     const log = join(dir, 'modules.txt');
     const child = spawn(process.execPath, [
-      '--import', REGISTER, bin, `--container-runtime-endpoint=${endpoint}`, `--root-dir=${join(dir, 'root')}`,
+      '--import', REGISTER, bin, `--container-runtime-endpoint=${endpoint}`, `--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root', 'device-plugins')}`,
       `--cert-dir=${join(dir, 'pki')}`, '--fail-swap-on=false', ...flags,
     ], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, MODULE_LOG: log } });
     let stderr = '';

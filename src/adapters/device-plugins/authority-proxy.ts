@@ -1,0 +1,121 @@
+/**
+ * kubelet.sock's front: a unix socket whose HTTP/2 connections are passed to the Registration
+ * server, with each request's `:authority` made `localhost` when it is not a host name.
+ *
+ * Why: device plugins built on the v1.26 stub (the upstream sample plugin among them) dial
+ * kubelet.sock with the socket's path as the authority (`/var/lib/kubelet/device-plugins/kubelet.sock`).
+ * Go's HTTP/2 server takes that; node:http2 (nghttp2) refuses the stream with PROTOCOL_ERROR, and
+ * has no setting to allow it. So the client's header blocks are decoded (HPACK, with the client's
+ * dynamic table followed), the authority replaced, and sent on as literals that touch no table;
+ * every other frame, and everything the server sends back, passes as it is.
+ */
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { CLIENT_PREFACE, DEFAULT_MAX_FRAME_SIZE, FRAME_HEADER_BYTES, FrameFlag, FrameType, frame, unpadded } from '../h2/frames.js';
+import { encodeHeaderBlock, HpackDecoder } from '../h2/hpack.js';
+import type { Logger } from '../../log.js';
+
+/** A host[:port] as RFC 3986 allows it in an authority (no path characters). */
+const HOST = /^[A-Za-z0-9\-._~%!$&'()*+,;=:[\]]*$/;
+
+/** The header block with a path-like `:authority` replaced by `localhost`. */
+export function fixedHeaderBlock(decoder: HpackDecoder, block: Buffer): Buffer {
+  const fields = decoder.decode(block).map(([name, value]): [string, string] => (name === ':authority' && !HOST.test(value) ? [name, 'localhost'] : [name, value]));
+  return encodeHeaderBlock(fields);
+}
+
+/** HEADERS (and CONTINUATION frames when the block is larger than a frame). */
+function headersFrames(streamId: number, flags: number, priority: Buffer, block: Buffer): Buffer[] {
+  const first = Math.min(block.length, DEFAULT_MAX_FRAME_SIZE - priority.length);
+  const keep = flags & (FrameFlag.EndStream | FrameFlag.Priority);
+  const out: Buffer[] = [];
+  const rest = block.subarray(first);
+  out.push(frame(FrameType.Headers, keep | (rest.length === 0 ? FrameFlag.EndHeaders : 0), streamId, Buffer.concat([priority, block.subarray(0, first)])));
+  for (let at = 0; at < rest.length; at += DEFAULT_MAX_FRAME_SIZE) {
+    const last = at + DEFAULT_MAX_FRAME_SIZE >= rest.length;
+    out.push(frame(FrameType.Continuation, last ? FrameFlag.EndHeaders : 0, streamId, rest.subarray(at, at + DEFAULT_MAX_FRAME_SIZE)));
+  }
+  return out;
+}
+
+/** The client-to-server direction of one connection: frames in, frames (rewritten where needed) out. */
+function clientFrames(write: (b: Buffer) => void, fail: (why: string) => void): (chunk: Buffer) => void {
+  const decoder = new HpackDecoder();
+  let pending: Buffer = Buffer.alloc(0);
+  let prefaceSeen = false;
+  /** A header block waiting for its CONTINUATION frames. */
+  let open: { streamId: number; flags: number; priority: Buffer; parts: Buffer[] } | null = null;
+  return (chunk) => {
+    pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+    if (!prefaceSeen) {
+      if (pending.length < CLIENT_PREFACE.length) return;
+      write(pending.subarray(0, CLIENT_PREFACE.length));
+      pending = pending.subarray(CLIENT_PREFACE.length);
+      prefaceSeen = true;
+    }
+    while (pending.length >= FRAME_HEADER_BYTES) {
+      const length = pending.readUIntBE(0, 3);
+      if (pending.length < FRAME_HEADER_BYTES + length) return;
+      const type = pending[3]!;
+      const flags = pending[4]!;
+      const streamId = pending.readUInt32BE(5) & 0x7fffffff;
+      const whole = pending.subarray(0, FRAME_HEADER_BYTES + length);
+      const payload = whole.subarray(FRAME_HEADER_BYTES);
+      pending = pending.subarray(FRAME_HEADER_BYTES + length);
+      try {
+        if (type === FrameType.Headers) {
+          const priorityBytes = flags & FrameFlag.Priority ? 5 : 0;
+          const body = unpadded(payload, flags, priorityBytes);
+          if (body === null) throw new Error('HEADERS padding beyond the frame');
+          const start = flags & FrameFlag.Padded ? 1 : 0;
+          open = { streamId, flags, priority: Buffer.from(payload.subarray(start, start + priorityBytes)), parts: [Buffer.from(body)] };
+        } else if (type === FrameType.Continuation && open) {
+          open.parts.push(Buffer.from(payload));
+        } else {
+          write(Buffer.from(whole));
+          continue;
+        }
+        if (flags & FrameFlag.EndHeaders) {
+          const done = open!;
+          open = null;
+          for (const f of headersFrames(done.streamId, done.flags, done.priority, fixedHeaderBlock(decoder, Buffer.concat(done.parts)))) write(f);
+        }
+      } catch (err) {
+        fail(err instanceof Error ? err.message : String(err));
+        return;
+      }
+    }
+  };
+}
+
+/** Serves `listenPath`, passing each connection to the HTTP/2 server on `targetPath`. */
+export async function startAuthorityProxy(listenPath: string, targetPath: string, logger: Logger): Promise<{ close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = connect(targetPath);
+    sockets.add(client).add(upstream);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      sockets.delete(client);
+      sockets.delete(upstream);
+    };
+    const onData = clientFrames((b) => upstream.write(b), (why) => {
+      logger.warn({ why }, 'Device plugin registration: a connection sent a header block that cannot be read; closed');
+      end();
+    });
+    client.on('data', onData);
+    upstream.on('data', (b: Buffer) => client.write(b));
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(listenPath, () => resolve());
+  });
+  return {
+    close: () => new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    }),
+  };
+}
