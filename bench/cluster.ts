@@ -127,7 +127,7 @@ export async function startClusterKubelet(
   // The flags of the binary's #! line, as a user runs it.
   const child = spawn(process.execPath, [
     ...nodeFlags, ...profile, ...heapSnapshotFlags(), more.bin ?? BIN, `--config=${join(dir, 'kubelet.yaml')}`,
-    `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`, ...(run.endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []),
+    `--kubeconfig=${api.kubeconfigPath(dir)}`, `--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root', 'device-plugins')}`, ...(run.endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []),
     '--debug-address=', `--hostname-override=${node}`, ...flags,
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

@@ -61,7 +61,7 @@ export async function startDaemon(paths: DaemonPaths, runtimeEndpoint: string, n
     ...server, 'healthzPort: 0', ...(options.cgroupRoot ? [`cgroupRoot: ${options.cgroupRoot}`] : []), '',
   ].join('\n'));
   const spawnedAtMs = Date.now();
-  const args = [BIN, `--config=${cfg}`, `--root-dir=${paths.root}`, `--cert-dir=${join(paths.dir, 'pki')}`, '--debug-address=127.0.0.1:0', `--hostname-override=${nodeName}`];
+  const args = [BIN, `--config=${cfg}`, `--root-dir=${paths.root}`, `--device-plugins-dir=${join(paths.root, 'device-plugins')}`, `--cert-dir=${join(paths.dir, 'pki')}`, '--debug-address=127.0.0.1:0', `--hostname-override=${nodeName}`];
   const v8 = options.v8Defaults ? [] : KUBELET_NODE_FLAGS;
   const child = spawn(process.execPath, [...v8, ...(options.nodeArgs ?? []), ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],

@@ -35,7 +35,7 @@ async function startOnce(root: string, certDir: string, bin = KUBELET_BIN): Prom
   // The flags of the binary's #! line, as a user runs it.
   const child = spawn(process.execPath, [
     ...KUBELET_NODE_FLAGS, bin,
-    '--container-runtime-endpoint=embedded', `--root-dir=${root}`, `--cert-dir=${certDir}`, '--debug-address=', '--fail-swap-on=false',
+    '--container-runtime-endpoint=embedded', `--root-dir=${root}`, `--device-plugins-dir=${root}/device-plugins`, `--cert-dir=${certDir}`, '--debug-address=', '--fail-swap-on=false',
     `--healthz-port=${healthzPort}`, `--port=${port}`, '--address=127.0.0.1', '--read-only-port=0',
   ], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

@@ -41,7 +41,7 @@ export async function benchStartup(runs = 5): Promise<Record<string, number>> {
     const off: number[] = [];
     for (let i = 0; i < runs; i++) {
       const common = (tag: string) => [
-        '--container-runtime-endpoint=embedded', `--root-dir=${join(dir, `${tag}-${i}`)}`, '--debug-address=', '--healthz-port=0',
+        '--container-runtime-endpoint=embedded', `--root-dir=${join(dir, `${tag}-${i}`)}`, `--device-plugins-dir=${join(dir, `${tag}-${i}`, 'device-plugins')}`, '--debug-address=', '--healthz-port=0',
         '--enable-server=false', '--fail-swap-on=false',
       ];
       on.push(await startOnce(common('on')));

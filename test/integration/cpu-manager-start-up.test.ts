@@ -22,7 +22,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function args(root: string, config: string): string[] {
   const file = join(dir, `${root}.yaml`);
   writeFileSync(file, `apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nauthentication: {webhook: {enabled: false}, anonymous: {enabled: true}}\nauthorization: {mode: AlwaysAllow}\n${config}`);
-  return [BIN, '--debug-address=', '--healthz-port=0', '--container-runtime-endpoint=embedded', `--config=${file}`, `--root-dir=${join(dir, root)}`];
+  return [BIN, '--debug-address=', '--healthz-port=0', '--container-runtime-endpoint=embedded', `--config=${file}`, `--root-dir=${join(dir, root)}`, `--device-plugins-dir=${join(dir, root, 'device-plugins')}`];
 }
 
 /** The binary until it exits (a start-up that fails); a hang shows as a null status. */

@@ -7,7 +7,7 @@
  * pods' devices (the checkpoint) and the plugin, started again, registers again; a deleted pod's
  * device goes to the next; the plugin stopped, allocatable drops.
  * Each step is one `it`, in order, over the shared `pods` record (pod → its uid and device): later
- * checks (the pod resources API's List, say) can read it.
+ * checks read it; the pod resources API's List is checked against it after the pods start and after the restart.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kubeLabPartFor, labApi } from '../support/kube-lab.js';
 import { BUSYBOX, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
 import { allOf, containerdEndpoint, describeNeeding } from '../support/real-parts.js';
+import { devicesHeld } from '../support/pod-resources-client.js';
 import {
   removeSampleDeviceFiles, SAMPLE_DEVICES, SAMPLE_RESOURCE, sampleDevicePluginPart, startSampleDevicePlugin, type SampleDevicePlugin,
 } from '../support/sample-device-plugin.js';
@@ -30,6 +31,8 @@ describeNeeding(allOf(kubeLabPartFor(endpoint), sampleDevicePluginPart()), 'devi
   /** The pods that hold a device: their uid and the device they print. */
   const pods: Record<string, { uid: string; device: string }> = {};
   const dir = () => join(n.dir, 'root', 'device-plugins');
+  /** Which container of which pod holds which device, as a monitoring agent reads it (the pod resources API). */
+  const held = () => devicesHeld(join(n.dir, 'root', 'pod-resources', 'kubelet.sock'), SAMPLE_RESOURCE);
   const counts = async () => {
     const status = (await n.nodeObject()).status;
     return { capacity: status?.capacity?.[SAMPLE_RESOURCE], allocatable: status?.allocatable?.[SAMPLE_RESOURCE] };
@@ -107,6 +110,7 @@ describeNeeding(allOf(kubeLabPartFor(endpoint), sampleDevicePluginPart()), 'devi
     expect(plugin!.log().match(/"Allocate" request=/g)).toHaveLength(2);
     const entries = checkpoint().Data.PodDeviceEntries ?? [];
     expect(entries.map((e) => [e.PodUID, e.DeviceIDs['-1']])).toEqual(expect.arrayContaining([[a.uid, [a.device]], [b.uid, [b.device]]]));
+    expect(await held()).toEqual({ [`${n.ns}/dev-a/c`]: [a.device], [`${n.ns}/dev-b/c`]: [b.device] });
     // /metrics answers the same snapshot for a second: polled.
     const allocs = new RegExp(`^kubelet_device_plugin_alloc_duration_seconds_count\\{resource_name="${SAMPLE_RESOURCE}"\\} (\\d+)$`, 'm');
     expect(await n.whileUp('two Allocate durations in /metrics', async () => {
@@ -138,6 +142,7 @@ describeNeeding(allOf(kubeLabPartFor(endpoint), sampleDevicePluginPart()), 'devi
     }
     const entries = checkpoint().Data.PodDeviceEntries ?? [];
     expect(entries.map((e) => [e.PodUID, e.DeviceIDs['-1']])).toEqual(expect.arrayContaining([[pods['dev-a']!.uid, [pods['dev-a']!.device]], [pods['dev-b']!.uid, [pods['dev-b']!.device]]]));
+    expect(await held()).toEqual({ [`${n.ns}/dev-a/c`]: [pods['dev-a']!.device], [`${n.ns}/dev-b/c`]: [pods['dev-b']!.device] });
     // Nothing was given twice: both devices are still held, so one more pod is refused.
     await n.createPod('dev-d', asking());
     expect((await refused('dev-d')).status).toMatchObject({ reason: 'UnexpectedAdmissionError', message: REFUSAL });
