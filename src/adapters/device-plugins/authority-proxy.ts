@@ -8,10 +8,16 @@
  * has no setting to allow it. So the client's header blocks are decoded (HPACK, with the client's
  * dynamic table followed), the authority replaced, and sent on as literals that touch no table;
  * every other frame, and everything the server sends back, passes as it is.
+ *
+ * What it reads before the server does it bounds as node:http2 would behind it: frames past the
+ * default SETTINGS_MAX_FRAME_SIZE, more CONTINUATION frames than nghttp2 allows, a header list past
+ * node:http2's size or field count, or CONTINUATION out of place close the connection. Each
+ * direction waits for the other side to read (no unbounded buffering of a peer that does not).
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { CLIENT_PREFACE, DEFAULT_MAX_FRAME_SIZE, FRAME_HEADER_BYTES, FrameFlag, FrameType, frame, unpadded } from '../h2/frames.js';
 import { encodeHeaderBlock, HpackDecoder } from '../h2/hpack.js';
+import { MAX_CONTINUATION_FRAMES, MAX_HEADER_LIST_BYTES, MAX_HEADER_LIST_FIELDS } from '../h2/limits.js';
 import type { Logger } from '../../log.js';
 
 /** A host[:port] as RFC 3986 allows it in an authority (no path characters). */
@@ -19,7 +25,9 @@ const HOST = /^[A-Za-z0-9\-._~%!$&'()*+,;=:[\]]*$/;
 
 /** The header block with a path-like `:authority` replaced by `localhost`. */
 export function fixedHeaderBlock(decoder: HpackDecoder, block: Buffer): Buffer {
-  const fields = decoder.decode(block).map(([name, value]): [string, string] => (name === ':authority' && !HOST.test(value) ? [name, 'localhost'] : [name, value]));
+  const decoded = decoder.decodeWithin(block, MAX_HEADER_LIST_BYTES, MAX_HEADER_LIST_FIELDS);
+  if (typeof decoded === 'string') throw new Error(`a header list past ${decoded}`);
+  const fields = decoded.map(([name, value]): [string, string] => (name === ':authority' && !HOST.test(value) ? [name, 'localhost'] : [name, value]));
   return encodeHeaderBlock(fields);
 }
 
@@ -38,13 +46,20 @@ function headersFrames(streamId: number, flags: number, priority: Buffer, block:
 }
 
 /** The client-to-server direction of one connection: frames in, frames (rewritten where needed) out. */
-function clientFrames(write: (b: Buffer) => void, fail: (why: string) => void): (chunk: Buffer) => void {
+export function clientFrames(write: (b: Buffer) => void, fail: (why: string) => void): (chunk: Buffer) => void {
   const decoder = new HpackDecoder();
   let pending: Buffer = Buffer.alloc(0);
   let prefaceSeen = false;
   /** A header block waiting for its CONTINUATION frames. */
   let open: { streamId: number; flags: number; priority: Buffer; parts: Buffer[] } | null = null;
+  let failed = false;
+  const refuse = (why: string) => {
+    failed = true;
+    pending = Buffer.alloc(0);
+    fail(why);
+  };
   return (chunk) => {
+    if (failed) return;
     pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
     if (!prefaceSeen) {
       if (pending.length < CLIENT_PREFACE.length) return;
@@ -54,10 +69,17 @@ function clientFrames(write: (b: Buffer) => void, fail: (why: string) => void): 
     }
     while (pending.length >= FRAME_HEADER_BYTES) {
       const length = pending.readUIntBE(0, 3);
+      // The server announces no larger frame: nghttp2 answers FRAME_SIZE_ERROR, so do we, before buffering it.
+      if (length > DEFAULT_MAX_FRAME_SIZE) return refuse(`a frame of ${length} bytes, past ${DEFAULT_MAX_FRAME_SIZE}`);
       if (pending.length < FRAME_HEADER_BYTES + length) return;
       const type = pending[3]!;
       const flags = pending[4]!;
       const streamId = pending.readUInt32BE(5) & 0x7fffffff;
+      // A header block is one HEADERS and its CONTINUATION frames, on its stream, with nothing between (RFC 9113 §6.10).
+      if (open ? type !== FrameType.Continuation || streamId !== open.streamId : type === FrameType.Continuation) {
+        return refuse('a CONTINUATION frame out of place, or another frame inside a header block');
+      }
+      if (open && open.parts.length > MAX_CONTINUATION_FRAMES) return refuse(`more than ${MAX_CONTINUATION_FRAMES} CONTINUATION frames`);
       const whole = pending.subarray(0, FRAME_HEADER_BYTES + length);
       const payload = whole.subarray(FRAME_HEADER_BYTES);
       pending = pending.subarray(FRAME_HEADER_BYTES + length);
@@ -68,8 +90,8 @@ function clientFrames(write: (b: Buffer) => void, fail: (why: string) => void): 
           if (body === null) throw new Error('HEADERS padding beyond the frame');
           const start = flags & FrameFlag.Padded ? 1 : 0;
           open = { streamId, flags, priority: Buffer.from(payload.subarray(start, start + priorityBytes)), parts: [Buffer.from(body)] };
-        } else if (type === FrameType.Continuation && open) {
-          open.parts.push(Buffer.from(payload));
+        } else if (type === FrameType.Continuation) {
+          open!.parts.push(Buffer.from(payload));
         } else {
           write(Buffer.from(whole));
           continue;
@@ -80,8 +102,7 @@ function clientFrames(write: (b: Buffer) => void, fail: (why: string) => void): 
           for (const f of headersFrames(done.streamId, done.flags, done.priority, fixedHeaderBlock(decoder, Buffer.concat(done.parts)))) write(f);
         }
       } catch (err) {
-        fail(err instanceof Error ? err.message : String(err));
-        return;
+        return refuse(err instanceof Error ? err.message : String(err));
       }
     }
   };
@@ -99,12 +120,18 @@ export async function startAuthorityProxy(listenPath: string, targetPath: string
       sockets.delete(client);
       sockets.delete(upstream);
     };
-    const onData = clientFrames((b) => upstream.write(b), (why) => {
-      logger.warn({ why }, 'Device plugin registration: a connection sent a header block that cannot be read; closed');
+    const onData = clientFrames((b) => {
+      if (!upstream.write(b)) client.pause();
+    }, (why) => {
+      logger.warn({ why }, 'Device plugin registration: a connection sent what node:http2 would refuse; closed');
       end();
     });
     client.on('data', onData);
-    upstream.on('data', (b: Buffer) => client.write(b));
+    upstream.on('drain', () => client.resume());
+    upstream.on('data', (b: Buffer) => {
+      if (!client.write(b)) upstream.pause();
+    });
+    client.on('drain', () => upstream.resume());
     client.on('close', end).on('error', end);
     upstream.on('close', end).on('error', end);
   });

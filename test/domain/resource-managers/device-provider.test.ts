@@ -29,6 +29,7 @@ describe('the device provider at admission', () => {
     expect(admitResources({ pod: pod('c'), inventory, assignments: held })).toEqual({
       admit: false, reason: 'UnexpectedAdmissionError',
       message: `Allocate failed due to requested number of devices unavailable for ${R}. Requested: 1, Available: 0, which is unexpected`,
+      container: 'c', provider: 'devices',
     });
   });
 
