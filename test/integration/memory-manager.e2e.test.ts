@@ -13,17 +13,13 @@ import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
 import { decodeMemoryStateFile } from '../../src/domain/resource-managers/memory-state-file.js';
 import { containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
 import { startStaticPodKubelet, until as waitUntil, type StaticPodKubelet } from '../support/daemon.js';
+import { runningStaticPod, staticPodView } from '../support/debug-pods.js';
 import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 const NODE = 'node-memmgr';
 const MiB = 2 ** 20;
 const CONFIG = ['memoryManagerPolicy: Static', 'topologyManagerPolicy: single-numa-node', 'reservedMemory: [{numaNode: 0, limits: {memory: 100Mi}}]'];
 
-interface PodView {
-  uid: string;
-  name: string;
-  status: { phase?: string; reason?: string; message?: string; containerStatuses?: { name: string; state?: { running?: object } }[] } | null;
-}
 
 let k: StaticPodKubelet;
 const until = <T>(what: string, probe: () => Promise<T | undefined | null | false>, ms = 60_000) => waitUntil(what, probe, ms, () => k.stderr());
@@ -33,14 +29,8 @@ const manifest = (name: string, resources: Record<string, string>) => JSON.strin
   spec: { terminationGracePeriodSeconds: 2, containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', SLEEP_UNTIL_TERM], resources: { requests: resources, limits: resources } }] },
 });
 
-async function byName(name: string): Promise<PodView | undefined> {
-  const res = await fetch(`http://${k.debug}/debug/pods`);
-  return ((await res.json()) as { pods: PodView[] }).pods.find((p) => p.name === `${name}-${NODE}`);
-}
-const running = async (name: string) => {
-  const p = await byName(name);
-  return p?.status?.containerStatuses?.every((c) => c.state?.running) ? p : undefined;
-};
+const byName = (name: string) => staticPodView(k.debug, name, NODE);
+const running = (name: string) => runningStaticPod(k.debug, name, NODE);
 const stateFile = () => decodeMemoryStateFile(readFileSync(join(k.root, 'memory_manager_state'), 'utf8'), 'Static');
 
 /** The memory nodes containerd put in the container's runtime spec (from the CRI config's cpuset_mems). */

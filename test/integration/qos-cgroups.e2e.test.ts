@@ -12,17 +12,13 @@ import { detectCgroupLayout, type CgroupLayout } from '../../src/adapters/host/c
 import { Cgroupfs } from '../../src/adapters/host/cgroupfs.js';
 import { allOf, cgroupsPart, containerdEndpoint, describeNeeding, partForEndpoint } from '../support/real-parts.js';
 import { startStaticPodKubelet, until as waitUntil, type StaticPodKubelet } from '../support/daemon.js';
+import { runningStaticPod, staticPodView } from '../support/debug-pods.js';
 import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 const NODE = 'node-qos';
 let ROOT = '';
 const MiB = 2 ** 20;
 
-interface PodView {
-  uid: string;
-  name: string;
-  status: { phase?: string; containerStatuses?: { name: string; state?: { running?: object; terminated?: { reason?: string; exitCode?: number } } }[] } | null;
-}
 
 let k: StaticPodKubelet;
 let layout: CgroupLayout;
@@ -35,14 +31,8 @@ const manifest = (name: string, resources: object | undefined, command: string, 
 });
 const looping = SLEEP_UNTIL_TERM;
 
-async function byName(name: string): Promise<PodView | undefined> {
-  const res = await fetch(`http://${k.debug}/debug/pods`);
-  return ((await res.json()) as { pods: PodView[] }).pods.find((p) => p.name === `${name}-${NODE}`);
-}
-const running = async (name: string) => {
-  const p = await byName(name);
-  return p?.status?.containerStatuses?.every((c) => c.state?.running) ? p : undefined;
-};
+const byName = (name: string) => staticPodView(k.debug, name, NODE);
+const running = (name: string) => runningStaticPod(k.debug, name, NODE);
 
 /** A cgroup file under the private root (`path` below it), in the controller's hierarchy on v1. */
 function cgroupFile(controller: string, path: string, file: string): string {
