@@ -35,8 +35,6 @@ export interface PodResourcesServerOptions {
   rateLimit?: { qps: number; burst: number };
 }
 
-type Reply = (error: Partial<grpc.StatusObject> | null, answer?: object) => void;
-
 export async function startPodResourcesServer(o: PodResourcesServerOptions): Promise<{ address: string; close: () => Promise<void> }> {
   const { requests, source } = o;
   let bucket: TokenBucket = fullBucket(o.clock.now(), o.rateLimit?.burst);
@@ -46,8 +44,8 @@ export async function startPodResourcesServer(o: PodResourcesServerOptions): Pro
     return taken.allowed;
   };
   // Each handler runs behind the limiter, as Go's LimiterUnaryServerInterceptor wraps them all.
-  const limited = <Req>(answer: (request: Req) => { error: string } | { answer: object }) =>
-    (call: { request: Req }, reply: Reply): void => {
+  const limited = <Req>(answer: (request: Req) => { error: string } | { answer: object }): grpc.handleUnaryCall<Req, object> =>
+    (call, reply) => {
       if (!allowed()) return reply({ code: grpc.status.RESOURCE_EXHAUSTED, details: RATE_LIMIT_MESSAGE });
       try {
         const out = answer(call.request);
@@ -79,7 +77,7 @@ export async function startPodResourcesServer(o: PodResourcesServerOptions): Pro
     }),
   };
   const server = new grpc.Server();
-  server.addService(loadPodResourcesProto(), handlers as unknown as grpc.UntypedServiceImplementation);
+  server.addService(loadPodResourcesProto(), handlers);
   // Go's CreateListener: a socket left by an earlier run is removed first.
   await makeKubeletDirectory(dirname(o.socketPath), 0o750);
   await unlink(o.socketPath).catch(() => undefined);

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createActor, SimulatedClock } from 'xstate';
 import { LiveResources } from '../../../src/actors/resource-managers/live-resources.js';
 import { createResourceManagersActor } from '../../../src/actors/resource-managers/resource-managers-actor.js';
@@ -27,7 +27,8 @@ function slowFile() {
   return { file, written, release: () => release() };
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+/** One macrotask: the window in which a run a stopped timer still started would have counted. */
+const oneMacrotask = () => new Promise((resolve) => setTimeout(resolve, 0));
 const logger = pino({ level: 'silent' });
 
 describe('the resourceManagers effect', () => {
@@ -41,14 +42,19 @@ describe('the resourceManagers effect', () => {
     actor.send({ type: 'resources.changed', assignments: { c: { main: { cpus: [3] } } } });
     expect(live.assignments).toEqual({ c: { main: { cpus: [3] } } });
     release();
-    await settle();
-    await settle();
-    expect(written).toEqual([{ a: { main: { cpus: [1] } } }, { c: { main: { cpus: [3] } } }]);
+    await vi.waitFor(() => expect(written).toEqual([{ a: { main: { cpus: [1] } } }, { c: { main: { cpus: [3] } } }]));
     actor.stop();
   });
 
   it('runs the CPU reconcile every period, and no more once stopped', async () => {
-    const clock = new SimulatedClock();
+    // The reconcile arms its next timer once a run is done: the test waits for that, not for time.
+    let armed = 0;
+    const clock = new (class extends SimulatedClock {
+      override setTimeout(fn: (...args: unknown[]) => void, ms: number): number {
+        armed++;
+        return super.setTimeout(fn, ms);
+      }
+    })();
     let runs = 0;
     const live = new LiveResources(EMPTY_INVENTORY, {});
     const actor = createActor(createResourceManagersActor({
@@ -57,14 +63,13 @@ describe('the resourceManagers effect', () => {
     clock.increment(999);
     expect(runs).toBe(0);
     clock.increment(1);
-    await settle();
-    expect(runs).toBe(1);
+    await vi.waitFor(() => expect(runs).toBe(1));
+    await vi.waitFor(() => expect(armed).toBe(2));
     clock.increment(1000);
-    await settle();
-    expect(runs).toBe(2);
+    await vi.waitFor(() => expect(runs).toBe(2));
     actor.stop();
     clock.increment(5000);
-    await settle();
+    await oneMacrotask();
     expect(runs).toBe(2);
   });
 });
