@@ -14,6 +14,20 @@ import type protobuf from 'protobufjs/light.js';
  */
 export type ServiceCodecs<D> = { readonly [K in keyof D]: Omit<D[K], 'requestType' | 'responseType' | 'options'> };
 
+/**
+ * How a decoded message looks to every user of our gRPC services (CRI, CSI, plugin registration,
+ * device plugins, pod resources): int64 as decimal strings (nanosecond timestamps exceed 2^53), enums
+ * as names, absent fields filled with defaults, a oneof's chosen field named. Field names are the
+ * proto's own (snake_case). `npm run generate` passes the same options to proto-loader-gen-types:
+ * change both together.
+ */
+export const GENERATED_TYPES_CONVERSION = {
+  longs: String,
+  enums: String,
+  defaults: true,
+  oneofs: true,
+} as const satisfies protobuf.IConversionOptions;
+
 function serializer(type: protobuf.Type): (value: object) => Buffer {
   return (value) => {
     if (Array.isArray(value)) throw new Error(`Failed to serialize message: expected object with ${type.name} structure, got array instead`);

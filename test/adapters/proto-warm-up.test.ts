@@ -1,6 +1,7 @@
 import protobuf from 'protobufjs/light.js';
 import { describe, expect, it } from 'vitest';
-import { CRI_CONVERSION_OPTIONS, loadCriProto, warmUpCriCodecs } from '../../src/adapters/cri-grpc/proto.js';
+import { loadCriProto, warmUpCriCodecs } from '../../src/adapters/cri-grpc/proto.js';
+import { GENERATED_TYPES_CONVERSION } from '../../src/adapters/proto-service.js';
 import { exemplar, warmUpMethods } from '../../src/adapters/proto-warm-up.js';
 import { CRI_DESCRIPTOR } from '../../src/generated/cri-descriptor.js';
 
@@ -17,7 +18,7 @@ describe('exemplar', () => {
     expect(status.labels).toEqual({ k: 'x' });
     expect(status.mounts).toEqual([expect.objectContaining({ container_path: 'x', readonly: true })]);
     expect(status.created_at).toBe('1');
-    const decoded = type.toObject(type.decode(type.encode(type.fromObject(message)).finish()), CRI_CONVERSION_OPTIONS);
+    const decoded = type.toObject(type.decode(type.encode(type.fromObject(message)).finish()), GENERATED_TYPES_CONVERSION);
     expect((decoded.status as Record<string, unknown>).image).toEqual(status.image);
     expect((decoded.status as Record<string, unknown>).labels).toEqual({ k: 'x' });
   });
@@ -43,6 +44,6 @@ describe('warmUpCriCodecs', () => {
 
   it('names only calls the services have', () => {
     const root = freshRoot();
-    expect(() => warmUpMethods(root, 'runtime.v1.RuntimeService', ['RunPodSandbox', 'NoSuchCall'], CRI_CONVERSION_OPTIONS)).toThrow('runtime.v1.RuntimeService has no method NoSuchCall');
+    expect(() => warmUpMethods(root, 'runtime.v1.RuntimeService', ['RunPodSandbox', 'NoSuchCall'], GENERATED_TYPES_CONVERSION)).toThrow('runtime.v1.RuntimeService has no method NoSuchCall');
   });
 });

@@ -15,21 +15,9 @@ import protobuf from 'protobufjs/light.js';
 import { CRI_DESCRIPTOR } from '../../generated/cri-descriptor.js';
 import type { ImageServiceDefinition } from '../../generated/runtime/v1/ImageService.js';
 import type { RuntimeServiceDefinition } from '../../generated/runtime/v1/RuntimeService.js';
-import { serviceCodecs, type ServiceCodecs } from '../proto-service.js';
+import { GENERATED_TYPES_CONVERSION, serviceCodecs, type ServiceCodecs } from '../proto-service.js';
 import { warmUpMethods } from '../proto-warm-up.js';
 
-/**
- * How a decoded message looks, for every CRI user: int64 as decimal strings (nanosecond timestamps
- * exceed 2^53), enums as names, absent fields filled with defaults, a oneof's chosen field named.
- * Field names are the proto's own (snake_case): the descriptor is generated keeping their case.
- * `npm run generate` passes the same options to proto-loader-gen-types: change both together.
- */
-export const CRI_CONVERSION_OPTIONS = {
-  longs: String,
-  enums: String,
-  defaults: true,
-  oneofs: true,
-} as const satisfies protobuf.IConversionOptions;
 
 export interface CriProto {
   /** runtime.v1.RuntimeService, for `server.addService` or a client's unary calls. */
@@ -46,8 +34,8 @@ export function loadCriProto(): CriProto {
   if (loaded) return loaded;
   const root = protobuf.Root.fromJSON(CRI_DESCRIPTOR);
   loaded = {
-    runtimeService: serviceCodecs<RuntimeServiceDefinition>(root, 'runtime.v1.RuntimeService', CRI_CONVERSION_OPTIONS),
-    imageService: serviceCodecs<ImageServiceDefinition>(root, 'runtime.v1.ImageService', CRI_CONVERSION_OPTIONS),
+    runtimeService: serviceCodecs<RuntimeServiceDefinition>(root, 'runtime.v1.RuntimeService', GENERATED_TYPES_CONVERSION),
+    imageService: serviceCodecs<ImageServiceDefinition>(root, 'runtime.v1.ImageService', GENERATED_TYPES_CONVERSION),
     root,
   };
   return loaded;
@@ -69,5 +57,5 @@ const POD_LIFECYCLE_CALLS = {
 /** The messages of a pod's start and end through their codecs once (../proto-warm-up.ts), at a moment the caller picks. */
 export function warmUpCriCodecs(): void {
   const { root } = loadCriProto();
-  for (const [service, methods] of Object.entries(POD_LIFECYCLE_CALLS)) warmUpMethods(root, service, methods, CRI_CONVERSION_OPTIONS);
+  for (const [service, methods] of Object.entries(POD_LIFECYCLE_CALLS)) warmUpMethods(root, service, methods, GENERATED_TYPES_CONVERSION);
 }

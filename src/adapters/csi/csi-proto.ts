@@ -9,10 +9,7 @@ import type { IdentityDefinition } from '../../generated/csi/v1/Identity.js';
 import type { NodeDefinition } from '../../generated/csi/v1/Node.js';
 import { PLUGIN_REGISTRATION_DESCRIPTOR } from '../../generated/plugin-registration-descriptor.js';
 import type { RegistrationDefinition } from '../../generated/pluginregistration/Registration.js';
-import { serviceCodecs, type ServiceCodecs } from '../proto-service.js';
-
-/** As the CRI's: int64 as decimal strings, enums as names, defaults filled, a oneof's field named. `npm run generate` uses the same. */
-export const CSI_CONVERSION_OPTIONS = { longs: String, enums: String, defaults: true, oneofs: true } as const satisfies protobuf.IConversionOptions;
+import { GENERATED_TYPES_CONVERSION, serviceCodecs, type ServiceCodecs } from '../proto-service.js';
 
 export interface CsiProto {
   readonly identity: ServiceCodecs<IdentityDefinition>;
@@ -27,9 +24,9 @@ export function loadCsiProto(): CsiProto {
   const csi = protobuf.Root.fromJSON(CSI_DESCRIPTOR);
   const registration = protobuf.Root.fromJSON(PLUGIN_REGISTRATION_DESCRIPTOR);
   loaded = {
-    identity: serviceCodecs<IdentityDefinition>(csi, 'csi.v1.Identity', CSI_CONVERSION_OPTIONS),
-    node: serviceCodecs<NodeDefinition>(csi, 'csi.v1.Node', CSI_CONVERSION_OPTIONS),
-    registration: serviceCodecs<RegistrationDefinition>(registration, 'pluginregistration.Registration', CSI_CONVERSION_OPTIONS),
+    identity: serviceCodecs<IdentityDefinition>(csi, 'csi.v1.Identity', GENERATED_TYPES_CONVERSION),
+    node: serviceCodecs<NodeDefinition>(csi, 'csi.v1.Node', GENERATED_TYPES_CONVERSION),
+    registration: serviceCodecs<RegistrationDefinition>(registration, 'pluginregistration.Registration', GENERATED_TYPES_CONVERSION),
   };
   return loaded;
 }

@@ -7,7 +7,7 @@ import protobuf from 'protobufjs/light.js';
 import { DEVICE_PLUGIN_DESCRIPTOR } from '../../generated/device-plugin-descriptor.js';
 import type { DevicePluginDefinition } from '../../generated/v1beta1/DevicePlugin.js';
 import type { RegistrationDefinition } from '../../generated/v1beta1/Registration.js';
-import { CSI_CONVERSION_OPTIONS } from '../csi/csi-proto.js';
+import { GENERATED_TYPES_CONVERSION } from '../proto-service.js';
 import { serviceCodecs, type ServiceCodecs } from '../proto-service.js';
 
 export interface DevicePluginProto {
@@ -21,8 +21,8 @@ export function loadDevicePluginProto(): DevicePluginProto {
   if (loaded) return loaded;
   const root = protobuf.Root.fromJSON(DEVICE_PLUGIN_DESCRIPTOR);
   loaded = {
-    registration: serviceCodecs<RegistrationDefinition>(root, 'v1beta1.Registration', CSI_CONVERSION_OPTIONS),
-    devicePlugin: serviceCodecs<DevicePluginDefinition>(root, 'v1beta1.DevicePlugin', CSI_CONVERSION_OPTIONS),
+    registration: serviceCodecs<RegistrationDefinition>(root, 'v1beta1.Registration', GENERATED_TYPES_CONVERSION),
+    devicePlugin: serviceCodecs<DevicePluginDefinition>(root, 'v1beta1.DevicePlugin', GENERATED_TYPES_CONVERSION),
   };
   return loaded;
 }
@@ -49,5 +49,5 @@ export function encodeContainerAllocateResponse(answer: object): Buffer {
 export function decodeContainerAllocateResponse(bytes: Uint8Array): unknown {
   const root = protobuf.Root.fromJSON(DEVICE_PLUGIN_DESCRIPTOR);
   const type = root.lookupType('v1beta1.ContainerAllocateResponse');
-  return type.toObject(type.decode(bytes), CSI_CONVERSION_OPTIONS);
+  return type.toObject(type.decode(bytes), GENERATED_TYPES_CONVERSION);
 }

@@ -10,7 +10,8 @@ import * as protoLoader from '@grpc/proto-loader';
 import fc from 'fast-check';
 import protobuf from 'protobufjs/light.js';
 import { describe, expect, it } from 'vitest';
-import { CRI_CONVERSION_OPTIONS, loadCriProto } from '../../../src/adapters/cri-grpc/proto.js';
+import { loadCriProto } from '../../../src/adapters/cri-grpc/proto.js';
+import { GENERATED_TYPES_CONVERSION } from '../../../src/adapters/proto-service.js';
 import { HEALTH_CONVERSION_OPTIONS, loadHealthProto } from '../../../src/adapters/probers/grpc-health-proto.js';
 import { HEALTH_DESCRIPTOR } from '../../../src/generated/health-descriptor.js';
 
@@ -31,7 +32,7 @@ function subject(file: string, conversion: protobuf.IConversionOptions, root: pr
 
 const cri = loadCriProto();
 const SUBJECTS = [
-  subject('runtime/v1/api.proto', CRI_CONVERSION_OPTIONS, cri.root, { 'runtime.v1.RuntimeService': cri.runtimeService, 'runtime.v1.ImageService': cri.imageService }),
+  subject('runtime/v1/api.proto', GENERATED_TYPES_CONVERSION, cri.root, { 'runtime.v1.RuntimeService': cri.runtimeService, 'runtime.v1.ImageService': cri.imageService }),
   subject('grpc/health/v1/health.proto', HEALTH_CONVERSION_OPTIONS, protobuf.Root.fromJSON(HEALTH_DESCRIPTOR), { 'grpc.health.v1.Health': loadHealthProto().healthService }),
 ];
 const theirs = ({ reference }: Subject, service: string) => reference[service] as unknown as Services[string];

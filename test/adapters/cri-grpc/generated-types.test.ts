@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CRI_CONVERSION_OPTIONS } from '../../../src/adapters/cri-grpc/proto.js';
+import { GENERATED_TYPES_CONVERSION } from '../../../src/adapters/proto-service.js';
 
 /** The flags `npm run generate` passes to proto-loader-gen-types. */
 function generateFlags(): Set<string> {
@@ -12,7 +12,7 @@ describe('npm run generate', () => {
   // The generated types describe what the codec hands out only while both are made with the same options.
   it('generates the CRI types with the options the CRI codec converts with', () => {
     const flags = generateFlags();
-    const o = CRI_CONVERSION_OPTIONS;
+    const o = GENERATED_TYPES_CONVERSION;
     // The descriptor keeps the proto's field names (scripts/cri-descriptor.mjs, descriptor-codec.test.ts).
     expect(flags.has('--keepCase')).toBe(true);
     expect(flags.has('--longs=String')).toBe(o.longs === String);
