@@ -46,9 +46,19 @@ export class DbusWriter {
     return at;
   }
 
+  /**
+   * Writes at a reserved offset. The buffer is read after reserving: reserving may replace it, so
+   * `this.buf.write(v, this.reserve(n))` would write into the old one.
+   */
+  private at(n: number, write: (buf: Buffer, offset: number) => void): void {
+    const offset = this.reserve(n);
+    write(this.buf, offset);
+  }
+
   align(n: number): void {
     const pad = (n - (this.len % n)) % n;
-    this.buf.fill(0, this.reserve(pad), this.len);
+    const from = this.reserve(pad);
+    this.buf.fill(0, from, this.len);
   }
 
   /** Writes `values` by `signature`, one value per complete type. */
@@ -61,24 +71,24 @@ export class DbusWriter {
   private writeOne(type: DbusType, value: DbusValue): void {
     this.align(ALIGN[type.code]);
     switch (type.code) {
-      case 'y': this.buf.writeUInt8(Number(value), this.reserve(1)); return;
-      case 'b': this.buf.writeUInt32LE(value ? 1 : 0, this.reserve(4)); return;
-      case 'n': this.buf.writeInt16LE(Number(value), this.reserve(2)); return;
-      case 'q': this.buf.writeUInt16LE(Number(value), this.reserve(2)); return;
-      case 'i': this.buf.writeInt32LE(Number(value), this.reserve(4)); return;
-      case 'u': case 'h': this.buf.writeUInt32LE(Number(value), this.reserve(4)); return;
-      case 'x': this.buf.writeBigInt64LE(BigInt(value as bigint | number), this.reserve(8)); return;
-      case 't': this.buf.writeBigUInt64LE(BigInt(value as bigint | number), this.reserve(8)); return;
-      case 'd': this.buf.writeDoubleLE(Number(value), this.reserve(8)); return;
+      case 'y': this.at(1, (buf, at) => buf.writeUInt8(Number(value), at)); return;
+      case 'b': this.at(4, (buf, at) => buf.writeUInt32LE(value ? 1 : 0, at)); return;
+      case 'n': this.at(2, (buf, at) => buf.writeInt16LE(Number(value), at)); return;
+      case 'q': this.at(2, (buf, at) => buf.writeUInt16LE(Number(value), at)); return;
+      case 'i': this.at(4, (buf, at) => buf.writeInt32LE(Number(value), at)); return;
+      case 'u': case 'h': this.at(4, (buf, at) => buf.writeUInt32LE(Number(value), at)); return;
+      case 'x': this.at(8, (buf, at) => buf.writeBigInt64LE(BigInt(value as bigint | number), at)); return;
+      case 't': this.at(8, (buf, at) => buf.writeBigUInt64LE(BigInt(value as bigint | number), at)); return;
+      case 'd': this.at(8, (buf, at) => buf.writeDoubleLE(Number(value), at)); return;
       case 's': case 'o': {
         const bytes = Buffer.from(String(value), 'utf8');
-        this.buf.writeUInt32LE(bytes.length, this.reserve(4));
+        this.at(4, (buf, at) => buf.writeUInt32LE(bytes.length, at));
         this.writeBytes(bytes);
         return;
       }
       case 'g': {
         const bytes = Buffer.from(String(value), 'ascii');
-        this.buf.writeUInt8(bytes.length, this.reserve(1));
+        this.at(1, (buf, at) => buf.writeUInt8(bytes.length, at));
         this.writeBytes(bytes);
         return;
       }

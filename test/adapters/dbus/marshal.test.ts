@@ -9,6 +9,18 @@ const bytes = (signature: string, values: DbusValue[]) => {
 };
 
 describe('D-Bus marshalling', () => {
+  it('keeps every value when a message outgrows the writer\'s first buffer, whatever type lands on the boundary', () => {
+    // StartTransientUnit's shape: past 256 bytes, where the writer replaces its buffer.
+    for (let pad = 0; pad < 16; pad++) {
+      const properties: DbusValue[] = [['Description', { signature: 's', value: `x${'y'.repeat(200 + pad)}` }]];
+      for (const name of ['A', 'B', 'C', 'D']) properties.push([name, { signature: 'b', value: true }], [`${name}t`, { signature: 't', value: 2n ** 64n - 1n }]);
+      const values: DbusValue[] = ['kubepods.slice', 'replace', properties, []];
+      const w = new DbusWriter();
+      w.write('ssa(sv)a(sa(sv))', values);
+      expect(new DbusReader(w.toBuffer()).read('ssa(sv)a(sa(sv))')).toEqual(values);
+    }
+  });
+
   it('splits a signature into complete types', () => {
     expect(splitSignature('sa{sv}(ii)aa(yb)t')).toEqual(['s', 'a{sv}', '(ii)', 'aa(yb)', 't']);
     expect(() => splitSignature('a{sv')).toThrow(/unclosed/);
