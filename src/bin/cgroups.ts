@@ -1,10 +1,12 @@
 /**
- * The container manager's view of the host and of the pods: the cgroupfs manager (the systemd driver
- * answers an error: kubelet-ts drives cgroups through cgroupfs alone), and the syncLoop's pods.
+ * The container manager's view of the host and of the pods: the cgroup manager of the configured
+ * driver (cgroupfs, or systemd over the system bus), and the syncLoop's pods.
  */
 import { access } from 'node:fs/promises';
 import { detectCgroupLayout } from '../adapters/host/cgroup-layout.js';
 import { Cgroupfs } from '../adapters/host/cgroupfs.js';
+import { SystemdCgroups } from '../adapters/host/systemd-cgroups.js';
+import { createSystemdBus } from '../adapters/systemd/systemd-bus.js';
 import { KubeletError } from '../domain/errors.js';
 import type { CgroupDriver } from '../domain/node/cgroup-roots.js';
 import type { Pod } from '../domain/pod/types.js';
@@ -12,14 +14,14 @@ import type { SyncLoopContext } from '../machines/sync-loop.machine.js';
 import type { CgroupManager } from '../ports/cgroups.js';
 
 export async function hostCgroups(driver: CgroupDriver): Promise<CgroupManager> {
-  if (driver === 'systemd') {
-    // systemd's own check for "booted with systemd" (sd_booted).
-    const booted = await access('/run/systemd/system').then(() => true, () => false);
-    throw new KubeletError('KLT_ERR_CONFIG_INVALID', booted
-      ? 'invalid configuration: cgroupDriver (--cgroup-driver) "systemd" is not supported by kubelet-ts; use "cgroupfs"'
-      : 'invalid configuration: cgroupDriver (--cgroup-driver) "systemd" needs systemd, and none runs on this host (/run/systemd/system is absent); use "cgroupfs"');
+  const files = new Cgroupfs(await detectCgroupLayout());
+  if (driver === 'cgroupfs') return files;
+  // systemd's own check for "booted with systemd" (sd_booted), which runc's UseSystemd makes too.
+  const booted = await access('/run/systemd/system').then(() => true, () => false);
+  if (!booted) {
+    throw new KubeletError('KLT_ERR_CONFIG_INVALID', 'invalid configuration: cgroupDriver (--cgroup-driver) "systemd" needs systemd, and none runs on this host (/run/systemd/system is absent); use "cgroupfs"');
   }
-  return new Cgroupfs(await detectCgroupLayout());
+  return new SystemdCgroups(files, createSystemdBus({ env: process.env, uid: process.getuid?.() ?? 0 }));
 }
 
 const mayRun = (lifecycle: string) => lifecycle === 'active' || lifecycle === 'terminating';

@@ -15,6 +15,10 @@ export class FakeCgroups implements CgroupManager {
 
   constructor(readonly version: CgroupVersion = 'v1') {}
 
+  literalName(path: string): string {
+    return path;
+  }
+
   private record(op: keyof CgroupManager, path: string): void {
     this.calls.push(`${op} ${path}`);
     if (this.failNext?.op === op) {

@@ -40,6 +40,8 @@ export function spawnClusterKubelet(opts: {
   extraArgs?: string[];
   /** Added to the test's environment. */
   env?: Record<string, string>;
+  /** Runs the command line some other way (as a service of the systemd lab, say): the argv to spawn instead. */
+  wrap?: (argv: string[]) => string[];
 }): ClusterKubelet {
   const { dir, endpoint } = opts;
   const extraConfig = opts.extraConfig ?? [];
@@ -52,11 +54,13 @@ export function spawnClusterKubelet(opts: {
     'authorization: {mode: Webhook}',
   ].filter((line) => !overridden.has(keyOf(line)));
   writeFileSync(join(dir, 'kubelet.yaml'), [...defaults, ...extraConfig, ''].join('\n'));
-  const child = spawn(process.execPath, [
+  const argv = [process.execPath,
     BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root', 'device-plugins')}`, ...opts.kubeconfigArgs,
     `--cert-dir=${join(dir, 'pki')}`, ...(endpoint === 'embedded' ? ['--embedded-runtime-allow-cluster'] : []), `--debug-address=${opts.debugAddress ?? ''}`,
     `--hostname-override=${opts.node}`, ...(opts.extraArgs ?? []),
-  ], { stdio: ['ignore', 'ignore', 'pipe'], ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}) });
+  ];
+  const [file, ...args] = opts.wrap ? opts.wrap(argv) : argv;
+  const child = spawn(file!, args, { stdio: ['ignore', 'ignore', 'pipe'], ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}) });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));

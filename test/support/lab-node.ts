@@ -92,6 +92,11 @@ export interface LabNodeOptions {
   debug?: boolean;
   /** Added to the kubelet's environment, read at each start. */
   env?: () => Record<string, string>;
+  /**
+   * Starts the kubelet some other way (as a systemd service, say): `wrap` turns its command line into
+   * what is spawned, `stop` stops it (the spawned process then exits).
+   */
+  launcher?: { wrap: (argv: string[]) => string[]; stop: () => Promise<void> };
 }
 
 const HOSTS = '/etc/hosts';
@@ -136,6 +141,7 @@ export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
   const stop = async () => {
     const k = kubelet;
     if (!k) return null;
+    if (opts.launcher && k.child.exitCode === null) await opts.launcher.stop();
     await stopClusterKubelet(k);
     return k.child.exitCode;
   };
@@ -144,6 +150,7 @@ export async function startLabNode(opts: LabNodeOptions): Promise<LabNode> {
     kubeconfigArgs: [`--kubeconfig=${join(dir, 'node.kubeconfig')}`], ...(debugPort ? { debugAddress: `127.0.0.1:${debugPort}` } : {}),
     ...(opts.extraArgs ? { extraArgs: opts.extraArgs(dir) } : {}),
     ...(opts.env ? { env: opts.env() } : {}),
+    ...(opts.launcher ? { wrap: opts.launcher.wrap } : {}),
   });
   const restart = async (extraConfig: string[] = opts.extraConfig?.(dir) ?? []) => {
     await stop();

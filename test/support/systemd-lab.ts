@@ -41,8 +41,10 @@ export interface SystemdLab {
   readonly dir: string;
   /** DBUS_SYSTEM_BUS_ADDRESS of its bus, the same path inside and outside. */
   readonly busAddress: string;
-  /** The lab's exec.sh: `[exec, cmd...]` runs cmd in its namespaces. */
+  /** The lab's exec.sh (it needs KTS_SYSTEMD_LAB in its environment: see `inside`). */
   readonly exec: string;
+  /** The argv that runs `args` inside, from any environment. */
+  inside(args: string[]): string[];
   /** Runs a command inside, in this process's directory and environment plus `env`. */
   run(args: string[], opts?: { env?: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<CommandResult>;
   /** `systemctl ARGS` inside; throws with its stderr on a non-zero exit unless `allowFailure`. */
@@ -89,6 +91,7 @@ export async function startSystemdLab(env: NodeJS.ProcessEnv = process.env): Pro
     dir,
     busAddress,
     exec,
+    inside: (args) => ['env', `KTS_SYSTEMD_LAB=${dir}`, exec, ...args],
     run: inside,
     systemctl,
     show: async (unit, properties) => {
@@ -124,15 +127,14 @@ export interface LabContainerd {
  */
 export async function startLabContainerd(lab: SystemdLab, dir: string, network: { bridge: string; subnet: string; name: string }): Promise<LabContainerd> {
   const scripts = systemdLabScripts();
-  const up = await lab.run(['bash', '.ci/containerd/up.sh'], {
-    env: { LAB: dir, BRIDGE: network.bridge, POD_SUBNET: network.subnet, CNI_NETWORK: network.name, REGISTRY_CONFIG_DIR: join(dir, 'registry-hosts') },
-    timeoutMs: 300_000,
-  });
+  // On the command line, not in the environment: exec.sh assigns its own LAB, which an inherited LAB would carry.
+  const settings = { LAB: dir, BRIDGE: network.bridge, POD_SUBNET: network.subnet, CNI_NETWORK: network.name, REGISTRY_CONFIG_DIR: join(dir, 'registry-hosts') };
+  const up = await lab.run(['env', ...Object.entries(settings).map(([k, v]) => `${k}=${v}`), 'bash', '.ci/containerd/up.sh'], { timeoutMs: 300_000 });
   const down = async () => {
     const r = await lab.run(['bash', '.ci/containerd/down.sh', dir], { timeoutMs: 120_000 });
     if (r.code !== 0) throw new Error(`containerd's down.sh inside the systemd lab left something (exit ${r.code}):\n${r.stderr.slice(-2000)}`);
   };
-  if (up.code !== 0) {
+  if (up.code !== 0 || !existsSync(join(dir, 'config.toml'))) {
     await down().catch(() => {});
     throw new Error(`containerd's up.sh inside the systemd lab failed (exit ${up.code}):\n${up.stderr.slice(-3000)}`);
   }

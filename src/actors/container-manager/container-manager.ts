@@ -9,7 +9,7 @@
  *   --kube-reserved-cgroup / --system-reserved-cgroup. Pod cgroup creations wait for it.
  * - ensurePod (Kubelet.SyncPod, before the sandbox): the QoS cgroups updated for the pods now active,
  *   then the pod's cgroup created with ResourceConfigForPod's settings when it does not exist yet;
- *   answers the cgroup_parent the sandbox gets.
+ *   answers the cgroup_parent the sandbox gets, in the driver's form (`/kubepods.slice/…` for systemd).
  * - updateQos (every minute, and after pod cgroups were removed): the burstable shares recomputed.
  * - cleanup (housekeeping): every pod cgroup under the QoS cgroups whose pod may no longer run is
  *   destroyed, its leftover processes killed first.
@@ -132,7 +132,7 @@ function withQosCgroups(o: ContainerManagerOptions, cgroups: CgroupManager, qos:
       }
     },
 
-    cgroupParentFor: (pod) => toCgroupfs(podCgroupName(qos, pod)),
+    cgroupParentFor: (pod) => cgroups.literalName(toCgroupfs(podCgroupName(qos, pod))),
 
     async ensurePod(pod) {
       await started;
@@ -142,7 +142,7 @@ function withQosCgroups(o: ContainerManagerOptions, cgroups: CgroupManager, qos:
         await updateQos();
         await cgroups.create(name, resourceConfigForPod(pod, o.pod));
       }
-      return name;
+      return cgroups.literalName(name);
     },
 
     updateQos: async () => {

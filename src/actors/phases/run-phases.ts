@@ -149,6 +149,7 @@ export function runPhases(deps: PhaseDeps) {
       // NewContainerManager: with cgroupsPerQOS the cgroup root must exist in every controller (and,
       // here, be writable); the QoS hierarchy itself is made later, once the runtime is up.
       const cgroups = roots.qos ? await deps.build.cgroups(roots.driver) : null;
+      if (cgroups?.close) deps.lifetimes.add('cgroupDriver', () => cgroups.close?.());
       if (cgroups) {
         await cgroups.validate(roots.cgroupRoot).catch((err: unknown) => {
           throw new KubeletError('KLT_ERR_CONFIG_INVALID', `invalid configuration: ${(err as Error).message}`, { cause: err });

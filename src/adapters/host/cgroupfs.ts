@@ -41,6 +41,10 @@ export class Cgroupfs implements CgroupManager {
     return this.layout.version;
   }
 
+  literalName(path: string): string {
+    return path;
+  }
+
   /** The directories that make up `path`: one per mounted v1 hierarchy, or the v2 one. */
   private dirs(path: string): string[] {
     if (this.layout.version === 'v2') return [join(this.layout.unifiedRoot, path)];
@@ -181,6 +185,13 @@ export class Cgroupfs implements CgroupManager {
     const dir = this.layout.version === 'v2' ? this.dirs(path)[0]! : this.dirOf(this.layout.controllers.has('memory') ? 'memory' : 'cpu', path);
     const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
     return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  }
+
+  /** SIGKILL to every process left in the cgroup and below it, in every hierarchy. */
+  async killAll(path: string): Promise<void> {
+    for (const top of this.dirs(path)) {
+      for (const dir of await subtree(top)) await killProcesses(dir);
+    }
   }
 
   async destroy(path: string): Promise<void> {

@@ -1,0 +1,181 @@
+/**
+ * A stock kubeadm node end to end: a real systemd (../shared/lab/systemd) with containerd as its
+ * service and runc's `SystemdCgroup = true`, the real control plane (../shared/lab/kube), and
+ * kubelet-ts run inside as a Type=notify service of that systemd, with kubeadm's KubeletConfiguration
+ * (`cgroupDriver: systemd`). It joins; a Guaranteed, a Burstable and a BestEffort pod run under Go's
+ * slices with Go's properties, read back with `systemctl show`, their containers in containerd's
+ * scopes below them; a restart adopts the running pods' slices; evicted, the pods leave no unit
+ * behind.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { kubeLabPart, labApi } from '../support/kube-lab.js';
+import { untilChildDone } from '../support/kubelet-journal.js';
+import { BUSYBOX, SLEEP, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
+import { allOf, describeNeeding } from '../support/real-parts.js';
+import { startLabContainerd, startSystemdLab, systemdLabPart, type LabContainerd, type SystemdLab } from '../support/systemd-lab.js';
+
+const NODE = 'kts-systemd-node';
+const UNIT = 'kubelet-ts-e2e.service';
+const MiB = 2 ** 20;
+
+/**
+ * kubeadm v1.26's /var/lib/kubelet/config.yaml, key by key (nested values in flow style); the lines
+ * a test must change (its CA, ports, static pod path) are the lab node's defaults, which replace these.
+ */
+const KUBEADM_CONFIG = [
+  'cgroupDriver: systemd',
+  'clusterDNS: [10.96.0.10]',
+  'clusterDomain: cluster.local',
+  'cpuManagerReconcilePeriod: 0s',
+  'evictionPressureTransitionPeriod: 0s',
+  'fileCheckFrequency: 0s',
+  'healthzBindAddress: 127.0.0.1',
+  'httpCheckFrequency: 0s',
+  'imageMinimumGCAge: 0s',
+  'logging: {flushFrequency: 0, options: {json: {infoBufferSize: "0"}}, verbosity: 0}',
+  'memorySwap: {}',
+  'nodeStatusReportFrequency: 0s',
+  'nodeStatusUpdateFrequency: 0s',
+  'rotateCertificates: true',
+  'runtimeRequestTimeout: 0s',
+  'shutdownGracePeriod: 0s',
+  'shutdownGracePeriodCriticalPods: 0s',
+  'streamingConnectionIdleTimeout: 0s',
+  'syncFrequency: 0s',
+  'volumeStatsAggPeriod: 0s',
+];
+/** Beyond kubeadm's: a pod pids limit, so the pod slices' TasksMax is shown too. */
+const ADDED = ['podPidsLimit: 1024'];
+
+const RESOURCES = {
+  guaranteed: { requests: { cpu: '250m', memory: '64Mi' }, limits: { cpu: '250m', memory: '64Mi' } },
+  burstable: { requests: { cpu: '100m', memory: '32Mi' }, limits: { memory: '64Mi' } },
+  besteffort: undefined,
+} as const;
+type Qos = keyof typeof RESOURCES;
+const QOS: Qos[] = ['guaranteed', 'burstable', 'besteffort'];
+
+/** Go's pod slice: under kubepods.slice for Guaranteed, under the QoS class's slice otherwise, the uid's '-' escaped. */
+const podSlice = (qos: Qos, uid: string) => `kubepods-${qos === 'guaranteed' ? '' : `${qos}-`}pod${uid.replace(/-/g, '_')}.slice`;
+const SLICE_PROPERTIES = ['ActiveState', 'Slice', 'CPUShares', 'MemoryLimit', 'CPUQuotaPerSecUSec', 'CPUQuotaPeriodUSec', 'TasksMax', 'DefaultDependencies', 'Wants', 'Description'];
+
+describeNeeding(allOf(systemdLabPart(), kubeLabPart()), 'kubelet-ts on a stock kubeadm node (systemd cgroup driver, containerd as a systemd service)', () => {
+  let lab: SystemdLab;
+  let containerd: LabContainerd;
+  let node: LabNode;
+  let criDir = '';
+  const uids: Partial<Record<Qos, string>> = {};
+
+  beforeAll(async () => {
+    lab = await startSystemdLab();
+    criDir = mkdtempSync(join(tmpdir(), 'kts-cri-systemd-'));
+    containerd = await startLabContainerd(lab, criDir, { bridge: 'ktssd0', subnet: '10.218.0.0/24', name: 'kts-systemd-e2e' });
+    node = await startLabNode({
+      name: NODE,
+      endpoint: containerd.endpoint,
+      extraConfig: () => [...KUBEADM_CONFIG, ...ADDED],
+      launcher: {
+        // The kubelet as systemd runs a node's: a Type=notify service, its stderr piped back to the test.
+        wrap: (argv) => lab.inside(['systemd-run', '--quiet', `--unit=${UNIT}`, '--pipe', '--wait', '--collect',
+          '-p', 'Type=notify', '-p', 'NotifyAccess=all', '-E', `KUBELET_TS_LEGACY_LOG_DIR=${process.env.KUBELET_TS_LEGACY_LOG_DIR ?? ''}`, '--', ...argv]),
+        stop: async () => {
+          await lab.systemctl(['stop', UNIT], true);
+        },
+      },
+    });
+  }, 300_000);
+
+  afterAll(async () => {
+    await node?.dispose();
+    await containerd?.down();
+    await lab?.down();
+    if (criDir) rmSync(criDir, { recursive: true, force: true });
+  }, 300_000);
+
+  const ready = () => node.whileUp('the node Ready', async () =>
+    (await node.nodeObject().catch(() => undefined))?.status?.conditions?.find((c) => c.type === 'Ready')?.status === 'True', 90_000);
+  const running = (name: string) => node.whileUp(`${name} running`, async () => {
+    const p = await node.pod(name);
+    return p?.status?.phase === 'Running' ? p : undefined;
+  }, 90_000);
+
+  it('joins as a systemd service that systemd sees active once the kubelet said READY=1', async () => {
+    await ready();
+    // READY=1 goes out at the end of start-up, which a Ready node may come before.
+    await node.whileUp(`${UNIT} active`, async () => (await lab.show(UNIT, ['ActiveState'])).ActiveState === 'active', 30_000);
+    expect((await lab.show(UNIT, ['Type', 'NotifyAccess']))).toEqual({ Type: 'notify', NotifyAccess: 'all' });
+    // The node-allocatable slice and the QoS slices, made over D-Bus as Go makes them.
+    const kubepods = await lab.show('kubepods.slice', SLICE_PROPERTIES);
+    expect(kubepods).toMatchObject({ ActiveState: 'active', Slice: '-.slice', Wants: '-.slice', DefaultDependencies: 'no', Description: 'libcontainer container kubepods.slice' });
+    const cores = Number((await lab.run(['nproc'])).stdout.trim());
+    expect(Number(kubepods.CPUShares)).toBe(cores * 1024);
+    // No reservation in kubeadm's configuration: the node's whole memory.
+    const memTotal = Number(/MemTotal:\s+(\d+) kB/.exec(readFileSync('/proc/meminfo', 'utf8'))![1]) * 1024;
+    expect(Math.abs(Number(kubepods.MemoryLimit) - memTotal)).toBeLessThan(MiB);
+    for (const qos of ['burstable', 'besteffort']) {
+      expect(await lab.show(`kubepods-${qos}.slice`, ['ActiveState', 'Slice', 'Wants'])).toEqual({ ActiveState: 'active', Slice: 'kubepods.slice', Wants: 'kubepods.slice' });
+    }
+    expect((await lab.show('kubepods-besteffort.slice', ['CPUShares'])).CPUShares).toBe('2');
+  }, 120_000);
+
+  it('runs a pod of each QoS class in its slice with Go\'s properties, its containers in containerd\'s scopes below', async () => {
+    for (const qos of QOS) {
+      await node.createPod(qos, { containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', SLEEP], ...(RESOURCES[qos] ? { resources: RESOURCES[qos] } : {}) }] });
+    }
+    const pods: Partial<Record<Qos, LabPod>> = {};
+    for (const qos of QOS) {
+      pods[qos] = await running(qos);
+      uids[qos] = pods[qos]!.metadata.uid;
+    }
+    const g = await lab.show(podSlice('guaranteed', uids.guaranteed!), SLICE_PROPERTIES);
+    expect(g).toMatchObject({ ActiveState: 'active', Slice: 'kubepods.slice', Wants: 'kubepods.slice', DefaultDependencies: 'no',
+      CPUShares: '256', MemoryLimit: String(64 * MiB), CPUQuotaPerSecUSec: '250ms', CPUQuotaPeriodUSec: '100ms', TasksMax: '1024' });
+    const b = await lab.show(podSlice('burstable', uids.burstable!), SLICE_PROPERTIES);
+    expect(b).toMatchObject({ ActiveState: 'active', Slice: 'kubepods-burstable.slice', CPUShares: '102', MemoryLimit: String(64 * MiB), CPUQuotaPerSecUSec: 'infinity', TasksMax: '1024' });
+    const be = await lab.show(podSlice('besteffort', uids.besteffort!), SLICE_PROPERTIES);
+    expect(be).toMatchObject({ ActiveState: 'active', Slice: 'kubepods-besteffort.slice', CPUShares: '2', MemoryLimit: 'infinity', TasksMax: '1024' });
+    // The Burstable class counts its pods' cpu requests.
+    await node.whileUp('kubepods-burstable.slice at 102 shares', async () => (await lab.show('kubepods-burstable.slice', ['CPUShares'])).CPUShares === '102', 70_000);
+    // runc made each container a scope in its pod's slice (containerd took the slice from the sandbox's cgroup_parent).
+    const scopes = await lab.units('cri-containerd-*.scope');
+    const slices = new Set<string>();
+    for (const scope of scopes) slices.add((await lab.show(scope, ['Slice'])).Slice!);
+    expect([...slices].sort()).toEqual(QOS.map((q) => podSlice(q, uids[q]!)).sort());
+    // The cgroup files say what the unit says (runc writes them after SetUnitProperties).
+    const cpu = await lab.run(['cat', `/sys/fs/cgroup/cpu/kubepods.slice/${podSlice('guaranteed', uids.guaranteed!)}/cpu.cfs_quota_us`]);
+    expect(cpu.stdout.trim()).toBe('25000');
+  }, 240_000);
+
+  it('adopts the running pods\' slices when restarted', async () => {
+    const before = new Map<Qos, string>();
+    for (const qos of QOS) before.set(qos, (await lab.show(podSlice(qos, uids[qos]!), ['ActiveEnterTimestampMonotonic'])).ActiveEnterTimestampMonotonic!);
+    await node.restart();
+    await node.whileUp(`${UNIT} active again`, async () => (await lab.show(UNIT, ['ActiveState'])).ActiveState === 'active', 60_000);
+    // The new process's pod cgroup sweep, once its sources delivered the pods (its journal is a file
+    // of its own, latest.jsonl, so from its first record): it removes nothing.
+    const root = join(node.dir, 'root');
+    expect(await untilChildDone(root, 0, 'containerManager', 'cleanupPodCgroups', 30_000, node.kubelet().stderr)).toEqual({ removed: [] });
+    for (const qos of QOS) await running(qos);
+    for (const qos of QOS) {
+      // The same activation: the slice was neither stopped nor made again.
+      expect((await lab.show(podSlice(qos, uids[qos]!), ['ActiveEnterTimestampMonotonic'])).ActiveEnterTimestampMonotonic).toBe(before.get(qos));
+      expect((await node.pod(qos))?.status?.containerStatuses?.[0]?.restartCount).toBe(0);
+    }
+  }, 240_000);
+
+  it('evicts the pods and leaves no unit of theirs behind', async () => {
+    for (const qos of QOS) {
+      const res = await labApi(node.lab, 'POST', `/api/v1/namespaces/${node.ns}/pods/${qos}/eviction`, { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: qos, namespace: node.ns } });
+      expect(res.status).toBe(201);
+    }
+    await node.whileUp('the evicted pods gone', async () => (await Promise.all(QOS.map((q) => node.pod(q)))).every((p) => p === undefined), 90_000);
+    await node.whileUp('their slices and scopes gone', async () => {
+      const left = [...(await lab.units('kubepods-*pod*.slice')), ...(await lab.units('cri-containerd-*.scope'))];
+      return left.length === 0;
+    }, 60_000);
+    expect(await lab.units('kubepods*.slice')).toEqual(['kubepods-besteffort.slice', 'kubepods-burstable.slice', 'kubepods.slice']);
+  }, 180_000);
+});
