@@ -79,6 +79,7 @@ export class FakeLockFile implements LockFile {
 export const SAMPLE_MACHINE_INFO: MachineInfo = {
   numCores: 4,
   numCoresSource: 'cpuinfo',
+  maxPids: 4_194_304,
   memoryCapacityBytes: 8 * 1024 ** 3,
   rootFilesystem: {
     requestedPath: '/var/lib/kubelet',

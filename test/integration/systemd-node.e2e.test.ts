@@ -5,13 +5,17 @@
  * (`cgroupDriver: systemd`). It joins; a Guaranteed, a Burstable and a BestEffort pod run under Go's
  * slices with Go's properties, read back with `systemctl show`, their containers in containerd's
  * scopes below them; a restart adopts the running pods' slices; evicted, the pods leave no unit
- * behind.
+ * behind. Then the Go kubelet v1.26 runs the same pods in the same lab, and its slices show the same
+ * properties.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { freePort, until } from '../support/daemon.js';
 import { kubeLabPart, labApi } from '../support/kube-lab.js';
+import { kubeLabScripts } from '../support/kube-lab-scripts.js';
 import { untilChildDone } from '../support/kubelet-journal.js';
 import { BUSYBOX, SLEEP, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
 import { allOf, describeNeeding } from '../support/real-parts.js';
@@ -19,6 +23,10 @@ import { startLabContainerd, startSystemdLab, systemdLabPart, type LabContainerd
 
 const NODE = 'kts-systemd-node';
 const UNIT = 'kubelet-ts-e2e.service';
+const GO_UNIT = 'go-kubelet-e2e.service';
+const GO_NODE = 'go-systemd-node';
+/** Where the Go kubelet v1.26 writes pod logs whatever its configuration says (the host's, shared with the lab). */
+const POD_LOGS = '/var/log/pods';
 const MiB = 2 ** 20;
 
 /**
@@ -67,11 +75,15 @@ describeNeeding(allOf(systemdLabPart(), kubeLabPart()), 'kubelet-ts on a stock k
   let containerd: LabContainerd;
   let node: LabNode;
   let criDir = '';
+  let goDir = '';
   const uids: Partial<Record<Qos, string>> = {};
+  /** What kubelet-ts's slices showed, by QoS class (pods) and by slice (the classes' own), for the Go kubelet's turn. */
+  const ours = { pods: {} as Partial<Record<Qos, Record<string, string>>>, slices: {} as Record<string, Record<string, string>> };
 
   beforeAll(async () => {
     lab = await startSystemdLab();
     criDir = mkdtempSync(join(tmpdir(), 'kts-cri-systemd-'));
+    goDir = mkdtempSync(join(tmpdir(), 'kts-go-systemd-'));
     containerd = await startLabContainerd(lab, criDir, { bridge: 'ktssd0', subnet: '10.218.0.0/24', name: 'kts-systemd-e2e' });
     node = await startLabNode({
       name: NODE,
@@ -89,10 +101,12 @@ describeNeeding(allOf(systemdLabPart(), kubeLabPart()), 'kubelet-ts on a stock k
   }, 300_000);
 
   afterAll(async () => {
+    await lab?.systemctl(['stop', GO_UNIT], true);
+    for (const name of existsSync(POD_LOGS) ? readdirSync(POD_LOGS) : []) if (name.includes(`-${GO_NODE}_`)) rmSync(join(POD_LOGS, name), { recursive: true, force: true });
     await node?.dispose();
     await containerd?.down();
     await lab?.down();
-    if (criDir) rmSync(criDir, { recursive: true, force: true });
+    for (const d of [criDir, goDir]) if (d) rmSync(d, { recursive: true, force: true });
   }, 300_000);
 
   const ready = () => node.whileUp('the node Ready', async () =>
@@ -115,10 +129,14 @@ describeNeeding(allOf(systemdLabPart(), kubeLabPart()), 'kubelet-ts on a stock k
     // No reservation in kubeadm's configuration: the node's whole memory.
     const memTotal = Number(/MemTotal:\s+(\d+) kB/.exec(readFileSync('/proc/meminfo', 'utf8'))![1]) * 1024;
     expect(Math.abs(Number(kubepods.MemoryLimit) - memTotal)).toBeLessThan(MiB);
+    // Go's pid capacity: the smaller of the two kernel limits, as read on the node (pid_max may be its PID namespace's).
+    const limits = await Promise.all(['pid_max', 'threads-max'].map(async (f) => Number((await lab.run(['cat', `/proc/sys/kernel/${f}`])).stdout.trim())));
+    expect(kubepods.TasksMax).toBe(String(Math.min(...limits)));
     for (const qos of ['burstable', 'besteffort']) {
       expect(await lab.show(`kubepods-${qos}.slice`, ['ActiveState', 'Slice', 'Wants'])).toEqual({ ActiveState: 'active', Slice: 'kubepods.slice', Wants: 'kubepods.slice' });
     }
     expect((await lab.show('kubepods-besteffort.slice', ['CPUShares'])).CPUShares).toBe('2');
+    for (const slice of ['kubepods.slice', 'kubepods-besteffort.slice']) ours.slices[slice] = await lab.show(slice, SLICE_PROPERTIES);
   }, 120_000);
 
   it('runs a pod of each QoS class in its slice with Go\'s properties, its containers in containerd\'s scopes below', async () => {
@@ -139,6 +157,8 @@ describeNeeding(allOf(systemdLabPart(), kubeLabPart()), 'kubelet-ts on a stock k
     expect(be).toMatchObject({ ActiveState: 'active', Slice: 'kubepods-besteffort.slice', CPUShares: '2', MemoryLimit: 'infinity', TasksMax: '1024' });
     // The Burstable class counts its pods' cpu requests.
     await node.whileUp('kubepods-burstable.slice at 102 shares', async () => (await lab.show('kubepods-burstable.slice', ['CPUShares'])).CPUShares === '102', 70_000);
+    Object.assign(ours.pods, { guaranteed: g, burstable: b, besteffort: be });
+    ours.slices['kubepods-burstable.slice'] = await lab.show('kubepods-burstable.slice', SLICE_PROPERTIES);
     // runc made each container a scope in its pod's slice (containerd took the slice from the sandbox's cgroup_parent).
     const scopes = await lab.units('cri-containerd-*.scope');
     const slices = new Set<string>();
@@ -178,4 +198,46 @@ describeNeeding(allOf(systemdLabPart(), kubeLabPart()), 'kubelet-ts on a stock k
     }, 60_000);
     expect(await lab.units('kubepods*.slice')).toEqual(['kubepods-besteffort.slice', 'kubepods-burstable.slice', 'kubepods.slice']);
   }, 180_000);
+  it('gives the same pods the slices and properties the Go kubelet v1.26 gives them, in the same lab', async () => {
+    await node.stop();
+    const kubelet = join(goDir, 'kubelet');
+    writeFileSync(kubelet, execFileSync('xz', ['-dc', join(kubeLabScripts(), 'go-kubelet.xz')], { maxBuffer: 256 << 20 }), { mode: 0o755 });
+    mkdirSync(join(goDir, 'manifests'));
+    for (const qos of QOS) {
+      writeFileSync(join(goDir, 'manifests', `${qos}.json`), JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: qos, namespace: 'default' },
+        spec: { terminationGracePeriodSeconds: 1, containers: [{ name: 'main', image: BUSYBOX, imagePullPolicy: 'Never', command: ['sh', '-c', SLEEP], ...(RESOURCES[qos] ? { resources: RESOURCES[qos] } : {}) }] } }));
+    }
+    // Standalone, on the lab's containerd; protectKernelDefaults so that it never writes the host's sysctls.
+    writeFileSync(join(goDir, 'config.yaml'), [
+      'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', ...KUBEADM_CONFIG, ...ADDED,
+      `staticPodPath: ${join(goDir, 'manifests')}`, 'address: 127.0.0.1', `port: ${await freePort()}`, 'readOnlyPort: 0', 'healthzPort: 0',
+      'failSwapOn: false', 'makeIPTablesUtilChains: false', 'protectKernelDefaults: true',
+      'authentication: {anonymous: {enabled: true}, webhook: {enabled: false}}', 'authorization: {mode: AlwaysAllow}', '',
+    ].join('\n'));
+    const log = join(goDir, 'kubelet.log');
+    const started = await lab.run(['systemd-run', '--quiet', `--unit=${GO_UNIT}`, '--collect', '-p', `StandardOutput=append:${log}`, '-p', `StandardError=append:${log}`, '--',
+      kubelet, `--config=${join(goDir, 'config.yaml')}`, `--container-runtime-endpoint=${containerd.endpoint}`, `--root-dir=${join(goDir, 'root')}`,
+      `--cert-dir=${join(goDir, 'root', 'pki')}`, `--hostname-override=${GO_NODE}`, '--v=2']);
+    expect(started.code).toBe(0);
+    const goLog = () => (existsSync(log) ? readFileSync(log, 'utf8').slice(-3000) : '');
+    const goSlices = await until('the Go kubelet\'s three pod slices with their properties set', async () => {
+      const units = await lab.units('kubepods-*pod*.slice');
+      const byQos: Partial<Record<Qos, Record<string, string>>> = {};
+      for (const unit of units) {
+        const qos: Qos = unit.startsWith('kubepods-burstable-') ? 'burstable' : unit.startsWith('kubepods-besteffort-') ? 'besteffort' : 'guaranteed';
+        byQos[qos] = await lab.show(unit, SLICE_PROPERTIES);
+      }
+      return QOS.every((q) => byQos[q]?.TasksMax === '1024') ? byQos : undefined;
+    }, 120_000, goLog);
+    const comparable = (props: Record<string, string> | undefined) => {
+      const { Description: _d, ...rest } = props ?? {};
+      return rest;
+    };
+    expect(goSlices.guaranteed).toMatchObject({ CPUShares: '256', CPUQuotaPerSecUSec: '250ms', MemoryLimit: String(64 * MiB) });
+    for (const qos of QOS) expect(comparable(ours.pods[qos]), qos).toEqual(comparable(goSlices[qos]));
+    for (const [slice, props] of Object.entries(ours.slices)) expect(comparable(props), slice).toEqual(comparable(await lab.show(slice, SLICE_PROPERTIES)));
+    // Its pods removed, its slices go too; then it stops.
+    for (const qos of QOS) rmSync(join(goDir, 'manifests', `${qos}.json`));
+    await until('the Go kubelet\'s pod slices gone', async () => (await lab.units('kubepods-*pod*.slice')).length === 0, 90_000, goLog);
+  }, 300_000);
 });

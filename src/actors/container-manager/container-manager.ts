@@ -16,7 +16,7 @@
  * Without cgroupsPerQOS every step does nothing and pods get no cgroup_parent (the runtime's own).
  */
 import { podCgroupName, podCgroupParents, podUidOfCgroup, resourceConfigForPod, type PodCgroupSettings } from '../../domain/cgroups/pod-cgroup.js';
-import { nodeAllocatableCgroupConfig, qosCgroupConfigs, reservedCgroupConfig, type QosCgroupConfigs } from '../../domain/cgroups/qos-cgroups.js';
+import { nodeAllocatableCgroupConfig, qosCgroupConfigs, reservedCgroupConfig, type NodePids, type QosCgroupConfigs } from '../../domain/cgroups/qos-cgroups.js';
 import type { ResourceConfig } from '../../domain/cgroups/resource-config.js';
 import { toCgroupfs, type CgroupName, type CgroupRoots } from '../../domain/node/cgroup-roots.js';
 import type { Pod } from '../../domain/pod/types.js';
@@ -30,6 +30,8 @@ export interface ContainerManagerOptions {
   cgroups: CgroupManager | null;
   roots: CgroupRoots;
   resources: AllocatableResult;
+  /** The kernel's task limit and the reserved pids, for the node-allocatable cgroup's pids limit. */
+  pids?: NodePids;
   kubeReserved: Record<string, string>;
   systemReserved: Record<string, string>;
   pod: PodCgroupSettings;
@@ -112,7 +114,7 @@ function withQosCgroups(o: ContainerManagerOptions, cgroups: CgroupManager, qos:
         const out: ContainerManagerStarted = { qosCgroups: true, cgroupVersion: cgroups.version, enforced: [] };
         // setupNode: createNodeAllocatableCgroups, then the QoS manager's Start.
         const enforcePods = roots.enforceNodeAllocatable.includes('pods');
-        const allocatable = nodeAllocatableCgroupConfig(o.resources, enforcePods);
+        const allocatable = nodeAllocatableCgroupConfig(o.resources, enforcePods, o.pids);
         await createOrUpdate(path(roots.nodeAllocatableRoot), allocatable);
         out.nodeAllocatable = { cgroup: path(roots.nodeAllocatableRoot), ...allocatable };
         if (enforcePods) out.enforced.push('pods');

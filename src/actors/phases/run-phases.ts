@@ -10,7 +10,7 @@ import { KubeletError, serializeError } from '../../domain/errors.js';
 import { computeCgroupRoots, validateCgroupConfig, type CgroupConfig } from '../../domain/node/cgroup-roots.js';
 import { resolveNodeName } from '../../domain/node/node-name.js';
 import { resolveNodeIps } from '../../domain/node/node-ip.js';
-import { computeAllocatable } from '../../domain/resources/allocatable.js';
+import { computeAllocatable, reservedAmount } from '../../domain/resources/allocatable.js';
 import type { PhaseDeps } from './deps.js';
 import { nodeSideSettings } from '../../domain/node-status/node-side-settings.js';
 import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
@@ -159,6 +159,7 @@ export function runPhases(deps: PhaseDeps) {
         cgroups,
         roots,
         resources,
+        pids: { capacity: info.maxPids, reserved: reservedAmount('pid', c.kubeReserved.pid) + reservedAmount('pid', c.systemReserved.pid) },
         kubeReserved: reserved.kubeReserved,
         systemReserved: reserved.systemReserved,
         pod: { enforceCpuLimits: c.cpuCFSQuota, cpuPeriodMicros: parseGoDuration(c.cpuCFSQuotaPeriod) * 1000, podPidsLimit: c.podPidsLimit },

@@ -88,7 +88,17 @@ export class HostMachineInfo implements MachineInfoSource {
       osImage: (osRelease === null ? null : parseOsReleasePrettyName(osRelease)) ?? 'Linux',
       operatingSystem: goOs(this.platform),
       architecture: goArch(this.arch),
+      maxPids: await this.maxPids(),
     };
+  }
+
+  private async maxPids(): Promise<number | null> {
+    const limits: number[] = [];
+    for (const file of ['/proc/sys/kernel/pid_max', '/proc/sys/kernel/threads-max']) {
+      const text = (await readOptional(this.host(file)))?.trim() ?? '';
+      if (/^\d+$/.test(text)) limits.push(Number(text));
+    }
+    return limits.length === 0 ? null : Math.min(...limits);
   }
 
   /** statfs of `rootDir`, walking up to the nearest existing ancestor. */

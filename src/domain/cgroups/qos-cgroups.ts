@@ -1,7 +1,7 @@
 /**
  * The settings of the cgroups above the pods (pkg/kubelet/cm qos_container_manager_linux.go and
  * node_container_manager_linux.go):
- *   - `kubepods` (the node-allocatable cgroup): cpu shares and memory limit of the node's capacity,
+ *   - `kubepods` (the node-allocatable cgroup): cpu shares, memory and pids limits of the node's capacity,
  *     or, with `pods` in enforceNodeAllocatable, of capacity − kube-reserved − system-reserved (the
  *     hard eviction threshold is not taken off here, unlike the Node's allocatable);
  *   - `kubepods/besteffort`: the minimum cpu shares (2);
@@ -30,12 +30,20 @@ export function qosCgroupConfigs(activePods: readonly Pod[]): QosCgroupConfigs {
   return { burstable: { cpuShares: milliCpuToShares(burstableMilliCpu) }, bestEffort: { cpuShares: MIN_SHARES } };
 }
 
-/** Go's node-allocatable cgroup config (getCgroupConfig of capacity, or of the absolute allocatable when enforced). */
-export function nodeAllocatableCgroupConfig(resources: AllocatableResult, enforcePods: boolean): ResourceConfig {
+/** The node's task limit (MachineInfo.maxPids) and the pids kube-reserved and system-reserved hold back. */
+export interface NodePids { capacity: number | null; reserved: number }
+
+/**
+ * Go's node-allocatable cgroup config (getCgroupConfig of capacity, or of the absolute allocatable
+ * when enforced): cpu shares, memory, and the pids limit when the kernel's task limit is known.
+ */
+export function nodeAllocatableCgroupConfig(resources: AllocatableResult, enforcePods: boolean, pids: NodePids = { capacity: null, reserved: 0 }): ResourceConfig {
   const clamp = (n: number) => Math.max(0, n);
   const cpuMillis = enforcePods ? clamp(resources.capacity.cpuMillis - resources.reserved.cpuMillis) : resources.capacity.cpuMillis;
   const memoryBytes = enforcePods ? clamp(resources.capacity.memoryBytes - resources.reserved.memoryBytes) : resources.capacity.memoryBytes;
-  return { cpuShares: milliCpuToShares(cpuMillis), memoryLimitBytes: memoryBytes };
+  const config: ResourceConfig = { cpuShares: milliCpuToShares(cpuMillis), memoryLimitBytes: memoryBytes };
+  if (pids.capacity !== null) config.pidsLimit = enforcePods ? clamp(pids.capacity - pids.reserved) : pids.capacity;
+  return config;
 }
 
 /**

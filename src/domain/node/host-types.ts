@@ -44,6 +44,8 @@ export interface MachineInfo {
   operatingSystem: string;
   /** Go's GOARCH naming: amd64, arm64, … */
   architecture: string;
+  /** How many tasks the kernel allows (Go's pidlimit): the smaller of kernel.pid_max and kernel.threads-max; null when neither reads. */
+  maxPids: number | null;
 }
 
 /** One address on one of the host's interfaces (loopback excluded). */

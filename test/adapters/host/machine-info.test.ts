@@ -24,6 +24,8 @@ describe('HostMachineInfo', () => {
     await put('/proc/sys/kernel/random/boot_id', '6c0f6d5e-1b8c-4a4e-9f3e-5c1e1b2b3c4d\n');
     await put('/sys/class/dmi/id/product_uuid', 'EC2A0B8E-1234-5678-9ABC-DEF012345678\n');
     await put('/etc/os-release', 'NAME="Debian GNU/Linux"\nPRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n');
+    await put('/proc/sys/kernel/pid_max', '4194304\n');
+    await put('/proc/sys/kernel/threads-max', '192729\n');
   };
   const source = () => new HostMachineInfo({ hostRoot: root, kernelVersion: () => '6.1.0-test', arch: 'arm64', platform: 'linux', availableParallelism: () => 7 });
 
@@ -41,6 +43,8 @@ describe('HostMachineInfo', () => {
       osImage: 'Debian GNU/Linux 12 (bookworm)',
       operatingSystem: 'linux',
       architecture: 'arm64',
+      // The smaller of pid_max and threads-max.
+      maxPids: 192_729,
     });
   });
 
@@ -49,7 +53,7 @@ describe('HostMachineInfo', () => {
     await put('/var/lib/dbus/machine-id', 'from-dbus\n');
     await put('/usr/lib/os-release', 'PRETTY_NAME="Vendor OS"\n');
     const info = await source().read(root);
-    expect(info).toMatchObject({ numCores: 7, numCoresSource: 'availableParallelism', machineId: 'from-dbus', systemUuid: '', bootId: '', osImage: 'Vendor OS' });
+    expect(info).toMatchObject({ numCores: 7, numCoresSource: 'availableParallelism', machineId: 'from-dbus', systemUuid: '', bootId: '', osImage: 'Vendor OS', maxPids: null });
   });
 
   it('reports "Linux" as the OS image when there is no os-release', async () => {

@@ -32,6 +32,13 @@ describe('nodeAllocatableCgroupConfig', () => {
   it('gives kubepods the whole capacity when pods is not enforced', () => {
     expect(nodeAllocatableCgroupConfig(resources, false)).toEqual({ cpuShares: 2048, memoryLimitBytes: 4 * 2 ** 30 });
   });
+
+  it('limits kubepods\' pids to the kernel\'s task limit, less the reserved pids when enforced, and leaves them alone when it is unknown', () => {
+    const pids = { capacity: 32_768, reserved: 1000 };
+    expect(nodeAllocatableCgroupConfig(resources, true, pids).pidsLimit).toBe(31_768);
+    expect(nodeAllocatableCgroupConfig(resources, false, pids).pidsLimit).toBe(32_768);
+    expect(nodeAllocatableCgroupConfig(resources, true, { capacity: null, reserved: 1000 })).not.toHaveProperty('pidsLimit');
+  });
 });
 
 describe('reservedCgroupConfig', () => {

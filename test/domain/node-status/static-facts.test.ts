@@ -9,7 +9,7 @@ describe('nodeStaticFacts', () => {
       machineInfo: {
         numCores: 1, numCoresSource: 'cpuinfo', memoryCapacityBytes: 1,
         rootFilesystem: { requestedPath: '/', statfsPath: '/', capacityBytes: 1, availableBytes: 1, inodes: 1, inodesFree: 1 },
-        machineId: 'mid', systemUuid: 'uuid', bootId: 'boot', kernelVersion: '6.1.0-18-amd64', osImage: 'Debian GNU/Linux 12 (bookworm)', operatingSystem: 'linux', architecture: 'amd64',
+        machineId: 'mid', systemUuid: 'uuid', bootId: 'boot', kernelVersion: '6.1.0-18-amd64', osImage: 'Debian GNU/Linux 12 (bookworm)', operatingSystem: 'linux', architecture: 'amd64', maxPids: null,
       },
       runtimeName: 'containerd', runtimeVersion: '1.7.24', kubeletVersion: 'v1.33.0', kubeletPort: 10250, maxImages: 50,
     });
