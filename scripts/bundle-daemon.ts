@@ -24,7 +24,7 @@
  * the same machines, states, transitions and implementation names, function for function.
  */
 import { spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { chmodSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'rolldown';
@@ -86,7 +86,12 @@ const [ours, theirs] = [machinesShape(), machinesShape(bundled.MACHINES)];
 if (ours !== theirs) {
   throw new Error('bundle-daemon: the bundle\'s machines differ in shape from tsc\'s build; the hash it was given would not name them');
 }
+// The package's bin, run by its path as a node agent's unit runs it: its shebang (kept from
+// src/bin/kubelet.ts) and its exec bit, which rolldown does not set.
+const BIN = join(OUT, 'kubelet.js');
+if (!readFileSync(BIN, 'utf8').startsWith('#!/usr/bin/env ')) throw new Error('bundle-daemon: dist/bundle/kubelet.js lost its shebang line');
+chmodSync(BIN, 0o755);
 // And the binary runs: it prints its version without loading the daemon.
-const version = spawnSync(process.execPath, [join(OUT, 'kubelet.js'), '--version'], { encoding: 'utf8' });
-if (version.status !== 0) throw new Error(`bundle-daemon: dist/bundle/kubelet.js --version failed:\n${version.stderr}`);
+const version = spawnSync(BIN, ['--version'], { encoding: 'utf8' });
+if (version.status !== 0) throw new Error(`bundle-daemon: dist/bundle/kubelet.js --version failed (${version.error?.message ?? `exit ${version.status}`}):\n${version.stderr}`);
 process.stdout.write(`bundle-daemon: dist/bundle/ (${version.stdout.trim()}; machines ${sha256.slice(0, 12)})\n`);

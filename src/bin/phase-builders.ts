@@ -14,6 +14,7 @@ import { createRuntimeManager } from '../actors/runtime-manager/runtime-manager.
 import { serviceEnvSource } from '../actors/runtime-manager/service-env-source.js';
 import { startRuntimeClassInformer } from '../adapters/apiserver/runtime-class-informer.js';
 import { startServiceInformer } from '../adapters/apiserver/service-informer.js';
+import { ProcSysctlReader } from '../adapters/host/proc-sysctl.js';
 import { mathRandom } from '../adapters/math-random.js';
 import { createVolumeHost } from '../adapters/volumes/volume-host.js';
 import { actorLogger, type Logger } from '../log.js';
@@ -69,7 +70,7 @@ export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
     logEventRecorder: () => createLogEventRecorder(logger.child({ component: 'events' })),
     apiEventRecorder: ({ events, host: node }) => createApiEventRecorder({ events, clock, logger: logger.child({ component: 'events' }), host: node }),
     containerManager: (o) => createContainerManager({
-      ...o, activePods: host.pods.active, possiblyRunning: host.pods.possiblyRunning, logger: logger.child({ component: 'containerManager' }),
+      ...o, activePods: host.pods.active, possiblyRunning: host.pods.possiblyRunning, sysctl: new ProcSysctlReader(), logger: logger.child({ component: 'containerManager' }),
     }),
   };
 }

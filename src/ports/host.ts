@@ -47,6 +47,11 @@ export interface OomScoreWriter {
   setOwn(score: number): Promise<OomScoreOutcome>;
 }
 
+export interface SysctlReader {
+  /** The integer value of a tunable below /proc/sys (`vm/overcommit_memory`); throws, worded as Go's, when unreadable. */
+  read(flag: string): Promise<number>;
+}
+
 export interface SystemdNotifier {
   /** Tell systemd start-up is complete (READY=1 to NOTIFY_SOCKET). Never throws. */
   notifyReady(): Promise<SdNotifyOutcome>;

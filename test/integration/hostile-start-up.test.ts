@@ -101,11 +101,11 @@ describe('kubelet-ts start-up with hostile input (#14)', () => {
   });
 
   it('refuses settings whose absence would weaken the node, and warns of the ones merely not acted on', () => {
-    const refused = configFile('not-built.yaml', 'protectKernelDefaults: true\nshutdownGracePeriod: 30s\npodsPerCore: 10\n');
+    const refused = configFile('not-built.yaml', 'imagePullCredentialsVerificationPolicy: AlwaysVerify\nshutdownGracePeriod: 30s\npodsPerCore: 10\n');
     const r = run([`--config=${refused}`, `--root-dir=${join(dir, 'root')}`]);
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('start-up failed in phase command.validateConfig');
-    expect(r.stderr).toMatch(/protectKernelDefaults.*kernel tunables/);
+    expect(r.stderr).toMatch(/imagePullCredentialsVerificationPolicy.*pulled earlier/);
     // Built now (the node shutdown manager, the static CPU manager): not among the refusals.
     expect(r.stderr).not.toMatch(/shutdownGracePeriod/);
 

@@ -14,6 +14,7 @@
  * - cleanup (housekeeping): every pod cgroup under the QoS cgroups whose pod may no longer run is
  *   destroyed, its leftover processes killed first.
  * Without cgroupsPerQOS every step does nothing and pods get no cgroup_parent (the runtime's own).
+ * Either way start first checks the kernel tunables (kernel-tunables-check.ts), as setupNode does.
  */
 import { podCgroupName, podCgroupParents, podUidOfCgroup, resourceConfigForPod, type PodCgroupSettings } from '../../domain/cgroups/pod-cgroup.js';
 import { nodeAllocatableCgroupConfig, qosCgroupConfigs, reservedCgroupConfig, type NodePids, type QosCgroupConfigs } from '../../domain/cgroups/qos-cgroups.js';
@@ -24,6 +25,8 @@ import type { AllocatableResult } from '../../domain/resources/allocatable.js';
 import type { Logger } from '../../log.js';
 import type { ContainerManagerStarted, PodCgroupSweep } from '../../machines/container-manager.machine.js';
 import type { CgroupManager } from '../../ports/cgroups.js';
+import type { SysctlReader } from '../../ports/host.js';
+import { checkKernelTunables } from './kernel-tunables-check.js';
 
 export interface ContainerManagerOptions {
   /** Null without cgroupsPerQOS: nothing is read or written then. */
@@ -39,6 +42,9 @@ export interface ContainerManagerOptions {
   activePods: () => Pod[];
   /** The uids of pods that may still run (active, terminating, orphans being killed). */
   possiblyRunning: () => ReadonlySet<string>;
+  /** protectKernelDefaults: the start fails unless every tunable the kubelet expects holds its value. */
+  protectKernelDefaults: boolean;
+  sysctl: SysctlReader;
   logger: Logger;
 }
 
@@ -58,16 +64,19 @@ const sameConfig = (a: ResourceConfig, b: ResourceConfig): boolean => {
 };
 
 /** Without cgroupsPerQOS (validation then refuses any enforcement): nothing to make, no cgroup parent. */
-const withoutQosCgroups: ContainerManager = {
-  start: async () => ({ qosCgroups: false, cgroupVersion: 'unused', enforced: [] }),
+const withoutQosCgroups = (o: ContainerManagerOptions): ContainerManager => ({
+  start: async () => {
+    await checkKernelTunables(o.protectKernelDefaults, o.sysctl);
+    return { qosCgroups: false, cgroupVersion: 'unused', enforced: [] };
+  },
   cgroupParentFor: () => undefined,
   ensurePod: async () => undefined,
   updateQos: async () => null,
   cleanup: async () => ({ removed: [] }),
-};
+});
 
 export function createContainerManager(o: ContainerManagerOptions): ContainerManager {
-  return o.cgroups && o.roots.qos ? withQosCgroups(o, o.cgroups, o.roots.qos) : withoutQosCgroups;
+  return o.cgroups && o.roots.qos ? withQosCgroups(o, o.cgroups, o.roots.qos) : withoutQosCgroups(o);
 }
 
 function withQosCgroups(o: ContainerManagerOptions, cgroups: CgroupManager, qos: NonNullable<CgroupRoots['qos']>): ContainerManager {
@@ -111,6 +120,7 @@ function withQosCgroups(o: ContainerManagerOptions, cgroups: CgroupManager, qos:
   return {
     async start() {
       try {
+        await checkKernelTunables(o.protectKernelDefaults, o.sysctl);
         const out: ContainerManagerStarted = { qosCgroups: true, cgroupVersion: cgroups.version, enforced: [] };
         // setupNode: createNodeAllocatableCgroups, then the QoS manager's Start.
         const enforcePods = roots.enforceNodeAllocatable.includes('pods');

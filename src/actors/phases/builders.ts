@@ -59,5 +59,5 @@ export interface PhaseBuilders {
   /** run.eventRecorder in cluster mode: events posted as the node `host`. */
   apiEventRecorder(o: { events: EventApi; host: string }): EventRecorder;
   /** run.containerManager: the container manager over the host's cgroups (or none). */
-  containerManager(o: Omit<ContainerManagerOptions, 'activePods' | 'possiblyRunning' | 'logger'>): ContainerManager;
+  containerManager(o: Omit<ContainerManagerOptions, 'activePods' | 'possiblyRunning' | 'sysctl' | 'logger'>): ContainerManager;
 }

@@ -163,6 +163,7 @@ export function runPhases(deps: PhaseDeps) {
         kubeReserved: reserved.kubeReserved,
         systemReserved: reserved.systemReserved,
         pod: { enforceCpuLimits: c.cpuCFSQuota, cpuPeriodMicros: parseGoDuration(c.cpuCFSQuotaPeriod) * 1000, podPidsLimit: c.podPidsLimit },
+        protectKernelDefaults: c.protectKernelDefaults,
       }));
       return resources;
     }),

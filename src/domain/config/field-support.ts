@@ -111,7 +111,7 @@ export const FIELD_SUPPORT: { readonly [F in ConfigField]: Support } = {
   mergeDefaultEvictionSettings: honoured,
   podsPerCore: ignored('cap maxPods at podsPerCore times the number of cores'),
   enableControllerAttachDetach: honoured,
-  protectKernelDefaults: refused('refuse to start when kernel tunables differ from what the kubelet expects'),
+  protectKernelDefaults: honoured,
   makeIPTablesUtilChains: ignored('create the KUBE-FIREWALL and KUBE-MARK iptables chains'),
   iptablesMasqueradeBit: ignored('mark packets for SNAT with this fwmark bit'),
   iptablesDropBit: ignored('mark packets to drop with this fwmark bit'),

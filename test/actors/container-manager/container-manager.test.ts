@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { createContainerManager } from '../../../src/actors/container-manager/container-manager.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 import { computeCgroupRoots, type CgroupConfig } from '../../../src/domain/node/cgroup-roots.js';
+import { KERNEL_TUNABLES } from '../../../src/domain/node/kernel-tunables.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
 import { computeAllocatable } from '../../../src/domain/resources/allocatable.js';
+import type { SysctlReader } from '../../../src/ports/host.js';
 import { FakeCgroups } from '../../fakes/fake-cgroups.js';
 
 const GiB = 2 ** 30;
@@ -23,7 +25,22 @@ const pod = (uid: string, resources?: { requests?: Record<string, string>; limit
 const burstable = pod('b1', { requests: { cpu: '250m' }, limits: { memory: '64Mi' } });
 const guaranteed = pod('g1', { requests: { cpu: '1', memory: '128Mi' }, limits: { cpu: '1', memory: '128Mi' } });
 
-function manager(o: { cgroupConfig?: Partial<CgroupConfig>; active?: Pod[]; running?: string[] } = {}) {
+/** /proc/sys as the host has it when every tunable holds what the kubelet expects, plus `differ`. */
+function sysctl(differ: Record<string, number> = {}): SysctlReader & { reads: string[] } {
+  const values = new Map([...KERNEL_TUNABLES.map((t) => [t.flag, t.expected] as const), ...Object.entries(differ)]);
+  const reads: string[] = [];
+  return {
+    reads,
+    read: async (flag) => {
+      reads.push(flag);
+      return values.get(flag) ?? Promise.reject(new Error(`open /proc/sys/${flag}: no such file or directory`));
+    },
+  };
+}
+
+interface ManagerOptions { cgroupConfig?: Partial<CgroupConfig>; active?: Pod[]; running?: string[]; protectKernelDefaults?: boolean; sysctl?: SysctlReader }
+
+function manager(o: ManagerOptions = {}) {
   const cgroups = new FakeCgroups();
   cgroups.cgroups.set('/kts', {});
   const roots = computeCgroupRoots({ ...config, ...o.cgroupConfig });
@@ -32,6 +49,8 @@ function manager(o: { cgroupConfig?: Partial<CgroupConfig>; active?: Pod[]; runn
     pod: { enforceCpuLimits: true, cpuPeriodMicros: 100_000, podPidsLimit: -1 },
     activePods: () => o.active ?? [],
     possiblyRunning: () => new Set(o.running ?? []),
+    protectKernelDefaults: o.protectKernelDefaults ?? false,
+    sysctl: o.sysctl ?? sysctl(),
     logger: pino({ level: 'silent' }),
   });
   return { cgroups, cm };
@@ -115,5 +134,31 @@ describe('createContainerManager', () => {
     expect(await cm.ensurePod(burstable)).toBeUndefined();
     expect(cm.cgroupParentFor(burstable)).toBeUndefined();
     expect(cgroups.calls).toEqual([]);
+  });
+});
+
+describe('the kernel tunables at the container manager start (protectKernelDefaults)', () => {
+  const NO_QOS: Partial<CgroupConfig> = { cgroupsPerQOS: false, enforceNodeAllocatable: [], cgroupRoot: '' };
+
+  it.each([['with', {}], ['without', NO_QOS]] as const)('starts %s QoS cgroups when every tunable holds its value', async (_with, cgroupConfig) => {
+    const host = sysctl();
+    const { cm } = manager({ cgroupConfig, protectKernelDefaults: true, sysctl: host });
+    await expect(cm.start()).resolves.toBeDefined();
+    expect(host.reads.sort()).toEqual(KERNEL_TUNABLES.map((t) => t.flag).sort());
+  });
+
+  it.each([['with', {}], ['without', NO_QOS]] as const)('fails the start %s QoS cgroups naming each tunable that differs, before any cgroup', async (_with, cgroupConfig) => {
+    const { cgroups, cm } = manager({ cgroupConfig, protectKernelDefaults: true, sysctl: sysctl({ 'vm/overcommit_memory': 0, 'kernel/panic': -1 }) });
+    await expect(cm.start()).rejects.toThrow(
+      '[invalid kernel flag: vm/overcommit_memory, expected value: 1, actual value: 0, invalid kernel flag: kernel/panic, expected value: 10, actual value: -1]',
+    );
+    expect(cgroups.calls).toEqual([]);
+  });
+
+  it('reads no tunable without protectKernelDefaults (Go would write them; kubelet-ts leaves them)', async () => {
+    const host = sysctl({ 'vm/overcommit_memory': 0 });
+    const { cm } = manager({ protectKernelDefaults: false, sysctl: host });
+    await expect(cm.start()).resolves.toMatchObject({ qosCgroups: true });
+    expect(host.reads).toEqual([]);
   });
 });

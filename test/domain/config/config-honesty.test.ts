@@ -33,9 +33,15 @@ describe('settings accepted but not acted on', () => {
     expect(built.notHonoured).toEqual([]);
   });
 
-  it('accepts cpuManagerPolicy static with reservedSystemCPUs, and still refuses protectKernelDefaults beside it', () => {
-    const built = withFile({ cpuManagerPolicy: 'static', protectKernelDefaults: true, reservedSystemCPUs: '0' });
-    expect(built.errors.map((e) => e.field)).toEqual(['protectKernelDefaults']);
+  it('accepts cpuManagerPolicy static with reservedSystemCPUs, and still refuses memorySwap LimitedSwap beside it', () => {
+    const built = withFile({ cpuManagerPolicy: 'static', memorySwap: { swapBehavior: 'LimitedSwap' }, reservedSystemCPUs: '0' });
+    expect(built.errors.map((e) => e.field)).toEqual(['memorySwap']);
+  });
+
+  it('accepts protectKernelDefaults as kubeadm and CIS benchmarks set it, without a warning', () => {
+    const built = withFile({ protectKernelDefaults: true });
+    expect(built.errors).toEqual([]);
+    expect(built.notHonoured).toEqual([]);
   });
 
   it('warns once for each ignored field set to something other than its default', () => {
