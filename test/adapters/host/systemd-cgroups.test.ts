@@ -66,9 +66,10 @@ describe('SystemdCgroups (v1) over a fake systemd and the cgroup files of tempor
 
     expect(seen).toEqual(['start: 0 of 5 dirs, cpu.shares absent', 'set: 5 of 5 dirs, cpu.shares absent']);
     expect(units.log.slice(-2)).toEqual([`start ${GUARANTEED_SLICE}`, `set ${GUARANTEED_SLICE}`]);
-    const [start, set] = units.calls.slice(-2) as [{ properties: unknown }, { properties: unknown }];
-    expect(start.properties).toEqual(sliceStartProperties(sliceOf(['kubepods', 'pod11111111-2222-3333-4444-555555555555']), 'v1'));
-    expect(set.properties).toEqual([
+    const [start, set] = units.calls.slice(-2);
+    expect(start).toEqual({ op: 'start', unit: GUARANTEED_SLICE, properties: sliceStartProperties(sliceOf(['kubepods', 'pod11111111-2222-3333-4444-555555555555']), 'v1') });
+    expect(set).toMatchObject({ op: 'set', unit: GUARANTEED_SLICE });
+    expect(set && 'properties' in set ? set.properties : undefined).toEqual([
       { name: 'MemoryLimit', signature: 't', value: 67_108_864n },
       { name: 'CPUShares', signature: 't', value: 256n },
       { name: 'CPUQuotaPeriodUSec', signature: 't', value: 100_000n },
