@@ -59,23 +59,31 @@ export function createSystemdBus(options: SystemdBusOptions): SystemdUnits {
   }
 
   function bus(): Promise<DbusConnection> {
-    connecting ??= (async () => {
+    if (connecting) return connecting;
+    const mine: Promise<DbusConnection> = (async () => {
       const conn = await connectBus(address, { uid: options.uid });
+      // Only this connection's end forgets it: an older one closing late must not drop its successor.
       conn.onClose(() => {
-        connecting = null;
+        if (connecting === mine) connecting = null;
       });
-      await conn.onSignal({ path: SYSTEMD_PATH, interface: MANAGER, member: 'JobRemoved', sender: SYSTEMD }, onJobRemoved);
+      try {
+        await conn.onSignal({ path: SYSTEMD_PATH, interface: MANAGER, member: 'JobRemoved', sender: SYSTEMD }, onJobRemoved);
+      } catch (err) {
+        conn.close();
+        throw err;
+      }
       return conn;
     })();
-    connecting.catch(() => {
-      connecting = null;
+    connecting = mine;
+    mine.catch(() => {
+      if (connecting === mine) connecting = null;
     });
-    return connecting;
+    return mine;
   }
 
-  async function call(member: string, signature: string, body: DbusValue[]): Promise<DbusValue[]> {
-    const once = async () => bounded((await bus()).call({ destination: SYSTEMD, path: SYSTEMD_PATH, interface: MANAGER, member, signature, body }),
-      CALL_TIMEOUT_MS, `systemd did not answer ${member} within ${CALL_TIMEOUT_MS} ms`);
+  /** One exchange with systemd, bounded, made again once on a new connection when the bus dropped the old one. */
+  async function exchange<T>(what: string, op: (conn: DbusConnection) => Promise<T>): Promise<T> {
+    const once = async () => bounded(op(await bus()), CALL_TIMEOUT_MS, `systemd did not answer ${what} within ${CALL_TIMEOUT_MS} ms`);
     try {
       return await once();
     } catch (err) {
@@ -83,6 +91,9 @@ export function createSystemdBus(options: SystemdBusOptions): SystemdUnits {
       return once();
     }
   }
+
+  const call = (member: string, signature: string, body: DbusValue[]): Promise<DbusValue[]> =>
+    exchange(member, (conn) => conn.call({ destination: SYSTEMD, path: SYSTEMD_PATH, interface: MANAGER, member, signature, body }));
 
   function jobResult(job: string): Promise<string> {
     const done = finished.get(job);
@@ -116,8 +127,12 @@ export function createSystemdBus(options: SystemdBusOptions): SystemdUnits {
 
   return {
     async version() {
-      const conn = await bus();
-      const text = String(await bounded(conn.getProperty(SYSTEMD, SYSTEMD_PATH, MANAGER, 'Version'), CALL_TIMEOUT_MS, 'systemd did not answer its Version'));
+      let text: string;
+      try {
+        text = String(await exchange('Version', (conn) => conn.getProperty(SYSTEMD, SYSTEMD_PATH, MANAGER, 'Version')));
+      } catch (err) {
+        throw new KubeletError('KLT_ERR_CGROUP', `cannot read systemd's version: ${(err as Error).message}`, { cause: err });
+      }
       const n = Number(/^v?(\d+)/.exec(text)?.[1]);
       if (!Number.isFinite(n)) throw new KubeletError('KLT_ERR_CGROUP', `cannot read systemd's version from ${JSON.stringify(text)}`);
       return n;

@@ -48,8 +48,9 @@ const base = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 
 /** Throws on components systemd cannot name (an empty one, a '/'): Go panics there. */
 export function sliceOf(components: readonly string[]): SliceName {
-  if (components.length === 0) return { unit: ROOT_SLICE, path: '/', parent: '' };
   const path = toSystemd(components);
+  // [] and [''] are both the root, as Go's ToSystemd has it.
+  if (path === '/') return { unit: ROOT_SLICE, path, parent: '' };
   const parentPath = components.length === 1 ? '/' : toSystemd(components.slice(0, -1));
   return { unit: base(path), path, parent: parentPath === '/' ? ROOT_SLICE : base(parentPath) };
 }
