@@ -136,7 +136,7 @@ describe('kubelet-ts (the binary)', () => {
       expect(r.status).toBe(0);
       const report = JSON.parse(r.stdout);
       const reached = report.phases.filter((p: { startMs: number | null }) => p.startMs !== null);
-      expect(reached.map((p: { phase: string }) => p.phase)).toContain('run.machineInfo');
+      expect(reached.map((p: { phase: string }) => p.phase)).toContain('run.auth');
       for (const p of reached) expect(typeof p.durationMs).toBe('number');
       const pre = report.phases.find((p: { phase: string }) => p.phase === 'run.preInitRuntime');
       expect(pre.outcome).toBe('interrupted');
