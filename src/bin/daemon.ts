@@ -138,6 +138,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     config: createConfigSteps(),
     configzBody,
     ...hostPorts,
+    systemdWatchdog: { pid: process.pid, checks: () => healthChecks.map((c) => ({ name: c.name, problem: c.check() })) },
     hostname: { hostname: () => osHostname() },
     runtime: createRuntimeConnector(logger, runtimeCalls),
     debugServer: debugServerStarter(observers, logger),

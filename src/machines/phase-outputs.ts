@@ -6,6 +6,7 @@
  */
 import type { KubeletConfiguration } from '../domain/config/types.js';
 import type { CgroupRoots } from '../domain/node/cgroup-roots.js';
+import type { CgroupDriverDecision } from '../domain/runtime/cgroup-driver-agreement.js';
 import type { MachineInfo, OomScoreOutcome, SdNotifyOutcome } from '../domain/node/host-types.js';
 import type { NodeIpResolution } from '../domain/node/node-ip.js';
 import type { NodeName } from '../domain/node/node-name.js';
@@ -71,13 +72,15 @@ export interface PhaseOutputs {
     | { clients: 'none' }
     | { clients: string[]; server: string; qps: number; burst: number; heartbeatTimeoutMs: number };
   'run.auth': { authenticators: string[]; authorizer: string };
+  /** CRI Version's answer, with the endpoint (`embedded` for the embedded runtime) and the attempts it took. */
+  'run.preInitRuntime': { endpoint: string; attempts: number; version: string; runtime_name: string; runtime_version: string; runtime_api_version: string };
+  /** The cgroup driver the container manager uses, and whether the runtime said it (RuntimeConfig) or only the configuration did. */
+  'run.cgroupDriverFromCRI': CgroupDriverDecision;
   'run.cgroupRoots': CgroupRoots;
   'run.machineInfo': MachineInfo;
   'run.eventRecorder': { sink: 'log' | 'apiserver' };
   'run.containerManager': AllocatableResult;
   'run.oomScore': { score: number; outcome: OomScoreOutcome | 'failed' };
-  /** CRI Version's answer, with the endpoint (`embedded` for the embedded runtime) and the attempts it took. */
-  'run.preInitRuntime': { endpoint: string; attempts: number; version: string; runtime_name: string; runtime_version: string; runtime_api_version: string };
   'runKubelet.validateNodeIP': NodeIpResolution;
   /** podCIDR: the configured pod CIDR, when the runtime took it. */
   'runKubelet.newMainKubelet': { podLogsDir: string; parts: string[]; podCIDR?: string };

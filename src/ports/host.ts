@@ -55,6 +55,8 @@ export interface SysctlReader {
 export interface SystemdNotifier {
   /** Tell systemd start-up is complete (READY=1 to NOTIFY_SOCKET). Never throws. */
   notifyReady(): Promise<SdNotifyOutcome>;
+  /** Feed systemd's watchdog (WATCHDOG=1 to NOTIFY_SOCKET). Never throws. */
+  notifyWatchdog(): Promise<SdNotifyOutcome>;
 }
 
 export interface HostnameSource {

@@ -20,6 +20,8 @@ import {
 } from './cri-contract/fixtures.js';
 import { selectCriTargets, type CriTargetHandle } from './cri-contract/targets.js';
 import { describeNeeding } from '../support/real-parts.js';
+import { askRuntimeCgroupDriver } from '../../src/actors/runtime/runtime-cgroup-driver.js';
+import { decideCgroupDriver } from '../../src/domain/runtime/cgroup-driver-agreement.js';
 import { CRI_LOG_LINE, readCriLog, waitFor, waitForLogLine } from './cri-contract/waits.js';
 
 const selection = selectCriTargets();
@@ -139,6 +141,20 @@ for (const { target, part } of selection) describeNeeding(part, `CRI contract: $
       const res = await cri.runtime.status();
       const conditions = Object.fromEntries((res.status?.conditions ?? []).map((c) => [c.type, c.status]));
       expect(conditions).toMatchObject({ RuntimeReady: true, NetworkReady: true });
+    });
+
+    it("answers RuntimeConfig as its driver is: containerd 1.6 UNIMPLEMENTED, so the configured one stands; the embedded runtime cgroupfs", async () => {
+      const sleeps: number[] = [];
+      const answer = await askRuntimeCgroupDriver(cri.runtime, async (ms) => { sleeps.push(ms); });
+      expect(sleeps).toEqual([]);
+      if (target.name.startsWith('containerd')) {
+        await expectCode(cri.runtime.runtimeConfig!(), 'KLT_ERR_CRI_UNIMPLEMENTED');
+        expect(answer).toBe('unimplemented');
+        expect(decideCgroupDriver('systemd', answer)).toEqual({ cgroupDriver: 'systemd', from: 'configuration' });
+      } else {
+        expect(answer).toEqual({ cgroupDriver: 'CGROUPFS' });
+        expect(decideCgroupDriver('systemd', answer)).toBeInstanceOf(Error);
+      }
     });
   });
 

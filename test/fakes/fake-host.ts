@@ -137,6 +137,12 @@ export class FakeSystemdNotifier implements SystemdNotifier {
     takeFailure(this);
     return this.outcome;
   }
+
+  async notifyWatchdog(): Promise<SdNotifyOutcome> {
+    this.calls.push('WATCHDOG=1');
+    takeFailure(this);
+    return this.outcome;
+  }
 }
 
 export class FakeHostname implements HostnameSource {

@@ -21,9 +21,9 @@ function run(args: string[], timeout = 20_000) {
 }
 
 /** Starts the daemon, waits until its stderr log says `text`, then SIGTERMs it. */
-function runUntilLogged(args: string[], text: string): Promise<{ code: number | null; stderr: string }> {
+function runUntilLogged(args: string[], text: string, env: NodeJS.ProcessEnv = process.env): Promise<{ code: number | null; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let stderr = '';
     let signalled = false;
     // A deadline, not a wait: the log line normally comes first and clears it; this only ends a hung daemon.
@@ -77,6 +77,32 @@ describe('kubelet-ts (the binary)', () => {
     expect(r.stderr).toContain('command.validateConfig');
     expect(r.stderr).toContain('maxPods');
     expect(r.stderr).toContain('healthzPort');
+  });
+
+  describe('not run by systemd, or by a unit without WatchdogSec', () => {
+    const { NOTIFY_SOCKET: _socket, WATCHDOG_USEC: _usec, WATCHDOG_PID: _pid, ...outside } = process.env;
+    const args = (name: string) => {
+      const root = join(dir, name);
+      const cfg = join(dir, `${name}.yaml`);
+      writeFileSync(cfg, [
+        'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', 'enableServer: false', 'healthzPort: 0',
+        'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}', `podLogsDir: ${join(dir, `${name}-logs`)}`, '',
+      ].join('\n'));
+      return [`--config=${cfg}`, `--root-dir=${root}`, `--device-plugins-dir=${root}/device-plugins`, '--container-runtime-endpoint=embedded', '--debug-address='];
+    };
+
+    it('starts no watchdog feeder and sends nothing', async () => {
+      const r = await runUntilLogged(args('no-systemd'), 'Systemd watchdog is not enabled', outside);
+      expect(r.code).toBe(0);
+      expect(r.stderr).not.toContain('Starting systemd watchdog');
+      expect(r.stderr).not.toContain('notify watchdog');
+    }, 40_000);
+
+    it('refuses a watchdog timeout of a second or less, as Go', () => {
+      const r = spawnSync(process.execPath, [BIN, ...args('short-watchdog')], { encoding: 'utf8', timeout: 30_000, env: { ...outside, WATCHDOG_USEC: '500000' } });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('start-up failed in phase startKubelet.run: KLT_ERR_CONFIG_INVALID: configure watchdog timeout too small: 500ms');
+    });
   });
 
   it('keeps secrets from the configuration out of the event log', async () => {
@@ -136,7 +162,7 @@ describe('kubelet-ts (the binary)', () => {
       expect(r.status).toBe(0);
       const report = JSON.parse(r.stdout);
       const reached = report.phases.filter((p: { startMs: number | null }) => p.startMs !== null);
-      expect(reached.map((p: { phase: string }) => p.phase)).toContain('run.machineInfo');
+      expect(reached.map((p: { phase: string }) => p.phase)).toContain('run.auth');
       for (const p of reached) expect(typeof p.durationMs).toBe('number');
       const pre = report.phases.find((p: { phase: string }) => p.phase === 'run.preInitRuntime');
       expect(pre.outcome).toBe('interrupted');

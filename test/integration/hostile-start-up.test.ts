@@ -120,7 +120,6 @@ describe('kubelet-ts start-up with hostile input (#14)', () => {
 
   it.each([
     ['a cgroup root that does not exist', ['--cgroup-root=/kts-missing-root'], 'has some missing paths', '/kts-missing-root'],
-    ['the systemd cgroup driver', ['--cgroup-driver=systemd'], 'cgroupDriver (--cgroup-driver) "systemd"', 'use "cgroupfs"'],
   ])('fails start-up in run.containerManager for %s, naming it (cgroupsPerQOS on)', (_what, args, error, path) => {
     // QoS cgroups on for this run: vitest.config.ts turns them off for every other kubelet.
     const r = run([`--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root')}/device-plugins`, `--event-log=${join(dir, 'events')}`, ...args], { KUBELET_TS_NO_QOS_CGROUPS: '' });
@@ -129,4 +128,15 @@ describe('kubelet-ts start-up with hostile input (#14)', () => {
     expect(r.stderr).toContain(error);
     expect(r.stderr).toContain(path);
   });
+
+  it.each([['on', ''], ['off', '1']])(
+    "refuses to start when the runtime's cgroup driver is not cgroupDriver, naming both, before any cgroup is made (QoS cgroups %s)",
+    (_qos, noQos) => {
+      // The embedded runtime answers RuntimeConfig with cgroupfs; the container manager's own checks come after.
+      const r = run([`--root-dir=${join(dir, 'root')}`, `--device-plugins-dir=${join(dir, 'root')}/device-plugins`, `--event-log=${join(dir, 'events')}`, '--cgroup-driver=systemd'], { KUBELET_TS_NO_QOS_CGROUPS: noQos });
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('start-up failed in phase run.cgroupDriverFromCRI: KLT_ERR_CONFIG_INVALID: invalid configuration: ' +
+        'the container runtime uses the "cgroupfs" cgroup driver and the kubelet is configured with cgroupDriver (--cgroup-driver) "systemd"');
+    },
+  );
 });

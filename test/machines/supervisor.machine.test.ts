@@ -12,14 +12,16 @@ import {
 
 /**
  * The Go kubelet's phase order (docs/ARCHITECTURE.md, Start-up), written out by hand so a reordering of PHASES is caught; but for
- * run.healthz, which kubelet-ts starts right after run.configz (issue 19; README, Where we differ).
+ * run.healthz, which kubelet-ts starts right after run.configz (issue 19; README, Where we differ). The runtime is
+ * connected before the cgroup roots and the container manager, and asked for its cgroup driver, as in Go v1.28+
+ * (getCgroupDriverFromCRI).
  */
 const DESIGN_ORDER: PhaseId[] = [
   'command.parse', 'command.debugServer', 'command.featureGates', 'command.validateFlags',
   'command.loadConfigFile', 'command.validateConfig', 'command.dependencies',
   'run.lockFile', 'run.configz', 'run.healthz', 'run.standalone', 'run.nodeName', 'run.bootstrap', 'run.clients', 'run.auth',
+  'run.preInitRuntime', 'run.cgroupDriverFromCRI',
   'run.cgroupRoots', 'run.machineInfo', 'run.eventRecorder', 'run.containerManager', 'run.oomScore',
-  'run.preInitRuntime',
   'runKubelet.validateNodeIP', 'runKubelet.newMainKubelet', 'runKubelet.birthCry', 'runKubelet.garbageCollection',
   'startKubelet.resourceManagers', 'startKubelet.run', 'startKubelet.servers',
   'run.sdNotify',

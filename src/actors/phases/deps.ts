@@ -42,6 +42,8 @@ export interface PhaseDeps {
   machineInfo: MachineInfoSource;
   oomScore: OomScoreWriter;
   systemd: SystemdNotifier;
+  /** The systemd watchdog (startKubelet.run): this process's id, matched with WATCHDOG_PID, and healthz's checks, which gate each feed. */
+  systemdWatchdog: { pid: number; checks: () => { name: string; problem: string | null }[] };
   hostname: HostnameSource;
   hostAddresses: HostAddresses;
   runtime: RuntimeConnector;

@@ -8,7 +8,7 @@ import type { PhaseDeps } from './deps.js';
 import { kubeletPhases } from './kubelet-phases.js';
 import { resourceManagersPhase } from './resource-managers-phase.js';
 import { runPhases } from './run-phases.js';
-import { runtimePhase } from './runtime-phase.js';
+import { cgroupDriverPhase, runtimePhase } from './runtime-phase.js';
 import { stopSubsystems } from './stop-subsystems.js';
 
 export function createPhaseActors(deps: PhaseDeps) {
@@ -16,6 +16,7 @@ export function createPhaseActors(deps: PhaseDeps) {
     ...commandPhases(deps),
     ...runPhases(deps),
     'run.preInitRuntime': runtimePhase(deps),
+    'run.cgroupDriverFromCRI': cgroupDriverPhase(deps),
     ...kubeletPhases(deps),
     'startKubelet.resourceManagers': resourceManagersPhase(deps),
   } satisfies Record<PhaseId, unknown>;

@@ -27,6 +27,8 @@ import { nodeShutdownInput } from './node-shutdown-input.js';
 import { migratedPlugins } from '../../domain/csi/csi-node.js';
 import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
+import { watchdogSetting } from '../../domain/node/systemd-watchdog.js';
+import { startSystemdWatchdog } from '../node/systemd-watchdog.js';
 
 const PLEG_RELIST_PERIOD_MS = 1000;
 
@@ -174,6 +176,9 @@ export function kubeletPhases(deps: PhaseDeps) {
     }),
     'startKubelet.run': phaseActor(async ({ input }) => {
       const c = settings.config(live);
+      // NewMainKubelet refuses a malformed or too small watchdog timeout before anything starts.
+      const watchdog = watchdogSetting(deps.env, deps.systemdWatchdog.pid);
+      if (watchdog instanceof Error) throw new KubeletError('KLT_ERR_CONFIG_INVALID', watchdog.message);
       const root = settings.rootDir(live);
       // initializeModules: the data directories, the pod logs directory and the legacy links' one.
       await deps.makeDirectories([root, `${root}/pods`, `${root}/plugins`, `${root}/pod-resources`, c.podLogsDir, deps.containerLogs.linkDir]);
@@ -245,6 +250,13 @@ export function kubeletPhases(deps: PhaseDeps) {
         const validity = 'why' in serving ? { notBeforeMs: 0, notAfterMs: 0 } : serving;
         const servingNames = { dnsNames: [nodeName], ipAddresses: hostIps };
         out.servingCertificateManager = { nodeName, servingNames, ...validity, observedAtMs: deps.clock.now(), jitter: deps.random.next() };
+      }
+      // Kubelet.Run starts the watchdog's feeder last, once the PLEG runs, just before the syncLoop.
+      if (watchdog.enabled) {
+        const { systemd: notifier, clock, systemdWatchdog } = deps;
+        deps.lifetimes.add('systemdWatchdog', startSystemdWatchdog({ clock, notifier, intervalMs: watchdog.intervalMs, checks: systemdWatchdog.checks, logger: deps.logger }));
+      } else {
+        deps.logger.info('Systemd watchdog is not enabled');
       }
       return out;
     }),

@@ -100,14 +100,15 @@ export function runPhases(deps: PhaseDeps) {
       return { clients: ['main', 'events', 'heartbeat'], server: api.server, qps: s.qps, burst: s.burst, heartbeatTimeoutMs: s.heartbeatTimeoutMs };
     }),
     'run.auth': phaseActor(async () => authPlan(settings.config(live), standalone())),
-    'run.cgroupRoots': phaseActor(async () => {
+    'run.cgroupRoots': phaseActor(async ({ input }) => {
       const c = settings.config(live);
       const noQosCgroups = deps.env[NO_QOS_CGROUPS_ENV] === '1';
       if (noQosCgroups) deps.logger.info({ env: NO_QOS_CGROUPS_ENV }, 'QoS and pod cgroups are off for this run: cgroupsPerQOS and enforceNodeAllocatable are ignored');
       const cg: CgroupConfig = {
         cgroupRoot: c.cgroupRoot,
         cgroupsPerQOS: c.cgroupsPerQOS && !noQosCgroups,
-        cgroupDriver: c.cgroupDriver,
+        // The configured driver, once the runtime has agreed with it (or could not say).
+        cgroupDriver: outputOf(input, 'run.cgroupDriverFromCRI').cgroupDriver,
         enforceNodeAllocatable: noQosCgroups ? [] : c.enforceNodeAllocatable,
         kubeReservedCgroup: c.kubeReservedCgroup,
         systemReservedCgroup: c.systemReservedCgroup,

@@ -13,6 +13,9 @@ import type { Clock } from '../../ports/clock.js';
 import type { PhaseDeps } from './deps.js';
 import { phaseActor } from './phase-actor.js';
 import { settings } from './settings.js';
+import { decideCgroupDriver } from '../../domain/runtime/cgroup-driver-agreement.js';
+import type { CgroupDriver } from '../../domain/node/cgroup-roots.js';
+import { askRuntimeCgroupDriver } from '../runtime/runtime-cgroup-driver.js';
 
 export const EMBEDDED_ENDPOINT = 'embedded';
 
@@ -52,6 +55,26 @@ export function runtimePhase(deps: PhaseDeps) {
         await sleepOnClock(deps.clock, backoffMs, signal);
       }
     }
+  });
+}
+
+/**
+ * run.cgroupDriverFromCRI: ask the connected runtime once for its cgroup driver (CRI RuntimeConfig),
+ * before the container manager makes any cgroup, and hold it against cgroupDriver
+ * (cgroup-driver-agreement.ts).
+ */
+export function cgroupDriverPhase(deps: PhaseDeps) {
+  const { live } = deps;
+  return phaseActor(async ({ signal }) => {
+    const configured = settings.config(live).cgroupDriver as CgroupDriver;
+    const answer = await askRuntimeCgroupDriver(live.cri.require().runtime, (ms) => sleepOnClock(deps.clock, ms, signal));
+    if (answer === 'unimplemented') {
+      deps.logger.info('CRI implementation should be updated to support RuntimeConfig when KubeletCgroupDriverFromCRI feature gate has been enabled. Falling back to using cgroupDriver from kubelet config.');
+    }
+    const decision = decideCgroupDriver(configured, answer);
+    if (decision instanceof Error) throw new KubeletError('KLT_ERR_CONFIG_INVALID', `invalid configuration: ${decision.message}`);
+    if (decision.from === 'runtime') deps.logger.info({ cgroupDriver: decision.cgroupDriver }, 'Using cgroup driver setting received from the CRI runtime');
+    return decision;
   });
 }
 

@@ -4,7 +4,8 @@
  * stats.ts) / EmbeddedImageService. Two faces serve the same table: grpc-js handlers on the socket
  * (`grpcHandlers`), and the kubelet's own in-process channel (in-process-channel.ts); both settle a
  * call through `settle`, so they answer and log alike.
- * RPCs left out here (RuntimeConfig, …) get UNIMPLEMENTED, the answer containerd 1.6 gives to RPCs it lacks.
+ * RPCs left out here get UNIMPLEMENTED, the answer containerd 1.6 gives to RPCs it lacks. RuntimeConfig
+ * answers CGROUPFS: the runtime makes its cgroups with mkdir under the sandbox's cgroup_parent.
  * KubeletErrors become gRPC statuses through one table; anything else is UNKNOWN (gRPC 2), which is what
  * containerd answers for its plain errors.
  */
@@ -89,9 +90,9 @@ function seconds(value: string): number {
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-/** The RPCs the embedded runtime serves; the rest of RuntimeService (RuntimeConfig) answers UNIMPLEMENTED. */
+/** The RPCs the embedded runtime serves (all of RuntimeService). */
 type ServedRuntimeRpcs = Pick<RuntimeServiceHandlers,
-  | 'Version' | 'Status' | 'UpdateRuntimeConfig'
+  | 'Version' | 'Status' | 'UpdateRuntimeConfig' | 'RuntimeConfig'
   | 'RunPodSandbox' | 'StopPodSandbox' | 'RemovePodSandbox' | 'PodSandboxStatus' | 'ListPodSandbox'
   | 'CreateContainer' | 'StartContainer' | 'StopContainer' | 'RemoveContainer' | 'ListContainers' | 'ContainerStatus'
   | 'UpdateContainerResources' | 'ReopenContainerLog' | 'ExecSync' | 'Exec' | 'Attach' | 'PortForward'
@@ -105,6 +106,7 @@ export function runtimeOperations(state: RuntimeState, streaming: StreamingServe
       state.podCIDR = r.runtime_config?.network_config?.pod_cidr ?? '';
       return {};
     },
+    RuntimeConfig: () => ({ linux: { cgroup_driver: 'CGROUPFS' } }),
     RunPodSandbox: async (r) => ({ pod_sandbox_id: await runPodSandbox(state, r.config, r.runtime_handler) }),
     StopPodSandbox: async (r) => { await stopPodSandbox(state, r.pod_sandbox_id); return {}; },
     RemovePodSandbox: async (r) => { await removePodSandbox(state, r.pod_sandbox_id); return {}; },

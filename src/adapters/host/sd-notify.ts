@@ -10,6 +10,8 @@
  * one only with `NotifyAccess=all` in the unit (Go's in-process send works with the default
  * `NotifyAccess=main`). A kubelet-ts unit with Type=notify must therefore set NotifyAccess=all.
  * Without systemd-notify on the host we send nothing and say 'unsupported'.
+ *
+ * The watchdog's keep-alive (WATCHDOG=1, SystemdWatchdog) goes the same way, with the same caveat.
  */
 import { spawn } from 'node:child_process';
 import type { Logger } from '../../log.js';
@@ -39,10 +41,19 @@ export class SystemdNotifyCommand implements SystemdNotifier {
   }
 
   notifyReady(): Promise<SdNotifyOutcome> {
+    return this.send(['--ready'], 'READY=1', 'Unable to send systemd daemon successful start message');
+  }
+
+  /** WATCHDOG=1: the systemd watchdog's keep-alive; the caller logs what a failure means. */
+  notifyWatchdog(): Promise<SdNotifyOutcome> {
+    return this.send(['WATCHDOG=1'], 'WATCHDOG=1');
+  }
+
+  private send(args: string[], what: string, failedMessage?: string): Promise<SdNotifyOutcome> {
     const socket = this.env['NOTIFY_SOCKET'] ?? '';
     if (socket === '') return Promise.resolve('no-socket');
     return new Promise((resolve) => {
-      const child = spawn(this.command, ['--ready'], {
+      const child = spawn(this.command, args, {
         env: { ...this.env, NOTIFY_SOCKET: socket },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
@@ -53,9 +64,9 @@ export class SystemdNotifyCommand implements SystemdNotifier {
         settled = true;
         clearTimeout(timer);
         if (outcome === 'unsupported') {
-          this.log?.warn({ command: this.command, notifySocket: socket }, 'Cannot notify systemd: systemd-notify not found, READY=1 not sent');
-        } else if (outcome === 'failed') {
-          this.log?.warn({ command: this.command, notifySocket: socket, ...fields }, 'Unable to send systemd daemon successful start message');
+          this.log?.warn({ command: this.command, notifySocket: socket }, `Cannot notify systemd: systemd-notify not found, ${what} not sent`);
+        } else if (outcome === 'failed' && failedMessage !== undefined) {
+          this.log?.warn({ command: this.command, notifySocket: socket, ...fields }, failedMessage);
         }
         resolve(outcome);
       };

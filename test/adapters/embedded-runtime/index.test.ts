@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as grpc from '@grpc/grpc-js';
-import { runtimeServiceClient } from '../../../src/adapters/cri-grpc/grpc-js-client.js';
 import { createCriClient, type GrpcCriClient } from '../../../src/adapters/cri-grpc/index.js';
 import { startEmbeddedRuntime, type EmbeddedRuntime } from '../../../src/adapters/embedded-runtime/index.js';
 import { KUBELET_TS_VERSION } from '../../../src/domain/config/version.js';
@@ -145,6 +144,11 @@ describe('startEmbeddedRuntime', () => {
     expect(status?.conditions.map((c) => [c.type, c.status])).toEqual([['RuntimeReady', true], ['NetworkReady', true]]);
     // Its one handler, without user namespaces: the kubelet refuses hostUsers: false before asking.
     expect(runtime_handlers).toEqual([{ name: '', features: { recursive_read_only_mounts: false, user_namespaces: false } }]);
+  });
+
+  it('answers RuntimeConfig with the cgroupfs driver: its cgroups are directories it makes under cgroup_parent', async () => {
+    const cri = await start();
+    expect(await cri.runtime.runtimeConfig!()).toEqual({ cgroup_driver: 'CGROUPFS' });
   });
 
   it('accepts the pod CIDR the kubelet gives (UpdateRuntimeConfig) and shows it in the verbose Status', async () => {
@@ -473,12 +477,10 @@ describe('startEmbeddedRuntime', () => {
 
   it('answers UNIMPLEMENTED for RPCs it does not serve', async () => {
     await start();
-    const RuntimeServiceClient = runtimeServiceClient();
-    const raw = new RuntimeServiceClient(runtime!.endpoint, grpc.credentials.createInsecure()) as unknown as {
-      RuntimeConfig(req: object, cb: (err: grpc.ServiceError | null) => void): void;
-      close(): void;
-    };
-    const err = await new Promise<grpc.ServiceError | null>((resolve) => raw.RuntimeConfig({}, resolve));
+    // Newer than this proto (CRI 1.30's CheckpointContainer): asked by its path, as a newer client would.
+    const raw = new grpc.Client(runtime!.endpoint, grpc.credentials.createInsecure());
+    const err = await new Promise<grpc.ServiceError | null>((resolve) =>
+      raw.makeUnaryRequest('/runtime.v1.RuntimeService/CheckpointContainer', () => Buffer.alloc(0), (b: Buffer) => b, {}, (e) => resolve(e)));
     raw.close();
     expect(err?.code).toBe(grpc.status.UNIMPLEMENTED);
   });

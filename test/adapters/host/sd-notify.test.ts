@@ -51,9 +51,17 @@ describe('SystemdNotifyCommand', () => {
     expect(await rx.waitFor('got ')).toBe('got READY=1');
   });
 
+  it('sends WATCHDOG=1, the watchdog keep-alive, the same way', async () => {
+    const path = join(dir, 'notify.sock');
+    const rx = await listen(path);
+    expect(await new SystemdNotifyCommand({ env: { NOTIFY_SOCKET: path, PATH: process.env['PATH'] } }).notifyWatchdog()).toBe('sent');
+    expect(await rx.waitFor('got ')).toBe('got WATCHDOG=1');
+  });
+
   it('sends nothing and says no-socket without NOTIFY_SOCKET', async () => {
-    const notifier = new SystemdNotifyCommand({ env: {}, command: join(dir, 'must-not-run') });
+    const notifier = new SystemdNotifyCommand({ env: { WATCHDOG_USEC: '20000000' }, command: join(dir, 'must-not-run') });
     expect(await notifier.notifyReady()).toBe('no-socket');
+    expect(await notifier.notifyWatchdog()).toBe('no-socket');
   });
 
   it('says unsupported when systemd-notify is not installed', async () => {
