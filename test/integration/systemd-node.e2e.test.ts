@@ -28,6 +28,7 @@ const GO_NODE = 'go-systemd-node';
 /** Where the Go kubelet v1.26 writes pod logs whatever its configuration says (the host's, shared with the lab). */
 const POD_LOGS = '/var/log/pods';
 const MiB = 2 ** 20;
+const WATCHDOG_SEC = 6;
 
 /**
  * kubeadm v1.26's /var/lib/kubelet/config.yaml, key by key (nested values in flow style); the lines
@@ -95,7 +96,7 @@ describeNeeding(allOf(systemdLabPart(), kubeLabPart()), 'kubelet-ts on a stock k
       launcher: {
         // The kubelet as systemd runs a node's: a Type=notify service, its stderr piped back to the test.
         wrap: (argv) => lab.inside(['systemd-run', '--quiet', `--unit=${UNIT}`, '--pipe', '--wait', '--collect',
-          '-p', 'Type=notify', '-p', 'NotifyAccess=all', '-E', `KUBELET_TS_LEGACY_LOG_DIR=${process.env.KUBELET_TS_LEGACY_LOG_DIR ?? ''}`, '--', ...argv]),
+          '-p', 'Type=notify', '-p', 'NotifyAccess=all', '-p', `WatchdogSec=${WATCHDOG_SEC}`, '-E', `KUBELET_TS_LEGACY_LOG_DIR=${process.env.KUBELET_TS_LEGACY_LOG_DIR ?? ''}`, '--', ...argv]),
         stop: async () => {
           await lab.systemctl(['stop', UNIT], true);
         },
@@ -124,6 +125,11 @@ describeNeeding(allOf(systemdLabPart(), kubeLabPart()), 'kubelet-ts on a stock k
     // READY=1 goes out at the end of start-up, which a Ready node may come before.
     await node.whileUp(`${UNIT} active`, async () => (await lab.show(UNIT, ['ActiveState'])).ActiveState === 'active', 30_000);
     expect((await lab.show(UNIT, ['Type', 'NotifyAccess']))).toEqual({ Type: 'notify', NotifyAccess: 'all' });
+    // The watchdog fed: its timestamp moves on, and the same process runs.
+    const fed = await lab.show(UNIT, ['WatchdogTimestampMonotonic', 'MainPID', 'WatchdogUSec']);
+    expect(fed.WatchdogUSec).toBe(`${WATCHDOG_SEC}s`);
+    await node.whileUp('a later WATCHDOG=1', async () => Number((await lab.show(UNIT, ['WatchdogTimestampMonotonic'])).WatchdogTimestampMonotonic) > Number(fed.WatchdogTimestampMonotonic), WATCHDOG_SEC * 1000);
+    expect((await lab.show(UNIT, ['MainPID', 'ActiveState']))).toEqual({ MainPID: fed.MainPID, ActiveState: 'active' });
     // The node-allocatable slice and the QoS slices, made over D-Bus as Go makes them.
     const kubepods = await lab.show('kubepods.slice', SLICE_PROPERTIES);
     expect(kubepods).toMatchObject({ ActiveState: 'active', Slice: '-.slice', Wants: '-.slice', DefaultDependencies: 'no', Description: 'libcontainer container kubepods.slice' });
