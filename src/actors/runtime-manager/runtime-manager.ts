@@ -29,6 +29,7 @@
 import type { ContainerDeviceAllocator } from '../../ports/device-plugins.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, EphemeralContainer, Pod } from '../../domain/pod/types.js';
+import { effectivePodIPs } from '../../domain/pod/status.js';
 import { admitAppArmor } from '../../domain/runtime/apparmor.js';
 import { findEphemeralContainer } from '../../domain/runtime/ephemeral-containers.js';
 import { Backoff, containerRestartBackoffPolicy, type BackoffPolicy } from '../../domain/runtime/backoff.js';
@@ -293,7 +294,8 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
 
     // Step 4: Create a sandbox for the pod if necessary.
     let sandboxId = actions.sandboxId;
-    let podIPs = status.ips;
+    // Go's SyncPod starts containers with the API status's pod IPs, a host-network pod's being the node's.
+    let podIPs = effectivePodIPs(pod, status.ips, node.hostIPs ?? []);
     const configStep = actions.createSandbox ? 'createPodSandbox' : 'configPodSandbox';
     const sandboxFailed = (error: { message: string } | undefined) => {
       log.error({ pod: ref, podUid: uid, err: error }, 'CreatePodSandbox for pod failed');
