@@ -8,8 +8,8 @@
  * differ (setupDir), before any tmpfs is mounted on it; the tmpfs is mounted without a mode, so its
  * root keeps the kernel's 1777 (the sticky bit, as /tmp). With the pod's fsGroup, SetVolumeOwnership
  * (volume-ownership.ts) adds the group, group read-write, and on directories search and setgid,
- * keeping the bits there: a disk volume ends 2777, a tmpfs one 3777. emptyDir walks the whole tree
- * whatever the pod's fsGroupChangePolicy, as Go's emptyDir passes it no policy.
+ * keeping the bits there: a disk volume ends 2777, a tmpfs one 3777; under fsGroupChangePolicy
+ * OnRootMismatch only when the root lacks them.
  *
  * Differs from Go: without a sizeLimit the tmpfs has the kernel's default size (half the RAM),
  * where Go sizes it to the pod's memory limit or the node's allocatable memory.
@@ -30,7 +30,7 @@ export async function makePodVolumeDirectory(target: PodVolumeTarget, mode: numb
   await chmod(target.dir, mode);
 }
 
-export async function setUpEmptyDir(mounter: Mounter, target: PodVolumeTarget, source: EmptyDirVolumeSource, fsGroup?: number): Promise<void> {
+export async function setUpEmptyDir(mounter: Mounter, target: PodVolumeTarget, source: EmptyDirVolumeSource, fsGroup?: number, fsGroupChangePolicy?: string): Promise<void> {
   const { dir } = target;
   const medium = source.medium ?? '';
   if (medium !== '' && medium !== 'Memory') {
@@ -53,7 +53,7 @@ export async function setUpEmptyDir(mounter: Mounter, target: PodVolumeTarget, s
     const sizeBytes = source.sizeLimit !== undefined ? Number(quantityValue(parseQuantity(source.sizeLimit))) : undefined;
     await mounter.mountTmpfs(dir, sizeBytes !== undefined && sizeBytes > 0 ? { sizeBytes } : {});
   }
-  if (fsGroup !== undefined) await setVolumeOwnership(dir, fsGroup, { readOnly: false });
+  if (fsGroup !== undefined) await setVolumeOwnership(dir, fsGroup, { readOnly: false, ...(fsGroupChangePolicy !== undefined ? { policy: fsGroupChangePolicy } : {}) });
 }
 
 /** A memory-backed directory for content kept off the disk (Secret and projected volumes), 1777 as Go's wrapped emptyDir. */

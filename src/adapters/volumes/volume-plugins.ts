@@ -104,7 +104,7 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
     const dir = dirOf(pod.metadata.uid, plugin, volumeName);
     const target = { dir, podDir: podDirectory(rootDir, pod.metadata.uid) };
     if (plugin === 'kubernetes.io/empty-dir') {
-      await setUpEmptyDir(mounter, target, volume.emptyDir ?? {}, pod.spec.securityContext?.fsGroup);
+      await setUpEmptyDir(mounter, target, volume.emptyDir ?? {}, pod.spec.securityContext?.fsGroup, pod.spec.securityContext?.fsGroupChangePolicy);
       return { hostPath: dir, changed: false };
     }
     // The content is fetched while the directory (and its tmpfs) is made: a token's round trip to

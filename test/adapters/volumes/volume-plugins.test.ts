@@ -1,4 +1,4 @@
-import { chmod, chown, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApiContentWriter } from '../../../src/adapters/volumes/api-content.js';
@@ -119,18 +119,6 @@ describe('createVolumePlugins setUp', () => {
     const result = await plugins.setUp(pod(), 'memory', { remount: false });
     expect(await mountPointsUnder(rootDir)).toEqual([result.hostPath]);
     expect(await mountInfoLine(result.hostPath)).toMatch(/[ ,]size=1024k(,|$)/);
-  });
-
-  it.skipIf(notRoot)(`applies the fsGroup to a whole emptyDir on every set-up, whatever the fsGroupChangePolicy, as Go's emptyDir (${needsRoot})`, async () => {
-    const owned: Pod = { ...podWith([{ name: 'scratch', emptyDir: {} }]), spec: { containers: [{ name: 'c', image: 'busybox' }], volumes: [{ name: 'scratch', emptyDir: {} }], securityContext: { fsGroup: 4321, fsGroupChangePolicy: 'OnRootMismatch' } } };
-    const { hostPath } = await plugins.setUp(owned, 'scratch', { remount: false });
-    expect(await modeOf(hostPath)).toBe(0o2777);
-    await writeFile(join(hostPath, 'later'), 'x');
-    await chown(join(hostPath, 'later'), 0, 0);
-    await chmod(join(hostPath, 'later'), 0o600);
-    await plugins.setUp(owned, 'scratch', { remount: true });
-    expect(await stat(join(hostPath, 'later'))).toMatchObject({ gid: 4321 });
-    expect(await modeOf(join(hostPath, 'later'))).toBe(0o660);
   });
 
   it('answers a hostPath volume with its own path, checked against its type', async () => {
