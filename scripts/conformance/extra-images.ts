@@ -6,7 +6,9 @@
  *   would not help the UDP spec that lacks one: the image's busybox sh runs its own nc applet first;
  * - nonewprivs:1.3: a setuid-root program that prints its effective uid, compiled here statically;
  * - etcd:3.5.6-0: Debian's etcd (3.4) at /usr/local/bin/etcd with its libraries, the gRPC health
- *   server the gRPC probe specs ask.
+ *   server the gRPC probe specs ask;
+ * - nonroot:1.4: the lab's busybox with `USER 1234` and nothing else, as the upstream Dockerfile
+ *   (test/images/nonroot) has it on its base: the runAsNonRoot spec runs `id -u` and expects 1234.
  * Layers are reproducible: sorted entries, mtime 0, owner root, gzip without a name or time. The
  * Debian packages they come from are installed first when missing, as .ci/containerd/up.sh does its own.
  */
@@ -19,7 +21,11 @@ export const EXTRA_IMAGES = {
   agnhost: 'registry.k8s.io/e2e-test-images/agnhost:2.43',
   nonewprivs: 'registry.k8s.io/e2e-test-images/nonewprivs:1.3',
   etcd: 'registry.k8s.io/etcd:3.5.6-0',
+  nonroot: 'registry.k8s.io/e2e-test-images/nonroot:1.4',
 } as const;
+
+/** The user the upstream nonroot image's Dockerfile names. */
+export const NONROOT_USER = '1234';
 
 interface Descriptor { mediaType: string; digest: string; size: number; annotations?: Record<string, string> }
 interface ImageConfig {
@@ -70,9 +76,9 @@ class Layout {
 
 /**
  * Writes `out`, an OCI archive named `ref`: the layers of `base` (an OCI archive) if given, then
- * `root` as one more layer, with `process` (Entrypoint, Cmd, User …) over the base's config.
+ * `root` as one more layer if given, with `process` (Entrypoint, Cmd, User …) over the base's config.
  */
-export function buildImage(opts: { ref: string; root: string; out: string; work: string; base?: string; process?: Record<string, unknown> }): void {
+export function buildImage(opts: { ref: string; root?: string; out: string; work: string; base?: string; process?: Record<string, unknown> }): void {
   const dir = mkdtempSync(join(opts.work, 'oci-'));
   try {
     const layout = new Layout(join(dir, 'image'));
@@ -89,14 +95,17 @@ export function buildImage(opts: { ref: string; root: string; out: string; work:
       layers = manifest.layers;
       config = JSON.parse(layout.get(manifest.config.digest).toString()) as ImageConfig;
     }
-    const tar = join(dir, 'layer.tar');
-    deterministicTar(opts.root, tar);
-    const plain = readFileSync(tar);
-    layers.push(layout.put(execFileSync('gzip', ['-n', '-6', '-c', tar], { maxBuffer: 1 << 30 }), 'application/vnd.oci.image.layer.v1.tar+gzip'));
+    const diffIds = [...config.rootfs.diff_ids];
+    if (opts.root !== undefined) {
+      const tar = join(dir, 'layer.tar');
+      deterministicTar(opts.root, tar);
+      diffIds.push(`sha256:${sha256(readFileSync(tar))}`);
+      layers.push(layout.put(execFileSync('gzip', ['-n', '-6', '-c', tar], { maxBuffer: 1 << 30 }), 'application/vnd.oci.image.layer.v1.tar+gzip'));
+    }
     config = {
       ...config, config: { ...config.config, ...opts.process },
-      rootfs: { type: 'layers', diff_ids: [...config.rootfs.diff_ids, `sha256:${sha256(plain)}`] },
-      history: [...(config.history ?? []), { created: '1970-01-01T00:00:00Z', created_by: 'kubelet-ts scripts/conformance/extra-images.ts' }],
+      rootfs: { type: 'layers', diff_ids: diffIds },
+      history: [...(config.history ?? []), { created: '1970-01-01T00:00:00Z', created_by: 'kubelet-ts scripts/conformance/extra-images.ts', ...(opts.root === undefined ? { empty_layer: true } : {}) }],
     };
     const configDesc = layout.put(Buffer.from(JSON.stringify(config)), 'application/vnd.oci.image.config.v1+json');
     const manifestDesc = layout.put(Buffer.from(JSON.stringify({
@@ -147,8 +156,8 @@ const statSafe = (path: string) => {
   }
 };
 
-/** Builds the three images into `dir` (agnhost on the lab's `agnhostArchive`); the archives' paths. */
-export function buildExtraImages(dir: string, agnhostArchive: string): string[] {
+/** Builds the images into `dir` (agnhost on the lab's `agnhostArchive`, nonroot on its `busyboxArchive`); the archives' paths. */
+export function buildExtraImages(dir: string, agnhostArchive: string, busyboxArchive: string): string[] {
   const work = mkdtempSync(join(dir, '.extra-'));
   const root = (name: string) => {
     const r = join(work, name);
@@ -160,7 +169,7 @@ export function buildExtraImages(dir: string, agnhostArchive: string): string[] 
     ensureTools();
     const curl = root('curl');
     copyWithLibraries(curl, which('curl'), '/usr/bin/curl');
-    const out = { agnhost: join(dir, 'extra-agnhost.tar'), nonewprivs: join(dir, 'extra-nonewprivs.tar'), etcd: join(dir, 'extra-etcd.tar') };
+    const out = { agnhost: join(dir, 'extra-agnhost.tar'), nonewprivs: join(dir, 'extra-nonewprivs.tar'), etcd: join(dir, 'extra-etcd.tar'), nonroot: join(dir, 'extra-nonroot.tar') };
     buildImage({ ref: EXTRA_IMAGES.agnhost, root: curl, out: out.agnhost, work, base: agnhostArchive });
 
     const nnp = root('nonewprivs');
@@ -173,6 +182,8 @@ export function buildExtraImages(dir: string, agnhostArchive: string): string[] 
     const etcd = root('etcd');
     copyWithLibraries(etcd, which('etcd'), '/usr/local/bin/etcd');
     buildImage({ ref: EXTRA_IMAGES.etcd, root: etcd, out: out.etcd, work, process: { Entrypoint: ['/usr/local/bin/etcd'] } });
+
+    buildImage({ ref: EXTRA_IMAGES.nonroot, base: busyboxArchive, out: out.nonroot, work, process: { User: NONROOT_USER } });
     return Object.values(out);
   } finally {
     rmSync(work, { recursive: true, force: true });

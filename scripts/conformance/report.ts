@@ -40,7 +40,7 @@ export function renderConformance({ ts, go, causes }: ReportInput): string {
     `The Kubernetes v1.26 e2e suite's node conformance selection (focus \`${any.focus}\`, skip \`${any.skip}\`:`,
     `${any.specs.length} of the binary's ${any.specs.length + any.notSelected} specs), run by \`npm run conformance\` against each kubelet as the`,
     'one node of a real v1.26 control plane, on containerd with the offline images of the lab',
-    `${labOnly ? '(some runs with those alone)' : 'and the run\'s own (agnhost with curl, nonewprivs, Debian\'s etcd as etcd:3.5.6-0)'}. Counts are per spec;`,
+    `${labOnly ? '(some runs with those alone)' : 'and the run\'s own (agnhost with curl, nonewprivs, nonroot, Debian\'s etcd as etcd:3.5.6-0)'}. Counts are per spec;`,
     'a spec that skips itself while running counts as skipped.',
     '',
     '| kubelet | date | command | passed | failed | timed out | skipped | other | wall time | processes | machine |',

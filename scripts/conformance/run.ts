@@ -91,9 +91,10 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   const listed = await dryRun(e2eTest, SUITE_FOCUS, SUITE_SKIP, join(work, 'dry-run'));
   const selection = listed.specs.map((s) => s.name);
   const subset = opts.focus !== undefined || opts.specsFile !== undefined;
-  const picked = subset ? pickSubset(selection, {
-    ...(opts.focus ? { focus: opts.focus } : {}), ...(opts.specsFile ? { names: specNamesOf(readFileSync(opts.specsFile, 'utf8')) } : {}),
-  }) : selection;
+  const names = opts.specsFile ? specNamesOf(readFileSync(opts.specsFile, 'utf8')) : undefined;
+  const outside = (names ?? []).filter((n) => !selection.includes(n));
+  const beyond = outside.length > 0 ? (await dryRun(e2eTest, exactFocus(outside), SUITE_SKIP, join(work, 'dry-run-named'))).specs.map((s) => s.name) : [];
+  const picked = subset ? pickSubset(selection, { ...(opts.focus ? { focus: opts.focus } : {}), ...(names ? { names } : {}) }, beyond) : selection;
   log(`${selection.length} of ${selection.length + listed.notSelected} specs selected${subset ? `; ${picked.length} of them in this subset` : ''}`);
   if (opts.dryRun) {
     for (const name of [...picked].sort()) process.stdout.write(`${name}\n`);

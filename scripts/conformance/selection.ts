@@ -4,7 +4,9 @@
  * a subset of it named by CONFORMANCE_FOCUS (a regular expression on spec names) or CONFORMANCE_SPECS
  * (a file of spec names, one a line). A subset is resolved against the selection the binary itself
  * lists (a dry run), then handed to ginkgo as the exact names: ginkgo ORs its focus flags, so a
- * narrower --focus beside the suite's would widen the run instead of narrowing it.
+ * narrower --focus beside the suite's would widen the run instead of narrowing it. CONFORMANCE_SPECS
+ * may also name any other spec of the binary (one outside the selection, found by a dry run on its
+ * name), so an upstream spec can be run alone; such a run is partial and never the selection's table.
  */
 
 export const SUITE_FOCUS = String.raw`\[NodeConformance\]`;
@@ -17,14 +19,18 @@ export interface SubsetRequest {
   names?: string[];
 }
 
-/** The selected names the request keeps; an error names what matched nothing. */
-export function pickSubset(selection: readonly string[], request: SubsetRequest): string[] {
-  const known = new Set(selection);
+/**
+ * The names the request keeps: the selected ones, and the named ones of `beyond` (specs of the binary
+ * outside the selection that a dry run found by their names); an error names what matched nothing.
+ */
+export function pickSubset(selection: readonly string[], request: SubsetRequest, beyond: readonly string[] = []): string[] {
+  const known = new Set([...selection, ...beyond]);
   const unknown = (request.names ?? []).filter((n) => !known.has(n));
-  if (unknown.length > 0) throw new Error(`not in the conformance selection:\n  ${unknown.join('\n  ')}`);
+  if (unknown.length > 0) throw new Error(`neither in the conformance selection nor a spec of the binary:\n  ${unknown.join('\n  ')}`);
   const named = new Set(request.names ?? []);
   const focus = request.focus === undefined ? undefined : new RegExp(request.focus);
-  const picked = selection.filter((n) => (request.names === undefined || named.has(n)) && (focus === undefined || focus.test(n)));
+  const candidates = [...selection, ...beyond.filter((n) => named.has(n) && !selection.includes(n))];
+  const picked = candidates.filter((n) => (request.names === undefined || named.has(n)) && (focus === undefined || focus.test(n)));
   if (picked.length === 0) throw new Error(`no spec of the conformance selection matches CONFORMANCE_FOCUS=${request.focus ?? ''}`);
   return picked;
 }

@@ -58,7 +58,10 @@ export interface PodStartContext {
   sandboxId: string;
   sandboxConfig: CriPodSandboxConfig;
   node: NodeRuntimeContext;
+  /** The pod's IPs for its containers' env (a host-network pod's are the node's). */
   podIPs: string[];
+  /** The sandbox's own IPs (none for a host-network pod): where Go's HTTP hooks without a host go. */
+  sandboxIPs: string[];
   /** What the resource managers gave the pod's containers at admission. */
   assignment?: PodAssignment;
 }
@@ -149,11 +152,11 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     if (postStart) {
       // Runs to completion before the sync goes on, as in Go; a failure kills the container.
       try {
-        await runLifecycleHandler(deps, pod, container, id, postStart, ctx.podIPs);
+        await runLifecycleHandler(deps, pod, container, id, postStart, ctx.sandboxIPs);
       } catch (err) {
         log.warn({ pod: podRef(pod), containerName: container.name, containerId: id, err }, 'Failed to execute PostStartHook');
         record('Warning', EventReason.FailedPostStartHook, err instanceof Error ? err.message : String(err));
-        await killContainer(deps, pod, container, { id, name: container.name, reason: 'FailedPostStartHook', message: 'FailedPostStartHook' }, ctx.podIPs)
+        await killContainer(deps, pod, container, { id, name: container.name, reason: 'FailedPostStartHook', message: 'FailedPostStartHook' }, ctx.sandboxIPs)
           .catch((killErr: unknown) => log.warn({ pod: podRef(pod), containerName: container.name, containerId: id, err: killErr }, 'Failed to kill container'));
         throw err;
       }

@@ -29,6 +29,7 @@
 import type { ContainerDeviceAllocator } from '../../ports/device-plugins.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, EphemeralContainer, Pod } from '../../domain/pod/types.js';
+import { effectivePodIPs } from '../../domain/pod/status.js';
 import { admitAppArmor } from '../../domain/runtime/apparmor.js';
 import { findEphemeralContainer } from '../../domain/runtime/ephemeral-containers.js';
 import { Backoff, containerRestartBackoffPolicy, type BackoffPolicy } from '../../domain/runtime/backoff.js';
@@ -293,7 +294,10 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
 
     // Step 4: Create a sandbox for the pod if necessary.
     let sandboxId = actions.sandboxId;
-    let podIPs = status.ips;
+    // Go's SyncPod starts containers with the API status's pod IPs, a host-network pod's being the
+    // node's; its HTTP hooks ask the runtime, which reports none for a host-network sandbox.
+    let ownIPs = status.ips;
+    let podIPs = effectivePodIPs(pod, ownIPs, node.hostIPs ?? []);
     const configStep = actions.createSandbox ? 'createPodSandbox' : 'configPodSandbox';
     const sandboxFailed = (error: { message: string } | undefined) => {
       log.error({ pod: ref, podUid: uid, err: error }, 'CreatePodSandbox for pod failed');
@@ -330,12 +334,13 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
       }
       sandboxId = created.value.id;
       // A host-network sandbox reports no IP of its own: keep what the status had, as Go does.
-      if (!pod.spec.hostNetwork) podIPs = created.value.ips;
+      ownIPs = created.value.ips;
+      if (!pod.spec.hostNetwork) podIPs = ownIPs;
       log.trace({ pod: ref, podUid: uid, podSandboxId: sandboxId }, 'Created PodSandbox for pod');
     }
 
     if (sandboxId === undefined) return done(actions); // nothing to start containers in (a pod only being killed)
-    const startCtx = { pod, status, sandboxId, sandboxConfig, node: ctx, podIPs, ...(syncOpts.assignment ? { assignment: syncOpts.assignment } : {}) };
+    const startCtx = { pod, status, sandboxId, sandboxConfig, node: ctx, podIPs, sandboxIPs: ownIPs, ...(syncOpts.assignment ? { assignment: syncOpts.assignment } : {}) };
     const start = async (step: 'startInitContainer' | 'startContainer', container: Container | EphemeralContainer): Promise<boolean> => {
       const result = await startContainer(starter, step, container, startCtx);
       steps.push(result);

@@ -4,10 +4,12 @@
  * `sizeLimit` when given. A set-up after a kubelet restart finds the tmpfs still mounted and keeps
  * it (and its content).
  *
- * With the pod's fsGroup, SetVolumeOwnership as Go applies it (volume-ownership.ts): every entry
- * gets the group, group read-write (directories also search and setgid, so files made later inherit
- * the group); under fsGroupChangePolicy OnRootMismatch only when the root lacks them. The directory
- * is chmodded to 0777 only when its permission bits differ, as Go's setupDir, so its setgid bit stays.
+ * The modes as Go leaves them: the directory is chmodded to 0777 only when its permission bits
+ * differ (setupDir), before any tmpfs is mounted on it; the tmpfs is mounted without a mode, so its
+ * root keeps the kernel's 1777 (the sticky bit, as /tmp). With the pod's fsGroup, SetVolumeOwnership
+ * (volume-ownership.ts) adds the group, group read-write, and on directories search and setgid,
+ * keeping the bits there: a disk volume ends 2777, a tmpfs one 3777; under fsGroupChangePolicy
+ * OnRootMismatch only when the root lacks them.
  *
  * Differs from Go: without a sizeLimit the tmpfs has the kernel's default size (half the RAM),
  * where Go sizes it to the pod's memory limit or the node's allocatable memory.
@@ -19,7 +21,6 @@ import { parseQuantity, quantityValue } from '../../domain/resources/quantity.js
 import type { EmptyDirVolumeSource } from '../../domain/volumes/sources.js';
 import { isMountPoint, type Mounter } from './mount-table.js';
 import { assertBelowPodDirectory, type PodVolumeTarget } from './pod-confinement.js';
-import { allOrFirstError } from './settled-calls.js';
 import { setVolumeOwnership } from './volume-ownership.js';
 
 /** Makes `dir` (and its parents) with exactly `mode` whatever the umask, once it is known to be below the pod's directory. */
@@ -42,24 +43,20 @@ export async function setUpEmptyDir(mounter: Mounter, target: PodVolumeTarget, s
     await assertBelowPodDirectory(target);
     return;
   }
-  // A directory made just now is no mount point, so it is not checked, and its mode is set while the
-  // tmpfs is mounted: what the container sees is 0777 either way, the tmpfs being mounted with that
-  // mode (the chmod may land on the directory below it, or on the tmpfs). Each call on the thread
-  // pool waits for a turn of the event loop, and in a burst of pods a turn is long.
   const made = await mkdir(dir, { recursive: true, mode: 0o777 });
   await assertBelowPodDirectory(target);
-  const mountIfNeeded = async () => {
-    if (medium !== 'Memory' || (made === undefined && (await isMountPoint(dir)))) return;
+  // A directory made just now has the umask's mode; one found in place keeps its setgid and sticky
+  // bits when its permission bits are right already.
+  if (made !== undefined || ((await lstat(dir)).mode & 0o777) !== 0o777) await chmod(dir, 0o777);
+  // A directory made just now is no mount point, so it is not checked.
+  if (medium === 'Memory' && (made !== undefined || !(await isMountPoint(dir)))) {
     const sizeBytes = source.sizeLimit !== undefined ? Number(quantityValue(parseQuantity(source.sizeLimit))) : undefined;
-    await mounter.mountTmpfs(dir, { mode: 0o777, ...(sizeBytes !== undefined && sizeBytes > 0 ? { sizeBytes } : {}) });
-  };
-  // A directory found in place keeps its mode when its permission bits are right already (its setgid too).
-  const keepsMode = made === undefined && fsGroup !== undefined && ((await lstat(dir)).mode & 0o777) === 0o777;
-  await allOrFirstError([mountIfNeeded(), keepsMode ? Promise.resolve() : chmod(dir, 0o777)]);
+    await mounter.mountTmpfs(dir, sizeBytes !== undefined && sizeBytes > 0 ? { sizeBytes } : {});
+  }
   if (fsGroup !== undefined) await setVolumeOwnership(dir, fsGroup, { readOnly: false, ...(fsGroupChangePolicy !== undefined ? { policy: fsGroupChangePolicy } : {}) });
 }
 
-/** A memory-backed directory for content kept off the disk (Secret and projected volumes), 0777 as Go's wrapped emptyDir. */
+/** A memory-backed directory for content kept off the disk (Secret and projected volumes), 1777 as Go's wrapped emptyDir. */
 export async function setUpMemoryDir(mounter: Mounter, target: PodVolumeTarget): Promise<void> {
   await setUpEmptyDir(mounter, target, { medium: 'Memory' });
 }

@@ -102,8 +102,9 @@ export function systemMounter(mountInfoPath = '/proc/self/mountinfo', helper: Mo
   return {
     mountPoints: async () => mountPoints(await readFile(mountInfoPath, 'utf8')),
     mountTmpfs: (dir, opts) => {
-      const options = [`mode=${(opts.mode ?? 0o777).toString(8).padStart(4, '0')}`, ...(opts.sizeBytes !== undefined ? [`size=${opts.sizeBytes}`] : [])];
-      return mountTmpfs({ dir, options: options.join(',') });
+      const options = [...(opts.mode !== undefined ? [`mode=${opts.mode.toString(8).padStart(4, '0')}`] : []), ...(opts.sizeBytes !== undefined ? [`size=${opts.sizeBytes}`] : [])];
+      // Without a mode the tmpfs root has the kernel's 1777; `defaults` keeps the table's fields in place.
+      return mountTmpfs({ dir, options: options.length > 0 ? options.join(',') : 'defaults' });
     },
     unmount: (dir) => runMount('umount', [dir], `unmount of ${dir} failed`),
     bindMount: async (source, target, options) => {

@@ -93,9 +93,17 @@ function applyProbeResults(pod: Pod, statuses: ContainerStatus[], initStatuses: 
   }
 }
 
+/**
+ * The pod's IPs, primary first: the sandbox's, else for a host-network pod the node's (its primary
+ * and, on a dual-stack node, its secondary). The sync starts containers with these too, so a
+ * host-network container's status.podIP is the node's IP before any status was written.
+ */
+export function effectivePodIPs(pod: Pod, runtimeIPs: readonly string[], hostIPs: readonly string[]): string[] {
+  return runtimeIPs.length > 0 ? [...runtimeIPs] : pod.spec.hostNetwork ? hostIPs.slice(0, 2) : [];
+}
+
 function podIPs(pod: Pod, runtimeStatus: RuntimePodStatus, hostIPs: readonly string[]): PodIP[] {
-  const ips = runtimeStatus.ips.length > 0 ? runtimeStatus.ips : pod.spec.hostNetwork ? hostIPs.slice(0, 2) : [];
-  return ips.map((ip) => ({ ip }));
+  return effectivePodIPs(pod, runtimeStatus.ips, hostIPs).map((ip) => ({ ip }));
 }
 
 function withTransitionTimes(conditions: PodCondition[], previous: readonly PodCondition[], nowMs: number): PodCondition[] {

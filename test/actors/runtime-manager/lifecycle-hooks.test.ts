@@ -106,6 +106,14 @@ describe('postStart', () => {
     const result = await manager.syncPod(podWith(container));
     expect(result.steps.at(-1)).toMatchObject({ ok: false, reason: 'PostStartHookError' });
   });
+
+  it('fails an httpGet hook without a host in a host-network pod, as Go asks the runtime, which reports no IP for it', async () => {
+    const onNode = createRuntimeManager({ cri, clock, podLogsDir: logsDir, logger: pino({ level: 'silent' }), host: createRuntimeHost(), node: { resolvConf: '', memoryCapacityBytes: 1 << 30, hostIPs: ['127.0.0.1'] } });
+    const container: Container = { name: 'app', image: 'busybox:1.36', lifecycle: { postStart: { httpGet: { port: 8080 } } } };
+    const pod = podWith(container);
+    const result = await onNode.syncPod({ ...pod, spec: { ...pod.spec, hostNetwork: true } });
+    expect(result.steps.at(-1)).toMatchObject({ ok: false, reason: 'PostStartHookError', error: { message: 'failed to find networking container: the pod has no IP' } });
+  });
 });
 
 describe('preStop', () => {

@@ -329,6 +329,21 @@ describe('runtimeManager.syncPod', () => {
     expect(envs).toMatchObject({ CPU_LIMIT: '4', MEMORY_LIMIT: '4294967296' });
   });
 
+  it('gives a host-network container the node\'s IPs as its status.podIP(s), before any status was written', async () => {
+    const dualStack = build({ node: { resolvConf: '', memoryCapacityBytes: 8 * 1024 ** 3, hostIPs: ['192.168.1.5', 'fd00::5'] } });
+    const field = (name: string, fieldPath: string) => ({ name, valueFrom: { fieldRef: { fieldPath } } });
+    const reader: Container = { ...app, env: [field('POD_IP', 'status.podIP'), field('POD_IPS', 'status.podIPs'), field('HOST_IP', 'status.hostIP'), field('HOST_IPS', 'status.hostIPs')] };
+    const envOf = (podName: string) => {
+      const config = [...cri.containers.values()].find((c) => cri.sandboxes.get(c.sandboxId)?.config.metadata.name === podName)!.config;
+      return Object.fromEntries((config.envs ?? []).map((e) => [e.key, Buffer.from(e.value ?? '').toString()]));
+    };
+    expect((await dualStack.syncPod(makePod({ initContainers: [], containers: [reader], hostNetwork: true }))).ok).toBe(true);
+    expect(envOf('web')).toMatchObject({ POD_IP: '192.168.1.5', POD_IPS: '192.168.1.5,fd00::5', HOST_IP: '192.168.1.5', HOST_IPS: '192.168.1.5,fd00::5' });
+
+    expect((await dualStack.syncPod({ ...makePod({ initContainers: [], containers: [reader] }), metadata: { name: 'own', namespace: 'shop', uid: 'uid-2' } })).ok).toBe(true);
+    expect(envOf('own')).toMatchObject({ POD_IP: expect.stringMatching(/^10\.88\.0\./), HOST_IP: '192.168.1.5' });
+  });
+
   it('refuses a runAsNonRoot container whose image runs as root, and starts one whose image has a uid', async () => {
     cri.addImage('rootful:1');
     cri.addImage('rootless:1', { uid: { value: '65534' } });

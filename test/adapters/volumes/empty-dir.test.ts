@@ -98,8 +98,29 @@ describe('setUpEmptyDir', () => {
     const line = await mountInfoLine(dir);
     expect(line).toMatch(/ - tmpfs tmpfs /);
     expect(line).toMatch(/[ ,]size=1024k(,|$)/);
-    expect(await modeOf(dir)).toBe(0o777);
+    expect(await modeOf(dir)).toBe(0o1777);
     expect(await isMountPoint(dir)).toBe(true);
+  });
+
+  it.skipIf(notRoot)(`gives a tmpfs volume and the directory below it Go's modes and owners, with and without an fsGroup (${needsRoot})`, async () => {
+    await setUpEmptyDir(mounter, target(), { medium: 'Memory' });
+    expect(await modeOf(dir)).toBe(0o1777);
+    expect(await stat(dir)).toMatchObject({ uid: 0, gid: 0 });
+    await unmountAndRemove(dir);
+
+    await setUpEmptyDir(mounter, target(), { medium: 'Memory' }, 4321);
+    expect(await modeOf(dir)).toBe(0o3777);
+    expect(await stat(dir)).toMatchObject({ uid: 0, gid: 4321 });
+    // The directory under the tmpfs was chmodded before the mount, as Go's setupDir, so it is 0777 too.
+    await mounter.unmount(dir);
+    expect(await modeOf(dir)).toBe(0o777);
+  });
+
+  it.skipIf(notRoot)(`keeps the tmpfs root's setgid and sticky bits on a second set-up with the fsGroup (${needsRoot})`, async () => {
+    await setUpEmptyDir(mounter, target(), { medium: 'Memory' }, 4321);
+    await setUpEmptyDir(mounter, target(), { medium: 'Memory' }, 4321);
+    expect(await modeOf(dir)).toBe(0o3777);
+    expect(await mountPointsUnder(root!)).toEqual([dir]);
   });
 
   it.skipIf(notRoot)(`refuses a file larger than the sizeLimit with ENOSPC (${needsRoot})`, async () => {
@@ -138,7 +159,7 @@ describe('setUpEmptyDir', () => {
     await mkdir(dir, { recursive: true });
     await setUpEmptyDir(mounter, target(), { medium: 'Memory' });
     expect(await mountPointsUnder(root!)).toEqual([dir]);
-    expect(await modeOf(dir)).toBe(0o777);
+    expect(await modeOf(dir)).toBe(0o1777);
   });
 
   it.skipIf(notRoot)(`mounts a tmpfs of the kernel's default size without a sizeLimit (${needsRoot})`, async () => {
@@ -149,10 +170,10 @@ describe('setUpEmptyDir', () => {
 });
 
 describe('setUpMemoryDir', () => {
-  it.skipIf(notRoot)(`mounts a world-writable tmpfs (${needsRoot})`, async () => {
+  it.skipIf(notRoot)(`mounts a world-writable tmpfs whose root keeps the sticky bit (${needsRoot})`, async () => {
     await setUpMemoryDir(mounter, target());
     expect(await mountInfoLine(dir)).toMatch(/ - tmpfs tmpfs /);
-    expect(await modeOf(dir)).toBe(0o777);
+    expect(await modeOf(dir)).toBe(0o1777);
   });
 });
 

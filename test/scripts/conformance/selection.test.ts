@@ -17,8 +17,14 @@ describe('pickSubset', () => {
     expect(pickSubset(SELECTION, { names: [SELECTION[2]!, SELECTION[1]!], focus: 'GRPC' })).toEqual([SELECTION[2]]);
   });
 
-  it('refuses a name outside the selection and a focus that matches nothing', () => {
-    expect(() => pickSubset(SELECTION, { names: ['[sig-node] no such spec'] })).toThrow(/not in the conformance selection/);
+  it('keeps a named spec of the binary outside the selection, and only when named', () => {
+    const beyond = ['[sig-node] Downward API should provide host IP and pod IP as an env var if pod uses host network [LinuxOnly]'];
+    expect(pickSubset(SELECTION, { names: [beyond[0]!, SELECTION[0]!] }, beyond)).toEqual([SELECTION[0], beyond[0]]);
+    expect(pickSubset(SELECTION, { focus: 'Downward|environment' }, beyond)).toEqual([SELECTION[0]]);
+  });
+
+  it('refuses a name neither selected nor in the binary, and a focus that matches nothing', () => {
+    expect(() => pickSubset(SELECTION, { names: ['[sig-node] no such spec'] }, ['[sig-node] another'])).toThrow(/neither in the conformance selection nor a spec of the binary/);
     expect(() => pickSubset(SELECTION, { focus: 'nothing like it' })).toThrow(/no spec/);
   });
 });
