@@ -27,7 +27,8 @@
  *   at the initial delay, and the period runs from the end of one attempt to the start of the next.
  * - Go keeps `lastResult`/`resultRun` across a container restart; here they are reset with the new
  *   container, so a new container never inherits failures counted against its predecessor.
- * - Once the startup gate lifts, liveness and readiness probe at once instead of at their next tick.
+ * - Once the startup gate lifts, liveness probes at once instead of at its next tick (readiness
+ *   probes at once in Go too: its status update triggers a readiness worker that has no result yet).
  *
  * Pure: no I/O and no clock reads; delays run on the injected clock, probes run in `runProbe`.
  */
