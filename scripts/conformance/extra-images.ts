@@ -1,8 +1,10 @@
 /**
  * Images the lab's images.sh does not make, built here offline from what Debian installs, so the specs
  * that need them test the kubelet rather than the lab:
- * - agnhost:2.43 with curl: the lab's agnhost plus one layer holding Debian's curl and the shared
- *   libraries it loads (the networking and exec-hook specs run curl inside agnhost). A netcat with -u
+ * - agnhost:2.43 with curl and bash: the lab's agnhost plus one layer holding Debian's curl and bash
+ *   and the shared libraries they load (the networking and exec-hook specs run curl inside agnhost,
+ *   the probe specs of a terminating pod run their script with /bin/bash, as the upstream image,
+ *   on Alpine with bash installed, has it). A netcat with -u
  *   would not help the UDP spec that lacks one: the image's busybox sh runs its own nc applet first;
  * - nonewprivs:1.3: a setuid-root program that prints its effective uid, compiled here statically;
  * - etcd:3.5.6-0: Debian's etcd (3.4) at /usr/local/bin/etcd with its libraries, the gRPC health
@@ -169,6 +171,7 @@ export function buildExtraImages(dir: string, agnhostArchive: string, busyboxArc
     ensureTools();
     const curl = root('curl');
     copyWithLibraries(curl, which('curl'), '/usr/bin/curl');
+    copyWithLibraries(curl, which('bash'), '/bin/bash');
     const out = { agnhost: join(dir, 'extra-agnhost.tar'), nonewprivs: join(dir, 'extra-nonewprivs.tar'), etcd: join(dir, 'extra-etcd.tar'), nonroot: join(dir, 'extra-nonroot.tar') };
     buildImage({ ref: EXTRA_IMAGES.agnhost, root: curl, out: out.agnhost, work, base: agnhostArchive });
 

@@ -11,7 +11,8 @@
  *   (`initialProbeResult`); the parent knows these and is told only of changes:
  *   `probe.result.changed`, sent to the parent.
  * - Liveness and readiness of a container with a startup probe wait in `awaitingStartup` until the
- *   parent sends `probe.startup.succeeded`; a startup worker that succeeds rests in `started`.
+ *   parent sends `probe.startup.succeeded` for their current container (one naming another container
+ *   is stale and ignored); a startup worker that succeeds rests in `started`.
  * - A liveness or startup failure means the container will be restarted: the worker holds (`onHold`)
  *   until `probe.container.restarted` names the new container, which resets counters, verdict and
  *   initial delay from any state. `probe.container.exited` marks the verdict failure, as Go does for
@@ -26,7 +27,8 @@
  *   at the initial delay, and the period runs from the end of one attempt to the start of the next.
  * - Go keeps `lastResult`/`resultRun` across a container restart; here they are reset with the new
  *   container, so a new container never inherits failures counted against its predecessor.
- * - Once the startup gate lifts, liveness and readiness probe at once instead of at their next tick.
+ * - Once the startup gate lifts, liveness probes at once instead of at its next tick (readiness
+ *   probes at once in Go too: its status update triggers a readiness worker that has no result yet).
  *
  * Pure: no I/O and no clock reads; delays run on the injected clock, probes run in `runProbe`.
  */
@@ -85,7 +87,8 @@ export interface ProbeContext {
 }
 
 export type ProbeEvent =
-  | { type: 'probe.startup.succeeded' }
+  /** The container's startup probe succeeded: `containerId` is the container it judged. */
+  | { type: 'probe.startup.succeeded'; containerId: string }
   | {
       type: 'probe.container.restarted';
       containerId: string;
@@ -191,6 +194,7 @@ export const probeMachine = setup({
   guards: {
     hasInitialDelayLeft: ({ context }) => context.initialDelayRemainingMs > 0,
     isStartupPending: ({ context }) => !context.startupSucceeded,
+    isForCurrentContainer: ({ context, event }) => event.type === 'probe.startup.succeeded' && event.containerId === context.containerId,
     isHoldingOutcome: ({ context }, params: { outcome: ProbeOutcome }) => holdsAfter(context, params.outcome),
     isStartingOutcome: ({ context }, params: { outcome: ProbeOutcome }) => startsAfter(context, params.outcome),
     isStoppedByTermination: ({ context }) => context.probe === 'liveness' || context.probe === 'startup',
@@ -262,7 +266,7 @@ export const probeMachine = setup({
     'probe.container.restarted': { target: '.initialDelay', actions: 'resetForNewContainer' },
     'probe.container.exited': { target: '.containerExited', actions: 'markExited' },
     'probe.pod.terminating': { guard: 'isStoppedByTermination', target: '.stopped', actions: 'markSucceededForShutdown' },
-    'probe.startup.succeeded': { actions: 'recordStartupSucceeded' },
+    'probe.startup.succeeded': { guard: 'isForCurrentContainer', actions: 'recordStartupSucceeded' },
   },
   states: {
     initialDelay: {
@@ -273,7 +277,7 @@ export const probeMachine = setup({
     awaitingStartup: {
       meta: { description: 'liveness/readiness wait until the startup probe has succeeded' },
       always: { guard: not('isStartupPending'), target: 'probing' },
-      on: { 'probe.startup.succeeded': { target: 'probing', actions: 'recordStartupSucceeded' } },
+      on: { 'probe.startup.succeeded': { guard: 'isForCurrentContainer', target: 'probing', actions: 'recordStartupSucceeded' } },
     },
     probing: {
       meta: { description: 'one probe attempt is running' },

@@ -28,7 +28,8 @@
  * - plegCh → `pleg.events`: each pod with an event is asked to sync now — unless the runtime's last
  *   announced health (`runtime.health.changed`) is not ready: then, as Go's syncLoop skips its
  *   iterations, nothing is dispatched until the runtime is back, and then every pod syncs.
- * - probe results → `probe.result.changed`: forwarded to the pod's worker.
+ * - probe results → `probe.result.changed`: forwarded to the pod's worker while it runs; a startup
+ *   success lifts the container's liveness and readiness workers' gate (domain/sync-loop/probe-results).
  * - A worker that finished (`terminated`, `pod.worker.terminated`) is stopped, and forgotten once its
  *   pod left the config.
  * - Resource managers (domain/resource-managers): admission gives a pod its exclusive CPUs, devices
@@ -80,7 +81,6 @@ import { effectError } from './done-output.js';
 import type { PressureCondition } from '../domain/eviction/signals.js';
 import type { AdmissionNode } from '../domain/pod/admission-node.js';
 import { resyncJitterFraction } from '../domain/pod/lifecycle.js';
-import type { ProbeType } from '../domain/probe/types.js';
 import { orphanGracePeriodSeconds, runtimeOnlyPod } from '../domain/pod/orphans.js';
 import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
 import type { Taint } from '../domain/api/common-types.js';
@@ -93,6 +93,7 @@ import { decideOrphanKills, knownPods, podCgroupsToKeep } from '../domain/sync-l
 import { decideCrashedActor, decideEviction, decideWorkerTerminated } from '../domain/sync-loop/pod-ends.js';
 import { decidePodConfigUpdate, type PodOperation } from '../domain/sync-loop/pod-config-update.js';
 import { decidePodStatus } from '../domain/sync-loop/pod-status.js';
+import { decideProbeResult, type ProbeResultChange } from '../domain/sync-loop/probe-results.js';
 import { dropStaleResources } from '../domain/sync-loop/resources.js';
 import { decidePlegEvents, decideRuntimeHealth, type PlegEvents } from '../domain/sync-loop/runtime-events.js';
 import type { KillRequester, SyncLoopSettings, SyncLoopState } from '../domain/sync-loop/state.js';
@@ -142,7 +143,7 @@ export type SyncLoopEvent =
   | { type: 'pod.manifest.cleared'; source: string; origin: string }
   | ({ type: 'pleg.events'; discarded?: number } & PlegEvents)
   | { type: 'pod.status.updated'; podUid: string; status: PodStatus }
-  | { type: 'probe.result.changed'; podUid: string; container: string; probe: ProbeType; result: string; observedAtMs?: number }
+  | ({ type: 'probe.result.changed' } & ProbeResultChange)
   | { type: 'runtime.health.changed'; health: 'ready' | 'notReady' | 'down'; reason: string }
   | { type: 'api.mirrorPods.observed'; pods: Pod[]; observedAtMs: number }
   | { type: 'node.pressure.changed'; conditions: PressureCondition[] }
@@ -445,11 +446,8 @@ export const syncLoopMachine = setup({
       }),
     },
     'probe.result.changed': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        if (context.pods[event.podUid]?.lifecycle !== 'active') return;
-        // With the probe's time, so a readiness change moves the Ready condition when the probe ran.
-        const { container, probe, result, observedAtMs } = event;
-        sendToChild(enqueue, podWorkerId(event.podUid), { type: 'probe.result.changed', container, probe, result, ...(observedAtMs !== undefined ? { observedAtMs } : {}) });
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
+        carryOut(enqueue, system, context.input, decideProbeResult(context, event).commands);
       }),
     },
     'pod.status.updated': {

@@ -233,9 +233,26 @@ describe('probeMachine', () => {
     await h.advance(20_000);
     expect(h.state()).toBe('awaitingStartup');
     expect(h.calls).toHaveLength(0);
-    await h.send({ type: 'probe.startup.succeeded' });
+    await h.send({ type: 'probe.startup.succeeded', containerId: 'c1' });
     expect(times(h)).toEqual([20_000]);
     expect(results(h)).toEqual(['success']);
+  });
+
+  it('keeps the gate closed for a startup success that judged another container', async () => {
+    const container: Container = {
+      name: 'app',
+      image: 'busybox',
+      startupProbe: { exec: { command: ['started'] } },
+      livenessProbe: { exec: { command: ['alive'] }, periodSeconds: 1 },
+    };
+    const h = await start({ container });
+    await h.send({ type: 'probe.container.restarted', containerId: 'c2', containerStartedAtMs: 0 });
+    await h.send({ type: 'probe.startup.succeeded', containerId: 'c1' });
+    await h.advance(3000);
+    expect(h.state()).toBe('awaitingStartup');
+    expect(h.calls).toHaveLength(0);
+    await h.send({ type: 'probe.startup.succeeded', containerId: 'c2' });
+    expect(h.calls.map((c) => c.atMs)).toEqual([3000]);
   });
 
   it('lifts the startup gate that was lifted during the initial delay as soon as the delay ends', async () => {
@@ -246,7 +263,7 @@ describe('probeMachine', () => {
       livenessProbe: { exec: { command: ['alive'] }, initialDelaySeconds: 5 },
     };
     const h = await start({ container });
-    await h.send({ type: 'probe.startup.succeeded' });
+    await h.send({ type: 'probe.startup.succeeded', containerId: 'c1' });
     await h.advance(5000);
     expect(times(h)).toEqual([5000]);
   });

@@ -425,11 +425,22 @@ describe('syncLoopMachine', () => {
       expect(types('probe:u1:main:liveness').filter((t) => t === 'probe.container.restarted')).toHaveLength(1);
     });
 
+    it("lifts the startup gate of the container's liveness and readiness workers when its startup probe succeeds", () => {
+      const a = start();
+      a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [pod('u1', 'u1', { startupProbe: { exec: { command: ['true'] } }, livenessProbe: { exec: { command: ['true'] } }, readinessProbe: { exec: { command: ['true'] } } })] });
+      a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
+      a.send({ type: 'probe.result.changed', podUid: 'u1', container: 'main', containerId: 'c1', probe: 'startup', result: 'success' });
+      expect(types('probe:u1:main:liveness')).toContain('probe.startup.succeeded');
+      expect(types('probe:u1:main:readiness')).toContain('probe.startup.succeeded');
+      expect(types('probe:u1:main:startup')).not.toContain('probe.startup.succeeded');
+      expect(types('pod:u1')).toContain('probe.result.changed');
+    });
+
     it('forwards probe results to the pod worker and stops probe workers with the pod', () => {
       const a = start();
       a.send({ type: 'pod.config.updated', op: 'ADD', source: 'file', pods: [probed()] });
       a.send({ type: 'pod.status.updated', podUid: 'u1', status: running('2026-11-22T00:00:00Z') });
-      a.send({ type: 'probe.result.changed', podUid: 'u1', container: 'main', probe: 'liveness', result: 'failure', observedAtMs: 61_000 });
+      a.send({ type: 'probe.result.changed', podUid: 'u1', container: 'main', containerId: 'c1', probe: 'liveness', result: 'failure', observedAtMs: 61_000 });
       expect(types('pod:u1')).toContain('probe.result.changed');
       // With the probe's time: the pod worker computes the status (Ready's lastTransitionTime) at it.
       expect((received['pod:u1'] ?? []).find((e) => e.type === 'probe.result.changed')).toMatchObject({ observedAtMs: 61_000 });

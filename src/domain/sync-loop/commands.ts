@@ -24,6 +24,7 @@ export type WorkerMessage =
 /** What a container probe's worker is told. */
 export type ProbeMessage =
   | { type: 'probe.pod.terminating' }
+  | { type: 'probe.startup.succeeded'; containerId: string }
   | { type: 'probe.container.restarted'; containerId: string; containerStartedAtMs: number; podIP: string };
 
 /** A container probe's worker to start for a running container. */
