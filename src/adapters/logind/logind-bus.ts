@@ -7,14 +7,12 @@ import { join } from 'node:path';
 import { connectBus, systemBusAddress, type DbusConnection } from '../dbus/connection.js';
 import type { Logger } from '../../log.js';
 import type { InhibitLock, Logind, LogindConnection } from '../../ports/logind.js';
+import { SYSTEMD, SYSTEMD_MANAGER, SYSTEMD_PATH } from '../systemd/systemd-names.js';
 import { inhibitShutdownWithCommand } from './inhibit-command.js';
 
 const LOGIND = 'org.freedesktop.login1';
 const LOGIND_PATH = '/org/freedesktop/login1';
 const LOGIND_MANAGER = 'org.freedesktop.login1.Manager';
-const SYSTEMD = 'org.freedesktop.systemd1';
-const SYSTEMD_PATH = '/org/freedesktop/systemd1';
-const SYSTEMD_MANAGER = 'org.freedesktop.systemd1.Manager';
 const SIGHUP = 1;
 
 /** Go's logindConfigDirectory and kubeletLogindConf. */

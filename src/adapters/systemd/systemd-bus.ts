@@ -10,10 +10,8 @@ import type { DbusValue } from '../dbus/marshal.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { UnitProperty } from '../../domain/cgroups/systemd-units.js';
 import type { SystemdUnits } from '../../ports/systemd-units.js';
+import { SYSTEMD, SYSTEMD_MANAGER as MANAGER, SYSTEMD_PATH } from './systemd-names.js';
 
-const SYSTEMD = 'org.freedesktop.systemd1';
-const SYSTEMD_PATH = '/org/freedesktop/systemd1';
-const MANAGER = 'org.freedesktop.systemd1.Manager';
 const UNIT_EXISTS = 'org.freedesktop.systemd1.UnitExists';
 const NO_SUCH_UNIT = 'org.freedesktop.systemd1.NoSuchUnit';
 const DISCONNECTED = 'KLT_ERR_DBUS_UNAVAILABLE';
