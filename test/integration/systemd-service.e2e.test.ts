@@ -17,7 +17,6 @@ import { startSystemdLab, systemdLabPart, type SystemdLab } from '../support/sys
 
 const UNIT = 'kubelet-ts.service';
 const WATCHDOG_SEC = 4;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describeNeeding(systemdLabPart(), 'kubelet-ts as a Type=notify systemd service with WatchdogSec', () => {
   let lab: SystemdLab | undefined;
@@ -86,9 +85,14 @@ describeNeeding(systemdLabPart(), 'kubelet-ts as a Type=notify systemd service w
     const fedAt = Number(active.WatchdogTimestampMonotonic);
     expect(fedAt).toBeGreaterThan(0);
 
-    // Longer than WatchdogSec: a kubelet that did not feed it would be killed (SIGABRT) by now.
-    await sleep((WATCHDOG_SEC + 3) * 1000);
-    const later = await lab!.show(UNIT, props);
+    // A feed stamped more than WatchdogSec after the first, by systemd's own clock: a kubelet that
+    // had missed a whole WatchdogSec between them would have been killed (SIGABRT) instead.
+    const spanUsec = (WATCHDOG_SEC + 1) * 1_000_000;
+    const later = await until(`a feed ${WATCHDOG_SEC + 1} s after the first`, async () => {
+      const s = await lab!.show(UNIT, props);
+      if (s.ActiveState !== 'active') throw new Error(`the unit left active: ${JSON.stringify(s)}`);
+      return Number(s.WatchdogTimestampMonotonic) - fedAt > spanUsec ? s : false;
+    }, (WATCHDOG_SEC + 10) * 1000, log);
     expect(later).toMatchObject({ ActiveState: 'active', SubState: 'running', MainPID: pid, NRestarts: '0', Result: 'success' });
     expect(Number(later.WatchdogTimestampMonotonic)).toBeGreaterThan(fedAt);
     // Fed every interval (2 s), not only once: within the last interval and a bit.

@@ -6,7 +6,7 @@
  * descriptor are out of reach here (see logind-inhibitor.ts for the lock).
  */
 import { createConnection, type Socket } from 'node:net';
-import { KubeletError } from '../../domain/errors.js';
+import { KubeletError, type KubeletErrorCode } from '../../domain/errors.js';
 import { decodeBody, decodeHeader, encodeMessage, FIXED_HEADER, messageLength, type DbusMessage, type MessageHead } from './message.js';
 import type { DbusValue, Variant } from './marshal.js';
 
@@ -114,9 +114,10 @@ export async function connectBus(address: string, options: ConnectOptions): Prom
   return conn;
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+/** `p`, or a KubeletError with `code` and `message` once `ms` have passed without its answer. */
+export function withTimeout<T>(p: Promise<T>, ms: number, message: string, code: KubeletErrorCode = 'KLT_ERR_DBUS_UNAVAILABLE'): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new KubeletError('KLT_ERR_DBUS_UNAVAILABLE', message)), ms);
+    const timer = setTimeout(() => reject(new KubeletError(code, message)), ms);
     p.then((v) => { clearTimeout(timer); resolve(v); }, (e: unknown) => { clearTimeout(timer); reject(e); });
   });
 }

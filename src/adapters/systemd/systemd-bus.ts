@@ -5,7 +5,7 @@
  * "done" is reported and its unit's failed state reset, as runc does. The connection is made on
  * first use and made again after the bus drops it (runc retries once on a disconnect).
  */
-import { connectBus, DbusCallError, systemBusAddress, type DbusConnection } from '../dbus/connection.js';
+import { connectBus, DbusCallError, systemBusAddress, withTimeout, type DbusConnection } from '../dbus/connection.js';
 import type { DbusValue } from '../dbus/marshal.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { UnitProperty } from '../../domain/cgroups/systemd-units.js';
@@ -30,13 +30,6 @@ export interface SystemdBusOptions {
 interface JobWaiter { resolve: (result: string) => void }
 
 const toVariant = (p: UnitProperty): DbusValue => [p.name, { signature: p.signature, value: p.value as DbusValue }];
-
-function bounded<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new KubeletError('KLT_ERR_CGROUP', message)), ms);
-    p.then((v) => { clearTimeout(timer); resolve(v); }, (e: unknown) => { clearTimeout(timer); reject(e); });
-  });
-}
 
 export function createSystemdBus(options: SystemdBusOptions): SystemdUnits {
   const address = systemBusAddress(options.env);
@@ -81,7 +74,7 @@ export function createSystemdBus(options: SystemdBusOptions): SystemdUnits {
 
   /** One exchange with systemd, bounded, made again once on a new connection when the bus dropped the old one. */
   async function exchange<T>(what: string, op: (conn: DbusConnection) => Promise<T>): Promise<T> {
-    const once = async () => bounded(op(await bus()), CALL_TIMEOUT_MS, `systemd did not answer ${what} within ${CALL_TIMEOUT_MS} ms`);
+    const once = async () => withTimeout(op(await bus()), CALL_TIMEOUT_MS, `systemd did not answer ${what} within ${CALL_TIMEOUT_MS} ms`, 'KLT_ERR_CGROUP');
     try {
       return await once();
     } catch (err) {
