@@ -12,6 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { untilChildDone } from '../support/kubelet-journal.js';
 import { kubeLabPartFor, labApi } from '../support/kube-lab.js';
 import { BUSYBOX, SLEEP, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
 import { containerdEndpoint, describeNeeding } from '../support/real-parts.js';
@@ -128,9 +129,11 @@ describeNeeding(kubeLabPartFor(endpoint), 'persistent volume claims on the real 
     await n.restart();
     await n.whileUp('a Lease renewal after the restart', async () =>
       Date.parse((await n.get<{ spec?: { renewTime?: string } }>(`/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases/${n.node}`)).spec?.renewTime ?? '') > restartedAt, 60_000);
-    // The restarted kubelet syncs the pod at once (its volumes set up again, its containers compared):
-    // a container it restarted would show in the status it reports within these seconds.
-    await new Promise((r) => setTimeout(r, 5000));
+    // The restarted kubelet's first sync of the pod (its journal is a file of its own, so from its
+    // first record): its volumes set up again, its containers compared, none started or killed.
+    const root = join(n.dir, 'root');
+    const synced = await untilChildDone(root, 0, `pod:${before.metadata.uid}`, 'syncPod', 60_000, n.kubelet().stderr) as { ok: boolean; actions: { killPod: boolean; containersToStart: string[]; containersToKill: unknown[] } };
+    expect(synced).toMatchObject({ ok: true, actions: { killPod: false, containersToStart: [], containersToKill: [] } });
     const after = (await n.pod('web-1'))!.status!.containerStatuses![0]! as { containerID?: string; restartCount?: number };
     expect(after.restartCount).toBe(0);
     expect(after.containerID).toBe(status.containerID);
