@@ -97,9 +97,11 @@ describeNeeding(kubeLabPartFor(endpoint), 'raw block volumes on the real control
   it('a pod that mounts the Block claim as a file system gets Go\'s FailedMount message', async () => {
     await podWith('mounter', 'true', { volumeMounts: [{ name: 'disk', mountPath: '/data' }] });
     const message = 'Unable to attach or mount volumes: unmounted volumes=[disk], unattached volumes=[disk], failed to process volumes=[disk]: volume disk has volumeMode Block, but is specified in volumeMounts';
+    // Waits for the event with this message, not for the first FailedMount: on a busy machine one
+    // written while the volume's state was still being read may come first.
     const events = await n.whileUp('the FailedMount event', async () => {
       const found = (await n.events({ name: 'mounter' })).filter((e) => e.reason === 'FailedMount');
-      return found.length > 0 ? found : undefined;
+      return found.some((e) => e.message === message) ? found : undefined;
     }, 30_000);
     expect(events.map((e) => e.message)).toContain(message);
     await deleted('mounter');
