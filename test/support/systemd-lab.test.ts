@@ -11,7 +11,9 @@ import { startSystemdLab, systemdLabPart, type SystemdLab } from './systemd-lab.
 describeNeeding(systemdLabPart(), 'the systemd lab harness', () => {
   let lab: SystemdLab | undefined;
   beforeAll(async () => {
-    lab = await startSystemdLab();
+    // without SHELL, as CI's runner starts the suite
+    const { SHELL: _shell, ...env } = process.env;
+    lab = await startSystemdLab(env);
   }, 120_000);
   afterAll(async () => {
     await lab?.down();

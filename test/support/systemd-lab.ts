@@ -5,7 +5,7 @@
  * inside through the lab's exec.sh. The lab's scripts are never written to.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RealPart } from './real-parts.js';
 
@@ -70,11 +70,14 @@ const parseExports = (text: string): Record<string, string> => {
 /** up.sh, waiting until systemd runs; down.sh on `down()`. */
 export async function startSystemdLab(env: NodeJS.ProcessEnv = process.env): Promise<SystemdLab> {
   const scripts = systemdLabScripts(env);
-  const up = await run('bash', [join(scripts, 'up.sh')], env, 120_000);
+  // up.sh starts systemd under script(1), which runs its command with `$SHELL -c` (/bin/sh when SHELL
+  // is unset, as in CI): dash forks where bash execs, and up.sh then never finds systemd as unshare's child.
+  // The directory is chosen here so that down.sh can take down a systemd that up.sh started and then gave up on.
+  const dir = mkdtempSync('/tmp/kts-systemd.');
+  const up = await run('bash', [join(scripts, 'up.sh')], { ...env, SHELL: '/bin/bash', LAB: dir }, 120_000);
   const exports = parseExports(up.stdout);
-  const dir = exports['KTS_SYSTEMD_LAB'] ?? '';
-  if (up.code !== 0 || !dir) {
-    if (dir) await run('bash', [join(scripts, 'down.sh'), dir], env, 60_000);
+  if (up.code !== 0 || exports['KTS_SYSTEMD_LAB'] !== dir) {
+    await run('bash', [join(scripts, 'down.sh'), dir], env, 60_000);
     throw new Error(`the systemd lab's up.sh failed (exit ${up.code}):\n${up.stderr.slice(-3000)}`);
   }
   const exec = exports['KTS_SYSTEMD_EXEC'] ?? join(scripts, 'exec.sh');
