@@ -3,7 +3,7 @@
  * from the server's kubeconfig, the Status inside an ApiException, and a watch that collects events.
  */
 import './node20-compat.js';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -26,7 +26,12 @@ export interface Clients {
 export function clientsFor(server: TestApiServer, opts: { clientCertificate?: ClientCertificate } = {}): Clients {
   const dir = mkdtempSync(join(tmpdir(), 'kubelet-ts-apiserver-'));
   const kc = new KubeConfig();
-  kc.loadFromFile(server.kubeconfigPath(dir, opts));
+  try {
+    kc.loadFromFile(server.kubeconfigPath(dir, opts));
+  } finally {
+    // Loaded into memory; the certificate files it names live in the server's PKI directory.
+    rmSync(dir, { recursive: true, force: true });
+  }
   return {
     kc,
     core: kc.makeApiClient(CoreV1Api),

@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +20,8 @@ interface FakeKubelet {
 
 async function startFakeKubelet(clientCaPem: string): Promise<FakeKubelet> {
   const pki = await createTestPki();
+  // Only its PEMs serve here: the files it wrote are not needed.
+  rmSync(pki.dir, { recursive: true, force: true });
   const requests: FakeKubelet['requests'] = [];
   const server = createServer({ key: pki.serverKeyPem, cert: pki.serverCertPem, ca: [clientCaPem], requestCert: true, rejectUnauthorized: true }, (req, res) => {
     const cn = (req.socket as TLSSocket).getPeerCertificate().subject?.CN;

@@ -3,6 +3,7 @@
  * kubelet (HTTPS, requiring the API server's client certificate) that answers upgrades and plain
  * requests; the client is a raw TCP socket sending upgrade requests as kubectl does.
  */
+import { rmSync } from 'node:fs';
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { createServer, type Server } from 'node:https';
@@ -25,6 +26,8 @@ beforeEach(async () => {
   seen.length = 0;
   api = await startTestApiServer({ token: 't', kubeletDialHost: '127.0.0.1' });
   const pki = await createTestPki();
+  // Only its PEMs serve here: the files it wrote are not needed.
+  rmSync(pki.dir, { recursive: true, force: true });
   const record = (req: IncomingMessage) => seen.push({
     method: req.method ?? '', url: req.url ?? '', headers: req.headers, user: String((req.socket as TLSSocket).getPeerCertificate().subject?.CN),
   });
