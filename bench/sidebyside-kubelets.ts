@@ -118,7 +118,7 @@ export async function startKubeletTs(s: NodeSetup, { bin = KUBELET_BIN, args = [
   ].join('\n'));
   return spawnKubelet(node, [
     ...KUBELET_NODE_FLAGS, ...nodeFlags, ...profile, bin, `--config=${join(s.dir, 'kubelet.yaml')}`, `--kubeconfig=${s.kubeconfig}`,
-    `--root-dir=${join(s.dir, 'root')}`, `--device-plugins-dir=${join(s.dir, 'root', 'device-plugins')}`, `--cert-dir=${join(s.dir, 'pki')}`, '--debug-address=', `--hostname-override=${s.node}`, ...args,
+    `--root-dir=${join(s.dir, 'root')}`, `--device-plugins-dir=${join(s.dir, 'root', 'device-plugins')}`, `--cert-dir=${join(s.dir, 'pki')}`, `--hostname-override=${s.node}`, ...args,
   ], { port, healthzPort, runsJavaScript: true, env });
 }
 
