@@ -1,7 +1,10 @@
 /**
  * Records an event log from the real binary for the replay gate (test/fixtures/eventlogs/):
  * kubelet-ts on the embedded runtime with a few static pods (one healthy, one crash-looping, one
- * with a readiness probe), for a few seconds, then SIGTERM. The pods are removed afterwards.
+ * whose readiness probe makes it ready and then not, one whose image cannot be pulled) and a manifest that does
+ * not parse, then SIGTERM. It runs for at least SECONDS (default 6) and until the log holds the image
+ * pull's second failure: the sync after the pod worker's back-off, handed the image's pull back-off
+ * (about 13 s). The pods are removed afterwards.
  *
  *   npm run record:eventlog   (records every fixture; this one is dist/scripts/record-eventlog.js OUT.jsonl [SECONDS])
  *
@@ -9,10 +12,10 @@
  * record changed, and the new log is the reviewed record of the new behaviour.
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { removeEmbeddedPods } from './record-support.js';
+import { removeEmbeddedPods, waitFor } from './record-support.js';
 
 const out = process.argv[2];
 const seconds = Number(process.argv[3] ?? 6);
@@ -31,10 +34,14 @@ async function main() {
   mkdirSync(manifests);
   writeFileSync(join(manifests, 'web.json'), pod('web', { command: ['sh', '-c', "trap 'exit 0' TERM; while :; do echo web; sleep 1 & wait $!; done"] }));
   writeFileSync(join(manifests, 'crash.json'), pod('crash', { command: ['sh', '-c', 'echo crashing; exit 3'] }));
-  writeFileSync(join(manifests, 'ready.json'), pod('ready', {
+  // Ready at the probe's first run, not ready from its second on: readiness changes both ways.
+  const once = join(dir, 'ready-once');
+  writeFileSync(join(manifests, 'readiness.json'), pod('readiness', {
     command: ['sh', '-c', "trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done"],
-    readinessProbe: { exec: { command: ['true'] }, periodSeconds: 1 },
+    readinessProbe: { exec: { command: ['sh', '-c', `test ! -e ${once} && touch ${once}`] }, periodSeconds: 1, failureThreshold: 1 },
   }));
+  // On a registry that never resolves: ErrImagePull, the pod worker's back-off, ErrImagePull again.
+  writeFileSync(join(manifests, 'unpullable.json'), pod('unpullable', { image: 'registry.invalid/missing:1.0' }));
   writeFileSync(join(manifests, 'broken.yaml'), 'not: [valid');
   const cfg = join(dir, 'kubelet.yaml');
   writeFileSync(cfg, [
@@ -47,7 +54,10 @@ async function main() {
   ].join('\n'));
   const bin = resolve('dist/bundle/kubelet.js');
   const child = spawn(process.execPath, [bin, `--config=${cfg}`, `--root-dir=${root}`, `--device-plugins-dir=${root}/device-plugins`, '--debug-address=', '--hostname-override=fixture-node'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  const log = join(root, 'events', 'latest.jsonl');
+  const pullFailures = () => (existsSync(log) ? readFileSync(log, 'utf8').split('"pullFailure"').length - 1 : 0);
   await new Promise((r) => setTimeout(r, seconds * 1000));
+  await waitFor('the image pull\'s second failure in the log', () => pullFailures() >= 2, 40_000);
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;

@@ -31,6 +31,10 @@
  *   every failure was a back-off that reports its expiry (`retryAtMs`), until the earliest expiry
  *   (Go's MinBackoffExpiration); an update or sync request ends the wait early, as a pod update
  *   wakes a Go worker at once; an active deadline that comes first ends it as in `idle`.
+ *   A sync whose image pull failed starts or doubles that image's pull back-off (Go's imagePuller
+ *   keeps it per pod and image; here the worker does, from the sync's result, so that a replay
+ *   covers it); every sync is handed when each image's back-off ends, and the runtime manager pulls
+ *   no image before (ImagePullBackOff).
  * - `terminating`: killPod with the effective grace period (it only ever shrinks: a second kill with
  *   a shorter grace period restarts the kill with it); a failed kill is retried after backOffPeriod;
  *   then the final status (podIsTerminal). A kill the parent asked for ends in `terminated`, its
@@ -83,6 +87,8 @@ import type { PodAssignment } from '../domain/resource-managers/assignments.js';
 import type { ProbeType } from '../domain/probe/types.js';
 import type { ProbeFailures } from '../domain/runtime/compute-pod-actions.js';
 import type { RuntimePodStatus } from '../domain/runtime/pod-status.js';
+import { imagePullBackoffPolicy, type BackoffPolicy } from '../domain/runtime/backoff.js';
+import { imagePullBackOffEnds, recordImagePullFailures, type ImagePullBackOffs } from '../domain/runtime/image-pull-backoff.js';
 import { viewShowsEvents, type RuntimeEventNote } from '../domain/pleg/view-shows-events.js';
 import { attachAndMountTimeoutMessage, mountedVolumes, podAttachAndMountTimeoutMs, volumeProcessingFailedMessage, type VolumeProcessingError } from '../domain/volumes/pod-volumes.js';
 
@@ -109,6 +115,8 @@ export interface PodWorkerInput {
   attachAndMountTimeoutMs?: number;
   /** What the resource managers gave the pod's containers at admission (exclusive CPUs, devices, NUMA memory). Default: nothing. */
   assignment?: PodAssignment;
+  /** The image pull back-off after a failed pull. Default 10 s doubling to 300 s. */
+  imagePullBackOff?: BackoffPolicy;
 }
 
 export interface SyncPodInput {
@@ -118,6 +126,8 @@ export interface SyncPodInput {
   assignment?: PodAssignment;
   /** The periodic resync's plan starts from this view instead of a fresh read. */
   podStatus?: RuntimePodStatus;
+  /** When the pull back-off of each image that failed to pull ends; absent: none. */
+  imagePullBackOffEnds?: Record<string, number>;
 }
 export interface KillPodInput { pod: Pod; gracePeriodSeconds: number }
 export interface GetPodStatusInput { podUid: string }
@@ -188,6 +198,9 @@ export interface PodWorkerContext {
   volumeProcessingErrors: VolumeProcessingError[];
   /** What the resource managers gave the pod's containers (see PodWorkerInput.assignment); null: nothing. */
   assignment: PodAssignment | null;
+  imagePullBackOffPolicy: BackoffPolicy;
+  /** The pod's image pull back-off, from its syncs' failed pulls (image-pull-backoff.ts). */
+  imagePullBackOffs: ImagePullBackOffs;
 }
 
 export type PodWorkerEvent =
@@ -486,6 +499,7 @@ export const podWorkerMachine = setup({
         lastSyncError: null,
         syncFailed: !output.ok,
         reasons: updateReasonCache(context.reasons, output),
+        imagePullBackOffs: recordImagePullFailures(context.imagePullBackOffs, output.steps, context.imagePullBackOffPolicy),
         // A successful sync acted on the probe failures it was given.
         ...(output.ok
           ? {
@@ -576,6 +590,8 @@ export const podWorkerMachine = setup({
     unmountedVolumes: null,
     volumeProcessingErrors: [],
     assignment: input.assignment ?? null,
+    imagePullBackOffPolicy: input.imagePullBackOff ?? imagePullBackoffPolicy,
+    imagePullBackOffs: {},
   }),
   initial: 'starting',
   // Outside of idle and backingOff, requests are remembered and acted on when the work in flight ends.
@@ -640,6 +656,7 @@ export const podWorkerMachine = setup({
               },
               ...(context.resyncFromLastStatus && context.runtimeStatus !== null ? { podStatus: context.runtimeStatus } : {}),
               ...(context.assignment ? { assignment: context.assignment } : {}),
+              ...(Object.keys(context.imagePullBackOffs).length > 0 ? { imagePullBackOffEnds: imagePullBackOffEnds(context.imagePullBackOffs) } : {}),
             }),
             onDone: [
               // A kill that came in during the sync does not wait for a status read.

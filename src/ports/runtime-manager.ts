@@ -36,6 +36,8 @@ export interface SyncStepResult {
   id?: string;
   /** The credential an image was pulled with: its source (`secret ns/name`, `plugin name`), never its values. */
   pulledWith?: string;
+  /** An image pull that failed (see SyncStepOutcome.pullFailure). */
+  pullFailure?: { image: string; atMs: number };
   durationMs: number;
 }
 
@@ -66,6 +68,11 @@ export interface SyncPodOptions {
   podStatus?: RuntimePodStatus;
   /** What the resource managers gave its containers at admission (into their CRI configs). */
   assignment?: PodAssignment;
+  /**
+   * When the pull back-off of each image of the pod that failed to pull ends (the pod worker keeps
+   * it: image-pull-backoff.ts); an image is not pulled before (ImagePullBackOff). Absent: none.
+   */
+  imagePullBackOffEnds?: Readonly<Record<string, number>>;
 }
 
 export interface ExecSyncResult { stdout: string; stderr: string; exitCode: number }

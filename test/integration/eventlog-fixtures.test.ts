@@ -51,6 +51,21 @@ describe('recorded event logs', () => {
     expect(records.some((r) => r.type === 'action' && r.name === 'schedule' && (r.payload as { event?: { type?: string } }).event?.type?.startsWith('xstate.after.backOffOrDeadline'))).toBe(true);
   });
 
+  it('standalone-embedded.jsonl covers a failing image pull: ErrImagePull twice, the sync between handed the pull back-off; and readiness both ways', () => {
+    const { records } = readJournal(join(DIR, 'standalone-embedded.jsonl'));
+    type Step = { reason?: string; pullFailure?: { image: string } };
+    const stepsOf = (r: (typeof records)[number]) => ((r.payload as { output?: { steps?: Step[] } }).output?.steps ?? []);
+    const pullFailures = records.filter((r) => r.kind === 'input').flatMap(stepsOf).filter((s) => s.pullFailure?.image === 'registry.invalid/missing:1.0');
+    expect(pullFailures.length).toBeGreaterThanOrEqual(2);
+    expect(pullFailures.every((s) => s.reason === 'ErrImagePull')).toBe(true);
+    const handed = records.filter((r) => r.name === 'spawn' && JSON.stringify(r.payload).includes('"imagePullBackOffEnds":{"registry.invalid/missing:1.0"'));
+    expect(handed.length).toBeGreaterThan(0);
+    const readiness = records.filter((r) => r.actor === 'syncLoop' && r.type === 'action' && r.name === 'send')
+      .map((r) => (r.payload as { event?: { type?: string; probe?: string; result?: string } }).event)
+      .filter((e) => e?.type === 'probe.result.changed' && e.probe === 'readiness').map((e) => e!.result);
+    expect(readiness.slice(0, 2)).toEqual(['success', 'failure']);
+  });
+
   it('cluster-embedded.jsonl covers cluster mode: node status, lease, status manager, mirror pod, an API outage, a deletion within its grace period', () => {
     const { records } = readJournal(join(DIR, 'cluster-embedded.jsonl'));
     const actors = new Set(records.map((r) => r.actor));

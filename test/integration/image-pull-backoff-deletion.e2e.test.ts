@@ -1,8 +1,8 @@
 /**
  * A pod whose image cannot be pulled (ErrImagePull, then ImagePullBackOff) and that is deleted with
  * its default grace period goes from the API within seconds, its sandbox stopped at once and removed by
- * the next container GC, as on the Go kubelet. On containerd only: the embedded
- * runtime's PullImage records any name and never fails.
+ * the next container GC, as on the Go kubelet. On containerd: a real runtime's pull from a host
+ * that does not resolve.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { withRuntime } from '../support/daemon.js';

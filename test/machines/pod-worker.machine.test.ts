@@ -342,6 +342,31 @@ describe('podWorkerMachine', () => {
     expect(h.value()).toBe('idle');
   });
 
+  it('keeps the image pull back-off: each sync after a failed pull is told when it ends, 10 s then 20 s from the failure', async () => {
+    const h = harness();
+    const pullFailed = (atMs: number): PodSyncOutcome => {
+      const f = failed();
+      return { ...f, steps: f.steps.map((s) => ({ ...s, pullFailure: { image: 'app:1', atMs } })) };
+    };
+    h.syncAnswers.push(pullFailed(T0 + 5));
+    await flush();
+    expect(h.syncs[0]).not.toHaveProperty('imagePullBackOffEnds');
+    // Go's ImagePullBackOff: the worker still retries on its own back-off; the runtime refuses to pull until then.
+    h.syncAnswers.push(pullFailed(T0 + 10_020));
+    await h.advance(10_000);
+    expect(h.syncs[1]?.imagePullBackOffEnds).toEqual({ 'app:1': T0 + 10_005 });
+    await h.advance(10_000);
+    expect(h.syncs[2]?.imagePullBackOffEnds).toEqual({ 'app:1': T0 + 30_020 });
+  });
+
+  it('takes its image pull back-off policy from its input', async () => {
+    const h = harness({ imagePullBackOff: { initialMs: 5_000, maxMs: 150_000 } });
+    h.syncAnswers.push({ ...failed(), steps: failed().steps.map((s) => ({ ...s, pullFailure: { image: 'app:1', atMs: T0 } })) });
+    await flush();
+    await h.advance(10_000);
+    expect(h.syncs[1]?.imagePullBackOffEnds).toEqual({ 'app:1': T0 + 5_000 });
+  });
+
   it('syncs at once when a sync is requested during the back-off', async () => {
     const h = harness();
     h.syncAnswers.push(failed());

@@ -20,8 +20,7 @@ export function createPodWorkerActors(runtimeManager: Pick<RuntimeManager, 'sync
   return {
     // Typed as the machine reads them (XState checks provided actors invariantly); the whole
     // SyncPodResult still travels in the done event and the journal.
-    syncPod: fromPromise<PodSyncOutcome, SyncPodInput>(({ input }) =>
-      runtimeManager.syncPod(input.pod, { probes: input.probes, ...(input.podStatus ? { podStatus: input.podStatus } : {}), ...(input.assignment ? { assignment: input.assignment } : {}) })),
+    syncPod: fromPromise<PodSyncOutcome, SyncPodInput>(({ input: { pod, ...opts } }) => runtimeManager.syncPod(pod, opts)),
     killPod: fromPromise<PodSyncOutcome, KillPodInput>(({ input }) => runtimeManager.killPod(input.pod, input.gracePeriodSeconds)),
     getPodStatus: fromPromise<PodStatusObservation, GetPodStatusInput>(async ({ input }) => {
       // Stamped before the read, as Go stamps a status with the time the read began.

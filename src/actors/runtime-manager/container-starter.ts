@@ -64,6 +64,8 @@ export interface PodStartContext {
   sandboxIPs: string[];
   /** What the resource managers gave the pod's containers at admission. */
   assignment?: PodAssignment;
+  /** When each image's pull back-off ends (SyncPodOptions.imagePullBackOffEnds). */
+  imagePullBackOffEnds?: Readonly<Record<string, number>>;
 }
 
 /** GetStableKey: the back-off follows a container spec, not a container instance. */
@@ -107,7 +109,7 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
       crashBackoff.next(key, clock.now());
     }
     reason = 'ErrImagePull';
-    const ensured = await deps.images.ensureImageExists(pod, container, ctx.sandboxConfig);
+    const ensured = await deps.images.ensureImageExists(pod, container, ctx.sandboxConfig, ctx.imagePullBackOffEnds?.[container.image]);
     const imageRef = ensured.ref;
     if (ensured.pulledWith !== undefined) pulledWith = ensured.pulledWith;
     reason = 'CreateContainerConfigError';
@@ -170,7 +172,9 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     const failed = failedEventMessage(reason, result.reason, result.error?.message);
     if (failed !== undefined) record('Warning', EventReason.FailedToCreateContainer, failed);
   }
-  return { ...result, ...(value !== undefined ? { id: value } : {}), ...(pulledWith !== undefined ? { pulledWith } : {}) };
+  // The pod worker counts a failed pull into the image's back-off from when it failed.
+  const pullFailure = result.error?.code === 'KLT_ERR_IMAGE_PULL' ? { image: container.image, atMs: clock.now() } : undefined;
+  return { ...result, ...(value !== undefined ? { id: value } : {}), ...(pulledWith !== undefined ? { pulledWith } : {}), ...(pullFailure ? { pullFailure } : {}) };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Makes sure a container's image is on the node before it is created (Go's imageManager
- * EnsureImageExists): ImageStatus first, then a pull only when the pull policy asks for one, with
- * per pod-and-image back-off after failures (10 s doubling to 300 s on the injected clock).
+ * EnsureImageExists): ImageStatus first, then a pull only when the pull policy asks for one and
+ * the image's pull back-off has ended (the pod worker keeps that back-off and says when it ends:
+ * domain/runtime/image-pull-backoff.ts; a failed pull rejects with KLT_ERR_IMAGE_PULL for it to count).
  * Records Go's events about the container on the way: Pulling, Pulled (pulled, or already
  * present), Failed, BackOff, ErrImageNeverPull, InspectFailed.
  *
@@ -13,8 +14,7 @@
 import type { Logger } from '../../log.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
-import { Backoff, imagePullBackoffPolicy, type BackoffPolicy } from '../../domain/runtime/backoff.js';
-import { applyDefaultImageTag, effectivePullPolicy, imagePullBackoffKey, shouldPullImage } from '../../domain/runtime/image-policy.js';
+import { applyDefaultImageTag, effectivePullPolicy, shouldPullImage } from '../../domain/runtime/image-policy.js';
 import type { Clock } from '../../ports/clock.js';
 import type { CriClient, ImageSpec, PodSandboxConfig } from '../../ports/cri.js';
 import type { RegistryCredential } from '../../domain/credentials/keyring.js';
@@ -31,26 +31,27 @@ export interface EnsuredImage {
 }
 
 export interface ImageManager {
-  /** Rejects with KLT_ERR_IMAGE_*. */
-  ensureImageExists(pod: Pod, container: Container, sandboxConfig: PodSandboxConfig): Promise<EnsuredImage>;
+  /**
+   * Rejects with KLT_ERR_IMAGE_*: KLT_ERR_IMAGE_PULL_BACKOFF without pulling while the clock is
+   * before `backOffEndsAtMs`, when given.
+   */
+  ensureImageExists(pod: Pod, container: Container, sandboxConfig: PodSandboxConfig, backOffEndsAtMs?: number): Promise<EnsuredImage>;
 }
 
 export interface ImageManagerOptions {
   cri: CriClient;
   clock: Clock;
   logger: Logger;
-  backoff?: BackoffPolicy;
   recordEvent?: (event: EventRequest | undefined) => void;
   /** Image pull secrets and credential provider plugins. Default none: every pull is anonymous. */
   credentials?: PullCredentialSources;
 }
 
 export function createImageManager(opts: ImageManagerOptions): ImageManager {
-  const backoff = new Backoff(opts.backoff ?? imagePullBackoffPolicy);
   const log = opts.logger;
 
   return {
-    async ensureImageExists(pod, container, sandboxConfig) {
+    async ensureImageExists(pod, container, sandboxConfig, backOffEndsAtMs) {
       const requested = container.image;
       const record = (type: EventType, reason: string, message: string) => opts.recordEvent?.(containerEvent(pod, container.name, type, reason, message));
       let image: string;
@@ -83,8 +84,7 @@ export function createImageManager(opts: ImageManagerOptions): ImageManager {
         throw new KubeletError('KLT_ERR_IMAGE_NEVER_PULL', message);
       }
 
-      const key = imagePullBackoffKey(pod.metadata.uid, requested);
-      if (backoff.isInBackoff(key, opts.clock.now())) {
+      if (backOffEndsAtMs !== undefined && opts.clock.now() < backOffEndsAtMs) {
         record('Normal', EventReason.BackOffPullImage, `Back-off pulling image "${requested}"`);
         throw new KubeletError('KLT_ERR_IMAGE_PULL_BACKOFF', `Back-off pulling image "${requested}"`, { retryable: true });
       }
@@ -97,10 +97,8 @@ export function createImageManager(opts: ImageManagerOptions): ImageManager {
         const durationMs = opts.clock.now() - started;
         log.info({ image: requested, durationMs, ...(pulled.pulledWith ? { credentials: pulled.pulledWith } : {}) }, 'Successfully pulled image');
         record('Normal', EventReason.PulledImage, ContainerEventMessage.pulled(requested, durationMs));
-        backoff.gc(opts.clock.now());
         return pulled;
       } catch (err) {
-        backoff.next(key, opts.clock.now());
         log.warn({ image: requested, err }, 'Failed to pull image');
         const reason = errorText(err);
         record('Warning', EventReason.FailedToPullImage, ContainerEventMessage.failedToPull(requested, reason));

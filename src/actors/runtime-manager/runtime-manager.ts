@@ -124,7 +124,6 @@ export interface RuntimeManagerOptions {
   podLogsDir: string;
   clock: Clock;
   logger: Logger;
-  imagePullBackOff?: BackoffPolicy;
   containerBackOff?: BackoffPolicy;
   node?: RuntimeNodeOptions;
   /** Without it, containers get no mounts (the runtime manager under test alone). */
@@ -160,7 +159,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     if (event) opts.events?.()?.recordEvent(event);
   };
   const credentials = { ...(opts.pod?.sources ? { secrets: opts.pod.sources } : {}), ...(opts.imageCredentials ? { providers: opts.imageCredentials } : {}) };
-  const images = createImageManager({ cri, clock, logger: log, recordEvent, credentials, ...(opts.imagePullBackOff ? { backoff: opts.imagePullBackOff } : {}) });
+  const images = createImageManager({ cri, clock, logger: log, recordEvent, credentials });
   const crashBackoff = new Backoff(opts.containerBackOff ?? containerRestartBackoffPolicy);
   const { host } = opts;
   const resolvConfPath = node.resolvConf ?? '/etc/resolv.conf';
@@ -340,7 +339,8 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     }
 
     if (sandboxId === undefined) return done(actions); // nothing to start containers in (a pod only being killed)
-    const startCtx = { pod, status, sandboxId, sandboxConfig, node: ctx, podIPs, sandboxIPs: ownIPs, ...(syncOpts.assignment ? { assignment: syncOpts.assignment } : {}) };
+    const startCtx = { pod, status, sandboxId, sandboxConfig, node: ctx, podIPs, sandboxIPs: ownIPs, ...(syncOpts.assignment ? { assignment: syncOpts.assignment } : {}),
+      ...(syncOpts.imagePullBackOffEnds ? { imagePullBackOffEnds: syncOpts.imagePullBackOffEnds } : {}) };
     const start = async (step: 'startInitContainer' | 'startContainer', container: Container | EphemeralContainer): Promise<boolean> => {
       const result = await startContainer(starter, step, container, startCtx);
       steps.push(result);

@@ -19,6 +19,7 @@
  *   "present"; nothing is downloaded; the id is sha256 of the normalized name; the size is a nominal
  *   constant (1 MiB). Every image's default entrypoint is `sh` (an empty command runs `sh` with the args).
  *   PullImage's AuthConfig is ignored (no registry is contacted): pull credentials change nothing here.
+ *   A name on a registry under `.invalid` (a domain that never resolves) fails to pull.
  * - Host network only: sandboxes have no process and no IP (`network.ip` is empty, like a host-network
  *   pod); NetworkReady is always true. DNS config is ignored; port mappings bind
  *   no host port and only name what a port forward may reach.

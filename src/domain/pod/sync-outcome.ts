@@ -19,6 +19,8 @@ export interface SyncStepOutcome {
   error?: SerializedError;
   /** For a failure caused by a back-off (CrashLoopBackOff): when it expires, on the runtime manager's clock. */
   retryAtMs?: number;
+  /** A pull of the container's image that failed (not one refused for its back-off): the image, and when, on the runtime manager's clock. */
+  pullFailure?: { image: string; atMs: number };
 }
 
 export interface PodSyncOutcome {

@@ -11,22 +11,32 @@ export const imagePullBackoffPolicy: BackoffPolicy = { initialMs: 10_000, maxMs:
 /** Container restarts (CrashLoopBackOff): the same 10 s → 300 s. */
 export const containerRestartBackoffPolicy: BackoffPolicy = { initialMs: 10_000, maxMs: 300_000 };
 
-interface Entry { backoffMs: number; lastUpdateMs: number }
+/** One key's back-off: how long its last failure waits, and when that failure was. */
+export interface BackoffEntry { readonly backoffMs: number; readonly lastUpdateMs: number }
+
+/** A key untouched for 2 × maxMs starts over (client-go's hasExpired). */
+export function isBackoffEntryExpired(policy: BackoffPolicy, entry: BackoffEntry, nowMs: number): boolean {
+  return nowMs - entry.lastUpdateMs > policy.maxMs * 2;
+}
+
+/** The entry after a failure at nowMs: initialMs at first or after expiry, else doubled up to maxMs. */
+export function nextBackoffEntry(policy: BackoffPolicy, entry: BackoffEntry | undefined, nowMs: number): BackoffEntry {
+  const backoffMs = !entry || isBackoffEntryExpired(policy, entry, nowMs) ? policy.initialMs : Math.min(entry.backoffMs * 2, policy.maxMs);
+  return { backoffMs, lastUpdateMs: nowMs };
+}
 
 export class Backoff {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, BackoffEntry>();
 
   constructor(readonly policy: BackoffPolicy) {}
 
-  private expired(entry: Entry, nowMs: number): boolean {
-    return nowMs - entry.lastUpdateMs > this.policy.maxMs * 2;
+  private expired(entry: BackoffEntry, nowMs: number): boolean {
+    return isBackoffEntryExpired(this.policy, entry, nowMs);
   }
 
   /** Record a failure at nowMs. */
   next(key: string, nowMs: number): void {
-    const entry = this.entries.get(key);
-    const backoffMs = !entry || this.expired(entry, nowMs) ? this.policy.initialMs : Math.min(entry.backoffMs * 2, this.policy.maxMs);
-    this.entries.set(key, { backoffMs, lastUpdateMs: nowMs });
+    this.entries.set(key, nextBackoffEntry(this.policy, this.entries.get(key), nowMs));
   }
 
   /** True while the last failure's back-off has not elapsed (IsInBackOffSinceUpdate). */

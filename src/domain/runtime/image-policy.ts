@@ -50,8 +50,3 @@ export function shouldPullImage(policy: PullPolicy, present: boolean): boolean {
   if (policy === 'Never') return false;
   return policy === 'Always' || !present;
 }
-
-/** The key image pull back-off is kept under: per pod and image, as Go's `<podUID>_<image>`. */
-export function imagePullBackoffKey(podUid: string, image: string): string {
-  return `${podUid}_${image}`;
-}

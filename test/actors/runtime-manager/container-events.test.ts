@@ -90,7 +90,7 @@ describe('runtime manager events', () => {
     ]);
     recorder.events.length = 0;
     clock.increment(1_000);
-    await manager.syncPod(p);
+    await manager.syncPod(p, { imagePullBackOffEnds: { 'registry.example/app:2': clock.now() + 9_000 } });
     expect(recorder.lines()).toEqual([
       'Normal BackOff spec.containers{app}: Back-off pulling image "registry.example/app:2"',
       'Warning Failed spec.containers{app}: Error: ImagePullBackOff',

@@ -45,14 +45,15 @@ describe('imageManager.ensureImageExists', () => {
     expect(await codeOf(container)).toBe(code);
   });
 
-  it('keeps back-off per pod and image', async () => {
-    cri.failNext('pullImage');
-    expect(await codeOf({ name: 'c', image: 'app:1' })).toBe('KLT_ERR_IMAGE_PULL');
-    expect(await codeOf({ name: 'c', image: 'app:1' })).toBe('KLT_ERR_IMAGE_PULL_BACKOFF');
-    // Another image of the same pod is not held back.
-    expect(await codeOf({ name: 'd', image: 'other:1' })).toBeUndefined();
-    now += 10_000;
-    expect(await codeOf({ name: 'c', image: 'app:1' })).toBeUndefined();
+  it('pulls nothing before the back-off end it is given, and pulls again once the clock reaches it', async () => {
+    const codeWithin = (endsAtMs: number) => images.ensureImageExists(pod, { name: 'c', image: 'app:1' }, sandboxConfig, endsAtMs)
+      .then(() => undefined, (err: unknown) => (err as KubeletError).code);
+    now = 5_000;
+    expect(await codeWithin(10_000)).toBe('KLT_ERR_IMAGE_PULL_BACKOFF');
+    expect(cri.calls.filter((c) => c.startsWith('pullImage'))).toEqual([]);
+    now = 10_000;
+    expect(await codeWithin(10_000)).toBeUndefined();
+    expect(cri.calls.filter((c) => c.startsWith('pullImage'))).toEqual(['pullImage app:1']);
   });
 });
 

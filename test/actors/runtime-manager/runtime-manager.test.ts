@@ -369,32 +369,29 @@ describe('runtimeManager.syncPod', () => {
     expect(cri.calls.filter((c) => c === 'pullImage absent:1')).toEqual([]);
   });
 
-  it('backs off a failed pull 10 s, then 20 s, on the injected clock', async () => {
+  it('reports a failed pull with its image and time, and pulls nothing before the back-off it is handed ends', async () => {
     const pod = makePod({ initContainers: [], containers: [{ name: 'app', image: 'registry.example/app:2' }] });
     const pulls = () => cri.calls.filter((c) => c === 'pullImage registry.example/app:2').length;
     const reasons = (r: SyncPodResult) => failedSteps(r).map((s) => s.reason);
 
     cri.failNext('pullImage', new KubeletError('KLT_ERR_CRI_NOT_FOUND', 'manifest unknown'));
-    expect(reasons(await manager.syncPod(pod))).toEqual(['ErrImagePull']);
+    const failed = await manager.syncPod(pod);
+    expect(reasons(failed)).toEqual(['ErrImagePull']);
+    const failedAt = clock.now();
+    expect(failed.steps.find((s) => !s.ok)?.pullFailure).toEqual({ image: 'registry.example/app:2', atMs: failedAt });
     expect(pulls()).toBe(1);
 
+    const ends = { 'registry.example/app:2': failedAt + 10_000 };
     clock.advance(9_999);
-    expect(reasons(await manager.syncPod(pod))).toEqual(['ImagePullBackOff']);
+    const refused = await manager.syncPod(pod, { imagePullBackOffEnds: ends });
+    expect(reasons(refused)).toEqual(['ImagePullBackOff']);
+    expect(refused.steps.find((s) => !s.ok)?.pullFailure).toBeUndefined();
     expect(pulls()).toBe(1);
 
     clock.advance(1);
-    cri.failNext('pullImage', new KubeletError('KLT_ERR_CRI_NOT_FOUND', 'manifest unknown'));
-    expect(reasons(await manager.syncPod(pod))).toEqual(['ErrImagePull']);
-    expect(pulls()).toBe(2);
-
-    clock.advance(19_999);
-    expect(reasons(await manager.syncPod(pod))).toEqual(['ImagePullBackOff']);
-    expect(pulls()).toBe(2);
-
-    clock.advance(1);
-    const ok = await manager.syncPod(pod);
+    const ok = await manager.syncPod(pod, { imagePullBackOffEnds: ends });
     expect(ok.ok).toBe(true);
-    expect(pulls()).toBe(3);
+    expect(pulls()).toBe(2);
   });
 
   it('restarts a crashed container at once the first time, then backs off (CrashLoopBackOff)', async () => {

@@ -344,6 +344,13 @@ describe('startEmbeddedRuntime', () => {
     expect(BigInt(fs.image_filesystems[0]!.used_bytes!.value)).toBeGreaterThan(0n);
   });
 
+  it('fails PullImage with NOT_FOUND, naming the host, for an image on a registry under .invalid, and records nothing', async () => {
+    const cri = await start();
+    const image = 'registry.invalid:5000/missing:1.0';
+    await expect(cri.images.pullImage({ image })).rejects.toMatchObject({ code: 'KLT_ERR_CRI_NOT_FOUND', message: expect.stringContaining('lookup registry.invalid:5000: no such host') });
+    expect((await cri.images.imageStatus({ image })).image).toBeNull();
+  });
+
   it('fails StartContainer with StartError when the working directory does not exist', async () => {
     const cri = await start();
     const config = sandboxConfig('nowd');

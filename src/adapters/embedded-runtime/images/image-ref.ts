@@ -28,6 +28,15 @@ export function normalizeImageRef(ref: string): string {
   return lastComponent.includes(':') ? named : `${named}:latest`;
 }
 
+/**
+ * The registry host of a normalized reference is under `.invalid`, the top-level domain that never
+ * resolves (RFC 6761): no runtime could pull from it.
+ */
+export function isOnInvalidRegistry(normalizedRef: string): boolean {
+  const host = normalizedRef.slice(0, normalizedRef.indexOf('/')).replace(/:\d+$/, '');
+  return host.endsWith('.invalid');
+}
+
 export function imageIdFor(normalizedRef: string): string {
   return `sha256:${createHash('sha256').update(normalizedRef).digest('hex')}`;
 }

@@ -2,7 +2,9 @@
  * runtime.v1.ImageService over names only. PullImage never downloads anything: it records the name,
  * so the image becomes "present" (containerd offline would fail the pull instead). Registry
  * credentials sent with it (the kubelet's image pull secrets and plugins) are accepted and unused:
- * no registry is contacted, so a private image "pulls" without them too.
+ * no registry is contacted, so a private image "pulls" without them too. A name on a registry under
+ * `.invalid` fails to pull, as a real runtime fails on a host that does not resolve: a pull
+ * failure (ErrImagePull, then ImagePullBackOff) without a registry to break.
  * ImageFsInfo reports the file system holding the state directory.
  */
 import { statfs } from 'node:fs/promises';
@@ -12,6 +14,7 @@ import type { ImageFilter__Output } from '../../../generated/runtime/v1/ImageFil
 import type { ImageFsInfoResponse } from '../../../generated/runtime/v1/ImageFsInfoResponse.js';
 import type { ImageSpec__Output } from '../../../generated/runtime/v1/ImageSpec.js';
 import type { ImageStatusResponse } from '../../../generated/runtime/v1/ImageStatusResponse.js';
+import { isOnInvalidRegistry, normalizeImageRef } from './image-ref.js';
 import type { ImageStore } from './image-store.js';
 
 export class EmbeddedImageService {
@@ -37,6 +40,11 @@ export class EmbeddedImageService {
 
   async pullImage(spec: ImageSpec__Output | null): Promise<string> {
     if (!spec?.image) throw new KubeletError('KLT_ERR_CRI_INVALID_ARGUMENT', 'PullImage needs an image name');
+    const ref = normalizeImageRef(spec.image);
+    if (isOnInvalidRegistry(ref)) {
+      const host = ref.slice(0, ref.indexOf('/'));
+      throw new KubeletError('KLT_ERR_CRI_NOT_FOUND', `failed to pull and unpack image "${ref}": failed to resolve reference "${ref}": dial tcp: lookup ${host}: no such host`);
+    }
     return (await this.store.record(spec.image)).id;
   }
 
