@@ -4,6 +4,7 @@
  */
 import { benchApiClient } from './apiclient.js';
 import { benchBurstCpu } from './burstcpu.js';
+import { benchChurn } from './churn.js';
 import { benchClaims } from './claims.js';
 import { benchCluster } from './cluster.js';
 import { benchCri } from './cri.js';
@@ -50,6 +51,8 @@ async function main() {
   if (only.includes('idlemem')) print('idlemem', await benchIdleMem());
   // The Go kubelet beside kubelet-ts on the real control plane: minutes a turn, so only when named.
   if (only.includes('sidebyside')) print('sidebyside', await benchSideBySide());
+  // Thousands of pods through each kubelet, the Go kubelet beside kubelet-ts: an hour or more, so only when named.
+  if (only.includes('churn')) print('churn', await benchChurn());
   // kubelet-ts's CPU in that bench's 30-pod burst, this build against another: minutes, so only when named.
   if (only.includes('burstcpu')) print('burstcpu', await benchBurstCpu());
   // The API client's transport, HTTP/2 against HTTP/1.1, on the real control plane: a minute, so only when named.

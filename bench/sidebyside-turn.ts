@@ -48,6 +48,8 @@ export interface TurnOptions {
   image: string;
   idleMs: number;
   start(): Promise<StartedKubelet>;
+  /** The burst's size (BURST by default; the density case runs Go's maxPods, 110). */
+  pods?: number;
   /** A burst pod's volumes and its container's mounts of them (none by default). */
   podVolumes?: (podName: string) => { volumes: object[]; volumeMounts: object[] };
 }
@@ -70,19 +72,20 @@ export interface TurnResult { figures: Record<string, number>; workloads: Worklo
 export async function oneTurn(o: TurnOptions): Promise<TurnResult> {
   const { lab, setup, namespace: ns } = o;
   const out: Record<string, number> = {};
+  const pods = o.pods ?? BURST;
   await readyNamespace(lab, ns);
   const kubelet = await o.start();
   try {
     await startUp(o, kubelet, out);
     await idle(kubelet, o.idleMs, 'idle0pods', out);
-    await burst(o, kubelet, out);
-    await idle(kubelet, o.idleMs, `idle${BURST}pods`, out);
-    await teardown(o, kubelet, out);
+    await burst(o, kubelet, out, pods);
+    await idle(kubelet, o.idleMs, `idle${pods}pods`, out);
+    await teardown(o, kubelet, out, pods);
     // The same burst again on the same kubelet: what a node that has run pods before pays, without a
     // fresh process's warm-up (lazy compilation and inline caches for kubelet-ts).
     const again: Record<string, number> = {};
-    await burst(o, kubelet, again);
-    await teardown(o, kubelet, {});
+    await burst(o, kubelet, again, pods);
+    await teardown(o, kubelet, {}, pods);
     for (const [k, v] of Object.entries(again)) out[k.replace(/^burst\./, 'burst2.')] = v;
     const cri = createCriClient({ endpoint: setup.endpoint });
     try {

@@ -7,7 +7,8 @@
  * is faster or cheaper), then a row per scheduled-workload check with each turn's ✓ or ✗ and time per
  * kubelet (✗ with its reason); each turn's figures go to stderr as they come.
  * KUBELET_BENCH_SIDEBYSIDE_REPS=N: N turns of each (2); KUBELET_BENCH_SIDEBYSIDE_IDLE_SECONDS=S: idle
- * windows of S s (60). Skipped, with the reason, without the Go kubelet, the lab's scripts or a containerd.
+ * windows of S s (60); KUBELET_BENCH_SIDEBYSIDE_PODS=N: bursts of N pods (30; 110 is the density case, Go's
+ * maxPods). Skipped, with the reason, without the Go kubelet, the lab's scripts or a containerd.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -16,12 +17,13 @@ import { kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.j
 import { upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
 import { KUBELET_BIN } from './kubelet-bin.js';
 import { prepareNode, startGoKubelet, startKubeletTs, type KubeletKind } from './sidebyside-kubelets.js';
-import { oneTurn, type TurnResult } from './sidebyside-turn.js';
+import { BURST, oneTurn, type TurnResult } from './sidebyside-turn.js';
 import { WORKLOAD_CHECKS, type WorkloadCheck, type WorkloadResults } from './sidebyside-workloads.js';
 import { median, round } from './stats.js';
 
 const REPS = Number(process.env.KUBELET_BENCH_SIDEBYSIDE_REPS ?? 2);
 const IDLE_MS = Number(process.env.KUBELET_BENCH_SIDEBYSIDE_IDLE_SECONDS ?? 60) * 1000;
+const PODS = Number(process.env.KUBELET_BENCH_SIDEBYSIDE_PODS ?? BURST);
 
 /** Why a side-by-side bench cannot run here, or '' when it can. */
 export function missing(scripts: string): string {
@@ -37,7 +39,9 @@ export async function benchSideBySide(): Promise<Record<string, number | string>
   const scripts = kubeLabScripts();
   const skip = missing(scripts);
   if (skip) return { skipped: skip };
-  if (!(REPS >= 1) || !(IDLE_MS > 0)) throw new Error('KUBELET_BENCH_SIDEBYSIDE_REPS must be ≥ 1 and KUBELET_BENCH_SIDEBYSIDE_IDLE_SECONDS > 0');
+  if (!(REPS >= 1) || !(IDLE_MS > 0) || !(PODS >= 1 && PODS <= 110)) {
+    throw new Error('KUBELET_BENCH_SIDEBYSIDE_REPS must be ≥ 1, KUBELET_BENCH_SIDEBYSIDE_IDLE_SECONDS > 0 and KUBELET_BENCH_SIDEBYSIDE_PODS 1 to 110 (maxPods)');
+  }
   const work = mkdtempSync(join(tmpdir(), 'kts-sidebyside-'));
   const labDir = join(work, 'lab');
   mkdirSync(labDir);
@@ -61,7 +65,7 @@ export async function benchSideBySide(): Promise<Record<string, number | string>
     await purgeKubeLab(labDir, scripts).catch((err: unknown) => process.stderr.write(`sidebyside: stopping the control plane: ${String(err)}\n`));
     rmSync(work, { recursive: true, force: true });
   }
-  const out: Record<string, number | string> = { reps: REPS, idleSeconds: IDLE_MS / 1000 };
+  const out: Record<string, number | string> = { reps: REPS, idleSeconds: IDLE_MS / 1000, pods: PODS };
   for (const [key, goValues] of samples.go) {
     const go = round(median(goValues), 2);
     const ts = round(median(samples.ts.get(key) ?? []), 2);
@@ -86,7 +90,7 @@ async function turn(lab: KubeLab, work: string, kind: KubeletKind, rep: number):
   const node = `sbs-${kind}-${rep}`;
   const setup = await prepareNode(lab, work, node);
   return oneTurn({
-    lab, setup, namespace: node, image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', idleMs: IDLE_MS,
+    lab, setup, namespace: node, image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', idleMs: IDLE_MS, pods: PODS,
     start: () => (kind === 'go' ? startGoKubelet(join(lab.scripts, 'go-kubelet.xz'), work, setup) : startKubeletTs(setup)),
   });
 }

@@ -1,0 +1,157 @@
+/**
+ * A node for months, compressed (`npm run bench -- churn`): each kubelet in turn (the Go kubelet
+ * v1.26 and kubelet-ts, on one real control plane and one containerd, as `sidebyside` starts them)
+ * runs waves of pods (churn-workloads.ts) until at least KUBELET_BENCH_CHURN_PODS (3000) have run
+ * through it, then idles KUBELET_BENCH_CHURN_IDLE_SECONDS (60) with none. Sampled every 10 s
+ * (churn-samples.ts). Prints per kubelet: pods run, each figure's slope per 1,000 pods over the last
+ * two thirds, the figures at the end and what is left once the last pod is gone; writes the RSS and
+ * heap chart to KUBELET_BENCH_CHURN_PLOT (test-artifacts/churn.svg) and every sample beside it (.json).
+ * KUBELET_BENCH_CHURN_REPS=N alternates N turns of each (1).
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createCriClient } from '../src/adapters/cri-grpc/index.js';
+import { kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
+import { upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
+import { slopesPerThousandPods, type ChurnSample } from './churn-fit.js';
+import { churnChart, type PlotSeries } from './churn-plot.js';
+import { sampleNode, type SampledNode } from './churn-samples.js';
+import { createChurnFixtures, runWave, type ChurnPlace } from './churn-workloads.js';
+import { freePort } from './free-port.js';
+import { openInspector, type InspectorSession } from './inspector-session.js';
+import { api, until } from './sidebyside-api.js';
+import { prepareNode, startGoKubelet, startKubeletTs, type KubeletKind } from './sidebyside-kubelets.js';
+import { cleanUp, readyNamespace, startUp, type TurnOptions } from './sidebyside-turn.js';
+import { missing } from './sidebyside.js';
+import { sleep } from './static-pod-fleet.js';
+import { median, round } from './stats.js';
+
+const TARGET_PODS = Number(process.env.KUBELET_BENCH_CHURN_PODS ?? 3000);
+const REPS = Number(process.env.KUBELET_BENCH_CHURN_REPS ?? 1);
+const IDLE_MS = Number(process.env.KUBELET_BENCH_CHURN_IDLE_SECONDS ?? 60) * 1000;
+const PLOT = process.env.KUBELET_BENCH_CHURN_PLOT ?? join('test-artifacts', 'churn.svg');
+const SAMPLE_EVERY_MS = 10_000;
+/** Go's /var/log/pods in v1.26 (not configurable there); kubelet-ts is given a directory of the turn's. */
+const GO_POD_LOGS_DIR = '/var/log/pods';
+
+interface ChurnTurn { kind: KubeletKind; rep: number; samples: ChurnSample[]; waveMs: number[]; leftover: Record<string, number> }
+
+export async function benchChurn(): Promise<Record<string, number | string>> {
+  const scripts = kubeLabScripts();
+  const skip = missing(scripts);
+  if (skip) return { skipped: skip };
+  if (!(TARGET_PODS >= 1) || !(REPS >= 1) || !(IDLE_MS > 0)) throw new Error('KUBELET_BENCH_CHURN_PODS and _REPS must be ≥ 1, _IDLE_SECONDS > 0');
+  const work = mkdtempSync(join(tmpdir(), 'kts-churn-'));
+  const labDir = join(work, 'lab');
+  mkdirSync(labDir);
+  const turns: ChurnTurn[] = [];
+  try {
+    const lab = await upOnce(labDir, scripts);
+    for (let rep = 1; rep <= REPS; rep++) {
+      for (const kind of (rep % 2 === 1 ? ['go', 'ts'] : ['ts', 'go']) as KubeletKind[]) {
+        const t = await churnTurn(lab, work, kind, rep);
+        process.stderr.write(`churn: ${kind} rep ${rep}: ${t.samples.at(-1)?.podsRun ?? 0} pods, leftover ${JSON.stringify(t.leftover)}\n`);
+        turns.push(t);
+      }
+    }
+  } finally {
+    await purgeKubeLab(labDir, scripts).catch((err: unknown) => process.stderr.write(`churn: stopping the control plane: ${String(err)}\n`));
+    rmSync(work, { recursive: true, force: true });
+  }
+  writeResults(turns);
+  return summary(turns);
+}
+
+function summary(turns: readonly ChurnTurn[]): Record<string, number | string> {
+  const out: Record<string, number | string> = { targetPods: TARGET_PODS, reps: REPS, idleSeconds: IDLE_MS / 1000 };
+  for (const kind of ['go', 'ts'] as const) {
+    const mine = turns.filter((t) => t.kind === kind);
+    const name = kind === 'go' ? 'go' : 'kubelet-ts';
+    const med = (values: number[]) => round(median(values), 2);
+    out[`${name}.podsRun`] = med(mine.map((t) => t.samples.at(-1)?.podsRun ?? 0));
+    out[`${name}.waveRunP50Ms`] = med(mine.flatMap((t) => t.waveMs));
+    const slopes = mine.map((t) => slopesPerThousandPods(t.samples));
+    for (const figure of Object.keys(slopes[0] ?? {})) out[`${name}.slopePer1000Pods.${figure}`] = med(slopes.map((s) => s[figure] ?? 0));
+    for (const figure of Object.keys(mine[0]?.samples.at(-1)?.figures ?? {})) out[`${name}.atEnd.${figure}`] = med(mine.map((t) => t.samples.at(-1)?.figures[figure] ?? 0));
+    for (const figure of Object.keys(mine[0]?.leftover ?? {})) out[`${name}.leftover.${figure}`] = med(mine.map((t) => t.leftover[figure] ?? 0));
+  }
+  return out;
+}
+
+function writeResults(turns: readonly ChurnTurn[]): void {
+  mkdirSync(dirname(PLOT), { recursive: true });
+  const colors: Record<KubeletKind, string> = { go: '#1f77b4', ts: '#d62728' };
+  const series: PlotSeries[] = turns.flatMap((t) => {
+    const who = `${t.kind === 'go' ? 'Go kubelet' : 'kubelet-ts'}${REPS > 1 ? ` #${t.rep}` : ''}`;
+    return [
+      { label: `${who} RSS`, color: colors[t.kind], samples: t.samples, figure: 'rssMiB' },
+      { label: `${who} heap used`, color: colors[t.kind], dashed: true, samples: t.samples, figure: 'heapUsedMiB' },
+    ];
+  });
+  writeFileSync(PLOT, churnChart(`RSS and heap over ${TARGET_PODS} pods run (npm run bench -- churn)`, series));
+  writeFileSync(PLOT.replace(/\.svg$/, '') + '.json', JSON.stringify(turns, null, 1));
+  process.stderr.write(`churn: chart ${PLOT}, samples ${PLOT.replace(/\.svg$/, '')}.json\n`);
+}
+
+async function churnTurn(lab: KubeLab, work: string, kind: KubeletKind, rep: number): Promise<ChurnTurn> {
+  const node = `churn-${kind}-${rep}`;
+  const setup = await prepareNode(lab, work, node);
+  const image = process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0';
+  const o: TurnOptions = { lab, setup, namespace: node, image, idleMs: IDLE_MS, start: () => Promise.reject(new Error('started below')) };
+  await readyNamespace(lab, node);
+  const inspectPort = await freePort();
+  const kubelet = kind === 'go'
+    ? await startGoKubelet(join(lab.scripts, 'go-kubelet.xz'), work, setup)
+    : await startKubeletTs(setup, { nodeFlags: [`--inspect=127.0.0.1:${inspectPort}`] });
+  const cri = createCriClient({ endpoint: setup.endpoint });
+  let inspector: InspectorSession | undefined;
+  const samples: ChurnSample[] = [];
+  const waveMs: number[] = [];
+  let podsRun = 0;
+  let sampling: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await startUp(o, kubelet, {});
+    if (kind === 'ts') inspector = await openInspector(inspectPort);
+    const sampled: SampledNode = {
+      pid: kubelet.pid, root: join(setup.dir, 'root'), podLogsDir: kind === 'go' ? GO_POD_LOGS_DIR : join(setup.dir, 'logs'), namespace: node, cri,
+      heap: inspector ? { inspector } : { lab, port: kubelet.port },
+    };
+    const sample = () => (sampling = sampling.then(async () => {
+      samples.push({ t: round((performance.now() - kubelet.t0) / 1000, 1), podsRun, figures: await sampleNode(sampled) });
+    }).catch((err: unknown) => {
+      process.stderr.write(`churn: a sample failed: ${String(err)}\n`);
+    }));
+    await sample();
+    timer = setInterval(() => void sample(), SAMPLE_EVERY_MS);
+    await createChurnFixtures({ lab, namespace: node, node, image });
+    const place: ChurnPlace = { lab, namespace: node, node, image };
+    for (let wave = 0; podsRun < TARGET_PODS; wave++) {
+      const r = await runWave(place, kubelet, wave);
+      podsRun += r.pods;
+      waveMs.push(round(r.runMs + r.goneMs, 0));
+    }
+    await api(lab, 'DELETE', `/apis/apps/v1/namespaces/${node}/deployments/churn-web`, { propagationPolicy: 'Background' });
+    await until(kubelet, 'no pod left', async () => (await api<{ items: unknown[] }>(lab, 'GET', `/api/v1/namespaces/${node}/pods`)).items.length === 0, 120_000, 1000);
+    // The idle window: what the kubelet still holds or cleans up with nothing to run.
+    await sleep(IDLE_MS);
+    clearInterval(timer);
+    await sample();
+    const end = samples.at(-1)?.figures ?? {};
+    // cgroups against the turn's first sample: the runtime's cgroup roots may hold others' (other turns', tests').
+    const cgroupsBefore = samples[0]?.figures.cgroups ?? 0;
+    const leftover = {
+      sandboxes: end.sandboxes ?? 0, containers: end.containers ?? 0, podDirs: end.podDirs ?? 0, podLogDirs: end.podLogDirs ?? 0,
+      cgroups: (end.cgroups ?? 0) - cgroupsBefore,
+    };
+    return { kind, rep, samples, waveMs, leftover };
+  } finally {
+    clearInterval(timer);
+    await sampling;
+    inspector?.close();
+    cri.close();
+    await cleanUp(o, kubelet).catch((err: unknown) => process.stderr.write(`churn: cleaning up ${node}: ${String(err)}\n`));
+  }
+}
