@@ -14,7 +14,7 @@ export function renderStory(story: Story): string {
     const again = line.repeated ? ` (${line.repeated.times} times, the last at ${relativeTime(line.repeated.lastT - start)})` : '';
     out.push(`  ${relativeTime(line.t - start)}  ${line.text}${again}  [${line.cites.map((s) => `#${s}`).join(' ')}]`);
   }
-  if (story.lines.length === 0) out.push('  nothing journaled about this pod');
+  if (story.lines.length === 0) out.push(story.historyFrom !== undefined ? '  nothing more about this pod since' : '  nothing journaled about this pod');
   return out.join('\n') + '\n';
 }
 
