@@ -29,7 +29,7 @@ export function renderNotFound(answer: PodNotFound): string {
   return `no pod "${answer.notFound}" in the log${closest}\n`;
 }
 
-/** The JSON form, for tools: the story as is, each line with its family. */
-export function storyJson(story: Story): string {
+/** The JSON form, for tools: the story as is, each line with its family; or the not-found answer. */
+export function storyJson(story: Story | PodNotFound): string {
   return JSON.stringify(story, null, 2) + '\n';
 }
