@@ -18,6 +18,11 @@ export interface StoryLine {
   text: string;
   /** The journal records (their `seq`) the line was read from; never empty. */
   cites: readonly number[];
+  /**
+   * The same line came again right after (a failure retried with back-off): how many times in all,
+   * and the time of the last. Set by the story's merge, never by a family.
+   */
+  repeated?: { times: number; lastT: number };
 }
 
 export interface PodIdentity {
@@ -30,6 +35,8 @@ export interface PodIdentity {
 export interface PodHistory {
   pod: PodIdentity;
   records: readonly JournalRecord[];
+  /** The records telling the node's labels and taints as admission saw them (node-view.ts), for the admission family. */
+  node?: readonly JournalRecord[];
 }
 
 /** One cause family's reading of a pod's history. */
@@ -38,10 +45,17 @@ export type FamilyExplainer = (history: PodHistory) => StoryLine[];
 export interface Story {
   pod: PodIdentity;
   lines: StoryLine[];
+  /**
+   * The log's first record, when earlier ones are gone (rotated segments removed: the log starts at
+   * a checkpoint); the pod's life before it is not told.
+   */
+  historyFrom?: number;
 }
 
 /** A pod the log does not know, with the names it does know that are closest to the one asked for. */
 export interface PodNotFound {
   notFound: string;
   closest: string[];
+  /** The name is that of pods in several namespaces: `closest` lists them all. */
+  ambiguous?: boolean;
 }
