@@ -1,5 +1,5 @@
 /**
- * `kubelet-ts`: our own subcommands are the first word (`config`, `replay`, `report`, `runtime`);
+ * `kubelet-ts`: our own subcommands are the first word (`config`, `explain`, `replay`, `report`, `runtime`);
  * anything else is the kubelet daemon's command line, under the Go kubelet's flags.
  */
 import { parseCommandLine } from '../domain/config/command-line.js';
@@ -13,6 +13,7 @@ type Command = (argv: string[], io: CommandIo) => Promise<number>;
 // the replay, report, graph and visualizer code, nor a subcommand the daemon's.
 const SUBCOMMANDS: Record<string, Command> = {
   config: async (argv, io) => (await import('./commands/config.js')).runConfigCommand(argv, io),
+  explain: async (argv, io) => (await import('./commands/explain.js')).runExplainCommand(argv, io),
   graph: async (argv, io) => (await import('./commands/graph.js')).runGraphCommand(argv, io),
   replay: async (argv, io) => (await import('./commands/replay.js')).runReplayCommand(argv, io),
   report: async (argv, io) => (await import('./commands/report.js')).runReportCommand(argv, io),

@@ -38,10 +38,17 @@ export type FamilyExplainer = (history: PodHistory) => StoryLine[];
 export interface Story {
   pod: PodIdentity;
   lines: StoryLine[];
+  /**
+   * The log's first record, when earlier ones are gone (rotated segments removed: the log starts at
+   * a checkpoint); the pod's life before it is not told.
+   */
+  historyFrom?: number;
 }
 
 /** A pod the log does not know, with the names it does know that are closest to the one asked for. */
 export interface PodNotFound {
   notFound: string;
   closest: string[];
+  /** The name is that of pods in several namespaces: `closest` lists them all. */
+  ambiguous?: boolean;
 }

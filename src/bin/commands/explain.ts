@@ -1,0 +1,32 @@
+/**
+ * `kubelet-ts explain LOG POD [--json]`: a pod's life told from the journal alone (src/domain/explain).
+ * POD is `namespace/name`, a name one namespace alone has, or a uid. Exit 0: told; 1: the log knows
+ * no such pod (the closest names on stderr); 2: the log cannot be read, or a usage mistake. Works on
+ * a live daemon's log (a torn last line is skipped) and on rotated ones (from their first checkpoint).
+ */
+import { explainPod, isPodNotFound } from '../../domain/explain/explain.js';
+import { renderNotFound, renderStory, storyJson } from '../../domain/explain/render-story.js';
+import type { CommandIo } from '../io.js';
+import { commandArgsOrExit } from './command-args.js';
+import { readLogForCommand } from './read-log.js';
+
+const USAGE = 'usage: kubelet-ts explain LOG POD [--json]\n';
+
+export async function runExplainCommand(argv: string[], io: CommandIo): Promise<number> {
+  const args = commandArgsOrExit(argv, { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, 2, { name: 'explain', usage: USAGE, io });
+  if (typeof args === 'number') return args;
+  const [path, query] = args.positionals;
+  if (path === undefined || query === undefined) {
+    io.stderr(`explain: ${path === undefined ? 'LOG' : 'POD'} is missing\n${USAGE}`);
+    return 2;
+  }
+  const log = readLogForCommand(path, 'explain', io);
+  if (!log) return 2;
+  const answer = explainPod(log.records, query);
+  if (isPodNotFound(answer)) {
+    io.stderr(`explain: ${renderNotFound(answer)}`);
+    return 1;
+  }
+  io.stdout(args.values.json === true ? storyJson(answer) : renderStory(answer));
+  return 0;
+}

@@ -1,0 +1,56 @@
+/**
+ * The pods a journal knows, found by shape: every pod object in any record's payload (a source's
+ * snapshot, a worker's spawn input, a checkpoint's persisted context) names its uid, namespace and
+ * name. A mirror pod (the API server's copy of a static pod) is left out: the kubelet knows the
+ * static pod by its own uid, the one its worker and volumes are named by.
+ */
+import { isPodObject } from '../journal/pod-forms.js';
+import type { JournalRecord } from '../journal/record.js';
+import type { PodIdentity } from './story.js';
+
+const MIRROR_ANNOTATION = 'kubernetes.io/config.mirror';
+
+export interface KnownPod extends PodIdentity {
+  /** The last record that held the pod: of several uids under one name, the latest is the one asked for. */
+  lastSeq: number;
+}
+
+interface PodMetadata {
+  uid?: unknown;
+  namespace?: unknown;
+  name?: unknown;
+  annotations?: Record<string, unknown>;
+}
+
+/** Every pod the records hold, by uid. */
+export function knownPods(records: readonly JournalRecord[]): Map<string, KnownPod> {
+  const pods = new Map<string, KnownPod>();
+  // Records read back share pod objects written by reference: each is looked at once.
+  const seen = new WeakSet<object>();
+  const visit = (value: unknown, seq: number): void => {
+    if (typeof value !== 'object' || value === null) return;
+    if (seen.has(value)) {
+      if (isPodObject(value)) note(value, seq);
+      return;
+    }
+    seen.add(value);
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, seq);
+      return;
+    }
+    if (isPodObject(value)) {
+      note(value, seq);
+      return;
+    }
+    for (const k in value) if (Object.hasOwn(value, k)) visit((value as Record<string, unknown>)[k], seq);
+  };
+  const note = (pod: object, seq: number): void => {
+    const meta = (pod as { metadata: PodMetadata }).metadata;
+    if (typeof meta.uid !== 'string' || typeof meta.name !== 'string') return;
+    if (meta.annotations && MIRROR_ANNOTATION in meta.annotations) return;
+    const namespace = typeof meta.namespace === 'string' ? meta.namespace : 'default';
+    pods.set(meta.uid, { uid: meta.uid, namespace, name: meta.name, lastSeq: seq });
+  };
+  for (const record of records) visit(record.payload, record.seq);
+  return pods;
+}

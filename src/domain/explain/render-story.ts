@@ -1,0 +1,32 @@
+/**
+ * A story as text: a heading naming the pod, then one line per step with its time since the pod's
+ * first line, the text, and the journal records it was read from (`[#451 #452]`, for `replay --from`
+ * and the visualizer). And the forms a not-found answer takes.
+ */
+import type { PodNotFound, Story } from './story.js';
+
+export function renderStory(story: Story): string {
+  const { pod } = story;
+  const out = [`pod ${pod.namespace}/${pod.name} (uid ${pod.uid})`];
+  if (story.historyFrom !== undefined) out.push(`  (the log starts at record #${story.historyFrom}: earlier history was rotated away)`);
+  const start = story.lines[0]?.t ?? 0;
+  for (const line of story.lines) out.push(`  ${relativeTime(line.t - start)}  ${line.text}  [${line.cites.map((s) => `#${s}`).join(' ')}]`);
+  if (story.lines.length === 0) out.push('  nothing journaled about this pod');
+  return out.join('\n') + '\n';
+}
+
+/** `+12.345s`. */
+export function relativeTime(ms: number): string {
+  return `+${(ms / 1000).toFixed(3)}s`;
+}
+
+export function renderNotFound(answer: PodNotFound): string {
+  if (answer.ambiguous) return `pod "${answer.notFound}" is in several namespaces: ${answer.closest.join(', ')}; name one as namespace/name\n`;
+  const closest = answer.closest.length > 0 ? `; closest: ${answer.closest.join(', ')}` : '; the log knows no pod';
+  return `no pod "${answer.notFound}" in the log${closest}\n`;
+}
+
+/** The JSON form, for tools: the story as is, each line with its family. */
+export function storyJson(story: Story): string {
+  return JSON.stringify(story, null, 2) + '\n';
+}

@@ -1,0 +1,61 @@
+/**
+ * What a pod's worker journaled of its effects, read back: each syncPod and killPod answer
+ * (`xstate.done.actor.syncPod` / `.killPod` on `pod:<uid>`) with its steps, and each failure
+ * (`xstate.error.actor.*`). The shapes are the runtime manager's results as the journal holds them
+ * (src/ports/runtime-manager.ts); they are read defensively, since a log may come from another build.
+ */
+import type { JournalRecord } from '../journal/record.js';
+import type { PodHistory } from './story.js';
+
+export interface JournaledStep {
+  step: string;
+  target: string;
+  ok: boolean;
+  reason?: string;
+  error?: { code?: string; message?: string };
+  id?: string;
+  pulledWith?: string;
+}
+
+export interface JournaledPodActions {
+  killPod?: boolean;
+  createSandbox?: boolean;
+  attempt?: number;
+  containersToStart?: string[];
+  initContainersToStart?: string[];
+}
+
+export interface WorkerResult {
+  record: JournalRecord;
+  effect: 'syncPod' | 'killPod';
+  ok: boolean;
+  steps: JournaledStep[];
+  actions?: JournaledPodActions;
+  blocked?: { reason: string; message: string };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The worker's syncPod and killPod answers, in journal order. */
+export function workerResults(history: PodHistory): WorkerResult[] {
+  const worker = `pod:${history.pod.uid}`;
+  const results: WorkerResult[] = [];
+  for (const record of history.records) {
+    if (record.actor !== worker || record.type !== 'event') continue;
+    const effect = record.name === 'xstate.done.actor.syncPod' ? 'syncPod' : record.name === 'xstate.done.actor.killPod' ? 'killPod' : null;
+    const output = isObject(record.payload) ? record.payload.output : undefined;
+    if (effect === null || !isObject(output)) continue;
+    results.push({
+      record,
+      effect,
+      ok: output.ok === true,
+      steps: Array.isArray(output.steps) ? (output.steps.filter(isObject) as unknown as JournaledStep[]) : [],
+      ...(isObject(output.actions) ? { actions: output.actions as JournaledPodActions } : {}),
+      ...(isObject(output.blocked) ? { blocked: output.blocked as { reason: string; message: string } } : {}),
+    });
+  }
+  return results;
+}
+
+/** A container or sandbox id as people read it: its first 12 characters. */
+export const shortId = (id: string): string => id.slice(0, 12);
