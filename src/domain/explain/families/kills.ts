@@ -1,0 +1,85 @@
+/**
+ * Kills: who asked for the pod to be killed and how it went, and each container a sync killed and
+ * why. A pod's kill request reaches its worker as `pod.kill.requested` (reason `deleted`: the API
+ * server's graceful deletion, with its grace period; `evicted`: an eviction, whose requester — the
+ * eviction manager with the threshold it met, or the node shutdown manager — asked the syncLoop with
+ * `pod.evict.requested`); the worker's killPod answers with the containers and sandbox it stopped.
+ * A container killed inside a sync (Go's computePodActions: a failed liveness or startup probe, a
+ * changed spec) carries Go's reason and message.
+ */
+import type { JournalRecord } from '../../journal/record.js';
+import type { FamilyExplainer, StoryLine } from '../story.js';
+import { shortId, workerResults, type JournaledStep } from '../worker-results.js';
+
+interface EvictRequest { record: JournalRecord; requester: string; message: string }
+interface ContainerKill { id: string; name: string; reason?: string; message?: string }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Who a `pod.evict.requested` came from, by its requester (the eviction manager when absent). */
+const REQUESTERS: Record<string, string> = { nodeShutdown: 'node shutdown', evictionManager: 'the eviction manager' };
+
+export const killsFamily: FamilyExplainer = (history) => {
+  const worker = `pod:${history.pod.uid}`;
+  const lines: StoryLine[] = [];
+  let evict: EvictRequest | null = null;
+  const results = new Map(workerResults(history).map((r) => [r.record.seq, r]));
+  for (const record of history.records) {
+    const payload = isObject(record.payload) ? record.payload : {};
+    if (record.actor === 'syncLoop' && record.type === 'event' && record.name === 'pod.evict.requested' && payload.podUid === history.pod.uid) {
+      evict = { record, requester: REQUESTERS[String(payload.requester ?? 'evictionManager')] ?? String(payload.requester), message: String(payload.message ?? '') };
+      continue;
+    }
+    if (record.actor !== worker || record.type !== 'event') continue;
+    if (record.name === 'pod.kill.requested') {
+      const reason = String(payload.reason ?? 'unknown');
+      const grace = typeof payload.gracePeriodSeconds === 'number' ? `grace period ${payload.gracePeriodSeconds}s` : 'the pod\'s grace period';
+      const from = reason === 'evicted' && evict ? evict : null;
+      const text = from
+        ? `kill requested by ${from.requester} (${grace})${from.message ? `: ${from.message}` : ''}`
+        : `kill requested: ${KILL_REASONS[reason] ?? reason} (${grace})`;
+      lines.push({ t: (from?.record ?? record).t, family: 'kills', text, cites: from ? [from.record.seq, record.seq] : [record.seq] });
+      evict = null;
+      continue;
+    }
+    if (record.name === 'xstate.error.actor.killPod') {
+      lines.push({ t: record.t, family: 'kills', text: `kill failed: ${errorMessage(payload.error)}`, cites: [record.seq] });
+      continue;
+    }
+    const result = results.get(record.seq);
+    if (!result) continue;
+    if (result.effect === 'killPod') lines.push({ t: record.t, family: 'kills', text: killOutcome(result.ok, result.steps), cites: [record.seq] });
+    else lines.push(...containerKills(record, result.steps));
+  }
+  return lines;
+};
+
+const KILL_REASONS: Record<string, string> = {
+  deleted: 'the pod was deleted through the API',
+  'removed from its source': 'the pod was removed from its source',
+};
+
+function killOutcome(ok: boolean, steps: readonly JournaledStep[]): string {
+  const parts = steps.map((s) => {
+    const what = s.step === 'killPodSandbox' ? 'sandbox' : `container ${s.target}${s.id ? ` (${shortId(s.id)})` : ''}`;
+    return s.ok ? `${what} stopped` : `${what} not stopped: ${s.error?.message ?? s.reason ?? 'error'}`;
+  });
+  return `${ok ? 'pod killed' : 'kill failed'}${parts.length > 0 ? `: ${parts.join(', ')}` : ''}`;
+}
+
+/** The containers a sync killed, with the reason computePodActions gave. */
+function containerKills(record: JournalRecord, steps: readonly JournaledStep[]): StoryLine[] {
+  const output = isObject(record.payload) ? record.payload.output : undefined;
+  const actions = isObject(output) ? output.actions : undefined;
+  const planned = isObject(actions) && Array.isArray(actions.containersToKill) ? actions.containersToKill.filter(isObject) as unknown as ContainerKill[] : [];
+  return planned.map((kill) => {
+    const step = steps.find((s) => s.step === 'killContainer' && (s.id === kill.id || s.target === kill.name));
+    const why = [kill.reason, kill.message].filter(Boolean).join(': ');
+    const outcome = !step ? 'not killed yet' : step.ok ? 'killed' : `kill failed: ${step.error?.message ?? step.reason ?? 'error'}`;
+    return { t: record.t, family: 'kills' as const, text: `container ${kill.name} (${shortId(kill.id)}) ${outcome}${why ? `: ${why}` : ''}`, cites: [record.seq] };
+  });
+}
+
+function errorMessage(error: unknown): string {
+  return isObject(error) && typeof error.message === 'string' ? error.message : 'unknown error';
+}
