@@ -10,7 +10,10 @@ export function renderStory(story: Story): string {
   const out = [`pod ${pod.namespace}/${pod.name} (uid ${pod.uid})`];
   if (story.historyFrom !== undefined) out.push(`  (the log starts at record #${story.historyFrom}: earlier history was rotated away)`);
   const start = story.lines[0]?.t ?? 0;
-  for (const line of story.lines) out.push(`  ${relativeTime(line.t - start)}  ${line.text}  [${line.cites.map((s) => `#${s}`).join(' ')}]`);
+  for (const line of story.lines) {
+    const again = line.repeated ? ` (${line.repeated.times} times, the last at ${relativeTime(line.repeated.lastT - start)})` : '';
+    out.push(`  ${relativeTime(line.t - start)}  ${line.text}${again}  [${line.cites.map((s) => `#${s}`).join(' ')}]`);
+  }
   if (story.lines.length === 0) out.push('  nothing journaled about this pod');
   return out.join('\n') + '\n';
 }

@@ -6,9 +6,11 @@
  */
 import type { FamilyExplainer, StoryLine } from '../story.js';
 import { shortId, workerResults } from '../worker-results.js';
+import { IMAGE_REASONS } from './images.js';
 
 const START_STEPS = new Set(['startContainer', 'startInitContainer']);
-const OTHERS_REASONS = new Set(['ErrImagePull', 'ImagePullBackOff', 'ErrImageNeverPull', 'InvalidImageName', 'ImageInspectError', 'CrashLoopBackOff']);
+/** Told by the restarts family. */
+const BACK_OFF = 'CrashLoopBackOff';
 
 export const containersFamily: FamilyExplainer = (history) => {
   const lines: StoryLine[] = [];
@@ -18,7 +20,7 @@ export const containersFamily: FamilyExplainer = (history) => {
       const kind = step.step === 'startInitContainer' ? 'init container' : 'container';
       const cite = { t: result.record.t, family: 'containers' as const, cites: [result.record.seq] };
       if (step.ok) lines.push({ ...cite, text: `${kind} ${step.target} started${step.id ? ` (${shortId(step.id)})` : ''}` });
-      else if (!OTHERS_REASONS.has(step.reason ?? '')) lines.push({ ...cite, text: `${kind} ${step.target} failed to start: ${step.reason ?? 'error'}: ${step.error?.message ?? 'no message'}` });
+      else if (step.reason !== BACK_OFF && !IMAGE_REASONS.has(step.reason ?? '')) lines.push({ ...cite, text: `${kind} ${step.target} failed to start: ${step.reason ?? 'error'}: ${step.error?.message ?? 'no message'}` });
     }
   }
   return lines;
