@@ -1,10 +1,11 @@
 /**
  * `kubelet-ts explain` on real logs of the kills the node itself asks for, on the real control plane
  * (kube-lab.ts) and containerd:
- * - an eviction: the kubelet starts with `evictionHard: {memory.available: <MemTotal − 50 Mi>}` (as
- *   eviction.e2e.test.ts does: more than is free while more than 50 Mi is in use), so the eviction
- *   manager evicts the Burstable pod it admitted (only BestEffort pods are refused under memory
- *   pressure); explain names the eviction manager and Go's message with its threshold;
+ * - an eviction: once a Burstable pod runs, the kubelet restarts with `evictionHard:
+ *   {memory.available: <MemTotal − 50 Mi>}` (as eviction.e2e.test.ts does: more than is free while
+ *   more than 50 Mi is in use), and the eviction manager evicts the pod (running first, so the kill
+ *   always finds its container; the restarted kubelet's log tells it); explain names the eviction
+ *   manager and Go's message with its threshold;
  * - a graceful node shutdown: a private system bus with the logind stand-in (as
  *   node-shutdown.e2e.test.ts), PowerOff asked on it; explain names node shutdown and Go's message.
  * Each story is asserted exactly but for container ids and the memory quantities of the eviction
@@ -23,6 +24,7 @@ const endpoint = containerdEndpoint();
 const FAMILIES = ['kills'] as const;
 const MAIN = { name: 'main', image: BUSYBOX, command: ['sh', '-c', SLEEP] };
 const PRESSURE = [`evictionHard: {memory.available: "${Math.floor(totalmem() / 1024) - 50 * 1024}Ki"}`, 'evictionPressureTransitionPeriod: 5s'];
+const RELAXED = ['evictionPressureTransitionPeriod: 5s'];
 const SHUTDOWN_GRACE = ['shutdownGracePeriod: 20s', 'shutdownGracePeriodCriticalPods: 10s'];
 const uid = process.getuid?.() ?? 0;
 
@@ -36,7 +38,7 @@ describeNeeding(kubeLabPartFor(endpoint), 'explain: an eviction from a real log,
   let n: LabNode;
 
   beforeAll(async () => {
-    n = await startLabNode({ name: NS, endpoint, extraConfig: () => PRESSURE });
+    n = await startLabNode({ name: NS, endpoint, extraConfig: () => RELAXED });
   }, 120_000);
 
   afterAll(async () => {
@@ -45,16 +47,18 @@ describeNeeding(kubeLabPartFor(endpoint), 'explain: an eviction from a real log,
 
   it('tells who evicted the pod, with Go\'s message and its threshold, and the kill that followed', async () => {
     await n.createPod('burst', { containers: [{ ...MAIN, resources: { requests: { memory: '20Mi' } } }] });
+    await n.whileUp('burst Running', async () => (await n.pod('burst'))?.status?.phase === 'Running', 60_000);
+    await n.restart(PRESSURE);
     const burst: LabPod = await failed(n, 'burst');
     expect(burst.status?.reason).toBe('Evicted');
     expect(await n.stop()).toBe(0);
-    const quantities = (s: string) => s.replace(/\d+(Ki|Mi|Gi)?\b/g, '<q>');
+    // The memory quantities of Go's message vary with the host: each becomes <q>.
+    const quantities = (s: string) => s.replace(/(quantity|available): \d+(Ki|Mi|Gi)?/g, '$1: <q>');
     expect(explainedLines(journalOf(n.dir), `${NS}/burst`, FAMILIES).map(quantities)).toEqual([
       // A Burstable pod using less than its request: Go names no container.
-      'kill requested by the eviction manager (grace period <q>s): The node was low on resource: memory. Threshold quantity: <q>, available: <q>. ',
+      'kill requested by the eviction manager (grace period 1s): The node was low on resource: memory. Threshold quantity: <q>, available: <q>. ',
       'pod killed: container main (<id>) stopped, sandbox stopped',
     ]);
-    expect(explainedLines(journalOf(n.dir), `${NS}/burst`, FAMILIES)[0]).toMatch(/^kill requested by the eviction manager \(grace period 1s\)/);
   }, 150_000);
 });
 

@@ -3,7 +3,8 @@
  * status a sync read, the first time that container is seen exited), each start of a container
  * that had started before (its restart count), and the CrashLoopBackOff waits between (Go's
  * "back-off 10s restarting failed container=…" message; the syncs that met the same back-off are
- * one line citing them all). Why a container was killed is the kills family's.
+ * one line citing them all, with how many times, as the story folds a repeated line). Why a
+ * container was killed is the kills family's.
  */
 import type { FamilyExplainer, StoryLine } from '../story.js';
 import { shortId, workerResults, type WorkerResult } from '../worker-results.js';
@@ -41,6 +42,7 @@ export const restartsFamily: FamilyExplainer = (history) => {
         const open = backOff.get(step.target);
         if (open?.message === message) {
           open.line.cites = [...open.line.cites, record.seq];
+          open.line.repeated = { times: (open.line.repeated?.times ?? 1) + 1, lastT: record.t };
           continue;
         }
         const line: StoryLine = { ...cite, text: `CrashLoopBackOff: ${message}` };

@@ -20,7 +20,8 @@ describe('restartsFamily', () => {
     r.syncDone(400, { ok: false, steps: [backOff('10s')], ...status(exited(C2, 1)) });
     r.syncDone(500, { ok: true, steps: [started(C3)], ...status(running(C3, 2), exited(C2, 1)) });
     r.syncDone(600, { ok: false, steps: [backOff('20s')], ...status(exited(C3, 2)) });
-    expect(restartsFamily(r.history()).map((l) => [l.t, l.family, l.text, l.cites])).toEqual([
+    const lines = restartsFamily(r.history());
+    expect(lines.map((l) => [l.t, l.family, l.text, l.cites])).toEqual([
       [200, 'restarts', 'container main (9ecab2360000) exited with code 3 (Error)', [2]],
       [200, 'restarts', 'container main restarted (restart 1)', [2]],
       [300, 'restarts', 'container main (2919e7240000) exited with code 3 (Error)', [3]],
@@ -29,6 +30,7 @@ describe('restartsFamily', () => {
       [600, 'restarts', 'container main (868a6dcc0000) exited with code 3 (Error)', [6]],
       [600, 'restarts', 'CrashLoopBackOff: back-off 20s restarting failed container=main pod=default/web', [6]],
     ]);
+    expect(lines.map((l) => l.repeated)).toEqual([undefined, undefined, undefined, { times: 2, lastT: 400 }, undefined, undefined, undefined]);
   });
 
   it('says nothing of a first start, and tells a restart without a count when the runtime status is not journaled', () => {
