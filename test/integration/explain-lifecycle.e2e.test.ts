@@ -2,9 +2,9 @@
  * `kubelet-ts explain` on a real log: a kubelet in cluster mode on the real control plane
  * (kube-lab.ts) and containerd runs a pod whose readiness probe turns it ready then not ready, one
  * that crash-loops (exit code 3, back-offs of 10 s then 20 s), one its liveness probe kills and
- * restarts until it backs off, and one deleted through the API with a grace period of 5 s; then it
- * stops, and explain tells each pod's probes, kills and restarts from its journal, every line citing
- * records the log holds. The story is asserted exactly but for container ids (see explain-story.ts);
+ * restarts until it backs off, one deleted through the API with a grace period of 5 s, and one its
+ * worker kills when its activeDeadlineSeconds pass; then it stops, and explain tells each pod's
+ * probes, kills and restarts from its journal, every line citing records the log holds. The story is asserted exactly but for container ids (see explain-story.ts);
  * a pod still looping when the kubelet stops is asserted up to the wait it was in.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -49,12 +49,14 @@ describeNeeding(kubeLabPartFor(endpoint), 'explain: probes, restarts and kills f
       livenessProbe: { ...exec('cat', '/tmp/live'), periodSeconds: 1, failureThreshold: 1 },
     }] });
     await n.createPod('deleted', { terminationGracePeriodSeconds: 30, containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', SLEEP] }] });
+    await n.createPod('deadline', { activeDeadlineSeconds: 5, containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', SLEEP] }] });
 
     await n.whileUp('deleted Running', async () => (await n.pod('deleted'))?.status?.phase === 'Running', 60_000);
     expect((await labApi(n.lab, 'DELETE', `/api/v1/namespaces/${NS}/pods/deleted`, { gracePeriodSeconds: 5 })).status).toBe(200);
     await n.whileUp('deleted gone', async () => (await n.pod('deleted')) === undefined, 60_000);
     await n.whileUp('ready-flip Ready', async () => ready(await n.pod('ready-flip')) === 'True', 30_000);
     await n.whileUp('ready-flip not Ready', async () => ready(await n.pod('ready-flip')) === 'False', 30_000);
+    await n.whileUp('deadline Failed', async () => (await n.pod('deadline'))?.status?.reason === 'DeadlineExceeded', 60_000);
     await backingOff('live', 2, '10s');
     await backingOff('crash', 2, '20s');
     expect(await n.stop()).toBe(0);
@@ -97,6 +99,13 @@ describeNeeding(kubeLabPartFor(endpoint), 'explain: probes, restarts and kills f
   it('tells the API deletion with its grace period, and the kill that stopped the container and the sandbox', () => {
     expect(explainedLines(journalOf(n.dir), `${NS}/deleted`, FAMILIES)).toEqual([
       'kill requested: the pod was deleted through the API (grace period 5s)',
+      'pod killed: container main (<id>) stopped, sandbox stopped',
+    ]);
+  });
+
+  it('tells the kill the pod worker started when the pod\'s activeDeadlineSeconds passed, with Go\'s message and reason', () => {
+    expect(explainedLines(journalOf(n.dir), `${NS}/deadline`, FAMILIES)).toEqual([
+      'kill started by the pod worker: Pod was active on the node longer than the specified deadline (DeadlineExceeded, grace period 1s)',
       'pod killed: container main (<id>) stopped, sandbox stopped',
     ]);
   });

@@ -4,10 +4,14 @@
  * server's graceful deletion, with its grace period; `evicted`: an eviction, whose requester — the
  * eviction manager with the threshold it met, or the node shutdown manager — asked the syncLoop with
  * `pod.evict.requested`); the worker's killPod answers with the containers and sandbox it stopped.
- * A container killed inside a sync (Go's computePodActions: a failed liveness or startup probe, a
- * changed spec) carries Go's reason and message.
+ * A worker also starts a kill no one sent it: for a pod (at its start or in an update) carrying a
+ * deletionTimestamp, for a pod found only in the runtime (spawned with `runtimeOnly`), and when
+ * activeDeadlineSeconds passed (the only kill it decides alone). A container killed inside a sync
+ * (Go's computePodActions: a failed liveness or startup probe, a changed spec) carries Go's reason
+ * and message.
  */
 import type { JournalRecord } from '../../journal/record.js';
+import { DeadlineExceededMessage, DeadlineExceededReason } from '../../pod/status.js';
 import type { FamilyExplainer, StoryLine } from '../story.js';
 import { shortId, workerResults, type JournaledStep } from '../worker-results.js';
 
@@ -23,17 +27,46 @@ export const killsFamily: FamilyExplainer = (history) => {
   const worker = `pod:${history.pod.uid}`;
   const lines: StoryLine[] = [];
   let evict: EvictRequest | null = null;
+  /** A kill's cause was told: a worker's own kill after it is a retry, not a new cause. */
+  let told = false;
   const results = new Map(workerResults(history).map((r) => [r.record.seq, r]));
+  const tell = (record: JournalRecord, text: string) => {
+    lines.push({ t: record.t, family: 'kills', text, cites: [record.seq] });
+    told = true;
+  };
+  /** A pod object carrying a deletionTimestamp: the API server's graceful deletion, its grace period on the object. */
+  const tellDeletion = (record: JournalRecord, pod: unknown) => {
+    const metadata = isObject(pod) && isObject(pod.metadata) ? pod.metadata : {};
+    if (metadata.deletionTimestamp !== undefined) tell(record, `kill requested: ${KILL_REASONS.deleted} (${gracePeriod(metadata.deletionGracePeriodSeconds)})`);
+  };
   for (const record of history.records) {
     const payload = isObject(record.payload) ? record.payload : {};
     if (record.actor === 'syncLoop' && record.type === 'event' && record.name === 'pod.evict.requested' && payload.podUid === history.pod.uid) {
       evict = { record, requester: REQUESTERS[String(payload.requester ?? 'evictionManager')] ?? String(payload.requester), message: String(payload.message ?? '') };
       continue;
     }
-    if (record.actor !== worker || record.type !== 'event') continue;
+    if (record.actor === 'syncLoop' && record.type === 'action' && record.name === 'spawn' && payload.child === worker) {
+      const input = isObject(payload.input) ? payload.input : {};
+      const orphan = isObject(input.runtimeOnly) ? input.runtimeOnly : null;
+      if (orphan) tell(record, `kill requested: ${String(orphan.reason ?? 'orphaned')}: the pod is only in the runtime (${gracePeriod(orphan.gracePeriodSeconds)})`);
+      else tellDeletion(record, input.pod);
+      continue;
+    }
+    if (record.actor !== worker) continue;
+    if (!told && record.type === 'event' && record.name === 'pod.spec.updated') {
+      tellDeletion(record, payload.pod);
+      continue;
+    }
+    if (!told && record.type === 'action' && record.name === 'spawn' && payload.src === 'killPod') {
+      const input = isObject(payload.input) ? payload.input : {};
+      tell(record, `kill started by the pod worker: ${DeadlineExceededMessage} (${DeadlineExceededReason}, ${gracePeriod(input.gracePeriodSeconds)})`);
+      continue;
+    }
+    if (record.type !== 'event') continue;
     if (record.name === 'pod.kill.requested') {
+      told = true;
       const reason = String(payload.reason ?? 'unknown');
-      const grace = typeof payload.gracePeriodSeconds === 'number' ? `grace period ${payload.gracePeriodSeconds}s` : 'the pod\'s grace period';
+      const grace = gracePeriod(payload.gracePeriodSeconds);
       const from = reason === 'evicted' && evict ? evict : null;
       const text = from
         ? `kill requested by ${from.requester} (${grace})${from.message ? `: ${from.message}` : ''}`
@@ -58,6 +91,8 @@ const KILL_REASONS: Record<string, string> = {
   deleted: 'the pod was deleted through the API',
   'removed from its source': 'the pod was removed from its source',
 };
+
+const gracePeriod = (seconds: unknown) => (typeof seconds === 'number' ? `grace period ${seconds}s` : 'the pod\'s grace period');
 
 function killOutcome(ok: boolean, steps: readonly JournaledStep[]): string {
   const parts = steps.map((s) => {

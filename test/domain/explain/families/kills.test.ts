@@ -71,4 +71,36 @@ describe('killsFamily', () => {
       [200, 'container main (e9e95177be2b) kill failed: timeout: StartupProbe: Container main failed startup probe, will be restarted', [2]],
     ]);
   });
+
+  it('tells the kills a worker starts unasked: a pod deleted at its start or in an update, an orphan, a passed active deadline; a retried kill once', () => {
+    const deleting = { metadata: { name: 'web', namespace: 'default', uid: UID, deletionTimestamp: '2026-01-01T00:00:00Z', deletionGracePeriodSeconds: 30 } };
+    const spawnWorker = (r: Records, input: Record<string, unknown>) => r.add(100, { actor: 'syncLoop', type: 'action', name: 'spawn', payload: { child: worker, src: 'podWorker', input } });
+    const spawnKill = (r: Records, t: number) => r.add(t, { actor: worker, type: 'action', name: 'spawn', payload: { child: `${worker}/killPod`, src: 'killPod', input: { gracePeriodSeconds: 2 } } });
+    const texts = (r: Records) => killsFamily(r.history()).map((l) => [l.text, l.cites]);
+
+    const atStart = new Records();
+    spawnWorker(atStart, { pod: deleting });
+    spawnKill(atStart, 110);
+    expect(texts(atStart)).toEqual([['kill requested: the pod was deleted through the API (grace period 30s)', [1]]]);
+
+    const updated = new Records();
+    spawnWorker(updated, { pod: { metadata: { name: 'web', namespace: 'default', uid: UID } } });
+    updated.add(200, { actor: worker, type: 'event', name: 'pod.spec.updated', payload: { pod: deleting } });
+    spawnKill(updated, 200);
+    expect(texts(updated)).toEqual([['kill requested: the pod was deleted through the API (grace period 30s)', [2]]]);
+
+    const orphan = new Records();
+    spawnWorker(orphan, { pod: { metadata: { uid: UID } }, runtimeOnly: { reason: 'orphaned', gracePeriodSeconds: 2 } });
+    spawnKill(orphan, 110);
+    expect(texts(orphan)).toEqual([['kill requested: orphaned: the pod is only in the runtime (grace period 2s)', [1]]]);
+
+    const deadline = new Records();
+    spawnKill(deadline, 300);
+    killDone(deadline, 310, false, []);
+    spawnKill(deadline, 400);
+    expect(texts(deadline)).toEqual([
+      ['kill started by the pod worker: Pod was active on the node longer than the specified deadline (DeadlineExceeded, grace period 2s)', [1]],
+      ['kill failed', [2]],
+    ]);
+  });
 });
