@@ -4,6 +4,7 @@
  * and message of the first failed check), naming for a refusal on the node's labels or taints which
  * label or taint, as the node was when admission ran.
  */
+import { isPlainObject } from '../../config/decode.js';
 import type { Taint } from '../../api/common-types.js';
 import type { JournalRecord } from '../../journal/record.js';
 import { findUntoleratedTaint } from '../../pod/tolerations.js';
@@ -17,22 +18,20 @@ const SOURCES: Record<string, string> = {
   http: 'read from the static pod URL',
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 export const admissionFamily: FamilyExplainer = (history) => {
   const lines: StoryLine[] = [];
   const line = (record: JournalRecord, text: string): StoryLine => ({ t: record.t, family: 'admission', text, cites: [record.seq] });
   const sourcesSeen = new Set<string>();
   for (const record of history.records) {
-    const payload = isObject(record.payload) ? record.payload : {};
+    const payload = isPlainObject(record.payload) ? record.payload : {};
     if (record.kind === 'input' && record.name === 'pod.source.snapshot' && typeof payload.source === 'string' && !sourcesSeen.has(payload.source)) {
       sourcesSeen.add(payload.source);
       lines.push(line(record, SOURCES[payload.source] ?? `received from source ${payload.source}`));
     } else if (record.actor === 'syncLoop' && record.type === 'action' && record.name === 'spawn' && payload.child === `pod:${history.pod.uid}`) {
       lines.push(line(record, 'admitted'));
     } else if (record.actor === 'syncLoop' && record.type === 'action' && record.name === 'emit') {
-      const event = isObject(payload.event) ? payload.event : {};
-      if (event.type === 'pod.admission.rejected' && isObject(event.pod) && event.pod.uid === history.pod.uid) {
+      const event = isPlainObject(payload.event) ? payload.event : {};
+      if (event.type === 'pod.admission.rejected' && isPlainObject(event.pod) && event.pod.uid === history.pod.uid) {
         const detail = refusalDetail(history, record, String(event.reason));
         lines.push(line(record, `refused at admission: ${String(event.reason)}: ${String(event.message)}${detail ? ` (${detail})` : ''}`));
       }

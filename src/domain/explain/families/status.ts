@@ -3,11 +3,10 @@
  * whether Ready, each container's state), with the API server's answer; a patch refused, why; and
  * the pod's object deleted from the API server once it was done (Go's status manager does both).
  */
+import { isPlainObject } from '../../config/decode.js';
 import type { ContainerStatus, PodStatus } from '../../pod/types.js';
 import type { JournalRecord } from '../../journal/record.js';
 import type { FamilyExplainer, StoryLine } from '../story.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 interface Sent { record: JournalRecord; effectId: string; kind: string; status?: PodStatus }
 
@@ -16,7 +15,7 @@ export const statusFamily: FamilyExplainer = (history) => {
   const sent = new Map<string, { line: StoryLine; sent: Sent }>();
   for (const record of history.records) {
     if (record.actor !== 'statusManager') continue;
-    const payload = isObject(record.payload) ? record.payload : {};
+    const payload = isPlainObject(record.payload) ? record.payload : {};
     const spawned = record.type === 'action' && record.name === 'spawn' ? sentEffect(record, payload) : undefined;
     if (spawned && (spawned.kind === 'patchPodStatus' || spawned.kind === 'deletePod')) {
       const line: StoryLine = { t: record.t, family: 'status', text: spawned.kind === 'deletePod' ? 'pod object deleted from the API server' : `status sent: ${statusText(spawned.status ?? {})}`, cites: [record.seq] };
@@ -26,11 +25,11 @@ export const statusFamily: FamilyExplainer = (history) => {
     }
     if (record.type !== 'event' || record.name !== 'effect.answered' || typeof payload.id !== 'string') continue;
     const at = sent.get(payload.id);
-    const output = isObject(payload.output) ? payload.output : {};
+    const output = isPlainObject(payload.output) ? payload.output : {};
     if (!at) continue;
     at.line.cites = [...at.line.cites, record.seq];
     if (output.ok !== true) {
-      const error = isObject(output.error) && typeof output.error.message === 'string' ? output.error.message : 'no message';
+      const error = isPlainObject(output.error) && typeof output.error.message === 'string' ? output.error.message : 'no message';
       lines.push({ t: record.t, family: 'status', text: `${at.sent.kind === 'deletePod' ? 'deleting the pod object' : 'the status patch'} failed: ${error}`, cites: [record.seq] });
     }
   }
@@ -38,15 +37,15 @@ export const statusFamily: FamilyExplainer = (history) => {
 };
 
 function sentEffect(record: JournalRecord, payload: Record<string, unknown>): Sent | undefined {
-  const input = isObject(payload.input) ? payload.input : undefined;
+  const input = isPlainObject(payload.input) ? payload.input : undefined;
   if (!input || typeof payload.child !== 'string' || typeof input.kind !== 'string') return undefined;
-  const patch = isObject(input.patch) ? input.patch : {};
+  const patch = isPlainObject(input.patch) ? input.patch : {};
   return {
     record,
     // The answer names the effect by the child's id without the parent's prefix.
     effectId: payload.child.slice(payload.child.indexOf('/') + 1),
     kind: input.kind,
-    ...(isObject(patch.status) ? { status: patch.status as PodStatus } : {}),
+    ...(isPlainObject(patch.status) ? { status: patch.status as PodStatus } : {}),
   };
 }
 

@@ -5,10 +5,10 @@
  * A wait that ended with nothing failing is told in one line; one that is still on when the log ends
  * says so.
  */
+import { isPlainObject } from '../../config/decode.js';
 import type { JournalRecord } from '../../journal/record.js';
 import type { FamilyExplainer, StoryLine } from '../story.js';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : []);
 
 interface Wait { first: JournalRecord; volumes: string[]; troubled: boolean }
@@ -26,20 +26,20 @@ export const volumesFamily: FamilyExplainer = (history) => {
     lines.push(line(record, text));
   };
   for (const record of history.records) {
-    const payload = isObject(record.payload) ? record.payload : {};
+    const payload = isPlainObject(record.payload) ? record.payload : {};
     if (record.actor === worker && record.type === 'event' && record.name === 'pod.volumes.changed') {
       const unmounted = strings(payload.unmounted);
       if (unmounted.length > 0 && !wait) wait = { first: record, volumes: unmounted, troubled: false };
-      for (const f of Array.isArray(payload.failedToProcess) ? payload.failedToProcess.filter(isObject) : []) {
+      for (const f of Array.isArray(payload.failedToProcess) ? payload.failedToProcess.filter(isPlainObject) : []) {
         failed(record, `volume ${String(f.volumeName)} cannot be processed: ${String(f.message)}`);
       }
       if (unmounted.length === 0 && wait) {
         lines.push(line(record, `volumes mounted: ${wait.volumes.join(', ')}`, [wait.first.seq, record.seq]));
         wait = null;
       }
-    } else if (record.actor === 'volumeManager' && record.type === 'action' && record.name === 'emit' && isObject(payload.event)) {
+    } else if (record.actor === 'volumeManager' && record.type === 'action' && record.name === 'emit' && isPlainObject(payload.event)) {
       const event = payload.event;
-      if (!isObject(event.pod) || event.pod.uid !== history.pod.uid) continue;
+      if (!isPlainObject(event.pod) || event.pod.uid !== history.pod.uid) continue;
       if (event.type === 'volume.mount.failed') {
         const text = typeof event.eventText === 'string' ? event.eventText : `MountVolume.SetUp failed for volume "${String(event.volumeName)}" : ${String(event.message)}`;
         failed(record, `FailedMount: ${text}`);
