@@ -10,6 +10,7 @@
  * (Go's computePodActions: a failed liveness or startup probe, a changed spec) carries Go's reason
  * and message.
  */
+import { isPlainObject } from '../../config/decode.js';
 import type { JournalRecord } from '../../journal/record.js';
 import { DeadlineExceededMessage, DeadlineExceededReason } from '../../pod/status.js';
 import type { FamilyExplainer, StoryLine } from '../story.js';
@@ -17,8 +18,6 @@ import { shortId, workerResults, type JournaledStep } from '../worker-results.js
 
 interface EvictRequest { record: JournalRecord; requester: string; message: string }
 interface ContainerKill { id: string; name: string; reason?: string; message?: string }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Who a `pod.evict.requested` came from, by its requester (the eviction manager when absent). */
 const REQUESTERS: Record<string, string> = { nodeShutdown: 'node shutdown', evictionManager: 'the eviction manager' };
@@ -36,18 +35,18 @@ export const killsFamily: FamilyExplainer = (history) => {
   };
   /** A pod object carrying a deletionTimestamp: the API server's graceful deletion, its grace period on the object. */
   const tellDeletion = (record: JournalRecord, pod: unknown) => {
-    const metadata = isObject(pod) && isObject(pod.metadata) ? pod.metadata : {};
+    const metadata = isPlainObject(pod) && isPlainObject(pod.metadata) ? pod.metadata : {};
     if (metadata.deletionTimestamp !== undefined) tell(record, `kill requested: ${KILL_REASONS.deleted} (${gracePeriod(metadata.deletionGracePeriodSeconds)})`);
   };
   for (const record of history.records) {
-    const payload = isObject(record.payload) ? record.payload : {};
+    const payload = isPlainObject(record.payload) ? record.payload : {};
     if (record.actor === 'syncLoop' && record.type === 'event' && record.name === 'pod.evict.requested' && payload.podUid === history.pod.uid) {
       evict = { record, requester: REQUESTERS[String(payload.requester ?? 'evictionManager')] ?? String(payload.requester), message: String(payload.message ?? '') };
       continue;
     }
     if (record.actor === 'syncLoop' && record.type === 'action' && record.name === 'spawn' && payload.child === worker) {
-      const input = isObject(payload.input) ? payload.input : {};
-      const orphan = isObject(input.runtimeOnly) ? input.runtimeOnly : null;
+      const input = isPlainObject(payload.input) ? payload.input : {};
+      const orphan = isPlainObject(input.runtimeOnly) ? input.runtimeOnly : null;
       if (orphan) tell(record, `kill requested: ${String(orphan.reason ?? 'orphaned')}: the pod is only in the runtime (${gracePeriod(orphan.gracePeriodSeconds)})`);
       else tellDeletion(record, input.pod);
       continue;
@@ -58,7 +57,7 @@ export const killsFamily: FamilyExplainer = (history) => {
       continue;
     }
     if (!told && record.type === 'action' && record.name === 'spawn' && payload.src === 'killPod') {
-      const input = isObject(payload.input) ? payload.input : {};
+      const input = isPlainObject(payload.input) ? payload.input : {};
       tell(record, `kill started by the pod worker: ${DeadlineExceededMessage} (${DeadlineExceededReason}, ${gracePeriod(input.gracePeriodSeconds)})`);
       continue;
     }
@@ -104,9 +103,9 @@ function killOutcome(ok: boolean, steps: readonly JournaledStep[]): string {
 
 /** The containers a sync killed, with the reason computePodActions gave. */
 function containerKills(record: JournalRecord, steps: readonly JournaledStep[]): StoryLine[] {
-  const output = isObject(record.payload) ? record.payload.output : undefined;
-  const actions = isObject(output) ? output.actions : undefined;
-  const planned = isObject(actions) && Array.isArray(actions.containersToKill) ? actions.containersToKill.filter(isObject) as unknown as ContainerKill[] : [];
+  const output = isPlainObject(record.payload) ? record.payload.output : undefined;
+  const actions = isPlainObject(output) ? output.actions : undefined;
+  const planned = isPlainObject(actions) && Array.isArray(actions.containersToKill) ? actions.containersToKill.filter(isPlainObject) as unknown as ContainerKill[] : [];
   return planned.map((kill) => {
     const step = steps.find((s) => s.step === 'killContainer' && (s.id === kill.id || s.target === kill.name));
     const why = [kill.reason, kill.message].filter(Boolean).join(': ');
@@ -116,5 +115,5 @@ function containerKills(record: JournalRecord, steps: readonly JournaledStep[]):
 }
 
 function errorMessage(error: unknown): string {
-  return isObject(error) && typeof error.message === 'string' ? error.message : 'unknown error';
+  return isPlainObject(error) && typeof error.message === 'string' ? error.message : 'unknown error';
 }

@@ -6,12 +6,11 @@
  * for a new container are told for readiness only: that one turns the pod not ready; liveness and
  * startup resets change nothing the pod shows.
  */
+import { isPlainObject } from '../../config/decode.js';
 import type { JournalRecord } from '../../journal/record.js';
 import type { FamilyExplainer, StoryLine } from '../story.js';
 
 interface ResultChange { container: string; probe: string; result: string; output?: string }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Probe output as one line: Go keeps up to 10 KiB of it; a story line keeps the start. */
 const OUTPUT_CHARS = 200;
@@ -40,9 +39,9 @@ export const probesFamily: FamilyExplainer = (history) => {
 };
 
 function resultChange(record: JournalRecord): ResultChange | undefined {
-  if (record.type !== 'action' || record.name !== 'send' || !isObject(record.payload)) return undefined;
+  if (record.type !== 'action' || record.name !== 'send' || !isPlainObject(record.payload)) return undefined;
   const event = record.payload.event;
-  if (!isObject(event) || event.type !== 'probe.result.changed') return undefined;
+  if (!isPlainObject(event) || event.type !== 'probe.result.changed') return undefined;
   const { container, probe, result, output } = event;
   if (typeof container !== 'string' || typeof probe !== 'string' || typeof result !== 'string') return undefined;
   return { container, probe, result, ...(typeof output === 'string' ? { output } : {}) };

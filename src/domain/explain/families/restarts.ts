@@ -6,12 +6,11 @@
  * one line citing them all, with how many times, as the story folds a repeated line). Why a
  * container was killed is the kills family's.
  */
+import { isPlainObject } from '../../config/decode.js';
 import type { FamilyExplainer, StoryLine } from '../story.js';
 import { shortId, workerResults, type WorkerResult } from '../worker-results.js';
 
 interface RuntimeContainer { id: string; name: string; state: string; exitCode?: number; reason?: string; restartCount?: number }
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const restartsFamily: FamilyExplainer = (history) => {
   const lines: StoryLine[] = [];
@@ -56,9 +55,9 @@ export const restartsFamily: FamilyExplainer = (history) => {
 
 /** The containers of the runtime status the sync read after its steps, if journaled. */
 function runtimeContainers(result: WorkerResult): RuntimeContainer[] {
-  const output = isObject(result.record.payload) ? result.record.payload.output : undefined;
-  const podStatus = isObject(output) ? output.podStatus : undefined;
-  const runtime = isObject(podStatus) ? podStatus.runtimeStatus : undefined;
-  const containers = isObject(runtime) && Array.isArray(runtime.containers) ? runtime.containers : [];
-  return containers.filter((c): c is RuntimeContainer => isObject(c) && typeof c.id === 'string' && typeof c.name === 'string' && typeof c.state === 'string');
+  const output = isPlainObject(result.record.payload) ? result.record.payload.output : undefined;
+  const podStatus = isPlainObject(output) ? output.podStatus : undefined;
+  const runtime = isPlainObject(podStatus) ? podStatus.runtimeStatus : undefined;
+  const containers = isPlainObject(runtime) && Array.isArray(runtime.containers) ? runtime.containers : [];
+  return containers.filter((c): c is RuntimeContainer => isPlainObject(c) && typeof c.id === 'string' && typeof c.name === 'string' && typeof c.state === 'string');
 }
