@@ -21,6 +21,8 @@ const ONE_RUNTIME = [
   'test/integration/ephemeral-containers.e2e.test.ts',
   'test/integration/explain-start.e2e.test.ts',
   'test/integration/eviction.e2e.test.ts',
+  'test/integration/explain-lifecycle-node.e2e.test.ts',
+  'test/integration/explain-lifecycle.e2e.test.ts',
   'test/integration/image-pull-backoff-deletion.e2e.test.ts',
   'test/integration/kubectl-exec.e2e.test.ts',
   'test/integration/kubectl-logs.e2e.test.ts',

@@ -6,6 +6,9 @@ import type { FamilyExplainer } from './story.js';
 import { admissionFamily } from './families/admission.js';
 import { containersFamily } from './families/containers.js';
 import { imagesFamily } from './families/images.js';
+import { killsFamily } from './families/kills.js';
+import { probesFamily } from './families/probes.js';
+import { restartsFamily } from './families/restarts.js';
 import { sandboxFamily } from './families/sandbox.js';
 import { statusFamily } from './families/status.js';
 import { volumesFamily } from './families/volumes.js';
@@ -16,5 +19,8 @@ export const FAMILIES: readonly FamilyExplainer[] = [
   sandboxFamily,
   imagesFamily,
   containersFamily,
+  probesFamily,
+  killsFamily,
+  restartsFamily,
   statusFamily,
 ];
