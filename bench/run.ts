@@ -21,6 +21,7 @@ import { benchSideBySide } from './sidebyside.js';
 import { benchShimPss } from './shim-pss.js';
 import { benchStartup } from './startup.js';
 import { benchStartupCerts } from './startup-certs.js';
+import { benchStartupNoise } from './startup-noise.js';
 import { benchStatusHistory } from './status-history.js';
 import { benchVolumes } from './volumes.js';
 
@@ -55,6 +56,8 @@ async function main() {
   // The API client's transport, HTTP/2 against HTTP/1.1, on the real control plane: a minute, so only when named.
   if (only.includes('apiclient')) print('apiclient', await benchApiClient());
   // What an idle node allocates and burns on the real control plane, profiled: minutes a turn, so only when named.
+  // How much one build's start-up varies, for `report --compare`'s defaults: a minute, so only when named.
+  if (only.includes('startupnoise')) print('startupnoise', await benchStartupNoise());
   if (only.includes('idlealloc')) print('idlealloc', await benchIdleAlloc());
 }
 

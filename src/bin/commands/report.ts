@@ -2,16 +2,49 @@
  * `kubelet-ts report LOG [--json]`: the start-up as a table (every phase with start offset,
  * duration and outcome, the critical path, what a waiting phase waits on). Works on a live
  * daemon's log too: a phase still running shows as inProgress.
+ *
+ * `kubelet-ts report --compare BASELINE LOG [--max-ratio R] [--max-added-ms MS] [--json]`: two
+ * start-ups side by side, exit 1 when LOG's regressed against BASELINE's (report-compare.ts).
  */
 import { formatReport, startupReport } from '../../domain/journal/report.js';
 import type { CommandIo } from '../io.js';
 import { commandArgsOrExit } from './command-args.js';
 import { readLogForCommand } from './read-log.js';
+import { runReportCompare } from './report-compare.js';
+
+export const REPORT_USAGE = `usage: kubelet-ts report LOG [--json]
+       kubelet-ts report --compare BASELINE LOG [--max-ratio R] [--max-added-ms MS] [--json]
+
+--compare BASELINE   compare LOG's start-up with BASELINE's, phase by phase and the time to Ready
+                     (Node Ready in cluster mode, else the sync loop's first sync of pods).
+                     A duration regressed when it grew by more than --max-added-ms AND to more
+                     than --max-ratio times the baseline's; a phase that failed, a start-up that
+                     did not reach running or never became Ready regressed too.
+                     Exit 0: no regression; 1: regressed (each named); 2: a log unreadable or
+                     without a start-up.
+--max-ratio R        (default 1.5)
+--max-added-ms MS    (default 350)
+--json               the report (or the comparison) as JSON
+`;
 
 export async function runReportCommand(argv: string[], io: CommandIo): Promise<number> {
-  const args = commandArgsOrExit(argv, { json: { type: 'boolean' } }, 1, { name: 'report', usage: 'usage: kubelet-ts report LOG [--json]\n', io });
+  const args = commandArgsOrExit(argv, {
+    json: { type: 'boolean' },
+    compare: { type: 'string' },
+    'max-ratio': { type: 'string' },
+    'max-added-ms': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  }, 1, { name: 'report', usage: REPORT_USAGE, io });
   if (typeof args === 'number') return args;
   const json = args.values.json === true;
+  const { compare } = args.values;
+  if (compare !== undefined) {
+    return runReportCompare({ baselinePath: compare, currentPath: args.positionals[0], json, maxRatio: args.values['max-ratio'], maxAddedMs: args.values['max-added-ms'] }, io);
+  }
+  if (args.values['max-ratio'] !== undefined || args.values['max-added-ms'] !== undefined) {
+    io.stderr(`report: --max-ratio and --max-added-ms go with --compare\n${REPORT_USAGE}`);
+    return 2;
+  }
   const log = readLogForCommand(args.positionals[0], 'report', io);
   if (!log) return 2;
   const report = startupReport(log.records);

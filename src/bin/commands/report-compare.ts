@@ -1,0 +1,65 @@
+/**
+ * `report --compare BASELINE LOG`: reads both logs, compares their start-ups (report-compare.ts)
+ * and answers with the exit code a CI step needs: 0 no regression, 1 regressed, 2 a log unreadable
+ * or without a start-up, or a bad threshold.
+ */
+import { compareStartups, type CompareThresholds } from '../../domain/journal/report-compare.js';
+import { formatComparison } from '../../domain/journal/report-compare-format.js';
+import { startupReport } from '../../domain/journal/report.js';
+import { readyMarks } from '../../domain/journal/startup-ready.js';
+import type { CommandIo } from '../io.js';
+import { readLogForCommand } from './read-log.js';
+
+/**
+ * Chosen from the spread of same-build start-ups on a busy 2-core machine (docs/reference/journal.md,
+ * "Comparing two start-ups"): same-build pairs pass with room, a phase 500 ms slower fails.
+ */
+export const DEFAULT_THRESHOLDS: CompareThresholds = { maxRatio: 1.5, maxAddedMs: 350 };
+
+export interface ReportCompareOptions {
+  baselinePath: string;
+  currentPath: string | undefined;
+  json: boolean;
+  maxRatio: string | undefined;
+  maxAddedMs: string | undefined;
+}
+
+export function runReportCompare(o: ReportCompareOptions, io: CommandIo): number {
+  const thresholds = parseThresholds(o, io);
+  if (!thresholds) return 2;
+  if (o.currentPath === undefined) {
+    io.stderr('report: --compare BASELINE needs the LOG to compare with it\nusage: kubelet-ts report --compare BASELINE LOG\n');
+    return 2;
+  }
+  const sides = [o.baselinePath, o.currentPath].map((path) => {
+    const log = readLogForCommand(path, 'report', io);
+    if (!log) return null;
+    const report = startupReport(log.records);
+    if (report.finalState === 'notStarted') {
+      io.stderr(`report: ${path}: no start-up in this log (no supervisor state records)\n`);
+      return null;
+    }
+    return { header: log.header, report, ready: readyMarks(log.records) };
+  });
+  const [baseline, current] = sides;
+  if (!baseline || !current) return 2;
+  const comparison = compareStartups(baseline, current, thresholds);
+  io.stdout(o.json
+    ? JSON.stringify({ baseline: { path: o.baselinePath, header: baseline.header }, current: { path: o.currentPath, header: current.header }, ...comparison }, null, 2) + '\n'
+    : formatComparison(comparison) + '\n');
+  return comparison.regressions.length === 0 ? 0 : 1;
+}
+
+function parseThresholds(o: ReportCompareOptions, io: CommandIo): CompareThresholds | null {
+  const maxRatio = o.maxRatio === undefined ? DEFAULT_THRESHOLDS.maxRatio : Number(o.maxRatio);
+  const maxAddedMs = o.maxAddedMs === undefined ? DEFAULT_THRESHOLDS.maxAddedMs : Number(o.maxAddedMs);
+  if (!Number.isFinite(maxRatio) || maxRatio < 1) {
+    io.stderr(`report: --max-ratio must be a number of at least 1, got ${JSON.stringify(o.maxRatio)}\n`);
+    return null;
+  }
+  if (!Number.isFinite(maxAddedMs) || maxAddedMs < 0) {
+    io.stderr(`report: --max-added-ms must be a number of milliseconds, at least 0, got ${JSON.stringify(o.maxAddedMs)}\n`);
+    return null;
+  }
+  return { maxRatio, maxAddedMs };
+}
