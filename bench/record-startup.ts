@@ -1,6 +1,6 @@
 /**
  * One start-up of the real binary, recorded: standalone, an empty manifest directory, stopped
- * (SIGTERM) once its journal shows it Ready, the sync loop's first sync of pods. For the start-up
+ * (SIGTERM) once its journal shows it Ready, the sync loop's first sync of pods, and running. For the start-up
  * noise bench and the `report --compare` tests. Returns the journal's path.
  */
 import { spawn } from 'node:child_process';
@@ -10,8 +10,13 @@ import { readJournal } from '../src/adapters/journal-file/reader.js';
 import { readyMarks } from '../src/domain/journal/startup-ready.js';
 import { KUBELET_BIN as BIN } from './kubelet-bin.js';
 
-/** The sync loop's first `syncing` state as the journal writes it (startup-ready.ts reads it back). */
+/**
+ * The sync loop's first `syncing` state and the supervisor's `running`, as the journal writes them
+ * (startup-ready.ts and report.ts read them back): stopped before both, a start-up would show its
+ * last phases cut short, or stretched by the wait for the stop.
+ */
 const SYNCING = '"actor":"syncLoop","kind":"derived","type":"state","name":"syncLoop","source":null,"payload":{"value":"syncing"';
+const RUNNING = '"actor":"supervisor","kind":"derived","type":"state","name":"supervisor","source":null,"payload":{"value":"running"';
 
 /** A bound for a loaded 2-core machine, not a figure: a start-up takes a fraction of it. */
 const DEADLINE_MS = 60_000;
@@ -27,7 +32,8 @@ export function recordStartup(dir: string, endpoint = 'embedded'): Promise<strin
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const poll = setInterval(() => {
-      if (existsSync(log) && readFileSync(log, 'utf8').includes(SYNCING)) {
+      const text = existsSync(log) ? readFileSync(log, 'utf8') : '';
+      if (text.includes(SYNCING) && text.includes(RUNNING)) {
         clearInterval(poll);
         child.kill('SIGTERM');
       }

@@ -63,7 +63,7 @@ describe('kubelet-ts report --compare', () => {
   it('fails the start-up with 500 ms injected in one phase, exit 1, naming that phase', () => {
     const r = report(['--compare', logs.baseline, logs.delayed]);
     expect(r.stdout).toMatch(/run\.preInitRuntime\s.*REGRESSED/);
-    expect(r.stdout).toMatch(/\ncompare: regressed: run\.preInitRuntime: \d+ms → \d+ms/);
+    expect(r.stdout).toMatch(/\ncompare: regressed: run\.preInitRuntime: \d+ms → \d+ms \(\+\d+ms, ×[\d.]+\)/);
     expect(r.status).toBe(1);
     const json = report(['--compare', logs.baseline, logs.delayed, '--json']);
     expect(json.status).toBe(1);
@@ -93,7 +93,8 @@ describe('kubelet-ts report --compare', () => {
       [['--compare', logs.baseline], /needs the LOG to compare with it/],
       [['--compare', logs.baseline, logs.same, '--max-ratio', '0.5'], /--max-ratio must be a number of at least 1, got "0\.5"/],
       [['--compare', logs.baseline, logs.same, '--max-added-ms', 'soon'], /--max-added-ms must be a number of milliseconds/],
-      [[logs.baseline, '--max-ratio', '2'], /--max-ratio and --max-added-ms go with --compare/],
+      [['--compare', logs.baseline, logs.same, '--max-ready-added-ms=-1'], /--max-ready-added-ms must be a number of milliseconds, at least 0, got "-1"/],
+      [[logs.baseline, '--max-ratio', '2'], /--max-ratio, --max-added-ms and --max-ready-added-ms go with --compare/],
     ];
     for (const [args, message] of cases) {
       const r = report(args);

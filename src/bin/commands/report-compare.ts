@@ -14,7 +14,7 @@ import { readLogForCommand } from './read-log.js';
  * Chosen from the spread of same-build start-ups on a busy 2-core machine (docs/reference/journal.md,
  * "Comparing two start-ups"): same-build pairs pass with room, a phase 500 ms slower fails.
  */
-export const DEFAULT_THRESHOLDS: CompareThresholds = { maxRatio: 1.5, maxAddedMs: 350 };
+export const DEFAULT_THRESHOLDS: CompareThresholds = { maxRatio: 1.5, maxAddedMs: 350, maxReadyAddedMs: 1000 };
 
 export interface ReportCompareOptions {
   baselinePath: string;
@@ -22,6 +22,7 @@ export interface ReportCompareOptions {
   json: boolean;
   maxRatio: string | undefined;
   maxAddedMs: string | undefined;
+  maxReadyAddedMs: string | undefined;
 }
 
 export function runReportCompare(o: ReportCompareOptions, io: CommandIo): number {
@@ -52,14 +53,19 @@ export function runReportCompare(o: ReportCompareOptions, io: CommandIo): number
 
 function parseThresholds(o: ReportCompareOptions, io: CommandIo): CompareThresholds | null {
   const maxRatio = o.maxRatio === undefined ? DEFAULT_THRESHOLDS.maxRatio : Number(o.maxRatio);
-  const maxAddedMs = o.maxAddedMs === undefined ? DEFAULT_THRESHOLDS.maxAddedMs : Number(o.maxAddedMs);
   if (!Number.isFinite(maxRatio) || maxRatio < 1) {
     io.stderr(`report: --max-ratio must be a number of at least 1, got ${JSON.stringify(o.maxRatio)}\n`);
     return null;
   }
-  if (!Number.isFinite(maxAddedMs) || maxAddedMs < 0) {
-    io.stderr(`report: --max-added-ms must be a number of milliseconds, at least 0, got ${JSON.stringify(o.maxAddedMs)}\n`);
-    return null;
-  }
-  return { maxRatio, maxAddedMs };
+  const maxAddedMs = milliseconds('max-added-ms', o.maxAddedMs, DEFAULT_THRESHOLDS.maxAddedMs, io);
+  const maxReadyAddedMs = milliseconds('max-ready-added-ms', o.maxReadyAddedMs, DEFAULT_THRESHOLDS.maxReadyAddedMs, io);
+  if (maxAddedMs === null || maxReadyAddedMs === null) return null;
+  return { maxRatio, maxAddedMs, maxReadyAddedMs };
+}
+
+function milliseconds(flag: string, given: string | undefined, byDefault: number, io: CommandIo): number | null {
+  const ms = given === undefined ? byDefault : Number(given);
+  if (Number.isFinite(ms) && ms >= 0) return ms;
+  io.stderr(`report: --${flag} must be a number of milliseconds, at least 0, got ${JSON.stringify(given)}\n`);
+  return null;
 }

@@ -30,7 +30,7 @@ export function formatComparison(c: StartupComparison): string {
     `critical path: baseline ${path(cp.baseline)}`,
     `critical path: current  ${path(cp.current)}`,
     readyLine(c),
-    `thresholds: a duration regresses when it grows by more than ${t.maxAddedMs}ms and to more than ${t.maxRatio}× the baseline`,
+    `thresholds: a phase regresses when it grows by more than ${t.maxAddedMs}ms and to more than ${t.maxRatio}× the baseline; the time to Ready by more than ${t.maxReadyAddedMs}ms and ${t.maxRatio}×`,
     c.regressions.length === 0 ? 'compare: ok' : `compare: regressed: ${c.regressions.join('; ')}`,
   ].join('\n');
 }

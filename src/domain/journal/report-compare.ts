@@ -3,11 +3,12 @@
  * duration in both, matched by phase id; the critical path of each; the time to Ready; and whether
  * the second regressed against the first, for a CI step that fails a slower build.
  *
- * The rule: a duration regressed when it grew by more than `maxAddedMs` AND to more than
+ * The rule: a phase regressed when it grew by more than `maxAddedMs` AND to more than
  * `maxRatio` × the baseline's. Both, because start-up phases range from a fraction of a
  * millisecond to seconds: a ratio alone fails a 1 ms phase that took 3 ms on a busy machine, an
  * added time alone fails a 2 s phase that took 2.3 s. A phase the baseline did not run counts as
- * 0 ms there. The current start-up also regressed when a phase failed, when it did not reach
+ * 0 ms there. The time to Ready is judged the same way with its own allowance, `maxReadyAddedMs`:
+ * it sums the noise of every phase before it, so it varies more than any one of them. The current start-up also regressed when a phase failed, when it did not reach
  * `running`, or when it never became Ready though the baseline did.
  */
 import type { PhaseId } from '../phases.js';
@@ -16,7 +17,10 @@ import type { ReadyMarker, ReadyMarks } from './startup-ready.js';
 
 export interface CompareThresholds {
   maxRatio: number;
+  /** For each phase. */
   maxAddedMs: number;
+  /** For the time to Ready. */
+  maxReadyAddedMs: number;
 }
 
 export type PhaseVerdict =
@@ -86,8 +90,8 @@ export interface ComparedStartup {
   ready: ReadyMarks;
 }
 
-/** Whether `current` took too long against `baseline` by the rule above. */
-export function exceeds(baselineMs: number, currentMs: number, t: CompareThresholds): boolean {
+/** Whether `current` took too long against `baseline` by the rule above, `maxAddedMs` being the allowance. */
+export function exceeds(baselineMs: number, currentMs: number, t: { maxRatio: number; maxAddedMs: number }): boolean {
   return currentMs - baselineMs > t.maxAddedMs && currentMs > t.maxRatio * baselineMs;
 }
 
@@ -144,7 +148,7 @@ function compareReady(baseline: ReadyMarks, current: ReadyMarks, t: CompareThres
   if (marker) {
     const baselineMs = baseline[marker]!;
     const currentMs = current[marker]!;
-    const regression = exceeds(baselineMs, currentMs, t);
+    const regression = exceeds(baselineMs, currentMs, { maxRatio: t.maxRatio, maxAddedMs: t.maxReadyAddedMs });
     return { marker, baselineMs, currentMs, addedMs: currentMs - baselineMs, ratio: baselineMs > 0 ? currentMs / baselineMs : null, verdict: regression ? 'regressed' : 'ok', regression };
   }
   // The baseline became Ready (by some mark) and the current start-up by none: it never did.

@@ -30,16 +30,16 @@ function startup(opts: { gates?: number; runtime?: number; extra?: JournalRecord
 }
 
 const of = (records: JournalRecord[]): ComparedStartup => ({ report: startupReport(records), ready: readyMarks(records) });
-const T = { maxRatio: 1.5, maxAddedMs: 250 };
+const T = { maxRatio: 1.5, maxAddedMs: 350, maxReadyAddedMs: 1000 };
 
 describe('exceeds', () => {
   it.each([
     [1, 3, false], // three times as long, but 2 ms: noise
-    [80, 330, false], // 250 ms more: not more than 250
-    [80, 331, true],
+    [80, 430, false], // 350 ms more: not more than 350
+    [80, 431, true],
     [2000, 2400, false], // 400 ms more, but only 1.2×
     [2000, 3001, true],
-    [0, 251, true], // a phase the baseline did not run
+    [0, 351, true], // a phase the baseline did not run
   ])('judges %i ms → %i ms against both thresholds: %s', (base, cur, want) => {
     expect(exceeds(base, cur, T)).toBe(want);
   });
@@ -57,12 +57,12 @@ describe('compareStartups', () => {
     expect(formatComparison(c)).toMatch(/compare: ok$/);
   });
 
-  it('names the phase that took 500 ms longer, and the time to Ready it delayed', () => {
+  it('names the phase that took 500 ms longer; the time to Ready it delayed stays within its own allowance', () => {
     const c = compareStartups(of(startup()), of(startup({ runtime: 580 })), T);
     expect(c.phases.find((p) => p.phase === 'run.preInitRuntime')).toMatchObject({ verdict: 'regressed', addedMs: 500, regression: true });
     expect(c.phases.filter((p) => p.regression).map((p) => p.phase)).toEqual(['run.preInitRuntime']);
-    expect(c.regressions[0]).toBe('run.preInitRuntime: 80ms → 580ms (+500ms, ×7.3)');
-    expect(c.ready).toMatchObject({ verdict: 'regressed', addedMs: 500 });
+    expect(c.regressions).toEqual(['run.preInitRuntime: 80ms → 580ms (+500ms, ×7.3)']);
+    expect(c.ready).toMatchObject({ verdict: 'ok', addedMs: 500 });
     const text = formatComparison(c);
     expect(text).toMatch(/run\.preInitRuntime\s+\+7ms\s+80ms\s+\+7ms\s+580ms\s+\+500ms\s+×7\.25\s+REGRESSED/);
     expect(text).toContain('compare: regressed: run.preInitRuntime: 80ms → 580ms');
@@ -74,10 +74,11 @@ describe('compareStartups', () => {
 
   it('judges the time to Ready by Node Ready when both logs have it, not by the sync loop', () => {
     const base = startup({ extra: [nodeAnswer(150, 'False'), nodeAnswer(200, 'True')] });
-    const slowNode = startup({ extra: [nodeAnswer(900, 'True')] });
+    const slowNode = startup({ extra: [nodeAnswer(1300, 'True')] });
     const c = compareStartups(of(base), of(slowNode), T);
-    expect(c.ready).toMatchObject({ marker: 'nodeReady', baselineMs: 200, currentMs: 900, verdict: 'regressed' });
-    expect(c.regressions).toEqual(['time to Ready (Node Ready): +200ms → +900ms (+700ms)']);
+    expect(c.ready).toMatchObject({ marker: 'nodeReady', baselineMs: 200, currentMs: 1300, verdict: 'regressed' });
+    expect(c.regressions).toEqual(['time to Ready (Node Ready): +200ms → +1300ms (+1100ms)']);
+    expect(compareStartups(of(base), of(startup({ extra: [nodeAnswer(1200, 'True')] })), T).ready.verdict).toBe('ok');
   });
 
   it('falls back to the sync loop when only one log is in cluster mode', () => {
