@@ -5,7 +5,7 @@
  * not kept: the first after a build pays for a cold file cache, a cost that is none of the build's
  * doing and would make the baseline look slower than it is.
  *
- *   node dist/scripts/record-startup.js OUT.jsonl      (after npm run build)
+ *   node dist/scripts/record-startup.js OUT.jsonl      (from the repository's root, after npm run build)
  */
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
