@@ -37,6 +37,8 @@ const ONE_RUNTIME = [
   'test/integration/qos-cgroups.e2e.test.ts',
   'test/integration/real-cluster-mode.e2e.test.ts',
   'test/integration/real-control-plane.e2e.test.ts',
+  // Embedded only, but it compares start-up timings: it runs where nothing else competes.
+  'test/integration/report-compare.test.ts',
   'test/integration/runtime-class.e2e.test.ts',
   'test/integration/runtime-outage.e2e.test.ts',
   'test/integration/seccomp.e2e.test.ts',

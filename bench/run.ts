@@ -22,6 +22,8 @@ import { benchSideBySide } from './sidebyside.js';
 import { benchShimPss } from './shim-pss.js';
 import { benchStartup } from './startup.js';
 import { benchStartupCerts } from './startup-certs.js';
+import { benchStartupNoise } from './startup-noise.js';
+import { benchStartupNoiseCluster } from './startup-noise-cluster.js';
 import { benchStatusHistory } from './status-history.js';
 import { benchVolumes } from './volumes.js';
 
@@ -58,6 +60,10 @@ async function main() {
   // The API client's transport, HTTP/2 against HTTP/1.1, on the real control plane: a minute, so only when named.
   if (only.includes('apiclient')) print('apiclient', await benchApiClient());
   // What an idle node allocates and burns on the real control plane, profiled: minutes a turn, so only when named.
+  // How much one build's start-up varies, for `report --compare`'s defaults: a minute, so only when named.
+  if (only.includes('startupnoise')) print('startupnoise', await benchStartupNoise());
+  // The same on the real control plane, to Node Ready: minutes, so only when named.
+  if (only.includes('startupnoisecluster')) print('startupnoisecluster', await benchStartupNoiseCluster());
   if (only.includes('idlealloc')) print('idlealloc', await benchIdleAlloc());
 }
 

@@ -20,6 +20,7 @@ Usage:
   kubelet-ts config [flags]                            print the effective KubeletConfiguration as JSON
   kubelet-ts replay LOG                                replay an event log; exit 1 names the first divergence
   kubelet-ts report LOG [--json]                       the start-up, phase by phase, from an event log
+  kubelet-ts report --compare BASELINE LOG             two start-ups side by side; exit 1 names what regressed
   kubelet-ts runtime serve --listen unix:///PATH       the embedded CRI runtime on its own (no isolation)
   kubelet-ts graph [--machine NAME] [--format F]       the statecharts of the machines (mermaid or svg)
   kubelet-ts visualize LOG [--listen HOST:PORT]        the visualizer over a recorded event log

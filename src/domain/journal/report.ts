@@ -73,6 +73,11 @@ export function startupReport(records: readonly JournalRecord[], rootActor = 'su
     };
   });
 
+  return { phases, finalState, runningAtMs, criticalPath: criticalPathOf(phases), coveredMs };
+}
+
+/** The chain of phases reached, its total, and the three longest of it. */
+export function criticalPathOf(phases: readonly PhaseRow[]): StartupReport['criticalPath'] {
   const chain = phases.filter((p) => p.startMs !== null);
   const totalMs = chain.reduce((sum, p) => sum + (p.durationMs ?? 0), 0);
   const dominant = [...chain]
@@ -80,8 +85,7 @@ export function startupReport(records: readonly JournalRecord[], rootActor = 'su
     .slice(0, 3)
     .filter((p) => (p.durationMs ?? 0) > 0)
     .map((p) => ({ phase: p.phase, durationMs: p.durationMs ?? 0, share: totalMs > 0 ? (p.durationMs ?? 0) / totalMs : 0 }));
-
-  return { phases, finalState, runningAtMs, criticalPath: { phases: chain.map((p) => p.phase), totalMs, dominant }, coveredMs };
+  return { phases: chain.map((p) => p.phase), totalMs, dominant };
 }
 
 /** A supervisor state value as one label: `{ run: 'nodeName' }` → `run.nodeName` (or its phase id). */
