@@ -14,6 +14,8 @@ export interface SpecResult {
   seconds: number;
   /** The first non-empty line of the failure (or of the reason a spec skipped itself), without the framework's time stamp. */
   failure?: string;
+  /** For a spec that did not pass: the test namespaces its report names (`pods-1234`), where its pods were. */
+  namespaces?: string[];
 }
 
 export interface JunitSpecs {
@@ -43,11 +45,22 @@ export function parseJunit(xml: string): JunitSpecs {
       continue;
     }
     const firstLine = message.split('\n').map((l) => l.trim().replace(FRAMEWORK_STAMP, '')).find((l) => l !== '');
-    const result: SpecResult = { name, status, seconds: Number(attrs.time ?? 0), ...(firstLine ? { failure: firstLine } : {}) };
+    const namespaces = status === 'passed' || status === 'skipped' ? [] : testNamespaces(decode(body));
+    const result: SpecResult = {
+      name, status, seconds: Number(attrs.time ?? 0), ...(firstLine ? { failure: firstLine } : {}), ...(namespaces.length > 0 ? { namespaces } : {}),
+    };
     if (!SUITE_NODE.test(name)) out.specs.push(result);
     else if (status !== 'passed') out.suiteFailures.push(result);
   }
   return out;
+}
+
+/**
+ * The e2e framework names each spec's namespace `<basename>-<number>` and says it in its output
+ * (`Destroying namespace "pods-1234" for this suite.`, `… in namespace "pods-1234"`), which the report keeps.
+ */
+export function testNamespaces(text: string): string[] {
+  return [...new Set([...text.matchAll(/namespace:? "?([a-z0-9][-a-z0-9]*-\d+)\b/g)].map((m) => m[1]!))];
 }
 
 function attributes(text: string): Record<string, string> {
