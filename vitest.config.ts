@@ -19,6 +19,7 @@ const ONE_RUNTIME = [
   'test/integration/csi-pods.e2e.test.ts',
   'test/integration/device-plugin.e2e.test.ts',
   'test/integration/ephemeral-containers.e2e.test.ts',
+  'test/integration/explain-start.e2e.test.ts',
   'test/integration/eviction.e2e.test.ts',
   'test/integration/image-pull-backoff-deletion.e2e.test.ts',
   'test/integration/kubectl-exec.e2e.test.ts',

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } fr
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
+import { runExplainCommand } from '../../src/bin/commands/explain.js';
 import { startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
 import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
 import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
@@ -82,6 +83,13 @@ describe('a journal whose first segments were rotated away', () => {
     const r = replayCommand('--from', String(second.seq + 3), log);
     expect(r.stdout).toMatch(new RegExp(`^replay: identical from the checkpoint at seq ${second.seq}: `));
     expect(r.status).toBe(0);
+  });
+
+  it('explains a pod it knows from a checkpoint, saying where the log starts and that the history before was rotated away', async () => {
+    const out: string[] = [];
+    expect(await runExplainCommand([log, 'probed-rotating'], { stdout: (t) => out.push(t), stderr: (t) => out.push(t) })).toBe(0);
+    const first = readJournal(log).records[0]!.seq;
+    expect(out.join('')).toMatch(new RegExp(`^pod default/probed-rotating \\(uid [0-9a-f]{32}\\)\n  \\(the log starts at record #${first}: earlier history was rotated away\\)\n`));
   });
 
   it('refuses a --from before every checkpoint of a log that does not start at 1, and a --from that is not a seq', () => {

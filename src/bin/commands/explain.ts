@@ -1,7 +1,7 @@
 /**
  * `kubelet-ts explain LOG POD [--json]`: a pod's life told from the journal alone (src/domain/explain).
  * POD is `namespace/name`, a name one namespace alone has, or a uid. Exit 0: told; 1: the log knows
- * no such pod (the closest names on stderr); 2: the log cannot be read, or a usage mistake. Works on
+ * no such pod (the closest names on stderr, and with --json as `{notFound, closest}` on stdout); 2: the log cannot be read, or a usage mistake. Works on
  * a live daemon's log (a torn last line is skipped) and on rotated ones (from their first checkpoint).
  */
 import { explainPod, isPodNotFound } from '../../domain/explain/explain.js';
@@ -22,11 +22,14 @@ export async function runExplainCommand(argv: string[], io: CommandIo): Promise<
   }
   const log = readLogForCommand(path, 'explain', io);
   if (!log) return 2;
+  const json = args.values.json === true;
   const answer = explainPod(log.records, query);
   if (isPodNotFound(answer)) {
+    // A tool reads the closest names from stdout; a person reads the message.
+    if (json) io.stdout(storyJson(answer));
     io.stderr(`explain: ${renderNotFound(answer)}`);
     return 1;
   }
-  io.stdout(args.values.json === true ? storyJson(answer) : renderStory(answer));
+  io.stdout(json ? storyJson(answer) : renderStory(answer));
   return 0;
 }

@@ -19,7 +19,7 @@ export function explainPod(records: readonly JournalRecord[], query: string, fam
   const first = records[0];
   return {
     pod: found,
-    lines: sortLines(lines),
+    lines: foldRepeats(sortLines(lines)),
     ...(first !== undefined && first.seq > 1 ? { historyFrom: first.seq } : {}),
   };
 }
@@ -29,6 +29,21 @@ export const isPodNotFound = (answer: Story | PodNotFound): answer is PodNotFoun
 /** By time, then by the first record cited: lines read from one record keep their families' order. */
 export function sortLines(lines: readonly StoryLine[]): StoryLine[] {
   return [...lines].sort((a, b) => a.t - b.t || (a.cites[0] ?? 0) - (b.cites[0] ?? 0));
+}
+
+/**
+ * A line the same as the one before it (same family, same text: a failure retried with back-off)
+ * is folded into it: the story says it once, how many times and until when, citing every record.
+ */
+export function foldRepeats(lines: readonly StoryLine[]): StoryLine[] {
+  const out: StoryLine[] = [];
+  for (const line of lines) {
+    const last = out.at(-1);
+    if (last && last.family === line.family && last.text === line.text) {
+      out[out.length - 1] = { ...last, cites: [...last.cites, ...line.cites], repeated: { times: (last.repeated?.times ?? 1) + 1, lastT: line.t } };
+    } else out.push(line);
+  }
+  return out;
 }
 
 function findPod(pods: KnownPod[], query: string): PodIdentity | PodNotFound {

@@ -10,8 +10,11 @@ export function renderStory(story: Story): string {
   const out = [`pod ${pod.namespace}/${pod.name} (uid ${pod.uid})`];
   if (story.historyFrom !== undefined) out.push(`  (the log starts at record #${story.historyFrom}: earlier history was rotated away)`);
   const start = story.lines[0]?.t ?? 0;
-  for (const line of story.lines) out.push(`  ${relativeTime(line.t - start)}  ${line.text}  [${line.cites.map((s) => `#${s}`).join(' ')}]`);
-  if (story.lines.length === 0) out.push('  nothing journaled about this pod');
+  for (const line of story.lines) {
+    const again = line.repeated ? ` (${line.repeated.times} times, the last at ${relativeTime(line.repeated.lastT - start)})` : '';
+    out.push(`  ${relativeTime(line.t - start)}  ${line.text}${again}  [${line.cites.map((s) => `#${s}`).join(' ')}]`);
+  }
+  if (story.lines.length === 0) out.push(story.historyFrom !== undefined ? '  nothing more about this pod since' : '  nothing journaled about this pod');
   return out.join('\n') + '\n';
 }
 
@@ -26,7 +29,7 @@ export function renderNotFound(answer: PodNotFound): string {
   return `no pod "${answer.notFound}" in the log${closest}\n`;
 }
 
-/** The JSON form, for tools: the story as is, each line with its family. */
-export function storyJson(story: Story): string {
+/** The JSON form, for tools: the story as is, each line with its family; or the not-found answer. */
+export function storyJson(story: Story | PodNotFound): string {
   return JSON.stringify(story, null, 2) + '\n';
 }

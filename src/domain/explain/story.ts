@@ -18,6 +18,11 @@ export interface StoryLine {
   text: string;
   /** The journal records (their `seq`) the line was read from; never empty. */
   cites: readonly number[];
+  /**
+   * The same line came again right after (a failure retried with back-off): how many times in all,
+   * and the time of the last. Set by the story's merge, never by a family.
+   */
+  repeated?: { times: number; lastT: number };
 }
 
 export interface PodIdentity {
@@ -30,6 +35,8 @@ export interface PodIdentity {
 export interface PodHistory {
   pod: PodIdentity;
   records: readonly JournalRecord[];
+  /** The records telling the node's labels and taints as admission saw them (node-view.ts), for the admission family. */
+  node?: readonly JournalRecord[];
 }
 
 /** One cause family's reading of a pod's history. */

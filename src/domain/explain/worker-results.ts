@@ -4,6 +4,7 @@
  * (`xstate.error.actor.*`). The shapes are the runtime manager's results as the journal holds them
  * (src/ports/runtime-manager.ts); they are read defensively, since a log may come from another build.
  */
+import { isPlainObject } from '../config/decode.js';
 import type { JournalRecord } from '../journal/record.js';
 import type { PodHistory } from './story.js';
 
@@ -34,8 +35,6 @@ export interface WorkerResult {
   blocked?: { reason: string; message: string };
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /** The worker's syncPod and killPod answers, in journal order. */
 export function workerResults(history: PodHistory): WorkerResult[] {
   const worker = `pod:${history.pod.uid}`;
@@ -43,15 +42,15 @@ export function workerResults(history: PodHistory): WorkerResult[] {
   for (const record of history.records) {
     if (record.actor !== worker || record.type !== 'event') continue;
     const effect = record.name === 'xstate.done.actor.syncPod' ? 'syncPod' : record.name === 'xstate.done.actor.killPod' ? 'killPod' : null;
-    const output = isObject(record.payload) ? record.payload.output : undefined;
-    if (effect === null || !isObject(output)) continue;
+    const output = isPlainObject(record.payload) ? record.payload.output : undefined;
+    if (effect === null || !isPlainObject(output)) continue;
     results.push({
       record,
       effect,
       ok: output.ok === true,
-      steps: Array.isArray(output.steps) ? (output.steps.filter(isObject) as unknown as JournaledStep[]) : [],
-      ...(isObject(output.actions) ? { actions: output.actions as JournaledPodActions } : {}),
-      ...(isObject(output.blocked) ? { blocked: output.blocked as { reason: string; message: string } } : {}),
+      steps: Array.isArray(output.steps) ? (output.steps.filter(isPlainObject) as unknown as JournaledStep[]) : [],
+      ...(isPlainObject(output.actions) ? { actions: output.actions as JournaledPodActions } : {}),
+      ...(isPlainObject(output.blocked) ? { blocked: output.blocked as { reason: string; message: string } } : {}),
     });
   }
   return results;
@@ -59,3 +58,10 @@ export function workerResults(history: PodHistory): WorkerResult[] {
 
 /** A container or sandbox id as people read it: its first 12 characters. */
 export const shortId = (id: string): string => id.slice(0, 12);
+
+const START_STEPS: ReadonlySet<string> = new Set(['startContainer', 'startInitContainer']);
+
+/** Each container start the worker's syncs journaled, with the answer it came in. */
+export function containerStarts(history: PodHistory): { result: WorkerResult; step: JournaledStep }[] {
+  return workerResults(history).flatMap((result) => result.steps.filter((step) => START_STEPS.has(step.step)).map((step) => ({ result, step })));
+}

@@ -34,6 +34,9 @@ describe('runExplainCommand', () => {
     expect(await runExplainCommand([CLUSTER_LOG, 'default/wbe'], c.io)).toBe(1);
     expect(c.err.join('')).toMatch(/^explain: no pod "default\/wbe" in the log; closest: default\/web/);
     expect(c.out).toEqual([]);
+    const j = capture();
+    expect(await runExplainCommand([CLUSTER_LOG, 'default/wbe', '--json'], j.io)).toBe(1);
+    expect(JSON.parse(j.out.join(''))).toMatchObject({ notFound: 'default/wbe', closest: expect.arrayContaining(['default/web']) });
   });
 
   it('exits 2 for a file that is not a journal, and for a missing POD', async () => {

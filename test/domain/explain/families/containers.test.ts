@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { containersFamily } from '../../../../src/domain/explain/families/containers.js';
-import { Records } from '../records.js';
+import { Records, UID } from '../records.js';
 
 describe('containersFamily', () => {
   it('tells each container started, and a start that failed after the image was there, leaving image and back-off failures to their families', () => {
@@ -19,5 +19,11 @@ describe('containersFamily', () => {
       [100, 'container main started (fedcba987654)', [1]],
       [200, 'container main failed to start: CreateContainerConfigError: configmap "cfg" not found', [2]],
     ]);
+  });
+
+  it('tells a sync that failed as a whole', () => {
+    const r = new Records();
+    r.add(10, { actor: `pod:${UID}`, kind: 'input', type: 'event', name: 'xstate.error.actor.syncPod', payload: { error: { code: 'KLT_ERR_CRI_UNAVAILABLE', message: 'connect ENOENT /run/containerd/containerd.sock' } } });
+    expect(containersFamily(r.history()).map((l) => [l.text, l.cites])).toEqual([['sync failed: connect ENOENT /run/containerd/containerd.sock', [1]]]);
   });
 });
