@@ -9,11 +9,11 @@ import { readJournal } from '../../../src/adapters/journal-file/reader.js';
 import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalRecord } from '../../../src/domain/journal/record.js';
 
 const NS = 'container-probe-4120';
-// A failed spec as ginkgo v2 reports it: its output names the namespace the framework made for it.
+// A failed spec as ginkgo v2 reports it (the lines of a real run's report): its output names the namespace the framework made for it.
 const JUNIT = `<testsuites><testsuite name="Kubernetes e2e suite">
   <testcase name="[It] [sig-node] Probing container should be restarted with a exec &#34;cat /tmp/health&#34; liveness probe [NodeConformance] [Conformance]" classname="Kubernetes e2e suite" status="failed" time="70.1">
     <failure message="pod never restarted" type="failed">[FAILED] pod never restarted</failure>
-    <system-err>STEP: Building a namespace api object, basename container-probe @ 11/28/26 09:00:01.2&#xA;STEP: Creating pod liveness-0a1b in namespace ${NS} @ 11/28/26 09:00:02&#xA;STEP: Destroying namespace &#34;${NS}&#34; for this suite. @ 11/28/26 09:01:11</system-err>
+    <system-err>STEP: Building a namespace api object, basename container-probe 11/28/26 10:24:11.502&#xA;STEP: Waiting for a default service account to be provisioned in namespace 11/28/26 10:24:11.604&#xA;Nov 28 10:24:11.624: INFO: Waiting up to 5m0s for pod &#34;liveness-0a1b&#34; in namespace &#34;${NS}&#34; to be &#34;running&#34;&#xA;STEP: Collecting events from namespace &#34;${NS}&#34;. 11/28/26 10:24:13.684&#xA;STEP: Destroying namespace &#34;${NS}&#34; for this suite. 11/28/26 10:24:13.694</system-err>
   </testcase>
   <testcase name="[It] [sig-node] Pods should get a host IP [NodeConformance] [Conformance]" classname="Kubernetes e2e suite" status="passed" time="3"></testcase>
 </testsuite></testsuites>`;
