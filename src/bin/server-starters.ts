@@ -38,7 +38,7 @@ export function debugServerStarter(
 ): DebugServerStarter {
   return {
     start: async (address) => {
-      const [{ startDebugServer }, { journalHistory }] = await Promise.all([
+      const [{ startDebugServer }, { liveExplainer }] = await Promise.all([
         import('../adapters/debug-server/server.js'), import('../adapters/debug-server/journal-history.js'),
       ]);
       // Any local user can ask: the pods' literal env values stay in the journal file (owner only).
@@ -47,7 +47,7 @@ export function debugServerStarter(
         actors: () => o.directory.list(),
         pods: () => podsView(o.views.syncLoop()),
         visualizer: { mode: 'live', graphs: machineGraphs(), feed },
-        explain: journalHistory({ path: journalPath, flush: () => o.journal.flush(), kept: feed, map: redactEnvValues }),
+        explain: liveExplainer({ path: journalPath, flush: () => o.journal.flush(), kept: feed }),
         journal: () => ({ path: journalPath(), records: o.journal.records }),
       }, { logger });
     },

@@ -4,11 +4,12 @@
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildDebugApp } from '../../src/adapters/debug-server/server.js';
 import { JournalFeed, staticFeed } from '../../src/adapters/debug-server/journal-feed.js';
-import { journalHistory } from '../../src/adapters/debug-server/journal-history.js';
+import { liveExplainer } from '../../src/adapters/debug-server/journal-history.js';
 import { FileJournalSink } from '../../src/adapters/journal-file/file-sink.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { explainPod } from '../../src/domain/explain/explain.js';
@@ -102,7 +103,7 @@ describe('/debug/explain on a live journal (its files)', () => {
     const app = buildDebugApp({
       ...base,
       visualizer: { mode: 'live', graphs: [], feed },
-      explain: journalHistory({ path: () => path, flush: () => sink.flush(), kept: feed }),
+      explain: liveExplainer({ path: () => path, flush: () => sink.flush(), kept: feed }),
     });
     const res = await app.inject({ url: `/debug/explain/${POD}?format=json` });
     await sink.close();
@@ -119,9 +120,22 @@ describe('/debug/explain on a live journal (its files)', () => {
     const { records } = readJournal(FIXTURE);
     const feed = new JournalFeed();
     records.forEach((r: JournalRecord) => feed.append(r));
-    const app = buildDebugApp({ ...base, explain: journalHistory({ path: () => null, flush: async () => {}, kept: feed }) });
+    const app = buildDebugApp({ ...base, explain: liveExplainer({ path: () => null, flush: async () => {}, kept: feed }) });
     const res = await app.inject({ url: `/debug/explain/${POD}` });
     expect(res.statusCode).toBe(200);
     expect(res.body).toBe(renderStory(explainPod(records, POD) as Story));
+  });
+
+  it('reads the files on a worker thread as the daemon does (from the compiled tree, where the worker is built)', async () => {
+    const compiled = pathToFileURL(resolve('dist/src/adapters/debug-server/journal-history.js')).href;
+    const { liveExplainer: fromDist } = (await import(compiled)) as { liveExplainer: typeof liveExplainer };
+    const kept = new JournalFeed();
+    const explain = fromDist({ path: () => FIXTURE, flush: async () => {}, kept });
+    const { records } = readJournal(FIXTURE);
+    expect(await explain(POD)).toEqual(JSON.parse(JSON.stringify(explainPod(records, POD))));
+    expect(await explain('default/nope')).toMatchObject({ notFound: 'default/nope' });
+    // A log that is gone: the worker's error comes back as a rejection naming the file.
+    const gone = fromDist({ path: () => '/nonexistent/run.jsonl', flush: async () => {}, kept });
+    await expect(gone(POD)).rejects.toThrow(/\/nonexistent\/run\.jsonl does not exist/);
   });
 });

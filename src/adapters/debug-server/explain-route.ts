@@ -5,37 +5,36 @@
  * or a uid (the visualizer asks by the uid in a pod actor's id). An unknown pod is a 404 naming the
  * closest pods the journal knows.
  *
- * A story needs the pod's whole history, so the records are not the visualizer's bounded memory:
- * on a live node they are the journal's files, read on each request (see journal-history.ts); in
- * `kubelet-ts visualize` the recorded log.
+ * A story needs the pod's whole history, so it is not told from the visualizer's bounded memory:
+ * on a live node from the journal's files, read on each request (journal-history.ts); in
+ * `kubelet-ts visualize` from the recorded log.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { explainPod, isPodNotFound } from '../../domain/explain/explain.js';
+import { isPodNotFound } from '../../domain/explain/explain.js';
 import { renderNotFound, renderStory, storyJson } from '../../domain/explain/render-story.js';
-import type { JournalRecord } from '../../domain/journal/record.js';
+import type { PodNotFound, Story } from '../../domain/explain/story.js';
 
-/** Every record of the run, oldest first; rejects when the journal cannot be read. */
-export type ExplainRecords = () => Promise<readonly JournalRecord[]>;
+/** explainPod over the run's whole journal; rejects when the journal cannot be read. */
+export type ExplainPod = (query: string) => Promise<Story | PodNotFound>;
 
 interface ExplainRequest {
   Params: { namespace?: string; name?: string; pod?: string };
   Querystring: { format?: string };
 }
 
-export function registerExplain(app: FastifyInstance, records: ExplainRecords | undefined): void {
+export function registerExplain(app: FastifyInstance, explain: ExplainPod | undefined): void {
   const answer = async (req: FastifyRequest<ExplainRequest>, reply: FastifyReply) => {
     const { namespace, name, pod } = req.params;
     const query = pod ?? `${namespace}/${name}`;
     const json = wantsJson(req.query.format, req.headers.accept);
     if (json === null) return reply.code(400).send({ error: `format=${req.query.format}: want text or json` });
-    if (!records) return reply.code(404).send({ error: 'the journal is not connected to the debug server' });
-    let all: readonly JournalRecord[];
+    if (!explain) return reply.code(404).send({ error: 'the journal is not connected to the debug server' });
+    let story: Story | PodNotFound;
     try {
-      all = await records();
+      story = await explain(query);
     } catch (err) {
       return reply.code(503).send({ error: `the journal cannot be read: ${(err as Error).message}` });
     }
-    const story = explainPod(all, query);
     if (isPodNotFound(story)) {
       const message = renderNotFound(story);
       reply.code(404);

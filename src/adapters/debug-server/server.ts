@@ -16,7 +16,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { KubeletError } from '../../domain/errors.js';
 import type { RunningServer } from '../http/listen.js';
-import { registerExplain, type ExplainRecords } from './explain-route.js';
+import { explainPod } from '../../domain/explain/explain.js';
+import { registerExplain, type ExplainPod } from './explain-route.js';
 import { listenFastify, listenFastifyOrRetry } from './listen-fastify.js';
 import { registerVisualizer, type VisualizerSources } from './visualizer-routes.js';
 
@@ -28,7 +29,7 @@ export interface DebugServerSources {
   /** The visualizer's sources; without them the page is live, with no machines and no journal. */
   visualizer?: VisualizerSources;
   /** The whole journal, for `/debug/explain`; without it, the visualizer's feed (a recorded log's is whole). */
-  explain?: ExplainRecords;
+  explain?: ExplainPod;
 }
 
 /** The debug server: the same shape as every server of ours, and whether it is bound yet. */
@@ -44,7 +45,7 @@ export function buildDebugApp(sources: DebugServerSources): FastifyInstance {
   app.get('/debug/pods', async () => sources.pods());
   registerVisualizer(app, sources.visualizer ?? { mode: 'live', graphs: [] });
   const feed = sources.visualizer?.feed;
-  registerExplain(app, sources.explain ?? (feed ? async () => feed.history() : undefined));
+  registerExplain(app, sources.explain ?? (feed ? async (query) => explainPod(feed.history(), query) : undefined));
   return app;
 }
 
