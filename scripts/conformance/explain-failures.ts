@@ -1,8 +1,8 @@
 /**
  * The node's journal beside a run's results, and `explain` tried on the pods of each spec that did
  * not pass: a test that explain answers for the pods a real failure left, and a first reading of
- * why. A spec's pods are the journal's pods in the namespaces its report names; a few are told,
- * their stories kept in the results.
+ * why. A spec's pods are the journal's pods in the namespaces its report names, those its output
+ * names first; a few are told, their stories kept in the results.
  */
 import { cpSync, existsSync, rmSync } from 'node:fs';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
@@ -38,7 +38,8 @@ export function explainFailedSpecs(specs: readonly SpecResult[], records: readon
     const namespaces = spec.namespaces ?? [];
     const base = { spec: spec.name, namespaces };
     if (namespaces.length === 0) return { ...base, pods: [], note: 'the report names no test namespace' };
-    const mine = pods.filter((p) => namespaces.includes(p.namespace)).sort((a, b) => a.lastSeq - b.lastSeq).slice(0, PODS_PER_SPEC);
+    const named = (p: { name: string }) => (spec.pods?.includes(p.name) ? 0 : 1);
+    const mine = pods.filter((p) => namespaces.includes(p.namespace)).sort((a, b) => named(a) - named(b) || a.lastSeq - b.lastSeq).slice(0, PODS_PER_SPEC);
     if (mine.length === 0) return { ...base, pods: [], note: `the journal knows no pod in ${namespaces.join(', ')}` };
     return {
       ...base,

@@ -16,6 +16,8 @@ export interface SpecResult {
   failure?: string;
   /** For a spec that did not pass: the test namespaces its report names (`pods-1234`), where its pods were. */
   namespaces?: string[];
+  /** For a spec that did not pass: the pods its output waits on or names (`pod "liveness-0a1b"`). */
+  pods?: string[];
 }
 
 export interface JunitSpecs {
@@ -45,9 +47,12 @@ export function parseJunit(xml: string): JunitSpecs {
       continue;
     }
     const firstLine = message.split('\n').map((l) => l.trim().replace(FRAMEWORK_STAMP, '')).find((l) => l !== '');
-    const namespaces = status === 'passed' || status === 'skipped' ? [] : testNamespaces(decode(body));
+    const failed = status !== 'passed' && status !== 'skipped';
+    const namespaces = failed ? testNamespaces(decode(body)) : [];
+    const pods = failed ? podsNamed(decode(body)) : [];
     const result: SpecResult = {
-      name, status, seconds: Number(attrs.time ?? 0), ...(firstLine ? { failure: firstLine } : {}), ...(namespaces.length > 0 ? { namespaces } : {}),
+      name, status, seconds: Number(attrs.time ?? 0), ...(firstLine ? { failure: firstLine } : {}),
+      ...(namespaces.length > 0 ? { namespaces } : {}), ...(pods.length > 0 ? { pods } : {}),
     };
     if (!SUITE_NODE.test(name)) out.specs.push(result);
     else if (status !== 'passed') out.suiteFailures.push(result);
@@ -61,6 +66,11 @@ export function parseJunit(xml: string): JunitSpecs {
  */
 export function testNamespaces(text: string): string[] {
   return [...new Set([...text.matchAll(/namespace:? "?([a-z0-9][-a-z0-9]*-\d+)\b/g)].map((m) => m[1]!))];
+}
+
+/** The pods a spec's output names as the framework does: `for pod "NAME" in namespace …`, `PodName:NAME`. */
+export function podsNamed(text: string): string[] {
+  return [...new Set([...text.matchAll(/\bpod "([a-z0-9][-.a-z0-9]*)"|PodName:([a-z0-9][-.a-z0-9]*)/g)].map((m) => (m[1] ?? m[2])!))];
 }
 
 function attributes(text: string): Record<string, string> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { explainFailedSpecs, explainFromJournal, keepJournal, PODS_PER_SPEC } from '../../../scripts/conformance/explain-failures.js';
-import { parseJunit, testNamespaces, type SpecResult } from '../../../scripts/conformance/junit.js';
+import { parseJunit, podsNamed, testNamespaces, type SpecResult } from '../../../scripts/conformance/junit.js';
 import { FileJournalSink } from '../../../src/adapters/journal-file/file-sink.js';
 import { readJournal } from '../../../src/adapters/journal-file/reader.js';
 import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalRecord } from '../../../src/domain/journal/record.js';
@@ -34,7 +34,9 @@ describe('conformance: explain on the failed specs\' pods', () => {
   it('reads the test namespaces a failed spec\'s report names, and none for a spec that passed', () => {
     const [failed, passed] = parseJunit(JUNIT).specs;
     expect(failed!.namespaces).toEqual([NS]);
+    expect(failed!.pods).toEqual(['liveness-0a1b']);
     expect(passed!.namespaces).toBeUndefined();
+    expect(podsNamed('ExecWithOptions {Command:[ip link] Namespace:e2e-privileged-pod-9788 PodName:privileged-pod ContainerName:c}')).toEqual(['privileged-pod']);
     expect(testNamespaces('Collecting events from namespace "pods-77". namespace: "emptydir-9"')).toEqual(['pods-77', 'emptydir-9']);
     expect(testNamespaces('the default namespace "default"')).toEqual([]);
   });
@@ -54,6 +56,15 @@ describe('conformance: explain on the failed specs\' pods', () => {
       const seqs = new Set(records.map((r) => r.seq));
       for (const m of answer.matchAll(/#(\d+)/g)) expect(seqs.has(Number(m[1]))).toBe(true);
     }
+  });
+
+  it('tells first the pods the spec\'s output names', () => {
+    const records = recordsIn(NS);
+    const spec: SpecResult = { name: 's', status: 'failed', seconds: 1, namespaces: [NS], pods: ['crash-fixture-node'] };
+    const [explained] = explainFailedSpecs([spec], records);
+    expect(explained!.pods[0]!.pod).toBe(`${NS}/crash-fixture-node`);
+    const [unnamed] = explainFailedSpecs([{ ...spec, pods: [] }], records);
+    expect(unnamed!.pods[0]!.pod).not.toBe(`${NS}/crash-fixture-node`);
   });
 
   it('says why when it tells no pod', () => {
