@@ -42,6 +42,7 @@ const ENTRIES: Record<string, string> = {
   shim: join(SRC, 'adapters/embedded-runtime/shim/shim.js'),
   'decode-manifest-worker': join(SRC, 'adapters/pod-sources/decode-manifest-worker.js'),
   'layout-worker': join(SRC, 'adapters/visualizer/layout-worker.js'),
+  'explain-worker': join(SRC, 'adapters/debug-server/explain-worker.js'),
   // Not run by anything: the bundle's own machine registry, for the check below.
   machines: join(SRC, 'machines/index.js'),
 };

@@ -14,6 +14,10 @@ export interface SpecResult {
   seconds: number;
   /** The first non-empty line of the failure (or of the reason a spec skipped itself), without the framework's time stamp. */
   failure?: string;
+  /** For a spec that did not pass: the test namespaces its report names (`pods-1234`), where its pods were. */
+  namespaces?: string[];
+  /** For a spec that did not pass: the pods its output waits on or names (`pod "liveness-0a1b"`). */
+  pods?: string[];
 }
 
 export interface JunitSpecs {
@@ -43,11 +47,30 @@ export function parseJunit(xml: string): JunitSpecs {
       continue;
     }
     const firstLine = message.split('\n').map((l) => l.trim().replace(FRAMEWORK_STAMP, '')).find((l) => l !== '');
-    const result: SpecResult = { name, status, seconds: Number(attrs.time ?? 0), ...(firstLine ? { failure: firstLine } : {}) };
+    const failed = status !== 'passed' && status !== 'skipped';
+    const namespaces = failed ? testNamespaces(decode(body)) : [];
+    const pods = failed ? podsNamed(decode(body)) : [];
+    const result: SpecResult = {
+      name, status, seconds: Number(attrs.time ?? 0), ...(firstLine ? { failure: firstLine } : {}),
+      ...(namespaces.length > 0 ? { namespaces } : {}), ...(pods.length > 0 ? { pods } : {}),
+    };
     if (!SUITE_NODE.test(name)) out.specs.push(result);
     else if (status !== 'passed') out.suiteFailures.push(result);
   }
   return out;
+}
+
+/**
+ * The e2e framework names each spec's namespace `<basename>-<number>` and says it in its output
+ * (`Destroying namespace "pods-1234" for this suite.`, `… in namespace "pods-1234"`), which the report keeps.
+ */
+export function testNamespaces(text: string): string[] {
+  return [...new Set([...text.matchAll(/namespace:? "?([a-z0-9][-a-z0-9]*-\d+)\b/g)].map((m) => m[1]!))];
+}
+
+/** The pods a spec's output names as the framework does: `for pod "NAME" in namespace …`, `PodName:NAME`. */
+export function podsNamed(text: string): string[] {
+  return [...new Set([...text.matchAll(/\bpod "([a-z0-9][-.a-z0-9]*)"|PodName:([a-z0-9][-.a-z0-9]*)/g)].map((m) => (m[1] ?? m[2])!))];
 }
 
 function attributes(text: string): Record<string, string> {

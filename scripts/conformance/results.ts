@@ -3,6 +3,7 @@
  * per spec its status, seconds and first failure line. A subset or dry run is marked partial and kept
  * out of docs/ (see resultsFile), so it never stands in for a full run.
  */
+import type { SpecExplanation } from './explain-failures.js';
 import type { SpecResult } from './junit.js';
 
 export type Runtime = 'ts' | 'go';
@@ -36,6 +37,10 @@ export interface ConformanceResults {
   notSelected: number;
   suiteFailures: SpecResult[];
   specs: SpecResult[];
+  /** kubelet-ts only: where the node's journal (its events directory) is kept after the run. */
+  journal?: string;
+  /** kubelet-ts only: `explain` on pods of each spec that did not pass. */
+  explained?: SpecExplanation[];
 }
 
 export const RUNTIME_LABEL: Record<Runtime, string> = { ts: 'kubelet-ts', go: 'Go kubelet' };

@@ -9,7 +9,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { detectCgroupLayout } from '../../src/adapters/host/cgroup-layout.js';
 import { Cgroupfs } from '../../src/adapters/host/cgroupfs.js';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
@@ -17,6 +17,7 @@ import { tearDownEverySandbox } from '../../bench/cri-fixtures.js';
 import { purgeKubeLab, runScript, scriptEnv } from '../../test/support/kube-lab-scripts.js';
 import { upOnce } from '../../test/support/kube-lab-up.js';
 import { containerdEnv, downContainerd, importSuiteImages, PAUSE_IMAGE, upContainerd } from './containerd.js';
+import { explainFromJournal, keepJournal, type SpecExplanation } from './explain-failures.js';
 import { dryRun, junitIn, startSuite, type RunningSuite } from './ginkgo.js';
 import { parseJunit } from './junit.js';
 import { labParts, missingParts, unpackXz } from './lab-parts.js';
@@ -133,6 +134,14 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   });
   const goBinary = opts.runtime === 'go' ? unpackXz(join(parts.kube, 'go-kubelet.xz'), join(bin, 'kubelet')) : undefined;
   const kubeletLog = join(artifacts, 'kubelet.log');
+  // Registered before the kubelet's stop, so it runs after it: the journal kept is the whole run's.
+  const events = join(dir, 'root', 'events');
+  const keptJournal = join(artifacts, 'journal');
+  if (opts.runtime === 'ts') {
+    teardown.add(`keeping the node's journal in ${keptJournal}`, () => {
+      if (!keepJournal(events, keptJournal)) log(`the node wrote no journal in ${events}`);
+    });
+  }
   const kubelet = await step(`starting the ${RUNTIME_LABEL[opts.runtime]} as node ${name}`, () => startNodeKubelet({
     runtime: opts.runtime, name, dir, kubeconfig, endpoint: containerd.endpoint, cgroupRoot, pauseImage: PAUSE_IMAGE, logFile: kubeletLog,
     ...(goBinary ? { goBinary } : {}),
@@ -162,11 +171,13 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   const wallSeconds = Math.round((Date.now() - started.getTime()) / 1000);
   if (!existsSync(junitIn(artifacts))) throw new Error(`the suite wrote no report (ginkgo exit ${code}); see ${join(artifacts, 'ginkgo.log')}`);
   const junit = parseJunit(readFileSync(junitIn(artifacts), 'utf8'));
+  const explained = opts.runtime === 'ts' ? explainFailures(junit.specs, join(events, 'latest.jsonl')) : undefined;
   const results: ConformanceResults = {
     runtime: opts.runtime, kubelet: kubeletLabel(opts.runtime, goBinary), date: started.toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memGiB: Math.round(totalmem() / 2 ** 30), kernel: release(), loadAtStart },
     command: opts.command, procs: opts.procs, wallSeconds, focus: SUITE_FOCUS, skip: SUITE_SKIP, images,
     partial: subset || interrupted, notSelected: junit.notSelected, suiteFailures: junit.suiteFailures, specs: junit.specs,
+    ...(explained ? { journal: relative(process.cwd(), keptJournal), explained } : {}),
   };
   const file = resultsFile(opts.runtime, results.partial);
   mkdirSync(dirname(file), { recursive: true });
@@ -174,6 +185,19 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   summarize(results, file, code);
   if (!results.partial) writeReport();
   return !interrupted;
+}
+
+/** explain on the failed specs' pods, from the live node's journal; a failure to read it is reported, not fatal. */
+function explainFailures(specs: ConformanceResults['specs'], journal: string): SpecExplanation[] {
+  try {
+    const explained = explainFromJournal(specs, journal);
+    const told = explained.reduce((n, e) => n + e.pods.length, 0);
+    if (explained.length > 0) log(`explain told ${told} pods of ${explained.length} specs that did not pass`);
+    return explained;
+  } catch (err) {
+    log(`explain could not read the node's journal ${journal}: ${err instanceof Error ? err.message : String(err)}`);
+    return [];
+  }
 }
 
 function kubeletLabel(runtime: Runtime, goBinary: string | undefined): string {

@@ -101,7 +101,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const lifetimes = new Lifetimes(clock);
   let supervisor: SupervisorActor | null = null;
   // Set by command.dependencies when the event log is on; closed after the supervisor's last record.
-  const journalFile: { close?: () => Promise<void> } = {};
+  const journalFile: { path?: string; close?: () => Promise<void> } = {};
 
   const runtimeCalls: OperationCounts = { calls: new Map() };
   const host = new ProcHostStats();
@@ -141,12 +141,13 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     systemdWatchdog: { pid: process.pid, checks: () => healthChecks.map((c) => ({ name: c.name, problem: c.check() })) },
     hostname: { hostname: () => osHostname() },
     runtime: createRuntimeConnector(logger, runtimeCalls),
-    debugServer: debugServerStarter(observers, logger),
+    debugServer: debugServerStarter(observers, logger, () => journalFile.path ?? null),
     journal: {
       disable: () => opener.disable(),
       open: async (o) => {
         const opened = await opener.open(o);
         journalFile.close = opened.close;
+        journalFile.path = opened.path;
         logger.info({ path: opened.path }, 'Event log opened');
         return opened;
       },

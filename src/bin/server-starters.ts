@@ -33,16 +33,24 @@ const SYSTEM_LOG_DIR = '/var/log';
 export function debugServerStarter(
   o: { directory: ActorDirectory; views: SystemViews; feed: JournalFeed; dropFeed: () => void; journal: DeferredJournalSink },
   logger: Logger,
+  /** The run's event log file once it is open (command.dependencies), for the whole history `explain` reads. */
+  journalPath: () => string | null,
 ): DebugServerStarter {
   return {
-    start: async (address) =>
-      (await import('../adapters/debug-server/server.js')).startDebugServer(address, {
+    start: async (address) => {
+      const [{ startDebugServer }, { liveExplainer }] = await Promise.all([
+        import('../adapters/debug-server/server.js'), import('../adapters/debug-server/journal-history.js'),
+      ]);
+      // Any local user can ask: the pods' literal env values stay in the journal file (owner only).
+      const feed = mappedFeed(o.feed, redactEnvValues);
+      return startDebugServer(address, {
         actors: () => o.directory.list(),
         pods: () => podsView(o.views.syncLoop()),
-        // Any local user can ask: the pods' literal env values stay in the journal file (owner only).
-        visualizer: { mode: 'live', graphs: machineGraphs(), feed: mappedFeed(o.feed, redactEnvValues) },
-        journal: () => ({ path: null, records: o.journal.records }),
-      }, { logger }),
+        visualizer: { mode: 'live', graphs: machineGraphs(), feed },
+        explain: liveExplainer({ path: journalPath, flush: () => o.journal.flush(), kept: feed }),
+        journal: () => ({ path: journalPath(), records: o.journal.records }),
+      }, { logger });
+    },
     off: o.dropFeed,
   };
 }

@@ -2,7 +2,8 @@
  * The debug server: started in `command.debugServer`, before every other phase, because a stuck
  * start-up is exactly when it is needed. Loopback only (`--debug-address`, default 127.0.0.1:10260;
  * empty turns it off; in cluster mode off unless given: actors/phases/settings.ts). Serves
- * `/debug/actors` (every live actor and its state) and `/debug/journal/stats`, and the visualizer
+ * `/debug/actors` (every live actor and its state), `/debug/journal/stats`, a pod's story
+ * (`/debug/explain/<namespace>/<name>`, explain-route.ts) and the visualizer
  * (the page at `/`, charts, journal stream, start-up timeline; see visualizer-routes.ts). Any local
  * user can ask, so the daemon hands it journal records without literal env values (server-starters.ts).
  *
@@ -15,6 +16,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { KubeletError } from '../../domain/errors.js';
 import type { RunningServer } from '../http/listen.js';
+import { explainPod } from '../../domain/explain/explain.js';
+import { registerExplain, type ExplainPod } from './explain-route.js';
 import { listenFastify, listenFastifyOrRetry } from './listen-fastify.js';
 import { registerVisualizer, type VisualizerSources } from './visualizer-routes.js';
 
@@ -25,6 +28,8 @@ export interface DebugServerSources {
   journal: () => { path: string | null; records: number };
   /** The visualizer's sources; without them the page is live, with no machines and no journal. */
   visualizer?: VisualizerSources;
+  /** The whole journal, for `/debug/explain`; without it, the visualizer's feed (a recorded log's is whole). */
+  explain?: ExplainPod;
 }
 
 /** The debug server: the same shape as every server of ours, and whether it is bound yet. */
@@ -39,6 +44,8 @@ export function buildDebugApp(sources: DebugServerSources): FastifyInstance {
   app.get('/debug/journal/stats', async () => sources.journal());
   app.get('/debug/pods', async () => sources.pods());
   registerVisualizer(app, sources.visualizer ?? { mode: 'live', graphs: [] });
+  const feed = sources.visualizer?.feed;
+  registerExplain(app, sources.explain ?? (feed ? async (query) => explainPod(feed.history(), query) : undefined));
   return app;
 }
 

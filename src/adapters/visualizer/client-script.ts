@@ -6,13 +6,18 @@
  *
  * Highlighting: each chart's `g.state` carries `data-path` (`run.nodeName`); a state value names a
  * set of such paths, and those groups get the class `active`. No re-layout on a state change.
+ *
+ * Selecting one of a pod's actors (`pod:<uid>`, `volume:<uid>:…`, `probe:<uid>:…`) shows the pod's
+ * story from /debug/explain; each cited record is a link that moves the scrubber there (replay) or
+ * marks it in the journal list (live).
  */
 export const PAGE_SCRIPT = String.raw`(function () {
   'use strict';
   var STREAM_MAX_ITEMS = 300;
   var ui = {
     info: null, actors: [], selected: {}, selectedActor: null,
-    records: [], cursor: 0, visible: [], dropped: 0, streamCount: 0, updates: 0
+    records: [], cursor: 0, visible: [], dropped: 0, streamCount: 0, updates: 0,
+    storyUid: null, story: null
   };
   window.__visualizer = ui;
 
@@ -157,6 +162,85 @@ export const PAGE_SCRIPT = String.raw`(function () {
     highlight();
     var box = $('chart-' + a.logic);
     if (box) box.scrollIntoView({ block: 'nearest' });
+    var uid = podUidOf(a.id);
+    if (uid) showStory(uid);
+  }
+
+  // ---- a pod's story --------------------------------------------------------------------------
+  function podUidOf(actorId) {
+    var m = /^(?:pod|volume|probe):([^:\/]+)/.exec(actorId);
+    return m ? m[1] : null;
+  }
+  function storyNote(text) {
+    var n = $('story-note');
+    n.hidden = !text;
+    n.textContent = text || '';
+  }
+  function showStory(uid) {
+    ui.storyUid = uid;
+    $('story-panel').hidden = false;
+    $('story-pod').textContent = '— reading the journal…';
+    storyNote('');
+    fetch('/debug/explain/' + encodeURIComponent(uid) + '?format=json', { cache: 'no-store' }).then(function (r) {
+      return r.json().then(function (body) {
+        if (!r.ok) throw new Error(body.error || String(r.status));
+        return body;
+      });
+    }).then(function (story) {
+      if (ui.storyUid !== uid) return;
+      ui.story = story;
+      renderStory(story);
+    }).catch(function (err) {
+      if (ui.storyUid !== uid) return;
+      ui.story = null;
+      $('story-pod').textContent = '';
+      $('story').innerHTML = '';
+      storyNote('no story for pod ' + uid + ': ' + err.message);
+    });
+  }
+  function renderStory(story) {
+    var p = story.pod;
+    $('story-pod').textContent = '— ' + p.namespace + '/' + p.name + ' (uid ' + p.uid + ')';
+    var list = $('story');
+    list.innerHTML = '';
+    if (story.historyFrom) storyNote('the log starts at record #' + story.historyFrom + ': earlier history was rotated away');
+    var start = story.lines.length ? story.lines[0].t : 0;
+    story.lines.forEach(function (line) {
+      var li = el('li', { 'data-family': line.family });
+      li.appendChild(el('span', { 'class': 'seq' }, '+' + ((line.t - start) / 1000).toFixed(3) + 's '));
+      li.appendChild(document.createTextNode(line.text));
+      line.cites.forEach(function (seq) {
+        var a = el('a', { href: '#', 'class': 'cite', 'data-seq': String(seq) }, '#' + seq);
+        a.addEventListener('click', function (e) { e.preventDefault(); jumpTo(seq); });
+        li.appendChild(a);
+      });
+      list.appendChild(li);
+    });
+    if (!story.lines.length) list.appendChild(el('li', null, 'nothing journaled about this pod'));
+  }
+  /** A cited record: the scrubber moves there in replay; live, the journal list marks it if it still holds it. */
+  function jumpTo(seq) {
+    if (ui.info && ui.info.mode === 'replay') {
+      for (var k = 0; k < ui.records.length; k++) {
+        if (ui.records[k].seq === seq) { ui.cursor = k; showCursor(); $('replay-panel').scrollIntoView({ block: 'nearest' }); return; }
+      }
+      storyNote('record #' + seq + ' is not in this log');
+      return;
+    }
+    var list = $('stream');
+    var items = list.querySelectorAll('li');
+    var found = null;
+    for (var i = 0; i < items.length; i++) {
+      items[i].classList.remove('current');
+      if (items[i].getAttribute('data-seq') === String(seq)) found = items[i];
+    }
+    if (found) {
+      found.classList.add('current');
+      found.scrollIntoView({ block: 'nearest' });
+      storyNote('');
+    } else {
+      storyNote('record #' + seq + ' has left this page\'s journal list: open the event log with kubelet-ts visualize, or kubelet-ts replay LOG --from ' + seq);
+    }
   }
 
   // ---- timeline -----------------------------------------------------------------------------
@@ -344,6 +428,7 @@ export const PAGE_SCRIPT = String.raw`(function () {
   getJson('/visualizer/info').then(function (info) {
     ui.info = info;
     $('mode').textContent = info.mode;
+    $('story-refresh').addEventListener('click', function () { if (ui.storyUid) showStory(ui.storyUid); });
     $('title').textContent = info.title || '';
     document.body.setAttribute('data-mode', info.mode);
     return loadCharts(info.machines).then(function () {

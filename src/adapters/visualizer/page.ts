@@ -24,6 +24,11 @@ export const PAGE_HTML = `<!doctype html>
     <ul id="tree" class="tree"></ul>
   </aside>
   <section id="center">
+    <section id="story-panel" hidden>
+      <h2>Pod story <span id="story-pod"></span> <button id="story-refresh" type="button" title="tell it again from the journal">↻</button></h2>
+      <div id="story-note" class="note" hidden></div>
+      <ol id="story" class="story"></ol>
+    </section>
     <section id="replay-panel" hidden>
       <h2>Time travel</h2>
       <div class="controls">

@@ -38,6 +38,11 @@ h3 { font-size: 13px; margin: 4px 0; }
 .controls { display: flex; gap: 8px; align-items: center; margin: 4px 0; }
 #scrubber { flex: 1; }
 .replay-grid { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; }
+.story { list-style: none; margin: 0; padding: 0; font-family: ui-monospace, monospace; font-size: 11px; max-height: 240px; overflow: auto; }
+.story li { padding: 1px 2px; border-bottom: 1px solid #f0f0f0; }
+.story .cite { color: #1b4f8a; margin-left: 4px; }
+.story .seq { color: #999; }
+.note { color: #b35c00; font-size: 11px; margin: 2px 0; }
 #payload { max-height: 260px; overflow: auto; background: #f6f8fa; padding: 6px; font-size: 11px; }
 #states { border-collapse: collapse; font-size: 11px; width: 100%; }
 #states td, #states th { border-bottom: 1px solid #eee; padding: 1px 4px; text-align: left; font-family: ui-monospace, monospace; }
