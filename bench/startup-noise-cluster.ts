@@ -62,6 +62,7 @@ async function recordClusterStartup(lab: KubeLab, kubeconfig: string, dir: strin
     const deadline = Date.now() + READY_DEADLINE_MS;
     while (!(existsSync(log) && readyAndRunning(readJournal(log).records))) {
       if (kubelet.child.exitCode !== null || Date.now() > deadline) throw new Error(`the kubelet's Node never became Ready:\n${kubelet.stderr().slice(-2000)}`);
+      // The journal is a file: read again every 200 ms until it shows both marks.
       await new Promise((r) => setTimeout(r, 200));
     }
   } finally {

@@ -48,6 +48,7 @@ export function workerResults(history: PodHistory): WorkerResult[] {
       record,
       effect,
       ok: output.ok === true,
+      // Written by the worker's effects as JournaledStep objects: checked to be objects, read as that type.
       steps: Array.isArray(output.steps) ? (output.steps.filter(isPlainObject) as unknown as JournaledStep[]) : [],
       ...(isPlainObject(output.actions) ? { actions: output.actions as JournaledPodActions } : {}),
       ...(isPlainObject(output.blocked) ? { blocked: output.blocked as { reason: string; message: string } } : {}),

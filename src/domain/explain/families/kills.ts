@@ -105,6 +105,7 @@ function killOutcome(ok: boolean, steps: readonly JournaledStep[]): string {
 function containerKills(record: JournalRecord, steps: readonly JournaledStep[]): StoryLine[] {
   const output = isPlainObject(record.payload) ? record.payload.output : undefined;
   const actions = isPlainObject(output) ? output.actions : undefined;
+  // The journal holds computePodActions' own output: once each entry is an object, its fields are that type's.
   const planned = isPlainObject(actions) && Array.isArray(actions.containersToKill) ? actions.containersToKill.filter(isPlainObject) as unknown as ContainerKill[] : [];
   return planned.map((kill) => {
     const step = steps.find((s) => s.step === 'killContainer' && (s.id === kill.id || s.target === kill.name));
