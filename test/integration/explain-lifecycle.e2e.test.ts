@@ -16,7 +16,7 @@ import { containerdEndpoint, describeNeeding } from '../support/real-parts.js';
 const endpoint = containerdEndpoint();
 const exec = (...command: string[]) => ({ exec: { command } });
 const FAMILIES = ['probes', 'kills', 'restarts'] as const;
-const NS = 'kts-explain';
+const NS = 'kts-explain-life';
 
 describeNeeding(kubeLabPartFor(endpoint), 'explain: probes, restarts and kills from a real log, containerd runtime', () => {
   let n: LabNode;

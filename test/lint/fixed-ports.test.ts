@@ -19,7 +19,7 @@ function sources(dir: string): string[] {
 }
 
 // The binary's subcommands that read files and exit listen on nothing.
-const DAEMON_START = /\[\s*(?:BIN|KUBELET_BIN)\s*,\s*(?!\s|'(?:replay|report|config)')/;
+const DAEMON_START = /\[\s*(?:BIN|KUBELET_BIN)\s*,\s*(?!\s|'(?:replay|report|config|explain)')/;
 const HEALTHZ_OFF = ['--healthz-port=0', 'healthzPort: 0', 'writeServerTestConfig'];
 
 describe('tests that start the kubelet binary', () => {

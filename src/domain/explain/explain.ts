@@ -40,7 +40,7 @@ export function foldRepeats(lines: readonly StoryLine[]): StoryLine[] {
   for (const line of lines) {
     const last = out.at(-1);
     if (last && last.family === line.family && last.text === line.text) {
-      out[out.length - 1] = { ...last, cites: [...last.cites, ...line.cites], repeated: { times: (last.repeated?.times ?? 1) + 1, lastT: line.t } };
+      out[out.length - 1] = { ...last, cites: [...last.cites, ...line.cites], repeated: { times: (last.repeated?.times ?? 1) + (line.repeated?.times ?? 1), lastT: line.repeated?.lastT ?? line.t } };
     } else out.push(line);
   }
   return out;

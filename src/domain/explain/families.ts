@@ -1,6 +1,8 @@
 /**
  * The cause families `explain` reads a pod's history with, one file each under families/. Each is
- * read independently; the story merges their lines by time.
+ * read independently; the story merges their lines by time. Lines read from one record keep this
+ * order, which is the order things happen within one sync: a container exits, is killed or counted as
+ * restarted before its successor starts.
  */
 import type { FamilyExplainer } from './story.js';
 import { admissionFamily } from './families/admission.js';
@@ -18,9 +20,9 @@ export const FAMILIES: readonly FamilyExplainer[] = [
   volumesFamily,
   sandboxFamily,
   imagesFamily,
-  containersFamily,
   probesFamily,
   killsFamily,
   restartsFamily,
+  containersFamily,
   statusFamily,
 ];

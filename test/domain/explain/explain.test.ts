@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explainPod, isPodNotFound, sortLines } from '../../../src/domain/explain/explain.js';
+import { explainPod, foldRepeats, isPodNotFound, sortLines } from '../../../src/domain/explain/explain.js';
 import { renderNotFound, renderStory } from '../../../src/domain/explain/render-story.js';
 import type { FamilyExplainer, Story } from '../../../src/domain/explain/story.js';
 import { pod, Records, UID } from './records.js';
@@ -65,6 +65,16 @@ describe('sortLines', () => {
       { t: 1, family: 'admission', text: 'a', cites: [8] },
     ]);
     expect(lines.map((l) => l.text)).toEqual(['a', 'b', 'c']);
+  });
+});
+
+describe('foldRepeats', () => {
+  it('folds a line repeated straight after itself, adding a count a family already gave', () => {
+    const line = (t: number, cites: number[], repeated?: { times: number; lastT: number }) =>
+      ({ t, family: 'restarts' as const, text: 'CrashLoopBackOff', cites, ...(repeated ? { repeated } : {}) });
+    const folded = foldRepeats([line(1, [10]), line(2, [11, 12], { times: 2, lastT: 3 }), { ...line(4, [13]), family: 'status' as const }]);
+    expect(folded).toHaveLength(2);
+    expect(folded[0]).toMatchObject({ t: 1, cites: [10, 11, 12], repeated: { times: 3, lastT: 3 } });
   });
 });
 
