@@ -76,13 +76,27 @@ async function heapMiB(heap: SampledNode['heap']): Promise<{ heapUsedMiB: number
     return { heapUsedMiB: usedSize / MiB, heapTotalMiB: totalSize / MiB };
   }
   const text = await adminMetrics(heap.lab, new URL(`https://127.0.0.1:${heap.port}/metrics`), { selfSigned: true });
-  const one = (name: string) => samplesOf(text, name)[0]?.value ?? 0;
-  return { heapUsedMiB: one('go_memstats_heap_alloc_bytes') / MiB, heapTotalMiB: one('go_memstats_heap_sys_bytes') / MiB };
+  // The client_golang names, or runtime/metrics' where a build exposes only those.
+  const first = (...names: string[]) => {
+    for (const name of names) {
+      const v = samplesOf(text, name)[0]?.value;
+      if (v !== undefined) return v;
+    }
+    throw new Error(`the Go kubelet's /metrics has none of ${names.join(', ')}`);
+  };
+  return {
+    heapUsedMiB: first('go_memstats_heap_alloc_bytes', 'go_memory_classes_heap_objects_bytes') / MiB,
+    heapTotalMiB: first('go_memstats_heap_sys_bytes', 'go_memory_classes_total_bytes') / MiB,
+  };
 }
 
 export async function sampleNode(n: SampledNode): Promise<Record<string, number>> {
   const ours = (labels: Record<string, string> | undefined) => labels?.['io.kubernetes.pod.namespace'] === n.namespace;
-  const [containers, sandboxes, heap] = await Promise.all([n.cri.runtime.listContainers(), n.cri.runtime.listPodSandbox(), heapMiB(n.heap)]);
+  const [containers, sandboxes, heap] = await Promise.all([n.cri.runtime.listContainers(), n.cri.runtime.listPodSandbox(), heapMiB(n.heap).catch((err: unknown) => {
+    // A sample keeps its other figures: the heap is unknown (NaN) for it, and why is said.
+    process.stderr.write(`churn: no heap figure: ${String(err)}\n`);
+    return { heapUsedMiB: NaN, heapTotalMiB: NaN };
+  })]);
   return {
     rssMiB: rssMiB(n.pid),
     ...heap,
