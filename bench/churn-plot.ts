@@ -19,7 +19,7 @@ function step(max: number, ticks: number): number {
 }
 
 export function churnChart(title: string, series: readonly PlotSeries[]): string {
-  const points = series.flatMap((s) => s.samples.map((x) => [x.podsRun, x.figures[s.figure] ?? 0] as const));
+  const points = series.flatMap((s) => s.samples.map((x) => [x.podsRun, x.figures[s.figure] ?? 0] as const)).filter(([, y]) => Number.isFinite(y));
   const xMax = Math.max(1, ...points.map(([x]) => x));
   const yMax = Math.max(1, ...points.map(([, y]) => y)) * 1.05;
   const [plotW, plotH] = [W - PAD.left - PAD.right, H - PAD.top - PAD.bottom];

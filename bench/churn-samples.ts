@@ -1,6 +1,6 @@
 /**
- * What the churn bench samples every 10 s on the node under test: the kubelet's RSS, heap (V8's for
- * kubelet-ts through the inspector, Go's from its /metrics) and open fds, and what a node collects
+ * What the churn bench samples every 10 s on the node under test: the kubelet's RSS, V8's heap
+ * (kubelet-ts's, through the inspector) and open fds, and what a node collects
  * as pods come and go — journal bytes, pod directories, pod log directories, sandboxes and
  * containers in the runtime, pod cgroups. Each is 0 where a kubelet has none (the Go kubelet writes
  * no journal).
@@ -8,8 +8,6 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CriClient } from '../src/ports/cri.js';
-import type { KubeLab } from '../test/support/kube-lab-up.js';
-import { adminMetrics, samplesOf } from './admin-metrics.js';
 import type { InspectorSession } from './inspector-session.js';
 import { rssMiB } from './proc-usage.js';
 
@@ -23,8 +21,8 @@ export interface SampledNode {
   podLogsDir: string;
   namespace: string;
   cri: CriClient;
-  /** kubelet-ts: an inspector session on it; the Go kubelet: its /metrics. */
-  heap: { inspector: InspectorSession } | { lab: Pick<KubeLab, 'dir' | 'ca'>; port: number };
+  /** kubelet-ts: an inspector session on it, for V8's heap. */
+  inspector?: InspectorSession;
 }
 
 const entries = (dir: string): string[] => {
@@ -70,33 +68,16 @@ function podCgroups(): number {
   return n;
 }
 
-async function heapMiB(heap: SampledNode['heap']): Promise<{ heapUsedMiB: number; heapTotalMiB: number }> {
-  if ('inspector' in heap) {
-    const { usedSize, totalSize } = await heap.inspector.send<{ usedSize: number; totalSize: number }>('Runtime.getHeapUsage');
-    return { heapUsedMiB: usedSize / MiB, heapTotalMiB: totalSize / MiB };
-  }
-  const text = await adminMetrics(heap.lab, new URL(`https://127.0.0.1:${heap.port}/metrics`), { selfSigned: true });
-  // The client_golang names, or runtime/metrics' where a build exposes only those.
-  const first = (...names: string[]) => {
-    for (const name of names) {
-      const v = samplesOf(text, name)[0]?.value;
-      if (v !== undefined) return v;
-    }
-    throw new Error(`the Go kubelet's /metrics has none of ${names.join(', ')}`);
-  };
-  return {
-    heapUsedMiB: first('go_memstats_heap_alloc_bytes', 'go_memory_classes_heap_objects_bytes') / MiB,
-    heapTotalMiB: first('go_memstats_heap_sys_bytes', 'go_memory_classes_total_bytes') / MiB,
-  };
+/** V8's heap through the inspector; NaN for the Go kubelet, whose /metrics (v1.26) has no Go heap gauges. */
+async function heapMiB(inspector: InspectorSession | undefined): Promise<{ heapUsedMiB: number; heapTotalMiB: number }> {
+  if (!inspector) return { heapUsedMiB: NaN, heapTotalMiB: NaN };
+  const { usedSize, totalSize } = await inspector.send<{ usedSize: number; totalSize: number }>('Runtime.getHeapUsage');
+  return { heapUsedMiB: usedSize / MiB, heapTotalMiB: totalSize / MiB };
 }
 
 export async function sampleNode(n: SampledNode): Promise<Record<string, number>> {
   const ours = (labels: Record<string, string> | undefined) => labels?.['io.kubernetes.pod.namespace'] === n.namespace;
-  const [containers, sandboxes, heap] = await Promise.all([n.cri.runtime.listContainers(), n.cri.runtime.listPodSandbox(), heapMiB(n.heap).catch((err: unknown) => {
-    // A sample keeps its other figures: the heap is unknown (NaN) for it, and why is said.
-    process.stderr.write(`churn: no heap figure: ${String(err)}\n`);
-    return { heapUsedMiB: NaN, heapTotalMiB: NaN };
-  })]);
+  const [containers, sandboxes, heap] = await Promise.all([n.cri.runtime.listContainers(), n.cri.runtime.listPodSandbox(), heapMiB(n.inspector)]);
   return {
     rssMiB: rssMiB(n.pid),
     ...heap,
