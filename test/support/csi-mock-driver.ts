@@ -83,6 +83,7 @@ export async function startCsiMockDriver(rootDir: string, driverName = CSI_MOCK_
       // The driver logs a call after answering it, from another process: the log is read as complete
       // once it has been quiet for 150 ms (a line within the first 20 ms counts as still coming).
       await new Promise((r) => setTimeout(r, 20));
+      // The quiet period's poll: no event says another process has stopped writing.
       while (Date.now() - lastChunkAt < 150) await new Promise((r) => setTimeout(r, 50));
     },
     calls,

@@ -4,29 +4,27 @@
  */
 import { unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { chromiumPart, describeNeeding } from '../support/real-parts.js';
-import { startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
-import { CHROMIUM, launchBrowser, openPage, screenshot, type WatchedPage } from './browser.js';
+import { until, type StaticPodKubelet } from '../support/daemon.js';
+import { CHROMIUM, screenshot, type WatchedPage } from './browser.js';
+import { openLivePage, type LivePage } from './live-page.js';
 
 const NODE = 'viz-node';
 
 describeNeeding(chromiumPart(CHROMIUM), 'visualizer on a live daemon in Chromium', () => {
+  let live: LivePage | undefined;
   let k: StaticPodKubelet;
-  let browser: Browser;
   let w: WatchedPage;
   const stderr = () => k.stderr();
 
   beforeAll(async () => {
-    k = await startStaticPodKubelet({ endpoint: 'embedded', nodeName: NODE, prefix: 'kts-viz-' });
-    browser = await launchBrowser();
-    w = await openPage(browser, `http://${k.debug}/`);
+    live = await openLivePage({ nodeName: NODE, prefix: 'kts-viz-' });
+    ({ k, w } = live);
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await k?.dispose();
+    await live?.close();
   }, 60_000);
 
   it('draws the supervisor chart with its active state highlighted, loading nothing from elsewhere', async () => {

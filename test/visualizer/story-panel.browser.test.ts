@@ -6,14 +6,14 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { explainPod } from '../../src/domain/explain/explain.js';
 import type { Story } from '../../src/domain/explain/story.js';
 import { chromiumPart, describeNeeding } from '../support/real-parts.js';
-import { startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
-import { CHROMIUM, launchBrowser, openPage, screenshot, type WatchedPage } from './browser.js';
+import { until, type StaticPodKubelet } from '../support/daemon.js';
+import { CHROMIUM, screenshot, type WatchedPage } from './browser.js';
+import { openLivePage, type LivePage } from './live-page.js';
 import { openReplayPage, type ReplayPage } from './replay-page.js';
 
 const FIXTURE = 'test/fixtures/eventlogs/standalone-embedded.jsonl';
@@ -64,19 +64,17 @@ describeNeeding(chromiumPart(CHROMIUM), 'pod story panel in Chromium', () => {
 
   describe('a live daemon', () => {
     const NODE = 'story-node';
+    let live: LivePage | undefined;
     let k: StaticPodKubelet;
-    let browser: Browser;
     let w: WatchedPage;
 
     beforeAll(async () => {
       // Small segments: the journal rotates while the pod starts, so its story spans several files.
-      k = await startStaticPodKubelet({ endpoint: 'embedded', nodeName: NODE, prefix: 'kts-story-', env: { KUBELET_TS_EVENT_LOG_SEGMENT_BYTES: String(96 * 1024) } });
-      browser = await launchBrowser();
-      w = await openPage(browser, `http://${k.debug}/`);
+      live = await openLivePage({ nodeName: NODE, prefix: 'kts-story-', env: { KUBELET_TS_EVENT_LOG_SEGMENT_BYTES: String(96 * 1024) } });
+      ({ k, w } = live);
     }, 60_000);
     afterAll(async () => {
-      await browser?.close();
-      await k?.dispose();
+      await live?.close();
     }, 60_000);
 
     const url = () => `http://${k.debug}/debug/explain/default/told-${NODE}`;

@@ -18,6 +18,11 @@ export interface JournaledStep {
   pulledWith?: string;
 }
 
+/** A step as every build journals one: what it did, to what, and whether it worked. */
+export function isJournaledStep(value: unknown): value is JournaledStep {
+  return isPlainObject(value) && typeof value.step === 'string' && typeof value.target === 'string' && typeof value.ok === 'boolean';
+}
+
 export interface JournaledPodActions {
   killPod?: boolean;
   createSandbox?: boolean;
@@ -48,8 +53,7 @@ export function workerResults(history: PodHistory): WorkerResult[] {
       record,
       effect,
       ok: output.ok === true,
-      // Written by the worker's effects as JournaledStep objects: checked to be objects, read as that type.
-      steps: Array.isArray(output.steps) ? (output.steps.filter(isPlainObject) as unknown as JournaledStep[]) : [],
+      steps: Array.isArray(output.steps) ? output.steps.filter(isJournaledStep) : [],
       ...(isPlainObject(output.actions) ? { actions: output.actions as JournaledPodActions } : {}),
       ...(isPlainObject(output.blocked) ? { blocked: output.blocked as { reason: string; message: string } } : {}),
     });

@@ -18,7 +18,7 @@
  * 4. A running container whose spec hash changed is killed and restarted whatever the policy; one
  *    that failed its liveness or startup probe is killed and restarted unless the policy is Never.
  * 5. No regular container running to keep and nothing to start → kill the pod (sidecars included).
- * 6. Ephemeral containers the runtime has never run are started in the existing sandbox, even before
+ * 6. Ephemeral containers the runtime has not run yet are started in the existing sandbox, even before
  *    initialization is done (ephemeral-containers.ts); a pod being killed starts none.
  *
  * Not handled (Go does): in-place resize; a sandbox whose network namespace

@@ -12,7 +12,7 @@ import type { EphemeralContainer, Pod } from '../pod/types.js';
 import type { CriNamespaceOption } from './cri-config.js';
 import { findContainerStatus, type RuntimePodStatus } from './pod-status.js';
 
-/** Names of the ephemeral containers to start, in spec order: those the runtime has never run. */
+/** Names of the ephemeral containers to start, in spec order: those the runtime has not run yet. */
 export function ephemeralContainersToStart(pod: Pod, status: RuntimePodStatus): string[] {
   return (pod.spec.ephemeralContainers ?? []).filter((c) => findContainerStatus(status, c.name) === undefined).map((c) => c.name);
 }

@@ -26,7 +26,7 @@ export interface Service {
   spec?: { clusterIP?: string; ports?: ServicePort[] };
 }
 
-/** --master-service-namespace, whose default the Go kubelet has never changed. */
+/** --master-service-namespace, whose default the Go kubelet keeps to this day. */
 export const MASTER_SERVICE_NAMESPACE = 'default';
 /** The master Services' names in that namespace (Go's masterServices). */
 export const MASTER_SERVICE_NAMES: readonly string[] = ['kubernetes'];

@@ -50,7 +50,7 @@ function fromClientCertificate(
   if (typeof tls.getPeerCertificate !== 'function') return undefined;
   const cert = tls.getPeerCertificate();
   if (!cert || Object.keys(cert).length === 0) return undefined;
-  // A certificate on a connection that was never verified is refused, not let through.
+  // A certificate on a connection not verified is refused, not let through.
   const verdict = verdictOf(socket) ?? { ok: false, reason: 'the connection\'s certificate was not verified' };
   if (!verdict.ok) return { error: `verifying certificate failed: ${verdict.reason}` };
   const cn = asList(cert.subject?.CN)[0];

@@ -18,6 +18,7 @@ import { shortId, workerResults, type JournaledStep } from '../worker-results.js
 
 interface EvictRequest { record: JournalRecord; requester: string; message: string }
 interface ContainerKill { id: string; name: string; reason?: string; message?: string }
+const isContainerKill = (value: unknown): value is ContainerKill => isPlainObject(value) && typeof value.id === 'string' && typeof value.name === 'string';
 
 /** Who a `pod.evict.requested` came from, by its requester (the eviction manager when absent). */
 const REQUESTERS: Record<string, string> = { nodeShutdown: 'node shutdown', evictionManager: 'the eviction manager' };
@@ -105,8 +106,7 @@ function killOutcome(ok: boolean, steps: readonly JournaledStep[]): string {
 function containerKills(record: JournalRecord, steps: readonly JournaledStep[]): StoryLine[] {
   const output = isPlainObject(record.payload) ? record.payload.output : undefined;
   const actions = isPlainObject(output) ? output.actions : undefined;
-  // The journal holds computePodActions' own output: once each entry is an object, its fields are that type's.
-  const planned = isPlainObject(actions) && Array.isArray(actions.containersToKill) ? actions.containersToKill.filter(isPlainObject) as unknown as ContainerKill[] : [];
+  const planned = isPlainObject(actions) && Array.isArray(actions.containersToKill) ? actions.containersToKill.filter(isContainerKill) : [];
   return planned.map((kill) => {
     const step = steps.find((s) => s.step === 'killContainer' && (s.id === kill.id || s.target === kill.name));
     const why = [kill.reason, kill.message].filter(Boolean).join(': ');
