@@ -45,7 +45,9 @@ describeNeeding(kubeLabPartFor(endpoint), 'explain: probes, restarts and kills f
     await n.createPod('crash', { containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', 'sleep 1; exit 3'] }] });
     await n.createPod('live', { containers: [{
       name: 'main', image: BUSYBOX,
-      command: ['sh', '-c', `touch /tmp/live; sleep 3; rm /tmp/live; ${SLEEP}`],
+      // The trap comes first: the first probe may run before `touch`, and a shell that is PID 1
+      // without a trap ignores SIGTERM until the grace period's SIGKILL (exit 137).
+      command: ['sh', '-c', `trap 'exit 0' TERM; touch /tmp/live; sleep 3 & wait $!; rm /tmp/live; ${SLEEP}`],
       livenessProbe: { ...exec('cat', '/tmp/live'), periodSeconds: 1, failureThreshold: 1 },
     }] });
     await n.createPod('deleted', { terminationGracePeriodSeconds: 30, containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', SLEEP] }] });
