@@ -6,7 +6,9 @@
  * (churn-samples.ts). Prints per kubelet: pods run, each figure's slope per 1,000 pods over the last
  * two thirds, the figures at the end and what is left once the last pod is gone; writes the RSS and
  * heap chart to KUBELET_BENCH_CHURN_PLOT (test-artifacts/churn.svg) and every sample beside it (.json).
- * KUBELET_BENCH_CHURN_REPS=N alternates N turns of each (1).
+ * KUBELET_BENCH_CHURN_REPS=N alternates N turns of each (1). With KUBELET_BENCH_HEAP_SNAPSHOTS=DIR,
+ * kubelet-ts's heap is written there once a third of the pods have run and again after the idle
+ * window: what grew between the two is what a long-lived node would keep.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +22,7 @@ import { churnChart, type PlotSeries } from './churn-plot.js';
 import { sampleNode, type SampledNode } from './churn-samples.js';
 import { createChurnFixtures, runWave, type ChurnPlace } from './churn-workloads.js';
 import { freePort } from './free-port.js';
+import { heapSnapshotDir, heapSnapshotFlags, takeHeapSnapshot } from './heap-snapshot.js';
 import { openInspector, type InspectorSession } from './inspector-session.js';
 import { api, until } from './sidebyside-api.js';
 import { prepareNode, startGoKubelet, startKubeletTs, type KubeletKind } from './sidebyside-kubelets.js';
@@ -103,7 +106,11 @@ async function churnTurn(lab: KubeLab, work: string, kind: KubeletKind, rep: num
   const inspectPort = await freePort();
   const kubelet = kind === 'go'
     ? await startGoKubelet(join(lab.scripts, 'go-kubelet.xz'), work, setup)
-    : await startKubeletTs(setup, { nodeFlags: [`--inspect=127.0.0.1:${inspectPort}`] });
+    : await startKubeletTs(setup, { nodeFlags: [`--inspect=127.0.0.1:${inspectPort}`, ...heapSnapshotFlags()] });
+  const snapshots = kind === 'ts' ? heapSnapshotDir() : undefined;
+  const snapshot = async (when: string) => {
+    if (snapshots) process.stderr.write(`churn: ${node} heap ${when}: ${await takeHeapSnapshot(kubelet.pid, snapshots)}\n`);
+  };
   const cri = createCriClient({ endpoint: setup.endpoint });
   let inspector: InspectorSession | undefined;
   const samples: ChurnSample[] = [];
@@ -127,10 +134,15 @@ async function churnTurn(lab: KubeLab, work: string, kind: KubeletKind, rep: num
     timer = setInterval(() => void sample(), SAMPLE_EVERY_MS);
     await createChurnFixtures({ lab, namespace: node, node, image });
     const place: ChurnPlace = { lab, namespace: node, node, image };
+    let snapshotTaken = false;
     for (let wave = 0; podsRun < TARGET_PODS; wave++) {
       const r = await runWave(place, kubelet, wave);
       podsRun += r.pods;
       waveMs.push(round(r.runMs + r.goneMs, 0));
+      if (!snapshotTaken && podsRun >= TARGET_PODS / 3) {
+        snapshotTaken = true;
+        await snapshot(`after ${podsRun} pods`);
+      }
     }
     await api(lab, 'DELETE', `/apis/apps/v1/namespaces/${node}/deployments/churn-web`, { propagationPolicy: 'Background' });
     await until(kubelet, 'no pod left', async () => (await api<{ items: unknown[] }>(lab, 'GET', `/api/v1/namespaces/${node}/pods`)).items.length === 0, 120_000, 1000);
@@ -138,6 +150,7 @@ async function churnTurn(lab: KubeLab, work: string, kind: KubeletKind, rep: num
     await sleep(IDLE_MS);
     clearInterval(timer);
     await sample();
+    await snapshot(`after ${podsRun} pods and the idle window`);
     const end = samples.at(-1)?.figures ?? {};
     // cgroups against the turn's first sample: the runtime's cgroup roots may hold others' (other turns', tests').
     const cgroupsBefore = samples[0]?.figures.cgroups ?? 0;
