@@ -4,8 +4,9 @@
  * when and how many to keep (machines/sync-loop.machine.ts); this actor reads the pod's containers
  * from the runtime (unless the request names them: a finished worker's), picks
  * (domain/runtime/dead-containers.ts) and removes them, one request at a time, as Go's single worker
- * goroutine does. Requests waiting are coalesced per pod (DeletionQueue); beyond the buffer they are
- * dropped with a log line, as Go drops them (the periodic GC still gets those containers).
+ * goroutine does. Requests waiting are coalesced per pod (DeletionQueue); beyond the buffer (far
+ * more pods than a node runs) they are dropped with a log line, as Go drops them (the periodic GC
+ * still gets those containers).
  */
 import { deadContainersToRemove, type DeadContainerCandidate } from '../../domain/runtime/dead-containers.js';
 import { containerNameLabel, podUidLabel } from '../../domain/runtime/labels.js';
@@ -15,8 +16,14 @@ import { runtimeContainerState } from '../runtime-manager/container-state.js';
 import type { DeadContainersRemoveRequested } from '../../machines/sync-loop.machine.js';
 import { oneAtATimeActor, type BoundedQueue } from './one-at-a-time.js';
 
-/** Go's containerDeletorBufferLimit. */
-export const CONTAINER_DELETOR_BUFFER = 50;
+/**
+ * Requests waiting. Go buffers 50 container ids and drops the rest; its worker removes one in a few
+ * milliseconds once its PLEG saw it die, so the channel rarely fills. Here a request names a whole
+ * pod and waits behind slower ones, so a full node's pods deleted at once would overflow Go's bound
+ * and leave the rest to the GC's next minute. Coalesced per pod (and per container), the queue is
+ * bounded by the node's pods; this limit, the sandbox deletor's, only guards against a flood of uids.
+ */
+export const CONTAINER_DELETOR_BUFFER = 1024;
 
 export interface ContainerDeletorDeps {
   cri: Pick<CriClient, 'runtime'>;

@@ -101,6 +101,22 @@ describe('the container deletor actor', () => {
     actor.stop();
   });
 
+  it('removes the named containers of every pod a full node deletes at once (maxPods 110), none left to the GC', async () => {
+    const { cri } = await setup('u0', [], 0);
+    const pods = 110;
+    const ids: string[] = [];
+    const sandboxConfig = (uid: string) => ({ metadata: { name: uid, uid, namespace: 'default', attempt: 0 }, labels: { 'io.kubernetes.pod.uid': uid } });
+    for (let i = 0; i < pods; i++) {
+      const config = sandboxConfig(`p${i}`);
+      const id = await cri.runtime.createContainer(await cri.runtime.runPodSandbox(config), { metadata: { name: 'app', attempt: 0 }, image: { image: IMAGE }, labels: config.labels }, config);
+      ids.push(id);
+    }
+    const actor = createActor(createContainerDeletorActor({ cri, logger })).start();
+    ids.forEach((id, i) => actor.send({ ...request(`p${i}`, null, 0), containerIds: [id] }));
+    await expect.poll(async () => (await cri.runtime.listContainers()).filter((c) => ids.includes(c.id)).length).toBe(0);
+    actor.stop();
+  });
+
   it('coalesces what waits per pod: a request for all of a pod\'s dead containers covers those for one', async () => {
     const { cri } = await setup('u1', ['app'], 1);
     const listed: string[] = [];
