@@ -39,7 +39,11 @@ const SAMPLE_EVERY_MS = 10_000;
 /** Go's /var/log/pods in v1.26 (not configurable there); kubelet-ts is given a directory of the turn's. */
 const GO_POD_LOGS_DIR = '/var/log/pods';
 
-interface ChurnTurn { kind: KubeletKind; rep: number; samples: ChurnSample[]; waveMs: number[]; leftover: Record<string, number> }
+interface ChurnTurn {
+  kind: KubeletKind; rep: number; samples: ChurnSample[]; waveMs: number[]; leftover: Record<string, number>;
+  /** Why the turn ended early; its samples until then are kept. */
+  failed?: string;
+}
 
 export async function benchChurn(): Promise<Record<string, number | string>> {
   const scripts = kubeLabScripts();
@@ -54,23 +58,29 @@ export async function benchChurn(): Promise<Record<string, number | string>> {
     const lab = await upOnce(labDir, scripts);
     for (let rep = 1; rep <= REPS; rep++) {
       for (const kind of (rep % 2 === 1 ? ['go', 'ts'] : ['ts', 'go']) as KubeletKind[]) {
-        const t = await churnTurn(lab, work, kind, rep);
-        process.stderr.write(`churn: ${kind} rep ${rep}: ${t.samples.at(-1)?.podsRun ?? 0} pods, leftover ${JSON.stringify(t.leftover)}\n`);
+        // A turn is an hour at 3,000 pods: one that fails is reported and kept, and the others still run.
+        const t: ChurnTurn = { kind, rep, samples: [], waveMs: [], leftover: {} };
         turns.push(t);
+        await churnTurn(lab, work, t).catch((err: unknown) => {
+          t.failed = err instanceof Error ? err.message.split('\n')[0] ?? err.message : String(err);
+        });
+        process.stderr.write(`churn: ${kind} rep ${rep}: ${t.samples.at(-1)?.podsRun ?? 0} pods, ${t.failed ? `failed: ${t.failed}` : `leftover ${JSON.stringify(t.leftover)}`}\n`);
+        writeResults(turns);
       }
     }
   } finally {
     await purgeKubeLab(labDir, scripts).catch((err: unknown) => process.stderr.write(`churn: stopping the control plane: ${String(err)}\n`));
     rmSync(work, { recursive: true, force: true });
   }
-  writeResults(turns);
   return summary(turns);
 }
 
 function summary(turns: readonly ChurnTurn[]): Record<string, number | string> {
   const out: Record<string, number | string> = { targetPods: TARGET_PODS, reps: REPS, idleSeconds: IDLE_MS / 1000 };
+  const failed = turns.filter((t) => t.failed);
+  if (failed.length > 0) out.failedTurns = failed.map((t) => `${t.kind} rep ${t.rep}: ${t.failed}`).join('; ');
   for (const kind of ['go', 'ts'] as const) {
-    const mine = turns.filter((t) => t.kind === kind);
+    const mine = turns.filter((t) => t.kind === kind && !t.failed);
     const name = kind === 'go' ? 'go' : 'kubelet-ts';
     const med = (values: number[]) => round(median(values), 2);
     out[`${name}.podsRun`] = med(mine.map((t) => t.samples.at(-1)?.podsRun ?? 0));
@@ -86,7 +96,7 @@ function summary(turns: readonly ChurnTurn[]): Record<string, number | string> {
 function writeResults(turns: readonly ChurnTurn[]): void {
   mkdirSync(dirname(PLOT), { recursive: true });
   const colors: Record<KubeletKind, string> = { go: '#1f77b4', ts: '#d62728' };
-  const series: PlotSeries[] = turns.flatMap((t) => {
+  const series: PlotSeries[] = turns.filter((t) => t.samples.length > 0).flatMap((t) => {
     const who = `${t.kind === 'go' ? 'Go kubelet' : 'kubelet-ts'}${REPS > 1 ? ` #${t.rep}` : ''}`;
     const rss: PlotSeries = { label: `${who} RSS`, color: colors[t.kind], samples: t.samples, figure: 'rssMiB' };
     // V8's heap is kubelet-ts's alone: the Go kubelet's /metrics has no heap gauge to set beside it.
@@ -97,7 +107,9 @@ function writeResults(turns: readonly ChurnTurn[]): void {
   process.stderr.write(`churn: chart ${PLOT}, samples ${PLOT.replace(/\.svg$/, '')}.json\n`);
 }
 
-async function churnTurn(lab: KubeLab, work: string, kind: KubeletKind, rep: number): Promise<ChurnTurn> {
+/** Runs one kubelet's turn, filling `turn` as it goes so a failure keeps what was sampled. */
+async function churnTurn(lab: KubeLab, work: string, turn: ChurnTurn): Promise<void> {
+  const { kind, rep, samples, waveMs } = turn;
   const node = `churn-${kind}-${rep}`;
   const setup = await prepareNode(lab, work, node);
   const image = process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0';
@@ -113,8 +125,6 @@ async function churnTurn(lab: KubeLab, work: string, kind: KubeletKind, rep: num
   };
   const cri = createCriClient({ endpoint: setup.endpoint });
   let inspector: InspectorSession | undefined;
-  const samples: ChurnSample[] = [];
-  const waveMs: number[] = [];
   let podsRun = 0;
   let sampling: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
@@ -139,6 +149,7 @@ async function churnTurn(lab: KubeLab, work: string, kind: KubeletKind, rep: num
       const r = await runWave(place, kubelet, wave);
       podsRun += r.pods;
       waveMs.push(round(r.runMs + r.goneMs, 0));
+      process.stderr.write(`churn: ${node} wave ${wave}: ${podsRun} pods run, ${round(r.runMs / 1000, 1)} s + ${round(r.goneMs / 1000, 1)} s\n`);
       if (!snapshotTaken && podsRun >= TARGET_PODS / 3) {
         snapshotTaken = true;
         await snapshot(`after ${podsRun} pods`);
@@ -154,11 +165,10 @@ async function churnTurn(lab: KubeLab, work: string, kind: KubeletKind, rep: num
     const end = samples.at(-1)?.figures ?? {};
     // cgroups against the turn's first sample: the runtime's cgroup roots may hold others' (other turns', tests').
     const cgroupsBefore = samples[0]?.figures.cgroups ?? 0;
-    const leftover = {
+    turn.leftover = {
       sandboxes: end.sandboxes ?? 0, containers: end.containers ?? 0, podDirs: end.podDirs ?? 0, podLogDirs: end.podLogDirs ?? 0,
       cgroups: (end.cgroups ?? 0) - cgroupsBefore,
     };
-    return { kind, rep, samples, waveMs, leftover };
   } finally {
     clearInterval(timer);
     await sampling;

@@ -22,8 +22,10 @@ export function labWatch<T>(lab: Pick<KubeLab, 'dir' | 'ca' | 'server'>, path: s
         return;
       }
       let buffered = '';
-      res.on('data', (d: Buffer) => {
-        buffered += d.toString();
+      // Decoded as a stream: a character split across two chunks stays whole.
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        buffered += d;
         let newline;
         while ((newline = buffered.indexOf('\n')) >= 0) {
           const line = buffered.slice(0, newline).trim();
@@ -31,8 +33,13 @@ export function labWatch<T>(lab: Pick<KubeLab, 'dir' | 'ca' | 'server'>, path: s
           if (line) onEvent(JSON.parse(line) as WatchEvent<T>);
         }
       });
+      let stopped = false;
       res.on('error', () => undefined);
-      done({ stop: () => req.destroy() });
+      // The API server ends a watch at its request timeout; a bench that waits on events must hear of it.
+      res.on('end', () => {
+        if (!stopped) process.stderr.write(`lab-watch: the API server ended the watch on ${path}\n`);
+      });
+      done({ stop: () => { stopped = true; req.destroy(); } });
     });
     req.on('error', fail);
     req.end();

@@ -126,6 +126,17 @@ async function idle(kubelet: StartedKubelet, idleMs: number, label: string, out:
 const isRunning = (p: Pod) => p.status?.phase === 'Running' && (p.status.containerStatuses ?? []).length > 0 &&
   (p.status.containerStatuses ?? []).every((c) => c.state?.running !== undefined);
 
+/**
+ * The pods the burst's watch has not seen Running, as the API server has them now: Running there
+ * means the watch missed an event, anything else that the kubelet has not started them.
+ */
+async function notSeenRunning(lab: Lab, ns: string, seen: ReadonlyMap<string, number>): Promise<string> {
+  const { items } = await api<{ items: Pod[] }>(lab, 'GET', `/api/v1/namespaces/${ns}/pods`);
+  const missing = items.filter((p) => !seen.has(p.metadata.name));
+  const described = missing.slice(0, 10).map((p) => `${p.metadata.name} ${isRunning(p) ? 'Running in the API' : (p.status?.phase ?? 'no phase')}`);
+  return `${missing.length} pods not seen Running by the watch (${described.join(', ')}${missing.length > 10 ? ', …' : ''})`;
+}
+
 /** `pods`: the burst's size; a smaller one serves burstcpu's warm bursts. */
 export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record<string, number>, pods = BURST): Promise<void> {
   const { lab, setup, namespace: ns } = o;
@@ -163,7 +174,9 @@ export async function burst(o: TurnOptions, kubelet: StartedKubelet, out: Record
         spec: { nodeName: setup.node, terminationGracePeriodSeconds: 2, volumes, containers: [{ name: 'main', image: o.image, imagePullPolicy: 'Never', command: SLEEPER, volumeMounts }] },
       });
     }));
-    await until(kubelet, `all ${pods} pods Running`, () => runningAfter.size === pods, 180_000, 20);
+    await until(kubelet, `all ${pods} pods Running`, () => runningAfter.size === pods, 180_000, 20).catch(async (err: unknown) => {
+      throw new Error(`${await notSeenRunning(lab, ns, runningAfter)}; ${err instanceof Error ? err.message : String(err)}`);
+    });
     const cpu = cpuSeconds(kubelet.pid) - cpu0;
     // The event loop's share; the rest is V8's compiler and collector threads and libuv's pool.
     if (kubelet.runsJavaScript) out['burst.mainThreadCpuSeconds'] = round(mainThreadCpuSeconds(kubelet.pid) - main0, 2);

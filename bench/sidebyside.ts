@@ -47,13 +47,21 @@ export async function benchSideBySide(): Promise<Record<string, number | string>
   mkdirSync(labDir);
   const samples: Record<KubeletKind, Map<string, number[]>> = { go: new Map(), ts: new Map() };
   const workloads: Record<KubeletKind, WorkloadResults[]> = { go: [], ts: [] };
+  const failedTurns: string[] = [];
   try {
     const lab = await upOnce(labDir, scripts);
     for (let rep = 1; rep <= REPS; rep++) {
       // Alternating which goes first, so neither always runs on the machine the other just left.
       const order: KubeletKind[] = rep % 2 === 1 ? ['go', 'ts'] : ['ts', 'go'];
       for (const kind of order) {
-        const { figures, workloads: checks } = await turn(lab, work, kind, rep);
+        // A failed turn is reported and its figures left out; the others still run and are summed up.
+        const result = await turn(lab, work, kind, rep).catch((err: unknown) => {
+          failedTurns.push(`${kind} rep ${rep}: ${err instanceof Error ? err.message.split('\n')[0] : String(err)}`);
+          process.stderr.write(`sidebyside: ${kind} rep ${rep} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+          return undefined;
+        });
+        if (!result) continue;
+        const { figures, workloads: checks } = result;
         // The machine is shared: its load beside each turn's figures says how far to trust them.
         const load = loadavg().map((l) => l.toFixed(2)).join(' ');
         process.stderr.write(`sidebyside: ${kind} rep ${rep} (load average after it ${load}): ${JSON.stringify(figures)} ${JSON.stringify(checks)}\n`);
@@ -66,6 +74,7 @@ export async function benchSideBySide(): Promise<Record<string, number | string>
     rmSync(work, { recursive: true, force: true });
   }
   const out: Record<string, number | string> = { reps: REPS, idleSeconds: IDLE_MS / 1000, pods: PODS };
+  if (failedTurns.length > 0) out.failedTurns = failedTurns.join('; ');
   for (const [key, goValues] of samples.go) {
     const go = round(median(goValues), 2);
     const ts = round(median(samples.ts.get(key) ?? []), 2);
