@@ -25,6 +25,7 @@ const RUNTIMES = [
   { name: 'containerd', endpoint: containerdEndpoint(), cgroupRoot: `/kts-e2e-cpu-containerd-${process.pid}` },
   { name: 'embedded', endpoint: 'embedded', cgroupRoot: `/kts-e2e-cpu-embedded-${process.pid}` },
 ];
+// The 0.2 s is the report's pace in the container log; the test polls the log for the line it wants.
 const REPORT = ['sh', '-c', 'grep -E ":cpuset:|^0::" /proc/self/cgroup; while true; do grep Cpus_allowed_list /proc/self/status; sleep 0.2; done'];
 const MEMORY = '32Mi';
 
@@ -133,6 +134,7 @@ for (const rt of RUNTIMES) describeNeeding(allOf(kubeLabPartFor(rt.endpoint), tw
   }, 120_000);
 
   it('gives the CPU back when a Guaranteed pod runs to completion, its pod object still there', async () => {
+    // A job that runs 6 s and ends; the test waits for its phase, not this.
     await n.createPod('job', { restartPolicy: 'Never', containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', 'grep Cpus_allowed_list /proc/self/status; sleep 6'], resources: resources('1') }] });
     const job = await runningPod('job');
     expect(stateFile().entries).toEqual({ [job.metadata.uid]: { main: '1' } });

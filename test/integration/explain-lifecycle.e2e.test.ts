@@ -39,9 +39,11 @@ describeNeeding(kubeLabPartFor(endpoint), 'explain: probes, restarts and kills f
   it('runs the pods until each has shown its cause, then stops', async () => {
     await n.createPod('ready-flip', { containers: [{
       name: 'main', image: BUSYBOX,
+      // The 6 s is how long the pod stays ready; the test waits for the Ready flips themselves, not this.
       command: ['sh', '-c', `touch /tmp/ready; sleep 6; rm /tmp/ready; ${SLEEP}`],
       readinessProbe: { ...exec('cat', '/tmp/ready'), periodSeconds: 1, failureThreshold: 1 },
     }] });
+    // A container that runs a second and fails: the crash loop the test waits on (backingOff), not a wait of the test's.
     await n.createPod('crash', { containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', 'sleep 1; exit 3'] }] });
     await n.createPod('live', { containers: [{
       name: 'main', image: BUSYBOX,

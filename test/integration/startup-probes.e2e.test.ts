@@ -30,6 +30,7 @@ describeNeeding(kubeLabPartFor(endpoint), 'probe hand-offs on the real control p
     await n.createPod('ready-after-startup', {
       containers: [{
         name: 'main', image: BUSYBOX,
+        // The startup probe succeeds only after 5 s, so the liveness probe must wait for it; the test waits on the pod's status.
         command: ['sh', '-c', `echo ok >/tmp/health; sleep 5; echo ok >/tmp/startup; ${SLEEP}`],
         readinessProbe: { ...exec('cat', '/tmp/health'), periodSeconds: 30 },
         startupProbe: { ...exec('cat', '/tmp/startup'), periodSeconds: 1, failureThreshold: 60 },
@@ -54,6 +55,7 @@ describeNeeding(kubeLabPartFor(endpoint), 'probe hand-offs on the real control p
     await n.createPod('live-after-startup', {
       containers: [{
         name: 'main', image: BUSYBOX,
+        // The startup probe succeeds after 3 s; the test waits on the restart it leads to, not on this.
         command: ['sh', '-c', `sleep 3; echo ok >/tmp/startup; ${SLEEP}`],
         livenessProbe: { ...exec('cat', '/tmp/liveness'), periodSeconds: 1, failureThreshold: 1 },
         startupProbe: { ...exec('cat', '/tmp/startup'), periodSeconds: 1, failureThreshold: 60 },

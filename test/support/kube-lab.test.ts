@@ -25,6 +25,7 @@ afterEach(() => {
  */
 function fakeScripts(body: string): string {
   const scripts = fresh('kts-fake-lab-scripts-');
+  // A fake up.sh that takes a moment, so two callers overlap in it; the test asserts on the runs file.
   writeFileSync(join(scripts, 'up.sh'), `echo run >> "${scripts}/runs"\nsleep 0.3\n${body}\n`);
   return scripts;
 }

@@ -58,6 +58,7 @@ describe('execPlugin', () => {
   });
 
   it('answers when the plugin exits though a child it left holds stdout, and kills that child (#60)', async () => {
+    // A child that would outlive the plugin: the test asserts it is killed with it.
     const p = plugin(`cat >/dev/null; sleep 1000 & echo $! > ${dir}/child.pid; echo '{"ok":true}'; exit 0`);
     // The default minute: the answer must come from the plugin's exit, not from the deadline.
     expect(await execPlugin(dir, p, 'reg.io/app', '{}')).toBe('{"ok":true}\n');
@@ -65,6 +66,7 @@ describe('execPlugin', () => {
   });
 
   it('fails at its deadline when the plugin never exits, and kills its whole process group (#60)', async () => {
+    // A plugin and child that would run on: the test asserts both are killed at the timeout.
     const p = plugin(`sleep 1000 & echo $! > ${dir}/child.pid; echo $$ > ${dir}/plugin.pid; exec sleep 1000`);
     const message = await failure(execPlugin(dir, p, 'reg.io/app', '{}', 300));
     expect(message).toMatch(/^error execing credential provider plugin plugin for image reg\.io\/app: context deadline exceeded \(no answer within 300 ms; its process group was killed\); the plugin wrote 0 bytes to stderr/);

@@ -234,6 +234,7 @@ describe('startEmbeddedRuntime', () => {
     expect(result.stderr.toString()).toBe('to-stderr\n');
     expect(result.exit_code).toBe(7);
     const began = Date.now();
+    // A command longer than the 1 s deadline, so the deadline is what ends it.
     await expect(cri.runtime.execSync(containerId, ['sleep', '30'], 1)).rejects.toMatchObject({ code: 'KLT_ERR_CRI_DEADLINE' });
     expect(Date.now() - began).toBeLessThan(5000);
   });

@@ -191,6 +191,7 @@ describeNeeding(kubectlPart(KUBECTL), 'kubectl 1.20 exec and port-forward agains
     // from what the server received (sizes), not from the command's output.
     const resized = join(dir, 'resized');
     rmSync(resized, { force: true });
+    // Polls in the container for the resize's marker, giving up after 10 s; the step is not a wait of the test's.
     const waitForSize = `i=0; while [ ! -e ${resized} ] && [ $i -lt 200 ]; do sleep 0.05; i=$((i+1)); done`;
     const inner = `stty cols 91 rows 27; exec ${KUBECTL} --kubeconfig=${kubeconfig} exec -it p1 -- sh -c '${waitForSize}; echo on-tty; echo err-on-tty >&2; exit 5'`;
     const r = await new Promise<Run>((done) => {
