@@ -1,21 +1,19 @@
 /**
  * Pods and Events to and from the API server's wire objects. The port types answers only as far as
  * every kind shares (KubeObject: metadata plus untyped fields); what kind a call answers with is the
- * API server's contract, so reading an answer as a Pod or an Event is taken on trust here, once.
+ * API server's contract, so reading an answer as a Pod is taken on trust here, once. The event
+ * recorder reads nothing from its answers.
  */
 import type { Pod } from '../../domain/pod/types.js';
 import type { CoreEvent } from '../../domain/status-manager/event-aggregation.js';
 import type { KubeObject } from '../../ports/apiserver.js';
 
-/** An answer as the kind its call asks for (a pods call answers Pods, an events call Events). */
-function answeredAs<T extends Pod | CoreEvent>(object: KubeObject): T {
+/** A pods call's answer as a Pod. */
+export function podFromApi(object: KubeObject): Pod {
   // No type can carry the API server's contract across the wire, and checking every field of every
   // answer would cost the hot watch path for nothing the server does not already guarantee.
-  return object as unknown as T; // cast: the server's contract, not a type (see above)
+  return object as unknown as Pod; // cast: the server's contract, not a type (see above)
 }
-
-export const podFromApi = (object: KubeObject): Pod => answeredAs<Pod>(object);
-export const eventFromApi = (object: KubeObject): CoreEvent => answeredAs<CoreEvent>(object);
 
 /** A pod to create: the API server assigns its uid. */
 export type NewPod = Omit<Pod, 'metadata'> & { metadata: Omit<Pod['metadata'], 'uid'> };

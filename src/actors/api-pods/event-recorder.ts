@@ -22,7 +22,7 @@ import type { Logger } from '../../log.js';
 import type { EventApi } from '../../ports/apiserver.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EventRecorder } from '../../ports/event-recorder.js';
-import { eventFromApi, toApiObject } from './api-objects.js';
+import { toApiObject } from './api-objects.js';
 
 export const EVENT_QUEUE_LENGTH = 1000;
 
@@ -50,8 +50,8 @@ export function createApiEventRecorder(opts: ApiEventRecorderOptions): EventReco
     if (previous) {
       const patch = repeatPatch(previous, atMs, request.message);
       try {
-        const stored = await opts.events.patchEvent(previous.metadata.namespace, previous.metadata.name, patch);
-        cache.set(key, { ...previous, ...patch, ...eventFromApi(stored) });
+        await opts.events.patchEvent(previous.namespace, previous.name, patch);
+        cache.set(key, { ...previous, count: patch.count });
         return;
       } catch (err) {
         if (!isNotFound(err)) throw err;
@@ -59,8 +59,8 @@ export function createApiEventRecorder(opts: ApiEventRecorderOptions): EventReco
       }
     }
     const event = makeEvent(source, request, atMs, sequence++);
-    const stored = await opts.events.createEvent(event.metadata.namespace, toApiObject(event));
-    cache.set(key, { ...event, ...eventFromApi(stored) });
+    await opts.events.createEvent(event.metadata.namespace, toApiObject(event));
+    cache.set(key, { namespace: event.metadata.namespace, name: event.metadata.name, count: event.count });
   }
 
   async function drain(): Promise<void> {

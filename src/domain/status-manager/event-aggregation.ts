@@ -91,17 +91,28 @@ export function makeEvent(source: EventSource, request: EventRequest, nowMs: num
   };
 }
 
+/**
+ * What the cache keeps of an Event it posted: what a repeat's patch needs, as Go's eventLog keeps
+ * a count and a name; not the API server's answer, whose metadata and managedFields would stay in
+ * memory for every event the cache holds.
+ */
+export interface PostedEvent {
+  namespace: string;
+  name: string;
+  count: number;
+}
+
 /** The merge patch for a repeat of `previous` at `nowMs` (a combined event carries the latest message). */
-export function repeatPatch(previous: CoreEvent, nowMs: number, message = previous.message): { count: number; lastTimestamp: string; message: string } {
+export function repeatPatch(previous: PostedEvent, nowMs: number, message: string): { count: number; lastTimestamp: string; message: string } {
   return { count: previous.count + 1, lastTimestamp: new Date(nowMs).toISOString().replace(/\.\d{3}Z$/, 'Z'), message };
 }
 
 /** A small LRU by insertion order (Map keeps it); a hit moves the key to the end. */
 export class EventCache {
-  private readonly entries = new Map<string, CoreEvent>();
+  private readonly entries = new Map<string, PostedEvent>();
   constructor(private readonly capacity = EVENT_CACHE_SIZE) {}
 
-  get(key: string): CoreEvent | undefined {
+  get(key: string): PostedEvent | undefined {
     const hit = this.entries.get(key);
     if (hit) {
       this.entries.delete(key);
@@ -110,7 +121,7 @@ export class EventCache {
     return hit;
   }
 
-  set(key: string, event: CoreEvent): void {
+  set(key: string, event: PostedEvent): void {
     this.entries.delete(key);
     this.entries.set(key, event);
     while (this.entries.size > this.capacity) {

@@ -22,13 +22,12 @@ describe('event aggregation', () => {
   });
 
   it('patches a repeat with count + 1 and a new lastTimestamp', () => {
-    const first = makeEvent(source, request, 0, 0);
-    expect(repeatPatch(first, 5_000)).toEqual({ count: 2, lastTimestamp: '1970-01-01T00:00:05Z', message: 'pulled' });
+    expect(repeatPatch({ namespace: 'ns', name: 'web.0', count: 1 }, 5_000, 'pulled')).toEqual({ count: 2, lastTimestamp: '1970-01-01T00:00:05Z', message: 'pulled' });
   });
 
   it('forgets the least recently used key beyond its capacity', () => {
     const cache = new EventCache(2);
-    const e = makeEvent(source, request, 0, 0);
+    const e = { namespace: 'ns', name: 'web.1', count: 1 };
     cache.set('a', e);
     cache.set('b', e);
     cache.get('a');
