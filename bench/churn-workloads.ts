@@ -46,12 +46,15 @@ export async function createChurnFixtures(p: ChurnPlace): Promise<void> {
   });
 }
 
-const scale = (p: ChurnPlace, replicas: number) => api(p.lab, 'PATCH', `/apis/apps/v1/namespaces/${p.namespace}/deployments/churn-web/scale`,
-  { spec: { replicas } }).catch(async () => {
-  // Older servers without merge patches on scale: read and write it back.
-  const current = await api<Record<string, unknown>>(p.lab, 'GET', `/apis/apps/v1/namespaces/${p.namespace}/deployments/churn-web/scale`);
-  return api(p.lab, 'PUT', `/apis/apps/v1/namespaces/${p.namespace}/deployments/churn-web/scale`, { ...current, spec: { replicas } });
-});
+/**
+ * A merge patch of the scale subresource: no read and write back, which lost a race with the
+ * Deployment controller's own update of a new Deployment (a 409) and failed a whole turn.
+ */
+async function scale(p: ChurnPlace, replicas: number): Promise<void> {
+  const path = `/apis/apps/v1/namespaces/${p.namespace}/deployments/churn-web/scale`;
+  const res = await labApi(p.lab, 'PATCH', path, { spec: { replicas } }, 'application/merge-patch+json');
+  if (res.status !== 200) throw new Error(`PATCH ${path}: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
+}
 
 interface Pod { metadata: { name: string; labels?: Record<string, string> }; status?: { phase?: string } }
 const podsOf = async (p: ChurnPlace) => (await api<{ items: Pod[] }>(p.lab, 'GET', `/api/v1/namespaces/${p.namespace}/pods`)).items;

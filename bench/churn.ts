@@ -6,7 +6,8 @@
  * (churn-samples.ts). Prints per kubelet: pods run, each figure's slope per 1,000 pods over the last
  * two thirds, the figures at the end and what is left once the last pod is gone; writes the RSS and
  * heap chart to KUBELET_BENCH_CHURN_PLOT (test-artifacts/churn.svg) and every sample beside it (.json).
- * KUBELET_BENCH_CHURN_REPS=N alternates N turns of each (1). With KUBELET_BENCH_HEAP_SNAPSHOTS=DIR,
+ * KUBELET_BENCH_CHURN_REPS=N alternates N turns of each (1); KUBELET_BENCH_CHURN_KUBELETS=go (or ts)
+ * runs one kubelet's turns alone (a failed turn made again without an hour of the other). With KUBELET_BENCH_HEAP_SNAPSHOTS=DIR,
  * kubelet-ts's heap is written there once a third of the pods have run and again after the idle
  * window: what grew between the two is what a long-lived node would keep.
  */
@@ -33,6 +34,7 @@ import { median, round } from './stats.js';
 
 const TARGET_PODS = Number(process.env.KUBELET_BENCH_CHURN_PODS ?? 3000);
 const REPS = Number(process.env.KUBELET_BENCH_CHURN_REPS ?? 1);
+const KUBELETS = (process.env.KUBELET_BENCH_CHURN_KUBELETS ?? 'go,ts').split(',').map((k) => k.trim());
 const IDLE_MS = Number(process.env.KUBELET_BENCH_CHURN_IDLE_SECONDS ?? 60) * 1000;
 const PLOT = process.env.KUBELET_BENCH_CHURN_PLOT ?? join('test-artifacts', 'churn.svg');
 const SAMPLE_EVERY_MS = 10_000;
@@ -50,6 +52,7 @@ export async function benchChurn(): Promise<Record<string, number | string>> {
   const skip = missing(scripts);
   if (skip) return { skipped: skip };
   if (!(TARGET_PODS >= 1) || !(REPS >= 1) || !(IDLE_MS > 0)) throw new Error('KUBELET_BENCH_CHURN_PODS and _REPS must be ≥ 1, _IDLE_SECONDS > 0');
+  if (KUBELETS.length === 0 || KUBELETS.some((k) => k !== 'go' && k !== 'ts')) throw new Error(`KUBELET_BENCH_CHURN_KUBELETS: "go", "ts" or both, not ${KUBELETS.join(',')}`);
   const work = mkdtempSync(join(tmpdir(), 'kts-churn-'));
   const labDir = join(work, 'lab');
   mkdirSync(labDir);
@@ -57,7 +60,8 @@ export async function benchChurn(): Promise<Record<string, number | string>> {
   try {
     const lab = await upOnce(labDir, scripts);
     for (let rep = 1; rep <= REPS; rep++) {
-      for (const kind of (rep % 2 === 1 ? ['go', 'ts'] : ['ts', 'go']) as KubeletKind[]) {
+      const order: KubeletKind[] = rep % 2 === 1 ? ['go', 'ts'] : ['ts', 'go'];
+      for (const kind of order.filter((k) => KUBELETS.includes(k))) {
         // A turn is an hour at 3,000 pods: one that fails is reported and kept, and the others still run.
         const t: ChurnTurn = { kind, rep, samples: [], waveMs: [], leftover: {} };
         turns.push(t);
