@@ -14,6 +14,7 @@ import { startStaticPodKubelet, until as waitUntil, type StaticPodKubelet } from
 
 const NODE = 'node-logrot';
 /** 100 lines of 1 KiB every 0.1 s or so. */
+// `sleep 0.1` paces the writer so the log grows steadily; the test waits on rotated files, not on time.
 const WRITER = "trap 'exit 0' TERM; i=0; while :; do awk -v s=$i 'BEGIN { for (n = s; n < s + 10; n++) printf \"%010d %01000d\\n\", n, 0 }'; i=$((i+10)); sleep 0.1; done";
 
 let k: StaticPodKubelet;

@@ -18,6 +18,7 @@ import { allOf, containerdEndpoint, describeNeeding } from '../support/real-part
 
 const DRIVER = 'csi-pods.lab.k8s.io';
 const endpoint = containerdEndpoint();
+// `sleep 1` is the idle loop of a container that must stay up; the test waits on the written file.
 const WRITE_THEN_SLEEP = (file: string) => ['sh', '-c', `echo written > ${file} && trap 'exit 0' TERM; while :; do sleep 1; done`];
 
 interface VolumeStats { name: string; pvcRef?: { name: string; namespace: string }; capacityBytes?: number; usedBytes?: number }

@@ -22,6 +22,7 @@ import {
 
 const endpoint = containerdEndpoint();
 /** Prints the device files it sees, then sleeps until SIGTERM. */
+// `sleep 1` is the idle loop of a container that must stay up; the test waits on its log line.
 const SHOW_DEVICES = ['sh', '-c', `echo "devices=$(ls /tmp | grep '^Dev-' | tr '\\n' ' ')"; trap 'exit 0' TERM; while :; do sleep 1; done`];
 const REFUSAL = `Pod was rejected: Allocate failed due to requested number of devices unavailable for ${SAMPLE_RESOURCE}. Requested: 1, Available: 0, which is unexpected`;
 

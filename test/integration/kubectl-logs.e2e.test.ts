@@ -45,6 +45,7 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     // An emptyDir outlives the container's restarts: each instance numbers itself there. The first
     // exits after its lines; a later one waits for LET_EXIT (its own poll of the file, in the container).
     const run = 'n=$(cat /data/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /data/n; '
+      // The 0.5 s between lines spreads each run's output over time for --follow to stream; the 0.2 s loop polls the file that lets the pod exit.
       + `last=${runLength(2)}; [ $n -eq 1 ] && last=${runLength(1)}; i=1; while [ $i -le $last ]; do echo "run $n line $i"; i=$((i+1)); sleep 0.5; done; `
       + `if [ $n -gt 1 ]; then until [ -e ${LET_EXIT} ]; do sleep 0.2; done; fi; exit 1`;
     await n.createPod('restarter', {

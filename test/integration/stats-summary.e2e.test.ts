@@ -39,6 +39,7 @@ const VOLUMES_POD = {
     terminationGracePeriodSeconds: 1,
     containers: [{
       name: 'main', image: 'kubelet-ts.local/busybox:1.0',
+      // `sleep 1` is the idle loop of a container that must stay up; the test polls the summary.
       command: ['sh', '-c', "trap 'exit 0' TERM; dd if=/dev/urandom of=/scratch/blob bs=1024 count=1024 && sync; while :; do sleep 1 & wait $!; done"],
       volumeMounts: [{ name: 'scratch', mountPath: '/scratch' }, { name: 'dapi', mountPath: '/dapi' }, { name: 'info', mountPath: '/info' }],
     }],

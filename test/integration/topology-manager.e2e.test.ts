@@ -16,6 +16,7 @@ import { BUSYBOX, startLabNode, type LabNode } from '../support/lab-node.js';
 import { containerdEndpoint, describeNeeding } from '../support/real-parts.js';
 
 const ENDPOINT = containerdEndpoint();
+// `sleep 1` is the idle loop of a container that must stay up; the test waits on its log line.
 const REPORT = ['sh', '-c', 'grep -E ":cpuset:|^0::" /proc/self/cgroup; trap "exit 0" TERM; while :; do sleep 1 & wait $!; done'];
 const MiB = 2 ** 20;
 
