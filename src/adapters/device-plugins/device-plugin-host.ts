@@ -9,7 +9,7 @@
  * Go asks Allocate at admission; here admission is pure, so the first start asks.
  */
 import { encodeContainerAllocateResponse, decodeContainerAllocateResponse } from './device-plugin-proto.js';
-import { connectDevicePlugin, type DevicePluginClient } from './device-plugin-client.js';
+import type { DevicePluginClient } from './device-plugin-client.js';
 import { readDeviceCheckpoint, writeDeviceCheckpoint } from './checkpoint-file.js';
 import { serveRegistration, type PluginOptions } from './registration-server.js';
 import { NODE_WITHOUT_TOPOLOGY, type DeviceCheckpoint, type PodDevicesEntry } from '../../domain/device-manager/checkpoint.js';
@@ -22,6 +22,9 @@ import type { ContainerAllocateResponse__Output } from '../../generated/v1beta1/
 import type { Logger } from '../../log.js';
 import type { ContainerDeviceAllocator, DeviceCheckpointReader, DevicePluginHost, DevicePluginMetrics } from '../../ports/device-plugins.js';
 
+
+/** The plugins' gRPC client, loaded by the first plugin: a node without one never loads @grpc/grpc-js. */
+const connectDevicePlugin = async (socketPath: string): Promise<DevicePluginClient> => (await import('./device-plugin-client.js')).connectDevicePlugin(socketPath);
 
 type Held = Record<string, Record<string, Record<string, string[]>>>;
 interface CachedAllocation { deviceIds: string[]; allocResp: string; allocation: ContainerAllocation }

@@ -69,6 +69,7 @@ import { inProcessServer } from './in-process-channel.js';
 import { EmbeddedImageService } from './images/image-service.js';
 import { DEFAULT_EMBEDDED_IMAGES, ImageStore } from './images/image-store.js';
 import { RuntimeState } from './state/runtime-state.js';
+import { closingGracefully } from '../h2/grpc-front.js';
 import { resolveShimCommand } from './shim/shim-launcher.js';
 import { lockStateDir } from './state/state-dir-lock.js';
 import { PortForwardRules, type ReservedPort } from './streaming/port-forward-rules.js';
@@ -113,8 +114,6 @@ export interface EmbeddedRuntime {
   /** Stops serving and releases the socket and the state dir; running containers keep running. */
   close(): Promise<void>;
 }
-
-const SHUTDOWN_GRACE_MS = 2_000;
 
 /** sockaddr_un.sun_path holds 108 bytes including the terminating NUL. */
 const MAX_SOCKET_PATH_BYTES = 107;
@@ -186,7 +185,7 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
       inProcessChannel: () => inProcess.channel(),
       close: () => (closed ??= (async () => {
         inProcess.stop();
-        await shutdown(grpcServer);
+        await closingGracefully(grpcServer).close();
         await streams.close();
         runtime.close();
         await unlink(options.socketPath).catch(() => undefined);
@@ -200,19 +199,6 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
     await lock.release();
     throw err;
   }
-}
-
-function shutdown(server: grpc.Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(() => {
-      server.forceShutdown();
-      resolve();
-    }, SHUTDOWN_GRACE_MS);
-    server.tryShutdown(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
 }
 
 function clockNs(clock: Clock): () => bigint {

@@ -1,10 +1,11 @@
 /**
- * kubelet.sock's front: a unix socket whose HTTP/2 connections are passed to the Registration
- * server, with each request's `:authority` made `localhost` when it is not a host name.
+ * The front of a kubelet's gRPC sockets (the device plugins' kubelet.sock, the pod resources API):
+ * a unix socket whose HTTP/2 connections are passed to the gRPC server behind it, with each
+ * request's `:authority` made `localhost` when it is not a host name.
  *
  * Why: device plugins built on the v1.26 stub (the upstream sample plugin among them) dial
- * kubelet.sock with the socket's path as the authority (`/var/lib/kubelet/device-plugins/kubelet.sock`).
- * Go's HTTP/2 server takes that; node:http2 (nghttp2) refuses the stream with PROTOCOL_ERROR, and
+ * kubelet.sock with the socket's path as the authority (`/var/lib/kubelet/device-plugins/kubelet.sock`),
+ * as clients that dial a unix socket by its path can. Go's HTTP/2 server takes that; node:http2 (nghttp2) refuses the stream with PROTOCOL_ERROR, and
  * has no setting to allow it. So the client's header blocks are decoded (HPACK, with the client's
  * dynamic table followed), the authority replaced, and sent on as literals that touch no table;
  * every other frame, and everything the server sends back, passes as it is.
@@ -15,9 +16,9 @@
  * direction waits for the other side to read (no unbounded buffering of a peer that does not).
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import { CLIENT_PREFACE, DEFAULT_MAX_FRAME_SIZE, FRAME_HEADER_BYTES, FrameFlag, FrameType, frame, unpadded } from '../h2/frames.js';
-import { encodeHeaderBlock, HpackDecoder } from '../h2/hpack.js';
-import { MAX_CONTINUATION_FRAMES, MAX_HEADER_LIST_BYTES, MAX_HEADER_LIST_FIELDS } from '../h2/limits.js';
+import { CLIENT_PREFACE, DEFAULT_MAX_FRAME_SIZE, FRAME_HEADER_BYTES, FrameFlag, FrameType, frame, unpadded } from './frames.js';
+import { encodeHeaderBlock, HpackDecoder } from './hpack.js';
+import { MAX_CONTINUATION_FRAMES, MAX_HEADER_LIST_BYTES, MAX_HEADER_LIST_FIELDS } from './limits.js';
 import type { Logger } from '../../log.js';
 
 /** A host[:port] as RFC 3986 allows it in an authority (no path characters). */
@@ -108,12 +109,16 @@ export function clientFrames(write: (b: Buffer) => void, fail: (why: string) => 
   };
 }
 
-/** Serves `listenPath`, passing each connection to the HTTP/2 server on `targetPath`. */
-export async function startAuthorityProxy(listenPath: string, targetPath: string, logger: Logger): Promise<{ close(): Promise<void> }> {
+/**
+ * Serves `listenPath`, passing each connection to the HTTP/2 server on the socket `target` gives:
+ * asked at each connection, so a server can be started on the first one (grpc-front.ts). A
+ * connection waits, unread, until it answers; one it fails is closed. `what` names the socket in
+ * the log.
+ */
+export async function startAuthorityProxy(listenPath: string, target: () => Promise<string>, logger: Logger, what: string): Promise<{ close(): Promise<void> }> {
   const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = connect(targetPath);
-    sockets.add(client).add(upstream);
+  const pass = (client: Socket, upstream: Socket) => {
+    sockets.add(upstream);
     const end = () => {
       client.destroy();
       upstream.destroy();
@@ -123,7 +128,7 @@ export async function startAuthorityProxy(listenPath: string, targetPath: string
     const onData = clientFrames((b) => {
       if (!upstream.write(b)) client.pause();
     }, (why) => {
-      logger.warn({ why }, 'Device plugin registration: a connection sent what node:http2 would refuse; closed');
+      logger.warn({ why, socket: listenPath }, `${what}: a connection sent what node:http2 would refuse; closed`);
       end();
     });
     client.on('data', onData);
@@ -134,6 +139,19 @@ export async function startAuthorityProxy(listenPath: string, targetPath: string
     client.on('drain', () => upstream.resume());
     client.on('close', end).on('error', end);
     upstream.on('close', end).on('error', end);
+    client.resume();
+  };
+  const server: Server = createServer({ pauseOnConnect: true }, (client) => {
+    sockets.add(client);
+    client.on('error', () => sockets.delete(client));
+    target().then((path) => {
+      if (client.destroyed) return;
+      pass(client, connect(path));
+    }, (err: unknown) => {
+      logger.error({ err, socket: listenPath }, `${what}: its server could not be started; the connection is closed`);
+      sockets.delete(client);
+      client.destroy();
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientFrames, fixedHeaderBlock, startAuthorityProxy } from '../../../src/adapters/device-plugins/authority-proxy.js';
+import { clientFrames, fixedHeaderBlock, startAuthorityProxy } from '../../../src/adapters/h2/authority-proxy.js';
 import { CLIENT_PREFACE, DEFAULT_MAX_FRAME_SIZE, FrameFlag, FrameType, frame } from '../../../src/adapters/h2/frames.js';
 import { MAX_CONTINUATION_FRAMES, MAX_HEADER_LIST_FIELDS } from '../../../src/adapters/h2/limits.js';
 import { encodeHeaderBlock, HpackDecoder } from '../../../src/adapters/h2/hpack.js';
@@ -42,7 +42,7 @@ function request(socket: string, authority: string, path = '/x'): Promise<{ stat
 
 beforeAll(async () => {
   await new Promise<void>((r) => server.listen(target, () => r()));
-  proxy = await startAuthorityProxy(front, target, pino({ level: 'silent' }));
+  proxy = await startAuthorityProxy(front, () => Promise.resolve(target), pino({ level: 'silent' }), 'The test front');
 });
 
 afterAll(async () => {
