@@ -14,6 +14,7 @@ import { benchIdleMem } from './idlemem.js';
 import { benchStreaming } from './streaming.js';
 import { benchStreamingSplitFrames } from './streaming-split-frames.js';
 import { benchJournal } from './journal.js';
+import { benchNodeFloor } from './node-floor.js';
 import { benchOverload } from './overload.js';
 import { benchPodConfigMerge } from './pod-config-merge.js';
 import { benchPods } from './pods.js';
@@ -65,6 +66,8 @@ async function main() {
   // The same on the real control plane, to Node Ready: minutes, so only when named.
   if (only.includes('startupnoisecluster')) print('startupnoisecluster', await benchStartupNoiseCluster());
   if (only.includes('idlealloc')) print('idlealloc', await benchIdleAlloc());
+  // An idle kubelet-ts beside the Go kubelet, a Node process holding only a kubelet's connections, and a bare Node: minutes, so only when named.
+  if (only.includes('nodefloor')) print('nodefloor', await benchNodeFloor());
 }
 
 /** KUBELET_BENCH_HTTP_CLIENTS / _SECONDS / _PODS: a shorter or smaller http run, e.g. while profiling. */
