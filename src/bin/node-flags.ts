@@ -17,8 +17,8 @@ export const KUBELET_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2',
 
 /**
  * V8 options the daemon sets on itself as it starts, before anything runs hot: they only steer the
- * compilers, which read them when they compile, and on the `#!` line they would take it past the
- * 127 characters that kernels before 5.1 read of it.
+ * compilers and what the collector keeps of their output, read when they compile or collect, and on
+ * the `#!` line they would take it past the 127 characters that kernels before 5.1 read of it.
  *
  * --no-opt: no TurboFan, so hot functions stay in V8's interpreter and its baseline compiler
  * (Sparkplug). A kubelet's JavaScript is many small functions run a few times a pod, over objects
@@ -27,5 +27,13 @@ export const KUBELET_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=2',
  * starts, threw much of it away as new shapes arrived, and its compiles and code held a seventh of
  * the process's peak RSS; without it a burst costs no more CPU, first or later. The price is paid
  * where bytes stream through our JavaScript: exec and port-forward data cost more CPU (docs/FINDINGS.md).
+ *
+ * --bytecode-old-age=1 --flush-baseline-code: what the compilers made for a function that did not run
+ * between two full collections is dropped at the second, and compiled again if it runs again. Start-up's
+ * code (config, certificates, the phases) and a burst's code then leave the heap at the collections
+ * that follow, the heap trimmer's among them; by default V8 waits five collections, and never drops
+ * code that Sparkplug compiled, which without TurboFan is most of a kubelet's warm code. A warm
+ * node's next burst compiles some of it again for a little CPU, and peaks lower (docs/BENCHMARKS.md,
+ * `nodefloor`).
  */
-export const KUBELET_COMPILER_FLAGS: readonly string[] = ['--no-opt'];
+export const KUBELET_COMPILER_FLAGS: readonly string[] = ['--no-opt', '--bytecode-old-age=1', '--flush-baseline-code'];

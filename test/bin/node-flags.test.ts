@@ -21,6 +21,20 @@ describe('the V8 options kubelet-ts runs under', () => {
     expect(out).toBe('ok');
   });
 
+  it('take effect when the daemon sets them on itself: code that stopped running is dropped at the next full collections', () => {
+    // A function run at "start-up" only, then enough allocation for V8's own full collections.
+    const script = `
+      for (const flag of JSON.parse(process.argv[1])) require('node:v8').setFlagsFromString(flag);
+      function startUpOnly(n) { let s = 0; for (let i = 0; i < n; i++) s += i; return s; }
+      for (let i = 0; i < 2000; i++) startUpOnly(100);
+      let keep = [];
+      for (let round = 0; round < 80; round++) { for (let i = 0; i < 1e5; i++) keep.push({ i }); if (keep.length > 1e6) keep = []; }`;
+    const flushed = (flags: readonly string[]) => execFileSync(process.execPath, ['--trace-flush-bytecode', '-e', script, JSON.stringify(flags)], { encoding: 'utf8' })
+      .split('\n').filter((line) => line.includes('discarding compiled metadata')).length;
+    expect(flushed(['--no-opt'])).toBe(0);
+    expect(flushed(KUBELET_COMPILER_FLAGS)).toBeGreaterThan(0);
+  });
+
   it('leave the #! line short enough for kernels that read 127 characters of it', () => {
     expect(readFileSync('src/bin/kubelet.ts', 'utf8').split('\n')[0]!.length).toBeLessThanOrEqual(127);
   });
