@@ -33,7 +33,7 @@ describe('the V8 options kubelet-ts runs under', () => {
       .split('\n').filter((line) => line.includes('discarding compiled metadata')).length;
     expect(flushed(['--no-opt'])).toBe(0);
     expect(flushed(KUBELET_COMPILER_FLAGS)).toBeGreaterThan(0);
-  });
+  }, 30_000);
 
   it('leave the #! line short enough for kernels that read 127 characters of it', () => {
     expect(readFileSync('src/bin/kubelet.ts', 'utf8').split('\n')[0]!.length).toBeLessThanOrEqual(127);
