@@ -70,7 +70,7 @@ describe('test API server faults', () => {
     const t0 = performance.now();
     await c.core.listNode();
     expect(performance.now() - t0).toBeGreaterThanOrEqual(190);
-    server.faults.delay(0);
+    server.faults.delay(0); // turns the injected latency off; not a sleep
     const t1 = performance.now();
     await c.core.listNode();
     expect(performance.now() - t1).toBeLessThan(190);

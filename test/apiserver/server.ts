@@ -115,7 +115,7 @@ export interface Faults {
   /** The next `n` requests (those `match` accepts, default all) answer `status` (default 500) with a Status body. */
   failNext(n: number, status?: number, match?: (r: RequestInfo) => boolean): void;
   /** Every request waits `ms` before it is answered (0 turns it off). */
-  delay(ms: number): void;
+  delay(ms: number): void; // a fault to inject (latency), not a wait in a test
   /** End every open watch stream cleanly, as an API server restart or a load balancer would. */
   closeWatches(): void;
   /** Clear delay and pending failures. */
@@ -342,7 +342,7 @@ export async function startTestApiServer(opts: TestApiServerOptions = {}): Promi
     failNext(n, status = 500, match) {
       faultState.failNext(n, status, match);
     },
-    delay(ms) {
+    delay(ms) { // the injected latency itself
       faultState.delayMs = ms;
     },
     closeWatches() {

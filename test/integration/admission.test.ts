@@ -34,7 +34,7 @@ describe('pod admission on the embedded runtime', () => {
     // YAML: the request is a bare number, as people write it.
     writeFileSync(join(k.manifests, 'big.yaml'), [
       'apiVersion: v1', 'kind: Pod', 'metadata: {name: big}',
-      'spec:', '  containers:', '  - name: main', '    image: kubelet-ts.local/busybox:1.0', '    command: [sh, -c, "sleep 3600"]',
+      'spec:', '  containers:', '  - name: main', '    image: kubelet-ts.local/busybox:1.0', '    command: [sh, -c, "sleep 3600"]', // stays up: admission refuses it before it runs, the test waits on the pod's status
       '    resources: {requests: {cpu: 1000}}', '',
     ].join('\n'));
     writeFileSync(join(k.manifests, 'picky.json'), JSON.stringify({

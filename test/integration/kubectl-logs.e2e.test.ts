@@ -47,7 +47,7 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
     const run = 'n=$(cat /data/n 2>/dev/null || echo 0); n=$((n+1)); echo $n > /data/n; '
       // The 0.5 s between lines spreads each run's output over time for --follow to stream; the 0.2 s loop polls the file that lets the pod exit.
       + `last=${runLength(2)}; [ $n -eq 1 ] && last=${runLength(1)}; i=1; while [ $i -le $last ]; do echo "run $n line $i"; i=$((i+1)); sleep 0.5; done; `
-      + `if [ $n -gt 1 ]; then until [ -e ${LET_EXIT} ]; do sleep 0.2; done; fi; exit 1`;
+      + `if [ $n -gt 1 ]; then until [ -e ${LET_EXIT} ]; do sleep 0.2; done; fi; exit 1`; // a shell has no file event: polls for the file the test writes to let the pod exit
     await n.createPod('restarter', {
       restartPolicy: 'Always', volumes: [{ name: 'data', emptyDir: {} }],
       containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', run], volumeMounts: [{ name: 'data', mountPath: '/data' }] }],

@@ -50,7 +50,7 @@ describe('the pod resources API of a running kubelet', () => {
     }));
     writeFileSync(join(k.manifests, 'big.json'), JSON.stringify({
       apiVersion: 'v1', kind: 'Pod', metadata: { name: 'big' },
-      spec: { containers: [{ name: 'main', image: IMAGE, command: ['sh', '-c', 'sleep 3600'], resources: { requests: { cpu: '1000' } } }] },
+      spec: { containers: [{ name: 'main', image: IMAGE, command: ['sh', '-c', 'sleep 3600'], resources: { requests: { cpu: '1000' } } }] }, // idles: the test waits on its admission (OutOfcpu), not on time
     }));
     await until('runner and pinned running, big refused', async () => {
       const pods = ((await (await fetch(`http://${k.debug}/debug/pods`)).json()) as { pods: DebugPod[] }).pods;

@@ -183,7 +183,7 @@ for (const rt of RUNTIMES) describeNeeding(partForEndpoint(rt.endpoint()), `on t
       const marker = rt.markerPath('alive');
       // Each new container creates the marker as it starts; removing it fails the probe.
       writeFileSync(join(k.manifests, 'live.json'), pod('live', {
-        command: ['sh', '-c', `touch ${marker}; trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done`],
+        command: ['sh', '-c', `touch ${marker}; trap 'exit 0' TERM; while :; do sleep 1 & wait $!; done`], // idles until SIGTERM; the test waits on the probe and restart count
         livenessProbe: { exec: { command: ['test', '-f', marker] }, periodSeconds: 1, failureThreshold: 1 },
       }));
       await until('live running', async () => running(await byName('live')));

@@ -166,7 +166,7 @@ export function startMeter(rssLimitBytes: number, onOverMemory: () => void): { s
 /** `promise`'s value, or `timedOut` if it has none within `ms` (a bound on the client, not a wait for an event). */
 export function within<T, U>(promise: Promise<T>, ms: number, timedOut: U): Promise<T | U> {
   let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<U>((resolve) => { timer = setTimeout(() => resolve(timedOut), ms); });
+  const bound = new Promise<U>((resolve) => { timer = setTimeout(() => resolve(timedOut), ms); }); // a bound on a client that may never answer, not a wait for an event
   return Promise.race([promise, bound]).finally(() => clearTimeout(timer));
 }
 

@@ -81,7 +81,7 @@ describeNeeding(chromiumPart(CHROMIUM), 'pod story panel in Chromium', () => {
     let story: Story;
 
     it('answers /debug/explain with a running pod\'s story, as text or JSON', async () => {
-      const manifest = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'told' }, spec: { containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', 'while :; do sleep 1; done'] }] } };
+      const manifest = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'told' }, spec: { containers: [{ name: 'main', image: 'kubelet-ts.local/busybox:1.0', command: ['sh', '-c', 'while :; do sleep 1; done'] }] } }; // idles: the test waits for it Running
       writeFileSync(join(k.manifests, 'told.json'), JSON.stringify(manifest));
       const text = await until('the story of a started container', async () => {
         const res = await fetch(url());

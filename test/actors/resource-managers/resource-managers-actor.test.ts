@@ -28,7 +28,7 @@ function slowFile() {
 }
 
 /** One macrotask: the window in which a run a stopped timer still started would have counted. */
-const oneMacrotask = () => new Promise((resolve) => setTimeout(resolve, 0));
+const oneMacrotask = () => new Promise((resolve) => setTimeout(resolve, 0)); // not a wait for an event: the test asserts that nothing happens in it
 const logger = pino({ level: 'silent' });
 
 describe('the resourceManagers effect', () => {

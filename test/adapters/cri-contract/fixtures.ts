@@ -13,7 +13,7 @@ export const TEST_NAMESPACE = 'kts-contract';
  */
 export const TRAP_TERM_SCRIPT = 'trap "exit 0" TERM; echo ready; while :; do sleep 3600 & wait $!; done';
 /** Ignores SIGTERM (PID 1 with the signal ignored), so only the SIGKILL after the grace period stops it. */
-export const IGNORE_TERM_SCRIPT = 'trap "" TERM; echo ready; while :; do sleep 1; done';
+export const IGNORE_TERM_SCRIPT = 'trap "" TERM; echo ready; while :; do sleep 1; done'; // the loop is the idle body; tests wait for `ready` and the kill
 
 export interface PodOptions {
   runId: string;

@@ -58,7 +58,7 @@ function rawSignal(signature: string, body: Buffer): Buffer {
 /** The connection's end, or a failure once CLOSE_BOUND_MS passed (a deadline: the close normally comes first). */
 function closedWithin(closed: Promise<Error | undefined>): Promise<Error | undefined> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the connection was not closed within ${CLOSE_BOUND_MS} ms`)), CLOSE_BOUND_MS);
+    const timer = setTimeout(() => reject(new Error(`the connection was not closed within ${CLOSE_BOUND_MS} ms`)), CLOSE_BOUND_MS); // a deadline, not a wait: the close normally comes first
     closed.then((err) => { clearTimeout(timer); resolve(err); }, reject);
   });
 }

@@ -21,7 +21,7 @@ import { warmUpEmbeddedRuntime, WARM_UP_TIMEOUT_MS } from './embedded-warm-up.js
 
 const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
 /** Exits 0 on SIGTERM, prints `ready` once the trap is installed (NOTES §8.7: stop only after that). */
-const TRAPPING = `trap "exit 0" TERM; echo ready; while :; do sleep 3600 & wait $!; done`;
+const TRAPPING = `trap "exit 0" TERM; echo ready; while :; do sleep 3600 & wait $!; done`; // the sleep is the idle body; tests wait for `ready`, not on time
 
 let dir: string;
 let stateDir: string;

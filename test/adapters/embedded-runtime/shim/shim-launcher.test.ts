@@ -96,7 +96,7 @@ describe('launchThroughShim', () => {
     // Each polls for the `go` file every 0.05 s (a shell has no file event): both stay running until
     // the test creates it, so the two share one shim.
     const first = await launchThroughShim(shim, join(dir, 'one'), spec(`while [ ! -e ${go} ]; do sleep 0.05; done; echo one; exit 1`));
-    const second = await launchThroughShim(shim, join(dir, 'two'), spec(`while [ ! -e ${go} ]; do sleep 0.05; done; echo two; exit 2`));
+    const second = await launchThroughShim(shim, join(dir, 'two'), spec(`while [ ! -e ${go} ]; do sleep 0.05; done; echo two; exit 2`)); // polls: a shell has no file event
     expect(second.shim).toEqual(first.shim);
     expect(readJsonFileSync(join(dir, SHIM_FILE))).toEqual({ kind: 'ok', value: { pid: first.shim.pid, startTime: first.shim.startTime } });
     await writeFile(go, '');

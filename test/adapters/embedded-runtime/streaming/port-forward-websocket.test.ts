@@ -76,7 +76,7 @@ beforeAll(async () => {
   });
   // The pod declares both ports: the embedded runtime forwards to no other.
   const declared = [port, closedPort].map((containerPort) => ({ protocol: 'TCP' as const, container_port: containerPort, host_port: 0, host_ip: '' }));
-  ({ sandboxId } = await fx.runContainer('pf', ['sh', '-c', 'sleep 3600'], {}, { port_mappings: declared }));
+  ({ sandboxId } = await fx.runContainer('pf', ['sh', '-c', 'sleep 3600'], {}, { port_mappings: declared })); // idles: the forward is to its netns, the test waits on the stream
 });
 afterAll(async () => {
   server?.close();
