@@ -8,18 +8,16 @@
  * KUBELET_BENCH_NODEFLOOR_REPS=N (3): turns of each, the order rotating rep by rep;
  * KUBELET_BENCH_NODEFLOOR_VARIANT='--flag …': one more kind, `tsVariant`, kubelet-ts with those node options.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { performance } from 'node:perf_hooks';
 import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
 import { kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
 import { upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
 import { freePort } from './free-port.js';
 import { cpuSeconds, rssMiB, rssPartsMiB } from './proc-usage.js';
 import { missing } from './sidebyside.js';
-import { prepareNode, startGoKubelet, startKubeletTs, type NodeSetup, type StartedKubelet } from './sidebyside-kubelets.js';
+import { prepareNode, spawnKubelet, startGoKubelet, startKubeletTs, type NodeSetup, type StartedKubelet } from './sidebyside-kubelets.js';
 import { cleanUp, startUp } from './sidebyside-turn.js';
 import { sleep } from './static-pod-fleet.js';
 import { median, round } from './stats.js';
@@ -97,27 +95,17 @@ async function start(lab: KubeLab, setup: NodeSetup, kind: Kind): Promise<Starte
   return spawnNode([...KUBELET_NODE_FLAGS, ...args], { port, healthzPort });
 }
 
+/** node with `args`, once it printed `ready`. */
 function spawnNode(args: string[], ports: { port: number; healthzPort: number }): Promise<StartedKubelet> {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-10_000)));
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  const started: StartedKubelet = {
-    pid: child.pid!, t0, ...ports, runsJavaScript: true,
-    exitCode: () => child.exitCode ?? (child.signalCode ? -1 : null), stderrTail: () => stderr.slice(-3000),
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
   return new Promise((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`not ready in 30 s: ${stderr.slice(-2000)}`)), 30_000);
-    child.stdout.on('data', (d: Buffer) => {
-      if (!d.toString().includes('ready')) return;
-      clearTimeout(timer);
-      done(started);
+    const timer = setTimeout(() => fail(new Error(`not ready in 30 s: ${started.stderrTail()}`)), 30_000);
+    const started = spawnKubelet(process.execPath, args, {
+      ...ports, runsJavaScript: true,
+      onStdout: (chunk) => {
+        if (!chunk.toString().includes('ready')) return;
+        clearTimeout(timer);
+        done(started);
+      },
     });
-    child.once('exit', (code) => fail(new Error(`exited ${String(code)} before ready: ${stderr.slice(-2000)}`)));
   });
 }

@@ -122,13 +122,22 @@ export async function startKubeletTs(s: NodeSetup, { bin = KUBELET_BIN, args = [
   ], { port, healthzPort, runsJavaScript: true, env });
 }
 
-interface Spawned { port: number; healthzPort: number; runsJavaScript: boolean; env?: Readonly<Record<string, string>> }
+interface Spawned {
+  port: number;
+  healthzPort: number;
+  runsJavaScript: boolean;
+  env?: Readonly<Record<string, string>>;
+  /** Given each chunk of the process's stdout (ignored without it). */
+  onStdout?: (chunk: Buffer) => void;
+}
 
-function spawnKubelet(file: string, args: string[], { port, healthzPort, runsJavaScript, env = {} }: Spawned): StartedKubelet {
+/** A kubelet, or a process standing in for one, with its stderr's tail kept and a stop that waits for its exit. */
+export function spawnKubelet(file: string, args: string[], { port, healthzPort, runsJavaScript, env = {}, onStdout }: Spawned): StartedKubelet {
   const t0 = performance.now();
-  const child = spawn(file, args, { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(file, args, { stdio: ['ignore', onStdout ? 'pipe' : 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  if (onStdout) child.stdout?.on('data', onStdout);
   let stderr = '';
-  child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-100_000)));
+  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-100_000)));
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   return {
     pid: child.pid!, t0, port, healthzPort, runsJavaScript, exitCode: () => child.exitCode ?? (child.signalCode ? -1 : null), stderrTail: () => stderr.slice(-3000),
