@@ -173,7 +173,7 @@ describe('test API server: faults on the new resources', () => {
   it('delays a ServiceAccount token request while a delay is set', async () => {
     await c.core.createNamespacedServiceAccount({ namespace: 'default', body: { metadata: { name: 'sa' } } });
     // The fault under test, not a wait: the server holds each answer back this long.
-    server.faults.delay(150);
+    server.faults.delay(150); // injected latency
     const started = Date.now();
     await c.core.createNamespacedServiceAccountToken({ name: 'sa', namespace: 'default', body: { spec: { audiences: [] } } });
     expect(Date.now() - started).toBeGreaterThanOrEqual(140);

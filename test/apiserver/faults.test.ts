@@ -66,7 +66,7 @@ describe('test API server faults', () => {
 
   it('delays every answer while a delay is set', async () => {
     // The fault under test, not a wait: the server holds each answer back this long.
-    server.faults.delay(200);
+    server.faults.delay(200); // injected latency
     const t0 = performance.now();
     await c.core.listNode();
     expect(performance.now() - t0).toBeGreaterThanOrEqual(190);

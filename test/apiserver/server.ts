@@ -200,7 +200,7 @@ function parseJson(text: string, contentType: string): unknown {
 /** A fault's own duration: the latency or the outage a test asked for. */
 function faultLasting(ms: number): Promise<void> {
   // The fault itself, not a wait in a test: the server answers this much later.
-  return new Promise((r) => setTimeout(r, ms));
+  return new Promise((r) => setTimeout(r, ms)); // the injected latency
 }
 
 export async function startTestApiServer(opts: TestApiServerOptions = {}): Promise<TestApiServer> {

@@ -117,8 +117,7 @@ describeNeeding(allOf(kubeLabPart(), containerdPart()), 'container log rotation 
       gzipped ||= rotatedNow.find((f) => f.endsWith('.gz')) ?? '';
       if (rotated.size >= ROTATIONS) stopAsked ??= runKubectl(n.lab.kubectl, n.lab.adminKubeconfig, ['-n', n.ns, 'exec', 'writer', '--', 'touch', STOP_FILE]);
       stopped = follow.exitCode !== null || (await n.pod('writer'))?.status?.phase === 'Succeeded';
-      // The sampling period of the directory (see above), not a wait for an outcome.
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 100)); // the directory's sampling period
     }
     const code = await ended;
     if (stopAsked) expect(await stopAsked).toMatchObject({ code: 0 });

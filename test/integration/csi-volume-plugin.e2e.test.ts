@@ -14,6 +14,7 @@ import { systemClock } from '../../src/adapters/system-clock.js';
 import { createTokenManager } from '../../src/adapters/volume-sources/token-manager.js';
 import type { Pod } from '../../src/domain/pod/types.js';
 import type { ApiClients } from '../../src/ports/apiserver.js';
+import type { Clock } from '../../src/ports/clock.js';
 import { CSI_MOCK_DRIVER_NAME, csiMockDriverPart, startCsiMockDriver, type CsiMockDriver } from '../support/csi-mock-driver.js';
 import { until } from '../support/daemon.js';
 import { kubeLab, kubeLabPart, labApi, type KubeLab } from '../support/kube-lab.js';
@@ -116,13 +117,22 @@ describeNeeding(allOf(kubeLabPart(), csiMockDriverPart()), 'the CSI volume plugi
   });
 
 
+  /** Waits the plugin has armed on its clock: each attachment poll that found it not attached arms one. */
+  let armed = 0;
+  const countingClock: Clock = {
+    ...systemClock,
+    setTimeout: (fn, ms) => {
+      armed++;
+      return systemClock.setTimeout(fn, ms);
+    },
+  };
   /** The plugin over the attach-requiring mock driver alone, for this file's Node, the attachment polled every 200 ms. */
   const attachedDriverPlugin = () => createCsiVolumePlugin({
     rootDir: root,
     nodeName: NODE,
     registry: { get: (n) => (n === ATTACHED ? { name: n, endpoint: attached.endpoint, versions: ['1.0.0'], nodeId: n, maxVolumesPerNode: 0 } : undefined), list: () => [] },
     api: api.main,
-    clock: systemClock,
+    clock: countingClock,
     attachPollMs: 200,
   });
   it('waits for the Node\'s volumesAttached and the VolumeAttachment of a driver that requires attach, read as the node, then stages and publishes with its metadata', async () => {
@@ -145,10 +155,10 @@ describeNeeding(allOf(kubeLabPart(), csiMockDriverPart()), 'the CSI volume plugi
       expect(inUse).toEqual([unique]);
       expect((await labApi(lab, 'PATCH', `/api/v1/nodes/${NODE}/status`,
         { status: { volumesAttached: [{ name: unique, devicePath: '' }] } }, 'application/merge-patch+json')).status).toBe(200);
+      const armedBefore = armed;
       const setUp = plugin.setUpPersistent(pod, 'data', pv);
-      // A window for something that must not happen: three of the plugin's 200 ms attachment polls,
-      // none of which may stage a volume whose attachment is not attached yet.
-      await new Promise((r) => setTimeout(r, 600));
+      // Three of the plugin's attachment polls find it not attached; none may stage the volume.
+      await until('three attachment polls', async () => armed - armedBefore >= 3, 10_000);
       await attached.settled();
       expect(attached.nodeCalls('NodeStageVolume')).toHaveLength(0);
       expect((await labApi(lab, 'PATCH', `/apis/storage.k8s.io/v1/volumeattachments/${name}/status`,

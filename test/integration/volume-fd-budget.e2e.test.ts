@@ -26,8 +26,7 @@ const HEALTHZ_LIMIT_MS = 1000;
 const key = (i: number) => `k${String(i).padStart(5, '0')}`;
 
 const openFds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
-// The sampling period of the loops below, never a wait for an outcome.
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms)); // the samplers' period below, never a wait for an outcome
 const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /**
@@ -58,8 +57,7 @@ function healthzSampler(port: number, everyMs: number): { stop: () => Promise<{ 
       while (!stopped) {
         const sample = await once();
         samples.push(sample);
-        // The sampling period: a measurement's pace, not a wait for an event.
-        await new Promise((r) => setTimeout(r, Math.max(0, everyMs - sample.ms)));
+        await new Promise((r) => setTimeout(r, Math.max(0, everyMs - sample.ms))); // sampling period
       }
       parentPort.postMessage(samples);
     })();
@@ -79,8 +77,7 @@ async function sampleUntil<T>(everyMs: number, stop: () => boolean, probe: () =>
   while (!stop()) {
     const started = performance.now();
     out.push(await probe());
-    // The sampling period: a measurement's pace, not a wait for an event.
-    await sleep(Math.max(0, everyMs - (performance.now() - started)));
+    await sleep(Math.max(0, everyMs - (performance.now() - started))); // sampling period
   }
   return out;
 }
@@ -140,8 +137,7 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `a ${KEY
         }
         const base = logDir;
         if (existsSync(base)) listed = /COUNT \d+ LAST \d/.exec(readdirSync(base).map((f) => readFileSync(join(base, f), 'utf8')).join(''))?.[0] ?? '';
-        // The pod's state is sampled, not waited for: this is the sampling period.
-        await sleep(100);
+        await sleep(100); // the pod's state is sampled, not waited for: the sampling period
       }
     };
     const [fds] = await Promise.all([sampleUntil(20, done, () => openFds(pid)), watchPod()]);

@@ -9,9 +9,15 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chmodSync, existsSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { loadCsiProto } from '../../src/adapters/csi/csi-proto.js';
+import { unixGrpcClient } from '../../src/adapters/csi/unix-grpc-client.js';
 import type { RealPart } from './real-parts.js';
 
 export const CSI_MOCK_DRIVER_NAME = 'csi-mock.lab.k8s.io';
+
+/** The kubelet never calls the Identity service's Probe; settled() does, and calls() leaves it out. */
+const PROBE = '/csi.v1.Identity/Probe';
+const PROBE_TIMEOUT_MS = 10_000;
 
 const peersDir = (env: NodeJS.ProcessEnv) => env.KUBELET_IT_LAB_PEERS || resolve('..', 'shared', 'lab', 'peers');
 const packed = (env: NodeJS.ProcessEnv) => join(peersDir(env), 'csi-mock-driver.xz');
@@ -44,7 +50,7 @@ export interface CsiMockDriver {
   readonly endpoint: string;
   /** Everything it logged so far. */
   log(): string;
-  /** Resolves once the log has been quiet for a moment: the lines of the calls answered so far are in. */
+  /** Resolves once the lines of the calls answered so far are in the log. */
   settled(): Promise<void>;
   /** Every gRPC call logged so far, in order. */
   calls(): CsiCall[];
@@ -59,36 +65,45 @@ export async function startCsiMockDriver(rootDir: string, driverName = CSI_MOCK_
   const endpoint = `${rootDir}/plugins/${driverName}/csi.sock`;
   const child: ChildProcess = spawn(csiMockDriverBinary(), [`--kubelet-dir=${rootDir}`, `--drivername=${driverName}`, '--v=3'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
-  let lastChunkAt = Date.now();
+  /** Checks run on every chunk of the driver's output, each until it holds. */
+  let waiting: Array<() => boolean> = [];
   const take = (chunk: string) => {
     log += chunk;
-    lastChunkAt = Date.now();
+    waiting = waiting.filter((holds) => !holds());
   };
   child.stdout!.setEncoding('utf8').on('data', take);
   child.stderr!.setEncoding('utf8').on('data', take);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
-  for (let i = 0; !existsSync(endpoint); i++) {
-    if (child.exitCode !== null || i > 200) throw new Error(`the CSI mock driver did not serve ${endpoint}: ${log.slice(-2000)}`);
-    // A poll: the socket is another process's file, and it says nothing when it is made.
-    await new Promise((r) => setTimeout(r, 50));
+  /** Resolves on the output that makes `holds` true; false if the driver exits first. */
+  const logShows = (holds: () => boolean) => Promise.race([
+    new Promise<boolean>((resolve) => { if (holds()) resolve(true); else waiting.push(() => holds() && (resolve(true), true)); }),
+    exited.then(() => false),
+  ]);
+  // The driver logs this line once it listens on its CSI socket.
+  if (!(await logShows(() => log.includes('"CSI mock driver serving"'))) || !existsSync(endpoint)) {
+    throw new Error(`the CSI mock driver did not serve ${endpoint}: ${log.slice(-2000)}`);
   }
+  const identity = unixGrpcClient(loadCsiProto().identity, endpoint);
+  let probes = 0;
+  const probeLines = () => log.split('\n').filter((l) => l.includes('gRPCCall: ') && l.includes(PROBE)).length;
   const calls = (): CsiCall[] => log.split('\n').filter((l) => l.includes('gRPCCall: ')).map((line) => {
     const parsed = JSON.parse(line.slice(line.indexOf('gRPCCall: ') + 'gRPCCall: '.length)) as { Method: string; Request: Record<string, unknown>; Error: string };
     return { method: parsed.Method, request: parsed.Request, error: parsed.Error };
-  });
+  }).filter((call) => call.method !== PROBE);
   return {
     endpoint,
     log: () => log,
     settled: async () => {
-      // The driver logs a call after answering it, from another process: the log is read as complete
-      // once it has been quiet for 150 ms (a line within the first 20 ms counts as still coming).
-      await new Promise((r) => setTimeout(r, 20));
-      // The quiet period's poll: no event says another process has stopped writing.
-      while (Date.now() - lastChunkAt < 150) await new Promise((r) => setTimeout(r, 50));
+      // The driver writes a call's line before it answers the call, all on one stream: once the line
+      // of a probe of ours is in, so is every call's answered before it.
+      const mine = ++probes;
+      await identity.call.Probe({}, PROBE_TIMEOUT_MS);
+      if (!(await logShows(() => probeLines() >= mine))) throw new Error(`the CSI mock driver exited: ${log.slice(-2000)}`);
     },
     calls,
     nodeCalls: (method, withErrors = false) => calls().filter((c) => c.method === `/csi.v1.Node/${method}` && (withErrors || c.error === '')),
     stop: async () => {
+      identity.close();
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
     },

@@ -71,7 +71,7 @@ export class LogRuntime {
         this.maxInFlight = Math.max(this.maxInFlight, ++this.inFlight);
         // A simulated call length, not a wait: long enough that the workers' calls overlap, so
         // maxInFlight shows how many run at once.
-        await new Promise((r) => setTimeout(r, 5));
+        await new Promise((r) => setTimeout(r, 5)); // the fake call's length, not a wait for an event
         this.inFlight--;
         if (this.reopenFails) throw new KubeletError('KLT_ERR_CRI_FAILED', 'injected reopen failure');
         writeFileSync(this.must(id).log, '', { flag: 'a' });

@@ -114,7 +114,7 @@ describe('createApiClients', () => {
   it('times a slow heartbeat out with KLT_ERR_API_TIMEOUT, retryable', async () => {
     const hb = build({ heartbeatTimeoutMs: 100 });
     // A slow API server, not a wait: its answers come later than the heartbeat's deadline.
-    server.faults.delay(400);
+    server.faults.delay(400); // injected latency
     try {
       const started = Date.now();
       await expect(hb.heartbeat.getNode('c1')).rejects.toMatchObject({ code: 'KLT_ERR_API_TIMEOUT', retryable: true });

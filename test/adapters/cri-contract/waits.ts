@@ -1,8 +1,7 @@
 /** Polling and CRI log reading for the contract suite (runtimes report state asynchronously). */
 import { readFile } from 'node:fs/promises';
 
-// The poll period of waitFor below and of the suites' sampling loops, never a wait for an outcome.
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms)); // the poll period of waitFor and the suites' samplers, never a wait for an outcome
 
 /** Polls `probe` until it returns a value other than undefined, or fails after `timeoutMs`. */
 export async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
@@ -18,8 +17,7 @@ export async function waitFor<T>(what: string, probe: () => Promise<T | undefine
     if (Date.now() > deadline) {
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
     }
-    // The poll period of a wait for a condition the runtime offers no event for.
-    await sleep(everyMs);
+    await sleep(everyMs); // the poll period: the runtime offers no event for these conditions
   }
 }
 

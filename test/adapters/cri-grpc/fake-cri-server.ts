@@ -13,7 +13,7 @@ export type Handlers = Record<string, Handler>;
 
 /** A handler's simulated latency: what the client's deadlines and retries are tested against. */
 // The runtime's own slowness under test, not a wait in a test: the handler answers this much later.
-export const runtimeLatency = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+export const runtimeLatency = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms)); // a fake's latency
 
 /** Throw this from a handler to answer with a gRPC status. */
 export class StatusError extends Error {

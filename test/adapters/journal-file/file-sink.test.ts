@@ -40,24 +40,40 @@ describe('FileJournalSink', () => {
   });
 
   it('gathers records for its batch window before writing them, and writes them at once on a flush', async () => {
-    const path = join(dir, 'j.jsonl');
-    const lines = () => readFileSync(path, 'utf8').trim().split('\n').length;
-    const held = new FileJournalSink({ path, batchMs: 60_000 });
-    held.open(header);
-    for (let i = 1; i <= 10; i++) held.append(rec(i));
-    // Kept: a write would have landed long before this (it starts at once without a window).
-    await new Promise((done) => setTimeout(done, 200));
-    expect(lines()).toBe(1);
-    await held.flush();
-    expect(lines()).toBe(11);
-    await held.close();
+    // The window is the sink's timer: faked, a minute passes without a real wait.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const path = join(dir, 'j.jsonl');
+      const lines = () => readFileSync(path, 'utf8').trim().split('\n').length;
+      const held = new FileJournalSink({ path, batchMs: 60_000 });
+      // Appended beside it with no window: once its records land, any write the held sink had
+      // started with them would have landed too.
+      const beside = new FileJournalSink({ path: join(dir, 'beside.jsonl'), batchMs: 0 });
+      held.open(header);
+      beside.open(header);
+      for (let i = 1; i <= 10; i++) {
+        held.append(rec(i));
+        beside.append(rec(i));
+      }
+      await vi.advanceTimersByTimeAsync(59_999);
+      await beside.close();
+      expect(readJournal(join(dir, 'beside.jsonl')).records).toHaveLength(10);
+      expect(lines()).toBe(1);
+      await held.flush();
+      expect(lines()).toBe(11);
+      await held.close();
 
-    const timed = new FileJournalSink({ path: join(dir, 'k.jsonl'), batchMs: 20 });
-    timed.open(header);
-    timed.append(rec(1));
-    // The window ends by itself, without a flush.
-    await vi.waitFor(() => expect(readJournal(join(dir, 'k.jsonl')).records.map((r) => r.seq)).toEqual([1]), { timeout: 5_000, interval: 20 });
-    await timed.close();
+      const timed = new FileJournalSink({ path: join(dir, 'k.jsonl'), batchMs: 60_000 });
+      timed.open(header);
+      timed.append(rec(1));
+      await vi.advanceTimersByTimeAsync(60_000);
+      // The window ends by itself, without a flush: the write it started lands (waitFor's checks
+      // move the faked clock too, which changes nothing here).
+      await vi.waitFor(() => expect(readJournal(join(dir, 'k.jsonl')).records.map((r) => r.seq)).toEqual([1]), { timeout: 5_000, interval: 20 });
+      await timed.close();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('rotates by size, keeps at most maxSegments files, and each segment starts with the header', async () => {

@@ -61,8 +61,7 @@ describe.runIf(process.env.KLT_BENCH_MOUNTS && process.getuid?.() === 0)('embedd
           }, sandboxConfig);
           await cri.runtime.startContainer(id);
           const rpc = performance.now() - began;
-          // Polling for the log line: the process writes it, no event says when.
-          while (!existsSync(logPath) || !(await readFile(logPath, 'utf8')).includes(' up')) await new Promise((r) => setTimeout(r, 1));
+          while (!existsSync(logPath) || !(await readFile(logPath, 'utf8')).includes(' up')) await new Promise((r) => setTimeout(r, 1)); // poll period: the process writes the line, no event says when
           const firstLine = performance.now() - began;
           await cri.runtime.removeContainer(id);
           if (i < 0) continue;

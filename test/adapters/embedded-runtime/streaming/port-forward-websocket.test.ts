@@ -98,7 +98,7 @@ describe('port forward over WebSocket', () => {
     client.send(0, 'download');
     // Kept: no event says "nothing more will come". A paused reader for a second: long enough for an
     // unbounded server to have sent far more.
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => setTimeout(r, 1000)); // a window for what must not happen; slower only sends less
     // Socket buffers on both hops hold a few MiB; anything near 100 would mean we buffered it all.
     expect(downloadSent).toBeLessThan(32);
     client.ws.resume();

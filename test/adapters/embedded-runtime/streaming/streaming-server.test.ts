@@ -98,7 +98,7 @@ describe('streaming server limits', () => {
         expect(busy.ws.readyState).toBe(busy.ws.OPEN);
         if (elapsed < 300) expect(idleClosed).toBe(false);
         // Its hang-up is on its way: a deadline on the real clock (vi.waitFor would move the fake one).
-        else await Promise.race([idle.closed, realDelay(2_000, undefined, { ref: false })]).then(() => expect(idleClosed).toBe(true));
+        else await Promise.race([idle.closed, realDelay(2_000, undefined, { ref: false })]).then(() => expect(idleClosed).toBe(true)); // a deadline
         await vi.advanceTimersByTimeAsync(100);
       }
     } finally {

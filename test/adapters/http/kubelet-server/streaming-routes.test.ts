@@ -221,11 +221,9 @@ describe('streaming routes: the proxied session', () => {
     const c = await send(await start(v, { idleMs: 300 }), 'POST', '/exec/default/web/app?command=sh&input=1', SPDY);
     await c.until('hello from runtime|');
     const opened = Date.now();
-    // Traffic keeps it open…
-    for (let i = 0; i < 4; i += 1) {
-      // Kept real: traffic spaced under the 300 ms idle timeout must keep the connection past it, and
-      // that timeout is the socket's own (socket.setTimeout), which fake timers do not reach.
-      await new Promise((r) => setTimeout(r, 150));
+    // Traffic keeps it open past the 300 ms idle timeout (the socket's own, on the real clock): each
+    // line is sent when the one before has come back, for 600 ms…
+    for (let i = 0; Date.now() - opened < 600; i += 1) {
       c.socket.write(`t${i}`);
       await c.until(`echo:t${i}|`);
     }
