@@ -69,6 +69,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     expect: { poll: { timeout: 15_000 } },
+    // Those bounds hold only inside a worker that still runs: a file whose worker stops reporting for
+    // longer than any of them is named and its worker ended (test/support/stall-watch), so a run that
+    // would hang fails and says where.
+    reporters: ['default', './test/support/stall-watch/stall-watch.reporter.ts'],
+    setupFiles: ['test/support/stall-watch/worker-pid.setup.ts'],
     // The real control plane (test/support/kube-lab.ts): started by the first file that needs it, once per run.
     globalSetup: ['test/support/fresh-build.global-setup.ts', 'test/support/kube-lab.global-setup.ts'],
     // Every kubelet a test spawns inherits these: no /kubepods on the host running the suite (see
