@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, until } from '../support/daemon.js';
+import { tunableBinds } from '../support/kernel-tunables-view.js';
 import { kubeLabPart, labApi } from '../support/kube-lab.js';
 import { kubeLabScripts } from '../support/kube-lab-scripts.js';
 import { untilChildDone } from '../support/kubelet-journal.js';
@@ -57,8 +58,9 @@ const KUBEADM_CONFIG = [
   'volumeStatsAggPeriod: 0s',
 ];
 /**
- * Beyond kubeadm's: protectKernelDefaults, as CIS benchmarks ask (these machines hold Go's values, so
- * it starts), and a pod pids limit, so the pod slices' TasksMax is shown too.
+ * Beyond kubeadm's: protectKernelDefaults, as CIS benchmarks ask (the lab's mount namespace shows
+ * Go's values over /proc/sys, whatever the host holds, so it starts), and a pod pids limit, so the pod
+ * slices' TasksMax is shown too.
  */
 const ADDED = ['protectKernelDefaults: true', 'podPidsLimit: 1024'];
 
@@ -88,6 +90,9 @@ describeNeeding(allOf(systemdLabPart(), kubeLabPart()), 'kubelet-ts on a stock k
     lab = await startSystemdLab();
     criDir = mkdtempSync(join(tmpdir(), 'kts-cri-systemd-'));
     goDir = mkdtempSync(join(tmpdir(), 'kts-go-systemd-'));
+    // In the lab's mount namespace alone, which both kubelets run in; they go with it at lab.down().
+    const binds = await lab.run(['sh', '-c', tunableBinds(join(goDir, 'tunables'))]);
+    if (binds.code !== 0) throw new Error(`Go's kernel tunables could not be bound over the lab's /proc/sys:\n${binds.stderr}`);
     containerd = await startLabContainerd(lab, criDir, { bridge: 'ktssd0', subnet: '10.218.0.0/24', name: 'kts-systemd-e2e' });
     node = await startLabNode({
       name: NODE,

@@ -2,7 +2,7 @@
  * What the end-to-end tests of the real binary share: waiting for a condition, a free loopback port,
  * and removing the pods a test left in a runtime (they outlive the kubelet, as with the Go kubelet).
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import { request } from 'node:https';
@@ -98,6 +98,8 @@ export async function startStaticPodKubelet(opts: {
   dir?: string;
   /** Added to the kubelet's environment. */
   env?: Record<string, string>;
+  /** Commands the kubelet is started under, which must exec it in the end (its pid is the child's). */
+  wrap?: [string, ...string[]];
 }): Promise<StaticPodKubelet> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), opts.prefix ?? 'kts-kubelet-'));
   const manifests = join(dir, 'manifests');
@@ -110,9 +112,11 @@ export async function startStaticPodKubelet(opts: {
     'authentication: {webhook: {enabled: false}, anonymous: {enabled: true}}', 'authorization: {mode: AlwaysAllow}',
     ...(opts.serverPort === undefined ? ['enableServer: false'] : ['address: 127.0.0.1', `port: ${opts.serverPort}`]), 'healthzPort: 0', ...(opts.config ?? []), '',
   ].join('\n'));
-  const child = spawn(process.execPath, [
+  const argv = [
     BIN, `--config=${join(dir, 'kubelet.yaml')}`, `--root-dir=${root}`, `--device-plugins-dir=${join(root, 'device-plugins')}`, `--cert-dir=${join(dir, 'pki')}`, '--debug-address=127.0.0.1:0', `--hostname-override=${opts.nodeName}`, ...(opts.args ?? []),
-  ], { stdio: ['ignore', 'ignore', 'pipe'], ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}) });
+  ];
+  const options: SpawnOptions = { stdio: ['ignore', 'ignore', 'pipe'], ...(opts.env ? { env: { ...process.env, ...opts.env } } : {}) };
+  const child = opts.wrap ? spawn(opts.wrap[0], [...opts.wrap.slice(1), process.execPath, ...argv], options) : spawn(process.execPath, argv, options);
   let stderr = '';
   let debug = '';
   child.stderr!.on('data', (d: Buffer) => {
