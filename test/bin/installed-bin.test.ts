@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { expect, it } from 'vitest';
-import { KUBELET_BIN } from '../support/kubelet-bin.js';
+import { COMMAND_BOUND_MS, KUBELET_BIN } from '../support/kubelet-bin.js';
 
 it('is package.json\'s bin, executable by everyone, with its shebang', () => {
   const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { bin: Record<string, string> };
@@ -16,11 +16,11 @@ it('is package.json\'s bin, executable by everyone, with its shebang', () => {
 });
 
 it('runs by its path: --version and --help', () => {
-  const version = spawnSync(KUBELET_BIN, ['--version'], { encoding: 'utf8' });
+  const version = spawnSync(KUBELET_BIN, ['--version'], { encoding: 'utf8', timeout: COMMAND_BOUND_MS });
   expect(version.error).toBeUndefined();
   expect(version.status).toBe(0);
   expect(version.stdout).toMatch(/^Kubernetes v\d+\.\d+\.\d+/);
-  const help = spawnSync(KUBELET_BIN, ['--help'], { encoding: 'utf8' });
+  const help = spawnSync(KUBELET_BIN, ['--help'], { encoding: 'utf8', timeout: COMMAND_BOUND_MS });
   expect(help.status).toBe(0);
   expect(help.stdout + help.stderr).toContain('--protect-kernel-defaults');
 });

@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { KUBELET_COMPILER_FLAGS, KUBELET_NODE_FLAGS } from '../../src/bin/node-flags.js';
-import { KUBELET_BIN } from '../support/kubelet-bin.js';
+import { COMMAND_BOUND_MS, KUBELET_BIN } from '../support/kubelet-bin.js';
 
 describe('the V8 options kubelet-ts runs under', () => {
   it('are on the executable\'s #! line and in npm start, exactly as node-flags.ts lists them', () => {
@@ -17,7 +17,7 @@ describe('the V8 options kubelet-ts runs under', () => {
   });
 
   it('are options this node accepts, those the daemon sets on itself too (node refuses one it does not know)', () => {
-    const out = execFileSync(process.execPath, [...KUBELET_NODE_FLAGS, ...KUBELET_COMPILER_FLAGS, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [...KUBELET_NODE_FLAGS, ...KUBELET_COMPILER_FLAGS, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8', timeout: COMMAND_BOUND_MS });
     expect(out).toBe('ok');
   });
 
@@ -30,9 +30,9 @@ describe('the V8 options kubelet-ts runs under', () => {
       let keep = [];
       for (let round = 0; round < 80; round++) { for (let i = 0; i < 1e5; i++) keep.push({ i }); if (keep.length > 1e6) keep = []; }`;
     // V8 renamed the tracing option (Node 20 has the old name, 22 and 24 the new); its line is the same.
-    const trace = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8' }).includes('--trace-flush-code ')
+    const trace = execFileSync(process.execPath, ['--v8-options'], { encoding: 'utf8', timeout: COMMAND_BOUND_MS }).includes('--trace-flush-code ')
       ? '--trace-flush-code' : '--trace-flush-bytecode';
-    const flushed = (flags: readonly string[]) => execFileSync(process.execPath, [trace, '-e', script, JSON.stringify(flags)], { encoding: 'utf8' })
+    const flushed = (flags: readonly string[]) => execFileSync(process.execPath, [trace, '-e', script, JSON.stringify(flags)], { encoding: 'utf8', timeout: COMMAND_BOUND_MS })
       .split('\n').filter((line) => line.includes('discarding compiled metadata')).length;
     expect(flushed(['--no-opt'])).toBe(0);
     expect(flushed(KUBELET_COMPILER_FLAGS)).toBeGreaterThan(0);

@@ -6,14 +6,14 @@
  * admission refusals and deletion run on the real control plane (real-cluster-mode.e2e.test.ts).
  * On the embedded runtime (--embedded-runtime-allow-cluster): the scenario is about the API side.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApiServer, type TestApiServer } from '../apiserver/index.js';
 import { removePods, until as waitUntil } from '../support/daemon.js';
-import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
+import { KUBELET_BIN as BIN, runKubeletCommand } from '../support/kubelet-bin.js';
 import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 const NODE = 'node-c';
@@ -110,7 +110,7 @@ describe('cluster mode against the test API server, embedded runtime', () => {
 
   it('stops cleanly and leaves a journal that replays identically, API answers and watch events included', async () => {
     expect(await stopDaemon()).toBe(0);
-    const r = spawnSync(process.execPath, [BIN, 'replay', join(dir, 'root', 'events', 'latest.jsonl')], { encoding: 'utf8' });
+    const r = runKubeletCommand(['replay', join(dir, 'root', 'events', 'latest.jsonl')]);
     expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
     expect(r.status).toBe(0);
   }, 30_000);

@@ -5,14 +5,14 @@
  * on /debug/actors), with no CSINode to write; its socket removed, the actor goes. The journal then
  * replays identically.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { csiMockDriverPart, CSI_MOCK_DRIVER_NAME, startCsiMockDriver, type CsiMockDriver } from '../support/csi-mock-driver.js';
 import { freePort, removePods, until } from '../support/daemon.js';
-import { KUBELET_BIN } from '../support/kubelet-bin.js';
+import { KUBELET_BIN, runKubeletCommand } from '../support/kubelet-bin.js';
 import { describeNeeding } from '../support/real-parts.js';
 import { writeServerTestConfig } from '../support/server-test-config.js';
 
@@ -59,7 +59,7 @@ describeNeeding(csiMockDriverPart(), 'CSI driver registration, standalone', () =
     const exited = new Promise<number | null>((done) => kubelet!.once('exit', done));
     kubelet!.kill('SIGTERM');
     expect(await exited).toBe(0);
-    const r = spawnSync(process.execPath, [KUBELET_BIN, 'replay', join(root, 'events', 'latest.jsonl')], { encoding: 'utf8' });
+    const r = runKubeletCommand(['replay', join(root, 'events', 'latest.jsonl')]);
     expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
     expect(r.status).toBe(0);
   }, 30_000);

@@ -6,7 +6,6 @@
  * annotation come with the driver, which is told it was registered; SIGTERM (its sockets removed)
  * takes both away; started again, both come back. The kubelet's journal then replays identically.
  */
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { allOf, describeNeeding } from '../support/real-parts.js';
@@ -14,7 +13,7 @@ import { kubeLabPartFor, labApi } from '../support/kube-lab.js';
 import { startLabNode, type LabNode } from '../support/lab-node.js';
 import { csiMockDriverPart, CSI_MOCK_DRIVER_NAME, startCsiMockDriver, type CsiMockDriver } from '../support/csi-mock-driver.js';
 import { journalLines } from '../support/kubelet-journal.js';
-import { KUBELET_BIN } from '../support/kubelet-bin.js';
+import { runKubeletCommand } from '../support/kubelet-bin.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 
 interface CsiNode {
@@ -86,7 +85,7 @@ describeNeeding(allOf(kubeLabPartFor('embedded'), csiMockDriverPart()), 'CSI dri
     const journal = join(root(), 'events', 'latest.jsonl');
     const { records } = readJournal(journal);
     expect(records.filter((r) => r.kind === 'input' && r.type === 'event' && r.name === 'plugin.socket.created').length).toBeGreaterThanOrEqual(2);
-    const r = spawnSync(process.execPath, [KUBELET_BIN, 'replay', journal], { encoding: 'utf8' });
+    const r = runKubeletCommand(['replay', journal]);
     expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
     expect(r.status).toBe(0);
   }, 30_000);

@@ -3,7 +3,6 @@
  * must replay identically against today's machines. A machine whose behaviour changed makes the
  * replay name the first divergent record — shown here with a deliberately altered machine.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,7 +12,7 @@ import { replay } from '../../src/actors/journal/replay.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { inertSystemEffects, provideSystem } from '../../src/bin/system.js';
 import { syncLoopMachine } from '../../src/machines/sync-loop.machine.js';
-import { KUBELET_BIN } from '../support/kubelet-bin.js';
+import { runKubeletCommand } from '../support/kubelet-bin.js';
 
 const DIR = resolve('test/fixtures/eventlogs');
 const FIXTURES = readdirSync(DIR).filter((f) => f.endsWith('.jsonl'));
@@ -122,7 +121,7 @@ describe('recorded event logs', () => {
   // Through the built binary: the definition hash is taken over the code that runs, and only dist/
   // is the code the recorder ran (vitest transpiles the sources anew).
   const replayCommand = (...args: string[]) =>
-    spawnSync(process.execPath, [KUBELET_BIN, 'replay', ...args], { encoding: 'utf8' });
+    runKubeletCommand(['replay', ...args]);
 
   it.each(FIXTURES)('the replay command says %s is identical, recorded by today\'s machine definitions', (name) => {
     const r = replayCommand(join(DIR, name));

@@ -4,20 +4,19 @@
  * rotation, the segment holds it before it may rotate again, and `kubelet-ts replay` starts from one. The real binary on the
  * embedded runtime with 8 KiB segments (smaller than a checkpoint: each segment holds one and what follows) (KUBELET_TS_EVENT_LOG_SEGMENT_BYTES), 8 kept.
  */
-import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { runExplainCommand } from '../../src/bin/commands/explain.js';
 import { startStaticPodKubelet, until, type StaticPodKubelet } from '../support/daemon.js';
-import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
+import { runKubeletCommand } from '../support/kubelet-bin.js';
 import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 
 let kubelet: StaticPodKubelet;
 let log: string;
 
-const replayCommand = (...args: string[]) => spawnSync(process.execPath, [BIN, 'replay', ...args], { encoding: 'utf8' });
+const replayCommand = (...args: string[]) => runKubeletCommand(['replay', ...args]);
 
 describe('a journal whose first segments were rotated away', () => {
   beforeAll(async () => {

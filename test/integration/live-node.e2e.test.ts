@@ -7,13 +7,12 @@
  * reaches the runtime (UpdateRuntimeConfig: the embedded runtime's verbose Status shows it, and the
  * journal has the runtime's answer on both); and the journal replays identically.
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createCriClient } from '../../src/adapters/cri-grpc/index.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
-import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
+import { runKubeletCommand } from '../support/kubelet-bin.js';
 import { kubeLabPartFor } from '../support/kube-lab.js';
 import { runKubectl } from '../support/kubectl-run.js';
 import { BUSYBOX, SLEEP, startLabNode, type LabNode } from '../support/lab-node.js';
@@ -114,7 +113,7 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `the kub
 
   it('stops cleanly and leaves a journal that replays identically, the Node\'s changes included', async () => {
     expect(await n.stop()).toBe(0);
-    const r = spawnSync(process.execPath, [BIN, 'replay', join(n.dir, 'root', 'events', 'latest.jsonl')], { encoding: 'utf8' });
+    const r = runKubeletCommand(['replay', join(n.dir, 'root', 'events', 'latest.jsonl')]);
     expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
     expect(r.status).toBe(0);
   }, 120_000);

@@ -17,14 +17,13 @@
  *    refused with NodeShutdown.
  * 4. Stopped, it leaves a journal with the PrepareForShutdown signal as an input that replays identically.
  */
-import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { connectBus } from '../../src/adapters/dbus/connection.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import { kubeLabPartFor } from '../support/kube-lab.js';
-import { KUBELET_BIN } from '../support/kubelet-bin.js';
+import { runKubeletCommand } from '../support/kubelet-bin.js';
 import { journalMark, untilPassAnswered } from '../support/kubelet-journal.js';
 import { BUSYBOX, SLEEP, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
 import { startPrivateBus, type PrivateBus } from '../support/private-bus.js';
@@ -171,7 +170,7 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `gracefu
     const { records } = readJournal(journal);
     expect(records).toContainEqual(expect.objectContaining({ kind: 'input', name: 'shutdown.prepare.signalled', payload: expect.objectContaining({ shuttingDown: true }) }));
     expect(records.filter((r) => r.name === 'pod.evict.requested' && JSON.stringify(r.payload).includes('"requester":"nodeShutdown"'))).toHaveLength(2);
-    const r = spawnSync(process.execPath, [KUBELET_BIN, 'replay', journal], { encoding: 'utf8' });
+    const r = runKubeletCommand(['replay', journal]);
     expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
     expect(r.status).toBe(0);
   }, 30_000);

@@ -10,11 +10,10 @@
  * crashing container's repeated events into one with a count and posts its BackOff, and leaves a
  * journal that replays identically, the real API server's answers included.
  */
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { KUBELET_BIN as BIN } from '../support/kubelet-bin.js';
+import { runKubeletCommand } from '../support/kubelet-bin.js';
 import { kubeLabPart, labApi } from '../support/kube-lab.js';
 import { BUSYBOX, SLEEP, startLabNode, type Condition, type LabEvent, type LabNode } from '../support/lab-node.js';
 import { allOf, containerdEndpoint, containerdPart, describeNeeding } from '../support/real-parts.js';
@@ -169,7 +168,7 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
 
   it('stops cleanly and leaves a journal that replays identically, the real API server\'s answers included', async () => {
     expect(await n.stop()).toBe(0);
-    const r = spawnSync(process.execPath, [BIN, 'replay', join(n.dir, 'root', 'events', 'latest.jsonl')], { encoding: 'utf8' });
+    const r = runKubeletCommand(['replay', join(n.dir, 'root', 'events', 'latest.jsonl')]);
     expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
     expect(r.status).toBe(0);
   }, 30_000);

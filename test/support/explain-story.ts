@@ -4,18 +4,17 @@
  * asked for as text with what must vary between runs normalised: container and sandbox ids (12 hex
  * digits as the story shortens them) become `<id>`.
  */
-import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
 import type { CauseFamily, Story } from '../../src/domain/explain/story.js';
-import { KUBELET_BIN } from './kubelet-bin.js';
+import { runKubeletCommand } from './kubelet-bin.js';
 
 export const journalOf = (nodeDir: string) => join(nodeDir, 'root', 'events', 'latest.jsonl');
 
 /** The pod's story (`namespace/name`) from the journal, its lines of `families` as normalised text. */
 export function explainedLines(journal: string, pod: string, families: readonly CauseFamily[]): string[] {
-  const r = spawnSync(process.execPath, [KUBELET_BIN, 'explain', journal, pod, '--json'], { encoding: 'utf8' });
+  const r = runKubeletCommand(['explain', journal, pod, '--json']);
   if (r.status !== 0) throw new Error(`explain ${pod}: exit ${r.status}: ${r.stderr}`);
   const story = JSON.parse(r.stdout) as Story;
   const seqs = new Set(readJournal(journal).records.map((rec) => rec.seq));

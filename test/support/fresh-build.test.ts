@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, w
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { COMMAND_BOUND_MS } from './kubelet-bin.js';
 import { staleBuildReason } from '../../scripts/fresh-build.mjs';
 
 let dir: string;
@@ -58,7 +59,7 @@ describe('npm start\'s build-if-stale', () => {
   function buildIfStale() {
     const npm = join(dir, 'fake-npm.cjs');
     writeFileSync(npm, `require('node:fs').writeFileSync(${JSON.stringify(join(dir, 'built'))}, process.argv.slice(2).join(' '));\n`);
-    const r = spawnSync(process.execPath, [SCRIPT, '--build-if-stale'], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_execpath: npm } });
+    const r = spawnSync(process.execPath, [SCRIPT, '--build-if-stale'], { cwd: dir, encoding: 'utf8', env: { ...process.env, npm_execpath: npm }, timeout: COMMAND_BOUND_MS });
     return { ...r, built: existsSync(join(dir, 'built')) ? readFileSync(join(dir, 'built'), 'utf8') : null };
   }
 
