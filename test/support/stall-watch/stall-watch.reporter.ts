@@ -36,6 +36,8 @@ export default class StallWatchReporter implements Reporter {
   readonly #checkEveryMs: number;
   #timer: NodeJS.Timeout | undefined;
   #lastReportAt = 0;
+  /** What was said of each worker ended, said again at the run's end, after vitest's summary. */
+  readonly #said: string[] = [];
 
   constructor(options: StallWatchOptions = {}) {
     this.#limitMs = options.limitMs ?? STALL_LIMIT_MS;
@@ -52,6 +54,8 @@ export default class StallWatchReporter implements Reporter {
     clearInterval(this.#timer);
     this.#files.clear();
     rmSync(workerPidDir(process.pid), { recursive: true, force: true });
+    // vitest's summary names no file for a worker that exited; a CI log's tail shows these.
+    for (const line of this.#said.splice(0)) say(`this run ended a worker: ${line}`);
   }
 
   onTestModuleQueued(module: TestModule): void {
@@ -102,7 +106,7 @@ export default class StallWatchReporter implements Reporter {
       const pid = workerOf(moduleId);
       // A worker sends its reports in batches, so one blocked at a test's start never reported it.
       const [unfinished] = progress.module.children.allTests('pending');
-      say(
+      this.#sayAndKeep(
         `${progress.module.relativeModuleId} has reported nothing for ${seconds(quietMs)} (last heard: ${progress.at})` +
           (unfinished ? `; its first unfinished test is "${unfinished.fullName}"` : '') +
           (pid ? `; ending its worker (pid ${pid}) so the run fails here instead of hanging` : '; its worker is not known, so the run may hang here'),
@@ -113,9 +117,14 @@ export default class StallWatchReporter implements Reporter {
     if (this.#files.size === 0 && quietMs > this.#limitMs) {
       this.#lastReportAt = now;
       const pids = liveWorkers();
-      say(`every file begun has ended, yet the run has not for ${seconds(quietMs)}; ending the workers still alive (pids ${pids.join(', ') || 'none'})`);
+      this.#sayAndKeep(`every file begun has ended, yet the run has not for ${seconds(quietMs)}; ending the workers still alive (pids ${pids.join(', ') || 'none'})`);
       pids.forEach(end);
     }
+  }
+
+  #sayAndKeep(line: string): void {
+    this.#said.push(line);
+    say(line);
   }
 }
 

@@ -32,6 +32,8 @@ describe('the stall watch (a reporter of the suite)', () => {
       /stall-watch: blocked\.fixture\.ts has reported nothing for \d+ s \(last heard: [^)]+\); its first unfinished test is "waits on something that never comes, with its thread blocked"; ending its worker \(pid \d+\)/,
     );
     expect(err).not.toContain('stall-watch: passing.fixture.ts');
+    // Said again when the run ends, after vitest's summary, which names no file for the worker.
+    expect(err).toMatch(/stall-watch: this run ended a worker: blocked\.fixture\.ts has reported nothing for/);
     expect(out).toMatch(/Tests\s+12 passed/);
     expect(code).toBe(1);
   }, 120_000);
