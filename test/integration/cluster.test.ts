@@ -110,7 +110,7 @@ describe('cluster mode against the test API server, embedded runtime', () => {
 
   it('stops cleanly and leaves a journal that replays identically, API answers and watch events included', async () => {
     expect(await stopDaemon()).toBe(0);
-    const r = runKubeletCommand(['replay', join(dir, 'root', 'events', 'latest.jsonl')]);
+    const r = runKubeletCommand('replay', [join(dir, 'root', 'events', 'latest.jsonl')]);
     expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
     expect(r.status).toBe(0);
   }, 30_000);

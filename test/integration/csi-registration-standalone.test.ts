@@ -59,7 +59,7 @@ describeNeeding(csiMockDriverPart(), 'CSI driver registration, standalone', () =
     const exited = new Promise<number | null>((done) => kubelet!.once('exit', done));
     kubelet!.kill('SIGTERM');
     expect(await exited).toBe(0);
-    const r = runKubeletCommand(['replay', join(root, 'events', 'latest.jsonl')]);
+    const r = runKubeletCommand('replay', [join(root, 'events', 'latest.jsonl')]);
     expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
     expect(r.status).toBe(0);
   }, 30_000);

@@ -85,7 +85,7 @@ describeNeeding(allOf(kubeLabPartFor('embedded'), csiMockDriverPart()), 'CSI dri
     const journal = join(root(), 'events', 'latest.jsonl');
     const { records } = readJournal(journal);
     expect(records.filter((r) => r.kind === 'input' && r.type === 'event' && r.name === 'plugin.socket.created').length).toBeGreaterThanOrEqual(2);
-    const r = runKubeletCommand(['replay', journal]);
+    const r = runKubeletCommand('replay', [journal]);
     expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
     expect(r.status).toBe(0);
   }, 30_000);

@@ -121,7 +121,7 @@ describe('recorded event logs', () => {
   // Through the built binary: the definition hash is taken over the code that runs, and only dist/
   // is the code the recorder ran (vitest transpiles the sources anew).
   const replayCommand = (...args: string[]) =>
-    runKubeletCommand(['replay', ...args]);
+    runKubeletCommand('replay', args);
 
   it.each(FIXTURES)('the replay command says %s is identical, recorded by today\'s machine definitions', (name) => {
     const r = replayCommand(join(DIR, name));

@@ -16,7 +16,7 @@ import { SLEEP_UNTIL_TERM } from '../support/sleeper.js';
 let kubelet: StaticPodKubelet;
 let log: string;
 
-const replayCommand = (...args: string[]) => runKubeletCommand(['replay', ...args]);
+const replayCommand = (...args: string[]) => runKubeletCommand('replay', args);
 
 describe('a journal whose first segments were rotated away', () => {
   beforeAll(async () => {

@@ -113,7 +113,7 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `the kub
 
   it('stops cleanly and leaves a journal that replays identically, the Node\'s changes included', async () => {
     expect(await n.stop()).toBe(0);
-    const r = runKubeletCommand(['replay', join(n.dir, 'root', 'events', 'latest.jsonl')]);
+    const r = runKubeletCommand('replay', [join(n.dir, 'root', 'events', 'latest.jsonl')]);
     expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
     expect(r.status).toBe(0);
   }, 120_000);

@@ -170,7 +170,7 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `gracefu
     const { records } = readJournal(journal);
     expect(records).toContainEqual(expect.objectContaining({ kind: 'input', name: 'shutdown.prepare.signalled', payload: expect.objectContaining({ shuttingDown: true }) }));
     expect(records.filter((r) => r.name === 'pod.evict.requested' && JSON.stringify(r.payload).includes('"requester":"nodeShutdown"'))).toHaveLength(2);
-    const r = runKubeletCommand(['replay', journal]);
+    const r = runKubeletCommand('replay', [journal]);
     expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
     expect(r.status).toBe(0);
   }, 30_000);

@@ -168,7 +168,7 @@ for (const rt of RUNTIMES) describeNeeding(rt.endpoint === 'embedded' ? kubeLabP
 
   it('stops cleanly and leaves a journal that replays identically, the real API server\'s answers included', async () => {
     expect(await n.stop()).toBe(0);
-    const r = runKubeletCommand(['replay', join(n.dir, 'root', 'events', 'latest.jsonl')]);
+    const r = runKubeletCommand('replay', [join(n.dir, 'root', 'events', 'latest.jsonl')]);
     expect(r.stdout).toMatch(/^replay: identical: \d+ records/);
     expect(r.status).toBe(0);
   }, 30_000);

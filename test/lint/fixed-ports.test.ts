@@ -18,8 +18,9 @@ function sources(dir: string): string[] {
   });
 }
 
-// The binary's subcommands that read files and exit listen on nothing.
-const DAEMON_START = /\[\s*(?:BIN|KUBELET_BIN)\s*,\s*(?!\s|'(?:replay|report|config|explain)')/;
+// The binary's subcommands that read files and exit listen on nothing (runKubeletCommand's
+// `subcommand` is typed to those).
+const DAEMON_START = /\[\s*(?:BIN|KUBELET_BIN)\s*,\s*(?!\s|'(?:replay|report|config|explain)'|subcommand\b)/;
 const HEALTHZ_OFF = ['--healthz-port=0', 'healthzPort: 0', 'writeServerTestConfig'];
 
 describe('tests that start the kubelet binary', () => {

@@ -14,7 +14,7 @@ export const journalOf = (nodeDir: string) => join(nodeDir, 'root', 'events', 'l
 
 /** The pod's story (`namespace/name`) from the journal, its lines of `families` as normalised text. */
 export function explainedLines(journal: string, pod: string, families: readonly CauseFamily[]): string[] {
-  const r = runKubeletCommand(['explain', journal, pod, '--json']);
+  const r = runKubeletCommand('explain', [journal, pod, '--json']);
   if (r.status !== 0) throw new Error(`explain ${pod}: exit ${r.status}: ${r.stderr}`);
   const story = JSON.parse(r.stdout) as Story;
   const seqs = new Set(readJournal(journal).records.map((rec) => rec.seq));
