@@ -9,15 +9,16 @@ import { resolve } from 'node:path';
 export const KUBELET_BIN = resolve('dist/bundle/kubelet.js');
 
 /**
- * A subcommand of the binary that ends by itself, run to its end. The
- * worker's thread waits on it, out of reach of vitest's timeouts, so it gets a bound of its own: a
- * generous parameter for a loaded 2-core machine, past which it is killed and its status is null.
+ * The bound on a synchronous run of the binary or of node: the worker's thread waits on it, out of
+ * reach of vitest's timeouts. A generous parameter for a loaded 2-core machine, past which the child
+ * is killed and its status is null.
  */
 export const COMMAND_BOUND_MS = 60_000;
 
 /** The binary's subcommands that read files and exit, listening on nothing. */
 export type ExitingSubcommand = 'replay' | 'explain';
 
+/** One of those, run to its end. */
 export function runKubeletCommand(subcommand: ExitingSubcommand, args: readonly string[]): SpawnSyncReturns<string> {
   return spawnSync(process.execPath, [KUBELET_BIN, subcommand, ...args], { encoding: 'utf8', timeout: COMMAND_BOUND_MS });
 }
