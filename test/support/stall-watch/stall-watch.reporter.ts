@@ -1,6 +1,7 @@
 import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Reporter, ReportedHookContext, TestCase, TestModule, TestSuite } from 'vitest/node';
+import { readProcStat } from '../../../src/adapters/embedded-runtime/shim/proc-stat.js';
 import { workerPidDir, workerPidFile } from './worker-pids.js';
 
 /**
@@ -171,13 +172,7 @@ function pidIn(file: string): number | undefined {
 
 /** A worker is a child of this process: a pid of one that exited may be another process's by now. */
 function ourChild(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after its last ')'.
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
-  } catch {
-    return false;
-  }
+  return readProcStat(pid)?.ppid === process.pid;
 }
 
 function end(pid: number): void {
