@@ -72,7 +72,7 @@ export default defineConfig({
     // Those bounds hold only inside a worker that still runs: a file whose worker stops reporting for
     // longer than any of them is named and its worker ended (test/support/stall-watch), so a run that
     // would hang fails and says where.
-    reporters: ['default', './test/support/stall-watch/stall-watch.reporter.ts'],
+    reporters: ['default', './test/support/stall-watch/stall-watch.reporter.ts', './test/support/skipped-suites/skipped-suites.reporter.ts'],
     setupFiles: ['test/support/stall-watch/worker-pid.setup.ts'],
     // The real control plane (test/support/kube-lab.ts): started by the first file that needs it, once per run.
     globalSetup: ['test/support/fresh-build.global-setup.ts', 'test/support/kube-lab.global-setup.ts'],

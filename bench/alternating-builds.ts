@@ -4,10 +4,10 @@
  * machine's drift falls on both alike: the harness of burstcpu.ts and idlealloc.ts. Each turn's
  * figures and the load average go to stderr; the answer is every figure's samples by build.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
+import { controlPlaneMissing, kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
 import { upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
 import { median, round } from './stats.js';
 
@@ -16,7 +16,8 @@ export interface NamedBuild { name: string }
 /** Why the bench cannot run here (no control plane's scripts, no containerd), or undefined. */
 export function realLabMissing(): string | undefined {
   const scripts = kubeLabScripts();
-  if (!existsSync(join(scripts, 'up.sh'))) return `no real control plane's scripts in ${scripts}`;
+  const unavailable = controlPlaneMissing(scripts);
+  if (unavailable) return unavailable;
   if (!process.env.KUBELET_IT_CRI) return 'no containerd: KUBELET_IT_CRI is unset (.ci/containerd/up.sh)';
   return undefined;
 }

@@ -9,13 +9,13 @@
  * KUBELET_BENCH_APICLIENT_ROUNDS=N (8) rounds of each.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { h2SettingsFromEnv } from '../src/adapters/apiserver/h2-session.js';
 import { readKubeconfig } from '../src/adapters/apiserver/kubeconfig-file.js';
 import { RestClient } from '../src/adapters/apiserver/rest-client.js';
-import { kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
+import { controlPlaneMissing, kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
 import { upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
 import { median, round } from './stats.js';
 
@@ -25,7 +25,8 @@ const IN_FLIGHT = 8;
 
 export async function benchApiClient(): Promise<Record<string, number | string>> {
   const scripts = kubeLabScripts();
-  if (!existsSync(join(scripts, 'up.sh'))) return { skipped: `no real control plane's scripts in ${scripts}` };
+  const unavailable = controlPlaneMissing(scripts);
+  if (unavailable) return { skipped: unavailable };
   const work = mkdtempSync(join(tmpdir(), 'kts-apiclient-'));
   const labDir = join(work, 'lab');
   mkdirSync(labDir);

@@ -17,6 +17,7 @@ import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createCriClient } from '../src/adapters/cri-grpc/index.js';
 import { kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
+import { requireLabBinary } from '../test/support/lab-bin.js';
 import { upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
 import { slopesPerThousandPods, type ChurnSample } from './churn-fit.js';
 import { churnChart, type PlotSeries } from './churn-plot.js';
@@ -121,7 +122,7 @@ async function churnTurn(lab: KubeLab, work: string, turn: ChurnTurn): Promise<v
   await readyNamespace(lab, node);
   const inspectPort = await freePort();
   const kubelet = kind === 'go'
-    ? await startGoKubelet(join(lab.scripts, 'go-kubelet.xz'), work, setup)
+    ? await startGoKubelet(requireLabBinary('kubelet'), setup)
     : await startKubeletTs(setup, { nodeFlags: [`--inspect=127.0.0.1:${inspectPort}`, ...heapSnapshotFlags()] });
   const snapshots = kind === 'ts' ? heapSnapshotDir() : undefined;
   const snapshot = async (when: string) => {

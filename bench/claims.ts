@@ -14,6 +14,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
+import { requireLabBinary } from '../test/support/lab-bin.js';
 import { labApi, upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
 import { missing } from './sidebyside.js';
 import { api, type Lab } from './sidebyside-api.js';
@@ -71,7 +72,7 @@ async function turn(lab: KubeLab, work: string, kind: KubeletKind, rep: number):
   });
   const base: TurnOptions = {
     lab, setup, namespace: ns, image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', idleMs: 0,
-    start: () => (kind === 'go' ? startGoKubelet(join(lab.scripts, 'go-kubelet.xz'), work, setup) : startKubeletTs(setup)),
+    start: () => (kind === 'go' ? startGoKubelet(requireLabBinary('kubelet'), setup) : startKubeletTs(setup)),
   };
   const kubelet = await base.start();
   const figures: Record<string, number> = {};

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
 import { kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
+import { requireLabBinary } from '../test/support/lab-bin.js';
 import { upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
 import { freePort } from './free-port.js';
 import { cpuSeconds, rssMiB, rssPartsMiB } from './proc-usage.js';
@@ -78,7 +79,7 @@ async function turn(lab: KubeLab, work: string, kind: Kind, rep: number): Promis
 async function start(lab: KubeLab, setup: NodeSetup, kind: Kind): Promise<StartedKubelet> {
   if (kind === 'go' || kind === 'ts' || kind === 'tsVariant') {
     const kubelet = kind === 'go'
-      ? await startGoKubelet(join(lab.scripts, 'go-kubelet.xz'), join(setup.dir, '..'), setup)
+      ? await startGoKubelet(requireLabBinary('kubelet'), setup)
       : await startKubeletTs(setup, { nodeFlags: kind === 'tsVariant' ? VARIANT : [] });
     // A kubelet that never got Ready is stopped here: the turn's clean-up only covers a started one.
     await startUp({ lab, setup, namespace: setup.node, image: '', idleMs: 0, start: () => Promise.resolve(kubelet) }, kubelet, {}).catch(async (err: unknown) => {

@@ -5,8 +5,8 @@
  * by its client certificate and a SubjectAccessReview, no read-only port, healthz on loopback, the
  * same client and event QPS and burst, no QoS cgroups, and the same containerd.
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { KUBELET_NODE_FLAGS } from '../src/bin/node-flags.js';
@@ -66,29 +66,27 @@ function sharedConfig(s: NodeSetup, port: number, healthzPort: number): string[]
     'address: 127.0.0.1', `port: ${port}`, 'readOnlyPort: 0', `healthzPort: ${healthzPort}`, 'healthzBindAddress: 127.0.0.1',
     `authentication: {anonymous: {enabled: false}, webhook: {enabled: true}, x509: {clientCAFile: ${s.clientCa}}}`,
     'authorization: {mode: Webhook}', 'kubeAPIQPS: 50', 'kubeAPIBurst: 100',
-    // Set for both: the Go kubelet v1.26 defaults to 5 and 10, kubelet-ts to 50 and 100 (later Go's),
+    // Set for both: the Go kubelet's are 50 and 100 since v1.27, and kubelet-ts's too; older labs had 5 and 10,
     // and at 5 a second most of a burst's events would be written after the burst.
     'eventRecordQPS: 50', 'eventBurst: 100',
   ];
 }
 
 /**
- * The Go kubelet, unpacked from `xzPath` into `binDir` once. readOnlyPort stays 0 (that build panics
- * on any other value); no QoS cgroups and no iptables chains, as kubelet-ts here.
+ * The Go kubelet of KUBE_LAB_BIN (built on the machine). readOnlyPort stays 0; no QoS cgroups and no
+ * iptables chains, as kubelet-ts here; cgroup v1 allowed (v1.35 refuses it by default, and these
+ * machines are v1). Its sandbox image is containerd's `sandbox_image` (v1.35 has no flag for it).
  */
-export async function startGoKubelet(xzPath: string, binDir: string, s: NodeSetup): Promise<StartedKubelet> {
-  const bin = join(binDir, 'kubelet');
-  if (!existsSync(bin)) {
-    execFileSync('sh', ['-c', 'xz -dc "$1" > "$2.tmp" && chmod 755 "$2.tmp" && mv "$2.tmp" "$2"', 'unpack', xzPath, bin]);
-  }
+export async function startGoKubelet(bin: string, s: NodeSetup): Promise<StartedKubelet> {
   const [port, healthzPort] = [await freePort(), await freePort()];
   writeFileSync(join(s.dir, 'kubelet.yaml'), [
     ...sharedConfig(s, port, healthzPort),
-    'cgroupDriver: cgroupfs', 'cgroupsPerQOS: false', 'enforceNodeAllocatable: []', 'failSwapOn: false', 'makeIPTablesUtilChains: false', '',
+    'cgroupDriver: cgroupfs', 'cgroupsPerQOS: false', 'enforceNodeAllocatable: []', 'failSwapOn: false', 'makeIPTablesUtilChains: false',
+    'failCgroupV1: false', '',
   ].join('\n'));
   return spawnKubelet(bin, [
     `--config=${join(s.dir, 'kubelet.yaml')}`, `--kubeconfig=${s.kubeconfig}`, `--root-dir=${join(s.dir, 'root')}`, `--cert-dir=${join(s.dir, 'pki')}`,
-    `--container-runtime-endpoint=${s.endpoint}`, `--pod-infra-container-image=${s.pauseImage}`, `--hostname-override=${s.node}`,
+    `--container-runtime-endpoint=${s.endpoint}`, `--hostname-override=${s.node}`,
   ], { port, healthzPort, runsJavaScript: false });
 }
 

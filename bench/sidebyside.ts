@@ -13,7 +13,8 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
+import { controlPlaneMissing, kubeLabScripts, purgeKubeLab } from '../test/support/kube-lab-scripts.js';
+import { absentLabBinaries, notBuilt, requireLabBinary } from '../test/support/lab-bin.js';
 import { upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
 import { KUBELET_BIN } from './kubelet-bin.js';
 import { prepareNode, startGoKubelet, startKubeletTs, type KubeletKind } from './sidebyside-kubelets.js';
@@ -25,11 +26,12 @@ const REPS = Number(process.env.KUBELET_BENCH_SIDEBYSIDE_REPS ?? 2);
 const IDLE_MS = Number(process.env.KUBELET_BENCH_SIDEBYSIDE_IDLE_SECONDS ?? 60) * 1000;
 const PODS = Number(process.env.KUBELET_BENCH_SIDEBYSIDE_PODS ?? BURST);
 
-/** Why a side-by-side bench cannot run here, or '' when it can. */
+/** Why a side-by-side bench cannot run here, or '' when it can: the Go kubelet and the control plane are KUBE_LAB_BIN's. */
 export function missing(scripts: string): string {
+  const goKubelet = absentLabBinaries(['kubelet']);
   return [
-    existsSync(join(scripts, 'go-kubelet.xz')) ? '' : `no Go kubelet at ${join(scripts, 'go-kubelet.xz')}`,
-    existsSync(join(scripts, 'up.sh')) ? '' : `no real control plane's scripts in ${scripts}`,
+    controlPlaneMissing(scripts),
+    goKubelet.length ? notBuilt(goKubelet) : '',
     process.env.KUBELET_IT_CRI ? '' : 'no containerd: KUBELET_IT_CRI is unset (eval "$(bash .ci/containerd/up.sh)" first, with a LAB, BRIDGE and POD_SUBNET of its own when another is running)',
     existsSync(KUBELET_BIN) ? '' : `no kubelet-ts bundle at ${KUBELET_BIN} (npm run build)`,
   ].filter(Boolean).join('; ');
@@ -100,6 +102,6 @@ async function turn(lab: KubeLab, work: string, kind: KubeletKind, rep: number):
   const setup = await prepareNode(lab, work, node);
   return oneTurn({
     lab, setup, namespace: node, image: process.env.KUBELET_IT_CRI_IMAGE ?? 'kubelet-ts.local/busybox:1.0', idleMs: IDLE_MS, pods: PODS,
-    start: () => (kind === 'go' ? startGoKubelet(join(lab.scripts, 'go-kubelet.xz'), work, setup) : startKubeletTs(setup)),
+    start: () => (kind === 'go' ? startGoKubelet(requireLabBinary('kubelet'), setup) : startKubeletTs(setup)),
   });
 }

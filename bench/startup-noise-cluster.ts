@@ -17,7 +17,7 @@ import type { JournalRecord } from '../src/domain/journal/record.js';
 import { startupReport } from '../src/domain/journal/report.js';
 import { readyMarks } from '../src/domain/journal/startup-ready.js';
 import { spawnClusterKubelet, stopClusterKubelet } from '../test/support/cluster-kubelet.js';
-import { kubeLabScripts, purgeKubeLab, runScript, scriptEnv } from '../test/support/kube-lab-scripts.js';
+import { controlPlaneMissing, kubeLabScripts, purgeKubeLab, runScript, scriptEnv } from '../test/support/kube-lab-scripts.js';
 import { labApi, upOnce, type KubeLab } from '../test/support/kube-lab-up.js';
 import { freePort } from './free-port.js';
 import { startupNoise } from './startup-noise.js';
@@ -28,7 +28,8 @@ const READY_DEADLINE_MS = 60_000;
 
 export async function benchStartupNoiseCluster(): Promise<Record<string, number | string>> {
   const scripts = kubeLabScripts();
-  if (!existsSync(join(scripts, 'up.sh'))) return { skipped: `no real control plane's scripts in ${scripts}` };
+  const unavailable = controlPlaneMissing(scripts);
+  if (unavailable) return { skipped: unavailable };
   const labDir = mkdtempSync(join(tmpdir(), 'kts-noise-lab-'));
   try {
     const lab = await upOnce(labDir, scripts);

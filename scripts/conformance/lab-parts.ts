@@ -1,34 +1,31 @@
 /**
- * The parts of the lab the run uses, by path and never copied into the repository: the e2e lab
- * (e2e.test.xz, ginkgo.xz, images.sh; ../shared/lab/e2e, or KUBELET_CONFORMANCE_E2E_LAB) and the
- * real control plane's scripts with the Go kubelet (../shared/lab/kube, or KUBELET_IT_KUBE_LAB_SCRIPTS).
+ * The parts of the lab the run uses, by path and never copied into the repository: the e2e lab's
+ * images.sh (../shared/lab/e2e, or KUBELET_CONFORMANCE_E2E_LAB), the real control plane's scripts
+ * (../shared/lab/kube, or KUBELET_IT_KUBE_LAB_SCRIPTS), and the upstream binaries built on this
+ * machine in KUBE_LAB_BIN: the control plane, e2e.test and ginkgo, and the Go kubelet for a Go run.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { kubeLabScripts } from '../../test/support/kube-lab-scripts.js';
+import { absentLabBinaries, CONTROL_PLANE_BINARIES, kubeLabBin, notBuilt } from '../../test/support/lab-bin.js';
 
 export interface LabParts {
   e2e: string;
   kube: string;
+  /** KUBE_LAB_BIN */
+  bin: string;
 }
 
 export function labParts(env: NodeJS.ProcessEnv = process.env): LabParts {
-  return { e2e: env.KUBELET_CONFORMANCE_E2E_LAB || resolve('..', 'shared', 'lab', 'e2e'), kube: kubeLabScripts(env) };
+  return { e2e: env.KUBELET_CONFORMANCE_E2E_LAB || resolve('..', 'shared', 'lab', 'e2e'), kube: kubeLabScripts(env), bin: kubeLabBin(env) };
 }
 
 /** Why the run cannot start here, or '' when it can. */
 export function missingParts(parts: LabParts, needGo: boolean): string {
-  const need = [
-    [parts.e2e, 'e2e.test.xz'], [parts.e2e, 'ginkgo.xz'], [parts.e2e, 'images.sh'],
-    [parts.kube, 'up.sh'], [parts.kube, 'node-kubeconfig.sh'], ...(needGo ? [[parts.kube, 'go-kubelet.xz']] : []),
-  ];
-  const absent = need.map(([dir, file]) => join(dir!, file!)).filter((p) => !existsSync(p));
-  return absent.length === 0 ? '' : `missing ${absent.join(', ')} (set KUBELET_CONFORMANCE_E2E_LAB and KUBELET_IT_KUBE_LAB_SCRIPTS to the lab's e2e and kube directories)`;
-}
-
-/** `xz -dc from > to`, executable. */
-export function unpackXz(from: string, to: string): string {
-  execFileSync('sh', ['-c', 'xz -dc "$1" > "$2.tmp" && chmod 755 "$2.tmp" && mv "$2.tmp" "$2"', 'unpack', from, to]);
-  return to;
+  const scripts = [join(parts.e2e, 'images.sh'), join(parts.kube, 'up.sh'), join(parts.kube, 'node-kubeconfig.sh')].filter((p) => !existsSync(p));
+  const binaries = absentLabBinaries([...CONTROL_PLANE_BINARIES, 'e2e.test', 'ginkgo', ...(needGo ? ['kubelet'] : [])], { KUBE_LAB_BIN: parts.bin });
+  return [
+    scripts.length ? `missing ${scripts.join(', ')} (set KUBELET_CONFORMANCE_E2E_LAB and KUBELET_IT_KUBE_LAB_SCRIPTS to the lab's e2e and kube directories)` : '',
+    binaries.length ? notBuilt(binaries, { KUBE_LAB_BIN: parts.bin }) : '',
+  ].filter(Boolean).join('; ');
 }

@@ -1,6 +1,7 @@
 /**
- * `npm run conformance`: the upstream Kubernetes v1.26 node conformance suite against one kubelet
- * (kubelet-ts by default, `--runtime=go` for the Go kubelet v1.26) as the one node of a real control
+ * `npm run conformance`: the upstream Kubernetes node conformance suite of the lab's version (v1.35)
+ * against one kubelet (kubelet-ts by default, `--runtime=go` for the Go kubelet of that version) as
+ * the one node of a real control
  * plane. Brings up, in order, the control plane (the lab's up.sh), a containerd with the suite's
  * images and the node; runs the suite; writes the results (results.ts says where) and, after a full
  * run, docs/CONFORMANCE.md; then takes everything down in reverse, also on failure or Ctrl-C (a first
@@ -20,7 +21,7 @@ import { containerdEnv, downContainerd, importSuiteImages, PAUSE_IMAGE, upContai
 import { explainFromJournal, keepJournal, type SpecExplanation } from './explain-failures.js';
 import { dryRun, junitIn, startSuite, type RunningSuite } from './ginkgo.js';
 import { parseJunit } from './junit.js';
-import { labParts, missingParts, unpackXz } from './lab-parts.js';
+import { labParts, missingParts } from './lab-parts.js';
 import { addHostsLine, nodeDir, startNodeKubelet, unmountUnder, untilNodeReady } from './node.js';
 import { parseOptions, type Options } from './options.js';
 import { removePodLogs, watchNodePods } from './pod-logs.js';
@@ -85,10 +86,8 @@ async function main(): Promise<number> {
 }
 
 async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, work: string, artifacts: string, teardown: Teardown): Promise<boolean> {
-  const bin = join(work, 'bin');
-  mkdirSync(bin);
-  const e2eTest = await step('unpacking e2e.test and ginkgo', () => unpackXz(join(parts.e2e, 'e2e.test.xz'), join(bin, 'e2e.test')));
-  const ginkgo = unpackXz(join(parts.e2e, 'ginkgo.xz'), join(bin, 'ginkgo'));
+  const e2eTest = join(parts.bin, 'e2e.test');
+  const ginkgo = join(parts.bin, 'ginkgo');
   const listed = await dryRun(e2eTest, SUITE_FOCUS, SUITE_SKIP, join(work, 'dry-run'));
   const selection = listed.specs.map((s) => s.name);
   const subset = opts.focus !== undefined || opts.specsFile !== undefined;
@@ -132,7 +131,7 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
     pods.stop();
     log(`removed the logs of ${removePodLogs(pods.uids)} of ${pods.uids.size} pods`);
   });
-  const goBinary = opts.runtime === 'go' ? unpackXz(join(parts.kube, 'go-kubelet.xz'), join(bin, 'kubelet')) : undefined;
+  const goBinary = opts.runtime === 'go' ? join(parts.bin, 'kubelet') : undefined;
   const kubeletLog = join(artifacts, 'kubelet.log');
   // Registered before the kubelet's stop, so it runs after it: the journal kept is the whole run's.
   const events = join(dir, 'root', 'events');

@@ -5,18 +5,17 @@
  * (`cgroupDriver: systemd`). It joins; a Guaranteed, a Burstable and a BestEffort pod run under Go's
  * slices with Go's properties, read back with `systemctl show`, their containers in containerd's
  * scopes below them; a restart adopts the running pods' slices; evicted, the pods leave no unit
- * behind. Then the Go kubelet v1.26 runs the same pods in the same lab, and its slices show the same
+ * behind. Then the Go kubelet v1.35 runs the same pods in the same lab, and its slices show the same
  * properties.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { freePort, until } from '../support/daemon.js';
 import { tunableBinds } from '../support/kernel-tunables-view.js';
 import { kubeLabPart, labApi } from '../support/kube-lab.js';
-import { kubeLabScripts } from '../support/kube-lab-scripts.js';
+import { requireLabBinary } from '../support/lab-bin.js';
 import { untilChildDone } from '../support/kubelet-journal.js';
 import { BUSYBOX, SLEEP, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
 import { allOf, describeNeeding } from '../support/real-parts.js';
@@ -26,7 +25,7 @@ const NODE = 'kts-systemd-node';
 const UNIT = 'kubelet-ts-e2e.service';
 const GO_UNIT = 'go-kubelet-e2e.service';
 const GO_NODE = 'go-systemd-node';
-/** Where the Go kubelet v1.26 writes pod logs whatever its configuration says (the host's, shared with the lab). */
+/** Where the Go kubelet writes pod logs whatever its configuration says (the host's, shared with the lab). */
 const POD_LOGS = '/var/log/pods';
 const MiB = 2 ** 20;
 const WATCHDOG_SEC = 6;
@@ -76,7 +75,7 @@ const QOS: Qos[] = ['guaranteed', 'burstable', 'besteffort'];
 const podSlice = (qos: Qos, uid: string) => `kubepods-${qos === 'guaranteed' ? '' : `${qos}-`}pod${uid.replace(/-/g, '_')}.slice`;
 const SLICE_PROPERTIES = ['ActiveState', 'Slice', 'CPUShares', 'MemoryLimit', 'CPUQuotaPerSecUSec', 'CPUQuotaPeriodUSec', 'TasksMax', 'DefaultDependencies', 'Wants', 'Description'];
 
-describeNeeding(allOf(systemdLabPart(), kubeLabPart()), 'kubelet-ts on a stock kubeadm node (systemd cgroup driver, containerd as a systemd service)', () => {
+describeNeeding(allOf(systemdLabPart(), kubeLabPart(process.env, ['kubelet'])), 'kubelet-ts on a stock kubeadm node (systemd cgroup driver, containerd as a systemd service)', () => {
   let lab: SystemdLab;
   let containerd: LabContainerd;
   let node: LabNode;
@@ -212,10 +211,11 @@ describeNeeding(allOf(systemdLabPart(), kubeLabPart()), 'kubelet-ts on a stock k
     }, 60_000);
     expect(await lab.units('kubepods*.slice')).toEqual(['kubepods-besteffort.slice', 'kubepods-burstable.slice', 'kubepods.slice']);
   }, 180_000);
-  it('gives the same pods the slices and properties the Go kubelet v1.26 gives them, in the same lab', async () => {
+  it('gives the same pods the slices and properties the Go kubelet v1.35 gives them, in the same lab', async () => {
     await node.stop();
+    // A copy in the test's directory, which the lab's namespaces see as the host does.
     const kubelet = join(goDir, 'kubelet');
-    writeFileSync(kubelet, execFileSync('xz', ['-dc', join(kubeLabScripts(), 'go-kubelet.xz')], { maxBuffer: 256 << 20 }), { mode: 0o755 });
+    copyFileSync(requireLabBinary('kubelet'), kubelet);
     mkdirSync(join(goDir, 'manifests'));
     for (const qos of QOS) {
       writeFileSync(join(goDir, 'manifests', `${qos}.json`), JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: qos, namespace: 'default' },
@@ -225,7 +225,8 @@ describeNeeding(allOf(systemdLabPart(), kubeLabPart()), 'kubelet-ts on a stock k
     writeFileSync(join(goDir, 'config.yaml'), [
       'apiVersion: kubelet.config.k8s.io/v1beta1', 'kind: KubeletConfiguration', ...KUBEADM_CONFIG, ...ADDED,
       `staticPodPath: ${join(goDir, 'manifests')}`, 'address: 127.0.0.1', `port: ${await freePort()}`, 'readOnlyPort: 0', 'healthzPort: 0',
-      'failSwapOn: false', 'makeIPTablesUtilChains: false',
+      // v1.35 refuses cgroup v1 unless told otherwise; these machines are v1.
+      'failSwapOn: false', 'makeIPTablesUtilChains: false', 'failCgroupV1: false',
       'authentication: {anonymous: {enabled: true}, webhook: {enabled: false}}', 'authorization: {mode: AlwaysAllow}', '',
     ].join('\n'));
     const log = join(goDir, 'kubelet.log');

@@ -1,16 +1,15 @@
 /**
  * The lab's upstream CSI mock driver (../shared/lab/peers/README.md) for a kubelet root of a test's
- * own: found as $KUBELET_IT_CSI_MOCK_DRIVER, else unpacked once from the peers folder's
- * csi-mock-driver.xz into the temporary directory; started, waited for (its CSI socket), its
+ * own: found as $KUBELET_IT_CSI_MOCK_DRIVER, else in KUBE_LAB_BIN (built on the machine,
+ * lab-bin.ts); started, waited for (its CSI socket), its
  * `gRPCCall` log lines parsed, stopped. It registers itself through `<root>/plugins_registry` as a
  * node-driver-registrar does; SIGTERM removes both of its sockets.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { loadCsiProto } from '../../src/adapters/csi/csi-proto.js';
 import { unixGrpcClient } from '../../src/adapters/csi/unix-grpc-client.js';
+import { isExecutable, labBinary, notBuilt, requireLabBinary } from './lab-bin.js';
 import type { RealPart } from './real-parts.js';
 
 export const CSI_MOCK_DRIVER_NAME = 'csi-mock.lab.k8s.io';
@@ -19,25 +18,20 @@ export const CSI_MOCK_DRIVER_NAME = 'csi-mock.lab.k8s.io';
 const PROBE = '/csi.v1.Identity/Probe';
 const PROBE_TIMEOUT_MS = 10_000;
 
-const peersDir = (env: NodeJS.ProcessEnv) => env.KUBELET_IT_LAB_PEERS || resolve('..', 'shared', 'lab', 'peers');
-const packed = (env: NodeJS.ProcessEnv) => join(peersDir(env), 'csi-mock-driver.xz');
+const BINARY = 'csi-mock-driver';
 
 export function csiMockDriverPart(env: NodeJS.ProcessEnv = process.env): RealPart {
-  const there = (env.KUBELET_IT_CSI_MOCK_DRIVER && existsSync(env.KUBELET_IT_CSI_MOCK_DRIVER)) || existsSync(packed(env));
-  return { name: 'the lab\'s CSI mock driver (../shared/lab/peers)', missing: there ? '' : `neither $KUBELET_IT_CSI_MOCK_DRIVER nor ${packed(env)} exists` };
+  const given = env.KUBELET_IT_CSI_MOCK_DRIVER;
+  const there = given ? isExecutable(given) : labBinary(BINARY, env) !== undefined;
+  return {
+    name: 'the lab\'s CSI mock driver (../shared/lab/peers)',
+    missing: '',
+    unbuilt: there ? '' : given ? `$KUBELET_IT_CSI_MOCK_DRIVER (${given}) is not an executable` : notBuilt([BINARY], env),
+  };
 }
 
-/** The driver's executable, unpacked on first use. */
 export function csiMockDriverBinary(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.KUBELET_IT_CSI_MOCK_DRIVER) return env.KUBELET_IT_CSI_MOCK_DRIVER;
-  const bin = join(tmpdir(), 'kubelet-ts-csi-mock-driver');
-  if (!existsSync(bin)) {
-    const part = `${bin}.${process.pid}`;
-    writeFileSync(part, execFileSync('xz', ['-dc', packed(env)], { maxBuffer: 64 << 20 }));
-    chmodSync(part, 0o755);
-    renameSync(part, bin);
-  }
-  return bin;
+  return env.KUBELET_IT_CSI_MOCK_DRIVER || requireLabBinary(BINARY, env);
 }
 
 export interface CsiCall {

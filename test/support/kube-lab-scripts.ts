@@ -4,7 +4,9 @@
  * vitest import: the global setup uses it too.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { absentLabBinaries, CONTROL_PLANE_BINARIES, notBuilt } from './lab-bin.js';
 
 /** Where up.sh and its companions are: the repository's sibling `shared/lab/kube`, or KUBELET_IT_KUBE_LAB_SCRIPTS. */
 export function kubeLabScripts(env: NodeJS.ProcessEnv = process.env): string {
@@ -36,4 +38,13 @@ export function runScript(file: string, args: string[], env: NodeJS.ProcessEnv, 
 /** Stops the lab's processes and removes its directory (down.sh --purge). */
 export async function purgeKubeLab(dir: string, scripts = kubeLabScripts()): Promise<void> {
   await runScript('bash', [join(scripts, 'down.sh'), '--purge'], scriptEnv(dir), 60_000);
+}
+
+/** Why the control plane cannot be brought up with `scripts`, or '' when it can: its scripts and its binaries in KUBE_LAB_BIN. */
+export function controlPlaneMissing(scripts: string, env: NodeJS.ProcessEnv = process.env): string {
+  const absent = absentLabBinaries(CONTROL_PLANE_BINARIES, env);
+  return [
+    existsSync(join(scripts, 'up.sh')) ? '' : `no real control plane's scripts in ${scripts}`,
+    absent.length ? notBuilt(absent, env) : '',
+  ].filter(Boolean).join('; ');
 }

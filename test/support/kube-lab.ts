@@ -1,5 +1,5 @@
 /**
- * The real control plane (kube-apiserver, kube-controller-manager, kube-scheduler v1.26 over etcd) that
+ * The real control plane (kube-apiserver, kube-controller-manager, kube-scheduler v1.35 over etcd) that
  * `../shared/lab/kube/up.sh` brings up on free loopback ports. One per vitest run: the global setup
  * (kube-lab.global-setup.ts) names an empty directory and purges it after the run; the first test
  * file that calls kubeLab() starts the lab in it, under flock(1), and every later file, in any
@@ -11,6 +11,7 @@ import { accessSync, constants, existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { inject } from 'vitest';
 import { kubectlBin, kubeLabScripts, runScript, scriptEnv } from './kube-lab-scripts.js';
+import { absentLabBinaries, CONTROL_PLANE_BINARIES, notBuilt } from './lab-bin.js';
 import { upOnce, type KubeLab } from './kube-lab-up.js';
 import { allOf, containerdPart, type RealPart } from './real-parts.js';
 
@@ -34,15 +35,19 @@ function onPath(name: string, env: NodeJS.ProcessEnv): boolean {
   });
 }
 
-/** What the lab needs: its scripts, kubectl, and etcd (up.sh installs Debian's etcd-server itself when it runs as root). */
-export function kubeLabPart(env: NodeJS.ProcessEnv = process.env): RealPart {
+/**
+ * What the lab needs: its scripts, kubectl, etcd (up.sh fetches etcd 3.5 itself when it runs as
+ * root), and the control plane's binaries in KUBE_LAB_BIN, with `more` binaries a suite runs beside it.
+ */
+export function kubeLabPart(env: NodeJS.ProcessEnv = process.env, more: readonly string[] = []): RealPart {
   const scripts = kubeLabScripts(env);
   const missing = [
     existsSync(join(scripts, 'up.sh')) ? '' : `the real control plane's scripts are absent (${scripts}: ../shared/lab/kube beside the repository, or set KUBELET_IT_KUBE_LAB_SCRIPTS)`,
     existsSync(kubectlBin(env)) ? '' : `kubectl is not installed at ${kubectlBin(env)} (apt-get install kubernetes-client)`,
     onPath('etcd', env) || process.getuid?.() === 0 ? '' : 'etcd is not installed and up.sh cannot install it without root (apt-get install etcd-server)',
   ].filter(Boolean);
-  return { name: 'the real control plane (../shared/lab/kube)', missing: missing.join('; ') };
+  const absent = absentLabBinaries([...CONTROL_PLANE_BINARIES, ...more], env);
+  return { name: 'the real control plane (../shared/lab/kube)', missing: missing.join('; '), unbuilt: absent.length ? notBuilt(absent, env) : '' };
 }
 
 /** What a node on the lab needs on a runtime endpoint: the lab, and containerd unless the runtime is the embedded one. */

@@ -1,10 +1,13 @@
 /**
  * The real parts some suites need: a containerd socket (KUBELET_IT_CRI, started by
- * .ci/containerd/up.sh), Debian's Chromium and Debian's kubectl (kubernetes-client). A gated suite is always registered:
+ * .ci/containerd/up.sh), Debian's Chromium and Debian's kubectl (kubernetes-client), and the
+ * upstream binaries built on the machine (lab-bin.ts). A gated suite is always registered:
  * - the part is there: it runs;
  * - it is missing outside CI: it shows as skipped, its title saying what is missing and how to
  *   provide it (so a local run never reports "0 skipped" while suites did not run);
- * - it is missing in CI (CI=true): one failing test naming the part, never a skip.
+ * - a package CI installs is missing in CI (CI=true): one failing test naming the part, never a skip;
+ * - an upstream binary is missing, in CI too: skipped, since a new machine has none until a session
+ *   builds them there; the run's end counts those suites (skipped-suites.reporter.ts).
  */
 import { accessSync, constants, existsSync } from 'node:fs';
 import { describe, it } from 'vitest';
@@ -14,7 +17,12 @@ export interface RealPart {
   readonly name: string;
   /** Empty when the part is there; otherwise what is missing and how to provide it. */
   readonly missing: string;
+  /** Upstream binaries not built on this machine (lab-bin.ts): a skip in CI too. Empty or absent when built. */
+  readonly unbuilt?: string;
 }
+
+/** The words a skipped suite's title carries when its upstream binaries are not built here; the reporter counts them. */
+export const NOT_BUILT_MARK = 'upstream binaries not built here';
 
 /** Nothing to provide: the embedded runtime, a test API server. */
 export const ALWAYS_THERE: RealPart = { name: 'nothing outside the tree', missing: '' };
@@ -55,7 +63,8 @@ export function cgroupsPart(): RealPart {
 
 /** Several parts as one: there when each is, missing what any misses. */
 export function allOf(...parts: RealPart[]): RealPart {
-  return { name: parts.map((p) => p.name).join(' and '), missing: parts.map((p) => p.missing).filter(Boolean).join('; ') };
+  const joined = (of: (p: RealPart) => string | undefined) => parts.map(of).filter(Boolean).join('; ');
+  return { name: parts.map((p) => p.name).join(' and '), missing: joined((p) => p.missing), unbuilt: joined((p) => p.unbuilt) };
 }
 
 /** The part a runtime endpoint needs: containerd for a socket, nothing for the embedded runtime. */
@@ -63,10 +72,15 @@ export function partForEndpoint(endpoint: string, env: NodeJS.ProcessEnv = proce
   return endpoint === 'embedded' ? ALWAYS_THERE : containerdPart(env);
 }
 
-/** What a gated suite does: run, show as skipped (outside CI), or fail (CI must provide every part). */
+/** What a gated suite does: run, show as skipped (outside CI, or for want of upstream binaries), or fail (CI must provide every package). */
 export function gateOf(part: RealPart, env: NodeJS.ProcessEnv = process.env): 'run' | 'skip' | 'fail' {
-  if (!part.missing) return 'run';
-  return env.CI === 'true' ? 'fail' : 'skip';
+  if (part.missing && env.CI === 'true') return 'fail';
+  return part.missing || part.unbuilt ? 'skip' : 'run';
+}
+
+/** Why a gated suite is skipped, as its title says it. */
+export function skipReason(part: RealPart): string {
+  return [part.missing, part.unbuilt ? `${NOT_BUILT_MARK}: ${part.unbuilt}` : ''].filter(Boolean).join('; ');
 }
 
 /** `describe(title, body)` when the part is there; skipped (saying why) or, in CI, failing when it is not. */
@@ -80,5 +94,5 @@ export function describeNeeding(part: RealPart, title: string, body: () => void,
     });
     return;
   }
-  describe.skipIf(gate === 'skip')(gate === 'skip' ? `${title} (skipped: ${part.missing})` : title, body);
+  describe.skipIf(gate === 'skip')(gate === 'skip' ? `${title} (skipped: ${skipReason(part)})` : title, body);
 }

@@ -1,42 +1,38 @@
 /**
  * The lab's upstream sample device plugin (../shared/lab/peers/README.md: resource
  * example.com/resource, devices Dev-1 and Dev-2, Allocate mounts /tmp/<id>) for a kubelet whose
- * device-plugins directory is a test's own: found as $KUBELET_IT_SAMPLE_DEVICE_PLUGIN, else unpacked
- * once from the peers folder's sample-device-plugin.xz into the temporary directory; started through
+ * device-plugins directory is a test's own: found as $KUBELET_IT_SAMPLE_DEVICE_PLUGIN, else in
+ * KUBE_LAB_BIN (built on the machine, lab-bin.ts); started through
  * run-sample-device-plugin.sh (its compiled-in /var/lib/kubelet/device-plugins mapped to the
  * directory in a mount namespace of its own), its log kept, stopped by SIGTERM. Needs root. Only one
  * may run on a machine at a time: the /tmp/Dev-N files are shared.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { isExecutable, labBinary, notBuilt, requireLabBinary } from './lab-bin.js';
 import type { RealPart } from './real-parts.js';
 
 export const SAMPLE_RESOURCE = 'example.com/resource';
 export const SAMPLE_DEVICES = ['Dev-1', 'Dev-2'];
 
 const peersDir = (env: NodeJS.ProcessEnv) => env.KUBELET_IT_LAB_PEERS || resolve('..', 'shared', 'lab', 'peers');
-const packed = (env: NodeJS.ProcessEnv) => join(peersDir(env), 'sample-device-plugin.xz');
+const BINARY = 'sample-device-plugin';
 
 export function sampleDevicePluginPart(env: NodeJS.ProcessEnv = process.env): RealPart {
-  const there = (env.KUBELET_IT_SAMPLE_DEVICE_PLUGIN && existsSync(env.KUBELET_IT_SAMPLE_DEVICE_PLUGIN)) || existsSync(packed(env));
-  if (!there) return { name: 'the lab\'s sample device plugin (../shared/lab/peers)', missing: `neither $KUBELET_IT_SAMPLE_DEVICE_PLUGIN nor ${packed(env)} exists` };
+  const name = 'the lab\'s sample device plugin (../shared/lab/peers)';
+  const given = env.KUBELET_IT_SAMPLE_DEVICE_PLUGIN;
+  const there = given ? isExecutable(given) : labBinary(BINARY, env) !== undefined;
   const root = process.getuid?.() === 0;
-  return { name: 'the lab\'s sample device plugin (../shared/lab/peers)', missing: root ? '' : 'it runs in a mount namespace of its own: root is needed' };
+  return {
+    name,
+    missing: root ? '' : 'it runs in a mount namespace of its own: root is needed',
+    unbuilt: there ? '' : given ? `$KUBELET_IT_SAMPLE_DEVICE_PLUGIN (${given}) is not an executable` : notBuilt([BINARY], env),
+  };
 }
 
-/** The plugin's executable, unpacked on first use. */
 function binary(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.KUBELET_IT_SAMPLE_DEVICE_PLUGIN) return env.KUBELET_IT_SAMPLE_DEVICE_PLUGIN;
-  const bin = join(tmpdir(), 'kubelet-ts-sample-device-plugin');
-  if (!existsSync(bin)) {
-    const part = `${bin}.${process.pid}`;
-    writeFileSync(part, execFileSync('xz', ['-dc', packed(env)], { maxBuffer: 128 << 20 }));
-    chmodSync(part, 0o755);
-    renameSync(part, bin);
-  }
-  return bin;
+  return env.KUBELET_IT_SAMPLE_DEVICE_PLUGIN || requireLabBinary(BINARY, env);
 }
 
 export interface SampleDevicePlugin {
