@@ -9,6 +9,8 @@ import { defineConfig } from 'vitest/config';
  */
 const ONE_RUNTIME = [
   'test/adapters/cri.contract.test.ts',
+  // Embedded only, but `npm start` listens on the example's fixed ports: nothing else may run beside it.
+  'test/bin/npm-start.e2e.test.ts',
   'test/integration/block-volumes.e2e.test.ts',
   'test/integration/claims.e2e.test.ts',
   // Embedded only, but its outage's timings are asserted: it runs where nothing else competes.

@@ -10,6 +10,7 @@
 import { loadKubeletConfiguration } from '../adapters/config-file/load-kubelet-configuration.js';
 import type { ConfigSteps, FieldError, NotHonoured, ParsedArgs } from '../ports/config-steps.js';
 import { invalid } from '../actors/phases/command-phases.js';
+import { withAbsoluteFlags } from '../domain/config/absolute-paths.js';
 import { parseCommandLine, type ParsedCommandLine } from '../domain/config/command-line.js';
 import { configzBody as body, type ConfigzBody } from '../domain/config/configz.js';
 import { resolveFeatureGates } from '../domain/config/feature-gates.js';
@@ -26,7 +27,8 @@ export function createConfigSteps(): ConfigSteps {
   };
   return {
     parse(argv) {
-      parsed = parseCommandLine(argv);
+      // Relative paths are made absolute here, once, against the directory the kubelet was started in.
+      parsed = withAbsoluteFlags(parseCommandLine(argv), process.cwd());
       return { flags: parsed.flags, given: parsed.given } satisfies ParsedArgs;
     },
     featureGates() {

@@ -12,6 +12,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
 import { parseCommandLine, type ParsedCommandLine } from '../../domain/config/command-line.js';
+import { withAbsoluteConfigPaths, withAbsoluteFlags } from '../../domain/config/absolute-paths.js';
 import { buildEffectiveConfig } from '../../domain/config/effective.js';
 import type { FeatureGates } from '../../domain/config/feature-gates.js';
 import type { NotHonoured } from '../../domain/config/not-honoured.js';
@@ -64,9 +65,14 @@ export interface LoadedKubeletConfiguration {
 /** Only files with this extension in --config-dir are drop-ins (Go: dropinFileExtension). */
 export const DROP_IN_EXTENSION = '.conf';
 
+/**
+ * `cwd` is the directory relative paths start at: the process's, read once here, so every part of
+ * the kubelet (and every process it hands a path to) sees the same absolute paths.
+ */
 export async function loadKubeletConfiguration(
   argvOrParsed: readonly string[] | ParsedCommandLine,
   fs: ConfigFileSystem = nodeConfigFileSystem,
+  cwd: string = process.cwd(),
 ): Promise<LoadedKubeletConfiguration> {
   const parsed = isParsed(argvOrParsed) ? argvOrParsed : parseCommandLine(argvOrParsed);
   const { kubeletConfigFile: fileName, kubeletDropinConfigDirectory: dropInDir } = parsed.flags;
@@ -94,7 +100,7 @@ export async function loadKubeletConfiguration(
   }
 
   const built = buildEffectiveConfig({ parsed, ...(file !== undefined ? { file, fileName } : {}), dropIns });
-  return { parsed, config: built.config, gates: built.gates, notHonoured: built.notHonoured, errors: built.errors };
+  return { parsed: withAbsoluteFlags(parsed, cwd), config: withAbsoluteConfigPaths(built.config, cwd), gates: built.gates, notHonoured: built.notHonoured, errors: built.errors };
 }
 
 async function read(fs: ConfigFileSystem, path: string, what: string): Promise<string> {

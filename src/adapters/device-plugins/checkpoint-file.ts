@@ -3,7 +3,7 @@
  * (a crash leaves the old file or the new, never half of one), 0600 as Go's checkpoint manager
  * writes it; read back and verified (checkpoint.ts).
  */
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { decodeDeviceCheckpoint, encodeDeviceCheckpoint, type DeviceCheckpoint } from '../../domain/device-manager/checkpoint.js';
 import { DEVICE_MANAGER_CHECKPOINT } from '../../domain/device-manager/device-plugin-api.js';
@@ -14,6 +14,8 @@ export const checkpointPath = (dir: string) => join(dir, DEVICE_MANAGER_CHECKPOI
 export async function writeDeviceCheckpoint(dir: string, checkpoint: DeviceCheckpoint): Promise<void> {
   const path = checkpointPath(dir);
   const tmp = `${path}.tmp`;
+  // The first write can come before the registration server has made the directory (a new root).
+  await mkdir(dir, { recursive: true, mode: 0o750 });
   await writeFile(tmp, encodeDeviceCheckpoint(checkpoint), { mode: 0o600 });
   await rename(tmp, path);
 }

@@ -16,6 +16,7 @@
  * switched off on the command line still gets its gated default (and then fails validation); we
  * default with the command line's gates.
  */
+import { CONFIG_PATH_FIELDS } from './absolute-paths.js';
 import { applyKubeletConfigurationDefaults, flagOnlyDefaultConfiguration } from './defaults.js';
 import { decodeKubeletConfiguration, isPlainObject } from './decode.js';
 import { resolveFeatureGates, type FeatureGates } from './feature-gates.js';
@@ -43,17 +44,6 @@ export interface EffectiveConfig {
   notHonoured: NotHonoured[];
   errors: FieldError[];
 }
-
-/** Go KubeletConfigurationPathRefs: the fields holding paths, resolved against the config file's directory. */
-const PATH_FIELDS = [
-  'staticPodPath',
-  'authentication.x509.clientCAFile',
-  'tlsCertFile',
-  'tlsPrivateKeyFile',
-  'resolvConf',
-  'volumePluginDir',
-  'podLogsDir',
-];
 
 export function buildEffectiveConfig(input: EffectiveConfigInput): EffectiveConfig {
   const { parsed } = input;
@@ -115,7 +105,7 @@ function applyGivenFlags(config: KubeletConfiguration, parsed: ParsedCommandLine
 function resolveRelativePaths(doc: KubeletConfigurationDocument, fileName: string): void {
   const slash = fileName.lastIndexOf('/');
   const dir = slash < 0 ? '.' : fileName.slice(0, slash) || '/';
-  for (const path of PATH_FIELDS) {
+  for (const path of CONFIG_PATH_FIELDS) {
     const value = getAtPath(doc, path);
     if (typeof value === 'string' && value !== '' && !value.startsWith('/')) {
       setAtPath(doc as Record<string, unknown>, path, dir === '.' ? value : `${dir.replace(/\/+$/, '')}/${value}`);
