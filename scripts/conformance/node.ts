@@ -69,10 +69,11 @@ export async function startNodeKubelet(s: NodeSpec, lab: Pick<KubeLab, 'ca'>): P
   let file: string;
   let args: string[];
   if (s.runtime === 'go') {
-    // No iptables chains on the host: kubelet-ts makes none either.
-    writeFileSync(config, [...sharedConfig(s, lab.ca, port, healthzPort), 'failSwapOn: false', 'makeIPTablesUtilChains: false', ''].join('\n'));
+    // No iptables chains on the host: kubelet-ts makes none either. v1.35 refuses cgroup v1 unless
+    // told otherwise (these machines are v1), and takes its sandbox image from containerd's config.
+    writeFileSync(config, [...sharedConfig(s, lab.ca, port, healthzPort), 'failSwapOn: false', 'makeIPTablesUtilChains: false', 'failCgroupV1: false', ''].join('\n'));
     file = s.goBinary!;
-    args = [...common, `--container-runtime-endpoint=${s.endpoint}`, `--pod-infra-container-image=${s.pauseImage}`];
+    args = [...common, `--container-runtime-endpoint=${s.endpoint}`];
   } else {
     writeFileSync(config, [...sharedConfig(s, lab.ca, port, healthzPort), `containerRuntimeEndpoint: ${s.endpoint}`, `podLogsDir: ${join(s.dir, 'logs')}`, ''].join('\n'));
     file = process.execPath;

@@ -6,11 +6,11 @@
  * replays identically.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { csiMockDriverPart, CSI_MOCK_DRIVER_NAME, startCsiMockDriver, type CsiMockDriver } from '../support/csi-mock-driver.js';
+import { CSI_MOCK_DRIVER_NAME, type CsiMockDriver, csiMockDriverPart, startCsiMockDriver, toldRegistered } from '../support/csi-mock-driver.js';
 import { freePort, removePods, until } from '../support/daemon.js';
 import { KUBELET_BIN, runKubeletCommand } from '../support/kubelet-bin.js';
 import { describeNeeding } from '../support/real-parts.js';
@@ -35,7 +35,7 @@ describeNeeding(csiMockDriverPart(), 'CSI driver registration, standalone', () =
 
   it('registers a driver serving before the kubelet starts, writing no CSINode, and lets it go with its socket', async () => {
     driver = await startCsiMockDriver(root);
-    await until('the driver serving', () => driver!.log().includes('Plugin registration socket serving'), 10_000, () => driver!.log());
+    await until('the driver\'s registration socket', () => existsSync(join(root, 'plugins_registry', `${CSI_MOCK_DRIVER_NAME}-reg.sock`)), 10_000, () => driver!.log());
     debugPort = await freePort();
     mkdirSync(join(dir, 'manifests'));
     writeServerTestConfig(dir, { port: await freePort(), readOnlyPort: 0 });
@@ -45,7 +45,7 @@ describeNeeding(csiMockDriverPart(), 'CSI driver registration, standalone', () =
     ], { stdio: ['ignore', 'ignore', 'pipe'] });
     kubelet.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
 
-    await until('the driver told it was registered', () => driver!.log().includes('"Kubelet plugin registration: registered"'), 30_000, () => stderr);
+    await until('the driver told it was registered', () => toldRegistered(driver!.log()), 30_000, () => stderr);
     expect((await actors()).find((a) => a.id === actorId)?.value).toBe('registered');
     expect((await actors()).find((a) => a.id === 'pluginManager')?.value).toEqual({ csiNode: 'notNeeded', watcher: 'watching' });
     await until('the registration logged', () => stderr.includes('"msg":"kubernetes.io/csi: Registered CSI driver"'), 5_000, () => stderr);

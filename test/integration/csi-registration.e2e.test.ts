@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { allOf, describeNeeding } from '../support/real-parts.js';
 import { kubeLabPartFor, labApi } from '../support/kube-lab.js';
 import { startLabNode, type LabNode } from '../support/lab-node.js';
-import { csiMockDriverPart, CSI_MOCK_DRIVER_NAME, startCsiMockDriver, type CsiMockDriver } from '../support/csi-mock-driver.js';
+import { CSI_MOCK_DRIVER_NAME, type CsiMockDriver, csiMockDriverPart, startCsiMockDriver, toldRegistered } from '../support/csi-mock-driver.js';
 import { journalLines } from '../support/kubelet-journal.js';
 import { runKubeletCommand } from '../support/kubelet-bin.js';
 import { readJournal } from '../../src/adapters/journal-file/reader.js';
@@ -57,7 +57,7 @@ describeNeeding(allOf(kubeLabPartFor('embedded'), csiMockDriverPart()), 'CSI dri
     const entry = await n.whileUp('the driver in the CSINode', async () => (await drivers()).find((d) => d.name === CSI_MOCK_DRIVER_NAME), 20_000);
     expect(entry).toMatchObject({ name: CSI_MOCK_DRIVER_NAME, nodeID: CSI_MOCK_DRIVER_NAME });
     expect(JSON.parse((await annotation()) ?? '{}')).toEqual({ [CSI_MOCK_DRIVER_NAME]: CSI_MOCK_DRIVER_NAME });
-    await n.whileUp('the driver told it was registered', () => driver!.log().includes('"Kubelet plugin registration: registered"'), 10_000);
+    await n.whileUp('the driver told it was registered', () => toldRegistered(driver!.log()), 10_000);
     expect(driver.log()).toContain('"Kubelet plugin registration: GetInfo"');
     expect(driver.log()).not.toContain('Kubelet plugin registration: FAILED');
     // Every step is in the journal: the socket's actor went through GetInfo, NodeGetInfo, the install and the notify.
@@ -77,7 +77,7 @@ describeNeeding(allOf(kubeLabPartFor('embedded'), csiMockDriverPart()), 'CSI dri
     const entry = await n.whileUp('the driver back in the CSINode', async () => (await drivers()).find((d) => d.name === CSI_MOCK_DRIVER_NAME), 20_000);
     expect(entry).toMatchObject({ nodeID: CSI_MOCK_DRIVER_NAME });
     expect(JSON.parse((await annotation()) ?? '{}')).toEqual({ [CSI_MOCK_DRIVER_NAME]: CSI_MOCK_DRIVER_NAME });
-    await n.whileUp('the driver told it was registered again', () => driver!.log().includes('"Kubelet plugin registration: registered"'), 10_000);
+    await n.whileUp('the driver told it was registered again', () => toldRegistered(driver!.log()), 10_000);
   }, 60_000);
 
   it('stops cleanly and leaves a journal that replays identically, the registrations\' answers among its inputs', async () => {

@@ -14,8 +14,9 @@ const ELF_MAGIC = Buffer.from([0x7f, 0x45, 0x4c, 0x46]);
 const PACKED = new Set(['.xz', '.gz', '.tgz', '.bz2', '.zst', '.zip', '.tar', '.7z', '.deb', '.rpm', '.jar', '.so', '.a', '.o', '.exe']);
 /** Files that run: scripts and the project's code, where a build of fetched code would hide. */
 const RUNS = new Set(['.sh', '.bash', '.ts', '.mts', '.cts', '.js', '.mjs', '.cjs', '.py', '.go', '.mk']);
-// Split so this file does not match itself.
 const GO_BUILD = new RegExp(['\\bgo', '(build|install|test\\s+-c|generate)\\b'].join('\\s+'));
+
+const THIS_FILE = 'test/lint/no-upstream-code.test.ts';
 
 const tracked = (): string[] => execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8', maxBuffer: 64 << 20 }).split('\0').filter(Boolean);
 
@@ -45,7 +46,8 @@ describe('the tree holds no upstream binaries and no build of fetched code', () 
   });
 
   it('has no script or code that runs a Go build', () => {
-    const runs = files.filter((f) => RUNS.has(extname(f)) || /(^|\/)(Makefile|Dockerfile)$/.test(f) || f.startsWith('.ci/'));
+    // This file names such commands as examples of what it catches.
+    const runs = files.filter((f) => f !== THIS_FILE && (RUNS.has(extname(f)) || /(^|\/)(Makefile|Dockerfile)$/.test(f) || f.startsWith('.ci/')));
     expect(runs.filter((f) => GO_BUILD.test(readFileSync(f, 'utf8')))).toEqual([]);
   });
 

@@ -14,6 +14,15 @@ import type { RealPart } from './real-parts.js';
 
 export const CSI_MOCK_DRIVER_NAME = 'csi-mock.lab.k8s.io';
 
+/**
+ * Whether the driver's log says the kubelet told it it was registered. The lab's README names the
+ * line `Kubelet plugin registration: … registered`; each machine builds its own registration front,
+ * so the driver's name may stand between the two.
+ */
+export function toldRegistered(log: string): boolean {
+  return /"Kubelet plugin registration: (?:\S+ )?registered"/.test(log);
+}
+
 /** The kubelet never calls the Identity service's Probe; settled() does, and calls() leaves it out. */
 const PROBE = '/csi.v1.Identity/Probe';
 const PROBE_TIMEOUT_MS = 10_000;

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPluginClients } from '../../../src/adapters/csi/plugin-clients.js';
-import { csiMockDriverPart, CSI_MOCK_DRIVER_NAME, startCsiMockDriver, type CsiMockDriver } from '../../support/csi-mock-driver.js';
+import { CSI_MOCK_DRIVER_NAME, type CsiMockDriver, csiMockDriverPart, startCsiMockDriver, toldRegistered } from '../../support/csi-mock-driver.js';
 import { until } from '../../support/daemon.js';
 import { describeNeeding } from '../../support/real-parts.js';
 
@@ -41,7 +41,7 @@ describeNeeding(csiMockDriverPart(), 'plugin clients against the CSI mock driver
     await clients.notifyRegistrationStatus(registration, { registered: false, error: 'RegisterPlugin error -- test' });
     await until('FAILED in the driver\'s log', () => driver.log().includes('Kubelet plugin registration: FAILED'), 5_000);
     await clients.notifyRegistrationStatus(registration, { registered: true, error: '' });
-    await until('registered in the driver\'s log', () => driver.log().includes('Kubelet plugin registration: registered'), 5_000);
+    await until('registered in the driver\'s log', () => toldRegistered(driver.log()), 5_000);
   });
 
   it('fails on a socket nobody serves with Go\'s wording, naming the socket', async () => {
