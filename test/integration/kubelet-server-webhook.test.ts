@@ -55,11 +55,13 @@ describeNeeding(kubeLabPart(), 'the kubelet server with Webhook authentication a
 
   /**
    * Waits until the API server's RBAC allows `user` on nodes/<sub>: the kubelet keeps a denial for
-   * 30 s (cacheUnauthorizedTTL), so it must not ask before the new binding is in effect.
+   * 30 s (cacheUnauthorizedTTL), so it must not ask before the new binding is in effect. The review
+   * names system:authenticated, as the kubelet's own does for an authenticated request: the lab's
+   * API server (OpenShift's tree) refuses nodes/proxy to a user outside that group.
    */
   const untilAllowed = (user: string, groups: string[], sub: string) => n.whileUp(`RBAC to allow ${user} nodes/${sub}`, async () => {
     const res = await labApi<{ status: { allowed: boolean } }>(n.lab, 'POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
-      spec: { user, groups, resourceAttributes: { verb: 'get', resource: 'nodes', subresource: sub, name: n.node } },
+      spec: { user, groups: [...groups, 'system:authenticated'], resourceAttributes: { verb: 'get', resource: 'nodes', subresource: sub, name: n.node } },
     });
     return res.body.status.allowed;
   }, 10_000);

@@ -4,10 +4,13 @@
  * kubelet); kubelet-ts accepts the same names, and sorts each into one of three lists:
  * - `HAS`: a kubelet feature kubelet-ts has (or a gate that only changes validation or defaults);
  * - `LACKS`: a kubelet feature kubelet-ts does not have: reported off whatever its default, and
- *   refused when set on explicitly (on would claim what is not there);
- * - `ELSEWHERE`: another component's gate, or Windows-only: accepted, as Go's kubelet does.
+ *   refused when set on explicitly (on would claim what is not there), unless on is the only value
+ *   the gate is locked to;
+ * - `ELSEWHERE`: another component's gate, Windows-only, or one of client-go's informer internals:
+ *   accepted, as Go's kubelet does.
  * A gate added to feature-gates.ts without a place here fails the test beside this table.
  */
+import { KNOWN_FEATURE_GATES } from './feature-gates.js';
 import type { FieldError } from './types.js';
 
 const names = (block: string): ReadonlySet<string> => new Set(block.split(/\s+/).filter((n) => n !== ''));
@@ -21,27 +24,28 @@ export const HAS = names(`
   PodLifecycleSleepAction PodLifecycleSleepActionAllowZero PodReadyToStartContainersCondition
   PortForwardWebsockets PreventStaticPodAPIReferences RotateKubeletServerCertificate SidecarContainers
   UserNamespacesSupport CPUManagerPolicyBetaOptions CPUManagerPolicyOptions
+  KubeletCgroupDriverFromCRI MemoryManager ProcMountType SystemdWatchdog
+  TopologyManagerPolicyAlphaOptions TopologyManagerPolicyOptions
 `);
 
 export const LACKS = names(`
-  AllowOverwriteTerminationGracePeriodSeconds CPUManagerPolicyAlphaOptions CSIMigrationPortworx CSIServiceAccountTokenSecrets CSIVolumeHealth
-  ChangeContainerStatusOnKubeletRestart ClusterTrustBundleProjection ComponentFlagz ComponentStatusz
-  ContainerCheckpoint ContainerRestartRules ContainerStopSignals DisableCPUQuotaWithExclusiveCPUs
-  DynamicResourceAllocation EnvFiles EventedPLEG GitRepoVolumeDriver
-  HostnameOverride ImageVolume ImageVolumeWithDigest
-  InPlacePodLevelResourcesVerticalScaling InPlacePodVerticalScaling InPlacePodVerticalScalingExclusiveCPUs
-  InPlacePodVerticalScalingAllocatedStatus InPlacePodVerticalScalingExclusiveMemory InTreePluginPortworxUnregister KubeletCgroupDriverFromCRI
-  KubeletCrashLoopBackOffMax KubeletEnsureSecretPulledImages KubeletInUserNamespace KubeletPSI
-  KubeletPodResourcesDynamicResources
-  KubeletRegistrationGetOnExistsOnly KubeletSeparateDiskGC KubeletServiceAccountTokenForCredentialProviders
-  KubeletTracing LocalStorageCapacityIsolationFSQuotaMonitoring MemoryManager MemoryQoS
-  MutableCSINodeAllocatableCount NodeDeclaredFeatures NodeLogQuery NodeSwap PodAndContainerStatsFromCRI
-  PodCertificateRequest PodLogsQuerySplitStreams PodObservedGenerationTracking ProcMountType QOSReserved
-  RecoverVolumeExpansionFailure RecursiveReadOnlyMounts ReduceDefaultCrashLoopBackOffDecay
-  ReloadKubeletServerCertificateFile ResourceHealthStatus RestartAllContainersOnContainerExits
-  RuntimeClassInImageCriAPI SELinuxChangePolicy SELinuxMount SELinuxMountReadWriteOncePod
-  SupplementalGroupsPolicy SystemdWatchdog TopologyManagerPolicyAlphaOptions
-  TopologyManagerPolicyBetaOptions TopologyManagerPolicyOptions UserNamespacesHostNetworkSupport
+  AllowOverwriteTerminationGracePeriodSeconds CPUManagerPolicyAlphaOptions CSIMigrationPortworx
+  CSIServiceAccountTokenSecrets CSIVolumeHealth ChangeContainerStatusOnKubeletRestart ClientsAllowCBOR
+  ClientsPreferCBOR ClusterTrustBundleProjection ComponentFlagz ComponentStatusz ContainerCheckpoint
+  ContainerRestartRules ContainerStopSignals DisableCPUQuotaWithExclusiveCPUs DynamicResourceAllocation
+  EnvFiles EventedPLEG GitRepoVolumeDriver HostnameOverride ImageVolume
+  InPlacePodLevelResourcesVerticalScaling InPlacePodVerticalScaling InPlacePodVerticalScalingAllocatedStatus
+  InPlacePodVerticalScalingExclusiveCPUs InPlacePodVerticalScalingExclusiveMemory
+  InTreePluginPortworxUnregister KubeletCrashLoopBackOffMax KubeletEnsureSecretPulledImages
+  KubeletInUserNamespace KubeletPSI KubeletPodResourcesDynamicResources KubeletRegistrationGetOnExistsOnly
+  KubeletSeparateDiskGC KubeletServiceAccountTokenForCredentialProviders KubeletTracing
+  LocalStorageCapacityIsolationFSQuotaMonitoring MemoryQoS MutableCSINodeAllocatableCount
+  NodeDeclaredFeatures NodeLogQuery NodeSwap PodAndContainerStatsFromCRI PodCertificateRequest
+  PodLogsQuerySplitStreams PodObservedGenerationTracking QOSReserved RecoverVolumeExpansionFailure
+  RecursiveReadOnlyMounts ReduceDefaultCrashLoopBackOffDecay ReloadKubeletServerCertificateFile
+  ResourceHealthStatus RestartAllContainersOnContainerExits RuntimeClassInImageCriApi SELinuxChangePolicy
+  SELinuxMount SELinuxMountReadWriteOncePod SupplementalGroupsPolicy TopologyManagerPolicyBetaOptions
+  UserNamespacesHostNetworkSupport WatchListClient
 `);
 
 export const ELSEWHERE = names(`
@@ -58,7 +62,8 @@ export const ELSEWHERE = names(`
   DRAResourceClaimDeviceStatus DRASchedulerFilterTimeout DeclarativeValidation DeclarativeValidationTakeover
   DeploymentReplicaSetTerminatingReplicas DetectCacheInconsistency DisableAllocatorDualWrite
   ExternalServiceAccountTokenSigner GangScheduling GenericWorkload HPAConfigurableTolerance HPAScaleToZero
-  HonorPVReclaimPolicy JobBackoffLimitPerIndex JobManagedBy JobPodReplacementPolicy JobSuccessPolicy KMSv1
+  HonorPVReclaimPolicy InOrderInformers InOrderInformersBatchProcess InformerResourceVersion
+  JobBackoffLimitPerIndex JobManagedBy JobPodReplacementPolicy JobSuccessPolicy KMSv1
   ListFromCacheSnapshot LogarithmicScaleDown MatchLabelKeysInPodAffinity MatchLabelKeysInPodTopologySpread
   MatchLabelKeysInPodTopologySpreadSelectorMerge MaxUnavailableStatefulSet MultiCIDRServiceAllocator
   MutatingAdmissionPolicy MutablePVNodeAffinity MutablePodResourcesForSuspendedJobs
@@ -88,13 +93,15 @@ export function reportedFeatureGates(resolved: Readonly<Record<string, boolean>>
 
 /**
  * A lacking feature's gate switched on by the user. A gate whose default is on is only refused when
- * set explicitly: the default is reported off instead.
+ * set explicitly: the default is reported off instead. A locked gate is never refused here: its
+ * locked value is the only one a Go kubelet accepts too (a config written for Go may well spell it
+ * out), and its other value is already refused as locked.
  */
 export function lackingGatesSetOn(explicit: { field: string; gates: Readonly<Record<string, boolean>> }[]): FieldError[] {
   const errors: FieldError[] = [];
   for (const source of explicit) {
     for (const [name, on] of Object.entries(source.gates)) {
-      if (on && LACKS.has(name)) {
+      if (on && LACKS.has(name) && KNOWN_FEATURE_GATES.get(name)?.locked !== true) {
         errors.push({ field: `${source.field}.${name}`, value: on, message: `kubelet-ts does not have the feature behind gate ${name}; leave it unset or false` });
       }
     }

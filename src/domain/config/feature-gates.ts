@@ -1,9 +1,12 @@
 /**
  * The feature gates of the Kubernetes version we claim (see version.ts), with their default and stage
  * at that version: k8s.io/kubernetes pkg/features/kube_features.go (defaultVersionedKubernetesFeatureGates,
- * including the apiserver, apiextensions, controller-manager and zpages gates it registers) and
- * component-base's logging gates. The kubelet accepts any of them in --feature-gates or `featureGates`;
- * a name not in this table is an error, as in Go (`unrecognized feature gate`).
+ * including the apiserver, apiextensions, controller-manager and zpages gates it registers), the
+ * client-go gates its init adds, and component-base's logging gates. The kubelet accepts any of them
+ * in --feature-gates or `featureGates`; a name not in this table is an error, as in Go
+ * (`unrecognized feature gate`). The names are the registered strings, not Go's constant names
+ * (RuntimeClassInImageCriApi). Upstream's, not a vendor fork's: OpenShift's extra gates are unknown
+ * here, and its NodeLogQuery default (on) is not taken.
  */
 import type { FieldError } from './types.js';
 
@@ -16,7 +19,8 @@ export interface FeatureSpec {
   locked: boolean;
 }
 
-// name stage default [locked]: one line per gate, resolved to the spec in effect at v1.35.
+// name stage default [locked]: one line per gate, resolved to the spec in effect at v1.35, as its newest
+// patch release has it: patch releases turn gates off (SchedulerAsyncAPICalls, MaxUnavailableStatefulSet).
 const TABLE = `
 AllAlpha ALPHA false
 AllBeta BETA false
@@ -71,7 +75,6 @@ HonorPVReclaimPolicy GA true locked
 HostnameOverride BETA true
 ImageMaximumGCAge GA true locked
 ImageVolume BETA true
-ImageVolumeWithDigest ALPHA false
 InPlacePodLevelResourcesVerticalScaling ALPHA false
 InPlacePodVerticalScaling GA true locked
 InPlacePodVerticalScalingAllocatedStatus DEPRECATED false
@@ -100,7 +103,7 @@ LogarithmicScaleDown GA true locked
 MatchLabelKeysInPodAffinity GA true locked
 MatchLabelKeysInPodTopologySpread BETA true
 MatchLabelKeysInPodTopologySpreadSelectorMerge BETA true
-MaxUnavailableStatefulSet BETA true
+MaxUnavailableStatefulSet BETA false
 MemoryManager GA true locked
 MemoryQoS ALPHA false
 MultiCIDRServiceAllocator GA true locked
@@ -142,7 +145,7 @@ ReloadKubeletServerCertificateFile BETA true
 ResourceHealthStatus ALPHA false
 RestartAllContainersOnContainerExits ALPHA false
 RotateKubeletServerCertificate BETA true
-RuntimeClassInImageCriAPI ALPHA false
+RuntimeClassInImageCriApi ALPHA false
 SELinuxChangePolicy BETA true
 SELinuxMount BETA false
 SELinuxMountReadWriteOncePod BETA true
@@ -231,6 +234,12 @@ ComponentStatusz ALPHA false
 ContextualLogging BETA true
 LoggingAlphaOptions ALPHA false
 LoggingBetaOptions BETA true
+ClientsAllowCBOR ALPHA false
+ClientsPreferCBOR ALPHA false
+InOrderInformers BETA true
+InOrderInformersBatchProcess BETA true
+InformerResourceVersion GA true
+WatchListClient BETA true
 `;
 
 export const KNOWN_FEATURE_GATES: ReadonlyMap<string, FeatureSpec> = new Map(

@@ -13,9 +13,18 @@ describe('resolveFeatureGates', () => {
     ['NodeLogQuery', false, 'BETA'],
     ['RotateKubeletServerCertificate', true, 'BETA'],
     ['EventedPLEG', false, 'ALPHA'],
+    ['MaxUnavailableStatefulSet', false, 'BETA'], // turned off again in a v1.35 patch release
+    ['RuntimeClassInImageCriApi', false, 'ALPHA'], // the registered name, not Go's constant's
+    ['WatchListClient', true, 'BETA'], // client-go's gates, registered by pkg/features
+    ['InformerResourceVersion', true, 'GA'],
   ])('knows %s (default %s, %s)', (name, dflt, stage) => {
     expect(KNOWN_FEATURE_GATES.get(name)).toMatchObject({ default: dflt, stage });
     expect(resolveFeatureGates().gates[name]).toBe(dflt);
+  });
+
+  // ImageVolumeWithDigest came after v1.35; RouteExternalCertificate is OpenShift's fork only.
+  it.each(['RuntimeClassInImageCriAPI', 'ImageVolumeWithDigest', 'RouteExternalCertificate'])('does not know %s, which a v1.35 kubelet does not register', (name) => {
+    expect(KNOWN_FEATURE_GATES.has(name)).toBe(false);
   });
 
   it('lets a later source win over an earlier one', () => {
