@@ -3,9 +3,10 @@
  * (src/domain/config, src/adapters/config-file) — the same code path as `kubelet-ts config`.
  *
  * Where we differ from the Go kubelet's split: the loader decodes, defaults, merges and validates
- * in one pass, so a file's unknown or duplicated field is reported with the validation errors in
+ * in one pass, so a file's wrong type or wrong apiVersion is reported with the validation errors in
  * command.validateConfig (together, every field named) rather than in command.loadConfigFile.
- * Unreadable or unparsable files still fail command.loadConfigFile.
+ * Unreadable or unparsable files still fail command.loadConfigFile. A duplicated key or an unknown
+ * field fails nothing: command.loadConfigFile logs it, as Go's lenient decoding does.
  */
 import { loadKubeletConfiguration } from '../adapters/config-file/load-kubelet-configuration.js';
 import type { ConfigSteps, FieldError, NotHonoured, ParsedArgs } from '../ports/config-steps.js';
@@ -42,7 +43,7 @@ export function createConfigSteps(): ConfigSteps {
       const loaded = await loadKubeletConfiguration(need());
       loadErrors = loaded.errors;
       notActedOn = loaded.notHonoured;
-      return { config: loaded.config, gates: { ...loaded.gates } };
+      return { config: loaded.config, gates: { ...loaded.gates }, strictDecodingErrors: loaded.warnings };
     },
     validateConfig: () => loadErrors,
     notActedOn: () => notActedOn,

@@ -58,7 +58,8 @@ export interface PhaseOutputs {
   'command.debugServer': { enabled: false } | { enabled: true; address: string };
   'command.featureGates': { gates: Record<string, boolean> };
   'command.validateFlags': { valid: true };
-  'command.loadConfigFile': { config: KubeletConfiguration };
+  /** `strictDecodingErrors`: the files' duplicated keys and unknown fields, logged; the configuration is the lenient decoding's. */
+  'command.loadConfigFile': { config: KubeletConfiguration; strictDecodingErrors?: string[] };
   'command.validateConfig': { valid: true; notActedOn: string[] };
   'command.dependencies': { eventLog: string | null };
   'run.lockFile': { lockFile: null } | { lockFile: string; exitOnContention: boolean };

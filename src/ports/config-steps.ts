@@ -18,8 +18,12 @@ export interface ConfigSteps {
   parse(argv: string[]): ParsedArgs;
   featureGates(parsed: ParsedArgs): Record<string, boolean>;
   validateFlags(parsed: ParsedArgs): FieldError[];
-  /** The effective configuration: file, drop-ins and flags, defaulted (every field present). */
-  load(parsed: ParsedArgs): Promise<{ config: KubeletConfiguration; gates: Record<string, boolean> }>;
+  /**
+   * The effective configuration: file, drop-ins and flags, defaulted (every field present); and the
+   * files' strict decoding errors (duplicated keys, unknown fields), each naming its file and field,
+   * which Go logs before it decodes those files leniently and goes on.
+   */
+  load(parsed: ParsedArgs): Promise<{ config: KubeletConfiguration; gates: Record<string, boolean>; strictDecodingErrors: string[] }>;
   validateConfig(config: KubeletConfiguration, gates: Record<string, boolean>): FieldError[];
   /** The settings accepted but not acted on (known once loaded): one start-up warning each. */
   notActedOn(): NotHonoured[];

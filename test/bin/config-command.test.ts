@@ -71,6 +71,23 @@ describe('kubelet-ts config', () => {
     }
   });
 
+  it('warns of a duplicated key and an unknown field on stderr and prints the lenient decoding, exit 0', async () => {
+    const { code, stderr, json } = await run(['--config', '/k.yaml'], { '/k.yaml': `${head}maxPods: 50\ncolour: red\nmaxPods: 60\n` });
+    expect(code).toBe(0);
+    expect(stderr.trim().split('\n')).toEqual([
+      'warning: Using lenient decoding as strict decoding failed: /k.yaml: strict decoding error: line 5: key "maxPods" already set in map',
+      'warning: Using lenient decoding as strict decoding failed: /k.yaml: strict decoding error: unknown field "colour"',
+    ]);
+    expect(json.maxPods).toBe(60);
+    expect(json).not.toHaveProperty('colour');
+  });
+
+  it('still fails on a wrong type, exit 1', async () => {
+    const { code, stderr } = await run(['--config', '/k.yaml'], { '/k.yaml': `${head}maxPods: ten\n` });
+    expect(code).toBe(1);
+    expect(stderr).toContain('cannot unmarshal string "ten" into field "maxPods" of type int32');
+  });
+
   it.each([
     [['--bogus'], 'unknown flag: --bogus'],
     [['extra'], 'unknown command "extra" for "kubelet"'],

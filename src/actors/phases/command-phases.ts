@@ -46,10 +46,12 @@ export function commandPhases(deps: PhaseDeps) {
       return { valid: true };
     }),
     'command.loadConfigFile': phaseActor(async () => {
-      const { config, gates } = await deps.config.load(live.parsed.require());
+      const { config, gates, strictDecodingErrors } = await deps.config.load(live.parsed.require());
       live.config.set(config);
       live.gates.set(gates);
-      return { config };
+      // Go's DecodeKubeletConfiguration: strict decoding failed on these alone, so it decodes leniently and goes on.
+      for (const err of strictDecodingErrors) deps.logger.warn({ err }, 'Using lenient decoding as strict decoding failed');
+      return strictDecodingErrors.length > 0 ? { config, strictDecodingErrors } : { config };
     }),
     'command.validateConfig': phaseActor(async () => {
       const errors = deps.config.validateConfig(live.config.require(), live.gates.peek() ?? {});

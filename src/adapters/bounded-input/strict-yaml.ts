@@ -8,6 +8,9 @@
  * mapping with a Set instead. Aliases are bounded by the package's `maxAliasCount` (an alias bomb is
  * an error, not an exponential expansion), and the errors it throws while building the data (an
  * unresolved alias, too many aliases) come back as problems with a line, never as exceptions.
+ * A duplicated key is a problem too, unless the caller reads leniently (`duplicateKeys: 'lastWins'`,
+ * the kubelet's configuration files): then its last value is kept, as a YAML decoder that is not
+ * strict keeps it, and each duplicate comes back beside the documents.
  */
 import YAML, { isMap, isScalar, LineCounter } from 'yaml';
 
@@ -29,20 +32,27 @@ export interface YamlDocument {
   value: unknown;
 }
 
-export type StrictYaml = { ok: true; documents: YamlDocument[] } | { ok: false; problems: YamlProblem[] };
+export type StrictYaml = { ok: true; documents: YamlDocument[]; duplicateKeys?: YamlProblem[] } | { ok: false; problems: YamlProblem[] };
+
+export interface StrictYamlOptions {
+  /** `refuse` (the default): a duplicated key is a problem. `lastWins`: its last value is kept, and it is listed in `duplicateKeys`. */
+  duplicateKeys?: 'refuse' | 'lastWins';
+}
 
 /** How many alias expansions one document may need (the `yaml` package's default is 100 too). */
 export const MAX_ALIAS_COUNT = 100;
 
-export function parseStrictYaml(text: string): StrictYaml {
+export function parseStrictYaml(text: string, options: StrictYamlOptions = {}): StrictYaml {
+  const lenient = options.duplicateKeys === 'lastWins';
   const lines = new LineCounter();
   const at = (offset: number): { line: number; col: number } => lines.linePos(offset);
   const parsed = YAML.parseAllDocuments(text, { uniqueKeys: false, prettyErrors: false, lineCounter: lines });
-  if (!Array.isArray(parsed)) return { ok: true, documents: [] }; // an empty stream
+  if (!Array.isArray(parsed)) return { ok: true, documents: [], ...(lenient ? { duplicateKeys: [] } : {}) }; // an empty stream
   const problems: YamlProblem[] = [];
+  const duplicates: YamlProblem[] = [];
   for (const doc of parsed) {
     for (const err of doc.errors) problems.push({ code: err.code, message: err.message, ...at(err.pos[0]) });
-    problems.push(...duplicateKeys(doc, at));
+    (lenient ? duplicates : problems).push(...duplicateKeys(doc, at));
   }
   if (problems.length > 0) return { ok: false, problems };
   const documents: YamlDocument[] = [];
@@ -55,7 +65,8 @@ export function parseStrictYaml(text: string): StrictYaml {
       return { ok: false, problems: [{ code: 'ALIAS', message: err instanceof Error ? err.message : String(err) }] };
     }
   }
-  return { ok: true, documents };
+  // toJS assigns a mapping's pairs in order, so a duplicated key ends with its last value.
+  return { ok: true, documents, ...(lenient ? { duplicateKeys: duplicates } : {}) };
 }
 
 /** Every key that appears twice in one mapping, in one pass over the document. */

@@ -5,8 +5,10 @@
  *
  * Throws KubeletError: KLT_ERR_FLAG_UNKNOWN / KLT_ERR_FLAG_INVALID (command line),
  * KLT_ERR_CONFIG_READ (a file or the drop-in directory cannot be read), KLT_ERR_CONFIG_PARSE
- * (syntax, duplicate keys, several documents, an empty --config). Everything else — unknown fields,
- * wrong types, bad gates, invalid values — comes back in `errors`, all of them, each naming its field.
+ * (syntax, several documents, an empty --config). Wrong types, a wrong apiVersion or kind, bad gates
+ * and invalid values come back in `errors`, all of them, each naming its field. Duplicated keys and
+ * unknown fields, which fail only Go's strict decoding, come back in `warnings`: the configuration
+ * is the lenient one (a duplicated key's last value, no unknown field), as Go starts with.
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -18,7 +20,7 @@ import type { FeatureGates } from '../../domain/config/feature-gates.js';
 import type { NotHonoured } from '../../domain/config/not-honoured.js';
 import type { FieldError, KubeletConfiguration } from '../../domain/config/types.js';
 import { readRegularFile } from '../bounded-input/read-regular-file.js';
-import { parseConfigText } from './parse-config-text.js';
+import { parseConfigText, type ParsedConfigText } from './parse-config-text.js';
 
 /** File access, replaceable in tests. */
 export interface ConfigFileSystem {
@@ -59,6 +61,8 @@ export interface LoadedKubeletConfiguration {
   gates: FeatureGates;
   /** Settings accepted but not acted on: warnings, not errors. */
   notHonoured: NotHonoured[];
+  /** Strict decoding's errors, each naming its file and field: Go logs them and decodes leniently. */
+  warnings: string[];
   errors: FieldError[];
 }
 
@@ -77,14 +81,14 @@ export async function loadKubeletConfiguration(
   const parsed = isParsed(argvOrParsed) ? argvOrParsed : parseCommandLine(argvOrParsed);
   const { kubeletConfigFile: fileName, kubeletDropinConfigDirectory: dropInDir } = parsed.flags;
 
-  let file: unknown;
+  let file: ParsedConfigText | undefined;
   if (fileName !== '') {
     const text = await read(fs, fileName, 'kubelet config file');
     if (text.trim() === '') throw new KubeletError('KLT_ERR_CONFIG_PARSE', `failed to load kubelet config file ${fileName}: the file was empty`);
     file = parseConfigText(text, fileName);
   }
 
-  const dropIns: { name: string; doc: unknown }[] = [];
+  const dropIns: { name: string; doc: unknown; strictErrors: string[] }[] = [];
   if (dropInDir !== '') {
     let names: string[];
     try {
@@ -95,12 +99,20 @@ export async function loadKubeletConfiguration(
     for (const name of names.filter((n) => n.endsWith(DROP_IN_EXTENSION))) {
       const text = await read(fs, name, 'kubelet drop-in config file');
       if (text.trim() === '') continue; // Go skips an empty drop-in
-      dropIns.push({ name, doc: parseConfigText(text, name) });
+      const { value, strictErrors } = parseConfigText(text, name);
+      dropIns.push({ name, doc: value, strictErrors });
     }
   }
 
-  const built = buildEffectiveConfig({ parsed, ...(file !== undefined ? { file, fileName } : {}), dropIns });
-  return { parsed: withAbsoluteFlags(parsed, cwd), config: withAbsoluteConfigPaths(built.config, cwd), gates: built.gates, notHonoured: built.notHonoured, errors: built.errors };
+  const built = buildEffectiveConfig({ parsed, ...(file !== undefined ? { file: file.value, fileName, fileStrictErrors: file.strictErrors } : {}), dropIns });
+  return {
+    parsed: withAbsoluteFlags(parsed, cwd),
+    config: withAbsoluteConfigPaths(built.config, cwd),
+    gates: built.gates,
+    notHonoured: built.notHonoured,
+    warnings: built.warnings,
+    errors: built.errors,
+  };
 }
 
 async function read(fs: ConfigFileSystem, path: string, what: string): Promise<string> {

@@ -1,8 +1,10 @@
 /**
  * `kubelet-ts config [flags]`: the effective KubeletConfiguration as JSON (apiVersion, kind and every
  * field, defaulted; 2-space indent) on stdout, exit 0. Invalid input: every problem on stderr, one
- * per line, each naming its field or flag, exit 1. Deprecation notices for the flags used, and a
- * warning for each setting accepted but not acted on, go to stderr and do not change the exit code. `--help` and `--version` behave as for the kubelet.
+ * per line, each naming its field or flag, exit 1. Deprecation notices for the flags used, a warning
+ * for each duplicated key or unknown field of the files (Go's lenient decoding), and a warning for
+ * each setting accepted but not acted on go to stderr and do not change the exit code. `--help` and
+ * `--version` behave as for the kubelet.
  */
 import { KubeletError } from '../../domain/errors.js';
 import { formatUsage } from '../../domain/config/usage.js';
@@ -41,6 +43,7 @@ export async function runConfigCommand(argv: string[], io: ConfigCommandIO): Pro
     }
     for (const warning of parsed.warnings) io.stderr(`${warning}\n`);
     const loaded = await loadKubeletConfiguration(parsed, fs);
+    for (const w of loaded.warnings) io.stderr(`warning: Using lenient decoding as strict decoding failed: ${w}\n`);
     if (loaded.errors.length > 0) {
       for (const error of loaded.errors) io.stderr(`${error.message}\n`);
       return 1;

@@ -10,6 +10,7 @@
 import type { AnyStateMachine } from 'xstate';
 import { replay } from '../../actors/journal/replay.js';
 import type { JournalRecord } from '../../domain/journal/record.js';
+import { printable } from '../../domain/text/printable.js';
 import type { CommandIo } from '../io.js';
 import { machinesSha256 } from '../machines.js';
 import { inertSystemEffects, provideSystem } from '../system.js';
@@ -75,6 +76,7 @@ export async function runReplayCommand(argv: string[], io: CommandIo, machine: A
     return 0;
   }
   const d = result.divergence;
+  // The records compared hold pods' and peers' text: JSON.stringify leaves DEL and C1 raw.
   io.stdout(
     [
       `replay: diverged at seq ${d.seq}, actor ${d.actor} (after ${result.compared} identical records)`,
@@ -82,7 +84,7 @@ export async function runReplayCommand(argv: string[], io: CommandIo, machine: A
       `  expected: ${d.expected ? JSON.stringify(strip(d.expected)) : '(nothing: the log ends here)'}`,
       `  actual:   ${d.actual ? JSON.stringify(strip(d.actual)) : '(nothing: the replay produced no such record)'}`,
       '',
-    ].join('\n'),
+    ].map(printable).join('\n'),
   );
   return 1;
 }

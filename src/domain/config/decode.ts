@@ -1,9 +1,10 @@
 /**
- * Strict decoding of a parsed KubeletConfiguration document (YAML or JSON already turned into plain
- * data), as the Go kubelet's strict codec does: apiVersion and kind must name v1beta1
- * KubeletConfiguration, every field must be known, and every value must have the field's type.
- * All problems are collected, each naming its field; duplicate keys are caught by the parser
- * (the adapter), before this point.
+ * Decoding of a parsed KubeletConfiguration document (YAML or JSON already turned into plain data),
+ * as the Go kubelet's codec does: apiVersion and kind must name v1beta1 KubeletConfiguration and
+ * every value must have the field's type, or it is an error naming the field. An unknown field fails
+ * only Go's strict decoding, which then decodes the file again leniently, dropping the field: it is
+ * left out and named in `unknownFields`, for the caller to warn of. Duplicate keys are the parser's
+ * (the adapter's), before this point.
  *
  * Deliberate normalisation: durations come out in Go's spelling (`60s` → `1m0s`), like a Go
  * round trip would print them; JSON null on a non-pointer field is dropped (Go ignores it).
@@ -24,11 +25,19 @@ const INT_RANGE: Record<string, [number, number]> = {
   int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
 };
 
-export function decodeKubeletConfiguration(raw: unknown): { doc: KubeletConfigurationDocument; errors: FieldError[] } {
+export interface DecodedKubeletConfiguration {
+  doc: KubeletConfigurationDocument;
+  errors: FieldError[];
+  /** The unknown fields left out, by their path (`authentication.anonymous.enable`): strict decoding's errors only. */
+  unknownFields: string[];
+}
+
+export function decodeKubeletConfiguration(raw: unknown): DecodedKubeletConfiguration {
   const errors: FieldError[] = [];
+  const unknownFields: string[] = [];
   if (!isPlainObject(raw)) {
     errors.push({ field: '', value: raw, message: 'the configuration must be an object with apiVersion and kind' });
-    return { doc: {}, errors };
+    return { doc: {}, errors, unknownFields };
   }
   const { apiVersion, kind, ...fields } = raw;
   if (kind === undefined || kind === '') {
@@ -45,17 +54,23 @@ export function decodeKubeletConfiguration(raw: unknown): { doc: KubeletConfigur
       message: `no kind "${KUBELET_CONFIG_KIND}" is registered for version "${String(apiVersion)}", expected ${KUBELET_CONFIG_API_VERSION}`,
     });
   }
-  const doc = decodeObject(fields, KUBELET_CONFIGURATION_SCHEMA, '', errors);
-  return { doc: { apiVersion: KUBELET_CONFIG_API_VERSION, kind: KUBELET_CONFIG_KIND, ...doc } as KubeletConfigurationDocument, errors };
+  const doc = decodeObject(fields, KUBELET_CONFIGURATION_SCHEMA, '', { errors, unknownFields });
+  return { doc: { apiVersion: KUBELET_CONFIG_API_VERSION, kind: KUBELET_CONFIG_KIND, ...doc } as KubeletConfigurationDocument, errors, unknownFields };
 }
 
-function decodeObject(raw: Record<string, unknown>, fields: Record<string, FieldSpec>, prefix: string, errors: FieldError[]): Record<string, unknown> {
+/** Where decoding puts what it finds wrong: errors, and the unknown fields it drops. */
+interface Findings {
+  errors: FieldError[];
+  unknownFields: string[];
+}
+
+function decodeObject(raw: Record<string, unknown>, fields: Record<string, FieldSpec>, prefix: string, found: Findings): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(raw)) {
     const path = prefix === '' ? name : `${prefix}.${name}`;
     const spec = fields[name];
     if (spec === undefined) {
-      errors.push({ field: path, value, message: `unknown field "${path}"` });
+      found.unknownFields.push(path);
       continue;
     }
     if (value === null) {
@@ -63,13 +78,14 @@ function decodeObject(raw: Record<string, unknown>, fields: Record<string, Field
       if (spec.nullable) out[name] = null;
       continue;
     }
-    const decoded = decodeValue(value, spec, path, errors);
+    const decoded = decodeValue(value, spec, path, found);
     if (decoded !== undefined) out[name] = decoded;
   }
   return out;
 }
 
-function decodeValue(value: unknown, spec: FieldSpec, path: string, errors: FieldError[]): unknown {
+function decodeValue(value: unknown, spec: FieldSpec, path: string, found: Findings): unknown {
+  const { errors } = found;
   const wrongType = (expected: string): undefined => {
     errors.push({ field: path, value, message: `cannot unmarshal ${describe(value)} into field "${path}" of type ${expected}` });
     return undefined;
@@ -117,7 +133,7 @@ function decodeValue(value: unknown, spec: FieldSpec, path: string, errors: Fiel
     case 'int32List':
       return Array.isArray(value) && value.every((n) => typeof n === 'number' && Number.isInteger(n)) ? [...(value as number[])] : wrongType('[]int32');
     case 'object':
-      return isPlainObject(value) ? decodeObject(value, spec.fields ?? {}, path, errors) : wrongType('object');
+      return isPlainObject(value) ? decodeObject(value, spec.fields ?? {}, path, found) : wrongType('object');
     case 'objectList': {
       if (!Array.isArray(value)) return wrongType('list');
       // An item that is not an object, or lacks a required member, is reported and left out: what
@@ -130,7 +146,7 @@ function decodeValue(value: unknown, spec: FieldSpec, path: string, errors: Fiel
         }
         const missing = (spec.required ?? []).filter((name) => item[name] === undefined);
         for (const name of missing) errors.push({ field: `${itemPath}.${name}`, value: undefined, message: 'Required value' });
-        const decoded = decodeObject(item, spec.fields ?? {}, itemPath, errors);
+        const decoded = decodeObject(item, spec.fields ?? {}, itemPath, found);
         return missing.length > 0 ? [] : [decoded];
       });
     }

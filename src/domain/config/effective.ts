@@ -1,7 +1,7 @@
 /**
  * The effective configuration, built in the Go kubelet's order (cmd/kubelet/app/server.go):
- * 1. with --config: the file is decoded strictly, its relative paths resolved against its directory,
- *    and the v1beta1 defaults applied; without it: the flag-only baseline (defaults + legacy defaults);
+ * 1. with --config: the file is decoded, its relative paths resolved against its directory, and the
+ *    v1beta1 defaults applied; without it: the flag-only baseline (defaults + legacy defaults);
  * 2. each --config-dir drop-in (already sorted by the caller) is merged over that with a JSON merge
  *    patch; a drop-in is not defaulted, and its nulls change nothing (Go unmarshals the patched JSON
  *    into the existing struct);
@@ -10,7 +10,9 @@
  *    merged over the configured gates;
  * 4. feature gates are resolved and the configuration and flags validated; settings kubelet-ts
  *    accepts but does not act on are listed, or refused where ignoring them would weaken the node.
- * Every problem (decoding, gates, validation) is returned together.
+ * Every problem (decoding, gates, validation) is returned together. A file's duplicated or unknown
+ * field is a warning, not a problem: Go's strict decoding fails on it, and Go then decodes the file
+ * leniently (the last value of a duplicated key, no unknown field) and starts, saying why in its log.
  *
  * Difference from Go: without --config, Go defaults before it parses --feature-gates, so a gate
  * switched off on the command line still gets its gated default (and then fails validation); we
@@ -33,8 +35,10 @@ export interface EffectiveConfigInput {
   /** The parsed --config document (plain data), if --config was given. */
   file?: unknown;
   fileName?: string;
-  /** Parsed drop-ins in the order they apply (lexical by path). */
-  dropIns?: { name: string; doc: unknown }[];
+  /** The file's duplicated keys, as the parser words them (its last value is in `file`). */
+  fileStrictErrors?: string[];
+  /** Parsed drop-ins in the order they apply (lexical by path), each with its duplicated keys. */
+  dropIns?: { name: string; doc: unknown; strictErrors?: string[] }[];
 }
 
 export interface EffectiveConfig {
@@ -42,12 +46,15 @@ export interface EffectiveConfig {
   gates: FeatureGates;
   /** Settings accepted but not acted on (field-support.ts): one start-up warning each. */
   notHonoured: NotHonoured[];
+  /** Each field Go's strict decoding fails on, naming the file: `<file>: strict decoding error: unknown field "x"`. */
+  warnings: string[];
   errors: FieldError[];
 }
 
 export function buildEffectiveConfig(input: EffectiveConfigInput): EffectiveConfig {
   const { parsed } = input;
   const errors: FieldError[] = [];
+  const warnings: string[] = [];
   const flagGates = (parsed.configFromFlags.featureGates ?? {}) as Record<string, boolean>;
 
   let config: KubeletConfiguration;
@@ -55,6 +62,7 @@ export function buildEffectiveConfig(input: EffectiveConfigInput): EffectiveConf
     const fileName = input.fileName ?? parsed.flags.kubeletConfigFile;
     const decoded = decodeKubeletConfiguration(input.file);
     errors.push(...decoded.errors.map((e) => inFile(e, fileName)));
+    warnings.push(...strictDecodingErrors(fileName, input.fileStrictErrors ?? [], decoded.unknownFields));
     const doc = decoded.doc;
     resolveRelativePaths(doc, fileName);
     const fileGates = (doc.featureGates ?? {}) as Record<string, boolean>;
@@ -66,6 +74,7 @@ export function buildEffectiveConfig(input: EffectiveConfigInput): EffectiveConf
   for (const dropIn of input.dropIns ?? []) {
     const decoded = decodeKubeletConfiguration(dropIn.doc);
     errors.push(...decoded.errors.map((e) => inFile(e, dropIn.name)));
+    warnings.push(...strictDecodingErrors(dropIn.name, dropIn.strictErrors ?? [], decoded.unknownFields));
     config = jsonMergePatch(config, withoutNulls(decoded.doc)) as KubeletConfiguration;
   }
 
@@ -84,7 +93,7 @@ export function buildEffectiveConfig(input: EffectiveConfigInput): EffectiveConf
   // A value already invalid is reported once, as invalid.
   const invalidFields = new Set(errors.map((e) => e.field));
   errors.push(...honesty.errors.filter((e) => !invalidFields.has(e.field)), ...lackingGatesSetOn(gateSources));
-  return { config, gates: resolved.gates, notHonoured: honesty.warnings, errors };
+  return { config, gates: resolved.gates, notHonoured: honesty.warnings, warnings, errors };
 }
 
 /** Step 3: the given config-backed flags, in the order given, over the configuration. */
@@ -111,6 +120,11 @@ function resolveRelativePaths(doc: KubeletConfigurationDocument, fileName: strin
       setAtPath(doc as Record<string, unknown>, path, dir === '.' ? value : `${dir.replace(/\/+$/, '')}/${value}`);
     }
   }
+}
+
+/** A file's errors that only strict decoding has, one line each, worded as Go's strict decoding error. */
+function strictDecodingErrors(fileName: string, duplicates: readonly string[], unknownFields: readonly string[]): string[] {
+  return [...duplicates, ...unknownFields.map((path) => `unknown field ${JSON.stringify(path)}`)].map((e) => `${fileName}: strict decoding error: ${e}`);
 }
 
 function inFile(error: FieldError, fileName: string): FieldError {

@@ -1,8 +1,10 @@
 /**
  * A story as text: a heading naming the pod, then one line per step with its time since the pod's
  * first line, the text, and the journal records it was read from (`[#451 #452]`, for `replay --from`
- * and the visualizer). And the forms a not-found answer takes.
+ * and the visualizer). And the forms a not-found answer takes. Names and texts come from pods, so each
+ * line printed goes through `printable`; the JSON form keeps them exact.
  */
+import { printable } from '../text/printable.js';
 import type { PodNotFound, Story } from './story.js';
 
 export function renderStory(story: Story): string {
@@ -15,7 +17,7 @@ export function renderStory(story: Story): string {
     out.push(`  ${relativeTime(line.t - start)}  ${line.text}${again}  [${line.cites.map((s) => `#${s}`).join(' ')}]`);
   }
   if (story.lines.length === 0) out.push(story.historyFrom !== undefined ? '  nothing more about this pod since' : '  nothing journaled about this pod');
-  return out.join('\n') + '\n';
+  return out.map(printable).join('\n') + '\n';
 }
 
 /** `+12.345s`. */
@@ -24,9 +26,13 @@ export function relativeTime(ms: number): string {
 }
 
 export function renderNotFound(answer: PodNotFound): string {
-  if (answer.ambiguous) return `pod "${answer.notFound}" is in several namespaces: ${answer.closest.join(', ')}; name one as namespace/name\n`;
+  return `${printable(notFoundLine(answer))}\n`;
+}
+
+function notFoundLine(answer: PodNotFound): string {
+  if (answer.ambiguous) return `pod "${answer.notFound}" is in several namespaces: ${answer.closest.join(', ')}; name one as namespace/name`;
   const closest = answer.closest.length > 0 ? `; closest: ${answer.closest.join(', ')}` : '; the log knows no pod';
-  return `no pod "${answer.notFound}" in the log${closest}\n`;
+  return `no pod "${answer.notFound}" in the log${closest}`;
 }
 
 /** The JSON form, for tools: the story as is, each line with its family; or the not-found answer. */

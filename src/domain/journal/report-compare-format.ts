@@ -2,7 +2,9 @@
  * A start-up comparison (report-compare.ts) as a fixed-width table for people: the phases either
  * start-up reached, both sides' offsets and durations, what changed and the verdict; then each
  * critical path, the time to Ready, and one closing line that says pass or names what regressed.
+ * Each line is printable: a state label is read from a log that may come from anywhere.
  */
+import { printable } from '../text/printable.js';
 import { READY_LABEL, type PhaseComparison, type StartupComparison } from './report-compare.js';
 
 export function formatComparison(c: StartupComparison): string {
@@ -32,7 +34,7 @@ export function formatComparison(c: StartupComparison): string {
     readyLine(c),
     `thresholds: a phase regresses when it grows by more than ${t.maxAddedMs}ms and to more than ${t.maxRatio}× the baseline; the time to Ready by more than ${t.maxReadyAddedMs}ms and ${t.maxRatio}×`,
     c.regressions.length === 0 ? 'compare: ok' : `compare: regressed: ${c.regressions.join('; ')}`,
-  ].join('\n');
+  ].map(printable).join('\n');
 }
 
 function verdictCell(p: PhaseComparison): string {

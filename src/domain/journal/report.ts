@@ -8,6 +8,7 @@
 import { isPhaseId, PHASE_IDS, type PhaseId } from '../phases.js';
 import type { JournalRecord } from './record.js';
 import { serializeError } from '../errors.js';
+import { printable } from '../text/printable.js';
 
 export type PhaseOutcome = 'ok' | 'failed' | 'interrupted' | 'inProgress' | 'notReached';
 
@@ -120,7 +121,7 @@ function lastFailure(records: readonly JournalRecord[], rootActor: string) {
   return null;
 }
 
-/** The report as a fixed-width table, for people. */
+/** The report as a fixed-width table, for people; each line printable (an error's message is a runtime's or a peer's text). */
 export function formatReport(report: StartupReport): string {
   const rows = report.phases.map((p) => [
     p.phase,
@@ -140,5 +141,5 @@ export function formatReport(report: StartupReport): string {
     '',
     `state: ${report.finalState}${report.runningAtMs !== null ? `, running at +${report.runningAtMs}ms` : ''}`,
     `critical path: ${cp.phases.length} phases in sequence, ${cp.totalMs}ms${dominant ? `; dominated by ${dominant}` : ''}`,
-  ].join('\n');
+  ].map(printable).join('\n');
 }

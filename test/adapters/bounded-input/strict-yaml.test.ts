@@ -38,6 +38,16 @@ describe('parseStrictYaml', () => {
     expect(result).toEqual({ ok: false, problems: [expect.objectContaining({ code: 'DUPLICATE_KEY', key: 'key-7', line: 40_006 })] });
   });
 
+  it('keeps a duplicated key\'s last value and lists the duplicate beside the documents when asked to read leniently', () => {
+    const result = parseStrictYaml('a: 1\nb: {c: 2, c: 3}\na: 4\n', { duplicateKeys: 'lastWins' });
+    expect(result).toEqual({
+      ok: true,
+      documents: [{ empty: false, value: { a: 4, b: { c: 3 } } }],
+      duplicateKeys: [expect.objectContaining({ code: 'DUPLICATE_KEY', key: 'a', line: 3 }), expect.objectContaining({ code: 'DUPLICATE_KEY', key: 'c', line: 2 })],
+    });
+    expect(parseStrictYaml('a: [1\n', { duplicateKeys: 'lastWins' }).ok).toBe(false);
+  });
+
   it('tells 1 and "1" apart as keys, as the yaml package does', () => {
     expect(parseStrictYaml('1: a\n"1": b\n').ok).toBe(true);
   });

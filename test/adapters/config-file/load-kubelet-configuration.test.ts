@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { loadKubeletConfiguration, MAX_CONFIG_BYTES, nodeConfigFileSystem } from '../../../src/adapters/config-file/load-kubelet-configuration.js';
+import type { KubeletConfiguration } from '../../../src/domain/config/types.js';
 import { KubeletError } from '../../../src/domain/errors.js';
 
 const fixtures = fileURLToPath(new URL('../../fixtures/config/', import.meta.url));
@@ -76,16 +77,44 @@ describe('loadKubeletConfiguration', () => {
     expect(errors.map((e) => e.field).sort()).toEqual(['hairpinMode', 'imageGCLowThresholdPercent', 'maxPods', 'oomScoreAdj', 'runOnce']);
   });
 
-  it('returns unknown fields as errors naming them', async () => {
-    const { errors } = await loadKubeletConfiguration(['--config', fixture('unknown-field.yaml')]);
-    expect(errors.map((e) => e.field)).toEqual(['maxPod', 'authentication.anonymous.enable']);
+  it('warns of unknown fields, naming the file and each field, and applies the rest (Go\'s lenient decoding)', async () => {
+    const path = fixture('unknown-field.yaml');
+    const { config, errors, warnings } = await loadKubeletConfiguration(['--config', path]);
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([`${path}: strict decoding error: unknown field "maxPod"`, `${path}: strict decoding error: unknown field "authentication.anonymous.enable"`]);
+    expect(config.maxPods).toBe(110);
+    expect(config.authentication.anonymous.enabled).toBe(false);
   });
 
-  it.each(['duplicate-key.yaml', 'duplicate-key.json'])('rejects duplicate keys in %s, naming the key', async (name) => {
-    const err = await loadError(['--config', fixture(name)]);
-    expect(err.code).toBe('KLT_ERR_CONFIG_PARSE');
-    expect(err.message).toMatch(/duplicate field "(maxPods|enabled)"/);
-    expect(err.message).toContain(name);
+  it.each([
+    ['duplicate-key.yaml', 'line 7: key "maxPods" already set in map', (c: KubeletConfiguration) => expect(c.maxPods).toBe(20)],
+    ['duplicate-key.json', 'line 2: key "enabled" already set in map', (c: KubeletConfiguration) => expect(c.authentication.webhook.enabled).toBe(false)],
+  ])('warns of a duplicated key in %s, naming the file, the key and its line, and takes its last value', async (name, strictError, lastValueWins) => {
+    const { config, errors, warnings } = await loadKubeletConfiguration(['--config', fixture(name)]);
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([`${fixture(name)}: strict decoding error: ${strictError}`]);
+    lastValueWins(config);
+  });
+
+  it('warns of a drop-in\'s duplicated key and unknown field, naming the drop-in', async () => {
+    const dir = join(tmp, 'lenient-drop-ins');
+    await mkdir(dir);
+    await writeFile(join(dir, '10-a.conf'), 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\nmaxPods: 12\ncolour: red\nmaxPods: 13\n');
+    const { config, errors, warnings } = await loadKubeletConfiguration(['--config-dir', dir]);
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([
+      `${join(dir, '10-a.conf')}: strict decoding error: line 5: key "maxPods" already set in map`,
+      `${join(dir, '10-a.conf')}: strict decoding error: unknown field "colour"`,
+    ]);
+    expect(config.maxPods).toBe(13);
+  });
+
+  it('still returns a wrong type, a wrong apiVersion and an invalid value as errors, beside the warnings', async () => {
+    const path = join(tmp, 'wrong-type.yaml');
+    await writeFile(path, 'apiVersion: kubelet.config.k8s.io/v1\nkind: KubeletConfiguration\nmaxPods: ten\ncolour: red\nhealthzPort: 70000\n');
+    const { errors, warnings } = await loadKubeletConfiguration(['--config', path]);
+    expect(errors.map((e) => e.field)).toEqual(['apiVersion', 'maxPods', 'healthzPort']);
+    expect(warnings).toEqual([`${path}: strict decoding error: unknown field "colour"`]);
   });
 
   it('fails with KLT_ERR_CONFIG_READ naming a missing file or drop-in directory', async () => {

@@ -19,10 +19,11 @@ describe('decodeKubeletConfiguration', () => {
     expect(decodeKubeletConfiguration(raw).errors.map((e) => e.field)).toEqual([field]);
   });
 
-  it('names every unknown field, nested ones by their path', () => {
-    const { errors } = decodeKubeletConfiguration({ ...head, maxPod: 1, authentication: { anonymus: {} }, logging: { options: { yaml: {} } } });
-    expect(errors.map((e) => e.field)).toEqual(['maxPod', 'authentication.anonymus', 'logging.options.yaml']);
-    expect(errors[0]?.message).toBe('unknown field "maxPod"');
+  it('leaves out every unknown field and names it by its path, as strict decoding fails and lenient decoding drops it', () => {
+    const { doc, errors, unknownFields } = decodeKubeletConfiguration({ ...head, maxPod: 1, maxPods: 7, authentication: { anonymus: {}, anonymous: { enabled: true } }, logging: { options: { yaml: {} } } });
+    expect(unknownFields).toEqual(['maxPod', 'authentication.anonymus', 'logging.options.yaml']);
+    expect(errors).toEqual([]);
+    expect(doc).toEqual({ ...head, maxPods: 7, authentication: { anonymous: { enabled: true } }, logging: { options: {} } });
   });
 
   it.each([
@@ -54,8 +55,9 @@ describe('decodeKubeletConfiguration', () => {
   });
 
   it('checks list items: unknown members and required members', () => {
-    const { errors } = decodeKubeletConfiguration({ ...head, registerWithTaints: [{ key: 'a', effect: 'NoSchedule', colour: 'red' }, { value: 'x' }] });
-    expect(errors.map((e) => e.field)).toEqual(['registerWithTaints[0].colour', 'registerWithTaints[1].key', 'registerWithTaints[1].effect']);
+    const { errors, unknownFields } = decodeKubeletConfiguration({ ...head, registerWithTaints: [{ key: 'a', effect: 'NoSchedule', colour: 'red' }, { value: 'x' }] });
+    expect(unknownFields).toEqual(['registerWithTaints[0].colour']);
+    expect(errors.map((e) => e.field)).toEqual(['registerWithTaints[1].key', 'registerWithTaints[1].effect']);
   });
 
   it('leaves out a list item it reported (not an object, or a required member missing), so validation sees whole items', () => {

@@ -3,8 +3,12 @@ import { buildEffectiveConfig } from '../../../src/domain/config/effective.js';
 import { parseCommandLine } from '../../../src/domain/config/command-line.js';
 
 const head = { apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration' };
-const build = (argv: string[], file?: Record<string, unknown>, dropIns: { name: string; doc: unknown }[] = []) =>
-  buildEffectiveConfig({ parsed: parseCommandLine(argv), ...(file ? { file: { ...head, ...file }, fileName: '/etc/kubernetes/kubelet.yaml' } : {}), dropIns });
+const build = (argv: string[], file?: Record<string, unknown>, dropIns: { name: string; doc: unknown; strictErrors?: string[] }[] = [], fileStrictErrors?: string[]) =>
+  buildEffectiveConfig({
+    parsed: parseCommandLine(argv),
+    ...(file ? { file: { ...head, ...file }, fileName: '/etc/kubernetes/kubelet.yaml', ...(fileStrictErrors ? { fileStrictErrors } : {}) } : {}),
+    dropIns,
+  });
 
 // cmd/kubelet/app/server.go: loadConfigFile, mergeKubeletConfigurations, kubeletConfigFlagPrecedence.
 describe('buildEffectiveConfig', () => {
@@ -75,10 +79,30 @@ describe('buildEffectiveConfig', () => {
   });
 
   it('reports decode errors of the file and of each drop-in with the file name, plus validation errors, together', () => {
-    const { errors } = build(['--node-labels=kubernetes.io/role=x'], { maxPod: 3, oomScoreAdj: 5000 }, [{ name: '/d/a.conf', doc: { ...head, port: 'http' } }]);
-    expect(errors.map((e) => e.field)).toEqual(['maxPod', 'port', 'oomScoreAdj', '--node-labels']);
-    expect(errors[0]?.message).toBe('/etc/kubernetes/kubelet.yaml: unknown field "maxPod"');
+    const { errors } = build(['--node-labels=kubernetes.io/role=x'], { maxPods: 'ten', oomScoreAdj: 5000 }, [{ name: '/d/a.conf', doc: { ...head, port: 'http' } }]);
+    expect(errors.map((e) => e.field)).toEqual(['maxPods', 'port', 'oomScoreAdj', '--node-labels']);
+    expect(errors[0]?.message).toBe('/etc/kubernetes/kubelet.yaml: cannot unmarshal string "ten" into field "maxPods" of type int32');
     expect(errors[1]?.message).toContain('/d/a.conf: ');
+  });
+
+  it('warns of the duplicated keys and unknown fields of the file and of each drop-in, naming file and field, and applies the rest', () => {
+    const { config, errors, warnings } = build(
+      [],
+      { maxPod: 3, maxPods: 30, authentication: { anonymous: { enable: true } } },
+      [{ name: '/d/a.conf', doc: { ...head, colour: 'red', port: 11250 }, strictErrors: ['line 4: key "port" already set in map'] }],
+      ['line 9: key "maxPods" already set in map'],
+    );
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual([
+      '/etc/kubernetes/kubelet.yaml: strict decoding error: line 9: key "maxPods" already set in map',
+      '/etc/kubernetes/kubelet.yaml: strict decoding error: unknown field "maxPod"',
+      '/etc/kubernetes/kubelet.yaml: strict decoding error: unknown field "authentication.anonymous.enable"',
+      '/d/a.conf: strict decoding error: line 4: key "port" already set in map',
+      '/d/a.conf: strict decoding error: unknown field "colour"',
+    ]);
+    expect(config.maxPods).toBe(30);
+    expect(config.port).toBe(11250);
+    expect(config.authentication.anonymous.enabled).toBe(false);
   });
 
   it('names unknown and locked feature gates by where they were set', () => {

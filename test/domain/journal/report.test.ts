@@ -45,4 +45,17 @@ describe('startupReport', () => {
     ]);
     expect(r.phases.find((p) => p.phase === 'run.preInitRuntime')).toMatchObject({ outcome: 'inProgress', durationMs: 900, waitingOn: 'runtime socket absent' });
   });
+
+  it('prints a failed phase\'s message with its control characters escaped, one line per row', () => {
+    const r = startupReport([
+      state(0, { run: 'preInitRuntime' }),
+      input(3, 'xstate.error.actor.run.preInitRuntime', { error: { code: 'KLT_ERR_CRI_UNAVAILABLE', message: 'runtime said \u001b[2J\u009b1m\nforged line' } }),
+      state(3, 'failed'),
+    ]);
+    const text = formatReport(r);
+    expect(text).toContain('KLT_ERR_CRI_UNAVAILABLE: runtime said \\x1b[2J\\x9b1m\\nforged line');
+    expect(text).not.toMatch(/[\u001b\u009b]/);
+    expect(text.split('\n').filter((l) => l.includes('forged line'))).toHaveLength(1);
+    expect(r.phases.find((p) => p.phase === 'run.preInitRuntime')?.error?.message).toBe('runtime said \u001b[2J\u009b1m\nforged line');
+  });
 });
