@@ -15,10 +15,11 @@ export interface PluginSocketWatcher {
   /**
    * Makes `dir` (0750) when missing, reports every socket already under it, then every socket
    * created or removed under it and its subdirectories, until stopped (Go: pluginwatcher.Watcher).
-   * Dot-files and files that are not sockets are ignored. Rejects when the directory cannot be made
-   * or watched.
+   * Dot-files, files that are not sockets and symlinked directories are ignored. Resolves once what
+   * is there has been reported, or as soon as `signal` aborts (the watch then stopped). Rejects when
+   * the directory cannot be made or watched.
    */
-  watch(dir: string, handlers: PluginSocketHandlers): Promise<{ stop(): void }>;
+  watch(dir: string, handlers: PluginSocketHandlers, signal?: AbortSignal): Promise<{ stop(): void }>;
 }
 
 /** NodeGetInfo's answer. */

@@ -37,10 +37,12 @@ export function createPluginManagerActors(deps: PluginManagerActorDeps) {
     watchPluginsDir: fromCallback<PluginManagerEvent, WatchPluginsDirInput>(({ input, sendBack }) => {
       let stopped = false;
       let handle: { stop(): void } | null = null;
+      // Stopped while the first walk runs: the walk ends at its next name.
+      const abort = new AbortController();
       watcher.watch(input.pluginsDir, {
         onCreated: (socketPath) => sendBack({ type: 'plugin.socket.created', socketPath }),
         onRemoved: (socketPath) => sendBack({ type: 'plugin.socket.removed', socketPath }),
-      }).then((h) => {
+      }, abort.signal).then((h) => {
         if (stopped) h.stop();
         else {
           handle = h;
@@ -52,6 +54,7 @@ export function createPluginManagerActors(deps: PluginManagerActorDeps) {
       });
       return () => {
         stopped = true;
+        abort.abort();
         handle?.stop();
       };
     }),

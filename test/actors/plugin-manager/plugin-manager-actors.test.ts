@@ -4,12 +4,12 @@ import { createActor, toPromise, type AnyActorLogic } from 'xstate';
 import { createPluginManagerActors } from '../../../src/actors/plugin-manager/plugin-manager-actors.js';
 import type { NodeInfoManager } from '../../../src/actors/plugin-manager/node-info-manager.js';
 import { createCsiDriverRegistry } from '../../../src/adapters/csi/csi-driver-registry.js';
-import type { PluginClients } from '../../../src/ports/plugin-registration.js';
+import type { PluginClients, PluginSocketWatcher } from '../../../src/ports/plugin-registration.js';
 
 const MOCK = 'csi-mock.lab.k8s.io';
 const ENDPOINT = '/r/plugins/csi-mock/csi.sock';
 
-function actors() {
+function actors(watcher: PluginSocketWatcher = { watch: async () => ({ stop: () => {} }) }) {
   const drivers = createCsiDriverRegistry();
   const calls: string[] = [];
   const clients: PluginClients = {
@@ -22,7 +22,7 @@ function actors() {
     installDriver: async (node, driver) => { calls.push(`install ${node} ${driver.name}`); },
     uninstallDriver: async (node, name) => { calls.push(`uninstall ${node} ${name}`); },
   };
-  const effects = createPluginManagerActors({ watcher: { watch: async () => ({ stop: () => {} }) }, clients, drivers, nodeInfo, logger: pino({ level: 'silent' }) });
+  const effects = createPluginManagerActors({ watcher, clients, drivers, nodeInfo, logger: pino({ level: 'silent' }) });
   const run = <T>(logic: AnyActorLogic, input: unknown) => toPromise(createActor(logic, { input }).start()) as Promise<T>;
   return { drivers, calls, effects, run };
 }
@@ -58,5 +58,17 @@ describe('createPluginManagerActors', () => {
   it('gives NodeGetInfo\'s answer under the driver\'s name', async () => {
     const { effects, run } = actors();
     expect(await run(effects.nodeGetInfo, { driverName: MOCK, endpoint: ENDPOINT })).toEqual({ name: MOCK, nodeId: 'n', maxVolumesPerNode: -1, topology: {} });
+  });
+
+  it('aborts the watch\'s first walk when the watcher actor stops before it ends', () => {
+    let signal: AbortSignal | undefined;
+    const { effects } = actors({ watch: (_dir, _handlers, s) => {
+      signal = s;
+      return new Promise(() => {});
+    } });
+    const actor = createActor(effects.watchPluginsDir, { input: { pluginsDir: '/r/plugins_registry' } }).start();
+    expect(signal?.aborted).toBe(false);
+    actor.stop();
+    expect(signal?.aborted).toBe(true);
   });
 });
