@@ -14,6 +14,7 @@ import { FileJournalSink } from '../adapters/journal-file/file-sink.js';
 import { JOURNAL_FORMAT, JOURNAL_VERSION, type JournalHeader } from '../domain/journal/record.js';
 import type { JournalOpener } from '../ports/journal-opener.js';
 import { canonicalJson } from '../domain/journal/canonical-json.js';
+import { KUBELET_DATA_DIRECTORY_MODE } from '../domain/node/data-directories.js';
 
 export const MAX_RUNS = 10;
 
@@ -41,7 +42,8 @@ export function createJournalOpener(opts: JournalOpenerOptions): JournalOpener {
     async open({ path, nodeName, config }) {
       const { file, dir } = resolveJournalPath(path, opts.startTime, process.pid);
       if (dir) {
-        makeKubeletDirectorySync(dir);
+        // Often the first directory made under --root-dir, and so the root dir too: Go's mode for it.
+        makeKubeletDirectorySync(dir, KUBELET_DATA_DIRECTORY_MODE);
         pruneOldRuns(dir);
       }
       const sink = new FileJournalSink({

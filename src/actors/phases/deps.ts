@@ -27,6 +27,7 @@ import type { PhaseBuilders } from './builders.js';
 import type { PhaseOutputs } from '../../machines/supervisor.machine.js';
 import type { Pod } from '../../domain/pod/types.js';
 import type { ResourceManagerHost } from '../../ports/resource-managers.js';
+import type { DataDirectory } from '../../domain/node/data-directories.js';
 
 export interface PhaseDeps {
   argv: string[];
@@ -67,8 +68,8 @@ export interface PhaseDeps {
   devices: DevicePluginHost & ContainerDeviceAllocator & DeviceCheckpointReader;
   /** The resource managers' state files and the CPU topology. */
   resourceManagers: ResourceManagerHost;
-  /** initializeModules: create the kubelet's directories (mkdir -p). */
-  makeDirectories: (paths: string[]) => Promise<void>;
+  /** initializeModules: create the kubelet's directories (mkdir -p), each made one getting its mode whatever the umask. */
+  makeDirectories: (dirs: readonly DataDirectory[]) => Promise<void>;
   lifetimes: Lifetimes;
   live: LiveState;
   /** run.bootstrap: TLS bootstrap of the client certificate (Go's bootstrap.LoadClientCert). */

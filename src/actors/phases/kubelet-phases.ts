@@ -28,6 +28,7 @@ import { migratedPlugins } from '../../domain/csi/csi-node.js';
 import { outputOf, phaseActor, type PhaseGroup } from './phase-actor.js';
 import { settings } from './settings.js';
 import { watchdogSetting } from '../../domain/node/systemd-watchdog.js';
+import { kubeletDataDirectories } from '../../domain/node/data-directories.js';
 import { startSystemdWatchdog } from '../node/systemd-watchdog.js';
 
 const PLEG_RELIST_PERIOD_MS = 1000;
@@ -181,7 +182,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       if (watchdog instanceof Error) throw new KubeletError('KLT_ERR_CONFIG_INVALID', watchdog.message);
       const root = settings.rootDir(live);
       // initializeModules: the data directories, the pod logs directory and the legacy links' one.
-      await deps.makeDirectories([root, `${root}/pods`, `${root}/plugins`, `${root}/pod-resources`, c.podLogsDir, deps.containerLogs.linkDir]);
+      await deps.makeDirectories(kubeletDataDirectories({ rootDir: root, podLogsDir: c.podLogsDir, legacyLogLinksDir: deps.containerLogs.linkDir }));
       // Go starts it once the runtime answers (initializeRuntimeDependentModules); its first pass
       // here comes a monitor interval later, and a pass the runtime fails is tried again at the next.
       deps.lifetimes.add('containerLogManager', deps.build.containerLogManager({ cri: live.cri.require(), policy: logRotatePolicy(c) }));

@@ -10,6 +10,7 @@ import { cpuManagerInventory } from '../../domain/resource-managers/cpu-manager-
 import type { CpuInventory } from '../../domain/resource-managers/cpu-inventory.js';
 import type { ResourceInventory } from '../../domain/resource-managers/inventory.js';
 import { numaInventory } from '../../domain/resource-managers/numa-inventory.js';
+import { KUBELET_DATA_DIRECTORY_MODE } from '../../domain/node/data-directories.js';
 import { parseGoDuration } from '../../domain/config/duration.js';
 import { createCpuReconcile } from '../resource-managers/cpu-reconcile.js';
 import { LiveResources } from '../resource-managers/live-resources.js';
@@ -52,7 +53,7 @@ export function resourceManagersPhase(deps: PhaseDeps) {
     const periodMs = parseGoDuration(c.cpuManagerReconcilePeriod);
     // Go would loop without pause on a negative period (its zero is defaulted to 10s).
     if (inventory.cpu && periodMs <= 0) throw new KubeletError('KLT_ERR_CONFIG_INVALID', `cpuManagerReconcilePeriod (--cpu-manager-reconcile-period) must be positive, got ${c.cpuManagerReconcilePeriod}`);
-    await deps.makeDirectories([rootDir]);
+    await deps.makeDirectories([{ path: rootDir, mode: KUBELET_DATA_DIRECTORY_MODE }]);
     const stateFiles = resourceStateFiles({ rootDir, inventory, policies: { cpu: c.cpuManagerPolicy, memory: c.memoryManagerPolicy }, files: deps.resourceManagers.files,
       devices: { dir: settings.flags(live).devicePluginsDir, store: deps.devices } });
     const assignments = await readStateFiles(stateFiles);

@@ -5,14 +5,25 @@
  * The file is opened with O_NONBLOCK, so opening a FIFO with no writer returns at once instead of
  * waiting for one, and then fstat'ed: the checks apply to the file actually opened, not to whatever
  * the path named a moment earlier. A file that grows past the limit while being read is refused too.
+ * With `noFollow`, a symbolic link in the last component is refused too (O_NOFOLLOW), not read through.
  */
 import { constants, type Stats } from 'node:fs';
 import { open } from 'node:fs/promises';
 
 export class UnreadableFileError extends Error {}
 
-export async function readRegularFile(path: string, maxBytes: number): Promise<{ text: string; info: Stats }> {
-  const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+export interface ReadRegularFileOptions {
+  /** Refuse a symbolic link in the path's last component instead of reading where it points. */
+  noFollow?: boolean;
+}
+
+export async function readRegularFile(path: string, maxBytes: number, options: ReadRegularFileOptions = {}): Promise<{ text: string; info: Stats }> {
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? constants.O_NOFOLLOW : 0);
+  const handle = await open(path, flags).catch((err: unknown) => {
+    // ELOOP is what open(2) answers for a link under O_NOFOLLOW.
+    if (options.noFollow && (err as NodeJS.ErrnoException).code === 'ELOOP') throw new UnreadableFileError('is a symbolic link, not followed');
+    throw err;
+  });
   try {
     const info = await handle.stat();
     if (!info.isFile()) throw new UnreadableFileError(`is ${kindOf(info)}, not a regular file`);

@@ -3,25 +3,45 @@
  * directory, read back at teardown, and scanned across every pod directory to learn whether another
  * pod still publishes a staged volume (Go asks its actual state of world; this works from the disk
  * alone, so it also holds after a restart).
+ *
+ * Each file is read as a regular file within a small bound, without following a link (Go's
+ * loadVolumeData reads whatever the path leads to): the stats period reads every pod's file, and a
+ * link to /dev/zero or a huge sparse file in a pod's volume directory would cost memory and seconds
+ * on each read.
  */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, writeFile } from 'node:fs/promises';
 import { csiPluginName, podCsiVolumePaths } from '../../domain/csi/csi-paths.js';
 import { encodeVolData, parsePodVolData, parseStagingVolData, type PodVolData, type StagingVolData } from '../../domain/csi/vol-data.js';
+import { KubeletError } from '../../domain/errors.js';
 import { escapedPluginName, podsDirectory } from '../../domain/pod/pod-paths.js';
+import { readRegularFile } from '../bounded-input/read-regular-file.js';
+
+/** A vol_data.json holds a handful of names and ids: real ones are under 1 KiB. */
+export const VOL_DATA_MAX_BYTES = 64 * 1024;
 
 export async function writeVolData(dataDir: string, path: string, data: PodVolData | StagingVolData): Promise<void> {
   await mkdir(dataDir, { recursive: true, mode: 0o750 });
   await writeFile(path, encodeVolData(data), { mode: 0o640 });
 }
 
+/** The file's text; a missing file's error is node's own (ENOENT, its callers' test), any other names the file. */
+async function readVolDataText(path: string): Promise<string> {
+  try {
+    return (await readRegularFile(path, VOL_DATA_MAX_BYTES, { noFollow: true })).text;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw error;
+    throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `cannot read ${path}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
 export async function readPodVolData(path: string): Promise<PodVolData> {
-  return parsePodVolData(await readFile(path, 'utf8'), path);
+  return parsePodVolData(await readVolDataText(path), path);
 }
 
 /** The staging directory's file, or undefined when there is none. */
 export async function readStagingVolData(path: string): Promise<StagingVolData | undefined> {
   try {
-    return parseStagingVolData(await readFile(path, 'utf8'), path);
+    return parseStagingVolData(await readVolDataText(path), path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

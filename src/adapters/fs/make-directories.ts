@@ -8,6 +8,12 @@
  * ours and bounded by the path's depth: find the deepest ancestor that exists, then create each
  * missing level once; any error is thrown as is (its message names the path).
  *
+ * mkdir's mode goes through the umask, as Go's MkdirAll's does. The kubelet's own directories
+ * (makeKubeletDirectory) get their mode whatever the umask: each level made is chmod'ed to it, since
+ * they hold its sockets and every pod's volumes. A directory that was already there keeps its mode,
+ * as in Go. The others (a pod's, a container's) skip the chmod: they are made on the hot path of
+ * every pod start, and an explicit mode is already safe from a permissive umask.
+ *
  * The walk is written once, as a generator of file system steps, and run two ways: synchronously for
  * the start-up callers that are synchronous (the journal's sink, the event log), and through
  * node:fs/promises for the rest. A pod's log directory is made on the hot path of a start wave:
@@ -16,17 +22,17 @@
  * a stat of a directory in the kernel's cache costs a few microseconds there, a trip through the
  * thread pool ten times more, and every pod start walks up to the pod's directory, which exists.
  */
-import { mkdirSync, statSync, type Stats } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { chmodSync, mkdirSync, statSync, type Stats } from 'node:fs';
+import { chmod, mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
 
 const codeOf = (err: unknown): string | undefined => (err as NodeJS.ErrnoException | undefined)?.code;
 
 /** One step of the walk; the runner answers a stat with its Stats (or throws its error into the walk). */
-type Step = { op: 'stat'; path: string } | { op: 'mkdir'; path: string; mode?: number };
+type Step = { op: 'stat'; path: string } | { op: 'mkdir'; path: string; mode?: number } | { op: 'chmod'; path: string; mode: number };
 
-function* walk(path: string, mode?: number): Generator<Step, void, Stats | undefined> {
+function* walk(path: string, mode: number | undefined, exactMode: boolean): Generator<Step, void, Stats | undefined> {
   const missing: string[] = [];
   for (let current = resolve(path); ; current = dirname(current)) {
     try {
@@ -42,9 +48,11 @@ function* walk(path: string, mode?: number): Generator<Step, void, Stats | undef
     try {
       yield mode === undefined ? { op: 'mkdir', path: dir } : { op: 'mkdir', path: dir, mode };
     } catch (err) {
-      // Made by someone else meanwhile: fine, as long as it is a directory.
+      // Made by someone else meanwhile: fine, as long as it is a directory (its mode is theirs).
       if (codeOf(err) !== 'EEXIST' || !(yield { op: 'stat', path: dir })!.isDirectory()) throw err;
+      continue;
     }
+    if (exactMode && mode !== undefined) yield { op: 'chmod', path: dir, mode };
   }
 }
 
@@ -57,7 +65,9 @@ const mkdirOptions = (step: Step & { op: 'mkdir' }) => (step.mode === undefined 
 
 function stepSync(step: Step): Answer {
   try {
-    return { value: step.op === 'stat' ? statSync(step.path) : void mkdirSync(step.path, mkdirOptions(step)) };
+    if (step.op === 'stat') return { value: statSync(step.path) };
+    if (step.op === 'chmod') return { value: void chmodSync(step.path, step.mode) };
+    return { value: void mkdirSync(step.path, mkdirOptions(step)) };
   } catch (error) {
     return { error };
   }
@@ -66,20 +76,22 @@ function stepSync(step: Step): Answer {
 async function stepAsync(step: Step): Promise<Answer> {
   if (step.op === 'stat') return stepSync(step);
   try {
+    if (step.op === 'chmod') return { value: void (await chmod(step.path, step.mode)) };
     return { value: void (await mkdir(step.path, mkdirOptions(step))) };
   } catch (error) {
     return { error };
   }
 }
 
-export function makeDirectoriesSync(path: string, mode?: number): void {
-  const steps = walk(path, mode);
+/** `exactMode`: each level made is chmod'ed to `mode`, whatever the umask (the kubelet's own directories). */
+export function makeDirectoriesSync(path: string, mode?: number, exactMode = false): void {
+  const steps = walk(path, mode, exactMode);
   for (let next = steps.next(); !next.done;) next = resume(steps, stepSync(next.value));
 }
 
 /** makeDirectoriesSync with its mkdirs through node:fs/promises: the event loop runs on while a directory is made. */
-export async function makeDirectories(path: string, mode?: number): Promise<void> {
-  const steps = walk(path, mode);
+export async function makeDirectories(path: string, mode?: number, exactMode = false): Promise<void> {
+  const steps = walk(path, mode, exactMode);
   for (let next = steps.next(); !next.done;) next = resume(steps, await stepAsync(next.value));
 }
 
@@ -87,13 +99,13 @@ const hostError = (path: string, err: unknown) =>
   new KubeletError('KLT_ERR_HOST_IO', `cannot create directory ${path}: ${(err as Error).message}`, { cause: err });
 
 /**
- * makeDirectoriesSync for the kubelet's own directories (root dir, event log, pod logs): a failure
- * is the host's, KLT_ERR_HOST_IO naming the directory, not an internal error. The system error
- * stays as the cause (its code, its path).
+ * makeDirectoriesSync for the kubelet's own directories (root dir, event log, pod logs): each level
+ * made gets `mode` whatever the umask, and a failure is the host's, KLT_ERR_HOST_IO naming the
+ * directory, not an internal error. The system error stays as the cause (its code, its path).
  */
 export function makeKubeletDirectorySync(path: string, mode?: number): void {
   try {
-    makeDirectoriesSync(path, mode);
+    makeDirectoriesSync(path, mode, true);
   } catch (err) {
     throw hostError(path, err);
   }
@@ -102,7 +114,7 @@ export function makeKubeletDirectorySync(path: string, mode?: number): void {
 /** makeKubeletDirectorySync through node:fs/promises. */
 export async function makeKubeletDirectory(path: string, mode?: number): Promise<void> {
   try {
-    await makeDirectories(path, mode);
+    await makeDirectories(path, mode, true);
   } catch (err) {
     throw hostError(path, err);
   }

@@ -4,6 +4,7 @@
  */
 import { readdir, rm, statfs } from 'node:fs/promises';
 import { makeKubeletDirectory } from './make-directories.js';
+import type { DataDirectory } from '../../domain/node/data-directories.js';
 import type { GcHost } from '../../ports/gc-host.js';
 
 export const nodeGcFs: Omit<GcHost, 'activePods'> = {
@@ -16,7 +17,7 @@ export const nodeGcFs: Omit<GcHost, 'activePods'> = {
   },
 };
 
-/** mkdir -p of each path, in order (make-directories.ts: never Node's recursive mkdir, which spins under /proc). */
-export async function makeDirectories(paths: string[]): Promise<void> {
-  for (const p of paths) await makeKubeletDirectory(p);
+/** mkdir -p of each directory with its mode, in order (make-directories.ts: never Node's recursive mkdir, which spins under /proc). */
+export async function makeDirectories(dirs: readonly DataDirectory[]): Promise<void> {
+  for (const { path, mode } of dirs) await makeKubeletDirectory(path, mode);
 }

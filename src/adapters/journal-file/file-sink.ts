@@ -22,7 +22,8 @@
  *   the hold ends there.
  * - A crash leaves at most the last line torn: lines are written whole, in order, and never rewritten.
  * - Every file is the owner's alone (0600, set on the open file so an older 0644 file is fixed too):
- *   the journal holds pod specs, node names and the command line.
+ *   the journal holds pod specs, node names and the command line. A directory it makes is 0750, the
+ *   mode of the kubelet's own directories (it may be the root dir's first).
  */
 import { openSync, closeSync, fchmodSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -33,6 +34,7 @@ import { EventCompactor } from '../../domain/journal/event-refs.js';
 import { OutputsCompactor } from '../../domain/journal/outputs-refs.js';
 import { PodCompactor } from '../../domain/journal/pod-refs.js';
 import { KubeletError } from '../../domain/errors.js';
+import { KUBELET_DATA_DIRECTORY_MODE } from '../../domain/node/data-directories.js';
 import type { JournalSink } from '../../ports/journal.js';
 
 /** Owner read and write only. */
@@ -93,7 +95,7 @@ export class FileJournalSink implements JournalSink {
   open(header: JournalHeader): void {
     if (this.header) return;
     this.header = header;
-    makeKubeletDirectorySync(dirname(this.opts.path));
+    makeKubeletDirectorySync(dirname(this.opts.path), KUBELET_DATA_DIRECTORY_MODE);
     // A fresh run starts a fresh file; the header is written synchronously so even a crash in the
     // very next instant leaves a readable (if empty) log.
     const line = JSON.stringify(header) + '\n';

@@ -2,9 +2,14 @@
  * hostPath (Go: pkg/volume/hostpath): the path itself is the volume; SetUp only checks it against
  * its `type`, creating it for the *OrCreate types (a directory 0755, an empty file 0644), with Go's
  * messages. An unset type checks nothing (the runtime then makes a missing path a directory).
+ *
+ * Whatever the type, a path with a `..` element is refused first, before anything is looked at or
+ * made (Go's SetUp, ValidatePathNoBacksteps), inline or a PV's: the API server's validation refuses
+ * one too, and this is the check that holds for an object that skipped it.
  */
 import { lstat, mkdir, open, stat } from 'node:fs/promises';
 import { KubeletError } from '../../domain/errors.js';
+import { hasBackstep } from '../../domain/pod-config/local-paths.js';
 import type { HostPathVolumeSource } from '../../domain/volumes/sources.js';
 
 type Kind = 'directory' | 'file' | 'socket' | 'charDevice' | 'blockDevice' | 'other';
@@ -43,6 +48,7 @@ const expected: Record<string, { kind: Kind; what: string }> = {
 };
 
 export async function checkHostPath(source: HostPathVolumeSource): Promise<void> {
+  if (hasBackstep(source.path)) throw new KubeletError('KLT_ERR_PATH_UNSAFE', `invalid HostPath \`${source.path}\`: must not contain '..'`);
   const type = source.type ?? '';
   if (type === '') return;
   const want = expected[type];

@@ -3,6 +3,8 @@
  * mounted on `<root>/pods/<uid>/volumes/kubernetes.io~local-volume/<pvName>` (0750), read-only by a
  * remount when the claim is, with the PV's mountOptions. A directory that is a mount point already is
  * set up (a remount, or a set-up after a kubelet restart). A writable one gets the pod's fsGroup.
+ * A path with a `..` element is refused (Go's SetUpAt, ValidatePathNoBacksteps), before anything is
+ * looked at (Go's NewMounter stats the path first, so a missing one is reported there as missing).
  *
  * Differs from Go: the fsGroup is applied even while another pod has the path mounted (Go applies
  * it only on the first mount and warns of a GID mismatch otherwise); a block-device path of a
@@ -10,6 +12,7 @@
  */
 import { mkdir, stat } from 'node:fs/promises';
 import { KubeletError } from '../../domain/errors.js';
+import { hasBackstep } from '../../domain/pod-config/local-paths.js';
 import type { Pod } from '../../domain/pod/types.js';
 import type { Mounter } from './mount-table.js';
 import { assertBelowPodDirectory, type PodVolumeTarget } from './pod-confinement.js';
@@ -41,6 +44,7 @@ async function checkLocalPath(pvName: string, path: string): Promise<void> {
 }
 
 export async function setUpLocalVolume(mounter: Mounter, target: PodVolumeTarget, pod: Pod, local: LocalVolumeMount): Promise<void> {
+  if (hasBackstep(local.path)) throw volumeOperationError('MountVolume.SetUp', local.pvName, `invalid path: ${local.path} must not contain '..'`);
   await checkLocalPath(local.pvName, local.path);
   const made = await mkdir(target.dir, { recursive: true, mode: 0o750 });
   await assertBelowPodDirectory(target);

@@ -11,7 +11,13 @@
  *     every container declares one (otherwise one unlimited container makes the pod unlimited);
  *   - podPidsLimit, when positive, as the pids limit.
  * Not done (Go does): hugepage limits, the MemoryQoS feature's memory.min/memory.high.
+ *
+ * A pod uid with a '_' or a '/' gets no cgroup name, whatever the driver (Go's NewCgroupName panics
+ * on such a component; here that pod's sandbox fails instead): the systemd driver writes '-' as '_',
+ * so `x-1` and `x_1` would be one slice, and the orphan sweep, reading `x_1` back as `x-1`, would
+ * stop the slice of the pod still running.
  */
+import { KubeletError } from '../errors.js';
 import { podQOS } from '../pod/qos.js';
 import { podLimits, podRequests } from '../pod/resource-requests.js';
 import type { Container, Pod } from '../pod/types.js';
@@ -30,8 +36,13 @@ export interface PodCgroupSettings {
 
 const POD_CGROUP_PREFIX = 'pod';
 
-/** Go's GetPodContainerName for cgroupfs: the QoS parent's components plus `pod<uid>`. */
+/** Go's GetPodContainerName for cgroupfs: the QoS parent's components plus `pod<uid>`; KLT_ERR_CGROUP for a uid no cgroup can be named by. */
 export function podCgroupName(qos: NonNullable<CgroupRoots['qos']>, pod: Pod): string[] {
+  const { uid } = pod.metadata;
+  const bad = ['_', '/'].find((c) => uid.includes(c));
+  if (bad !== undefined) {
+    throw new KubeletError('KLT_ERR_CGROUP', `pod uid ${JSON.stringify(uid)} cannot name a pod cgroup: a cgroup name component may not contain ${JSON.stringify(bad)}`);
+  }
   const klass = podQOS(pod);
   const parent = klass === 'Guaranteed' ? qos.guaranteed : klass === 'Burstable' ? qos.burstable : qos.bestEffort;
   return [...parent.components, `${POD_CGROUP_PREFIX}${pod.metadata.uid}`];

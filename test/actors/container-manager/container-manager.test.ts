@@ -101,6 +101,15 @@ describe('createContainerManager', () => {
     expect(cgroups.cgroups.get('/kts/kubepods/burstable')).toEqual({ cpuShares: 256 });
   });
 
+  it('refuses the cgroup of a pod whose uid holds a `_`, creating nothing, and names no cgroup parent for it', async () => {
+    const { cgroups, cm } = manager();
+    await cm.start();
+    const calls = cgroups.calls.length;
+    await expect(cm.ensurePod(pod('x_1'))).rejects.toMatchObject({ code: 'KLT_ERR_CGROUP', message: expect.stringContaining('"x_1"') });
+    expect(() => cm.cgroupParentFor(pod('x_1'))).toThrow(expect.objectContaining({ code: 'KLT_ERR_CGROUP' }));
+    expect(cgroups.calls.slice(calls)).toEqual([]);
+  });
+
   it('rejects waiting pods when the start fails', async () => {
     const { cgroups, cm } = manager();
     cgroups.failNext = { op: 'exists', error: new KubeletError('KLT_ERR_CGROUP', 'EROFS') };

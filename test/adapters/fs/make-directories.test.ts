@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -20,6 +20,23 @@ describe('makeDirectories', () => {
     expect(statSync(join(dir, 'a')).mode & 0o777).toBe(0o700);
     await makeDirectories(deep);
     makeDirectoriesSync(dir);
+  });
+
+  // mkdir's mode goes through the umask: for the kubelet's own directories a permissive one must not
+  // widen it, a strict one not narrow it.
+  it.each([0o000, 0o077])('gives every level of a kubelet directory it makes the mode asked under umask %o, in both forms, and leaves a level that was there alone', async (umask) => {
+    const there = join(dir, 'there');
+    mkdirSync(there, { mode: 0o700 });
+    const previous = process.umask(umask);
+    try {
+      await makeKubeletDirectory(join(there, 'a', 'b'), 0o750);
+      makeKubeletDirectorySync(join(there, 's', 't'), 0o750);
+    } finally {
+      process.umask(previous);
+    }
+    const modeOf = (path: string) => statSync(path).mode & 0o777;
+    expect([modeOf(join(there, 'a')), modeOf(join(there, 'a', 'b')), modeOf(join(there, 's')), modeOf(join(there, 's', 't'))]).toEqual([0o750, 0o750, 0o750, 0o750]);
+    expect(modeOf(there)).toBe(0o700);
   });
 
   it('fails naming the path when a level is a file, in both forms', async () => {

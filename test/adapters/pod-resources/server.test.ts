@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -48,6 +48,17 @@ async function serving(opts: { getEnabled?: boolean; nowMs?: () => number; lefto
 const failureOf = (p: Promise<unknown>) => p.then(() => { throw new Error('the call succeeded'); }, (err: grpc.ServiceError) => ({ code: err.code, details: err.details }));
 
 describe('startPodResourcesServer', () => {
+  it('makes its socket\'s directory 0750 under umask 000, so other users cannot reach the socket', async () => {
+    const previous = process.umask(0);
+    let socketPath: string;
+    try {
+      ({ socketPath } = await serving());
+    } finally {
+      process.umask(previous);
+    }
+    expect(statSync(dirname(socketPath)).mode & 0o777).toBe(0o750);
+  });
+
   it('serves List over its unix socket: each active pod, its devices with their NUMA node and its exclusive CPUs', async () => {
     const { client, socketPath, server } = await serving();
     expect(server.address).toBe(`unix://${socketPath}`);

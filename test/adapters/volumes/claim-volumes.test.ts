@@ -126,6 +126,18 @@ describe('a local PV', () => {
     }));
   });
 
+  // Such a PV was bind mounted from wherever its path resolved.
+  it('whose path has a `..` element is refused before anything is looked at or mounted, naming the PV and the path', async () => {
+    await mkdir(join(hostDir!, 'sub'));
+    const path = `${hostDir!}/sub/../..`;
+    bind('data', 'pv-local', { local: { path } });
+    await expect(plugins.setUp(podWith([claimVolume]), 'data', { remount: false })).rejects.toEqual(expect.objectContaining({
+      code: 'KLT_ERR_VOLUME_OPERATION', message: `MountVolume.SetUp failed for volume "pv-local" : invalid path: ${path} must not contain '..'`,
+    }));
+    await expect(stat(localDir('pv-local'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(await mountPointsUnder(rootDir!)).toEqual([]);
+  });
+
   it('whose path is missing is refused as NewMounter refuses it', async () => {
     bind('data', 'pv-local', { local: { path: join(hostDir!, 'gone') } });
     await expect(plugins.setUp(podWith([claimVolume]), 'data', { remount: false })).rejects.toEqual(expect.objectContaining({
@@ -266,6 +278,18 @@ describe('a hostPath PV', () => {
     await expect(plugins.setUp(podWith([claimVolume]), 'data', { remount: false })).rejects.toEqual(expect.objectContaining({
       code: 'KLT_ERR_VOLUME_OPERATION', message: `MountVolume.SetUp failed for volume "pv-file" : hostPath type check failed: ${hostDir} is not a file`,
     }));
+  });
+});
+
+describe('a hostPath PV whose path has a `..` element', () => {
+  it('is refused before its directory is made, naming the PV and the path', async () => {
+    const path = `${hostDir!}/made/../escaped`;
+    bind('data', 'pv-host', { hostPath: { path, type: 'DirectoryOrCreate' } });
+    await expect(plugins.setUp(podWith([claimVolume]), 'data', { remount: false })).rejects.toEqual(expect.objectContaining({
+      code: 'KLT_ERR_VOLUME_OPERATION', message: `MountVolume.SetUp failed for volume "pv-host" : invalid HostPath \`${path}\`: must not contain '..'`,
+    }));
+    await expect(stat(join(hostDir!, 'made'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(join(hostDir!, 'escaped'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 });
 

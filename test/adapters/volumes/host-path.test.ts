@@ -117,6 +117,20 @@ describe('checkHostPath', () => {
     await expect(stat(join(root!, 'nowhere'))).rejects.toMatchObject({ code: 'ENOENT' });
   });
 
+  // A DirectoryOrCreate PV with `..` in its path was made where the path resolved.
+  it.each(['', 'DirectoryOrCreate', 'FileOrCreate', 'Directory'] as const)('refuses a path with a `..` element (type %j) before making or looking at anything', async (type) => {
+    const path = `${root!}/made/../escaped`; // join() would resolve the `..`
+    const failure = check(path, type);
+    await expect(failure).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE', message: `invalid HostPath \`${path}\`: must not contain '..'` });
+    await expect(stat(join(root!, 'made'))).rejects.toMatchObject({ code: 'ENOENT' });
+    await expect(stat(join(root!, 'escaped'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('accepts a `..` that is only part of a name, as Go does', async () => {
+    await expect(check(join(root!, '..data'), 'DirectoryOrCreate')).resolves.toBeUndefined();
+    expect((await stat(join(root!, '..data'))).isDirectory()).toBe(true);
+  });
+
   it('refuses an unknown type with Go\'s message', async () => {
     const failure = check(dir, 'Fifo' as HostPathType);
     await expect(failure).rejects.toMatchObject({ code: 'KLT_ERR_VOLUME_MOUNT' });

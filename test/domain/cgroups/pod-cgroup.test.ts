@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { podCgroupName, podUidOfCgroup, resourceConfigForPod } from '../../../src/domain/cgroups/pod-cgroup.js';
+import { sliceOf } from '../../../src/domain/cgroups/systemd-units.js';
 import { computeCgroupRoots } from '../../../src/domain/node/cgroup-roots.js';
 import type { Container, Pod, ResourceRequirements } from '../../../src/domain/pod/types.js';
 
@@ -55,6 +56,22 @@ describe('podCgroupName', () => {
     ['BestEffort', bestEffort, ['kts', 'kubepods', 'besteffort', 'podu1']],
   ])('puts a %s pod in its QoS cgroup', (_klass, p, components) => {
     expect(podCgroupName(roots.qos!, p)).toEqual(components);
+  });
+
+  // Under the systemd driver `x-1` and `x_1` were one slice: destroying one pod stopped the other's.
+  it.each(['x_1', 'a/b'])('refuses a pod uid with a character no cgroup name component may hold (%j), as Go\'s NewCgroupName does', (uid) => {
+    const p: Pod = { ...bestEffort, metadata: { ...bestEffort.metadata, uid } };
+    expect(() => podCgroupName(roots.qos!, p)).toThrow(expect.objectContaining({ code: 'KLT_ERR_CGROUP', message: expect.stringContaining(JSON.stringify(uid)) }));
+  });
+
+  it('refuses the `_` because the systemd driver would give `x-1` and `x_1` one slice', () => {
+    const systemd = computeCgroupRoots({
+      cgroupRoot: '/', cgroupsPerQOS: true, cgroupDriver: 'systemd', enforceNodeAllocatable: ['pods'],
+      kubeReservedCgroup: '', systemReservedCgroup: '', kubeletCgroups: '', systemCgroups: '',
+    });
+    const components = podCgroupName(systemd.qos!, { ...bestEffort, metadata: { ...bestEffort.metadata, uid: 'x-1' } });
+    expect(sliceOf(components).unit).toBe('kubepods-besteffort-podx_1.slice');
+    expect(sliceOf([...components.slice(0, -1), 'podx_1']).unit).toBe(sliceOf(components).unit);
   });
 
   it('reads a pod uid back from the directory name, and nothing from other names', () => {
