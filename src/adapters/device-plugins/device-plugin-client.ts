@@ -8,6 +8,7 @@ import * as grpc from '@grpc/grpc-js';
 import type { ContainerAllocateResponse__Output } from '../../generated/v1beta1/ContainerAllocateResponse.js';
 import type { DevicePluginOptions__Output } from '../../generated/v1beta1/DevicePluginOptions.js';
 import type { ListAndWatchResponse__Output } from '../../generated/v1beta1/ListAndWatchResponse.js';
+import { DEVICE_PLUGIN_MAX_MESSAGE_BYTES } from '../../domain/device-manager/allocation-limits.js';
 import { FAILED_TO_DIAL_DEVICE_PLUGIN } from '../../domain/device-manager/device-plugin-api.js';
 import { KubeletError } from '../../domain/errors.js';
 import { grpcErrorText } from '../csi/grpc-status-text.js';
@@ -33,7 +34,8 @@ const pluginError = (what: string, err: unknown) => new KubeletError('KLT_ERR_DE
 /** Connects (Go's blocking dial, 10 s) to the plugin on `socketPath`. */
 export async function connectDevicePlugin(socketPath: string): Promise<DevicePluginClient> {
   const codecs = loadDevicePluginProto().devicePlugin;
-  const client = new grpc.Client(`unix:${socketPath}`, grpc.credentials.createInsecure());
+  // gRPC's default, set by name: the bound on a checkpointed AllocResp is derived from the same constant.
+  const client = new grpc.Client(`unix:${socketPath}`, grpc.credentials.createInsecure(), { 'grpc.max_receive_message_length': DEVICE_PLUGIN_MAX_MESSAGE_BYTES });
   try {
     await new Promise<void>((resolve, reject) => client.waitForReady(Date.now() + DEVICE_PLUGIN_DIAL_TIMEOUT_MS, (err) => (err ? reject(err) : resolve())));
   } catch (err) {

@@ -8,9 +8,10 @@
  * the devices the containers hold.
  * Go asks Allocate at admission; here admission is pure, so the first start asks.
  */
-import { encodeContainerAllocateResponse, decodeContainerAllocateResponse } from './device-plugin-proto.js';
+import { allocationFromCheckpoint, boundedAllocationOf } from './alloc-resp.js';
+import { encodeContainerAllocateResponse } from './device-plugin-proto.js';
 import type { DevicePluginClient } from './device-plugin-client.js';
-import { readDeviceCheckpoint, writeDeviceCheckpoint } from './checkpoint-file.js';
+import { checkpointPath, readDeviceCheckpoint, writeDeviceCheckpoint } from './checkpoint-file.js';
 import { serveRegistration, type PluginOptions } from './registration-server.js';
 import { NODE_WITHOUT_TOPOLOGY, type DeviceCheckpoint, type PodDevicesEntry } from '../../domain/device-manager/checkpoint.js';
 import { mergeAllocations, type ContainerAllocation, type ContainerDeviceRuntime } from '../../domain/device-manager/container-allocation.js';
@@ -28,16 +29,6 @@ const connectDevicePlugin = async (socketPath: string): Promise<DevicePluginClie
 
 type Held = Record<string, Record<string, Record<string, string[]>>>;
 interface CachedAllocation { deviceIds: string[]; allocResp: string; allocation: ContainerAllocation }
-
-export function allocationOf(answer: ContainerAllocateResponse__Output): ContainerAllocation {
-  return {
-    envs: { ...answer.envs },
-    mounts: answer.mounts.map((m) => ({ containerPath: m.container_path, hostPath: m.host_path, readOnly: m.read_only })),
-    devices: answer.devices.map((d) => ({ containerPath: d.container_path, hostPath: d.host_path, permissions: d.permissions })),
-    annotations: { ...answer.annotations },
-    cdiDevices: answer.cdi_devices.map((c) => c.name),
-  };
-}
 
 const key = (podUid: string, container: string, resource: string) => `${podUid}/${container}/${resource}`;
 const sameIds = (a: readonly string[], b: readonly string[]) => a.length === b.length && [...a].sort().join('\0') === [...b].sort().join('\0');
@@ -100,7 +91,8 @@ export function createDevicePluginHost(deps: { logger: Logger; nowMs(): number; 
     } finally {
       recordMs(metrics.allocDurations[resource] ??= newHistogramCounts(DEFAULT_BUCKETS), deps.nowMs() - started);
     }
-    const allocation = allocationOf(answer);
+    // Refused before it is merged or checkpointed: the container's start fails, naming the resource.
+    const allocation = boundedAllocationOf(resource, answer);
     allocations.set(k, { deviceIds: [...ids], allocResp: encodeContainerAllocateResponse(answer).toString('base64'), allocation });
     writeCheckpoint();
     return allocation;
@@ -177,7 +169,11 @@ export function createDevicePluginHost(deps: { logger: Logger; nowMs(): number; 
           await withPlugin(resource, (c) => c.preStartContainer(ids));
         }
       }
-      return mergeAllocations(byResource) satisfies ContainerDeviceRuntime;
+      const { runtime, conflicts } = mergeAllocations(byResource);
+      for (const c of conflicts) {
+        logger.error({ podUid, containerName, resourceName: c.resource, kind: c.kind, key: c.key, kept: c.kept, dropped: c.dropped }, 'Device plugin answers conflict, the first setting kept');
+      }
+      return runtime satisfies ContainerDeviceRuntime;
     },
     async read(d) {
       dir = d;
@@ -188,10 +184,14 @@ export function createDevicePluginHost(deps: { logger: Logger; nowMs(): number; 
       for (const e of checkpoint.entries) {
         const ids = Object.values(e.deviceIds).flat();
         ((held[e.podUid] ??= {})[e.containerName] ??= {})[e.resourceName] = [...new Set(ids)];
-        if (e.allocResp !== null) {
-          const answer = decodeContainerAllocateResponse(Buffer.from(e.allocResp, 'base64')) as ContainerAllocateResponse__Output;
-          allocations.set(key(e.podUid, e.containerName, e.resourceName), { deviceIds: [...new Set(ids)], allocResp: e.allocResp, allocation: allocationOf(answer) });
+        if (e.allocResp === null) continue;
+        const restored = allocationFromCheckpoint(e.resourceName, e.allocResp);
+        if (!restored.ok) {
+          // The devices stay held; the container's next start asks its plugin again.
+          logger.error({ path: checkpointPath(d), podUid: e.podUid, containerName: e.containerName, resourceName: e.resourceName, reason: restored.error }, 'Checkpointed Allocate answer refused');
+          continue;
         }
+        allocations.set(key(e.podUid, e.containerName, e.resourceName), { deviceIds: [...new Set(ids)], allocResp: e.allocResp, allocation: restored.allocation });
       }
       return checkpoint;
     },

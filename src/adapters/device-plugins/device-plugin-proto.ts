@@ -39,15 +39,17 @@ function withoutDefaults(value: unknown): unknown {
   return out;
 }
 
+let allocateResponse: protobuf.Type | undefined;
+/** Built once: every Allocate answer is encoded, and every checkpointed one decoded at restart. */
+const allocateResponseType = () => (allocateResponse ??= protobuf.Root.fromJSON(DEVICE_PLUGIN_DESCRIPTOR).lookupType('v1beta1.ContainerAllocateResponse'));
+
 /** The Allocate answer's bytes, as the checkpoint keeps them (AllocResp), as Go's marshalling writes them. */
 export function encodeContainerAllocateResponse(answer: object): Buffer {
-  const root = protobuf.Root.fromJSON(DEVICE_PLUGIN_DESCRIPTOR);
-  const type = root.lookupType('v1beta1.ContainerAllocateResponse');
+  const type = allocateResponseType();
   return Buffer.from(type.encode(type.fromObject(withoutDefaults(answer) as object)).finish());
 }
 
 export function decodeContainerAllocateResponse(bytes: Uint8Array): unknown {
-  const root = protobuf.Root.fromJSON(DEVICE_PLUGIN_DESCRIPTOR);
-  const type = root.lookupType('v1beta1.ContainerAllocateResponse');
+  const type = allocateResponseType();
   return type.toObject(type.decode(bytes), GENERATED_TYPES_CONVERSION);
 }

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDevicePluginHost } from '../../../src/adapters/device-plugins/device-plugin-host.js';
-import { loadDevicePluginProto } from '../../../src/adapters/device-plugins/device-plugin-proto.js';
-import { decodeDeviceCheckpoint } from '../../../src/domain/device-manager/checkpoint.js';
+import { encodeContainerAllocateResponse, loadDevicePluginProto } from '../../../src/adapters/device-plugins/device-plugin-proto.js';
+import { decodeDeviceCheckpoint, encodeDeviceCheckpoint } from '../../../src/domain/device-manager/checkpoint.js';
 import type { DeviceInventoryEntry } from '../../../src/domain/device-manager/devices.js';
 import type { DevicePluginMetrics } from '../../../src/ports/device-plugins.js';
 
@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 /** A fake plugin on `dir/<name>`, recording its calls. */
-async function fakePlugin(name: string, o: { preStart?: boolean } = {}) {
+async function fakePlugin(name: string, o: { preStart?: boolean; answer?: (ids: string[]) => object } = {}) {
   const calls: string[] = [];
   const server = new grpc.Server();
   servers.push(server);
@@ -49,6 +49,7 @@ async function fakePlugin(name: string, o: { preStart?: boolean } = {}) {
     },
     Allocate: unary('Allocate', (req) => {
       const ids = (req.container_requests as { devices_ids: string[] }[])[0]!.devices_ids;
+      if (o.answer) return { container_responses: [o.answer(ids)] };
       return { container_responses: [{ envs: { DEVICES: ids.join(',') }, mounts: ids.map((id) => ({ container_path: `/tmp/${id}`, host_path: `/tmp/${id}` })), devices: [{ container_path: '/dev/x', host_path: '/dev/null', permissions: 'rw' }], annotations: { a: 'b' } }] };
     }),
     GetPreferredAllocation: unary('GetPreferredAllocation', () => ({ container_responses: [{ deviceIDs: ['Dev-2'] }] })),
@@ -60,7 +61,20 @@ async function fakePlugin(name: string, o: { preStart?: boolean } = {}) {
 
 function host() {
   const metrics: DevicePluginMetrics = { registrations: {}, allocDurations: {} };
-  return { metrics, h: createDevicePluginHost({ logger: pino({ level: 'silent' }), nowMs: () => Date.now(), metrics }) };
+  const errors: Record<string, unknown>[] = [];
+  const logger = pino({ level: 'error' }, { write: (line: string) => errors.push(JSON.parse(line) as Record<string, unknown>) });
+  return { metrics, errors, h: createDevicePluginHost({ logger, nowMs: () => Date.now(), metrics }) };
+}
+
+/** A plugin's answer of `n` mounts, each its own path: 40,000 of them is about 1 MiB, well inside gRPC's 4 MiB. */
+const mountsAnswer = (n: number) => ({ mounts: Array.from({ length: n }, (_, i) => ({ container_path: `/m/${i}`, host_path: `/h/${i}` })) });
+
+/** A plugin registered and connected as `dp.1`. */
+async function connected(h: ReturnType<typeof host>['h'], o: Parameters<typeof fakePlugin>[1] = {}) {
+  await serve(h);
+  const plugin = await fakePlugin('dp.1', o);
+  expect(await register({ version: 'v1beta1', endpoint: 'dp.1', resource_name: R })).toBeNull();
+  return plugin;
 }
 
 async function serve(h: ReturnType<typeof host>['h']) {
@@ -135,6 +149,51 @@ describe('the device plugin adapter', () => {
     const again = host().h;
     await again.read(dir);
     expect(await again.containerDevices('u1', 'c', { [R]: ['Dev-1'] })).toEqual(runtime);
+    expect(plugin.calls.filter((c) => c.startsWith('Allocate'))).toHaveLength(1);
+  }, 20_000);
+
+  it('refuses an answer over the bounds, naming the resource and the count, and goes on allocating', async () => {
+    const { h } = host();
+    const plugin = await connected(h, { answer: (ids) => (ids.includes('Dev-1') ? mountsAnswer(40_000) : mountsAnswer(2)) });
+    h.setHeld({ u1: { c: { [R]: ['Dev-1'] } }, u2: { c: { [R]: ['Dev-2'] } } });
+    await expect(h.containerDevices('u1', 'c', { [R]: ['Dev-1'] })).rejects.toMatchObject({
+      code: 'KLT_ERR_DEVICE_PLUGIN', message: `device plugin for resource "${R}" answered Allocate with 40000 mounts for one container, more than the 1024 allowed`,
+    });
+    expect((await h.containerDevices('u2', 'c', { [R]: ['Dev-2'] })).mounts).toHaveLength(2);
+    // Nothing refused is cached: the next start asks again.
+    await expect(h.containerDevices('u1', 'c', { [R]: ['Dev-1'] })).rejects.toMatchObject({ code: 'KLT_ERR_DEVICE_PLUGIN' });
+    expect(plugin.calls.filter((c) => c.startsWith('Allocate'))).toHaveLength(3);
+  }, 20_000);
+
+  it('refuses an answer larger than gRPC\'s default receive limit, within the bounds on entries', async () => {
+    const { h } = host();
+    const long = 'x'.repeat(5_000);
+    await connected(h, { answer: () => ({ mounts: Array.from({ length: 1_000 }, (_, i) => ({ container_path: `/m/${i}/${long}`, host_path: '/h' })) }) });
+    h.setHeld({ u1: { c: { [R]: ['Dev-1'] } } });
+    await expect(h.containerDevices('u1', 'c', { [R]: ['Dev-1'] })).rejects.toMatchObject({ code: 'KLT_ERR_DEVICE_PLUGIN', message: expect.stringMatching(/^Allocate failed: rpc error: code = ResourceExhausted desc = /) });
+  }, 20_000);
+
+  it('logs the conflicts between answers, keeping the first setting', async () => {
+    const { h, errors } = host();
+    await connected(h, { answer: () => ({ mounts: [{ container_path: '/m', host_path: '/a' }, { container_path: '/m', host_path: '/b' }] }) });
+    h.setHeld({ u1: { c: { [R]: ['Dev-1'] } } });
+    expect((await h.containerDevices('u1', 'c', { [R]: ['Dev-1'] })).mounts).toEqual([{ containerPath: '/m', hostPath: '/a', readOnly: false }]);
+    expect(errors).toEqual([expect.objectContaining({ resourceName: R, kind: 'mount', key: '/m', kept: '/a', dropped: '/b' })]);
+  }, 20_000);
+
+  it('at restart, refuses a checkpointed answer over the bounds, naming the file, keeps the devices held and asks again', async () => {
+    const allocResp = encodeContainerAllocateResponse(mountsAnswer(40_000)).toString('base64');
+    writeFileSync(join(dir, 'kubelet_internal_checkpoint'), encodeDeviceCheckpoint({
+      entries: [{ podUid: 'u1', containerName: 'c', resourceName: R, deviceIds: { '-1': ['Dev-1'] }, allocResp }], registeredDevices: { [R]: ['Dev-1'] },
+    }));
+    const { h, errors } = host();
+    const checkpoint = await h.read(dir);
+    expect(checkpoint?.entries.map((e) => e.deviceIds)).toEqual([{ '-1': ['Dev-1'] }]);
+    expect(errors).toEqual([expect.objectContaining({
+      path: join(dir, 'kubelet_internal_checkpoint'), podUid: 'u1', resourceName: R, reason: expect.stringContaining('answered Allocate with 40000 mounts'),
+    })]);
+    const plugin = await connected(h, { answer: () => mountsAnswer(1) });
+    expect((await h.containerDevices('u1', 'c', { [R]: ['Dev-1'] })).mounts).toHaveLength(1);
     expect(plugin.calls.filter((c) => c.startsWith('Allocate'))).toHaveLength(1);
   }, 20_000);
 });

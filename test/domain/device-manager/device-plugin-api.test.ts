@@ -47,7 +47,7 @@ describe('mergeAllocations', () => {
   it('keeps the first setting of each env, mount, device and annotation, resources in name order', () => {
     const a = { envs: { A: '1', X: 'a' }, mounts: [{ containerPath: '/m', hostPath: '/a', readOnly: false }], devices: [{ containerPath: '/dev/x', hostPath: '/dev/a', permissions: 'rw' }], annotations: { k: 'a' }, cdiDevices: ['v.com/c=a'] };
     const b = { envs: { B: '2', X: 'b' }, mounts: [{ containerPath: '/m', hostPath: '/b', readOnly: true }], devices: [{ containerPath: '/dev/x', hostPath: '/dev/b', permissions: 'r' }], annotations: { k: 'b', l: 'b' }, cdiDevices: ['v.com/c=a', 'v.com/c=b'] };
-    expect(mergeAllocations({ 'z.com/b': b, 'a.com/a': a })).toEqual({
+    expect(mergeAllocations({ 'z.com/b': b, 'a.com/a': a }).runtime).toEqual({
       envs: { A: '1', X: 'a', B: '2' }, mounts: a.mounts, devices: a.devices, annotations: { k: 'a', l: 'b' }, cdiDevices: ['v.com/c=a', 'v.com/c=b'],
     });
   });
