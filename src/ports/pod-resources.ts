@@ -6,7 +6,10 @@
 import type { PodResourcesState } from '../domain/pod-resources/answers.js';
 
 export interface PodResourcesSource {
-  /** The pods, the resource managers' assignments and what the node can give, now. */
+  /**
+   * The pods, the resource managers' assignments and what the node can give, now: the same object
+   * until one of them changes, so callers may keep what they derive from it beside it.
+   */
   state(): PodResourcesState;
 }
 

@@ -1,7 +1,7 @@
 /**
  * The pod resources API's reads (the PodResourcesSource port) over the syncLoop's latest snapshot:
  * the pods the kubelet holds, the resource managers' assignments it keeps, and what the node can
- * give from its resource inventory.
+ * give from its resource inventory. It hands out the same state object until one of those changes.
  *
  * Go's pod manager drops a pod its source removed, and GetActivePods leaves out a pod that is
  * known terminated, or that reached Succeeded or Failed and is not being terminated; the same here,
@@ -19,17 +19,23 @@ function isActive(entry: PodEntry): boolean {
   return entry.lifecycle === 'active' && !isTerminalPhase(entry.status?.phase);
 }
 
+/** What a state is built from: the syncLoop replaces each of these whenever it changes them. */
+type Inputs = Partial<Pick<SyncLoopContext, 'pods' | 'resources' | 'inventory'>>;
+const sameInputs = (a: Inputs, b: Inputs) => a.pods === b.pods && a.resources === b.resources && a.inventory === b.inventory;
+
 export function podResourcesSource(syncLoop: () => SyncLoopContext | undefined): PodResourcesSource {
-  let last: { ctx: SyncLoopContext | undefined; state: PodResourcesState } | null = null;
+  let last: { inputs: Inputs; state: PodResourcesState } | null = null;
   const stateOf = (ctx: SyncLoopContext | undefined): PodResourcesState => {
     const pods: KnownPod[] = Object.values(ctx?.pods ?? {}).filter((e) => !e.removed).map((e) => ({ pod: e.pod, active: isActive(e) }));
     return { pods, assignments: ctx?.resources ?? {}, allocatable: ctx ? nodeAllocatable(ctx.inventory) : NOTHING_ALLOCATABLE };
   };
   return {
-    // The syncLoop's context is a new object whenever it changes: the state is rebuilt only then.
+    // The state is rebuilt only when the pods, the assignments or the inventory changed, so it is
+    // the same object (the answers' version) across the syncLoop's other changes.
     state: () => {
       const ctx = syncLoop();
-      if (!last || last.ctx !== ctx) last = { ctx, state: stateOf(ctx) };
+      const inputs: Inputs = { pods: ctx?.pods, resources: ctx?.resources, inventory: ctx?.inventory };
+      if (!last || !sameInputs(last.inputs, inputs)) last = { inputs, state: stateOf(ctx) };
       return last.state;
     },
   };

@@ -46,11 +46,15 @@ function headersFrames(streamId: number, flags: number, priority: Buffer, block:
   return out;
 }
 
-/** The client-to-server direction of one connection: frames in, frames (rewritten where needed) out. */
-export function clientFrames(write: (b: Buffer) => void, fail: (why: string) => void): (chunk: Buffer) => void {
+/**
+ * The client-to-server direction of one connection: frames in, frames (rewritten where needed) out.
+ * `prefaced` is called once the client's preface is whole: its magic and the frame after it.
+ */
+export function clientFrames(write: (b: Buffer) => void, fail: (why: string) => void, prefaced: () => void = () => {}): (chunk: Buffer) => void {
   const decoder = new HpackDecoder();
   let pending: Buffer = Buffer.alloc(0);
   let prefaceSeen = false;
+  let firstFrameSeen = false;
   /** A header block waiting for its CONTINUATION frames. */
   let open: { streamId: number; flags: number; priority: Buffer; parts: Buffer[] } | null = null;
   let failed = false;
@@ -84,6 +88,10 @@ export function clientFrames(write: (b: Buffer) => void, fail: (why: string) => 
       const whole = pending.subarray(0, FRAME_HEADER_BYTES + length);
       const payload = whole.subarray(FRAME_HEADER_BYTES);
       pending = pending.subarray(FRAME_HEADER_BYTES + length);
+      if (!firstFrameSeen) {
+        firstFrameSeen = true;
+        prefaced();
+      }
       try {
         if (type === FrameType.Headers) {
           const priorityBytes = flags & FrameFlag.Priority ? 5 : 0;
@@ -110,14 +118,21 @@ export function clientFrames(write: (b: Buffer) => void, fail: (why: string) => 
 }
 
 /**
+ * What a front may bound, for a socket open to less trusted clients: connections past
+ * `maxConnections` are closed as they come (each one costs the front two descriptors and the server
+ * behind it one), and a connection whose preface is not whole `prefaceTimeoutMs` after it came is closed.
+ */
+export interface FrontBounds { maxConnections: number; prefaceTimeoutMs: number }
+
+/**
  * Serves `listenPath`, passing each connection to the HTTP/2 server on the socket `target` gives:
  * asked at each connection, so a server can be started on the first one (grpc-front.ts). A
  * connection waits, unread, until it answers; one it fails is closed. `what` names the socket in
  * the log.
  */
-export async function startAuthorityProxy(listenPath: string, target: () => Promise<string>, logger: Logger, what: string): Promise<{ close(): Promise<void> }> {
+export async function startAuthorityProxy(listenPath: string, target: () => Promise<string>, logger: Logger, what: string, bounds?: FrontBounds): Promise<{ close(): Promise<void> }> {
   const sockets = new Set<Socket>();
-  const pass = (client: Socket, upstream: Socket) => {
+  const pass = (client: Socket, upstream: Socket, prefaced: () => void) => {
     sockets.add(upstream);
     const end = () => {
       client.destroy();
@@ -130,7 +145,7 @@ export async function startAuthorityProxy(listenPath: string, target: () => Prom
     }, (why) => {
       logger.warn({ why, socket: listenPath }, `${what}: a connection sent what node:http2 would refuse; closed`);
       end();
-    });
+    }, prefaced);
     client.on('data', onData);
     upstream.on('drain', () => client.resume());
     upstream.on('data', (b: Buffer) => {
@@ -144,15 +159,17 @@ export async function startAuthorityProxy(listenPath: string, target: () => Prom
   const server: Server = createServer({ pauseOnConnect: true }, (client) => {
     sockets.add(client);
     client.on('error', () => sockets.delete(client));
+    const prefaced = bounds ? prefaceDeadline(client, bounds.prefaceTimeoutMs, () => logger.warn({ socket: listenPath, timeoutMs: bounds.prefaceTimeoutMs }, `${what}: a connection sent no HTTP/2 preface in time; closed`)) : () => {};
     target().then((path) => {
       if (client.destroyed) return;
-      pass(client, connect(path));
+      pass(client, connect(path), prefaced);
     }, (err: unknown) => {
       logger.error({ err, socket: listenPath }, `${what}: its server could not be started; the connection is closed`);
       sockets.delete(client);
       client.destroy();
     });
   });
+  if (bounds) refusingPast(server, bounds.maxConnections, () => logger.warn({ socket: listenPath, maxConnections: bounds.maxConnections }, `${what}: connections at their bound; new ones are closed`));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(listenPath, () => resolve());
@@ -163,4 +180,30 @@ export async function startAuthorityProxy(listenPath: string, target: () => Prom
       server.close(() => resolve());
     }),
   };
+}
+
+/** Closes `client` unless the returned callback (its preface is whole) is called within `timeoutMs`. */
+function prefaceDeadline(client: Socket, timeoutMs: number, onTimeout: () => void): () => void {
+  const timer = setTimeout(() => {
+    onTimeout();
+    client.destroy();
+  }, timeoutMs);
+  client.once('close', () => clearTimeout(timer));
+  return () => clearTimeout(timer);
+}
+
+/**
+ * node:net's own bound: past `max` open connections a new one is closed as it is accepted ('drop').
+ * Logged once per run of drops, so a flood makes one line, not one per connection.
+ */
+function refusingPast(server: Server, max: number, onFirstDrop: () => void): void {
+  server.maxConnections = max;
+  let dropping = false;
+  server.on('drop', () => {
+    if (!dropping) onFirstDrop();
+    dropping = true;
+  });
+  server.on('connection', () => {
+    dropping = false;
+  });
 }

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Logger } from '../../log.js';
-import { startAuthorityProxy } from './authority-proxy.js';
+import { startAuthorityProxy, type FrontBounds } from './authority-proxy.js';
 
 /** A started gRPC server; close lets its calls in flight finish first. */
 export interface InnerServer { close(): Promise<void> }
@@ -39,9 +39,9 @@ interface Started { dir: string; socket: string; server: InnerServer }
 /**
  * Listens on `listenPath`; `start` is called with the inner socket's path at the first connection
  * (again at a later one if it failed). close stops the gRPC server, if it was started, before the
- * connections through the front are cut.
+ * connections through the front are cut. `bounds`, when given, bound the front's connections.
  */
-export async function serveOnFirstConnection(listenPath: string, start: (innerSocket: string) => Promise<InnerServer>, logger: Logger, what: string): Promise<{ close(): Promise<void> }> {
+export async function serveOnFirstConnection(listenPath: string, start: (innerSocket: string) => Promise<InnerServer>, logger: Logger, what: string, bounds?: FrontBounds): Promise<{ close(): Promise<void> }> {
   let started: Promise<Started> | undefined;
   const startOnce = () => (started ??= (async () => {
     // 0700: only this process reaches the server behind the front.
@@ -55,7 +55,7 @@ export async function serveOnFirstConnection(listenPath: string, start: (innerSo
       throw err;
     }
   })());
-  const front = await startAuthorityProxy(listenPath, async () => (await startOnce()).socket, logger, what);
+  const front = await startAuthorityProxy(listenPath, async () => (await startOnce()).socket, logger, what, bounds);
   return {
     close: async () => {
       const inner = await started?.catch(() => undefined);

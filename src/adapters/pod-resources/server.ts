@@ -1,7 +1,7 @@
 /**
  * The pod resources API's socket (Go's ListenAndServePodResources): listening from start, its gRPC
  * server (grpc-service.ts) started by the first connection, as the device plugins' socket is
- * (../h2/grpc-front.ts).
+ * (../h2/grpc-front.ts). Its front bounds the connections (connection-bounds.ts).
  */
 import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -11,7 +11,10 @@ import type { Logger } from '../../log.js';
 import type { Clock } from '../../ports/clock.js';
 import type { PodResourcesSource } from '../../ports/pod-resources.js';
 import { makeKubeletDirectory } from '../fs/make-directories.js';
+import type { FrontBounds } from '../h2/authority-proxy.js';
 import { serveOnFirstConnection } from '../h2/grpc-front.js';
+import type { AnswerBuilders } from './answer-cache.js';
+import { POD_RESOURCES_FRONT_BOUNDS } from './connection-bounds.js';
 
 export interface PodResourcesServerOptions {
   socketPath: string;
@@ -24,6 +27,10 @@ export interface PodResourcesServerOptions {
   logger: Logger;
   /** The rate limit; Go's DefaultQPS and DefaultBurstTokens when absent. */
   rateLimit?: { qps: number; burst: number };
+  /** The socket's connection bounds; connection-bounds.ts's when absent. */
+  connectionBounds?: FrontBounds;
+  /** How the List answer and its index are built; the domain's when absent (tests count builds). */
+  answerBuilders?: AnswerBuilders;
 }
 
 export async function startPodResourcesServer(o: PodResourcesServerOptions): Promise<{ address: string; close: () => Promise<void> }> {
@@ -33,7 +40,7 @@ export async function startPodResourcesServer(o: PodResourcesServerOptions): Pro
   const address = `unix://${o.socketPath}`;
   let served: { close(): Promise<void> };
   try {
-    served = await serveOnFirstConnection(o.socketPath, async (inner) => (await import('./grpc-service.js')).bindPodResourcesServer(inner, o), o.logger, 'Pod resources API');
+    served = await serveOnFirstConnection(o.socketPath, async (inner) => (await import('./grpc-service.js')).bindPodResourcesServer(inner, o), o.logger, 'Pod resources API', o.connectionBounds ?? POD_RESOURCES_FRONT_BOUNDS);
   } catch (err) {
     throw new KubeletError('KLT_ERR_HOST_IO', `failed to create listener for the podResources endpoint ${JSON.stringify(o.socketPath)}: ${(err as Error).message}`, { cause: err });
   }

@@ -7,7 +7,8 @@
  * containers; a container holds its devices (one entry per device and NUMA node, or one without
  * topology for a device whose plugin gives none), its exclusive CPUs (none in the shared pool) and
  * its pinned memory. Go walks maps here; kubelet-ts sorts by resource name and device ID, so the
- * same state always gives the same answer.
+ * same state always gives the same answer. Lookups go through the state's index (state-index.ts),
+ * which a caller answering many calls at one state builds once.
  */
 import { byCodeUnits } from '../kubelet-server/prometheus-text.js';
 import type { Container, Pod } from '../pod/types.js';
@@ -15,6 +16,7 @@ import { isRestartableInitContainer } from '../runtime/init-containers.js';
 import type { Assignments, ContainerAssignment } from '../resource-managers/assignments.js';
 import type { DeviceInventoryEntry } from '../resource-managers/inventory.js';
 import type { NodeAllocatable } from './node-allocatable.js';
+import { indexState, nameKey, namespaceOf, type StateIndex } from './state-index.js';
 
 export interface TopologyAnswer { nodes: { ID: number }[] }
 export interface ContainerDevicesAnswer { resource_name: string; device_ids: string[]; topology?: TopologyAnswer }
@@ -22,6 +24,9 @@ export interface ContainerMemoryAnswer { memory_type: string; size: number; topo
 export interface ContainerResourcesAnswer { name: string; devices: ContainerDevicesAnswer[]; cpu_ids: number[]; memory: ContainerMemoryAnswer[] }
 export interface PodResourcesAnswer { name: string; namespace: string; containers: ContainerResourcesAnswer[] }
 export interface AllocatableAnswer { devices: ContainerDevicesAnswer[]; cpu_ids: number[]; memory: ContainerMemoryAnswer[] }
+
+export interface ListAnswer { pod_resources: PodResourcesAnswer[] }
+export type GetResult = { ok: true; answer: { pod_resources: PodResourcesAnswer } } | { ok: false; message: string };
 
 /** A pod the kubelet knows (Go's pod manager), and whether it is active (Go's GetActivePods). */
 export interface KnownPod { pod: Pod; active: boolean }
@@ -42,7 +47,6 @@ export function podNotFoundMessage(name: string, namespace: string): string {
 }
 
 const topologyOf = (numaNodes: readonly number[]): TopologyAnswer => ({ nodes: numaNodes.map((ID) => ({ ID })) });
-const namespaceOf = (pod: Pod) => pod.metadata.namespace ?? 'default';
 
 /** Go's containerDevicesFromResourceDeviceInstances: one entry per device and NUMA node; a device without NUMA nodes, one without topology. */
 function deviceEntries(resource: string, devices: readonly Pick<DeviceInventoryEntry, 'id' | 'numaNodes'>[]): ContainerDevicesAnswer[] {
@@ -52,11 +56,11 @@ function deviceEntries(resource: string, devices: readonly Pick<DeviceInventoryE
       : d.numaNodes.map((node) => ({ resource_name: resource, device_ids: [d.id], topology: topologyOf([node]) })));
 }
 
-function containerDevices(assigned: ContainerAssignment['devices'], allocatable: NodeAllocatable): ContainerDevicesAnswer[] {
+function containerDevices(assigned: ContainerAssignment['devices'], index: StateIndex): ContainerDevicesAnswer[] {
   return Object.keys(assigned ?? {}).sort(byCodeUnits).flatMap((resource) => {
-    const known = allocatable.devices[resource] ?? [];
+    const known = index.numaNodes.get(resource);
     // A device whose plugin has gone keeps its ID; its NUMA nodes went with the plugin.
-    const devices = (assigned?.[resource] ?? []).map((id) => ({ id, numaNodes: known.find((d) => d.id === id)?.numaNodes ?? [] }));
+    const devices = (assigned?.[resource] ?? []).map((id) => ({ id, numaNodes: known?.get(id) ?? [] }));
     return deviceEntries(resource, devices);
   });
 }
@@ -66,36 +70,36 @@ function containerMemory(memory: ContainerAssignment['memory']): ContainerMemory
   return Object.keys(memory.bytes).sort(byCodeUnits).map((type) => ({ memory_type: type, size: memory.bytes[type] ?? 0, topology: topologyOf(memory.numaNodes) }));
 }
 
-function containerResources(pod: Pod, container: Container, state: PodResourcesState): ContainerResourcesAnswer {
-  const assigned = state.assignments[pod.metadata.uid ?? '']?.[container.name] ?? {};
+function containerResources(pod: Pod, container: Container, index: StateIndex): ContainerResourcesAnswer {
+  const assigned = index.state.assignments[pod.metadata.uid ?? '']?.[container.name] ?? {};
   return {
     name: container.name,
-    devices: containerDevices(assigned.devices, state.allocatable),
+    devices: containerDevices(assigned.devices, index),
     cpu_ids: [...(assigned.cpus ?? [])],
     memory: containerMemory(assigned.memory),
   };
 }
 
-export function podResources(pod: Pod, state: PodResourcesState): PodResourcesAnswer {
+export function podResources(pod: Pod, index: StateIndex): PodResourcesAnswer {
   const sidecars = (pod.spec.initContainers ?? []).filter(isRestartableInitContainer);
   return {
     name: pod.metadata.name,
     namespace: namespaceOf(pod),
-    containers: [...sidecars, ...pod.spec.containers].map((c) => containerResources(pod, c, state)),
+    containers: [...sidecars, ...pod.spec.containers].map((c) => containerResources(pod, c, index)),
   };
 }
 
 /** List: every active pod (every known pod when KubeletPodResourcesListUseActivePods is off). */
-export function listAnswer(state: PodResourcesState, useActivePods: boolean): { pod_resources: PodResourcesAnswer[] } {
-  return { pod_resources: state.pods.filter((p) => p.active || !useActivePods).map((p) => podResources(p.pod, state)) };
+export function listAnswer(state: PodResourcesState, useActivePods: boolean, index: StateIndex = indexState(state)): ListAnswer {
+  return { pod_resources: state.pods.filter((p) => p.active || !useActivePods).map((p) => podResources(p.pod, index)) };
 }
 
 /** Get: one pod by namespace and name (an active one first, as one name is one pod in Go's pod manager), or Go's error text. */
-export function getAnswer(state: PodResourcesState, namespace: string, name: string): { ok: true; answer: { pod_resources: PodResourcesAnswer } } | { ok: false; message: string } {
-  const named = state.pods.filter((p) => namespaceOf(p.pod) === namespace && p.pod.metadata.name === name);
+export function getAnswer(state: PodResourcesState, namespace: string, name: string, index: StateIndex = indexState(state)): GetResult {
+  const named = index.byName.get(nameKey(namespace, name)) ?? [];
   const hit = named.find((p) => p.active) ?? named[0];
   if (!hit) return { ok: false, message: podNotFoundMessage(name, namespace) };
-  return { ok: true, answer: { pod_resources: podResources(hit.pod, state) } };
+  return { ok: true, answer: { pod_resources: podResources(hit.pod, index) } };
 }
 
 /** GetAllocatableResources: the healthy devices, the CPUs and the memory the node can give. */

@@ -59,4 +59,15 @@ describe('podResourcesSource', () => {
     const source = podResourcesSource(() => ctx);
     expect(source.state()).toBe(source.state());
   });
+
+  it('keeps the state across syncLoop changes that leave the pods, assignments and inventory as they were, and rebuilds it when one changes', () => {
+    const ctx = context();
+    let now: SyncLoopContext = ctx;
+    const source = podResourcesSource(() => now);
+    const first = source.state();
+    now = { ...ctx, runtimePodUids: ['other'] } as SyncLoopContext;
+    expect(source.state()).toBe(first);
+    now = { ...ctx, resources: {} } as SyncLoopContext;
+    expect(source.state()).not.toBe(first);
+  });
 });

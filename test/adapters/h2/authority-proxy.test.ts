@@ -72,6 +72,18 @@ describe('the authority proxy in front of kubelet.sock', () => {
     expect(new HpackDecoder().decode(fixedHeaderBlock(new HpackDecoder(), block))).toEqual([[':method', 'POST'], [':authority', 'localhost'], ['te', 'trailers']]);
   });
 
+  it('reports the preface whole once, when the frame after the magic has fully arrived', () => {
+    let prefaced = 0;
+    const onData = clientFrames(() => {}, () => {}, () => { prefaced += 1; });
+    const settings = frame(FrameType.Settings, 0, 0);
+    onData(CLIENT_PREFACE);
+    onData(settings.subarray(0, 4));
+    expect(prefaced).toBe(0);
+    onData(settings.subarray(4));
+    onData(frame(FrameType.Settings, 0, 0));
+    expect(prefaced).toBe(1);
+  });
+
   describe('what node:http2 behind it would refuse, it refuses first: the connection is closed', () => {
     /** Feeds the preface and these frames; answers what was passed on and why it failed, if it did. */
     function feed(...frames: Buffer[]): { passed: Buffer[]; failed: string | null } {

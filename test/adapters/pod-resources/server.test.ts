@@ -3,9 +3,13 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import pino from 'pino';
-import { afterEach, describe, expect, it } from 'vitest';
+import { connect, type Socket } from 'node:net';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { FrontBounds } from '../../../src/adapters/h2/authority-proxy.js';
 import { startPodResourcesServer } from '../../../src/adapters/pod-resources/server.js';
-import type { PodResourcesState } from '../../../src/domain/pod-resources/answers.js';
+import { listAnswer, type PodResourcesState } from '../../../src/domain/pod-resources/answers.js';
+import { indexState } from '../../../src/domain/pod-resources/state-index.js';
 import { noPodResourcesRequests } from '../../../src/domain/pod-resources/request-metrics.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
 import { devicesHeld, podResourcesClient } from '../../support/pod-resources-client.js';
@@ -26,7 +30,16 @@ const STATE: PodResourcesState = {
   allocatable: { devices: { 'example.com/resource': [{ id: 'Dev-1', healthy: true, numaNodes: [0] }, { id: 'Dev-2', healthy: true, numaNodes: [0] }] }, cpus: [1], memory: [{ numaNode: 0, type: 'memory', bytes: 1 << 30 }] },
 };
 
-async function serving(opts: { getEnabled?: boolean; nowMs?: () => number; leftover?: boolean } = {}) {
+interface ServingOptions {
+  getEnabled?: boolean;
+  nowMs?: () => number;
+  leftover?: boolean;
+  bounds?: FrontBounds;
+  builders?: { index: typeof indexState; list: typeof listAnswer };
+  log?: pino.Logger;
+}
+
+async function serving(opts: ServingOptions = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'podres-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   const socketPath = join(dir, 'pod-resources', 'kubelet.sock');
@@ -36,8 +49,10 @@ async function serving(opts: { getEnabled?: boolean; nowMs?: () => number; lefto
   }
   const requests = noPodResourcesRequests();
   const server = await startPodResourcesServer({
-    socketPath, source: { state: () => STATE }, requests, logger,
+    socketPath, source: { state: () => STATE }, requests, logger: opts.log ?? logger,
     clock: { now: opts.nowMs ?? (() => 0) }, getEnabled: opts.getEnabled ?? true, useActivePods: true,
+    ...(opts.bounds ? { connectionBounds: opts.bounds } : {}),
+    ...(opts.builders ? { answerBuilders: opts.builders } : {}),
   });
   cleanups.push(() => server.close());
   const client = podResourcesClient(socketPath);
@@ -118,5 +133,90 @@ describe('startPodResourcesServer', () => {
     await expect(client.list()).resolves.toBeDefined();
     await server.close();
     expect(() => statSync(socketPath)).toThrow(/ENOENT/);
+  });
+
+  it('shares one List build between concurrent Lists on one connection, and sends the same answer to each', async () => {
+    const builders = { index: vi.fn(indexState), list: vi.fn(listAnswer) };
+    const { client } = await serving({ builders });
+    const lists = await Promise.all(Array.from({ length: 5 }, () => client.list()));
+    expect(new Set(lists.map((l) => JSON.stringify(l))).size).toBe(1);
+    expect(lists[0]?.pod_resources.map((p) => p.name)).toEqual(['gpu']);
+    expect(builders.list).toHaveBeenCalledTimes(1);
+    expect(builders.index).toHaveBeenCalledTimes(1);
+  });
+});
+
+/** A raw connection to the socket, and a promise of its close. */
+function rawConnection(socketPath: string): { socket: Socket; closed: Promise<void>; isClosed: () => boolean } {
+  const socket = connect(socketPath);
+  socket.on('error', () => {});
+  // Read, so the server's end is seen (a paused socket never reports it).
+  socket.resume();
+  let done = false;
+  const closed = new Promise<void>((resolve) => socket.once('close', () => {
+    done = true;
+    resolve();
+  }));
+  cleanups.push(() => {
+    socket.destroy();
+  });
+  return { socket, closed, isClosed: () => done };
+}
+
+/** The magic and an empty SETTINGS frame: a whole client preface. */
+const PREFACE = Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1'), Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0])]);
+
+function capturedLog(): { log: pino.Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { log: pino({ level: 'info' }, sink), lines };
+}
+
+/** Sends the preface and waits for the server's SETTINGS: the connection was taken and passed on. */
+async function spoken(c: { socket: Socket }): Promise<void> {
+  const answered = new Promise((r) => c.socket.once('data', r));
+  c.socket.write(PREFACE);
+  await answered;
+}
+
+describe('the pod resources socket\'s connection bounds', () => {
+  it('closes a connection that sends no HTTP/2 preface within the preface timeout, naming the socket in the log, and keeps one that sent it', async () => {
+    const { log, lines } = capturedLog();
+    const { socketPath, client } = await serving({ bounds: { maxConnections: 10, prefaceTimeoutMs: 200 }, log });
+    await client.list(); // the server behind the front is started
+    const silent = rawConnection(socketPath);
+    const speaking = rawConnection(socketPath);
+    await spoken(speaking);
+    await silent.closed;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(speaking.isClosed()).toBe(false);
+    expect(lines).toContainEqual(expect.objectContaining({ socket: socketPath, msg: expect.stringContaining('no HTTP/2 preface') }));
+  });
+
+  it('closes connections past its bound as they come, logged once, and takes a new one when one went', async () => {
+    const { log, lines } = capturedLog();
+    const { socketPath, client } = await serving({ bounds: { maxConnections: 3, prefaceTimeoutMs: 60_000 }, log });
+    await client.list(); // the client's channel is one of the three
+    const held = [rawConnection(socketPath), rawConnection(socketPath)];
+    await Promise.all(held.map(spoken));
+    const past = [rawConnection(socketPath), rawConnection(socketPath)];
+    await Promise.all(past.map((c) => c.closed));
+    expect(held.map((c) => c.isClosed())).toEqual([false, false]);
+    expect(lines.filter((l) => String(l.msg).includes('at their bound'))).toEqual([expect.objectContaining({ socket: socketPath, maxConnections: 3 })]);
+    held[0]!.socket.destroy();
+    await held[0]!.closed;
+    // The server sees the close a moment after the client: try until a new connection is taken.
+    await expect.poll(async () => {
+      const next = rawConnection(socketPath);
+      const taken = await Promise.race([spoken(next).then(() => true), next.closed.then(() => false)]);
+      if (!taken) return false;
+      next.socket.destroy();
+      return true;
+    }).toBe(true);
   });
 });

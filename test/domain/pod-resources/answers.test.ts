@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { allocatableAnswer, getAnswer, listAnswer, type PodResourcesState } from '../../../src/domain/pod-resources/answers.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
+import { expectedPod, largeNode } from './large-node.js';
 
 const pod = (uid: string, name: string, spec: Partial<Pod['spec']> = {}): Pod => ({
   metadata: { uid, name, namespace: 'default' },
@@ -69,6 +70,15 @@ describe('listAnswer', () => {
       { resource_name: 'a.com/y', device_ids: ['two'], topology: { nodes: [{ ID: 1 }] } },
       { resource_name: 'b.com/x', device_ids: ['gone'] },
     ]);
+  });
+});
+
+describe('listAnswer on a large node', () => {
+  it('answers 1,000 pods holding 4 devices each, every device with its NUMA node or none when its plugin is gone', () => {
+    const s = largeNode(1000);
+    const list = listAnswer(s, true);
+    expect(list.pod_resources).toHaveLength(1000);
+    expect(list.pod_resources).toEqual(Array.from({ length: 1000 }, (_, i) => expectedPod(i)));
   });
 });
 
