@@ -86,6 +86,7 @@ import type { Pod, PodCondition, PodStatus } from '../domain/pod/types.js';
 import type { PodAssignment } from '../domain/resource-managers/assignments.js';
 import type { ProbeType } from '../domain/probe/types.js';
 import type { ProbeFailures } from '../domain/runtime/compute-pod-actions.js';
+import { isRestartableInitContainer } from '../domain/runtime/init-containers.js';
 import type { RuntimePodStatus } from '../domain/runtime/pod-status.js';
 import { imagePullBackoffPolicy, type BackoffPolicy } from '../domain/runtime/backoff.js';
 import { imagePullBackOffEnds, recordImagePullFailures, type ImagePullBackOffs } from '../domain/runtime/image-pull-backoff.js';
@@ -240,6 +241,16 @@ function without(list: readonly string[], remove: readonly string[]): string[] {
   return list.filter((n) => !remove.includes(n));
 }
 
+function isSidecar(pod: Pod, container: string): boolean {
+  return (pod.spec.initContainers ?? []).some((c) => c.name === container && isRestartableInitContainer(c));
+}
+
+/** The sidecars whose startup probe has passed: each holds the next init container back until then. */
+function startedSidecars(pod: Pod, startup: Readonly<Record<string, boolean>>): Pick<ProbeFailures, 'startupSucceeded'> {
+  const started = Object.keys(startup).filter((name) => startup[name] === true && isSidecar(pod, name));
+  return started.length > 0 ? { startupSucceeded: started } : {};
+}
+
 function withName(list: readonly string[], name: string, present: boolean): string[] {
   const rest = list.filter((n) => n !== name);
   return present ? [...rest, name] : rest;
@@ -369,8 +380,11 @@ export const podWorkerMachine = setup({
     // NeedToReconcilePodReadiness: a readiness gate's condition changed what Ready should say.
     isReadinessStale: ({ event }) => event.type === 'pod.status.reconciled' && needToReconcilePodReadiness(event.pod),
     isDeletionUpdate: ({ event }) => event.type === 'pod.spec.updated' && event.pod.metadata.deletionTimestamp !== undefined,
-    isRestartProbeFailure: ({ context, event }) =>
-      isActivePod(context) && event.type === 'probe.result.changed' && event.probe !== 'readiness' && event.result === 'failure',
+    // A failed liveness or startup probe restarts its container; a sidecar's passed startup probe lets
+    // the next init container start. Both need a sync now.
+    isProbeResultToSyncOn: ({ context, event }) =>
+      isActivePod(context) && event.type === 'probe.result.changed' && event.probe !== 'readiness'
+      && (event.result === 'failure' || (event.probe === 'startup' && event.result === 'success' && isSidecar(context.pod, event.container))),
   },
   actions: {
     /**
@@ -453,13 +467,16 @@ export const podWorkerMachine = setup({
       switch (event.probe) {
         case 'readiness':
           return { readiness: { ...context.readiness, [event.container]: success } };
-        case 'startup':
+        case 'startup': {
+          // A sidecar that has started lets the next init container (or the pod's containers) start: a sync.
+          const resync = failure || (success && isSidecar(context.pod, event.container));
           return {
             startup: { ...context.startup, [event.container]: success },
             startupFailed: withName(context.startupFailed, event.container, failure),
-            pendingSync: context.pendingSync || failure,
-            ...(failure ? { pendingFor: 'read' as const } : {}),
+            pendingSync: context.pendingSync || resync,
+            ...(resync ? { pendingFor: 'read' as const } : {}),
           };
+        }
         case 'liveness':
           return {
             livenessFailed: withName(context.livenessFailed, event.container, failure),
@@ -653,6 +670,7 @@ export const podWorkerMachine = setup({
               probes: {
                 ...(context.livenessFailed.length > 0 ? { livenessFailed: context.livenessFailed } : {}),
                 ...(context.startupFailed.length > 0 ? { startupFailed: context.startupFailed } : {}),
+                ...startedSidecars(context.pod, context.startup),
               },
               ...(context.resyncFromLastStatus && context.runtimeStatus !== null ? { podStatus: context.runtimeStatus } : {}),
               ...(context.assignment ? { assignment: context.assignment } : {}),
@@ -703,7 +721,7 @@ export const podWorkerMachine = setup({
         'pod.sync.requested': { guard: 'isActive', target: 'syncing', actions: 'recordSyncRequest' },
         'pod.kill.requested': { target: 'terminating', actions: 'recordKillRequest' },
         'probe.result.changed': [
-          { guard: 'isRestartProbeFailure', target: 'syncing', actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
+          { guard: 'isProbeResultToSyncOn', target: 'syncing', actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
           { actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
         ],
       },
@@ -724,7 +742,7 @@ export const podWorkerMachine = setup({
         'pod.sync.requested': { target: 'syncing' },
         'pod.kill.requested': { target: 'terminating', actions: 'recordKillRequest' },
         'probe.result.changed': [
-          { guard: 'isRestartProbeFailure', target: 'syncing', actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
+          { guard: 'isProbeResultToSyncOn', target: 'syncing', actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
           { actions: ['recordProbeResult', 'recomputeStatus', 'notifyParent'] },
         ],
       },

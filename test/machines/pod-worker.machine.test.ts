@@ -395,6 +395,18 @@ describe('podWorkerMachine', () => {
     expect(h.syncs[2]?.probes).toEqual({});
   });
 
+  it('syncs when a sidecar\'s startup probe passes, telling the sync it started; a regular container\'s success waits', async () => {
+    const sidecar = { name: 'side', image: 'busybox', restartPolicy: 'Always' as const, startupProbe: { exec: { command: ['true'] } } };
+    const h = harness({ pod: makePod('web', { initContainers: [sidecar] }) });
+    await flush();
+    h.send({ type: 'probe.result.changed', container: 'web', probe: 'startup', result: 'success' });
+    await flush();
+    expect(h.syncs).toHaveLength(1);
+    h.send({ type: 'probe.result.changed', container: 'side', probe: 'startup', result: 'success' });
+    await flush();
+    expect(h.syncs.map((x) => x.probes)).toEqual([{}, { startupSucceeded: ['side'] }]);
+  });
+
   it('keeps a liveness failure for the retry when the sync that carried it failed', async () => {
     const h = harness();
     await flush();

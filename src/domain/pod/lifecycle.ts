@@ -2,6 +2,7 @@
  * Pure helpers the syncLoop uses: kill grace periods, which pods admission counts, which
  * container probes to run for a pod's status, and when a pod's dead containers may all go.
  */
+import { isRestartableInitContainer } from '../runtime/init-containers.js';
 import { isTerminalPhase } from './status.js';
 import type { ProbeType } from '../probe/types.js';
 import type { Container, Pod, PodStatus, Probe } from './types.js';
@@ -25,12 +26,20 @@ export interface ProbeTargetRef {
   startedAtMs: number;
 }
 
-/** Running containers with a probe, each with its id and start time (ms), from the API status. */
+/**
+ * Running containers with a probe, each with its id and start time (ms), from the API status: the
+ * regular ones and the sidecars (restartable init containers), whose probes Go runs too; an
+ * ordinary init container's probes are never run (the API refuses them).
+ */
 export function probeTargets(pod: Pod, status: PodStatus): ProbeTargetRef[] {
   const out: ProbeTargetRef[] = [];
-  for (const cs of status.containerStatuses ?? []) {
+  const sidecars = (pod.spec.initContainers ?? []).filter(isRestartableInitContainer);
+  const running = [
+    ...(status.containerStatuses ?? []).map((cs) => ({ cs, container: pod.spec.containers.find((c) => c.name === cs.name) })),
+    ...(status.initContainerStatuses ?? []).map((cs) => ({ cs, container: sidecars.find((c) => c.name === cs.name) })),
+  ];
+  for (const { cs, container } of running) {
     const startedAt = cs.state?.running?.startedAt;
-    const container = pod.spec.containers.find((c) => c.name === cs.name);
     if (!startedAt || !container) continue;
     for (const probe of Object.keys(PROBE_FIELDS) as ProbeType[]) {
       if (container[PROBE_FIELDS[probe]] as Probe | undefined) {

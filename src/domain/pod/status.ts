@@ -27,6 +27,7 @@
  */
 import { podSandboxChanged } from '../runtime/compute-pod-actions.js';
 import type { RuntimePodStatus } from '../runtime/pod-status.js';
+import { isRestartableInitContainer } from '../runtime/init-containers.js';
 import { containersReadyCondition, kubeletOwnedConditionTypes, podInitializedCondition, podReadyCondition, readyToStartContainersCondition } from './conditions.js';
 import { convertContainerStatuses } from './container-statuses.js';
 import { getPodPhase } from './phase.js';
@@ -87,9 +88,17 @@ function applyProbeResults(pod: Pod, statuses: ContainerStatus[], initStatuses: 
     s.started = started;
     s.ready = running && started && (hasProbe(containers, s.name, 'readinessProbe') ? opts.readiness[s.name] === true : true);
   }
+  // Init containers as Go's UpdatePodStatus has them: started once running with its startup probe
+  // passed (or none); an ordinary one is ready once it exited 0, a sidecar once started and its
+  // readiness probe passed (or none).
+  const inits = pod.spec.initContainers ?? [];
   for (const s of initStatuses) {
-    s.ready = s.state?.terminated !== undefined && s.state.terminated.exitCode === 0;
-    s.started = s.state?.running !== undefined;
+    const running = s.state?.running !== undefined;
+    s.started = running && (hasProbe(inits, s.name, 'startupProbe') ? opts.startup?.[s.name] === true : true);
+    const sidecar = inits.some((c) => c.name === s.name && isRestartableInitContainer(c));
+    s.ready = sidecar
+      ? running && s.started && (hasProbe(inits, s.name, 'readinessProbe') ? opts.readiness[s.name] === true : true)
+      : s.state?.terminated !== undefined && s.state.terminated.exitCode === 0;
   }
 }
 

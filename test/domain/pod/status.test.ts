@@ -196,6 +196,21 @@ describe('generateAPIPodStatus', () => {
     expect(s.initContainerStatuses?.[0]).toMatchObject({ ready: true, state: { terminated: { exitCode: 0 } } });
   });
 
+  it('reports a sidecar started and ready from its probes, as Go\'s probe manager does for restartable init containers', () => {
+    const sidecar: Container = { ...init, name: 'sidecar', restartPolicy: 'Always', startupProbe: { exec: { command: ['true'] } }, readinessProbe: { exec: { command: ['true'] } } };
+    const pod = makePod({ initContainers: [sidecar] });
+    const rt = () => runtime([running('sidecar', 1)]);
+    const sidecarStatus = (o: PodStatusOptions) => generateAPIPodStatus(pod, rt(), o).initContainerStatuses?.[0];
+    expect(sidecarStatus(opts())).toMatchObject({ started: false, ready: false });
+    expect(sidecarStatus(opts({ startup: { sidecar: true } }))).toMatchObject({ started: true, ready: false });
+    expect(sidecarStatus(opts({ startup: { sidecar: true }, readiness: { sidecar: true } }))).toMatchObject({ started: true, ready: true });
+    // Without probes a running sidecar is started and ready; an ordinary init container that runs is neither ready nor done.
+    const plain = makePod({ initContainers: [{ ...init, name: 'sidecar', restartPolicy: 'Always' }] });
+    expect(generateAPIPodStatus(plain, rt(), opts()).initContainerStatuses?.[0]).toMatchObject({ started: true, ready: true });
+    const ordinary = makePod({ initContainers: [{ ...init, name: 'sidecar' }] });
+    expect(generateAPIPodStatus(ordinary, rt(), opts()).initContainerStatuses?.[0]).toMatchObject({ started: true, ready: false });
+  });
+
   it('orders conditions as Go does and sorts regular container statuses by name', () => {
     const pod = makePod({ containers: [web, side] }, { status: { conditions: [{ type: 'example.com/Gate', status: 'True' }, { type: 'Ready', status: 'False' }] } });
     const s = generateAPIPodStatus(pod, runtime([running('web'), running('side')]), opts());

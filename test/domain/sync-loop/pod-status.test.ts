@@ -22,6 +22,19 @@ describe('decidePodStatus', () => {
     expect(again.commands).toEqual([{ kind: 'tellProbe', id: 'probe:a:main:readiness', message: { type: 'probe.container.restarted', containerId: 'c1', containerStartedAtMs: Date.parse('2026-01-01T00:01:00Z'), podIP: '10.1.0.5' } }]);
   });
 
+  it('starts the probes of a running sidecar, never those an ordinary init container names', () => {
+    const probe = { exec: { command: ['true'] } };
+    const withSidecar = pod('a', {
+      initContainers: [{ name: 'setup', image: 'busybox', livenessProbe: probe }, { name: 'side', image: 'busybox', restartPolicy: 'Always', startupProbe: probe, livenessProbe: probe }],
+      containers: [{ name: 'main', image: 'busybox' }],
+    });
+    const initRunning = (name: string, id: string) => ({ name, ready: false, restartCount: 0, image: 'busybox', imageID: '', containerID: `containerd://${id}`, state: { running: { startedAt: '2026-01-01T00:00:00Z' } } });
+    const status: PodStatus = { phase: 'Pending', podIP: '10.1.0.5', initContainerStatuses: [initRunning('setup', 'i1'), initRunning('side', 'i2')] };
+    const started = decidePodStatus(state({ a: { lifecycle: 'active', pod: withSidecar } }), 'a', status).commands
+      .flatMap((c) => (c.kind === 'startProbe' ? [[c.probe.id, c.probe.containerId]] : []));
+    expect(started).toEqual([['probe:a:side:liveness', 'i2'], ['probe:a:side:startup', 'i2']]);
+  });
+
   it('releases the volumes of a pod that completed, once', () => {
     const done: PodStatus = { phase: 'Succeeded' };
     const first = decidePodStatus(state({ a: { lifecycle: 'active' } }), 'a', done);
