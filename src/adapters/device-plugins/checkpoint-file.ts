@@ -18,15 +18,18 @@ export const checkpointPath = (dir: string) => join(dir, DEVICE_MANAGER_CHECKPOI
 export async function writeDeviceCheckpoint(dir: string, checkpoint: DeviceCheckpoint): Promise<void> {
   const path = checkpointPath(dir);
   const tmp = `${path}.tmp`;
-  // The first write can come before the registration server has made the directory (a new root).
-  await mkdir(dir, { recursive: true, mode: 0o750 });
   await writeFile(tmp, encodeDeviceCheckpoint(checkpoint), { mode: 0o600 });
   await rename(tmp, path);
 }
 
-/** null when there is no file; a KubeletError naming the file when it is unreadable or corrupt. */
+/**
+ * null when there is no file; a KubeletError naming the file when it is unreadable or corrupt. The
+ * directory is made here, once at start, when missing: the first checkpoint is written before the
+ * registration server makes it.
+ */
 export async function readDeviceCheckpoint(dir: string): Promise<DeviceCheckpoint | null> {
   const path = checkpointPath(dir);
+  await mkdir(dir, { recursive: true, mode: 0o750 });
   let text: string;
   try {
     text = (await readRegularFile(path, DEVICE_CHECKPOINT_MAX_BYTES)).text;

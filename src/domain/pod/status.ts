@@ -79,26 +79,26 @@ function hasProbe(containers: readonly Container[], name: string, probe: 'readin
   return containers.some((c) => c.name === name && c[probe] !== undefined);
 }
 
-/** The probe manager's UpdatePodStatus: started and ready per container. */
+/** Started once running with its startup probe passed (or none); ready once started with its readiness probe passed (or none). */
+function probedState(containers: readonly Container[], s: ContainerStatus, opts: PodStatusOptions): { started: boolean; ready: boolean } {
+  const running = s.state?.running !== undefined;
+  const started = running && (hasProbe(containers, s.name, 'startupProbe') ? opts.startup?.[s.name] === true : true);
+  return { started, ready: started && (hasProbe(containers, s.name, 'readinessProbe') ? opts.readiness[s.name] === true : true) };
+}
+
+/**
+ * The probe manager's UpdatePodStatus: started and ready per container. An init container is started
+ * as a regular one is; an ordinary one is ready once it exited 0, a sidecar (restartable) as a
+ * regular container is ready.
+ */
 function applyProbeResults(pod: Pod, statuses: ContainerStatus[], initStatuses: ContainerStatus[], opts: PodStatusOptions): void {
-  const containers = pod.spec.containers;
-  for (const s of statuses) {
-    const running = s.state?.running !== undefined;
-    const started = running && (hasProbe(containers, s.name, 'startupProbe') ? opts.startup?.[s.name] === true : true);
-    s.started = started;
-    s.ready = running && started && (hasProbe(containers, s.name, 'readinessProbe') ? opts.readiness[s.name] === true : true);
-  }
-  // Init containers as Go's UpdatePodStatus has them: started once running with its startup probe
-  // passed (or none); an ordinary one is ready once it exited 0, a sidecar once started and its
-  // readiness probe passed (or none).
+  for (const s of statuses) Object.assign(s, probedState(pod.spec.containers, s, opts));
   const inits = pod.spec.initContainers ?? [];
   for (const s of initStatuses) {
-    const running = s.state?.running !== undefined;
-    s.started = running && (hasProbe(inits, s.name, 'startupProbe') ? opts.startup?.[s.name] === true : true);
+    const { started, ready } = probedState(inits, s, opts);
     const sidecar = inits.some((c) => c.name === s.name && isRestartableInitContainer(c));
-    s.ready = sidecar
-      ? running && s.started && (hasProbe(inits, s.name, 'readinessProbe') ? opts.readiness[s.name] === true : true)
-      : s.state?.terminated !== undefined && s.state.terminated.exitCode === 0;
+    s.started = started;
+    s.ready = sidecar ? ready : s.state?.terminated !== undefined && s.state.terminated.exitCode === 0;
   }
 }
 
