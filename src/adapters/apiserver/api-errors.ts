@@ -70,3 +70,15 @@ export function toApiError(err: unknown, what: string): KubeletError {
   }
   return new KubeletError('KLT_ERR_API_FAILED', `${what}: ${message}`, { cause: err, retryable: false });
 }
+
+/**
+ * The message of the API server's Status answer behind an error toApiError made (`pod "x" not
+ * found`), for callers that word their failure as Go does around client-go's error text; the
+ * error's own message when no answer is behind it.
+ */
+export function apiStatusMessage(err: unknown): string {
+  const cause = err instanceof Error ? (err as { cause?: unknown }).cause : undefined;
+  const message = typeof cause === 'object' && cause !== null ? statusBody((cause as { body?: unknown }).body).message : undefined;
+  if (typeof message === 'string' && message !== '') return message;
+  return err instanceof Error ? err.message : String(err);
+}

@@ -12,6 +12,7 @@
  * need none: an inline call opens and closes its file before it returns.
  */
 import { createHash } from 'node:crypto';
+import { KubeletError, serializeError } from '../../domain/errors.js';
 import type { Pod } from '../../domain/pod/types.js';
 import { configMapPayload } from '../../domain/volumes/configmap-payload.js';
 import { downwardApiPayload } from '../../domain/volumes/downward-api-payload.js';
@@ -21,6 +22,7 @@ import { secretPayload } from '../../domain/volumes/secret-payload.js';
 import type { KeyedData, Payload, Volume } from '../../domain/volumes/sources.js';
 import type { Clock } from '../../ports/clock.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
+import { apiStatusMessage } from '../apiserver/api-errors.js';
 import { allBounded } from '../fs/bounded-calls.js';
 import { callSlots } from '../fs/call-slots.js';
 import { dataDirName, writePayloadAtomically } from './atomic-writer.js';
@@ -108,6 +110,8 @@ export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWr
         audience: p.serviceAccountToken.audience ?? '',
         expirationSeconds: p.serviceAccountToken.expirationSeconds ?? defaultTokenExpirationSeconds,
         pod: { namespace, name: pod.metadata.name, uid: pod.metadata.uid },
+      }).catch((err: unknown) => {
+        throw tokenFetchFailed(err);
       });
       tokens.set(p.serviceAccountToken.path, token.token);
       refreshAtMs = Math.min(refreshAtMs ?? Infinity, token.refreshAtMs);
@@ -143,4 +147,14 @@ export function createApiContentWriter(opts: ApiContentOptions): VolumeContentWr
       return { changed, ...refresh };
     },
   };
+}
+
+/**
+ * A token the API server would not issue, worded as Go's projected plugin words it: "failed to
+ * fetch token: " and the server's own text (`pod "x" not found` while the NodeRestriction
+ * admission's pod cache has not seen a new pod yet), keeping the code and whether it is retried.
+ */
+function tokenFetchFailed(err: unknown): KubeletError {
+  const { code, retryable } = serializeError(err);
+  return new KubeletError(code, `failed to fetch token: ${apiStatusMessage(err)}`, { cause: err, retryable });
 }

@@ -1,6 +1,7 @@
 import { lstat, mkdir, readdir, readFile, readlink, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { toApiError } from '../../../src/adapters/apiserver/api-errors.js';
 import { createApiContentWriter, podContentCallSlots } from '../../../src/adapters/volumes/api-content.js';
 import { defaultWriteConcurrency } from '../../../src/adapters/volumes/atomic-writer.js';
 import { threadPoolCalls } from '../../../src/adapters/volumes/fs-calls.js';
@@ -220,6 +221,12 @@ describe('createApiContentWriter', () => {
     const outside = { dir: root!, podDir: join(root!, 'pods/uid-1') };
     await expect(writer.write(pod, outside, content, false)).rejects.toMatchObject({ code: 'KLT_ERR_PATH_UNSAFE' });
     expect(await readdir(root!)).toEqual([]);
+  });
+
+  it('words a token the API server refused as Go does, with the server\'s own text, keeping the code', async () => {
+    sources.failNext = toApiError({ code: 404, body: { kind: 'Status', reason: 'NotFound', message: 'pod "web" not found' } }, 'create token');
+    const volume: Volume = { name: 'kube-api-access', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } };
+    await expect(writeVolume(podWith(), volume, dir)).rejects.toMatchObject({ code: 'KLT_ERR_API_NOT_FOUND', message: 'failed to fetch token: pod "web" not found' });
   });
 
   it('rejects with the manager\'s error when a read fails', async () => {
