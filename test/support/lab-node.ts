@@ -20,12 +20,12 @@ export const BUSYBOX = 'kubelet-ts.local/busybox:1.0';
 /** A container that sleeps until SIGTERM and then exits 0 at once. */
 export const SLEEP = SLEEP_UNTIL_TERM;
 
-export interface Condition { type: string; status: string; reason?: string; message?: string }
+export interface Condition { type: string; status: string; reason?: string; message?: string; observedGeneration?: number }
 export interface ContainerStatus { name: string; ready?: boolean; restartCount?: number; state?: { running?: object; waiting?: { reason?: string; message?: string }; terminated?: object } }
 export interface LabPod {
-  metadata: { name: string; uid: string; deletionTimestamp?: string; annotations?: Record<string, string>; ownerReferences?: { kind: string; name: string; controller?: boolean }[] };
+  metadata: { name: string; uid: string; generation?: number; deletionTimestamp?: string; annotations?: Record<string, string>; ownerReferences?: { kind: string; name: string; controller?: boolean }[] };
   spec: Record<string, unknown> & { nodeName?: string };
-  status?: { phase?: string; reason?: string; message?: string; podIP?: string; conditions?: Condition[]; containerStatuses?: ContainerStatus[] };
+  status?: { phase?: string; reason?: string; message?: string; podIP?: string; observedGeneration?: number; conditions?: Condition[]; containerStatuses?: ContainerStatus[] };
 }
 export interface LabNodeObject {
   metadata: { name: string; uid: string; labels?: Record<string, string> };

@@ -38,6 +38,7 @@ import type { AdmissionNode } from './admission-node.js';
 import { hostPortTaken, podHostPorts } from './host-ports.js';
 import { matchesRequiredNodeAffinity } from './node-selector.js';
 import type { NodeUsage } from './node-usage.js';
+import { observedGenerationField, observedGenerationOf } from './observed-generation.js';
 import { isStaticPod } from './phase.js';
 import { podQOS } from './qos.js';
 import { podRequests } from './resource-requests.js';
@@ -127,7 +128,10 @@ export function refusedOnlyForNodeAffinity(pod: Pod, node: AdmissionNode, usage:
 
 /** rejectPod's status: Failed, the reason, `Pod was rejected: <message>`, the QoS class kept. */
 export function rejectedPodStatus(pod: Pod, rejection: { reason: string; message: string }): PodStatus {
-  const status: PodStatus = { phase: 'Failed', reason: rejection.reason, message: `Pod was rejected: ${rejection.message}` };
+  const status: PodStatus = {
+    ...observedGenerationField(observedGenerationOf(pod, pod.status)),
+    phase: 'Failed', reason: rejection.reason, message: `Pod was rejected: ${rejection.message}`,
+  };
   try {
     status.qosClass = podQOS(pod);
   } catch {

@@ -30,6 +30,7 @@ import type { RuntimePodStatus } from '../runtime/pod-status.js';
 import { isRestartableInitContainer } from '../runtime/init-containers.js';
 import { containersReadyCondition, kubeletOwnedConditionTypes, podInitializedCondition, podReadyCondition, readyToStartContainersCondition } from './conditions.js';
 import { convertContainerStatuses } from './container-statuses.js';
+import { observedGenerationField, observedGenerationOf, withObservedGeneration } from './observed-generation.js';
 import { getPodPhase } from './phase.js';
 import { podQOS } from './qos.js';
 import { updateReasonCache, type PodSyncOutcome, type ReasonCache } from './sync-outcome.js';
@@ -115,12 +116,15 @@ function podIPs(pod: Pod, runtimeStatus: RuntimePodStatus, hostIPs: readonly str
   return effectivePodIPs(pod, runtimeStatus.ips, hostIPs).map((ip) => ({ ip }));
 }
 
-function withTransitionTimes(conditions: PodCondition[], previous: readonly PodCondition[], nowMs: number): PodCondition[] {
+function withTransitionTimes(conditions: PodCondition[], previous: readonly PodCondition[], nowMs: number, generation: number | undefined): PodCondition[] {
   return conditions.map((c) => {
     if (!kubeletOwnedConditionTypes.has(c.type)) return c;
     const old = previous.find((p) => p.type === c.type);
     const lastTransitionTime = old && old.status === c.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339FromMs(nowMs);
-    return { type: c.type, status: c.status, lastProbeTime: null, lastTransitionTime, ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}) };
+    return {
+      type: c.type, ...observedGenerationField(generation), status: c.status, lastProbeTime: null, lastTransitionTime,
+      ...(c.reason ? { reason: c.reason } : {}), ...(c.message ? { message: c.message } : {}),
+    };
   });
 }
 
@@ -131,6 +135,7 @@ export function generateAPIPodStatus(pod: Pod, runtimeStatus: RuntimePodStatus, 
   const reasons = opts.lastSyncResult ? updateReasonCache(opts.reasons ?? {}, opts.lastSyncResult) : (opts.reasons ?? {});
   const inits = pod.spec.initContainers ?? [];
   const hasInitContainers = inits.length > 0;
+  const generation = observedGenerationOf(pod, previous);
 
   const containerStatuses = convertContainerStatuses({
     pod, runtimeStatus, containers: pod.spec.containers, previous: previous.containerStatuses, hasInitContainers, isInitContainer: false, reasons, runtimeName,
@@ -183,14 +188,15 @@ export function generateAPIPodStatus(pod: Pod, runtimeStatus: RuntimePodStatus, 
     if (at >= 0) conditions.splice(at, 1);
     const old = (previous.conditions ?? []).find((c) => c.type === evictionCondition.type);
     const lastTransitionTime = old?.status === evictionCondition.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339FromMs(opts.nowMs);
-    conditions.push({ ...evictionCondition, lastTransitionTime });
+    conditions.push({ ...withObservedGeneration(evictionCondition, generation), lastTransitionTime });
   }
 
   const hostIPs = opts.hostIPs ?? (opts.hostIP ? [opts.hostIP] : []);
   const ips = podIPs(pod, runtimeStatus, hostIPs);
   const status: PodStatus = {
+    ...observedGenerationField(generation),
     phase,
-    conditions: withTransitionTimes(conditions, previous.conditions ?? [], opts.nowMs),
+    conditions: withTransitionTimes(conditions, previous.conditions ?? [], opts.nowMs, generation),
     ...(message ? { message } : {}),
     ...(reason ? { reason } : {}),
     ...(hostIPs[0] !== undefined ? { hostIP: hostIPs[0], hostIPs: hostIPs.map((ip) => ({ ip })) } : {}),

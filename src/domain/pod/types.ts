@@ -275,6 +275,8 @@ export interface PodReadinessGate { conditionType: string }
 
 export interface PodCondition {
   type: string;
+  /** The pod's metadata.generation the kubelet had when it set the condition (v1.35, GA). */
+  observedGeneration?: number;
   status: ConditionStatus;
   lastProbeTime?: string | null;
   lastTransitionTime?: string;
@@ -314,6 +316,8 @@ export interface ContainerStatus {
 export interface PodIP { ip: string }
 
 export interface PodStatus {
+  /** The pod's metadata.generation the kubelet last wrote a status for (v1.35, GA). */
+  observedGeneration?: number;
   phase?: PodPhase;
   conditions?: PodCondition[];
   message?: string;

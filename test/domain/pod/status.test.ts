@@ -252,6 +252,32 @@ describe('generateAPIPodStatus', () => {
     expect([evicted.phase, evicted.reason, evicted.message]).toEqual(['Failed', 'DeadlineExceeded', 'too long']);
   });
 
+  it('says which generation of the pod it observed, on the status and on each condition it sets, as Go v1.35 does', () => {
+    const pod = makePod({}, { metadata: { name: 'p', namespace: 'ns', uid: 'u1', generation: 3 } });
+    const s = generateAPIPodStatus(pod, runtime([running('web')]), opts());
+    expect(s.observedGeneration).toBe(3);
+    expect(s.conditions?.map((c) => [c.type, c.observedGeneration])).toEqual([
+      ['PodReadyToStartContainers', 3], ['Initialized', 3], ['Ready', 3], ['ContainersReady', 3], ['PodScheduled', 3],
+    ]);
+    const gated = makePod({ readinessGates: [{ conditionType: 'example.com/gate' }] }, {
+      metadata: { name: 'p', namespace: 'ns', uid: 'u1', generation: 4 },
+      status: { conditions: [{ type: 'example.com/gate', status: 'True', observedGeneration: 1 }] },
+    });
+    expect(condition(generateAPIPodStatus(gated, runtime([running('web')]), opts()), 'example.com/gate')?.observedGeneration).toBe(1);
+    const evicted = generateAPIPodStatus(pod, runtime([running('web')]), opts({
+      eviction: { reason: 'Evicted', message: 'low on memory', condition: { type: 'DisruptionTarget', status: 'True', reason: 'TerminationByKubelet', message: 'low on memory' } },
+    }));
+    expect(condition(evicted, 'DisruptionTarget')?.observedGeneration).toBe(3);
+  });
+
+  it('keeps the larger generation an earlier status observed, and sets none for a pod without one (a static pod\'s file)', () => {
+    const older = makePod({}, { metadata: { name: 'p', namespace: 'ns', uid: 'u1', generation: 2 } });
+    expect(generateAPIPodStatus(older, runtime([running('web')]), opts({ previous: { observedGeneration: 5 } })).observedGeneration).toBe(5);
+    const fromFile = generateAPIPodStatus(makePod(), runtime([running('web')]), opts());
+    expect(fromFile).not.toHaveProperty('observedGeneration');
+    expect(fromFile.conditions?.some((c) => 'observedGeneration' in c)).toBe(false);
+  });
+
   it('infers the termination of a container that was running and vanished from the runtime', () => {
     const pod = makePod();
     const previous = generateAPIPodStatus(pod, runtime([running('web', 1, { restartCount: 2 })]), opts());
