@@ -99,6 +99,8 @@ function compareWithExisting(existing: Pod, ref: Pod): { op: PodOperation | null
   assignOrDelete(metadata, 'labels', ref.metadata.labels);
   assignOrDelete(metadata, 'deletionTimestamp', ref.metadata.deletionTimestamp);
   assignOrDelete(metadata, 'deletionGracePeriodSeconds', ref.metadata.deletionGracePeriodSeconds);
+  // The status the kubelet writes says which generation of the spec it acts on.
+  assignOrDelete(metadata, 'generation', ref.metadata.generation);
   metadata.annotations = keepLocalAnnotations(existing.metadata.annotations, ref.metadata.annotations);
   const stored: Pod = { ...existing, metadata, spec: ref.spec };
   assignOrDelete(stored, 'status', ref.status);

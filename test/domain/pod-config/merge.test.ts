@@ -66,6 +66,13 @@ describe('mergeSnapshot', () => {
     expect(mergeSnapshot(next, 'file', [changed], T0 + 6000).updates).toEqual([]);
   });
 
+  it('takes the new generation with the new spec on UPDATE, as Go does, for the status to observe', () => {
+    const state = after([['api', [pod('a', (p) => { p.metadata.generation = 1; })]]]);
+    const changed = pod('a', (p) => { p.metadata.generation = 2; p.spec.activeDeadlineSeconds = 3600; });
+    const [update] = mergeSnapshot(state, 'api', [changed], T0 + 5000).updates;
+    expect([update?.op, update?.pods[0]?.metadata.generation]).toEqual(['UPDATE', 2]);
+  });
+
   it('keeps sources apart: a snapshot of one source never removes the pods of another', () => {
     const state = after([['file', [pod('a')]], ['http', [pod('b')]]]);
     const { state: next, updates } = mergeSnapshot(state, 'http', [], T0 + 9);
