@@ -25,7 +25,7 @@ export interface ContainerStatus { name: string; ready?: boolean; restartCount?:
 export interface LabPod {
   metadata: { name: string; uid: string; generation?: number; deletionTimestamp?: string; annotations?: Record<string, string>; ownerReferences?: { kind: string; name: string; controller?: boolean }[] };
   spec: Record<string, unknown> & { nodeName?: string };
-  status?: { phase?: string; reason?: string; message?: string; podIP?: string; observedGeneration?: number; conditions?: Condition[]; containerStatuses?: ContainerStatus[] };
+  status?: { phase?: string; reason?: string; message?: string; podIP?: string; observedGeneration?: number; resourceClaimStatuses?: unknown[]; conditions?: Condition[]; containerStatuses?: ContainerStatus[] };
 }
 export interface LabNodeObject {
   metadata: { name: string; uid: string; labels?: Record<string, string> };

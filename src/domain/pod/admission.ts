@@ -6,6 +6,9 @@
  *      → PodOSSelectorNodeLabelDoesNotMatch (Go compares with its runtime.GOOS whatever the
  *      node's label says: our node's operatingSystem);
  *   2. spec.os.name, when set, must be the node's OS → PodOSNotSupported;
+ *   2a. securityContext.supplementalGroupsPolicy Strict → SupplementalGroupsPolicyNotSupported (no
+ *      runtime here reports it can); then, kubelet-ts's own, a field of a v1.35 feature it lacks →
+ *      PodFeatureNotSupported (lacked-features.ts);
  *   3. resources (NodeResourcesFit): one more pod must fit the allocatable pod count, and each
  *      resource the pod requests (cpu, memory, ephemeral-storage, then the scalar resources by
  *      name) must fit in allocatable minus what the active pods request → OutOf<resource>
@@ -25,8 +28,7 @@
  *
  * The eviction manager's and the sysctls' admit handlers run before these (domain/eviction/
  * admission.ts, sysctls.ts, called by the syncLoop). Not built (Go has them): the other admit
- * handlers (the resource managers' allocation, shutdown, AppArmor, pod features); the
- * SupplementalGroupsPolicy check; preemption of
+ * handlers (the resource managers' allocation, shutdown, AppArmor, pod features); preemption of
  * lower-priority pods to make room for a critical pod that did not fit (Go's
  * CriticalPodAdmissionHandler); and the NotEvictPodOnKubeletRestart gate's skipped checks.
  * When node affinity alone failed (refusedOnlyForNodeAffinity), Go filters once more against the
@@ -36,6 +38,7 @@ import { LABEL_OS } from '../node-status/initial-node.js';
 import type { NodeResources } from '../resources/allocatable.js';
 import type { AdmissionNode } from './admission-node.js';
 import { hostPortTaken, podHostPorts } from './host-ports.js';
+import { lackedFeaturesMessage, lackedPodFields, REASON_POD_FEATURE_NOT_SUPPORTED } from './lacked-features.js';
 import { matchesRequiredNodeAffinity } from './node-selector.js';
 import type { NodeUsage } from './node-usage.js';
 import { observedGenerationField, observedGenerationOf } from './observed-generation.js';
@@ -50,6 +53,7 @@ export type AdmissionResult = { admit: true } | { admit: false; reason: string; 
 
 export const REASON_OS_SELECTOR = 'PodOSSelectorNodeLabelDoesNotMatch';
 export const REASON_OS_NOT_SUPPORTED = 'PodOSNotSupported';
+export const REASON_SUPPLEMENTAL_GROUPS_POLICY = 'SupplementalGroupsPolicyNotSupported';
 
 /** The scheduler plugins' names and Filter reasons, as predicate failures carry them. */
 export const PREDICATES = {
@@ -110,9 +114,30 @@ function osRefusal(pod: Pod, node: AdmissionNode): AdmissionResult | null {
   return null;
 }
 
+/**
+ * Go's SupplementalGroupsPolicy check: Strict needs a node whose runtime says it can keep the image's
+ * groups out (status.features.supplementalGroupsPolicy). kubelet-ts reports no such feature, as Go
+ * does over containerd before 2.0, so Strict is refused; Merge (or unset) is what every runtime does.
+ */
+function supplementalGroupsRefusal(pod: Pod): AdmissionResult | null {
+  if (pod.spec.securityContext?.supplementalGroupsPolicy !== 'Strict') return null;
+  return refuse(REASON_SUPPLEMENTAL_GROUPS_POLICY, 'SupplementalGroupsPolicy=Strict is not supported in this node');
+}
+
+/** A field of a feature kubelet-ts lacks (lacked-features.ts): refused rather than dropped. */
+function lackedFeatureRefusal(pod: Pod): AdmissionResult | null {
+  const fields = lackedPodFields(pod);
+  return fields.length === 0 ? null : refuse(REASON_POD_FEATURE_NOT_SUPPORTED, lackedFeaturesMessage(fields));
+}
+
+/** The checks that come before the general filter and end admission there. */
+function preFilterRefusal(pod: Pod, node: AdmissionNode): AdmissionResult | null {
+  return osRefusal(pod, node) ?? supplementalGroupsRefusal(pod) ?? lackedFeatureRefusal(pod);
+}
+
 /** Whether the node takes the pod, beside the active pods' `usage`; see the file comment. */
 export function admitPod(pod: Pod, node: AdmissionNode, usage: NodeUsage): AdmissionResult {
-  return osRefusal(pod, node) ?? generalFilter(pod, node, usage)[0] ?? { admit: true };
+  return preFilterRefusal(pod, node) ?? generalFilter(pod, node, usage)[0] ?? { admit: true };
 }
 
 /**
@@ -121,7 +146,7 @@ export function admitPod(pod: Pod, node: AdmissionNode, usage: NodeUsage): Admis
  * ago may not have reached the kubelet's copy yet.
  */
 export function refusedOnlyForNodeAffinity(pod: Pod, node: AdmissionNode, usage: NodeUsage): boolean {
-  if (osRefusal(pod, node)) return false;
+  if (preFilterRefusal(pod, node)) return false;
   const failures = generalFilter(pod, node, usage);
   return failures.length > 0 && failures.every((f) => !f.admit && f.reason === 'NodeAffinity');
 }

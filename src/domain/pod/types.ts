@@ -30,6 +30,8 @@ export interface EnvVarSource {
   resourceFieldRef?: ResourceFieldSelector;
   configMapKeyRef?: KeySelector;
   secretKeyRef?: KeySelector;
+  /** EnvFiles (v1.35 beta): a key of a file in an emptyDir volume; kubelet-ts refuses the pod (lacked-features.ts). */
+  fileKeyRef?: { volumeName?: string; path?: string; key?: string; optional?: boolean };
 }
 
 export interface EnvVar {
@@ -55,6 +57,8 @@ export interface ContainerPort {
 export interface ResourceRequirements {
   requests?: ResourceList;
   limits?: ResourceList;
+  /** Dynamic resource allocation: the pod's resourceClaims this container uses. */
+  claims?: { name: string; request?: string }[];
 }
 
 export interface Capabilities { add?: string[]; drop?: string[] }
@@ -91,6 +95,8 @@ export interface PodSecurityContext {
   seccompProfile?: SeccompProfile;
   windowsOptions?: WindowsSecurityContextOptions;
   fsGroupChangePolicy?: string;
+  /** Merge (unset) adds the image's groups of the user; Strict needs a runtime that reports it can. */
+  supplementalGroupsPolicy?: 'Merge' | 'Strict';
 }
 
 export interface ExecAction { command?: string[] }
@@ -139,6 +145,8 @@ export interface VolumeMount {
   subPath?: string;
   subPathExpr?: string;
   mountPropagation?: MountPropagationMode;
+  /** A read-only mount made read-only all the way down (its submounts too); see recursive-read-only.ts. */
+  recursiveReadOnly?: 'Disabled' | 'IfPossible' | 'Enabled';
 }
 
 /** A raw block volume given to a container as a device node at `devicePath`. */
@@ -158,8 +166,13 @@ export interface Container {
   env?: EnvVar[];
   envFrom?: EnvFromSource[];
   resources?: ResourceRequirements;
-  /** Only on init containers: "Always" makes it a sidecar (a restartable init container). */
-  restartPolicy?: 'Always';
+  /**
+   * On init containers "Always" makes it a sidecar (a restartable init container); on regular
+   * containers (ContainerRestartRules, v1.35 beta) it overrides the pod's, which kubelet-ts refuses.
+   */
+  restartPolicy?: 'Always' | 'OnFailure' | 'Never';
+  /** ContainerRestartRules (v1.35 beta): restart on these exit codes; kubelet-ts refuses the pod. */
+  restartPolicyRules?: unknown[];
   volumeMounts?: VolumeMount[];
   volumeDevices?: VolumeDevice[];
   securityContext?: SecurityContext;
@@ -249,6 +262,8 @@ export interface PodSpec {
   /** false: the pod runs in a user namespace of its own (UserNamespacesSupport). */
   hostUsers?: boolean;
   hostname?: string;
+  /** HostnameOverride (v1.35 beta): the pod's hostname as given, with no domain. */
+  hostnameOverride?: string;
   subdomain?: string;
   setHostnameAsFQDN?: boolean;
   hostAliases?: HostAlias[];
@@ -269,6 +284,8 @@ export interface PodSpec {
   resources?: ResourceRequirements;
   /** Conditions, set by others through the status subresource, that must be True for the pod to be Ready. */
   readinessGates?: PodReadinessGate[];
+  /** Dynamic resource allocation's claims; kubelet-ts refuses the pod (lacked-features.ts). */
+  resourceClaims?: { name: string; resourceClaimName?: string; resourceClaimTemplateName?: string }[];
 }
 
 export interface PodReadinessGate { conditionType: string }
@@ -331,6 +348,9 @@ export interface PodStatus {
   containerStatuses?: ContainerStatus[];
   ephemeralContainerStatuses?: ContainerStatus[];
   qosClass?: PodQOSClass;
+  /** Set by the resource claim controller and the scheduler; kept as they are (merge-status.ts). */
+  resourceClaimStatuses?: unknown[];
+  extendedResourceClaimStatus?: unknown;
 }
 
 export interface Pod {

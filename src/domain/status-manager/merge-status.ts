@@ -3,7 +3,8 @@
  * from its own status, every other condition as the API server has it now. Others (a readiness
  * gate's controller, the scheduler) set those through the status subresource; a kubelet status
  * built from an older view of the pod must not undo them. DisruptionTarget is shared: the kubelet's,
- * when it has one, replaces the API server's. Pure.
+ * when it has one, replaces the API server's. The claim statuses others set are kept as the API
+ * server has them. Pure.
  */
 import { kubeletOwnedConditionTypes } from '../pod/conditions.js';
 import type { PodCondition, PodStatus } from '../pod/types.js';
@@ -20,16 +21,15 @@ const sharedConditionTypes: ReadonlySet<string> = new Set(['DisruptionTarget']);
 const mergedBefore = new WeakMap<PodStatus, { api: PodStatus; merged: PodStatus }>();
 
 export function mergePodStatus(api: PodStatus | null | undefined, ours: PodStatus): PodStatus {
-  // A status without conditions (a rejected pod's) leaves the API server's list alone.
-  if (!api || !ours.conditions) return ours;
+  if (!api) return ours;
   const before = mergedBefore.get(ours);
   if (before?.api === api) return before.merged;
-  const merged = merge(api, ours, ours.conditions);
+  const merged = withOthersFields(api, ours.conditions ? mergeConditions(api, ours, ours.conditions) : ours);
   mergedBefore.set(ours, { api, merged });
   return merged;
 }
 
-function merge(api: PodStatus, ours: PodStatus, mine: readonly PodCondition[]): PodStatus {
+function mergeConditions(api: PodStatus, ours: PodStatus, mine: readonly PodCondition[]): PodStatus {
   const shared = mine.filter((c) => sharedConditionTypes.has(c.type));
   const conditions: PodCondition[] = [
     ...(api.conditions ?? []).filter((c) => !kubeletOwnedConditionTypes.has(c.type) && !shared.some((s) => s.type === c.type)),
@@ -37,4 +37,21 @@ function merge(api: PodStatus, ours: PodStatus, mine: readonly PodCondition[]): 
     ...shared,
   ];
   return { ...ours, conditions };
+}
+
+/**
+ * The status fields the kubelet neither owns nor changes, as the API server has them: the patch
+ * would otherwise remove them (it nulls what the last status had and ours lacks), and the API
+ * server's NodeRestriction refuses a node that touches a pod's claim statuses.
+ */
+const OTHERS_FIELDS = ['resourceClaimStatuses', 'extendedResourceClaimStatus'] as const;
+
+function withOthersFields(api: PodStatus, status: PodStatus): PodStatus {
+  if (OTHERS_FIELDS.every((key) => api[key] === undefined)) return status;
+  const kept: PodStatus = { ...status };
+  for (const key of OTHERS_FIELDS) {
+    if (api[key] === undefined) delete kept[key];
+    else kept[key] = api[key] as never;
+  }
+  return kept;
 }

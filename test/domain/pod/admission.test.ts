@@ -85,6 +85,45 @@ describe('admitPod', () => {
     });
   });
 
+  describe('features the node cannot give', () => {
+    it('refuses SupplementalGroupsPolicy Strict with Go\'s reason and message, and admits Merge', () => {
+      expect(admitPod(pod({ securityContext: { supplementalGroupsPolicy: 'Strict' } }), node, EMPTY_USAGE)).toEqual({
+        admit: false, reason: 'SupplementalGroupsPolicyNotSupported', message: 'SupplementalGroupsPolicy=Strict is not supported in this node',
+      });
+      expect(admitPod(pod({ securityContext: { supplementalGroupsPolicy: 'Merge' } }), node, EMPTY_USAGE)).toEqual({ admit: true });
+    });
+
+    it('refuses a pod setting fields of v1.35 features kubelet-ts lacks, naming every field and its feature', () => {
+      const asking = pod({
+        resourceClaims: [{ name: 'gpu', resourceClaimName: 'gpu-claim' }],
+        volumes: [{ name: 'tools', image: { reference: 'tools:1' } }],
+        initContainers: [{ name: 'side', image: 'busybox', restartPolicy: 'Always' }],
+      }, {
+        restartPolicy: 'Never',
+        restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }],
+        env: [{ name: 'A', value: 'a' }, { name: 'B', valueFrom: { fileKeyRef: { volumeName: 'cfg', path: 'env', key: 'B' } } }],
+        resources: { claims: [{ name: 'gpu' }] },
+      });
+      expect(admitPod(asking, node, EMPTY_USAGE)).toEqual({
+        admit: false, reason: 'PodFeatureNotSupported',
+        message: 'kubelet-ts does not support yet what this pod asks for: spec.resourceClaims (DynamicResourceAllocation), '
+          + 'spec.volumes[0].image (ImageVolume), spec.containers[0].restartPolicy (ContainerRestartRules), '
+          + 'spec.containers[0].restartPolicyRules (ContainerRestartRules), spec.containers[0].env[1].valueFrom.fileKeyRef (EnvFiles), '
+          + 'spec.containers[0].resources.claims (DynamicResourceAllocation)',
+      });
+    });
+
+    it('admits a sidecar (restartPolicy Always on an init container), which it has', () => {
+      expect(admitPod(pod({ initContainers: [{ name: 'side', image: 'busybox', restartPolicy: 'Always' }] }), node, EMPTY_USAGE)).toEqual({ admit: true });
+    });
+
+    it('refuses before the general filter, so such a pod is never read again for node affinity', () => {
+      const both = pod({ nodeSelector: { zone: 'b' }, resourceClaims: [{ name: 'gpu', resourceClaimName: 'c' }] });
+      expect(admitPod(both, node, EMPTY_USAGE)).toMatchObject({ reason: 'PodFeatureNotSupported' });
+      expect(refusedOnlyForNodeAffinity(both, node, EMPTY_USAGE)).toBe(false);
+    });
+  });
+
   describe('predicates', () => {
     it('NodeAffinity: refuses a nodeSelector the node\'s labels lack', () => {
       expect(admitPod(pod({ nodeSelector: { zone: 'b' } }), node, EMPTY_USAGE)).toEqual({

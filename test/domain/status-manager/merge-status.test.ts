@@ -26,6 +26,17 @@ describe('mergePodStatus', () => {
     expect(mergePodStatus({ conditions: [c('example.com/gate', 'True')] }, ours)).toBe(ours);
   });
 
+  it('keeps the claim statuses others set, with or without conditions of its own, so the patch never removes them', () => {
+    const claims = [{ name: 'gpu', resourceClaimName: 'p-gpu-x7' }];
+    const api: PodStatus = { phase: 'Pending', resourceClaimStatuses: claims, extendedResourceClaimStatus: { resourceClaimName: 'p-ext' } };
+    expect(mergePodStatus(api, { phase: 'Running', conditions: [c('Ready', 'False')] })).toEqual({
+      phase: 'Running', conditions: [c('Ready', 'False')], resourceClaimStatuses: claims, extendedResourceClaimStatus: { resourceClaimName: 'p-ext' },
+    });
+    expect(mergePodStatus(api, { phase: 'Failed', reason: 'PodFeatureNotSupported', resourceClaimStatuses: [] })).toEqual({
+      phase: 'Failed', reason: 'PodFeatureNotSupported', resourceClaimStatuses: claims, extendedResourceClaimStatus: { resourceClaimName: 'p-ext' },
+    });
+  });
+
   it('hands back the same merge for the same two statuses, and a new one when the API server\'s changes', () => {
     const ours: PodStatus = { phase: 'Running', conditions: [c('Ready', 'True')] };
     const api: PodStatus = { conditions: [c('example.com/gate', 'True')] };

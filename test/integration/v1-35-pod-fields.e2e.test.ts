@@ -1,0 +1,88 @@
+/**
+ * Pod fields a v1.35 control plane sends, on the real one:
+ * - observedGeneration (PodObservedGenerationTracking is GA): the API server counts each change of
+ *   a pod's spec in metadata.generation, and the kubelet says in every status it writes which
+ *   generation it has acted on, on the status and on each condition it owns, as the Go kubelet
+ *   v1.35 does. A controller waits on these to know a change was seen.
+ * - a field of a feature kubelet-ts lacks (a dynamic resource claim here): the pod is refused with
+ *   a reason naming it, never run without it, and its refusal reaches the API server although the
+ *   claim controller wrote the pod's resourceClaimStatuses, which a node may not touch.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { kubeLabPart, labApi } from '../support/kube-lab.js';
+import { BUSYBOX, SLEEP, startLabNode, type LabNode, type LabPod } from '../support/lab-node.js';
+import { describeNeeding } from '../support/real-parts.js';
+
+const KUBELET_CONDITIONS = ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'];
+
+describeNeeding(kubeLabPart(), 'v1.35 pod fields on the real control plane, embedded runtime', () => {
+  let n: LabNode;
+  const generations = (pod: LabPod | undefined) => ({
+    generation: pod?.metadata?.generation,
+    observed: pod?.status?.observedGeneration,
+    conditions: Object.fromEntries((pod?.status?.conditions ?? []).filter((c) => KUBELET_CONDITIONS.includes(c.type)).map((c) => [c.type, c.observedGeneration])),
+  });
+  const allAt = (generation: number) => ({ generation, observed: generation, conditions: Object.fromEntries(KUBELET_CONDITIONS.map((t) => [t, generation])) });
+
+  beforeAll(async () => {
+    n = await startLabNode({ name: 'kts-generation', endpoint: 'embedded' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await n?.dispose();
+  }, 120_000);
+
+  it('writes the pod\'s generation on its status and on each condition it owns', async () => {
+    await n.createPod('counted', { containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', SLEEP] }] });
+    const pod = await n.whileUp('counted Running', async () => {
+      const p = await n.pod('counted');
+      return p?.status?.phase === 'Running' ? p : undefined;
+    }, 60_000);
+    expect(generations(pod)).toEqual(allAt(1));
+  }, 90_000);
+
+  it('follows a change of the spec with the new generation, the pod still running', async () => {
+    const res = await labApi(n.lab, 'PATCH', `/api/v1/namespaces/${n.ns}/pods/counted`, { spec: { activeDeadlineSeconds: 3600 } }, 'application/strategic-merge-patch+json');
+    expect(res.status).toBe(200);
+    const pod = await n.whileUp('observedGeneration 2', async () => {
+      const p = await n.pod('counted');
+      return p?.status?.observedGeneration === 2 ? p : undefined;
+    }, 20_000);
+    expect(generations(pod)).toEqual(allAt(2));
+    expect(pod.status?.phase).toBe('Running');
+    expect(pod.status?.containerStatuses?.[0]?.restartCount).toBe(0);
+  }, 30_000);
+
+  it('refuses a pod with a resource claim, naming the field, and its Failed status reaches the API server beside the claim statuses', async () => {
+    await n.create(`/apis/resource.k8s.io/v1/namespaces/${n.ns}/resourceclaimtemplates`, {
+      metadata: { name: 'gpu' },
+      spec: { spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } } },
+    });
+    // Unbound at first (no scheduler takes it), so the claim controller writes its claim statuses
+    // before the kubelet sees it; then bound to this node as the scheduler would bind it.
+    await n.create(`/api/v1/namespaces/${n.ns}/pods`, {
+      metadata: { name: 'claiming' },
+      spec: {
+        schedulerName: 'nobody', terminationGracePeriodSeconds: 1,
+        resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 'gpu' }],
+        containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', SLEEP], resources: { claims: [{ name: 'gpu' }] } }],
+      },
+    });
+    const claimStatuses = await n.whileUp('the claim controller\'s resourceClaimStatuses', async () => (await n.pod('claiming'))?.status?.resourceClaimStatuses, 30_000);
+    await n.create(`/api/v1/namespaces/${n.ns}/pods/claiming/binding`, { metadata: { name: 'claiming' }, target: { kind: 'Node', name: n.node } });
+    const pod = await n.whileUp('claiming Failed', async () => {
+      const p = await n.pod('claiming');
+      return p?.status?.phase === 'Failed' ? p : undefined;
+    }, 30_000);
+    expect(pod.status).toMatchObject({
+      reason: 'PodFeatureNotSupported',
+      message: 'Pod was rejected: kubelet-ts does not support yet what this pod asks for: spec.resourceClaims (DynamicResourceAllocation), '
+        + 'spec.containers[0].resources.claims (DynamicResourceAllocation)',
+      observedGeneration: 1,
+    });
+    expect(pod.status?.resourceClaimStatuses).toEqual(claimStatuses);
+    expect(pod.status?.containerStatuses ?? []).toEqual([]);
+    const events = await n.events({ name: 'claiming' });
+    expect(events.find((e) => e.reason === 'PodFeatureNotSupported')).toMatchObject({ type: 'Warning' });
+  }, 60_000);
+});
