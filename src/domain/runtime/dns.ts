@@ -10,6 +10,7 @@
 import { KubeletError } from '../errors.js';
 import type { Pod } from '../pod/types.js';
 import type { CriDNSConfig } from './cri-config.js';
+import { podHostnameAndDomain } from './pod-hostname.js';
 
 /** resolv.conf limits the kubelet enforces (formDNSConfigFitsLimits). */
 export const maxDnsNameservers = 3;
@@ -110,15 +111,10 @@ function fitToLimits(config: CriDNSConfig): CriDNSConfig {
   return { servers: config.servers.slice(0, maxDnsNameservers), searches, options: config.options };
 }
 
-const maxHostnameLength = 63;
-
 /** The sandbox hostname; undefined for hostNetwork pods, which keep the node's. */
 export function podHostname(pod: Pod, clusterDomain: string): string | undefined {
   if (pod.spec.hostNetwork) return undefined;
-  let hostname = pod.spec.hostname || pod.metadata.name;
-  if (hostname.length > maxHostnameLength) hostname = hostname.slice(0, maxHostnameLength).replace(/[-.]+$/, '');
-  const subdomain = pod.spec.subdomain;
-  const domain = subdomain && clusterDomain ? `${subdomain}.${pod.metadata.namespace ?? 'default'}.svc.${clusterDomain}` : '';
+  const { hostname, hostDomain: domain } = podHostnameAndDomain(pod, clusterDomain);
   if (!pod.spec.setHostnameAsFQDN || domain === '') return hostname;
   const fqdn = `${hostname}.${domain}`;
   if (fqdn.length > 64) {

@@ -18,6 +18,7 @@ import { KubeletBug } from '../errors.js';
 import type { Container, HostAlias, Pod } from '../pod/types.js';
 import { makeAbsolutePath } from './absolute-path.js';
 import type { CriMount } from './cri-config.js';
+import { podHostnameAndDomain } from './pod-hostname.js';
 
 /** Where the file appears in a container, and where the node's own file is. */
 export const etcHostsPath = '/etc/hosts';
@@ -41,22 +42,6 @@ export function containerMountsEtcHosts(container: Container): boolean {
 /** Both rules of makeMounts together, for one container. */
 export function shouldMountHostsFileFor(pod: Pod, container: Container, podIPs: readonly string[]): boolean {
   return shouldMountHostsFile(pod, podIPs) && !containerMountsEtcHosts(container);
-}
-
-const maxHostnameLength = 63;
-
-/**
- * The short hostname and the domain the file names the pod with (GeneratePodHostNameAndDomain):
- * spec.hostname or else the pod's name, cut to 63 characters without a trailing '-' or '.'; the
- * domain is `<subdomain>.<namespace>.svc.<clusterDomain>` when the pod has a subdomain, else ''.
- * The DNS-label checks Go makes here are left to pod validation.
- */
-export function podHostnameAndDomain(pod: Pod, clusterDomain: string): { hostname: string; hostDomain: string } {
-  let hostname = pod.spec.hostname || pod.metadata.name;
-  if (hostname.length > maxHostnameLength) hostname = hostname.slice(0, maxHostnameLength).replace(/[-.]+$/, '');
-  const subdomain = pod.spec.subdomain;
-  const hostDomain = subdomain ? `${subdomain}.${pod.metadata.namespace ?? 'default'}.svc.${clusterDomain}` : '';
-  return { hostname, hostDomain };
 }
 
 /** The HostAliases section: empty without aliases, else a blank line, its header, one line per alias. */

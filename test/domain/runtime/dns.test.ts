@@ -82,6 +82,16 @@ describe('podHostname', () => {
     expect(podHostname(pod({ subdomain: 'api', setHostnameAsFQDN: true }), 'cluster.local')).toBe('web.api.shop.svc.cluster.local');
   });
 
+  it('is spec.hostnameOverride as given, with no domain even beside a subdomain (HostnameOverride, v1.35)', () => {
+    expect(podHostname(pod({ hostnameOverride: 'db-0.example.internal', hostname: 'custom', subdomain: 'api' }), 'cluster.local')).toBe('db-0.example.internal');
+  });
+
+  it('refuses a hostnameOverride that is no DNS subdomain, as Go does', () => {
+    expect(() => podHostname(pod({ hostnameOverride: 'Not_Valid' }), 'cluster.local')).toThrow(expect.objectContaining({
+      code: 'KLT_ERR_POD_SPEC_INVALID', message: 'pod HostnameOverride "Not_Valid" is not a valid DNS subdomain',
+    }));
+  });
+
   it('rejects an FQDN longer than 64 characters', () => {
     expect(() => podHostname(pod({ hostname: 'h'.repeat(40), subdomain: 'api', setHostnameAsFQDN: true }), 'cluster.local')).toThrow(expect.objectContaining({ code: 'KLT_ERR_POD_SPEC_INVALID' }));
   });

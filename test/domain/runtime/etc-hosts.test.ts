@@ -5,11 +5,11 @@ import {
   etcHostsMount,
   managedHostsFileContent,
   nodeHostsFileContent,
-  podHostnameAndDomain,
   podHostsFileContent,
   shouldMountHostsFile,
   shouldMountHostsFileFor,
 } from '../../../src/domain/runtime/etc-hosts.js';
+import { podHostnameAndDomain } from '../../../src/domain/runtime/pod-hostname.js';
 
 function pod(spec: Partial<PodSpec> = {}, name = 'web-0'): Pod {
   return { metadata: { name, namespace: 'shop', uid: 'u1' }, spec: { containers: [{ name: 'app', image: 'nginx' }], ...spec } };
@@ -40,6 +40,11 @@ describe('podHostsFileContent', () => {
   it('puts the FQDN before the short name when the pod has a subdomain, and spec.hostname wins over the name', () => {
     const p = pod({ hostname: 'db', subdomain: 'backend' });
     expect(podHostsFileContent(p, { ...ctx, podIPs: ['10.244.1.7'] })).toBe(`${loopback}10.244.1.7\tdb.backend.shop.svc.cluster.local\tdb\n`);
+  });
+
+  it('names the pod by its hostnameOverride alone, without the subdomain\'s FQDN', () => {
+    const p = pod({ hostnameOverride: 'db.example.internal', hostname: 'db', subdomain: 'backend' });
+    expect(podHostsFileContent(p, { ...ctx, podIPs: ['10.244.1.7'] })).toBe(`${loopback}10.244.1.7\tdb.example.internal\n`);
   });
 
   it('appends the HostAliases section, one line per alias with its names tab-separated', () => {
