@@ -5,7 +5,8 @@
  * On a host with SELinux on, the runtime is asked to relabel what the kubelet manages (Go: the
  * volume plugin's Managed and SELinuxRelabel attributes: emptyDir and the API-content volumes,
  * never a hostPath), /etc/hosts and the termination-message file; without SELinux, nothing.
- * A volume the pod does not declare, or a subPath that is refused, fails the container with
+ * A volume the pod does not declare, a subPath that is refused, or a recursive read-only mode the
+ * runtime cannot give (recursive-read-only.ts) fails the container with
  * CreateContainerConfigError, as in Go; a termination-message file that cannot be made is logged
  * and left out, as Go does.
  */
@@ -15,6 +16,7 @@ import type { CriMount } from '../../domain/runtime/cri-config.js';
 import { etcHostsMount, shouldMountHostsFileFor } from '../../domain/runtime/etc-hosts.js';
 import type { EnvVarValue } from '../../domain/runtime/env.js';
 import { criMountPropagation } from '../../domain/runtime/mount-propagation.js';
+import { RUNTIME_SUPPORTS_RECURSIVE_READ_ONLY, resolveRecursiveReadOnly } from '../../domain/runtime/recursive-read-only.js';
 import { containerSubPath } from '../../domain/runtime/subpath.js';
 import { terminationMessageMount, terminationMessagePath } from '../../domain/runtime/termination-message.js';
 import { isClaimVolume } from '../../domain/volumes/claims.js';
@@ -59,13 +61,15 @@ export async function makeContainerMounts(deps: ContainerMountDeps, pod: Pod, co
     const hostPath = subPath === ''
       ? volumePath
       : await deps.files.resolveSubPath({ volumePath, subPath, volumeMountName: mount.name, containerName: container.name });
+    const propagation = criMountPropagation(mount.mountPropagation);
+    resolveRecursiveReadOnly(mount, RUNTIME_SUPPORTS_RECURSIVE_READ_ONLY);
     mounts.push({
       container_path: mount.mountPath,
       host_path: hostPath,
       // API content is always mounted read-only (Go: the plugin's ReadOnly attribute, mustMountRO).
       readonly: (mount.readOnly ?? false) || isApiContent(volume) || (claimMount?.readOnly ?? false),
       selinux_relabel: deps.selinuxEnabled && isRelabelled(volume),
-      propagation: criMountPropagation(mount.mountPropagation),
+      propagation,
     });
   }
   if (shouldMountHostsFileFor(pod, container, podIPs)) {

@@ -18,6 +18,7 @@
  */
 import { findContainerStatus, newestFirst, type RuntimeContainerStatus, type RuntimePodStatus } from '../runtime/pod-status.js';
 import { shouldContainerBeRestarted } from '../runtime/compute-pod-actions.js';
+import { RUNTIME_SUPPORTS_RECURSIVE_READ_ONLY, volumeMountStatuses } from '../runtime/recursive-read-only.js';
 import type { ReasonCache } from './sync-outcome.js';
 import { rfc3339FromNanos } from './timestamps.js';
 import type { Container, ContainerState, ContainerStatus, Pod } from './types.js';
@@ -71,7 +72,11 @@ function convertOne(cs: RuntimeContainerStatus, old: ContainerStatus | undefined
         ? { terminated: { exitCode: 137, reason: ContainerStatusUnknown, message: 'The container could not be located when the pod was terminated' } }
         : { waiting: {} };
   }
-  return { name: cs.name, state, lastState: {}, ready: false, restartCount: cs.restartCount, image: cs.image, imageID: cs.imageRef, containerID };
+  return {
+    name: cs.name, state, lastState: {}, ready: false, restartCount: cs.restartCount, image: cs.image, imageID: cs.imageRef, containerID,
+    // The runtime knows no volume names: the mounts are the status's before, as in Go (immutable).
+    ...(old?.volumeMounts ? { volumeMounts: old.volumeMounts } : {}),
+  };
 }
 
 export function convertContainerStatuses(input: ConvertContainerStatusesInput): ContainerStatus[] {
@@ -87,6 +92,7 @@ export function convertContainerStatuses(input: ConvertContainerStatusesInput): 
       statuses.set(c.name, clone(old));
       continue;
     }
+    const volumeMounts = volumeMountStatuses(c, RUNTIME_SUPPORTS_RECURSIVE_READ_ONLY);
     statuses.set(c.name, {
       name: c.name,
       state: { waiting: { reason: defaultReason } },
@@ -95,6 +101,7 @@ export function convertContainerStatuses(input: ConvertContainerStatusesInput): 
       restartCount: old?.restartCount ?? 0,
       image: c.image,
       imageID: '',
+      ...(volumeMounts.length > 0 ? { volumeMounts } : {}),
     });
   }
 
@@ -119,6 +126,8 @@ export function convertContainerStatuses(input: ConvertContainerStatusesInput): 
     const count = seen.get(cs.name) ?? 0;
     if (count >= 2) continue;
     const converted = convertOne(cs, oldByName.get(cs.name), runtimeName);
+    // Go keeps the previous status's mounts only; the first status to see the container would have none.
+    if (converted.volumeMounts === undefined && current.volumeMounts !== undefined) converted.volumeMounts = current.volumeMounts;
     if (count === 0) statuses.set(cs.name, converted);
     else current.lastState = converted.state ?? {};
     seen.set(cs.name, count + 1);

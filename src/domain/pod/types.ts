@@ -318,6 +318,9 @@ export interface ContainerState {
   terminated?: ContainerStateTerminated;
 }
 
+/** A container's volume mount as its status shows it. */
+export interface VolumeMountStatus { name: string; mountPath: string; readOnly?: boolean; recursiveReadOnly?: 'Disabled' | 'Enabled' }
+
 export interface ContainerStatus {
   name: string;
   state?: ContainerState;
@@ -328,6 +331,7 @@ export interface ContainerStatus {
   image: string;
   imageID: string;
   containerID?: string;
+  volumeMounts?: VolumeMountStatus[];
 }
 
 export interface PodIP { ip: string }

@@ -92,6 +92,15 @@ describe('makeContainerMounts', () => {
     await expect(makeContainerMounts(deps, podWith(c), c, [], noEnv)).rejects.toMatchObject({ code: 'KLT_ERR_CONTAINER_CONFIG' });
   });
 
+  it('refuses a recursive read-only mount the runtime cannot give, and makes IfPossible a plain read-only mount', async () => {
+    const enabled: Container = { name: 'app', image: 'x', ...noTerminationFile, volumeMounts: [{ name: 'scratch', mountPath: '/c', readOnly: true, recursiveReadOnly: 'Enabled' }] };
+    await expect(makeContainerMounts(deps, podWith(enabled), enabled, [], noEnv)).rejects.toMatchObject({
+      code: 'KLT_ERR_CONTAINER_CONFIG', message: 'failed to resolve recursive read-only mode: volume "scratch" requested recursive read-only mode, but it is not supported by the runtime',
+    });
+    const possible: Container = { ...enabled, volumeMounts: [{ name: 'scratch', mountPath: '/c', readOnly: true, recursiveReadOnly: 'IfPossible' }] };
+    expect(await makeContainerMounts(deps, podWith(possible), possible, [], noEnv)).toEqual([expect.objectContaining({ container_path: '/c', readonly: true })]);
+  });
+
   it('resolves a subPath inside the volume through the pod files', async () => {
     const c: Container = { name: 'app', image: 'x', ...noTerminationFile, volumeMounts: [{ name: 'config', mountPath: '/etc/app.yaml', subPath: 'conf/app.yaml', readOnly: true }] };
     const volumePath = '/root/pods/uid-1/volumes/kubernetes.io~configmap/config';

@@ -278,6 +278,16 @@ describe('generateAPIPodStatus', () => {
     expect(fromFile.conditions?.some((c) => 'observedGeneration' in c)).toBe(false);
   });
 
+  it('lists each container\'s volume mounts in its status, before it runs and while it runs', () => {
+    const pod = makePod({ containers: [{ ...web, volumeMounts: [{ name: 'cfg', mountPath: '/cfg', readOnly: true }, { name: 'data', mountPath: '/data' }] }] });
+    const mounts = [{ name: 'cfg', mountPath: '/cfg', readOnly: true, recursiveReadOnly: 'Disabled' }, { name: 'data', mountPath: '/data' }];
+    const waiting = generateAPIPodStatus(pod, runtime([], []), opts());
+    expect(waiting.containerStatuses?.[0]?.volumeMounts).toEqual(mounts);
+    expect(generateAPIPodStatus(pod, runtime([running('web')]), opts({ previous: waiting })).containerStatuses?.[0]?.volumeMounts).toEqual(mounts);
+    expect(generateAPIPodStatus(pod, runtime([running('web')]), opts()).containerStatuses?.[0]?.volumeMounts).toEqual(mounts);
+    expect(generateAPIPodStatus(makePod(), runtime([running('web')]), opts()).containerStatuses?.[0]).not.toHaveProperty('volumeMounts');
+  });
+
   it('infers the termination of a container that was running and vanished from the runtime', () => {
     const pod = makePod();
     const previous = generateAPIPodStatus(pod, runtime([running('web', 1, { restartCount: 2 })]), opts());
