@@ -4,6 +4,7 @@
  *   a pod's spec in metadata.generation, and the kubelet says in every status it writes which
  *   generation it has acted on, on the status and on each condition it owns, as the Go kubelet
  *   v1.35 does. A controller waits on these to know a change was seen.
+ * - crashLoopBackOff.maxContainerRestartPeriod caps the crash-loop back-off (KubeletCrashLoopBackOffMax);
  * - a field of a feature kubelet-ts lacks (a dynamic resource claim here): the pod is refused with
  *   a reason naming it, never run without it, and its refusal reaches the API server although the
  *   claim controller wrote the pod's resourceClaimStatuses, which a node may not touch.
@@ -25,7 +26,8 @@ describeNeeding(kubeLabPart(), 'v1.35 pod fields on the real control plane, embe
   const allAt = (generation: number) => ({ generation, observed: generation, conditions: Object.fromEntries(KUBELET_CONDITIONS.map((t) => [t, generation])) });
 
   beforeAll(async () => {
-    n = await startLabNode({ name: 'kts-generation', endpoint: 'embedded' });
+    // A crash-loop back-off capped at 1 s (KubeletCrashLoopBackOffMax, on in v1.35).
+    n = await startLabNode({ name: 'kts-generation', endpoint: 'embedded', extraConfig: () => ['crashLoopBackOff:', '  maxContainerRestartPeriod: 1s'] });
   }, 120_000);
 
   afterAll(async () => {
@@ -85,4 +87,14 @@ describeNeeding(kubeLabPart(), 'v1.35 pod fields on the real control plane, embe
     const events = await n.events({ name: 'claiming' });
     expect(events.find((e) => e.reason === 'PodFeatureNotSupported')).toMatchObject({ type: 'Warning' });
   }, 60_000);
+
+  it('restarts a crashing container within the configured crash-loop back-off cap, not the default 10 s doubling', async () => {
+    await n.createPod('crashing', { restartPolicy: 'Always', containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', 'exit 3'] }] });
+    // The default (10 s, 20 s, 40 s…) gives at most 2 restarts in 25 s; a 1 s cap gives many.
+    const status = await n.whileUp('5 restarts', async () => {
+      const c = (await n.pod('crashing'))?.status?.containerStatuses?.[0];
+      return c !== undefined && (c.restartCount ?? 0) >= 5 ? c : undefined;
+    }, 25_000);
+    expect(status.restartCount).toBeGreaterThanOrEqual(5);
+  }, 40_000);
 });

@@ -4,6 +4,7 @@
  * initialisation and hand the subsystems' inputs to the supervisor (startKubelet.run), start the
  * servers, healthz, and tell systemd.
  */
+import { crashLoopBackoffPolicy } from '../../domain/runtime/backoff.js';
 import { deadContainersKept } from '../../domain/runtime/dead-containers.js';
 import { seccompProfileRoot } from '../../domain/runtime/seccomp.js';
 import { USER_NAMESPACES_GATE } from '../../domain/runtime/user-namespaces.js';
@@ -140,6 +141,7 @@ export function kubeletPhases(deps: PhaseDeps) {
         // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".
         pod: { rootDir, files: volumes.files, volumes: volumes.plugins, ...(api ? { sources: volumes.sources } : {}) },
         ...(imageCredentials ? { imageCredentials } : {}),
+        containerBackOff: crashLoopBackoffPolicy(c.crashLoopBackOff.maxContainerRestartPeriod === null ? undefined : parseGoDuration(c.crashLoopBackOff.maxContainerRestartPeriod)),
       }));
       const podCIDR = await givePodCIDR(cri.runtime, c.podCIDR, deps.logger);
       return {

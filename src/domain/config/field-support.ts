@@ -144,7 +144,7 @@ export const FIELD_SUPPORT: { readonly [F in ConfigField]: Support } = {
   shutdownGracePeriod: honoured,
   shutdownGracePeriodCriticalPods: honoured,
   shutdownGracePeriodByPodPriority: honoured,
-  crashLoopBackOff: ignored('cap the crash-loop back-off at this period'),
+  crashLoopBackOff: honoured,
   reservedMemory: honoured,
   enableProfilingHandler: honoured,
   enableDebugFlagsHandler: ignored('serve /debug/flags/v to change the log verbosity at run time'),

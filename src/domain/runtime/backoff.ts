@@ -11,6 +11,16 @@ export const imagePullBackoffPolicy: BackoffPolicy = { initialMs: 10_000, maxMs:
 /** Container restarts (CrashLoopBackOff): the same 10 s → 300 s. */
 export const containerRestartBackoffPolicy: BackoffPolicy = { initialMs: 10_000, maxMs: 300_000 };
 
+/**
+ * Go's newCrashLoopBackOff with KubeletCrashLoopBackOffMax on (beta, on in v1.35):
+ * crashLoopBackOff.maxContainerRestartPeriod (validated to 1 s – 300 s; defaulted to 5 min) caps
+ * the restart back-off, and is the first wait too when it is shorter than 10 s.
+ */
+export function crashLoopBackoffPolicy(maxContainerRestartPeriodMs: number | undefined): BackoffPolicy {
+  if (maxContainerRestartPeriodMs === undefined) return containerRestartBackoffPolicy;
+  return { initialMs: Math.min(containerRestartBackoffPolicy.initialMs, maxContainerRestartPeriodMs), maxMs: maxContainerRestartPeriodMs };
+}
+
 /** One key's back-off: how long its last failure waits, and when that failure was. */
 export interface BackoffEntry { readonly backoffMs: number; readonly lastUpdateMs: number }
 

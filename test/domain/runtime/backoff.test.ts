@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Backoff } from '../../../src/domain/runtime/backoff.js';
+import { Backoff, crashLoopBackoffPolicy } from '../../../src/domain/runtime/backoff.js';
 
 describe('Backoff', () => {
   it('waits 10 s after the first failure and doubles up to 300 s', () => {
@@ -39,5 +39,13 @@ describe('Backoff', () => {
     b.next('k', 50_000);
     expect(b.isInBackoffSince('k', 45_000, 50_000)).toBe(true);
     expect(b.isInBackoffSince('k', 45_000, 55_000)).toBe(false);
+  });
+});
+
+describe('crashLoopBackoffPolicy', () => {
+  it('caps the restart back-off at the configured period, and starts below 10 s when the cap is below it', () => {
+    expect(crashLoopBackoffPolicy(undefined)).toEqual({ initialMs: 10_000, maxMs: 300_000 });
+    expect(crashLoopBackoffPolicy(60_000)).toEqual({ initialMs: 10_000, maxMs: 60_000 });
+    expect(crashLoopBackoffPolicy(1_000)).toEqual({ initialMs: 1_000, maxMs: 1_000 });
   });
 });
