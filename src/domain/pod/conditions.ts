@@ -3,9 +3,10 @@
  * statuses and the phase: PodReadyToStartContainers, Initialized, Ready, ContainersReady and
  * PodScheduled. Reasons and messages are Go's, lists printed as Go prints a []string ("[a b]").
  * Ready follows ContainersReady, and when that is True also needs every readiness gate's condition
- * (set by others through the status subresource) to be True. Sidecars count as ordinary init
- * containers.
+ * (set by others through the status subresource) to be True. A sidecar (restartable init
+ * container) must be ready for ContainersReady, and started for Initialized.
  */
+import { isRestartableInitContainer } from '../runtime/init-containers.js';
 import { hasAnyRegularContainerStarted } from './phase.js';
 import type { ContainerStatus, Pod, PodCondition, PodPhase } from './types.js';
 
@@ -38,7 +39,9 @@ export function containersReadyCondition(pod: Pod, statuses: readonly ContainerS
   if (statuses === undefined) return { type: 'ContainersReady', status: 'False', reason: UnknownContainerStatuses };
   const unknown: string[] = [];
   const unready: string[] = [];
-  for (const c of pod.spec.containers) {
+  // Sidecars first, then the regular containers: both must be ready (Go's order, for the message).
+  const sidecars = (pod.spec.initContainers ?? []).filter(isRestartableInitContainer);
+  for (const c of [...sidecars, ...pod.spec.containers]) {
     const s = byName(statuses, c.name);
     if (!s) unknown.push(c.name);
     else if (!s.ready) unready.push(c.name);
@@ -94,7 +97,8 @@ export function podInitializedCondition(pod: Pod, statuses: readonly ContainerSt
   for (const c of inits) {
     const s = byName(known, c.name);
     if (!s) unknown.push(c.name);
-    else if (!s.ready) incomplete.push(c.name);
+    // A sidecar has done its part once started; another init container once it succeeded (ready).
+    else if (isRestartableInitContainer(c) ? s.started !== true : !s.ready) incomplete.push(c.name);
   }
   if (phase === 'Succeeded' && unknown.length === 0) return { type: 'Initialized', status: 'True', reason: PodCompleted };
   if (hasAnyRegularContainerStarted(pod, known)) return { type: 'Initialized', status: 'True' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { needToReconcilePodReadiness, podReadyCondition } from '../../../src/domain/pod/conditions.js';
+import { containersReadyCondition, needToReconcilePodReadiness, podInitializedCondition, podReadyCondition } from '../../../src/domain/pod/conditions.js';
 import type { ContainerStatus, Pod, PodCondition } from '../../../src/domain/pod/types.js';
 
 const GATE1 = 'k8s.io/test-condition1';
@@ -48,5 +48,37 @@ describe('needToReconcilePodReadiness', () => {
     expect(needToReconcilePodReadiness(pod([GATE1], shown(cond('Ready', 'True'), [cond(GATE1, 'True')])))).toBe(false);
     expect(needToReconcilePodReadiness(pod([], shown(notReady, [cond(GATE1, 'True')])))).toBe(false);
     expect(needToReconcilePodReadiness(pod([GATE1], { phase: 'Pending', conditions: [cond(GATE1, 'True')] }))).toBe(false);
+  });
+});
+
+describe('sidecars in the conditions', () => {
+  const withSidecar: Pod = {
+    metadata: { name: 'p', namespace: 'ns', uid: 'u1' },
+    spec: {
+      initContainers: [{ name: 'setup', image: 'busybox' }, { name: 'proxy', image: 'busybox', restartPolicy: 'Always' }],
+      containers: [{ name: 'main', image: 'busybox' }],
+    },
+  };
+  const status = (name: string, over: Partial<ContainerStatus>): ContainerStatus => ({ name, ready: false, restartCount: 0, image: 'busybox', imageID: '', ...over });
+  const statuses = (proxy: Partial<ContainerStatus>): ContainerStatus[] => [
+    status('setup', { ready: true, state: { terminated: { exitCode: 0 } } }),
+    status('proxy', { state: { running: {} }, ...proxy }),
+    status('main', { ready: true, started: true, state: { running: {} } }),
+  ];
+
+  it('keeps ContainersReady and Ready False while a sidecar is not ready, naming it first', () => {
+    expect(containersReadyCondition(withSidecar, statuses({ started: true, ready: false }), 'Running'))
+      .toEqual({ type: 'ContainersReady', status: 'False', reason: 'ContainersNotReady', message: 'containers with unready status: [proxy]' });
+    expect(podReadyCondition(withSidecar, [], statuses({ started: true, ready: false }), 'Running')).toMatchObject({ status: 'False' });
+    expect(containersReadyCondition(withSidecar, statuses({ started: true, ready: true }), 'Running')).toEqual({ type: 'ContainersReady', status: 'True' });
+  });
+
+  it('counts a sidecar as initialized once started, ready or not', () => {
+    const pending = statuses({ started: false });
+    const notStarted = [pending[0]!, pending[1]!];
+    expect(podInitializedCondition(withSidecar, notStarted, 'Pending'))
+      .toEqual({ type: 'Initialized', status: 'False', reason: 'ContainersNotInitialized', message: 'containers with incomplete status: [proxy]' });
+    const started = statuses({ started: true, ready: false });
+    expect(podInitializedCondition(withSidecar, [started[0]!, started[1]!], 'Pending')).toEqual({ type: 'Initialized', status: 'True' });
   });
 });
