@@ -51,8 +51,21 @@ function keepMax(into: Quantities, other: Quantities): void {
 const isSidecar = (c: Container) => c.restartPolicy === 'Always';
 const isPodLevelResource = (name: string) => name === 'cpu' || name === 'memory' || name.startsWith('hugepages-');
 
-/** What to leave out of a pod's totals: the overhead, for the sandbox's own resources (ExcludeOverhead). */
-export interface PodTotalsOptions { excludeOverhead?: boolean }
+/**
+ * What to leave out of a pod's totals: the overhead, for the sandbox's own resources
+ * (ExcludeOverhead); the pod-level figures, for what the containers alone ask (AggregateContainerRequests).
+ */
+export interface PodTotalsOptions { excludeOverhead?: boolean; excludePodLevel?: boolean }
+
+/** Go's IsPodLevelRequestsSet: spec.resources requests a resource that may be set per pod. */
+export function isPodLevelRequestsSet(pod: Pod): boolean {
+  return Object.keys(pod.spec.resources?.requests ?? {}).some(isPodLevelResource);
+}
+
+/** Go's IsPodLevelResourcesSet: spec.resources requests or limits a resource that may be set per pod. */
+export function isPodLevelResourcesSet(pod: Pod): boolean {
+  return isPodLevelRequestsSet(pod) || Object.keys(pod.spec.resources?.limits ?? {}).some(isPodLevelResource);
+}
 
 /** The pod's requests (see the file comment); a resource it does not request is absent. */
 export function podRequests(pod: Pod, opts: PodTotalsOptions = {}): ResourceAmounts {
@@ -87,7 +100,7 @@ function podTotals(pod: Pod, kind: 'requests' | 'limits', opts: PodTotalsOptions
     }
   }
   keepMax(total, initPeak);
-  const podLevel = parsed(pod.spec.resources?.[kind]);
+  const podLevel = parsed(opts.excludePodLevel ? undefined : pod.spec.resources?.[kind]);
   for (const [name, q] of podLevel) if (isPodLevelResource(name)) total.set(name, q);
   const overhead = parsed(opts.excludeOverhead ? undefined : pod.spec.overhead);
   if (kind === 'limits') {

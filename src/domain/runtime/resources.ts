@@ -4,7 +4,8 @@
  */
 import type { Container, Pod } from '../pod/types.js';
 import { podQOS } from '../pod/qos.js';
-import { quantityMilliValue, quantityValue, resourceQuantity } from '../resources/quantity.js';
+import { isPodLevelRequestsSet, isPodLevelResourcesSet, podRequests } from '../pod/resource-requests.js';
+import { quantityMilliValue, quantityValue, resourceQuantity, type Quantity } from '../resources/quantity.js';
 import type { CriLinuxContainerResources } from './cri-config.js';
 
 export const minShares = 2;
@@ -31,19 +32,40 @@ export function milliCpuToQuota(milliCpu: number, periodMicros: number): number 
   return Math.max(minQuotaMicros, Math.floor((milliCpu * periodMicros) / 1000));
 }
 
+const zero: Quantity = { num: 0n, den: 1n };
+
+const memoryRequestOf = (c: Container): number => Number(quantityValue(resourceQuantity(c.resources?.requests, 'memory') ?? zero));
+
 /**
- * oom_score_adj by QoS class. Node-critical pods and Guaranteed pods get -997, BestEffort 1000, and
- * Burstable 1000 − 1000·request/capacity kept within [3, 999], so a Burstable container always
- * outlives BestEffort and dies before Guaranteed.
+ * With pod-level memory requests (PodLevelResources): what the pod requests beyond its containers,
+ * shared equally among all of them, init containers included (Go's remainingPodMemReqPerContainer).
+ */
+function remainingPodMemoryPerContainer(pod: Pod): number {
+  const podMemory = Number(quantityValue(resourceQuantity(pod.spec.resources?.requests, 'memory') ?? zero));
+  if (podMemory === 0) return 0;
+  const containers = pod.spec.containers.length + (pod.spec.initContainers ?? []).length;
+  const remaining = podMemory - (podRequests(pod, { excludeOverhead: true, excludePodLevel: true }).memory ?? 0);
+  return Math.trunc(remaining / containers);
+}
+
+/**
+ * oom_score_adj by QoS class (Go's GetContainerOOMScoreAdjust). Node-critical pods and Guaranteed
+ * pods get -997, BestEffort 1000, and Burstable 1000 − 1000·request/capacity kept within [3, 999],
+ * so a Burstable container always outlives BestEffort and dies before Guaranteed. The request
+ * gains the pod's unshared pod-level memory request per container; a sidecar's score is never above
+ * that of the regular container that requests least, so it is not killed before them.
  */
 export function containerOomScoreAdj(pod: Pod, container: Container, memoryCapacityBytes: number): number {
   if (pod.spec.priorityClassName === 'system-node-critical') return guaranteedOomScoreAdj;
   const qos = podQOS(pod);
   if (qos === 'Guaranteed') return guaranteedOomScoreAdj;
   if (qos === 'BestEffort') return bestEffortOomScoreAdj;
-  const request = Number(quantityValue(resourceQuantity(container.resources?.requests, 'memory') ?? { num: 0n, den: 1n }));
+  const share = isPodLevelRequestsSet(pod) ? remainingPodMemoryPerContainer(pod) : 0;
   // Go's integer arithmetic: truncating division.
-  const adj = memoryCapacityBytes > 0 ? 1000 - Math.trunc((1000 * request) / memoryCapacityBytes) : 1000;
+  const scoreFor = (request: number) => (memoryCapacityBytes > 0 ? 1000 - Math.trunc((1000 * (request + share)) / memoryCapacityBytes) : 1000);
+  let adj = scoreFor(memoryRequestOf(container));
+  const isSidecar = container.restartPolicy === 'Always' && (pod.spec.initContainers ?? []).some((c) => c.name === container.name);
+  if (isSidecar && pod.spec.containers.length > 0) adj = Math.min(adj, scoreFor(Math.min(...pod.spec.containers.map(memoryRequestOf))));
   if (adj < 1000 + guaranteedOomScoreAdj) return 1000 + guaranteedOomScoreAdj;
   if (adj === bestEffortOomScoreAdj) return adj - 1;
   return adj;
@@ -81,14 +103,22 @@ export function calculateLinuxResources(amounts: LinuxResourceAmounts, ctx: Omit
   return resources;
 }
 
-const zero = { num: 0n, den: 1n };
+/**
+ * A container's cpu or memory limit (Go's getCPULimit, getMemoryLimit): its own, or, in a pod with
+ * pod-level resources, the pod's where it sets none, so the container is held to the pod's bound.
+ */
+function containerLimit(pod: Pod, container: Container, name: 'cpu' | 'memory'): Quantity {
+  const own = resourceQuantity(container.resources?.limits, name);
+  if ((own === undefined || own.num === 0n) && isPodLevelResourcesSet(pod)) return resourceQuantity(pod.spec.resources?.limits, name) ?? zero;
+  return own ?? zero;
+}
 
 export function linuxContainerResources(pod: Pod, container: Container, ctx: ResourceContext): CriLinuxContainerResources {
   const cpuRequest = resourceQuantity(container.resources?.requests, 'cpu');
   const resources = calculateLinuxResources({
     ...(cpuRequest !== undefined ? { cpuRequestMilli: Number(quantityMilliValue(cpuRequest)) } : {}),
-    cpuLimitMilli: Number(quantityMilliValue(resourceQuantity(container.resources?.limits, 'cpu') ?? zero)),
-    memoryLimitBytes: quantityValue(resourceQuantity(container.resources?.limits, 'memory') ?? zero),
+    cpuLimitMilli: Number(quantityMilliValue(containerLimit(pod, container, 'cpu'))),
+    memoryLimitBytes: quantityValue(containerLimit(pod, container, 'memory')),
   }, ctx);
   resources.oom_score_adj = String(containerOomScoreAdj(pod, container, ctx.memoryCapacityBytes));
   return resources;

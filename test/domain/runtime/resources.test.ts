@@ -33,6 +33,23 @@ describe('containerOomScoreAdj', () => {
     expect(containerOomScoreAdj(pod, container, 4 * GiB)).toBe(expected);
   });
 
+  it('never scores a sidecar above the regular container that requests least, as Go does', () => {
+    const sidecar: Container = { name: 'proxy', image: 'x:1', restartPolicy: 'Always', resources: { requests: { memory: `${0.1 * GiB}` } } };
+    const main: Container = { name: 'main', image: 'x:1', resources: { requests: { memory: `${0.4 * GiB}` } } };
+    const pod: Pod = { metadata: { name: 'p', uid: 'u' }, spec: { initContainers: [sidecar], containers: [main] } };
+    expect(containerOomScoreAdj(pod, main, 4 * GiB)).toBe(900);
+    expect(containerOomScoreAdj(pod, sidecar, 4 * GiB)).toBe(900);
+  });
+
+  it('adds the pod-level memory request the containers leave unshared, split among every container', () => {
+    const a: Container = { name: 'a', image: 'x:1', resources: { requests: { memory: '400Mi' } } };
+    const b: Container = { name: 'b', image: 'x:1' };
+    const pod: Pod = { metadata: { name: 'p', uid: 'u' }, spec: { containers: [a, b], resources: { requests: { memory: '1200Mi' } } } };
+    // 800 Mi unshared, 400 Mi each: a counts 800 Mi of 4000 (800), b 400 Mi (900).
+    const capacity = 4000 * 2 ** 20;
+    expect([containerOomScoreAdj(pod, a, capacity), containerOomScoreAdj(pod, b, capacity)]).toEqual([800, 900]);
+  });
+
   it('protects node-critical pods like Guaranteed ones', () => {
     const { pod, container } = podOf(undefined, { priorityClassName: 'system-node-critical' });
     expect(containerOomScoreAdj(pod, container, 4 * GiB)).toBe(-997);
@@ -45,6 +62,14 @@ describe('linuxContainerResources', () => {
     expect(linuxContainerResources(pod, container, { memoryCapacityBytes: 4 * GiB })).toEqual({
       cpu_shares: '256', cpu_period: '100000', cpu_quota: '50000', memory_limit_in_bytes: String(128 * 1024 * 1024), oom_score_adj: '985',
     });
+  });
+
+  it('holds a container without limits to its pod\'s pod-level limits, and keeps a container\'s own', () => {
+    const free: Container = { name: 'free', image: 'x:1' };
+    const own: Container = { name: 'own', image: 'x:1', resources: { limits: { cpu: '250m', memory: '64Mi' } } };
+    const pod: Pod = { metadata: { name: 'p', uid: 'u' }, spec: { containers: [free, own], resources: { limits: { cpu: '1', memory: '256Mi' } } } };
+    expect(linuxContainerResources(pod, free, { memoryCapacityBytes: 4 * GiB })).toMatchObject({ cpu_quota: '100000', memory_limit_in_bytes: String(256 * 1024 * 1024) });
+    expect(linuxContainerResources(pod, own, { memoryCapacityBytes: 4 * GiB })).toMatchObject({ cpu_quota: '25000', memory_limit_in_bytes: String(64 * 1024 * 1024) });
   });
 
   it('takes shares from the limit when no request is given', () => {
