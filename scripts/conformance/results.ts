@@ -21,6 +21,8 @@ export interface ConformanceResults {
   runtime: Runtime;
   /** The kubelet under test, with its version. */
   kubelet: string;
+  /** The version of the control plane and the e2e suite (one build of KUBE_LAB_BIN); absent in runs before it was kept. */
+  suite?: string;
   /** ISO time the suite started. */
   date: string;
   machine: Machine;

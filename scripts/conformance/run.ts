@@ -132,6 +132,9 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
     log(`removed the logs of ${removePodLogs(pods.uids)} of ${pods.uids.size} pods`);
   });
   const goBinary = opts.runtime === 'go' ? join(parts.bin, 'kubelet') : undefined;
+  // Taken now: the commit (or the binary) that runs, not what the tree holds when the suite ends.
+  const kubeletUnderTest = kubeletLabel(opts.runtime, goBinary);
+  const suiteVersion = binaryVersion(join(parts.bin, 'kube-apiserver'));
   const kubeletLog = join(artifacts, 'kubelet.log');
   // Registered before the kubelet's stop, so it runs after it: the journal kept is the whole run's.
   const events = join(dir, 'root', 'events');
@@ -172,7 +175,7 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   const junit = parseJunit(readFileSync(junitIn(artifacts), 'utf8'));
   const explained = opts.runtime === 'ts' ? explainFailures(junit.specs, join(events, 'latest.jsonl')) : undefined;
   const results: ConformanceResults = {
-    runtime: opts.runtime, kubelet: kubeletLabel(opts.runtime, goBinary), date: started.toISOString(),
+    runtime: opts.runtime, kubelet: kubeletUnderTest, suite: suiteVersion, date: started.toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memGiB: Math.round(totalmem() / 2 ** 30), kernel: release(), loadAtStart },
     command: opts.command, procs: opts.procs, wallSeconds, focus: SUITE_FOCUS, skip: SUITE_SKIP, images,
     partial: subset || interrupted, notSelected: junit.notSelected, suiteFailures: junit.suiteFailures, specs: junit.specs,
@@ -199,8 +202,11 @@ function explainFailures(specs: ConformanceResults['specs'], journal: string): S
   }
 }
 
+/** `v1.35.6+openshift` from a Kubernetes binary's `--version`. */
+const binaryVersion = (binary: string) => execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim().replace(/^Kubernetes /, '');
+
 function kubeletLabel(runtime: Runtime, goBinary: string | undefined): string {
-  if (runtime === 'go') return `Go kubelet ${execFileSync(goBinary!, ['--version'], { encoding: 'utf8' }).trim().replace(/^Kubernetes /, '')}`;
+  if (runtime === 'go') return `Go kubelet ${binaryVersion(goBinary!)}`;
   const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
   const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
   const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { encoding: 'utf8' }).trim() !== '';

@@ -37,6 +37,13 @@ describe('renderConformance', () => {
     expect(page).toContain('3 of the binary\'s 85 specs');
   });
 
+  it('names the suite\'s version the runs recorded, and v1.26 for runs kept before it was', () => {
+    expect(page).toContain('The Kubernetes v1.26 e2e suite\'s node conformance selection');
+    const newer = renderConformance({ ts: { ...ts, suite: 'v1.35.6+openshift' }, go: { ...go, suite: 'v1.35.6+openshift' }, causes });
+    expect(newer).toContain('The Kubernetes v1.35 e2e suite\'s node conformance selection');
+    expect(newer).toContain('one node of a real v1.35 control plane (v1.35.6+openshift)');
+  });
+
   it('lists what fails on kubelet-ts only, with what the suite saw', () => {
     const section = page.slice(page.indexOf('## Fails on kubelet-ts only'), page.indexOf('## Every spec'));
     expect(section).toContain('(1)');
