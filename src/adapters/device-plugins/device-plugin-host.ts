@@ -10,12 +10,13 @@
  */
 import { allocationFromCheckpoint, boundedAllocationOf } from './alloc-resp.js';
 import { encodeContainerAllocateResponse } from './device-plugin-proto.js';
+import { createListCoalescer, LIST_COALESCE_MS, type ListCoalescer } from './list-coalescer.js';
 import type { DevicePluginClient } from './device-plugin-client.js';
 import { checkpointPath, readDeviceCheckpoint, writeDeviceCheckpoint } from './checkpoint-file.js';
 import { serveRegistration, type PluginOptions } from './registration-server.js';
 import { NODE_WITHOUT_TOPOLOGY, type DeviceCheckpoint, type PodDevicesEntry } from '../../domain/device-manager/checkpoint.js';
 import { mergeAllocations, type ContainerAllocation, type ContainerDeviceRuntime } from '../../domain/device-manager/container-allocation.js';
-import { devicesFromList } from '../../domain/device-manager/devices.js';
+import { devicesFromList, sameListedDevices, type ListedDevice } from '../../domain/device-manager/devices.js';
 import { KubeletError } from '../../domain/errors.js';
 import { newHistogramCounts, recordMs } from '../../domain/kubelet-server/histogram-counts.js';
 import { DEFAULT_BUCKETS } from '../../domain/kubelet-server/prometheus-text.js';
@@ -114,23 +115,31 @@ export function createDevicePluginHost(deps: { logger: Logger; nowMs(): number; 
     listAndWatch(resourceName, socketPath, handlers) {
       let stopped = false;
       let cancel: (() => void) | null = null;
+      let coalescer: ListCoalescer<ListedDevice[]> | null = null;
       connectDevicePlugin(socketPath).then((client) => {
         if (stopped) {
           client.close();
           return;
         }
-        const stream = client.listAndWatch((answer) => {
-          logger.info({ resource: resourceName, resourceCapacity: answer.devices.length }, 'State pushed for device plugin');
-          const devices = devicesFromList(answer.devices);
-          topology.set(resourceName, new Map(devices.map((d) => [d.id, d.numaNodes])));
-          handlers.onDevices(devices);
-        }, (error) => {
+        coalescer = createListCoalescer<ListedDevice[]>({
+          deliver: (listed) => {
+            logger.info({ resource: resourceName, resourceCapacity: listed.length }, 'State pushed for device plugin');
+            const devices = devicesFromList(listed);
+            topology.set(resourceName, new Map(devices.map((d) => [d.id, d.numaNodes])));
+            handlers.onDevices(devices);
+          },
+          same: sameListedDevices,
+          onFlood: (passedOver) => logger.warn({ resource: resourceName, passedOver, intervalMs: LIST_COALESCE_MS }, 'Device plugin sends device lists faster than they are taken; only the latest of each interval is used'),
+        });
+        const stream = client.listAndWatch((answer) => coalescer?.push(answer.devices), (error) => {
+          coalescer?.stop();
           client.close();
           if (stopped) return;
           logger.error({ err: error, resource: resourceName }, 'ListAndWatch ended unexpectedly for device plugin');
           handlers.onEnded(error);
         });
         cancel = () => {
+          coalescer?.stop();
           stream.cancel();
           client.close();
         };

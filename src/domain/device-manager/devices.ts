@@ -30,6 +30,16 @@ export function devicesFromList(devices: readonly ListedDevice[]): DeviceInvento
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
+/** Two answers that list the same devices with the same health and topology, in the same order. */
+export function sameListedDevices(a: readonly ListedDevice[], b: readonly ListedDevice[]): boolean {
+  if (a.length !== b.length) return false;
+  const topology = (d: ListedDevice) => (d.topology?.nodes ?? []).map((n) => String(n.ID)).join(',');
+  return a.every((d, i) => {
+    const e = b[i]!;
+    return d.ID === e.ID && d.health === e.health && topology(d) === topology(e);
+  });
+}
+
 /** markResourceUnhealthy: the plugin's stream ended; its devices stay, none healthy. */
 export function allUnhealthy(devices: readonly DeviceInventoryEntry[]): DeviceInventoryEntry[] {
   return devices.map((d) => ({ ...d, healthy: false }));

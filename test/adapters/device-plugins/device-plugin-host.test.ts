@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 /** A fake plugin on `dir/<name>`, recording its calls. */
-async function fakePlugin(name: string, o: { preStart?: boolean; answer?: (ids: string[]) => object } = {}) {
+async function fakePlugin(name: string, o: { preStart?: boolean; answer?: (ids: string[]) => object; flood?: number } = {}) {
   const calls: string[] = [];
   const server = new grpc.Server();
   servers.push(server);
@@ -46,6 +46,8 @@ async function fakePlugin(name: string, o: { preStart?: boolean; answer?: (ids: 
     ListAndWatch: (call: grpc.ServerWritableStream<object, object>) => {
       calls.push('ListAndWatch');
       call.write({ devices: [{ ID: 'Dev-1', health: 'Healthy' }, { ID: 'Dev-2', health: 'Unhealthy', topology: { nodes: [{ ID: 0 }] } }] });
+      // A plugin that floods: whole lists back to back, each one device longer.
+      for (let n = 1; n <= (o.flood ?? 0); n++) call.write({ devices: Array.from({ length: n }, (_, i) => ({ ID: `F-${i}`, health: 'Healthy' })) });
     },
     Allocate: unary('Allocate', (req) => {
       const ids = (req.container_requests as { devices_ids: string[] }[])[0]!.devices_ids;
@@ -151,6 +153,19 @@ describe('the device plugin adapter', () => {
     expect(await again.containerDevices('u1', 'c', { [R]: ['Dev-1'] })).toEqual(runtime);
     expect(plugin.calls.filter((c) => c.startsWith('Allocate'))).toHaveLength(1);
   }, 20_000);
+
+  it('takes the first list of a flooding plugin at once, then only the latest of each interval', async () => {
+    const { h } = host();
+    await serve(h);
+    await fakePlugin('dp.1', { flood: 300 });
+    expect(await register({ version: 'v1beta1', endpoint: 'dp.1', resource_name: R })).toBeNull();
+    const lists: DeviceInventoryEntry[][] = [];
+    const stream = h.listAndWatch(R, join(dir, 'dp.1'), { onDevices: (d) => lists.push(d), onEnded: () => {} });
+    stops.push(async () => stream.stop());
+    await vi.waitUntil(() => lists.at(-1)?.length === 300, { timeout: 10_000, interval: 50 });
+    expect(lists.length).toBeLessThanOrEqual(4);
+    expect(lists[0]?.map((d) => d.id)).toEqual(['Dev-1', 'Dev-2']);
+  });
 
   it('refuses an answer over the bounds, naming the resource and the count, and goes on allocating', async () => {
     const { h } = host();
