@@ -1,8 +1,10 @@
 /**
  * What the plugin manager decides about a plugin's answer to GetInfo (Go: pluginmanager's
  * operation generator and pkg/volume/csi's RegistrationHandler.ValidatePlugin): which handler takes
- * it, whether its CSI versions are supported, and the messages Go sends back and logs.
+ * it, whether its CSI versions are supported, and the messages Go sends back and logs. The plugin's
+ * type and versions are printed brief: the messages are logged, journaled and sent back.
  */
+import { briefList, briefText } from '../text/brief-list.js';
 
 /** pluginregistration's PluginInfo as GetInfo answers it. */
 export interface PluginInfo {
@@ -58,13 +60,13 @@ export function highestSupportedVersion(versions: readonly string[]): { version:
   for (const text of [...versions].reverse()) {
     const v = parseGenericVersion(text);
     if (!v) {
-      parseError = `could not parse "${text}" as version`;
+      parseError = `could not parse "${briefText(text)}" as version`;
       continue;
     }
     if (v[0]! > 1) continue;
     if (!highest || lessThan(highest, v)) highest = v;
   }
-  if (!highest) return { error: `could not find a highest supported version from versions ([${versions.join(' ')}]) reported by this driver: ${parseError || '<nil>'}` };
+  if (!highest) return { error: `could not find a highest supported version from versions ([${briefList(versions)}]) reported by this driver: ${parseError || '<nil>'}` };
   if (highest[0] !== 1) return { error: `highest supported version reported by driver is ${highest.join('.')}, must be v1.x` };
   return { version: highest };
 }
@@ -76,7 +78,7 @@ export function highestSupportedVersion(versions: readonly string[]): { version:
 function validateVersions(caller: string, name: string, versions: readonly string[], registeredVersion: string | undefined): { version: string } | { error: string } {
   if (versions.length === 0) return { error: csiLog(`${caller} for CSI driver "${name}" failed. Plugin returned an empty list for supported versions`) };
   const highest = highestSupportedVersion(versions);
-  if ('error' in highest) return { error: csiLog(`${caller} for CSI driver "${name}" failed. None of the versions specified [${versions.map((v) => `"${v}"`).join(' ')}] are supported. err=${highest.error}`) };
+  if ('error' in highest) return { error: csiLog(`${caller} for CSI driver "${name}" failed. None of the versions specified [${briefList(versions, (v) => `"${v}"`)}] are supported. err=${highest.error}`) };
   const registered = registeredVersion === undefined ? null : parseGenericVersion(registeredVersion);
   if (registered && !lessThan(registered, highest.version)) {
     return { error: csiLog(`${caller} for CSI driver "${name}" failed. Another driver with the same name is already registered with a higher supported version: "${registeredVersion}"`) };
@@ -92,7 +94,7 @@ function validateVersions(caller: string, name: string, versions: readonly strin
  */
 export function validatePluginInfo(info: PluginInfo, socketPath: string, registeredVersion?: string): PluginValidation {
   if (info.type !== CSI_PLUGIN_TYPE) {
-    return { ok: false, message: `RegisterPlugin error -- no handler registered for plugin type: ${info.type} at socket ${socketPath}` };
+    return { ok: false, message: `RegisterPlugin error -- no handler registered for plugin type: ${briefText(info.type)} at socket ${socketPath}` };
   }
   const endpoint = info.endpoint === '' ? socketPath : info.endpoint;
   // Go checks neither; an empty name would be a driver no volume can name, a relative endpoint one

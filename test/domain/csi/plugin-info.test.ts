@@ -44,6 +44,17 @@ describe('validatePluginInfo', () => {
     });
   });
 
+  it('refuses a long list of unsupported versions with a message of its first few and a count', () => {
+    const refused = validatePluginInfo({ ...CSI, supportedVersions: Array.from({ length: 100_000 }, () => '2.0.0') }, SOCKET);
+    expect(refused).toMatchObject({ ok: false, message: expect.stringContaining('None of the versions specified ["2.0.0" "2.0.0" "2.0.0" "2.0.0" "2.0.0" "2.0.0" "2.0.0" "2.0.0" …(99992 more)] are supported') });
+    expect(refused.ok ? '' : refused.message.length).toBeLessThan(1024);
+  });
+
+  it('refuses a type without a handler naming only the start of a long type', () => {
+    const refused = validatePluginInfo({ ...CSI, type: 'T'.repeat(1_000_000) }, SOCKET);
+    expect(refused.ok ? '' : refused.message.length).toBeLessThan(1024);
+  });
+
   it('refuses a second driver of a name registered with a version as high', () => {
     expect(validatePluginInfo(CSI, SOCKET, '1.0.0')).toMatchObject({ ok: false, message: expect.stringContaining('Another driver with the same name is already registered with a higher supported version: "1.0.0"') });
     expect(validatePluginInfo({ ...CSI, supportedVersions: ['1.5.0'] }, SOCKET, '1.0.0')).toMatchObject({ ok: true });
