@@ -6,6 +6,7 @@
 import { podCsiVolumePaths } from '../../domain/csi/csi-paths.js';
 import type { CsiVolumeUsage } from '../../ports/csi-volumes.js';
 import { csiCallTimeoutMs, type CsiNodeClients } from './csi-node-client-types.js';
+import { checkEntries, MAX_VOLUME_USAGE_ENTRIES } from './plugin-answer-bounds.js';
 import { readPodVolData } from './vol-data-files.js';
 
 export async function csiVolumeStats(clients: CsiNodeClients, rootDir: string, podUid: string, dirName: string): Promise<CsiVolumeUsage | undefined> {
@@ -15,6 +16,7 @@ export async function csiVolumeStats(clients: CsiNodeClients, rootDir: string, p
   const capabilities = await client.capabilities();
   if (!capabilities.has('GET_VOLUME_STATS')) return undefined;
   const answer = await client.call.NodeGetVolumeStats({ volume_id: data.volumeHandle, volume_path: paths.mountPath }, csiCallTimeoutMs);
+  checkEntries({ code: 'KLT_ERR_VOLUME_MOUNT', peer: `CSI driver ${data.driverName}`, call: 'NodeGetVolumeStats' }, 'usage entries', answer.usage.length, MAX_VOLUME_USAGE_ENTRIES);
   const usage: CsiVolumeUsage = {};
   for (const u of answer.usage) {
     const amounts = { available: Number(u.available), total: Number(u.total), used: Number(u.used) };

@@ -1,12 +1,14 @@
 /**
  * A gRPC client on a unix socket for the node's plugins (a CSI driver's Identity and Node services,
  * a plugin's registration service), on @grpc/grpc-js: these calls are few and small, so the
- * library's limits (4 MiB messages, its HTTP/2 settings and keepalive) hold without a transport of
- * our own. Every call has a deadline, as the Go kubelet's CSI client sets one on every call.
+ * library's HTTP/2 settings and keepalive hold without a transport of our own. Answers are taken up
+ * to PLUGIN_MAX_ANSWER_BYTES; a longer one is refused on its length, before it is read. Every call
+ * has a deadline, as the Go kubelet's CSI client sets one on every call.
  */
 import * as grpc from '@grpc/grpc-js';
 import type { MethodDefinition } from '@grpc/proto-loader';
 import type { ServiceCodecs } from '../proto-service.js';
+import { PLUGIN_MAX_ANSWER_BYTES } from './plugin-answer-bounds.js';
 
 /** A unary call: the request's type in, the answer's out (the generated `__Output` shapes). */
 export type UnaryMethods<D> = {
@@ -21,21 +23,31 @@ export interface UnixGrpcClient<D> {
 /** What a unary call needs of a method's codecs. */
 interface UnaryCodecs { path: string; requestSerialize: (value: never) => Buffer; responseDeserialize: (bytes: Buffer) => unknown }
 
+/** grpc-js's wording when it refuses an answer over the channel's receive limit. */
+const OVER_RECEIVE_LIMIT = /^Received message larger than max /;
+
+/** Whether a call failed because its answer was over PLUGIN_MAX_ANSWER_BYTES (not a status the plugin sent). */
+export function isOversizedAnswer(error: unknown): boolean {
+  const e = error as Partial<grpc.ServiceError> | undefined;
+  return e?.code === grpc.status.RESOURCE_EXHAUSTED && OVER_RECEIVE_LIMIT.test(e.details ?? '');
+}
+
 /**
  * A client of the service at `socketPath` (an absolute path): one method per entry of `codecs`.
- * `mapError` turns a failed call's error into the caller's (a message worded as Go's, say).
+ * `mapError` turns a failed call's error into the caller's (a message worded as Go's, say); it is
+ * told the method's name.
  */
 export function unixGrpcClient<D extends { [K in keyof D]: UnaryCodecs }>(
-  codecs: ServiceCodecs<D>, socketPath: string, mapError: (error: unknown) => unknown = (error) => error,
+  codecs: ServiceCodecs<D>, socketPath: string, mapError: (error: unknown, method: string) => unknown = (error) => error,
 ): UnixGrpcClient<D> {
-  const client = new grpc.Client(`unix:${socketPath}`, grpc.credentials.createInsecure());
+  const client = new grpc.Client(`unix:${socketPath}`, grpc.credentials.createInsecure(), { 'grpc.max_receive_message_length': PLUGIN_MAX_ANSWER_BYTES });
   const call: Record<string, (request: unknown, timeoutMs: number) => Promise<unknown>> = {};
   for (const [method, codec] of Object.entries<UnaryCodecs>(codecs)) {
     // cast: the request's type is the method's; grpc-js takes the serializer of any value.
     const serialize = codec.requestSerialize as (value: unknown) => Buffer;
     call[method] = (request, timeoutMs) => new Promise((resolve, reject) => {
       client.makeUnaryRequest(codec.path, serialize, codec.responseDeserialize, request, { deadline: Date.now() + timeoutMs }, (error, answer) => {
-        if (error) reject(mapError(error));
+        if (error) reject(mapError(error, method));
         else resolve(answer);
       });
     });
