@@ -20,7 +20,11 @@ export interface CsiDriverRegistry {
   list(): RegisteredCsiDriver[];
 }
 
-/** The registry as the plugin manager fills it: a driver set at registration, deleted at deregistration. */
+/**
+ * The registry as the plugin manager fills it: a driver set at registration, deleted at
+ * deregistration. Each set stores a new record, so what a reader learnt of one registration (the
+ * driver's capabilities) can be kept against its record and is not taken for the next one's.
+ */
 export interface CsiDriverStore extends CsiDriverRegistry {
   set(driver: RegisteredCsiDriver): void;
   delete(name: string): void;

@@ -4,12 +4,17 @@
  * use, so one that registers later or moved its socket is found; a connection per driver and
  * endpoint is kept. Every call has Go's csiTimeout, and a failed call's message is worded as Go's
  * gRPC status error, or names the driver and the call when its answer was over the bounds.
+ *
+ * A driver's node capabilities are asked once per registration and kept until it registers again
+ * or leaves. Go asks NodeGetCapabilities before every stage, publish and volume-stats read; a
+ * driver's capabilities are fixed by its build, and a new build is a new registration (its
+ * registrar's socket is made again).
  */
 import * as grpc from '@grpc/grpc-js';
 import { unregisteredDriverMessage } from '../../domain/csi/csi-driver.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { NodeDefinition } from '../../generated/csi/v1/Node.js';
-import type { CsiDriverRegistry } from '../../ports/csi-drivers.js';
+import type { CsiDriverRegistry, RegisteredCsiDriver } from '../../ports/csi-drivers.js';
 import { csiCallTimeoutMs, type CsiNodeClients } from './csi-node-client-types.js';
 import { loadCsiProto } from './csi-proto.js';
 import { grpcErrorText } from './grpc-status-text.js';
@@ -39,6 +44,8 @@ const failedCall = (driver: string) => (error: unknown, method: string): Kubelet
 
 export function createCsiNodeClients(registry: CsiDriverRegistry, timeoutMs = csiCallTimeoutMs): CsiNodeClients {
   const clients = new Map<string, UnixGrpcClient<NodeDefinition>>();
+  /** Each registration's capabilities (the registry stores a new record per registration), asked or being asked. */
+  const capabilities = new WeakMap<RegisteredCsiDriver, Promise<Set<string>>>();
 
   async function askCapabilities(driver: string, call: UnixGrpcClient<NodeDefinition>['call']): Promise<Set<string>> {
     const answer = await call.NodeGetCapabilities({}, timeoutMs);
@@ -60,7 +67,16 @@ export function createCsiNodeClients(registry: CsiDriverRegistry, timeoutMs = cs
       const call = client.call;
       return {
         call,
-        capabilities: () => askCapabilities(driver, call),
+        capabilities: () => {
+          let asked = capabilities.get(registered);
+          if (!asked) {
+            asked = askCapabilities(driver, call);
+            capabilities.set(registered, asked);
+            // A failed answer is not kept: the next use asks again.
+            asked.catch(() => capabilities.delete(registered));
+          }
+          return asked;
+        },
       };
     },
     close() {

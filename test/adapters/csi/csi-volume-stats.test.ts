@@ -1,6 +1,6 @@
 /**
- * A CSI volume's stats against a driver of the test's own: answers over the bounds refused naming
- * the driver and the call.
+ * A CSI volume's stats against a driver of the test's own: the driver's capabilities asked once per
+ * registration across stats periods, and answers over the bounds refused naming the driver and the call.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCsiDriverRegistry } from '../../../src/adapters/csi/csi-driver-registry.js';
 import { createCsiNodeClients } from '../../../src/adapters/csi/csi-node-clients.js';
 import { csiVolumeStats } from '../../../src/adapters/csi/csi-volume-stats.js';
-import { MAX_VOLUME_USAGE_ENTRIES, PLUGIN_MAX_ANSWER_BYTES } from '../../../src/adapters/csi/plugin-answer-bounds.js';
+import { MAX_NODE_CAPABILITIES, MAX_VOLUME_USAGE_ENTRIES, PLUGIN_MAX_ANSWER_BYTES } from '../../../src/adapters/csi/plugin-answer-bounds.js';
 import { writeVolData } from '../../../src/adapters/csi/vol-data-files.js';
 import { podCsiVolumePaths } from '../../../src/domain/csi/csi-paths.js';
 import type { CsiDriverStore } from '../../../src/ports/csi-drivers.js';
@@ -49,6 +49,28 @@ afterEach(async () => {
 });
 
 describe('csiVolumeStats', () => {
+  it('asks the driver\'s capabilities once per registration, not at every stats period', async () => {
+    await start({ NodeGetCapabilities: () => capabilities('GET_VOLUME_STATS'), NodeGetVolumeStats: () => usage(2) });
+    for (let period = 0; period < 3; period++) expect(await stats()).toMatchObject({ bytes: { total: 2 }, inodes: { total: 2 } });
+    expect(driver.calls('NodeGetVolumeStats')).toBe(3);
+    expect(driver.calls('NodeGetCapabilities')).toBe(1);
+    register();
+    await stats();
+    expect(driver.calls('NodeGetCapabilities')).toBe(2);
+  });
+
+  it('asks again after a failed NodeGetCapabilities', async () => {
+    let answer = capabilities(...Array.from({ length: MAX_NODE_CAPABILITIES + 1 }, () => 'GET_VOLUME_STATS'));
+    await start({ NodeGetCapabilities: () => answer, NodeGetVolumeStats: () => usage(2) });
+    await expect(stats()).rejects.toMatchObject({
+      code: 'KLT_ERR_VOLUME_MOUNT',
+      message: `CSI driver ${DRIVER} answered NodeGetCapabilities with ${MAX_NODE_CAPABILITIES + 1} capabilities, more than the ${MAX_NODE_CAPABILITIES} taken`,
+    });
+    answer = capabilities('GET_VOLUME_STATS');
+    expect(await stats()).toMatchObject({ bytes: { total: 2 } });
+    expect(driver.calls('NodeGetCapabilities')).toBe(2);
+  });
+
   it('refuses a NodeGetCapabilities answer over the receive limit, naming the driver and the call', async () => {
     await start({ NodeGetCapabilities: () => capabilities(...Array.from({ length: OVERSIZED_CAPABILITIES }, () => 'GET_VOLUME_STATS')) });
     await expect(stats()).rejects.toMatchObject({
