@@ -1,7 +1,7 @@
 /**
  * The pod resources API's socket (Go's ListenAndServePodResources): listening from start, its gRPC
  * server (grpc-service.ts) started by the first connection, as the device plugins' socket is
- * (../h2/grpc-front.ts). Its front bounds the connections (connection-bounds.ts).
+ * (../h2/grpc-front.ts). Its front bounds the connections (../h2/front-bounds.ts).
  */
 import { unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
@@ -12,9 +12,9 @@ import type { Clock } from '../../ports/clock.js';
 import type { PodResourcesSource } from '../../ports/pod-resources.js';
 import { makeKubeletDirectory } from '../fs/make-directories.js';
 import type { FrontBounds } from '../h2/authority-proxy.js';
+import { POD_RESOURCES_FRONT_BOUNDS } from '../h2/front-bounds.js';
 import { serveOnFirstConnection } from '../h2/grpc-front.js';
 import type { AnswerBuilders } from './answer-cache.js';
-import { POD_RESOURCES_FRONT_BOUNDS } from './connection-bounds.js';
 
 export interface PodResourcesServerOptions {
   socketPath: string;
@@ -27,7 +27,7 @@ export interface PodResourcesServerOptions {
   logger: Logger;
   /** The rate limit; Go's DefaultQPS and DefaultBurstTokens when absent. */
   rateLimit?: { qps: number; burst: number };
-  /** The socket's connection bounds; connection-bounds.ts's when absent. */
+  /** The socket's connection bounds; front-bounds.ts's when absent. */
   connectionBounds?: FrontBounds;
   /** How the List answer and its index are built; the domain's when absent (tests count builds). */
   answerBuilders?: AnswerBuilders;

@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import pino from 'pino';
-import { connect, type Socket } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { FrontBounds } from '../../../src/adapters/h2/authority-proxy.js';
 import { startPodResourcesServer } from '../../../src/adapters/pod-resources/server.js';
@@ -12,6 +10,7 @@ import { listAnswer, type PodResourcesState } from '../../../src/domain/pod-reso
 import { indexState } from '../../../src/domain/pod-resources/state-index.js';
 import { noPodResourcesRequests } from '../../../src/domain/pod-resources/request-metrics.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
+import { capturedLog, rawConnection as rawConnectionTo, spoken, untilTakesANewConnection } from '../../support/front-connections.js';
 import { devicesHeld, podResourcesClient } from '../../support/pod-resources-client.js';
 
 const logger = pino({ level: 'silent' });
@@ -147,42 +146,7 @@ describe('startPodResourcesServer', () => {
 });
 
 /** A raw connection to the socket, and a promise of its close. */
-function rawConnection(socketPath: string): { socket: Socket; closed: Promise<void>; isClosed: () => boolean } {
-  const socket = connect(socketPath);
-  socket.on('error', () => {});
-  // Read, so the server's end is seen (a paused socket never reports it).
-  socket.resume();
-  let done = false;
-  const closed = new Promise<void>((resolve) => socket.once('close', () => {
-    done = true;
-    resolve();
-  }));
-  cleanups.push(() => {
-    socket.destroy();
-  });
-  return { socket, closed, isClosed: () => done };
-}
-
-/** The magic and an empty SETTINGS frame: a whole client preface. */
-const PREFACE = Buffer.concat([Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1'), Buffer.from([0, 0, 0, 4, 0, 0, 0, 0, 0])]);
-
-function capturedLog(): { log: pino.Logger; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { log: pino({ level: 'info' }, sink), lines };
-}
-
-/** Sends the preface and waits for the server's SETTINGS: the connection was taken and passed on. */
-async function spoken(c: { socket: Socket }): Promise<void> {
-  const answered = new Promise((r) => c.socket.once('data', r));
-  c.socket.write(PREFACE);
-  await answered;
-}
+const rawConnection = (socketPath: string) => rawConnectionTo(socketPath, (destroy) => cleanups.push(destroy));
 
 describe('the pod resources socket\'s connection bounds', () => {
   it('closes a connection that sends no HTTP/2 preface within the preface timeout, naming the socket in the log, and keeps one that sent it', async () => {
@@ -210,13 +174,6 @@ describe('the pod resources socket\'s connection bounds', () => {
     expect(lines.filter((l) => String(l.msg).includes('at their bound'))).toEqual([expect.objectContaining({ socket: socketPath, maxConnections: 3 })]);
     held[0]!.socket.destroy();
     await held[0]!.closed;
-    // The server sees the close a moment after the client: try until a new connection is taken.
-    await expect.poll(async () => {
-      const next = rawConnection(socketPath);
-      const taken = await Promise.race([spoken(next).then(() => true), next.closed.then(() => false)]);
-      if (!taken) return false;
-      next.socket.destroy();
-      return true;
-    }).toBe(true);
+    await untilTakesANewConnection(socketPath);
   });
 });
