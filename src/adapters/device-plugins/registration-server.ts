@@ -3,13 +3,15 @@
  * CleanupPluginDirectory): the device-plugins directory made 0750 and emptied of every file but the
  * checkpoint (a plugin watching its socket sees it go and registers again), then v1beta1.Registration
  * served on its kubelet.sock, its gRPC server (registration-grpc.ts) started by the first connection
- * (../h2/grpc-front.ts).
+ * (../h2/grpc-front.ts). Its front bounds the connections (../h2/front-bounds.ts).
  */
 import { lstat, mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DEVICE_MANAGER_CHECKPOINT, KUBELET_DEVICE_PLUGIN_SOCKET } from '../../domain/device-manager/device-plugin-api.js';
 import type { Logger } from '../../log.js';
 import type { RegistrationHandlers } from '../../ports/device-plugins.js';
+import type { FrontBounds } from '../h2/authority-proxy.js';
+import { DEVICE_PLUGIN_REGISTRATION_FRONT_BOUNDS } from '../h2/front-bounds.js';
 import { serveOnFirstConnection } from '../h2/grpc-front.js';
 
 export interface PluginOptions { preStartRequired: boolean; getPreferredAllocationAvailable: boolean }
@@ -32,6 +34,8 @@ export interface RegistrationServerDeps {
   logger: Logger;
   /** Told once the plugin answered its options, before Register answers. */
   onPluginOptions(resourceName: string, socketPath: string, options: PluginOptions): void;
+  /** The socket's connection bounds; front-bounds.ts's when absent. */
+  connectionBounds?: FrontBounds;
 }
 
 export async function serveRegistration(dir: string, handlers: RegistrationHandlers, deps: RegistrationServerDeps): Promise<{ stop(): Promise<void> }> {
@@ -40,8 +44,8 @@ export async function serveRegistration(dir: string, handlers: RegistrationHandl
   await cleanupPluginDirectory(dir, logger);
   const socketPath = join(dir, KUBELET_DEVICE_PLUGIN_SOCKET);
   await rm(socketPath, { force: true });
-  const front = await serveOnFirstConnection(socketPath, async (inner) =>
-    (await import('./registration-grpc.js')).bindRegistrationServer(inner, dir, handlers, deps), logger, 'Device plugin registration');
+  const bind = async (inner: string) => (await import('./registration-grpc.js')).bindRegistrationServer(inner, dir, handlers, deps);
+  const front = await serveOnFirstConnection(socketPath, bind, logger, 'Device plugin registration', deps.connectionBounds ?? DEVICE_PLUGIN_REGISTRATION_FRONT_BOUNDS);
   logger.info({ socket: socketPath }, 'Serving device plugin registration server');
   return {
     stop: async () => {
