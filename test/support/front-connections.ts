@@ -1,7 +1,8 @@
 /**
  * Raw connections to a gRPC socket behind a front (src/adapters/h2/grpc-front.ts), for the tests of
- * its connection bounds: one that never speaks, one that sends the HTTP/2 preface, and the front's
- * log lines as JSON. Each connection is destroyed by the cleanup the caller registers.
+ * its connection bounds: one that never speaks, one that sends the HTTP/2 preface, the two bounds'
+ * checks, and the front's log lines as JSON. Each connection is destroyed by the cleanup the caller
+ * registers.
  */
 import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
@@ -50,6 +51,31 @@ export async function untilTakesANewConnection(socketPath: string): Promise<void
     next.socket.destroy();
     return taken;
   }, { timeout: SERVER_START_MS }).toBe(true);
+}
+
+/** A connection that never speaks is closed, and one that sent the preface is still open past the timeout. */
+export async function expectPrefaceTimeout(socketPath: string, prefaceTimeoutMs: number, cleanup: (destroy: () => void) => void): Promise<void> {
+  const silent = rawConnection(socketPath, cleanup);
+  const speaking = rawConnection(socketPath, cleanup);
+  await spoken(speaking);
+  await silent.closed;
+  await new Promise((r) => setTimeout(r, prefaceTimeoutMs + 100));
+  expect(speaking.isClosed()).toBe(false);
+}
+
+/**
+ * With `held` more connections taken (each sent the preface), the next ones are closed as they come
+ * while the held stay open; once one held is closed, a new connection is taken.
+ */
+export async function expectConnectionBound(socketPath: string, held: number, cleanup: (destroy: () => void) => void): Promise<void> {
+  const open = Array.from({ length: held }, () => rawConnection(socketPath, cleanup));
+  await Promise.all(open.map(spoken));
+  const past = [rawConnection(socketPath, cleanup), rawConnection(socketPath, cleanup)];
+  await Promise.all(past.map((c) => c.closed));
+  expect(open.filter((c) => c.isClosed())).toEqual([]);
+  open[0]!.socket.destroy();
+  await open[0]!.closed;
+  await untilTakesANewConnection(socketPath);
 }
 
 export function capturedLog(): { log: pino.Logger; lines: Record<string, unknown>[] } {

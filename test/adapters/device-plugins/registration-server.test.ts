@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { serveRegistration } from '../../../src/adapters/device-plugins/registration-server.js';
 import type { FrontBounds } from '../../../src/adapters/h2/authority-proxy.js';
 import { DEVICE_PLUGIN_REGISTRATION_MAX_CONNECTIONS } from '../../../src/adapters/h2/front-bounds.js';
-import { capturedLog, rawConnection as rawConnectionTo, spoken, untilTakesANewConnection } from '../../support/front-connections.js';
+import { capturedLog, expectConnectionBound, expectPrefaceTimeout, untilTakesANewConnection } from '../../support/front-connections.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 
@@ -29,33 +29,21 @@ async function serving(log: pino.Logger, bounds?: FrontBounds): Promise<string> 
   return join(dir, 'kubelet.sock');
 }
 
-const rawConnection = (socketPath: string) => rawConnectionTo(socketPath, (destroy) => cleanups.push(destroy));
+const cleanup = (destroy: () => void) => void cleanups.push(destroy);
 
 describe('the device plugins\' kubelet.sock connection bounds', () => {
   it('closes a connection that sends no HTTP/2 preface within the preface timeout, naming the socket in the log, and keeps one that sent it', async () => {
     const { log, lines } = capturedLog();
     const socketPath = await serving(log, { maxConnections: DEVICE_PLUGIN_REGISTRATION_MAX_CONNECTIONS, prefaceTimeoutMs: 200 });
     await untilTakesANewConnection(socketPath); // the server behind the front is started
-    const silent = rawConnection(socketPath);
-    const speaking = rawConnection(socketPath);
-    await spoken(speaking);
-    await silent.closed;
-    await new Promise((r) => setTimeout(r, 300));
-    expect(speaking.isClosed()).toBe(false);
+    await expectPrefaceTimeout(socketPath, 200, cleanup);
     expect(lines).toContainEqual(expect.objectContaining({ socket: socketPath, timeoutMs: 200, msg: expect.stringContaining('no HTTP/2 preface') }));
   });
 
   it(`closes the connections past its bound of ${DEVICE_PLUGIN_REGISTRATION_MAX_CONNECTIONS} as they come, logged once, and takes a new one when one went`, async () => {
     const { log, lines } = capturedLog();
     const socketPath = await serving(log);
-    const held = Array.from({ length: DEVICE_PLUGIN_REGISTRATION_MAX_CONNECTIONS }, () => rawConnection(socketPath));
-    await Promise.all(held.map(spoken));
-    const past = [rawConnection(socketPath), rawConnection(socketPath)];
-    await Promise.all(past.map((c) => c.closed));
-    expect(held.filter((c) => c.isClosed())).toEqual([]);
+    await expectConnectionBound(socketPath, DEVICE_PLUGIN_REGISTRATION_MAX_CONNECTIONS, cleanup);
     expect(lines.filter((l) => String(l.msg).includes('at their bound'))).toEqual([expect.objectContaining({ socket: socketPath, maxConnections: DEVICE_PLUGIN_REGISTRATION_MAX_CONNECTIONS })]);
-    held[0]!.socket.destroy();
-    await held[0]!.closed;
-    await untilTakesANewConnection(socketPath);
   });
 });

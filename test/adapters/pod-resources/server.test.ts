@@ -10,7 +10,7 @@ import { listAnswer, type PodResourcesState } from '../../../src/domain/pod-reso
 import { indexState } from '../../../src/domain/pod-resources/state-index.js';
 import { noPodResourcesRequests } from '../../../src/domain/pod-resources/request-metrics.js';
 import type { Pod } from '../../../src/domain/pod/types.js';
-import { capturedLog, rawConnection as rawConnectionTo, spoken, untilTakesANewConnection } from '../../support/front-connections.js';
+import { capturedLog, expectConnectionBound, expectPrefaceTimeout } from '../../support/front-connections.js';
 import { devicesHeld, podResourcesClient } from '../../support/pod-resources-client.js';
 
 const logger = pino({ level: 'silent' });
@@ -145,20 +145,14 @@ describe('startPodResourcesServer', () => {
   });
 });
 
-/** A raw connection to the socket, and a promise of its close. */
-const rawConnection = (socketPath: string) => rawConnectionTo(socketPath, (destroy) => cleanups.push(destroy));
+const cleanup = (destroy: () => void) => void cleanups.push(destroy);
 
 describe('the pod resources socket\'s connection bounds', () => {
   it('closes a connection that sends no HTTP/2 preface within the preface timeout, naming the socket in the log, and keeps one that sent it', async () => {
     const { log, lines } = capturedLog();
     const { socketPath, client } = await serving({ bounds: { maxConnections: 10, prefaceTimeoutMs: 200 }, log });
     await client.list(); // the server behind the front is started
-    const silent = rawConnection(socketPath);
-    const speaking = rawConnection(socketPath);
-    await spoken(speaking);
-    await silent.closed;
-    await new Promise((r) => setTimeout(r, 300));
-    expect(speaking.isClosed()).toBe(false);
+    await expectPrefaceTimeout(socketPath, 200, cleanup);
     expect(lines).toContainEqual(expect.objectContaining({ socket: socketPath, msg: expect.stringContaining('no HTTP/2 preface') }));
   });
 
@@ -166,14 +160,7 @@ describe('the pod resources socket\'s connection bounds', () => {
     const { log, lines } = capturedLog();
     const { socketPath, client } = await serving({ bounds: { maxConnections: 3, prefaceTimeoutMs: 60_000 }, log });
     await client.list(); // the client's channel is one of the three
-    const held = [rawConnection(socketPath), rawConnection(socketPath)];
-    await Promise.all(held.map(spoken));
-    const past = [rawConnection(socketPath), rawConnection(socketPath)];
-    await Promise.all(past.map((c) => c.closed));
-    expect(held.map((c) => c.isClosed())).toEqual([false, false]);
+    await expectConnectionBound(socketPath, 2, cleanup);
     expect(lines.filter((l) => String(l.msg).includes('at their bound'))).toEqual([expect.objectContaining({ socket: socketPath, maxConnections: 3 })]);
-    held[0]!.socket.destroy();
-    await held[0]!.closed;
-    await untilTakesANewConnection(socketPath);
   });
 });
