@@ -5,22 +5,40 @@
 import type { JournalRecord } from '../journal/record.js';
 import { closestNames } from './closest-names.js';
 import { FAMILIES } from './families.js';
-import { podHistory } from './pod-history.js';
-import { knownPods, type KnownPod } from './pod-identities.js';
+import { PodHistoryCollector } from './pod-history.js';
+import { PodIdentities, type KnownPod } from './pod-identities.js';
 import type { FamilyExplainer, PodIdentity, PodNotFound, Story, StoryLine } from './story.js';
+
+/**
+ * One read of a journal's records, in order, each handed to `visit`. Explaining reads twice, and
+ * keeps of all it reads only the pods' identities and the one pod's history.
+ */
+export type RecordPass = (visit: (record: JournalRecord) => void) => void;
 
 /** `query`: `namespace/name`, a name that is one namespace's only, or a pod uid. */
 export function explainPod(records: readonly JournalRecord[], query: string, families: readonly FamilyExplainer[] = FAMILIES): Story | PodNotFound {
-  const pods = knownPods(records);
-  const found = findPod([...pods.values()], query);
+  return explainPodInPasses((visit) => {
+    for (const record of records) visit(record);
+  }, query, families);
+}
+
+/** explainPod over a log read as a stream: the first pass finds the pod, the second its history. */
+export function explainPodInPasses(pass: RecordPass, query: string, families: readonly FamilyExplainer[] = FAMILIES): Story | PodNotFound {
+  const identities = new PodIdentities();
+  let first: number | undefined;
+  pass((record) => {
+    first ??= record.seq;
+    identities.add(record);
+  });
+  const found = findPod([...identities.pods.values()], query);
   if ('notFound' in found) return found;
-  const history = podHistory(records, found);
-  const lines = families.flatMap((family) => family(history));
-  const first = records[0];
+  const history = new PodHistoryCollector(found);
+  pass((record) => history.add(record));
+  const lines = families.flatMap((family) => family(history.history));
   return {
     pod: found,
     lines: foldRepeats(sortLines(lines)),
-    ...(first !== undefined && first.seq > 1 ? { historyFrom: first.seq } : {}),
+    ...(first !== undefined && first > 1 ? { historyFrom: first } : {}),
   };
 }
 

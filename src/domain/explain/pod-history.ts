@@ -11,15 +11,32 @@ import { isNodeViewRecord } from './node-view.js';
 import type { PodHistory, PodIdentity } from './story.js';
 
 export function podHistory(records: readonly JournalRecord[], pod: PodIdentity): PodHistory {
-  const mentions = mentionFinder(pod.uid);
-  return {
-    pod,
-    records: records.filter((r) => r.type !== 'checkpoint' && (r.actor.includes(pod.uid) || mentions(r.payload))),
-    node: records.filter(isNodeViewRecord),
-  };
+  const history = new PodHistoryCollector(pod);
+  for (const record of records) history.add(record);
+  return history.history;
 }
 
-/** Whether a payload names the uid; a shared object (a pod written by reference) is walked once. */
+/** A pod's history gathered one record at a time: a journal read as a stream keeps only these records. */
+export class PodHistoryCollector {
+  private readonly records: JournalRecord[] = [];
+  private readonly node: JournalRecord[] = [];
+  private readonly mentions: (value: unknown) => boolean;
+
+  constructor(private readonly pod: PodIdentity) {
+    this.mentions = mentionFinder(pod.uid);
+  }
+
+  add(record: JournalRecord): void {
+    if (record.type !== 'checkpoint' && (record.actor.includes(this.pod.uid) || this.mentions(record.payload))) this.records.push(record);
+    if (isNodeViewRecord(record)) this.node.push(record);
+  }
+
+  get history(): PodHistory {
+    return { pod: this.pod, records: this.records, node: this.node };
+  }
+}
+
+/** Whether a payload names the uid; a shared object (a pod written by reference) is walked once while it lives. */
 function mentionFinder(uid: string): (value: unknown) => boolean {
   const known = new WeakMap<object, boolean>();
   const mentions = (value: unknown): boolean => {

@@ -24,33 +24,46 @@ interface PodMetadata {
 
 /** Every pod the records hold, by uid. */
 export function knownPods(records: readonly JournalRecord[]): Map<string, KnownPod> {
-  const pods = new Map<string, KnownPod>();
-  // Records read back share pod objects written by reference: each is looked at once.
-  const seen = new WeakSet<object>();
-  const visit = (value: unknown, seq: number): void => {
+  const identities = new PodIdentities();
+  for (const record of records) identities.add(record);
+  return identities.pods;
+}
+
+/** The pods records hold, learnt one record at a time: a journal read as a stream keeps only this table. */
+export class PodIdentities {
+  /** By uid. */
+  readonly pods = new Map<string, KnownPod>();
+  // Records read back share pod objects written by reference: each is looked at once. Weak, so a
+  // record read and let go takes its objects with it.
+  private readonly seen = new WeakSet<object>();
+
+  add(record: JournalRecord): void {
+    this.visit(record.payload, record.seq);
+  }
+
+  private visit(value: unknown, seq: number): void {
     if (typeof value !== 'object' || value === null) return;
-    if (seen.has(value)) {
-      if (isPodObject(value)) note(value, seq);
+    if (this.seen.has(value)) {
+      if (isPodObject(value)) this.note(value, seq);
       return;
     }
-    seen.add(value);
+    this.seen.add(value);
     if (Array.isArray(value)) {
-      for (const item of value) visit(item, seq);
+      for (const item of value) this.visit(item, seq);
       return;
     }
     if (isPodObject(value)) {
-      note(value, seq);
+      this.note(value, seq);
       return;
     }
-    for (const k in value) if (Object.hasOwn(value, k)) visit((value as Record<string, unknown>)[k], seq);
-  };
-  const note = (pod: object, seq: number): void => {
+    for (const k in value) if (Object.hasOwn(value, k)) this.visit((value as Record<string, unknown>)[k], seq);
+  }
+
+  private note(pod: object, seq: number): void {
     const meta = (pod as { metadata: PodMetadata }).metadata;
     if (typeof meta.uid !== 'string' || typeof meta.name !== 'string') return;
     if (meta.annotations && MIRROR_ANNOTATION in meta.annotations) return;
     const namespace = typeof meta.namespace === 'string' ? meta.namespace : 'default';
-    pods.set(meta.uid, { uid: meta.uid, namespace, name: meta.name, lastSeq: seq });
-  };
-  for (const record of records) visit(record.payload, record.seq);
-  return pods;
+    this.pods.set(meta.uid, { uid: meta.uid, namespace, name: meta.name, lastSeq: seq });
+  }
 }

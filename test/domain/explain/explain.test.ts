@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { explainPod, foldRepeats, isPodNotFound, sortLines } from '../../../src/domain/explain/explain.js';
+import { explainPod, explainPodInPasses, foldRepeats, isPodNotFound, sortLines, type RecordPass } from '../../../src/domain/explain/explain.js';
 import { renderNotFound, renderStory } from '../../../src/domain/explain/render-story.js';
 import type { FamilyExplainer, Story } from '../../../src/domain/explain/story.js';
 import { pod, Records, UID } from './records.js';
@@ -54,6 +54,22 @@ describe('explainPod', () => {
   it('says where the log starts when its first records were rotated away', () => {
     const records = log().all.slice(1);
     expect(explainPod(records, UID)).toMatchObject({ historyFrom: 2 });
+  });
+});
+
+describe('explainPodInPasses', () => {
+  it('reads a log twice, the pod found in the first pass and its history kept in the second; once for a pod it does not know', () => {
+    const records = log().all;
+    let passes = 0;
+    const pass: RecordPass = (visit) => {
+      passes += 1;
+      for (const r of records) visit(r);
+    };
+    expect(explainPodInPasses(pass, 'web', [everyRecord])).toEqual(explainPod(records, 'web', [everyRecord]));
+    expect(passes).toBe(2);
+    passes = 0;
+    expect(explainPodInPasses(pass, 'wbe')).toMatchObject({ notFound: 'wbe' });
+    expect(passes).toBe(1);
   });
 });
 
