@@ -7,7 +7,7 @@ import { closestNames } from './closest-names.js';
 import { FAMILIES } from './families.js';
 import { PodHistoryCollector } from './pod-history.js';
 import { PodIdentities, type KnownPod } from './pod-identities.js';
-import type { FamilyExplainer, PodIdentity, PodNotFound, Story, StoryLine } from './story.js';
+import type { FamilyExplainer, PodHistory, PodIdentity, PodNotFound, Story, StoryLine } from './story.js';
 
 /**
  * One read of a journal's records, in order, each handed to `visit`. Explaining reads twice, and
@@ -24,22 +24,33 @@ export function explainPod(records: readonly JournalRecord[], query: string, fam
 
 /** explainPod over a log read as a stream: the first pass finds the pod, the second its history. */
 export function explainPodInPasses(pass: RecordPass, query: string, families: readonly FamilyExplainer[] = FAMILIES): Story | PodNotFound {
-  const identities = new PodIdentities();
-  let first: number | undefined;
-  pass((record) => {
-    first ??= record.seq;
-    identities.add(record);
-  });
-  const found = findPod([...identities.pods.values()], query);
+  const { found, firstSeq } = findInPass(pass, query);
   if ('notFound' in found) return found;
-  const history = new PodHistoryCollector(found);
-  pass((record) => history.add(record));
-  const lines = families.flatMap((family) => family(history.history));
+  const history = historyInPass(pass, found);
+  const lines = families.flatMap((family) => family(history));
   return {
     pod: found,
     lines: foldRepeats(sortLines(lines)),
-    ...(first !== undefined && first > 1 ? { historyFrom: first } : {}),
+    ...(firstSeq !== undefined && firstSeq > 1 ? { historyFrom: firstSeq } : {}),
   };
+}
+
+// The collectors' caches (weak, but sized for every object a pass walked) go with the pass that used them.
+
+function findInPass(pass: RecordPass, query: string): { found: PodIdentity | PodNotFound; firstSeq: number | undefined } {
+  const identities = new PodIdentities();
+  let firstSeq: number | undefined;
+  pass((record) => {
+    firstSeq ??= record.seq;
+    identities.add(record);
+  });
+  return { found: findPod([...identities.pods.values()], query), firstSeq };
+}
+
+function historyInPass(pass: RecordPass, pod: PodIdentity): PodHistory {
+  const history = new PodHistoryCollector(pod);
+  pass((record) => history.add(record));
+  return history.history;
 }
 
 export const isPodNotFound = (answer: Story | PodNotFound): answer is PodNotFound => 'notFound' in answer;
