@@ -3,12 +3,13 @@
  * POD is `namespace/name`, a name one namespace alone has, or a uid. Exit 0: told; 1: the log knows
  * no such pod (the closest names on stderr, and with --json as `{notFound, closest}` on stdout); 2: the log cannot be read, or a usage mistake. Works on
  * a live daemon's log (a torn last line is skipped) and on rotated ones (from their first checkpoint).
+ * The log is streamed, twice: memory holds the pods' identities and the one pod's history, not the log.
  */
-import { explainPod, isPodNotFound } from '../../domain/explain/explain.js';
+import { explainPodInPasses, isPodNotFound } from '../../domain/explain/explain.js';
 import { renderNotFound, renderStory, storyJson } from '../../domain/explain/render-story.js';
 import type { CommandIo } from '../io.js';
 import { commandArgsOrExit } from './command-args.js';
-import { readLogForCommand } from './read-log.js';
+import { streamLogForCommand } from './read-log.js';
 
 const USAGE = 'usage: kubelet-ts explain LOG POD [--json]\n';
 
@@ -20,10 +21,10 @@ export async function runExplainCommand(argv: string[], io: CommandIo): Promise<
     io.stderr(`explain: ${path === undefined ? 'LOG' : 'POD'} is missing\n${USAGE}`);
     return 2;
   }
-  const log = readLogForCommand(path, 'explain', io);
-  if (!log) return 2;
+  // Read twice rather than held: a run's log is up to 8 segments of 64 MiB.
+  const answer = streamLogForCommand(path, 'explain', io, (pass) => explainPodInPasses(pass, query));
+  if (!answer) return 2;
   const json = args.values.json === true;
-  const answer = explainPod(log.records, query);
   if (isPodNotFound(answer)) {
     // A tool reads the closest names from stdout; a person reads the message.
     if (json) io.stdout(storyJson(answer));

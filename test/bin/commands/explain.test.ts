@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -58,6 +58,16 @@ describe('runExplainCommand', () => {
     const d = capture();
     expect(await runExplainCommand([CLUSTER_LOG], d.io)).toBe(2);
     expect(d.err.join('')).toContain('explain: POD is missing\nusage: kubelet-ts explain LOG POD [--json]');
+  });
+
+  it('reports a torn last line once, though it reads the log twice', async () => {
+    const r = new Records();
+    r.admitted(100);
+    const path = journalFile(r.all);
+    appendFileSync(path, '{"seq":2,"t":');
+    const c = capture();
+    expect(await runExplainCommand([path, 'default/web'], c.io)).toBe(0);
+    expect(c.err).toEqual([`explain: skipped line 3 of ${realpathSync(path)}: torn last line\n`]);
   });
 
   it('shows the control characters of a probe\'s output escaped, and exact with --json', async () => {
