@@ -8,6 +8,7 @@ import { benchChurn } from './churn.js';
 import { benchClaims } from './claims.js';
 import { benchCluster } from './cluster.js';
 import { benchCri } from './cri.js';
+import { benchExplain } from './explain.js';
 import { benchHttp } from './http.js';
 import { benchIdleAlloc } from './idlealloc.js';
 import { benchIdleMem } from './idlemem.js';
@@ -68,6 +69,8 @@ async function main() {
   if (only.includes('idlealloc')) print('idlealloc', await benchIdleAlloc());
   // An idle kubelet-ts beside the Go kubelet, a Node process holding only a kubelet's connections, and a bare Node: minutes, so only when named.
   if (only.includes('nodefloor')) print('nodefloor', await benchNodeFloor());
+  // explain on a full 512 MiB journal, streamed and read whole: minutes (mostly writing the log), so only when named.
+  if (only.includes('explain')) print('explain', await benchExplain());
 }
 
 /** KUBELET_BENCH_HTTP_CLIENTS / _SECONDS / _PODS: a shorter or smaller http run, e.g. while profiling. */
