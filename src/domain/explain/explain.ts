@@ -35,7 +35,7 @@ export function explainPodInPasses(pass: RecordPass, query: string, families: re
   };
 }
 
-// The collectors' caches (weak, but sized for every object a pass walked) go with the pass that used them.
+// Each pass's collector goes with it: the families need the found pod and its history, not the identity table.
 
 function findInPass(pass: RecordPass, query: string): { found: PodIdentity | PodNotFound; firstSeq: number | undefined } {
   const identities = new PodIdentities();

@@ -20,14 +20,11 @@ export function podHistory(records: readonly JournalRecord[], pod: PodIdentity):
 export class PodHistoryCollector {
   private readonly records: JournalRecord[] = [];
   private readonly node: JournalRecord[] = [];
-  private readonly mentions: (value: unknown) => boolean;
 
-  constructor(private readonly pod: PodIdentity) {
-    this.mentions = mentionFinder(pod.uid);
-  }
+  constructor(private readonly pod: PodIdentity) {}
 
   add(record: JournalRecord): void {
-    if (record.type !== 'checkpoint' && (record.actor.includes(this.pod.uid) || this.mentions(record.payload))) this.records.push(record);
+    if (record.type !== 'checkpoint' && (record.actor.includes(this.pod.uid) || mentions(record.payload, this.pod.uid))) this.records.push(record);
     if (isNodeViewRecord(record)) this.node.push(record);
   }
 
@@ -36,20 +33,16 @@ export class PodHistoryCollector {
   }
 }
 
-/** Whether a payload names the uid; a shared object (a pod written by reference) is walked once while it lives. */
-function mentionFinder(uid: string): (value: unknown) => boolean {
-  const known = new WeakMap<object, boolean>();
-  const mentions = (value: unknown): boolean => {
-    if (typeof value === 'string') return value.includes(uid);
-    if (typeof value !== 'object' || value === null) return false;
-    const cached = known.get(value);
-    if (cached !== undefined) return cached;
-    let found = false;
-    if (isPodObject(value)) found = (value as { metadata: { uid?: unknown } }).metadata.uid === uid;
-    else if (Array.isArray(value)) found = value.some(mentions);
-    else for (const k in value) if (Object.hasOwn(value, k) && mentions((value as Record<string, unknown>)[k])) { found = true; break; }
-    known.set(value, found);
-    return found;
-  };
-  return mentions;
+/**
+ * Whether a payload names the uid. A pod is told by its own uid, never walked into, so a pod shared
+ * by many records costs one comparison each: no cache, whose weak table cost a long log more than
+ * the walks it saved.
+ */
+function mentions(value: unknown, uid: string): boolean {
+  if (typeof value === 'string') return value.includes(uid);
+  if (typeof value !== 'object' || value === null) return false;
+  if (isPodObject(value)) return (value as { metadata: { uid?: unknown } }).metadata.uid === uid;
+  if (Array.isArray(value)) return value.some((item) => mentions(item, uid));
+  for (const k in value) if (Object.hasOwn(value, k) && mentions((value as Record<string, unknown>)[k], uid)) return true;
+  return false;
 }

@@ -33,21 +33,17 @@ export function knownPods(records: readonly JournalRecord[]): Map<string, KnownP
 export class PodIdentities {
   /** By uid. */
   readonly pods = new Map<string, KnownPod>();
-  // Records read back share pod objects written by reference: each is looked at once. Weak, so a
-  // record read and let go takes its objects with it.
-  private readonly seen = new WeakSet<object>();
 
   add(record: JournalRecord): void {
     this.visit(record.payload, record.seq);
   }
 
+  /**
+   * A pod is noted, never walked into, so one shared by many records (written by reference) costs
+   * a note each: no cache of objects seen, whose weak table cost a long log more than it saved.
+   */
   private visit(value: unknown, seq: number): void {
     if (typeof value !== 'object' || value === null) return;
-    if (this.seen.has(value)) {
-      if (isPodObject(value)) this.note(value, seq);
-      return;
-    }
-    this.seen.add(value);
     if (Array.isArray(value)) {
       for (const item of value) this.visit(item, seq);
       return;
