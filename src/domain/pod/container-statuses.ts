@@ -72,11 +72,7 @@ function convertOne(cs: RuntimeContainerStatus, old: ContainerStatus | undefined
         ? { terminated: { exitCode: 137, reason: ContainerStatusUnknown, message: 'The container could not be located when the pod was terminated' } }
         : { waiting: {} };
   }
-  return {
-    name: cs.name, state, lastState: {}, ready: false, restartCount: cs.restartCount, image: cs.image, imageID: cs.imageRef, containerID,
-    // The runtime knows no volume names: the mounts are the status's before, as in Go (immutable).
-    ...(old?.volumeMounts ? { volumeMounts: old.volumeMounts } : {}),
-  };
+  return { name: cs.name, state, lastState: {}, ready: false, restartCount: cs.restartCount, image: cs.image, imageID: cs.imageRef, containerID };
 }
 
 export function convertContainerStatuses(input: ConvertContainerStatusesInput): ContainerStatus[] {
@@ -126,8 +122,9 @@ export function convertContainerStatuses(input: ConvertContainerStatusesInput): 
     const count = seen.get(cs.name) ?? 0;
     if (count >= 2) continue;
     const converted = convertOne(cs, oldByName.get(cs.name), runtimeName);
-    // Go keeps the previous status's mounts only; the first status to see the container would have none.
-    if (converted.volumeMounts === undefined && current.volumeMounts !== undefined) converted.volumeMounts = current.volumeMounts;
+    // The runtime knows no volume names: the mounts are the spec's, as step 1 made them (Go carries
+    // the previous status's, so the first status to see the container would have none).
+    if (current.volumeMounts !== undefined) converted.volumeMounts = current.volumeMounts;
     if (count === 0) statuses.set(cs.name, converted);
     else current.lastState = converted.state ?? {};
     seen.set(cs.name, count + 1);

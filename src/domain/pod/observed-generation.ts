@@ -5,7 +5,7 @@
  * A pod without a generation (a static pod read from its file) gets none, as Go's zero is omitted.
  * Pure.
  */
-import type { Pod, PodCondition, PodStatus } from './types.js';
+import type { Pod, PodStatus } from './types.js';
 
 /** The generation a status of `pod` observes; never below what an earlier status said (Go keeps the larger, to spare a patch). */
 export function observedGenerationOf(pod: Pod, previous?: PodStatus): number | undefined {
@@ -16,9 +16,4 @@ export function observedGenerationOf(pod: Pod, previous?: PodStatus): number | u
 /** The field to spread into a status or a condition: absent when there is no generation. */
 export function observedGenerationField(generation: number | undefined): { observedGeneration?: number } {
   return generation === undefined ? {} : { observedGeneration: generation };
-}
-
-/** A condition the kubelet sets, stamped with the pod's generation. */
-export function withObservedGeneration(condition: PodCondition, generation: number | undefined): PodCondition {
-  return generation === undefined ? condition : { ...condition, observedGeneration: generation };
 }

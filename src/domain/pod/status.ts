@@ -30,7 +30,7 @@ import type { RuntimePodStatus } from '../runtime/pod-status.js';
 import { isRestartableInitContainer } from '../runtime/init-containers.js';
 import { containersReadyCondition, kubeletOwnedConditionTypes, podInitializedCondition, podReadyCondition, readyToStartContainersCondition } from './conditions.js';
 import { convertContainerStatuses } from './container-statuses.js';
-import { observedGenerationField, observedGenerationOf, withObservedGeneration } from './observed-generation.js';
+import { observedGenerationField, observedGenerationOf } from './observed-generation.js';
 import { getPodPhase } from './phase.js';
 import { podQOS } from './qos.js';
 import { updateReasonCache, type PodSyncOutcome, type ReasonCache } from './sync-outcome.js';
@@ -188,7 +188,7 @@ export function generateAPIPodStatus(pod: Pod, runtimeStatus: RuntimePodStatus, 
     if (at >= 0) conditions.splice(at, 1);
     const old = (previous.conditions ?? []).find((c) => c.type === evictionCondition.type);
     const lastTransitionTime = old?.status === evictionCondition.status && old.lastTransitionTime ? old.lastTransitionTime : rfc3339FromMs(opts.nowMs);
-    conditions.push({ ...withObservedGeneration(evictionCondition, generation), lastTransitionTime });
+    conditions.push({ ...evictionCondition, ...observedGenerationField(generation), lastTransitionTime });
   }
 
   const hostIPs = opts.hostIPs ?? (opts.hostIP ? [opts.hostIP] : []);
