@@ -24,6 +24,15 @@ function helloLogs(): string[] {
     readdirSync(join(POD_LOGS, d), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.log')).map((f) => join(POD_LOGS, d, f)));
 }
 
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 describe('npm start in a fresh clone', () => {
   const clone = mkdtempSync(join(tmpdir(), 'kts-npm-start-'));
   let child: ReturnType<typeof spawn> | undefined;
@@ -35,6 +44,9 @@ describe('npm start in a fresh clone', () => {
       process.kill(-child.pid, 'SIGTERM');
       await exited;
     }
+    // npm may exit before the kubelet it started has released the runtime's state dir; the shims left
+    // the group (they outlive the kubelet), so an empty group means the kubelet is gone.
+    if (child?.pid) await until('the npm start process group to exit', () => !groupAlive(child!.pid!), 30_000, () => output);
     // The pod outlives the kubelet, as in Go: removed through the runtime over the clone's state.
     if (existsSync(join(clone, '.kubelet-ts', 'root', 'embedded-runtime'))) await removePods({ endpoint: 'embedded', rootDir: join(clone, '.kubelet-ts', 'root') });
     rmSync(clone, { recursive: true, force: true });
