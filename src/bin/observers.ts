@@ -6,6 +6,7 @@
  */
 import type { AnyActorRef, InspectionEvent } from 'xstate';
 import { relayAdmissionRejections } from '../actors/api-pods/admission-events.js';
+import { relayResizeEvents } from '../actors/api-pods/resize-events.js';
 import { relayVolumeEvents } from '../actors/volumes/volume-events.js';
 import { relayEvictionEvents } from '../actors/eviction/eviction-events.js';
 import { relayNodeShutdownEvents } from '../actors/node-shutdown/node-shutdown-events.js';
@@ -72,7 +73,10 @@ function logFailedPodActors(syncLoop: AnyActorRef, logger: Logger): void {
 }
 
 const RELAYS: Record<string, (ref: AnyActorRef, recorder: () => EventRecorder | undefined) => void> = {
-  syncLoop: relayAdmissionRejections,
+  syncLoop: (ref, recorder) => {
+    relayAdmissionRejections(ref, recorder);
+    relayResizeEvents(ref, recorder);
+  },
   volumeManager: relayVolumeEvents,
   evictionManager: relayEvictionEvents,
   nodeShutdown: relayNodeShutdownEvents,

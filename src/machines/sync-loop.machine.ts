@@ -87,7 +87,7 @@ import type { Taint } from '../domain/api/common-types.js';
 import type { Assignments } from '../domain/resource-managers/assignments.js';
 import { EMPTY_INVENTORY, type ResourceInventory } from '../domain/resource-managers/inventory.js';
 import { withDevices, type DevicesChangedEvent } from '../domain/resource-managers/device-inventory.js';
-import type { PodActorFailed, PodAdmissionRejected, SyncLoopCommand } from '../domain/sync-loop/commands.js';
+import type { PodActorFailed, PodAdmissionRejected, PodResizeEvent, SyncLoopCommand } from '../domain/sync-loop/commands.js';
 import { decideNodeChanged, decideNodeRefreshed } from '../domain/sync-loop/live-node.js';
 import { decideOrphanKills, knownPods, podCgroupsToKeep } from '../domain/sync-loop/orphans.js';
 import { decideCrashedActor, decideEviction, decideWorkerTerminated } from '../domain/sync-loop/pod-ends.js';
@@ -105,7 +105,7 @@ import { subsystemSlot } from './subsystem-slot.js';
 import { sendToChild, sendToSystem, sendToSystemIfRunning, type SystemLookup } from './system-sends.js';
 
 export type { AwaitingNodeEntry, KillRequester, OrphanEntry, PodEntry } from '../domain/sync-loop/state.js';
-export type { PodActorFailed, PodAdmissionRejected } from '../domain/sync-loop/commands.js';
+export type { PodActorFailed, PodAdmissionRejected, PodResizeEvent } from '../domain/sync-loop/commands.js';
 export type { PodOperation };
 
 export interface SyncLoopInput {
@@ -234,7 +234,7 @@ interface CommandQueue {
   spawnChild(src: 'podWorker', options: { id: string; systemId: string; input: PodWorkerInput }): void;
   spawnChild(src: 'probe', options: { id: string; systemId: string; input: ProbeInput }): void;
   stopChild(id: string): void;
-  emit(event: PodAdmissionRejected | PodActorFailed): void;
+  emit(event: PodAdmissionRejected | PodActorFailed | PodResizeEvent): void;
   raise(event: SyncLoopEvent): void;
 }
 
@@ -309,7 +309,7 @@ export const syncLoopMachine = setup({
     context: {} as SyncLoopContext,
     events: {} as SyncLoopEvent,
     input: {} as SyncLoopInput,
-    emitted: {} as PodAdmissionRejected | PodActorFailed,
+    emitted: {} as PodAdmissionRejected | PodActorFailed | PodResizeEvent,
   },
   actors: {
     podConfig: subsystemSlot<PodConfigInput>(),

@@ -55,7 +55,7 @@ export function resourceManagersPhase(deps: PhaseDeps) {
     if (inventory.cpu && periodMs <= 0) throw new KubeletError('KLT_ERR_CONFIG_INVALID', `cpuManagerReconcilePeriod (--cpu-manager-reconcile-period) must be positive, got ${c.cpuManagerReconcilePeriod}`);
     await deps.makeDirectories([{ path: rootDir, mode: KUBELET_DATA_DIRECTORY_MODE }]);
     const stateFiles = resourceStateFiles({ rootDir, inventory, policies: { cpu: c.cpuManagerPolicy, memory: c.memoryManagerPolicy }, files: deps.resourceManagers.files,
-      devices: { dir: settings.flags(live).devicePluginsDir, store: deps.devices } });
+      devices: { dir: settings.flags(live).devicePluginsDir, store: deps.devices }, warn: (message) => deps.logger.error(message) });
     const assignments = await readStateFiles(stateFiles);
     // Go writes each checkpoint as it starts (a new one, or the validated old one).
     for (const file of stateFiles) await file.write(assignments);

@@ -2,11 +2,12 @@
  * The resource managers' state files, in one place: each manager registers its file here (its pure
  * encoder/decoder lives in domain/resource-managers/<x>-state-file.ts). At start-up (the container
  * manager's start) each is read into the initial assignments, and each is written again after every
- * change of the assignments (the `resourceManagers` effect).
+ * change of the assignments (the `resourceManagers` effect). The pods' allocations (resize) ride along.
  */
 import type { Assignments, ContainerAssignment } from '../../domain/resource-managers/assignments.js';
 import type { ResourceInventory } from '../../domain/resource-managers/inventory.js';
 import type { CheckpointFiles } from '../../ports/resource-managers.js';
+import { allocatedStateFile } from './allocated-state-file.js';
 import { cpuStateFile } from './cpu-state-file.js';
 import { memoryStateFile } from './memory-state-file.js';
 import { deviceStateFile, type DeviceStateFileContext } from './device-state-file.js';
@@ -32,11 +33,13 @@ export interface StateFileContext {
   files: CheckpointFiles;
   /** The device manager's checkpoint, in its own directory (Go's fixed path, or --device-plugins-dir). */
   devices?: DeviceStateFileContext;
+  /** Where a file that is reported and set aside (not refused) is reported. */
+  warn?: (message: string) => void;
 }
 
 /** Every resource manager's state file, for this configuration. */
 export function resourceStateFiles(ctx: StateFileContext): StateFile[] {
-  return [...(ctx.devices ? [deviceStateFile(ctx.devices)] : []), cpuStateFile(ctx), memoryStateFile(ctx)];
+  return [...(ctx.devices ? [deviceStateFile(ctx.devices)] : []), cpuStateFile(ctx), memoryStateFile(ctx), allocatedStateFile(ctx)];
 }
 
 /** Each container's shares from every file, together. */

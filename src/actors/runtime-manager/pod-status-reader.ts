@@ -5,6 +5,7 @@
  * An exited container's message carries its termination message (Go's toKubeContainerStatus with
  * getTerminationMessage), read through `files` when given.
  */
+import { runtimeContainerResources } from '../../domain/resize/status-resources.js';
 import { KubeletError } from '../../domain/errors.js';
 import { containerInfoFromRuntime, podNameLabel, podNamespaceLabel, podUidLabel } from '../../domain/runtime/labels.js';
 import { newestFirst, type RuntimeContainerStatus, type RuntimePodStatus, type RuntimeSandboxStatus } from '../../domain/runtime/pod-status.js';
@@ -53,6 +54,7 @@ export async function readPodStatus(cri: CriClient, uid: string, files?: Pick<Po
   for await (const { listed, s } of withStatuses(containerList, (id) => cri.runtime.containerStatus(id))) {
     const info = containerInfoFromRuntime(s.labels, s.annotations);
     const state = runtimeContainerState(s.state);
+    const resources = runtimeContainerResources(s.resources?.linux);
     const message = state === 'exited' && files
       ? withTerminationMessage(s.message, await files.readTerminationMessage({ exit_code: s.exit_code, reason: s.reason, annotations: s.annotations, mounts: s.mounts, log_path: s.log_path }))
       : s.message;
@@ -71,6 +73,7 @@ export async function readPodStatus(cri: CriClient, uid: string, files?: Pick<Po
       hash: info.hash,
       restartCount: info.restartCount,
       sandboxId: listed.pod_sandbox_id,
+      ...(resources ? { resources } : {}),
     });
     name ||= s.labels[podNameLabel] ?? '';
     namespace ||= s.labels[podNamespaceLabel] ?? '';

@@ -332,6 +332,10 @@ export interface ContainerStatus {
   imageID: string;
   containerID?: string;
   volumeMounts?: VolumeMountStatus[];
+  /** What the container runs with (in-place resize): the allocated values, the runtime's where it reports them. */
+  resources?: ResourceRequirements;
+  /** The requests allocated to it. */
+  allocatedResources?: ResourceList;
 }
 
 export interface PodIP { ip: string }

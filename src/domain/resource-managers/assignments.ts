@@ -3,6 +3,7 @@
  * admitted. The syncLoop keeps these in its state (`resources`), carries a pod's share to its
  * worker, persists every change through its effects and drops a pod's share when its worker is done.
  */
+import type { ResourceRequirements } from '../pod/types.js';
 
 /** What the resource managers gave one container at admission. */
 export interface ContainerAssignment {
@@ -12,6 +13,8 @@ export interface ContainerAssignment {
   cpus?: number[];
   /** NUMA node ids its memory is pinned to (Static memory manager), and bytes per resource ("memory", "hugepages-2Mi"). */
   memory?: { numaNodes: number[]; bytes: Record<string, number> };
+  /** The requests and limits allocated to it when they can trail its spec (a resize: resize/allocation.ts). */
+  allocated?: ResourceRequirements;
 }
 
 /** By container name (init containers too). */
@@ -22,7 +25,7 @@ export type Assignments = Record<string, PodAssignment>;
 
 /** A container that got nothing of its own (it runs on the shared pool, with no device). */
 export function isEmptyAssignment(a: ContainerAssignment | undefined): boolean {
-  return a === undefined || (a.devices === undefined && a.cpus === undefined && a.memory === undefined);
+  return a === undefined || (a.devices === undefined && a.cpus === undefined && a.memory === undefined && a.allocated === undefined);
 }
 
 /** The pod's containers that got something, or null when none did (such a pod is not kept). */

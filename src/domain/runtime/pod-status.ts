@@ -18,6 +18,15 @@ export interface RuntimeSandboxStatus {
   hasNetworkStatus: boolean;
 }
 
+/** What a container runs with, as the runtime reports it (CRI ContainerStatus.resources), in Go's units. */
+export interface RuntimeContainerResources {
+  cpuLimitMilli?: number;
+  cpuRequestMilli?: number;
+  memoryLimitBytes?: number;
+  /** Never from the runtime: from what the kubelet last actuated. */
+  memoryRequestBytes?: number;
+}
+
 export interface RuntimeContainerStatus {
   id: string;
   name: string;
@@ -35,6 +44,8 @@ export interface RuntimeContainerStatus {
   /** From the io.kubernetes.container.restartCount annotation. */
   restartCount: number;
   sandboxId: string;
+  /** Absent when the runtime reports none. */
+  resources?: RuntimeContainerResources;
 }
 
 export interface RuntimePodStatus {

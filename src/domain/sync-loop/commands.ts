@@ -7,6 +7,7 @@ import type { ProbeType } from '../probe/types.js';
 import type { Container, Pod, PodCondition, PodStatus } from '../pod/types.js';
 import type { Assignments, PodAssignment } from '../resource-managers/assignments.js';
 import type { ObjectReference } from '../status-manager/event-aggregation.js';
+import type { ResizeNote } from './pod-resize.js';
 import type { KillRequester } from './state.js';
 
 /** The eviction a kill carries: the pod ends Failed with this reason and message. */
@@ -14,7 +15,8 @@ export interface KillEviction { reason: string; message: string; condition?: Pod
 
 /** What a pod's worker is told (its machine's events of the same types). */
 export type WorkerMessage =
-  | { type: 'pod.spec.updated'; pod: Pod }
+  /** `pod` at its allocation; `resize` when the syncLoop weighed a resize for it. */
+  | { type: 'pod.spec.updated'; pod: Pod; resize?: ResizeNote }
   | { type: 'pod.kill.requested'; gracePeriodSeconds: number; reason: string; eviction?: KillEviction }
   | { type: 'pod.sync.requested'; reason: string; runtimeEvents?: RuntimeEventNote[] }
   | { type: 'pod.status.reconciled'; pod: Pod }
@@ -48,6 +50,15 @@ export interface PodAdmissionRejected {
   message: string;
 }
 
+/** Emitted for Go's resize events (ResizeStarted, ResizeDeferred, ResizeInfeasible, ResizeCompleted, ResizeError). */
+export interface PodResizeEvent {
+  type: 'pod.resize.event';
+  pod: { namespace: string; name: string; uid: string };
+  eventType: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
 /** Emitted when a pod's worker or probe worker threw: the daemon logs it as an error. */
 export interface PodActorFailed {
   type: 'pod.actor.failed';
@@ -68,7 +79,7 @@ export type SyncLoopCommand =
   | { kind: 'stop'; id: string }
   /** To the status manager (cluster mode only). */
   | { kind: 'reportStatus'; podUid: string; status: PodStatus }
-  | { kind: 'emit'; event: PodAdmissionRejected | PodActorFailed }
+  | { kind: 'emit'; event: PodAdmissionRejected | PodActorFailed | PodResizeEvent }
   /**
    * To the container deletor: the pod's exited containers but the newest `keep` of each name (null:
    * of every name); `containerIds`, with none kept: exactly these, known without reading the runtime.

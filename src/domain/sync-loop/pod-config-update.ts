@@ -9,7 +9,8 @@
  *   managers gave it (kept in `resources`, and persisted when it is something); a refused pod is
  *   kept as `rejected` with Go's Failed status, reported and emitted. A pod refused once stays
  *   Failed (Go keeps a rejected pod's status).
- * - UPDATE hands an active pod's worker the new spec.
+ * - UPDATE hands an active pod's worker the new spec, at its allocation: a resize it asks is weighed
+ *   first (pod-resize.ts). Admission counts every pod at its allocation.
  * - DELETE and REMOVE ask the worker to kill the pod with its grace period, and its probes to stop.
  * - RECONCILE (only the status changed in the API server) hands the worker the pod's new status
  *   when a readiness gate's condition changed what Ready should say.
@@ -28,9 +29,12 @@ import { admitSysctls, sysctlAllowlist } from '../pod/sysctls.js';
 import type { Pod } from '../pod/types.js';
 import { admitResources } from '../resource-managers/admit.js';
 import { keptPodAssignment, withoutPod, withPodAssignment, type PodAssignment } from '../resource-managers/assignments.js';
+import { allocatedPod } from '../resize/allocation.js';
+import { allocationOf, withAllocation } from '../resize/allocation-assignments.js';
 import { addCpuPinning, cpuPinningCounts, NO_CPU_PINNING } from '../resource-managers/cpu-pinning.js';
 import type { Decision, SyncLoopCommand } from './commands.js';
 import { decideNodeRefresh } from './live-node.js';
+import { currentAllocation, weighResize } from './pod-resize.js';
 import { probeWorkersOf } from './probe-workers.js';
 import { isRunningLifecycle, type SyncLoopSettings, type SyncLoopState } from './state.js';
 
@@ -55,6 +59,14 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
   const commands: SyncLoopCommand[] = [];
   // What the active pods hold, counted once per update and grown as pods are admitted.
   let usage: NodeUsage | null = null;
+  /** A running pod's new spec (already in `pods`), its resize weighed: its worker runs it at its allocation. */
+  const tellNewSpec = (uid: string, previous: Pod, pod: Pod): void => {
+    const wasPending = pods[uid]?.resizePending !== undefined;
+    const outcome = weighResize({ pods, resources, node: state.node, inventory: state.inventory }, uid, pod, currentAllocation({ resources }, uid, previous));
+    Object.assign(pods, outcome.state.pods);
+    resources = outcome.state.resources;
+    commands.push(...outcome.commands, { kind: 'tellWorker', podUid: uid, message: { type: 'pod.spec.updated', pod: outcome.workerPod, ...(wasPending || outcome.note.pending || outcome.note.startedGeneration !== undefined ? { resize: outcome.note } : {}) } });
+  };
   for (const pod of update.pods) {
     const uid = pod.metadata.uid ?? '';
     const waiting = awaitingNode[uid];
@@ -83,20 +95,24 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
           break;
         }
         if (entry && entry.lifecycle !== 'terminated') {
-          commands.push({ kind: 'tellWorker', podUid: uid, message: { type: 'pod.spec.updated', pod } });
           pods[uid] = { ...entry, pod, removed: false };
+          tellNewSpec(uid, entry.pod, pod);
           break;
         }
-        usage ??= usageOf(Object.values(pods).filter((p) => isActiveForAdmission(p.lifecycle, p.status)).map((p) => p.pod));
-        const identity = admitPodIdentity(pod);
-        const underPressure = identity.admit ? admitUnderPressure(pod, state.pressure) : identity;
-        const sysctls = underPressure.admit ? admitSysctls(pod, sysctlAllowlist(settings.allowedUnsafeSysctls ?? [])) : underPressure;
-        const resourceAdmission = sysctls.admit ? admitResources({ pod, inventory: state.inventory, assignments: resources }) : null;
-        if (resourceAdmission) cpuPinning = addCpuPinning(cpuPinning, cpuPinningCounts(pod, state.inventory, resourceAdmission));
+        usage ??= usageOf(Object.entries(pods).filter(([, p]) => isActiveForAdmission(p.lifecycle, p.status)).map(([other, p]) => allocatedPod(p.pod, allocationOf(resources[other]))));
+        // After a restart the allocation kept for the pod is what it was admitted with, not its spec (Go's AddPod).
+        const kept = allocationOf(resources[uid]);
+        const desired = pod;
+        const admitted = allocatedPod(desired, kept);
+        const identity = admitPodIdentity(admitted);
+        const underPressure = identity.admit ? admitUnderPressure(admitted, state.pressure) : identity;
+        const sysctls = underPressure.admit ? admitSysctls(admitted, sysctlAllowlist(settings.allowedUnsafeSysctls ?? [])) : underPressure;
+        const resourceAdmission = sysctls.admit ? admitResources({ pod: admitted, inventory: state.inventory, assignments: resources }) : null;
+        if (resourceAdmission) cpuPinning = addCpuPinning(cpuPinning, cpuPinningCounts(admitted, state.inventory, resourceAdmission));
         const allocated = resourceAdmission ?? sysctls;
-        const predicates = allocated.admit ? admitPod(pod, state.node, usage) : allocated;
+        const predicates = allocated.admit ? admitPod(admitted, state.node, usage) : allocated;
         const admission = predicates.admit ? admitDuringShutdown(state.shuttingDown === true) : predicates;
-        if (!admission.admit && admission.reason === 'NodeAffinity' && settings.liveNode && !update.afterNodeRefresh && refusedOnlyForNodeAffinity(pod, state.node, usage)) {
+        if (!admission.admit && admission.reason === 'NodeAffinity' && settings.liveNode && !update.afterNodeRefresh && refusedOnlyForNodeAffinity(admitted, state.node, usage)) {
           awaitingNode[uid] = { pod, source: update.source, asked: false };
           break;
         }
@@ -114,20 +130,22 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
           );
           break;
         }
-        usage = withPod(usage, pod);
-        const assignment: PodAssignment = (resourceAdmission?.admit ? keptPodAssignment(resourceAdmission.assignment) : null) ?? {};
+        usage = withPod(usage, admitted);
+        const assignment: PodAssignment = withAllocation((resourceAdmission?.admit ? keptPodAssignment(resourceAdmission.assignment) : null) ?? {}, kept ?? null);
         if (Object.keys(assignment).length > 0 || uid in resources) {
           resources = withPodAssignment(resources, uid, assignment);
           commands.push({ kind: 'resourcesChanged', assignments: resources });
         }
-        commands.push({ kind: 'startWorker', pod, assignment });
-        pods[uid] = { pod, lifecycle: 'active', removed: false, status: null, probedStarts: {} };
+        commands.push({ kind: 'startWorker', pod: admitted, assignment });
+        pods[uid] = { pod: desired, lifecycle: 'active', removed: false, status: null, probedStarts: {} };
+        // A resize asked while the kubelet was down is weighed once the pod runs at its allocation.
+        if (kept && admitted !== desired) tellNewSpec(uid, admitted, desired);
         break;
       }
       case 'UPDATE':
         if (entry?.lifecycle === 'active') {
-          commands.push({ kind: 'tellWorker', podUid: uid, message: { type: 'pod.spec.updated', pod } });
           pods[uid] = { ...entry, pod };
+          tellNewSpec(uid, entry.pod, pod);
         }
         break;
       case 'DELETE':

@@ -10,6 +10,7 @@ import { crashedPodStatus, REASON_POD_ACTOR_FAILED } from '../pod/spec-identity.
 import type { Pod } from '../pod/types.js';
 import type { Decision, KillEviction, SyncLoopCommand } from './commands.js';
 import { podCgroupsToKeep } from './orphans.js';
+import { retryDeferredResizes } from './pod-resize.js';
 import { probeWorkersOf } from './probe-workers.js';
 import { releaseResources } from './resources.js';
 import type { KillRequester, PodEntry, SyncLoopState } from './state.js';
@@ -20,7 +21,7 @@ const podRefOf = (pod: Pod) => ({ namespace: pod.metadata.namespace ?? 'default'
  * The worker reached `terminated` (it waits there to be stopped): nothing of the pod runs, so its
  * volumes and directory go, its probe workers stop, its cgroup goes (Go: at the next housekeeping)
  * and its dead containers when its content may go, and what the resource managers gave it goes back
- * to their pools. An orphan is forgotten, and a source's pod with its uid that waited is added. A
+ * to their pools, where a deferred resize may now fit. An orphan is forgotten, and a source's pod with its uid that waited is added. A
  * removed pod is forgotten; the eviction manager hears of its kill.
  * `exitedContainerIds` (the worker's last view, read after the kill) go as they are, without the
  * deletor reading the runtime; its sandboxes are then left to the PLEG's report of those removals,
@@ -59,8 +60,9 @@ export function decideWorkerTerminated(current: SyncLoopState, uid: string, exit
   const pods = { ...state.pods };
   if (entry.removed) delete pods[uid];
   else pods[uid] = terminated;
-  const next = { ...state, pods };
-  return { state: next, commands: [...commands, ...podCgroupsToKeep(next)] };
+  // What it held is free: a deferred resize may fit now (Go retries them when pods are removed).
+  const retried = retryDeferredResizes({ ...state, pods });
+  return { state: retried.state, commands: [...commands, ...podCgroupsToKeep(retried.state), ...retried.commands] };
 }
 
 export interface EvictRequest { podUid: string; gracePeriodSeconds: number; eviction: KillEviction; requester: KillRequester }

@@ -1,0 +1,101 @@
+/**
+ * A container's `resources` and `allocatedResources` in its status (Go's
+ * convertContainerStatusResources): the allocated requests are `allocatedResources`; `resources`
+ * starts from the allocated requests and limits and, for a running container, takes what the runtime
+ * says the container runs with (CPU limit from its CFS quota, CPU request from its shares, memory
+ * limit; the memory request from what the kubelet actuated, which no runtime reports), or else the previous status's value for the same running container. Values at or below
+ * the kernel's floors (10m of quota, 2 shares) keep the allocated figure when both are that small,
+ * so that a tiny request does not read as changed.
+ */
+import type { Container, ContainerStatus, ResourceList, ResourceRequirements } from '../pod/types.js';
+import type { RuntimeContainerResources } from '../runtime/pod-status.js';
+
+const MIN_MILLI_CPU_LIMIT = 10;
+const MIN_SHARES = 2;
+const SHARES_PER_CPU = 1024;
+const BINARY_SUFFIXES = ['Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'] as const;
+
+/** What the runtime reports of a container's Linux resources, as Go reads it (toKubeContainerResources). */
+export function runtimeContainerResources(linux: { cpu_period?: number | string | null; cpu_quota?: number | string | null; cpu_shares?: number | string | null; memory_limit_in_bytes?: number | string | null } | null | undefined): RuntimeContainerResources | undefined {
+  if (!linux) return undefined;
+  const period = Number(linux.cpu_period ?? 0);
+  const quota = Number(linux.cpu_quota ?? 0);
+  const shares = Number(linux.cpu_shares ?? 0);
+  const memory = Number(linux.memory_limit_in_bytes ?? 0);
+  const out: RuntimeContainerResources = {};
+  if (period > 0 && quota !== -1) {
+    const milli = Math.trunc((quota * 1000) / period);
+    if (milli > 0) out.cpuLimitMilli = milli;
+  }
+  if (shares >= MIN_SHARES) {
+    const milli = Math.ceil((shares * 1000) / SHARES_PER_CPU);
+    if (milli > 0) out.cpuRequestMilli = milli;
+  }
+  if (memory > 0) out.memoryLimitBytes = memory;
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** Go's canonical text of a CPU quantity in millicores. */
+function cpuText(milli: number): string {
+  return milli % 1000 === 0 ? String(milli / 1000) : `${milli}m`;
+}
+
+/** Go's canonical text of a byte count (binary suffix when exact). */
+function bytesText(bytes: number): string {
+  let value = bytes;
+  let suffix = '';
+  for (const s of BINARY_SUFFIXES) {
+    if (value === 0 || value % 1024 !== 0) break;
+    value /= 1024;
+    suffix = s;
+  }
+  return `${value}${suffix}`;
+}
+
+function milliOf(text: string | undefined): number {
+  if (text === undefined) return 0;
+  const m = /^(\d+(?:\.\d+)?)(m?)$/.exec(text);
+  if (!m) return 0;
+  return m[2] === 'm' ? Number(m[1]) : Number(m[1]) * 1000;
+}
+
+export interface StatusResources {
+  resources: ResourceRequirements;
+  allocatedResources?: ResourceList;
+}
+
+/**
+ * `allocated`: the container as allocated; `running`: the runtime shows it running, with `actual`
+ * (undefined: the runtime says nothing); `old`: the previous status of the same running container.
+ */
+export function containerStatusResources(allocated: Container, running: boolean, actual: RuntimeContainerResources | undefined, old: ContainerStatus | undefined): StatusResources {
+  const requests = allocated.resources?.requests;
+  const limits = allocated.resources?.limits;
+  const out: ResourceRequirements = {
+    ...(limits ? { limits: { ...limits } } : {}),
+    ...(requests ? { requests: { ...requests } } : {}),
+  };
+  const allocatedResources = requests ? { ...requests } : undefined;
+  const result = (): StatusResources => ({ resources: out, ...(allocatedResources ? { allocatedResources } : {}) });
+  if (!running) return result();
+  const keepOld = (list: ResourceList, oldList: ResourceList | undefined, name: string) => {
+    const value = oldList?.[name];
+    if (value !== undefined) list[name] = value;
+  };
+  if (out.limits) {
+    if (actual?.cpuLimitMilli !== undefined) {
+      if (actual.cpuLimitMilli > MIN_MILLI_CPU_LIMIT || milliOf(out.limits['cpu']) > MIN_MILLI_CPU_LIMIT) out.limits['cpu'] = cpuText(actual.cpuLimitMilli);
+    } else keepOld(out.limits, old?.resources?.limits, 'cpu');
+    if (actual?.memoryLimitBytes !== undefined) out.limits['memory'] = bytesText(actual.memoryLimitBytes);
+    else keepOld(out.limits, old?.resources?.limits, 'memory');
+  }
+  if (out.requests) {
+    if (actual?.cpuRequestMilli !== undefined) {
+      if (actual.cpuRequestMilli > MIN_SHARES || milliOf(out.requests['cpu']) > MIN_SHARES) out.requests['cpu'] = cpuText(actual.cpuRequestMilli);
+    } else keepOld(out.requests, old?.resources?.requests, 'cpu');
+    // Runtimes do not report a memory request: it comes from what was actuated, when known.
+    if (actual?.memoryRequestBytes !== undefined) out.requests['memory'] = bytesText(actual.memoryRequestBytes);
+    else keepOld(out.requests, old?.resources?.requests, 'memory');
+  }
+  return result();
+}

@@ -1,0 +1,118 @@
+/**
+ * Resizes in the syncLoop (Go's allocation manager as HandlePodUpdates and RetryPendingResizes drive
+ * it): a pod update whose resources differ from the allocation is weighed (resize/resize-decision.ts)
+ * against what the other active pods hold at their allocations. Allocated: the allocation follows
+ * the spec, is persisted with the resource managers' shares, and the worker is handed the pod as
+ * asked, with `ResizeStarted`. Pending: the worker is handed the pod at its allocation, and the
+ * PodResizePending condition with `ResizeDeferred` or `ResizeInfeasible` when its reason or
+ * generation changed; a deferred resize is weighed again when a pod's worker ends.
+ *
+ * Differs from Go: no periodic retry (Go's every 3 min), and deferred resizes are retried in uid
+ * order rather than by priority and QoS class.
+ */
+import { isActiveForAdmission } from '../pod/lifecycle.js';
+import { usageOf } from '../pod/node-usage.js';
+import type { Pod } from '../pod/types.js';
+import { allocatedPod, allocationFromPod, type PodAllocation } from '../resize/allocation.js';
+import { allocationOf, withPodAllocation } from '../resize/allocation-assignments.js';
+import { decideResize, type ResizePendingReason } from '../resize/resize-decision.js';
+import { resizePendingMessage, resizeProgressMessage } from '../resize/resize-messages.js';
+import type { SyncLoopCommand } from './commands.js';
+import type { PodEntry, SyncLoopState } from './state.js';
+
+/** The PodResizePending condition the worker reports, with the generation it was decided for. */
+export interface PendingResize {
+  reason: ResizePendingReason;
+  message: string;
+  observedGeneration: number;
+}
+
+/** What a worker is told of resizes with a new spec: the pending condition (null: none), and the generation of a resize just allocated. */
+export interface ResizeNote {
+  pending: PendingResize | null;
+  startedGeneration?: number;
+}
+
+type ResizeState = Pick<SyncLoopState, 'pods' | 'resources' | 'node' | 'inventory'>;
+
+const podRefOf = (pod: Pod) => ({ namespace: pod.metadata.namespace ?? 'default', name: pod.metadata.name, uid: pod.metadata.uid ?? '' });
+
+/** The allocation a pod holds now: the kept one, else its previous spec's (a pod never resized). */
+export function currentAllocation(state: Pick<SyncLoopState, 'resources'>, uid: string, previous: Pod): PodAllocation {
+  return allocationOf(state.resources[uid]) ?? allocationFromPod(previous);
+}
+
+/** The pods that count against a resize, each at its allocation. */
+function othersAtAllocation(state: ResizeState, uid: string) {
+  return usageOf(Object.entries(state.pods)
+    .filter(([other, e]) => other !== uid && isActiveForAdmission(e.lifecycle, e.status))
+    .map(([other, e]) => allocatedPod(e.pod, allocationOf(state.resources[other]))));
+}
+
+export interface ResizeOutcome<S> {
+  state: S;
+  commands: SyncLoopCommand[];
+  /** The pod the worker runs: the spec at its allocation. */
+  workerPod: Pod;
+  note: ResizeNote;
+}
+
+/**
+ * A new spec for an active pod whose allocation was `allocation`: the resize it asks weighed, the
+ * pod's entry (already holding `pod`) updated with its pending condition, the allocation kept.
+ */
+export function weighResize<S extends ResizeState>(state: S, uid: string, pod: Pod, allocation: PodAllocation): ResizeOutcome<S> {
+  const entry = state.pods[uid] as PodEntry;
+  const generation = pod.metadata.generation ?? 0;
+  const decision = decideResize(pod, allocation, {
+    node: state.node,
+    others: othersAtAllocation(state, uid),
+    cpuManagerStatic: state.inventory.cpu !== null,
+    memoryManagerStatic: state.inventory.memory !== null,
+  });
+  const commands: SyncLoopCommand[] = [];
+  const { resizePending: previous, ...rest } = entry;
+  switch (decision.kind) {
+    case 'unchanged':
+      return { state: previous ? { ...state, pods: { ...state.pods, [uid]: rest } } : state, commands, workerPod: pod, note: { pending: null } };
+    case 'allocated': {
+      const resources = withPodAllocation(state.resources, uid, decision.allocation);
+      commands.push(
+        { kind: 'resourcesChanged', assignments: resources },
+        { kind: 'emit', event: { type: 'pod.resize.event', pod: podRefOf(pod), eventType: 'Normal', reason: 'ResizeStarted', message: resizeProgressMessage('ResizeStarted', pod, generation) } },
+      );
+      return { state: { ...state, resources, pods: { ...state.pods, [uid]: rest } }, commands, workerPod: pod, note: { pending: null, startedGeneration: generation } };
+    }
+    case 'pending': {
+      const pending: PendingResize = { reason: decision.reason, message: decision.message, observedGeneration: generation };
+      let resources = state.resources;
+      if (allocationOf(resources[uid]) === undefined) {
+        // The spec now trails the allocation: keep the allocation, so that a restart does not take the spec for it.
+        resources = withPodAllocation(resources, uid, allocation);
+        commands.push({ kind: 'resourcesChanged', assignments: resources });
+      }
+      if (!previous || previous.reason !== pending.reason || previous.observedGeneration !== generation) {
+        commands.push({ kind: 'emit', event: { type: 'pod.resize.event', pod: podRefOf(pod), eventType: 'Warning', reason: decision.reason === 'Deferred' ? 'ResizeDeferred' : 'ResizeInfeasible', message: resizePendingMessage(pod, decision.reason, decision.message, generation) } });
+      }
+      return { state: { ...state, resources, pods: { ...state.pods, [uid]: { ...rest, resizePending: pending } } }, commands, workerPod: allocatedPod(pod, allocation), note: { pending } };
+    }
+  }
+}
+
+/** After a pod's worker ended: each deferred resize weighed again, its worker told when it changed. */
+export function retryDeferredResizes<S extends ResizeState>(current: S): { state: S; commands: SyncLoopCommand[] } {
+  let state = current;
+  const commands: SyncLoopCommand[] = [];
+  const deferred = Object.keys(state.pods).filter((uid) => state.pods[uid]?.lifecycle === 'active' && state.pods[uid]?.resizePending?.reason === 'Deferred').sort();
+  for (const uid of deferred) {
+    const entry = state.pods[uid] as PodEntry;
+    const outcome = weighResize(state, uid, entry.pod, currentAllocation(state, uid, entry.pod));
+    state = outcome.state;
+    commands.push(...outcome.commands);
+    if (outcome.note.pending?.reason !== 'Deferred' || outcome.note.pending.message !== entry.resizePending?.message) {
+      commands.push({ kind: 'tellWorker', podUid: uid, message: { type: 'pod.spec.updated', pod: outcome.workerPod, resize: outcome.note } });
+    }
+  }
+  return { state, commands };
+}
+
