@@ -74,6 +74,9 @@
  */
 import { and, assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { sendToSystem } from './system-sends.js';
+import { NO_RESIZE, type ResizeConditions } from '../domain/resize/resize-conditions.js';
+import { resizeAfterWeighing } from '../domain/resize/worker-resize.js';
+import type { ResizeNote } from '../domain/sync-loop/pod-resize.js';
 import type { SerializedError } from '../domain/errors.js';
 import { doneOutput, effectError } from './done-output.js';
 import { activeDeadlineRemainingMs, isPastActiveDeadline } from '../domain/pod/active-deadline.js';
@@ -202,10 +205,12 @@ export interface PodWorkerContext {
   imagePullBackOffPolicy: BackoffPolicy;
   /** The pod's image pull back-off, from its syncs' failed pulls (image-pull-backoff.ts). */
   imagePullBackOffs: ImagePullBackOffs;
+  /** Its resize conditions: pending as the syncLoop weighed it, in progress from an allocation until actuated. */
+  resize: ResizeConditions;
 }
 
 export type PodWorkerEvent =
-  | { type: 'pod.spec.updated'; pod: Pod }
+  | { type: 'pod.spec.updated'; pod: Pod; resize?: ResizeNote }
   | { type: 'pod.kill.requested'; gracePeriodSeconds?: number; reason: string; eviction?: PodEviction }
   /** `runtimeEvents`: the relist's events of the pod that asked for the sync (the PLEG's requests). */
   | { type: 'pod.sync.requested'; reason: string; runtimeEvents?: RuntimeEventNote[] }
@@ -325,6 +330,7 @@ function computeStatus(context: PodWorkerContext, nowMs: number, podIsTerminal: 
     ...evictionOf(context),
     ...(context.runtimeName !== undefined ? { runtimeName: context.runtimeName } : {}),
     ...(context.lastSyncResult?.blocked ? { blocked: context.lastSyncResult.blocked } : {}),
+    resize: context.resize,
   });
 }
 
@@ -402,7 +408,10 @@ export const podWorkerMachine = setup({
     // The latest spec wins. A pod the API server marked deleted is a kill request (Go's UpdatePod).
     recordSpec: assign(({ context, event }) => {
       assertEvent(event, 'pod.spec.updated');
-      return { pod: event.pod, pendingSync: true, pendingFor: 'read' as const, ...(context.killRequest === null ? deletionKillRequest(event.pod) : {}) };
+      return {
+        pod: event.pod, pendingSync: true, pendingFor: 'read' as const, ...(context.killRequest === null ? deletionKillRequest(event.pod) : {}),
+        ...(event.resize ? { resize: resizeAfterWeighing(context.resize, event.resize) } : {}),
+      };
     }),
     recordSyncRequest: assign(({ context, event }) => {
       assertEvent(event, 'pod.sync.requested');
@@ -609,6 +618,7 @@ export const podWorkerMachine = setup({
     assignment: input.assignment ?? null,
     imagePullBackOffPolicy: input.imagePullBackOff ?? imagePullBackoffPolicy,
     imagePullBackOffs: {},
+    resize: NO_RESIZE,
   }),
   initial: 'starting',
   // Outside of idle and backingOff, requests are remembered and acted on when the work in flight ends.

@@ -35,6 +35,7 @@ import { getPodPhase } from './phase.js';
 import { podQOS } from './qos.js';
 import { updateReasonCache, type PodSyncOutcome, type ReasonCache } from './sync-outcome.js';
 import { rfc3339FromMs } from './timestamps.js';
+import { resizeConditionsOf, resizeConditionTypes, type ResizeConditions } from '../resize/resize-conditions.js';
 import type { Container, ContainerStatus, Pod, PodCondition, PodIP, PodStatus } from './types.js';
 
 /** The activeDeadlineSeconds handler's verdict (ShouldEvict), as Go words it. */
@@ -67,6 +68,8 @@ export interface PodStatusOptions {
   runtimeName?: string;
   /** The last sync found the pod cannot run here (PodSyncOutcome.blocked). */
   blocked?: { reason: string; message: string };
+  /** Its resize conditions (none when absent); a terminal pod reports none, as Go clears them. */
+  resize?: ResizeConditions;
 }
 
 const terminalPhases = new Set(['Succeeded', 'Failed']);
@@ -171,7 +174,8 @@ export function generateAPIPodStatus(pod: Pod, runtimeStatus: RuntimePodStatus, 
 
   const initsAndRegular = [...initContainerStatuses, ...containerStatuses];
   const conditions: PodCondition[] = [
-    ...(apiStatus.conditions ?? []).filter((c) => !kubeletOwnedConditionTypes.has(c.type)),
+    ...(apiStatus.conditions ?? []).filter((c) => !kubeletOwnedConditionTypes.has(c.type) && !resizeConditionTypes.has(c.type)),
+    ...(opts.resize && !isTerminalPhase(phase) ? resizeConditionsOf(opts.resize, previous.conditions ?? [], opts.nowMs) : []),
     readyToStartContainersCondition(!podSandboxChanged(pod, runtimeStatus).changed),
     podInitializedCondition(pod, initsAndRegular, phase),
   ];
