@@ -5,10 +5,10 @@
  * An exited container's message carries its termination message (Go's toKubeContainerStatus with
  * getTerminationMessage), read through `files` when given.
  */
-import { runtimeContainerResources } from '../../domain/resize/status-resources.js';
 import { KubeletError } from '../../domain/errors.js';
 import { containerInfoFromRuntime, podNameLabel, podNamespaceLabel, podUidLabel } from '../../domain/runtime/labels.js';
 import { newestFirst, type RuntimeContainerStatus, type RuntimePodStatus, type RuntimeSandboxStatus } from '../../domain/runtime/pod-status.js';
+import type { ReportedLinuxResources } from '../../domain/runtime/actuated-resources.js';
 import { withTerminationMessage } from '../../domain/runtime/termination-message.js';
 import type { CriClient } from '../../ports/cri.js';
 import type { PodFiles } from '../../ports/pod-files.js';
@@ -30,6 +30,12 @@ async function* withStatuses<L extends { id: string }, S>(listed: readonly L[], 
     }
     if (response.status) yield { listed: item, s: response.status };
   }
+}
+
+/** The settings a resize compares, and only those (the status is journaled). */
+function reportedLinuxResources(linux: ReportedLinuxResources): ReportedLinuxResources {
+  const { cpu_shares, cpu_quota, cpu_period, memory_limit_in_bytes } = linux;
+  return { cpu_shares, cpu_quota, cpu_period, memory_limit_in_bytes };
 }
 
 export async function readPodStatus(cri: CriClient, uid: string, files?: Pick<PodFiles, 'readTerminationMessage'>): Promise<RuntimePodStatus> {
@@ -54,7 +60,6 @@ export async function readPodStatus(cri: CriClient, uid: string, files?: Pick<Po
   for await (const { listed, s } of withStatuses(containerList, (id) => cri.runtime.containerStatus(id))) {
     const info = containerInfoFromRuntime(s.labels, s.annotations);
     const state = runtimeContainerState(s.state);
-    const resources = runtimeContainerResources(s.resources?.linux);
     const message = state === 'exited' && files
       ? withTerminationMessage(s.message, await files.readTerminationMessage({ exit_code: s.exit_code, reason: s.reason, annotations: s.annotations, mounts: s.mounts, log_path: s.log_path }))
       : s.message;
@@ -71,9 +76,10 @@ export async function readPodStatus(cri: CriClient, uid: string, files?: Pick<Po
       image: s.image.image,
       imageRef: s.image_ref,
       hash: info.hash,
+      ...(info.hashWithoutResources !== undefined ? { hashWithoutResources: info.hashWithoutResources } : {}),
       restartCount: info.restartCount,
       sandboxId: listed.pod_sandbox_id,
-      ...(resources ? { resources } : {}),
+      ...(state === 'running' && s.resources?.linux ? { resources: reportedLinuxResources(s.resources.linux) } : {}),
     });
     name ||= s.labels[podNameLabel] ?? '';
     namespace ||= s.labels[podNamespaceLabel] ?? '';

@@ -155,6 +155,12 @@ export interface VolumeDevice {
   devicePath: string;
 }
 
+/** Whether an in-place change of `resourceName` needs the container restarted. */
+export interface ContainerResizePolicy {
+  resourceName: 'cpu' | 'memory' | string;
+  restartPolicy: 'NotRequired' | 'RestartContainer' | string;
+}
+
 export interface Container {
   name: string;
   image: string;
@@ -166,6 +172,8 @@ export interface Container {
   env?: EnvVar[];
   envFrom?: EnvFromSource[];
   resources?: ResourceRequirements;
+  /** How a change of each resource is applied in place (InPlacePodVerticalScaling); absent: NotRequired for all. */
+  resizePolicy?: ContainerResizePolicy[];
   /**
    * On init containers "Always" makes it a sidecar (a restartable init container); on regular
    * containers (ContainerRestartRules, v1.35 beta) it overrides the pod's, which kubelet-ts refuses.

@@ -20,23 +20,31 @@
  * 5. No regular container running to keep and nothing to start → kill the pod (sidecars included).
  * 6. Ephemeral containers the runtime has not run yet are started in the existing sandbox, even before
  *    initialization is done (ephemeral-containers.ts); a pod being killed starts none.
+ * 7. In-place resize (resize-actions.ts), when the caller gives the actuated amounts: a running
+ *    regular container kept by rule 4, or a running sidecar not being restarted, whose allocated cpu
+ *    or memory differ from its actuated ones is updated in place (containersToUpdate), or killed
+ *    and started again when its resizePolicy says RestartContainer (updatePodResources then asks
+ *    for the pod cgroup to follow). The spec hash leaves resources out (container-hash.ts), so a
+ *    resize alone never restarts through rule 4.
  *
- * Not handled (Go does): in-place resize; a sandbox whose network namespace
- * mode changed (our CRI status view has no namespace options).
+ * Not handled (Go does): a sandbox whose network namespace mode changed (our CRI status view has no
+ * namespace options); pod-level resources resized on their own (InPlacePodLevelResourcesVerticalScaling).
  */
 import type { Container, Pod } from '../pod/types.js';
-import { hashContainer } from './container-hash.js';
+import { containerSpecChanged } from './container-hash.js';
 import {
   classicInitContainerActions, computeInitContainerActions, findNextInitContainerToRun, hasAnyRegularContainerCreated,
   hasRestartableInitContainer, shouldRestartOnFailure,
 } from './init-containers.js';
 import { ephemeralContainersToStart } from './ephemeral-containers.js';
 import { findContainerStatus, type RuntimePodStatus } from './pod-status.js';
+import type { ResourceAmounts } from './actuated-resources.js';
+import { hasContainersToUpdate, isResizeAllowed, noContainersToUpdate, planContainerResize, type ContainersToUpdate } from './resize-actions.js';
 
 export { isInitContainerFailed, shouldRestartOnFailure } from './init-containers.js';
 
 /** Go's containerKillReason, plus SpecChanged where Go leaves the reason empty. */
-export type ContainerKillReason = 'Unknown' | 'LivenessProbe' | 'StartupProbe' | 'SpecChanged';
+export type ContainerKillReason = 'Unknown' | 'LivenessProbe' | 'StartupProbe' | 'SpecChanged' | 'ResizeRequiresRestart';
 
 export interface ContainerToKill {
   id: string;
@@ -62,6 +70,18 @@ export interface PodActions {
   containersToKill: ContainerToKill[];
   /** Ephemeral containers to start, by name, in spec order; absent when none. */
   ephemeralContainersToStart?: string[];
+  /** Running containers to resize in place, per resource, decreases first (Go's ContainersToUpdate); absent when none. */
+  containersToUpdate?: ContainersToUpdate;
+  /** A container is restarted for a resize: the pod cgroup is brought to the allocated pod (Go's UpdatePodResources); absent when not. */
+  updatePodResources?: true;
+}
+
+/**
+ * What the caller knows of a pod's in-place resizes: the amounts each running container (by name)
+ * was last started or updated with. Absent for a container without a record (Go's zero value then).
+ */
+export interface ResizeInput {
+  actuated: Readonly<Record<string, ResourceAmounts>>;
 }
 
 export interface ProbeFailures {
@@ -106,7 +126,7 @@ function containerSucceeded(container: Container, status: RuntimePodStatus): boo
   return s !== undefined && s.state === 'exited' && s.exitCode === 0;
 }
 
-export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: ProbeFailures = {}): PodActions {
+export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: ProbeFailures = {}, resize?: ResizeInput): PodActions {
   const sandbox = podSandboxChanged(pod, status);
   const actions: PodActions = {
     killPod: sandbox.changed,
@@ -164,8 +184,14 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
     delete actions.ephemeralContainersToStart;
     return actions;
   }
+  const resizing = resize && isResizeAllowed(pod) ? { actuated: resize.actuated, updates: noContainersToUpdate() } : undefined;
+  if (resizing && sidecars) resizeSidecars(pod, status, actions, resizing);
+  const finish = () => {
+    if (resizing && hasContainersToUpdate(resizing.updates)) actions.containersToUpdate = resizing.updates;
+    return actions;
+  };
   // Initialization still in progress: regular containers wait.
-  if (!init.initialized) return actions;
+  if (!init.initialized) return finish();
 
   let keepCount = 0;
   for (const container of pod.spec.containers) {
@@ -182,7 +208,7 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
     let restart = shouldRestartOnFailure(pod);
     let reason: ContainerKillReason;
     let message: string;
-    if (hashContainer(container) !== s.hash) {
+    if (containerSpecChanged(container, s)) {
       reason = 'SpecChanged';
       message = `Container ${container.name} definition changed`;
       restart = true; // a new spec is started whatever the restart policy
@@ -193,6 +219,13 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
       reason = 'StartupProbe';
       message = `Container ${container.name} failed startup probe`;
     } else {
+      const decision = resizing ? planContainerResize(pod, container, s.id, resizing.actuated[container.name], resizing.updates) : undefined;
+      if (decision?.kind === 'restart') {
+        actions.containersToKill.push({ id: s.id, name: s.name, reason: 'ResizeRequiresRestart', message: decision.message });
+        actions.containersToStart.push(container.name);
+        actions.updatePodResources = true;
+        continue;
+      }
       keepCount++;
       continue;
     }
@@ -209,6 +242,29 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
     actions.initContainersToStart = [];
     delete actions.nextInitContainerToStart;
     delete actions.ephemeralContainersToStart;
+    delete actions.updatePodResources;
+    return actions;
   }
-  return actions;
+  return finish();
+}
+
+/**
+ * Running sidecars the init pass keeps (not already being restarted) go through the resize plan too,
+ * as Go's computeInitContainerActions does; one restarted for a resize is started again in its place
+ * among the init containers.
+ */
+function resizeSidecars(pod: Pod, status: RuntimePodStatus, actions: PodActions, resizing: { actuated: ResizeInput['actuated']; updates: ContainersToUpdate }): void {
+  const inits = pod.spec.initContainers ?? [];
+  inits.forEach((container, index) => {
+    if (container.restartPolicy !== 'Always') return;
+    const s = findContainerStatus(status, container.name);
+    if (!s || s.state !== 'running' || actions.containersToKill.some((k) => k.id === s.id)) return;
+    const decision = planContainerResize(pod, container, s.id, resizing.actuated[container.name], resizing.updates);
+    if (decision.kind !== 'restart') return;
+    actions.containersToKill.push({ id: s.id, name: s.name, reason: 'ResizeRequiresRestart', message: decision.message });
+    if (!actions.initContainersToStart.includes(index)) actions.initContainersToStart = [...actions.initContainersToStart, index].sort((a, b) => a - b);
+    const first = actions.initContainersToStart[0];
+    if (first !== undefined) actions.nextInitContainerToStart = (inits[first] as Container).name;
+    actions.updatePodResources = true;
+  });
 }

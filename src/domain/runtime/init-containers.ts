@@ -17,7 +17,7 @@
  * containers may have been garbage collected: the newest evidence of progress wins.
  */
 import type { Container, Pod } from '../pod/types.js';
-import { hashContainer } from './container-hash.js';
+import { containerSpecChanged } from './container-hash.js';
 import { findContainerStatus, type RuntimeContainerStatus, type RuntimePodStatus } from './pod-status.js';
 
 export interface InitContainerKill {
@@ -158,7 +158,7 @@ export function computeInitContainerActions(pod: Pod, status: RuntimePodStatus, 
         }
         if (i === last) result.initialized = true;
         else if (!previouslyInitialized) result.toStart.push(i + 1);
-        if (hashContainer(container) !== s.hash) {
+        if (containerSpecChanged(container, s)) {
           restart(i, s, 'SpecChanged', `Init container ${container.name} definition changed`);
         } else if (container.livenessProbe && probes.livenessFailed.has(container.name)) {
           restart(i, s, 'LivenessProbe', `Init container ${container.name} failed liveness probe`);

@@ -5,7 +5,7 @@
  * the spec hash, the restart count, the termination message settings, the preStop hook.
  */
 import type { Container, Pod } from '../pod/types.js';
-import { hashContainer } from './container-hash.js';
+import { hashContainer, hashContainerWithoutResources } from './container-hash.js';
 
 export const podNameLabel = 'io.kubernetes.pod.name';
 export const podNamespaceLabel = 'io.kubernetes.pod.namespace';
@@ -13,6 +13,8 @@ export const podUidLabel = 'io.kubernetes.pod.uid';
 export const containerNameLabel = 'io.kubernetes.container.name';
 
 export const containerHashAnnotation = 'io.kubernetes.container.hash';
+/** The hash without resources and resizePolicy (container-hash.ts says why there are two). */
+export const containerHashWithoutResourcesAnnotation = 'io.kubernetes.container.hashWithoutResources';
 export const containerRestartCountAnnotation = 'io.kubernetes.container.restartCount';
 export const containerTerminationMessagePathAnnotation = 'io.kubernetes.container.terminationMessagePath';
 export const containerTerminationMessagePolicyAnnotation = 'io.kubernetes.container.terminationMessagePolicy';
@@ -54,6 +56,7 @@ export function newContainerLabels(container: Container, pod: Pod): Record<strin
 export function newContainerAnnotations(container: Container, pod: Pod, restartCount: number): Record<string, string> {
   const annotations: Record<string, string> = {
     [containerHashAnnotation]: hashContainer(container).toString(16),
+    [containerHashWithoutResourcesAnnotation]: hashContainerWithoutResources(container).toString(16),
     [containerRestartCountAnnotation]: String(restartCount),
     [containerTerminationMessagePathAnnotation]: container.terminationMessagePath ?? defaultTerminationMessagePath,
     [containerTerminationMessagePolicyAnnotation]: container.terminationMessagePolicy ?? defaultTerminationMessagePolicy,
@@ -81,6 +84,8 @@ export interface ContainerInfoFromRuntime {
   containerName: string;
   /** 0 when missing or unparsable, as Go logs and carries on. */
   hash: number;
+  /** Absent when the annotation is missing or unparsable: the full hash is compared then. */
+  hashWithoutResources?: number;
   restartCount: number;
   terminationMessagePath: string;
   terminationMessagePolicy: string;
@@ -111,6 +116,8 @@ export function containerInfoFromRuntime(labels: Record<string, string>, annotat
     terminationMessagePath: annotations[containerTerminationMessagePathAnnotation] ?? '',
     terminationMessagePolicy: annotations[containerTerminationMessagePolicyAnnotation] ?? '',
   };
+  const withoutResources = annotations[containerHashWithoutResourcesAnnotation];
+  if (withoutResources !== undefined && /^[0-9a-f]+$/i.test(withoutResources)) info.hashWithoutResources = Number.parseInt(withoutResources, 16);
   const termination = optionalInt(annotations[podTerminationGracePeriodAnnotation]);
   if (termination !== undefined) info.podTerminationGracePeriodSeconds = termination;
   const deletion = optionalInt(annotations[podDeletionGracePeriodAnnotation]);

@@ -3,6 +3,7 @@
  * statuses as found in the runtime by the pod uid label, newest first, as plain JSON. The runtime
  * manager builds it from CRI answers; computePodActions and (later) status computation read it.
  */
+import type { ReportedLinuxResources } from './actuated-resources.js';
 
 export type RuntimeContainerState = 'created' | 'running' | 'exited' | 'unknown';
 
@@ -41,11 +42,16 @@ export interface RuntimeContainerStatus {
   imageRef: string;
   /** From the io.kubernetes.container.hash annotation; 0 if absent. */
   hash: number;
+  /** From the io.kubernetes.container.hashWithoutResources annotation; absent on containers started without it. */
+  hashWithoutResources?: number;
   /** From the io.kubernetes.container.restartCount annotation. */
   restartCount: number;
   sandboxId: string;
-  /** Absent when the runtime reports none. */
-  resources?: RuntimeContainerResources;
+  /**
+   * The cgroup settings the runtime reports for a running container (ContainerStatus
+   * resources.linux); absent when it reports none. Read only for a container without an actuation record.
+   */
+  resources?: ReportedLinuxResources;
 }
 
 export interface RuntimePodStatus {

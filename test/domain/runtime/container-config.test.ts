@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { generateContainerConfig, generatePodSandboxConfig, restartCountFromLogFiles, type NodeRuntimeContext } from '../../../src/domain/runtime/container-config.js';
 import { containerInfoFromRuntime } from '../../../src/domain/runtime/labels.js';
-import { hashContainer } from '../../../src/domain/runtime/container-hash.js';
+import { hashContainer, hashContainerWithoutResources } from '../../../src/domain/runtime/container-hash.js';
 import type { Container, Pod } from '../../../src/domain/pod/types.js';
 import { DEFAULT_MASKED_PATHS, DEFAULT_READONLY_PATHS } from '../../../src/domain/runtime/masked-paths.js';
 
@@ -105,6 +105,7 @@ describe('generateContainerConfig', () => {
   it('annotates hash, restart count, termination settings, grace periods, preStop and ports', () => {
     expect(config.annotations).toEqual({
       'io.kubernetes.container.hash': hashContainer(web).toString(16),
+      'io.kubernetes.container.hashWithoutResources': hashContainerWithoutResources(web).toString(16),
       'io.kubernetes.container.restartCount': '3',
       'io.kubernetes.container.terminationMessagePath': '/dev/termination-log',
       'io.kubernetes.container.terminationMessagePolicy': 'File',
@@ -117,7 +118,7 @@ describe('generateContainerConfig', () => {
 
   it('reads back what it wrote', () => {
     const info = containerInfoFromRuntime(config.labels ?? {}, config.annotations ?? {});
-    expect(info).toMatchObject({ podName: 'frontend', podUid: '1234-abcd', containerName: 'web', hash: hashContainer(web), restartCount: 3, podTerminationGracePeriodSeconds: 45, podDeletionGracePeriodSeconds: 15 });
+    expect(info).toMatchObject({ podName: 'frontend', podUid: '1234-abcd', containerName: 'web', hash: hashContainer(web), hashWithoutResources: hashContainerWithoutResources(web), restartCount: 3, podTerminationGracePeriodSeconds: 45, podDeletionGracePeriodSeconds: 15 });
   });
 
   it('writes logs to <name>/<restartCount>.log', () => {
