@@ -21,6 +21,9 @@ export type SyncStep =
   | 'configPodSandbox'
   | 'startInitContainer'
   | 'startContainer'
+  | 'resizePodInPlace'
+  | 'updatePodCgroup'
+  | 'updateContainerResources'
   | 'removeContainer'
   | 'removePodSandbox';
 
@@ -38,8 +41,17 @@ export interface SyncStepResult {
   pulledWith?: string;
   /** An image pull that failed (see SyncStepOutcome.pullFailure). */
   pullFailure?: { image: string; atMs: number };
+  /** The resource an in-place resize step changed (updatePodCgroup, updateContainerResources). */
+  resource?: 'cpu' | 'memory';
   durationMs: number;
 }
+
+/**
+ * What became of the in-place resize a sync applied (Go's ResizePodInPlace result): every step
+ * done, or the first failure's message (Go's ErrResizePodInPlace), for PodResizeInProgress /
+ * ResizeError. Partially applied steps stay recorded in the actuated state.
+ */
+export type ResizeOutcome = { status: 'applied' } | { status: 'failed'; message: string };
 
 export interface SyncPodResult {
   podUid: string;
@@ -53,6 +65,14 @@ export interface SyncPodResult {
   podStatus?: { runtimeStatus: RuntimePodStatus; observedAtMs: number };
   /** The pod cannot run on this node as asked (see PodSyncOutcome.blocked). */
   blocked?: { reason: string; message: string };
+  /** The sync resized containers in place (or tried to); absent when it had nothing to resize. */
+  resize?: ResizeOutcome;
+  /**
+   * After the sync a running container still runs with other cpu or memory amounts than the pod
+   * (the allocated pod) gives it (isPodResizeInProgress over the status handed back); absent when
+   * not, or when no status could be read.
+   */
+  resizeInProgress?: true;
 }
 
 export interface KillPodResult {

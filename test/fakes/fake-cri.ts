@@ -12,7 +12,7 @@
 import { KubeletError } from '../../src/domain/errors.js';
 import type {
   Container, ContainerConfig, ContainerFilter, ContainerState, ContainerStats, ContainerStatsFilter, ContainerStatus, ContainerStatusResponse, CriClient,
-  CriImageService, CriRuntimeService, ExecSyncResponse, Image, ImageFsInfoResponse, ImageSpec, ImageStatusResponse,
+  CriImageService, CriRuntimeService, ExecSyncResponse, Image, ImageFsInfoResponse, ImageSpec, ImageStatusResponse, LinuxContainerResources,
   PodSandbox, PodSandboxConfig, PodSandboxFilter, PodSandboxStats, PodSandboxStatusResponse, StatusResponse, VersionResponse,
 } from '../../src/ports/cri.js';
 
@@ -57,6 +57,8 @@ export class FakeCri implements CriClient {
   readonly containers = new Map<string, ContainerRecord>();
   /** Images on the node, by the reference they were added or pulled under. */
   readonly imageStore = new Map<string, Image>();
+  /** Every UpdateContainerResources request, in order, by container id. */
+  readonly resourceUpdates: { id: string; linux: LinuxContainerResources }[] = [];
   /** What ListContainerStats reports per container id; a container without an entry has nothing measured. */
   readonly usage = new Map<string, { cpuNs: bigint; workingSetBytes: bigint; nanoCores?: bigint }>();
   readonly runtime: CriRuntimeService;
@@ -320,6 +322,11 @@ export class FakeCri implements CriClient {
         const c = this.mustContainer(id);
         if (c.state !== 'CONTAINER_RUNNING') throw new KubeletError('KLT_ERR_CRI_FAILED', `container "${id}" is not running`);
         return { stdout: Buffer.from(cmd.join(' ')), stderr: Buffer.alloc(0), exit_code: this.execExitCode };
+      },
+      updateContainerResources: async (id: string, linux: LinuxContainerResources): Promise<void> => {
+        this.record('updateContainerResources', this.containerName(id));
+        this.mustContainer(id);
+        this.resourceUpdates.push({ id, linux });
       },
       listContainerStats: async (filter?: ContainerStatsFilter): Promise<ContainerStats[]> => {
         this.record('listContainerStats');

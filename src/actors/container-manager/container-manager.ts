@@ -11,6 +11,9 @@
  *   then the pod's cgroup created with ResourceConfigForPod's settings when it does not exist yet;
  *   answers the cgroup_parent the sandbox gets, in the driver's form (`/kubepods.slice/…` for systemd).
  * - updateQos (every minute, and after pod cgroups were removed): the burstable shares recomputed.
+ * - readPod / desiredPod / updatePod (an in-place resize, Go's Get/SetPodCgroupConfig): the pod
+ *   cgroup's settings now, what ResourceConfigForPod gives the pod as allocated, and a write of some
+ *   of them; a pod without a cgroup reads as undefined.
  * - cleanup (housekeeping): every pod cgroup under the QoS cgroups whose pod may no longer run is
  *   destroyed, its leftover processes killed first.
  * Without cgroupsPerQOS every step does nothing and pods get no cgroup_parent (the runtime's own).
@@ -53,6 +56,9 @@ export interface ContainerManager {
   cgroupParentFor(pod: Pod): string | undefined;
   ensurePod(pod: Pod): Promise<string | undefined>;
   updateQos(): Promise<QosCgroupConfigs | null>;
+  readPod(pod: Pod): Promise<ResourceConfig | undefined>;
+  desiredPod(pod: Pod): ResourceConfig;
+  updatePod(pod: Pod, config: ResourceConfig): Promise<void>;
   cleanup(keep: readonly string[]): Promise<PodCgroupSweep>;
 }
 
@@ -72,6 +78,9 @@ const withoutQosCgroups = (o: ContainerManagerOptions): ContainerManager => ({
   cgroupParentFor: () => undefined,
   ensurePod: async () => undefined,
   updateQos: async () => null,
+  readPod: async () => undefined,
+  desiredPod: () => ({}),
+  updatePod: async () => {},
   cleanup: async () => ({ removed: [] }),
 });
 
@@ -160,6 +169,19 @@ function withQosCgroups(o: ContainerManagerOptions, cgroups: CgroupManager, qos:
     updateQos: async () => {
       await started;
       return updateQos();
+    },
+
+    async readPod(pod) {
+      await started;
+      const name = toCgroupfs(podCgroupName(qos, pod));
+      return (await cgroups.exists(name)) ? cgroups.read(name) : undefined;
+    },
+
+    desiredPod: (pod) => resourceConfigForPod(pod, o.pod),
+
+    async updatePod(pod, config) {
+      await started;
+      await cgroups.update(toCgroupfs(podCgroupName(qos, pod)), config);
     },
 
     async cleanup(keep) {

@@ -31,6 +31,7 @@ import { settings } from './settings.js';
 import { watchdogSetting } from '../../domain/node/systemd-watchdog.js';
 import { kubeletDataDirectories } from '../../domain/node/data-directories.js';
 import { startSystemdWatchdog } from '../node/systemd-watchdog.js';
+import { openActuatedState } from '../runtime-manager/actuated-state.js';
 
 const PLEG_RELIST_PERIOD_MS = 1000;
 
@@ -115,8 +116,11 @@ export function kubeletPhases(deps: PhaseDeps) {
       const imageCredentials = await credentialProviders(deps);
       const runtimeClasses = api ? deps.build.runtimeClassInformer(api.main) : undefined;
       if (runtimeClasses) deps.lifetimes.add('runtimeClassInformer', async () => runtimeClasses.stop());
+      // Go's NewKubeGenericRuntimeManager restores the actuated resources here; a bad file stops the start.
+      const actuated = await openActuatedState(deps.resourceManagers.files, rootDir);
       live.runtimeManager.set(deps.build.runtimeManager({
         events: () => live.events.peek(),
+        actuated,
         cri,
         podLogsDir: c.podLogsDir,
         node: {
@@ -130,6 +134,11 @@ export function kubeletPhases(deps: PhaseDeps) {
           ...(allocatable ? { nodeAllocatable: allocatable } : {}),
           cgroupParentFor: (pod) => live.containerManager.require().cgroupParentFor(pod),
           ensurePodCgroup: (pod) => live.containerManager.require().ensurePod(pod),
+          podCgroup: {
+            read: (pod) => live.containerManager.require().readPod(pod),
+            desired: (pod) => live.containerManager.require().desiredPod(pod),
+            write: (pod, config) => live.containerManager.require().updatePod(pod, config),
+          },
           seccomp: { runtimeDefault: c.seccompDefault || settings.flags(live).seccompDefault, profileRoot: seccompProfileRoot(rootDir) },
           ...(services ? { serviceEnvFor: (pod) => services.envFor(pod) } : {}),
           ...(runtimeClasses ? { runtimeClasses } : {}),

@@ -14,14 +14,20 @@
  *           ends the sync);
  *   Step 5: start the ephemeral containers never run yet (a failure is recorded and the sync goes on);
  *   Step 6: start the init containers to start (a failure ends the sync, except a sidecar's);
- *   Step 7: start the regular containers (a failure is recorded and the next container is tried).
+ *   Step 7: resize running containers in place (pod-resizer.ts; a failure stops the resize, is
+ *           recorded and reported in `resize`, and the sync goes on);
+ *   Step 8: start the regular containers (a failure is recorded and the next container is tried).
  * Starting a container: crash-loop back-off check, ensure the image, CreateContainer, StartContainer,
  * postStart hook (a failed hook kills the container: PostStartHookError). Stopping one runs its
  * preStop hook within the grace period first.
  *
  * Every result is plain data (SyncPodResult), so pod workers can carry it in events and the journal.
  *
- * Differs from Go (not done yet): no in-place resize, DRA or image volumes;
+ * The actuated resources (actuated-state.ts) are recorded when a container starts and after each
+ * in-place update, and forgotten with the pod (removePod); computePodActions compares them with the
+ * allocated pod it is given.
+ *
+ * Differs from Go (not done yet): no DRA or image volumes;
  * a failed sandbox creation of a pod already
  * being terminated is still reported. Events are recorded where Go records them (kuberuntime, the
  * image manager), through `events`: they are effects of this actor, never journaled inputs.
@@ -61,6 +67,12 @@ import { EventReason } from '../../domain/status-manager/event-reasons.js';
 import type { RuntimeClassLister } from '../../ports/runtime-classes.js';
 import { createUserNamespaces, handlersFromStatus, rangesInRuntime } from './pod-user-namespace.js';
 import { runtimeHandlerFor } from './runtime-handler.js';
+import { actuatedState, type ActuatedState } from './actuated-state.js';
+import { hasResizeWork, resizePod, type PodCgroupAccess } from './pod-resizer.js';
+import { actuatedForPod, desiredResourceAmounts } from '../../domain/runtime/actuated-resources.js';
+import { isPodResizeInProgress } from '../../domain/runtime/resize-progress.js';
+import { isResizeAllowed } from '../../domain/runtime/resize-actions.js';
+import type { ResourceContext } from '../../domain/runtime/resources.js';
 
 /** What the node contributes to pod configuration; every field has the Go kubelet's default. */
 export interface RuntimeNodeOptions {
@@ -105,6 +117,8 @@ export interface RuntimeNodeOptions {
   sharedCpus?: () => number[] | undefined;
   /** The device plugins' Allocate answers for a container's devices; without it, devices get nothing from their plugins. */
   deviceRuntime?: ContainerDeviceAllocator['containerDevices'];
+  /** The pod cgroup, for in-place resizes (the container manager's). Default: none, only containers are resized. */
+  podCgroup?: PodCgroupAccess;
 }
 
 /** What a container's mounts and env read besides the CRI: the pod's files and the API objects. */
@@ -137,12 +151,14 @@ export interface RuntimeManagerOptions {
   events?: () => EventRecorder | undefined;
   /** --image-credential-provider-config's plugins. Default none. */
   imageCredentials?: ImageCredentialProviders;
+  /** What each container was last started or updated with (openActuatedState). Default: in memory only. */
+  actuated?: ActuatedState;
 }
 
 function isNothingToDo(actions: PodActions): boolean {
   return !actions.killPod && !actions.createSandbox && actions.containersToKill.length === 0 &&
     actions.initContainersToStart.length === 0 && actions.containersToStart.length === 0 &&
-    (actions.ephemeralContainersToStart ?? []).length === 0;
+    (actions.ephemeralContainersToStart ?? []).length === 0 && !hasResizeWork(actions);
 }
 
 const noActions: PodActions = { killPod: false, createSandbox: false, attempt: 0, initContainersToStart: [], containersToStart: [], containersToKill: [] };
@@ -196,6 +212,26 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     ...(node.deviceRuntime ? { deviceRuntime: node.deviceRuntime } : {}),
   };
 
+  const actuated = opts.actuated ?? actuatedState();
+  const resourceContext = (): ResourceContext => ({
+    memoryCapacityBytes: node.memoryCapacityBytes ?? host.memoryCapacityBytes(),
+    ...(node.cpuCfsQuota !== undefined ? { cpuCfsQuota: node.cpuCfsQuota } : {}),
+    ...(node.cpuCfsQuotaPeriodMicros !== undefined ? { cpuCfsQuotaPeriodMicros: node.cpuCfsQuotaPeriodMicros } : {}),
+  });
+  const resizer = { cri, clock, log, actuated, resources: resourceContext, ...(node.podCgroup ? { podCgroup: node.podCgroup } : {}) };
+
+  /**
+   * A record that cannot be written leaves the container running: without it the next sync takes
+   * the container at what the runtime reports (actuated-resources.ts).
+   */
+  async function recordActuated(pod: Pod, container: Container | EphemeralContainer): Promise<void> {
+    try {
+      await actuated.set(pod.metadata.uid, container.name, desiredResourceAmounts(pod, container));
+    } catch (err) {
+      log.error({ err, pod: podRef(pod), podUid: pod.metadata.uid, containerName: container.name }, 'Failed to record the actuated resources of a container');
+    }
+  }
+
   // Read once, as Go's AppArmor validator reads the host when the kubelet starts.
   let hostAppArmor: boolean | undefined;
 
@@ -219,26 +255,37 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
    */
   async function syncPod(pod: Pod, syncOpts: SyncPodOptions = {}): Promise<SyncPodResult> {
     const result = await applyPodActions(pod, syncOpts);
-    if (result.podStatus !== undefined) return result;
+    if (result.podStatus !== undefined) return withResizeProgress(pod, result);
     // Stamped before the read, as the worker stamps its own.
     const observedAtMs = clock.now();
     try {
-      return { ...result, podStatus: { runtimeStatus: await readPodStatus(cri, pod.metadata.uid, opts.pod?.files), observedAtMs } };
+      return withResizeProgress(pod, { ...result, podStatus: { runtimeStatus: await readPodStatus(cri, pod.metadata.uid, opts.pod?.files), observedAtMs } });
     } catch {
       return result;
     }
+  }
+
+  /** The pod given to a sync is the allocated pod: a resize is in progress while its running containers run with other amounts. */
+  function withResizeProgress(pod: Pod, result: SyncPodResult): SyncPodResult {
+    if (!result.podStatus || result.blocked || !isResizeAllowed(pod)) return result;
+    const status = result.podStatus.runtimeStatus;
+    const running = status.containers.filter((c) => c.state === 'running');
+    const current = actuatedForPod(pod, running, actuated.containers(pod.metadata.uid), resourceContext());
+    return isPodResizeInProgress(pod, status, current) ? { ...result, resizeInProgress: true } : result;
   }
 
   async function applyPodActions(pod: Pod, syncOpts: SyncPodOptions): Promise<SyncPodResult> {
     const uid = pod.metadata.uid;
     const ref = podRef(pod);
     const steps: SyncStepResult[] = [];
+    let resized: SyncPodResult['resize'];
     const done = (actions: PodActions, sandboxId?: string): SyncPodResult => ({
       podUid: uid,
       ok: steps.every((s) => s.ok),
       actions,
       ...(sandboxId !== undefined ? { sandboxId } : {}),
       steps,
+      ...(resized ? { resize: resized } : {}),
     });
 
     hostAppArmor ??= host.appArmorEnabled();
@@ -251,7 +298,9 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     const observedAtMs = clock.now();
     const planned = await runStep(clock, 'computePodActions', ref, 'PodStatusError', async () => {
       const status = syncOpts.podStatus ?? (await readPodStatus(cri, uid, opts.pod?.files));
-      return { status, actions: computePodActions(pod, status, syncOpts.probes) };
+      const running = status.containers.filter((c) => c.state === 'running');
+      const resize = isResizeAllowed(pod) ? { actuated: actuatedForPod(pod, running, actuated.containers(uid), resourceContext()) } : undefined;
+      return { status, actions: computePodActions(pod, status, syncOpts.probes, resize) };
     });
     steps.push(planned.result);
     if (!planned.value) return done(noActions);
@@ -344,6 +393,8 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     const start = async (step: 'startInitContainer' | 'startContainer', container: Container | EphemeralContainer): Promise<boolean> => {
       const result = await startContainer(starter, step, container, startCtx);
       steps.push(result);
+      // Started with the allocated resources: they are actuated (ephemeral containers have none).
+      if (result.ok && !findEphemeralContainer(pod, container.name)) await recordActuated(pod, container);
       return result.ok;
     };
 
@@ -362,7 +413,14 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
       if (!(await start('startInitContainer', init)) && !isRestartableInitContainer(init)) return done(actions, sandboxId);
     }
 
-    // Step 7: start containers in containersToStart; a failure does not stop the others.
+    // Step 7: resize running containers in place; a failure stops the resize, not the sync.
+    if (hasResizeWork(actions)) {
+      const resize = await resizePod(resizer, pod, actions, sandboxId);
+      steps.push(...resize.steps);
+      resized = resize.outcome;
+    }
+
+    // Step 8: start containers in containersToStart; a failure does not stop the others.
     for (const name of actions.containersToStart) {
       const container = pod.spec.containers.find((c) => c.name === name);
       if (container) await start('startContainer', container);
@@ -392,7 +450,10 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
         const { result } = await runStep(clock, 'removePodSandbox', s.id, 'RemovePodSandboxError', () => cri.runtime.removePodSandbox(s.id));
         steps.push({ ...result, id: s.id });
       }
-      if (steps.every((s) => s.ok)) userNamespaces.release(uid);
+      if (steps.every((s) => s.ok)) {
+        userNamespaces.release(uid);
+        await actuated.removePod(uid).catch((err: unknown) => log.error({ err, podUid: uid }, 'Failed to remove pod from actuated state'));
+      }
       return { podUid: uid, ok: steps.every((s) => s.ok), steps };
     },
 

@@ -16,6 +16,8 @@ export interface JournaledStep {
   error?: { code?: string; message?: string };
   id?: string;
   pulledWith?: string;
+  /** The resource an in-place resize step changed. */
+  resource?: string;
 }
 
 /** A step as every build journals one: what it did, to what, and whether it worked. */
@@ -69,4 +71,11 @@ const START_STEPS: ReadonlySet<string> = new Set(['startContainer', 'startInitCo
 /** Each container start the worker's syncs journaled, with the answer it came in. */
 export function containerStarts(history: PodHistory): { result: WorkerResult; step: JournaledStep }[] {
   return workerResults(history).flatMap((result) => result.steps.filter((step) => START_STEPS.has(step.step)).map((step) => ({ result, step })));
+}
+
+const RESIZE_STEPS: ReadonlySet<string> = new Set(['resizePodInPlace', 'updatePodCgroup', 'updateContainerResources']);
+
+/** Each step of the in-place resizes the worker's syncs journaled, with the answer it came in. */
+export function resizeSteps(history: PodHistory): { result: WorkerResult; step: JournaledStep }[] {
+  return workerResults(history).flatMap((result) => result.steps.filter((step) => RESIZE_STEPS.has(step.step)).map((step) => ({ result, step })));
 }

@@ -137,11 +137,24 @@ describe('createContainerManager', () => {
     await expect(manager({ cgroupConfig: enforce }).cm.start()).rejects.toMatchObject({ code: 'KLT_ERR_CGROUP' });
   });
 
+  it('reads, computes and writes a pod cgroup\'s settings for an in-place resize; a pod without one reads as undefined', async () => {
+    const { cgroups, cm } = manager({ active: [guaranteed] });
+    await cm.start();
+    expect(await cm.readPod(guaranteed)).toBeUndefined();
+    await cm.ensurePod(guaranteed);
+    expect(await cm.readPod(guaranteed)).toEqual({ cpuShares: 1024, cpuQuota: 100_000, cpuPeriod: 100_000, memoryLimitBytes: 128 * 2 ** 20 });
+    const bigger = pod('g1', { requests: { cpu: '2', memory: '128Mi' }, limits: { cpu: '2', memory: '128Mi' } });
+    expect(cm.desiredPod(bigger)).toEqual({ cpuShares: 2048, cpuQuota: 200_000, cpuPeriod: 100_000, memoryLimitBytes: 128 * 2 ** 20 });
+    await cm.updatePod(bigger, { cpuQuota: 200_000 });
+    expect(cgroups.cgroups.get('/kts/kubepods/podg1')).toMatchObject({ cpuShares: 1024, cpuQuota: 200_000 });
+  });
+
   it('does nothing and names no cgroup parent without cgroupsPerQOS', async () => {
     const { cgroups, cm } = manager({ cgroupConfig: { cgroupsPerQOS: false, enforceNodeAllocatable: [], cgroupRoot: '' } });
     expect(await cm.start()).toMatchObject({ qosCgroups: false });
     expect(await cm.ensurePod(burstable)).toBeUndefined();
     expect(cm.cgroupParentFor(burstable)).toBeUndefined();
+    expect(await cm.readPod(burstable)).toBeUndefined();
     expect(cgroups.calls).toEqual([]);
   });
 });

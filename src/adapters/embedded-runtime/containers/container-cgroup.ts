@@ -7,7 +7,7 @@
  * containerd does. Without a cgroup_parent nothing here runs: the container stays a plain process.
  */
 import type { NumericSetting, ResourceConfig } from '../../../domain/cgroups/resource-config.js';
-import type { LinuxContainerResources__Output } from '../../../generated/runtime/v1/LinuxContainerResources.js';
+import type { LinuxContainerResources, LinuxContainerResources__Output } from '../../../generated/runtime/v1/LinuxContainerResources.js';
 import type { ContainerRecord, SandboxRecord } from '../state/records.js';
 import type { RuntimeState } from '../state/runtime-state.js';
 
@@ -29,6 +29,23 @@ export function containerResources(resources: LinuxContainerResources__Output | 
   if (resources.cpuset_cpus) out.cpusetCpus = resources.cpuset_cpus;
   if (resources.cpuset_mems) out.cpusetMems = resources.cpuset_mems;
   return out;
+}
+
+/**
+ * What ContainerStatus reports of the container's resources, as containerd does (the settings it
+ * was created or last updated with): the kubelet reads them for a container it holds no resize
+ * record for. Null when it was given none.
+ */
+export function reportedResources(resources: ResourceConfig | undefined): { linux: LinuxContainerResources } | null {
+  if (!resources) return null;
+  const linux: LinuxContainerResources = {};
+  if (resources.cpuShares !== undefined) linux.cpu_shares = String(resources.cpuShares);
+  if (resources.cpuQuota !== undefined) linux.cpu_quota = String(resources.cpuQuota);
+  if (resources.cpuPeriod !== undefined) linux.cpu_period = String(resources.cpuPeriod);
+  if (resources.memoryLimitBytes !== undefined) linux.memory_limit_in_bytes = String(resources.memoryLimitBytes);
+  if (resources.cpusetCpus !== undefined) linux.cpuset_cpus = resources.cpusetCpus;
+  if (resources.cpusetMems !== undefined) linux.cpuset_mems = resources.cpusetMems;
+  return { linux };
 }
 
 /** Creates the container's cgroup under the sandbox's parent; answers the cgroup.procs files its process must join. */

@@ -25,7 +25,7 @@ import { isSameProcessAlive } from '../shim/proc-stat.js';
 import type { ContainerRecord } from '../state/records.js';
 import type { RuntimeState } from '../state/runtime-state.js';
 import { launchThroughShim } from '../shim/shim-launcher.js';
-import { containerResources, makeContainerCgroup, removeContainerCgroup, updateContainerCgroup } from './container-cgroup.js';
+import { containerResources, makeContainerCgroup, reportedResources, removeContainerCgroup, updateContainerCgroup } from './container-cgroup.js';
 import { REOPEN_LOG_SIGNAL, type LaunchSpec } from '../shim/shim-protocol.js';
 
 /** runc's exit code for a process that could not be started, which containerd reports with StartError. */
@@ -202,6 +202,7 @@ export async function containerStatus(state: RuntimeState, id: string, verbose: 
     message: container.message,
     mounts: container.mounts,
     log_path: container.log_path,
+    resources: reportedResources(container.resources),
   };
   const info: Record<string, string> = verbose
     ? { info: JSON.stringify({ pid: container.process?.pid ?? 0, shimPid: container.shim?.pid ?? 0, sandboxID: container.pod_sandbox_id, argv: container.argv }) }

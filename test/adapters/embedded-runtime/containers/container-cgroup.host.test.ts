@@ -110,6 +110,8 @@ describeNeeding(cgroupsPart(), 'the embedded runtime in a pod cgroup', () => {
     await cri.runtime.startContainer(id);
     await cri.runtime.updateContainerResources!(id, { memory_limit_in_bytes: String(48 * 2 ** 20), cpu_shares: '512' });
     expect(await cgroups.read(cgroup)).toMatchObject({ memoryLimitBytes: 48 * 2 ** 20, cpuShares: 512 });
+    // ContainerStatus reports the settings as updated, as containerd does.
+    expect((await cri.runtime.containerStatus(id)).status?.resources?.linux).toMatchObject({ memory_limit_in_bytes: String(48 * 2 ** 20), cpu_shares: '512' });
     await cri.runtime.stopPodSandbox(sandbox);
     await cri.runtime.removePodSandbox(sandbox);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containerResources } from '../../../../src/adapters/embedded-runtime/containers/container-cgroup.js';
+import { containerResources, reportedResources } from '../../../../src/adapters/embedded-runtime/containers/container-cgroup.js';
 import type { LinuxContainerResources__Output } from '../../../../src/generated/runtime/v1/LinuxContainerResources.js';
 
 describe('containerResources', () => {
@@ -15,5 +15,17 @@ describe('containerResources', () => {
 
   it('answers nothing without resources', () => {
     expect(containerResources(null)).toBeUndefined();
+  });
+});
+
+describe('reportedResources', () => {
+  it('reports the settings kept on the record in CRI\'s form, cpuset included', () => {
+    expect(reportedResources({ cpuShares: 512, cpuQuota: 50_000, cpuPeriod: 100_000, memoryLimitBytes: 16_777_216, cpusetCpus: '1' }))
+      .toEqual({ linux: { cpu_shares: '512', cpu_quota: '50000', cpu_period: '100000', memory_limit_in_bytes: '16777216', cpuset_cpus: '1' } });
+    expect(reportedResources(containerResources({ cpu_shares: '102', cpu_quota: '0' } as LinuxContainerResources__Output))).toEqual({ linux: { cpu_shares: '102' } });
+  });
+
+  it('reports nothing for a container given no resources', () => {
+    expect(reportedResources(undefined)).toBeNull();
   });
 });

@@ -21,6 +21,26 @@ describe('containersFamily', () => {
     ]);
   });
 
+  it('tells each container resized in place and each resize that failed, leaving the pod cgroup\'s successes out', () => {
+    const r = new Records();
+    r.syncDone(100, { ok: true, resize: { status: 'applied' }, steps: [
+      { step: 'resizePodInPlace', target: 'default/web', ok: true, durationMs: 0 },
+      { step: 'updatePodCgroup', target: 'default/web', ok: true, resource: 'cpu', durationMs: 0 },
+      { step: 'updateContainerResources', target: 'main', ok: true, id: 'c1', resource: 'cpu', durationMs: 0 },
+    ] });
+    r.syncDone(200, { ok: false, steps: [
+      { step: 'resizePodInPlace', target: 'default/web', ok: false, reason: 'ErrResizePodInPlace', error: { message: 'cannot decrease memory limits: missing pod memory usage' }, durationMs: 0 },
+    ] });
+    r.syncDone(300, { ok: false, steps: [
+      { step: 'updateContainerResources', target: 'main', ok: false, reason: 'ErrResizePodInPlace', resource: 'memory', error: { message: 'injected' }, durationMs: 0 },
+    ] });
+    expect(containersFamily(r.history()).map((l) => [l.t, l.text])).toEqual([
+      [100, 'container main resized in place (cpu)'],
+      [200, 'resize not applied: cannot decrease memory limits: missing pod memory usage'],
+      [300, 'container main resize failed (memory): injected'],
+    ]);
+  });
+
   it('tells a sync that failed as a whole', () => {
     const r = new Records();
     r.add(10, { actor: `pod:${UID}`, kind: 'input', type: 'event', name: 'xstate.error.actor.syncPod', payload: { error: { code: 'KLT_ERR_CRI_UNAVAILABLE', message: 'connect ENOENT /run/containerd/containerd.sock' } } });
