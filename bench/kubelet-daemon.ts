@@ -49,6 +49,8 @@ export interface DaemonOptions {
    * absent: none, as every bench kubelet (kubelet-bin.ts).
    */
   cgroupRoot?: string;
+  /** Added to the kubelet's environment. */
+  env?: Record<string, string>;
 }
 
 export async function startDaemon(paths: DaemonPaths, runtimeEndpoint: string, nodeName: string, options: DaemonOptions = {}): Promise<RunningDaemon> {
@@ -65,7 +67,7 @@ export async function startDaemon(paths: DaemonPaths, runtimeEndpoint: string, n
   const v8 = options.v8Defaults ? [] : KUBELET_NODE_FLAGS;
   const child = spawn(process.execPath, [...v8, ...(options.nodeArgs ?? []), ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    ...(options.cgroupRoot ? { env: { ...process.env, [NO_QOS_CGROUPS_ENV]: '' } } : {}),
+    ...(options.cgroupRoot || options.env ? { env: { ...process.env, ...(options.cgroupRoot ? { [NO_QOS_CGROUPS_ENV]: '' } : {}), ...options.env } } : {}),
   });
   let stderr = '';
   let debugAddress = '';

@@ -9,6 +9,7 @@ import { benchClaims } from './claims.js';
 import { benchCluster } from './cluster.js';
 import { benchCri } from './cri.js';
 import { benchExplain } from './explain.js';
+import { benchHostile } from './hostile.js';
 import { benchHttp } from './http.js';
 import { benchIdleAlloc } from './idlealloc.js';
 import { benchIdleMem } from './idlemem.js';
@@ -45,6 +46,7 @@ async function main() {
   if (want('streaming')) print('streaming', await benchStreaming());
   if (want('splitframes')) print('splitframes', await benchStreamingSplitFrames());
   if (want('shimpss')) print('shimpss', await benchShimPss());
+  if (want('hostile')) print('hostile', await benchHostile());
   // Cluster mode's cost: minutes a run, so only when named.
   if (only.includes('cluster')) print('cluster', await benchCluster());
   // Volumes' cost in cluster mode: minutes a run, so only when named.
