@@ -29,6 +29,8 @@ export interface HostileResult {
 
 export interface HostileCase {
   name: string;
+  /** Readies, before each window opens, what the peer brings that the kubelet cannot see yet. */
+  prepare?(kubelet: HostileKubelet): void;
   /** Runs the attack on the kubelet for `seconds` and ends it, everything it started stopped. */
   attack(kubelet: HostileKubelet, seconds: number): Promise<HostileResult>;
 }

@@ -1,12 +1,12 @@
 /**
- * A tree moved into the plugin registry at once (built beside it, then renamed in): directories 40
- * deep, 2,000 side by side, one of 20,000 names, and links to `.`, `..` and the registry itself.
- * The watcher walks what is within its bounds (plugin-watch-bounds.ts) and logs the first refusal of
- * each kind. The tree is removed at the end, inside the case.
+ * A tree moved into the plugin registry at once (built beside it before the window, then renamed
+ * in): directories 40 deep, 2,000 side by side, one of 20,000 names, and links to `.`, `..` and the
+ * registry itself. The watcher walks what is within its bounds (plugin-watch-bounds.ts) and logs the
+ * first refusal of each kind. The tree is removed at the end, inside the window.
  */
 import { mkdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { linesWith, sleep, type HostileCase } from './hostile-case.js';
+import { linesWith, sleep, type HostileCase, type HostileKubelet } from './hostile-case.js';
 
 const DEPTH = 40;
 const SIDE_BY_SIDE = 2_000;
@@ -31,13 +31,18 @@ function build(stage: string, registry: string): void {
   symlinkSync(registry, join(stage, 'registry'));
 }
 
+/** Beside the registry, on the same file system, so that moving it in is one rename. */
+const stageOf = (k: HostileKubelet) => join(k.root, 'hostile-stage');
+
 export const hostilePluginDir: HostileCase = {
   name: `plugin registry: a tree ${DEPTH} deep, ${SIDE_BY_SIDE.toLocaleString('en')} directories, ${NAMES_IN_ONE.toLocaleString('en')} names, link loops`,
+  prepare(k) {
+    rmSync(stageOf(k), { recursive: true, force: true });
+    build(stageOf(k), k.pluginsDir);
+  },
   async attack(k, seconds) {
-    const stage = join(k.root, 'hostile-stage');
+    const stage = stageOf(k);
     const tree = join(k.pluginsDir, 'hostile-tree');
-    rmSync(stage, { recursive: true, force: true });
-    build(stage, k.pluginsDir);
     const log = k.logFromNow();
     try {
       renameSync(stage, tree);

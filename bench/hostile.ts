@@ -1,5 +1,5 @@
 /**
- * Hostile peers against the real kubelet: nothing a peer, a file or a pod sends may hold the event
+ * Hostile peers against the real kubelet: nothing a peer or a file sends may hold the event
  * loop. The bundled binary runs standalone on the embedded runtime with no pods, with loop-probe.ts
  * loaded into it; each case points a misbehaving peer at it for `seconds` and measures the window
  * (loop-window.ts): the loop's longest stall and the RSS growth. The state files a kubelet reads at
@@ -113,6 +113,7 @@ async function liveCases(seconds: number, reps: number): Promise<Row[]> {
     for (const c of [idle, ...LIVE_CASES]) {
       const runs: (HostileResult & WindowFigures)[] = [];
       for (let rep = 0; rep < reps; rep++) {
+        c.prepare?.(k);
         const close = await openWindow(daemon.pid, probe);
         const result = await c.attack(k, seconds);
         // What the kubelet still does about the attack once it ended belongs to the case.
