@@ -36,6 +36,7 @@ const ONE_RUNTIME = [
   'test/integration/pod-self-view.e2e.test.ts',
   'test/integration/pods.e2e.test.ts',
   'test/integration/private-registry.e2e.test.ts',
+  'test/integration/in-place-resize.e2e.test.ts',
   'test/integration/qos-cgroups.e2e.test.ts',
   'test/integration/real-cluster-mode.e2e.test.ts',
   'test/integration/real-control-plane.e2e.test.ts',

@@ -75,7 +75,8 @@
 import { and, assertEvent, assign, enqueueActions, fromPromise, setup } from 'xstate';
 import { sendToSystem } from './system-sends.js';
 import { NO_RESIZE, type ResizeConditions } from '../domain/resize/resize-conditions.js';
-import { resizeAfterWeighing } from '../domain/resize/worker-resize.js';
+import { resizeAfterSync, resizeAfterWeighing } from '../domain/resize/worker-resize.js';
+import type { PodResizeEvent } from '../domain/sync-loop/commands.js';
 import type { ResizeNote } from '../domain/sync-loop/pod-resize.js';
 import type { SerializedError } from '../domain/errors.js';
 import { doneOutput, effectError } from './done-output.js';
@@ -535,6 +536,17 @@ export const podWorkerMachine = setup({
           : {}),
       };
     }),
+    /** The resize conditions after the sync (worker-resize.ts); its ResizeCompleted or ResizeError goes to the parent, which records it. */
+    recordResizeOutcome: enqueueActions(({ context, event, enqueue }) => {
+      const output = doneOutput<PodSyncOutcome | undefined>(event);
+      if (!output) return;
+      const after = resizeAfterSync(context.resize, output, context.pod);
+      if (after.resize !== context.resize) enqueue.assign({ resize: after.resize });
+      if (after.event) {
+        const pod = { namespace: context.pod.metadata.namespace ?? 'default', name: context.pod.metadata.name, uid: context.podUid };
+        enqueue.sendParent({ type: 'pod.resize.event', pod, ...after.event } satisfies PodResizeEvent);
+      }
+    }),
     recordSyncError: assign(({ context, event }) => ({
       syncCount: context.syncCount + 1,
       resyncFromLastStatus: false,
@@ -689,8 +701,8 @@ export const podWorkerMachine = setup({
             onDone: [
               // A kill that came in during the sync does not wait for a status read.
               { guard: 'hasKillRequest', target: '#podWorker.terminating', actions: 'recordSyncResult' },
-              { guard: 'syncHandedBackStatus', target: '#podWorker.decidingNext', actions: ['recordSyncResult', 'storeSyncStatus', 'notifyParent'] },
-              { target: '#podWorker.refreshingStatus', actions: 'recordSyncResult' },
+              { guard: 'syncHandedBackStatus', target: '#podWorker.decidingNext', actions: ['recordSyncResult', 'recordResizeOutcome', 'storeSyncStatus', 'notifyParent'] },
+              { target: '#podWorker.refreshingStatus', actions: ['recordSyncResult', 'recordResizeOutcome'] },
             ],
             onError: [
               { guard: 'hasKillRequest', target: '#podWorker.terminating', actions: 'recordSyncError' },

@@ -150,7 +150,9 @@ export type SyncLoopEvent =
   | PodEvictRequestedEvent
   | { type: 'node.shutdown.changed'; shuttingDown: boolean }
   | DevicesChangedEvent
-  | PodWorkerTerminatedEvent;
+  | PodWorkerTerminatedEvent
+  /** A pod's worker finished or failed a resize (ResizeCompleted, ResizeError): emitted for the recorder. */
+  | PodResizeEvent;
 
 /** Kill an active pod and end it Failed with this reason, message and condition (Go's killPodFunc with a status update). */
 export interface PodEvictRequestedEvent {
@@ -458,6 +460,11 @@ export const syncLoopMachine = setup({
       })],
     },
     // A pod worker reached `terminated`.
+    'pod.resize.event': {
+      actions: enqueueActions(({ event, enqueue }) => {
+        enqueue.emit(event);
+      }),
+    },
     'pod.worker.terminated': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
         const { state, commands } = decideWorkerTerminated(context, event.podUid, event.exitedContainerIds);

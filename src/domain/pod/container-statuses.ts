@@ -19,6 +19,7 @@
 import { findContainerStatus, newestFirst, type RuntimeContainerStatus, type RuntimePodStatus } from '../runtime/pod-status.js';
 import { shouldContainerBeRestarted } from '../runtime/compute-pod-actions.js';
 import { RUNTIME_SUPPORTS_RECURSIVE_READ_ONLY, volumeMountStatuses } from '../runtime/recursive-read-only.js';
+import { containerStatusResources, runtimeContainerResources } from '../resize/status-resources.js';
 import type { ReasonCache } from './sync-outcome.js';
 import { rfc3339FromNanos } from './timestamps.js';
 import type { Container, ContainerState, ContainerStatus, Pod } from './types.js';
@@ -37,6 +38,8 @@ export interface ConvertContainerStatusesInput {
   reasons: ReasonCache;
   /** The runtime's name, the scheme of container ids ("containerd://…"). */
   runtimeName: string;
+  /** No resize is in progress: the containers run what is allocated, the memory request included (which no runtime reports). */
+  resizeSettled?: boolean;
 }
 
 function clone<T>(value: T): T {
@@ -73,6 +76,13 @@ function convertOne(cs: RuntimeContainerStatus, old: ContainerStatus | undefined
         : { waiting: {} };
   }
   return { name: cs.name, state, lastState: {}, ready: false, restartCount: cs.restartCount, image: cs.image, imageID: cs.imageRef, containerID };
+}
+
+/** Its resources as Go reports them (status-resources.ts); the previous status counts only for the same running container. */
+function resourcesInStatus(spec: Container, cs: RuntimeContainerStatus, converted: ContainerStatus, old: ContainerStatus | undefined, settled: boolean) {
+  const running = converted.state?.running !== undefined;
+  const sameRunning = old?.state?.running !== undefined && old.containerID === converted.containerID ? old : undefined;
+  return containerStatusResources(spec, running, runtimeContainerResources(cs.resources), sameRunning, settled);
 }
 
 export function convertContainerStatuses(input: ConvertContainerStatusesInput): ContainerStatus[] {
@@ -125,7 +135,11 @@ export function convertContainerStatuses(input: ConvertContainerStatusesInput): 
     // The runtime knows no volume names: the mounts are the spec's, as step 1 made them (Go carries
     // the previous status's, so the first status to see the container would have none).
     if (current.volumeMounts !== undefined) converted.volumeMounts = current.volumeMounts;
-    if (count === 0) statuses.set(cs.name, converted);
+    if (count === 0) {
+      const spec = containers.find((c) => c.name === cs.name);
+      if (spec) Object.assign(converted, resourcesInStatus(spec, cs, converted, oldByName.get(cs.name), input.resizeSettled ?? true));
+      statuses.set(cs.name, converted);
+    }
     else current.lastState = converted.state ?? {};
     seen.set(cs.name, count + 1);
   }

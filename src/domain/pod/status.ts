@@ -139,17 +139,18 @@ export function generateAPIPodStatus(pod: Pod, runtimeStatus: RuntimePodStatus, 
   const inits = pod.spec.initContainers ?? [];
   const hasInitContainers = inits.length > 0;
   const generation = observedGenerationOf(pod, previous);
+  const resizeSettled = !opts.resize?.inProgress;
 
   const containerStatuses = convertContainerStatuses({
-    pod, runtimeStatus, containers: pod.spec.containers, previous: previous.containerStatuses, hasInitContainers, isInitContainer: false, reasons, runtimeName,
+    pod, runtimeStatus, containers: pod.spec.containers, previous: previous.containerStatuses, hasInitContainers, isInitContainer: false, reasons, runtimeName, resizeSettled,
   });
   const initContainerStatuses = convertContainerStatuses({
-    pod, runtimeStatus, containers: inits, previous: previous.initContainerStatuses, hasInitContainers, isInitContainer: true, reasons, runtimeName,
+    pod, runtimeStatus, containers: inits, previous: previous.initContainerStatuses, hasInitContainers, isInitContainer: true, reasons, runtimeName, resizeSettled,
   });
   applyProbeResults(pod, containerStatuses, initContainerStatuses, opts);
   const ephemeral = pod.spec.ephemeralContainers ?? [];
   const ephemeralContainerStatuses = ephemeral.length === 0 ? [] : convertContainerStatuses({
-    pod, runtimeStatus, containers: ephemeral, previous: previous.ephemeralContainerStatuses, hasInitContainers, isInitContainer: false, reasons, runtimeName,
+    pod, runtimeStatus, containers: ephemeral, previous: previous.ephemeralContainerStatuses, hasInitContainers, isInitContainer: false, reasons, runtimeName, resizeSettled,
   });
 
   const all = [...containerStatuses, ...initContainerStatuses];

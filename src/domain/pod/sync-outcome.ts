@@ -39,6 +39,10 @@ export interface PodSyncOutcome {
    * host without it): its containers were stopped and none started; the status says why.
    */
   blocked?: { reason: string; message: string };
+  /** The sync resized containers in place, or failed to; absent when it had nothing to resize. */
+  resize?: { status: 'applied' } | { status: 'failed'; message: string };
+  /** After the sync a running container still runs with other amounts than the pod gives it. */
+  resizeInProgress?: true;
 }
 
 export interface ContainerStartFailure {

@@ -66,9 +66,11 @@ export interface StatusResources {
 
 /**
  * `allocated`: the container as allocated; `running`: the runtime shows it running, with `actual`
- * (undefined: the runtime says nothing); `old`: the previous status of the same running container.
+ * (undefined: the runtime says nothing); `old`: the previous status of the same running container;
+ * `settled`: no resize is in progress, so what the runtime does not report is as allocated (Go
+ * fills those from what it actuated, which then equals the allocation).
  */
-export function containerStatusResources(allocated: Container, running: boolean, actual: RuntimeContainerResources | undefined, old: ContainerStatus | undefined): StatusResources {
+export function containerStatusResources(allocated: Container, running: boolean, actual: RuntimeContainerResources | undefined, old: ContainerStatus | undefined, settled = false): StatusResources {
   const requests = allocated.resources?.requests;
   const limits = allocated.resources?.limits;
   const out: ResourceRequirements = {
@@ -78,9 +80,10 @@ export function containerStatusResources(allocated: Container, running: boolean,
   const allocatedResources = requests ? { ...requests } : undefined;
   const result = (): StatusResources => ({ resources: out, ...(allocatedResources ? { allocatedResources } : {}) });
   if (!running) return result();
+  // Settled, what the runtime does not report is what was allocated; else the last reported value stands.
   const keepOld = (list: ResourceList, oldList: ResourceList | undefined, name: string) => {
     const value = oldList?.[name];
-    if (value !== undefined) list[name] = value;
+    if (!settled && value !== undefined) list[name] = value;
   };
   if (out.limits) {
     if (actual?.cpuLimitMilli !== undefined) {

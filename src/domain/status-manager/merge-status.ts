@@ -7,6 +7,7 @@
  * server has them. Pure.
  */
 import { kubeletOwnedConditionTypes } from '../pod/conditions.js';
+import { resizeConditionTypes } from '../resize/resize-conditions.js';
 import type { PodCondition, PodStatus } from '../pod/types.js';
 
 /** PodConditionsSharedByKubelet: set by the kubelet and by others. */
@@ -29,11 +30,14 @@ export function mergePodStatus(api: PodStatus | null | undefined, ours: PodStatu
   return merged;
 }
 
+/** Go's PodConditionByKubelet: the resize conditions are the kubelet's too, gone from the API when it drops them. */
+const isKubelets = (type: string): boolean => kubeletOwnedConditionTypes.has(type) || resizeConditionTypes.has(type);
+
 function mergeConditions(api: PodStatus, ours: PodStatus, mine: readonly PodCondition[]): PodStatus {
   const shared = mine.filter((c) => sharedConditionTypes.has(c.type));
   const conditions: PodCondition[] = [
-    ...(api.conditions ?? []).filter((c) => !kubeletOwnedConditionTypes.has(c.type) && !shared.some((s) => s.type === c.type)),
-    ...mine.filter((c) => kubeletOwnedConditionTypes.has(c.type)),
+    ...(api.conditions ?? []).filter((c) => !isKubelets(c.type) && !shared.some((s) => s.type === c.type)),
+    ...mine.filter((c) => isKubelets(c.type)),
     ...shared,
   ];
   return { ...ours, conditions };

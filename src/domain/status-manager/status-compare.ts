@@ -75,17 +75,21 @@ export function keepTransitionTimes(previous: PodStatus | null | undefined, next
 }
 
 /**
- * The JSON merge patch (RFC 7386) the status manager sends to `pods/{name}/status`: the whole new
+ * The patch the status manager sends to `pods/{name}/status`: the whole new
  * status, fields the last sent status had and the new one lacks set to null so they are removed,
  * and the pod's UID under metadata, which the API server checks as a precondition (Go puts the
- * UID in its patch for the same reason). Lists are replaced whole, which is what a merge patch of
- * a status wants.
+ * UID in its patch for the same reason). Sent as a strategic merge patch: lists are replaced whole
+ * but conditions, which merge by type, so a condition no longer reported is deleted by a directive.
  */
 export function statusMergePatch(uid: string, previous: PodStatus | null | undefined, next: PodStatus): Record<string, unknown> {
   const status: Record<string, unknown> = { ...next };
   for (const key of Object.keys(previous ?? {})) {
     if (!(key in next) || (next as Record<string, unknown>)[key] === undefined) status[key] = null;
   }
+  // The API server merges conditions by type: one the kubelet dropped (a resize condition) must be deleted by name.
+  const kept = new Set((next.conditions ?? []).map((c) => c.type));
+  const dropped = (previous?.conditions ?? []).filter((c) => !kept.has(c.type)).map((c) => ({ type: c.type, $patch: 'delete' }));
+  if (dropped.length > 0 && next.conditions) status['conditions'] = [...next.conditions, ...dropped];
   return { metadata: { uid }, status };
 }
 

@@ -330,6 +330,8 @@ describe('generateAPIPodStatus with ephemeral containers', () => {
     expect(ran.ephemeralContainerStatuses).toEqual([{
       name: 'debugger', state: { running: { startedAt: iso(2) } }, lastState: {}, ready: false, restartCount: 0,
       image: 'docker.io/library/busybox:1.36', imageID: 'sha256:bb', containerID: 'containerd://dbg',
+      // Go reports the (empty) resources of every container with a spec, ephemeral ones too.
+      resources: {},
     }]);
     // Neither the phase nor the readiness of the pod looks at it.
     expect(ran.phase).toBe('Running');

@@ -62,6 +62,13 @@ describe('statusMergePatch', () => {
       status: { phase: 'Failed', podIP: '10.0.0.1', message: null },
     });
   });
+
+  it('deletes by name a condition the kubelet no longer reports, since the API server merges conditions by type', () => {
+    const before = { phase: 'Running' as const, conditions: [{ type: 'Ready', status: 'True' as const }, { type: 'PodResizePending', status: 'True' as const, reason: 'Infeasible' }] };
+    const after = { phase: 'Running' as const, conditions: [{ type: 'Ready', status: 'True' as const }] };
+    expect(statusMergePatch('u1', before, after).status).toEqual({ phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }, { type: 'PodResizePending', $patch: 'delete' }] });
+    expect(statusMergePatch('u1', after, after).status).toEqual(after);
+  });
 });
 
 describe('isStatusReflected', () => {
