@@ -65,7 +65,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
       clock,
       logger: actorLogger(logger, 'nodeStatus', 'nodeStatus'),
       onRegistrationAnswered: () => live.firstRegistration.answer(),
-      volumesInUse: () => live.volumePlugins.peek()?.volumesInUse() ?? [],
+      volumesInUse: () => live.volumePlugins.peek()?.volumesInUse(),
     }),
     ...nodeLeaseActors({ heartbeat: clients.heartbeat, clock, logger: actorLogger(logger, 'nodeLease', 'nodeLease') }),
     ...certificateEffects(deps),
@@ -85,7 +85,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
     ...createPodWorkerActors(lazyManager, clock),
     ...createEvictionActors({ host: deps.eviction, collectors: () => live.garbageCollectors.peek(), clock, logger: actorLogger(logger, 'evictionManager', 'evictionManager') }),
     ...createNodeShutdownActors({ ...deps.nodeShutdown, clock, logger: actorLogger(logger, 'nodeShutdown', 'nodeShutdown') }),
-    ...createVolumeActors(() => live.volumePlugins.require(), actorLogger(logger, 'volumeManager', 'volumeManager')),
+    ...createVolumeActors(() => live.volumePlugins.require(), actorLogger(logger, 'volumeManager', 'volumeManager'), clock),
     ...createPluginManagerActors({
       ...deps.plugins,
       nodeInfo: createNodeInfoManager({ api: () => api().main, clock }),

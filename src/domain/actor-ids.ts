@@ -35,6 +35,9 @@ export const probeWorkerId = (podUid: string, containerName: string, probe: stri
 /** The effect that removes a pod's directory, under the volume manager. */
 export const podDirectoryActorId = (podUid: string): string => actorId('podDirectory', podUid);
 
+/** The teardown of a volume found on disk at start, under the volume manager (also its entry's key there). */
+export const reconstructedVolumeId = (podUid: string, dirName: string): string => actorId('reconstructedVolume', podUid, dirName);
+
 /** A plugin registration socket's actor under the plugin manager: its path under the registration directory. */
 export const pluginActorId = (pluginsDir: string, socketPath: string): `plugin:${string}` => {
   const prefix = pluginsDir.endsWith('/') ? pluginsDir : `${pluginsDir}/`;

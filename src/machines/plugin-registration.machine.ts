@@ -10,7 +10,8 @@
  * - `refusing`: NotifyRegistrationStatus(false) with Go's message, then `retrying`.
  * - `gettingNodeInfo`: NodeGetInfo on the driver's endpoint. `installing`: the registry gets the
  *   driver and, in cluster mode, the CSINode and the Node get its entry, annotation and topology
- *   labels. A failure of either → `failing` (after `rollingBack` what was installed):
+ *   labels; once installed, the volume manager is told (`volumes.driver.registered`), so the
+ *   teardowns of its volumes found on disk at start go on at once. A failure of either → `failing` (after `rollingBack` what was installed):
  *   NotifyRegistrationStatus(false), then `retrying`.
  * - `notifying`: NotifyRegistrationStatus(true), then `registered` (a failed notify is recorded,
  *   the driver stays registered, as in Go).
@@ -32,6 +33,7 @@ import { registrationFailedMessage, validatePluginInfo, type PluginInfo, type Va
 import type { SerializedError } from '../domain/errors.js';
 import { volumeBackoffMs } from '../domain/volumes/pod-volumes.js';
 import { doneOutput, effectError } from './done-output.js';
+import { sendToSystemIfRunning } from './system-sends.js';
 
 /** Go's reconciler period. */
 export const PLUGIN_RECONCILE_PERIOD_MS = 1_000;
@@ -110,6 +112,10 @@ export const pluginRegistrationMachine = setup({
     recordError: assign({ lastError: ({ event }) => effectError(event) }),
     countFailure: assign({ failures: ({ context }) => context.failures + 1 }),
     clearFlags: assign({ removed: false, recreated: false }),
+    /** The volume manager, when there is one, retries the teardowns that waited for this driver. */
+    tellVolumeManager: enqueueActions(({ context, enqueue, system }) => {
+      sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.driver.registered', driverName: driverNameOf(context) });
+    }),
     tellParentEnded: enqueueActions(({ context, enqueue }) => {
       enqueue.sendParent({ type: 'plugin.registration.ended', socketPath: context.socketPath } satisfies PluginRegistrationEnded);
     }),
@@ -199,7 +205,7 @@ export const pluginRegistrationMachine = setup({
         id: 'installCsiDriver',
         src: 'installCsiDriver',
         input: ({ context }) => ({ plugin: context.plugin!, nodeInfo: context.nodeInfo!, csiNode: context.csiNode }),
-        onDone: { target: 'notifying' },
+        onDone: { target: 'notifying', actions: 'tellVolumeManager' },
         onError: { target: 'rollingBack', actions: 'recordError' },
       },
     },

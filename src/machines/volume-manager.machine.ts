@@ -21,9 +21,15 @@
  * - `volumes.pod.release` (the pod is terminal, or its worker is done): every volume of the pod is
  *   torn down; with `removeDirectory` (the pod is gone) the pod's directory is then removed by the
  *   `removePodDirectory` effect, which refuses to delete through anything still mounted.
- * - `volumes.pods.known` (every pod source seen; Go's housekeeping cleanupOrphanedPodDirs): pod
- *   directories on disk of pods that are neither given nor known here are torn down and removed
- *   by the `cleanupOrphanedPodDirectories` effect.
+ * - At start the `reconstructVolumes` effect reads the CSI volumes left on disk back into the actual
+ *   state (Go's reconstructVolumes; the node reports a PV's in `volumesInUse` from then on).
+ * - `volumes.pods.known` (every pod source seen; Go's housekeeping cleanupOrphanedPodDirs), once
+ *   that scan answered: the reconstructed volumes of pods no one knows are torn down, each by its
+ *   `tearDownReconstructedVolume` effect, retried by one that first waits out the volume back-off,
+ *   replaced by one that does not on `volumes.driver.registered` for its driver; the pod
+ *   directories on disk of pods that are neither given nor known here, nor held by such a volume,
+ *   are torn down and removed by the `cleanupOrphanedPodDirectories` effect, and a held one once
+ *   its last volume is down.
  * The decisions are the pure functions of domain/volume-manager; `carryOut` turns their commands
  * into spawns, sends, stops and emits, in order. Pure: no I/O, no clock reads.
  */
@@ -34,16 +40,20 @@ import type { VolumeProcessingError } from '../domain/volumes/pod-volumes.js';
 import { actorIdParts, podDirectoryActorId, podWorkerId, volumeActorId } from '../domain/actor-ids.js';
 import type { VolumeManagerCommand, VolumeMountFailed, VolumeWaitTimedOut } from '../domain/volume-manager/commands.js';
 import { decidePodSync } from '../domain/volume-manager/pod-sync.js';
-import { decideDirectoryAnswered, decideOrphanSweep, decideRelease } from '../domain/volume-manager/release.js';
+import { decideDirectoryAnswered, decideRelease } from '../domain/volume-manager/release.js';
+import {
+  decideDriverRegistered, decideOrphanSweep, decideReconstructed, decideReconstructedAnswered, type ReconstructedVolume,
+} from '../domain/volume-manager/reconstruction.js';
 import type { VolumeManagerState } from '../domain/volume-manager/state.js';
 import { decideVolumeCrashed, decideVolumeMounted, decideVolumeMountFailed, decideVolumeUnmounted, mountFailureKind } from '../domain/volume-manager/volume-reports.js';
-import { effectNotProvided, type EffectAnswered } from './answering-effect.js';
+import { answeredOutput, effectNotProvided, type EffectAnswered } from './answering-effect.js';
 import { subsystemSlot } from './subsystem-slot.js';
 import { sendToChild, sendToSystemIfRunning, type SystemLookup } from './system-sends.js';
 import type { VolumeInput, VolumeReport } from './volume.machine.js';
 
 export type { PodVolume, PodVolumesEntry, VolumeState } from '../domain/volume-manager/state.js';
 export type { VolumeMountFailed, VolumeWaitTimedOut } from '../domain/volume-manager/commands.js';
+export type { ReconstructedVolume } from '../domain/volume-manager/reconstruction.js';
 
 export interface VolumeManagerInput {
   /** The per-volume back-off (Go's 500 ms doubling to 2 min 2 s when absent). */
@@ -59,8 +69,12 @@ export type VolumeManagerEvent =
   | { type: 'volumes.pod.release'; podUid: string; removeDirectory: boolean }
   | { type: 'volumes.pods.known'; podUids: string[] }
   | { type: 'volumes.pod.waitTimedOut'; podUid: string; message: string }
+  /** A CSI driver was registered by the plugin manager: its reconstructed volumes' teardowns are retried now. */
+  | { type: 'volumes.driver.registered'; driverName: string }
   | VolumeReport
-  | EffectAnswered<PodDirectoryOutcome>;
+  | EffectAnswered<PodDirectoryOutcome>
+  | EffectAnswered<ReconstructedVolume[]>
+  | EffectAnswered<void>;
 
 /** Sent to the pod worker `pod:<uid>`: its volumes not mounted yet, by name (none: it may start its containers). */
 export interface PodVolumesChanged {
@@ -71,14 +85,20 @@ export interface PodVolumesChanged {
 }
 
 export interface RemovePodDirectoryInput { podUid: string }
-export interface CleanupOrphanedPodDirectoriesInput { keep: string[] }
+/** Every pod directory not in `keep`; with `only`, just those (a pod whose reconstructed volumes are down). */
+export interface CleanupOrphanedPodDirectoriesInput { keep: string[]; only?: string[] }
+/** A volume found on disk at start, torn down once `delayMs` (the back-off of its last failure) has passed. */
+export interface TearDownReconstructedVolumeInput { volume: ReconstructedVolume; delayMs: number }
 /**
  * What the directory effects answer. They never reject: a directory that cannot be removed (a mount
  * still under it, say) is named with the reason, and housekeeping's next sweep tries again.
  */
 export interface PodDirectoryOutcome { removed: string[]; kept: { podUid: string; reason: string }[] }
 
-export const VOLUME_MANAGER_EFFECTS = ['removePodDirectory', 'cleanupOrphanedPodDirectories'] as const;
+export const VOLUME_MANAGER_EFFECTS = ['removePodDirectory', 'cleanupOrphanedPodDirectories', 'reconstructVolumes', 'tearDownReconstructedVolume'] as const;
+
+/** The scan's effect id: one per volume manager. */
+export const RECONSTRUCT_VOLUMES_ID = 'reconstructVolumes';
 
 /** What carryOut needs of an action's `enqueue`. */
 interface CommandQueue {
@@ -86,6 +106,7 @@ interface CommandQueue {
   spawnChild(src: 'volume', options: { id: string; systemId: string; input: VolumeInput }): void;
   spawnChild(src: 'removePodDirectory', options: { id: string; input: RemovePodDirectoryInput }): void;
   spawnChild(src: 'cleanupOrphanedPodDirectories', options: { id: string; input: CleanupOrphanedPodDirectoriesInput }): void;
+  spawnChild(src: 'tearDownReconstructedVolume', options: { id: string; input: TearDownReconstructedVolumeInput }): void;
   stopChild(id: string): void;
   emit(event: VolumeMountFailed | VolumeWaitTimedOut): void;
 }
@@ -113,13 +134,21 @@ function carryOut(enqueue: CommandQueue, system: SystemLookup, input: VolumeMana
         enqueue.spawnChild('removePodDirectory', { id: podDirectoryActorId(c.podUid), input: { podUid: c.podUid } });
         break;
       case 'sweepOrphanedPodDirectories':
-        enqueue.spawnChild('cleanupOrphanedPodDirectories', { id: `cleanupOrphanedPodDirectories:${c.sweep}`, input: { keep: c.keep } });
+        enqueue.spawnChild('cleanupOrphanedPodDirectories', { id: `cleanupOrphanedPodDirectories:${c.sweep}`, input: { keep: c.keep, ...(c.only ? { only: c.only } : {}) } });
+        break;
+      case 'tearDownReconstructed':
+        enqueue.spawnChild('tearDownReconstructedVolume', { id: c.id, input: { volume: c.volume, delayMs: c.delayMs } });
         break;
       case 'stop':
         enqueue.stopChild(c.id);
         break;
     }
   }
+}
+
+/** A decision's whole state into the context (an absent key clears it). */
+function assignState(enqueue: { assign(values: Partial<VolumeManagerContext>): void }, state: VolumeManagerState): void {
+  enqueue.assign({ pods: state.pods, sweeps: state.sweeps, reconstruction: state.reconstruction, sweepWaiting: state.sweepWaiting });
 }
 
 /** The volume an `xstate.error.actor.<id>` event is about, with its error; null for any other actor. */
@@ -143,6 +172,8 @@ export const volumeManagerMachine = setup({
     volume: subsystemSlot<VolumeInput>(),
     removePodDirectory: effectNotProvided<PodDirectoryOutcome, RemovePodDirectoryInput>('removePodDirectory'),
     cleanupOrphanedPodDirectories: effectNotProvided<PodDirectoryOutcome, CleanupOrphanedPodDirectoriesInput>('cleanupOrphanedPodDirectories'),
+    reconstructVolumes: effectNotProvided<ReconstructedVolume[], void>('reconstructVolumes'),
+    tearDownReconstructedVolume: effectNotProvided<void, TearDownReconstructedVolumeInput>('tearDownReconstructedVolume'),
   },
   actions: {
     /** The volume a crashed actor set up is failed (see decideVolumeCrashed). */
@@ -151,7 +182,7 @@ export const volumeManagerMachine = setup({
       if (!crashed) return;
       const { state, commands } = decideVolumeCrashed(context, crashed);
       carryOut(enqueue, system, context.input, commands);
-      enqueue.assign({ pods: state.pods });
+      assignState(enqueue, state);
     }),
   },
 }).createMachine({
@@ -161,13 +192,14 @@ export const volumeManagerMachine = setup({
   states: {
     running: {
       meta: { description: 'the populator and reconciler: volumes set up as pods sync, torn down as they end' },
+      entry: enqueueActions(({ enqueue }) => enqueue.spawnChild('reconstructVolumes', { id: RECONSTRUCT_VOLUMES_ID })),
     },
   },
   on: {
     'volumes.pod.sync': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
         const { state, commands } = decidePodSync(context, event.pod);
-        enqueue.assign({ pods: state.pods });
+        assignState(enqueue, state);
         carryOut(enqueue, system, context.input, commands);
       }),
     },
@@ -181,27 +213,34 @@ export const volumeManagerMachine = setup({
       actions: enqueueActions(({ context, event, enqueue, system }) => {
         const { state, commands } = decideVolumeMounted(context, event);
         carryOut(enqueue, system, context.input, commands);
-        enqueue.assign({ pods: state.pods });
+        assignState(enqueue, state);
       }),
     },
     'volume.mount.failed': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
         const { state, commands } = decideVolumeMountFailed(context, event.podUid, event.volumeName, event.error.message, mountFailureKind(event.error.code));
         carryOut(enqueue, system, context.input, commands);
-        enqueue.assign({ pods: state.pods });
+        assignState(enqueue, state);
       }),
     },
     'volumes.pod.release': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
         const { state, commands } = decideRelease(context, event.podUid, event.removeDirectory);
         carryOut(enqueue, system, context.input, commands);
-        enqueue.assign({ pods: state.pods });
+        assignState(enqueue, state);
       }),
     },
     'volumes.pods.known': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
         const { state, commands } = decideOrphanSweep(context, event.podUids);
-        enqueue.assign({ sweeps: state.sweeps });
+        assignState(enqueue, state);
+        carryOut(enqueue, system, context.input, commands);
+      }),
+    },
+    'volumes.driver.registered': {
+      actions: enqueueActions(({ context, event, enqueue, system }) => {
+        const { state, commands } = decideDriverRegistered(context, event.driverName);
+        assignState(enqueue, state);
         carryOut(enqueue, system, context.input, commands);
       }),
     },
@@ -211,15 +250,21 @@ export const volumeManagerMachine = setup({
       actions: enqueueActions(({ context, event, enqueue, system }) => {
         const { state, commands } = decideVolumeUnmounted(context, event.podUid, event.volumeName, volumeActorId(event.podUid, event.volumeName));
         carryOut(enqueue, system, context.input, commands);
-        enqueue.assign({ pods: state.pods });
+        assignState(enqueue, state);
       }),
     },
-    // A pod directory removed, or an orphan sweep done: the effect is stopped (see answering-effect.ts).
+    // The scan, a reconstructed volume's teardown, a pod directory removed or an orphan sweep
+    // answered: the effect is stopped (see answering-effect.ts).
     'effect.answered': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
-        const { state, commands } = decideDirectoryAnswered(context, event.id, actorIdParts(event.id, 'podDirectory')?.[0]);
+        const { state, commands } = event.id === RECONSTRUCT_VOLUMES_ID
+          // A scan that failed found nothing to reconstruct (Go logs it and goes on).
+          ? decideReconstructed(context, answeredOutput(event as EffectAnswered<ReconstructedVolume[]>) ?? [], event.id)
+          : actorIdParts(event.id, 'reconstructedVolume')
+            ? decideReconstructedAnswered(context, event.id, 'error' in event ? event.error.message : undefined, context.input.backoff)
+            : decideDirectoryAnswered(context, event.id, actorIdParts(event.id, 'podDirectory')?.[0]);
+        assignState(enqueue, state);
         carryOut(enqueue, system, context.input, commands);
-        enqueue.assign({ pods: state.pods });
       }),
     },
   },

@@ -60,6 +60,12 @@ export interface CsiVolumePlugin {
    * registered; the volume machine retries.
    */
   tearDown(podUid: string, dirName: string): Promise<void>;
+  /**
+   * UnmountDevice alone: NodeUnstageVolume of the staged volume once no pod publishes it, nothing
+   * when it is not staged. A teardown whose unstaging failed after the unpublish left no
+   * vol_data.json to find it by: this finishes it.
+   */
+  tearDownDevice(driverName: string, volumeHandle: string): Promise<void>;
   /** NodeGetVolumeStats of a published volume when its driver has GET_VOLUME_STATS; undefined otherwise. */
   volumeStats(podUid: string, dirName: string): Promise<CsiVolumeUsage | undefined>;
 }

@@ -4,6 +4,7 @@
  * system and mount table by src/adapters/volumes.
  */
 import type { Pod } from '../domain/pod/types.js';
+import type { ReconstructedVolume } from '../domain/volume-manager/reconstruction.js';
 import type { PersistentVolumeRef, PodVolumePlugin } from '../domain/volumes/pod-volumes.js';
 
 export interface VolumeSetUpResult {
@@ -42,12 +43,24 @@ export interface VolumePlugins {
    * (`plugin` null) is its PV's, named by `persistent`; without it nothing was set up.
    */
   tearDown(podUid: string, volumeName: string, plugin: PodVolumePlugin, persistent?: PersistentVolumeRef): Promise<void>;
-  /** Go's GetVolumesInUse: the unique names of the attachable volumes set up, sorted, without repeats. */
-  volumesInUse(): string[];
+  /**
+   * Go's GetVolumesInUse: the unique names of the attachable volumes set up or reconstructed and
+   * not yet torn down, sorted, without repeats; undefined until `reconstructVolumes` answered (Go
+   * reports none before its reconciler has synced the states, so a volume mounted before a restart
+   * is never reported as unused meanwhile).
+   */
+  volumesInUse(): string[] | undefined;
+  /**
+   * Go's reconstructVolumes, for the CSI volumes: every pod volume under `kubernetes.io~csi` whose
+   * vol_data.json reads back; their PVs are in use from then on, until torn down.
+   */
+  reconstructVolumes(): Promise<ReconstructedVolume[]>;
+  /** A reconstructed volume unpublished, then unstaged once no pod publishes it; rejects while its driver is not registered. */
+  tearDownReconstructedVolume(volume: ReconstructedVolume): Promise<void>;
   /** Where a volume set up by this process is, and whether containers must mount it read-only (Go's GetMountedVolumesForPod). */
   mountedVolume(podUid: string, volumeName: string): { hostPath: string; readOnly: boolean } | undefined;
   /** Removes <rootDir>/pods/<uid>, never through a mount point that is still mounted. */
   removePodDirectory(podUid: string): Promise<PodDirectoryCleanup>;
-  /** Every pod directory whose uid is not in `keep`: its volumes torn down, then removed as above. */
-  cleanupOrphanedPodDirectories(keep: readonly string[]): Promise<PodDirectoryCleanup>;
+  /** Every pod directory whose uid is not in `keep` (and is in `only`, when given): its volumes torn down, then removed as above. */
+  cleanupOrphanedPodDirectories(keep: readonly string[], only?: readonly string[]): Promise<PodDirectoryCleanup>;
 }

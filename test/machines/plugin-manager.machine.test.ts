@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, fromPromise, SimulatedClock, type AnyActorRef } from 'xstate';
+import { createActor, fromCallback, fromPromise, setup, SimulatedClock, type AnyActorRef, type AnyEventObject } from 'xstate';
 import type { DriverNodeInfo } from '../../src/domain/csi/csi-node.js';
 import type { PluginInfo } from '../../src/domain/csi/plugin-info.js';
 import { KubeletError } from '../../src/domain/errors.js';
@@ -65,18 +65,22 @@ function start(o: { cluster?: boolean; info?: PluginInfo; fail?: Partial<Record<
       }),
     },
   });
-  const actor = createActor(machine, {
-    clock,
-    input: { pluginsDir: DIR, csiNode: o.cluster === false ? null : { nodeName: 'node-1', migratedPlugins: ['kubernetes.io/gce-pd'] } },
-  });
-  actor.start();
+  const input = { pluginsDir: DIR, csiNode: o.cluster === false ? null : { nodeName: 'node-1', migratedPlugins: ['kubernetes.io/gce-pd'] } };
+  // Beside it, a volume manager that records what it is told (the system id the registrations send to).
+  const toVolumeManager: AnyEventObject[] = [];
+  const volumeManager = fromCallback<AnyEventObject>(({ receive }) => receive((e) => void toVolumeManager.push(e)));
+  const root = createActor(setup({ actors: { machine, volumeManager } }).createMachine({
+    invoke: [{ src: 'volumeManager', systemId: 'volumeManager' }, { id: 'pluginManager', src: 'machine', input }],
+  }), { clock });
+  root.start();
+  const actor = root.getSnapshot().children.pluginManager as unknown as ReturnType<typeof createActor<typeof machine>>;
   const socket = (type: 'plugin.socket.created' | 'plugin.socket.removed', path = SOCKET) => {
     if (!watcher) throw new Error('the watcher is not running');
     watcher({ type, socketPath: path });
   };
   const child = (path = SOCKET): AnyActorRef | undefined => actor.system.get(`plugin:${encodeURIComponent(path.slice(DIR.length + 1))}`);
   const childState = (path = SOCKET) => child(path)?.getSnapshot().value as string | undefined;
-  return { actor, clock, calls, socket, child, childState, releases };
+  return { actor, clock, calls, socket, child, childState, releases, toVolumeManager };
 }
 
 const runtimeUp = { type: 'runtime.up' } as const;
@@ -107,6 +111,20 @@ describe('pluginManagerMachine', () => {
     expect(calls).toContain(`install ${DRIVER} 1.0.0 on node-1`);
     expect(verbs(calls)).toEqual(REGISTERED);
     expect(actor.getSnapshot().context.sockets).toEqual([SOCKET]);
+  });
+
+  it('tells the volume manager the driver is registered once it is installed, and never after a failed install', async () => {
+    const { actor, socket, childState, toVolumeManager, clock } = start({ fail: { install: 1 } });
+    actor.send(runtimeUp);
+    await settle();
+    socket('plugin.socket.created');
+    await settle(3);
+    expect(childState()).toBe('retrying');
+    expect(toVolumeManager).toEqual([]);
+    clock.increment(1000);
+    await settle(3);
+    expect(childState()).toBe('registered');
+    expect(toVolumeManager).toEqual([{ type: 'volumes.driver.registered', driverName: DRIVER }]);
   });
 
   it('registers standalone without a CSINode: the install is told no node, and no CSINode is initialized', async () => {

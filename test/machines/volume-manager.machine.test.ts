@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createActor, fromCallback, fromPromise, setup, SimulatedClock, type AnyActorRef } from 'xstate';
+import { createActor, fromCallback, fromPromise, setup, SimulatedClock, type AnyActorRef, type AnyEventObject } from 'xstate';
 import type { Pod } from '../../src/domain/pod/types.js';
 import type { Volume } from '../../src/domain/volumes/sources.js';
 import {
@@ -8,7 +8,9 @@ import {
   type CleanupOrphanedPodDirectoriesInput,
   type PodDirectoryOutcome,
   type PodVolumesChanged,
+  type ReconstructedVolume,
   type RemovePodDirectoryInput,
+  type TearDownReconstructedVolumeInput,
   type VolumeManagerContext,
   type VolumeManagerEvent,
   type VolumeMountFailed,
@@ -43,9 +45,11 @@ function makePod(uid: string, volumes: Volume[], mounted: string[] = volumes.map
 /**
  * A volume manager with real `volume` children whose effects are fakes, beside fake pod workers
  * (`pod:u1`, `pod:u2`) that record what they are told. A mount or tear-down of a volume named in
- * `holdMount`/`holdUnmount` waits for the test; one named in `failMount` fails.
+ * `holdMount`/`holdUnmount` waits for the test; one named in `failMount` fails. The scan of the disk
+ * finds `found` (answered before the harness is handed over); a reconstructed volume's teardown
+ * fails while its driver is in `unregistered`.
  */
-function harness() {
+async function harness(found: ReconstructedVolume[] = []) {
   const clock = new SimulatedClock();
   clock.set(T0);
   const mounts: MountVolumeInput[] = [];
@@ -57,6 +61,8 @@ function harness() {
   const failMount = new Map<string, string | Error>();
   const told: Record<string, PodVolumesChanged[]> = {};
   const emitted: (VolumeMountFailed | VolumeWaitTimedOut)[] = [];
+  const reconstructedTeardowns: string[] = [];
+  const unregistered = new Set<string>();
 
   const volume = volumeMachine.provide({
     actors: {
@@ -90,6 +96,17 @@ function harness() {
         sweeps.push(input);
         return nothingRemoved;
       }),
+      reconstructVolumes: fromAnsweringPromise<ReconstructedVolume[], void>(async () => found),
+      // Waits out its delay on the simulated clock, as the real effect does; stopped meanwhile, it never tears down.
+      tearDownReconstructedVolume: fromCallback<AnyEventObject, TearDownReconstructedVolumeInput>(({ input, self, sendBack }) => {
+        const timer = clock.setTimeout(() => {
+          reconstructedTeardowns.push(`${input.volume.podUid}/${input.volume.dirName}`);
+          sendBack(unregistered.has(input.volume.driverName)
+            ? { type: 'effect.answered', id: self.id, error: { code: 'KLT_ERR_VOLUME_MOUNT', message: 'driver not registered', retryable: true } }
+            : { type: 'effect.answered', id: self.id, output: undefined });
+        }, input.delayMs);
+        return () => clock.clearTimeout(timer);
+      }),
     },
   });
   const fakeWorker = fromCallback<PodVolumesChanged, { uid: string }>(({ input, receive }) => {
@@ -111,18 +128,19 @@ function harness() {
   const children = () => ref.getSnapshot().children as Record<string, AnyActorRef>;
   const lists = (uid = 'u1') => (told[uid] ?? []).map((e) => e.unmounted);
   const advance = async (ms: number) => { clock.increment(ms); await flush(); };
-  return { clock, mounts, unmounts, removals, sweeps, holdMount, holdUnmount, failMount, told, lists, emitted, send, context, children, advance };
+  await flush();
+  return { clock, mounts, unmounts, removals, sweeps, holdMount, holdUnmount, failMount, told, lists, emitted, send, context, children, advance, reconstructedTeardowns, unregistered };
 }
 
 const names = (inputs: { volumeName: string }[]) => inputs.map((i) => i.volumeName).sort();
 
 describe('volumeManagerMachine', () => {
   it('exports exactly its effectful actor srcs', () => {
-    expect(VOLUME_MANAGER_EFFECTS).toEqual(['removePodDirectory', 'cleanupOrphanedPodDirectories']);
+    expect(VOLUME_MANAGER_EFFECTS).toEqual(['removePodDirectory', 'cleanupOrphanedPodDirectories', 'reconstructVolumes', 'tearDownReconstructedVolume']);
   });
 
   it('mounts each volume of a pod through its plugin, and tells the worker what is not mounted yet, then an empty list once all are', async () => {
-    const h = harness();
+    const h = await harness();
     const cfgMount = deferred<MountVolumeOutput>();
     h.holdMount.cfg = cfgMount;
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, cfg, logs]) });
@@ -150,7 +168,7 @@ describe('volumeManagerMachine', () => {
   });
 
   it('answers a second sync at once and sets up again, at every sync, only the volumes that require it', async () => {
-    const h = harness();
+    const h = await harness();
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, cfg, logs]) });
     await flush();
     expect(h.mounts.filter((m) => m.remount)).toEqual([]);
@@ -166,7 +184,7 @@ describe('volumeManagerMachine', () => {
   });
 
   it('never mounts a volume no plugin handles: emits its error, and keeps it in the worker\'s list', async () => {
-    const h = harness();
+    const h = await harness();
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, data]) });
     await flush();
     const message = 'failed to get Plugin from volumeSpec for volume "data" err=no volume plugin matched (source "nfs")';
@@ -181,7 +199,7 @@ describe('volumeManagerMachine', () => {
   });
 
   it('emits each failed set-up with the effect\'s message, and tells the worker once the retry mounted it', async () => {
-    const h = harness();
+    const h = await harness();
     h.failMount.set('cfg', 'configmap "app-config" not found');
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cfg]) });
     await flush();
@@ -196,15 +214,15 @@ describe('volumeManagerMachine', () => {
     expect(h.context().pods.u1?.volumes.cfg).toMatchObject({ state: 'mounted', error: null });
   });
 
-  it('tells the worker at once that nothing is to be mounted for a pod whose containers mount no volume', () => {
-    const h = harness();
+  it('tells the worker at once that nothing is to be mounted for a pod whose containers mount no volume', async () => {
+    const h = await harness();
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, cfg], []) });
     expect(h.lists()).toEqual([[]]);
     expect(h.children()).toEqual({});
   });
 
   it('leaves alone a volume no container mounts', async () => {
-    const h = harness();
+    const h = await harness();
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, cfg, logs], ['cfg']) });
     await flush();
     expect(Object.keys(h.children())).toEqual(['volume:u1:cfg']);
@@ -213,7 +231,7 @@ describe('volumeManagerMachine', () => {
   });
 
   it('tears every volume down on release with removeDirectory, removes the directory only once all are down, then forgets the pod', async () => {
-    const h = harness();
+    const h = await harness();
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, cfg, logs]) });
     h.send({ type: 'volumes.pod.sync', pod: makePod('u2', [cache]) });
     await flush();
@@ -234,7 +252,7 @@ describe('volumeManagerMachine', () => {
   });
 
   it('tears a volume down after the mount in flight when the pod is released during it', async () => {
-    const h = harness();
+    const h = await harness();
     const held = deferred<MountVolumeOutput>();
     h.holdMount.cfg = held;
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cfg]) });
@@ -250,7 +268,7 @@ describe('volumeManagerMachine', () => {
   });
 
   it('keeps a pod released without removeDirectory, mounts nothing again on a later sync, and removes its directory on the final release', async () => {
-    const h = harness();
+    const h = await harness();
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache, cfg]) });
     await flush();
     h.send({ type: 'volumes.pod.release', podUid: 'u1', removeDirectory: false });
@@ -274,7 +292,7 @@ describe('volumeManagerMachine', () => {
   });
 
   it('removes the directory of a pod it never knew on release with removeDirectory, and does nothing without', async () => {
-    const h = harness();
+    const h = await harness();
     h.send({ type: 'volumes.pod.release', podUid: 'gone', removeDirectory: false });
     await flush();
     expect(h.removals).toEqual([]);
@@ -286,7 +304,7 @@ describe('volumeManagerMachine', () => {
   });
 
   it('sweeps orphaned pod directories keeping the given pods and those it knows, sorted, once per volumes.pods.known', async () => {
-    const h = harness();
+    const h = await harness();
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [cache]) });
     h.send({ type: 'volumes.pods.known', podUids: ['u3', 'u2', 'u1'] });
     await flush();
@@ -298,8 +316,38 @@ describe('volumeManagerMachine', () => {
     expect(Object.keys(h.children())).toEqual(['volume:u1:cache']);
   });
 
-  it('emits volume.wait.timedOut with the worker\'s message for a pod it knows', () => {
-    const h = harness();
+  it('tears down a volume found on disk of a pod no source has at the sweep, backs off on the clock while its driver is missing, and retries at once when the driver registers', async () => {
+    const orphan: ReconstructedVolume = { podUid: 'gone', dirName: 'pv-1', driverName: 'csi.example.com', volumeHandle: '2', uniqueVolumeName: 'kubernetes.io/csi/csi.example.com^2' };
+    const ofKnownPod: ReconstructedVolume = { ...orphan, podUid: 'u1' };
+    const h = await harness([orphan, ofKnownPod]);
+    h.unregistered.add('csi.example.com');
+    expect(h.reconstructedTeardowns).toEqual([]);
+    h.send({ type: 'volumes.pods.known', podUids: ['u1'] });
+    await h.advance(0);
+    expect(h.reconstructedTeardowns).toEqual(['gone/pv-1']);
+    expect(h.sweeps).toEqual([{ keep: ['gone', 'u1'] }]);
+    await h.advance(499);
+    expect(h.reconstructedTeardowns).toHaveLength(1);
+    await h.advance(1);
+    expect(h.reconstructedTeardowns).toHaveLength(2);
+    // The second failure waits 1 s; the driver registers before that.
+    await h.advance(600);
+    expect(h.reconstructedTeardowns).toHaveLength(2);
+    h.unregistered.clear();
+    h.send({ type: 'volumes.driver.registered', driverName: 'csi.example.com' });
+    await h.advance(0);
+    expect(h.reconstructedTeardowns).toEqual(['gone/pv-1', 'gone/pv-1', 'gone/pv-1']);
+    // The known pod's volume waits for that pod.
+    expect(Object.values(h.context().reconstruction ?? {}).map((e) => [e.volume.podUid, e.phase])).toEqual([['u1', 'uncertain']]);
+    expect(h.sweeps.at(-1)).toEqual({ keep: [], only: ['gone'] });
+    // The replaced teardown, stopped while it waited, does not fire a fourth one.
+    await h.advance(2000);
+    expect(h.reconstructedTeardowns).toHaveLength(3);
+    expect(Object.keys(h.children())).toEqual([]);
+  });
+
+  it('emits volume.wait.timedOut with the worker\'s message for a pod it knows', async () => {
+    const h = await harness();
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [data]) });
     h.emitted.length = 0;
     const message = 'unmounted volumes=[data], unattached volumes=[data], failed to process volumes=[]: timed out waiting for the condition';
@@ -311,7 +359,7 @@ describe('volumeManagerMachine', () => {
 
 describe('volumeManagerMachine: ids and names no two volume actors may share', () => {
   it('two volumes named d: neither is mounted, the pod is told why, and the manager goes on', async () => {
-    const h = harness();
+    const h = await harness();
     const d: Volume = { name: 'd', emptyDir: {} };
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [d, { ...d }, cache]) });
     await flush();
@@ -323,7 +371,7 @@ describe('volumeManagerMachine: ids and names no two volume actors may share', (
   });
 
   it('pod u1 with volume a:b and pod u1:a with volume b get one actor each', async () => {
-    const h = harness();
+    const h = await harness();
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [{ name: 'a:b', emptyDir: {} }]) });
     h.send({ type: 'volumes.pod.sync', pod: makePod('u1:a', [{ name: 'b', emptyDir: {} }]) });
     await flush();
@@ -360,7 +408,7 @@ describe('volumeManagerMachine: ids and names no two volume actors may share', (
     const ephemeral: Volume = { name: 'scratch', ephemeral: { volumeClaimTemplate: { spec: {} } } };
 
     it('starts a claim\'s actor with no plugin (its PV\'s is known once set up), and tears it down as the PV its set-up named', async () => {
-      const h = harness();
+      const h = await harness();
       h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [claim, ephemeral]) });
       await flush();
       const plugins = Object.values(h.children()).map((c) => (c.getSnapshot().context as VolumeContext).plugin);
@@ -374,7 +422,7 @@ describe('volumeManagerMachine: ids and names no two volume actors may share', (
     });
 
     it('a claim that cannot be processed is no SetUp event: the waiting worker is told why at once, and hears nothing more once it mounts', async () => {
-      const h = harness();
+      const h = await harness();
       h.failMount.set('db', new KubeletError('KLT_ERR_VOLUME_PROCESS', 'error processing PVC ns/db: PVC is not bound'));
       h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [claim]) });
       await flush();
@@ -387,7 +435,7 @@ describe('volumeManagerMachine: ids and names no two volume actors may share', (
     });
 
     it('an operation error is emitted with its whole text (Go names the PV, not the pod\'s volume)', async () => {
-      const h = harness();
+      const h = await harness();
       const text = 'MountVolume.NodeAffinity check failed for volume "pv-db" : no matching NodeSelectorTerms';
       h.failMount.set('db', new KubeletError('KLT_ERR_VOLUME_OPERATION', text));
       h.send({ type: 'volumes.pod.sync', pod: makePod('u1', [claim]) });

@@ -36,8 +36,8 @@ export interface NodeStatusActorDeps {
   updateRuntimeConfig: (podCIDR: string) => Promise<void>;
   clock: Clock;
   logger: Logger;
-  /** The volume manager's attachable volumes in use (Go's GetVolumesInUse); absent: none reported. */
-  volumesInUse?: () => string[];
+  /** The volume manager's attachable volumes in use (Go's GetVolumesInUse); absent, or undefined before the volumes on disk were reconstructed: none reported, the Node's list left as it is. */
+  volumesInUse?: () => string[] | undefined;
   /** Told of each registration answer, whatever it was (the kubelet server's start waits for the first). */
   onRegistrationAnswered?: () => void;
 }

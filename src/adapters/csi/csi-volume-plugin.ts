@@ -87,6 +87,15 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
   const serialized = keyedLock();
   const volumeKey = (driver: string, volumeHandle: string) => `${driver}/${volumeHandle}`;
 
+  /** The driver's Node client; a driver not registered fails the operation `operation` names, in Go's words. */
+  function clientFor(driver: string, operation: string): CsiNodeClient {
+    try {
+      return clients.get(driver);
+    } catch (error) {
+      throw failure(logged(`${operation}: ${messageOf(error)}`));
+    }
+  }
+
   async function policyOf(driver: string): Promise<CsiDriverPolicy> {
     return csiDriverPolicy(opts.api ? await opts.api.getCsiDriver(driver) : undefined);
   }
@@ -228,12 +237,7 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
       if (!published.has(podCsiVolumePaths(rootDir, pod.metadata.uid, pv.pvName).mountPath)) await verifyControllerAttached(pod, pv.pvName, uniqueVolumeName);
       publishContext = await waitForAttachment({ api: opts.api, clock: opts.clock, timeoutMs: opts.attachTimeoutMs, pollMs: opts.attachPollMs }, volumeHandle, attachmentID);
     }
-    let client: CsiNodeClient;
-    try {
-      client = clients.get(driver);
-    } catch (error) {
-      throw failure(logged(`attacher.MountDevice failed to create newCsiDriverClient: ${messageOf(error)}`));
-    }
+    const client = clientFor(driver, 'attacher.MountDevice failed to create newCsiDriverClient');
     const capabilities = await client.capabilities();
     // Stage and publish under the volume's lock: a teardown of another pod cannot unstage the
     // volume between this pod's stage and its publish.
@@ -323,12 +327,7 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return removeMountDir(paths.mountPath, paths.volDataPath, paths.dataDir);
       throw failure(logged(`unmounter failed to load volume data file [${paths.mountPath}]: ${messageOf(error)}`));
     }
-    let client: CsiNodeClient;
-    try {
-      client = clients.get(data.driverName);
-    } catch (error) {
-      throw failure(logged(`mounter.SetUpAt failed to get CSI client: ${messageOf(error)}`));
-    }
+    const client = clientFor(data.driverName, 'Unmounter.TearDownAt failed to get CSI client');
     try {
       await client.call.NodeUnpublishVolume({ volume_id: data.volumeHandle, target_path: paths.mountPath }, csiCallTimeoutMs);
     } catch (error) {
@@ -339,8 +338,13 @@ export function createCsiVolumePlugin(opts: CsiVolumePluginOptions): CsiVolumePl
     if (data.volumeLifecycleMode === 'Persistent') await unstageIfUnused(data.driverName, data.volumeHandle, client);
   }
 
+  async function tearDownDevice(driverName: string, volumeHandle: string): Promise<void> {
+    if (!(await readStagingVolData(globalMountPaths(rootDir, driverName, volumeHandle).volDataPath))) return;
+    await unstageIfUnused(driverName, volumeHandle, clientFor(driverName, 'attacher.UnmountDevice failed to create newCsiDriverClient'));
+  }
+
   return {
-    setUpPersistent, setUpInline, tearDown,
+    setUpPersistent, setUpInline, tearDown, tearDownDevice,
     volumeStats: (podUid, dirName) => csiVolumeStats(clients, rootDir, podUid, dirName),
     close: () => clients.close(),
   };

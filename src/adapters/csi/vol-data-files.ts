@@ -58,24 +58,31 @@ async function names(dir: string): Promise<string[]> {
   }
 }
 
+/** A pod CSI volume found on disk: its vol_data.json read, or why it could not be. */
+export type CsiPodVolumeFile = { podUid: string; dirName: string } & ({ data: PodVolData } | { error: unknown });
+
+/** Every pod CSI volume directory on the node that has a vol_data.json (a missing file is left out), in directory order. */
+export async function readCsiPodVolumes(rootDir: string): Promise<CsiPodVolumeFile[]> {
+  const found: CsiPodVolumeFile[] = [];
+  for (const podUid of await names(podsDirectory(rootDir))) {
+    for (const dirName of await names(`${podsDirectory(rootDir)}/${podUid}/volumes/${escapedPluginName(csiPluginName)}`)) {
+      try {
+        found.push({ podUid, dirName, data: await readPodVolData(podCsiVolumePaths(rootDir, podUid, dirName).volDataPath) });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') found.push({ podUid, dirName, error });
+      }
+    }
+  }
+  return found;
+}
+
 /**
  * Every pod CSI volume on the node whose vol_data.json names `driver` and `volumeHandle`, as
  * `<podUid>/<dirName>`. An unreadable or malformed file counts as a publisher: the volume is then
  * not unstaged under a pod that may still use it.
  */
 export async function podsPublishing(rootDir: string, driver: string, volumeHandle: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const uid of await names(podsDirectory(rootDir))) {
-    for (const dirName of await names(`${podsDirectory(rootDir)}/${uid}/volumes/${escapedPluginName(csiPluginName)}`)) {
-      const { volDataPath } = podCsiVolumePaths(rootDir, uid, dirName);
-      try {
-        const data = await readPodVolData(volDataPath);
-        if (data.driverName === driver && data.volumeHandle === volumeHandle) found.push(`${uid}/${dirName}`);
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue;
-        found.push(`${uid}/${dirName}`);
-      }
-    }
-  }
-  return found;
+  return (await readCsiPodVolumes(rootDir))
+    .filter((v) => !('data' in v) || (v.data.driverName === driver && v.data.volumeHandle === volumeHandle))
+    .map((v) => `${v.podUid}/${v.dirName}`);
 }

@@ -102,14 +102,18 @@ async function tearDownCsiVolumes(csi: Pick<CsiVolumePlugin, 'tearDown'>, rootDi
 }
 
 /**
- * Pod directories of pods the kubelet no longer has (after a restart, say): their CSI volumes torn
- * down through the CSI plugin (when there is one), the volumes the kubelet mounted under
+ * Pod directories of pods the kubelet no longer has (after a restart, say), or only those in `only`:
+ * their CSI volumes torn down through the CSI plugin (when there is one; the volume manager tears
+ * down those it reconstructed itself, with retries, and keeps their pods out of this sweep), the volumes the kubelet mounted under
  * `<podDir>/volumes` (the tmpfs of emptyDir, secret and projected, a local PV's bind mount; Go
  * reconstructs them from the disk and the mount table) unmounted, then the directory goes as above.
  * Any other mount below it, elsewhere under `volumes/` included, keeps it.
  */
-export async function cleanupOrphanedPodDirectories(mounter: Mounter, rootDir: string, keep: readonly string[], csi?: Pick<CsiVolumePlugin, 'tearDown'>): Promise<PodDirectoryCleanup> {
-  const entries = await listPodDirectories(rootDir);
+export async function cleanupOrphanedPodDirectories(
+  mounter: Mounter, rootDir: string, keep: readonly string[], csi?: Pick<CsiVolumePlugin, 'tearDown'>, only?: readonly string[],
+): Promise<PodDirectoryCleanup> {
+  const listed = await listPodDirectories(rootDir);
+  const entries = only ? listed.filter((uid) => only.includes(uid)) : listed;
   const keepSet = new Set(keep);
   const result: PodDirectoryCleanup = { removed: [], kept: [] };
   for (const uid of entries.filter((e) => !keepSet.has(e)).sort()) {

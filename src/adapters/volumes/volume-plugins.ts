@@ -18,12 +18,14 @@ import type { ClaimApi } from '../../ports/apiserver.js';
 import type { Payload, Volume } from '../../domain/volumes/sources.js';
 import type { CsiVolumePlugin } from '../../ports/csi-volumes.js';
 import type { VolumePlugins, VolumeSetUpResult } from '../../ports/volumes.js';
+import type { ReconstructedVolume } from '../../domain/volume-manager/reconstruction.js';
 import { makePodVolumeDirectory, setUpEmptyDir, setUpMemoryDir } from './empty-dir.js';
 import { checkHostPath } from './host-path.js';
 import type { Mounter } from './mount-table.js';
 import type { PodVolumeTarget } from './pod-confinement.js';
 import { createPersistentVolumes } from './persistent-volumes.js';
 import { cleanupOrphanedPodDirectories, removePodDirectory, tearDownDirectory } from './pod-directories.js';
+import { reconstructCsiVolumes } from './reconstruct-volumes.js';
 import { allOrFirstError } from './settled-calls.js';
 
 /** An API-backed volume's content, fetched and not yet written. */
@@ -77,6 +79,13 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
    * reported in use before they are attached or mounted, as Go reports its desired state.
    */
   const inUse = new Map<string, string>();
+  /**
+   * The unique names of the volumes found on disk at start, by `<podUid>/<dirName>`, until their
+   * teardown (the reconstructed one, or the pod's own when it still had the volume) succeeds.
+   * Nothing is reported before the scan ran.
+   */
+  const reconstructedInUse = new Map<string, string>();
+  let reconstructed = false;
   const persistent = createPersistentVolumes({
     rootDir, mounter, ...(opts.claims ? { claims: opts.claims } : {}), ...(opts.nodeName ? { nodeName: opts.nodeName } : {}), ...(opts.csi ? { csi: opts.csi } : {}),
   });
@@ -121,6 +130,25 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
   async function tearDown(podUid: string, volumeName: string, plugin: PodVolumePlugin, pv?: PersistentVolumeRef): Promise<void> {
     await tearDownVolume(podUid, volumeName, plugin, pv);
     inUse.delete(key(podUid, volumeName));
+    // A CSI volume's directory is named after its PV, or after the pod's volume when inline.
+    reconstructedInUse.delete(key(podUid, pv?.pvName ?? volumeName));
+  }
+
+  async function reconstructVolumes(): Promise<ReconstructedVolume[]> {
+    try {
+      const volumes = await reconstructCsiVolumes(rootDir);
+      for (const v of volumes) if (v.uniqueVolumeName !== undefined) reconstructedInUse.set(key(v.podUid, v.dirName), v.uniqueVolumeName);
+      return volumes;
+    } finally {
+      reconstructed = true;
+    }
+  }
+
+  async function tearDownReconstructedVolume(v: ReconstructedVolume): Promise<void> {
+    if (!opts.csi) throw new KubeletError('KLT_ERR_VOLUME_MOUNT', `kubernetes.io/csi: no CSI volume plugin: cannot tear down ${dirOf(v.podUid, 'kubernetes.io/csi', v.dirName)}`);
+    await opts.csi.tearDown(v.podUid, v.dirName);
+    if (v.uniqueVolumeName !== undefined) await opts.csi.tearDownDevice(v.driverName, v.volumeHandle);
+    reconstructedInUse.delete(key(v.podUid, v.dirName));
   }
 
   async function tearDownVolume(podUid: string, volumeName: string, plugin: PodVolumePlugin, pv?: PersistentVolumeRef): Promise<void> {
@@ -145,11 +173,13 @@ export function createVolumePlugins(opts: VolumePluginOptions): VolumePlugins {
       const found = mounted.get(key(podUid, volumeName));
       return found && { hostPath: found.hostPath, readOnly: found.readOnly };
     },
-    volumesInUse: () => [...new Set(inUse.values())].sort(),
+    volumesInUse: () => (reconstructed ? [...new Set([...inUse.values(), ...reconstructedInUse.values()])].sort() : undefined),
+    reconstructVolumes,
+    tearDownReconstructedVolume,
     removePodDirectory: (podUid) => {
       opts.onPodGone?.(podUid);
       return removePodDirectory(mounter, rootDir, podUid);
     },
-    cleanupOrphanedPodDirectories: (keep) => cleanupOrphanedPodDirectories(mounter, rootDir, keep, opts.csi),
+    cleanupOrphanedPodDirectories: (keep, only) => cleanupOrphanedPodDirectories(mounter, rootDir, keep, opts.csi, only),
   };
 }

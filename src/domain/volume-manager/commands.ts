@@ -4,6 +4,7 @@
  */
 import type { Pod } from '../pod/types.js';
 import type { PodVolumePlugin, VolumeProcessingError } from '../volumes/pod-volumes.js';
+import type { ReconstructedVolume } from './reconstruction.js';
 import type { PodRef, VolumeManagerState } from './state.js';
 
 /** Emitted for each failed set-up: what Go's operation executor records as a FailedMount event. */
@@ -27,7 +28,10 @@ export type VolumeManagerCommand =
   | { kind: 'tellWorker'; podUid: string; unmounted: string[]; failedToProcess?: VolumeProcessingError[] }
   | { kind: 'emit'; event: VolumeMountFailed | VolumeWaitTimedOut }
   | { kind: 'removePodDirectory'; podUid: string }
-  | { kind: 'sweepOrphanedPodDirectories'; sweep: number; keep: string[] }
+  /** Pod directories of pods not in `keep` cleaned up; with `only`, just those pods' directories. */
+  | { kind: 'sweepOrphanedPodDirectories'; sweep: number; keep: string[]; only?: string[] }
+  /** A volume found on disk at start torn down by its own effect, whose id is `id`, after waiting `delayMs`. */
+  | { kind: 'tearDownReconstructed'; id: string; volume: ReconstructedVolume; delayMs: number }
   /** Stops a child: a volume's actor or a finished directory effect, by id. */
   | { kind: 'stop'; id: string };
 

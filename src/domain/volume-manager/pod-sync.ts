@@ -8,6 +8,7 @@ import type { Pod } from '../pod/types.js';
 import { isClaimVolume } from '../volumes/claims.js';
 import { isLocalEphemeralVolume, mountedVolumes, requiresRemount, volumePluginName, volumeSourceName } from '../volumes/pod-volumes.js';
 import type { VolumeDecision, VolumeManagerCommand } from './commands.js';
+import { takeOverReconstructed } from './reconstruction.js';
 import { unmountedOf, tellWorker, type PodVolumesEntry, type VolumeManagerState } from './state.js';
 
 /** Go's message for a volume no plugin can mount (the operation generator's). */
@@ -63,5 +64,6 @@ export function decidePodSync(state: VolumeManagerState, pod: Pod): VolumeDecisi
   }
   entry.waiting = unmountedOf(entry).length > 0;
   commands.push(tellWorker(uid, entry));
-  return { state: { ...state, pods: { ...state.pods, [uid]: entry } }, commands };
+  const taken = takeOverReconstructed(state, uid);
+  return { state: { ...taken, pods: { ...taken.pods, [uid]: entry } }, commands };
 }

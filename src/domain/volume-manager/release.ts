@@ -1,15 +1,21 @@
 /**
  * A pod's volumes released (the pod is terminal, or its worker is done): each is torn down; with
  * `removeDirectory` (the pod is gone) the pod's directory is removed after, by an effect that
- * refuses to delete through anything still mounted. And housekeeping's sweep of pod directories no
- * one knows (Go's cleanupOrphanedPodDirs).
+ * refuses to delete through anything still mounted (housekeeping's sweep of pod directories no one
+ * knows is in reconstruction.ts, with the volumes found on disk it waits for).
  */
 import type { VolumeDecision, VolumeManagerCommand } from './commands.js';
+import { releaseReconstructed } from './reconstruction.js';
 import type { PodVolumesEntry, VolumeManagerState } from './state.js';
 
 export function decideRelease(state: VolumeManagerState, podUid: string, removeDirectory: boolean): VolumeDecision {
   const entry = state.pods[podUid];
-  if (!entry) return { state, commands: removeDirectory ? [{ kind: 'removePodDirectory', podUid }] : [] };
+  if (!entry) {
+    // Volumes found on disk for a pod that never synced go first; its directory after them.
+    const reconstructed = releaseReconstructed(state, podUid, removeDirectory);
+    if (reconstructed.held || !removeDirectory) return { state: reconstructed.state, commands: reconstructed.commands };
+    return { state, commands: [{ kind: 'removePodDirectory', podUid }] };
+  }
   if (entry.releasing) {
     if (!removeDirectory || entry.removeDirectory) return { state, commands: [] };
     const next = { ...entry, removeDirectory: true };
@@ -38,14 +44,6 @@ export function decideRelease(state: VolumeManagerState, podUid: string, removeD
 export function finishRelease(state: VolumeManagerState, podUid: string, entry: PodVolumesEntry): VolumeDecision {
   if (entry.removeDirectory) return { state, commands: [{ kind: 'removePodDirectory', podUid }] };
   return { state: { ...state, pods: { ...state.pods, [podUid]: entry } }, commands: [] };
-}
-
-/** Housekeeping's sweep: every pod the sources have or this manager knows keeps its directory. */
-export function decideOrphanSweep(state: VolumeManagerState, knownPodUids: readonly string[]): VolumeDecision {
-  return {
-    state: { ...state, sweeps: state.sweeps + 1 },
-    commands: [{ kind: 'sweepOrphanedPodDirectories', sweep: state.sweeps, keep: [...new Set([...knownPodUids, ...Object.keys(state.pods)])].sort() }],
-  };
 }
 
 /** A directory effect answered: it is stopped; a removed pod directory's pod is forgotten. */

@@ -1,5 +1,6 @@
 /** What the volume manager keeps per pod, as its decisions (this folder) read and return it. */
 import type { PersistentVolumeRef, VolumePluginName } from '../volumes/pod-volumes.js';
+import type { ReconstructedEntry } from './reconstruction.js';
 
 export type VolumeState = 'mounting' | 'mounted' | 'unmounting' | 'unsupported';
 
@@ -45,6 +46,10 @@ export interface VolumeManagerState {
   pods: Record<string, PodVolumesEntry>;
   /** Orphan sweeps started (each effect gets its own id). */
   sweeps: number;
+  /** The volumes found on disk at start, by reconstructedVolumeId, until torn down; absent until the scan answered. */
+  reconstruction?: Record<string, ReconstructedEntry>;
+  /** The pods known to a sweep asked for before the scan answered: the sweep runs once it has. */
+  sweepWaiting?: string[];
 }
 
 /** The volumes whose claim could not be processed, with why, in name order. */

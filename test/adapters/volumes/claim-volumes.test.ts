@@ -52,6 +52,9 @@ class FakeCsi implements CsiVolumePlugin {
     this.calls.push(['tearDown', podUid, dirName]);
     if (this.tearDownFails) throw new Error('NodeUnpublishVolume failed');
   }
+  async tearDownDevice(driverName: string, volumeHandle: string) {
+    this.calls.push(['tearDownDevice', driverName, volumeHandle]);
+  }
   async volumeStats() { return undefined; }
 }
 
@@ -306,6 +309,7 @@ describe('a CSI PV', () => {
   });
 
   it('an attachable one is in volumesInUse while set up; hostPath and local ones never are', async () => {
+    expect(await plugins.reconstructVolumes()).toEqual([]);
     csi.attachable = true;
     bind('data', 'pv-csi', { csi: { driver: 'csi-mock.lab.k8s.io', volumeHandle: 'h1' } });
     bind('other', 'pv-host', { hostPath: { path: hostDir } });
@@ -323,6 +327,7 @@ describe('a CSI PV', () => {
   });
 
   it('an attachable one is in volumesInUse before it is attached or mounted, as Go reports its desired state', async () => {
+    await plugins.reconstructVolumes();
     csi.attachable = true;
     csi.notAttached = true;
     bind('data', 'pv-csi', { csi: { driver: 'csi-mock.lab.k8s.io', volumeHandle: 'h1' } });

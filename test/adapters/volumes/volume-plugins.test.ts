@@ -253,6 +253,7 @@ describe('createVolumePlugins with CSI volumes', () => {
       setUpPersistent: async () => { throw new Error('not here'); },
       setUpInline: async (p: Pod, name: string) => { calls.push(`setUpInline ${p.metadata.uid} ${name}`); return { hostPath: '/published', changed: false }; },
       tearDown: async (uid: string, dir: string) => { calls.push(`tearDown ${uid} ${dir}`); },
+      tearDownDevice: async () => { throw new Error('not here'); },
       volumeStats: async () => undefined,
     };
     const withCsi = createVolumePlugins({ rootDir, mounter: systemMounter(), content: writer, csi });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../src/domain/pod/types.js';
 import { decidePodSync } from '../../../src/domain/volume-manager/pod-sync.js';
-import { decideDirectoryAnswered, decideOrphanSweep, decideRelease } from '../../../src/domain/volume-manager/release.js';
+import { decideDirectoryAnswered, decideRelease } from '../../../src/domain/volume-manager/release.js';
+import { decideOrphanSweep } from '../../../src/domain/volume-manager/reconstruction.js';
 import type { VolumeManagerState } from '../../../src/domain/volume-manager/state.js';
 import { decideVolumeCrashed, decideVolumeMounted, decideVolumeMountFailed, decideVolumeUnmounted } from '../../../src/domain/volume-manager/volume-reports.js';
 
@@ -12,7 +13,8 @@ const pod: Pod = {
     volumes: [{ name: 'cfg', configMap: { name: 'c' } }, { name: 'scratch', emptyDir: {} }, { name: 'odd', gcePersistentDisk: { pdName: 'x' } } as never],
   },
 };
-const empty: VolumeManagerState = { pods: {}, sweeps: 0 };
+// The scan of the disk answered, finding nothing.
+const empty: VolumeManagerState = { pods: {}, sweeps: 0, reconstruction: {} };
 
 describe('the volume manager decisions', () => {
   it('a pod seen first: an actor per mountable volume, a failure for the one no plugin mounts, the worker told what is unmounted', () => {
