@@ -289,4 +289,24 @@ describeNeeding(csiMockDriverPart(), 'the CSI volume plugin on the upstream mock
     await plugin.tearDown('uid-q', 'v');
     expect(await exists(`${root}/pods/uid-r/volumes/kubernetes.io~csi/pv-r`)).toBe(false);
   });
+
+  it('unstages alone (tearDownDevice) only a staged volume no pod publishes, and needs the driver only then', async () => {
+    const plugin = newPlugin();
+    await plugin.setUpPersistent(pod('uid-s'), 'data', pv('3', 'pv-s'));
+    const unstaged = async () => { await driver.settled(); return driver.nodeCalls('NodeUnstageVolume').filter((c) => c.request.volume_id === '3').length; };
+    const before = await unstaged();
+    registered = [];
+    await expect(plugin.tearDownDevice(driverName, '3')).rejects.toThrow(
+      `kubernetes.io/csi: attacher.UnmountDevice failed to create newCsiDriverClient: driver name ${driverName} not found in the list of registered CSI drivers`);
+    registered = [{ name: driverName, endpoint: driver.endpoint, versions: ['1.0.0'], nodeId: driverName, maxVolumesPerNode: 0 }];
+    // Still published by uid-s: nothing is unstaged.
+    await plugin.tearDownDevice(driverName, '3');
+    expect(await unstaged()).toBe(before);
+    await plugin.tearDown('uid-s', 'pv-s');
+    expect(await unstaged()).toBe(before + 1);
+    // Not staged any more: nothing to do, with or without the driver.
+    registered = [];
+    await plugin.tearDownDevice(driverName, '3');
+    expect(await unstaged()).toBe(before + 1);
+  });
 });
