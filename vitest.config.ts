@@ -19,6 +19,7 @@ const ONE_RUNTIME = [
   'test/integration/cpu-manager.e2e.test.ts',
   'test/integration/cri-modules.e2e.test.ts',
   'test/integration/csi-pods.e2e.test.ts',
+  'test/integration/csi-reconstruction.e2e.test.ts',
   'test/integration/device-plugin.e2e.test.ts',
   'test/integration/ephemeral-containers.e2e.test.ts',
   'test/integration/explain-start.e2e.test.ts',
