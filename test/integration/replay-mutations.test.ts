@@ -88,8 +88,8 @@ const MUTATIONS: Mutation[] = [
     from: "'pod.source.snapshot': { guard: 'isFromFileSource', target: '.healthy',", to: "'pod.source.snapshot': { guard: 'isFromFileSource', target: '.failing'," },
   // Actions dropped.
   { what: 'a sync no longer records its result', machine: 'podWorker', file: 'pod-worker.machine.js',
-    from: "{ guard: 'syncHandedBackStatus', target: '#podWorker.decidingNext', actions: ['recordSyncResult', 'storeSyncStatus', 'notifyParent'] },",
-    to: "{ guard: 'syncHandedBackStatus', target: '#podWorker.decidingNext', actions: ['storeSyncStatus', 'notifyParent'] }," },
+    from: "{ guard: 'syncHandedBackStatus', target: '#podWorker.decidingNext', actions: ['recordSyncResult', 'recordResizeOutcome', 'storeSyncStatus', 'notifyParent'] },",
+    to: "{ guard: 'syncHandedBackStatus', target: '#podWorker.decidingNext', actions: ['recordResizeOutcome', 'storeSyncStatus', 'notifyParent'] }," },
   { what: 'a file source snapshot is merged but not passed on', machine: 'podConfig', file: 'pod-config.machine.js',
     from: "{ guard: 'isFromFileSource', target: '.healthy', actions: ['mergeSnapshot', 'sendOutbox'] },",
     to: "{ guard: 'isFromFileSource', target: '.healthy', actions: ['mergeSnapshot'] }," },
