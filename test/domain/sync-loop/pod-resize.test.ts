@@ -51,7 +51,7 @@ describe('resizes in the syncLoop', () => {
     expect(deferred.state.pods.a?.resizePending).toMatchObject({ reason: 'Deferred', message: expect.stringContaining("Node didn't have enough resource: cpu") });
     expect(emitted(deferred.commands)).toEqual([expect.objectContaining({ reason: 'ResizeDeferred' })]);
 
-    const gone = decideWorkerTerminated({ ...deferred.state, pods: { ...deferred.state.pods, b: { ...deferred.state.pods.b!, lifecycle: 'terminating', removed: true } } }, 'b');
+    const gone = decideWorkerTerminated({ ...before, ...deferred.state, pods: { ...deferred.state.pods, b: { ...deferred.state.pods.b!, lifecycle: 'terminating', removed: true } } }, 'b');
     expect(gone.state.pods.a?.resizePending).toBeUndefined();
     expect(gone.state.resources.a?.main?.allocated?.requests?.cpu).toBe('1');
     expect(gone.commands).toContainEqual(expect.objectContaining({ kind: 'tellWorker', podUid: 'a', message: expect.objectContaining({ resize: { pending: null, startedGeneration: 2 } }) }));
