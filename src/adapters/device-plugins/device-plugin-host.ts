@@ -10,12 +10,13 @@
  */
 import { allocationFromCheckpoint, boundedAllocationOf } from './alloc-resp.js';
 import { encodeContainerAllocateResponse } from './device-plugin-proto.js';
-import { createListCoalescer, LIST_COALESCE_MS, type ListCoalescer } from './list-coalescer.js';
+import { createListCoalescer, FLOOD_REPORT_MS, LIST_COALESCE_MS, type ListCoalescer } from './list-coalescer.js';
 import type { DevicePluginClient } from './device-plugin-client.js';
 import { checkpointPath, readDeviceCheckpoint, writeDeviceCheckpoint } from './checkpoint-file.js';
 import { serveRegistration, type PluginOptions } from './registration-server.js';
 import { NODE_WITHOUT_TOPOLOGY, type DeviceCheckpoint, type PodDevicesEntry } from '../../domain/device-manager/checkpoint.js';
 import { mergeAllocations, type ContainerAllocation, type ContainerDeviceRuntime } from '../../domain/device-manager/container-allocation.js';
+import { deviceListLimitError } from '../../domain/device-manager/device-list-limits.js';
 import { devicesFromList, sameListedDevices, type ListedDevice } from '../../domain/device-manager/devices.js';
 import { KubeletError } from '../../domain/errors.js';
 import { newHistogramCounts, recordMs } from '../../domain/kubelet-server/histogram-counts.js';
@@ -131,7 +132,24 @@ export function createDevicePluginHost(deps: { logger: Logger; nowMs(): number; 
           same: sameListedDevices,
           onFlood: (passedOver) => logger.warn({ resource: resourceName, passedOver, intervalMs: LIST_COALESCE_MS }, 'Device plugin sends device lists faster than they are taken; only the latest of each interval is used'),
         });
-        const stream = client.listAndWatch((answer) => coalescer?.push(answer.devices), (error) => {
+        // A list over the bound is dropped before it is coalesced, so the last good one stays;
+        // a plugin that keeps sending them is named once per FLOOD_REPORT_MS, with how many.
+        let refused = 0;
+        let refusalReportedAt = -Infinity;
+        const take = (listed: ListedDevice[]) => {
+          const refusal = deviceListLimitError(resourceName, listed.length);
+          if (refusal === null) {
+            coalescer?.push(listed);
+            return;
+          }
+          refused++;
+          const now = deps.nowMs();
+          if (now - refusalReportedAt < FLOOD_REPORT_MS) return;
+          logger.error({ err: new KubeletError('KLT_ERR_DEVICE_PLUGIN', refusal), resource: resourceName, devices: listed.length, refused }, 'Device plugin list refused');
+          refused = 0;
+          refusalReportedAt = now;
+        };
+        const stream = client.listAndWatch((answer) => take(answer.devices), (error) => {
           coalescer?.stop();
           client.close();
           if (stopped) return;

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDevicePluginHost } from '../../../src/adapters/device-plugins/device-plugin-host.js';
 import { encodeContainerAllocateResponse, loadDevicePluginProto } from '../../../src/adapters/device-plugins/device-plugin-proto.js';
 import { decodeDeviceCheckpoint, encodeDeviceCheckpoint } from '../../../src/domain/device-manager/checkpoint.js';
+import { MAX_DEVICES_PER_RESOURCE } from '../../../src/domain/device-manager/device-list-limits.js';
 import type { DeviceInventoryEntry } from '../../../src/domain/device-manager/devices.js';
 import type { DevicePluginMetrics } from '../../../src/ports/device-plugins.js';
 
@@ -33,7 +34,7 @@ afterEach(async () => {
 });
 
 /** A fake plugin on `dir/<name>`, recording its calls. */
-async function fakePlugin(name: string, o: { preStart?: boolean; answer?: (ids: string[]) => object; flood?: number } = {}) {
+async function fakePlugin(name: string, o: { preStart?: boolean; answer?: (ids: string[]) => object; flood?: number; then?: object[] } = {}) {
   const calls: string[] = [];
   const server = new grpc.Server();
   servers.push(server);
@@ -48,6 +49,7 @@ async function fakePlugin(name: string, o: { preStart?: boolean; answer?: (ids: 
       call.write({ devices: [{ ID: 'Dev-1', health: 'Healthy' }, { ID: 'Dev-2', health: 'Unhealthy', topology: { nodes: [{ ID: 0 }] } }] });
       // A plugin that floods: whole lists back to back, each one device longer.
       for (let n = 1; n <= (o.flood ?? 0); n++) call.write({ devices: Array.from({ length: n }, (_, i) => ({ ID: `F-${i}`, health: 'Healthy' })) });
+      for (const devices of o.then ?? []) call.write({ devices });
     },
     Allocate: unary('Allocate', (req) => {
       const ids = (req.container_requests as { devices_ids: string[] }[])[0]!.devices_ids;
@@ -166,6 +168,22 @@ describe('the device plugin adapter', () => {
     expect(lists.length).toBeLessThanOrEqual(4);
     expect(lists[0]?.map((d) => d.id)).toEqual(['Dev-1', 'Dev-2']);
   });
+
+  it('refuses a device list over the bound, naming the resource and the count, and keeps the previous devices', async () => {
+    const { h, errors } = host();
+    const over = MAX_DEVICES_PER_RESOURCE + 1;
+    const long = Array.from({ length: over }, (_, i) => ({ ID: `L-${i}`, health: 'Healthy' }));
+    await connected(h, { then: [long, long] });
+    const lists: DeviceInventoryEntry[][] = [];
+    const stream = h.listAndWatch(R, join(dir, 'dp.1'), { onDevices: (d) => lists.push(d), onEnded: () => {} });
+    stops.push(async () => stream.stop());
+    await vi.waitUntil(() => errors.length > 0, { timeout: 10_000, interval: 20 });
+    expect(errors).toEqual([expect.objectContaining({
+      msg: 'Device plugin list refused', resource: R, devices: over, refused: 1,
+      err: expect.objectContaining({ code: 'KLT_ERR_DEVICE_PLUGIN', message: `device plugin for resource "${R}" listed ${over} devices in one ListAndWatch answer, more than the ${MAX_DEVICES_PER_RESOURCE} allowed; the list is refused and the previous devices kept` }),
+    })]);
+    expect(lists.map((l) => l.map((d) => d.id))).toEqual([['Dev-1', 'Dev-2']]);
+  }, 20_000);
 
   it('refuses an answer over the bounds, naming the resource and the count, and goes on allocating', async () => {
     const { h } = host();
