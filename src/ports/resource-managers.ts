@@ -6,8 +6,8 @@ import type { CpuTopology } from '../domain/resource-managers/cpu-inventory.js';
 import type { NumaTopologySource } from './numa-topology.js';
 
 export interface CheckpointFiles {
-  /** The file's text, or null when it does not exist. */
-  read(path: string): Promise<string | null>;
+  /** The file's text, or null when it does not exist; refused unread when over maxBytes (its own bound). */
+  read(path: string, maxBytes: number): Promise<string | null>;
   /** Replaces the file whole: a temporary file beside it, renamed over it (Go's checkpoint manager). */
   write(path: string, text: string): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { ALLOCATED_PODS_STATE_FILE, decodeAllocatedPods, encodeAllocatedPods } from '../../domain/resource-managers/allocated-state-file.js';
 import type { Assignments } from '../../domain/resource-managers/assignments.js';
 import { allocationsOf, withAllocation } from '../../domain/resize/allocation-assignments.js';
+import { POD_RESOURCES_STATE_MAX_BYTES } from '../../domain/resource-managers/state-file-limits.js';
 import type { StateFile, StateFileContext } from './state-files.js';
 
 export function allocatedStateFile(ctx: StateFileContext): StateFile {
@@ -16,9 +17,9 @@ export function allocatedStateFile(ctx: StateFileContext): StateFile {
   return {
     name: ALLOCATED_PODS_STATE_FILE,
     async read() {
-      const text = await ctx.files.read(path);
-      if (text === null) return {};
       try {
+        const text = await ctx.files.read(path, POD_RESOURCES_STATE_MAX_BYTES);
+        if (text === null) return {};
         const pods = decodeAllocatedPods(text);
         return Object.fromEntries(Object.entries(pods).map(([uid, allocation]) => [uid, withAllocation({}, allocation)])) satisfies Assignments;
       } catch (err) {

@@ -10,6 +10,7 @@ import { allCpus, sharedCpuPool } from '../../domain/resource-managers/cpu-pool.
 import {
   assignmentsOfCpuState, CPU_MANAGER_STATE_FILE, cpuEntriesOf, cpuStateRefusal, decodeCpuState, encodeCpuState, staticStateProblem, type CpuState,
 } from '../../domain/resource-managers/cpu-state-file.js';
+import { CPU_MANAGER_STATE_MAX_BYTES } from '../../domain/resource-managers/state-file-limits.js';
 import type { StateFile, StateFileContext } from './state-files.js';
 
 export function cpuStateFile(ctx: StateFileContext): StateFile {
@@ -18,7 +19,7 @@ export function cpuStateFile(ctx: StateFileContext): StateFile {
   return {
     name: CPU_MANAGER_STATE_FILE,
     async read() {
-      const text = await ctx.files.read(path);
+      const text = await ctx.files.read(path, CPU_MANAGER_STATE_MAX_BYTES);
       if (text === null) return {};
       let state: CpuState;
       try {

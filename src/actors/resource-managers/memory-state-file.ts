@@ -10,6 +10,7 @@ import type { Assignments } from '../../domain/resource-managers/assignments.js'
 import { MEMORY_MANAGER_STATE_FILE } from '../../domain/resource-managers/memory-state-file.js';
 import { memoryStateFileText, restoreMemoryState } from '../../domain/resource-managers/memory/restore.js';
 import type { PodMemoryShares } from '../../domain/resource-managers/memory/static-policy.js';
+import { MEMORY_MANAGER_STATE_MAX_BYTES } from '../../domain/resource-managers/state-file-limits.js';
 import type { StateFile, StateFileContext } from './state-files.js';
 
 function sharesOf(assignments: Assignments): Record<string, PodMemoryShares> {
@@ -22,7 +23,7 @@ export function memoryStateFile(ctx: StateFileContext): StateFile {
   return {
     name: MEMORY_MANAGER_STATE_FILE,
     async read() {
-      const restored = restoreMemoryState(await ctx.files.read(path), inventory, path);
+      const restored = restoreMemoryState(await ctx.files.read(path, MEMORY_MANAGER_STATE_MAX_BYTES), inventory, path);
       if (!restored.ok) throw new KubeletError('KLT_ERR_CONFIG_INVALID', restored.message);
       return Object.fromEntries(Object.entries(restored.shares).map(([uid, pod]) => [uid, Object.fromEntries(Object.entries(pod).map(([name, memory]) => [name, { memory }]))]));
     },

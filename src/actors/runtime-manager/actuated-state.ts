@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { KubeletError } from '../../domain/errors.js';
 import type { ResourceAmounts } from '../../domain/runtime/actuated-resources.js';
 import { ACTUATED_PODS_STATE_FILE, decodeActuatedPods, encodeActuatedPods, type ActuatedPods } from '../../domain/runtime/actuated-state-file.js';
+import { POD_RESOURCES_STATE_MAX_BYTES } from '../../domain/resource-managers/state-file-limits.js';
 import type { CheckpointFiles } from '../../ports/resource-managers.js';
 
 export interface ActuatedState {
@@ -52,7 +53,7 @@ export function actuatedState(initial: ActuatedPods = {}, persist: (pods: Actuat
 /** Reads the file under `rootDir` (none yet: an empty state) and answers the state writing to it. */
 export async function openActuatedState(files: CheckpointFiles, rootDir: string): Promise<ActuatedState> {
   const path = join(rootDir, ACTUATED_PODS_STATE_FILE);
-  const text = await files.read(path);
+  const text = await files.read(path, POD_RESOURCES_STATE_MAX_BYTES);
   let initial: ActuatedPods = {};
   if (text !== null) {
     try {

@@ -2,8 +2,9 @@
  * The resource managers' checkpoint files on the node's file system: written to a temporary file in
  * the same directory, synced, then renamed over the old one, so a crash leaves either file whole.
  *
- * Read only as a regular file within a size bound (bounded-input): a FIFO, a device or a huge file
- * in its place is refused with an error naming the file, instead of blocking or exhausting memory.
+ * Read only as a regular file within the file's size bound (bounded-input): a FIFO, a device or a
+ * huge file in its place is refused with an error naming the file, instead of blocking or exhausting
+ * memory.
  */
 import { open, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -11,13 +12,10 @@ import { KubeletError } from '../../domain/errors.js';
 import type { CheckpointFiles } from '../../ports/resource-managers.js';
 import { readRegularFile } from '../bounded-input/read-regular-file.js';
 
-/** A CPU or memory manager state for thousands of pods' containers is a few MiB at most. */
-export const CHECKPOINT_FILE_MAX_BYTES = 64 * 1024 * 1024;
-
 export const checkpointFiles: CheckpointFiles = {
-  async read(path) {
+  async read(path, maxBytes) {
     try {
-      return (await readRegularFile(path, CHECKPOINT_FILE_MAX_BYTES)).text;
+      return (await readRegularFile(path, maxBytes)).text;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw new KubeletError('KLT_ERR_HOST_IO', `cannot read the state file ${path}: ${(err as Error).message}`, { cause: err });

@@ -1,10 +1,11 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkpointFiles } from '../../../src/adapters/host/checkpoint-files.js';
 import { openActuatedState } from '../../../src/actors/runtime-manager/actuated-state.js';
 import { KubeletError } from '../../../src/domain/errors.js';
+import { POD_RESOURCES_STATE_MAX_BYTES } from '../../../src/domain/resource-managers/state-file-limits.js';
 
 const amounts = { cpuRequestMilli: 250, cpuLimitMilli: 500, memoryRequestBytes: 1024, memoryLimitBytes: 2048 };
 
@@ -54,5 +55,14 @@ describe('openActuatedState', () => {
     const state = await openActuatedState(checkpointFiles, root);
     await state.set('u1', 'app', amounts);
     expect(JSON.parse(await readFile(join(root, 'actuated_pods_state'), 'utf8')).entries).toEqual({ u1: { app: amounts } });
+  });
+
+  it('refuses a file over its bound before reading it, naming the file and the bound', async () => {
+    const path = join(root, 'actuated_pods_state');
+    await writeFile(path, '');
+    await truncate(path, POD_RESOURCES_STATE_MAX_BYTES + 1);
+    await expect(openActuatedState(checkpointFiles, root)).rejects.toMatchObject({
+      code: 'KLT_ERR_HOST_IO', message: `cannot read the state file ${path}: is ${POD_RESOURCES_STATE_MAX_BYTES + 1} bytes, over the ${POD_RESOURCES_STATE_MAX_BYTES} byte limit`,
+    });
   });
 });
