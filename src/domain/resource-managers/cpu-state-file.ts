@@ -7,7 +7,7 @@
  */
 import type { Assignments } from './assignments.js';
 import { formatCpuSet, parseCpuSet, sortedCpus } from './cpu-set.js';
-import { fnv32a, spewPointerToStruct } from './go-checksum.js';
+import { spewPointerToStructChecksum } from './go-checksum.js';
 
 export const CPU_MANAGER_STATE_FILE = 'cpu_manager_state';
 
@@ -23,12 +23,12 @@ type Entries = Record<string, Record<string, string>>;
 
 /** Go's checksum of CPUManagerCheckpoint with its checksum field 0. */
 export function cpuStateChecksum(policyName: string, defaultCpuSet: string, entries: Entries): number {
-  return fnv32a(spewPointerToStruct('state.CPUManagerCheckpoint', [
+  return spewPointerToStructChecksum('state.CPUManagerCheckpoint', [
     { name: 'PolicyName', goType: 'string', value: policyName },
     { name: 'DefaultCPUSet', goType: 'string', value: defaultCpuSet },
     { name: 'Entries', goType: 'map[string]map[string]string', value: entries },
     { name: 'Checksum', goType: 'checksum.Checksum', value: 0 },
-  ]));
+  ]);
 }
 
 const sortedRecord = <T>(record: Record<string, T>): Record<string, T> => Object.fromEntries(Object.keys(record).sort().map((k) => [k, record[k]!]));
