@@ -1,14 +1,15 @@
 /**
  * State and checkpoint files a kubelet finds at start-up, each read by the daemon's own readers in a
  * process of its own (hostile-state-file-child.ts): a 1 GiB cpu_manager_state, a FIFO in place of
- * the device manager's checkpoint, and a cpu_manager_state just under the size bound (valid JSON,
- * 63 MiB of entries, a wrong checksum), the costliest file the bound lets through.
+ * the device manager's checkpoint, and a cpu_manager_state of valid JSON with a wrong checksum both
+ * over its size bound (63 MiB) and just under it, the costliest file the bound lets through.
  */
 import { spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CPU_MANAGER_STATE_MAX_BYTES } from '../src/domain/resource-managers/state-file-limits.js';
 import type { StateFileRead } from './hostile-state-file-child.js';
 import type { HostileResult } from './hostile-case.js';
 import type { WindowFigures } from './loop-window.js';
@@ -28,25 +29,30 @@ function sparse(path: string, bytes: number): void {
   closeSync(fd);
 }
 
-/** A cpu_manager_state of about `bytes`, in the v2 format, with entries for many pods and a checksum that does not match. */
-function nearBoundCpuState(path: string, bytes: number): void {
+/** A cpu_manager_state of `bytes` at most, in the v2 format, with entries for many pods and a checksum that does not match. */
+function manyPodsCpuState(path: string, bytes: number): void {
   const fd = openSync(path, 'w');
   writeSync(fd, '{"policyName":"none","defaultCpuSet":"","entries":{');
   const pod = (i: number) => `"${String(i).padStart(8, '0')}-0000-0000-0000-000000000000":{"c0":"0-1","c1":"2-3","c2":"4-5"},`;
-  let written = 0;
-  for (let i = 0; written < bytes; i++) {
-    const chunk = Array.from({ length: 1000 }, (_, j) => pod(i * 1000 + j)).join('');
-    writeSync(fd, chunk);
-    written += chunk.length;
+  const tail = '"last":{}},"checksum":1}';
+  let written = 64;
+  let batch: string[] = [];
+  for (let i = 0; written + pod(i).length + tail.length <= bytes; i++) {
+    batch.push(pod(i));
+    written += pod(i).length;
+    if (batch.length < 1000) continue;
+    writeSync(fd, batch.join(''));
+    batch = [];
   }
-  writeSync(fd, '"last":{}},"checksum":1}');
+  writeSync(fd, batch.join('') + tail);
   closeSync(fd);
 }
 
 export const STATE_FILE_CASES: StateFileCase[] = [
   { name: 'state file: a 1 GiB cpu_manager_state', plant: (root) => sparse(join(root, 'cpu_manager_state'), 1024 * MIB) },
   { name: 'state file: a FIFO as the device checkpoint', plant: (_root, dp) => { spawnSync('mkfifo', [join(dp, 'kubelet_internal_checkpoint')]); } },
-  { name: 'state file: a 63 MiB cpu_manager_state (under the bound)', plant: (root) => nearBoundCpuState(join(root, 'cpu_manager_state'), 63 * MIB) },
+  { name: 'state file: a 63 MiB cpu_manager_state (valid JSON, wrong checksum)', plant: (root) => manyPodsCpuState(join(root, 'cpu_manager_state'), 63 * MIB) },
+  { name: 'state file: a cpu_manager_state just under its bound (valid JSON, wrong checksum)', plant: (root) => manyPodsCpuState(join(root, 'cpu_manager_state'), CPU_MANAGER_STATE_MAX_BYTES) },
 ];
 
 /** The case's read, in a child, on a fresh root dir that is removed afterwards. */

@@ -12,6 +12,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { MAX_DEVICES_PER_RESOURCE } from '../src/domain/device-manager/device-list-limits.js';
 import { deviceListFlood } from './hostile-device-plugin.js';
 import { oversizedCsiAnswers } from './hostile-csi-driver.js';
 import { silentPodResourcesConnections, silentRegistrationConnections } from './hostile-connections.js';
@@ -29,7 +30,7 @@ export const HOSTILE_RSS_TARGET_MIB = 64;
 const START_TIMEOUT_MS = 60_000;
 
 const LIVE_CASES: HostileCase[] = [
-  deviceListFlood(1_000), deviceListFlood(60_000), oversizedCsiAnswers, silentRegistrationConnections, silentPodResourcesConnections, podResourcesListLoop, hostilePluginDir,
+  deviceListFlood(1_000), deviceListFlood(MAX_DEVICES_PER_RESOURCE), deviceListFlood(60_000), oversizedCsiAnswers, silentRegistrationConnections, silentPodResourcesConnections, podResourcesListLoop, hostilePluginDir,
 ];
 
 const idle: HostileCase = {
