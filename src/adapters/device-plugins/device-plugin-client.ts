@@ -9,20 +9,25 @@ import type { ContainerAllocateResponse__Output } from '../../generated/v1beta1/
 import type { DevicePluginOptions__Output } from '../../generated/v1beta1/DevicePluginOptions.js';
 import type { ListAndWatchResponse__Output } from '../../generated/v1beta1/ListAndWatchResponse.js';
 import { DEVICE_PLUGIN_MAX_MESSAGE_BYTES } from '../../domain/device-manager/allocation-limits.js';
+import { MAX_DEVICES_PER_RESOURCE } from '../../domain/device-manager/device-list-limits.js';
 import { FAILED_TO_DIAL_DEVICE_PLUGIN } from '../../domain/device-manager/device-plugin-api.js';
 import { KubeletError } from '../../domain/errors.js';
 import { grpcErrorText } from '../csi/grpc-status-text.js';
 import { loadDevicePluginProto } from './device-plugin-proto.js';
+import { listedDeviceCount } from './listed-device-count.js';
 
 /** Go's dial timeout for a plugin's socket. */
 export const DEVICE_PLUGIN_DIAL_TIMEOUT_MS = 10_000;
 /** Go sets no deadline on the plugin's calls; a stuck plugin is cut off after this. */
 export const DEVICE_PLUGIN_CALL_TIMEOUT_MS = 120_000;
 
+/** A ListAndWatch answer: its devices, or only how many it listed when that is over the bound (left undecoded). */
+export type ListAndWatchAnswer = { devices: ListAndWatchResponse__Output['devices'] } | { overBound: number };
+
 export interface DevicePluginClient {
   options(): Promise<DevicePluginOptions__Output>;
   /** The stream: each answer, then `end` once (null: the plugin closed it). */
-  listAndWatch(onAnswer: (answer: ListAndWatchResponse__Output) => void, onEnd: (error: Error | null) => void): { cancel(): void };
+  listAndWatch(onAnswer: (answer: ListAndWatchAnswer) => void, onEnd: (error: Error | null) => void): { cancel(): void };
   allocate(deviceIds: string[]): Promise<ContainerAllocateResponse__Output>;
   preferredAllocation(available: string[], mustInclude: string[], size: number): Promise<string[]>;
   preStartContainer(deviceIds: string[]): Promise<void>;
@@ -58,14 +63,19 @@ export async function connectDevicePlugin(socketPath: string): Promise<DevicePlu
     },
     listAndWatch(onAnswer, onEnd) {
       const codec = codecs.ListAndWatch;
-      const stream = client.makeServerStreamRequest(codec.path, codec.requestSerialize as (v: object) => Buffer, codec.responseDeserialize as (b: Buffer) => ListAndWatchResponse__Output, {});
+      const decode = codec.responseDeserialize as (b: Buffer) => ListAndWatchResponse__Output;
+      const deserialize = (bytes: Buffer): ListAndWatchAnswer => {
+        const count = listedDeviceCount(bytes);
+        return count !== null && count > MAX_DEVICES_PER_RESOURCE ? { overBound: count } : decode(bytes);
+      };
+      const stream = client.makeServerStreamRequest(codec.path, codec.requestSerialize as (v: object) => Buffer, deserialize, {});
       let ended = false;
       const end = (error: Error | null) => {
         if (ended) return;
         ended = true;
         onEnd(error);
       };
-      stream.on('data', (answer: ListAndWatchResponse__Output) => onAnswer(answer));
+      stream.on('data', (answer: ListAndWatchAnswer) => onAnswer(answer));
       stream.on('error', (err: Error) => end(err));
       stream.on('end', () => end(null));
       return { cancel: () => { ended = true; stream.cancel(); } };

@@ -11,7 +11,7 @@
 import { allocationFromCheckpoint, boundedAllocationOf } from './alloc-resp.js';
 import { encodeContainerAllocateResponse } from './device-plugin-proto.js';
 import { createListCoalescer, FLOOD_REPORT_MS, LIST_COALESCE_MS, type ListCoalescer } from './list-coalescer.js';
-import type { DevicePluginClient } from './device-plugin-client.js';
+import type { DevicePluginClient, ListAndWatchAnswer } from './device-plugin-client.js';
 import { checkpointPath, readDeviceCheckpoint, writeDeviceCheckpoint } from './checkpoint-file.js';
 import { serveRegistration, type PluginOptions } from './registration-server.js';
 import { NODE_WITHOUT_TOPOLOGY, type DeviceCheckpoint, type PodDevicesEntry } from '../../domain/device-manager/checkpoint.js';
@@ -132,24 +132,26 @@ export function createDevicePluginHost(deps: { logger: Logger; nowMs(): number; 
           same: sameListedDevices,
           onFlood: (passedOver) => logger.warn({ resource: resourceName, passedOver, intervalMs: LIST_COALESCE_MS }, 'Device plugin sends device lists faster than they are taken; only the latest of each interval is used'),
         });
-        // A list over the bound is dropped before it is coalesced, so the last good one stays;
+        // A list over the bound is dropped (undecoded) before it is coalesced, so the last good one stays;
         // a plugin that keeps sending them is named once per FLOOD_REPORT_MS, with how many.
         let refused = 0;
         let refusalReportedAt = -Infinity;
-        const take = (listed: ListedDevice[]) => {
-          const refusal = deviceListLimitError(resourceName, listed.length);
+        const take = (answer: ListAndWatchAnswer) => {
+          const count = 'overBound' in answer ? answer.overBound : answer.devices.length;
+          const refusal = deviceListLimitError(resourceName, count);
           if (refusal === null) {
-            coalescer?.push(listed);
+            // The client leaves only lists over the same bound undecoded.
+            if ('devices' in answer) coalescer?.push(answer.devices);
             return;
           }
           refused++;
           const now = deps.nowMs();
           if (now - refusalReportedAt < FLOOD_REPORT_MS) return;
-          logger.error({ err: new KubeletError('KLT_ERR_DEVICE_PLUGIN', refusal), resource: resourceName, devices: listed.length, refused }, 'Device plugin list refused');
+          logger.error({ err: new KubeletError('KLT_ERR_DEVICE_PLUGIN', refusal), resource: resourceName, devices: count, refused }, 'Device plugin list refused');
           refused = 0;
           refusalReportedAt = now;
         };
-        const stream = client.listAndWatch((answer) => take(answer.devices), (error) => {
+        const stream = client.listAndWatch(take, (error) => {
           coalescer?.stop();
           client.close();
           if (stopped) return;
