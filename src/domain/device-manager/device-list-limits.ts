@@ -7,11 +7,12 @@
 
 /**
  * Devices of one resource in one list. The longest real lists: SR-IOV NICs expose at most 256 VFs
- * a port (Intel E810; ConnectX fewer), a node holds a few such ports; a GPU node has 8-16 GPUs,
- * time-sliced into at most tens of replicas each; KubeVirt's /dev/kvm plugin lists 1,000 shares.
- * 4,096 holds four times the longest of these.
+ * a port (Intel E810; ConnectX fewer), so eight ports in one pool; a GPU node's 8 GPUs time-sliced
+ * into 256 replicas each; KubeVirt's /dev/kvm plugin lists 1,000 shares. A list taken costs the
+ * loop in proportion to its length (recorded, checkpointed, published): the bound also keeps a
+ * list at the bound under the loop's stall target.
  */
-export const MAX_DEVICES_PER_RESOURCE = 4_096;
+export const MAX_DEVICES_PER_RESOURCE = 2_048;
 
 /** null when the list is within MAX_DEVICES_PER_RESOURCE, else the error naming the resource and the count. */
 export function deviceListLimitError(resource: string, count: number): string | null {
