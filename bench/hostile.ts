@@ -78,13 +78,20 @@ async function until(what: string, ready: () => boolean, stderr: () => string): 
   }
 }
 
+/**
+ * KUBELET_BENCH_HOSTILE_ONLY: only the cases whose name holds it (after the idle one);
+ * KUBELET_BENCH_CPU_PROF=DIR runs the kubelet with --cpu-prof into DIR, to see where a case's stall goes.
+ */
+const only = process.env.KUBELET_BENCH_HOSTILE_ONLY ?? '';
+const profileDir = process.env.KUBELET_BENCH_CPU_PROF;
+
 async function liveCases(seconds: number, reps: number): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), 'kts-bench-hostile-'));
   const paths = { dir, manifests: join(dir, 'manifests'), logs: join(dir, 'logs'), root: join(dir, 'root') };
   mkdirSync(paths.manifests, { recursive: true });
   const probe = join(dir, 'loop-probe.sock');
   const daemon = await startDaemon(paths, 'embedded', 'hostile-node', {
-    nodeArgs: ['--import', new URL('./loop-probe.js', import.meta.url).href],
+    nodeArgs: ['--import', new URL('./loop-probe.js', import.meta.url).href, ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])],
     env: { [LOOP_PROBE_ENV]: probe },
   });
   const lines: string[] = [];
@@ -111,7 +118,7 @@ async function liveCases(seconds: number, reps: number): Promise<Row[]> {
     // Past the start-up's own work: the windows measure the peers, not the kubelet's first seconds.
     await sleep(5000);
     const rows: Row[] = [];
-    for (const c of [idle, ...LIVE_CASES]) {
+    for (const c of [idle, ...LIVE_CASES].filter((x) => x === idle || x.name.includes(only))) {
       const runs: (HostileResult & WindowFigures)[] = [];
       for (let rep = 0; rep < reps; rep++) {
         c.prepare?.(k);
@@ -150,7 +157,7 @@ export async function benchHostile(
 ): Promise<Record<string, number | string>> {
   const rows = await liveCases(seconds, reps);
   // Each is read once: the refusals take milliseconds, the read the bound lets through takes seconds.
-  for (const c of STATE_FILE_CASES) {
+  for (const c of STATE_FILE_CASES.filter((x) => x.name.includes(only))) {
     const r = readPlanted(c);
     report(c.name, r);
     rows.push(rowOf(c.name, [r]));
