@@ -17,8 +17,16 @@ const FILE_HEAD_BYTES = 64 * 1024;
 const sizedFor = (bytesPerContainer: number) =>
   FILE_HEAD_BYTES + STATE_FILE_PODS * (POD_KEY_BYTES + STATE_FILE_CONTAINERS_PER_POD * bytesPerContainer);
 
-/** cpu_manager_state: a container's name (at most 63) and its CPU set's text (ranges; 200 for a scattered set). */
-export const CPU_MANAGER_STATE_MAX_BYTES = sizedFor(256);
+/**
+ * CPUs sized for: above the largest machines (8 sockets of 96 cores, two threads each, are 1,536).
+ * Only containers holding exclusive CPUs have an entry in cpu_manager_state, each at least one CPU.
+ */
+export const STATE_FILE_CPUS = 2_048;
+/** A cpu_manager_state entry: its pod's key, a container's name (at most 63) and its CPU set's text (ranges; 200 for a scattered set). */
+const CPU_ENTRY_BYTES = POD_KEY_BYTES + 256;
+
+/** cpu_manager_state: one entry per CPU at most. */
+export const CPU_MANAGER_STATE_MAX_BYTES = FILE_HEAD_BYTES + STATE_FILE_CPUS * CPU_ENTRY_BYTES;
 /** memory_manager_state: a container's name and its blocks (memory and two hugepage sizes, each with its NUMA nodes). */
 export const MEMORY_MANAGER_STATE_MAX_BYTES = sizedFor(512);
 /** allocated_pods_state and actuated_pods_state: a container's name and its requests and limits by resource. */

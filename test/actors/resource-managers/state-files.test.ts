@@ -32,8 +32,8 @@ function oversize(name: string, bytes: number): string {
 const files = () => resourceStateFiles({ rootDir: root, inventory: EMPTY_INVENTORY, policies: { cpu: 'none', memory: 'None' }, files: checkpointFiles, warn: () => {} });
 
 describe('the resource managers\' state files', () => {
-  it('sizes each bound far below the reader\'s ceiling and above a node of 1,024 pods', () => {
-    expect(CPU_MANAGER_STATE_MAX_BYTES).toBe(4_308_992);
+  it('sizes the CPU manager\'s bound for 2,048 exclusive containers, the others for 1,024 pods of 16 containers', () => {
+    expect(CPU_MANAGER_STATE_MAX_BYTES).toBe(688_128);
     expect(MEMORY_MANAGER_STATE_MAX_BYTES).toBe(8_503_296);
     expect(POD_RESOURCES_STATE_MAX_BYTES).toBe(MEMORY_MANAGER_STATE_MAX_BYTES);
   });
