@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Fnv32a, fnv32a, goChecksum, goInt, goString, spewFormat, spewPointerToStruct, spewPointerToStructChecksum, type GoValue } from '../../../src/domain/resource-managers/go-checksum.js';
+import { Fnv32a, fnv32a, goChecksum, goString, spewFormat, spewPointerToStruct, spewPointerToStructChecksum, type GoValue } from '../../../src/domain/resource-managers/go-checksum.js';
 
 /** FNV-1a 32 over TextEncoder's bytes: the reference the piecewise hash must equal. */
 function reference(text: string): number {
@@ -30,7 +30,7 @@ describe('go-checksum', () => {
         kind: 'struct', type: 'x.T', fields: [
           ['Name', goString('string', 'n')],
           ['Ids', { kind: 'slice', type: '[]string', items: [goString('string', 'b'), goString('string', 'a')] }],
-          ['M', { kind: 'map', type: 'map[int64]string', entries: [[goInt('int64', 10), goString('string', 'x')], [goInt('int64', 2), goString('string', 'y')]] }],
+          ['M', { kind: 'map', type: 'map[int64]string', entries: [[{ kind: 'int', type: 'int64', value: 10 }, goString('string', 'x')], [{ kind: 'int', type: 'int64', value: 2 }, goString('string', 'y')]] }],
           ['Nil', { kind: 'slice', type: '[]string', items: null }],
         ],
       },
