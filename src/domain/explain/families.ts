@@ -10,6 +10,7 @@ import { containersFamily } from './families/containers.js';
 import { imagesFamily } from './families/images.js';
 import { killsFamily } from './families/kills.js';
 import { probesFamily } from './families/probes.js';
+import { resizeFamily } from './families/resize.js';
 import { restartsFamily } from './families/restarts.js';
 import { sandboxFamily } from './families/sandbox.js';
 import { statusFamily } from './families/status.js';
@@ -24,5 +25,6 @@ export const FAMILIES: readonly FamilyExplainer[] = [
   killsFamily,
   restartsFamily,
   containersFamily,
+  resizeFamily,
   statusFamily,
 ];

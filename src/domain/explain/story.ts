@@ -9,7 +9,7 @@ import type { JournalRecord } from '../journal/record.js';
 /** What a line is about; the families are read independently of one another. */
 export type CauseFamily =
   | 'admission' | 'volumes' | 'images' | 'sandbox' | 'containers'
-  | 'probes' | 'restarts' | 'kills' | 'status';
+  | 'probes' | 'restarts' | 'kills' | 'resize' | 'status';
 
 export interface StoryLine {
   /** Logical milliseconds since the run started (the first cited record's `t`). */
