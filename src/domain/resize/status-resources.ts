@@ -8,12 +8,13 @@
  * so that a tiny request does not read as changed.
  */
 import type { Container, ContainerStatus, ResourceList, ResourceRequirements } from '../pod/types.js';
+import { binaryQuantity, cpuQuantity } from '../node-status/quantity-format.js';
+import { quantityMilliValue, tryParseQuantity } from '../resources/quantity.js';
 import type { RuntimeContainerResources } from '../runtime/pod-status.js';
 
 const MIN_MILLI_CPU_LIMIT = 10;
 const MIN_SHARES = 2;
 const SHARES_PER_CPU = 1024;
-const BINARY_SUFFIXES = ['Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'] as const;
 
 /** What the runtime reports of a container's Linux resources, as Go reads it (toKubeContainerResources). */
 export function runtimeContainerResources(linux: { cpu_period?: number | string | null; cpu_quota?: number | string | null; cpu_shares?: number | string | null; memory_limit_in_bytes?: number | string | null } | null | undefined): RuntimeContainerResources | undefined {
@@ -35,28 +36,10 @@ export function runtimeContainerResources(linux: { cpu_period?: number | string 
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** Go's canonical text of a CPU quantity in millicores. */
-function cpuText(milli: number): string {
-  return milli % 1000 === 0 ? String(milli / 1000) : `${milli}m`;
-}
-
-/** Go's canonical text of a byte count (binary suffix when exact). */
-function bytesText(bytes: number): string {
-  let value = bytes;
-  let suffix = '';
-  for (const s of BINARY_SUFFIXES) {
-    if (value === 0 || value % 1024 !== 0) break;
-    value /= 1024;
-    suffix = s;
-  }
-  return `${value}${suffix}`;
-}
-
+/** A CPU figure in millicores, rounded up as Go's MilliValue; 0 when absent or not a quantity. */
 function milliOf(text: string | undefined): number {
-  if (text === undefined) return 0;
-  const m = /^(\d+(?:\.\d+)?)(m?)$/.exec(text);
-  if (!m) return 0;
-  return m[2] === 'm' ? Number(m[1]) : Number(m[1]) * 1000;
+  const q = text === undefined ? undefined : tryParseQuantity(text);
+  return q === undefined ? 0 : Number(quantityMilliValue(q));
 }
 
 export interface StatusResources {
@@ -87,17 +70,17 @@ export function containerStatusResources(allocated: Container, running: boolean,
   };
   if (out.limits) {
     if (actual?.cpuLimitMilli !== undefined) {
-      if (actual.cpuLimitMilli > MIN_MILLI_CPU_LIMIT || milliOf(out.limits['cpu']) > MIN_MILLI_CPU_LIMIT) out.limits['cpu'] = cpuText(actual.cpuLimitMilli);
+      if (actual.cpuLimitMilli > MIN_MILLI_CPU_LIMIT || milliOf(out.limits['cpu']) > MIN_MILLI_CPU_LIMIT) out.limits['cpu'] = cpuQuantity(actual.cpuLimitMilli);
     } else keepOld(out.limits, old?.resources?.limits, 'cpu');
-    if (actual?.memoryLimitBytes !== undefined) out.limits['memory'] = bytesText(actual.memoryLimitBytes);
+    if (actual?.memoryLimitBytes !== undefined) out.limits['memory'] = binaryQuantity(actual.memoryLimitBytes);
     else keepOld(out.limits, old?.resources?.limits, 'memory');
   }
   if (out.requests) {
     if (actual?.cpuRequestMilli !== undefined) {
-      if (actual.cpuRequestMilli > MIN_SHARES || milliOf(out.requests['cpu']) > MIN_SHARES) out.requests['cpu'] = cpuText(actual.cpuRequestMilli);
+      if (actual.cpuRequestMilli > MIN_SHARES || milliOf(out.requests['cpu']) > MIN_SHARES) out.requests['cpu'] = cpuQuantity(actual.cpuRequestMilli);
     } else keepOld(out.requests, old?.resources?.requests, 'cpu');
     // Runtimes do not report a memory request: it comes from what was actuated, when known.
-    if (actual?.memoryRequestBytes !== undefined) out.requests['memory'] = bytesText(actual.memoryRequestBytes);
+    if (actual?.memoryRequestBytes !== undefined) out.requests['memory'] = binaryQuantity(actual.memoryRequestBytes);
     else keepOld(out.requests, old?.resources?.requests, 'memory');
   }
   return result();

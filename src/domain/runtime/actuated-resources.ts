@@ -12,6 +12,7 @@
  * idempotent update (or a restart under a RestartContainer policy), which is what Go does for any
  * container without a record.
  */
+import { resizableContainers } from '../resize/allocation.js';
 import { isPodLevelResourcesSet } from '../pod/resource-requests.js';
 import type { Container, Pod } from '../pod/types.js';
 import { quantityMilliValue, quantityValue, resourceQuantity } from '../resources/quantity.js';
@@ -104,8 +105,7 @@ export function actuatedForPod(
   ctx: Omit<ResourceContext, 'memoryCapacityBytes'>,
 ): Record<string, ResourceAmounts> {
   const out: Record<string, ResourceAmounts> = {};
-  const resizable = [...pod.spec.containers, ...(pod.spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always')];
-  for (const container of resizable) {
+  for (const container of resizableContainers(pod)) {
     const record = records?.[container.name];
     if (record) {
       out[container.name] = record;

@@ -9,12 +9,12 @@
  * container name the pod's containers were last started or updated with.
  */
 import type { Pod } from '../pod/types.js';
+import { resizableContainers } from '../resize/allocation.js';
 import { desiredResourceAmounts, sameAmounts, zeroAmounts, type ResourceAmounts } from './actuated-resources.js';
 import { findContainerStatus, type RuntimePodStatus } from './pod-status.js';
 
 export function isPodResizeInProgress(allocatedPod: Pod, status: RuntimePodStatus, actuated: Readonly<Record<string, ResourceAmounts>> | undefined): boolean {
-  const resizable = [...(allocatedPod.spec.initContainers ?? []).filter((c) => c.restartPolicy === 'Always'), ...allocatedPod.spec.containers];
-  return resizable.some((container) => {
+  return resizableContainers(allocatedPod).some((container) => {
     if (findContainerStatus(status, container.name)?.state !== 'running') return false;
     return !sameAmounts(desiredResourceAmounts(allocatedPod, container), actuated?.[container.name] ?? zeroAmounts);
   });

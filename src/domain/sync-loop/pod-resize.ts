@@ -13,7 +13,7 @@
 import { isActiveForAdmission } from '../pod/lifecycle.js';
 import { usageOf } from '../pod/node-usage.js';
 import type { Pod } from '../pod/types.js';
-import { allocatedPod, allocationFromPod, type PodAllocation } from '../resize/allocation.js';
+import { allocatedPod, allocationFromPod, specMatchesAllocation, type PodAllocation } from '../resize/allocation.js';
 import { allocationOf, withPodAllocation } from '../resize/allocation-assignments.js';
 import { decideResize, type ResizePendingReason } from '../resize/resize-decision.js';
 import { resizePendingMessage, resizeProgressMessage } from '../resize/resize-messages.js';
@@ -64,7 +64,8 @@ export interface ResizeOutcome<S> {
 export function weighResize<S extends ResizeState>(state: S, uid: string, pod: Pod, allocation: PodAllocation): ResizeOutcome<S> {
   const entry = state.pods[uid] as PodEntry;
   const generation = pod.metadata.generation ?? 0;
-  const decision = decideResize(pod, allocation, {
+  // Most updates resize nothing: the other pods' usage is counted only for one that does.
+  const decision = specMatchesAllocation(pod, allocation) ? { kind: 'unchanged' as const } : decideResize(pod, allocation, {
     node: state.node,
     others: othersAtAllocation(state, uid),
     cpuManagerStatic: state.inventory.cpu !== null,
