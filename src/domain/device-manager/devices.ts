@@ -19,15 +19,24 @@ export interface ListedDevice {
   topology?: { nodes: { ID: string | number }[] } | null;
 }
 
-/** A ListAndWatch answer as the whole list of the resource's devices, in id order (Go replaces its sets with each answer). */
+/** Id order: the order of every device list kept. */
+export const byDeviceId = (a: DeviceInventoryEntry, b: DeviceInventoryEntry): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * A ListAndWatch answer as the whole list of the resource's devices, in id order (Go replaces its
+ * sets with each answer). An id listed twice is one device, the later entry's, as Go's allDevices
+ * map keeps it: a list is a set, so its changes (device-list-changes.ts) say all of it.
+ */
 export function devicesFromList(devices: readonly ListedDevice[]): DeviceInventoryEntry[] {
-  return devices
-    .map((d) => ({
+  const listed = new Map<string, DeviceInventoryEntry>();
+  for (const d of devices) {
+    listed.set(d.ID, {
       id: d.ID,
       healthy: d.health === DEVICE_HEALTHY,
       numaNodes: [...new Set((d.topology?.nodes ?? []).map((n) => Number(n.ID)))].sort((a, b) => a - b),
-    }))
-    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    });
+  }
+  return [...listed.values()].sort(byDeviceId);
 }
 
 /** Two answers that list the same devices with the same health and topology, in the same order. */
@@ -38,6 +47,11 @@ export function sameListedDevices(a: readonly ListedDevice[], b: readonly Listed
     const e = b[i]!;
     return d.ID === e.ID && d.health === e.health && topology(d) === topology(e);
   });
+}
+
+/** The healthy devices' ids per resource: the checkpoint's registered devices. */
+export function healthyDeviceIds(devices: Readonly<Record<string, readonly DeviceInventoryEntry[]>>): Record<string, string[]> {
+  return Object.fromEntries(Object.entries(devices).map(([name, list]) => [name, list.filter((d) => d.healthy).map((d) => d.id)]));
 }
 
 /** markResourceUnhealthy: the plugin's stream ended; its devices stay, none healthy. */
