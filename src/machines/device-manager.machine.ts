@@ -13,19 +13,22 @@
  *   device-plugin.machine.ts) holding its ListAndWatch stream; a plugin registering again for the
  *   same resource replaces the previous child (Go keeps the newest). The resources of the
  *   checkpoint a restart read start as children without a socket, waiting for their plugin.
- * - The devices per resource are kept here; every change goes to the syncLoop (`devices.changed`,
- *   what admission allocates from), to the node status
- *   (`node.devices.changed`: capacity = all devices, allocatable = the healthy ones; a resource
- *   whose plugin stayed away past the grace period reported as 0) and to the Registration server's
- *   actor (`device.devices.registered`, the healthy ids the checkpoint keeps).
+ * - The devices per resource are kept here, each plugin's news applied as the changes it carries
+ *   (the first of a stream replacing what the resource had). Every change goes to the syncLoop
+ *   (`devices.changed`, what admission allocates from) and to the Registration server's actor
+ *   (`device.devices.registered`, whose healthy ids the checkpoint keeps), both as the changes
+ *   since the last they were told, so the journal records what changed, not every device again;
+ *   and to the node status (`node.devices.changed`: capacity = all devices, allocatable = the
+ *   healthy ones; a resource whose plugin stayed away past the grace period reported as 0).
  * Pure: no I/O, no clock reads.
  */
 import { assign, enqueueActions, fromCallback, setup } from 'xstate';
 import { devicePluginActorId } from '../domain/actor-ids.js';
+import { applyDeviceListChanges, deviceInventoryChanges, type DeviceInventoryChanges } from '../domain/device-manager/device-list-changes.js';
 import { allUnhealthy, extendedResourceCounts, type DeviceInventoryEntry } from '../domain/device-manager/devices.js';
 import type { SerializedError } from '../domain/errors.js';
 import type { DevicePluginInput, DevicePluginReport } from './device-plugin.machine.js';
-import { sendToSystemIfRunning } from './system-sends.js';
+import { sendToSystemIfRunning, type ChildSendQueue, type SystemLookup, type SystemSendQueue } from './system-sends.js';
 import { subsystemSlot } from './subsystem-slot.js';
 
 export interface DeviceManagerInput {
@@ -45,8 +48,11 @@ export type RegistrationServerEvent =
   | { type: 'device.plugin.connected'; resourceName: string; socketPath: string }
   | { type: 'device.registration.failed'; error: SerializedError };
 
-/** What the Registration server's actor is told: the healthy devices per resource, for the checkpoint. */
-export interface DevicesRegisteredEvent { type: 'device.devices.registered'; registered: Record<string, string[]> }
+/**
+ * What the Registration server's actor is told: how the devices changed since it was last told (it
+ * starts with none, as this machine's `serving` does), so it knows the healthy ids for the checkpoint.
+ */
+export interface DevicesRegisteredEvent { type: 'device.devices.registered'; changes: DeviceInventoryChanges }
 
 export type DeviceManagerEvent = { type: 'runtime.up' } | RegistrationServerEvent | DevicePluginReport;
 
@@ -65,15 +71,16 @@ export interface DeviceManagerContext {
 
 export const DEVICE_MANAGER_EFFECTS = ['serveRegistration'] as const;
 
-const healthyIds = (devices: Record<string, DeviceInventoryEntry[]>) =>
-  Object.fromEntries(Object.entries(devices).map(([name, list]) => [name, list.filter((d) => d.healthy).map((d) => d.id)]));
+type DevicesState = Pick<DeviceManagerContext, 'devices' | 'removed'>;
 
-/** The device changes out: the Node's counts and the checkpoint's registered devices. */
-const publish = enqueueActions<DeviceManagerContext, DeviceManagerEvent, undefined, DeviceManagerEvent, never, never, never, never, never>(({ context, enqueue, system }) => {
-  sendToSystemIfRunning(enqueue, system, 'nodeStatus', { type: 'node.devices.changed', resources: extendedResourceCounts(context.devices, context.removed) });
-  sendToSystemIfRunning(enqueue, system, 'syncLoop', { type: 'devices.changed', devices: context.devices });
-  enqueue.sendTo('serveRegistration', { type: 'device.devices.registered', registered: healthyIds(context.devices) } satisfies DevicesRegisteredEvent);
-});
+/** The devices' change from `before` to `after` out: the Node's counts; the syncLoop's and the checkpoint's devices as changes. */
+function publish(enqueue: SystemSendQueue & ChildSendQueue, system: SystemLookup, before: DevicesState['devices'], after: DevicesState): void {
+  const changes = deviceInventoryChanges(before, after.devices);
+  sendToSystemIfRunning(enqueue, system, 'nodeStatus', { type: 'node.devices.changed', resources: extendedResourceCounts(after.devices, after.removed) });
+  sendToSystemIfRunning(enqueue, system, 'syncLoop', { type: 'devices.changed', changes });
+  const registered: DevicesRegisteredEvent = { type: 'device.devices.registered', changes };
+  enqueue.sendTo('serveRegistration', registered);
+}
 
 const isCurrent = (context: DeviceManagerContext, e: { resourceName: string; pluginId: string }) => context.plugins[e.resourceName] === e.pluginId;
 
@@ -100,7 +107,7 @@ export const deviceManagerMachine = setup({
     },
     serving: {
       meta: { description: 'kubelet.sock served; one devicePlugin child per registered resource' },
-      entry: [enqueueActions(({ context, enqueue }) => {
+      entry: enqueueActions(({ context, enqueue, system }) => {
         // readCheckpoint: each registered resource waits for its plugin, as a stopped endpoint.
         let spawned = context.spawned;
         const plugins = { ...context.plugins };
@@ -112,7 +119,9 @@ export const deviceManagerMachine = setup({
           devices[resourceName] = [];
         }
         enqueue.assign({ spawned, plugins, devices });
-      }), publish],
+        // The syncLoop and the Registration server's actor (invoked here) know no device yet.
+        publish(enqueue, system, {}, { devices, removed: context.removed });
+      }),
       invoke: {
         id: 'serveRegistration',
         src: 'serveRegistration',
@@ -121,42 +130,49 @@ export const deviceManagerMachine = setup({
       on: {
         'device.registration.received': {},
         'device.plugin.connected': {
-          actions: [
-            enqueueActions(({ context, event, enqueue }) => {
-              const previous = context.plugins[event.resourceName];
-              if (previous) enqueue.stopChild(previous);
-              const id = devicePluginActorId(event.resourceName, context.spawned);
-              enqueue.spawnChild('devicePlugin', { id, input: { resourceName: event.resourceName, socketPath: event.socketPath, ...grace(context) } });
-              enqueue.assign({
-                spawned: context.spawned + 1,
-                plugins: { ...context.plugins, [event.resourceName]: id },
-                // Go passes the previous endpoint's devices on until the new stream lists its own.
-                devices: { ...context.devices, [event.resourceName]: context.devices[event.resourceName] ?? [] },
-                removed: context.removed.filter((r) => r !== event.resourceName),
-              });
-            }),
-            publish,
-          ],
+          actions: enqueueActions(({ context, event, enqueue, system }) => {
+            const previous = context.plugins[event.resourceName];
+            if (previous) enqueue.stopChild(previous);
+            const id = devicePluginActorId(event.resourceName, context.spawned);
+            enqueue.spawnChild('devicePlugin', { id, input: { resourceName: event.resourceName, socketPath: event.socketPath, ...grace(context) } });
+            // Go passes the previous endpoint's devices on until the new stream lists its own.
+            const devices = { ...context.devices, [event.resourceName]: context.devices[event.resourceName] ?? [] };
+            const removed = context.removed.filter((r) => r !== event.resourceName);
+            enqueue.assign({ spawned: context.spawned + 1, plugins: { ...context.plugins, [event.resourceName]: id }, devices, removed });
+            publish(enqueue, system, context.devices, { devices, removed });
+          }),
         },
-        'device.plugin.listed': {
+        'device.plugin.changed': {
           guard: ({ context, event }) => isCurrent(context, event),
-          actions: [assign({ devices: ({ context, event }) => ({ ...context.devices, [event.resourceName]: event.devices }) }), publish],
+          actions: enqueueActions(({ context, event, enqueue, system }) => {
+            // A stream's first answer replaces what the resource had, a previous endpoint's devices.
+            const held = event.first ? [] : context.devices[event.resourceName] ?? [];
+            const devices = { ...context.devices, [event.resourceName]: applyDeviceListChanges(held, event) };
+            enqueue.assign({ devices });
+            publish(enqueue, system, context.devices, { devices, removed: context.removed });
+          }),
         },
         'device.plugin.disconnected': {
           guard: ({ context, event }) => isCurrent(context, event),
-          actions: [assign({ devices: ({ context, event }) => ({ ...context.devices, [event.resourceName]: allUnhealthy(context.devices[event.resourceName] ?? []) }) }), publish],
+          actions: enqueueActions(({ context, event, enqueue, system }) => {
+            const devices = { ...context.devices, [event.resourceName]: allUnhealthy(context.devices[event.resourceName] ?? []) };
+            enqueue.assign({ devices });
+            publish(enqueue, system, context.devices, { devices, removed: context.removed });
+          }),
         },
         'device.plugin.expired': {
-          actions: [
-            enqueueActions(({ context, event, enqueue }) => {
-              enqueue.stopChild(event.pluginId);
-              if (!isCurrent(context, event)) return;
-              const { [event.resourceName]: _gone, ...devices } = context.devices;
-              const { [event.resourceName]: _plugin, ...plugins } = context.plugins;
-              enqueue.assign({ devices, plugins, removed: [...context.removed.filter((r) => r !== event.resourceName), event.resourceName].sort() });
-            }),
-            publish,
-          ],
+          actions: enqueueActions(({ context, event, enqueue, system }) => {
+            enqueue.stopChild(event.pluginId);
+            if (!isCurrent(context, event)) {
+              publish(enqueue, system, context.devices, context);
+              return;
+            }
+            const { [event.resourceName]: _gone, ...devices } = context.devices;
+            const { [event.resourceName]: _plugin, ...plugins } = context.plugins;
+            const removed = [...context.removed.filter((r) => r !== event.resourceName), event.resourceName].sort();
+            enqueue.assign({ devices, plugins, removed });
+            publish(enqueue, system, context.devices, { devices, removed });
+          }),
         },
         'device.registration.failed': { target: 'failed', actions: assign({ lastError: ({ event }) => event.error }) },
       },

@@ -3,8 +3,10 @@
  * v1beta1 client.go Run and the manager's endpoint with its stop time).
  *
  * States:
- * - `streaming`: `listAndWatch` holds the plugin's ListAndWatch stream; each answer (the whole
- *   device list) goes to the device manager as `device.plugin.listed`. The stream ending, for any
+ * - `streaming`: `listAndWatch` holds the plugin's ListAndWatch stream; each answer comes as its
+ *   changes from the stream's previous answer (device-list-changes.ts), the first as the changes
+ *   from no device, and goes to the device manager as `device.plugin.changed`, the first marked so:
+ *   it replaces the devices the resource had (a previous endpoint's). The stream ending, for any
  *   reason (the plugin stopped, its socket went away, an error) → `stopped`, and the device manager
  *   is told `device.plugin.disconnected` at once (its devices become unhealthy).
  * - `stopped`: Go's endpoint with a stop time: the resource stays, with no healthy device, for the
@@ -13,9 +15,9 @@
  * A resource known only from the checkpoint after a restart starts in `stopped` (Go's
  * newStoppedEndpointImpl). Pure: no I/O, no clock reads; the grace period runs on the injected clock.
  */
-import { enqueueActions, fromCallback, setup } from 'xstate';
+import { assign, enqueueActions, fromCallback, setup } from 'xstate';
 import { ENDPOINT_STOP_GRACE_PERIOD_MS } from '../domain/device-manager/device-plugin-api.js';
-import type { DeviceInventoryEntry } from '../domain/device-manager/devices.js';
+import type { DeviceListChanges } from '../domain/device-manager/device-list-changes.js';
 import type { SerializedError } from '../domain/errors.js';
 
 export interface DevicePluginInput {
@@ -27,16 +29,20 @@ export interface DevicePluginInput {
 
 export interface ListAndWatchInput { resourceName: string; socketPath: string }
 
-/** What the ListAndWatch effect sends back. */
+/**
+ * What the ListAndWatch effect sends back: each answer that differs from the stream's previous one,
+ * as its changes (the first answer always, as its changes from no device).
+ */
 export type ListAndWatchEvent =
-  | { type: 'device.plugin.devices.listed'; devices: DeviceInventoryEntry[] }
+  | ({ type: 'device.plugin.devices.changed' } & DeviceListChanges)
   | { type: 'device.plugin.stream.ended'; error: SerializedError | null };
 
 export type DevicePluginEvent = ListAndWatchEvent;
 
 /** To the device manager (the parent), each naming this actor so a replaced plugin's late news is ignored. */
 export type DevicePluginReport =
-  | { type: 'device.plugin.listed'; resourceName: string; pluginId: string; devices: DeviceInventoryEntry[] }
+  /** first: the stream's first answer, whose changes start from no device (what the resource had goes). */
+  | ({ type: 'device.plugin.changed'; resourceName: string; pluginId: string; first: boolean } & DeviceListChanges)
   | { type: 'device.plugin.disconnected'; resourceName: string; pluginId: string }
   | { type: 'device.plugin.expired'; resourceName: string; pluginId: string };
 
@@ -44,6 +50,8 @@ export interface DevicePluginContext {
   resourceName: string;
   socketPath: string | null;
   gracePeriodMs: number;
+  /** The stream has answered: its next changes build on its previous answer. */
+  listed: boolean;
   lastError: SerializedError | null;
 }
 
@@ -72,6 +80,7 @@ export const devicePluginMachine = setup({
     resourceName: input.resourceName,
     socketPath: input.socketPath,
     gracePeriodMs: input.gracePeriodMs ?? ENDPOINT_STOP_GRACE_PERIOD_MS,
+    listed: false,
     lastError: null,
   }),
   initial: 'deciding',
@@ -80,16 +89,20 @@ export const devicePluginMachine = setup({
       always: [{ guard: 'hasSocket', target: 'streaming' }, { target: 'stopped' }],
     },
     streaming: {
-      meta: { description: "ListAndWatch: every answer is the resource's whole device list" },
+      meta: { description: 'ListAndWatch: each answer comes as its changes from the previous one, the first from no device' },
+      // A new stream starts from no device, as the effect's does: the two start and end together.
+      entry: assign({ listed: false }),
       invoke: {
         id: 'listAndWatch',
         src: 'listAndWatch',
         input: ({ context }) => ({ resourceName: context.resourceName, socketPath: context.socketPath! }),
       },
       on: {
-        'device.plugin.devices.listed': {
+        'device.plugin.devices.changed': {
           actions: enqueueActions(({ context, event, enqueue, self }) => {
-            enqueue.sendParent({ type: 'device.plugin.listed', resourceName: context.resourceName, pluginId: self.id, devices: event.devices } satisfies DevicePluginReport);
+            const { upserted, removed } = event;
+            enqueue.sendParent({ type: 'device.plugin.changed', resourceName: context.resourceName, pluginId: self.id, first: !context.listed, upserted, removed } satisfies DevicePluginReport);
+            enqueue.assign({ listed: true });
           }),
         },
         'device.plugin.stream.ended': {

@@ -4,11 +4,17 @@
  * - `serveRegistration`: kubelet.sock served while the device manager serves; each Register call
  *   as `device.registration.received`, each plugin that answered its options as
  *   `device.plugin.connected`; a server that cannot start answers `device.registration.failed`
- *   once. The healthy devices the machine sends it go to the checkpoint.
- * - `listAndWatch`: one plugin's stream, each answer as `device.plugin.devices.listed`, its end as
- *   `device.plugin.stream.ended`.
+ *   once. The device changes the machine sends it are applied to the devices it holds (none at
+ *   first, as the machine's `serving` starts), whose healthy ids go to the checkpoint.
+ * - `listAndWatch`: one plugin's stream, its end as `device.plugin.stream.ended`. Each answer goes
+ *   as `device.plugin.devices.changed`, its changes from the stream's previous answer: the first
+ *   from no device (sent even when empty, so it replaces what the resource had); one listing the
+ *   same devices as the previous is not sent. The previous answer lives as long as the stream, as
+ *   the machine's `streaming` state does.
  */
 import { fromCallback } from 'xstate';
+import { applyDeviceInventoryChanges, deviceListChanges } from '../../domain/device-manager/device-list-changes.js';
+import { healthyDeviceIds, type DeviceInventoryEntry } from '../../domain/device-manager/devices.js';
 import { serializeError } from '../../domain/errors.js';
 import type { Logger } from '../../log.js';
 import type { DevicesRegisteredEvent, DeviceManagerEvent, ServeRegistrationInput } from '../../machines/device-manager.machine.js';
@@ -21,7 +27,11 @@ export function createDeviceManagerActors(deps: { host: DevicePluginHost; logger
     serveRegistration: fromCallback<DevicesRegisteredEvent, ServeRegistrationInput>(({ input, sendBack, receive }) => {
       let stopped = false;
       let server: { stop(): Promise<void> } | null = null;
-      receive((event) => host.setRegistered(event.registered));
+      let devices: Record<string, DeviceInventoryEntry[]> = {};
+      receive((event) => {
+        devices = applyDeviceInventoryChanges(devices, event.changes);
+        host.setRegistered(healthyDeviceIds(devices));
+      });
       host.serveRegistration(input.dir, {
         onRegisterReceived: (resourceName, endpoint, refusal) => {
           if (!stopped) sendBack({ type: 'device.registration.received', resourceName, endpoint, refusal } satisfies DeviceManagerEvent);
@@ -42,8 +52,15 @@ export function createDeviceManagerActors(deps: { host: DevicePluginHost; logger
       };
     }),
     listAndWatch: fromCallback<ListAndWatchEvent, ListAndWatchInput>(({ input, sendBack }) => {
+      let previous: DeviceInventoryEntry[] | null = null;
       const stream = host.listAndWatch(input.resourceName, input.socketPath, {
-        onDevices: (devices) => sendBack({ type: 'device.plugin.devices.listed', devices } satisfies ListAndWatchEvent),
+        onDevices: (devices) => {
+          const changes = deviceListChanges(previous ?? [], devices);
+          const first = previous === null;
+          previous = devices;
+          if (changes === null && !first) return;
+          sendBack({ type: 'device.plugin.devices.changed', ...(changes ?? { upserted: [], removed: [] }) } satisfies ListAndWatchEvent);
+        },
         onEnded: (error) => sendBack({ type: 'device.plugin.stream.ended', error: error ? serializeError(error) : null } satisfies ListAndWatchEvent),
       });
       return () => stream.stop();

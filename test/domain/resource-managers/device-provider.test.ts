@@ -7,7 +7,7 @@ import { EMPTY_INVENTORY, type ResourceInventory } from '../../../src/domain/res
 
 const R = 'example.com/resource';
 const inventory: ResourceInventory = withDevices(EMPTY_INVENTORY, {
-  type: 'devices.changed', devices: { [R]: [{ id: 'Dev-1', healthy: true, numaNodes: [] }, { id: 'Dev-2', healthy: true, numaNodes: [] }] },
+  type: 'devices.changed', changes: { [R]: { upserted: [{ id: 'Dev-1', healthy: true, numaNodes: [] }, { id: 'Dev-2', healthy: true, numaNodes: [] }], removed: [] } },
 });
 const pod = (uid: string, count = '1', init = false): Pod => ({
   metadata: { name: uid, namespace: 'ns', uid },
@@ -51,7 +51,7 @@ describe('the device provider at admission', () => {
   it('gives NUMA hints from the devices\' topology, none without topology', () => {
     const ctx = { pod: pod('a', '2'), inventory, assignments: {}, podAssignment: {} };
     expect(deviceProvider.hints(ctx, ctx.pod.spec.containers[0]!)).toEqual({});
-    const numa = withDevices(EMPTY_INVENTORY, { type: 'devices.changed', devices: { [R]: [{ id: 'a', healthy: true, numaNodes: [0] }, { id: 'b', healthy: true, numaNodes: [1] }] } });
+    const numa = withDevices(EMPTY_INVENTORY, { type: 'devices.changed', changes: { [R]: { upserted: [{ id: 'a', healthy: true, numaNodes: [0] }, { id: 'b', healthy: true, numaNodes: [1] }], removed: [] } } });
     expect(deviceProvider.hints({ ...ctx, inventory: numa }, ctx.pod.spec.containers[0]!)).toEqual({ [R]: [{ numaNodes: [0, 1], preferred: true }] });
     expect(deviceProvider.hints({ ...ctx, pod: pod('a', '3'), inventory: numa }, pod('a', '3').spec.containers[0]!)).toEqual({ [R]: [] });
   });
