@@ -29,6 +29,23 @@ export interface JunitSpecs {
   suiteFailures: SpecResult[];
 }
 
+/** Enough of a long failure for a table cell: what it says after an object it dumps. */
+const FAILURE_LINE_MAX = 400;
+
+/**
+ * The failure's first non-empty line; when that line opens an object the framework dumps (a pod as
+ * JSON, ending `{`), what the message says after the dump's last closing line, where the reason is.
+ */
+function failureLine(message: string): string | undefined {
+  const lines = message.split('\n').map((l) => l.trim().replace(FRAMEWORK_STAMP, '')).filter((l) => l !== '' && !/^In \[\w+\] at: /.test(l));
+  const first = lines[0]?.replace(/^\[FAILED\] /, '');
+  if (first === undefined || !first.endsWith('{')) return first;
+  const closing = lines.findLastIndex((l) => l === '}');
+  const after = closing < 0 ? '' : lines.slice(closing + 1).join(' ');
+  const line = after === '' ? first : `${first}…} ${after}`;
+  return line.length > FAILURE_LINE_MAX ? `${line.slice(0, FAILURE_LINE_MAX - 1)}…` : line;
+}
+
 /** The time the e2e framework puts before its failure messages ("Nov 25 23:45:34.576: "): left out, so runs compare. */
 const FRAMEWORK_STAMP = /^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\.\d+: /;
 const SUITE_NODE = /^\[(Synchronized)?(Before|After|ReportBefore|ReportAfter)Suite\]/;
@@ -41,12 +58,13 @@ export function parseJunit(xml: string): JunitSpecs {
     const name = (attrs.name ?? '').replace(/^\[It\] /, '');
     const detail = /<(failure|error|skipped)\b([^>]*?)(?:\/>|>([\s\S]*?)<\/\1>)/.exec(body);
     const status = attrs.status ?? (detail ? (detail[1] === 'skipped' ? 'skipped' : 'failed') : 'passed');
-    const message = detail ? (attributes(detail[2]!).message ?? decode(detail[3] ?? '')) : '';
+    // A failure of ginkgo v2.2x has an empty message attribute and the whole text as the body.
+    const message = detail ? (attributes(detail[2]!).message?.trim() || decode(detail[3] ?? '')) : '';
     if (status === 'skipped' && message.trim() === 'skipped') {
       out.notSelected++;
       continue;
     }
-    const firstLine = message.split('\n').map((l) => l.trim().replace(FRAMEWORK_STAMP, '')).find((l) => l !== '');
+    const firstLine = failureLine(message);
     const failed = status !== 'passed' && status !== 'skipped';
     const namespaces = failed ? testNamespaces(decode(body)) : [];
     const pods = failed ? podsNamed(decode(body)) : [];

@@ -1,10 +1,11 @@
 /**
  * `npm run conformance [-- --runtime=ts|go] [--dry-run] [--report]` and its environment:
  * CONFORMANCE_PROCS (ginkgo processes, 2), CONFORMANCE_TIMEOUT (the suite's, 180m),
- * CONFORMANCE_FOCUS (a regular expression on spec names), CONFORMANCE_SPECS (a file of spec names) and
+ * CONFORMANCE_FOCUS (a regular expression on spec names), CONFORMANCE_SPECS (a file of spec names),
+ * CONFORMANCE_SUBSET (a kept subset's name: its specs and results live in docs/conformance/subsets) and
  * CONFORMANCE_LAB_IMAGES_ONLY=1 (only the lab's images, without the run's own: extra-images.ts).
  */
-import type { Runtime } from './results.js';
+import { subsetSpecsFile, type Runtime } from './results.js';
 
 export interface Options {
   runtime: Runtime;
@@ -16,6 +17,8 @@ export interface Options {
   timeout: string;
   focus?: string;
   specsFile?: string;
+  /** A kept subset: its spec list is docs/conformance/subsets/NAME.txt, its results are kept beside it. */
+  subset?: string;
   labImagesOnly: boolean;
   /** How to run this again, for the results file. */
   command: string;
@@ -38,12 +41,18 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): O
   if (!Number.isInteger(procs) || procs < 1) throw new Error(`CONFORMANCE_PROCS must be a whole number ≥ 1, not ${env.CONFORMANCE_PROCS}`);
   const timeout = env.CONFORMANCE_TIMEOUT || '180m';
   const labImagesOnly = env.CONFORMANCE_LAB_IMAGES_ONLY === '1';
-  const set = ['CONFORMANCE_PROCS', 'CONFORMANCE_TIMEOUT', 'CONFORMANCE_FOCUS', 'CONFORMANCE_SPECS', 'CONFORMANCE_LAB_IMAGES_ONLY'].filter((k) => env[k]).map((k) => `${k}=${shellQuote(env[k]!)} `);
+  const subset = env.CONFORMANCE_SUBSET || undefined;
+  if (subset !== undefined) {
+    if (!/^[a-z0-9-]+$/.test(subset)) throw new Error(`CONFORMANCE_SUBSET must be a name of lowercase letters, digits and dashes, not ${subset}`);
+    if (env.CONFORMANCE_SPECS || env.CONFORMANCE_FOCUS) throw new Error('CONFORMANCE_SUBSET names its own specs: give it without CONFORMANCE_SPECS or CONFORMANCE_FOCUS');
+  }
+  const set = ['CONFORMANCE_PROCS', 'CONFORMANCE_TIMEOUT', 'CONFORMANCE_FOCUS', 'CONFORMANCE_SPECS', 'CONFORMANCE_SUBSET', 'CONFORMANCE_LAB_IMAGES_ONLY'].filter((k) => env[k]).map((k) => `${k}=${shellQuote(env[k]!)} `);
   const command = `${set.join('')}npm run conformance${runtime === 'go' ? ' -- --runtime=go' : ''}`;
   return {
     runtime, dryRun, reportOnly, procs, timeout, command, labImagesOnly,
     ...(env.CONFORMANCE_FOCUS ? { focus: env.CONFORMANCE_FOCUS } : {}),
     ...(env.CONFORMANCE_SPECS ? { specsFile: env.CONFORMANCE_SPECS } : {}),
+    ...(subset !== undefined ? { subset, specsFile: subsetSpecsFile(subset) } : {}),
   };
 }
 

@@ -39,6 +39,8 @@ export interface ConformanceResults {
   notSelected: number;
   suiteFailures: SpecResult[];
   specs: SpecResult[];
+  /** The kept subset this run was (options.ts: CONFORMANCE_SUBSET). */
+  subset?: string;
   /** kubelet-ts only: where the node's journal (its events directory) is kept after the run. */
   journal?: string;
   /** kubelet-ts only: `explain` on pods of each spec that did not pass. */
@@ -47,9 +49,21 @@ export interface ConformanceResults {
 
 export const RUNTIME_LABEL: Record<Runtime, string> = { ts: 'kubelet-ts', go: 'Go kubelet' };
 
-/** Where a run's results go: a full run's into docs/conformance, any other next to the run's logs. */
-export function resultsFile(runtime: Runtime, partial: boolean): string {
+export const SUBSETS_DIR = 'docs/conformance/subsets';
+
+/** A kept subset's spec names, one a line. */
+export const subsetSpecsFile = (subset: string) => `${SUBSETS_DIR}/${subset}.txt`;
+
+/** A kept subset's page, both kubelets side by side. */
+export const subsetReportFile = (subset: string) => `${SUBSETS_DIR}/${subset}.md`;
+
+/**
+ * Where a run's results go: a full run's into docs/conformance, a kept subset's beside its spec list
+ * (whole or not: it is that subset's verdict), any other next to the run's logs.
+ */
+export function resultsFile(runtime: Runtime, partial: boolean, subset?: string): string {
   const base = runtime === 'ts' ? 'kts' : 'go';
+  if (subset !== undefined) return `${SUBSETS_DIR}/${subset}.${base}.json`;
   return partial ? `test-artifacts/conformance/${base}.partial.json` : `docs/conformance/${base}.json`;
 }
 

@@ -8,7 +8,7 @@
  * Ctrl-C lets the suite clean up and report, a second kills it). Needs root, as containerd does.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, release, totalmem } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { detectCgroupLayout } from '../../src/adapters/host/cgroup-layout.js';
@@ -25,8 +25,8 @@ import { labParts, missingParts } from './lab-parts.js';
 import { addHostsLine, nodeDir, startNodeKubelet, unmountUnder, untilNodeReady } from './node.js';
 import { parseOptions, type Options } from './options.js';
 import { removePodLogs, watchNodePods } from './pod-logs.js';
-import { renderConformance, type LabCause } from './report.js';
-import { countByStatus, resultsFile, RUNTIME_LABEL, type ConformanceResults, type Runtime } from './results.js';
+import { renderConformance, renderSubset, type LabCause } from './report.js';
+import { countByStatus, resultsFile, RUNTIME_LABEL, SUBSETS_DIR, subsetReportFile, subsetSpecsFile, type ConformanceResults, type Runtime } from './results.js';
 import { exactFocus, pickSubset, specNamesOf, SUITE_FOCUS, SUITE_SKIP } from './selection.js';
 import { Teardown } from './teardown.js';
 
@@ -179,13 +179,15 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memGiB: Math.round(totalmem() / 2 ** 30), kernel: release(), loadAtStart },
     command: opts.command, procs: opts.procs, wallSeconds, focus: SUITE_FOCUS, skip: SUITE_SKIP, images,
     partial: subset || interrupted, notSelected: junit.notSelected, suiteFailures: junit.suiteFailures, specs: junit.specs,
+    ...(opts.subset !== undefined ? { subset: opts.subset } : {}),
     ...(explained ? { journal: relative(process.cwd(), keptJournal), explained } : {}),
   };
-  const file = resultsFile(opts.runtime, results.partial);
+  const file = resultsFile(opts.runtime, results.partial, opts.subset);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   summarize(results, file, code);
-  if (!results.partial) writeReport();
+  if (opts.subset !== undefined) writeSubsetReport(opts.subset);
+  else if (!results.partial) writeReport();
   return !interrupted;
 }
 
@@ -218,24 +220,42 @@ function summarize(r: ConformanceResults, file: string, ginkgoExit: number | nul
   process.stdout.write(`\n${RUNTIME_LABEL[r.runtime]}: ${r.specs.length} specs (${counts}) in ${r.wallSeconds} s with ${r.procs} processes; ginkgo exit ${ginkgoExit}\n`);
   for (const s of r.specs.filter((x) => x.status !== 'passed')) process.stdout.write(`  ${s.status.padEnd(9)} ${s.name}${s.failure ? ` :: ${s.failure}` : ''}\n`);
   for (const s of r.suiteFailures) process.stdout.write(`  suite ${s.status} ${s.name}${s.failure ? ` :: ${s.failure}` : ''}\n`);
-  process.stdout.write(`results: ${file}${r.partial ? ' (partial: docs/ left as they were)' : ''}\n`);
+  const kept = r.subset !== undefined ? ` (the subset ${r.subset}: ${subsetReportFile(r.subset)} rewritten)` : r.partial ? ' (partial: docs/ left as they were)' : '';
+  process.stdout.write(`results: ${file}${kept}\n`);
 }
 
-/** docs/CONFORMANCE.md from whichever full runs are kept. */
-function writeReport(): boolean {
+/** The kept results of each kubelet, a full run's or a subset's. */
+function readKept(subset?: string): { ts?: ConformanceResults; go?: ConformanceResults } {
   const read = (runtime: Runtime): ConformanceResults | undefined => {
-    const file = resultsFile(runtime, false);
+    const file = resultsFile(runtime, false, subset);
     return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceResults) : undefined;
   };
   const [ts, go] = [read('ts'), read('go')];
-  if (!ts && !go) {
+  return { ...(ts ? { ts } : {}), ...(go ? { go } : {}) };
+}
+
+const labCauses = () => JSON.parse(readFileSync(LAB_CAUSES, 'utf8')) as LabCause[];
+
+/** docs/CONFORMANCE.md from whichever full runs are kept, and every kept subset's page. */
+function writeReport(): boolean {
+  const kept = readKept();
+  if (!kept.ts && !kept.go) {
     log(`no full run kept (${resultsFile('ts', false)}, ${resultsFile('go', false)}): ${REPORT} not written`);
     return false;
   }
-  const causes = JSON.parse(readFileSync(LAB_CAUSES, 'utf8')) as LabCause[];
-  writeFileSync(REPORT, renderConformance({ ...(ts ? { ts } : {}), ...(go ? { go } : {}), causes }));
+  writeFileSync(REPORT, renderConformance({ ...kept, causes: labCauses() }));
   log(`wrote ${REPORT}`);
+  const subsets = existsSync(SUBSETS_DIR) ? readdirSync(SUBSETS_DIR).filter((f) => f.endsWith('.txt')).map((f) => f.slice(0, -'.txt'.length)) : [];
+  for (const subset of subsets) writeSubsetReport(subset);
   return true;
+}
+
+/** A kept subset's page from whichever kubelets ran it. */
+function writeSubsetReport(subset: string): void {
+  const kept = readKept(subset);
+  if (!kept.ts && !kept.go) return log(`the subset ${subset} (${subsetSpecsFile(subset)}) has no kept run: ${subsetReportFile(subset)} not written`);
+  writeFileSync(subsetReportFile(subset), renderSubset({ subset, ...kept, causes: labCauses() }));
+  log(`wrote ${subsetReportFile(subset)}`);
 }
 
 main().then((code) => process.exit(code), (err: unknown) => {

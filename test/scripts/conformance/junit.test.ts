@@ -61,6 +61,14 @@ describe('parseJunit', () => {
     expect(stamped.specs[0]!.failure).toBe('cmd [ip link add dummy1 type dummy] failed');
   });
 
+  it('reads the body when the message is empty, and what follows an object the failure dumps', () => {
+    const body = '[FAILED] Verifying pod resources resize state. Pod: {&#xA;  &#34;metadata&#34;: {&#xA;  }&#xA;}&#xA;: [&#xA;oom_score_adj value 0 not equal to expected -997&#xA;]&#xA;In [It] at: k8s.io/kubernetes/test/e2e/common/node/pod_resize.go:857 @ 11/29/26 16:22:24.23&#xA;';
+    const dumped = parseJunit(`<testcase name="a" status="failed" time="1"><failure message="" type="failed">${body}</failure></testcase>`);
+    expect(dumped.specs[0]!.failure).toBe('Verifying pod resources resize state. Pod: {…} : [ oom_score_adj value 0 not equal to expected -997 ]');
+    const plain = parseJunit('<testcase name="b" status="failed" time="1"><failure message="" type="failed">[FAILED] timed out waiting&#xA;In [It] at: x.go:1&#xA;</failure></testcase>');
+    expect(plain.specs[0]!.failure).toBe('timed out waiting');
+  });
+
   it('reads a testcase with no status attribute from what it holds', () => {
     const old = parseJunit('<testcase name="a" time="1"><failure message="boom"/></testcase><testcase name="b" time="2"/>');
     expect(old.specs).toEqual([{ name: 'a', status: 'failed', seconds: 1, failure: 'boom' }, { name: 'b', status: 'passed', seconds: 2 }]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderConformance } from '../../../scripts/conformance/report.js';
+import { renderConformance, renderSubset } from '../../../scripts/conformance/report.js';
 import type { ConformanceResults, Runtime } from '../../../scripts/conformance/results.js';
 import type { SpecResult } from '../../../scripts/conformance/junit.js';
 
@@ -69,5 +69,39 @@ describe('renderConformance', () => {
     expect(alone).not.toContain('## Fails on kubelet-ts only');
     expect(alone).toContain('| spec | Go kubelet | cause');
     expect(() => renderConformance({ causes })).toThrow(/no full run/);
+  });
+});
+
+describe('renderSubset', () => {
+  const subsetTs = { ...ts, suite: 'v1.35.6+openshift', partial: true, subset: 'resize' };
+  const subsetGo = { ...go, suite: 'v1.35.6+openshift', partial: true, subset: 'resize' };
+  const page = renderSubset({ subset: 'resize', ts: subsetTs, go: subsetGo, causes });
+  const lines = page.split('\n');
+
+  it('says which specs and how to run them again', () => {
+    expect(page).toContain('# Upstream specs: the subset `resize`');
+    expect(page).toContain('The 3 specs of the Kubernetes v1.35 e2e binary named in [resize.txt](resize.txt)');
+    expect(page).toContain('`CONFORMANCE_SUBSET=resize npm run conformance`');
+  });
+
+  it('keeps the selection page\'s counts and failures, causes included', () => {
+    expect(lines).toContain('| kubelet-ts 0.1.0 (abc1234) | 2026-11-25 | `npm run conformance` | **1** | 2 | 0 | 0 | 0 | 50 min | 2 | 2 × AMD EPYC, 24 GiB, load 0.50 at start |');
+    expect(page).toContain('## Fails on kubelet-ts only (1)');
+    expect(lines).toContain(`| ${PULL} | failed | failed | lab: no registry \\| offline |`);
+  });
+
+  it('lists every spec with each kubelet\'s status beside it, passed ones too', () => {
+    const section = page.slice(page.indexOf('## Every spec (3)'));
+    expect(section.split('\n')).toEqual(expect.arrayContaining([
+      `| ${ENV} | passed | timedout |`,
+      `| ${GATES} | failed | passed |`,
+      `| ${PULL} | failed | failed |`,
+    ]));
+  });
+
+  it('shows one kubelet alone until the other has run', () => {
+    const alone = renderSubset({ subset: 'resize', ts: subsetTs, causes });
+    expect(alone).not.toContain('Fails on kubelet-ts only');
+    expect(alone.split('\n')).toContain(`| ${GATES} | failed |`);
   });
 });

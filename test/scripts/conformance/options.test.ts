@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { parseOptions } from '../../../scripts/conformance/options.js';
+import { resultsFile } from '../../../scripts/conformance/results.js';
+
+describe('parseOptions: a kept subset', () => {
+  it('reads its specs from docs/conformance/subsets and says how it was run', () => {
+    const opts = parseOptions(['--runtime=go'], { CONFORMANCE_SUBSET: 'resize' });
+    expect(opts.subset).toBe('resize');
+    expect(opts.specsFile).toBe('docs/conformance/subsets/resize.txt');
+    expect(opts.command).toBe('CONFORMANCE_SUBSET=resize npm run conformance -- --runtime=go');
+  });
+
+  it('refuses a name that is not a plain file name, and a second list of specs beside it', () => {
+    expect(() => parseOptions([], { CONFORMANCE_SUBSET: '../x' })).toThrow(/lowercase letters, digits and dashes/);
+    expect(() => parseOptions([], { CONFORMANCE_SUBSET: 'resize', CONFORMANCE_SPECS: '/tmp/x' })).toThrow(/without CONFORMANCE_SPECS/);
+  });
+});
+
+describe('resultsFile', () => {
+  it('keeps a subset\'s results beside its spec list, a full run\'s in docs, any other partial run in test-artifacts', () => {
+    expect(resultsFile('ts', true, 'resize')).toBe('docs/conformance/subsets/resize.kts.json');
+    expect(resultsFile('go', true, 'resize')).toBe('docs/conformance/subsets/resize.go.json');
+    expect(resultsFile('ts', false)).toBe('docs/conformance/kts.json');
+    expect(resultsFile('go', true)).toBe('test-artifacts/conformance/go.partial.json');
+  });
+});
