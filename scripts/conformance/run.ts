@@ -27,7 +27,7 @@ import { parseOptions, type Options } from './options.js';
 import { removePodLogs, watchNodePods } from './pod-logs.js';
 import { renderConformance, renderSubset, type LabCause } from './report.js';
 import { countByStatus, resultsFile, RUNTIME_LABEL, SUBSETS_DIR, subsetReportFile, subsetSpecsFile, type ConformanceResults, type Runtime } from './results.js';
-import { exactFocus, pickSubset, specNamesOf, SUITE_FOCUS, SUITE_SKIP } from './selection.js';
+import { exactFocus, NAMED_SKIP, pickSubset, specNamesOf, SUITE_FOCUS, SUITE_SKIP } from './selection.js';
 import { Teardown } from './teardown.js';
 
 const log = (line: string): void => {
@@ -93,7 +93,8 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   const subset = opts.focus !== undefined || opts.specsFile !== undefined;
   const names = opts.specsFile ? specNamesOf(readFileSync(opts.specsFile, 'utf8')) : undefined;
   const outside = (names ?? []).filter((n) => !selection.includes(n));
-  const beyond = outside.length > 0 ? (await dryRun(e2eTest, exactFocus(outside), SUITE_SKIP, join(work, 'dry-run-named'))).specs.map((s) => s.name) : [];
+  const beyond = outside.length > 0 ? (await dryRun(e2eTest, exactFocus(outside), NAMED_SKIP, join(work, 'dry-run-named'))).specs.map((s) => s.name) : [];
+  const skip = names ? NAMED_SKIP : SUITE_SKIP;
   const picked = subset ? pickSubset(selection, { ...(opts.focus ? { focus: opts.focus } : {}), ...(names ? { names } : {}) }, beyond) : selection;
   log(`${selection.length} of ${selection.length + listed.notSelected} specs selected${subset ? `; ${picked.length} of them in this subset` : ''}`);
   if (opts.dryRun) {
@@ -165,7 +166,7 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   const started = new Date();
   const loadAtStart = loadavg()[0]!;
   suite = await step(`running ${picked.length} specs with ${opts.procs} ginkgo processes`, () => startSuite({
-    ginkgo, e2eTest, procs: opts.procs, timeout: opts.timeout, focus, skip: SUITE_SKIP,
+    ginkgo, e2eTest, procs: opts.procs, timeout: opts.timeout, focus, skip,
     kubeconfig: lab.adminKubeconfig, endpoint: containerd.endpoint, reportDir: artifacts,
   }, join(artifacts, 'ginkgo.log')));
   const code = await suite.exited;
@@ -177,7 +178,7 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   const results: ConformanceResults = {
     runtime: opts.runtime, kubelet: kubeletUnderTest, suite: suiteVersion, date: started.toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? '', memGiB: Math.round(totalmem() / 2 ** 30), kernel: release(), loadAtStart },
-    command: opts.command, procs: opts.procs, wallSeconds, focus: SUITE_FOCUS, skip: SUITE_SKIP, images,
+    command: opts.command, procs: opts.procs, wallSeconds, focus: SUITE_FOCUS, skip, images,
     partial: subset || interrupted, notSelected: junit.notSelected, suiteFailures: junit.suiteFailures, specs: junit.specs,
     ...(opts.subset !== undefined ? { subset: opts.subset } : {}),
     ...(explained ? { journal: relative(process.cwd(), keptJournal), explained } : {}),

@@ -12,6 +12,12 @@
 export const SUITE_FOCUS = String.raw`\[NodeConformance\]`;
 export const SUITE_SKIP = String.raw`\[Serial\]|\[Disruptive\]|\[Flaky\]|\[Slow\]|\[Feature:`;
 
+/**
+ * The skip of a run of named specs: none (ginkgo's flag matches no spec's text). A name is a choice
+ * already, so a [Slow] or [Feature:…] spec named in a list runs.
+ */
+export const NAMED_SKIP = '^$';
+
 export interface SubsetRequest {
   /** A JavaScript regular expression matched against each selected spec's name. */
   focus?: string;
@@ -24,13 +30,14 @@ export interface SubsetRequest {
  * outside the selection that a dry run found by their names); an error names what matched nothing.
  */
 export function pickSubset(selection: readonly string[], request: SubsetRequest, beyond: readonly string[] = []): string[] {
-  const known = new Set([...selection, ...beyond]);
-  const unknown = (request.names ?? []).filter((n) => !known.has(n));
+  // A spec's text may end in a space, which a line of a names file cannot keep: names compare trimmed.
+  const known = new Set([...selection, ...beyond].map((n) => n.trim()));
+  const unknown = (request.names ?? []).filter((n) => !known.has(n.trim()));
   if (unknown.length > 0) throw new Error(`neither in the conformance selection nor a spec of the binary:\n  ${unknown.join('\n  ')}`);
-  const named = new Set(request.names ?? []);
+  const named = new Set((request.names ?? []).map((n) => n.trim()));
   const focus = request.focus === undefined ? undefined : new RegExp(request.focus);
-  const candidates = [...selection, ...beyond.filter((n) => named.has(n) && !selection.includes(n))];
-  const picked = candidates.filter((n) => (request.names === undefined || named.has(n)) && (focus === undefined || focus.test(n)));
+  const candidates = [...selection, ...beyond.filter((n) => named.has(n.trim()) && !selection.includes(n))];
+  const picked = candidates.filter((n) => (request.names === undefined || named.has(n.trim())) && (focus === undefined || focus.test(n)));
   if (picked.length === 0) throw new Error(`no spec of the conformance selection matches CONFORMANCE_FOCUS=${request.focus ?? ''}`);
   return picked;
 }
@@ -47,8 +54,9 @@ export function quoteMeta(text: string): string {
 
 /**
  * A ginkgo --focus that selects exactly these specs. Ginkgo matches it against a text that has more
- * before the spec's full name (a suite-level node's text and a space), so only the end is anchored.
+ * before the spec's full name (a suite-level node's text and a space), so only the end is anchored,
+ * after any spaces the spec's own text ends in.
  */
 export function exactFocus(names: readonly string[]): string {
-  return `(^|.* )(${names.map(quoteMeta).join('|')})$`;
+  return `(^|.* )(${names.map((n) => quoteMeta(n.trim())).join('|')}) *$`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exactFocus, pickSubset, quoteMeta, specNamesOf } from '../../../scripts/conformance/selection.js';
+import { exactFocus, NAMED_SKIP, pickSubset, quoteMeta, SUITE_SKIP, specNamesOf } from '../../../scripts/conformance/selection.js';
 
 const SELECTION = [
   '[sig-node] Pods should contain environment variables for services [NodeConformance] [Conformance]',
@@ -46,5 +46,21 @@ describe('exactFocus', () => {
     expect(focus.test(SELECTION[0]!)).toBe(true);
     expect(focus.test(`${SELECTION[0]} [Slow]`)).toBe(false);
     expect(focus.test(`[sig-x]${SELECTION[0]}`)).toBe(false);
+  });
+});
+
+describe('NAMED_SKIP', () => {
+  it('skips none of the specs a list names, a slow or feature one included, where the suite\'s skip would', () => {
+    const named = ['[sig-node] Pods should cap back-off at MaxContainerBackOff [Slow] [NodeConformance]', '[sig-node] kubelet [Feature:NodeLogQuery] should return the logs'];
+    expect(named.filter((n) => new RegExp(NAMED_SKIP).test(n))).toEqual([]);
+    expect(named.filter((n) => new RegExp(SUITE_SKIP).test(n))).toEqual(named);
+  });
+});
+
+describe('a spec whose text ends in a space', () => {
+  const spaced = '[sig-node] Events should be sent by kubelets and the scheduler about pods scheduling and running ';
+  it('is found by its trimmed name, as a names file holds it, and its focus matches the text ginkgo has', () => {
+    expect(pickSubset([], { names: [spaced.trim()] }, [spaced])).toEqual([spaced]);
+    expect(new RegExp(exactFocus([spaced])).test(`Kubernetes e2e suite ${spaced}`)).toBe(true);
   });
 });
