@@ -91,6 +91,7 @@ import type { PodActorFailed, PodAdmissionRejected, PodResizeEvent, SyncLoopComm
 import { decideNodeChanged, decideNodeRefreshed } from '../domain/sync-loop/live-node.js';
 import { decideOrphanKills, knownPods, podCgroupsToKeep } from '../domain/sync-loop/orphans.js';
 import { decideCrashedActor, decideEviction, decideWorkerTerminated } from '../domain/sync-loop/pod-ends.js';
+import { retryDeferredResizes } from '../domain/sync-loop/pod-resize.js';
 import { decidePodConfigUpdate, type PodOperation } from '../domain/sync-loop/pod-config-update.js';
 import { decidePodStatus } from '../domain/sync-loop/pod-status.js';
 import { decideProbeResult, type ProbeResultChange } from '../domain/sync-loop/probe-results.js';
@@ -152,7 +153,9 @@ export type SyncLoopEvent =
   | DevicesChangedEvent
   | PodWorkerTerminatedEvent
   /** A pod's worker finished or failed a resize (ResizeCompleted, ResizeError): emitted for the recorder. */
-  | PodResizeEvent;
+  | PodResizeEvent
+  /** The syncLoop's own timer (scheduleResizeRetry): the deferred resizes are weighed again. */
+  | { type: 'pod.resizes.retryDue' };
 
 /** Kill an active pod and end it Failed with this reason, message and condition (Go's killPodFunc with a status update). */
 export interface PodEvictRequestedEvent {
@@ -237,8 +240,12 @@ interface CommandQueue {
   spawnChild(src: 'probe', options: { id: string; systemId: string; input: ProbeInput }): void;
   stopChild(id: string): void;
   emit(event: PodAdmissionRejected | PodActorFailed | PodResizeEvent): void;
-  raise(event: SyncLoopEvent): void;
+  raise(event: SyncLoopEvent, options?: { id: string; delay: number }): void;
+  cancel(id: string): void;
 }
+
+/** The one timer of the periodic resize retry: set again, it replaces the one before. */
+const RESIZE_RETRY_TIMER = 'resizeRetry';
 
 /** A decision's commands, in order: each a send, a spawn, a stop, an emit or a raise. */
 function carryOut(enqueue: CommandQueue, system: SystemLookup, input: SyncLoopInput, commands: readonly SyncLoopCommand[]): void {
@@ -301,6 +308,10 @@ function carryOut(enqueue: CommandQueue, system: SystemLookup, input: SyncLoopIn
         break;
       case 'resourcesChanged':
         sendToChild(enqueue, 'resourceManagers', { type: 'resources.changed', assignments: c.assignments });
+        break;
+      case 'scheduleResizeRetry':
+        enqueue.cancel(RESIZE_RETRY_TIMER);
+        if (c.delayMs !== null) enqueue.raise({ type: 'pod.resizes.retryDue' }, { id: RESIZE_RETRY_TIMER, delay: c.delayMs });
         break;
     }
   }
@@ -468,6 +479,13 @@ export const syncLoopMachine = setup({
     'pod.worker.terminated': {
       actions: enqueueActions(({ context, event, enqueue, system }) => {
         const { state, commands } = decideWorkerTerminated(context, event.podUid, event.exitedContainerIds);
+        carryOut(enqueue, system, context.input, commands);
+        enqueue.assign(stateOf(state));
+      }),
+    },
+    'pod.resizes.retryDue': {
+      actions: enqueueActions(({ context, enqueue, system }) => {
+        const { state, commands } = retryDeferredResizes(context);
         carryOut(enqueue, system, context.input, commands);
         enqueue.assign(stateOf(state));
       }),

@@ -98,7 +98,9 @@ export type SyncLoopCommand =
   /** To the node status: read the Node from the API server again. */
   | { kind: 'refreshNode' }
   /** To the resource managers' effects: every assignment now (their state files follow it, the CPU reconcile its shared pool). */
-  | { kind: 'resourcesChanged'; assignments: Assignments };
+  | { kind: 'resourcesChanged'; assignments: Assignments }
+  /** The syncLoop's own timer: deferred resizes weighed again after `delayMs`, replacing any timer set before (null: none). */
+  | { kind: 'scheduleResizeRetry'; delayMs: number | null };
 
 /** A decision: the state after the event and what it asks for, in order. */
 export interface Decision<S> {

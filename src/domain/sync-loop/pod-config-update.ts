@@ -34,7 +34,7 @@ import { allocationOf, withAllocation } from '../resize/allocation-assignments.j
 import { addCpuPinning, cpuPinningCounts, NO_CPU_PINNING } from '../resource-managers/cpu-pinning.js';
 import type { Decision, SyncLoopCommand } from './commands.js';
 import { decideNodeRefresh } from './live-node.js';
-import { currentAllocation, weighResize } from './pod-resize.js';
+import { currentAllocation, retryDeferredResizes, weighResize } from './pod-resize.js';
 import { probeWorkersOf } from './probe-workers.js';
 import { isRunningLifecycle, type SyncLoopSettings, type SyncLoopState } from './state.js';
 
@@ -59,12 +59,15 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
   const commands: SyncLoopCommand[] = [];
   // What the active pods hold, counted once per update and grown as pods are admitted.
   let usage: NodeUsage | null = null;
+  // A resize asked in this update: the deferred ones are weighed again after it (Go's pod_updated trigger).
+  let resized = false;
   /** A running pod's new spec (already in `pods`), its resize weighed: its worker runs it at its allocation. */
   const tellNewSpec = (uid: string, previous: Pod, pod: Pod): void => {
     const wasPending = pods[uid]?.resizePending !== undefined;
     const outcome = weighResize({ pods, resources, node: state.node, inventory: state.inventory }, uid, pod, currentAllocation({ resources }, uid, previous));
     Object.assign(pods, outcome.state.pods);
     resources = outcome.state.resources;
+    resized ||= outcome.note.pending !== null || outcome.note.startedGeneration !== undefined;
     commands.push(...outcome.commands, { kind: 'tellWorker', podUid: uid, message: { type: 'pod.spec.updated', pod: outcome.workerPod, ...(wasPending || outcome.note.pending || outcome.note.startedGeneration !== undefined ? { resize: outcome.note } : {}) } });
   };
   for (const pod of update.pods) {
@@ -168,6 +171,12 @@ export function decidePodConfigUpdate(state: State, settings: SyncLoopSettings, 
         }
         break;
     }
+  }
+  if (resized) {
+    const retried = retryDeferredResizes({ pods, resources, node: state.node, inventory: state.inventory });
+    Object.assign(pods, retried.state.pods);
+    resources = retried.state.resources;
+    commands.push(...retried.commands);
   }
   const counted = cpuPinning.requests > 0 || state.cpuPinning !== undefined ? { cpuPinning } : {};
   const refresh = decideNodeRefresh({ ...state, pods, orphans, awaitingNode, resources, ...counted });

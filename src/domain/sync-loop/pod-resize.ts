@@ -5,10 +5,9 @@
  * the spec, is persisted with the resource managers' shares, and the worker is handed the pod as
  * asked, with `ResizeStarted`. Pending: the worker is handed the pod at its allocation, and the
  * PodResizePending condition with `ResizeDeferred` or `ResizeInfeasible` when its reason or
- * generation changed; a deferred resize is weighed again when a pod's worker ends.
- *
- * Differs from Go: no periodic retry (Go's every 3 min), and deferred resizes are retried in uid
- * order rather than by priority and QoS class.
+ * generation changed. Deferred resizes are weighed again, in Go's order (resize/retry-order.ts), when
+ * a pod's worker ends, after a pod update that resized, and every RESIZE_RETRY_PERIOD_MS since the
+ * last time while any is deferred (Go's retry triggers and ticker).
  */
 import { isActiveForAdmission } from '../pod/lifecycle.js';
 import { usageOf } from '../pod/node-usage.js';
@@ -17,6 +16,7 @@ import { allocatedPod, allocationFromPod, specMatchesAllocation, type PodAllocat
 import { allocationOf, withPodAllocation } from '../resize/allocation-assignments.js';
 import { decideResize, type ResizePendingReason } from '../resize/resize-decision.js';
 import { resizePendingMessage, resizeProgressMessage } from '../resize/resize-messages.js';
+import { RESIZE_RETRY_PERIOD_MS, resizeRetryOrder } from '../resize/retry-order.js';
 import type { SyncLoopCommand } from './commands.js';
 import type { PodEntry, SyncLoopState } from './state.js';
 
@@ -25,6 +25,11 @@ export interface PendingResize {
   reason: ResizePendingReason;
   message: string;
   observedGeneration: number;
+}
+
+/** A pending resize as the syncLoop keeps it: `since` orders the deferred ones, the longest waiting first. */
+export interface KeptPendingResize extends PendingResize {
+  since: number;
 }
 
 /** What a worker is told of resizes with a new spec: the pending condition (null: none), and the generation of a resize just allocated. */
@@ -86,6 +91,7 @@ export function weighResize<S extends ResizeState>(state: S, uid: string, pod: P
     }
     case 'pending': {
       const pending: PendingResize = { reason: decision.reason, message: decision.message, observedGeneration: generation };
+      const since = previous?.since ?? nextPendingSince(state);
       let resources = state.resources;
       if (allocationOf(resources[uid]) === undefined) {
         // The spec now trails the allocation: keep the allocation, so that a restart does not take the spec for it.
@@ -95,16 +101,27 @@ export function weighResize<S extends ResizeState>(state: S, uid: string, pod: P
       if (!previous || previous.reason !== pending.reason || previous.observedGeneration !== generation) {
         commands.push({ kind: 'emit', event: { type: 'pod.resize.event', pod: podRefOf(pod), eventType: 'Warning', reason: decision.reason === 'Deferred' ? 'ResizeDeferred' : 'ResizeInfeasible', message: resizePendingMessage(pod, decision.reason, decision.message, generation) } });
       }
-      return { state: { ...state, resources, pods: { ...state.pods, [uid]: { ...rest, resizePending: pending } } }, commands, workerPod: allocatedPod(pod, allocation), note: { pending } };
+      return { state: { ...state, resources, pods: { ...state.pods, [uid]: { ...rest, resizePending: { ...pending, since } } } }, commands, workerPod: allocatedPod(pod, allocation), note: { pending } };
     }
   }
 }
 
-/** After a pod's worker ended: each deferred resize weighed again, its worker told when it changed. */
+/** One more than any pending resize's `since`: a new one waits behind them. */
+function nextPendingSince(state: ResizeState): number {
+  return Object.values(state.pods).reduce((max, e) => Math.max(max, e.resizePending ? e.resizePending.since + 1 : 0), 0);
+}
+
+/**
+ * Each deferred resize weighed again in Go's order, its worker told when it changed, and the next
+ * periodic retry set, or cancelled once none is deferred any more. With none deferred, nothing: a
+ * timer left from before finds none when it fires, and an idle node sets no timer.
+ */
 export function retryDeferredResizes<S extends ResizeState>(current: S): { state: S; commands: SyncLoopCommand[] } {
   let state = current;
   const commands: SyncLoopCommand[] = [];
-  const deferred = Object.keys(state.pods).filter((uid) => state.pods[uid]?.lifecycle === 'active' && state.pods[uid]?.resizePending?.reason === 'Deferred').sort();
+  const deferred = resizeRetryOrder(Object.entries(state.pods)
+    .filter(([, e]) => e.lifecycle === 'active' && e.resizePending?.reason === 'Deferred')
+    .map(([uid, e]) => ({ uid, pod: e.pod, allocated: allocatedPod(e.pod, currentAllocation(state, uid, e.pod)), since: e.resizePending?.since ?? 0 })));
   for (const uid of deferred) {
     const entry = state.pods[uid] as PodEntry;
     const outcome = weighResize(state, uid, entry.pod, currentAllocation(state, uid, entry.pod));
@@ -114,6 +131,8 @@ export function retryDeferredResizes<S extends ResizeState>(current: S): { state
       commands.push({ kind: 'tellWorker', podUid: uid, message: { type: 'pod.spec.updated', pod: outcome.workerPod, resize: outcome.note } });
     }
   }
+  if (deferred.length === 0) return { state, commands };
+  const stillDeferred = Object.values(state.pods).some((e) => e.lifecycle === 'active' && e.resizePending?.reason === 'Deferred');
+  commands.push({ kind: 'scheduleResizeRetry', delayMs: stillDeferred ? RESIZE_RETRY_PERIOD_MS : null });
   return { state, commands };
 }
-

@@ -7,7 +7,7 @@ import type { AdmissionNode } from '../pod/admission-node.js';
 import type { Pod, PodStatus } from '../pod/types.js';
 import type { Assignments } from '../resource-managers/assignments.js';
 import type { CpuPinningCounts } from '../resource-managers/cpu-pinning.js';
-import type { PendingResize } from './pod-resize.js';
+import type { KeptPendingResize } from './pod-resize.js';
 import type { ResourceInventory } from '../resource-managers/inventory.js';
 
 export type PodLifecycle = 'active' | 'terminating' | 'terminated' | 'rejected';
@@ -29,7 +29,7 @@ export interface PodEntry {
   /** Who asked for this pod's kill as an eviction (the eviction or the node shutdown manager): it is told when the worker is done. */
   evicting?: KillRequester;
   /** A resize its spec asks that could not be allocated yet (its PodResizePending condition). */
-  resizePending?: PendingResize;
+  resizePending?: KeptPendingResize;
 }
 
 /** A pod node affinity alone refused, waiting for the Node to be read again; `asked`: a read was requested since it came. */

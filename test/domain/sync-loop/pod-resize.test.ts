@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Pod } from '../../../src/domain/pod/types.js';
 import { decidePodConfigUpdate } from '../../../src/domain/sync-loop/pod-config-update.js';
 import { decideWorkerTerminated } from '../../../src/domain/sync-loop/pod-ends.js';
+import { retryDeferredResizes } from '../../../src/domain/sync-loop/pod-resize.js';
 import type { SyncLoopCommand } from '../../../src/domain/sync-loop/commands.js';
 import { pod, settings, state } from './fixtures.js';
 
@@ -59,7 +60,7 @@ describe('resizes in the syncLoop', () => {
 
   it('counts the other pods at their allocation, not at a pending resize of theirs', () => {
     const pendingBig = state({
-      a: { lifecycle: 'active', pod: sized('a', '1900m', '128Mi'), resizePending: { reason: 'Deferred', message: 'm', observedGeneration: 2 } },
+      a: { lifecycle: 'active', pod: sized('a', '1900m', '128Mi'), resizePending: { reason: 'Deferred', message: 'm', observedGeneration: 2, since: 0 } },
     }, { resources: { a: { main: { allocated: { requests: { cpu: '500m', memory: '128Mi' }, limits: { cpu: '500m', memory: '128Mi' } } } } } });
     const { commands } = decidePodConfigUpdate(pendingBig, settings, { op: 'ADD', source: 'api', pods: [sized('n', '1', '128Mi')] });
     expect(commands.map((c) => c.kind)).toContain('startWorker');
@@ -73,5 +74,46 @@ describe('resizes in the syncLoop', () => {
     expect(start.assignment).toMatchObject({ main: { allocated: { requests: { cpu: '200m' } } } });
     expect(told(commands)).toMatchObject({ message: { resize: { startedGeneration: 2 } } });
     expect(cpuOf((told(commands) as { message: { pod: Pod } }).message.pod)).toBe('400m');
+  });
+});
+
+describe('deferred resizes weighed again', () => {
+  /** a and c each deferred from 400m to 700m beside b's 700m: room for one of them once retried. */
+  const competing = (cPriority: number) => state({
+    a: { lifecycle: 'active', pod: sized('a', '700m', '128Mi', 2), resizePending: { reason: 'Deferred', message: 'm', observedGeneration: 2, since: 0 } },
+    b: { lifecycle: 'active', pod: sized('b', '700m', '128Mi') },
+    c: { lifecycle: 'active', pod: { ...sized('c', '700m', '128Mi', 2), spec: { ...sized('c', '700m', '128Mi', 2).spec, priority: cPriority } }, resizePending: { reason: 'Deferred', message: 'm', observedGeneration: 2, since: 1 } },
+  }, { resources: {
+    a: { main: { allocated: { requests: { cpu: '400m', memory: '128Mi' }, limits: { cpu: '400m', memory: '128Mi' } } } },
+    c: { main: { allocated: { requests: { cpu: '400m', memory: '128Mi' }, limits: { cpu: '400m', memory: '128Mi' } } } },
+  } });
+
+  it('in Go\'s order: the higher priority first, else the one deferred longest; the timer set while one stays deferred', () => {
+    const byPriority = retryDeferredResizes(competing(10));
+    expect(byPriority.state.resources.c?.main?.allocated?.requests?.cpu).toBe('700m');
+    expect(byPriority.state.pods.a?.resizePending?.reason).toBe('Deferred');
+    expect(byPriority.commands.at(-1)).toEqual({ kind: 'scheduleResizeRetry', delayMs: 3 * 60 * 1000 });
+
+    const byAge = retryDeferredResizes(competing(0));
+    expect(byAge.state.resources.a?.main?.allocated?.requests?.cpu).toBe('700m');
+    expect(byAge.state.pods.c?.resizePending?.reason).toBe('Deferred');
+  });
+
+  it('after a pod update that shrinks another pod, and cancels the timer once none is deferred', () => {
+    const before = competing(0);
+    const { state: next, commands } = decidePodConfigUpdate(before, settings, { op: 'UPDATE', source: 'api', pods: [sized('b', '100m', '128Mi', 2)] });
+    expect(next.resources.a?.main?.allocated?.requests?.cpu).toBe('700m');
+    expect(next.resources.c?.main?.allocated?.requests?.cpu).toBe('700m');
+    expect(commands).toContainEqual(expect.objectContaining({ kind: 'tellWorker', podUid: 'c', message: expect.objectContaining({ resize: { pending: null, startedGeneration: 2 } }) }));
+    expect(commands.at(-1)).toEqual({ kind: 'scheduleResizeRetry', delayMs: null });
+  });
+
+  it('sets no timer when nothing is deferred', () => {
+    expect(retryDeferredResizes(state({ b: { lifecycle: 'active', pod: sized('b', '700m', '128Mi') } })).commands).toEqual([]);
+  });
+
+  it('keeps a resize deferred again where it was in the queue', () => {
+    const again = decidePodConfigUpdate(competing(0), settings, { op: 'UPDATE', source: 'api', pods: [sized('a', '1', '128Mi', 3)] });
+    expect(again.state.pods.a?.resizePending).toMatchObject({ reason: 'Deferred', observedGeneration: 3, since: 0 });
   });
 });
