@@ -68,7 +68,7 @@ function podCgroups(): number {
   return n;
 }
 
-/** V8's heap through the inspector; NaN for the Go kubelet, whose /metrics (v1.26) has no Go heap gauges. */
+/** V8's heap through the inspector; NaN for the Go kubelet, whose heap is not read (its RSS is what compares). */
 async function heapMiB(inspector: InspectorSession | undefined): Promise<{ heapUsedMiB: number; heapTotalMiB: number }> {
   if (!inspector) return { heapUsedMiB: NaN, heapTotalMiB: NaN };
   const { usedSize, totalSize } = await inspector.send<{ usedSize: number; totalSize: number }>('Runtime.getHeapUsage');

@@ -1,6 +1,6 @@
 /**
  * A node for months, compressed (`npm run bench -- churn`): each kubelet in turn (the Go kubelet
- * v1.26 and kubelet-ts, on one real control plane and one containerd, as `sidebyside` starts them)
+ * of the lab and kubelet-ts, on one real control plane and one containerd, as `sidebyside` starts them)
  * runs waves of pods (churn-workloads.ts) until at least KUBELET_BENCH_CHURN_PODS (3000) have run
  * through it, then idles KUBELET_BENCH_CHURN_IDLE_SECONDS (60) with none. Sampled every 10 s
  * (churn-samples.ts). Prints per kubelet: pods run, each figure's slope per 1,000 pods over the last
@@ -39,7 +39,7 @@ const KUBELETS = (process.env.KUBELET_BENCH_CHURN_KUBELETS ?? 'go,ts').split(','
 const IDLE_MS = Number(process.env.KUBELET_BENCH_CHURN_IDLE_SECONDS ?? 60) * 1000;
 const PLOT = process.env.KUBELET_BENCH_CHURN_PLOT ?? join('test-artifacts', 'churn.svg');
 const SAMPLE_EVERY_MS = 10_000;
-/** Go's /var/log/pods in v1.26 (not configurable there); kubelet-ts is given a directory of the turn's. */
+/** Go's default podLogsDir, which the bench leaves as it is; kubelet-ts is given a directory of the turn's. */
 const GO_POD_LOGS_DIR = '/var/log/pods';
 
 interface ChurnTurn {
