@@ -77,6 +77,8 @@ type DevicesState = Pick<DeviceManagerContext, 'devices' | 'removed'>;
 function publish(enqueue: SystemSendQueue & ChildSendQueue, system: SystemLookup, before: DevicesState['devices'], after: DevicesState): void {
   const changes = deviceInventoryChanges(before, after.devices);
   sendToSystemIfRunning(enqueue, system, 'nodeStatus', { type: 'node.devices.changed', resources: extendedResourceCounts(after.devices, after.removed) });
+  // No change (no checkpoint at start, a stale endpoint's expiry) is news to neither.
+  if (Object.keys(changes).length === 0) return;
   sendToSystemIfRunning(enqueue, system, 'syncLoop', { type: 'devices.changed', changes });
   const registered: DevicesRegisteredEvent = { type: 'device.devices.registered', changes };
   enqueue.sendTo('serveRegistration', registered);
@@ -119,7 +121,7 @@ export const deviceManagerMachine = setup({
           devices[resourceName] = [];
         }
         enqueue.assign({ spawned, plugins, devices });
-        // The syncLoop and the Registration server's actor (invoked here) know no device yet.
+        // The syncLoop and the Registration server's actor (invoked here) know no device yet: the checkpoint's resources are news.
         publish(enqueue, system, {}, { devices, removed: context.removed });
       }),
       invoke: {

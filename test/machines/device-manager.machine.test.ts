@@ -91,8 +91,8 @@ function start(o: { checkpointResources?: string[]; refuseToServe?: boolean } = 
 }
 
 describe('deviceManagerMachine', () => {
-  it('serves kubelet.sock only once the runtime is up', async () => {
-    const { dm, serving } = start();
+  it('serves kubelet.sock only once the runtime is up, and tells the syncLoop nothing when it starts with no checkpoint', async () => {
+    const { dm, serving, toSyncLoop, lastCounts } = start();
     expect(dm.getSnapshot().value).toBe('waitingForRuntime');
     await settle();
     expect(() => serving()).toThrow();
@@ -100,6 +100,8 @@ describe('deviceManagerMachine', () => {
     await settle();
     expect(dm.getSnapshot().value).toBe('serving');
     expect(() => serving()).not.toThrow();
+    expect(toSyncLoop).toEqual([]);
+    expect(lastCounts()).toEqual({});
   });
 
   it('reports a plugin\'s listed devices to the node (capacity all, allocatable healthy) and to the checkpoint', async () => {
@@ -158,7 +160,7 @@ describe('deviceManagerMachine', () => {
   });
 
   it('replaces the plugin of a resource that registers again: the new stream\'s first answer replaces the old devices, and the old stream\'s news is ignored', async () => {
-    const { dm, connect, list, streams, devices, lastCounts, clock } = start();
+    const { dm, connect, list, streams, devices, lastCounts, clock, toSyncLoop } = start();
     dm.send({ type: 'runtime.up' });
     await settle();
     await connect(`${DIR}/dp.1`);
@@ -173,9 +175,12 @@ describe('deviceManagerMachine', () => {
     old.onDevices([healthy('Dev-9')]);
     await settle();
     expect(lastCounts()).toEqual({ [R]: { capacity: 2, allocatable: 2 } });
+    const told = toSyncLoop.length;
+    // The old endpoint's grace period ends: it is stale, nothing changes and nothing is told.
     clock.increment(600_000);
     await settle();
     expect(lastCounts()).toEqual({ [R]: { capacity: 2, allocatable: 2 } });
+    expect(toSyncLoop).toHaveLength(told);
   });
 
   it('takes an empty first answer of a new stream: the old endpoint\'s devices go', async () => {

@@ -9,6 +9,7 @@ import { podUidLabel } from '../../domain/runtime/labels.js';
 import type { Clock } from '../../ports/clock.js';
 import type { Container, CriClient, PodSandbox } from '../../ports/cri.js';
 import { runtimeContainerState } from '../runtime-manager/container-state.js';
+import { byCodeUnits } from '../../domain/text/code-unit-order.js';
 
 /** The runtime's lists grouped by pod, sorted by uid, with their digest. */
 interface Grouped { pods: RelistPod[]; digest: string }
@@ -33,7 +34,7 @@ function groupByPod(sandboxes: readonly PodSandbox[], containers: readonly Conta
     if (!uid) continue;
     podFor(uid).containers.push({ id: c.id, name: c.metadata.name, state: runtimeContainerState(c.state) });
   }
-  const sorted = [...pods.values()].sort((a, b) => (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+  const sorted = [...pods.values()].sort((a, b) => byCodeUnits(a.uid, b.uid));
   return { pods: sorted, digest: relistDigest(sorted) };
 }
 

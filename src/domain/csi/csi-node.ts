@@ -6,6 +6,7 @@
  * when nothing changes (Go skips the write then).
  */
 import type { ObjectMeta } from '../api/common-types.js';
+import { byFirstCodeUnits } from '../text/code-unit-order.js';
 
 export const NODE_ID_ANNOTATION = 'csi.volume.kubernetes.io/nodeid';
 /** The in-tree plugins whose volumes go through CSI drivers on this node (Go: v1.MigratedPluginsAnnotationKey). */
@@ -141,7 +142,7 @@ function nodeIdMap(meta: NodeMetadata): { map: Record<string, string> } | { erro
 }
 
 /** As Go's json.Marshal writes a map: keys sorted. */
-const mapJson = (map: Record<string, string>): string => JSON.stringify(Object.fromEntries(Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))));
+const mapJson = (map: Record<string, string>): string => JSON.stringify(Object.fromEntries(Object.entries(map).sort(byFirstCodeUnits)));
 
 /**
  * The Node change for a registered driver (Go: updateNodeIDInNode and updateTopologyLabels): its

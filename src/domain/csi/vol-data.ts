@@ -7,6 +7,7 @@
  * map: keys sorted, one line, a newline at the end.
  */
 import { KubeletError } from '../errors.js';
+import { byFirstCodeUnits } from '../text/code-unit-order.js';
 
 export type VolumeLifecycleMode = 'Persistent' | 'Ephemeral';
 
@@ -25,7 +26,7 @@ export interface StagingVolData {
 }
 
 export function encodeVolData(data: PodVolData | StagingVolData): string {
-  const entries = Object.entries(data).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(data).sort(byFirstCodeUnits);
   return `${JSON.stringify(Object.fromEntries(entries))}\n`;
 }
 

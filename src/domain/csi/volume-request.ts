@@ -6,6 +6,7 @@
 import type { Pod } from '../pod/types.js';
 import type { CsiDriverPolicy } from './csi-driver.js';
 import type { VolumeLifecycleMode } from './vol-data.js';
+import { byCodeUnits } from '../text/code-unit-order.js';
 
 export type CsiAccessMode = 'SINGLE_NODE_WRITER' | 'MULTI_NODE_READER_ONLY' | 'MULTI_NODE_MULTI_WRITER' | 'UNKNOWN';
 
@@ -52,7 +53,7 @@ export function publishVolumeContext(attributes: Record<string, string> | undefi
 /** The `serviceAccount.tokens` value: audience → {token, expirationTimestamp}, as Go marshals TokenRequestStatus. */
 export function serviceAccountTokensValue(tokens: readonly { audience: string; token: string; expirationTimestamp: string }[]): string {
   const byAudience: Record<string, { token: string; expirationTimestamp: string }> = {};
-  for (const t of [...tokens].sort((a, b) => (a.audience < b.audience ? -1 : a.audience > b.audience ? 1 : 0))) {
+  for (const t of [...tokens].sort((a, b) => byCodeUnits(a.audience, b.audience))) {
     byAudience[t.audience] = { token: t.token, expirationTimestamp: t.expirationTimestamp };
   }
   return JSON.stringify(byAudience);

@@ -8,6 +8,7 @@
  */
 import type { DeviceInventoryEntry } from '../resource-managers/inventory.js';
 import { DEVICE_HEALTHY } from './device-plugin-api.js';
+import { byCodeUnits } from '../text/code-unit-order.js';
 
 /** One device as admission allocates from it (the resource managers' inventory entry). */
 export type { DeviceInventoryEntry } from '../resource-managers/inventory.js';
@@ -20,7 +21,7 @@ export interface ListedDevice {
 }
 
 /** Id order: the order of every device list kept. */
-export const byDeviceId = (a: DeviceInventoryEntry, b: DeviceInventoryEntry): number => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+export const byDeviceId = (a: DeviceInventoryEntry, b: DeviceInventoryEntry): number => byCodeUnits(a.id, b.id);
 
 /**
  * A ListAndWatch answer as the whole list of the resource's devices, in id order (Go replaces its

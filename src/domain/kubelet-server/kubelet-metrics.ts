@@ -11,7 +11,8 @@
  * figure; a Node kubelet's one event loop does, and these show when it does.
  */
 import { countsFromMs, type HistogramCounts } from './histogram-counts.js';
-import { byCodeUnits, DEFAULT_BUCKETS, type MetricFamily } from './prometheus-text.js';
+import { DEFAULT_BUCKETS, type MetricFamily } from './prometheus-text.js';
+import { byCodeUnits } from '../text/code-unit-order.js';
 import type { VolumeStats } from '../stats/summary-types.js';
 import { volumeStatsMetricFamilies } from './volume-stats-metrics.js';
 import { podResourcesMetricFamilies, type PodResourcesRequests } from '../pod-resources/request-metrics.js';

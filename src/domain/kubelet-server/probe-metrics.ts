@@ -10,7 +10,8 @@
  */
 import type { ProbeOutcome, ProbeType } from '../probe/types.js';
 import type { HistogramCounts } from './histogram-counts.js';
-import { byCodeUnits, type MetricFamily } from './prometheus-text.js';
+import { type MetricFamily } from './prometheus-text.js';
+import { byCodeUnits } from '../text/code-unit-order.js';
 
 export type GoProbeType = 'Liveness' | 'Readiness' | 'Startup';
 export type GoProbeResult = 'successful' | 'failed' | 'unknown';

@@ -8,6 +8,7 @@
  */
 
 import type { HistogramCounts } from './histogram-counts.js';
+import { byFirstCodeUnits } from '../text/code-unit-order.js';
 
 export type Labels = Readonly<Record<string, string>>;
 
@@ -58,14 +59,8 @@ function escapeHelp(v: string): string {
   return v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n');
 }
 
-/**
- * Strings in UTF-16 code-unit order, as Go compares label values (bytes, the same order for ASCII).
- * Not localeCompare: its first call maps ICU's collation data into the process for the rest of its life.
- */
-export const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 function labelText(labels: Labels | undefined, extra?: [string, string]): string {
-  const pairs = Object.entries(labels ?? {}).sort(([a], [b]) => byCodeUnits(a, b));
+  const pairs = Object.entries(labels ?? {}).sort(byFirstCodeUnits);
   if (extra) pairs.push(extra);
   if (pairs.length === 0) return '';
   return `{${pairs.map(([k, v]) => `${k}="${escapeLabelValue(v)}"`).join(',')}}`;

@@ -10,7 +10,7 @@
  * same state always gives the same answer. Lookups go through the state's index (state-index.ts),
  * which a caller answering many calls at one state builds once.
  */
-import { byCodeUnits } from '../kubelet-server/prometheus-text.js';
+import { byCodeUnits } from '../text/code-unit-order.js';
 import type { Container, Pod } from '../pod/types.js';
 import { isRestartableInitContainer } from '../runtime/init-containers.js';
 import type { Assignments, ContainerAssignment } from '../resource-managers/assignments.js';

@@ -5,9 +5,10 @@
  * JSON, so its shape and key order are Go's: `limits` before `requests`, resource names sorted.
  */
 import type { Container, Pod, ResourceList, ResourceRequirements } from '../pod/types.js';
+import { byFirstCodeUnits } from '../text/code-unit-order.js';
 
 function sortedList(list: ResourceList): ResourceList {
-  return Object.fromEntries(Object.entries(list).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return Object.fromEntries(Object.entries(list).sort(byFirstCodeUnits));
 }
 
 function resourcesJson(r: ResourceRequirements | undefined): Record<string, unknown> {

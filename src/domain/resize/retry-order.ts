@@ -7,6 +7,7 @@
 import { podQOS } from '../pod/qos.js';
 import { podRequests } from '../pod/resource-requests.js';
 import type { Pod } from '../pod/types.js';
+import { byCodeUnits } from '../text/code-unit-order.js';
 
 /** Go's retryDelay: deferred resizes are weighed again this often, whatever else happens. */
 export const RESIZE_RETRY_PERIOD_MS = 3 * 60 * 1000;
@@ -40,6 +41,6 @@ export function resizeRetryOrder(deferred: readonly DeferredResize[]): string[] 
     || b.priority - a.priority
     || Number(b.guaranteed) - Number(a.guaranteed)
     || a.since - b.since
-    || (a.uid < b.uid ? -1 : a.uid > b.uid ? 1 : 0));
+    || byCodeUnits(a.uid, b.uid));
   return keyed.map((k) => k.uid);
 }

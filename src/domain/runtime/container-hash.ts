@@ -20,6 +20,7 @@
 import { createHash } from 'node:crypto';
 import type { Container } from '../pod/types.js';
 import type { RuntimeContainerStatus } from './pod-status.js';
+import { byFirstCodeUnits } from '../text/code-unit-order.js';
 
 /** JSON with object keys sorted at every level, so equal specs hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {
@@ -27,7 +28,7 @@ export function canonicalJson(value: unknown): string {
   if (value !== null && typeof value === 'object') {
     const entries = Object.entries(value as Record<string, unknown>)
       .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      .sort(byFirstCodeUnits);
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
