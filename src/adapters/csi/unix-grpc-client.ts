@@ -2,7 +2,8 @@
  * A gRPC client on a unix socket for the node's plugins (a CSI driver's Identity and Node services,
  * a plugin's registration service), on @grpc/grpc-js: these calls are few and small, so the
  * library's HTTP/2 settings and keepalive hold without a transport of our own. Answers are taken up
- * to PLUGIN_MAX_ANSWER_BYTES; a longer one is refused on its length, before it is read. Every call
+ * to PLUGIN_MAX_ANSWER_BYTES unless the caller gives its own limit; a longer one is refused on its
+ * length, before it is read. Every call
  * has a deadline, as the Go kubelet's CSI client sets one on every call.
  */
 import * as grpc from '@grpc/grpc-js';
@@ -26,7 +27,7 @@ interface UnaryCodecs { path: string; requestSerialize: (value: never) => Buffer
 /** grpc-js's wording when it refuses an answer over the channel's receive limit. */
 const OVER_RECEIVE_LIMIT = /^Received message larger than max /;
 
-/** Whether a call failed because its answer was over PLUGIN_MAX_ANSWER_BYTES (not a status the plugin sent). */
+/** Whether a call failed because its answer was over the client's receive limit (not a status the plugin sent). */
 export function isOversizedAnswer(error: unknown): boolean {
   const e = error as Partial<grpc.ServiceError> | undefined;
   return e?.code === grpc.status.RESOURCE_EXHAUSTED && OVER_RECEIVE_LIMIT.test(e.details ?? '');
@@ -35,12 +36,13 @@ export function isOversizedAnswer(error: unknown): boolean {
 /**
  * A client of the service at `socketPath` (an absolute path): one method per entry of `codecs`.
  * `mapError` turns a failed call's error into the caller's (a message worded as Go's, say); it is
- * told the method's name.
+ * told the method's name. `maxAnswerBytes`: the channel's receive limit.
  */
 export function unixGrpcClient<D extends { [K in keyof D]: UnaryCodecs }>(
   codecs: ServiceCodecs<D>, socketPath: string, mapError: (error: unknown, method: string) => unknown = (error) => error,
+  maxAnswerBytes = PLUGIN_MAX_ANSWER_BYTES,
 ): UnixGrpcClient<D> {
-  const client = new grpc.Client(`unix:${socketPath}`, grpc.credentials.createInsecure(), { 'grpc.max_receive_message_length': PLUGIN_MAX_ANSWER_BYTES });
+  const client = new grpc.Client(`unix:${socketPath}`, grpc.credentials.createInsecure(), { 'grpc.max_receive_message_length': maxAnswerBytes });
   const call: Record<string, (request: unknown, timeoutMs: number) => Promise<unknown>> = {};
   for (const [method, codec] of Object.entries<UnaryCodecs>(codecs)) {
     // cast: the request's type is the method's; grpc-js takes the serializer of any value.

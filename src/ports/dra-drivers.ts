@@ -1,0 +1,33 @@
+/**
+ * The DRA drivers whose kubelet plugins registered on this node (Go: pkg/kubelet/cm/dra/plugin's
+ * DRAPluginManager store). The plugin manager writes it; the DRA plugin clients read from it which
+ * endpoint and service to call for a driver.
+ */
+import type { DraPluginService } from '../domain/dra/plugin-services.js';
+
+/** One registered plugin of a DRA driver. */
+export interface RegisteredDraPlugin {
+  driverName: string;
+  /** The plugin's gRPC socket (an absolute path). */
+  endpoint: string;
+  /** The DRAPlugin service chosen at registration, which every call goes to. */
+  service: DraPluginService;
+}
+
+export interface DraDriverRegistry {
+  /**
+   * The plugin to call for a driver: the one registered last (Go prefers the last one connected;
+   * connections are not watched here, so the last one registered). Undefined: none registered.
+   */
+  get(driverName: string): RegisteredDraPlugin | undefined;
+  /** Every registered plugin, drivers in name order, a driver's plugins in the order they came. */
+  list(): RegisteredDraPlugin[];
+}
+
+/** The registry as the plugin manager fills it. */
+export interface DraDriverStore extends DraDriverRegistry {
+  /** Adds a plugin; throws KLT_ERR_PLUGIN_REGISTRATION, with Go's message, when the driver has a plugin on that endpoint already. */
+  add(plugin: RegisteredDraPlugin): void;
+  /** Removes the driver's plugin on that endpoint; nothing when there is none. */
+  remove(driverName: string, endpoint: string): void;
+}
