@@ -50,6 +50,7 @@ import { kubeletUserAgent } from '../adapters/apiserver/user-agent.js';
 import { ServingCertificateSwitch } from '../adapters/certificates/serving-switch.js';
 import { createLogindBus } from '../adapters/logind/logind-bus.js';
 import { createCsiDriverRegistry } from '../adapters/csi/csi-driver-registry.js';
+import { createDraDriverRegistry } from '../adapters/dra/dra-driver-registry.js';
 import { createPluginSocketWatcher } from '../adapters/csi/plugin-socket-watcher.js';
 import type { MachineInfo } from '../domain/node/host-types.js';
 import { syncLoopPods } from './cgroups.js';
@@ -127,6 +128,8 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
   const servingCertificates = new ServingCertificateSwitch();
   // Filled by the plugin manager's registrations, read by the CSI volume plugin.
   const csiDrivers = createCsiDriverRegistry();
+  // Filled by the plugin manager's DRA registrations.
+  const draDrivers = createDraDriverRegistry();
   const { runtimeHost, ...hostPorts } = createHostPorts(io.env, logger);
   const containerLogs = { files: createContainerLogFiles(logger), linkDir: io.env[LEGACY_LOG_DIR_ENV] || LEGACY_CONTAINER_LOGS_DIR };
   const deps: PhaseDeps = {
@@ -164,7 +167,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       activePods: () => evictablePods(observers.views.syncLoop()),
       ...dbusReconnectPeriod(io.env, logger),
     },
-    plugins: { watcher: createPluginSocketWatcher(actorLogger(logger, 'pluginWatcher', 'pluginManager')), clients: lazyPluginClients(), drivers: csiDrivers },
+    plugins: { watcher: createPluginSocketWatcher(actorLogger(logger, 'pluginWatcher', 'pluginManager')), clients: lazyPluginClients(), drivers: csiDrivers, draDrivers },
     devices,
     makeDirectories,
     resourceManagers: {

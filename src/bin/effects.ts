@@ -13,6 +13,7 @@ import { createResourceManagersActor } from '../actors/resource-managers/resourc
 import { createEvictionActors } from '../actors/eviction/eviction-actors.js';
 import { createNodeShutdownActors } from '../actors/node-shutdown/node-shutdown-actors.js';
 import { createNodeInfoManager } from '../actors/plugin-manager/node-info-manager.js';
+import { createDraPluginActors } from '../actors/plugin-manager/dra-plugin-actors.js';
 import { createPluginManagerActors } from '../actors/plugin-manager/plugin-manager-actors.js';
 import { createDeviceManagerActors } from '../actors/device-manager/device-manager-actors.js';
 import { createPodConfigActors } from '../actors/pod-config/pod-config-actors.js';
@@ -91,6 +92,7 @@ export function createEffects(deps: PhaseDeps): SystemEffects {
       nodeInfo: createNodeInfoManager({ api: () => api().main, clock }),
       logger: actorLogger(logger, 'pluginManager', 'pluginManager'),
     }),
+    ...createDraPluginActors({ draDrivers: deps.plugins.draDrivers, logger: actorLogger(logger, 'pluginManager', 'pluginManager') }),
     ...createDeviceManagerActors({ host: deps.devices, logger: actorLogger(logger, 'deviceManager', 'deviceManager') }),
     ...createContainerManagerActors(() => live.containerManager.require(), (err) => {
       logger.error({ err }, 'Failed to start ContainerManager');

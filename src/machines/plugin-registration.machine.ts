@@ -1,18 +1,22 @@
 /**
  * One socket of the plugin registration directory, as Go's plugin manager reconciler drives it
  * (pkg/kubelet/pluginmanager: the operation generator's RegisterPlugin and UnregisterPlugin for one
- * entry of the desired and actual states of world; pkg/volume/csi's RegistrationHandler).
+ * entry of the desired and actual states of world; pkg/volume/csi's RegistrationHandler;
+ * pkg/kubelet/cm/dra/plugin's DRAPluginManager).
  *
  * States:
  * - `gettingInfo`: GetInfo on the socket. The pure validatePluginInfo decides: a plugin type
- *   without a handler (only CSIPlugin has one here) or a CSI version other than 1.x is refused →
- *   `refusing`; a valid CSI plugin → `gettingNodeInfo`; a failed call → `retrying`.
+ *   without a handler (CSIPlugin and DRAPlugin have one here), a CSI version other than 1.x or a
+ *   DRA plugin naming no DRAPlugin service the kubelet calls is refused → `refusing`; a valid CSI
+ *   plugin → `gettingNodeInfo`; a valid DRA plugin → `addingDraPlugin`; a failed call → `retrying`.
  * - `refusing`: NotifyRegistrationStatus(false) with Go's message, then `retrying`.
  * - `gettingNodeInfo`: NodeGetInfo on the driver's endpoint. `installing`: the registry gets the
  *   driver and, in cluster mode, the CSINode and the Node get its entry, annotation and topology
  *   labels; once installed, the volume manager is told (`volumes.driver.registered`), so the
  *   teardowns of its volumes found on disk at start go on at once. A failure of either → `failing` (after `rollingBack` what was installed):
  *   NotifyRegistrationStatus(false), then `retrying`.
+ * - `addingDraPlugin`: the DRA plugin into the DRA driver registry (a driver may have several
+ *   plugins, each on its own endpoint; an endpoint the driver has already is refused → `failing`).
  * - `notifying`: NotifyRegistrationStatus(true), then `registered` (a failed notify is recorded,
  *   the driver stays registered, as in Go).
  * - `retrying`: GetInfo again at the reconciler's next pass (Go's loop: every 1 s), but not before
@@ -20,16 +24,18 @@
  *   in a row).
  * - `deregistering`: the socket was removed or re-created while registered: the driver leaves the
  *   registry, the CSINode and the annotation; retried as above until that succeeds. A
- *   re-created socket is then registered afresh.
+ *   re-created socket is then registered afresh. `removingDraPlugin` does the same for a DRA
+ *   plugin: it leaves the DRA driver registry.
  * - `ended`: removed and nothing left registered; the parent is told `plugin.registration.ended`
  *   and stops this actor. Not final (a final state's done event carries the id; see
  *   answering-effect.ts).
  * A removal or re-creation while an operation runs is noted and acted on when it ends (Go keeps one
  * operation per socket in flight). Pure: no I/O, no clock reads; the period comes on the input.
  */
-import { assign, enqueueActions, fromPromise, setup, type AnyEventObject } from 'xstate';
+import { and, assign, enqueueActions, fromPromise, setup, type AnyEventObject } from 'xstate';
 import type { DriverNodeInfo } from '../domain/csi/csi-node.js';
 import { registrationFailedMessage, validatePluginInfo, type PluginInfo, type ValidCsiPlugin } from '../domain/csi/plugin-info.js';
+import type { ValidDraPlugin } from '../domain/dra/plugin-services.js';
 import type { SerializedError } from '../domain/errors.js';
 import { volumeBackoffMs } from '../domain/volumes/pod-volumes.js';
 import { doneOutput, effectError } from './done-output.js';
@@ -55,6 +61,8 @@ export interface NotifyRegistrationStatusInput { socketPath: string; registered:
 export interface NodeGetInfoInput { driverName: string; endpoint: string }
 export interface InstallCsiDriverInput { plugin: ValidCsiPlugin; nodeInfo: DriverNodeInfo; csiNode: CsiNodeTarget | null }
 export interface UninstallCsiDriverInput { driverName: string; csiNode: CsiNodeTarget | null }
+export interface AddDraPluginInput { plugin: ValidDraPlugin }
+export interface RemoveDraPluginInput { driverName: string; endpoint: string }
 
 export interface PluginRegistrationContext {
   socketPath: string;
@@ -62,6 +70,8 @@ export interface PluginRegistrationContext {
   retryPeriodMs: number;
   info: PluginInfo | null;
   plugin: ValidCsiPlugin | null;
+  /** The DRA plugin being registered or registered; null for a CSI plugin. */
+  draPlugin: ValidDraPlugin | null;
   nodeInfo: DriverNodeInfo | null;
   /** What the plugin was last told when refused, or why the last operation failed. */
   lastError: SerializedError | null;
@@ -80,7 +90,7 @@ export type PluginRegistrationEvent =
 /** Sent to the parent (the plugin manager) once nothing of this socket is registered and it is gone. */
 export interface PluginRegistrationEnded { type: 'plugin.registration.ended'; socketPath: string }
 
-export const PLUGIN_REGISTRATION_EFFECTS = ['getPluginInfo', 'notifyRegistrationStatus', 'nodeGetInfo', 'installCsiDriver', 'uninstallCsiDriver'] as const;
+export const PLUGIN_REGISTRATION_EFFECTS = ['getPluginInfo', 'notifyRegistrationStatus', 'nodeGetInfo', 'installCsiDriver', 'uninstallCsiDriver', 'addDraPlugin', 'removeDraPlugin'] as const;
 
 const notProvided = (name: string) => async (): Promise<never> => {
   throw new Error(`actor ${name} was not provided`);
@@ -107,11 +117,15 @@ export const pluginRegistrationMachine = setup({
     nodeGetInfo: fromPromise<DriverNodeInfo, NodeGetInfoInput>(notProvided('nodeGetInfo')),
     installCsiDriver: fromPromise<void, InstallCsiDriverInput>(notProvided('installCsiDriver')),
     uninstallCsiDriver: fromPromise<void, UninstallCsiDriverInput>(notProvided('uninstallCsiDriver')),
+    addDraPlugin: fromPromise<void, AddDraPluginInput>(notProvided('addDraPlugin')),
+    removeDraPlugin: fromPromise<void, RemoveDraPluginInput>(notProvided('removeDraPlugin')),
   },
   actions: {
     recordError: assign({ lastError: ({ event }) => effectError(event) }),
     countFailure: assign({ failures: ({ context }) => context.failures + 1 }),
     clearFlags: assign({ removed: false, recreated: false }),
+    /** Deregistered: nothing of the plugin is kept, and its failures start again from none. */
+    forgetPlugin: assign({ plugin: null, draPlugin: null, nodeInfo: null, failures: 0 }),
     /** The volume manager, when there is one, retries the teardowns that waited for this driver. */
     tellVolumeManager: enqueueActions(({ context, enqueue, system }) => {
       sendToSystemIfRunning(enqueue, system, 'volumeManager', { type: 'volumes.driver.registered', driverName: driverNameOf(context) });
@@ -124,7 +138,9 @@ export const pluginRegistrationMachine = setup({
     isRemoved: ({ context }) => context.removed,
     isRecreated: ({ context }) => context.recreated,
     isRemovedOrRecreated: ({ context }) => context.removed || context.recreated,
-    isValidPlugin: ({ context, event }) => validationOf(context, event).ok,
+    isValidCsiPlugin: ({ context, event }) => 'plugin' in validationOf(context, event),
+    isValidDraPlugin: ({ context, event }) => 'draPlugin' in validationOf(context, event),
+    isDraPlugin: ({ context }) => context.draPlugin !== null,
   },
   delays: {
     // The per-operation back-off Go's plugin operations share with its volume operations.
@@ -138,6 +154,7 @@ export const pluginRegistrationMachine = setup({
     retryPeriodMs: input.retryPeriodMs ?? PLUGIN_RECONCILE_PERIOD_MS,
     info: null,
     plugin: null,
+    draPlugin: null,
     nodeInfo: null,
     lastError: null,
     failures: 0,
@@ -161,18 +178,26 @@ export const pluginRegistrationMachine = setup({
         onDone: [
           { guard: 'isRemoved', target: 'ended' },
           {
-            guard: 'isValidPlugin',
+            guard: 'isValidCsiPlugin',
             target: 'gettingNodeInfo',
             actions: assign(({ context, event }) => {
               const valid = validationOf(context, event);
-              return { info: event.output.info, plugin: valid.ok ? valid.plugin : null };
+              return { info: event.output.info, plugin: 'plugin' in valid ? valid.plugin : null, draPlugin: null };
+            }),
+          },
+          {
+            guard: 'isValidDraPlugin',
+            target: 'addingDraPlugin',
+            actions: assign(({ context, event }) => {
+              const valid = validationOf(context, event);
+              return { info: event.output.info, plugin: null, draPlugin: 'draPlugin' in valid ? valid.draPlugin : null };
             }),
           },
           {
             target: 'refusing',
             actions: assign(({ context, event }) => {
               const valid = validationOf(context, event);
-              return { info: event.output.info, plugin: null, lastError: refusal(valid.ok ? '' : valid.message) };
+              return { info: event.output.info, plugin: null, draPlugin: null, lastError: refusal(valid.ok ? '' : valid.message) };
             }),
           },
         ],
@@ -229,6 +254,16 @@ export const pluginRegistrationMachine = setup({
         onError: { target: 'retrying', actions: 'countFailure' },
       },
     },
+    addingDraPlugin: {
+      meta: { description: 'the DRA plugin into the DRA driver registry: its endpoint and the service chosen' },
+      invoke: {
+        id: 'addDraPlugin',
+        src: 'addDraPlugin',
+        input: ({ context }) => ({ plugin: context.draPlugin! }),
+        onDone: { target: 'notifying' },
+        onError: { target: 'failing', actions: ['recordError', assign({ draPlugin: null })] },
+      },
+    },
     notifying: {
       meta: { description: 'NotifyRegistrationStatus(true)' },
       invoke: {
@@ -241,7 +276,23 @@ export const pluginRegistrationMachine = setup({
     },
     registered: {
       meta: { description: 'the driver is registered; the socket is watched for its removal or re-creation' },
-      always: { guard: 'isRemovedOrRecreated', target: 'deregistering' },
+      always: [
+        { guard: and(['isRemovedOrRecreated', 'isDraPlugin']), target: 'removingDraPlugin' },
+        { guard: 'isRemovedOrRecreated', target: 'deregistering' },
+      ],
+    },
+    removingDraPlugin: {
+      meta: { description: 'the DRA plugin out of the DRA driver registry (Go: DeRegisterPlugin)' },
+      invoke: {
+        id: 'removeDraPlugin',
+        src: 'removeDraPlugin',
+        input: ({ context }) => ({ driverName: context.draPlugin?.name ?? '', endpoint: context.draPlugin?.endpoint ?? '' }),
+        onDone: [
+          { guard: 'isRecreated', target: 'gettingInfo', actions: 'forgetPlugin' },
+          { target: 'ended', actions: 'forgetPlugin' },
+        ],
+        onError: { target: 'deregisterBackingOff', actions: ['recordError', 'countFailure'] },
+      },
     },
     deregistering: {
       meta: { description: 'the driver out of the registry, the CSINode and the annotation (Go: DeRegisterPlugin)' },
@@ -250,14 +301,14 @@ export const pluginRegistrationMachine = setup({
         src: 'uninstallCsiDriver',
         input: ({ context }) => ({ driverName: driverNameOf(context), csiNode: context.csiNode }),
         onDone: [
-          { guard: 'isRecreated', target: 'gettingInfo', actions: assign({ plugin: null, nodeInfo: null, failures: 0 }) },
-          { target: 'ended', actions: assign({ plugin: null, nodeInfo: null, failures: 0 }) },
+          { guard: 'isRecreated', target: 'gettingInfo', actions: 'forgetPlugin' },
+          { target: 'ended', actions: 'forgetPlugin' },
         ],
         onError: { target: 'deregisterBackingOff', actions: ['recordError', 'countFailure'] },
       },
     },
     deregisterBackingOff: {
-      after: { retryPeriod: 'deregistering' },
+      after: { retryPeriod: [{ guard: 'isDraPlugin', target: 'removingDraPlugin' }, { target: 'deregistering' }] },
     },
     retrying: {
       meta: { description: "Go's reconciler: the registration is tried again every period while the socket is there" },

@@ -13,7 +13,7 @@ const DRIVER = 'csi-mock.lab.k8s.io';
 const CSI: PluginInfo = { type: 'CSIPlugin', name: DRIVER, endpoint: '/var/lib/kubelet/plugins/csi-mock/csi.sock', supportedVersions: ['1.0.0'] };
 
 /** A fake world: what each socket answers, which calls fail (a count per call), and every call made, in order. */
-function start(o: { cluster?: boolean; info?: PluginInfo; fail?: Partial<Record<'getInfo' | 'nodeGetInfo' | 'install' | 'notifyTrue' | 'uninstall' | 'initialize', number>>; holdInstall?: boolean; watchFails?: boolean } = {}) {
+function start(o: { cluster?: boolean; info?: PluginInfo; fail?: Partial<Record<'getInfo' | 'nodeGetInfo' | 'install' | 'notifyTrue' | 'uninstall' | 'initialize' | 'addDra' | 'removeDra', number>>; holdInstall?: boolean; watchFails?: boolean } = {}) {
   const clock = new SimulatedClock();
   const calls: string[] = [];
   const fail = { ...o.fail };
@@ -61,6 +61,14 @@ function start(o: { cluster?: boolean; info?: PluginInfo; fail?: Partial<Record<
             calls.push(`uninstall ${input.driverName}`);
             if (failing('uninstall')) throw new KubeletError('KLT_ERR_API_UNAVAILABLE', 'ECONNREFUSED', { retryable: true });
           }),
+          addDraPlugin: fromPromise(async ({ input }) => {
+            calls.push(`addDra ${input.plugin.name} ${input.plugin.endpoint} ${input.plugin.service}`);
+            if (failing('addDra')) throw new KubeletError('KLT_ERR_PLUGIN_REGISTRATION', `endpoint ${input.plugin.endpoint} already registered for DRA driver plugin ${input.plugin.name}`);
+          }),
+          removeDraPlugin: fromPromise(async ({ input }) => {
+            calls.push(`removeDra ${input.driverName} ${input.endpoint}`);
+            if (failing('removeDra')) throw new KubeletError('KLT_ERR_INTERNAL', 'remove failed', { retryable: true });
+          }),
         },
       }),
     },
@@ -84,6 +92,9 @@ function start(o: { cluster?: boolean; info?: PluginInfo; fail?: Partial<Record<
 }
 
 const runtimeUp = { type: 'runtime.up' } as const;
+const DRA_DRIVER = 'gpu.example.com';
+const DRA: PluginInfo = { type: 'DRAPlugin', name: DRA_DRIVER, endpoint: '', supportedVersions: ['v1beta1.DRAPlugin', 'v1.DRAPlugin'] };
+const DRA_REGISTERED = ['getInfo', 'addDra', 'notify true'];
 const REGISTERED = ['getInfo', 'nodeGetInfo', 'install', 'notify true'];
 const verbs = (calls: string[]) => calls.filter((c) => !c.startsWith('initializeCsiNode') && !c.startsWith('watch')).map((c) => (c.startsWith('notify') ? c.split(' ').slice(0, 2).join(' ') : c.split(' ')[0]));
 
@@ -351,5 +362,73 @@ describe('pluginManagerMachine', () => {
     expect(actor.getSnapshot().value).toMatchObject({ watcher: 'failed' });
     expect(actor.getSnapshot().context.lastError).toMatchObject({ code: 'KLT_ERR_HOST_IO' });
     expect(actor.getSnapshot().status).toBe('active');
+  });
+});
+
+describe('pluginManagerMachine with a DRA plugin', () => {
+  /** A DRA plugin's socket appeared and its first registration ran. */
+  async function registeredDra(o: Parameters<typeof start>[0] = {}) {
+    const world = start({ info: DRA, ...o });
+    world.actor.send(runtimeUp);
+    await settle();
+    world.socket('plugin.socket.created');
+    await settle(4);
+    return world;
+  }
+
+  it('registers it: GetInfo, the plugin into the DRA registry on the first service it names, NotifyRegistrationStatus(true); no CSI step', async () => {
+    const { calls, childState, toVolumeManager } = await registeredDra();
+    expect(childState()).toBe('registered');
+    expect(calls).toContain(`addDra ${DRA_DRIVER} ${SOCKET} v1beta1.DRAPlugin`);
+    expect(verbs(calls)).toEqual(DRA_REGISTERED);
+    expect(toVolumeManager).toEqual([]);
+  });
+
+  it('refuses it with Go\'s message when it names no DRAPlugin service, and tries again a period later', async () => {
+    const { calls, childState, clock } = await registeredDra({ info: { ...DRA, supportedVersions: ['1.0.0'] } });
+    expect(childState()).toBe('retrying');
+    expect(calls).toContain(`notify false RegisterPlugin error -- plugin validation failed with err: invalid supported gRPC versions of DRA driver plugin ${DRA_DRIVER} at endpoint ${SOCKET}: none of services supported by the plugin (["1.0.0"]) are supported by the kubelet (["v1.DRAPlugin" "v1beta1.DRAPlugin"])`);
+    clock.increment(1_000);
+    await settle(2);
+    expect(verbs(calls)).toEqual(['getInfo', 'notify false', 'getInfo', 'notify false']);
+  });
+
+  it('tells the plugin Go\'s registration failure when its driver has a plugin on that endpoint, and registers it on the next try', async () => {
+    const { calls, childState, clock } = await registeredDra({ fail: { addDra: 1 } });
+    expect(childState()).toBe('retrying');
+    expect(calls).toContain(`notify false RegisterPlugin error -- plugin registration failed with err: endpoint ${SOCKET} already registered for DRA driver plugin ${DRA_DRIVER}`);
+    clock.increment(1_000);
+    await settle(4);
+    expect(childState()).toBe('registered');
+    expect(verbs(calls)).toEqual(['getInfo', 'addDra', 'notify false', ...DRA_REGISTERED]);
+  });
+
+  it('takes the plugin out of the DRA registry when its socket is removed, and stops its actor', async () => {
+    const { actor, calls, socket, child } = await registeredDra();
+    socket('plugin.socket.removed');
+    await settle(3);
+    expect(calls.at(-1)).toBe(`removeDra ${DRA_DRIVER} ${SOCKET}`);
+    expect(calls.some((c) => c.startsWith('uninstall'))).toBe(false);
+    expect(child()).toBeUndefined();
+    expect(actor.getSnapshot().context.sockets).toEqual([]);
+  });
+
+  it('removes then registers again a plugin whose socket is re-created while registered', async () => {
+    const { calls, socket, childState } = await registeredDra();
+    socket('plugin.socket.created');
+    await settle(6);
+    expect(childState()).toBe('registered');
+    expect(verbs(calls)).toEqual([...DRA_REGISTERED, 'removeDra', ...DRA_REGISTERED]);
+  });
+
+  it('retries a failed removal every period until it succeeds', async () => {
+    const { calls, socket, child, childState, clock } = await registeredDra({ fail: { removeDra: 1 } });
+    socket('plugin.socket.removed');
+    await settle(2);
+    expect(childState()).toBe('deregisterBackingOff');
+    clock.increment(1_000);
+    await settle(3);
+    expect(calls.filter((c) => c.startsWith('removeDra'))).toHaveLength(2);
+    expect(child()).toBeUndefined();
   });
 });

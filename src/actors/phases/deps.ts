@@ -14,6 +14,7 @@ import type { ConfigSteps, NotHonoured } from '../../ports/config-steps.js';
 import type { EvictionHost } from '../../ports/eviction-host.js';
 import type { Logind } from '../../ports/logind.js';
 import type { CsiDriverStore } from '../../ports/csi-drivers.js';
+import type { DraDriverStore } from '../../ports/dra-drivers.js';
 import type { PluginClients, PluginSocketWatcher } from '../../ports/plugin-registration.js';
 import type { JournalOpener } from '../../ports/journal-opener.js';
 import type { RuntimeConnector } from '../../ports/runtime-connector.js';
@@ -63,7 +64,7 @@ export interface PhaseDeps {
   /** The volume stats analyzer, started by initializeModules at volumeStatsAggPeriod; answers how to stop it. */
   volumeStats?: { start: (periodMs: number) => () => void };
   /** The plugin manager's watcher and gRPC clients, and the CSI drivers it registers (read by the CSI volume plugin). */
-  plugins: { watcher: PluginSocketWatcher; clients: PluginClients; drivers: CsiDriverStore };
+  plugins: { watcher: PluginSocketWatcher; clients: PluginClients; drivers: CsiDriverStore; draDrivers: DraDriverStore };
   /** The device plugins: the Registration server and streams, the containers' Allocate answers, the checkpoint. */
   devices: DevicePluginHost & ContainerDeviceAllocator & DeviceCheckpointReader;
   /** The resource managers' state files and the CPU topology. */

@@ -1,9 +1,11 @@
 /**
  * What the plugin manager decides about a plugin's answer to GetInfo (Go: pluginmanager's
- * operation generator and pkg/volume/csi's RegistrationHandler.ValidatePlugin): which handler takes
- * it, whether its CSI versions are supported, and the messages Go sends back and logs. The plugin's
- * type and versions are printed brief: the messages are logged, journaled and sent back.
+ * operation generator, pkg/volume/csi's RegistrationHandler.ValidatePlugin and the DRA plugin
+ * manager's): which handler takes it, whether its versions are supported, and the messages Go sends
+ * back and logs. The plugin's type and versions are printed brief: the messages are logged,
+ * journaled and sent back.
  */
+import { chooseDraService, DRA_PLUGIN_TYPE, draServicesRefusal, type ValidDraPlugin } from '../dra/plugin-services.js';
 import { briefList, briefText } from '../text/brief-list.js';
 
 /** pluginregistration's PluginInfo as GetInfo answers it. */
@@ -15,7 +17,7 @@ export interface PluginInfo {
   supportedVersions: string[];
 }
 
-/** The plugin types the kubelet's plugin manager has a handler for here (Go also has DevicePlugin). */
+/** A plugin type the kubelet's plugin manager has a handler for here, with DRA_PLUGIN_TYPE (Go also has DevicePlugin). */
 export const CSI_PLUGIN_TYPE = 'CSIPlugin';
 
 /** A CSI plugin Go would go on to register: its endpoint resolved and its highest CSI version. */
@@ -26,7 +28,7 @@ export interface ValidCsiPlugin {
   highestVersion: string;
 }
 
-export type PluginValidation = { ok: true; plugin: ValidCsiPlugin } | { ok: false; message: string };
+export type PluginValidation = { ok: true; plugin: ValidCsiPlugin } | { ok: true; draPlugin: ValidDraPlugin } | { ok: false; message: string };
 
 /** Go's log() prefix of pkg/volume/csi's messages. */
 const csiLog = (message: string) => `kubernetes.io/csi: ${message}`;
@@ -86,25 +88,31 @@ function validateVersions(caller: string, name: string, versions: readonly strin
   return { version: highest.version.join('.') };
 }
 
+/** Go's ValidatePlugin refusal as the operation generator sends it back. */
+const validationFailed = (error: string): PluginValidation => ({ ok: false, message: `RegisterPlugin error -- plugin validation failed with err: ${error}` });
+
 /**
  * Go's operation generator from GetInfo's answer to ValidatePlugin: the type must have a handler
- * (only CSIPlugin here), an empty endpoint means the registration socket, and the CSI handler's
- * validation must pass. `registeredVersion`: the highest version of a driver of that name
- * registered already (from another socket).
+ * (CSIPlugin or DRAPlugin here), an empty endpoint means the registration socket, and the handler's
+ * validation must pass. `registeredVersion`: for a CSI plugin, the highest version of a driver of
+ * that name registered already (from another socket).
  */
 export function validatePluginInfo(info: PluginInfo, socketPath: string, registeredVersion?: string): PluginValidation {
-  if (info.type !== CSI_PLUGIN_TYPE) {
+  if (info.type !== CSI_PLUGIN_TYPE && info.type !== DRA_PLUGIN_TYPE) {
     return { ok: false, message: `RegisterPlugin error -- no handler registered for plugin type: ${briefText(info.type)} at socket ${socketPath}` };
   }
   const endpoint = info.endpoint === '' ? socketPath : info.endpoint;
-  // Go checks neither; an empty name would be a driver no volume can name, a relative endpoint one
+  // Go checks neither; an empty name would be a driver nothing can name, a relative endpoint one
   // found from the kubelet's working directory.
   const refused = info.name === '' ? 'the plugin gave an empty name' : !endpoint.startsWith('/') ? `endpoint "${endpoint}" is not an absolute path to a unix socket` : '';
-  if (refused) return { ok: false, message: `RegisterPlugin error -- plugin validation failed with err: ${refused}` };
-  const checked = validateVersions('ValidatePlugin', info.name, info.supportedVersions, registeredVersion);
-  if ('error' in checked) {
-    return { ok: false, message: `RegisterPlugin error -- plugin validation failed with err: validation failed for CSI Driver ${info.name} at endpoint ${endpoint}: ${checked.error}` };
+  if (refused) return validationFailed(refused);
+  if (info.type === DRA_PLUGIN_TYPE) {
+    const chosen = chooseDraService(info.supportedVersions);
+    if ('error' in chosen) return validationFailed(draServicesRefusal(info.name, endpoint, chosen.error));
+    return { ok: true, draPlugin: { name: info.name, endpoint, service: chosen.service } };
   }
+  const checked = validateVersions('ValidatePlugin', info.name, info.supportedVersions, registeredVersion);
+  if ('error' in checked) return validationFailed(`validation failed for CSI Driver ${info.name} at endpoint ${endpoint}: ${checked.error}`);
   return { ok: true, plugin: { name: info.name, endpoint, versions: [...info.supportedVersions], highestVersion: checked.version } };
 }
 

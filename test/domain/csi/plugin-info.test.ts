@@ -32,6 +32,19 @@ describe('validatePluginInfo', () => {
     expect(validatePluginInfo({ ...CSI, endpoint: '' }, SOCKET)).toMatchObject({ ok: true, plugin: { endpoint: SOCKET } });
   });
 
+  it('accepts a DRA plugin naming a DRAPlugin service the kubelet calls, its endpoint resolved', () => {
+    const dra: PluginInfo = { type: 'DRAPlugin', name: 'gpu.example.com', endpoint: '', supportedVersions: ['v1beta1.DRAPlugin'] };
+    expect(validatePluginInfo(dra, SOCKET)).toEqual({ ok: true, draPlugin: { name: 'gpu.example.com', endpoint: SOCKET, service: 'v1beta1.DRAPlugin' } });
+  });
+
+  it('refuses a DRA plugin naming no DRAPlugin service with Go\'s message, naming the driver and endpoint', () => {
+    const dra: PluginInfo = { type: 'DRAPlugin', name: 'gpu.example.com', endpoint: '/var/lib/kubelet/plugins/gpu/dra.sock', supportedVersions: ['1.0.0'] };
+    expect(validatePluginInfo(dra, SOCKET)).toEqual({
+      ok: false,
+      message: 'RegisterPlugin error -- plugin validation failed with err: invalid supported gRPC versions of DRA driver plugin gpu.example.com at endpoint /var/lib/kubelet/plugins/gpu/dra.sock: none of services supported by the plugin (["1.0.0"]) are supported by the kubelet (["v1.DRAPlugin" "v1beta1.DRAPlugin"])',
+    });
+  });
+
   it('refuses a type without a handler with Go\'s message', () => {
     expect(validatePluginInfo({ ...CSI, type: 'DevicePlugin' }, SOCKET)).toEqual({ ok: false, message: `RegisterPlugin error -- no handler registered for plugin type: DevicePlugin at socket ${SOCKET}` });
   });
