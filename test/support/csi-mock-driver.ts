@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { loadCsiProto } from '../../src/adapters/csi/csi-proto.js';
 import { unixGrpcClient } from '../../src/adapters/csi/unix-grpc-client.js';
-import { isExecutable, labBinary, notBuilt, requireLabBinary } from './lab-bin.js';
+import { peerBinary, peerUnbuilt } from './lab-bin.js';
 import type { RealPart } from './real-parts.js';
 
 export const CSI_MOCK_DRIVER_NAME = 'csi-mock.lab.k8s.io';
@@ -29,18 +29,14 @@ const PROBE_TIMEOUT_MS = 10_000;
 
 const BINARY = 'csi-mock-driver';
 
+const VARIABLE = 'KUBELET_IT_CSI_MOCK_DRIVER';
+
 export function csiMockDriverPart(env: NodeJS.ProcessEnv = process.env): RealPart {
-  const given = env.KUBELET_IT_CSI_MOCK_DRIVER;
-  const there = given ? isExecutable(given) : labBinary(BINARY, env) !== undefined;
-  return {
-    name: 'the lab\'s CSI mock driver (../shared/lab/peers)',
-    missing: '',
-    unbuilt: there ? '' : given ? `$KUBELET_IT_CSI_MOCK_DRIVER (${given}) is not an executable` : notBuilt([BINARY], env),
-  };
+  return { name: 'the lab\'s CSI mock driver (../shared/lab/peers)', missing: '', unbuilt: peerUnbuilt(VARIABLE, BINARY, env) };
 }
 
 export function csiMockDriverBinary(env: NodeJS.ProcessEnv = process.env): string {
-  return env.KUBELET_IT_CSI_MOCK_DRIVER || requireLabBinary(BINARY, env);
+  return peerBinary(VARIABLE, BINARY, env);
 }
 
 export interface CsiCall {

@@ -44,6 +44,21 @@ export function requireLabBinary(name: string, env: NodeJS.ProcessEnv = process.
   return path;
 }
 
+/**
+ * Why a lab peer (a driver or plugin a suite starts) cannot run: '' when $`variable` names an
+ * executable or, unset, when `name` is in KUBE_LAB_BIN.
+ */
+export function peerUnbuilt(variable: string, name: string, env: NodeJS.ProcessEnv = process.env): string {
+  const given = env[variable];
+  if (given) return isExecutable(given) ? '' : `$${variable} (${given}) is not an executable`;
+  return labBinary(name, env) ? '' : notBuilt([name], env);
+}
+
+/** A lab peer's binary: $`variable`, else `name` in KUBE_LAB_BIN (or an error saying it is not built). */
+export function peerBinary(variable: string, name: string, env: NodeJS.ProcessEnv = process.env): string {
+  return env[variable] || requireLabBinary(name, env);
+}
+
 /** The binaries of `names` that are not in KUBE_LAB_BIN; the control plane counts as there when a multi-call kube-lab is. */
 export function absentLabBinaries(names: readonly string[], env: NodeJS.ProcessEnv = process.env): string[] {
   const multiCall = labBinary('kube-lab', env) !== undefined;

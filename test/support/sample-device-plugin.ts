@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { isExecutable, labBinary, notBuilt, requireLabBinary } from './lab-bin.js';
+import { peerBinary, peerUnbuilt } from './lab-bin.js';
 import type { RealPart } from './real-parts.js';
 
 export const SAMPLE_RESOURCE = 'example.com/resource';
@@ -18,21 +18,19 @@ export const SAMPLE_DEVICES = ['Dev-1', 'Dev-2'];
 
 const peersDir = (env: NodeJS.ProcessEnv) => env.KUBELET_IT_LAB_PEERS || resolve('..', 'shared', 'lab', 'peers');
 const BINARY = 'sample-device-plugin';
+const VARIABLE = 'KUBELET_IT_SAMPLE_DEVICE_PLUGIN';
 
 export function sampleDevicePluginPart(env: NodeJS.ProcessEnv = process.env): RealPart {
-  const name = 'the lab\'s sample device plugin (../shared/lab/peers)';
-  const given = env.KUBELET_IT_SAMPLE_DEVICE_PLUGIN;
-  const there = given ? isExecutable(given) : labBinary(BINARY, env) !== undefined;
   const root = process.getuid?.() === 0;
   return {
-    name,
+    name: 'the lab\'s sample device plugin (../shared/lab/peers)',
     missing: root ? '' : 'it runs in a mount namespace of its own: root is needed',
-    unbuilt: there ? '' : given ? `$KUBELET_IT_SAMPLE_DEVICE_PLUGIN (${given}) is not an executable` : notBuilt([BINARY], env),
+    unbuilt: peerUnbuilt(VARIABLE, BINARY, env),
   };
 }
 
 function binary(env: NodeJS.ProcessEnv = process.env): string {
-  return env.KUBELET_IT_SAMPLE_DEVICE_PLUGIN || requireLabBinary(BINARY, env);
+  return peerBinary(VARIABLE, BINARY, env);
 }
 
 export interface SampleDevicePlugin {

@@ -4,16 +4,9 @@
  * against a fake DRA plugin on a real unix socket; then the plugin called through the DRA client
  * on the service it was registered with; then its deregistration.
  */
-import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createActor, setup, type AnyActorRef } from 'xstate';
-import { createDraPluginActors } from '../../../src/actors/plugin-manager/dra-plugin-actors.js';
-import { createPluginManagerActors } from '../../../src/actors/plugin-manager/plugin-manager-actors.js';
-import { createCsiDriverRegistry } from '../../../src/adapters/csi/csi-driver-registry.js';
-import { createPluginClients } from '../../../src/adapters/csi/plugin-clients.js';
-import { createDraDriverRegistry } from '../../../src/adapters/dra/dra-driver-registry.js';
 import { createDraPluginClients } from '../../../src/adapters/dra/dra-plugin-clients.js';
-import { pluginRegistrationMachine } from '../../../src/machines/plugin-registration.machine.js';
+import { registerSocket } from '../../support/dra-registration.js';
 import { startFakeDraPlugin, type FakeDraPlugin, type FakeDraPluginOptions } from '../../support/fake-dra-plugin.js';
 
 const DRIVER = 'gpu.example.com';
@@ -30,25 +23,10 @@ afterEach(async () => {
   plugin = undefined;
 });
 
-/** The registration machine under a parent that records its end, with the real effects. */
+/** A fake plugin started, and its socket's registration. */
 async function register(o: FakeDraPluginOptions) {
   plugin = await startFakeDraPlugin(o);
-  const draDrivers = createDraDriverRegistry();
-  const logger = pino({ level: 'silent' });
-  const noNode = { initializeCsiNode: async () => {}, installDriver: async () => {}, uninstallDriver: async () => {} };
-  const effects = {
-    ...createPluginManagerActors({ watcher: { watch: async () => ({ stop: () => {} }) }, clients: createPluginClients(), drivers: createCsiDriverRegistry(), nodeInfo: noNode, logger }),
-    ...createDraPluginActors({ draDrivers, logger }),
-  };
-  const registration = pluginRegistrationMachine.provide({ actors: effects });
-  const ended: string[] = [];
-  const root = createActor(setup({ actors: { registration } }).createMachine({
-    invoke: { id: 'registration', src: 'registration', input: { socketPath: plugin.socketPath, csiNode: null, retryPeriodMs: 60_000 } },
-    on: { 'plugin.registration.ended': { actions: ({ event }) => void ended.push((event as unknown as { socketPath: string }).socketPath) } },
-  })).start();
-  const child = root.getSnapshot().children.registration as AnyActorRef;
-  const state = () => child.getSnapshot().value as string;
-  return { plugin, draDrivers, child, state, ended, stop: () => root.stop() };
+  return { plugin, ...registerSocket(plugin.socketPath) };
 }
 
 describe('a DRA plugin\'s registration', () => {
