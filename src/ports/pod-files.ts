@@ -13,6 +13,8 @@ export interface PodFiles {
   createTerminationMessageFile(podUid: string, containerName: string): Promise<string>;
   /** The node path of `subPath` inside `volumePath`, made if missing, refused if it leaves the volume. */
   resolveSubPath(mount: { volumePath: string; subPath: string; volumeMountName: string; containerName: string }): Promise<string>;
+  /** The env file at `path` inside the volume at `volumePath` (`fileKeyRef`), or why it cannot be read; never outside the volume. */
+  readEnvFile(volumePath: string, path: string): Promise<{ path: string; text: string } | { path: string; unreadable: string }>;
   /** An exited container's termination message (its file, or its log's tail under FallbackToLogsOnError); '' when none. */
   readTerminationMessage(status: ExitedContainerFacts & { log_path: string }): Promise<string>;
 }

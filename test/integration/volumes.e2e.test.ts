@@ -281,6 +281,34 @@ for (const rt of RUNTIMES) describeNeeding(kubeLabPartFor(rt.endpoint), `volumes
     await forceDelete('badenv');
   }, 60_000);
 
+  it('takes env variables from a file an init container wrote into an emptyDir (fileKeyRef), and refuses a key it does not hold with Go\'s message', async () => {
+    const envFile = (key: string, optional?: boolean) => ({ valueFrom: { fileKeyRef: { volumeName: 'config', path: 'config.env', key, ...(optional ? { optional } : {}) } } });
+    const spec = (command: string, env: unknown[]) => ({
+      restartPolicy: 'Never',
+      initContainers: [{
+        name: 'write', image: BUSYBOX, volumeMounts: [{ name: 'config', mountPath: '/data' }],
+        command: ['sh', '-c', "printf \"CONFIG_1='value 1'\\n# note\\nCONFIG_2='two\\nlines'\\n\" > /data/config.env"],
+      }],
+      containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', command], env }],
+      volumes: [{ name: 'config', emptyDir: {} }],
+    });
+    const created = await n.createPod('envfile', spec('printf "%s|%s|%s" "$CONFIG_1" "$CONFIG_2" "${NOT_THERE-unset}" > /dev/termination-log', [
+      { name: 'CONFIG_1', ...envFile('CONFIG_1') }, { name: 'CONFIG_2', ...envFile('CONFIG_2') }, { name: 'NOT_THERE', ...envFile('NOT_THERE', true) },
+    ]));
+    const terminated = await n.whileUp('the env file reader terminated', async () => (await n.pod('envfile'))?.status?.containerStatuses?.[0]?.state?.terminated, 60_000);
+    expect(terminated).toMatchObject({ exitCode: 0, message: 'value 1|two\nlines|unset' });
+    await n.createPod('envfile-missing', spec('true', [{ name: 'MISSING', ...envFile('MISSING') }]));
+    const waiting = await n.whileUp('CreateContainerConfigError', async () => {
+      const w = (await n.pod('envfile-missing'))?.status?.containerStatuses?.[0]?.state?.waiting;
+      return w?.reason === 'CreateContainerConfigError' ? w : undefined;
+    }, 60_000);
+    const podUid = (await n.pod('envfile-missing'))?.metadata?.uid ?? '';
+    expect(waiting.message).toBe(`environment variable key "MISSING" not found in file "${join(n.dir, 'root', 'pods', podUid, 'volumes', 'kubernetes.io~empty-dir', 'config', 'config.env')}"`);
+    expect(created).toBeDefined();
+    await forceDelete('envfile');
+    await forceDelete('envfile-missing');
+  }, 120_000);
+
   it('reads termination messages back into the status: the file, and the log under FallbackToLogsOnError', async () => {
     await n.createPod('last-words', {
       restartPolicy: 'Never',

@@ -7,6 +7,7 @@
 import { crashLoopBackoffPolicy } from '../../domain/runtime/backoff.js';
 import { deadContainersKept } from '../../domain/runtime/dead-containers.js';
 import { seccompProfileRoot } from '../../domain/runtime/seccomp.js';
+import { ENV_FILES_GATE } from '../../domain/runtime/env-file.js';
 import { USER_NAMESPACES_GATE } from '../../domain/runtime/user-namespaces.js';
 import { KubeletError } from '../../domain/errors.js';
 import { parseGoDuration } from '../../domain/config/duration.js';
@@ -146,6 +147,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           sharedCpus: () => live.resourceManagers.peek()?.live.sharedCpus(),
           deviceRuntime: (podUid, containerName, devices) => deps.devices.containerDevices(podUid, containerName, devices),
           userNamespaces: live.gates.peek()?.[USER_NAMESPACES_GATE] ?? true,
+          envFiles: live.gates.peek()?.[ENV_FILES_GATE] ?? true,
         },
         // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".
         pod: { rootDir, files: volumes.files, volumes: volumes.plugins, ...(api ? { sources: volumes.sources } : {}) },

@@ -47,13 +47,19 @@ function isRelabelled(volume: Parameters<typeof volumePluginName>[0]): boolean {
   return volumePluginName(volume) === 'kubernetes.io/empty-dir' || isApiContent(volume);
 }
 
+type PodVolume = NonNullable<Pod['spec']['volumes']>[number];
+
+/** Where a pod's volume is on the node. A claim's volume is where its PV was set up, and read-only when the claim or the PV says so (Go's mustMountRO). */
+export function podVolumePath(deps: Pick<ContainerMountDeps, 'rootDir' | 'volumes'>, pod: Pod, volume: PodVolume) {
+  const claimMount = isClaimVolume(volume) ? deps.volumes?.mountedVolume(pod.metadata.uid, volume.name) : undefined;
+  return { claimMount, volumePath: claimMount?.hostPath ?? volumeHostPath(deps.rootDir, pod.metadata.uid, volume) };
+}
+
 export async function makeContainerMounts(deps: ContainerMountDeps, pod: Pod, container: Container, podIPs: readonly string[], env: () => EnvVarValue[]): Promise<CriMount[]> {
   const mounts: CriMount[] = [];
   for (const mount of container.volumeMounts ?? []) {
     const volume = (pod.spec.volumes ?? []).find((v) => v.name === mount.name);
-    // A claim's volume is where its PV was set up, and read-only when the claim or the PV says so (Go's mustMountRO).
-    const claimMount = volume && isClaimVolume(volume) ? deps.volumes?.mountedVolume(pod.metadata.uid, volume.name) : undefined;
-    const volumePath = claimMount?.hostPath ?? (volume ? volumeHostPath(deps.rootDir, pod.metadata.uid, volume) : undefined);
+    const { claimMount, volumePath } = volume ? podVolumePath(deps, pod, volume) : { claimMount: undefined, volumePath: undefined };
     if (!volume || volumePath === undefined) {
       throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', `cannot find volume "${mount.name}" to mount into container "${container.name}"`);
     }

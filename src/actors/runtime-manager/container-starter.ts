@@ -21,6 +21,7 @@ import type { VolumeSources } from '../../ports/volume-sources.js';
 import { killContainer } from './container-killer.js';
 import { makeContainerDevices } from './container-devices.js';
 import { makeContainerMounts, type ContainerMountDeps } from './container-mounts.js';
+import { readContainerEnvFiles } from './env-files.js';
 import { fetchEnvSources } from './env-sources.js';
 import { ContainerEventMessage, containerEvent } from '../../domain/runtime/container-events.js';
 import type { EventType } from '../../domain/status-manager/event-aggregation.js';
@@ -49,6 +50,8 @@ export interface ContainerStarterDeps extends HookDeps {
   sharedCpus?: () => number[] | undefined;
   /** The device plugins' Allocate answers for a container's devices (ContainerDeviceAllocator); a throw is a CreateContainerConfigError. */
   deviceRuntime?: ContainerDeviceAllocator['containerDevices'];
+  /** The EnvFiles gate: `fileKeyRef` read from the pod's volume. Default on, as in Go v1.35; off, such a variable is '' (Go). */
+  envFiles?: boolean;
 }
 
 /** What one sync knows about the pod when it starts containers. */
@@ -128,11 +131,12 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     // Go's makeEnvironmentVariables: the Services first (waiting for their first list), then the sources.
     const serviceEnv = deps.serviceEnvFor?.(pod);
     const lookup = deps.envSources ? await fetchEnvSources(deps.envSources, pod, container) : undefined;
-    const node: NodeRuntimeContext = { ...ctx.node, ...(lookup ? { lookup } : {}), ...(serviceEnv ? { serviceEnv } : {}) };
+    const envFiles = (deps.envFiles ?? true) ? await readContainerEnvFiles(deps.mounts, pod, container) : undefined;
+    const node: NodeRuntimeContext = { ...ctx.node, ...(lookup ? { lookup } : {}), ...(serviceEnv ? { serviceEnv } : {}), ...(envFiles ? { envFiles } : {}) };
     // subPathExpr expands against the container's env; it is built only for a mount that needs it.
     const env = () => makeEnvironmentVariables(pod, container, {
       podIPs: ctx.podIPs, hostIPs: node.hostIPs, ...(node.lookup ? { lookup: node.lookup } : {}), ...(node.serviceEnv ? { serviceEnv: node.serviceEnv } : {}),
-      ...(node.nodeAllocatable ? { nodeAllocatable: node.nodeAllocatable } : {}),
+      ...(node.nodeAllocatable ? { nodeAllocatable: node.nodeAllocatable } : {}), ...(node.envFiles ? { envFiles: node.envFiles } : {}),
     });
     const mounts = deps.mounts ? await makeContainerMounts(deps.mounts, pod, container, ctx.podIPs, env) : [];
     const devices = makeContainerDevices(deps.mounts?.volumes, pod, container);

@@ -110,6 +110,8 @@ export interface RuntimeNodeOptions {
   runtimeClasses?: RuntimeClassLister;
   /** The UserNamespacesSupport gate. Default on, as in Go. */
   userNamespaces?: boolean;
+  /** The EnvFiles gate (`fileKeyRef`). Default on, as in Go v1.35. */
+  envFiles?: boolean;
   /**
    * The static CPU manager's shared pool now, for a container without exclusive CPUs (Go's
    * GetCPUAffinity answers its default set); undefined: no cpuset is sent. Default: none.
@@ -210,6 +212,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     ...(node.serviceEnvFor ? { serviceEnvFor: node.serviceEnvFor } : {}),
     ...(node.sharedCpus ? { sharedCpus: node.sharedCpus } : {}),
     ...(node.deviceRuntime ? { deviceRuntime: node.deviceRuntime } : {}),
+    ...(node.envFiles !== undefined ? { envFiles: node.envFiles } : {}),
   };
 
   const actuated = opts.actuated ?? actuatedState();

@@ -1,8 +1,9 @@
-/** The PodFiles port over --root-dir: the hosts file, termination-message files and subPath checks. */
+/** The PodFiles port over --root-dir: the hosts file, termination-message files, subPath checks and env files. */
 import { podContainerDirectory, podDirectory, podEtcHostsPath } from '../../domain/pod/pod-paths.js';
 import type { PodFiles } from '../../ports/pod-files.js';
 import type { Random } from '../../ports/random.js';
 import { assertBelowPodDirectory } from '../volumes/pod-confinement.js';
+import { readEnvFile } from './env-file-reader.js';
 import { ensureHostsFile } from './etc-hosts-file.js';
 import { makeDirectories } from './make-directories.js';
 import { resolveSubPath } from './subpath-resolver.js';
@@ -20,6 +21,7 @@ export function createPodFiles(rootDir: string, random: Random, nodeHostsPath?: 
     createTerminationMessageFile: async (podUid, containerName) =>
       createTerminationMessageFile(podContainerDirectory(rootDir, podUid, containerName), random, (dir) => assertBelowPodDirectory({ dir, podDir: podDirectory(rootDir, podUid) })),
     resolveSubPath: (mount) => resolveSubPath(mount),
+    readEnvFile: (volumePath, path) => readEnvFile(volumePath, path),
     readTerminationMessage: (status) => readTerminationMessage(status),
   };
 }

@@ -23,7 +23,7 @@ export const HAS = names(`
   LoggingAlphaOptions LoggingBetaOptions PodLevelResources
   PodLifecycleSleepAction PodLifecycleSleepActionAllowZero PodReadyToStartContainersCondition
   HostnameOverride InPlacePodVerticalScaling PodObservedGenerationTracking PortForwardWebsockets PreventStaticPodAPIReferences RotateKubeletServerCertificate SidecarContainers
-  UserNamespacesSupport CPUManagerPolicyBetaOptions CPUManagerPolicyOptions
+  UserNamespacesSupport CPUManagerPolicyBetaOptions CPUManagerPolicyOptions EnvFiles
   KubeletCgroupDriverFromCRI MemoryManager ProcMountType SystemdWatchdog
   TopologyManagerPolicyAlphaOptions TopologyManagerPolicyOptions
 `);
@@ -33,7 +33,7 @@ export const LACKS = names(`
   CSIServiceAccountTokenSecrets CSIVolumeHealth ChangeContainerStatusOnKubeletRestart ClientsAllowCBOR
   ClientsPreferCBOR ClusterTrustBundleProjection ComponentFlagz ComponentStatusz ContainerCheckpoint
   ContainerRestartRules ContainerStopSignals DisableCPUQuotaWithExclusiveCPUs DynamicResourceAllocation
-  EnvFiles EventedPLEG GitRepoVolumeDriver ImageVolume
+  EventedPLEG GitRepoVolumeDriver ImageVolume
   InPlacePodLevelResourcesVerticalScaling InPlacePodVerticalScalingAllocatedStatus
   InPlacePodVerticalScalingExclusiveCPUs InPlacePodVerticalScalingExclusiveMemory
   InTreePluginPortworxUnregister KubeletEnsureSecretPulledImages

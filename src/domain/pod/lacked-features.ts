@@ -18,9 +18,6 @@ function containerFields(kind: string, containers: readonly Container[], regular
     const at = `spec.${kind}[${i}]`;
     if (regular && c.restartPolicy !== undefined) found.push({ field: `${at}.restartPolicy`, feature: 'ContainerRestartRules' });
     if ((c.restartPolicyRules ?? []).length > 0) found.push({ field: `${at}.restartPolicyRules`, feature: 'ContainerRestartRules' });
-    (c.env ?? []).forEach((e, j) => {
-      if (e.valueFrom?.fileKeyRef !== undefined) found.push({ field: `${at}.env[${j}].valueFrom.fileKeyRef`, feature: 'EnvFiles' });
-    });
     if ((c.resources?.claims ?? []).length > 0) found.push({ field: `${at}.resources.claims`, feature: 'DynamicResourceAllocation' });
   });
   return found;

@@ -14,7 +14,7 @@ import type { Container, Pod } from '../pod/types.js';
 import type { CriContainerConfig, CriDevice, CriLinuxContainerSecurityContext, CriMount, CriPodSandboxConfig, CriUserNamespace } from './cri-config.js';
 import { withNamespaceTarget } from './ephemeral-containers.js';
 import { podDnsConfig, podHostname, type DnsContext } from './dns.js';
-import { expandCommandAndArgs, makeEnvironmentVariables, type EnvSourceLookup } from './env.js';
+import { expandCommandAndArgs, makeEnvironmentVariables, type EnvContext, type EnvSourceLookup } from './env.js';
 import { newContainerAnnotations, newContainerLabels, newPodAnnotations, newPodLabels } from './labels.js';
 import { podPortMappings } from './port-mappings.js';
 import { linuxContainerResources } from './resources.js';
@@ -36,6 +36,8 @@ export interface NodeRuntimeContext {
   cpuCfsQuotaPeriodMicros?: number;
   serviceEnv?: ReadonlyMap<string, string>;
   lookup?: EnvSourceLookup;
+  /** The env files of the container's `fileKeyRef`s, read before (env.ts). */
+  envFiles?: EnvContext['envFiles'];
   /** seccompDefault and <root-dir>/seccomp. Default: off, under /var/lib/kubelet. */
   seccomp?: SeccompPolicy;
   /** The pod's user namespace (user-namespaces.ts), for its sandbox and containers alike; none: not sent. */
@@ -127,6 +129,7 @@ export function generateContainerConfig(pod: Pod, container: Container, start: C
     ...(ctx.nodeAllocatable ? { nodeAllocatable: ctx.nodeAllocatable } : {}),
     ...(ctx.serviceEnv ? { serviceEnv: ctx.serviceEnv } : {}),
     ...(ctx.lookup ? { lookup: ctx.lookup } : {}),
+    ...(ctx.envFiles ? { envFiles: ctx.envFiles } : {}),
   });
   // GenerateRunContainerOptions: the device plugins' variables come first, the container's after them.
   const dr = start.deviceRuntime;

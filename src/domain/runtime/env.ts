@@ -7,7 +7,8 @@
  * already defined. Go returns the result in map order; we keep definition order, which is stable.
  */
 import { KubeletError } from '../errors.js';
-import type { Container, Pod } from '../pod/types.js';
+import type { Container, EnvVar, Pod } from '../pod/types.js';
+import { lookUpEnvFile } from './env-file.js';
 import { expand, mappingFor } from './expansion.js';
 import { containerResourceValue, podFieldValue, type DownwardApiContext } from './field-ref.js';
 
@@ -17,10 +18,18 @@ export interface EnvSourceLookup {
   secret(namespace: string, name: string): Record<string, string> | undefined;
 }
 
+/**
+ * An env file as read for `fileKeyRef`: its node path (the volume's path joined with the file's,
+ * kept inside the volume) and its text, or why it could not be read; or no such volume in the pod.
+ */
+export type EnvFileRead = { path: string; text: string } | { path: string; unreadable: string } | { noVolume: true };
+
 export interface EnvContext extends DownwardApiContext {
   /** Docker-link style service variables (FOO_SERVICE_HOST…) when enableServiceLinks; none by default. */
   serviceEnv?: ReadonlyMap<string, string>;
   lookup?: EnvSourceLookup;
+  /** The env files `fileKeyRef` names, read before (EnvFiles on); without it the variable is '', as Go with the gate off. */
+  envFiles?: (volumeName: string, path: string) => EnvFileRead;
 }
 
 export interface EnvVarValue { name: string; value: string }
@@ -43,6 +52,25 @@ function readSource(kind: 'configMap' | 'secret', pod: Pod, name: string, option
 }
 
 const kindName = { configMap: 'ConfigMap', secret: 'Secret' } as const;
+
+/**
+ * A `fileKeyRef`'s value, as Go's makeEnvironmentVariables reads it: undefined to leave the variable
+ * out (an optional key not found). Go treats a key assigned '' as not found. Why a file could not be
+ * read or parsed is the error's cause (Go logs it); the container's message is Go's.
+ */
+function envFileValue(ref: NonNullable<NonNullable<EnvVar['valueFrom']>['fileKeyRef']>, ctx: EnvContext): string | undefined {
+  if (!ctx.envFiles) return '';
+  const volumeName = ref.volumeName ?? '';
+  const key = ref.key ?? '';
+  const read = ctx.envFiles(volumeName, ref.path ?? '');
+  if ('noVolume' in read) throw configError(`cannot find the volume "${volumeName}" referenced by FileKeyRef`);
+  const looked = 'text' in read ? lookUpEnvFile(read.text, key) : { error: read.unreadable };
+  if ('error' in looked) throw new KubeletError('KLT_ERR_CONTAINER_CONFIG', "couldn't parse env file", { cause: new Error(`${read.path}: ${looked.error}`) });
+  const value = looked.found ? looked.value : '';
+  if (value !== '') return value;
+  if (ref.optional) return undefined;
+  throw configError(`environment variable key "${key}" not found in file "${read.path}"`);
+}
 
 export function makeEnvironmentVariables(pod: Pod, container: Container, ctx: EnvContext): EnvVarValue[] {
   const serviceEnv = ctx.serviceEnv ?? new Map<string, string>();
@@ -76,6 +104,10 @@ export function makeEnvironmentVariables(pod: Pod, container: Container, ctx: En
         if (ref?.optional) continue;
         throw configError(`couldn't find key ${ref?.key ?? ''} in ${kindName[kind]} ${pod.metadata.namespace ?? 'default'}/${ref?.name ?? ''}`);
       }
+      value = found;
+    } else if (entry.valueFrom?.fileKeyRef) {
+      const found = envFileValue(entry.valueFrom.fileKeyRef, ctx);
+      if (found === undefined) continue;
       value = found;
     }
     env.set(entry.name, value);

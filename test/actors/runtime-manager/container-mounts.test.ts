@@ -5,6 +5,7 @@ import type { Container, Pod, PodSpec } from '../../../src/domain/pod/types.js';
 import type { CriMount } from '../../../src/domain/runtime/cri-config.js';
 import type { EnvVarValue } from '../../../src/domain/runtime/env.js';
 import type { PodFiles } from '../../../src/ports/pod-files.js';
+import { readContainerEnvFiles } from '../../../src/actors/runtime-manager/env-files.js';
 
 /** Records every call; answers paths under a fake root; can fail the next termination-message file. */
 class FakePodFiles implements PodFiles {
@@ -25,6 +26,11 @@ class FakePodFiles implements PodFiles {
   async resolveSubPath(mount: { volumePath: string; subPath: string; volumeMountName: string; containerName: string }): Promise<string> {
     this.calls.push(['resolveSubPath', mount]);
     return `${mount.volumePath}/${mount.subPath}`;
+  }
+
+  async readEnvFile(volumePath: string, path: string): Promise<{ path: string; text: string }> {
+    this.calls.push(['readEnvFile', volumePath, path]);
+    return { path: `${volumePath}/${path}`, text: "A='a'\n" };
   }
 
   async readTerminationMessage(): Promise<string> {
@@ -215,5 +221,23 @@ describe('makeContainerMounts', () => {
       const mounts = await makeContainerMounts({ ...deps, selinuxEnabled }, podWith(c), c, ['10.1.0.5'], noEnv);
       expect(mounts.map((m) => [m.container_path, m.selinux_relabel])).toEqual([['/etc/hosts', selinuxEnabled], ['/dev/termination-log', selinuxEnabled]]);
     }
+  });
+});
+
+describe('readContainerEnvFiles', () => {
+  const envFile = (volumeName: string, path: string, key: string) => ({ valueFrom: { fileKeyRef: { volumeName, path, key } } });
+
+  it('reads each (volume, path) a container names once, from the pod\'s volume whether or not the container mounts it', async () => {
+    const c: Container = { name: 'app', image: 'x:1', env: [{ name: 'A', ...envFile('scratch', 'config.env', 'A') }, { name: 'B', ...envFile('scratch', 'config.env', 'B') }] };
+    const read = (await readContainerEnvFiles(deps, podWith(c), c))!;
+    expect(files.calls).toEqual([['readEnvFile', '/root/pods/uid-1/volumes/kubernetes.io~empty-dir/scratch', 'config.env']]);
+    expect(read('scratch', 'config.env')).toEqual({ path: '/root/pods/uid-1/volumes/kubernetes.io~empty-dir/scratch/config.env', text: "A='a'\n" });
+  });
+
+  it('answers no volume for one the pod does not have, reads nothing for a container naming no env file', async () => {
+    const c: Container = { name: 'app', image: 'x:1', env: [{ name: 'A', ...envFile('nonexistent-volume', 'env', 'A') }] };
+    expect((await readContainerEnvFiles(deps, podWith(c), c))!('nonexistent-volume', 'env')).toEqual({ noVolume: true });
+    expect(await readContainerEnvFiles(deps, podWith({ name: 'app', image: 'x:1' }), { name: 'app', image: 'x:1' })).toBeUndefined();
+    expect(files.calls).toEqual([]);
   });
 });

@@ -108,13 +108,15 @@ describe('admitPod', () => {
         admit: false, reason: 'PodFeatureNotSupported',
         message: 'kubelet-ts does not support yet what this pod asks for: spec.resourceClaims (DynamicResourceAllocation), '
           + 'spec.volumes[0].image (ImageVolume), spec.containers[0].restartPolicy (ContainerRestartRules), '
-          + 'spec.containers[0].restartPolicyRules (ContainerRestartRules), spec.containers[0].env[1].valueFrom.fileKeyRef (EnvFiles), '
+          + 'spec.containers[0].restartPolicyRules (ContainerRestartRules), '
           + 'spec.containers[0].resources.claims (DynamicResourceAllocation)',
       });
     });
 
-    it('admits a sidecar (restartPolicy Always on an init container), which it has', () => {
+    it('admits a sidecar (restartPolicy Always on an init container) and an env file variable (fileKeyRef), which it has', () => {
       expect(admitPod(pod({ initContainers: [{ name: 'side', image: 'busybox', restartPolicy: 'Always' }] }), node, EMPTY_USAGE)).toEqual({ admit: true });
+      const envFile = pod({}, { env: [{ name: 'B', valueFrom: { fileKeyRef: { volumeName: 'cfg', path: 'env', key: 'B' } } }] });
+      expect(admitPod(envFile, node, EMPTY_USAGE)).toEqual({ admit: true });
     });
 
     it('refuses before the general filter, so such a pod is never read again for node affinity', () => {

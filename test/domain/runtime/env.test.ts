@@ -185,3 +185,41 @@ describe('makeEnvironmentVariables with ConfigMaps and Secrets (Go\'s messages)'
     expect(() => makeEnvironmentVariables(pod, c, ctx)).toThrow("couldn't get configMap default/x, no kubeClient defined");
   });
 });
+
+describe('makeEnvironmentVariables with env files (fileKeyRef)', () => {
+  const FILE = '/var/lib/kubelet/pods/uid-1/volumes/kubernetes.io~empty-dir/config/config.env';
+  const ref = (key: string, optional?: boolean) => ({ valueFrom: { fileKeyRef: { volumeName: 'config', path: 'config.env', key, ...(optional !== undefined ? { optional } : {}) } } });
+  const files = (text: string): EnvContext['envFiles'] => (volumeName, path) =>
+    (volumeName === 'config' && path === 'config.env' ? { path: FILE, text } : { noVolume: true });
+  const envOf = (c: Container, envFiles: EnvContext['envFiles']) => makeEnvironmentVariables(podWith(c), c, { ...ctx, ...(envFiles ? { envFiles } : {}) });
+
+  it('takes each key from the file, and leaves out an optional key the file does not hold', () => {
+    const c: Container = { name: 'app', image: 'x:1', env: [{ name: 'ONE', ...ref('CONFIG_1') }, { name: 'MISSING', ...ref('NOPE', true) }, { name: 'TWO', ...ref('CONFIG_2') }] };
+    expect(envOf(c, files("CONFIG_1='value1'\nCONFIG_2='value2'\n"))).toEqual([{ name: 'ONE', value: 'value1' }, { name: 'TWO', value: 'value2' }]);
+  });
+
+  it('fails a key the file does not hold, or holds as \'\', naming the key and the file, as Go does', () => {
+    const c: Container = { name: 'app', image: 'x:1', env: [{ name: 'MISSING_KEY', ...ref('MISSING_KEY') }] };
+    expect(() => envOf(c, files("EXISTING_KEY='value'\n"))).toThrow(`environment variable key "MISSING_KEY" not found in file "${FILE}"`);
+    expect(() => envOf(c, files("MISSING_KEY=''\n"))).toThrow('not found in file');
+  });
+
+  it('fails a volume the pod does not have, and a file that cannot be read or parsed with Go\'s terse message, the reason kept as the cause', () => {
+    const noVolume: Container = { name: 'app', image: 'x:1', env: [{ name: 'A', valueFrom: { fileKeyRef: { volumeName: 'nonexistent-volume', path: 'env', key: 'A' } } }] };
+    expect(() => envOf(noVolume, files(''))).toThrow('cannot find the volume "nonexistent-volume" referenced by FileKeyRef');
+    const c: Container = { name: 'app', image: 'x:1', env: [{ name: 'A', ...ref('A', true) }] };
+    const unreadable: EnvContext['envFiles'] = () => ({ path: FILE, unreadable: `failed to open environment variable file "${FILE}": ENOENT` });
+    expect(() => envOf(c, unreadable)).toThrow("couldn't parse env file");
+    try {
+      envOf(c, files('A=unquoted\n'));
+      expect.unreachable();
+    } catch (err) {
+      expect(((err as Error).cause as Error).message).toBe(`${FILE}: invalid environment variable format at line 1: value must be enclosed in single quotes`);
+    }
+  });
+
+  it('gives \'\' with the EnvFiles gate off (no files read), as Go does', () => {
+    const c: Container = { name: 'app', image: 'x:1', env: [{ name: 'A', ...ref('A') }] };
+    expect(envOf(c, undefined)).toEqual([{ name: 'A', value: '' }]);
+  });
+});
