@@ -24,7 +24,7 @@ export const HAS = names(`
   PodLifecycleSleepAction PodLifecycleSleepActionAllowZero PodReadyToStartContainersCondition
   HostnameOverride InPlacePodVerticalScaling PodObservedGenerationTracking PortForwardWebsockets PreventStaticPodAPIReferences RotateKubeletServerCertificate SidecarContainers
   UserNamespacesSupport CPUManagerPolicyBetaOptions CPUManagerPolicyOptions EnvFiles
-  KubeletCgroupDriverFromCRI MemoryManager ProcMountType SystemdWatchdog
+  KubeletCgroupDriverFromCRI MemoryManager ProcMountType SystemdWatchdog ContainerRestartRules
   TopologyManagerPolicyAlphaOptions TopologyManagerPolicyOptions
 `);
 
@@ -32,7 +32,7 @@ export const LACKS = names(`
   AllowOverwriteTerminationGracePeriodSeconds CPUManagerPolicyAlphaOptions CSIMigrationPortworx
   CSIServiceAccountTokenSecrets CSIVolumeHealth ChangeContainerStatusOnKubeletRestart ClientsAllowCBOR
   ClientsPreferCBOR ClusterTrustBundleProjection ComponentFlagz ComponentStatusz ContainerCheckpoint
-  ContainerRestartRules ContainerStopSignals DisableCPUQuotaWithExclusiveCPUs DynamicResourceAllocation
+  ContainerStopSignals DisableCPUQuotaWithExclusiveCPUs DynamicResourceAllocation
   EventedPLEG GitRepoVolumeDriver ImageVolume
   InPlacePodLevelResourcesVerticalScaling InPlacePodVerticalScalingAllocatedStatus
   InPlacePodVerticalScalingExclusiveCPUs InPlacePodVerticalScalingExclusiveMemory

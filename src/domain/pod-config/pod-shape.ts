@@ -56,6 +56,7 @@ const container = object({
   env: list(envVar),
   envFrom: list(object({ prefix: str, configMapRef: optionalRef, secretRef: optionalRef })),
   resources, restartPolicy: str,
+  restartPolicyRules: list(object({ action: str, exitCodes: object({ operator: str, values: list(int) }) })),
   volumeMounts: list(object({ name: str, mountPath: str, readOnly: bool, subPath: str, subPathExpr: str, mountPropagation: str })),
   securityContext: object({
     runAsUser: int, runAsGroup: int, runAsNonRoot: bool, readOnlyRootFilesystem: bool, privileged: bool, allowPrivilegeEscalation: bool,

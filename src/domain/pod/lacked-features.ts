@@ -1,8 +1,7 @@
 /**
  * Pod fields of v1.35 features kubelet-ts does not have yet. The v1.35 API server accepts them (their
  * gates are on there), and a kubelet that ran such a pod anyway would drop what the user asked for
- * without a word: a container started without its claimed device, restarted against its own rules,
- * given an empty variable or no volume. So the pod is refused at admission, naming each field and
+ * without a word: a container started without its claimed device, or given no volume. So the pod is refused at admission, naming each field and
  * its feature; Go's kubelet v1.35 runs these pods (DIFFERENCES.md). Pure.
  */
 import type { Container, Pod } from './types.js';
@@ -12,13 +11,10 @@ export const REASON_POD_FEATURE_NOT_SUPPORTED = 'PodFeatureNotSupported';
 /** One field the pod sets, and the feature (gate) it belongs to. */
 export interface LackedField { field: string; feature: string }
 
-function containerFields(kind: string, containers: readonly Container[], regular: boolean): LackedField[] {
+function containerFields(kind: string, containers: readonly Container[]): LackedField[] {
   const found: LackedField[] = [];
   containers.forEach((c, i) => {
-    const at = `spec.${kind}[${i}]`;
-    if (regular && c.restartPolicy !== undefined) found.push({ field: `${at}.restartPolicy`, feature: 'ContainerRestartRules' });
-    if ((c.restartPolicyRules ?? []).length > 0) found.push({ field: `${at}.restartPolicyRules`, feature: 'ContainerRestartRules' });
-    if ((c.resources?.claims ?? []).length > 0) found.push({ field: `${at}.resources.claims`, feature: 'DynamicResourceAllocation' });
+    if ((c.resources?.claims ?? []).length > 0) found.push({ field: `spec.${kind}[${i}].resources.claims`, feature: 'DynamicResourceAllocation' });
   });
   return found;
 }
@@ -29,9 +25,9 @@ export function lackedPodFields(pod: Pod): LackedField[] {
   return [
     ...((spec.resourceClaims ?? []).length > 0 ? [{ field: 'spec.resourceClaims', feature: 'DynamicResourceAllocation' }] : []),
     ...(spec.volumes ?? []).flatMap((v, i) => (v['image'] !== undefined ? [{ field: `spec.volumes[${i}].image`, feature: 'ImageVolume' }] : [])),
-    ...containerFields('initContainers', spec.initContainers ?? [], false),
-    ...containerFields('containers', spec.containers, true),
-    ...containerFields('ephemeralContainers', spec.ephemeralContainers ?? [], true),
+    ...containerFields('initContainers', spec.initContainers ?? []),
+    ...containerFields('containers', spec.containers),
+    ...containerFields('ephemeralContainers', spec.ephemeralContainers ?? []),
   ];
 }
 

@@ -175,12 +175,12 @@ export interface Container {
   /** How a change of each resource is applied in place (InPlacePodVerticalScaling); absent: NotRequired for all. */
   resizePolicy?: ContainerResizePolicy[];
   /**
-   * On init containers "Always" makes it a sidecar (a restartable init container); on regular
-   * containers (ContainerRestartRules, v1.35 beta) it overrides the pod's, which kubelet-ts refuses.
+   * On init containers "Always" makes it a sidecar (a restartable init container); on any container
+   * (ContainerRestartRules, v1.35 beta) it overrides the pod's restart policy for this container.
    */
   restartPolicy?: 'Always' | 'OnFailure' | 'Never';
-  /** ContainerRestartRules (v1.35 beta): restart on these exit codes; kubelet-ts refuses the pod. */
-  restartPolicyRules?: unknown[];
+  /** ContainerRestartRules (v1.35 beta): the first matching rule decides a restart on exit (pod/restart-rules.ts). */
+  restartPolicyRules?: ContainerRestartRule[];
   volumeMounts?: VolumeMount[];
   volumeDevices?: VolumeDevice[];
   securityContext?: SecurityContext;
@@ -251,6 +251,13 @@ export interface Affinity {
 }
 
 export interface PodOS { name: string }
+
+/** One of a container's restartPolicyRules: `action` when the exit code meets `exitCodes`. */
+export interface ContainerRestartRule {
+  /** 'Restart'; any other action is left to the container's restart policy. */
+  action: 'Restart' | string;
+  exitCodes?: { operator: 'In' | 'NotIn' | string; values?: number[] };
+}
 
 export interface PodSpec {
   containers: Container[];

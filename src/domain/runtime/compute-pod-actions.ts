@@ -6,7 +6,8 @@
  * Rules, in Go's order:
  * 1. No sandbox, several ready sandboxes, the newest not ready, or (off the host network) a ready
  *    sandbox without an IP → kill everything and create a sandbox with attempt+1. Then start from
- *    the first init container, or all regular containers (OnFailure skips those that succeeded).
+ *    the first init container, or all regular containers (OnFailure, the container's own or else
+ *    the pod's, skips those that succeeded).
  *    A pod that must not restart (Never) and has already run containers is only killed; so is a
  *    pod that was initialized and has nothing left to start.
  * 2. Init containers (init-containers.ts): one at a time, in order, each to completion; a failed one
@@ -14,9 +15,11 @@
  *    without sidecars take Go's classic path, pods with one the SidecarContainers path.
  * 3. Regular containers not running are started when the restart policy allows (Always: always;
  *    OnFailure: last exit ≠ 0; Never: never; created/unknown/never seen: always; a pod being
- *    deleted: never). Unknown ones are killed first.
+ *    deleted: never). Unknown ones are killed first. An exited container's own restartPolicy and
+ *    restartPolicyRules come before the pod's policy (pod/restart-rules.ts).
  * 4. A running container whose spec hash changed is killed and restarted whatever the policy; one
- *    that failed its liveness or startup probe is killed and restarted unless the policy is Never.
+ *    that failed its liveness or startup probe is killed and restarted unless its policy (its own,
+ *    else the pod's) is Never.
  * 5. No regular container running to keep and nothing to start → kill the pod (sidecars included).
  * 6. Ephemeral containers the runtime has not run yet are started in the existing sandbox, even before
  *    initialization is done (ephemeral-containers.ts); a pod being killed starts none.
@@ -31,6 +34,7 @@
  * namespace options); pod-level resources resized on their own (InPlacePodLevelResourcesVerticalScaling).
  */
 import type { Container, Pod } from '../pod/types.js';
+import { containerShouldRestart, restartsWithoutExitCode } from '../pod/restart-rules.js';
 import { containerSpecChanged } from './container-hash.js';
 import {
   classicInitContainerActions, computeInitContainerActions, findNextInitContainerToRun, hasAnyRegularContainerCreated,
@@ -115,10 +119,17 @@ export function shouldContainerBeRestarted(container: Container, pod: Pod, statu
   if (!s) return true;
   if (s.state === 'running') return false;
   if (s.state === 'unknown' || s.state === 'created') return true;
-  const policy = pod.spec.restartPolicy ?? 'Always';
-  if (policy === 'Never') return false;
-  if (policy === 'OnFailure' && s.exitCode === 0) return false;
-  return true;
+  // Exited: the container's rules and policy, else the pod's (ContainerRestartRules).
+  return containerShouldRestart(container, pod.spec, s.exitCode);
+}
+
+/**
+ * A container that is run only until it succeeds: its own OnFailure policy, else (when it has none)
+ * the pod's. A container whose own policy is Always or Never is started again after a new sandbox
+ * even in an OnFailure pod, as Go's computePodActions does.
+ */
+function runsUntilSuccess(container: Container, pod: Pod): boolean {
+  return (container.restartPolicy ?? pod.spec.restartPolicy) === 'OnFailure';
 }
 
 function containerSucceeded(container: Container, status: RuntimePodStatus): boolean {
@@ -148,7 +159,7 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
       return actions;
     }
     const toStart = pod.spec.containers
-      .filter((c) => !(pod.spec.restartPolicy === 'OnFailure' && containerSucceeded(c, status)))
+      .filter((c) => !(runsUntilSuccess(c, pod) && containerSucceeded(c, status)))
       .map((c) => c.name);
     const initialized = sidecars ? hasAnyRegularContainerCreated(pod, status) : findNextInitContainerToRun(pod, status).done;
     if (toStart.length === 0 && initialized) {
@@ -205,7 +216,8 @@ export function computePodActions(pod: Pod, status: RuntimePodStatus, probes: Pr
       }
       continue;
     }
-    let restart = shouldRestartOnFailure(pod);
+    // Still running, so no exit code for the rules: the container's own policy, else the pod's.
+    let restart = restartsWithoutExitCode(container, pod.spec);
     let reason: ContainerKillReason;
     let message: string;
     if (containerSpecChanged(container, s)) {

@@ -5,7 +5,8 @@
  * default since 1.29, GA in 1.33).
  *
  * Ordinary init containers run one at a time, in order, each to completion: a failed one (exit ≠ 0,
- * OOMKilled, unknown state) is retried unless restartPolicy is Never, which fails the pod. A
+ * OOMKilled, unknown state) is retried unless its restart policy says no, which fails the pod: the
+ * container's own restartPolicy and restartPolicyRules, else the pod's (ContainerRestartRules). A
  * restartable init container (`restartPolicy: Always`, a sidecar) only has to be started (running,
  * and its startup probe succeeded if it has one) before the next init container starts; it is kept
  * running for the pod's life, restarted whenever it exits whatever the pod's restart policy, and
@@ -17,6 +18,7 @@
  * containers may have been garbage collected: the newest evidence of progress wins.
  */
 import type { Container, Pod } from '../pod/types.js';
+import { containerShouldRestart, restartsWithoutExitCode } from '../pod/restart-rules.js';
 import { containerSpecChanged } from './container-hash.js';
 import { findContainerStatus, type RuntimeContainerStatus, type RuntimePodStatus } from './pod-status.js';
 
@@ -36,7 +38,7 @@ export interface InitContainerProbes {
 export interface InitContainerActions {
   /** True once the regular containers may run. */
   initialized: boolean;
-  /** Initialization failed for good (an ordinary init container failed under restartPolicy Never). */
+  /** Initialization failed for good (an ordinary init container failed and is not to be restarted). */
   killPod: boolean;
   /** Indices into spec.initContainers, in spec order. */
   toStart: number[];
@@ -53,6 +55,17 @@ export function isInitContainerFailed(status: RuntimeContainerStatus): boolean {
 
 export function shouldRestartOnFailure(pod: Pod): boolean {
   return (pod.spec.restartPolicy ?? 'Always') !== 'Never';
+}
+
+/**
+ * Whether a failed ordinary init container is retried (else the pod fails). With
+ * ContainerRestartRules this is the container's own decision: an exited one by its rules and policy
+ * (ShouldContainerBeRestarted, so never for a pod being deleted); one in an unknown state by its
+ * policy alone, since it may not have exited and there is no exit code for the rules.
+ */
+export function failedInitContainerRestarts(container: Container, pod: Pod, status: RuntimeContainerStatus): boolean {
+  if (status.state === 'exited') return !pod.metadata.deletionTimestamp && containerShouldRestart(container, pod.spec, status.exitCode);
+  return restartsWithoutExitCode(container, pod.spec);
 }
 
 /** A created, running or exited regular container means initialization completed once (hasAnyRegularContainerCreated). */
@@ -99,11 +112,12 @@ export function classicInitContainerActions(pod: Pod, status: RuntimePodStatus):
   const result: InitContainerActions = { initialized: found.done, killPod: false, toStart: [], toKill: [] };
   if (found.done || found.next === undefined) return result;
   const failed = found.lastStatus !== undefined && isInitContainerFailed(found.lastStatus);
-  if (failed && !shouldRestartOnFailure(pod)) return { ...result, killPod: true };
+  const container = pod.spec.initContainers?.[found.next] as Container;
+  if (failed && !failedInitContainerRestarts(container, pod, found.lastStatus as RuntimeContainerStatus)) return { ...result, killPod: true };
   if (found.lastStatus?.state === 'unknown') {
     result.toKill.push({
       id: found.lastStatus.id,
-      name: (pod.spec.initContainers?.[found.next] as Container).name,
+      name: container.name,
       reason: 'Unknown',
       message: 'Init container is in "unknown" state, try killing it before restart',
     });
@@ -124,7 +138,6 @@ export function computeInitContainerActions(pod: Pod, status: RuntimePodStatus, 
     return state === 'created' || state === 'running';
   });
   let previouslyInitialized = result.initialized;
-  const restartOnFailure = shouldRestartOnFailure(pod);
   const last = inits.length - 1;
   const restart = (i: number, s: RuntimeContainerStatus, reason: InitContainerKill['reason'], message: string): void => {
     result.toKill.push({ id: s.id, name: s.name, reason, message });
@@ -169,7 +182,7 @@ export function computeInitContainerActions(pod: Pod, status: RuntimePodStatus, 
         if (restartable) {
           result.toStart.push(i);
         } else if (isInitContainerFailed(s)) {
-          if (!restartOnFailure) return { ...result, killPod: true, toStart: [] };
+          if (!failedInitContainerRestarts(container, pod, s)) return { ...result, killPod: true, toStart: [] };
           result.toStart.push(i);
         } else if (i === last) {
           result.initialized = true;
@@ -178,7 +191,7 @@ export function computeInitContainerActions(pod: Pod, status: RuntimePodStatus, 
         }
         break;
       default: // unknown: it may still run, so stop it before starting another
-        if (!restartable && !restartOnFailure) return { ...result, killPod: true, toStart: [] };
+        if (!restartable && !failedInitContainerRestarts(container, pod, s)) return { ...result, killPod: true, toStart: [] };
         restart(i, s, 'Unknown', `Init container is in "${s.state}" state, try killing it before restart`);
     }
     previouslyInitialized = true;

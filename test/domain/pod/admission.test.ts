@@ -107,10 +107,14 @@ describe('admitPod', () => {
       expect(admitPod(asking, node, EMPTY_USAGE)).toEqual({
         admit: false, reason: 'PodFeatureNotSupported',
         message: 'kubelet-ts does not support yet what this pod asks for: spec.resourceClaims (DynamicResourceAllocation), '
-          + 'spec.volumes[0].image (ImageVolume), spec.containers[0].restartPolicy (ContainerRestartRules), '
-          + 'spec.containers[0].restartPolicyRules (ContainerRestartRules), '
-          + 'spec.containers[0].resources.claims (DynamicResourceAllocation)',
+          + 'spec.volumes[0].image (ImageVolume), spec.containers[0].resources.claims (DynamicResourceAllocation)',
       });
+    });
+
+    it('admits container restart rules (a container\'s own restartPolicy and restartPolicyRules), which it has', () => {
+      const rules = { restartPolicy: 'Never' as const, restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }] };
+      const asking = pod({ initContainers: [{ name: 'init', image: 'busybox', ...rules }] }, rules);
+      expect(admitPod(asking, node, EMPTY_USAGE)).toEqual({ admit: true });
     });
 
     it('admits a sidecar (restartPolicy Always on an init container) and an env file variable (fileKeyRef), which it has', () => {

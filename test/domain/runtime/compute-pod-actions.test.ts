@@ -250,3 +250,56 @@ describe('computePodActions: sidecars (restartable init containers)', () => {
     expect(plan(sidecarPod('Always'), [ctr(migrate, 'created'), ctr(proxy, 'running')]).initToStart).toEqual([1]);
   });
 });
+
+describe('computePodActions: container restart rules', () => {
+  const restartOn42: Container = { name: 'app', image: 'app:1', restartPolicy: 'Never', restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }] };
+  const alwaysApp: Container = { name: 'app', image: 'app:1', restartPolicy: 'Always' };
+  const neverApp: Container = { name: 'app', image: 'app:1', restartPolicy: 'Never' };
+  const onFailureApp: Container = { name: 'app', image: 'app:1', restartPolicy: 'OnFailure' };
+
+  function plan(p: Pod, containers: RuntimeContainerStatus[], probes = {}, sandboxes = [ready]) {
+    const a = computePodActions(p, status(sandboxes, containers), probes);
+    return { killPod: a.killPod, createSandbox: a.createSandbox, initToStart: a.initContainersToStart, start: a.containersToStart, kill: a.containersToKill.map((k) => `${k.name}:${k.reason}`) };
+  }
+
+  it.each<[string, Pod, RuntimeContainerStatus[], { killPod: boolean; start: string[] }]>([
+    ['a matching rule restarts an exited container in a Never pod', pod('Never', { containers: [restartOn42] }), [ctr(restartOn42, 'exited', 42)], { killPod: false, start: ['app'] }],
+    ['a rule that does not match leaves it exited: the pod is killed', pod('Never', { containers: [restartOn42] }), [ctr(restartOn42, 'exited', 1)], { killPod: true, start: [] }],
+    ['the container\'s Always restarts it in a Never pod', pod('Never', { containers: [alwaysApp] }), [ctr(alwaysApp, 'exited', 0)], { killPod: false, start: ['app'] }],
+    ['the container\'s Never keeps it down in an Always pod', pod('Always', { containers: [neverApp] }), [ctr(neverApp, 'exited', 1)], { killPod: true, start: [] }],
+    ['the container\'s OnFailure restarts a failure in a Never pod', pod('Never', { containers: [onFailureApp] }), [ctr(onFailureApp, 'exited', 2)], { killPod: false, start: ['app'] }],
+    ['no container policy: the pod\'s Always', pod('Always', { containers: [app] }), [ctr(app, 'exited', 0)], { killPod: false, start: ['app'] }],
+  ])('%s', (_, p, containers, expected) => {
+    expect(plan(p, containers)).toMatchObject(expected);
+  });
+
+  it('a liveness failure restarts by the container\'s own policy, not the pod\'s', () => {
+    expect(plan(pod('Never', { containers: [alwaysApp] }), [ctr(alwaysApp, 'running')], { livenessFailed: ['app'] }))
+      .toMatchObject({ start: ['app'], kill: ['app:LivenessProbe'] });
+    expect(plan(pod('Always', { containers: [neverApp, sidecar] }), [ctr(neverApp, 'running'), ctr(sidecar, 'running')], { livenessFailed: ['app'] }))
+      .toMatchObject({ start: [], kill: ['app:LivenessProbe'] });
+  });
+
+  it('after a new sandbox, a container whose own policy is OnFailure and that succeeded is not started again', () => {
+    const p = pod('Always', { containers: [onFailureApp, sidecar] });
+    expect(plan(p, [ctr(onFailureApp, 'exited', 0), ctr(sidecar, 'exited', 0)], {}, [sandbox(false, 1)])).toMatchObject({ createSandbox: true, start: ['sidecar'] });
+  });
+
+  describe('init containers', () => {
+    const retried: Container = { name: 'init1', image: 'init:1', restartPolicy: 'Never', restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'NotIn', values: [0] } }] };
+    const neverInit: Container = { name: 'init1', image: 'init:1', restartPolicy: 'Never' };
+    const proxy: Container = { name: 'proxy', image: 'proxy:1', restartPolicy: 'Always' };
+    const withInits = (policy: RestartPolicy, inits: Container[]): Pod => ({ metadata: { name: 'p', namespace: 'ns', uid: 'uid' }, spec: { restartPolicy: policy, initContainers: inits, containers: [app] } });
+
+    it.each<[string, Pod, RuntimeContainerStatus[], { killPod: boolean; initToStart: number[] }]>([
+      ['a failed init container retried by its rule in a Never pod', withInits('Never', [retried]), [ctr(retried, 'exited', 3)], { killPod: false, initToStart: [0] }],
+      ['…and by its rule on the sidecar path', withInits('Never', [proxy, retried]), [ctr(proxy, 'running'), ctr(retried, 'exited', 3)], { killPod: false, initToStart: [1] }],
+      ['a failed init container whose own Never says no kills an Always pod', withInits('Always', [neverInit]), [ctr(neverInit, 'exited', 3)], { killPod: true, initToStart: [] }],
+      ['…on the sidecar path too', withInits('Always', [proxy, neverInit]), [ctr(proxy, 'running'), ctr(neverInit, 'exited', 3)], { killPod: true, initToStart: [] }],
+      ['an init container in an unknown state follows its own policy only', withInits('Always', [proxy, retried]), [ctr(proxy, 'running'), ctr(retried, 'unknown')], { killPod: true, initToStart: [] }],
+      ['a failed init container with no policy of its own follows the pod\'s OnFailure', withInits('OnFailure', [init1]), [ctr(init1, 'exited', 3)], { killPod: false, initToStart: [0] }],
+    ])('%s', (_, p, containers, expected) => {
+      expect(plan(p, containers)).toMatchObject(expected);
+    });
+  });
+});
