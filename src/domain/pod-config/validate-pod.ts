@@ -10,6 +10,7 @@ import type { Pod, ResourceList } from '../pod/types.js';
 import { DNS1123_LABEL, DNS1123_SUBDOMAIN } from '../names/dns1123.js';
 import { notSupported as unsupported } from './field-errors.js';
 import { podUidError } from './pod-uid.js';
+import { containerRestartRuleErrors } from './validate-restart-rules.js';
 import { validatePodCreateRules } from './validate-pod-create.js';
 import { validatePodVolumes } from './validate-pod-volumes.js';
 
@@ -78,6 +79,7 @@ export function validatePod(pod: Pod): string[] {
           errors.push(unsupported(`${portPath}.protocol`, port.protocol, PROTOCOLS));
         }
       });
+      errors.push(...containerRestartRuleErrors(path, container, group === 'spec.initContainers'));
       errors.push(...quantityErrors(`${path}.resources.requests`, container.resources?.requests));
       errors.push(...quantityErrors(`${path}.resources.limits`, container.resources?.limits));
     });
