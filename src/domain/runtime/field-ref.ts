@@ -65,6 +65,25 @@ function ratioCeil(value: bigint, divisor: bigint): string {
 
 const limitsFromAllocatable = ['cpu', 'memory', 'ephemeral-storage'];
 
+/** The pod-level resources (PodLevelResources) Go supports; hugepages count as set but give no default. */
+const POD_LEVEL_DEFAULTS = ['cpu', 'memory'];
+
+/**
+ * The limits a container that sets none gets for the downward API (Go's defaultPodLimitsForDownwardAPI):
+ * the node's allocatable, but with pod-level limits set, the pod's cpu and memory limits instead.
+ */
+function downwardApiDefaultLimits(pod: Pod, nodeAllocatable: Record<string, string> | undefined): Record<string, string> | undefined {
+  const podLimits = pod.spec.resources?.limits ?? {};
+  const podLevelSet = Object.keys(podLimits).some((r) => POD_LEVEL_DEFAULTS.includes(r) || r.startsWith('hugepages-'));
+  if (!nodeAllocatable || !podLevelSet) return nodeAllocatable;
+  const defaults = { ...nodeAllocatable };
+  for (const r of POD_LEVEL_DEFAULTS) {
+    const limit = podLimits[r];
+    if (limit !== undefined && parseQuantity(limit).num !== 0n && defaults[r] !== undefined) defaults[r] = limit;
+  }
+  return defaults;
+}
+
 export function containerResourceValue(ref: ResourceFieldSelector, pod: Pod, current: Container, ctx: DownwardApiContext): string {
   const name = ref.containerName || current.name;
   const container = [...pod.spec.containers, ...(pod.spec.initContainers ?? [])].find((c) => c.name === name);
@@ -75,10 +94,11 @@ export function containerResourceValue(ref: ResourceFieldSelector, pod: Pod, cur
   const [kind, resource] = ref.resource.split(/\.(.*)/s) as [string, string | undefined];
   const requests = container.resources?.requests ?? {};
   const limits: Record<string, string> = { ...container.resources?.limits };
-  // A limit the container leaves unset is the node's allocatable (MergeContainerResourceLimits).
+  // A limit the container leaves unset is the node's allocatable, or the pod's limit (MergeContainerResourceLimits).
+  const defaults = downwardApiDefaultLimits(pod, ctx.nodeAllocatable);
   for (const r of limitsFromAllocatable) {
-    const allocatable = ctx.nodeAllocatable?.[r];
-    if (limits[r] === undefined && allocatable !== undefined) limits[r] = allocatable;
+    const fallback = defaults?.[r];
+    if (limits[r] === undefined && fallback !== undefined) limits[r] = fallback;
   }
   const list = kind === 'limits' ? limits : kind === 'requests' ? requests : undefined;
   if (!list || resource === undefined || !(resource === 'cpu' || resource === 'memory' || resource === 'ephemeral-storage' || resource.startsWith('hugepages-'))) {

@@ -80,6 +80,16 @@ describe('makeEnvironmentVariables', () => {
     expect(makeEnvironmentVariables(podWith(c), c, { ...ctx, nodeAllocatable: { memory: '8Gi', cpu: '4' } })[0]?.value).toBe('8');
   });
 
+  it('uses the pod-level limits (PodLevelResources) for cpu and memory a container does not limit, the node\'s for the rest', () => {
+    const c: Container = { name: 'app', image: 'x:1', env: ['limits.memory', 'limits.cpu', 'limits.ephemeral-storage'].map((resource, i) => ({ name: `V${i}`, valueFrom: { resourceFieldRef: { resource } } })) };
+    const pod = podWith(c);
+    pod.spec.resources = { limits: { memory: '64Mi', cpu: '500m' } };
+    const values = makeEnvironmentVariables(pod, c, { ...ctx, nodeAllocatable: { memory: '8Gi', cpu: '4', 'ephemeral-storage': '10Gi' } }).map((e) => e.value);
+    expect(values).toEqual(['67108864', '1', String(10 * 2 ** 30)]);
+    pod.spec.resources = { limits: { memory: '0' } };
+    expect(makeEnvironmentVariables(pod, c, { ...ctx, nodeAllocatable: { memory: '8Gi', cpu: '4', 'ephemeral-storage': '10Gi' } })[0]?.value).toBe(String(8 * 2 ** 30));
+  });
+
   it('reads configMap and secret keys through the lookup, skipping optional missing ones', () => {
     const c: Container = {
       name: 'app', image: 'x:1',
