@@ -26,10 +26,13 @@ function scanLines(text: string): string[] {
 export function lookUpEnvFile(text: string, key: string): EnvFileLookup {
   const lines = scanLines(text);
   const format = (at: number, what: string): EnvFileLookup => ({ error: `invalid environment variable format at line ${at}: ${what}` });
+  // Go's scanner fails on the first line too long for it, whichever loop reads it.
+  const tooLong = (i: number): EnvFileLookup | undefined =>
+    (Buffer.byteLength(lines[i]!) >= ENV_FILE_MAX_LINE_BYTES ? { error: `line ${i + 1} is longer than ${ENV_FILE_MAX_LINE_BYTES - 1} bytes` } : undefined);
   for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!;
-    if (Buffer.byteLength(raw) >= ENV_FILE_MAX_LINE_BYTES) return { error: `line ${i + 1} is longer than ${ENV_FILE_MAX_LINE_BYTES - 1} bytes` };
-    const line = raw.replace(BLANKS, '');
+    const refused = tooLong(i);
+    if (refused) return refused;
+    const line = lines[i]!.replace(BLANKS, '');
     if (line === '' || line.startsWith('#')) continue;
     const eq = line.indexOf('=');
     if (eq === -1) return format(i + 1, "missing '='");
@@ -59,7 +62,8 @@ export function lookUpEnvFile(text: string, key: string): EnvFileLookup {
       value += `${rest}\n`;
       i++;
       if (i >= lines.length) return { error: `invalid environment variable format starting at line ${start}: unclosed single quote` };
-      if (Buffer.byteLength(lines[i]!) >= ENV_FILE_MAX_LINE_BYTES) return { error: `line ${i + 1} is longer than ${ENV_FILE_MAX_LINE_BYTES - 1} bytes` };
+      const longLine = tooLong(i);
+      if (longLine) return longLine;
       rest = lines[i]!;
     }
   }
