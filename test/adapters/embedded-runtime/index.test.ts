@@ -201,7 +201,8 @@ describe('startEmbeddedRuntime', () => {
     const cri = await start();
     const { containerId } = await runContainer(cri, `exit${code}`, 'main', `echo bye; exit ${code}`);
     const status = await waitForExitState(cri, containerId);
-    expect(status).toMatchObject({ exit_code: code, reason });
+    // The message too: were the status lost, it says why.
+    expect(status).toMatchObject({ exit_code: code, reason, message: '' });
   });
 
   it('SIGKILLs a container that ignores SIGTERM once the timeout has passed (exit 137)', async () => {
@@ -438,7 +439,12 @@ describe('startEmbeddedRuntime', () => {
     process.kill(-pid, 'SIGKILL');
     await waitFor('both processes gone', async () => (isAlive(pid) || isAlive(shimPid) ? undefined : true));
     cri = await start();
-    expect((await cri.runtime.containerStatus(containerId)).status).toMatchObject({ state: 'CONTAINER_EXITED', exit_code: 255, reason: 'Error' });
+    expect((await cri.runtime.containerStatus(containerId)).status).toMatchObject({
+      state: 'CONTAINER_EXITED',
+      exit_code: 255,
+      reason: 'Error',
+      message: expect.stringMatching(new RegExp(`^container process and its shim are gone without an exit status \\(no ${EXIT_FILE}\\)`)),
+    });
   });
 
   it('recovers a container whose start was not yet saved when the runtime stopped (started.json)', async () => {

@@ -225,8 +225,8 @@ function readAnswer(socket: Socket, name: string): Promise<Answer> {
   });
 }
 
-/** The last lines of the shim's own log, to put the reason for a failed start into the error. */
-async function shimLogTail(shimsDir: string, maxChars = 600): Promise<string> {
+/** The last lines of the shim's own log, to put the reason for a failed start (or a lost exit) into the answer. */
+export async function shimLogTail(shimsDir: string, maxChars = 600): Promise<string> {
   try {
     const text = (await readFile(join(shimsDir, SHIM_LOG_FILE), 'utf8')).trim();
     return text.length > maxChars ? `…${text.slice(-maxChars)}` : text;

@@ -21,7 +21,7 @@ import { isRunningProcess } from '../containers/processes.js';
 import type { ContainerRecord, SandboxRecord } from './records.js';
 import { hostPodIP } from '../runtime-service.js';
 import { SameList } from '../containers/same-list.js';
-import type { ShimCommand } from '../shim/shim-launcher.js';
+import { shimLogTail, type ShimCommand } from '../shim/shim-launcher.js';
 import { detectCgroupLayout } from '../../host/cgroup-layout.js';
 import { Cgroupfs } from '../../host/cgroupfs.js';
 import { EXIT_FILE, STARTED_FILE, type ExitRecord, type StartedRecord } from '../shim/shim-protocol.js';
@@ -135,7 +135,10 @@ export class RuntimeState {
       container.exit_code = UNKNOWN_EXIT_CODE;
       container.finished_at = this.options.nowNs().toString();
       container.reason = 'Error';
-      container.message = 'container process and its shim are gone without an exit status';
+      // What the shim last said is the only trace of why it went without writing the status.
+      const read = exit.kind === 'torn' ? `${EXIT_FILE} unreadable (${exit.error})` : `no ${EXIT_FILE}`;
+      const tail = await shimLogTail(this.shimRoot);
+      container.message = `container process and its shim are gone without an exit status (${read})${tail ? `; shim log: ${tail}` : ''}`;
     } else {
       this.exits.checked(container.id);
       return;
