@@ -16,6 +16,11 @@
  *   (the effect logs why; Go: "failed to get summary stats"), which ends the cycle. The pods are
  *   asked for only when one must go (`listCandidates`: the active pods with their usage from that
  *   same reading), so an unpressured node journals a few numbers every 10 s, not its pods.
+ * - With localStorageCapacityIsolation, a good reading goes through `checkingLocalStorage` first:
+ *   the `listLocalStorage` effect answers the active pods that set an emptyDir sizeLimit or an
+ *   ephemeral-storage limit, with their usage (no summary read when none does), and the first one
+ *   over a limit is evicted (domain/eviction/local-storage.ts) before any threshold is weighed, as
+ *   Go's synchronize returns after localStorageEviction.
  * - The pure steps are domain/eviction/synchronize.ts. When the reported conditions change, the
  *   machine sends `node.pressure.changed` to `nodeStatus` (the Node's pressure conditions) and to
  *   `syncLoop` (admission).
@@ -51,6 +56,7 @@ import {
   type Starvation,
 } from '../domain/eviction/synchronize.js';
 import type { Threshold } from '../domain/eviction/thresholds.js';
+import { chooseLocalStorageEviction, type LocalStorageSubject } from '../domain/eviction/local-storage.js';
 import type { PodCondition } from '../domain/pod/types.js';
 
 export interface EvictionManagerInput {
@@ -59,6 +65,8 @@ export interface EvictionManagerInput {
   thresholds: Threshold[];
   pressureTransitionPeriodMs: number;
   maxPodGracePeriodSeconds: number;
+  /** localStorageCapacityIsolation: every cycle, pods over an emptyDir sizeLimit or an ephemeral-storage limit are evicted first. */
+  localStorageCapacityIsolation: boolean;
   monitoringPeriodMs?: number;
 }
 
@@ -78,9 +86,13 @@ export interface ReclaimInput { signal: Signal; resource: StarvedResource }
 /** The active pods with their usage from the last reading (Go's activePods and statsFunc). */
 export type ListCandidatesOutput = EvictionCandidate[];
 
+/** The active pods that set a local storage limit, with their usage (none read when no pod sets one). */
+export type ListLocalStorageOutput = LocalStorageSubject[];
+
 export interface EvictionManagerContext {
   nodeName: string;
   settings: EvictionSettings;
+  localStorageCapacityIsolation: boolean;
   monitoringPeriodMs: number;
   memory: EvictionMemory;
   /** The pressure conditions the node reports True. */
@@ -101,7 +113,8 @@ export interface EvictRequestedEvent {
   gracePeriodSeconds: number;
   reason: string;
   message: string;
-  condition: PodCondition;
+  /** Go's DisruptionTarget condition, when the eviction adds one. */
+  condition?: PodCondition;
 }
 
 /** Emitted for the event recorder: the node's EvictionThresholdMet Warning event. */
@@ -121,7 +134,7 @@ export type EvictionManagerEvent =
   /** From the syncLoop: the pod's worker finished the kill (evicted), or there was no such active pod. */
   | { type: 'pod.eviction.finished'; podUid: string; evicted: boolean };
 
-export const EVICTION_MANAGER_EFFECTS = ['observe', 'reclaimNodeLevel', 'listCandidates'] as const;
+export const EVICTION_MANAGER_EFFECTS = ['observe', 'listLocalStorage', 'reclaimNodeLevel', 'listCandidates'] as const;
 
 const sameConditions = (a: readonly PressureCondition[], b: readonly PressureCondition[]) => a.length === b.length && a.every((c, i) => c === b[i]);
 
@@ -142,6 +155,9 @@ export const evictionManagerMachine = setup({
     listCandidates: fromPromise<ListCandidatesOutput, Record<string, never>>(async () => {
       throw new Error('actor listCandidates was not provided');
     }),
+    listLocalStorage: fromPromise<ListLocalStorageOutput, Record<string, never>>(async () => {
+      throw new Error('actor listLocalStorage was not provided');
+    }),
   },
   delays: {
     monitoringPeriod: ({ context }) => context.monitoringPeriodMs,
@@ -149,6 +165,7 @@ export const evictionManagerMachine = setup({
   },
   guards: {
     isStarved: ({ context }) => context.starvation !== null,
+    checksLocalStorage: ({ context, event }) => context.localStorageCapacityIsolation && doneOutput<ObserveOutput>(event) !== null,
     needsNodeReclaim: ({ context }) =>
       context.starvation !== null && nodeReclaimNeeded(context.starvation.signal, context.reading?.dedicatedImageFs ?? false),
     isReclaimedByNode: ({ context, event }) => {
@@ -195,10 +212,13 @@ export const evictionManagerMachine = setup({
       });
       const request: EvictRequestedEvent = {
         type: 'pod.evict.requested', podUid: choice.uid, gracePeriodSeconds: choice.gracePeriodSeconds, reason: EVICTED_REASON, message: choice.message,
-        condition: disruptionTargetCondition(choice.message),
+        ...(choice.disruptionTarget ? { condition: disruptionTargetCondition(choice.message) } : {}),
       };
       // The syncLoop is stopped before this manager: an eviction chosen during the stop has no one to kill the pod.
       sendToSystemIfRunning(enqueue, system, 'syncLoop', request);
+    }),
+    chooseLocalStorageVictim: assign({
+      choice: ({ context, event }) => chooseLocalStorageEviction(doneOutput<ListLocalStorageOutput>(event), context.reading?.dedicatedImageFs ?? false),
     }),
     countEviction: assign({ evictions: ({ context }) => context.evictions + 1 }),
   },
@@ -211,6 +231,7 @@ export const evictionManagerMachine = setup({
       pressureTransitionPeriodMs: input.pressureTransitionPeriodMs,
       maxPodGracePeriodSeconds: input.maxPodGracePeriodSeconds,
     },
+    localStorageCapacityIsolation: input.localStorageCapacityIsolation,
     monitoringPeriodMs: input.monitoringPeriodMs ?? EVICTION_MONITORING_PERIOD_MS,
     memory: initialEvictionMemory(),
     conditions: [],
@@ -237,9 +258,26 @@ export const evictionManagerMachine = setup({
         id: 'observe',
         src: 'observe',
         input: () => ({}),
-        onDone: { target: 'deciding', actions: 'recordCycle' },
+        onDone: [
+          { guard: 'checksLocalStorage', target: 'checkingLocalStorage', actions: 'recordCycle' },
+          { target: 'deciding', actions: 'recordCycle' },
+        ],
         onError: { target: 'waiting' },
       },
+    },
+    checkingLocalStorage: {
+      meta: { description: 'pods over an emptyDir sizeLimit or an ephemeral-storage limit go first, whatever the thresholds' },
+      invoke: {
+        id: 'listLocalStorage',
+        src: 'listLocalStorage',
+        input: () => ({}),
+        onDone: { target: 'weighingLocalStorage', actions: 'chooseLocalStorageVictim' },
+        onError: { target: 'deciding' },
+      },
+    },
+    weighingLocalStorage: {
+      meta: { description: 'the first pod over a local storage limit that is not critical, or on to the thresholds' },
+      always: [{ guard: 'hasChoice', target: 'evicting' }, { target: 'deciding' }],
     },
     deciding: {
       meta: { description: 'is a threshold past its grace period, with fresh stats? (EvictionThresholdMet)' },

@@ -3,10 +3,12 @@ import { createActor, createMachine, fromCallback, fromPromise, SimulatedClock, 
 import type { EvictionCandidate } from '../../src/domain/eviction/candidates.js';
 import type { Observations } from '../../src/domain/eviction/observations.js';
 import type { Threshold } from '../../src/domain/eviction/thresholds.js';
+import type { LocalStorageSubject } from '../../src/domain/eviction/local-storage.js';
 import {
   evictionManagerMachine,
   type EvictRequestedEvent,
   type ListCandidatesOutput,
+  type ListLocalStorageOutput,
   type ObserveOutput,
   type PodEvictedEmitted,
   type PressureChangedEvent,
@@ -30,6 +32,8 @@ interface World {
   killSucceeds?: boolean;
   /** false: the syncLoop never answers. */
   answers?: boolean;
+  /** The pods with a local storage limit; set, the manager runs with localStorageCapacityIsolation. */
+  localStorage?: LocalStorageSubject[];
 }
 
 function observationsAt(world: World, nowMs: number): Observations {
@@ -42,7 +46,7 @@ function observationsAt(world: World, nowMs: number): Observations {
 
 function start(thresholds: Threshold[], world: World, transitionMs = 30_000, runtimeReady = true) {
   const clock = new SimulatedClock();
-  const calls = { observe: 0, listed: 0, announce: [] as string[], reclaim: [] as ReclaimInput[], evict: [] as (EvictRequestedEvent & { atMs: number })[], evictedEvents: [] as PodEvictedEmitted[] };
+  const calls = { observe: 0, listed: 0, listedLocalStorage: 0, announce: [] as string[], reclaim: [] as ReclaimInput[], evict: [] as (EvictRequestedEvent & { atMs: number })[], evictedEvents: [] as PodEvictedEmitted[] };
   const pressure: string[][] = [];
   const machine = evictionManagerMachine.provide({
     actors: {
@@ -53,6 +57,10 @@ function start(thresholds: Threshold[], world: World, transitionMs = 30_000, run
       listCandidates: fromPromise<ListCandidatesOutput, Record<string, never>>(async () => {
         calls.listed++;
         return world.candidates;
+      }),
+      listLocalStorage: fromPromise<ListLocalStorageOutput, Record<string, never>>(async () => {
+        calls.listedLocalStorage++;
+        return world.localStorage ?? [];
       }),
       reclaimNodeLevel: fromPromise<ReclaimOutput, ReclaimInput>(async ({ input }) => {
         calls.reclaim.push(input);
@@ -70,13 +78,14 @@ function start(thresholds: Threshold[], world: World, transitionMs = 30_000, run
       }
       calls.evict.push({ ...event, atMs: clock.now() });
       world.candidates = world.candidates.filter((c) => c.uid !== event.podUid);
+      if (world.localStorage) world.localStorage = world.localStorage.filter((s) => s.uid !== event.podUid);
       if (world.answers === false) return;
       queueMicrotask(() => (system.get('evictionManager') as AnyActorRef).send({ type: 'pod.eviction.finished', podUid: event.podUid, evicted: world.killSucceeds ?? true }));
     });
   });
   const parent = createMachine({
     invoke: [
-      { id: 'evictionManager', systemId: 'evictionManager', src: machine, input: { nodeName: 'n1', thresholds, pressureTransitionPeriodMs: transitionMs, maxPodGracePeriodSeconds: 0 } },
+      { id: 'evictionManager', systemId: 'evictionManager', src: machine, input: { nodeName: 'n1', thresholds, pressureTransitionPeriodMs: transitionMs, maxPodGracePeriodSeconds: 0, localStorageCapacityIsolation: world.localStorage !== undefined } },
       { id: 'syncLoop', systemId: 'syncLoop', src: syncLoop },
     ],
   });
@@ -139,6 +148,42 @@ describe('evictionManagerMachine', () => {
     expect(pressure).toEqual([]);
     // Nothing starved: the pods are never asked for.
     expect(calls.listed).toBe(0);
+  });
+
+  it('with localStorageCapacityIsolation, evicts a pod over its emptyDir sizeLimit before weighing any threshold: grace 1 s, Go\'s message, no DisruptionTarget, no EvictionThresholdMet', async () => {
+    const over: LocalStorageSubject = {
+      uid: 'uid-full', namespace: 'default', name: 'full', critical: false,
+      emptyDirLimits: [{ volume: 'scratch', bytes: Mi, text: '1Mi' }], containerLimits: [],
+      usage: { volumes: { scratch: 4 * Mi }, podBytes: 4 * Mi, containers: [{ name: 'c', logsBytes: 0, rootfsBytes: 0 }] },
+    };
+    const world: World = { memoryAvailable: 50 * Mi, nodefsAvailable: 900, gcFrees: 0, candidates: [usingMemory('big', 40 * Mi)], localStorage: [over] };
+    const { calls, tick } = start([hardMemory(100 * Mi)], world);
+    await settle();
+    expect(calls.evict.map((e) => [e.podUid, e.gracePeriodSeconds, e.reason, e.message])).toEqual([
+      ['uid-full', 1, 'Evicted', 'Usage of EmptyDir volume "scratch" exceeds the limit "1Mi". '],
+    ]);
+    expect(calls.evict[0]!.condition).toBeUndefined();
+    expect(calls.evictedEvents).toEqual([{ type: 'pod.evicted', pod: { namespace: 'default', name: 'full', uid: 'uid-full' }, reason: 'Evicted', message: 'Usage of EmptyDir volume "scratch" exceeds the limit "1Mi". ', annotations: {} }]);
+    // That cycle weighed no threshold; the next starts at once, checks local storage again, and
+    // (its reading no fresher) leaves the memory threshold to a later one.
+    expect(calls.announce).toEqual([]);
+    expect(calls.listedLocalStorage).toBe(2);
+    expect(calls.listed).toBe(0);
+    await tick(10_000);
+    expect(calls.announce).toEqual(['EvictionThresholdMet: Attempting to reclaim memory']);
+    expect(calls.evict.map((e) => e.podUid)).toEqual(['uid-full', 'uid-big']);
+    expect(calls.evict[1]!.condition).toMatchObject({ type: 'DisruptionTarget' });
+    expect(calls.listedLocalStorage).toBe(4);
+  });
+
+  it('without localStorageCapacityIsolation never asks for the pods\' local storage', async () => {
+    const world: World = { memoryAvailable: 900 * Mi, nodefsAvailable: 900, gcFrees: 0, candidates: [] };
+    const { calls, tick } = start([hardMemory(100 * Mi)], world);
+    await settle();
+    await tick(10_000);
+    await tick(10_000);
+    expect(calls.observe).toBe(3);
+    expect(calls.listedLocalStorage).toBe(0);
   });
 
   it('reports MemoryPressure and evicts one pod per cycle, the BestEffort one using most first', async () => {

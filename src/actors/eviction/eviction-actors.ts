@@ -9,16 +9,19 @@
  *   is read a moment later, so a quiet node lists and sizes no container every 10 s (on a node of
  *   many pods that read is a large part of its idle CPU: docs/FINDINGS.md). A failed read answers no
  *   candidate: no pod is evicted this cycle, as Go evicts none when its summary fails.
+ * - `listLocalStorage`: the active pods that set a local storage limit, with their usage from a full
+ *   summary read, made only when such a pod runs; a failed read answers none (no eviction this cycle).
  * - `reclaimNodeLevel`: Go's node-level reclaim for disk signals: container GC, then every unused
  *   image, each failure logged and the next one still tried; then a fresh reading, so the machine can
  *   tell whether that was enough.
  */
 import { fromPromise } from 'xstate';
 import { evictionCandidates } from '../../domain/eviction/candidates.js';
+import { anyLocalStorageLimit, localStorageSubjects } from '../../domain/eviction/local-storage.js';
 import { hasDedicatedImageFs, signalObservations } from '../../domain/eviction/observations.js';
 import type { Logger } from '../../log.js';
 import type { Summary } from '../../domain/stats/summary-types.js';
-import type { ListCandidatesOutput, ObserveOutput, ReclaimInput, ReclaimOutput } from '../../machines/eviction-manager.machine.js';
+import type { ListCandidatesOutput, ListLocalStorageOutput, ObserveOutput, ReclaimInput, ReclaimOutput } from '../../machines/eviction-manager.machine.js';
 import type { Clock } from '../../ports/clock.js';
 import type { EvictionHost } from '../../ports/eviction-host.js';
 import type { GarbageCollectors } from '../../ports/gc-host.js';
@@ -55,6 +58,12 @@ export function createEvictionActors(deps: EvictionActorDeps) {
     listCandidates: fromPromise<ListCandidatesOutput, Record<string, never>>(async () => {
       const stats = await podStats();
       return stats ? evictionCandidates(host.activePods(), stats) : [];
+    }),
+    listLocalStorage: fromPromise<ListLocalStorageOutput, Record<string, never>>(async () => {
+      const pods = host.activePods();
+      if (!anyLocalStorageLimit(pods)) return [];
+      const stats = await podStats();
+      return stats ? localStorageSubjects(host.activePods(), stats) : [];
     }),
     reclaimNodeLevel: fromPromise<ReclaimOutput, ReclaimInput>(async ({ input }) => {
       const collectors = deps.collectors();

@@ -1,8 +1,8 @@
 /**
  * The eviction manager's input from the configuration (Go: NewMainKubelet's
  * eviction.ParseThresholdConfig and eviction.Config). A threshold Go cannot parse stops start-up,
- * as in Go; no threshold at all means no eviction manager (Go's synchronize does nothing then but
- * local storage isolation, which kubelet-ts does not enforce).
+ * as in Go. With no threshold and localStorageCapacityIsolation off there is no eviction manager:
+ * Go's synchronize does nothing then.
  */
 import { parseGoDuration } from '../../domain/config/duration.js';
 import type { KubeletConfiguration } from '../../domain/config/types.js';
@@ -13,11 +13,12 @@ import type { EvictionManagerInput } from '../../machines/eviction-manager.machi
 export function evictionManagerInput(c: KubeletConfiguration, nodeName: string): EvictionManagerInput | undefined {
   const { thresholds, errors } = parseThresholdConfig(c);
   if (errors.length > 0) throw new KubeletError('KLT_ERR_CONFIG_INVALID', `failed to create eviction manager: ${errors.join('; ')}`);
-  if (thresholds.length === 0) return undefined;
+  if (thresholds.length === 0 && !c.localStorageCapacityIsolation) return undefined;
   return {
     nodeName,
     thresholds,
     pressureTransitionPeriodMs: parseGoDuration(c.evictionPressureTransitionPeriod),
     maxPodGracePeriodSeconds: c.evictionMaxPodGracePeriod,
+    localStorageCapacityIsolation: c.localStorageCapacityIsolation,
   };
 }

@@ -154,7 +154,8 @@ export const FIELD_SUPPORT: { readonly [F in ConfigField]: Support } = {
   registerWithTaints: honoured,
   registerNode: honoured,
   tracing: ignored('export OpenTelemetry traces of its API and runtime calls'),
-  localStorageCapacityIsolation: ignored('with false: report no ephemeral-storage capacity and enforce no ephemeral-storage limits'),
+  // false does turn off the eviction of pods over their local storage limits; the capacity is still reported.
+  localStorageCapacityIsolation: ignored('with false: report no ephemeral-storage capacity'),
   containerRuntimeEndpoint: honoured,
   imageServiceEndpoint: honoured,
   failCgroupV1: honoured,

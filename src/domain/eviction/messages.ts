@@ -10,7 +10,7 @@ import type { PodCondition } from '../pod/types.js';
 import type { EvictionCandidate } from './candidates.js';
 import type { Observations } from './observations.js';
 import { SIGNAL_RESOURCE, type PressureCondition, type StarvedResource } from './signals.js';
-import { thresholdQuantity, type Threshold, type ThresholdValue } from './thresholds.js';
+import { thresholdQuantity, type Threshold } from './thresholds.js';
 
 /** The pod status reason and the event reason of an eviction and of an eviction refusal. */
 export const EVICTED_REASON = 'Evicted';
@@ -29,8 +29,8 @@ function decimalQuantity(v: number): string {
   return `${v}${DECIMAL_SUFFIXES[i]}`;
 }
 
-/** A configured threshold as Go prints it: binary suffixes stay binary, the rest is DecimalSI. */
-function configuredQuantity(value: Extract<ThresholdValue, { quantity: number }>): string {
+/** A configured amount as Go prints it (canonical in its own format): binary suffixes stay binary, the rest is DecimalSI. */
+export function configuredQuantity(value: { quantity: number; text: string }): string {
   return /i$/.test(value.text) ? binaryQuantity(value.quantity) : decimalQuantity(value.quantity);
 }
 

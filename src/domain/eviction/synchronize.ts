@@ -114,6 +114,8 @@ export interface EvictionChoice {
   gracePeriodSeconds: number;
   message: string;
   annotations: Record<string, string>;
+  /** Go adds the DisruptionTarget condition for a threshold's eviction, none for a local storage limit's. */
+  disruptionTarget: boolean;
 }
 
 /** The soft eviction's grace: the cap, or the pod's own when shorter (AllowOverwriteTerminationGracePeriodSeconds off). */
@@ -128,5 +130,5 @@ export function chooseEviction(settings: EvictionSettings, starvation: Starvatio
   const pod = rankForEviction(starvation.resource, candidates).find((c) => !c.critical);
   if (!pod) return null;
   const { message, annotations } = evictionMessage(starvation.resource, pod, starvation.thresholds, observations);
-  return { uid: pod.uid, namespace: pod.namespace, name: pod.name, gracePeriodSeconds: gracePeriodSeconds(settings, starvation, pod), message, annotations };
+  return { uid: pod.uid, namespace: pod.namespace, name: pod.name, gracePeriodSeconds: gracePeriodSeconds(settings, starvation, pod), message, annotations, disruptionTarget: true };
 }

@@ -30,7 +30,7 @@ export interface EnvVarSource {
   resourceFieldRef?: ResourceFieldSelector;
   configMapKeyRef?: KeySelector;
   secretKeyRef?: KeySelector;
-  /** EnvFiles (v1.35 beta): a key of a file in an emptyDir volume; kubelet-ts refuses the pod (lacked-features.ts). */
+  /** EnvFiles (v1.35 beta): a key of a file in an emptyDir volume, read when the container is created (env-files.ts). */
   fileKeyRef?: { volumeName?: string; path?: string; key?: string; optional?: boolean };
 }
 

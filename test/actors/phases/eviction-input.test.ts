@@ -11,8 +11,9 @@ describe('evictionManagerInput', () => {
     expect(input).toMatchObject({ nodeName: 'n1', pressureTransitionPeriodMs: 300_000, maxPodGracePeriodSeconds: 0 });
   });
 
-  it('starts no eviction manager without thresholds', () => {
-    expect(evictionManagerInput({ ...defaults(), evictionHard: {} }, 'n1')).toBeUndefined();
+  it('starts no eviction manager without thresholds unless it isolates local storage', () => {
+    expect(evictionManagerInput({ ...defaults(), evictionHard: {}, localStorageCapacityIsolation: false }, 'n1')).toBeUndefined();
+    expect(evictionManagerInput({ ...defaults(), evictionHard: {} }, 'n1')).toMatchObject({ thresholds: [], localStorageCapacityIsolation: true });
   });
 
   it('stops start-up on a signal Go does not know', () => {
