@@ -305,6 +305,9 @@ export interface PodSpec {
 
 export interface PodReadinessGate { conditionType: string }
 
+/** A claim made from a template for the pod: its name, absent when none was needed. */
+export interface PodResourceClaimStatus { name: string; resourceClaimName?: string }
+
 export interface PodCondition {
   type: string;
   /** The pod's metadata.generation the kubelet had when it set the condition (v1.35, GA). */
@@ -372,7 +375,7 @@ export interface PodStatus {
   ephemeralContainerStatuses?: ContainerStatus[];
   qosClass?: PodQOSClass;
   /** Set by the resource claim controller and the scheduler; kept as they are (merge-status.ts). */
-  resourceClaimStatuses?: unknown[];
+  resourceClaimStatuses?: PodResourceClaimStatus[];
   extendedResourceClaimStatus?: unknown;
 }
 
