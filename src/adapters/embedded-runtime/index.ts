@@ -95,6 +95,8 @@ export interface EmbeddedRuntimeOptions {
   images?: readonly string[];
   /** containerd's max_container_log_line_size; default 16 KiB. */
   maxLogLineBytes?: number;
+  /** Where CDI specs are read from, in rising priority; default /etc/cdi, /var/run/cdi. */
+  cdiSpecDirs?: readonly string[];
   /** The streaming server for Exec/Attach/PortForward: default 127.0.0.1, a free port, 4 h idle timeout. */
   streaming?: { host?: string; port?: number; idleTimeoutMs?: number };
   /**
@@ -142,6 +144,7 @@ export async function startEmbeddedRuntime(options: EmbeddedRuntimeOptions): Pro
     const imageStore = await ImageStore.open(options.stateDir, options.images ?? DEFAULT_EMBEDDED_IMAGES);
     const runtime = await RuntimeState.open({
       stateDir: options.stateDir, images: imageStore, shim, logger, nowNs, maxLogLineBytes: options.maxLogLineBytes,
+      ...(options.cdiSpecDirs ? { cdiSpecDirs: options.cdiSpecDirs } : {}),
     });
     const forwarding = new PortForwardRules((id) => runtime.findSandbox(id), options.reservedPorts);
     streaming = await startStreamingServer({

@@ -3,6 +3,7 @@
  * does: stopping or removing an unknown id succeeds, the status of an unknown id is NOT_FOUND, and
  * a failed start leaves the container EXITED with reason StartError and exit code 128.
  */
+import { cdiDeviceEnv } from './cdi-devices.js';
 import { rm, stat } from 'node:fs/promises';
 import { KubeletError } from '../../../domain/errors.js';
 import type { ContainerConfig__Output } from '../../../generated/runtime/v1/ContainerConfig.js';
@@ -65,7 +66,7 @@ export async function createContainer(
     labels: { ...config.labels },
     annotations: { ...config.annotations },
     argv: containerArgv(config),
-    env: containerEnv(config, sandbox),
+    env: { ...containerEnv(config, sandbox), ...(await cdiDeviceEnv((config.CDI_devices ?? []).map((d) => d.name), state.options.cdiSpecDirs, state.options.logger)) },
     working_dir: config.working_dir || '/',
     ...containerUser(config),
     log_path: containerLogPath(logDirectory, config.log_path ?? ''),

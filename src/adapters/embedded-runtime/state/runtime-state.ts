@@ -35,6 +35,8 @@ export interface RuntimeServiceOptions {
   /** Epoch nanoseconds. */
   nowNs: () => bigint;
   maxLogLineBytes?: number;
+  /** Where CDI specs are read from, in rising priority; default /etc/cdi, /var/run/cdi. */
+  cdiSpecDirs?: readonly string[];
   /**
    * The address every sandbox reports: containers share the host's network, so a pod's IP is the
    * host's. Default: the host's first non-internal IPv4 address, else 127.0.0.1. (With an empty IP

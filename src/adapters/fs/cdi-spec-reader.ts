@@ -1,0 +1,48 @@
+/**
+ * Reads the CDI spec files of the spec directories (the CDI library's defaults: /etc/cdi, then
+ * /var/run/cdi, the later winning), the `.json`, `.yaml` and `.yml` files directly in each. A file
+ * that cannot be read, is not YAML or JSON, or breaks the specification is left out and named in
+ * `problems`; the others still count, as the CDI library's cache keeps the good specs beside the
+ * bad. Only regular files within the bound are read: a FIFO planted there cannot hold the runtime.
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import YAML from 'yaml';
+import type { LoadedCdiSpec } from '../../domain/cdi/cdi-registry.js';
+import { validateCdiSpec } from '../../domain/cdi/cdi-spec.js';
+import { byCodeUnits } from '../../domain/text/code-unit-order.js';
+import { readRegularFile } from '../bounded-input/read-regular-file.js';
+
+export const DEFAULT_CDI_SPEC_DIRS: readonly string[] = ['/etc/cdi', '/var/run/cdi'];
+
+/** A spec holds a few devices' edits; the largest real ones (every GPU of a node with its libraries' mounts) stay far below. */
+export const CDI_SPEC_MAX_BYTES = 4 * 1024 * 1024;
+/** YAML aliases expand; a spec has no use for them beyond a few. */
+const MAX_ALIASES = 100;
+
+export interface CdiSpecs { specs: LoadedCdiSpec[]; problems: string[] }
+
+async function specFiles(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).filter((f) => /\.(json|ya?ml)$/.test(f)).sort(byCodeUnits).map((f) => join(dir, f));
+  } catch {
+    return []; // no such directory: no specs there
+  }
+}
+
+export async function readCdiSpecs(dirs: readonly string[] = DEFAULT_CDI_SPEC_DIRS): Promise<CdiSpecs> {
+  const out: CdiSpecs = { specs: [], problems: [] };
+  for (const [priority, dir] of dirs.entries()) {
+    for (const path of await specFiles(dir)) {
+      try {
+        const { text } = await readRegularFile(path, CDI_SPEC_MAX_BYTES);
+        const spec = validateCdiSpec(YAML.parse(text, { maxAliasCount: MAX_ALIASES }));
+        if (typeof spec === 'string') out.problems.push(`${path}: ${spec}`);
+        else out.specs.push({ path, priority, spec });
+      } catch (err) {
+        out.problems.push(`${path}: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+  }
+  return out;
+}
