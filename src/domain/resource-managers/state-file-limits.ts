@@ -31,3 +31,8 @@ export const CPU_MANAGER_STATE_MAX_BYTES = FILE_HEAD_BYTES + STATE_FILE_CPUS * C
 export const MEMORY_MANAGER_STATE_MAX_BYTES = sizedFor(512);
 /** allocated_pods_state and actuated_pods_state: a container's name and its requests and limits by resource. */
 export const POD_RESOURCES_STATE_MAX_BYTES = sizedFor(512);
+
+/** A claim in dra_manager_state: its uid, name and namespace, the pods sharing it, its devices with their CDI ids. */
+const DRA_CLAIM_BYTES = 4 * 1024;
+/** dra_manager_state: a few claims a pod at most. */
+export const DRA_MANAGER_STATE_MAX_BYTES = FILE_HEAD_BYTES + STATE_FILE_PODS * 4 * DRA_CLAIM_BYTES;

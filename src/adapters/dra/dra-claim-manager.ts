@@ -1,0 +1,166 @@
+/**
+ * The DRA claim manager (Go: pkg/kubelet/cm/dra Manager's prepareResources, GetResources and
+ * unprepareResources), over the pure steps of domain/dra:
+ * - prepare: every claim of the pod is read from the API server and checked first (made for the pod,
+ *   reserved for it, allocated, its drivers registered): a refusal leaves nothing behind, so such a
+ *   pod can be deleted without an unprepare. Then each claim is entered once (a claim shared by pods
+ *   has one entry listing them) and checkpointed, the claims not yet prepared are sent to their
+ *   drivers in one NodePrepareResources per driver, and the devices they answer are kept and
+ *   checkpointed with the claims marked prepared.
+ * - unprepare: a claim another pod still uses only loses this pod; the others go to their drivers in
+ *   one NodeUnprepareResources per driver and are forgotten once every driver has answered.
+ * The checkpoint is read at start (claims come back not prepared: the next sync prepares them again,
+ * which a driver answers from what it kept). Checkpoint writes run one after another.
+ */
+import { decodeClaimCheckpoint, encodeClaimCheckpoint } from '../../domain/dra/claim-checkpoint.js';
+import { cdiDeviceIds, claimInfoFromClaim, preparedWith, prepareBatches, withoutPod, withPod, type ClaimInfo, type PreparedDevice } from '../../domain/dra/claim-info.js';
+import { claimRefusal, podClaimName } from '../../domain/dra/pod-claims.js';
+import type { ResourceClaim } from '../../domain/dra/resource-claim.js';
+import { KubeletError } from '../../domain/errors.js';
+import type { Container, Pod } from '../../domain/pod/types.js';
+import type { Logger } from '../../log.js';
+import type { ClaimCheckpointStore, ClaimGetter, DraClaimManager } from '../../ports/dra-claims.js';
+import type { DraClaim, DraPluginClients } from '../../ports/dra-plugins.js';
+
+export interface DraClaimManagerDeps {
+  getClaim: ClaimGetter;
+  plugins: DraPluginClients;
+  checkpoint: ClaimCheckpointStore;
+  logger: Logger;
+}
+
+const claimFailure = (message: string, cause?: unknown) => new KubeletError('KLT_ERR_DRA_CLAIM', message, { ...(cause ? { cause } : {}), retryable: true });
+const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
+const namespaceOf = (pod: Pod) => pod.metadata.namespace ?? 'default';
+
+/** The names of the pod's claims that exist (a template's claim not needed is none); throws Go's error for one not made yet. */
+function claimNames(pod: Pod): { podClaim: string; name: string; mustCheckOwner: boolean }[] {
+  return (pod.spec.resourceClaims ?? []).flatMap((podClaim) => {
+    const named = podClaimName(pod, podClaim);
+    if (named.kind === 'error') throw claimFailure(named.message);
+    return named.kind === 'none' ? [] : [{ podClaim: podClaim.name, name: named.name, mustCheckOwner: named.mustCheckOwner }];
+  });
+}
+
+export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<DraClaimManager> {
+  const { plugins, logger } = deps;
+  const cache = new Map<string, ClaimInfo>();
+  const saved = await deps.checkpoint.read().catch((err: unknown) => {
+    logger.error({ err }, 'DRA checkpoint unreadable: it is set aside and rewritten');
+    return undefined;
+  });
+  if (saved !== undefined) {
+    const decoded = decodeClaimCheckpoint(saved);
+    // Go refuses to start on a corrupt checkpoint; the claims it names are prepared again as their pods sync.
+    if (!decoded.ok) logger.error({ problem: decoded.error }, 'DRA checkpoint unreadable: it is set aside and rewritten');
+    else for (const info of decoded.claims) cache.set(keyOf(info.namespace, info.claimName), info);
+  }
+
+  let writes: Promise<void> = Promise.resolve();
+  const sync = (): Promise<void> => {
+    const text = encodeClaimCheckpoint([...cache.values()]);
+    writes = writes.catch(() => undefined).then(() => deps.checkpoint.write(text));
+    return writes.catch((err: unknown) => {
+      throw claimFailure(`checkpoint ResourceClaim state: ${err instanceof Error ? err.message : String(err)}`, err);
+    });
+  };
+
+  async function prepare(pod: Pod): Promise<void> {
+    const namespace = namespaceOf(pod);
+    // The validation pass: nothing is entered until every claim checks out.
+    const checked: ResourceClaim[] = [];
+    for (const { name, mustCheckOwner } of claimNames(pod)) {
+      let claim: ResourceClaim;
+      try {
+        claim = await deps.getClaim(namespace, name);
+      } catch (err) {
+        throw claimFailure(`fetch ResourceClaim ${name}: ${err instanceof Error ? err.message : String(err)}`, err);
+      }
+      const refusal = claimRefusal(pod, claim, mustCheckOwner);
+      if (refusal) throw claimFailure(refusal);
+      for (const driver of Object.keys(claimInfoFromClaim(claim).drivers)) plugins.get(driver);
+      checked.push(claim);
+    }
+    if (checked.length === 0) return;
+
+    const pending: ClaimInfo[] = [];
+    for (const claim of checked) {
+      const key = keyOf(namespace, claim.metadata.name);
+      const known = cache.get(key);
+      if (known && known.claimUid !== (claim.metadata.uid ?? '')) {
+        throw claimFailure(`old ResourceClaim with same name ${claim.metadata.name} and different UID ${known.claimUid} still exists (previous pod force-deleted?!)`);
+      }
+      const info = withPod(known ?? claimInfoFromClaim(claim), pod.metadata.uid ?? '');
+      cache.set(key, info);
+      if (!info.prepared) pending.push(info);
+    }
+    await sync();
+
+    const devices = new Map<string, Record<string, PreparedDevice[]>>();
+    for (const [driver, claims] of prepareBatches(pending)) {
+      let answers;
+      try {
+        answers = await plugins.get(driver).nodePrepareResources(claims);
+      } catch (err) {
+        throw claimFailure(`NodePrepareResources: ${err instanceof Error ? err.message : String(err)}`, err);
+      }
+      for (const [uid, result] of answers) {
+        const claim = claims.find((c) => c.uid === uid)!;
+        if ('error' in result && result.error !== '') throw claimFailure(`NodePrepareResources failed for ResourceClaim ${claim.name}: ${result.error}`);
+        const byDriver = devices.get(uid) ?? {};
+        byDriver[driver] = 'devices' in result ? result.devices.map((d) => ({ ...d })) : [];
+        devices.set(uid, byDriver);
+      }
+      if (answers.size !== claims.length) throw claimFailure(`NodePrepareResources skipped ${claims.length - answers.size} ResourceClaims`);
+    }
+    for (const info of pending) {
+      const key = keyOf(info.namespace, info.claimName);
+      cache.set(key, preparedWith(cache.get(key) ?? info, devices.get(info.claimUid) ?? {}));
+    }
+    await sync();
+  }
+
+  function cdiDevices(pod: Pod, container: Container): string[] {
+    const names = new Map(claimNames(pod).map((c) => [c.podClaim, c.name]));
+    const ids: string[] = [];
+    for (const use of container.resources?.claims ?? []) {
+      const name = names.get(use.name);
+      if (name === undefined) continue;
+      const info = cache.get(keyOf(namespaceOf(pod), name));
+      if (!info) throw claimFailure(`internal error: unable to get claim info for ResourceClaim ${name}`);
+      ids.push(...cdiDeviceIds(info, use.request));
+    }
+    return ids;
+  }
+
+  async function unprepare(pod: Pod): Promise<void> {
+    const namespace = namespaceOf(pod);
+    const podUid = pod.metadata.uid ?? '';
+    const leaving: ClaimInfo[] = [];
+    for (const { name } of claimNames(pod)) {
+      const key = keyOf(namespace, name);
+      const info = cache.get(key);
+      if (!info) continue;
+      const rest = withoutPod(info, podUid);
+      if (rest.podUids.length > 0) cache.set(key, rest);
+      else leaving.push(info);
+    }
+    const batches = prepareBatches(leaving.map((info) => ({ ...info, prepared: false })));
+    for (const [driver, claims] of batches) {
+      let answers;
+      try {
+        answers = await plugins.get(driver).nodeUnprepareResources(claims as DraClaim[]);
+      } catch (err) {
+        throw claimFailure(`NodeUnprepareResources: ${err instanceof Error ? err.message : String(err)}`, err);
+      }
+      for (const [uid, result] of answers) {
+        if (result.error !== '') throw claimFailure(`NodeUnprepareResources failed for ResourceClaim ${claims.find((c) => c.uid === uid)!.name}: ${result.error}`);
+      }
+      if (answers.size !== claims.length) throw claimFailure(`NodeUnprepareResources skipped ${claims.length - answers.size} ResourceClaims`);
+    }
+    for (const info of leaving) cache.delete(keyOf(info.namespace, info.claimName));
+    await sync();
+  }
+
+  return { prepare, cdiDevices, unprepare };
+}

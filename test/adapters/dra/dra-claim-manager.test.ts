@@ -1,0 +1,128 @@
+import { pino } from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createDraClaimManager } from '../../../src/adapters/dra/dra-claim-manager.js';
+import { decodeClaimCheckpoint } from '../../../src/domain/dra/claim-checkpoint.js';
+import type { ResourceClaim } from '../../../src/domain/dra/resource-claim.js';
+import type { Pod } from '../../../src/domain/pod/types.js';
+import type { ClaimCheckpointStore } from '../../../src/ports/dra-claims.js';
+import type { DraClaim, DraPluginClient, DraPluginClients, DraPrepareResult } from '../../../src/ports/dra-plugins.js';
+
+const DRIVER = 'gpu.example.com';
+
+function claim(name: string, uid: string, reservedFor: string[]): ResourceClaim {
+  return {
+    metadata: { name, namespace: 'ml', uid },
+    status: {
+      allocation: { devices: { results: [{ request: 'gpu', driver: DRIVER, pool: 'node-1', device: `${name}-dev` }] } },
+      reservedFor: reservedFor.map((p) => ({ resource: 'pods', name: p, uid: p })),
+    },
+  };
+}
+
+function pod(uid: string, claimName = 'shared'): Pod {
+  return {
+    metadata: { name: uid, namespace: 'ml', uid },
+    spec: {
+      resourceClaims: [{ name: 'accel', resourceClaimName: claimName }],
+      containers: [{ name: 'uses', image: 'i', resources: { claims: [{ name: 'accel' }] } }, { name: 'plain', image: 'i' }],
+    },
+  };
+}
+
+/** A driver that prepares each claim as one device with one CDI id, and remembers every call. */
+function world(claims: ResourceClaim[], answer?: (c: DraClaim) => DraPrepareResult) {
+  const calls: string[] = [];
+  const files: string[] = [];
+  const client: DraPluginClient = {
+    async nodePrepareResources(asked) {
+      calls.push(`prepare ${asked.map((c) => c.name).join(',')}`);
+      return new Map(asked.map((c) => [c.uid, answer?.(c) ?? { devices: [{ poolName: 'node-1', deviceName: `${c.name}-dev`, requestNames: ['gpu'], cdiDeviceIds: [`${DRIVER}/gpu=${c.name}`] }] }]));
+    },
+    async nodeUnprepareResources(asked) {
+      calls.push(`unprepare ${asked.map((c) => c.name).join(',')}`);
+      return new Map(asked.map((c) => [c.uid, { error: '' }]));
+    },
+  };
+  const registered = new Set([DRIVER]);
+  const plugins: DraPluginClients = {
+    get(driver) {
+      if (!registered.has(driver)) throw Object.assign(new Error(`DRA driver ${driver} is not registered`), { code: 'KLT_ERR_DRA_PLUGIN' });
+      return client;
+    },
+    close() {},
+  };
+  const checkpoint: ClaimCheckpointStore = {
+    read: async () => files.at(-1),
+    write: async (text) => void files.push(text),
+  };
+  const getClaim = async (namespace: string, name: string) => {
+    const found = claims.find((c) => c.metadata.namespace === namespace && c.metadata.name === name);
+    if (!found) throw new Error(`resourceclaims.resource.k8s.io "${name}" not found`);
+    return found;
+  };
+  const start = () => createDraClaimManager({ getClaim, plugins, checkpoint, logger: pino({ level: 'silent' }) });
+  const saved = () => {
+    const decoded = decodeClaimCheckpoint(files.at(-1) ?? '');
+    return decoded.ok ? decoded.claims.map((c) => [c.claimName, c.podUids]) : decoded.error;
+  };
+  return { calls, files, registered, start, saved };
+}
+
+describe('the DRA claim manager', () => {
+  it('prepares a claim shared by two pods once, gives its CDI ids to the containers using it, and unprepares it with the last pod', async () => {
+    const w = world([claim('shared', 'c-1', ['pod-a', 'pod-b'])]);
+    const manager = await w.start();
+    await manager.prepare(pod('pod-a'));
+    await manager.prepare(pod('pod-b'));
+    expect(w.calls).toEqual(['prepare shared']);
+    expect(w.saved()).toEqual([['shared', ['pod-a', 'pod-b']]]);
+    const [uses, plain] = pod('pod-b').spec.containers;
+    expect(manager.cdiDevices(pod('pod-b'), uses!)).toEqual([`${DRIVER}/gpu=shared`]);
+    expect(manager.cdiDevices(pod('pod-b'), plain!)).toEqual([]);
+
+    await manager.unprepare(pod('pod-a'));
+    expect(w.calls).toEqual(['prepare shared']);
+    expect(w.saved()).toEqual([['shared', ['pod-b']]]);
+    await manager.unprepare(pod('pod-b'));
+    expect(w.calls).toEqual(['prepare shared', 'unprepare shared']);
+    expect(w.saved()).toEqual([]);
+    // Idempotent: unpreparing a pod whose claims are gone asks no driver.
+    await manager.unprepare(pod('pod-b'));
+    expect(w.calls).toHaveLength(2);
+  });
+
+  it('after a restart, keeps the claims it checkpointed and prepares them again at the next sync', async () => {
+    const w = world([claim('shared', 'c-1', ['pod-a'])]);
+    await (await w.start()).prepare(pod('pod-a'));
+    const restarted = await w.start();
+    expect(restarted.cdiDevices(pod('pod-a'), pod('pod-a').spec.containers[0]!)).toEqual([`${DRIVER}/gpu=shared`]);
+    await restarted.prepare(pod('pod-a'));
+    expect(w.calls).toEqual(['prepare shared', 'prepare shared']);
+    await restarted.unprepare(pod('pod-a'));
+    expect(w.calls.at(-1)).toBe('unprepare shared');
+  });
+
+  it('refuses a claim not reserved for the pod, or whose driver is not registered, leaving nothing behind', async () => {
+    const w = world([claim('shared', 'c-1', ['pod-b'])]);
+    const manager = await w.start();
+    await expect(manager.prepare(pod('pod-a'))).rejects.toMatchObject({ code: 'KLT_ERR_DRA_CLAIM', message: 'pod pod-a (pod-a) is not allowed to use ResourceClaim shared (c-1)' });
+    await expect(manager.prepare(pod('pod-a', 'missing'))).rejects.toMatchObject({ message: 'fetch ResourceClaim missing: resourceclaims.resource.k8s.io "missing" not found' });
+    w.registered.clear();
+    await expect(manager.prepare(pod('pod-b'))).rejects.toMatchObject({ message: `DRA driver ${DRIVER} is not registered` });
+    expect(w.calls).toEqual([]);
+    expect(w.files).toEqual([]);
+  });
+
+  it('fails with the driver\'s own error for a claim, as Go words it, and prepares it at the next try', async () => {
+    let fail = true;
+    const w = world([claim('shared', 'c-1', ['pod-a'])], (c) => (fail ? { error: 'no such GPU' } : { devices: [{ poolName: 'p', deviceName: 'd', requestNames: [], cdiDeviceIds: [`${DRIVER}/gpu=${c.name}`] }] }));
+    const manager = await w.start();
+    await expect(manager.prepare(pod('pod-a'))).rejects.toMatchObject({ code: 'KLT_ERR_DRA_CLAIM', message: 'NodePrepareResources failed for ResourceClaim shared: no such GPU' });
+    // Entered and checkpointed before the call, so an unprepare would still reach the driver.
+    expect(w.saved()).toEqual([['shared', ['pod-a']]]);
+    fail = false;
+    await manager.prepare(pod('pod-a'));
+    expect(w.calls).toEqual(['prepare shared', 'prepare shared']);
+    expect(manager.cdiDevices(pod('pod-a'), pod('pod-a').spec.containers[0]!)).toEqual([`${DRIVER}/gpu=shared`]);
+  });
+});
