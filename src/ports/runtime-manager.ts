@@ -25,7 +25,9 @@ export type SyncStep =
   | 'updatePodCgroup'
   | 'updateContainerResources'
   | 'removeContainer'
-  | 'removePodSandbox';
+  | 'removePodSandbox'
+  /** The pod's DRA claims unprepared after its kill. */
+  | 'unprepareResources';
 
 export interface SyncStepResult {
   step: SyncStep;

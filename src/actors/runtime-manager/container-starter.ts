@@ -6,6 +6,7 @@
  * will show it. Go's events go with each step: BackOff, the image's, Created, Started, and Failed
  * ("Error: …") or FailedPostStartHook when a step fails.
  */
+import type { DraClaimManager } from '../../ports/dra-claims.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, EphemeralContainer, Pod } from '../../domain/pod/types.js';
 import { namespaceTargetId } from '../../domain/runtime/ephemeral-containers.js';
@@ -50,6 +51,8 @@ export interface ContainerStarterDeps extends HookDeps {
   sharedCpus?: () => number[] | undefined;
   /** The device plugins' Allocate answers for a container's devices (ContainerDeviceAllocator); a throw is a CreateContainerConfigError. */
   deviceRuntime?: ContainerDeviceAllocator['containerDevices'];
+  /** The DRA claim manager, for the CDI devices of the claims a container uses. */
+  dra?: Pick<DraClaimManager, 'cdiDevices'>;
   /** The EnvFiles gate: `fileKeyRef` read from the pod's volume. Default on, as in Go v1.35; off, such a variable is '' (Go). */
   envFiles?: boolean;
 }
@@ -144,8 +147,11 @@ export async function startContainer(deps: ContainerStarterDeps, step: 'startIni
     // GetResources: the device plugins' answers for the devices admission gave the container.
     const held = ctx.assignment?.[container.name]?.devices;
     const deviceRuntime = held && deps.deviceRuntime && Object.keys(held).length > 0 ? await deps.deviceRuntime(pod.metadata.uid ?? '', container.name, held) : undefined;
+    // GetResources: the CDI devices of the DRA claims it uses (a claim not prepared fails the config).
+    const cdiDevices = deps.dra && (container.resources?.claims ?? []).length > 0 ? deps.dra.cdiDevices(pod, container) : undefined;
     const config = generateContainerConfig(pod, container, {
       restartCount, imageRef, podIPs: ctx.podIPs, mounts, devices, ...(target.id !== undefined ? { namespaceTargetId: target.id } : {}), ...(cpuset ? { cpuset } : {}), ...(deviceRuntime ? { deviceRuntime } : {}),
+      ...(cdiDevices ? { cdiDevices } : {}),
     }, node);
     reason = 'CreateContainerError';
     const id = await cri.runtime.createContainer(ctx.sandboxId, config, ctx.sandboxConfig);

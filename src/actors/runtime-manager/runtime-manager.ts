@@ -32,6 +32,7 @@
  * being terminated is still reported. Events are recorded where Go records them (kuberuntime, the
  * image manager), through `events`: they are effects of this actor, never journaled inputs.
  */
+import type { DraClaimManager } from '../../ports/dra-claims.js';
 import type { ContainerDeviceAllocator } from '../../ports/device-plugins.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, EphemeralContainer, Pod } from '../../domain/pod/types.js';
@@ -121,6 +122,8 @@ export interface RuntimeNodeOptions {
   deviceRuntime?: ContainerDeviceAllocator['containerDevices'];
   /** The pod cgroup, for in-place resizes (the container manager's). Default: none, only containers are resized. */
   podCgroup?: PodCgroupAccess;
+  /** The DRA claim manager: a pod's claims are prepared before its sandbox and unprepared after its kill. Default none. */
+  dra?: DraClaimManager;
 }
 
 /** What a container's mounts and env read besides the CRI: the pod's files and the API objects. */
@@ -212,6 +215,7 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     ...(node.serviceEnvFor ? { serviceEnvFor: node.serviceEnvFor } : {}),
     ...(node.sharedCpus ? { sharedCpus: node.sharedCpus } : {}),
     ...(node.deviceRuntime ? { deviceRuntime: node.deviceRuntime } : {}),
+    ...(node.dra ? { dra: node.dra } : {}),
     ...(node.envFiles !== undefined ? { envFiles: node.envFiles } : {}),
   };
 
@@ -369,6 +373,19 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
     }
     const { ctx, runtimeHandler, sandboxConfig } = configured.value;
 
+    if (actions.createSandbox && node.dra && (pod.spec.resourceClaims ?? []).length > 0) {
+      // Go prepares the claims before the sandbox; a failure is an event and the sync ends with no
+      // result, to be tried again at the next one.
+      try {
+        await node.dra.prepare(pod);
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        log.error({ pod: ref, podUid: uid, err }, 'Failed to prepare dynamic resources');
+        recordEvent(podEvent(pod, 'Warning', EventReason.FailedPrepareDynamicResources, ContainerEventMessage.failedPrepareDynamicResources(message)));
+        return done(actions);
+      }
+    }
+
     if (actions.createSandbox) {
       const created = await runStep(clock, 'createPodSandbox', ref, 'CreatePodSandboxError', async () => {
         if (sandboxConfig.log_directory) await host.makeDirectory(sandboxConfig.log_directory);
@@ -439,6 +456,12 @@ export function createRuntimeManager(opts: RuntimeManagerOptions): RuntimeManage
       // A runtime-only pod (an orphan) comes with its uid only: its names are the runtime's labels.
       const target = pod.metadata.name === '' ? { ...pod, metadata: { ...pod.metadata, name: status.name, namespace: status.namespace } } : pod;
       const steps = await killPodContainersAndSandboxes(killer, target, status, gracePeriodSeconds);
+      // Go unprepares the claims once every container is stopped, before the final status is sent.
+      if (steps.every((s) => s.ok) && node.dra && (pod.spec.resourceClaims ?? []).length > 0) {
+        const dra = node.dra;
+        const { result } = await runStep(clock, 'unprepareResources', podRef(target), 'UnprepareResourcesError', () => dra.unprepare(pod));
+        steps.push(result);
+      }
       return { podUid: pod.metadata.uid, ok: steps.every((s) => s.ok), steps };
     },
 

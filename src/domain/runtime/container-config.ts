@@ -6,7 +6,8 @@
  * Mounts come ready made (the runtime manager's makeContainerMounts: volumes, /etc/hosts, the
  * termination-message file); the security contexts from security-context.ts. The runtime handler
  * and the user namespace are resolved by the runtime manager (they need the API and the runtime) and
- * come in on the context. Devices are a claim's raw block volumes only. Not built yet (Go does): device plugins' devices, hugepages, swap, CDI devices.
+ * come in on the context. Devices are a claim's raw block volumes and the device plugins' devices; a
+ * DRA claim's devices go as CDI names. Not built yet (Go does): hugepages, swap.
  */
 import type { ContainerDeviceRuntime } from '../device-manager/container-allocation.js';
 import { containerLogPath, podLogDirectory } from '../pod/pod-paths.js';
@@ -111,6 +112,8 @@ export interface ContainerStartContext {
   cpuset?: { cpus?: string; mems?: string };
   /** The device plugins' Allocate answers for the container, merged: put before its own env, mounts, devices and annotations. */
   deviceRuntime?: ContainerDeviceRuntime;
+  /** The CDI device ids of the DRA claims the container uses (Go's GetResources). */
+  cdiDevices?: string[];
 }
 
 /** NamespacesForPod sets the user namespace on every namespace option it builds, the sandbox's and the containers'. */
@@ -161,5 +164,6 @@ export function generateContainerConfig(pod: Pod, container: Container, start: C
   if (devices.length > 0) config.devices = devices;
   if (start.cpuset?.cpus && config.linux?.resources) config.linux.resources.cpuset_cpus = start.cpuset.cpus;
   if (start.cpuset?.mems && config.linux?.resources) config.linux.resources.cpuset_mems = start.cpuset.mems;
+  if (start.cdiDevices && start.cdiDevices.length > 0) config.CDI_devices = start.cdiDevices.map((name) => ({ name }));
   return config;
 }

@@ -76,4 +76,5 @@ export const ContainerEventMessage = {
   backOff: (name: string, pod: Pick<Pod, 'metadata'>) => `Back-off restarting failed container ${name} in pod ${formatPod(pod)}`,
   sandboxChanged: () => 'Pod sandbox changed, it will be killed and re-created.',
   failedCreateSandbox: (err: string) => `Failed to create pod sandbox: ${err}`,
+  failedPrepareDynamicResources: (err: string) => `Failed to prepare dynamic resources: ${err}`,
 } as const;

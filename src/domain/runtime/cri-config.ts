@@ -138,4 +138,6 @@ export interface CriContainerConfig {
   stdin_once?: boolean;
   tty?: boolean;
   linux?: { resources?: CriLinuxContainerResources; security_context?: CriLinuxContainerSecurityContext };
+  /** The CDI devices of the DRA claims the container uses ("<vendor>/<class>=<name>"). */
+  CDI_devices?: { name: string }[];
 }

@@ -38,6 +38,7 @@ export const EventReason = {
   // sandboxes
   SandboxChanged: 'SandboxChanged',
   FailedCreatePodSandBox: 'FailedCreatePodSandBox',
+  FailedPrepareDynamicResources: 'FailedPrepareDynamicResources',
   FailedStatusPodSandBox: 'FailedPodSandBoxStatus',
   // probes and hooks
   ContainerUnhealthy: 'Unhealthy',
