@@ -198,6 +198,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
       containerLogs,
       pods: syncLoopPods(observers.views.syncLoop),
       csiDrivers,
+      draDrivers,
     }),
   };
 

@@ -21,6 +21,8 @@ import { actorLogger, type Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
 import type { ContainerLogHost } from '../ports/container-logs.js';
 import type { CsiDriverRegistry } from '../ports/csi-drivers.js';
+import type { DraDriverRegistry } from '../ports/dra-drivers.js';
+import type { ResourceClaim } from '../domain/dra/resource-claim.js';
 import type { GcHost } from '../ports/gc-host.js';
 import type { Pod } from '../domain/pod/types.js';
 import type { RuntimeHost } from '../ports/runtime-host.js';
@@ -39,6 +41,8 @@ export interface PhaseBuilderHost {
   pods: { active: () => Pod[]; possiblyRunning: () => ReadonlySet<string> };
   /** The CSI drivers the plugin manager registers, for the volume host. */
   csiDrivers: CsiDriverRegistry;
+  /** The DRA drivers the plugin manager registers, for the DRA claim manager. */
+  draDrivers: DraDriverRegistry;
 }
 
 export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
@@ -59,6 +63,19 @@ export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
     imageCredentialProviders: async (configPath, binDir) =>
       (await import('../adapters/credential-provider/load-providers.js')).loadCredentialProviders(configPath, binDir, { clock, logger: actorLogger(logger, 'credentialProviders', 'runtimeManager') }),
     containerLogLinks: (cri) => withContainerLogLinks(cri, host.containerLogs, logger),
+    draClaimManager: async ({ api, rootDir, files }) => {
+      const [{ createDraClaimManager }, { createDraPluginClients }, { claimCheckpointFile }] = await Promise.all([
+        import('../adapters/dra/dra-claim-manager.js'), import('../adapters/dra/dra-plugin-clients.js'), import('../adapters/dra/claim-checkpoint-file.js'),
+      ]);
+      const plugins = createDraPluginClients(host.draDrivers);
+      const manager = await createDraClaimManager({
+        getClaim: async (namespace, name) => (await api.getResourceClaim(namespace, name)) as unknown as ResourceClaim,
+        plugins,
+        checkpoint: claimCheckpointFile(rootDir, files),
+        logger: actorLogger(logger, 'draManager', 'runtimeManager'),
+      });
+      return { manager, close: () => plugins.close() };
+    },
     runtimeManager: (o) => createRuntimeManager({ ...o, clock, logger, host: host.runtimeHost }),
     garbageCollection: ({ cri, podLogsDir, containers, images }) => startGarbageCollection({
       clock,

@@ -186,6 +186,12 @@ export interface ClaimApi {
   getNode(name: string): Promise<NodeObject>;
 }
 
+/** DRA ResourceClaims (resource.k8s.io/v1), for the DRA claim manager; the Node authorizer lets a node read those of pods bound to it. */
+export interface ResourceClaimApi {
+  /** Rejects on 404 as on any failure. */
+  getResourceClaim(namespace: string, name: string): Promise<KubeObject>;
+}
+
 /** Events (the event client, its own rate limit). */
 export interface EventApi {
   createEvent(namespace: string, event: KubeObject): Promise<KubeObject>;
@@ -217,7 +223,7 @@ export interface HeartbeatApi extends NodeApi, LeaseApi {
 
 /** Go's three clients (run.clients): kubeClient, eventClient, heartbeatClient. */
 export interface ApiClients {
-  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi & ClaimApi & ServiceApi & OwnNodeApi & RuntimeClassApi & CsiNodeApi & CsiObjectApi;
+  main: NodeApi & LeaseApi & PodApi & ReviewApi & VolumeApi & ClaimApi & ResourceClaimApi & ServiceApi & OwnNodeApi & RuntimeClassApi & CsiNodeApi & CsiObjectApi;
   events: EventApi;
   heartbeat: HeartbeatApi;
   /** The API server's URL from the kubeconfig (for logs). */

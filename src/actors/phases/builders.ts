@@ -12,7 +12,9 @@ import type { RuntimeManagerOptions } from '../runtime-manager/runtime-manager.j
 import type { ContainerManager, ContainerManagerOptions } from '../container-manager/container-manager.js';
 import type { CgroupDriver } from '../../domain/node/cgroup-roots.js';
 import type { Pod } from '../../domain/pod/types.js';
-import type { ApiClients, EventApi, RuntimeClassApi, ServiceApi } from '../../ports/apiserver.js';
+import type { ApiClients, EventApi, ResourceClaimApi, RuntimeClassApi, ServiceApi } from '../../ports/apiserver.js';
+import type { DraClaimManager } from '../../ports/dra-claims.js';
+import type { CheckpointFiles } from '../../ports/resource-managers.js';
 import type { CgroupManager } from '../../ports/cgroups.js';
 import type { ImageCredentialProviders } from '../../ports/image-credentials.js';
 import type { RuntimeClassInformer } from '../../ports/runtime-classes.js';
@@ -48,6 +50,11 @@ export interface PhaseBuilders {
   imageCredentialProviders?(configPath: string, binDir: string): Promise<ImageCredentialProviders>;
   /** run.preInitRuntime: the connected CRI client, making each started container's legacy log link. */
   containerLogLinks(cri: CriClient): CriClient;
+  /**
+   * runKubelet.newMainKubelet, cluster mode: the DRA claim manager (claims read with the main client,
+   * prepared through the registered DRA plugins, checkpointed under the root dir) and how to close its connections.
+   */
+  draClaimManager(o: { api: ResourceClaimApi; rootDir: string; files: CheckpointFiles }): Promise<{ manager: DraClaimManager; close: () => void }>;
   /** runKubelet.newMainKubelet: the runtime manager over the connected CRI client. */
   runtimeManager(o: Omit<RuntimeManagerOptions, 'clock' | 'logger' | 'host'>): RuntimeManager;
   /** runKubelet.garbageCollection: both GC loops started; how to stop them and the collectors the eviction manager reclaims with. */

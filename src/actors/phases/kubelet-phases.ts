@@ -119,6 +119,9 @@ export function kubeletPhases(deps: PhaseDeps) {
       if (runtimeClasses) deps.lifetimes.add('runtimeClassInformer', async () => runtimeClasses.stop());
       // Go's NewKubeGenericRuntimeManager restores the actuated resources here; a bad file stops the start.
       const actuated = await openActuatedState(deps.resourceManagers.files, rootDir);
+      // Go's DRA manager reads claims from the API server: standalone there is none, and admission refuses claims.
+      const dra = api ? await deps.build.draClaimManager({ api: api.main, rootDir, files: deps.resourceManagers.files }) : undefined;
+      if (dra) deps.lifetimes.add('draClaimManager', async () => dra.close());
       live.runtimeManager.set(deps.build.runtimeManager({
         events: () => live.events.peek(),
         actuated,
@@ -148,6 +151,7 @@ export function kubeletPhases(deps: PhaseDeps) {
           deviceRuntime: (podUid, containerName, devices) => deps.devices.containerDevices(podUid, containerName, devices),
           userNamespaces: live.gates.peek()?.[USER_NAMESPACES_GATE] ?? true,
           envFiles: live.gates.peek()?.[ENV_FILES_GATE] ?? true,
+          ...(dra ? { dra: dra.manager } : {}),
         },
         // Standalone, env references to ConfigMaps and Secrets fail with Go's "no kubeClient defined".
         pod: { rootDir, files: volumes.files, volumes: volumes.plugins, ...(api ? { sources: volumes.sources } : {}) },
@@ -215,7 +219,7 @@ export function kubeletPhases(deps: PhaseDeps) {
         runtime: { startedAtMs: deps.clock.now() },
         syncLoop: {
           nodeName,
-          node: admissionNode(registration, allocatable),
+          node: admissionNode(registration, allocatable, { dynamicResources: live.api.peek() !== undefined }),
           ...(c.allowedUnsafeSysctls.length > 0 ? { allowedUnsafeSysctls: c.allowedUnsafeSysctls } : {}),
           ...resourceManagersInput(outputOf(input, 'startKubelet.resourceManagers')),
           hostIP,

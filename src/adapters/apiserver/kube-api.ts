@@ -283,6 +283,9 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
   getPersistentVolume(name: string): Promise<KubeObject | undefined> {
     return this.orUndefined(this.call<KubeObject>('get persistentvolume', 'GET', `/api/v1/persistentvolumes/${seg(name)}`));
   }
+  getResourceClaim(namespace: string, name: string): Promise<KubeObject> {
+    return this.call<KubeObject>('get resourceclaim', 'GET', `/apis/resource.k8s.io/v1/namespaces/${seg(namespace)}/resourceclaims/${seg(name)}`);
+  }
   private async orUndefined<T>(answer: Promise<T>): Promise<T | undefined> {
     try {
       return await answer;

@@ -15,6 +15,12 @@ import { readRegularFile } from '../bounded-input/read-regular-file.js';
 
 export const DEFAULT_CDI_SPEC_DIRS: readonly string[] = ['/etc/cdi', '/var/run/cdi'];
 
+/** KUBELET_TS_CDI_SPEC_DIRS (colon-separated, rising priority) replaces the defaults: a node's CDI directories elsewhere, or a test's. */
+export function cdiSpecDirsFrom(env: NodeJS.ProcessEnv): readonly string[] {
+  const dirs = (env.KUBELET_TS_CDI_SPEC_DIRS ?? '').split(':').filter((d) => d !== '');
+  return dirs.length > 0 ? dirs : DEFAULT_CDI_SPEC_DIRS;
+}
+
 /** A spec holds a few devices' edits; the largest real ones (every GPU of a node with its libraries' mounts) stay far below. */
 export const CDI_SPEC_MAX_BYTES = 4 * 1024 * 1024;
 /** YAML aliases expand; a spec has no use for them beyond a few. */
@@ -30,7 +36,7 @@ async function specFiles(dir: string): Promise<string[]> {
   }
 }
 
-export async function readCdiSpecs(dirs: readonly string[] = DEFAULT_CDI_SPEC_DIRS): Promise<CdiSpecs> {
+export async function readCdiSpecs(dirs: readonly string[] = cdiSpecDirsFrom(process.env)): Promise<CdiSpecs> {
   const out: CdiSpecs = { specs: [], problems: [] };
   for (const [priority, dir] of dirs.entries()) {
     for (const path of await specFiles(dir)) {

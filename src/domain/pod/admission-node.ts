@@ -20,9 +20,11 @@ export interface AdmissionNode {
   taints: Taint[];
   /** The container manager's node allocatable (its pods is maxPods). */
   allocatable: NodeResources;
+  /** DRA claims can be prepared (cluster mode: the claims are read from the API server); else refused at admission. */
+  dynamicResources?: boolean;
 }
 
-export function admissionNode(registration: NodeRegistrationSpec, allocatable: NodeResources): AdmissionNode {
+export function admissionNode(registration: NodeRegistrationSpec, allocatable: NodeResources, opts: { dynamicResources?: boolean } = {}): AdmissionNode {
   const node = initialNode(registration);
   return {
     name: registration.nodeName,
@@ -30,6 +32,7 @@ export function admissionNode(registration: NodeRegistrationSpec, allocatable: N
     labels: node.metadata.labels ?? {},
     taints: node.spec?.taints ?? [],
     allocatable,
+    ...(opts.dynamicResources ? { dynamicResources: true } : {}),
   };
 }
 

@@ -125,14 +125,14 @@ function supplementalGroupsRefusal(pod: Pod): AdmissionResult | null {
 }
 
 /** A field of a feature kubelet-ts lacks (lacked-features.ts): refused rather than dropped. */
-function lackedFeatureRefusal(pod: Pod): AdmissionResult | null {
-  const fields = lackedPodFields(pod);
+function lackedFeatureRefusal(pod: Pod, node: AdmissionNode): AdmissionResult | null {
+  const fields = lackedPodFields(pod, { dynamicResources: node.dynamicResources === true });
   return fields.length === 0 ? null : refuse(REASON_POD_FEATURE_NOT_SUPPORTED, lackedFeaturesMessage(fields));
 }
 
 /** The checks that come before the general filter and end admission there. */
 function preFilterRefusal(pod: Pod, node: AdmissionNode): AdmissionResult | null {
-  return osRefusal(pod, node) ?? supplementalGroupsRefusal(pod) ?? lackedFeatureRefusal(pod);
+  return osRefusal(pod, node) ?? supplementalGroupsRefusal(pod) ?? lackedFeatureRefusal(pod, node);
 }
 
 /** Whether the node takes the pod, beside the active pods' `usage`; see the file comment. */

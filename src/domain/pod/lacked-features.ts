@@ -1,8 +1,9 @@
 /**
- * Pod fields of v1.35 features kubelet-ts does not have yet. The v1.35 API server accepts them (their
- * gates are on there), and a kubelet that ran such a pod anyway would drop what the user asked for
- * without a word: a container started without its claimed device, or given no volume. So the pod is refused at admission, naming each field and
- * its feature; Go's kubelet v1.35 runs these pods (DIFFERENCES.md). Pure.
+ * Pod fields of v1.35 features kubelet-ts does not have (here). The v1.35 API server accepts them
+ * (their gates are on there), and a kubelet that ran such a pod anyway would drop what the user
+ * asked for without a word: a container started without its claimed device, or given no volume.
+ * So the pod is refused at admission, naming each field and its feature. DRA claims are refused only
+ * standalone, where no API server holds the claims. Pure.
  */
 import type { Container, Pod } from './types.js';
 
@@ -19,15 +20,19 @@ function containerFields(kind: string, containers: readonly Container[]): Lacked
   return found;
 }
 
-/** Every field of a lacked feature the pod sets, in field order; empty for a pod kubelet-ts can run as asked. */
-export function lackedPodFields(pod: Pod): LackedField[] {
+/**
+ * Every field of a lacked feature the pod sets, in field order; empty for a pod kubelet-ts can run
+ * as asked. `dynamicResources`: claims can be prepared here (cluster mode).
+ */
+export function lackedPodFields(pod: Pod, opts: { dynamicResources?: boolean } = {}): LackedField[] {
   const { spec } = pod;
+  const lacksDra = opts.dynamicResources !== true;
   return [
-    ...((spec.resourceClaims ?? []).length > 0 ? [{ field: 'spec.resourceClaims', feature: 'DynamicResourceAllocation' }] : []),
+    ...(lacksDra && (spec.resourceClaims ?? []).length > 0 ? [{ field: 'spec.resourceClaims', feature: 'DynamicResourceAllocation' }] : []),
     ...(spec.volumes ?? []).flatMap((v, i) => (v['image'] !== undefined ? [{ field: `spec.volumes[${i}].image`, feature: 'ImageVolume' }] : [])),
-    ...containerFields('initContainers', spec.initContainers ?? []),
-    ...containerFields('containers', spec.containers),
-    ...containerFields('ephemeralContainers', spec.ephemeralContainers ?? []),
+    ...(lacksDra ? containerFields('initContainers', spec.initContainers ?? []) : []),
+    ...(lacksDra ? containerFields('containers', spec.containers) : []),
+    ...(lacksDra ? containerFields('ephemeralContainers', spec.ephemeralContainers ?? []) : []),
   ];
 }
 

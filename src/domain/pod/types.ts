@@ -299,7 +299,7 @@ export interface PodSpec {
   resources?: ResourceRequirements;
   /** Conditions, set by others through the status subresource, that must be True for the pod to be Ready. */
   readinessGates?: PodReadinessGate[];
-  /** Dynamic resource allocation's claims; kubelet-ts refuses the pod (lacked-features.ts). */
+  /** Dynamic resource allocation's claims: prepared in cluster mode, refused standalone (lacked-features.ts). */
   resourceClaims?: { name: string; resourceClaimName?: string; resourceClaimTemplateName?: string }[];
 }
 

@@ -93,7 +93,15 @@ describe('admitPod', () => {
       expect(admitPod(pod({ securityContext: { supplementalGroupsPolicy: 'Merge' } }), node, EMPTY_USAGE)).toEqual({ admit: true });
     });
 
-    it('refuses a pod setting fields of v1.35 features kubelet-ts lacks, naming every field and its feature', () => {
+    it('admits DRA claims on a node that can prepare them (cluster mode), still refusing what it lacks beside them', () => {
+      const claims = pod({ resourceClaims: [{ name: 'gpu', resourceClaimName: 'gpu-claim' }] }, { resources: { claims: [{ name: 'gpu' }] } });
+      const draNode = { ...node, dynamicResources: true };
+      expect(admitPod(claims, draNode, EMPTY_USAGE)).toEqual({ admit: true });
+      const withImage = pod({ resourceClaims: [{ name: 'gpu', resourceClaimName: 'gpu-claim' }], volumes: [{ name: 'tools', image: { reference: 'tools:1' } }] });
+      expect(admitPod(withImage, draNode, EMPTY_USAGE)).toMatchObject({ message: 'kubelet-ts does not support yet what this pod asks for: spec.volumes[0].image (ImageVolume)' });
+    });
+
+    it('refuses a pod setting fields of v1.35 features kubelet-ts lacks, naming every field and its feature (standalone: DRA claims too)', () => {
       const asking = pod({
         resourceClaims: [{ name: 'gpu', resourceClaimName: 'gpu-claim' }],
         volumes: [{ name: 'tools', image: { reference: 'tools:1' } }],
