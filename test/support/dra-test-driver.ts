@@ -40,19 +40,24 @@ contexts: [{name: none, context: {cluster: none, user: none}}]
 current-context: none
 `;
 
-/** The driver for the kubelet root `rootDir`, once both its sockets are there. */
-export async function startDraTestDriver(rootDir: string, nodeName: string): Promise<DraTestDriver> {
+/**
+ * The driver for the kubelet root `rootDir`, once both its sockets are there. `kubeconfig`: a real
+ * API server's, where it publishes its ResourceSlice (4 devices in the node's pool) and reads the
+ * claims it prepares; `cdiDir`: where it writes their CDI specs (default `<root>/cdi`).
+ */
+export async function startDraTestDriver(rootDir: string, nodeName: string, opts: { kubeconfig?: string; cdiDir?: string } = {}): Promise<DraTestDriver> {
   const registry = join(rootDir, 'plugins_registry');
   // The driver makes its socket at <datadir>/<driver name>/dra.sock and makes no directory.
   const dataDir = join(rootDir, 'plugins', DRA_TEST_DRIVER_NAME);
   const registrationSocket = join(registry, `${DRA_TEST_DRIVER_NAME}-reg.sock`);
   const endpoint = join(dataDir, DRA_TEST_DRIVER_NAME, 'dra.sock');
-  const kubeconfig = join(rootDir, 'dra-test-driver.kubeconfig');
-  for (const dir of [registry, join(dataDir, DRA_TEST_DRIVER_NAME), join(rootDir, 'cdi')]) mkdirSync(dir, { recursive: true });
-  writeFileSync(kubeconfig, UNREACHABLE_KUBECONFIG);
+  const kubeconfig = opts.kubeconfig ?? join(rootDir, 'dra-test-driver.kubeconfig');
+  const cdiDir = opts.cdiDir ?? join(rootDir, 'cdi');
+  for (const dir of [registry, join(dataDir, DRA_TEST_DRIVER_NAME), cdiDir]) mkdirSync(dir, { recursive: true });
+  if (!opts.kubeconfig) writeFileSync(kubeconfig, UNREACHABLE_KUBECONFIG);
   const binary = peerBinary(VARIABLE, BINARY);
   const child = spawn(binary, [`--kubeconfig=${kubeconfig}`, 'kubelet-plugin', `--datadir=${dataDir}`, `--plugin-registration-path=${registry}`,
-    `--cdi-dir=${join(rootDir, 'cdi')}`, `--node-name=${nodeName}`, '--v=6'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    `--cdi-dir=${cdiDir}`, `--node-name=${nodeName}`, '--v=6'], { stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => { log += chunk; });
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => { log += chunk; });

@@ -10,7 +10,8 @@
  * - unprepare: a claim another pod still uses only loses this pod; the others go to their drivers in
  *   one NodeUnprepareResources per driver and are forgotten once every driver has answered.
  * The checkpoint is read at start (claims come back not prepared: the next sync prepares them again,
- * which a driver answers from what it kept). Checkpoint writes run one after another.
+ * which a driver answers from what it kept). Checkpoint writes run one after another. A claim being
+ * prepared for one pod is waited for by another pod's prepare (Go may call the driver twice then).
  */
 import { decodeClaimCheckpoint, encodeClaimCheckpoint } from '../../domain/dra/claim-checkpoint.js';
 import { cdiDeviceIds, claimInfoFromClaim, preparedWith, prepareBatches, withoutPod, withPod, type ClaimInfo, type PreparedDevice } from '../../domain/dra/claim-info.js';
@@ -56,6 +57,8 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
     else for (const info of decoded.claims) cache.set(keyOf(info.namespace, info.claimName), info);
   }
 
+  /** The claims being prepared now, by namespace/name: the preparation to wait for. */
+  const inflight = new Map<string, Promise<void>>();
   let writes: Promise<void> = Promise.resolve();
   const sync = (): Promise<void> => {
     const text = encodeClaimCheckpoint([...cache.values()]);
@@ -96,6 +99,22 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
     }
     await sync();
 
+    // A claim another pod's sync is preparing now is waited for, not sent again: two pods sharing a
+    // claim that start together prepare it once.
+    const others = pending.flatMap((info) => inflight.get(keyOf(info.namespace, info.claimName)) ?? []);
+    const mine = pending.filter((info) => !inflight.has(keyOf(info.namespace, info.claimName)));
+    const run = prepareClaims(mine);
+    for (const info of mine) {
+      const key = keyOf(info.namespace, info.claimName);
+      inflight.set(key, run);
+      run.then(() => inflight.delete(key), () => inflight.delete(key));
+    }
+    await run;
+    await Promise.all(others);
+  }
+
+  async function prepareClaims(pending: readonly ClaimInfo[]): Promise<void> {
+    if (pending.length === 0) return;
     const devices = new Map<string, Record<string, PreparedDevice[]>>();
     for (const [driver, claims] of prepareBatches(pending)) {
       let answers;

@@ -91,6 +91,15 @@ describe('the DRA claim manager', () => {
     expect(w.calls).toHaveLength(2);
   });
 
+  it('prepares a shared claim once when two pods start together, the second waiting for the first\'s call', async () => {
+    const w = world([claim('shared', 'c-1', ['pod-a', 'pod-b'])]);
+    const manager = await w.start();
+    await Promise.all([manager.prepare(pod('pod-a')), manager.prepare(pod('pod-b'))]);
+    expect(w.calls).toEqual(['prepare shared']);
+    expect(manager.cdiDevices(pod('pod-b'), pod('pod-b').spec.containers[0]!)).toEqual([`${DRIVER}/gpu=shared`]);
+    expect(w.saved()).toEqual([['shared', ['pod-a', 'pod-b']]]);
+  });
+
   it('after a restart, keeps the claims it checkpointed and prepares them again at the next sync', async () => {
     const w = world([claim('shared', 'c-1', ['pod-a'])]);
     await (await w.start()).prepare(pod('pod-a'));
