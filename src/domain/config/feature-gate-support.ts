@@ -24,7 +24,7 @@ export const HAS = names(`
   PodLifecycleSleepAction PodLifecycleSleepActionAllowZero PodReadyToStartContainersCondition
   HostnameOverride InPlacePodVerticalScaling PodObservedGenerationTracking PortForwardWebsockets PreventStaticPodAPIReferences RotateKubeletServerCertificate SidecarContainers
   UserNamespacesSupport CPUManagerPolicyBetaOptions CPUManagerPolicyOptions EnvFiles
-  KubeletCgroupDriverFromCRI MemoryManager ProcMountType SystemdWatchdog ContainerRestartRules
+  KubeletCgroupDriverFromCRI MemoryManager ProcMountType SystemdWatchdog ContainerRestartRules DynamicResourceAllocation
   TopologyManagerPolicyAlphaOptions TopologyManagerPolicyOptions
 `);
 
@@ -32,7 +32,7 @@ export const LACKS = names(`
   AllowOverwriteTerminationGracePeriodSeconds CPUManagerPolicyAlphaOptions CSIMigrationPortworx
   CSIServiceAccountTokenSecrets CSIVolumeHealth ChangeContainerStatusOnKubeletRestart ClientsAllowCBOR
   ClientsPreferCBOR ClusterTrustBundleProjection ComponentFlagz ComponentStatusz ContainerCheckpoint
-  ContainerStopSignals DisableCPUQuotaWithExclusiveCPUs DynamicResourceAllocation
+  ContainerStopSignals DisableCPUQuotaWithExclusiveCPUs
   EventedPLEG GitRepoVolumeDriver ImageVolume
   InPlacePodLevelResourcesVerticalScaling InPlacePodVerticalScalingAllocatedStatus
   InPlacePodVerticalScalingExclusiveCPUs InPlacePodVerticalScalingExclusiveMemory
