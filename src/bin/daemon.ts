@@ -157,7 +157,7 @@ export async function runDaemon(argv: string[], io: DaemonIo = processIo): Promi
     },
     healthz: healthzStarter(healthChecks),
     servers: kubeletServerStarter({ live, view, healthChecks, clock, logger, servingCertificates }),
-    podResources: podResourcesStarter({ source: podResourcesSource(observers.views.syncLoop), requests: podResourcesRequests, clock, logger }),
+    podResources: podResourcesStarter({ source: podResourcesSource(observers.views.syncLoop, () => (live.gates.peek()?.KubeletPodResourcesDynamicResources === false ? undefined : live.draClaims.peek())), requests: podResourcesRequests, clock, logger }),
     servingCertificates,
     containerLogs,
     // The eviction manager shares the servers' summary reads (coalesced, at most one a second).

@@ -5,6 +5,7 @@
  */
 import type { Container, Pod } from '../domain/pod/types.js';
 import type { ResourceClaim } from '../domain/dra/resource-claim.js';
+import type { ClaimInfo } from '../domain/dra/claim-info.js';
 
 export interface DraClaimManager {
   /** Go's PrepareResources; rejects with KLT_ERR_DRA_CLAIM or KLT_ERR_DRA_PLUGIN and Go's words. */
@@ -13,6 +14,10 @@ export interface DraClaimManager {
   cdiDevices(pod: Pod, container: Container): string[];
   /** Go's UnprepareResources: the pod's claims that no other pod uses are unprepared and forgotten. */
   unprepare(pod: Pod): Promise<void>;
+  /** The claims `container` uses as kept (Go's GetContainerClaimInfos), for the pod resources API; a claim not kept is left out. */
+  containerClaims(pod: Pod, container: Container): ClaimInfo[];
+  /** Counts the changes of what is kept: the same number, the same claims. */
+  version(): number;
 }
 
 /** A claim as the API server has it (GET resource.k8s.io/v1 resourceclaims); rejects when it cannot be read. */

@@ -3,7 +3,8 @@
  * kubelet plugin) and the embedded runtime: the driver registers with kubelet-ts and publishes its
  * ResourceSlice; a ResourceClaim of its DeviceClass, shared by two pods the real scheduler places,
  * is prepared once, its CDI environment reaches both containers, it stays prepared across a kubelet
- * restart (dra_manager_state), and it is unprepared once, when the second pod is gone.
+ * restart (dra_manager_state), the pod resources API lists its device, and it is unprepared once,
+ * when the second pod is gone.
  * Containerd 1.6 (the lab's) drops CDI devices: this runs on the embedded runtime only.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { kubeLabPart, labApi } from '../support/kube-lab.js';
 import { DRA_TEST_DRIVER_NAME, draTestDriverPart, startDraTestDriver, type DraTestDriver } from '../support/dra-test-driver.js';
 import { BUSYBOX, SLEEP, startLabNode, type LabNode } from '../support/lab-node.js';
+import { podResourcesClient } from '../support/pod-resources-client.js';
 import { allOf, describeNeeding } from '../support/real-parts.js';
 
 const CLASS = `kts-dra-${process.pid}`;
@@ -68,6 +70,17 @@ describeNeeding(allOf(kubeLabPart(), draTestDriverPart()), 'DRA claims with the 
       expect(log.trim()).toBe('claim=true');
     }
     expect(JSON.parse(JSON.parse(checkpoint()).Data).ClaimInfoStateList).toMatchObject([{ ClaimName: 'shared', Namespace: n.ns, DriverState: { [DRA_TEST_DRIVER_NAME]: { Devices: [{ PoolName: n.node }] } } }]);
+    // The pod resources API lists the claim's device for the container using it.
+    const client = podResourcesClient(join(n.dir, 'root', 'pod-resources', 'kubelet.sock'));
+    try {
+      const { pod_resources } = await client.get(n.ns, 'first');
+      expect(pod_resources?.containers[0]?.dynamic_resources).toEqual([{
+        claim_name: 'shared', claim_namespace: n.ns,
+        claim_resources: [{ driver_name: DRA_TEST_DRIVER_NAME, pool_name: n.node, device_name: expect.stringMatching(/^device-0\d$/), cdi_devices: [{ name: expect.stringMatching(new RegExp(`^${DRA_TEST_DRIVER_NAME}/test=claim-`)) }] }],
+      }]);
+    } finally {
+      client.close();
+    }
   }, 120_000);
 
   it('keeps the prepared claim across a kubelet restart, preparing nothing again for running pods', async () => {

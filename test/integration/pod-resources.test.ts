@@ -69,12 +69,12 @@ describe('the pod resources API of a running kubelet', () => {
     const list = await client.list();
     const byName = (name: string) => list.pod_resources.find((p) => p.name === `${name}-${NODE}`);
     expect(list.pod_resources.map((p) => p.name).sort()).toEqual([`pinned-${NODE}`, `runner-${NODE}`]);
-    expect(byName('pinned')).toEqual({ name: `pinned-${NODE}`, namespace: 'default', containers: [{ name: 'main', devices: [], cpu_ids: ['1'], memory: [] }] });
+    expect(byName('pinned')).toEqual({ name: `pinned-${NODE}`, namespace: 'default', containers: [{ name: 'main', devices: [], cpu_ids: ['1'], memory: [], dynamic_resources: [] }] });
     expect(byName('runner')).toEqual({
       name: `runner-${NODE}`, namespace: 'default',
       containers: [
-        { name: 'helper', devices: [], cpu_ids: [], memory: [] },
-        { name: 'main', devices: [], cpu_ids: [], memory: [] },
+        { name: 'helper', devices: [], cpu_ids: [], memory: [], dynamic_resources: [] },
+        { name: 'main', devices: [], cpu_ids: [], memory: [], dynamic_resources: [] },
       ],
     });
   });

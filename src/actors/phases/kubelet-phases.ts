@@ -121,7 +121,10 @@ export function kubeletPhases(deps: PhaseDeps) {
       const actuated = await openActuatedState(deps.resourceManagers.files, rootDir);
       // Go's DRA manager reads claims from the API server: standalone there is none, and admission refuses claims.
       const dra = api ? await deps.build.draClaimManager({ api: api.main, rootDir, files: deps.resourceManagers.files }) : undefined;
-      if (dra) deps.lifetimes.add('draClaimManager', async () => dra.close());
+      if (dra) {
+        deps.lifetimes.add('draClaimManager', async () => dra.close());
+        live.draClaims.set(dra.manager);
+      }
       live.runtimeManager.set(deps.build.runtimeManager({
         events: () => live.events.peek(),
         actuated,

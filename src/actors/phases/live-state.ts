@@ -18,6 +18,7 @@ import type { RuntimeManager } from '../../ports/runtime-manager.js';
 import type { VolumeSources } from '../../ports/volume-sources.js';
 import type { VolumePlugins } from '../../ports/volumes.js';
 import type { ContainerManager } from '../container-manager/container-manager.js';
+import type { DraClaimManager } from '../../ports/dra-claims.js';
 import { FirstRegistration } from './first-registration.js';
 import type { ResourceManagersRuntime } from '../resource-managers/resource-managers-actor.js';
 
@@ -53,6 +54,8 @@ export interface LiveState {
   readonly cri: LateSlot<CriClient>;
   /** Built over `cri`; the pod workers call it. */
   readonly runtimeManager: LateSlot<RuntimeManager>;
+  /** Cluster mode only: the DRA claim manager (the runtime manager prepares claims through it; the pod resources API reads it). */
+  readonly draClaims: LateSlot<DraClaimManager>;
   /** Cluster mode only: the main, event and heartbeat clients. */
   readonly api: LateSlot<ApiClients>;
   /** To the API server in cluster mode, to the log standalone. */
@@ -81,6 +84,7 @@ export function createLiveState(): LiveState {
     configz: new LateSlot('the /configz document', 'run.configz'),
     cri: new LateSlot('the CRI client', 'run.preInitRuntime'),
     runtimeManager: new LateSlot('the runtime manager', 'runKubelet.newMainKubelet'),
+    draClaims: new LateSlot('the DRA claim manager', 'runKubelet.newMainKubelet'),
     api: new LateSlot('the API clients', 'run.clients'),
     events: new LateSlot('the event recorder', 'run.eventRecorder'),
     volumeSources: new LateSlot('the ConfigMap, Secret and token managers', 'runKubelet.newMainKubelet'),

@@ -13,29 +13,35 @@ import { isTerminalPhase } from '../../domain/pod/status.js';
 import type { PodEntry } from '../../domain/sync-loop/state.js';
 import type { SyncLoopContext } from '../../machines/sync-loop.machine.js';
 import type { PodResourcesSource } from '../../ports/pod-resources.js';
+import type { DraClaimManager } from '../../ports/dra-claims.js';
 
 function isActive(entry: PodEntry): boolean {
   if (entry.lifecycle === 'terminating') return true;
   return entry.lifecycle === 'active' && !isTerminalPhase(entry.status?.phase);
 }
 
-/** What a state is built from: the syncLoop replaces each of these whenever it changes them. */
-type Inputs = Partial<Pick<SyncLoopContext, 'pods' | 'resources' | 'inventory'>>;
-const sameInputs = (a: Inputs, b: Inputs) => a.pods === b.pods && a.resources === b.resources && a.inventory === b.inventory;
+/** What a state is built from: the syncLoop replaces each of these whenever it changes them; the claim manager counts its changes. */
+type Inputs = Partial<Pick<SyncLoopContext, 'pods' | 'resources' | 'inventory'>> & { claims?: number };
+const sameInputs = (a: Inputs, b: Inputs) => a.pods === b.pods && a.resources === b.resources && a.inventory === b.inventory && a.claims === b.claims;
 
-export function podResourcesSource(syncLoop: () => SyncLoopContext | undefined): PodResourcesSource {
+/** `dra`: the DRA claim manager once built (cluster mode), for the containers' dynamic resources. */
+export function podResourcesSource(syncLoop: () => SyncLoopContext | undefined, dra: () => DraClaimManager | undefined = () => undefined): PodResourcesSource {
   let last: { inputs: Inputs; state: PodResourcesState } | null = null;
-  const stateOf = (ctx: SyncLoopContext | undefined): PodResourcesState => {
+  const stateOf = (ctx: SyncLoopContext | undefined, claims: DraClaimManager | undefined): PodResourcesState => {
     const pods: KnownPod[] = Object.values(ctx?.pods ?? {}).filter((e) => !e.removed).map((e) => ({ pod: e.pod, active: isActive(e) }));
-    return { pods, assignments: ctx?.resources ?? {}, allocatable: ctx ? nodeAllocatable(ctx.inventory) : NOTHING_ALLOCATABLE };
+    return {
+      pods, assignments: ctx?.resources ?? {}, allocatable: ctx ? nodeAllocatable(ctx.inventory) : NOTHING_ALLOCATABLE,
+      ...(claims ? { dynamicResources: (pod, container) => claims.containerClaims(pod, container) } : {}),
+    };
   };
   return {
     // The state is rebuilt only when the pods, the assignments or the inventory changed, so it is
     // the same object (the answers' version) across the syncLoop's other changes.
     state: () => {
       const ctx = syncLoop();
-      const inputs: Inputs = { pods: ctx?.pods, resources: ctx?.resources, inventory: ctx?.inventory };
-      if (!last || !sameInputs(last.inputs, inputs)) last = { inputs, state: stateOf(ctx) };
+      const claims = dra();
+      const inputs: Inputs = { pods: ctx?.pods, resources: ctx?.resources, inventory: ctx?.inventory, ...(claims ? { claims: claims.version() } : {}) };
+      if (!last || !sameInputs(last.inputs, inputs)) last = { inputs, state: stateOf(ctx, claims) };
       return last.state;
     },
   };

@@ -60,7 +60,9 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
   /** The claims being prepared now, by namespace/name: the preparation to wait for. */
   const inflight = new Map<string, Promise<void>>();
   let writes: Promise<void> = Promise.resolve();
+  let version = 0;
   const sync = (): Promise<void> => {
+    version++;
     const text = encodeClaimCheckpoint([...cache.values()]);
     writes = writes.catch(() => undefined).then(() => deps.checkpoint.write(text));
     return writes.catch((err: unknown) => {
@@ -181,5 +183,19 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
     await sync();
   }
 
-  return { prepare, cdiDevices, unprepare };
+  function containerClaims(pod: Pod, container: Container): ClaimInfo[] {
+    let names;
+    try {
+      names = new Map(claimNames(pod).map((c) => [c.podClaim, c.name]));
+    } catch {
+      return []; // a template's claim not made yet: nothing kept for it
+    }
+    return (container.resources?.claims ?? []).flatMap((use) => {
+      const name = names.get(use.name);
+      const info = name === undefined ? undefined : cache.get(keyOf(namespaceOf(pod), name));
+      return info ? [info] : [];
+    });
+  }
+
+  return { prepare, cdiDevices, unprepare, containerClaims, version: () => version };
 }

@@ -25,6 +25,7 @@ export const HAS = names(`
   HostnameOverride InPlacePodVerticalScaling PodObservedGenerationTracking PortForwardWebsockets PreventStaticPodAPIReferences RotateKubeletServerCertificate SidecarContainers
   UserNamespacesSupport CPUManagerPolicyBetaOptions CPUManagerPolicyOptions EnvFiles
   KubeletCgroupDriverFromCRI MemoryManager ProcMountType SystemdWatchdog ContainerRestartRules DynamicResourceAllocation
+  KubeletPodResourcesDynamicResources
   TopologyManagerPolicyAlphaOptions TopologyManagerPolicyOptions
 `);
 
@@ -37,7 +38,7 @@ export const LACKS = names(`
   InPlacePodLevelResourcesVerticalScaling InPlacePodVerticalScalingAllocatedStatus
   InPlacePodVerticalScalingExclusiveCPUs InPlacePodVerticalScalingExclusiveMemory
   InTreePluginPortworxUnregister KubeletEnsureSecretPulledImages
-  KubeletInUserNamespace KubeletPSI KubeletPodResourcesDynamicResources KubeletRegistrationGetOnExistsOnly
+  KubeletInUserNamespace KubeletPSI KubeletRegistrationGetOnExistsOnly
   KubeletSeparateDiskGC KubeletServiceAccountTokenForCredentialProviders KubeletTracing
   LocalStorageCapacityIsolationFSQuotaMonitoring MemoryQoS MutableCSINodeAllocatableCount
   NodeDeclaredFeatures NodeLogQuery NodeSwap PodAndContainerStatsFromCRI PodCertificateRequest

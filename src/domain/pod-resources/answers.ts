@@ -16,12 +16,22 @@ import { isRestartableInitContainer } from '../runtime/init-containers.js';
 import type { Assignments, ContainerAssignment } from '../resource-managers/assignments.js';
 import type { DeviceInventoryEntry } from '../resource-managers/inventory.js';
 import type { NodeAllocatable } from './node-allocatable.js';
+import type { ClaimInfo } from '../dra/claim-info.js';
 import { indexState, nameKey, namespaceOf, type StateIndex } from './state-index.js';
 
 export interface TopologyAnswer { nodes: { ID: number }[] }
 export interface ContainerDevicesAnswer { resource_name: string; device_ids: string[]; topology?: TopologyAnswer }
 export interface ContainerMemoryAnswer { memory_type: string; size: number; topology: TopologyAnswer }
-export interface ContainerResourcesAnswer { name: string; devices: ContainerDevicesAnswer[]; cpu_ids: number[]; memory: ContainerMemoryAnswer[] }
+export interface ClaimResourceAnswer { cdi_devices: { name: string }[]; driver_name: string; pool_name: string; device_name: string; share_id?: string }
+export interface DynamicResourceAnswer { claim_name: string; claim_namespace: string; claim_resources: ClaimResourceAnswer[] }
+export interface ContainerResourcesAnswer {
+  name: string;
+  devices: ContainerDevicesAnswer[];
+  cpu_ids: number[];
+  memory: ContainerMemoryAnswer[];
+  /** The DRA claims the container uses (KubeletPodResourcesDynamicResources); absent without DRA. */
+  dynamic_resources?: DynamicResourceAnswer[];
+}
 export interface PodResourcesAnswer { name: string; namespace: string; containers: ContainerResourcesAnswer[] }
 export interface AllocatableAnswer { devices: ContainerDevicesAnswer[]; cpu_ids: number[]; memory: ContainerMemoryAnswer[] }
 
@@ -36,6 +46,8 @@ export interface PodResourcesState {
   pods: readonly KnownPod[];
   assignments: Assignments;
   allocatable: NodeAllocatable;
+  /** The DRA claims a container uses as the claim manager keeps them; absent: no DRA (standalone, or the gate off). */
+  dynamicResources?: (pod: Pod, container: Container) => readonly ClaimInfo[];
 }
 
 /** Go's message when Get is called with the KubeletPodResourcesGet gate off. */
@@ -70,13 +82,34 @@ function containerMemory(memory: ContainerAssignment['memory']): ContainerMemory
   return Object.keys(memory.bytes).sort(byCodeUnits).map((type) => ({ memory_type: type, size: memory.bytes[type] ?? 0, topology: topologyOf(memory.numaNodes) }));
 }
 
+/**
+ * Go's GetDynamicResources: each claim the container uses, with one entry per prepared device (its
+ * driver, pool, name, share id and CDI devices). Go gives a device the CDI devices of every device
+ * of its driver listed before it too (a slice it never resets); here each device has its own.
+ */
+function dynamicResources(claims: readonly ClaimInfo[]): DynamicResourceAnswer[] {
+  return claims.map((info) => ({
+    claim_name: info.claimName,
+    claim_namespace: info.namespace,
+    claim_resources: Object.keys(info.drivers).sort(byCodeUnits).flatMap((driver) => info.drivers[driver]!.devices.map((d) => ({
+      cdi_devices: d.cdiDeviceIds.map((name) => ({ name })),
+      driver_name: driver,
+      pool_name: d.poolName,
+      device_name: d.deviceName,
+      ...(d.shareId !== undefined ? { share_id: d.shareId } : {}),
+    }))),
+  }));
+}
+
 function containerResources(pod: Pod, container: Container, index: StateIndex): ContainerResourcesAnswer {
   const assigned = index.state.assignments[pod.metadata.uid ?? '']?.[container.name] ?? {};
+  const claims = index.state.dynamicResources?.(pod, container);
   return {
     name: container.name,
     devices: containerDevices(assigned.devices, index),
     cpu_ids: [...(assigned.cpus ?? [])],
     memory: containerMemory(assigned.memory),
+    ...(claims ? { dynamic_resources: dynamicResources(claims) } : {}),
   };
 }
 

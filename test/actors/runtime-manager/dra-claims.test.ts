@@ -55,6 +55,8 @@ beforeEach(async () => {
     async unprepare(p) {
       calls.push(`unprepare ${p.metadata.name} (running ${[...cri.containers.values()].filter((c) => c.state === 'CONTAINER_RUNNING').length})`);
     },
+    containerClaims: () => [],
+    version: () => 0,
   };
   manager = createRuntimeManager({
     cri, clock, podLogsDir: logsDir, logger: pino({ level: 'silent' }), host: createRuntimeHost(),

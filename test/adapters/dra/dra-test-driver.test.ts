@@ -58,7 +58,8 @@ describeNeeding(draTestDriverPart(), 'DRA registration against the lab\'s DRA te
       code: 'KLT_ERR_DRA_PLUGIN',
       message: expect.stringMatching(new RegExp(`^DRA driver ${DRA_TEST_DRIVER_NAME} at endpoint ${driver.endpoint}: NodePrepareResources: rpc error: code = Unknown desc = .*retrieve claim default/gpu`)),
     });
-    expect(driver.log()).toContain(`method="/k8s.io.kubelet.pkg.apis.dra.${service.split('.')[0]}.DRAPlugin/NodePrepareResources"`);
+    // Its log is read from a pipe: the line may come a moment after the answer.
+    await vi.waitFor(() => expect(driver.log()).toContain(`method="/k8s.io.kubelet.pkg.apis.dra.${service.split('.')[0]}.DRAPlugin/NodePrepareResources"`), 5_000);
     clients.close();
   }, 30_000);
 });

@@ -80,7 +80,7 @@ describe('startPodResourcesServer', () => {
     const list = await client.list();
     expect(list.pod_resources).toEqual([{
       name: 'gpu', namespace: 'default',
-      containers: [{ name: 'app', devices: [{ resource_name: 'example.com/resource', device_ids: ['Dev-2'], topology: { nodes: [{ ID: '0' }] } }], cpu_ids: ['1'], memory: [] }],
+      containers: [{ name: 'app', devices: [{ resource_name: 'example.com/resource', device_ids: ['Dev-2'], topology: { nodes: [{ ID: '0' }] } }], cpu_ids: ['1'], memory: [], dynamic_resources: [] }],
     }]);
   });
 

@@ -40,6 +40,33 @@ describe('listAnswer', () => {
     });
   });
 
+  it('lists the DRA claims each container uses with one entry per prepared device, when DRA is there', () => {
+    const claim = {
+      claimUid: 'c-1', claimName: 'gpus', namespace: 'default', podUids: ['u1'], prepared: true,
+      drivers: {
+        'net.example.com': { devices: [{ poolName: 'node-1', deviceName: 'eth1', requestNames: [], cdiDeviceIds: [] }] },
+        'gpu.example.com': { devices: [
+          { poolName: 'node-1', deviceName: 'gpu-0', requestNames: ['big'], cdiDeviceIds: ['gpu.example.com/gpu=gpu-0'] },
+          { poolName: 'node-1', deviceName: 'gpu-1', shareId: 's-1', requestNames: ['big'], cdiDeviceIds: ['gpu.example.com/gpu=gpu-1'] },
+        ] },
+      },
+    };
+    const p = pod('u1', 'trainer', { containers: [{ name: 'uses', image: 'i', resources: { claims: [{ name: 'accel' }] } }, { name: 'plain', image: 'i' }] });
+    const s = state({ pods: [{ pod: p, active: true }], dynamicResources: (_pod, c) => (c.name === 'uses' ? [claim] : []) });
+    expect(listAnswer(s, true).pod_resources[0]?.containers.map((c) => [c.name, c.dynamic_resources])).toEqual([
+      ['uses', [{
+        claim_name: 'gpus', claim_namespace: 'default', claim_resources: [
+          { cdi_devices: [{ name: 'gpu.example.com/gpu=gpu-0' }], driver_name: 'gpu.example.com', pool_name: 'node-1', device_name: 'gpu-0' },
+          { cdi_devices: [{ name: 'gpu.example.com/gpu=gpu-1' }], driver_name: 'gpu.example.com', pool_name: 'node-1', device_name: 'gpu-1', share_id: 's-1' },
+          { cdi_devices: [], driver_name: 'net.example.com', pool_name: 'node-1', device_name: 'eth1' },
+        ],
+      }]],
+      ['plain', []],
+    ]);
+    // Without DRA (standalone, or the gate off) the field is not there at all.
+    expect(listAnswer(state({ pods: [{ pod: p, active: true }] }), true).pod_resources[0]?.containers[0]).not.toHaveProperty('dynamic_resources');
+  });
+
   it('leaves inactive pods out, and lists them too when the active-pods gate is off', () => {
     const s = state({ pods: [{ pod: pod('u1', 'running'), active: true }, { pod: pod('u2', 'done'), active: false }] });
     expect(listAnswer(s, true).pod_resources.map((p) => p.name)).toEqual(['running']);
