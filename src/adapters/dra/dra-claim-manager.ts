@@ -14,14 +14,14 @@
  * prepared for one pod is waited for by another pod's prepare (Go may call the driver twice then).
  */
 import { decodeClaimCheckpoint, encodeClaimCheckpoint } from '../../domain/dra/claim-checkpoint.js';
-import { cdiDeviceIds, claimInfoFromClaim, preparedWith, prepareBatches, withoutPod, withPod, type ClaimInfo, type PreparedDevice } from '../../domain/dra/claim-info.js';
+import { cdiDeviceIds, claimInfoFromClaim, driverBatches, preparedWith, prepareBatches, withoutPod, withPod, type ClaimInfo, type PreparedDevice } from '../../domain/dra/claim-info.js';
 import { claimRefusal, podClaimName } from '../../domain/dra/pod-claims.js';
 import type { ResourceClaim } from '../../domain/dra/resource-claim.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
 import type { Logger } from '../../log.js';
 import type { ClaimCheckpointStore, ClaimGetter, DraClaimManager } from '../../ports/dra-claims.js';
-import type { DraClaim, DraPluginClients } from '../../ports/dra-plugins.js';
+import type { DraPluginClients } from '../../ports/dra-plugins.js';
 
 export interface DraClaimManagerDeps {
   getClaim: ClaimGetter;
@@ -166,11 +166,10 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
       if (rest.podUids.length > 0) cache.set(key, rest);
       else leaving.push(info);
     }
-    const batches = prepareBatches(leaving.map((info) => ({ ...info, prepared: false })));
-    for (const [driver, claims] of batches) {
+    for (const [driver, claims] of driverBatches(leaving)) {
       let answers;
       try {
-        answers = await plugins.get(driver).nodeUnprepareResources(claims as DraClaim[]);
+        answers = await plugins.get(driver).nodeUnprepareResources(claims);
       } catch (err) {
         throw claimFailure(`NodeUnprepareResources: ${err instanceof Error ? err.message : String(err)}`, err);
       }

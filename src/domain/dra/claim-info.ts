@@ -55,11 +55,10 @@ export function preparedWith(info: ClaimInfo, devicesByDriver: Readonly<Record<s
   return { ...info, drivers, prepared: true };
 }
 
-/** The claims to prepare, grouped by driver: one NodePrepareResources call per driver (Go's batches). */
-export function prepareBatches(infos: readonly ClaimInfo[]): Map<string, { namespace: string; uid: string; name: string }[]> {
+/** The claims grouped by driver: one NodePrepareResources or NodeUnprepareResources call per driver (Go's batches). */
+export function driverBatches(infos: readonly ClaimInfo[]): Map<string, { namespace: string; uid: string; name: string }[]> {
   const batches = new Map<string, { namespace: string; uid: string; name: string }[]>();
   for (const info of infos) {
-    if (info.prepared) continue;
     for (const driver of Object.keys(info.drivers)) {
       const batch = batches.get(driver) ?? [];
       batch.push({ namespace: info.namespace, uid: info.claimUid, name: info.claimName });
@@ -67,6 +66,11 @@ export function prepareBatches(infos: readonly ClaimInfo[]): Map<string, { names
     }
   }
   return batches;
+}
+
+/** The claims not prepared yet, grouped by driver. */
+export function prepareBatches(infos: readonly ClaimInfo[]): Map<string, { namespace: string; uid: string; name: string }[]> {
+  return driverBatches(infos.filter((info) => !info.prepared));
 }
 
 /**
