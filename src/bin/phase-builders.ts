@@ -4,6 +4,7 @@
  * the credential provider plugins are loaded on first use: client-node is large, and neither is
  * needed standalone or without the flags.
  */
+import { lazyDraPluginClients } from './plugin-clients.js';
 import { createApiEventRecorder, createLogEventRecorder } from '../actors/api-pods/event-recorder.js';
 import { createContainerManager } from '../actors/container-manager/container-manager.js';
 import { startGarbageCollection } from '../actors/gc/gc-loops.js';
@@ -64,10 +65,11 @@ export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
       (await import('../adapters/credential-provider/load-providers.js')).loadCredentialProviders(configPath, binDir, { clock, logger: actorLogger(logger, 'credentialProviders', 'runtimeManager') }),
     containerLogLinks: (cri) => withContainerLogLinks(cri, host.containerLogs, logger),
     draClaimManager: async ({ api, rootDir, files }) => {
-      const [{ createDraClaimManager }, { createDraPluginClients }, { claimCheckpointFile }] = await Promise.all([
-        import('../adapters/dra/dra-claim-manager.js'), import('../adapters/dra/dra-plugin-clients.js'), import('../adapters/dra/claim-checkpoint-file.js'),
+      const [{ createDraClaimManager }, { claimCheckpointFile }] = await Promise.all([
+        import('../adapters/dra/dra-claim-manager.js'), import('../adapters/dra/claim-checkpoint-file.js'),
       ]);
-      const plugins = createDraPluginClients(host.draDrivers);
+      // The gRPC clients load at the first call: most nodes never see a DRA driver.
+      const plugins = lazyDraPluginClients(host.draDrivers);
       const manager = await createDraClaimManager({
         getClaim: async (namespace, name) => (await api.getResourceClaim(namespace, name)) as unknown as ResourceClaim,
         plugins,

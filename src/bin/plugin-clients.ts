@@ -3,6 +3,10 @@
  * large and most nodes never see a plugin socket, so a kubelet without one never loads them.
  */
 import type { PluginClients } from '../ports/plugin-registration.js';
+import type { DraDriverRegistry } from '../ports/dra-drivers.js';
+import type { DraPluginClients } from '../ports/dra-plugins.js';
+import { draPluginMissing } from '../domain/dra/plugin-services.js';
+import { KubeletError } from '../domain/errors.js';
 
 export function lazyPluginClients(): PluginClients {
   let loaded: Promise<PluginClients> | undefined;
@@ -11,5 +15,27 @@ export function lazyPluginClients(): PluginClients {
     getInfo: async (socketPath) => (await clients()).getInfo(socketPath),
     notifyRegistrationStatus: async (socketPath, status) => (await clients()).notifyRegistrationStatus(socketPath, status),
     nodeGetInfo: async (endpoint) => (await clients()).nodeGetInfo(endpoint),
+  };
+}
+
+/**
+ * The DRA plugins' clients, loaded on the first call for the same reason. Whether a driver has a
+ * plugin is answered at once from the registry, with Go's words, as the loaded clients answer it.
+ */
+export function lazyDraPluginClients(registry: DraDriverRegistry): DraPluginClients {
+  let loaded: Promise<DraPluginClients> | undefined;
+  const clients = () => (loaded ??= import('../adapters/dra/dra-plugin-clients.js').then((m) => m.createDraPluginClients(registry)));
+  return {
+    get(driverName) {
+      const missing = draPluginMissing(driverName, registry.get(driverName) !== undefined);
+      if (missing !== null) throw new KubeletError('KLT_ERR_DRA_PLUGIN', missing);
+      return {
+        nodePrepareResources: async (claims) => (await clients()).get(driverName).nodePrepareResources(claims),
+        nodeUnprepareResources: async (claims) => (await clients()).get(driverName).nodeUnprepareResources(claims),
+      };
+    },
+    close() {
+      void loaded?.then((c) => c.close());
+    },
   };
 }

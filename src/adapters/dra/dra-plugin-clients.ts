@@ -8,6 +8,7 @@
  * call, with gRPC's status as Go prints it; an answer over the bounds of dra-answer-bounds.ts is
  * such a failure.
  */
+import { draPluginMissing } from '../../domain/dra/plugin-services.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { DraDriverRegistry, RegisteredDraPlugin } from '../../ports/dra-drivers.js';
 import type { DraClaim, DraDevice, DraPluginClient, DraPluginClients, DraPrepareResult, DraUnprepareResult } from '../../ports/dra-plugins.js';
@@ -85,10 +86,9 @@ export function createDraPluginClients(registry: DraDriverRegistry, timeoutMs = 
   return {
     get(driverName) {
       closeDeregistered();
-      // Go's GetPlugin wording.
-      if (driverName === '') throw new KubeletError('KLT_ERR_DRA_PLUGIN', 'DRA driver name is empty');
       const plugin = registry.get(driverName);
-      if (!plugin) throw new KubeletError('KLT_ERR_DRA_PLUGIN', `DRA driver ${driverName} is not registered`);
+      const missing = draPluginMissing(driverName, plugin !== undefined);
+      if (missing !== null || !plugin) throw new KubeletError('KLT_ERR_DRA_PLUGIN', missing ?? '');
       const key = keyOf(plugin);
       let client = clients.get(key);
       if (!client) {

@@ -49,3 +49,9 @@ export function draServicesRefusal(name: string, endpoint: string, error: string
 export function draEndpointTakenMessage(name: string, endpoint: string): string {
   return `endpoint ${endpoint} already registered for DRA driver plugin ${name}`;
 }
+
+/** Go's GetPlugin refusal for a driver with no plugin to call, or null when it has one. */
+export function draPluginMissing(driverName: string, registered: boolean): string | null {
+  if (driverName === '') return 'DRA driver name is empty';
+  return registered ? null : `DRA driver ${driverName} is not registered`;
+}
