@@ -4,6 +4,7 @@
  * the credential provider plugins are loaded on first use: client-node is large, and neither is
  * needed standalone or without the flags.
  */
+import { setTimeout as sleepFor } from 'node:timers/promises';
 import { lazyDraPluginClients } from './plugin-clients.js';
 import { createApiEventRecorder, createLogEventRecorder } from '../actors/api-pods/event-recorder.js';
 import { createContainerManager } from '../actors/container-manager/container-manager.js';
@@ -64,9 +65,9 @@ export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
     imageCredentialProviders: async (configPath, binDir) =>
       (await import('../adapters/credential-provider/load-providers.js')).loadCredentialProviders(configPath, binDir, { clock, logger: actorLogger(logger, 'credentialProviders', 'runtimeManager') }),
     containerLogLinks: (cri) => withContainerLogLinks(cri, host.containerLogs, logger),
-    draClaimManager: async ({ api, rootDir, files }) => {
-      const [{ createDraClaimManager }, { claimCheckpointFile }] = await Promise.all([
-        import('../adapters/dra/dra-claim-manager.js'), import('../adapters/dra/claim-checkpoint-file.js'),
+    draClaimManager: async ({ api, nodeName, rootDir, files }) => {
+      const [{ createDraClaimManager }, { claimCheckpointFile }, { wipeNodeResourceSlices }] = await Promise.all([
+        import('../adapters/dra/dra-claim-manager.js'), import('../adapters/dra/claim-checkpoint-file.js'), import('../adapters/dra/resource-slice-wipe.js'),
       ]);
       // The gRPC clients load at the first call: most nodes never see a DRA driver.
       const plugins = lazyDraPluginClients(host.draDrivers);
@@ -76,7 +77,12 @@ export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
         checkpoint: claimCheckpointFile(rootDir, files),
         logger: actorLogger(logger, 'draManager', 'runtimeManager'),
       });
-      return { manager, close: () => plugins.close() };
+      const stopping = new AbortController();
+      void wipeNodeResourceSlices({
+        api, nodeName, random: () => mathRandom.next(), logger: actorLogger(logger, 'draManager', 'runtimeManager'),
+        sleep: (ms, signal) => sleepFor(ms, undefined, { signal }),
+      }, stopping.signal);
+      return { manager, close: () => { stopping.abort(); plugins.close(); } };
     },
     runtimeManager: (o) => createRuntimeManager({ ...o, clock, logger, host: host.runtimeHost }),
     garbageCollection: ({ cri, podLogsDir, containers, images }) => startGarbageCollection({

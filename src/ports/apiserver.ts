@@ -190,6 +190,8 @@ export interface ClaimApi {
 export interface ResourceClaimApi {
   /** Rejects on 404 as on any failure. */
   getResourceClaim(namespace: string, name: string): Promise<KubeObject>;
+  /** DeleteCollection of the ResourceSlices `fieldSelector` selects (the node's, at start). */
+  deleteResourceSlices(fieldSelector: string): Promise<void>;
 }
 
 /** Events (the event client, its own rate limit). */

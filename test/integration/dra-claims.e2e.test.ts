@@ -3,8 +3,9 @@
  * kubelet plugin) and the embedded runtime: the driver registers with kubelet-ts and publishes its
  * ResourceSlice; a ResourceClaim of its DeviceClass, shared by two pods the real scheduler places,
  * is prepared once, its CDI environment reaches both containers, it stays prepared across a kubelet
- * restart (dra_manager_state), the pod resources API lists its device, and it is unprepared once,
- * when the second pod is gone.
+ * restart (dra_manager_state), the node's ResourceSlices are wiped at that start (a stale one goes),
+ * the pod resources API lists its device, and it is
+ * unprepared once, when the second pod is gone.
  * Containerd 1.6 (the lab's) drops CDI devices: this runs on the embedded runtime only.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -83,8 +84,16 @@ describeNeeding(allOf(kubeLabPart(), draTestDriverPart()), 'DRA claims with the 
     }
   }, 120_000);
 
-  it('keeps the prepared claim across a kubelet restart, preparing nothing again for running pods', async () => {
+  it('keeps the prepared claim across a kubelet restart, preparing nothing again for running pods; the node\'s slices are wiped at start', async () => {
+    const stale = await labApi(n.lab, 'POST', '/apis/resource.k8s.io/v1/resourceslices', {
+      metadata: { name: `${n.node}-stale` },
+      spec: { driver: 'stale.kts.example.com', nodeName: n.node, pool: { name: n.node, generation: 1, resourceSliceCount: 1 }, devices: [{ name: 'gone' }] },
+    });
+    expect(stale.status).toBe(201);
     await n.restart();
+    const slices = async () => ((await labApi<{ items: { spec: { driver: string } }[] }>(n.lab, 'GET', `/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.nodeName=${n.node}`)).body.items ?? []).map((s) => s.spec.driver);
+    // The driver's own slice goes too and comes back when its plugin publishes again, in its own time.
+    await n.whileUp('the stale slice wiped', async () => (!(await slices()).includes('stale.kts.example.com') ? true : undefined), 30_000);
     await running('first');
     await running('second');
     expect(prepares()).toBe(1);

@@ -12,7 +12,7 @@ import type { RuntimeManagerOptions } from '../runtime-manager/runtime-manager.j
 import type { ContainerManager, ContainerManagerOptions } from '../container-manager/container-manager.js';
 import type { CgroupDriver } from '../../domain/node/cgroup-roots.js';
 import type { Pod } from '../../domain/pod/types.js';
-import type { ApiClients, EventApi, ResourceClaimApi, RuntimeClassApi, ServiceApi } from '../../ports/apiserver.js';
+import type { ApiClients, EventApi, NodeApi, ResourceClaimApi, RuntimeClassApi, ServiceApi } from '../../ports/apiserver.js';
 import type { DraClaimManager } from '../../ports/dra-claims.js';
 import type { CheckpointFiles } from '../../ports/resource-managers.js';
 import type { CgroupManager } from '../../ports/cgroups.js';
@@ -52,9 +52,11 @@ export interface PhaseBuilders {
   containerLogLinks(cri: CriClient): CriClient;
   /**
    * runKubelet.newMainKubelet, cluster mode: the DRA claim manager (claims read with the main client,
-   * prepared through the registered DRA plugins, checkpointed under the root dir) and how to close its connections.
+   * prepared through the registered DRA plugins, checkpointed under the root dir), the node's
+   * ResourceSlices wiped in the background as Go's DRA plugin manager does at start, and how to
+   * stop both.
    */
-  draClaimManager(o: { api: ResourceClaimApi; rootDir: string; files: CheckpointFiles }): Promise<{ manager: DraClaimManager; close: () => void }>;
+  draClaimManager(o: { api: ResourceClaimApi & Pick<NodeApi, 'getNode'>; nodeName: string; rootDir: string; files: CheckpointFiles }): Promise<{ manager: DraClaimManager; close: () => void }>;
   /** runKubelet.newMainKubelet: the runtime manager over the connected CRI client. */
   runtimeManager(o: Omit<RuntimeManagerOptions, 'clock' | 'logger' | 'host'>): RuntimeManager;
   /** runKubelet.garbageCollection: both GC loops started; how to stop them and the collectors the eviction manager reclaims with. */

@@ -120,7 +120,7 @@ export function kubeletPhases(deps: PhaseDeps) {
       // Go's NewKubeGenericRuntimeManager restores the actuated resources here; a bad file stops the start.
       const actuated = await openActuatedState(deps.resourceManagers.files, rootDir);
       // Go's DRA manager reads claims from the API server: standalone there is none, and admission refuses claims.
-      const dra = api ? await deps.build.draClaimManager({ api: api.main, rootDir, files: deps.resourceManagers.files }) : undefined;
+      const dra = api ? await deps.build.draClaimManager({ api: api.main, nodeName: input.outputs['run.nodeName']?.nodeName ?? '', rootDir, files: deps.resourceManagers.files }) : undefined;
       if (dra) {
         deps.lifetimes.add('draClaimManager', async () => dra.close());
         live.draClaims.set(dra.manager);

@@ -286,6 +286,9 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
   getResourceClaim(namespace: string, name: string): Promise<KubeObject> {
     return this.call<KubeObject>('get resourceclaim', 'GET', `/apis/resource.k8s.io/v1/namespaces/${seg(namespace)}/resourceclaims/${seg(name)}`);
   }
+  async deleteResourceSlices(fieldSelector: string): Promise<void> {
+    await this.call('delete resourceslices', 'DELETE', '/apis/resource.k8s.io/v1/resourceslices', { query: { fieldSelector } });
+  }
   private async orUndefined<T>(answer: Promise<T>): Promise<T | undefined> {
     try {
       return await answer;
