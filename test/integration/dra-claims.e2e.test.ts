@@ -12,13 +12,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { kubeLabPart, labApi } from '../support/kube-lab.js';
+import { kubeLab, kubeLabPart, labApi } from '../support/kube-lab.js';
 import { DRA_TEST_DRIVER_NAME, draTestDriverPart, startDraTestDriver, type DraTestDriver } from '../support/dra-test-driver.js';
 import { BUSYBOX, SLEEP, startLabNode, type LabNode } from '../support/lab-node.js';
 import { podResourcesClient } from '../support/pod-resources-client.js';
 import { allOf, describeNeeding } from '../support/real-parts.js';
 
 const CLASS = `kts-dra-${process.pid}`;
+const NODE = 'kts-dra';
 /** The calls of `method` the driver handled (its --v=6 log has one "handling request" line per call). */
 const calls = (log: string, method: string) => log.split('\n').filter((l) => l.includes('"handling request"') && l.includes(`DRAPlugin/${method}"`)).length;
 
@@ -38,10 +39,23 @@ describeNeeding(allOf(kubeLabPart(), draTestDriverPart()), 'DRA claims with the 
       containers: [{ name: 'main', image: BUSYBOX, command: ['sh', '-c', `echo "claim=$claim_shared_gpu"; ${SLEEP}`], resources: { claims: [{ name: 'accel' }] } }],
     },
   });
+  /** The drivers of the slices naming this node. */
+  const slices = async () => ((await labApi<{ items?: { spec: { driver: string } }[] }>(await kubeLab(), 'GET', `/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.nodeName=${NODE}`)).body.items ?? []).map((s) => s.spec.driver);
   const running = (name: string) => n.whileUp(`${name} Running`, async () => ((await n.pod(name))?.status?.phase === 'Running' ? true : undefined), 60_000);
 
   beforeAll(async () => {
-    n = await startLabNode({ name: 'kts-dra', endpoint: 'embedded', env: () => ({ KUBELET_TS_CDI_SPEC_DIRS: cdiDir }) });
+    // The kubelet wipes its node's slices at start, in the background: a driver that published
+    // before the wipe would lose its slice until it publishes again, in its own time. So a
+    // sentinel slice is made first, and the driver starts once the kubelet has wiped it.
+    const lab = await kubeLab();
+    await labApi(lab, 'DELETE', `/apis/resource.k8s.io/v1/resourceslices/${NODE}-sentinel`);
+    const sentinel = await labApi(lab, 'POST', '/apis/resource.k8s.io/v1/resourceslices', {
+      metadata: { name: `${NODE}-sentinel` },
+      spec: { driver: 'sentinel.kts.example.com', nodeName: NODE, pool: { name: NODE, generation: 1, resourceSliceCount: 1 }, devices: [{ name: 'gone' }] },
+    });
+    expect(sentinel.status).toBe(201);
+    n = await startLabNode({ name: NODE, endpoint: 'embedded', env: () => ({ KUBELET_TS_CDI_SPEC_DIRS: cdiDir }) });
+    await n.whileUp('the node\'s slices wiped at start', async () => ((await slices()).length === 0 ? true : undefined), 60_000);
     driver = await startDraTestDriver(join(n.dir, 'root'), n.node, { kubeconfig: n.lab.adminKubeconfig, cdiDir });
     const created = await labApi(n.lab, 'POST', '/apis/resource.k8s.io/v1/deviceclasses', {
       metadata: { name: CLASS }, spec: { selectors: [{ cel: { expression: `device.driver == "${DRA_TEST_DRIVER_NAME}"` } }] },
@@ -91,7 +105,6 @@ describeNeeding(allOf(kubeLabPart(), draTestDriverPart()), 'DRA claims with the 
     });
     expect(stale.status).toBe(201);
     await n.restart();
-    const slices = async () => ((await labApi<{ items: { spec: { driver: string } }[] }>(n.lab, 'GET', `/apis/resource.k8s.io/v1/resourceslices?fieldSelector=spec.nodeName=${n.node}`)).body.items ?? []).map((s) => s.spec.driver);
     // The driver's own slice goes too and comes back when its plugin publishes again, in its own time.
     await n.whileUp('the stale slice wiped', async () => (!(await slices()).includes('stale.kts.example.com') ? true : undefined), 30_000);
     await running('first');
