@@ -24,7 +24,6 @@ import type { Clock } from '../ports/clock.js';
 import type { ContainerLogHost } from '../ports/container-logs.js';
 import type { CsiDriverRegistry } from '../ports/csi-drivers.js';
 import type { DraDriverRegistry } from '../ports/dra-drivers.js';
-import type { ResourceClaim } from '../domain/dra/resource-claim.js';
 import type { GcHost } from '../ports/gc-host.js';
 import type { Pod } from '../domain/pod/types.js';
 import type { RuntimeHost } from '../ports/runtime-host.js';
@@ -72,7 +71,7 @@ export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
       // The gRPC clients load at the first call: most nodes never see a DRA driver.
       const plugins = lazyDraPluginClients(host.draDrivers);
       const manager = await createDraClaimManager({
-        getClaim: async (namespace, name) => (await api.getResourceClaim(namespace, name)) as unknown as ResourceClaim,
+        getClaim: (namespace, name) => api.getResourceClaim(namespace, name),
         plugins,
         checkpoint: claimCheckpointFile(rootDir, files),
         logger: actorLogger(logger, 'draManager', 'runtimeManager'),

@@ -5,6 +5,7 @@
  * KubeletError whose code comes from the adapter's one status table (KLT_ERR_API_*);
  * `retryable` is true for outages, timeouts, 429 and 5xx.
  */
+import type { ResourceClaim } from '../domain/dra/resource-claim.js';
 import type { CsiObjectApi } from './csi-objects.js';
 import type { KubeObject, LeaseObject, NodeObject, NodeStatus } from '../domain/node-status/api-objects.js';
 import type { CsiNodeApi } from './csi-node-api.js';
@@ -188,8 +189,8 @@ export interface ClaimApi {
 
 /** DRA ResourceClaims (resource.k8s.io/v1), for the DRA claim manager; the Node authorizer lets a node read those of pods bound to it. */
 export interface ResourceClaimApi {
-  /** Rejects on 404 as on any failure. */
-  getResourceClaim(namespace: string, name: string): Promise<KubeObject>;
+  /** Rejects on 404 as on any failure. The answer's fields the kubelet reads, as getNode's are. */
+  getResourceClaim(namespace: string, name: string): Promise<ResourceClaim>;
   /** DeleteCollection of the ResourceSlices `fieldSelector` selects (the node's, at start). */
   deleteResourceSlices(fieldSelector: string): Promise<void>;
 }

@@ -63,7 +63,7 @@ export function createEvictionActors(deps: EvictionActorDeps) {
       const pods = host.activePods();
       if (!anyLocalStorageLimit(pods)) return [];
       const stats = await podStats();
-      return stats ? localStorageSubjects(host.activePods(), stats) : [];
+      return stats ? localStorageSubjects(pods, stats) : [];
     }),
     reclaimNodeLevel: fromPromise<ReclaimOutput, ReclaimInput>(async ({ input }) => {
       const collectors = deps.collectors();

@@ -8,6 +8,7 @@
  * http.Client timeout cancels it.
  * `reopen()` reads the kubeconfig afresh and drops the old connections (Go's closeAllConns).
  */
+import type { ResourceClaim } from '../../domain/dra/resource-claim.js';
 import { KubeletError } from '../../domain/errors.js';
 import type { Clock } from '../../ports/clock.js';
 import type {
@@ -283,8 +284,8 @@ export class KubeApi implements NodeApi, LeaseApi, PodApi, EventApi, HeartbeatAp
   getPersistentVolume(name: string): Promise<KubeObject | undefined> {
     return this.orUndefined(this.call<KubeObject>('get persistentvolume', 'GET', `/api/v1/persistentvolumes/${seg(name)}`));
   }
-  getResourceClaim(namespace: string, name: string): Promise<KubeObject> {
-    return this.call<KubeObject>('get resourceclaim', 'GET', `/apis/resource.k8s.io/v1/namespaces/${seg(namespace)}/resourceclaims/${seg(name)}`);
+  getResourceClaim(namespace: string, name: string): Promise<ResourceClaim> {
+    return this.call<ResourceClaim>('get resourceclaim', 'GET', `/apis/resource.k8s.io/v1/namespaces/${seg(namespace)}/resourceclaims/${seg(name)}`);
   }
   async deleteResourceSlices(fieldSelector: string): Promise<void> {
     await this.call('delete resourceslices', 'DELETE', '/apis/resource.k8s.io/v1/resourceslices', { query: { fieldSelector } });

@@ -21,7 +21,7 @@ import { KubeletError } from '../../domain/errors.js';
 import type { Container, Pod } from '../../domain/pod/types.js';
 import type { Logger } from '../../log.js';
 import type { ClaimCheckpointStore, ClaimGetter, DraClaimManager } from '../../ports/dra-claims.js';
-import type { DraPluginClients } from '../../ports/dra-plugins.js';
+import type { DraClaim, DraPluginClients, DraPrepareResult, DraUnprepareResult } from '../../ports/dra-plugins.js';
 
 export interface DraClaimManagerDeps {
   getClaim: ClaimGetter;
@@ -31,6 +31,26 @@ export interface DraClaimManagerDeps {
 }
 
 const claimFailure = (message: string, cause?: unknown) => new KubeletError('KLT_ERR_DRA_CLAIM', message, { ...(cause ? { cause } : {}), retryable: true });
+
+/**
+ * One driver's call for a batch of claims, checked as Go checks it: a failed call, a claim's own
+ * error, or a claim left out each fail with Go's words.
+ */
+async function callDriver<T extends DraPrepareResult | DraUnprepareResult>(
+  method: 'NodePrepareResources' | 'NodeUnprepareResources', claims: readonly DraClaim[], call: () => Promise<Map<string, T>>,
+): Promise<Map<string, T>> {
+  let answers: Map<string, T>;
+  try {
+    answers = await call();
+  } catch (err) {
+    throw claimFailure(`${method}: ${err instanceof Error ? err.message : String(err)}`, err);
+  }
+  for (const [uid, result] of answers) {
+    if ('error' in result && result.error !== '') throw claimFailure(`${method} failed for ResourceClaim ${claims.find((c) => c.uid === uid)!.name}: ${result.error}`);
+  }
+  if (answers.size !== claims.length) throw claimFailure(`${method} skipped ${claims.length - answers.size} ResourceClaims`);
+  return answers;
+}
 const keyOf = (namespace: string, name: string) => `${namespace}/${name}`;
 const namespaceOf = (pod: Pod) => pod.metadata.namespace ?? 'default';
 
@@ -119,20 +139,12 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
     if (pending.length === 0) return;
     const devices = new Map<string, Record<string, PreparedDevice[]>>();
     for (const [driver, claims] of prepareBatches(pending)) {
-      let answers;
-      try {
-        answers = await plugins.get(driver).nodePrepareResources(claims);
-      } catch (err) {
-        throw claimFailure(`NodePrepareResources: ${err instanceof Error ? err.message : String(err)}`, err);
-      }
+      const answers = await callDriver('NodePrepareResources', claims, () => plugins.get(driver).nodePrepareResources(claims));
       for (const [uid, result] of answers) {
-        const claim = claims.find((c) => c.uid === uid)!;
-        if ('error' in result && result.error !== '') throw claimFailure(`NodePrepareResources failed for ResourceClaim ${claim.name}: ${result.error}`);
         const byDriver = devices.get(uid) ?? {};
         byDriver[driver] = 'devices' in result ? result.devices.map((d) => ({ ...d })) : [];
         devices.set(uid, byDriver);
       }
-      if (answers.size !== claims.length) throw claimFailure(`NodePrepareResources skipped ${claims.length - answers.size} ResourceClaims`);
     }
     for (const info of pending) {
       const key = keyOf(info.namespace, info.claimName);
@@ -167,16 +179,7 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
       else leaving.push(info);
     }
     for (const [driver, claims] of driverBatches(leaving)) {
-      let answers;
-      try {
-        answers = await plugins.get(driver).nodeUnprepareResources(claims);
-      } catch (err) {
-        throw claimFailure(`NodeUnprepareResources: ${err instanceof Error ? err.message : String(err)}`, err);
-      }
-      for (const [uid, result] of answers) {
-        if (result.error !== '') throw claimFailure(`NodeUnprepareResources failed for ResourceClaim ${claims.find((c) => c.uid === uid)!.name}: ${result.error}`);
-      }
-      if (answers.size !== claims.length) throw claimFailure(`NodeUnprepareResources skipped ${claims.length - answers.size} ResourceClaims`);
+      await callDriver('NodeUnprepareResources', claims, () => plugins.get(driver).nodeUnprepareResources(claims));
     }
     for (const info of leaving) cache.delete(keyOf(info.namespace, info.claimName));
     await sync();

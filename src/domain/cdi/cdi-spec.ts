@@ -12,7 +12,7 @@
 
 export interface CdiMount { hostPath: string; containerPath: string; type?: string; options?: string[] }
 export interface CdiDeviceNode { path: string; hostPath?: string; type?: string; major?: number; minor?: number; permissions?: string }
-export interface CdiHook { hookName: string; path: string; args?: string[]; env?: string[]; timeout?: number }
+export interface CdiHook { hookName: string; path: string }
 
 export interface ContainerEdits {
   env?: string[];
@@ -83,48 +83,82 @@ export function parseQualifiedName(device: string): QualifiedName | string {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isStringList = (v: unknown): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string');
+const absent = (v: unknown) => v === undefined || v === null;
+const text = (o: Record<string, unknown>, key: string): { [k: string]: string } => (typeof o[key] === 'string' ? { [key]: o[key] } : {});
+const number = (o: Record<string, unknown>, key: string): { [k: string]: number } => (typeof o[key] === 'number' ? { [key]: o[key] } : {});
 
-function editsProblem(edits: unknown, where: string): string | null {
-  if (edits === undefined || edits === null) return null;
-  if (!isRecord(edits)) return `${where} is not an object`;
-  if (edits.env !== undefined && edits.env !== null) {
-    if (!isStringList(edits.env)) return `${where}.env is not a list of strings`;
-    const bad = edits.env.find((e) => e.indexOf('=') <= 0);
-    if (bad !== undefined) return `${where}.env: ${JSON.stringify(bad)} is not NAME=value`;
-  }
-  for (const list of ['deviceNodes', 'mounts', 'hooks'] as const) {
-    if (edits[list] !== undefined && edits[list] !== null && !(Array.isArray(edits[list]) && (edits[list] as unknown[]).every(isRecord))) return `${where}.${list} is not a list of objects`;
-  }
-  if ((Array.isArray(edits.deviceNodes) ? edits.deviceNodes : []).some((d) => typeof (d as Record<string, unknown>).path !== 'string')) return `${where}.deviceNodes: a node without a path`;
-  if ((Array.isArray(edits.mounts) ? edits.mounts : []).some((m) => typeof (m as Record<string, unknown>).hostPath !== 'string' || typeof (m as Record<string, unknown>).containerPath !== 'string')) {
-    return `${where}.mounts: a mount without hostPath or containerPath`;
-  }
-  return null;
+/** The objects of list `key` of `edits`, or the problem; absent is none. */
+function objectsOf(edits: Record<string, unknown>, key: string, where: string): Record<string, unknown>[] | string {
+  const list = edits[key];
+  if (absent(list)) return [];
+  return Array.isArray(list) && list.every(isRecord) ? list : `${where}.${key} is not a list of objects`;
 }
 
-const isEmptyEdits = (e: ContainerEdits | undefined) =>
-  !e || ((e.env ?? []).length === 0 && (e.deviceNodes ?? []).length === 0 && (e.mounts ?? []).length === 0 && (e.hooks ?? []).length === 0 && (e.additionalGids ?? []).length === 0);
+/** A spec's or a device's `containerEdits` checked and built, or the problem with them. */
+function editsOf(value: unknown, where: string): ContainerEdits | string {
+  if (absent(value)) return {};
+  if (!isRecord(value)) return `${where} is not an object`;
+  const edits: ContainerEdits = {};
+  if (!absent(value.env)) {
+    if (!isStringList(value.env)) return `${where}.env is not a list of strings`;
+    const bad = value.env.find((e) => e.indexOf('=') <= 0);
+    if (bad !== undefined) return `${where}.env: ${JSON.stringify(bad)} is not NAME=value`;
+    edits.env = [...value.env];
+  }
+  const nodes = objectsOf(value, 'deviceNodes', where);
+  if (typeof nodes === 'string') return nodes;
+  const mounts = objectsOf(value, 'mounts', where);
+  if (typeof mounts === 'string') return mounts;
+  const hooks = objectsOf(value, 'hooks', where);
+  if (typeof hooks === 'string') return hooks;
+  const deviceNodes: CdiDeviceNode[] = [];
+  for (const d of nodes) {
+    if (typeof d.path !== 'string') return `${where}.deviceNodes: a node without a path`;
+    deviceNodes.push({ path: d.path, ...text(d, 'hostPath'), ...text(d, 'type'), ...number(d, 'major'), ...number(d, 'minor'), ...text(d, 'permissions') });
+  }
+  const cdiMounts: CdiMount[] = [];
+  for (const x of mounts) {
+    if (typeof x.hostPath !== 'string' || typeof x.containerPath !== 'string') return `${where}.mounts: a mount without hostPath or containerPath`;
+    cdiMounts.push({ hostPath: x.hostPath, containerPath: x.containerPath, ...text(x, 'type'), ...(isStringList(x.options) ? { options: [...x.options] } : {}) });
+  }
+  const cdiHooks: CdiHook[] = [];
+  for (const x of hooks) {
+    if (typeof x.hookName !== 'string' || typeof x.path !== 'string') return `${where}.hooks: a hook without hookName or path`;
+    cdiHooks.push({ hookName: x.hookName, path: x.path });
+  }
+  if (deviceNodes.length > 0) edits.deviceNodes = deviceNodes;
+  if (cdiMounts.length > 0) edits.mounts = cdiMounts;
+  if (cdiHooks.length > 0) edits.hooks = cdiHooks;
+  if (!absent(value.additionalGIDs)) {
+    if (!Array.isArray(value.additionalGIDs) || !value.additionalGIDs.every((g) => Number.isInteger(g))) return `${where}.additionalGIDs is not a list of integers`;
+    edits.additionalGids = value.additionalGIDs.filter((g): g is number => typeof g === 'number');
+  }
+  return edits;
+}
 
-/** A decoded spec file checked against the specification, or what is wrong with it. */
+const isEmptyEdits = (e: ContainerEdits) =>
+  [e.env, e.deviceNodes, e.mounts, e.hooks, e.additionalGids].every((list) => (list ?? []).length === 0);
+
+/** A decoded spec file checked against the specification and built, or what is wrong with it. */
 export function validateCdiSpec(value: unknown): CdiSpec | string {
   if (!isRecord(value)) return 'not an object';
   if (typeof value.cdiVersion !== 'string' || value.cdiVersion === '') return 'no cdiVersion';
   if (typeof value.kind !== 'string') return 'no kind';
   const kind = parseKind(value.kind);
   if (typeof kind === 'string') return kind;
-  const specEdits = editsProblem(value.containerEdits, 'containerEdits');
-  if (specEdits) return specEdits;
+  const specEdits = editsOf(value.containerEdits, 'containerEdits');
+  if (typeof specEdits === 'string') return specEdits;
   if (!Array.isArray(value.devices) || value.devices.length === 0) return 'no devices';
-  const seen = new Set<string>();
+  const devices: CdiSpec['devices'] = [];
   for (const [i, d] of (value.devices as unknown[]).entries()) {
     if (!isRecord(d) || typeof d.name !== 'string') return `devices[${i}] has no name`;
     const problem = deviceNameProblem(d.name);
     if (problem) return `devices[${i}]: ${problem}`;
-    if (seen.has(d.name)) return `devices[${i}]: device ${JSON.stringify(d.name)} is defined twice`;
-    seen.add(d.name);
-    const edits = editsProblem(d.containerEdits, `devices[${i}].containerEdits`);
-    if (edits) return edits;
-    if (isEmptyEdits(d.containerEdits as ContainerEdits | undefined)) return `devices[${i}]: device ${JSON.stringify(d.name)} has no edits`;
+    if (devices.some((known) => known.name === d.name)) return `devices[${i}]: device ${JSON.stringify(d.name)} is defined twice`;
+    const edits = editsOf(d.containerEdits, `devices[${i}].containerEdits`);
+    if (typeof edits === 'string') return edits;
+    if (isEmptyEdits(edits)) return `devices[${i}]: device ${JSON.stringify(d.name)} has no edits`;
+    devices.push({ name: d.name, containerEdits: edits });
   }
-  return value as unknown as CdiSpec;
+  return { cdiVersion: value.cdiVersion, kind: value.kind, devices, ...(isEmptyEdits(specEdits) ? {} : { containerEdits: specEdits }) };
 }

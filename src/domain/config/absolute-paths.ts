@@ -54,7 +54,8 @@ export function withAbsoluteConfigPaths(config: KubeletConfiguration, cwd: strin
   const resolved = structuredClone(config);
   for (const field of CONFIG_PATH_FIELDS) {
     const value = getAtPath(resolved, field);
-    if (typeof value === 'string') setAtPath(resolved as unknown as Record<string, unknown>, field, absolutePath(value, cwd));
+    // A string field named by its JSON path gets a string.
+    if (typeof value === 'string') setAtPath(resolved as unknown as Record<string, unknown>, field, absolutePath(value, cwd)); // cast: a write by JSON path
   }
   return resolved;
 }

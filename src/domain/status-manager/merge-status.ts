@@ -53,9 +53,12 @@ const OTHERS_FIELDS = ['resourceClaimStatuses', 'extendedResourceClaimStatus'] a
 function withOthersFields(api: PodStatus, status: PodStatus): PodStatus {
   if (OTHERS_FIELDS.every((key) => api[key] === undefined)) return status;
   const kept: PodStatus = { ...status };
-  for (const key of OTHERS_FIELDS) {
-    if (api[key] === undefined) delete kept[key];
-    else kept[key] = api[key] as never;
-  }
+  for (const key of OTHERS_FIELDS) copyField(kept, api, key);
   return kept;
+}
+
+/** `to[key]` becomes `from[key]`, or goes when `from` has none. */
+function copyField<K extends keyof PodStatus>(to: PodStatus, from: PodStatus, key: K): void {
+  if (from[key] === undefined) delete to[key];
+  else to[key] = from[key];
 }

@@ -26,7 +26,7 @@ function world(answers: { node: (Error | null)[]; delete: (Error | null)[] }) {
         const err = answers.delete.shift();
         if (err) throw err;
       },
-      getResourceClaim: async () => ({ metadata: {} }),
+      getResourceClaim: async () => ({ metadata: { name: 'unused' } }),
     },
   };
   return { calls, waits, deps };
