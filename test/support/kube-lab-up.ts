@@ -20,13 +20,36 @@ export interface KubeLab {
   kubectl: string;
 }
 
-// Under the lock: up once; its exports kept in .up.env, or its failure in .up.failed.
+// Under the lock: up once; its exports kept in .up.env, or its failure in .up.failed. up.sh's own
+// free ports come from the ephemeral range, where any process's connect() or listen(0) may take one
+// before the daemon binds it (a busy CI run did): the ports are chosen here, below that range, and a
+// start that still lost a port is stopped and tried again on new ones, with a fresh etcd.
 const UP_ONCE = `
 set -u
 D=$KUBE_LAB
 if [ -s "$D/.up.env" ]; then exit 0; fi
 if [ -s "$D/.up.failed" ]; then cat "$D/.up.failed" >&2; exit 1; fi
-if bash "$1/up.sh" > "$D/.up.env.tmp" 2> "$D/.up.log"; then mv "$D/.up.env.tmp" "$D/.up.env"; exit 0; fi
+ports() { python3 -c '
+import random, socket
+low = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+picked = []
+while len(picked) < 3:
+    port = random.randrange(max(1024, low - 10000), low)
+    s = socket.socket()
+    try:
+        s.bind(("127.0.0.1", port)); picked.append(port)
+    except OSError:
+        pass
+    finally:
+        s.close()
+print("API_PORT=%d ETCD_PORT=%d ETCD_PEER=%d" % tuple(picked))'; }
+for attempt in 1 2 3; do
+  [ -s "$D/ports" ] || ports > "$D/ports"
+  if bash "$1/up.sh" > "$D/.up.env.tmp" 2> "$D/.up.log"; then mv "$D/.up.env.tmp" "$D/.up.env"; exit 0; fi
+  grep -qs 'address already in use' "$D/.up.log" "$D"/logs/*.log || break
+  echo "up-once: attempt $attempt lost a port; again on new ones" >> "$D/.up.retries"
+  bash "$1/down.sh" >/dev/null 2>&1; rm -rf "$D/ports" "$D/etcd" "$D"/logs/*.log
+done
 tail -n 15 "$D/.up.log" > "$D/.up.failed"; [ -s "$D/.up.failed" ] || echo "up.sh said nothing" > "$D/.up.failed"
 cat "$D/.up.failed" >&2; exit 1
 `;

@@ -73,6 +73,30 @@ describe('upOnce', () => {
     expect(runs(scripts)).toBe(1);
   });
 
+  it('chooses the ports below the ephemeral range before up.sh runs, where no connect() or listen(0) takes them', async () => {
+    const scripts = fakeScripts('. "$KUBE_LAB/ports"; echo "export KUBE_LAB_SERVER=https://127.0.0.1:$API_PORT"; echo "export KUBE_LAB_CA=c"; echo "export KUBECONFIG=k"');
+    const lab = await upOnce(fresh('kts-fake-lab-'), scripts);
+    const ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').split(/\s+/)[0]);
+    const port = Number(new URL(lab.server).port);
+    expect(port).toBeGreaterThanOrEqual(1024);
+    expect(port).toBeLessThan(ephemeralLow);
+  });
+
+  it('a start that lost a port to another process is stopped and run again on new ports', async () => {
+    const scripts = fakeScripts([
+      'if [ "$(wc -l < "$(dirname "$0")/runs")" = 1 ]; then',
+      '  echo "listen tcp 127.0.0.1:$(cut -d" " -f1 "$KUBE_LAB/ports"): bind: address already in use" >&2; exit 1',
+      'fi',
+      '. "$KUBE_LAB/ports"; echo "export KUBE_LAB_SERVER=https://127.0.0.1:$API_PORT"; echo "export KUBE_LAB_CA=c"; echo "export KUBECONFIG=k"',
+    ].join('\n'));
+    writeFileSync(join(scripts, 'down.sh'), `echo down >> "${scripts}/downs"\n`);
+    const dir = fresh('kts-fake-lab-');
+    const lab = await upOnce(dir, scripts);
+    expect(runs(scripts)).toBe(2);
+    expect(readFileSync(join(scripts, 'downs'), 'utf8')).toBe('down\n');
+    expect(lab.server).toBe(`https://127.0.0.1:${/API_PORT=(\d+)/.exec(readFileSync(join(dir, 'ports'), 'utf8'))![1]}`);
+  });
+
   it('an up.sh that prints no server is an error naming the missing export', async () => {
     const scripts = fakeScripts('echo "export KUBE_LAB=$KUBE_LAB"');
     await expect(upOnce(fresh('kts-fake-lab-'), scripts)).rejects.toThrow(/up\.sh printed no KUBE_LAB_SERVER/);
