@@ -11,6 +11,7 @@ import { KubeletError } from '../domain/errors.js';
 import type { CgroupDriver } from '../domain/node/cgroup-roots.js';
 import type { Pod } from '../domain/pod/types.js';
 import type { SyncLoopContext } from '../machines/sync-loop.machine.js';
+import { possiblyRunningPods } from '../domain/sync-loop/orphans.js';
 import type { CgroupManager } from '../ports/cgroups.js';
 
 export async function hostCgroups(driver: CgroupDriver): Promise<CgroupManager> {
@@ -26,7 +27,7 @@ export async function hostCgroups(driver: CgroupDriver): Promise<CgroupManager> 
 
 const mayRun = (lifecycle: string) => lifecycle === 'active' || lifecycle === 'terminating';
 
-/** The pods the container manager counts (active) and keeps the cgroups of (possibly running), from the syncLoop's context. */
+/** The pods the container manager counts (active) and keeps the cgroups of (possibly running), and those holding DRA claims, from the syncLoop's context. */
 export function syncLoopPods(view: () => SyncLoopContext | undefined) {
   return {
     active: (): Pod[] => Object.values(view()?.pods ?? {}).filter((e) => e.lifecycle === 'active').map((e) => e.pod),
@@ -34,6 +35,11 @@ export function syncLoopPods(view: () => SyncLoopContext | undefined) {
       const ctx = view();
       if (!ctx) return new Set();
       return new Set([...Object.entries(ctx.pods).filter(([, e]) => mayRun(e.lifecycle)).map(([uid]) => uid), ...Object.keys(ctx.orphans)]);
+    },
+    /** The pods that may still hold DRA claims (pods waiting for the Node too), or null before every source was seen. */
+    claimHolders: (): ReadonlySet<string> | null => {
+      const ctx = view();
+      return ctx?.sourcesReady ? new Set(possiblyRunningPods(ctx)) : null;
     },
   };
 }

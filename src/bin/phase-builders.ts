@@ -39,7 +39,7 @@ export interface PhaseBuilderHost {
   /** The container log manager's files; the legacy links' files and directory. */
   containerLogs: ContainerLogHost;
   /** The syncLoop's pods as the container manager reads them: active ones, and the uids that may still run. */
-  pods: { active: () => Pod[]; possiblyRunning: () => ReadonlySet<string> };
+  pods: { active: () => Pod[]; possiblyRunning: () => ReadonlySet<string>; claimHolders: () => ReadonlySet<string> | null };
   /** The CSI drivers the plugin manager registers, for the volume host. */
   csiDrivers: CsiDriverRegistry;
   /** The DRA drivers the plugin manager registers, for the DRA claim manager. */
@@ -65,8 +65,9 @@ export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
       (await import('../adapters/credential-provider/load-providers.js')).loadCredentialProviders(configPath, binDir, { clock, logger: actorLogger(logger, 'credentialProviders', 'runtimeManager') }),
     containerLogLinks: (cri) => withContainerLogLinks(cri, host.containerLogs, logger),
     draClaimManager: async ({ api, nodeName, rootDir, files }) => {
-      const [{ createDraClaimManager }, { claimCheckpointFile }, { wipeNodeResourceSlices }] = await Promise.all([
+      const [{ createDraClaimManager }, { claimCheckpointFile }, { wipeNodeResourceSlices }, { startClaimReconcileLoop }] = await Promise.all([
         import('../adapters/dra/dra-claim-manager.js'), import('../adapters/dra/claim-checkpoint-file.js'), import('../adapters/dra/resource-slice-wipe.js'),
+        import('../adapters/dra/claim-reconcile-loop.js'),
       ]);
       // The gRPC clients load at the first call: most nodes never see a DRA driver.
       const plugins = lazyDraPluginClients(host.draDrivers);
@@ -81,7 +82,8 @@ export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
         api, nodeName, random: () => mathRandom.next(), logger: actorLogger(logger, 'draManager', 'runtimeManager'),
         sleep: (ms, signal) => sleepFor(ms, undefined, { signal }),
       }, stopping.signal);
-      return { manager, close: () => { stopping.abort(); plugins.close(); } };
+      const reconciling = startClaimReconcileLoop({ manager, holders: host.pods.claimHolders, clock });
+      return { manager, close: () => { stopping.abort(); reconciling.stop(); plugins.close(); } };
     },
     runtimeManager: (o) => createRuntimeManager({ ...o, clock, logger, host: host.runtimeHost }),
     garbageCollection: ({ cri, podLogsDir, containers, images }) => startGarbageCollection({

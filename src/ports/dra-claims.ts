@@ -14,6 +14,12 @@ export interface DraClaimManager {
   cdiDevices(pod: Pod, container: Container): string[];
   /** Go's UnprepareResources: the pod's claims that no other pod uses are unprepared and forgotten. */
   unprepare(pod: Pod): Promise<void>;
+  /**
+   * Go's reconcileLoop: every pod the kept claims name that is not in `holders` (the pods that may
+   * still run) is unprepared as unprepare() does it; a failure is logged and left for the next call.
+   * Resolves to the number of pods unprepared.
+   */
+  reconcile(holders: ReadonlySet<string>): Promise<number>;
   /** The claims `container` uses as kept (Go's GetContainerClaimInfos), for the pod resources API; a claim not kept is left out. */
   containerClaims(pod: Pod, container: Container): ClaimInfo[];
   /** Counts the changes of what is kept: the same number, the same claims. */

@@ -9,12 +9,14 @@
  *   checkpointed with the claims marked prepared.
  * - unprepare: a claim another pod still uses only loses this pod; the others go to their drivers in
  *   one NodeUnprepareResources per driver and are forgotten once every driver has answered.
+ * - reconcile: the pods the kept claims name that no longer run (deleted while the kubelet was down,
+ *   or whose unprepare failed) are unprepared as above; a failure is logged and tried again next time.
  * The checkpoint is read at start (claims come back not prepared: the next sync prepares them again,
  * which a driver answers from what it kept). Checkpoint writes run one after another. A claim being
  * prepared for one pod is waited for by another pod's prepare (Go may call the driver twice then).
  */
 import { decodeClaimCheckpoint, encodeClaimCheckpoint } from '../../domain/dra/claim-checkpoint.js';
-import { cdiDeviceIds, claimInfoFromClaim, driverBatches, preparedWith, prepareBatches, withoutPod, withPod, type ClaimInfo, type PreparedDevice } from '../../domain/dra/claim-info.js';
+import { cdiDeviceIds, claimInfoFromClaim, driverBatches, preparedWith, prepareBatches, stalePodClaims, withoutPod, withPod, type ClaimInfo, type PreparedDevice } from '../../domain/dra/claim-info.js';
 import { claimRefusal, podClaimName } from '../../domain/dra/pod-claims.js';
 import type { ResourceClaim } from '../../domain/dra/resource-claim.js';
 import { KubeletError } from '../../domain/errors.js';
@@ -166,11 +168,10 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
     return ids;
   }
 
-  async function unprepare(pod: Pod): Promise<void> {
-    const namespace = namespaceOf(pod);
-    const podUid = pod.metadata.uid ?? '';
+  /** Go's unprepareResources: the pod leaves each named claim; a claim no pod uses any more goes to its drivers. */
+  async function unprepareNamed(podUid: string, namespace: string, names: readonly string[]): Promise<void> {
     const leaving: ClaimInfo[] = [];
-    for (const { name } of claimNames(pod)) {
+    for (const name of names) {
       const key = keyOf(namespace, name);
       const info = cache.get(key);
       if (!info) continue;
@@ -183,6 +184,24 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
     }
     for (const info of leaving) cache.delete(keyOf(info.namespace, info.claimName));
     await sync();
+  }
+
+  function unprepare(pod: Pod): Promise<void> {
+    return unprepareNamed(pod.metadata.uid ?? '', namespaceOf(pod), claimNames(pod).map((c) => c.name));
+  }
+
+  async function reconcile(holders: ReadonlySet<string>): Promise<number> {
+    let unprepared = 0;
+    for (const stale of stalePodClaims([...cache.values()], holders)) {
+      try {
+        await unprepareNamed(stale.podUid, stale.namespace, stale.claimNames);
+        unprepared++;
+        logger.info({ podUid: stale.podUid, claims: stale.claimNames }, 'DRA claims of a pod that no longer runs unprepared');
+      } catch (err) {
+        logger.warn({ err, podUid: stale.podUid }, 'Unpreparing pod resources in reconcile loop failed, will retry');
+      }
+    }
+    return unprepared;
   }
 
   function containerClaims(pod: Pod, container: Container): ClaimInfo[] {
@@ -199,5 +218,5 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
     });
   }
 
-  return { prepare, cdiDevices, unprepare, containerClaims, version: () => version };
+  return { prepare, cdiDevices, unprepare, reconcile, containerClaims, version: () => version };
 }

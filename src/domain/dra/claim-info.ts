@@ -87,3 +87,30 @@ export function cdiDeviceIds(info: ClaimInfo, request: string | undefined): stri
   }
   return ids;
 }
+
+/** A pod the kept claims still name that no longer runs, with the claims to let go of (Go's reconcileLoop). */
+export interface StalePodClaims {
+  podUid: string;
+  namespace: string;
+  claimNames: string[];
+}
+
+/**
+ * The pods the kept claims name that are not among `holders` (the pods that may still run): a pod
+ * deleted while the kubelet was down, or whose unprepare failed, is found here and unprepared.
+ * Pods and their claims in name order, so the calls made are the same each time.
+ */
+export function stalePodClaims(infos: readonly ClaimInfo[], holders: ReadonlySet<string>): StalePodClaims[] {
+  const stale = new Map<string, StalePodClaims>();
+  for (const info of infos) {
+    for (const podUid of info.podUids) {
+      if (holders.has(podUid)) continue;
+      const entry = stale.get(podUid) ?? { podUid, namespace: info.namespace, claimNames: [] };
+      entry.claimNames.push(info.claimName);
+      stale.set(podUid, entry);
+    }
+  }
+  return [...stale.values()]
+    .map((e) => ({ ...e, claimNames: e.claimNames.sort(byCodeUnits) }))
+    .sort((a, b) => byCodeUnits(a.podUid, b.podUid));
+}

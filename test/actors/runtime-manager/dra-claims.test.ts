@@ -55,6 +55,7 @@ beforeEach(async () => {
     async unprepare(p) {
       calls.push(`unprepare ${p.metadata.name} (running ${[...cri.containers.values()].filter((c) => c.state === 'CONTAINER_RUNNING').length})`);
     },
+    reconcile: async () => 0,
     containerClaims: () => [],
     version: () => 0,
   };

@@ -91,6 +91,29 @@ describe('the DRA claim manager', () => {
     expect(w.calls).toHaveLength(2);
   });
 
+  it('reconciles: unprepares the claims of pods that no longer run, a shared claim only with its last pod, and tries a failed unprepare again', async () => {
+    const w = world([claim('shared', 'c-1', ['pod-a', 'pod-b']), claim('own', 'c-2', ['pod-c'])]);
+    const first = await w.start();
+    for (const uid of ['pod-a', 'pod-b']) await first.prepare(pod(uid));
+    await first.prepare(pod('pod-c', 'own'));
+    // Restarted with pod-a and pod-c deleted meanwhile: only pod-b may still run.
+    const manager = await w.start();
+    expect(await manager.reconcile(new Set(['pod-b']))).toBe(2);
+    expect(w.calls).toEqual(['prepare shared', 'prepare own', 'unprepare own']);
+    expect(w.saved()).toEqual([['shared', ['pod-b']]]);
+    // Nothing more to do while pod-b runs.
+    expect(await manager.reconcile(new Set(['pod-b']))).toBe(0);
+    expect(w.calls).toHaveLength(3);
+
+    w.registered.clear();
+    expect(await manager.reconcile(new Set())).toBe(0);
+    expect(w.saved()).toEqual([['shared', ['pod-b']]]);
+    w.registered.add(DRIVER);
+    expect(await manager.reconcile(new Set())).toBe(1);
+    expect(w.calls.at(-1)).toBe('unprepare shared');
+    expect(w.saved()).toEqual([]);
+  });
+
   it('prepares a shared claim once when two pods start together, the second waiting for the first\'s call', async () => {
     const w = world([claim('shared', 'c-1', ['pod-a', 'pod-b'])]);
     const manager = await w.start();
