@@ -18,6 +18,9 @@
 # (containerd's registry.config_path, one `<host:port>/hosts.toml` each, read at every pull) for tests
 # that pull from a registry of their own, e.g. one whose CA they made; it is then exported as
 # KUBELET_IT_CRI_REGISTRY_CONFIG.
+# CONTAINERD_RELEASE=trixie (default bookworm: Debian 12's package, installed) runs Debian 13's
+# containerd 1.7 instead, unpacked into a cache by trixie-containerd.sh, with CDI enabled on the spec
+# directory $LAB/cdi, exported as KUBELET_IT_CRI_CDI_SPEC_DIR (1.6 drops the CRI's CDI devices).
 # Pitfalls it handles are in the CRI lab notes (shared/lab/cri/NOTES.md) §8 (copied into comments below).
 set -euo pipefail
 
@@ -30,6 +33,7 @@ CGROUP_PARENT=${CGROUP_PARENT:-/kubelet-ts-ci}
 CNI_NETWORK=${CNI_NETWORK:-kubelet-ts-ci}
 PAUSE_REF=${PAUSE_REF:-kubelet-ts.local/pause:1.0}
 REGISTRY_CONFIG_DIR=${REGISTRY_CONFIG_DIR:-}
+CONTAINERD_RELEASE=${CONTAINERD_RELEASE:-bookworm}
 BUSYBOX_REF=kubelet-ts.local/busybox:1.0
 export DEBIAN_FRONTEND=noninteractive
 
@@ -41,14 +45,21 @@ started=$(date +%s.%N)
 APT=(apt-get -o DPkg::Lock::Timeout=300 -o Dpkg::Use-Pty=0 -q)
 "${APT[@]}" update >&2 </dev/null
 "${APT[@]}" install -y --no-install-recommends containerd runc containernetworking-plugins busybox-static >&2 </dev/null
+case "$CONTAINERD_RELEASE" in
+  bookworm) BIN=$(dirname "$(command -v containerd)") ;;
+  trixie) BIN=$(bash "$HERE/trixie-containerd.sh") ;;
+  *) log "CONTAINERD_RELEASE=$CONTAINERD_RELEASE: bookworm or trixie"; exit 1 ;;
+esac
 
 # 2. The lab directory. A PID file means a containerd may already own this root: never start a
 #    second one on it (it blocks on the bolt DB, or worse takes over the socket).
-mkdir -p "$LAB"/{root,state,runc,opt,logs,images,cni/net.d,cni/ipam,cni/bin}
+mkdir -p "$LAB"/{root,state,runc,opt,logs,images,cni/net.d,cni/ipam,cni/bin,cdi}
 if [ -s "$LAB/containerd.pid" ] && kill -0 "$(cat "$LAB/containerd.pid")" 2>/dev/null; then
   log "containerd already running for $LAB (pid $(cat "$LAB/containerd.pid")); run down.sh first"; exit 1
 fi
 printf 'BRIDGE=%s\nCNI_NETWORK=%s\nCGROUP_PARENT=%s\n' "$BRIDGE" "$CNI_NETWORK" "$CGROUP_PARENT" > "$LAB/network.env"
+# Whoever restarts this containerd runs the same binary, its shims found beside it first.
+echo "$BIN" > "$LAB/containerd.bin"
 
 # CNI: our bin_dir links Debian's plugins. containerd runs `loopback` from it itself, so link them all.
 CNI_PLUGINS=$(dirname "$(dpkg -L containernetworking-plugins | grep '/bridge$' | head -n1)")
@@ -59,6 +70,9 @@ ln -sfn "$CNI_PLUGINS"/* "$LAB/cni/bin/"
 # SystemdCgroup = false: no systemd here (cgroupfs driver).
 # Root under $LAB: runc's default state dir is shared by every containerd on the machine.
 # netns_mounts_under_state_dir: pod netns bind mounts stay under $LAB, where down.sh unmounts them.
+cdi=""
+if [ "$CONTAINERD_RELEASE" = trixie ]; then cdi="enable_cdi = true
+    cdi_spec_dirs = [\"$LAB/cdi\"]"; fi
 cat > "$LAB/config.toml" <<TOML
 version = 2
 root = "$LAB/root"
@@ -80,6 +94,7 @@ state = "$LAB/state"
     stream_server_address = "127.0.0.1"
     stream_server_port = "0"
     systemd_cgroup = false
+    $cdi
     [plugins."io.containerd.grpc.v1.cri".containerd]
       snapshotter = "overlayfs"
       default_runtime_name = "runc"
@@ -117,11 +132,11 @@ PAUSE_REF=$PAUSE_REF BUSYBOX_REF=$BUSYBOX_REF bash "$HERE/build-images.sh" "$LAB
 # 4. containerd in its own session with stdio on a file: if it (or a shim) kept CI's pipes open,
 #    the CI runner would wait for EOF forever.
 rm -f "$SOCK" "$SOCK.ttrpc"
-setsid containerd --config "$LAB/config.toml" </dev/null >>"$LAB/containerd.log" 2>&1 &
+PATH=$BIN:$PATH setsid "$BIN/containerd" --config "$LAB/config.toml" </dev/null >>"$LAB/containerd.log" 2>&1 &
 echo $! > "$LAB/containerd.pid"
 PID=$(cat "$LAB/containerd.pid")
 
-ctr_() { ctr --address "$SOCK" "$@"; }
+ctr_() { "$BIN/ctr" --address "$SOCK" "$@"; }
 fail() { log "$*"; tail -n 20 "$LAB/containerd.log" >&2 || true; exit 1; }
 ready=0
 for _ in $(seq 1 300); do   # 30 s at most; it normally answers in ~0.1 s
@@ -143,4 +158,5 @@ echo "export KUBELET_IT_CRI_LAB=$LAB"
 echo "export KUBELET_IT_CRI_CGROUP_PARENT=$CGROUP_PARENT"
 echo "export KUBELET_IT_CRI_IMAGE=$BUSYBOX_REF"
 echo "export KUBELET_IT_CRI_PAUSE_IMAGE=$PAUSE_REF"
+if [ "$CONTAINERD_RELEASE" = trixie ]; then echo "export KUBELET_IT_CRI_CDI_SPEC_DIR=$LAB/cdi"; fi
 if [ -n "$REGISTRY_CONFIG_DIR" ]; then echo "export KUBELET_IT_CRI_REGISTRY_CONFIG=$REGISTRY_CONFIG_DIR"; fi

@@ -5,7 +5,8 @@
  * else the run's own defaults, which collide with neither CI's containerd nor the tests'.
  */
 import { readdirSync } from 'node:fs';
-import { basename, join, resolve } from 'node:path';
+import { basename, join } from 'node:path';
+import { downPrivateContainerd, upPrivateContainerd, type PrivateContainerd } from '../../test/support/containerd-lab.js';
 import { runScript } from '../../test/support/kube-lab-scripts.js';
 import { buildExtraImages } from './extra-images.js';
 
@@ -25,13 +26,7 @@ export const E2E_ALIASES: ReadonlyArray<readonly [string, string]> = [
   ['registry.k8s.io/etcd:3.5.6-0', 'registry.k8s.io/etcd:3.6.6-0'],
 ];
 
-export interface Containerd {
-  /** unix:// socket */
-  endpoint: string;
-  lab: string;
-  /** Where the kubelets put pods (their cgroupRoot); down.sh removes what is left under it. */
-  cgroupParent: string;
-}
+export type Containerd = PrivateContainerd;
 
 const DEFAULTS = { BRIDGE: 'ktsconf', POD_SUBNET: '10.213.0.0/24', CGROUP_PARENT: '/kts-conformance', CNI_NETWORK: 'kts-conformance' };
 
@@ -40,17 +35,10 @@ export function containerdEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.Proc
   return { ...env, ...own, PAUSE_REF: PAUSE_IMAGE };
 }
 
-export async function upContainerd(env: NodeJS.ProcessEnv): Promise<Containerd> {
-  const out = await runScript('bash', [resolve('.ci/containerd/up.sh')], env, 300_000);
-  const exported = Object.fromEntries([...out.matchAll(/^export (\w+)=(.*)$/gm)].map((m) => [m[1]!, m[2]!]));
-  const endpoint = exported.KUBELET_IT_CRI;
-  const lab = exported.KUBELET_IT_CRI_LAB;
-  if (!endpoint || !lab) throw new Error(`.ci/containerd/up.sh printed no KUBELET_IT_CRI or KUBELET_IT_CRI_LAB:\n${out}`);
-  return { endpoint, lab, cgroupParent: exported.KUBELET_IT_CRI_CGROUP_PARENT ?? env.CGROUP_PARENT! };
-}
+export const upContainerd = upPrivateContainerd;
 
 export async function downContainerd(c: Pick<Containerd, 'lab'>): Promise<void> {
-  await runScript('bash', [resolve('.ci/containerd/down.sh'), c.lab], process.env, 120_000);
+  await downPrivateContainerd(c.lab);
 }
 
 /**
