@@ -65,25 +65,25 @@ export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
       (await import('../adapters/credential-provider/load-providers.js')).loadCredentialProviders(configPath, binDir, { clock, logger: actorLogger(logger, 'credentialProviders', 'runtimeManager') }),
     containerLogLinks: (cri) => withContainerLogLinks(cri, host.containerLogs, logger),
     draClaimManager: async ({ api, nodeName, rootDir, files }) => {
-      const [{ createDraClaimManager }, { claimCheckpointFile }, { wipeNodeResourceSlices }, { startClaimReconcileLoop }] = await Promise.all([
+      const [{ createDraClaimManager }, { claimCheckpointFile }, { wipeNodeResourceSlices }, { startClaimReconcileLoop }, { startDriverSliceWipes }] = await Promise.all([
         import('../adapters/dra/dra-claim-manager.js'), import('../adapters/dra/claim-checkpoint-file.js'), import('../adapters/dra/resource-slice-wipe.js'),
-        import('../adapters/dra/claim-reconcile-loop.js'),
+        import('../adapters/dra/claim-reconcile-loop.js'), import('../adapters/dra/driver-slice-wipes.js'),
       ]);
       // The gRPC clients load at the first call: most nodes never see a DRA driver.
       const plugins = lazyDraPluginClients(host.draDrivers);
+      const draLogger = actorLogger(logger, 'draManager', 'runtimeManager');
       const manager = await createDraClaimManager({
         getClaim: (namespace, name) => api.getResourceClaim(namespace, name),
         plugins,
         checkpoint: claimCheckpointFile(rootDir, files),
-        logger: actorLogger(logger, 'draManager', 'runtimeManager'),
+        logger: draLogger,
       });
+      const wipeDeps = { api, nodeName, random: () => mathRandom.next(), logger: draLogger, sleep: (ms: number, signal: AbortSignal) => sleepFor(ms, undefined, { signal }) };
       const stopping = new AbortController();
-      void wipeNodeResourceSlices({
-        api, nodeName, random: () => mathRandom.next(), logger: actorLogger(logger, 'draManager', 'runtimeManager'),
-        sleep: (ms, signal) => sleepFor(ms, undefined, { signal }),
-      }, stopping.signal);
+      void wipeNodeResourceSlices(wipeDeps, stopping.signal);
+      const driverWipes = startDriverSliceWipes({ registry: host.draDrivers, clock, wipe: (driver, signal) => wipeNodeResourceSlices(wipeDeps, AbortSignal.any([signal, stopping.signal]), driver) });
       const reconciling = startClaimReconcileLoop({ manager, holders: host.pods.claimHolders, clock });
-      return { manager, close: () => { stopping.abort(); reconciling.stop(); plugins.close(); } };
+      return { manager, close: () => { stopping.abort(); driverWipes.stop(); reconciling.stop(); plugins.close(); } };
     },
     runtimeManager: (o) => createRuntimeManager({ ...o, clock, logger, host: host.runtimeHost }),
     garbageCollection: ({ cri, podLogsDir, containers, images }) => startGarbageCollection({

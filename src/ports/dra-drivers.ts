@@ -22,6 +22,8 @@ export interface DraDriverRegistry {
   get(driverName: string): RegisteredDraPlugin | undefined;
   /** Every registered plugin, drivers in name order, a driver's plugins in the order they came. */
   list(): RegisteredDraPlugin[];
+  /** Calls `listener` with the driver's name after each plugin added or removed; returns the unsubscribe. */
+  onChange(listener: (driverName: string) => void): () => void;
 }
 
 /** The registry as the plugin manager fills it. */

@@ -5,7 +5,8 @@
  * is prepared once, its CDI environment reaches both containers, it stays prepared across a kubelet
  * restart (dra_manager_state), the node's ResourceSlices are wiped at that start (a stale one goes),
  * the pod resources API lists its device, and it is unprepared once, when the second pod is gone; a
- * claim whose pod was deleted while the kubelet was down is unprepared by its reconcile pass. On the embedded runtime, and on containerd 1.7 with
+ * claim whose pod was deleted while the kubelet was down is unprepared by its reconcile pass, and the
+ * driver's slice is wiped 30 s after its plugin went. On the embedded runtime, and on containerd 1.7 with
  * CDI enabled (a containerd of its own: CI's 1.6 drops the CRI's CDI devices), which applies the
  * driver's CDI spec itself.
  */
@@ -188,5 +189,15 @@ function describeDraClaims(NODE: string, runtime: DraRuntime): void {
       await n.whileUp('the claim unprepared', async () => (unprepares() === 2 ? true : undefined), 150_000);
       expect(JSON.parse(JSON.parse(checkpoint()).Data).ClaimInfoStateList).toBeNull();
     }, 210_000);
+
+    it('wipes the driver\'s slice 30 s after its plugin went, as Go does', async () => {
+      await n.whileUp('the driver\'s slice published', async () => ((await slices()).includes(DRA_TEST_DRIVER_NAME) ? true : undefined), 60_000);
+      await driver.stop();
+      const gone = Date.now();
+      // The driver leaves its slice behind: what deletes it is the kubelet.
+      expect(await slices()).toContain(DRA_TEST_DRIVER_NAME);
+      await n.whileUp('the driver\'s slice wiped', async () => (!(await slices()).includes(DRA_TEST_DRIVER_NAME) ? true : undefined), 90_000);
+      expect(Date.now() - gone).toBeGreaterThanOrEqual(25_000);
+    }, 150_000);
   });
 }

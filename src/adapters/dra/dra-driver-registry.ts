@@ -10,6 +10,10 @@ import type { DraDriverStore, RegisteredDraPlugin } from '../../ports/dra-driver
 
 export function createDraDriverRegistry(): DraDriverStore {
   const drivers = new Map<string, RegisteredDraPlugin[]>();
+  const listeners = new Set<(driverName: string) => void>();
+  const changed = (driverName: string) => {
+    for (const listener of [...listeners]) listener(driverName);
+  };
   return {
     get: (driverName) => drivers.get(driverName)?.at(-1),
     list: () => [...drivers.keys()].sort(byCodeUnits).flatMap((name) => drivers.get(name)!),
@@ -19,11 +23,19 @@ export function createDraDriverRegistry(): DraDriverStore {
         throw new KubeletError('KLT_ERR_PLUGIN_REGISTRATION', draEndpointTakenMessage(plugin.driverName, plugin.endpoint));
       }
       drivers.set(plugin.driverName, [...plugins, { ...plugin }]);
+      changed(plugin.driverName);
     },
     remove(driverName, endpoint) {
-      const left = (drivers.get(driverName) ?? []).filter((p) => p.endpoint !== endpoint);
+      const plugins = drivers.get(driverName) ?? [];
+      const left = plugins.filter((p) => p.endpoint !== endpoint);
+      if (left.length === plugins.length) return;
       if (left.length > 0) drivers.set(driverName, left);
       else drivers.delete(driverName);
+      changed(driverName);
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 }

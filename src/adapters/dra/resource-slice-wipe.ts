@@ -1,7 +1,8 @@
 /**
- * Go's start-up wipe of the node's ResourceSlices (domain/dra/slice-wipe.ts), in the background: it
- * waits for the Node to exist (the slices name it), deletes every slice naming it, and tries again
- * with the back-off while the API server refuses or is away. Stops when asked (the kubelet stopping).
+ * Go's wipe of the node's ResourceSlices (domain/dra/slice-wipe.ts), in the background, at start
+ * for every driver and later for one: it waits for the Node to exist (the slices name it), deletes
+ * the slices naming it, and tries again with the back-off while the API server refuses or is away.
+ * Stops when asked (the kubelet stopping, or a plugin of the driver back).
  */
 import { nodeSlicesSelector, SLICE_WIPE_TRIES, sliceWipeWaitMs } from '../../domain/dra/slice-wipe.js';
 import { KubeletError } from '../../domain/errors.js';
@@ -18,9 +19,9 @@ export interface SliceWipeDeps {
 
 const isNotFound = (err: unknown) => err instanceof KubeletError && err.code === 'KLT_ERR_API_NOT_FOUND';
 
-/** Resolves once the slices are gone, the tries are used up, or `signal` aborts. */
-export async function wipeNodeResourceSlices(deps: SliceWipeDeps, signal: AbortSignal): Promise<void> {
-  const selector = nodeSlicesSelector(deps.nodeName);
+/** Resolves once the slices (of `driver` only, when given) are gone, the tries are used up, or `signal` aborts. */
+export async function wipeNodeResourceSlices(deps: SliceWipeDeps, signal: AbortSignal, driver?: string): Promise<void> {
+  const selector = nodeSlicesSelector(deps.nodeName, driver);
   for (let tries = 1; tries <= SLICE_WIPE_TRIES && !signal.aborted; tries++) {
     if (await nodeExists(deps)) {
       try {

@@ -37,4 +37,17 @@ describe('createDraDriverRegistry', () => {
     expect(r.get(GPU)).toBeUndefined();
     expect(r.list()).toEqual([net]);
   });
+
+  it('tells its listeners of each plugin added or removed, naming the driver, until they unsubscribe', () => {
+    const r = createDraDriverRegistry();
+    const heard: string[] = [];
+    const unsubscribe = r.onChange((driver) => heard.push(`${driver}: ${r.get(driver)?.endpoint ?? 'none'}`));
+    r.add(old);
+    r.add(net);
+    r.remove(GPU, old.endpoint);
+    r.remove(GPU, old.endpoint);
+    unsubscribe();
+    r.add(next);
+    expect(heard).toEqual([`${GPU}: ${old.endpoint}`, `net.example.com: ${net.endpoint}`, `${GPU}: none`]);
+  });
 });

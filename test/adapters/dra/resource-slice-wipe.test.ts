@@ -52,6 +52,12 @@ describe('wipeNodeResourceSlices', () => {
     expect(stopped.calls).toEqual([]);
   });
 
+  it('deletes one driver\'s slices naming the node, keys in Go\'s order, when given the driver', async () => {
+    const w = world({ node: [], delete: [] });
+    await wipeNodeResourceSlices(w.deps, new AbortController().signal, 'gpu.example.com');
+    expect(w.calls).toEqual(['getNode', 'delete spec.driver=gpu.example.com,spec.nodeName=n1']);
+  });
+
   it('waits 1 s doubling up to 5 min, 20% jitter on top', () => {
     expect([1, 2, 3, 9, 10, 50].map((t) => sliceWipeWaitMs(t, 0))).toEqual([1000, 2000, 4000, 256_000, 300_000, 300_000]);
     expect(sliceWipeWaitMs(10, 0.999)).toBe(359_940);
