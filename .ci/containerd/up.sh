@@ -20,7 +20,8 @@
 # KUBELET_IT_CRI_REGISTRY_CONFIG.
 # CONTAINERD_RELEASE=trixie (default bookworm: Debian 12's package, installed) runs Debian 13's
 # containerd 1.7 instead, unpacked into a cache by trixie-containerd.sh, with CDI enabled on the spec
-# directory $LAB/cdi, exported as KUBELET_IT_CRI_CDI_SPEC_DIR (1.6 drops the CRI's CDI devices).
+# directory $LAB/cdi, exported as KUBELET_IT_CRI_CDI_SPEC_DIR (1.6 drops the CRI's CDI devices), and
+# on CDI_SPEC_DIRS (space-separated, say "/etc/cdi /var/run/cdi" where drivers write the host's) after it.
 # Pitfalls it handles are in the CRI lab notes (shared/lab/cri/NOTES.md) §8 (copied into comments below).
 set -euo pipefail
 
@@ -71,8 +72,12 @@ ln -sfn "$CNI_PLUGINS"/* "$LAB/cni/bin/"
 # Root under $LAB: runc's default state dir is shared by every containerd on the machine.
 # netns_mounts_under_state_dir: pod netns bind mounts stay under $LAB, where down.sh unmounts them.
 cdi=""
-if [ "$CONTAINERD_RELEASE" = trixie ]; then cdi="enable_cdi = true
-    cdi_spec_dirs = [\"$LAB/cdi\"]"; fi
+if [ "$CONTAINERD_RELEASE" = trixie ]; then
+  dirs="\"$LAB/cdi\""
+  for d in ${CDI_SPEC_DIRS:-}; do dirs="$dirs, \"$d\""; done
+  cdi="enable_cdi = true
+    cdi_spec_dirs = [$dirs]"
+fi
 cat > "$LAB/config.toml" <<TOML
 version = 2
 root = "$LAB/root"

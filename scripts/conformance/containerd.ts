@@ -46,10 +46,10 @@ export async function downContainerd(c: Pick<Containerd, 'lab'>): Promise<void> 
  * agnhost again, with curl, so it replaces the lab's; nonroot on the lab's busybox), and imports each archive in that order.
  * `labOnly` leaves the run's own out, as the lab's baseline had them.
  */
-export async function importSuiteImages(c: Containerd, imagesSh: string, dir: string, labOnly: boolean): Promise<string[]> {
+export async function importSuiteImages(c: Containerd, imagesSh: string, dir: string, labOnly: boolean, hostPathPlugin?: string): Promise<string[]> {
   await runScript('bash', [imagesSh, dir], process.env, 300_000);
   const archives = readdirSync(dir).filter((f) => f.endsWith('.tar')).sort().map((f) => join(dir, f));
-  if (!labOnly) archives.push(...buildExtraImages(dir, join(dir, 'agnhost.tar'), join(dir, 'busybox.tar')));
+  if (!labOnly) archives.push(...buildExtraImages(dir, join(dir, 'agnhost.tar'), join(dir, 'busybox.tar'), hostPathPlugin));
   const socket = c.endpoint.replace(/^unix:\/\//, '');
   for (const a of archives) await runScript('ctr', ['--address', socket, '-n', 'k8s.io', 'images', 'import', a], process.env, 120_000);
   const present = await runScript('ctr', ['--address', socket, '-n', 'k8s.io', 'images', 'ls', '-q'], process.env, 60_000);

@@ -10,7 +10,10 @@
  * - etcd:3.5.6-0: Debian's etcd (3.4) at /usr/local/bin/etcd with its libraries, the gRPC health
  *   server the gRPC probe specs ask;
  * - nonroot:1.4: the lab's busybox with `USER 1234` and nothing else, as the upstream Dockerfile
- *   (test/images/nonroot) has it on its base: the runAsNonRoot spec runs `id -u` and expects 1234.
+ *   (test/images/nonroot) has it on its base: the runAsNonRoot spec runs `id -u` and expects 1234;
+ * - hostpathplugin (the tags the e2e binary lists), when KUBE_LAB_BIN has a hostpathplugin: the lab's
+ *   busybox with it at /hostpathplugin. The DRA specs run their test driver inside e2e.test and
+ *   reach the node through it, in its proxy mode, in a pod with a shell.
  * Layers are reproducible: sorted entries, mtime 0, owner root, gzip without a name or time. The
  * Debian packages they come from are installed first when missing, as .ci/containerd/up.sh does its own.
  */
@@ -25,6 +28,9 @@ export const EXTRA_IMAGES = {
   etcd: 'registry.k8s.io/etcd:3.5.6-0',
   nonroot: 'registry.k8s.io/e2e-test-images/nonroot:1.4',
 } as const;
+
+/** The hostpathplugin tags the v1.35 e2e binary lists (`--list-images`); the DRA specs take the highest. */
+export const HOSTPATHPLUGIN_IMAGES = ['registry.k8s.io/sig-storage/hostpathplugin:v1.17.1', 'registry.k8s.io/sig-storage/hostpathplugin:v1.15.0'] as const;
 
 /** The user the upstream nonroot image's Dockerfile names. */
 export const NONROOT_USER = '1234';
@@ -158,8 +164,11 @@ const statSafe = (path: string) => {
   }
 };
 
-/** Builds the images into `dir` (agnhost on the lab's `agnhostArchive`, nonroot on its `busyboxArchive`); the archives' paths. */
-export function buildExtraImages(dir: string, agnhostArchive: string, busyboxArchive: string): string[] {
+/**
+ * Builds the images into `dir` (agnhost on the lab's `agnhostArchive`, nonroot and hostpathplugin on
+ * its `busyboxArchive`, the latter only given a `hostPathPlugin` binary); the archives' paths.
+ */
+export function buildExtraImages(dir: string, agnhostArchive: string, busyboxArchive: string, hostPathPlugin?: string): string[] {
   const work = mkdtempSync(join(dir, '.extra-'));
   const root = (name: string) => {
     const r = join(work, name);
@@ -187,7 +196,18 @@ export function buildExtraImages(dir: string, agnhostArchive: string, busyboxArc
     buildImage({ ref: EXTRA_IMAGES.etcd, root: etcd, out: out.etcd, work, process: { Entrypoint: ['/usr/local/bin/etcd'] } });
 
     buildImage({ ref: EXTRA_IMAGES.nonroot, base: busyboxArchive, out: out.nonroot, work, process: { User: NONROOT_USER } });
-    return Object.values(out);
+    const archives: string[] = Object.values(out);
+    if (hostPathPlugin) {
+      const plugin = root('hostpathplugin');
+      copyFileSync(hostPathPlugin, join(plugin, 'hostpathplugin'));
+      chmodSync(join(plugin, 'hostpathplugin'), 0o755);
+      for (const [i, ref] of HOSTPATHPLUGIN_IMAGES.entries()) {
+        const archive = join(dir, `extra-hostpathplugin-${i}.tar`);
+        buildImage({ ref, base: busyboxArchive, root: plugin, out: archive, work, process: { Entrypoint: ['/hostpathplugin'] } });
+        archives.push(archive);
+      }
+    }
+    return archives;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -19,11 +19,13 @@ export interface SuiteRun {
   /** containerd's unix:// socket. */
   endpoint: string;
   reportDir: string;
+  /** The node's --root-dir: specs that deploy plugins on the node (CSI, DRA) mount its plugin directories. */
+  kubeletRootDir: string;
 }
 
 /** The e2e framework's flags for a one-node local cluster with no DNS, no kube-proxy and no log dump. */
-export function e2eFlags(r: Pick<SuiteRun, 'kubeconfig' | 'endpoint' | 'reportDir'>): string[] {
-  return [
+export function e2eFlags(r: Pick<SuiteRun, 'kubeconfig' | 'endpoint' | 'reportDir' | 'kubeletRootDir'>): string[] {
+  return [`--kubelet-root-dir=${r.kubeletRootDir}`,
     `--kubeconfig=${r.kubeconfig}`, '--provider=local', '--num-nodes=1', '--minStartupPods=0', '--allowed-not-ready-nodes=0',
     '--node-os-distro=debian', `--container-runtime-endpoint=${r.endpoint}`, `--report-dir=${r.reportDir}`, '--disable-log-dump',
     '--non-blocking-taints=node-role.kubernetes.io/control-plane',

@@ -21,9 +21,9 @@ export function labParts(env: NodeJS.ProcessEnv = process.env): LabParts {
 }
 
 /** Why the run cannot start here, or '' when it can. */
-export function missingParts(parts: LabParts, needGo: boolean): string {
+export function missingParts(parts: LabParts, needGo: boolean, e2eBinary = 'e2e.test'): string {
   const scripts = [join(parts.e2e, 'images.sh'), join(parts.kube, 'up.sh'), join(parts.kube, 'node-kubeconfig.sh')].filter((p) => !existsSync(p));
-  const binaries = absentLabBinaries([...CONTROL_PLANE_BINARIES, 'e2e.test', 'ginkgo', ...(needGo ? ['kubelet'] : [])], { KUBE_LAB_BIN: parts.bin });
+  const binaries = absentLabBinaries([...CONTROL_PLANE_BINARIES, e2eBinary, 'ginkgo', ...(needGo ? ['kubelet'] : [])], { KUBE_LAB_BIN: parts.bin });
   return [
     scripts.length ? `missing ${scripts.join(', ')} (set KUBELET_CONFORMANCE_E2E_LAB and KUBELET_IT_KUBE_LAB_SCRIPTS to the lab's e2e and kube directories)` : '',
     binaries.length ? notBuilt(binaries, { KUBE_LAB_BIN: parts.bin }) : '',

@@ -2,8 +2,10 @@
  * `npm run conformance [-- --runtime=ts|go] [--dry-run] [--report]` and its environment:
  * CONFORMANCE_PROCS (ginkgo processes, 2), CONFORMANCE_TIMEOUT (the suite's, 180m),
  * CONFORMANCE_FOCUS (a regular expression on spec names), CONFORMANCE_SPECS (a file of spec names),
- * CONFORMANCE_SUBSET (a kept subset's name: its specs and results live in docs/conformance/subsets) and
- * CONFORMANCE_LAB_IMAGES_ONLY=1 (only the lab's images, without the run's own: extra-images.ts).
+ * CONFORMANCE_SUBSET (a kept subset's name: its specs and results live in docs/conformance/subsets),
+ * CONFORMANCE_LAB_IMAGES_ONLY=1 (only the lab's images, without the run's own: extra-images.ts) and
+ * CONFORMANCE_E2E (the e2e binary's name in KUBE_LAB_BIN, e2e.test: a binary linking other e2e
+ * packages, test/e2e/dra say, runs their specs).
  */
 import { subsetSpecsFile, type Runtime } from './results.js';
 
@@ -20,6 +22,8 @@ export interface Options {
   /** A kept subset: its spec list is docs/conformance/subsets/NAME.txt, its results are kept beside it. */
   subset?: string;
   labImagesOnly: boolean;
+  /** The e2e binary's file name in KUBE_LAB_BIN. */
+  e2eBinary: string;
   /** How to run this again, for the results file. */
   command: string;
 }
@@ -46,10 +50,12 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): O
     if (!/^[a-z0-9-]+$/.test(subset)) throw new Error(`CONFORMANCE_SUBSET must be a name of lowercase letters, digits and dashes, not ${subset}`);
     if (env.CONFORMANCE_SPECS || env.CONFORMANCE_FOCUS) throw new Error('CONFORMANCE_SUBSET names its own specs: give it without CONFORMANCE_SPECS or CONFORMANCE_FOCUS');
   }
-  const set = ['CONFORMANCE_PROCS', 'CONFORMANCE_TIMEOUT', 'CONFORMANCE_FOCUS', 'CONFORMANCE_SPECS', 'CONFORMANCE_SUBSET', 'CONFORMANCE_LAB_IMAGES_ONLY'].filter((k) => env[k]).map((k) => `${k}=${shellQuote(env[k]!)} `);
+  const e2eBinary = env.CONFORMANCE_E2E || 'e2e.test';
+  if (!/^[\w.-]+$/.test(e2eBinary)) throw new Error(`CONFORMANCE_E2E must be a file name in KUBE_LAB_BIN, not ${e2eBinary}`);
+  const set = ['CONFORMANCE_PROCS', 'CONFORMANCE_TIMEOUT', 'CONFORMANCE_FOCUS', 'CONFORMANCE_SPECS', 'CONFORMANCE_SUBSET', 'CONFORMANCE_LAB_IMAGES_ONLY', 'CONFORMANCE_E2E'].filter((k) => env[k]).map((k) => `${k}=${shellQuote(env[k]!)} `);
   const command = `${set.join('')}npm run conformance${runtime === 'go' ? ' -- --runtime=go' : ''}`;
   return {
-    runtime, dryRun, reportOnly, procs, timeout, command, labImagesOnly,
+    runtime, dryRun, reportOnly, procs, timeout, command, labImagesOnly, e2eBinary,
     ...(env.CONFORMANCE_FOCUS ? { focus: env.CONFORMANCE_FOCUS } : {}),
     ...(env.CONFORMANCE_SPECS ? { specsFile: env.CONFORMANCE_SPECS } : {}),
     ...(subset !== undefined ? { subset, specsFile: subsetSpecsFile(subset) } : {}),

@@ -59,7 +59,7 @@ async function main(): Promise<number> {
   const opts = parseOptions(process.argv.slice(2), process.env);
   if (opts.reportOnly) return writeReport() ? 0 : 1;
   const parts = labParts();
-  const missing = missingParts(parts, opts.runtime === 'go');
+  const missing = missingParts(parts, opts.runtime === 'go', opts.e2eBinary);
   if (missing) throw new Error(missing);
   // Absolute: ginkgo runs the suite in the binary's directory.
   const artifacts = resolve('test-artifacts', 'conformance', opts.runtime === 'ts' ? 'kts' : 'go');
@@ -86,7 +86,7 @@ async function main(): Promise<number> {
 }
 
 async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, work: string, artifacts: string, teardown: Teardown): Promise<boolean> {
-  const e2eTest = join(parts.bin, 'e2e.test');
+  const e2eTest = join(parts.bin, opts.e2eBinary);
   const ginkgo = join(parts.bin, 'ginkgo');
   const listed = await dryRun(e2eTest, SUITE_FOCUS, SUITE_SKIP, join(work, 'dry-run'));
   const selection = listed.specs.map((s) => s.name);
@@ -119,7 +119,7 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   const criLab = crEnv.LAB || mkdtempSync('/tmp/kts-cri.conformance-');
   teardown.add(`stopping containerd (${criLab})`, () => downContainerd({ lab: criLab }));
   const containerd = await step('bringing up containerd', () => upContainerd({ ...crEnv, LAB: criLab }));
-  const images = await step('building and importing the suite\'s images', () => importSuiteImages(containerd, join(parts.e2e, 'images.sh'), join(work, 'images'), opts.labImagesOnly));
+  const images = await step('building and importing the suite\'s images', () => importSuiteImages(containerd, join(parts.e2e, 'images.sh'), join(work, 'images'), opts.labImagesOnly, hostPathPluginIn(parts.bin)));
   log(`imported ${images.join(', ')}`);
 
   const name = `conformance-${opts.runtime}`;
@@ -167,7 +167,7 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   const loadAtStart = loadavg()[0]!;
   suite = await step(`running ${picked.length} specs with ${opts.procs} ginkgo processes`, () => startSuite({
     ginkgo, e2eTest, procs: opts.procs, timeout: opts.timeout, focus, skip,
-    kubeconfig: lab.adminKubeconfig, endpoint: containerd.endpoint, reportDir: artifacts,
+    kubeconfig: lab.adminKubeconfig, endpoint: containerd.endpoint, reportDir: artifacts, kubeletRootDir: join(dir, 'root'),
   }, join(artifacts, 'ginkgo.log')));
   const code = await suite.exited;
   suite = undefined;
@@ -206,6 +206,8 @@ function explainFailures(specs: ConformanceResults['specs'], journal: string): S
 }
 
 /** `v1.35.6+openshift` from a Kubernetes binary's `--version`. */
+/** The lab's hostpathplugin, which the DRA specs' image is made of, when it was built. */
+const hostPathPluginIn = (bin: string) => (existsSync(join(bin, 'hostpathplugin')) ? join(bin, 'hostpathplugin') : undefined);
 const binaryVersion = (binary: string) => execFileSync(binary, ['--version'], { encoding: 'utf8' }).trim().replace(/^Kubernetes /, '');
 
 function kubeletLabel(runtime: Runtime, goBinary: string | undefined): string {
