@@ -1,7 +1,8 @@
 /**
  * docs/CONFORMANCE.md, generated from the kept full runs (docs/conformance/kts.json and go.json) and
  * the table of this lab's known causes (docs/conformance/lab-causes.json): counts and wall time per
- * kubelet, what fails on kubelet-ts only, and every spec that did not pass with its cause.
+ * kubelet, what fails on kubelet-ts only, every spec that did not pass with its cause, and each kept
+ * subset's counts with a link to its own page.
  */
 import type { SpecResult } from './junit.js';
 import { countByStatus, RUNTIME_LABEL, type ConformanceResults } from './results.js';
@@ -21,12 +22,20 @@ export interface ReportInput {
   ts?: ConformanceResults;
   go?: ConformanceResults;
   causes: LabCause[];
+  /** The kept subsets' runs, for the page's summary of them. */
+  subsets?: KeptSubset[];
+}
+
+export interface KeptSubset {
+  subset: string;
+  ts?: ConformanceResults;
+  go?: ConformanceResults;
 }
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 const minutes = (seconds: number) => `${Math.round(seconds / 60)} min`;
 
-export function renderConformance({ ts, go, causes }: ReportInput): string {
+export function renderConformance({ ts, go, causes, subsets = [] }: ReportInput): string {
   const runs = [ts, go].filter((r): r is ConformanceResults => r !== undefined);
   const any = runs[0];
   if (!any) throw new Error('no full run to report: docs/conformance/kts.json and go.json are both missing');
@@ -44,6 +53,7 @@ export function renderConformance({ ts, go, causes }: ReportInput): string {
     'a spec that skips itself while running counts as skipped.',
     '',
     ...sideBySide(ts, go, causes),
+    ...subsetSummary(subsets),
   ];
   out.push('## Known causes of this lab', '', 'Specs that cannot pass here on any kubelet, kept as data in',
     '[conformance/lab-causes.json](conformance/lab-causes.json).', '',
@@ -85,6 +95,27 @@ export function renderSubset({ subset, ts, go, causes }: SubsetReportInput): str
     ...names.map((n) => `| ${cell(n)} | ${byRun.map((m) => m.get(n)?.status ?? 'not run').join(' | ')} |`),
     '',
   ].join('\n');
+}
+
+/**
+ * One line per kept subset: each kubelet's passes of its specs, how many pass on Go and not on
+ * kubelet-ts, and its page, where both lists stand side by side.
+ */
+function subsetSummary(subsets: readonly KeptSubset[]): string[] {
+  const kept = subsets.filter((s) => s.ts || s.go);
+  if (kept.length === 0) return [];
+  const passed = (r: ConformanceResults | undefined) => (r ? `**${countByStatus(r.specs).passed ?? 0}** of ${r.specs.length} (${r.kubelet.replace(/ \(.*\)$/, '')}, ${r.date.slice(0, 10)})` : 'not run');
+  const tsOnly = (s: KeptSubset) => {
+    if (!s.ts || !s.go) return '';
+    const goPassed = new Set(s.go.specs.filter((x) => x.status === 'passed').map((x) => x.name));
+    return String(s.ts.specs.filter((x) => x.status !== 'passed' && goPassed.has(x.name)).length);
+  };
+  return [
+    `## Kept subsets (${kept.length})`, '',
+    'Specs beyond the selection, kept in subsets (`CONFORMANCE_SUBSET=NAME npm run conformance`, and `-- --runtime=go`); each page has the kubelets\' results side by side.', '',
+    '| subset | kubelet-ts passed | Go kubelet passed | fail on kubelet-ts only |', '|---|---|---|---|',
+    ...kept.map((s) => `| [${s.subset}](conformance/subsets/${s.subset}.md) | ${passed(s.ts)} | ${passed(s.go)} | ${tsOnly(s)} |`), '',
+  ];
 }
 
 // Runs kept before the version was recorded were all of the v1.26 lab.

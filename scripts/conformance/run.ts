@@ -187,8 +187,8 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   summarize(results, file, code);
-  if (opts.subset !== undefined) writeSubsetReport(opts.subset);
-  else if (!results.partial) writeReport();
+  // A subset's run changes its page and the summary of subsets on the selection's page.
+  if (opts.subset !== undefined || !results.partial) writeReport();
   return !interrupted;
 }
 
@@ -239,17 +239,17 @@ function readKept(subset?: string): { ts?: ConformanceResults; go?: ConformanceR
 
 const labCauses = () => JSON.parse(readFileSync(LAB_CAUSES, 'utf8')) as LabCause[];
 
-/** docs/CONFORMANCE.md from whichever full runs are kept, and every kept subset's page. */
+/** docs/CONFORMANCE.md from whichever full runs are kept (false: none is), and every kept subset's page. */
 function writeReport(): boolean {
+  const subsets = existsSync(SUBSETS_DIR) ? readdirSync(SUBSETS_DIR).filter((f) => f.endsWith('.txt')).map((f) => f.slice(0, -'.txt'.length)).sort() : [];
+  for (const subset of subsets) writeSubsetReport(subset);
   const kept = readKept();
   if (!kept.ts && !kept.go) {
     log(`no full run kept (${resultsFile('ts', false)}, ${resultsFile('go', false)}): ${REPORT} not written`);
     return false;
   }
-  writeFileSync(REPORT, renderConformance({ ...kept, causes: labCauses() }));
+  writeFileSync(REPORT, renderConformance({ ...kept, causes: labCauses(), subsets: subsets.map((subset) => ({ subset, ...readKept(subset) })) }));
   log(`wrote ${REPORT}`);
-  const subsets = existsSync(SUBSETS_DIR) ? readdirSync(SUBSETS_DIR).filter((f) => f.endsWith('.txt')).map((f) => f.slice(0, -'.txt'.length)) : [];
-  for (const subset of subsets) writeSubsetReport(subset);
   return true;
 }
 

@@ -51,6 +51,15 @@ describe('renderConformance', () => {
     expect(section).not.toContain(PULL);
   });
 
+  it('sums up each kept subset run on some kubelet: passes per kubelet, those failing on kubelet-ts only, its page', () => {
+    const withSubsets = renderConformance({ ts, go, causes, subsets: [{ subset: 'extra', ts, go }, { subset: 'dra', go }, { subset: 'never' }] });
+    expect(withSubsets).toContain('## Kept subsets (2)');
+    expect(withSubsets.split('\n')).toContain('| [extra](conformance/subsets/extra.md) | **1** of 3 (kubelet-ts 0.1.0, 2026-11-25) | **1** of 3 (Go kubelet v1.26.0, 2026-11-25) | 1 |');
+    expect(withSubsets.split('\n')).toContain('| [dra](conformance/subsets/dra.md) | not run | **1** of 3 (Go kubelet v1.26.0, 2026-11-25) |  |');
+    expect(withSubsets).not.toContain('never');
+    expect(page).not.toContain('## Kept subsets');
+  });
+
   it('gives every spec that did not pass on either kubelet one line, a lab cause before the failure', () => {
     expect(lines).toContain(`| ${PULL} | failed | failed | lab: no registry \\| offline |`);
     expect(lines).toContain(`| ${ENV} | passed | timedout | A suite timeout occurred |`);
