@@ -14,7 +14,7 @@
  * the daemon does not take (pino's transports' worker, grpc's channelz and ORCA protos) would not
  * find its files from dist/bundle. The files found beside a module at run time are entries of their
  * own, named as tsc names them, so `new URL('./x.js', import.meta.url)` finds them beside the chunk
- * that asks: the embedded runtime's shim and the two worker scripts.
+ * that asks: the embedded runtime's shim and the worker scripts.
  *
  * The machines: the journal header names their definitions by a hash of their functions' source
  * text (src/bin/machines.ts). The bundler reprints that text (indentation, quotes, numerals), so
@@ -43,6 +43,7 @@ const ENTRIES: Record<string, string> = {
   'decode-manifest-worker': join(SRC, 'adapters/pod-sources/decode-manifest-worker.js'),
   'layout-worker': join(SRC, 'adapters/visualizer/layout-worker.js'),
   'explain-worker': join(SRC, 'adapters/debug-server/explain-worker.js'),
+  'cdi-spec-parse-worker': join(SRC, 'adapters/fs/cdi-spec-parse-worker.js'),
   // Not run by anything: the bundle's own machine registry, for the check below.
   machines: join(SRC, 'machines/index.js'),
 };

@@ -3,15 +3,15 @@
  * /var/run/cdi, the later winning), the `.json`, `.yaml` and `.yml` files directly in each. A file
  * that cannot be read, is not YAML or JSON, or breaks the specification is left out and named in
  * `problems`; the others still count, as the CDI library's cache keeps the good specs beside the
- * bad. Only regular files within the bound are read: a FIFO planted there cannot hold the runtime.
+ * bad. Only regular files within the bound are read: a FIFO planted there cannot hold the runtime,
+ * and a large one is parsed off the event loop (cdi-spec-parse.ts).
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import YAML from 'yaml';
 import type { LoadedCdiSpec } from '../../domain/cdi/cdi-registry.js';
-import { validateCdiSpec } from '../../domain/cdi/cdi-spec.js';
 import { byCodeUnits } from '../../domain/text/code-unit-order.js';
 import { readRegularFile } from '../bounded-input/read-regular-file.js';
+import { parseCdiSpecOffThread, type ParsedCdiSpec } from './cdi-spec-parse.js';
 
 export const DEFAULT_CDI_SPEC_DIRS: readonly string[] = ['/etc/cdi', '/var/run/cdi'];
 
@@ -23,8 +23,6 @@ export function cdiSpecDirsFrom(env: NodeJS.ProcessEnv): readonly string[] {
 
 /** A spec holds a few devices' edits; the largest real ones (every GPU of a node with its libraries' mounts) stay far below. */
 export const CDI_SPEC_MAX_BYTES = 4 * 1024 * 1024;
-/** YAML aliases expand; a spec has no use for them beyond a few. */
-const MAX_ALIASES = 100;
 
 export interface CdiSpecs { specs: LoadedCdiSpec[]; problems: string[] }
 
@@ -36,15 +34,19 @@ async function specFiles(dir: string): Promise<string[]> {
   }
 }
 
-export async function readCdiSpecs(dirs: readonly string[] = cdiSpecDirsFrom(process.env)): Promise<CdiSpecs> {
+/** `parse`: off the event loop for large specs (the daemon's); tests of small specs may parse inline. */
+export async function readCdiSpecs(
+  dirs: readonly string[] = cdiSpecDirsFrom(process.env),
+  parse: (text: string) => Promise<ParsedCdiSpec> = parseCdiSpecOffThread,
+): Promise<CdiSpecs> {
   const out: CdiSpecs = { specs: [], problems: [] };
   for (const [priority, dir] of dirs.entries()) {
     for (const path of await specFiles(dir)) {
       try {
         const { text } = await readRegularFile(path, CDI_SPEC_MAX_BYTES);
-        const spec = validateCdiSpec(YAML.parse(text, { maxAliasCount: MAX_ALIASES }));
-        if (typeof spec === 'string') out.problems.push(`${path}: ${spec}`);
-        else out.specs.push({ path, priority, spec });
+        const parsed = await parse(text);
+        if ('error' in parsed) out.problems.push(`${path}: ${parsed.error}`);
+        else out.specs.push({ path, priority, spec: parsed.spec });
       } catch (err) {
         out.problems.push(`${path}: ${err instanceof Error ? err.message : String(err)}`);
       }

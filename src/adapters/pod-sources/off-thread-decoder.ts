@@ -11,7 +11,7 @@
  * The worker runs the built module next to this one (`decode-manifest-worker.js`), so this decoder
  * is for the built daemon; tests of the sources' logic use decodeManifestInline.
  */
-import { Worker } from 'node:worker_threads';
+import { oneShotWorker } from '../workers/one-shot-worker.js';
 import { decodeManifestText, type DecodedManifest, type ManifestDecoder } from './decode-manifest.js';
 
 /** Manifests up to this many characters are decoded inline (a typical pod is 1–10 KiB). */
@@ -19,21 +19,8 @@ export const INLINE_DECODE_MAX_CHARS = 256 * 1024;
 
 const WORKER_URL = new URL('./decode-manifest-worker.js', import.meta.url);
 
-function decodeOnWorker(file: string, text: string, nodeName: string): Promise<DecodedManifest> {
-  return new Promise((resolve) => {
-    const worker = new Worker(WORKER_URL, { workerData: { file, text, nodeName } });
-    let answered = false;
-    const answer = (result: DecodedManifest) => {
-      if (answered) return;
-      answered = true;
-      void worker.terminate();
-      resolve(result);
-    };
-    worker.once('message', (result: DecodedManifest) => answer(result));
-    worker.once('error', (err) => answer({ origin: file, reason: `can't decode manifest: ${err.message}` }));
-    worker.once('exit', (code) => answer({ origin: file, reason: `can't decode manifest: its decoder exited with code ${code}` }));
-  });
-}
+const decodeOnWorker = (file: string, text: string, nodeName: string) =>
+  oneShotWorker<DecodedManifest>(WORKER_URL, { file, text, nodeName }, (why) => ({ origin: file, reason: `can't decode manifest: its decoder ${why}` }));
 
 export const decodeManifestOffThread: ManifestDecoder = async (file, text, nodeName) =>
   (text.length <= INLINE_DECODE_MAX_CHARS ? decodeManifestText(file, text, nodeName) : decodeOnWorker(file, text, nodeName));

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decodeManifestText } from '../../../src/adapters/pod-sources/decode-manifest.js';
 import { INLINE_DECODE_MAX_CHARS } from '../../../src/adapters/pod-sources/off-thread-decoder.js';
+import { turnsDuring } from '../../support/event-loop-turns.js';
 
 // The worker runs the built module next to the decoder, so the decoder is taken from dist (built
 // before the tests run, as the daemon's tests take the binary).
@@ -25,21 +26,6 @@ function manifestWithLabels(count: number, lastKey = `k${count - 1}`): string {
 const LARGE_LABELS = Math.ceil((INLINE_DECODE_MAX_CHARS * 1.2) / 19);
 /** A generous bound for three decodes of that manifest on a loaded 2-core machine. */
 const LARGE_DECODE_TIMEOUT_MS = 120_000;
-
-/** Runs `work` while counting the event loop's turns (setImmediate callbacks) until it settles. */
-async function turnsDuring<T>(work: () => Promise<T>): Promise<{ result: T; turns: number }> {
-  let turns = 0;
-  let spinning = true;
-  const spin = () => {
-    if (!spinning) return;
-    turns++;
-    setImmediate(spin);
-  };
-  setImmediate(spin);
-  const result = await work();
-  spinning = false;
-  return { result, turns };
-}
 
 describe('decodeManifestOffThread', () => {
   it('decodes a large manifest as the inline decoder does, while the event loop keeps turning', async () => {
