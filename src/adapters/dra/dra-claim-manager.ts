@@ -13,7 +13,9 @@
  *   or whose unprepare failed) are unprepared as above; a failure is logged and tried again next time.
  * The checkpoint is read at start (claims come back not prepared: the next sync prepares them again,
  * which a driver answers from what it kept). Checkpoint writes run one after another. A claim being
- * prepared for one pod is waited for by another pod's prepare (Go may call the driver twice then).
+ * prepared for one pod is waited for by another pod's prepare (Go may call the driver twice then);
+ * a claim being unprepared is waited for by a prepare or another unprepare of it (Go holds its
+ * cache's lock across the call), so a pod joining it then has it prepared again, not forgotten.
  */
 import { decodeClaimCheckpoint, encodeClaimCheckpoint } from '../../domain/dra/claim-checkpoint.js';
 import { cdiDeviceIds, claimInfoFromClaim, driverBatches, preparedWith, prepareBatches, stalePodClaims, withoutPod, withPod, type ClaimInfo, type PreparedDevice } from '../../domain/dra/claim-info.js';
@@ -81,6 +83,9 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
 
   /** The claims being prepared now, by namespace/name: the preparation to wait for. */
   const inflight = new Map<string, Promise<void>>();
+  /** The claims being unprepared now, by namespace/name: what a prepare or unprepare of them waits for. */
+  const unpreparing = new Map<string, Promise<void>>();
+  const unprepared = (keys: readonly string[]) => Promise.all(keys.flatMap((k) => unpreparing.get(k) ?? []));
   let writes: Promise<void> = Promise.resolve();
   let version = 0;
   const sync = (): Promise<void> => {
@@ -109,6 +114,7 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
       checked.push(claim);
     }
     if (checked.length === 0) return;
+    await unprepared(checked.map((claim) => keyOf(namespace, claim.metadata.name)));
 
     const pending: ClaimInfo[] = [];
     for (const claim of checked) {
@@ -170,6 +176,7 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
 
   /** Go's unprepareResources: the pod leaves each named claim; a claim no pod uses any more goes to its drivers. */
   async function unprepareNamed(podUid: string, namespace: string, names: readonly string[]): Promise<void> {
+    await unprepared(names.map((name) => keyOf(namespace, name)));
     const leaving: ClaimInfo[] = [];
     for (const name of names) {
       const key = keyOf(namespace, name);
@@ -179,10 +186,21 @@ export async function createDraClaimManager(deps: DraClaimManagerDeps): Promise<
       if (rest.podUids.length > 0) cache.set(key, rest);
       else leaving.push(info);
     }
-    for (const [driver, claims] of driverBatches(leaving)) {
-      await callDriver('NodeUnprepareResources', claims, () => plugins.get(driver).nodeUnprepareResources(claims));
+    const run = (async () => {
+      for (const [driver, claims] of driverBatches(leaving)) {
+        await callDriver('NodeUnprepareResources', claims, () => plugins.get(driver).nodeUnprepareResources(claims));
+      }
+      for (const info of leaving) cache.delete(keyOf(info.namespace, info.claimName));
+    })();
+    for (const info of leaving) {
+      const key = keyOf(info.namespace, info.claimName);
+      const settled = run.catch(() => undefined);
+      unpreparing.set(key, settled);
+      void settled.then(() => {
+        if (unpreparing.get(key) === settled) unpreparing.delete(key);
+      });
     }
-    for (const info of leaving) cache.delete(keyOf(info.namespace, info.claimName));
+    await run;
     await sync();
   }
 

@@ -32,6 +32,8 @@ function pod(uid: string, claimName = 'shared'): Pod {
 /** A driver that prepares each claim as one device with one CDI id, and remembers every call. */
 function world(claims: ResourceClaim[], answer?: (c: DraClaim) => DraPrepareResult) {
   const calls: string[] = [];
+  /** What NodeUnprepareResources waits for before it answers. */
+  let held: Promise<void> = Promise.resolve();
   const files: string[] = [];
   const client: DraPluginClient = {
     async nodePrepareResources(asked) {
@@ -40,6 +42,7 @@ function world(claims: ResourceClaim[], answer?: (c: DraClaim) => DraPrepareResu
     },
     async nodeUnprepareResources(asked) {
       calls.push(`unprepare ${asked.map((c) => c.name).join(',')}`);
+      await held;
       return new Map(asked.map((c) => [c.uid, { error: '' }]));
     },
   };
@@ -65,7 +68,7 @@ function world(claims: ResourceClaim[], answer?: (c: DraClaim) => DraPrepareResu
     const decoded = decodeClaimCheckpoint(files.at(-1) ?? '');
     return decoded.ok ? decoded.claims.map((c) => [c.claimName, c.podUids]) : decoded.error;
   };
-  return { calls, files, registered, start, saved };
+  return { calls, files, registered, start, saved, holdUnprepare: (until: Promise<void>) => { held = until; } };
 }
 
 describe('the DRA claim manager', () => {
@@ -112,6 +115,23 @@ describe('the DRA claim manager', () => {
     expect(await manager.reconcile(new Set())).toBe(1);
     expect(w.calls.at(-1)).toBe('unprepare shared');
     expect(w.saved()).toEqual([]);
+  });
+
+  it('a pod joining a claim while it is being unprepared has it prepared again once the unprepare is done', async () => {
+    let release: () => void = () => undefined;
+    const w = world([claim('shared', 'c-1', ['pod-a', 'pod-b'])]);
+    const manager = await w.start();
+    await manager.prepare(pod('pod-a'));
+    w.holdUnprepare(new Promise<void>((done) => { release = done; }));
+    const leaving = manager.unprepare(pod('pod-a'));
+    const joining = manager.prepare(pod('pod-b'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(w.calls).toEqual(['prepare shared', 'unprepare shared']);
+    release();
+    await Promise.all([leaving, joining]);
+    expect(w.calls).toEqual(['prepare shared', 'unprepare shared', 'prepare shared']);
+    expect(manager.cdiDevices(pod('pod-b'), pod('pod-b').spec.containers[0]!)).toEqual([`${DRIVER}/gpu=shared`]);
+    expect(w.saved()).toEqual([['shared', ['pod-b']]]);
   });
 
   it('prepares a shared claim once when two pods start together, the second waiting for the first\'s call', async () => {
