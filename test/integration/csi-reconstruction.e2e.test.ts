@@ -61,6 +61,9 @@ describeNeeding(allOf(kubeLabPartFor(endpoint), csiMockDriverPart()), 'a CSI vol
 
   beforeAll(async () => {
     n = await startLabNode({ name: 'kts-csirecon', endpoint });
+    // The attach/detach controller takes up a pod's volumes when the pod arrives only if its Node is
+    // known to it then (managed for attach); a pod it missed waits for its 3-minute resync.
+    await n.whileUp('the Node Ready', async () => (await n.nodeObject().catch(() => undefined))?.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'), 60_000);
     await cleanup();
     driver = await startCsiMockDriver(root(), DRIVER);
     await n.create('/apis/storage.k8s.io/v1/csidrivers', { metadata: { name: DRIVER }, spec: { attachRequired: true, podInfoOnMount: false, volumeLifecycleModes: ['Persistent'] } });
