@@ -172,7 +172,9 @@ describeNeeding(kubeLabPart(), 'certificate rotation through the real approver a
       return ready?.status === 'True' && Date.parse(ready.lastHeartbeatTime ?? '') > after;
     }, 20_000);
     expect(await csrs('kubernetes.io/kube-apiserver-client-kubelet')).toHaveLength(1);
-    expect(n.kubelet().stderr()).not.toMatch(/Could not rotate the client certificate|heartbeat failures|Unauthorized/);
+    // A heartbeat that timed out on a loaded machine (connections closed and opened again) is no
+    // rotation failure: a refused certificate shows as Unauthorized.
+    expect(n.kubelet().stderr()).not.toMatch(/Could not rotate the client certificate|Unauthorized/);
     const pod = await n.pod('through-rotation');
     expect([pod?.status?.phase, pod?.status?.containerStatuses?.[0]?.restartCount]).toEqual(['Running', 0]);
   }, 120_000);
