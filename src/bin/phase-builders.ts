@@ -81,7 +81,7 @@ export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
       const wipeDeps = { api, nodeName, random: () => mathRandom.next(), logger: draLogger, sleep: (ms: number, signal: AbortSignal) => sleepFor(ms, undefined, { signal }) };
       const stopping = new AbortController();
       void wipeNodeResourceSlices(wipeDeps, stopping.signal);
-      const driverWipes = startDriverSliceWipes({ registry: host.draDrivers, clock, wipe: (driver, signal) => wipeNodeResourceSlices(wipeDeps, AbortSignal.any([signal, stopping.signal]), driver) });
+      const driverWipes = startDriverSliceWipes({ registry: host.draDrivers, clock, wipe: (driver, signal) => wipeNodeResourceSlices(wipeDeps, signal, driver) });
       const reconciling = startClaimReconcileLoop({ manager, holders: host.pods.claimHolders, clock });
       return { manager, close: () => { stopping.abort(); driverWipes.stop(); reconciling.stop(); plugins.close(); } };
     },
