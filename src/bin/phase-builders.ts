@@ -23,7 +23,7 @@ import { actorLogger, type Logger } from '../log.js';
 import type { Clock } from '../ports/clock.js';
 import type { ContainerLogHost } from '../ports/container-logs.js';
 import type { CsiDriverRegistry } from '../ports/csi-drivers.js';
-import type { DraDriverRegistry } from '../ports/dra-drivers.js';
+import type { DraDriverStore } from '../ports/dra-drivers.js';
 import type { GcHost } from '../ports/gc-host.js';
 import type { Pod } from '../domain/pod/types.js';
 import type { RuntimeHost } from '../ports/runtime-host.js';
@@ -43,7 +43,7 @@ export interface PhaseBuilderHost {
   /** The CSI drivers the plugin manager registers, for the volume host. */
   csiDrivers: CsiDriverRegistry;
   /** The DRA drivers the plugin manager registers, for the DRA claim manager. */
-  draDrivers: DraDriverRegistry;
+  draDrivers: DraDriverStore;
 }
 
 export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
@@ -70,8 +70,8 @@ export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
         import('../adapters/dra/claim-reconcile-loop.js'), import('../adapters/dra/driver-slice-wipes.js'),
       ]);
       // The gRPC clients load at the first call: most nodes never see a DRA driver.
-      const plugins = lazyDraPluginClients(host.draDrivers);
       const draLogger = actorLogger(logger, 'draManager', 'runtimeManager');
+      const plugins = lazyDraPluginClients(host.draDrivers, draLogger);
       const manager = await createDraClaimManager({
         getClaim: (namespace, name) => api.getResourceClaim(namespace, name),
         plugins,

@@ -3,7 +3,8 @@
  * large and most nodes never see a plugin socket, so a kubelet without one never loads them.
  */
 import type { PluginClients } from '../ports/plugin-registration.js';
-import type { DraDriverRegistry } from '../ports/dra-drivers.js';
+import type { DraConnectionReports } from '../ports/dra-drivers.js';
+import type { Logger } from '../log.js';
 import type { DraPluginClients } from '../ports/dra-plugins.js';
 import { draPluginMissing } from '../domain/dra/plugin-services.js';
 import { KubeletError } from '../domain/errors.js';
@@ -19,12 +20,18 @@ export function lazyPluginClients(): PluginClients {
 }
 
 /**
- * The DRA plugins' clients, loaded on the first call for the same reason. Whether a driver has a
- * plugin is answered at once from the registry, with Go's words, as the loaded clients answer it.
+ * The DRA plugins' clients, loaded when the first plugin registers (its connection is watched from
+ * then on) or at the first call. Whether a driver has a plugin is answered at once from the
+ * registry, with Go's words, as the loaded clients answer it.
  */
-export function lazyDraPluginClients(registry: DraDriverRegistry): DraPluginClients {
+export function lazyDraPluginClients(registry: DraConnectionReports, logger?: Logger): DraPluginClients {
   let loaded: Promise<DraPluginClients> | undefined;
-  const clients = () => (loaded ??= import('../adapters/dra/dra-plugin-clients.js').then((m) => m.createDraPluginClients(registry)));
+  const clients = () => (loaded ??= import('../adapters/dra/dra-plugin-clients.js').then((m) => m.createDraPluginClients(registry, { logger })));
+  const loadOnRegistration = () => {
+    if (registry.list().length > 0) void clients();
+  };
+  const unsubscribe = registry.onChange(loadOnRegistration);
+  loadOnRegistration();
   return {
     get(driverName) {
       const missing = draPluginMissing(driverName, registry.get(driverName) !== undefined);
@@ -35,6 +42,7 @@ export function lazyDraPluginClients(registry: DraDriverRegistry): DraPluginClie
       };
     },
     close() {
+      unsubscribe();
       void loaded?.then((c) => c.close());
     },
   };

@@ -6,11 +6,11 @@
  * restart (dra_manager_state), the node's ResourceSlices are wiped at that start (a stale one goes),
  * the pod resources API lists its device, and it is unprepared once, when the second pod is gone; a
  * claim whose pod was deleted while the kubelet was down is unprepared by its reconcile pass, and the
- * driver's slice is wiped 30 s after its plugin went. On the embedded runtime, and on containerd 1.7 with
- * CDI enabled (a containerd of its own: CI's 1.6 drops the CRI's CDI devices), which applies the
- * driver's CDI spec itself.
+ * driver's slice is wiped 30 s after its plugin died without deregistering (its connection gone).
+ * On the embedded runtime, and on containerd 1.7 with CDI enabled (a containerd of its own: CI's
+ * 1.6 drops the CRI's CDI devices), which applies the driver's CDI spec itself.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -190,11 +190,13 @@ function describeDraClaims(NODE: string, runtime: DraRuntime): void {
       expect(JSON.parse(JSON.parse(checkpoint()).Data).ClaimInfoStateList).toBeNull();
     }, 210_000);
 
-    it('wipes the driver\'s slice 30 s after its plugin went, as Go does', async () => {
+    it('wipes the driver\'s slice 30 s after its plugin died, leaving its sockets, as Go does', async () => {
       await n.whileUp('the driver\'s slice published', async () => ((await slices()).includes(DRA_TEST_DRIVER_NAME) ? true : undefined), 60_000);
-      await driver.stop();
+      // Killed, the driver leaves its registration socket and its slice: only the plugin's
+      // connection, gone, tells the kubelet, which deletes the slice.
+      await driver.stop('SIGKILL');
       const gone = Date.now();
-      // The driver leaves its slice behind: what deletes it is the kubelet.
+      expect(existsSync(driver.registrationSocket)).toBe(true);
       expect(await slices()).toContain(DRA_TEST_DRIVER_NAME);
       await n.whileUp('the driver\'s slice wiped', async () => (!(await slices()).includes(DRA_TEST_DRIVER_NAME) ? true : undefined), 90_000);
       expect(Date.now() - gone).toBeGreaterThanOrEqual(25_000);

@@ -27,8 +27,8 @@ export interface DraTestDriver {
   /** Its DRA socket, which it gives as its endpoint. */
   readonly endpoint: string;
   log(): string;
-  /** SIGTERM, and its exit waited for. */
-  stop(): Promise<void>;
+  /** SIGTERM (or `signal`: SIGKILL leaves its sockets behind), and its exit waited for. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 /** The driver's kubeconfig: a server on a port nothing listens on. */
@@ -71,8 +71,8 @@ export async function startDraTestDriver(rootDir: string, nodeName: string, opts
     registrationSocket,
     endpoint,
     log: () => log,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    stop: async (signal = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
     },
   };

@@ -9,7 +9,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { loadCsiProto } from '../../src/adapters/csi/csi-proto.js';
 import { draPluginCodecs } from '../../src/adapters/dra/dra-proto.js';
@@ -22,6 +22,8 @@ export interface FakeDraPluginOptions {
   supportedVersions: string[];
   /** The DRAPlugin services served, each with its handlers (NodePrepareResources, NodeUnprepareResources). */
   serves: Partial<Record<DraPluginService, Record<string, DraHandler>>>;
+  /** Where to listen (a plugin started again on its old socket); a temp dir's by default. */
+  socketPath?: string;
 }
 
 export interface FakeDraPlugin {
@@ -34,8 +36,7 @@ export interface FakeDraPlugin {
 }
 
 export async function startFakeDraPlugin(o: FakeDraPluginOptions): Promise<FakeDraPlugin> {
-  const dir = mkdtempSync(join(tmpdir(), 'kts-dra-unit-'));
-  const socketPath = join(dir, 'dra.sock');
+  const socketPath = o.socketPath ?? join(mkdtempSync(join(tmpdir(), 'kts-dra-unit-')), 'dra.sock');
   const calls: string[] = [];
   const statuses: FakeDraPlugin['statuses'] = [];
   const server = new grpc.Server();
@@ -69,7 +70,7 @@ export async function startFakeDraPlugin(o: FakeDraPluginOptions): Promise<FakeD
     statuses,
     async dispose() {
       server.forceShutdown();
-      rmSync(dir, { recursive: true, force: true });
+      rmSync(o.socketPath ?? dirname(socketPath), { recursive: true, force: true });
     },
   };
 }

@@ -18,6 +18,12 @@ export type UnaryMethods<D> = {
 
 export interface UnixGrpcClient<D> {
   readonly call: UnaryMethods<D>;
+  /**
+   * Keeps the channel connected from now on, connecting again whenever it falls idle (Go asks gRPC
+   * to reconnect at each connection's end, to notice a plugin that restarted), and tells
+   * `listener` each time the connection comes up (true) or goes down (false). Stops at close.
+   */
+  watchConnection(listener: (connected: boolean) => void): void;
   close(): void;
 }
 
@@ -55,5 +61,22 @@ export function unixGrpcClient<D extends { [K in keyof D]: UnaryCodecs }>(
     });
   }
   // cast: one function per method of the definition, each typed by it; the keys are only known at run time.
-  return { call: call as UnaryMethods<D>, close: () => client.close() };
+  return { call: call as UnaryMethods<D>, watchConnection: (listener) => watchConnection(client.getChannel(), listener), close: () => client.close() };
+}
+
+function watchConnection(channel: ReturnType<grpc.Client['getChannel']>, listener: (connected: boolean) => void): void {
+  const { IDLE, READY, SHUTDOWN } = grpc.connectivityState;
+  let connected = false;
+  const follow = (): void => {
+    const state = channel.getConnectivityState(false);
+    if (state === SHUTDOWN) return;
+    // From IDLE only: asked in TRANSIENT_FAILURE it would cut the channel's reconnect backoff short.
+    if (state === IDLE) channel.getConnectivityState(true);
+    if ((state === READY) !== connected) {
+      connected = state === READY;
+      listener(connected);
+    }
+    channel.watchConnectivityState(state, Infinity, follow);
+  };
+  follow();
 }

@@ -1,16 +1,17 @@
 /**
  * A registered DRA driver's kubelet plugin, called on the DRAPlugin service version chosen at its
  * registration (Go: DRAPlugin's NodePrepareResources and NodeUnprepareResources over the
- * DRAPluginManager's store). The plugin is looked up in the registry on every use, so a newer
- * plugin of the driver is the one called; a connection per plugin is kept, as Go keeps one, and
- * closed once the plugin has left the registry (found at the next use). Every
- * call has Go's call timeout. A failure is a KubeletError naming the driver, its endpoint and the
- * call, with gRPC's status as Go prints it; an answer over the bounds of dra-answer-bounds.ts is
- * such a failure.
+ * DRAPluginManager's store). As Go, a connection is opened for each plugin as it registers, kept
+ * connecting, and told to the registry each time it comes up or goes down (a driver with no plugin
+ * connected is not usable and its slices are wiped); it is closed once the plugin deregistered.
+ * The plugin to call is looked up in the registry on every use. Every call has Go's call timeout.
+ * A failure is a KubeletError naming the driver, its endpoint and the call, with gRPC's status as
+ * Go prints it; an answer over the bounds of dra-answer-bounds.ts is such a failure.
  */
 import { draPluginMissing } from '../../domain/dra/plugin-services.js';
 import { KubeletError } from '../../domain/errors.js';
-import type { DraDriverRegistry, RegisteredDraPlugin } from '../../ports/dra-drivers.js';
+import type { Logger } from '../../log.js';
+import type { DraConnectionReports, RegisteredDraPlugin } from '../../ports/dra-drivers.js';
 import type { DraClaim, DraDevice, DraPluginClient, DraPluginClients, DraPrepareResult, DraUnprepareResult } from '../../ports/dra-plugins.js';
 import { grpcErrorText } from '../csi/grpc-status-text.js';
 import { checkEntries, type AnswerOf } from '../csi/plugin-answer-bounds.js';
@@ -72,32 +73,45 @@ function pluginClient(plugin: RegisteredDraPlugin, client: UnixGrpcClient<DRAPlu
 /** A plugin that registered again on another endpoint or service gets its own connection. */
 const keyOf = (plugin: RegisteredDraPlugin): string => `${plugin.driverName}\n${plugin.endpoint}\n${plugin.service}`;
 
-export function createDraPluginClients(registry: DraDriverRegistry, timeoutMs = DRA_CALL_TIMEOUT_MS): DraPluginClients {
+export interface DraPluginClientsOptions {
+  /** Where a connection's change is logged, as Go logs it. */
+  logger?: Logger;
+  timeoutMs?: number;
+}
+
+export function createDraPluginClients(registry: DraConnectionReports, o: DraPluginClientsOptions = {}): DraPluginClients {
+  const timeoutMs = o.timeoutMs ?? DRA_CALL_TIMEOUT_MS;
   const clients = new Map<string, UnixGrpcClient<DRAPluginDefinition>>();
-  /** Go closes a plugin's connection when it deregisters; here at the first use after. */
-  function closeDeregistered(): void {
-    const registered = new Set(registry.list().map(keyOf));
+  const open = (plugin: RegisteredDraPlugin): UnixGrpcClient<DRAPluginDefinition> => {
+    const client = unixGrpcClient(draPluginCodecs(plugin.service), plugin.endpoint, failedCall(plugin), DRA_MAX_ANSWER_BYTES);
+    clients.set(keyOf(plugin), client);
+    client.watchConnection((connected) => {
+      o.logger?.info({ driverName: plugin.driverName, endpoint: plugin.endpoint, connected }, 'Connection changed');
+      registry.setConnected(plugin.driverName, plugin.endpoint, connected);
+    });
+    return client;
+  };
+  /** Every registered plugin connected, every deregistered one's connection closed. */
+  function follow(): void {
+    const registered = new Map(registry.list().map((p) => [keyOf(p), p]));
     for (const [key, client] of clients) {
       if (registered.has(key)) continue;
       client.close();
       clients.delete(key);
     }
+    for (const [key, plugin] of registered) if (!clients.has(key)) open(plugin);
   }
+  const unsubscribe = registry.onChange(follow);
+  follow();
   return {
     get(driverName) {
-      closeDeregistered();
       const plugin = registry.get(driverName);
       const missing = draPluginMissing(driverName, plugin !== undefined);
       if (missing !== null || !plugin) throw new KubeletError('KLT_ERR_DRA_PLUGIN', missing ?? '');
-      const key = keyOf(plugin);
-      let client = clients.get(key);
-      if (!client) {
-        client = unixGrpcClient(draPluginCodecs(plugin.service), plugin.endpoint, failedCall(plugin), DRA_MAX_ANSWER_BYTES);
-        clients.set(key, client);
-      }
-      return pluginClient(plugin, client, timeoutMs);
+      return pluginClient(plugin, clients.get(keyOf(plugin)) ?? open(plugin), timeoutMs);
     },
     close() {
+      unsubscribe();
       for (const client of clients.values()) client.close();
       clients.clear();
     },

@@ -1,16 +1,17 @@
 /**
- * Go's per-driver wipe (the DRA plugin manager's sync and pendingWipes): when a driver's last plugin
- * goes, its ResourceSlices on this node are deleted DRIVER_WIPE_DELAY_MS later, unless a plugin of
- * it registers first (a rolling update replaces a plugin without its devices disappearing). A wipe
- * already pending keeps its time; one under way is stopped when a plugin comes back. Go also
- * counts a plugin whose gRPC connection is down as gone; connections are not watched here.
+ * Go's per-driver wipe (the DRA plugin manager's sync and pendingWipes): when a driver is no longer
+ * usable — its last plugin deregistered, or no plugin of it has its gRPC connection up (a plugin
+ * that died without removing its socket) — its ResourceSlices on this node are deleted
+ * DRIVER_WIPE_DELAY_MS later, unless a plugin of it is connected first (a rolling update replaces
+ * a plugin without its devices disappearing). A wipe already pending keeps its time; one under way
+ * is stopped when the driver is usable again.
  */
 import { DRIVER_WIPE_DELAY_MS } from '../../domain/dra/slice-wipe.js';
 import type { Clock } from '../../ports/clock.js';
 import type { DraDriverRegistry } from '../../ports/dra-drivers.js';
 
 export interface DriverSliceWipesDeps {
-  registry: Pick<DraDriverRegistry, 'get' | 'onChange'>;
+  registry: Pick<DraDriverRegistry, 'usable' | 'onChange'>;
   clock: Clock;
   /** Deletes the driver's slices naming this node, retrying, until done or `signal` aborts. */
   wipe: (driverName: string, signal: AbortSignal) => Promise<void>;
@@ -33,7 +34,7 @@ export function startDriverSliceWipes(deps: DriverSliceWipesDeps): { stop: () =>
     pending.delete(driverName);
   };
   const unsubscribe = deps.registry.onChange((driverName) => {
-    if (deps.registry.get(driverName)) return cancel(driverName);
+    if (deps.registry.usable(driverName)) return cancel(driverName);
     if (pending.has(driverName)) return;
     const running = new AbortController();
     const wipe: PendingWipe = { running, timer: undefined };

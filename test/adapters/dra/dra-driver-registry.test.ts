@@ -50,4 +50,33 @@ describe('createDraDriverRegistry', () => {
     r.add(next);
     expect(heard).toEqual([`${GPU}: ${old.endpoint}`, `net.example.com: ${net.endpoint}`, `${GPU}: none`]);
   });
+
+  it('gives the last connected plugin before a later one not connected, and counts a driver usable while one of its plugins is connected, as Go', () => {
+    const r = createDraDriverRegistry();
+    r.add(old);
+    r.add(next);
+    expect(r.usable(GPU)).toBe(false);
+    r.setConnected(GPU, old.endpoint, true);
+    expect(r.get(GPU)).toEqual(old);
+    expect(r.usable(GPU)).toBe(true);
+    r.setConnected(GPU, next.endpoint, true);
+    expect(r.get(GPU)).toEqual(next);
+    r.setConnected(GPU, next.endpoint, false);
+    r.setConnected(GPU, old.endpoint, false);
+    expect(r.get(GPU)).toEqual(next);
+    expect(r.usable(GPU)).toBe(false);
+    expect(r.usable('net.example.com')).toBe(false);
+  });
+
+  it('tells its listeners of a connection that came up or went down, once per change, and ignores a plugin not registered', () => {
+    const r = createDraDriverRegistry();
+    r.add(old);
+    const heard: string[] = [];
+    r.onChange((driver) => heard.push(`${driver}: ${r.usable(driver)}`));
+    r.setConnected(GPU, old.endpoint, true);
+    r.setConnected(GPU, old.endpoint, true);
+    r.setConnected(GPU, next.endpoint, true);
+    r.setConnected(GPU, old.endpoint, false);
+    expect(heard).toEqual([`${GPU}: true`, `${GPU}: false`]);
+  });
 });

@@ -4,7 +4,10 @@
  * a failed call is refused with an error naming the driver, its endpoint and the call.
  */
 import * as grpc from '@grpc/grpc-js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { DRA_MAX_ANSWER_BYTES, MAX_DEVICES_PER_CLAIM } from '../../../src/adapters/dra/dra-answer-bounds.js';
 import { createDraDriverRegistry } from '../../../src/adapters/dra/dra-driver-registry.js';
 import { createDraPluginClients, DRA_CALL_TIMEOUT_MS } from '../../../src/adapters/dra/dra-plugin-clients.js';
@@ -102,4 +105,26 @@ describe('createDraPluginClients', () => {
     expect(() => none.get(DRIVER)).toThrow(expect.objectContaining({ code: 'KLT_ERR_DRA_PLUGIN', message: `DRA driver ${DRIVER} is not registered` }));
     expect(() => none.get('')).toThrow(expect.objectContaining({ code: 'KLT_ERR_DRA_PLUGIN', message: 'DRA driver name is empty' }));
   });
+
+  it('watches each registered plugin\'s connection and tells the registry when it goes down and when the plugin is back on its socket', async () => {
+    const handlers = { NodePrepareResources: () => ({ claims: {} }), NodeUnprepareResources: () => ({ claims: {} }) };
+    const options = { name: DRIVER, supportedVersions: ['v1.DRAPlugin'], serves: { 'v1.DRAPlugin': handlers } };
+    const dir = mkdtempSync(join(tmpdir(), 'kts-dra-conn-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const socketPath = join(dir, 'dra.sock');
+    plugin = await startFakeDraPlugin({ ...options, socketPath });
+    const registry = createDraDriverRegistry();
+    const heard: boolean[] = [];
+    registry.onChange((driver) => heard.push(registry.usable(driver)));
+    registry.add({ driverName: DRIVER, endpoint: socketPath, service: 'v1.DRAPlugin' });
+    clients = createDraPluginClients(registry);
+    await vi.waitFor(() => expect(registry.usable(DRIVER)).toBe(true), { timeout: 10_000 });
+
+    // Stopped without removing its registration: only the connection tells the plugin is gone.
+    await plugin.dispose();
+    await vi.waitFor(() => expect(registry.usable(DRIVER)).toBe(false), { timeout: 10_000 });
+    plugin = await startFakeDraPlugin({ ...options, socketPath });
+    await vi.waitFor(() => expect(registry.usable(DRIVER)).toBe(true), { timeout: 20_000 });
+    expect(heard).toEqual([false, true, false, true]);
+  }, 40_000);
 });

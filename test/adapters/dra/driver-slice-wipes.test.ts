@@ -22,14 +22,19 @@ function world() {
       return new Promise<void>((done) => { finish = done; });
     },
   });
-  return { clock, registry, wipes, aborted, finish: () => finish(), stop: () => loop.stop() };
+  /** A plugin registered whose connection came up, as the plugin clients report it. */
+  const connect = (endpoint: string) => {
+    registry.add(plugin(endpoint));
+    registry.setConnected(GPU, endpoint, true);
+  };
+  return { clock, registry, connect, wipes, aborted, finish: () => finish(), stop: () => loop.stop() };
 }
 
 describe('the per-driver slice wipe', () => {
   it('wipes a driver\'s slices 30 s after its last plugin went, not while another of its plugins is there', async () => {
     const w = world();
-    w.registry.add(plugin('/p/a.sock'));
-    w.registry.add(plugin('/p/b.sock'));
+    w.connect('/p/a.sock');
+    w.connect('/p/b.sock');
     w.registry.remove(GPU, '/p/a.sock');
     w.clock.increment(DRIVER_WIPE_DELAY_MS);
     expect(w.wipes).toEqual([]);
@@ -45,24 +50,42 @@ describe('the per-driver slice wipe', () => {
 
   it('keeps the slices of a driver whose plugin came back in time (a rolling update), and stops a wipe under way when one comes back', async () => {
     const w = world();
-    w.registry.add(plugin('/p/a.sock'));
+    w.connect('/p/a.sock');
     w.registry.remove(GPU, '/p/a.sock');
     w.clock.increment(DRIVER_WIPE_DELAY_MS / 2);
-    w.registry.add(plugin('/p/b.sock'));
+    w.connect('/p/b.sock');
     w.clock.increment(DRIVER_WIPE_DELAY_MS);
     expect(w.wipes).toEqual([]);
 
     w.registry.remove(GPU, '/p/b.sock');
     w.clock.increment(DRIVER_WIPE_DELAY_MS);
     expect(w.wipes).toEqual([GPU]);
-    w.registry.add(plugin('/p/c.sock'));
+    w.connect('/p/c.sock');
     expect(w.aborted).toEqual([GPU]);
+    w.stop();
+  });
+
+  it('wipes the slices of a driver whose plugins are registered but none connected (a plugin that died leaving its socket), unless one connects in time', async () => {
+    const w = world();
+    w.connect('/p/a.sock');
+    w.registry.setConnected(GPU, '/p/a.sock', false);
+    w.clock.increment(DRIVER_WIPE_DELAY_MS / 2);
+    w.registry.setConnected(GPU, '/p/a.sock', true);
+    w.clock.increment(DRIVER_WIPE_DELAY_MS);
+    expect(w.wipes).toEqual([]);
+
+    w.registry.setConnected(GPU, '/p/a.sock', false);
+    w.registry.add(plugin('/p/b.sock'));
+    w.clock.increment(DRIVER_WIPE_DELAY_MS);
+    expect(w.wipes).toEqual([GPU]);
+    w.finish();
+    await settle();
     w.stop();
   });
 
   it('stopped, wipes nothing more', () => {
     const w = world();
-    w.registry.add(plugin('/p/a.sock'));
+    w.connect('/p/a.sock');
     w.registry.remove(GPU, '/p/a.sock');
     w.stop();
     w.clock.increment(DRIVER_WIPE_DELAY_MS);
