@@ -65,7 +65,9 @@ async function main(): Promise<number> {
   const artifacts = resolve('test-artifacts', 'conformance', opts.runtime === 'ts' ? 'kts' : 'go');
   rmSync(artifacts, { recursive: true, force: true });
   mkdirSync(artifacts, { recursive: true });
-  const work = mkdtempSync('/tmp/kts-conformance-');
+  // Short: the node's root dir is under it, and a DRA driver updated in place puts its pod's UID
+  // into its socket names there, whose full path a unix socket takes only up to 107 bytes.
+  const work = mkdtempSync('/tmp/ktc-');
   const teardown = new Teardown(log);
   teardown.add(`removing ${work}`, () => {
     unmountUnder(work);
@@ -113,6 +115,9 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   const labDir = join(work, 'kube');
   mkdirSync(labDir);
   teardown.add('stopping the control plane', () => purgeKubeLab(labDir, parts.kube));
+  // The DRA specs create claims of resource.k8s.io's beta versions too, which v1.35 serves only
+  // when asked, as the DRA suite's own cluster asks; a run that sets its own flags keeps them.
+  process.env.KUBE_LAB_APISERVER_ARGS ??= '--runtime-config=resource.k8s.io/v1beta1=true,resource.k8s.io/v1beta2=true';
   const lab = await step('bringing up the control plane', () => upOnce(labDir, parts.kube));
 
   // A lab directory chosen here, not by up.sh: down.sh must find it even when up.sh fails half-way.
@@ -123,7 +128,7 @@ async function bringUpAndRun(opts: Options, parts: ReturnType<typeof labParts>, 
   log(`imported ${images.join(', ')}`);
 
   const name = `conformance-${opts.runtime}`;
-  const dir = nodeDir(work, name);
+  const dir = nodeDir(work, opts.runtime);
   const kubeconfig = join(dir, 'node.kubeconfig');
   writeFileSync(kubeconfig, await runScript('bash', [join(parts.kube, 'node-kubeconfig.sh'), name], scriptEnv(labDir), 60_000));
   teardown.add(`removing ${name} from /etc/hosts`, addHostsLine(name));
