@@ -52,7 +52,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): O
   }
   const e2eBinary = env.CONFORMANCE_E2E || 'e2e.test';
   if (!/^[\w.-]+$/.test(e2eBinary)) throw new Error(`CONFORMANCE_E2E must be a file name in KUBE_LAB_BIN, not ${e2eBinary}`);
-  const set = ['CONFORMANCE_PROCS', 'CONFORMANCE_TIMEOUT', 'CONFORMANCE_FOCUS', 'CONFORMANCE_SPECS', 'CONFORMANCE_SUBSET', 'CONFORMANCE_LAB_IMAGES_ONLY', 'CONFORMANCE_E2E'].filter((k) => env[k]).map((k) => `${k}=${shellQuote(env[k]!)} `);
+  // The lab's own settings too, when set: the containerd release, its CDI dirs and the API server's flags change what a run shows.
+  const set = [...RUN_SETTINGS, ...LAB_SETTINGS].filter((k) => env[k]).map((k) => `${k}=${shellQuote(env[k]!)} `);
   const command = `${set.join('')}npm run conformance${runtime === 'go' ? ' -- --runtime=go' : ''}`;
   return {
     runtime, dryRun, reportOnly, procs, timeout, command, labImagesOnly, e2eBinary,
@@ -61,5 +62,8 @@ export function parseOptions(argv: readonly string[], env: NodeJS.ProcessEnv): O
     ...(subset !== undefined ? { subset, specsFile: subsetSpecsFile(subset) } : {}),
   };
 }
+
+const RUN_SETTINGS = ['CONFORMANCE_PROCS', 'CONFORMANCE_TIMEOUT', 'CONFORMANCE_FOCUS', 'CONFORMANCE_SPECS', 'CONFORMANCE_SUBSET', 'CONFORMANCE_LAB_IMAGES_ONLY', 'CONFORMANCE_E2E'];
+const LAB_SETTINGS = ['CONTAINERD_RELEASE', 'CDI_SPEC_DIRS', 'KUBE_LAB_APISERVER_ARGS'];
 
 const shellQuote = (v: string) => (/^[\w./:=-]+$/.test(v) ? v : `'${v.replace(/'/g, `'\\''`)}'`);

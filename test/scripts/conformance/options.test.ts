@@ -25,6 +25,12 @@ describe('parseOptions: the e2e binary', () => {
     expect(dra.command).toBe('CONFORMANCE_SUBSET=dra CONFORMANCE_E2E=e2e-dra.test npm run conformance');
     expect(() => parseOptions([], { CONFORMANCE_E2E: '../bin/e2e.test' })).toThrow(/file name in KUBE_LAB_BIN/);
   });
+
+  it('shows the lab\'s settings a run was given (containerd\'s release, its CDI dirs), quoted', () => {
+    const env = { CONFORMANCE_SUBSET: 'dra', CONFORMANCE_E2E: 'e2e-dra.test', CONTAINERD_RELEASE: 'trixie', CDI_SPEC_DIRS: '/etc/cdi /var/run/cdi' };
+    expect(parseOptions(['--runtime=go'], env).command)
+      .toBe('CONFORMANCE_SUBSET=dra CONFORMANCE_E2E=e2e-dra.test CONTAINERD_RELEASE=trixie CDI_SPEC_DIRS=\'/etc/cdi /var/run/cdi\' npm run conformance -- --runtime=go');
+  });
 });
 
 describe('e2eFlags', () => {
