@@ -59,7 +59,6 @@ const ONE_RUNTIME = [
 /** Where the kubelets of the tests put their /var/log/containers links. */
 const TEST_LOG_LINKS_DIR = '/tmp/kts-test-log-links';
 
-// Measurements (minutes long, for docs/BENCHMARKS.md) run only when asked for.
 /**
  * Files of the suite project that CI's runs on the other Node lines (KTS_NODE_LINE_RUN) leave to the
  * machine's Node: the longest, whose paths other files take on every line (DRA's gRPC over unix
@@ -67,6 +66,7 @@ const TEST_LOG_LINKS_DIR = '/tmp/kts-test-log-links';
  */
 const NODE_LINE_SKIP = process.env.KTS_NODE_LINE_RUN ? ['test/integration/dra-claims.e2e.test.ts'] : [];
 
+// Measurements (minutes long, for docs/BENCHMARKS.md) run only when asked for.
 const EXCLUDE = process.env.KUBELET_VIZ_MEASURE ? ['**/node_modules/**'] : ['**/node_modules/**', 'test/**/*.measure.test.ts'];
 
 export default defineConfig({

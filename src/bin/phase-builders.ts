@@ -69,7 +69,7 @@ export function phaseBuilders(host: PhaseBuilderHost): PhaseBuilders {
         import('../adapters/dra/dra-claim-manager.js'), import('../adapters/dra/claim-checkpoint-file.js'), import('../adapters/dra/resource-slice-wipe.js'),
         import('../adapters/dra/claim-reconcile-loop.js'), import('../adapters/dra/driver-slice-wipes.js'),
       ]);
-      // The gRPC clients load at the first call: most nodes never see a DRA driver.
+      // The gRPC clients load when a DRA driver first registers: most nodes never see one.
       const draLogger = actorLogger(logger, 'draManager', 'runtimeManager');
       const plugins = lazyDraPluginClients(host.draDrivers, draLogger);
       const manager = await createDraClaimManager({

@@ -26,12 +26,13 @@ export function lazyPluginClients(): PluginClients {
  */
 export function lazyDraPluginClients(registry: DraConnectionReports, logger?: Logger): DraPluginClients {
   let loaded: Promise<DraPluginClients> | undefined;
-  const clients = () => (loaded ??= import('../adapters/dra/dra-plugin-clients.js').then((m) => m.createDraPluginClients(registry, { logger })));
-  const loadOnRegistration = () => {
-    if (registry.list().length > 0) void clients();
+  const clients = () => {
+    // Loaded, the clients follow the registry themselves.
+    unsubscribe();
+    return (loaded ??= import('../adapters/dra/dra-plugin-clients.js').then((m) => m.createDraPluginClients(registry, { logger })));
   };
-  const unsubscribe = registry.onChange(loadOnRegistration);
-  loadOnRegistration();
+  const unsubscribe = registry.onChange(() => void clients());
+  if (registry.list().length > 0) void clients();
   return {
     get(driverName) {
       const missing = draPluginMissing(driverName, registry.get(driverName) !== undefined);
